@@ -1,0 +1,129 @@
+# libwire - build, test and install. `make help` lists the targets.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wno-missing-field-initializers
+CPPFLAGS_ALL := -D_DEFAULT_SOURCE -Ilibwire/include $(CPPFLAGS)
+
+# The version and the SONAME come from the public header only.
+HDR      := libwire/include/wire.h
+V_MAJOR  := $(shell sed -n 's/^\#define WIRE_VERSION_MAJOR \([0-9]*\).*/\1/p' $(HDR))
+V_MINOR  := $(shell sed -n 's/^\#define WIRE_VERSION_MINOR \([0-9]*\).*/\1/p' $(HDR))
+V_PATCH  := $(shell sed -n 's/^\#define WIRE_VERSION_PATCH \([0-9]*\).*/\1/p' $(HDR))
+VERSION  := $(V_MAJOR).$(V_MINOR).$(V_PATCH)
+# Before 1.0 every minor release may change the ABI.
+SONAME   := libwire.so.$(V_MAJOR).$(V_MINOR)
+
+LIB_SRC  := $(wildcard libwire/src/*.c)
+LIB_OBJ  := $(LIB_SRC:libwire/src/%.c=$(BUILD)/obj/%.o)
+PIC_OBJ  := $(LIB_SRC:libwire/src/%.c=$(BUILD)/pic/%.o)
+TOOL_SRC := $(wildcard libwire/tools/*.c)
+TEST_SRC := $(wildcard libwire/tests/*.c)
+TEST_BIN := $(TEST_SRC:libwire/tests/%.c=$(BUILD)/tests/%)
+
+JSON_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
+JSON_LIBS   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
+FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
+
+.PHONY: all lib test sanitize valgrind check-symbols install clean demo \
+        interop bench fuzz help
+all: lib $(BUILD)/bin/wire
+
+lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
+
+$(BUILD)/obj/%.o: libwire/src/%.c libwire/src/internal.h $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -fvisibility=hidden -c $< -o $@
+
+$(BUILD)/pic/%.o: libwire/src/%.c libwire/src/internal.h $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(BUILD)/lib/libwire.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/lib/libwire.so: $(PIC_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $(BUILD)/lib/$(SONAME) $^ -lm
+	ln -sf $(SONAME) $@
+
+$(BUILD)/bin/wire: $(TOOL_SRC) $(wildcard libwire/tools/*.h) $(BUILD)/lib/libwire.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) $(JSON_CFLAGS) $(TOOL_SRC) \
+	  $(BUILD)/lib/libwire.a $(JSON_LIBS) -lm -o $@
+
+$(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a libwire/src/internal.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $(FFI_CFLAGS) $< \
+	  $(BUILD)/lib/libwire.a $(CRIT_LIBS) $(FFI_LIBS) -ldl -lm -o $@
+
+# Every test: the C unit tests (Criterion), the exported-symbol check, the
+# CLI round trips and the interop tests against the real pyfory runtime.
+test: all $(TEST_BIN) check-symbols
+	@set -e; for t in $(TEST_BIN); do \
+	  echo "== $$t"; WIRE_LIB=$(BUILD)/lib/libwire.so $$t --jobs 2; done
+	python3 -m pytest -q libwire/tests/py --wire $(BUILD)/bin/wire
+
+# Same C tests built with AddressSanitizer + UndefinedBehaviorSanitizer.
+sanitize:
+	$(MAKE) BUILD=build/san CFLAGS="-O1 -g -fsanitize=address,undefined \
+	  -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=address,undefined" test-c-only
+	$(MAKE) BUILD=build/san CFLAGS="-O1 -g -fsanitize=address,undefined \
+	  -fno-omit-frame-pointer -fno-sanitize-recover=all" build/san/bin/wire
+	ASAN_OPTIONS=detect_leaks=1 python3 -m pytest -q libwire/tests/py \
+	  --wire build/san/bin/wire -k "roundtrip or invalid"
+
+test-c-only: $(BUILD)/lib/libwire.a $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t --jobs 1; done
+
+# valgrind on a CLI round trip and the C tests (no leak, no error).
+valgrind: all $(TEST_BIN)
+	sh libwire/tests/valgrind.sh $(BUILD)
+
+check-symbols: $(BUILD)/lib/libwire.so
+	@nm -D --defined-only $(BUILD)/lib/libwire.so | awk '{print $$3}' | \
+	  sort > $(BUILD)/symbols.txt
+	@diff -u libwire/symbols.txt $(BUILD)/symbols.txt && \
+	  echo "exported symbols match libwire/symbols.txt"
+
+# The main job until the conformance suite lands: encode, dump and decode
+# sample values through the CLI.
+demo: all
+	sh libwire/tools/demo.sh $(BUILD)/bin/wire
+
+bench: all
+	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
+
+fuzz:
+	sh libwire/tests/fuzz/run.sh
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(HDR) $(DESTDIR)$(PREFIX)/include/wire.h
+	install -m 644 $(BUILD)/lib/libwire.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libwire.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+	  libwire/libwire.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libwire.pc
+	if [ -f $(BUILD)/bin/wire ]; then \
+	  install -m 755 $(BUILD)/bin/wire $(DESTDIR)$(PREFIX)/bin/; fi
+
+clean:
+	rm -rf build
+
+help:
+	@echo "make            build the library and the wire CLI"
+	@echo "make test       run every test"
+	@echo "make sanitize   run the tests under ASan+UBSan"
+	@echo "make valgrind   run the tests and a CLI round trip under valgrind"
+	@echo "make demo       the main job: encode, dump and decode samples"
+	@echo "make bench      instruction counts (callgrind)"
+	@echo "make install PREFIX=/usr/local"

@@ -1,0 +1,502 @@
+/*
+ * wire.h - libwire, a C reference implementation of the Apache Fory xlang
+ * binary serialization format.
+ *
+ * This is the only public header. Every function below is an exported symbol
+ * (nothing is macro- or inline-only), takes and returns only fixed-width
+ * integers, doubles, pointers and size_t, and never passes a struct by value,
+ * so libffi users (ctypes, cffi, Java FFM, cgo) can call all of it.
+ *
+ * Conventions
+ *  - Functions that can fail return an int32_t status: WIRE_OK (0) or one of
+ *    the WIRE_E_* codes below. Their numbers are pinned and never reused.
+ *  - A wire_ctx holds options, limits, the allocator and the last error
+ *    (code, byte offset, message). A context is not thread-safe; use one per
+ *    thread. Objects created from a context must not outlive it.
+ *  - Memory returned by the library is released by a library function named
+ *    in the comment of the function that returned it.
+ */
+#ifndef WIRE_H
+#define WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  define WIRE_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#  define WIRE_API __attribute__((visibility("default")))
+#else
+#  define WIRE_API
+#endif
+
+/* ===================================================================== */
+/* Section - Version                                                      */
+/* ===================================================================== */
+
+#define WIRE_VERSION_MAJOR 0
+#define WIRE_VERSION_MINOR 1
+#define WIRE_VERSION_PATCH 0
+
+/* MAJOR*10000 + MINOR*100 + PATCH of the library actually loaded. */
+WIRE_API uint32_t wire_version_number(void);
+/* "MAJOR.MINOR.PATCH"; static storage. */
+WIRE_API const char *wire_version_string(void);
+
+/* ===================================================================== */
+/* Section - Status codes                                                 */
+/* ===================================================================== */
+
+/* Pinned numbers: never renumbered, never reused. The name of each code is
+ * also its error class in spec/ and in the conformance fixtures. */
+enum {
+  WIRE_OK = 0,
+  WIRE_E_TRUNCATED = 1,        /* input ends inside a value */
+  WIRE_E_VARINT = 2,           /* varint too long, overlong or out of range */
+  WIRE_E_HEADER = 3,           /* bad payload header bitmap */
+  WIRE_E_REF = 4,              /* bad reference flag or reference id */
+  WIRE_E_TYPE = 5,             /* unknown, reserved or unexpected type id */
+  WIRE_E_STRING = 6,           /* bad string header or text */
+  WIRE_E_LENGTH = 7,           /* a length or count that cannot fit */
+  WIRE_E_DEPTH = 8,            /* nesting deeper than the depth limit */
+  WIRE_E_LIMIT = 9,            /* a configured size limit was exceeded */
+  WIRE_E_NOMEM = 10,           /* the allocator failed */
+  WIRE_E_ARG = 11,             /* invalid argument from the caller */
+  WIRE_E_META_STRING = 12,     /* bad meta string */
+  WIRE_E_DECIMAL = 13,         /* bad decimal */
+  WIRE_E_VALUE = 14,           /* a value outside its domain (bool 2, nanos) */
+  WIRE_E_UNSUPPORTED = 15,     /* valid format feature libwire does not do */
+  WIRE_E_COLLECTION = 16,      /* bad list/set element header or map chunk */
+  WIRE_E_NOTATION = 17,        /* value notation cannot be written as asked */
+  WIRE_E_BUFFER_FULL = 18,     /* caller-owned output buffer is too small */
+  WIRE_E_STATE = 19,           /* call not valid in the object's state */
+  WIRE_E_TRAILING = 20         /* bytes left after the expected values */
+};
+#define WIRE_STATUS_COUNT 21
+
+/* Short snake_case name of a status ("truncated"); "unknown" if out of range.
+ * Static storage. */
+WIRE_API const char *wire_status_name(int32_t status);
+/* One-sentence description of a status. Static storage. */
+WIRE_API const char *wire_status_message(int32_t status);
+
+/* ===================================================================== */
+/* Section - Type ids                                                     */
+/* ===================================================================== */
+
+/* Internal type ids of the xlang format (one byte on the wire). */
+enum {
+  WIRE_T_UNKNOWN = 0, WIRE_T_BOOL = 1, WIRE_T_INT8 = 2, WIRE_T_INT16 = 3,
+  WIRE_T_INT32 = 4, WIRE_T_VARINT32 = 5, WIRE_T_INT64 = 6,
+  WIRE_T_VARINT64 = 7, WIRE_T_TAGGED_INT64 = 8, WIRE_T_UINT8 = 9,
+  WIRE_T_UINT16 = 10, WIRE_T_UINT32 = 11, WIRE_T_VAR_UINT32 = 12,
+  WIRE_T_UINT64 = 13, WIRE_T_VAR_UINT64 = 14, WIRE_T_TAGGED_UINT64 = 15,
+  WIRE_T_FLOAT8 = 16, WIRE_T_FLOAT16 = 17, WIRE_T_BFLOAT16 = 18,
+  WIRE_T_FLOAT32 = 19, WIRE_T_FLOAT64 = 20, WIRE_T_STRING = 21,
+  WIRE_T_LIST = 22, WIRE_T_SET = 23, WIRE_T_MAP = 24, WIRE_T_ENUM = 25,
+  WIRE_T_NAMED_ENUM = 26, WIRE_T_STRUCT = 27, WIRE_T_COMPATIBLE_STRUCT = 28,
+  WIRE_T_NAMED_STRUCT = 29, WIRE_T_NAMED_COMPATIBLE_STRUCT = 30,
+  WIRE_T_EXT = 31, WIRE_T_NAMED_EXT = 32, WIRE_T_UNION = 33,
+  WIRE_T_TYPED_UNION = 34, WIRE_T_NAMED_UNION = 35, WIRE_T_NONE = 36,
+  WIRE_T_DURATION = 37, WIRE_T_TIMESTAMP = 38, WIRE_T_DATE = 39,
+  WIRE_T_DECIMAL = 40, WIRE_T_BINARY = 41, WIRE_T_ARRAY = 42,
+  WIRE_T_BOOL_ARRAY = 43, WIRE_T_INT8_ARRAY = 44, WIRE_T_INT16_ARRAY = 45,
+  WIRE_T_INT32_ARRAY = 46, WIRE_T_INT64_ARRAY = 47, WIRE_T_UINT8_ARRAY = 48,
+  WIRE_T_UINT16_ARRAY = 49, WIRE_T_UINT32_ARRAY = 50,
+  WIRE_T_UINT64_ARRAY = 51, WIRE_T_FLOAT8_ARRAY = 52,
+  WIRE_T_FLOAT16_ARRAY = 53, WIRE_T_BFLOAT16_ARRAY = 54,
+  WIRE_T_FLOAT32_ARRAY = 55, WIRE_T_FLOAT64_ARRAY = 56,
+  /* Not a wire id: the node kind of a null value in the document. */
+  WIRE_T_NULL = 255
+};
+
+/* Lower-case spec name of a type id ("var_uint32", "float16_array");
+ * "null" for WIRE_T_NULL; NULL if the id is undefined. Static storage. */
+WIRE_API const char *wire_type_name(uint32_t type_id);
+/* Inverse of wire_type_name; returns -1 if the name is unknown. */
+WIRE_API int32_t wire_type_from_name(const char *name, size_t len);
+/* Element width in bytes of a dense array type id, else 0. */
+WIRE_API uint32_t wire_type_array_width(uint32_t type_id);
+
+/* ===================================================================== */
+/* Section - Context                                                      */
+/* ===================================================================== */
+
+typedef struct wire_ctx wire_ctx;
+
+/* Allocator callbacks. realloc_fn gets the old size so arenas can be
+ * implemented on top of it; free_fn gets the size too. */
+typedef void *(*wire_malloc_fn)(void *user, size_t size);
+typedef void *(*wire_realloc_fn)(void *user, void *ptr, size_t old_size,
+                                 size_t new_size);
+typedef void (*wire_free_fn)(void *user, void *ptr, size_t size);
+
+/* A context using malloc/realloc/free. NULL if out of memory. Free it with
+ * wire_ctx_free. */
+WIRE_API wire_ctx *wire_ctx_new(void);
+/* A context whose every allocation (its own included) goes through the given
+ * callbacks. All three callbacks are required. */
+WIRE_API wire_ctx *wire_ctx_new_with_allocator(wire_malloc_fn malloc_fn,
+                                               wire_realloc_fn realloc_fn,
+                                               wire_free_fn free_fn,
+                                               void *user);
+/* Frees the context. Documents, writers and readers made from it must have
+ * been freed before. NULL is ignored. */
+WIRE_API void wire_ctx_free(wire_ctx *ctx);
+
+/* Options (value 0 or 1). */
+enum {
+  WIRE_OPT_REF_TRACKING = 1, /* fresh values: write reference flags as a
+                                ref-tracking runtime does */
+  WIRE_OPT_COMPATIBLE = 2    /* compatible (schema evolution) mode */
+};
+WIRE_API int32_t wire_ctx_set_option(wire_ctx *ctx, int32_t option,
+                                     int64_t value);
+WIRE_API int64_t wire_ctx_get_option(const wire_ctx *ctx, int32_t option);
+
+/* Limits on what a decoder accepts. Defaults in parentheses. */
+enum {
+  WIRE_LIMIT_DEPTH = 1,        /* nesting depth of values (64) */
+  WIRE_LIMIT_BINARY = 2,       /* bytes of one string/binary/array (1 GiB) */
+  WIRE_LIMIT_COLLECTION = 3,   /* elements of one list/set/map (16 Mi) */
+  WIRE_LIMIT_NODES = 4,        /* nodes in one decoded document (64 Mi) */
+  WIRE_LIMIT_DECIMAL_DIGITS = 5, /* magnitude bytes of a big decimal (10000) */
+  WIRE_LIMIT_ROOTS = 6         /* root values in one payload (1 Mi) */
+};
+WIRE_API int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t limit,
+                                    uint64_t value);
+WIRE_API uint64_t wire_ctx_get_limit(const wire_ctx *ctx, int32_t limit);
+
+/* The last error recorded on this context by a failed call. */
+WIRE_API int32_t wire_ctx_error_code(const wire_ctx *ctx);
+/* Byte offset in the input (decode) or output (encode) where it happened. */
+WIRE_API uint64_t wire_ctx_error_offset(const wire_ctx *ctx);
+/* Detailed message, valid until the next call on the context. Never NULL. */
+WIRE_API const char *wire_ctx_error_message(const wire_ctx *ctx);
+WIRE_API void wire_ctx_clear_error(wire_ctx *ctx);
+
+/* Frees memory the library returned through the context (wire_encode,
+ * wire_string_to_utf8). NULL is ignored. */
+WIRE_API void wire_ctx_free_bytes(wire_ctx *ctx, uint8_t *bytes);
+
+/* ===================================================================== */
+/* Section - Primitives                                                   */
+/* ===================================================================== */
+
+/* MurmurHash3 x64 128-bit; writes the two 64-bit lanes. */
+WIRE_API void wire_murmur3_x64_128(const uint8_t *data, size_t len,
+                                   uint64_t seed, uint64_t *out_lane0,
+                                   uint64_t *out_lane1);
+
+/* float16 (IEEE binary16) and bfloat16 conversions. From float/double the
+ * rounding is round-to-nearest-even; NaN stays NaN (quiet); to float/double
+ * the conversion is exact. */
+WIRE_API uint16_t wire_float16_from_double(double value);
+WIRE_API double wire_float16_to_double(uint16_t bits);
+WIRE_API uint16_t wire_float16_from_float(float value);
+WIRE_API float wire_float16_to_float(uint16_t bits);
+WIRE_API uint16_t wire_bfloat16_from_float(float value);
+WIRE_API float wire_bfloat16_to_float(uint16_t bits);
+WIRE_API uint16_t wire_bfloat16_from_double(double value);
+
+/* String encodings on the wire. */
+enum { WIRE_STR_LATIN1 = 0, WIRE_STR_UTF16 = 1, WIRE_STR_UTF8 = 2 };
+
+/* Checks UTF-8 text (no overlongs, no surrogates, <= U+10FFFF). */
+WIRE_API int32_t wire_utf8_validate(const uint8_t *text, size_t len);
+/* The encoding the Fory Java runtime picks for this text (valid UTF-8). */
+WIRE_API int32_t wire_string_choose_encoding(const uint8_t *utf8, size_t len);
+/* Converts wire string bytes in `encoding` to newly allocated UTF-8 (NUL
+ * terminated, *out_len excludes the NUL). Free with wire_ctx_free_bytes. */
+WIRE_API int32_t wire_string_to_utf8(wire_ctx *ctx, int32_t encoding,
+                                     const uint8_t *bytes, size_t len,
+                                     uint8_t **out, size_t *out_len);
+
+/* Meta string encodings (ids as on the wire). */
+enum {
+  WIRE_MS_UTF8 = 0, WIRE_MS_LOWER_SPECIAL = 1,
+  WIRE_MS_LOWER_UPPER_DIGIT_SPECIAL = 2, WIRE_MS_FIRST_TO_LOWER_SPECIAL = 3,
+  WIRE_MS_ALL_TO_LOWER_SPECIAL = 4
+};
+/* Meta string contexts: which special characters and encodings apply. */
+enum { WIRE_MSCTX_NAMESPACE = 0, WIRE_MSCTX_TYPE_NAME = 1,
+       WIRE_MSCTX_FIELD_NAME = 2 };
+/* Lower-case name of a meta string encoding, NULL if unknown. */
+WIRE_API const char *wire_meta_encoding_name(int32_t encoding);
+/* The encoding the runtimes select for `text` in meta string context
+ * `msctx`; -1 if the text cannot be a meta string. */
+WIRE_API int32_t wire_meta_choose_encoding(int32_t msctx, const uint8_t *text,
+                                           size_t len);
+/* Encodes text with the given encoding into out (capacity cap); *out_len
+ * gets the byte length (also when WIRE_E_BUFFER_FULL is returned). */
+WIRE_API int32_t wire_meta_encode(int32_t msctx, int32_t encoding,
+                                  const uint8_t *text, size_t len,
+                                  uint8_t *out, size_t cap, size_t *out_len);
+/* Decodes meta string bytes into text (capacity cap, no NUL added). */
+WIRE_API int32_t wire_meta_decode(int32_t msctx, int32_t encoding,
+                                  const uint8_t *bytes, size_t len,
+                                  uint8_t *out, size_t cap, size_t *out_len);
+
+/* ===================================================================== */
+/* Section - Streaming writer                                             */
+/* ===================================================================== */
+
+/* A writer appends xlang primitives to an output buffer. Errors are sticky:
+ * after the first failure every call is a no-op and wire_writer_status
+ * reports it, so generated code can write straight-line and check once. */
+typedef struct wire_writer wire_writer;
+
+/* buf == NULL: the writer owns a growable buffer (allocated through ctx).
+ * Otherwise it writes into the caller's buf[0..cap) and fails with
+ * WIRE_E_BUFFER_FULL when it would overflow; wire_writer_size then tells how
+ * many bytes were needed so far. Free with wire_writer_free. */
+WIRE_API wire_writer *wire_writer_new(wire_ctx *ctx, uint8_t *buf,
+                                      size_t cap);
+WIRE_API void wire_writer_free(wire_writer *w);
+/* Forgets the content and the error; keeps the buffer. */
+WIRE_API void wire_writer_reset(wire_writer *w);
+WIRE_API int32_t wire_writer_status(const wire_writer *w);
+/* Bytes written (or needed, after WIRE_E_BUFFER_FULL). */
+WIRE_API size_t wire_writer_size(const wire_writer *w);
+/* The written bytes; owned by the writer (or the caller's buffer). */
+WIRE_API const uint8_t *wire_writer_data(const wire_writer *w);
+
+WIRE_API void wire_write_header(wire_writer *w);  /* 0x01: xlang, no OOB */
+WIRE_API void wire_write_u8(wire_writer *w, uint8_t v);
+WIRE_API void wire_write_bool(wire_writer *w, int32_t v);
+WIRE_API void wire_write_i8(wire_writer *w, int8_t v);
+WIRE_API void wire_write_i16(wire_writer *w, int16_t v);
+WIRE_API void wire_write_i32(wire_writer *w, int32_t v);
+WIRE_API void wire_write_i64(wire_writer *w, int64_t v);
+WIRE_API void wire_write_u16(wire_writer *w, uint16_t v);
+WIRE_API void wire_write_u32(wire_writer *w, uint32_t v);
+WIRE_API void wire_write_u64(wire_writer *w, uint64_t v);
+WIRE_API void wire_write_varint32(wire_writer *w, int32_t v);
+WIRE_API void wire_write_varuint32(wire_writer *w, uint32_t v);
+WIRE_API void wire_write_varint64(wire_writer *w, int64_t v);
+WIRE_API void wire_write_varuint64(wire_writer *w, uint64_t v);
+WIRE_API void wire_write_tagged_int64(wire_writer *w, int64_t v);
+WIRE_API void wire_write_tagged_uint64(wire_writer *w, uint64_t v);
+WIRE_API void wire_write_float32(wire_writer *w, float v);
+WIRE_API void wire_write_float64(wire_writer *w, double v);
+WIRE_API void wire_write_bits16(wire_writer *w, uint16_t bits); /* f16/bf16 */
+WIRE_API void wire_write_bytes(wire_writer *w, const uint8_t *p, size_t n);
+/* varuint32 length + bytes (binary and dense array payloads). */
+WIRE_API void wire_write_binary(wire_writer *w, const uint8_t *p, size_t n);
+/* A string from UTF-8 text, in the Java runtime's encoding choice. */
+WIRE_API void wire_write_string(wire_writer *w, const uint8_t *utf8,
+                                size_t len);
+/* A string with an explicit encoding; bytes are already in that encoding. */
+WIRE_API void wire_write_string_raw(wire_writer *w, int32_t encoding,
+                                    const uint8_t *bytes, size_t len);
+WIRE_API void wire_write_ref_flag(wire_writer *w, int32_t flag); /* -3..0 */
+WIRE_API void wire_write_type_id(wire_writer *w, uint32_t type_id);
+
+/* ===================================================================== */
+/* Section - Streaming reader                                             */
+/* ===================================================================== */
+
+/* A reader over caller-owned bytes (which must outlive it). Sticky errors
+ * as for the writer: after a failure reads return 0 and do not advance. */
+typedef struct wire_reader wire_reader;
+
+WIRE_API wire_reader *wire_reader_new(wire_ctx *ctx, const uint8_t *data,
+                                      size_t len);
+WIRE_API void wire_reader_free(wire_reader *r);
+WIRE_API int32_t wire_reader_status(const wire_reader *r);
+/* Current position (on error: where the failing read started). */
+WIRE_API size_t wire_reader_offset(const wire_reader *r);
+WIRE_API size_t wire_reader_remaining(const wire_reader *r);
+
+WIRE_API int32_t wire_read_header(wire_reader *r); /* checks the bitmap */
+WIRE_API uint8_t wire_read_u8(wire_reader *r);
+WIRE_API int32_t wire_read_bool(wire_reader *r);
+WIRE_API int8_t wire_read_i8(wire_reader *r);
+WIRE_API int16_t wire_read_i16(wire_reader *r);
+WIRE_API int32_t wire_read_i32(wire_reader *r);
+WIRE_API int64_t wire_read_i64(wire_reader *r);
+WIRE_API uint16_t wire_read_u16(wire_reader *r);
+WIRE_API uint32_t wire_read_u32(wire_reader *r);
+WIRE_API uint64_t wire_read_u64(wire_reader *r);
+WIRE_API int32_t wire_read_varint32(wire_reader *r);
+WIRE_API uint32_t wire_read_varuint32(wire_reader *r);
+WIRE_API int64_t wire_read_varint64(wire_reader *r);
+WIRE_API uint64_t wire_read_varuint64(wire_reader *r);
+WIRE_API int64_t wire_read_tagged_int64(wire_reader *r);
+WIRE_API uint64_t wire_read_tagged_uint64(wire_reader *r);
+WIRE_API float wire_read_float32(wire_reader *r);
+WIRE_API double wire_read_float64(wire_reader *r);
+WIRE_API uint16_t wire_read_bits16(wire_reader *r);
+/* Zero-copy: *out points into the input. */
+WIRE_API int32_t wire_read_bytes(wire_reader *r, size_t n,
+                                 const uint8_t **out);
+/* varuint32 length + bytes, zero-copy. */
+WIRE_API int32_t wire_read_binary(wire_reader *r, const uint8_t **out,
+                                  size_t *out_len);
+/* A string header + bytes, zero-copy; the text is validated. */
+WIRE_API int32_t wire_read_string(wire_reader *r, int32_t *out_encoding,
+                                  const uint8_t **out, size_t *out_len);
+WIRE_API int32_t wire_read_ref_flag(wire_reader *r); /* -3..0 */
+WIRE_API uint32_t wire_read_type_id(wire_reader *r);
+
+/* ===================================================================== */
+/* Section - Document                                                     */
+/* ===================================================================== */
+
+/* A document is an arena holding a graph of nodes: the root values of one
+ * payload. Nodes may be shared and may form cycles. All nodes and their
+ * bytes belong to the document and die with wire_doc_free. A decoded
+ * document's string and binary nodes point into the input bytes
+ * (zero-copy), which must outlive the document. */
+typedef struct wire_doc wire_doc;
+typedef struct wire_node wire_node;
+
+WIRE_API wire_doc *wire_doc_new(wire_ctx *ctx);
+WIRE_API void wire_doc_free(wire_doc *doc);
+
+WIRE_API size_t wire_doc_root_count(const wire_doc *doc);
+WIRE_API wire_node *wire_doc_root(const wire_doc *doc, size_t index);
+WIRE_API int32_t wire_doc_add_root(wire_doc *doc, wire_node *node);
+
+/* Builders. Each returns a node owned by the document, or NULL (the error
+ * is on the context). Byte and text arguments are copied. */
+WIRE_API wire_node *wire_node_new_null(wire_doc *doc);
+WIRE_API wire_node *wire_node_new_none(wire_doc *doc);
+WIRE_API wire_node *wire_node_new_bool(wire_doc *doc, int32_t v);
+/* type_id: any signed integer type (INT8..TAGGED_INT64); range-checked. */
+WIRE_API wire_node *wire_node_new_int(wire_doc *doc, uint32_t type_id,
+                                      int64_t v);
+/* type_id: any unsigned integer type (UINT8..TAGGED_UINT64). */
+WIRE_API wire_node *wire_node_new_uint(wire_doc *doc, uint32_t type_id,
+                                       uint64_t v);
+/* type_id FLOAT16/BFLOAT16/FLOAT32/FLOAT64 with the raw IEEE bits. */
+WIRE_API wire_node *wire_node_new_float_bits(wire_doc *doc, uint32_t type_id,
+                                             uint64_t bits);
+/* type_id FLOAT16/BFLOAT16/FLOAT32/FLOAT64, rounded to nearest even. */
+WIRE_API wire_node *wire_node_new_float(wire_doc *doc, uint32_t type_id,
+                                        double v);
+/* UTF-8 text (validated); encoding -1 = the Java runtime's choice. */
+WIRE_API wire_node *wire_node_new_string(wire_doc *doc, const uint8_t *utf8,
+                                         size_t len, int32_t encoding);
+WIRE_API wire_node *wire_node_new_binary(wire_doc *doc, const uint8_t *bytes,
+                                         size_t len);
+/* A dense array from raw little-endian element bytes (len = bytes). */
+WIRE_API wire_node *wire_node_new_array(wire_doc *doc, uint32_t type_id,
+                                        const uint8_t *bytes, size_t len);
+WIRE_API wire_node *wire_node_new_date(wire_doc *doc, int64_t days);
+WIRE_API wire_node *wire_node_new_timestamp(wire_doc *doc, int64_t seconds,
+                                            uint32_t nanos);
+WIRE_API wire_node *wire_node_new_duration(wire_doc *doc, int64_t seconds,
+                                           uint32_t nanos);
+/* unscaled = sign * magnitude, magnitude as little-endian bytes. */
+WIRE_API wire_node *wire_node_new_decimal(wire_doc *doc, int32_t negative,
+                                          const uint8_t *magnitude_le,
+                                          size_t len, int32_t scale);
+WIRE_API wire_node *wire_node_new_enum(wire_doc *doc, uint32_t user_type_id,
+                                       uint32_t value);
+WIRE_API wire_node *wire_node_new_named_enum(wire_doc *doc,
+                                             const uint8_t *ns, size_t ns_len,
+                                             const uint8_t *name,
+                                             size_t name_len, uint32_t value);
+/* type_id LIST or SET; elements are appended. */
+WIRE_API wire_node *wire_node_new_list(wire_doc *doc, uint32_t type_id);
+WIRE_API int32_t wire_list_append(wire_doc *doc, wire_node *list,
+                                  wire_node *element);
+WIRE_API wire_node *wire_node_new_map(wire_doc *doc);
+WIRE_API int32_t wire_map_put(wire_doc *doc, wire_node *map, wire_node *key,
+                              wire_node *value);
+
+/* Wire choices (for lossless re-encoding; optional for fresh values). */
+/* Marks the node as written with reference tracking (REF_VALUE flag). */
+WIRE_API int32_t wire_node_set_tracked(wire_node *node, int32_t tracked);
+WIRE_API int32_t wire_node_tracked(const wire_node *node);
+/* List/set element header byte (0..15), -1 = writer policy. */
+WIRE_API int32_t wire_list_set_header(wire_node *list, int32_t header);
+WIRE_API int32_t wire_list_header(const wire_node *list);
+/* Appends a map chunk (header byte, entry count); the chunk counts must sum
+ * to the entry count when encoding. wire_map_clear_chunks = writer policy. */
+WIRE_API int32_t wire_map_add_chunk(wire_doc *doc, wire_node *map,
+                                    uint32_t header, uint32_t count);
+WIRE_API int32_t wire_map_clear_chunks(wire_node *map);
+WIRE_API size_t wire_map_chunk_count(const wire_node *map);
+WIRE_API int32_t wire_map_chunk(const wire_node *map, size_t index,
+                                uint32_t *out_header, uint32_t *out_count);
+/* Meta string encodings of a named enum's namespace and name (-1 = policy).*/
+WIRE_API int32_t wire_node_set_name_encodings(wire_node *node,
+                                              int32_t ns_encoding,
+                                              int32_t name_encoding);
+WIRE_API int32_t wire_node_name_encodings(const wire_node *node,
+                                          int32_t *out_ns_encoding,
+                                          int32_t *out_name_encoding);
+
+/* Accessors. */
+/* Node kind: a WIRE_T_* type id, or WIRE_T_NULL. */
+WIRE_API uint32_t wire_node_type(const wire_node *node);
+WIRE_API int64_t wire_node_int(const wire_node *node);    /* signed ints,
+                                                   bool, date, seconds */
+WIRE_API uint64_t wire_node_uint(const wire_node *node);  /* unsigned ints */
+WIRE_API uint64_t wire_node_float_bits(const wire_node *node);
+WIRE_API double wire_node_float(const wire_node *node);  /* any float kind */
+/* Nanoseconds of a timestamp/duration; value of an enum. */
+WIRE_API uint32_t wire_node_nanos(const wire_node *node);
+/* String: bytes in wire encoding; binary, arrays: payload bytes; decimal:
+ * magnitude (little-endian); named enum: the type name. */
+WIRE_API const uint8_t *wire_node_bytes(const wire_node *node,
+                                        size_t *out_len);
+/* Encoding of a string node (WIRE_STR_*). */
+WIRE_API int32_t wire_node_string_encoding(const wire_node *node);
+/* Text of a string node as UTF-8 into out (capacity cap); *out_len gets the
+ * needed length. WIRE_E_BUFFER_FULL if it did not fit. */
+WIRE_API int32_t wire_node_string_utf8(const wire_node *node, uint8_t *out,
+                                       size_t cap, size_t *out_len);
+/* Decimal: sign (1 negative) and scale. */
+WIRE_API int32_t wire_node_decimal_negative(const wire_node *node);
+WIRE_API int32_t wire_node_decimal_scale(const wire_node *node);
+/* Enum: user type id; named enum: namespace bytes. */
+WIRE_API uint32_t wire_node_enum_type_id(const wire_node *node);
+WIRE_API const uint8_t *wire_node_enum_namespace(const wire_node *node,
+                                                 size_t *out_len);
+WIRE_API uint32_t wire_node_enum_value(const wire_node *node);
+/* Elements of a list/set, entries of a map, elements of an array. */
+WIRE_API size_t wire_node_count(const wire_node *node);
+WIRE_API wire_node *wire_node_child(const wire_node *node, size_t index);
+WIRE_API wire_node *wire_node_map_key(const wire_node *node, size_t index);
+WIRE_API wire_node *wire_node_map_value(const wire_node *node, size_t index);
+/* Creation order of the node within its document, 0..count-1: a dense key
+ * for identity maps in bindings and printers. */
+WIRE_API uint32_t wire_node_index(const wire_node *node);
+WIRE_API size_t wire_doc_node_count(const wire_doc *doc);
+
+/* ===================================================================== */
+/* Section - Whole-message codec                                          */
+/* ===================================================================== */
+
+/* Decodes every root value of a payload into a new document (*out_doc; free
+ * with wire_doc_free). String and binary nodes point into `data`, which must
+ * outlive the document. On failure *out_doc is NULL and the context has the
+ * error and its byte offset. */
+WIRE_API int32_t wire_decode(wire_ctx *ctx, const uint8_t *data, size_t len,
+                             wire_doc **out_doc);
+/* Encodes every root of the document. *out is allocated through the context
+ * (free with wire_ctx_free_bytes). The document is not changed, but it
+ * must not be encoded from two threads at once. Wire choices recorded in the document are
+ * reproduced; others follow the writer policy (spec/). */
+WIRE_API int32_t wire_encode(wire_ctx *ctx, wire_doc *doc,
+                             uint8_t **out, size_t *out_len);
+
+/* Annotated listing: calls `line` once per byte range with its offset,
+ * length, nesting depth and a NUL-terminated description, while decoding
+ * like wire_decode. Returns the decode status. */
+typedef void (*wire_dump_fn)(void *user, uint64_t offset, uint64_t length,
+                             uint32_t depth, const char *text);
+WIRE_API int32_t wire_dump(wire_ctx *ctx, const uint8_t *data, size_t len,
+                           wire_dump_fn line, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WIRE_H */

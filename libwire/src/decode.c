@@ -1,0 +1,812 @@
+/* decode.c - bytes to document. Every length, count, id and depth read from
+ * the input is checked before use; see spec/ "Security considerations". */
+#include "internal.h"
+
+#include <stdio.h>
+
+/* Type meta as read from the stream. */
+typedef struct {
+  uint8_t type;
+  uint8_t ns_enc, name_enc;
+  uint32_t user_id;
+  wire_names *names;
+} tmeta;
+
+typedef struct {
+  const uint8_t *p;
+  uint32_t len;
+  uint8_t enc;
+  uint8_t msctx;
+} ms_entry;
+
+typedef struct {
+  wire_in in;
+  wire_ctx *ctx;
+  wire_doc *doc;
+  uint32_t depth;
+  size_t nrefs;
+  uint64_t unbacked; /* zero-width elements left in this root's budget */
+  ms_entry *ms;
+  size_t nms, ms_cap;
+  wire_dump_fn dump;
+  void *dump_user;
+} dec;
+
+#define UNBACKED_BUDGET 8192
+
+static bool fail(dec *d, int32_t code, const uint8_t *at, const char *fmt,
+                 ...) __attribute__((format(printf, 4, 5)));
+static bool fail(dec *d, int32_t code, const uint8_t *at, const char *fmt,
+                 ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char msg[200];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  wire__fail(d->ctx, code, wire__off(&d->in, at), "%s", msg);
+  return false;
+}
+
+static void trace(dec *d, const uint8_t *start, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void trace(dec *d, const uint8_t *start, const char *fmt, ...) {
+  char text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  d->dump(d->dump_user, wire__off(&d->in, start),
+          (uint64_t)(d->in.p - start), d->depth, text);
+}
+#define T(start, ...) \
+  do { if (WIRE_UNLIKELY(d->dump != NULL)) trace(d, start, __VA_ARGS__); } while (0)
+
+static wire_node *node(dec *d, uint8_t type) {
+  if (WIRE_UNLIKELY(d->doc->nnodes >= d->ctx->max_nodes)) {
+    fail(d, WIRE_E_LIMIT, d->in.p, "more than %llu nodes",
+         (unsigned long long)d->ctx->max_nodes);
+    return NULL;
+  }
+  wire_node *n = wire__node_new(d->doc, type);
+  if (!n) fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+  return n;
+}
+
+/* ---- meta strings ---- */
+
+static uint64_t ms_hash(const uint8_t *p, size_t len, uint8_t enc) {
+  uint64_t h;
+  wire_murmur3_x64_128(p, len, 47, &h, NULL);
+  if ((int64_t)h < 0 && h != UINT64_C(0x8000000000000000)) h = 0 - h;
+  if (h == 0) h = 256;
+  return (h & ~UINT64_C(0xFF)) | enc;
+}
+
+static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
+                             uint8_t *enc_out) {
+  const uint8_t *s = d->in.p;
+  uint32_t h;
+  if (!wire__get_varu32(&d->in, &h)) return false;
+  const uint8_t *bytes;
+  uint32_t len;
+  uint8_t enc;
+  if (h & 1) {
+    uint32_t id = h >> 1;
+    if (id == 0 || id > d->nms)
+      return fail(d, WIRE_E_META_STRING, s, "meta string reference %u of %zu",
+                  id, d->nms);
+    ms_entry *e = &d->ms[id - 1];
+    if (e->msctx != msctx)
+      return fail(d, WIRE_E_META_STRING, s,
+                  "meta string reference %u names a %s, not a %s", id,
+                  e->msctx ? "type name" : "namespace",
+                  msctx ? "type name" : "namespace");
+    bytes = e->p;
+    len = e->len;
+    enc = e->enc;
+    T(s, "%s: reference to meta string #%u", is_ns ? "namespace" : "type name",
+      id);
+  } else {
+    len = h >> 1;
+    if (len > 32767 * 4)
+      return fail(d, WIRE_E_META_STRING, s, "meta string of %u bytes", len);
+    T(s, "%s: new meta string, %u byte(s)", is_ns ? "namespace" : "type name",
+      len);
+    const uint8_t *hs = d->in.p;
+    uint64_t hash = 0;
+    if (len > 16) {
+      if (!wire__get_le(&d->in, 8, &hash)) return false;
+      enc = (uint8_t)(hash & 0xFF);
+      T(hs, "meta string hash 0x%016llx (encoding %s)",
+        (unsigned long long)hash, wire_meta_encoding_name(enc) ? wire_meta_encoding_name(enc) : "?");
+    } else if (len > 0) {
+      if (!wire__get_u8(&d->in, &enc)) return false;
+      T(hs, "meta string encoding %u (%s)", enc,
+        wire_meta_encoding_name(enc) ? wire_meta_encoding_name(enc) : "?");
+    } else {
+      enc = WIRE_MS_UTF8;
+    }
+    if (enc > 4)
+      return fail(d, WIRE_E_META_STRING, hs, "meta string encoding %u", enc);
+    const uint8_t *bs = d->in.p;
+    if (!wire__get_bytes(&d->in, len, &bytes)) return false;
+    if (len > 16 && hash != ms_hash(bytes, len, enc))
+      return fail(d, WIRE_E_META_STRING, hs, "meta string hash mismatch");
+    for (size_t i = 0; i < d->nms; i++) {
+      ms_entry *e = &d->ms[i];
+      if (e->msctx == msctx && e->enc == enc && e->len == len &&
+          memcmp(e->p, bytes, len) == 0)
+        return fail(d, WIRE_E_META_STRING, s,
+                    "meta string announced again instead of referenced");
+    }
+    if (d->nms == d->ms_cap) {
+      size_t cap = d->ms_cap ? d->ms_cap * 2 : 8;
+      if (cap > 65536)
+        return fail(d, WIRE_E_LIMIT, s, "too many meta strings");
+      ms_entry *m = wire__realloc(d->ctx, d->ms, d->ms_cap * sizeof *m,
+                                  cap * sizeof *m);
+      if (!m) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+      d->ms = m;
+      d->ms_cap = cap;
+    }
+    d->ms[d->nms++] = (ms_entry){bytes, len, enc, (uint8_t)msctx};
+    (void)bs;
+  }
+  /* Decode to text. */
+  uint8_t text[512];
+  size_t tlen;
+  int32_t st;
+  if (enc == WIRE_MS_UTF8) {
+    st = wire_meta_decode(msctx, enc, bytes, len, NULL, 0, &tlen);
+    if (st == WIRE_E_BUFFER_FULL || st == WIRE_OK) {
+      /* UTF-8 text is the bytes themselves: keep zero-copy. */
+      if (wire__utf8_check(bytes, len) != len)
+        return fail(d, WIRE_E_META_STRING, s, "meta string is not UTF-8");
+      if (is_ns) { nm->ns = bytes; nm->ns_len = len; }
+      else { nm->name = bytes; nm->name_len = len; }
+      *enc_out = enc;
+      return true;
+    }
+  } else {
+    st = wire_meta_decode(msctx, enc, bytes, len, text, sizeof text, &tlen);
+  }
+  if (st != WIRE_OK)
+    return fail(d, WIRE_E_META_STRING, s, "invalid %s meta string",
+                wire_meta_encoding_name(enc));
+  const uint8_t *copy = wire__doc_dup(d->doc, text, tlen);
+  if (!copy) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+  if (is_ns) { nm->ns = copy; nm->ns_len = (uint32_t)tlen; }
+  else { nm->name = copy; nm->name_len = (uint32_t)tlen; }
+  *enc_out = enc;
+  if (d->dump)
+    T(d->in.p, "%s = \"%.*s\"", is_ns ? "namespace" : "type name", (int)tlen,
+      (const char *)copy);
+  return true;
+}
+
+/* ---- type meta ---- */
+
+static bool read_type_meta(dec *d, tmeta *tm) {
+  const uint8_t *s = d->in.p;
+  uint8_t t;
+  if (!wire__get_u8(&d->in, &t)) return false;
+  memset(tm, 0, sizeof *tm);
+  tm->type = t;
+  const char *name = wire_type_name(t);
+  if (t == WIRE_T_UNKNOWN || !name || t == WIRE_T_FLOAT8 ||
+      t == WIRE_T_ARRAY || t == WIRE_T_FLOAT8_ARRAY)
+    return fail(d, WIRE_E_TYPE, s, "type id %u is %s here", t,
+                name ? "not allowed" : "undefined");
+  T(s, "type id %u (%s)", t, name);
+  switch (t) {
+  case WIRE_T_ENUM: {
+    const uint8_t *u = d->in.p;
+    if (!wire__get_varu32(&d->in, &tm->user_id)) return false;
+    T(u, "user type id %u", tm->user_id);
+    return true;
+  }
+  case WIRE_T_NAMED_ENUM: {
+    if (d->ctx->compatible)
+      return fail(d, WIRE_E_UNSUPPORTED, s,
+                  "named enum with shared type meta (compatible mode) needs "
+                  "TypeDef support");
+    wire_names *nm = wire__arena_alloc(&d->doc->arena, sizeof *nm);
+    if (!nm) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+    memset(nm, 0, sizeof *nm);
+    tm->names = nm;
+    return read_meta_string(d, WIRE_MSCTX_NAMESPACE, nm, true, &tm->ns_enc) &&
+           read_meta_string(d, WIRE_MSCTX_TYPE_NAME, nm, false, &tm->name_enc);
+  }
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
+  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
+    return fail(d, WIRE_E_UNSUPPORTED, s,
+                "%s values need a schema (not supported yet)", name);
+  default:
+    return true;
+  }
+}
+
+/* ---- values ---- */
+
+static bool read_body(dec *d, const tmeta *tm, int64_t ref_slot,
+                      wire_node **out);
+
+/* A slot: an optional reference flag, then (unless `fixed` is given) type
+ * meta, then the body. */
+static bool read_slot(dec *d, bool has_flag, bool allow_ref,
+                      const tmeta *fixed, wire_node **out) {
+  int64_t slot = -1;
+  uint8_t flag_track = 0;
+  if (has_flag) {
+    const uint8_t *s = d->in.p;
+    uint8_t f;
+    if (!wire__get_u8(&d->in, &f)) return false;
+    switch ((int8_t)f) {
+    case WIRE_REF_NULL:
+      T(s, "ref flag 0xfd: null");
+      *out = node(d, WIRE_T_NULL);
+      return *out != NULL;
+    case WIRE_REF_REF: {
+      if (!allow_ref)
+        return fail(d, WIRE_E_REF, s, "reference flag where only null/not-null "
+                                      "flags are allowed");
+      uint32_t id;
+      if (!wire__get_varu32(&d->in, &id)) return false;
+      if (id >= d->nrefs)
+        return fail(d, WIRE_E_REF, s, "reference id %u, only %zu value(s) so far",
+                    id, d->nrefs);
+      wire_node *target = (wire_node *)d->ctx->refs[id];
+      if (!target)
+        return fail(d, WIRE_E_REF, s,
+                    "reference id %u names a value that is not complete", id);
+      T(s, "ref flag 0xfe: reference to #%u", id);
+      *out = target;
+      return true;
+    }
+    case WIRE_REF_NOT_NULL:
+      T(s, "ref flag 0xff: not null");
+      break;
+    case WIRE_REF_VALUE:
+      if (!allow_ref)
+        return fail(d, WIRE_E_REF, s, "ref-value flag where only null/not-null "
+                                      "flags are allowed");
+      if (wire__refs_reserve(d->ctx, d->nrefs + 1) != WIRE_OK)
+        return fail(d, WIRE_E_NOMEM, s, "out of memory");
+      slot = (int64_t)d->nrefs;
+      d->ctx->refs[d->nrefs++] = NULL;
+      flag_track = 1;
+      T(s, "ref flag 0x00: tracked value #%lld", (long long)slot);
+      break;
+    default:
+      return fail(d, WIRE_E_REF, s, "invalid reference flag 0x%02x", f);
+    }
+  }
+  tmeta tm;
+  if (!fixed) {
+    if (!read_type_meta(d, &tm)) return false;
+    fixed = &tm;
+  }
+  wire_node *n;
+  if (!read_body(d, fixed, slot, &n)) return false;
+  if (slot >= 0) d->ctx->refs[slot] = n;
+  if (has_flag) {
+    n->flags |= WIRE_NF_TRACK_SET;
+    if (flag_track) n->flags |= WIRE_NF_TRACKED;
+  }
+  *out = n;
+  return true;
+}
+
+static bool enter(dec *d) {
+  if (++d->depth > d->ctx->max_depth)
+    return fail(d, WIRE_E_DEPTH, d->in.p, "nesting deeper than %u",
+                d->ctx->max_depth);
+  return true;
+}
+
+static bool check_count(dec *d, const uint8_t *s, uint64_t count,
+                        uint64_t min_width) {
+  if (count > d->ctx->max_collection)
+    return fail(d, WIRE_E_LIMIT, s, "%llu elements exceed the limit %llu",
+                (unsigned long long)count,
+                (unsigned long long)d->ctx->max_collection);
+  uint64_t left = (uint64_t)(d->in.end - d->in.p);
+  if (min_width && count > left / min_width)
+    return fail(d, WIRE_E_LENGTH, s,
+                "%llu elements cannot fit in the %llu byte(s) left",
+                (unsigned long long)count, (unsigned long long)left);
+  return true;
+}
+
+static bool read_list(dec *d, wire_node *n) {
+  const uint8_t *s = d->in.p;
+  uint32_t count;
+  if (!wire__get_varu32(&d->in, &count)) return false;
+  T(s, "%s length %u", wire_type_name(n->type), count);
+  if (count == 0) return true;
+  if (!check_count(d, s, count, 0)) return false;
+  const uint8_t *hs = d->in.p;
+  uint8_t h;
+  if (!wire__get_u8(&d->in, &h)) return false;
+  if (h & 0xF0)
+    return fail(d, WIRE_E_COLLECTION, hs, "element header 0x%02x has reserved "
+                                          "bits", h);
+  T(hs, "element header 0x%02x:%s%s%s%s", h,
+    (h & WIRE_LF_SAME_TYPE) ? " same-type" : "",
+    (h & WIRE_LF_DECL) ? " declared-type" : "",
+    (h & WIRE_LF_HAS_NULL) ? " has-null" : "",
+    (h & WIRE_LF_TRACKING) ? " ref-tracking" : "");
+  if (h & WIRE_LF_DECL)
+    return fail(d, WIRE_E_UNSUPPORTED, hs,
+                "declared element type needs a schema");
+  n->a = h;
+  n->flags |= WIRE_NF_HDR_SET;
+  bool flags = (h & (WIRE_LF_TRACKING | WIRE_LF_HAS_NULL)) != 0;
+  tmeta et;
+  bool same = (h & WIRE_LF_SAME_TYPE) != 0;
+  if (same) {
+    if (!read_type_meta(d, &et)) return false;
+    n->b = et.type;
+    n->flags |= WIRE_NF_ELEM_SET;
+  }
+  /* Every element takes at least one byte unless it is a flag-less
+   * same-type element of a zero-width type. */
+  bool zero_width = same && !flags && et.type == WIRE_T_NONE;
+  if (zero_width) {
+    if (count > d->unbacked)
+      return fail(d, WIRE_E_LIMIT, s, "%u zero-width elements exceed the "
+                                      "budget", count);
+    d->unbacked -= count;
+  } else if (!check_count(d, s, count, 1)) {
+    return false;
+  }
+  wire_node **items = wire__arena_alloc(&d->doc->arena, count * sizeof *items);
+  if (!items) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+  n->v.list.items = items;
+  n->v.list.cap = count;
+  if (!enter(d)) return false;
+  bool track = (h & WIRE_LF_TRACKING) != 0;
+  for (uint32_t i = 0; i < count; i++) {
+    wire_node *e;
+    if (!read_slot(d, flags, track, same ? &et : NULL, &e)) return false;
+    items[i] = e;
+    n->small = i + 1;
+  }
+  d->depth--;
+  return true;
+}
+
+static bool read_map(dec *d, wire_node *n) {
+  const uint8_t *s = d->in.p;
+  uint32_t count;
+  if (!wire__get_varu32(&d->in, &count)) return false;
+  T(s, "map size %u", count);
+  if (count == 0) return true;
+  /* Every entry takes at least one byte (a chunk header or key bytes). */
+  if (!check_count(d, s, count, 1)) return false;
+  wire_node **kv = wire__arena_alloc(&d->doc->arena, 2 * (size_t)count *
+                                                         sizeof *kv);
+  if (!kv) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+  n->v.map.kv = kv;
+  n->v.map.cap = count;
+  if (!enter(d)) return false;
+  uint32_t done = 0;
+  while (done < count) {
+    const uint8_t *hs = d->in.p;
+    uint8_t h;
+    if (!wire__get_u8(&d->in, &h)) return false;
+    if (h & 0xC0)
+      return fail(d, WIRE_E_COLLECTION, hs, "chunk header 0x%02x has reserved "
+                                            "bits", h);
+    bool knull = h & WIRE_MF_KEY_NULL, vnull = h & WIRE_MF_VAL_NULL;
+    T(hs, "chunk header 0x%02x: key%s%s%s, value%s%s%s", h,
+      knull ? " null" : "", (h & WIRE_MF_KEY_DECL) ? " declared" : "",
+      (h & WIRE_MF_KEY_TRACK) ? " tracked" : "", vnull ? " null" : "",
+      (h & WIRE_MF_VAL_DECL) ? " declared" : "",
+      (h & WIRE_MF_VAL_TRACK) ? " tracked" : "");
+    if ((h & WIRE_MF_KEY_DECL) || (h & WIRE_MF_VAL_DECL))
+      return fail(d, WIRE_E_UNSUPPORTED, hs,
+                  "declared key/value type needs a schema");
+    if (wire__chunk_push(d->doc, n, h, 1) != WIRE_OK)
+      return fail(d, WIRE_E_NOMEM, hs, "out of memory");
+    wire_node *k, *v;
+    if (knull || vnull) {
+      /* A single entry without a size byte; the non-null side carries its
+       * own type meta, framed by a ref flag when its track bit is set. */
+      if (knull) {
+        if (!(k = node(d, WIRE_T_NULL))) return false;
+      } else if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, NULL, &k)) {
+        return false;
+      }
+      if (vnull) {
+        if (!(v = node(d, WIRE_T_NULL))) return false;
+      } else if (!read_slot(d, h & WIRE_MF_VAL_TRACK, true, NULL, &v)) {
+        return false;
+      }
+      kv[2 * done] = k;
+      kv[2 * done + 1] = v;
+      n->small = ++done;
+      continue;
+    }
+    const uint8_t *ss = d->in.p;
+    uint8_t size;
+    if (!wire__get_u8(&d->in, &size)) return false;
+    if (size == 0 || size > count - done)
+      return fail(d, WIRE_E_COLLECTION, ss, "chunk of %u entries with %u left",
+                  size, count - done);
+    T(ss, "chunk size %u", size);
+    n->v.map.chunks->c[n->v.map.chunks->n - 1] = (uint16_t)(h << 8 | size);
+    tmeta kt, vt;
+    if (!read_type_meta(d, &kt) || !read_type_meta(d, &vt)) return false;
+    for (uint32_t i = 0; i < size; i++) {
+      if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, &kt, &k) ||
+          !read_slot(d, h & WIRE_MF_VAL_TRACK, true, &vt, &v))
+        return false;
+      kv[2 * done] = k;
+      kv[2 * done + 1] = v;
+      n->small = ++done;
+    }
+  }
+  d->depth--;
+  return true;
+}
+
+static const char *str_enc_name(int e) {
+  return e == 0 ? "latin1" : e == 1 ? "utf16" : e == 2 ? "utf8" : "reserved";
+}
+
+static bool read_string(dec *d, wire_node *n) {
+  const uint8_t *s = d->in.p;
+  uint64_t h;
+  if (!wire__get_varu36(&d->in, &h)) return false;
+  int enc = (int)(h & 3);
+  uint64_t len = h >> 2;
+  if (enc == 3)
+    return fail(d, WIRE_E_STRING, s, "reserved string encoding 3");
+  if (len > d->ctx->max_binary)
+    return fail(d, WIRE_E_LIMIT, s, "string of %llu bytes exceeds the limit",
+                (unsigned long long)len);
+  if (enc == WIRE_STR_UTF16 && (len & 1))
+    return fail(d, WIRE_E_STRING, s, "UTF-16 string of odd length %llu",
+                (unsigned long long)len);
+  T(s, "string header: %llu byte(s), %s", (unsigned long long)len,
+    str_enc_name(enc));
+  const uint8_t *bs = d->in.p, *p;
+  if (!wire__get_bytes(&d->in, len, &p)) return false;
+  size_t bad;
+  if (enc == WIRE_STR_UTF8 && (bad = wire__utf8_check(p, len)) != len)
+    return fail(d, WIRE_E_STRING, bs + bad, "invalid UTF-8");
+  if (enc == WIRE_STR_UTF16 && (bad = wire__utf16_check(p, len)) != len)
+    return fail(d, WIRE_E_STRING, bs + bad, "unpaired UTF-16 surrogate");
+  n->a = (uint8_t)enc;
+  n->flags |= WIRE_NF_HDR_SET;
+  n->v.bytes.p = p;
+  n->v.bytes.len = len;
+  if (d->dump) {
+    size_t ul = wire__string_utf8_len(enc, p, len);
+    char text[96];
+    uint8_t tmp[400];
+    if (ul < sizeof tmp) {
+      size_t w = wire__string_to_utf8(enc, p, len, tmp);
+      snprintf(text, sizeof text, "\"%.*s\"%s", w > 80 ? 80 : (int)w,
+               (const char *)tmp, w > 80 ? "..." : "");
+    } else {
+      snprintf(text, sizeof text, "(%zu bytes of text)", ul);
+    }
+    T(bs, "text %s", text);
+  }
+  return true;
+}
+
+static bool read_decimal(dec *d, wire_node *n) {
+  const uint8_t *s = d->in.p;
+  uint32_t zs;
+  if (!wire__get_varu32(&d->in, &zs)) return false;
+  int32_t scale = wire__unzz32(zs);
+  T(s, "decimal scale %d", scale);
+  const uint8_t *hs = d->in.p;
+  uint64_t h;
+  if (!wire__get_varu64(&d->in, &h)) return false;
+  n->small = (uint32_t)scale;
+  if (!(h & 1)) {
+    int64_t v = wire__unzz64(h >> 1);
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    uint8_t tmp[8];
+    uint32_t len = 0;
+    while (mag) { tmp[len++] = (uint8_t)mag; mag >>= 8; }
+    if (len && !(n->v.dec.mag = wire__doc_dup(d->doc, tmp, len)))
+      return fail(d, WIRE_E_NOMEM, hs, "out of memory");
+    n->v.dec.len = len;
+    if (v < 0) n->flags |= WIRE_NF_NEGATIVE;
+    T(hs, "decimal unscaled %lld (small form)", (long long)v);
+    return true;
+  }
+  uint64_t meta = h >> 1;
+  uint64_t len = meta >> 1;
+  bool neg = meta & 1;
+  if (len == 0 || len > d->ctx->max_decimal_bytes)
+    return fail(d, WIRE_E_DECIMAL, hs, "big decimal magnitude of %llu bytes",
+                (unsigned long long)len);
+  T(hs, "decimal big form: %llu magnitude byte(s), %s",
+    (unsigned long long)len, neg ? "negative" : "positive");
+  const uint8_t *ms = d->in.p, *p;
+  if (!wire__get_bytes(&d->in, len, &p)) return false;
+  if (p[len - 1] == 0)
+    return fail(d, WIRE_E_DECIMAL, ms, "big decimal magnitude has a high "
+                                       "zero byte");
+  if (len <= 8) {
+    uint64_t mag = 0;
+    for (uint64_t i = 0; i < len; i++) mag |= (uint64_t)p[i] << (8 * i);
+    uint64_t lim = UINT64_C(1) << 62;
+    if (neg ? mag <= lim : mag < lim)
+      return fail(d, WIRE_E_DECIMAL, hs,
+                  "big decimal form for a value that fits the small form");
+  }
+  n->v.dec.mag = p;
+  n->v.dec.len = (uint32_t)len;
+  if (neg) n->flags |= WIRE_NF_NEGATIVE;
+  T(ms, "decimal magnitude (little-endian)");
+  return true;
+}
+
+static bool read_body(dec *d, const tmeta *tm, int64_t slot,
+                      wire_node **out) {
+  wire_node *n = node(d, tm->type);
+  if (!n) return false;
+  *out = n;
+  const uint8_t *s = d->in.p;
+  uint64_t u;
+  switch (tm->type) {
+  case WIRE_T_BOOL: {
+    uint8_t b;
+    if (!wire__get_u8(&d->in, &b)) return false;
+    if (b > 1) return fail(d, WIRE_E_VALUE, s, "bool byte 0x%02x", b);
+    n->v.i = b;
+    T(s, "bool %s", b ? "true" : "false");
+    return true;
+  }
+  case WIRE_T_INT8:
+    if (!wire__get_le(&d->in, 1, &u)) return false;
+    n->v.i = (int8_t)u;
+    T(s, "int8 %lld", (long long)n->v.i);
+    return true;
+  case WIRE_T_INT16:
+    if (!wire__get_le(&d->in, 2, &u)) return false;
+    n->v.i = (int16_t)u;
+    T(s, "int16 %lld", (long long)n->v.i);
+    return true;
+  case WIRE_T_INT32:
+    if (!wire__get_le(&d->in, 4, &u)) return false;
+    n->v.i = (int32_t)u;
+    T(s, "int32 %lld", (long long)n->v.i);
+    return true;
+  case WIRE_T_VARINT32: {
+    uint32_t v;
+    if (!wire__get_varu32(&d->in, &v)) return false;
+    n->v.i = wire__unzz32(v);
+    T(s, "varint32 %lld", (long long)n->v.i);
+    return true;
+  }
+  case WIRE_T_INT64:
+    if (!wire__get_le(&d->in, 8, &u)) return false;
+    n->v.i = (int64_t)u;
+    T(s, "int64 %lld", (long long)n->v.i);
+    return true;
+  case WIRE_T_VARINT64:
+    if (!wire__get_varu64(&d->in, &u)) return false;
+    n->v.i = wire__unzz64(u);
+    T(s, "varint64 %lld", (long long)n->v.i);
+    return true;
+  case WIRE_T_TAGGED_INT64:
+    if (!wire__get_tagged_i64(&d->in, &n->v.i)) return false;
+    T(s, "tagged int64 %lld", (long long)n->v.i);
+    return true;
+  case WIRE_T_UINT8:
+    if (!wire__get_le(&d->in, 1, &n->v.u)) return false;
+    T(s, "uint8 %llu", (unsigned long long)n->v.u);
+    return true;
+  case WIRE_T_UINT16:
+    if (!wire__get_le(&d->in, 2, &n->v.u)) return false;
+    T(s, "uint16 %llu", (unsigned long long)n->v.u);
+    return true;
+  case WIRE_T_UINT32:
+    if (!wire__get_le(&d->in, 4, &n->v.u)) return false;
+    T(s, "uint32 %llu", (unsigned long long)n->v.u);
+    return true;
+  case WIRE_T_VAR_UINT32: {
+    uint32_t v;
+    if (!wire__get_varu32(&d->in, &v)) return false;
+    n->v.u = v;
+    T(s, "var_uint32 %llu", (unsigned long long)n->v.u);
+    return true;
+  }
+  case WIRE_T_UINT64:
+    if (!wire__get_le(&d->in, 8, &n->v.u)) return false;
+    T(s, "uint64 %llu", (unsigned long long)n->v.u);
+    return true;
+  case WIRE_T_VAR_UINT64:
+    if (!wire__get_varu64(&d->in, &n->v.u)) return false;
+    T(s, "var_uint64 %llu", (unsigned long long)n->v.u);
+    return true;
+  case WIRE_T_TAGGED_UINT64:
+    if (!wire__get_tagged_u64(&d->in, &n->v.u)) return false;
+    T(s, "tagged uint64 %llu", (unsigned long long)n->v.u);
+    return true;
+  case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16:
+    if (!wire__get_le(&d->in, 2, &n->v.u)) return false;
+    T(s, "%s 0x%04llx (%g)", wire_type_name(tm->type),
+      (unsigned long long)n->v.u, wire_node_float(n));
+    return true;
+  case WIRE_T_FLOAT32:
+    if (!wire__get_le(&d->in, 4, &n->v.u)) return false;
+    T(s, "float32 0x%08llx (%.9g)", (unsigned long long)n->v.u,
+      wire_node_float(n));
+    return true;
+  case WIRE_T_FLOAT64:
+    if (!wire__get_le(&d->in, 8, &n->v.u)) return false;
+    T(s, "float64 0x%016llx (%.17g)", (unsigned long long)n->v.u,
+      wire_node_float(n));
+    return true;
+  case WIRE_T_STRING:
+    return read_string(d, n);
+  case WIRE_T_LIST:
+  case WIRE_T_SET:
+    if (slot >= 0) d->ctx->refs[slot] = n; /* before children: cycles */
+    return read_list(d, n);
+  case WIRE_T_MAP:
+    if (slot >= 0) d->ctx->refs[slot] = n;
+    return read_map(d, n);
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: {
+    uint32_t v;
+    if (!wire__get_varu32(&d->in, &v)) return false;
+    n->small = v;
+    if (tm->type == WIRE_T_ENUM) {
+      n->v.en.type_id = tm->user_id;
+    } else {
+      n->v.nen.names = tm->names;
+      n->a = tm->ns_enc;
+      n->b = tm->name_enc;
+      n->flags |= WIRE_NF_NAMES_SET;
+    }
+    T(s, "enum value %u", v);
+    return true;
+  }
+  case WIRE_T_NONE:
+    return true;
+  case WIRE_T_DURATION: case WIRE_T_TIMESTAMP: {
+    uint64_t ns;
+    if (tm->type == WIRE_T_DURATION) {
+      if (!wire__get_varu64(&d->in, &u)) return false;
+      n->v.i = wire__unzz64(u);
+    } else {
+      if (!wire__get_le(&d->in, 8, &u)) return false;
+      n->v.i = (int64_t)u;
+    }
+    T(s, "seconds %lld", (long long)n->v.i);
+    const uint8_t *ns_at = d->in.p;
+    if (!wire__get_le(&d->in, 4, &ns)) return false;
+    if (ns >= 1000000000u)
+      return fail(d, WIRE_E_VALUE, ns_at, "nanoseconds %llu >= 1e9",
+                  (unsigned long long)ns);
+    n->small = (uint32_t)ns;
+    T(ns_at, "nanoseconds %u", n->small);
+    return true;
+  }
+  case WIRE_T_DATE:
+    if (!wire__get_varu64(&d->in, &u)) return false;
+    n->v.i = wire__unzz64(u);
+    T(s, "date: %lld day(s) since 1970-01-01", (long long)n->v.i);
+    return true;
+  case WIRE_T_DECIMAL:
+    return read_decimal(d, n);
+  case WIRE_T_BINARY:
+  default: {
+    uint32_t w = tm->type == WIRE_T_BINARY ? 1 : wire_type_array_width(tm->type);
+    if (!w)
+      return fail(d, WIRE_E_TYPE, s, "type %u has no body reader", tm->type);
+    uint32_t len;
+    if (!wire__get_varu32(&d->in, &len)) return false;
+    if (len % w)
+      return fail(d, WIRE_E_LENGTH, s,
+                  "%s byte length %u is not a multiple of %u",
+                  wire_type_name(tm->type), len, w);
+    if (len > d->ctx->max_binary)
+      return fail(d, WIRE_E_LIMIT, s, "%u bytes exceed the limit", len);
+    T(s, "byte length %u (%u element(s))", len, len / w);
+    const uint8_t *bs = d->in.p, *p;
+    if (!wire__get_bytes(&d->in, len, &p)) return false;
+    if (tm->type == WIRE_T_BOOL_ARRAY)
+      for (uint32_t i = 0; i < len; i++)
+        if (p[i] > 1)
+          return fail(d, WIRE_E_VALUE, bs + i, "bool byte 0x%02x", p[i]);
+    n->v.bytes.p = p;
+    n->v.bytes.len = len;
+    T(bs, "%s payload", wire_type_name(tm->type));
+    return true;
+  }
+  }
+}
+
+static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
+                   wire_doc *doc, wire_dump_fn dump, void *user) {
+  dec d;
+  memset(&d, 0, sizeof d);
+  d.in = (wire_in){ctx, data, data, data + len};
+  d.ctx = ctx;
+  d.doc = doc;
+  d.dump = dump;
+  d.dump_user = user;
+  int32_t st = WIRE_OK;
+  if (len == 0) {
+    st = wire__fail(ctx, WIRE_E_TRUNCATED, 0, "empty input");
+  }
+  while (st == WIRE_OK && d.in.p < d.in.end) {
+    if (doc->nroots >= ctx->max_roots) {
+      st = wire__fail(ctx, WIRE_E_LIMIT, wire__off(&d.in, d.in.p),
+                      "more than %llu root values",
+                      (unsigned long long)ctx->max_roots);
+      break;
+    }
+    d.nrefs = 0;
+    d.nms = 0;
+    d.depth = 0;
+    d.unbacked = UNBACKED_BUDGET;
+    const uint8_t *s = d.in.p;
+    uint8_t h = *d.in.p++;
+    if (h != 0x01) {
+      if ((h & 0x01) && (h & 0x02) && !(h & 0xFC))
+        st = wire__fail(ctx, WIRE_E_UNSUPPORTED, wire__off(&d.in, s),
+                        "out-of-band buffers (header 0x%02x)", h);
+      else
+        st = wire__fail(ctx, WIRE_E_HEADER, wire__off(&d.in, s),
+                        "header 0x%02x: expected 0x01 (xlang)", h);
+      break;
+    }
+    if (dump) {
+      d.depth = 0;
+      char text[64];
+      snprintf(text, sizeof text, "header 0x01: xlang (root value #%u)",
+               doc->nroots);
+      dump(user, wire__off(&d.in, s), 1, 0, text);
+    }
+    wire_node *root;
+    if (!read_slot(&d, true, true, NULL, &root)) {
+      st = ctx->err_code ? ctx->err_code : WIRE_E_STATE;
+      break;
+    }
+    if (wire_doc_add_root(doc, root) != WIRE_OK) {
+      st = WIRE_E_NOMEM;
+      break;
+    }
+  }
+  if (d.ms) wire__free(ctx, d.ms, d.ms_cap * sizeof *d.ms);
+  return st;
+}
+
+int32_t wire_decode(wire_ctx *ctx, const uint8_t *data, size_t len,
+                    wire_doc **out) {
+  if (!ctx || !out || (!data && len)) return WIRE_E_ARG;
+  *out = NULL;
+  wire_ctx_clear_error(ctx);
+  wire_doc *doc = wire_doc_new(ctx);
+  if (!doc) return WIRE_E_NOMEM;
+  int32_t st = run(ctx, data, len, doc, NULL, NULL);
+  if (st != WIRE_OK) {
+    wire_doc_free(doc);
+    return st;
+  }
+  *out = doc;
+  return WIRE_OK;
+}
+
+int32_t wire_dump(wire_ctx *ctx, const uint8_t *data, size_t len,
+                  wire_dump_fn line, void *user) {
+  if (!ctx || !line || (!data && len)) return WIRE_E_ARG;
+  wire_ctx_clear_error(ctx);
+  wire_doc *doc = wire_doc_new(ctx);
+  if (!doc) return WIRE_E_NOMEM;
+  int32_t st = run(ctx, data, len, doc, line, user);
+  wire_doc_free(doc);
+  return st;
+}

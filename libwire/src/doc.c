@@ -1,0 +1,585 @@
+/* doc.c - the document: arena, node builders and accessors. */
+#include "internal.h"
+
+/* ---- arena ---- */
+
+void *wire__arena_alloc_slow(wire_arena *a, size_t size) {
+  size_t want = a->next_size ? a->next_size : 4096;
+  if (want < size + sizeof(wire_block)) want = size + sizeof(wire_block);
+  wire_block *blk = wire__alloc(a->ctx, want);
+  if (!blk) return NULL;
+  blk->next = a->head;
+  blk->size = want;
+  a->head = blk;
+  a->p = (uint8_t *)(blk + 1);
+  a->end = (uint8_t *)blk + want;
+  if (a->next_size < (size_t)1 << 20) a->next_size = want * 2;
+  void *r = a->p;
+  a->p += size;
+  return r;
+}
+
+void wire__arena_free(wire_arena *a) {
+  wire_block *b = a->head;
+  while (b) {
+    wire_block *n = b->next;
+    wire__free(a->ctx, b, b->size);
+    b = n;
+  }
+  a->head = NULL;
+  a->p = a->end = NULL;
+}
+
+/* ---- document ---- */
+
+wire_doc *wire_doc_new(wire_ctx *ctx) {
+  if (!ctx) return NULL;
+  wire_doc *d = wire__alloc(ctx, sizeof *d);
+  if (!d) {
+    wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+    return NULL;
+  }
+  memset(d, 0, sizeof *d);
+  d->ctx = ctx;
+  d->arena.ctx = ctx;
+  return d;
+}
+
+void wire_doc_free(wire_doc *d) {
+  if (!d) return;
+  wire__arena_free(&d->arena);
+  wire__free(d->ctx, d, sizeof *d);
+}
+
+size_t wire_doc_root_count(const wire_doc *d) { return d ? d->nroots : 0; }
+
+wire_node *wire_doc_root(const wire_doc *d, size_t i) {
+  return d && i < d->nroots ? d->roots[i] : NULL;
+}
+
+static int32_t nomem(wire_doc *d) {
+  return wire__fail(d->ctx, WIRE_E_NOMEM, 0, "out of memory");
+}
+
+int32_t wire_doc_add_root(wire_doc *d, wire_node *n) {
+  if (!d || !n) return WIRE_E_ARG;
+  if (d->nroots == d->roots_cap) {
+    uint32_t cap = d->roots_cap ? d->roots_cap * 2 : 8;
+    wire_node **r = wire__arena_alloc(&d->arena, cap * sizeof *r);
+    if (!r) return nomem(d);
+    if (d->nroots) memcpy(r, d->roots, d->nroots * sizeof *r);
+    d->roots = r;
+    d->roots_cap = cap;
+  }
+  d->roots[d->nroots++] = n;
+  return WIRE_OK;
+}
+
+wire_node *wire__node_new(wire_doc *d, uint8_t type) {
+  wire_node *n = wire__arena_alloc(&d->arena, sizeof *n);
+  if (!n) {
+    nomem(d);
+    return NULL;
+  }
+  memset(n, 0, sizeof *n);
+  n->type = type;
+  n->index = d->nnodes++;
+  return n;
+}
+
+void *wire__doc_dup(wire_doc *d, const void *p, size_t n) {
+  void *r = wire__arena_alloc(&d->arena, n ? n : 1);
+  if (!r) {
+    nomem(d);
+    return NULL;
+  }
+  if (n) memcpy(r, p, n);
+  return r;
+}
+
+int32_t wire__list_push(wire_doc *d, wire_node *l, wire_node *item) {
+  if (l->small == l->v.list.cap) {
+    uint32_t cap = l->v.list.cap ? l->v.list.cap * 2 : 4;
+    wire_node **p = wire__arena_alloc(&d->arena, cap * sizeof *p);
+    if (!p) return nomem(d);
+    if (l->small) memcpy(p, l->v.list.items, l->small * sizeof *p);
+    l->v.list.items = p;
+    l->v.list.cap = cap;
+  }
+  l->v.list.items[l->small++] = item;
+  return WIRE_OK;
+}
+
+int32_t wire__map_push(wire_doc *d, wire_node *m, wire_node *k,
+                       wire_node *v) {
+  if (m->small == m->v.map.cap) {
+    uint32_t cap = m->v.map.cap ? m->v.map.cap * 2 : 4;
+    wire_node **p = wire__arena_alloc(&d->arena, 2 * cap * sizeof *p);
+    if (!p) return nomem(d);
+    if (m->small) memcpy(p, m->v.map.kv, 2 * m->small * sizeof *p);
+    m->v.map.kv = p;
+    m->v.map.cap = cap;
+  }
+  m->v.map.kv[2 * m->small] = k;
+  m->v.map.kv[2 * m->small + 1] = v;
+  m->small++;
+  return WIRE_OK;
+}
+
+int32_t wire__chunk_push(wire_doc *d, wire_node *m, uint32_t header,
+                         uint32_t count) {
+  wire_chunks *c = m->v.map.chunks;
+  if (!c || c->n == c->cap) {
+    uint32_t cap = c ? c->cap * 2 : 4;
+    wire_chunks *nc =
+        wire__arena_alloc(&d->arena, sizeof *nc + cap * sizeof(uint16_t));
+    if (!nc) return nomem(d);
+    nc->n = c ? c->n : 0;
+    nc->cap = cap;
+    if (c && c->n) memcpy(nc->c, c->c, c->n * sizeof(uint16_t));
+    m->v.map.chunks = c = nc;
+  }
+  c->c[c->n++] = (uint16_t)(header << 8 | count);
+  return WIRE_OK;
+}
+
+/* ---- builders ---- */
+
+static wire_node *bad(wire_doc *d, const char *msg) {
+  if (d) wire__fail(d->ctx, WIRE_E_ARG, 0, "%s", msg);
+  return NULL;
+}
+
+wire_node *wire_node_new_null(wire_doc *d) {
+  return d ? wire__node_new(d, WIRE_T_NULL) : NULL;
+}
+wire_node *wire_node_new_none(wire_doc *d) {
+  return d ? wire__node_new(d, WIRE_T_NONE) : NULL;
+}
+wire_node *wire_node_new_bool(wire_doc *d, int32_t v) {
+  if (!d) return NULL;
+  wire_node *n = wire__node_new(d, WIRE_T_BOOL);
+  if (n) n->v.i = v != 0;
+  return n;
+}
+
+wire_node *wire_node_new_int(wire_doc *d, uint32_t t, int64_t v) {
+  if (!d) return NULL;
+  if (!wire__is_int_type(t)) return bad(d, "not a signed integer type");
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  if (t == WIRE_T_INT8) { lo = INT8_MIN; hi = INT8_MAX; }
+  else if (t == WIRE_T_INT16) { lo = INT16_MIN; hi = INT16_MAX; }
+  else if (t == WIRE_T_INT32 || t == WIRE_T_VARINT32) {
+    lo = INT32_MIN; hi = INT32_MAX;
+  }
+  if (v < lo || v > hi) {
+    wire__fail(d->ctx, WIRE_E_VALUE, 0, "%lld does not fit %s",
+               (long long)v, wire_type_name(t));
+    return NULL;
+  }
+  wire_node *n = wire__node_new(d, (uint8_t)t);
+  if (n) n->v.i = v;
+  return n;
+}
+
+wire_node *wire_node_new_uint(wire_doc *d, uint32_t t, uint64_t v) {
+  if (!d) return NULL;
+  if (!wire__is_uint_type(t)) return bad(d, "not an unsigned integer type");
+  uint64_t hi = UINT64_MAX;
+  if (t == WIRE_T_UINT8) hi = UINT8_MAX;
+  else if (t == WIRE_T_UINT16) hi = UINT16_MAX;
+  else if (t == WIRE_T_UINT32 || t == WIRE_T_VAR_UINT32) hi = UINT32_MAX;
+  if (v > hi) {
+    wire__fail(d->ctx, WIRE_E_VALUE, 0, "%llu does not fit %s",
+               (unsigned long long)v, wire_type_name(t));
+    return NULL;
+  }
+  wire_node *n = wire__node_new(d, (uint8_t)t);
+  if (n) n->v.u = v;
+  return n;
+}
+
+wire_node *wire_node_new_float_bits(wire_doc *d, uint32_t t, uint64_t bits) {
+  if (!d) return NULL;
+  if (!wire__is_float_type(t)) return bad(d, "not a float type");
+  uint64_t mask = t == WIRE_T_FLOAT64   ? UINT64_MAX
+                  : t == WIRE_T_FLOAT32 ? UINT32_MAX
+                                        : UINT16_MAX;
+  if (bits & ~mask) return bad(d, "float bits wider than the type");
+  wire_node *n = wire__node_new(d, (uint8_t)t);
+  if (n) n->v.u = bits;
+  return n;
+}
+
+wire_node *wire_node_new_float(wire_doc *d, uint32_t t, double v) {
+  uint64_t bits;
+  switch (t) {
+  case WIRE_T_FLOAT16: bits = wire_float16_from_double(v); break;
+  case WIRE_T_BFLOAT16: bits = wire_bfloat16_from_double(v); break;
+  case WIRE_T_FLOAT32: {
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    bits = u;
+    break;
+  }
+  case WIRE_T_FLOAT64: memcpy(&bits, &v, 8); break;
+  default: return bad(d, "not a float type");
+  }
+  return wire_node_new_float_bits(d, t, bits);
+}
+
+wire_node *wire_node_new_string(wire_doc *d, const uint8_t *s, size_t len,
+                                int32_t enc) {
+  if (!d || (!s && len)) return bad(d, "null text");
+  if (wire__utf8_check(s, len) != len) {
+    wire__fail(d->ctx, WIRE_E_STRING, 0, "text is not valid UTF-8");
+    return NULL;
+  }
+  if (enc < 0) enc = wire__java_string_encoding(s, len);
+  if (enc > WIRE_STR_UTF8) return bad(d, "unknown string encoding");
+  size_t cap = enc == WIRE_STR_UTF16 ? 2 * len : len;
+  uint8_t *buf = wire__arena_alloc(&d->arena, cap ? cap : 1);
+  if (!buf) {
+    nomem(d);
+    return NULL;
+  }
+  size_t n = wire__utf8_to_string(enc, s, len, buf);
+  if (n == SIZE_MAX) {
+    wire__fail(d->ctx, WIRE_E_NOTATION, 0,
+               "text does not fit the Latin-1 encoding");
+    return NULL;
+  }
+  wire_node *node = wire__node_new(d, WIRE_T_STRING);
+  if (!node) return NULL;
+  node->a = (uint8_t)enc;
+  node->flags |= WIRE_NF_HDR_SET;
+  node->v.bytes.p = buf;
+  node->v.bytes.len = n;
+  return node;
+}
+
+wire_node *wire_node_new_binary(wire_doc *d, const uint8_t *p, size_t len) {
+  return wire_node_new_array(d, WIRE_T_BINARY, p, len);
+}
+
+wire_node *wire_node_new_array(wire_doc *d, uint32_t t, const uint8_t *p,
+                               size_t len) {
+  if (!d || (!p && len)) return bad(d, "null bytes");
+  uint32_t w = t == WIRE_T_BINARY ? 1 : wire_type_array_width(t);
+  if (!w) return bad(d, "not a dense array type");
+  if (len % w) return bad(d, "byte length is not a multiple of the width");
+  if (len > UINT32_MAX) return bad(d, "array longer than 4 GiB");
+  if (t == WIRE_T_BOOL_ARRAY)
+    for (size_t i = 0; i < len; i++)
+      if (p[i] > 1) return bad(d, "bool array bytes must be 0 or 1");
+  uint8_t *copy = wire__doc_dup(d, p, len);
+  if (!copy) return NULL;
+  wire_node *n = wire__node_new(d, (uint8_t)t);
+  if (!n) return NULL;
+  n->v.bytes.p = copy;
+  n->v.bytes.len = len;
+  return n;
+}
+
+wire_node *wire_node_new_date(wire_doc *d, int64_t days) {
+  if (!d) return NULL;
+  wire_node *n = wire__node_new(d, WIRE_T_DATE);
+  if (n) n->v.i = days;
+  return n;
+}
+
+static wire_node *new_time(wire_doc *d, uint8_t t, int64_t s, uint32_t ns) {
+  if (!d) return NULL;
+  if (ns >= 1000000000u) {
+    wire__fail(d->ctx, WIRE_E_VALUE, 0, "nanoseconds must be < 1e9");
+    return NULL;
+  }
+  wire_node *n = wire__node_new(d, t);
+  if (n) {
+    n->v.i = s;
+    n->small = ns;
+  }
+  return n;
+}
+wire_node *wire_node_new_timestamp(wire_doc *d, int64_t s, uint32_t ns) {
+  return new_time(d, WIRE_T_TIMESTAMP, s, ns);
+}
+wire_node *wire_node_new_duration(wire_doc *d, int64_t s, uint32_t ns) {
+  return new_time(d, WIRE_T_DURATION, s, ns);
+}
+
+wire_node *wire_node_new_decimal(wire_doc *d, int32_t negative,
+                                 const uint8_t *mag, size_t len,
+                                 int32_t scale) {
+  if (!d || (!mag && len)) return bad(d, "null magnitude");
+  while (len && mag[len - 1] == 0) len--; /* minimal form */
+  if (len > UINT32_MAX) return bad(d, "decimal too long");
+  uint8_t *copy = wire__doc_dup(d, mag, len);
+  if (!copy) return NULL;
+  wire_node *n = wire__node_new(d, WIRE_T_DECIMAL);
+  if (!n) return NULL;
+  n->v.dec.mag = copy;
+  n->v.dec.len = (uint32_t)len;
+  n->small = (uint32_t)scale;
+  if (negative && len) n->flags |= WIRE_NF_NEGATIVE;
+  return n;
+}
+
+wire_node *wire_node_new_enum(wire_doc *d, uint32_t type_id, uint32_t v) {
+  if (!d) return NULL;
+  wire_node *n = wire__node_new(d, WIRE_T_ENUM);
+  if (n) {
+    n->v.en.type_id = type_id;
+    n->small = v;
+  }
+  return n;
+}
+
+wire_node *wire_node_new_named_enum(wire_doc *d, const uint8_t *ns,
+                                    size_t ns_len, const uint8_t *name,
+                                    size_t name_len, uint32_t v) {
+  if (!d || (!ns && ns_len) || (!name && name_len)) return bad(d, "null name");
+  if (wire_meta_choose_encoding(WIRE_MSCTX_NAMESPACE, ns, ns_len) < 0 ||
+      wire_meta_choose_encoding(WIRE_MSCTX_TYPE_NAME, name, name_len) < 0) {
+    wire__fail(d->ctx, WIRE_E_META_STRING, 0, "name is not a meta string");
+    return NULL;
+  }
+  wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
+  if (!nm) {
+    nomem(d);
+    return NULL;
+  }
+  nm->ns = wire__doc_dup(d, ns, ns_len);
+  nm->name = wire__doc_dup(d, name, name_len);
+  if (!nm->ns || !nm->name) return NULL;
+  nm->ns_len = (uint32_t)ns_len;
+  nm->name_len = (uint32_t)name_len;
+  wire_node *n = wire__node_new(d, WIRE_T_NAMED_ENUM);
+  if (n) {
+    n->v.nen.names = nm;
+    n->small = v;
+  }
+  return n;
+}
+
+wire_node *wire_node_new_list(wire_doc *d, uint32_t t) {
+  if (!d) return NULL;
+  if (t != WIRE_T_LIST && t != WIRE_T_SET) return bad(d, "not list or set");
+  return wire__node_new(d, (uint8_t)t);
+}
+
+int32_t wire_list_append(wire_doc *d, wire_node *l, wire_node *e) {
+  if (!d || !l || !e || (l->type != WIRE_T_LIST && l->type != WIRE_T_SET))
+    return WIRE_E_ARG;
+  return wire__list_push(d, l, e);
+}
+
+wire_node *wire_node_new_map(wire_doc *d) {
+  return d ? wire__node_new(d, WIRE_T_MAP) : NULL;
+}
+
+int32_t wire_map_put(wire_doc *d, wire_node *m, wire_node *k, wire_node *v) {
+  if (!d || !m || !k || !v || m->type != WIRE_T_MAP) return WIRE_E_ARG;
+  return wire__map_push(d, m, k, v);
+}
+
+/* ---- wire choices ---- */
+
+int32_t wire_node_set_tracked(wire_node *n, int32_t tracked) {
+  if (!n) return WIRE_E_ARG;
+  n->flags |= WIRE_NF_TRACK_SET;
+  if (tracked) n->flags |= WIRE_NF_TRACKED;
+  else n->flags &= (uint8_t)~WIRE_NF_TRACKED;
+  return WIRE_OK;
+}
+int32_t wire_node_tracked(const wire_node *n) {
+  if (!n) return -1;
+  if (!(n->flags & WIRE_NF_TRACK_SET)) return -1;
+  return (n->flags & WIRE_NF_TRACKED) != 0;
+}
+
+int32_t wire_list_set_header(wire_node *l, int32_t h) {
+  if (!l || (l->type != WIRE_T_LIST && l->type != WIRE_T_SET) || h > 15)
+    return WIRE_E_ARG;
+  if (h < 0) {
+    l->flags &= (uint8_t)~WIRE_NF_HDR_SET;
+  } else {
+    l->flags |= WIRE_NF_HDR_SET;
+    l->a = (uint8_t)h;
+  }
+  return WIRE_OK;
+}
+int32_t wire_list_header(const wire_node *l) {
+  if (!l || !(l->flags & WIRE_NF_HDR_SET)) return -1;
+  return l->a;
+}
+
+int32_t wire_map_add_chunk(wire_doc *d, wire_node *m, uint32_t h,
+                           uint32_t count) {
+  if (!d || !m || m->type != WIRE_T_MAP || h > 0x3F || count < 1 ||
+      count > 255)
+    return WIRE_E_ARG;
+  return wire__chunk_push(d, m, h, count);
+}
+int32_t wire_map_clear_chunks(wire_node *m) {
+  if (!m || m->type != WIRE_T_MAP) return WIRE_E_ARG;
+  m->v.map.chunks = NULL;
+  return WIRE_OK;
+}
+size_t wire_map_chunk_count(const wire_node *m) {
+  if (!m || m->type != WIRE_T_MAP || !m->v.map.chunks) return 0;
+  return m->v.map.chunks->n;
+}
+int32_t wire_map_chunk(const wire_node *m, size_t i, uint32_t *h,
+                       uint32_t *count) {
+  if (i >= wire_map_chunk_count(m)) return WIRE_E_ARG;
+  uint16_t c = m->v.map.chunks->c[i];
+  if (h) *h = c >> 8;
+  if (count) *count = c & 0xFF;
+  return WIRE_OK;
+}
+
+int32_t wire_node_set_name_encodings(wire_node *n, int32_t nse, int32_t ne) {
+  if (!n || n->type != WIRE_T_NAMED_ENUM) return WIRE_E_ARG;
+  if (nse < 0 || ne < 0) {
+    n->flags &= (uint8_t)~WIRE_NF_NAMES_SET;
+    return WIRE_OK;
+  }
+  if (nse > 4 || ne > 4) return WIRE_E_ARG;
+  n->flags |= WIRE_NF_NAMES_SET;
+  n->a = (uint8_t)nse;
+  n->b = (uint8_t)ne;
+  return WIRE_OK;
+}
+int32_t wire_node_name_encodings(const wire_node *n, int32_t *nse,
+                                 int32_t *ne) {
+  if (!n || n->type != WIRE_T_NAMED_ENUM) return WIRE_E_ARG;
+  bool set = n->flags & WIRE_NF_NAMES_SET;
+  if (nse) *nse = set ? n->a : -1;
+  if (ne) *ne = set ? n->b : -1;
+  return WIRE_OK;
+}
+
+/* ---- accessors ---- */
+
+uint32_t wire_node_type(const wire_node *n) { return n ? n->type : WIRE_T_NULL; }
+int64_t wire_node_int(const wire_node *n) { return n ? n->v.i : 0; }
+uint64_t wire_node_uint(const wire_node *n) { return n ? n->v.u : 0; }
+uint64_t wire_node_float_bits(const wire_node *n) {
+  return n && wire__is_float_type(n->type) ? n->v.u : 0;
+}
+
+double wire_node_float(const wire_node *n) {
+  if (!n) return 0;
+  switch (n->type) {
+  case WIRE_T_FLOAT16: return wire_float16_to_double((uint16_t)n->v.u);
+  case WIRE_T_BFLOAT16: return wire_bfloat16_to_float((uint16_t)n->v.u);
+  case WIRE_T_FLOAT32: {
+    float f;
+    uint32_t u = (uint32_t)n->v.u;
+    memcpy(&f, &u, 4);
+    return f;
+  }
+  case WIRE_T_FLOAT64: {
+    double x;
+    memcpy(&x, &n->v.u, 8);
+    return x;
+  }
+  default: return 0;
+  }
+}
+
+uint32_t wire_node_nanos(const wire_node *n) {
+  return n && (n->type == WIRE_T_TIMESTAMP || n->type == WIRE_T_DURATION)
+             ? n->small
+             : 0;
+}
+
+const uint8_t *wire_node_bytes(const wire_node *n, size_t *len) {
+  size_t l = 0;
+  const uint8_t *p = NULL;
+  if (n) {
+    if (n->type == WIRE_T_STRING || n->type == WIRE_T_BINARY ||
+        wire__is_array_type(n->type)) {
+      p = n->v.bytes.p;
+      l = (size_t)n->v.bytes.len;
+    } else if (n->type == WIRE_T_DECIMAL) {
+      p = n->v.dec.mag;
+      l = n->v.dec.len;
+    } else if (n->type == WIRE_T_NAMED_ENUM) {
+      p = n->v.nen.names->name;
+      l = n->v.nen.names->name_len;
+    }
+  }
+  if (len) *len = l;
+  return p;
+}
+
+int32_t wire_node_string_encoding(const wire_node *n) {
+  return n && n->type == WIRE_T_STRING ? n->a : -1;
+}
+
+int32_t wire_node_string_utf8(const wire_node *n, uint8_t *out, size_t cap,
+                              size_t *out_len) {
+  if (!n || n->type != WIRE_T_STRING || (!out && cap)) return WIRE_E_ARG;
+  size_t need = wire__string_utf8_len(n->a, n->v.bytes.p, n->v.bytes.len);
+  if (out_len) *out_len = need;
+  if (need > cap) return WIRE_E_BUFFER_FULL;
+  wire__string_to_utf8(n->a, n->v.bytes.p, n->v.bytes.len, out);
+  return WIRE_OK;
+}
+
+int32_t wire_node_decimal_negative(const wire_node *n) {
+  return n && n->type == WIRE_T_DECIMAL && (n->flags & WIRE_NF_NEGATIVE);
+}
+int32_t wire_node_decimal_scale(const wire_node *n) {
+  return n && n->type == WIRE_T_DECIMAL ? (int32_t)n->small : 0;
+}
+uint32_t wire_node_enum_type_id(const wire_node *n) {
+  return n && n->type == WIRE_T_ENUM ? n->v.en.type_id : 0;
+}
+const uint8_t *wire_node_enum_namespace(const wire_node *n, size_t *len) {
+  if (!n || n->type != WIRE_T_NAMED_ENUM) {
+    if (len) *len = 0;
+    return NULL;
+  }
+  if (len) *len = n->v.nen.names->ns_len;
+  return n->v.nen.names->ns;
+}
+uint32_t wire_node_enum_value(const wire_node *n) {
+  return n && (n->type == WIRE_T_ENUM || n->type == WIRE_T_NAMED_ENUM)
+             ? n->small
+             : 0;
+}
+
+size_t wire_node_count(const wire_node *n) {
+  if (!n) return 0;
+  switch (n->type) {
+  case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP:
+    return n->small;
+  default:
+    if (wire__is_array_type(n->type))
+      return (size_t)n->v.bytes.len / wire_type_array_width(n->type);
+    if (n->type == WIRE_T_BINARY) return (size_t)n->v.bytes.len;
+    return 0;
+  }
+}
+
+wire_node *wire_node_child(const wire_node *n, size_t i) {
+  if (!n || (n->type != WIRE_T_LIST && n->type != WIRE_T_SET) ||
+      i >= n->small)
+    return NULL;
+  return n->v.list.items[i];
+}
+wire_node *wire_node_map_key(const wire_node *n, size_t i) {
+  if (!n || n->type != WIRE_T_MAP || i >= n->small) return NULL;
+  return n->v.map.kv[2 * i];
+}
+wire_node *wire_node_map_value(const wire_node *n, size_t i) {
+  if (!n || n->type != WIRE_T_MAP || i >= n->small) return NULL;
+  return n->v.map.kv[2 * i + 1];
+}
+
+uint32_t wire_node_index(const wire_node *n) { return n ? n->index : 0; }
+size_t wire_doc_node_count(const wire_doc *d) { return d ? d->nnodes : 0; }

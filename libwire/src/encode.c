@@ -1,0 +1,454 @@
+/* encode.c - document to bytes. Choices recorded in the document (string
+ * encodings, reference flags, element headers, map chunks, meta string
+ * encodings) are reproduced; everything else follows the writer policy of
+ * the Fory Java runtime (spec/ "Writer policy"). */
+#include "internal.h"
+
+#include <stdio.h>
+
+typedef struct {
+  const uint8_t *p;
+  uint32_t len;
+  uint8_t enc, msctx;
+} ms_seen;
+
+typedef struct {
+  wire_buf b;
+  wire_ctx *ctx;
+  uint32_t depth;
+  uint32_t nrefs;
+  wire_node **marked;
+  size_t nmarked, marked_cap;
+  ms_seen *ms;
+  size_t nms, ms_cap;
+} enc;
+
+static bool efail(enc *e, int32_t code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static bool efail(enc *e, int32_t code, const char *fmt, ...) {
+  char msg[200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  wire__fail(e->ctx, code, e->b.len, "%s", msg);
+  return false;
+}
+
+static inline bool ok(enc *e) {
+  if (WIRE_LIKELY(e->b.status == WIRE_OK)) return true;
+  return efail(e, e->b.status, "output buffer");
+}
+
+/* Whether a node is written with REF_VALUE: its recorded choice, else the
+ * policy for fresh values under reference tracking. */
+static bool tracked(const enc *e, const wire_node *n) {
+  if (n->flags & WIRE_NF_TRACK_SET) return (n->flags & WIRE_NF_TRACKED) != 0;
+  if (!e->ctx->ref_tracking) return false;
+  switch (n->type) {
+  case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP: case WIRE_T_BINARY:
+    return true;
+  default:
+    return wire__is_array_type(n->type);
+  }
+}
+
+/* Two nodes share type meta (same id; same user type for enums). */
+static bool same_type(const wire_node *a, const wire_node *b) {
+  if (a->type != b->type) return false;
+  if (a->type == WIRE_T_ENUM) return a->v.en.type_id == b->v.en.type_id;
+  if (a->type == WIRE_T_NAMED_ENUM) {
+    const wire_names *x = a->v.nen.names, *y = b->v.nen.names;
+    return x->ns_len == y->ns_len && x->name_len == y->name_len &&
+           memcmp(x->ns, y->ns, x->ns_len) == 0 &&
+           memcmp(x->name, y->name, x->name_len) == 0;
+  }
+  return true;
+}
+
+static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
+                              uint32_t tlen, int recorded) {
+  int32_t me = recorded >= 0 ? recorded
+                             : wire_meta_choose_encoding(msctx, text, tlen);
+  if (me < 0) return efail(e, WIRE_E_META_STRING, "not a meta string");
+  uint8_t buf[512];
+  size_t blen;
+  const uint8_t *bytes = buf;
+  if (me == WIRE_MS_UTF8) {
+    bytes = text;
+    blen = tlen;
+  } else if (wire_meta_encode(msctx, me, text, tlen, buf, sizeof buf,
+                              &blen) != WIRE_OK) {
+    return efail(e, WIRE_E_META_STRING, "\"%.*s\" cannot be written as %s",
+                 (int)tlen, (const char *)text, wire_meta_encoding_name(me));
+  }
+  for (size_t i = 0; i < e->nms; i++) {
+    ms_seen *s = &e->ms[i];
+    if (s->msctx == msctx && s->enc == me && s->len == blen &&
+        memcmp(s->p, bytes, blen) == 0) {
+      wire__put_varu32(&e->b, (uint32_t)(((i + 1) << 1) | 1));
+      return ok(e);
+    }
+  }
+  if (e->nms == e->ms_cap) {
+    size_t cap = e->ms_cap ? e->ms_cap * 2 : 8;
+    ms_seen *m = wire__realloc(e->ctx, e->ms, e->ms_cap * sizeof *m,
+                               cap * sizeof *m);
+    if (!m) return efail(e, WIRE_E_NOMEM, "out of memory");
+    e->ms = m;
+    e->ms_cap = cap;
+  }
+  wire__put_varu32(&e->b, (uint32_t)(blen << 1));
+  if (blen > 16) {
+    uint64_t h;
+    wire_murmur3_x64_128(bytes, blen, 47, &h, NULL);
+    if ((int64_t)h < 0 && h != UINT64_C(0x8000000000000000)) h = 0 - h;
+    if (h == 0) h = 256;
+    h = (h & ~UINT64_C(0xFF)) | (uint64_t)me;
+    wire__put_le(&e->b, h, 8);
+  } else if (blen > 0) {
+    wire__put_u8(&e->b, (uint8_t)me);
+  }
+  wire__put_bytes(&e->b, bytes, blen);
+  if (!ok(e)) return false;
+  uint8_t *keep = wire__alloc(e->ctx, blen ? blen : 1);
+  if (!keep) return efail(e, WIRE_E_NOMEM, "out of memory");
+  if (blen) memcpy(keep, bytes, blen);
+  e->ms[e->nms++] = (ms_seen){keep, (uint32_t)blen, (uint8_t)me,
+                              (uint8_t)msctx};
+  return true;
+}
+
+static void ms_reset(enc *e) {
+  for (size_t i = 0; i < e->nms; i++)
+    wire__free(e->ctx, (void *)e->ms[i].p, e->ms[i].len ? e->ms[i].len : 1);
+  e->nms = 0;
+}
+
+static bool write_type_meta(enc *e, const wire_node *n) {
+  wire__put_u8(&e->b, n->type);
+  if (n->type == WIRE_T_ENUM) {
+    wire__put_varu32(&e->b, n->v.en.type_id);
+  } else if (n->type == WIRE_T_NAMED_ENUM) {
+    if (e->ctx->compatible)
+      return efail(e, WIRE_E_UNSUPPORTED,
+                   "named enum in compatible mode needs TypeDef support");
+    bool set = n->flags & WIRE_NF_NAMES_SET;
+    const wire_names *nm = n->v.nen.names;
+    if (!write_meta_string(e, WIRE_MSCTX_NAMESPACE, nm->ns, nm->ns_len,
+                           set ? n->a : -1) ||
+        !write_meta_string(e, WIRE_MSCTX_TYPE_NAME, nm->name, nm->name_len,
+                           set ? n->b : -1))
+      return false;
+  }
+  return ok(e);
+}
+
+static bool write_body(enc *e, wire_node *n);
+
+static bool mark(enc *e, wire_node *n) {
+  if (e->nmarked == e->marked_cap) {
+    size_t cap = e->marked_cap ? e->marked_cap * 2 : 32;
+    wire_node **m = wire__realloc(e->ctx, e->marked,
+                                  e->marked_cap * sizeof *m, cap * sizeof *m);
+    if (!m) return efail(e, WIRE_E_NOMEM, "out of memory");
+    e->marked = m;
+    e->marked_cap = cap;
+  }
+  e->marked[e->nmarked++] = n;
+  n->mark = ++e->nrefs;
+  return true;
+}
+
+static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
+                       bool with_type) {
+  if (n->type == WIRE_T_NULL) {
+    if (!has_flag)
+      return efail(e, WIRE_E_NOTATION, "null where the slot has no null flag");
+    wire__put_u8(&e->b, 0xFD);
+    return ok(e);
+  }
+  if (has_flag) {
+    if (allow_ref && tracked(e, n)) {
+      if (n->mark) {
+        wire__put_u8(&e->b, 0xFE);
+        wire__put_varu32(&e->b, n->mark - 1);
+        return ok(e);
+      }
+      wire__put_u8(&e->b, 0x00);
+      if (!mark(e, n)) return false;
+    } else {
+      wire__put_u8(&e->b, 0xFF);
+    }
+  } else if (n->mark) {
+    return efail(e, WIRE_E_NOTATION,
+                 "shared value in a slot without reference flags");
+  }
+  if (with_type && !write_type_meta(e, n)) return false;
+  return write_body(e, n);
+}
+
+static bool enter(enc *e) {
+  if (++e->depth > e->ctx->max_depth)
+    return efail(e, WIRE_E_DEPTH, "nesting deeper than %u (a cycle through "
+                                  "untracked values?)", e->ctx->max_depth);
+  return true;
+}
+
+static bool write_list(enc *e, wire_node *n) {
+  uint32_t count = n->small;
+  wire__put_varu32(&e->b, count);
+  if (count == 0) return ok(e);
+  wire_node **it = n->v.list.items;
+  wire_node *first = NULL;
+  bool has_null = false, same = true, track = false;
+  for (uint32_t i = 0; i < count; i++) {
+    if (it[i]->type == WIRE_T_NULL) { has_null = true; continue; }
+    if (!first) first = it[i];
+    else if (!same_type(first, it[i])) same = false;
+    if (tracked(e, it[i])) track = true;
+  }
+  uint8_t h;
+  if (n->flags & WIRE_NF_HDR_SET) {
+    h = n->a;
+    if (h & (WIRE_LF_DECL | 0xF0))
+      return efail(e, WIRE_E_NOTATION, "element header 0x%02x needs a schema",
+                   h);
+  } else {
+    h = (uint8_t)((same ? WIRE_LF_SAME_TYPE : 0) |
+                  (has_null ? WIRE_LF_HAS_NULL : 0) |
+                  (track ? WIRE_LF_TRACKING : 0));
+  }
+  bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
+  if (has_null && !flags)
+    return efail(e, WIRE_E_NOTATION, "null element but header 0x%02x has no "
+                                     "null flag", h);
+  wire__put_u8(&e->b, h);
+  bool st = h & WIRE_LF_SAME_TYPE;
+  if (st) {
+    if (first) {
+      for (uint32_t i = 0; i < count; i++)
+        if (it[i]->type != WIRE_T_NULL && !same_type(first, it[i]))
+          return efail(e, WIRE_E_NOTATION, "same-type header but element %u "
+                                           "is a %s", i,
+                       wire_type_name(it[i]->type));
+      if (!write_type_meta(e, first)) return false;
+    } else {
+      uint8_t et = (n->flags & WIRE_NF_ELEM_SET) ? n->b : WIRE_T_NONE;
+      if (et == WIRE_T_ENUM || et == WIRE_T_NAMED_ENUM)
+        return efail(e, WIRE_E_NOTATION, "element type of an all-null list");
+      wire__put_u8(&e->b, et);
+    }
+  }
+  if (!enter(e)) return false;
+  bool allow_ref = h & WIRE_LF_TRACKING;
+  for (uint32_t i = 0; i < count; i++)
+    if (!write_slot(e, it[i], flags, allow_ref, !st)) return false;
+  e->depth--;
+  return ok(e);
+}
+
+static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size) {
+  wire__put_u8(&e->b, (uint8_t)h);
+  if (h & (WIRE_MF_KEY_DECL | WIRE_MF_VAL_DECL | 0xC0))
+    return efail(e, WIRE_E_NOTATION, "chunk header 0x%02x needs a schema", h);
+  bool knull = h & WIRE_MF_KEY_NULL, vnull = h & WIRE_MF_VAL_NULL;
+  if (knull || vnull) {
+    if (size != 1)
+      return efail(e, WIRE_E_NOTATION, "a null chunk holds one entry");
+    wire_node *k = kv[0], *v = kv[1];
+    if ((k->type == WIRE_T_NULL) != knull || (v->type == WIRE_T_NULL) != vnull)
+      return efail(e, WIRE_E_NOTATION, "chunk header 0x%02x does not match "
+                                       "the entry's nulls", h);
+    if (!knull && !write_slot(e, k, h & WIRE_MF_KEY_TRACK, true, true))
+      return false;
+    if (!vnull && !write_slot(e, v, h & WIRE_MF_VAL_TRACK, true, true))
+      return false;
+    return ok(e);
+  }
+  wire__put_u8(&e->b, (uint8_t)size);
+  wire_node *k0 = kv[0], *v0 = kv[1];
+  for (uint32_t i = 0; i < size; i++) {
+    wire_node *k = kv[2 * i], *v = kv[2 * i + 1];
+    if (k->type == WIRE_T_NULL || v->type == WIRE_T_NULL)
+      return efail(e, WIRE_E_NOTATION, "null key or value inside a chunk");
+    if (!same_type(k0, k) || !same_type(v0, v))
+      return efail(e, WIRE_E_NOTATION, "keys or values of one chunk differ "
+                                       "in type");
+  }
+  if (!write_type_meta(e, k0) || !write_type_meta(e, v0)) return false;
+  for (uint32_t i = 0; i < size; i++) {
+    if (!write_slot(e, kv[2 * i], h & WIRE_MF_KEY_TRACK, true, false) ||
+        !write_slot(e, kv[2 * i + 1], h & WIRE_MF_VAL_TRACK, true, false))
+      return false;
+  }
+  return ok(e);
+}
+
+static bool write_map(enc *e, wire_node *n) {
+  uint32_t count = n->small;
+  wire__put_varu32(&e->b, count);
+  if (count == 0) return ok(e);
+  if (!enter(e)) return false;
+  wire_node **kv = n->v.map.kv;
+  wire_chunks *c = n->v.map.chunks;
+  if (c) {
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < c->n; i++) sum += c->c[i] & 0xFF;
+    if (sum != count)
+      return efail(e, WIRE_E_NOTATION, "chunks hold %llu entries, the map %u",
+                   (unsigned long long)sum, count);
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+      uint32_t size = c->c[i] & 0xFF;
+      if (!write_chunk(e, kv + 2 * at, c->c[i] >> 8, size)) return false;
+      at += size;
+    }
+  } else {
+    uint32_t at = 0;
+    while (at < count) {
+      wire_node *k = kv[2 * at], *v = kv[2 * at + 1];
+      bool kn = k->type == WIRE_T_NULL, vn = v->type == WIRE_T_NULL;
+      if (kn || vn) {
+        uint32_t h = kn && vn ? (WIRE_MF_KEY_NULL | WIRE_MF_VAL_NULL)
+                     : kn     ? (WIRE_MF_KEY_NULL | WIRE_MF_VAL_TRACK)
+                              : (WIRE_MF_VAL_NULL | WIRE_MF_KEY_TRACK);
+        if (!write_chunk(e, kv + 2 * at, h, 1)) return false;
+        at++;
+        continue;
+      }
+      uint32_t size = 1;
+      while (at + size < count && size < 255) {
+        wire_node *k2 = kv[2 * (at + size)], *v2 = kv[2 * (at + size) + 1];
+        if (k2->type == WIRE_T_NULL || v2->type == WIRE_T_NULL ||
+            !same_type(k, k2) || !same_type(v, v2))
+          break;
+        size++;
+      }
+      bool kt = false, vt = false;
+      for (uint32_t i = 0; i < size; i++) {
+        kt |= tracked(e, kv[2 * (at + i)]);
+        vt |= tracked(e, kv[2 * (at + i) + 1]);
+      }
+      uint32_t h = (kt ? WIRE_MF_KEY_TRACK : 0) | (vt ? WIRE_MF_VAL_TRACK : 0);
+      if (!write_chunk(e, kv + 2 * at, h, size)) return false;
+      at += size;
+    }
+  }
+  e->depth--;
+  return ok(e);
+}
+
+static bool write_decimal(enc *e, const wire_node *n) {
+  wire__put_varu32(&e->b, wire__zz32((int32_t)n->small));
+  uint32_t len = n->v.dec.len;
+  const uint8_t *m = n->v.dec.mag;
+  while (len && m[len - 1] == 0) len--;
+  bool neg = (n->flags & WIRE_NF_NEGATIVE) && len;
+  if (len <= 8) {
+    uint64_t mag = 0;
+    for (uint32_t i = 0; i < len; i++) mag |= (uint64_t)m[i] << (8 * i);
+    uint64_t lim = UINT64_C(1) << 62;
+    if (neg ? mag <= lim : mag < lim) {
+      int64_t v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+      wire__put_varu64(&e->b, wire__zz64(v) << 1);
+      return ok(e);
+    }
+  }
+  uint64_t meta = ((uint64_t)len << 1) | (neg ? 1 : 0);
+  wire__put_varu64(&e->b, (meta << 1) | 1);
+  wire__put_bytes(&e->b, m, len);
+  return ok(e);
+}
+
+static bool write_body(enc *e, wire_node *n) {
+  wire_buf *b = &e->b;
+  switch (n->type) {
+  case WIRE_T_BOOL: wire__put_u8(b, n->v.i ? 1 : 0); break;
+  case WIRE_T_INT8: case WIRE_T_UINT8: wire__put_le(b, n->v.u, 1); break;
+  case WIRE_T_INT16: case WIRE_T_UINT16: case WIRE_T_FLOAT16:
+  case WIRE_T_BFLOAT16:
+    wire__put_le(b, n->v.u, 2);
+    break;
+  case WIRE_T_INT32: case WIRE_T_UINT32: case WIRE_T_FLOAT32:
+    wire__put_le(b, n->v.u, 4);
+    break;
+  case WIRE_T_INT64: case WIRE_T_UINT64: case WIRE_T_FLOAT64:
+    wire__put_le(b, n->v.u, 8);
+    break;
+  case WIRE_T_VARINT32: wire__put_varu32(b, wire__zz32((int32_t)n->v.i)); break;
+  case WIRE_T_VAR_UINT32: wire__put_varu32(b, (uint32_t)n->v.u); break;
+  case WIRE_T_VARINT64: wire__put_varu64(b, wire__zz64(n->v.i)); break;
+  case WIRE_T_VAR_UINT64: wire__put_varu64(b, n->v.u); break;
+  case WIRE_T_TAGGED_INT64: wire__put_tagged_i64(b, n->v.i); break;
+  case WIRE_T_TAGGED_UINT64: wire__put_tagged_u64(b, n->v.u); break;
+  case WIRE_T_STRING:
+    wire__put_varu36(b, (n->v.bytes.len << 2) | n->a);
+    wire__put_bytes(b, n->v.bytes.p, (size_t)n->v.bytes.len);
+    break;
+  case WIRE_T_LIST: case WIRE_T_SET: return write_list(e, n);
+  case WIRE_T_MAP: return write_map(e, n);
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: wire__put_varu32(b, n->small); break;
+  case WIRE_T_NONE: break;
+  case WIRE_T_DURATION:
+    wire__put_varu64(b, wire__zz64(n->v.i));
+    wire__put_le(b, n->small, 4);
+    break;
+  case WIRE_T_TIMESTAMP:
+    wire__put_le(b, n->v.u, 8);
+    wire__put_le(b, n->small, 4);
+    break;
+  case WIRE_T_DATE: wire__put_varu64(b, wire__zz64(n->v.i)); break;
+  case WIRE_T_DECIMAL: return write_decimal(e, n);
+  default:
+    if (n->type == WIRE_T_BINARY || wire__is_array_type(n->type)) {
+      if (n->v.bytes.len > UINT32_MAX)
+        return efail(e, WIRE_E_LENGTH, "payload longer than 4 GiB");
+      wire__put_varu32(b, (uint32_t)n->v.bytes.len);
+      wire__put_bytes(b, n->v.bytes.p, (size_t)n->v.bytes.len);
+      break;
+    }
+    return efail(e, WIRE_E_TYPE, "cannot encode a %s node",
+                 wire_type_name(n->type) ? wire_type_name(n->type) : "?");
+  }
+  return ok(e);
+}
+
+int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
+                    size_t *out_len) {
+  if (!ctx || !doc || !out || !out_len) return WIRE_E_ARG;
+  *out = NULL;
+  *out_len = 0;
+  wire_ctx_clear_error(ctx);
+  enc e;
+  memset(&e, 0, sizeof e);
+  e.ctx = ctx;
+  e.b.ctx = ctx;
+  bool good = true;
+  for (uint32_t r = 0; r < doc->nroots && good; r++) {
+    wire__put_u8(&e.b, 0x01);
+    e.nrefs = 0;
+    e.depth = 0;
+    good = write_slot(&e, doc->roots[r], true, true, true);
+    for (size_t i = 0; i < e.nmarked; i++) e.marked[i]->mark = 0;
+    e.nmarked = 0;
+    ms_reset(&e);
+  }
+  if (good && !ok(&e)) good = false;
+  if (e.marked) wire__free(ctx, e.marked, e.marked_cap * sizeof *e.marked);
+  if (e.ms) wire__free(ctx, e.ms, e.ms_cap * sizeof *e.ms);
+  if (!good) {
+    wire__free(ctx, e.b.p, e.b.cap);
+    return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
+  }
+  uint8_t *res = wire__bytes_alloc(ctx, e.b.len);
+  if (!res) {
+    wire__free(ctx, e.b.p, e.b.cap);
+    return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+  }
+  if (e.b.len) memcpy(res, e.b.p, e.b.len);
+  *out = res;
+  *out_len = e.b.len;
+  wire__free(ctx, e.b.p, e.b.cap);
+  return WIRE_OK;
+}
