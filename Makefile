@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: all lib test sanitize valgrind check-symbols install clean demo \
+.PHONY: check all lib test sanitize valgrind check-symbols install clean demo \
         interop bench fuzz help
 all: lib $(BUILD)/bin/wire
 
@@ -83,6 +83,12 @@ sanitize:
 test-c-only: $(BUILD)/lib/libwire.a $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t --jobs 1; done
 
+# Everything CI runs: the tests, the same under sanitizers and valgrind, and
+# a bounded fuzzing run.
+FUZZ_SECONDS ?= 60
+check: test sanitize valgrind
+	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 # valgrind on a CLI round trip and the C tests (no leak, no error).
 valgrind: all $(TEST_BIN)
 	sh libwire/tests/valgrind.sh $(BUILD)
@@ -102,7 +108,7 @@ bench: all
 	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
 
 fuzz:
-	sh libwire/tests/fuzz/run.sh
+	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \

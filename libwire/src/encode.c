@@ -161,7 +161,7 @@ static bool mark(enc *e, wire_node *n) {
 }
 
 static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
-                       bool with_type) {
+                       bool with_type, bool root) {
   if (n->type == WIRE_T_NULL) {
     if (!has_flag)
       return efail(e, WIRE_E_NOTATION, "null where the slot has no null flag");
@@ -169,7 +169,10 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
     return ok(e);
   }
   if (has_flag) {
-    if (allow_ref && tracked(e, n)) {
+    /* Under reference tracking both runtimes flag every root 0x00. */
+    bool track = root && !(n->flags & WIRE_NF_TRACK_SET) ? e->ctx->ref_tracking
+                                                          : tracked(e, n);
+    if (allow_ref && track) {
       if (n->mark) {
         wire__put_u8(&e->b, 0xFE);
         wire__put_varu32(&e->b, n->mark - 1);
@@ -243,7 +246,7 @@ static bool write_list(enc *e, wire_node *n) {
   if (!enter(e)) return false;
   bool allow_ref = h & WIRE_LF_TRACKING;
   for (uint32_t i = 0; i < count; i++)
-    if (!write_slot(e, it[i], flags, allow_ref, !st)) return false;
+    if (!write_slot(e, it[i], flags, allow_ref, !st, false)) return false;
   e->depth--;
   return ok(e);
 }
@@ -260,9 +263,9 @@ static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size) {
     if ((k->type == WIRE_T_NULL) != knull || (v->type == WIRE_T_NULL) != vnull)
       return efail(e, WIRE_E_NOTATION, "chunk header 0x%02x does not match "
                                        "the entry's nulls", h);
-    if (!knull && !write_slot(e, k, h & WIRE_MF_KEY_TRACK, true, true))
+    if (!knull && !write_slot(e, k, h & WIRE_MF_KEY_TRACK, true, true, false))
       return false;
-    if (!vnull && !write_slot(e, v, h & WIRE_MF_VAL_TRACK, true, true))
+    if (!vnull && !write_slot(e, v, h & WIRE_MF_VAL_TRACK, true, true, false))
       return false;
     return ok(e);
   }
@@ -278,8 +281,8 @@ static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size) {
   }
   if (!write_type_meta(e, k0) || !write_type_meta(e, v0)) return false;
   for (uint32_t i = 0; i < size; i++) {
-    if (!write_slot(e, kv[2 * i], h & WIRE_MF_KEY_TRACK, true, false) ||
-        !write_slot(e, kv[2 * i + 1], h & WIRE_MF_VAL_TRACK, true, false))
+    if (!write_slot(e, kv[2 * i], h & WIRE_MF_KEY_TRACK, true, false, false) ||
+        !write_slot(e, kv[2 * i + 1], h & WIRE_MF_VAL_TRACK, true, false, false))
       return false;
   }
   return ok(e);
@@ -429,7 +432,7 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
     wire__put_u8(&e.b, 0x01);
     e.nrefs = 0;
     e.depth = 0;
-    good = write_slot(&e, doc->roots[r], true, true, true);
+    good = write_slot(&e, doc->roots[r], true, true, true, true);
     for (size_t i = 0; i < e.nmarked; i++) e.marked[i]->mark = 0;
     e.nmarked = 0;
     ms_reset(&e);
