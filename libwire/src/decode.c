@@ -313,7 +313,7 @@ static bool check_count(dec *d, const uint8_t *s, uint64_t count,
                 (unsigned long long)d->ctx->max_collection);
   uint64_t left = (uint64_t)(d->in.end - d->in.p);
   if (min_width && count > left / min_width)
-    return fail(d, WIRE_E_LENGTH, s,
+    return fail(d, WIRE_E_TRUNCATED, s,
                 "%llu elements cannot fit in the %llu byte(s) left",
                 (unsigned long long)count, (unsigned long long)left);
   return true;

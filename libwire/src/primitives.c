@@ -43,11 +43,17 @@ bool wire__bad_varint(wire_in *in, const uint8_t *start, const char *what) {
   return false;
 }
 
+static bool varint_cut(wire_in *in, const uint8_t *s) {
+  wire__fail(in->ctx, WIRE_E_TRUNCATED, wire__off(in, s),
+             "varint runs past the end of the input");
+  return false;
+}
+
 bool wire__get_varu32_slow(wire_in *in, uint32_t *v) {
   const uint8_t *s = in->p;
   uint32_t r = 0;
   for (int i = 0; i < 5; i++) {
-    if (s + i >= in->end) return wire__truncated(in, 1);
+    if (s + i >= in->end) return varint_cut(in, s);
     uint8_t c = s[i];
     if (i == 4) {
       if (c & 0xF0)
@@ -69,7 +75,7 @@ bool wire__get_varu64(wire_in *in, uint64_t *v) {
   const uint8_t *s = in->p;
   uint64_t r = 0;
   for (int i = 0; i < 9; i++) {
-    if (s + i >= in->end) return wire__truncated(in, 1);
+    if (s + i >= in->end) return varint_cut(in, s);
     uint8_t c = s[i];
     if (i == 8) {
       /* The 9th byte holds the top 8 bits whole. */
@@ -95,7 +101,7 @@ bool wire__get_varu36(wire_in *in, uint64_t *v) {
   const uint8_t *s = in->p;
   uint64_t r = 0;
   for (int i = 0; i < 5; i++) {
-    if (s + i >= in->end) return wire__truncated(in, 1);
+    if (s + i >= in->end) return varint_cut(in, s);
     uint8_t c = s[i];
     if (i == 4) {
       if (c == 0) return wire__bad_varint(in, s, "overlong string header");
