@@ -152,29 +152,21 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
     d->ms[d->nms++] = (ms_entry){bytes, len, enc, (uint8_t)msctx};
     (void)bs;
   }
-  /* Decode to text. */
-  uint8_t text[512];
-  size_t tlen;
-  int32_t st;
-  if (enc == WIRE_MS_UTF8) {
-    st = wire_meta_decode(msctx, enc, bytes, len, NULL, 0, &tlen);
-    if (st == WIRE_E_BUFFER_FULL || st == WIRE_OK) {
-      /* UTF-8 text is the bytes themselves: keep zero-copy. */
-      if (wire__utf8_check(bytes, len) != len)
-        return fail(d, WIRE_E_META_STRING, s, "meta string is not UTF-8");
-      if (is_ns) { nm->ns = bytes; nm->ns_len = len; }
-      else { nm->name = bytes; nm->name_len = len; }
-      *enc_out = enc;
-      return true;
-    }
-  } else {
-    st = wire_meta_decode(msctx, enc, bytes, len, text, sizeof text, &tlen);
+  /* Decode to text: UTF-8 names stay zero-copy, packed ones are unpacked
+   * into the document (at most 8/5 chars per byte). */
+  const uint8_t *copy = bytes;
+  size_t tlen = len;
+  if (enc != WIRE_MS_UTF8) {
+    uint8_t *text = wire__arena_alloc(&d->doc->arena, (size_t)len * 2 + 1);
+    if (!text) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+    if (wire_meta_decode(msctx, enc, bytes, len, text, (size_t)len * 2 + 1,
+                         &tlen) != WIRE_OK)
+      return fail(d, WIRE_E_META_STRING, s, "invalid %s meta string",
+                  wire_meta_encoding_name(enc));
+    copy = text;
+  } else if (wire__utf8_check(bytes, len) != len) {
+    return fail(d, WIRE_E_META_STRING, s, "meta string is not UTF-8");
   }
-  if (st != WIRE_OK)
-    return fail(d, WIRE_E_META_STRING, s, "invalid %s meta string",
-                wire_meta_encoding_name(enc));
-  const uint8_t *copy = wire__doc_dup(d->doc, text, tlen);
-  if (!copy) return fail(d, WIRE_E_NOMEM, s, "out of memory");
   if (is_ns) { nm->ns = copy; nm->ns_len = (uint32_t)tlen; }
   else { nm->name = copy; nm->name_len = (uint32_t)tlen; }
   *enc_out = enc;
@@ -193,10 +185,10 @@ static bool read_type_meta(dec *d, tmeta *tm) {
   memset(tm, 0, sizeof *tm);
   tm->type = t;
   const char *name = wire_type_name(t);
-  if (t == WIRE_T_UNKNOWN || !name || t == WIRE_T_FLOAT8 ||
+  if (t == WIRE_T_UNKNOWN || t > WIRE_T_FLOAT64_ARRAY || t == WIRE_T_FLOAT8 ||
       t == WIRE_T_ARRAY || t == WIRE_T_FLOAT8_ARRAY)
     return fail(d, WIRE_E_TYPE, s, "type id %u is %s here", t,
-                name ? "not allowed" : "undefined");
+                t <= WIRE_T_FLOAT64_ARRAY ? "not allowed" : "undefined");
   T(s, "type id %u (%s)", t, name);
   switch (t) {
   case WIRE_T_ENUM: {
@@ -232,6 +224,19 @@ static bool read_type_meta(dec *d, tmeta *tm) {
 static bool read_body(dec *d, const tmeta *tm, int64_t ref_slot,
                       wire_node **out);
 
+/* Whether a decoded node has the type meta `tm` (same id, same user type). */
+static bool matches(const tmeta *tm, const wire_node *n) {
+  if (n->type != tm->type) return false;
+  if (tm->type == WIRE_T_ENUM) return n->v.en.type_id == tm->user_id;
+  if (tm->type == WIRE_T_NAMED_ENUM) {
+    const wire_names *a = n->v.nen.names, *b = tm->names;
+    return a->ns_len == b->ns_len && a->name_len == b->name_len &&
+           memcmp(a->ns, b->ns, a->ns_len) == 0 &&
+           memcmp(a->name, b->name, a->name_len) == 0;
+  }
+  return true;
+}
+
 /* A slot: an optional reference flag, then (unless `fixed` is given) type
  * meta, then the body. */
 static bool read_slot(dec *d, bool has_flag, bool allow_ref,
@@ -260,6 +265,10 @@ static bool read_slot(dec *d, bool has_flag, bool allow_ref,
       if (!target)
         return fail(d, WIRE_E_REF, s,
                     "reference id %u names a value that is not complete", id);
+      if (fixed && !matches(fixed, target))
+        return fail(d, WIRE_E_REF, s,
+                    "reference id %u names a %s where a %s is declared", id,
+                    wire_type_name(target->type), wire_type_name(fixed->type));
       T(s, "ref flag 0xfe: reference to #%u", id);
       *out = target;
       return true;
@@ -373,6 +382,14 @@ static bool read_list(dec *d, wire_node *n) {
     items[i] = e;
     n->small = i + 1;
   }
+  if (same && (et.type == WIRE_T_ENUM || et.type == WIRE_T_NAMED_ENUM)) {
+    bool any = false;
+    for (uint32_t i = 0; i < count && !any; i++)
+      any = items[i]->type != WIRE_T_NULL;
+    if (!any)
+      return fail(d, WIRE_E_UNSUPPORTED, hs,
+                  "all-null list of a user element type cannot be kept");
+  }
   d->depth--;
   return true;
 }
@@ -440,9 +457,14 @@ static bool read_map(dec *d, wire_node *n) {
     tmeta kt, vt;
     if (!read_type_meta(d, &kt) || !read_type_meta(d, &vt)) return false;
     for (uint32_t i = 0; i < size; i++) {
+      const uint8_t *es = d->in.p;
       if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, &kt, &k) ||
           !read_slot(d, h & WIRE_MF_VAL_TRACK, true, &vt, &v))
         return false;
+      if (k->type == WIRE_T_NULL || v->type == WIRE_T_NULL)
+        return fail(d, WIRE_E_COLLECTION, es,
+                    "null key or value inside a chunk (nulls take a chunk of "
+                    "their own)");
       kv[2 * done] = k;
       kv[2 * done + 1] = v;
       n->small = ++done;

@@ -47,6 +47,7 @@ static bool tracked(const enc *e, const wire_node *n) {
   if (!e->ctx->ref_tracking) return false;
   switch (n->type) {
   case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP: case WIRE_T_BINARY:
+  case WIRE_T_DECIMAL:
     return true;
   default:
     return wire__is_array_type(n->type);
@@ -71,22 +72,28 @@ static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
   int32_t me = recorded >= 0 ? recorded
                              : wire_meta_choose_encoding(msctx, text, tlen);
   if (me < 0) return efail(e, WIRE_E_META_STRING, "not a meta string");
-  uint8_t buf[512];
-  size_t blen;
-  const uint8_t *bytes = buf;
-  if (me == WIRE_MS_UTF8) {
-    bytes = text;
-    blen = tlen;
-  } else if (wire_meta_encode(msctx, me, text, tlen, buf, sizeof buf,
-                              &blen) != WIRE_OK) {
-    return efail(e, WIRE_E_META_STRING, "\"%.*s\" cannot be written as %s",
-                 (int)tlen, (const char *)text, wire_meta_encoding_name(me));
+  uint8_t stackbuf[256];
+  uint8_t *heap = NULL;
+  size_t blen = tlen, hcap = (size_t)tlen * 2 + 1;
+  const uint8_t *bytes = text;
+  if (me != WIRE_MS_UTF8) {
+    uint8_t *buf = stackbuf;
+    if (hcap > sizeof stackbuf && !(buf = heap = wire__alloc(e->ctx, hcap)))
+      return efail(e, WIRE_E_NOMEM, "out of memory");
+    if (wire_meta_encode(msctx, me, text, tlen, buf, hcap, &blen) != WIRE_OK) {
+      wire__free(e->ctx, heap, hcap);
+      return efail(e, WIRE_E_META_STRING, "\"%.*s\" cannot be written as %s",
+                   (int)(tlen > 64 ? 64 : tlen), (const char *)text,
+                   wire_meta_encoding_name(me));
+    }
+    bytes = buf;
   }
   for (size_t i = 0; i < e->nms; i++) {
     ms_seen *s = &e->ms[i];
     if (s->msctx == msctx && s->enc == me && s->len == blen &&
         memcmp(s->p, bytes, blen) == 0) {
       wire__put_varu32(&e->b, (uint32_t)(((i + 1) << 1) | 1));
+      wire__free(e->ctx, heap, hcap);
       return ok(e);
     }
   }
@@ -94,7 +101,10 @@ static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
     size_t cap = e->ms_cap ? e->ms_cap * 2 : 8;
     ms_seen *m = wire__realloc(e->ctx, e->ms, e->ms_cap * sizeof *m,
                                cap * sizeof *m);
-    if (!m) return efail(e, WIRE_E_NOMEM, "out of memory");
+    if (!m) {
+      wire__free(e->ctx, heap, hcap);
+      return efail(e, WIRE_E_NOMEM, "out of memory");
+    }
     e->ms = m;
     e->ms_cap = cap;
   }
@@ -110,10 +120,14 @@ static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
     wire__put_u8(&e->b, (uint8_t)me);
   }
   wire__put_bytes(&e->b, bytes, blen);
-  if (!ok(e)) return false;
   uint8_t *keep = wire__alloc(e->ctx, blen ? blen : 1);
+  if (keep && blen) memcpy(keep, bytes, blen);
+  wire__free(e->ctx, heap, hcap);
+  if (!ok(e)) {
+    wire__free(e->ctx, keep, blen ? blen : 1);
+    return false;
+  }
   if (!keep) return efail(e, WIRE_E_NOMEM, "out of memory");
-  if (blen) memcpy(keep, bytes, blen);
   e->ms[e->nms++] = (ms_seen){keep, (uint32_t)blen, (uint8_t)me,
                               (uint8_t)msctx};
   return true;
@@ -161,7 +175,7 @@ static bool mark(enc *e, wire_node *n) {
 }
 
 static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
-                       bool with_type, bool root) {
+                       bool with_type, bool any_slot) {
   if (n->type == WIRE_T_NULL) {
     if (!has_flag)
       return efail(e, WIRE_E_NOTATION, "null where the slot has no null flag");
@@ -169,9 +183,12 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
     return ok(e);
   }
   if (has_flag) {
-    /* Under reference tracking both runtimes flag every root 0x00. */
-    bool track = root && !(n->flags & WIRE_NF_TRACK_SET) ? e->ctx->ref_tracking
-                                                          : tracked(e, n);
+    /* Under reference tracking the Java runtime flags every value in a
+     * slot of undeclared type (a root, an element of a mixed list, the
+     * non-null side of a null map entry) 0x00, whatever its type. */
+    bool track = any_slot && !(n->flags & WIRE_NF_TRACK_SET)
+                     ? e->ctx->ref_tracking
+                     : tracked(e, n);
     if (allow_ref && track) {
       if (n->mark) {
         wire__put_u8(&e->b, 0xFE);
@@ -218,6 +235,7 @@ static bool write_list(enc *e, wire_node *n) {
       return efail(e, WIRE_E_NOTATION, "element header 0x%02x needs a schema",
                    h);
   } else {
+    if (!same && e->ctx->ref_tracking) track = true;
     h = (uint8_t)((same ? WIRE_LF_SAME_TYPE : 0) |
                   (has_null ? WIRE_LF_HAS_NULL : 0) |
                   (track ? WIRE_LF_TRACKING : 0));
@@ -246,7 +264,7 @@ static bool write_list(enc *e, wire_node *n) {
   if (!enter(e)) return false;
   bool allow_ref = h & WIRE_LF_TRACKING;
   for (uint32_t i = 0; i < count; i++)
-    if (!write_slot(e, it[i], flags, allow_ref, !st, false)) return false;
+    if (!write_slot(e, it[i], flags, allow_ref, !st, !st)) return false;
   e->depth--;
   return ok(e);
 }
@@ -263,9 +281,9 @@ static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size) {
     if ((k->type == WIRE_T_NULL) != knull || (v->type == WIRE_T_NULL) != vnull)
       return efail(e, WIRE_E_NOTATION, "chunk header 0x%02x does not match "
                                        "the entry's nulls", h);
-    if (!knull && !write_slot(e, k, h & WIRE_MF_KEY_TRACK, true, true, false))
+    if (!knull && !write_slot(e, k, h & WIRE_MF_KEY_TRACK, true, true, true))
       return false;
-    if (!vnull && !write_slot(e, v, h & WIRE_MF_VAL_TRACK, true, true, false))
+    if (!vnull && !write_slot(e, v, h & WIRE_MF_VAL_TRACK, true, true, true))
       return false;
     return ok(e);
   }

@@ -81,20 +81,25 @@ int32_t wire_meta_choose_encoding(int32_t msctx, const uint8_t *s,
   return WIRE_MS_UTF8;
 }
 
-/* Packs `n` values of `bits` bits MSB-first after the strip flag bit. */
-static size_t pack(const uint8_t *vals, size_t n, int bits, uint8_t *out,
-                   size_t cap) {
-  size_t total = n * (size_t)bits + 1;
-  size_t bytes = (total + 7) / 8;
-  if (bytes > cap) return bytes;
-  memset(out, 0, bytes);
-  size_t pos = 1;
-  for (size_t i = 0; i < n; i++) {
-    for (int b = bits - 1; b >= 0; b--, pos++)
-      if ((vals[i] >> b) & 1) out[pos / 8] |= (uint8_t)(0x80 >> (pos % 8));
+/* The 5- or 6-bit value of input char i (for ALL_TO_LOWER_SPECIAL, of the
+ * lower-case letter after the '|' escape). -1 if it cannot be encoded. */
+static int char_value(int32_t enc, const uint8_t *s, size_t i, char s1,
+                      char s2) {
+  uint8_t c = s[i];
+  switch (enc) {
+  case WIRE_MS_LOWER_SPECIAL:
+    return lower_special_value(c);
+  case WIRE_MS_FIRST_TO_LOWER_SPECIAL:
+    if (i == 0 && c >= 'A' && c <= 'Z') c = (uint8_t)(c - 'A' + 'a');
+    return lower_special_value(c);
+  case WIRE_MS_ALL_TO_LOWER_SPECIAL:
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    return c == '|' ? -1 : lower_special_value(c);
+  case WIRE_MS_LOWER_UPPER_DIGIT_SPECIAL:
+    return luds_value(c, s1, s2);
+  default:
+    return -1;
   }
-  if (bytes * 8 >= total + (size_t)bits) out[0] |= 0x80;
-  return bytes;
 }
 
 int32_t wire_meta_encode(int32_t msctx, int32_t enc, const uint8_t *s,
@@ -111,46 +116,38 @@ int32_t wire_meta_encode(int32_t msctx, int32_t enc, const uint8_t *s,
     if (len) memcpy(out, s, len);
     return WIRE_OK;
   }
+  if (enc < 1 || enc > 4) return WIRE_E_ARG;
   if (len == 0) return WIRE_OK;
+  if (len >= WIRE_MS_MAX_CHARS) return WIRE_E_META_STRING;
   char s1, s2;
   ms_specials(msctx, &s1, &s2);
-  /* Values, at most 2 per input char (ALL_TO_LOWER_SPECIAL). */
-  uint8_t stackv[256];
-  uint8_t *vals = stackv;
-  if (len * 2 > sizeof stackv) return WIRE_E_META_STRING; /* names are short */
+  int bits = enc == WIRE_MS_LOWER_UPPER_DIGIT_SPECIAL ? 6 : 5;
+  /* Pass 1: validate and count the values. */
   size_t n = 0;
-  int bits = 5;
   for (size_t i = 0; i < len; i++) {
-    uint8_t c = s[i];
-    int v;
-    switch (enc) {
-    case WIRE_MS_LOWER_SPECIAL:
-      v = lower_special_value(c);
-      break;
-    case WIRE_MS_FIRST_TO_LOWER_SPECIAL:
-      if (i == 0 && c >= 'A' && c <= 'Z') c = (uint8_t)(c - 'A' + 'a');
-      v = lower_special_value(c);
-      break;
-    case WIRE_MS_ALL_TO_LOWER_SPECIAL:
-      if (c >= 'A' && c <= 'Z') {
-        vals[n++] = 29; /* '|' */
-        c = (uint8_t)(c - 'A' + 'a');
-      }
-      v = lower_special_value(c);
-      break;
-    case WIRE_MS_LOWER_UPPER_DIGIT_SPECIAL:
-      bits = 6;
-      v = luds_value(c, s1, s2);
-      break;
-    default:
-      return WIRE_E_ARG;
-    }
-    if (v < 0) return WIRE_E_META_STRING;
-    vals[n++] = (uint8_t)v;
+    if (char_value(enc, s, i, s1, s2) < 0) return WIRE_E_META_STRING;
+    n += (enc == WIRE_MS_ALL_TO_LOWER_SPECIAL && s[i] >= 'A' && s[i] <= 'Z')
+             ? 2
+             : 1;
   }
-  size_t need = pack(vals, n, bits, out, cap);
-  *out_len = need;
-  return need > cap ? WIRE_E_BUFFER_FULL : WIRE_OK;
+  size_t total = n * (size_t)bits + 1;
+  size_t bytes = (total + 7) / 8;
+  *out_len = bytes;
+  if (bytes > cap) return WIRE_E_BUFFER_FULL;
+  /* Pass 2: pack MSB-first after the strip-flag bit. */
+  memset(out, 0, bytes);
+  size_t pos = 1;
+  for (size_t i = 0; i < len; i++) {
+    bool upper = enc == WIRE_MS_ALL_TO_LOWER_SPECIAL && s[i] >= 'A' &&
+                 s[i] <= 'Z';
+    for (int pass = upper ? 0 : 1; pass < 2; pass++) {
+      int v = upper && pass == 0 ? 29 : char_value(enc, s, i, s1, s2);
+      for (int b = bits - 1; b >= 0; b--, pos++)
+        if ((v >> b) & 1) out[pos / 8] |= (uint8_t)(0x80 >> (pos % 8));
+    }
+  }
+  if (bytes * 8 >= total + (size_t)bits) out[0] |= 0x80;
+  return WIRE_OK;
 }
 
 static const char lower_chars[] = "abcdefghijklmnopqrstuvwxyz._$|";
@@ -211,13 +208,13 @@ int32_t wire_meta_decode(int32_t msctx, int32_t enc, const uint8_t *b,
   if (upper_next) return WIRE_E_META_STRING;
   *out_len = n;
   if (n > cap) return WIRE_E_BUFFER_FULL;
-  /* Canonical check: the same text must encode to the same bytes. */
-  uint8_t again[256];
-  size_t alen;
-  if (len > sizeof again) return WIRE_E_META_STRING;
-  if (wire_meta_encode(msctx, enc, out, n, again, sizeof again, &alen) !=
-          WIRE_OK ||
-      alen != len || memcmp(again, b, len) != 0)
-    return WIRE_E_META_STRING;
+  /* Canonical form: no spare byte, the strip flag exactly when a phantom
+   * value would fit, and zero padding bits. */
+  size_t used = 1 + nchars * (size_t)bits;
+  if ((used + 7) / 8 != len) return WIRE_E_META_STRING;
+  bool strip = (b[0] & 0x80) != 0;
+  if (strip != (len * 8 >= used + (size_t)bits)) return WIRE_E_META_STRING;
+  for (size_t q = used; q < len * 8; q++)
+    if ((b[q / 8] >> (7 - q % 8)) & 1) return WIRE_E_META_STRING;
   return WIRE_OK;
 }

@@ -359,7 +359,7 @@ int32_t wire_read_ref_flag(wire_reader *r) {
 uint32_t wire_read_type_id(wire_reader *r) {
   const uint8_t *s = r ? r->in.p : NULL;
   uint8_t t = wire_read_u8(r);
-  if (r && !r->status && !wire_type_name(t)) {
+  if (r && !r->status && t > WIRE_T_FLOAT64_ARRAY) {
     rfail(r, s, WIRE_E_TYPE, "undefined type id");
     return 0;
   }
