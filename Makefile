@@ -36,11 +36,11 @@ all: lib $(BUILD)/bin/wire
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
 
-$(BUILD)/obj/%.o: libwire/src/%.c libwire/src/internal.h $(HDR)
+$(BUILD)/obj/%.o: libwire/src/%.c $(wildcard libwire/src/*.h) $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -fvisibility=hidden -c $< -o $@
 
-$(BUILD)/pic/%.o: libwire/src/%.c libwire/src/internal.h $(HDR)
+$(BUILD)/pic/%.o: libwire/src/%.c $(wildcard libwire/src/*.h) $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -fPIC -fvisibility=hidden -c $< -o $@
 

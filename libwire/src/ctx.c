@@ -1,5 +1,5 @@
 /* ctx.c - contexts, allocation, errors, status and type names. */
-#include "internal.h"
+#include "schema.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +133,7 @@ wire_ctx *wire_ctx_new_with_allocator(wire_malloc_fn m, wire_realloc_fn r,
 void wire_ctx_free(wire_ctx *ctx) {
   if (!ctx) return;
   if (ctx->refs) wire__free(ctx, ctx->refs, ctx->refs_cap * sizeof(void *));
+  wire__reg_free(ctx);
   ctx->free_fn(ctx->user, ctx, sizeof *ctx);
 }
 

@@ -33,6 +33,7 @@ struct wire_ctx {
    * allocator per message. */
   void **refs;      /* reference table: decoded nodes by ref id */
   size_t refs_cap;
+  struct wire_registry_s *reg; /* user types (schema.h), NULL if none */
 };
 
 void *wire__alloc(wire_ctx *ctx, size_t size);

@@ -1,0 +1,99 @@
+/* schema.h - the type registry: user types (struct, enum, union, ext) and
+ * field types, as registered through the ABI or loaded from Fory IDL. */
+#ifndef WIRE_SCHEMA_H
+#define WIRE_SCHEMA_H
+
+#include "internal.h"
+
+#define WIRE_NO_TYPE UINT32_MAX
+
+/* A field type: a node of the declared type tree of a field, a list
+ * element, a map key or value. */
+typedef struct wire_ftype wire_ftype;
+struct wire_ftype {
+  uint8_t type_id;    /* WIRE_T_*; user types: ENUM, STRUCT, UNION, EXT
+                         (resolved to the registered kind), UNKNOWN = any */
+  uint8_t nullable;   /* optional */
+  uint8_t ref;        /* reference tracked */
+  uint32_t user;      /* index of the user type, or WIRE_NO_TYPE */
+  wire_ftype *elem;   /* LIST, SET, *_ARRAY element */
+  wire_ftype *key;    /* MAP */
+  wire_ftype *value;  /* MAP */
+  /* Until resolution: the referenced type name as written in the IDL. */
+  char *unresolved;
+};
+
+typedef struct {
+  char *name;        /* as declared (snake_case on the wire, see R-STRUCT) */
+  int32_t tag;       /* field number / tag id; -1 if identified by name */
+  wire_ftype *type;
+} wire_field;
+
+typedef struct {
+  char *name;
+  uint32_t value;    /* wire value (explicit id or ordinal) */
+} wire_enum_value;
+
+typedef struct {
+  uint32_t case_id;
+  char *name;
+  wire_ftype *type;
+} wire_union_case;
+
+/* Kinds of user types. */
+enum { WIRE_KIND_STRUCT = 1, WIRE_KIND_ENUM = 2, WIRE_KIND_UNION = 3,
+       WIRE_KIND_EXT = 4 };
+
+typedef struct {
+  uint8_t kind;        /* WIRE_KIND_* */
+  bool by_name;        /* registered by namespace + name */
+  bool evolving;       /* struct may use the compatible layout (default) */
+  uint32_t user_id;    /* when !by_name */
+  char *ns, *name;     /* namespace ("" if none) and type name */
+  char *full_name;     /* "ns.name" or "name": how the CLI and notation
+                          refer to the type */
+  wire_field *fields;  /* declaration order */
+  uint32_t nfields, fields_cap;
+  uint32_t *order;     /* wire order of fields (indexes), after finish */
+  wire_enum_value *values;
+  uint32_t nvalues, values_cap;
+  wire_union_case *cases;
+  uint32_t ncases, cases_cap;
+  bool finished;       /* field order and hashes computed */
+  uint32_t schema_hash;/* same-schema 32-bit hash */
+} wire_utype;
+
+/* The registry lives in the context. */
+typedef struct wire_registry_s {
+  wire_utype *types;
+  uint32_t ntypes, cap;
+  wire_arena arena;    /* names, fields, field types */
+} wire_registry;
+
+/* The context's registry, created on first use; NULL if out of memory. */
+wire_registry *wire__reg(wire_ctx *ctx);
+void wire__reg_free(wire_ctx *ctx);
+
+/* Internal builders used by the ABI wrappers and by the IDL loader. They
+ * record errors on the context and return a status. Strings are copied. */
+int32_t wire__reg_add_type(wire_ctx *ctx, uint8_t kind, bool by_name,
+                           uint32_t user_id, const char *ns, size_t ns_len,
+                           const char *name, size_t name_len,
+                           uint32_t *out_index);
+wire_ftype *wire__ftype_new(wire_ctx *ctx, uint8_t type_id);
+int32_t wire__reg_add_field(wire_ctx *ctx, uint32_t type_index,
+                            const char *name, size_t name_len, int32_t tag,
+                            wire_ftype *type);
+int32_t wire__reg_add_enum_value(wire_ctx *ctx, uint32_t type_index,
+                                 const char *name, size_t name_len,
+                                 uint32_t value);
+int32_t wire__reg_add_union_case(wire_ctx *ctx, uint32_t type_index,
+                                 uint32_t case_id, const char *name,
+                                 size_t name_len, wire_ftype *type);
+/* Looks a type up by full name ("ns.name") or by short name. */
+int32_t wire__reg_find(wire_ctx *ctx, const char *name, size_t len,
+                       uint32_t *out_index);
+/* Resolves ftype->unresolved names, computes field orders and hashes. */
+int32_t wire__reg_finish(wire_ctx *ctx);
+
+#endif
