@@ -74,9 +74,13 @@ enum {
   WIRE_E_NOTATION = 17,        /* value notation cannot be written as asked */
   WIRE_E_BUFFER_FULL = 18,     /* caller-owned output buffer is too small */
   WIRE_E_STATE = 19,           /* call not valid in the object's state */
-  WIRE_E_TRAILING = 20         /* bytes left after the expected values */
+  WIRE_E_TRAILING = 20,        /* bytes left after the expected values */
+  WIRE_E_TYPEDEF = 21,         /* a TypeDef is malformed or over a limit */
+  WIRE_E_SCHEMA = 22,          /* payload and schema disagree (unknown
+                                  type, schema hash mismatch) */
+  WIRE_E_IDL = 23              /* a Fory IDL (FDL) schema does not parse */
 };
-#define WIRE_STATUS_COUNT 21
+#define WIRE_STATUS_COUNT 24
 
 /* Short snake_case name of a status ("truncated"); "unknown" if out of range.
  * Static storage. */
@@ -165,7 +169,9 @@ enum {
   WIRE_LIMIT_COLLECTION = 3,   /* elements of one list/set/map (16 Mi) */
   WIRE_LIMIT_NODES = 4,        /* nodes in one decoded document (64 Mi) */
   WIRE_LIMIT_DECIMAL_DIGITS = 5, /* magnitude bytes of a big decimal (10000) */
-  WIRE_LIMIT_ROOTS = 6         /* root values in one payload (1 Mi) */
+  WIRE_LIMIT_ROOTS = 6,        /* root values in one payload (1 Mi) */
+  WIRE_LIMIT_TYPEDEF_BYTES = 7,/* body bytes of one TypeDef (4096) */
+  WIRE_LIMIT_TYPEDEF_FIELDS = 8 /* fields of one TypeDef (512) */
 };
 WIRE_API int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t limit,
                                     uint64_t value);
@@ -432,6 +438,16 @@ WIRE_API int32_t wire_node_set_name_encodings(wire_node *node,
 WIRE_API int32_t wire_node_name_encodings(const wire_node *node,
                                           int32_t *out_ns_encoding,
                                           int32_t *out_name_encoding);
+
+/* Hash form of a named enum's namespace and name when longer than 16 bytes
+ * on the wire: 0 = the Java runtime's (absolute value of the MurmurHash3
+ * lane, the default), 1 = pyfory's (the lane as is). */
+WIRE_API int32_t wire_node_set_name_hash_forms(wire_node *node,
+                                               int32_t ns_form,
+                                               int32_t name_form);
+WIRE_API int32_t wire_node_name_hash_forms(const wire_node *node,
+                                           int32_t *out_ns_form,
+                                           int32_t *out_name_form);
 
 /* Accessors. */
 /* Node kind: a WIRE_T_* type id, or WIRE_T_NULL. */

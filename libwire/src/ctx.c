@@ -21,7 +21,7 @@ static const char *const status_names[WIRE_STATUS_COUNT] = {
     "type",        "string",      "length",     "depth",    "limit",
     "nomem",       "arg",         "meta_string", "decimal", "value",
     "unsupported", "collection",  "notation",   "buffer_full", "state",
-    "trailing"};
+    "trailing",    "typedef",     "schema",     "idl"};
 
 static const char *const status_messages[WIRE_STATUS_COUNT] = {
     "success",
@@ -44,7 +44,10 @@ static const char *const status_messages[WIRE_STATUS_COUNT] = {
     "the value cannot be written as requested",
     "the output buffer is too small",
     "the call is not valid in the current state",
-    "bytes remain after the expected values"};
+    "bytes remain after the expected values",
+    "a TypeDef is malformed, over a limit, or its hash does not match",
+    "the payload does not match the schema (unknown type, schema hash)",
+    "a Fory IDL schema does not parse or is inconsistent"};
 
 const char *wire_status_name(int32_t s) {
   return s >= 0 && s < WIRE_STATUS_COUNT ? status_names[s] : "unknown";
@@ -127,6 +130,8 @@ wire_ctx *wire_ctx_new_with_allocator(wire_malloc_fn m, wire_realloc_fn r,
   ctx->max_nodes = UINT64_C(1) << 26;
   ctx->max_decimal_bytes = 10000;
   ctx->max_roots = UINT64_C(1) << 20;
+  ctx->max_typedef_bytes = 4096;
+  ctx->max_typedef_fields = 512;
   return ctx;
 }
 
@@ -210,6 +215,8 @@ int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t which, uint64_t v) {
   case WIRE_LIMIT_NODES: ctx->max_nodes = v; return WIRE_OK;
   case WIRE_LIMIT_DECIMAL_DIGITS: ctx->max_decimal_bytes = v; return WIRE_OK;
   case WIRE_LIMIT_ROOTS: ctx->max_roots = v; return WIRE_OK;
+  case WIRE_LIMIT_TYPEDEF_BYTES: ctx->max_typedef_bytes = v; return WIRE_OK;
+  case WIRE_LIMIT_TYPEDEF_FIELDS: ctx->max_typedef_fields = v; return WIRE_OK;
   default:
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown limit %d", (int)which);
   }
@@ -224,6 +231,8 @@ uint64_t wire_ctx_get_limit(const wire_ctx *ctx, int32_t which) {
   case WIRE_LIMIT_NODES: return ctx->max_nodes;
   case WIRE_LIMIT_DECIMAL_DIGITS: return ctx->max_decimal_bytes;
   case WIRE_LIMIT_ROOTS: return ctx->max_roots;
+  case WIRE_LIMIT_TYPEDEF_BYTES: return ctx->max_typedef_bytes;
+  case WIRE_LIMIT_TYPEDEF_FIELDS: return ctx->max_typedef_fields;
   default: return 0;
   }
 }

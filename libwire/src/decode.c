@@ -17,6 +17,7 @@ typedef struct {
   uint32_t len;
   uint8_t enc;
   uint8_t msctx;
+  uint8_t form; /* hash form, see wire_names */
 } ms_entry;
 
 typedef struct {
@@ -74,14 +75,6 @@ static wire_node *node(dec *d, uint8_t type) {
 
 /* ---- meta strings ---- */
 
-static uint64_t ms_hash(const uint8_t *p, size_t len, uint8_t enc) {
-  uint64_t h;
-  wire_murmur3_x64_128(p, len, 47, &h, NULL);
-  if ((int64_t)h < 0 && h != UINT64_C(0x8000000000000000)) h = 0 - h;
-  if (h == 0) h = 256;
-  return (h & ~UINT64_C(0xFF)) | enc;
-}
-
 static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
                              uint8_t *enc_out) {
   const uint8_t *s = d->in.p;
@@ -89,7 +82,7 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
   if (!wire__get_varu32(&d->in, &h)) return false;
   const uint8_t *bytes;
   uint32_t len;
-  uint8_t enc;
+  uint8_t enc, form = 0;
   if (h & 1) {
     uint32_t id = h >> 1;
     if (id == 0 || id > d->nms)
@@ -104,6 +97,7 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
     bytes = e->p;
     len = e->len;
     enc = e->enc;
+    form = e->form;
     T(s, "%s: reference to meta string #%u", is_ns ? "namespace" : "type name",
       id);
   } else {
@@ -130,8 +124,11 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
       return fail(d, WIRE_E_META_STRING, hs, "meta string encoding %u", enc);
     const uint8_t *bs = d->in.p;
     if (!wire__get_bytes(&d->in, len, &bytes)) return false;
-    if (len > 16 && hash != ms_hash(bytes, len, enc))
-      return fail(d, WIRE_E_META_STRING, hs, "meta string hash mismatch");
+    if (len > 16) {
+      if (hash == wire__ms_hash(bytes, len, enc, 0)) form = 0;
+      else if (hash == wire__ms_hash(bytes, len, enc, 1)) form = 1;
+      else return fail(d, WIRE_E_META_STRING, hs, "meta string hash mismatch");
+    }
     for (size_t i = 0; i < d->nms; i++) {
       ms_entry *e = &d->ms[i];
       if (e->msctx == msctx && e->enc == enc && e->len == len &&
@@ -149,7 +146,7 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
       d->ms = m;
       d->ms_cap = cap;
     }
-    d->ms[d->nms++] = (ms_entry){bytes, len, enc, (uint8_t)msctx};
+    d->ms[d->nms++] = (ms_entry){bytes, len, enc, (uint8_t)msctx, form};
     (void)bs;
   }
   /* Decode to text: UTF-8 names stay zero-copy, packed ones are unpacked
@@ -167,8 +164,8 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
   } else if (wire__utf8_check(bytes, len) != len) {
     return fail(d, WIRE_E_META_STRING, s, "meta string is not UTF-8");
   }
-  if (is_ns) { nm->ns = copy; nm->ns_len = (uint32_t)tlen; }
-  else { nm->name = copy; nm->name_len = (uint32_t)tlen; }
+  if (is_ns) { nm->ns = copy; nm->ns_len = (uint32_t)tlen; nm->ns_hash_form = form; }
+  else { nm->name = copy; nm->name_len = (uint32_t)tlen; nm->name_hash_form = form; }
   *enc_out = enc;
   if (d->dump)
     T(d->in.p, "%s = \"%.*s\"", is_ns ? "namespace" : "type name", (int)tlen,

@@ -350,6 +350,7 @@ wire_node *wire_node_new_named_enum(wire_doc *d, const uint8_t *ns,
     nomem(d);
     return NULL;
   }
+  memset(nm, 0, sizeof *nm);
   nm->ns = wire__doc_dup(d, ns, ns_len);
   nm->name = wire__doc_dup(d, name, name_len);
   if (!nm->ns || !nm->name) return NULL;
@@ -458,6 +459,23 @@ int32_t wire_node_name_encodings(const wire_node *n, int32_t *nse,
   bool set = n->flags & WIRE_NF_NAMES_SET;
   if (nse) *nse = set ? n->a : -1;
   if (ne) *ne = set ? n->b : -1;
+  return WIRE_OK;
+}
+
+int32_t wire_node_set_name_hash_forms(wire_node *n, int32_t ns_form,
+                                      int32_t name_form) {
+  if (!n || n->type != WIRE_T_NAMED_ENUM || ns_form < 0 || ns_form > 1 ||
+      name_form < 0 || name_form > 1)
+    return WIRE_E_ARG;
+  n->v.nen.names->ns_hash_form = (uint8_t)ns_form;
+  n->v.nen.names->name_hash_form = (uint8_t)name_form;
+  return WIRE_OK;
+}
+int32_t wire_node_name_hash_forms(const wire_node *n, int32_t *ns_form,
+                                  int32_t *name_form) {
+  if (!n || n->type != WIRE_T_NAMED_ENUM) return WIRE_E_ARG;
+  if (ns_form) *ns_form = n->v.nen.names->ns_hash_form;
+  if (name_form) *name_form = n->v.nen.names->name_hash_form;
   return WIRE_OK;
 }
 

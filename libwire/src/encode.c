@@ -68,7 +68,7 @@ static bool same_type(const wire_node *a, const wire_node *b) {
 }
 
 static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
-                              uint32_t tlen, int recorded) {
+                              uint32_t tlen, int recorded, int form) {
   int32_t me = recorded >= 0 ? recorded
                              : wire_meta_choose_encoding(msctx, text, tlen);
   if (me < 0) return efail(e, WIRE_E_META_STRING, "not a meta string");
@@ -110,12 +110,7 @@ static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
   }
   wire__put_varu32(&e->b, (uint32_t)(blen << 1));
   if (blen > 16) {
-    uint64_t h;
-    wire_murmur3_x64_128(bytes, blen, 47, &h, NULL);
-    if ((int64_t)h < 0 && h != UINT64_C(0x8000000000000000)) h = 0 - h;
-    if (h == 0) h = 256;
-    h = (h & ~UINT64_C(0xFF)) | (uint64_t)me;
-    wire__put_le(&e->b, h, 8);
+    wire__put_le(&e->b, wire__ms_hash(bytes, blen, (uint8_t)me, form), 8);
   } else if (blen > 0) {
     wire__put_u8(&e->b, (uint8_t)me);
   }
@@ -150,9 +145,9 @@ static bool write_type_meta(enc *e, const wire_node *n) {
     bool set = n->flags & WIRE_NF_NAMES_SET;
     const wire_names *nm = n->v.nen.names;
     if (!write_meta_string(e, WIRE_MSCTX_NAMESPACE, nm->ns, nm->ns_len,
-                           set ? n->a : -1) ||
+                           set ? n->a : -1, nm->ns_hash_form) ||
         !write_meta_string(e, WIRE_MSCTX_TYPE_NAME, nm->name, nm->name_len,
-                           set ? n->b : -1))
+                           set ? n->b : -1, nm->name_hash_form))
       return false;
   }
   return ok(e);

@@ -26,6 +26,8 @@ struct wire_ctx {
   uint64_t max_nodes;
   uint64_t max_decimal_bytes;
   uint64_t max_roots;
+  uint64_t max_typedef_bytes;
+  uint64_t max_typedef_fields;
   int32_t err_code;
   uint64_t err_offset;
   char err_msg[256];
@@ -253,7 +255,13 @@ void wire__arena_free(wire_arena *a);
 typedef struct {
   const uint8_t *ns, *name;
   uint32_t ns_len, name_len;
+  /* Hash form of a name longer than 16 bytes: 0 = the Java runtime's
+   * (absolute value of the murmur lane), 1 = pyfory's (the lane as is). */
+  uint8_t ns_hash_form, name_hash_form;
 } wire_names;
+
+/* The 64-bit hash announcing a meta string longer than 16 bytes. */
+uint64_t wire__ms_hash(const uint8_t *p, size_t len, uint8_t enc, int form);
 
 typedef struct {
   uint32_t n, cap;

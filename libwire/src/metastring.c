@@ -150,6 +150,17 @@ int32_t wire_meta_encode(int32_t msctx, int32_t enc, const uint8_t *s,
   return WIRE_OK;
 }
 
+uint64_t wire__ms_hash(const uint8_t *p, size_t len, uint8_t enc, int form) {
+  uint64_t h;
+  wire_murmur3_x64_128(p, len, 47, &h, NULL);
+  if (form == 0) {
+    /* Java: Math.abs on the signed lane (INT64_MIN stays), 0 becomes 256. */
+    if ((int64_t)h < 0 && h != UINT64_C(0x8000000000000000)) h = 0 - h;
+    if (h == 0) h = 256;
+  }
+  return (h & ~UINT64_C(0xFF)) | enc;
+}
+
 static const char lower_chars[] = "abcdefghijklmnopqrstuvwxyz._$|";
 
 int32_t wire_meta_decode(int32_t msctx, int32_t enc, const uint8_t *b,

@@ -117,7 +117,7 @@ static wire_utype *type_at(wire_ctx *ctx, uint32_t i, uint8_t kind) {
                : kind == WIRE_KIND_ENUM ? "enum" : "union");
     return NULL;
   }
-  if (r->types[i].finished) {
+  if (r->types[i].layout) {
     wire__fail(ctx, WIRE_E_STATE, 0, "type %s is already in use",
                r->types[i].full_name);
     return NULL;

@@ -40,6 +40,32 @@ typedef struct {
   wire_ftype *type;
 } wire_union_case;
 
+/* A struct layout: the fields in wire order with their declared types, as
+ * computed from the registry (same-schema and fresh compatible writes) or
+ * read from a TypeDef (compatible reads). */
+typedef struct {
+  const uint8_t *name;  /* snake_case; NULL/0 for a tag-only TypeDef field */
+  uint32_t name_len;
+  int32_t tag;          /* -1 if identified by name */
+  wire_ftype *type;     /* nullable/ref of the field are type->nullable/ref */
+  uint32_t local;       /* index of the registered field, or WIRE_NO_TYPE */
+} wire_lfield;
+
+typedef struct wire_layout {
+  uint32_t type_index;  /* registered type, or WIRE_NO_TYPE */
+  bool by_name;
+  bool compatible;      /* read from / written as a TypeDef */
+  uint8_t kind;         /* WIRE_KIND_* (TypeDefs also describe enums...) */
+  uint32_t user_id;
+  const uint8_t *ns, *name;
+  uint32_t ns_len, name_len;
+  uint32_t nfields;
+  wire_lfield *fields;
+  uint32_t schema_hash; /* same-schema hash of the fields */
+  const uint8_t *td;    /* the TypeDef bytes as read (header..end), or NULL */
+  uint32_t td_len;
+} wire_layout;
+
 /* Kinds of user types. */
 enum { WIRE_KIND_STRUCT = 1, WIRE_KIND_ENUM = 2, WIRE_KIND_UNION = 3,
        WIRE_KIND_EXT = 4 };
@@ -59,8 +85,7 @@ typedef struct {
   uint32_t nvalues, values_cap;
   wire_union_case *cases;
   uint32_t ncases, cases_cap;
-  bool finished;       /* field order and hashes computed */
-  uint32_t schema_hash;/* same-schema 32-bit hash */
+  wire_layout *layout; /* computed on first use (wire__layout_of) */
 } wire_utype;
 
 /* The registry lives in the context. */
@@ -95,5 +120,20 @@ int32_t wire__reg_find(wire_ctx *ctx, const char *name, size_t len,
                        uint32_t *out_index);
 /* Resolves ftype->unresolved names, computes field orders and hashes. */
 int32_t wire__reg_finish(wire_ctx *ctx);
+
+/* typedef.c */
+size_t wire__snake_case(const char *in, size_t n, char *out);
+uint32_t wire__schema_hash(const wire_lfield *fields, uint32_t n);
+/* The fingerprint string behind the same-schema hash of registered struct
+ * `ti` (NUL-terminated into out; *out_len without the NUL). */
+int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,
+                                 size_t cap, size_t *out_len);
+/* Computes the layout of registered struct `ti` (field order, hash). */
+int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti);
+/* Appends the TypeDef of registered type `ti` to out. */
+int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out);
+/* Reads a TypeDef at in->p into a layout allocated in `arena`. */
+int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
+                           uint32_t max_depth, wire_layout **out);
 
 #endif

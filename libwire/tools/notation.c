@@ -19,6 +19,7 @@ typedef struct {
   wire_doc *doc;
   uint32_t *refs;    /* incoming edges per node index */
   uint8_t *visited;
+  int untracked;     /* also print "tracked": false */
 } printer;
 
 static void count_refs(printer *p, wire_node *n) {
@@ -287,6 +288,10 @@ static json_t *node_json(printer *p, wire_node *n) {
       json_object_set_new(o, "name_enc",
                           json_string(wire_meta_encoding_name(c)));
     }
+    int32_t hf, hn;
+    wire_node_name_hash_forms(n, &hf, &hn);
+    if (hf) json_object_set_new(o, "ns_hash", json_string("raw"));
+    if (hn) json_object_set_new(o, "name_hash", json_string("raw"));
     break;
   }
   case WIRE_T_LIST: case WIRE_T_SET: {
@@ -340,13 +345,16 @@ static json_t *node_json(printer *p, wire_node *n) {
     if (p->refs[idx] > 1) json_object_set_new(o, "anchor", json_string(anchor));
     else if (wire_node_tracked(n) == 1)
       json_object_set_new(o, "tracked", json_true());
+    else if (wire_node_tracked(n) == 0 && p->untracked)
+      json_object_set_new(o, "tracked", json_false());
   }
   return o;
 }
 
-json_t *wire_notation_from_root(wire_doc *doc, size_t index) {
+json_t *wire_notation_from_root(wire_doc *doc, size_t index, int untracked) {
   size_t nn = wire_doc_node_count(doc);
-  printer p = {doc, calloc(nn + 1, sizeof(uint32_t)), calloc(nn + 1, 1)};
+  printer p = {doc, calloc(nn + 1, sizeof(uint32_t)), calloc(nn + 1, 1),
+               untracked};
   wire_node *root = wire_doc_root(doc, index);
   count_refs(&p, root);
   json_t *j = node_json(&p, root);
@@ -381,7 +389,7 @@ static int32_t perr(parser *p, const char *fmt, ...) {
 
 static const char *const annotations[] = {
     "anchor", "tracked", "enc", "header", "chunks", "ns_enc", "name_enc",
-    "approx", "iso", NULL};
+    "ns_hash", "name_hash", "approx", "iso", NULL};
 
 static bool is_annotation(const char *k) {
   for (int i = 0; annotations[i]; i++)
@@ -694,6 +702,13 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
     if (n && (a >= 0) != (b >= 0))
       return perr(p, "give both ns_enc and name_enc or neither");
     if (n && a >= 0) wire_node_set_name_encodings(n, a, b);
+    json_t *hs = json_object_get(j, "ns_hash"), *hn = json_object_get(j, "name_hash");
+    if ((hs && !json_is_string(hs)) || (hn && !json_is_string(hn)))
+      return perr(p, "ns_hash/name_hash must be \"raw\" or \"abs\"");
+    if (n)
+      wire_node_set_name_hash_forms(
+          n, hs && strcmp(json_string_value(hs), "raw") == 0,
+          hn && strcmp(json_string_value(hn), "raw") == 0);
     break;
   }
   case WIRE_T_LIST: case WIRE_T_SET: {

@@ -6,8 +6,11 @@
 
 #include "wire.h"
 
-/* Converts root `index` of a document to a new JSON value. */
-json_t *wire_notation_from_root(wire_doc *doc, size_t index);
+/* Converts root `index` of a document to a new JSON value. With
+ * `untracked`, values written with the not-null flag 0xff get
+ * "tracked": false (needed to re-encode them exactly under ref tracking,
+ * whose policy would flag them 0x00). */
+json_t *wire_notation_from_root(wire_doc *doc, size_t index, int untracked);
 
 /* Builds a node from JSON and adds it as a root. On failure returns a
  * status and writes a message into err (size errlen). */

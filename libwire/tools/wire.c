@@ -112,7 +112,7 @@ static int cmd_decode(wire_ctx *ctx, const opts *o) {
   size_t flags = JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER |
                  (o->pretty ? JSON_INDENT(2) : JSON_COMPACT);
   for (size_t i = 0; i < wire_doc_root_count(doc); i++) {
-    json_t *j = wire_notation_from_root(doc, i);
+    json_t *j = wire_notation_from_root(doc, i, o->ref);
     char *s = json_dumps(j, flags | JSON_ENCODE_ANY);
     puts(s);
     free(s);
