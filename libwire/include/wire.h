@@ -416,6 +416,22 @@ WIRE_API wire_node *wire_node_new_map(wire_doc *doc);
 WIRE_API int32_t wire_map_put(wire_doc *doc, wire_node *map, wire_node *key,
                               wire_node *value);
 
+/* A struct of registered type `type`, fields unset (unset nullable fields
+ * are written as null; others must be set). Its kind (same-schema or
+ * compatible) follows the context's WIRE_OPT_COMPATIBLE at this call. */
+WIRE_API wire_node *wire_node_new_struct(wire_doc *doc, uint32_t type);
+/* Sets a field by wire name (snake_case), declared name, or "#<tag id>". */
+WIRE_API int32_t wire_struct_set_field(wire_doc *doc, wire_node *node,
+                                       const char *name, size_t len,
+                                       wire_node *value);
+/* An enum value of registered enum `type` (by id or by name as registered).*/
+WIRE_API wire_node *wire_node_new_enum_of(wire_doc *doc, uint32_t type,
+                                          uint32_t value);
+/* A union value: type = a registered union, or WIRE_BY_NAME for an untyped
+ * UNION (33) whose schema the reader knows from context. */
+WIRE_API wire_node *wire_node_new_union(wire_doc *doc, uint32_t type,
+                                        uint32_t case_id, wire_node *value);
+
 /* Wire choices (for lossless re-encoding; optional for fresh values). */
 /* Marks the node as written with reference tracking (REF_VALUE flag). */
 WIRE_API int32_t wire_node_set_tracked(wire_node *node, int32_t tracked);
@@ -482,10 +498,87 @@ WIRE_API size_t wire_node_count(const wire_node *node);
 WIRE_API wire_node *wire_node_child(const wire_node *node, size_t index);
 WIRE_API wire_node *wire_node_map_key(const wire_node *node, size_t index);
 WIRE_API wire_node *wire_node_map_value(const wire_node *node, size_t index);
+/* Struct fields in wire order (wire_node_count gives their number); NULL
+ * for an unset field of a fresh struct. */
+WIRE_API wire_node *wire_node_field(const wire_node *node, size_t index);
+/* Wire (snake_case) name of field `index`; NULL for a field known only by
+ * its tag id. Owned by the document or the context. */
+WIRE_API const char *wire_node_field_name(const wire_node *node, size_t index,
+                                          size_t *out_len);
+WIRE_API int32_t wire_node_field_tag(const wire_node *node, size_t index);
+/* Registered type of a struct node; WIRE_E_SCHEMA if not in the schema. */
+WIRE_API int32_t wire_node_user_type(const wire_node *node,
+                                     uint32_t *out_type);
+/* Namespace and name of a struct registered by name, a named enum or a
+ * named union. */
+WIRE_API int32_t wire_node_type_names(const wire_node *node,
+                                      const uint8_t **ns, size_t *ns_len,
+                                      const uint8_t **name, size_t *name_len);
+/* Numeric user type id of a struct, enum or typed union; 0xFFFFFFFF if
+ * registered by name or unknown. */
+WIRE_API uint32_t wire_node_user_type_id(const wire_node *node);
+WIRE_API uint32_t wire_node_union_case(const wire_node *node);
+WIRE_API wire_node *wire_node_union_value(const wire_node *node);
+
 /* Creation order of the node within its document, 0..count-1: a dense key
  * for identity maps in bindings and printers. */
 WIRE_API uint32_t wire_node_index(const wire_node *node);
 WIRE_API size_t wire_doc_node_count(const wire_doc *doc);
+
+/* ===================================================================== */
+/* Section - Schema: user types                                           */
+/* ===================================================================== */
+
+/* User types (structs, enums, unions, ext) live in the context's registry.
+ * A type is named by its index (0, 1, ... in registration order). Types are
+ * registered by numeric id, or by namespace + name with user_id
+ * WIRE_BY_NAME. A registered struct must not gain fields after it has been
+ * used to encode or decode. */
+#define WIRE_BY_NAME 0xFFFFFFFFu
+enum { WIRE_KIND_STRUCT = 1, WIRE_KIND_ENUM = 2, WIRE_KIND_UNION = 3,
+       WIRE_KIND_EXT = 4 };
+typedef struct wire_field_type wire_field_type;
+
+/* kind: 1 struct, 2 enum, 3 union, 4 ext. evolving: a struct may be written
+ * in the compatible layout (default 1; 0 keeps the same-schema layout even
+ * in compatible mode). *out_type gets the type index. */
+WIRE_API int32_t wire_register_type(wire_ctx *ctx, int32_t kind,
+                                    uint32_t user_id, const char *ns,
+                                    size_t ns_len, const char *name,
+                                    size_t name_len, int32_t evolving,
+                                    uint32_t *out_type);
+/* A field type node (owned by the context). type_id: a built-in WIRE_T_*;
+ * LIST/SET/MAP take element, key and value types below. */
+WIRE_API wire_field_type *wire_field_type_new(wire_ctx *ctx, uint32_t type_id,
+                                              int32_t nullable, int32_t ref);
+/* A field type naming a registered user type. */
+WIRE_API wire_field_type *wire_field_type_user(wire_ctx *ctx, uint32_t type,
+                                               int32_t nullable, int32_t ref);
+WIRE_API int32_t wire_field_type_set_element(wire_field_type *list,
+                                             wire_field_type *element);
+WIRE_API int32_t wire_field_type_set_key_value(wire_field_type *map,
+                                               wire_field_type *key,
+                                               wire_field_type *value);
+/* tag: the field's tag id, or -1 to identify it by name (snake_case). */
+WIRE_API int32_t wire_struct_add_field(wire_ctx *ctx, uint32_t type,
+                                       const char *name, size_t name_len,
+                                       int32_t tag, wire_field_type *ft);
+WIRE_API int32_t wire_enum_add_value(wire_ctx *ctx, uint32_t type,
+                                     const char *name, size_t name_len,
+                                     uint32_t value);
+WIRE_API int32_t wire_union_add_case(wire_ctx *ctx, uint32_t type,
+                                     uint32_t case_id, const char *name,
+                                     size_t name_len, wire_field_type *ft);
+/* Resolves names between types loaded from IDL; call after registering. */
+WIRE_API int32_t wire_schema_finish(wire_ctx *ctx);
+WIRE_API uint32_t wire_type_count(const wire_ctx *ctx);
+/* By full name "ns.name" or by a name that is unique without namespace. */
+WIRE_API int32_t wire_type_find(wire_ctx *ctx, const char *name, size_t len,
+                                uint32_t *out_type);
+/* "ns.name" (or "name"); owned by the context. */
+WIRE_API const char *wire_type_full_name(const wire_ctx *ctx, uint32_t type);
+/* 1 struct, 2 enum, 3 union, 4 ext; -1 if no such type. */
+WIRE_API int32_t wire_type_kind(const wire_ctx *ctx, uint32_t type);
 
 /* ===================================================================== */
 /* Section - Whole-message codec                                          */

@@ -1,6 +1,6 @@
 /* decode.c - bytes to document. Every length, count, id and depth read from
  * the input is checked before use; see spec/ "Security considerations". */
-#include "internal.h"
+#include "schema.h"
 
 #include <stdio.h>
 
@@ -8,8 +8,10 @@
 typedef struct {
   uint8_t type;
   uint8_t ns_enc, name_enc;
-  uint32_t user_id;
-  wire_names *names;
+  uint32_t user_id;       /* ENUM, STRUCT, EXT, TYPED_UNION; or UINT32_MAX */
+  wire_names *names;      /* NAMED_* kinds read with meta strings */
+  wire_layout *layout;    /* struct kinds */
+  const wire_ftype *decl; /* declared type (element types of containers) */
 } tmeta;
 
 typedef struct {
@@ -31,6 +33,8 @@ typedef struct {
   size_t nms, ms_cap;
   wire_dump_fn dump;
   void *dump_user;
+  wire_layout **tds;       /* TypeDefs announced in this root, by index */
+  size_t ntds, tds_cap;
 } dec;
 
 #define UNBACKED_BUDGET 8192
@@ -175,6 +179,140 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
 
 /* ---- type meta ---- */
 
+static const char *kind_name(uint8_t kind) {
+  return kind == WIRE_KIND_STRUCT ? "struct" : kind == WIRE_KIND_ENUM ? "enum"
+         : kind == WIRE_KIND_UNION ? "union" : "ext";
+}
+
+static uint8_t kind_of(uint8_t t) {
+  switch (t) {
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: return WIRE_KIND_ENUM;
+  case WIRE_T_EXT: case WIRE_T_NAMED_EXT: return WIRE_KIND_EXT;
+  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
+    return WIRE_KIND_UNION;
+  default: return WIRE_KIND_STRUCT;
+  }
+}
+
+/* The registered type for a layout read from a TypeDef, if any. */
+static uint32_t registered(dec *d, bool by_name, uint32_t id,
+                           const uint8_t *ns, uint32_t ns_len,
+                           const uint8_t *name, uint32_t name_len,
+                           uint8_t kind) {
+  wire_registry *r = d->ctx->reg;
+  if (!r) return WIRE_NO_TYPE;
+  for (uint32_t i = 0; i < r->ntypes; i++) {
+    wire_utype *t = &r->types[i];
+    if (t->kind != kind || t->by_name != by_name) continue;
+    if (!by_name) {
+      if (t->user_id == id) return i;
+    } else if (strlen(t->ns) == ns_len && strlen(t->name) == name_len &&
+               memcmp(t->ns, ns, ns_len) == 0 &&
+               memcmp(t->name, name, name_len) == 0) {
+      return i;
+    }
+  }
+  return WIRE_NO_TYPE;
+}
+
+/* Same-schema struct (and ext) type meta: the schema must know the type. */
+static bool need_layout(dec *d, const uint8_t *s, tmeta *tm, uint32_t ti) {
+  if (kind_of(tm->type) != WIRE_KIND_STRUCT) return true;
+  if (ti == WIRE_NO_TYPE) {
+    if (tm->names)
+      return fail(d, WIRE_E_SCHEMA, s,
+                  "struct %.*s.%.*s is not in the schema (same-schema "
+                  "payloads need it; pass --schema)",
+                  (int)tm->names->ns_len, (const char *)tm->names->ns,
+                  (int)tm->names->name_len, (const char *)tm->names->name);
+    return fail(d, WIRE_E_SCHEMA, s,
+                "struct type id %u is not in the schema (same-schema "
+                "payloads need it; pass --schema)", tm->user_id);
+  }
+  if (wire__layout_of(d->ctx, ti) != WIRE_OK) return false;
+  tm->layout = d->ctx->reg->types[ti].layout;
+  return true;
+}
+
+static bool find_by_id(dec *d, const uint8_t *s, tmeta *tm) {
+  uint8_t kind = kind_of(tm->type);
+  uint32_t ti = registered(d, false, tm->user_id, NULL, 0, NULL, 0, kind);
+  if (kind == WIRE_KIND_EXT)
+    return fail(d, WIRE_E_UNSUPPORTED, s, "ext values need their custom "
+                                          "serializer (not supported yet)");
+  return need_layout(d, s, tm, ti);
+}
+
+static bool read_names(dec *d, tmeta *tm) {
+  wire_names *nm = wire__arena_alloc(&d->doc->arena, sizeof *nm);
+  if (!nm) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+  memset(nm, 0, sizeof *nm);
+  tm->names = nm;
+  tm->user_id = UINT32_MAX;
+  return read_meta_string(d, WIRE_MSCTX_NAMESPACE, nm, true, &tm->ns_enc) &&
+         read_meta_string(d, WIRE_MSCTX_TYPE_NAME, nm, false, &tm->name_enc);
+}
+
+static bool find_named(dec *d, const uint8_t *s, tmeta *tm) {
+  uint8_t kind = kind_of(tm->type);
+  if (kind == WIRE_KIND_EXT)
+    return fail(d, WIRE_E_UNSUPPORTED, s, "ext values need their custom "
+                                          "serializer (not supported yet)");
+  uint32_t ti = registered(d, true, 0, tm->names->ns, tm->names->ns_len,
+                           tm->names->name, tm->names->name_len, kind);
+  return need_layout(d, s, tm, ti);
+}
+
+/* Shared TypeDef marker: (index << 1) | 1 refers to an earlier TypeDef of
+ * this root, index << 1 announces the next one, which follows. */
+static bool read_shared_typedef(dec *d, tmeta *tm) {
+  const uint8_t *s = d->in.p;
+  uint32_t marker;
+  if (!wire__get_varu32(&d->in, &marker)) return false;
+  uint32_t index = marker >> 1;
+  wire_layout *l;
+  if (marker & 1) {
+    if (index >= d->ntds)
+      return fail(d, WIRE_E_TYPEDEF, s, "TypeDef reference %u of %zu", index,
+                  d->ntds);
+    l = d->tds[index];
+    T(s, "shared TypeDef #%u (reference)", index);
+  } else {
+    if (index != d->ntds)
+      return fail(d, WIRE_E_TYPEDEF, s, "new TypeDef announced as #%u, "
+                                        "expected #%zu", index, d->ntds);
+    T(s, "shared TypeDef #%u (new, follows)", index);
+    const uint8_t *ts = d->in.p;
+    if (wire__typedef_read(d->ctx, &d->in, &d->doc->arena, d->ctx->max_depth,
+                           &l) != WIRE_OK)
+      return false;
+    if (d->dump) {
+      T(ts, "TypeDef: %s %s, %u field(s)", l->compatible ? "compatible" : "fixed",
+        kind_name(l->kind), l->nfields);
+    }
+    if (d->ntds == d->tds_cap) {
+      size_t cap = d->tds_cap ? d->tds_cap * 2 : 8;
+      wire_layout **t = wire__realloc(d->ctx, d->tds, d->tds_cap * sizeof *t,
+                                      cap * sizeof *t);
+      if (!t) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+      d->tds = t;
+      d->tds_cap = cap;
+    }
+    d->tds[d->ntds++] = l;
+    l->type_index = registered(d, l->by_name, l->user_id, l->ns, l->ns_len,
+                               l->name, l->name_len, l->kind);
+  }
+  if (l->kind != kind_of(tm->type))
+    return fail(d, WIRE_E_TYPEDEF, s, "TypeDef of a %s for a %s value",
+                kind_name(l->kind), wire_type_name(tm->type));
+  if (l->kind == WIRE_KIND_EXT)
+    return fail(d, WIRE_E_UNSUPPORTED, s, "ext values need their custom "
+                                          "serializer (not supported yet)");
+  tm->layout = l;
+  tm->user_id = l->by_name ? UINT32_MAX : l->user_id;
+  return true;
+}
+
 static bool read_type_meta(dec *d, tmeta *tm) {
   const uint8_t *s = d->in.p;
   uint8_t t;
@@ -194,23 +332,23 @@ static bool read_type_meta(dec *d, tmeta *tm) {
     T(u, "user type id %u", tm->user_id);
     return true;
   }
-  case WIRE_T_NAMED_ENUM: {
-    if (d->ctx->compatible)
-      return fail(d, WIRE_E_UNSUPPORTED, s,
-                  "named enum with shared type meta (compatible mode) needs "
-                  "TypeDef support");
-    wire_names *nm = wire__arena_alloc(&d->doc->arena, sizeof *nm);
-    if (!nm) return fail(d, WIRE_E_NOMEM, s, "out of memory");
-    memset(nm, 0, sizeof *nm);
-    tm->names = nm;
-    return read_meta_string(d, WIRE_MSCTX_NAMESPACE, nm, true, &tm->ns_enc) &&
-           read_meta_string(d, WIRE_MSCTX_TYPE_NAME, nm, false, &tm->name_enc);
+  case WIRE_T_NAMED_ENUM:
+  case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_EXT:
+  case WIRE_T_NAMED_UNION:
+    if (d->ctx->compatible) return read_shared_typedef(d, tm);
+    return read_names(d, tm) && find_named(d, s, tm);
+  case WIRE_T_COMPATIBLE_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+    return read_shared_typedef(d, tm);
+  case WIRE_T_STRUCT:
+  case WIRE_T_EXT:
+  case WIRE_T_TYPED_UNION: {
+    const uint8_t *u = d->in.p;
+    if (!wire__get_varu32(&d->in, &tm->user_id)) return false;
+    T(u, "user type id %u", tm->user_id);
+    return find_by_id(d, s, tm);
   }
-  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
-  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
-  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
-    return fail(d, WIRE_E_UNSUPPORTED, s,
-                "%s values need a schema (not supported yet)", name);
   default:
     return true;
   }
@@ -220,6 +358,10 @@ static bool read_type_meta(dec *d, tmeta *tm) {
 
 static bool read_body(dec *d, const tmeta *tm, int64_t ref_slot,
                       wire_node **out);
+static bool enter(dec *d);
+static bool decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm);
+static bool read_struct(dec *d, const tmeta *tm, wire_node *n);
+static bool read_union(dec *d, const tmeta *tm, wire_node *n);
 
 /* Whether a decoded node has the type meta `tm` (same id, same user type). */
 static bool matches(const tmeta *tm, const wire_node *n) {
@@ -325,7 +467,7 @@ static bool check_count(dec *d, const uint8_t *s, uint64_t count,
   return true;
 }
 
-static bool read_list(dec *d, wire_node *n) {
+static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
   const uint8_t *s = d->in.p;
   uint32_t count;
   if (!wire__get_varu32(&d->in, &count)) return false;
@@ -343,15 +485,17 @@ static bool read_list(dec *d, wire_node *n) {
     (h & WIRE_LF_DECL) ? " declared-type" : "",
     (h & WIRE_LF_HAS_NULL) ? " has-null" : "",
     (h & WIRE_LF_TRACKING) ? " ref-tracking" : "");
-  if (h & WIRE_LF_DECL)
-    return fail(d, WIRE_E_UNSUPPORTED, hs,
-                "declared element type needs a schema");
   n->a = h;
   n->flags |= WIRE_NF_HDR_SET;
   bool flags = (h & (WIRE_LF_TRACKING | WIRE_LF_HAS_NULL)) != 0;
   tmeta et;
-  bool same = (h & WIRE_LF_SAME_TYPE) != 0;
-  if (same) {
+  bool same = (h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL)) != 0;
+  if (h & WIRE_LF_DECL) {
+    if (!decl || !decl->elem)
+      return fail(d, WIRE_E_UNSUPPORTED, hs,
+                  "declared element type needs a schema");
+    if (!decl_tmeta(d, decl->elem, &et)) return false;
+  } else if (same) {
     if (!read_type_meta(d, &et)) return false;
     n->b = et.type;
     n->flags |= WIRE_NF_ELEM_SET;
@@ -391,7 +535,7 @@ static bool read_list(dec *d, wire_node *n) {
   return true;
 }
 
-static bool read_map(dec *d, wire_node *n) {
+static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
   const uint8_t *s = d->in.p;
   uint32_t count;
   if (!wire__get_varu32(&d->in, &count)) return false;
@@ -419,9 +563,20 @@ static bool read_map(dec *d, wire_node *n) {
       (h & WIRE_MF_KEY_TRACK) ? " tracked" : "", vnull ? " null" : "",
       (h & WIRE_MF_VAL_DECL) ? " declared" : "",
       (h & WIRE_MF_VAL_TRACK) ? " tracked" : "");
-    if ((h & WIRE_MF_KEY_DECL) || (h & WIRE_MF_VAL_DECL))
-      return fail(d, WIRE_E_UNSUPPORTED, hs,
-                  "declared key/value type needs a schema");
+    tmeta kd, vd;
+    if (h & WIRE_MF_KEY_DECL) {
+      if (!decl || !decl->key)
+        return fail(d, WIRE_E_UNSUPPORTED, hs, "declared key type needs a schema");
+      if (!decl_tmeta(d, decl->key, &kd)) return false;
+    }
+    if (h & WIRE_MF_VAL_DECL) {
+      if (!decl || !decl->value)
+        return fail(d, WIRE_E_UNSUPPORTED, hs,
+                    "declared value type needs a schema");
+      if (!decl_tmeta(d, decl->value, &vd)) return false;
+    }
+    const tmeta *kfix = (h & WIRE_MF_KEY_DECL) ? &kd : NULL;
+    const tmeta *vfix = (h & WIRE_MF_VAL_DECL) ? &vd : NULL;
     if (wire__chunk_push(d->doc, n, h, 1) != WIRE_OK)
       return fail(d, WIRE_E_NOMEM, hs, "out of memory");
     wire_node *k, *v;
@@ -430,12 +585,12 @@ static bool read_map(dec *d, wire_node *n) {
        * own type meta, framed by a ref flag when its track bit is set. */
       if (knull) {
         if (!(k = node(d, WIRE_T_NULL))) return false;
-      } else if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, NULL, &k)) {
+      } else if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, kfix, &k)) {
         return false;
       }
       if (vnull) {
         if (!(v = node(d, WIRE_T_NULL))) return false;
-      } else if (!read_slot(d, h & WIRE_MF_VAL_TRACK, true, NULL, &v)) {
+      } else if (!read_slot(d, h & WIRE_MF_VAL_TRACK, true, vfix, &v)) {
         return false;
       }
       kv[2 * done] = k;
@@ -452,7 +607,10 @@ static bool read_map(dec *d, wire_node *n) {
     T(ss, "chunk size %u", size);
     n->v.map.chunks->c[n->v.map.chunks->n - 1] = (uint16_t)(h << 8 | size);
     tmeta kt, vt;
-    if (!read_type_meta(d, &kt) || !read_type_meta(d, &vt)) return false;
+    if (kfix) kt = *kfix;
+    else if (!read_type_meta(d, &kt)) return false;
+    if (vfix) vt = *vfix;
+    else if (!read_type_meta(d, &vt)) return false;
     for (uint32_t i = 0; i < size; i++) {
       const uint8_t *es = d->in.p;
       if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, &kt, &k) ||
@@ -569,6 +727,163 @@ static bool read_decimal(dec *d, wire_node *n) {
   return true;
 }
 
+static wire_names *layout_names(dec *d, const wire_layout *l) {
+  wire_names *nm = wire__arena_alloc(&d->doc->arena, sizeof *nm);
+  if (!nm) {
+    fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+    return NULL;
+  }
+  memset(nm, 0, sizeof *nm);
+  if (l) {
+    nm->ns = l->ns;
+    nm->ns_len = l->ns_len;
+    nm->name = l->name;
+    nm->name_len = l->name_len;
+    nm->layout = l;
+  }
+  return nm;
+}
+
+static bool is_prim(uint8_t t) {
+  return t == WIRE_T_BOOL || (t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_UINT64) ||
+         (t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64);
+}
+
+/* The type meta a declared field type stands for (no bytes are read). */
+static bool decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
+  memset(tm, 0, sizeof *tm);
+  tm->type = f->type_id;
+  tm->user_id = UINT32_MAX;
+  tm->decl = f;
+  if (f->user != WIRE_NO_TYPE) {
+    wire_utype *t = &d->ctx->reg->types[f->user];
+    tm->user_id = t->by_name ? UINT32_MAX : t->user_id;
+    switch (t->kind) {
+    case WIRE_KIND_STRUCT:
+      tm->type = t->by_name ? WIRE_T_NAMED_STRUCT : WIRE_T_STRUCT;
+      if (wire__layout_of(d->ctx, f->user) != WIRE_OK) return false;
+      tm->layout = t->layout;
+      break;
+    case WIRE_KIND_ENUM:
+      tm->type = t->by_name ? WIRE_T_NAMED_ENUM : WIRE_T_ENUM;
+      if (t->by_name) {
+        wire_names *nm = wire__arena_alloc(&d->doc->arena, sizeof *nm);
+        if (!nm) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+        memset(nm, 0, sizeof *nm);
+        nm->ns = (const uint8_t *)t->ns;
+        nm->ns_len = (uint32_t)strlen(t->ns);
+        nm->name = (const uint8_t *)t->name;
+        nm->name_len = (uint32_t)strlen(t->name);
+        tm->names = nm;
+      }
+      break;
+    case WIRE_KIND_UNION:
+      tm->type = WIRE_T_UNION;
+      break;
+    default:
+      return fail(d, WIRE_E_UNSUPPORTED, d->in.p,
+                  "ext field %s needs its custom serializer", t->full_name);
+    }
+  } else if (kind_of(f->type_id) == WIRE_KIND_STRUCT &&
+             f->type_id >= WIRE_T_STRUCT && f->type_id <= WIRE_T_NAMED_COMPATIBLE_STRUCT) {
+    return fail(d, WIRE_E_SCHEMA, d->in.p,
+                "a struct field of undeclared struct type in a same-schema "
+                "payload");
+  } else if (f->type_id == WIRE_T_EXT || f->type_id == WIRE_T_NAMED_EXT) {
+    return fail(d, WIRE_E_UNSUPPORTED, d->in.p,
+                "ext fields need their custom serializer");
+  }
+  return true;
+}
+
+/* One struct field: framing from its declared type (spec R-FIELD). */
+static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
+  const wire_ftype *f = lf->type;
+  uint8_t t = f->type_id;
+  bool flag = f->nullable || f->ref;
+  bool dynamic = t == WIRE_T_UNKNOWN ||
+                 ((kind_of(t) == WIRE_KIND_STRUCT || kind_of(t) == WIRE_KIND_EXT) &&
+                  t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_EXT &&
+                  d->ctx->compatible);
+  if (d->dump) {
+    if (lf->name_len)
+      T(d->in.p, "field %.*s", (int)lf->name_len, (const char *)lf->name);
+    else
+      T(d->in.p, "field #%d", lf->tag);
+  }
+  if (dynamic) {
+    if (!read_slot(d, flag, f->ref, NULL, out)) return false;
+    if ((*out)->type != WIRE_T_NULL) (*out)->flags |= WIRE_NF_TYPED;
+    return true;
+  }
+  if (is_prim(t) && !flag) {
+    tmeta tm = {.type = t};
+    return read_body(d, &tm, -1, out);
+  }
+  tmeta tm;
+  return decl_tmeta(d, f, &tm) && read_slot(d, flag, f->ref, &tm, out);
+}
+
+static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
+  wire_layout *l = tm->layout;
+  n->v.st.layout = l;
+  n->v.st.names = tm->names;
+  if (tm->names) {
+    n->a = tm->ns_enc;
+    n->b = tm->name_enc;
+    n->flags |= WIRE_NF_NAMES_SET;
+  }
+  /* Same-schema struct kinds carry the schema hash, compatible ones not. */
+  if (tm->type == WIRE_T_STRUCT || tm->type == WIRE_T_NAMED_STRUCT) {
+    const uint8_t *s = d->in.p;
+    uint64_t h;
+    if (!wire__get_le(&d->in, 4, &h)) return false;
+    if ((uint32_t)h != l->schema_hash) {
+      char name[160];
+      if (l->type_index != WIRE_NO_TYPE)
+        snprintf(name, sizeof name, "%s",
+                 d->ctx->reg->types[l->type_index].full_name);
+      else if (l->by_name)
+        snprintf(name, sizeof name, "%.*s.%.*s", (int)l->ns_len,
+                 (const char *)l->ns, (int)l->name_len, (const char *)l->name);
+      else
+        snprintf(name, sizeof name, "type id %u", l->user_id);
+      return fail(d, WIRE_E_SCHEMA, s,
+                  "schema hash 0x%08x of %s does not match the schema's "
+                  "0x%08x", (unsigned)h, name, l->schema_hash);
+    }
+    T(s, "schema hash 0x%08x", (unsigned)h);
+  }
+  if (!enter(d)) return false;
+  wire_node **fields = wire__arena_alloc(&d->doc->arena,
+                                         (l->nfields + 1) * sizeof *fields);
+  if (!fields) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+  n->v.st.fields = fields;
+  for (uint32_t i = 0; i < l->nfields; i++) {
+    if (!read_field(d, &l->fields[i], &fields[i])) return false;
+    n->small = i + 1;
+  }
+  d->depth--;
+  return true;
+}
+
+static bool read_union(dec *d, const tmeta *tm, wire_node *n) {
+  const uint8_t *s = d->in.p;
+  uint32_t c;
+  if (!wire__get_varu32(&d->in, &c)) return false;
+  T(s, "union case %u", c);
+  n->small = c;
+  n->v.un.user_id = tm->user_id;
+  n->v.un.names = tm->names;
+  if (!tm->names && tm->layout && tm->layout->by_name &&
+      !(n->v.un.names = layout_names(d, tm->layout)))
+    return false;
+  if (!enter(d)) return false;
+  if (!read_slot(d, true, true, NULL, &n->v.un.value)) return false;
+  d->depth--;
+  return true;
+}
+
 static bool read_body(dec *d, const tmeta *tm, int64_t slot,
                       wire_node **out) {
   wire_node *n = node(d, tm->type);
@@ -672,27 +987,35 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
   case WIRE_T_LIST:
   case WIRE_T_SET:
     if (slot >= 0) d->ctx->refs[slot] = n; /* before children: cycles */
-    return read_list(d, n);
+    return read_list(d, n, tm->decl);
   case WIRE_T_MAP:
     if (slot >= 0) d->ctx->refs[slot] = n;
-    return read_map(d, n);
+    return read_map(d, n, tm->decl);
   case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: {
     uint32_t v;
     if (!wire__get_varu32(&d->in, &v)) return false;
     n->small = v;
     if (tm->type == WIRE_T_ENUM) {
       n->v.en.type_id = tm->user_id;
-    } else {
+    } else if (tm->names) {
       n->v.nen.names = tm->names;
       n->a = tm->ns_enc;
       n->b = tm->name_enc;
       n->flags |= WIRE_NF_NAMES_SET;
+    } else if (!(n->v.nen.names = layout_names(d, tm->layout))) {
+      return false;
     }
     T(s, "enum value %u", v);
     return true;
   }
   case WIRE_T_NONE:
     return true;
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+    if (slot >= 0) d->ctx->refs[slot] = n; /* before fields: cycles */
+    return read_struct(d, tm, n);
+  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
+    return read_union(d, tm, n);
   case WIRE_T_DURATION: case WIRE_T_TIMESTAMP: {
     uint64_t ns;
     if (tm->type == WIRE_T_DURATION) {
@@ -769,6 +1092,7 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
     }
     d.nrefs = 0;
     d.nms = 0;
+    d.ntds = 0;
     d.depth = 0;
     d.unbacked = UNBACKED_BUDGET;
     const uint8_t *s = d.in.p;
@@ -800,6 +1124,7 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
     }
   }
   if (d.ms) wire__free(ctx, d.ms, d.ms_cap * sizeof *d.ms);
+  if (d.tds) wire__free(ctx, d.tds, d.tds_cap * sizeof *d.tds);
   return st;
 }
 

@@ -1,5 +1,7 @@
 /* doc.c - the document: arena, node builders and accessors. */
-#include "internal.h"
+#include <stdlib.h>
+
+#include "schema.h"
 
 /* ---- arena ---- */
 
@@ -575,6 +577,8 @@ size_t wire_node_count(const wire_node *n) {
   if (!n) return 0;
   switch (n->type) {
   case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP:
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT:
     return n->small;
   default:
     if (wire__is_array_type(n->type))
@@ -601,3 +605,198 @@ wire_node *wire_node_map_value(const wire_node *n, size_t i) {
 
 uint32_t wire_node_index(const wire_node *n) { return n ? n->index : 0; }
 size_t wire_doc_node_count(const wire_doc *d) { return d ? d->nnodes : 0; }
+
+/* ---- user types ---- */
+
+static bool is_struct(const wire_node *n) {
+  return n && n->type >= WIRE_T_STRUCT &&
+         n->type <= WIRE_T_NAMED_COMPATIBLE_STRUCT;
+}
+static bool is_union(const wire_node *n) {
+  return n && n->type >= WIRE_T_UNION && n->type <= WIRE_T_NAMED_UNION;
+}
+
+static wire_utype *reg_type(wire_doc *d, uint32_t type, uint8_t kind) {
+  wire_registry *r = d->ctx->reg;
+  if (!r || type >= r->ntypes || r->types[type].kind != kind) {
+    wire__fail(d->ctx, WIRE_E_ARG, 0, "type %u is not a registered %s", type,
+               kind == WIRE_KIND_STRUCT ? "struct" : kind == WIRE_KIND_ENUM
+                                                         ? "enum" : "union");
+    return NULL;
+  }
+  return &r->types[type];
+}
+
+wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
+  if (!d) return NULL;
+  wire_utype *t = reg_type(d, type, WIRE_KIND_STRUCT);
+  if (!t || wire__layout_of(d->ctx, type) != WIRE_OK) return NULL;
+  bool compat = d->ctx->compatible && t->evolving;
+  uint8_t id = t->by_name ? (compat ? WIRE_T_NAMED_COMPATIBLE_STRUCT
+                                    : WIRE_T_NAMED_STRUCT)
+                          : (compat ? WIRE_T_COMPATIBLE_STRUCT : WIRE_T_STRUCT);
+  wire_node *n = wire__node_new(d, id);
+  if (!n) return NULL;
+  wire_layout *l = t->layout;
+  n->v.st.layout = l;
+  n->v.st.fields = wire__arena_alloc(&d->arena, (l->nfields + 1) * sizeof(wire_node *));
+  if (!n->v.st.fields) {
+    nomem(d);
+    return NULL;
+  }
+  memset(n->v.st.fields, 0, (l->nfields + 1) * sizeof(wire_node *));
+  n->small = l->nfields;
+  return n;
+}
+
+/* Index of a field by wire name (snake_case), declared name, or "#tag". */
+static int32_t field_index(wire_ctx *ctx, const wire_layout *l,
+                           const char *name, size_t len) {
+  for (uint32_t i = 0; i < l->nfields; i++) {
+    const wire_lfield *f = &l->fields[i];
+    if (f->name_len == len && f->name && memcmp(f->name, name, len) == 0)
+      return (int32_t)i;
+    if (f->local != WIRE_NO_TYPE && l->type_index != WIRE_NO_TYPE) {
+      const char *decl = ctx->reg->types[l->type_index].fields[f->local].name;
+      if (strlen(decl) == len && memcmp(decl, name, len) == 0) return (int32_t)i;
+    }
+    if (f->tag >= 0 && len > 1 && name[0] == '#') {
+      char *end;
+      char buf[16];
+      if (len < sizeof buf) {
+        memcpy(buf, name + 1, len - 1);
+        buf[len - 1] = 0;
+        long v = strtol(buf, &end, 10);
+        if (*end == 0 && v == f->tag) return (int32_t)i;
+      }
+    }
+  }
+  return -1;
+}
+
+int32_t wire_struct_set_field(wire_doc *d, wire_node *n, const char *name,
+                              size_t len, wire_node *value) {
+  if (!d || !is_struct(n) || !name || !value) return WIRE_E_ARG;
+  int32_t i = field_index(d->ctx, n->v.st.layout, name, len);
+  if (i < 0)
+    return wire__fail(d->ctx, WIRE_E_NOTATION, 0, "no field %.*s", (int)len,
+                      name);
+  n->v.st.fields[i] = value;
+  return WIRE_OK;
+}
+
+wire_node *wire_node_new_enum_of(wire_doc *d, uint32_t type, uint32_t value) {
+  if (!d) return NULL;
+  wire_utype *t = reg_type(d, type, WIRE_KIND_ENUM);
+  if (!t) return NULL;
+  if (!t->by_name) return wire_node_new_enum(d, t->user_id, value);
+  return wire_node_new_named_enum(d, (const uint8_t *)t->ns, strlen(t->ns),
+                                  (const uint8_t *)t->name, strlen(t->name),
+                                  value);
+}
+
+wire_node *wire_node_new_union(wire_doc *d, uint32_t type, uint32_t case_id,
+                               wire_node *value) {
+  if (!d || !value) return NULL;
+  wire_node *n;
+  if (type == WIRE_BY_NAME) {
+    n = wire__node_new(d, WIRE_T_UNION);
+    if (!n) return NULL;
+    n->v.un.user_id = UINT32_MAX;
+  } else {
+    wire_utype *t = reg_type(d, type, WIRE_KIND_UNION);
+    if (!t) return NULL;
+    n = wire__node_new(d, t->by_name ? WIRE_T_NAMED_UNION : WIRE_T_TYPED_UNION);
+    if (!n) return NULL;
+    n->v.un.user_id = t->by_name ? UINT32_MAX : t->user_id;
+    if (t->by_name) {
+      wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
+      if (!nm) {
+        nomem(d);
+        return NULL;
+      }
+      memset(nm, 0, sizeof *nm);
+      nm->ns = (const uint8_t *)t->ns;
+      nm->ns_len = (uint32_t)strlen(t->ns);
+      nm->name = (const uint8_t *)t->name;
+      nm->name_len = (uint32_t)strlen(t->name);
+      n->v.un.names = nm;
+    }
+  }
+  n->small = case_id;
+  n->v.un.value = value;
+  return n;
+}
+
+wire_node *wire_node_field(const wire_node *n, size_t i) {
+  return is_struct(n) && i < n->small ? n->v.st.fields[i] : NULL;
+}
+
+const char *wire_node_field_name(const wire_node *n, size_t i,
+                                 size_t *out_len) {
+  if (out_len) *out_len = 0;
+  if (!is_struct(n) || i >= n->v.st.layout->nfields) return NULL;
+  const wire_lfield *f = &n->v.st.layout->fields[i];
+  if (out_len) *out_len = f->name_len;
+  return (const char *)f->name;
+}
+
+int32_t wire_node_field_tag(const wire_node *n, size_t i) {
+  if (!is_struct(n) || i >= n->v.st.layout->nfields) return -1;
+  return n->v.st.layout->fields[i].tag;
+}
+
+int32_t wire_node_user_type(const wire_node *n, uint32_t *out_type) {
+  if (!n || !out_type) return WIRE_E_ARG;
+  const wire_layout *l = is_struct(n) ? n->v.st.layout : NULL;
+  if (l && l->type_index != WIRE_NO_TYPE) {
+    *out_type = l->type_index;
+    return WIRE_OK;
+  }
+  return WIRE_E_SCHEMA;
+}
+
+/* Namespace and name of a user-typed node (struct, named enum or union),
+ * or of a struct read from a TypeDef. */
+int32_t wire_node_type_names(const wire_node *n, const uint8_t **ns,
+                             size_t *ns_len, const uint8_t **name,
+                             size_t *name_len) {
+  if (!n || !ns || !ns_len || !name || !name_len) return WIRE_E_ARG;
+  *ns = *name = NULL;
+  *ns_len = *name_len = 0;
+  const wire_names *nm = NULL;
+  if (is_struct(n)) {
+    const wire_layout *l = n->v.st.layout;
+    if (!l->by_name) return WIRE_E_ARG;
+    *ns = l->ns;
+    *ns_len = l->ns_len;
+    *name = l->name;
+    *name_len = l->name_len;
+    return WIRE_OK;
+  }
+  if (n->type == WIRE_T_NAMED_ENUM) nm = n->v.nen.names;
+  else if (is_union(n)) nm = n->v.un.names;
+  if (!nm) return WIRE_E_ARG;
+  *ns = nm->ns;
+  *ns_len = nm->ns_len;
+  *name = nm->name;
+  *name_len = nm->name_len;
+  return WIRE_OK;
+}
+
+/* User type id of a struct, enum or typed union; UINT32_MAX if by name. */
+uint32_t wire_node_user_type_id(const wire_node *n) {
+  if (!n) return UINT32_MAX;
+  if (is_struct(n)) return n->v.st.layout->by_name ? UINT32_MAX
+                                                   : n->v.st.layout->user_id;
+  if (n->type == WIRE_T_ENUM) return n->v.en.type_id;
+  if (is_union(n)) return n->v.un.user_id;
+  return UINT32_MAX;
+}
+
+uint32_t wire_node_union_case(const wire_node *n) {
+  return is_union(n) ? n->small : 0;
+}
+wire_node *wire_node_union_value(const wire_node *n) {
+  return is_union(n) ? n->v.un.value : NULL;
+}

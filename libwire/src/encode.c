@@ -2,7 +2,7 @@
  * encodings, reference flags, element headers, map chunks, meta string
  * encodings) are reproduced; everything else follows the writer policy of
  * the Fory Java runtime (spec/ "Writer policy"). */
-#include "internal.h"
+#include "schema.h"
 
 #include <stdio.h>
 
@@ -15,6 +15,8 @@ typedef struct {
 typedef struct {
   wire_buf b;
   wire_ctx *ctx;
+  const void **tds; /* TypeDefs announced in this root (layout or type) */
+  size_t ntds, tds_cap;
   uint32_t depth;
   uint32_t nrefs;
   wire_node **marked;
@@ -64,6 +66,12 @@ static bool same_type(const wire_node *a, const wire_node *b) {
            memcmp(x->ns, y->ns, x->ns_len) == 0 &&
            memcmp(x->name, y->name, x->name_len) == 0;
   }
+  if (a->type >= WIRE_T_STRUCT && a->type <= WIRE_T_NAMED_COMPATIBLE_STRUCT) {
+    const wire_layout *x = a->v.st.layout, *y = b->v.st.layout;
+    return x == y || (x->type_index != WIRE_NO_TYPE &&
+                      x->type_index == y->type_index);
+  }
+  if (a->type == WIRE_T_TYPED_UNION) return a->v.un.user_id == b->v.un.user_id;
   return true;
 }
 
@@ -134,26 +142,105 @@ static void ms_reset(enc *e) {
   e->nms = 0;
 }
 
+/* Shared TypeDef: a reference if this root already announced it, else the
+ * next index and the TypeDef bytes (as read, or built from the schema). */
+static bool write_shared_typedef(enc *e, const wire_layout *l, uint32_t ti) {
+  const void *key = l ? (const void *)l : (const void *)&e->ctx->reg->types[ti];
+  for (size_t i = 0; i < e->ntds; i++) {
+    if (e->tds[i] == key) {
+      wire__put_varu32(&e->b, (uint32_t)(i << 1 | 1));
+      return ok(e);
+    }
+  }
+  if (e->ntds == e->tds_cap) {
+    size_t cap = e->tds_cap ? e->tds_cap * 2 : 8;
+    const void **t = wire__realloc(e->ctx, e->tds, e->tds_cap * sizeof *t,
+                                   cap * sizeof *t);
+    if (!t) return efail(e, WIRE_E_NOMEM, "out of memory");
+    e->tds = t;
+    e->tds_cap = cap;
+  }
+  wire__put_varu32(&e->b, (uint32_t)(e->ntds << 1));
+  e->tds[e->ntds++] = key;
+  if (l && l->td) {
+    wire__put_bytes(&e->b, l->td, l->td_len);
+    return ok(e);
+  }
+  if (l) ti = l->type_index;
+  if (ti == WIRE_NO_TYPE)
+    return efail(e, WIRE_E_NOTATION, "no TypeDef for a type not in the schema");
+  if (wire__typedef_build(e->ctx, ti, &e->b) != WIRE_OK) return false;
+  return ok(e);
+}
+
+static bool write_names(enc *e, const wire_node *n, const wire_names *nm) {
+  bool set = n->flags & WIRE_NF_NAMES_SET;
+  return write_meta_string(e, WIRE_MSCTX_NAMESPACE, nm->ns, nm->ns_len,
+                           set ? n->a : -1, nm->ns_hash_form) &&
+         write_meta_string(e, WIRE_MSCTX_TYPE_NAME, nm->name, nm->name_len,
+                           set ? n->b : -1, nm->name_hash_form);
+}
+
+/* The registry index of a named type, for building its TypeDef. */
+static uint32_t find_named(enc *e, uint8_t kind, const wire_names *nm) {
+  wire_registry *r = e->ctx->reg;
+  for (uint32_t i = 0; r && i < r->ntypes; i++) {
+    wire_utype *t = &r->types[i];
+    if (t->kind == kind && t->by_name && strlen(t->ns) == nm->ns_len &&
+        strlen(t->name) == nm->name_len &&
+        memcmp(t->ns, nm->ns, nm->ns_len) == 0 &&
+        memcmp(t->name, nm->name, nm->name_len) == 0)
+      return i;
+  }
+  return WIRE_NO_TYPE;
+}
+
 static bool write_type_meta(enc *e, const wire_node *n) {
   wire__put_u8(&e->b, n->type);
-  if (n->type == WIRE_T_ENUM) {
+  switch (n->type) {
+  case WIRE_T_ENUM:
     wire__put_varu32(&e->b, n->v.en.type_id);
-  } else if (n->type == WIRE_T_NAMED_ENUM) {
+    break;
+  case WIRE_T_NAMED_ENUM:
     if (e->ctx->compatible)
-      return efail(e, WIRE_E_UNSUPPORTED,
-                   "named enum in compatible mode needs TypeDef support");
-    bool set = n->flags & WIRE_NF_NAMES_SET;
-    const wire_names *nm = n->v.nen.names;
-    if (!write_meta_string(e, WIRE_MSCTX_NAMESPACE, nm->ns, nm->ns_len,
-                           set ? n->a : -1, nm->ns_hash_form) ||
-        !write_meta_string(e, WIRE_MSCTX_TYPE_NAME, nm->name, nm->name_len,
-                           set ? n->b : -1, nm->name_hash_form))
-      return false;
+      return write_shared_typedef(e, n->v.nen.names->layout,
+                                  find_named(e, WIRE_KIND_ENUM, n->v.nen.names));
+    return write_names(e, n, n->v.nen.names);
+  case WIRE_T_STRUCT:
+    wire__put_varu32(&e->b, n->v.st.layout->user_id);
+    break;
+  case WIRE_T_NAMED_STRUCT:
+    if (e->ctx->compatible)
+      return write_shared_typedef(e, n->v.st.layout, n->v.st.layout->type_index);
+    if (n->v.st.names) return write_names(e, n, n->v.st.names);
+    {
+      const wire_layout *l = n->v.st.layout;
+      return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len, -1, 0) &&
+             write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len, -1,
+                               0);
+    }
+  case WIRE_T_COMPATIBLE_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+    return write_shared_typedef(e, n->v.st.layout, n->v.st.layout->type_index);
+  case WIRE_T_TYPED_UNION:
+    wire__put_varu32(&e->b, n->v.un.user_id);
+    break;
+  case WIRE_T_NAMED_UNION:
+    if (!n->v.un.names)
+      return efail(e, WIRE_E_NOTATION, "named union without a name");
+    if (e->ctx->compatible)
+      return write_shared_typedef(e, n->v.un.names->layout,
+                                  find_named(e, WIRE_KIND_UNION, n->v.un.names));
+    return write_names(e, n, n->v.un.names);
+  default:
+    break;
   }
   return ok(e);
 }
 
-static bool write_body(enc *e, wire_node *n);
+static bool write_body(enc *e, wire_node *n, const wire_ftype *decl);
+static bool write_struct(enc *e, wire_node *n);
+static bool static_type(const enc *e, const wire_ftype *f);
 
 static bool mark(enc *e, wire_node *n) {
   if (e->nmarked == e->marked_cap) {
@@ -170,7 +257,7 @@ static bool mark(enc *e, wire_node *n) {
 }
 
 static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
-                       bool with_type, bool any_slot) {
+                       bool with_type, bool any_slot, const wire_ftype *decl) {
   if (n->type == WIRE_T_NULL) {
     if (!has_flag)
       return efail(e, WIRE_E_NOTATION, "null where the slot has no null flag");
@@ -200,7 +287,7 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
                  "shared value in a slot without reference flags");
   }
   if (with_type && !write_type_meta(e, n)) return false;
-  return write_body(e, n);
+  return write_body(e, n, decl);
 }
 
 static bool enter(enc *e) {
@@ -210,7 +297,57 @@ static bool enter(enc *e) {
   return true;
 }
 
-static bool write_list(enc *e, wire_node *n) {
+static bool is_prim(uint8_t t) {
+  return t == WIRE_T_BOOL || (t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_UINT64) ||
+         (t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64);
+}
+
+static bool is_struct_or_ext(uint8_t t) {
+  return t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_EXT;
+}
+
+/* Whether values of a declared type are written without type meta: not
+ * `any`, and not a struct or ext in compatible mode. */
+static bool static_type(const enc *e, const wire_ftype *f) {
+  if (f->type_id == WIRE_T_UNKNOWN) return false;
+  if (is_struct_or_ext(f->type_id) && e->ctx->compatible) return false;
+  return true;
+}
+
+static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
+  const wire_ftype *f = lf->type;
+  bool flag = f->nullable || f->ref;
+  if (!v) {
+    if (!flag)
+      return efail(e, WIRE_E_NOTATION, "field %.*s has no value",
+                   (int)lf->name_len, (const char *)lf->name);
+    wire__put_u8(&e->b, 0xFD);
+    return ok(e);
+  }
+  bool dynamic = !static_type(e, f);
+  if (is_prim(f->type_id) && !flag) {
+    if (v->type != f->type_id)
+      return efail(e, WIRE_E_NOTATION, "field %.*s is a %s, not a %s",
+                   (int)lf->name_len, (const char *)lf->name,
+                   wire_type_name(f->type_id), wire_type_name(v->type));
+    return write_body(e, v, f);
+  }
+  return write_slot(e, v, flag, f->ref, dynamic, dynamic, f);
+}
+
+static bool write_struct(enc *e, wire_node *n) {
+  const wire_layout *l = n->v.st.layout;
+  if (n->type == WIRE_T_STRUCT || n->type == WIRE_T_NAMED_STRUCT)
+    wire__put_le(&e->b, l->schema_hash, 4);
+  if (!enter(e)) return false;
+  for (uint32_t i = 0; i < l->nfields; i++)
+    if (!write_field(e, &l->fields[i], i < n->small ? n->v.st.fields[i] : NULL))
+      return false;
+  e->depth--;
+  return ok(e);
+}
+
+static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   uint32_t count = n->small;
   wire__put_varu32(&e->b, count);
   if (count == 0) return ok(e);
@@ -223,12 +360,23 @@ static bool write_list(enc *e, wire_node *n) {
     else if (!same_type(first, it[i])) same = false;
     if (tracked(e, it[i])) track = true;
   }
+  const wire_ftype *edecl = decl ? decl->elem : NULL;
+  if (edecl && !static_type(e, edecl)) edecl = NULL;
   uint8_t h;
   if (n->flags & WIRE_NF_HDR_SET) {
     h = n->a;
-    if (h & (WIRE_LF_DECL | 0xF0))
+    if (h & 0xF0)
+      return efail(e, WIRE_E_NOTATION, "element header 0x%02x has reserved "
+                                       "bits", h);
+    if ((h & WIRE_LF_DECL) && !edecl)
       return efail(e, WIRE_E_NOTATION, "element header 0x%02x needs a schema",
                    h);
+    if (!(h & WIRE_LF_DECL)) edecl = NULL;
+  } else if (edecl) {
+    /* Declared element type: no element type meta. */
+    h = (uint8_t)(WIRE_LF_DECL | WIRE_LF_SAME_TYPE |
+                  (has_null ? WIRE_LF_HAS_NULL : 0) |
+                  (edecl->ref ? WIRE_LF_TRACKING : 0));
   } else {
     if (!same && e->ctx->ref_tracking) track = true;
     h = (uint8_t)((same ? WIRE_LF_SAME_TYPE : 0) |
@@ -240,8 +388,8 @@ static bool write_list(enc *e, wire_node *n) {
     return efail(e, WIRE_E_NOTATION, "null element but header 0x%02x has no "
                                      "null flag", h);
   wire__put_u8(&e->b, h);
-  bool st = h & WIRE_LF_SAME_TYPE;
-  if (st) {
+  bool st = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
+  if (st && !edecl) {
     if (first) {
       for (uint32_t i = 0; i < count; i++)
         if (it[i]->type != WIRE_T_NULL && !same_type(first, it[i]))
@@ -259,14 +407,18 @@ static bool write_list(enc *e, wire_node *n) {
   if (!enter(e)) return false;
   bool allow_ref = h & WIRE_LF_TRACKING;
   for (uint32_t i = 0; i < count; i++)
-    if (!write_slot(e, it[i], flags, allow_ref, !st, !st)) return false;
+    if (!write_slot(e, it[i], flags, allow_ref, !st, !st, edecl)) return false;
   e->depth--;
   return ok(e);
 }
 
-static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size) {
+static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size,
+                        const wire_ftype *kd, const wire_ftype *vd) {
+  const wire_ftype *kdecl = (h & WIRE_MF_KEY_DECL) ? kd : NULL;
+  const wire_ftype *vdecl = (h & WIRE_MF_VAL_DECL) ? vd : NULL;
   wire__put_u8(&e->b, (uint8_t)h);
-  if (h & (WIRE_MF_KEY_DECL | WIRE_MF_VAL_DECL | 0xC0))
+  if ((h & 0xC0) || ((h & WIRE_MF_KEY_DECL) && !kd) ||
+      ((h & WIRE_MF_VAL_DECL) && !vd))
     return efail(e, WIRE_E_NOTATION, "chunk header 0x%02x needs a schema", h);
   bool knull = h & WIRE_MF_KEY_NULL, vnull = h & WIRE_MF_VAL_NULL;
   if (knull || vnull) {
@@ -276,9 +428,9 @@ static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size) {
     if ((k->type == WIRE_T_NULL) != knull || (v->type == WIRE_T_NULL) != vnull)
       return efail(e, WIRE_E_NOTATION, "chunk header 0x%02x does not match "
                                        "the entry's nulls", h);
-    if (!knull && !write_slot(e, k, h & WIRE_MF_KEY_TRACK, true, true, true))
+    if (!knull && !write_slot(e, k, h & WIRE_MF_KEY_TRACK, true, !kdecl, true, kdecl))
       return false;
-    if (!vnull && !write_slot(e, v, h & WIRE_MF_VAL_TRACK, true, true, true))
+    if (!vnull && !write_slot(e, v, h & WIRE_MF_VAL_TRACK, true, !vdecl, true, vdecl))
       return false;
     return ok(e);
   }
@@ -292,16 +444,20 @@ static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size) {
       return efail(e, WIRE_E_NOTATION, "keys or values of one chunk differ "
                                        "in type");
   }
-  if (!write_type_meta(e, k0) || !write_type_meta(e, v0)) return false;
+  if ((!kdecl && !write_type_meta(e, k0)) || (!vdecl && !write_type_meta(e, v0)))
+    return false;
   for (uint32_t i = 0; i < size; i++) {
-    if (!write_slot(e, kv[2 * i], h & WIRE_MF_KEY_TRACK, true, false, false) ||
-        !write_slot(e, kv[2 * i + 1], h & WIRE_MF_VAL_TRACK, true, false, false))
+    if (!write_slot(e, kv[2 * i], h & WIRE_MF_KEY_TRACK, true, false, false, kdecl) ||
+        !write_slot(e, kv[2 * i + 1], h & WIRE_MF_VAL_TRACK, true, false, false, vdecl))
       return false;
   }
   return ok(e);
 }
 
-static bool write_map(enc *e, wire_node *n) {
+static bool write_map(enc *e, wire_node *n, const wire_ftype *decl) {
+  const wire_ftype *kd = decl && decl->key && static_type(e, decl->key) ? decl->key : NULL;
+  const wire_ftype *vd = decl && decl->value && static_type(e, decl->value) ? decl->value : NULL;
+  uint32_t dbits = (kd ? WIRE_MF_KEY_DECL : 0) | (vd ? WIRE_MF_VAL_DECL : 0);
   uint32_t count = n->small;
   wire__put_varu32(&e->b, count);
   if (count == 0) return ok(e);
@@ -317,7 +473,7 @@ static bool write_map(enc *e, wire_node *n) {
     uint32_t at = 0;
     for (uint32_t i = 0; i < c->n; i++) {
       uint32_t size = c->c[i] & 0xFF;
-      if (!write_chunk(e, kv + 2 * at, c->c[i] >> 8, size)) return false;
+      if (!write_chunk(e, kv + 2 * at, c->c[i] >> 8, size, kd, vd)) return false;
       at += size;
     }
   } else {
@@ -329,7 +485,8 @@ static bool write_map(enc *e, wire_node *n) {
         uint32_t h = kn && vn ? (WIRE_MF_KEY_NULL | WIRE_MF_VAL_NULL)
                      : kn     ? (WIRE_MF_KEY_NULL | WIRE_MF_VAL_TRACK)
                               : (WIRE_MF_VAL_NULL | WIRE_MF_KEY_TRACK);
-        if (!write_chunk(e, kv + 2 * at, h, 1)) return false;
+        h |= dbits & (kn ? WIRE_MF_VAL_DECL : vn ? WIRE_MF_KEY_DECL : 0);
+        if (!write_chunk(e, kv + 2 * at, h, 1, kd, vd)) return false;
         at++;
         continue;
       }
@@ -346,8 +503,11 @@ static bool write_map(enc *e, wire_node *n) {
         kt |= tracked(e, kv[2 * (at + i)]);
         vt |= tracked(e, kv[2 * (at + i) + 1]);
       }
-      uint32_t h = (kt ? WIRE_MF_KEY_TRACK : 0) | (vt ? WIRE_MF_VAL_TRACK : 0);
-      if (!write_chunk(e, kv + 2 * at, h, size)) return false;
+      uint32_t h = (kt ? WIRE_MF_KEY_TRACK : 0) | (vt ? WIRE_MF_VAL_TRACK : 0) |
+                   dbits;
+      if (kd) h = (h & ~(uint32_t)WIRE_MF_KEY_TRACK) | (kd->ref ? WIRE_MF_KEY_TRACK : 0);
+      if (vd) h = (h & ~(uint32_t)WIRE_MF_VAL_TRACK) | (vd->ref ? WIRE_MF_VAL_TRACK : 0);
+      if (!write_chunk(e, kv + 2 * at, h, size, kd, vd)) return false;
       at += size;
     }
   }
@@ -377,9 +537,18 @@ static bool write_decimal(enc *e, const wire_node *n) {
   return ok(e);
 }
 
-static bool write_body(enc *e, wire_node *n) {
+static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
   wire_buf *b = &e->b;
   switch (n->type) {
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+    return write_struct(e, n);
+  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
+    wire__put_varu32(b, n->small);
+    if (!enter(e)) return false;
+    if (!write_slot(e, n->v.un.value, true, true, true, true, NULL)) return false;
+    e->depth--;
+    return ok(e);
   case WIRE_T_BOOL: wire__put_u8(b, n->v.i ? 1 : 0); break;
   case WIRE_T_INT8: case WIRE_T_UINT8: wire__put_le(b, n->v.u, 1); break;
   case WIRE_T_INT16: case WIRE_T_UINT16: case WIRE_T_FLOAT16:
@@ -402,8 +571,8 @@ static bool write_body(enc *e, wire_node *n) {
     wire__put_varu36(b, (n->v.bytes.len << 2) | n->a);
     wire__put_bytes(b, n->v.bytes.p, (size_t)n->v.bytes.len);
     break;
-  case WIRE_T_LIST: case WIRE_T_SET: return write_list(e, n);
-  case WIRE_T_MAP: return write_map(e, n);
+  case WIRE_T_LIST: case WIRE_T_SET: return write_list(e, n, decl);
+  case WIRE_T_MAP: return write_map(e, n, decl);
   case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: wire__put_varu32(b, n->small); break;
   case WIRE_T_NONE: break;
   case WIRE_T_DURATION:
@@ -445,13 +614,15 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
     wire__put_u8(&e.b, 0x01);
     e.nrefs = 0;
     e.depth = 0;
-    good = write_slot(&e, doc->roots[r], true, true, true, true);
+    good = write_slot(&e, doc->roots[r], true, true, true, true, NULL);
     for (size_t i = 0; i < e.nmarked; i++) e.marked[i]->mark = 0;
     e.nmarked = 0;
+    e.ntds = 0;
     ms_reset(&e);
   }
   if (good && !ok(&e)) good = false;
   if (e.marked) wire__free(ctx, e.marked, e.marked_cap * sizeof *e.marked);
+  if (e.tds) wire__free(ctx, e.tds, e.tds_cap * sizeof *e.tds);
   if (e.ms) wire__free(ctx, e.ms, e.ms_cap * sizeof *e.ms);
   if (!good) {
     wire__free(ctx, e.b.p, e.b.cap);

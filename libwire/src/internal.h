@@ -251,6 +251,8 @@ void wire__arena_free(wire_arena *a);
 #define WIRE_NF_NEGATIVE 0x08   /* decimal sign */
 #define WIRE_NF_NAMES_SET 0x10  /* named enum encodings recorded */
 #define WIRE_NF_ELEM_SET 0x20   /* list element type recorded */
+#define WIRE_NF_TYPED 0x40      /* struct/enum/union value written with its
+                                   type meta (a slot of undeclared type) */
 
 typedef struct {
   const uint8_t *ns, *name;
@@ -258,6 +260,8 @@ typedef struct {
   /* Hash form of a name longer than 16 bytes: 0 = the Java runtime's
    * (absolute value of the murmur lane), 1 = pyfory's (the lane as is). */
   uint8_t ns_hash_form, name_hash_form;
+  /* The TypeDef these names came from (compatible mode), or NULL. */
+  const struct wire_layout *layout;
 } wire_names;
 
 /* The 64-bit hash announcing a meta string longer than 16 bytes. */
@@ -285,6 +289,10 @@ struct wire_node {
     struct { const uint8_t *mag; uint32_t len; } dec;
     struct { uint32_t type_id; } en;
     struct { wire_names *names; } nen;
+    /* STRUCT kinds: field values in wire order (small = count). */
+    struct { wire_node **fields; struct wire_layout *layout; wire_names *names; } st;
+    /* UNION kinds: small = case id. */
+    struct { wire_node *value; uint32_t user_id; wire_names *names; } un;
   } v;
 };
 

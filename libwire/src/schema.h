@@ -66,9 +66,7 @@ typedef struct wire_layout {
   uint32_t td_len;
 } wire_layout;
 
-/* Kinds of user types. */
-enum { WIRE_KIND_STRUCT = 1, WIRE_KIND_ENUM = 2, WIRE_KIND_UNION = 3,
-       WIRE_KIND_EXT = 4 };
+/* Kinds of user types: WIRE_KIND_* in wire.h. */
 
 typedef struct {
   uint8_t kind;        /* WIRE_KIND_* */

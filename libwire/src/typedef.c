@@ -313,14 +313,23 @@ int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
   wire_utype *t = &ctx->reg->types[ti];
   wire_layout *l = t->layout;
   wire_buf body = {ctx, NULL, 0, 0, false, WIRE_OK};
-  uint32_t n = l->nfields;
-  uint8_t h0 = (uint8_t)(0x80 | (t->evolving ? 0x40 : 0) |
-                         (t->by_name ? 0x20 : 0) | (n >= 31 ? 31 : n));
-  wire__put_u8(&body, h0);
-  if (n >= 31) wire__put_varu32(&body, n - 31);
+  uint32_t n = l ? l->nfields : 0;
+  if (t->kind == WIRE_KIND_STRUCT) {
+    uint8_t h0 = (uint8_t)(0x80 | (t->evolving ? 0x40 : 0) |
+                           (t->by_name ? 0x20 : 0) | (n >= 31 ? 31 : n));
+    wire__put_u8(&body, h0);
+    if (n >= 31) wire__put_varu32(&body, n - 31);
+  } else {
+    /* kind codes: 0 ENUM, 1 NAMED_ENUM, 2 EXT, 3 NAMED_EXT, 4 TYPED_UNION,
+     * 5 NAMED_UNION */
+    uint8_t base = t->kind == WIRE_KIND_ENUM ? 0 : t->kind == WIRE_KIND_EXT ? 2 : 4;
+    wire__put_u8(&body, (uint8_t)(base + (t->by_name ? 1 : 0)));
+  }
   if (t->by_name) {
-    if ((st = td_name(ctx, &body, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len)) ||
-        (st = td_name(ctx, &body, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len)))
+    if ((st = td_name(ctx, &body, WIRE_MSCTX_NAMESPACE, (const uint8_t *)t->ns,
+                      strlen(t->ns))) ||
+        (st = td_name(ctx, &body, WIRE_MSCTX_TYPE_NAME,
+                      (const uint8_t *)t->name, strlen(t->name))))
       goto done;
   } else {
     wire__put_varu32(&body, t->user_id);
@@ -328,6 +337,7 @@ int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
   for (uint32_t i = 0; i < n; i++) {
     const wire_lfield *f = &l->fields[i];
     uint32_t size;
+    /* (layouts exist for structs only; n is 0 otherwise) */
     int enc_bits;
     uint8_t nb[512];
     size_t nlen = 0;
@@ -616,6 +626,7 @@ int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
     }
   }
   if (sub.p != r.end) return tfail(&r, sub.p, "bytes left at the end of the body");
+  l->schema_hash = wire__schema_hash(l->fields, l->nfields);
   *out = l;
   return WIRE_OK;
 }

@@ -16,6 +16,7 @@
 /* ---------------------------------------------------------------------- */
 
 typedef struct {
+  wire_ctx *ctx;
   wire_doc *doc;
   uint32_t *refs;    /* incoming edges per node index */
   uint8_t *visited;
@@ -34,7 +35,38 @@ static void count_refs(printer *p, wire_node *n) {
       count_refs(p, wire_node_map_key(n, k));
       count_refs(p, wire_node_map_value(n, k));
     }
+  } else if (t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_COMPATIBLE_STRUCT) {
+    for (size_t k = 0; k < wire_node_count(n); k++)
+      if (wire_node_field(n, k)) count_refs(p, wire_node_field(n, k));
+  } else if (t >= WIRE_T_UNION && t <= WIRE_T_NAMED_UNION) {
+    count_refs(p, wire_node_union_value(n));
   }
+}
+
+/* "type" (registered full name or ns.name) or "type_id" of a user value. */
+static void type_ident(printer *p, wire_node *n, json_t *o) {
+  uint32_t ti;
+  if (wire_node_user_type(n, &ti) == WIRE_OK) {
+    json_object_set_new(o, "type", json_string(wire_type_full_name(p->ctx, ti)));
+    return;
+  }
+  const uint8_t *ns, *name;
+  size_t nsl, nl;
+  if (wire_node_type_names(n, &ns, &nsl, &name, &nl) == WIRE_OK) {
+    char *full = malloc(nsl + nl + 2);
+    size_t w = 0;
+    if (nsl) {
+      memcpy(full, ns, nsl);
+      full[nsl] = '.';
+      w = nsl + 1;
+    }
+    memcpy(full + w, name, nl);
+    json_object_set_new(o, "type", json_stringn(full, w + nl));
+    free(full);
+    return;
+  }
+  uint32_t id = wire_node_user_type_id(n);
+  if (id != UINT32_MAX) json_object_set_new(o, "type_id", json_integer(id));
 }
 
 static json_t *str_u64(uint64_t v) {
@@ -294,6 +326,39 @@ static json_t *node_json(printer *p, wire_node *n) {
     if (hn) json_object_set_new(o, "name_hash", json_string("raw"));
     break;
   }
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: {
+    json_t *body = json_object();
+    type_ident(p, n, body);
+    json_t *fields = json_object();
+    for (size_t k = 0; k < wire_node_count(n); k++) {
+      size_t fl;
+      const char *fname = wire_node_field_name(n, k, &fl);
+      char tagname[24];
+      if (!fname) {
+        fl = (size_t)snprintf(tagname, sizeof tagname, "#%d",
+                              wire_node_field_tag(n, k));
+        fname = tagname;
+      }
+      char *key = malloc(fl + 1);
+      memcpy(key, fname, fl);
+      key[fl] = 0;
+      wire_node *fv = wire_node_field(n, k);
+      if (fv) json_object_set_new(fields, key, node_json(p, fv));
+      free(key);
+    }
+    json_object_set_new(body, "fields", fields);
+    json_object_set_new(o, "struct", body);
+    break;
+  }
+  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION: {
+    json_t *body = json_object();
+    type_ident(p, n, body);
+    json_object_set_new(body, "case", json_integer(wire_node_union_case(n)));
+    json_object_set_new(body, "value", node_json(p, wire_node_union_value(n)));
+    json_object_set_new(o, "union", body);
+    break;
+  }
   case WIRE_T_LIST: case WIRE_T_SET: {
     json_t *arr = json_array();
     json_object_set_new(o, name, arr);
@@ -351,9 +416,10 @@ static json_t *node_json(printer *p, wire_node *n) {
   return o;
 }
 
-json_t *wire_notation_from_root(wire_doc *doc, size_t index, int untracked) {
+json_t *wire_notation_from_root(wire_ctx *ctx, wire_doc *doc, size_t index,
+                                int untracked) {
   size_t nn = wire_doc_node_count(doc);
-  printer p = {doc, calloc(nn + 1, sizeof(uint32_t)), calloc(nn + 1, 1),
+  printer p = {ctx, doc, calloc(nn + 1, sizeof(uint32_t)), calloc(nn + 1, 1),
                untracked};
   wire_node *root = wire_doc_root(doc, index);
   count_refs(&p, root);
@@ -368,6 +434,7 @@ json_t *wire_notation_from_root(wire_doc *doc, size_t index, int untracked) {
 /* ---------------------------------------------------------------------- */
 
 typedef struct {
+  wire_ctx *ctx;
   wire_doc *doc;
   char *err;
   size_t errlen;
@@ -389,7 +456,7 @@ static int32_t perr(parser *p, const char *fmt, ...) {
 
 static const char *const annotations[] = {
     "anchor", "tracked", "enc", "header", "chunks", "ns_enc", "name_enc",
-    "ns_hash", "name_hash", "approx", "iso", NULL};
+    "ns_hash", "name_hash", "approx", "iso", "layout", NULL};
 
 static bool is_annotation(const char *k) {
   for (int i = 0; annotations[i]; i++)
@@ -678,6 +745,18 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
   }
   case WIRE_T_ENUM: {
     json_t *ti = json_object_get(v, "type_id"), *ev = json_object_get(v, "value");
+    json_t *tn = json_object_get(v, "type");
+    if (tn) {
+      uint32_t idx;
+      if (!json_is_string(tn) || !json_is_integer(ev) ||
+          wire_type_find(p->ctx, json_string_value(tn), json_string_length(tn),
+                         &idx) != WIRE_OK ||
+          wire_type_kind(p->ctx, idx) != WIRE_KIND_ENUM)
+        return perr(p, "enum type \"%s\" is not an enum of the schema",
+                    json_string_value(tn) ? json_string_value(tn) : "?");
+      n = wire_node_new_enum_of(d, idx, (uint32_t)json_integer_value(ev));
+      break;
+    }
     if (!json_is_integer(ti) || !json_is_integer(ev) ||
         json_integer_value(ti) < 0 || json_integer_value(ti) > UINT32_MAX ||
         json_integer_value(ev) < 0 || json_integer_value(ev) > UINT32_MAX)
@@ -709,6 +788,48 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
       wire_node_set_name_hash_forms(
           n, hs && strcmp(json_string_value(hs), "raw") == 0,
           hn && strcmp(json_string_value(hn), "raw") == 0);
+    break;
+  }
+  case WIRE_T_STRUCT: {
+    json_t *tn = json_object_get(v, "type"), *fs = json_object_get(v, "fields");
+    uint32_t idx;
+    if (!json_is_object(v) || !json_is_string(tn) ||
+        (fs && !json_is_object(fs)))
+      return perr(p, "struct takes {\"type\": \"ns.Name\", \"fields\": {…}}");
+    if (wire_type_find(p->ctx, json_string_value(tn), json_string_length(tn),
+                       &idx) != WIRE_OK ||
+        wire_type_kind(p->ctx, idx) != WIRE_KIND_STRUCT)
+      return perr(p, "struct type \"%s\" is not in the schema (--schema)",
+                  json_string_value(tn));
+    n = wire_node_new_struct(d, idx);
+    if (!n) return perr(p, "%s", wire_ctx_error_message(p->ctx));
+    if ((st = remember(p, j, n))) return st;
+    const char *fk;
+    json_t *fv;
+    json_object_foreach(fs, fk, fv) {
+      wire_node *c;
+      if ((st = parse_node(p, fv, &c))) return st;
+      if (wire_struct_set_field(d, n, fk, strlen(fk), c) != WIRE_OK)
+        return perr(p, "struct %s has no field \"%s\"", json_string_value(tn),
+                    fk);
+    }
+    p->depth--;
+    *out = n;
+    return WIRE_OK;
+  }
+  case WIRE_T_UNION: {
+    json_t *tn = json_object_get(v, "type"), *c = json_object_get(v, "case"),
+           *uv = json_object_get(v, "value");
+    uint32_t idx = WIRE_BY_NAME;
+    if (!json_is_object(v) || !json_is_integer(c) || !uv)
+      return perr(p, "union takes {\"type\", \"case\": N, \"value\": node}");
+    if (tn && (!json_is_string(tn) ||
+               wire_type_find(p->ctx, json_string_value(tn),
+                              json_string_length(tn), &idx) != WIRE_OK))
+      return perr(p, "union type is not in the schema");
+    wire_node *un;
+    if ((st = parse_node(p, uv, &un))) return st;
+    n = wire_node_new_union(d, idx, (uint32_t)json_integer_value(c), un);
     break;
   }
   case WIRE_T_LIST: case WIRE_T_SET: {
@@ -793,9 +914,9 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
   return WIRE_OK;
 }
 
-int32_t wire_notation_add_root(wire_doc *doc, json_t *value, char *err,
-                               size_t errlen) {
-  parser p = {doc, err, errlen, json_object(), NULL, 0, 0, 0};
+int32_t wire_notation_add_root(wire_ctx *ctx, wire_doc *doc, json_t *value,
+                               char *err, size_t errlen) {
+  parser p = {ctx, doc, err, errlen, json_object(), NULL, 0, 0, 0};
   wire_node *n;
   int32_t st = parse_node(&p, value, &n);
   if (st == WIRE_OK) st = wire_doc_add_root(doc, n);

@@ -112,7 +112,7 @@ static int cmd_decode(wire_ctx *ctx, const opts *o) {
   size_t flags = JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER |
                  (o->pretty ? JSON_INDENT(2) : JSON_COMPACT);
   for (size_t i = 0; i < wire_doc_root_count(doc); i++) {
-    json_t *j = wire_notation_from_root(doc, i, o->ref);
+    json_t *j = wire_notation_from_root(ctx, doc, i, o->ref);
     char *s = json_dumps(j, flags | JSON_ENCODE_ANY);
     puts(s);
     free(s);
@@ -149,7 +149,7 @@ static int cmd_encode(wire_ctx *ctx, const opts *o) {
       break;
     }
     char msg[256] = "";
-    int32_t st = wire_notation_add_root(doc, j, msg, sizeof msg);
+    int32_t st = wire_notation_add_root(ctx, doc, j, msg, sizeof msg);
     json_decref(j);
     if (st) {
       rc = error_exit(wire_status_name(st), (unsigned long long)pos,
