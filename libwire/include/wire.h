@@ -424,6 +424,14 @@ WIRE_API wire_node *wire_node_new_struct(wire_doc *doc, uint32_t type);
 WIRE_API int32_t wire_struct_set_field(wire_doc *doc, wire_node *node,
                                        const char *name, size_t len,
                                        wire_node *value);
+/* A struct whose layout (type and fields in wire order) comes from TypeDef
+ * bytes, as wire_node_typedef returns them; the bytes are copied. */
+WIRE_API wire_node *wire_node_new_struct_typedef(wire_doc *doc,
+                                                 const uint8_t *typedef_bytes,
+                                                 size_t len);
+/* A struct with the same type and layout as `other` (same TypeDef). */
+WIRE_API wire_node *wire_node_new_struct_like(wire_doc *doc,
+                                              const wire_node *other);
 /* An enum value of registered enum `type` (by id or by name as registered).*/
 WIRE_API wire_node *wire_node_new_enum_of(wire_doc *doc, uint32_t type,
                                           uint32_t value);
@@ -517,6 +525,11 @@ WIRE_API int32_t wire_node_type_names(const wire_node *node,
 /* Numeric user type id of a struct, enum or typed union; 0xFFFFFFFF if
  * registered by name or unknown. */
 WIRE_API uint32_t wire_node_user_type_id(const wire_node *node);
+/* The TypeDef a struct was read with, when the schema would not write the
+ * same bytes (an older or newer version of the type, or a type the schema
+ * does not have); NULL otherwise. Owned by the document. */
+WIRE_API const uint8_t *wire_node_typedef(const wire_node *node,
+                                          size_t *out_len);
 WIRE_API uint32_t wire_node_union_case(const wire_node *node);
 WIRE_API wire_node *wire_node_union_value(const wire_node *node);
 
@@ -569,6 +582,15 @@ WIRE_API int32_t wire_enum_add_value(wire_ctx *ctx, uint32_t type,
 WIRE_API int32_t wire_union_add_case(wire_ctx *ctx, uint32_t type,
                                      uint32_t case_id, const char *name,
                                      size_t name_len, wire_field_type *ft);
+/* Parses one Fory IDL (FDL) source and registers its types. `name` is used
+ * in error messages ("name:line:col: ...", status WIRE_E_IDL) and imports
+ * are resolved against its directory; NULL = "<input>". The text need not
+ * be NUL-terminated. On error the registry is left as it was. */
+WIRE_API int32_t wire_schema_load_fdl(wire_ctx *ctx, const char *text,
+                                      size_t len, const char *name);
+/* Reads an FDL file and the files it imports (relative to the importing
+ * file; each loaded once; cycles are errors) and registers their types. */
+WIRE_API int32_t wire_schema_load_fdl_file(wire_ctx *ctx, const char *path);
 /* Resolves names between types loaded from IDL; call after registering. */
 WIRE_API int32_t wire_schema_finish(wire_ctx *ctx);
 WIRE_API uint32_t wire_type_count(const wire_ctx *ctx);

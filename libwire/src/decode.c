@@ -301,6 +301,14 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
     d->tds[d->ntds++] = l;
     l->type_index = registered(d, l->by_name, l->user_id, l->ns, l->ns_len,
                                l->name, l->name_len, l->kind);
+    if (l->type_index != WIRE_NO_TYPE) {
+      wire_buf b = {d->ctx, NULL, 0, 0, false, WIRE_OK};
+      if (wire__typedef_build(d->ctx, l->type_index, &b) == WIRE_OK &&
+          b.len == l->td_len && memcmp(b.p, l->td, b.len) == 0)
+        l->matches_schema = true;
+      wire__free(d->ctx, b.p, b.cap);
+      wire_ctx_clear_error(d->ctx);
+    }
   }
   if (l->kind != kind_of(tm->type))
     return fail(d, WIRE_E_TYPEDEF, s, "TypeDef of a %s for a %s value",
@@ -833,8 +841,8 @@ static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
     n->b = tm->name_enc;
     n->flags |= WIRE_NF_NAMES_SET;
   }
-  /* Same-schema struct kinds carry the schema hash, compatible ones not. */
-  if (tm->type == WIRE_T_STRUCT || tm->type == WIRE_T_NAMED_STRUCT) {
+  /* Structs carry the schema hash in same-schema mode only. */
+  if (!d->ctx->compatible) {
     const uint8_t *s = d->in.p;
     uint64_t h;
     if (!wire__get_le(&d->in, 4, &h)) return false;

@@ -800,3 +800,69 @@ uint32_t wire_node_union_case(const wire_node *n) {
 wire_node *wire_node_union_value(const wire_node *n) {
   return is_union(n) ? n->v.un.value : NULL;
 }
+
+const uint8_t *wire_node_typedef(const wire_node *n, size_t *out_len) {
+  if (out_len) *out_len = 0;
+  if (!is_struct(n)) return NULL;
+  const wire_layout *l = n->v.st.layout;
+  if (!l->td || l->matches_schema) return NULL;
+  if (out_len) *out_len = l->td_len;
+  return l->td;
+}
+
+static wire_node *struct_of_layout(wire_doc *d, wire_layout *l) {
+  uint8_t id = l->by_name ? (l->compatible ? WIRE_T_NAMED_COMPATIBLE_STRUCT
+                                           : WIRE_T_NAMED_STRUCT)
+                          : (l->compatible ? WIRE_T_COMPATIBLE_STRUCT
+                                           : WIRE_T_STRUCT);
+  wire_node *n = wire__node_new(d, id);
+  if (!n) return NULL;
+  n->v.st.layout = l;
+  n->v.st.fields = wire__arena_alloc(&d->arena,
+                                     (l->nfields + 1) * sizeof(wire_node *));
+  if (!n->v.st.fields) {
+    nomem(d);
+    return NULL;
+  }
+  memset(n->v.st.fields, 0, (l->nfields + 1) * sizeof(wire_node *));
+  n->small = l->nfields;
+  return n;
+}
+
+wire_node *wire_node_new_struct_typedef(wire_doc *d, const uint8_t *td,
+                                        size_t len) {
+  if (!d || !td) return NULL;
+  uint8_t *copy = wire__doc_dup(d, td, len);
+  if (!copy) return NULL;
+  wire_in in = {d->ctx, copy, copy, copy + len};
+  wire_layout *l;
+  if (wire__typedef_read(d->ctx, &in, &d->arena, d->ctx->max_depth, &l) !=
+      WIRE_OK)
+    return NULL;
+  if (in.p != in.end || l->kind != WIRE_KIND_STRUCT) {
+    wire__fail(d->ctx, WIRE_E_TYPEDEF, 0, "not one struct TypeDef");
+    return NULL;
+  }
+  /* Link to the schema's type when there is one. */
+  wire_registry *r = d->ctx->reg;
+  for (uint32_t i = 0; r && i < r->ntypes; i++) {
+    wire_utype *t = &r->types[i];
+    if (t->kind != WIRE_KIND_STRUCT || t->by_name != l->by_name) continue;
+    if (l->by_name ? (strlen(t->ns) == l->ns_len &&
+                      strlen(t->name) == l->name_len &&
+                      memcmp(t->ns, l->ns, l->ns_len) == 0 &&
+                      memcmp(t->name, l->name, l->name_len) == 0)
+                   : t->user_id == l->user_id) {
+      l->type_index = i;
+      break;
+    }
+  }
+  return struct_of_layout(d, l);
+}
+
+wire_node *wire_node_new_struct_like(wire_doc *d, const wire_node *other) {
+  if (!d || !is_struct(other)) return NULL;
+  wire_node *n = struct_of_layout(d, other->v.st.layout);
+  if (n) n->type = other->type;
+  return n;
+}

@@ -337,8 +337,7 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
 
 static bool write_struct(enc *e, wire_node *n) {
   const wire_layout *l = n->v.st.layout;
-  if (n->type == WIRE_T_STRUCT || n->type == WIRE_T_NAMED_STRUCT)
-    wire__put_le(&e->b, l->schema_hash, 4);
+  if (!e->ctx->compatible) wire__put_le(&e->b, l->schema_hash, 4);
   if (!enter(e)) return false;
   for (uint32_t i = 0; i < l->nfields; i++)
     if (!write_field(e, &l->fields[i], i < n->small ? n->v.st.fields[i] : NULL))

@@ -64,6 +64,7 @@ typedef struct wire_layout {
   uint32_t schema_hash; /* same-schema hash of the fields */
   const uint8_t *td;    /* the TypeDef bytes as read (header..end), or NULL */
   uint32_t td_len;
+  bool matches_schema;  /* td equals the TypeDef of the registered type */
 } wire_layout;
 
 /* Kinds of user types: WIRE_KIND_* in wire.h. */

@@ -21,6 +21,8 @@ typedef struct {
   uint32_t *refs;    /* incoming edges per node index */
   uint8_t *visited;
   int untracked;     /* also print "tracked": false */
+  const uint8_t *tds[256]; /* TypeDefs printed in this root, in order */
+  size_t ntds;
 } printer;
 
 static void count_refs(printer *p, wire_node *n) {
@@ -348,6 +350,21 @@ static json_t *node_json(printer *p, wire_node *n) {
       free(key);
     }
     json_object_set_new(body, "fields", fields);
+    size_t tdl;
+    const uint8_t *td = wire_node_typedef(n, &tdl);
+    if (td) {
+      size_t k = 0;
+      while (k < p->ntds && p->tds[k] != td) k++;
+      if (k < p->ntds) {
+        json_object_set_new(body, "typedef", json_integer((json_int_t)k));
+      } else {
+        char *hx = malloc(2 * tdl + 1);
+        for (size_t q = 0; q < tdl; q++) sprintf(hx + 2 * q, "%02x", td[q]);
+        json_object_set_new(body, "typedef", json_stringn(hx, 2 * tdl));
+        free(hx);
+        if (p->ntds < 256) p->tds[p->ntds++] = td;
+      }
+    }
     json_object_set_new(o, "struct", body);
     break;
   }
@@ -420,7 +437,7 @@ json_t *wire_notation_from_root(wire_ctx *ctx, wire_doc *doc, size_t index,
                                 int untracked) {
   size_t nn = wire_doc_node_count(doc);
   printer p = {ctx, doc, calloc(nn + 1, sizeof(uint32_t)), calloc(nn + 1, 1),
-               untracked};
+               untracked, {0}, 0};
   wire_node *root = wire_doc_root(doc, index);
   count_refs(&p, root);
   json_t *j = node_json(&p, root);
@@ -442,6 +459,8 @@ typedef struct {
   wire_node **nodes;
   size_t nnodes, cap;
   unsigned depth;
+  wire_node *tds[256]; /* a struct node per TypeDef of this root, in order */
+  size_t ntds;
 } parser;
 
 static int32_t perr(parser *p, const char *fmt, ...)
@@ -792,16 +811,41 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
   }
   case WIRE_T_STRUCT: {
     json_t *tn = json_object_get(v, "type"), *fs = json_object_get(v, "fields");
+    json_t *td = json_object_get(v, "typedef");
     uint32_t idx;
-    if (!json_is_object(v) || !json_is_string(tn) ||
-        (fs && !json_is_object(fs)))
+    if (!json_is_object(v) || (fs && !json_is_object(fs)))
       return perr(p, "struct takes {\"type\": \"ns.Name\", \"fields\": {…}}");
-    if (wire_type_find(p->ctx, json_string_value(tn), json_string_length(tn),
-                       &idx) != WIRE_OK ||
-        wire_type_kind(p->ctx, idx) != WIRE_KIND_STRUCT)
-      return perr(p, "struct type \"%s\" is not in the schema (--schema)",
-                  json_string_value(tn));
-    n = wire_node_new_struct(d, idx);
+    if (json_is_integer(td)) {
+      json_int_t ti = json_integer_value(td);
+      if (ti < 0 || (size_t)ti >= p->ntds)
+        return perr(p, "\"typedef\": %lld names no earlier TypeDef", (long long)ti);
+      n = wire_node_new_struct_like(d, p->tds[ti]);
+    } else if (json_is_string(td)) {
+      const char *h = json_string_value(td);
+      size_t hl = json_string_length(td);
+      uint8_t *buf = malloc(hl / 2 + 1);
+      size_t bl = 0;
+      for (; bl < hl / 2; bl++) {
+        int a = hexval(h[2 * bl]), b = hexval(h[2 * bl + 1]);
+        if (a < 0 || b < 0) break;
+        buf[bl] = (uint8_t)(a << 4 | b);
+      }
+      if (hl % 2 || bl != hl / 2) {
+        free(buf);
+        return perr(p, "\"typedef\" must be hex");
+      }
+      n = wire_node_new_struct_typedef(d, buf, bl);
+      free(buf);
+      if (n && p->ntds < 256) p->tds[p->ntds++] = n;
+    } else {
+      if (!json_is_string(tn) ||
+          wire_type_find(p->ctx, json_string_value(tn), json_string_length(tn),
+                         &idx) != WIRE_OK ||
+          wire_type_kind(p->ctx, idx) != WIRE_KIND_STRUCT)
+        return perr(p, "struct type \"%s\" is not in the schema (--schema)",
+                    json_string_value(tn) ? json_string_value(tn) : "?");
+      n = wire_node_new_struct(d, idx);
+    }
     if (!n) return perr(p, "%s", wire_ctx_error_message(p->ctx));
     if ((st = remember(p, j, n))) return st;
     const char *fk;
@@ -810,8 +854,8 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
       wire_node *c;
       if ((st = parse_node(p, fv, &c))) return st;
       if (wire_struct_set_field(d, n, fk, strlen(fk), c) != WIRE_OK)
-        return perr(p, "struct %s has no field \"%s\"", json_string_value(tn),
-                    fk);
+        return perr(p, "struct %s has no field \"%s\"",
+                    json_string_value(tn) ? json_string_value(tn) : "?", fk);
     }
     p->depth--;
     *out = n;
@@ -916,7 +960,7 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
 
 int32_t wire_notation_add_root(wire_ctx *ctx, wire_doc *doc, json_t *value,
                                char *err, size_t errlen) {
-  parser p = {ctx, doc, err, errlen, json_object(), NULL, 0, 0, 0};
+  parser p = {ctx, doc, err, errlen, json_object(), NULL, 0, 0, 0, {0}, 0};
   wire_node *n;
   int32_t st = parse_node(&p, value, &n);
   if (st == WIRE_OK) st = wire_doc_add_root(doc, n);

@@ -23,6 +23,8 @@ static const char usage[] =
 typedef struct {
   int hex, ref, compatible, pretty;
   const char *file;
+  const char *schemas[64];
+  int nschemas;
 } opts;
 
 static int error_exit(const char *cls, unsigned long long off,
@@ -236,12 +238,11 @@ int main(int argc, char **argv) {
         fputs("error: arg at byte 0: --schema needs a file\n", stderr);
         return 2;
       }
-      FILE *f = fopen(argv[i], "r");
-      if (!f) {
-        fprintf(stderr, "error: io at byte 0: cannot open %s\n", argv[i]);
+      if (o.nschemas == 64) {
+        fputs("error: arg at byte 0: too many --schema files\n", stderr);
         return 2;
       }
-      fclose(f); /* user types arrive with schema support */
+      o.schemas[o.nschemas++] = argv[i];
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "error: arg at byte 0: unknown option %s\n%s", a, usage);
       return 2;
@@ -256,6 +257,14 @@ int main(int argc, char **argv) {
   if (!ctx) return 1;
   wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, o.ref);
   wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, o.compatible);
+  for (int i = 0; i < o.nschemas; i++) {
+    int32_t st = wire_schema_load_fdl_file(ctx, o.schemas[i]);
+    if (st) {
+      int rc = ctx_error(ctx, st);
+      wire_ctx_free(ctx);
+      return rc;
+    }
+  }
   int rc;
   if (strcmp(cmd, "decode") == 0) rc = cmd_decode(ctx, &o);
   else if (strcmp(cmd, "encode") == 0) rc = cmd_encode(ctx, &o);
