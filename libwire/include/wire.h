@@ -418,7 +418,9 @@ WIRE_API int32_t wire_map_put(wire_doc *doc, wire_node *map, wire_node *key,
 
 /* A struct of registered type `type`, fields unset (unset nullable fields
  * are written as null; others must be set). Its kind (same-schema or
- * compatible) follows the context's WIRE_OPT_COMPATIBLE at this call. */
+ * compatible) follows the context's WIRE_OPT_COMPATIBLE at this call. An
+ * ext type whose custom body the schema describes as fields works the same
+ * way (its node kind is EXT or NAMED_EXT). */
 WIRE_API wire_node *wire_node_new_struct(wire_doc *doc, uint32_t type);
 /* Sets a field by wire name (snake_case), declared name, or "#<tag id>". */
 WIRE_API int32_t wire_struct_set_field(wire_doc *doc, wire_node *node,

@@ -39,6 +39,8 @@ typedef struct {
 
 #define UNBACKED_BUDGET 8192
 
+static wire_names *layout_names(dec *d, const wire_layout *l);
+
 static bool fail(dec *d, int32_t code, const uint8_t *at, const char *fmt,
                  ...) __attribute__((format(printf, 4, 5)));
 static bool fail(dec *d, int32_t code, const uint8_t *at, const char *fmt,
@@ -234,12 +236,21 @@ static bool need_layout(dec *d, const uint8_t *s, tmeta *tm, uint32_t ti) {
   return true;
 }
 
+/* Ext values: libwire reads a custom body only where the schema describes
+ * it (an ext type declared with fields, spec R-EXT). */
+static bool need_ext(dec *d, const uint8_t *s, tmeta *tm, uint32_t ti) {
+  if (ti == WIRE_NO_TYPE)
+    return fail(d, WIRE_E_UNSUPPORTED, s, "ext value of a type the schema "
+                                          "does not describe");
+  if (wire__layout_of(d->ctx, ti) != WIRE_OK) return false;
+  tm->layout = d->ctx->reg->types[ti].layout;
+  return true;
+}
+
 static bool find_by_id(dec *d, const uint8_t *s, tmeta *tm) {
   uint8_t kind = kind_of(tm->type);
   uint32_t ti = registered(d, false, tm->user_id, NULL, 0, NULL, 0, kind);
-  if (kind == WIRE_KIND_EXT)
-    return fail(d, WIRE_E_UNSUPPORTED, s, "ext values need their custom "
-                                          "serializer (not supported yet)");
+  if (kind == WIRE_KIND_EXT) return need_ext(d, s, tm, ti);
   return need_layout(d, s, tm, ti);
 }
 
@@ -255,11 +266,9 @@ static bool read_names(dec *d, tmeta *tm) {
 
 static bool find_named(dec *d, const uint8_t *s, tmeta *tm) {
   uint8_t kind = kind_of(tm->type);
-  if (kind == WIRE_KIND_EXT)
-    return fail(d, WIRE_E_UNSUPPORTED, s, "ext values need their custom "
-                                          "serializer (not supported yet)");
   uint32_t ti = registered(d, true, 0, tm->names->ns, tm->names->ns_len,
                            tm->names->name, tm->names->name_len, kind);
+  if (kind == WIRE_KIND_EXT) return need_ext(d, s, tm, ti);
   return need_layout(d, s, tm, ti);
 }
 
@@ -313,9 +322,16 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
   if (l->kind != kind_of(tm->type))
     return fail(d, WIRE_E_TYPEDEF, s, "TypeDef of a %s for a %s value",
                 kind_name(l->kind), wire_type_name(tm->type));
-  if (l->kind == WIRE_KIND_EXT)
-    return fail(d, WIRE_E_UNSUPPORTED, s, "ext values need their custom "
-                                          "serializer (not supported yet)");
+  if (l->kind == WIRE_KIND_EXT) {
+    /* The TypeDef names the ext type; its body comes from the schema. */
+    tmeta ext = *tm;
+    if (!need_ext(d, s, &ext, l->type_index)) return false;
+    tm->names = layout_names(d, l);
+    if (!tm->names) return false;
+    tm->layout = ext.layout;
+    tm->user_id = l->by_name ? UINT32_MAX : l->user_id;
+    return true;
+  }
   tm->layout = l;
   tm->user_id = l->by_name ? UINT32_MAX : l->user_id;
   return true;
@@ -372,16 +388,27 @@ static bool read_struct(dec *d, const tmeta *tm, wire_node *n);
 static bool read_union(dec *d, const tmeta *tm, wire_node *n);
 
 /* Whether a decoded node has the type meta `tm` (same id, same user type). */
+static bool same_names(const wire_names *a, const wire_names *b) {
+  if (!a || !b) return a == b;
+  return a->ns_len == b->ns_len && a->name_len == b->name_len &&
+         memcmp(a->ns, b->ns, a->ns_len) == 0 &&
+         memcmp(a->name, b->name, a->name_len) == 0;
+}
+
 static bool matches(const tmeta *tm, const wire_node *n) {
   if (n->type != tm->type) return false;
-  if (tm->type == WIRE_T_ENUM) return n->v.en.type_id == tm->user_id;
-  if (tm->type == WIRE_T_NAMED_ENUM) {
-    const wire_names *a = n->v.nen.names, *b = tm->names;
-    return a->ns_len == b->ns_len && a->name_len == b->name_len &&
-           memcmp(a->ns, b->ns, a->ns_len) == 0 &&
-           memcmp(a->name, b->name, a->name_len) == 0;
+  switch (tm->type) {
+  case WIRE_T_ENUM: return n->v.en.type_id == tm->user_id;
+  case WIRE_T_NAMED_ENUM: return same_names(n->v.nen.names, tm->names);
+  case WIRE_T_TYPED_UNION: return n->v.un.user_id == tm->user_id;
+  case WIRE_T_NAMED_UNION:
+    return tm->names ? same_names(n->v.un.names, tm->names)
+                     : n->v.un.names && n->v.un.names->layout == tm->layout;
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
+    return n->v.st.layout == tm->layout;
+  default: return true;
   }
-  return true;
 }
 
 /* A slot: an optional reference flag, then (unless `fixed` is given) type
@@ -591,6 +618,7 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
     if (knull || vnull) {
       /* A single entry without a size byte; the non-null side carries its
        * own type meta, framed by a ref flag when its track bit is set. */
+      const uint8_t *es = d->in.p;
       if (knull) {
         if (!(k = node(d, WIRE_T_NULL))) return false;
       } else if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, kfix, &k)) {
@@ -601,6 +629,9 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
       } else if (!read_slot(d, h & WIRE_MF_VAL_TRACK, true, vfix, &v)) {
         return false;
       }
+      if ((!knull && k->type == WIRE_T_NULL) || (!vnull && v->type == WIRE_T_NULL))
+        return fail(d, WIRE_E_COLLECTION, es,
+                    "null flag on the non-null side of a null chunk");
       kv[2 * done] = k;
       kv[2 * done + 1] = v;
       n->small = ++done;
@@ -789,8 +820,10 @@ static bool decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
       tm->type = WIRE_T_UNION;
       break;
     default:
-      return fail(d, WIRE_E_UNSUPPORTED, d->in.p,
-                  "ext field %s needs its custom serializer", t->full_name);
+      tm->type = t->by_name ? WIRE_T_NAMED_EXT : WIRE_T_EXT;
+      if (wire__layout_of(d->ctx, f->user) != WIRE_OK) return false;
+      tm->layout = t->layout;
+      break;
     }
   } else if (kind_of(f->type_id) == WIRE_KIND_STRUCT &&
              f->type_id >= WIRE_T_STRUCT && f->type_id <= WIRE_T_NAMED_COMPATIBLE_STRUCT) {
@@ -841,8 +874,9 @@ static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
     n->b = tm->name_enc;
     n->flags |= WIRE_NF_NAMES_SET;
   }
-  /* Structs carry the schema hash in same-schema mode only. */
-  if (!d->ctx->compatible) {
+  /* Structs carry the schema hash in same-schema mode only; ext bodies are
+   * the custom serializer's. */
+  if (!d->ctx->compatible && l->kind == WIRE_KIND_STRUCT) {
     const uint8_t *s = d->in.p;
     uint64_t h;
     if (!wire__get_le(&d->in, 4, &h)) return false;
@@ -883,6 +917,11 @@ static bool read_union(dec *d, const tmeta *tm, wire_node *n) {
   n->small = c;
   n->v.un.user_id = tm->user_id;
   n->v.un.names = tm->names;
+  if (tm->names) {
+    n->a = tm->ns_enc;
+    n->b = tm->name_enc;
+    n->flags |= WIRE_NF_NAMES_SET;
+  }
   if (!tm->names && tm->layout && tm->layout->by_name &&
       !(n->v.un.names = layout_names(d, tm->layout)))
     return false;
@@ -1019,7 +1058,7 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
   case WIRE_T_NONE:
     return true;
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
-  case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
     if (slot >= 0) d->ctx->refs[slot] = n; /* before fields: cycles */
     return read_struct(d, tm, n);
   case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:

@@ -443,8 +443,13 @@ int32_t wire_map_chunk(const wire_node *m, size_t i, uint32_t *h,
   return WIRE_OK;
 }
 
+static bool has_names(const wire_node *n) {
+  return n && (n->type == WIRE_T_NAMED_ENUM || n->type == WIRE_T_NAMED_STRUCT ||
+               n->type == WIRE_T_NAMED_EXT || n->type == WIRE_T_NAMED_UNION);
+}
+
 int32_t wire_node_set_name_encodings(wire_node *n, int32_t nse, int32_t ne) {
-  if (!n || n->type != WIRE_T_NAMED_ENUM) return WIRE_E_ARG;
+  if (!has_names(n)) return WIRE_E_ARG;
   if (nse < 0 || ne < 0) {
     n->flags &= (uint8_t)~WIRE_NF_NAMES_SET;
     return WIRE_OK;
@@ -457,7 +462,7 @@ int32_t wire_node_set_name_encodings(wire_node *n, int32_t nse, int32_t ne) {
 }
 int32_t wire_node_name_encodings(const wire_node *n, int32_t *nse,
                                  int32_t *ne) {
-  if (!n || n->type != WIRE_T_NAMED_ENUM) return WIRE_E_ARG;
+  if (!has_names(n)) return WIRE_E_ARG;
   bool set = n->flags & WIRE_NF_NAMES_SET;
   if (nse) *nse = set ? n->a : -1;
   if (ne) *ne = set ? n->b : -1;
@@ -578,7 +583,7 @@ size_t wire_node_count(const wire_node *n) {
   switch (n->type) {
   case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP:
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
-  case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
     return n->small;
   default:
     if (wire__is_array_type(n->type))
@@ -608,9 +613,9 @@ size_t wire_doc_node_count(const wire_doc *d) { return d ? d->nnodes : 0; }
 
 /* ---- user types ---- */
 
+/* Structs, and ext values whose body the schema describes as fields. */
 static bool is_struct(const wire_node *n) {
-  return n && n->type >= WIRE_T_STRUCT &&
-         n->type <= WIRE_T_NAMED_COMPATIBLE_STRUCT;
+  return n && n->type >= WIRE_T_STRUCT && n->type <= WIRE_T_NAMED_EXT;
 }
 static bool is_union(const wire_node *n) {
   return n && n->type >= WIRE_T_UNION && n->type <= WIRE_T_NAMED_UNION;
@@ -629,12 +634,16 @@ static wire_utype *reg_type(wire_doc *d, uint32_t type, uint8_t kind) {
 
 wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
   if (!d) return NULL;
-  wire_utype *t = reg_type(d, type, WIRE_KIND_STRUCT);
+  wire_registry *r = d->ctx->reg;
+  bool ext = r && type < r->ntypes && r->types[type].kind == WIRE_KIND_EXT;
+  wire_utype *t = ext ? &r->types[type] : reg_type(d, type, WIRE_KIND_STRUCT);
   if (!t || wire__layout_of(d->ctx, type) != WIRE_OK) return NULL;
   bool compat = d->ctx->compatible && t->evolving;
-  uint8_t id = t->by_name ? (compat ? WIRE_T_NAMED_COMPATIBLE_STRUCT
-                                    : WIRE_T_NAMED_STRUCT)
-                          : (compat ? WIRE_T_COMPATIBLE_STRUCT : WIRE_T_STRUCT);
+  uint8_t id = ext ? (t->by_name ? WIRE_T_NAMED_EXT : WIRE_T_EXT)
+               : t->by_name ? (compat ? WIRE_T_NAMED_COMPATIBLE_STRUCT
+                                      : WIRE_T_NAMED_STRUCT)
+                            : (compat ? WIRE_T_COMPATIBLE_STRUCT
+                                      : WIRE_T_STRUCT);
   wire_node *n = wire__node_new(d, id);
   if (!n) return NULL;
   wire_layout *l = t->layout;

@@ -66,7 +66,7 @@ static bool same_type(const wire_node *a, const wire_node *b) {
            memcmp(x->ns, y->ns, x->ns_len) == 0 &&
            memcmp(x->name, y->name, x->name_len) == 0;
   }
-  if (a->type >= WIRE_T_STRUCT && a->type <= WIRE_T_NAMED_COMPATIBLE_STRUCT) {
+  if (a->type >= WIRE_T_STRUCT && a->type <= WIRE_T_NAMED_EXT) {
     const wire_layout *x = a->v.st.layout, *y = b->v.st.layout;
     return x == y || (x->type_index != WIRE_NO_TYPE &&
                       x->type_index == y->type_index);
@@ -215,13 +215,31 @@ static bool write_type_meta(enc *e, const wire_node *n) {
     if (n->v.st.names) return write_names(e, n, n->v.st.names);
     {
       const wire_layout *l = n->v.st.layout;
-      return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len, -1, 0) &&
-             write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len, -1,
-                               0);
+      bool set = n->flags & WIRE_NF_NAMES_SET;
+      return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len,
+                               set ? n->a : -1, 0) &&
+             write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len,
+                               set ? n->b : -1, 0);
     }
   case WIRE_T_COMPATIBLE_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT:
     return write_shared_typedef(e, n->v.st.layout, n->v.st.layout->type_index);
+  case WIRE_T_EXT:
+    wire__put_varu32(&e->b, n->v.st.layout->user_id);
+    break;
+  case WIRE_T_NAMED_EXT:
+    if (e->ctx->compatible)
+      return write_shared_typedef(e, n->v.st.names ? n->v.st.names->layout : NULL,
+                                  n->v.st.layout->type_index);
+    if (n->v.st.names) return write_names(e, n, n->v.st.names);
+    {
+      const wire_layout *l = n->v.st.layout;
+      bool set = n->flags & WIRE_NF_NAMES_SET;
+      return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len,
+                               set ? n->a : -1, 0) &&
+             write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len,
+                               set ? n->b : -1, 0);
+    }
   case WIRE_T_TYPED_UNION:
     wire__put_varu32(&e->b, n->v.un.user_id);
     break;
@@ -337,7 +355,8 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
 
 static bool write_struct(enc *e, wire_node *n) {
   const wire_layout *l = n->v.st.layout;
-  if (!e->ctx->compatible) wire__put_le(&e->b, l->schema_hash, 4);
+  if (!e->ctx->compatible && l->kind == WIRE_KIND_STRUCT)
+    wire__put_le(&e->b, l->schema_hash, 4);
   if (!enter(e)) return false;
   for (uint32_t i = 0; i < l->nfields; i++)
     if (!write_field(e, &l->fields[i], i < n->small ? n->v.st.fields[i] : NULL))
@@ -540,7 +559,7 @@ static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
   wire_buf *b = &e->b;
   switch (n->type) {
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
-  case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
     return write_struct(e, n);
   case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
     wire__put_varu32(b, n->small);

@@ -144,6 +144,7 @@ struct fdl_field { /* message field or union case */
   bool optional, ref; /* field-level modifiers (messages only) */
   /* libwire extensions (field options foryc ignores): */
   bool wire_set;           /* [wire_set = true]: a list<T> that is a SET */
+  bool not_nullable;       /* [nullable = false] on a message field */
   const char *wire_name;   /* [wire_name = "x"]: the name on the wire */
   size_t wire_name_len;
 };
@@ -211,7 +212,8 @@ struct fdl_file {
   bool has_pkg, no_auto_id;
   bool fields_by_name; /* option wire_fields_by_name (libwire extension) */
   bool nullable_map_keys; /* option wire_nullable_map_keys (extension) */
-  bool empty_namespace; /* option wire_empty_namespace (extension) */
+  const char *wire_ns;  /* option wire_namespace = "..." (extension) */
+  size_t wire_ns_len;
   int8_t evolving; /* option evolving: -1 unset */
   fdl_import *imports, *last_import;
   fdl_type *types, *last_type;
@@ -720,11 +722,13 @@ static int32_t parse_option(fdl_parser *P, bool apply) {
    * Java runtime declares them. */
   else if (eqs(n, name->len, "wire_nullable_map_keys"))
     P->f->nullable_map_keys = truthy(&v);
-  /* libwire extension: types registered by name in a file without a package
-   * get the empty namespace (as register(cls, "name") does in the runtimes)
-   * instead of foryc's "default". */
-  else if (eqs(n, name->len, "wire_empty_namespace"))
-    P->f->empty_namespace = truthy(&v);
+  /* libwire extension: the namespace of the types this file registers by
+   * name, e.g. "" as register(cls, "name") gives in the runtimes, instead
+   * of the package (or foryc's "default"). */
+  else if (eqs(n, name->len, "wire_namespace") && v.t == TK_STRING) {
+    P->f->wire_ns = v.s;
+    P->f->wire_ns_len = v.slen;
+  }
   /* Other options (java_package, go_package, ...) only steer code
    * generation; unknown ones are ignored, as foryc does. */
   return WIRE_OK;
@@ -974,6 +978,8 @@ static int32_t parse_field_options(fdl_parser *P, fdl_field *fld) {
         fld->wire_set = true;
       }
     }
+    if (fld && v.t == TK_FALSE && tok_is(P, name, "nullable"))
+      fld->not_nullable = true; /* libwire extension */
     if (fld && tok_is(P, name, "wire_name") && v.t == TK_STRING) {
       fld->wire_name = v.s;
       fld->wire_name_len = v.slen;
@@ -1547,10 +1553,10 @@ static int32_t identify(fdl_loader *L, fdl_type *t) {
     size_t ppl = t->parent ? t->parent->path_len : 0;
     t->by_name = !t->has_id && f->no_auto_id;
     if (t->by_name)
-      t->ns = f->has_pkg ? ajoin(L, f->pkg, f->pkg_len, pp, ppl, &t->ns_len)
-                         : f->empty_namespace
-                               ? ajoin(L, "", 0, pp, ppl, &t->ns_len)
-                               : ajoin(L, "default", 7, pp, ppl, &t->ns_len);
+      t->ns = f->wire_ns ? ajoin(L, f->wire_ns, f->wire_ns_len, pp, ppl,
+                                 &t->ns_len)
+              : f->has_pkg ? ajoin(L, f->pkg, f->pkg_len, pp, ppl, &t->ns_len)
+                           : ajoin(L, "default", 7, pp, ppl, &t->ns_len);
     else
       t->ns = ajoin(L, f->has_pkg ? f->pkg : "", f->pkg_len, pp, ppl,
                     &t->ns_len);
@@ -1832,6 +1838,9 @@ static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
     return sem(L, f, a->off, "message fields are always nullable; remove the "
                "optional modifier");
   ft->nullable = a->optional || message || is_any(x);
+  /* libwire extension: [nullable = false] keeps a message field non-null,
+   * as runtime classes declare struct fields by default. */
+  if (a->not_nullable && !is_any(x)) ft->nullable = 0;
   ft->ref = a->ref;
   if (a->wire_set && ft->type_id == WIRE_T_LIST) ft->type_id = WIRE_T_SET;
   const char *fname = a->wire_name ? a->wire_name : a->name;

@@ -184,6 +184,8 @@ int32_t wire_meta_decode(int32_t msctx, int32_t enc, const uint8_t *b,
   size_t total = len * 8;
   size_t nchars = (total - 1) / (size_t)bits;
   if ((b[0] & 0x80) && nchars > 0) nchars--;
+  /* An empty name is written as zero bytes, never as packed padding. */
+  if (nchars == 0) return WIRE_E_META_STRING;
   size_t pos = 1, n = 0;
   bool upper_next = false;
   for (size_t i = 0; i < nchars; i++) {

@@ -111,7 +111,11 @@ wire_ftype *wire__ftype_new(wire_ctx *ctx, uint8_t type_id) {
 
 static wire_utype *type_at(wire_ctx *ctx, uint32_t i, uint8_t kind) {
   wire_registry *r = ctx->reg;
-  if (!r || i >= r->ntypes || r->types[i].kind != kind) {
+  /* Ext types may describe their custom body as fields. */
+  bool ok = r && i < r->ntypes &&
+            (r->types[i].kind == kind ||
+             (kind == WIRE_KIND_STRUCT && r->types[i].kind == WIRE_KIND_EXT));
+  if (!ok) {
     wire__fail(ctx, WIRE_E_ARG, 0, "type %u is not a registered %s", i,
                kind == WIRE_KIND_STRUCT ? "struct"
                : kind == WIRE_KIND_ENUM ? "enum" : "union");

@@ -208,7 +208,8 @@ size_t wire__snake_case(const char *in, size_t n, char *out) {
 int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti) {
   wire_registry *r = ctx->reg;
   wire_utype *t = &r->types[ti];
-  if (t->layout || t->kind != WIRE_KIND_STRUCT) return WIRE_OK;
+  if (t->layout || (t->kind != WIRE_KIND_STRUCT && t->kind != WIRE_KIND_EXT))
+    return WIRE_OK;
   wire_layout *l = wire__arena_alloc(&r->arena, sizeof *l);
   if (!l) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
   memset(l, 0, sizeof *l);
@@ -232,8 +233,13 @@ int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti) {
     l->fields[i] = (wire_lfield){(const uint8_t *)sn, (uint32_t)sl, f->tag,
                                  f->type, i};
   }
-  qsort(l->fields, l->nfields, sizeof *l->fields, cmp_order);
-  l->schema_hash = wire__schema_hash(l->fields, l->nfields);
+  l->kind = t->kind;
+  /* An ext body (libwire's description of a custom serializer) keeps the
+   * declared order; struct fields take the wire order. */
+  if (t->kind == WIRE_KIND_STRUCT) {
+    qsort(l->fields, l->nfields, sizeof *l->fields, cmp_order);
+    l->schema_hash = wire__schema_hash(l->fields, l->nfields);
+  }
   t->layout = l;
   return WIRE_OK;
 }
@@ -313,7 +319,7 @@ int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
   wire_utype *t = &ctx->reg->types[ti];
   wire_layout *l = t->layout;
   wire_buf body = {ctx, NULL, 0, 0, false, WIRE_OK};
-  uint32_t n = l ? l->nfields : 0;
+  uint32_t n = l && t->kind == WIRE_KIND_STRUCT ? l->nfields : 0;
   if (t->kind == WIRE_KIND_STRUCT) {
     uint8_t h0 = (uint8_t)(0x80 | (t->evolving ? 0x40 : 0) |
                            (t->by_name ? 0x20 : 0) | (n >= 31 ? 31 : n));

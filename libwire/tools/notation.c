@@ -37,7 +37,7 @@ static void count_refs(printer *p, wire_node *n) {
       count_refs(p, wire_node_map_key(n, k));
       count_refs(p, wire_node_map_value(n, k));
     }
-  } else if (t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_COMPATIBLE_STRUCT) {
+  } else if (t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_EXT) {
     for (size_t k = 0; k < wire_node_count(n); k++)
       if (wire_node_field(n, k)) count_refs(p, wire_node_field(n, k));
   } else if (t >= WIRE_T_UNION && t <= WIRE_T_NAMED_UNION) {
@@ -158,6 +158,14 @@ static void civil(int64_t z, int64_t *y, unsigned *m, unsigned *d) {
 }
 
 static json_t *node_json(printer *p, wire_node *n);
+
+/* The meta string encodings a named type was written with. */
+static void name_encodings(wire_node *n, json_t *o) {
+  int32_t a, c;
+  if (wire_node_name_encodings(n, &a, &c) != WIRE_OK || a < 0) return;
+  json_object_set_new(o, "ns_enc", json_string(wire_meta_encoding_name(a)));
+  json_object_set_new(o, "name_enc", json_string(wire_meta_encoding_name(c)));
+}
 
 static json_t *array_json(wire_node *n) {
   uint32_t t = wire_node_type(n);
@@ -329,7 +337,7 @@ static json_t *node_json(printer *p, wire_node *n) {
     break;
   }
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
-  case WIRE_T_NAMED_COMPATIBLE_STRUCT: {
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT: {
     json_t *body = json_object();
     type_ident(p, n, body);
     json_t *fields = json_object();
@@ -365,7 +373,8 @@ static json_t *node_json(printer *p, wire_node *n) {
         if (p->ntds < 256) p->tds[p->ntds++] = td;
       }
     }
-    json_object_set_new(o, "struct", body);
+    json_object_set_new(o, t >= WIRE_T_EXT ? "ext" : "struct", body);
+    name_encodings(n, o);
     break;
   }
   case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION: {
@@ -374,6 +383,7 @@ static json_t *node_json(printer *p, wire_node *n) {
     json_object_set_new(body, "case", json_integer(wire_node_union_case(n)));
     json_object_set_new(body, "value", node_json(p, wire_node_union_value(n)));
     json_object_set_new(o, "union", body);
+    name_encodings(n, o);
     break;
   }
   case WIRE_T_LIST: case WIRE_T_SET: {
@@ -637,6 +647,17 @@ static int32_t msenc(parser *p, json_t *j, const char *key, int32_t *out) {
   return perr(p, "unknown meta string encoding in \"%s\"", key);
 }
 
+static int32_t apply_name_encodings(parser *p, json_t *j, wire_node *n) {
+  int32_t a, b, st;
+  if ((st = msenc(p, j, "ns_enc", &a)) || (st = msenc(p, j, "name_enc", &b)))
+    return st;
+  if ((a >= 0) != (b >= 0))
+    return perr(p, "give both ns_enc and name_enc or neither");
+  if (a >= 0 && wire_node_set_name_encodings(n, a, b) != WIRE_OK)
+    return perr(p, "ns_enc/name_enc on a value without names");
+  return WIRE_OK;
+}
+
 static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
   *out = NULL;
   if (!json_is_object(j)) return perr(p, "a node must be a JSON object");
@@ -809,7 +830,7 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
           hn && strcmp(json_string_value(hn), "raw") == 0);
     break;
   }
-  case WIRE_T_STRUCT: {
+  case WIRE_T_STRUCT: case WIRE_T_EXT: {
     json_t *tn = json_object_get(v, "type"), *fs = json_object_get(v, "fields");
     json_t *td = json_object_get(v, "typedef");
     uint32_t idx;
@@ -841,13 +862,15 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
       if (!json_is_string(tn) ||
           wire_type_find(p->ctx, json_string_value(tn), json_string_length(tn),
                          &idx) != WIRE_OK ||
-          wire_type_kind(p->ctx, idx) != WIRE_KIND_STRUCT)
-        return perr(p, "struct type \"%s\" is not in the schema (--schema)",
+          wire_type_kind(p->ctx, idx) !=
+              (t == WIRE_T_EXT ? WIRE_KIND_EXT : WIRE_KIND_STRUCT))
+        return perr(p, "%s type \"%s\" is not in the schema (--schema)", key,
                     json_string_value(tn) ? json_string_value(tn) : "?");
       n = wire_node_new_struct(d, idx);
     }
     if (!n) return perr(p, "%s", wire_ctx_error_message(p->ctx));
     if ((st = remember(p, j, n))) return st;
+    if ((st = apply_name_encodings(p, j, n))) return st;
     const char *fk;
     json_t *fv;
     json_object_foreach(fs, fk, fv) {
@@ -874,6 +897,7 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
     wire_node *un;
     if ((st = parse_node(p, uv, &un))) return st;
     n = wire_node_new_union(d, idx, (uint32_t)json_integer_value(c), un);
+    if (n && (st = apply_name_encodings(p, j, n))) return st;
     break;
   }
   case WIRE_T_LIST: case WIRE_T_SET: {
