@@ -475,6 +475,15 @@ WIRE_API int32_t wire_node_name_hash_forms(const wire_node *node,
                                            int32_t *out_ns_form,
                                            int32_t *out_name_form);
 
+/* Whether a decoded namespace / type name was written as a reference to an
+ * equal name announced in the other role (pyfory shares one table for both;
+ * the Java runtime does not). Only for nodes that carry their names. */
+WIRE_API int32_t wire_node_set_name_refs(wire_node *node, int32_t ns_xref,
+                                         int32_t name_xref);
+WIRE_API int32_t wire_node_name_refs(const wire_node *node,
+                                     int32_t *out_ns_xref,
+                                     int32_t *out_name_xref);
+
 /* Accessors. */
 /* Node kind: a WIRE_T_* type id, or WIRE_T_NULL. */
 WIRE_API uint32_t wire_node_type(const wire_node *node);
@@ -516,8 +525,10 @@ WIRE_API wire_node *wire_node_field(const wire_node *node, size_t index);
 WIRE_API const char *wire_node_field_name(const wire_node *node, size_t index,
                                           size_t *out_len);
 WIRE_API int32_t wire_node_field_tag(const wire_node *node, size_t index);
-/* Registered type of a struct node; WIRE_E_SCHEMA if not in the schema. */
-WIRE_API int32_t wire_node_user_type(const wire_node *node,
+/* Registered type of a struct, ext, enum or union node in the schema of
+ * the document's context; WIRE_E_SCHEMA if the schema does not have it. */
+WIRE_API int32_t wire_node_user_type(const wire_doc *doc,
+                                     const wire_node *node,
                                      uint32_t *out_type);
 /* Namespace and name of a struct registered by name, a named enum or a
  * named union. */

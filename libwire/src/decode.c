@@ -12,6 +12,7 @@ typedef struct {
   wire_names *names;      /* NAMED_* kinds read with meta strings */
   wire_layout *layout;    /* struct kinds */
   const wire_ftype *decl; /* declared type (element types of containers) */
+  uint32_t reg;           /* registered union of a declared UNION field */
 } tmeta;
 
 typedef struct {
@@ -95,11 +96,12 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
       return fail(d, WIRE_E_META_STRING, s, "meta string reference %u of %zu",
                   id, d->nms);
     ms_entry *e = &d->ms[id - 1];
-    if (e->msctx != msctx)
-      return fail(d, WIRE_E_META_STRING, s,
-                  "meta string reference %u names a %s, not a %s", id,
-                  e->msctx ? "type name" : "namespace",
-                  msctx ? "type name" : "namespace");
+    /* A reference may name an entry announced in the other role (pyfory
+     * shares one table); the text is decoded in this role's alphabet. */
+    if (e->msctx != msctx) {
+      if (is_ns) nm->ns_xref = 1;
+      else nm->name_xref = 1;
+    }
     bytes = e->p;
     len = e->len;
     enc = e->enc;
@@ -311,6 +313,7 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
     l->type_index = registered(d, l->by_name, l->user_id, l->ns, l->ns_len,
                                l->name, l->name_len, l->kind);
     if (l->type_index != WIRE_NO_TYPE) {
+      wire__layout_link(d->ctx, l);
       wire_buf b = {d->ctx, NULL, 0, 0, false, WIRE_OK};
       if (wire__typedef_build(d->ctx, l->type_index, &b) == WIRE_OK &&
           b.len == l->td_len && memcmp(b.p, l->td, b.len) == 0)
@@ -818,6 +821,7 @@ static bool decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
       break;
     case WIRE_KIND_UNION:
       tm->type = WIRE_T_UNION;
+      tm->reg = f->user;
       break;
     default:
       tm->type = t->by_name ? WIRE_T_NAMED_EXT : WIRE_T_EXT;
@@ -916,6 +920,7 @@ static bool read_union(dec *d, const tmeta *tm, wire_node *n) {
   T(s, "union case %u", c);
   n->small = c;
   n->v.un.user_id = tm->user_id;
+  n->v.un.reg = tm->type == WIRE_T_UNION && tm->decl ? tm->reg : WIRE_NO_TYPE;
   n->v.un.names = tm->names;
   if (tm->names) {
     n->a = tm->ns_enc;

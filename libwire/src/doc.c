@@ -478,6 +478,35 @@ int32_t wire_node_set_name_hash_forms(wire_node *n, int32_t ns_form,
   n->v.nen.names->name_hash_form = (uint8_t)name_form;
   return WIRE_OK;
 }
+static wire_names *names_of(const wire_node *n) {
+  if (!n) return NULL;
+  switch (n->type) {
+  case WIRE_T_NAMED_ENUM: return n->v.nen.names;
+  case WIRE_T_NAMED_STRUCT: case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+  case WIRE_T_NAMED_EXT: return n->v.st.names;
+  case WIRE_T_NAMED_UNION: return n->v.un.names;
+  default: return NULL;
+  }
+}
+
+int32_t wire_node_set_name_refs(wire_node *n, int32_t ns_xref,
+                                int32_t name_xref) {
+  wire_names *nm = names_of(n);
+  if (!nm) return WIRE_E_ARG;
+  nm->ns_xref = ns_xref != 0;
+  nm->name_xref = name_xref != 0;
+  return WIRE_OK;
+}
+
+int32_t wire_node_name_refs(const wire_node *n, int32_t *ns_xref,
+                            int32_t *name_xref) {
+  wire_names *nm = names_of(n);
+  if (!nm) return WIRE_E_ARG;
+  if (ns_xref) *ns_xref = nm->ns_xref;
+  if (name_xref) *name_xref = nm->name_xref;
+  return WIRE_OK;
+}
+
 int32_t wire_node_name_hash_forms(const wire_node *n, int32_t *ns_form,
                                   int32_t *name_form) {
   if (!n || n->type != WIRE_T_NAMED_ENUM) return WIRE_E_ARG;
@@ -712,12 +741,14 @@ wire_node *wire_node_new_union(wire_doc *d, uint32_t type, uint32_t case_id,
     n = wire__node_new(d, WIRE_T_UNION);
     if (!n) return NULL;
     n->v.un.user_id = UINT32_MAX;
+    n->v.un.reg = WIRE_NO_TYPE;
   } else {
     wire_utype *t = reg_type(d, type, WIRE_KIND_UNION);
     if (!t) return NULL;
     n = wire__node_new(d, t->by_name ? WIRE_T_NAMED_UNION : WIRE_T_TYPED_UNION);
     if (!n) return NULL;
     n->v.un.user_id = t->by_name ? UINT32_MAX : t->user_id;
+    n->v.un.reg = type;
     if (t->by_name) {
       wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
       if (!nm) {
@@ -755,14 +786,37 @@ int32_t wire_node_field_tag(const wire_node *n, size_t i) {
   return n->v.st.layout->fields[i].tag;
 }
 
-int32_t wire_node_user_type(const wire_node *n, uint32_t *out_type) {
-  if (!n || !out_type) return WIRE_E_ARG;
-  const wire_layout *l = is_struct(n) ? n->v.st.layout : NULL;
-  if (l && l->type_index != WIRE_NO_TYPE) {
-    *out_type = l->type_index;
-    return WIRE_OK;
+/* The registered type of a given kind with this id or these names. */
+static uint32_t lookup(const wire_doc *d, uint8_t kind, uint32_t id,
+                       const wire_names *nm) {
+  wire_registry *r = d ? d->ctx->reg : NULL;
+  for (uint32_t i = 0; r && i < r->ntypes; i++) {
+    wire_utype *t = &r->types[i];
+    if (t->kind != kind) continue;
+    if (nm ? (t->by_name && strlen(t->ns) == nm->ns_len &&
+              strlen(t->name) == nm->name_len &&
+              memcmp(t->ns, nm->ns, nm->ns_len) == 0 &&
+              memcmp(t->name, nm->name, nm->name_len) == 0)
+           : (!t->by_name && t->user_id == id))
+      return i;
   }
-  return WIRE_E_SCHEMA;
+  return WIRE_NO_TYPE;
+}
+
+int32_t wire_node_user_type(const wire_doc *d, const wire_node *n,
+                            uint32_t *out_type) {
+  if (!n || !out_type) return WIRE_E_ARG;
+  uint32_t ti = WIRE_NO_TYPE;
+  if (is_struct(n)) ti = n->v.st.layout->type_index;
+  else if (n->type == WIRE_T_ENUM) ti = lookup(d, WIRE_KIND_ENUM, n->v.en.type_id, NULL);
+  else if (n->type == WIRE_T_NAMED_ENUM) ti = lookup(d, WIRE_KIND_ENUM, 0, n->v.nen.names);
+  else if (n->type == WIRE_T_UNION) ti = n->v.un.reg;
+  else if (n->type == WIRE_T_TYPED_UNION) ti = lookup(d, WIRE_KIND_UNION, n->v.un.user_id, NULL);
+  else if (n->type == WIRE_T_NAMED_UNION && n->v.un.names)
+    ti = lookup(d, WIRE_KIND_UNION, 0, n->v.un.names);
+  if (ti == WIRE_NO_TYPE) return WIRE_E_SCHEMA;
+  *out_type = ti;
+  return WIRE_OK;
 }
 
 /* Namespace and name of a user-typed node (struct, named enum or union),
@@ -863,6 +917,7 @@ wire_node *wire_node_new_struct_typedef(wire_doc *d, const uint8_t *td,
                       memcmp(t->name, l->name, l->name_len) == 0)
                    : t->user_id == l->user_id) {
       l->type_index = i;
+      wire__layout_link(d->ctx, l);
       break;
     }
   }

@@ -76,7 +76,8 @@ static bool same_type(const wire_node *a, const wire_node *b) {
 }
 
 static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
-                              uint32_t tlen, int recorded, int form) {
+                              uint32_t tlen, int recorded, int form,
+                              bool xref) {
   int32_t me = recorded >= 0 ? recorded
                              : wire_meta_choose_encoding(msctx, text, tlen);
   if (me < 0) return efail(e, WIRE_E_META_STRING, "not a meta string");
@@ -98,7 +99,7 @@ static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
   }
   for (size_t i = 0; i < e->nms; i++) {
     ms_seen *s = &e->ms[i];
-    if (s->msctx == msctx && s->enc == me && s->len == blen &&
+    if ((s->msctx == msctx || xref) && s->enc == me && s->len == blen &&
         memcmp(s->p, bytes, blen) == 0) {
       wire__put_varu32(&e->b, (uint32_t)(((i + 1) << 1) | 1));
       wire__free(e->ctx, heap, hcap);
@@ -145,6 +146,9 @@ static void ms_reset(enc *e) {
 /* Shared TypeDef: a reference if this root already announced it, else the
  * next index and the TypeDef bytes (as read, or built from the schema). */
 static bool write_shared_typedef(enc *e, const wire_layout *l, uint32_t ti) {
+  if (!l && (ti == WIRE_NO_TYPE || !e->ctx->reg))
+    return efail(e, WIRE_E_SCHEMA, "compatible mode needs the type's TypeDef: "
+                                   "the type is not in the schema");
   const void *key = l ? (const void *)l : (const void *)&e->ctx->reg->types[ti];
   for (size_t i = 0; i < e->ntds; i++) {
     if (e->tds[i] == key) {
@@ -176,9 +180,9 @@ static bool write_shared_typedef(enc *e, const wire_layout *l, uint32_t ti) {
 static bool write_names(enc *e, const wire_node *n, const wire_names *nm) {
   bool set = n->flags & WIRE_NF_NAMES_SET;
   return write_meta_string(e, WIRE_MSCTX_NAMESPACE, nm->ns, nm->ns_len,
-                           set ? n->a : -1, nm->ns_hash_form) &&
+                           set ? n->a : -1, nm->ns_hash_form, nm->ns_xref) &&
          write_meta_string(e, WIRE_MSCTX_TYPE_NAME, nm->name, nm->name_len,
-                           set ? n->b : -1, nm->name_hash_form);
+                           set ? n->b : -1, nm->name_hash_form, nm->name_xref);
 }
 
 /* The registry index of a named type, for building its TypeDef. */
@@ -199,6 +203,9 @@ static bool write_type_meta(enc *e, const wire_node *n) {
   wire__put_u8(&e->b, n->type);
   switch (n->type) {
   case WIRE_T_ENUM:
+    if (n->v.en.type_id == UINT32_MAX)
+      return efail(e, WIRE_E_NOTATION, "an enum of unknown type needs a "
+                                       "declared slot");
     wire__put_varu32(&e->b, n->v.en.type_id);
     break;
   case WIRE_T_NAMED_ENUM:
@@ -217,9 +224,9 @@ static bool write_type_meta(enc *e, const wire_node *n) {
       const wire_layout *l = n->v.st.layout;
       bool set = n->flags & WIRE_NF_NAMES_SET;
       return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len,
-                               set ? n->a : -1, 0) &&
+                               set ? n->a : -1, 0, false) &&
              write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len,
-                               set ? n->b : -1, 0);
+                               set ? n->b : -1, 0, false);
     }
   case WIRE_T_COMPATIBLE_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT:
@@ -236,9 +243,9 @@ static bool write_type_meta(enc *e, const wire_node *n) {
       const wire_layout *l = n->v.st.layout;
       bool set = n->flags & WIRE_NF_NAMES_SET;
       return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len,
-                               set ? n->a : -1, 0) &&
+                               set ? n->a : -1, 0, false) &&
              write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len,
-                               set ? n->b : -1, 0);
+                               set ? n->b : -1, 0, false);
     }
   case WIRE_T_TYPED_UNION:
     wire__put_varu32(&e->b, n->v.un.user_id);
@@ -380,6 +387,12 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   }
   const wire_ftype *edecl = decl ? decl->elem : NULL;
   if (edecl && !static_type(e, edecl)) edecl = NULL;
+  /* Fresh lists: the Java runtime writes the type of float16/bfloat16
+   * elements in compatible mode rather than declaring it (R-WLIST-DECL). */
+  const wire_ftype *pdecl = edecl;
+  if (pdecl && e->ctx->compatible &&
+      (pdecl->type_id == WIRE_T_FLOAT16 || pdecl->type_id == WIRE_T_BFLOAT16))
+    pdecl = NULL;
   uint8_t h;
   if (n->flags & WIRE_NF_HDR_SET) {
     h = n->a;
@@ -390,7 +403,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
       return efail(e, WIRE_E_NOTATION, "element header 0x%02x needs a schema",
                    h);
     if (!(h & WIRE_LF_DECL)) edecl = NULL;
-  } else if (edecl) {
+  } else if ((edecl = pdecl) != NULL) {
     /* Declared element type: no element type meta. */
     h = (uint8_t)(WIRE_LF_DECL | WIRE_LF_SAME_TYPE |
                   (has_null ? WIRE_LF_HAS_NULL : 0) |
@@ -472,9 +485,20 @@ static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size,
   return ok(e);
 }
 
+/* Map keys and values of a declared type are declared in the chunk header,
+ * except structs and ext, whose type the Java runtime writes in every chunk
+ * (spec R-WMAP-DECL). */
+static const wire_ftype *map_decl(const enc *e, const wire_ftype *f) {
+  if (!f || !static_type(e, f) || is_struct_or_ext(f->type_id)) return NULL;
+  return f;
+}
+
 static bool write_map(enc *e, wire_node *n, const wire_ftype *decl) {
-  const wire_ftype *kd = decl && decl->key && static_type(e, decl->key) ? decl->key : NULL;
-  const wire_ftype *vd = decl && decl->value && static_type(e, decl->value) ? decl->value : NULL;
+  /* Recorded chunks may declare any static type; fresh ones follow Java. */
+  const wire_ftype *kr = decl && decl->key && static_type(e, decl->key) ? decl->key : NULL;
+  const wire_ftype *vr = decl && decl->value && static_type(e, decl->value) ? decl->value : NULL;
+  const wire_ftype *kd = decl ? map_decl(e, decl->key) : NULL;
+  const wire_ftype *vd = decl ? map_decl(e, decl->value) : NULL;
   uint32_t dbits = (kd ? WIRE_MF_KEY_DECL : 0) | (vd ? WIRE_MF_VAL_DECL : 0);
   uint32_t count = n->small;
   wire__put_varu32(&e->b, count);
@@ -491,7 +515,7 @@ static bool write_map(enc *e, wire_node *n, const wire_ftype *decl) {
     uint32_t at = 0;
     for (uint32_t i = 0; i < c->n; i++) {
       uint32_t size = c->c[i] & 0xFF;
-      if (!write_chunk(e, kv + 2 * at, c->c[i] >> 8, size, kd, vd)) return false;
+      if (!write_chunk(e, kv + 2 * at, c->c[i] >> 8, size, kr, vr)) return false;
       at += size;
     }
   } else {
@@ -500,10 +524,15 @@ static bool write_map(enc *e, wire_node *n, const wire_ftype *decl) {
       wire_node *k = kv[2 * at], *v = kv[2 * at + 1];
       bool kn = k->type == WIRE_T_NULL, vn = v->type == WIRE_T_NULL;
       if (kn || vn) {
+        /* The non-null side is framed as a value of undeclared type (track
+         * bit set) unless its type is declared. */
         uint32_t h = kn && vn ? (WIRE_MF_KEY_NULL | WIRE_MF_VAL_NULL)
-                     : kn     ? (WIRE_MF_KEY_NULL | WIRE_MF_VAL_TRACK)
-                              : (WIRE_MF_VAL_NULL | WIRE_MF_KEY_TRACK);
-        h |= dbits & (kn ? WIRE_MF_VAL_DECL : vn ? WIRE_MF_KEY_DECL : 0);
+                     : kn     ? (WIRE_MF_KEY_NULL |
+                                 (vd ? WIRE_MF_VAL_DECL | (vd->ref ? WIRE_MF_VAL_TRACK : 0)
+                                     : WIRE_MF_VAL_TRACK))
+                              : (WIRE_MF_VAL_NULL |
+                                 (kd ? WIRE_MF_KEY_DECL | (kd->ref ? WIRE_MF_KEY_TRACK : 0)
+                                     : WIRE_MF_KEY_TRACK));
         if (!write_chunk(e, kv + 2 * at, h, 1, kd, vd)) return false;
         at++;
         continue;

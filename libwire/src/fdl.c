@@ -1813,7 +1813,7 @@ static int32_t build_elem(fdl_loader *L, fdl_file *f, fdl_type *scope,
   if (x->ref) TRY(check_ref(L, f, x, x->off));
   if (x->optional && is_any(x))
     return sem(L, f, x->off, "optional any is not supported; use any");
-  (*out)->nullable = x->optional;
+  (*out)->nullable = x->optional || is_any(x); /* any is always nullable */
   (*out)->ref = x->ref;
   return WIRE_OK;
 }

@@ -260,6 +260,9 @@ typedef struct {
   /* Hash form of a name longer than 16 bytes: 0 = the Java runtime's
    * (absolute value of the murmur lane), 1 = pyfory's (the lane as is). */
   uint8_t ns_hash_form, name_hash_form;
+  /* Written as a reference to a name announced in the other role (a type
+   * name referring to an equal namespace, as pyfory does). */
+  uint8_t ns_xref, name_xref;
   /* The TypeDef these names came from (compatible mode), or NULL. */
   const struct wire_layout *layout;
 } wire_names;
@@ -292,7 +295,7 @@ struct wire_node {
     /* STRUCT kinds: field values in wire order (small = count). */
     struct { wire_node **fields; struct wire_layout *layout; wire_names *names; } st;
     /* UNION kinds: small = case id. */
-    struct { wire_node *value; uint32_t user_id; wire_names *names; } un;
+    struct { wire_node *value; uint32_t user_id; uint32_t reg; wire_names *names; } un;
   } v;
 };
 

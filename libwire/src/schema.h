@@ -131,6 +131,10 @@ int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,
 int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti);
 /* Appends the TypeDef of registered type `ti` to out. */
 int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out);
+/* Links the fields of a TypeDef layout of a registered type (l->type_index)
+ * to the schema's fields: names for tag ids, user types for enum/union
+ * fields. */
+void wire__layout_link(wire_ctx *ctx, wire_layout *l);
 /* Reads a TypeDef at in->p into a layout allocated in `arena`. */
 int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
                            uint32_t max_depth, wire_layout **out);

@@ -69,39 +69,58 @@ static inline bool wok(wire_writer *w, size_t n) {
   return w->b.status == WIRE_OK && wire__buf_grow(&w->b, n) == WIRE_OK;
 }
 
-void wire_write_header(wire_writer *w) { if (wok(w, 1)) wire__put_u8(&w->b, 1); }
-void wire_write_u8(wire_writer *w, uint8_t v) { if (wok(w, 1)) wire__put_u8(&w->b, v); }
-void wire_write_bool(wire_writer *w, int32_t v) { if (wok(w, 1)) wire__put_u8(&w->b, v != 0); }
-void wire_write_i8(wire_writer *w, int8_t v) { if (wok(w, 1)) wire__put_u8(&w->b, (uint8_t)v); }
-void wire_write_i16(wire_writer *w, int16_t v) { if (wok(w, 2)) wire__put_le(&w->b, (uint16_t)v, 2); }
-void wire_write_i32(wire_writer *w, int32_t v) { if (wok(w, 4)) wire__put_le(&w->b, (uint32_t)v, 4); }
-void wire_write_i64(wire_writer *w, int64_t v) { if (wok(w, 8)) wire__put_le(&w->b, (uint64_t)v, 8); }
-void wire_write_u16(wire_writer *w, uint16_t v) { if (wok(w, 2)) wire__put_le(&w->b, v, 2); }
-void wire_write_u32(wire_writer *w, uint32_t v) { if (wok(w, 4)) wire__put_le(&w->b, v, 4); }
-void wire_write_u64(wire_writer *w, uint64_t v) { if (wok(w, 8)) wire__put_le(&w->b, v, 8); }
-void wire_write_varint32(wire_writer *w, int32_t v) { if (wok(w, 5)) wire__put_varu32(&w->b, wire__zz32(v)); }
-void wire_write_varuint32(wire_writer *w, uint32_t v) { if (wok(w, 5)) wire__put_varu32(&w->b, v); }
-void wire_write_varint64(wire_writer *w, int64_t v) { if (wok(w, 9)) wire__put_varu64(&w->b, wire__zz64(v)); }
-void wire_write_varuint64(wire_writer *w, uint64_t v) { if (wok(w, 9)) wire__put_varu64(&w->b, v); }
-void wire_write_tagged_int64(wire_writer *w, int64_t v) { if (wok(w, 9)) wire__put_tagged_i64(&w->b, v); }
-void wire_write_tagged_uint64(wire_writer *w, uint64_t v) { if (wok(w, 9)) wire__put_tagged_u64(&w->b, v); }
+/* Appends n bytes after checking for exactly n bytes of room (a caller's
+ * fixed buffer may end right after them). */
+static void emit(wire_writer *w, const uint8_t *p, size_t n) {
+  if (wok(w, n)) {
+    memcpy(w->b.p + w->b.len, p, n);
+    w->b.len += n;
+  }
+}
+
+/* Encodes with the shared put helpers into a scratch buffer first, so the
+ * writer reserves only the bytes actually written. */
+#define EMIT(w, put)                                         \
+  do {                                                       \
+    uint8_t tmp_[16];                                        \
+    wire_buf t_ = {NULL, tmp_, 0, sizeof tmp_, true, WIRE_OK}; \
+    put;                                                     \
+    emit((w), tmp_, t_.len);                                 \
+  } while (0)
+
+void wire_write_header(wire_writer *w) { EMIT(w, wire__put_u8(&t_, 1)); }
+void wire_write_u8(wire_writer *w, uint8_t v) { EMIT(w, wire__put_u8(&t_, v)); }
+void wire_write_bool(wire_writer *w, int32_t v) { EMIT(w, wire__put_u8(&t_, v != 0)); }
+void wire_write_i8(wire_writer *w, int8_t v) { EMIT(w, wire__put_u8(&t_, (uint8_t)v)); }
+void wire_write_i16(wire_writer *w, int16_t v) { EMIT(w, wire__put_le(&t_, (uint16_t)v, 2)); }
+void wire_write_i32(wire_writer *w, int32_t v) { EMIT(w, wire__put_le(&t_, (uint32_t)v, 4)); }
+void wire_write_i64(wire_writer *w, int64_t v) { EMIT(w, wire__put_le(&t_, (uint64_t)v, 8)); }
+void wire_write_u16(wire_writer *w, uint16_t v) { EMIT(w, wire__put_le(&t_, v, 2)); }
+void wire_write_u32(wire_writer *w, uint32_t v) { EMIT(w, wire__put_le(&t_, v, 4)); }
+void wire_write_u64(wire_writer *w, uint64_t v) { EMIT(w, wire__put_le(&t_, v, 8)); }
+void wire_write_varint32(wire_writer *w, int32_t v) { EMIT(w, wire__put_varu32(&t_, wire__zz32(v))); }
+void wire_write_varuint32(wire_writer *w, uint32_t v) { EMIT(w, wire__put_varu32(&t_, v)); }
+void wire_write_varint64(wire_writer *w, int64_t v) { EMIT(w, wire__put_varu64(&t_, wire__zz64(v))); }
+void wire_write_varuint64(wire_writer *w, uint64_t v) { EMIT(w, wire__put_varu64(&t_, v)); }
+void wire_write_tagged_int64(wire_writer *w, int64_t v) { EMIT(w, wire__put_tagged_i64(&t_, v)); }
+void wire_write_tagged_uint64(wire_writer *w, uint64_t v) { EMIT(w, wire__put_tagged_u64(&t_, v)); }
 void wire_write_float32(wire_writer *w, float v) {
   uint32_t u;
   memcpy(&u, &v, 4);
-  if (wok(w, 4)) wire__put_le(&w->b, u, 4);
+  EMIT(w, wire__put_le(&t_, u, 4));
 }
 void wire_write_float64(wire_writer *w, double v) {
   uint64_t u;
   memcpy(&u, &v, 8);
-  if (wok(w, 8)) wire__put_le(&w->b, u, 8);
+  EMIT(w, wire__put_le(&t_, u, 8));
 }
-void wire_write_bits16(wire_writer *w, uint16_t v) { if (wok(w, 2)) wire__put_le(&w->b, v, 2); }
+void wire_write_bits16(wire_writer *w, uint16_t v) { EMIT(w, wire__put_le(&t_, v, 2)); }
 void wire_write_bytes(wire_writer *w, const uint8_t *p, size_t n) {
   if (!p && n) {
     if (w && w->b.status == WIRE_OK) w->b.status = WIRE_E_ARG;
     return;
   }
-  if (wok(w, n)) wire__put_bytes(&w->b, p, n);
+  if (n) emit(w, p, n);
 }
 void wire_write_binary(wire_writer *w, const uint8_t *p, size_t n) {
   if (n > UINT32_MAX) {
@@ -119,7 +138,7 @@ void wire_write_string_raw(wire_writer *w, int32_t enc, const uint8_t *p,
     if (w->b.status == WIRE_OK) w->b.status = WIRE_E_ARG;
     return;
   }
-  if (wok(w, 5)) wire__put_varu36(&w->b, ((uint64_t)n << 2) | (uint32_t)enc);
+  EMIT(w, wire__put_varu36(&t_, ((uint64_t)n << 2) | (uint32_t)enc));
   wire_write_bytes(w, p, n);
 }
 void wire_write_string(wire_writer *w, const uint8_t *s, size_t n) {
@@ -133,17 +152,17 @@ void wire_write_string(wire_writer *w, const uint8_t *s, size_t n) {
     wire_write_string_raw(w, enc, s, n);
     return;
   }
-  /* Latin-1 needs <= n bytes, UTF-16 <= 2n: transcode in place. */
-  size_t out = enc == WIRE_STR_LATIN1 ? n : 2 * n;
-  if (!wok(w, 5 + out)) return;
-  size_t mark = w->b.len;
-  uint8_t *dst = w->b.p + w->b.len + 5;
-  size_t len = wire__utf8_to_string(enc, s, n, dst);
-  wire__put_varu36(&w->b, ((uint64_t)len << 2) | (uint32_t)enc);
-  size_t hlen = w->b.len - mark;
-  memmove(w->b.p + w->b.len, dst, len);
-  (void)hlen;
-  w->b.len += len;
+  /* Exact length in the target encoding: one byte per code point for
+   * Latin-1, two per UTF-16 unit (four for a code point past U+FFFF). */
+  size_t len = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint8_t c = s[i];
+    if ((c & 0xC0) == 0x80) continue; /* continuation byte */
+    len += enc == WIRE_STR_LATIN1 ? 1 : (c >= 0xF0 ? 4 : 2);
+  }
+  EMIT(w, wire__put_varu36(&t_, ((uint64_t)len << 2) | (uint32_t)enc));
+  if (!wok(w, len)) return;
+  w->b.len += wire__utf8_to_string(enc, s, n, w->b.p + w->b.len);
 }
 void wire_write_ref_flag(wire_writer *w, int32_t f) {
   if (f < -3 || f > 0) {

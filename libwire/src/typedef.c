@@ -636,3 +636,54 @@ int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
   *out = l;
   return WIRE_OK;
 }
+
+/* ---- linking a TypeDef to the schema ---- */
+
+/* Gives the user-typed field types of a TypeDef the registered types of the
+ * schema's version of the struct (matched by tag id or name), so enum and
+ * union values read through it are named. */
+static void link_ftype(wire_ctx *ctx, wire_ftype *td, const wire_ftype *reg) {
+  if (!td || !reg) return;
+  if (reg->user != WIRE_NO_TYPE) {
+    uint8_t k = ctx->reg->types[reg->user].kind;
+    uint8_t t = td->type_id;
+    bool same = (k == WIRE_KIND_ENUM && (t == WIRE_T_ENUM || t == WIRE_T_NAMED_ENUM)) ||
+                (k == WIRE_KIND_UNION && t >= WIRE_T_UNION && t <= WIRE_T_NAMED_UNION) ||
+                (k == WIRE_KIND_STRUCT && t >= WIRE_T_STRUCT &&
+                 t <= WIRE_T_NAMED_COMPATIBLE_STRUCT) ||
+                (k == WIRE_KIND_EXT && (t == WIRE_T_EXT || t == WIRE_T_NAMED_EXT));
+    if (same) td->user = reg->user;
+    return;
+  }
+  if (td->type_id != reg->type_id) return;
+  link_ftype(ctx, td->elem, reg->elem);
+  link_ftype(ctx, td->key, reg->key);
+  link_ftype(ctx, td->value, reg->value);
+}
+
+void wire__layout_link(wire_ctx *ctx, wire_layout *l) {
+  wire_utype *t = &ctx->reg->types[l->type_index];
+  if (t->kind != WIRE_KIND_STRUCT || wire__layout_of(ctx, l->type_index)) {
+    wire_ctx_clear_error(ctx);
+    return;
+  }
+  const wire_layout *r = t->layout;
+  for (uint32_t i = 0; i < l->nfields; i++) {
+    wire_lfield *f = &l->fields[i];
+    for (uint32_t k = 0; k < r->nfields; k++) {
+      const wire_lfield *g = &r->fields[k];
+      bool hit = f->tag >= 0 ? g->tag == f->tag
+                             : g->tag < 0 && g->name_len == f->name_len &&
+                                   memcmp(g->name, f->name, f->name_len) == 0;
+      if (!hit) continue;
+      f->local = g->local;
+      if (!f->name) { /* a tag-id field: the schema's name for the tag */
+        f->name = g->name;
+        f->name_len = g->name_len;
+      }
+      link_ftype(ctx, f->type, g->type);
+      break;
+    }
+  }
+}
+

@@ -48,7 +48,7 @@ static void count_refs(printer *p, wire_node *n) {
 /* "type" (registered full name or ns.name) or "type_id" of a user value. */
 static void type_ident(printer *p, wire_node *n, json_t *o) {
   uint32_t ti;
-  if (wire_node_user_type(n, &ti) == WIRE_OK) {
+  if (wire_node_user_type(p->doc, n, &ti) == WIRE_OK) {
     json_object_set_new(o, "type", json_string(wire_type_full_name(p->ctx, ti)));
     return;
   }
@@ -308,13 +308,33 @@ static json_t *node_json(printer *p, wire_node *n) {
     break;
   }
   case WIRE_T_ENUM:
-    json_object_set_new(o, "enum",
-                        json_pack("{s:I,s:I}", "type_id",
-                                  (json_int_t)wire_node_enum_type_id(n),
-                                  "value",
-                                  (json_int_t)wire_node_enum_value(n)));
-    break;
   case WIRE_T_NAMED_ENUM: {
+    uint32_t ti;
+    if (wire_node_user_type(p->doc, n, &ti) == WIRE_OK) {
+      /* An enum of the schema: named by its type, whether registered by id
+       * or by name. */
+      json_object_set_new(o, "enum",
+                          json_pack("{s:s,s:I}", "type",
+                                    wire_type_full_name(p->ctx, ti), "value",
+                                    (json_int_t)wire_node_enum_value(n)));
+      if (t == WIRE_T_NAMED_ENUM) name_encodings(n, o);
+      break;
+    }
+    if (t == WIRE_T_ENUM && wire_node_enum_type_id(n) == UINT32_MAX) {
+      /* an enum field read through a TypeDef, with no schema to name it */
+      json_object_set_new(o, "enum",
+                          json_pack("{s:I}", "value",
+                                    (json_int_t)wire_node_enum_value(n)));
+      break;
+    }
+    if (t == WIRE_T_ENUM) {
+      json_object_set_new(o, "enum",
+                          json_pack("{s:I,s:I}", "type_id",
+                                    (json_int_t)wire_node_enum_type_id(n),
+                                    "value",
+                                    (json_int_t)wire_node_enum_value(n)));
+      break;
+    }
     size_t nsl, nl;
     const uint8_t *ns = wire_node_enum_namespace(n, &nsl);
     const uint8_t *nm = wire_node_bytes(n, &nl);
@@ -334,6 +354,11 @@ static json_t *node_json(printer *p, wire_node *n) {
     wire_node_name_hash_forms(n, &hf, &hn);
     if (hf) json_object_set_new(o, "ns_hash", json_string("raw"));
     if (hn) json_object_set_new(o, "name_hash", json_string("raw"));
+    int32_t xs, xn;
+    if (wire_node_name_refs(n, &xs, &xn) == WIRE_OK) {
+      if (xs) json_object_set_new(o, "ns_xref", json_true());
+      if (xn) json_object_set_new(o, "name_xref", json_true());
+    }
     break;
   }
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
@@ -485,7 +510,7 @@ static int32_t perr(parser *p, const char *fmt, ...) {
 
 static const char *const annotations[] = {
     "anchor", "tracked", "enc", "header", "chunks", "ns_enc", "name_enc",
-    "ns_hash", "name_hash", "approx", "iso", "layout", NULL};
+    "ns_hash", "name_hash", "ns_xref", "name_xref", "approx", "iso", NULL};
 
 static bool is_annotation(const char *k) {
   for (int i = 0; annotations[i]; i++)
@@ -795,6 +820,12 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
         return perr(p, "enum type \"%s\" is not an enum of the schema",
                     json_string_value(tn) ? json_string_value(tn) : "?");
       n = wire_node_new_enum_of(d, idx, (uint32_t)json_integer_value(ev));
+      if (n && (st = apply_name_encodings(p, j, n))) return st;
+      break;
+    }
+    if (!ti && json_is_integer(ev) && json_object_size(v) == 1) {
+      /* a field value of an unnamed enum type */
+      n = wire_node_new_enum(d, UINT32_MAX, (uint32_t)json_integer_value(ev));
       break;
     }
     if (!json_is_integer(ti) || !json_is_integer(ev) ||
@@ -828,6 +859,9 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
       wire_node_set_name_hash_forms(
           n, hs && strcmp(json_string_value(hs), "raw") == 0,
           hn && strcmp(json_string_value(hn), "raw") == 0);
+    if (n)
+      wire_node_set_name_refs(n, json_is_true(json_object_get(j, "ns_xref")),
+                              json_is_true(json_object_get(j, "name_xref")));
     break;
   }
   case WIRE_T_STRUCT: case WIRE_T_EXT: {

@@ -188,7 +188,7 @@ typedef struct {
 static void dump_line(void *user, uint64_t off, uint64_t len, uint32_t depth,
                       const char *text) {
   dump_state *s = user;
-  char hex[40];
+  char hex[40] = "";
   size_t shown = len > 8 ? 8 : (size_t)len;
   size_t w = 0;
   for (size_t i = 0; i < shown; i++)
