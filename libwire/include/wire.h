@@ -538,6 +538,15 @@ WIRE_API int32_t wire_node_type_names(const wire_node *node,
 /* Numeric user type id of a struct, enum or typed union; 0xFFFFFFFF if
  * registered by name or unknown. */
 WIRE_API uint32_t wire_node_user_type_id(const wire_node *node);
+/* Reads a struct across schema versions: a new struct of registered type
+ * `type` (the reader's version) whose fields are taken from `node` (read
+ * with the writer's TypeDef) by tag id or name; fields the reader lacks are
+ * dropped, fields the writer lacks get defaults (null, zero, empty, the
+ * first enumerator), and values are converted where the format allows
+ * (integer encodings, float widening, list <-> dense array, binary <->
+ * uint8 array). Other mismatches fail with WIRE_E_SCHEMA naming the field. */
+WIRE_API int32_t wire_struct_project(wire_doc *doc, wire_node *node,
+                                     uint32_t type, wire_node **out);
 /* The TypeDef a struct was read with, when the schema would not write the
  * same bytes (an older or newer version of the type, or a type the schema
  * does not have); NULL otherwise. Owned by the document. */

@@ -298,8 +298,28 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
                            &l) != WIRE_OK)
       return false;
     if (d->dump) {
-      T(ts, "TypeDef: %s %s, %u field(s)", l->compatible ? "compatible" : "fixed",
-        kind_name(l->kind), l->nfields);
+      if (l->by_name)
+        T(ts, "TypeDef: %s %s %.*s.%.*s, %u field(s)",
+          l->compatible ? "compatible" : "fixed", kind_name(l->kind),
+          (int)l->ns_len, (const char *)l->ns, (int)l->name_len,
+          (const char *)l->name, l->nfields);
+      else
+        T(ts, "TypeDef: %s %s id %u, %u field(s)",
+          l->compatible ? "compatible" : "fixed", kind_name(l->kind),
+          l->user_id, l->nfields);
+      for (uint32_t i = 0; i < l->nfields; i++) {
+        const wire_lfield *f = &l->fields[i];
+        char ty[160], line[320];
+        wire__ftype_text(f->type, ty, sizeof ty);
+        if (f->name_len)
+          snprintf(line, sizeof line, "  TypeDef field %u: %.*s: %s", i,
+                   (int)f->name_len, (const char *)f->name, ty);
+        else
+          snprintf(line, sizeof line, "  TypeDef field %u: tag %d: %s", i,
+                   f->tag, ty);
+        d->dump(d->dump_user, wire__off(&d->in, ts) + f->td_off, f->td_len,
+                d->depth + 1, line);
+      }
     }
     if (d->ntds == d->tds_cap) {
       size_t cap = d->tds_cap ? d->tds_cap * 2 : 8;

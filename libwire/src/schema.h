@@ -49,6 +49,7 @@ typedef struct {
   int32_t tag;          /* -1 if identified by name */
   wire_ftype *type;     /* nullable/ref of the field are type->nullable/ref */
   uint32_t local;       /* index of the registered field, or WIRE_NO_TYPE */
+  uint32_t td_off, td_len; /* the field's entry within its TypeDef */
 } wire_lfield;
 
 typedef struct wire_layout {
@@ -131,6 +132,8 @@ int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,
 int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti);
 /* Appends the TypeDef of registered type `ti` to out. */
 int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out);
+/* Writes a readable form of a field type ("list<varint32?>") into buf. */
+void wire__ftype_text(const wire_ftype *f, char *buf, size_t cap);
 /* Links the fields of a TypeDef layout of a registered type (l->type_index)
  * to the schema's fields: names for tag ids, user types for enum/union
  * fields. */

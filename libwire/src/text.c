@@ -111,7 +111,7 @@ size_t wire__string_to_utf8(int32_t enc, const uint8_t *s, size_t len,
     }
     return n;
   default:
-    memcpy(out, s, len);
+    if (len) memcpy(out, s, len);
     return len;
   }
 }
@@ -163,7 +163,7 @@ size_t wire__utf8_to_string(int32_t enc, const uint8_t *s, size_t len,
     }
     return n;
   case WIRE_STR_UTF8:
-    memcpy(out, s, len);
+    if (len) memcpy(out, s, len);
     return len;
   default:
     return SIZE_MAX;

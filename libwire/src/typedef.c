@@ -613,6 +613,7 @@ int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
     if ((st = read_ftype(&r, true, &f->type))) return st;
     f->type->nullable = (fh >> 1) & 1;
     f->type->ref = fh & 1;
+    f->td_off = (uint32_t)(fs - start);
     if (enc == 3) {
       f->tag = (int32_t)size2;
     } else {
@@ -630,6 +631,7 @@ int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
       f->name = name;
       f->name_len = (uint32_t)nlen;
     }
+    f->td_len = (uint32_t)(sub.p - fs);
   }
   if (sub.p != r.end) return tfail(&r, sub.p, "bytes left at the end of the body");
   l->schema_hash = wire__schema_hash(l->fields, l->nfields);
@@ -687,3 +689,30 @@ void wire__layout_link(wire_ctx *ctx, wire_layout *l) {
   }
 }
 
+
+/* ---- readable field types (dump) ---- */
+
+static size_t ftext(const wire_ftype *f, char *b, size_t cap, size_t w) {
+  const char *n = wire_type_name(f->type_id);
+  if (w < cap) w += (size_t)snprintf(b + w, cap - w, "%s", n ? n : "?");
+  if ((f->type_id == WIRE_T_LIST || f->type_id == WIRE_T_SET) && f->elem) {
+    if (w < cap) w += (size_t)snprintf(b + w, cap - w, "<");
+    w = ftext(f->elem, b, cap, w);
+    if (w < cap) w += (size_t)snprintf(b + w, cap - w, ">");
+  } else if (f->type_id == WIRE_T_MAP && f->key && f->value) {
+    if (w < cap) w += (size_t)snprintf(b + w, cap - w, "<");
+    w = ftext(f->key, b, cap, w);
+    if (w < cap) w += (size_t)snprintf(b + w, cap - w, ", ");
+    w = ftext(f->value, b, cap, w);
+    if (w < cap) w += (size_t)snprintf(b + w, cap - w, ">");
+  }
+  if (f->nullable && w < cap) w += (size_t)snprintf(b + w, cap - w, "?");
+  if (f->ref && w < cap) w += (size_t)snprintf(b + w, cap - w, " ref");
+  return w;
+}
+
+void wire__ftype_text(const wire_ftype *f, char *buf, size_t cap) {
+  if (!cap) return;
+  buf[0] = 0;
+  ftext(f, buf, cap, 0);
+}

@@ -62,7 +62,7 @@ static void type_ident(printer *p, wire_node *n, json_t *o) {
       full[nsl] = '.';
       w = nsl + 1;
     }
-    memcpy(full + w, name, nl);
+    if (nl) memcpy(full + w, name, nl);
     json_object_set_new(o, "type", json_stringn(full, w + nl));
     free(full);
     return;
@@ -278,7 +278,7 @@ static json_t *node_json(printer *p, wire_node *n) {
     /* magnitude (little-endian bytes) to decimal digits */
     b = wire_node_bytes(n, &len);
     uint8_t *mag = malloc(len ? len : 1);
-    memcpy(mag, b, len);
+    if (len) memcpy(mag, b, len);
     size_t cap = len * 3 + 3;
     char *digits = malloc(cap);
     size_t nd = 0, ml = len;
@@ -470,10 +470,19 @@ static json_t *node_json(printer *p, wire_node *n) {
 
 json_t *wire_notation_from_root(wire_ctx *ctx, wire_doc *doc, size_t index,
                                 int untracked) {
+  return wire_notation_from_node_ex(ctx, doc, wire_doc_root(doc, index),
+                                    untracked);
+}
+
+json_t *wire_notation_from_node(wire_ctx *ctx, wire_doc *doc, wire_node *n) {
+  return wire_notation_from_node_ex(ctx, doc, n, 0);
+}
+
+json_t *wire_notation_from_node_ex(wire_ctx *ctx, wire_doc *doc,
+                                   wire_node *root, int untracked) {
   size_t nn = wire_doc_node_count(doc);
   printer p = {ctx, doc, calloc(nn + 1, sizeof(uint32_t)), calloc(nn + 1, 1),
                untracked, {0}, 0};
-  wire_node *root = wire_doc_root(doc, index);
   count_refs(&p, root);
   json_t *j = node_json(&p, root);
   free(p.refs);

@@ -13,6 +13,11 @@
 json_t *wire_notation_from_root(wire_ctx *ctx, wire_doc *doc, size_t index,
                                 int untracked);
 
+/* Converts any node (and what it reaches) to JSON. */
+json_t *wire_notation_from_node(wire_ctx *ctx, wire_doc *doc, wire_node *node);
+json_t *wire_notation_from_node_ex(wire_ctx *ctx, wire_doc *doc,
+                                   wire_node *node, int untracked);
+
 /* Builds a node from JSON and adds it as a root. On failure returns a
  * status and writes a message into err (size errlen). */
 int32_t wire_notation_add_root(wire_ctx *ctx, wire_doc *doc, json_t *value,

@@ -10,7 +10,7 @@
 #include "wire.h"
 
 static const char usage[] =
-    "usage: wire decode [--hex] [--ref] [--compatible] [--pretty] "
+    "usage: wire decode [--hex] [--ref] [--compatible] [--pretty] [--project] "
     "[--schema FILE.fdl]... [FILE]\n"
     "       wire encode [--hex] [--ref] [--compatible] [--schema FILE.fdl]... "
     "[FILE]\n"
@@ -21,7 +21,7 @@ static const char usage[] =
     "side.\n";
 
 typedef struct {
-  int hex, ref, compatible, pretty;
+  int hex, ref, compatible, pretty, project;
   const char *file;
   const char *schemas[64];
   int nschemas;
@@ -113,6 +113,30 @@ static int cmd_decode(wire_ctx *ctx, const opts *o) {
   }
   size_t flags = JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER |
                  (o->pretty ? JSON_INDENT(2) : JSON_COMPACT);
+  if (o->project) {
+    /* Read each root struct as the schema's version of its type. */
+    for (size_t i = 0; i < wire_doc_root_count(doc); i++) {
+      wire_node *root = wire_doc_root(doc, i), *proj;
+      uint32_t ti, t = wire_node_type(root);
+      if (t < WIRE_T_STRUCT || t > WIRE_T_NAMED_COMPATIBLE_STRUCT) continue;
+      if (wire_node_user_type(doc, root, &ti) != WIRE_OK) continue;
+      st = wire_struct_project(doc, root, ti, &proj);
+      if (st) {
+        wire_doc_free(doc);
+        free(data);
+        return ctx_error(ctx, st);
+      }
+      json_t *j = wire_notation_from_node(ctx, doc, proj);
+      char *s = json_dumps(j, JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER |
+                                  (o->pretty ? JSON_INDENT(2) : JSON_COMPACT));
+      puts(s);
+      free(s);
+      json_decref(j);
+    }
+    wire_doc_free(doc);
+    free(data);
+    return 0;
+  }
   for (size_t i = 0; i < wire_doc_root_count(doc); i++) {
     json_t *j = wire_notation_from_root(ctx, doc, i, o->ref);
     char *s = json_dumps(j, flags | JSON_ENCODE_ANY);
@@ -233,6 +257,7 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--ref") == 0) o.ref = 1;
     else if (strcmp(a, "--compatible") == 0) o.compatible = 1;
     else if (strcmp(a, "--pretty") == 0) o.pretty = 1;
+    else if (strcmp(a, "--project") == 0) o.project = 1;
     else if (strcmp(a, "--schema") == 0) {
       if (++i >= argc) {
         fputs("error: arg at byte 0: --schema needs a file\n", stderr);

@@ -346,7 +346,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", nargs="*", help="case names to regenerate")
     ap.add_argument("--no-build", action="store_true", help="do not rebuild the Java jar")
+    ap.add_argument("--out", help="write the corpus here instead of fixtures/xlang-corpus "
+                    "(the tests regenerate into a temporary directory and compare)")
     args = ap.parse_args()
+    global OUT_DIR
+    if args.out:
+        OUT_DIR = os.path.abspath(args.out)
     t0 = time.time()
     selected = [c for c in CASES_MOD.CASES if not args.only or c.name in args.only]
     ensure_jar(not args.no_build)
