@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: check all lib test sanitize valgrind check-symbols install clean demo \
+.PHONY: spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
         interop bench fuzz help
 all: lib $(BUILD)/bin/wire
 
@@ -109,6 +109,17 @@ bench: all
 
 fuzz:
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+# The specification: rule/fixture traceability, and the HTML rendering.
+SPEC_MD      := $(filter-out spec/TRACE.md,$(wildcard spec/*.md))
+FIXTURE_JSON := $(shell find fixtures/valid fixtures/invalid -name '*.json' 2>/dev/null)
+SPEC_TOOLS   := conformance/tools/spec_check.py conformance/tools/render_spec.py
+spec-check:
+	python3 conformance/tools/spec_check.py
+spec: $(BUILD)/spec/index.html
+$(BUILD)/spec/index.html: $(SPEC_MD) $(FIXTURE_JSON) $(SPEC_TOOLS)
+	python3 conformance/tools/spec_check.py --no-coverage --quiet
+	python3 conformance/tools/render_spec.py --out $@
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \

@@ -239,7 +239,7 @@ static bool need_layout(dec *d, const uint8_t *s, tmeta *tm, uint32_t ti) {
 }
 
 /* Ext values: libwire reads a custom body only where the schema describes
- * it (an ext type declared with fields, spec R-EXT). */
+ * it (an ext type declared with fields, spec R-EXT-2). */
 static bool need_ext(dec *d, const uint8_t *s, tmeta *tm, uint32_t ti) {
   if (ti == WIRE_NO_TYPE)
     return fail(d, WIRE_E_UNSUPPORTED, s, "ext value of a type the schema "
@@ -861,7 +861,7 @@ static bool decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
   return true;
 }
 
-/* One struct field: framing from its declared type (spec R-FIELD). */
+/* One struct field: framing from its declared type (spec R-FIELD-1..9). */
 static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
   const wire_ftype *f = lf->type;
   uint8_t t = f->type_id;
@@ -900,7 +900,7 @@ static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
   }
   /* Structs carry the schema hash in same-schema mode only; ext bodies are
    * the custom serializer's. */
-  if (!d->ctx->compatible && l->kind == WIRE_KIND_STRUCT) {
+  if (!d->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT) {
     const uint8_t *s = d->in.p;
     uint64_t h;
     if (!wire__get_le(&d->in, 4, &h)) return false;

@@ -49,7 +49,9 @@ static bool tracked(const enc *e, const wire_node *n) {
   if (!e->ctx->ref_tracking) return false;
   switch (n->type) {
   case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP: case WIRE_T_BINARY:
-  case WIRE_T_DECIMAL:
+  case WIRE_T_DECIMAL: case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT:
+  case WIRE_T_NAMED_STRUCT: case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+  case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
     return true;
   default:
     return wire__is_array_type(n->type);
@@ -362,7 +364,7 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
 
 static bool write_struct(enc *e, wire_node *n) {
   const wire_layout *l = n->v.st.layout;
-  if (!e->ctx->compatible && l->kind == WIRE_KIND_STRUCT)
+  if (!e->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT)
     wire__put_le(&e->b, l->schema_hash, 4);
   if (!enter(e)) return false;
   for (uint32_t i = 0; i < l->nfields; i++)
@@ -388,7 +390,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   const wire_ftype *edecl = decl ? decl->elem : NULL;
   if (edecl && !static_type(e, edecl)) edecl = NULL;
   /* Fresh lists: the Java runtime writes the type of float16/bfloat16
-   * elements in compatible mode rather than declaring it (R-WLIST-DECL). */
+   * elements in compatible mode rather than declaring it (R-WLIST-6). */
   const wire_ftype *pdecl = edecl;
   if (pdecl && e->ctx->compatible &&
       (pdecl->type_id == WIRE_T_FLOAT16 || pdecl->type_id == WIRE_T_BFLOAT16))
@@ -405,11 +407,16 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
     if (!(h & WIRE_LF_DECL)) edecl = NULL;
   } else if ((edecl = pdecl) != NULL) {
     /* Declared element type: no element type meta. */
+    /* Ref-tracked elements carry full reference flags, which cover nulls:
+     * the Java runtime then leaves the has-null bit clear. */
     h = (uint8_t)(WIRE_LF_DECL | WIRE_LF_SAME_TYPE |
-                  (has_null ? WIRE_LF_HAS_NULL : 0) |
-                  (edecl->ref ? WIRE_LF_TRACKING : 0));
+                  (edecl->ref ? WIRE_LF_TRACKING
+                              : (has_null ? WIRE_LF_HAS_NULL : 0)));
   } else {
     if (!same && e->ctx->ref_tracking) track = true;
+    /* A declared element type says whether its values are tracked. */
+    if (decl && decl->elem && decl->elem->type_id != WIRE_T_UNKNOWN)
+      track = decl->elem->ref;
     h = (uint8_t)((same ? WIRE_LF_SAME_TYPE : 0) |
                   (has_null ? WIRE_LF_HAS_NULL : 0) |
                   (track ? WIRE_LF_TRACKING : 0));
@@ -487,7 +494,7 @@ static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size,
 
 /* Map keys and values of a declared type are declared in the chunk header,
  * except structs and ext, whose type the Java runtime writes in every chunk
- * (spec R-WMAP-DECL). */
+ * (spec R-WMAP-5). */
 static const wire_ftype *map_decl(const enc *e, const wire_ftype *f) {
   if (!f || !static_type(e, f) || is_struct_or_ext(f->type_id)) return NULL;
   return f;
@@ -550,6 +557,9 @@ static bool write_map(enc *e, wire_node *n, const wire_ftype *decl) {
         kt |= tracked(e, kv[2 * (at + i)]);
         vt |= tracked(e, kv[2 * (at + i) + 1]);
       }
+      /* A declared key/value type says whether its values are tracked. */
+      if (decl && decl->key) kt = decl->key->ref;
+      if (decl && decl->value) vt = decl->value->ref;
       uint32_t h = (kt ? WIRE_MF_KEY_TRACK : 0) | (vt ? WIRE_MF_VAL_TRACK : 0) |
                    dbits;
       if (kd) h = (h & ~(uint32_t)WIRE_MF_KEY_TRACK) | (kd->ref ? WIRE_MF_KEY_TRACK : 0);

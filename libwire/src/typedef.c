@@ -5,7 +5,7 @@
 
 #include "schema.h"
 
-/* ---- field order (spec R-STRUCT-ORDER) ---- */
+/* ---- field order (spec R-FORDER-1..3) ---- */
 
 static bool is_primitive(uint8_t t) {
   return t == WIRE_T_BOOL || (t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_UINT64) ||
@@ -603,7 +603,7 @@ int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
     uint32_t enc = fh >> 6, size2 = (fh >> 2) & 15;
     if (size2 == 15) {
       uint32_t extra;
-      if (!body_varu32(&r, &extra) || extra > 65535)
+      if (!body_varu32(&r, &extra) || extra > (UINT32_C(1) << 29))
         return tfail(&r, fs, "bad field size");
       size2 += extra;
     }
