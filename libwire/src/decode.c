@@ -376,6 +376,8 @@ static bool read_type_meta(dec *d, tmeta *tm) {
   case WIRE_T_ENUM: {
     const uint8_t *u = d->in.p;
     if (!wire__get_varu32(&d->in, &tm->user_id)) return false;
+    if (tm->user_id == UINT32_MAX)
+      return fail(d, WIRE_E_TYPE, u, "user type id 0xffffffff is reserved");
     T(u, "user type id %u", tm->user_id);
     return true;
   }
@@ -393,6 +395,8 @@ static bool read_type_meta(dec *d, tmeta *tm) {
   case WIRE_T_TYPED_UNION: {
     const uint8_t *u = d->in.p;
     if (!wire__get_varu32(&d->in, &tm->user_id)) return false;
+    if (tm->user_id == UINT32_MAX)
+      return fail(d, WIRE_E_TYPE, u, "user type id 0xffffffff is reserved");
     T(u, "user type id %u", tm->user_id);
     return find_by_id(d, s, tm);
   }

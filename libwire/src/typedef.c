@@ -585,7 +585,7 @@ int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
     if ((st = read_name(&r, WIRE_MSCTX_NAMESPACE, &l->ns, &l->ns_len)) ||
         (st = read_name(&r, WIRE_MSCTX_TYPE_NAME, &l->name, &l->name_len)))
       return st;
-  } else if (!body_varu32(&r, &l->user_id)) {
+  } else if (!body_varu32(&r, &l->user_id) || l->user_id == UINT32_MAX) {
     return tfail(&r, sub.p, "user type id");
   }
   /* Every field takes at least two bytes. */
