@@ -641,6 +641,29 @@ WIRE_API int32_t wire_decode(wire_ctx *ctx, const uint8_t *data, size_t len,
 WIRE_API int32_t wire_encode(wire_ctx *ctx, wire_doc *doc,
                              uint8_t **out, size_t *out_len);
 
+/* ===================================================================== */
+/* Section - Tapes (one FFI call per message)                             */
+/* ===================================================================== */
+
+/* A tape is a flat, pre-order, little-endian description of root values
+ * (format in spec/tape.md) that a binding builds or parses in its own
+ * memory, so that a whole message crosses the FFI boundary in one call.
+ * Tapes carry values, not wire choices: encoding follows the writer policy
+ * as for fresh document nodes. */
+
+/* Encodes the roots of a tape. *out is allocated through the context (free
+ * with wire_ctx_free_bytes). */
+WIRE_API int32_t wire_encode_tape(wire_ctx *ctx, const uint8_t *tape,
+                                  size_t len, uint8_t **out, size_t *out_len);
+/* Decodes a payload into a tape of its roots, allocated through the context
+ * (free with wire_ctx_free_bytes). Errors are those of wire_decode. */
+WIRE_API int32_t wire_decode_tape(wire_ctx *ctx, const uint8_t *data,
+                                  size_t len, uint8_t **tape,
+                                  size_t *tape_len);
+/* Adds the roots of a tape to a document. */
+WIRE_API int32_t wire_doc_add_tape(wire_ctx *ctx, wire_doc *doc,
+                                   const uint8_t *tape, size_t len);
+
 /* Annotated listing: calls `line` once per byte range with its offset,
  * length, nesting depth and a NUL-terminated description, while decoding
  * like wire_decode. Returns the decode status. */
