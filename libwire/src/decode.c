@@ -299,13 +299,15 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
       return false;
     if (d->dump) {
       if (l->by_name)
-        T(ts, "TypeDef: %s %s %.*s.%.*s, %u field(s)",
-          l->compatible ? "compatible" : "fixed", kind_name(l->kind),
+        T(ts, "TypeDef: %s%s %.*s.%.*s, %u field(s)",
+          l->kind != WIRE_KIND_STRUCT ? "" : l->compatible ? "compatible " : "fixed ",
+          kind_name(l->kind),
           (int)l->ns_len, (const char *)l->ns, (int)l->name_len,
           (const char *)l->name, l->nfields);
       else
-        T(ts, "TypeDef: %s %s id %u, %u field(s)",
-          l->compatible ? "compatible" : "fixed", kind_name(l->kind),
+        T(ts, "TypeDef: %s%s id %u, %u field(s)",
+          l->kind != WIRE_KIND_STRUCT ? "" : l->compatible ? "compatible " : "fixed ",
+          kind_name(l->kind),
           l->user_id, l->nfields);
       for (uint32_t i = 0; i < l->nfields; i++) {
         const wire_lfield *f = &l->fields[i];

@@ -17,6 +17,10 @@ typedef struct {
   wire_ctx *ctx;
   const void **tds; /* TypeDefs announced in this root (layout or type) */
   size_t ntds, tds_cap;
+  /* Those built from names alone: the names and their TypeDef index. */
+  const wire_names **tdn;
+  uint32_t *tdn_index;
+  size_t ntdn, tdn_cap;
   uint32_t depth;
   uint32_t nrefs;
   wire_node **marked;
@@ -147,6 +151,9 @@ static void ms_reset(enc *e) {
 
 /* Shared TypeDef: a reference if this root already announced it, else the
  * next index and the TypeDef bytes (as read, or built from the schema). */
+static bool write_shared_typedef_named(enc *e, uint8_t kind,
+                                       const wire_names *nm);
+
 static bool write_shared_typedef(enc *e, const wire_layout *l, uint32_t ti) {
   if (!l && (ti == WIRE_NO_TYPE || !e->ctx->reg))
     return efail(e, WIRE_E_SCHEMA, "compatible mode needs the type's TypeDef: "
@@ -176,6 +183,50 @@ static bool write_shared_typedef(enc *e, const wire_layout *l, uint32_t ti) {
   if (ti == WIRE_NO_TYPE)
     return efail(e, WIRE_E_NOTATION, "no TypeDef for a type not in the schema");
   if (wire__typedef_build(e->ctx, ti, &e->b) != WIRE_OK) return false;
+  return ok(e);
+}
+
+/* A named enum/ext/union that neither the schema nor a decoded TypeDef
+ * describes: its TypeDef is built from its names, keyed by the names. */
+static bool write_shared_typedef_named(enc *e, uint8_t kind,
+                                       const wire_names *nm) {
+  if (nm->layout) return write_shared_typedef(e, nm->layout, WIRE_NO_TYPE);
+  for (size_t i = 0; i < e->ntdn; i++) {
+    const wire_names *o = e->tdn[i];
+    if (o->ns_len == nm->ns_len && o->name_len == nm->name_len &&
+        memcmp(o->ns, nm->ns, nm->ns_len) == 0 &&
+        memcmp(o->name, nm->name, nm->name_len) == 0) {
+      wire__put_varu32(&e->b, e->tdn_index[i] << 1 | 1);
+      return ok(e);
+    }
+  }
+  if (e->ntdn == e->tdn_cap) {
+    size_t cap = e->tdn_cap ? e->tdn_cap * 2 : 8;
+    const wire_names **t = wire__realloc(e->ctx, e->tdn, e->tdn_cap * sizeof *t,
+                                         cap * sizeof *t);
+    if (!t) return efail(e, WIRE_E_NOMEM, "out of memory");
+    e->tdn = t;
+    uint32_t *x = wire__realloc(e->ctx, e->tdn_index,
+                                e->tdn_cap * sizeof *x, cap * sizeof *x);
+    if (!x) return efail(e, WIRE_E_NOMEM, "out of memory");
+    e->tdn_index = x;
+    e->tdn_cap = cap;
+  }
+  e->tdn[e->ntdn] = nm;
+  e->tdn_index[e->ntdn++] = (uint32_t)e->ntds;
+  if (e->ntds == e->tds_cap) {
+    size_t cap = e->tds_cap ? e->tds_cap * 2 : 8;
+    const void **t = wire__realloc(e->ctx, e->tds, e->tds_cap * sizeof *t,
+                                   cap * sizeof *t);
+    if (!t) return efail(e, WIRE_E_NOMEM, "out of memory");
+    e->tds = t;
+    e->tds_cap = cap;
+  }
+  wire__put_varu32(&e->b, (uint32_t)(e->ntds << 1));
+  e->tds[e->ntds++] = nm;
+  if (wire__typedef_build_named(e->ctx, kind, nm->ns, nm->ns_len, nm->name,
+                                nm->name_len, &e->b) != WIRE_OK)
+    return false;
   return ok(e);
 }
 
@@ -211,9 +262,12 @@ static bool write_type_meta(enc *e, const wire_node *n) {
     wire__put_varu32(&e->b, n->v.en.type_id);
     break;
   case WIRE_T_NAMED_ENUM:
-    if (e->ctx->compatible)
-      return write_shared_typedef(e, n->v.nen.names->layout,
-                                  find_named(e, WIRE_KIND_ENUM, n->v.nen.names));
+    if (e->ctx->compatible) {
+      uint32_t ti = find_named(e, WIRE_KIND_ENUM, n->v.nen.names);
+      if (!n->v.nen.names->layout && ti == WIRE_NO_TYPE)
+        return write_shared_typedef_named(e, WIRE_KIND_ENUM, n->v.nen.names);
+      return write_shared_typedef(e, n->v.nen.names->layout, ti);
+    }
     return write_names(e, n, n->v.nen.names);
   case WIRE_T_STRUCT:
     wire__put_varu32(&e->b, n->v.st.layout->user_id);
@@ -255,9 +309,12 @@ static bool write_type_meta(enc *e, const wire_node *n) {
   case WIRE_T_NAMED_UNION:
     if (!n->v.un.names)
       return efail(e, WIRE_E_NOTATION, "named union without a name");
-    if (e->ctx->compatible)
-      return write_shared_typedef(e, n->v.un.names->layout,
-                                  find_named(e, WIRE_KIND_UNION, n->v.un.names));
+    if (e->ctx->compatible) {
+      uint32_t ti = find_named(e, WIRE_KIND_UNION, n->v.un.names);
+      if (!n->v.un.names->layout && ti == WIRE_NO_TYPE)
+        return write_shared_typedef_named(e, WIRE_KIND_UNION, n->v.un.names);
+      return write_shared_typedef(e, n->v.un.names->layout, ti);
+    }
     return write_names(e, n, n->v.un.names);
   default:
     break;
@@ -675,11 +732,14 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
     for (size_t i = 0; i < e.nmarked; i++) e.marked[i]->mark = 0;
     e.nmarked = 0;
     e.ntds = 0;
+    e.ntdn = 0;
     ms_reset(&e);
   }
   if (good && !ok(&e)) good = false;
   if (e.marked) wire__free(ctx, e.marked, e.marked_cap * sizeof *e.marked);
   if (e.tds) wire__free(ctx, e.tds, e.tds_cap * sizeof *e.tds);
+  if (e.tdn) wire__free(ctx, e.tdn, e.tdn_cap * sizeof *e.tdn);
+  if (e.tdn_index) wire__free(ctx, e.tdn_index, e.tdn_cap * sizeof *e.tdn_index);
   if (e.ms) wire__free(ctx, e.ms, e.ms_cap * sizeof *e.ms);
   if (!good) {
     wire__free(ctx, e.b.p, e.b.cap);

@@ -138,6 +138,11 @@ void wire__ftype_text(const wire_ftype *f, char *buf, size_t cap);
  * to the schema's fields: names for tag ids, user types for enum/union
  * fields. */
 void wire__layout_link(wire_ctx *ctx, wire_layout *l);
+/* Appends the TypeDef of a named enum/ext/union known only by its names. */
+int32_t wire__typedef_build_named(wire_ctx *ctx, uint8_t kind,
+                                  const uint8_t *ns, size_t ns_len,
+                                  const uint8_t *name, size_t name_len,
+                                  wire_buf *out);
 /* Reads a TypeDef at in->p into a layout allocated in `arena`. */
 int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
                            uint32_t max_depth, wire_layout **out);

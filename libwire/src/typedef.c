@@ -313,6 +313,36 @@ static int32_t td_name(wire_ctx *ctx, wire_buf *b, int msctx,
   return WIRE_OK;
 }
 
+/* Prepends the 8-byte header (52-bit hash of body + low 12 header bits,
+ * size) and the size extension, and appends the TypeDef to out. */
+static int32_t finish_typedef(wire_ctx *ctx, wire_buf *body_buf, wire_buf *out) {
+  wire_buf body = *body_buf;
+  int32_t st = WIRE_OK;
+  if (body.status) {
+    st = wire__fail(ctx, body.status, 0, "TypeDef body");
+    return st;
+  }
+  {
+    size_t size = body.len;
+    uint64_t low12 = size >= 0xFF ? 0xFF : size;
+    uint8_t tail[2] = {(uint8_t)(low12 & 0xFF), (uint8_t)((low12 >> 8) & 0x0F)};
+    wire__put_bytes(&body, tail, 2);
+    uint64_t h;
+    wire_murmur3_x64_128(body.p, size + 2, 47, &h, NULL);
+    body.len = size;
+    h <<= 12;
+    if ((int64_t)h < 0 && h != UINT64_C(0x8000000000000000)) h = 0 - h;
+    h &= UINT64_C(0xFFFFFFFFFFFFF000);
+    wire__put_le(out, h | low12, 8);
+    if (size >= 0xFF) wire__put_varu32(out, (uint32_t)(size - 0xFF));
+    wire__put_bytes(out, body.p, size);
+    if (out->status) st = wire__fail(ctx, out->status, 0, "output");
+  }
+  *body_buf = body;
+  return st;
+}
+
+
 int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
   int32_t st = wire__layout_of(ctx, ti);
   if (st) return st;
@@ -377,26 +407,7 @@ int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
     }
     wire__put_bytes(&body, nb, nlen);
   }
-  if (body.status) {
-    st = wire__fail(ctx, body.status, 0, "TypeDef body");
-    goto done;
-  }
-  {
-    size_t size = body.len;
-    uint64_t low12 = size >= 0xFF ? 0xFF : size;
-    uint8_t tail[2] = {(uint8_t)(low12 & 0xFF), (uint8_t)((low12 >> 8) & 0x0F)};
-    wire__put_bytes(&body, tail, 2);
-    uint64_t h;
-    wire_murmur3_x64_128(body.p, size + 2, 47, &h, NULL);
-    body.len = size;
-    h <<= 12;
-    if ((int64_t)h < 0 && h != UINT64_C(0x8000000000000000)) h = 0 - h;
-    h &= UINT64_C(0xFFFFFFFFFFFFF000);
-    wire__put_le(out, h | low12, 8);
-    if (size >= 0xFF) wire__put_varu32(out, (uint32_t)(size - 0xFF));
-    wire__put_bytes(out, body.p, size);
-    if (out->status) st = wire__fail(ctx, out->status, 0, "output");
-  }
+  st = finish_typedef(ctx, &body, out);
 done:
   wire__free(ctx, body.p, body.cap);
   return st;
@@ -715,4 +726,20 @@ void wire__ftype_text(const wire_ftype *f, char *buf, size_t cap) {
   if (!cap) return;
   buf[0] = 0;
   ftext(f, buf, cap, 0);
+}
+
+int32_t wire__typedef_build_named(wire_ctx *ctx, uint8_t kind,
+                                  const uint8_t *ns, size_t ns_len,
+                                  const uint8_t *name, size_t name_len,
+                                  wire_buf *out) {
+  if (kind == WIRE_KIND_STRUCT) return WIRE_E_ARG;
+  wire_buf body = {ctx, NULL, 0, 0, false, WIRE_OK};
+  uint8_t base = kind == WIRE_KIND_ENUM ? 0 : kind == WIRE_KIND_EXT ? 2 : 4;
+  wire__put_u8(&body, (uint8_t)(base + 1));
+  int32_t st;
+  if (!(st = td_name(ctx, &body, WIRE_MSCTX_NAMESPACE, ns, ns_len)) &&
+      !(st = td_name(ctx, &body, WIRE_MSCTX_TYPE_NAME, name, name_len)))
+    st = finish_typedef(ctx, &body, out);
+  wire__free(ctx, body.p, body.cap);
+  return st;
 }

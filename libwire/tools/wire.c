@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conform.h"
 #include "notation.h"
 #include "wire.h"
 
@@ -16,6 +17,9 @@ static const char usage[] =
     "[FILE]\n"
     "       wire dump [--hex] [--ref] [--compatible] [--schema FILE.fdl]... "
     "[FILE]\n"
+    "       wire conform [--testee CMD] [--junit FILE] [--expect-failures FILE]\n"
+    "                    [--results-md FILE] [DIR]   (wire conform --help)\n"
+    "       wire testee\n"
     "       wire version\n"
     "Reads FILE or stdin. --hex: hex text instead of raw bytes on the byte "
     "side.\n";
@@ -246,6 +250,8 @@ int main(int argc, char **argv) {
     printf("wire %s\n", wire_version_string());
     return 0;
   }
+  if (strcmp(cmd, "conform") == 0) return wire_cmd_conform(argc - 2, argv + 2);
+  if (strcmp(cmd, "testee") == 0) return wire_cmd_testee(argc - 2, argv + 2);
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
     fputs(usage, stdout);
     return 0;

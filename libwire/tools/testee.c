@@ -1,0 +1,276 @@
+/* testee.c - `wire testee`: libwire behind the conformance testee protocol
+ * (conformance/PROTOCOL.md). One JSON request per stdin line, one response
+ * per stdout line. Every request gets a fresh wire_ctx with the request's
+ * options and schemas, so no state leaks from one request to the next. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conform.h"
+#include "notation.h"
+#include "wire.h"
+
+/* Every feature tag libwire claims (the tags of fixtures/schema.json). Not
+ * "oob": out-of-band buffers are unsupported. */
+static const char *const capabilities[] = {
+    "ref_tracking", "compatible", "schema",   "float16",     "bfloat16",
+    "decimal",      "struct",     "enum",     "union",       "ext",
+    "named_types",  "unsigned",   "dense_array", "temporal", "meta_string",
+    "typedef",      NULL};
+
+json_t *wire_testee_hello(void) {
+  json_t *caps = json_array();
+  for (int i = 0; capabilities[i]; i++)
+    json_array_append_new(caps, json_string(capabilities[i]));
+  return json_pack("{s:{s:s,s:s,s:s,s:o}}", "hello", "name", "libwire",
+                   "version", wire_version_string(), "runtime", "libwire",
+                   "capabilities", caps);
+}
+
+static json_t *fail(json_t *resp, const char *cls, const char *msg) {
+  json_object_set_new(resp, "ok", json_false());
+  json_object_set_new(resp, "class", json_string(cls));
+  json_object_set_new(resp, "message", json_string(msg ? msg : ""));
+  return resp;
+}
+
+/* A failed library call: class, message "at byte N: ..." and the offset. */
+static json_t *fail_ctx(json_t *resp, wire_ctx *ctx, int32_t st,
+                        const char *detail) {
+  const char *m = detail && *detail ? detail : wire_ctx_error_message(ctx);
+  if (!*m) m = wire_status_message(st);
+  unsigned long long off = (unsigned long long)wire_ctx_error_offset(ctx);
+  size_t n = strlen(m) + 48;
+  char *msg = malloc(n);
+  snprintf(msg, n, "at byte %llu: %s", off, m);
+  fail(resp, wire_status_name(st), msg);
+  json_object_set_new(resp, "offset", json_integer((json_int_t)off));
+  free(msg);
+  return resp;
+}
+
+static int hexdigit(int c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* Hex text to new bytes; NULL if it is not an even number of hex digits. */
+static uint8_t *from_hex(const char *s, size_t *len) {
+  size_t n = strlen(s);
+  if (n % 2) return NULL;
+  uint8_t *b = malloc(n / 2 + 1);
+  for (size_t i = 0; i < n / 2; i++) {
+    int hi = hexdigit(s[2 * i]), lo = hexdigit(s[2 * i + 1]);
+    if (hi < 0 || lo < 0) {
+      free(b);
+      return NULL;
+    }
+    b[i] = (uint8_t)(hi << 4 | lo);
+  }
+  *len = n / 2;
+  return b;
+}
+
+static json_t *to_hex(const uint8_t *b, size_t n) {
+  char *s = malloc(2 * n + 1);
+  static const char digits[] = "0123456789abcdef";
+  for (size_t i = 0; i < n; i++) {
+    s[2 * i] = digits[b[i] >> 4];
+    s[2 * i + 1] = digits[b[i] & 15];
+  }
+  json_t *j = json_stringn(s, 2 * n);
+  free(s);
+  return j;
+}
+
+/* Reads config and schemas into a new context; on failure fills resp and
+ * returns NULL. */
+static wire_ctx *request_ctx(const json_t *req, const char *root,
+                             json_t *resp) {
+  const json_t *config = json_object_get(req, "config");
+  int ref = 0, compatible = 0;
+  if (config && !json_is_null(config)) {
+    if (!json_is_object(config)) {
+      fail(resp, "arg", "config must be an object");
+      return NULL;
+    }
+    const json_t *r = json_object_get(config, "ref");
+    const json_t *c = json_object_get(config, "compatible");
+    if ((r && !json_is_boolean(r)) || (c && !json_is_boolean(c))) {
+      fail(resp, "arg", "config.ref and config.compatible must be booleans");
+      return NULL;
+    }
+    ref = r && json_is_true(r);
+    compatible = c && json_is_true(c);
+  }
+  const json_t *schemas = json_object_get(req, "schemas");
+  if (schemas && !json_is_null(schemas) && !json_is_array(schemas)) {
+    fail(resp, "arg", "schemas must be an array of paths");
+    return NULL;
+  }
+  wire_ctx *ctx = wire_ctx_new();
+  if (!ctx) {
+    fail(resp, "nomem", "cannot create a context");
+    return NULL;
+  }
+  wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, ref);
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, compatible);
+  size_t i;
+  const json_t *s;
+  json_array_foreach(schemas, i, s) {
+    const char *path = json_string_value(s);
+    if (!path) {
+      fail(resp, "arg", "schemas must be an array of paths");
+      wire_ctx_free(ctx);
+      return NULL;
+    }
+    char *full = NULL;
+    if (path[0] != '/' && root && *root) {
+      size_t n = strlen(root) + strlen(path) + 2;
+      full = malloc(n);
+      snprintf(full, n, "%s/%s", root, path);
+    }
+    int32_t st = wire_schema_load_fdl_file(ctx, full ? full : path);
+    free(full);
+    if (st) {
+      fail_ctx(resp, ctx, st, NULL);
+      wire_ctx_free(ctx);
+      return NULL;
+    }
+  }
+  return ctx;
+}
+
+static json_t *do_decode(const json_t *req, wire_ctx *ctx, json_t *resp) {
+  const char *hx = json_string_value(json_object_get(req, "hex"));
+  if (!hx) return fail(resp, "arg", "decode needs \"hex\"");
+  size_t len;
+  uint8_t *data = from_hex(hx, &len);
+  if (!data) return fail(resp, "notation", "\"hex\" is not hex text");
+  wire_doc *doc;
+  int32_t st = wire_decode(ctx, data, len, &doc);
+  if (st) {
+    fail_ctx(resp, ctx, st, NULL);
+  } else {
+    int untracked = (int)wire_ctx_get_option(ctx, WIRE_OPT_REF_TRACKING);
+    json_t *values = json_array();
+    for (size_t i = 0; i < wire_doc_root_count(doc); i++)
+      json_array_append_new(values,
+                            wire_notation_from_root(ctx, doc, i, untracked));
+    json_object_set_new(resp, "ok", json_true());
+    json_object_set_new(resp, "values", values);
+    wire_doc_free(doc);
+  }
+  free(data);
+  return resp;
+}
+
+static json_t *do_encode(const json_t *req, wire_ctx *ctx, json_t *resp) {
+  json_t *values = json_object_get(req, "values");
+  if (!json_is_array(values))
+    return fail(resp, "arg", "encode needs \"values\" (an array)");
+  wire_doc *doc = wire_doc_new(ctx);
+  if (!doc) return fail(resp, "nomem", "cannot create a document");
+  size_t i;
+  json_t *v;
+  int32_t st = WIRE_OK;
+  json_array_foreach(values, i, v) {
+    char msg[256] = "";
+    st = wire_notation_add_root(ctx, doc, v, msg, sizeof msg);
+    if (st) {
+      char full[320];
+      snprintf(full, sizeof full, "value %zu: %s", i,
+               *msg ? msg : wire_ctx_error_message(ctx));
+      fail(resp, wire_status_name(st), full);
+      break;
+    }
+  }
+  if (!st) {
+    uint8_t *out;
+    size_t olen;
+    st = wire_encode(ctx, doc, &out, &olen);
+    if (st) {
+      fail_ctx(resp, ctx, st, NULL);
+    } else {
+      json_object_set_new(resp, "ok", json_true());
+      json_object_set_new(resp, "hex", to_hex(out, olen));
+      wire_ctx_free_bytes(ctx, out);
+    }
+  }
+  wire_doc_free(doc);
+  return resp;
+}
+
+json_t *wire_testee_handle(const json_t *req, const char *root) {
+  json_t *resp = json_object();
+  json_t *id = json_is_object(req) ? json_object_get(req, "id") : NULL;
+  json_object_set_new(resp, "id", id ? json_incref(id) : json_null());
+  if (!json_is_object(req)) return fail(resp, "arg", "request is not an object");
+  const char *op = json_string_value(json_object_get(req, "op"));
+  if (!op) return fail(resp, "arg", "request has no \"op\"");
+  int decode = strcmp(op, "decode") == 0;
+  if (!decode && strcmp(op, "encode") != 0)
+    return fail(resp, "unsupported", "unknown op");
+  wire_ctx *ctx = request_ctx(req, root, resp);
+  if (!ctx) return resp;
+  if (decode) do_decode(req, ctx, resp);
+  else do_encode(req, ctx, resp);
+  wire_ctx_free(ctx);
+  return resp;
+}
+
+static void emit(json_t *j) {
+  char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+  if (s) {
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    fflush(stdout);
+    free(s);
+  }
+}
+
+int wire_cmd_testee(int argc, char **argv) {
+  const char *root = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--root") == 0 && i + 1 < argc) {
+      root = argv[++i];
+    } else {
+      fprintf(stderr, "error: arg at byte 0: usage: wire testee [--root DIR]\n");
+      return 2;
+    }
+  }
+  json_t *hello = wire_testee_hello();
+  emit(hello);
+  json_decref(hello);
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  while ((n = getline(&line, &cap, stdin)) >= 0) {
+    size_t k = (size_t)n;
+    while (k && (line[k - 1] == '\n' || line[k - 1] == '\r' ||
+                 line[k - 1] == ' ' || line[k - 1] == '\t'))
+      k--;
+    size_t b = 0;
+    while (b < k && (line[b] == ' ' || line[b] == '\t')) b++;
+    if (b == k) continue;
+    json_error_t jerr;
+    json_t *req = json_loadb(line + b, k - b, JSON_ALLOW_NUL, &jerr);
+    json_t *resp;
+    if (!req) {
+      char msg[256];
+      snprintf(msg, sizeof msg, "request is not JSON: %s", jerr.text);
+      resp = json_pack("{s:n,s:b,s:s,s:s}", "id", "ok", 0, "class", "arg",
+                       "message", msg);
+    } else {
+      resp = wire_testee_handle(req, root);
+      json_decref(req);
+    }
+    emit(resp);
+    json_decref(resp);
+  }
+  free(line);
+  return 0;
+}
