@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
+.PHONY: conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
         interop bench fuzz help
 all: lib $(BUILD)/bin/wire
 
@@ -85,10 +85,31 @@ sanitize:
 test-c-only: $(BUILD)/lib/libwire.a $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t --jobs 1; done
 
-# Everything CI runs: the tests, the same under sanitizers and valgrind, and
-# a bounded fuzzing run.
+# The main job: the conformance suite through libwire, with its table.
+conform: all
+	$(BUILD)/bin/wire conform fixtures
+
+# Re-verify every valid fixture against the real runtimes (pyfory, Java),
+# and the manifest's CRC-32s.
+fixtures-verify: all
+	python3 conformance/tools/verify.py
+	python3 conformance/tools/manifest.py --check
+
+# The Go and Rust peers (Go module proxy, crates.io).
+peers:
+	mkdir -p $(BUILD)/conformance
+	cd conformance/peers/go && go build -o $(abspath $(BUILD))/conformance/go-peer .
+	cargo build -q --release --manifest-path conformance/peers/rust/Cargo.toml
+
+# conformance/RESULTS.md: libwire and every peer runtime through the runner.
+conformance-results: all peers
+	sh conformance/testees/results.sh $(BUILD)/bin/wire conformance/RESULTS.md
+
+# Everything CI runs: the tests, the conformance suite and its verification
+# against the runtimes, the results of every implementation, the same tests
+# under sanitizers and valgrind, and a bounded fuzzing run.
 FUZZ_SECONDS ?= 60
-check: test sanitize valgrind
+check: test conform fixtures-verify conformance-results sanitize valgrind
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # valgrind on a CLI round trip and the C tests (no leak, no error).
