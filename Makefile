@@ -71,6 +71,7 @@ test: all $(TEST_BIN) check-symbols
 	python3 -m pytest -q libwire/tests/py --wire $(BUILD)/bin/wire
 	cd bindings/python && LIBWIRE_PATH=$(abspath $(BUILD))/lib/libwire.so \
 	  python3 -m pytest -q tests
+	cd bindings/go && go test -count=1 ./...
 
 # Same C tests built with AddressSanitizer + UndefinedBehaviorSanitizer.
 sanitize:

@@ -475,9 +475,11 @@ WIRE_API int32_t wire_node_name_hash_forms(const wire_node *node,
                                            int32_t *out_ns_form,
                                            int32_t *out_name_form);
 
-/* Whether a decoded namespace / type name was written as a reference to an
- * equal name announced in the other role (pyfory shares one table for both;
- * the Java runtime does not). Only for nodes that carry their names. */
+/* How a decoded namespace / type name was written, as bit flags: 1 = as a
+ * reference to an equal name announced in the other role (pyfory shares one
+ * table for both; the Java runtime does not); 2 = announced again although
+ * an equal name was announced before in the root (Fory Go). Only for nodes
+ * that carry their names. */
 WIRE_API int32_t wire_node_set_name_refs(wire_node *node, int32_t ns_xref,
                                          int32_t name_xref);
 WIRE_API int32_t wire_node_name_refs(const wire_node *node,

@@ -140,9 +140,13 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
     for (size_t i = 0; i < d->nms; i++) {
       ms_entry *e = &d->ms[i];
       if (e->msctx == msctx && e->enc == enc && e->len == len &&
-          memcmp(e->p, bytes, len) == 0)
-        return fail(d, WIRE_E_META_STRING, s,
-                    "meta string announced again instead of referenced");
+          memcmp(e->p, bytes, len) == 0) {
+        /* Announced again instead of referenced: Fory Go writes this; the
+         * name gets a new index, and the choice is kept for re-encoding. */
+        if (is_ns) nm->ns_again = 1;
+        else nm->name_again = 1;
+        break;
+      }
     }
     if (d->nms == d->ms_cap) {
       size_t cap = d->ms_cap ? d->ms_cap * 2 : 8;

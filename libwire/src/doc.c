@@ -489,12 +489,16 @@ static wire_names *names_of(const wire_node *n) {
   }
 }
 
+/* flags: 1 namespace is a cross-role reference, 2 type name is one,
+ * 4 namespace announced again, 8 type name announced again. */
 int32_t wire_node_set_name_refs(wire_node *n, int32_t ns_xref,
                                 int32_t name_xref) {
   wire_names *nm = names_of(n);
   if (!nm) return WIRE_E_ARG;
-  nm->ns_xref = ns_xref != 0;
-  nm->name_xref = name_xref != 0;
+  nm->ns_xref = (ns_xref & 1) != 0;
+  nm->name_xref = (name_xref & 1) != 0;
+  nm->ns_again = (ns_xref & 2) != 0;
+  nm->name_again = (name_xref & 2) != 0;
   return WIRE_OK;
 }
 
@@ -502,8 +506,8 @@ int32_t wire_node_name_refs(const wire_node *n, int32_t *ns_xref,
                             int32_t *name_xref) {
   wire_names *nm = names_of(n);
   if (!nm) return WIRE_E_ARG;
-  if (ns_xref) *ns_xref = nm->ns_xref;
-  if (name_xref) *name_xref = nm->name_xref;
+  if (ns_xref) *ns_xref = nm->ns_xref | (nm->ns_again << 1);
+  if (name_xref) *name_xref = nm->name_xref | (nm->name_again << 1);
   return WIRE_OK;
 }
 

@@ -83,7 +83,7 @@ static bool same_type(const wire_node *a, const wire_node *b) {
 
 static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
                               uint32_t tlen, int recorded, int form,
-                              bool xref) {
+                              bool xref, bool again) {
   int32_t me = recorded >= 0 ? recorded
                              : wire_meta_choose_encoding(msctx, text, tlen);
   if (me < 0) return efail(e, WIRE_E_META_STRING, "not a meta string");
@@ -103,7 +103,7 @@ static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
     }
     bytes = buf;
   }
-  for (size_t i = 0; i < e->nms; i++) {
+  for (size_t i = 0; i < e->nms && !again; i++) {
     ms_seen *s = &e->ms[i];
     if ((s->msctx == msctx || xref) && s->enc == me && s->len == blen &&
         memcmp(s->p, bytes, blen) == 0) {
@@ -233,9 +233,11 @@ static bool write_shared_typedef_named(enc *e, uint8_t kind,
 static bool write_names(enc *e, const wire_node *n, const wire_names *nm) {
   bool set = n->flags & WIRE_NF_NAMES_SET;
   return write_meta_string(e, WIRE_MSCTX_NAMESPACE, nm->ns, nm->ns_len,
-                           set ? n->a : -1, nm->ns_hash_form, nm->ns_xref) &&
+                           set ? n->a : -1, nm->ns_hash_form, nm->ns_xref,
+                           nm->ns_again) &&
          write_meta_string(e, WIRE_MSCTX_TYPE_NAME, nm->name, nm->name_len,
-                           set ? n->b : -1, nm->name_hash_form, nm->name_xref);
+                           set ? n->b : -1, nm->name_hash_form, nm->name_xref,
+                           nm->name_again);
 }
 
 /* The registry index of a named type, for building its TypeDef. */
@@ -280,9 +282,9 @@ static bool write_type_meta(enc *e, const wire_node *n) {
       const wire_layout *l = n->v.st.layout;
       bool set = n->flags & WIRE_NF_NAMES_SET;
       return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len,
-                               set ? n->a : -1, 0, false) &&
+                               set ? n->a : -1, 0, false, false) &&
              write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len,
-                               set ? n->b : -1, 0, false);
+                               set ? n->b : -1, 0, false, false);
     }
   case WIRE_T_COMPATIBLE_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT:
@@ -299,9 +301,9 @@ static bool write_type_meta(enc *e, const wire_node *n) {
       const wire_layout *l = n->v.st.layout;
       bool set = n->flags & WIRE_NF_NAMES_SET;
       return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len,
-                               set ? n->a : -1, 0, false) &&
+                               set ? n->a : -1, 0, false, false) &&
              write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len,
-                               set ? n->b : -1, 0, false);
+                               set ? n->b : -1, 0, false, false);
     }
   case WIRE_T_TYPED_UNION:
     wire__put_varu32(&e->b, n->v.un.user_id);

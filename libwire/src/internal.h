@@ -263,6 +263,9 @@ typedef struct {
   /* Written as a reference to a name announced in the other role (a type
    * name referring to an equal namespace, as pyfory does). */
   uint8_t ns_xref, name_xref;
+  /* Announced again although an equal name was announced before in this
+   * root (Fory Go does this); a writer normally refers to it instead. */
+  uint8_t ns_again, name_again;
   /* The TypeDef these names came from (compatible mode), or NULL. */
   const struct wire_layout *layout;
 } wire_names;

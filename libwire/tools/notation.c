@@ -161,7 +161,13 @@ static json_t *node_json(printer *p, wire_node *n);
 
 /* The meta string encodings a named type was written with. */
 static void name_encodings(wire_node *n, json_t *o) {
-  int32_t a, c;
+  int32_t a, c, xs, xn;
+  if (wire_node_name_refs(n, &xs, &xn) == WIRE_OK) {
+    if (xs & 1) json_object_set_new(o, "ns_xref", json_true());
+    if (xn & 1) json_object_set_new(o, "name_xref", json_true());
+    if (xs & 2) json_object_set_new(o, "ns_again", json_true());
+    if (xn & 2) json_object_set_new(o, "name_again", json_true());
+  }
   if (wire_node_name_encodings(n, &a, &c) != WIRE_OK || a < 0) return;
   json_object_set_new(o, "ns_enc", json_string(wire_meta_encoding_name(a)));
   json_object_set_new(o, "name_enc", json_string(wire_meta_encoding_name(c)));
@@ -356,8 +362,10 @@ static json_t *node_json(printer *p, wire_node *n) {
     if (hn) json_object_set_new(o, "name_hash", json_string("raw"));
     int32_t xs, xn;
     if (wire_node_name_refs(n, &xs, &xn) == WIRE_OK) {
-      if (xs) json_object_set_new(o, "ns_xref", json_true());
-      if (xn) json_object_set_new(o, "name_xref", json_true());
+      if (xs & 1) json_object_set_new(o, "ns_xref", json_true());
+      if (xn & 1) json_object_set_new(o, "name_xref", json_true());
+      if (xs & 2) json_object_set_new(o, "ns_again", json_true());
+      if (xn & 2) json_object_set_new(o, "name_again", json_true());
     }
     break;
   }
@@ -519,7 +527,8 @@ static int32_t perr(parser *p, const char *fmt, ...) {
 
 static const char *const annotations[] = {
     "anchor", "tracked", "enc", "header", "chunks", "ns_enc", "name_enc",
-    "ns_hash", "name_hash", "ns_xref", "name_xref", "approx", "iso", NULL};
+    "ns_hash", "name_hash", "ns_xref", "name_xref", "ns_again", "name_again",
+    "approx", "iso", NULL};
 
 static bool is_annotation(const char *k) {
   for (int i = 0; annotations[i]; i++)
@@ -689,6 +698,13 @@ static int32_t apply_name_encodings(parser *p, json_t *j, wire_node *n) {
     return perr(p, "give both ns_enc and name_enc or neither");
   if (a >= 0 && wire_node_set_name_encodings(n, a, b) != WIRE_OK)
     return perr(p, "ns_enc/name_enc on a value without names");
+  int32_t xs = json_is_true(json_object_get(j, "ns_xref")) |
+               (json_is_true(json_object_get(j, "ns_again")) << 1);
+  int32_t xn = json_is_true(json_object_get(j, "name_xref")) |
+               (json_is_true(json_object_get(j, "name_again")) << 1);
+  if ((xs || xn) && wire_node_set_name_refs(n, xs, xn) != WIRE_OK)
+    return perr(p, "ns_xref/name_xref/ns_again/name_again on a value without "
+                   "names of its own");
   return WIRE_OK;
 }
 
@@ -869,8 +885,12 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
           n, hs && strcmp(json_string_value(hs), "raw") == 0,
           hn && strcmp(json_string_value(hn), "raw") == 0);
     if (n)
-      wire_node_set_name_refs(n, json_is_true(json_object_get(j, "ns_xref")),
-                              json_is_true(json_object_get(j, "name_xref")));
+      wire_node_set_name_refs(
+          n,
+          json_is_true(json_object_get(j, "ns_xref")) |
+              (json_is_true(json_object_get(j, "ns_again")) << 1),
+          json_is_true(json_object_get(j, "name_xref")) |
+              (json_is_true(json_object_get(j, "name_again")) << 1));
     break;
   }
   case WIRE_T_STRUCT: case WIRE_T_EXT: {

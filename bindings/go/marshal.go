@@ -1,0 +1,615 @@
+package wire
+
+/*
+#include "wire.h"
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"encoding/binary"
+	"math"
+	"math/big"
+	"reflect"
+	"time"
+	"unsafe"
+)
+
+// Tape ops of spec/tape.md (version 1) beyond the wire type ids.
+const (
+	opNull     = 0x00
+	opRef      = 0xF0
+	opStructTD = 0xF1
+	opEnumID   = 0xF2
+	opPacked   = 0xF3
+	tapeStruct = 0x1B // STRUCT (also ext types)
+	tapeUnion  = 0x21
+	noType     = 0xFFFFFFFF
+)
+
+const maxGoDepth = 2000
+
+// tape is an append-only little-endian byte buffer.
+type tape struct{ b []byte }
+
+func (t *tape) u8(v byte)       { t.b = append(t.b, v) }
+func (t *tape) u16(v uint16)    { t.b = binary.LittleEndian.AppendUint16(t.b, v) }
+func (t *tape) u32(v uint32)    { t.b = binary.LittleEndian.AppendUint32(t.b, v) }
+func (t *tape) u64(v uint64)    { t.b = binary.LittleEndian.AppendUint64(t.b, v) }
+func (t *tape) bytes(p []byte)  { t.u32(uint32(len(p))); t.b = append(t.b, p...) }
+func (t *tape) str(s string)    { t.u32(uint32(len(s))); t.b = append(t.b, s...) }
+func (t *tape) f64(v float64)   { t.u64(math.Float64bits(v)) }
+func (t *tape) name16(s string) { t.u16(uint16(len(s))); t.b = append(t.b, s...) }
+
+type refKey struct {
+	p uintptr
+	t reflect.Type
+}
+
+type encoder struct {
+	c       *Context
+	t       tape
+	ref     bool
+	strEnc  byte
+	anchors map[refKey]uint32
+	nref    uint32 // referenceable values written so far (REF numbers)
+	depth   int
+	roots   uint32
+}
+
+func (c *Context) newEncoder() *encoder {
+	e := &encoder{c: c, ref: c.cfg.ref, strEnc: 0xff}
+	if c.cfg.utf8 {
+		e.strEnc = StrUTF8
+	}
+	e.t.b = append(c.tape[:0], 'W', 'T', 1, 0, 0, 0, 0, 0)
+	return e
+}
+
+// finish patches the root count into the tape header.
+func (e *encoder) finish() []byte {
+	binary.LittleEndian.PutUint32(e.t.b[4:], e.roots)
+	return e.t.b
+}
+
+// sh starts a scalar record, rec a referenceable one (lists, maps, structs,
+// unions, binary, decimals, arrays: numbered for REF in pre-order).
+func (e *encoder) sh(op byte)  { e.t.b = append(e.t.b, op) }
+func (e *encoder) rec(op byte) { e.t.b = append(e.t.b, op); e.nref++ }
+
+func (e *encoder) root(v any) error {
+	e.depth = 0
+	e.roots++
+	return e.any(v)
+}
+
+// any writes a value held in an interface, with fast paths for the common
+// concrete types.
+func (e *encoder) any(x any) error {
+	switch v := x.(type) {
+	case nil:
+		e.sh(opNull)
+	case string:
+		e.sh(TypeString)
+		e.t.u8(e.strEnc)
+		e.t.str(v)
+	case int64:
+		e.sh(TypeVarint64)
+		e.t.u64(uint64(v))
+	case int:
+		e.sh(TypeVarint64)
+		e.t.u64(uint64(v))
+	case int32:
+		e.sh(TypeVarint32)
+		e.t.u64(uint64(int64(v)))
+	case bool:
+		e.sh(TypeBool)
+		if v {
+			e.t.u8(1)
+		} else {
+			e.t.u8(0)
+		}
+	case float64:
+		e.sh(TypeFloat64)
+		e.t.f64(v)
+	case []any:
+		if v == nil {
+			e.sh(opNull)
+			return nil
+		}
+		if err := e.enter(); err != nil {
+			return err
+		}
+		e.rec(TypeList)
+		e.t.u32(uint32(len(v)))
+		for _, el := range v {
+			if err := e.any(el); err != nil {
+				return err
+			}
+		}
+		e.depth--
+	case map[string]int64:
+		if v == nil {
+			e.sh(opNull)
+			return nil
+		}
+		if e.ref {
+			return e.value(reflect.ValueOf(x), -1, true)
+		}
+		e.rec(TypeMap)
+		e.t.u32(uint32(len(v)))
+		for k, val := range v {
+			e.sh(TypeString)
+			e.t.u8(e.strEnc)
+			e.t.str(k)
+			e.sh(TypeVarint64)
+			e.t.u64(uint64(val))
+		}
+	default:
+		return e.value(reflect.ValueOf(x), -1, true)
+	}
+	return nil
+}
+
+func (e *encoder) enter() error {
+	e.depth++
+	if e.depth > maxGoDepth {
+		return goErr("depth", "value nested deeper than %d (a cycle without WithRefTracking?)", maxGoDepth)
+	}
+	return nil
+}
+
+// seen writes a REF and returns true if the referent (a pointer to a
+// struct, or a map) was written before; otherwise it records the number
+// the referent's record is about to get.
+func (e *encoder) seen(p uintptr, t reflect.Type) bool {
+	if e.anchors == nil {
+		e.anchors = map[refKey]uint32{}
+	}
+	k := refKey{p, t}
+	if i, ok := e.anchors[k]; ok {
+		e.sh(opRef)
+		e.t.u32(i)
+		return true
+	}
+	e.anchors[k] = e.nref
+	return false
+}
+
+func (e *encoder) intRec(id int, v int64) error {
+	if id >= TypeUint8 && id <= TypeTaggedUint64 {
+		if v < 0 {
+			return goErr("value", "%d does not fit %s", v, TypeName(id))
+		}
+		e.sh(byte(id))
+		e.t.u64(uint64(v))
+		return nil
+	}
+	if id < TypeInt8 || id > TypeTaggedInt64 {
+		return goErr("type", "an integer cannot be written as %s", TypeName(id))
+	}
+	e.sh(byte(id))
+	e.t.u64(uint64(v))
+	return nil
+}
+
+func (e *encoder) uintRec(id int, v uint64) error {
+	if id >= TypeInt8 && id <= TypeTaggedInt64 {
+		if v > math.MaxInt64 {
+			return goErr("value", "%d does not fit %s", v, TypeName(id))
+		}
+		return e.intRec(id, int64(v))
+	}
+	if id < TypeUint8 || id > TypeTaggedUint64 {
+		return goErr("type", "an unsigned integer cannot be written as %s", TypeName(id))
+	}
+	e.sh(byte(id))
+	e.t.u64(v)
+	return nil
+}
+
+// value writes v. override is a type id from a field tag (-1 = from the Go
+// type); nullable says whether a nil slice or map may be written as null
+// (else it is written empty).
+func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
+	if !v.IsValid() {
+		e.sh(opNull)
+		return nil
+	}
+	t := v.Type()
+	switch t {
+	case typTime:
+		tm := v.Interface().(time.Time)
+		e.sh(TypeTimestamp)
+		e.t.u64(uint64(tm.Unix()))
+		e.t.u32(uint32(tm.Nanosecond()))
+		return nil
+	case typDuration:
+		d := time.Duration(v.Int())
+		s, ns := int64(d/time.Second), int64(d%time.Second)
+		if ns < 0 {
+			s--
+			ns += int64(time.Second)
+		}
+		e.sh(TypeDuration)
+		e.t.u64(uint64(s))
+		e.t.u32(uint32(ns))
+		return nil
+	case typDate:
+		e.sh(TypeDate)
+		e.t.u64(uint64(v.Int()))
+		return nil
+	case typF16:
+		e.sh(TypeFloat16)
+		e.t.f64(Float16(v.Uint()).Float64())
+		return nil
+	case typBF16:
+		e.sh(TypeBfloat16)
+		e.t.f64(BFloat16(v.Uint()).Float64())
+		return nil
+	case typDecimal:
+		d := v.Interface().(Decimal)
+		e.rec(TypeDecimal)
+		u := d.Unscaled
+		if u == nil {
+			u = new(big.Int)
+		}
+		e.t.u32(uint32(d.Scale))
+		if u.Sign() < 0 {
+			e.t.u8(1)
+		} else {
+			e.t.u8(0)
+		}
+		be := new(big.Int).Abs(u).Bytes()
+		for i, j := 0, len(be)-1; i < j; i, j = i+1, j-1 {
+			be[i], be[j] = be[j], be[i]
+		}
+		e.t.bytes(be)
+		return nil
+	case typNone:
+		e.sh(TypeNone)
+		return nil
+	case typEnum:
+		en := v.Interface().(Enum)
+		if en.Type != "" {
+			idx, ok := e.c.findType(en.Type)
+			if !ok {
+				return goErr("schema", "enum type %q is not in the schema", en.Type)
+			}
+			e.sh(TypeEnum)
+			e.t.u32(idx)
+		} else {
+			e.sh(opEnumID)
+			e.t.u32(en.TypeID)
+		}
+		e.t.u32(en.Value)
+		return nil
+	case typStruct:
+		s := v.Interface().(Struct)
+		return e.genericStruct(&s)
+	case typUnion:
+		u := v.Interface().(Union)
+		idx := uint32(noType)
+		if u.Type != "" {
+			var ok bool
+			if idx, ok = e.c.findType(u.Type); !ok {
+				return goErr("schema", "union type %q is not in the schema", u.Type)
+			}
+		}
+		e.rec(tapeUnion)
+		e.t.u32(idx)
+		e.t.u32(u.Case)
+		if err := e.enter(); err != nil {
+			return err
+		}
+		err := e.any(u.Value)
+		e.depth--
+		return err
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			e.sh(opNull)
+			return nil
+		}
+		return e.value(v.Elem(), override, true)
+	case reflect.Pointer:
+		if v.IsNil() {
+			e.sh(opNull)
+			return nil
+		}
+		if e.ref && t.Elem().Kind() == reflect.Struct && !isSpecial(t.Elem()) && e.seen(v.Pointer(), t) {
+			return nil
+		}
+		if err := e.enter(); err != nil {
+			return err
+		}
+		err := e.value(v.Elem(), override, true)
+		e.depth--
+		return err
+	case reflect.Bool:
+		if override >= 0 && override != TypeBool {
+			return goErr("type", "a bool cannot be written as %s", TypeName(override))
+		}
+		e.sh(TypeBool)
+		if v.Bool() {
+			e.t.u8(1)
+		} else {
+			e.t.u8(0)
+		}
+		return nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		id := override
+		if id < 0 {
+			id = wireTypeOf(t)
+		}
+		return e.intRec(id, v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		id := override
+		if id < 0 {
+			id = wireTypeOf(t)
+		}
+		return e.uintRec(id, v.Uint())
+	case reflect.Float32, reflect.Float64:
+		id := override
+		if id < 0 {
+			id = wireTypeOf(t)
+		}
+		if id < TypeFloat16 || id > TypeFloat64 {
+			return goErr("type", "a float cannot be written as %s", TypeName(id))
+		}
+		e.sh(byte(id))
+		e.t.f64(v.Float())
+		return nil
+	case reflect.String:
+		e.sh(TypeString)
+		e.t.u8(e.strEnc)
+		e.t.str(v.String())
+		return nil
+	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && v.IsNil() && nullable {
+			e.sh(opNull)
+			return nil
+		}
+		id := override
+		if id < 0 {
+			id = wireTypeOf(t)
+		}
+		if w := ArrayWidth(id); w > 0 || id == TypeBinary {
+			return e.dense(v, byte(id))
+		}
+		if id != TypeList && id != TypeSet {
+			return goErr("type", "a %s cannot be written as %s", t, TypeName(id))
+		}
+		if e.packed(v, byte(id)) {
+			return nil
+		}
+		if err := e.enter(); err != nil {
+			return err
+		}
+		e.rec(byte(id))
+		n := v.Len()
+		e.t.u32(uint32(n))
+		for i := 0; i < n; i++ {
+			if err := e.value(v.Index(i), -1, true); err != nil {
+				return err
+			}
+		}
+		e.depth--
+		return nil
+	case reflect.Map:
+		if v.IsNil() && nullable {
+			e.sh(opNull)
+			return nil
+		}
+		if e.ref && !v.IsNil() && e.seen(v.Pointer(), t) {
+			return nil
+		}
+		if err := e.enter(); err != nil {
+			return err
+		}
+		e.rec(TypeMap)
+		e.t.u32(uint32(v.Len()))
+		it := v.MapRange()
+		k := reflect.New(t.Key()).Elem()
+		val := reflect.New(t.Elem()).Elem()
+		for it.Next() {
+			k.SetIterKey(it)
+			val.SetIterValue(it)
+			if err := e.value(k, -1, true); err != nil {
+				return err
+			}
+			if err := e.value(val, -1, true); err != nil {
+				return err
+			}
+		}
+		e.depth--
+		return nil
+	case reflect.Struct:
+		si := e.c.reg.byType[t]
+		if si == nil {
+			return goErr("type", "struct type %s is not registered (RegisterStruct)", t)
+		}
+		if err := e.enter(); err != nil {
+			return err
+		}
+		e.rec(tapeStruct)
+		e.t.u32(si.index)
+		at := len(e.t.b)
+		e.t.u32(0)
+		n := uint32(0)
+		for i := range si.fields {
+			f := &si.fields[i]
+			fv := v.FieldByIndex(f.goIndex)
+			if f.nullable && (fv.Kind() == reflect.Pointer || fv.Kind() == reflect.Interface ||
+				fv.Kind() == reflect.Map || fv.Kind() == reflect.Slice) && fv.IsNil() {
+				continue // unset nullable fields are written as null
+			}
+			e.t.name16(f.wireName)
+			if err := e.value(fv, f.wireType, f.nullable); err != nil {
+				return fieldErr(err, si, f)
+			}
+			n++
+		}
+		binary.LittleEndian.PutUint32(e.t.b[at:], n)
+		e.depth--
+		return nil
+	}
+	return goErr("type", "Go type %s has no xlang type", t)
+}
+
+func fieldErr(err error, si *structInfo, f *fieldInfo) error {
+	if we, ok := err.(*WireError); ok {
+		return &WireError{Class: we.Class, Offset: we.Offset, Message: si.typ.Name() + "." + f.goName + ": " + we.Message}
+	}
+	return err
+}
+
+// packed writes a list of Go numbers or bools (a slice field declared as a
+// list) as one PACKED record: 8 bytes per element.
+func (e *encoder) packed(v reflect.Value, kind byte) bool {
+	et := v.Type().Elem()
+	if et.PkgPath() != "" || v.Len() == 0 {
+		return false
+	}
+	var id int
+	switch et.Kind() {
+	case reflect.Bool, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int,
+		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uint,
+		reflect.Float32, reflect.Float64:
+		id = wireTypeOf(et)
+	default:
+		return false
+	}
+	n := v.Len()
+	e.rec(opPacked)
+	e.t.u8(kind)
+	e.t.u8(byte(id))
+	e.t.u32(uint32(n))
+	for i := 0; i < n; i++ {
+		el := v.Index(i)
+		switch et.Kind() {
+		case reflect.Bool:
+			if el.Bool() {
+				e.t.u64(1)
+			} else {
+				e.t.u64(0)
+			}
+		case reflect.Float32, reflect.Float64:
+			e.t.f64(el.Float())
+		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int:
+			e.t.u64(uint64(el.Int()))
+		default:
+			e.t.u64(el.Uint())
+		}
+	}
+	return true
+}
+
+// dense writes a binary or dense array record from a Go slice or array.
+func (e *encoder) dense(v reflect.Value, id byte) error {
+	et := v.Type().Elem()
+	w := int(et.Size())
+	if want := ArrayWidth(int(id)); id != TypeBinary && want != w {
+		return goErr("type", "a %s cannot be written as %s", v.Type(), TypeName(int(id)))
+	}
+	if id == TypeBinary && w != 1 {
+		return goErr("type", "a %s cannot be written as binary", v.Type())
+	}
+	n := v.Len()
+	e.rec(id)
+	e.t.u32(uint32(n * w))
+	if n == 0 {
+		return nil
+	}
+	if v.Kind() == reflect.Slice {
+		raw := unsafe.Slice((*byte)(v.UnsafePointer()), n*w)
+		e.t.b = append(e.t.b, raw...)
+		return nil
+	}
+	for i := 0; i < n; i++ { // an array value (not addressable)
+		el := v.Index(i)
+		var u uint64
+		switch el.Kind() {
+		case reflect.Bool:
+			if el.Bool() {
+				u = 1
+			}
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			u = uint64(el.Int())
+		case reflect.Float32:
+			u = uint64(math.Float32bits(float32(el.Float())))
+		case reflect.Float64:
+			u = math.Float64bits(el.Float())
+		default:
+			u = el.Uint()
+		}
+		for k := 0; k < w; k++ {
+			e.t.b = append(e.t.b, byte(u>>(8*k)))
+		}
+	}
+	return nil
+}
+
+func (e *encoder) genericStruct(s *Struct) error {
+	idx, ok := e.c.findType(s.Type)
+	if !ok {
+		return goErr("schema", "struct type %q is not in the schema", s.Type)
+	}
+	if err := e.enter(); err != nil {
+		return err
+	}
+	e.rec(tapeStruct)
+	e.t.u32(idx)
+	e.t.u32(uint32(len(s.Fields)))
+	for _, f := range s.Fields {
+		e.t.name16(f.Name)
+		if err := e.any(f.Value); err != nil {
+			return err
+		}
+	}
+	e.depth--
+	return nil
+}
+
+// Marshal encodes v as one root value.
+func (c *Context) Marshal(v any) ([]byte, error) {
+	return c.marshal([]any{v})
+}
+
+// MarshalAll encodes each value as a root, concatenated in one payload.
+func (c *Context) MarshalAll(values []any) ([]byte, error) {
+	return c.marshal(values)
+}
+
+func (c *Context) marshal(values []any) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.applyGlobals(); err != nil {
+		return nil, err
+	}
+	e := c.newEncoder()
+	for _, v := range values {
+		if err := e.root(v); err != nil {
+			return nil, err
+		}
+	}
+	tp := e.finish()
+	c.tape = tp
+	if c.cfg.perValue {
+		return c.encodePerValue(tp)
+	}
+	if st := C.wirego_encode(c.s, (*C.uint8_t)(unsafe.Pointer(&tp[0])), C.size_t(len(tp))); st != 0 {
+		return nil, c.lastError(st)
+	}
+	out := make([]byte, int(c.s.out_len))
+	copy(out, unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len)))
+	return out, nil
+}
+
+func init() {
+	var x uint16 = 1
+	if *(*byte)(unsafe.Pointer(&x)) != 1 {
+		panic("wire: the Go binding needs a little-endian host")
+	}
+}

@@ -1,0 +1,1062 @@
+package wire
+
+/*
+#include "wire.h"
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"encoding/binary"
+	"math"
+	"math/big"
+	"reflect"
+	"time"
+	"unicode/utf16"
+	"unsafe"
+)
+
+// decoder reads a read tape (spec/tape.md, from wire_decode_tape) into Go
+// values.
+type decoder struct {
+	c     *Context
+	b     []byte
+	p     int
+	refs  []reflect.Value // referenceable values by tape number
+	depth int
+}
+
+// reserve numbers a referenceable record (pre-order) and returns its number.
+func (d *decoder) reserve() int {
+	d.refs = append(d.refs, reflect.Value{})
+	return len(d.refs) - 1
+}
+
+var errTape = &WireError{Class: "state", Message: "malformed read tape"}
+
+func (d *decoder) need(n int) {
+	if d.p+n > len(d.b) {
+		panic(errTape)
+	}
+}
+func (d *decoder) u8() byte { d.need(1); v := d.b[d.p]; d.p++; return v }
+func (d *decoder) u32() uint32 {
+	d.need(4)
+	v := binary.LittleEndian.Uint32(d.b[d.p:])
+	d.p += 4
+	return v
+}
+func (d *decoder) u64() uint64 {
+	d.need(8)
+	v := binary.LittleEndian.Uint64(d.b[d.p:])
+	d.p += 8
+	return v
+}
+func (d *decoder) u16() int {
+	d.need(2)
+	v := binary.LittleEndian.Uint16(d.b[d.p:])
+	d.p += 2
+	return int(v)
+}
+func (d *decoder) take(n int) []byte {
+	d.need(n)
+	v := d.b[d.p : d.p+n : d.p+n]
+	d.p += n
+	return v
+}
+func (d *decoder) bytes() []byte   { return d.take(int(d.u32())) }
+func (d *decoder) bytes16() []byte { return d.take(d.u16()) }
+func (d *decoder) f64() float64    { return math.Float64frombits(d.u64()) }
+
+// text reads a STRING payload (encoding, length, bytes) as Go text.
+func (d *decoder) text() string {
+	enc := d.u8()
+	b := d.bytes()
+	switch enc {
+	case StrLatin1:
+		ascii := true
+		for _, c := range b {
+			if c >= 0x80 {
+				ascii = false
+				break
+			}
+		}
+		if ascii {
+			return string(b)
+		}
+		r := make([]rune, len(b))
+		for i, c := range b {
+			r[i] = rune(c)
+		}
+		return string(r)
+	case StrUTF16:
+		u := make([]uint16, len(b)/2)
+		for i := range u {
+			u[i] = binary.LittleEndian.Uint16(b[2*i:])
+		}
+		return string(utf16.Decode(u))
+	}
+	return string(b)
+}
+
+// Unmarshal decodes a payload of exactly one root value into v (a non-nil
+// pointer).
+func (c *Context) Unmarshal(data []byte, v any) error {
+	return c.unmarshal(data, []any{v}, nil)
+}
+
+// UnmarshalAll decodes a payload of len(targets) roots into the pointers in
+// targets.
+func (c *Context) UnmarshalAll(data []byte, targets []any) error {
+	return c.unmarshal(data, targets, nil)
+}
+
+// Decode decodes every root into natural Go values: bool, int8/16,
+// int32 (int32, varint32), int64 (int64, varint64, tagged), uint8..uint64,
+// Float16, BFloat16, float32, float64, string, []byte, Date, time.Time,
+// time.Duration, Decimal, Enum, []any (list), Set, map[any]any, typed
+// slices for dense arrays, *T for structs of registered Go types, *Struct
+// for others, Union, None, and nil for null.
+func (c *Context) Decode(data []byte) ([]any, error) {
+	var out []any
+	err := c.unmarshal(data, nil, &out)
+	return out, err
+}
+
+func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) {
+	for _, t := range targets {
+		rv := reflect.ValueOf(t)
+		if rv.Kind() != reflect.Pointer || rv.IsNil() {
+			return goErr("arg", "Unmarshal needs a non-nil pointer, got %T", t)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.applyGlobals(); err != nil {
+		return err
+	}
+	var tp []byte
+	if c.cfg.perValue {
+		tp, err = c.decodePerValue(data)
+		if err != nil {
+			return err
+		}
+	} else {
+		var p *C.uint8_t
+		if len(data) > 0 {
+			p = (*C.uint8_t)(unsafe.Pointer(&data[0]))
+		}
+		if st := C.wirego_decode(c.s, p, C.size_t(len(data))); st != 0 {
+			return c.lastError(st)
+		}
+		tp = unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
+	}
+	d := &decoder{c: c, b: tp}
+	defer func() {
+		if r := recover(); r != nil {
+			if we, ok := r.(*WireError); ok {
+				err = we
+				return
+			}
+			panic(r)
+		}
+	}()
+	if len(tp) < 8 || tp[0] != 'W' || tp[1] != 'T' || tp[2] != 1 {
+		return errTape
+	}
+	d.p = 4
+	n := int(d.u32())
+	if all != nil {
+		*all = make([]any, n)
+		for i := 0; i < n; i++ {
+			if err := d.anyValue(&(*all)[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if n != len(targets) {
+		class := "trailing"
+		if n < len(targets) {
+			class = "truncated"
+		}
+		return &WireError{Class: class, Offset: uint64(len(data)),
+			Message: "the payload has " + itoa(int64(n)) + " root values, expected " + itoa(int64(len(targets)))}
+	}
+	for _, t := range targets {
+		if err := d.decode(reflect.ValueOf(t).Elem()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func mismatch(kind byte, t reflect.Type) *WireError {
+	name := TypeName(int(kind))
+	if kind == opNull {
+		name = "null"
+	}
+	return goErr("type", "cannot decode a %s into a Go %s", name, t)
+}
+
+// anyValue decodes one record into *dst, without reflection for the
+// common scalars.
+func (d *decoder) anyValue(dst *any) error {
+	d.need(1)
+	switch d.b[d.p] {
+	case opNull:
+		d.p++
+		*dst = nil
+	case TypeString:
+		d.p++
+		*dst = d.text()
+	case TypeVarint64, TypeInt64, TypeTaggedInt64:
+		d.p++
+		*dst = int64(d.u64())
+	case TypeVarint32, TypeInt32:
+		d.p++
+		*dst = int32(d.u64())
+	case TypeBool:
+		d.p++
+		*dst = d.u8() != 0
+	case TypeFloat64:
+		d.p++
+		*dst = d.f64()
+	default:
+		return d.decode(reflect.ValueOf(dst).Elem())
+	}
+	return nil
+}
+
+// decode reads one record into v (settable).
+func (d *decoder) decode(v reflect.Value) error {
+	op := d.u8()
+	if op == opRef {
+		return d.assignRef(v, d.u32())
+	}
+	return d.decodeWith(op, v)
+}
+
+func isReferenceable(op byte) bool {
+	switch op {
+	case TypeList, TypeSet, TypeMap, tapeStruct, opStructTD, tapeUnion, TypeBinary, TypeDecimal, opPacked:
+		return true
+	}
+	return ArrayWidth(int(op)) > 0
+}
+
+func (d *decoder) assignRef(v reflect.Value, k uint32) error {
+	if int(k) >= len(d.refs) || !d.refs[k].IsValid() {
+		return goErr("ref", "reference to tape value %d, which has no Go value yet", k)
+	}
+	src := d.refs[k]
+	switch {
+	case src.Type().AssignableTo(v.Type()):
+		v.Set(src)
+	case v.Kind() == reflect.Pointer && src.Type().AssignableTo(v.Type().Elem()):
+		if src.CanAddr() {
+			v.Set(src.Addr())
+		} else {
+			p := reflect.New(src.Type())
+			p.Elem().Set(src)
+			v.Set(p)
+		}
+	case src.Kind() == reflect.Pointer && src.Type().Elem().AssignableTo(v.Type()):
+		v.Set(src.Elem())
+	default:
+		return goErr("type", "shared value of Go type %s cannot be assigned to %s", src.Type(), v.Type())
+	}
+	return nil
+}
+
+func (d *decoder) enter() error {
+	d.depth++
+	if d.depth > maxGoDepth {
+		return goErr("depth", "value nested deeper than %d", maxGoDepth)
+	}
+	return nil
+}
+
+// decodeWith decodes a record whose op was read. The number of a
+// referenceable record is taken here, before its children.
+func (d *decoder) decodeWith(op byte, v reflect.Value) error {
+	k := -1
+	if isReferenceable(op) {
+		k = d.reserve()
+	}
+	return d.decodeNum(op, k, v)
+}
+
+func (d *decoder) decodeNum(op byte, k int, v reflect.Value) error {
+	t := v.Type()
+	switch t.Kind() {
+	case reflect.Interface:
+		if op == opNull {
+			v.Set(reflect.Zero(t))
+			return nil
+		}
+		nv, err := d.natural(op, k)
+		if err != nil {
+			return err
+		}
+		if !nv.IsValid() {
+			v.Set(reflect.Zero(t))
+			return nil
+		}
+		if !nv.Type().AssignableTo(t) {
+			return goErr("type", "a decoded %s does not implement %s", nv.Type(), t)
+		}
+		v.Set(nv)
+		return nil
+	case reflect.Pointer:
+		if op == opNull {
+			v.Set(reflect.Zero(t))
+			return nil
+		}
+		p := reflect.New(t.Elem())
+		v.Set(p)
+		if k >= 0 {
+			d.refs[k] = p
+		}
+		if err := d.enter(); err != nil {
+			return err
+		}
+		err := d.body(op, -1, p.Elem())
+		d.depth--
+		return err
+	}
+	if op == opNull {
+		v.Set(reflect.Zero(t))
+		return nil
+	}
+	return d.body(op, k, v)
+}
+
+func setInt(v reflect.Value, x int64, kind byte) error {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if v.Type() == typDuration || v.Type() == typDate {
+			return mismatch(kind, v.Type())
+		}
+		if v.OverflowInt(x) {
+			return goErr("value", "%d overflows a Go %s", x, v.Type())
+		}
+		v.SetInt(x)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if x < 0 || v.OverflowUint(uint64(x)) || v.Type() == typF16 || v.Type() == typBF16 {
+			return goErr("value", "%d overflows a Go %s", x, v.Type())
+		}
+		v.SetUint(uint64(x))
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(float64(x))
+	default:
+		return mismatch(kind, v.Type())
+	}
+	return nil
+}
+
+func setUint(v reflect.Value, x uint64, kind byte) error {
+	switch v.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if v.Type() == typF16 || v.Type() == typBF16 {
+			return mismatch(kind, v.Type())
+		}
+		if v.OverflowUint(x) {
+			return goErr("value", "%d overflows a Go %s", x, v.Type())
+		}
+		v.SetUint(x)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if x > math.MaxInt64 {
+			return goErr("value", "%d overflows a Go %s", x, v.Type())
+		}
+		return setInt(v, int64(x), kind)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(float64(x))
+	default:
+		return mismatch(kind, v.Type())
+	}
+	return nil
+}
+
+func floatValue(kind byte, bits uint64) float64 {
+	switch kind {
+	case TypeFloat16:
+		return Float16(bits).Float64()
+	case TypeBfloat16:
+		return BFloat16(bits).Float64()
+	case TypeFloat32:
+		return float64(math.Float32frombits(uint32(bits)))
+	}
+	return math.Float64frombits(bits)
+}
+
+// body decodes a non-null record (op read, number k for a referenceable
+// one, -1 otherwise or when already taken by a pointer) into a
+// non-pointer, non-interface v.
+func (d *decoder) body(op byte, k int, v reflect.Value) error {
+	t := v.Type()
+	switch {
+	case op == TypeBool:
+		b := d.u8()
+		if t.Kind() != reflect.Bool {
+			return mismatch(op, t)
+		}
+		v.SetBool(b != 0)
+	case op >= TypeInt8 && op <= TypeTaggedInt64:
+		return setInt(v, int64(d.u64()), op)
+	case op >= TypeUint8 && op <= TypeTaggedUint64:
+		return setUint(v, d.u64(), op)
+	case op >= TypeFloat16 && op <= TypeFloat64:
+		return setFloat(v, op, d.f64())
+	case op == TypeString:
+		s := d.text()
+		if t.Kind() != reflect.String {
+			return mismatch(op, t)
+		}
+		v.SetString(s)
+	case op == TypeBinary || ArrayWidth(int(op)) > 0:
+		err := d.dense(op, v)
+		d.keep(k, v)
+		return err
+	case op == TypeDate:
+		x := int64(d.u64())
+		if t != typDate {
+			return mismatch(op, t)
+		}
+		v.SetInt(x)
+	case op == TypeTimestamp:
+		s, ns := int64(d.u64()), d.u32()
+		if t != typTime {
+			return mismatch(op, t)
+		}
+		v.Set(reflect.ValueOf(time.Unix(s, int64(ns)).UTC()))
+	case op == TypeDuration:
+		s, ns := int64(d.u64()), d.u32()
+		if t != typDuration {
+			return mismatch(op, t)
+		}
+		if s > math.MaxInt64/int64(time.Second)-1 || s < math.MinInt64/int64(time.Second)+1 {
+			return goErr("value", "duration of %d s overflows time.Duration", s)
+		}
+		v.SetInt(s*int64(time.Second) + int64(ns))
+	case op == TypeDecimal:
+		dec := d.decimal()
+		if t != typDecimal {
+			return mismatch(op, t)
+		}
+		v.Set(reflect.ValueOf(dec))
+		d.keep(k, v)
+	case op == TypeEnum || op == opEnumID || op == TypeNamedEnum:
+		en := d.enum(op)
+		switch {
+		case t == typEnum:
+			v.Set(reflect.ValueOf(en))
+		case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:
+			return setUint(v, uint64(en.Value), op)
+		default:
+			return mismatch(op, t)
+		}
+	case op == TypeNone:
+		if t != typNone {
+			return mismatch(op, t)
+		}
+	case op == TypeList || op == TypeSet:
+		return d.list(op, k, v)
+	case op == opPacked:
+		return d.packedInto(k, v)
+	case op == TypeMap:
+		return d.mapInto(k, v)
+	case op == tapeStruct || op == opStructTD:
+		return d.structInto(op, k, v)
+	case op == tapeUnion:
+		if t != typUnion {
+			return mismatch(op, t)
+		}
+		d.keep(k, v)
+		u, err := d.union()
+		v.Set(reflect.ValueOf(u))
+		return err
+	default:
+		return goErr("type", "unexpected op 0x%02x in the read tape", op)
+	}
+	return nil
+}
+
+// keep records the Go value of referenceable record k.
+func (d *decoder) keep(k int, v reflect.Value) {
+	if k >= 0 {
+		d.refs[k] = v
+	}
+}
+
+func setFloat(v reflect.Value, op byte, f float64) error {
+	t := v.Type()
+	switch {
+	case t == typF16 && op == TypeFloat16:
+		v.SetUint(uint64(Float16FromFloat64(f)))
+	case t == typBF16 && op == TypeBfloat16:
+		v.SetUint(uint64(BFloat16FromFloat64(f)))
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+		v.SetFloat(f)
+	default:
+		return mismatch(op, t)
+	}
+	return nil
+}
+
+func (d *decoder) decimal() Decimal {
+	scale := int32(d.u32())
+	neg := d.u8()
+	mag := d.bytes()
+	be := make([]byte, len(mag))
+	for i := range mag {
+		be[len(mag)-1-i] = mag[i]
+	}
+	u := new(big.Int).SetBytes(be)
+	if neg != 0 {
+		u.Neg(u)
+	}
+	return Decimal{Unscaled: u, Scale: scale}
+}
+
+func (d *decoder) enum(op byte) Enum {
+	switch op {
+	case TypeEnum:
+		reg, val := d.u32(), d.u32()
+		return Enum{Type: d.c.TypeName(reg), TypeID: noType, Value: val}
+	case opEnumID:
+		id, val := d.u32(), d.u32()
+		return Enum{TypeID: id, Value: val}
+	}
+	ns, nm := d.bytes16(), d.bytes16()
+	en := Enum{Type: string(nm), TypeID: noType, Value: d.u32()}
+	if len(ns) > 0 {
+		en.Type = string(ns) + "." + string(nm)
+	}
+	return en
+}
+
+func (d *decoder) union() (Union, error) {
+	reg, cs := d.u32(), d.u32()
+	u := Union{Case: cs}
+	if reg != noType {
+		u.Type = d.c.TypeName(reg)
+	}
+	if err := d.enter(); err != nil {
+		return u, err
+	}
+	err := d.decode(reflect.ValueOf(&u.Value).Elem())
+	d.depth--
+	return u, err
+}
+
+// dense decodes a binary or dense array record.
+func (d *decoder) dense(kind byte, v reflect.Value) error {
+	raw := d.bytes()
+	t := v.Type()
+	if kind == TypeBinary {
+		switch {
+		case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
+			b := make([]byte, len(raw))
+			copy(b, raw)
+			v.SetBytes(b)
+			return nil
+		case t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 && t.Len() == len(raw):
+			reflect.Copy(v, reflect.ValueOf(raw))
+			return nil
+		case t.Kind() == reflect.String:
+			v.SetString(string(raw))
+			return nil
+		}
+		return mismatch(kind, t)
+	}
+	w := ArrayWidth(int(kind))
+	n := len(raw) / w
+	if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+		return mismatch(kind, t)
+	}
+	if t.Kind() == reflect.Slice {
+		v.Set(reflect.MakeSlice(t, n, n))
+	} else if t.Len() != n {
+		return goErr("value", "a %s of %d elements does not fit a Go %s", TypeName(int(kind)), n, t)
+	}
+	et := t.Elem()
+	if denseArrayType(t) == int(kind) && int(et.Size()) == w && t.Kind() == reflect.Slice && n > 0 {
+		copy(unsafe.Slice((*byte)(v.UnsafePointer()), n*w), raw)
+		return nil
+	}
+	elKind := arrayElemKind(kind)
+	for i := 0; i < n; i++ {
+		var u uint64
+		for k := 0; k < w; k++ {
+			u |= uint64(raw[i*w+k]) << (8 * k)
+		}
+		el := v.Index(i)
+		if el.Kind() == reflect.Interface {
+			el.Set(naturalScalar(elKind, u))
+			continue
+		}
+		var err error
+		switch {
+		case elKind == TypeBool:
+			if el.Kind() != reflect.Bool {
+				return mismatch(kind, t)
+			}
+			el.SetBool(u != 0)
+		case elKind >= TypeFloat16:
+			switch {
+			case el.Type() == typF16 && elKind == TypeFloat16, el.Type() == typBF16 && elKind == TypeBfloat16:
+				el.SetUint(u)
+			case el.Kind() == reflect.Float32 || el.Kind() == reflect.Float64:
+				el.SetFloat(floatValue(elKind, u))
+			default:
+				return mismatch(kind, t)
+			}
+		case elKind <= TypeTaggedInt64:
+			err = setInt(el, signExtend(u, w), kind)
+		default:
+			err = setUint(el, u, kind)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func signExtend(u uint64, w int) int64 {
+	s := uint(64 - 8*w)
+	return int64(u<<s) >> s
+}
+
+// arrayElemKind is the scalar type id of a dense array's elements.
+func arrayElemKind(kind byte) byte {
+	switch kind {
+	case TypeBoolArray:
+		return TypeBool
+	case TypeInt8Array:
+		return TypeInt8
+	case TypeInt16Array:
+		return TypeInt16
+	case TypeInt32Array:
+		return TypeInt32
+	case TypeInt64Array:
+		return TypeInt64
+	case TypeUint8Array:
+		return TypeUint8
+	case TypeUint16Array:
+		return TypeUint16
+	case TypeUint32Array:
+		return TypeUint32
+	case TypeUint64Array:
+		return TypeUint64
+	case TypeFloat16Array:
+		return TypeFloat16
+	case TypeBfloat16Array:
+		return TypeBfloat16
+	case TypeFloat32Array:
+		return TypeFloat32
+	case TypeFloat64Array:
+		return TypeFloat64
+	}
+	return TypeFloat8
+}
+
+// naturalScalar is the Go value of a scalar of type id kind with raw bits u.
+func naturalScalar(kind byte, u uint64) reflect.Value {
+	var x any
+	switch kind {
+	case TypeBool:
+		x = u != 0
+	case TypeInt8:
+		x = int8(u)
+	case TypeInt16:
+		x = int16(u)
+	case TypeInt32, TypeVarint32:
+		x = int32(u)
+	case TypeInt64, TypeVarint64, TypeTaggedInt64:
+		x = int64(u)
+	case TypeUint8:
+		x = uint8(u)
+	case TypeUint16:
+		x = uint16(u)
+	case TypeUint32, TypeVarUint32:
+		x = uint32(u)
+	case TypeUint64, TypeVarUint64, TypeTaggedUint64:
+		x = u
+	case TypeFloat16:
+		x = Float16(u)
+	case TypeBfloat16:
+		x = BFloat16(u)
+	case TypeFloat32:
+		x = math.Float32frombits(uint32(u))
+	case TypeFloat64:
+		x = math.Float64frombits(u)
+	}
+	return reflect.ValueOf(x)
+}
+
+// naturalArrayType is the Go slice type of a dense array.
+func naturalArrayType(kind byte) reflect.Type {
+	switch kind {
+	case TypeBoolArray:
+		return reflect.TypeOf([]bool(nil))
+	case TypeInt8Array:
+		return reflect.TypeOf([]int8(nil))
+	case TypeInt16Array:
+		return reflect.TypeOf([]int16(nil))
+	case TypeInt32Array:
+		return reflect.TypeOf([]int32(nil))
+	case TypeInt64Array:
+		return reflect.TypeOf([]int64(nil))
+	case TypeUint8Array:
+		return reflect.TypeOf([]uint8(nil))
+	case TypeUint16Array:
+		return reflect.TypeOf([]uint16(nil))
+	case TypeUint32Array:
+		return reflect.TypeOf([]uint32(nil))
+	case TypeUint64Array:
+		return reflect.TypeOf([]uint64(nil))
+	case TypeFloat16Array:
+		return reflect.TypeOf([]Float16(nil))
+	case TypeBfloat16Array:
+		return reflect.TypeOf([]BFloat16(nil))
+	case TypeFloat32Array:
+		return reflect.TypeOf([]float32(nil))
+	case TypeFloat64Array:
+		return reflect.TypeOf([]float64(nil))
+	}
+	return typBytes
+}
+
+// natural decodes a record (op read, number k) into its natural Go value.
+func (d *decoder) natural(op byte, k int) (reflect.Value, error) {
+	switch {
+	case op == opNull:
+		return reflect.Value{}, nil
+	case op == TypeNone:
+		return reflect.ValueOf(None{}), nil
+	case op == TypeBool:
+		return reflect.ValueOf(d.u8() != 0), nil
+	case op >= TypeInt8 && op <= TypeTaggedUint64:
+		return naturalScalar(op, d.u64()), nil
+	case op >= TypeFloat16 && op <= TypeFloat64:
+		return naturalFloat(op, d.f64()), nil
+	case op == TypeString:
+		return reflect.ValueOf(d.text()), nil
+	case op == TypeDate:
+		return reflect.ValueOf(Date(int64(d.u64()))), nil
+	case op == TypeTimestamp:
+		s, ns := int64(d.u64()), d.u32()
+		return reflect.ValueOf(time.Unix(s, int64(ns)).UTC()), nil
+	case op == TypeEnum || op == opEnumID || op == TypeNamedEnum:
+		return reflect.ValueOf(d.enum(op)), nil
+	case op == tapeUnion:
+		p := reflect.New(typUnion)
+		d.keep(k, p.Elem())
+		u, err := d.union()
+		p.Elem().Set(reflect.ValueOf(u))
+		return p.Elem(), err
+	case op == tapeStruct || op == opStructTD:
+		// Peek at the registry index: a registered Go type gives *T.
+		at := d.p
+		if op == opStructTD {
+			at += 4 + int(binary.LittleEndian.Uint32(d.b[d.p:]))
+		}
+		d.need(at - d.p + 4)
+		reg := binary.LittleEndian.Uint32(d.b[at:])
+		typ := typStruct
+		if si := d.c.reg.byIndex[reg]; si != nil && reg != noType {
+			typ = si.typ
+		}
+		p := reflect.New(typ)
+		d.keep(k, p)
+		return p, d.structInto(op, -1, p.Elem())
+	}
+	var nv reflect.Value
+	switch {
+	case op == TypeDuration:
+		nv = reflect.New(typDuration).Elem()
+	case op == TypeDecimal:
+		nv = reflect.New(typDecimal).Elem()
+	case op == TypeBinary || ArrayWidth(int(op)) > 0:
+		nv = reflect.New(naturalArrayType(op)).Elem()
+	case op == TypeList || op == opPacked && d.b[d.p] == TypeList:
+		nv = reflect.New(typAnySlice).Elem()
+	case op == TypeSet || op == opPacked:
+		nv = reflect.New(typSet).Elem()
+	case op == TypeMap:
+		nv = reflect.New(typAnyMap).Elem()
+	default:
+		return reflect.Value{}, goErr("type", "unexpected op 0x%02x in the read tape", op)
+	}
+	if err := d.body(op, k, nv); err != nil {
+		return reflect.Value{}, err
+	}
+	return nv, nil
+}
+
+func naturalFloat(op byte, f float64) reflect.Value {
+	switch op {
+	case TypeFloat16:
+		return reflect.ValueOf(Float16FromFloat64(f))
+	case TypeBfloat16:
+		return reflect.ValueOf(BFloat16FromFloat64(f))
+	case TypeFloat32:
+		return reflect.ValueOf(float32(f))
+	}
+	return reflect.ValueOf(f)
+}
+
+func (d *decoder) list(op byte, k int, v reflect.Value) error {
+	n := int(d.u32())
+	t := v.Type()
+	if err := d.enter(); err != nil {
+		return err
+	}
+	defer func() { d.depth-- }()
+	if n > len(d.b)-d.p { // every element takes at least a byte
+		panic(errTape)
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(t, n, n))
+		d.keep(k, v)
+		if t == typAnySlice || t == typSet {
+			s := *(*[]any)(v.Addr().UnsafePointer())
+			for i := range s {
+				if err := d.anyValue(&s[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		for i := 0; i < n; i++ {
+			if err := d.decode(v.Index(i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Array:
+		if n != t.Len() {
+			return goErr("value", "a %s of %d elements does not fit a Go %s", TypeName(int(op)), n, t)
+		}
+		d.keep(k, v)
+		for i := 0; i < n; i++ {
+			if err := d.decode(v.Index(i)); err != nil {
+				return err
+			}
+		}
+	default:
+		return mismatch(op, t)
+	}
+	return nil
+}
+
+// packedInto decodes a PACKED list/set: u8 kind, u8 element type, u32
+// count, 8 bytes per element.
+func (d *decoder) packedInto(k int, v reflect.Value) error {
+	kind, et := d.u8(), d.u8()
+	n := int(d.u32())
+	raw := d.take(8 * n)
+	t := v.Type()
+	var el reflect.Type
+	switch t.Kind() {
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(t, n, n))
+		el = t.Elem()
+	case reflect.Array:
+		if t.Len() != n {
+			return goErr("value", "a %s of %d elements does not fit a Go %s", TypeName(int(kind)), n, t)
+		}
+		el = t.Elem()
+	default:
+		return mismatch(kind, t)
+	}
+	d.keep(k, v)
+	// fast paths for the natural element types
+	switch el.Kind() {
+	case reflect.Int64, reflect.Int:
+		if et >= TypeInt8 && et <= TypeTaggedInt64 && el.PkgPath() == "" && t.Kind() == reflect.Slice {
+			dst := unsafe.Slice((*int64)(v.UnsafePointer()), n)
+			for i := range dst {
+				dst[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
+			}
+			return nil
+		}
+	case reflect.Float64:
+		if et >= TypeFloat16 && et <= TypeFloat64 && el.PkgPath() == "" && t.Kind() == reflect.Slice {
+			dst := unsafe.Slice((*float64)(v.UnsafePointer()), n)
+			for i := range dst {
+				dst[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+			}
+			return nil
+		}
+	}
+	for i := 0; i < n; i++ {
+		u := binary.LittleEndian.Uint64(raw[8*i:])
+		e := v.Index(i)
+		var err error
+		switch {
+		case e.Kind() == reflect.Interface:
+			var x reflect.Value
+			if et >= TypeFloat16 && et <= TypeFloat64 {
+				x = naturalFloat(et, math.Float64frombits(u))
+			} else {
+				x = naturalScalar(et, u)
+			}
+			e.Set(x)
+		case et == TypeBool:
+			if e.Kind() != reflect.Bool {
+				return mismatch(et, e.Type())
+			}
+			e.SetBool(u != 0)
+		case et >= TypeInt8 && et <= TypeTaggedInt64:
+			err = setInt(e, int64(u), et)
+		case et >= TypeUint8 && et <= TypeTaggedUint64:
+			err = setUint(e, u, et)
+		default:
+			err = setFloat(e, et, math.Float64frombits(u))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *decoder) mapInto(k int, v reflect.Value) error {
+	n := int(d.u32())
+	t := v.Type()
+	if t.Kind() != reflect.Map {
+		return mismatch(TypeMap, t)
+	}
+	if err := d.enter(); err != nil {
+		return err
+	}
+	defer func() { d.depth-- }()
+	if 2*n > len(d.b)-d.p {
+		panic(errTape)
+	}
+	m := reflect.MakeMapWithSize(t, n)
+	v.Set(m)
+	d.keep(k, v)
+	if ms, ok := v.Addr().Interface().(*map[string]int64); ok {
+		// fast path for a common shape
+		for i := 0; i < n; i++ {
+			if d.b[d.p] != TypeString {
+				return d.mapSlow(n-i, v)
+			}
+			d.p++
+			key := d.text()
+			op := d.u8()
+			if op < TypeInt8 || op > TypeTaggedInt64 {
+				d.p--
+				var x int64
+				if err := d.decode(reflect.ValueOf(&x).Elem()); err != nil {
+					return err
+				}
+				(*ms)[key] = x
+				continue
+			}
+			(*ms)[key] = int64(d.u64())
+		}
+		return nil
+	}
+	return d.mapSlow(n, v)
+}
+
+func (d *decoder) mapSlow(n int, m reflect.Value) error {
+	t := m.Type()
+	k := reflect.New(t.Key()).Elem()
+	e := reflect.New(t.Elem()).Elem()
+	for i := 0; i < n; i++ {
+		k.SetZero()
+		e.SetZero()
+		if err := d.decode(k); err != nil {
+			return err
+		}
+		if err := d.decode(e); err != nil {
+			return err
+		}
+		if k.Kind() == reflect.Interface && !k.IsNil() && !k.Elem().Type().Comparable() {
+			return goErr("type", "a map key of Go type %s is not comparable", k.Elem().Type())
+		}
+		m.SetMapIndex(k, e)
+	}
+	return nil
+}
+
+// structInto decodes a STRUCT or STRUCT_TD record (op read) into v: a
+// registered Go struct (fields matched by wire name) or a Struct.
+func (d *decoder) structInto(op byte, k int, v reflect.Value) error {
+	if op == opStructTD {
+		d.bytes() // the TypeDef: libwire has already used it
+	}
+	reg := d.u32()
+	var uid uint32 = noType
+	var ns, nm []byte
+	if reg == noType {
+		uid = d.u32()
+		ns, nm = d.bytes16(), d.bytes16()
+	}
+	nf := int(d.u32())
+	t := v.Type()
+	if err := d.enter(); err != nil {
+		return err
+	}
+	defer func() { d.depth-- }()
+	d.keep(k, v)
+	if t == typStruct {
+		s := v.Addr().Interface().(*Struct)
+		s.TypeID = uid
+		switch {
+		case reg != noType:
+			s.Type = d.c.TypeName(reg)
+		case len(ns) > 0:
+			s.Type = string(ns) + "." + string(nm)
+		default:
+			s.Type = string(nm)
+		}
+		s.Fields = make([]Field, nf)
+		for i := range s.Fields {
+			s.Fields[i].Name = string(d.bytes16())
+			if err := d.anyValue(&s.Fields[i].Value); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if t.Kind() != reflect.Struct {
+		return mismatch(op, t)
+	}
+	si := d.c.reg.byType[t]
+	if si == nil {
+		return goErr("type", "struct type %s is not registered (RegisterStruct)", t)
+	}
+	for i := 0; i < nf; i++ {
+		name := d.bytes16()
+		fi, ok := si.byWire[string(name)]
+		if !ok {
+			if err := d.skip(); err != nil {
+				return err
+			}
+			continue
+		}
+		f := &si.fields[fi]
+		if err := d.decode(v.FieldByIndex(f.goIndex)); err != nil {
+			return fieldErr(err, si, f)
+		}
+	}
+	return nil
+}
+
+// skip reads and discards one record.
+func (d *decoder) skip() error {
+	var sink any
+	return d.decode(reflect.ValueOf(&sink).Elem())
+}
+
+// decodeTapeOnly is the C half of Unmarshal (for BenchmarkStages).
+func (c *Context) decodeTapeOnly(data []byte) int32 {
+	return int32(C.wirego_decode(c.s, (*C.uint8_t)(unsafe.Pointer(&data[0])), C.size_t(len(data))))
+}

@@ -1,0 +1,411 @@
+// Package wire is the Go binding of libwire, a C implementation of the
+// Apache Fory xlang binary format.
+//
+// Marshal and Unmarshal convert Go values to and from xlang payloads using
+// the Go type mapping of the Fory Go runtime (int32 is a varint32, int64 and
+// int are varint64, []int32 is an int32 array, []string and []any are lists,
+// map[K]V is a map, time.Time is a timestamp, ...). Structs are registered
+// with RegisterStruct, described by `wire:"name,nullable,ref"` tags or
+// matched by name to types loaded from a Fory IDL (FDL) schema
+// (Context.LoadSchema). A whole message is converted with one cgo call in
+// each direction (see BULK_PROPOSAL.md). The Document API (Doc, Node) gives
+// node-level access with explicit type ids and wire choices.
+package wire
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../../libwire/include -O2 -std=c11 -D_DEFAULT_SOURCE
+#cgo LDFLAGS: ${SRCDIR}/../../build/lib/libwire.a -lm
+#include <stdlib.h>
+#include "wire.h"
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+// cgoNoop is one trivial cgo call (for measuring the call overhead).
+func cgoNoop() { C.wire_version_number() }
+
+// Version is the version string of the loaded libwire.
+func Version() string { return C.GoString(C.wire_version_string()) }
+
+// WireError is the error of a failed operation: the error class of
+// spec/04-errors-and-limits.md ("truncated", "varint", "type", ...), the byte
+// offset in the input (decode) or output (encode) where it happened, and a
+// message. Errors found on the Go side (an unsupported Go type, a value that
+// does not fit the target) have class "arg", "type" or "value".
+type WireError struct {
+	Class   string
+	Offset  uint64
+	Message string
+}
+
+func (e *WireError) Error() string {
+	return fmt.Sprintf("wire: %s at byte %d: %s", e.Class, e.Offset, e.Message)
+}
+
+// Is reports whether target is a *WireError of the same class, so that
+// errors.Is(err, &wire.WireError{Class: "truncated"}) works.
+func (e *WireError) Is(target error) bool {
+	var t *WireError
+	if !errors.As(target, &t) {
+		return false
+	}
+	return t.Class == e.Class && (t.Message == "" || t.Message == e.Message)
+}
+
+func goErr(class, format string, args ...any) *WireError {
+	return &WireError{Class: class, Message: fmt.Sprintf(format, args...)}
+}
+
+// StatusName is the error class name of a libwire status code.
+func StatusName(status int) string { return C.GoString(C.wire_status_name(C.int32_t(status))) }
+
+// Limit names a decoder limit (wire_ctx_set_limit).
+type Limit int32
+
+const (
+	LimitDepth         Limit = 1 // nesting depth of values (64)
+	LimitBinary        Limit = 2 // bytes of one string/binary/array (1 GiB)
+	LimitCollection    Limit = 3 // elements of one list/set/map (16 Mi)
+	LimitNodes         Limit = 4 // nodes in one decoded document (64 Mi)
+	LimitDecimalDigits Limit = 5 // magnitude bytes of a big decimal (10000)
+	LimitRoots         Limit = 6 // root values in one payload (1 Mi)
+	LimitTypeDefBytes  Limit = 7 // body bytes of one TypeDef (4096)
+	LimitTypeDefFields Limit = 8 // fields of one TypeDef (512)
+	numLimits                = 9
+)
+
+// Option configures Marshal, Unmarshal and NewContext.
+type Option func(*config)
+
+type config struct {
+	ref, compatible bool
+	utf8            bool // write all strings as UTF-8 (the Fory Go runtime's choice)
+	perValue        bool // one cgo call per value instead of one per message
+	limitSet        [numLimits]bool
+	limits          [numLimits]uint64
+}
+
+// WithRefTracking writes reference flags as a ref-tracking runtime does and
+// writes shared pointers and maps once (cycles allowed).
+func WithRefTracking(on bool) Option { return func(c *config) { c.ref = on } }
+
+// WithCompatible selects the compatible (schema evolution) mode.
+func WithCompatible(on bool) Option { return func(c *config) { c.compatible = on } }
+
+// WithLimit sets a decoder limit.
+func WithLimit(l Limit, v uint64) Option {
+	return func(c *config) {
+		if l > 0 && int(l) < numLimits {
+			c.limitSet[l] = true
+			c.limits[l] = v
+		}
+	}
+}
+
+// WithUTF8Strings writes every string in the UTF-8 encoding, as the Fory Go
+// runtime does. By default strings follow the writer policy of the Fory Java
+// runtime (Latin-1 when the text allows it), which pyfory shares.
+func WithUTF8Strings(on bool) Option { return func(c *config) { c.utf8 = on } }
+
+// WithPerValueCalls makes Marshal and Unmarshal build and walk documents
+// with one cgo call per value (the plain wire.h document API) instead of the
+// bulk tape path. The bytes are the same; it exists to measure the
+// difference.
+func WithPerValueCalls(on bool) Option { return func(c *config) { c.perValue = on } }
+
+func makeConfig(opts []Option) config {
+	var c config
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
+
+// Context holds options, limits, the schema (user types) and the Go types
+// registered for them. It is safe for concurrent use; calls are serialized.
+type Context struct {
+	mu      sync.Mutex
+	s       *C.wirego_sess
+	cfg     config
+	reg     *registry
+	globVer int
+	tape    []byte // reused build tape
+}
+
+// NewContext makes a context with the given options.
+func NewContext(opts ...Option) (*Context, error) {
+	return newContext(makeConfig(opts))
+}
+
+func newContext(cfg config) (*Context, error) {
+	s := C.wirego_sess_new()
+	if s == nil {
+		return nil, goErr("nomem", "cannot allocate a context")
+	}
+	c := &Context{s: s, cfg: cfg, reg: newRegistry()}
+	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_REF_TRACKING, b2i64(cfg.ref))
+	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_COMPATIBLE, b2i64(cfg.compatible))
+	for l := 1; l < numLimits; l++ {
+		if cfg.limitSet[l] {
+			C.wire_ctx_set_limit(s.ctx, C.int32_t(l), C.uint64_t(cfg.limits[l]))
+		}
+	}
+	runtime.SetFinalizer(c, (*Context).Close)
+	return c, nil
+}
+
+func b2i64(b bool) C.int64_t {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Close frees the context. Documents made from it must be freed before.
+func (c *Context) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.s != nil {
+		C.wirego_sess_free(c.s)
+		c.s = nil
+	}
+	runtime.SetFinalizer(c, nil)
+}
+
+func (c *Context) ctx() *C.wire_ctx {
+	if c.s == nil {
+		panic("wire: use of a closed Context")
+	}
+	return c.s.ctx
+}
+
+// lastError converts the context's recorded error (after status st).
+func (c *Context) lastError(st C.int32_t) *WireError {
+	ctx := c.ctx()
+	code := C.wire_ctx_error_code(ctx)
+	if code == 0 {
+		code = st
+	}
+	e := &WireError{
+		Class:   C.GoString(C.wire_status_name(code)),
+		Offset:  uint64(C.wire_ctx_error_offset(ctx)),
+		Message: C.GoString(C.wire_ctx_error_message(ctx)),
+	}
+	if e.Message == "" {
+		e.Message = C.GoString(C.wire_status_message(code))
+	}
+	C.wire_ctx_clear_error(ctx)
+	return e
+}
+
+// RefTracking reports the reference tracking option.
+func (c *Context) RefTracking() bool { return c.cfg.ref }
+
+// Compatible reports the compatible mode option.
+func (c *Context) Compatible() bool { return c.cfg.compatible }
+
+// SetRefTracking changes the reference tracking option.
+func (c *Context) SetRefTracking(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cfg.ref = on
+	C.wire_ctx_set_option(c.ctx(), C.WIRE_OPT_REF_TRACKING, b2i64(on))
+}
+
+// SetCompatible changes the compatible mode option.
+func (c *Context) SetCompatible(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cfg.compatible = on
+	C.wire_ctx_set_option(c.ctx(), C.WIRE_OPT_COMPATIBLE, b2i64(on))
+}
+
+// SetUTF8Strings changes the string encoding choice (see WithUTF8Strings).
+func (c *Context) SetUTF8Strings(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cfg.utf8 = on
+}
+
+// SetLimit sets a decoder limit.
+func (c *Context) SetLimit(l Limit, v uint64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st := C.wire_ctx_set_limit(c.ctx(), C.int32_t(l), C.uint64_t(v)); st != 0 {
+		return c.lastError(st)
+	}
+	return nil
+}
+
+// GetLimit returns a decoder limit.
+func (c *Context) GetLimit(l Limit) uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return uint64(C.wire_ctx_get_limit(c.ctx(), C.int32_t(l)))
+}
+
+// LoadSchema reads a Fory IDL (FDL) file and the files it imports and
+// registers their types (wire_schema_load_fdl_file).
+func (c *Context) LoadSchema(path string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cp := C.CString(path)
+	defer C.free(unsafe.Pointer(cp))
+	if st := C.wire_schema_load_fdl_file(c.ctx(), cp); st != 0 {
+		return c.lastError(st)
+	}
+	if st := C.wire_schema_finish(c.ctx()); st != 0 {
+		return c.lastError(st)
+	}
+	return nil
+}
+
+// LoadSchemaText parses FDL source (name is used in error messages and to
+// resolve imports).
+func (c *Context) LoadSchemaText(name, text string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	ct := C.CString(text)
+	defer C.free(unsafe.Pointer(ct))
+	if st := C.wire_schema_load_fdl(c.ctx(), ct, C.size_t(len(text)), cn); st != 0 {
+		return c.lastError(st)
+	}
+	if st := C.wire_schema_finish(c.ctx()); st != 0 {
+		return c.lastError(st)
+	}
+	return nil
+}
+
+// TypeIndex finds a registered user type by full name ("ns.Name") or by a
+// name that is unique without its namespace.
+func (c *Context) TypeIndex(name string) (uint32, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.findType(name)
+}
+
+func (c *Context) findType(name string) (uint32, bool) {
+	if name == "" {
+		return 0, false
+	}
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	var ti C.uint32_t
+	if C.wire_type_find(c.ctx(), cn, C.size_t(len(name)), &ti) != 0 {
+		C.wire_ctx_clear_error(c.ctx())
+		return 0, false
+	}
+	return uint32(ti), true
+}
+
+// TypeName is the registered full name of a user type index.
+func (c *Context) TypeName(index uint32) string {
+	p := C.wire_type_full_name(c.ctx(), C.uint32_t(index))
+	if p == nil {
+		return ""
+	}
+	return C.GoString(p)
+}
+
+// TypeKind is 1 struct, 2 enum, 3 union, 4 ext, -1 unknown.
+func (c *Context) TypeKind(index uint32) int {
+	return int(C.wire_type_kind(c.ctx(), C.uint32_t(index)))
+}
+
+// ---------------------------------------------------------------------------
+// Package-level API: pooled contexts per configuration.
+
+var (
+	poolMu sync.Mutex
+	pools  = map[config]*sync.Pool{}
+)
+
+func acquire(cfg config) (*Context, error) {
+	poolMu.Lock()
+	p := pools[cfg]
+	if p == nil {
+		p = &sync.Pool{}
+		pools[cfg] = p
+	}
+	poolMu.Unlock()
+	if c, ok := p.Get().(*Context); ok {
+		return c, nil
+	}
+	return newContext(cfg)
+}
+
+func release(c *Context) {
+	poolMu.Lock()
+	p := pools[c.cfg]
+	poolMu.Unlock()
+	if p != nil {
+		p.Put(c)
+	}
+}
+
+// Marshal encodes v as one root value.
+func Marshal(v any, opts ...Option) ([]byte, error) {
+	c, err := acquire(makeConfig(opts))
+	if err != nil {
+		return nil, err
+	}
+	defer release(c)
+	return c.Marshal(v)
+}
+
+// MarshalAll encodes each value as a root, concatenated in one payload.
+func MarshalAll(values []any, opts ...Option) ([]byte, error) {
+	c, err := acquire(makeConfig(opts))
+	if err != nil {
+		return nil, err
+	}
+	defer release(c)
+	return c.MarshalAll(values)
+}
+
+// Unmarshal decodes a payload of exactly one root value into v, which must
+// be a non-nil pointer.
+func Unmarshal(data []byte, v any, opts ...Option) error {
+	c, err := acquire(makeConfig(opts))
+	if err != nil {
+		return err
+	}
+	defer release(c)
+	return c.Unmarshal(data, v)
+}
+
+// UnmarshalAll decodes a payload of len(targets) roots into the pointers in
+// targets.
+func UnmarshalAll(data []byte, targets []any, opts ...Option) error {
+	c, err := acquire(makeConfig(opts))
+	if err != nil {
+		return err
+	}
+	defer release(c)
+	return c.UnmarshalAll(data, targets)
+}
+
+// Decode decodes every root of a payload into natural Go values (see
+// Context.Decode).
+func Decode(data []byte, opts ...Option) ([]any, error) {
+	c, err := acquire(makeConfig(opts))
+	if err != nil {
+		return nil, err
+	}
+	defer release(c)
+	return c.Decode(data)
+}
+
+func arrayWidthC(id int) int { return int(C.wire_type_array_width(C.uint32_t(id))) }
