@@ -139,8 +139,7 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
     }
     for (size_t i = 0; i < d->nms; i++) {
       ms_entry *e = &d->ms[i];
-      if (e->msctx == msctx && e->enc == enc && e->len == len &&
-          memcmp(e->p, bytes, len) == 0) {
+      if (e->enc == enc && e->len == len && memcmp(e->p, bytes, len) == 0) {
         /* Announced again instead of referenced: Fory Go writes this; the
          * name gets a new index, and the choice is kept for re-encoding. */
         if (is_ns) nm->ns_again = 1;

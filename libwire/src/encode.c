@@ -103,9 +103,13 @@ static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
     }
     bytes = buf;
   }
+  /* A name equal (encoding and bytes) to one announced before in this
+   * root, in either role, is written as a reference to it, as both
+   * runtimes do - unless the payload announced it again (Fory Go). */
+  (void)xref;
   for (size_t i = 0; i < e->nms && !again; i++) {
     ms_seen *s = &e->ms[i];
-    if ((s->msctx == msctx || xref) && s->enc == me && s->len == blen &&
+    if (s->enc == me && s->len == blen &&
         memcmp(s->p, bytes, blen) == 0) {
       wire__put_varu32(&e->b, (uint32_t)(((i + 1) << 1) | 1));
       wire__free(e->ctx, heap, hcap);
