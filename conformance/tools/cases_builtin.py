@@ -328,13 +328,13 @@ add(A, "arr.mixed", "arrays map", "map string to int64_array",
 A = "collections/list"
 R_LIST = ["R-LIST-1", "R-LIST-2", "R-LIST-4", "R-WLIST-1", "R-WLIST-2", "R-WLIST-3"] + ROOT
 add(A, "coll.list", "empty", "empty list", L(), R_LIST + ["R-WLIST-3"])
-add(A, "coll.list", "one", "list of one varint64", L(V64(1)), R_LIST)
-add(A, "coll.list", "same-type", "list of two varint64", L(V64(1), V64(2)), R_LIST)
+add(A, "coll.list", "one", "list of one varint64", L(V64(1)), R_LIST + ["R-LIST-5"])
+add(A, "coll.list", "same-type", "list of two varint64", L(V64(1), V64(2)), R_LIST + ["R-LIST-5"])
 add(A, "coll.list", "mixed", "list of varint64 and string", L(V64(1), S("a")), R_LIST)
 add(A, "coll.list", "mixed-null", "list of varint64, string, null", L(V64(1), S("a"), NULL), R_LIST + ["R-LIST-6"])
-add(A, "coll.list", "same-null", "list of varint64 and null", L(V64(1), NULL), R_LIST + ["R-LIST-6"])
-add(A, "coll.list", "null-first", "list starting with a null", L(NULL, V64(1)), R_LIST + ["R-LIST-6"])
-add(A, "coll.list", "strings-null", "list of string and null", L(S("a"), NULL), R_LIST + ["R-LIST-6"])
+add(A, "coll.list", "same-null", "list of varint64 and null", L(V64(1), NULL), R_LIST + ["R-LIST-5", "R-LIST-6"])
+add(A, "coll.list", "null-first", "list starting with a null", L(NULL, V64(1)), R_LIST + ["R-LIST-5", "R-LIST-6"])
+add(A, "coll.list", "strings-null", "list of string and null", L(S("a"), NULL), R_LIST + ["R-LIST-5", "R-LIST-6"])
 # Not here: all-null lists (the Java runtime 1.6.0 writes a java.lang.Object
 # element type that no runtime reads, and cannot read pyfory's NONE element
 # type; spec/errata.md E-18) and NONE values (the Java runtime fails on them).

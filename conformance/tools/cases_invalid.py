@@ -3,7 +3,11 @@
 
 Most byte strings are written by hand from the layouts of spec/01 and
 spec/02; the truncation and corruption cases are cut from the canonical bytes
-of valid fixtures (so they start from bytes a runtime wrote). The class is
+of valid fixtures (so they start from bytes a runtime wrote). TypeDefs
+built here get the header hash a writer computes, so that they fail only
+where they mean to. A few tests are byte strings a runtime writes against
+the spec (spec/errata.md E-29, E-33: the corpus bytes, and pyfory's bytes of
+a corpus case in the other mode from typed.corpus_produce). The class is
 the spec's: check_libwire.py compares it with what `wire decode` reports.
 """
 
@@ -197,6 +201,14 @@ def build(valid):
           ["R-TIME-2"])
     b.add(A, G, "duration nanos negative", "duration with nanoseconds -1", "01ff2500" + "ffffffff", "value",
           ["R-TIME-2"])
+    b.add(A, G, "root int32 varint body", "root INT32 with a one-byte body, as the Java runtime 1.6.0 reads it",
+          "01ff0401", "truncated", ["R-FIXED-1", "R-PAYLOAD-4"],
+          note="INT32 has a fixed 4-byte body; the Java runtime reads a root INT32 as a varint (spec/errata.md "
+               "E-19).")
+    b.add(A, G, "root int64 varint body", "root INT64 with a one-byte body, as the Java runtime 1.6.0 reads it",
+          "01ff0601", "truncated", ["R-FIXED-1", "R-PAYLOAD-4"],
+          note="INT64 has a fixed 8-byte body; the Java runtime reads a root INT64 as a varint (spec/errata.md "
+               "E-19).")
     A, G = "length", "inv.length"
     for key, tid, n in [("int16_array", "2d", 3), ("int32_array", "2e", 6), ("int64_array", "2f", 12),
                         ("uint16_array", "31", 1), ("uint32_array", "32", 2), ("uint64_array", "33", 7),
@@ -228,9 +240,14 @@ def build(valid):
     b.add(A, G, "map chunk header 80", "map chunk header with reserved bit 0x80", "01ff180180011507046102",
           "collection", ["R-MAP-2"])
     b.add(A, G, "list declared", "list element header with the declared bit (needs a schema)", "01ff16010c0702",
-          "unsupported", ["R-LIST-3"])
+          "unsupported", ["R-LIST-3", "R-FIELD-7"])
     b.add(A, G, "map key declared", "map chunk with the key-declared bit (needs a schema)", "01ff18010401070461 02",
-          "unsupported", ["R-MAP-2"])
+          "unsupported", ["R-MAP-2", "R-FIELD-7"])
+    b.add(A, G, "all-null list java", "list [null, null] as the Java runtime 1.6.0 writes it: element type "
+          "NAMED_STRUCT java.lang.Object", "01ff 16 02 0a 1d 0c 04 24 15 06 96 06 98 08 03 38 29 20 a6 fd fd", "schema",
+          ["R-LIST-5", "R-UTYPE-7"], tags=["named_types", "meta_string"],
+          note="The bytes of spec/errata.md E-18. A same-schema struct needs its schema (R-UTYPE-7); no runtime "
+               "registers java.lang.Object, so no reader, Java included, can read this list.")
     b.add(A, G, "list count over input", "list of 100 elements with 2 bytes left", "01ff16640807 02", "truncated",
           ["R-LIST-7", "R-SEC-2"])
     b.add(A, G, "set count over input", "set of 1000 elements with 3 bytes left", "01ff17e8070807 02", "truncated",
@@ -288,9 +305,9 @@ def build(valid):
           tags=["named_types", "meta_string"])
     b.add(A, G, "utf8 invalid", "namespace in UTF8 encoding with byte ff", "01ff1a 0200ff 080389cb7440 01",
           "meta_string", ["R-MS-6"], tags=["named_types", "meta_string"])
-    b.add(A, G, "duplicate announcement", "the same namespace and type name announced again in one root",
-          "01ff160200" + "1a06040c8c70080389cb744000" + "1a06040c8c70080389cb744001", "meta_string",
-          ["R-MSWIRE-5", "R-MSWIRE-6"], tags=["named_types", "meta_string"])
+    # "duplicate announcement" (inv.meta_string.0011, id retired): the same
+    # names announced again in one root are accepted since libwire 8871b0c
+    # (Fory Go writes them).
     b.add(A, G, "hash wrong", "a long name whose hash does not match its bytes",
           "01ff1a06040c8c70" + "24" + "0400000000000000" + "a48e2a48e2a48e16e69a78791a0612f8c8" + "01",
           "meta_string", ["R-MSWIRE-6", "R-MSWIRE-3"], tags=["named_types", "meta_string"])
@@ -370,3 +387,130 @@ def struct_errors(b):
           h[:6] + "03" + h[8 + 16 + 14:], "typedef", ["R-SHARED-3"], compatible=True, schemas=cs["schemas"],
           tags=cs["tags"], upstream="test_one_string_field_compatible",
           note="The marker 03 refers to TypeDef index 1, which was never announced.")
+    typedef_body_errors(b, cs)
+    typedef_kind_errors(b, cs)
+    field_errors(b)
+    runtime_form_errors(b)
+
+
+def _typedef(body_hex):
+    """A TypeDef (header and body) with the header a writer computes for the
+    body (R-TDEF-1, R-TDEF-3), so that a test fails only where it means to."""
+    import typed  # noqa: F401  (puts the corpus tools on sys.path)
+    from typedefs import header_for
+    body = bytes.fromhex(body_hex.replace(" ", ""))
+    if len(body) >= 255:
+        raise ValueError("TypeDef body too long for this helper")
+    return (header_for(body).to_bytes(8, "little") + body).hex()
+
+
+def typedef_body_errors(b, cs):
+    """R-TDEF-11: TypeDef bodies that a decoder must reject, each with a
+    correct header hash. Base: test_one_string_field_compatible,
+    01 ff 1c 00 | header | c1 c801 86 15 0ba8 | ff 14 68656c6c6f
+    (struct by id 200, one field: LUDS name "f1", nullable, STRING)."""
+    h = cs["bytes"]
+    if h[:8] != "01ff1c00" or h[24:38] != "c1c80186150ba8":
+        raise ValueError("test_one_string_field_compatible bytes changed: %s" % h)
+    value = h[38:]
+    A, G = "typedef", "inv.typedef"
+
+    def add(key, name, body, error, rules, note=None):
+        b.add(A, G, key, name, "01ff1c00" + _typedef(body) + value, error, rules, compatible=True,
+              schemas=cs["schemas"], tags=cs["tags"], upstream="test_one_string_field_compatible", note=note)
+
+    add("typedef field type 57", "TypeDef field of type id 57 (undefined)", "c1 c801 86 39 0ba8", "typedef",
+        ["R-TDEF-11", "R-TDEF-9"])
+    add("typedef field type 16", "TypeDef field of type id 16 (FLOAT8, reserved)", "c1 c801 86 10 0ba8", "type",
+        ["R-TDEF-11", "R-TYPE-3"], note="Accepted in the TypeDef; the field's value cannot be read.")
+    add("typedef name past body", "TypeDef field name running past the end of the body", "c1 c801 86 15 0b",
+        "typedef", ["R-TDEF-11", "R-TDEF-8"])
+    add("typedef field past body", "TypeDef announcing 2 fields whose second field is missing",
+        "c2 c801 86 15 0ba8", "typedef", ["R-TDEF-11", "R-TDEF-4"])
+    add("typedef fields over body", "TypeDef announcing 1 field and holding none", "c1 c801", "typedef",
+        ["R-TDEF-11", "R-TDEF-4"], note="More fields than the body could hold at two bytes each.")
+    add("typedef name not utf8", "TypeDef field name in UTF8 encoding with byte ff", "c1 c801 06 15 66ff", "typedef",
+        ["R-TDEF-11", "R-TDEF-8"])
+    add("typedef bytes after fields", "TypeDef body with a byte left after the last field", "c1 c801 86 15 0ba8 00",
+        "typedef", ["R-TDEF-11"])
+
+
+def typedef_kind_errors(b, cs):
+    """R-UTYPE-5: a shared TypeDef whose kind is not that of the type id
+    before its marker."""
+    A, G = "typedef", "inv.typedef"
+    h = cs["bytes"]
+    for tid, what in [("1a", "NAMED_ENUM"), ("20", "NAMED_EXT"), ("23", "NAMED_UNION")]:
+        b.add(A, G, "struct typedef after %s" % tid, "a struct TypeDef after %s (%s)" % (what, tid),
+              h[:4] + tid + h[6:], "typedef", ["R-UTYPE-5", "R-UTYPE-2"], compatible=True, schemas=cs["schemas"],
+              tags=cs["tags"], upstream="test_one_string_field_compatible",
+              note="test_one_string_field_compatible with its COMPATIBLE_STRUCT id changed.")
+    en = b.bytes_of("enum", "named compatible")
+    e = en["bytes"]
+    if e[:8] != "01ff1a00":
+        raise ValueError("named enum compatible bytes changed: %s" % e)
+    for tid, what in [("1c", "COMPATIBLE_STRUCT"), ("1d", "NAMED_STRUCT")]:
+        b.add(A, G, "enum typedef after %s" % tid, "a named-enum TypeDef after %s (%s)" % (what, tid),
+              e[:4] + tid + e[6:], "typedef", ["R-UTYPE-5", "R-UTYPE-3"], compatible=True, tags=en["tags"],
+              note="The named enum demo.Color in compatible mode with its NAMED_ENUM id changed.")
+
+
+def field_errors(b):
+    """Field slots that do not fit their declared type (R-FIELD-7, R-FIELD-9)."""
+    g = b.bytes_of("structs/idl_graph", "two nodes schema_consistent")
+    h = g["bytes"]
+    # 01 00 1b 970a <hash> | nodes: 02 0d | 00 <Node n1: hash, id, out_edges: 01 0d | 00 <Edge e1: hash,
+    # weight, id, source: fe 01 (n1), target: 00 <Node n2 ... in_edges: 01 0d | fe 02 (e1)> ...
+    if h[66:70] != "fe01" or h[92:96] != "fe02":
+        raise ValueError("idl graph bytes changed: %s" % h)
+    A, G = "ref", "inv.ref"
+    b.add(A, G, "field ref other struct", "an Edge's Node field refers to the Edge itself",
+          h[:68] + "02" + h[70:], "ref", ["R-FIELD-9", "R-REF-4"], ref=True, schemas=g["schemas"], tags=g["tags"],
+          note="The graph 'two nodes' (same-schema) with the reference of e1.source changed from n1 to e1.")
+    b.add(A, G, "element ref other struct", "an element of a list<ref Edge> field refers to a Node",
+          h[:94] + "01" + h[96:], "ref", ["R-FIELD-9", "R-FIELD-8"], ref=True, schemas=g["schemas"], tags=g["tags"],
+          note="The graph 'two nodes' (same-schema) with the reference in n2.in_edges changed from e1 to n1.")
+    p = b.bytes_of("structs/test_polymorphic_list", "corpus root 2")
+    h = p["bytes"]
+    # 01 ff 1c 00 <TypeDef of AnimalListHolder: animals list<any>> | 02 00 1c 02 <Dog> ...
+    if h[46:52] != "02001c":
+        raise ValueError("test_polymorphic_list root 2 bytes changed: %s" % h)
+    b.add("collection", "inv.collection", "declared any elements", "a list<any> field whose element header has the "
+          "declared bit", h[:48] + "04" + h[50:], "type", ["R-FIELD-7", "R-FIELD-6"], compatible=True,
+          schemas=p["schemas"], tags=p["tags"], upstream="test_polymorphic_list",
+          note="test_polymorphic_list root 2 with the element header 00 changed to 04: `any` has no type to "
+               "declare, so the elements have no type meta to read.")
+
+
+def runtime_form_errors(b):
+    """Byte strings the runtimes write that do not follow the spec
+    (spec/errata.md E-29, E-32, E-33)."""
+    import json
+    import os
+    from common import FIXTURES
+    A, G = "schema_mismatch", "inv.schema"
+    b.add(A, G, "empty struct pyfory hash", "a struct without fields with pyfory's schema hash 47",
+          "01ff 1b c801 2f000000", "schema", ["R-SHASH-2", "R-STRUCT-3"],
+          schemas=["fixtures/schemas/xlang/test_schema_evolution_compatible.reader.fdl"], tags=["schema", "struct"],
+          note="EmptyStruct (id 200, no fields) in same-schema mode as pyfory 1.7.7 writes it; the schema hash of "
+               "a struct without fields is that of the empty input, 3a a1 e9 0b (spec/errata.md E-32).")
+    doc = json.load(open(os.path.join(FIXTURES, "xlang-corpus", "test_skip_name_custom.json"), encoding="utf-8"))
+    b.add(A, G, "named ext pyfory compatible", "test_skip_name_custom as pyfory 1.7.7 writes it (compatible mode)",
+          doc["pyfory_hex"], "varint", ["R-EXT-2", "R-FIELD-3", "R-TAGGED-3"], compatible=True,
+          schemas=[doc["schema"]], tags=["schema", "struct", "compatible", "typedef", "ext", "enum", "named_types",
+                                         "meta_string"], upstream="test_skip_name_custom",
+          note="pyfory writes the by-name ext my_ext with its default object serializer (spec/errata.md E-29): "
+               "the body '01 08 69 64 ff 07 56' is not the one varint32 the schema describes. Read as the schema "
+               "says, the ext body is 01, then the non-nullable dynamic field my_struct has type meta 08 "
+               "(TAGGED_INT64) and a body whose first byte 69 is an invalid tagged flag.")
+    import typed
+    prod = typed.corpus_produce("test_named_simple_struct", False)
+    if not prod.get("pyfory_hex"):
+        raise ValueError("pyfory did not write test_named_simple_struct in same-schema mode: %s" % prod)
+    b.add(A, G, "named struct field pyfory", "test_named_simple_struct in same-schema mode as pyfory 1.7.7 writes "
+          "it", prod["pyfory_hex"], "schema", ["R-FIELD-3", "R-STRUCT-1", "R-STRUCT-3"],
+          schemas=["fixtures/schemas/xlang/test_named_simple_struct.fdl"],
+          tags=["schema", "struct", "enum", "named_types", "meta_string"], upstream="test_named_simple_struct",
+          note="pyfory writes type meta (1d and the names of demo.item) before the struct field f3, whose struct "
+               "is registered by name (spec/errata.md E-33); in same-schema mode the field is its body alone, so "
+               "a reader takes the type meta for demo.item's schema hash.")

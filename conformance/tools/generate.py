@@ -11,7 +11,9 @@
 2. Valid typed cases (cases_typed.py): enums and our IDL schemas, encoded by
    pyfory and the Java runtime through typed.py.
 3. Struct cases from the user-type corpus (fixtures/xlang-corpus): the bytes
-   both runtimes wrote for each upstream cross-language case.
+   both runtimes wrote for each upstream cross-language case. Every test with
+   schemas also cites the FDL and user-type rules that the declarations of
+   the types its values use exercise (add_schema_rules).
 4. Verification (verify.py): every runtime decodes every byte string; a
    test keeps only alternatives that two runtimes decode to its values, and a
    test whose bytes fewer than two runtimes decode is dropped (listed in the
@@ -222,6 +224,42 @@ def corpus_rules(doc, compatible, tags):
     return rules
 
 
+def attach_readers(t, doc, k):
+    """Evolution pairs (corpus `reader_schema`): a decode-only check of the
+    test's bytes read as the reader's version of the types. `values` are the
+    reader runtimes' roots (`reader_roots`: the fields both reported; a
+    decoder may add defaults), or the error class where they failed. k: the
+    root the test holds (None: all of them). Confirmed by the runtimes the
+    corpus records as reading these bytes as readers (`<rt>_reads_<writer>_as_reader`
+    for a writer of the test's bytes; split roots inherit the flags of the
+    whole buffer)."""
+    roots = doc.get("reader_roots")
+    if not doc.get("reader_schema") or not roots or doc["mode"] != "compatible" or not t.get("bytes"):
+        return
+    stop = roots.index("error") if "error" in roots else None
+    if k is None:
+        check = {"error": "schema"} if stop is not None else {"values": strip(roots)}
+    elif stop is not None and k > stop:
+        return
+    elif stop is not None and k == stop:
+        check = {"error": "schema"}
+    else:
+        check = {"values": strip([roots[k]])}
+    confirmed = []
+    for rt in P.PEERS:
+        if any(doc.get("%s_reads_%s_as_reader" % (rt, "own" if w == rt else w)) for w in t["writers"]):
+            confirmed.append(rt)
+    if len(confirmed) < V.MIN_CONFIRMATIONS:
+        return
+    entry = {"schemas": [doc["reader_schema"]]}
+    entry.update(check)
+    entry["confirmed_by"] = confirmed
+    entry["note"] = ("read with the reader's version of the schema (corpus %s): fields matched by tag id or "
+                     "name, unknown fields dropped, missing fields defaulted" % doc["case"])
+    t["readers"] = [entry]
+    t["rules"] = list(dict.fromkeys(t["rules"] + ["R-EVOLVE-1"]))
+
+
 def corpus_tests(report):
     files = sorted(f for f in os.listdir(CORPUS_DIR) if f.endswith(".json"))
     out = []
@@ -244,6 +282,7 @@ def corpus_tests(report):
             hexes["pyfory"] = doc["pyfory_hex"]
         choose_bytes(t, hexes)
         t["_corpus"] = doc
+        attach_readers(t, doc, None)
         out.append(t)
         # One test per root as well when there are several (a root can be
         # confirmed where the whole buffer is not).
@@ -260,6 +299,7 @@ def corpus_tests(report):
                         start = 0 if k == 0 else ends[k - 1]
                         hx[rt_name] = doc[key][2 * start:2 * ends[k]]
                 if choose_bytes(rt, hx):
+                    attach_readers(rt, doc, k)
                     out.append(rt)
         if name in CORPUS_VARIANTS:
             vkey, vcomp, vroots, note = CORPUS_VARIANTS[name]
@@ -279,11 +319,240 @@ def corpus_tests(report):
 
 
 # ---------------------------------------------------------------------------
+# Rules that follow from the schema of a typed test
+# ---------------------------------------------------------------------------
+#
+# A test with FDL schemas exercises the FDL rules of spec/06-fdl.md for the
+# features that the types its values use have (the declarations of those
+# types, not of every type in the file), and the user-type rules of
+# spec/05-user-types.md whose subject those types have (a union field in a
+# TypeDef, a dynamic field, a ref-tracked field holding a reference, ...).
+
+FDL_SCALARS = frozenset("""bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 bfloat16 float32
+float64 string bytes date timestamp duration decimal""".split())
+FDL_WORDS = frozenset("list map array optional ref repeated fixed tagged varint any weak thread_safe true "
+                      "false".split())
+
+
+class FdlType:
+    def __init__(self, kind, name, path, opts, fdl):
+        self.kind, self.name, self.path, self.opts, self.fdl = kind, name, path, opts, fdl
+        self.fields = []    # dicts: name, type, mods, opts, num
+
+
+class FdlFile:
+    def __init__(self, rel):
+        import re
+        text = open(os.path.join(REPO, rel), encoding="utf-8").read()
+        text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+        text = re.sub(r"//[^\n]*", "", text)
+        m = re.search(r"^\s*package\s+([\w.]+)\s*;", text, re.M)
+        self.package = m.group(1) if m else None
+        self.options = {k: v.strip('"') for k, v in
+                        re.findall(r"^\s*option\s+(\w+)\s*=\s*(\"[^\"]*\"|[\w.]+)\s*;", text, re.M)}
+        self.types = {}     # notation type name -> FdlType
+        self._parse(text, [])
+
+    @staticmethod
+    def _opts(text):
+        out = {}
+        for part in (text or "").strip("[] ").split(","):
+            if "=" in part:
+                k, v = part.split("=", 1)
+                out[k.strip()] = v.strip().strip('"')
+        return out
+
+    def _parse(self, text, outer):
+        import re
+        decl = re.compile(r"\b(message|enum|union)\s+(\w+)\s*(\[[^\]]*\])?\s*\{")
+        pos, rest = 0, []
+        while True:
+            m = decl.search(text, pos)
+            if not m:
+                rest.append(text[pos:])
+                break
+            rest.append(text[pos:m.start()])
+            depth, i = 1, m.end()
+            while depth:
+                depth += {"{": 1, "}": -1}.get(text[i], 0)
+                i += 1
+            path = outer + [m.group(2)]
+            t = FdlType(m.group(1), m.group(2), ".".join(path), self._opts(m.group(3)), self)
+            self.types[((self.package + ".") if self.package else "") + t.path] = t
+            body = self._parse(text[m.end():i - 1], path)
+            if t.kind != "enum":
+                for stmt in body.split(";"):
+                    f = re.match(r"^\s*((?:(?:optional|repeated|ref(?:\([^)]*\))?)\s+)*)(.+?)\s+(\w+)\s*=\s*(\d+)"
+                                 r"\s*(\[.*\])?\s*$", stmt, re.S)
+                    if f:
+                        t.fields.append({"mods": f.group(1).split(), "type": " ".join(f.group(2).split()),
+                                         "name": f.group(3), "num": int(f.group(4)), "opts": self._opts(f.group(5))})
+            pos = i
+        return "".join(rest)
+
+    def by_name(self, t):
+        """Whether a type is registered by name (R-FDL-5)."""
+        return "id" not in t.opts and self.options.get("enable_auto_type_id") == "false"
+
+
+def _fdl_rules(schemas, values, compatible, ref):
+    import re
+    types = {}
+    for s in schemas:
+        types.update(FdlFile(s).types)
+
+    def lookup(word):
+        for name, t in types.items():
+            if name == word or name.endswith("." + word):
+                return t
+        return None
+
+    def field_words(f):
+        return [w for w in re.findall(r"[A-Za-z_][\w.]*", f["type"]) if w not in FDL_WORDS]
+
+    def user_kinds(f):
+        out = set()
+        for w in field_words(f):
+            if w == "any":
+                out.add("any")
+            elif w not in FDL_SCALARS:
+                t = lookup(w)
+                if t is not None:
+                    out.add("ext" if t.opts.get("wire_ext") == "true" else t.kind)
+        if re.search(r"\bany\b", f["type"]):
+            out.add("any")
+        return out
+
+    used = {}       # notation type name -> FdlType
+    seen = set()    # user-type rule ids found while walking the values
+
+    def has(node, key):
+        return isinstance(node, dict) and key in node
+
+    def is_null(node):
+        return has(node, "null")
+
+    def walk(node):
+        if isinstance(node, list):
+            for x in node:
+                walk(x)
+            return
+        if not isinstance(node, dict):
+            return
+        for key in ("struct", "ext", "enum", "union"):
+            v = node.get(key)
+            if isinstance(v, dict) and isinstance(v.get("type"), str) and v["type"] in types:
+                t = types[v["type"]]
+                used[v["type"]] = t
+                if key in ("enum", "union"):
+                    seen.add("R-FDL-12")
+                if key in ("struct", "ext"):
+                    decls = {f["opts"].get("wire_name", f["name"]): f for f in t.fields}
+                    for fname, fval in v["fields"].items():
+                        f = decls.get(fname)
+                        if f is None:
+                            continue
+                        slot_items = []
+                        if has(fval, "list") or has(fval, "set"):
+                            slot_items = fval.get("list", fval.get("set"))
+                        elif has(fval, "map"):
+                            slot_items = [x for kv in fval["map"] for x in kv]
+                        if has(fval, "ref") or any(has(x, "ref") for x in slot_items):
+                            seen.add("R-FIELD-9")
+                        elements_ref = re.search(r"<(optional\s+)?ref\b", f["type"]) or \
+                            f["opts"].get("ref") == "true"
+                        if ref and elements_ref and slot_items:
+                            seen.add("R-FDL-11")    # the elements' tracking bit
+                        # Declared element / key positions with nulls or tracking
+                        # (R-FIELD-8). Struct and ext elements are dynamic in
+                        # compatible mode and the Java runtime writes the value
+                        # type of a map of structs, and float16/bfloat16 elements
+                        # in compatible mode (errata E-27, E-28): not declared.
+                        first = (field_words({"type": f["type"]}) or [""])[0]
+                        elem = lookup(first) if first not in FDL_SCALARS else None
+                        dynamic = first == "any" or (compatible and (
+                            (elem is not None and elem.kind == "message") or first in ("float16", "bfloat16")))
+                        if slot_items and not dynamic and (
+                                any(is_null(x) for x in slot_items) or (ref and elements_ref)):
+                            seen.add("R-FIELD-8")
+        for k, v in node.items():
+            if k in ("struct", "ext"):
+                walk(list(v["fields"].values()))
+            elif k == "union":
+                walk(v["value"])
+            elif k in ("list", "set"):
+                walk(v)
+            elif k == "map":
+                walk([x for kv in v for x in kv])
+
+    walk(values)
+    if not used:
+        return []
+    rules = ["R-FDL-1", "R-FDL-4", "R-FDL-5"] + sorted(seen)
+    structs = [t for t in used.values() if t.kind == "message"]
+    fields = [(t, f) for t in structs for f in t.fields]
+    files = {id(t.fdl): t.fdl for t in used.values()}.values()
+    if any(t.opts.get("wire_ext") == "true" for t in structs):
+        rules.append("R-FDLX-7")
+    if structs or any(t.fdl.by_name(t) for t in used.values()):
+        rules.append("R-UMODE-1")
+    if any(t.fdl.by_name(t) for t in used.values()) and any("wire_namespace" in fl.options for fl in files):
+        rules.append("R-FDLX-3")
+    if compatible and any(t.opts.get("evolving") == "false" or t.fdl.options.get("evolving") == "false"
+                          for t in structs):
+        rules.append("R-UMODE-2")
+    if fields:
+        rules.append("R-FDL-10")
+        by_name = [(t, f) for t, f in fields if t.fdl.options.get("wire_fields_by_name") == "true"]
+        if by_name:
+            rules += ["R-FDL-7", "R-FDLX-1"]
+        if len(by_name) < len(fields):
+            rules.append("R-FDL-6")
+    for t, f in fields:
+        kinds = user_kinds(f)
+        words = field_words(f)
+        if any(w in FDL_SCALARS for w in words) or "any" in kinds:
+            rules.append("R-FDL-8")
+        if re.search(r"\b(list|map|array)<", f["type"]) or kinds - {"any"}:
+            rules.append("R-FDL-9")
+        if kinds - {"any"}:
+            rules.append("R-FDL-3")
+        if kinds:
+            rules.append("R-FIELD-3")
+            if compatible:
+                rules.append("R-TDEF-10")
+        if compatible and "union" in kinds:
+            rules.append("R-UTYPE-4")
+        # A field's own ref flag shows in its framing, fingerprint and TypeDef; a
+        # nested one only in a TypeDef (or in the elements, found while walking).
+        if any(m.startswith("ref") for m in f["mods"]) or (compatible and (
+                re.search(r"\bref\b", f["type"]) or f["opts"].get("ref") == "true")):
+            rules.append("R-FDL-11")
+        if f["opts"].get("wire_set") == "true":
+            rules.append("R-FDLX-4")
+        if "wire_name" in f["opts"]:
+            rules += ["R-FDL-7", "R-FDLX-5"]
+        if f["opts"].get("nullable") == "false" and kinds & {"message", "ext"}:
+            rules.append("R-FDLX-6")
+        if compatible and t.fdl.options.get("wire_nullable_map_keys") == "true" and re.search(r"\bmap<", f["type"]):
+            rules.append("R-FDLX-2")
+    return list(dict.fromkeys(rules))
+
+
+def add_schema_rules(tests):
+    for t in tests:
+        if t["schemas"]:
+            t["rules"] = list(dict.fromkeys(t["rules"] + _fdl_rules(t["schemas"], t["values"],
+                                                                     t["config"]["compatible"],
+                                                                     t["config"]["ref"])))
+
+
+# ---------------------------------------------------------------------------
 # Output
 # ---------------------------------------------------------------------------
 
 VALID_KEYS = ["id", "name", "rules", "config", "schemas", "values", "bytes", "alternatives", "writers",
-              "confirmed_by", "tags", "since", "upstream_case", "note"]
+              "confirmed_by", "readers", "tags", "since", "upstream_case", "note"]
 INVALID_KEYS = ["id", "name", "rules", "config", "schemas", "bytes", "error", "tags", "since", "upstream_case",
                 "note"]
 
@@ -343,6 +612,8 @@ def validate(docs):
         for t in doc["tests"]:
             if "values" in t:
                 check_nodes("%s %s" % (path, t["id"]), t["values"])
+            for j, r in enumerate(t.get("readers", [])):
+                check_nodes("%s %s reader %d" % (path, t["id"], j), r.get("values", []))
     schema = read_json(SCHEMA_JSON)
     jsonschema.Draft202012Validator.check_schema(schema)
     v = jsonschema.Draft202012Validator(schema)
@@ -373,6 +644,7 @@ def main():
     valid += typed_tests(report)
     log("generate: + typed cases, %d (%.1f s)" % (len(valid), time.time() - t0))
     valid += corpus_tests(report)
+    add_schema_rules(valid)
     log("generate: + corpus cases, %d (%.1f s)" % (len(valid), time.time() - t0))
 
     details = []
