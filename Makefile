@@ -110,7 +110,7 @@ conformance-results: all peers
 # against the runtimes, the results of every implementation, the same tests
 # under sanitizers and valgrind, and a bounded fuzzing run.
 FUZZ_SECONDS ?= 60
-check: test conform fixtures-verify conformance-results sanitize valgrind
+check: test conform fixtures-verify spec-check conformance-results sanitize valgrind
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # valgrind on a CLI round trip and the C tests (no leak, no error).

@@ -208,14 +208,23 @@ def _py_module(pkg):
     return _PY_MODULES[pkg]
 
 
-def idl_regs(schema_rel):
-    """Registrations for a fixture schema under fixtures/schemas/idl/."""
-    path = os.path.join(REPO, schema_rel)
+def idl_regs(schema_rel, _seen=None):
+    """Registrations for a fixture schema under fixtures/schemas/idl/, and
+    for the types of the files it imports (`import "x.fdl";`, relative to
+    its directory, each file once)."""
+    path = os.path.normpath(os.path.join(REPO, schema_rel))
     if os.path.basename(path) == "wide.fdl":
         return wide_regs()
+    seen = set() if _seen is None else _seen
+    if path in seen:
+        return []
+    seen.add(path)
+    regs = []
+    text = open(path, encoding="utf-8").read()
+    for imp in re.findall(r'^import\s+"([^"]+)"\s*;', text, re.M):
+        regs += idl_regs(os.path.join(os.path.dirname(path), imp), seen)
     pkg, types = _fdl_types(path)
     mod = _py_module(pkg)
-    regs = []
     for kind, name, tid in types:
         reg = dict(id=tid) if tid is not None else dict(ns=pkg, name=name)
         cls = getattr(mod, name)

@@ -10,6 +10,11 @@
  *   - decodes the bytes of every alternative to the same values, and
  *   - encodes "values" to "bytes" exactly (libwire), or to "bytes" or the
  *     bytes of one of the alternatives (any other testee).
+ * A valid test with "readers" also needs every reader check to pass:
+ * decoding "bytes" with the reader's schemas and "project" gives the
+ * reader's values (struct fields compared as a subset: a decoder may add
+ * defaults) or fails with the reader's error class; such a test needs the
+ * capability "evolution".
  * An invalid test passes when decoding "bytes" fails with the class the
  * test's "error" names. A test needs every one of its tags (and "schema"
  * when it has schemas) among the capabilities of the testee's hello, else
@@ -333,6 +338,8 @@ typedef struct {
   char path[512];
   size_t plen;
   char *why;
+  int subset;    /* readers checks: "got" may have more struct fields */
+  int in_fields; /* the objects being compared are struct "fields" */
 } cmp;
 
 static void path_push(cmp *c, const char *f, ...)
@@ -375,6 +382,8 @@ static int eq(cmp *c, const json_t *a, const json_t *b) {
       !(json_is_boolean(a) && json_is_boolean(b)))
     return differ(c, a, b, NULL);
   size_t mark = c->plen;
+  int extra_ok = c->subset && c->in_fields;
+  c->in_fields = 0;
   if (json_is_object(a)) {
     const char *k;
     json_t *v;
@@ -390,7 +399,7 @@ static int eq(cmp *c, const json_t *a, const json_t *b) {
       }
     }
     json_object_foreach((json_t *)b, k, v) {
-      if (!json_object_get(a, k)) {
+      if (!extra_ok && !json_object_get(a, k)) {
         c->path[c->plen] = 0;
         char *w = dump_short(a, 160), *g = dump_short(b, 160);
         c->why = fmt("at %s: unexpected key \"%s\"; expected %s, got %s",
@@ -409,6 +418,7 @@ static int eq(cmp *c, const json_t *a, const json_t *b) {
         ok = same_name(c, json_string_value(v), json_string_value(w));
         if (!ok) differ(c, v, w, "anchors do not match (shared structure differs)");
       } else {
+        c->in_fields = !strcmp(k, "fields") && json_is_object(v);
         ok = eq(c, v, w);
       }
       c->plen = mark;
@@ -441,7 +451,8 @@ static int eq(cmp *c, const json_t *a, const json_t *b) {
 
 /* NULL if the decoded roots `got` equal the expected roots `want`, else a
  * description of the first difference. */
-static char *compare_roots(const json_t *want, const json_t *got) {
+static char *compare_roots_ex(const json_t *want, const json_t *got,
+                              int subset) {
   if (!json_is_array(got)) return xstrdup("the response has no \"values\" array");
   if (!json_is_array(want)) return xstrdup("the test has no \"values\" array");
   if (json_array_size(want) != json_array_size(got))
@@ -453,7 +464,7 @@ static char *compare_roots(const json_t *want, const json_t *got) {
     collect_refs(a, ra);
     collect_refs(b, rb);
     json_t *na = norm_node(a, ra), *nb = norm_node(b, rb);
-    cmp c = {json_object(), json_object(), "", 0, NULL};
+    cmp c = {json_object(), json_object(), "", 0, NULL, subset, 0};
     path_push(&c, "values[%zu]", i);
     int ok = eq(&c, na, nb);
     json_decref(c.ab);
@@ -465,6 +476,10 @@ static char *compare_roots(const json_t *want, const json_t *got) {
     if (!ok) return c.why;
   }
   return NULL;
+}
+
+static char *compare_roots(const json_t *want, const json_t *got) {
+  return compare_roots_ex(want, got, 0);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -744,6 +759,71 @@ static char *decode_check(runner *r, const json_t *base, const char *hex,
   return err;
 }
 
+static json_t *request_base(runner *r, const json_t *t);
+
+/* The "readers" checks of a valid test (fixtures/schema.json): decode
+ * "bytes" with the reader's schemas and "project": the projected root
+ * structs must have the expected fields (more fields are defaults the
+ * decoder may add), or the decode must fail with the expected class. */
+static char *run_readers(runner *r, const json_t *t, const json_t *base,
+                         const char *bytes) {
+  const json_t *readers = json_object_get(t, "readers");
+  for (size_t i = 0; i < json_array_size(readers); i++) {
+    const json_t *rd = json_array_get(readers, i);
+    const json_t *want = json_object_get(rd, "values");
+    const char *cls = json_string_value(json_object_get(rd, "error"));
+    if (!json_is_array(json_object_get(rd, "schemas")) || (!want && !cls))
+      return fmt("malformed test: reader %zu needs \"schemas\" and "
+                 "\"values\" or \"error\"", i);
+    json_t *rt = json_pack("{s:O,s:O}", "config", json_object_get(base, "config"),
+                           "schemas", json_object_get(rd, "schemas"));
+    json_t *rbase = request_base(r, rt);
+    json_decref(rt);
+    json_object_set_new(rbase, "project", json_true());
+    char *err = NULL, *what = fmt("reader %zu", i);
+    json_t *arg = json_string(bytes);
+    json_t *resp = request(r, rbase, "decode", "hex", arg, &err);
+    json_decref(arg);
+    json_decref(rbase);
+    if (!resp) {
+      char *m = fmt("%s: %s", what, err);
+      free(err);
+      free(what);
+      return m;
+    }
+    if (cls) {
+      const char *got = json_string_value(json_object_get(resp, "class"));
+      if (json_is_true(json_object_get(resp, "ok"))) {
+        char *v = dump_short(json_object_get(resp, "values"), 200);
+        err = fmt("%s: decoded without error, expected class %s: %s", what,
+                  cls, v);
+        free(v);
+      } else if (!got || (strcmp(got, cls) != 0 &&
+                          !(r->any_class && strcmp(got, "unsupported") != 0))) {
+        const char *msg = json_string_value(json_object_get(resp, "message"));
+        char *m = oneline(msg ? msg : "", 200);
+        if (got && !strcmp(got, "unsupported")) r->saw_unsupported = 1;
+        err = fmt("%s: class %s, expected %s: %s", what, got ? got : "?", cls,
+                  m);
+        free(m);
+      }
+    } else {
+      json_t *got = success(r, resp, "values", what, &err);
+      if (got) {
+        char *d = compare_roots_ex(want, got, 1);
+        if (d) {
+          err = fmt("%s: values differ %s", what, d);
+          free(d);
+        }
+      }
+    }
+    json_decref(resp);
+    free(what);
+    if (err) return err;
+  }
+  return NULL;
+}
+
 static char *run_valid(runner *r, const json_t *t, const json_t *base) {
   const char *bytes = json_string_value(json_object_get(t, "bytes"));
   const json_t *values = json_object_get(t, "values");
@@ -763,6 +843,8 @@ static char *run_valid(runner *r, const json_t *t, const json_t *base) {
     free(what);
     if (err) return err;
   }
+  err = run_readers(r, t, base, bytes);
+  if (err) return err;
   json_t *resp = request(r, base, "encode", "values", (json_t *)values, &err);
   if (!resp) {
     char *m = fmt("encode: %s", err);
@@ -845,6 +927,8 @@ static char *missing_caps(runner *r, const json_t *t) {
     if (s) json_array_append(need, tag);
   }
   if (json_array_size(schemas)) json_array_append_new(need, json_string("schema"));
+  if (json_array_size(json_object_get(t, "readers")))
+    json_array_append_new(need, json_string("evolution"));
   json_t *seen = json_object();
   json_array_foreach(need, i, tag) {
     const char *s = json_string_value(tag);

@@ -11,13 +11,14 @@
 #include "notation.h"
 #include "wire.h"
 
-/* Every feature tag libwire claims (the tags of fixtures/schema.json). Not
- * "oob": out-of-band buffers are unsupported. */
+/* Every feature tag libwire claims (the tags of fixtures/schema.json, and
+ * "evolution": decode with "project", the readers checks of valid tests).
+ * Not "oob": out-of-band buffers are unsupported. */
 static const char *const capabilities[] = {
     "ref_tracking", "compatible", "schema",   "float16",     "bfloat16",
     "decimal",      "struct",     "enum",     "union",       "ext",
     "named_types",  "unsigned",   "dense_array", "temporal", "meta_string",
-    "typedef",      NULL};
+    "typedef",      "evolution", NULL};
 
 json_t *wire_testee_hello(void) {
   json_t *caps = json_array();
@@ -150,10 +151,36 @@ static json_t *do_decode(const json_t *req, wire_ctx *ctx, json_t *resp) {
   size_t len;
   uint8_t *data = from_hex(hx, &len);
   if (!data) return fail(resp, "notation", "\"hex\" is not hex text");
+  const json_t *project = json_object_get(req, "project");
+  if (project && !json_is_boolean(project)) {
+    free(data);
+    return fail(resp, "arg", "\"project\" must be a boolean");
+  }
   wire_doc *doc;
   int32_t st = wire_decode(ctx, data, len, &doc);
   if (st) {
     fail_ctx(resp, ctx, st, NULL);
+  } else if (json_is_true(project)) {
+    /* Every root struct whose type the schemas have, read as the schemas'
+     * version of that type; other roots are left out. */
+    json_t *values = json_array();
+    for (size_t i = 0; !st && i < wire_doc_root_count(doc); i++) {
+      wire_node *root = wire_doc_root(doc, i), *proj;
+      uint32_t ti, t = wire_node_type(root);
+      if (t < WIRE_T_STRUCT || t > WIRE_T_NAMED_COMPATIBLE_STRUCT) continue;
+      if (wire_node_user_type(doc, root, &ti) != WIRE_OK) continue;
+      st = wire_struct_project(doc, root, ti, &proj);
+      if (!st)
+        json_array_append_new(values, wire_notation_from_node(ctx, doc, proj));
+    }
+    if (st) {
+      fail_ctx(resp, ctx, st, NULL);
+      json_decref(values);
+    } else {
+      json_object_set_new(resp, "ok", json_true());
+      json_object_set_new(resp, "values", values);
+    }
+    wire_doc_free(doc);
   } else {
     int untracked = (int)wire_ctx_get_option(ctx, WIRE_OPT_REF_TRACKING);
     json_t *values = json_array();

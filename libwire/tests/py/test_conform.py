@@ -210,6 +210,8 @@ hello = json.loads(child.stdout.readline())
 hello["hello"]["name"] = "relay"
 if mode == "nocaps":
     del hello["hello"]["capabilities"]
+if mode == "noevolution":
+    hello["hello"]["capabilities"].remove("evolution")
 print(json.dumps(hello), flush=True)
 for line in sys.stdin:
     child.stdin.write(line)
@@ -225,6 +227,51 @@ def relay(wire, tmp_path, mode):
     script = tmp_path / "relay.py"
     script.write_text(RELAY)
     return "%s %s %s %s" % (sys.executable, script, wire.path, mode)
+
+
+def corpus_case(name):
+    with open(os.path.join(ROOT, "fixtures", "xlang-corpus", name + ".json")) as f:
+        return json.load(f)
+
+
+def reader_test(tid, case, reader):
+    t = valid(tid, case["roots"], case["java_hex"], schemas=[case["schema"]],
+              config={"ref": False, "compatible": True}, tags=["schema", "compatible"])
+    t["readers"] = [dict(reader, schemas=[case["reader_schema"]], confirmed_by=["java", "pyfory"])]
+    return t
+
+
+def test_reader_checks(wire, tmp_path):
+    """"readers": the bytes read with the reader's schema version; the
+    expected fields are a subset of the projection (libwire adds the
+    default of the field the writer lacks), or the expected error class."""
+    rev = corpus_case("test_schema_evolution_compatible_reverse")
+    nul = corpus_case("test_list_array_compatible_nullable_list_to_array_error")
+    assert rev["reader_roots"] == [{"struct": {"type": "TwoStringFieldStruct",
+                                               "fields": {"f1": {"string": "only_one"}}}}]
+    d = tmp_path / "fixtures"
+    write(d, "valid", "evo", [
+        reader_test("evo/reverse", rev, {"values": rev["reader_roots"]}),
+        reader_test("evo/null_to_array", nul, {"error": "schema"}),
+    ])
+    for extra in ([], ["--testee", "%s testee" % wire.path]):
+        p = conform(wire, "--root", ROOT, *extra, d)
+        assert p.returncode == 0, p
+        assert summary(p) == "2 passed, 0 failed, 0 skipped"
+    p = conform(wire, "--root", ROOT, "-v", "--testee", relay(wire, tmp_path, "noevolution"), d)
+    assert p.returncode == 0, p
+    assert summary(p) == "0 passed, 0 failed, 2 skipped" and "needs evolution" in p.stdout, p
+    wrong = {"struct": {"type": "TwoStringFieldStruct", "fields": {"f1": {"string": "other"}}}}
+    write(d, "valid", "evo", [
+        reader_test("evo/wrong_value", rev, {"values": [wrong]}),
+        reader_test("evo/wrong_class", nul, {"error": "truncated"}),
+        reader_test("evo/no_error", rev, {"error": "schema"}),
+    ])
+    p = conform(wire, "--root", ROOT, d)
+    assert p.returncode == 1, p
+    assert summary(p) == "0 passed, 3 failed, 0 skipped", p
+    assert "reader 0: values differ" in p.stdout and "class schema, expected truncated" in p.stdout
+    assert "decoded without error, expected class schema" in p.stdout
 
 
 def test_alternative_bytes_accepted_from_other_testees(wire, tmp_path):
