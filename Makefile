@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
+.PHONY: abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
         interop bench fuzz help
 all: lib $(BUILD)/bin/wire
 
@@ -85,6 +85,14 @@ sanitize:
 
 test-c-only: $(BUILD)/lib/libwire.a $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t --jobs 1; done
+
+# The machine-readable ABI (libwire/abi.json, from wire.h) and the
+# bindings' coverage of it: each binding uses or explicitly excludes every
+# function; drift fails.
+abi:
+	python3 conformance/abi/abi.py generate
+abi-check: check-symbols
+	python3 conformance/abi/abi.py check
 
 # The main job: the conformance suite through libwire, with its table.
 conform: all

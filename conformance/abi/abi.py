@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The machine-readable description of libwire's ABI, and the bindings'
+coverage of it.
+
+    python3 conformance/abi/abi.py generate   # writes libwire/abi.json
+    python3 conformance/abi/abi.py check      # fails on drift
+
+`generate` parses every WIRE_API declaration of libwire/include/wire.h into
+libwire/abi.json: name, return type, parameters (type and name), the
+section of the header, and the ownership sentence of its comment. `check`
+fails when abi.json is not what the header gives (the header changed without
+regenerating), when it disagrees with the exported symbols list, or when a
+binding neither uses a function nor lists it in its ABI_EXCLUDED file (with
+a reason) - so a new function must be bound or explicitly excluded by every
+binding.
+"""
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+HEADER = os.path.join(ROOT, "libwire", "include", "wire.h")
+ABI = os.path.join(ROOT, "libwire", "abi.json")
+SYMBOLS = os.path.join(ROOT, "libwire", "symbols.txt")
+# binding: (sources scanned for uses, file extensions, exclusion list)
+BINDINGS = {
+    "python": ("bindings/python/libwire", (".py",), "bindings/python/ABI_EXCLUDED"),
+    "go": ("bindings/go", (".go", ".c", ".h"), "bindings/go/ABI_EXCLUDED"),
+    "kotlin": ("bindings/kotlin/src/main", (".kt", ".java"), "bindings/kotlin/ABI_EXCLUDED"),
+}
+
+
+def parse_header():
+    text = open(HEADER).read()
+    funcs = []
+    section = None
+    # Walk declarations: comment block (optional) + WIRE_API ... ;
+    pos = 0
+    decl_re = re.compile(r"WIRE_API\s+([^;]*?)\b(wire_\w+)\s*\(([^;]*?)\)\s*;", re.S)
+    for m in re.finditer(r"/\* Section - ([^*]+?)\s*\*/|" + decl_re.pattern, text, re.S):
+        if m.group(1):
+            section = m.group(1).strip()
+            continue
+        ret = " ".join(m.group(2).split())
+        name = m.group(3)
+        params = []
+        raw = " ".join(m.group(4).split())
+        if raw and raw != "void":
+            for p in raw.split(","):
+                p = p.strip()
+                pm = re.match(r"(.*?)(\w+)$", p)
+                ptype = " ".join(pm.group(1).replace("*", " * ").split()).replace(" *", "*")
+                params.append({"type": ptype.replace("* ", "*"), "name": pm.group(2)})
+        # the comment right before the declaration
+        start = text.rfind("*/", 0, m.start())
+        comment = ""
+        if start != -1 and text[start + 2:m.start()].strip() == "":
+            cstart = text.rfind("/*", 0, start)
+            comment = " ".join(text[cstart + 2:start].replace("*", " ").split())
+        owns = ""
+        for sent in re.split(r"(?<=\.)\s", comment):
+            if re.search(r"\bfree\b|owned|allocated", sent, re.I):
+                owns += (" " if owns else "") + sent
+        funcs.append({"name": name, "returns": ret.replace(" *", "*"),
+                      "params": params, "section": section, "ownership": owns})
+    return funcs
+
+
+def generate():
+    funcs = parse_header()
+    with open(ABI, "w") as f:
+        json.dump({"library": "libwire", "header": "libwire/include/wire.h",
+                   "functions": funcs}, f, indent=1)
+        f.write("\n")
+    print("wrote %s (%d functions)" % (os.path.relpath(ABI, ROOT), len(funcs)))
+
+
+def check():
+    problems = []
+    want = {"library": "libwire", "header": "libwire/include/wire.h",
+            "functions": parse_header()}
+    have = json.load(open(ABI))
+    if have != want:
+        problems.append("libwire/abi.json is stale: run `python3 conformance/abi/abi.py generate`")
+    names = [f["name"] for f in want["functions"]]
+    symbols = [l.strip() for l in open(SYMBOLS) if l.strip()]
+    for n in sorted(set(names) - set(symbols)):
+        problems.append("%s is declared in wire.h but not exported" % n)
+    for n in sorted(set(symbols) - set(names)):
+        problems.append("%s is exported but not declared in wire.h" % n)
+    for binding, (d, exts, excl) in BINDINGS.items():
+        path = os.path.join(ROOT, d)
+        if not os.path.isdir(path):
+            problems.append("binding %s: %s is missing" % (binding, d))
+            continue
+        src = ""
+        for dirpath, _, files in os.walk(path):
+            for fn in files:
+                if fn.endswith(exts):
+                    src += open(os.path.join(dirpath, fn), errors="replace").read()
+        excl_file = os.path.join(ROOT, excl)
+        excluded = {}
+        if os.path.exists(excl_file):
+            for line in open(excl_file):
+                line = line.split("#", 1)[0].strip()
+                if not line:
+                    continue
+                name, _, reason = line.partition(" ")
+                if not reason.strip():
+                    problems.append("binding %s: %s is excluded without a reason" % (binding, name))
+                excluded[name] = reason.strip()
+        used = {n for n in names if re.search(r"\b%s\b" % re.escape(n), src)}
+        for n in names:
+            if n not in used and n not in excluded:
+                problems.append("binding %s neither uses nor excludes %s" % (binding, n))
+        for n in sorted(set(excluded) - set(names)):
+            problems.append("binding %s excludes %s, which is not in the ABI" % (binding, n))
+        print("binding %-7s uses %3d, excludes %3d of %d functions"
+              % (binding, len(used), len(set(excluded) & set(names)), len(names)))
+    for p in problems:
+        print("abi-check: " + p)
+    print("abi-check: %d problem(s)" % len(problems))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in ("generate", "check"):
+        print(__doc__)
+        sys.exit(2)
+    sys.exit(generate() if sys.argv[1] == "generate" else check())
