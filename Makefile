@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
+.PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
         interop bench fuzz help
 all: lib $(BUILD)/bin/wire
 
@@ -72,6 +72,8 @@ test: all $(TEST_BIN) check-symbols
 	cd bindings/python && LIBWIRE_PATH=$(abspath $(BUILD))/lib/libwire.so \
 	  python3 -m pytest -q tests
 	cd bindings/go && go test -count=1 ./...
+	cd bindings/kotlin && JAVA_HOME=$(JAVA22) mvn -q -B test \
+	  -Dlibwire.path=$(abspath $(BUILD))/lib/libwire.so
 
 # Same C tests built with AddressSanitizer + UndefinedBehaviorSanitizer.
 sanitize:
@@ -85,6 +87,17 @@ sanitize:
 
 test-c-only: $(BUILD)/lib/libwire.a $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t --jobs 1; done
+
+# A JDK with the final FFM API (22+) for the Kotlin binding.
+JAVA22 ?= $(lastword $(sort $(wildcard /usr/lib/jvm/temurin-2[2-9]*)))
+
+# Each binding passes the whole conformance suite through FFI.
+bindings-conform: all
+	rm -f $(BUILD)/conformance/wire-go-testee
+	$(BUILD)/bin/wire conform --testee "sh conformance/testees/binding-python.sh"
+	$(BUILD)/bin/wire conform --testee "sh conformance/testees/binding-go.sh"
+	JAVA_HOME=$(JAVA22) $(BUILD)/bin/wire conform \
+	  --testee "sh conformance/testees/binding-kotlin.sh"
 
 # The machine-readable ABI (libwire/abi.json, from wire.h) and the
 # bindings' coverage of it: each binding uses or explicitly excludes every
@@ -118,7 +131,8 @@ conformance-results: all peers
 # against the runtimes, the results of every implementation, the same tests
 # under sanitizers and valgrind, and a bounded fuzzing run.
 FUZZ_SECONDS ?= 60
-check: test conform fixtures-verify spec-check conformance-results sanitize valgrind
+check: test conform fixtures-verify spec-check abi-check bindings-conform \
+       conformance-results sanitize valgrind
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # valgrind on a CLI round trip and the C tests (no leak, no error).

@@ -397,6 +397,17 @@ func (n Node) FieldName(i int) (string, bool) {
 
 func (n Node) FieldTag(i int) int { return int(C.wire_node_field_tag(n.n, C.size_t(i))) }
 
+// Project reads struct n as the schema's version typ of its type
+// (wire_struct_project): fields matched by tag id or name, unknown ones
+// dropped, missing ones defaulted, values converted where allowed.
+func (d *Doc) Project(n Node, typ uint32) (Node, error) {
+	var out *C.wire_node
+	if st := C.wire_struct_project(d.d, n.n, C.uint32_t(typ), &out); st != 0 {
+		return Node{}, d.check(st)
+	}
+	return d.node(out), nil
+}
+
 // UserType is the registry index of a struct/ext/enum/union node's type.
 func (n Node) UserType() (uint32, bool) {
 	var t C.uint32_t

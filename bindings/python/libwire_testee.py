@@ -31,7 +31,7 @@ REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 CAPABILITIES = [
     "bfloat16", "compatible", "decimal", "dense_array", "enum", "ext",
     "float16", "meta_string", "named_types", "ref_tracking", "schema",
-    "struct", "temporal", "typedef", "union", "unsigned",
+    "struct", "temporal", "typedef", "union", "unsigned", "evolution",
 ]
 
 
@@ -108,6 +108,20 @@ class Testee:
                 raise BadRequest("\"hex\" is not hex text") from None
             doc = self.lw.Document.decode(ctx, data)
             try:
+                if req.get("project") is True:
+                    # Read each root struct as the reader schema's version
+                    # of its type (conformance/PROTOCOL.md, "evolution").
+                    vals = []
+                    for i in range(len(doc)):
+                        root = doc.root(i)
+                        if not 27 <= root.type <= 30:
+                            continue
+                        ti = doc.user_type(root)
+                        if ti is None:
+                            continue
+                        vals.append(self.notation.node_notation(
+                            doc, doc.project(root, ti), ref))
+                    return {"values": vals}
                 return {"values": [self.notation.to_notation(doc, i, ref)
                                    for i in range(len(doc))]}
             finally:

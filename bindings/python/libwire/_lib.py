@@ -164,6 +164,7 @@ _PROTOS = {
     "wire_node_field_name": (c_void_p, [P, c_size_t, PSZ]),
     "wire_node_field_tag": (c_int32, [P, c_size_t]),
     "wire_node_user_type": (c_int32, [P, P, PU32]),
+    "wire_struct_project": (c_int32, [P, P, c_uint32, PP]),
     "wire_node_type_names": (c_int32, [P, PP, PSZ, PP, PSZ]),
     "wire_node_user_type_id": (c_uint32, [P]),
     "wire_node_typedef": (c_void_p, [P, PSZ]),

@@ -94,6 +94,23 @@ class Document:
         return [Node(self, lib.wire_doc_root(self._ptr, i))
                 for i in range(lib.wire_doc_root_count(self._ptr))]
 
+    def project(self, node, type_index):
+        """Reads struct `node` as the schema's version `type_index` of its
+        type (wire_struct_project): a new node of this document."""
+        out = c_void_p()
+        st = lib.wire_struct_project(self._ptr, node.ptr, type_index,
+                                     byref(out))
+        if st:
+            raise ctx_error(self.ctx._ptr, st)
+        return Node(self, out.value)
+
+    def user_type(self, node):
+        """Registry index of a user-typed node in the schema, or None."""
+        t = c_uint32()
+        if lib.wire_node_user_type(self._ptr, node.ptr, byref(t)):
+            return None
+        return t.value
+
     def root(self, i):
         n = lib.wire_doc_root(self._ptr, i)
         if not n:

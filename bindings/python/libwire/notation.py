@@ -294,6 +294,13 @@ def _array_json(t, raw):
                                                      raw[:n * w])]
 
 
+def node_notation(doc, node, untracked=False):
+    """Any node of a document as a notation value."""
+    p = _Printer(doc, untracked)
+    p.count(node)
+    return p.node(node)
+
+
 def to_notation(doc, index, untracked=False):
     """Root `index` of a document as a notation value (a dict). With
     `untracked`, nodes written with the not-null flag where reference

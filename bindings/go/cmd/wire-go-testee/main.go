@@ -55,7 +55,11 @@ func main() {
 	h.set("name", jstr("libwire-go"))
 	h.set("version", jstr(wire.Version()))
 	h.set("runtime", jstr("libwire"))
-	h.set("capabilities", jarr(jstr("ref_tracking"), jstr("compatible"), jstr("schema")))
+	h.set("capabilities", jarr(jstr("ref_tracking"), jstr("compatible"), jstr("schema"),
+		jstr("bfloat16"), jstr("decimal"), jstr("dense_array"), jstr("enum"), jstr("ext"),
+		jstr("float16"), jstr("meta_string"), jstr("named_types"), jstr("struct"),
+		jstr("temporal"), jstr("typedef"), jstr("union"), jstr("unsigned"),
+		jstr("evolution")))
 	hello.set("hello", h)
 	fmt.Fprintln(out, hello.String())
 	out.Flush()
@@ -181,8 +185,30 @@ func (s *server) handle(line []byte) (resp *jv) {
 		}
 		defer doc.Free()
 		vals := jarr()
-		for i := 0; i < doc.RootCount(); i++ {
-			vals.arr = append(vals.arr, rootJSON(c, doc, i, c.RefTracking()))
+		project := req.get("project")
+		if project != nil && project.k == jBool && project.b {
+			// Each root struct read as the reader schema's version of its
+			// type (conformance/PROTOCOL.md, capability "evolution").
+			for i := 0; i < doc.RootCount(); i++ {
+				r := doc.Root(i)
+				if r.Type() < 27 || r.Type() > 30 {
+					continue
+				}
+				ti, ok := r.UserType()
+				if !ok {
+					continue
+				}
+				p, err := doc.Project(r, ti)
+				if err != nil {
+					cl, msg := errorClass(err)
+					return failure(id, cl, msg)
+				}
+				vals.arr = append(vals.arr, nodeJSON(c, p, c.RefTracking()))
+			}
+		} else {
+			for i := 0; i < doc.RootCount(); i++ {
+				vals.arr = append(vals.arr, rootJSON(c, doc, i, c.RefTracking()))
+			}
 		}
 		r := jobj()
 		r.set("id", id)

@@ -25,8 +25,11 @@ type printer struct {
 }
 
 func rootJSON(c *wire.Context, d *wire.Doc, i int, untracked bool) *jv {
+	return nodeJSON(c, d.Root(i), untracked)
+}
+
+func nodeJSON(c *wire.Context, r wire.Node, untracked bool) *jv {
 	p := &printer{c: c, refs: map[uint32]int{}, visited: map[uint32]bool{}, untracked: untracked}
-	r := d.Root(i)
 	p.count(r)
 	return p.node(r)
 }

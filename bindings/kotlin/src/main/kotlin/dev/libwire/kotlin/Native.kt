@@ -1,0 +1,245 @@
+package dev.libwire.kotlin
+
+import java.lang.foreign.Arena
+import java.lang.foreign.FunctionDescriptor
+import java.lang.foreign.Linker
+import java.lang.foreign.MemoryLayout
+import java.lang.foreign.MemorySegment
+import java.lang.foreign.SymbolLookup
+import java.lang.foreign.ValueLayout
+import java.lang.invoke.MethodHandle
+import java.nio.file.Files
+import java.nio.file.Path
+
+/**
+ * Downcall handles for the functions of `wire.h` (libwire's only header).
+ *
+ * Every handle is a `static final` field (`@JvmField` in an `object`), so the
+ * JIT sees a constant and `invokeExact` is inlined. Type mapping:
+ * `int32_t`/`uint32_t` → `Int`, `int64_t`/`uint64_t`/`size_t` → `Long`,
+ * `uint16_t` → `Short`, pointers → `MemorySegment`.
+ *
+ * Short functions that never call back into Java and never block are linked
+ * with `Linker.Option.critical(true)`: no thread-state transition, and heap
+ * segments (Kotlin arrays) may be passed directly where the C side only reads
+ * or writes them during the call (builders copy their byte arguments).
+ */
+internal object Native {
+    /** Where the library was loaded from. */
+    @JvmField val libraryPath: Path = resolveLibraryPath()
+
+    private val linker: Linker = Linker.nativeLinker()
+    private val lookup: SymbolLookup = SymbolLookup.libraryLookup(libraryPath, Arena.global())
+
+    private val I: ValueLayout.OfInt = ValueLayout.JAVA_INT
+    private val J: ValueLayout.OfLong = ValueLayout.JAVA_LONG
+    private val D: ValueLayout.OfDouble = ValueLayout.JAVA_DOUBLE
+    private val F: ValueLayout.OfFloat = ValueLayout.JAVA_FLOAT
+    private val S: ValueLayout.OfShort = ValueLayout.JAVA_SHORT
+    private val P = ValueLayout.ADDRESS
+
+    private val CRITICAL = Linker.Option.critical(true)
+
+    /**
+     * `-Dlibwire.path`, else `LIBWIRE_PATH`, else `../../build/lib/libwire.so` relative to
+     * bindings/kotlin (found from where these classes were loaded: target/classes or the
+     * jar in target/), else the same path relative to the working directory.
+     */
+    fun resolveLibraryPath(): Path {
+        val prop = System.getProperty("libwire.path")
+        val env = System.getenv("LIBWIRE_PATH")
+        val explicit = when {
+            !prop.isNullOrEmpty() -> prop
+            !env.isNullOrEmpty() -> env
+            else -> null
+        }
+        val candidates = ArrayList<Path>()
+        if (explicit != null) {
+            candidates.add(Path.of(explicit))
+        } else {
+            bindingDir()?.let { candidates.add(it.resolve("../../build/lib/libwire.so")) }
+            candidates.add(Path.of("../../build/lib/libwire.so"))
+            candidates.add(Path.of("build/lib/libwire.so"))
+        }
+        for (c in candidates) {
+            val p = c.toAbsolutePath().normalize()
+            if (Files.exists(p)) return p
+        }
+        throw UnsatisfiedLinkError(
+            "libwire not found (tried ${candidates.joinToString { it.toAbsolutePath().normalize().toString() }}); " +
+                "set -Dlibwire.path=... or LIBWIRE_PATH, or build it with `make lib`",
+        )
+    }
+
+    /** bindings/kotlin, when the classes come from its target/ directory. */
+    private fun bindingDir(): Path? = try {
+        var p: Path? = Path.of(Native::class.java.protectionDomain.codeSource.location.toURI()).toAbsolutePath()
+        while (p != null && p.fileName?.toString() != "target") p = p.parent
+        p?.parent
+    } catch (_: Exception) {
+        null
+    }
+
+    private fun fn(name: String, ret: MemoryLayout?, vararg args: MemoryLayout, critical: Boolean = true): MethodHandle {
+        val addr = lookup.find(name).orElseThrow { UnsatisfiedLinkError("libwire has no symbol $name") }
+        val desc = if (ret == null) FunctionDescriptor.ofVoid(*args) else FunctionDescriptor.of(ret, *args)
+        return if (critical) linker.downcallHandle(addr, desc, CRITICAL) else linker.downcallHandle(addr, desc)
+    }
+
+    private fun fnOpt(name: String, ret: MemoryLayout?, vararg args: MemoryLayout, critical: Boolean = true): MethodHandle? =
+        if (lookup.find(name).isPresent) fn(name, ret, *args, critical = critical) else null
+
+    /** Whether the loaded library exports `name` (for functions added later). */
+    fun has(name: String): Boolean = lookup.find(name).isPresent
+
+    // --- version, status, type ids ------------------------------------------------
+    @JvmField val version_number = fn("wire_version_number", I)
+    @JvmField val version_string = fn("wire_version_string", P)
+    @JvmField val status_name = fn("wire_status_name", P, I)
+    @JvmField val status_message = fn("wire_status_message", P, I)
+    @JvmField val type_name = fn("wire_type_name", P, I)
+    @JvmField val type_from_name = fn("wire_type_from_name", I, P, J)
+    @JvmField val type_array_width = fn("wire_type_array_width", I, I)
+
+    // --- context ------------------------------------------------------------------
+    @JvmField val ctx_new = fn("wire_ctx_new", P, critical = false)
+    @JvmField val ctx_free = fn("wire_ctx_free", null, P, critical = false)
+    @JvmField val ctx_set_option = fn("wire_ctx_set_option", I, P, I, J)
+    @JvmField val ctx_get_option = fn("wire_ctx_get_option", J, P, I)
+    @JvmField val ctx_set_limit = fn("wire_ctx_set_limit", I, P, I, J)
+    @JvmField val ctx_get_limit = fn("wire_ctx_get_limit", J, P, I)
+    @JvmField val ctx_error_code = fn("wire_ctx_error_code", I, P)
+    @JvmField val ctx_error_offset = fn("wire_ctx_error_offset", J, P)
+    @JvmField val ctx_error_message = fn("wire_ctx_error_message", P, P)
+    @JvmField val ctx_clear_error = fn("wire_ctx_clear_error", null, P)
+    @JvmField val ctx_free_bytes = fn("wire_ctx_free_bytes", null, P, P)
+
+    // --- primitives -----------------------------------------------------------------
+    @JvmField val float16_from_float = fn("wire_float16_from_float", S, F)
+    @JvmField val float16_to_float = fn("wire_float16_to_float", F, S)
+    @JvmField val float16_from_double = fn("wire_float16_from_double", S, D)
+    @JvmField val float16_to_double = fn("wire_float16_to_double", D, S)
+    @JvmField val bfloat16_from_float = fn("wire_bfloat16_from_float", S, F)
+    @JvmField val bfloat16_to_float = fn("wire_bfloat16_to_float", F, S)
+    @JvmField val bfloat16_from_double = fn("wire_bfloat16_from_double", S, D)
+    @JvmField val string_choose_encoding = fn("wire_string_choose_encoding", I, P, J)
+    @JvmField val meta_encoding_name = fn("wire_meta_encoding_name", P, I)
+
+    // --- document -------------------------------------------------------------------
+    @JvmField val doc_new = fn("wire_doc_new", P, P)
+    @JvmField val doc_free = fn("wire_doc_free", null, P, critical = false)
+    @JvmField val doc_root_count = fn("wire_doc_root_count", J, P)
+    @JvmField val doc_root = fn("wire_doc_root", P, P, J)
+    @JvmField val doc_add_root = fn("wire_doc_add_root", I, P, P)
+    @JvmField val doc_node_count = fn("wire_doc_node_count", J, P)
+
+    @JvmField val node_new_null = fn("wire_node_new_null", P, P)
+    @JvmField val node_new_none = fn("wire_node_new_none", P, P)
+    @JvmField val node_new_bool = fn("wire_node_new_bool", P, P, I)
+    @JvmField val node_new_int = fn("wire_node_new_int", P, P, I, J)
+    @JvmField val node_new_uint = fn("wire_node_new_uint", P, P, I, J)
+    @JvmField val node_new_float_bits = fn("wire_node_new_float_bits", P, P, I, J)
+    @JvmField val node_new_float = fn("wire_node_new_float", P, P, I, D)
+    @JvmField val node_new_string = fn("wire_node_new_string", P, P, P, J, I)
+    @JvmField val node_new_binary = fn("wire_node_new_binary", P, P, P, J)
+    @JvmField val node_new_array = fn("wire_node_new_array", P, P, I, P, J)
+    @JvmField val node_new_date = fn("wire_node_new_date", P, P, J)
+    @JvmField val node_new_timestamp = fn("wire_node_new_timestamp", P, P, J, I)
+    @JvmField val node_new_duration = fn("wire_node_new_duration", P, P, J, I)
+    @JvmField val node_new_decimal = fn("wire_node_new_decimal", P, P, I, P, J, I)
+    @JvmField val node_new_enum = fn("wire_node_new_enum", P, P, I, I)
+    @JvmField val node_new_named_enum = fn("wire_node_new_named_enum", P, P, P, J, P, J, I)
+    @JvmField val node_new_list = fn("wire_node_new_list", P, P, I)
+    @JvmField val list_append = fn("wire_list_append", I, P, P, P)
+    @JvmField val node_new_map = fn("wire_node_new_map", P, P)
+    @JvmField val map_put = fn("wire_map_put", I, P, P, P, P)
+    @JvmField val node_new_struct = fn("wire_node_new_struct", P, P, I)
+    @JvmField val struct_set_field = fn("wire_struct_set_field", I, P, P, P, J, P)
+    @JvmField val node_new_struct_typedef = fn("wire_node_new_struct_typedef", P, P, P, J)
+    @JvmField val node_new_struct_like = fn("wire_node_new_struct_like", P, P, P)
+    @JvmField val node_new_enum_of = fn("wire_node_new_enum_of", P, P, I, I)
+    @JvmField val node_new_union = fn("wire_node_new_union", P, P, I, I, P)
+
+    @JvmField val node_set_tracked = fn("wire_node_set_tracked", I, P, I)
+    @JvmField val node_tracked = fn("wire_node_tracked", I, P)
+    @JvmField val list_set_header = fn("wire_list_set_header", I, P, I)
+    @JvmField val list_header = fn("wire_list_header", I, P)
+    @JvmField val map_add_chunk = fn("wire_map_add_chunk", I, P, P, I, I)
+    @JvmField val map_clear_chunks = fn("wire_map_clear_chunks", I, P)
+    @JvmField val map_chunk_count = fn("wire_map_chunk_count", J, P)
+    @JvmField val map_chunk = fn("wire_map_chunk", I, P, J, P, P)
+    @JvmField val node_set_name_encodings = fn("wire_node_set_name_encodings", I, P, I, I)
+    @JvmField val node_name_encodings = fn("wire_node_name_encodings", I, P, P, P)
+    @JvmField val node_set_name_hash_forms = fn("wire_node_set_name_hash_forms", I, P, I, I)
+    @JvmField val node_name_hash_forms = fn("wire_node_name_hash_forms", I, P, P, P)
+    @JvmField val node_set_name_refs = fn("wire_node_set_name_refs", I, P, I, I)
+    @JvmField val node_name_refs = fn("wire_node_name_refs", I, P, P, P)
+
+    @JvmField val node_type = fn("wire_node_type", I, P)
+    @JvmField val node_int = fn("wire_node_int", J, P)
+    @JvmField val node_uint = fn("wire_node_uint", J, P)
+    @JvmField val node_float_bits = fn("wire_node_float_bits", J, P)
+    @JvmField val node_float = fn("wire_node_float", D, P)
+    @JvmField val node_nanos = fn("wire_node_nanos", I, P)
+    @JvmField val node_bytes = fn("wire_node_bytes", P, P, P)
+    @JvmField val node_string_encoding = fn("wire_node_string_encoding", I, P)
+    @JvmField val node_string_utf8 = fn("wire_node_string_utf8", I, P, P, J, P)
+    @JvmField val node_decimal_negative = fn("wire_node_decimal_negative", I, P)
+    @JvmField val node_decimal_scale = fn("wire_node_decimal_scale", I, P)
+    @JvmField val node_enum_type_id = fn("wire_node_enum_type_id", I, P)
+    @JvmField val node_enum_namespace = fn("wire_node_enum_namespace", P, P, P)
+    @JvmField val node_enum_value = fn("wire_node_enum_value", I, P)
+    @JvmField val node_count = fn("wire_node_count", J, P)
+    @JvmField val node_child = fn("wire_node_child", P, P, J)
+    @JvmField val node_map_key = fn("wire_node_map_key", P, P, J)
+    @JvmField val node_map_value = fn("wire_node_map_value", P, P, J)
+    @JvmField val node_field = fn("wire_node_field", P, P, J)
+    @JvmField val node_field_name = fn("wire_node_field_name", P, P, J, P)
+    @JvmField val node_field_tag = fn("wire_node_field_tag", I, P, J)
+    @JvmField val node_user_type = fn("wire_node_user_type", I, P, P, P)
+    @JvmField val node_type_names = fn("wire_node_type_names", I, P, P, P, P, P)
+    @JvmField val node_user_type_id = fn("wire_node_user_type_id", I, P)
+    @JvmField val node_typedef = fn("wire_node_typedef", P, P, P)
+    /** Reading across schema versions (libwire >= the evolution commit); null if absent. */
+    @JvmField val struct_project: MethodHandle? = fnOpt("wire_struct_project", I, P, P, I, P, critical = false)
+    @JvmField val node_union_case = fn("wire_node_union_case", I, P)
+    @JvmField val node_union_value = fn("wire_node_union_value", P, P)
+    @JvmField val node_index = fn("wire_node_index", I, P)
+
+    // --- schema ---------------------------------------------------------------------
+    @JvmField val schema_load_fdl = fn("wire_schema_load_fdl", I, P, P, J, P, critical = false)
+    @JvmField val schema_load_fdl_file = fn("wire_schema_load_fdl_file", I, P, P, critical = false)
+    @JvmField val schema_finish = fn("wire_schema_finish", I, P, critical = false)
+    @JvmField val type_count = fn("wire_type_count", I, P)
+    @JvmField val type_find = fn("wire_type_find", I, P, P, J, P)
+    @JvmField val type_full_name = fn("wire_type_full_name", P, P, I)
+    @JvmField val type_kind = fn("wire_type_kind", I, P, I)
+
+    // --- whole-message codec (may run long: ordinary transitions) -------------------
+    @JvmField val decode = fn("wire_decode", I, P, P, J, P, critical = false)
+    @JvmField val encode = fn("wire_encode", I, P, P, P, P, critical = false)
+
+    // --- tapes: one call per message (spec/tape.md; libwire >= the tape commit) -----
+    @JvmField val encode_tape: MethodHandle? = fnOpt("wire_encode_tape", I, P, P, J, P, P, critical = false)
+    @JvmField val decode_tape: MethodHandle? = fnOpt("wire_decode_tape", I, P, P, J, P, P, critical = false)
+
+    @JvmField val doc_add_tape: MethodHandle? = fnOpt("wire_doc_add_tape", I, P, P, P, J, critical = false)
+
+    // --- annotated listing (calls back into Java: never a critical downcall) ---------
+    @JvmField val dump = fn("wire_dump", I, P, P, J, P, P, critical = false)
+    @JvmField val DUMP_CALLBACK: FunctionDescriptor =
+        FunctionDescriptor.ofVoid(P, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, P)
+
+    fun upcall(target: MethodHandle, desc: FunctionDescriptor, arena: Arena): MemorySegment =
+        linker.upcallStub(target, desc, arena)
+
+    /** Reads a NUL-terminated C string returned by the library (static or owned storage). */
+    fun cString(p: MemorySegment): String? =
+        if (p.address() == 0L) null else p.reinterpret(Long.MAX_VALUE).getString(0)
+
+    fun statusName(status: Int): String = cString(status_name.invokeExact(status) as MemorySegment) ?: "unknown"
+
+    fun typeName(typeId: Int): String? = cString(type_name.invokeExact(typeId) as MemorySegment)
+
+    fun versionString(): String = cString(version_string.invokeExact() as MemorySegment) ?: "?"
+}

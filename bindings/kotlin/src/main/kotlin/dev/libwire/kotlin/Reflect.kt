@@ -1,0 +1,141 @@
+package dev.libwire.kotlin
+
+import java.lang.reflect.Constructor
+import java.lang.reflect.Method
+import java.util.concurrent.ConcurrentHashMap
+import kotlin.reflect.KClass
+import kotlin.reflect.KFunction
+import kotlin.reflect.KParameter
+import kotlin.reflect.KProperty1
+import kotlin.reflect.full.findAnnotation
+import kotlin.reflect.full.memberProperties
+import kotlin.reflect.full.primaryConstructor
+import kotlin.reflect.jvm.isAccessible
+import kotlin.reflect.jvm.javaConstructor
+import kotlin.reflect.jvm.javaGetter
+import kotlin.reflect.jvm.jvmErasure
+
+/** snake_case of a Kotlin/Java identifier, as the Fory runtimes name fields on the wire. */
+fun snakeCase(name: String): String {
+    val sb = StringBuilder(name.length + 4)
+    for (i in name.indices) {
+        val c = name[i]
+        if (c.isUpperCase()) {
+            val prev = if (i > 0) name[i - 1] else '_'
+            val next = if (i + 1 < name.length) name[i + 1] else '_'
+            if (i > 0 && prev != '_' && (prev.isLowerCase() || prev.isDigit() || next.isLowerCase())) sb.append('_')
+            sb.append(c.lowercaseChar())
+        } else {
+            sb.append(c)
+        }
+    }
+    return sb.toString()
+}
+
+/** One constructor property of a bound class. */
+internal class FieldInfo(
+    val index: Int,
+    val param: KParameter,
+    val wireName: String,
+    private val getter: Method,
+    /** Kotlin getter, used when the property type is a value class (ULong, ...): the Java getter returns it unboxed. */
+    private val kgetter: KProperty1<Any, *>?,
+    /** Boxed class of the property type (java.lang.Integer for Int). */
+    val type: Class<*>,
+    val nullable: Boolean,
+    /** Wire type id from [WireField.type], or -1. */
+    val wireType: Int,
+) {
+    val nameBytes: ByteArray = wireName.toByteArray(Charsets.UTF_8)
+
+    fun read(obj: Any): Any? = if (kgetter != null) kgetter.get(obj) else getter.invoke(obj)
+}
+
+/** Reflection data of a class bound to a schema struct (computed once per class). */
+internal class ClassInfo private constructor(val kclass: KClass<*>) {
+    val ctor: KFunction<Any>
+    val javaCtor: Constructor<*>
+    val fields: Array<FieldInfo>
+    val byWireName: HashMap<String, FieldInfo> = HashMap()
+    /** A property of a value class type (ULong, ...): the JVM constructor takes it unboxed, so go through kotlin-reflect. */
+    private var anyValueClass = false
+
+    init {
+        ctor = kclass.primaryConstructor ?: throw WireException(
+            "unsupported", -1, "${kclass.qualifiedName} has no primary constructor",
+        )
+        ctor.isAccessible = true
+        javaCtor = ctor.javaConstructor!!
+        javaCtor.isAccessible = true
+        val props = kclass.memberProperties.associateBy { it.name }
+        fields = ctor.parameters.mapIndexed { i, p ->
+            val name = p.name ?: throw WireException("unsupported", -1, "constructor parameter $i has no name")
+            val prop = props[name] ?: throw WireException(
+                "unsupported", -1, "${kclass.qualifiedName}: constructor parameter $name is not a property",
+            )
+            val ann = p.findAnnotation<WireField>() ?: prop.findAnnotation<WireField>()
+            val wireName = ann?.name?.takeIf { it.isNotEmpty() } ?: snakeCase(name)
+            val wireType = ann?.type?.takeIf { it.isNotEmpty() }?.let {
+                val t = TypeId.fromName(it)
+                if (t < 0) throw WireException("unsupported", -1, "unknown wire type \"$it\" on $name")
+                t
+            } ?: -1
+            val getter = prop.javaGetter ?: throw WireException("unsupported", -1, "$name has no getter")
+            getter.isAccessible = true
+            val valueClass = p.type.jvmErasure.isValue
+            if (valueClass) {
+                anyValueClass = true
+                prop.isAccessible = true
+            }
+            @Suppress("UNCHECKED_CAST")
+            FieldInfo(
+                i, p, wireName, getter, if (valueClass) prop as KProperty1<Any, *> else null,
+                p.type.jvmErasure.javaObjectType, p.type.isMarkedNullable, wireType,
+            )
+        }.toTypedArray()
+        for (f in fields) byWireName[f.wireName] = f
+    }
+
+    /** The field whose wire name is the UTF-8 bytes `buf[off, off+len)`; [guess] is tried first. */
+    fun field(buf: ByteArray, off: Int, len: Int, guess: Int): FieldInfo? {
+        if (guess in fields.indices && nameIs(fields[guess], buf, off, len)) return fields[guess]
+        for (f in fields) if (nameIs(f, buf, off, len)) return f
+        return null
+    }
+
+    private fun nameIs(f: FieldInfo, buf: ByteArray, off: Int, len: Int): Boolean =
+        f.nameBytes.size == len && java.util.Arrays.equals(f.nameBytes, 0, len, buf, off, off + len)
+
+    /** Builds an instance from values by field index; `present[i]` false = not in the payload. */
+    fun construct(values: Array<Any?>, present: BooleanArray): Any {
+        var all = true
+        for (i in fields.indices) if (!present[i]) { all = false; break }
+        try {
+            if (all && !anyValueClass) return javaCtor.newInstance(*values)
+            val args = HashMap<KParameter, Any?>()
+            for (f in fields) {
+                when {
+                    present[f.index] -> args[f.param] = values[f.index]
+                    f.param.isOptional -> {}
+                    f.nullable -> args[f.param] = null
+                    else -> throw WireException(
+                        "schema", -1, "${kclass.simpleName}: field ${f.wireName} is missing from the payload",
+                    )
+                }
+            }
+            return ctor.callBy(args)
+        } catch (e: java.lang.reflect.InvocationTargetException) {
+            throw WireException("value", -1, "${kclass.simpleName}: constructor failed: ${e.targetException}")
+        } catch (e: IllegalArgumentException) {
+            throw WireException("value", -1, "${kclass.simpleName}: ${e.message}")
+        }
+    }
+
+    companion object {
+        private val cache = ConcurrentHashMap<KClass<*>, ClassInfo>()
+        fun of(k: KClass<*>): ClassInfo = cache.computeIfAbsent(k) { ClassInfo(it) }
+    }
+}
+
+/** A bound Kotlin enum class: wire value = ordinal. */
+internal class EnumInfo(val constants: Array<Enum<*>>)

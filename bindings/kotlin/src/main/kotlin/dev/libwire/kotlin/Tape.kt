@@ -1,0 +1,551 @@
+package dev.libwire.kotlin
+
+import java.lang.foreign.MemorySegment
+import java.lang.foreign.ValueLayout
+import java.lang.invoke.MethodHandles
+import java.lang.invoke.VarHandle
+import java.math.BigDecimal
+import java.math.BigInteger
+import java.nio.ByteOrder
+import java.time.Duration
+import java.time.Instant
+import java.time.LocalDate
+import java.util.IdentityHashMap
+
+/**
+ * The bulk path: a whole message crosses the FFI boundary in one call
+ * (`wire_encode_tape` / `wire_decode_tape`, format in spec/tape.md, version 1).
+ * The JVM writes or reads the tape in a heap `byte[]`; per message there are
+ * two downcalls (the tape call and `wire_ctx_free_bytes` for its result).
+ */
+internal object TapeOps {
+    const val NULL = 0x00
+    const val REF = 0xF0
+    const val STRUCT_TD = 0xF1
+    const val ENUM_ID = 0xF2
+    const val PACKED = 0xF3
+    const val UTF8_POLICY = 0xFF
+
+    @JvmField val LE16: VarHandle = MethodHandles.byteArrayViewVarHandle(ShortArray::class.java, ByteOrder.LITTLE_ENDIAN)
+    @JvmField val LE32: VarHandle = MethodHandles.byteArrayViewVarHandle(IntArray::class.java, ByteOrder.LITTLE_ENDIAN)
+    @JvmField val LE64: VarHandle = MethodHandles.byteArrayViewVarHandle(LongArray::class.java, ByteOrder.LITTLE_ENDIAN)
+}
+
+/** Kotlin values → build tape → `wire_encode_tape`. */
+internal class TapeEncoder(private val ctx: Context) {
+    private var b: ByteArray = ctx.tapeBuffer
+    private var n = 0
+    private val seen: IdentityHashMap<Any, Int>? = if (ctx.refTrackingOption) IdentityHashMap() else null
+    /** Number of the next referenceable value (pre-order over the whole tape). */
+    private var ord = 0
+    private var depth = 0
+    private val maxDepth = ctx.maxDepth
+
+    /** Writes the build tape only (benchmark breakdown); returns its length. */
+    fun write(values: List<Any?>): Int {
+        n = 0
+        u8('W'.code); u8('T'.code); u8(1); u8(0)
+        u32(values.size)
+        for (v in values) {
+            seen?.clear()
+            value(v)
+        }
+        ctx.tapeBuffer = b
+        return n
+    }
+
+    fun encode(values: List<Any?>): ByteArray {
+        write(values)
+        val seg = ctx.nativeScratch(n.toLong())
+        MemorySegment.copy(b, 0, seg, ValueLayout.JAVA_BYTE, 0, n)
+        val st = Native.encode_tape!!.invokeExact(ctx.ptr, seg, n.toLong(), ctx.out, ctx.out8) as Int
+        if (st != 0) throw ctx.tapeError(st)
+        val p = ctx.out.get(ValueLayout.ADDRESS, 0)
+        val len = ctx.out8.get(ValueLayout.JAVA_LONG, 0)
+        try {
+            val arr = ByteArray(Math.toIntExact(len))
+            MemorySegment.copy(p.reinterpret(len), ValueLayout.JAVA_BYTE, 0, arr, 0, arr.size)
+            return arr
+        } finally {
+            Native.ctx_free_bytes.invokeExact(ctx.ptr, p)
+        }
+    }
+
+    // ------------------------------------------------------------ primitives
+    private fun room(k: Int) {
+        if (n + k > b.size) b = b.copyOf(maxOf(b.size * 2, n + k))
+    }
+    private fun u8(v: Int) { room(1); b[n++] = v.toByte() }
+    private fun u16(v: Int) { room(2); TapeOps.LE16.set(b, n, v.toShort()); n += 2 }
+    private fun u32(v: Int) { room(4); TapeOps.LE32.set(b, n, v); n += 4 }
+    private fun u64(v: Long) { room(8); TapeOps.LE64.set(b, n, v); n += 8 }
+    private fun raw(a: ByteArray) { room(a.size); System.arraycopy(a, 0, b, n, a.size); n += a.size }
+    private fun op64(op: Int, v: Long) { room(9); b[n] = op.toByte(); TapeOps.LE64.set(b, n + 1, v); n += 9 }
+    private fun opF64(op: Int, v: Double) = op64(op, v.toRawBits())
+
+    private val latin1Strings = ctx.tapeLatin1
+
+    private fun string(s: String) {
+        val len = s.length
+        // Latin-1 text: the Java policy always writes it as latin1, so the bytes can go as is (enc 0)
+        var latin1 = latin1Strings
+        if (latin1) for (i in 0 until len) if (s[i].code > 0xff) { latin1 = false; break }
+        if (latin1) {
+            room(6 + len)
+            b[n] = TypeId.STRING.toByte()
+            b[n + 1] = StringEncoding.LATIN1.toByte()
+            TapeOps.LE32.set(b, n + 2, len)
+            n += 6
+            for (i in 0 until len) b[n + i] = s[i].code.toByte()
+            n += len
+        } else {
+            val u = s.toByteArray(Charsets.UTF_8)
+            room(6 + u.size)
+            b[n] = TypeId.STRING.toByte()
+            b[n + 1] = TapeOps.UTF8_POLICY.toByte()
+            TapeOps.LE32.set(b, n + 2, u.size)
+            n += 6
+            System.arraycopy(u, 0, b, n, u.size)
+            n += u.size
+        }
+    }
+
+    /** Under ref tracking: a REF to an object already written in this root; else numbers it. */
+    private fun shared(v: Any): Boolean {
+        if (seen != null) {
+            val k = seen[v]
+            if (k != null) {
+                u8(TapeOps.REF)
+                u32(k)
+                return true
+            }
+            seen[v] = ord
+        }
+        ord++
+        return false
+    }
+
+    fun value(v: Any?) {
+        when (v) {
+            null -> u8(TapeOps.NULL)
+            is String -> string(v)
+            is Long -> op64(TypeId.VARINT64, v)
+            is Int -> op64(TypeId.VARINT32, v.toLong())
+            is Double -> opF64(TypeId.FLOAT64, v)
+            is Boolean -> { u8(TypeId.BOOL); u8(if (v) 1 else 0) }
+            is Float -> opF64(TypeId.FLOAT32, v.toDouble())
+            is Short -> op64(TypeId.INT16, v.toLong())
+            is Byte -> op64(TypeId.INT8, v.toLong())
+            else -> complex(v)
+        }
+    }
+
+    @OptIn(ExperimentalUnsignedTypes::class)
+    private fun complex(v: Any) {
+        if (++depth > maxDepth) throw WireException("depth", -1, "nesting deeper than $maxDepth (a cycle without reference tracking?)")
+        try {
+            when (v) {
+                is List<*> -> { if (!shared(v)) { u8(TypeId.LIST); u32(v.size); for (e in v) value(e) } }
+                is Set<*> -> { if (!shared(v)) { u8(TypeId.SET); u32(v.size); for (e in v) value(e) } }
+                is Map<*, *> -> {
+                    if (!shared(v)) {
+                        u8(TypeId.MAP); u32(v.size)
+                        for ((k, x) in v) { value(k); value(x) }
+                    }
+                }
+                is ByteArray -> { if (!shared(v)) { u8(TypeId.BINARY); u32(v.size); raw(v) } }
+                is BooleanArray, is ShortArray, is IntArray, is LongArray, is FloatArray, is DoubleArray,
+                is Float16Array, is BFloat16Array -> { if (!shared(v)) array(arraySegment(v)) }
+                is UByteArray, is UShortArray, is UIntArray, is ULongArray -> { if (!shared(v)) array(unsignedArraySegment(v)) }
+                is UByte -> op64(TypeId.UINT8, v.toLong())
+                is UShort -> op64(TypeId.UINT16, v.toLong())
+                is UInt -> op64(TypeId.UINT32, v.toLong())
+                is ULong -> op64(TypeId.UINT64, v.toLong())
+                is Float16 -> opF64(TypeId.FLOAT16, v.toFloat().toDouble())
+                is BFloat16 -> opF64(TypeId.BFLOAT16, Float.fromBits((v.bits.toInt() and 0xffff) shl 16).toDouble())
+                is LocalDate -> op64(TypeId.DATE, v.toEpochDay())
+                is Instant -> { op64(TypeId.TIMESTAMP, v.epochSecond); u32(v.nano) }
+                is Duration -> { op64(TypeId.DURATION, v.seconds); u32(v.nano) }
+                is BigDecimal -> {
+                    ord++
+                    val mag = magnitudeLE(v.unscaledValue())
+                    u8(TypeId.DECIMAL); u32(v.scale()); u8(if (v.signum() < 0) 1 else 0); u32(mag.size); raw(mag)
+                }
+                is Array<*> -> { if (!shared(v)) { u8(TypeId.LIST); u32(v.size); for (e in v) value(e) } }
+                is WireNone -> u8(TypeId.NONE)
+                is WireStruct -> wireStruct(v)
+                is WireEnum -> wireEnum(v)
+                is WireUnion -> {
+                    val idx = if (v.type == null) -1 else (ctx.findType(v.type) ?: throw WireException("schema", -1, "union type ${v.type} is not in the schema"))
+                    ord++
+                    u8(TypeId.UNION); u32(idx); u32(v.case)
+                    value(v.value)
+                }
+                else -> bound(v)
+            }
+        } finally {
+            depth--
+        }
+    }
+
+    private fun array(a: Pair<Int, MemorySegment>) {
+        val (t, seg) = a
+        val len = seg.byteSize().toInt()
+        u8(t); u32(len)
+        room(len)
+        MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, 0, b, n, len)
+        n += len
+    }
+
+    private fun bound(v: Any) {
+        val bd = ctx.boundClass(v.javaClass) ?: run {
+            if (v is Enum<*>) throw WireException("unsupported", -1, "enum ${v.javaClass.name} is not registered (registerEnum)")
+            throw WireException("unsupported", -1, "no wire mapping for ${v.javaClass.name} (register data classes with registerDataClass)")
+        }
+        if (bd.enumInfo != null) {
+            u8(TypeId.ENUM); u32(bd.typeIndex); u32((v as Enum<*>).ordinal)
+            return
+        }
+        if (shared(v)) return
+        val info = bd.info!!
+        u8(TypeId.STRUCT); u32(bd.typeIndex)
+        val countAt = n
+        u32(0)
+        var count = 0
+        for (f in info.fields) {
+            val fv = try {
+                f.read(v)
+            } catch (e: java.lang.reflect.InvocationTargetException) {
+                throw WireException("value", -1, "getter of ${f.wireName} failed: ${e.targetException}")
+            } ?: continue
+            u16(f.nameBytes.size); raw(f.nameBytes)
+            if (f.wireType >= 0) typed(f.wireType, fv) else value(fv)
+            count++
+        }
+        TapeOps.LE32.set(b, countAt, count)
+    }
+
+    private fun wireStruct(v: WireStruct) {
+        val type = v.type ?: throw WireException("unsupported", -1, "WireStruct without a type name")
+        val idx = ctx.findType(type) ?: throw WireException("schema", -1, "struct type $type is not in the schema")
+        if (shared(v)) return
+        u8(TypeId.STRUCT); u32(idx)
+        val countAt = n
+        u32(0)
+        var count = 0
+        for ((name, fv) in v.fields) {
+            if (fv == null) continue
+            val nb = name.toByteArray(Charsets.UTF_8)
+            u16(nb.size); raw(nb)
+            value(fv)
+            count++
+        }
+        TapeOps.LE32.set(b, countAt, count)
+    }
+
+    private fun wireEnum(v: WireEnum) {
+        if (v.type != null) {
+            val idx = ctx.findType(v.type) ?: throw WireException("schema", -1, "enum type ${v.type} is not in the schema")
+            u8(TypeId.ENUM); u32(idx); u32(v.value)
+        } else {
+            u8(TapeOps.ENUM_ID); u32((v.typeId ?: 0xffffffffL).toInt()); u32(v.value)
+        }
+    }
+
+    /** A scalar of an explicit wire type ([WireField.type]). */
+    private fun typed(t: Int, v: Any) {
+        fun num(): Number = when (v) {
+            is Number -> v
+            is UByte -> v.toLong()
+            is UShort -> v.toLong()
+            is UInt -> v.toLong()
+            is ULong -> v.toLong()
+            is Boolean -> if (v) 1 else 0
+            else -> throw WireException("value", -1, "a ${v.javaClass.simpleName} cannot be written as ${TypeId.name(t)}")
+        }
+        when {
+            TypeId.isSignedInt(t) || TypeId.isUnsignedInt(t) -> op64(t, num().toLong())
+            t == TypeId.FLOAT16 && v is Float16 -> value(v)
+            t == TypeId.BFLOAT16 && v is BFloat16 -> value(v)
+            TypeId.isFloat(t) -> opF64(t, num().toDouble())
+            else -> value(v)
+        }
+    }
+}
+
+/** `wire_decode_tape` → read tape → Kotlin values (no further downcalls except type-name lookups). */
+internal class TapeDecoder(private val ctx: Context) {
+    private var b: ByteArray = ctx.readBuffer
+    private var p = 0
+    private var end = 0
+    /** Referenceable values in pre-order (placeholders while a struct is being built). */
+    private val ords = ArrayList<Any?>()
+
+    private object Building
+
+    /** `wire_decode_tape` + copy of the tape only (benchmark breakdown); returns the tape length. */
+    fun tapeOnly(bytes: ByteArray): Int {
+        fetch(bytes)
+        return end
+    }
+
+    fun decode(bytes: ByteArray): List<Any?> {
+        fetch(bytes)
+        p = 4
+        val roots = u32()
+        val out = ArrayList<Any?>(roots)
+        repeat(roots) { out.add(value()) }
+        return out
+    }
+
+    private fun fetch(bytes: ByteArray) {
+        val seg = ctx.inputSegment(bytes)
+        val st = Native.decode_tape!!.invokeExact(ctx.ptr, seg, bytes.size.toLong(), ctx.out, ctx.out8) as Int
+        if (st != 0) throw ctx.error(st)
+        val tp = ctx.out.get(ValueLayout.ADDRESS, 0)
+        val len = Math.toIntExact(ctx.out8.get(ValueLayout.JAVA_LONG, 0))
+        try {
+            if (b.size < len) b = ByteArray(maxOf(len, b.size * 2))
+            MemorySegment.copy(tp.reinterpret(len.toLong()), ValueLayout.JAVA_BYTE, 0, b, 0, len)
+        } finally {
+            Native.ctx_free_bytes.invokeExact(ctx.ptr, tp)
+        }
+        ctx.readBuffer = b
+        end = len
+        if (len < 8 || b[0] != 'W'.code.toByte() || b[1] != 'T'.code.toByte() || b[2] != 1.toByte()) {
+            throw WireException("arg", -1, "libwire returned a tape of an unknown version")
+        }
+    }
+
+    private fun u8(): Int = b[p++].toInt() and 0xff
+    private fun u16(): Int { val v = (TapeOps.LE16.get(b, p) as Short).toInt() and 0xffff; p += 2; return v }
+    private fun u32(): Int { val v = TapeOps.LE32.get(b, p) as Int; p += 4; return v }
+    private fun u64(): Long { val v = TapeOps.LE64.get(b, p) as Long; p += 8; return v }
+    private fun f64(): Double = Double.fromBits(u64())
+
+    private fun text(): String {
+        val k = u16()
+        val s = String(b, p, k, Charsets.UTF_8)
+        p += k
+        return s
+    }
+
+    private fun blob(k: Int): ByteArray = b.copyOfRange(p, p + k).also { p += k }
+
+    private fun fullName(ns: String, name: String) = if (ns.isEmpty()) name else "$ns.$name"
+
+    @OptIn(ExperimentalUnsignedTypes::class)
+    fun value(): Any? {
+        val op = u8()
+        return when (op) {
+            TypeId.STRING -> {
+                val enc = u8()
+                val k = u32()
+                val cs = when (enc) {
+                    StringEncoding.LATIN1 -> Charsets.ISO_8859_1
+                    StringEncoding.UTF16 -> Charsets.UTF_16LE
+                    else -> Charsets.UTF_8
+                }
+                val s = String(b, p, k, cs)
+                p += k
+                s
+            }
+            TypeId.VARINT64, TypeId.INT64, TypeId.TAGGED_INT64 -> u64()
+            TypeId.VARINT32, TypeId.INT32 -> u64().toInt()
+            TypeId.FLOAT64 -> f64()
+            TypeId.BOOL -> u8() != 0
+            TapeOps.NULL -> null
+            TypeId.LIST, TypeId.SET -> {
+                val c = u32()
+                val coll: MutableCollection<Any?> = if (op == TypeId.LIST) ArrayList(c) else LinkedHashSet(c * 2)
+                ords.add(coll)
+                repeat(c) { coll.add(value()) }
+                coll
+            }
+            TypeId.MAP -> {
+                val c = u32()
+                val m = LinkedHashMap<Any?, Any?>(c * 2)
+                ords.add(m)
+                repeat(c) {
+                    val k = value()
+                    m[k] = value()
+                }
+                m
+            }
+            TapeOps.PACKED -> packed()
+            TapeOps.REF -> {
+                val k = u32()
+                val v = ords[k]
+                if (v === Building) throw WireException("ref", -1, "a cycle through a struct cannot be built into immutable objects")
+                v
+            }
+            TypeId.FLOAT32 -> f64().toFloat()
+            TypeId.INT8 -> u64().toByte()
+            TypeId.INT16 -> u64().toShort()
+            TypeId.UINT8 -> u64().toUByte()
+            TypeId.UINT16 -> u64().toUShort()
+            TypeId.UINT32, TypeId.VAR_UINT32 -> u64().toUInt()
+            TypeId.UINT64, TypeId.VAR_UINT64, TypeId.TAGGED_UINT64 -> u64().toULong()
+            TypeId.FLOAT16 -> Float16(java.lang.Float.floatToFloat16(f64().toFloat()))
+            TypeId.BFLOAT16 -> BFloat16((f64().toFloat().toRawBits() ushr 16).toShort())
+            TypeId.NONE -> WireNone
+            TypeId.DATE -> LocalDate.ofEpochDay(u64())
+            TypeId.TIMESTAMP -> { val s = u64(); Instant.ofEpochSecond(s, (u32().toLong() and 0xffffffffL)) }
+            TypeId.DURATION -> { val s = u64(); Duration.ofSeconds(s, (u32().toLong() and 0xffffffffL)) }
+            TypeId.DECIMAL -> {
+                val scale = u32()
+                val neg = u8() != 0
+                val k = u32()
+                val be = ByteArray(k) { b[p + k - 1 - it] }
+                p += k
+                val bi = BigInteger(1, be)
+                BigDecimal(if (neg) bi.negate() else bi, scale).also { ords.add(it) }
+            }
+            TypeId.BINARY -> blob(u32()).also { ords.add(it) }
+            TypeId.ENUM -> {
+                val type = u32()
+                val v = u32()
+                val e = ctx.boundType(type)?.enumInfo
+                if (e != null) {
+                    if (v < 0 || v >= e.constants.size) throw WireException("value", -1, "enum value $v out of range for ${ctx.cachedTypeName(type)}")
+                    e.constants[v]
+                } else {
+                    WireEnum(ctx.cachedTypeName(type), v)
+                }
+            }
+            TypeId.NAMED_ENUM -> {
+                val ns = text()
+                val nm = text()
+                WireEnum(fullName(ns, nm), u32())
+            }
+            TapeOps.ENUM_ID -> {
+                val id = u32().toLong() and 0xffffffffL
+                WireEnum(null, u32(), if (id == 0xffffffffL) null else id)
+            }
+            TypeId.STRUCT, TapeOps.STRUCT_TD -> struct(op)
+            TypeId.UNION -> {
+                val type = u32()
+                val case = u32()
+                val at = ords.size
+                ords.add(Building)
+                val inner = value()
+                val u = WireUnion(if (type == -1) null else ctx.cachedTypeName(type), case, inner)
+                ords[at] = u
+                u
+            }
+            else -> {
+                if (TypeId.arrayWidth(op) > 0) array(op).also { ords.add(it) }
+                else throw WireException("arg", -1, "unknown tape op 0x%02x".format(op))
+            }
+        }
+    }
+
+    private fun packed(): Any {
+        val kind = u8()
+        val et = u8()
+        val c = u32()
+        val coll: MutableCollection<Any?> = if (kind == TypeId.LIST) ArrayList(c) else LinkedHashSet(c * 2)
+        ords.add(coll)
+        for (i in 0 until c) {
+            val raw = TapeOps.LE64.get(b, p) as Long
+            p += 8
+            coll.add(
+                when (et) {
+                    TypeId.VARINT64, TypeId.INT64, TypeId.TAGGED_INT64 -> raw
+                    TypeId.VARINT32, TypeId.INT32 -> raw.toInt()
+                    TypeId.FLOAT64 -> Double.fromBits(raw)
+                    TypeId.BOOL -> raw != 0L
+                    TypeId.FLOAT32 -> Double.fromBits(raw).toFloat()
+                    TypeId.INT8 -> raw.toByte()
+                    TypeId.INT16 -> raw.toShort()
+                    TypeId.UINT8 -> raw.toUByte()
+                    TypeId.UINT16 -> raw.toUShort()
+                    TypeId.UINT32, TypeId.VAR_UINT32 -> raw.toUInt()
+                    TypeId.UINT64, TypeId.VAR_UINT64, TypeId.TAGGED_UINT64 -> raw.toULong()
+                    TypeId.FLOAT16 -> Float16(java.lang.Float.floatToFloat16(Double.fromBits(raw).toFloat()))
+                    TypeId.BFLOAT16 -> BFloat16((Double.fromBits(raw).toFloat().toRawBits() ushr 16).toShort())
+                    else -> throw WireException("arg", -1, "packed element type $et")
+                },
+            )
+        }
+        return coll
+    }
+
+    @OptIn(ExperimentalUnsignedTypes::class)
+    private fun array(t: Int): Any {
+        val len = u32()
+        val w = TypeId.arrayWidth(t)
+        val c = len / w
+        val seg = MemorySegment.ofArray(b).asSlice(p.toLong(), len.toLong())
+        val r: Any = when (t) {
+            TypeId.BOOL_ARRAY -> BooleanArray(c) { b[p + it] != 0.toByte() }
+            TypeId.INT8_ARRAY -> b.copyOfRange(p, p + c)
+            TypeId.UINT8_ARRAY -> b.copyOfRange(p, p + c).asUByteArray()
+            TypeId.INT16_ARRAY -> ShortArray(c).also { MemorySegment.copy(seg, LE_I16, 0, it, 0, c) }
+            TypeId.UINT16_ARRAY -> ShortArray(c).also { MemorySegment.copy(seg, LE_I16, 0, it, 0, c) }.asUShortArray()
+            TypeId.INT32_ARRAY -> IntArray(c).also { MemorySegment.copy(seg, LE_I32, 0, it, 0, c) }
+            TypeId.UINT32_ARRAY -> IntArray(c).also { MemorySegment.copy(seg, LE_I32, 0, it, 0, c) }.asUIntArray()
+            TypeId.INT64_ARRAY -> LongArray(c).also { MemorySegment.copy(seg, LE_I64, 0, it, 0, c) }
+            TypeId.UINT64_ARRAY -> LongArray(c).also { MemorySegment.copy(seg, LE_I64, 0, it, 0, c) }.asULongArray()
+            TypeId.FLOAT32_ARRAY -> FloatArray(c).also { MemorySegment.copy(seg, LE_F32, 0, it, 0, c) }
+            TypeId.FLOAT64_ARRAY -> DoubleArray(c).also { MemorySegment.copy(seg, LE_F64, 0, it, 0, c) }
+            TypeId.FLOAT16_ARRAY -> Float16Array(ShortArray(c).also { MemorySegment.copy(seg, LE_I16, 0, it, 0, c) })
+            TypeId.BFLOAT16_ARRAY -> BFloat16Array(ShortArray(c).also { MemorySegment.copy(seg, LE_I16, 0, it, 0, c) })
+            else -> throw WireException("unsupported", -1, "no Kotlin mapping for ${TypeId.name(t)}")
+        }
+        p += len
+        return r
+    }
+
+    private fun struct(op: Int): Any {
+        if (op == TapeOps.STRUCT_TD) {
+            val k = u32()
+            p += k // the TypeDef: the layout is already applied
+        }
+        val type = u32()
+        var name: String? = null
+        var typeId: Long? = null
+        if (type == -1) {
+            val id = u32().toLong() and 0xffffffffL
+            val ns = text()
+            val nm = text()
+            if (nm.isNotEmpty()) name = fullName(ns, nm) else if (id != 0xffffffffL) typeId = id
+        }
+        val info = if (type != -1) ctx.boundType(type)?.info else null
+        val nf = u32()
+        if (info == null) {
+            val fields = LinkedHashMap<String, Any?>()
+            val s = WireStruct(if (type != -1) ctx.cachedTypeName(type) else name, fields, typeId)
+            ords.add(s)
+            repeat(nf) {
+                val fname = text()
+                fields[fname] = value()
+            }
+            return s
+        }
+        val at = ords.size
+        ords.add(Building)
+        val values = arrayOfNulls<Any?>(info.fields.size)
+        val present = BooleanArray(info.fields.size)
+        for (i in 0 until nf) {
+            val k = u16()
+            val f = info.field(b, p, k, i)
+            p += k
+            val v = value()
+            if (f == null) continue // a field this class does not have: skipped
+            values[f.index] = coerceField(v, f)
+            present[f.index] = true
+        }
+        val obj = info.construct(values, present)
+        ords[at] = obj
+        return obj
+    }
+
+    companion object {
+        private val LE_I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN)
+        private val LE_I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN)
+        private val LE_I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN)
+        private val LE_F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN)
+        private val LE_F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN)
+    }
+}
