@@ -102,6 +102,8 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
       if (is_ns) nm->ns_xref = 1;
       else nm->name_xref = 1;
     }
+    if (is_ns) nm->ns_ref = id;
+    else nm->name_ref = id;
     bytes = e->p;
     len = e->len;
     enc = e->enc;
@@ -139,7 +141,7 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
     }
     for (size_t i = 0; i < d->nms; i++) {
       ms_entry *e = &d->ms[i];
-      if (e->enc == enc && e->len == len && memcmp(e->p, bytes, len) == 0) {
+      if (e->enc == enc && e->len == len && wire__eq(e->p, bytes, len)) {
         /* Announced again instead of referenced: Fory Go writes this; the
          * name gets a new index, and the choice is kept for re-encoding. */
         if (is_ns) nm->ns_again = 1;
@@ -214,8 +216,8 @@ static uint32_t registered(dec *d, bool by_name, uint32_t id,
     if (!by_name) {
       if (t->user_id == id) return i;
     } else if (strlen(t->ns) == ns_len && strlen(t->name) == name_len &&
-               memcmp(t->ns, ns, ns_len) == 0 &&
-               memcmp(t->name, name, name_len) == 0) {
+               wire__eq(t->ns, ns, ns_len) &&
+               wire__eq(t->name, name, name_len)) {
       return i;
     }
   }
@@ -341,7 +343,7 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
       wire__layout_link(d->ctx, l);
       wire_buf b = {d->ctx, NULL, 0, 0, false, WIRE_OK};
       if (wire__typedef_build(d->ctx, l->type_index, &b) == WIRE_OK &&
-          b.len == l->td_len && memcmp(b.p, l->td, b.len) == 0)
+          b.len == l->td_len && wire__eq(b.p, l->td, b.len))
         l->matches_schema = true;
       wire__free(d->ctx, b.p, b.cap);
       wire_ctx_clear_error(d->ctx);
@@ -350,6 +352,16 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
   if (l->kind != kind_of(tm->type))
     return fail(d, WIRE_E_TYPEDEF, s, "TypeDef of a %s for a %s value",
                 kind_name(l->kind), wire_type_name(tm->type));
+  {
+    /* The TypeDef's registration (by name or by id) must match the type
+     * id: NAMED_* kinds carry names, the others ids (R-UTYPE-5). */
+    bool named = tm->type == WIRE_T_NAMED_ENUM || tm->type == WIRE_T_NAMED_STRUCT ||
+                 tm->type == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
+                 tm->type == WIRE_T_NAMED_EXT || tm->type == WIRE_T_NAMED_UNION;
+    if (named != l->by_name)
+      return fail(d, WIRE_E_TYPEDEF, s, "TypeDef registered by %s for a %s value",
+                  l->by_name ? "name" : "id", wire_type_name(tm->type));
+  }
   if (l->kind == WIRE_KIND_EXT) {
     /* The TypeDef names the ext type; its body comes from the schema. */
     tmeta ext = *tm;
@@ -423,8 +435,8 @@ static bool read_union(dec *d, const tmeta *tm, wire_node *n);
 static bool same_names(const wire_names *a, const wire_names *b) {
   if (!a || !b) return a == b;
   return a->ns_len == b->ns_len && a->name_len == b->name_len &&
-         memcmp(a->ns, b->ns, a->ns_len) == 0 &&
-         memcmp(a->name, b->name, a->name_len) == 0;
+         wire__eq(a->ns, b->ns, a->ns_len) &&
+         wire__eq(a->name, b->name, a->name_len);
 }
 
 static bool matches(const tmeta *tm, const wire_node *n) {
@@ -590,7 +602,8 @@ static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
     items[i] = e;
     n->small = i + 1;
   }
-  if (same && (et.type == WIRE_T_ENUM || et.type == WIRE_T_NAMED_ENUM)) {
+  if (same && !(h & WIRE_LF_DECL) && et.type >= WIRE_T_ENUM &&
+      et.type <= WIRE_T_NAMED_UNION) {
     bool any = false;
     for (uint32_t i = 0; i < count && !any; i++)
       any = items[i]->type != WIRE_T_NULL;

@@ -696,11 +696,11 @@ static int32_t field_index(wire_ctx *ctx, const wire_layout *l,
                            const char *name, size_t len) {
   for (uint32_t i = 0; i < l->nfields; i++) {
     const wire_lfield *f = &l->fields[i];
-    if (f->name_len == len && f->name && memcmp(f->name, name, len) == 0)
+    if (f->name_len == len && f->name && wire__eq(f->name, name, len))
       return (int32_t)i;
     if (f->local != WIRE_NO_TYPE && l->type_index != WIRE_NO_TYPE) {
       const char *decl = ctx->reg->types[l->type_index].fields[f->local].name;
-      if (strlen(decl) == len && memcmp(decl, name, len) == 0) return (int32_t)i;
+      if (strlen(decl) == len && wire__eq(decl, name, len)) return (int32_t)i;
     }
     if (f->tag >= 0 && len > 1 && name[0] == '#') {
       char *end;
@@ -799,8 +799,8 @@ static uint32_t lookup(const wire_doc *d, uint8_t kind, uint32_t id,
     if (t->kind != kind) continue;
     if (nm ? (t->by_name && strlen(t->ns) == nm->ns_len &&
               strlen(t->name) == nm->name_len &&
-              memcmp(t->ns, nm->ns, nm->ns_len) == 0 &&
-              memcmp(t->name, nm->name, nm->name_len) == 0)
+              wire__eq(t->ns, nm->ns, nm->ns_len) &&
+              wire__eq(t->name, nm->name, nm->name_len))
            : (!t->by_name && t->user_id == id))
       return i;
   }
@@ -917,8 +917,8 @@ wire_node *wire_node_new_struct_typedef(wire_doc *d, const uint8_t *td,
     if (t->kind != WIRE_KIND_STRUCT || t->by_name != l->by_name) continue;
     if (l->by_name ? (strlen(t->ns) == l->ns_len &&
                       strlen(t->name) == l->name_len &&
-                      memcmp(t->ns, l->ns, l->ns_len) == 0 &&
-                      memcmp(t->name, l->name, l->name_len) == 0)
+                      wire__eq(t->ns, l->ns, l->ns_len) &&
+                      wire__eq(t->name, l->name, l->name_len))
                    : t->user_id == l->user_id) {
       l->type_index = i;
       wire__layout_link(d->ctx, l);

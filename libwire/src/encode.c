@@ -69,8 +69,8 @@ static bool same_type(const wire_node *a, const wire_node *b) {
   if (a->type == WIRE_T_NAMED_ENUM) {
     const wire_names *x = a->v.nen.names, *y = b->v.nen.names;
     return x->ns_len == y->ns_len && x->name_len == y->name_len &&
-           memcmp(x->ns, y->ns, x->ns_len) == 0 &&
-           memcmp(x->name, y->name, x->name_len) == 0;
+           wire__eq(x->ns, y->ns, x->ns_len) &&
+           wire__eq(x->name, y->name, x->name_len);
   }
   if (a->type >= WIRE_T_STRUCT && a->type <= WIRE_T_NAMED_EXT) {
     const wire_layout *x = a->v.st.layout, *y = b->v.st.layout;
@@ -83,7 +83,7 @@ static bool same_type(const wire_node *a, const wire_node *b) {
 
 static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
                               uint32_t tlen, int recorded, int form,
-                              bool xref, bool again) {
+                              bool xref, bool again, uint32_t ref) {
   int32_t me = recorded >= 0 ? recorded
                              : wire_meta_choose_encoding(msctx, text, tlen);
   if (me < 0) return efail(e, WIRE_E_META_STRING, "not a meta string");
@@ -107,10 +107,19 @@ static bool write_meta_string(enc *e, int msctx, const uint8_t *text,
    * root, in either role, is written as a reference to it, as both
    * runtimes do - unless the payload announced it again (Fory Go). */
   (void)xref;
+  if (ref && ref <= e->nms && !again) {
+    /* the entry the decoded payload referred to, if it still matches */
+    ms_seen *s = &e->ms[ref - 1];
+    if (s->enc == me && s->len == blen && wire__eq(s->p, bytes, blen)) {
+      wire__put_varu32(&e->b, (ref << 1) | 1);
+      wire__free(e->ctx, heap, hcap);
+      return ok(e);
+    }
+  }
   for (size_t i = 0; i < e->nms && !again; i++) {
     ms_seen *s = &e->ms[i];
     if (s->enc == me && s->len == blen &&
-        memcmp(s->p, bytes, blen) == 0) {
+        wire__eq(s->p, bytes, blen)) {
       wire__put_varu32(&e->b, (uint32_t)(((i + 1) << 1) | 1));
       wire__free(e->ctx, heap, hcap);
       return ok(e);
@@ -198,8 +207,8 @@ static bool write_shared_typedef_named(enc *e, uint8_t kind,
   for (size_t i = 0; i < e->ntdn; i++) {
     const wire_names *o = e->tdn[i];
     if (o->ns_len == nm->ns_len && o->name_len == nm->name_len &&
-        memcmp(o->ns, nm->ns, nm->ns_len) == 0 &&
-        memcmp(o->name, nm->name, nm->name_len) == 0) {
+        wire__eq(o->ns, nm->ns, nm->ns_len) &&
+        wire__eq(o->name, nm->name, nm->name_len)) {
       wire__put_varu32(&e->b, e->tdn_index[i] << 1 | 1);
       return ok(e);
     }
@@ -238,10 +247,10 @@ static bool write_names(enc *e, const wire_node *n, const wire_names *nm) {
   bool set = n->flags & WIRE_NF_NAMES_SET;
   return write_meta_string(e, WIRE_MSCTX_NAMESPACE, nm->ns, nm->ns_len,
                            set ? n->a : -1, nm->ns_hash_form, nm->ns_xref,
-                           nm->ns_again) &&
+                           nm->ns_again, nm->ns_ref) &&
          write_meta_string(e, WIRE_MSCTX_TYPE_NAME, nm->name, nm->name_len,
                            set ? n->b : -1, nm->name_hash_form, nm->name_xref,
-                           nm->name_again);
+                           nm->name_again, nm->name_ref);
 }
 
 /* The registry index of a named type, for building its TypeDef. */
@@ -251,8 +260,8 @@ static uint32_t find_named(enc *e, uint8_t kind, const wire_names *nm) {
     wire_utype *t = &r->types[i];
     if (t->kind == kind && t->by_name && strlen(t->ns) == nm->ns_len &&
         strlen(t->name) == nm->name_len &&
-        memcmp(t->ns, nm->ns, nm->ns_len) == 0 &&
-        memcmp(t->name, nm->name, nm->name_len) == 0)
+        wire__eq(t->ns, nm->ns, nm->ns_len) &&
+        wire__eq(t->name, nm->name, nm->name_len))
       return i;
   }
   return WIRE_NO_TYPE;
@@ -286,9 +295,9 @@ static bool write_type_meta(enc *e, const wire_node *n) {
       const wire_layout *l = n->v.st.layout;
       bool set = n->flags & WIRE_NF_NAMES_SET;
       return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len,
-                               set ? n->a : -1, 0, false, false) &&
+                               set ? n->a : -1, 0, false, false, 0) &&
              write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len,
-                               set ? n->b : -1, 0, false, false);
+                               set ? n->b : -1, 0, false, false, 0);
     }
   case WIRE_T_COMPATIBLE_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT:
@@ -305,9 +314,9 @@ static bool write_type_meta(enc *e, const wire_node *n) {
       const wire_layout *l = n->v.st.layout;
       bool set = n->flags & WIRE_NF_NAMES_SET;
       return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len,
-                               set ? n->a : -1, 0, false, false) &&
+                               set ? n->a : -1, 0, false, false, 0) &&
              write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len,
-                               set ? n->b : -1, 0, false, false);
+                               set ? n->b : -1, 0, false, false, 0);
     }
   case WIRE_T_TYPED_UNION:
     wire__put_varu32(&e->b, n->v.un.user_id);

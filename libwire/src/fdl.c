@@ -726,6 +726,10 @@ static int32_t parse_option(fdl_parser *P, bool apply) {
    * name, e.g. "" as register(cls, "name") gives in the runtimes, instead
    * of the package (or foryc's "default"). */
   else if (eqs(n, name->len, "wire_namespace") && v.t == TK_STRING) {
+    if (memchr(v.s, 0, v.slen) ||
+        wire_meta_choose_encoding(WIRE_MSCTX_NAMESPACE, (const uint8_t *)v.s,
+                                  v.slen) < 0)
+      return syn(P->L, P->f, v.off, "wire_namespace must be a valid name");
     P->f->wire_ns = v.s;
     P->f->wire_ns_len = v.slen;
   }
@@ -981,6 +985,10 @@ static int32_t parse_field_options(fdl_parser *P, fdl_field *fld) {
     if (fld && v.t == TK_FALSE && tok_is(P, name, "nullable"))
       fld->not_nullable = true; /* libwire extension */
     if (fld && tok_is(P, name, "wire_name") && v.t == TK_STRING) {
+      if (v.slen == 0 || memchr(v.s, 0, v.slen) ||
+          wire_meta_choose_encoding(WIRE_MSCTX_FIELD_NAME,
+                                    (const uint8_t *)v.s, v.slen) < 0)
+        return syn(P->L, P->f, v.off, "wire_name must be a valid field name");
       fld->wire_name = v.s;
       fld->wire_name_len = v.slen;
     }
@@ -1605,7 +1613,9 @@ static void count_known(wire_registry *r, uint32_t before, fdl_type *t,
       if (!same_str(u->ns, t->ns, t->ns_len) ||
           !same_str(u->name, t->name, t->nlen))
         continue;
-      if (u->kind == t->kind && u->by_name == t->by_name &&
+      uint8_t tk = t->wire_ext && t->kind == WIRE_KIND_STRUCT ? WIRE_KIND_EXT
+                                                              : t->kind;
+      if (u->kind == tk && u->by_name == t->by_name &&
           (t->by_name || u->user_id == t->user_id)) {
         (*same)++;
         t->reg = i;

@@ -136,6 +136,11 @@ static inline void wire__put_tagged_u64(wire_buf *b, uint64_t v) {
   }
 }
 
+/* Byte equality that accepts NULL for empty spans (memcmp does not). */
+static inline bool wire__eq(const void *a, const void *b, size_t n) {
+  return n == 0 || memcmp(a, b, n) == 0;
+}
+
 /* ---- Input cursor ------------------------------------------------------ */
 
 /* All reads check `n <= end - p` before touching memory. On failure they
@@ -266,6 +271,10 @@ typedef struct {
   /* Announced again although an equal name was announced before in this
    * root (Fory Go does this); a writer normally refers to it instead. */
   uint8_t ns_again, name_again;
+  /* The meta string table entry (index + 1) a reference named, 0 if the
+   * name was announced: several equal entries may exist (names announced
+   * again), so the writer refers to the same one. */
+  uint32_t ns_ref, name_ref;
   /* The TypeDef these names came from (compatible mode), or NULL. */
   const struct wire_layout *layout;
 } wire_names;

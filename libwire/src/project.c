@@ -186,7 +186,7 @@ static int32_t convert(proj *p, wire_node *v, const wire_ftype *f,
                  p->doc->ctx->reg->types[f->user].full_name);
   }
   if (s == t) {
-    if ((t == WIRE_T_LIST || t == WIRE_T_SET) && f->elem && f->elem->user != WIRE_NO_TYPE) {
+    if ((t == WIRE_T_LIST || t == WIRE_T_SET) && f->elem) {
       wire_node *l = wire_node_new_list(p->doc, t);
       if (!l) return p->doc->ctx->err_code;
       for (uint32_t i = 0; i < v->small; i++) {
@@ -196,6 +196,19 @@ static int32_t convert(proj *p, wire_node *v, const wire_ftype *f,
         if (wire__list_push(p->doc, l, e)) return p->doc->ctx->err_code;
       }
       *out = l;
+      return WIRE_OK;
+    }
+    if (t == WIRE_T_MAP && f->key && f->value) {
+      wire_node *m = wire_node_new_map(p->doc);
+      if (!m) return p->doc->ctx->err_code;
+      for (uint32_t i = 0; i < v->small; i++) {
+        wire_node *k, *x;
+        int32_t st = convert(p, v->v.map.kv[2 * i], f->key, &k);
+        if (!st) st = convert(p, v->v.map.kv[2 * i + 1], f->value, &x);
+        if (st) return st;
+        if (wire__map_push(p->doc, m, k, x)) return p->doc->ctx->err_code;
+      }
+      *out = m;
       return WIRE_OK;
     }
     *out = v;
@@ -249,7 +262,7 @@ static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
       const wire_lfield *wf = &wl->fields[k];
       bool hit = rf->tag >= 0 ? wf->tag == rf->tag
                               : wf->tag < 0 && wf->name_len == rf->name_len &&
-                                    memcmp(wf->name, rf->name, rf->name_len) == 0;
+                                    wire__eq(wf->name, rf->name, rf->name_len);
       if (hit) {
         val = v->v.st.fields[k];
         break;

@@ -61,8 +61,8 @@ int32_t wire__reg_add_type(wire_ctx *ctx, uint8_t kind, bool by_name,
     if (!by_name && !t->by_name && t->user_id == user_id)
       return wire__fail(ctx, WIRE_E_ARG, 0, "type id %u registered twice "
                                             "(%s)", user_id, t->full_name);
-    if (strlen(t->name) == name_len && memcmp(t->name, name, name_len) == 0 &&
-        strlen(t->ns) == ns_len && (!ns_len || memcmp(t->ns, ns, ns_len) == 0))
+    if (strlen(t->name) == name_len && wire__eq(t->name, name, name_len) &&
+        strlen(t->ns) == ns_len && (!ns_len || wire__eq(t->ns, ns, ns_len)))
       return wire__fail(ctx, WIRE_E_ARG, 0, "type %s registered twice",
                         t->full_name);
   }
@@ -137,7 +137,7 @@ int32_t wire__reg_add_field(wire_ctx *ctx, uint32_t ti, const char *name,
     return wire__fail(ctx, WIRE_E_ARG, 0, "a field needs a name and a type");
   for (uint32_t i = 0; i < t->nfields; i++) {
     if (strlen(t->fields[i].name) == name_len &&
-        memcmp(t->fields[i].name, name, name_len) == 0)
+        wire__eq(t->fields[i].name, name, name_len))
       return wire__fail(ctx, WIRE_E_ARG, 0, "field %.*s declared twice in %s",
                         (int)name_len, name, t->full_name);
     if (tag >= 0 && t->fields[i].tag == tag)
@@ -209,11 +209,11 @@ int32_t wire__reg_find(wire_ctx *ctx, const char *name, size_t len,
   uint32_t found = WIRE_NO_TYPE, nfound = 0;
   for (uint32_t i = 0; i < r->ntypes; i++) {
     wire_utype *t = &r->types[i];
-    if (strlen(t->full_name) == len && memcmp(t->full_name, name, len) == 0) {
+    if (strlen(t->full_name) == len && wire__eq(t->full_name, name, len)) {
       *out = i;
       return WIRE_OK;
     }
-    if (strlen(t->name) == len && memcmp(t->name, name, len) == 0) {
+    if (strlen(t->name) == len && wire__eq(t->name, name, len)) {
       found = i;
       nfound++;
     }

@@ -37,7 +37,7 @@ static int cmp_ident(const wire_lfield *a, const wire_lfield *b) {
   if (ta) return -1;
   if (tb) return 1;
   size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-  int c = memcmp(a->name, b->name, n);
+  int c = n ? memcmp(a->name, b->name, n) : 0;
   if (c) return c;
   return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
 }
@@ -687,7 +687,7 @@ void wire__layout_link(wire_ctx *ctx, wire_layout *l) {
       const wire_lfield *g = &r->fields[k];
       bool hit = f->tag >= 0 ? g->tag == f->tag
                              : g->tag < 0 && g->name_len == f->name_len &&
-                                   memcmp(g->name, f->name, f->name_len) == 0;
+                                   wire__eq(g->name, f->name, f->name_len);
       if (!hit) continue;
       f->local = g->local;
       if (!f->name) { /* a tag-id field: the schema's name for the tag */

@@ -1,76 +1,105 @@
 #!/bin/sh
-# run.sh [SECONDS] - build the libFuzzer target fuzz_decode and run it.
+# run.sh [SECONDS] - build the libFuzzer targets and fuzz each of them.
 #
-# Builds libwire/src/*.c + fuzz_decode.c with clang and
-# -fsanitize=fuzzer,address,undefined into build/fuzz/, copies the seed
-# corpus (libwire/tests/fuzz/corpus/) into build/fuzz/corpus/ (inputs found
-# by earlier runs stay there) and fuzzes for SECONDS (default 60) with
-# -max_len=4096. Exits non-zero when libFuzzer reports a crash, a leak, a
-# timeout, an out-of-memory or a lossless-property mismatch (abort); the
-# reproducer is then in build/fuzz/artifacts/.
+# Targets (see the comment at the top of each source):
+#   fuzz_decode  schema-less payloads (corpus/, wire.dict)
+#   fuzz_schema  mode byte + payload: with the fixture schemas and/or in
+#                compatible mode, TypeDefs (corpus_schema/,
+#                wire.dict + typedef.dict)
+#   fuzz_fdl     FDL schema text (corpus_fdl/, fdl.dict)
 #
-# Environment: CC (default clang), BUILD (default build), JOBS (default 1;
-# >1 runs libFuzzer in -fork=JOBS mode), FUZZ_ARGS (extra libFuzzer flags,
-# e.g. "-ignore_crashes=1" with JOBS>1 to keep going after a finding),
-# WIRE_FUZZ_SKIP_KNOWN=1 (do not stop on lossless failures that match the
-# known, reported bugs listed in crashers/README.md; see fuzz_decode.c).
-# To replay a file: build/fuzz/fuzz_decode FILE...
+# Builds them with clang -fsanitize=fuzzer,address,undefined (build.sh) into
+# $BUILD/fuzz/, replays the reproducers in crashers/ (informational: says
+# which still fail), then fuzzes every target for SECONDS / number of targets
+# (SECONDS defaults to 60, so the whole run stays within SECONDS plus the
+# build). Each target keeps its working corpus in $BUILD/fuzz/corpus-<target>/
+# (seeded from the checked-in corpus; inputs found by earlier runs stay).
+# Exits non-zero when libFuzzer reports a crash, a leak, a timeout, an
+# out-of-memory or a failed property check (abort) in any target; the
+# reproducers are then in $BUILD/fuzz/artifacts/<target>/ (the files this
+# run added; the log is $BUILD/fuzz/<target>.log).
+#
+# Environment: FUZZ_CC (default clang), BUILD (default build), TARGETS
+# (default all three), JOBS (default 1; >1 runs libFuzzer in -fork=JOBS
+# mode), FUZZ_ARGS (extra libFuzzer flags, e.g. "-ignore_crashes=1" with
+# JOBS>1 to keep going after a finding), WIRE_FUZZ_SKIP_KNOWN (default 1:
+# checks that fail because of reported, not yet fixed bugs are skipped for
+# exactly the inputs those bugs concern, see crashers/README.md; 0 = do not
+# skip).
+# Replay a file: $BUILD/fuzz/<target> FILE...
 set -eu
 
 SECONDS_TO_RUN=${1:-60}
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
-
-CC=${CC:-clang}
+FZ=libwire/tests/fuzz
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-1}
+TARGETS=${TARGETS:-fuzz_decode fuzz_schema fuzz_fdl}
 OUT=$BUILD/fuzz
-BIN=$OUT/fuzz_decode
+export WIRE_FUZZ_SKIP_KNOWN=${WIRE_FUZZ_SKIP_KNOWN:-1}
 
-mkdir -p "$OUT/corpus" "$OUT/artifacts"
+FUZZ_CC=${FUZZ_CC:-clang} sh $FZ/build.sh fuzz "$OUT"
 
-echo "== building $BIN"
-# shellcheck disable=SC2086
-$CC -Ilibwire/include -Ilibwire/src -D_DEFAULT_SOURCE -std=c11 -g -O1 \
-  -fno-omit-frame-pointer \
-  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  libwire/src/*.c libwire/tests/fuzz/fuzz_decode.c -lm -o "$BIN"
+ntargets=$(echo $TARGETS | wc -w)
+per=$((SECONDS_TO_RUN / ntargets))
+[ "$per" -ge 1 ] || per=1
 
-cp libwire/tests/fuzz/corpus/* "$OUT/corpus/"
-
-# The reproducers we keep must not crash any more once they are fixed; run
-# them first so a regression shows up immediately (informational only: a
-# known, not yet fixed crasher must not stop the fuzzing run).
-if ls libwire/tests/fuzz/crashers/*.bin >/dev/null 2>&1; then
-  echo "== replaying libwire/tests/fuzz/crashers/ (known findings)"
-  for f in libwire/tests/fuzz/crashers/*.bin; do
-    if env -u WIRE_FUZZ_SKIP_KNOWN "$BIN" "$f" >"$OUT/replay.log" 2>&1; then
-      echo "   fixed:       $f"
-    else
-      echo "   still fails: $f"
-    fi
-  done
-fi
-
-echo "== fuzzing for ${SECONDS_TO_RUN}s (jobs: $JOBS)"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+# The reproducers we keep: fixed ones (crashers/*) must pass; open ones
+# (crashers/open/) show whether they are fixed yet. Informational only, so
+# a known, not yet fixed finding does not stop the fuzzing run.
+echo "== replaying $FZ/crashers/ (known findings)"
+for f in $FZ/crashers/*.bin $FZ/crashers/*.fdl $FZ/crashers/open/*; do
+  [ -f "$f" ] || continue
+  case $f in *.md) continue ;; esac
+  bad=""
+  for t in $TARGETS; do
+    WIRE_FUZZ_SKIP_KNOWN=0 "$OUT/$t" "$f" >"$OUT/replay.log" 2>&1 ||
+      bad="$bad $t"
+  done
+  if [ -z "$bad" ]; then
+    echo "   passes:      $f"
+  else
+    echo "   still fails:$bad: $f"
+  fi
+done
+
+status=0
 FORK=""
 if [ "$JOBS" -gt 1 ]; then FORK="-fork=$JOBS"; fi
-status=0
-# shellcheck disable=SC2086
-"$BIN" $FORK -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=10 \
-  -rss_limit_mb=2048 -print_final_stats=1 \
-  -dict=libwire/tests/fuzz/wire.dict \
-  -artifact_prefix="$OUT/artifacts/" ${FUZZ_ARGS:-} \
-  "$OUT/corpus" || status=$?
-
-found=$(ls "$OUT/artifacts" 2>/dev/null | wc -l)
-if [ "$status" -ne 0 ] || [ "$found" -ne 0 ]; then
-  echo "== FAILED (exit $status); artifacts in $OUT/artifacts/:" >&2
-  ls -l "$OUT/artifacts" >&2 || true
-  echo "   minimize: $BIN -minimize_crash=1 -runs=20000 \\" >&2
-  echo "     -exact_artifact_path=min.bin $OUT/artifacts/<file>" >&2
-  exit 1
-fi
-echo "== OK: no crash, leak or mismatch in ${SECONDS_TO_RUN}s"
+for t in $TARGETS; do
+  case $t in
+    fuzz_decode) seeds=$FZ/corpus dict=$FZ/wire.dict maxlen=4096 ;;
+    fuzz_schema)
+      seeds=$FZ/corpus_schema maxlen=4096
+      dict=$OUT/fuzz_schema.dict
+      cat $FZ/wire.dict $FZ/typedef.dict >"$dict" ;;
+    fuzz_fdl) seeds=$FZ/corpus_fdl dict=$FZ/fdl.dict maxlen=8192 ;;
+    *) echo "run.sh: unknown target $t" >&2; exit 2 ;;
+  esac
+  mkdir -p "$OUT/corpus-$t" "$OUT/artifacts/$t"
+  cp "$seeds"/* "$OUT/corpus-$t/"
+  touch "$OUT/.start-$t"
+  echo "== fuzzing $t for ${per}s (jobs: $JOBS)"
+  st=0
+  # shellcheck disable=SC2086
+  "$OUT/$t" $FORK -max_total_time="$per" -max_len=$maxlen -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1 -dict="$dict" \
+    -artifact_prefix="$OUT/artifacts/$t/" ${FUZZ_ARGS:-} \
+    "$OUT/corpus-$t" >"$OUT/$t.log" 2>&1 || st=$?
+  tail -n 12 "$OUT/$t.log"
+  found=$(find "$OUT/artifacts/$t" -type f -newer "$OUT/.start-$t" | wc -l)
+  if [ "$st" -ne 0 ] || [ "$found" -ne 0 ]; then
+    echo "== $t FAILED (exit $st); log $OUT/$t.log, artifacts in" \
+      "$OUT/artifacts/$t/:" >&2
+    find "$OUT/artifacts/$t" -type f -newer "$OUT/.start-$t" >&2 || true
+    echo "   minimize: $OUT/$t -minimize_crash=1 -runs=20000 \\" >&2
+    echo "     -exact_artifact_path=min.bin $OUT/artifacts/$t/<file>" >&2
+    status=1
+  fi
+done
+if [ "$status" -ne 0 ]; then exit 1; fi
+echo "== OK: no crash, leak, hang or failed check in ${SECONDS_TO_RUN}s"

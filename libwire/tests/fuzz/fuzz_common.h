@@ -1,0 +1,279 @@
+/* fuzz_common.h - checks shared by the libwire fuzz targets (header only).
+ *
+ * fuzz_roundtrip() is the decoder property every target applies to a
+ * payload, on a context configured by the caller (schema, options):
+ *   1. wire_decode succeeds or fails cleanly: on failure *out_doc is NULL
+ *      and the context's error code equals the status, with an offset
+ *      inside the input and a message;
+ *   2. lossless: if decoding succeeded, wire_encode of the document
+ *      succeeds and writes exactly the input bytes;
+ *   3. wire_dump (no-op callback that reads every line) returns the same
+ *      status as wire_decode.
+ * A violation prints the input (hex) and the difference, then aborts, so
+ * libFuzzer saves the input. Leaks are LeakSanitizer's job: everything is
+ * freed here.
+ *
+ * Known issues: with WIRE_FUZZ_SKIP_KNOWN=1 (the default of run.sh and
+ * replay.sh), checks that fail because of a reported, not yet fixed bug
+ * are skipped for exactly the inputs that bug concerns (a pattern in the
+ * decoded document or the registry), so fuzzing can go on past it. Each
+ * skip names its entry (K<n>) in crashers/README.md; remove it with the
+ * fix. Crashes and sanitizer reports elsewhere are never skipped. */
+#ifndef WIRE_FUZZ_COMMON_H
+#define WIRE_FUZZ_COMMON_H
+
+#include "wire.h"
+#include "internal.h" /* node layout, for the known-issue patterns only */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+static void fuzz_hexdump(const char *what, const uint8_t *p, size_t n) {
+  fprintf(stderr, "%s (%zu bytes):", what, n);
+  for (size_t i = 0; i < n; i++)
+    fprintf(stderr, "%s%02x", i % 32 ? "" : "\n  ", p[i]);
+  fprintf(stderr, "\n");
+}
+
+/* A context with small limits: inputs are at most a few KiB. Depth keeps
+ * its default. */
+static void fuzz_set_limits(wire_ctx *ctx) {
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_BINARY, 1u << 16);
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_COLLECTION, 1u << 16);
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, 1u << 17);
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_DECIMAL_DIGITS, 1024);
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_ROOTS, 1024);
+}
+
+static wire_ctx *fuzz_new_ctx(void) {
+  wire_ctx *ctx = wire_ctx_new();
+  if (!ctx) abort();
+  fuzz_set_limits(ctx);
+  return ctx;
+}
+
+static void fuzz_check_error(wire_ctx *ctx, int32_t st, size_t size,
+                             const char *who) {
+  if (st == WIRE_OK) return;
+  if (wire_ctx_error_code(ctx) != st || wire_ctx_error_offset(ctx) > size ||
+      wire_ctx_error_message(ctx) == NULL) {
+    fprintf(stderr, "%s: status %d but ctx error %d at %llu (input %zu)\n",
+            who, st, wire_ctx_error_code(ctx),
+            (unsigned long long)wire_ctx_error_offset(ctx), size);
+    abort();
+  }
+}
+
+static void fuzz_dump_line(void *user, uint64_t offset, uint64_t length,
+                           uint32_t depth, const char *text) {
+  size_t *total = user;
+  /* Touch the arguments so the sanitizers check the text is a valid
+   * NUL-terminated string. */
+  *total += (size_t)offset + (size_t)length + depth + strlen(text);
+}
+
+static bool fuzz_skip_known(void) {
+  static int skip = -1;
+  if (skip < 0) {
+    const char *e = getenv("WIRE_FUZZ_SKIP_KNOWN");
+    skip = e && *e && *e != '0';
+  }
+  return skip;
+}
+
+/* Set by fuzz_roundtrip when it skipped the encode check (known issue). */
+static bool fuzz_skipped;
+
+/* K9: a NAMED_ENUM node without names: a named enum declared by a TypeDef
+ * field type (map value, list element, field) that the schema does not
+ * link to a registered enum. Its namespace and name pointers are NULL, and
+ * wire_encode's same_type() passes them to memcmp (UBSan: null pointer
+ * passed as argument 1, encode.c same_type). */
+/* K11: an all-null same-type list or set (header SAME_TYPE + HAS_NULL,
+ * not DECL, every element null) whose element type meta is more than the
+ * type id byte: STRUCT, EXT, TYPED_UNION (user id), NAMED_* (names), the
+ * compatible struct kinds (shared TypeDef). Only the id byte is kept
+ * (WIRE_NF_ELEM_SET, node->b), so the re-encoded list lacks the rest.
+ * read_list rejects ENUM and NAMED_ENUM only (K2). */
+static bool fuzz_lossy_null_list(const wire_node *n) {
+  if ((n->type != WIRE_T_LIST && n->type != WIRE_T_SET) ||
+      !(n->flags & WIRE_NF_HDR_SET) || !(n->flags & WIRE_NF_ELEM_SET) ||
+      (n->a & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL)) != WIRE_LF_SAME_TYPE ||
+      n->small == 0)
+    return false;
+  for (uint32_t i = 0; i < n->small; i++)
+    if (n->v.list.items[i]->type != WIRE_T_NULL) return false;
+  uint8_t et = n->b;
+  return (et >= WIRE_T_NAMED_ENUM && et <= WIRE_T_NAMED_EXT) ||
+         et == WIRE_T_TYPED_UNION || et == WIRE_T_NAMED_UNION;
+}
+
+/* K12: a meta string reference to an entry that is not the first one
+ * with that text and encoding (possible since decoders accept names
+ * announced again, d114b8e): the encoder refers to the first equal entry.
+ * Pattern: a document holding a name that was announced again. */
+static bool fuzz_announced_again(const wire_node *n) {
+  const wire_names *nm = NULL;
+  if (n->type == WIRE_T_NAMED_ENUM) nm = n->v.nen.names;
+  else if (n->type >= WIRE_T_UNION && n->type <= WIRE_T_NAMED_UNION)
+    nm = n->v.un.names;
+  else if (n->type >= WIRE_T_STRUCT && n->type <= WIRE_T_NAMED_EXT)
+    nm = n->v.st.names;
+  return nm && (nm->ns_again || nm->name_again);
+}
+
+/* K13: a NAMED_UNION whose compatible-mode type meta is a TypeDef of a
+ * union registered by id (kind 4): read_union takes names only from a
+ * by-name layout, so the node has none and wire_encode fails ("named
+ * union without a name"). */
+static bool fuzz_nameless_named_union(const wire_node *n) {
+  return n->type == WIRE_T_NAMED_UNION && !n->v.un.names;
+}
+
+/* K14: a null map chunk with the DECL bit on its null side, where the
+ * declared key or value type is one the encoder does not declare (any;
+ * structs and ext in compatible mode): read_map accepts it, wire_encode
+ * fails ("chunk header 0x32 needs a schema"). The document does not keep
+ * the declared types, so the pattern is wider: DECL on the null side of
+ * any null chunk. */
+static bool fuzz_decl_null_side(const wire_node *n) {
+  if (n->type != WIRE_T_MAP) return false;
+  for (size_t i = 0; i < wire_map_chunk_count(n); i++) {
+    uint32_t h, size;
+    if (wire_map_chunk(n, i, &h, &size) != WIRE_OK) continue;
+    if (((h & WIRE_MF_KEY_NULL) && (h & WIRE_MF_KEY_DECL)) ||
+        ((h & WIRE_MF_VAL_NULL) && (h & WIRE_MF_VAL_DECL)))
+      return true;
+  }
+  return false;
+}
+
+static bool fuzz_node_issue(const wire_node *n) {
+  if (fuzz_lossy_null_list(n) || fuzz_announced_again(n) ||
+      fuzz_nameless_named_union(n) || fuzz_decl_null_side(n))
+    return true;
+  if (wire_node_type(n) == WIRE_T_NAMED_ENUM) {
+    const uint8_t *ns, *name;
+    size_t nl, ml;
+    if (wire_node_type_names(n, &ns, &nl, &name, &ml) != WIRE_OK || !ns ||
+        !name)
+      return true;
+  }
+  return false;
+}
+
+/* Whether a decoded document matches a known issue's pattern (K9, K11-K14).
+ */
+static bool fuzz_known_issue(const wire_doc *doc) {
+  size_t nn = wire_doc_node_count(doc);
+  uint8_t *seen = calloc(nn ? nn : 1, 1);
+  const wire_node **stack = malloc((nn ? nn : 1) * sizeof *stack);
+  if (!seen || !stack) abort();
+  size_t sp = 0;
+  bool found = false;
+#define FUZZ_PUSH(c)                                                        \
+  do {                                                                      \
+    const wire_node *c_ = (c);                                              \
+    if (c_ && wire_node_index(c_) < nn && !seen[wire_node_index(c_)]) {     \
+      seen[wire_node_index(c_)] = 1;                                        \
+      stack[sp++] = c_;                                                     \
+    }                                                                       \
+  } while (0)
+  for (size_t r = 0; r < wire_doc_root_count(doc); r++)
+    FUZZ_PUSH(wire_doc_root(doc, r));
+  while (sp && !found) {
+    const wire_node *n = stack[--sp];
+    found = fuzz_node_issue(n);
+    uint32_t t = wire_node_type(n);
+    size_t cnt = wire_node_count(n);
+    if (t == WIRE_T_LIST || t == WIRE_T_SET) {
+      for (size_t i = 0; i < cnt; i++) FUZZ_PUSH(wire_node_child(n, i));
+    } else if (t == WIRE_T_MAP) {
+      for (size_t i = 0; i < cnt; i++) {
+        FUZZ_PUSH(wire_node_map_key(n, i));
+        FUZZ_PUSH(wire_node_map_value(n, i));
+      }
+    } else if (t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_EXT) {
+      for (size_t i = 0; i < cnt; i++) FUZZ_PUSH(wire_node_field(n, i));
+    } else if (t >= WIRE_T_UNION && t <= WIRE_T_NAMED_UNION) {
+      FUZZ_PUSH(wire_node_union_value(n));
+    }
+  }
+#undef FUZZ_PUSH
+  free(seen);
+  free(stack);
+  return found;
+}
+
+/* Describes the configuration in failure reports (set by the target). */
+static const char *fuzz_config = "";
+
+/* Encodes `doc` and requires exactly `data`. `what` names the check. */
+static void fuzz_expect_encoding(wire_ctx *ctx, wire_doc *doc,
+                                 const uint8_t *data, size_t size,
+                                 const char *what) {
+  uint8_t *out = NULL;
+  size_t out_len = 0;
+  int32_t est = wire_encode(ctx, doc, &out, &out_len);
+  bool same = est == WIRE_OK && out_len == size &&
+              (size == 0 || memcmp(out, data, size) == 0);
+  if (!same) {
+    fprintf(stderr, "%s%s\n", fuzz_config, what);
+    fuzz_hexdump("input", data, size);
+    if (est != WIRE_OK) {
+      fprintf(stderr, "decode succeeded, encode failed: %s (%d) at %llu: "
+                      "%s\n", wire_status_name(est), est,
+              (unsigned long long)wire_ctx_error_offset(ctx),
+              wire_ctx_error_message(ctx));
+    } else {
+      fuzz_hexdump("re-encoded", out, out_len);
+      size_t i = 0;
+      while (i < size && i < out_len && data[i] == out[i]) i++;
+      fprintf(stderr, "lossless property violated: first difference at "
+                      "byte %zu\n", i);
+    }
+    abort();
+  }
+  wire_ctx_free_bytes(ctx, out);
+}
+
+/* The decoder properties above. Returns the decode status. */
+static int32_t fuzz_roundtrip(wire_ctx *ctx, const uint8_t *data,
+                              size_t size) {
+  wire_doc *doc = NULL;
+  fuzz_skipped = false;
+  int32_t st = wire_decode(ctx, data, size, &doc);
+  fuzz_check_error(ctx, st, size, "wire_decode");
+  if (getenv("WIRE_FUZZ_VERBOSE"))
+    fprintf(stderr, "  decode: %s%s%s\n", wire_status_name(st),
+            st ? ": " : "", st ? wire_ctx_error_message(ctx) : "");
+  if (st == WIRE_OK) {
+    if (!doc) abort();
+    if (fuzz_skip_known() && fuzz_known_issue(doc))
+      fuzz_skipped = true;
+    else
+      fuzz_expect_encoding(ctx, doc, data, size, "decode -> encode");
+    wire_doc_free(doc);
+  } else if (doc) {
+    abort(); /* *out_doc must be NULL on failure */
+  }
+
+  size_t total = 0;
+  int32_t dst = wire_dump(ctx, data, size, fuzz_dump_line, &total);
+  fuzz_check_error(ctx, dst, size, "wire_dump");
+  if (dst != st) {
+    fprintf(stderr, "%s\n", fuzz_config);
+    fuzz_hexdump("input", data, size);
+    fprintf(stderr, "wire_dump returned %d, wire_decode %d\n", dst, st);
+    abort();
+  }
+  return st;
+}
+
+#endif
