@@ -90,52 +90,6 @@ static bool fuzz_skip_known(void) {
 /* Set by fuzz_roundtrip when it skipped the encode check (known issue). */
 static bool fuzz_skipped;
 
-/* K9: a NAMED_ENUM node without names: a named enum declared by a TypeDef
- * field type (map value, list element, field) that the schema does not
- * link to a registered enum. Its namespace and name pointers are NULL, and
- * wire_encode's same_type() passes them to memcmp (UBSan: null pointer
- * passed as argument 1, encode.c same_type). */
-/* K11: an all-null same-type list or set (header SAME_TYPE + HAS_NULL,
- * not DECL, every element null) whose element type meta is more than the
- * type id byte: STRUCT, EXT, TYPED_UNION (user id), NAMED_* (names), the
- * compatible struct kinds (shared TypeDef). Only the id byte is kept
- * (WIRE_NF_ELEM_SET, node->b), so the re-encoded list lacks the rest.
- * read_list rejects ENUM and NAMED_ENUM only (K2). */
-static bool fuzz_lossy_null_list(const wire_node *n) {
-  if ((n->type != WIRE_T_LIST && n->type != WIRE_T_SET) ||
-      !(n->flags & WIRE_NF_HDR_SET) || !(n->flags & WIRE_NF_ELEM_SET) ||
-      (n->a & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL)) != WIRE_LF_SAME_TYPE ||
-      n->small == 0)
-    return false;
-  for (uint32_t i = 0; i < n->small; i++)
-    if (n->v.list.items[i]->type != WIRE_T_NULL) return false;
-  uint8_t et = n->b;
-  return (et >= WIRE_T_NAMED_ENUM && et <= WIRE_T_NAMED_EXT) ||
-         et == WIRE_T_TYPED_UNION || et == WIRE_T_NAMED_UNION;
-}
-
-/* K12: a meta string reference to an entry that is not the first one
- * with that text and encoding (possible since decoders accept names
- * announced again, d114b8e): the encoder refers to the first equal entry.
- * Pattern: a document holding a name that was announced again. */
-static bool fuzz_announced_again(const wire_node *n) {
-  const wire_names *nm = NULL;
-  if (n->type == WIRE_T_NAMED_ENUM) nm = n->v.nen.names;
-  else if (n->type >= WIRE_T_UNION && n->type <= WIRE_T_NAMED_UNION)
-    nm = n->v.un.names;
-  else if (n->type >= WIRE_T_STRUCT && n->type <= WIRE_T_NAMED_EXT)
-    nm = n->v.st.names;
-  return nm && (nm->ns_again || nm->name_again);
-}
-
-/* K13: a NAMED_UNION whose compatible-mode type meta is a TypeDef of a
- * union registered by id (kind 4): read_union takes names only from a
- * by-name layout, so the node has none and wire_encode fails ("named
- * union without a name"). */
-static bool fuzz_nameless_named_union(const wire_node *n) {
-  return n->type == WIRE_T_NAMED_UNION && !n->v.un.names;
-}
-
 /* K14: a null map chunk with the DECL bit on its null side, where the
  * declared key or value type is one the encoder does not declare (any;
  * structs and ext in compatible mode): read_map accepts it, wire_encode
@@ -155,21 +109,11 @@ static bool fuzz_decl_null_side(const wire_node *n) {
 }
 
 static bool fuzz_node_issue(const wire_node *n) {
-  if (fuzz_lossy_null_list(n) || fuzz_announced_again(n) ||
-      fuzz_nameless_named_union(n) || fuzz_decl_null_side(n))
-    return true;
-  if (wire_node_type(n) == WIRE_T_NAMED_ENUM) {
-    const uint8_t *ns, *name;
-    size_t nl, ml;
-    if (wire_node_type_names(n, &ns, &nl, &name, &ml) != WIRE_OK || !ns ||
-        !name)
-      return true;
-  }
-  return false;
+  return fuzz_decl_null_side(n);
 }
 
-/* Whether a decoded document matches a known issue's pattern (K9, K11-K14).
- */
+/* Whether a decoded document matches the pattern of an open issue (K14).
+ * (K9, K11-K13 were fixed in e4d9bce.) */
 static bool fuzz_known_issue(const wire_doc *doc) {
   size_t nn = wire_doc_node_count(doc);
   uint8_t *seen = calloc(nn ? nn : 1, 1);

@@ -52,29 +52,6 @@ FILE *wire_fuzz_fopen(const char *path, const char *mode) {
   return NULL;
 }
 
-/* ---- known issues (see fuzz_common.h) ---------------------------------- *
- * K7: loading a schema again on the same context fails ("type X registered
- *     twice") when it has a [wire_ext = true] message: count_known() in
- *     fdl.c compares the registered kind (EXT) with the parsed one
- *     (STRUCT). Skipped: the reload check for schemas with an ext type.
- * K8: the loader accepts `option wire_namespace = "..."` and
- *     `[wire_name = "..."]` values that are not valid UTF-8 or hold a NUL
- *     byte (string literals pass any byte through). A namespace, type name
- *     or field name that is not valid UTF-8 is not a meta string, so no
- *     value of the type can be built (wire_node_new_enum_of: "name is not
- *     a meta string") or encoded (WIRE_E_META_STRING); a NUL cuts the
- *     registered name short, so loading the text again registers its types
- *     a second time. Tolerated, only for input text that is not valid UTF-8
- *     or holds a NUL byte: failures to build or encode a value, and the
- *     reload check. */
-static bool k8_text; /* the current input could trigger K8 */
-
-static bool has_ext(wire_ctx *ctx) {
-  for (uint32_t i = 0; i < wire_type_count(ctx); i++)
-    if (wire_type_kind(ctx, i) == WIRE_KIND_EXT) return true;
-  return false;
-}
-
 /* ---- registry comparison ------------------------------------------------- */
 
 static char why[512];
@@ -159,7 +136,6 @@ static wire_node *default_value(builder *b, const wire_ftype *f, int depth);
 static wire_node *default_struct(builder *b, uint32_t ti, int depth) {
   const wire_utype *t = &b->ctx->reg->types[ti];
   wire_node *n = wire_node_new_struct(b->doc, ti);
-  if (!n && fuzz_skip_known() && k8_text) return NULL; /* K8 */
   if (!n) {
     fprintf(stderr, "wire_node_new_struct(%s): %s\n", t->full_name,
             wire_ctx_error_message(b->ctx));
@@ -192,7 +168,6 @@ static bool is_unsigned_int(uint8_t t) {
 }
 
 static wire_node *must(builder *b, wire_node *n, const char *what) {
-  if (!n && fuzz_skip_known() && k8_text) return NULL; /* K8 */
   if (!n) {
     fprintf(stderr, "%s: %s\n", what, wire_ctx_error_message(b->ctx));
     abort();
@@ -282,9 +257,7 @@ static uint8_t *encode_default(wire_ctx *ctx, uint32_t ti, bool full,
   if (n) {
     if (wire_doc_add_root(doc, n) != WIRE_OK) abort();
     int32_t st = wire_encode(ctx, doc, &out, len);
-    if (st == WIRE_E_META_STRING && fuzz_skip_known() && k8_text) {
-      /* K8 */
-    } else if (st != WIRE_OK) {
+    if (st != WIRE_OK) {
       fprintf(stderr, "%sencoding a default %s failed: %s (%d): %s\n",
               fuzz_config, wire_type_full_name(ctx, ti), wire_status_name(st),
               st, wire_ctx_error_message(ctx));
@@ -346,8 +319,6 @@ static void check_values(wire_ctx *c1, wire_ctx *c2, const uint8_t *text,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_config = "fuzz_fdl: ";
   const char *text = (const char *)data;
-  k8_text = wire_utf8_validate(data, size) != WIRE_OK ||
-            memchr(data, 0, size) != NULL;
   wire_ctx *c1 = fuzz_new_ctx();
   int32_t st = wire_schema_load_fdl(c1, text, size, "<fuzz>");
   /* Errors in an imported file have offsets in that file. */
@@ -375,18 +346,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   check_values(c1, c2, data, size);
 
-  /* K7, K8 (see known issues) */
-  if (!(fuzz_skip_known() && (has_ext(c1) || k8_text))) {
-    uint32_t before = wire_type_count(c1);
-    int32_t st3 = wire_schema_load_fdl(c1, text, size, "<fuzz>");
-    if (st3 != WIRE_OK || wire_type_count(c1) != before) {
-      fuzz_hexdump("schema", data, size);
-      fprintf(stderr, "loading the schema again on the same context: %s, "
-                      "%u types before, %u after\n",
-              st3 ? wire_ctx_error_message(c1) : "ok", before,
-              wire_type_count(c1));
-      abort();
-    }
+  uint32_t before = wire_type_count(c1);
+  int32_t st3 = wire_schema_load_fdl(c1, text, size, "<fuzz>");
+  if (st3 != WIRE_OK || wire_type_count(c1) != before) {
+    fuzz_hexdump("schema", data, size);
+    fprintf(stderr, "loading the schema again on the same context: %s, "
+                    "%u types before, %u after\n",
+            st3 ? wire_ctx_error_message(c1) : "ok", before,
+            wire_type_count(c1));
+    abort();
   }
   wire_ctx_free(c2);
   wire_ctx_free(c1);

@@ -22,7 +22,10 @@
 # Environment: FUZZ_CC (default clang), BUILD (default build), TARGETS
 # (default all three), JOBS (default 1; >1 runs libFuzzer in -fork=JOBS
 # mode), FUZZ_ARGS (extra libFuzzer flags, e.g. "-ignore_crashes=1" with
-# JOBS>1 to keep going after a finding), WIRE_FUZZ_SKIP_KNOWN (default 1:
+# JOBS>1 to keep going after a finding), FUZZ_FRESH=1 (start every target
+# from the checked-in seeds only, dropping inputs kept from earlier runs:
+# with FUZZ_ARGS="-seed=N -runs=M" a run is then repeatable, provided M
+# runs fit in the time per target), WIRE_FUZZ_SKIP_KNOWN (default 1:
 # checks that fail because of reported, not yet fixed bugs are skipped for
 # exactly the inputs those bugs concern, see crashers/README.md; 0 = do not
 # skip).
@@ -80,6 +83,7 @@ for t in $TARGETS; do
     fuzz_fdl) seeds=$FZ/corpus_fdl dict=$FZ/fdl.dict maxlen=8192 ;;
     *) echo "run.sh: unknown target $t" >&2; exit 2 ;;
   esac
+  if [ "${FUZZ_FRESH:-0}" = 1 ]; then rm -rf "$OUT/corpus-$t"; fi
   mkdir -p "$OUT/corpus-$t" "$OUT/artifacts/$t"
   cp "$seeds"/* "$OUT/corpus-$t/"
   touch "$OUT/.start-$t"
