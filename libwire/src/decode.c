@@ -836,6 +836,15 @@ static bool is_prim(uint8_t t) {
 /* The type meta a declared field type stands for (no bytes are read). */
 static bool decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
   memset(tm, 0, sizeof *tm);
+  /* Values of `any`, and structs and ext values in compatible mode, always
+   * carry their type meta: a declared bit for them is invalid (the encoder's
+   * static_type rule). */
+  if (f->type_id == WIRE_T_UNKNOWN ||
+      (d->ctx->compatible && f->type_id >= WIRE_T_STRUCT &&
+       f->type_id <= WIRE_T_NAMED_EXT))
+    return fail(d, WIRE_E_TYPE, d->in.p,
+                "declared type %s must carry its type meta",
+                wire_type_name(f->type_id));
   tm->type = f->type_id;
   tm->user_id = UINT32_MAX;
   tm->decl = f;
