@@ -364,7 +364,7 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 		defer C.free(unsafe.Pointer(cns))
 		defer C.free(unsafe.Pointer(cnm))
 		var ti C.uint32_t
-		if st := C.wire_register_type(ctx, C.WIRE_KIND_STRUCT, uid, cns, C.size_t(len(ns)), cnm, C.size_t(len(nm)), 1, &ti); st != 0 {
+		if st := C.wire_schema_add_type(ctx, C.WIRE_KIND_STRUCT, uid, cns, C.size_t(len(ns)), cnm, C.size_t(len(nm)), 1, &ti); st != 0 {
 			return c.lastError(st)
 		}
 		si.index = uint32(ti)
@@ -379,7 +379,7 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 				return goErr("arg", "field %s of %s: %s", f.goName, t, err.(*WireError).Message)
 			}
 			cf := C.CString(f.wireName)
-			st := C.wire_struct_add_field(ctx, ti, cf, C.size_t(len(f.wireName)), -1, ft)
+			st := C.wire_schema_add_field(ctx, ti, cf, C.size_t(len(f.wireName)), -1, ft)
 			C.free(unsafe.Pointer(cf))
 			if st != 0 {
 				return c.lastError(st)
@@ -545,7 +545,7 @@ func (c *Context) fieldType(t reflect.Type, override int, nullable, ref bool, de
 		if !ok {
 			return nil, goErr("arg", "struct type %s is not registered yet", t)
 		}
-		return C.wire_field_type_user(ctx, C.uint32_t(si.index), nb, rb), nil
+		return C.wire_schema_field_user_type(ctx, C.uint32_t(si.index), nb, rb), nil
 	}
 	id := override
 	if id < 0 {
@@ -558,7 +558,7 @@ func (c *Context) fieldType(t reflect.Type, override int, nullable, ref bool, de
 	if id < 0 {
 		return nil, goErr("arg", "Go type %s has no xlang type", t)
 	}
-	ft := C.wire_field_type_new(ctx, C.uint32_t(id), nb, rb)
+	ft := C.wire_schema_field_type(ctx, C.uint32_t(id), nb, rb)
 	if ft == nil {
 		return nil, c.lastError(C.WIRE_E_ARG)
 	}
@@ -572,7 +572,7 @@ func (c *Context) fieldType(t reflect.Type, override int, nullable, ref bool, de
 		if err != nil {
 			return nil, err
 		}
-		C.wire_field_type_set_element(ft, el)
+		C.wire_schema_field_type_set_element(ft, el)
 	case C.WIRE_T_MAP:
 		k, err := c.fieldType(t.Key(), -1, nestedNullable(t.Key()), false, depth+1)
 		if err != nil {
@@ -582,7 +582,7 @@ func (c *Context) fieldType(t reflect.Type, override int, nullable, ref bool, de
 		if err != nil {
 			return nil, err
 		}
-		C.wire_field_type_set_key_value(ft, k, v)
+		C.wire_schema_field_type_set_key_value(ft, k, v)
 	}
 	return ft, nil
 }

@@ -303,7 +303,7 @@ func (c *Context) findType(name string) (uint32, bool) {
 	cn := C.CString(name)
 	defer C.free(unsafe.Pointer(cn))
 	var ti C.uint32_t
-	if C.wire_type_find(c.ctx(), cn, C.size_t(len(name)), &ti) != 0 {
+	if C.wire_schema_find_type(c.ctx(), cn, C.size_t(len(name)), &ti) != 0 {
 		C.wire_ctx_clear_error(c.ctx())
 		return 0, false
 	}
@@ -312,7 +312,7 @@ func (c *Context) findType(name string) (uint32, bool) {
 
 // TypeName is the registered full name of a user type index.
 func (c *Context) TypeName(index uint32) string {
-	p := C.wire_type_full_name(c.ctx(), C.uint32_t(index))
+	p := C.wire_schema_type_name(c.ctx(), C.uint32_t(index))
 	if p == nil {
 		return ""
 	}
@@ -321,7 +321,7 @@ func (c *Context) TypeName(index uint32) string {
 
 // TypeKind is 1 struct, 2 enum, 3 union, 4 ext, -1 unknown.
 func (c *Context) TypeKind(index uint32) int {
-	return int(C.wire_type_kind(c.ctx(), C.uint32_t(index)))
+	return int(C.wire_schema_type_kind(c.ctx(), C.uint32_t(index)))
 }
 
 // ---------------------------------------------------------------------------

@@ -37,8 +37,8 @@ def parse_header():
     section = None
     # Walk declarations: comment block (optional) + WIRE_API ... ;
     pos = 0
-    decl_re = re.compile(r"WIRE_API\s+([^;]*?)\b(wire_\w+)\s*\(([^;]*?)\)\s*;", re.S)
-    for m in re.finditer(r"/\* Section - ([^*]+?)\s*\*/|" + decl_re.pattern, text, re.S):
+    decl_re = re.compile(r"^WIRE_API\s+([^;]*?)\b(wire_\w+)\s*\(([^;]*?)\)\s*;", re.S)
+    for m in re.finditer(r"/\* Section - ([^*]+?)\s*\*/|" + decl_re.pattern, text, re.S | re.M):
         if m.group(1):
             section = m.group(1).strip()
             continue

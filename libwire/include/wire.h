@@ -78,9 +78,12 @@ enum {
   WIRE_E_TYPEDEF = 21,         /* a TypeDef is malformed or over a limit */
   WIRE_E_SCHEMA = 22,          /* payload and schema disagree (unknown
                                   type, schema hash mismatch) */
-  WIRE_E_IDL = 23              /* a Fory IDL (FDL) schema does not parse */
+  WIRE_E_IDL = 23,             /* a Fory IDL (FDL) schema does not parse */
+  WIRE_E_ENCODE = 24           /* a value cannot be encoded as given (a null
+                                  in a slot without a null flag, a recorded
+                                  header that does not fit the value) */
 };
-#define WIRE_STATUS_COUNT 24
+#define WIRE_STATUS_COUNT 25
 
 /* Short snake_case name of a status ("truncated"); "unknown" if out of range.
  * Static storage. */
@@ -465,28 +468,9 @@ WIRE_API int32_t wire_node_name_encodings(const wire_node *node,
                                           int32_t *out_ns_encoding,
                                           int32_t *out_name_encoding);
 
-/* Hash form of a named enum's namespace and name when longer than 16 bytes
- * on the wire: 0 = the Java runtime's (absolute value of the MurmurHash3
- * lane, the default), 1 = pyfory's (the lane as is). */
-WIRE_API int32_t wire_node_set_name_hash_forms(wire_node *node,
-                                               int32_t ns_form,
-                                               int32_t name_form);
-WIRE_API int32_t wire_node_name_hash_forms(const wire_node *node,
-                                           int32_t *out_ns_form,
-                                           int32_t *out_name_form);
-
-/* How a decoded namespace / type name was written, as bit flags: 1 = as a
- * reference to an equal name announced in the other role (pyfory shares one
- * table for both; the Java runtime does not); 2 = announced again although
- * an equal name was announced before in the root (Fory Go). Only for nodes
- * that carry their names. */
-WIRE_API int32_t wire_node_set_name_refs(wire_node *node, int32_t ns_xref,
-                                         int32_t name_xref);
-WIRE_API int32_t wire_node_name_refs(const wire_node *node,
-                                     int32_t *out_ns_xref,
-                                     int32_t *out_name_xref);
-
-/* Accessors. */
+/* Accessors. Each one checks the node kind: on a node of another kind (or
+ * NULL) it returns 0, NULL or -1 as its comment says, never another
+ * field's bits. */
 /* Node kind: a WIRE_T_* type id, or WIRE_T_NULL. */
 WIRE_API uint32_t wire_node_type(const wire_node *node);
 WIRE_API int64_t wire_node_int(const wire_node *node);    /* signed ints,
@@ -494,7 +478,7 @@ WIRE_API int64_t wire_node_int(const wire_node *node);    /* signed ints,
 WIRE_API uint64_t wire_node_uint(const wire_node *node);  /* unsigned ints */
 WIRE_API uint64_t wire_node_float_bits(const wire_node *node);
 WIRE_API double wire_node_float(const wire_node *node);  /* any float kind */
-/* Nanoseconds of a timestamp/duration; value of an enum. */
+/* Nanoseconds of a timestamp/duration (0 for other kinds). */
 WIRE_API uint32_t wire_node_nanos(const wire_node *node);
 /* String: bytes in wire encoding; binary, arrays: payload bytes; decimal:
  * magnitude (little-endian); named enum: the type name. */
@@ -563,6 +547,35 @@ WIRE_API uint32_t wire_node_index(const wire_node *node);
 WIRE_API size_t wire_doc_node_count(const wire_doc *doc);
 
 /* ===================================================================== */
+/* Section - Runtime quirks (not stable)                                  */
+/* ===================================================================== */
+
+/* Wire choices that exist only because one runtime writes them that way;
+ * they let a decoded document re-encode byte for byte. Not part of the
+ * stable ABI: they may change or go before 1.0 as the runtimes converge. */
+
+/* Hash form of a named enum's namespace and name when longer than 16 bytes
+ * on the wire: 0 = the Java runtime's (absolute value of the MurmurHash3
+ * lane, the default), 1 = pyfory's (the lane as is). */
+WIRE_API int32_t wire_node_set_name_hash_forms(wire_node *node,
+                                               int32_t ns_form,
+                                               int32_t name_form);
+WIRE_API int32_t wire_node_name_hash_forms(const wire_node *node,
+                                           int32_t *out_ns_form,
+                                           int32_t *out_name_form);
+
+/* How a decoded namespace / type name was written, as bit flags: 1 = as a
+ * reference to an equal name announced in the other role (pyfory shares one
+ * table for both; the Java runtime does not); 2 = announced again although
+ * an equal name was announced before in the root (Fory Go). Only for nodes
+ * that carry their names. */
+WIRE_API int32_t wire_node_set_name_refs(wire_node *node, int32_t ns_xref,
+                                         int32_t name_xref);
+WIRE_API int32_t wire_node_name_refs(const wire_node *node,
+                                     int32_t *out_ns_xref,
+                                     int32_t *out_name_xref);
+
+/* ===================================================================== */
 /* Section - Schema: user types                                           */
 /* ===================================================================== */
 
@@ -579,31 +592,31 @@ typedef struct wire_field_type wire_field_type;
 /* kind: 1 struct, 2 enum, 3 union, 4 ext. evolving: a struct may be written
  * in the compatible layout (default 1; 0 keeps the same-schema layout even
  * in compatible mode). *out_type gets the type index. */
-WIRE_API int32_t wire_register_type(wire_ctx *ctx, int32_t kind,
+WIRE_API int32_t wire_schema_add_type(wire_ctx *ctx, int32_t kind,
                                     uint32_t user_id, const char *ns,
                                     size_t ns_len, const char *name,
                                     size_t name_len, int32_t evolving,
                                     uint32_t *out_type);
 /* A field type node (owned by the context). type_id: a built-in WIRE_T_*;
  * LIST/SET/MAP take element, key and value types below. */
-WIRE_API wire_field_type *wire_field_type_new(wire_ctx *ctx, uint32_t type_id,
+WIRE_API wire_field_type *wire_schema_field_type(wire_ctx *ctx, uint32_t type_id,
                                               int32_t nullable, int32_t ref);
 /* A field type naming a registered user type. */
-WIRE_API wire_field_type *wire_field_type_user(wire_ctx *ctx, uint32_t type,
+WIRE_API wire_field_type *wire_schema_field_user_type(wire_ctx *ctx, uint32_t type,
                                                int32_t nullable, int32_t ref);
-WIRE_API int32_t wire_field_type_set_element(wire_field_type *list,
+WIRE_API int32_t wire_schema_field_type_set_element(wire_field_type *list,
                                              wire_field_type *element);
-WIRE_API int32_t wire_field_type_set_key_value(wire_field_type *map,
+WIRE_API int32_t wire_schema_field_type_set_key_value(wire_field_type *map,
                                                wire_field_type *key,
                                                wire_field_type *value);
 /* tag: the field's tag id, or -1 to identify it by name (snake_case). */
-WIRE_API int32_t wire_struct_add_field(wire_ctx *ctx, uint32_t type,
+WIRE_API int32_t wire_schema_add_field(wire_ctx *ctx, uint32_t type,
                                        const char *name, size_t name_len,
                                        int32_t tag, wire_field_type *ft);
-WIRE_API int32_t wire_enum_add_value(wire_ctx *ctx, uint32_t type,
+WIRE_API int32_t wire_schema_add_enum_value(wire_ctx *ctx, uint32_t type,
                                      const char *name, size_t name_len,
                                      uint32_t value);
-WIRE_API int32_t wire_union_add_case(wire_ctx *ctx, uint32_t type,
+WIRE_API int32_t wire_schema_add_union_case(wire_ctx *ctx, uint32_t type,
                                      uint32_t case_id, const char *name,
                                      size_t name_len, wire_field_type *ft);
 /* Parses one Fory IDL (FDL) source and registers its types. `name` is used
@@ -617,14 +630,14 @@ WIRE_API int32_t wire_schema_load_fdl(wire_ctx *ctx, const char *text,
 WIRE_API int32_t wire_schema_load_fdl_file(wire_ctx *ctx, const char *path);
 /* Resolves names between types loaded from IDL; call after registering. */
 WIRE_API int32_t wire_schema_finish(wire_ctx *ctx);
-WIRE_API uint32_t wire_type_count(const wire_ctx *ctx);
+WIRE_API uint32_t wire_schema_type_count(const wire_ctx *ctx);
 /* By full name "ns.name" or by a name that is unique without namespace. */
-WIRE_API int32_t wire_type_find(wire_ctx *ctx, const char *name, size_t len,
+WIRE_API int32_t wire_schema_find_type(wire_ctx *ctx, const char *name, size_t len,
                                 uint32_t *out_type);
 /* "ns.name" (or "name"); owned by the context. */
-WIRE_API const char *wire_type_full_name(const wire_ctx *ctx, uint32_t type);
+WIRE_API const char *wire_schema_type_name(const wire_ctx *ctx, uint32_t type);
 /* 1 struct, 2 enum, 3 union, 4 ext; -1 if no such type. */
-WIRE_API int32_t wire_type_kind(const wire_ctx *ctx, uint32_t type);
+WIRE_API int32_t wire_schema_type_kind(const wire_ctx *ctx, uint32_t type);
 
 /* ===================================================================== */
 /* Section - Whole-message codec                                          */

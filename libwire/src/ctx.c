@@ -21,7 +21,7 @@ static const char *const status_names[WIRE_STATUS_COUNT] = {
     "type",        "string",      "length",     "depth",    "limit",
     "nomem",       "arg",         "meta_string", "decimal", "value",
     "unsupported", "collection",  "notation",   "buffer_full", "state",
-    "trailing",    "typedef",     "schema",     "idl"};
+    "trailing",    "typedef",     "schema",     "idl",      "encode"};
 
 static const char *const status_messages[WIRE_STATUS_COUNT] = {
     "success",
@@ -47,7 +47,8 @@ static const char *const status_messages[WIRE_STATUS_COUNT] = {
     "bytes remain after the expected values",
     "a TypeDef is malformed, over a limit, or its hash does not match",
     "the payload does not match the schema (unknown type, schema hash)",
-    "a Fory IDL schema does not parse or is inconsistent"};
+    "a Fory IDL schema does not parse or is inconsistent",
+    "the value cannot be encoded as given"};
 
 const char *wire_status_name(int32_t s) {
   return s >= 0 && s < WIRE_STATUS_COUNT ? status_names[s] : "unknown";

@@ -248,7 +248,7 @@ wire_node *wire_node_new_string(wire_doc *d, const uint8_t *s, size_t len,
   }
   size_t n = wire__utf8_to_string(enc, s, len, buf);
   if (n == SIZE_MAX) {
-    wire__fail(d->ctx, WIRE_E_NOTATION, 0,
+    wire__fail(d->ctx, WIRE_E_ENCODE, 0,
                "text does not fit the Latin-1 encoding");
     return NULL;
   }
@@ -522,8 +522,20 @@ int32_t wire_node_name_hash_forms(const wire_node *n, int32_t *ns_form,
 /* ---- accessors ---- */
 
 uint32_t wire_node_type(const wire_node *n) { return n ? n->type : WIRE_T_NULL; }
-int64_t wire_node_int(const wire_node *n) { return n ? n->v.i : 0; }
-uint64_t wire_node_uint(const wire_node *n) { return n ? n->v.u : 0; }
+/* Each accessor returns 0 / NULL for a node of another kind. */
+int64_t wire_node_int(const wire_node *n) {
+  if (!n) return 0;
+  switch (n->type) {
+  case WIRE_T_BOOL: case WIRE_T_DATE: case WIRE_T_TIMESTAMP:
+  case WIRE_T_DURATION:
+    return n->v.i;
+  default:
+    return wire__is_int_type(n->type) ? n->v.i : 0;
+  }
+}
+uint64_t wire_node_uint(const wire_node *n) {
+  return n && wire__is_uint_type(n->type) ? n->v.u : 0;
+}
 uint64_t wire_node_float_bits(const wire_node *n) {
   return n && wire__is_float_type(n->type) ? n->v.u : 0;
 }
@@ -721,7 +733,7 @@ int32_t wire_struct_set_field(wire_doc *d, wire_node *n, const char *name,
   if (!d || !is_struct(n) || !name || !value) return WIRE_E_ARG;
   int32_t i = field_index(d->ctx, n->v.st.layout, name, len);
   if (i < 0)
-    return wire__fail(d->ctx, WIRE_E_NOTATION, 0, "no field %.*s", (int)len,
+    return wire__fail(d->ctx, WIRE_E_ENCODE, 0, "no field %.*s", (int)len,
                       name);
   n->v.st.fields[i] = value;
   return WIRE_OK;

@@ -194,7 +194,7 @@ static bool write_shared_typedef(enc *e, const wire_layout *l, uint32_t ti) {
   }
   if (l) ti = l->type_index;
   if (ti == WIRE_NO_TYPE)
-    return efail(e, WIRE_E_NOTATION, "no TypeDef for a type not in the schema");
+    return efail(e, WIRE_E_ENCODE, "no TypeDef for a type not in the schema");
   if (wire__typedef_build(e->ctx, ti, &e->b) != WIRE_OK) return false;
   return ok(e);
 }
@@ -272,7 +272,7 @@ static bool write_type_meta(enc *e, const wire_node *n) {
   switch (n->type) {
   case WIRE_T_ENUM:
     if (n->v.en.type_id == UINT32_MAX)
-      return efail(e, WIRE_E_NOTATION, "an enum of unknown type needs a "
+      return efail(e, WIRE_E_ENCODE, "an enum of unknown type needs a "
                                        "declared slot");
     wire__put_varu32(&e->b, n->v.en.type_id);
     break;
@@ -323,7 +323,7 @@ static bool write_type_meta(enc *e, const wire_node *n) {
     break;
   case WIRE_T_NAMED_UNION:
     if (!n->v.un.names)
-      return efail(e, WIRE_E_NOTATION, "named union without a name");
+      return efail(e, WIRE_E_ENCODE, "named union without a name");
     if (e->ctx->compatible) {
       uint32_t ti = find_named(e, WIRE_KIND_UNION, n->v.un.names);
       if (!n->v.un.names->layout && ti == WIRE_NO_TYPE)
@@ -359,7 +359,7 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
                        bool with_type, bool any_slot, const wire_ftype *decl) {
   if (n->type == WIRE_T_NULL) {
     if (!has_flag)
-      return efail(e, WIRE_E_NOTATION, "null where the slot has no null flag");
+      return efail(e, WIRE_E_ENCODE, "null where the slot has no null flag");
     wire__put_u8(&e->b, 0xFD);
     return ok(e);
   }
@@ -382,7 +382,7 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
       wire__put_u8(&e->b, 0xFF);
     }
   } else if (n->mark) {
-    return efail(e, WIRE_E_NOTATION,
+    return efail(e, WIRE_E_ENCODE,
                  "shared value in a slot without reference flags");
   }
   if (with_type && !write_type_meta(e, n)) return false;
@@ -418,7 +418,7 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
   bool flag = f->nullable || f->ref;
   if (!v) {
     if (!flag)
-      return efail(e, WIRE_E_NOTATION, "field %.*s has no value",
+      return efail(e, WIRE_E_ENCODE, "field %.*s has no value",
                    (int)lf->name_len, (const char *)lf->name);
     wire__put_u8(&e->b, 0xFD);
     return ok(e);
@@ -426,7 +426,7 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
   bool dynamic = !static_type(e, f);
   if (is_prim(f->type_id) && !flag) {
     if (v->type != f->type_id)
-      return efail(e, WIRE_E_NOTATION, "field %.*s is a %s, not a %s",
+      return efail(e, WIRE_E_ENCODE, "field %.*s is a %s, not a %s",
                    (int)lf->name_len, (const char *)lf->name,
                    wire_type_name(f->type_id), wire_type_name(v->type));
     return write_body(e, v, f);
@@ -471,10 +471,10 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   if (n->flags & WIRE_NF_HDR_SET) {
     h = n->a;
     if (h & 0xF0)
-      return efail(e, WIRE_E_NOTATION, "element header 0x%02x has reserved "
+      return efail(e, WIRE_E_ENCODE, "element header 0x%02x has reserved "
                                        "bits", h);
     if ((h & WIRE_LF_DECL) && !edecl)
-      return efail(e, WIRE_E_NOTATION, "element header 0x%02x needs a schema",
+      return efail(e, WIRE_E_ENCODE, "element header 0x%02x needs a schema",
                    h);
     if (!(h & WIRE_LF_DECL)) edecl = NULL;
   } else if ((edecl = pdecl) != NULL) {
@@ -495,7 +495,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   }
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   if (has_null && !flags)
-    return efail(e, WIRE_E_NOTATION, "null element but header 0x%02x has no "
+    return efail(e, WIRE_E_ENCODE, "null element but header 0x%02x has no "
                                      "null flag", h);
   wire__put_u8(&e->b, h);
   bool st = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
@@ -503,14 +503,14 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
     if (first) {
       for (uint32_t i = 0; i < count; i++)
         if (it[i]->type != WIRE_T_NULL && !same_type(first, it[i]))
-          return efail(e, WIRE_E_NOTATION, "same-type header but element %u "
+          return efail(e, WIRE_E_ENCODE, "same-type header but element %u "
                                            "is a %s", i,
                        wire_type_name(it[i]->type));
       if (!write_type_meta(e, first)) return false;
     } else {
       uint8_t et = (n->flags & WIRE_NF_ELEM_SET) ? n->b : WIRE_T_NONE;
       if (et == WIRE_T_ENUM || et == WIRE_T_NAMED_ENUM)
-        return efail(e, WIRE_E_NOTATION, "element type of an all-null list");
+        return efail(e, WIRE_E_ENCODE, "element type of an all-null list");
       wire__put_u8(&e->b, et);
     }
   }
@@ -529,14 +529,14 @@ static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size,
   wire__put_u8(&e->b, (uint8_t)h);
   if ((h & 0xC0) || ((h & WIRE_MF_KEY_DECL) && !kd) ||
       ((h & WIRE_MF_VAL_DECL) && !vd))
-    return efail(e, WIRE_E_NOTATION, "chunk header 0x%02x needs a schema", h);
+    return efail(e, WIRE_E_ENCODE, "chunk header 0x%02x needs a schema", h);
   bool knull = h & WIRE_MF_KEY_NULL, vnull = h & WIRE_MF_VAL_NULL;
   if (knull || vnull) {
     if (size != 1)
-      return efail(e, WIRE_E_NOTATION, "a null chunk holds one entry");
+      return efail(e, WIRE_E_ENCODE, "a null chunk holds one entry");
     wire_node *k = kv[0], *v = kv[1];
     if ((k->type == WIRE_T_NULL) != knull || (v->type == WIRE_T_NULL) != vnull)
-      return efail(e, WIRE_E_NOTATION, "chunk header 0x%02x does not match "
+      return efail(e, WIRE_E_ENCODE, "chunk header 0x%02x does not match "
                                        "the entry's nulls", h);
     if (!knull && !write_slot(e, k, h & WIRE_MF_KEY_TRACK, true, !kdecl, true, kdecl))
       return false;
@@ -549,9 +549,9 @@ static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size,
   for (uint32_t i = 0; i < size; i++) {
     wire_node *k = kv[2 * i], *v = kv[2 * i + 1];
     if (k->type == WIRE_T_NULL || v->type == WIRE_T_NULL)
-      return efail(e, WIRE_E_NOTATION, "null key or value inside a chunk");
+      return efail(e, WIRE_E_ENCODE, "null key or value inside a chunk");
     if (!same_type(k0, k) || !same_type(v0, v))
-      return efail(e, WIRE_E_NOTATION, "keys or values of one chunk differ "
+      return efail(e, WIRE_E_ENCODE, "keys or values of one chunk differ "
                                        "in type");
   }
   if ((!kdecl && !write_type_meta(e, k0)) || (!vdecl && !write_type_meta(e, v0)))
@@ -589,7 +589,7 @@ static bool write_map(enc *e, wire_node *n, const wire_ftype *decl) {
     uint64_t sum = 0;
     for (uint32_t i = 0; i < c->n; i++) sum += c->c[i] & 0xFF;
     if (sum != count)
-      return efail(e, WIRE_E_NOTATION, "chunks hold %llu entries, the map %u",
+      return efail(e, WIRE_E_ENCODE, "chunks hold %llu entries, the map %u",
                    (unsigned long long)sum, count);
     uint32_t at = 0;
     for (uint32_t i = 0; i < c->n; i++) {

@@ -263,7 +263,7 @@ int32_t wire__reg_finish(wire_ctx *ctx) {
 
 /* ---- ABI ---- */
 
-int32_t wire_register_type(wire_ctx *ctx, int32_t kind, uint32_t user_id,
+int32_t wire_schema_add_type(wire_ctx *ctx, int32_t kind, uint32_t user_id,
                            const char *ns, size_t ns_len, const char *name,
                            size_t name_len, int32_t evolving,
                            uint32_t *out_type) {
@@ -278,7 +278,7 @@ int32_t wire_register_type(wire_ctx *ctx, int32_t kind, uint32_t user_id,
   return WIRE_OK;
 }
 
-wire_field_type *wire_field_type_new(wire_ctx *ctx, uint32_t type_id,
+wire_field_type *wire_schema_field_type(wire_ctx *ctx, uint32_t type_id,
                                      int32_t nullable, int32_t ref) {
   if (!ctx || type_id > WIRE_T_FLOAT64_ARRAY) return NULL;
   wire_ftype *f = wire__ftype_new(ctx, (uint8_t)type_id);
@@ -288,7 +288,7 @@ wire_field_type *wire_field_type_new(wire_ctx *ctx, uint32_t type_id,
   return (wire_field_type *)f;
 }
 
-wire_field_type *wire_field_type_user(wire_ctx *ctx, uint32_t type,
+wire_field_type *wire_schema_field_user_type(wire_ctx *ctx, uint32_t type,
                                       int32_t nullable, int32_t ref) {
   if (!ctx || !ctx->reg || type >= ctx->reg->ntypes) return NULL;
   static const uint8_t ids[5] = {0, WIRE_T_STRUCT, WIRE_T_ENUM, WIRE_T_UNION,
@@ -301,7 +301,7 @@ wire_field_type *wire_field_type_user(wire_ctx *ctx, uint32_t type,
   return (wire_field_type *)f;
 }
 
-int32_t wire_field_type_set_element(wire_field_type *ft,
+int32_t wire_schema_field_type_set_element(wire_field_type *ft,
                                     wire_field_type *elem) {
   wire_ftype *f = (wire_ftype *)ft;
   if (!f || !elem) return WIRE_E_ARG;
@@ -310,7 +310,7 @@ int32_t wire_field_type_set_element(wire_field_type *ft,
   return WIRE_OK;
 }
 
-int32_t wire_field_type_set_key_value(wire_field_type *ft,
+int32_t wire_schema_field_type_set_key_value(wire_field_type *ft,
                                       wire_field_type *key,
                                       wire_field_type *value) {
   wire_ftype *f = (wire_ftype *)ft;
@@ -320,7 +320,7 @@ int32_t wire_field_type_set_key_value(wire_field_type *ft,
   return WIRE_OK;
 }
 
-int32_t wire_struct_add_field(wire_ctx *ctx, uint32_t type, const char *name,
+int32_t wire_schema_add_field(wire_ctx *ctx, uint32_t type, const char *name,
                               size_t name_len, int32_t tag,
                               wire_field_type *ft) {
   if (!ctx) return WIRE_E_ARG;
@@ -328,13 +328,13 @@ int32_t wire_struct_add_field(wire_ctx *ctx, uint32_t type, const char *name,
                              (wire_ftype *)ft);
 }
 
-int32_t wire_enum_add_value(wire_ctx *ctx, uint32_t type, const char *name,
+int32_t wire_schema_add_enum_value(wire_ctx *ctx, uint32_t type, const char *name,
                             size_t name_len, uint32_t value) {
   if (!ctx) return WIRE_E_ARG;
   return wire__reg_add_enum_value(ctx, type, name, name_len, value);
 }
 
-int32_t wire_union_add_case(wire_ctx *ctx, uint32_t type, uint32_t case_id,
+int32_t wire_schema_add_union_case(wire_ctx *ctx, uint32_t type, uint32_t case_id,
                             const char *name, size_t name_len,
                             wire_field_type *ft) {
   if (!ctx) return WIRE_E_ARG;
@@ -342,11 +342,11 @@ int32_t wire_union_add_case(wire_ctx *ctx, uint32_t type, uint32_t case_id,
                                   (wire_ftype *)ft);
 }
 
-uint32_t wire_type_count(const wire_ctx *ctx) {
+uint32_t wire_schema_type_count(const wire_ctx *ctx) {
   return ctx && ctx->reg ? ctx->reg->ntypes : 0;
 }
 
-int32_t wire_type_find(wire_ctx *ctx, const char *name, size_t len,
+int32_t wire_schema_find_type(wire_ctx *ctx, const char *name, size_t len,
                        uint32_t *out_type) {
   if (!ctx || !name || !out_type) return WIRE_E_ARG;
   if (wire__reg_find(ctx, name, len, out_type) != WIRE_OK)
@@ -355,12 +355,12 @@ int32_t wire_type_find(wire_ctx *ctx, const char *name, size_t len,
   return WIRE_OK;
 }
 
-const char *wire_type_full_name(const wire_ctx *ctx, uint32_t type) {
+const char *wire_schema_type_name(const wire_ctx *ctx, uint32_t type) {
   if (!ctx || !ctx->reg || type >= ctx->reg->ntypes) return NULL;
   return ctx->reg->types[type].full_name;
 }
 
-int32_t wire_type_kind(const wire_ctx *ctx, uint32_t type) {
+int32_t wire_schema_type_kind(const wire_ctx *ctx, uint32_t type) {
   if (!ctx || !ctx->reg || type >= ctx->reg->ntypes) return -1;
   return ctx->reg->types[type].kind;
 }

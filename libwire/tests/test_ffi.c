@@ -359,3 +359,35 @@ Test(ffi, every_listed_symbol_resolves) {
   fclose(f);
   cr_assert_gt(n, 100, "only %zu symbols listed", n);
 }
+
+/* Every accessor checks the node kind: on another kind it returns 0, NULL
+ * or -1, never the bits of another representation (a string's pointer). */
+Test(ffi, accessors_on_the_wrong_kind_return_nothing) {
+  /* roots: string "ab", varint64 -300, uint64 max */
+  static const uint8_t p[] = {0x01, 0xff, 0x15, 0x0a, 'a',  'b',
+                              0x01, 0xff, 0x07, 0xd7, 0x04, 0x01,
+                              0xff, 0x0d, 0xff, 0xff, 0xff, 0xff,
+                              0xff, 0xff, 0xff, 0xff};
+  void *ctx = p_of_void("wire_ctx_new");
+  void *doc = NULL;
+  cr_assert_eq(decode(ctx, p, sizeof p, &doc), WIRE_OK);
+  void *s = p_of_p_size("wire_doc_root", doc, 0);
+  void *i = p_of_p_size("wire_doc_root", doc, 1);
+  void *u = p_of_p_size("wire_doc_root", doc, 2);
+  cr_assert_eq(u32_of_p("wire_node_type", s), WIRE_T_STRING);
+  cr_assert_eq(i64_of_p("wire_node_int", s), 0);
+  cr_assert_eq(u64_of_p("wire_node_uint", s), 0);
+  cr_assert_eq(u64_of_p("wire_node_float_bits", s), 0);
+  cr_assert_eq(u32_of_p("wire_node_nanos", s), 0);
+  cr_assert_eq(u32_of_p("wire_node_enum_value", s), 0);
+  cr_assert_eq(size_of_p("wire_node_count", s), 0);
+  cr_assert_null(p_of_p_size("wire_node_child", s, 0));
+  cr_assert_null(p_of_p_size("wire_node_field", s, 0));
+  cr_assert_eq(u64_of_p("wire_node_uint", i), 0);
+  cr_assert_eq(i64_of_p("wire_node_int", i), -300);
+  cr_assert_eq(i32_of_p("wire_node_string_encoding", i), -1);
+  cr_assert_eq(i64_of_p("wire_node_int", u), 0);
+  cr_assert_eq(u64_of_p("wire_node_uint", u), UINT64_MAX);
+  v_of_p("wire_doc_free", doc);
+  v_of_p("wire_ctx_free", ctx);
+}

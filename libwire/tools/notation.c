@@ -49,7 +49,7 @@ static void count_refs(printer *p, wire_node *n) {
 static void type_ident(printer *p, wire_node *n, json_t *o) {
   uint32_t ti;
   if (wire_node_user_type(p->doc, n, &ti) == WIRE_OK) {
-    json_object_set_new(o, "type", json_string(wire_type_full_name(p->ctx, ti)));
+    json_object_set_new(o, "type", json_string(wire_schema_type_name(p->ctx, ti)));
     return;
   }
   const uint8_t *ns, *name;
@@ -321,7 +321,7 @@ static json_t *node_json(printer *p, wire_node *n) {
        * or by name. */
       json_object_set_new(o, "enum",
                           json_pack("{s:s,s:I}", "type",
-                                    wire_type_full_name(p->ctx, ti), "value",
+                                    wire_schema_type_name(p->ctx, ti), "value",
                                     (json_int_t)wire_node_enum_value(n)));
       if (t == WIRE_T_NAMED_ENUM) name_encodings(n, o);
       break;
@@ -839,9 +839,9 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
     if (tn) {
       uint32_t idx;
       if (!json_is_string(tn) || !json_is_integer(ev) ||
-          wire_type_find(p->ctx, json_string_value(tn), json_string_length(tn),
+          wire_schema_find_type(p->ctx, json_string_value(tn), json_string_length(tn),
                          &idx) != WIRE_OK ||
-          wire_type_kind(p->ctx, idx) != WIRE_KIND_ENUM)
+          wire_schema_type_kind(p->ctx, idx) != WIRE_KIND_ENUM)
         return perr(p, "enum type \"%s\" is not an enum of the schema",
                     json_string_value(tn) ? json_string_value(tn) : "?");
       n = wire_node_new_enum_of(d, idx, (uint32_t)json_integer_value(ev));
@@ -923,9 +923,9 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
       if (n && p->ntds < 256) p->tds[p->ntds++] = n;
     } else {
       if (!json_is_string(tn) ||
-          wire_type_find(p->ctx, json_string_value(tn), json_string_length(tn),
+          wire_schema_find_type(p->ctx, json_string_value(tn), json_string_length(tn),
                          &idx) != WIRE_OK ||
-          wire_type_kind(p->ctx, idx) !=
+          wire_schema_type_kind(p->ctx, idx) !=
               (t == WIRE_T_EXT ? WIRE_KIND_EXT : WIRE_KIND_STRUCT))
         return perr(p, "%s type \"%s\" is not in the schema (--schema)", key,
                     json_string_value(tn) ? json_string_value(tn) : "?");
@@ -954,7 +954,7 @@ static int32_t parse_node(parser *p, json_t *j, wire_node **out) {
     if (!json_is_object(v) || !json_is_integer(c) || !uv)
       return perr(p, "union takes {\"type\", \"case\": N, \"value\": node}");
     if (tn && (!json_is_string(tn) ||
-               wire_type_find(p->ctx, json_string_value(tn),
+               wire_schema_find_type(p->ctx, json_string_value(tn),
                               json_string_length(tn), &idx) != WIRE_OK))
       return perr(p, "union type is not in the schema");
     wire_node *un;

@@ -294,14 +294,14 @@ class Context:
         """[(full name, kind)] of the registered user types, in registry
         order (kind: "struct", "enum", "union", "ext")."""
         kinds = {1: "struct", 2: "enum", 3: "union", 4: "ext"}
-        return [(self.type_name(i), kinds.get(lib.wire_type_kind(self._ptr, i)))
-                for i in range(lib.wire_type_count(self._ptr))]
+        return [(self.type_name(i), kinds.get(lib.wire_schema_type_kind(self._ptr, i)))
+                for i in range(lib.wire_schema_type_count(self._ptr))]
 
     def find_type(self, name):
         """Registry index of a type by full name or unique bare name."""
         b = name.encode("utf-8")
         out = c_uint32()
-        if lib.wire_type_find(self._ptr, b, len(b), byref(out)):
+        if lib.wire_schema_find_type(self._ptr, b, len(b), byref(out)):
             lib.wire_ctx_clear_error(self._ptr)
             raise py_error("schema", "the context's schema has no type %r"
                            % name)
@@ -310,13 +310,13 @@ class Context:
     def type_name(self, index):
         name = self._names.get(index)
         if name is None:
-            raw = lib.wire_type_full_name(self._ptr, index)
+            raw = lib.wire_schema_type_name(self._ptr, index)
             name = raw.decode("utf-8") if raw is not None else None
             self._names[index] = name
         return name
 
     def type_kind(self, index):
-        return lib.wire_type_kind(self._ptr, index)
+        return lib.wire_schema_type_kind(self._ptr, index)
 
     # ---- Python classes -------------------------------------------------
     def register(self, cls, name=None):
@@ -327,7 +327,7 @@ class Context:
 
     def _resolve(self):
         key = (_registry.VERSION[0], self._local_version,
-               lib.wire_type_count(self._ptr))
+               lib.wire_schema_type_count(self._ptr))
         if key == self._key:
             return
         self._type_of_cls = {}
@@ -342,11 +342,11 @@ class Context:
                 nm = name or cls.__name__
                 b = nm.encode("utf-8")
                 out = c_uint32()
-                if lib.wire_type_find(self._ptr, b, len(b), byref(out)):
+                if lib.wire_schema_find_type(self._ptr, b, len(b), byref(out)):
                     lib.wire_ctx_clear_error(self._ptr)
                     self._unresolved[cls] = "the schema has no type %r" % nm
                     continue
-                k = lib.wire_type_kind(self._ptr, out.value)
+                k = lib.wire_schema_type_kind(self._ptr, out.value)
                 if want.get(k) != kind:
                     self._unresolved[cls] = ("%r is a %s in the schema, %s is "
                                              "registered as a %s" % (

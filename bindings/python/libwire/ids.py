@@ -89,7 +89,7 @@ LIMITS = {
 # String encodings.
 STR_LATIN1, STR_UTF16, STR_UTF8 = 0, 1, 2
 
-# User type kinds (wire_type_kind).
+# User type kinds (wire_schema_type_kind).
 KIND_STRUCT, KIND_ENUM, KIND_UNION, KIND_EXT = 1, 2, 3, 4
 
 BY_NAME = 0xFFFFFFFF
@@ -119,3 +119,4 @@ E_TRAILING = 20
 E_TYPEDEF = 21
 E_SCHEMA = 22
 E_IDL = 23
+E_ENCODE = 24

@@ -67,7 +67,7 @@ def test_schema_errors(tmp_path):
     assert e.value.cls == "schema"
     with pytest.raises(libwire.WireError) as e:
         ctx.dumps(libwire.Struct("Item", nope="x"))
-    assert e.value.cls == "notation" and "nope" in e.value.message
+    assert e.value.cls == "encode" and "nope" in e.value.message
     bad = tmp_path / "bad.fdl"
     bad.write_text("message Broken [id=1] { string = ; }\n")
     with pytest.raises(libwire.WireError) as e:

@@ -156,7 +156,7 @@ def test_plain_int_in_int32_field_without_hint_is_an_error():
         f7=1, f8=1, last=1)
     with pytest.raises(libwire.WireError) as e:
         ctx.dumps(s)
-    assert e.value.cls == "notation" and "f2" in e.value.message
+    assert e.value.cls == "encode" and "f2" in e.value.message
 
 
 def test_union():

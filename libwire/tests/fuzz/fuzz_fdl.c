@@ -81,17 +81,17 @@ static bool ftype_eq(const wire_ftype *a, const wire_ftype *b, int depth) {
   } while (0)
 
 static bool same_registry(wire_ctx *c1, wire_ctx *c2) {
-  uint32_t n = wire_type_count(c1);
-  DIFF(n == wire_type_count(c2), "type count %u vs %u", n,
-       wire_type_count(c2));
+  uint32_t n = wire_schema_type_count(c1);
+  DIFF(n == wire_schema_type_count(c2), "type count %u vs %u", n,
+       wire_schema_type_count(c2));
   if (n == 0) return true;
   const wire_registry *r1 = c1->reg, *r2 = c2->reg;
   for (uint32_t i = 0; i < n; i++) {
     const wire_utype *a = &r1->types[i], *b = &r2->types[i];
-    DIFF(str_eq(wire_type_full_name(c1, i), wire_type_full_name(c2, i)),
-         "type %u: name %s vs %s", i, wire_type_full_name(c1, i),
-         wire_type_full_name(c2, i));
-    DIFF(wire_type_kind(c1, i) == wire_type_kind(c2, i), "type %u: kind", i);
+    DIFF(str_eq(wire_schema_type_name(c1, i), wire_schema_type_name(c2, i)),
+         "type %u: name %s vs %s", i, wire_schema_type_name(c1, i),
+         wire_schema_type_name(c2, i));
+    DIFF(wire_schema_type_kind(c1, i) == wire_schema_type_kind(c2, i), "type %u: kind", i);
     DIFF(a->by_name == b->by_name && a->evolving == b->evolving &&
              a->user_id == b->user_id && str_eq(a->ns, b->ns) &&
              str_eq(a->name, b->name),
@@ -259,7 +259,7 @@ static uint8_t *encode_default(wire_ctx *ctx, uint32_t ti, bool full,
     int32_t st = wire_encode(ctx, doc, &out, len);
     if (st != WIRE_OK) {
       fprintf(stderr, "%sencoding a default %s failed: %s (%d): %s\n",
-              fuzz_config, wire_type_full_name(ctx, ti), wire_status_name(st),
+              fuzz_config, wire_schema_type_name(ctx, ti), wire_status_name(st),
               st, wire_ctx_error_message(ctx));
       abort();
     }
@@ -271,9 +271,9 @@ static uint8_t *encode_default(wire_ctx *ctx, uint32_t ti, bool full,
 static void check_values(wire_ctx *c1, wire_ctx *c2, const uint8_t *text,
                          size_t size) {
   static char config[1024];
-  uint32_t n = wire_type_count(c1);
+  uint32_t n = wire_schema_type_count(c1);
   for (uint32_t ti = 0; ti < n; ti++) {
-    int32_t kind = wire_type_kind(c1, ti);
+    int32_t kind = wire_schema_type_kind(c1, ti);
     if (kind != WIRE_KIND_STRUCT && kind != WIRE_KIND_EXT) continue;
     for (int mode = 0; mode < 4; mode++) {
       bool compatible = mode & 1, full = mode & 2;
@@ -284,7 +284,7 @@ static void check_values(wire_ctx *c1, wire_ctx *c2, const uint8_t *text,
       }
       snprintf(config, sizeof config,
                "fuzz_fdl: type %s, %s, %s\nschema:\n%.*s\n",
-               wire_type_full_name(c1, ti),
+               wire_schema_type_name(c1, ti),
                compatible ? "compatible" : "schema-consistent",
                full ? "every field set" : "nullable fields unset",
                (int)(size > 600 ? 600 : size), (const char *)text);
@@ -326,11 +326,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (getenv("WIRE_FUZZ_VERBOSE"))
     fprintf(stderr, "  load: %s%s%s, %u type(s)\n", wire_status_name(st),
             st ? ": " : "", st ? wire_ctx_error_message(c1) : "",
-            wire_type_count(c1));
+            wire_schema_type_count(c1));
   if (st != WIRE_OK) {
-    if (wire_type_count(c1) != 0) {
+    if (wire_schema_type_count(c1) != 0) {
       fprintf(stderr, "failed load (%s) left %u types registered\n",
-              wire_ctx_error_message(c1), wire_type_count(c1));
+              wire_ctx_error_message(c1), wire_schema_type_count(c1));
       abort();
     }
     wire_ctx_free(c1);
@@ -346,14 +346,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   check_values(c1, c2, data, size);
 
-  uint32_t before = wire_type_count(c1);
+  uint32_t before = wire_schema_type_count(c1);
   int32_t st3 = wire_schema_load_fdl(c1, text, size, "<fuzz>");
-  if (st3 != WIRE_OK || wire_type_count(c1) != before) {
+  if (st3 != WIRE_OK || wire_schema_type_count(c1) != before) {
     fuzz_hexdump("schema", data, size);
     fprintf(stderr, "loading the schema again on the same context: %s, "
                     "%u types before, %u after\n",
             st3 ? wire_ctx_error_message(c1) : "ok", before,
-            wire_type_count(c1));
+            wire_schema_type_count(c1));
     abort();
   }
   wire_ctx_free(c2);

@@ -152,7 +152,7 @@ static int conform(const wire_node *v, const wire_ftype *f, int depth,
   int bad = inside ? 1 : 2, worst = 0;
   uint32_t t = v->type;
   if (f->user != WIRE_NO_TYPE) {
-    switch (wire_type_kind(conform_ctx, f->user)) {
+    switch (wire_schema_type_kind(conform_ctx, f->user)) {
     case WIRE_KIND_ENUM:
       return t == WIRE_T_ENUM || t == WIRE_T_NAMED_ENUM ? 0 : bad;
     case WIRE_KIND_UNION:
@@ -195,7 +195,7 @@ static void check_projection(wire_ctx *ctx, const uint8_t *data,
     uint32_t type;
     if (!is_struct_node(wire_node_type(n)) ||
         wire_node_user_type(doc, n, &type) != WIRE_OK ||
-        wire_type_kind(ctx, type) != WIRE_KIND_STRUCT)
+        wire_schema_type_kind(ctx, type) != WIRE_KIND_STRUCT)
       continue;
     wire_node *p = NULL;
     int32_t st = wire_struct_project(doc, n, type, &p);
@@ -210,7 +210,7 @@ static void check_projection(wire_ctx *ctx, const uint8_t *data,
     if (c != 0) {
       fprintf(stderr, "%sthe projection onto %s does not conform to the "
                       "reader's field types%s\n", fuzz_config,
-              wire_type_full_name(ctx, type),
+              wire_schema_type_name(ctx, type),
               c == 1 ? " (inside a list, set or map)" : "");
       fuzz_hexdump("input", data, size);
       abort();

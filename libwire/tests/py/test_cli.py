@@ -477,7 +477,7 @@ def test_error_on_second_document_reports_its_offset(wire):
 def test_encode_chunks_that_do_not_match(wire):
     r = wire.encode('{"map": [[{"varint64": "1"}, {"varint64": "2"}]], "chunks": [[0, 2]]}')
     cls, _, _ = r.error()
-    assert cls == "notation"
+    assert cls == "encode"
 
 
 def test_decode_file_argument(wire, tmp_path):

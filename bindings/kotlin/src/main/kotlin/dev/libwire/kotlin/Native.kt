@@ -210,10 +210,10 @@ internal object Native {
     @JvmField val schema_load_fdl = fn("wire_schema_load_fdl", I, P, P, J, P, critical = false)
     @JvmField val schema_load_fdl_file = fn("wire_schema_load_fdl_file", I, P, P, critical = false)
     @JvmField val schema_finish = fn("wire_schema_finish", I, P, critical = false)
-    @JvmField val type_count = fn("wire_type_count", I, P)
-    @JvmField val type_find = fn("wire_type_find", I, P, P, J, P)
-    @JvmField val type_full_name = fn("wire_type_full_name", P, P, I)
-    @JvmField val type_kind = fn("wire_type_kind", I, P, I)
+    @JvmField val type_count = fn("wire_schema_type_count", I, P)
+    @JvmField val type_find = fn("wire_schema_find_type", I, P, P, J, P)
+    @JvmField val type_full_name = fn("wire_schema_type_name", P, P, I)
+    @JvmField val type_kind = fn("wire_schema_type_kind", I, P, I)
 
     // --- whole-message codec (may run long: ordinary transitions) -------------------
     @JvmField val decode = fn("wire_decode", I, P, P, J, P, critical = false)

@@ -43,11 +43,12 @@ object Status {
     const val TYPEDEF = 21
     const val SCHEMA = 22
     const val IDL = 23
+    const val ENCODE = 24
 
     private val names = arrayOf(
         "ok", "truncated", "varint", "header", "ref", "type", "string", "length", "depth", "limit",
         "nomem", "arg", "meta_string", "decimal", "value", "unsupported", "collection", "notation",
-        "buffer_full", "state", "trailing", "typedef", "schema", "idl",
+        "buffer_full", "state", "trailing", "typedef", "schema", "idl", "encode",
     )
 
     /** The status name as libwire prints it (`wire_status_name`). */
