@@ -604,8 +604,8 @@ static wire_ctx *load(const char *file, uint32_t types[T_COUNT]) {
     return NULL;
   }
   for (int i = 0; i < T_COUNT; i++) {
-    if (wire_type_find(ctx, type_names[i], strlen(type_names[i]),
-                       &types[i]) != WIRE_OK) {
+    if (wire_schema_find_type(ctx, type_names[i], strlen(type_names[i]),
+                              &types[i]) != WIRE_OK) {
       fail(ctx, type_names[i]);
       wire_ctx_free(ctx);
       return NULL;
