@@ -135,7 +135,7 @@ FUZZ_SECONDS ?= 60
 # The fuzzing in `check` is deterministic (fixed seed and run count, from
 # the checked-in corpora) so that CI repeats a run known to pass; `make
 # fuzz` explores with a time budget instead.
-check: test conform fixtures-verify spec-check abi-check bindings-conform \
+check: test conform fixtures-verify spec-check abi-check bench-check bindings-conform \
        conformance-results sanitize valgrind
 	FUZZ_ARGS="-seed=1 -runs=300000" sh libwire/tests/fuzz/run.sh 600
 
@@ -154,7 +154,7 @@ check-symbols: $(BUILD)/lib/libwire.so
 demo: all
 	sh libwire/tools/demo.sh $(BUILD)/bin/wire
 
-# Benchmarks (bench/README.md); never part of `check`.
+# Benchmarks (bench/README.md); only their byte checks (bench-check) run in `check`.
 bench: all
 	$(MAKE) -C bench six BUILD=$(abspath $(BUILD))
 bench-check: lib
