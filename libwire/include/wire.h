@@ -638,6 +638,25 @@ WIRE_API int32_t wire_schema_find_type(wire_ctx *ctx, const char *name, size_t l
 WIRE_API const char *wire_schema_type_name(const wire_ctx *ctx, uint32_t type);
 /* 1 struct, 2 enum, 3 union, 4 ext; -1 if no such type. */
 WIRE_API int32_t wire_schema_type_kind(const wire_ctx *ctx, uint32_t type);
+/* The fingerprint libwire hashes into the same-schema hash of struct
+ * `type` (spec R-SHASH-1), NUL-terminated into out[0..cap); *out_len gets
+ * its length without the NUL (also with WIRE_E_BUFFER_FULL), *out_hash the
+ * 32-bit schema hash the struct's bodies carry. */
+WIRE_API int32_t wire_schema_fingerprint(wire_ctx *ctx, uint32_t type,
+                                         char *out, size_t cap,
+                                         size_t *out_len,
+                                         uint32_t *out_hash);
+/* FDL for the types of a payload, inferred from the TypeDefs it carries
+ * (compatible mode): every struct with its registration (id or name),
+ * fields (names or tag ids, types, nullability, ref) and the wire_*
+ * options that make libwire write the same TypeDefs. The payload is
+ * decoded in compatible mode with the context's schema (which may be
+ * empty). *out is NUL-terminated FDL text allocated through ctx (free with
+ * wire_ctx_free_bytes). WIRE_E_SCHEMA when the payload carries no TypeDef
+ * (a same-schema payload: its fields are not in the bytes). */
+WIRE_API int32_t wire_schema_infer(wire_ctx *ctx, const uint8_t *data,
+                                   size_t len, uint8_t **out,
+                                   size_t *out_len);
 
 /* ===================================================================== */
 /* Section - Whole-message codec                                          */
@@ -686,6 +705,72 @@ typedef void (*wire_dump_fn)(void *user, uint64_t offset, uint64_t length,
                              uint32_t depth, const char *text);
 WIRE_API int32_t wire_dump(wire_ctx *ctx, const uint8_t *data, size_t len,
                            wire_dump_fn line, void *user);
+
+/* ===================================================================== */
+/* Section - Value notation                                               */
+/* ===================================================================== */
+
+/* The JSON value notation of spec/notation.md, printed from documents and
+ * parsed into them: what `wire decode` prints and `wire encode` reads, and
+ * what the conformance testees exchange. */
+enum {
+  WIRE_NOTATION_PRETTY = 1,    /* print: indent by two spaces */
+  WIRE_NOTATION_UNTRACKED = 2, /* print: "tracked": false on values written
+                                  with the not-null flag where reference
+                                  tracking would flag them (N-2) */
+  WIRE_NOTATION_PLAIN = 4,     /* print plain JSON (N-6): lossy, natural
+                                  JSON for people and jq */
+  WIRE_NOTATION_REFIT = 8      /* parse: a recorded wire choice that no
+                                  longer fits its (edited) value - a list
+                                  header, map chunks, a string or meta
+                                  string encoding - is dropped and the
+                                  writer policy decides, instead of the
+                                  encode failing */
+};
+
+/* Receives printed text in chunks of at most 4 KiB (not NUL-terminated).
+ * Returns 0 to go on; anything else stops the print, which then fails with
+ * WIRE_E_STATE. */
+typedef int32_t (*wire_text_fn)(void *user, const char *text, size_t len);
+
+/* Prints `node` and every node it reaches as one JSON document (no final
+ * newline) through `out`. The text is never held whole: the library keeps
+ * a 4 KiB buffer and 5 bytes of scratch per node of the document, all
+ * freed before it returns. Anchors and "typedef" numbers are local to the
+ * call (one root document). flags: WIRE_NOTATION_PRETTY, _UNTRACKED,
+ * _PLAIN. Errors: WIRE_E_DEPTH beyond 4096 nesting levels, WIRE_E_LIMIT
+ * when plain JSON would repeat shared values more than 16 times the node
+ * count, WIRE_E_STATE when `out` stopped it, WIRE_E_NOMEM. */
+WIRE_API int32_t wire_notation_write(wire_ctx *ctx, const wire_doc *doc,
+                                     const wire_node *node, uint32_t flags,
+                                     wire_text_fn out, void *user);
+/* Same, into a new NUL-terminated buffer (*out_len excludes the NUL)
+ * allocated through ctx; free it with wire_ctx_free_bytes. */
+WIRE_API int32_t wire_notation_print(wire_ctx *ctx, const wire_doc *doc,
+                                     const wire_node *node, uint32_t flags,
+                                     uint8_t **out, size_t *out_len);
+/* Parses one JSON document of the notation from text[0..len) (leading
+ * whitespace skipped) and builds its value in `doc`: *out_node is owned by
+ * the document and not yet a root (wire_doc_add_root). *consumed gets the
+ * offset just past the document, so a caller can read a sequence of
+ * documents. The text is not kept. Errors: WIRE_E_NOTATION (not JSON, or
+ * not the notation) with the byte offset into text on the context, or the
+ * status of a builder that refused a value. flags: WIRE_NOTATION_REFIT. */
+WIRE_API int32_t wire_notation_parse(wire_ctx *ctx, wire_doc *doc,
+                                     const char *text, size_t len,
+                                     uint32_t flags, wire_node **out_node,
+                                     size_t *consumed);
+/* Reads plain JSON (N-6) as a value of registered type `type`, taking the
+ * wire types from the schema; missing struct fields get their defaults.
+ * type WIRE_BY_NAME: no schema type - JSON values become what the Java
+ * runtime writes for them (integer: varint64, other numbers: float64,
+ * string, list, map of string keys). Ownership and errors as for
+ * wire_notation_parse. */
+WIRE_API int32_t wire_notation_parse_plain(wire_ctx *ctx, wire_doc *doc,
+                                           const char *text, size_t len,
+                                           uint32_t type,
+                                           wire_node **out_node,
+                                           size_t *consumed);
 
 #ifdef __cplusplus
 }

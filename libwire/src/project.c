@@ -290,3 +290,9 @@ int32_t wire_struct_project(wire_doc *doc, wire_node *node, uint32_t type,
   proj p = {doc, 0, ""};
   return project_struct(&p, node, type, out);
 }
+
+int32_t wire__field_default(wire_doc *doc, const wire_ftype *f,
+                            wire_node **out) {
+  proj p = {doc, 0, ""};
+  return default_of(&p, f, out);
+}

@@ -121,6 +121,11 @@ int32_t wire__reg_find(wire_ctx *ctx, const char *name, size_t len,
 /* Resolves ftype->unresolved names, computes field orders and hashes. */
 int32_t wire__reg_finish(wire_ctx *ctx);
 
+/* project.c: the default value of a missing field of declared type f
+ * (null when nullable, zero, empty, the first enumerator). */
+int32_t wire__field_default(wire_doc *doc, const wire_ftype *f,
+                            wire_node **out);
+
 /* typedef.c */
 size_t wire__snake_case(const char *in, size_t n, char *out);
 uint32_t wire__schema_hash(const wire_lfield *fields, uint32_t n);

@@ -668,7 +668,7 @@ static int write_all(int fd, const char *s, size_t n) {
 static json_t *call(runner *r, json_t *req, char **err) {
   long id = ++r->next_id;
   json_object_set_new(req, "id", json_integer(id));
-  if (r->inproc) return wire_testee_handle(req, r->root);
+  if (r->inproc) return testee_handle(req, r->root);
   if (r->pid <= 0) {
     if (r->restarts >= 20 || testee_start(r) < 0) {
       *err = xstrdup("the testee is not running");
@@ -1393,7 +1393,7 @@ static void free_runner(runner *r) {
   json_decref(r->ids);
 }
 
-int wire_cmd_conform(int argc, char **argv) {
+int cmd_conform(int argc, char **argv) {
   runner r = {0};
   r.timeout = 60;
   r.pid = -1;
@@ -1477,7 +1477,7 @@ int wire_cmd_conform(int argc, char **argv) {
     }
   } else {
     r.inproc = 1;
-    json_t *h = wire_testee_hello();
+    json_t *h = testee_hello();
     r.hello = json_incref(json_object_get(h, "hello"));
     set_caps(&r, r.hello);
     json_decref(h);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "conform.h"
-#include "notation.h"
+#include "hex.h"
 #include "wire.h"
 
 /* Every feature tag libwire claims (the tags of fixtures/schema.json, and
@@ -20,7 +20,7 @@ static const char *const capabilities[] = {
     "named_types",  "unsigned",   "dense_array", "temporal", "meta_string",
     "typedef",      "evolution", NULL};
 
-json_t *wire_testee_hello(void) {
+json_t *testee_hello(void) {
   json_t *caps = json_array();
   for (int i = 0; capabilities[i]; i++)
     json_array_append_new(caps, json_string(capabilities[i]));
@@ -51,28 +51,44 @@ static json_t *fail_ctx(json_t *resp, wire_ctx *ctx, int32_t st,
   return resp;
 }
 
-static int hexdigit(int c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 /* Hex text to new bytes; NULL if it is not an even number of hex digits. */
 static uint8_t *from_hex(const char *s, size_t *len) {
   size_t n = strlen(s);
-  if (n % 2) return NULL;
   uint8_t *b = malloc(n / 2 + 1);
-  for (size_t i = 0; i < n / 2; i++) {
-    int hi = hexdigit(s[2 * i]), lo = hexdigit(s[2 * i + 1]);
-    if (hi < 0 || lo < 0) {
-      free(b);
-      return NULL;
-    }
-    b[i] = (uint8_t)(hi << 4 | lo);
+  if (!b) return NULL;
+  *len = hex_decode(s, n, b, 0, NULL);
+  if (*len == (size_t)-1) {
+    free(b);
+    return NULL;
   }
-  *len = n / 2;
   return b;
+}
+
+/* A node in the value notation, printed by libwire and read back as a
+ * jansson value for the response; NULL with *st on failure. */
+static json_t *notation_of(wire_ctx *ctx, wire_doc *doc, wire_node *n,
+                           uint32_t flags, int32_t *st) {
+  uint8_t *text;
+  size_t len;
+  *st = wire_notation_print(ctx, doc, n, flags, &text, &len);
+  if (*st) return NULL;
+  json_error_t jerr;
+  json_t *j = json_loadb((const char *)text, len, JSON_ALLOW_NUL, &jerr);
+  wire_ctx_free_bytes(ctx, text);
+  if (!j) *st = WIRE_E_NOTATION;
+  return j;
+}
+
+/* A request value given to libwire's notation parser as text. */
+static int32_t add_notation_root(wire_ctx *ctx, wire_doc *doc, json_t *v) {
+  char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+  if (!text) return WIRE_E_NOMEM;
+  wire_node *n;
+  size_t used;
+  int32_t st = wire_notation_parse(ctx, doc, text, strlen(text), 0, &n, &used);
+  if (!st) st = wire_doc_add_root(doc, n);
+  free(text);
+  return st;
 }
 
 static json_t *to_hex(const uint8_t *b, size_t n) {
@@ -170,8 +186,8 @@ static json_t *do_decode(const json_t *req, wire_ctx *ctx, json_t *resp) {
       if (t < WIRE_T_STRUCT || t > WIRE_T_NAMED_COMPATIBLE_STRUCT) continue;
       if (wire_node_user_type(doc, root, &ti) != WIRE_OK) continue;
       st = wire_struct_project(doc, root, ti, &proj);
-      if (!st)
-        json_array_append_new(values, wire_notation_from_node(ctx, doc, proj));
+      json_t *j = st ? NULL : notation_of(ctx, doc, proj, 0, &st);
+      if (j) json_array_append_new(values, j);
     }
     if (st) {
       fail_ctx(resp, ctx, st, NULL);
@@ -182,13 +198,21 @@ static json_t *do_decode(const json_t *req, wire_ctx *ctx, json_t *resp) {
     }
     wire_doc_free(doc);
   } else {
-    int untracked = (int)wire_ctx_get_option(ctx, WIRE_OPT_REF_TRACKING);
+    uint32_t flags = wire_ctx_get_option(ctx, WIRE_OPT_REF_TRACKING)
+                         ? WIRE_NOTATION_UNTRACKED
+                         : 0;
     json_t *values = json_array();
-    for (size_t i = 0; i < wire_doc_root_count(doc); i++)
-      json_array_append_new(values,
-                            wire_notation_from_root(ctx, doc, i, untracked));
-    json_object_set_new(resp, "ok", json_true());
-    json_object_set_new(resp, "values", values);
+    for (size_t i = 0; !st && i < wire_doc_root_count(doc); i++) {
+      json_t *j = notation_of(ctx, doc, wire_doc_root(doc, i), flags, &st);
+      if (j) json_array_append_new(values, j);
+    }
+    if (st) {
+      fail_ctx(resp, ctx, st, NULL);
+      json_decref(values);
+    } else {
+      json_object_set_new(resp, "ok", json_true());
+      json_object_set_new(resp, "values", values);
+    }
     wire_doc_free(doc);
   }
   free(data);
@@ -205,12 +229,12 @@ static json_t *do_encode(const json_t *req, wire_ctx *ctx, json_t *resp) {
   json_t *v;
   int32_t st = WIRE_OK;
   json_array_foreach(values, i, v) {
-    char msg[256] = "";
-    st = wire_notation_add_root(ctx, doc, v, msg, sizeof msg);
+    st = add_notation_root(ctx, doc, v);
     if (st) {
       char full[320];
       snprintf(full, sizeof full, "value %zu: %s", i,
-               *msg ? msg : wire_ctx_error_message(ctx));
+               *wire_ctx_error_message(ctx) ? wire_ctx_error_message(ctx)
+                                            : wire_status_message(st));
       fail(resp, wire_status_name(st), full);
       break;
     }
@@ -231,7 +255,7 @@ static json_t *do_encode(const json_t *req, wire_ctx *ctx, json_t *resp) {
   return resp;
 }
 
-json_t *wire_testee_handle(const json_t *req, const char *root) {
+json_t *testee_handle(const json_t *req, const char *root) {
   json_t *resp = json_object();
   json_t *id = json_is_object(req) ? json_object_get(req, "id") : NULL;
   json_object_set_new(resp, "id", id ? json_incref(id) : json_null());
@@ -259,7 +283,7 @@ static void emit(json_t *j) {
   }
 }
 
-int wire_cmd_testee(int argc, char **argv) {
+int cmd_testee(int argc, char **argv) {
   const char *root = NULL;
   for (int i = 0; i < argc; i++) {
     if (strcmp(argv[i], "--root") == 0 && i + 1 < argc) {
@@ -269,7 +293,7 @@ int wire_cmd_testee(int argc, char **argv) {
       return 2;
     }
   }
-  json_t *hello = wire_testee_hello();
+  json_t *hello = testee_hello();
   emit(hello);
   json_decref(hello);
   char *line = NULL;
@@ -292,7 +316,7 @@ int wire_cmd_testee(int argc, char **argv) {
       resp = json_pack("{s:n,s:b,s:s,s:s}", "id", "ok", 0, "class", "arg",
                        "message", msg);
     } else {
-      resp = wire_testee_handle(req, root);
+      resp = testee_handle(req, root);
       json_decref(req);
     }
     emit(resp);

@@ -1,55 +1,66 @@
-/* wire.c - the `wire` command-line tool: decode, encode and dump Fory xlang
- * payloads (see README.md and spec/notation.md). */
+/* wire.c - the `wire` command-line tool: decode, encode, dump and infer
+ * schemas of Fory xlang payloads (`wire help`, README.md,
+ * spec/notation.md). */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "conform.h"
-#include "notation.h"
+#include "help.h"
+#include "hex.h"
 #include "wire.h"
 
-static const char usage[] =
-    "usage: wire decode [--hex] [--ref] [--compatible] [--pretty] [--project] "
-    "[--schema FILE.fdl]... [FILE]\n"
-    "       wire encode [--hex] [--ref] [--compatible] [--schema FILE.fdl]... "
-    "[FILE]\n"
-    "       wire dump [--hex] [--ref] [--compatible] [--schema FILE.fdl]... "
-    "[FILE]\n"
-    "       wire conform [--testee CMD] [--junit FILE] [--expect-failures FILE]\n"
-    "                    [--results-md FILE] [DIR]   (wire conform --help)\n"
-    "       wire testee\n"
-    "       wire version\n"
-    "Reads FILE or stdin. --hex: hex text instead of raw bytes on the byte "
-    "side.\n";
+/* ---- errors ----------------------------------------------------------------- */
 
-typedef struct {
-  int hex, ref, compatible, pretty, project;
-  const char *file;
-  const char *schemas[64];
-  int nschemas;
-} opts;
-
-static int error_exit(const char *cls, unsigned long long off,
-                      const char *msg) {
+int cli_error(const char *cls, unsigned long long off, const char *msg) {
+  fflush(stdout); /* the error goes on its own line after what was printed */
   fprintf(stderr, "error: %s at byte %llu: %s\n", cls, off, msg);
   return 1;
 }
 
-static int ctx_error(wire_ctx *ctx, int32_t st) {
-  return error_exit(wire_status_name(st), wire_ctx_error_offset(ctx),
-                    *wire_ctx_error_message(ctx) ? wire_ctx_error_message(ctx)
-                                                 : wire_status_message(st));
+int cli_ctx_error(wire_ctx *ctx, int32_t st) {
+  const char *m = wire_ctx_error_message(ctx);
+  return cli_error(wire_status_name(st), wire_ctx_error_offset(ctx),
+                   *m ? m : wire_status_message(st));
 }
 
-static uint8_t *read_all(const char *file, size_t *len) {
+void cli_hint(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("hint: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+  fputs("error: arg at byte 0: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputc('\n', stderr);
+  return 2;
+}
+
+/* ---- input ------------------------------------------------------------------ */
+
+uint8_t *cli_read_all(const char *file, size_t *len) {
   FILE *f = file ? fopen(file, "rb") : stdin;
   if (!f) return NULL;
   size_t cap = 1 << 16, n = 0;
   uint8_t *buf = malloc(cap);
-  for (;;) {
-    if (n == cap) buf = realloc(buf, cap *= 2);
+  while (buf) {
+    if (n == cap) {
+      uint8_t *g = realloc(buf, cap *= 2);
+      if (!g) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = g;
+    }
     size_t r = fread(buf + n, 1, cap - n, f);
     n += r;
     if (r == 0) break;
@@ -59,148 +70,271 @@ static uint8_t *read_all(const char *file, size_t *len) {
   return buf;
 }
 
-static int hexval(int c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-/* Hex text to bytes in place; whitespace is ignored. Returns -1 on error. */
-static long unhex(uint8_t *buf, size_t len, size_t *out) {
-  size_t n = 0;
-  int hi = -1;
-  for (size_t i = 0; i < len; i++) {
-    int c = buf[i];
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    int v = hexval(c);
-    if (v < 0) return (long)i;
-    if (hi < 0) {
-      hi = v;
-    } else {
-      buf[n++] = (uint8_t)(hi << 4 | v);
-      hi = -1;
-    }
-  }
-  if (hi >= 0) return (long)len;
-  *out = n;
-  return -1;
-}
-
-static int load_bytes(const opts *o, uint8_t **data, size_t *len) {
-  *data = read_all(o->file, len);
+int cli_load_bytes(const cli_opts *o, uint8_t **data, size_t *len) {
+  *data = cli_read_all(o->file, len);
   if (!*data) {
     fprintf(stderr, "error: io at byte 0: cannot read %s: %s\n",
             o->file ? o->file : "stdin", strerror(errno));
     return 1;
   }
   if (o->hex) {
-    long bad = unhex(*data, *len, len);
-    if (bad >= 0) {
+    size_t bad;
+    size_t n = hex_decode((const char *)*data, *len, *data, 1, &bad);
+    if (n == (size_t)-1) {
       free(*data);
-      return error_exit("notation", (unsigned long long)bad,
-                        "input is not hex text");
+      *data = NULL;
+      return cli_error("notation", (unsigned long long)bad,
+                       bad == *len ? "input is hex text with an odd number of "
+                                     "digits"
+                                   : "input is not hex text");
     }
+    *len = n;
   }
   return 0;
 }
 
-static int cmd_decode(wire_ctx *ctx, const opts *o) {
+/* ---- mode detection ---------------------------------------------------------- */
+
+/* 1 when the first value's type meta says compatible mode (a struct type
+ * that only compatible payloads carry), else 0. */
+int cli_guess_compatible(const uint8_t *d, size_t n) {
+  if (n < 3 || d[0] != 0x01 || d[1] == 0xfd) return 0;
+  return d[2] == WIRE_T_COMPATIBLE_STRUCT ||
+         d[2] == WIRE_T_NAMED_COMPATIBLE_STRUCT;
+}
+
+static const char *mode_name(int compatible) {
+  return compatible ? "compatible" : "same-schema";
+}
+
+typedef struct {
+  int32_t status;
+  unsigned long long off;
+  char msg[300];
+} saved_error;
+
+static void save(wire_ctx *ctx, int32_t st, saved_error *e) {
+  e->status = st;
+  e->off = wire_ctx_error_offset(ctx);
+  snprintf(e->msg, sizeof e->msg, "%s",
+           *wire_ctx_error_message(ctx) ? wire_ctx_error_message(ctx)
+                                        : wire_status_message(st));
+}
+
+int cli_decode_auto(wire_ctx *ctx, const cli_opts *o, const uint8_t *data,
+                    size_t len, wire_doc **doc, int *compatible) {
+  int first = o->mode >= 0 ? o->mode : cli_guess_compatible(data, len);
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, first);
+  int32_t st = wire_decode(ctx, data, len, doc);
+  if (!st) {
+    *compatible = first;
+    return 0;
+  }
+  saved_error e1;
+  save(ctx, st, &e1);
+  /* The other mode, to say what the bytes suggest (and to use it when the
+   * mode was not given). Errors that do not depend on the mode (a
+   * truncated input) fail the same way there. */
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, !first);
+  wire_doc *other = NULL;
+  int32_t st2 = wire_decode(ctx, data, len, &other);
+  if (!st2 && o->mode < 0) {
+    *doc = other;
+    *compatible = !first;
+    return 0;
+  }
+  saved_error e2;
+  if (st2) save(ctx, st2, &e2);
+  wire_doc_free(other);
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, first);
+  cli_error(wire_status_name(e1.status), e1.off, e1.msg);
+  if (!st2) {
+    cli_hint("read in %s mode as %s asks; the bytes read in %s mode "
+             "(drop %s)",
+             mode_name(first), first ? "--compatible" : "--same-schema",
+             mode_name(!first), first ? "--compatible" : "--same-schema");
+  } else if (e2.status != e1.status || e2.off != e1.off ||
+             strcmp(e1.msg, e2.msg) != 0) {
+    cli_hint("read in %s mode (%s); in %s mode it fails too: %s at byte "
+             "%llu: %s",
+             mode_name(first),
+             o->mode >= 0 ? (first ? "--compatible" : "--same-schema")
+             : first      ? "the first value is a struct with a TypeDef"
+                          : "no --compatible, and the first value has no "
+                            "TypeDef",
+             mode_name(!first), wire_status_name(e2.status), e2.off, e2.msg);
+  }
+  if (e1.status == WIRE_E_SCHEMA && strstr(e1.msg, "schema hash"))
+    cli_hint("`wire schema --fingerprint TYPE --schema FILE` prints the "
+             "fields libwire hashes for TYPE");
+  if (e1.status == WIRE_E_SCHEMA && !o->nschemas)
+    cli_hint("pass the writer's types with --schema FILE.fdl (`wire schema` "
+             "infers them from a compatible payload)");
+  return 1;
+}
+
+/* ---- decode --------------------------------------------------------------------- */
+
+static int32_t to_stdout(void *user, const char *text, size_t len) {
+  (void)user;
+  return fwrite(text, 1, len, stdout) == len ? 0 : 1;
+}
+
+static int print_root(wire_ctx *ctx, wire_doc *doc, wire_node *n,
+                      uint32_t flags) {
+  int32_t st = wire_notation_write(ctx, doc, n, flags, to_stdout, NULL);
+  if (st == WIRE_E_STATE) return 1; /* stdout closed (a pipe): stop quietly */
+  if (st) return cli_ctx_error(ctx, st);
+  fputc('\n', stdout);
+  return 0;
+}
+
+static int cmd_decode(wire_ctx *ctx, const cli_opts *o) {
   uint8_t *data;
   size_t len;
-  if (load_bytes(o, &data, &len)) return 1;
+  if (cli_load_bytes(o, &data, &len)) return 1;
   wire_doc *doc;
-  int32_t st = wire_decode(ctx, data, len, &doc);
-  if (st) {
+  int compatible;
+  if (cli_decode_auto(ctx, o, data, len, &doc, &compatible)) {
     free(data);
-    return ctx_error(ctx, st);
+    return 1;
   }
-  size_t flags = JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER |
-                 (o->pretty ? JSON_INDENT(2) : JSON_COMPACT);
-  if (o->project) {
-    /* Read each root struct as the schema's version of its type. */
-    for (size_t i = 0; i < wire_doc_root_count(doc); i++) {
-      wire_node *root = wire_doc_root(doc, i), *proj;
+  uint32_t flags = (o->pretty ? WIRE_NOTATION_PRETTY : 0) |
+                   (o->ref ? WIRE_NOTATION_UNTRACKED : 0) |
+                   (o->plain ? WIRE_NOTATION_PLAIN : 0);
+  int rc = 0;
+  for (size_t i = 0; !rc && i < wire_doc_root_count(doc); i++) {
+    wire_node *root = wire_doc_root(doc, i), *n = root;
+    if (o->project) {
+      /* each root struct as the schema's version of its type */
       uint32_t ti, t = wire_node_type(root);
       if (t < WIRE_T_STRUCT || t > WIRE_T_NAMED_COMPATIBLE_STRUCT) continue;
       if (wire_node_user_type(doc, root, &ti) != WIRE_OK) continue;
-      st = wire_struct_project(doc, root, ti, &proj);
+      int32_t st = wire_struct_project(doc, root, ti, &n);
       if (st) {
-        wire_doc_free(doc);
-        free(data);
-        return ctx_error(ctx, st);
+        rc = cli_ctx_error(ctx, st);
+        break;
       }
-      json_t *j = wire_notation_from_node(ctx, doc, proj);
-      char *s = json_dumps(j, JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER |
-                                  (o->pretty ? JSON_INDENT(2) : JSON_COMPACT));
-      puts(s);
-      free(s);
-      json_decref(j);
+      flags &= ~(uint32_t)WIRE_NOTATION_UNTRACKED;
     }
-    wire_doc_free(doc);
-    free(data);
-    return 0;
-  }
-  for (size_t i = 0; i < wire_doc_root_count(doc); i++) {
-    json_t *j = wire_notation_from_root(ctx, doc, i, o->ref);
-    char *s = json_dumps(j, flags | JSON_ENCODE_ANY);
-    puts(s);
-    free(s);
-    json_decref(j);
+    rc = print_root(ctx, doc, n, flags);
   }
   wire_doc_free(doc);
   free(data);
+  return rc;
+}
+
+int cli_only_struct(wire_ctx *ctx, uint32_t *type) {
+  int found = 0;
+  for (uint32_t i = 0; i < wire_schema_type_count(ctx); i++)
+    if (wire_schema_type_kind(ctx, i) == WIRE_KIND_STRUCT) {
+      *type = i;
+      found++;
+    }
+  return found == 1 ? 0 : found == 0 ? 1 : 2;
+}
+
+/* ---- encode --------------------------------------------------------------------- */
+
+/* The root type of --plain: --type, or the schema's only struct; -1 (and
+ * a message) when there is none or several. */
+static int64_t root_type(wire_ctx *ctx, const cli_opts *o) {
+  if (o->type) {
+    uint32_t ti;
+    if (wire_schema_find_type(ctx, o->type, strlen(o->type), &ti) != WIRE_OK) {
+      cli_error("arg", 0, "--type names no type of the schema");
+      return -1;
+    }
+    return ti;
+  }
+  uint32_t ti;
+  int st = cli_only_struct(ctx, &ti);
+  if (st == 0) return ti;
+  cli_error("arg", 0, st == 1 ? "--plain needs a schema with a struct "
+                                "(--schema FILE.fdl)"
+                              : "--plain needs --type TYPE: the schema has "
+                                "several structs");
+  return -1;
+}
+
+static size_t skip_ws(const uint8_t *t, size_t pos, size_t len) {
+  while (pos < len && (t[pos] == ' ' || t[pos] == '\n' || t[pos] == '\r' ||
+                       t[pos] == '\t'))
+    pos++;
+  return pos;
+}
+
+/* A document that names a TypeDef was printed from a compatible payload. */
+static int mentions_typedef(const uint8_t *t, size_t len) {
+  static const char k[] = "\"typedef\"";
+  for (size_t i = 0; i + sizeof k - 1 <= len; i++)
+    if (t[i] == '"' && memcmp(t + i, k, sizeof k - 1) == 0) return 1;
   return 0;
 }
 
-static int cmd_encode(wire_ctx *ctx, const opts *o) {
+static int write_payload(const cli_opts *o, const uint8_t *out, size_t olen) {
+  if (o->hex) {
+    static const char hx[] = "0123456789abcdef";
+    for (size_t i = 0; i < olen; i++) {
+      putchar(hx[out[i] >> 4]);
+      putchar(hx[out[i] & 15]);
+    }
+    putchar('\n');
+  } else {
+    fwrite(out, 1, olen, stdout);
+  }
+  return 0;
+}
+
+static int cmd_encode(wire_ctx *ctx, const cli_opts *o) {
   size_t len;
-  uint8_t *text = read_all(o->file, &len);
+  uint8_t *text = cli_read_all(o->file, &len);
   if (!text) {
-    fprintf(stderr, "error: io at byte 0: cannot read input\n");
+    fprintf(stderr, "error: io at byte 0: cannot read %s: %s\n",
+            o->file ? o->file : "stdin", strerror(errno));
     return 1;
   }
+  int64_t type = WIRE_BY_NAME;
+  if (o->plain && (type = root_type(ctx, o)) < 0) {
+    free(text);
+    return 1;
+  }
+  if (o->mode < 0)
+    wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE,
+                        !o->plain && mentions_typedef(text, len));
+  uint32_t flags = o->strict ? 0 : WIRE_NOTATION_REFIT;
   wire_doc *doc = wire_doc_new(ctx);
+  int rc = doc ? 0 : cli_ctx_error(ctx, WIRE_E_NOMEM);
   size_t pos = 0;
-  int rc = 0;
-  while (pos < len) {
-    while (pos < len && (text[pos] == ' ' || text[pos] == '\n' ||
-                         text[pos] == '\r' || text[pos] == '\t'))
-      pos++;
-    if (pos >= len) break;
-    json_error_t jerr;
-    json_t *j = json_loadb((const char *)text + pos, len - pos,
-                           JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY |
-                               JSON_ALLOW_NUL,
-                           &jerr);
-    if (!j) {
-      rc = error_exit("notation", (unsigned long long)(pos + jerr.position),
-                      jerr.text);
-      break;
-    }
-    char msg[256] = "";
-    int32_t st = wire_notation_add_root(ctx, doc, j, msg, sizeof msg);
-    json_decref(j);
+  while (!rc && (pos = skip_ws(text, pos, len)) < len) {
+    wire_node *n;
+    size_t used;
+    int32_t st =
+        o->plain ? wire_notation_parse_plain(ctx, doc, (const char *)text + pos,
+                                             len - pos, (uint32_t)type, &n, &used)
+                 : wire_notation_parse(ctx, doc, (const char *)text + pos,
+                                       len - pos, flags, &n, &used);
+    if (!st) st = wire_doc_add_root(doc, n);
     if (st) {
-      rc = error_exit(wire_status_name(st), (unsigned long long)pos,
-                      *msg ? msg : wire_ctx_error_message(ctx));
+      const char *m = wire_ctx_error_message(ctx);
+      rc = cli_error(wire_status_name(st),
+                     (unsigned long long)(pos + wire_ctx_error_offset(ctx)),
+                     *m ? m : wire_status_message(st));
       break;
     }
-    pos += jerr.position;
+    pos += used;
   }
   if (!rc) {
     uint8_t *out;
     size_t olen;
     int32_t st = wire_encode(ctx, doc, &out, &olen);
     if (st) {
-      rc = ctx_error(ctx, st);
+      rc = cli_ctx_error(ctx, st);
+      if (o->strict && st == WIRE_E_ENCODE)
+        cli_hint("without --strict, recorded wire choices that do not fit "
+                 "are chosen again");
     } else {
-      if (o->hex) {
-        for (size_t i = 0; i < olen; i++) printf("%02x", out[i]);
-        printf("\n");
-      } else {
-        fwrite(out, 1, olen, stdout);
-      }
+      rc = write_payload(o, out, olen);
       wire_ctx_free_bytes(ctx, out);
     }
   }
@@ -209,101 +343,174 @@ static int cmd_encode(wire_ctx *ctx, const opts *o) {
   return rc;
 }
 
-typedef struct {
-  const uint8_t *data;
-} dump_state;
+/* ---- options ----------------------------------------------------------------------- */
 
-static void dump_line(void *user, uint64_t off, uint64_t len, uint32_t depth,
-                      const char *text) {
-  dump_state *s = user;
-  char hex[40] = "";
-  size_t shown = len > 8 ? 8 : (size_t)len;
-  size_t w = 0;
-  for (size_t i = 0; i < shown; i++)
-    w += (size_t)snprintf(hex + w, sizeof hex - w, "%02x ", s->data[off + i]);
-  if (len > 8) snprintf(hex + w, sizeof hex - w, "...");
-  printf("%6llu  %-28s %*s%s\n", (unsigned long long)off, hex,
-         (int)(2 * depth), "", text);
+static int parse_color(const char *v, cli_opts *o) {
+  if (strcmp(v, "auto") == 0) o->color = -1;
+  else if (strcmp(v, "always") == 0) o->color = 1;
+  else if (strcmp(v, "never") == 0) o->color = 0;
+  else return usage_error("--color takes auto, always or never, not %s", v);
+  return 0;
 }
 
-static int cmd_dump(wire_ctx *ctx, const opts *o) {
-  uint8_t *data;
-  size_t len;
-  if (load_bytes(o, &data, &len)) return 1;
-  printf("offset  bytes                        meaning\n");
-  dump_state s = {data};
-  int32_t st = wire_dump(ctx, data, len, dump_line, &s);
-  int rc = 0;
-  if (st) rc = ctx_error(ctx, st);
-  else printf("%6zu  end (%zu bytes)\n", len, len);
-  free(data);
-  return rc;
+/* Which options each command takes. */
+static int allowed(const char *cmd, const char *opt) {
+  static const char *const common[] = {"--hex", "--schema", NULL};
+  static const char *const decoding[] = {"--compatible", "--same-schema",
+                                         "--ref", NULL};
+  for (int i = 0; common[i]; i++)
+    if (strcmp(opt, common[i]) == 0) return 1;
+  int is_schema = strcmp(cmd, "schema") == 0;
+  for (int i = 0; decoding[i]; i++)
+    if (strcmp(opt, decoding[i]) == 0) return !is_schema;
+  if (strcmp(cmd, "decode") == 0)
+    return !strcmp(opt, "--plain") || !strcmp(opt, "--pretty") ||
+           !strcmp(opt, "--project");
+  if (strcmp(cmd, "encode") == 0)
+    return !strcmp(opt, "--plain") || !strcmp(opt, "--type") ||
+           !strcmp(opt, "--strict");
+  if (strcmp(cmd, "dump") == 0) return !strcmp(opt, "--color");
+  if (is_schema) return !strcmp(opt, "--fingerprint");
+  return 0;
+}
+
+static int parse_args(int argc, char **argv, cli_opts *o) {
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    const char *eq = strchr(a, '=');
+    char name[32];
+    size_t nl = eq && a[0] == '-' ? (size_t)(eq - a) : strlen(a);
+    if (a[0] == '-' && a[1]) {
+      if (nl >= sizeof name) return usage_error("unknown option %s", a);
+      memcpy(name, a, nl);
+      name[nl] = 0;
+      if (!allowed(o->cmd, name)) {
+        fprintf(stderr, "error: arg at byte 0: wire %s has no option %s\n",
+                o->cmd, a);
+        fprintf(stderr, "hint: `wire help %s` lists its options\n", o->cmd);
+        return 2;
+      }
+      const char *val = eq ? eq + 1 : NULL;
+      int needs = !strcmp(name, "--schema") || !strcmp(name, "--type") ||
+                  !strcmp(name, "--fingerprint") || !strcmp(name, "--color");
+      if (needs && !val) {
+        if (++i >= argc) return usage_error("%s needs a value", name);
+        val = argv[i];
+      } else if (!needs && val) {
+        return usage_error("%s takes no value", name);
+      }
+      if (!strcmp(name, "--hex")) o->hex = 1;
+      else if (!strcmp(name, "--ref")) o->ref = 1;
+      else if (!strcmp(name, "--compatible")) o->mode = 1;
+      else if (!strcmp(name, "--same-schema")) o->mode = 0;
+      else if (!strcmp(name, "--pretty")) o->pretty = 1;
+      else if (!strcmp(name, "--project")) o->project = 1;
+      else if (!strcmp(name, "--plain")) o->plain = 1;
+      else if (!strcmp(name, "--strict")) o->strict = 1;
+      else if (!strcmp(name, "--type")) o->type = val;
+      else if (!strcmp(name, "--fingerprint")) o->fingerprint = val;
+      else if (!strcmp(name, "--color")) {
+        if (parse_color(val, o)) return 2;
+      } else if (!strcmp(name, "--schema")) {
+        if (o->nschemas == CLI_MAX_SCHEMAS)
+          return usage_error("too many --schema files%s", "");
+        o->schemas[o->nschemas++] = val;
+      }
+    } else if (!o->file) {
+      o->file = a;
+    } else {
+      return usage_error("one input file only (%s is the second)", a);
+    }
+  }
+  if (o->project && !o->nschemas)
+    return usage_error("--project needs --schema: it reads structs as the "
+                       "schema's version of their type%s", "");
+  if (o->project && o->plain)
+    return usage_error("--project and --plain do not go together%s", "");
+  if (o->type && !o->plain) return usage_error("--type goes with --plain%s", "");
+  if (!strcmp(o->cmd, "encode") && o->plain && !o->nschemas && o->type)
+    return usage_error("--type needs --schema%s", "");
+  if (o->fingerprint && !o->nschemas)
+    return usage_error("--fingerprint needs --schema%s", "");
+  if (o->fingerprint && o->file)
+    return usage_error("--fingerprint takes no payload (%s)", o->file);
+  return 0;
+}
+
+static int wants_help(int argc, char **argv) {
+  for (int i = 2; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
+  return 0;
+}
+
+static int cmd_help(int argc, char **argv) {
+  if (argc < 3) {
+    help_overview(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[2], "--man")) {
+    help_man(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[2], "conform")) {
+    char *args[] = {(char *)"--help", NULL};
+    return cmd_conform(1, args);
+  }
+  if (help_command(stdout, argv[2]) < 0) {
+    fprintf(stderr, "error: arg at byte 0: no command %s\n", argv[2]);
+    help_usage(stderr);
+    return 2;
+  }
+  return 0;
 }
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fputs(usage, stderr);
+    help_usage(stderr);
     return 2;
   }
   const char *cmd = argv[1];
-  if (strcmp(cmd, "version") == 0) {
+  if (!strcmp(cmd, "version") || !strcmp(cmd, "--version") ||
+      !strcmp(cmd, "-V")) {
     printf("wire %s\n", wire_version_string());
     return 0;
   }
-  if (strcmp(cmd, "conform") == 0) return wire_cmd_conform(argc - 2, argv + 2);
-  if (strcmp(cmd, "testee") == 0) return wire_cmd_testee(argc - 2, argv + 2);
-  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-    fputs(usage, stdout);
+  if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+    return cmd_help(argc, argv);
+  if (!strcmp(cmd, "conform")) return cmd_conform(argc - 2, argv + 2);
+  if (!strcmp(cmd, "testee")) return cmd_testee(argc - 2, argv + 2);
+  if (!help_known(cmd)) {
+    fprintf(stderr, "error: arg at byte 0: no command %s\n", cmd);
+    help_usage(stderr);
+    return 2;
+  }
+  if (wants_help(argc, argv)) {
+    help_command(stdout, cmd);
     return 0;
   }
-  opts o = {0};
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--hex") == 0) o.hex = 1;
-    else if (strcmp(a, "--ref") == 0) o.ref = 1;
-    else if (strcmp(a, "--compatible") == 0) o.compatible = 1;
-    else if (strcmp(a, "--pretty") == 0) o.pretty = 1;
-    else if (strcmp(a, "--project") == 0) o.project = 1;
-    else if (strcmp(a, "--schema") == 0) {
-      if (++i >= argc) {
-        fputs("error: arg at byte 0: --schema needs a file\n", stderr);
-        return 2;
-      }
-      if (o.nschemas == 64) {
-        fputs("error: arg at byte 0: too many --schema files\n", stderr);
-        return 2;
-      }
-      o.schemas[o.nschemas++] = argv[i];
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "error: arg at byte 0: unknown option %s\n%s", a, usage);
-      return 2;
-    } else if (!o.file) {
-      o.file = a;
-    } else {
-      fputs(usage, stderr);
-      return 2;
-    }
-  }
+  cli_opts o;
+  memset(&o, 0, sizeof o);
+  o.cmd = cmd;
+  o.mode = -1;
+  o.color = -1;
+  int rc = parse_args(argc, argv, &o);
+  if (rc) return rc;
   wire_ctx *ctx = wire_ctx_new();
   if (!ctx) return 1;
   wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, o.ref);
-  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, o.compatible);
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, o.mode == 1);
   for (int i = 0; i < o.nschemas; i++) {
     int32_t st = wire_schema_load_fdl_file(ctx, o.schemas[i]);
     if (st) {
-      int rc = ctx_error(ctx, st);
+      rc = cli_ctx_error(ctx, st);
       wire_ctx_free(ctx);
       return rc;
     }
   }
-  int rc;
-  if (strcmp(cmd, "decode") == 0) rc = cmd_decode(ctx, &o);
-  else if (strcmp(cmd, "encode") == 0) rc = cmd_encode(ctx, &o);
-  else if (strcmp(cmd, "dump") == 0) rc = cmd_dump(ctx, &o);
-  else {
-    fputs(usage, stderr);
-    rc = 2;
-  }
+  if (!strcmp(cmd, "decode")) rc = cmd_decode(ctx, &o);
+  else if (!strcmp(cmd, "encode")) rc = cmd_encode(ctx, &o);
+  else if (!strcmp(cmd, "dump")) rc = cli_cmd_dump(ctx, &o);
+  else rc = cli_cmd_schema(ctx, &o);
   wire_ctx_free(ctx);
   return rc;
 }

@@ -2,8 +2,9 @@
 
 Every call runs the binary once with text on stdin and returns a Result.
 The helpers that expect success assert it, and every failing call is
-checked for the documented error format: exactly one stderr line
-`error: <class> at byte <offset>: <message>` and exit status 1 (a negative
+checked for the documented error format: one stderr line
+`error: <class> at byte <offset>: <message>`, possibly followed by
+`hint: ...` lines, and exit status 1 (a negative
 status is a crash by signal, which is always a bug).
 """
 
@@ -34,7 +35,8 @@ class Result:
         assert not self.crashed, "wire crashed with signal %d: %r" % (-self.rc, self)
         assert self.rc == 1, "expected exit status 1 on error: %r" % (self,)
         lines = self.err.splitlines()
-        assert len(lines) == 1, "expected exactly one stderr line: %r" % (self,)
+        assert lines and all(x.startswith("hint: ") for x in lines[1:]), \
+            "expected one error line (and hint: lines): %r" % (self,)
         m = ERROR_RE.match(lines[0])
         assert m, "stderr is not `error: <class> at byte <offset>: <message>`: %r" % (self,)
         return m.group(1), int(m.group(2)), m.group(3)
