@@ -35,6 +35,7 @@ typedef struct {
   wire_dump_fn dump;
   void *dump_user;
   wire_layout **tds;       /* TypeDefs announced in this root, by index */
+  char rd[96];             /* wire_dump: a value in readable form */
   size_t ntds, tds_cap;
 } dec;
 
@@ -48,7 +49,7 @@ static bool fail(dec *d, int32_t code, const uint8_t *at, const char *fmt,
                  ...) {
   va_list ap;
   va_start(ap, fmt);
-  char msg[200];
+  char msg[256];
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   wire__fail(d->ctx, code, wire__off(&d->in, at), "%s", msg);
@@ -68,6 +69,8 @@ static void trace(dec *d, const uint8_t *start, const char *fmt, ...) {
 }
 #define T(start, ...) \
   do { if (WIRE_UNLIKELY(d->dump != NULL)) trace(d, start, __VA_ARGS__); } while (0)
+/* A value in readable form for a T line (only evaluated when dumping). */
+#define RD(n) (wire__readable(d->ctx, d->doc, (n), d->rd, sizeof d->rd), d->rd)
 
 static wire_node *node(dec *d, uint8_t type) {
   if (WIRE_UNLIKELY(d->doc->nnodes >= d->ctx->max_nodes)) {
@@ -780,7 +783,7 @@ static bool read_decimal(dec *d, wire_node *n) {
       return fail(d, WIRE_E_NOMEM, hs, "out of memory");
     n->v.dec.len = len;
     if (v < 0) n->flags |= WIRE_NF_NEGATIVE;
-    T(hs, "decimal unscaled %lld (small form)", (long long)v);
+    T(hs, "decimal unscaled %lld (small form)%s", (long long)v, RD(n));
     return true;
   }
   uint64_t meta = h >> 1;
@@ -807,7 +810,7 @@ static bool read_decimal(dec *d, wire_node *n) {
   n->v.dec.mag = p;
   n->v.dec.len = (uint32_t)len;
   if (neg) n->flags |= WIRE_NF_NEGATIVE;
-  T(ms, "decimal magnitude (little-endian)");
+  T(ms, "decimal magnitude (little-endian)%s", RD(n));
   return true;
 }
 
@@ -945,9 +948,11 @@ static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
                  (const char *)l->ns, (int)l->name_len, (const char *)l->name);
       else
         snprintf(name, sizeof name, "type id %u", l->user_id);
+      char hint[160];
+      wire__hash_hint(d->ctx, l, (uint32_t)h, hint, sizeof hint);
       return fail(d, WIRE_E_SCHEMA, s,
                   "schema hash 0x%08x of %s does not match the schema's "
-                  "0x%08x", (unsigned)h, name, l->schema_hash);
+                  "0x%08x%s", (unsigned)h, name, l->schema_hash, hint);
     }
     T(s, "schema hash 0x%08x", (unsigned)h);
   }
@@ -1108,7 +1113,7 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
     } else if (!(n->v.nen.names = layout_names(d, tm->layout))) {
       return false;
     }
-    T(s, "enum value %u", v);
+    T(s, "enum value %u%s", v, RD(n));
     return true;
   }
   case WIRE_T_NONE:
@@ -1135,13 +1140,13 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
       return fail(d, WIRE_E_VALUE, ns_at, "nanoseconds %llu >= 1e9",
                   (unsigned long long)ns);
     n->small = (uint32_t)ns;
-    T(ns_at, "nanoseconds %u", n->small);
+    T(ns_at, "nanoseconds %u%s", n->small, RD(n));
     return true;
   }
   case WIRE_T_DATE:
     if (!wire__get_varu64(&d->in, &u)) return false;
     n->v.i = wire__unzz64(u);
-    T(s, "date: %lld day(s) since 1970-01-01", (long long)n->v.i);
+    T(s, "date: %lld day(s) since 1970-01-01%s", (long long)n->v.i, RD(n));
     return true;
   case WIRE_T_DECIMAL:
     return read_decimal(d, n);

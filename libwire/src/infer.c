@@ -738,3 +738,80 @@ int32_t wire_schema_infer(wire_ctx *ctx, const uint8_t *data, size_t len,
   wire_doc_free(doc);
   return st;
 }
+
+/* ======================================================================= */
+/* Schema hash mismatches                                                   */
+/* ======================================================================= */
+
+static uint32_t hash_with(const wire_layout *l, wire_lfield *tmp, uint32_t skip,
+                          uint32_t flip, wire_ftype *ft, int what) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < l->nfields; i++) {
+    if (i == skip) continue;
+    tmp[n] = l->fields[i];
+    if (i == flip) {
+      *ft = *l->fields[i].type;
+      if (what & 1) ft->nullable = !ft->nullable;
+      if (what & 2) ft->ref = !ft->ref;
+      if (what & 4) ft->ref = 0;
+      tmp[n].type = ft;
+    }
+    n++;
+  }
+  return wire__schema_hash(tmp, n);
+}
+
+void wire__hash_hint(wire_ctx *ctx, const wire_layout *l, uint32_t got,
+                     char *buf, size_t cap) {
+  buf[0] = 0;
+  uint8_t b0 = (uint8_t)got;
+  if (b0 == WIRE_T_NAMED_STRUCT || b0 == WIRE_T_STRUCT) {
+    /* type meta where the hash should be (pyfory, errata E-33) */
+    snprintf(buf, cap, "; the bytes there look like type meta (type id %u, "
+                       "%s) - pyfory writes it before a nested struct field "
+                       "(spec/errata.md E-33)",
+             b0, wire_type_name(b0));
+    return;
+  }
+  if (!l->nfields) return;
+  wire_lfield *tmp = wire__alloc(ctx, l->nfields * sizeof *tmp);
+  if (!tmp) return;
+  wire_ftype ft;
+  char who[96];
+  for (uint32_t i = 0; i < l->nfields && !buf[0]; i++) {
+    const wire_lfield *f = &l->fields[i];
+    if (f->name_len)
+      snprintf(who, sizeof who, "\"%.*s\"", (int)(f->name_len > 60 ? 60 : f->name_len),
+               (const char *)f->name);
+    else
+      snprintf(who, sizeof who, "#%d", f->tag);
+    for (int what = 1; what <= 3 && !buf[0]; what++)
+      if (hash_with(l, tmp, UINT32_MAX, i, &ft, what) == got)
+        snprintf(buf, cap, "; the writer's hash matches field %s with %s%s%s",
+                 who,
+                 what & 1 ? (f->type->nullable ? "nullable off" : "nullable on") : "",
+                 what == 3 ? " and " : "",
+                 what & 2 ? (f->type->ref ? "ref off" : "ref on") : "");
+    if (!buf[0] && hash_with(l, tmp, i, UINT32_MAX, &ft, 0) == got)
+      snprintf(buf, cap, "; the writer's hash matches the fields without %s", who);
+  }
+  if (!buf[0]) {
+    /* every ref flag left out (Fory Java with reference tracking off) */
+    wire_ftype *fts = wire__alloc(ctx, l->nfields * sizeof *fts);
+    if (fts) {
+      for (uint32_t i = 0; i < l->nfields; i++) {
+        tmp[i] = l->fields[i];
+        fts[i] = *l->fields[i].type;
+        fts[i].ref = 0;
+        tmp[i].type = &fts[i];
+      }
+      if (wire__schema_hash(tmp, l->nfields) == got)
+        snprintf(buf, cap, "; the writer's hash leaves out every ref flag "
+                           "(Fory Java without reference tracking)");
+      wire__free(ctx, fts, l->nfields * sizeof *fts);
+    }
+  }
+  if (!buf[0] && wire__schema_hash(tmp, 0) == got)
+    snprintf(buf, cap, "; the writer's hash is that of a struct without fields");
+  wire__free(ctx, tmp, l->nfields * sizeof *tmp);
+}

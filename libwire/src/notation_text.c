@@ -189,15 +189,16 @@ bool wire__fmt_date(int64_t days, char *buf, size_t cap) {
   return true;
 }
 
+/* ".123456789", or trimmed of trailing zeros unless `full` (none for 0). */
 static void frac(char *buf, size_t cap, uint32_t nanos, int full) {
   if (!full && nanos == 0) {
     buf[0] = 0;
-  } else if (full || nanos % 1000) {
-    snprintf(buf, cap, ".%09u", nanos);
-  } else if (nanos % 1000000) {
-    snprintf(buf, cap, ".%06u", nanos / 1000);
-  } else {
-    snprintf(buf, cap, ".%03u", nanos / 1000000);
+    return;
+  }
+  snprintf(buf, cap, ".%09u", nanos);
+  if (!full) {
+    size_t n = strlen(buf);
+    while (n > 2 && buf[n - 1] == '0') buf[--n] = 0;
   }
 }
 
@@ -537,4 +538,45 @@ const char *wire__enum_value_name(const wire_ctx *ctx, uint32_t type,
   for (uint32_t i = 0; i < t->nvalues; i++)
     if (t->values[i].value == value) return t->values[i].name;
   return NULL;
+}
+
+void wire__readable(wire_ctx *ctx, const wire_doc *doc, const wire_node *n,
+                    char *buf, size_t cap) {
+  char b[64];
+  buf[0] = 0;
+  switch (n->type) {
+  case WIRE_T_DATE:
+    if (wire__fmt_date(n->v.i, b, sizeof b)) snprintf(buf, cap, " = %s", b);
+    break;
+  case WIRE_T_TIMESTAMP:
+    if (wire__fmt_timestamp(n->v.i, n->small, 0, b, sizeof b))
+      snprintf(buf, cap, " = %s", b);
+    break;
+  case WIRE_T_DURATION:
+    wire__fmt_duration(n->v.i, n->small, b, sizeof b);
+    snprintf(buf, cap, " = %s", b);
+    break;
+  case WIRE_T_DECIMAL: {
+    size_t len, dcap;
+    char *s = wire__fmt_decimal(ctx, (n->flags & WIRE_NF_NEGATIVE) != 0,
+                                n->v.dec.mag, n->v.dec.len, (int32_t)n->small,
+                                1, &len, &dcap);
+    if (s) {
+      snprintf(buf, cap, " = %.*s%s", len > 60 ? 60 : (int)len, s,
+               len > 60 ? "..." : "");
+      wire__free(ctx, s, dcap);
+    }
+    break;
+  }
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: {
+    uint32_t ti;
+    const char *name = NULL;
+    if (wire_node_user_type(doc, n, &ti) == WIRE_OK)
+      name = wire__enum_value_name(ctx, ti, n->small);
+    if (name) snprintf(buf, cap, " (%s.%s)", wire_schema_type_name(ctx, ti), name);
+    break;
+  }
+  default:
+    break;
+  }
 }

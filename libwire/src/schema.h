@@ -126,6 +126,18 @@ int32_t wire__reg_finish(wire_ctx *ctx);
 int32_t wire__field_default(wire_doc *doc, const wire_ftype *f,
                             wire_node **out);
 
+/* infer.c: "; the writer's hash matches field x with nullable on" when one
+ * field flag (or one field less) gives the payload's hash `got`; "" when
+ * nothing simple does. */
+void wire__hash_hint(wire_ctx *ctx, const wire_layout *l, uint32_t got,
+                     char *buf, size_t cap);
+
+/* notation_text.c: " = 349.99", " = 2024-02-29", " (demo.Color.RED)": a
+ * decoded decimal, date, timestamp, duration or enum (with a schema) in
+ * readable form, for wire_dump; "" for other nodes. */
+void wire__readable(wire_ctx *ctx, const wire_doc *doc, const wire_node *n,
+                    char *buf, size_t cap);
+
 /* typedef.c */
 size_t wire__snake_case(const char *in, size_t n, char *out);
 uint32_t wire__schema_hash(const wire_lfield *fields, uint32_t n);
