@@ -40,9 +40,12 @@ static int32_t perr(parser *p, const wj *at, const char *fmt, ...) {
   return wire__fail(p->ctx, WIRE_E_NOTATION, at ? at->off : 0, "%s", msg);
 }
 
-/* A builder failed: keep its status and message, at this JSON offset. */
+/* A builder refused a value: class notation (the value cannot be written
+ * as asked) with the builder's message, at this JSON offset. */
 static int32_t berr(parser *p, const wj *at) {
-  int32_t code = p->ctx->err_code ? p->ctx->err_code : WIRE_E_NOMEM;
+  int32_t code = p->ctx->err_code == WIRE_E_NOMEM || !p->ctx->err_code
+                     ? WIRE_E_NOMEM
+                     : WIRE_E_NOTATION;
   char msg[256];
   snprintf(msg, sizeof msg, "%s", p->ctx->err_msg);
   return wire__fail(p->ctx, code, at ? at->off : 0, "%s", msg);

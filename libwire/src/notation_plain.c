@@ -335,7 +335,9 @@ static int32_t bfail(builder *b, const wj *at, const char *fmt, ...) {
 
 static int32_t bnode(builder *b, const wj *at, wire_node *n, wire_node **out) {
   if (!n) {
-    int32_t code = b->ctx->err_code ? b->ctx->err_code : WIRE_E_NOMEM;
+    int32_t code = b->ctx->err_code == WIRE_E_NOMEM || !b->ctx->err_code
+                       ? WIRE_E_NOMEM
+                       : WIRE_E_NOTATION;
     char msg[256];
     snprintf(msg, sizeof msg, "%s", b->ctx->err_msg);
     return wire__fail(b->ctx, code, at->off, "%s", msg);

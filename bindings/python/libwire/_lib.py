@@ -192,6 +192,9 @@ _PROTOS = {
     # codec
     "wire_decode": (c_int32, [P, B, c_size_t, PP]),
     "wire_encode": (c_int32, [P, P, PP, PSZ]),
+    # value notation
+    "wire_notation_print": (c_int32, [P, P, P, c_uint32, PP, PSZ]),
+    "wire_notation_parse": (c_int32, [P, P, B, c_size_t, c_uint32, PP, PSZ]),
 }
 
 _missing = []

@@ -203,11 +203,21 @@ func (s *server) handle(line []byte) (resp *jv) {
 					cl, msg := errorClass(err)
 					return failure(id, cl, msg)
 				}
-				vals.arr = append(vals.arr, nodeJSON(c, p, c.RefTracking()))
+				v, err := nodeJSON(doc, p, c.RefTracking())
+				if err != nil {
+					cl, msg := errorClass(err)
+					return failure(id, cl, msg)
+				}
+				vals.arr = append(vals.arr, v)
 			}
 		} else {
 			for i := 0; i < doc.RootCount(); i++ {
-				vals.arr = append(vals.arr, rootJSON(c, doc, i, c.RefTracking()))
+				v, err := rootJSON(doc, i, c.RefTracking())
+				if err != nil {
+					cl, msg := errorClass(err)
+					return failure(id, cl, msg)
+				}
+				vals.arr = append(vals.arr, v)
 			}
 		}
 		r := jobj()
@@ -227,7 +237,7 @@ func (s *server) handle(line []byte) (resp *jv) {
 		}
 		defer doc.Free()
 		for _, v := range vals.arr {
-			if err := addRoot(c, doc, v); err != nil {
+			if err := addRoot(doc, v); err != nil {
 				cl, msg := errorClass(err)
 				return failure(id, cl, msg)
 			}
