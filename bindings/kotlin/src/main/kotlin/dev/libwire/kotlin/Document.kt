@@ -101,6 +101,44 @@ class Document private constructor(
         }
     }
 
+    // ---------------------------------------------------------------- notation
+    /**
+     * [node] and what it reaches as one JSON document of the value notation
+     * (spec/notation.md), printed by libwire (`wire_notation_print`); [flags]
+     * are the WIRE_NOTATION_* bits ([Notation]).
+     */
+    @JvmOverloads fun notation(node: Node, flags: Int = 0): String {
+        val h = Native.notation_print ?: throw WireException("unsupported", -1, "the loaded libwire has no wire_notation_print")
+        val c = context
+        val st = h.invokeExact(c.ptr, live(), node.ptr, flags, c.out, c.out8) as Int
+        if (st != 0) throw c.error(st)
+        val p = c.out.get(ValueLayout.ADDRESS, 0)
+        val len = c.out8.get(ValueLayout.JAVA_LONG, 0)
+        try {
+            val arr = ByteArray(Math.toIntExact(len))
+            MemorySegment.copy(p.reinterpret(len), ValueLayout.JAVA_BYTE, 0, arr, 0, arr.size)
+            return String(arr, Charsets.UTF_8)
+        } finally {
+            Native.ctx_free_bytes.invokeExact(c.ptr, p)
+        }
+    }
+
+    /** Parses one JSON document of the notation with libwire (`wire_notation_parse`) and adds its value as a root. */
+    @JvmOverloads fun addNotation(text: String, flags: Int = 0): Node {
+        val h = Native.notation_parse ?: throw WireException("unsupported", -1, "the loaded libwire has no wire_notation_parse")
+        val c = context
+        val utf8 = text.toByteArray(Charsets.UTF_8)
+        Arena.ofConfined().use { a ->
+            val seg = a.allocate(maxOf(1L, utf8.size.toLong()))
+            MemorySegment.copy(utf8, 0, seg, ValueLayout.JAVA_BYTE, 0, utf8.size)
+            val st = h.invokeExact(c.ptr, live(), seg, utf8.size.toLong(), flags, c.out, c.out8) as Int
+            if (st != 0) throw c.error(st)
+        }
+        val n = wrap(c.out.get(ValueLayout.ADDRESS, 0))
+        addRoot(n)
+        return n
+    }
+
     // ---------------------------------------------------------------- builders
     fun newNull(): Node = wrap(Native.node_new_null.invokeExact(live()) as MemorySegment)
     fun newNone(): Node = wrap(Native.node_new_none.invokeExact(live()) as MemorySegment)

@@ -218,6 +218,9 @@ internal object Native {
     // --- whole-message codec (may run long: ordinary transitions) -------------------
     @JvmField val decode = fn("wire_decode", I, P, P, J, P, critical = false)
     @JvmField val encode = fn("wire_encode", I, P, P, P, P, critical = false)
+    // --- value notation (libwire's printer and parser) -----------------------------
+    @JvmField val notation_print: MethodHandle? = fnOpt("wire_notation_print", I, P, P, P, I, P, P, critical = false)
+    @JvmField val notation_parse: MethodHandle? = fnOpt("wire_notation_parse", I, P, P, P, J, I, P, P, critical = false)
 
     // --- tapes: one call per message (spec/tape.md; libwire >= the tape commit) -----
     @JvmField val encode_tape: MethodHandle? = fnOpt("wire_encode_tape", I, P, P, J, P, P, critical = false)

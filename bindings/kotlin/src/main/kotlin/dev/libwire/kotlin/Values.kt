@@ -170,3 +170,15 @@ data class DumpLine(val offset: Long, val length: Long, val depth: Int, val text
 
 /** The listing [Context.dump] produced, and the decoding error that ended it, if any. */
 data class Dump(val lines: List<DumpLine>, val error: WireException?)
+
+/** Flags of [Document.notation] and [Document.addNotation] (WIRE_NOTATION_* of wire.h). */
+object Notation {
+    /** Indent by two spaces. */
+    const val PRETTY = 1
+    /** "tracked": false on values written with the not-null flag where tracking would flag them. */
+    const val UNTRACKED = 2
+    /** Plain JSON (lossy). */
+    const val PLAIN = 4
+    /** Parse: recorded wire choices that no longer fit are chosen again. */
+    const val REFIT = 8
+}

@@ -3,6 +3,7 @@ package dev.libwire.kotlin.testee
 import dev.libwire.kotlin.Context
 import dev.libwire.kotlin.Document
 import dev.libwire.kotlin.Native
+import dev.libwire.kotlin.Notation
 import dev.libwire.kotlin.TypeId
 import dev.libwire.kotlin.Wire
 import dev.libwire.kotlin.WireException
@@ -115,13 +116,13 @@ class Testee(private val root: Path) : AutoCloseable {
                     val project = req["project"]
                     if (project != null && project !is Boolean) return fail(id, "arg", "\"project\" must be a boolean")
                     Document.decode(ctx, bytes).use { doc ->
-                        val w = NotationWriter(ctx, doc, untracked = ref)
+                        val flags = if (ref) Notation.UNTRACKED else 0
                         val values = if (project == true) {
                             // every root struct whose type the schemas have, read as the schemas' version
                             doc.roots.filter { it.type in TypeId.STRUCT..TypeId.NAMED_COMPATIBLE_STRUCT && it.userType != null }
-                                .map { r -> w.node(r.project(r.userType!!)) }
+                                .map { r -> Json.parse(doc.notation(r.project(r.userType!!), flags)) }
                         } else {
-                            List(doc.rootCount) { w.root(it) }
+                            List(doc.rootCount) { Json.parse(doc.notation(doc.root(it), flags)) }
                         }
                         linkedMapOf("id" to id, "ok" to true, "values" to values)
                     }
@@ -129,8 +130,7 @@ class Testee(private val root: Path) : AutoCloseable {
                 "encode" -> {
                     val values = req["values"] as? List<*> ?: return fail(id, "arg", "encode needs \"values\"")
                     Document(ctx).use { doc ->
-                        val r = NotationReader(ctx, doc)
-                        for (v in values) r.addRoot(v)
+                        for (v in values) doc.addNotation(Json.write(v))
                         val out = doc.encode()
                         linkedMapOf("id" to id, "ok" to true, "hex" to out.joinToString("") { "%02x".format(it.toInt() and 0xff) })
                     }
