@@ -32,7 +32,7 @@ FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
 .PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
         interop bench bench-check bench-payloads bench-dynamic fuzz help
-all: lib $(BUILD)/bin/wire
+all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
 
@@ -57,6 +57,11 @@ $(BUILD)/bin/wire: $(TOOL_SRC) $(wildcard libwire/tools/*.h) $(BUILD)/lib/libwir
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) $(JSON_CFLAGS) $(TOOL_SRC) \
 	  $(BUILD)/lib/libwire.a $(JSON_LIBS) -lm -o $@
+
+# The man page comes from the same text as `wire help`.
+$(BUILD)/man/wire.1: $(BUILD)/bin/wire
+	@mkdir -p $(dir $@)
+	$(BUILD)/bin/wire help --man > $@
 
 $(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a libwire/src/internal.h
 	@mkdir -p $(dir $@)
@@ -178,17 +183,18 @@ $(BUILD)/spec/index.html: $(SPEC_MD) $(FIXTURE_JSON) $(SPEC_TOOLS)
 	python3 conformance/tools/spec_check.py --no-coverage --quiet
 	python3 conformance/tools/render_spec.py --out $@
 
-install: lib
+install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(HDR) $(DESTDIR)$(PREFIX)/include/wire.h
 	install -m 644 $(BUILD)/lib/libwire.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libwire.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 	  libwire/libwire.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libwire.pc
-	if [ -f $(BUILD)/bin/wire ]; then \
-	  install -m 755 $(BUILD)/bin/wire $(DESTDIR)$(PREFIX)/bin/; fi
+	install -m 755 $(BUILD)/bin/wire $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(BUILD)/man/wire.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
 	rm -rf build
@@ -202,4 +208,4 @@ help:
 	@echo "make bench      Fory's six workloads: every implementation (Ir, ns)"
 	@echo "make bench-check  the benchmark's byte checks (C side, no peers)"
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
-	@echo "make install PREFIX=/usr/local"
+	@echo "make install PREFIX=/usr/local   (library, header, libwire.pc, wire, wire.1)"

@@ -49,7 +49,9 @@ static const help_opt encode_opts[] = {
     {"--plain", NULL, "read plain JSON (as `decode --plain` prints it); the wire types\n"
                       "come from the schema (--schema, and --type for the root)"},
     {"--type", "TYPE", "with --plain: the schema type of each root (default: the\n"
-                       "schema's only struct)"},
+                       "schema's only struct); `any`: no schema type, values as the\n"
+                       "Fory Java runtime writes JSON-like data (long, double, string,\n"
+                       "list, map)"},
     {"--strict", NULL, "fail when a recorded wire choice (list header, map chunks,\n"
                        "string encoding) no longer fits its edited value, instead of\n"
                        "choosing again"},
@@ -98,7 +100,7 @@ static const help_cmd commands[] = {
      "type: fields by name, missing fields get their defaults.",
      encode_opts,
      "$ echo '{\"string\": \"hi\"}' | wire encode --hex\n"
-     "01ff150868 69\n"
+     "01ff15086869\n"
      "$ wire decode order.bin > order.json; edit order.json; wire encode order.json > new.bin\n"
      "$ echo '{\"id\": 7}' | wire encode --plain --schema shop.fdl --type shop.Order"},
     {"dump", "[options] [FILE]",
@@ -168,8 +170,8 @@ int help_known(const char *command) { return find(command) != NULL; }
 void help_usage(FILE *f) {
   fputs("usage:", f);
   for (size_t i = 0; i < NCOMMANDS; i++)
-    fprintf(f, "%s wire %s %s\n", i ? "      " : "", commands[i].name,
-            commands[i].synopsis);
+    fprintf(f, "%s wire %s%s%s\n", i ? "      " : "", commands[i].name,
+            *commands[i].synopsis ? " " : "", commands[i].synopsis);
   fputs("Run `wire help COMMAND` for the options of a command.\n", f);
 }
 
@@ -205,7 +207,8 @@ void help_overview(FILE *f) {
 int help_command(FILE *f, const char *command) {
   const help_cmd *c = find(command);
   if (!c) return -1;
-  fprintf(f, "usage: wire %s %s\n\n%s\n", c->name, c->synopsis, c->text);
+  fprintf(f, "usage: wire %s%s%s\n\n%s\n", c->name, *c->synopsis ? " " : "",
+          c->synopsis, c->text);
   print_opts(f, c->opts);
   if (c->examples) {
     fputs("\nexamples:\n", f);
@@ -258,8 +261,11 @@ void help_man(FILE *f) {
         f);
   for (size_t i = 0; i < NCOMMANDS; i++) {
     fprintf(f, ".B wire %s\n", commands[i].name);
-    roff_text(f, commands[i].synopsis, strlen(commands[i].synopsis), 1);
-    fputs("\n.br\n", f);
+    if (*commands[i].synopsis) {
+      roff_text(f, commands[i].synopsis, strlen(commands[i].synopsis), 1);
+      fputc('\n', f);
+    }
+    fputs(".br\n", f);
   }
   fputs(".SH DESCRIPTION\n", f);
   roff_paragraphs(f,

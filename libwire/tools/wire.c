@@ -239,6 +239,7 @@ int cli_only_struct(wire_ctx *ctx, uint32_t *type) {
 /* The root type of --plain: --type, or the schema's only struct; -1 (and
  * a message) when there is none or several. */
 static int64_t root_type(wire_ctx *ctx, const cli_opts *o) {
+  if (o->type && !strcmp(o->type, "any")) return WIRE_BY_NAME;
   if (o->type) {
     uint32_t ti;
     if (wire_schema_find_type(ctx, o->type, strlen(o->type), &ti) != WIRE_OK) {
@@ -251,7 +252,7 @@ static int64_t root_type(wire_ctx *ctx, const cli_opts *o) {
   int st = cli_only_struct(ctx, &ti);
   if (st == 0) return ti;
   cli_error("arg", 0, st == 1 ? "--plain needs a schema with a struct "
-                                "(--schema FILE.fdl)"
+                                "(--schema FILE.fdl), or --type any"
                               : "--plain needs --type TYPE: the schema has "
                                 "several structs");
   return -1;
@@ -425,10 +426,9 @@ static int parse_args(int argc, char **argv, cli_opts *o) {
   if (o->project && !o->nschemas)
     return usage_error("--project needs --schema: it reads structs as the "
                        "schema's version of their type%s", "");
-  if (o->project && o->plain)
-    return usage_error("--project and --plain do not go together%s", "");
   if (o->type && !o->plain) return usage_error("--type goes with --plain%s", "");
-  if (!strcmp(o->cmd, "encode") && o->plain && !o->nschemas && o->type)
+  if (!strcmp(o->cmd, "encode") && o->plain && !o->nschemas && o->type &&
+      strcmp(o->type, "any"))
     return usage_error("--type needs --schema%s", "");
   if (o->fingerprint && !o->nschemas)
     return usage_error("--fingerprint needs --schema%s", "");

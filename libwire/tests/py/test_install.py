@@ -1,4 +1,4 @@
-"""`make install` puts the library, the header, the CLI and libwire.pc in
+"""`make install` puts the library, the header, the CLI, its man page and libwire.pc in
 PREFIX, and a program builds against them with pkg-config alone."""
 import os
 import subprocess
@@ -12,11 +12,13 @@ def test_install_and_build_with_pkg_config(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     for rel in ("include/wire.h", "lib/libwire.a", "lib/libwire.so",
-                "lib/pkgconfig/libwire.pc", "bin/wire"):
+                "lib/pkgconfig/libwire.pc", "bin/wire", "share/man/man1/wire.1"):
         assert (prefix / rel).exists(), rel
     soname = subprocess.run(["readelf", "-d", str(prefix / "lib" / "libwire.so")],
                             capture_output=True, text=True).stdout
     assert "Library soname: [libwire.so." in soname
+    man = (prefix / "share" / "man" / "man1" / "wire.1").read_text()
+    assert man.startswith(".TH WIRE 1") and ".SS \"wire decode" in man
     env = dict(os.environ, PKG_CONFIG_PATH=str(prefix / "lib" / "pkgconfig"))
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libwire"], env=env,
                            capture_output=True, text=True, check=True).stdout.split()

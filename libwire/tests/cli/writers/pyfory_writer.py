@@ -106,6 +106,7 @@ def payloads(compatible=True):
         "order": f.serialize(order()),
         "person": f.serialize(Person("ann", Address("1 Home St", "Oslo"), Address("2 Work Rd", "Bergen"))),
         "tree": f.serialize(Node(1, [Node(2, [Node(4, [])]), Node(3, [])])),
+        "address": f.serialize(Address("1 Home St", "Oslo")),
     }
 
 

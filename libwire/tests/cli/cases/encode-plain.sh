@@ -1,0 +1,13 @@
+. ./cases/lib.inc
+run 'echo "{\"name\": \"pen\", \"color\": \"GREEN\", \"price\": \"3.50\"}" | wire encode --hex --plain --schema schemas/item.fdl'
+run 'echo "{\"name\": \"pen\", \"color\": 1}" | wire encode --hex --plain --schema schemas/item.fdl | wire decode --hex --schema schemas/item.fdl'
+run 'wire decode --plain data/order.pyfory.bin | wire encode --plain --compatible --schema schemas/shop.fdl --type shop.Order | wire decode --plain | jq -c .lines'
+run 'wire decode --plain data/tree.pyfory.bin | wire encode --plain --compatible --hex --schema schemas/tree.fdl'
+run 'echo "[1, 2.5, \"x\", null, {\"k\": true}]" | wire encode --hex --plain --type any | wire decode --hex'
+run 'echo "[1]" | wire encode --hex --plain --schema schemas/color.fdl'
+run 'echo "{}" | wire encode --hex --plain'
+run 'echo "{}" | wire encode --hex --plain --schema schemas/shop.fdl'
+run 'echo "{}" | wire encode --hex --plain --schema schemas/shop.fdl --type shop.Nope'
+run 'echo "{\"name\": \"pen\", \"colour\": \"GREEN\"}" | wire encode --hex --plain --schema schemas/item.fdl'
+run 'echo "{\"name\": 5}" | wire encode --hex --plain --schema schemas/item.fdl'
+run 'echo "{\"color\": \"PURPLE\"}" | wire encode --hex --plain --schema schemas/item.fdl'

@@ -1,0 +1,17 @@
+. ./cases/lib.inc
+run 'wire'
+run 'wire frobnicate'
+run 'wire help frobnicate'
+run 'wire decode --nope data/tree.pyfory.bin'
+run 'wire decode --an-option-name-longer-than-the-buffer'
+run 'wire dump --plain data/tree.pyfory.bin'
+run 'wire decode --schema'
+run 'wire decode --hex=yes'
+run 'wire dump --color=sometimes data/tree.pyfory.bin'
+run 'wire decode data/tree.pyfory.bin data/tree.java.bin'
+run 'wire decode --project data/tree.pyfory.bin'
+run 'wire encode --type shop.Node'
+run 'wire encode --plain --type shop.Node'
+run 'wire schema --fingerprint shop.Node'
+run 'wire schema --fingerprint shop.Node --schema schemas/tree.fdl data/tree.pyfory.bin'
+run "wire decode $(for i in $(seq 65); do printf -- '--schema schemas/tree.fdl '; done) data/tree.pyfory.bin"
