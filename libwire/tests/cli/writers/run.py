@@ -9,6 +9,7 @@ they write now.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
 DATA = os.path.join(HERE, "..", "data")
 JAR = os.path.join(REPO, "conformance", "peers", "java", "target", "fory-java-peer.jar")
-GO = os.environ.get("GO", "/usr/local/go/bin/go")
+GO = os.environ.get("GO") or shutil.which("go") or "/usr/local/go/bin/go"
 
 
 def _lines(text):
