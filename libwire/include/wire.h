@@ -735,7 +735,7 @@ typedef int32_t (*wire_text_fn)(void *user, const char *text, size_t len);
 
 /* Prints `node` and every node it reaches as one JSON document (no final
  * newline) through `out`. The text is never held whole: the library keeps
- * a 4 KiB buffer and 5 bytes of scratch per node of the document, all
+ * a 4 KiB buffer and 2 bytes of scratch per node of the document, all
  * freed before it returns. Anchors and "typedef" numbers are local to the
  * call (one root document). flags: WIRE_NOTATION_PRETTY, _UNTRACKED,
  * _PLAIN. Errors: WIRE_E_DEPTH beyond 4096 nesting levels, WIRE_E_LIMIT

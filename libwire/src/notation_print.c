@@ -1,6 +1,6 @@
 /* notation_print.c - documents to the value notation (spec/notation.md),
- * streamed in chunks: nothing is held but a 4 KiB buffer and five bytes
- * of scratch per document node (incoming edges, visited). */
+ * streamed in chunks: nothing is held but a 4 KiB buffer and two bytes of
+ * scratch per document node (incoming edges, visited). */
 #include <stdio.h>
 
 #include "notation.h"
@@ -12,7 +12,7 @@ typedef struct {
   wire_ctx *ctx;
   const wire_doc *doc;
   wire_tout *o;
-  uint32_t *refs;     /* incoming edges per node index (saturating at 2) */
+  uint8_t *refs;      /* incoming edges per node index (saturating at 2) */
   uint8_t *visited;
   bool untracked;     /* also print "tracked": false */
   uint32_t depth;
