@@ -122,6 +122,34 @@ for hex in $PAYLOADS 01ff0102; do
   check_logs "dump$i"
 done
 
+# (d) plain JSON, schema inference and fingerprints on payloads of the real
+# runtimes (libwire/tests/cli/data), and plain JSON back to bytes (the loop
+# variable is not `f`: check_logs uses that one)
+DATA=libwire/tests/cli/data
+for pl in order.pyfory order.java order.go tree.pyfory; do
+  i=$((i + 1))
+  checks=$((checks + 1))
+  $VG --log-file="$LOGDIR/plain$i.%p.log" "$WIRE" decode --plain "$DATA/$pl.bin" \
+    >"$LOGDIR/plain$i.json" 2>&1 || fail "decode --plain $pl"
+  check_logs "plain$i"
+  $VG --log-file="$LOGDIR/schema$i.%p.log" "$WIRE" schema "$DATA/$pl.bin" \
+    >"$LOGDIR/schema$i.fdl" 2>&1 || fail "schema $pl"
+  check_logs "schema$i"
+  $VG --log-file="$LOGDIR/dumpschema$i.%p.log" "$WIRE" dump --schema \
+    "$LOGDIR/schema$i.fdl" "$DATA/$pl.bin" >/dev/null 2>&1 || fail "dump --schema $pl"
+  check_logs "dumpschema$i"
+done
+checks=$((checks + 1))
+$VG --log-file="$LOGDIR/plainenc.%p.log" "$WIRE" encode --plain --compatible \
+  --schema "$LOGDIR/schema$i.fdl" --hex <"$LOGDIR/plain$i.json" >/dev/null 2>&1 ||
+  fail "encode --plain"
+check_logs "plainenc"
+checks=$((checks + 1))
+$VG --log-file="$LOGDIR/samesch.%p.log" "$WIRE" schema "$DATA/order.pyfory-same-schema.bin" \
+  >/dev/null 2>&1
+[ $? -eq 1 ] || fail "schema of a same-schema payload should fail"
+check_logs "samesch"
+
 # (c) the C tests
 for t in "$BUILD"/tests/*; do
   [ -f "$t" ] && [ -x "$t" ] || continue

@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WRITERS = os.path.join(HERE, "..", "cli", "writers")
 sys.path.insert(0, WRITERS)
 import pyfory_writer  # noqa: E402
-import run as writers  # noqa: E402
+import payloads as writers  # noqa: E402
 
 _CACHE = {}
 

@@ -1,7 +1,7 @@
 """Runs the three payload writers (pyfory, Fory Java, Fory Go) and returns
 their payloads: {"pyfory": {name: bytes}, "java": {...}, "go": {...}}.
 
-    python3 libwire/tests/cli/writers/run.py --write   # refresh ../data/
+    python3 libwire/tests/cli/writers/payloads.py --write   # refresh ../data/
 
 The CLI golden tests (libwire/tests/cli/) read the committed copies in
 data/; test_cli_real.py runs the writers again and checks the CLI on what
