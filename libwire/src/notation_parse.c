@@ -507,8 +507,6 @@ static bool header_fits(const wire_node *n, int64_t h) {
   }
   if (has_null && !(h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING))) return false;
   if (mixed && (h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL))) return false;
-  if (!first && (h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL) && n->small)
-    return false;
   return true;
 }
 

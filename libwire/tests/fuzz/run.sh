@@ -7,6 +7,8 @@
 #                compatible mode, TypeDefs (corpus_schema/,
 #                wire.dict + typedef.dict)
 #   fuzz_fdl     FDL schema text (corpus_fdl/, fdl.dict)
+#   fuzz_notation  value notation / plain JSON text (corpus_notation/,
+#                notation.dict)
 #
 # Builds them with clang -fsanitize=fuzzer,address,undefined (build.sh) into
 # $BUILD/fuzz/, replays the reproducers in crashers/ (informational: says
@@ -38,7 +40,7 @@ cd "$ROOT"
 FZ=libwire/tests/fuzz
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-1}
-TARGETS=${TARGETS:-fuzz_decode fuzz_schema fuzz_fdl}
+TARGETS=${TARGETS:-fuzz_decode fuzz_schema fuzz_fdl fuzz_notation}
 OUT=$BUILD/fuzz
 export WIRE_FUZZ_SKIP_KNOWN=${WIRE_FUZZ_SKIP_KNOWN:-1}
 
@@ -81,6 +83,7 @@ for t in $TARGETS; do
       dict=$OUT/fuzz_schema.dict
       cat $FZ/wire.dict $FZ/typedef.dict >"$dict" ;;
     fuzz_fdl) seeds=$FZ/corpus_fdl dict=$FZ/fdl.dict maxlen=8192 ;;
+    fuzz_notation) seeds=$FZ/corpus_notation dict=$FZ/notation.dict maxlen=8192 ;;
     *) echo "run.sh: unknown target $t" >&2; exit 2 ;;
   esac
   if [ "${FUZZ_FRESH:-0}" = 1 ]; then rm -rf "$OUT/corpus-$t"; fi
