@@ -383,6 +383,53 @@ static void add_text(char *out, size_t cap, const char *s) {
   strncat(out, s, cap - strlen(out) - 1);
 }
 
+/* The FDL name of a struct, enum or union field type, from the values
+ * seen there; false for other types. */
+static bool user_text(infer *x, const istruct *s, uint32_t fi, const char *path,
+                      uint8_t t, const char *field, char *note, size_t ncap) {
+  if (t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_COMPATIBLE_STRUCT) {
+    observe(x, s, fi, path);
+    for (size_t i = 0; i < x->nobs; i++) {
+      const istruct *o = struct_of(x, x->obs[i]);
+      if (o) {
+        put(x, o->name);
+        return true;
+      }
+    }
+    add_text(note, ncap, " a struct, null in this payload: its type is unknown;");
+    put(x, "any");
+    return true;
+  }
+  if (t == WIRE_T_ENUM || t == WIRE_T_NAMED_ENUM) {
+    iuser *u = user_type(x, WIRE_KIND_ENUM, field, "");
+    if (!u) return true;
+    observe(x, s, fi, path);
+    for (size_t i = 0; i < x->nobs; i++)
+      if (x->obs[i]->type == WIRE_T_ENUM || x->obs[i]->type == WIRE_T_NAMED_ENUM)
+        note_value(u, x->obs[i]->small, NULL);
+    put(x, u->name);
+    return true;
+  }
+  if (t >= WIRE_T_UNION && t <= WIRE_T_NAMED_UNION) {
+    iuser *u = user_type(x, WIRE_KIND_UNION, field, "");
+    if (!u) return true;
+    observe(x, s, fi, path);
+    for (size_t i = 0; i < x->nobs; i++) {
+      const wire_node *n = x->obs[i];
+      if (n->type >= WIRE_T_UNION && n->type <= WIRE_T_NAMED_UNION) {
+        note_value(u, n->small, n->v.un.value);
+        if (n->type == WIRE_T_TYPED_UNION && n->v.un.user_id != UINT32_MAX) {
+          u->known = true;
+          u->user_id = n->v.un.user_id;
+        }
+      }
+    }
+    put(x, u->name);
+    return true;
+  }
+  return false;
+}
+
 /* The FDL for declared type f of field fi at `path` (elements 'e', keys
  * 'k', values 'v'); written into x->out. Notes on what FDL cannot say go
  * into `note`. */
@@ -436,46 +483,7 @@ static void type_text(infer *x, const istruct *s, uint32_t fi, char *path,
     put(x, ">");
     return;
   }
-  if (t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_COMPATIBLE_STRUCT) {
-    observe(x, s, fi, path);
-    for (size_t i = 0; i < x->nobs; i++) {
-      const istruct *o = struct_of(x, x->obs[i]);
-      if (o) {
-        put(x, o->name);
-        return;
-      }
-    }
-    add_text(note, ncap, " a struct, null in this payload: its type is unknown;");
-    put(x, "any");
-    return;
-  }
-  if (t == WIRE_T_ENUM || t == WIRE_T_NAMED_ENUM) {
-    iuser *u = user_type(x, WIRE_KIND_ENUM, field, "");
-    if (!u) return;
-    observe(x, s, fi, path);
-    for (size_t i = 0; i < x->nobs; i++)
-      if (x->obs[i]->type == WIRE_T_ENUM || x->obs[i]->type == WIRE_T_NAMED_ENUM)
-        note_value(u, x->obs[i]->small, NULL);
-    put(x, u->name);
-    return;
-  }
-  if (t >= WIRE_T_UNION && t <= WIRE_T_NAMED_UNION) {
-    iuser *u = user_type(x, WIRE_KIND_UNION, field, "");
-    if (!u) return;
-    observe(x, s, fi, path);
-    for (size_t i = 0; i < x->nobs; i++) {
-      const wire_node *n = x->obs[i];
-      if (n->type >= WIRE_T_UNION && n->type <= WIRE_T_NAMED_UNION) {
-        note_value(u, n->small, n->v.un.value);
-        if (n->type == WIRE_T_TYPED_UNION && n->v.un.user_id != UINT32_MAX) {
-          u->known = true;
-          u->user_id = n->v.un.user_id;
-        }
-      }
-    }
-    put(x, u->name);
-    return;
-  }
+  if (user_text(x, s, fi, path, t, field, note, ncap)) return;
   add_text(note, ncap, " an ext field: its body needs the custom serializer;");
   put(x, "any");
 }
@@ -649,6 +657,29 @@ static int32_t same_schema_message(wire_ctx *ctx, const uint8_t *d, size_t n) {
                     "are not in the bytes; %s", what);
 }
 
+/* The file's head: what it was inferred from, and its options. */
+static void emit_header(infer *x) {
+  putf(x, "// Inferred by `wire schema` from the TypeDefs of a payload: %zu "
+           "struct type(s).\n",
+       x->nst);
+  if (x->by_name_types) {
+    if (pkg_ok(x->ns, x->ns_len)) putf(x, "package %.*s;\n", (int)x->ns_len, x->ns);
+    else putf(x, "option wire_namespace = \"%.*s\";  // libwire: the writer's "
+                  "namespace\n", (int)x->ns_len, x->ns);
+    put(x, "option enable_auto_type_id = false;  // types without [id = ...] "
+            "are registered by name\n");
+  }
+  if (x->fields_by_name)
+    put(x, "option wire_fields_by_name = true;  // libwire: fields are "
+            "identified by name\n");
+  if (x->fields_by_name && x->fields_by_tag)
+    put(x, "// libwire: some structs identify fields by tag id, others by "
+            "name; one file says one of them\n");
+  if (x->nullable_keys)
+    put(x, "option wire_nullable_map_keys = true;  // libwire: map keys are "
+            "nullable in the writer's TypeDefs\n");
+}
+
 int32_t wire_schema_infer(wire_ctx *ctx, const uint8_t *data, size_t len,
                           uint8_t **out, size_t *out_len) {
   if (!ctx || !out || !out_len || (!data && len)) return WIRE_E_ARG;
@@ -693,25 +724,7 @@ int32_t wire_schema_infer(wire_ctx *ctx, const uint8_t *data, size_t len,
   for (size_t i = 0; i < x.nus; i++) emit_user(&x, &x.us[i]);
   wire_buf body = x.out;
   x.out = head;
-  putf(&x, "// Inferred by `wire schema` from the TypeDefs of a payload: %zu "
-           "struct type(s).\n",
-       x.nst);
-  if (x.by_name_types) {
-    if (pkg_ok(x.ns, x.ns_len)) putf(&x, "package %.*s;\n", (int)x.ns_len, x.ns);
-    else putf(&x, "option wire_namespace = \"%.*s\";  // libwire: the writer's "
-                  "namespace\n", (int)x.ns_len, x.ns);
-    put(&x, "option enable_auto_type_id = false;  // types without [id = ...] "
-            "are registered by name\n");
-  }
-  if (x.fields_by_name)
-    put(&x, "option wire_fields_by_name = true;  // libwire: fields are "
-            "identified by name\n");
-  if (x.fields_by_name && x.fields_by_tag)
-    put(&x, "// libwire: some structs identify fields by tag id, others by "
-            "name; one file says one of them\n");
-  if (x.nullable_keys)
-    put(&x, "option wire_nullable_map_keys = true;  // libwire: map keys are "
-            "nullable in the writer's TypeDefs\n");
+  emit_header(&x);
   put(&x, "\n");
   wire__put_bytes(&x.out, body.p, body.len);
   wire__put_u8(&x.out, 0);
