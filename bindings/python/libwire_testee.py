@@ -6,8 +6,9 @@
 Speaks the JSON-lines protocol on stdin/stdout: a hello line, then one
 response per request line ("decode": payload hex -> notation values;
 "encode": notation values -> payload hex). It works on the binding's
-node-level API (libwire.Document / libwire.notation), which keeps every
-wire type and wire choice, so decoding and re-encoding is exact.
+node-level API (libwire.Document), which keeps every wire type and wire
+choice, so decoding and re-encoding is exact; libwire.notation prints and
+parses the notation with libwire's own C implementation.
 
 Options:
   --capabilities a,b,...   the capability tags to claim (default: all the
