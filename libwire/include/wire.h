@@ -753,9 +753,10 @@ WIRE_API int32_t wire_notation_print(wire_ctx *ctx, const wire_doc *doc,
  * whitespace skipped) and builds its value in `doc`: *out_node is owned by
  * the document and not yet a root (wire_doc_add_root). *consumed gets the
  * offset just past the document, so a caller can read a sequence of
- * documents. The text is not kept. Errors: WIRE_E_NOTATION (not JSON, or
- * not the notation) with the byte offset into text on the context, or the
- * status of a builder that refused a value. flags: WIRE_NOTATION_REFIT. */
+ * documents. The text is not kept. Errors: WIRE_E_NOTATION (not JSON, not
+ * the notation, or a value the builders refuse, such as int8 "300") with
+ * the byte offset of the offending JSON value in text on the context;
+ * WIRE_E_NOMEM. flags: WIRE_NOTATION_REFIT. */
 WIRE_API int32_t wire_notation_parse(wire_ctx *ctx, wire_doc *doc,
                                      const char *text, size_t len,
                                      uint32_t flags, wire_node **out_node,
