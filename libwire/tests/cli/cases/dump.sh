@@ -5,3 +5,5 @@ run 'wire dump data/person.java.bin'
 run 'echo 01ff160302ff0702ff1504 | wire dump --hex'
 run 'echo 01ff1502 | wire dump --hex --color=always'
 run 'echo 01ff1502 | wire dump --hex --color=never'
+# stdout and stderr into one file: the error follows the rows, on its own line
+run 'echo 01ff160302ff0702ff1504 | wire dump --hex 2>&1 | tail -2'
