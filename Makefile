@@ -58,10 +58,11 @@ $(BUILD)/bin/wire: $(TOOL_SRC) $(wildcard libwire/tools/*.h) $(BUILD)/lib/libwir
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) $(JSON_CFLAGS) $(TOOL_SRC) \
 	  $(BUILD)/lib/libwire.a $(JSON_LIBS) -lm -o $@
 
-$(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a libwire/src/internal.h
+$(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a $(wildcard libwire/src/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $(FFI_CFLAGS) $< \
-	  $(BUILD)/lib/libwire.a $(CRIT_LIBS) $(FFI_LIBS) -ldl -lm -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $(FFI_CFLAGS) \
+	  $(JSON_CFLAGS) $< $(BUILD)/lib/libwire.a $(CRIT_LIBS) $(FFI_LIBS) \
+	  $(JSON_LIBS) -ldl -lm -o $@
 
 # Every test: the C unit tests (Criterion), the exported-symbol check, the
 # CLI round trips and the interop tests against the real pyfory runtime.

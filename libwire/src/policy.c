@@ -11,7 +11,7 @@ bool wire__enc_fail(wire_enc *e, int32_t code, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  wire__fail(e->ctx, code, e->b.len, "%s", msg);
+  wire__fail(e->ctx, code, e->b.len - e->base, "%s", msg);
   return false;
 }
 

@@ -21,6 +21,7 @@ typedef struct {
 /* Writer state of one encode call. */
 typedef struct {
   wire_buf b;
+  size_t base;     /* where this call's output starts in b (error offsets) */
   wire_ctx *ctx;
   const void **tds; /* TypeDefs announced in this root (layout or type) */
   size_t ntds, tds_cap;

@@ -116,26 +116,91 @@ size_t wire__string_to_utf8(int32_t enc, const uint8_t *s, size_t len,
   }
 }
 
-/* Decodes one code point of valid UTF-8 at s[*i]. */
-static uint32_t next_cp(const uint8_t *s, size_t *i) {
+/* Decodes one code point of UTF-8 at s[*i] (len bytes in all). A truncated
+ * or malformed sequence (only in text nobody checked: trusted input)
+ * decodes as its first byte alone, so callers stay in bounds. */
+static uint32_t next_cp(const uint8_t *s, size_t len, size_t *i) {
   uint8_t c = s[*i];
   if (c < 0x80) { (*i)++; return c; }
-  if ((c & 0xE0) == 0xC0) {
-    uint32_t cp = ((uint32_t)(c & 0x1F) << 6) | (s[*i + 1] & 0x3F);
-    *i += 2;
-    return cp;
+  size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+           : (c & 0xF8) == 0xF0 ? 4 : 0;
+  if (n == 0 || len - *i < n) { (*i)++; return c; }
+  uint32_t cp = c & (0x7F >> n);
+  for (size_t k = 1; k < n; k++) {
+    uint8_t cc = s[*i + k];
+    if ((cc & 0xC0) != 0x80) { (*i)++; return c; }
+    cp = (cp << 6) | (cc & 0x3F);
   }
-  if ((c & 0xF0) == 0xE0) {
-    uint32_t cp = ((uint32_t)(c & 0x0F) << 12) |
-                  ((uint32_t)(s[*i + 1] & 0x3F) << 6) | (s[*i + 2] & 0x3F);
-    *i += 3;
-    return cp;
-  }
-  uint32_t cp = ((uint32_t)(c & 0x07) << 18) |
-                ((uint32_t)(s[*i + 1] & 0x3F) << 12) |
-                ((uint32_t)(s[*i + 2] & 0x3F) << 6) | (s[*i + 3] & 0x3F);
-  *i += 4;
+  *i += n;
   return cp;
+}
+
+/* One code point of text in a wire encoding. UTF-16: a lone surrogate is
+ * returned as is, an odd last byte is skipped (trusted input only). */
+static inline uint32_t cp_in(int32_t enc, const uint8_t *s, size_t len,
+                             size_t *i) {
+  if (enc == WIRE_STR_LATIN1) return s[(*i)++];
+  if (enc == WIRE_STR_UTF8) return next_cp(s, len, i);
+  if (len - *i < 2) { *i = len; return UINT32_MAX; }
+  uint32_t u = (uint32_t)s[*i] | ((uint32_t)s[*i + 1] << 8);
+  *i += 2;
+  if (u >= 0xD800 && u <= 0xDBFF && len - *i >= 2) {
+    uint32_t l = (uint32_t)s[*i] | ((uint32_t)s[*i + 1] << 8);
+    if (l >= 0xDC00 && l <= 0xDFFF) {
+      *i += 2;
+      return 0x10000 + ((u - 0xD800) << 10) + (l - 0xDC00);
+    }
+  }
+  return u;
+}
+
+static inline size_t cp_size(int32_t to, uint32_t cp) {
+  if (to == WIRE_STR_LATIN1) return 1;
+  if (to == WIRE_STR_UTF16) return cp >= 0x10000 ? 4 : 2;
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+size_t wire__transcode_len(int32_t from, int32_t to, const uint8_t *s,
+                           size_t len) {
+  if (from == to) return len;
+  size_t n = 0, i = 0;
+  if (from == WIRE_STR_LATIN1 && to == WIRE_STR_UTF8) {
+    for (; i < len; i++) n += 1 + (s[i] >> 7);
+    return n;
+  }
+  while (i < len) {
+    uint32_t cp = cp_in(from, s, len, &i);
+    if (cp != UINT32_MAX) n += cp_size(to, cp);
+  }
+  return n;
+}
+
+size_t wire__transcode(int32_t from, int32_t to, const uint8_t *s, size_t len,
+                       uint8_t *out) {
+  if (from == to) {
+    if (len) memcpy(out, s, len);
+    return len;
+  }
+  size_t n = 0, i = 0;
+  while (i < len) {
+    uint32_t cp = cp_in(from, s, len, &i);
+    if (cp == UINT32_MAX) continue;
+    if (to == WIRE_STR_LATIN1) {
+      out[n++] = (uint8_t)cp;
+    } else if (to == WIRE_STR_UTF16) {
+      if (cp >= 0x10000) {
+        uint32_t c = cp - 0x10000;
+        uint32_t hi = 0xD800 + (c >> 10), lo = 0xDC00 + (c & 0x3FF);
+        out[n++] = (uint8_t)hi; out[n++] = (uint8_t)(hi >> 8);
+        out[n++] = (uint8_t)lo; out[n++] = (uint8_t)(lo >> 8);
+      } else {
+        out[n++] = (uint8_t)cp; out[n++] = (uint8_t)(cp >> 8);
+      }
+    } else {
+      n += put_cp(out + n, cp);
+    }
+  }
+  return n;
 }
 
 size_t wire__utf8_to_string(int32_t enc, const uint8_t *s, size_t len,
@@ -144,14 +209,14 @@ size_t wire__utf8_to_string(int32_t enc, const uint8_t *s, size_t len,
   switch (enc) {
   case WIRE_STR_LATIN1:
     while (i < len) {
-      uint32_t cp = next_cp(s, &i);
+      uint32_t cp = next_cp(s, len, &i);
       if (cp > 0xFF) return SIZE_MAX;
       out[n++] = (uint8_t)cp;
     }
     return n;
   case WIRE_STR_UTF16:
     while (i < len) {
-      uint32_t cp = next_cp(s, &i);
+      uint32_t cp = next_cp(s, len, &i);
       if (cp >= 0x10000) {
         cp -= 0x10000;
         uint32_t hi = 0xD800 + (cp >> 10), lo = 0xDC00 + (cp & 0x3FF);
@@ -176,6 +241,21 @@ size_t wire__utf8_to_string(int32_t enc, const uint8_t *s, size_t len,
  * whole block are counted by looking at the first of them once per remaining
  * char (a quirk of the runtime that decides the bytes, so it is reproduced).
  * If every sampled char counted as ASCII it writes UTF8, else UTF16. */
+static int32_t java_sample(const uint16_t *units, size_t nunits) {
+  size_t blocks = nunits / 4 * 4;
+  size_t ascii = 0;
+  for (size_t k = 0; k < blocks; k += 4) {
+    if (units[k] < 0x80 && units[k + 1] < 0x80 && units[k + 2] < 0x80 &&
+        units[k + 3] < 0x80) {
+      ascii += 4;
+    } else {
+      for (size_t j = 0; j < 4; j++) ascii += units[k + j] < 0x80;
+    }
+  }
+  for (size_t k = blocks; k < nunits; k++) ascii += units[blocks] < 0x80;
+  return ascii >= nunits ? WIRE_STR_UTF8 : WIRE_STR_UTF16;
+}
+
 int32_t wire__java_string_encoding(const uint8_t *s, size_t len) {
   size_t i = 0;
   bool latin1 = true;
@@ -193,7 +273,7 @@ int32_t wire__java_string_encoding(const uint8_t *s, size_t len) {
   size_t nunits = 0;
   i = 0;
   while (i < len && nunits < 64) {
-    uint32_t cp = next_cp(s, &i);
+    uint32_t cp = next_cp(s, len, &i);
     if (cp >= 0x10000) {
       cp -= 0x10000;
       units[nunits++] = (uint16_t)(0xD800 + (cp >> 10));
@@ -202,18 +282,20 @@ int32_t wire__java_string_encoding(const uint8_t *s, size_t len) {
       units[nunits++] = (uint16_t)cp;
     }
   }
-  size_t blocks = nunits / 4 * 4;
-  size_t ascii = 0;
-  for (size_t k = 0; k < blocks; k += 4) {
-    if (units[k] < 0x80 && units[k + 1] < 0x80 && units[k + 2] < 0x80 &&
-        units[k + 3] < 0x80) {
-      ascii += 4;
-    } else {
-      for (size_t j = 0; j < 4; j++) ascii += units[k + j] < 0x80;
-    }
-  }
-  for (size_t k = blocks; k < nunits; k++) ascii += units[blocks] < 0x80;
-  return ascii >= nunits ? WIRE_STR_UTF8 : WIRE_STR_UTF16;
+  return java_sample(units, nunits);
+}
+
+int32_t wire__java_encoding_of(int32_t enc, const uint8_t *s, size_t len) {
+  if (enc == WIRE_STR_LATIN1) return WIRE_STR_LATIN1;
+  if (enc == WIRE_STR_UTF8) return wire__java_string_encoding(s, len);
+  size_t n = len / 2, k = 0;
+  while (k < n && s[2 * k + 1] == 0) k++;
+  if (k == n) return WIRE_STR_LATIN1;
+  uint16_t units[64];
+  size_t m = n < 64 ? n : 64;
+  for (k = 0; k < m; k++)
+    units[k] = (uint16_t)(s[2 * k] | (s[2 * k + 1] << 8));
+  return java_sample(units, m);
 }
 
 int32_t wire_string_choose_encoding(const uint8_t *utf8, size_t len) {
