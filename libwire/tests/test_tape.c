@@ -229,3 +229,559 @@ Test(fixtures, valid_and_invalid) {
   cr_expect_gt(ninvalid, 400);
   cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
 }
+
+/* ---- random tapes -------------------------------------------------------- */
+
+#include "schema.h"
+
+typedef struct {
+  uint8_t *p;
+  size_t n, cap;
+} tbuf;
+
+static void tput(tbuf *t, const void *p, size_t n) {
+  if (t->n + n > t->cap) {
+    t->cap = (t->n + n) * 2 + 64;
+    t->p = realloc(t->p, t->cap);
+    cr_assert_not_null(t->p);
+  }
+  if (n) memcpy(t->p + t->n, p, n);
+  t->n += n;
+}
+static void t8(tbuf *t, uint8_t v) { tput(t, &v, 1); }
+static void t16(tbuf *t, uint16_t v) { tput(t, &v, 2); }
+static void t32(tbuf *t, uint32_t v) { tput(t, &v, 4); }
+static void t64(tbuf *t, uint64_t v) { tput(t, &v, 8); }
+
+typedef struct {
+  wire_ctx *ctx;
+  tbuf t;
+  uint64_t s;
+  uint32_t nref;  /* referenceable values numbered so far */
+  int bad;        /* 1 in `bad` values is broken (0: never) */
+  int text_ok;    /* only valid text (trusted-text runs) */
+} gen;
+
+static uint64_t rnd(gen *g) {
+  g->s ^= g->s >> 12;
+  g->s ^= g->s << 25;
+  g->s ^= g->s >> 27;
+  return g->s * UINT64_C(0x2545F4914F6CDD1D);
+}
+static uint32_t below(gen *g, uint32_t n) { return n ? (uint32_t)(rnd(g) % n) : 0; }
+static int chance(gen *g, int n) { return n > 0 && below(g, (uint32_t)n) == 0; }
+static int broken(gen *g) { return g->bad && chance(g, g->bad); }
+
+static const char *const texts[] = {
+    "", "a", "hi", "key00001", "caf\xc3\xa9", "na\xc3\xafve", "\xe6\x95\xb0\xe6\x8d\xae",
+    "a\xc3\xa9\xe6\x97\xa5", "\xf0\x9f\x98\x80", "a\xf0\x9f\x98\x80",
+    "abcde\xe6\x97\xa5", "abcd\xc3\xa9\xe6\x97\xa5",
+    "\xe6\x97\xa5" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xe6\x97\xa5",
+    "\xc3\xbf\xc3\x80 latin one", "hello world, a longer ascii string"};
+
+/* UTF-8 text -> bytes in `enc` (Latin-1 only when the text allows it). */
+static size_t text_in(const char *u, int enc, uint8_t *out) {
+  size_t len = strlen(u);
+  if (enc == WIRE_STR_UTF8) {
+    memcpy(out, u, len);
+    return len;
+  }
+  size_t n = wire__transcode(WIRE_STR_UTF8, enc, (const uint8_t *)u, len, out);
+  return n;
+}
+static int latin1_ok(const char *u) {
+  return wire__java_string_encoding((const uint8_t *)u, strlen(u)) ==
+         WIRE_STR_LATIN1;
+}
+
+static void gen_string(gen *g) {
+  const char *u = texts[below(g, sizeof texts / sizeof *texts)];
+  int given = (int)below(g, 3);
+  if (given == WIRE_STR_LATIN1 && !latin1_ok(u)) given = WIRE_STR_UTF16;
+  uint8_t buf[512];
+  size_t n = text_in(u, given, buf);
+  uint8_t e = (uint8_t)given;
+  switch (below(g, 3)) {
+  case 0: break;                                 /* as given */
+  case 1: e = (uint8_t)(TAPE_STR_POLICY | given); break;
+  default: if (given == WIRE_STR_UTF8) e = TAPE_STR_UTF8_POLICY;
+  }
+  if (broken(g)) {
+    switch (below(g, 3)) {
+    case 0: e = (uint8_t)(3 + below(g, 0x7C)); break; /* unknown encoding */
+    case 1:
+      if (!g->text_ok && n) buf[below(g, (uint32_t)n)] = 0xFF; /* bad UTF-8 */
+      break;
+    default:
+      if (!g->text_ok && given != WIRE_STR_LATIN1) {
+        buf[n++] = 0x00; /* odd UTF-16 / stray NUL */
+        if (given == WIRE_STR_UTF16) { buf[n++] = 0x00; buf[n++] = 0xD8; }
+      }
+    }
+  }
+  t8(&g->t, WIRE_T_STRING);
+  t8(&g->t, e);
+  t32(&g->t, (uint32_t)n);
+  tput(&g->t, buf, n);
+}
+
+static void gen_int(gen *g, uint8_t type) {
+  uint64_t r = rnd(g);
+  int shift = (int)(r & 63);
+  int64_t v = (int64_t)(rnd(g) >> shift);
+  if (r & 64) v = -v;
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  if (type == WIRE_T_INT8) { lo = INT8_MIN; hi = INT8_MAX; }
+  else if (type == WIRE_T_INT16) { lo = INT16_MIN; hi = INT16_MAX; }
+  else if (type == WIRE_T_INT32 || type == WIRE_T_VARINT32) { lo = INT32_MIN; hi = INT32_MAX; }
+  if (!broken(g)) {
+    if (v < lo || v > hi) v = lo + (int64_t)(((uint64_t)v) % ((uint64_t)(hi - lo) + 1));
+  }
+  t8(&g->t, type);
+  t64(&g->t, (uint64_t)v);
+}
+static uint64_t uint_val(gen *g, uint8_t type) {
+  uint64_t u = rnd(g) >> (rnd(g) & 63);
+  uint64_t hi = UINT64_MAX;
+  if (type == WIRE_T_UINT8) hi = UINT8_MAX;
+  else if (type == WIRE_T_UINT16) hi = UINT16_MAX;
+  else if (type == WIRE_T_UINT32 || type == WIRE_T_VAR_UINT32) hi = UINT32_MAX;
+  if (hi != UINT64_MAX && !broken(g)) u %= hi + 1;
+  return u;
+}
+static uint64_t int_val(gen *g, uint8_t type) {
+  size_t at = g->t.n;
+  gen_int(g, type);
+  uint64_t v;
+  memcpy(&v, g->t.p + at + 1, 8);
+  g->t.n = at;
+  return v;
+}
+static uint64_t float_val(gen *g) {
+  static const double specials[] = {0.0, -0.0, 1.0, -1.5, 65504.0, 1e-8,
+                                    3.4e38, 1e300, 0.1};
+  double d = chance(g, 3) ? specials[below(g, 9)]
+                          : (double)(int64_t)rnd(g) / (double)(1 << below(g, 40));
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  if (chance(g, 20)) u = UINT64_C(0x7FF8000000000001); /* a NaN */
+  return u;
+}
+static uint64_t prim_val(gen *g, uint8_t t) {
+  if (t == WIRE_T_BOOL) return below(g, 2);
+  if (t <= WIRE_T_TAGGED_INT64) return int_val(g, t);
+  if (t <= WIRE_T_TAGGED_UINT64) return uint_val(g, t);
+  return float_val(g);
+}
+static void gen_prim(gen *g, uint8_t t) {
+  t8(&g->t, t);
+  if (t == WIRE_T_BOOL) t8(&g->t, (uint8_t)below(g, broken(g) ? 256 : 2));
+  else t64(&g->t, prim_val(g, t));
+}
+
+static const uint8_t prims[] = {
+    WIRE_T_BOOL, WIRE_T_INT8, WIRE_T_INT16, WIRE_T_INT32, WIRE_T_VARINT32,
+    WIRE_T_INT64, WIRE_T_VARINT64, WIRE_T_TAGGED_INT64, WIRE_T_UINT8,
+    WIRE_T_UINT16, WIRE_T_UINT32, WIRE_T_VAR_UINT32, WIRE_T_UINT64,
+    WIRE_T_VAR_UINT64, WIRE_T_TAGGED_UINT64, WIRE_T_FLOAT16, WIRE_T_BFLOAT16,
+    WIRE_T_FLOAT32, WIRE_T_FLOAT64};
+static uint8_t rand_prim(gen *g) { return prims[below(g, sizeof prims)]; }
+
+static void gen_array(gen *g, uint8_t t) {
+  uint32_t w = t == WIRE_T_BINARY ? 1 : wire_type_array_width(t);
+  uint32_t n = below(g, 6) * w;
+  if (broken(g) && w > 1) n++;
+  t8(&g->t, t);
+  t32(&g->t, n);
+  for (uint32_t i = 0; i < n; i++)
+    t8(&g->t, (uint8_t)(t == WIRE_T_BOOL_ARRAY ? below(g, broken(g) ? 3 : 2) : rnd(g)));
+  g->nref++;
+}
+
+static void gen_packed(gen *g, uint8_t kind, uint8_t et, uint32_t n) {
+  t8(&g->t, TAPE_PACKED);
+  t8(&g->t, kind);
+  t8(&g->t, broken(g) ? (uint8_t)below(g, 60) : et);
+  t32(&g->t, n);
+  g->nref++;
+  for (uint32_t i = 0; i < n; i++) t64(&g->t, prim_val(g, et));
+}
+
+static wire_registry *reg(gen *g) { return g->ctx->reg; }
+
+static void gen_value(gen *g, const wire_ftype *decl, int depth);
+static void gen_any(gen *g, int depth);
+
+static void gen_struct(gen *g, uint32_t ti, int depth) {
+  wire_utype *u = &reg(g)->types[ti];
+  cr_assert_eq(wire__layout_of(g->ctx, ti), WIRE_OK);
+  const wire_layout *l = u->layout;
+  g->nref++;
+  if (chance(g, 2)) { /* by wire index */
+    t8(&g->t, TAPE_STRUCT_IDX);
+    t32(&g->t, ti);
+    t32(&g->t, l->nfields + (broken(g) ? 1 : 0));
+    for (uint32_t i = 0; i < l->nfields; i++) gen_value(g, l->fields[i].type, depth + 1);
+    return;
+  }
+  if (u->kind == WIRE_KIND_STRUCT && chance(g, 4)) {
+    /* the layout from the type's TypeDef, with or without an identity */
+    wire_buf b = {g->ctx, NULL, 0, 0, false, WIRE_OK};
+    cr_assert_eq(wire__typedef_build(g->ctx, ti, &b), WIRE_OK);
+    if (broken(g) && b.len > 2) b.p[1 + below(g, (uint32_t)b.len - 1)] ^= 0x10;
+    t8(&g->t, TAPE_STRUCT_TD);
+    t32(&g->t, (uint32_t)b.len);
+    tput(&g->t, b.p, b.len);
+    free(b.p);
+    if (chance(g, 2)) {
+      t32(&g->t, 0xFFFFFFFFu);
+      t32(&g->t, u->by_name ? 0xFFFFFFFFu : u->user_id);
+      t16(&g->t, (uint16_t)strlen(u->ns));
+      tput(&g->t, u->ns, strlen(u->ns));
+      t16(&g->t, (uint16_t)strlen(u->name));
+      tput(&g->t, u->name, strlen(u->name));
+    } else {
+      t32(&g->t, ti);
+    }
+  } else {
+    t8(&g->t, WIRE_T_STRUCT);
+    t32(&g->t, ti);
+  }
+  /* a random subset in random order (the nullable ones may be left out) */
+  uint32_t order[64], n = 0;
+  for (uint32_t i = 0; i < l->nfields && n < 64; i++) {
+    const wire_ftype *f = l->fields[i].type;
+    if ((f->nullable || f->ref || broken(g)) && chance(g, 4)) continue;
+    order[n++] = i;
+  }
+  for (uint32_t i = n; i > 1; i--) {
+    uint32_t j = below(g, i), x = order[i - 1];
+    order[i - 1] = order[j];
+    order[j] = x;
+  }
+  t32(&g->t, n);
+  for (uint32_t k = 0; k < n; k++) {
+    const wire_lfield *f = &l->fields[order[k]];
+    char name[80];
+    size_t nl;
+    int how = (int)below(g, 3);
+    if (broken(g)) {
+      nl = (size_t)snprintf(name, sizeof name, "no_such_field");
+    } else if (how == 0 && f->name) {
+      nl = f->name_len < sizeof name ? f->name_len : sizeof name - 1;
+      memcpy(name, f->name, nl);
+    } else if (how == 1 && f->local != WIRE_NO_TYPE) {
+      nl = (size_t)snprintf(name, sizeof name, "%s", u->fields[f->local].name);
+    } else if (f->tag >= 0) {
+      nl = (size_t)snprintf(name, sizeof name, "#%d", f->tag);
+    } else {
+      nl = f->name_len < sizeof name ? f->name_len : sizeof name - 1;
+      memcpy(name, f->name, nl);
+    }
+    t16(&g->t, (uint16_t)nl);
+    tput(&g->t, name, nl);
+    gen_value(g, f->type, depth + 1);
+  }
+}
+
+static void gen_enum(gen *g, uint32_t ti) {
+  wire_utype *u = &reg(g)->types[ti];
+  uint32_t v = u->nvalues ? u->values[below(g, u->nvalues)].value : 0;
+  switch (below(g, 3)) {
+  case 0:
+    if (!u->by_name) {
+      t8(&g->t, TAPE_ENUM_ID);
+      t32(&g->t, u->user_id);
+      t32(&g->t, v);
+      return;
+    }
+    t8(&g->t, WIRE_T_NAMED_ENUM);
+    t16(&g->t, (uint16_t)strlen(u->ns));
+    tput(&g->t, u->ns, strlen(u->ns));
+    t16(&g->t, (uint16_t)strlen(u->name));
+    tput(&g->t, u->name, strlen(u->name));
+    t32(&g->t, v);
+    return;
+  default:
+    t8(&g->t, WIRE_T_ENUM);
+    t32(&g->t, broken(g) ? 1000 : ti);
+    t32(&g->t, v);
+  }
+}
+
+static void gen_union(gen *g, uint32_t ti, int depth) {
+  wire_utype *u = ti == WIRE_NO_TYPE ? NULL : &reg(g)->types[ti];
+  uint32_t c = u && u->ncases ? below(g, u->ncases) : 0;
+  t8(&g->t, WIRE_T_UNION);
+  t32(&g->t, u ? ti : WIRE_BY_NAME);
+  t32(&g->t, u && u->ncases ? u->cases[c].case_id : below(g, 4));
+  g->nref++;
+  if (u && u->ncases) gen_value(g, u->cases[c].type, depth + 1);
+  else gen_any(g, depth + 1);
+}
+
+/* A registered type of a kind, or WIRE_NO_TYPE. */
+static uint32_t pick_type(gen *g, uint8_t kind) {
+  wire_registry *r = reg(g);
+  if (!r || !r->ntypes) return WIRE_NO_TYPE;
+  for (int tries = 0; tries < 8; tries++) {
+    uint32_t i = below(g, r->ntypes);
+    if (r->types[i].kind == kind) return i;
+  }
+  for (uint32_t i = 0; i < r->ntypes; i++)
+    if (r->types[i].kind == kind) return i;
+  return WIRE_NO_TYPE;
+}
+
+static void gen_ref(gen *g) {
+  t8(&g->t, TAPE_REF);
+  t32(&g->t, below(g, g->nref + (broken(g) ? 2 : 0)));
+}
+
+static void gen_elems(gen *g, const wire_ftype *elem, uint32_t n, int depth) {
+  int mode = (int)below(g, 3); /* 0 random, 1 one scalar type, 2 one struct type */
+  uint8_t pt = rand_prim(g);
+  uint32_t st = pick_type(g, WIRE_KIND_STRUCT);
+  for (uint32_t i = 0; i < n; i++) {
+    if (elem) gen_value(g, elem, depth + 1);
+    else if (chance(g, 8)) t8(&g->t, TAPE_NULL);
+    else if (mode == 1) gen_prim(g, pt);
+    else if (mode == 2 && st != WIRE_NO_TYPE && depth < 4) gen_struct(g, st, depth + 1);
+    else gen_any(g, depth + 1);
+  }
+}
+
+static void gen_list(gen *g, uint8_t kind, const wire_ftype *elem, int depth) {
+  uint32_t n = below(g, depth > 3 ? 3 : 7);
+  if (elem && wire__is_prim(elem->type_id) && !elem->nullable && chance(g, 2)) {
+    gen_packed(g, kind, elem->type_id, n);
+    return;
+  }
+  if (!elem && chance(g, 5)) {
+    gen_packed(g, kind, rand_prim(g), n);
+    return;
+  }
+  t8(&g->t, kind);
+  t32(&g->t, n);
+  g->nref++;
+  gen_elems(g, elem, n, depth);
+}
+
+static void gen_map(gen *g, const wire_ftype *k, const wire_ftype *v, int depth) {
+  uint32_t n = below(g, depth > 3 ? 3 : 7);
+  t8(&g->t, WIRE_T_MAP);
+  t32(&g->t, n);
+  g->nref++;
+  int mode = (int)below(g, 2);
+  for (uint32_t i = 0; i < n; i++) {
+    if (k) gen_value(g, k, depth + 1);
+    else if (mode && !chance(g, 8)) gen_string(g);
+    else gen_any(g, depth + 1);
+    if (v) gen_value(g, v, depth + 1);
+    else if (mode && !chance(g, 8)) gen_prim(g, WIRE_T_VARINT64);
+    else gen_any(g, depth + 1);
+  }
+}
+
+static void gen_misc(gen *g, uint8_t t) {
+  switch (t) {
+  case WIRE_T_DATE: t8(&g->t, t); t64(&g->t, (uint64_t)(int64_t)(int32_t)rnd(g)); break;
+  case WIRE_T_TIMESTAMP: case WIRE_T_DURATION:
+    t8(&g->t, t);
+    t64(&g->t, (uint64_t)((int64_t)rnd(g) >> below(g, 64)));
+    t32(&g->t, broken(g) ? 1000000000u + below(g, 5) : below(g, 1000000000u));
+    break;
+  case WIRE_T_DECIMAL: {
+    t8(&g->t, t);
+    t32(&g->t, (uint32_t)(int32_t)(below(g, 40) - 20));
+    t8(&g->t, (uint8_t)below(g, 2));
+    uint32_t n = below(g, chance(g, 4) ? 20 : 9);
+    t32(&g->t, n);
+    for (uint32_t i = 0; i < n; i++)
+      t8(&g->t, (uint8_t)(i + 1 == n && chance(g, 3) ? 0 : rnd(g)));
+    g->nref++;
+    break;
+  }
+  case WIRE_T_NONE: t8(&g->t, t); break;
+  default: gen_array(g, t); break;
+  }
+}
+
+static const uint8_t arrays[] = {
+    WIRE_T_BINARY, WIRE_T_BOOL_ARRAY, WIRE_T_INT8_ARRAY, WIRE_T_INT16_ARRAY,
+    WIRE_T_INT32_ARRAY, WIRE_T_INT64_ARRAY, WIRE_T_UINT8_ARRAY,
+    WIRE_T_UINT16_ARRAY, WIRE_T_UINT32_ARRAY, WIRE_T_UINT64_ARRAY,
+    WIRE_T_FLOAT16_ARRAY, WIRE_T_BFLOAT16_ARRAY, WIRE_T_FLOAT32_ARRAY,
+    WIRE_T_FLOAT64_ARRAY};
+
+static void gen_any(gen *g, int depth) {
+  if (broken(g) && chance(g, 4)) { /* an op that does not exist */
+    t8(&g->t, (uint8_t)(0x39 + below(g, 0xB0)));
+    return;
+  }
+  uint32_t k = below(g, depth > 4 ? 10 : 18);
+  switch (k) {
+  case 0: t8(&g->t, TAPE_NULL); break;
+  case 1: case 2: gen_prim(g, rand_prim(g)); break;
+  case 3: case 4: gen_string(g); break;
+  case 5: gen_misc(g, (uint8_t)(WIRE_T_DURATION + below(g, 5))); break;
+  case 6: gen_misc(g, arrays[below(g, sizeof arrays)]); break;
+  case 7:
+    if (g->nref && chance(g, 2)) gen_ref(g);
+    else gen_misc(g, WIRE_T_NONE);
+    break;
+  case 8: {
+    uint32_t ti = pick_type(g, WIRE_KIND_ENUM);
+    if (ti != WIRE_NO_TYPE) gen_enum(g, ti);
+    else gen_prim(g, WIRE_T_VARINT64);
+    break;
+  }
+  case 9: t8(&g->t, TAPE_ENUM_ID); t32(&g->t, below(g, 300)); t32(&g->t, below(g, 4)); break;
+  case 10: case 11: gen_list(g, chance(g, 3) ? WIRE_T_SET : WIRE_T_LIST, NULL, depth); break;
+  case 12: case 13: gen_map(g, NULL, NULL, depth); break;
+  case 14: case 15: {
+    uint32_t ti = pick_type(g, WIRE_KIND_STRUCT);
+    if (ti != WIRE_NO_TYPE) gen_struct(g, ti, depth);
+    else gen_list(g, WIRE_T_LIST, NULL, depth);
+    break;
+  }
+  case 16: gen_union(g, chance(g, 2) ? pick_type(g, WIRE_KIND_UNION) : WIRE_NO_TYPE, depth); break;
+  default:
+    if (g->nref) gen_ref(g);
+    else gen_string(g);
+  }
+}
+
+/* A value for a declared type (sometimes any value, sometimes null). */
+static void gen_value(gen *g, const wire_ftype *f, int depth) {
+  if (!f || f->type_id == WIRE_T_UNKNOWN || (g->bad && chance(g, g->bad * 4))) {
+    gen_any(g, depth);
+    return;
+  }
+  if ((f->nullable || f->ref || chance(g, 40)) && chance(g, 6)) {
+    t8(&g->t, TAPE_NULL);
+    return;
+  }
+  if (f->ref && g->nref && chance(g, 4)) {
+    gen_ref(g);
+    return;
+  }
+  if (depth > 6 && f->nullable) {
+    t8(&g->t, TAPE_NULL);
+    return;
+  }
+  uint8_t t = f->type_id;
+  if (f->user != WIRE_NO_TYPE) {
+    uint8_t kind = reg(g)->types[f->user].kind;
+    if (kind == WIRE_KIND_ENUM) gen_enum(g, f->user);
+    else if (kind == WIRE_KIND_UNION) gen_union(g, f->user, depth);
+    else if (depth < 8) gen_struct(g, f->user, depth);
+    else t8(&g->t, TAPE_NULL);
+    return;
+  }
+  if (wire__is_prim(t)) gen_prim(g, t);
+  else if (t == WIRE_T_STRING) gen_string(g);
+  else if (t == WIRE_T_LIST || t == WIRE_T_SET) gen_list(g, t, f->elem, depth);
+  else if (t == WIRE_T_MAP) gen_map(g, f->key, f->value, depth);
+  else if (t == WIRE_T_UNION) gen_union(g, WIRE_NO_TYPE, depth);
+  else gen_misc(g, t);
+}
+
+static const char *schema_file(uint32_t k, uint32_t *count) {
+  static char lines[128][200];
+  static uint32_t n = 0;
+  if (!n) {
+    FILE *f = fopen("libwire/tests/fuzz/schemas.txt", "r");
+    cr_assert_not_null(f);
+    char line[200];
+    while (n < 128 && fgets(line, sizeof line, f)) {
+      line[strcspn(line, "\r\n")] = 0;
+      if (!line[0] || line[0] == '#') continue;
+      snprintf(lines[n++], sizeof lines[0], "%s", line);
+    }
+    fclose(f);
+  }
+  *count = n;
+  return n ? lines[k % n] : NULL;
+}
+
+/* One random run: a tape of a few roots in a context of schema `k` and
+ * random options; both encoders agree, and the bytes decode alike. */
+static int random_case(uint64_t seed, int bad, int *encoded) {
+  uint32_t nschemas;
+  gen g;
+  memset(&g, 0, sizeof g);
+  g.s = seed * UINT64_C(0x9E3779B97F4A7C15) + 1;
+  g.bad = bad;
+  g.ctx = wire_ctx_new();
+  const char *schema = schema_file((uint32_t)(seed % 61), &nschemas);
+  int with_schema = (seed % 61) < nschemas;
+  if (with_schema)
+    cr_assert_eq(wire_schema_load_fdl_file(g.ctx, schema), WIRE_OK, "%s", schema);
+  int ref = (int)below(&g, 2), compat = (int)below(&g, 2);
+  int pol = (int)below(&g, 3), trusted = (int)below(&g, 2);
+  wire_ctx_set_option(g.ctx, WIRE_OPT_REF_TRACKING, ref);
+  wire_ctx_set_option(g.ctx, WIRE_OPT_COMPATIBLE, compat);
+  wire_ctx_set_option(g.ctx, WIRE_OPT_STRING_POLICY, pol);
+  /* trusted text is only compared on valid text: the document path always
+   * checks */
+  wire_ctx_set_option(g.ctx, WIRE_OPT_TRUSTED_TEXT, trusted);
+  g.text_ok = trusted;
+  if (chance(&g, 8)) wire_ctx_set_limit(g.ctx, WIRE_LIMIT_DEPTH, 1 + below(&g, 6));
+  if (chance(&g, 16)) wire_ctx_set_limit(g.ctx, WIRE_LIMIT_COLLECTION, below(&g, 4));
+  uint32_t roots = 1 + below(&g, 3);
+  tput(&g.t, "WT", 2);
+  t8(&g.t, (uint8_t)(1 + below(&g, 2)));
+  t8(&g.t, 0);
+  t32(&g.t, roots + (broken(&g) ? 1 : 0));
+  for (uint32_t i = 0; i < roots; i++) {
+    uint32_t st = pick_type(&g, WIRE_KIND_STRUCT);
+    if (st != WIRE_NO_TYPE && chance(&g, 2)) gen_struct(&g, st, 0);
+    else gen_any(&g, 0);
+  }
+  if (broken(&g)) t8(&g.t, 0); /* trailing */
+  if (broken(&g) && g.t.n > 8) g.t.n = 8 + below(&g, (uint32_t)(g.t.n - 8)); /* cut */
+  char id[160];
+  snprintf(id, sizeof id, "seed %llu (%s, ref %d, compatible %d, policy %d, "
+           "trusted %d)", (unsigned long long)seed,
+           with_schema ? schema : "no schema", ref, compat, pol, trusted);
+  int good = check_encode(g.ctx, id, g.t.p, g.t.n);
+  result a = enc_doc(g.ctx, g.t.p, g.t.n);
+  if (!a.st) {
+    (*encoded)++;
+    wire_writer *w = wire_writer_new(g.ctx, NULL, 0);
+    for (uint32_t fl = 0; fl <= WIRE_TAPE_FIELD_INDEX; fl++) {
+      result x = dec_doc(g.ctx, a.p, a.n, fl);
+      result y = dec_direct(g.ctx, w, a.p, a.n, fl);
+      good &= same("decode of the encoded tape", id, &x, &y);
+      result_free(g.ctx, &x);
+      free(y.p);
+    }
+    wire_writer_free(w);
+  }
+  result_free(g.ctx, &a);
+  if (!good) {
+    char *h = hex(g.t.p, g.t.n);
+    cr_log_error("  tape %s", h);
+    free(h);
+  }
+  free(g.t.p);
+  wire_ctx_free(g.ctx);
+  return good;
+}
+
+Test(random, valid_tapes) {
+  int bad = 0, encoded = 0;
+  for (uint64_t s = 1; s <= 10000; s++) bad += !random_case(s, 0, &encoded);
+  cr_log_info("10000 random tapes, %d encoded", encoded);
+  cr_expect_gt(encoded, 5000, "only %d of the random tapes encode", encoded);
+  cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
+}
+
+Test(random, broken_tapes) {
+  int bad = 0, encoded = 0;
+  for (uint64_t s = 100001; s <= 110000; s++) bad += !random_case(s, 12, &encoded);
+  cr_log_info("10000 broken random tapes, %d encoded", encoded);
+  cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
+}
