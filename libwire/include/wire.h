@@ -155,24 +155,23 @@ WIRE_API wire_ctx *wire_ctx_new_with_allocator(wire_malloc_fn malloc_fn,
  * been freed before. NULL is ignored. */
 WIRE_API void wire_ctx_free(wire_ctx *ctx);
 
-/* Options (value 0 or 1 unless said otherwise; all default to 0 except
- * WIRE_OPT_STRING_POLICY). */
+/* Options (value 0 or 1 unless said otherwise; all default to 0). */
 enum {
   WIRE_OPT_REF_TRACKING = 1, /* fresh values: write reference flags as a
                                 ref-tracking runtime does */
   WIRE_OPT_COMPATIBLE = 2,   /* compatible (schema evolution) mode */
   WIRE_OPT_STRING_POLICY = 3,/* a WIRE_STRING_* value: the wire encoding of
-                                text whose encoding the caller leaves to the
-                                writer (tape strings with a policy encoding,
-                                spec/tape.md). Default WIRE_STRING_JAVA */
-  WIRE_OPT_TRUSTED_TEXT = 4  /* 1: text handed in (tape strings) is valid in
-                                its encoding and is not checked again; invalid
-                                text then gives invalid output (never a
-                                crash). Decoding always checks */
+                                strings handed in with an encoding (tape
+                                strings with encoding 0..2, spec/tape.md;
+                                compiled codecs' strings) */
+  WIRE_OPT_TRUSTED_TEXT = 4  /* 1: text handed in is valid in its encoding
+                                and is not checked again; invalid text then
+                                gives invalid output (never a crash).
+                                Decoding always checks */
 };
 /* String policies (WIRE_OPT_STRING_POLICY). */
 enum {
-  WIRE_STRING_AS_GIVEN = 0, /* written in the encoding it is given in */
+  WIRE_STRING_AS_GIVEN = 0, /* in the encoding it is given in (default) */
   WIRE_STRING_JAVA = 1,     /* the Java runtime's choice (spec R-WSTR-1) */
   WIRE_STRING_UTF8 = 2      /* always UTF-8 (the Go and Rust runtimes) */
 };

@@ -133,7 +133,6 @@ wire_ctx *wire_ctx_new_with_allocator(wire_malloc_fn m, wire_realloc_fn r,
   ctx->max_roots = UINT64_C(1) << 20;
   ctx->max_typedef_bytes = 4096;
   ctx->max_typedef_fields = 512;
-  ctx->string_policy = WIRE_STRING_JAVA;
   return ctx;
 }
 

@@ -20,11 +20,30 @@
 #define TAPE_STRUCT_IDX 0xF4 /* v2: registered struct, fields by wire index */
 
 /* String encoding bytes: 0..2 the bytes are in that encoding and are
- * written so; TAPE_STR_POLICY | e (v2) the bytes are in encoding e and the
- * context's WIRE_OPT_STRING_POLICY picks the wire encoding; 0xFF (v1) =
- * TAPE_STR_POLICY | UTF8. */
-#define TAPE_STR_POLICY 0x80
-#define TAPE_STR_UTF8_POLICY 0xFF
+ * written as WIRE_OPT_STRING_POLICY says (by default in that encoding);
+ * TAPE_STR_JAVA | e (v2) the bytes are in encoding e and are written in the
+ * Java runtime's choice (R-WSTR-1); 0xFF (v1) = TAPE_STR_JAVA | UTF8. */
+#define TAPE_STR_JAVA 0x80
+#define TAPE_STR_UTF8_JAVA 0xFF
+
+/* Decodes the encoding byte of a tape string: *given gets the encoding of
+ * the bytes, the result is the wire encoding, or -1 for an unknown byte. */
+static inline int32_t wire__tape_string_enc(const wire_ctx *ctx, uint8_t e,
+                                            const uint8_t *s, size_t len,
+                                            int32_t *given) {
+  if (e <= WIRE_STR_UTF8) {
+    *given = e;
+    switch (ctx->string_policy) {
+    case WIRE_STRING_JAVA: return wire__java_encoding_of(e, s, len);
+    case WIRE_STRING_UTF8: return WIRE_STR_UTF8;
+    default: return e;
+    }
+  }
+  if (e == TAPE_STR_UTF8_JAVA) e = TAPE_STR_JAVA | WIRE_STR_UTF8;
+  if (e < TAPE_STR_JAVA || e > (TAPE_STR_JAVA | WIRE_STR_UTF8)) return -1;
+  *given = e & 3;
+  return wire__java_encoding_of(e & 3, s, len);
+}
 
 /* Values a REF op can name: the kinds with identity (lists, sets, maps,
  * structs, unions, binaries, decimals, dense arrays), numbered 0, 1, ...
@@ -39,27 +58,6 @@ static inline bool wire__tape_referenceable(uint32_t t) {
 /* Element types a PACKED op may carry. */
 static inline bool wire__tape_packable(uint32_t t) {
   return wire__is_prim(t);
-}
-
-/* Decodes the encoding byte of a tape string: *given gets the encoding of
- * the bytes, the result is the wire encoding (policy applied), or -1 for an
- * unknown byte. */
-static inline int32_t wire__tape_string_enc(const wire_ctx *ctx, uint8_t e,
-                                            const uint8_t *s, size_t len,
-                                            int32_t *given) {
-  if (e <= WIRE_STR_UTF8) {
-    *given = e;
-    return e;
-  }
-  if (e == TAPE_STR_UTF8_POLICY) e = TAPE_STR_POLICY | WIRE_STR_UTF8;
-  if (e < TAPE_STR_POLICY || e > (TAPE_STR_POLICY | WIRE_STR_UTF8)) return -1;
-  int32_t g = e & 3;
-  *given = g;
-  switch (ctx->string_policy) {
-  case WIRE_STRING_AS_GIVEN: return g;
-  case WIRE_STRING_UTF8: return WIRE_STR_UTF8;
-  default: return wire__java_encoding_of(g, s, len);
-  }
 }
 
 /* Checks text handed in a tape (unless the context trusts it). Returns the

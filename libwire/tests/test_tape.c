@@ -210,7 +210,7 @@ Test(fixtures, valid_and_invalid) {
               bad += !check_encode(ctx, id, a.p, a.n);
               nencoded++;
             }
-            wire_ctx_set_option(ctx, WIRE_OPT_STRING_POLICY, WIRE_STRING_JAVA);
+            wire_ctx_set_option(ctx, WIRE_OPT_STRING_POLICY, WIRE_STRING_AS_GIVEN);
           }
           result_free(ctx, &a);
           free(b.p);
@@ -303,9 +303,9 @@ static void gen_string(gen *g) {
   size_t n = text_in(u, given, buf);
   uint8_t e = (uint8_t)given;
   switch (below(g, 3)) {
-  case 0: break;                                 /* as given */
-  case 1: e = (uint8_t)(TAPE_STR_POLICY | given); break;
-  default: if (given == WIRE_STR_UTF8) e = TAPE_STR_UTF8_POLICY;
+  case 0: break;                                 /* per the policy */
+  case 1: e = (uint8_t)(TAPE_STR_JAVA | given); break;
+  default: if (given == WIRE_STR_UTF8) e = TAPE_STR_UTF8_JAVA;
   }
   if (broken(g)) {
     switch (below(g, 3)) {
