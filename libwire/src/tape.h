@@ -83,6 +83,12 @@ int32_t wire__tape_decode_doc(wire_ctx *ctx, const uint8_t *data, size_t len,
                               size_t *tape_len);
 
 /* Per-context scratch of the direct codec (freed by wire_ctx_free). */
+struct wire_tape_scratch;
+struct wire_tape_dec_scratch;
+struct wire_tape_scratch *wire__tape_scratch(wire_ctx *ctx);
 void wire__tape_scratch_free(wire_ctx *ctx);
+/* Where the decoder keeps its scratch (NULL if out of memory). */
+struct wire_tape_dec_scratch **wire__tape_dec_slot(wire_ctx *ctx);
+void wire__tape_dec_scratch_free(wire_ctx *ctx, struct wire_tape_dec_scratch *s);
 
 #endif

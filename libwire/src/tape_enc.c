@@ -61,14 +61,15 @@ struct wire_tape_scratch {
   wire_arena arena; /* layouts of STRUCT_TD TypeDefs */
   wire_enc enc;     /* writer tables (meta strings, TypeDefs, marks) */
   wire_buf out;     /* output of wire_encode_tape */
-  /* decoder scratch (tape_dec.c) */
-  void *dec_refs;
-  size_t dec_refs_cap;
-  wire_arena dec_arena;
-  wire_buf dec_out;
+  struct wire_tape_dec_scratch *dec; /* the decoder's (tape_dec.c) */
 };
 
 typedef struct wire_tape_scratch scratch;
+
+struct wire_tape_dec_scratch **wire__tape_dec_slot(wire_ctx *ctx) {
+  scratch *s = wire__tape_scratch(ctx);
+  return s ? &s->dec : NULL;
+}
 
 void wire__tape_scratch_free(wire_ctx *ctx) {
   scratch *s = ctx->tape;
@@ -82,24 +83,19 @@ void wire__tape_scratch_free(wire_ctx *ctx) {
   wire__arena_free(&s->arena);
   wire__enc_release(&s->enc);
   wire__free(ctx, s->out.p, s->out.cap);
-  wire__free(ctx, s->dec_refs, s->dec_refs_cap);
-  wire__arena_free(&s->dec_arena);
-  wire__free(ctx, s->dec_out.p, s->dec_out.cap);
+  wire__tape_dec_scratch_free(ctx, s->dec);
   wire__free(ctx, s, sizeof *s);
   ctx->tape = NULL;
 }
 
-scratch *wire__tape_scratch(wire_ctx *ctx);
 scratch *wire__tape_scratch(wire_ctx *ctx) {
   if (ctx->tape) return ctx->tape;
   scratch *s = wire__alloc(ctx, sizeof *s);
   if (!s) return NULL;
   memset(s, 0, sizeof *s);
   s->arena.ctx = ctx;
-  s->dec_arena.ctx = ctx;
   s->enc.ctx = ctx;
   s->out.ctx = ctx;
-  s->dec_out.ctx = ctx;
   ctx->tape = s;
   return s;
 }

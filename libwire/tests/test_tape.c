@@ -785,3 +785,119 @@ Test(random, broken_tapes) {
   cr_log_info("10000 broken random tapes, %d encoded", encoded);
   cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
 }
+
+/* ---- decoding: hand-made payloads and mutated fixtures ------------------- */
+
+static int check_decode(wire_ctx *ctx, const char *id, const uint8_t *p,
+                        size_t n) {
+  wire_writer *w = wire_writer_new(ctx, NULL, 0);
+  int good = 1;
+  for (uint32_t fl = 0; fl <= WIRE_TAPE_FIELD_INDEX; fl++) {
+    result a = dec_doc(ctx, p, n, fl);
+    result b = dec_direct(ctx, w, p, n, fl);
+    good &= same(fl ? "decode (field index)" : "decode", id, &a, &b);
+    if (!fl) {
+      /* and the allocating entry point */
+      result c = {0, 0, NULL, 0};
+      c.st = wire_decode_tape(ctx, p, n, &c.p, &c.n);
+      c.off = c.st ? wire_ctx_error_offset(ctx) : 0;
+      good &= same("wire_decode_tape", id, &a, &c);
+      result_free(ctx, &c);
+    }
+    result_free(ctx, &a);
+    free(b.p);
+  }
+  wire_writer_free(w);
+  return good;
+}
+
+Test(decode, lists_packed_after_the_fact) {
+  static const struct { const char *hex; int ref; const char *want; } cases[] = {
+      /* header 00: every element has its own type meta, all varint64 */
+      {"01ff16020007020704", 0, "f316070200000001000000000000000200000000000000"},
+      /* three bools, each with its type: PACKED is longer than the ops */
+      {"01ff160300010101000101", 0, NULL},
+      /* tracked elements, the second a reference to the first */
+      {"01ff16020100070afe00", 1, NULL},
+      /* a null among the numbers: no PACKED */
+      {"01ff160202ff0702fd", 0, NULL},
+      /* mixed number types: no PACKED */
+      {"01ff1602000702050a", 0, NULL},
+      /* same-type with the has-null bit but no null: PACKED */
+      {"01ff16020a07ff02ff04", 0, NULL},
+      /* a shared string written again, a shared list as REF */
+      {"01ff16020100150461fe00", 1, NULL},
+      {"01ff160201001601080702fe00", 1, NULL},
+  };
+  int bad = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    wire_ctx *ctx = wire_ctx_new();
+    wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, cases[i].ref);
+    size_t n;
+    uint8_t *p = unhex(cases[i].hex, &n);
+    wire_doc *doc;
+    cr_assert_eq(wire_decode(ctx, p, n, &doc), WIRE_OK, "case %zu: %s", i,
+                 wire_ctx_error_message(ctx));
+    wire_doc_free(doc);
+    bad += !check_decode(ctx, cases[i].hex, p, n);
+    if (cases[i].want) {
+      uint8_t *t;
+      size_t tl;
+      cr_assert_eq(wire_decode_tape(ctx, p, n, &t, &tl), WIRE_OK);
+      char *h = hex(t + 8, tl - 8);
+      cr_expect_str_eq(h, cases[i].want, "case %zu", i);
+      free(h);
+      wire_ctx_free_bytes(ctx, t);
+    }
+    free(p);
+    wire_ctx_free(ctx);
+  }
+  cr_assert_eq(bad, 0);
+}
+
+/* Every valid fixture, mutated (a byte changed, inserted or dropped, the
+ * payload cut): both decoders agree on status, offset and tape. */
+Test(decode, mutated_fixtures) {
+  json_t *man = load("fixtures/MANIFEST.json");
+  size_t fi, ti;
+  const json_t *f, *t;
+  int bad = 0, cases = 0, ok = 0;
+  uint64_t s = 7;
+  json_array_foreach(json_object_get(man, "files"), fi, f) {
+    const char *path = json_string_value(json_object_get(f, "path"));
+    if (strstr(path, "/invalid/")) continue;
+    json_t *file = load(path);
+    json_array_foreach(json_object_get(file, "tests"), ti, t) {
+      wire_ctx *ctx = fixture_ctx(t);
+      size_t n;
+      uint8_t *bytes = unhex(json_string_value(json_object_get(t, "bytes")), &n);
+      uint8_t *m = malloc(n + 2);
+      for (int k = 0; k < 24; k++) {
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        size_t mn = n, at = n ? (size_t)(s >> 8) % n : 0;
+        memcpy(m, bytes, n);
+        switch ((s >> 4) % 4) {
+        case 0: if (n) m[at] = (uint8_t)(s >> 40); break;
+        case 1: memmove(m + at + 1, m + at, n - at); m[at] = (uint8_t)(s >> 32); mn++; break;
+        case 2: if (n) { memmove(m + at, m + at + 1, n - at - 1); mn--; } break;
+        default: mn = at; break;
+        }
+        char id[200];
+        snprintf(id, sizeof id, "%s mutation %d",
+                 json_string_value(json_object_get(t, "id")), k);
+        result a = dec_doc(ctx, m, mn, 0);
+        ok += a.st == 0;
+        result_free(ctx, &a);
+        bad += !check_decode(ctx, id, m, mn);
+        cases++;
+      }
+      free(m);
+      free(bytes);
+      wire_ctx_free(ctx);
+    }
+    json_decref(file);
+  }
+  json_decref(man);
+  cr_log_info("%d mutated payloads (%d still decode)", cases, ok);
+  cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
+}
