@@ -362,7 +362,7 @@ static uint64_t float_val(gen *g) {
   static const double specials[] = {0.0, -0.0, 1.0, -1.5, 65504.0, 1e-8,
                                     3.4e38, 1e300, 0.1};
   double d = chance(g, 3) ? specials[below(g, 9)]
-                          : (double)(int64_t)rnd(g) / (double)(1 << below(g, 40));
+                          : (double)(int64_t)rnd(g) / (double)(UINT64_C(1) << below(g, 40));
   uint64_t u;
   memcpy(&u, &d, 8);
   if (chance(g, 20)) u = UINT64_C(0x7FF8000000000001); /* a NaN */
@@ -900,4 +900,343 @@ Test(decode, mutated_fixtures) {
   json_decref(man);
   cr_log_info("%d mutated payloads (%d still decode)", cases, ok);
   cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
+}
+
+/* ---- the format and the API ---------------------------------------------- */
+
+/* A one-root tape of a string: encoding byte e, bytes s[0..n). */
+static size_t string_tape(uint8_t *t, uint8_t e, const void *s, uint32_t n) {
+  memcpy(t, "WT\x02\x00\x01\x00\x00\x00\x15", 9);
+  t[9] = e;
+  memcpy(t + 10, &n, 4);
+  memcpy(t + 14, s, n);
+  return 14 + n;
+}
+
+static char *encode_hex(wire_ctx *ctx, const uint8_t *tape, size_t len,
+                        int32_t *st) {
+  uint8_t *out;
+  size_t n;
+  *st = wire_encode_tape(ctx, tape, len, &out, &n);
+  if (*st) return NULL;
+  char *h = hex(out, n);
+  wire_ctx_free_bytes(ctx, out);
+  return h;
+}
+
+/* (spec R-WSTR-1, R-WSTR-2 and tape.md) */
+Test(format, string_policies) {
+  wire_ctx *ctx = wire_ctx_new();
+  uint8_t t[64];
+  int32_t st;
+  char *h;
+  /* "aé日" given as UTF-16: as given, the Java choice (UTF-8), UTF-8 */
+  static const uint8_t u16[] = {0x61, 0, 0xe9, 0, 0xe5, 0x65};
+  size_t n = string_tape(t, WIRE_STR_UTF16, u16, sizeof u16);
+  cr_expect_eq(wire_ctx_get_option(ctx, WIRE_OPT_STRING_POLICY), WIRE_STRING_AS_GIVEN);
+  h = encode_hex(ctx, t, n, &st);
+  cr_expect_str_eq(h, "01ff1519610" "0e900e565");
+  free(h);
+  wire_ctx_set_option(ctx, WIRE_OPT_STRING_POLICY, WIRE_STRING_JAVA);
+  h = encode_hex(ctx, t, n, &st);
+  cr_expect_str_eq(h, "01ff151a61c3a9e697a5");
+  free(h);
+  wire_ctx_set_option(ctx, WIRE_OPT_STRING_POLICY, WIRE_STRING_UTF8);
+  h = encode_hex(ctx, t, n, &st);
+  cr_expect_str_eq(h, "01ff151a61c3a9e697a5");
+  free(h);
+  /* 0x80|e: the Java choice whatever the option */
+  n = string_tape(t, 0x81, u16, sizeof u16);
+  wire_ctx_set_option(ctx, WIRE_OPT_STRING_POLICY, WIRE_STRING_AS_GIVEN);
+  h = encode_hex(ctx, t, n, &st);
+  cr_expect_str_eq(h, "01ff151a61c3a9e697a5");
+  free(h);
+  /* 0xFF (version 1): UTF-8 text, the Java choice: "日本" is UTF-16 */
+  n = string_tape(t, 0xFF, "\xe6\x97\xa5\xe6\x9c\xac", 6);
+  h = encode_hex(ctx, t, n, &st);
+  cr_expect_str_eq(h, "01ff1511e5652c67");
+  free(h);
+  /* "héllo" in Latin-1 under the UTF-8 policy */
+  n = string_tape(t, WIRE_STR_LATIN1, "h\xe9llo", 5);
+  wire_ctx_set_option(ctx, WIRE_OPT_STRING_POLICY, WIRE_STRING_UTF8);
+  h = encode_hex(ctx, t, n, &st);
+  cr_expect_str_eq(h, "01ff151a68c3a96c6c6f");
+  free(h);
+  /* an unknown encoding byte, and an invalid policy value */
+  n = string_tape(t, 0x83, "a", 1);
+  cr_expect_null(encode_hex(ctx, t, n, &st));
+  cr_expect_eq(st, WIRE_E_ARG);
+  cr_expect_eq(wire_ctx_error_offset(ctx), 8);
+  cr_expect_eq(wire_ctx_set_option(ctx, WIRE_OPT_STRING_POLICY, 3), WIRE_E_ARG);
+  wire_ctx_free(ctx);
+}
+
+Test(format, trusted_text) {
+  wire_ctx *ctx = wire_ctx_new();
+  uint8_t t[64];
+  int32_t st;
+  /* invalid UTF-8 and a lone surrogate: rejected unless trusted */
+  size_t n = string_tape(t, WIRE_STR_UTF8, "a\xff\xc3", 3);
+  cr_expect_null(encode_hex(ctx, t, n, &st));
+  cr_expect_eq(st, WIRE_E_STRING);
+  static const uint8_t lone[] = {0x00, 0xd8, 0x61};
+  size_t n2 = string_tape(t + 32, WIRE_STR_UTF16, lone, 3);
+  cr_expect_null(encode_hex(ctx, t + 32, n2, &st));
+  cr_expect_eq(st, WIRE_E_STRING);
+  wire_ctx_set_option(ctx, WIRE_OPT_TRUSTED_TEXT, 1);
+  char *h = encode_hex(ctx, t, n, &st);
+  cr_expect_str_eq(h, "01ff150e61ffc3"); /* written as given: garbage in */
+  free(h);
+  /* and transcoded under every policy without reading out of bounds */
+  for (int64_t pol = 0; pol <= 2; pol++) {
+    wire_ctx_set_option(ctx, WIRE_OPT_STRING_POLICY, pol);
+    free(encode_hex(ctx, t, n, &st));
+    cr_expect_eq(st, WIRE_OK);
+    free(encode_hex(ctx, t + 32, n2, &st));
+    cr_expect_eq(st, WIRE_OK);
+    t[9] = 0xFF;
+    free(encode_hex(ctx, t, n, &st));
+    cr_expect_eq(st, WIRE_OK);
+    t[9] = WIRE_STR_UTF8;
+  }
+  wire_ctx_free(ctx);
+}
+
+static wire_ctx *item_ctx(void) {
+  wire_ctx *ctx = wire_ctx_new();
+  cr_assert_eq(wire_schema_load_fdl(ctx,
+      "package demo;\n"
+      "message Item [id=102] { string name = 1; optional int32 count = 2; "
+      "list<int64> xs = 3; }\n", (size_t)-1 == 0 ? 0 : 96, "item.fdl"), WIRE_OK,
+      "%s", wire_ctx_error_message(ctx));
+  return ctx;
+}
+
+Test(format, struct_by_index) {
+  wire_ctx *ctx = wire_ctx_new();
+  const char *fdl = "package demo;\nmessage Item [id=102] { string name = 1; "
+                    "optional int32 count = 2; list<int64> xs = 3; }\n";
+  cr_assert_eq(wire_schema_load_fdl(ctx, fdl, strlen(fdl), "item.fdl"), WIRE_OK,
+               "%s", wire_ctx_error_message(ctx));
+  (void)item_ctx;
+  /* the wire order, as a binding learns it */
+  wire_doc *doc = wire_doc_new(ctx);
+  wire_node *n = wire_node_new_struct(doc, 0);
+  cr_assert_not_null(n);
+  char order[3][16];
+  for (size_t i = 0; i < 3; i++) {
+    size_t nl;
+    const char *nm = wire_node_field_name(n, i, &nl);
+    snprintf(order[i], sizeof order[i], "%.*s", (int)nl, nm);
+  }
+  wire_doc_free(doc);
+  /* by name (any order) and by index (wire order) give the same bytes */
+  tbuf a = {0}, b = {0};
+  tput(&a, "WT\x01\x00\x01\x00\x00\x00", 8);
+  t8(&a, WIRE_T_STRUCT); t32(&a, 0); t32(&a, 3);
+  tput(&b, "WT\x02\x00\x01\x00\x00\x00", 8);
+  t8(&b, TAPE_STRUCT_IDX); t32(&b, 0); t32(&b, 3);
+  for (int k = 2; k >= 0; k--) {
+    t16(&a, (uint16_t)strlen(order[k]));
+    tput(&a, order[k], strlen(order[k]));
+    tbuf *v = &a;
+    if (!strcmp(order[k], "name")) { t8(v, 0x15); t8(v, 2); t32(v, 2); tput(v, "hi", 2); }
+    else if (!strcmp(order[k], "count")) { t8(v, TAPE_NULL); }
+    else { t8(v, TAPE_PACKED); t8(v, WIRE_T_LIST); t8(v, WIRE_T_VARINT64); t32(v, 2); t64(v, 7); t64(v, (uint64_t)-9); }
+  }
+  for (int k = 0; k < 3; k++) {
+    tbuf *v = &b;
+    if (!strcmp(order[k], "name")) { t8(v, 0x15); t8(v, 2); t32(v, 2); tput(v, "hi", 2); }
+    else if (!strcmp(order[k], "count")) { t8(v, TAPE_NULL); }
+    else { t8(v, TAPE_PACKED); t8(v, WIRE_T_LIST); t8(v, WIRE_T_VARINT64); t32(v, 2); t64(v, 7); t64(v, (uint64_t)-9); }
+  }
+  int32_t st;
+  char *ha = encode_hex(ctx, a.p, a.n, &st);
+  cr_assert_eq(st, WIRE_OK, "%s", wire_ctx_error_message(ctx));
+  char *hb = encode_hex(ctx, b.p, b.n, &st);
+  cr_assert_eq(st, WIRE_OK, "%s", wire_ctx_error_message(ctx));
+  cr_expect_str_eq(ha, hb);
+  cr_expect(check_encode(ctx, "struct by index", b.p, b.n));
+  /* the decoded tape gives the fields back by index */
+  uint8_t *out;
+  size_t on;
+  cr_assert_eq(wire_encode_tape(ctx, b.p, b.n, &out, &on), WIRE_OK);
+  wire_writer *w = wire_writer_new(ctx, NULL, 0);
+  cr_assert_eq(wire_decode_tape_to(ctx, out, on, WIRE_TAPE_FIELD_INDEX, w), WIRE_OK,
+               "%s", wire_ctx_error_message(ctx));
+  cr_expect_eq(wire_writer_size(w), b.n);
+  cr_expect(memcmp(wire_writer_data(w), b.p, b.n) == 0, "read tape differs");
+  wire_writer_free(w);
+  wire_ctx_free_bytes(ctx, out);
+  /* a wrong field count */
+  b.p[13] = 2;
+  cr_expect_null(encode_hex(ctx, b.p, b.n, &st));
+  cr_expect_eq(st, WIRE_E_ARG);
+  cr_expect_eq(wire_ctx_error_offset(ctx), 8);
+  cr_expect(check_encode(ctx, "struct by index, bad count", b.p, b.n));
+  free(ha);
+  free(hb);
+  free(a.p);
+  free(b.p);
+  wire_ctx_free(ctx);
+}
+
+Test(format, errors_at_tape_offsets) {
+  wire_ctx *ctx = wire_ctx_new();
+  int32_t st;
+  /* [int8 300] : the int8 op is at offset 13 */
+  tbuf t = {0};
+  tput(&t, "WT\x01\x00\x01\x00\x00\x00", 8);
+  t8(&t, WIRE_T_LIST); t32(&t, 1);
+  t8(&t, WIRE_T_INT8); t64(&t, 300);
+  cr_expect_null(encode_hex(ctx, t.p, t.n, &st));
+  cr_expect_eq(st, WIRE_E_VALUE);
+  cr_expect_eq(wire_ctx_error_offset(ctx), 13);
+  cr_expect(check_encode(ctx, "int8 300", t.p, t.n));
+  /* cut inside the int: truncated at the op */
+  cr_expect_null(encode_hex(ctx, t.p, t.n - 3, &st));
+  cr_expect_eq(st, WIRE_E_TRUNCATED);
+  cr_expect(check_encode(ctx, "cut", t.p, t.n - 3));
+  /* a REF to itself inside a union's value */
+  t.n = 8;
+  t8(&t, WIRE_T_UNION); t32(&t, WIRE_BY_NAME); t32(&t, 1);
+  t8(&t, TAPE_REF); t32(&t, 0);
+  cr_expect_null(encode_hex(ctx, t.p, t.n, &st));
+  cr_expect_eq(st, WIRE_E_REF);
+  cr_expect_eq(wire_ctx_error_offset(ctx), 17);
+  cr_expect(check_encode(ctx, "union cycle", t.p, t.n));
+  /* nesting deeper than the depth limit */
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_DEPTH, 3);
+  t.n = 8;
+  for (int i = 0; i < 5; i++) { t8(&t, WIRE_T_LIST); t32(&t, 1); }
+  t8(&t, TAPE_NULL);
+  cr_expect_null(encode_hex(ctx, t.p, t.n, &st));
+  cr_expect_eq(st, WIRE_E_DEPTH);
+  cr_expect(check_encode(ctx, "deep", t.p, t.n));
+  /* not a tape */
+  cr_expect_eq(wire_encode_tape_to(ctx, (const uint8_t *)"WT\x03\x00\x00\x00\x00\x00", 8,
+                                   NULL), WIRE_E_ARG);
+  free(t.p);
+  wire_ctx_free(ctx);
+}
+
+/* A list of 200 mixed values and a map of 300 entries. */
+static void sample_tape(tbuf *t) {
+  t->n = 0;
+  tput(t, "WT\x01\x00\x02\x00\x00\x00", 8);
+  t8(t, WIRE_T_LIST); t32(t, 200);
+  for (int i = 0; i < 200; i++) {
+    if (i % 3 == 0) { t8(t, WIRE_T_VARINT64); t64(t, (uint64_t)i * 77777); }
+    else if (i % 3 == 1) { t8(t, 0x15); t8(t, 0xFF); t32(t, 5); tput(t, "h\xc3\xa9ll", 5); }
+    else { t8(t, WIRE_T_FLOAT64); double d = i / 3.0; uint64_t u; memcpy(&u, &d, 8); t64(t, u); }
+  }
+  t8(t, WIRE_T_MAP); t32(t, 300);
+  for (int i = 0; i < 300; i++) {
+    char k[16];
+    int kl = snprintf(k, sizeof k, "key%05d", i);
+    t8(t, 0x15); t8(t, 2); t32(t, (uint32_t)kl); tput(t, k, (size_t)kl);
+    t8(t, WIRE_T_VARINT64); t64(t, (uint64_t)i << (i % 50));
+  }
+}
+
+Test(api, writer_reuse_and_fixed_buffers) {
+  wire_ctx *ctx = wire_ctx_new();
+  tbuf t = {0};
+  sample_tape(&t);
+  uint8_t *ref;
+  size_t rn;
+  cr_assert_eq(wire_encode_tape(ctx, t.p, t.n, &ref, &rn), WIRE_OK);
+  wire_writer *w = wire_writer_new(ctx, NULL, 0);
+  for (int i = 0; i < 3; i++) {
+    wire_writer_reset(w);
+    cr_assert_eq(wire_encode_tape_to(ctx, t.p, t.n, w), WIRE_OK);
+    cr_assert_eq(wire_writer_size(w), rn);
+    cr_assert(memcmp(wire_writer_data(w), ref, rn) == 0);
+  }
+  /* two messages appended to one writer */
+  cr_assert_eq(wire_encode_tape_to(ctx, t.p, t.n, w), WIRE_OK);
+  cr_assert_eq(wire_writer_size(w), 2 * rn);
+  cr_assert(memcmp(wire_writer_data(w) + rn, ref, rn) == 0);
+  wire_writer_free(w);
+  /* a caller's buffer: too small, then large enough */
+  uint8_t *buf = malloc(rn + 8);
+  memset(buf, 0xEE, rn + 8);
+  w = wire_writer_new(ctx, buf, rn / 2);
+  wire_write_u8(w, 0x42);
+  cr_assert_eq(wire_encode_tape_to(ctx, t.p, t.n, w), WIRE_E_BUFFER_FULL);
+  cr_expect_eq(wire_writer_size(w), rn + 1);
+  cr_expect_eq(wire_writer_status(w), WIRE_E_BUFFER_FULL);
+  cr_expect_eq(buf[0], 0x42);
+  wire_writer_free(w);
+  w = wire_writer_new(ctx, buf, rn);
+  cr_assert_eq(wire_encode_tape_to(ctx, t.p, t.n, w), WIRE_OK);
+  cr_expect_eq(wire_writer_size(w), rn);
+  cr_expect(memcmp(buf, ref, rn) == 0);
+  cr_expect_eq(buf[rn], 0xEE, "wrote past the buffer");
+  /* a writer that has failed stays failed */
+  wire_writer_free(w);
+  w = wire_writer_new(ctx, buf, 1);
+  wire_write_u32(w, 1);
+  cr_expect_eq(wire_encode_tape_to(ctx, t.p, t.n, w), WIRE_E_BUFFER_FULL);
+  wire_writer_free(w);
+  /* decoding into a caller's buffer */
+  uint8_t *tp;
+  size_t tn;
+  cr_assert_eq(wire_decode_tape(ctx, ref, rn, &tp, &tn), WIRE_OK);
+  uint8_t *tb2 = malloc(tn);
+  w = wire_writer_new(ctx, tb2, tn - 1);
+  cr_expect_eq(wire_decode_tape_to(ctx, ref, rn, 0, w), WIRE_E_BUFFER_FULL);
+  cr_expect_eq(wire_writer_size(w), tn);
+  wire_writer_free(w);
+  w = wire_writer_new(ctx, tb2, tn);
+  cr_expect_eq(wire_decode_tape_to(ctx, ref, rn, 0, w), WIRE_OK);
+  cr_expect(memcmp(tb2, tp, tn) == 0);
+  cr_expect_eq(wire_decode_tape_to(ctx, ref, rn, 4, w), WIRE_E_ARG);
+  wire_writer_free(w);
+  free(tb2);
+  wire_ctx_free_bytes(ctx, tp);
+  free(buf);
+  wire_ctx_free_bytes(ctx, ref);
+  free(t.p);
+  wire_ctx_free(ctx);
+}
+
+/* Allocation accounting: every block freed; once the context's scratch has
+ * grown, encoding into a reused writer and decoding into one allocate
+ * nothing. */
+static size_t n_alloc, n_live;
+static void *c_malloc(void *u, size_t n) { (void)u; n_alloc++; n_live++; return malloc(n); }
+static void *c_realloc(void *u, void *p, size_t o, size_t n) {
+  (void)u; (void)o;
+  n_alloc++;
+  if (!p) n_live++;
+  return realloc(p, n);
+}
+static void c_free(void *u, void *p, size_t n) { (void)u; (void)n; if (p) n_live--; free(p); }
+
+Test(api, no_allocation_per_message) {
+  n_alloc = n_live = 0;
+  wire_ctx *ctx = wire_ctx_new_with_allocator(c_malloc, c_realloc, c_free, NULL);
+  tbuf t = {0};
+  sample_tape(&t);
+  wire_writer *w = wire_writer_new(ctx, NULL, 0);
+  wire_writer *tw = wire_writer_new(ctx, NULL, 0);
+  cr_assert_eq(wire_encode_tape_to(ctx, t.p, t.n, w), WIRE_OK);
+  cr_assert_eq(wire_decode_tape_to(ctx, wire_writer_data(w), wire_writer_size(w),
+                                   0, tw), WIRE_OK);
+  size_t before = n_alloc;
+  for (int i = 0; i < 5; i++) {
+    wire_writer_reset(w);
+    wire_writer_reset(tw);
+    cr_assert_eq(wire_encode_tape_to(ctx, t.p, t.n, w), WIRE_OK);
+    cr_assert_eq(wire_decode_tape_to(ctx, wire_writer_data(w),
+                                     wire_writer_size(w), 0, tw), WIRE_OK);
+  }
+  cr_expect_eq(n_alloc, before, "%zu allocations in 5 round trips",
+               n_alloc - before);
+  wire_writer_free(w);
+  wire_writer_free(tw);
+  wire_ctx_free(ctx);
+  cr_expect_eq(n_live, 0, "%zu blocks not freed", n_live);
+  free(t.p);
 }
