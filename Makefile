@@ -31,7 +31,7 @@ FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
 .PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
-        interop bench fuzz help
+        interop bench bench-check bench-payloads bench-dynamic fuzz help
 all: lib $(BUILD)/bin/wire
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
@@ -136,7 +136,7 @@ FUZZ_SECONDS ?= 60
 # The fuzzing in `check` is deterministic (fixed seed and run count, from
 # the checked-in corpora) so that CI repeats a run known to pass; `make
 # fuzz` explores with a time budget instead.
-check: test conform fixtures-verify spec-check abi-check bindings-conform \
+check: test conform fixtures-verify spec-check abi-check bench-check bindings-conform \
        conformance-results sanitize valgrind
 	FUZZ_ARGS="-seed=1 -runs=300000" sh libwire/tests/fuzz/run.sh 600
 
@@ -155,8 +155,15 @@ check-symbols: $(BUILD)/lib/libwire.so
 demo: all
 	sh libwire/tools/demo.sh $(BUILD)/bin/wire
 
+# Benchmarks (bench/README.md); only their byte checks (bench-check) run in `check`.
 bench: all
-	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
+	$(MAKE) -C bench six BUILD=$(abspath $(BUILD))
+bench-check: lib
+	$(MAKE) -C bench check BUILD=$(abspath $(BUILD))
+bench-payloads:
+	$(MAKE) -C bench payloads BUILD=$(abspath $(BUILD))
+bench-dynamic: all
+	$(MAKE) -C bench dynamic BUILD=$(abspath $(BUILD))
 
 fuzz:
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
@@ -193,5 +200,7 @@ help:
 	@echo "make sanitize   run the tests under ASan+UBSan"
 	@echo "make valgrind   run the tests and a CLI round trip under valgrind"
 	@echo "make demo       the main job: encode, dump and decode samples"
-	@echo "make bench      instruction counts (callgrind)"
+	@echo "make bench      Fory's six workloads: every implementation (Ir, ns)"
+	@echo "make bench-check  the benchmark's byte checks (C side, no peers)"
+	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
 	@echo "make install PREFIX=/usr/local"

@@ -1,0 +1,509 @@
+package dev.libwire.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.fory.Fory;
+import org.apache.fory.annotation.ForyField;
+import org.apache.fory.builder.Generated;
+import org.apache.fory.memory.MemoryBuffer;
+import org.apache.fory.serializer.DeferedLazySerializer;
+import org.apache.fory.serializer.Serializer;
+
+/**
+ * The Fory Java (fory-core 1.6.0) side of libwire's benchmark of Fory's six workloads
+ * (bench/README.md). Modes:
+ *
+ * <pre>
+ *   bytes OUTDIR          write OUTDIR/&lt;Workload&gt;.bin, print and check the sizes
+ *   read DIR              read DIR/&lt;Workload&gt;.bin (another writer's bytes) and check that
+ *                         the value equals ours (re-serialized to our own bytes)
+ *   ns WARMUP_MS ROUNDS   thread-CPU time per operation, batches interleaved
+ * </pre>
+ *
+ * <p>Fory is built as Fory's own xlang benchmark builds it: xlang, compatible, codegen on
+ * (checked: every struct serializer is a generated class), no reference tracking, registration
+ * required. Serialize writes into one reused MemoryBuffer (writer index reset); deserialize reads
+ * the byte array. The types are those of the benchmark with the ids of its Rust side (so that one
+ * schema reads both runtimes' bytes); NumericStruct's ints are varint, as in the published sizes.
+ * The mismatch read (fory-java:v2) reads the same bytes with a second Fory whose types widen one
+ * int32 field to int64.
+ */
+public final class ForyBench {
+  static final int LIST_SIZE = 5;
+  static final String[] NAMES = {
+    "NumericStruct", "Sample", "MediaContent", "NumericStructList", "SampleList",
+    "MediaContentList"
+  };
+  /** Sizes of Fory Java 1.6.0's bytes (shared/notes/performance.md). */
+  static final int[] EXPECTED = {78, 445, 388, 255, 1978, 1661};
+
+  public enum Player { JAVA, FLASH }
+
+  public enum Size { SMALL, LARGE }
+
+  public static class NumericStruct {
+    @ForyField(id = 1) public int f1;
+    @ForyField(id = 2) public int f2;
+    @ForyField(id = 3) public int f3;
+    @ForyField(id = 4) public int f4;
+    @ForyField(id = 5) public int f5;
+    @ForyField(id = 6) public int f6;
+    @ForyField(id = 7) public int f7;
+    @ForyField(id = 8) public int f8;
+    @ForyField(id = 9) public int f9;
+    @ForyField(id = 10) public int f10;
+    @ForyField(id = 11) public int f11;
+    @ForyField(id = 12) public int f12;
+  }
+
+  public static class NumericStructV2 {
+    @ForyField(id = 1) public long f1;
+    @ForyField(id = 2) public int f2;
+    @ForyField(id = 3) public int f3;
+    @ForyField(id = 4) public int f4;
+    @ForyField(id = 5) public int f5;
+    @ForyField(id = 6) public int f6;
+    @ForyField(id = 7) public int f7;
+    @ForyField(id = 8) public int f8;
+    @ForyField(id = 9) public int f9;
+    @ForyField(id = 10) public int f10;
+    @ForyField(id = 11) public int f11;
+    @ForyField(id = 12) public int f12;
+  }
+
+  public static class Sample {
+    @ForyField(id = 1) public int int_value;
+    @ForyField(id = 2) public long long_value;
+    @ForyField(id = 3) public float float_value;
+    @ForyField(id = 4) public double double_value;
+    @ForyField(id = 5) public int short_value;
+    @ForyField(id = 6) public int char_value;
+    @ForyField(id = 7) public boolean boolean_value;
+    @ForyField(id = 8) public int int_value_boxed;
+    @ForyField(id = 9) public long long_value_boxed;
+    @ForyField(id = 10) public float float_value_boxed;
+    @ForyField(id = 11) public double double_value_boxed;
+    @ForyField(id = 12) public int short_value_boxed;
+    @ForyField(id = 13) public int char_value_boxed;
+    @ForyField(id = 14) public boolean boolean_value_boxed;
+    @ForyField(id = 15) public int[] int_array;
+    @ForyField(id = 16) public long[] long_array;
+    @ForyField(id = 17) public float[] float_array;
+    @ForyField(id = 18) public double[] double_array;
+    @ForyField(id = 19) public int[] short_array;
+    @ForyField(id = 20) public int[] char_array;
+    @ForyField(id = 21) public boolean[] boolean_array;
+    @ForyField(id = 22) public String string;
+  }
+
+  public static class SampleV2 {
+    @ForyField(id = 1) public long int_value;
+    @ForyField(id = 2) public long long_value;
+    @ForyField(id = 3) public float float_value;
+    @ForyField(id = 4) public double double_value;
+    @ForyField(id = 5) public int short_value;
+    @ForyField(id = 6) public int char_value;
+    @ForyField(id = 7) public boolean boolean_value;
+    @ForyField(id = 8) public int int_value_boxed;
+    @ForyField(id = 9) public long long_value_boxed;
+    @ForyField(id = 10) public float float_value_boxed;
+    @ForyField(id = 11) public double double_value_boxed;
+    @ForyField(id = 12) public int short_value_boxed;
+    @ForyField(id = 13) public int char_value_boxed;
+    @ForyField(id = 14) public boolean boolean_value_boxed;
+    @ForyField(id = 15) public int[] int_array;
+    @ForyField(id = 16) public long[] long_array;
+    @ForyField(id = 17) public float[] float_array;
+    @ForyField(id = 18) public double[] double_array;
+    @ForyField(id = 19) public int[] short_array;
+    @ForyField(id = 20) public int[] char_array;
+    @ForyField(id = 21) public boolean[] boolean_array;
+    @ForyField(id = 22) public String string;
+  }
+
+  public static class Media {
+    @ForyField(id = 1) public String uri;
+    @ForyField(id = 2) public String title;
+    @ForyField(id = 3) public int width;
+    @ForyField(id = 4) public int height;
+    @ForyField(id = 5) public String format;
+    @ForyField(id = 6) public long duration;
+    @ForyField(id = 7) public long size;
+    @ForyField(id = 8) public int bitrate;
+    @ForyField(id = 9) public boolean has_bitrate;
+    @ForyField(id = 10) public List<String> persons;
+    @ForyField(id = 11) public Player player;
+    @ForyField(id = 12) public String copyright;
+  }
+
+  public static class MediaV2 {
+    @ForyField(id = 1) public String uri;
+    @ForyField(id = 2) public String title;
+    @ForyField(id = 3) public long width;
+    @ForyField(id = 4) public int height;
+    @ForyField(id = 5) public String format;
+    @ForyField(id = 6) public long duration;
+    @ForyField(id = 7) public long size;
+    @ForyField(id = 8) public int bitrate;
+    @ForyField(id = 9) public boolean has_bitrate;
+    @ForyField(id = 10) public List<String> persons;
+    @ForyField(id = 11) public Player player;
+    @ForyField(id = 12) public String copyright;
+  }
+
+  public static class Image {
+    @ForyField(id = 1) public String uri;
+    @ForyField(id = 2) public String title;
+    @ForyField(id = 3) public int width;
+    @ForyField(id = 4) public int height;
+    @ForyField(id = 5) public Size size;
+  }
+
+  public static class ImageV2 {
+    @ForyField(id = 1) public String uri;
+    @ForyField(id = 2) public String title;
+    @ForyField(id = 3) public long width;
+    @ForyField(id = 4) public int height;
+    @ForyField(id = 5) public Size size;
+  }
+
+  public static class MediaContent {
+    @ForyField(id = 1) public Media media;
+    @ForyField(id = 2) public List<Image> images;
+  }
+
+  public static class MediaContentV2 {
+    @ForyField(id = 1) public MediaV2 media;
+    @ForyField(id = 2) public List<ImageV2> images;
+  }
+
+  public static class NumericStructList {
+    @ForyField(id = 1) public List<NumericStruct> struct_list;
+  }
+
+  public static class NumericStructListV2 {
+    @ForyField(id = 1) public List<NumericStructV2> struct_list;
+  }
+
+  public static class SampleList {
+    @ForyField(id = 1) public List<Sample> sample_list;
+  }
+
+  public static class SampleListV2 {
+    @ForyField(id = 1) public List<SampleV2> sample_list;
+  }
+
+  public static class MediaContentList {
+    @ForyField(id = 1) public List<MediaContent> media_content_list;
+  }
+
+  public static class MediaContentListV2 {
+    @ForyField(id = 1) public List<MediaContentV2> media_content_list;
+  }
+
+  static Fory newFory() {
+    return Fory.builder()
+        .withXlang(true)
+        .withCompatible(true)
+        .withCodegen(true)
+        .withRefTracking(false)
+        .withClassVersionCheck(false)
+        .requireClassRegistration(true)
+        .build();
+  }
+
+  static void register(Fory f, boolean v2) {
+    f.register(v2 ? NumericStructV2.class : NumericStruct.class, 1);
+    f.register(v2 ? SampleV2.class : Sample.class, 2);
+    f.register(v2 ? MediaV2.class : Media.class, 3);
+    f.register(v2 ? ImageV2.class : Image.class, 4);
+    f.register(v2 ? MediaContentV2.class : MediaContent.class, 5);
+    f.register(Player.class, 6);
+    f.register(Size.class, 7);
+    f.register(v2 ? NumericStructListV2.class : NumericStructList.class, 8);
+    f.register(v2 ? SampleListV2.class : SampleList.class, 9);
+    f.register(v2 ? MediaContentListV2.class : MediaContentList.class, 10);
+  }
+
+  static NumericStruct numericStruct() {
+    NumericStruct s = new NumericStruct();
+    s.f1 = -12345;
+    s.f2 = 987654321;
+    s.f3 = -31415;
+    s.f4 = 27182818;
+    s.f5 = -32000;
+    s.f6 = 1000000;
+    s.f7 = -999999999;
+    s.f8 = 42;
+    s.f9 = 123456789;
+    s.f10 = -42;
+    s.f11 = 31415926;
+    s.f12 = -27182818;
+    return s;
+  }
+
+  static Sample sample() {
+    Sample s = new Sample();
+    s.int_value = 123;
+    s.long_value = 1230000L;
+    s.float_value = 12.345f;
+    s.double_value = 1.234567;
+    s.short_value = 12345;
+    s.char_value = '!';
+    s.boolean_value = true;
+    s.int_value_boxed = 321;
+    s.long_value_boxed = 3210000L;
+    s.float_value_boxed = 54.321f;
+    s.double_value_boxed = 7.654321;
+    s.short_value_boxed = 32100;
+    s.char_value_boxed = '$';
+    s.boolean_value_boxed = false;
+    s.int_array = new int[] {-1234, -123, -12, -1, 0, 1, 12, 123, 1234};
+    s.long_array = new long[] {-123400, -12300, -1200, -100, 0, 100, 1200, 12300, 123400};
+    s.float_array = new float[] {-12.34f, -12.3f, -12.0f, -1.0f, 0.0f, 1.0f, 12.0f, 12.3f, 12.34f};
+    s.double_array = new double[] {-1.234, -1.23, -12.0, -1.0, 0.0, 1.0, 12.0, 1.23, 1.234};
+    s.short_array = new int[] {-1234, -123, -12, -1, 0, 1, 12, 123, 1234};
+    s.char_array = "asdfASDF".chars().toArray();
+    s.boolean_array = new boolean[] {true, false, false, true};
+    s.string = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    return s;
+  }
+
+  static Image image(String uri, String title, int width, int height, Size size) {
+    Image i = new Image();
+    i.uri = uri;
+    i.title = title;
+    i.width = width;
+    i.height = height;
+    i.size = size;
+    return i;
+  }
+
+  static MediaContent mediaContent() {
+    Media m = new Media();
+    m.uri = "http://javaone.com/keynote.ogg";
+    m.title = "";
+    m.width = 641;
+    m.height = 481;
+    m.format = "video/theora\u1234";
+    m.duration = 18000001L;
+    m.size = 58982401L;
+    m.bitrate = 0;
+    m.has_bitrate = false;
+    m.persons = new ArrayList<>(Arrays.asList("Bill Gates, Jr.", "Steven Jobs"));
+    m.player = Player.FLASH;
+    m.copyright = "Copyright (c) 2009, Scooby Dooby Doo";
+    MediaContent c = new MediaContent();
+    c.media = m;
+    c.images = new ArrayList<>();
+    c.images.add(image("http://javaone.com/keynote_huge.jpg", "Javaone Keynote\u1234", 32000,
+        24000, Size.LARGE));
+    c.images.add(image("http://javaone.com/keynote_large.jpg", "", 1024, 768, Size.LARGE));
+    c.images.add(image("http://javaone.com/keynote_small.jpg", "", 320, 240, Size.SMALL));
+    return c;
+  }
+
+  static Object value(int w) {
+    switch (w) {
+      case 0: return numericStruct();
+      case 1: return sample();
+      case 2: return mediaContent();
+      case 3: {
+        NumericStructList l = new NumericStructList();
+        l.struct_list = new ArrayList<>();
+        for (int i = 0; i < LIST_SIZE; i++) l.struct_list.add(numericStruct());
+        return l;
+      }
+      case 4: {
+        SampleList l = new SampleList();
+        l.sample_list = new ArrayList<>();
+        for (int i = 0; i < LIST_SIZE; i++) l.sample_list.add(sample());
+        return l;
+      }
+      default: {
+        MediaContentList l = new MediaContentList();
+        l.media_content_list = new ArrayList<>();
+        for (int i = 0; i < LIST_SIZE; i++) l.media_content_list.add(mediaContent());
+        return l;
+      }
+    }
+  }
+
+  /** The V2 reader's view must carry the widened fields' values. */
+  static void checkV2(int w, Object o) {
+    boolean ok;
+    switch (w) {
+      case 0: ok = ((NumericStructV2) o).f1 == -12345 && ((NumericStructV2) o).f12 == -27182818;
+        break;
+      case 1: ok = ((SampleV2) o).int_value == 123; break;
+      case 2: ok = mediaOk((MediaContentV2) o); break;
+      case 3: {
+        List<NumericStructV2> l = ((NumericStructListV2) o).struct_list;
+        ok = l.size() == LIST_SIZE && l.get(4).f1 == -12345;
+        break;
+      }
+      case 4: {
+        List<SampleV2> l = ((SampleListV2) o).sample_list;
+        ok = l.size() == LIST_SIZE && l.get(4).int_value == 123;
+        break;
+      }
+      default: {
+        List<MediaContentV2> l = ((MediaContentListV2) o).media_content_list;
+        ok = l.size() == LIST_SIZE && mediaOk(l.get(4));
+      }
+    }
+    if (!ok) die(NAMES[w] + ": the v2 reader got other values");
+  }
+
+  static boolean mediaOk(MediaContentV2 c) {
+    return c.media.width == 641 && c.images.size() == 3 && c.images.get(0).width == 32000
+        && c.images.get(2).width == 320 && c.images.get(0).title.equals("Javaone Keynote\u1234");
+  }
+
+  static void die(String msg) {
+    System.err.println("fory-bench (java): " + msg);
+    System.exit(1);
+  }
+
+  static void requireGenerated(Fory f, Class<?> cls) {
+    Serializer<?> s = f.getTypeResolver().getSerializer(cls);
+    if (s instanceof DeferedLazySerializer) {
+      s = ((DeferedLazySerializer) s).resolveSerializer();
+    }
+    if (!(s instanceof Generated)) {
+      die(cls.getSimpleName() + ": serializer " + s.getClass().getName() + " is not generated");
+    }
+  }
+
+  final Fory writer = newFory();
+  final Fory reader = newFory();
+  final Fory readerV2 = newFory();
+  final Object[] values = new Object[6];
+  final byte[][] bytes = new byte[6][];
+  final MemoryBuffer buffer = MemoryBuffer.newHeapBuffer(4096);
+
+  ForyBench() {
+    register(writer, false);
+    register(reader, false);
+    register(readerV2, true);
+    for (int w = 0; w < 6; w++) {
+      values[w] = value(w);
+      bytes[w] = writer.serialize(values[w]);
+      byte[] again = writer.serialize(reader.deserialize(bytes[w]));
+      if (!Arrays.equals(again, bytes[w])) die(NAMES[w] + ": round trip changed the bytes");
+      checkV2(w, readerV2.deserialize(bytes[w]));
+    }
+    for (Class<?> c : new Class<?>[] {NumericStruct.class, Sample.class, Media.class,
+        Image.class, MediaContent.class, NumericStructList.class, SampleList.class,
+        MediaContentList.class}) {
+      requireGenerated(writer, c);
+      requireGenerated(reader, c);
+    }
+  }
+
+  int serializeOnce(int w) {
+    buffer.writerIndex(0);
+    writer.serialize(buffer, values[w]);
+    return buffer.writerIndex();
+  }
+
+  /** op 0 ser, 1 de, 2 de by the v2 reader. */
+  Object run(int op, int w) {
+    switch (op) {
+      case 0: return serializeOnce(w);
+      case 1: return reader.deserialize(bytes[w]);
+      default: return readerV2.deserialize(bytes[w]);
+    }
+  }
+
+  static volatile Object sink;
+
+  void ns(long warmupMs, int rounds) {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    String[][] labels = {{"ser", "fory-java"}, {"de", "fory-java"}, {"de", "fory-java:v2"}};
+    // Warm-up: every operation, round robin, until the JIT has had warmupMs.
+    long end = System.nanoTime() + warmupMs * 1_000_000L;
+    while (System.nanoTime() < end) {
+      for (int w = 0; w < 6; w++) {
+        for (int op = 0; op < 3; op++) {
+          for (int i = 0; i < 200; i++) sink = run(op, w);
+        }
+      }
+    }
+    for (int w = 0; w < 6; w++) {
+      long[] batch = new long[3];
+      for (int op = 0; op < 3; op++) {
+        long k = 1;
+        while (true) {
+          long t0 = mx.getCurrentThreadCpuTime();
+          for (long i = 0; i < k; i++) sink = run(op, w);
+          long dt = mx.getCurrentThreadCpuTime() - t0;
+          if (dt >= 2_000_000L || k >= (1L << 24)) break;
+          k *= 2;
+        }
+        batch[op] = k;
+      }
+      double[][] samples = new double[3][rounds];
+      for (int r = 0; r < rounds; r++) {
+        for (int op = 0; op < 3; op++) {
+          long t0 = mx.getCurrentThreadCpuTime();
+          for (long i = 0; i < batch[op]; i++) sink = run(op, w);
+          samples[op][r] = (mx.getCurrentThreadCpuTime() - t0) / (double) batch[op];
+        }
+      }
+      for (int op = 0; op < 3; op++) {
+        Arrays.sort(samples[op]);
+        System.out.printf("NS %s %s %s %.1f%n", NAMES[w], labels[op][0], labels[op][1],
+            samples[op][rounds / 2]);
+      }
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 2) {
+      die("usage: bytes OUTDIR | read DIR | ns WARMUP_MS ROUNDS");
+    }
+    ForyBench b = new ForyBench();
+    switch (args[0]) {
+      case "bytes": {
+        boolean bad = false;
+        for (int w = 0; w < 6; w++) {
+          Files.write(Path.of(args[1], NAMES[w] + ".bin"), b.bytes[w]);
+          int n = b.bytes[w].length;
+          String verdict = n == EXPECTED[w] ? "ok" : "MISMATCH";
+          System.out.printf("SIZE %s fory-java %d expected=%d %s%n", NAMES[w], n, EXPECTED[w],
+              verdict);
+          bad |= n != EXPECTED[w];
+          if (b.serializeOnce(w) != n) die(NAMES[w] + ": buffer serialize differs in size");
+        }
+        if (bad) die("sizes differ from the expected ones");
+        break;
+      }
+      case "read": {
+        for (int w = 0; w < 6; w++) {
+          Path p = Path.of(args[1], NAMES[w] + ".bin");
+          byte[] other = Files.readAllBytes(p);
+          Object o = b.reader.deserialize(other);
+          if (!Arrays.equals(b.writer.serialize(o), b.bytes[w])) {
+            die(NAMES[w] + ": " + p + " holds other values");
+          }
+          checkV2(w, b.readerV2.deserialize(other));
+          System.out.printf("READ %s %s %d bytes ok%n", NAMES[w], p, other.length);
+        }
+        break;
+      }
+      case "ns": {
+        if (args.length < 3) die("usage: ns WARMUP_MS ROUNDS");
+        b.ns(Long.parseLong(args[1]), Integer.parseInt(args[2]));
+        break;
+      }
+      default:
+        die("unknown mode " + args[0]);
+    }
+  }
+}
