@@ -31,7 +31,7 @@ FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
 .PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
-        interop bench bench-check bench-payloads bench-dynamic fuzz help
+        interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
 all: lib $(BUILD)/bin/wire
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
@@ -164,6 +164,8 @@ bench-payloads:
 	$(MAKE) -C bench payloads BUILD=$(abspath $(BUILD))
 bench-dynamic: all
 	$(MAKE) -C bench dynamic BUILD=$(abspath $(BUILD))
+bench-tape: all
+	$(MAKE) -C bench tape BUILD=$(abspath $(BUILD)) BASE=$(BASE)
 
 fuzz:
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
@@ -203,4 +205,5 @@ help:
 	@echo "make bench      Fory's six workloads: every implementation (Ir, ns)"
 	@echo "make bench-check  the benchmark's byte checks (C side, no peers)"
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
+	@echo "make bench-tape [BASE=<commit>]  tape codec Ir/op: document path vs direct"
 	@echo "make install PREFIX=/usr/local"

@@ -226,13 +226,15 @@ size_t wire__string_to_utf8(int32_t enc, const uint8_t *s, size_t len,
  * written in that encoding. */
 size_t wire__utf8_to_string(int32_t enc, const uint8_t *s, size_t len,
                             uint8_t *out);
-/* Text in wire encoding `from` re-encoded in `to`: the byte length, and the
- * bytes (out has room for wire__transcode_len). Bounds-safe on text nobody
- * checked (malformed sequences pass through byte by byte). */
+/* Text in wire encoding `from` re-encoded in `to`: the byte length (exact
+ * for valid text), and the bytes (at most cap of them; for valid text
+ * exactly the length). Bounds-safe on text nobody checked. */
 size_t wire__transcode_len(int32_t from, int32_t to, const uint8_t *s,
                            size_t len);
 size_t wire__transcode(int32_t from, int32_t to, const uint8_t *s, size_t len,
-                       uint8_t *out);
+                       uint8_t *out, size_t cap);
+/* Length of the ASCII prefix of s. */
+size_t wire__ascii_prefix(const uint8_t *s, size_t len);
 /* The Java runtime's encoding choice (R-WSTR-1) for text given in `enc`. */
 int32_t wire__java_encoding_of(int32_t enc, const uint8_t *s, size_t len);
 

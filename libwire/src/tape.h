@@ -26,23 +26,44 @@
 #define TAPE_STR_JAVA 0x80
 #define TAPE_STR_UTF8_JAVA 0xFF
 
+/* The encoding byte of a tape string: *given gets the encoding of the
+ * bytes, *java whether the Java choice is asked for (TAPE_STR_JAVA); false
+ * for an unknown byte. */
+static inline bool wire__tape_string_given(uint8_t e, int32_t *given,
+                                           bool *java) {
+  if (e <= WIRE_STR_UTF8) {
+    *given = e;
+    *java = false;
+    return true;
+  }
+  if (e == TAPE_STR_UTF8_JAVA) e = TAPE_STR_JAVA | WIRE_STR_UTF8;
+  if (e < TAPE_STR_JAVA || e > (TAPE_STR_JAVA | WIRE_STR_UTF8)) return false;
+  *given = e & 3;
+  *java = true;
+  return true;
+}
+
+/* The wire encoding of a tape string. `ascii`: the text is all ASCII (then
+ * the Java choice is Latin-1 without looking further). */
+static inline int32_t wire__tape_wire_enc(const wire_ctx *ctx, int32_t given,
+                                          bool java, bool ascii,
+                                          const uint8_t *s, size_t len) {
+  if (!java) {
+    if (ctx->string_policy == WIRE_STRING_UTF8) return WIRE_STR_UTF8;
+    if (ctx->string_policy != WIRE_STRING_JAVA) return given;
+  }
+  if (ascii) return WIRE_STR_LATIN1;
+  return wire__java_encoding_of(given, s, len);
+}
+
 /* Decodes the encoding byte of a tape string: *given gets the encoding of
  * the bytes, the result is the wire encoding, or -1 for an unknown byte. */
 static inline int32_t wire__tape_string_enc(const wire_ctx *ctx, uint8_t e,
                                             const uint8_t *s, size_t len,
                                             int32_t *given) {
-  if (e <= WIRE_STR_UTF8) {
-    *given = e;
-    switch (ctx->string_policy) {
-    case WIRE_STRING_JAVA: return wire__java_encoding_of(e, s, len);
-    case WIRE_STRING_UTF8: return WIRE_STR_UTF8;
-    default: return e;
-    }
-  }
-  if (e == TAPE_STR_UTF8_JAVA) e = TAPE_STR_JAVA | WIRE_STR_UTF8;
-  if (e < TAPE_STR_JAVA || e > (TAPE_STR_JAVA | WIRE_STR_UTF8)) return -1;
-  *given = e & 3;
-  return wire__java_encoding_of(e & 3, s, len);
+  bool java;
+  if (!wire__tape_string_given(e, given, &java)) return -1;
+  return wire__tape_wire_enc(ctx, *given, java, false, s, len);
 }
 
 /* Values a REF op can name: the kinds with identity (lists, sets, maps,

@@ -19,6 +19,7 @@
 #define R_REF 0x01     /* a REF op: x = the record it names */
 #define R_TRACKED 0x02 /* named by a REF under reference tracking */
 #define R_PACKED 0x04  /* PACKED list/set: a = element type, n = count */
+#define R_SAME 0x08    /* string: the wire bytes are the tape bytes */
 #define NONE32 UINT32_MAX
 
 typedef struct {
@@ -231,7 +232,13 @@ static bool count_ok(rd *r, uint32_t cnt, const uint8_t *at) {
 }
 
 /* The range check of wire_node_new_int / _uint. */
-static bool int_ok(rd *r, uint8_t t, uint64_t raw, const uint8_t *at) {
+static inline bool int_ok(rd *r, uint8_t t, uint64_t raw, const uint8_t *at) {
+  switch (t) { /* the 64-bit types take any value */
+  case WIRE_T_INT64: case WIRE_T_VARINT64: case WIRE_T_TAGGED_INT64:
+  case WIRE_T_UINT64: case WIRE_T_VAR_UINT64: case WIRE_T_TAGGED_UINT64:
+    return true;
+  default: break;
+  }
   if (t <= WIRE_T_TAGGED_INT64) {
     int64_t v = (int64_t)raw, lo = INT64_MIN, hi = INT64_MAX;
     if (t == WIRE_T_INT8) { lo = INT8_MIN; hi = INT8_MAX; }
@@ -329,16 +336,35 @@ static bool string(rd *r, uint32_t ri, const uint8_t *at) {
   uint32_t len = g32(r);
   const uint8_t *b = gbytes(r, len);
   if (!b) return false;
-  int32_t given, enc = wire__tape_string_enc(r->ctx, e, b, len, &given);
-  if (enc < 0) return bfail(r, WIRE_E_ARG, at, "unknown string encoding");
-  if (!r->ctx->trusted_text && given != WIRE_STR_LATIN1 &&
-      wire__tape_check_text(given, b, len) != len)
-    return bfail(r, WIRE_E_STRING, at, given == WIRE_STR_UTF8
-                                           ? "text is not valid UTF-8"
-                                           : "invalid UTF-16");
+  int32_t given;
+  bool java;
+  if (!wire__tape_string_given(e, &given, &java))
+    return bfail(r, WIRE_E_ARG, at, "unknown string encoding");
+  /* One look at the text: its ASCII prefix, then the check of the rest. */
+  bool ascii = false;
+  if (given != WIRE_STR_UTF16) {
+    size_t k = wire__ascii_prefix(b, len);
+    ascii = k == len;
+    if (!ascii && given == WIRE_STR_UTF8 && !r->ctx->trusted_text &&
+        k + wire__utf8_check(b + k, len - k) != len)
+      return bfail(r, WIRE_E_STRING, at, "text is not valid UTF-8");
+  } else if (!r->ctx->trusted_text && wire__tape_check_text(given, b, len) != len) {
+    return bfail(r, WIRE_E_STRING, at, "invalid UTF-16");
+  }
+  int32_t enc = wire__tape_wire_enc(r->ctx, given, java, ascii, b, len);
   trec *t = &r->s->recs[ri];
   t->a = (uint8_t)enc;
   t->b = (uint8_t)given;
+  /* ASCII is the same bytes in Latin-1 and UTF-8 */
+  if (enc == given || (ascii && enc != WIRE_STR_UTF16)) {
+    t->flags |= R_SAME;
+    t->n = len;
+  } else {
+    size_t n = wire__transcode_len(given, enc, b, len);
+    if (n > UINT32_MAX)
+      return bfail(r, WIRE_E_LIMIT, at, "string longer than 4 GiB on the wire");
+    t->n = (uint32_t)n;
+  }
   return true;
 }
 
@@ -631,17 +657,26 @@ static inline uint64_t rd64(const uint8_t *p) {
   return v;
 }
 
+/* wire__pol_tracked for a tape value: a REF'd value (under reference
+ * tracking) is recorded as tracked, any other is fresh. */
 static inline bool tracked(const wt *w, const trec *t) {
-  return wire__pol_tracked(w->ctx, t->type, t->flags & R_TRACKED,
-                           t->flags & R_TRACKED);
+  if (t->flags & R_TRACKED) return true;
+  return w->ctx->ref_tracking && wire__pol_trackable(t->type);
 }
 
 static inline const wire_layout *layout_of(const wt *w, const trec *t) {
   return w->sts[t->x].l;
 }
 
+static bool same_user_type(const wt *w, const trec *a, const trec *b);
+/* wire__pol_same_type for tape values. */
 static inline bool same_type(const wt *w, const trec *a, const trec *b) {
   if (a->type != b->type) return false;
+  if (a->type < WIRE_T_ENUM || a->type > WIRE_T_NAMED_EXT) return true;
+  return same_user_type(w, a, b);
+}
+
+static bool same_user_type(const wt *w, const trec *a, const trec *b) {
   switch (a->type) {
   case WIRE_T_ENUM: case WIRE_T_TYPED_UNION: return a->x == b->x;
   case WIRE_T_NAMED_ENUM:
@@ -836,8 +871,21 @@ static bool write_list(const wt *w, const trec *t, const wire_ftype *decl) {
   }
   if (!wire__enc_enter(e)) return false;
   bool allow_ref = h & WIRE_LF_TRACKING;
-  for (uint32_t c = first_at; c < end; c = w->recs[c].end)
-    if (!slot(w, c, flags, allow_ref, !st, !st, edecl)) return false;
+  if (!flags && st) {
+    /* no flags, no type meta: the bodies alone */
+    for (uint32_t c = first_at; c < end; c = w->recs[c].end) {
+      trec *x = res(w, c);
+      if (x->type == WIRE_T_NULL)
+        return efail(e, WIRE_E_ENCODE, "null where the slot has no null flag");
+      if (x->mark)
+        return efail(e, WIRE_E_ENCODE,
+                     "shared value in a slot without reference flags");
+      if (!body(w, x, edecl)) return false;
+    }
+  } else {
+    for (uint32_t c = first_at; c < end; c = w->recs[c].end)
+      if (!slot(w, c, flags, allow_ref, !st, !st, edecl)) return false;
+  }
   e->depth--;
   return ok(e);
 }
@@ -892,12 +940,29 @@ static bool write_map(const wt *w, const trec *t, const wire_ftype *decl) {
     wire__put_u8(&e->b, (uint8_t)size);
     if ((!kdecl && !type_meta(w, k)) || (!vdecl && !type_meta(w, v)))
       return false;
-    for (uint32_t i = 0; i < size; i++) {
-      vc = w->recs[kc].end;
-      if (!slot(w, kc, h & WIRE_MF_KEY_TRACK, true, false, false, kdecl) ||
-          !slot(w, vc, h & WIRE_MF_VAL_TRACK, true, false, false, vdecl))
-        return false;
-      kc = w->recs[vc].end;
+    if (!(h & (WIRE_MF_KEY_TRACK | WIRE_MF_VAL_TRACK))) {
+      /* no flags: the bodies alone (slot() without its flag branch) */
+      for (uint32_t i = 0; i < size; i++) {
+        vc = w->recs[kc].end;
+        trec *k2 = res(w, kc), *v2 = res(w, vc);
+        if (k2->mark)
+          return efail(e, WIRE_E_ENCODE,
+                       "shared value in a slot without reference flags");
+        if (!body(w, k2, kdecl)) return false;
+        if (v2->mark)
+          return efail(e, WIRE_E_ENCODE,
+                       "shared value in a slot without reference flags");
+        if (!body(w, v2, vdecl)) return false;
+        kc = w->recs[vc].end;
+      }
+    } else {
+      for (uint32_t i = 0; i < size; i++) {
+        vc = w->recs[kc].end;
+        if (!slot(w, kc, h & WIRE_MF_KEY_TRACK, true, false, false, kdecl) ||
+            !slot(w, vc, h & WIRE_MF_VAL_TRACK, true, false, false, vdecl))
+          return false;
+        kc = w->recs[vc].end;
+      }
     }
     left -= size;
   }
@@ -908,16 +973,17 @@ static bool write_map(const wt *w, const trec *t, const wire_ftype *decl) {
 static bool write_string(const wt *w, const trec *t) {
   wire_buf *b = &w->e->b;
   const uint8_t *p = payload(w, t);
-  uint32_t len = rd32(p + 1);
   const uint8_t *s = p + 5;
-  if (t->a == t->b) {
-    wire__put_varu36(b, ((uint64_t)len << 2) | t->a);
-    wire__put_bytes(b, s, len);
-    return ok(w->e);
-  }
-  size_t n = wire__transcode_len(t->b, t->a, s, len);
+  size_t n = t->n;
+  if (!wire__buf_room(b, 5 + n)) return ok(w->e);
   wire__put_varu36(b, ((uint64_t)n << 2) | t->a);
-  if (wire__buf_room(b, n)) b->len += wire__transcode(t->b, t->a, s, len, b->p + b->len);
+  if (t->flags & R_SAME) {
+    memcpy(b->p + b->len, s, n);
+  } else {
+    size_t m = wire__transcode(t->b, t->a, s, rd32(p + 1), b->p + b->len, n);
+    if (m < n) memset(b->p + b->len + m, 0, n - m); /* malformed trusted text */
+  }
+  b->len += n;
   return ok(w->e);
 }
 

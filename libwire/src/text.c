@@ -160,44 +160,144 @@ static inline size_t cp_size(int32_t to, uint32_t cp) {
   return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
 
+/* Length of the ASCII prefix of s (8 bytes at a time). */
+size_t wire__ascii_prefix(const uint8_t *s, size_t len) {
+  size_t i = 0;
+  while (i + 8 <= len) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (w & UINT64_C(0x8080808080808080)) break;
+    i += 8;
+  }
+  while (i < len && s[i] < 0x80) i++;
+  return i;
+}
+
+#define HI8 UINT64_C(0x8080808080808080)
+
+/* Set bytes of a mask that has only bit 7 of some bytes set. */
+static inline size_t count_hi(uint64_t m) {
+  return (size_t)(((m >> 7) * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* Bytes of s that are UTF-8 continuation bytes (10xxxxxx), and that lead a
+ * 4-byte sequence (11110xxx and above). */
+static void utf8_counts(const uint8_t *s, size_t len, size_t *cont,
+                        size_t *four) {
+  size_t c = 0, f = 0, i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (!(w & HI8)) continue;
+    c += count_hi(w & ~(w << 1) & HI8);
+    f += count_hi(w & (w << 1) & (w << 2) & (w << 3) & HI8);
+  }
+  for (; i < len; i++) {
+    c += (s[i] & 0xC0) == 0x80;
+    f += s[i] >= 0xF0;
+  }
+  *cont = c;
+  *four = f;
+}
+
+/* The length is exact for valid text; wire__transcode never writes more
+ * than `cap` bytes, so malformed trusted text cannot overflow (it gives
+ * garbage, which the caller pads). */
 size_t wire__transcode_len(int32_t from, int32_t to, const uint8_t *s,
                            size_t len) {
   if (from == to) return len;
-  size_t n = 0, i = 0;
-  if (from == WIRE_STR_LATIN1 && to == WIRE_STR_UTF8) {
-    for (; i < len; i++) n += 1 + (s[i] >> 7);
+  size_t cont, four, n = 0, i = 0;
+  switch (from) {
+  case WIRE_STR_UTF8:
+    utf8_counts(s, len, &cont, &four);
+    return to == WIRE_STR_LATIN1 ? len - cont : 2 * (len - cont) + 2 * four;
+  case WIRE_STR_LATIN1:
+    if (to == WIRE_STR_UTF16) return 2 * len;
+    for (; i + 8 <= len; i += 8) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      n += count_hi(w & HI8);
+    }
+    for (; i < len; i++) n += s[i] >> 7;
+    return len + n;
+  default:
+    while (i < len) {
+      uint32_t cp = cp_in(from, s, len, &i);
+      if (cp != UINT32_MAX) n += cp_size(to, cp);
+    }
     return n;
   }
-  while (i < len) {
-    uint32_t cp = cp_in(from, s, len, &i);
-    if (cp != UINT32_MAX) n += cp_size(to, cp);
-  }
-  return n;
 }
 
 size_t wire__transcode(int32_t from, int32_t to, const uint8_t *s, size_t len,
-                       uint8_t *out) {
-  if (from == to) {
-    if (len) memcpy(out, s, len);
-    return len;
-  }
+                       uint8_t *out, size_t cap) {
   size_t n = 0, i = 0;
+  if (from == to) {
+    n = len < cap ? len : cap;
+    if (n) memcpy(out, s, n);
+    return n;
+  }
   while (i < len) {
-    uint32_t cp = cp_in(from, s, len, &i);
-    if (cp == UINT32_MAX) continue;
+    if (from != WIRE_STR_UTF16 && s[i] < 0x80) { /* an ASCII run */
+      size_t k = wire__ascii_prefix(s + i, len - i);
+      if (to == WIRE_STR_UTF16) {
+        if (k > (cap - n) / 2) k = (cap - n) / 2;
+        for (size_t j = 0; j < k; j++) {
+          out[n++] = s[i + j];
+          out[n++] = 0;
+        }
+      } else {
+        if (k > cap - n) k = cap - n;
+        memcpy(out + n, s + i, k);
+        n += k;
+      }
+      i += k;
+      if (i >= len || n >= cap) break;
+    }
+    uint32_t cp;
+    if (from == WIRE_STR_UTF8) {
+      /* valid text (checked, or trusted): decode without checking */
+      uint8_t c = s[i];
+      size_t k = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      if (c < 0xC0 || len - i < k) {
+        cp = c;
+        i++;
+      } else if (k == 2) {
+        cp = ((uint32_t)(c & 0x1F) << 6) | (s[i + 1] & 0x3F);
+        i += 2;
+      } else if (k == 3) {
+        cp = ((uint32_t)(c & 0x0F) << 12) | ((uint32_t)(s[i + 1] & 0x3F) << 6) |
+             (s[i + 2] & 0x3F);
+        i += 3;
+      } else {
+        cp = ((uint32_t)(c & 0x07) << 18) | ((uint32_t)(s[i + 1] & 0x3F) << 12) |
+             ((uint32_t)(s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
+        i += 4;
+      }
+    } else {
+      cp = cp_in(from, s, len, &i);
+      if (cp == UINT32_MAX) continue;
+    }
     if (to == WIRE_STR_LATIN1) {
+      if (n + 1 > cap) break;
       out[n++] = (uint8_t)cp;
     } else if (to == WIRE_STR_UTF16) {
-      if (cp >= 0x10000) {
+      if (cp >= 0x10000 && cp <= 0x10FFFF) {
+        if (n + 4 > cap) break;
         uint32_t c = cp - 0x10000;
         uint32_t hi = 0xD800 + (c >> 10), lo = 0xDC00 + (c & 0x3FF);
         out[n++] = (uint8_t)hi; out[n++] = (uint8_t)(hi >> 8);
         out[n++] = (uint8_t)lo; out[n++] = (uint8_t)(lo >> 8);
       } else {
+        if (n + 2 > cap) break;
         out[n++] = (uint8_t)cp; out[n++] = (uint8_t)(cp >> 8);
       }
     } else {
-      n += put_cp(out + n, cp);
+      uint8_t tmp[4];
+      size_t k = put_cp(tmp, cp);
+      if (n + k > cap) break;
+      memcpy(out + n, tmp, k);
+      n += k;
     }
   }
   return n;

@@ -287,7 +287,7 @@ static size_t text_in(const char *u, int enc, uint8_t *out) {
     memcpy(out, u, len);
     return len;
   }
-  size_t n = wire__transcode(WIRE_STR_UTF8, enc, (const uint8_t *)u, len, out);
+  size_t n = wire__transcode(WIRE_STR_UTF8, enc, (const uint8_t *)u, len, out, 3 * len);
   return n;
 }
 static int latin1_ok(const char *u) {
