@@ -461,8 +461,9 @@ typedef struct {
   wire_doc *doc;
   uint8_t *b;
   size_t len, cap;
-  uint32_t *seen; /* node index -> tape value number + 1 */
+  uint32_t *seen; /* node index -> tape value number + 1; scalars: 1 */
   uint32_t next;
+  uint64_t reemit, budget; /* shared scalars written again: bytes, cap */
   uint32_t flags; /* WIRE_TAPE_* */
   int32_t status;
 } wr;
@@ -529,6 +530,16 @@ static void emit(wr *w, wire_node *n) {
       return;
     }
     w->seen[idx] = ++w->next;
+  } else if (w->seen[idx]) { /* a shared scalar, written out again */
+    size_t at = w->len;
+    w->seen[idx] = 0;
+    emit(w, n);
+    w->seen[idx] = 1;
+    w->reemit += w->len - at;
+    if (w->reemit > w->budget) w->len = at; /* over the cap: see the end */
+    return;
+  } else {
+    w->seen[idx] = 1;
   }
   size_t len;
   const uint8_t *b;
@@ -711,7 +722,8 @@ int32_t wire__tape_decode_doc(wire_ctx *ctx, const uint8_t *data, size_t len,
   int32_t st = wire_decode(ctx, data, len, &doc);
   if (st) return st;
   size_t seen_size = (wire_doc_node_count(doc) + 1) * sizeof(uint32_t);
-  wr w = {ctx, doc, NULL, 0, 0, wire__alloc(ctx, seen_size), 0, flags, 0};
+  wr w = {ctx, doc, NULL, 0, 0, wire__alloc(ctx, seen_size), 0, 0,
+          wire__tape_reemit_budget(len), flags, 0};
   if (!w.seen) {
     wire_doc_free(doc);
     return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
@@ -729,6 +741,12 @@ int32_t wire__tape_decode_doc(wire_ctx *ctx, const uint8_t *data, size_t len,
   if (res && w.len) memcpy(res, w.b, w.len);
   if (w.b) wire__free(ctx, w.b, w.cap);
   if (w.status) return wire__fail(ctx, w.status, 0, "cannot write the tape");
+  if (w.reemit > w.budget) {
+    wire_ctx_free_bytes(ctx, res);
+    return wire__fail(ctx, WIRE_E_LIMIT, 0, "shared values written out again "
+                      "in the tape exceed %llu bytes",
+                      (unsigned long long)w.budget);
+  }
   if (!res) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
   *tape = res;
   *tape_len = w.len;

@@ -93,7 +93,14 @@ static inline size_t wire__tape_check_text(int32_t given, const uint8_t *s,
   return len;
 }
 
-/* Flags of wire_decode_tape_to (wire.h: WIRE_TAPE_*). */
+/* A read tape writes a shared scalar (a tracked string, date...) out again
+ * at every reference to it, which could make the tape far larger than the
+ * payload; the bytes written again are capped at this many for a payload
+ * of `len` bytes. Past the cap decoding goes on (its errors come first)
+ * and then fails with WIRE_E_LIMIT. */
+static inline uint64_t wire__tape_reemit_budget(size_t len) {
+  return 64 * (uint64_t)len + ((uint64_t)16 << 20);
+}
 
 /* The reference path (tape.c): tape -> document -> bytes, and bytes ->
  * document -> tape. The direct codec gives the same results. */

@@ -34,6 +34,7 @@ typedef struct {
   uint32_t next;     /* next tape number */
   uint64_t nvalues;  /* what wire_decode counts as nodes */
   uint32_t flags;    /* WIRE_TAPE_* */
+  uint64_t reemit, budget; /* shared scalars written again: bytes, cap */
 } td;
 
 /* The decoder's tables, kept in the context between calls. */
@@ -255,7 +256,7 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   if (!wire__dec_list_end(d, &l, any)) return false;
   d->depth--;
   if (!out_ok(t)) return false;
-  if (packable) pack(t, at, kind, first, count);
+  if (packable && t->reemit <= t->budget) pack(t, at, kind, first, count);
   return true;
 }
 
@@ -608,12 +609,22 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
       if (wire__tape_referenceable(r->type)) {
         p8(t, TAPE_REF);
         p32(t, r->ord);
-      } else if (is_num(r->type)) {
-        put_num(t, r->type, r->raw);
-      } else if (wire__buf_room(t->o, r->len)) {
-        memcpy(t->o->p + t->o->len, t->o->p + r->off, r->len);
-        t->o->len += r->len;
+        return out_ok(t);
       }
+      /* a shared scalar, written out again (within the budget) */
+      size_t at = t->o->len;
+      if (is_num(r->type)) {
+        put_num(t, r->type, r->raw);
+        t->reemit += t->o->len - at;
+      } else {
+        t->reemit += r->len;
+        if (t->reemit <= t->budget && wire__buf_room(t->o, r->len)) {
+          memcpy(t->o->p + t->o->len, t->o->p + r->off, r->len);
+          t->o->len += r->len;
+        }
+      }
+      /* over the cap: nothing more is kept, the call fails at the end */
+      if (t->reemit > t->budget) t->o->len = at;
       return out_ok(t);
     }
     if (f == WIRE_REF_VALUE) {
@@ -651,6 +662,7 @@ static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
   t.refs_cap = sc->refs_cap;
   t.o = out;
   t.flags = flags;
+  t.budget = wire__tape_reemit_budget(len);
   size_t base = out->len;
   uint8_t hdr[8] = {'W', 'T', (flags & WIRE_TAPE_FIELD_INDEX) ? 2 : 1, 0,
                     0, 0, 0, 0};
@@ -668,6 +680,10 @@ static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
     roots++;
   }
   if (!st) st = out->status;
+  if (!st && t.reemit > t.budget)
+    st = wire__fail(ctx, WIRE_E_LIMIT, 0, "shared values written out again "
+                    "in the tape exceed %llu bytes",
+                    (unsigned long long)t.budget);
   if (!st) {
     memcpy(out->p + base + 4, &roots, 4);
   } else {

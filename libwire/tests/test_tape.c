@@ -1240,3 +1240,38 @@ Test(api, no_allocation_per_message) {
   cr_expect_eq(n_live, 0, "%zu blocks not freed", n_live);
   free(t.p);
 }
+
+/* A shared string written out again at every reference: the bytes written
+ * again are capped (wire__tape_reemit_budget), on both paths alike. */
+Test(decode, shared_scalars_capped) {
+  wire_ctx *ctx = wire_ctx_new();
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_COLLECTION, 1 << 20);
+  for (int refs = 100; refs <= 400; refs += 300) {
+    tbuf b = {0};
+    uint32_t slen = 60000, count = (uint32_t)refs + 1;
+    t8(&b, 0x01); t8(&b, 0xFF); t8(&b, WIRE_T_LIST);
+    for (uint32_t v = count; ; v >>= 7) { /* varuint32 count */
+      if (v < 0x80) { t8(&b, (uint8_t)v); break; }
+      t8(&b, (uint8_t)(v | 0x80));
+    }
+    t8(&b, 0x01); /* tracking, each element with its type */
+    t8(&b, 0x00); t8(&b, WIRE_T_STRING);
+    uint64_t h = (uint64_t)slen << 2 | WIRE_STR_LATIN1;
+    for (;;) { if (h < 0x80) { t8(&b, (uint8_t)h); break; } t8(&b, (uint8_t)(h | 0x80)); h >>= 7; }
+    for (uint32_t i = 0; i < slen; i++) t8(&b, 'a' + (uint8_t)(i % 26));
+    for (int i = 0; i < refs; i++) { t8(&b, 0xFE); t8(&b, 0x00); }
+    cr_expect(check_decode(ctx, refs == 100 ? "100 refs" : "400 refs", b.p, b.n));
+    uint8_t *t;
+    size_t tl;
+    int32_t st = wire_decode_tape(ctx, b.p, b.n, &t, &tl);
+    if (refs == 100) {
+      cr_expect_eq(st, WIRE_OK, "%s", wire_ctx_error_message(ctx));
+      cr_expect_gt(tl, 100u * slen);
+      wire_ctx_free_bytes(ctx, t);
+    } else {
+      cr_expect_eq(st, WIRE_E_LIMIT, "400 refs: %s", wire_status_name(st));
+    }
+    free(b.p);
+  }
+  wire_ctx_free(ctx);
+}
