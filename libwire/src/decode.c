@@ -5,6 +5,9 @@
 #include <stdio.h>
 
 #define UNBACKED_BUDGET WIRE_DEC_UNBACKED_BUDGET
+/* The body readers the document decoder calls per value: inlined here,
+ * still exported to the tape decoder (dec.h declares them extern). */
+#define WIRE_DEC_HOT __attribute__((always_inline)) inline
 
 #define layout_names wire__dec_layout_names
 
@@ -438,7 +441,7 @@ static bool matches(const tmeta *tm, const wire_node *n) {
   }
 }
 
-bool wire__dec_ref_flag(dec *d, bool allow_ref, int8_t *flag, uint32_t *id) {
+WIRE_DEC_HOT bool wire__dec_ref_flag(dec *d, bool allow_ref, int8_t *flag, uint32_t *id) {
   const uint8_t *s = d->in.p;
   uint8_t f;
   if (!wire__get_u8(&d->in, &f)) return false;
@@ -746,7 +749,7 @@ static const char *str_enc_name(int e) {
   return e == 0 ? "latin1" : e == 1 ? "utf16" : e == 2 ? "utf8" : "reserved";
 }
 
-bool wire__dec_string(dec *d, int32_t *enc_out, const uint8_t **out,
+WIRE_DEC_HOT bool wire__dec_string(dec *d, int32_t *enc_out, const uint8_t **out,
                       uint64_t *len_out) {
   const uint8_t *s = d->in.p;
   uint64_t h;
@@ -790,9 +793,9 @@ bool wire__dec_string(dec *d, int32_t *enc_out, const uint8_t **out,
 }
 
 static bool read_string(dec *d, wire_node *n) {
-  int32_t enc;
-  const uint8_t *p;
-  uint64_t len;
+  int32_t enc = 0;
+  const uint8_t *p = NULL;
+  uint64_t len = 0;
   if (!wire__dec_string(d, &enc, &p, &len)) return false;
   n->a = (uint8_t)enc;
   n->flags |= WIRE_NF_HDR_SET;
@@ -1082,7 +1085,7 @@ static double float_of_bits(uint8_t type, uint64_t u) {
   }
 }
 
-bool wire__dec_prim(dec *d, uint8_t type, uint64_t *raw) {
+WIRE_DEC_HOT bool wire__dec_prim(dec *d, uint8_t type, uint64_t *raw) {
   const uint8_t *s = d->in.p;
   uint64_t u;
   switch (type) {
@@ -1183,7 +1186,7 @@ bool wire__dec_prim(dec *d, uint8_t type, uint64_t *raw) {
   }
 }
 
-bool wire__dec_enum_value(dec *d, uint32_t *v) {
+WIRE_DEC_HOT bool wire__dec_enum_value(dec *d, uint32_t *v) {
   const uint8_t *s = d->in.p;
   if (!wire__get_varu32(&d->in, v)) return false;
   T(s, "enum value %u", *v);
@@ -1211,7 +1214,7 @@ bool wire__dec_time(dec *d, uint8_t type, int64_t *secs, uint32_t *nanos) {
   return true;
 }
 
-bool wire__dec_date(dec *d, int64_t *days) {
+WIRE_DEC_HOT bool wire__dec_date(dec *d, int64_t *days) {
   const uint8_t *s = d->in.p;
   uint64_t u;
   if (!wire__get_varu64(&d->in, &u)) return false;
@@ -1220,7 +1223,7 @@ bool wire__dec_date(dec *d, int64_t *days) {
   return true;
 }
 
-bool wire__dec_bytes(dec *d, uint8_t type, const uint8_t **out,
+WIRE_DEC_HOT bool wire__dec_bytes(dec *d, uint8_t type, const uint8_t **out,
                      uint32_t *len_out) {
   const uint8_t *s = d->in.p;
   uint32_t w = type == WIRE_T_BINARY ? 1 : wire_type_array_width(type);
@@ -1296,8 +1299,8 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
   default:
     if (is_prim(tm->type)) return wire__dec_prim(d, tm->type, &n->v.u);
     {
-      const uint8_t *p;
-      uint32_t len;
+      const uint8_t *p = NULL;
+      uint32_t len = 0;
       if (!wire__dec_bytes(d, tm->type, &p, &len)) return false;
       n->v.bytes.p = p;
       n->v.bytes.len = len;

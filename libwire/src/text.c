@@ -135,6 +135,28 @@ static uint32_t next_cp(const uint8_t *s, size_t len, size_t *i) {
   return cp;
 }
 
+/* One code point of UTF-8 text that has been checked (no bounds checks). */
+static inline uint32_t next_cp_valid(const uint8_t *s, size_t *i) {
+  uint8_t c = s[*i];
+  if (c < 0x80) { (*i)++; return c; }
+  if (c < 0xE0) {
+    uint32_t cp = ((uint32_t)(c & 0x1F) << 6) | (s[*i + 1] & 0x3F);
+    *i += 2;
+    return cp;
+  }
+  if (c < 0xF0) {
+    uint32_t cp = ((uint32_t)(c & 0x0F) << 12) |
+                  ((uint32_t)(s[*i + 1] & 0x3F) << 6) | (s[*i + 2] & 0x3F);
+    *i += 3;
+    return cp;
+  }
+  uint32_t cp = ((uint32_t)(c & 0x07) << 18) |
+                ((uint32_t)(s[*i + 1] & 0x3F) << 12) |
+                ((uint32_t)(s[*i + 2] & 0x3F) << 6) | (s[*i + 3] & 0x3F);
+  *i += 4;
+  return cp;
+}
+
 /* One code point of text in a wire encoding. UTF-16: a lone surrogate is
  * returned as is, an odd last byte is skipped (trusted input only). */
 static inline uint32_t cp_in(int32_t enc, const uint8_t *s, size_t len,
@@ -309,14 +331,14 @@ size_t wire__utf8_to_string(int32_t enc, const uint8_t *s, size_t len,
   switch (enc) {
   case WIRE_STR_LATIN1:
     while (i < len) {
-      uint32_t cp = next_cp(s, len, &i);
+      uint32_t cp = next_cp_valid(s, &i);
       if (cp > 0xFF) return SIZE_MAX;
       out[n++] = (uint8_t)cp;
     }
     return n;
   case WIRE_STR_UTF16:
     while (i < len) {
-      uint32_t cp = next_cp(s, len, &i);
+      uint32_t cp = next_cp_valid(s, &i);
       if (cp >= 0x10000) {
         cp -= 0x10000;
         uint32_t hi = 0xD800 + (cp >> 10), lo = 0xDC00 + (cp & 0x3FF);
