@@ -31,7 +31,7 @@ FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
 .PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
-        interop bench bench-check bench-payloads bench-dynamic fuzz help
+        interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
@@ -63,10 +63,11 @@ $(BUILD)/man/wire.1: $(BUILD)/bin/wire
 	@mkdir -p $(dir $@)
 	$(BUILD)/bin/wire help --man > $@
 
-$(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a libwire/src/internal.h
+$(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a $(wildcard libwire/src/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $(FFI_CFLAGS) $< \
-	  $(BUILD)/lib/libwire.a $(CRIT_LIBS) $(FFI_LIBS) -ldl -lm -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $(FFI_CFLAGS) \
+	  $(JSON_CFLAGS) $< $(BUILD)/lib/libwire.a $(CRIT_LIBS) $(FFI_LIBS) \
+	  $(JSON_LIBS) -ldl -lm -o $@
 
 # Every test: the C unit tests (Criterion), the exported-symbol check, the
 # CLI round trips and the interop tests against the real pyfory runtime.
@@ -168,6 +169,8 @@ bench-payloads:
 	$(MAKE) -C bench payloads BUILD=$(abspath $(BUILD))
 bench-dynamic: all
 	$(MAKE) -C bench dynamic BUILD=$(abspath $(BUILD))
+bench-tape: all
+	$(MAKE) -C bench tape BUILD=$(abspath $(BUILD)) BASE=$(BASE)
 
 fuzz:
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
@@ -208,4 +211,5 @@ help:
 	@echo "make bench      Fory's six workloads: every implementation (Ir, ns)"
 	@echo "make bench-check  the benchmark's byte checks (C side, no peers)"
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
+	@echo "make bench-tape [BASE=<commit>]  tape codec Ir/op: document path vs direct"
 	@echo "make install PREFIX=/usr/local   (library, header, libwire.pc, wire, wire.1)"

@@ -155,11 +155,25 @@ WIRE_API wire_ctx *wire_ctx_new_with_allocator(wire_malloc_fn malloc_fn,
  * been freed before. NULL is ignored. */
 WIRE_API void wire_ctx_free(wire_ctx *ctx);
 
-/* Options (value 0 or 1). */
+/* Options (value 0 or 1 unless said otherwise; all default to 0). */
 enum {
   WIRE_OPT_REF_TRACKING = 1, /* fresh values: write reference flags as a
                                 ref-tracking runtime does */
-  WIRE_OPT_COMPATIBLE = 2    /* compatible (schema evolution) mode */
+  WIRE_OPT_COMPATIBLE = 2,   /* compatible (schema evolution) mode */
+  WIRE_OPT_STRING_POLICY = 3,/* a WIRE_STRING_* value: the wire encoding of
+                                strings handed in with an encoding (tape
+                                strings with encoding 0..2, spec/tape.md;
+                                compiled codecs' strings) */
+  WIRE_OPT_TRUSTED_TEXT = 4  /* 1: text handed in is valid in its encoding
+                                and is not checked again; invalid text then
+                                gives invalid output (never a crash).
+                                Decoding always checks */
+};
+/* String policies (WIRE_OPT_STRING_POLICY). */
+enum {
+  WIRE_STRING_AS_GIVEN = 0, /* in the encoding it is given in (default) */
+  WIRE_STRING_JAVA = 1,     /* the Java runtime's choice (spec R-WSTR-1) */
+  WIRE_STRING_UTF8 = 2      /* always UTF-8 (the Go and Rust runtimes) */
 };
 WIRE_API int32_t wire_ctx_set_option(wire_ctx *ctx, int32_t option,
                                      int64_t value);
@@ -683,17 +697,44 @@ WIRE_API int32_t wire_encode(wire_ctx *ctx, wire_doc *doc,
  * (format in spec/tape.md) that a binding builds or parses in its own
  * memory, so that a whole message crosses the FFI boundary in one call.
  * Tapes carry values, not wire choices: encoding follows the writer policy
- * as for fresh document nodes. */
+ * as for fresh document nodes. The tape codec works without a document:
+ * it writes the same bytes as wire_doc_add_tape + wire_encode, and reads
+ * the same tapes as wire_decode + a walk of the document. Its scratch
+ * memory lives in the context and is reused by later calls. */
 
 /* Encodes the roots of a tape. *out is allocated through the context (free
- * with wire_ctx_free_bytes). */
+ * with wire_ctx_free_bytes). On failure the error offset is in the tape
+ * (a malformed tape or a value the builders reject) or in the output (a
+ * value the encoder cannot write). */
 WIRE_API int32_t wire_encode_tape(wire_ctx *ctx, const uint8_t *tape,
                                   size_t len, uint8_t **out, size_t *out_len);
+/* Same, appending the payload to a writer (wire_writer_new; reuse one per
+ * context with wire_writer_reset so no buffer is allocated per message).
+ * On failure the writer's content is left as it was; a fixed buffer that is
+ * too small gives WIRE_E_BUFFER_FULL and wire_writer_size tells the size
+ * that was needed. */
+WIRE_API int32_t wire_encode_tape_to(wire_ctx *ctx, const uint8_t *tape,
+                                     size_t len, wire_writer *out);
 /* Decodes a payload into a tape of its roots, allocated through the context
  * (free with wire_ctx_free_bytes). Errors are those of wire_decode. */
 WIRE_API int32_t wire_decode_tape(wire_ctx *ctx, const uint8_t *data,
                                   size_t len, uint8_t **tape,
                                   size_t *tape_len);
+/* Flags of wire_decode_tape_to. */
+enum {
+  WIRE_TAPE_FIELD_INDEX = 1 /* registered structs as STRUCT_IDX (fields by
+                               wire index, no names; a version 2 tape) */
+};
+/* Same, appending the tape to a writer (reuse one per context). Strings,
+ * binaries and arrays are copied once, from the payload into the tape. On
+ * failure the writer's content is left as it was; a fixed buffer that is
+ * too small gives WIRE_E_BUFFER_FULL and wire_writer_size tells the size
+ * that was needed. A tape that would write shared scalars (tracked strings,
+ * dates) out again beyond 64 bytes per payload byte + 16 MiB fails with
+ * WIRE_E_LIMIT. */
+WIRE_API int32_t wire_decode_tape_to(wire_ctx *ctx, const uint8_t *data,
+                                     size_t len, uint32_t flags,
+                                     wire_writer *tape_out);
 /* Adds the roots of a tape to a document. */
 WIRE_API int32_t wire_doc_add_tape(wire_ctx *ctx, wire_doc *doc,
                                    const uint8_t *tape, size_t len);

@@ -1,5 +1,5 @@
 /* ctx.c - contexts, allocation, errors, status and type names. */
-#include "schema.h"
+#include "tape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +140,7 @@ void wire_ctx_free(wire_ctx *ctx) {
   if (!ctx) return;
   if (ctx->refs) wire__free(ctx, ctx->refs, ctx->refs_cap * sizeof(void *));
   wire__reg_free(ctx);
+  wire__tape_scratch_free(ctx);
   ctx->free_fn(ctx->user, ctx, sizeof *ctx);
 }
 
@@ -189,6 +190,13 @@ int32_t wire_ctx_set_option(wire_ctx *ctx, int32_t opt, int64_t v) {
   switch (opt) {
   case WIRE_OPT_REF_TRACKING: ctx->ref_tracking = v != 0; return WIRE_OK;
   case WIRE_OPT_COMPATIBLE: ctx->compatible = v != 0; return WIRE_OK;
+  case WIRE_OPT_STRING_POLICY:
+    if (v < WIRE_STRING_AS_GIVEN || v > WIRE_STRING_UTF8)
+      return wire__fail(ctx, WIRE_E_ARG, 0, "string policy %lld is not one of "
+                        "WIRE_STRING_AS_GIVEN/JAVA/UTF8", (long long)v);
+    ctx->string_policy = (uint8_t)v;
+    return WIRE_OK;
+  case WIRE_OPT_TRUSTED_TEXT: ctx->trusted_text = v != 0; return WIRE_OK;
   default:
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown option %d", (int)opt);
   }
@@ -199,6 +207,8 @@ int64_t wire_ctx_get_option(const wire_ctx *ctx, int32_t opt) {
   switch (opt) {
   case WIRE_OPT_REF_TRACKING: return ctx->ref_tracking;
   case WIRE_OPT_COMPATIBLE: return ctx->compatible;
+  case WIRE_OPT_STRING_POLICY: return ctx->string_policy;
+  case WIRE_OPT_TRUSTED_TEXT: return ctx->trusted_text;
   default: return -1;
   }
 }

@@ -1,52 +1,38 @@
 /* decode.c - bytes to document. Every length, count, id and depth read from
  * the input is checked before use; see spec/ "Security considerations". */
-#include "schema.h"
+#include "dec.h"
 
 #include <stdio.h>
 
-/* Type meta as read from the stream. */
-typedef struct {
-  uint8_t type;
-  uint8_t ns_enc, name_enc;
-  uint32_t user_id;       /* ENUM, STRUCT, EXT, TYPED_UNION; or UINT32_MAX */
-  wire_names *names;      /* NAMED_* kinds read with meta strings */
-  wire_layout *layout;    /* struct kinds */
-  const wire_ftype *decl; /* declared type (element types of containers) */
-  uint32_t reg;           /* registered union of a declared UNION field */
-} tmeta;
+#define UNBACKED_BUDGET WIRE_DEC_UNBACKED_BUDGET
+/* The body readers the document decoder calls per value: inlined here,
+ * still exported to the tape decoder (dec.h declares them extern). */
+#define WIRE_DEC_HOT __attribute__((always_inline)) inline
 
-typedef struct {
-  const uint8_t *p;
-  uint32_t len;
-  uint8_t enc;
-  uint8_t msctx;
-  uint8_t form; /* hash form, see wire_names */
-} ms_entry;
+#define layout_names wire__dec_layout_names
 
-typedef struct {
-  wire_in in;
-  wire_ctx *ctx;
-  wire_doc *doc;
-  uint32_t depth;
-  size_t nrefs;
-  uint64_t unbacked; /* zero-width elements left in this root's budget */
-  ms_entry *ms;
-  size_t nms, ms_cap;
-  wire_dump_fn dump;
-  void *dump_user;
-  wire_layout **tds;       /* TypeDefs announced in this root, by index */
-  char rd[96];             /* wire_dump: a value in readable form */
-  size_t ntds, tds_cap;
-} dec;
+/* wire_dump: the readable form of a value the body readers produced, for a
+ * T line (only evaluated when dumping). */
+#define RD(n) (wire__readable(d->ctx, d->doc, (n), d->rd, sizeof d->rd), d->rd)
+static const char *rd_value(dec *d, uint8_t type, int64_t i, uint32_t small,
+                            bool neg, const uint8_t *mag, uint32_t len) {
+  wire_node t;
+  memset(&t, 0, sizeof t);
+  t.type = type;
+  t.small = small;
+  if (type == WIRE_T_DECIMAL) {
+    t.v.dec.mag = mag;
+    t.v.dec.len = len;
+    if (neg) t.flags |= WIRE_NF_NEGATIVE;
+  } else {
+    t.v.i = i;
+  }
+  return RD(&t);
+}
 
-#define UNBACKED_BUDGET 8192
-
-static wire_names *layout_names(dec *d, const wire_layout *l);
-
-static bool fail(dec *d, int32_t code, const uint8_t *at, const char *fmt,
-                 ...) __attribute__((format(printf, 4, 5)));
-static bool fail(dec *d, int32_t code, const uint8_t *at, const char *fmt,
-                 ...) {
+#define fail wire__dec_fail
+bool wire__dec_fail(dec *d, int32_t code, const uint8_t *at, const char *fmt,
+                    ...) {
   va_list ap;
   va_start(ap, fmt);
   char msg[256];
@@ -69,8 +55,6 @@ static void trace(dec *d, const uint8_t *start, const char *fmt, ...) {
 }
 #define T(start, ...) \
   do { if (WIRE_UNLIKELY(d->dump != NULL)) trace(d, start, __VA_ARGS__); } while (0)
-/* A value in readable form for a T line (only evaluated when dumping). */
-#define RD(n) (wire__readable(d->ctx, d->doc, (n), d->rd, sizeof d->rd), d->rd)
 
 static wire_node *node(dec *d, uint8_t type) {
   if (WIRE_UNLIKELY(d->doc->nnodes >= d->ctx->max_nodes)) {
@@ -170,7 +154,7 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
   const uint8_t *copy = bytes;
   size_t tlen = len;
   if (enc != WIRE_MS_UTF8) {
-    uint8_t *text = wire__arena_alloc(&d->doc->arena, (size_t)len * 2 + 1);
+    uint8_t *text = wire__arena_alloc(d->arena, (size_t)len * 2 + 1);
     if (!text) return fail(d, WIRE_E_NOMEM, s, "out of memory");
     if (wire_meta_decode(msctx, enc, bytes, len, text, (size_t)len * 2 + 1,
                          &tlen) != WIRE_OK)
@@ -265,7 +249,7 @@ static bool find_by_id(dec *d, const uint8_t *s, tmeta *tm) {
 }
 
 static bool read_names(dec *d, tmeta *tm) {
-  wire_names *nm = wire__arena_alloc(&d->doc->arena, sizeof *nm);
+  wire_names *nm = wire__arena_alloc(d->arena, sizeof *nm);
   if (!nm) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
   memset(nm, 0, sizeof *nm);
   tm->names = nm;
@@ -302,7 +286,7 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
                                         "expected #%zu", index, d->ntds);
     T(s, "shared TypeDef #%u (new, follows)", index);
     const uint8_t *ts = d->in.p;
-    if (wire__typedef_read(d->ctx, &d->in, &d->doc->arena, d->ctx->max_depth,
+    if (wire__typedef_read(d->ctx, &d->in, d->arena, d->ctx->max_depth,
                            &l) != WIRE_OK)
       return false;
     if (d->dump) {
@@ -380,7 +364,7 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
   return true;
 }
 
-static bool read_type_meta(dec *d, tmeta *tm) {
+bool wire__dec_type_meta(dec *d, tmeta *tm) {
   const uint8_t *s = d->in.p;
   uint8_t t;
   if (!wire__get_u8(&d->in, &t)) return false;
@@ -427,10 +411,10 @@ static bool read_type_meta(dec *d, tmeta *tm) {
 
 /* ---- values ---- */
 
+#define read_type_meta wire__dec_type_meta
 static bool read_body(dec *d, const tmeta *tm, int64_t ref_slot,
                       wire_node **out);
-static bool enter(dec *d);
-static bool decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm);
+#define decl_tmeta wire__dec_decl_tmeta
 static bool read_struct(dec *d, const tmeta *tm, wire_node *n);
 static bool read_union(dec *d, const tmeta *tm, wire_node *n);
 
@@ -442,19 +426,69 @@ static bool same_names(const wire_names *a, const wire_names *b) {
          wire__eq(a->name, b->name, a->name_len);
 }
 
-static bool matches(const tmeta *tm, const wire_node *n) {
-  if (n->type != tm->type) return false;
+bool wire__dec_matches(const tmeta *tm, uint8_t type, uint32_t user_id,
+                       const wire_names *names, const wire_layout *layout) {
+  if (type != tm->type) return false;
   switch (tm->type) {
-  case WIRE_T_ENUM: return n->v.en.type_id == tm->user_id;
-  case WIRE_T_NAMED_ENUM: return same_names(n->v.nen.names, tm->names);
-  case WIRE_T_TYPED_UNION: return n->v.un.user_id == tm->user_id;
+  case WIRE_T_ENUM: case WIRE_T_TYPED_UNION: return user_id == tm->user_id;
+  case WIRE_T_NAMED_ENUM: return same_names(names, tm->names);
   case WIRE_T_NAMED_UNION:
-    return tm->names ? same_names(n->v.un.names, tm->names)
-                     : n->v.un.names && n->v.un.names->layout == tm->layout;
+    return tm->names ? same_names(names, tm->names)
+                     : names && names->layout == tm->layout;
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
-    return n->v.st.layout == tm->layout;
+    return layout == tm->layout;
   default: return true;
+  }
+}
+
+static bool matches(const tmeta *tm, const wire_node *n) {
+  switch (n->type) {
+  case WIRE_T_ENUM:
+    return wire__dec_matches(tm, n->type, n->v.en.type_id, NULL, NULL);
+  case WIRE_T_TYPED_UNION:
+    return wire__dec_matches(tm, n->type, n->v.un.user_id, NULL, NULL);
+  case WIRE_T_NAMED_ENUM:
+    return wire__dec_matches(tm, n->type, 0, n->v.nen.names, NULL);
+  case WIRE_T_NAMED_UNION:
+    return wire__dec_matches(tm, n->type, 0, n->v.un.names, NULL);
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
+    return wire__dec_matches(tm, n->type, 0, NULL, n->v.st.layout);
+  default:
+    return wire__dec_matches(tm, n->type, 0, NULL, NULL);
+  }
+}
+
+WIRE_DEC_HOT bool wire__dec_ref_flag(dec *d, bool allow_ref, int8_t *flag, uint32_t *id) {
+  const uint8_t *s = d->in.p;
+  uint8_t f;
+  if (!wire__get_u8(&d->in, &f)) return false;
+  *flag = (int8_t)f;
+  switch ((int8_t)f) {
+  case WIRE_REF_NULL:
+    T(s, "ref flag 0xfd: null");
+    return true;
+  case WIRE_REF_REF:
+    if (!allow_ref)
+      return fail(d, WIRE_E_REF, s, "reference flag where only null/not-null "
+                                    "flags are allowed");
+    if (!wire__get_varu32(&d->in, id)) return false;
+    if (*id >= d->nrefs)
+      return fail(d, WIRE_E_REF, s, "reference id %u, only %zu value(s) so far",
+                  *id, d->nrefs);
+    return true;
+  case WIRE_REF_NOT_NULL:
+    T(s, "ref flag 0xff: not null");
+    return true;
+  case WIRE_REF_VALUE:
+    if (!allow_ref)
+      return fail(d, WIRE_E_REF, s, "ref-value flag where only null/not-null "
+                                    "flags are allowed");
+    T(s, "ref flag 0x00: tracked value #%zu", d->nrefs);
+    return true;
+  default:
+    return fail(d, WIRE_E_REF, s, "invalid reference flag 0x%02x", f);
   }
 }
 
@@ -466,22 +500,14 @@ static bool read_slot(dec *d, bool has_flag, bool allow_ref,
   uint8_t flag_track = 0;
   if (has_flag) {
     const uint8_t *s = d->in.p;
-    uint8_t f;
-    if (!wire__get_u8(&d->in, &f)) return false;
-    switch ((int8_t)f) {
-    case WIRE_REF_NULL:
-      T(s, "ref flag 0xfd: null");
+    int8_t f;
+    uint32_t id;
+    if (!wire__dec_ref_flag(d, allow_ref, &f, &id)) return false;
+    if (f == WIRE_REF_NULL) {
       *out = node(d, WIRE_T_NULL);
       return *out != NULL;
-    case WIRE_REF_REF: {
-      if (!allow_ref)
-        return fail(d, WIRE_E_REF, s, "reference flag where only null/not-null "
-                                      "flags are allowed");
-      uint32_t id;
-      if (!wire__get_varu32(&d->in, &id)) return false;
-      if (id >= d->nrefs)
-        return fail(d, WIRE_E_REF, s, "reference id %u, only %zu value(s) so far",
-                    id, d->nrefs);
+    }
+    if (f == WIRE_REF_REF) {
       wire_node *target = (wire_node *)d->ctx->refs[id];
       if (!target)
         return fail(d, WIRE_E_REF, s,
@@ -494,22 +520,12 @@ static bool read_slot(dec *d, bool has_flag, bool allow_ref,
       *out = target;
       return true;
     }
-    case WIRE_REF_NOT_NULL:
-      T(s, "ref flag 0xff: not null");
-      break;
-    case WIRE_REF_VALUE:
-      if (!allow_ref)
-        return fail(d, WIRE_E_REF, s, "ref-value flag where only null/not-null "
-                                      "flags are allowed");
+    if (f == WIRE_REF_VALUE) {
       if (wire__refs_reserve(d->ctx, d->nrefs + 1) != WIRE_OK)
         return fail(d, WIRE_E_NOMEM, s, "out of memory");
       slot = (int64_t)d->nrefs;
       d->ctx->refs[d->nrefs++] = NULL;
       flag_track = 1;
-      T(s, "ref flag 0x00: tracked value #%lld", (long long)slot);
-      break;
-    default:
-      return fail(d, WIRE_E_REF, s, "invalid reference flag 0x%02x", f);
     }
   }
   tmeta tm;
@@ -528,15 +544,11 @@ static bool read_slot(dec *d, bool has_flag, bool allow_ref,
   return true;
 }
 
-static bool enter(dec *d) {
-  if (++d->depth > d->ctx->max_depth)
-    return fail(d, WIRE_E_DEPTH, d->in.p, "nesting deeper than %u",
-                d->ctx->max_depth);
-  return true;
-}
+#define enter wire__dec_enter
+#define check_count wire__dec_check_count
 
-static bool check_count(dec *d, const uint8_t *s, uint64_t count,
-                        uint64_t min_width) {
+bool wire__dec_check_count(dec *d, const uint8_t *s, uint64_t count,
+                           uint64_t min_width) {
   if (count > d->ctx->max_collection)
     return fail(d, WIRE_E_LIMIT, s, "%llu elements exceed the limit %llu",
                 (unsigned long long)count,
@@ -549,14 +561,10 @@ static bool check_count(dec *d, const uint8_t *s, uint64_t count,
   return true;
 }
 
-static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
-  const uint8_t *s = d->in.p;
-  uint32_t count;
-  if (!wire__get_varu32(&d->in, &count)) return false;
-  T(s, "%s length %u", wire_type_name(n->type), count);
-  if (count == 0) return true;
+bool wire__dec_list_begin(dec *d, const wire_ftype *decl, uint32_t count,
+                          const uint8_t *s, wire_dec_list *l) {
   if (!check_count(d, s, count, 0)) return false;
-  const uint8_t *hs = d->in.p;
+  const uint8_t *hs = l->hs = d->in.p;
   uint8_t h;
   if (!wire__get_u8(&d->in, &h)) return false;
   if (h & 0xF0)
@@ -567,24 +575,22 @@ static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
     (h & WIRE_LF_DECL) ? " declared-type" : "",
     (h & WIRE_LF_HAS_NULL) ? " has-null" : "",
     (h & WIRE_LF_TRACKING) ? " ref-tracking" : "");
-  n->a = h;
-  n->flags |= WIRE_NF_HDR_SET;
-  bool flags = (h & (WIRE_LF_TRACKING | WIRE_LF_HAS_NULL)) != 0;
-  tmeta et;
-  bool same = (h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL)) != 0;
+  l->h = h;
+  l->flags = (h & (WIRE_LF_TRACKING | WIRE_LF_HAS_NULL)) != 0;
+  l->track = (h & WIRE_LF_TRACKING) != 0;
+  l->same = (h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL)) != 0;
+  memset(&l->et, 0, sizeof l->et);
   if (h & WIRE_LF_DECL) {
     if (!decl || !decl->elem)
       return fail(d, WIRE_E_UNSUPPORTED, hs,
                   "declared element type needs a schema");
-    if (!decl_tmeta(d, decl->elem, &et)) return false;
-  } else if (same) {
-    if (!read_type_meta(d, &et)) return false;
-    n->b = et.type;
-    n->flags |= WIRE_NF_ELEM_SET;
+    if (!decl_tmeta(d, decl->elem, &l->et)) return false;
+  } else if (l->same) {
+    if (!read_type_meta(d, &l->et)) return false;
   }
   /* Every element takes at least one byte unless it is a flag-less
    * same-type element of a zero-width type. */
-  bool zero_width = same && !flags && et.type == WIRE_T_NONE;
+  bool zero_width = l->same && !l->flags && l->et.type == WIRE_T_NONE;
   if (zero_width) {
     if (count > d->unbacked)
       return fail(d, WIRE_E_LIMIT, s, "%u zero-width elements exceed the "
@@ -593,29 +599,100 @@ static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
   } else if (!check_count(d, s, count, 1)) {
     return false;
   }
+  return true;
+}
+
+bool wire__dec_list_end(dec *d, const wire_dec_list *l, bool any_non_null) {
+  if (l->same && !(l->h & WIRE_LF_DECL) && l->et.type >= WIRE_T_ENUM &&
+      l->et.type <= WIRE_T_NAMED_UNION && !any_non_null)
+    return fail(d, WIRE_E_UNSUPPORTED, l->hs,
+                "all-null list of a user element type cannot be kept");
+  return true;
+}
+
+static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
+  const uint8_t *s = d->in.p;
+  uint32_t count;
+  if (!wire__get_varu32(&d->in, &count)) return false;
+  T(s, "%s length %u", wire_type_name(n->type), count);
+  if (count == 0) return true;
+  wire_dec_list l;
+  if (!wire__dec_list_begin(d, decl, count, s, &l)) return false;
+  n->a = l.h;
+  n->flags |= WIRE_NF_HDR_SET;
+  if (l.same && !(l.h & WIRE_LF_DECL)) {
+    n->b = l.et.type;
+    n->flags |= WIRE_NF_ELEM_SET;
+  }
   wire_node **items = wire__arena_alloc(&d->doc->arena, count * sizeof *items);
   if (!items) return fail(d, WIRE_E_NOMEM, s, "out of memory");
   n->v.list.items = items;
   n->v.list.cap = count;
   if (!enter(d)) return false;
-  bool track = (h & WIRE_LF_TRACKING) != 0;
+  bool any = false;
   for (uint32_t i = 0; i < count; i++) {
     wire_node *e;
-    if (!read_slot(d, flags, track, same ? &et : NULL, &e)) return false;
+    if (!read_slot(d, l.flags, l.track, l.same ? &l.et : NULL, &e)) return false;
     items[i] = e;
     n->small = i + 1;
+    any |= e->type != WIRE_T_NULL;
   }
-  if (same && !(h & WIRE_LF_DECL) && et.type >= WIRE_T_ENUM &&
-      et.type <= WIRE_T_NAMED_UNION) {
-    bool any = false;
-    for (uint32_t i = 0; i < count && !any; i++)
-      any = items[i]->type != WIRE_T_NULL;
-    if (!any)
-      return fail(d, WIRE_E_UNSUPPORTED, hs,
-                  "all-null list of a user element type cannot be kept");
-  }
+  if (!wire__dec_list_end(d, &l, any)) return false;
   d->depth--;
   return true;
+}
+
+bool wire__dec_chunk_begin(dec *d, const wire_ftype *decl, wire_dec_chunk *c) {
+  const uint8_t *hs = d->in.p;
+  uint8_t h;
+  if (!wire__get_u8(&d->in, &h)) return false;
+  if (h & 0xC0)
+    return fail(d, WIRE_E_COLLECTION, hs, "chunk header 0x%02x has reserved "
+                                          "bits", h);
+  bool knull = h & WIRE_MF_KEY_NULL, vnull = h & WIRE_MF_VAL_NULL;
+  T(hs, "chunk header 0x%02x: key%s%s%s, value%s%s%s", h,
+    knull ? " null" : "", (h & WIRE_MF_KEY_DECL) ? " declared" : "",
+    (h & WIRE_MF_KEY_TRACK) ? " tracked" : "", vnull ? " null" : "",
+    (h & WIRE_MF_VAL_DECL) ? " declared" : "",
+    (h & WIRE_MF_VAL_TRACK) ? " tracked" : "");
+  c->h = h;
+  c->knull = knull;
+  c->vnull = vnull;
+  if (h & WIRE_MF_KEY_DECL) {
+    if (!decl || !decl->key)
+      return fail(d, WIRE_E_UNSUPPORTED, hs, "declared key type needs a schema");
+    if (!decl_tmeta(d, decl->key, &c->kd)) return false;
+  }
+  if (h & WIRE_MF_VAL_DECL) {
+    if (!decl || !decl->value)
+      return fail(d, WIRE_E_UNSUPPORTED, hs,
+                  "declared value type needs a schema");
+    if (!decl_tmeta(d, decl->value, &c->vd)) return false;
+  }
+  c->kfix = (h & WIRE_MF_KEY_DECL) ? &c->kd : NULL;
+  c->vfix = (h & WIRE_MF_VAL_DECL) ? &c->vd : NULL;
+  return true;
+}
+
+bool wire__dec_chunk_size(dec *d, uint32_t left, uint8_t *size) {
+  const uint8_t *ss = d->in.p;
+  if (!wire__get_u8(&d->in, size)) return false;
+  if (*size == 0 || *size > left)
+    return fail(d, WIRE_E_COLLECTION, ss, "chunk of %u entries with %u left",
+                *size, left);
+  T(ss, "chunk size %u", *size);
+  return true;
+}
+
+bool wire__dec_null_side(dec *d, const uint8_t *es) {
+  return fail(d, WIRE_E_COLLECTION, es,
+              "null flag on the non-null side of a null chunk");
+}
+
+bool wire__dec_null_in_chunk(dec *d, const uint8_t *es) {
+  return fail(d, WIRE_E_COLLECTION, es,
+              "null key or value inside a chunk (nulls take a chunk of "
+              "their own)");
 }
 
 static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
@@ -635,68 +712,41 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
   uint32_t done = 0;
   while (done < count) {
     const uint8_t *hs = d->in.p;
-    uint8_t h;
-    if (!wire__get_u8(&d->in, &h)) return false;
-    if (h & 0xC0)
-      return fail(d, WIRE_E_COLLECTION, hs, "chunk header 0x%02x has reserved "
-                                            "bits", h);
-    bool knull = h & WIRE_MF_KEY_NULL, vnull = h & WIRE_MF_VAL_NULL;
-    T(hs, "chunk header 0x%02x: key%s%s%s, value%s%s%s", h,
-      knull ? " null" : "", (h & WIRE_MF_KEY_DECL) ? " declared" : "",
-      (h & WIRE_MF_KEY_TRACK) ? " tracked" : "", vnull ? " null" : "",
-      (h & WIRE_MF_VAL_DECL) ? " declared" : "",
-      (h & WIRE_MF_VAL_TRACK) ? " tracked" : "");
-    tmeta kd, vd;
-    if (h & WIRE_MF_KEY_DECL) {
-      if (!decl || !decl->key)
-        return fail(d, WIRE_E_UNSUPPORTED, hs, "declared key type needs a schema");
-      if (!decl_tmeta(d, decl->key, &kd)) return false;
-    }
-    if (h & WIRE_MF_VAL_DECL) {
-      if (!decl || !decl->value)
-        return fail(d, WIRE_E_UNSUPPORTED, hs,
-                    "declared value type needs a schema");
-      if (!decl_tmeta(d, decl->value, &vd)) return false;
-    }
-    const tmeta *kfix = (h & WIRE_MF_KEY_DECL) ? &kd : NULL;
-    const tmeta *vfix = (h & WIRE_MF_VAL_DECL) ? &vd : NULL;
+    wire_dec_chunk c;
+    if (!wire__dec_chunk_begin(d, decl, &c)) return false;
+    uint8_t h = c.h;
     if (wire__chunk_push(d->doc, n, h, 1) != WIRE_OK)
       return fail(d, WIRE_E_NOMEM, hs, "out of memory");
     wire_node *k, *v;
-    if (knull || vnull) {
+    if (c.knull || c.vnull) {
       /* A single entry without a size byte; the non-null side carries its
        * own type meta, framed by a ref flag when its track bit is set. */
       const uint8_t *es = d->in.p;
-      if (knull) {
+      if (c.knull) {
         if (!(k = node(d, WIRE_T_NULL))) return false;
-      } else if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, kfix, &k)) {
+      } else if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, c.kfix, &k)) {
         return false;
       }
-      if (vnull) {
+      if (c.vnull) {
         if (!(v = node(d, WIRE_T_NULL))) return false;
-      } else if (!read_slot(d, h & WIRE_MF_VAL_TRACK, true, vfix, &v)) {
+      } else if (!read_slot(d, h & WIRE_MF_VAL_TRACK, true, c.vfix, &v)) {
         return false;
       }
-      if ((!knull && k->type == WIRE_T_NULL) || (!vnull && v->type == WIRE_T_NULL))
-        return fail(d, WIRE_E_COLLECTION, es,
-                    "null flag on the non-null side of a null chunk");
+      if ((!c.knull && k->type == WIRE_T_NULL) ||
+          (!c.vnull && v->type == WIRE_T_NULL))
+        return wire__dec_null_side(d, es);
       kv[2 * done] = k;
       kv[2 * done + 1] = v;
       n->small = ++done;
       continue;
     }
-    const uint8_t *ss = d->in.p;
     uint8_t size;
-    if (!wire__get_u8(&d->in, &size)) return false;
-    if (size == 0 || size > count - done)
-      return fail(d, WIRE_E_COLLECTION, ss, "chunk of %u entries with %u left",
-                  size, count - done);
-    T(ss, "chunk size %u", size);
+    if (!wire__dec_chunk_size(d, count - done, &size)) return false;
     n->v.map.chunks->c[n->v.map.chunks->n - 1] = (uint16_t)(h << 8 | size);
     tmeta kt, vt;
-    if (kfix) kt = *kfix;
+    if (c.kfix) kt = *c.kfix;
     else if (!read_type_meta(d, &kt)) return false;
-    if (vfix) vt = *vfix;
+    if (c.vfix) vt = *c.vfix;
     else if (!read_type_meta(d, &vt)) return false;
     for (uint32_t i = 0; i < size; i++) {
       const uint8_t *es = d->in.p;
@@ -704,9 +754,7 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
           !read_slot(d, h & WIRE_MF_VAL_TRACK, true, &vt, &v))
         return false;
       if (k->type == WIRE_T_NULL || v->type == WIRE_T_NULL)
-        return fail(d, WIRE_E_COLLECTION, es,
-                    "null key or value inside a chunk (nulls take a chunk of "
-                    "their own)");
+        return wire__dec_null_in_chunk(d, es);
       kv[2 * done] = k;
       kv[2 * done + 1] = v;
       n->small = ++done;
@@ -720,7 +768,8 @@ static const char *str_enc_name(int e) {
   return e == 0 ? "latin1" : e == 1 ? "utf16" : e == 2 ? "utf8" : "reserved";
 }
 
-static bool read_string(dec *d, wire_node *n) {
+WIRE_DEC_HOT bool wire__dec_string(dec *d, int32_t *enc_out, const uint8_t **out,
+                      uint64_t *len_out) {
   const uint8_t *s = d->in.p;
   uint64_t h;
   if (!wire__get_varu36(&d->in, &h)) return false;
@@ -743,10 +792,9 @@ static bool read_string(dec *d, wire_node *n) {
     return fail(d, WIRE_E_STRING, bs + bad, "invalid UTF-8");
   if (enc == WIRE_STR_UTF16 && (bad = wire__utf16_check(p, len)) != len)
     return fail(d, WIRE_E_STRING, bs + bad, "unpaired UTF-16 surrogate");
-  n->a = (uint8_t)enc;
-  n->flags |= WIRE_NF_HDR_SET;
-  n->v.bytes.p = p;
-  n->v.bytes.len = len;
+  *enc_out = enc;
+  *out = p;
+  *len_out = len;
   if (d->dump) {
     size_t ul = wire__string_utf8_len(enc, p, len);
     char text[96];
@@ -763,7 +811,21 @@ static bool read_string(dec *d, wire_node *n) {
   return true;
 }
 
-static bool read_decimal(dec *d, wire_node *n) {
+static bool read_string(dec *d, wire_node *n) {
+  int32_t enc = 0;
+  const uint8_t *p = NULL;
+  uint64_t len = 0;
+  if (!wire__dec_string(d, &enc, &p, &len)) return false;
+  n->a = (uint8_t)enc;
+  n->flags |= WIRE_NF_HDR_SET;
+  n->v.bytes.p = p;
+  n->v.bytes.len = len;
+  return true;
+}
+
+bool wire__dec_decimal(dec *d, int32_t *scale_out, bool *negative,
+                       const uint8_t **mag_out, uint32_t *len_out,
+                       uint8_t small[8]) {
   const uint8_t *s = d->in.p;
   uint32_t zs;
   if (!wire__get_varu32(&d->in, &zs)) return false;
@@ -772,18 +834,17 @@ static bool read_decimal(dec *d, wire_node *n) {
   const uint8_t *hs = d->in.p;
   uint64_t h;
   if (!wire__get_varu64(&d->in, &h)) return false;
-  n->small = (uint32_t)scale;
+  *scale_out = scale;
   if (!(h & 1)) {
     int64_t v = wire__unzz64(h >> 1);
     uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    uint8_t tmp[8];
     uint32_t len = 0;
-    while (mag) { tmp[len++] = (uint8_t)mag; mag >>= 8; }
-    if (len && !(n->v.dec.mag = wire__doc_dup(d->doc, tmp, len)))
-      return fail(d, WIRE_E_NOMEM, hs, "out of memory");
-    n->v.dec.len = len;
-    if (v < 0) n->flags |= WIRE_NF_NEGATIVE;
-    T(hs, "decimal unscaled %lld (small form)%s", (long long)v, RD(n));
+    while (mag) { small[len++] = (uint8_t)mag; mag >>= 8; }
+    *mag_out = small;
+    *len_out = len;
+    *negative = v < 0;
+    T(hs, "decimal unscaled %lld (small form)%s", (long long)v,
+      rd_value(d, WIRE_T_DECIMAL, 0, (uint32_t)scale, v < 0, small, len));
     return true;
   }
   uint64_t meta = h >> 1;
@@ -807,15 +868,32 @@ static bool read_decimal(dec *d, wire_node *n) {
       return fail(d, WIRE_E_DECIMAL, hs,
                   "big decimal form for a value that fits the small form");
   }
-  n->v.dec.mag = p;
-  n->v.dec.len = (uint32_t)len;
-  if (neg) n->flags |= WIRE_NF_NEGATIVE;
-  T(ms, "decimal magnitude (little-endian)%s", RD(n));
+  *mag_out = p;
+  *len_out = (uint32_t)len;
+  *negative = neg;
+  T(ms, "decimal magnitude (little-endian)%s",
+    rd_value(d, WIRE_T_DECIMAL, 0, (uint32_t)scale, neg, p, (uint32_t)len));
   return true;
 }
 
-static wire_names *layout_names(dec *d, const wire_layout *l) {
-  wire_names *nm = wire__arena_alloc(&d->doc->arena, sizeof *nm);
+static bool read_decimal(dec *d, wire_node *n) {
+  int32_t scale;
+  bool neg;
+  const uint8_t *mag;
+  uint32_t len;
+  uint8_t small[8];
+  if (!wire__dec_decimal(d, &scale, &neg, &mag, &len, small)) return false;
+  n->small = (uint32_t)scale;
+  if (mag == small && len && !(mag = wire__doc_dup(d->doc, small, len)))
+    return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+  n->v.dec.mag = mag;
+  n->v.dec.len = len;
+  if (neg) n->flags |= WIRE_NF_NEGATIVE;
+  return true;
+}
+
+wire_names *wire__dec_layout_names(dec *d, const wire_layout *l) {
+  wire_names *nm = wire__arena_alloc(d->arena, sizeof *nm);
   if (!nm) {
     fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
     return NULL;
@@ -837,7 +915,7 @@ static bool is_prim(uint8_t t) {
 }
 
 /* The type meta a declared field type stands for (no bytes are read). */
-static bool decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
+bool wire__dec_decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
   memset(tm, 0, sizeof *tm);
   /* Values of `any`, and structs and ext values in compatible mode, always
    * carry their type meta: a declared bit for them is invalid (the encoder's
@@ -863,7 +941,7 @@ static bool decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
     case WIRE_KIND_ENUM:
       tm->type = t->by_name ? WIRE_T_NAMED_ENUM : WIRE_T_ENUM;
       if (t->by_name) {
-        wire_names *nm = wire__arena_alloc(&d->doc->arena, sizeof *nm);
+        wire_names *nm = wire__arena_alloc(d->arena, sizeof *nm);
         if (!nm) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
         memset(nm, 0, sizeof *nm);
         nm->ns = (const uint8_t *)t->ns;
@@ -895,43 +973,45 @@ static bool decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
   return true;
 }
 
-/* One struct field: framing from its declared type (spec R-FIELD-1..9). */
-static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
-  const wire_ftype *f = lf->type;
+int wire__dec_field_kind(const dec *d, const wire_ftype *f) {
   uint8_t t = f->type_id;
   bool flag = f->nullable || f->ref;
   bool dynamic = t == WIRE_T_UNKNOWN ||
                  ((kind_of(t) == WIRE_KIND_STRUCT || kind_of(t) == WIRE_KIND_EXT) &&
                   t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_EXT &&
                   d->ctx->compatible);
+  if (dynamic) return WIRE_DEC_DYNAMIC;
+  if (is_prim(t) && !flag) return WIRE_DEC_PRIM;
+  return WIRE_DEC_DECLARED;
+}
+
+/* One struct field: framing from its declared type (spec R-FIELD-1..9). */
+static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
+  const wire_ftype *f = lf->type;
+  bool flag = f->nullable || f->ref;
   if (d->dump) {
     if (lf->name_len)
       T(d->in.p, "field %.*s", (int)lf->name_len, (const char *)lf->name);
     else
       T(d->in.p, "field #%d", lf->tag);
   }
-  if (dynamic) {
+  switch (wire__dec_field_kind(d, f)) {
+  case WIRE_DEC_DYNAMIC:
     if (!read_slot(d, flag, f->ref, NULL, out)) return false;
     if ((*out)->type != WIRE_T_NULL) (*out)->flags |= WIRE_NF_TYPED;
     return true;
-  }
-  if (is_prim(t) && !flag) {
-    tmeta tm = {.type = t};
+  case WIRE_DEC_PRIM: {
+    tmeta tm = {.type = f->type_id};
     return read_body(d, &tm, -1, out);
   }
-  tmeta tm;
-  return decl_tmeta(d, f, &tm) && read_slot(d, flag, f->ref, &tm, out);
+  default: {
+    tmeta tm;
+    return decl_tmeta(d, f, &tm) && read_slot(d, flag, f->ref, &tm, out);
+  }
+  }
 }
 
-static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
-  wire_layout *l = tm->layout;
-  n->v.st.layout = l;
-  n->v.st.names = tm->names;
-  if (tm->names) {
-    n->a = tm->ns_enc;
-    n->b = tm->name_enc;
-    n->flags |= WIRE_NF_NAMES_SET;
-  }
+bool wire__dec_struct_hash(dec *d, const wire_layout *l) {
   /* Structs carry the schema hash in same-schema mode only; ext bodies are
    * the custom serializer's. */
   if (!d->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT) {
@@ -956,6 +1036,19 @@ static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
     }
     T(s, "schema hash 0x%08x", (unsigned)h);
   }
+  return true;
+}
+
+static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
+  wire_layout *l = tm->layout;
+  n->v.st.layout = l;
+  n->v.st.names = tm->names;
+  if (tm->names) {
+    n->a = tm->ns_enc;
+    n->b = tm->name_enc;
+    n->flags |= WIRE_NF_NAMES_SET;
+  }
+  if (!wire__dec_struct_hash(d, l)) return false;
   if (!enter(d)) return false;
   wire_node **fields = wire__arena_alloc(&d->doc->arena,
                                          (l->nfields + 1) * sizeof *fields);
@@ -969,11 +1062,16 @@ static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
   return true;
 }
 
-static bool read_union(dec *d, const tmeta *tm, wire_node *n) {
+bool wire__dec_union_case(dec *d, uint32_t *c) {
   const uint8_t *s = d->in.p;
+  if (!wire__get_varu32(&d->in, c)) return false;
+  T(s, "union case %u", *c);
+  return true;
+}
+
+static bool read_union(dec *d, const tmeta *tm, wire_node *n) {
   uint32_t c;
-  if (!wire__get_varu32(&d->in, &c)) return false;
-  T(s, "union case %u", c);
+  if (!wire__dec_union_case(d, &c)) return false;
   n->small = c;
   n->v.un.user_id = tm->user_id;
   n->v.un.reg = tm->type == WIRE_T_UNION && tm->decl ? tm->reg : WIRE_NO_TYPE;
@@ -992,104 +1090,191 @@ static bool read_union(dec *d, const tmeta *tm, wire_node *n) {
   return true;
 }
 
-static bool read_body(dec *d, const tmeta *tm, int64_t slot,
-                      wire_node **out) {
-  wire_node *n = node(d, tm->type);
-  if (!n) return false;
-  *out = n;
+static double float_of_bits(uint8_t type, uint64_t u) {
+  switch (type) {
+  case WIRE_T_FLOAT16: return wire_float16_to_double((uint16_t)u);
+  case WIRE_T_BFLOAT16: return wire_bfloat16_to_float((uint16_t)u);
+  case WIRE_T_FLOAT32: {
+    float f;
+    uint32_t x = (uint32_t)u;
+    memcpy(&f, &x, 4);
+    return f;
+  }
+  default: {
+    double x;
+    memcpy(&x, &u, 8);
+    return x;
+  }
+  }
+}
+
+WIRE_DEC_HOT bool wire__dec_prim(dec *d, uint8_t type, uint64_t *raw) {
   const uint8_t *s = d->in.p;
   uint64_t u;
-  switch (tm->type) {
+  switch (type) {
   case WIRE_T_BOOL: {
     uint8_t b;
     if (!wire__get_u8(&d->in, &b)) return false;
     if (b > 1) return fail(d, WIRE_E_VALUE, s, "bool byte 0x%02x", b);
-    n->v.i = b;
+    *raw = b;
     T(s, "bool %s", b ? "true" : "false");
     return true;
   }
   case WIRE_T_INT8:
     if (!wire__get_le(&d->in, 1, &u)) return false;
-    n->v.i = (int8_t)u;
-    T(s, "int8 %lld", (long long)n->v.i);
+    *raw = (uint64_t)(int64_t)(int8_t)u;
+    T(s, "int8 %lld", (long long)(int64_t)*raw);
     return true;
   case WIRE_T_INT16:
     if (!wire__get_le(&d->in, 2, &u)) return false;
-    n->v.i = (int16_t)u;
-    T(s, "int16 %lld", (long long)n->v.i);
+    *raw = (uint64_t)(int64_t)(int16_t)u;
+    T(s, "int16 %lld", (long long)(int64_t)*raw);
     return true;
   case WIRE_T_INT32:
     if (!wire__get_le(&d->in, 4, &u)) return false;
-    n->v.i = (int32_t)u;
-    T(s, "int32 %lld", (long long)n->v.i);
+    *raw = (uint64_t)(int64_t)(int32_t)u;
+    T(s, "int32 %lld", (long long)(int64_t)*raw);
     return true;
   case WIRE_T_VARINT32: {
     uint32_t v;
     if (!wire__get_varu32(&d->in, &v)) return false;
-    n->v.i = wire__unzz32(v);
-    T(s, "varint32 %lld", (long long)n->v.i);
+    *raw = (uint64_t)(int64_t)wire__unzz32(v);
+    T(s, "varint32 %lld", (long long)(int64_t)*raw);
     return true;
   }
   case WIRE_T_INT64:
-    if (!wire__get_le(&d->in, 8, &u)) return false;
-    n->v.i = (int64_t)u;
-    T(s, "int64 %lld", (long long)n->v.i);
+    if (!wire__get_le(&d->in, 8, raw)) return false;
+    T(s, "int64 %lld", (long long)(int64_t)*raw);
     return true;
   case WIRE_T_VARINT64:
     if (!wire__get_varu64(&d->in, &u)) return false;
-    n->v.i = wire__unzz64(u);
-    T(s, "varint64 %lld", (long long)n->v.i);
+    *raw = (uint64_t)wire__unzz64(u);
+    T(s, "varint64 %lld", (long long)(int64_t)*raw);
     return true;
-  case WIRE_T_TAGGED_INT64:
-    if (!wire__get_tagged_i64(&d->in, &n->v.i)) return false;
-    T(s, "tagged int64 %lld", (long long)n->v.i);
+  case WIRE_T_TAGGED_INT64: {
+    int64_t v;
+    if (!wire__get_tagged_i64(&d->in, &v)) return false;
+    *raw = (uint64_t)v;
+    T(s, "tagged int64 %lld", (long long)v);
     return true;
+  }
   case WIRE_T_UINT8:
-    if (!wire__get_le(&d->in, 1, &n->v.u)) return false;
-    T(s, "uint8 %llu", (unsigned long long)n->v.u);
+    if (!wire__get_le(&d->in, 1, raw)) return false;
+    T(s, "uint8 %llu", (unsigned long long)*raw);
     return true;
   case WIRE_T_UINT16:
-    if (!wire__get_le(&d->in, 2, &n->v.u)) return false;
-    T(s, "uint16 %llu", (unsigned long long)n->v.u);
+    if (!wire__get_le(&d->in, 2, raw)) return false;
+    T(s, "uint16 %llu", (unsigned long long)*raw);
     return true;
   case WIRE_T_UINT32:
-    if (!wire__get_le(&d->in, 4, &n->v.u)) return false;
-    T(s, "uint32 %llu", (unsigned long long)n->v.u);
+    if (!wire__get_le(&d->in, 4, raw)) return false;
+    T(s, "uint32 %llu", (unsigned long long)*raw);
     return true;
   case WIRE_T_VAR_UINT32: {
     uint32_t v;
     if (!wire__get_varu32(&d->in, &v)) return false;
-    n->v.u = v;
-    T(s, "var_uint32 %llu", (unsigned long long)n->v.u);
+    *raw = v;
+    T(s, "var_uint32 %llu", (unsigned long long)*raw);
     return true;
   }
   case WIRE_T_UINT64:
-    if (!wire__get_le(&d->in, 8, &n->v.u)) return false;
-    T(s, "uint64 %llu", (unsigned long long)n->v.u);
+    if (!wire__get_le(&d->in, 8, raw)) return false;
+    T(s, "uint64 %llu", (unsigned long long)*raw);
     return true;
   case WIRE_T_VAR_UINT64:
-    if (!wire__get_varu64(&d->in, &n->v.u)) return false;
-    T(s, "var_uint64 %llu", (unsigned long long)n->v.u);
+    if (!wire__get_varu64(&d->in, raw)) return false;
+    T(s, "var_uint64 %llu", (unsigned long long)*raw);
     return true;
   case WIRE_T_TAGGED_UINT64:
-    if (!wire__get_tagged_u64(&d->in, &n->v.u)) return false;
-    T(s, "tagged uint64 %llu", (unsigned long long)n->v.u);
+    if (!wire__get_tagged_u64(&d->in, raw)) return false;
+    T(s, "tagged uint64 %llu", (unsigned long long)*raw);
     return true;
   case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16:
-    if (!wire__get_le(&d->in, 2, &n->v.u)) return false;
-    T(s, "%s 0x%04llx (%g)", wire_type_name(tm->type),
-      (unsigned long long)n->v.u, wire_node_float(n));
+    if (!wire__get_le(&d->in, 2, raw)) return false;
+    T(s, "%s 0x%04llx (%g)", wire_type_name(type), (unsigned long long)*raw,
+      float_of_bits(type, *raw));
     return true;
   case WIRE_T_FLOAT32:
-    if (!wire__get_le(&d->in, 4, &n->v.u)) return false;
-    T(s, "float32 0x%08llx (%.9g)", (unsigned long long)n->v.u,
-      wire_node_float(n));
+    if (!wire__get_le(&d->in, 4, raw)) return false;
+    T(s, "float32 0x%08llx (%.9g)", (unsigned long long)*raw,
+      float_of_bits(type, *raw));
     return true;
   case WIRE_T_FLOAT64:
-    if (!wire__get_le(&d->in, 8, &n->v.u)) return false;
-    T(s, "float64 0x%016llx (%.17g)", (unsigned long long)n->v.u,
-      wire_node_float(n));
+    if (!wire__get_le(&d->in, 8, raw)) return false;
+    T(s, "float64 0x%016llx (%.17g)", (unsigned long long)*raw,
+      float_of_bits(type, *raw));
     return true;
+  default:
+    return fail(d, WIRE_E_TYPE, s, "type %u has no body reader", type);
+  }
+}
+
+WIRE_DEC_HOT bool wire__dec_enum_value(dec *d, uint32_t *v) {
+  return wire__get_varu32(&d->in, v); /* traced by the caller, named */
+}
+
+bool wire__dec_time(dec *d, uint8_t type, int64_t *secs, uint32_t *nanos) {
+  const uint8_t *s = d->in.p;
+  uint64_t u, ns;
+  if (type == WIRE_T_DURATION) {
+    if (!wire__get_varu64(&d->in, &u)) return false;
+    *secs = wire__unzz64(u);
+  } else {
+    if (!wire__get_le(&d->in, 8, &u)) return false;
+    *secs = (int64_t)u;
+  }
+  T(s, "seconds %lld", (long long)*secs);
+  const uint8_t *ns_at = d->in.p;
+  if (!wire__get_le(&d->in, 4, &ns)) return false;
+  if (ns >= 1000000000u)
+    return fail(d, WIRE_E_VALUE, ns_at, "nanoseconds %llu >= 1e9",
+                (unsigned long long)ns);
+  *nanos = (uint32_t)ns;
+  T(ns_at, "nanoseconds %u%s", *nanos,
+    rd_value(d, type, *secs, *nanos, false, NULL, 0));
+  return true;
+}
+
+WIRE_DEC_HOT bool wire__dec_date(dec *d, int64_t *days) {
+  const uint8_t *s = d->in.p;
+  uint64_t u;
+  if (!wire__get_varu64(&d->in, &u)) return false;
+  *days = wire__unzz64(u);
+  T(s, "date: %lld day(s) since 1970-01-01%s", (long long)*days,
+    rd_value(d, WIRE_T_DATE, *days, 0, false, NULL, 0));
+  return true;
+}
+
+WIRE_DEC_HOT bool wire__dec_bytes(dec *d, uint8_t type, const uint8_t **out,
+                     uint32_t *len_out) {
+  const uint8_t *s = d->in.p;
+  uint32_t w = type == WIRE_T_BINARY ? 1 : wire_type_array_width(type);
+  if (!w) return fail(d, WIRE_E_TYPE, s, "type %u has no body reader", type);
+  uint32_t len;
+  if (!wire__get_varu32(&d->in, &len)) return false;
+  if (len % w)
+    return fail(d, WIRE_E_LENGTH, s, "%s byte length %u is not a multiple of %u",
+                wire_type_name(type), len, w);
+  if (len > d->ctx->max_binary)
+    return fail(d, WIRE_E_LIMIT, s, "%u bytes exceed the limit", len);
+  T(s, "byte length %u (%u element(s))", len, len / w);
+  const uint8_t *bs = d->in.p, *p;
+  if (!wire__get_bytes(&d->in, len, &p)) return false;
+  if (type == WIRE_T_BOOL_ARRAY)
+    for (uint32_t i = 0; i < len; i++)
+      if (p[i] > 1) return fail(d, WIRE_E_VALUE, bs + i, "bool byte 0x%02x", p[i]);
+  *out = p;
+  *len_out = len;
+  T(bs, "%s payload", wire_type_name(type));
+  return true;
+}
+
+static bool read_body(dec *d, const tmeta *tm, int64_t slot,
+                      wire_node **out) {
+  wire_node *n = node(d, tm->type);
+  if (!n) return false;
+  *out = n;
+  switch (tm->type) {
   case WIRE_T_STRING:
     return read_string(d, n);
   case WIRE_T_LIST:
@@ -1101,7 +1286,7 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
     return read_map(d, n, tm->decl);
   case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: {
     uint32_t v;
-    if (!wire__get_varu32(&d->in, &v)) return false;
+    if (!wire__dec_enum_value(d, &v)) return false;
     n->small = v;
     if (tm->type == WIRE_T_ENUM) {
       n->v.en.type_id = tm->user_id;
@@ -1125,66 +1310,78 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
   case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
     return read_union(d, tm, n);
   case WIRE_T_DURATION: case WIRE_T_TIMESTAMP: {
-    uint64_t ns;
-    if (tm->type == WIRE_T_DURATION) {
-      if (!wire__get_varu64(&d->in, &u)) return false;
-      n->v.i = wire__unzz64(u);
-    } else {
-      if (!wire__get_le(&d->in, 8, &u)) return false;
-      n->v.i = (int64_t)u;
-    }
-    T(s, "seconds %lld", (long long)n->v.i);
-    const uint8_t *ns_at = d->in.p;
-    if (!wire__get_le(&d->in, 4, &ns)) return false;
-    if (ns >= 1000000000u)
-      return fail(d, WIRE_E_VALUE, ns_at, "nanoseconds %llu >= 1e9",
-                  (unsigned long long)ns);
-    n->small = (uint32_t)ns;
-    T(ns_at, "nanoseconds %u%s", n->small, RD(n));
+    uint32_t ns;
+    if (!wire__dec_time(d, tm->type, &n->v.i, &ns)) return false;
+    n->small = ns;
     return true;
   }
   case WIRE_T_DATE:
-    if (!wire__get_varu64(&d->in, &u)) return false;
-    n->v.i = wire__unzz64(u);
-    T(s, "date: %lld day(s) since 1970-01-01%s", (long long)n->v.i, RD(n));
-    return true;
+    return wire__dec_date(d, &n->v.i);
   case WIRE_T_DECIMAL:
     return read_decimal(d, n);
-  case WIRE_T_BINARY:
-  default: {
-    uint32_t w = tm->type == WIRE_T_BINARY ? 1 : wire_type_array_width(tm->type);
-    if (!w)
-      return fail(d, WIRE_E_TYPE, s, "type %u has no body reader", tm->type);
-    uint32_t len;
-    if (!wire__get_varu32(&d->in, &len)) return false;
-    if (len % w)
-      return fail(d, WIRE_E_LENGTH, s,
-                  "%s byte length %u is not a multiple of %u",
-                  wire_type_name(tm->type), len, w);
-    if (len > d->ctx->max_binary)
-      return fail(d, WIRE_E_LIMIT, s, "%u bytes exceed the limit", len);
-    T(s, "byte length %u (%u element(s))", len, len / w);
-    const uint8_t *bs = d->in.p, *p;
-    if (!wire__get_bytes(&d->in, len, &p)) return false;
-    if (tm->type == WIRE_T_BOOL_ARRAY)
-      for (uint32_t i = 0; i < len; i++)
-        if (p[i] > 1)
-          return fail(d, WIRE_E_VALUE, bs + i, "bool byte 0x%02x", p[i]);
-    n->v.bytes.p = p;
-    n->v.bytes.len = len;
-    T(bs, "%s payload", wire_type_name(tm->type));
-    return true;
+  default:
+    if (is_prim(tm->type)) return wire__dec_prim(d, tm->type, &n->v.u);
+    {
+      const uint8_t *p = NULL;
+      uint32_t len = 0;
+      if (!wire__dec_bytes(d, tm->type, &p, &len)) return false;
+      n->v.bytes.p = p;
+      n->v.bytes.len = len;
+      return true;
+    }
   }
+}
+
+void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
+                    wire_doc *doc, wire_arena *arena) {
+  memset(d, 0, sizeof *d);
+  d->in = (wire_in){ctx, data, data, data + len};
+  d->ctx = ctx;
+  d->doc = doc;
+  d->arena = doc ? &doc->arena : arena;
+}
+
+void wire__dec_root(dec *d) {
+  d->nrefs = 0;
+  d->nms = 0;
+  d->ntds = 0;
+  d->depth = 0;
+  d->unbacked = UNBACKED_BUDGET;
+}
+
+void wire__dec_fini(dec *d) {
+  if (d->ms) wire__free(d->ctx, d->ms, d->ms_cap * sizeof *d->ms);
+  if (d->tds) wire__free(d->ctx, d->tds, d->tds_cap * sizeof *d->tds);
+  d->ms = NULL;
+  d->tds = NULL;
+}
+
+bool wire__dec_root_header(dec *d, size_t roots) {
+  wire_ctx *ctx = d->ctx;
+  if (roots >= ctx->max_roots)
+    return fail(d, WIRE_E_LIMIT, d->in.p, "more than %llu root values",
+                (unsigned long long)ctx->max_roots);
+  wire__dec_root(d);
+  const uint8_t *s = d->in.p;
+  uint8_t h = *d->in.p++;
+  if (h != 0x01) {
+    if ((h & 0x01) && (h & 0x02) && !(h & 0xFC))
+      return fail(d, WIRE_E_UNSUPPORTED, s, "out-of-band buffers (header "
+                  "0x%02x)", h);
+    return fail(d, WIRE_E_HEADER, s, "header 0x%02x: expected 0x01 (xlang)", h);
   }
+  if (d->dump) {
+    char text[64];
+    snprintf(text, sizeof text, "header 0x01: xlang (root value #%zu)", roots);
+    d->dump(d->dump_user, wire__off(&d->in, s), 1, 0, text);
+  }
+  return true;
 }
 
 static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
                    wire_doc *doc, wire_dump_fn dump, void *user) {
   dec d;
-  memset(&d, 0, sizeof d);
-  d.in = (wire_in){ctx, data, data, data + len};
-  d.ctx = ctx;
-  d.doc = doc;
+  wire__dec_init(&d, ctx, data, len, doc, NULL);
   d.dump = dump;
   d.dump_user = user;
   int32_t st = WIRE_OK;
@@ -1192,34 +1389,9 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
     st = wire__fail(ctx, WIRE_E_TRUNCATED, 0, "empty input");
   }
   while (st == WIRE_OK && d.in.p < d.in.end) {
-    if (doc->nroots >= ctx->max_roots) {
-      st = wire__fail(ctx, WIRE_E_LIMIT, wire__off(&d.in, d.in.p),
-                      "more than %llu root values",
-                      (unsigned long long)ctx->max_roots);
+    if (!wire__dec_root_header(&d, doc->nroots)) {
+      st = ctx->err_code;
       break;
-    }
-    d.nrefs = 0;
-    d.nms = 0;
-    d.ntds = 0;
-    d.depth = 0;
-    d.unbacked = UNBACKED_BUDGET;
-    const uint8_t *s = d.in.p;
-    uint8_t h = *d.in.p++;
-    if (h != 0x01) {
-      if ((h & 0x01) && (h & 0x02) && !(h & 0xFC))
-        st = wire__fail(ctx, WIRE_E_UNSUPPORTED, wire__off(&d.in, s),
-                        "out-of-band buffers (header 0x%02x)", h);
-      else
-        st = wire__fail(ctx, WIRE_E_HEADER, wire__off(&d.in, s),
-                        "header 0x%02x: expected 0x01 (xlang)", h);
-      break;
-    }
-    if (dump) {
-      d.depth = 0;
-      char text[64];
-      snprintf(text, sizeof text, "header 0x01: xlang (root value #%u)",
-               doc->nroots);
-      dump(user, wire__off(&d.in, s), 1, 0, text);
     }
     wire_node *root;
     if (!read_slot(&d, true, true, NULL, &root)) {
@@ -1231,8 +1403,7 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
       break;
     }
   }
-  if (d.ms) wire__free(ctx, d.ms, d.ms_cap * sizeof *d.ms);
-  if (d.tds) wire__free(ctx, d.tds, d.tds_cap * sizeof *d.tds);
+  wire__dec_fini(&d);
   return st;
 }
 

@@ -658,6 +658,19 @@ size_t wire_doc_node_count(const wire_doc *d) { return d ? d->nnodes : 0; }
 
 /* ---- user types ---- */
 
+uint8_t wire__struct_kind(const wire_ctx *ctx, const wire_utype *t) {
+  bool compat = ctx->compatible && t->evolving;
+  if (t->kind == WIRE_KIND_EXT) return t->by_name ? WIRE_T_NAMED_EXT : WIRE_T_EXT;
+  return t->by_name ? (compat ? WIRE_T_NAMED_COMPATIBLE_STRUCT : WIRE_T_NAMED_STRUCT)
+                    : (compat ? WIRE_T_COMPATIBLE_STRUCT : WIRE_T_STRUCT);
+}
+
+uint8_t wire__layout_struct_kind(const wire_layout *l) {
+  return l->by_name ? (l->compatible ? WIRE_T_NAMED_COMPATIBLE_STRUCT
+                                     : WIRE_T_NAMED_STRUCT)
+                    : (l->compatible ? WIRE_T_COMPATIBLE_STRUCT : WIRE_T_STRUCT);
+}
+
 /* Structs, and ext values whose body the schema describes as fields. */
 static bool is_struct(const wire_node *n) {
   return n && n->type >= WIRE_T_STRUCT && n->type <= WIRE_T_NAMED_EXT;
@@ -683,13 +696,7 @@ wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
   bool ext = r && type < r->ntypes && r->types[type].kind == WIRE_KIND_EXT;
   wire_utype *t = ext ? &r->types[type] : reg_type(d, type, WIRE_KIND_STRUCT);
   if (!t || wire__layout_of(d->ctx, type) != WIRE_OK) return NULL;
-  bool compat = d->ctx->compatible && t->evolving;
-  uint8_t id = ext ? (t->by_name ? WIRE_T_NAMED_EXT : WIRE_T_EXT)
-               : t->by_name ? (compat ? WIRE_T_NAMED_COMPATIBLE_STRUCT
-                                      : WIRE_T_NAMED_STRUCT)
-                            : (compat ? WIRE_T_COMPATIBLE_STRUCT
-                                      : WIRE_T_STRUCT);
-  wire_node *n = wire__node_new(d, id);
+  wire_node *n = wire__node_new(d, wire__struct_kind(d->ctx, t));
   if (!n) return NULL;
   wire_layout *l = t->layout;
   n->v.st.layout = l;
@@ -704,8 +711,8 @@ wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
 }
 
 /* Index of a field by wire name (snake_case), declared name, or "#tag". */
-static int32_t field_index(wire_ctx *ctx, const wire_layout *l,
-                           const char *name, size_t len) {
+int32_t wire__field_index(wire_ctx *ctx, const wire_layout *l,
+                          const char *name, size_t len) {
   for (uint32_t i = 0; i < l->nfields; i++) {
     const wire_lfield *f = &l->fields[i];
     if (f->name_len == len && f->name && wire__eq(f->name, name, len))
@@ -731,7 +738,7 @@ static int32_t field_index(wire_ctx *ctx, const wire_layout *l,
 int32_t wire_struct_set_field(wire_doc *d, wire_node *n, const char *name,
                               size_t len, wire_node *value) {
   if (!d || !is_struct(n) || !name || !value) return WIRE_E_ARG;
-  int32_t i = field_index(d->ctx, n->v.st.layout, name, len);
+  int32_t i = wire__field_index(d->ctx, n->v.st.layout, name, len);
   if (i < 0)
     return wire__fail(d->ctx, WIRE_E_ENCODE, 0, "no field %.*s", (int)len,
                       name);
@@ -890,11 +897,7 @@ const uint8_t *wire_node_typedef(const wire_node *n, size_t *out_len) {
 }
 
 static wire_node *struct_of_layout(wire_doc *d, wire_layout *l) {
-  uint8_t id = l->by_name ? (l->compatible ? WIRE_T_NAMED_COMPATIBLE_STRUCT
-                                           : WIRE_T_NAMED_STRUCT)
-                          : (l->compatible ? WIRE_T_COMPATIBLE_STRUCT
-                                           : WIRE_T_STRUCT);
-  wire_node *n = wire__node_new(d, id);
+  wire_node *n = wire__node_new(d, wire__layout_struct_kind(l));
   if (!n) return NULL;
   n->v.st.layout = l;
   n->v.st.fields = wire__arena_alloc(&d->arena,
@@ -906,6 +909,25 @@ static wire_node *struct_of_layout(wire_doc *d, wire_layout *l) {
   memset(n->v.st.fields, 0, (l->nfields + 1) * sizeof(wire_node *));
   n->small = l->nfields;
   return n;
+}
+
+/* Links a struct layout read from a TypeDef to the schema's type when
+ * there is one. */
+void wire__struct_typedef_link(wire_ctx *ctx, wire_layout *l) {
+  wire_registry *r = ctx->reg;
+  for (uint32_t i = 0; r && i < r->ntypes; i++) {
+    wire_utype *t = &r->types[i];
+    if (t->kind != WIRE_KIND_STRUCT || t->by_name != l->by_name) continue;
+    if (l->by_name ? (strlen(t->ns) == l->ns_len &&
+                      strlen(t->name) == l->name_len &&
+                      wire__eq(t->ns, l->ns, l->ns_len) &&
+                      wire__eq(t->name, l->name, l->name_len))
+                   : t->user_id == l->user_id) {
+      l->type_index = i;
+      wire__layout_link(ctx, l);
+      break;
+    }
+  }
 }
 
 wire_node *wire_node_new_struct_typedef(wire_doc *d, const uint8_t *td,
@@ -922,21 +944,7 @@ wire_node *wire_node_new_struct_typedef(wire_doc *d, const uint8_t *td,
     wire__fail(d->ctx, WIRE_E_TYPEDEF, 0, "not one struct TypeDef");
     return NULL;
   }
-  /* Link to the schema's type when there is one. */
-  wire_registry *r = d->ctx->reg;
-  for (uint32_t i = 0; r && i < r->ntypes; i++) {
-    wire_utype *t = &r->types[i];
-    if (t->kind != WIRE_KIND_STRUCT || t->by_name != l->by_name) continue;
-    if (l->by_name ? (strlen(t->ns) == l->ns_len &&
-                      strlen(t->name) == l->name_len &&
-                      wire__eq(t->ns, l->ns, l->ns_len) &&
-                      wire__eq(t->name, l->name, l->name_len))
-                   : t->user_id == l->user_id) {
-      l->type_index = i;
-      wire__layout_link(d->ctx, l);
-      break;
-    }
-  }
+  wire__struct_typedef_link(d->ctx, l);
   return struct_of_layout(d, l);
 }
 

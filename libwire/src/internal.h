@@ -20,6 +20,8 @@ struct wire_ctx {
   void *user;
   bool ref_tracking;
   bool compatible;
+  bool trusted_text;     /* WIRE_OPT_TRUSTED_TEXT */
+  uint8_t string_policy; /* WIRE_OPT_STRING_POLICY */
   uint32_t max_depth;
   uint64_t max_binary;
   uint64_t max_collection;
@@ -36,6 +38,7 @@ struct wire_ctx {
   void **refs;      /* reference table: decoded nodes by ref id */
   size_t refs_cap;
   struct wire_registry_s *reg; /* user types (schema.h), NULL if none */
+  struct wire_tape_scratch *tape; /* tape codec scratch (tape_enc.c) */
 };
 
 void *wire__alloc(wire_ctx *ctx, size_t size);
@@ -59,6 +62,13 @@ typedef struct {
 } wire_buf;
 
 int32_t wire__buf_grow(wire_buf *b, size_t extra);
+
+/* The streaming writer (stream.c): a buffer, and the size needed so far
+ * once a caller's fixed buffer has overflowed. */
+struct wire_writer {
+  wire_buf b;
+  size_t needed;
+};
 
 static inline bool wire__buf_room(wire_buf *b, size_t n) {
   if (WIRE_LIKELY(b->cap - b->len >= n && b->status == WIRE_OK)) return true;
@@ -216,6 +226,17 @@ size_t wire__string_to_utf8(int32_t enc, const uint8_t *s, size_t len,
  * written in that encoding. */
 size_t wire__utf8_to_string(int32_t enc, const uint8_t *s, size_t len,
                             uint8_t *out);
+/* Text in wire encoding `from` re-encoded in `to`: the byte length (exact
+ * for valid text), and the bytes (at most cap of them; for valid text
+ * exactly the length). Bounds-safe on text nobody checked. */
+size_t wire__transcode_len(int32_t from, int32_t to, const uint8_t *s,
+                           size_t len);
+size_t wire__transcode(int32_t from, int32_t to, const uint8_t *s, size_t len,
+                       uint8_t *out, size_t cap);
+/* Length of the ASCII prefix of s. */
+size_t wire__ascii_prefix(const uint8_t *s, size_t len);
+/* The Java runtime's encoding choice (R-WSTR-1) for text given in `enc`. */
+int32_t wire__java_encoding_of(int32_t enc, const uint8_t *s, size_t len);
 
 /* ---- Meta strings ------------------------------------------------------ */
 

@@ -74,6 +74,23 @@ bool wire__get_varu32_slow(wire_in *in, uint32_t *v) {
 bool wire__get_varu64(wire_in *in, uint64_t *v) {
   const uint8_t *s = in->p;
   uint64_t r = 0;
+  if (WIRE_LIKELY(in->end - s >= 9)) { /* no bounds check per byte */
+    for (int i = 0; i < 8; i++) {
+      uint8_t c = s[i];
+      r |= (uint64_t)(c & 0x7F) << (7 * i);
+      if (!(c & 0x80)) {
+        if (i > 0 && c == 0)
+          return wire__bad_varint(in, s, "overlong varuint64");
+        in->p = s + i + 1;
+        *v = r;
+        return true;
+      }
+    }
+    if (s[8] == 0) return wire__bad_varint(in, s, "overlong varuint64");
+    *v = r | (uint64_t)s[8] << 56;
+    in->p = s + 9;
+    return true;
+  }
   for (int i = 0; i < 9; i++) {
     if (s + i >= in->end) return varint_cut(in, s);
     uint8_t c = s[i];

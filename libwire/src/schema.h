@@ -164,4 +164,16 @@ int32_t wire__typedef_build_named(wire_ctx *ctx, uint8_t kind,
 int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
                            uint32_t max_depth, wire_layout **out);
 
+/* doc.c */
+/* Index of a layout field by wire name, declared name or "#<tag>"; -1. */
+int32_t wire__field_index(wire_ctx *ctx, const wire_layout *l,
+                          const char *name, size_t len);
+/* The node kind of a fresh value of registered struct or ext `t` (follows
+ * WIRE_OPT_COMPATIBLE and the type's evolving flag). */
+uint8_t wire__struct_kind(const wire_ctx *ctx, const wire_utype *t);
+/* The node kind of a struct with a layout read from a TypeDef. */
+uint8_t wire__layout_struct_kind(const wire_layout *l);
+/* Links a struct layout read from a TypeDef to the schema's type. */
+void wire__struct_typedef_link(wire_ctx *ctx, wire_layout *l);
+
 #endif

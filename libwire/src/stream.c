@@ -2,11 +2,6 @@
  * bindings. Both keep the first error (sticky): later calls do nothing. */
 #include "internal.h"
 
-struct wire_writer {
-  wire_buf b;
-  size_t needed; /* bytes needed so far when a fixed buffer overflowed */
-};
-
 struct wire_reader {
   wire_in in;
   int32_t status;

@@ -1,6 +1,8 @@
 #!/bin/sh
 # build.sh fuzz|replay OUTDIR - build the fuzz targets fuzz_decode,
-# fuzz_schema, fuzz_fdl and fuzz_notation into OUTDIR (run from anywhere).
+# fuzz_schema, fuzz_fdl, fuzz_notation, fuzz_tape_decode and fuzz_tape_encode
+# into OUTDIR
+# (run from anywhere).
 #
 #   fuzz    libFuzzer binaries: $FUZZ_CC (default clang) with
 #           -fsanitize=fuzzer,address,undefined (used by run.sh);
@@ -20,7 +22,7 @@ OUT=${2:?usage: build.sh fuzz|replay OUTDIR}
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
 FZ=libwire/tests/fuzz
-TARGETS="fuzz_decode fuzz_schema fuzz_fdl fuzz_notation"
+TARGETS="fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode"
 
 stamp=$OUT/.built-$MODE
 if [ -f "$stamp" ] && [ -z "$(find libwire/src libwire/include $FZ \

@@ -9,6 +9,10 @@
 #   fuzz_fdl     FDL schema text (corpus_fdl/, fdl.dict)
 #   fuzz_notation  value notation / plain JSON text (corpus_notation/,
 #                notation.dict)
+#   fuzz_tape_decode  mode byte + payload: the direct tape decoder against
+#                the document path (corpus_schema/, wire.dict)
+#   fuzz_tape_encode  mode byte + tape: the direct tape encoder against
+#                the document path (corpus_tape/, tape.dict)
 #
 # Builds them with clang -fsanitize=fuzzer,address,undefined (build.sh) into
 # $BUILD/fuzz/, replays the reproducers in crashers/ (informational: says
@@ -22,7 +26,7 @@
 # run added; the log is $BUILD/fuzz/<target>.log).
 #
 # Environment: FUZZ_CC (default clang), BUILD (default build), TARGETS
-# (default all three), JOBS (default 1; >1 runs libFuzzer in -fork=JOBS
+# (default all five), JOBS (default 1; >1 runs libFuzzer in -fork=JOBS
 # mode), FUZZ_ARGS (extra libFuzzer flags, e.g. "-ignore_crashes=1" with
 # JOBS>1 to keep going after a finding), FUZZ_FRESH=1 (start every target
 # from the checked-in seeds only, dropping inputs kept from earlier runs:
@@ -40,7 +44,7 @@ cd "$ROOT"
 FZ=libwire/tests/fuzz
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-1}
-TARGETS=${TARGETS:-fuzz_decode fuzz_schema fuzz_fdl fuzz_notation}
+TARGETS=${TARGETS:-fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode}
 OUT=$BUILD/fuzz
 export WIRE_FUZZ_SKIP_KNOWN=${WIRE_FUZZ_SKIP_KNOWN:-1}
 
@@ -84,6 +88,8 @@ for t in $TARGETS; do
       cat $FZ/wire.dict $FZ/typedef.dict >"$dict" ;;
     fuzz_fdl) seeds=$FZ/corpus_fdl dict=$FZ/fdl.dict maxlen=8192 ;;
     fuzz_notation) seeds=$FZ/corpus_notation dict=$FZ/notation.dict maxlen=8192 ;;
+    fuzz_tape_decode) seeds=$FZ/corpus_schema dict=$FZ/wire.dict maxlen=4096 ;;
+    fuzz_tape_encode) seeds=$FZ/corpus_tape dict=$FZ/tape.dict maxlen=8192 ;;
     *) echo "run.sh: unknown target $t" >&2; exit 2 ;;
   esac
   if [ "${FUZZ_FRESH:-0}" = 1 ]; then rm -rf "$OUT/corpus-$t"; fi

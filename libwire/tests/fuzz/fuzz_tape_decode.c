@@ -1,0 +1,54 @@
+/* fuzz_tape_decode.c - libFuzzer target for the direct tape decoder.
+ *
+ * Input: the mode byte of fuzz_tape.h (compatible, reference tracking,
+ * schema slot; fuzz_schema's layout, so corpus_schema/ seeds it), then a
+ * payload. Checks (fuzz_tape.h): wire_decode_tape_to gives the status,
+ * error offset and tape of the document path, with and without
+ * WIRE_TAPE_FIELD_INDEX; a tape that decodes encodes alike both ways (and,
+ * with every string policy, alike again). Runs under ASan/UBSan/LSan.
+ *
+ * WIRE_FUZZ_WRITE_TAPES=DIR writes mode byte + tape of every input that
+ * decodes to DIR (how corpus_tape/, the seeds of fuzz_tape_encode, was
+ * made). */
+#include "fuzz_tape.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  tape_init();
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  tape_init();
+  if (size < 1) return 0;
+  size_t slot = tape_mode(data[0]);
+  wire_ctx *ctx = tctxs[slot];
+  wire_writer *w = twriter[slot];
+  for (uint32_t fl = 0; fl <= WIRE_TAPE_FIELD_INDEX; fl++) {
+    uint8_t *tape;
+    size_t tl;
+    tape_check_decode(ctx, w, data + 1, size - 1, fl, &tape, &tl);
+    if (!tape) continue;
+    const char *dir = getenv("WIRE_FUZZ_WRITE_TAPES");
+    if (dir && fl == 0) {
+      char path[4096];
+      snprintf(path, sizeof path, "%s/tape-%02x-%08zx.bin", dir, data[0],
+               (size_t)(wire_version_number() ^ tl ^ (tape[tl - 1] * 131u) ^
+                        (size ^ (size_t)data[size - 1] << 8)));
+      FILE *f = fopen(path, "wb");
+      if (f) {
+        fwrite(data, 1, 1, f);
+        fwrite(tape, 1, tl, f);
+        fclose(f);
+      }
+    }
+    for (int64_t pol = 0; pol <= 2; pol++) {
+      wire_ctx_set_option(ctx, WIRE_OPT_STRING_POLICY, pol);
+      tape_check_encode(ctx, w, tape, tl, NULL, NULL);
+    }
+    wire_ctx_set_option(ctx, WIRE_OPT_STRING_POLICY, 0);
+    free(tape);
+  }
+  return 0;
+}
