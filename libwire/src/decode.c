@@ -1285,6 +1285,7 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
     if (slot >= 0) d->ctx->refs[slot] = n;
     return read_map(d, n, tm->decl);
   case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: {
+    const uint8_t *s = d->in.p;
     uint32_t v;
     if (!wire__dec_enum_value(d, &v)) return false;
     n->small = v;
