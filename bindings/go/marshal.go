@@ -596,15 +596,10 @@ func (c *Context) marshal(values []any) ([]byte, error) {
 	}
 	tp := e.finish()
 	c.tape = tp
-	if c.cfg.perValue {
-		return c.encodePerValue(tp)
-	}
 	if st := C.wirego_encode(c.s, (*C.uint8_t)(unsafe.Pointer(&tp[0])), C.size_t(len(tp))); st != 0 {
 		return nil, c.lastError(st)
 	}
-	out := make([]byte, int(c.s.out_len))
-	copy(out, unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len)))
-	return out, nil
+	return append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))...), nil
 }
 
 func init() {

@@ -16,7 +16,7 @@ import (
 	"unsafe"
 )
 
-// decoder reads a read tape (spec/tape.md, from wire_decode_tape) into Go
+// decoder reads a read tape (spec/tape.md, from wire_decode_tape_to) into Go
 // values.
 type decoder struct {
 	c     *Context
@@ -135,22 +135,14 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 	if err := c.applyGlobals(); err != nil {
 		return err
 	}
-	var tp []byte
-	if c.cfg.perValue {
-		tp, err = c.decodePerValue(data)
-		if err != nil {
-			return err
-		}
-	} else {
-		var p *C.uint8_t
-		if len(data) > 0 {
-			p = (*C.uint8_t)(unsafe.Pointer(&data[0]))
-		}
-		if st := C.wirego_decode(c.s, p, C.size_t(len(data))); st != 0 {
-			return c.lastError(st)
-		}
-		tp = unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
+	var p *C.uint8_t
+	if len(data) > 0 {
+		p = (*C.uint8_t)(unsafe.Pointer(&data[0]))
 	}
+	if st := C.wirego_decode(c.s, p, C.size_t(len(data)), 0); st != 0 {
+		return c.lastError(st)
+	}
+	tp := unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
 	d := &decoder{c: c, b: tp}
 	defer func() {
 		if r := recover(); r != nil {
@@ -161,7 +153,7 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 			panic(r)
 		}
 	}()
-	if len(tp) < 8 || tp[0] != 'W' || tp[1] != 'T' || tp[2] != 1 {
+	if len(tp) < 8 || tp[0] != 'W' || tp[1] != 'T' || (tp[2] != 1 && tp[2] != 2) {
 		return errTape
 	}
 	d.p = 4
@@ -1058,5 +1050,5 @@ func (d *decoder) skip() error {
 
 // decodeTapeOnly is the C half of Unmarshal (for BenchmarkStages).
 func (c *Context) decodeTapeOnly(data []byte) int32 {
-	return int32(C.wirego_decode(c.s, (*C.uint8_t)(unsafe.Pointer(&data[0])), C.size_t(len(data))))
+	return int32(C.wirego_decode(c.s, (*C.uint8_t)(unsafe.Pointer(&data[0])), C.size_t(len(data)), 0))
 }

@@ -13,8 +13,8 @@
 package wire
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../libwire/include -O2 -std=c11 -D_DEFAULT_SOURCE
-#cgo LDFLAGS: ${SRCDIR}/../../build/lib/libwire.a -lm
+#cgo CFLAGS: -I${SRCDIR}/csrc -O2 -std=c11 -D_DEFAULT_SOURCE -fvisibility=hidden
+#cgo LDFLAGS: -lm
 #include <stdlib.h>
 #include "wire.h"
 #include "shim.h"
@@ -71,15 +71,15 @@ func StatusName(status int) string { return C.GoString(C.wire_status_name(C.int3
 type Limit int32
 
 const (
-	LimitDepth         Limit = 1 // nesting depth of values (64)
-	LimitBinary        Limit = 2 // bytes of one string/binary/array (1 GiB)
-	LimitCollection    Limit = 3 // elements of one list/set/map (16 Mi)
-	LimitNodes         Limit = 4 // nodes in one decoded document (64 Mi)
-	LimitDecimalDigits Limit = 5 // magnitude bytes of a big decimal (10000)
-	LimitRoots         Limit = 6 // root values in one payload (1 Mi)
-	LimitTypeDefBytes  Limit = 7 // body bytes of one TypeDef (4096)
-	LimitTypeDefFields Limit = 8 // fields of one TypeDef (512)
-	numLimits                = 9
+	LimitDepth         Limit = C.WIRE_LIMIT_DEPTH          // nesting depth of values (64)
+	LimitBinary        Limit = C.WIRE_LIMIT_BINARY         // bytes of one string/binary/array (1 GiB)
+	LimitCollection    Limit = C.WIRE_LIMIT_COLLECTION     // elements of one list/set/map (16 Mi)
+	LimitNodes         Limit = C.WIRE_LIMIT_NODES          // nodes in one decoded document (64 Mi)
+	LimitDecimalDigits Limit = C.WIRE_LIMIT_DECIMAL_DIGITS // magnitude bytes of a big decimal (10000)
+	LimitRoots         Limit = C.WIRE_LIMIT_ROOTS          // root values in one payload (1 Mi)
+	LimitTypeDefBytes  Limit = C.WIRE_LIMIT_TYPEDEF_BYTES  // body bytes of one TypeDef (4096)
+	LimitTypeDefFields Limit = C.WIRE_LIMIT_TYPEDEF_FIELDS // fields of one TypeDef (512)
+	numLimits                = C.WIRE_LIMIT_TYPEDEF_FIELDS + 1
 )
 
 // Option configures Marshal, Unmarshal and NewContext.
@@ -88,7 +88,6 @@ type Option func(*config)
 type config struct {
 	ref, compatible bool
 	utf8            bool // write all strings as UTF-8 (the Fory Go runtime's choice)
-	perValue        bool // one cgo call per value instead of one per message
 	limitSet        [numLimits]bool
 	limits          [numLimits]uint64
 }
@@ -114,12 +113,6 @@ func WithLimit(l Limit, v uint64) Option {
 // runtime does. By default strings follow the writer policy of the Fory Java
 // runtime (Latin-1 when the text allows it), which pyfory shares.
 func WithUTF8Strings(on bool) Option { return func(c *config) { c.utf8 = on } }
-
-// WithPerValueCalls makes Marshal and Unmarshal build and walk documents
-// with one cgo call per value (the plain wire.h document API) instead of the
-// bulk tape path. The bytes are the same; it exists to measure the
-// difference.
-func WithPerValueCalls(on bool) Option { return func(c *config) { c.perValue = on } }
 
 func makeConfig(opts []Option) config {
 	var c config
