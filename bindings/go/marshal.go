@@ -58,11 +58,11 @@ type encoder struct {
 }
 
 func (c *Context) newEncoder() *encoder {
-	e := &encoder{c: c, ref: c.cfg.ref, strEnc: 0xff}
+	e := &encoder{c: c, ref: c.cfg.ref, strEnc: 0x82} // UTF-8, the Java runtime's choice
 	if c.cfg.utf8 {
 		e.strEnc = StrUTF8
 	}
-	e.t.b = append(c.tape[:0], 'W', 'T', 1, 0, 0, 0, 0, 0)
+	e.t.b = append(c.tape[:0], 'W', 'T', 2, 0, 0, 0, 0, 0)
 	return e
 }
 
@@ -429,6 +429,14 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 		si := e.c.reg.byType[t]
 		if si == nil {
 			return goErr("type", "struct type %s is not registered (RegisterStruct)", t)
+		}
+		if si.plan != nil {
+			if !v.CanAddr() {
+				p := reflect.New(t)
+				p.Elem().Set(v)
+				v = p.Elem()
+			}
+			return e.planStruct(si, v.Addr().UnsafePointer())
 		}
 		if err := e.enter(); err != nil {
 			return err

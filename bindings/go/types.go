@@ -93,6 +93,7 @@ type structInfo struct {
 	fields  []fieldInfo
 	byWire  map[string]int // wire name -> fields index
 	fromFDL bool
+	plan    *plan // fields in wire order by offset (plan.go); nil: by name
 }
 
 type fieldInfo struct {
@@ -392,6 +393,7 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 	}
 	c.reg.byType[t] = si
 	c.reg.byIndex[si.index] = si
+	c.buildPlan(si)
 	return nil
 }
 

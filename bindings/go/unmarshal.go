@@ -139,7 +139,7 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 	if len(data) > 0 {
 		p = (*C.uint8_t)(unsafe.Pointer(&data[0]))
 	}
-	if st := C.wirego_decode(c.s, p, C.size_t(len(data)), 0); st != 0 {
+	if st := C.wirego_decode(c.s, p, C.size_t(len(data)), C.WIRE_TAPE_FIELD_INDEX); st != 0 {
 		return c.lastError(st)
 	}
 	tp := unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
@@ -231,7 +231,7 @@ func (d *decoder) decode(v reflect.Value) error {
 
 func isReferenceable(op byte) bool {
 	switch op {
-	case TypeList, TypeSet, TypeMap, tapeStruct, opStructTD, tapeUnion, TypeBinary, TypeDecimal, opPacked:
+	case TypeList, TypeSet, TypeMap, tapeStruct, opStructTD, opStructIdx, tapeUnion, TypeBinary, TypeDecimal, opPacked:
 		return true
 	}
 	return ArrayWidth(int(op)) > 0
@@ -460,6 +460,8 @@ func (d *decoder) body(op byte, k int, v reflect.Value) error {
 		return d.mapInto(k, v)
 	case op == tapeStruct || op == opStructTD:
 		return d.structInto(op, k, v)
+	case op == opStructIdx:
+		return d.structIdxInto(k, v)
 	case op == tapeUnion:
 		if t != typUnion {
 			return mismatch(op, t)
@@ -764,6 +766,15 @@ func (d *decoder) natural(op byte, k int) (reflect.Value, error) {
 		p := reflect.New(typ)
 		d.keep(k, p)
 		return p, d.structInto(op, -1, p.Elem())
+	case op == opStructIdx:
+		d.need(4)
+		typ := typStruct
+		if si := d.c.reg.byIndex[binary.LittleEndian.Uint32(d.b[d.p:])]; si != nil {
+			typ = si.typ
+		}
+		p := reflect.New(typ)
+		d.keep(k, p)
+		return p, d.structIdxInto(-1, p.Elem())
 	}
 	var nv reflect.Value
 	switch {

@@ -111,7 +111,11 @@ func WithLimit(l Limit, v uint64) Option {
 
 // WithUTF8Strings writes every string in the UTF-8 encoding, as the Fory Go
 // runtime does. By default strings follow the writer policy of the Fory Java
-// runtime (Latin-1 when the text allows it), which pyfory shares.
+// runtime (Latin-1 when the text allows it), which pyfory shares. As in Fory
+// Go, the bytes of a Go string are then written as they are: libwire does not
+// check them again (WIRE_OPT_TRUSTED_TEXT), so a string holding invalid
+// UTF-8 gives a payload with that invalid text (never a crash). Decoding
+// always checks.
 func WithUTF8Strings(on bool) Option { return func(c *config) { c.utf8 = on } }
 
 func makeConfig(opts []Option) config {
@@ -132,7 +136,8 @@ type Context struct {
 	cfg     config
 	reg     *registry
 	globVer int
-	tape    []byte // reused build tape
+	tape    []byte              // reused build tape
+	names   map[uint32][]string // field names of schema types by index (wire order)
 }
 
 // NewContext makes a context with the given options.
@@ -148,6 +153,7 @@ func newContext(cfg config) (*Context, error) {
 	c := &Context{s: s, cfg: cfg, reg: newRegistry()}
 	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_REF_TRACKING, b2i64(cfg.ref))
 	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_COMPATIBLE, b2i64(cfg.compatible))
+	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_TRUSTED_TEXT, b2i64(cfg.utf8))
 	for l := 1; l < numLimits; l++ {
 		if cfg.limitSet[l] {
 			C.wire_ctx_set_limit(s.ctx, C.int32_t(l), C.uint64_t(cfg.limits[l]))
@@ -228,6 +234,7 @@ func (c *Context) SetUTF8Strings(on bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.cfg.utf8 = on
+	C.wire_ctx_set_option(c.ctx(), C.WIRE_OPT_TRUSTED_TEXT, b2i64(on))
 }
 
 // SetLimit sets a decoder limit.
