@@ -112,6 +112,16 @@ func (e *encoder) any(x any) error {
 	case float64:
 		e.sh(TypeFloat64)
 		e.t.f64(v)
+	case []string:
+		if v == nil {
+			e.sh(opNull)
+			return nil
+		}
+		e.rec(TypeList)
+		e.t.u32(uint32(len(v)))
+		for _, s := range v {
+			e.str(s)
+		}
 	case []any:
 		if v == nil {
 			e.sh(opNull)
@@ -146,7 +156,13 @@ func (e *encoder) any(x any) error {
 			e.t.u64(uint64(val))
 		}
 	default:
-		return e.value(reflect.ValueOf(x), -1, true)
+		rv := reflect.ValueOf(x)
+		if rv.Kind() == reflect.Pointer && !rv.IsNil() && !e.ref {
+			if si := e.c.reg.byType[rv.Type().Elem()]; si != nil && si.plan != nil {
+				return e.planStruct(si, rv.UnsafePointer())
+			}
+		}
+		return e.value(rv, -1, true)
 	}
 	return nil
 }
@@ -494,6 +510,10 @@ func (e *encoder) packed(v reflect.Value, kind byte) bool {
 	e.t.u8(kind)
 	e.t.u8(byte(id))
 	e.t.u32(uint32(n))
+	if v.Kind() == reflect.Slice {
+		e.t.b = appendPacked(e.t.b, v.UnsafePointer(), n, et.Kind())
+		return true
+	}
 	for i := 0; i < n; i++ {
 		el := v.Index(i)
 		switch et.Kind() {
@@ -582,21 +602,34 @@ func (e *encoder) genericStruct(s *Struct) error {
 
 // Marshal encodes v as one root value.
 func (c *Context) Marshal(v any) ([]byte, error) {
-	return c.marshal([]any{v})
+	return c.MarshalAppend(nil, v)
 }
 
 // MarshalAll encodes each value as a root, concatenated in one payload.
 func (c *Context) MarshalAll(values []any) ([]byte, error) {
-	return c.marshal(values)
+	return c.marshal(nil, nil, values, true)
 }
 
-func (c *Context) marshal(values []any) ([]byte, error) {
+// MarshalAppend encodes v as one root value and appends the payload to dst
+// (reuse a buffer across calls: no allocation per message once it is large
+// enough).
+func (c *Context) MarshalAppend(dst []byte, v any) ([]byte, error) {
+	return c.marshal(dst, v, nil, false)
+}
+
+// marshal encodes one root (v) or, with all, the roots in values.
+func (c *Context) marshal(dst []byte, v any, values []any, all bool) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.applyGlobals(); err != nil {
 		return nil, err
 	}
 	e := c.newEncoder()
+	if !all {
+		if err := e.root(v); err != nil {
+			return nil, err
+		}
+	}
 	for _, v := range values {
 		if err := e.root(v); err != nil {
 			return nil, err
@@ -607,7 +640,7 @@ func (c *Context) marshal(values []any) ([]byte, error) {
 	if st := C.wirego_encode(c.s, (*C.uint8_t)(unsafe.Pointer(&tp[0])), C.size_t(len(tp))); st != 0 {
 		return nil, c.lastError(st)
 	}
-	return append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))...), nil
+	return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))...), nil
 }
 
 func init() {

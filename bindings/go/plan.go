@@ -10,8 +10,10 @@ package wire
 // the reflective walk for that field only.
 
 import (
+	"encoding/binary"
 	"math"
 	"reflect"
+	"slices"
 	"unsafe"
 )
 
@@ -38,6 +40,7 @@ const (
 	pkStrings // []string written as a list
 	pkStruct  // a registered struct held by value
 	pkStructs // []T of a registered struct T, written as a list
+	pkPacked  // a slice of an unnamed number or bool kind written as a list (PACKED)
 )
 
 type planField struct {
@@ -77,6 +80,14 @@ func (c *Context) buildPlan(si *structInfo) {
 
 func (c *Context) planKind(t reflect.Type, f *fieldInfo) (pkind, byte, *structInfo) {
 	natural := wireTypeOf(t)
+	if t.Kind() == reflect.Slice && t.PkgPath() == "" && t.Elem().PkgPath() == "" && f.wireType == TypeList {
+		switch t.Elem().Kind() {
+		case reflect.Bool, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int,
+			reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uint,
+			reflect.Float32, reflect.Float64:
+			return pkPacked, byte(wireTypeOf(t.Elem())), nil
+		}
+	}
 	if f.wireType >= 0 && f.wireType != natural {
 		return pkGeneric, 0, nil
 	}
@@ -203,6 +214,21 @@ func (e *encoder) planStruct(si *structInfo, p unsafe.Pointer) error {
 			for _, x := range s {
 				e.str(x)
 			}
+		case pkPacked:
+			sh := (*sliceHeader)(fp)
+			if sh.data == nil && f.fi.nullable {
+				e.sh(opNull)
+				continue
+			}
+			if sh.len == 0 {
+				e.rec(TypeList)
+				e.t.u32(0)
+				continue
+			}
+			e.rec(opPacked)
+			e.t.b = append(e.t.b, TypeList, f.op)
+			e.t.u32(uint32(sh.len))
+			e.t.b = appendPacked(e.t.b, sh.data, sh.len, f.typ.Elem().Kind())
 		case pkStruct:
 			if err := e.structAt(f.sub, fp, f.typ); err != nil {
 				return fieldErr(err, si, f.fi)
@@ -382,6 +408,32 @@ func (d *decoder) planField(f *planField, fp unsafe.Pointer) error {
 			*(*[]string)(fp) = s
 			return nil
 		}
+	case pkPacked:
+		if op == opPacked {
+			d.p++
+			k := d.reserve()
+			d.need(6)
+			et := d.b[d.p+1]
+			d.p += 2
+			n := int(d.u32())
+			raw := d.take(8 * n)
+			s := reflect.MakeSlice(f.typ, n, n)
+			fv := reflect.NewAt(f.typ, fp).Elem()
+			if n > 0 {
+				ok, err := unpackInto(s.UnsafePointer(), n, f.typ.Elem().Kind(), et, raw)
+				if !ok {
+					d.p -= 8*n + 7
+					d.refs = d.refs[:k]
+					break
+				}
+				if err != nil {
+					return err
+				}
+			}
+			fv.Set(s)
+			d.refs[k] = fv
+			return nil
+		}
 	case pkStruct:
 		if op == opStructIdx {
 			d.p++
@@ -475,4 +527,141 @@ func (c *Context) fieldNamesCached(reg uint32) ([]string, error) {
 	}
 	c.names[reg] = n
 	return n, nil
+}
+
+// appendPacked appends the n elements of a Go slice of an unnamed numeric
+// or bool kind at p as PACKED payload: 8 bytes each (i64, u64 or f64).
+func appendPacked(b []byte, p unsafe.Pointer, n int, k reflect.Kind) []byte {
+	b = slices.Grow(b, 8*n)
+	switch k {
+	case reflect.Bool:
+		for _, x := range unsafe.Slice((*bool)(p), n) {
+			u := uint64(0)
+			if x {
+				u = 1
+			}
+			b = binary.LittleEndian.AppendUint64(b, u)
+		}
+	case reflect.Int8:
+		for _, x := range unsafe.Slice((*int8)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, uint64(int64(x)))
+		}
+	case reflect.Int16:
+		for _, x := range unsafe.Slice((*int16)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, uint64(int64(x)))
+		}
+	case reflect.Int32:
+		for _, x := range unsafe.Slice((*int32)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, uint64(int64(x)))
+		}
+	case reflect.Int64:
+		for _, x := range unsafe.Slice((*int64)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, uint64(x))
+		}
+	case reflect.Int:
+		for _, x := range unsafe.Slice((*int)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, uint64(x))
+		}
+	case reflect.Uint8:
+		for _, x := range unsafe.Slice((*uint8)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, uint64(x))
+		}
+	case reflect.Uint16:
+		for _, x := range unsafe.Slice((*uint16)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, uint64(x))
+		}
+	case reflect.Uint32:
+		for _, x := range unsafe.Slice((*uint32)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, uint64(x))
+		}
+	case reflect.Uint64:
+		for _, x := range unsafe.Slice((*uint64)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, x)
+		}
+	case reflect.Uint:
+		for _, x := range unsafe.Slice((*uint)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, uint64(x))
+		}
+	case reflect.Float32:
+		for _, x := range unsafe.Slice((*float32)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(x)))
+		}
+	case reflect.Float64:
+		for _, x := range unsafe.Slice((*float64)(p), n) {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+		}
+	}
+	return b
+}
+
+// unpackInto stores a PACKED run of element type et (raw: 8 bytes each)
+// into the n elements at p of an unnamed Go kind k. ok is false when the
+// pair needs the general path (e.g. floats into integers: a type error
+// reported there).
+func unpackInto(p unsafe.Pointer, n int, k reflect.Kind, et byte, raw []byte) (ok bool, err error) {
+	signed := et >= TypeInt8 && et <= TypeTaggedInt64
+	unsigned := et >= TypeUint8 && et <= TypeTaggedUint64
+	float := et >= TypeFloat16 && et <= TypeFloat64
+	at := func(i int) uint64 { return binary.LittleEndian.Uint64(raw[8*i:]) }
+	switch {
+	case k == reflect.Bool && et == TypeBool:
+		for i, s := 0, unsafe.Slice((*bool)(p), n); i < n; i++ {
+			s[i] = at(i) != 0
+		}
+	case k == reflect.Int64 && signed:
+		for i, s := 0, unsafe.Slice((*int64)(p), n); i < n; i++ {
+			s[i] = int64(at(i))
+		}
+	case k == reflect.Int && signed:
+		for i, s := 0, unsafe.Slice((*int)(p), n); i < n; i++ {
+			s[i] = int(at(i))
+		}
+	case k == reflect.Int32 && signed:
+		for i, s := 0, unsafe.Slice((*int32)(p), n); i < n; i++ {
+			x := int64(at(i))
+			if x != int64(int32(x)) {
+				return true, goErr("value", "%d overflows a Go int32", x)
+			}
+			s[i] = int32(x)
+		}
+	case k == reflect.Int16 && signed:
+		for i, s := 0, unsafe.Slice((*int16)(p), n); i < n; i++ {
+			x := int64(at(i))
+			if x != int64(int16(x)) {
+				return true, goErr("value", "%d overflows a Go int16", x)
+			}
+			s[i] = int16(x)
+		}
+	case k == reflect.Int8 && signed:
+		for i, s := 0, unsafe.Slice((*int8)(p), n); i < n; i++ {
+			x := int64(at(i))
+			if x != int64(int8(x)) {
+				return true, goErr("value", "%d overflows a Go int8", x)
+			}
+			s[i] = int8(x)
+		}
+	case k == reflect.Uint64 && unsigned:
+		for i, s := 0, unsafe.Slice((*uint64)(p), n); i < n; i++ {
+			s[i] = at(i)
+		}
+	case k == reflect.Uint32 && unsigned:
+		for i, s := 0, unsafe.Slice((*uint32)(p), n); i < n; i++ {
+			x := at(i)
+			if x > math.MaxUint32 {
+				return true, goErr("value", "%d overflows a Go uint32", x)
+			}
+			s[i] = uint32(x)
+		}
+	case k == reflect.Float64 && float:
+		for i, s := 0, unsafe.Slice((*float64)(p), n); i < n; i++ {
+			s[i] = math.Float64frombits(at(i))
+		}
+	case k == reflect.Float32 && float:
+		for i, s := 0, unsafe.Slice((*float32)(p), n); i < n; i++ {
+			s[i] = float32(math.Float64frombits(at(i)))
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
 }

@@ -143,8 +143,11 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 		return c.lastError(st)
 	}
 	tp := unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
-	d := &decoder{c: c, b: tp}
+	d := &c.dec // reused: no allocation per message
+	*d = decoder{c: c, b: tp, refs: d.refs[:0]}
 	defer func() {
+		clear(d.refs) // keep no user values alive after the call
+		d.b = nil
 		if r := recover(); r != nil {
 			if we, ok := r.(*WireError); ok {
 				err = we
@@ -825,6 +828,19 @@ func (d *decoder) list(op byte, k int, v reflect.Value) error {
 	case reflect.Slice:
 		v.Set(reflect.MakeSlice(t, n, n))
 		d.keep(k, v)
+		if t == typStrings {
+			s := *(*[]string)(v.Addr().UnsafePointer())
+			for i := range s {
+				d.need(1)
+				if d.b[d.p] == TypeString {
+					d.p++
+					s[i] = d.text()
+				} else if err := d.decode(v.Index(i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		if t == typAnySlice || t == typSet {
 			s := *(*[]any)(v.Addr().UnsafePointer())
 			for i := range s {
@@ -876,6 +892,11 @@ func (d *decoder) packedInto(k int, v reflect.Value) error {
 		return mismatch(kind, t)
 	}
 	d.keep(k, v)
+	if t.Kind() == reflect.Slice && el.PkgPath() == "" && n > 0 {
+		if ok, err := unpackInto(v.UnsafePointer(), n, el.Kind(), et, raw); ok {
+			return err
+		}
+	}
 	// fast paths for the natural element types
 	switch el.Kind() {
 	case reflect.Int64, reflect.Int:

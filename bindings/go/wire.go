@@ -137,6 +137,7 @@ type Context struct {
 	reg     *registry
 	globVer int
 	tape    []byte              // reused build tape
+	dec     decoder             // reused read-tape decoder
 	names   map[uint32][]string // field names of schema types by index (wire order)
 }
 
