@@ -179,7 +179,22 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 			Message: "the payload has " + itoa(int64(n)) + " root values, expected " + itoa(int64(len(targets)))}
 	}
 	for _, t := range targets {
-		if err := d.decode(reflect.ValueOf(t).Elem()); err != nil {
+		rv := reflect.ValueOf(t)
+		if d.p < len(tp) && tp[d.p] == opStructIdx { // a struct into *T: straight to its plan
+			if si := c.reg.byType[rv.Type().Elem()]; si != nil && si.plan != nil {
+				d.p++
+				d.refs[d.reserve()] = rv.Elem()
+				reg, nf := d.u32(), int(d.u32())
+				if reg != si.index {
+					return goErr("type", "cannot decode a %s into a Go %s", c.TypeName(reg), si.typ)
+				}
+				if err := d.planInto(si, nf, rv.UnsafePointer()); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if err := d.decode(rv.Elem()); err != nil {
 			return err
 		}
 	}
