@@ -7,17 +7,24 @@ coverage of it.
 
 `generate` parses every WIRE_API declaration of libwire/include/wire.h into
 libwire/abi.json: name, return type, parameters (type and name), the
-section of the header, and the ownership sentence of its comment. `check`
-fails when abi.json is not what the header gives (the header changed without
-regenerating), when it disagrees with the exported symbols list, or when a
-binding neither uses a function nor lists it in its ABI_EXCLUDED file (with
-a reason) - so a new function must be bound or explicitly excluded by every
-binding.
+section of the header, and the ownership sentence of its comment; and every
+WIRE_* constant (enumerators and version macros) with the value the C
+compiler gives it. `check` fails when abi.json is not what the header gives
+(the header changed without regenerating); when the parse missed a WIRE_API
+declaration; when a declaration rebuilt from abi.json conflicts with the
+header (a C translation unit that includes wire.h and declares every function
+again from the JSON - the compiler, not this parser, compares the
+signatures); when the compiler's value of a constant differs; when abi.json
+disagrees with the exported symbols list; or when a binding neither uses a
+function nor lists it in its ABI_EXCLUDED file (with a reason) - so a new
+function must be bound or explicitly excluded by every binding.
 """
 import json
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HEADER = os.path.join(ROOT, "libwire", "include", "wire.h")
@@ -67,11 +74,66 @@ def parse_header():
     return funcs
 
 
+def constant_names():
+    """WIRE_* enumerators and value macros of the header, in order."""
+    text = re.sub(r"/\*.*?\*/", " ", open(HEADER).read(), flags=re.S)
+    names = re.findall(r"^#define (WIRE_VERSION_[A-Z]+) ", text, re.M)
+    for body in re.findall(r"\benum\s*\w*\s*\{(.*?)\}", text, re.S):
+        for item in body.split(","):
+            m = re.match(r"\s*(WIRE_[A-Z0-9_]+)\b", item)
+            if m:
+                names.append(m.group(1))
+    return names
+
+
+def compile_and_run(source):
+    """Builds a C program against wire.h and returns its standard output."""
+    cc = os.environ.get("CC", "cc")
+    with tempfile.TemporaryDirectory() as d:
+        c = os.path.join(d, "abi_probe.c")
+        exe = os.path.join(d, "abi_probe")
+        with open(c, "w") as f:
+            f.write(source)
+        r = subprocess.run([cc, "-std=c11", "-Wall", "-Werror", "-I",
+                            os.path.join(ROOT, "libwire", "include"), c, "-o", exe],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            return None, r.stderr
+        return subprocess.run([exe], capture_output=True, text=True, check=True).stdout, ""
+
+
+def constants():
+    names = constant_names()
+    src = "#include <stdio.h>\n#include \"wire.h\"\nint main(void) {\n"
+    for n in names:
+        src += '  printf("%%s %%lld\\n", "%s", (long long)(%s));\n' % (n, n)
+    src += "  return 0;\n}\n"
+    out, err = compile_and_run(src)
+    if out is None:
+        sys.exit("abi: cannot evaluate the constants:\n" + err)
+    consts = []
+    for line in out.splitlines():
+        name, value = line.split()
+        consts.append({"name": name, "value": int(value)})
+    return consts
+
+
+def redeclare(funcs):
+    """A translation unit that declares every function again from the JSON
+    after wire.h: the compiler rejects any signature that differs."""
+    src = "#include \"wire.h\"\n"
+    for f in funcs:
+        params = ", ".join("%s %s" % (p["type"], p["name"]) for p in f["params"]) or "void"
+        src += "WIRE_API %s %s(%s);\n" % (f["returns"], f["name"], params)
+    src += "int main(void) { return 0; }\n"
+    return src
+
+
 def generate():
     funcs = parse_header()
     with open(ABI, "w") as f:
         json.dump({"library": "libwire", "header": "libwire/include/wire.h",
-                   "functions": funcs}, f, indent=1)
+                   "functions": funcs, "constants": constants()}, f, indent=1)
         f.write("\n")
     print("wrote %s (%d functions)" % (os.path.relpath(ABI, ROOT), len(funcs)))
 
@@ -79,10 +141,17 @@ def generate():
 def check():
     problems = []
     want = {"library": "libwire", "header": "libwire/include/wire.h",
-            "functions": parse_header()}
+            "functions": parse_header(), "constants": constants()}
     have = json.load(open(ABI))
     if have != want:
         problems.append("libwire/abi.json is stale: run `python3 conformance/abi/abi.py generate`")
+    declared = len(re.findall(r"^WIRE_API\b", open(HEADER).read(), re.M))
+    if declared != len(want["functions"]):
+        problems.append("wire.h has %d WIRE_API declarations, the parser found %d"
+                        % (declared, len(want["functions"])))
+    out, err = compile_and_run(redeclare(have.get("functions", [])))
+    if out is None:
+        problems.append("abi.json's signatures conflict with wire.h:\n" + err)
     names = [f["name"] for f in want["functions"]]
     symbols = [l.strip() for l in open(SYMBOLS) if l.strip()]
     for n in sorted(set(names) - set(symbols)):

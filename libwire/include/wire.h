@@ -702,6 +702,21 @@ WIRE_API int32_t wire_encode(wire_ctx *ctx, wire_doc *doc,
  * the same tapes as wire_decode + a walk of the document. Its scratch
  * memory lives in the context and is reused by later calls. */
 
+/* Tape op codes that are not wire type ids (spec/tape.md; every other op
+ * byte is the WIRE_T_* id of the value that follows), the tape version
+ * byte, and the string encoding bytes beyond WIRE_STR_*. */
+enum {
+  WIRE_TAPE_VERSION = 2,       /* tapes with STRUCT_IDX / Java strings */
+  WIRE_TAPE_NULL = 0x00,       /* a null reference */
+  WIRE_TAPE_REF = 0xF0,        /* u32 k: the k-th referenceable value */
+  WIRE_TAPE_STRUCT_TD = 0xF1,  /* struct laid out by a TypeDef */
+  WIRE_TAPE_ENUM_ID = 0xF2,    /* enum by user type id (no schema) */
+  WIRE_TAPE_PACKED = 0xF3,     /* list/set of one numeric type, 8 B each */
+  WIRE_TAPE_STRUCT_IDX = 0xF4, /* registered struct, fields by wire index */
+  WIRE_TAPE_STR_JAVA = 0x80,   /* | WIRE_STR_*: written as Java would */
+  WIRE_TAPE_STR_UTF8_JAVA = 0xFF /* version 1 spelling of 0x80 | UTF8 */
+};
+
 /* Encodes the roots of a tape. *out is allocated through the context (free
  * with wire_ctx_free_bytes). On failure the error offset is in the tape
  * (a malformed tape or a value the builders reject) or in the output (a
