@@ -7,11 +7,14 @@ coverage of it.
 
 `generate` parses every WIRE_API declaration of libwire/include/wire.h into
 libwire/abi.json: name, return type, parameters (type and name), the
-section of the header, and the ownership sentence of its comment; and every
+section of the header, and the ownership sentence of its comment (or of
+the "Ownership:" note above it in its section); and every
 WIRE_* constant (enumerators and version macros) with the value the C
 compiler gives it. `check` fails when abi.json is not what the header gives
 (the header changed without regenerating); when the parse missed a WIRE_API
-declaration; when a declaration rebuilt from abi.json conflicts with the
+declaration; when a function that returns a pointer (or stores one through
+an argument) does not say who owns it and how long it is valid; when a
+declaration rebuilt from abi.json conflicts with the
 header (a C translation unit that includes wire.h and declares every function
 again from the JSON - the compiler, not this parser, compares the
 signatures); when the compiler's value of a constant differs; when abi.json
@@ -36,6 +39,19 @@ BINDINGS = {
     "go": ("bindings/go", (".go", ".c", ".h"), "bindings/go/ABI_EXCLUDED"),
     "kotlin": ("bindings/kotlin/src/main", (".kt", ".java"), "bindings/kotlin/ABI_EXCLUDED"),
 }
+
+
+# Sentences that say who owns returned memory and how long it lives.
+OWNERSHIP_WORDS = re.compile(r"\bfree\b|owned|allocated|static storage|valid until|"
+                             r"points? into|zero-copy|belongs?|ownership", re.I)
+# "/* Ownership: ... */": applies to the declarations below it, to the end
+# of the header section, unless a declaration has its own sentence.
+NOTE_RE = re.compile(r"/\* (Ownership: .*?)\*/", re.S)
+
+
+def returns_memory(f):
+    """A function that returns a pointer or stores one through an argument."""
+    return "*" in f["returns"] or any(p["type"].count("*") >= 2 for p in f["params"])
 
 
 def parse_header():
@@ -67,8 +83,15 @@ def parse_header():
             comment = " ".join(text[cstart + 2:start].replace("*", " ").split())
         owns = ""
         for sent in re.split(r"(?<=\.)\s", comment):
-            if re.search(r"\bfree\b|owned|allocated", sent, re.I):
+            if OWNERSHIP_WORDS.search(sent):
                 owns += (" " if owns else "") + sent
+        if not owns:  # the group note above it in the same section
+            note = None
+            for nm in NOTE_RE.finditer(text, 0, m.start()):
+                note = nm
+            sec = text.rfind("/* Section - ", 0, m.start())
+            if note and note.start() > sec:
+                owns = " ".join(note.group(1).replace("*", " ").split())
         funcs.append({"name": name, "returns": ret.replace(" *", "*"),
                       "params": params, "section": section, "ownership": owns})
     return funcs
@@ -153,6 +176,10 @@ def check():
     if out is None:
         problems.append("abi.json's signatures conflict with wire.h:\n" + err)
     names = [f["name"] for f in want["functions"]]
+    for f in want["functions"]:
+        if returns_memory(f) and not f["ownership"]:
+            problems.append("%s returns memory or a view, and its comment does not say "
+                            "who owns it or how long it is valid" % f["name"])
     symbols = [l.strip() for l in open(SYMBOLS) if l.strip()]
     for n in sorted(set(names) - set(symbols)):
         problems.append("%s is declared in wire.h but not exported" % n)
