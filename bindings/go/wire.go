@@ -8,8 +8,10 @@
 // with RegisterStruct, described by `wire:"name,nullable,ref"` tags or
 // matched by name to types loaded from a Fory IDL (FDL) schema
 // (Context.LoadSchema). A whole message is converted with one cgo call in
-// each direction (see BULK_PROPOSAL.md). The Document API (Doc, Node) gives
-// node-level access with explicit type ids and wire choices.
+// each direction, through libwire's direct tape codec; registered structs
+// go through a per-type plan of field offsets (plan.go, README.md). The
+// Document API (Doc, Node) gives node-level access with explicit type ids
+// and wire choices.
 package wire
 
 /*
