@@ -305,14 +305,51 @@ func (d *decoder) structIdxInto(k int, v reflect.Value) error {
 	if si.index != reg {
 		return goErr("type", "cannot decode a %s into a Go %s", d.c.TypeName(reg), t)
 	}
+	if si.plan == nil {
+		return d.structIdxByName(si, reg, nf, v)
+	}
 	if !v.CanAddr() {
 		return goErr("state", "struct value not addressable")
 	}
 	return d.planInto(si, nf, v.Addr().UnsafePointer())
 }
 
+// structIdxByName decodes the fields of a STRUCT_IDX record into a Go type
+// without a plan (one that lacks some of the schema's fields): by the
+// schema's field names, skipping those the Go type does not have.
+func (d *decoder) structIdxByName(si *structInfo, reg uint32, nf int, v reflect.Value) error {
+	names, err := d.c.fieldNamesCached(reg)
+	if err != nil {
+		return err
+	}
+	if len(names) != nf {
+		return errTape
+	}
+	if err := d.enter(); err != nil {
+		return err
+	}
+	for _, name := range names {
+		fi, ok := si.byWire[name]
+		if !ok {
+			if err := d.skip(); err != nil {
+				return err
+			}
+			continue
+		}
+		f := &si.fields[fi]
+		if err := d.decode(v.FieldByIndex(f.goIndex)); err != nil {
+			return fieldErr(err, si, f)
+		}
+	}
+	d.depth--
+	return nil
+}
+
 func (d *decoder) planInto(si *structInfo, nf int, p unsafe.Pointer) error {
-	if si.plan == nil || nf != len(si.plan.fields) {
+	if si.plan == nil {
+		return d.structIdxByName(si, si.index, nf, reflect.NewAt(si.typ, p).Elem())
+	}
+	if nf != len(si.plan.fields) {
 		return errTape
 	}
 	if err := d.enter(); err != nil {

@@ -297,3 +297,43 @@ func TestForyGoMapDuplicates(t *testing.T) {
 		t.Fatalf("libwire's map node has %d entries", n)
 	}
 }
+
+// A Go type bound to a schema struct with more fields than it has gets no
+// plan: it is written by field names and read by the schema's names.
+func TestPlanPartialSchemaType(t *testing.T) {
+	type Part struct {
+		Name string
+	}
+	c, err := NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.LoadSchemaText("part.fdl", "package demo;\nmessage Part [id=700] {\n string name = 1;\n int32 count = 2 [nullable = true];\n}\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RegisterStruct("demo.Part", Part{}); err != nil {
+		t.Fatal(err)
+	}
+	if si := c.reg.byType[reflect.TypeOf(Part{})]; si == nil || si.plan != nil {
+		t.Fatal("want a registered type without a plan")
+	}
+	b, err := c.Marshal(&Part{Name: "n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Part
+	if err := c.Unmarshal(b, &back); err != nil || back.Name != "n" {
+		t.Fatalf("got %+v, %v", back, err)
+	}
+	if rt := c.readTape(); len(rt) < 9 || rt[8] != opStructIdx {
+		t.Fatalf("read tape % x: want a STRUCT_IDX root", rt)
+	}
+	vals, err := c.Decode(b)
+	if err != nil || len(vals) != 1 {
+		t.Fatal(vals, err)
+	}
+	if p, ok := vals[0].(*Part); !ok || p.Name != "n" {
+		t.Fatalf("decoded %#v", vals[0])
+	}
+}

@@ -1099,3 +1099,9 @@ func (d *decoder) skip() error {
 func (c *Context) decodeTapeOnly(data []byte) int32 {
 	return int32(C.wirego_decode(c.s, (*C.uint8_t)(unsafe.Pointer(&data[0])), C.size_t(len(data)), 0))
 }
+
+// readTape is the read tape of the last Unmarshal (in C memory, valid
+// until the next call; for tests).
+func (c *Context) readTape() []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
+}
