@@ -594,9 +594,7 @@ func (d *decoder) dense(kind byte, v reflect.Value) error {
 	if kind == TypeBinary {
 		switch {
 		case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
-			b := make([]byte, len(raw))
-			copy(b, raw)
-			v.SetBytes(b)
+			v.SetBytes(append([]byte{}, raw...)) // no zeroing before the copy
 			return nil
 		case t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 && t.Len() == len(raw):
 			reflect.Copy(v, reflect.ValueOf(raw))
