@@ -188,7 +188,11 @@ enum {
   WIRE_LIMIT_DECIMAL_DIGITS = 5, /* magnitude bytes of a big decimal (10000) */
   WIRE_LIMIT_ROOTS = 6,        /* root values in one payload (1 Mi) */
   WIRE_LIMIT_TYPEDEF_BYTES = 7,/* body bytes of one TypeDef (4096) */
-  WIRE_LIMIT_TYPEDEF_FIELDS = 8 /* fields of one TypeDef (512) */
+  WIRE_LIMIT_TYPEDEF_FIELDS = 8,/* fields of one TypeDef (512) */
+  WIRE_LIMIT_TYPEDEF_CACHE = 9 /* distinct incoming TypeDefs a context keeps
+                                  across messages (256; 0 = none); more are
+                                  read per message. Kept until the context
+                                  is freed (documents point at them). */
 };
 WIRE_API int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t limit,
                                     uint64_t value);

@@ -133,12 +133,14 @@ wire_ctx *wire_ctx_new_with_allocator(wire_malloc_fn m, wire_realloc_fn r,
   ctx->max_roots = UINT64_C(1) << 20;
   ctx->max_typedef_bytes = 4096;
   ctx->max_typedef_fields = 512;
+  ctx->max_typedef_cache = 256;
   return ctx;
 }
 
 void wire_ctx_free(wire_ctx *ctx) {
   if (!ctx) return;
   if (ctx->refs) wire__free(ctx, ctx->refs, ctx->refs_cap * sizeof(void *));
+  wire__tdcache_free(ctx);
   wire__reg_free(ctx);
   wire__tape_scratch_free(ctx);
   ctx->free_fn(ctx->user, ctx, sizeof *ctx);
@@ -215,6 +217,8 @@ int64_t wire_ctx_get_option(const wire_ctx *ctx, int32_t opt) {
 
 int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t which, uint64_t v) {
   if (!ctx) return WIRE_E_ARG;
+  /* Cached TypeDefs were checked against the old limits. */
+  wire__tdcache_flush(ctx);
   switch (which) {
   case WIRE_LIMIT_DEPTH:
     if (v < 1 || v > 100000)
@@ -228,6 +232,7 @@ int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t which, uint64_t v) {
   case WIRE_LIMIT_ROOTS: ctx->max_roots = v; return WIRE_OK;
   case WIRE_LIMIT_TYPEDEF_BYTES: ctx->max_typedef_bytes = v; return WIRE_OK;
   case WIRE_LIMIT_TYPEDEF_FIELDS: ctx->max_typedef_fields = v; return WIRE_OK;
+  case WIRE_LIMIT_TYPEDEF_CACHE: ctx->max_typedef_cache = v; return WIRE_OK;
   default:
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown limit %d", (int)which);
   }
@@ -244,6 +249,7 @@ uint64_t wire_ctx_get_limit(const wire_ctx *ctx, int32_t which) {
   case WIRE_LIMIT_ROOTS: return ctx->max_roots;
   case WIRE_LIMIT_TYPEDEF_BYTES: return ctx->max_typedef_bytes;
   case WIRE_LIMIT_TYPEDEF_FIELDS: return ctx->max_typedef_fields;
+  case WIRE_LIMIT_TYPEDEF_CACHE: return ctx->max_typedef_cache;
   default: return 0;
   }
 }

@@ -190,25 +190,12 @@ static uint8_t kind_of(uint8_t t) {
   }
 }
 
-/* The registered type for a layout read from a TypeDef, if any. */
 static uint32_t registered(dec *d, bool by_name, uint32_t id,
                            const uint8_t *ns, uint32_t ns_len,
                            const uint8_t *name, uint32_t name_len,
                            uint8_t kind) {
-  wire_registry *r = d->ctx->reg;
-  if (!r) return WIRE_NO_TYPE;
-  for (uint32_t i = 0; i < r->ntypes; i++) {
-    wire_utype *t = &r->types[i];
-    if (t->kind != kind || t->by_name != by_name) continue;
-    if (!by_name) {
-      if (t->user_id == id) return i;
-    } else if (strlen(t->ns) == ns_len && strlen(t->name) == name_len &&
-               wire__eq(t->ns, ns, ns_len) &&
-               wire__eq(t->name, name, name_len)) {
-      return i;
-    }
-  }
-  return WIRE_NO_TYPE;
+  return wire__reg_lookup(d->ctx, kind, by_name, id, ns, ns_len, name,
+                          name_len);
 }
 
 /* Same-schema struct (and ext) type meta: the schema must know the type. */
@@ -286,9 +273,17 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
                                         "expected #%zu", index, d->ntds);
     T(s, "shared TypeDef #%u (new, follows)", index);
     const uint8_t *ts = d->in.p;
-    if (wire__typedef_read(d->ctx, &d->in, d->arena, d->ctx->max_depth,
-                           &l) != WIRE_OK)
+    /* A TypeDef seen before (in any message on this context): a lookup and
+     * a byte compare; else it is read, linked and (room permitting)
+     * cached. */
+    l = wire__tdcache_find(d->ctx, ts, (size_t)(d->in.end - ts));
+    if (l) {
+      d->in.p += l->td_len;
+    } else if (wire__typedef_read(d->ctx, &d->in, d->arena, d->ctx->max_depth,
+                                  &l) != WIRE_OK ||
+               wire__tdcache_adopt(d->ctx, &l) != WIRE_OK) {
       return false;
+    }
     if (d->dump) {
       if (l->by_name)
         T(ts, "TypeDef: %s%s %.*s.%.*s, %u field(s)",
@@ -324,17 +319,6 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
       d->tds_cap = cap;
     }
     d->tds[d->ntds++] = l;
-    l->type_index = registered(d, l->by_name, l->user_id, l->ns, l->ns_len,
-                               l->name, l->name_len, l->kind);
-    if (l->type_index != WIRE_NO_TYPE) {
-      wire__layout_link(d->ctx, l);
-      wire_buf b = {d->ctx, NULL, 0, 0, false, WIRE_OK};
-      if (wire__typedef_build(d->ctx, l->type_index, &b) == WIRE_OK &&
-          b.len == l->td_len && wire__eq(b.p, l->td, b.len))
-        l->matches_schema = true;
-      wire__free(d->ctx, b.p, b.cap);
-      wire_ctx_clear_error(d->ctx);
-    }
   }
   if (l->kind != kind_of(tm->type))
     return fail(d, WIRE_E_TYPEDEF, s, "TypeDef of a %s for a %s value",

@@ -713,6 +713,9 @@ wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
 /* Index of a field by wire name (snake_case), declared name, or "#tag". */
 int32_t wire__field_index(wire_ctx *ctx, const wire_layout *l,
                           const char *name, size_t len) {
+  /* Names through the layout's index; "#tag" by the scan below. */
+  if (l->ix && !(len > 0 && name[0] == '#'))
+    return wire__layout_find(l, name, len);
   for (uint32_t i = 0; i < l->nfields; i++) {
     const wire_lfield *f = &l->fields[i];
     if (f->name_len == len && f->name && wire__eq(f->name, name, len))

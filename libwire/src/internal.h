@@ -30,6 +30,7 @@ struct wire_ctx {
   uint64_t max_roots;
   uint64_t max_typedef_bytes;
   uint64_t max_typedef_fields;
+  uint64_t max_typedef_cache; /* entries of the incoming TypeDef cache */
   int32_t err_code;
   uint64_t err_offset;
   char err_msg[256];
@@ -39,6 +40,7 @@ struct wire_ctx {
   size_t refs_cap;
   struct wire_registry_s *reg; /* user types (schema.h), NULL if none */
   struct wire_tape_scratch *tape; /* tape codec scratch (tape_enc.c) */
+  struct wire_tdcache *tdc; /* incoming TypeDefs (schema.h), or NULL */
 };
 
 void *wire__alloc(wire_ctx *ctx, size_t size);

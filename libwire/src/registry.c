@@ -8,6 +8,7 @@ wire_registry *wire__reg(wire_ctx *ctx) {
   if (!r) return NULL;
   memset(r, 0, sizeof *r);
   r->arena.ctx = ctx;
+  r->gen = 1;
   ctx->reg = r;
   return r;
 }
@@ -95,6 +96,7 @@ int32_t wire__reg_add_type(wire_ctx *ctx, uint8_t kind, bool by_name,
   }
   if (out) *out = r->ntypes;
   r->ntypes++;
+  r->gen++;
   return WIRE_OK;
 }
 
@@ -154,6 +156,7 @@ int32_t wire__reg_add_field(wire_ctx *ctx, uint32_t ti, const char *name,
   f->tag = tag;
   f->type = type;
   t->nfields++;
+  r->gen++;
   return WIRE_OK;
 }
 
@@ -175,6 +178,7 @@ int32_t wire__reg_add_enum_value(wire_ctx *ctx, uint32_t ti, const char *name,
   if (!v->name) return nomem(ctx);
   v->value = value;
   t->nvalues++;
+  r->gen++;
   return WIRE_OK;
 }
 
@@ -199,6 +203,7 @@ int32_t wire__reg_add_union_case(wire_ctx *ctx, uint32_t ti, uint32_t case_id,
   if (!c->name) return nomem(ctx);
   c->type = type;
   t->ncases++;
+  r->gen++;
   return WIRE_OK;
 }
 
@@ -250,6 +255,7 @@ static int32_t resolve(wire_ctx *ctx, wire_ftype *f) {
 int32_t wire__reg_finish(wire_ctx *ctx) {
   wire_registry *r = ctx->reg;
   if (!r) return WIRE_OK;
+  r->gen++;
   for (uint32_t i = 0; i < r->ntypes; i++) {
     wire_utype *t = &r->types[i];
     int32_t st;
