@@ -137,14 +137,11 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
       }
     }
     if (d->nms == d->ms_cap) {
-      size_t cap = d->ms_cap ? d->ms_cap * 2 : 8;
-      if (cap > 65536)
+      if (d->nms >= 65536)
         return fail(d, WIRE_E_LIMIT, s, "too many meta strings");
-      ms_entry *m = wire__realloc(d->ctx, d->ms, d->ms_cap * sizeof *m,
-                                  cap * sizeof *m);
+      ms_entry *m = wire__grow(d->ctx, d->ms, &d->ms_cap, d->nms, sizeof *m, 8);
       if (!m) return fail(d, WIRE_E_NOMEM, s, "out of memory");
       d->ms = m;
-      d->ms_cap = cap;
     }
     d->ms[d->nms++] = (ms_entry){bytes, len, enc, (uint8_t)msctx, form};
     (void)bs;
@@ -310,14 +307,10 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
                 d->depth + 1, line);
       }
     }
-    if (d->ntds == d->tds_cap) {
-      size_t cap = d->tds_cap ? d->tds_cap * 2 : 8;
-      wire_layout **t = wire__realloc(d->ctx, d->tds, d->tds_cap * sizeof *t,
-                                      cap * sizeof *t);
-      if (!t) return fail(d, WIRE_E_NOMEM, s, "out of memory");
-      d->tds = t;
-      d->tds_cap = cap;
-    }
+    wire_layout **t = wire__grow(d->ctx, d->tds, &d->tds_cap, d->ntds,
+                                 sizeof *t, 8);
+    if (!t) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+    d->tds = t;
     d->tds[d->ntds++] = l;
   }
   if (l->kind != kind_of(tm->type))
@@ -1334,11 +1327,32 @@ void wire__dec_root(dec *d) {
   d->unbacked = UNBACKED_BUDGET;
 }
 
+/* The tables are left to the context for the next decode (when it keeps
+ * none and they are not large), else freed. */
+#define DEC_KEEP_MAX 4096
 void wire__dec_fini(dec *d) {
-  if (d->ms) wire__free(d->ctx, d->ms, d->ms_cap * sizeof *d->ms);
-  if (d->tds) wire__free(d->ctx, d->tds, d->tds_cap * sizeof *d->tds);
+  wire_ctx *ctx = d->ctx;
+  if (!ctx->dec_keep.ms && !ctx->dec_keep.tds && d->ms_cap <= DEC_KEEP_MAX &&
+      d->tds_cap <= DEC_KEEP_MAX) {
+    ctx->dec_keep.ms = d->ms;
+    ctx->dec_keep.ms_cap = d->ms_cap;
+    ctx->dec_keep.tds = d->tds;
+    ctx->dec_keep.tds_cap = d->tds_cap;
+  } else {
+    if (d->ms) wire__free(ctx, d->ms, d->ms_cap * sizeof *d->ms);
+    if (d->tds) wire__free(ctx, d->tds, d->tds_cap * sizeof *d->tds);
+  }
   d->ms = NULL;
   d->tds = NULL;
+  d->ms_cap = d->tds_cap = 0;
+}
+
+void wire__dec_keep_free(wire_ctx *ctx) {
+  ms_entry *ms = ctx->dec_keep.ms;
+  wire_layout **tds = ctx->dec_keep.tds;
+  if (ms) wire__free(ctx, ms, ctx->dec_keep.ms_cap * sizeof *ms);
+  if (tds) wire__free(ctx, tds, ctx->dec_keep.tds_cap * sizeof *tds);
+  memset(&ctx->dec_keep, 0, sizeof ctx->dec_keep);
 }
 
 bool wire__dec_root_header(dec *d, size_t roots) {
@@ -1367,6 +1381,12 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
                    wire_doc *doc, wire_dump_fn dump, void *user) {
   dec d;
   wire__dec_init(&d, ctx, data, len, doc, NULL);
+  /* the tables the last decode left (wire__dec_fini) */
+  d.ms = ctx->dec_keep.ms;
+  d.ms_cap = ctx->dec_keep.ms_cap;
+  d.tds = ctx->dec_keep.tds;
+  d.tds_cap = ctx->dec_keep.tds_cap;
+  memset(&ctx->dec_keep, 0, sizeof ctx->dec_keep);
   d.dump = dump;
   d.dump_user = user;
   int32_t st = WIRE_OK;

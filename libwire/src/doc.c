@@ -1,42 +1,23 @@
-/* doc.c - the document: arena, node builders and accessors. */
+/* doc.c - the document: node builders and accessors (the arena is in
+ * arena.c). */
 #include <stdlib.h>
 
 #include "schema.h"
 
-/* ---- arena ---- */
-
-void *wire__arena_alloc_slow(wire_arena *a, size_t size) {
-  size_t want = a->next_size ? a->next_size : 4096;
-  if (want < size + sizeof(wire_block)) want = size + sizeof(wire_block);
-  wire_block *blk = wire__alloc(a->ctx, want);
-  if (!blk) return NULL;
-  blk->next = a->head;
-  blk->size = want;
-  a->head = blk;
-  a->p = (uint8_t *)(blk + 1);
-  a->end = (uint8_t *)blk + want;
-  if (a->next_size < (size_t)1 << 20) a->next_size = want * 2;
-  void *r = a->p;
-  a->p += size;
-  return r;
-}
-
-void wire__arena_free(wire_arena *a) {
-  wire_block *b = a->head;
-  while (b) {
-    wire_block *n = b->next;
-    wire__free(a->ctx, b, b->size);
-    b = n;
-  }
-  a->head = NULL;
-  a->p = a->end = NULL;
-}
-
 /* ---- document ---- */
+
+/* A freed document's shell and newest arena block (up to this size) stay
+ * on the context for the next wire_doc_new. */
+#define SPARE_ARENA_MAX ((size_t)256 << 10)
 
 wire_doc *wire_doc_new(wire_ctx *ctx) {
   if (!ctx) return NULL;
-  wire_doc *d = wire__alloc(ctx, sizeof *d);
+  wire_doc *d = ctx->spare_doc;
+  if (d) {
+    ctx->spare_doc = NULL;
+    return d;
+  }
+  d = wire__alloc(ctx, sizeof *d);
   if (!d) {
     wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
     return NULL;
@@ -49,8 +30,18 @@ wire_doc *wire_doc_new(wire_ctx *ctx) {
 
 void wire_doc_free(wire_doc *d) {
   if (!d) return;
+  wire_ctx *ctx = d->ctx;
+  if (!ctx->spare_doc) {
+    wire__arena_reset(&d->arena, SPARE_ARENA_MAX);
+    wire_arena a = d->arena;
+    memset(d, 0, sizeof *d);
+    d->ctx = ctx;
+    d->arena = a;
+    ctx->spare_doc = d;
+    return;
+  }
   wire__arena_free(&d->arena);
-  wire__free(d->ctx, d, sizeof *d);
+  wire__free(ctx, d, sizeof *d);
 }
 
 size_t wire_doc_root_count(const wire_doc *d) { return d ? d->nroots : 0; }
@@ -65,20 +56,16 @@ static int32_t nomem(wire_doc *d) {
 
 int32_t wire_doc_add_root(wire_doc *d, wire_node *n) {
   if (!d || !n) return WIRE_E_ARG;
-  if (d->nroots == d->roots_cap) {
-    uint32_t cap = d->roots_cap ? d->roots_cap * 2 : 8;
-    wire_node **r = wire__arena_alloc(&d->arena, cap * sizeof *r);
-    if (!r) return nomem(d);
-    if (d->nroots) memcpy(r, d->roots, d->nroots * sizeof *r);
-    d->roots = r;
-    d->roots_cap = cap;
-  }
+  wire_node **r = wire__arena_grow(&d->arena, d->roots, &d->roots_cap,
+                                   d->nroots, sizeof *r, 8);
+  if (!r) return nomem(d);
+  d->roots = r;
   d->roots[d->nroots++] = n;
   return WIRE_OK;
 }
 
-wire_node *wire__node_new(wire_doc *d, uint8_t type) {
-  wire_node *n = wire__arena_alloc(&d->arena, sizeof *n);
+wire_node *wire__node_new_slow(wire_doc *d, uint8_t type) {
+  wire_node *n = wire__arena_alloc_slow(&d->arena, sizeof *n);
   if (!n) {
     nomem(d);
     return NULL;
@@ -101,12 +88,10 @@ void *wire__doc_dup(wire_doc *d, const void *p, size_t n) {
 
 int32_t wire__list_push(wire_doc *d, wire_node *l, wire_node *item) {
   if (l->small == l->v.list.cap) {
-    uint32_t cap = l->v.list.cap ? l->v.list.cap * 2 : 4;
-    wire_node **p = wire__arena_alloc(&d->arena, cap * sizeof *p);
+    wire_node **p = wire__arena_grow(&d->arena, l->v.list.items, &l->v.list.cap,
+                                     l->small, sizeof *p, 4);
     if (!p) return nomem(d);
-    if (l->small) memcpy(p, l->v.list.items, l->small * sizeof *p);
     l->v.list.items = p;
-    l->v.list.cap = cap;
   }
   l->v.list.items[l->small++] = item;
   return WIRE_OK;
@@ -115,12 +100,11 @@ int32_t wire__list_push(wire_doc *d, wire_node *l, wire_node *item) {
 int32_t wire__map_push(wire_doc *d, wire_node *m, wire_node *k,
                        wire_node *v) {
   if (m->small == m->v.map.cap) {
-    uint32_t cap = m->v.map.cap ? m->v.map.cap * 2 : 4;
-    wire_node **p = wire__arena_alloc(&d->arena, 2 * cap * sizeof *p);
+    /* entries of two pointers (key, value) */
+    wire_node **p = wire__arena_grow(&d->arena, m->v.map.kv, &m->v.map.cap,
+                                     m->small, 2 * sizeof *p, 4);
     if (!p) return nomem(d);
-    if (m->small) memcpy(p, m->v.map.kv, 2 * m->small * sizeof *p);
     m->v.map.kv = p;
-    m->v.map.cap = cap;
   }
   m->v.map.kv[2 * m->small] = k;
   m->v.map.kv[2 * m->small + 1] = v;
@@ -746,6 +730,38 @@ int32_t wire_struct_set_field(wire_doc *d, wire_node *n, const char *name,
     return wire__fail(d->ctx, WIRE_E_ENCODE, 0, "no field %.*s", (int)len,
                       name);
   n->v.st.fields[i] = value;
+  return WIRE_OK;
+}
+
+int32_t wire_struct_set_field_at(wire_doc *d, wire_node *n, size_t index,
+                                 wire_node *value) {
+  if (WIRE_LIKELY(d && value && is_struct(n) && index < n->small)) {
+    n->v.st.fields[index] = value;
+    return WIRE_OK;
+  }
+  if (!d || !is_struct(n) || !value) return WIRE_E_ARG;
+  if (index >= n->v.st.layout->nfields)
+    return wire__fail(d->ctx, WIRE_E_ARG, 0, "field index %zu of %u", index,
+                      n->v.st.layout->nfields);
+  /* A decoded struct may hold fewer values than its layout has fields
+   * (n->small); the ones between are unset. */
+  if (index >= n->small) {
+    for (uint32_t i = n->small; i < index; i++) n->v.st.fields[i] = NULL;
+    n->small = (uint32_t)index + 1;
+  }
+  n->v.st.fields[index] = value;
+  return WIRE_OK;
+}
+
+int32_t wire_struct_field_index(const wire_doc *d, const wire_node *n,
+                                const char *name, size_t len,
+                                uint32_t *out_index) {
+  if (!d || !is_struct(n) || (!name && len) || !out_index) return WIRE_E_ARG;
+  int32_t i = wire__field_index(d->ctx, n->v.st.layout, name ? name : "", len);
+  if (i < 0)
+    return wire__fail(d->ctx, WIRE_E_SCHEMA, 0, "no field %.*s",
+                      (int)(len > 64 ? 64 : len), name ? name : "");
+  *out_index = (uint32_t)i;
   return WIRE_OK;
 }
 

@@ -30,16 +30,10 @@ static char *dupn(wire_registry *r, const char *s, size_t n) {
   return p;
 }
 
-/* Grows an arena-held array by doubling. */
+/* Grows an arena-held array (the growth rule of arena.c). */
 static void *grow(wire_registry *r, void *old, uint32_t n, uint32_t *cap,
                   size_t elem) {
-  if (n < *cap) return old;
-  uint32_t nc = *cap ? *cap * 2 : 4;
-  void *p = wire__arena_alloc(&r->arena, nc * elem);
-  if (!p) return NULL;
-  if (n) memcpy(p, old, n * elem);
-  *cap = nc;
-  return p;
+  return wire__arena_grow(&r->arena, old, cap, n, elem, 4);
 }
 
 static int32_t nomem(wire_ctx *ctx) {
@@ -68,12 +62,11 @@ int32_t wire__reg_add_type(wire_ctx *ctx, uint8_t kind, bool by_name,
                         t->full_name);
   }
   if (r->ntypes == r->cap) {
-    uint32_t nc = r->cap ? r->cap * 2 : 16;
-    wire_utype *p = wire__realloc(ctx, r->types, r->cap * sizeof *p,
-                                  nc * sizeof *p);
+    size_t cap = r->cap;
+    wire_utype *p = wire__grow(ctx, r->types, &cap, r->ntypes, sizeof *p, 16);
     if (!p) return nomem(ctx);
     r->types = p;
-    r->cap = nc;
+    r->cap = (uint32_t)cap;
   }
   wire_utype *t = &r->types[r->ntypes];
   memset(t, 0, sizeof *t);

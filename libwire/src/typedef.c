@@ -977,3 +977,67 @@ void wire__tdcache_free(wire_ctx *ctx) {
   wire__free(ctx, c, sizeof *c);
   ctx->tdc = NULL;
 }
+
+/* ---- ABI: a type's metadata ---- */
+
+static int32_t struct_layout(wire_ctx *ctx, uint32_t type, wire_layout **out) {
+  if (!ctx) return WIRE_E_ARG;
+  wire_registry *r = ctx->reg;
+  if (!r || type >= r->ntypes || (r->types[type].kind != WIRE_KIND_STRUCT &&
+                                  r->types[type].kind != WIRE_KIND_EXT))
+    return wire__fail(ctx, WIRE_E_ARG, 0, "type %u is not a struct of the "
+                                          "schema", type);
+  int32_t st = wire__layout_of(ctx, type);
+  if (st) return st;
+  *out = r->types[type].layout;
+  return WIRE_OK;
+}
+
+int32_t wire_schema_typedef(wire_ctx *ctx, uint32_t type, const uint8_t **out,
+                            size_t *out_len) {
+  if (!ctx || !out || !out_len) return WIRE_E_ARG;
+  const uint8_t *p;
+  uint32_t len;
+  int32_t st = wire__typedef_bytes(ctx, type, &p, &len);
+  if (st) return st;
+  *out = p;
+  *out_len = len;
+  return WIRE_OK;
+}
+
+int32_t wire_schema_hash(wire_ctx *ctx, uint32_t type, uint32_t *out_hash) {
+  wire_layout *l = NULL;
+  if (!out_hash) return WIRE_E_ARG;
+  int32_t st = struct_layout(ctx, type, &l);
+  if (st) return st;
+  *out_hash = l->schema_hash;
+  return WIRE_OK;
+}
+
+int32_t wire_schema_field_order(wire_ctx *ctx, uint32_t type,
+                                uint32_t *out_decl, size_t cap,
+                                size_t *out_count) {
+  wire_layout *l = NULL;
+  if (!out_count || (cap && !out_decl)) return WIRE_E_ARG;
+  int32_t st = struct_layout(ctx, type, &l);
+  if (st) return st;
+  *out_count = l->nfields;
+  for (uint32_t i = 0; i < l->nfields && i < cap; i++)
+    out_decl[i] = l->fields[i].local;
+  return cap < l->nfields ? WIRE_E_BUFFER_FULL : WIRE_OK;
+}
+
+int32_t wire_schema_field_index(wire_ctx *ctx, uint32_t type, const char *name,
+                                size_t len, uint32_t *out_index) {
+  wire_layout *l = NULL;
+  if (!out_index || (!name && len)) return WIRE_E_ARG;
+  int32_t st = struct_layout(ctx, type, &l);
+  if (st) return st;
+  int32_t i = wire__field_index(ctx, l, name ? name : "", len);
+  if (i < 0)
+    return wire__fail(ctx, WIRE_E_SCHEMA, 0, "%s has no field %.*s",
+                      ctx->reg->types[type].full_name,
+                      (int)(len > 64 ? 64 : len), name ? name : "");
+  *out_index = (uint32_t)i;
+  return WIRE_OK;
+}
