@@ -40,6 +40,9 @@ void wire__arena_reset(wire_arena *a, size_t keep_max) {
     b = n;
   }
   a->head = keep;
+  /* the next block as large as the kept one: a document of the same size
+   * then ends with a block of the same size (steady memory) */
+  a->next_size = keep ? keep->size : 0;
   if (keep) {
     keep->next = NULL;
     a->p = (uint8_t *)(keep + 1);

@@ -151,6 +151,13 @@ wire_node *wire_node_new_bool(wire_doc *d, int32_t v) {
 
 wire_node *wire_node_new_int(wire_doc *d, uint32_t t, int64_t v) {
   if (!d) return NULL;
+  if (WIRE_LIKELY(t == WIRE_T_VARINT32 || t == WIRE_T_INT32
+                      ? v == (int32_t)v
+                      : t == WIRE_T_VARINT64 || t == WIRE_T_INT64)) {
+    wire_node *n = wire__node_new(d, (uint8_t)t);
+    if (n) n->v.i = v;
+    return n;
+  }
   if (!wire__is_int_type(t)) return bad(d, "not a signed integer type");
   int64_t lo = INT64_MIN, hi = INT64_MAX;
   if (t == WIRE_T_INT8) { lo = INT8_MIN; hi = INT8_MAX; }
@@ -215,9 +222,51 @@ wire_node *wire_node_new_float(wire_doc *d, uint32_t t, double v) {
   return wire_node_new_float_bits(d, t, bits);
 }
 
+/* Copies s[0..len) to out; whether it was all ASCII (then it is valid in
+ * every encoding and its UTF-8, Latin-1 forms are the bytes themselves). */
+static inline bool copy_ascii(uint8_t *out, const uint8_t *s, size_t len) {
+  uint64_t w, acc = 0;
+  size_t i = 0;
+  if (len >= 8) {
+    for (; i + 8 <= len; i += 8) {
+      memcpy(&w, s + i, 8);
+      memcpy(out + i, &w, 8);
+      acc |= w;
+    }
+    memcpy(&w, s + len - 8, 8);
+    memcpy(out + len - 8, &w, 8);
+    acc |= w;
+  } else {
+    for (; i < len; i++) {
+      out[i] = s[i];
+      acc |= s[i];
+    }
+  }
+  return !(acc & UINT64_C(0x8080808080808080));
+}
+
 wire_node *wire_node_new_string(wire_doc *d, const uint8_t *s, size_t len,
                                 int32_t enc) {
   if (!d || (!s && len)) return bad(d, "null text");
+  if (enc == WIRE_STR_UTF8 || enc == WIRE_STR_LATIN1) {
+    /* ASCII text (the common case) is checked while it is copied. */
+    uint8_t *buf = wire__arena_alloc(&d->arena, len ? len : 1);
+    if (!buf) {
+      nomem(d);
+      return NULL;
+    }
+    if (copy_ascii(buf, s, len)) {
+      wire_node *node = wire__node_new(d, WIRE_T_STRING);
+      if (!node) return NULL;
+      node->a = (uint8_t)enc;
+      node->flags |= WIRE_NF_HDR_SET;
+      node->v.bytes.p = buf;
+      node->v.bytes.len = len;
+      return node;
+    }
+    /* not ASCII: the general path below (the copy stays unused in the
+     * arena) */
+  }
   if (wire__utf8_check(s, len) != len) {
     wire__fail(d->ctx, WIRE_E_STRING, 0, "text is not valid UTF-8");
     return NULL;
@@ -677,6 +726,25 @@ static wire_utype *reg_type(wire_doc *d, uint32_t type, uint8_t kind) {
 wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
   if (!d) return NULL;
   wire_registry *r = d->ctx->reg;
+  if (WIRE_LIKELY(r && type < r->ntypes && r->types[type].layout &&
+                  r->types[type].kind == WIRE_KIND_STRUCT)) {
+    /* A struct type in use: its layout is there. */
+    wire_utype *t = &r->types[type];
+    wire_layout *l = t->layout;
+    wire_node **fields = wire__arena_alloc(&d->arena,
+                                           (l->nfields + 1) * sizeof *fields);
+    wire_node *n = fields ? wire__node_new(d, wire__struct_kind(d->ctx, t))
+                          : NULL;
+    if (!n) {
+      if (!fields) nomem(d);
+      return NULL;
+    }
+    for (uint32_t i = 0; i <= l->nfields; i++) fields[i] = NULL;
+    n->v.st.layout = l;
+    n->v.st.fields = fields;
+    n->small = l->nfields;
+    return n;
+  }
   bool ext = r && type < r->ntypes && r->types[type].kind == WIRE_KIND_EXT;
   wire_utype *t = ext ? &r->types[type] : reg_type(d, type, WIRE_KIND_STRUCT);
   if (!t || wire__layout_of(d->ctx, type) != WIRE_OK) return NULL;

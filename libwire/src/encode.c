@@ -129,6 +129,22 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
     }
     return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
   }
+  if (!flag && !dynamic && !v->mark) {
+    /* A string, binary or dense array in a slot of its declared type:
+     * the body alone (what write_slot would reach for it). */
+    wire_buf *b = &e->b;
+    if (v->type == WIRE_T_STRING && f->type_id == WIRE_T_STRING) {
+      wire__put_varu36(b, (v->v.bytes.len << 2) | v->a);
+      wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+      return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
+    }
+    if (v->type == f->type_id && wire__is_array_type(v->type) &&
+        v->v.bytes.len <= UINT32_MAX) {
+      wire__put_varu32(b, (uint32_t)v->v.bytes.len);
+      wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+      return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
+    }
+  }
   return write_slot(e, v, flag, f->ref, dynamic, dynamic, f);
 }
 
