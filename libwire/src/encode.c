@@ -153,9 +153,55 @@ static bool write_struct(enc *e, wire_node *n) {
   if (!e->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT)
     wire__put_le(&e->b, l->schema_hash, 4);
   if (!enter(e)) return false;
-  for (uint32_t i = 0; i < l->nfields; i++)
-    if (!write_field(e, &l->fields[i], i < n->small ? n->v.st.fields[i] : NULL))
-      return false;
+  const wire_lfield *lf = l->fields;
+  wire_node *const *fv = n->v.st.fields;
+  uint32_t nf = l->nfields, have = n->small;
+  wire_buf *b = &e->b;
+  for (uint32_t i = 0; i < nf; i++) {
+    wire_node *v = i < have ? fv[i] : NULL;
+    /* The fields the layout says are a bare body, when the value is of
+     * the declared type; everything else (and every error) through
+     * write_field. The buffer's status is sticky: checked at the end. */
+    if (WIRE_LIKELY(v != NULL)) {
+      switch (lf[i].op) {
+      case WIRE_FOP_VARINT32:
+        if (v->type != WIRE_T_VARINT32) break;
+        wire__put_varu32(b, wire__zz32((int32_t)v->v.i));
+        continue;
+      case WIRE_FOP_VARINT64:
+        if (v->type != WIRE_T_VARINT64) break;
+        wire__put_varu64(b, wire__zz64(v->v.i));
+        continue;
+      case WIRE_FOP_FIXED4:
+        if (v->type != lf[i].type->type_id) break;
+        wire__put_le(b, v->v.u, 4);
+        continue;
+      case WIRE_FOP_FIXED8:
+        if (v->type != lf[i].type->type_id) break;
+        wire__put_le(b, v->v.u, 8);
+        continue;
+      case WIRE_FOP_BOOL:
+        if (v->type != WIRE_T_BOOL) break;
+        wire__put_u8(b, v->v.i ? 1 : 0);
+        continue;
+      case WIRE_FOP_STRING:
+        if (v->type != WIRE_T_STRING || v->mark) break;
+        wire__put_varu36(b, (v->v.bytes.len << 2) | v->a);
+        wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+        continue;
+      case WIRE_FOP_BYTES:
+        if (v->type != lf[i].type->type_id || v->mark ||
+            v->v.bytes.len > UINT32_MAX)
+          break;
+        wire__put_varu32(b, (uint32_t)v->v.bytes.len);
+        wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+        continue;
+      default:
+        break;
+      }
+    }
+    if (!write_field(e, &lf[i], v)) return false;
+  }
   e->depth--;
   return ok(e);
 }

@@ -50,7 +50,17 @@ typedef struct {
   wire_ftype *type;     /* nullable/ref of the field are type->nullable/ref */
   uint32_t local;       /* index of the registered field, or WIRE_NO_TYPE */
   uint32_t td_off, td_len; /* the field's entry within its TypeDef */
+  uint8_t op;           /* WIRE_FOP_*: how the encoder writes the value */
 } wire_lfield;
+
+/* How a field's value is written, from its declared type alone (computed
+ * with the layout): the body of a primitive, string or dense array in a
+ * slot of its declared type without flags, or the general path (SLOT: type
+ * meta, flags, references, every other type; also the zero value). */
+enum { WIRE_FOP_SLOT = 0, WIRE_FOP_VARINT32, WIRE_FOP_VARINT64,
+       WIRE_FOP_FIXED4, WIRE_FOP_FIXED8, WIRE_FOP_BOOL, WIRE_FOP_STRING,
+       WIRE_FOP_BYTES };
+uint8_t wire__field_op(const wire_ftype *f);
 
 typedef struct wire_layout {
   uint32_t type_index;  /* registered type, or WIRE_NO_TYPE */

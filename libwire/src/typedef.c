@@ -227,6 +227,7 @@ int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti) {
     sn[sl] = 0;
     l->fields[i] = (wire_lfield){(const uint8_t *)sn, (uint32_t)sl, f->tag,
                                  f->type, i};
+    l->fields[i].op = wire__field_op(f->type);
   }
   l->kind = t->kind;
   /* An ext body (libwire's description of a custom serializer) keeps the
@@ -240,6 +241,22 @@ int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti) {
   if (st) return st;
   t->layout = l;
   return WIRE_OK;
+}
+
+/* ---- how fields are written ---- */
+
+uint8_t wire__field_op(const wire_ftype *f) {
+  if (f->nullable || f->ref) return WIRE_FOP_SLOT;
+  switch (f->type_id) {
+  case WIRE_T_VARINT32: return WIRE_FOP_VARINT32;
+  case WIRE_T_VARINT64: return WIRE_FOP_VARINT64;
+  case WIRE_T_INT32: case WIRE_T_FLOAT32: return WIRE_FOP_FIXED4;
+  case WIRE_T_INT64: case WIRE_T_FLOAT64: return WIRE_FOP_FIXED8;
+  case WIRE_T_BOOL: return WIRE_FOP_BOOL;
+  case WIRE_T_STRING: return WIRE_FOP_STRING;
+  default:
+    return wire__is_array_type(f->type_id) ? WIRE_FOP_BYTES : WIRE_FOP_SLOT;
+  }
 }
 
 /* ---- field lookup by name ---- */
@@ -712,6 +729,7 @@ int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
     if ((st = read_ftype(&r, true, &f->type))) return st;
     f->type->nullable = (fh >> 1) & 1;
     f->type->ref = fh & 1;
+    f->op = wire__field_op(f->type);
     f->td_off = (uint32_t)(fs - start);
     if (enc == 3) {
       f->tag = (int32_t)size2;
