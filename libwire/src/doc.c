@@ -255,7 +255,9 @@ wire_node *wire_node_new_string(wire_doc *d, const uint8_t *s, size_t len,
       nomem(d);
       return NULL;
     }
-    if (copy_ascii(buf, s, len)) {
+    if (copy_ascii(buf, s, len) ||
+        (enc == WIRE_STR_UTF8 && wire__utf8_check(s, len) == len)) {
+      /* ASCII, or valid UTF-8 kept as UTF-8: the copy is the string */
       wire_node *node = wire__node_new(d, WIRE_T_STRING);
       if (!node) return NULL;
       node->a = (uint8_t)enc;
@@ -264,8 +266,8 @@ wire_node *wire_node_new_string(wire_doc *d, const uint8_t *s, size_t len,
       node->v.bytes.len = len;
       return node;
     }
-    /* not ASCII: the general path below (the copy stays unused in the
-     * arena) */
+    /* invalid, or Latin-1 of non-ASCII text: the general path below
+     * (the copy stays unused in the arena) */
   }
   if (wire__utf8_check(s, len) != len) {
     wire__fail(d->ctx, WIRE_E_STRING, 0, "text is not valid UTF-8");
