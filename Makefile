@@ -79,8 +79,8 @@ test: all $(TEST_BIN) check-symbols
 	  python3 -m pytest -q tests
 	cd bindings/go && go test -count=1 ./...
 	sh libwire/tests/fuzz/replay.sh
-	cd bindings/kotlin && JAVA_HOME=$(JAVA22) mvn -q -B test \
-	  -Dlibwire.path=$(abspath $(BUILD))/lib/libwire.so
+	python3 bindings/kotlin/scripts/gen_constants.py --check
+	cd bindings/kotlin && JAVA_HOME=$(JAVA22) mvn -q -B -o test
 
 # Same C tests built with AddressSanitizer + UndefinedBehaviorSanitizer.
 sanitize:

@@ -22,6 +22,10 @@ import kotlin.reflect.KClass
  * ```
  */
 class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAULT) : AutoCloseable {
+    init {
+        Jdk.require()
+    }
+
     /** Owns the scratch memory; freed by [close]. */
     internal val arena: Arena = Arena.ofShared()
     private val handle: MemorySegment
@@ -93,8 +97,8 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         out16 = out.asSlice(16, 8)
         out24 = out.asSlice(24, 8)
         try {
-            Native.ctx_set_option.invokeExact(p, 1, if (options.refTracking) 1L else 0L) as Int
-            Native.ctx_set_option.invokeExact(p, 2, if (options.compatible) 1L else 0L) as Int
+            Native.ctx_set_option.invokeExact(p, WireH.OPT_REF_TRACKING, if (options.refTracking) 1L else 0L) as Int
+            Native.ctx_set_option.invokeExact(p, WireH.OPT_COMPATIBLE, if (options.compatible) 1L else 0L) as Int
             for ((k, v) in options.limits) {
                 val st = Native.ctx_set_limit.invokeExact(p, k.id, v) as Int
                 if (st != 0) throw WireException(Native.statusName(st), -1, "bad value $v for limit $k")
@@ -111,16 +115,16 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     // ------------------------------------------------------------------ options
     /** Reference tracking (`WIRE_OPT_REF_TRACKING`). */
     var refTracking: Boolean
-        get() = (Native.ctx_get_option.invokeExact(ptr, 1) as Long) != 0L
+        get() = (Native.ctx_get_option.invokeExact(ptr, WireH.OPT_REF_TRACKING) as Long) != 0L
         set(v) {
-            check(Native.ctx_set_option.invokeExact(ptr, 1, if (v) 1L else 0L) as Int)
+            check(Native.ctx_set_option.invokeExact(ptr, WireH.OPT_REF_TRACKING, if (v) 1L else 0L) as Int)
             refTrackingOption = v
         }
 
     /** Compatible (schema evolution) mode (`WIRE_OPT_COMPATIBLE`). */
     var compatible: Boolean
-        get() = (Native.ctx_get_option.invokeExact(ptr, 2) as Long) != 0L
-        set(v) { check(Native.ctx_set_option.invokeExact(ptr, 2, if (v) 1L else 0L) as Int) }
+        get() = (Native.ctx_get_option.invokeExact(ptr, WireH.OPT_COMPATIBLE) as Long) != 0L
+        set(v) { check(Native.ctx_set_option.invokeExact(ptr, WireH.OPT_COMPATIBLE, if (v) 1L else 0L) as Int) }
 
     fun setLimit(limit: Limit, value: Long) {
         check(Native.ctx_set_limit.invokeExact(ptr, limit.id, value) as Int)

@@ -111,7 +111,7 @@ class BulkBenchTest {
         val probeDoc = Native.doc_new.invokeExact(bulk.ptr) as MemorySegment
         val probe = Native.node_new_null.invokeExact(probeDoc) as MemorySegment
         val ordinary = Linker.nativeLinker().downcallHandle(
-            SymbolLookup.libraryLookup(Native.libraryPath, java.lang.foreign.Arena.global()).find("wire_node_type").get(),
+            Native.lookup.find("wire_node_type").get(),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS),
         )
         warmNs = 500_000_000L
