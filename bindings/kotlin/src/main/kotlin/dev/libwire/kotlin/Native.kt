@@ -257,11 +257,24 @@ internal object Native {
     @JvmField val notation_print: MethodHandle? = fnOpt("wire_notation_print", I, P, P, P, I, P, P, critical = false)
     @JvmField val notation_parse: MethodHandle? = fnOpt("wire_notation_parse", I, P, P, P, J, I, P, P, critical = false)
 
-    // --- tapes: one call per message (spec/tape.md; libwire >= the tape commit) -----
-    @JvmField val encode_tape: MethodHandle? = fnOpt("wire_encode_tape", I, P, P, J, P, P, critical = false)
-    @JvmField val decode_tape: MethodHandle? = fnOpt("wire_decode_tape", I, P, P, J, P, P, critical = false)
+    // --- tapes (spec/tape.md) -------------------------------------------------------
 
     @JvmField val doc_add_tape: MethodHandle? = fnOpt("wire_doc_add_tape", I, P, P, P, J, critical = false)
+
+    // --- the codec path: direct tape codec into reused writers (one call per message) ----
+    // Critical with heap access: the tape (encode) and the payload (decode) are passed as
+    // heap segments of Kotlin byte arrays, read by C during the call only, so no copy.
+    private val HEAP = Linker.Option.critical(true)
+    @JvmField val encode_tape_to: MethodHandle = linker.downcallHandle(
+        lookup.find("wire_encode_tape_to").get(), FunctionDescriptor.of(I, P, P, J, P), HEAP,
+    )
+    @JvmField val decode_tape_to: MethodHandle = linker.downcallHandle(
+        lookup.find("wire_decode_tape_to").get(), FunctionDescriptor.of(I, P, P, J, I, P), HEAP,
+    )
+    @JvmField val writer_new = fn("wire_writer_new", P, P, P, J, critical = false)
+    @JvmField val writer_free = fn("wire_writer_free", null, P, critical = false)
+    @JvmField val writer_reset = fn("wire_writer_reset", null, P)
+    @JvmField val writer_size = fn("wire_writer_size", J, P)
 
     // --- annotated listing (calls back into Java: never a critical downcall) ---------
     @JvmField val dump = fn("wire_dump", I, P, P, J, P, P, critical = false)

@@ -22,15 +22,13 @@ enum class Limit(val id: Int) {
 
 /**
  * Options of a [Context]: reference tracking, compatible (schema evolution)
- * mode, decoder limits, and the FFI path. Immutable; `Wire` caches one context per options
+ * mode and decoder limits. Immutable; `Wire` caches one context per options
  * value and thread.
  */
 data class WireOptions(
     val refTracking: Boolean = false,
     val compatible: Boolean = false,
     val limits: Map<Limit, Long> = emptyMap(),
-    /** Bulk path (one FFI call per message) or per-value downcalls; null = bulk when libwire has it. See [Context.bulk]. */
-    val bulk: Boolean? = null,
 ) {
     companion object {
         @JvmField val DEFAULT = WireOptions()
