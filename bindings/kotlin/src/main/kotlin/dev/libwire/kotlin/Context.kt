@@ -222,7 +222,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
 
     /** Encodes each value as one root, concatenated. */
     fun encodeAll(values: List<Any?>): ByteArray =
-        TapeEncoder(this).encode(values)
+        encoder().encode(values)
 
     /** Decodes a payload holding exactly one root value. */
     fun decode(bytes: ByteArray): Any? {
@@ -232,7 +232,17 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     }
 
     /** Decodes every root value of a payload. */
-    fun decodeAll(bytes: ByteArray): List<Any?> = TapeDecoder(this).decode(bytes)
+    fun decodeAll(bytes: ByteArray): List<Any?> = (decoder ?: TapeDecoder(this).also { decoder = it }).decode(bytes)
+
+    /** Reused per message (a context is used by one thread at a time). */
+    private var tapeEncoder: TapeEncoder? = null
+    private var decoder: TapeDecoder? = null
+
+    private fun encoder(): TapeEncoder {
+        val e = tapeEncoder
+        if (e != null && e.refTracking == refTrackingOption && e.depthLimit == maxDepth) return e
+        return TapeEncoder(this).also { tapeEncoder = it }
+    }
 
     /**
      * Annotated listing of a payload (`wire_dump`): one line per byte range with its offset,

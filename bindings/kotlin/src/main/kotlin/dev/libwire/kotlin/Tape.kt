@@ -45,10 +45,16 @@ internal class TapeEncoder(private val ctx: Context) {
     private var ord = 0
     private var depth = 0
     private val maxDepth = ctx.maxDepth
+    val depthLimit: Int get() = maxDepth
+    /** The ref tracking option this encoder was made for (the context makes a new one when it changes). */
+    val refTracking: Boolean = seen != null
 
     /** Writes the build tape only (benchmark breakdown); returns its length. */
     fun write(values: List<Any?>): Int {
         n = 0
+        ord = 0
+        depth = 0
+        b = ctx.tapeBuffer
         u8('W'.code); u8('T'.code); u8(2); u8(0)
         u32(values.size)
         for (v in values) {
@@ -325,6 +331,7 @@ internal class TapeDecoder(private val ctx: Context) {
     }
 
     fun decode(bytes: ByteArray): List<Any?> {
+        ords.clear()
         fetch(bytes)
         p = 4
         val roots = u32()

@@ -1,6 +1,7 @@
 package dev.libwire.kotlin.bench
 
 import dev.libwire.kotlin.Context
+import dev.libwire.kotlin.TapeEncoder
 import dev.libwire.kotlin.WireOptions
 import dev.libwire.kotlin.deepEq
 import dev.libwire.kotlin.hex
@@ -25,9 +26,11 @@ import java.nio.file.Path
  * must give the value back.
  */
 @Tag("bench")
-class RatioBench {
+class RatioBenchTest {
     class Workload(
         val name: String,
+        val ctx: Context,
+        val value: Any,
         val lEnc: () -> ByteArray,
         val lDec: (ByteArray) -> Any?,
         val fEnc: () -> ByteArray,
@@ -107,16 +110,19 @@ class RatioBench {
         structs.registerDataClass(MediaContent::class, "bench.MediaContent")
         structs.registerEnum(Player::class, "bench.Player")
         structs.registerEnum(Size::class, "bench.Size")
+        for (k in listOf(NumericStruct::class, Sample::class, Media::class, Image::class, MediaContent::class)) {
+            assertTrue(structs.hasPlan(k), "${k.simpleName} has a codec plan")
+        }
         val dyn = Context()
 
         fun struct(name: String, k: Any, j: Any): Workload = Workload(
-            name, { structs.encode(k) }, { structs.decode(it) }, { foryStructs.serialize(j) }, { foryStructs.deserialize(it) },
+            name, structs, k, { structs.encode(k) }, { structs.decode(it) }, { foryStructs.serialize(j) }, { foryStructs.deserialize(it) },
         ) { lb, fb ->
             assertEquals(k, structs.decode(fb), "$name: libwire reads Fory's bytes")
             assertArrayEquals(fb, foryStructs.serialize(foryStructs.deserialize(lb)), "$name: Fory reads libwire's bytes")
         }
         fun dynamic(name: String, v: Any): Workload = Workload(
-            name, { dyn.encode(v) }, { dyn.decode(it) }, { foryDyn.serialize(v) }, { foryDyn.deserialize(it) },
+            name, dyn, v, { dyn.encode(v) }, { dyn.decode(it) }, { foryDyn.serialize(v) }, { foryDyn.deserialize(it) },
         ) { lb, fb ->
             assertTrue(deepEq(v, dyn.decode(fb)), "$name: libwire reads Fory's bytes")
             assertTrue(deepEq(v, foryDyn.deserialize(lb)), "$name: Fory reads libwire's bytes")
@@ -147,6 +153,7 @@ class RatioBench {
                 val fb = w.fEnc()
                 for ((key, fn) in listOf<Pair<String, () -> Any?>>(
                     "f enc" to w.fEnc, "l enc" to w.lEnc, "f dec" to { w.fDec(fb) }, "l dec" to { w.lDec(lb) },
+                    "l tape" to { TapeEncoder(w.ctx).write(listOf(w.value)) }, "l ctape" to { w.ctx.decodeToTape(lb) },
                 )) {
                     val k = "${w.name} $key"
                     best[k] = minOf(best[k] ?: Double.MAX_VALUE, measure(warm, fn))
@@ -169,6 +176,16 @@ class RatioBench {
                 fe / 1000, le / 1000, le / fe, fd / 1000, ld / 1000, ld / fd))
             bench.add("BENCH kotlin ${w.name} enc ratio=%.2f".format(le / fe))
             bench.add("BENCH kotlin ${w.name} dec ratio=%.2f".format(ld / fd))
+        }
+        line("")
+        line("Where the binding's time goes (µs): encode = the JVM writes the tape + C (wire_encode_tape_to, result copy); decode = C (wire_decode_tape_to, tape copy) + the JVM reads the tape")
+        line("")
+        line("| workload | enc: JVM tape | enc: C | dec: C | dec: JVM |")
+        line("|---|---:|---:|---:|---:|")
+        for (w in workloads) {
+            val le = best["${w.name} l enc"]!!; val lt = best["${w.name} l tape"]!!
+            val ld = best["${w.name} l dec"]!!; val lc = best["${w.name} l ctape"]!!
+            line("| ${w.name} | %.3f | %.3f | %.3f | %.3f |".format(lt / 1000, (le - lt) / 1000, lc / 1000, (ld - lc) / 1000))
         }
         line("")
         for (b in bench) line(b)
