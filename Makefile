@@ -82,8 +82,8 @@ test: all $(TEST_BIN) check-symbols
 	sh bindings/go/sync_csrc.sh --check
 	cd bindings/go && go vet ./... && go test -count=1 ./...
 	sh libwire/tests/fuzz/replay.sh
-	cd bindings/kotlin && JAVA_HOME=$(JAVA22) mvn -q -B test \
-	  -Dlibwire.path=$(abspath $(BUILD))/lib/libwire.so
+	python3 bindings/kotlin/scripts/gen_constants.py --check
+	cd bindings/kotlin && JAVA_HOME=$(JAVA22) mvn -q -B -o test
 
 # The Go binding against Fory Go 1.6.1: interleaved batches in one
 # process, `BENCH go <workload> <enc|dec> ratio=...` lines and a table.
