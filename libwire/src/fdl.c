@@ -448,12 +448,14 @@ static bool ident_char(unsigned char c) {
 static int32_t push_tok(fdl_loader *L, fdl_file *f, size_t *cap,
                         fdl_tok **out) {
   if (f->ntoks == *cap) {
-    size_t nc = *cap ? *cap * 2 : 256;
-    fdl_tok *p = wire__arena_alloc(&L->arena, nc * sizeof *p);
+    uint32_t c32 = (uint32_t)*cap;
+    fdl_tok *p = *cap > UINT32_MAX / 2 || f->ntoks > UINT32_MAX
+                     ? NULL
+                     : wire__arena_grow(&L->arena, f->toks, &c32,
+                                        (uint32_t)f->ntoks, sizeof *p, 256);
     if (!p) return nomem(L);
-    if (f->ntoks) memcpy(p, f->toks, f->ntoks * sizeof *p);
     f->toks = p;
-    *cap = nc;
+    *cap = c32;
   }
   *out = &f->toks[f->ntoks++];
   memset(*out, 0, sizeof **out);
@@ -1345,15 +1347,13 @@ static int32_t read_file(fdl_loader *L, fdl_file *f, bool *missing) {
   }
   for (;;) {
     if (n == cap) {
-      char *nb = cap <= SIZE_MAX / 2
-                     ? wire__realloc(L->ctx, buf, cap, cap * 2) : NULL;
+      char *nb = wire__grow(L->ctx, buf, &cap, n, 1, 4096);
       if (!nb) {
         wire__free(L->ctx, buf, cap);
         fclose(fp);
         return nomem(L);
       }
       buf = nb;
-      cap *= 2;
     }
     size_t k = fread(buf + n, 1, cap - n, fp);
     n += k;
