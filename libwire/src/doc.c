@@ -56,6 +56,10 @@ static int32_t nomem(wire_doc *d) {
 
 int32_t wire_doc_add_root(wire_doc *d, wire_node *n) {
   if (!d || !n) return WIRE_E_ARG;
+  if (!d->roots_cap) {
+    d->roots = d->roots_small;
+    d->roots_cap = 4;
+  }
   wire_node **r = wire__arena_grow(&d->arena, d->roots, &d->roots_cap,
                                    d->nroots, sizeof *r, 8);
   if (!r) return nomem(d);
