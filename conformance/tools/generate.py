@@ -145,6 +145,9 @@ def typed_tests(report):
     ja = typed.run_java(jobs) if "java" in P.available_peers() else [{} for _ in jobs]
     out = []
     for t, p, j in zip(tests, py, ja):
+        # struct fields in wire order (spec/notation.md N-4), as pyfory writes them
+        orders = p.get("field_orders") or j.get("field_orders") or {}
+        t["values"] = [typed.CORPUS_GEN.order_fields(v, orders) for v in t["values"]]
         hexes = {}
         if j.get("hex"):
             hexes["java"] = j["hex"]
