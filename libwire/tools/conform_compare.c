@@ -206,16 +206,41 @@ static int same_name(cmp *c, const char *a, const char *b) {
          !strcmp(json_string_value(y), a);
 }
 
+/* The fields both structs have come in the same order: the notation lists
+ * struct fields in wire order (spec/notation.md N-4, "Equality"). */
+static int fields_in_order(cmp *c, const json_t *a, const json_t *b) {
+  void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
+  for (;;) {
+    while (ia && !json_object_get(b, json_object_iter_key(ia)))
+      ia = json_object_iter_next((json_t *)a, ia);
+    while (ib && !json_object_get(a, json_object_iter_key(ib)))
+      ib = json_object_iter_next((json_t *)b, ib);
+    if (!ia || !ib) return 1;
+    const char *ka = json_object_iter_key(ia), *kb = json_object_iter_key(ib);
+    if (strcmp(ka, kb) != 0) {
+      c->path[c->plen] = 0;
+      c->why = cf_fmt("at %s: field \"%s\" where \"%s\" was expected: struct "
+                      "fields are listed in wire order (spec/notation.md N-4)",
+                      c->path, kb, ka);
+      return 0;
+    }
+    ia = json_object_iter_next((json_t *)a, ia);
+    ib = json_object_iter_next((json_t *)b, ib);
+  }
+}
+
 static int eq(cmp *c, const json_t *a, const json_t *b) {
   if (json_typeof(a) != json_typeof(b) &&
       !(json_is_boolean(a) && json_is_boolean(b)))
     return differ(c, a, b, NULL);
   size_t mark = c->plen;
-  int extra_ok = c->subset && c->in_fields;
+  int is_fields = c->in_fields;
+  int extra_ok = c->subset && is_fields;
   c->in_fields = 0;
   if (json_is_object(a)) {
     const char *k;
     json_t *v;
+    if (is_fields && !fields_in_order(c, a, b)) return 0;
     json_object_foreach((json_t *)a, k, v) {
       if (!json_object_get(b, k)) {
         c->path[c->plen] = 0;
