@@ -56,7 +56,7 @@ $(BUILD)/lib/libwire.so: $(PIC_OBJ)
 $(BUILD)/bin/wire: $(TOOL_SRC) $(wildcard libwire/tools/*.h) $(BUILD)/lib/libwire.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) $(JSON_CFLAGS) $(TOOL_SRC) \
-	  $(BUILD)/lib/libwire.a $(JSON_LIBS) -lm -o $@
+	  $(BUILD)/lib/libwire.a $(JSON_LIBS) -lz -lm -o $@
 
 # The man page comes from the same text as `wire help`.
 $(BUILD)/man/wire.1: $(BUILD)/bin/wire

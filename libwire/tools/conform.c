@@ -100,6 +100,7 @@ static void free_runner(runner *r) {
   json_decref(r->xfail);
   json_decref(r->xfail_seen);
   json_decref(r->ids);
+  json_decref(r->manifest);
 }
 
 int cmd_conform(int argc, char **argv) {
@@ -204,6 +205,11 @@ int cmd_conform(int argc, char **argv) {
     free_runner(&r);
     return 2;
   }
+  r.manifest = cf_manifest_load(r.dir);
+  if (!r.manifest)
+    fprintf(stderr, "wire conform: no %s/MANIFEST.json: the fixture files "
+                    "are not checked against their CRC-32s\n", r.dir);
+  cf_manifest_missing(&r, &files);
   for (size_t i = 0; i < files.n; i++) {
     cf_run_file(&r, files.v[i]);
     free(files.v[i]);

@@ -6,6 +6,7 @@
  *   conform_proto.c    the testee process and the line protocol
  *   conform_report.c   per-area counts, the text table, the Markdown section
  *   conform_junit.c    the JUnit XML report
+ *   conform_manifest.c fixture integrity (MANIFEST.json CRC-32s)
  *   conform_util.c     string, hex and clock helpers */
 #ifndef WIRE_CONFORM_RUN_H
 #define WIRE_CONFORM_RUN_H
@@ -48,6 +49,7 @@ typedef struct {
   json_t *xfail;      /* id -> reason */
   json_t *xfail_seen; /* id -> true */
   json_t *ids;        /* id -> true, to warn about duplicates */
+  json_t *manifest;   /* MANIFEST.json: relative path -> CRC-32, or NULL */
   result *res;
   size_t nres, capres;
 } runner;
@@ -97,6 +99,17 @@ json_t *cf_success(runner *r, json_t *resp, const char *key, const char *what,
 void cf_find_json(const char *dir, const char *rel, strvec *out);
 int cf_cmp_str(const void *a, const void *b);
 void cf_run_file(runner *r, const char *rel);
+void cf_add_result(runner *r, const char *id, const char *file,
+                   const char *area, int status, char *msg);
+
+/* conform_manifest.c: the fixture index (relative path -> CRC-32 hex) of
+ * DIR/MANIFEST.json, or NULL if there is none. */
+json_t *cf_manifest_load(const char *dir);
+/* The bytes of a fixture file after its CRC-32 check, or NULL with *why. */
+unsigned char *cf_fixture_read(const runner *r, const char *rel, size_t *len,
+                               char **why);
+/* A failed result for each file the manifest lists that is not in files. */
+void cf_manifest_missing(runner *r, const strvec *files);
 
 /* conform_report.c */
 area_stat *cf_stats(const runner *r, size_t *count);

@@ -241,7 +241,7 @@ static json_t *request_base(runner *r, const json_t *t) {
   return base;
 }
 
-static void add_result(runner *r, const char *id, const char *file,
+void cf_add_result(runner *r, const char *id, const char *file,
                        const char *area, int status, char *msg) {
   if (r->nres == r->capres) {
     r->capres = r->capres * 2 + 64;
@@ -278,7 +278,7 @@ static void run_test(runner *r, const json_t *t, int invalid,
   json_object_set_new(r->ids, tid, json_true());
   char *missing = json_is_object(t) ? missing_caps(r, t) : NULL;
   if (missing) {
-    add_result(r, tid, file, area, R_NOTCLAIMED, cf_fmt("needs %s", missing));
+    cf_add_result(r, tid, file, area, R_NOTCLAIMED, cf_fmt("needs %s", missing));
     free(missing);
     free(fallback);
     return;
@@ -298,16 +298,16 @@ static void run_test(runner *r, const json_t *t, int invalid,
   if (err && reason) {
     char *m = cf_fmt("%s (got: %s)", rs ? rs : "expected failure", err);
     free(err);
-    add_result(r, tid, file, area, R_XFAIL, m);
+    cf_add_result(r, tid, file, area, R_XFAIL, m);
   } else if (err) {
-    add_result(r, tid, file, area, R_FAIL, err);
+    cf_add_result(r, tid, file, area, R_FAIL, err);
   } else if (reason) {
-    add_result(r, tid, file, area, R_XPASS,
+    cf_add_result(r, tid, file, area, R_XPASS,
                cf_fmt("passed, but the expected-failures list has it (%s): "
                    "remove it from the list",
                    rs ? rs : ""));
   } else {
-    add_result(r, tid, file, area, R_PASS, NULL);
+    cf_add_result(r, tid, file, area, R_PASS, NULL);
   }
   free(fallback);
 }
@@ -351,10 +351,13 @@ void cf_find_json(const char *dir, const char *rel, strvec *out) {
 
 void cf_run_file(runner *r, const char *rel) {
   int invalid = !strncmp(rel, "invalid/", 8);
-  char *full = cf_fmt("%s/%s", r->dir, rel);
-  json_error_t jerr;
-  json_t *f = json_load_file(full, JSON_ALLOW_NUL, &jerr);
-  free(full);
+  json_error_t jerr = {0};
+  char *why = NULL;
+  size_t len = 0;
+  unsigned char *text = cf_fixture_read(r, rel, &len, &why);
+  json_t *f = text ? json_loadb((const char *)text, len, JSON_ALLOW_NUL, &jerr)
+                   : NULL;
+  free(text);
   /* area: the file's "area", else its directory below valid/ or invalid/ */
   const char *sub = strchr(rel, '/') + 1;
   const char *slash = strchr(sub, '/');
@@ -365,9 +368,10 @@ void cf_run_file(runner *r, const char *rel) {
   const json_t *tests = json_object_get(f, "tests");
   if (!f || !format || strcmp(format, "libwire-fixtures/1") != 0 ||
       !json_is_array(tests)) {
-    char *m = !f ? cf_fmt("cannot load: line %d: %s", jerr.line, jerr.text)
+    char *m = why ? why
+            : !f ? cf_fmt("cannot load: line %d: %s", jerr.line, jerr.text)
                  : cf_xstrdup("not a libwire-fixtures/1 file with \"tests\"");
-    add_result(r, rel, rel, key, R_FAIL, m);
+    cf_add_result(r, rel, rel, key, R_FAIL, m);
   } else {
     for (size_t i = 0; i < json_array_size(tests); i++)
       run_test(r, json_array_get(tests, i), invalid, rel, key, i);
