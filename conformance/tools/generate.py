@@ -556,7 +556,7 @@ def add_schema_rules(tests):
 
 VALID_KEYS = ["id", "name", "rules", "config", "schemas", "values", "bytes", "alternatives", "writers",
               "confirmed_by", "readers", "tags", "since", "upstream_case", "note"]
-INVALID_KEYS = ["id", "name", "rules", "config", "schemas", "bytes", "error", "tags", "since", "upstream_case",
+INVALID_KEYS = ["id", "name", "rules", "config", "schemas", "bytes", "error", "offset", "tags", "since", "upstream_case",
                 "note"]
 
 
@@ -680,6 +680,9 @@ def main():
     for t in invalid:
         t["_kind"] = "invalid"
         t.setdefault("since", SINCE)
+
+    import offsets
+    offsets.add(invalid)  # the R-ERR-3 offset of each invalid test, from libwire
 
     check_rules(kept + invalid)
     reg = IDS.Registry()

@@ -172,11 +172,23 @@ static char *run_invalid(runner *r, const json_t *t, const json_t *base) {
      * testee cannot serve the request) where another class is expected */
     int lenient = r->any_class && (strcmp(cls, "unsupported") != 0 ||
                                    strcmp(want, "unsupported") == 0);
+    const json_t *want_off = json_object_get(t, "offset");
+    const json_t *got_off = json_object_get(resp, "offset");
     if (strcmp(cls, want) != 0 && !lenient) {
       if (!strcmp(cls, "unsupported")) r->saw_unsupported = 1;
       const char *msg = json_string_value(json_object_get(resp, "message"));
       char *m = cf_oneline(msg ? msg : "", 200);
       err = cf_fmt("class %s, expected %s: %s", cls, want, m);
+      free(m);
+    } else if (!strcmp(cls, want) && json_is_integer(want_off) &&
+               json_is_integer(got_off) &&
+               json_integer_value(want_off) != json_integer_value(got_off)) {
+      /* R-ERR-3: checked for testees whose failures carry an offset */
+      const char *msg = json_string_value(json_object_get(resp, "message"));
+      char *m = cf_oneline(msg ? msg : "", 200);
+      err = cf_fmt("class %s at byte %lld, expected byte %lld (R-ERR-3): %s",
+                   cls, (long long)json_integer_value(got_off),
+                   (long long)json_integer_value(want_off), m);
       free(m);
     }
   }
