@@ -963,8 +963,6 @@ def _typed_fory(req, pin):
 def op_typed(req, pin):
     """encode / decode with the request's schemas (foryc classes)."""
     fory, types = _typed_fory(req, pin)
-    if req.get("project"):
-        raise Unsupported("projection onto a reader schema (capability evolution)")
     if req.get("op") == "encode":
         values = req.get("values")
         if not isinstance(values, list):
@@ -992,6 +990,8 @@ def op_typed(req, pin):
             raise
         if buf.get_reader_index() <= start:
             raise RequestError("pyfory made no progress at offset %d" % start)
+        if req.get("project") and type(obj) not in types.names:
+            continue  # projection: only the root structs of the reader's types
         values.append(user_types.TypedPrinter(fory, types, Printer, obj).node(obj))
     return {"ok": True, "values": values}
 
@@ -1081,10 +1081,12 @@ def handle_isolated(req, pin, timeout):
 
 # Everything pyfory 1.7.7 has: the built-in types, and user types (struct,
 # enum, union, named types, TypeDefs) through foryc's generated classes.
-# Not "ext" (foryc generates no ext carrier), "evolution" (no projection
-# onto a reader schema) or "oob".
+# "evolution": a compatible-mode decode with the reader's classes is
+# pyfory's own projection onto them. Not "ext" (foryc generates no ext
+# carrier) or "oob".
 CAPABILITIES = ["ref_tracking", "decimal", "temporal", "dense_array", "unsigned", "float16", "bfloat16",
-                "meta_string", "compatible", "schema", "struct", "enum", "union", "named_types", "typedef"]
+                "meta_string", "compatible", "schema", "struct", "enum", "union", "named_types", "typedef",
+                "evolution"]
 
 
 def main(argv):

@@ -84,7 +84,9 @@ def _generate(files):
             cmd = ["foryc", "--python_out", tmp] + ["-I%s" % d for d in incs] + [p]
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             if proc.returncode != 0:
-                raise SchemaError("foryc failed on %s: %s" % (p, (proc.stderr or proc.stdout)[-600:]))
+                text = proc.stderr + proc.stdout
+                errs = [ln for ln in text.splitlines() if ln.startswith("Error")] or text.splitlines()[-1:]
+                raise SchemaError("foryc 1.7.7 rejects %s: %s" % (os.path.relpath(p, ROOT), " ".join(errs)[:400]))
             text = open(p, encoding="utf-8").read()
             if re.search(r"^\s*option\s+wire_fields_by_name\s*=\s*true\s*;", text, re.M):
                 mod = os.path.join(tmp, _module_name(_package(text)) + ".py")
