@@ -20,6 +20,7 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 summary="$tmp/summary"
+tables=""
 : >"$summary"
 status=0
 
@@ -29,13 +30,15 @@ run() {
   title=$2
   shift 2
   echo "== $title" >&2
-  "$wire" conform --root "$root" --results-md "$tmp/$name.md" "$@" "$fixtures" \
+  "$wire" conform --root "$root" --results-md "$tmp/$name.md" \
+    --results-json "$tmp/$name.json" "$@" "$fixtures" \
     >"$tmp/$name.log" 2>"$tmp/$name.err"
   rc=$?
   last=$(tail -n 1 "$tmp/$name.log")
   echo "   $last" >&2
   if [ "$rc" -le 1 ] && [ -f "$tmp/$name.md" ]; then
     echo "| $title | $last |" >>"$summary"
+    tables="$tables $name=$title=$tmp/$name.json"
   else
     reason=$(tail -n 1 "$tmp/$name.err")
     echo "| $title | not run |" >>"$summary"
@@ -55,10 +58,11 @@ order="libwire"
 run libwire libwire
 # Peers report every failure with the class "error", so for them an invalid
 # input passes when decoding fails at all (see the section notes).
-for name in pyfory java go rust; do
+for name in pyfory java go rust javascript; do
   order="$order $name"
   case $name in
     pyfory) title=pyfory ;; java) title=Java ;; go) title=Go ;; rust) title=Rust ;;
+    javascript) title=JavaScript ;;
   esac
   if [ -f "conformance/testees/$name.sh" ]; then
     run "$name" "$title" --testee "sh conformance/testees/$name.sh" \
@@ -98,6 +102,13 @@ fi
   echo "| implementation | result |"
   echo "|---|---|"
   cat "$summary"
+  echo
+  # shellcheck disable=SC2086 # one word per run
+  python3 conformance/tools/results_tables.py $tables
+  if [ -f conformance/peers/javascript/FINDING.md ]; then
+    echo
+    cat conformance/peers/javascript/FINDING.md
+  fi
   for name in $order; do
     echo
     cat "$tmp/$name.md"

@@ -40,6 +40,8 @@ static const char conform_usage[] =
     "                         (skipped); a listed test that passes fails the run\n"
     "  --junit FILE           write JUnit XML\n"
     "  --results-md FILE      write a Markdown section (per-area table)\n"
+    "  --results-json FILE    write the per-area counts and, per error class,\n"
+    "                         the invalid inputs the testee accepted (JSON)\n"
     "  --root DIR             schema paths are relative to DIR (default: the\n"
     "                         parent directory of the fixtures directory)\n"
     "  --only TEXT            only tests whose id or area contains TEXT\n"
@@ -90,6 +92,8 @@ static void free_runner(runner *r) {
     free(r->res[i].file);
     free(r->res[i].area);
     free(r->res[i].msg);
+    free(r->res[i].error);
+    free(r->res[i].rules);
   }
   free(r->res);
   free(r->buf);
@@ -116,6 +120,7 @@ int cmd_conform(int argc, char **argv) {
     else if (!strcmp(a, "--junit")) val = &r.junit;
     else if (!strcmp(a, "--expect-failures")) val = &r.xfail_file;
     else if (!strcmp(a, "--results-md")) val = &r.results_md;
+    else if (!strcmp(a, "--results-json")) val = &r.results_json;
     else if (!strcmp(a, "--root")) val = &root;
     else if (!strcmp(a, "--only")) val = &r.only;
     else if (!strcmp(a, "--testee-log")) val = &r.log;
@@ -231,6 +236,7 @@ int cmd_conform(int argc, char **argv) {
   }
   if (r.junit && cf_write_junit(&r, s, n) < 0) rc = 2;
   if (r.results_md && cf_write_md(&r, s, n) < 0) rc = 2;
+  if (r.results_json && cf_write_json(&r, s, n) < 0) rc = 2;
   const area_stat *t = &s[n];
   if (t->n[R_XFAIL]) printf("%d expected failures\n", t->n[R_XFAIL]);
   if (t->n[R_XPASS])

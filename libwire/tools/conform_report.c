@@ -142,7 +142,14 @@ int cf_write_md(const runner *r, const area_stat *s, size_t n) {
       const result *x = &r->res[i];
       if (x->status != R_FAIL && x->status != R_XPASS) continue;
       char *m = cf_oneline(x->msg ? x->msg : "", 240);
-      fprintf(f, "- `%s` (%s): ", x->id, x->area);
+      fprintf(f, "- `%s` (%s", x->id, x->area);
+      if (x->rules && !strncmp(x->area, "valid/structs", 13)) {
+        /* a user-type disagreement: the rules the test pins */
+        char *rl = cf_oneline(x->rules, 120);
+        fprintf(f, "; rules %s", rl);
+        free(rl);
+      }
+      fprintf(f, "): ");
       md_text(f, m);
       fputc('\n', f);
       free(m);
@@ -152,4 +159,42 @@ int cf_write_md(const runner *r, const area_stat *s, size_t n) {
     fprintf(f, "\n</details>\n");
   }
   return fclose(f) ? -1 : 0;
+}
+
+int cf_write_json(const runner *r, const area_stat *s, size_t n) {
+  json_t *areas = json_object(), *acc = json_object(), *inv = json_object();
+  for (size_t i = 0; i <= n; i++) {
+    const area_stat *a = &s[i];
+    json_object_set_new(
+        areas, a->area ? a->area : "total",
+        json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "passed", a->n[R_PASS],
+                  "failed", FAILED(*a), "unsupported", a->unsupported,
+                  "not_claimed", a->n[R_NOTCLAIMED], "xfail", a->n[R_XFAIL],
+                  "total", TOTAL(*a)));
+  }
+  for (size_t i = 0; i < r->nres; i++) {
+    const result *x = &r->res[i];
+    if (!x->error || x->status == R_NOTCLAIMED) continue;
+    json_t *c = json_object_get(inv, x->error);
+    json_object_set_new(inv, x->error,
+                        json_integer(c ? json_integer_value(c) + 1 : 1));
+    if (!x->accepted) continue;
+    json_t *ids = json_object_get(acc, x->error);
+    if (!ids) {
+      ids = json_array();
+      json_object_set_new(acc, x->error, ids);
+    }
+    json_array_append_new(ids, json_string(x->id));
+  }
+  json_t *doc = json_pack("{s:s,s:s,s:O,s:o,s:o,s:o}", "name",
+                          cf_hello_str(r->hello, "name"), "version",
+                          cf_hello_str(r->hello, "version"), "capabilities",
+                          r->caps, "areas", areas, "invalid_run", inv,
+                          "accepted_invalid", acc);
+  int rc = json_dump_file(doc, r->results_json, JSON_INDENT(1) | JSON_SORT_KEYS);
+  json_decref(doc);
+  if (rc)
+    fprintf(stderr, "wire conform: cannot write %s: %s\n", r->results_json,
+            strerror(errno));
+  return rc ? -1 : 0;
 }

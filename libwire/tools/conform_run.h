@@ -24,11 +24,15 @@ typedef struct {
   char *id, *file, *area, *msg;
   int status;
   int unsupported; /* failed: the testee answered class "unsupported" */
+  char *error;     /* invalid tests: the expected error class, else NULL */
+  int accepted;    /* invalid tests: the testee decoded the bytes */
+  char *rules;     /* the test's rule ids, "R-A-1 R-B-2" (NULL: none) */
 } result;
 
 typedef struct {
   /* options */
-  const char *cmd, *junit, *xfail_file, *results_md, *only, *log;
+  const char *cmd, *junit, *xfail_file, *results_md, *results_json, *only,
+      *log;
   char *dir, *root;
   double timeout;
   int verbose, any_class;
@@ -45,6 +49,8 @@ typedef struct {
   long next_id;
   int restarts;
   int saw_unsupported; /* a response of the current test had that class */
+  int saw_accepted;    /* the current invalid test decoded without error */
+  const json_t *cur;   /* the test being run (for its class and rules) */
   /* bookkeeping */
   json_t *xfail;      /* id -> reason */
   json_t *xfail_seen; /* id -> true */
@@ -118,6 +124,9 @@ int cf_in_group(const char *area, const char *group);
 const char *cf_hello_str(const json_t *hello, const char *key);
 void cf_print_table(const runner *r, const area_stat *s, size_t n);
 int cf_write_md(const runner *r, const area_stat *s, size_t n);
+/* Machine-readable counts for conformance/testees/results.sh: per area,
+ * and per error class the invalid inputs the testee accepted. */
+int cf_write_json(const runner *r, const area_stat *s, size_t n);
 
 /* conform_junit.c */
 int cf_write_junit(const runner *r, const area_stat *s, size_t n);

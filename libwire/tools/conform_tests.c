@@ -163,6 +163,7 @@ static char *run_invalid(runner *r, const json_t *t, const json_t *base) {
   }
   if (json_is_true(json_object_get(resp, "ok"))) {
     char *v = cf_dump_short(json_object_get(resp, "values"), 200);
+    r->saw_accepted = 1;
     err = cf_fmt("decoded without error, expected class %s: %s", want, v);
     free(v);
   } else {
@@ -266,7 +267,26 @@ void cf_add_result(runner *r, const char *id, const char *file,
   x->status = status;
   x->msg = msg;
   x->unsupported = status == R_FAIL && r->saw_unsupported;
+  const char *ecls = json_string_value(json_object_get(r->cur, "error"));
+  x->error = ecls ? cf_xstrdup(ecls) : NULL;
+  x->accepted = r->saw_accepted;
+  x->rules = NULL;
+  const json_t *rules = json_object_get(r->cur, "rules");
+  if (json_array_size(rules)) {
+    size_t len = 1;
+    for (size_t i = 0; i < json_array_size(rules); i++)
+      if (json_string_value(json_array_get(rules, i)))
+        len += strlen(json_string_value(json_array_get(rules, i))) + 1;
+    x->rules = calloc(1, len);
+    for (size_t i = 0; i < json_array_size(rules); i++) {
+      const char *rid = json_string_value(json_array_get(rules, i));
+      if (!rid) continue;
+      if (*x->rules) strcat(x->rules, " ");
+      strcat(x->rules, rid);
+    }
+  }
   r->saw_unsupported = 0;
+  r->saw_accepted = 0;
   static const char *const label[] = {"ok", "FAIL", "xfail", "XPASS",
                                       "not claimed"};
   if (r->verbose || status == R_FAIL || status == R_XPASS) {
@@ -280,6 +300,8 @@ static void run_test(runner *r, const json_t *t, int invalid,
                      const char *file, const char *area, size_t index) {
   const char *tid = json_string_value(json_object_get(t, "id"));
   char *fallback = NULL;
+  r->cur = json_is_object(t) ? t : NULL;
+  r->saw_accepted = 0;
   if (!tid) tid = fallback = cf_fmt("%s#%zu", file, index);
   if (r->only && !strstr(tid, r->only) && !strstr(area, r->only)) {
     free(fallback);
@@ -362,6 +384,7 @@ void cf_find_json(const char *dir, const char *rel, strvec *out) {
 }
 
 void cf_run_file(runner *r, const char *rel) {
+  r->cur = NULL;
   int invalid = !strncmp(rel, "invalid/", 8);
   json_error_t jerr = {0};
   char *why = NULL;
