@@ -260,7 +260,7 @@ def attach_readers(t, doc, k):
     entry["note"] = ("read with the reader's version of the schema (corpus %s): fields matched by tag id or "
                      "name, unknown fields dropped, missing fields defaulted" % doc["case"])
     t["readers"] = [entry]
-    t["rules"] = list(dict.fromkeys(t["rules"] + ["R-EVOLVE-1"]))
+    t["rules"] = list(dict.fromkeys(t["rules"] + ["R-EVOLVE-1", "R-EVOLVE-6"]))
 
 
 def corpus_tests(report):
@@ -491,7 +491,7 @@ def _fdl_rules(schemas, values, compatible, ref):
     walk(values)
     if not used:
         return []
-    rules = ["R-FDL-1", "R-FDL-4", "R-FDL-5"] + sorted(seen)
+    rules = ["R-FDL-1", "R-FDLG-1", "R-FDLG-2", "R-FDLG-3", "R-FDL-4", "R-FDL-5"] + sorted(seen)
     structs = [t for t in used.values() if t.kind == "message"]
     fields = [(t, f) for t in structs for f in t.fields]
     files = {id(t.fdl): t.fdl for t in used.values()}.values()

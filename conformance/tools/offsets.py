@@ -39,7 +39,7 @@ def compute(tests):
                     t.get("id") or t.get("name"), json.dumps(r)[:300], t["error"]))
             off = r["offset"]
             n = len(t["bytes"]) // 2
-            if not 0 <= off <= n:
+            if not 0 <= off <= n and t["error"] != "idl":  # idl: an offset in the schema file
                 raise SystemExit("offsets: %s: offset %d outside the %d input bytes" % (t.get("id"), off, n))
             out.append(off)
         return out

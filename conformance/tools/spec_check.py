@@ -13,7 +13,9 @@ status 1) when:
   - a normative rule (its text uses MUST, SHOULD, MAY or REQUIRED) is cited by
     no fixture;
   - an errata item has no fixture: no fixture cites its id and its
-    "- Fixture: <id>, <id>" line names none (or names unknown fixtures).
+    "- Fixture: <id>, <id>" line names none (or names unknown fixtures);
+  - the FDL grammar of spec/fdl-grammar.md is not well formed or does not
+    match a fixture schema (fdl_grammar.py).
 
 It then writes spec/TRACE.md: for every rule and errata item, the fixtures
 that exercise it. The fixture lists are derived from the fixtures, never
@@ -51,7 +53,7 @@ CITABLE = re.compile(r"^(R-[A-Z0-9]+-\d+|E-\d+|N-\d+(?:\.\d+)*)$")
 # files in spec/ follow in name order, TRACE.md last.
 CHAPTER_ORDER = [
     "README.md", "01-primitives.md", "02-values.md", "03-writer-policy.md",
-    "04-errors-and-limits.md", "05-user-types.md", "06-fdl.md", "grammar.md",
+    "04-errors-and-limits.md", "05-user-types.md", "06-fdl.md", "fdl-grammar.md", "grammar.md",
     "notation.md", "errata.md",
 ]
 TRACE_NAME = "TRACE.md"
@@ -355,6 +357,9 @@ def main(argv=None):
     root = args.root
     spec, fixtures, nfiles = load(root)
     errors, warnings, cited = check(spec, fixtures, root, not args.no_coverage)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import fdl_grammar
+    errors += fdl_grammar.check(root)  # spec/fdl-grammar.md: well formed, matches the schemas
     table = trace_table(spec, fixtures, cited, root)
     if not args.no_write:
         write_trace(os.path.join(root, "spec", TRACE_NAME), spec, fixtures, table, root, nfiles)

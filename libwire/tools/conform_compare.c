@@ -15,7 +15,8 @@
  * N-2). "typedef" is the struct-body annotation, handled separately. */
 static const char *const node_annotations[] = {
     "enc", "header", "chunks", "tracked", "approx", "iso", "ns_enc",
-    "name_enc", "ns_hash", "name_hash", "ns_xref", "name_xref", NULL};
+    "name_enc", "ns_hash", "name_hash", "ns_xref", "name_xref", "ns_again",
+    "name_again", NULL};
 
 
 static int in_list(const char *const *list, const char *s) {
