@@ -833,6 +833,8 @@ class Printer:
 def _classify(exc):
     if isinstance(exc, Unsupported):
         return "unsupported"
+    if isinstance(exc, user_types.SchemaError):
+        return "idl"
     if isinstance(exc, RequestError):
         return "error"
     name = type(exc).__name__
@@ -954,8 +956,8 @@ def _typed_fory(req, pin):
         _pin_types(fory)
     try:
         types = user_types.UserTypes(req["schemas"])
-    except user_types.SchemaError as exc:
-        raise Unsupported(str(exc))
+    except user_types.SchemaError:
+        raise  # class idl: foryc rejects the schema
     types.register(fory)
     return fory, types
 
