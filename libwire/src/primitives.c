@@ -390,3 +390,43 @@ uint16_t wire_bfloat16_from_double(double d) {
   if (hexp >= 255) return sign | 0x7F80;
   return (uint16_t)(sign | (uint16_t)(hexp << 7) | (uint16_t)(m & 0x7F));
 }
+
+/* MurmurHash3 x86 32-bit, seed 0: foryc's auto type ids
+ * (fory_compiler/ir/type_id.py). */
+static uint32_t rotl32_(uint32_t x, int r) {
+  return (x << r) | (x >> (32 - r));
+}
+uint32_t wire__murmur3_x86_32(const uint8_t *d, size_t n) {
+  const uint32_t c1 = 0xcc9e2d51u, c2 = 0x1b873593u;
+  uint32_t h = 0, k;
+  size_t nb = n / 4;
+  for (size_t i = 0; i < nb; i++) {
+    const uint8_t *q = d + 4 * i;
+    k = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+        (uint32_t)q[3] << 24;
+    k *= c1;
+    k = rotl32_(k, 15);
+    k *= c2;
+    h ^= k;
+    h = rotl32_(h, 13);
+    h = h * 5 + 0xe6546b64u;
+  }
+  const uint8_t *t = d + 4 * nb;
+  k = 0;
+  if ((n & 3) == 3) k ^= (uint32_t)t[2] << 16;
+  if ((n & 3) >= 2) k ^= (uint32_t)t[1] << 8;
+  if ((n & 3) >= 1) {
+    k ^= t[0];
+    k *= c1;
+    k = rotl32_(k, 15);
+    k *= c2;
+    h ^= k;
+  }
+  h ^= (uint32_t)n;
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h;
+}
