@@ -408,6 +408,31 @@ def load(root):
     return spec, fixtures, nfiles
 
 
+def pinned_rules(root, spec, fixtures, errors):
+    """Rule ids with a recorded wrong choice in conformance/mutants/mutants.json
+    (a mutant and the fixtures that kill it; `make mutants` runs them). A
+    mutant naming an unknown rule or fixture is an error."""
+    path = os.path.join(root, "conformance", "mutants", "mutants.json")
+    if not os.path.exists(path):
+        return set()
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    out = set()
+    for m in doc.get("mutants", []):
+        for rid in m.get("rules", []):
+            if rid.startswith("R-") and rid not in spec.rules:
+                errors.append("conformance/mutants/mutants.json: mutant %s names rule %s, which does not exist"
+                              % (m.get("name"), rid))
+            out.add(rid)
+        for fid in m.get("kills", []):
+            if fid not in fixtures:
+                errors.append("conformance/mutants/mutants.json: mutant %s names fixture %s, which does not "
+                              "exist" % (m.get("name"), fid))
+        if not m.get("kills"):
+            errors.append("conformance/mutants/mutants.json: mutant %s has no killing fixture" % m.get("name"))
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", default=os.path.abspath(
@@ -424,6 +449,7 @@ def main(argv=None):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import fdl_grammar
     errors += fdl_grammar.check(root)  # spec/fdl-grammar.md: well formed, matches the schemas
+    pinned = pinned_rules(root, spec, fixtures, errors)
     table = trace_table(spec, fixtures, cited, root)
     tags = source_tags(root)
     for rid in sorted(tags):
@@ -441,9 +467,10 @@ def main(argv=None):
     normative = [r for r in spec.rules.values() if r.normative]
     covered = sum(1 for r in normative if table[r.id])
     ecovered = sum(1 for e in spec.errata.values() if table[e.id])
-    print("spec-check: %d rules (%d normative, %d covered, %d with a source), %d errata items "
-          "(%d covered), %d fixtures in %d files: %d error(s), %d warning(s)"
+    print("spec-check: %d rules (%d normative, %d covered, %d with a source, %d pinned by a "
+          "mutant), %d errata items (%d covered), %d fixtures in %d files: %d error(s), %d warning(s)"
           % (len(spec.rules), len(normative), covered, sum(1 for r in spec.rules if r in tags),
+             sum(1 for r in normative if r.id in pinned),
              len(spec.errata), ecovered, len(fixtures), nfiles, len(errors), len(warnings)))
     return 1 if errors else 0
 
