@@ -308,9 +308,17 @@ def build(valid):
     # "duplicate announcement" (inv.meta_string.0011, id retired): the same
     # names announced again in one root are accepted since libwire 8871b0c
     # (Fory Go writes them).
+    # enum.named "demo.averyveryverylongtypenamexyz" with one bit of its hash
+    # flipped: the bytes are otherwise complete, so only the hash check
+    # (R-MSWIRE-6 item 4) rejects them.
+    ln = b.bytes_of("enum", "named demo|averyveryverylongtypenamexyz")["bytes"]
+    # 01 ff 1a | 06 04 0c8c70 (ns "demo") | 24 | hash: 04 c8e2d4bd246f42 | 18 name bytes | 01
+    if ln[:18] != "01ff1a06040c8c7024" or len(ln) != 2 * (9 + 8 + 18 + 1):
+        raise ValueError("enum.named long type name bytes changed: %s" % ln)
     b.add(A, G, "hash wrong", "a long name whose hash does not match its bytes",
-          "01ff1a06040c8c70" + "24" + "0400000000000000" + "a48e2a48e2a48e16e69a78791a0612f8c8" + "01",
-          "meta_string", ["R-MSWIRE-6", "R-MSWIRE-3"], tags=["named_types", "meta_string"])
+          _flip(ln, 12, 0x10), "meta_string", ["R-MSWIRE-6", "R-MSWIRE-3"], tags=["named_types", "meta_string"],
+          note="enum.named 'demo.averyveryverylongtypenamexyz' with bit 4 of hash byte 3 flipped; every byte "
+               "the name and the value need is present.")
     b.add(A, G, "length over input", "a name announced with 100 bytes and 3 present", "01ff1a c801 04 0c8c70",
           "truncated", ["R-MSWIRE-6"], tags=["named_types", "meta_string"])
 
@@ -503,6 +511,9 @@ def typedef_body_errors(b, cs):
         ["R-TDEF-11", "R-TDEF-8"])
     add("typedef bytes after fields", "TypeDef body with a byte left after the last field", "c1 c801 86 15 0ba8 00",
         "typedef", ["R-TDEF-11"])
+    add("typedef empty body", "TypeDef whose header announces an empty body", "", "typedef",
+        ["R-TDEF-11", "R-TDEF-4"], note="A body has at least its first byte (R-TDEF-4): an empty body is a field "
+                                        "count that runs past the end of the body.")
 
 
 def typedef_kind_errors(b, cs):
