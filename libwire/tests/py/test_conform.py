@@ -437,3 +437,18 @@ def test_struct_fields_compared_in_wire_order(wire, tmp_path):
     assert p.returncode == 1
     assert "two/swapped" in p.stdout and "wire order" in p.stdout
     assert "FAIL        two/ok" not in p.stdout
+
+
+def test_error_offsets_checked(wire, tmp_path):
+    # "01ff150761": string header (1 << 2) | 3 has a reserved encoding; libwire
+    # reports it at byte 3 (R-ERR-3)
+    good = invalid("off/ok", "01ff150761", "string")
+    good["offset"] = 3
+    bad = invalid("off/wrong", "01ff150761", "string")
+    bad["offset"] = 2
+    d = tmp_path / "fixtures"
+    write(d, "invalid", "off", [good, bad])
+    p = conform(wire, d)
+    assert p.returncode == 1, p.stdout
+    assert "off/wrong" in p.stdout and "expected byte 2 (R-ERR-3)" in p.stdout
+    assert "FAIL        off/ok" not in p.stdout
