@@ -138,22 +138,30 @@ int cf_write_md(const runner *r, const area_stat *s, size_t n) {
   int nf = FAILED(*t), shown = 0;
   if (nf) {
     fprintf(f, "\n<details><summary>%d failures</summary>\n\n", nf);
-    for (size_t i = 0; i < r->nres && shown < 100; i++) {
-      const result *x = &r->res[i];
-      if (x->status != R_FAIL && x->status != R_XPASS) continue;
-      char *m = cf_oneline(x->msg ? x->msg : "", 240);
-      fprintf(f, "- `%s` (%s", x->id, x->area);
-      if (x->rules && !strncmp(x->area, "valid/structs", 13)) {
-        /* a user-type disagreement: the rules the test pins */
-        char *rl = cf_oneline(x->rules, 120);
-        fprintf(f, "; rules %s", rl);
-        free(rl);
+    /* user-type disagreements (valid/structs) all, first; then the first
+     * 100 others */
+    for (int pass = 0; pass < 2; pass++) {
+      int others = 0;
+      for (size_t i = 0; i < r->nres; i++) {
+        const result *x = &r->res[i];
+        if (x->status != R_FAIL && x->status != R_XPASS) continue;
+        int structs = !strncmp(x->area, "valid/structs", 13);
+        if (structs != (pass == 0)) continue;
+        if (!structs && others++ >= 100) break;
+        char *m = cf_oneline(x->msg ? x->msg : "", 240);
+        fprintf(f, "- `%s` (%s", x->id, x->area);
+        if (x->rules && structs) {
+          /* a user-type disagreement: the rules the test pins */
+          char *rl = cf_oneline(x->rules, 120);
+          fprintf(f, "; rules %s", rl);
+          free(rl);
+        }
+        fprintf(f, "): ");
+        md_text(f, m);
+        fputc('\n', f);
+        free(m);
+        shown++;
       }
-      fprintf(f, "): ");
-      md_text(f, m);
-      fputc('\n', f);
-      free(m);
-      shown++;
     }
     if (shown < nf) fprintf(f, "- ... and %d more\n", nf - shown);
     fprintf(f, "\n</details>\n");
