@@ -89,6 +89,7 @@ const struct prim_info prims[] = {
 };
 const size_t nprims = sizeof prims / sizeof prims[0];
 
+/* Implements R-FDL-8. */
 int find_prim(const char *s, size_t n) {
   for (size_t i = 0; i < nprims; i++)
     if (eqs(s, n, prims[i].name)) return (int)i;
@@ -340,6 +341,7 @@ static int32_t fail_code(fdl_loader *L, const fdl_file *f, int32_t code,
 
 /* Resolves, reads and parses the imports of f, depth-first; appends f to
  * the dependency order after them. */
+/* Implements R-FDL-2. */
 static int32_t load_imports(fdl_loader *L, fdl_file *f) {
   f->state = 1;
   for (fdl_import *imp = f->imports; imp; imp = imp->next) {

@@ -124,6 +124,7 @@ static bool truthy(const fdl_val *v) {
 }
 
 /* option NAME = VALUE ;  (file level when apply) */
+/* Parses the file options of R-FDLX-1, R-FDLX-2, R-FDLX-3. */
 static int32_t parse_option(fdl_parser *P, bool apply) {
   advance(P); /* option */
   fdl_tok *name = NULL;
@@ -218,6 +219,7 @@ static int32_t parse_reserved(fdl_parser *P) {
 }
 
 /* [name=value, ...] after a type name. */
+/* Parses R-FDLX-7. */
 static int32_t parse_type_options(fdl_parser *P, fdl_type *t) {
   advance(P); /* [ */
   for (;;) {
@@ -386,6 +388,7 @@ static bool tok_is(fdl_parser *P, const fdl_tok *t, const char *s) {
 
 /* [name=value, ...] after a field or union case; ref=true and
  * nullable=true act on message fields (fld != NULL). */
+/* Parses the field options of R-FDLX-4, R-FDLX-5, R-FDLX-6. */
 static int32_t parse_field_options(fdl_parser *P, fdl_field *fld) {
   advance(P); /* [ */
   for (;;) {
@@ -676,6 +679,7 @@ static int32_t parse_service(fdl_parser *P) {
   return WIRE_OK;
 }
 
+/* Implements R-FDL-1. */
 int32_t parse_file(fdl_parser *P) {
   while (!check(P, TK_EOF)) {
     switch (cur(P)->t) {

@@ -83,6 +83,7 @@ int32_t check_type(fdl_loader *L, fdl_type *t) {
 /* Registration identity: by id (explicit or foryc's generated one) or by
  * namespace + name; the registry namespace is the package followed by the
  * path of the enclosing messages, the name the simple name. */
+/* Implements R-FDL-5, R-FDLX-3. */
 int32_t identify(fdl_loader *L, fdl_type *t) {
   for (; t; t = t->next) {
     fdl_file *f = t->file;
@@ -155,6 +156,7 @@ void count_known(wire_registry *r, uint32_t before, fdl_type *t,
   }
 }
 
+/* Implements R-FDL-4, R-FDLX-7. */
 int32_t register_types(fdl_loader *L, fdl_type *t) {
   for (; t; t = t->next) {
     fdl_file *f = t->file;
@@ -218,6 +220,7 @@ static fdl_type *find_path(fdl_type *list, const char *n, size_t nl) {
  * its imports; a dotted name is a path from a top-level type ("Outer.Inner")
  * or a package-qualified one ("pkg.Outer.Inner"). Beyond foryc, a dotted
  * name may also be relative to an enclosing message. */
+/* Implements R-FDL-3. */
 static int32_t resolve(fdl_loader *L, fdl_file *f, fdl_type *scope,
                        fdl_texpr *x) {
   const char *n = x->name;
@@ -294,6 +297,7 @@ static int32_t build_elem(fdl_loader *L, fdl_file *f, fdl_type *scope,
 /* The registry field type of a type expression; named types are resolved
  * to their registry index (type_id ENUM/STRUCT/UNION by kind, as
  * wire__reg_finish does). */
+/* Implements R-FDL-9, R-FDL-10, R-FDL-11, R-FDLX-2. */
 static int32_t build(fdl_loader *L, fdl_file *f, fdl_type *scope,
                      fdl_texpr *x, bool key, wire_ftype **out) {
   wire_ctx *ctx = L->ctx;
@@ -357,6 +361,7 @@ static int32_t build_elem(fdl_loader *L, fdl_file *f, fdl_type *scope,
   return WIRE_OK;
 }
 
+/* Implements R-FDL-6, R-FDL-7, R-FDLX-1, R-FDLX-4, R-FDLX-5, R-FDLX-6. */
 static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
   fdl_file *f = t->file;
   fdl_texpr *x = a->type;
@@ -390,6 +395,7 @@ static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
   return st ? rewrap(L, f, a->name_off, st) : WIRE_OK;
 }
 
+/* Implements R-FDL-12. */
 int32_t fill_types(fdl_loader *L, fdl_type *t) {
   for (; t; t = t->next) {
     fdl_file *f = t->file;
