@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
+.PHONY: mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
         go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
@@ -56,7 +56,7 @@ $(BUILD)/lib/libwire.so: $(PIC_OBJ)
 $(BUILD)/bin/wire: $(TOOL_SRC) $(wildcard libwire/tools/*.h) $(BUILD)/lib/libwire.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) $(JSON_CFLAGS) $(TOOL_SRC) \
-	  $(BUILD)/lib/libwire.a $(LDFLAGS) $(JSON_LIBS) -lm -o $@
+	  $(BUILD)/lib/libwire.a $(LDFLAGS) $(JSON_LIBS) -lz -lm -o $@
 
 # The man page comes from the same text as `wire help`.
 $(BUILD)/man/wire.1: $(BUILD)/bin/wire
@@ -146,7 +146,13 @@ peers:
 
 # conformance/RESULTS.md: libwire and every peer runtime through the runner.
 conformance-results: all peers
-	sh conformance/testees/results.sh $(BUILD)/bin/wire conformance/RESULTS.md
+	JAVA_HOME=$(JAVA22) sh conformance/testees/results.sh $(BUILD)/bin/wire \
+	  conformance/RESULTS.md
+
+# Recorded wrong choices (conformance/mutants/mutants.json), each run
+# through the suite: every mutant must fail its killing fixtures (~10 s).
+mutants: all
+	python3 conformance/mutants/mutate.py --run $(BUILD)/bin/wire
 
 # Everything CI runs: the tests, the conformance suite and its verification
 # against the runtimes, the results of every implementation, the same tests
@@ -155,7 +161,7 @@ FUZZ_SECONDS ?= 60
 # The fuzzing in `check` is deterministic (fixed seed and run count, from
 # the checked-in corpora) so that CI repeats a run known to pass; `make
 # fuzz` explores with a time budget instead.
-check: test conform fixtures-verify spec-check abi-check bench-check bindings-conform \
+check: test conform fixtures-verify spec-check mutants abi-check bench-check bindings-conform \
        conformance-results sanitize valgrind
 	FUZZ_ARGS="-seed=1 -runs=300000" sh libwire/tests/fuzz/run.sh 600
 
