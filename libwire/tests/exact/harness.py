@@ -1,0 +1,231 @@
+"""The exactness harness (issue 11): user models written by pyfory 1.7.7,
+Fory Java 1.6.0 and Fory Go 1.6.1 (models_py.py, ExactWriter.java,
+gowriter/), read by the wire CLI with and without a schema, written again,
+compared byte for byte, and libwire's fresh encoding read back by the
+runtime that wrote the payload.
+
+    python3 libwire/tests/exact/harness.py [--wire build/bin/wire] [RUNTIME...]
+
+prints one line per payload and check, and the totals. The pytest module
+libwire/tests/py/test_exact.py runs the same checks.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+JAR = os.path.join(REPO, "conformance", "peers", "java", "target", "fory-java-peer.jar")
+GO = os.environ.get("GO") or shutil.which("go") or "/usr/local/go/bin/go"
+SCHEMAS = os.path.join(HERE, "schemas")
+RUNTIMES = ("pyfory", "java", "go")
+
+# The root type of each model (namespace ex).
+ROOTS = {"order": "Order", "media": "MediaContent", "sample": "Sample", "samples": "SampleList",
+         "tree": "Node", "person": "Person", "nested": "Outer", "empty": "HasEmpty",
+         "optionals": "Optionals", "any": "Holder", "camel": "Camel", "evo": "Evo",
+         "shared": "SharedLists"}
+# Models written with reference tracking on.
+REF = {"order", "shared"}
+
+
+def _lines(text):
+    out = {}
+    for line in text.splitlines():
+        if line.strip():
+            k, v = line.split(None, 1)
+            out[k] = v
+    return out
+
+
+class Java:
+    """ExactWriter compiled once; `write` and `read` run one JVM each."""
+
+    def __init__(self):
+        if not os.path.exists(JAR):
+            raise RuntimeError("build the Java peer first (bash .ci/setup): %s" % JAR)
+        self.tmp = tempfile.mkdtemp(prefix="wire-exact-java-")
+        subprocess.run(["javac", "-d", self.tmp, "-cp", JAR, os.path.join(HERE, "ExactWriter.java")],
+                       check=True, capture_output=True, text=True)
+
+    def _run(self, args, stdin=""):
+        p = subprocess.run(["java", "-cp", self.tmp + os.pathsep + JAR, "ExactWriter"] + args,
+                           input=stdin, capture_output=True, text=True, timeout=300)
+        if p.returncode != 0:
+            raise RuntimeError("ExactWriter %s failed: %s" % (args, p.stderr[-2000:]))
+        return _lines(p.stdout)
+
+    def payloads(self):
+        return {k: bytes.fromhex(v) for k, v in self._run([]).items()}
+
+    def read_back(self, items):
+        return self._run(["--read"], "".join("%s %s\n" % (k, b.hex()) for k, b in items.items()))
+
+
+class Go:
+    def __init__(self):
+        self.dir = os.path.join(HERE, "gowriter")
+        self.bin = os.path.join(tempfile.mkdtemp(prefix="wire-exact-go-"), "gowriter")
+        env = dict(os.environ, GOFLAGS="-mod=mod")
+        subprocess.run([GO, "build", "-o", self.bin, "."], cwd=self.dir, check=True,
+                       capture_output=True, text=True, env=env, timeout=600)
+
+    def _run(self, args, stdin=""):
+        p = subprocess.run([self.bin] + args, input=stdin, capture_output=True, text=True,
+                           timeout=120)
+        if p.returncode != 0:
+            raise RuntimeError("gowriter %s failed: %s" % (args, p.stderr[-2000:]))
+        return _lines(p.stdout)
+
+    def payloads(self):
+        return {k: bytes.fromhex(v) for k, v in self._run([]).items()}
+
+    def read_back(self, items):
+        return self._run(["--read"], "".join("%s %s\n" % (k, b.hex()) for k, b in items.items()))
+
+
+class Pyfory:
+    def __init__(self):
+        sys.path.insert(0, HERE)
+        import models_py
+        self.m = models_py
+
+    def payloads(self):
+        return self.m.payloads()
+
+    def read_back(self, items):
+        return {k: self.m.read_back(k, b) for k, b in items.items()}
+
+
+def peer(runtime):
+    return {"pyfory": Pyfory, "java": Java, "go": Go}[runtime]()
+
+
+class Wire:
+    def __init__(self, path):
+        self.path = path
+
+    def run(self, args, data):
+        p = subprocess.run([self.path] + args, input=data, capture_output=True, timeout=60)
+        if p.returncode < 0:
+            raise AssertionError("wire crashed (signal %d): %s" % (-p.returncode, args))
+        return p
+
+    def ok(self, args, data):
+        p = self.run(args, data)
+        if p.returncode != 0:
+            raise CheckFailed("wire %s: %s" % (" ".join(args), p.stderr.decode(errors="replace").strip()))
+        return p.stdout
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def model_of(key):
+    return key.split(".")[0]
+
+
+def mode_args(key):
+    return ["--compatible"] if key.endswith(".compat") else ["--same-schema"]
+
+
+def ref_args(key):
+    return ["--ref"] if model_of(key) in REF else []
+
+
+def schema_file(runtime, key):
+    """The FDL a user of `runtime` writes for the model (schemas/RUNTIME.fdl)."""
+    return os.path.join(SCHEMAS, "%s.fdl" % runtime)
+
+
+def check_no_schema(wire, key, data):
+    """Compatible payloads: decode without a schema, encode, same bytes."""
+    text = wire.ok(["decode"] + ref_args(key), data)
+    out = wire.ok(["encode"] + ref_args(key), text)
+    if out != data:
+        raise CheckFailed("decode | encode differs:\n  in  %s\n  out %s" % (data.hex(), out.hex()))
+
+
+def check_schema(wire, runtime, key, data):
+    """With the user's schema: decode, encode, same bytes; and the decoded
+    document names the schema's root type."""
+    s = ["--schema", schema_file(runtime, key)] + mode_args(key) + ref_args(key)
+    text = wire.ok(["decode"] + s, data)
+    root = "ex." + ROOTS[model_of(key)]
+    if json.loads(text.splitlines()[0]).get("struct", {}).get("type") != root:
+        raise CheckFailed("root is not %s: %s" % (root, text[:200]))
+    out = wire.ok(["encode"] + s, text)
+    if out != data:
+        raise CheckFailed("decode | encode differs:\n  in  %s\n  out %s" % (data.hex(), out.hex()))
+
+
+def peer_args(runtime):
+    # WIRE_EXACT_NO_PEER=1: measure a wire without --peer (before issue 11)
+    return [] if os.environ.get("WIRE_EXACT_NO_PEER") else ["--peer", runtime]
+
+
+def fresh(wire, runtime, key, data):
+    """libwire's own encoding of the values (plain JSON through the schema),
+    for the runtime to read back."""
+    s = ["--schema", schema_file(runtime, key)] + mode_args(key) + ref_args(key)
+    plain = wire.ok(["decode", "--plain"] + s, data)
+    return wire.ok(["encode", "--plain", "--type", "ex." + ROOTS[model_of(key)]] + s
+                   + peer_args(runtime), plain)
+
+
+CHECKS = ("no-schema", "schema", "fresh")
+
+
+def run_all(wire, runtimes):
+    """{(runtime, key, check): 'ok' | reason}"""
+    res = {}
+    for rt in runtimes:
+        p = peer(rt)
+        ps = p.payloads()
+        fresh_bytes = {}
+        for key, data in sorted(ps.items()):
+            if key.endswith(".compat"):
+                try:
+                    check_no_schema(wire, key, data)
+                    res[(rt, key, "no-schema")] = "ok"
+                except CheckFailed as e:
+                    res[(rt, key, "no-schema")] = str(e)
+            try:
+                check_schema(wire, rt, key, data)
+                res[(rt, key, "schema")] = "ok"
+            except CheckFailed as e:
+                res[(rt, key, "schema")] = str(e)
+            try:
+                fresh_bytes[key] = fresh(wire, rt, key, data)
+            except CheckFailed as e:
+                res[(rt, key, "fresh")] = str(e)
+        if fresh_bytes:
+            for key, verdict in p.read_back(fresh_bytes).items():
+                res[(rt, key, "fresh")] = verdict
+    return res
+
+
+def main(argv):
+    wire = "build/bin/wire"
+    rts = []
+    it = iter(argv)
+    for a in it:
+        if a == "--wire":
+            wire = next(it)
+        else:
+            rts.append(a)
+    res = run_all(Wire(os.path.abspath(wire)), rts or RUNTIMES)
+    passed = 0
+    for (rt, key, check), v in sorted(res.items()):
+        passed += v == "ok"
+        print("%-7s %-18s %-9s %s" % (rt, key, check, v.splitlines()[0][:160] if v else v))
+    print("passed %d of %d" % (passed, len(res)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
