@@ -164,10 +164,22 @@ enum {
                                 strings handed in with an encoding (tape
                                 strings with encoding 0..2, spec/tape.md;
                                 compiled codecs' strings) */
-  WIRE_OPT_TRUSTED_TEXT = 4  /* 1: text handed in is valid in its encoding
+  WIRE_OPT_TRUSTED_TEXT = 4, /* 1: text handed in is valid in its encoding
                                 and is not checked again; invalid text then
                                 gives invalid output (never a crash).
                                 Decoding always checks */
+  WIRE_OPT_PEER = 5          /* a WIRE_PEER_* value: the runtime whose
+                                choices are read and written where the
+                                runtimes' same-schema bytes differ (schema
+                                hash, type meta of named struct fields;
+                                spec R-PEER-1..4) */
+};
+/* Peer runtimes (WIRE_OPT_PEER). */
+enum {
+  WIRE_PEER_NONE = 0,   /* libwire's own choices (the default) */
+  WIRE_PEER_JAVA = 1,   /* Fory Java 1.6.0 */
+  WIRE_PEER_PYFORY = 2, /* pyfory 1.7.7 */
+  WIRE_PEER_GO = 3      /* Fory Go 1.6.1 */
 };
 /* String policies (WIRE_OPT_STRING_POLICY). */
 enum {

@@ -197,6 +197,12 @@ int32_t wire_ctx_set_option(wire_ctx *ctx, int32_t opt, int64_t v) {
     ctx->string_policy = (uint8_t)v;
     return WIRE_OK;
   case WIRE_OPT_TRUSTED_TEXT: ctx->trusted_text = v != 0; return WIRE_OK;
+  case WIRE_OPT_PEER:
+    if (v < WIRE_PEER_NONE || v > WIRE_PEER_GO)
+      return wire__fail(ctx, WIRE_E_ARG, 0, "peer %lld is not one of "
+                        "WIRE_PEER_NONE/JAVA/PYFORY/GO", (long long)v);
+    ctx->peer = (uint8_t)v;
+    return WIRE_OK;
   default:
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown option %d", (int)opt);
   }
@@ -209,6 +215,7 @@ int64_t wire_ctx_get_option(const wire_ctx *ctx, int32_t opt) {
   case WIRE_OPT_COMPATIBLE: return ctx->compatible;
   case WIRE_OPT_STRING_POLICY: return ctx->string_policy;
   case WIRE_OPT_TRUSTED_TEXT: return ctx->trusted_text;
+  case WIRE_OPT_PEER: return ctx->peer;
   default: return -1;
   }
 }

@@ -995,6 +995,11 @@ static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
     else
       T(d->in.p, "field #%d", lf->tag);
   }
+  if (wire__peer_field_meta(d->ctx, f)) {
+    if (!read_slot(d, flag, f->ref, NULL, out)) return false;
+    if ((*out)->type != WIRE_T_NULL) (*out)->flags |= WIRE_NF_TYPED;
+    return true;
+  }
   switch (wire__dec_field_kind(d, f)) {
   case WIRE_DEC_DYNAMIC:
     if (!read_slot(d, flag, f->ref, NULL, out)) return false;
@@ -1018,7 +1023,8 @@ bool wire__dec_struct_hash(dec *d, const wire_layout *l) {
     const uint8_t *s = d->in.p;
     uint64_t h;
     if (!wire__get_le(&d->in, 4, &h)) return false;
-    if ((uint32_t)h != l->schema_hash) {
+    uint32_t want = wire__peer_schema_hash(d->ctx, l);
+    if ((uint32_t)h != want) {
       char name[160];
       if (l->type_index != WIRE_NO_TYPE)
         snprintf(name, sizeof name, "%s",
@@ -1032,7 +1038,7 @@ bool wire__dec_struct_hash(dec *d, const wire_layout *l) {
       wire__hash_hint(d->ctx, l, (uint32_t)h, hint, sizeof hint);
       return fail(d, WIRE_E_SCHEMA, s,
                   "schema hash 0x%08x of %s does not match the schema's "
-                  "0x%08x%s", (unsigned)h, name, l->schema_hash, hint);
+                  "0x%08x%s", (unsigned)h, name, want, hint);
     }
     T(s, "schema hash 0x%08x", (unsigned)h);
   }

@@ -111,6 +111,8 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
     wire__put_u8(&e->b, 0xFD);
     return ok(e);
   }
+  if (wire__peer_field_meta(e->ctx, f))
+    return write_slot(e, v, flag, f->ref, true, false, f);
   bool dynamic = !static_type(e, f);
   if (is_prim(f->type_id) && !flag) {
     if (v->type != f->type_id)
@@ -125,7 +127,7 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
 static bool write_struct(enc *e, wire_node *n) {
   const wire_layout *l = n->v.st.layout;
   if (!e->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT)
-    wire__put_le(&e->b, l->schema_hash, 4);
+    wire__put_le(&e->b, wire__peer_schema_hash(e->ctx, l), 4);
   if (!enter(e)) return false;
   for (uint32_t i = 0; i < l->nfields; i++)
     if (!write_field(e, &l->fields[i], i < n->small ? n->v.st.fields[i] : NULL))

@@ -144,7 +144,9 @@ struct fdl_field { /* message field or union case */
   bool optional, ref; /* field-level modifiers (messages only) */
   /* libwire extensions (field options foryc ignores): */
   bool wire_set;           /* [wire_set = true]: a list<T> that is a SET */
-  bool not_nullable;       /* [nullable = false] on a message field */
+  bool not_nullable;       /* [nullable = false] on a message or any field */
+  bool wire_ref;           /* [wire_ref = true]: the list/set/map object itself
+                              is reference-tracked (R-FDLX-8) */
   const char *wire_name;   /* [wire_name = "x"]: the name on the wire */
   size_t wire_name_len;
 };
@@ -980,6 +982,8 @@ static int32_t parse_field_options(fdl_parser *P, fdl_field *fld) {
         fld->optional = true;
       } else if (tok_is(P, name, "wire_set")) {
         fld->wire_set = true;
+      } else if (tok_is(P, name, "wire_ref")) {
+        fld->wire_ref = true;
       }
     }
     if (fld && v.t == TK_FALSE && tok_is(P, name, "nullable"))
@@ -1820,7 +1824,10 @@ static int32_t build(fdl_loader *L, fdl_file *f, fdl_type *scope,
 static int32_t build_elem(fdl_loader *L, fdl_file *f, fdl_type *scope,
                           fdl_texpr *x, wire_ftype **out) {
   TRY(build(L, f, scope, x, false, out));
-  if (x->ref) TRY(check_ref(L, f, x, x->off));
+  /* libwire extension: `ref` on a scalar or string element, as pyfory
+   * declares the elements of a ref=True list field (R-FDLX-8) */
+  if (x->ref && (x->form == X_NAMED || is_any(x)))
+    TRY(check_ref(L, f, x, x->off));
   if (x->optional && is_any(x))
     return sem(L, f, x->off, "optional any is not supported; use any");
   (*out)->nullable = x->optional || is_any(x); /* any is always nullable */
@@ -1842,6 +1849,9 @@ static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
   if (a->optional && is_any(x))
     return sem(L, f, a->off, "optional or nullable any is not supported; "
                "use any");
+  if (a->wire_ref && x->form != X_LIST && x->form != X_MAP)
+    return sem(L, f, a->off, "wire_ref is for list, set and map fields; use "
+               "ref T for a message field");
   /* foryc: message fields are always optional, and saying so is an error */
   bool message = x->form == X_NAMED && x->target->kind == WIRE_KIND_STRUCT;
   if (a->optional && message)
@@ -1849,9 +1859,10 @@ static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
                "optional modifier");
   ft->nullable = a->optional || message || is_any(x);
   /* libwire extension: [nullable = false] keeps a message field non-null,
-   * as runtime classes declare struct fields by default. */
-  if (a->not_nullable && !is_any(x)) ft->nullable = 0;
-  ft->ref = a->ref;
+   * as runtime classes declare struct fields by default, and an any field
+   * without a null flag, as pyfory declares a plain Any (R-FDLX-7). */
+  if (a->not_nullable) ft->nullable = 0;
+  ft->ref = a->ref || a->wire_ref;
   if (a->wire_set && ft->type_id == WIRE_T_LIST) ft->type_id = WIRE_T_SET;
   const char *fname = a->wire_name ? a->wire_name : a->name;
   size_t flen = a->wire_name ? a->wire_name_len : a->nlen;

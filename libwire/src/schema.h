@@ -63,6 +63,10 @@ typedef struct wire_layout {
   uint32_t nfields;
   wire_lfield *fields;
   uint32_t schema_hash; /* same-schema hash of the fields */
+  /* The hashes other runtimes write for these fields (WIRE_OPT_PEER,
+   * spec R-PEER-3): without ref flags (Fory Java with reference tracking
+   * off), without the nullable flag of non-collection fields (Fory Go). */
+  uint32_t schema_hash_noref, schema_hash_go;
   const uint8_t *td;    /* the TypeDef bytes as read (header..end), or NULL */
   uint32_t td_len;
   bool matches_schema;  /* td equals the TypeDef of the registered type */
@@ -141,6 +145,13 @@ void wire__readable(wire_ctx *ctx, const wire_doc *doc, const wire_node *n,
 /* typedef.c */
 size_t wire__snake_case(const char *in, size_t n, char *out);
 uint32_t wire__schema_hash(const wire_lfield *fields, uint32_t n);
+/* The same with the flags a peer runtime leaves out: WIRE_HASH_* bits. */
+enum { WIRE_HASH_NO_REF = 1, WIRE_HASH_GO_NULLABLE = 2 };
+uint32_t wire__schema_hash_as(const wire_lfield *fields, uint32_t n, int how);
+/* peer.c: the schema hash the WIRE_OPT_PEER runtime writes for l, and
+ * whether it writes a null flag and type meta before a field of type f. */
+uint32_t wire__peer_schema_hash(const wire_ctx *ctx, const wire_layout *l);
+bool wire__peer_field_meta(const wire_ctx *ctx, const wire_ftype *f);
 /* The fingerprint string behind the same-schema hash of registered struct
  * `ti` (NUL-terminated into out; *out_len without the NUL). */
 int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,

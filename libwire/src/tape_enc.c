@@ -807,7 +807,7 @@ static bool write_struct(const wt *w, const trec *t) {
   const tstruct *st = &w->sts[t->x];
   const wire_layout *l = st->l;
   if (!w->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT)
-    wire__put_le(&e->b, l->schema_hash, 4);
+    wire__put_le(&e->b, wire__peer_schema_hash(e->ctx, l), 4);
   if (!wire__enc_enter(e)) return false;
   for (uint32_t i = 0; i < l->nfields; i++)
     if (!field(w, &l->fields[i], w->fld[st->fields + i])) return false;

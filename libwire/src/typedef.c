@@ -99,20 +99,24 @@ static uint8_t fp_type_id(const wire_ftype *f) {
   }
 }
 
-static void fp_type(sbuf *s, const wire_ftype *f, bool top) {
+static void fp_type(sbuf *s, const wire_ftype *f, bool top, int how) {
   char b[32];
-  int n = snprintf(b, sizeof b, "%u,%c,%c", fp_type_id(f),
-                   top && f->ref ? '1' : '0', top && f->nullable ? '1' : '0');
+  bool coll = f->type_id == WIRE_T_LIST || f->type_id == WIRE_T_SET ||
+              f->type_id == WIRE_T_MAP;
+  bool ref = top && f->ref && !(how & WIRE_HASH_NO_REF);
+  bool nullable = top && f->nullable && (coll || !(how & WIRE_HASH_GO_NULLABLE));
+  int n = snprintf(b, sizeof b, "%u,%c,%c", fp_type_id(f), ref ? '1' : '0',
+                   nullable ? '1' : '0');
   sb_add(s, b, (size_t)n);
   if ((f->type_id == WIRE_T_LIST || f->type_id == WIRE_T_SET) && f->elem) {
     sb_add(s, "[", 1);
-    fp_type(s, f->elem, false);
+    fp_type(s, f->elem, false, how);
     sb_add(s, "]", 1);
   } else if (f->type_id == WIRE_T_MAP && f->key && f->value) {
     sb_add(s, "[", 1);
-    fp_type(s, f->key, false);
+    fp_type(s, f->key, false, how);
     sb_add(s, "|", 1);
-    fp_type(s, f->value, false);
+    fp_type(s, f->value, false, how);
     sb_add(s, "]", 1);
   }
 }
@@ -123,7 +127,8 @@ static int cmp_ident_v(const void *a, const void *b) {
 
 /* Writes the fingerprint string of the fields (any order) into *out
  * (malloc'd, caller frees). */
-static char *fingerprint(const wire_lfield *fields, uint32_t n, size_t *len) {
+static char *fingerprint(const wire_lfield *fields, uint32_t n, size_t *len,
+                         int how) {
   wire_lfield *sorted = malloc((n ? n : 1) * sizeof *sorted);
   if (!sorted) return NULL;
   memcpy(sorted, fields, n * sizeof *sorted);
@@ -138,7 +143,7 @@ static char *fingerprint(const wire_lfield *fields, uint32_t n, size_t *len) {
       sb_add(&s, (const char *)sorted[i].name, sorted[i].name_len);
     }
     sb_add(&s, ",", 1);
-    fp_type(&s, sorted[i].type, true);
+    fp_type(&s, sorted[i].type, true, how);
     sb_add(&s, ";", 1);
   }
   free(sorted);
@@ -153,8 +158,12 @@ static char *fingerprint(const wire_lfield *fields, uint32_t n, size_t *len) {
 }
 
 uint32_t wire__schema_hash(const wire_lfield *fields, uint32_t n) {
+  return wire__schema_hash_as(fields, n, 0);
+}
+
+uint32_t wire__schema_hash_as(const wire_lfield *fields, uint32_t n, int how) {
   size_t len = 0;
-  char *fp = fingerprint(fields, n, &len);
+  char *fp = fingerprint(fields, n, &len, how);
   if (!fp) return 0;
   uint64_t h;
   wire_murmur3_x64_128((const uint8_t *)fp, len, 47, &h, NULL);
@@ -169,7 +178,7 @@ int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t type_index,
     return WIRE_E_ARG;
   wire_layout *l = r->types[type_index].layout;
   size_t len = 0;
-  char *fp = fingerprint(l->fields, l->nfields, &len);
+  char *fp = fingerprint(l->fields, l->nfields, &len, 0);
   if (!fp) return WIRE_E_NOMEM;
   if (out_len) *out_len = len;
   int32_t st = WIRE_OK;
@@ -239,6 +248,10 @@ int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti) {
   if (t->kind == WIRE_KIND_STRUCT) {
     qsort(l->fields, l->nfields, sizeof *l->fields, cmp_order);
     l->schema_hash = wire__schema_hash(l->fields, l->nfields);
+    l->schema_hash_noref = wire__schema_hash_as(l->fields, l->nfields,
+                                                WIRE_HASH_NO_REF);
+    l->schema_hash_go = wire__schema_hash_as(l->fields, l->nfields,
+                                             WIRE_HASH_GO_NULLABLE);
   }
   t->layout = l;
   return WIRE_OK;

@@ -14,6 +14,7 @@ typedef struct {
   const char *cmd;
   int hex, ref, pretty, project, plain, strict;
   int mode;  /* -1: from the bytes, 0: same-schema, 1: compatible */
+  int peer;  /* WIRE_PEER_* (--peer) */
   int color; /* -1: auto, 0: never, 1: always */
   const char *type;        /* encode --plain --type */
   const char *fingerprint; /* schema --fingerprint TYPE */

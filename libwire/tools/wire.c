@@ -358,7 +358,7 @@ static int parse_color(const char *v, cli_opts *o) {
 static int allowed(const char *cmd, const char *opt) {
   static const char *const common[] = {"--hex", "--schema", NULL};
   static const char *const decoding[] = {"--compatible", "--same-schema",
-                                         "--ref", NULL};
+                                         "--ref", "--peer", NULL};
   for (int i = 0; common[i]; i++)
     if (strcmp(opt, common[i]) == 0) return 1;
   int is_schema = strcmp(cmd, "schema") == 0;
@@ -393,7 +393,8 @@ static int parse_args(int argc, char **argv, cli_opts *o) {
       }
       const char *val = eq ? eq + 1 : NULL;
       int needs = !strcmp(name, "--schema") || !strcmp(name, "--type") ||
-                  !strcmp(name, "--fingerprint") || !strcmp(name, "--color");
+                  !strcmp(name, "--fingerprint") || !strcmp(name, "--color") ||
+                  !strcmp(name, "--peer");
       if (needs && !val) {
         if (++i >= argc) return usage_error("%s needs a value", name);
         val = argv[i];
@@ -410,7 +411,12 @@ static int parse_args(int argc, char **argv, cli_opts *o) {
       else if (!strcmp(name, "--strict")) o->strict = 1;
       else if (!strcmp(name, "--type")) o->type = val;
       else if (!strcmp(name, "--fingerprint")) o->fingerprint = val;
-      else if (!strcmp(name, "--color")) {
+      else if (!strcmp(name, "--peer")) {
+        if (!strcmp(val, "java")) o->peer = WIRE_PEER_JAVA;
+        else if (!strcmp(val, "pyfory")) o->peer = WIRE_PEER_PYFORY;
+        else if (!strcmp(val, "go")) o->peer = WIRE_PEER_GO;
+        else return usage_error("--peer takes java, pyfory or go, not %s", val);
+      } else if (!strcmp(name, "--color")) {
         if (parse_color(val, o)) return 2;
       } else if (!strcmp(name, "--schema")) {
         if (o->nschemas == CLI_MAX_SCHEMAS)
@@ -499,6 +505,7 @@ int main(int argc, char **argv) {
   if (!ctx) return 1;
   wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, o.ref);
   wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, o.mode == 1);
+  wire_ctx_set_option(ctx, WIRE_OPT_PEER, o.peer);
   for (int i = 0; i < o.nschemas; i++) {
     int32_t st = wire_schema_load_fdl_file(ctx, o.schemas[i]);
     if (st) {

@@ -154,7 +154,8 @@ def check_no_schema(wire, key, data):
 def check_schema(wire, runtime, key, data):
     """With the user's schema: decode, encode, same bytes; and the decoded
     document names the schema's root type."""
-    s = ["--schema", schema_file(runtime, key)] + mode_args(key) + ref_args(key)
+    s = ["--schema", schema_file(runtime, key)] + mode_args(key) + ref_args(key) + \
+        peer_args(runtime)
     text = wire.ok(["decode"] + s, data)
     root = "ex." + ROOTS[model_of(key)]
     if json.loads(text.splitlines()[0]).get("struct", {}).get("type") != root:
@@ -172,10 +173,10 @@ def peer_args(runtime):
 def fresh(wire, runtime, key, data):
     """libwire's own encoding of the values (plain JSON through the schema),
     for the runtime to read back."""
-    s = ["--schema", schema_file(runtime, key)] + mode_args(key) + ref_args(key)
+    s = ["--schema", schema_file(runtime, key)] + mode_args(key) + ref_args(key) + \
+        peer_args(runtime)
     plain = wire.ok(["decode", "--plain"] + s, data)
-    return wire.ok(["encode", "--plain", "--type", "ex." + ROOTS[model_of(key)]] + s
-                   + peer_args(runtime), plain)
+    return wire.ok(["encode", "--plain", "--type", "ex." + ROOTS[model_of(key)]] + s, plain)
 
 
 CHECKS = ("no-schema", "schema", "fresh")
