@@ -170,16 +170,41 @@ def peer_args(runtime):
     return [] if os.environ.get("WIRE_EXACT_NO_PEER") else ["--peer", runtime]
 
 
+# The notation's record of wire choices (spec/notation.md): without them
+# the encoder chooses afresh, as a writer of these values would.
+CHOICES = {"enc", "header", "chunks", "ns_enc", "name_enc", "ns_hash", "name_hash", "ns_xref",
+           "name_xref", "ns_again", "name_again", "tracked"}
+
+
+def strip_choices(v):
+    if isinstance(v, dict):
+        return {k: strip_choices(x) for k, x in v.items() if k not in CHOICES}
+    if isinstance(v, list):
+        return [strip_choices(x) for x in v]
+    return v
+
+
 def fresh(wire, runtime, key, data):
-    """libwire's own encoding of the values (plain JSON through the schema),
-    for the runtime to read back."""
+    """libwire's own encoding of the decoded values (the notation without
+    its recorded wire choices; shared values stay shared), for the runtime
+    to read back."""
     s = ["--schema", schema_file(runtime, key)] + mode_args(key) + ref_args(key) + \
         peer_args(runtime)
-    plain = wire.ok(["decode", "--plain"] + s, data)
-    return wire.ok(["encode", "--plain", "--type", "ex." + ROOTS[model_of(key)]] + s, plain)
+    docs = [strip_choices(json.loads(line)) for line in wire.ok(["decode"] + s, data).splitlines()]
+    return wire.ok(["encode"] + s, "\n".join(json.dumps(d) for d in docs).encode())
 
 
-CHECKS = ("no-schema", "schema", "fresh")
+def plain(wire, runtime, key, data):
+    """Plain JSON (decode --plain) written again through the schema: the
+    values, without identity (plain JSON cannot say two fields are one
+    object)."""
+    s = ["--schema", schema_file(runtime, key)] + mode_args(key) + ref_args(key) + \
+        peer_args(runtime)
+    text = wire.ok(["decode", "--plain"] + s, data)
+    return wire.ok(["encode", "--plain", "--type", "ex." + ROOTS[model_of(key)]] + s, text)
+
+
+CHECKS = ("no-schema", "schema", "fresh", "plain")
 
 
 def run_all(wire, runtimes):
@@ -201,13 +226,18 @@ def run_all(wire, runtimes):
                 res[(rt, key, "schema")] = "ok"
             except CheckFailed as e:
                 res[(rt, key, "schema")] = str(e)
-            try:
-                fresh_bytes[key] = fresh(wire, rt, key, data)
-            except CheckFailed as e:
-                res[(rt, key, "fresh")] = str(e)
+            for check, fn in (("fresh", fresh), ("plain", plain)):
+                try:
+                    k = key if check == "fresh" else key + ".plain"
+                    fresh_bytes[k] = fn(wire, rt, key, data)
+                except CheckFailed as e:
+                    res[(rt, key, check)] = str(e)
         if fresh_bytes:
-            for key, verdict in p.read_back(fresh_bytes).items():
-                res[(rt, key, "fresh")] = verdict
+            for k, verdict in p.read_back(fresh_bytes).items():
+                if k.endswith(".plain"):
+                    res[(rt, k[:-6], "plain")] = verdict
+                else:
+                    res[(rt, k, "fresh")] = verdict
     return res
 
 

@@ -252,6 +252,8 @@ func main() {
 				continue
 			}
 			name, mode, _ := strings.Cut(kv[0], ".")
+			mode, suffix, _ := strings.Cut(mode, ".")
+			identity := suffix != "plain" // plain JSON carries none
 			m := byName[name]
 			b, err := hex.DecodeString(kv[1])
 			verdict := "ok"
@@ -263,7 +265,7 @@ func main() {
 					verdict = "error: " + err.Error()
 				} else if !equal(got.Interface(), m.v) {
 					verdict = fmt.Sprintf("differs: %+v", got.Elem().Interface())
-				} else if o, ok := got.Interface().(*Order); ok && o.Shipping != o.Customer.Addresses[0] {
+				} else if o, ok := got.Interface().(*Order); ok && identity && o.Shipping != o.Customer.Addresses[0] {
 					verdict = "differs: the shipping address is not shared"
 				}
 			}
