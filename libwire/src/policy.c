@@ -90,7 +90,9 @@ static bool write_meta_string(wire_enc *e, int msctx, const uint8_t *text,
       return wire__enc_ok(e);
     }
   }
-  for (size_t i = 0; i < e->nms && !again; i++) {
+  /* The latest equal entry: where a name was announced again (Fory Go),
+   * Go refers to the later announcement (R-MSWIRE-9). */
+  for (size_t i = e->nms; i-- > 0 && !again;) {
     wire_ms_seen *s = &e->ms[i];
     if (s->enc == me && s->len == blen && wire__eq(e->b.p + s->off, bytes, blen)) {
       wire__put_varu32(&e->b, (uint32_t)(((i + 1) << 1) | 1));
