@@ -988,7 +988,7 @@ int wire__dec_field_kind(const dec *d, const wire_ftype *f) {
 /* One struct field: framing from its declared type (spec R-FIELD-1..9). */
 static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
   const wire_ftype *f = lf->type;
-  bool flag = f->nullable || f->ref;
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(d->ctx, f);
   if (d->dump) {
     if (lf->name_len)
       T(d->in.p, "field %.*s", (int)lf->name_len, (const char *)lf->name);

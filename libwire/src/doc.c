@@ -911,6 +911,16 @@ const uint8_t *wire_node_typedef(const wire_node *n, size_t *out_len) {
   return l->td;
 }
 
+const uint8_t *wire__node_typedef_raw(const wire_node *n, size_t *out_len,
+                                      bool *matches_schema) {
+  *out_len = 0;
+  *matches_schema = false;
+  if (!is_struct(n) || !n->v.st.layout->td) return NULL;
+  *out_len = n->v.st.layout->td_len;
+  *matches_schema = n->v.st.layout->matches_schema;
+  return n->v.st.layout->td;
+}
+
 static wire_node *struct_of_layout(wire_doc *d, wire_layout *l) {
   wire_node *n = wire__node_new(d, wire__layout_struct_kind(l));
   if (!n) return NULL;

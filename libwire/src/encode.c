@@ -103,7 +103,7 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
 
 static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
   const wire_ftype *f = lf->type;
-  bool flag = f->nullable || f->ref;
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(e->ctx, f);
   if (!v) {
     if (!flag)
       return efail(e, WIRE_E_ENCODE, "field %.*s has no value",

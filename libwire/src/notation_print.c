@@ -21,6 +21,9 @@ typedef struct {
    * comes before those of its fields (spec N-4). */
   const uint8_t *tds[MAX_TDS];
   size_t ntds;
+  /* TypeDefs equal to the schema's, first announcements: not printed */
+  const uint8_t *sch[MAX_TDS];
+  size_t sch_len[MAX_TDS], nsch;
 } printer;
 
 /* ---- shared references --------------------------------------------------- */
@@ -314,11 +317,29 @@ static void print_enum(printer *p, bool *any, const wire_node *n, uint32_t t) {
  * its fields (pre-order, as the encoder announces them). */
 static int64_t typedef_number(printer *p, const wire_node *n, bool *fresh) {
   size_t tdl;
-  const uint8_t *td = wire_node_typedef(n, &tdl);
+  bool match;
+  const uint8_t *td = wire__node_typedef_raw(n, &tdl, &match);
   *fresh = false;
   if (!td) return -1;
   for (size_t k = 0; k < p->ntds; k++)
     if (p->tds[k] == td) return (int64_t)k;
+  if (match) {
+    /* The schema's own TypeDef is implied - unless the payload announced
+     * equal bytes again (Fory Go): that announcement is printed, so that
+     * the encoder announces it again too (N-5.3). */
+    bool again = false;
+    for (size_t k = 0; k < p->nsch; k++) {
+      if (p->sch[k] == td) return -1;
+      if (p->sch_len[k] == tdl && memcmp(p->sch[k], td, tdl) == 0) again = true;
+    }
+    if (!again) {
+      if (p->nsch < MAX_TDS) {
+        p->sch[p->nsch] = td;
+        p->sch_len[p->nsch++] = tdl;
+      }
+      return -1;
+    }
+  }
   *fresh = true;
   if (p->ntds < MAX_TDS) p->tds[p->ntds++] = td;
   return -1;
@@ -353,7 +374,8 @@ static int32_t print_struct(printer *p, bool *any, const wire_node *n,
     key_u64(p, &inner, "typedef", (uint64_t)tdn);
   } else if (fresh) {
     size_t tdl;
-    const uint8_t *td = wire_node_typedef(n, &tdl);
+    bool match;
+    const uint8_t *td = wire__node_typedef_raw(n, &tdl, &match);
     wire__tout_key(p->o, &inner, "typedef");
     hex_string(p, td, tdl);
   }

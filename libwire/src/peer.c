@@ -29,3 +29,8 @@ bool wire__peer_field_meta(const wire_ctx *ctx, const wire_ftype *f) {
   const wire_utype *t = &ctx->reg->types[f->user];
   return t->kind == WIRE_KIND_STRUCT && t->by_name;
 }
+
+bool wire__peer_any_flag(const wire_ctx *ctx, const wire_ftype *f) {
+  /* Go: a null flag before every any field, declared nullable or not (E-42) */
+  return ctx->peer == WIRE_PEER_GO && f->type_id == WIRE_T_UNKNOWN;
+}

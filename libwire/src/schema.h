@@ -148,10 +148,17 @@ uint32_t wire__schema_hash(const wire_lfield *fields, uint32_t n);
 /* The same with the flags a peer runtime leaves out: WIRE_HASH_* bits. */
 enum { WIRE_HASH_NO_REF = 1, WIRE_HASH_GO_NULLABLE = 2 };
 uint32_t wire__schema_hash_as(const wire_lfield *fields, uint32_t n, int how);
+/* The TypeDef a struct node was read with, also when it is the schema's
+ * (doc.c). */
+const uint8_t *wire__node_typedef_raw(const wire_node *n, size_t *out_len,
+                                      bool *matches_schema);
 /* peer.c: the schema hash the WIRE_OPT_PEER runtime writes for l, and
  * whether it writes a null flag and type meta before a field of type f. */
 uint32_t wire__peer_schema_hash(const wire_ctx *ctx, const wire_layout *l);
 bool wire__peer_field_meta(const wire_ctx *ctx, const wire_ftype *f);
+/* Whether the peer writes a null flag before an any field that is not
+ * declared nullable. */
+bool wire__peer_any_flag(const wire_ctx *ctx, const wire_ftype *f);
 /* The fingerprint string behind the same-schema hash of registered struct
  * `ti` (NUL-terminated into out; *out_len without the NUL). */
 int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,

@@ -143,10 +143,11 @@ def schema_file(runtime, key):
     return os.path.join(SCHEMAS, "%s.fdl" % runtime)
 
 
-def check_no_schema(wire, key, data):
-    """Compatible payloads: decode without a schema, encode, same bytes."""
-    text = wire.ok(["decode"] + ref_args(key), data)
-    out = wire.ok(["encode"] + ref_args(key), text)
+def check_no_schema(wire, runtime, key, data):
+    """Compatible payloads: decode without a schema, encode, same bytes
+    (--peer says who wrote them)."""
+    text = wire.ok(["decode"] + ref_args(key) + peer_args(runtime), data)
+    out = wire.ok(["encode"] + ref_args(key) + peer_args(runtime), text)
     if out != data:
         raise CheckFailed("decode | encode differs:\n  in  %s\n  out %s" % (data.hex(), out.hex()))
 
@@ -217,7 +218,7 @@ def run_all(wire, runtimes):
         for key, data in sorted(ps.items()):
             if key.endswith(".compat"):
                 try:
-                    check_no_schema(wire, key, data)
+                    check_no_schema(wire, rt, key, data)
                     res[(rt, key, "no-schema")] = "ok"
                 except CheckFailed as e:
                     res[(rt, key, "no-schema")] = str(e)
