@@ -989,6 +989,7 @@ int wire__dec_field_kind(const dec *d, const wire_ftype *f) {
 static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
   const wire_ftype *f = lf->type;
   bool flag = f->nullable || f->ref || wire__peer_any_flag(d->ctx, f);
+  bool ref = f->ref || wire__peer_field_tracks(d->ctx, f);
   if (d->dump) {
     if (lf->name_len)
       T(d->in.p, "field %.*s", (int)lf->name_len, (const char *)lf->name);
@@ -996,13 +997,13 @@ static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
       T(d->in.p, "field #%d", lf->tag);
   }
   if (wire__peer_field_meta(d->ctx, f)) {
-    if (!read_slot(d, flag, f->ref, NULL, out)) return false;
+    if (!read_slot(d, flag, ref, NULL, out)) return false;
     if ((*out)->type != WIRE_T_NULL) (*out)->flags |= WIRE_NF_TYPED;
     return true;
   }
   switch (wire__dec_field_kind(d, f)) {
   case WIRE_DEC_DYNAMIC:
-    if (!read_slot(d, flag, f->ref, NULL, out)) return false;
+    if (!read_slot(d, flag, ref, NULL, out)) return false;
     if ((*out)->type != WIRE_T_NULL) (*out)->flags |= WIRE_NF_TYPED;
     return true;
   case WIRE_DEC_PRIM: {
@@ -1011,7 +1012,7 @@ static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
   }
   default: {
     tmeta tm;
-    return decl_tmeta(d, f, &tm) && read_slot(d, flag, f->ref, &tm, out);
+    return decl_tmeta(d, f, &tm) && read_slot(d, flag, ref, &tm, out);
   }
   }
 }

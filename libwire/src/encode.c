@@ -104,6 +104,7 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
 static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
   const wire_ftype *f = lf->type;
   bool flag = f->nullable || f->ref || wire__peer_any_flag(e->ctx, f);
+  bool ref = f->ref || wire__peer_field_tracks(e->ctx, f);
   if (!v) {
     if (!flag)
       return efail(e, WIRE_E_ENCODE, "field %.*s has no value",
@@ -112,7 +113,7 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
     return ok(e);
   }
   if (wire__peer_field_meta(e->ctx, f))
-    return write_slot(e, v, flag, f->ref, true, false, f);
+    return write_slot(e, v, flag, ref, true, false, f);
   bool dynamic = !static_type(e, f);
   if (is_prim(f->type_id) && !flag) {
     if (v->type != f->type_id)
@@ -121,7 +122,7 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
                    wire_type_name(f->type_id), wire_type_name(v->type));
     return write_body(e, v, f);
   }
-  return write_slot(e, v, flag, f->ref, dynamic, dynamic, f);
+  return write_slot(e, v, flag, ref, dynamic, dynamic, f);
 }
 
 static bool write_struct(enc *e, wire_node *n) {
@@ -164,6 +165,11 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
     if (!(h & WIRE_LF_DECL)) edecl = NULL;
   } else {
     h = wire__pol_list_header(e->ctx, decl, same, has_null, track, &edecl);
+    /* a value the document marks tracked (an anchor: shared) needs the
+     * tracking bit, whatever the declared element type says */
+    for (uint32_t i = 0; i < count && !(h & WIRE_LF_TRACKING); i++)
+      if ((it[i]->flags & WIRE_NF_TRACK_SET) && (it[i]->flags & WIRE_NF_TRACKED))
+        h |= WIRE_LF_TRACKING;
   }
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   if (has_null && !flags)

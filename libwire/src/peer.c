@@ -1,8 +1,7 @@
 /* peer.c - the legal choices in which the runtimes' same-schema bytes
  * differ, read and written as the runtime chosen with WIRE_OPT_PEER does
  * (spec R-PEER-1..4, errata E-32, E-33, E-40..). */
-#include "internal.h"
-#include "schema.h"
+#include "policy.h"
 
 uint32_t wire__peer_schema_hash(const wire_ctx *ctx, const wire_layout *l) {
   switch (ctx->peer) {
@@ -33,4 +32,12 @@ bool wire__peer_field_meta(const wire_ctx *ctx, const wire_ftype *f) {
 bool wire__peer_any_flag(const wire_ctx *ctx, const wire_ftype *f) {
   /* Go: a null flag before every any field, declared nullable or not (E-42) */
   return ctx->peer == WIRE_PEER_GO && f->type_id == WIRE_T_UNKNOWN;
+}
+
+bool wire__peer_field_tracks(const wire_ctx *ctx, const wire_ftype *f) {
+  /* Go with reference tracking: every nullable struct field (a pointer)
+   * carries reference flags, while its schema hash counts the ref flag of
+   * fields tagged fory:"ref" only (E-41) */
+  return ctx->peer == WIRE_PEER_GO && ctx->ref_tracking && f->nullable &&
+         wire__is_struct_or_ext(f->type_id);
 }

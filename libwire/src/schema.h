@@ -159,6 +159,8 @@ bool wire__peer_field_meta(const wire_ctx *ctx, const wire_ftype *f);
 /* Whether the peer writes a null flag before an any field that is not
  * declared nullable. */
 bool wire__peer_any_flag(const wire_ctx *ctx, const wire_ftype *f);
+/* Whether the peer writes reference flags in a field not declared ref. */
+bool wire__peer_field_tracks(const wire_ctx *ctx, const wire_ftype *f);
 /* The fingerprint string behind the same-schema hash of registered struct
  * `ti` (NUL-terminated into out; *out_len without the NUL). */
 int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,
