@@ -29,6 +29,13 @@ ROOTS = {"order": "Order", "media": "MediaContent", "sample": "Sample", "samples
          "tree": "Node", "person": "Person", "nested": "Outer", "empty": "HasEmpty",
          "optionals": "Optionals", "any": "Holder", "camel": "Camel", "evo": "Evo",
          "shared": "SharedLists"}
+
+
+def models(runtime):
+    """The models a runtime's writer writes (Go slices cannot be shared)."""
+    return sorted(m for m in ROOTS if not (runtime == "go" and m == "shared"))
+
+
 # Models written with reference tracking on.
 REF = {"order", "shared"}
 
