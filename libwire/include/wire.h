@@ -168,11 +168,14 @@ enum {
                                 and is not checked again; invalid text then
                                 gives invalid output (never a crash).
                                 Decoding always checks */
-  WIRE_OPT_PEER = 5          /* a WIRE_PEER_* value: the runtime whose
+  WIRE_OPT_PEER = 5,         /* a WIRE_PEER_* value: the runtime whose
                                 choices are read and written where the
                                 runtimes' same-schema bytes differ (schema
                                 hash, type meta of named struct fields;
                                 spec R-PEER-1..4) */
+  WIRE_OPT_PROJECT_STRICT = 6 /* 1: wire_struct_project fails (WIRE_E_SCHEMA)
+                                on a writer's field the reader's type has
+                                no field for, instead of dropping it */
 };
 /* Peer runtimes (WIRE_OPT_PEER). */
 enum {

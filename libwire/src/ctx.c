@@ -203,6 +203,7 @@ int32_t wire_ctx_set_option(wire_ctx *ctx, int32_t opt, int64_t v) {
                         "WIRE_PEER_NONE/JAVA/PYFORY/GO", (long long)v);
     ctx->peer = (uint8_t)v;
     return WIRE_OK;
+  case WIRE_OPT_PROJECT_STRICT: ctx->project_strict = v != 0; return WIRE_OK;
   default:
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown option %d", (int)opt);
   }
@@ -216,6 +217,7 @@ int64_t wire_ctx_get_option(const wire_ctx *ctx, int32_t opt) {
   case WIRE_OPT_STRING_POLICY: return ctx->string_policy;
   case WIRE_OPT_TRUSTED_TEXT: return ctx->trusted_text;
   case WIRE_OPT_PEER: return ctx->peer;
+  case WIRE_OPT_PROJECT_STRICT: return ctx->project_strict;
   default: return -1;
   }
 }

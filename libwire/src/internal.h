@@ -23,6 +23,7 @@ struct wire_ctx {
   bool trusted_text;     /* WIRE_OPT_TRUSTED_TEXT */
   uint8_t string_policy; /* WIRE_OPT_STRING_POLICY */
   uint8_t peer;          /* WIRE_OPT_PEER */
+  bool project_strict;   /* WIRE_OPT_PROJECT_STRICT */
   uint32_t max_depth;
   uint64_t max_binary;
   uint64_t max_collection;

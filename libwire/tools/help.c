@@ -46,6 +46,8 @@ static const help_opt decode_opts[] = {
     {"--project", NULL, "read each root struct as the schema's version of its type\n"
                         "(fields matched by id or name, missing ones defaulted);\n"
                         "needs --schema"},
+    {"--strict", NULL, "with --project: a writer's field the schema's type has no\n"
+                       "field for is an error, not a warning"},
     {NULL, NULL, NULL}};
 
 static const help_opt encode_opts[] = {

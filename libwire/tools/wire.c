@@ -210,7 +210,18 @@ static int cmd_decode(wire_ctx *ctx, const cli_opts *o) {
       uint32_t ti, t = wire_node_type(root);
       if (t < WIRE_T_STRUCT || t > WIRE_T_NAMED_COMPATIBLE_STRUCT) continue;
       if (wire_node_user_type(doc, root, &ti) != WIRE_OK) continue;
+      /* a writer's field the reader's type has no place for is reported:
+       * a warning, or with --strict an error (spec R-EVOLVE-7) */
+      wire_ctx_set_option(ctx, WIRE_OPT_PROJECT_STRICT, 1);
       int32_t st = wire_struct_project(doc, root, ti, &n);
+      if (st == WIRE_E_SCHEMA && !o->strict &&
+          strstr(wire_ctx_error_message(ctx), "has no field of the reader's")) {
+        fflush(stdout);
+        fprintf(stderr, "warning: root %zu: %s (dropped; --strict makes this an "
+                        "error)\n", i, wire_ctx_error_message(ctx));
+        wire_ctx_set_option(ctx, WIRE_OPT_PROJECT_STRICT, 0);
+        st = wire_struct_project(doc, root, ti, &n);
+      }
       if (st) {
         rc = cli_ctx_error(ctx, st);
         break;
@@ -366,7 +377,7 @@ static int allowed(const char *cmd, const char *opt) {
     if (strcmp(opt, decoding[i]) == 0) return !is_schema;
   if (strcmp(cmd, "decode") == 0)
     return !strcmp(opt, "--plain") || !strcmp(opt, "--pretty") ||
-           !strcmp(opt, "--project");
+           !strcmp(opt, "--project") || !strcmp(opt, "--strict");
   if (strcmp(cmd, "encode") == 0)
     return !strcmp(opt, "--plain") || !strcmp(opt, "--type") ||
            !strcmp(opt, "--strict");

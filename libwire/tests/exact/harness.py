@@ -212,7 +212,36 @@ def plain(wire, runtime, key, data):
     return wire.ok(["encode", "--plain", "--type", "ex." + ROOTS[model_of(key)]] + s, text)
 
 
-CHECKS = ("no-schema", "schema", "fresh", "plain")
+# What a v1 payload reads as with schemas/v2.fdl (--project --plain), and
+# the writer's fields v2 has no place for (reported, never dropped silently).
+PROJECTED = {
+    "evo": ({"id": 7, "name": "seven", "count": 42, "added": ""}, ["old"]),
+    "camel": ({"first_name": "Grace", "last_name": "Hopper", "birth_year": 1906,
+               "is_active": True}, []),
+}
+
+
+def check_project(wire, runtime, key, data):
+    args = ["decode", "--plain", "--project", "--schema", os.path.join(SCHEMAS, "v2.fdl")] + \
+        mode_args(key) + peer_args(runtime)
+    p = wire.run(args, data)
+    if p.returncode != 0:
+        raise CheckFailed("wire %s: %s" % (" ".join(args), p.stderr.decode().strip()))
+    want, dropped = PROJECTED[model_of(key)]
+    got = json.loads(p.stdout)
+    if got != want:
+        raise CheckFailed("projected %r, expected %r" % (got, want))
+    err = p.stderr.decode()
+    for f in dropped:
+        if ('field "%s" has no field' % f) not in err:
+            raise CheckFailed("no warning about the dropped field %s: %r" % (f, err))
+    if not dropped and err:
+        raise CheckFailed("unexpected warning: %r" % err)
+    if dropped and wire.run(args + ["--strict"], data).returncode != 1:
+        raise CheckFailed("--strict does not fail on the dropped field")
+
+
+CHECKS = ("no-schema", "schema", "fresh", "plain", "project")
 
 
 def run_all(wire, runtimes):
@@ -223,6 +252,12 @@ def run_all(wire, runtimes):
         ps = p.payloads()
         fresh_bytes = {}
         for key, data in sorted(ps.items()):
+            if key.endswith(".compat") and model_of(key) in PROJECTED:
+                try:
+                    check_project(wire, rt, key, data)
+                    res[(rt, key, "project")] = "ok"
+                except CheckFailed as e:
+                    res[(rt, key, "project")] = str(e)
             if key.endswith(".compat"):
                 try:
                     check_no_schema(wire, rt, key, data)
