@@ -583,7 +583,8 @@ WIRE_API size_t wire_doc_node_count(const wire_doc *doc);
  * they let a decoded document re-encode byte for byte. Not part of the
  * stable ABI: they may change or go before 1.0 as the runtimes converge. */
 
-/* Hash form of a named enum's namespace and name when longer than 16 bytes
+/* Hash form of the namespace and name of a value of a type registered by
+ * name (named enum, struct, union, ext) when longer than 16 bytes
  * on the wire: 0 = the Java runtime's (absolute value of the MurmurHash3
  * lane, the default), 1 = pyfory's (the lane as is). */
 WIRE_API int32_t wire_node_set_name_hash_forms(wire_node *node,

@@ -469,13 +469,17 @@ int32_t wire_node_name_encodings(const wire_node *n, int32_t *nse,
   return WIRE_OK;
 }
 
+static wire_names *names_of(const wire_node *n);
+
+/* Any value of a type registered by name (named enums, structs, unions,
+ * ext). */
 int32_t wire_node_set_name_hash_forms(wire_node *n, int32_t ns_form,
                                       int32_t name_form) {
-  if (!n || n->type != WIRE_T_NAMED_ENUM || ns_form < 0 || ns_form > 1 ||
-      name_form < 0 || name_form > 1)
+  wire_names *nm = names_of(n);
+  if (!nm || ns_form < 0 || ns_form > 1 || name_form < 0 || name_form > 1)
     return WIRE_E_ARG;
-  n->v.nen.names->ns_hash_form = (uint8_t)ns_form;
-  n->v.nen.names->name_hash_form = (uint8_t)name_form;
+  nm->ns_hash_form = (uint8_t)ns_form;
+  nm->name_hash_form = (uint8_t)name_form;
   return WIRE_OK;
 }
 static wire_names *names_of(const wire_node *n) {
@@ -513,9 +517,10 @@ int32_t wire_node_name_refs(const wire_node *n, int32_t *ns_xref,
 
 int32_t wire_node_name_hash_forms(const wire_node *n, int32_t *ns_form,
                                   int32_t *name_form) {
-  if (!n || n->type != WIRE_T_NAMED_ENUM) return WIRE_E_ARG;
-  if (ns_form) *ns_form = n->v.nen.names->ns_hash_form;
-  if (name_form) *name_form = n->v.nen.names->name_hash_form;
+  wire_names *nm = names_of(n);
+  if (!nm) return WIRE_E_ARG;
+  if (ns_form) *ns_form = nm->ns_hash_form;
+  if (name_form) *name_form = nm->name_hash_form;
   return WIRE_OK;
 }
 

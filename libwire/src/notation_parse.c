@@ -186,6 +186,13 @@ static int32_t name_encodings(parser *p, const wj *j, wire_node *n) {
   }
   if (a >= 0 && wire_node_set_name_encodings(n, a, b) != WIRE_OK)
     return perr(p, j, "ns_enc/name_enc on a value without names");
+  wj *hs = wire__json_get(j, "ns_hash"), *hn = wire__json_get(j, "name_hash");
+  if ((hs && !is_str(hs)) || (hn && !is_str(hn)))
+    return perr(p, hs && !is_str(hs) ? hs : hn,
+                "ns_hash/name_hash must be \"raw\" or \"abs\"");
+  if ((hs || hn) &&
+      wire_node_set_name_hash_forms(n, str_is(hs, "raw"), str_is(hn, "raw")) != WIRE_OK)
+    return perr(p, j, "ns_hash/name_hash on a value without names");
   return name_refs(p, j, n, true);
 }
 

@@ -153,6 +153,13 @@ static void name_encodings(printer *p, bool *any, const wire_node *n) {
   if (wire_node_name_encodings(n, &a, &c) != WIRE_OK || a < 0) return;
   key_str(p, any, "ns_enc", wire_meta_encoding_name(a));
   key_str(p, any, "name_enc", wire_meta_encoding_name(c));
+  /* pyfory's hash form of a long name, also for structs, unions and
+   * enums registered by name (notation N-4) */
+  if (wire_node_type(n) != WIRE_T_NAMED_ENUM &&
+      wire_node_name_hash_forms(n, &a, &c) == WIRE_OK) {
+    if (a) key_str(p, any, "ns_hash", "raw");
+    if (c) key_str(p, any, "name_hash", "raw");
+  }
 }
 
 /* "type" (registered full name, or ns.name) or "type_id" of a user value. */

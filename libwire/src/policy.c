@@ -128,10 +128,12 @@ static bool write_meta_string(wire_enc *e, int msctx, const uint8_t *text,
 
 static bool write_names(wire_enc *e, const wire_names *nm, int32_t ns_enc,
                         int32_t name_enc) {
+  /* pyfory and Go hash long names in the raw form (E-26, R-PEER-4) */
+  uint8_t raw = e->ctx->peer == WIRE_PEER_PYFORY || e->ctx->peer == WIRE_PEER_GO;
   return write_meta_string(e, WIRE_MSCTX_NAMESPACE, nm->ns, nm->ns_len, ns_enc,
-                           nm->ns_hash_form, nm->ns_again, nm->ns_ref) &&
+                           nm->ns_hash_form | raw, nm->ns_again, nm->ns_ref) &&
          write_meta_string(e, WIRE_MSCTX_TYPE_NAME, nm->name, nm->name_len,
-                           name_enc, nm->name_hash_form, nm->name_again,
+                           name_enc, nm->name_hash_form | raw, nm->name_again,
                            nm->name_ref);
 }
 

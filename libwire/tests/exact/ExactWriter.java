@@ -180,11 +180,23 @@ public final class ExactWriter {
     @Ref public List<String> second;
   }
 
+  /** A field annotated @Ref, written without reference tracking. */
+  public static class RefOff {
+    public String name;
+    @Ref @Nullable public Inner inner;
+  }
+
+  /** Namespace and type name over 16 bytes (meta string hashes). */
+  public static class LongNamedStructForTheLongNamesCheck {
+    public int v;
+  }
+
   static final Class<?>[] TYPES = {
     Status.class, Player.class, Size.class, Address.class, Customer.class, Product.class,
     OrderLine.class, Order.class, Image.class, Media.class, MediaContent.class, Sample.class,
     SampleList.class, Node.class, Person.class, Inner.class, Outer.class, Empty.class,
-    HasEmpty.class, Optionals.class, Holder.class, Camel.class, Evo.class, SharedLists.class
+    HasEmpty.class, Optionals.class, Holder.class, Camel.class, Evo.class, SharedLists.class,
+    RefOff.class
   };
 
   static Fory fory(boolean compatible, boolean ref) {
@@ -193,6 +205,8 @@ public final class ExactWriter {
     for (Class<?> c : TYPES) {
       f.register(c, "ex", c.getSimpleName());
     }
+    f.register(LongNamedStructForTheLongNamesCheck.class, "longnamespace.forthemetastrings",
+        "LongNamedStructForTheLongNamesCheck");
     return f;
   }
 
@@ -327,6 +341,15 @@ public final class ExactWriter {
     s.first = new ArrayList<>(List.of("a", "b"));
     s.second = s.first;
     v.put("shared", s);
+    RefOff ro = new RefOff();
+    ro.name = "r";
+    ro.inner = new Inner();
+    ro.inner.a = 1;
+    ro.inner.b = "one";
+    v.put("refoff", ro);
+    LongNamedStructForTheLongNamesCheck ln = new LongNamedStructForTheLongNamesCheck();
+    ln.v = 5;
+    v.put("longname", ln);
     return v;
   }
 

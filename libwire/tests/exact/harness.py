@@ -28,7 +28,8 @@ RUNTIMES = ("pyfory", "java", "go")
 ROOTS = {"order": "Order", "media": "MediaContent", "sample": "Sample", "samples": "SampleList",
          "tree": "Node", "person": "Person", "nested": "Outer", "empty": "HasEmpty",
          "optionals": "Optionals", "any": "Holder", "camel": "Camel", "evo": "Evo",
-         "shared": "SharedLists"}
+         "shared": "SharedLists", "refoff": "RefOff",
+         "longname": "LongNamedStructForTheLongNamesCheck"}
 
 
 def models(runtime):
@@ -133,6 +134,11 @@ class CheckFailed(Exception):
     pass
 
 
+def root_type(key):
+    m = model_of(key)
+    return ("longnamespace.forthemetastrings." if m == "longname" else "ex.") + ROOTS[m]
+
+
 def model_of(key):
     return key.split(".")[0]
 
@@ -145,9 +151,13 @@ def ref_args(key):
     return ["--ref"] if model_of(key) in REF else []
 
 
-def schema_file(runtime, key):
-    """The FDL a user of `runtime` writes for the model (schemas/RUNTIME.fdl)."""
-    return os.path.join(SCHEMAS, "%s.fdl" % runtime)
+def schema_args(runtime, key):
+    """The FDL a user of `runtime` writes for the model (schemas/RUNTIME.fdl;
+    the long-named type has a package of its own, schemas/long.fdl)."""
+    out = ["--schema", os.path.join(SCHEMAS, "%s.fdl" % runtime)]
+    if model_of(key) == "longname":
+        out += ["--schema", os.path.join(SCHEMAS, "long.fdl")]
+    return out
 
 
 def check_no_schema(wire, runtime, key, data):
@@ -162,10 +172,10 @@ def check_no_schema(wire, runtime, key, data):
 def check_schema(wire, runtime, key, data):
     """With the user's schema: decode, encode, same bytes; and the decoded
     document names the schema's root type."""
-    s = ["--schema", schema_file(runtime, key)] + mode_args(key) + ref_args(key) + \
+    s = schema_args(runtime, key) + mode_args(key) + ref_args(key) + \
         peer_args(runtime)
     text = wire.ok(["decode"] + s, data)
-    root = "ex." + ROOTS[model_of(key)]
+    root = root_type(key)
     if json.loads(text.splitlines()[0]).get("struct", {}).get("type") != root:
         raise CheckFailed("root is not %s: %s" % (root, text[:200]))
     out = wire.ok(["encode"] + s, text)
@@ -196,7 +206,7 @@ def fresh(wire, runtime, key, data):
     """libwire's own encoding of the decoded values (the notation without
     its recorded wire choices; shared values stay shared), for the runtime
     to read back."""
-    s = ["--schema", schema_file(runtime, key)] + mode_args(key) + ref_args(key) + \
+    s = schema_args(runtime, key) + mode_args(key) + ref_args(key) + \
         peer_args(runtime)
     docs = [strip_choices(json.loads(line)) for line in wire.ok(["decode"] + s, data).splitlines()]
     return wire.ok(["encode"] + s, "\n".join(json.dumps(d) for d in docs).encode())
@@ -206,10 +216,10 @@ def plain(wire, runtime, key, data):
     """Plain JSON (decode --plain) written again through the schema: the
     values, without identity (plain JSON cannot say two fields are one
     object)."""
-    s = ["--schema", schema_file(runtime, key)] + mode_args(key) + ref_args(key) + \
+    s = schema_args(runtime, key) + mode_args(key) + ref_args(key) + \
         peer_args(runtime)
     text = wire.ok(["decode", "--plain"] + s, data)
-    return wire.ok(["encode", "--plain", "--type", "ex." + ROOTS[model_of(key)]] + s, text)
+    return wire.ok(["encode", "--plain", "--type", root_type(key)] + s, text)
 
 
 # What a v1 payload reads as with schemas/v2.fdl (--project --plain), and

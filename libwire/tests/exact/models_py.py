@@ -206,6 +206,22 @@ class SharedLists:
     second: List[str] = pyfory.field(default_factory=list, ref=True)
 
 
+@dataclasses.dataclass
+class RefOff:
+    """A field annotated ref=True in a Fory(ref=False) instance."""
+    name: str = ""
+    inner: Optional[Inner] = pyfory.field(default=None, nullable=True, ref=True)
+
+
+@dataclasses.dataclass
+class LongNamedStructForTheLongNamesCheck:
+    """Registered as longnamespace.forthemetastrings.LongNamedStructForTheLongNamesCheck:
+    namespace and type name over 16 bytes (meta string hashes)."""
+    v: pyfory.Int32 = 0
+
+
+LONG_NS = "longnamespace.forthemetastrings"
+
 TYPES = (Status, Player, Size, Address, Customer, Product, OrderLine, Order, Image,
          Media, MediaContent, Sample, SampleList, Node, Person, Inner, Outer, Empty,
          HasEmpty, Optionals, Holder, Camel, EvoV1, SharedLists)
@@ -215,6 +231,9 @@ def fory(compatible, ref=False):
     f = pyfory.Fory(xlang=True, ref=ref, compatible=compatible)
     for cls in TYPES:
         f.register_type(cls, name=NS + "." + (cls.__name__ if cls is not EvoV1 else "Evo"))
+    f.register_type(RefOff, name=NS + ".RefOff")
+    f.register_type(LongNamedStructForTheLongNamesCheck,
+                    name=LONG_NS + ".LongNamedStructForTheLongNamesCheck")
     return f
 
 
@@ -264,6 +283,8 @@ def values():
         "camel": (Camel("Grace", "Hopper", 1906, True), False),
         "evo": (EvoV1(7, "seven", "gone in v2", 42), False),
         "shared": (SharedLists(shared, shared), True),
+        "refoff": (RefOff("r", Inner(1, "one")), False),
+        "longname": (LongNamedStructForTheLongNamesCheck(5), False),
     }
 
 

@@ -157,6 +157,18 @@ type Evo struct {
 	Count int32
 }
 
+// RefOff has a field tagged ref, written without reference tracking.
+type RefOff struct {
+	Name  string
+	Inner *Inner `fory:"ref"`
+}
+
+// LongNamedStructForTheLongNamesCheck is registered with a namespace and a
+// type name over 16 bytes (meta string hashes).
+type LongNamedStructForTheLongNamesCheck struct {
+	V int32
+}
+
 func newFory(compatible, ref bool) *fory.Fory {
 	f := fory.New(fory.WithXlang(true), fory.WithCompatible(compatible), fory.WithTrackRef(ref))
 	if err := f.RegisterEnumByName(Status(0), "ex.Status"); err != nil {
@@ -169,10 +181,15 @@ func newFory(compatible, ref bool) *fory.Fory {
 		{Order{}, "Order"}, {Image{}, "Image"}, {Media{}, "Media"}, {MediaContent{}, "MediaContent"},
 		{Sample{}, "Sample"}, {SampleList{}, "SampleList"}, {Node{}, "Node"}, {Person{}, "Person"},
 		{Inner{}, "Inner"}, {Outer{}, "Outer"}, {Empty{}, "Empty"}, {HasEmpty{}, "HasEmpty"},
-		{Optionals{}, "Optionals"}, {Holder{}, "Holder"}, {Camel{}, "Camel"}, {Evo{}, "Evo"}} {
+		{Optionals{}, "Optionals"}, {Holder{}, "Holder"}, {Camel{}, "Camel"}, {Evo{}, "Evo"},
+		{RefOff{}, "RefOff"}} {
 		if err := f.RegisterStructByName(r.v, "ex."+r.name); err != nil {
 			panic(err)
 		}
+	}
+	if err := f.RegisterStructByName(LongNamedStructForTheLongNamesCheck{},
+		"longnamespace.forthemetastrings.LongNamedStructForTheLongNamesCheck"); err != nil {
+		panic(err)
 	}
 	return f
 }
@@ -220,6 +237,8 @@ func models() []model {
 		{"any", &Holder{"h", "a string in an Any field"}, false},
 		{"camel", &Camel{"Grace", "Hopper", 1906, true}, false},
 		{"evo", &Evo{7, "seven", "gone in v2", 42}, false},
+		{"refoff", &RefOff{"r", &Inner{1, "one"}}, false},
+		{"longname", &LongNamedStructForTheLongNamesCheck{5}, false},
 	}
 }
 
