@@ -146,7 +146,7 @@ struct fdl_field { /* message field or union case */
   bool wire_set;           /* [wire_set = true]: a list<T> that is a SET */
   bool not_nullable;       /* [nullable = false] on a message or any field */
   bool wire_ref;           /* [wire_ref = true]: the list/set/map object itself
-                              is reference-tracked (R-FDLX-8) */
+                              is reference-tracked (R-FDLX-9) */
   const char *wire_name;   /* [wire_name = "x"]: the name on the wire */
   size_t wire_name_len;
 };
@@ -1825,7 +1825,7 @@ static int32_t build_elem(fdl_loader *L, fdl_file *f, fdl_type *scope,
                           fdl_texpr *x, wire_ftype **out) {
   TRY(build(L, f, scope, x, false, out));
   /* libwire extension: `ref` on a scalar or string element, as pyfory
-   * declares the elements of a ref=True list field (R-FDLX-8) */
+   * declares the elements of a ref=True list field (R-FDLX-9) */
   if (x->ref && (x->form == X_NAMED || is_any(x)))
     TRY(check_ref(L, f, x, x->off));
   if (x->optional && is_any(x))
@@ -1860,7 +1860,7 @@ static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
   ft->nullable = a->optional || message || is_any(x);
   /* libwire extension: [nullable = false] keeps a message field non-null,
    * as runtime classes declare struct fields by default, and an any field
-   * without a null flag, as pyfory declares a plain Any (R-FDLX-7). */
+   * without a null flag, as pyfory declares a plain Any (R-FDLX-8). */
   if (a->not_nullable) ft->nullable = 0;
   ft->ref = a->ref || a->wire_ref;
   if (a->wire_set && ft->type_id == WIRE_T_LIST) ft->type_id = WIRE_T_SET;

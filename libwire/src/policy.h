@@ -134,7 +134,7 @@ static inline bool wire__pol_same_type(uint32_t ta, uint32_t tb, uint32_t ida,
 
 /* A declared element type tracks its values: `ref` on a scalar or string
  * element is a TypeDef bit only, which pyfory writes for ref=True list
- * fields and never acts on (R-FDLX-8). */
+ * fields and never acts on (R-FDLX-9). */
 static inline bool wire__pol_elem_ref(const wire_ftype *ed) {
   return ed->ref && (ed->type_id == WIRE_T_UNKNOWN || !wire__is_prim(ed->type_id)) &&
          ed->type_id != WIRE_T_STRING;

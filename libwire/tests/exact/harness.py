@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 JAR = os.path.join(REPO, "conformance", "peers", "java", "target", "fory-java-peer.jar")
 GO = os.environ.get("GO") or shutil.which("go") or "/usr/local/go/bin/go"
-SCHEMAS = os.path.join(HERE, "schemas")
+SCHEMAS = os.path.join(REPO, "fixtures", "schemas", "exact")
 RUNTIMES = ("pyfory", "java", "go")
 
 # The root type of each model (namespace ex).
@@ -222,7 +222,7 @@ def plain(wire, runtime, key, data):
     return wire.ok(["encode", "--plain", "--type", root_type(key)] + s, text)
 
 
-# What a v1 payload reads as with schemas/v2.fdl (--project --plain), and
+# What a v1 payload reads as with fixtures/schemas/exact/v2.fdl (--project --plain), and
 # the writer's fields v2 has no place for (reported, never dropped silently).
 PROJECTED = {
     "evo": ({"id": 7, "name": "seven", "count": 42, "added": ""}, ["old"]),

@@ -3,13 +3,13 @@
 same-schema mode, each read by the wire CLI
 
   - without a schema (compatible mode): decode | encode gives the bytes back,
-  - with the runtime user's FDL (libwire/tests/exact/schemas/): decode |
+  - with the runtime user's FDL (fixtures/schemas/exact/): decode |
     encode gives the bytes back,
   - fresh: the decoded values without their recorded wire choices, written
     by libwire, read back by the runtime that wrote them (equal objects,
     shared objects still shared),
   - plain: decode --plain | encode --plain read back by the same runtime,
-  - project (evo, camel): the v1 payload read with schemas/v2.fdl shows
+  - project (evo, camel): the v1 payload read with fixtures/schemas/exact/v2.fdl shows
     v2's fields; a writer's field v2 lacks is a warning (--strict: error),
 
 always with --peer RUNTIME (spec R-PEER-1). The runtimes are really run."""
