@@ -494,8 +494,22 @@ WIRE_DEC_HOT bool wire__dec_ref_flag(dec *d, bool allow_ref, int8_t *flag, uint3
 
 /* A slot: an optional reference flag, then (unless `fixed` is given) type
  * meta, then the body. */
+static bool read_slot_hint(dec *d, bool has_flag, bool allow_ref,
+                           const tmeta *fixed, const wire_ftype *hint,
+                           wire_node **out);
+
 static bool read_slot(dec *d, bool has_flag, bool allow_ref,
                       const tmeta *fixed, wire_node **out) {
+  return read_slot_hint(d, has_flag, allow_ref, fixed, NULL, out);
+}
+
+/* read_slot; when the slot's type meta is read and names the type of
+ * `hint` (a union case's declared list, set or map type), the value is read
+ * with hint's element, key and value types declared, as pyfory and Java
+ * write union cases (R-UNION-5). */
+static bool read_slot_hint(dec *d, bool has_flag, bool allow_ref,
+                           const tmeta *fixed, const wire_ftype *hint,
+                           wire_node **out) {
   int64_t slot = -1;
   uint8_t flag_track = 0;
   if (has_flag) {
@@ -531,6 +545,7 @@ static bool read_slot(dec *d, bool has_flag, bool allow_ref,
   tmeta tm;
   if (!fixed) {
     if (!read_type_meta(d, &tm)) return false;
+    if (hint && !tm.decl && tm.type == hint->type_id) tm.decl = hint;
     fixed = &tm;
   }
   wire_node *n;
@@ -1092,7 +1107,9 @@ static bool read_union(dec *d, const tmeta *tm, wire_node *n) {
       !(n->v.un.names = layout_names(d, tm->layout)))
     return false;
   if (!enter(d)) return false;
-  if (!read_slot(d, true, true, NULL, &n->v.un.value)) return false;
+  if (!read_slot_hint(d, true, true, NULL, wire__union_case_decl(d->ctx, n, c),
+                      &n->v.un.value))
+    return false;
   d->depth--;
   return true;
 }

@@ -315,7 +315,13 @@ static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
   case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
     wire__put_varu32(b, n->small);
     if (!enter(e)) return false;
-    if (!write_slot(e, n->v.un.value, true, true, true, true, NULL)) return false;
+  {
+    /* a list, set or map case is written with the case's declared types
+     * (R-UNION-5) */
+    const wire_ftype *cd = wire__union_case_decl(e->ctx, n, n->small);
+    if (cd && n->v.un.value->type != cd->type_id) cd = NULL;
+    if (!write_slot(e, n->v.un.value, true, true, true, true, cd)) return false;
+  }
     e->depth--;
     return ok(e);
   case WIRE_T_BOOL: wire__put_u8(b, n->v.i ? 1 : 0); break;

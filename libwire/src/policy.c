@@ -237,10 +237,11 @@ static uint32_t find_named(wire_enc *e, uint8_t kind, const wire_names *nm) {
 static bool write_layout_names(wire_enc *e, const wire_user_meta *um) {
   if (um->names) return write_names(e, um->names, um->ns_enc, um->name_enc);
   const wire_layout *l = um->layout;
+  uint8_t raw = e->ctx->peer == WIRE_PEER_PYFORY || e->ctx->peer == WIRE_PEER_GO;
   return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len,
-                           um->ns_enc, 0, false, 0) &&
+                           um->ns_enc, raw, false, 0) &&
          write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len,
-                           um->name_enc, 0, false, 0);
+                           um->name_enc, raw, false, 0);
 }
 
 /* Implements R-WSTRUCT-1, R-WSTRUCT-3, R-UTYPE-1, R-UTYPE-2, R-UTYPE-3. */

@@ -152,6 +152,16 @@ uint32_t wire__schema_hash_as(const wire_lfield *fields, uint32_t n, int how);
  * (doc.c). */
 const uint8_t *wire__node_typedef_raw(const wire_node *n, size_t *out_len,
                                       bool *matches_schema);
+/* ucase.c: the declared type of case c of union node n when it is a list,
+ * set or map and the schema has the union (R-UNION-5); else NULL. */
+const wire_ftype *wire__union_case_decl(const wire_ctx *ctx, const wire_node *n,
+                                        uint32_t c);
+/* The same for the union of registry index ti; the registry index of a
+ * union by user id or names (WIRE_NO_TYPE if none). */
+const wire_ftype *wire__union_case_decl_at(const wire_ctx *ctx, uint32_t ti,
+                                           uint32_t c);
+uint32_t wire__union_find(const wire_ctx *ctx, uint32_t user_id,
+                          const wire_names *nm);
 /* peer.c: the schema hash the WIRE_OPT_PEER runtime writes for l, and
  * whether it writes a null flag and type meta before a field of type f. */
 uint32_t wire__peer_schema_hash(const wire_ctx *ctx, const wire_layout *l);

@@ -63,6 +63,8 @@ def rules_of(rt, model, compat):
         r += ["N-5.2"]
     if rt == "go" and model == "tree" and compat:
         r += ["N-5.3", "E-44"]
+    if model in harness.UNION_MODELS:
+        r += ["R-UNION-1", "R-UNION-2"] + (["R-UNION-5"] if model != "ulabel" else [])
     if model == "camel" and compat:
         r += ["R-EVOLVE-6", "E-47"]
     if model == "evo" and compat:
@@ -71,7 +73,8 @@ def rules_of(rt, model, compat):
 
 
 def tags_of(model, compat):
-    t = ["named_types", "peer", "schema", "struct"]
+    t = ["peer", "schema", "struct"] + (["union"] if model in harness.UNION_MODELS
+                                          else ["named_types"])
     if compat:
         t += ["compatible", "typedef"]
     if model in harness.REF:

@@ -15,7 +15,10 @@ import dataclasses
 import datetime
 import decimal
 import enum
+import os
+import subprocess
 import sys
+import tempfile
 from typing import Any, Dict, List, Optional, Set
 
 import pyfory
@@ -288,6 +291,39 @@ def values():
     }
 
 
+UNION_FDL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                         "fixtures", "schemas", "exact", "union.fdl")
+_GEN = {}
+
+
+def union_module():
+    """The Python code foryc (fory-compiler 1.7.7) generates from
+    fixtures/schemas/exact/union.fdl, imported from a temporary directory."""
+    if "m" not in _GEN:
+        out = tempfile.mkdtemp(prefix="wire-exact-foryc-")
+        subprocess.run(["foryc", "--python_out", out, UNION_FDL], check=True,
+                       capture_output=True, text=True, timeout=120)
+        sys.path.insert(0, out)
+        import exu  # noqa: F401 (generated)
+        _GEN["m"] = exu
+    return _GEN["m"]
+
+
+def union_values():
+    u = union_module()
+    return {
+        "ulist": u.UHolder(pick=u.Pick.names(["a", "b"])),
+        "umap": u.UHolder(pick=u.Pick.counts({"x": 1})),
+        "ulabel": u.UHolder(pick=u.Pick.label("l")),
+    }
+
+
+def union_fory(compatible):
+    f = pyfory.Fory(xlang=True, ref=False, compatible=compatible)
+    union_module().register_exu_types(f)
+    return f
+
+
 def _key_parts(key):
     name, mode = key.split(".")[:2]
     return name, mode == "compat"
@@ -295,6 +331,9 @@ def _key_parts(key):
 
 def payloads():
     out = {}
+    for name, obj in union_values().items():
+        for mode in ("compat", "same"):
+            out["%s.%s" % (name, mode)] = union_fory(mode == "compat").serialize(obj)
     for name, (obj, ref) in values().items():
         for mode in ("compat", "same"):
             out["%s.%s" % (name, mode)] = fory(mode == "compat", ref).serialize(obj)
@@ -306,9 +345,12 @@ def read_back(key, data):
     one it wrote (and, unless key ends in .plain, sharing the objects it
     shared), else 'differs: ...' or 'error: ...'."""
     name, compatible = _key_parts(key)
-    obj, ref = values()[name]
+    if name in ("ulist", "umap", "ulabel"):
+        obj, f = union_values()[name], union_fory(compatible)
+    else:
+        (obj, ref), f = values()[name], None
     try:
-        got = fory(compatible, ref).deserialize(data)
+        got = (f or fory(compatible, ref)).deserialize(data)
     except Exception as e:  # the runtime's own words
         return "error: %s: %s" % (type(e).__name__, e)
     if got == obj:
