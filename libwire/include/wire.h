@@ -667,6 +667,10 @@ WIRE_API int32_t wire_schema_load_fdl(wire_ctx *ctx, const char *text,
 /* Reads an FDL file and the files it imports (relative to the importing
  * file; each loaded once; cycles are errors) and registers their types. */
 WIRE_API int32_t wire_schema_load_fdl_file(wire_ctx *ctx, const char *path);
+/* Adds a directory where FDL imports are looked for when the imported file
+ * is not next to the importing one (as foryc's -I; searched in the order
+ * added). The text is copied. */
+WIRE_API int32_t wire_schema_add_import_dir(wire_ctx *ctx, const char *dir);
 /* Resolves names between types loaded from IDL; call after registering. */
 WIRE_API int32_t wire_schema_finish(wire_ctx *ctx);
 WIRE_API uint32_t wire_schema_type_count(const wire_ctx *ctx);

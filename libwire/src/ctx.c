@@ -141,7 +141,32 @@ void wire_ctx_free(wire_ctx *ctx) {
   if (ctx->refs) wire__free(ctx, ctx->refs, ctx->refs_cap * sizeof(void *));
   wire__reg_free(ctx);
   wire__tape_scratch_free(ctx);
+  for (uint32_t i = 0; i < ctx->n_import_dirs; i++)
+    wire__free(ctx, ctx->import_dirs[i], strlen(ctx->import_dirs[i]) + 1);
+  wire__free(ctx, ctx->import_dirs, ctx->n_import_dirs * sizeof(char *));
   ctx->free_fn(ctx->user, ctx, sizeof *ctx);
+}
+
+int32_t wire_schema_add_import_dir(wire_ctx *ctx, const char *dir) {
+  if (!ctx) return WIRE_E_ARG;
+  if (!dir || !*dir)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "import directory is empty");
+  if (ctx->n_import_dirs >= 256)
+    return wire__fail(ctx, WIRE_E_LIMIT, 0, "more than 256 import directories");
+  size_t n = strlen(dir);
+  char *copy = wire__alloc(ctx, n + 1);
+  char **dirs = copy ? wire__realloc(ctx, ctx->import_dirs,
+                                     ctx->n_import_dirs * sizeof(char *),
+                                     (ctx->n_import_dirs + 1) * sizeof(char *))
+                     : NULL;
+  if (!dirs) {
+    wire__free(ctx, copy, n + 1);
+    return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+  }
+  memcpy(copy, dir, n + 1);
+  dirs[ctx->n_import_dirs++] = copy;
+  ctx->import_dirs = dirs;
+  return WIRE_OK;
 }
 
 void *wire__alloc(wire_ctx *ctx, size_t n) {

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "wire.h"
 
@@ -243,4 +245,39 @@ Test(exact, strict_projection_reports_a_dropped_field) {
             wire_ctx_error_message(ctx));
   wire_doc_free(doc);
   free(b);
+}
+
+Test(exact, fdl_import_directories) {
+  char dir[] = "/tmp/wire-exact-XXXXXX";
+  cr_assert(mkdtemp(dir));
+  char lib[64], common[96], top[96];
+  snprintf(lib, sizeof lib, "%s/lib", dir);
+  cr_assert_eq(mkdir(lib, 0700), 0);
+  snprintf(common, sizeof common, "%s/common.fdl", lib);
+  snprintf(top, sizeof top, "%s/main.fdl", dir);
+  FILE *f = fopen(common, "w");
+  fputs("package common;\nmessage Point { int32 x = 1; int32 y = 2; }\n", f);
+  fclose(f);
+  f = fopen(top, "w");
+  fputs("package app;\nimport \"common.fdl\";\nmessage Shape { common.Point p = 1; }\n", f);
+  fclose(f);
+  /* not next to main.fdl: an error naming the import */
+  cr_assert_eq(wire_schema_load_fdl_file(ctx, top), WIRE_E_IDL);
+  cr_assert(strstr(wire_ctx_error_message(ctx), "cannot read import \"common.fdl\""));
+  cr_assert_eq(wire_schema_add_import_dir(ctx, ""), WIRE_E_ARG);
+  cr_assert_eq(wire_schema_add_import_dir(ctx, dir), WIRE_OK); /* not there */
+  cr_assert_eq(wire_schema_add_import_dir(ctx, lib), WIRE_OK);
+  cr_assert_eq(wire_schema_load_fdl_file(ctx, top), WIRE_OK, "%s", wire_ctx_error_message(ctx));
+  uint32_t ti;
+  cr_assert_eq(wire_schema_find_type(ctx, "common.Point", 12, &ti), WIRE_OK);
+  remove(common);
+  remove(top);
+  rmdir(lib);
+  rmdir(dir);
+}
+
+Test(exact, fdl_proto_import_is_unsupported) {
+  const char *fdl = "package a;\nimport \"b.proto\";\nmessage A { int32 x = 1; }\n";
+  cr_assert_eq(wire_schema_load_fdl(ctx, fdl, strlen(fdl), "a.fdl"), WIRE_E_UNSUPPORTED);
+  cr_assert(strstr(wire_ctx_error_message(ctx), "b.proto"));
 }

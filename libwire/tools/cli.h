@@ -21,6 +21,8 @@ typedef struct {
   const char *file;
   const char *schemas[CLI_MAX_SCHEMAS];
   int nschemas;
+  const char *import_dirs[CLI_MAX_SCHEMAS]; /* -I DIR */
+  int nimport_dirs;
 } cli_opts;
 
 /* `error: CLASS at byte N: MESSAGE` on stderr after flushing stdout;

@@ -26,7 +26,9 @@ typedef struct {
 #define OPT_HEX {"--hex", NULL, "the byte side is hex text (whitespace ignored), not raw bytes"}
 #define OPT_SCHEMA                                                          \
   {"--schema", "FILE.fdl", "load the user types of an FDL schema (repeatable; imports\n" \
-                           "are resolved against the file's directory)"}
+                           "are resolved against the file's directory)"}, \
+  {"-I", "DIR", "also look for imported FDL files in DIR (repeatable, in order;\n" \
+                "as foryc -I); .proto and .fbs imports are unsupported"}
 #define OPT_REF                                                             \
   {"--ref", NULL, "reference tracking on (as Fory(ref=True)): values written with\n" \
                   "the not-null flag print \"tracked\": false"}

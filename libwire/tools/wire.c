@@ -367,7 +367,7 @@ static int parse_color(const char *v, cli_opts *o) {
 
 /* Which options each command takes. */
 static int allowed(const char *cmd, const char *opt) {
-  static const char *const common[] = {"--hex", "--schema", NULL};
+  static const char *const common[] = {"--hex", "--schema", "-I", NULL};
   static const char *const decoding[] = {"--compatible", "--same-schema",
                                          "--ref", "--peer", NULL};
   for (int i = 0; common[i]; i++)
@@ -405,7 +405,7 @@ static int parse_args(int argc, char **argv, cli_opts *o) {
       const char *val = eq ? eq + 1 : NULL;
       int needs = !strcmp(name, "--schema") || !strcmp(name, "--type") ||
                   !strcmp(name, "--fingerprint") || !strcmp(name, "--color") ||
-                  !strcmp(name, "--peer");
+                  !strcmp(name, "--peer") || !strcmp(name, "-I");
       if (needs && !val) {
         if (++i >= argc) return usage_error("%s needs a value", name);
         val = argv[i];
@@ -429,6 +429,10 @@ static int parse_args(int argc, char **argv, cli_opts *o) {
         else return usage_error("--peer takes java, pyfory or go, not %s", val);
       } else if (!strcmp(name, "--color")) {
         if (parse_color(val, o)) return 2;
+      } else if (!strcmp(name, "-I")) {
+        if (o->nimport_dirs == CLI_MAX_SCHEMAS)
+          return usage_error("too many -I directories%s", "");
+        o->import_dirs[o->nimport_dirs++] = val;
       } else if (!strcmp(name, "--schema")) {
         if (o->nschemas == CLI_MAX_SCHEMAS)
           return usage_error("too many --schema files%s", "");
@@ -517,6 +521,11 @@ int main(int argc, char **argv) {
   wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, o.ref);
   wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, o.mode == 1);
   wire_ctx_set_option(ctx, WIRE_OPT_PEER, o.peer);
+  for (int i = 0; i < o.nimport_dirs; i++)
+    if (wire_schema_add_import_dir(ctx, o.import_dirs[i]) != WIRE_OK) {
+      wire_ctx_free(ctx);
+      return usage_error("-I %s: cannot add the directory", o.import_dirs[i]);
+    }
   for (int i = 0; i < o.nschemas; i++) {
     int32_t st = wire_schema_load_fdl_file(ctx, o.schemas[i]);
     if (st) {
