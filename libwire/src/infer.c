@@ -787,7 +787,7 @@ void wire__hash_hint(wire_ctx *ctx, const wire_layout *l, uint32_t got,
     /* type meta where the hash should be (pyfory, errata E-33) */
     snprintf(buf, cap, "; the bytes there look like type meta (type id %u, "
                        "%s) - pyfory writes it before a nested struct field "
-                       "(spec/errata.md E-33)",
+                       "(spec/errata.md E-33; WIRE_OPT_PEER, --peer pyfory)",
              b0, wire_type_name(b0));
     return;
   }
