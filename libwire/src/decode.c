@@ -307,6 +307,20 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
                 d->depth + 1, line);
       }
     }
+    /* The same TypeDef announced again in this root (Fory Go, E-44): a
+     * layout of its own, so that the document keeps the announcement and
+     * re-encoding announces it again (notation N-5.3). */
+    for (size_t k = 0; k < d->ntds; k++) {
+      if (d->tds[k] != l) continue;
+      wire_layout *c = wire__arena_alloc(d->arena, sizeof *c);
+      uint8_t *tb = c ? wire__arena_alloc(d->arena, l->td_len ? l->td_len : 1) : NULL;
+      if (!tb) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+      *c = *l;
+      memcpy(tb, l->td, l->td_len);
+      c->td = tb;
+      l = c;
+      break;
+    }
     wire_layout **t = wire__grow(d->ctx, d->tds, &d->tds_cap, d->ntds,
                                  sizeof *t, 8);
     if (!t) return fail(d, WIRE_E_NOMEM, s, "out of memory");

@@ -766,22 +766,24 @@ wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
   }
   memset(n->v.st.fields, 0, (l->nfields + 1) * sizeof(wire_node *));
   n->small = l->nfields;
-  if (l->by_name) {
-    /* names of its own, so that the choices recorded for them (announced
-     * again, cross-role references) have a place (spec/notation.md) */
-    wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
-    if (!nm) {
-      nomem(d);
-      return NULL;
-    }
-    memset(nm, 0, sizeof *nm);
-    nm->ns = l->ns;
-    nm->ns_len = l->ns_len;
-    nm->name = l->name;
-    nm->name_len = l->name_len;
-    n->v.st.names = nm;
-  }
   return n;
+}
+
+int32_t wire__node_own_names(wire_doc *d, wire_node *n) {
+  if (n->type != WIRE_T_NAMED_STRUCT && n->type != WIRE_T_NAMED_COMPATIBLE_STRUCT &&
+      n->type != WIRE_T_NAMED_EXT)
+    return WIRE_OK;
+  if (n->v.st.names) return WIRE_OK;
+  const wire_layout *l = n->v.st.layout;
+  wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
+  if (!nm) return wire__fail(d->ctx, WIRE_E_NOMEM, 0, "out of memory");
+  memset(nm, 0, sizeof *nm);
+  nm->ns = l->ns;
+  nm->ns_len = l->ns_len;
+  nm->name = l->name;
+  nm->name_len = l->name_len;
+  n->v.st.names = nm;
+  return WIRE_OK;
 }
 
 /* Index of a field by wire name (snake_case), declared name, or "#tag". */

@@ -172,6 +172,13 @@ static int32_t name_refs(parser *p, const wj *j, wire_node *n, bool strict) {
 
 static int32_t name_encodings(parser *p, const wj *j, wire_node *n) {
   int32_t a, b, st;
+  /* a struct of the schema gets names of its own only when the notation
+   * records a choice for them */
+  if ((wire__json_get(j, "ns_again") || wire__json_get(j, "name_again") ||
+       wire__json_get(j, "ns_xref") || wire__json_get(j, "name_xref") ||
+       wire__json_get(j, "ns_hash") || wire__json_get(j, "name_hash")) &&
+      (st = wire__node_own_names(p->doc, n)))
+    return berr(p, j);
   if ((st = msenc(p, j, "ns_enc", &a)) || (st = msenc(p, j, "name_enc", &b)))
     return st;
   if ((a >= 0) != (b >= 0))

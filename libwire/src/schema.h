@@ -184,6 +184,10 @@ int32_t wire__schema_hash(wire_ctx *ctx, const wire_lfield *fields,
 enum { WIRE_HASH_NO_REF = 1, WIRE_HASH_GO_NULLABLE = 2 };
 int32_t wire__schema_hash_as(wire_ctx *ctx, const wire_lfield *fields,
                              uint32_t n, int how, uint32_t *out);
+/* Gives a named struct or ext node built from the schema names of its own
+ * (the layout's), where the notation's recorded name choices (announced
+ * again, hash forms) are kept; no-op for other nodes (doc.c). */
+int32_t wire__node_own_names(wire_doc *d, wire_node *n);
 /* The TypeDef a struct node was read with, also when it is the schema's
  * (doc.c). */
 const uint8_t *wire__node_typedef_raw(const wire_node *n, size_t *out_len,
