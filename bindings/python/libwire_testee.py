@@ -32,7 +32,7 @@ REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 CAPABILITIES = [
     "bfloat16", "compatible", "decimal", "dense_array", "enum", "ext",
     "float16", "meta_string", "named_types", "ref_tracking", "schema",
-    "struct", "temporal", "typedef", "union", "unsigned", "evolution",
+    "struct", "temporal", "typedef", "union", "unsigned", "evolution", "peer",
 ]
 
 
@@ -81,14 +81,18 @@ class Testee:
         if not isinstance(ref, bool) or not isinstance(comp, bool):
             raise BadRequest("config.ref and config.compatible must be "
                              "booleans")
+        peer = cfg.get("peer")
+        if peer not in (None, "java", "pyfory", "go"):
+            raise BadRequest("config.peer must be java, pyfory or go")
         schemas = req.get("schemas") or []
         if not isinstance(schemas, list):
             raise BadRequest("schemas must be an array")
         paths = tuple(_schema_path(s) for s in schemas)
-        key = (ref, comp, paths)
+        key = (ref, comp, peer, paths)
         ctx = self.contexts.get(key)
         if ctx is None:
             ctx = self.lw.Context(ref=ref, compatible=comp)
+            ctx.peer = peer
             for p in paths:
                 ctx.load_schema(p)
             if len(self.contexts) > 64:

@@ -158,7 +158,32 @@ void wire_ctx_free(wire_ctx *ctx) {
   wire__reg_free(ctx);
   wire__tape_scratch_free(ctx);
   wire__ctx_release_spares(ctx);
+  for (uint32_t i = 0; i < ctx->n_import_dirs; i++)
+    wire__free(ctx, ctx->import_dirs[i], strlen(ctx->import_dirs[i]) + 1);
+  wire__free(ctx, ctx->import_dirs, ctx->n_import_dirs * sizeof(char *));
   ctx->free_fn(ctx->user, ctx, sizeof *ctx);
+}
+
+int32_t wire_schema_add_import_dir(wire_ctx *ctx, const char *dir) {
+  if (!ctx) return WIRE_E_ARG;
+  if (!dir || !*dir)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "import directory is empty");
+  if (ctx->n_import_dirs >= 256)
+    return wire__fail(ctx, WIRE_E_LIMIT, 0, "more than 256 import directories");
+  size_t n = strlen(dir);
+  char *copy = wire__alloc(ctx, n + 1);
+  char **dirs = copy ? wire__realloc(ctx, ctx->import_dirs,
+                                     ctx->n_import_dirs * sizeof(char *),
+                                     (ctx->n_import_dirs + 1) * sizeof(char *))
+                     : NULL;
+  if (!dirs) {
+    wire__free(ctx, copy, n + 1);
+    return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+  }
+  memcpy(copy, dir, n + 1);
+  dirs[ctx->n_import_dirs++] = copy;
+  ctx->import_dirs = dirs;
+  return WIRE_OK;
 }
 
 void *wire__alloc(wire_ctx *ctx, size_t n) {
@@ -239,6 +264,13 @@ int32_t wire_ctx_set_option(wire_ctx *ctx, int32_t opt, int64_t v) {
     ctx->string_policy = (uint8_t)v;
     return WIRE_OK;
   case WIRE_OPT_TRUSTED_TEXT: ctx->trusted_text = v != 0; return WIRE_OK;
+  case WIRE_OPT_PEER:
+    if (v < WIRE_PEER_NONE || v > WIRE_PEER_GO)
+      return wire__fail(ctx, WIRE_E_ARG, 0, "peer %lld is not one of "
+                        "WIRE_PEER_NONE/JAVA/PYFORY/GO", (long long)v);
+    ctx->peer = (uint8_t)v;
+    return WIRE_OK;
+  case WIRE_OPT_PROJECT_STRICT: ctx->project_strict = v != 0; return WIRE_OK;
   default:
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown option %d", (int)opt);
   }
@@ -251,6 +283,8 @@ int64_t wire_ctx_get_option(const wire_ctx *ctx, int32_t opt) {
   case WIRE_OPT_COMPATIBLE: return ctx->compatible;
   case WIRE_OPT_STRING_POLICY: return ctx->string_policy;
   case WIRE_OPT_TRUSTED_TEXT: return ctx->trusted_text;
+  case WIRE_OPT_PEER: return ctx->peer;
+  case WIRE_OPT_PROJECT_STRICT: return ctx->project_strict;
   default: return -1;
   }
 }

@@ -513,13 +513,17 @@ int32_t wire_node_name_encodings(const wire_node *n, int32_t *nse,
   return WIRE_OK;
 }
 
+static wire_names *names_of(const wire_node *n);
+
+/* Any value of a type registered by name (named enums, structs, unions,
+ * ext). */
 int32_t wire_node_set_name_hash_forms(wire_node *n, int32_t ns_form,
                                       int32_t name_form) {
-  if (!n || n->type != WIRE_T_NAMED_ENUM || ns_form < 0 || ns_form > 1 ||
-      name_form < 0 || name_form > 1)
+  wire_names *nm = names_of(n);
+  if (!nm || ns_form < 0 || ns_form > 1 || name_form < 0 || name_form > 1)
     return WIRE_E_ARG;
-  n->v.nen.names->ns_hash_form = (uint8_t)ns_form;
-  n->v.nen.names->name_hash_form = (uint8_t)name_form;
+  nm->ns_hash_form = (uint8_t)ns_form;
+  nm->name_hash_form = (uint8_t)name_form;
   return WIRE_OK;
 }
 static wire_names *names_of(const wire_node *n) {
@@ -557,9 +561,10 @@ int32_t wire_node_name_refs(const wire_node *n, int32_t *ns_xref,
 
 int32_t wire_node_name_hash_forms(const wire_node *n, int32_t *ns_form,
                                   int32_t *name_form) {
-  if (!n || n->type != WIRE_T_NAMED_ENUM) return WIRE_E_ARG;
-  if (ns_form) *ns_form = n->v.nen.names->ns_hash_form;
-  if (name_form) *name_form = n->v.nen.names->name_hash_form;
+  wire_names *nm = names_of(n);
+  if (!nm) return WIRE_E_ARG;
+  if (ns_form) *ns_form = nm->ns_hash_form;
+  if (name_form) *name_form = nm->name_hash_form;
   return WIRE_OK;
 }
 
@@ -771,6 +776,23 @@ wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
   memset(n->v.st.fields, 0, (l->nfields + 1) * sizeof(wire_node *));
   n->small = l->nfields;
   return n;
+}
+
+int32_t wire__node_own_names(wire_doc *d, wire_node *n) {
+  if (n->type != WIRE_T_NAMED_STRUCT && n->type != WIRE_T_NAMED_COMPATIBLE_STRUCT &&
+      n->type != WIRE_T_NAMED_EXT)
+    return WIRE_OK;
+  if (n->v.st.names) return WIRE_OK;
+  const wire_layout *l = n->v.st.layout;
+  wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
+  if (!nm) return wire__fail(d->ctx, WIRE_E_NOMEM, 0, "out of memory");
+  memset(nm, 0, sizeof *nm);
+  nm->ns = l->ns;
+  nm->ns_len = l->ns_len;
+  nm->name = l->name;
+  nm->name_len = l->name_len;
+  n->v.st.names = nm;
+  return WIRE_OK;
 }
 
 /* Index of a field by wire name (snake_case), declared name, or "#tag". */
@@ -992,6 +1014,16 @@ const uint8_t *wire_node_typedef(const wire_node *n, size_t *out_len) {
   if (!l->td || l->matches_schema) return NULL;
   if (out_len) *out_len = l->td_len;
   return l->td;
+}
+
+const uint8_t *wire__node_typedef_raw(const wire_node *n, size_t *out_len,
+                                      bool *matches_schema) {
+  *out_len = 0;
+  *matches_schema = false;
+  if (!is_struct(n) || !n->v.st.layout->td) return NULL;
+  *out_len = n->v.st.layout->td_len;
+  *matches_schema = n->v.st.layout->matches_schema;
+  return n->v.st.layout->td;
 }
 
 static wire_node *struct_of_layout(wire_doc *d, wire_layout *l) {

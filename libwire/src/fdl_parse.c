@@ -409,6 +409,8 @@ static int32_t parse_field_options(fdl_parser *P, fdl_field *fld) {
         fld->optional = true;
       } else if (tok_is(P, name, "wire_set")) {
         fld->wire_set = true;
+      } else if (tok_is(P, name, "wire_ref")) {
+        fld->wire_ref = true;
       }
     }
     if (fld && v.t == TK_FALSE && tok_is(P, name, "nullable"))

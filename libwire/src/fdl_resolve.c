@@ -353,7 +353,10 @@ static int32_t build(fdl_loader *L, fdl_file *f, fdl_type *scope,
 static int32_t build_elem(fdl_loader *L, fdl_file *f, fdl_type *scope,
                           fdl_texpr *x, wire_ftype **out) {
   TRY(build(L, f, scope, x, false, out));
-  if (x->ref) TRY(check_ref(L, f, x, x->off));
+  /* libwire extension: `ref` on a scalar or string element, as pyfory
+   * declares the elements of a ref=True list field (R-FDLX-9) */
+  if (x->ref && (x->form == X_NAMED || is_any(x)))
+    TRY(check_ref(L, f, x, x->off));
   if (x->optional && is_any(x))
     return sem(L, f, x->off, "optional any is not supported; use any");
   (*out)->nullable = x->optional || is_any(x); /* any is always nullable */
@@ -361,7 +364,8 @@ static int32_t build_elem(fdl_loader *L, fdl_file *f, fdl_type *scope,
   return WIRE_OK;
 }
 
-/* Implements R-FDL-6, R-FDL-7, R-FDLX-1, R-FDLX-4, R-FDLX-5, R-FDLX-6. */
+/* Implements R-FDL-6, R-FDL-7, R-FDLX-1, R-FDLX-4, R-FDLX-5, R-FDLX-6,
+ * R-FDLX-8, R-FDLX-9. */
 static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
   fdl_file *f = t->file;
   fdl_texpr *x = a->type;
@@ -376,6 +380,9 @@ static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
   if (a->optional && is_any(x))
     return sem(L, f, a->off, "optional or nullable any is not supported; "
                "use any");
+  if (a->wire_ref && x->form != X_LIST && x->form != X_MAP)
+    return sem(L, f, a->off, "wire_ref is for list, set and map fields; use "
+               "ref T for a message field");
   /* foryc: message fields are always optional, and saying so is an error */
   bool message = x->form == X_NAMED && x->target->kind == WIRE_KIND_STRUCT;
   if (a->optional && message)
@@ -383,9 +390,10 @@ static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
                "optional modifier");
   ft->nullable = a->optional || message || is_any(x);
   /* libwire extension: [nullable = false] keeps a message field non-null,
-   * as runtime classes declare struct fields by default. */
-  if (a->not_nullable && !is_any(x)) ft->nullable = 0;
-  ft->ref = a->ref;
+   * as runtime classes declare struct fields by default, and an any field
+   * without a null flag, as pyfory declares a plain Any (R-FDLX-8). */
+  if (a->not_nullable) ft->nullable = 0;
+  ft->ref = a->ref || a->wire_ref;
   if (a->wire_set && ft->type_id == WIRE_T_LIST) ft->type_id = WIRE_T_SET;
   const char *fname = a->wire_name ? a->wire_name : a->name;
   size_t flen = a->wire_name ? a->wire_name_len : a->nlen;

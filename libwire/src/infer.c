@@ -519,8 +519,12 @@ static void field_line(infer *x, const istruct *s, uint32_t i, uint32_t num) {
   put(x, "  ");
   size_t mark = x->out.len;
   if (f->nullable && !is_msg && !is_any) put(x, "optional ");
+  bool wire_ref = false;
   if (f->ref) {
     if (is_msg || is_union) put(x, "ref ");
+    else if (f->type_id == WIRE_T_LIST || f->type_id == WIRE_T_SET ||
+             f->type_id == WIRE_T_MAP)
+      wire_ref = true;
     else add_text(note, sizeof note, " the writer tracks references of this field;");
   }
   char path[64] = "";
@@ -528,17 +532,18 @@ static void field_line(infer *x, const istruct *s, uint32_t i, uint32_t num) {
   /* a struct nobody saw became `any`, which is always nullable */
   bool became_any = is_msg && x->out.len - mark >= 3 &&
                     memcmp(x->out.p + x->out.len - 3, "any", 3) == 0;
-  if (is_any && !f->nullable)
-    add_text(note, sizeof note, " the writer's field is not nullable; FDL's any "
-                               "always is;");
   putf(x, " %s = %u", name, num);
   bool opts = false;
-  if (is_msg && !became_any && !f->nullable) {
+  if ((is_msg && !became_any && !f->nullable) || (is_any && !f->nullable)) {
     put(x, " [nullable = false");
     opts = true;
   }
   if (f->type_id == WIRE_T_SET) {
     put(x, opts ? ", wire_set = true" : " [wire_set = true");
+    opts = true;
+  }
+  if (wire_ref) {
+    put(x, opts ? ", wire_ref = true" : " [wire_ref = true");
     opts = true;
   }
   if (*wname) {
@@ -790,7 +795,7 @@ void wire__hash_hint(wire_ctx *ctx, const wire_layout *l, uint32_t got,
     /* type meta where the hash should be (pyfory, errata E-33) */
     snprintf(buf, cap, "; the bytes there look like type meta (type id %u, "
                        "%s) - pyfory writes it before a nested struct field "
-                       "(spec/errata.md E-33)",
+                       "(spec/errata.md E-33; WIRE_OPT_PEER, --peer pyfory)",
              b0, wire_type_name(b0));
     return;
   }

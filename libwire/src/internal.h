@@ -22,6 +22,12 @@ struct wire_ctx {
   bool compatible;
   bool trusted_text;     /* WIRE_OPT_TRUSTED_TEXT */
   uint8_t string_policy; /* WIRE_OPT_STRING_POLICY */
+  uint8_t peer;          /* WIRE_OPT_PEER */
+  bool project_strict;   /* WIRE_OPT_PROJECT_STRICT */
+  /* wire_schema_add_import_dir: where FDL imports are looked for after the
+   * importing file's directory (foryc -I), each NUL-terminated */
+  char **import_dirs;
+  uint32_t n_import_dirs;
   uint32_t max_depth;
   uint64_t max_binary;
   uint64_t max_collection;

@@ -131,7 +131,9 @@ static bool write_meta_string(wire_enc *e, int msctx, const uint8_t *text,
       return wire__enc_ok(e);
     }
   }
-  for (size_t i = 0; i < e->nms && !again; i++) {
+  /* The latest equal entry: where a name was announced again (Fory Go),
+   * Go refers to the later announcement (R-MSWIRE-9). */
+  for (size_t i = e->nms; i-- > 0 && !again;) {
     wire_ms_seen *s = &e->ms[i];
     if (s->enc == me && s->len == blen && wire__eq(e->b.p + s->off, bytes, blen)) {
       wire__put_varu32(&e->b, (uint32_t)(((i + 1) << 1) | 1));
@@ -165,10 +167,12 @@ static bool write_meta_string(wire_enc *e, int msctx, const uint8_t *text,
 
 static bool write_names(wire_enc *e, const wire_names *nm, int32_t ns_enc,
                         int32_t name_enc) {
+  /* pyfory and Go hash long names in the raw form (E-26, R-PEER-4) */
+  uint8_t raw = e->ctx->peer == WIRE_PEER_PYFORY || e->ctx->peer == WIRE_PEER_GO;
   return write_meta_string(e, WIRE_MSCTX_NAMESPACE, nm->ns, nm->ns_len, ns_enc,
-                           nm->ns_hash_form, nm->ns_again, nm->ns_ref) &&
+                           nm->ns_hash_form | raw, nm->ns_again, nm->ns_ref) &&
          write_meta_string(e, WIRE_MSCTX_TYPE_NAME, nm->name, nm->name_len,
-                           name_enc, nm->name_hash_form, nm->name_again,
+                           name_enc, nm->name_hash_form | raw, nm->name_again,
                            nm->name_ref);
 }
 
@@ -268,10 +272,11 @@ static uint32_t find_named(wire_enc *e, uint8_t kind, const wire_names *nm) {
 static bool write_layout_names(wire_enc *e, const wire_user_meta *um) {
   if (um->names) return write_names(e, um->names, um->ns_enc, um->name_enc);
   const wire_layout *l = um->layout;
+  uint8_t raw = e->ctx->peer == WIRE_PEER_PYFORY || e->ctx->peer == WIRE_PEER_GO;
   return write_meta_string(e, WIRE_MSCTX_NAMESPACE, l->ns, l->ns_len,
-                           um->ns_enc, 0, false, 0) &&
+                           um->ns_enc, raw, false, 0) &&
          write_meta_string(e, WIRE_MSCTX_TYPE_NAME, l->name, l->name_len,
-                           um->name_enc, 0, false, 0);
+                           um->name_enc, raw, false, 0);
 }
 
 /* Implements R-WSTRUCT-1, R-WSTRUCT-3, R-UTYPE-1, R-UTYPE-2, R-UTYPE-3. */

@@ -134,6 +134,14 @@ static inline bool wire__pol_same_type(uint32_t ta, uint32_t tb, uint32_t ida,
   }
 }
 
+/* A declared element type tracks its values: `ref` on a scalar or string
+ * element is a TypeDef bit only, which pyfory writes for ref=True list
+ * fields and never acts on (R-FDLX-9). */
+static inline bool wire__pol_elem_ref(const wire_ftype *ed) {
+  return ed->ref && (ed->type_id == WIRE_T_UNKNOWN || !wire__is_prim(ed->type_id)) &&
+         ed->type_id != WIRE_T_STRING;
+}
+
 /* Element header of a fresh list or set (R-WLIST-1, R-WLIST-5..7) from what
  * its elements are: `same` (all non-null elements share type meta), `has_null`,
  * `track` (an element is written tracked). `decl` is the declared list type
@@ -155,13 +163,13 @@ static inline uint8_t wire__pol_list_header(const wire_ctx *ctx,
     /* Ref-tracked elements carry full reference flags, which cover nulls:
      * the Java runtime then leaves the has-null bit clear. */
     return (uint8_t)(WIRE_LF_DECL | WIRE_LF_SAME_TYPE |
-                     (ed->ref ? WIRE_LF_TRACKING
+                     (wire__pol_elem_ref(ed) ? WIRE_LF_TRACKING
                               : (has_null ? WIRE_LF_HAS_NULL : 0)));
   }
   if (!same && ctx->ref_tracking) track = true;
   /* A declared element type says whether its values are tracked. */
   if (decl && decl->elem && decl->elem->type_id != WIRE_T_UNKNOWN)
-    track = decl->elem->ref;
+    track = wire__pol_elem_ref(decl->elem);
   return (uint8_t)((same ? WIRE_LF_SAME_TYPE : 0) |
                    (has_null ? WIRE_LF_HAS_NULL : 0) |
                    (track ? WIRE_LF_TRACKING : 0));

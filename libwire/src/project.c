@@ -244,6 +244,21 @@ static int32_t convert(proj *p, wire_node *v, const wire_ftype *f,
   return pfail(p, "%s: a %s cannot be read as %s", wire_type_name(s), wire_type_name(t));
 }
 
+/* A writer's field is the reader's field: the same tag id, or the same
+ * name once both are in snake_case - pyfory writes attribute names as
+ * written (firstName), Java and Go in snake_case, and FDL's wire names are
+ * snake_case (spec R-EVOLVE-7). */
+static bool name_matches(const wire_lfield *wf, const wire_lfield *rf) {
+  if (rf->tag >= 0) return wf->tag == rf->tag;
+  if (wf->tag >= 0) return false;
+  if (wf->name_len == rf->name_len && wire__eq(wf->name, rf->name, rf->name_len))
+    return true;
+  char sn[256];
+  if (wf->name_len > 120) return false;
+  size_t n = wire__snake_case((const char *)wf->name, wf->name_len, sn);
+  return n == rf->name_len && wire__eq(sn, rf->name, n);
+}
+
 static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
                               wire_node **out) {
   wire_doc *d = p->doc;
@@ -259,11 +274,7 @@ static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
              (int)rf->name_len, (const char *)rf->name);
     wire_node *val = NULL;
     for (uint32_t k = 0; k < wl->nfields && k < v->small; k++) {
-      const wire_lfield *wf = &wl->fields[k];
-      bool hit = rf->tag >= 0 ? wf->tag == rf->tag
-                              : wf->tag < 0 && wf->name_len == rf->name_len &&
-                                    wire__eq(wf->name, rf->name, rf->name_len);
-      if (hit) {
+      if (name_matches(&wl->fields[k], rf)) {
         val = v->v.st.fields[k];
         break;
       }
@@ -271,6 +282,25 @@ static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
     int32_t st = val ? convert(p, val, rf->type, &r->v.st.fields[i])
                      : default_of(p, rf->type, &r->v.st.fields[i]);
     if (st) return st;
+  }
+  /* a writer's field the reader has no place for: dropped, or an error
+   * under WIRE_OPT_PROJECT_STRICT (R-EVOLVE-8) */
+  if (d->ctx->project_strict) {
+    for (uint32_t k = 0; k < wl->nfields && k < v->small; k++) {
+      bool found = false;
+      for (uint32_t i = 0; i < rl->nfields && !found; i++)
+        found = name_matches(&wl->fields[k], &rl->fields[i]);
+      if (!found && wl->fields[k].tag >= 0)
+        return wire__fail(d->ctx, WIRE_E_SCHEMA, 0, "%.*s%sthe writer's field "
+                          "#%d has no field of the reader's type", (int)plen,
+                          p->path, plen ? ": " : "", wl->fields[k].tag);
+      if (!found)
+        return wire__fail(d->ctx, WIRE_E_SCHEMA, 0, "%.*s%sthe writer's field "
+                          "\"%.*s\" has no field of the reader's type",
+                          (int)plen, p->path, plen ? ": " : "",
+                          (int)(wl->fields[k].name_len > 80 ? 80 : wl->fields[k].name_len),
+                          (const char *)wl->fields[k].name);
+    }
   }
   p->path[plen] = 0;
   p->depth--;

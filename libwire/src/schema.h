@@ -73,6 +73,10 @@ typedef struct wire_layout {
   uint32_t nfields;
   wire_lfield *fields;
   uint32_t schema_hash; /* same-schema hash of the fields */
+  /* The hashes other runtimes write for these fields (WIRE_OPT_PEER,
+   * spec R-PEER-1): without ref flags (Fory Java with reference tracking
+   * off), without the nullable flag of non-collection fields (Fory Go). */
+  uint32_t schema_hash_noref, schema_hash_go;
   const uint8_t *td;    /* the TypeDef bytes as read (header..end), or NULL */
   uint32_t td_len;
   bool matches_schema;  /* td equals the TypeDef of the registered type */
@@ -176,6 +180,37 @@ size_t wire__snake_case(const char *in, size_t n, char *out);
  * (recorded on ctx) if the fingerprint cannot be built. */
 int32_t wire__schema_hash(wire_ctx *ctx, const wire_lfield *fields,
                           uint32_t n, uint32_t *out);
+/* The same with the flags a peer runtime leaves out: WIRE_HASH_* bits. */
+enum { WIRE_HASH_NO_REF = 1, WIRE_HASH_GO_NULLABLE = 2 };
+int32_t wire__schema_hash_as(wire_ctx *ctx, const wire_lfield *fields,
+                             uint32_t n, int how, uint32_t *out);
+/* Gives a named struct or ext node built from the schema names of its own
+ * (the layout's), where the notation's recorded name choices (announced
+ * again, hash forms) are kept; no-op for other nodes (doc.c). */
+int32_t wire__node_own_names(wire_doc *d, wire_node *n);
+/* The TypeDef a struct node was read with, also when it is the schema's
+ * (doc.c). */
+const uint8_t *wire__node_typedef_raw(const wire_node *n, size_t *out_len,
+                                      bool *matches_schema);
+/* ucase.c: the declared type of case c of union node n when it is a list,
+ * set or map and the schema has the union (R-UNION-5); else NULL. */
+const wire_ftype *wire__union_case_decl(const wire_ctx *ctx, const wire_node *n,
+                                        uint32_t c);
+/* The same for the union of registry index ti; the registry index of a
+ * union by user id or names (WIRE_NO_TYPE if none). */
+const wire_ftype *wire__union_case_decl_at(const wire_ctx *ctx, uint32_t ti,
+                                           uint32_t c);
+uint32_t wire__union_find(const wire_ctx *ctx, uint32_t user_id,
+                          const wire_names *nm);
+/* peer.c: the schema hash the WIRE_OPT_PEER runtime writes for l, and
+ * whether it writes a null flag and type meta before a field of type f. */
+uint32_t wire__peer_schema_hash(const wire_ctx *ctx, const wire_layout *l);
+bool wire__peer_field_meta(const wire_ctx *ctx, const wire_ftype *f);
+/* Whether the peer writes a null flag before an any field that is not
+ * declared nullable. */
+bool wire__peer_any_flag(const wire_ctx *ctx, const wire_ftype *f);
+/* Whether the peer writes reference flags in a field not declared ref. */
+bool wire__peer_field_tracks(const wire_ctx *ctx, const wire_ftype *f);
 /* The fingerprint string behind the same-schema hash of registered struct
  * `ti` (NUL-terminated into out; *out_len without the NUL). */
 int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,

@@ -93,20 +93,24 @@ static uint8_t fp_type_id(const wire_ftype *f) {
   }
 }
 
-static void fp_type(wire_buf *s, const wire_ftype *f, bool top) {
+/* `how`: WIRE_HASH_* flags a peer runtime leaves out (R-PEER-1). */
+static void fp_type(wire_buf *s, const wire_ftype *f, bool top, int how) {
   fp_uint(s, fp_type_id(f));
-  char flags[4] = {',', top && f->ref ? '1' : '0', ',',
-                   top && f->nullable ? '1' : '0'};
+  bool coll = f->type_id == WIRE_T_LIST || f->type_id == WIRE_T_SET ||
+              f->type_id == WIRE_T_MAP;
+  bool ref = top && f->ref && !(how & WIRE_HASH_NO_REF);
+  bool nullable = top && f->nullable && (coll || !(how & WIRE_HASH_GO_NULLABLE));
+  char flags[4] = {',', ref ? '1' : '0', ',', nullable ? '1' : '0'};
   fp_add(s, flags, 4);
   if ((f->type_id == WIRE_T_LIST || f->type_id == WIRE_T_SET) && f->elem) {
     fp_add(s, "[", 1);
-    fp_type(s, f->elem, false);
+    fp_type(s, f->elem, false, how);
     fp_add(s, "]", 1);
   } else if (f->type_id == WIRE_T_MAP && f->key && f->value) {
     fp_add(s, "[", 1);
-    fp_type(s, f->key, false);
+    fp_type(s, f->key, false, how);
     fp_add(s, "|", 1);
-    fp_type(s, f->value, false);
+    fp_type(s, f->value, false, how);
     fp_add(s, "]", 1);
   }
 }
@@ -114,7 +118,7 @@ static void fp_type(wire_buf *s, const wire_ftype *f, bool top) {
 /* Appends the fingerprint of the fields (any order) to s, NUL-terminated
  * (the NUL not counted in s->len). */
 static int32_t fingerprint(wire_ctx *ctx, const wire_lfield *fields,
-                           uint32_t n, wire_buf *s) {
+                           uint32_t n, wire_buf *s, int how) {
   /* The fields in identifier order, as indexes (insertion sort: structs
    * have few fields, and this runs once per type). */
   uint32_t small[64];
@@ -134,7 +138,7 @@ static int32_t fingerprint(wire_ctx *ctx, const wire_lfield *fields,
     if (f->tag >= 0) fp_uint(s, (uint32_t)f->tag);
     else fp_add(s, (const char *)f->name, f->name_len);
     fp_add(s, ",", 1);
-    fp_type(s, f->type, true);
+    fp_type(s, f->type, true, how);
     fp_add(s, ";", 1);
   }
   if (ix != small) wire__free(ctx, ix, n * sizeof *ix);
@@ -146,8 +150,13 @@ static int32_t fingerprint(wire_ctx *ctx, const wire_lfield *fields,
 
 int32_t wire__schema_hash(wire_ctx *ctx, const wire_lfield *fields,
                           uint32_t n, uint32_t *out) {
+  return wire__schema_hash_as(ctx, fields, n, 0, out);
+}
+
+int32_t wire__schema_hash_as(wire_ctx *ctx, const wire_lfield *fields,
+                             uint32_t n, int how, uint32_t *out) {
   wire_buf s = {ctx, NULL, 0, 0, false, WIRE_OK};
-  int32_t st = fingerprint(ctx, fields, n, &s);
+  int32_t st = fingerprint(ctx, fields, n, &s, how);
   if (st == WIRE_OK) {
     uint64_t h;
     wire_murmur3_x64_128(s.p, s.len, 47, &h, NULL);
@@ -164,7 +173,7 @@ int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t type_index,
     return WIRE_E_ARG;
   wire_layout *l = r->types[type_index].layout;
   wire_buf s = {ctx, NULL, 0, 0, false, WIRE_OK};
-  int32_t st = fingerprint(ctx, l->fields, l->nfields, &s);
+  int32_t st = fingerprint(ctx, l->fields, l->nfields, &s, 0);
   if (st == WIRE_OK) {
     if (out_len) *out_len = s.len;
     if (s.len + 1 > cap) st = WIRE_E_BUFFER_FULL;
@@ -235,6 +244,12 @@ int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti) {
   if (t->kind == WIRE_KIND_STRUCT) {
     qsort(l->fields, l->nfields, sizeof *l->fields, cmp_order);
     int32_t st = wire__schema_hash(ctx, l->fields, l->nfields, &l->schema_hash);
+    if (!st)
+      st = wire__schema_hash_as(ctx, l->fields, l->nfields, WIRE_HASH_NO_REF,
+                                &l->schema_hash_noref);
+    if (!st)
+      st = wire__schema_hash_as(ctx, l->fields, l->nfields,
+                                WIRE_HASH_GO_NULLABLE, &l->schema_hash_go);
     if (st) return st;
   }
   int32_t st = wire__layout_index(ctx, &r->arena, l);

@@ -55,6 +55,12 @@ static wire_ctx *fixture_ctx(const json_t *t) {
                       json_is_true(json_object_get(cfg, "ref")));
   wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE,
                       json_is_true(json_object_get(cfg, "compatible")));
+  const char *peer = json_string_value(json_object_get(cfg, "peer"));
+  wire_ctx_set_option(ctx, WIRE_OPT_PEER,
+                      !peer ? WIRE_PEER_NONE
+                      : !strcmp(peer, "java") ? WIRE_PEER_JAVA
+                      : !strcmp(peer, "pyfory") ? WIRE_PEER_PYFORY
+                                                : WIRE_PEER_GO);
   size_t i;
   const json_t *s;
   json_array_foreach(json_object_get(t, "schemas"), i, s) {

@@ -14,12 +14,15 @@ typedef struct {
   const char *cmd;
   int hex, ref, pretty, project, plain, strict;
   int mode;  /* -1: from the bytes, 0: same-schema, 1: compatible */
+  int peer;  /* WIRE_PEER_* (--peer) */
   int color; /* -1: auto, 0: never, 1: always */
   const char *type;        /* encode --plain --type */
   const char *fingerprint; /* schema --fingerprint TYPE */
   const char *file;
   const char *schemas[CLI_MAX_SCHEMAS];
   int nschemas;
+  const char *import_dirs[CLI_MAX_SCHEMAS]; /* -I DIR */
+  int nimport_dirs;
 } cli_opts;
 
 /* `error: CLASS at byte N: MESSAGE` on stderr after flushing stdout;

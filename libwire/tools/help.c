@@ -26,26 +26,34 @@ typedef struct {
 #define OPT_HEX {"--hex", NULL, "the byte side is hex text (whitespace ignored), not raw bytes"}
 #define OPT_SCHEMA                                                          \
   {"--schema", "FILE.fdl", "load the user types of an FDL schema (repeatable; imports\n" \
-                           "are resolved against the file's directory)"}
+                           "are resolved against the file's directory)"}, \
+  {"-I", "DIR", "also look for imported FDL files in DIR (repeatable, in order;\n" \
+                "as foryc -I); .proto and .fbs imports are unsupported"}
 #define OPT_REF                                                             \
   {"--ref", NULL, "reference tracking on (as Fory(ref=True)): values written with\n" \
                   "the not-null flag print \"tracked\": false"}
+#define OPT_PEER                                                            \
+  {"--peer", "RUNTIME", "java, pyfory or go: where the runtimes' same-schema bytes\n" \
+                        "differ (schema hashes, type meta of named struct fields),\n" \
+                        "read and write them as that runtime does"}
 #define OPT_MODE                                                            \
   {"--compatible", NULL, "read or write in compatible mode (schema evolution, TypeDefs)"}, \
   {"--same-schema", NULL, "read or write in same-schema mode (schema hashes)"}
 
 static const help_opt decode_opts[] = {
-    OPT_HEX, OPT_SCHEMA, OPT_MODE, OPT_REF,
+    OPT_HEX, OPT_SCHEMA, OPT_MODE, OPT_REF, OPT_PEER,
     {"--plain", NULL, "plain JSON instead of the notation: structs as objects keyed by\n"
                       "field name, lists as arrays, numbers as numbers (lossy)"},
     {"--pretty", NULL, "indent the JSON by two spaces"},
     {"--project", NULL, "read each root struct as the schema's version of its type\n"
                         "(fields matched by id or name, missing ones defaulted);\n"
                         "needs --schema"},
+    {"--strict", NULL, "with --project: a writer's field the schema's type has no\n"
+                       "field for is an error, not a warning"},
     {NULL, NULL, NULL}};
 
 static const help_opt encode_opts[] = {
-    OPT_HEX, OPT_SCHEMA, OPT_MODE, OPT_REF,
+    OPT_HEX, OPT_SCHEMA, OPT_MODE, OPT_REF, OPT_PEER,
     {"--plain", NULL, "read plain JSON (as `decode --plain` prints it); the wire types\n"
                       "come from the schema (--schema, and --type for the root)"},
     {"--type", "TYPE", "with --plain: the schema type of each root (default: the\n"
@@ -58,7 +66,7 @@ static const help_opt encode_opts[] = {
     {NULL, NULL, NULL}};
 
 static const help_opt dump_opts[] = {
-    OPT_HEX, OPT_SCHEMA, OPT_MODE, OPT_REF,
+    OPT_HEX, OPT_SCHEMA, OPT_MODE, OPT_REF, OPT_PEER,
     {"--color", "WHEN", "colour: auto (the default: when stdout is a terminal and\n"
                         "NO_COLOR is unset), always or never"},
     {NULL, NULL, NULL}};

@@ -18,7 +18,7 @@ static const char *const capabilities[] = {
     "ref_tracking", "compatible", "schema",   "float16",     "bfloat16",
     "decimal",      "struct",     "enum",     "union",       "ext",
     "named_types",  "unsigned",   "dense_array", "temporal", "meta_string",
-    "typedef",      "evolution", NULL};
+    "typedef",      "evolution", "peer", NULL};
 
 json_t *testee_hello(void) {
   json_t *caps = json_array();
@@ -108,7 +108,7 @@ static json_t *to_hex(const uint8_t *b, size_t n) {
 static wire_ctx *request_ctx(const json_t *req, const char *root,
                              json_t *resp) {
   const json_t *config = json_object_get(req, "config");
-  int ref = 0, compatible = 0;
+  int ref = 0, compatible = 0, peer = WIRE_PEER_NONE;
   if (config && !json_is_null(config)) {
     if (!json_is_object(config)) {
       fail(resp, "arg", "config must be an object");
@@ -122,6 +122,19 @@ static wire_ctx *request_ctx(const json_t *req, const char *root,
     }
     ref = r && json_is_true(r);
     compatible = c && json_is_true(c);
+    const json_t *pe = json_object_get(config, "peer");
+    const char *pn = pe ? json_string_value(pe) : NULL;
+    if (pe && !pn) {
+      fail(resp, "arg", "config.peer must be java, pyfory or go");
+      return NULL;
+    }
+    if (pn && !strcmp(pn, "java")) peer = WIRE_PEER_JAVA;
+    else if (pn && !strcmp(pn, "pyfory")) peer = WIRE_PEER_PYFORY;
+    else if (pn && !strcmp(pn, "go")) peer = WIRE_PEER_GO;
+    else if (pn) {
+      fail(resp, "arg", "config.peer must be java, pyfory or go");
+      return NULL;
+    }
   }
   const json_t *schemas = json_object_get(req, "schemas");
   if (schemas && !json_is_null(schemas) && !json_is_array(schemas)) {
@@ -135,6 +148,7 @@ static wire_ctx *request_ctx(const json_t *req, const char *root,
   }
   wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, ref);
   wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, compatible);
+  wire_ctx_set_option(ctx, WIRE_OPT_PEER, peer);
   size_t i;
   const json_t *s;
   json_array_foreach(schemas, i, s) {

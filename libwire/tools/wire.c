@@ -210,7 +210,18 @@ static int cmd_decode(wire_ctx *ctx, const cli_opts *o) {
       uint32_t ti, t = wire_node_type(root);
       if (t < WIRE_T_STRUCT || t > WIRE_T_NAMED_COMPATIBLE_STRUCT) continue;
       if (wire_node_user_type(doc, root, &ti) != WIRE_OK) continue;
+      /* a writer's field the reader's type has no place for is reported:
+       * a warning, or with --strict an error (spec R-EVOLVE-8) */
+      wire_ctx_set_option(ctx, WIRE_OPT_PROJECT_STRICT, 1);
       int32_t st = wire_struct_project(doc, root, ti, &n);
+      if (st == WIRE_E_SCHEMA && !o->strict &&
+          strstr(wire_ctx_error_message(ctx), "has no field of the reader's")) {
+        fflush(stdout);
+        fprintf(stderr, "warning: root %zu: %s (dropped; --strict makes this an "
+                        "error)\n", i, wire_ctx_error_message(ctx));
+        wire_ctx_set_option(ctx, WIRE_OPT_PROJECT_STRICT, 0);
+        st = wire_struct_project(doc, root, ti, &n);
+      }
       if (st) {
         rc = cli_ctx_error(ctx, st);
         break;
@@ -356,9 +367,9 @@ static int parse_color(const char *v, cli_opts *o) {
 
 /* Which options each command takes. */
 static int allowed(const char *cmd, const char *opt) {
-  static const char *const common[] = {"--hex", "--schema", NULL};
+  static const char *const common[] = {"--hex", "--schema", "-I", NULL};
   static const char *const decoding[] = {"--compatible", "--same-schema",
-                                         "--ref", NULL};
+                                         "--ref", "--peer", NULL};
   for (int i = 0; common[i]; i++)
     if (strcmp(opt, common[i]) == 0) return 1;
   int is_schema = strcmp(cmd, "schema") == 0;
@@ -366,7 +377,7 @@ static int allowed(const char *cmd, const char *opt) {
     if (strcmp(opt, decoding[i]) == 0) return !is_schema;
   if (strcmp(cmd, "decode") == 0)
     return !strcmp(opt, "--plain") || !strcmp(opt, "--pretty") ||
-           !strcmp(opt, "--project");
+           !strcmp(opt, "--project") || !strcmp(opt, "--strict");
   if (strcmp(cmd, "encode") == 0)
     return !strcmp(opt, "--plain") || !strcmp(opt, "--type") ||
            !strcmp(opt, "--strict");
@@ -393,7 +404,8 @@ static int parse_args(int argc, char **argv, cli_opts *o) {
       }
       const char *val = eq ? eq + 1 : NULL;
       int needs = !strcmp(name, "--schema") || !strcmp(name, "--type") ||
-                  !strcmp(name, "--fingerprint") || !strcmp(name, "--color");
+                  !strcmp(name, "--fingerprint") || !strcmp(name, "--color") ||
+                  !strcmp(name, "--peer") || !strcmp(name, "-I");
       if (needs && !val) {
         if (++i >= argc) return usage_error("%s needs a value", name);
         val = argv[i];
@@ -410,8 +422,17 @@ static int parse_args(int argc, char **argv, cli_opts *o) {
       else if (!strcmp(name, "--strict")) o->strict = 1;
       else if (!strcmp(name, "--type")) o->type = val;
       else if (!strcmp(name, "--fingerprint")) o->fingerprint = val;
-      else if (!strcmp(name, "--color")) {
+      else if (!strcmp(name, "--peer")) {
+        if (!strcmp(val, "java")) o->peer = WIRE_PEER_JAVA;
+        else if (!strcmp(val, "pyfory")) o->peer = WIRE_PEER_PYFORY;
+        else if (!strcmp(val, "go")) o->peer = WIRE_PEER_GO;
+        else return usage_error("--peer takes java, pyfory or go, not %s", val);
+      } else if (!strcmp(name, "--color")) {
         if (parse_color(val, o)) return 2;
+      } else if (!strcmp(name, "-I")) {
+        if (o->nimport_dirs == CLI_MAX_SCHEMAS)
+          return usage_error("too many -I directories%s", "");
+        o->import_dirs[o->nimport_dirs++] = val;
       } else if (!strcmp(name, "--schema")) {
         if (o->nschemas == CLI_MAX_SCHEMAS)
           return usage_error("too many --schema files%s", "");
@@ -499,6 +520,12 @@ int main(int argc, char **argv) {
   if (!ctx) return 1;
   wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, o.ref);
   wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, o.mode == 1);
+  wire_ctx_set_option(ctx, WIRE_OPT_PEER, o.peer);
+  for (int i = 0; i < o.nimport_dirs; i++)
+    if (wire_schema_add_import_dir(ctx, o.import_dirs[i]) != WIRE_OK) {
+      wire_ctx_free(ctx);
+      return usage_error("-I %s: cannot add the directory", o.import_dirs[i]);
+    }
   for (int i = 0; i < o.nschemas; i++) {
     int32_t st = wire_schema_load_fdl_file(ctx, o.schemas[i]);
     if (st) {

@@ -307,6 +307,20 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
                 d->depth + 1, line);
       }
     }
+    /* The same TypeDef announced again in this root (Fory Go, E-44): a
+     * layout of its own, so that the document keeps the announcement and
+     * re-encoding announces it again (notation N-5.3). */
+    for (size_t k = 0; k < d->ntds; k++) {
+      if (d->tds[k] != l) continue;
+      wire_layout *c = wire__arena_alloc(d->arena, sizeof *c);
+      uint8_t *tb = c ? wire__arena_alloc(d->arena, l->td_len ? l->td_len : 1) : NULL;
+      if (!tb) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+      *c = *l;
+      memcpy(tb, l->td, l->td_len);
+      c->td = tb;
+      l = c;
+      break;
+    }
     wire_layout **t = wire__grow(d->ctx, d->tds, &d->tds_cap, d->ntds,
                                  sizeof *t, 8);
     if (!t) return fail(d, WIRE_E_NOMEM, s, "out of memory");
@@ -471,8 +485,22 @@ WIRE_DEC_HOT bool wire__dec_ref_flag(dec *d, bool allow_ref, int8_t *flag, uint3
 
 /* A slot: an optional reference flag, then (unless `fixed` is given) type
  * meta, then the body. */
+static bool read_slot_hint(dec *d, bool has_flag, bool allow_ref,
+                           const tmeta *fixed, const wire_ftype *hint,
+                           wire_node **out);
+
 static bool read_slot(dec *d, bool has_flag, bool allow_ref,
                       const tmeta *fixed, wire_node **out) {
+  return read_slot_hint(d, has_flag, allow_ref, fixed, NULL, out);
+}
+
+/* read_slot; when the slot's type meta is read and names the type of
+ * `hint` (a union case's declared list, set or map type), the value is read
+ * with hint's element, key and value types declared, as pyfory and Java
+ * write union cases (R-UNION-5). */
+static bool read_slot_hint(dec *d, bool has_flag, bool allow_ref,
+                           const tmeta *fixed, const wire_ftype *hint,
+                           wire_node **out) {
   int64_t slot = -1;
   uint8_t flag_track = 0;
   if (has_flag) {
@@ -508,6 +536,7 @@ static bool read_slot(dec *d, bool has_flag, bool allow_ref,
   tmeta tm;
   if (!fixed) {
     if (!read_type_meta(d, &tm)) return false;
+    if (hint && !tm.decl && tm.type == hint->type_id) tm.decl = hint;
     fixed = &tm;
   }
   wire_node *n;
@@ -965,16 +994,22 @@ int wire__dec_field_kind(const dec *d, const wire_ftype *f) {
 /* One struct field: framing from its declared type (spec R-FIELD-1..9). */
 static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
   const wire_ftype *f = lf->type;
-  bool flag = f->nullable || f->ref;
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(d->ctx, f);
+  bool ref = f->ref || wire__peer_field_tracks(d->ctx, f);
   if (d->dump) {
     if (lf->name_len)
       T(d->in.p, "field %.*s", (int)lf->name_len, (const char *)lf->name);
     else
       T(d->in.p, "field #%d", lf->tag);
   }
+  if (wire__peer_field_meta(d->ctx, f)) {
+    if (!read_slot(d, flag, ref, NULL, out)) return false;
+    if ((*out)->type != WIRE_T_NULL) (*out)->flags |= WIRE_NF_TYPED;
+    return true;
+  }
   switch (wire__dec_field_kind(d, f)) {
   case WIRE_DEC_DYNAMIC:
-    if (!read_slot(d, flag, f->ref, NULL, out)) return false;
+    if (!read_slot(d, flag, ref, NULL, out)) return false;
     if ((*out)->type != WIRE_T_NULL) (*out)->flags |= WIRE_NF_TYPED;
     return true;
   case WIRE_DEC_PRIM: {
@@ -983,7 +1018,7 @@ static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
   }
   default: {
     tmeta tm;
-    return decl_tmeta(d, f, &tm) && read_slot(d, flag, f->ref, &tm, out);
+    return decl_tmeta(d, f, &tm) && read_slot(d, flag, ref, &tm, out);
   }
   }
 }
@@ -995,7 +1030,8 @@ bool wire__dec_struct_hash(dec *d, const wire_layout *l) {
     const uint8_t *s = d->in.p;
     uint64_t h;
     if (!wire__get_le(&d->in, 4, &h)) return false;
-    if ((uint32_t)h != l->schema_hash) {
+    uint32_t want = wire__peer_schema_hash(d->ctx, l);
+    if ((uint32_t)h != want) {
       char name[160];
       if (l->type_index != WIRE_NO_TYPE)
         snprintf(name, sizeof name, "%s",
@@ -1009,7 +1045,7 @@ bool wire__dec_struct_hash(dec *d, const wire_layout *l) {
       wire__hash_hint(d->ctx, l, (uint32_t)h, hint, sizeof hint);
       return fail(d, WIRE_E_SCHEMA, s,
                   "schema hash 0x%08x of %s does not match the schema's "
-                  "0x%08x%s", (unsigned)h, name, l->schema_hash, hint);
+                  "0x%08x%s", (unsigned)h, name, want, hint);
     }
     T(s, "schema hash 0x%08x", (unsigned)h);
   }
@@ -1062,7 +1098,9 @@ static bool read_union(dec *d, const tmeta *tm, wire_node *n) {
       !(n->v.un.names = layout_names(d, tm->layout)))
     return false;
   if (!enter(d)) return false;
-  if (!read_slot(d, true, true, NULL, &n->v.un.value)) return false;
+  if (!read_slot_hint(d, true, true, NULL, wire__union_case_decl(d->ctx, n, c),
+                      &n->v.un.value))
+    return false;
   d->depth--;
   return true;
 }

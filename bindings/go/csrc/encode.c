@@ -103,7 +103,8 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
 
 static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
   const wire_ftype *f = lf->type;
-  bool flag = f->nullable || f->ref;
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(e->ctx, f);
+  bool ref = f->ref || wire__peer_field_tracks(e->ctx, f);
   if (!v) {
     if (!flag)
       return efail(e, WIRE_E_ENCODE, "field %.*s has no value",
@@ -111,6 +112,8 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
     wire__put_u8(&e->b, 0xFD);
     return ok(e);
   }
+  if (wire__peer_field_meta(e->ctx, f))
+    return write_slot(e, v, flag, ref, true, false, f);
   bool dynamic = !static_type(e, f);
   if (is_prim(f->type_id) && !flag) {
     if (WIRE_UNLIKELY(v->type != f->type_id))
@@ -145,13 +148,13 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
       return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
     }
   }
-  return write_slot(e, v, flag, f->ref, dynamic, dynamic, f);
+  return write_slot(e, v, flag, ref, dynamic, dynamic, f);
 }
 
 static bool write_struct(enc *e, wire_node *n) {
   const wire_layout *l = n->v.st.layout;
   if (!e->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT)
-    wire__put_le(&e->b, l->schema_hash, 4);
+    wire__put_le(&e->b, wire__peer_schema_hash(e->ctx, l), 4);
   if (!enter(e)) return false;
   const wire_lfield *lf = l->fields;
   wire_node *const *fv = n->v.st.fields;
@@ -234,6 +237,11 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
     if (!(h & WIRE_LF_DECL)) edecl = NULL;
   } else {
     h = wire__pol_list_header(e->ctx, decl, same, has_null, track, &edecl);
+    /* a value the document marks tracked (an anchor: shared) needs the
+     * tracking bit, whatever the declared element type says */
+    for (uint32_t i = 0; i < count && !(h & WIRE_LF_TRACKING); i++)
+      if ((it[i]->flags & WIRE_NF_TRACK_SET) && (it[i]->flags & WIRE_NF_TRACKED))
+        h |= WIRE_LF_TRACKING;
   }
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   if (has_null && !flags)
@@ -379,7 +387,13 @@ static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
   case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
     wire__put_varu32(b, n->small);
     if (!enter(e)) return false;
-    if (!write_slot(e, n->v.un.value, true, true, true, true, NULL)) return false;
+  {
+    /* a list, set or map case is written with the case's declared types
+     * (R-UNION-5) */
+    const wire_ftype *cd = wire__union_case_decl(e->ctx, n, n->small);
+    if (cd && n->v.un.value->type != cd->type_id) cd = NULL;
+    if (!write_slot(e, n->v.un.value, true, true, true, true, cd)) return false;
+  }
     e->depth--;
     return ok(e);
   case WIRE_T_BOOL: wire__put_u8(b, n->v.i ? 1 : 0); break;

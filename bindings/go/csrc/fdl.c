@@ -60,6 +60,8 @@
  * wire__reg_finish. */
 #include "fdl.h"
 
+#include <unistd.h>
+
 /* ---- scalar types ------------------------------------------------------ */
 
 /* Names and wire type ids of the FDL scalars (struct prim_info, fdl.h). */
@@ -357,6 +359,26 @@ static int32_t load_imports(fdl_loader *L, fdl_file *f) {
     joined[dl + imp->plen] = 0;
     char *key = normalize_path(L, joined, dl + imp->plen);
     if (!key) return nomem(L);
+    /* not next to the importing file: the import directories, in order
+     * (foryc -I; wire_schema_add_import_dir) */
+    if (imp->path[0] != '/' && access(key, R_OK) != 0) {
+      for (uint32_t k = 0; k < L->ctx->n_import_dirs; k++) {
+        const char *d = L->ctx->import_dirs[k];
+        size_t n = strlen(d);
+        char *j = wire__arena_alloc(&L->arena, n + 1 + imp->plen + 1);
+        if (!j) return nomem(L);
+        memcpy(j, d, n);
+        j[n] = '/';
+        memcpy(j + n + 1, imp->path, imp->plen);
+        j[n + 1 + imp->plen] = 0;
+        char *k2 = normalize_path(L, j, n + 1 + imp->plen);
+        if (!k2) return nomem(L);
+        if (access(k2, R_OK) == 0) {
+          key = k2;
+          break;
+        }
+      }
+    }
     fdl_file *g = L->files;
     while (g && strcmp(g->key, key) != 0) g = g->next_all;
     if (g) {

@@ -112,7 +112,9 @@ struct fdl_field { /* message field or union case */
   bool optional, ref; /* field-level modifiers (messages only) */
   /* libwire extensions (field options foryc ignores): */
   bool wire_set;           /* [wire_set = true]: a list<T> that is a SET */
-  bool not_nullable;       /* [nullable = false] on a message field */
+  bool not_nullable;       /* [nullable = false] on a message or any field */
+  bool wire_ref;           /* [wire_ref = true]: the list/set/map object itself
+                              is reference-tracked (R-FDLX-9) */
   const char *wire_name;   /* [wire_name = "x"]: the name on the wire */
   size_t wire_name_len;
 };

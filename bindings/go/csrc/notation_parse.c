@@ -172,6 +172,13 @@ static int32_t name_refs(parser *p, const wj *j, wire_node *n, bool strict) {
 
 static int32_t name_encodings(parser *p, const wj *j, wire_node *n) {
   int32_t a, b, st;
+  /* a struct of the schema gets names of its own only when the notation
+   * records a choice for them */
+  if ((wire__json_get(j, "ns_again") || wire__json_get(j, "name_again") ||
+       wire__json_get(j, "ns_xref") || wire__json_get(j, "name_xref") ||
+       wire__json_get(j, "ns_hash") || wire__json_get(j, "name_hash")) &&
+      (st = wire__node_own_names(p->doc, n)))
+    return berr(p, j);
   if ((st = msenc(p, j, "ns_enc", &a)) || (st = msenc(p, j, "name_enc", &b)))
     return st;
   if ((a >= 0) != (b >= 0))
@@ -186,6 +193,13 @@ static int32_t name_encodings(parser *p, const wj *j, wire_node *n) {
   }
   if (a >= 0 && wire_node_set_name_encodings(n, a, b) != WIRE_OK)
     return perr(p, j, "ns_enc/name_enc on a value without names");
+  wj *hs = wire__json_get(j, "ns_hash"), *hn = wire__json_get(j, "name_hash");
+  if ((hs && !is_str(hs)) || (hn && !is_str(hn)))
+    return perr(p, hs && !is_str(hs) ? hs : hn,
+                "ns_hash/name_hash must be \"raw\" or \"abs\"");
+  if ((hs || hn) &&
+      wire_node_set_name_hash_forms(n, str_is(hs, "raw"), str_is(hn, "raw")) != WIRE_OK)
+    return perr(p, j, "ns_hash/name_hash on a value without names");
   return name_refs(p, j, n, true);
 }
 

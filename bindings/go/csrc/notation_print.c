@@ -21,6 +21,9 @@ typedef struct {
    * comes before those of its fields (spec N-4). */
   const uint8_t *tds[MAX_TDS];
   size_t ntds;
+  /* TypeDefs equal to the schema's, first announcements: not printed */
+  const uint8_t *sch[MAX_TDS];
+  size_t sch_len[MAX_TDS], nsch;
 } printer;
 
 /* ---- shared references --------------------------------------------------- */
@@ -148,6 +151,13 @@ static void name_encodings(printer *p, bool *any, const wire_node *n) {
   if (wire_node_name_encodings(n, &a, &c) != WIRE_OK || a < 0) return;
   key_str(p, any, "ns_enc", wire_meta_encoding_name(a));
   key_str(p, any, "name_enc", wire_meta_encoding_name(c));
+  /* pyfory's hash form of a long name, also for structs, unions and
+   * enums registered by name (notation N-4) */
+  if (wire_node_type(n) != WIRE_T_NAMED_ENUM &&
+      wire_node_name_hash_forms(n, &a, &c) == WIRE_OK) {
+    if (a) key_str(p, any, "ns_hash", "raw");
+    if (c) key_str(p, any, "name_hash", "raw");
+  }
 }
 
 /* "type" (registered full name, or ns.name) or "type_id" of a user value. */
@@ -312,11 +322,29 @@ static void print_enum(printer *p, bool *any, const wire_node *n, uint32_t t) {
  * its fields (pre-order, as the encoder announces them). */
 static int64_t typedef_number(printer *p, const wire_node *n, bool *fresh) {
   size_t tdl;
-  const uint8_t *td = wire_node_typedef(n, &tdl);
+  bool match;
+  const uint8_t *td = wire__node_typedef_raw(n, &tdl, &match);
   *fresh = false;
   if (!td) return -1;
   for (size_t k = 0; k < p->ntds; k++)
     if (p->tds[k] == td) return (int64_t)k;
+  if (match) {
+    /* The schema's own TypeDef is implied - unless the payload announced
+     * equal bytes again (Fory Go): that announcement is printed, so that
+     * the encoder announces it again too (N-5.3). */
+    bool again = false;
+    for (size_t k = 0; k < p->nsch; k++) {
+      if (p->sch[k] == td) return -1;
+      if (p->sch_len[k] == tdl && memcmp(p->sch[k], td, tdl) == 0) again = true;
+    }
+    if (!again) {
+      if (p->nsch < MAX_TDS) {
+        p->sch[p->nsch] = td;
+        p->sch_len[p->nsch++] = tdl;
+      }
+      return -1;
+    }
+  }
   *fresh = true;
   if (p->ntds < MAX_TDS) p->tds[p->ntds++] = td;
   return -1;
@@ -351,7 +379,8 @@ static int32_t print_struct(printer *p, bool *any, const wire_node *n,
     key_u64(p, &inner, "typedef", (uint64_t)tdn);
   } else if (fresh) {
     size_t tdl;
-    const uint8_t *td = wire_node_typedef(n, &tdl);
+    bool match;
+    const uint8_t *td = wire__node_typedef_raw(n, &tdl, &match);
     wire__tout_key(p->o, &inner, "typedef");
     hex_string(p, td, tdl);
   }

@@ -35,6 +35,8 @@ typedef struct {
   uint64_t nvalues;  /* what wire_decode counts as nodes */
   uint32_t flags;    /* WIRE_TAPE_* */
   uint64_t reemit, budget; /* shared scalars written again: bytes, cap */
+  /* the declared type of the union case whose value comes next (R-UNION-5) */
+  const wire_ftype *hint;
 } td;
 
 /* The decoder's tables, kept in the context between calls. */
@@ -317,11 +319,14 @@ static bool map(td *t, const wire_ftype *decl) {
 static bool field(td *t, const wire_lfield *lf) {
   wire_dec *d = &t->d;
   const wire_ftype *f = lf->type;
-  bool flag = f->nullable || f->ref;
+  /* the peer's choices, as the document decoder (R-PEER-2, R-PEER-3) */
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(d->ctx, f);
+  bool ref = f->ref || wire__peer_field_tracks(d->ctx, f);
   uint8_t type;
+  if (wire__peer_field_meta(d->ctx, f)) return slot(t, flag, ref, NULL, &type);
   switch (wire__dec_field_kind(d, f)) {
   case WIRE_DEC_DYNAMIC:
-    return slot(t, flag, f->ref, NULL, &type);
+    return slot(t, flag, ref, NULL, &type);
   case WIRE_DEC_PRIM: {
     tmeta tm;
     memset(&tm, 0, sizeof tm);
@@ -331,7 +336,7 @@ static bool field(td *t, const wire_lfield *lf) {
   default: {
     tmeta tm;
     return wire__dec_decl_tmeta(d, f, &tm) &&
-           slot(t, flag, f->ref, &tm, &type);
+           slot(t, flag, ref, &tm, &type);
   }
   }
 }
@@ -503,6 +508,7 @@ static bool body(td *t, const tmeta *tm, int64_t ref, uint8_t *type) {
     p32(t, c);
     if (!wire__dec_enter(d)) return false;
     uint8_t vt;
+    t->hint = wire__union_case_decl_at(d->ctx, ti, c);
     if (!slot(t, true, true, NULL, &vt)) return false;
     d->depth--;
     /* complete only now: a reference from inside the value fails */
@@ -580,6 +586,8 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
                  uint8_t *type) {
   wire_dec *d = &t->d;
   int64_t ref = -1;
+  const wire_ftype *hint = t->hint;
+  t->hint = NULL;
   if (has_flag) {
     const uint8_t *s = d->in.p;
     int8_t f;
@@ -633,6 +641,7 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
   tmeta tm;
   if (!fixed) {
     if (!wire__dec_type_meta(d, &tm)) return false;
+    if (hint && !tm.decl && tm.type == hint->type_id) tm.decl = hint;
     fixed = &tm;
   }
   return body(t, fixed, ref, type);

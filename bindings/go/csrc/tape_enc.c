@@ -779,7 +779,8 @@ static bool slot(const wt *w, uint32_t i, bool has_flag, bool allow_ref,
 static bool field(const wt *w, const wire_lfield *lf, uint32_t vi) {
   wire_enc *e = w->e;
   const wire_ftype *f = lf->type;
-  bool flag = f->nullable || f->ref;
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(w->ctx, f);
+  bool ref = f->ref || wire__peer_field_tracks(w->ctx, f);
   if (vi == NONE32) {
     if (!flag)
       return efail(e, WIRE_E_ENCODE, "field %.*s has no value",
@@ -787,6 +788,8 @@ static bool field(const wt *w, const wire_lfield *lf, uint32_t vi) {
     wire__put_u8(&e->b, 0xFD);
     return ok(e);
   }
+  if (wire__peer_field_meta(w->ctx, f))
+    return slot(w, vi, flag, ref, true, false, f);
   bool dynamic = !wire__pol_static_type(w->ctx, f);
   if (wire__is_prim(f->type_id) && !flag) {
     trec *v = res(w, vi);
@@ -796,7 +799,7 @@ static bool field(const wt *w, const wire_lfield *lf, uint32_t vi) {
                    wire_type_name(f->type_id), wire_type_name(v->type));
     return body(w, v, f);
   }
-  return slot(w, vi, flag, f->ref, dynamic, dynamic, f);
+  return slot(w, vi, flag, ref, dynamic, dynamic, f);
 }
 
 static bool write_struct(const wt *w, const trec *t) {
@@ -804,7 +807,7 @@ static bool write_struct(const wt *w, const trec *t) {
   const tstruct *st = &w->sts[t->x];
   const wire_layout *l = st->l;
   if (!w->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT)
-    wire__put_le(&e->b, l->schema_hash, 4);
+    wire__put_le(&e->b, wire__peer_schema_hash(e->ctx, l), 4);
   if (!wire__enc_enter(e)) return false;
   for (uint32_t i = 0; i < l->nfields; i++)
     if (!field(w, &l->fields[i], w->fld[st->fields + i])) return false;
@@ -856,6 +859,9 @@ static bool write_list(const wt *w, const trec *t, const wire_ftype *decl) {
   }
   const wire_ftype *edecl;
   uint8_t h = wire__pol_list_header(w->ctx, decl, same, has_null, track, &edecl);
+  /* an element recorded tracked (shared) needs the tracking bit (R-WLIST-8) */
+  for (uint32_t c = first_at; c < end && !(h & WIRE_LF_TRACKING); c = w->recs[c].end)
+    if (res(w, c)->flags & R_TRACKED) h |= WIRE_LF_TRACKING;
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   wire__put_u8(&e->b, h);
   bool st = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
@@ -995,8 +1001,18 @@ static bool body(const wt *w, trec *t, const wire_ftype *decl) {
   case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
     wire__put_varu32(b, t->n);
     if (!wire__enc_enter(e)) return false;
-    if (!slot(w, (uint32_t)(t - w->recs) + 1, true, true, true, true, NULL))
-      return false;
+    {
+      /* a list, set or map case with the case's declared types (R-UNION-5) */
+      const wire_ftype *cd = NULL;
+      if (t->type != WIRE_T_UNION)
+        cd = wire__union_case_decl_at(
+            w->ctx, wire__union_find(w->ctx, t->type == WIRE_T_TYPED_UNION ? t->x : UINT32_MAX,
+                                     t->type == WIRE_T_NAMED_UNION ? &w->names[t->x] : NULL),
+            t->n);
+      uint32_t vi = (uint32_t)(t - w->recs) + 1;
+      if (cd && res(w, vi)->type != cd->type_id) cd = NULL;
+      if (!slot(w, vi, true, true, true, true, cd)) return false;
+    }
     e->depth--;
     return ok(e);
   case WIRE_T_BOOL: wire__put_u8(b, p[0] != 0); break;

@@ -165,10 +165,25 @@ enum {
                                 strings handed in with an encoding (tape
                                 strings with encoding 0..2, spec/tape.md;
                                 compiled codecs' strings) */
-  WIRE_OPT_TRUSTED_TEXT = 4  /* 1: text handed in is valid in its encoding
+  WIRE_OPT_TRUSTED_TEXT = 4, /* 1: text handed in is valid in its encoding
                                 and is not checked again; invalid text then
                                 gives invalid output (never a crash).
                                 Decoding always checks */
+  WIRE_OPT_PEER = 5,         /* a WIRE_PEER_* value: the runtime whose
+                                choices are read and written where the
+                                runtimes' same-schema bytes differ (schema
+                                hash, type meta of named struct fields;
+                                spec R-PEER-1..4) */
+  WIRE_OPT_PROJECT_STRICT = 6 /* 1: wire_struct_project fails (WIRE_E_SCHEMA)
+                                on a writer's field the reader's type has
+                                no field for, instead of dropping it */
+};
+/* Peer runtimes (WIRE_OPT_PEER). */
+enum {
+  WIRE_PEER_NONE = 0,   /* libwire's own choices (the default) */
+  WIRE_PEER_JAVA = 1,   /* Fory Java 1.6.0 */
+  WIRE_PEER_PYFORY = 2, /* pyfory 1.7.7 */
+  WIRE_PEER_GO = 3      /* Fory Go 1.6.1 */
 };
 /* String policies (WIRE_OPT_STRING_POLICY). */
 enum {
@@ -593,7 +608,8 @@ WIRE_API size_t wire_doc_node_count(const wire_doc *doc);
  * they let a decoded document re-encode byte for byte. Not part of the
  * stable ABI: they may change or go before 1.0 as the runtimes converge. */
 
-/* Hash form of a named enum's namespace and name when longer than 16 bytes
+/* Hash form of the namespace and name of a value of a type registered by
+ * name (named enum, struct, union, ext) when longer than 16 bytes
  * on the wire: 0 = the Java runtime's (absolute value of the MurmurHash3
  * lane, the default), 1 = pyfory's (the lane as is). */
 WIRE_API int32_t wire_node_set_name_hash_forms(wire_node *node,
@@ -667,6 +683,10 @@ WIRE_API int32_t wire_schema_load_fdl(wire_ctx *ctx, const char *text,
 /* Reads an FDL file and the files it imports (relative to the importing
  * file; each loaded once; cycles are errors) and registers their types. */
 WIRE_API int32_t wire_schema_load_fdl_file(wire_ctx *ctx, const char *path);
+/* Adds a directory where FDL imports are looked for when the imported file
+ * is not next to the importing one (as foryc's -I; searched in the order
+ * added). The text is copied. */
+WIRE_API int32_t wire_schema_add_import_dir(wire_ctx *ctx, const char *dir);
 /* Resolves names between types loaded from IDL; call after registering. */
 WIRE_API int32_t wire_schema_finish(wire_ctx *ctx);
 WIRE_API uint32_t wire_schema_type_count(const wire_ctx *ctx);

@@ -219,6 +219,19 @@ class Context:
         self._compatible = bool(value)
 
     @property
+    def peer(self):
+        """The runtime ("java", "pyfory", "go") whose choices are read and
+        written where the runtimes differ (WIRE_OPT_PEER), or None."""
+        return getattr(self, "_peer", None)
+
+    @peer.setter
+    def peer(self, value):
+        if value not in ids.PEERS:
+            raise ValueError("peer must be None, 'java', 'pyfory' or 'go'")
+        self._check(lib.wire_ctx_set_option(self._ptr, ids.OPT_PEER, ids.PEERS[value]))
+        self._peer = value
+
+    @property
     def use_tape(self):
         """Whether dumps/loads go through the bulk tape entry points
         (BULK_PROPOSAL.md): one FFI call per message. Defaults to True when

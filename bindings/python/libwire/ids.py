@@ -73,6 +73,9 @@ ARRAYS = tuple(range(BOOL_ARRAY, FLOAT64_ARRAY + 1))
 # Options (wire_ctx_set_option).
 OPT_REF_TRACKING = 1
 OPT_COMPATIBLE = 2
+OPT_PEER = 5
+# WIRE_PEER_*: the runtime whose dialect is read and written (spec 3.10)
+PEERS = {None: 0, "java": 1, "pyfory": 2, "go": 3}
 
 # Limits (wire_ctx_set_limit), by the names Context accepts.
 LIMITS = {

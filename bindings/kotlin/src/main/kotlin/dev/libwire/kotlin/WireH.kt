@@ -95,6 +95,12 @@ internal object WireH {
     const val OPT_COMPATIBLE = 2
     const val OPT_STRING_POLICY = 3
     const val OPT_TRUSTED_TEXT = 4
+    const val OPT_PEER = 5
+    const val OPT_PROJECT_STRICT = 6
+    const val PEER_NONE = 0
+    const val PEER_JAVA = 1
+    const val PEER_PYFORY = 2
+    const val PEER_GO = 3
     const val STRING_AS_GIVEN = 0
     const val STRING_JAVA = 1
     const val STRING_UTF8 = 2

@@ -1,0 +1,458 @@
+import java.lang.reflect.Array;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.fory.Fory;
+import org.apache.fory.annotation.Nullable;
+import org.apache.fory.annotation.Ref;
+
+/**
+ * The user models of the exactness harness (libwire/tests/exact) as Fory
+ * Java 1.6.0 users write them: plain classes, every type registered by name
+ * in namespace ex.
+ *
+ *   javac -cp fory-java-peer.jar -d OUT ExactWriter.java
+ *   java -cp OUT:fory-java-peer.jar ExactWriter          # NAME.MODE HEX lines
+ *   java -cp OUT:fory-java-peer.jar ExactWriter --read   # NAME.MODE HEX on stdin:
+ *                                                        # NAME.MODE ok|differs|error
+ *                                                        # (NAME.MODE.plain: values only)
+ */
+public final class ExactWriter {
+  public enum Status { NEW, PAID, SHIPPED }
+  public enum Player { JAVA, FLASH }
+  public enum Size { SMALL, LARGE }
+
+  public static class Address {
+    public String street;
+    public String city;
+    public Address() {}
+    Address(String street, String city) { this.street = street; this.city = city; }
+  }
+
+  public static class Customer {
+    public String name;
+    public String email;
+    public List<@Ref Address> addresses;
+  }
+
+  public static class Product {
+    public String sku;
+    public BigDecimal price;
+  }
+
+  public static class OrderLine {
+    public Product product;
+    public int quantity;
+  }
+
+  public static class Order {
+    public long id;
+    public Customer customer;
+    @Ref public Address shipping;
+    public List<OrderLine> lines;
+    public Instant placed;
+    public LocalDate due;
+    public Map<String, String> tags;
+    public Set<String> labels;
+    public byte[] blob;
+    public Status status;
+    @Nullable public String note;
+  }
+
+  public static class Image {
+    public String uri;
+    public String title;
+    public int width;
+    public int height;
+    public Size size;
+  }
+
+  public static class Media {
+    public String uri;
+    public String title;
+    public int width;
+    public int height;
+    public String format;
+    public long duration;
+    public long size;
+    public int bitrate;
+    public boolean hasBitrate;
+    public List<String> persons;
+    public Player player;
+    public String copyright;
+  }
+
+  public static class MediaContent {
+    public Media media;
+    public List<Image> images;
+  }
+
+  public static class Sample {
+    public int intValue;
+    public long longValue;
+    public float floatValue;
+    public double doubleValue;
+    public short shortValue;
+    public byte byteValue;
+    public boolean booleanValue;
+    public int[] intArray;
+    public long[] longArray;
+    public double[] doubleArray;
+    public String string;
+  }
+
+  public static class SampleList {
+    public List<Sample> samples;
+  }
+
+  public static class Node {
+    public int value;
+    public List<Node> children;
+  }
+
+  public static class Person {
+    public String name;
+    public Address home;
+    public Address work;
+  }
+
+  public static class Inner {
+    public int a;
+    public String b;
+  }
+
+  public static class Outer {
+    public Inner inner;
+    public String label;
+  }
+
+  public static class Empty {}
+
+  public static class HasEmpty {
+    public Empty e;
+    public int n;
+  }
+
+  public static class Optionals {
+    @Nullable public String s;
+    @Nullable public Integer i;
+    @Nullable public Long l;
+    @Nullable public Double d;
+    @Nullable public Boolean b;
+    @Nullable public Address a;
+    @Nullable public List<String> xs;
+    @Nullable public Map<String, Integer> m;
+  }
+
+  public static class Holder {
+    public String name;
+    public Object payload;
+  }
+
+  public static class Camel {
+    public String firstName;
+    public String lastName;
+    public int birthYear;
+    public boolean isActive;
+  }
+
+  public static class Evo {
+    public int id;
+    public String name;
+    public String old;
+    public int count;
+  }
+
+  /** Two fields and a list element referring to one list (reference tracking on). */
+  public static class SharedLists {
+    @Ref public List<String> first;
+    @Ref public List<String> second;
+  }
+
+  /** A field annotated @Ref, written without reference tracking. */
+  public static class RefOff {
+    public String name;
+    @Ref @Nullable public Inner inner;
+  }
+
+  /** Namespace and type name over 16 bytes (meta string hashes). */
+  public static class LongNamedStructForTheLongNamesCheck {
+    public int v;
+  }
+
+  static final Class<?>[] TYPES = {
+    Status.class, Player.class, Size.class, Address.class, Customer.class, Product.class,
+    OrderLine.class, Order.class, Image.class, Media.class, MediaContent.class, Sample.class,
+    SampleList.class, Node.class, Person.class, Inner.class, Outer.class, Empty.class,
+    HasEmpty.class, Optionals.class, Holder.class, Camel.class, Evo.class, SharedLists.class,
+    RefOff.class
+  };
+
+  static Fory fory(boolean compatible, boolean ref) {
+    Fory f = Fory.builder().withXlang(true).withCompatible(compatible).withRefTracking(ref)
+        .requireClassRegistration(true).build();
+    for (Class<?> c : TYPES) {
+      f.register(c, "ex", c.getSimpleName());
+    }
+    f.register(LongNamedStructForTheLongNamesCheck.class, "longnamespace.forthemetastrings",
+        "LongNamedStructForTheLongNamesCheck");
+    return f;
+  }
+
+  static Order order() {
+    Order o = new Order();
+    Address home = new Address("1 Engine Lane", "Cambridge");
+    o.id = 1001;
+    o.customer = new Customer();
+    o.customer.name = "Ada Lovelace";
+    o.customer.email = "ada@example.com";
+    o.customer.addresses = new ArrayList<>(List.of(home, new Address("12 Analytical Row", "London")));
+    o.shipping = home; // the same object as the customer's first address
+    o.lines = new ArrayList<>();
+    String[][] items = {{"BAB-1", "349.99", "1"}, {"CARD-80", "0.05", "80"}};
+    for (String[] it : items) {
+      OrderLine l = new OrderLine();
+      l.product = new Product();
+      l.product.sku = it[0];
+      l.product.price = new BigDecimal(it[1]);
+      l.quantity = Integer.parseInt(it[2]);
+      o.lines.add(l);
+    }
+    o.placed = Instant.parse("2024-02-29T12:34:56.789Z");
+    o.due = LocalDate.parse("2024-03-15");
+    o.tags = new LinkedHashMap<>();
+    o.tags.put("channel", "web");
+    o.tags.put("gift", "no");
+    o.labels = new LinkedHashSet<>(List.of("priority", "fragile"));
+    o.blob = new byte[] {0, 1, 2, (byte) 0xff};
+    o.status = Status.PAID;
+    o.note = "leave at the door";
+    return o;
+  }
+
+  static Image image(String uri, String title, int w, int h, Size s) {
+    Image i = new Image();
+    i.uri = uri;
+    i.title = title;
+    i.width = w;
+    i.height = h;
+    i.size = s;
+    return i;
+  }
+
+  static MediaContent media() {
+    Media m = new Media();
+    m.uri = "http://javaone.com/keynote.mpg";
+    m.title = "Javaone Keynote";
+    m.width = 640;
+    m.height = 480;
+    m.format = "video/mpg4";
+    m.duration = 18000000;
+    m.size = 58982400;
+    m.bitrate = 262144;
+    m.hasBitrate = true;
+    m.persons = new ArrayList<>(List.of("Bill Gates", "Steve Jobs"));
+    m.player = Player.JAVA;
+    m.copyright = "none";
+    MediaContent c = new MediaContent();
+    c.media = m;
+    c.images = new ArrayList<>(List.of(
+        image("http://javaone.com/keynote_large.jpg", "Javaone Keynote", 1024, 768, Size.LARGE),
+        image("http://javaone.com/keynote_small.jpg", "small", 320, 240, Size.SMALL)));
+    return c;
+  }
+
+  static Sample sample(int k) {
+    Sample s = new Sample();
+    s.intValue = 123 + k;
+    s.longValue = 1L << 40;
+    s.floatValue = 1.5f;
+    s.doubleValue = -2.25;
+    s.shortValue = -7;
+    s.byteValue = 5;
+    s.booleanValue = true;
+    s.intArray = new int[] {1, 2, 3};
+    s.longArray = new long[] {-1, 1L << 33};
+    s.doubleArray = new double[] {0.5};
+    s.string = "sample " + k;
+    return s;
+  }
+
+  static Node node(int v, Node... kids) {
+    Node n = new Node();
+    n.value = v;
+    n.children = new ArrayList<>(List.of(kids));
+    return n;
+  }
+
+  static Map<String, Object> values() {
+    Map<String, Object> v = new LinkedHashMap<>();
+    v.put("order", order());
+    v.put("media", media());
+    v.put("sample", sample(0));
+    SampleList sl = new SampleList();
+    sl.samples = new ArrayList<>(List.of(sample(0), sample(1), sample(2)));
+    v.put("samples", sl);
+    v.put("tree", node(1, node(2, node(4)), node(3)));
+    Person p = new Person();
+    p.name = "ann";
+    p.home = new Address("1 Home St", "Oslo");
+    p.work = new Address("2 Work Rd", "Bergen");
+    v.put("person", p);
+    Outer o = new Outer();
+    o.inner = new Inner();
+    o.inner.a = 7;
+    o.inner.b = "seven";
+    o.label = "outer";
+    v.put("nested", o);
+    HasEmpty he = new HasEmpty();
+    he.e = new Empty();
+    he.n = 3;
+    v.put("empty", he);
+    v.put("optionals", new Optionals());
+    Holder h = new Holder();
+    h.name = "h";
+    h.payload = "a string in an Any field";
+    v.put("any", h);
+    Camel c = new Camel();
+    c.firstName = "Grace";
+    c.lastName = "Hopper";
+    c.birthYear = 1906;
+    c.isActive = true;
+    v.put("camel", c);
+    Evo e = new Evo();
+    e.id = 7;
+    e.name = "seven";
+    e.old = "gone in v2";
+    e.count = 42;
+    v.put("evo", e);
+    SharedLists s = new SharedLists();
+    s.first = new ArrayList<>(List.of("a", "b"));
+    s.second = s.first;
+    v.put("shared", s);
+    RefOff ro = new RefOff();
+    ro.name = "r";
+    ro.inner = new Inner();
+    ro.inner.a = 1;
+    ro.inner.b = "one";
+    v.put("refoff", ro);
+    LongNamedStructForTheLongNamesCheck ln = new LongNamedStructForTheLongNamesCheck();
+    ln.v = 5;
+    v.put("longname", ln);
+    return v;
+  }
+
+  static boolean ref(String name) {
+    return name.equals("order") || name.equals("shared");
+  }
+
+  /** Field-by-field equality of the models (they define no equals). */
+  static boolean same(Object a, Object b) {
+    if (a == null || b == null) {
+      return a == b;
+    }
+    if (a.getClass().isArray()) {
+      if (!b.getClass().isArray() || Array.getLength(a) != Array.getLength(b)) {
+        return false;
+      }
+      for (int i = 0; i < Array.getLength(a); i++) {
+        if (!same(Array.get(a, i), Array.get(b, i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof Map) {
+      Map<?, ?> ma = (Map<?, ?>) a;
+      Map<?, ?> mb = (Map<?, ?>) b;
+      return ma.size() == mb.size() && ma.entrySet().stream()
+          .allMatch(en -> mb.containsKey(en.getKey()) && same(en.getValue(), mb.get(en.getKey())));
+    }
+    if (a instanceof Set) {
+      return a.equals(b);
+    }
+    if (a instanceof Collection) {
+      Collection<?> ca = (Collection<?>) a;
+      Collection<?> cb = (Collection<?>) b;
+      if (ca.size() != cb.size()) {
+        return false;
+      }
+      Iterator<?> ib = cb.iterator();
+      for (Object x : ca) {
+        if (!same(x, ib.next())) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a.getClass().getEnclosingClass() != ExactWriter.class || a.getClass().isEnum()) {
+      return a.equals(b);
+    }
+    if (a.getClass() != b.getClass()) {
+      return false;
+    }
+    try {
+      for (Field f : a.getClass().getDeclaredFields()) {
+        if (!Modifier.isStatic(f.getModifiers()) && !same(f.get(a), f.get(b))) {
+          return false;
+        }
+      }
+    } catch (IllegalAccessException e) {
+      throw new RuntimeException(e);
+    }
+    return true;
+  }
+
+  public static void main(String[] args) throws Exception {
+    java.io.PrintStream out = System.out;
+    System.setOut(System.err); // the runtime logs to stdout
+    HexFormat hx = HexFormat.of();
+    Map<String, Object> values = values();
+    if (args.length > 0 && args[0].equals("--read")) {
+      java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+      for (String line; (line = in.readLine()) != null; ) {
+        if (line.isBlank()) {
+          continue;
+        }
+        String[] kv = line.trim().split("\\s+");
+        String name = kv[0].substring(0, kv[0].indexOf('.'));
+        boolean compatible = kv[0].endsWith(".compat") || kv[0].endsWith(".compat.plain");
+        boolean identity = !kv[0].endsWith(".plain"); // plain JSON carries none
+        String verdict;
+        try {
+          Object got = fory(compatible, ref(name)).deserialize(hx.parseHex(kv[1]));
+          verdict = same(values.get(name), got) ? "ok" : "differs";
+          if (identity && name.equals("order") && verdict.equals("ok")
+              && ((Order) got).shipping != ((Order) got).customer.addresses.get(0)) {
+            verdict = "differs: the shipping address is not shared";
+          }
+          if (identity && name.equals("shared") && verdict.equals("ok")
+              && ((SharedLists) got).first != ((SharedLists) got).second) {
+            verdict = "differs: the list is not shared";
+          }
+        } catch (Throwable e) {
+          verdict = "error: " + e.toString().replace('\n', ' ');
+        }
+        out.println(kv[0] + " " + verdict);
+      }
+      return;
+    }
+    for (Map.Entry<String, Object> en : values.entrySet()) {
+      for (String mode : new String[] {"compat", "same"}) {
+        Fory f = fory(mode.equals("compat"), ref(en.getKey()));
+        out.println(en.getKey() + "." + mode + " " + hx.formatHex(f.serialize(en.getValue())));
+      }
+    }
+  }
+}

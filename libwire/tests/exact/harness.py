@@ -1,0 +1,331 @@
+"""The exactness harness (issue 11): user models written by pyfory 1.7.7,
+Fory Java 1.6.0 and Fory Go 1.6.1 (models_py.py, ExactWriter.java,
+gowriter/), read by the wire CLI with and without a schema, written again,
+compared byte for byte, and libwire's fresh encoding read back by the
+runtime that wrote the payload.
+
+    python3 libwire/tests/exact/harness.py [--wire build/bin/wire] [RUNTIME...]
+
+prints one line per payload and check, and the totals. The pytest module
+libwire/tests/py/test_exact.py runs the same checks.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+JAR = os.path.join(REPO, "conformance", "peers", "java", "target", "fory-java-peer.jar")
+GO = os.environ.get("GO") or shutil.which("go") or "/usr/local/go/bin/go"
+SCHEMAS = os.path.join(REPO, "fixtures", "schemas", "exact")
+RUNTIMES = ("pyfory", "java", "go")
+
+# The root type of each model (namespace ex).
+ROOTS = {"order": "Order", "media": "MediaContent", "sample": "Sample", "samples": "SampleList",
+         "tree": "Node", "person": "Person", "nested": "Outer", "empty": "HasEmpty",
+         "optionals": "Optionals", "any": "Holder", "camel": "Camel", "evo": "Evo",
+         "shared": "SharedLists", "refoff": "RefOff",
+         "longname": "LongNamedStructForTheLongNamesCheck",
+         "ulist": "UHolder", "umap": "UHolder", "ulabel": "UHolder"}
+# Union cases of list and map type: pyfory's foryc-generated code only
+# (fixtures/schemas/exact/union.fdl).
+UNION_MODELS = {"ulist", "umap", "ulabel"}
+
+
+def models(runtime):
+    """The models a runtime's writer writes (Go slices cannot be shared)."""
+    return sorted(m for m in ROOTS if not (runtime == "go" and m == "shared") and
+                  not (runtime != "pyfory" and m in UNION_MODELS))
+
+
+# Models written with reference tracking on.
+REF = {"order", "shared"}
+
+
+def _lines(text):
+    out = {}
+    for line in text.splitlines():
+        if line.strip():
+            k, v = line.split(None, 1)
+            out[k] = v
+    return out
+
+
+class Java:
+    """ExactWriter compiled once; `write` and `read` run one JVM each."""
+
+    def __init__(self):
+        if not os.path.exists(JAR):
+            raise RuntimeError("build the Java peer first (bash .ci/setup): %s" % JAR)
+        self.tmp = tempfile.mkdtemp(prefix="wire-exact-java-")
+        subprocess.run(["javac", "-d", self.tmp, "-cp", JAR, os.path.join(HERE, "ExactWriter.java")],
+                       check=True, capture_output=True, text=True)
+
+    def _run(self, args, stdin=""):
+        p = subprocess.run(["java", "-cp", self.tmp + os.pathsep + JAR, "ExactWriter"] + args,
+                           input=stdin, capture_output=True, text=True, timeout=300)
+        if p.returncode != 0:
+            raise RuntimeError("ExactWriter %s failed: %s" % (args, p.stderr[-2000:]))
+        return _lines(p.stdout)
+
+    def payloads(self):
+        return {k: bytes.fromhex(v) for k, v in self._run([]).items()}
+
+    def read_back(self, items):
+        return self._run(["--read"], "".join("%s %s\n" % (k, b.hex()) for k, b in items.items()))
+
+
+class Go:
+    def __init__(self):
+        self.dir = os.path.join(HERE, "gowriter")
+        self.bin = os.path.join(tempfile.mkdtemp(prefix="wire-exact-go-"), "gowriter")
+        env = dict(os.environ, GOFLAGS="-mod=mod")
+        subprocess.run([GO, "build", "-o", self.bin, "."], cwd=self.dir, check=True,
+                       capture_output=True, text=True, env=env, timeout=600)
+
+    def _run(self, args, stdin=""):
+        p = subprocess.run([self.bin] + args, input=stdin, capture_output=True, text=True,
+                           timeout=120)
+        if p.returncode != 0:
+            raise RuntimeError("gowriter %s failed: %s" % (args, p.stderr[-2000:]))
+        return _lines(p.stdout)
+
+    def payloads(self):
+        return {k: bytes.fromhex(v) for k, v in self._run([]).items()}
+
+    def read_back(self, items):
+        return self._run(["--read"], "".join("%s %s\n" % (k, b.hex()) for k, b in items.items()))
+
+
+class Pyfory:
+    def __init__(self):
+        sys.path.insert(0, HERE)
+        import models_py
+        self.m = models_py
+
+    def payloads(self):
+        return self.m.payloads()
+
+    def read_back(self, items):
+        return {k: self.m.read_back(k, b) for k, b in items.items()}
+
+
+def peer(runtime):
+    return {"pyfory": Pyfory, "java": Java, "go": Go}[runtime]()
+
+
+class Wire:
+    def __init__(self, path):
+        self.path = path
+
+    def run(self, args, data):
+        p = subprocess.run([self.path] + args, input=data, capture_output=True, timeout=60)
+        if p.returncode < 0:
+            raise AssertionError("wire crashed (signal %d): %s" % (-p.returncode, args))
+        return p
+
+    def ok(self, args, data):
+        p = self.run(args, data)
+        if p.returncode != 0:
+            raise CheckFailed("wire %s: %s" % (" ".join(args), p.stderr.decode(errors="replace").strip()))
+        return p.stdout
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def root_type(key):
+    m = model_of(key)
+    ns = "longnamespace.forthemetastrings." if m == "longname" else \
+        "exu." if m in UNION_MODELS else "ex."
+    return ns + ROOTS[m]
+
+
+def model_of(key):
+    return key.split(".")[0]
+
+
+def mode_args(key):
+    return ["--compatible"] if key.endswith(".compat") else ["--same-schema"]
+
+
+def ref_args(key):
+    return ["--ref"] if model_of(key) in REF else []
+
+
+def schema_args(runtime, key):
+    """The FDL a user of `runtime` writes for the model (schemas/RUNTIME.fdl;
+    the long-named type has a package of its own, schemas/long.fdl)."""
+    if model_of(key) in UNION_MODELS:
+        return ["--schema", os.path.join(SCHEMAS, "union.fdl")]
+    out = ["--schema", os.path.join(SCHEMAS, "%s.fdl" % runtime)]
+    if model_of(key) == "longname":
+        out += ["--schema", os.path.join(SCHEMAS, "long.fdl")]
+    return out
+
+
+def check_no_schema(wire, runtime, key, data):
+    """Compatible payloads: decode without a schema, encode, same bytes
+    (--peer says who wrote them). A union case of list or map type is
+    written with the case's declared types, which only a schema has: then
+    decoding without one must fail, saying so."""
+    if model_of(key) in ("ulist", "umap"):
+        p = wire.run(["decode"] + peer_args(runtime), data)
+        if p.returncode != 1 or b"needs a schema" not in p.stderr:
+            raise CheckFailed("decoding without a schema: %r" % (p,))
+        return
+    text = wire.ok(["decode"] + ref_args(key) + peer_args(runtime), data)
+    out = wire.ok(["encode"] + ref_args(key) + peer_args(runtime), text)
+    if out != data:
+        raise CheckFailed("decode | encode differs:\n  in  %s\n  out %s" % (data.hex(), out.hex()))
+
+
+def check_schema(wire, runtime, key, data):
+    """With the user's schema: decode, encode, same bytes; and the decoded
+    document names the schema's root type."""
+    s = schema_args(runtime, key) + mode_args(key) + ref_args(key) + \
+        peer_args(runtime)
+    text = wire.ok(["decode"] + s, data)
+    root = root_type(key)
+    if json.loads(text.splitlines()[0]).get("struct", {}).get("type") != root:
+        raise CheckFailed("root is not %s: %s" % (root, text[:200]))
+    out = wire.ok(["encode"] + s, text)
+    if out != data:
+        raise CheckFailed("decode | encode differs:\n  in  %s\n  out %s" % (data.hex(), out.hex()))
+
+
+def peer_args(runtime):
+    # WIRE_EXACT_NO_PEER=1: measure a wire without --peer (before issue 11)
+    return [] if os.environ.get("WIRE_EXACT_NO_PEER") else ["--peer", runtime]
+
+
+# The notation's record of wire choices (spec/notation.md): without them
+# the encoder chooses afresh, as a writer of these values would.
+CHOICES = {"enc", "header", "chunks", "ns_enc", "name_enc", "ns_hash", "name_hash", "ns_xref",
+           "name_xref", "ns_again", "name_again", "tracked"}
+
+
+def strip_choices(v):
+    if isinstance(v, dict):
+        return {k: strip_choices(x) for k, x in v.items() if k not in CHOICES}
+    if isinstance(v, list):
+        return [strip_choices(x) for x in v]
+    return v
+
+
+def fresh(wire, runtime, key, data):
+    """libwire's own encoding of the decoded values (the notation without
+    its recorded wire choices; shared values stay shared), for the runtime
+    to read back."""
+    s = schema_args(runtime, key) + mode_args(key) + ref_args(key) + \
+        peer_args(runtime)
+    docs = [strip_choices(json.loads(line)) for line in wire.ok(["decode"] + s, data).splitlines()]
+    return wire.ok(["encode"] + s, "\n".join(json.dumps(d) for d in docs).encode())
+
+
+def plain(wire, runtime, key, data):
+    """Plain JSON (decode --plain) written again through the schema: the
+    values, without identity (plain JSON cannot say two fields are one
+    object)."""
+    s = schema_args(runtime, key) + mode_args(key) + ref_args(key) + \
+        peer_args(runtime)
+    text = wire.ok(["decode", "--plain"] + s, data)
+    return wire.ok(["encode", "--plain", "--type", root_type(key)] + s, text)
+
+
+# What a v1 payload reads as with fixtures/schemas/exact/v2.fdl (--project --plain), and
+# the writer's fields v2 has no place for (reported, never dropped silently).
+PROJECTED = {
+    "evo": ({"id": 7, "name": "seven", "count": 42, "added": ""}, ["old"]),
+    "camel": ({"first_name": "Grace", "last_name": "Hopper", "birth_year": 1906,
+               "is_active": True}, []),
+}
+
+
+def check_project(wire, runtime, key, data):
+    args = ["decode", "--plain", "--project", "--schema", os.path.join(SCHEMAS, "v2.fdl")] + \
+        mode_args(key) + peer_args(runtime)
+    p = wire.run(args, data)
+    if p.returncode != 0:
+        raise CheckFailed("wire %s: %s" % (" ".join(args), p.stderr.decode().strip()))
+    want, dropped = PROJECTED[model_of(key)]
+    got = json.loads(p.stdout)
+    if got != want:
+        raise CheckFailed("projected %r, expected %r" % (got, want))
+    err = p.stderr.decode()
+    for f in dropped:
+        if ('field "%s" has no field' % f) not in err:
+            raise CheckFailed("no warning about the dropped field %s: %r" % (f, err))
+    if not dropped and err:
+        raise CheckFailed("unexpected warning: %r" % err)
+    if dropped and wire.run(args + ["--strict"], data).returncode != 1:
+        raise CheckFailed("--strict does not fail on the dropped field")
+
+
+CHECKS = ("no-schema", "schema", "fresh", "plain", "project")
+
+
+def run_all(wire, runtimes):
+    """{(runtime, key, check): 'ok' | reason}"""
+    res = {}
+    for rt in runtimes:
+        p = peer(rt)
+        ps = p.payloads()
+        fresh_bytes = {}
+        for key, data in sorted(ps.items()):
+            if key.endswith(".compat") and model_of(key) in PROJECTED:
+                try:
+                    check_project(wire, rt, key, data)
+                    res[(rt, key, "project")] = "ok"
+                except CheckFailed as e:
+                    res[(rt, key, "project")] = str(e)
+            if key.endswith(".compat"):
+                try:
+                    check_no_schema(wire, rt, key, data)
+                    res[(rt, key, "no-schema")] = "ok"
+                except CheckFailed as e:
+                    res[(rt, key, "no-schema")] = str(e)
+            try:
+                check_schema(wire, rt, key, data)
+                res[(rt, key, "schema")] = "ok"
+            except CheckFailed as e:
+                res[(rt, key, "schema")] = str(e)
+            for check, fn in (("fresh", fresh), ("plain", plain)):
+                try:
+                    k = key if check == "fresh" else key + ".plain"
+                    fresh_bytes[k] = fn(wire, rt, key, data)
+                except CheckFailed as e:
+                    res[(rt, key, check)] = str(e)
+        if fresh_bytes:
+            for k, verdict in p.read_back(fresh_bytes).items():
+                if k.endswith(".plain"):
+                    res[(rt, k[:-6], "plain")] = verdict
+                else:
+                    res[(rt, k, "fresh")] = verdict
+    return res
+
+
+def main(argv):
+    wire = "build/bin/wire"
+    rts = []
+    it = iter(argv)
+    for a in it:
+        if a == "--wire":
+            wire = next(it)
+        else:
+            rts.append(a)
+    res = run_all(Wire(os.path.abspath(wire)), rts or RUNTIMES)
+    passed = 0
+    for (rt, key, check), v in sorted(res.items()):
+        passed += v == "ok"
+        print("%-7s %-18s %-9s %s" % (rt, key, check, v.splitlines()[0][:160] if v else v))
+    print("passed %d of %d" % (passed, len(res)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

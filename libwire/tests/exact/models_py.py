@@ -1,0 +1,375 @@
+"""The user models of the exactness harness, as pyfory 1.7.7 users write
+them: dataclasses with type hints, every type registered by name in
+namespace `ex`.
+
+    python3 libwire/tests/exact/models_py.py            # NAME.MODE HEX lines
+    python3 libwire/tests/exact/models_py.py --read     # NAME.MODE HEX on stdin:
+                                                        # NAME.MODE ok|differs|error
+
+payloads() returns {"NAME.MODE": bytes} (MODE is `compat` or `same`);
+read_back(key, bytes) deserializes bytes with the instance that wrote
+`key` and compares the object with the one that was written.
+"""
+
+import dataclasses
+import datetime
+import decimal
+import enum
+import os
+import subprocess
+import sys
+import tempfile
+from typing import Any, Dict, List, Optional, Set
+
+import pyfory
+
+NS = "ex"
+
+
+class Status(enum.Enum):
+    NEW = 0
+    PAID = 1
+    SHIPPED = 2
+
+
+class Player(enum.Enum):
+    JAVA = 0
+    FLASH = 1
+
+
+class Size(enum.Enum):
+    SMALL = 0
+    LARGE = 1
+
+
+@dataclasses.dataclass
+class Address:
+    street: str = ""
+    city: str = ""
+
+
+@dataclasses.dataclass
+class Customer:
+    name: str = ""
+    email: str = ""
+    addresses: List[Address] = pyfory.field(default_factory=list, ref=True)
+
+
+@dataclasses.dataclass
+class Product:
+    sku: str = ""
+    price: decimal.Decimal = decimal.Decimal(0)
+
+
+@dataclasses.dataclass
+class OrderLine:
+    product: Optional[Product] = None
+    quantity: pyfory.Int32 = 0
+
+
+@dataclasses.dataclass
+class Order:
+    id: int = 0
+    customer: Optional[Customer] = None
+    shipping: Optional[Address] = pyfory.field(default=None, nullable=True, ref=True)
+    lines: List[OrderLine] = dataclasses.field(default_factory=list)
+    placed: datetime.datetime = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    due: datetime.date = datetime.date(1970, 1, 1)
+    tags: Dict[str, str] = dataclasses.field(default_factory=dict)
+    labels: Set[str] = dataclasses.field(default_factory=set)
+    blob: bytes = b""
+    status: Status = Status.NEW
+    note: Optional[str] = None
+
+
+@dataclasses.dataclass
+class Image:
+    uri: str = ""
+    title: Optional[str] = None
+    width: pyfory.Int32 = 0
+    height: pyfory.Int32 = 0
+    size: Size = Size.SMALL
+
+
+@dataclasses.dataclass
+class Media:
+    uri: str = ""
+    title: Optional[str] = None
+    width: pyfory.Int32 = 0
+    height: pyfory.Int32 = 0
+    format: str = ""
+    duration: int = 0
+    size: int = 0
+    bitrate: pyfory.Int32 = 0
+    hasBitrate: bool = False
+    persons: List[str] = dataclasses.field(default_factory=list)
+    player: Player = Player.JAVA
+    copyright: Optional[str] = None
+
+
+@dataclasses.dataclass
+class MediaContent:
+    media: Optional[Media] = None
+    images: List[Image] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class Sample:
+    int_value: pyfory.Int32 = 0
+    long_value: int = 0
+    float_value: pyfory.Float32 = 0.0
+    double_value: float = 0.0
+    short_value: pyfory.Int16 = 0
+    byte_value: pyfory.Int8 = 0
+    boolean_value: bool = False
+    int_array: pyfory.Int32Array = dataclasses.field(default_factory=lambda: pyfory.Int32Array([]))
+    long_array: pyfory.Int64Array = dataclasses.field(default_factory=lambda: pyfory.Int64Array([]))
+    double_array: pyfory.Float64Array = dataclasses.field(default_factory=lambda: pyfory.Float64Array([]))
+    string: str = ""
+
+
+@dataclasses.dataclass
+class SampleList:
+    samples: List[Sample] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class Node:
+    value: pyfory.Int32 = 0
+    children: Optional[List["Node"]] = None
+
+
+@dataclasses.dataclass
+class Person:
+    name: str = ""
+    home: Optional[Address] = None
+    work: Optional[Address] = None
+
+
+@dataclasses.dataclass
+class Inner:
+    a: pyfory.Int32 = 0
+    b: str = ""
+
+
+@dataclasses.dataclass
+class Outer:
+    inner: Inner = dataclasses.field(default_factory=Inner)
+    label: str = ""
+
+
+@dataclasses.dataclass
+class Empty:
+    pass
+
+
+@dataclasses.dataclass
+class HasEmpty:
+    e: Empty = dataclasses.field(default_factory=Empty)
+    n: pyfory.Int32 = 0
+
+
+@dataclasses.dataclass
+class Optionals:
+    s: Optional[str] = None
+    i: Optional[pyfory.Int32] = None
+    l: Optional[int] = None
+    d: Optional[float] = None
+    b: Optional[bool] = None
+    a: Optional[Address] = None
+    xs: Optional[List[str]] = None
+    m: Optional[Dict[str, pyfory.Int32]] = None
+
+
+@dataclasses.dataclass
+class Holder:
+    name: str = ""
+    payload: Any = None
+
+
+@dataclasses.dataclass
+class Camel:
+    firstName: str = ""
+    lastName: str = ""
+    birthYear: pyfory.Int32 = 0
+    isActive: bool = False
+
+
+@dataclasses.dataclass
+class EvoV1:
+    id: pyfory.Int32 = 0
+    name: str = ""
+    old: str = ""
+    count: pyfory.Int32 = 0
+
+
+@dataclasses.dataclass
+class SharedLists:
+    first: List[str] = pyfory.field(default_factory=list, ref=True)
+    second: List[str] = pyfory.field(default_factory=list, ref=True)
+
+
+@dataclasses.dataclass
+class RefOff:
+    """A field annotated ref=True in a Fory(ref=False) instance."""
+    name: str = ""
+    inner: Optional[Inner] = pyfory.field(default=None, nullable=True, ref=True)
+
+
+@dataclasses.dataclass
+class LongNamedStructForTheLongNamesCheck:
+    """Registered as longnamespace.forthemetastrings.LongNamedStructForTheLongNamesCheck:
+    namespace and type name over 16 bytes (meta string hashes)."""
+    v: pyfory.Int32 = 0
+
+
+LONG_NS = "longnamespace.forthemetastrings"
+
+TYPES = (Status, Player, Size, Address, Customer, Product, OrderLine, Order, Image,
+         Media, MediaContent, Sample, SampleList, Node, Person, Inner, Outer, Empty,
+         HasEmpty, Optionals, Holder, Camel, EvoV1, SharedLists)
+
+
+def fory(compatible, ref=False):
+    f = pyfory.Fory(xlang=True, ref=ref, compatible=compatible)
+    for cls in TYPES:
+        f.register_type(cls, name=NS + "." + (cls.__name__ if cls is not EvoV1 else "Evo"))
+    f.register_type(RefOff, name=NS + ".RefOff")
+    f.register_type(LongNamedStructForTheLongNamesCheck,
+                    name=LONG_NS + ".LongNamedStructForTheLongNamesCheck")
+    return f
+
+
+def _order():
+    home = Address("1 Engine Lane", "Cambridge")
+    return Order(
+        id=1001,
+        customer=Customer("Ada Lovelace", "ada@example.com", [home, Address("12 Analytical Row", "London")]),
+        shipping=home,  # the same object as the customer's first address
+        lines=[OrderLine(Product("BAB-1", decimal.Decimal("349.99")), 1),
+               OrderLine(Product("CARD-80", decimal.Decimal("0.05")), 80)],
+        placed=datetime.datetime(2024, 2, 29, 12, 34, 56, 789000, tzinfo=datetime.timezone.utc),
+        due=datetime.date(2024, 3, 15),
+        tags={"channel": "web", "gift": "no"},
+        labels={"priority"},
+        blob=b"\x00\x01\x02\xff",
+        status=Status.PAID,
+        note=None,
+    )
+
+
+def _sample(k):
+    return Sample(int_value=123 + k, long_value=1 << 40, float_value=1.5, double_value=-2.25,
+                  short_value=-7, byte_value=5, boolean_value=True,
+                  int_array=pyfory.Int32Array([1, 2, 3]), long_array=pyfory.Int64Array([-1, 1 << 33]),
+                  double_array=pyfory.Float64Array([0.5]), string="sample %d" % k)
+
+
+def values():
+    """{name: (object, ref)}: ref says the instance tracks references."""
+    media = Media("http://javaone.com/keynote.mpg", "Javaone Keynote", 640, 480, "video/mpg4",
+                  18000000, 58982400, 262144, True, ["Bill Gates", "Steve Jobs"], Player.JAVA, None)
+    images = [Image("http://javaone.com/keynote_large.jpg", "Javaone Keynote", 1024, 768, Size.LARGE),
+              Image("http://javaone.com/keynote_small.jpg", None, 320, 240, Size.SMALL)]
+    shared = ["a", "b"]
+    return {
+        "order": (_order(), True),
+        "media": (MediaContent(media, images), False),
+        "sample": (_sample(0), False),
+        "samples": (SampleList([_sample(i) for i in range(3)]), False),
+        "tree": (Node(1, [Node(2, [Node(4, [])]), Node(3, [])]), False),
+        "person": (Person("ann", Address("1 Home St", "Oslo"), Address("2 Work Rd", "Bergen")), False),
+        "nested": (Outer(Inner(7, "seven"), "outer"), False),
+        "empty": (HasEmpty(Empty(), 3), False),
+        "optionals": (Optionals(), False),
+        "any": (Holder("h", "a string in an Any field"), False),
+        "camel": (Camel("Grace", "Hopper", 1906, True), False),
+        "evo": (EvoV1(7, "seven", "gone in v2", 42), False),
+        "shared": (SharedLists(shared, shared), True),
+        "refoff": (RefOff("r", Inner(1, "one")), False),
+        "longname": (LongNamedStructForTheLongNamesCheck(5), False),
+    }
+
+
+UNION_FDL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                         "fixtures", "schemas", "exact", "union.fdl")
+_GEN = {}
+
+
+def union_module():
+    """The Python code foryc (fory-compiler 1.7.7) generates from
+    fixtures/schemas/exact/union.fdl, imported from a temporary directory."""
+    if "m" not in _GEN:
+        out = tempfile.mkdtemp(prefix="wire-exact-foryc-")
+        subprocess.run(["foryc", "--python_out", out, UNION_FDL], check=True,
+                       capture_output=True, text=True, timeout=120)
+        sys.path.insert(0, out)
+        import exu  # noqa: F401 (generated)
+        _GEN["m"] = exu
+    return _GEN["m"]
+
+
+def union_values():
+    u = union_module()
+    return {
+        "ulist": u.UHolder(pick=u.Pick.names(["a", "b"])),
+        "umap": u.UHolder(pick=u.Pick.counts({"x": 1})),
+        "ulabel": u.UHolder(pick=u.Pick.label("l")),
+    }
+
+
+def union_fory(compatible):
+    f = pyfory.Fory(xlang=True, ref=False, compatible=compatible)
+    union_module().register_exu_types(f)
+    return f
+
+
+def _key_parts(key):
+    name, mode = key.split(".")[:2]
+    return name, mode == "compat"
+
+
+def payloads():
+    out = {}
+    for name, obj in union_values().items():
+        for mode in ("compat", "same"):
+            out["%s.%s" % (name, mode)] = union_fory(mode == "compat").serialize(obj)
+    for name, (obj, ref) in values().items():
+        for mode in ("compat", "same"):
+            out["%s.%s" % (name, mode)] = fory(mode == "compat", ref).serialize(obj)
+    return out
+
+
+def read_back(key, data):
+    """'ok' when the writer's instance reads data to an object equal to the
+    one it wrote (and, unless key ends in .plain, sharing the objects it
+    shared), else 'differs: ...' or 'error: ...'."""
+    name, compatible = _key_parts(key)
+    if name in ("ulist", "umap", "ulabel"):
+        obj, f = union_values()[name], union_fory(compatible)
+    else:
+        (obj, ref), f = values()[name], None
+    try:
+        got = (f or fory(compatible, ref)).deserialize(data)
+    except Exception as e:  # the runtime's own words
+        return "error: %s: %s" % (type(e).__name__, e)
+    if got == obj:
+        if key.endswith(".plain"):  # plain JSON carries no identity
+            return "ok"
+        if name == "order" and got.shipping is not got.customer.addresses[0]:
+            return "differs: the shipping address is not shared"
+        if name == "shared" and got.first is not got.second:
+            return "differs: the list is not shared"
+        return "ok"
+    return "differs: %r" % (got,)
+
+
+if __name__ == "__main__":
+    if "--read" in sys.argv[1:]:
+        for line in sys.stdin:
+            if line.strip():
+                k, hx = line.split()
+                print(k, read_back(k, bytes.fromhex(hx)))
+    else:
+        for k, b in payloads().items():
+            print(k, b.hex())
