@@ -122,6 +122,15 @@ internal object WireH {
     const val KIND_ENUM = 2
     const val KIND_UNION = 3
     const val KIND_EXT = 4
+    const val TAPE_VERSION = 2
+    const val TAPE_NULL = 0
+    const val TAPE_REF = 240
+    const val TAPE_STRUCT_TD = 241
+    const val TAPE_ENUM_ID = 242
+    const val TAPE_PACKED = 243
+    const val TAPE_STRUCT_IDX = 244
+    const val TAPE_STR_JAVA = 128
+    const val TAPE_STR_UTF8_JAVA = 255
     const val TAPE_FIELD_INDEX = 1
     const val NOTATION_PRETTY = 1
     const val NOTATION_UNTRACKED = 2
