@@ -106,6 +106,7 @@ internal object WireH {
     const val LIMIT_ROOTS = 6
     const val LIMIT_TYPEDEF_BYTES = 7
     const val LIMIT_TYPEDEF_FIELDS = 8
+    const val LIMIT_TYPEDEF_CACHE = 9
     const val STR_LATIN1 = 0
     const val STR_UTF16 = 1
     const val STR_UTF8 = 2
