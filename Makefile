@@ -31,7 +31,7 @@ FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
 .PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
-        go-csrc interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
+        go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
@@ -84,6 +84,11 @@ test: all $(TEST_BIN) check-symbols
 	sh libwire/tests/fuzz/replay.sh
 	python3 bindings/kotlin/scripts/gen_constants.py --check
 	cd bindings/kotlin && JAVA_HOME=$(JAVA22) mvn -q -B -o package
+
+# The Go binding against Fory Go 1.6.1: interleaved batches in one
+# process, `BENCH go <workload> <enc|dec> ratio=...` lines and a table.
+bench-go:
+	cd bindings/go && go test -run '^$$' -bench Interleaved -benchtime 1x .
 
 # The Go binding compiles libwire's C sources itself (bindings/go/csrc,
 # copied by sync_csrc.sh); run after changing libwire/src or wire.h.
@@ -225,4 +230,6 @@ help:
 	@echo "make bench-check  the benchmark's byte checks (C side, no peers)"
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
 	@echo "make bench-tape [BASE=<commit>]  tape codec Ir/op: document path vs direct"
+	@echo "make bench-go   the Go binding against Fory Go (interleaved ratios)"
+	@echo "make go-csrc    copy libwire's C sources into the Go package again"
 	@echo "make install PREFIX=/usr/local   (library, header, libwire.pc, wire, wire.1)"
