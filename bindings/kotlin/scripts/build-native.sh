@@ -11,7 +11,8 @@ case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) plat=linux-x86_64 ;;
   *) echo "build-native.sh: only linux-x86_64 is packaged (this is $(uname -s)-$(uname -m))" >&2; exit 1 ;;
 esac
-make -C "$root" -s lib >&2
+# (an enclosing make's jobserver does not reach through Maven: no MAKEFLAGS)
+MAKEFLAGS= MFLAGS= make -C "$root" -s lib >&2
 # the generated constants must match wire.h (scripts/gen_constants.py)
 if command -v python3 >/dev/null; then python3 "$here/scripts/gen_constants.py" --check; fi
 mkdir -p "$out/dev/libwire/kotlin/native/$plat"

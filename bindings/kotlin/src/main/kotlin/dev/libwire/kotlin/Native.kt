@@ -45,6 +45,8 @@ internal object Native {
     @JvmField val libraryPath: Path?
     /** Where libwire came from: that file, or the URL of the jar resource. */
     @JvmField val libraryLocation: String
+    /** The temporary copy the bundled library was loaded from (deleted once loaded); null with an override. */
+    @JvmField val extractedCopy: Path?
 
     private val linker: Linker
     internal val lookup: SymbolLookup
@@ -59,10 +61,12 @@ internal object Native {
             if (!Files.exists(p)) throw UnsatisfiedLinkError("libwire not found at $p (-Dlibwire.path / LIBWIRE_PATH)")
             libraryPath = p
             libraryLocation = p.toString()
+            extractedCopy = null
             lookup = SymbolLookup.libraryLookup(p, Arena.global())
         } else {
             val res = bundledResource()
             val tmp = extract(res)
+            extractedCopy = tmp
             try {
                 lookup = SymbolLookup.libraryLookup(tmp, Arena.global())
             } finally {

@@ -21,15 +21,15 @@ import java.util.IdentityHashMap
  * [StructPlan] go as `STRUCT_IDX` (fields by wire index).
  */
 internal object TapeOps {
-    const val NULL = 0x00
-    const val REF = 0xF0
-    const val STRUCT_TD = 0xF1
-    const val ENUM_ID = 0xF2
-    const val PACKED = 0xF3
-    const val STRUCT_IDX = 0xF4
+    const val NULL = WireH.TAPE_NULL
+    const val REF = WireH.TAPE_REF
+    const val STRUCT_TD = WireH.TAPE_STRUCT_TD
+    const val ENUM_ID = WireH.TAPE_ENUM_ID
+    const val PACKED = WireH.TAPE_PACKED
+    const val STRUCT_IDX = WireH.TAPE_STRUCT_IDX
     /** String encodings of tape v2: the text as the JVM holds it, written in the Java runtime's choice. */
-    const val LATIN1_JAVA = 0x80
-    const val UTF16_JAVA = 0x81
+    const val LATIN1_JAVA = WireH.TAPE_STR_JAVA or WireH.STR_LATIN1
+    const val UTF16_JAVA = WireH.TAPE_STR_JAVA or WireH.STR_UTF16
 
     @JvmField val LE16: VarHandle = MethodHandles.byteArrayViewVarHandle(ShortArray::class.java, ByteOrder.LITTLE_ENDIAN)
     @JvmField val LE32: VarHandle = MethodHandles.byteArrayViewVarHandle(IntArray::class.java, ByteOrder.LITTLE_ENDIAN)
@@ -55,7 +55,7 @@ internal class TapeEncoder(private val ctx: Context) {
         ord = 0
         depth = 0
         b = ctx.tapeBuffer
-        u8('W'.code); u8('T'.code); u8(2); u8(0)
+        u8('W'.code); u8('T'.code); u8(WireH.TAPE_VERSION); u8(0)
         u32(values.size)
         for (v in values) {
             seen?.clear()
