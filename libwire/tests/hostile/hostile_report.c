@@ -1,0 +1,68 @@
+/* hostile_report.c - the `make hostile` measurements (issue 9).
+ *
+ * hostile_report [SIZE...] generates a payload of every class of
+ * hostile_gen.h at each size (default 1000 10000 100000 1000000 bytes),
+ * decodes it once on a fresh context with a counting allocator and prints
+ * one line per case:
+ *   CLASS SIZE LEN STATUS PEAK_HEAP_BYTES
+ * Under callgrind (--collect-atstart=no) only the wire_decode call is
+ * collected and each case ends in its own dump (described as
+ * "CLASS SIZE"), so report.py reads the instructions per case. Set
+ * HG_CLASSES to a comma-separated list of class names to run only those. */
+#include "hostile_gen.h"
+
+#include <stdio.h>
+#include <valgrind/callgrind.h>
+
+static int wanted(const char *name) {
+  const char *list = getenv("HG_CLASSES");
+  if (!list || !*list) return 1;
+  size_t n = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *c = strchr(p, ',');
+    size_t m = c ? (size_t)(c - p) : strlen(p);
+    if (m == n && memcmp(p, name, n) == 0) return 1;
+    if (!c) break;
+    p = c + 1;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  size_t sizes[16] = {1000, 10000, 100000, 1000000};
+  int nsizes = 4;
+  if (argc > 1) {
+    nsizes = 0;
+    for (int i = 1; i < argc && nsizes < 16; i++)
+      sizes[nsizes++] = (size_t)strtoull(argv[i], NULL, 10);
+  }
+  for (int c = 0; c < HG_NCLASSES; c++) {
+    if (!wanted(hg_names[c])) continue;
+    for (int s = 0; s < nsizes; s++) {
+      size_t len;
+      uint8_t *p = hg_gen(c, sizes[s], &len);
+      hg_heap h = {0, 0, 0, 0};
+      wire_ctx *ctx =
+          wire_ctx_new_with_allocator(hg_malloc, hg_realloc, hg_free, &h);
+      if (!ctx) return 2;
+      hg_ctx_setup(ctx, c);
+      size_t base = h.cur;
+      h.peak = h.cur;
+      wire_doc *doc = NULL;
+      CALLGRIND_ZERO_STATS;
+      CALLGRIND_TOGGLE_COLLECT;
+      int32_t st = wire_decode(ctx, p, len, &doc);
+      CALLGRIND_TOGGLE_COLLECT;
+      char desc[64];
+      snprintf(desc, sizeof desc, "%s %zu", hg_names[c], sizes[s]);
+      CALLGRIND_DUMP_STATS_AT(desc);
+      wire_doc_free(doc);
+      wire_ctx_free(ctx);
+      printf("%s %zu %zu %d %zu\n", hg_names[c], sizes[s], len, st,
+             h.peak - base);
+      fflush(stdout);
+      free(p);
+    }
+  }
+  return 0;
+}
