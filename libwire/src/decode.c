@@ -635,7 +635,10 @@ bool wire__dec_check_count(dec *d, const uint8_t *s, uint64_t count,
     return fail(d, WIRE_E_LIMIT, s, "%llu elements exceed the limit %llu",
                 (unsigned long long)count,
                 (unsigned long long)d->ctx->max_collection);
+  /* The bytes left, less one for each element that the open lists and
+   * maps still owe (so nested counts cannot claim the same bytes). */
   uint64_t left = (uint64_t)(d->in.end - d->in.p);
+  left = left > d->pending ? left - d->pending : 0;
   if (min_width && count > left / min_width)
     return fail(d, WIRE_E_TRUNCATED, s,
                 "%llu elements cannot fit in the %llu byte(s) left",
@@ -712,8 +715,11 @@ static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
   n->v.list.cap = count;
   if (!enter(d)) return false;
   bool any = false;
+  bool owed = !(l.same && !l.flags && l.et.type == WIRE_T_NONE);
+  if (owed) d->pending += count;
   for (uint32_t i = 0; i < count; i++) {
     wire_node *e;
+    if (owed) d->pending--;
     if (!read_slot(d, l.flags, l.track, l.same ? &l.et : NULL, &e)) return false;
     items[i] = e;
     n->small = i + 1;
@@ -792,6 +798,7 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
   n->v.map.cap = count;
   if (!enter(d)) return false;
   uint32_t done = 0;
+  d->pending += count; /* one less as each entry starts */
   while (done < count) {
     const uint8_t *hs = d->in.p;
     wire_dec_chunk c;
@@ -804,6 +811,7 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
       /* A single entry without a size byte; the non-null side carries its
        * own type meta, framed by a ref flag when its track bit is set. */
       const uint8_t *es = d->in.p;
+      d->pending--;
       if (c.knull) {
         if (!(k = node(d, WIRE_T_NULL))) return false;
       } else if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, c.kfix, &k)) {
@@ -832,6 +840,7 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
     else if (!read_type_meta(d, &vt)) return false;
     for (uint32_t i = 0; i < size; i++) {
       const uint8_t *es = d->in.p;
+      d->pending--;
       if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, &kt, &k) ||
           !read_slot(d, h & WIRE_MF_VAL_TRACK, true, &vt, &v))
         return false;

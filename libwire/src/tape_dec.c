@@ -242,8 +242,12 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   bool any = false;
   uint8_t first = WIRE_T_NULL;
   bool packable = count >= 2;
+  /* elements still owed take a byte each (as in decode.c) */
+  bool owed = !(l.same && !l.flags && l.et.type == WIRE_T_NONE);
+  if (owed) d->pending += count;
   for (uint32_t i = 0; i < count; i++) {
     uint8_t et;
+    if (owed) d->pending--;
     if (!slot(t, l.flags, l.track, l.same ? &l.et : NULL, &et)) return false;
     any |= et != WIRE_T_NULL;
     if (i == 0) {
@@ -272,12 +276,14 @@ static bool map(td *t, const wire_ftype *decl) {
   if (!wire__dec_check_count(d, s, count, 1)) return false;
   if (!wire__dec_enter(d)) return false;
   uint32_t done = 0;
+  d->pending += count; /* one less as each entry starts */
   while (done < count) {
     wire_dec_chunk c;
     if (!wire__dec_chunk_begin(d, decl, &c)) return false;
     uint8_t h = c.h, kt, vt;
     if (c.knull || c.vnull) {
       const uint8_t *es = d->in.p;
+      d->pending--;
       if (c.knull) {
         if (!count_value(t)) return false;
         p8(t, TAPE_NULL);
@@ -306,6 +312,7 @@ static bool map(td *t, const wire_ftype *decl) {
     else if (!wire__dec_type_meta(d, &vtm)) return false;
     for (uint32_t i = 0; i < size; i++) {
       const uint8_t *es = d->in.p;
+      d->pending--;
       if (!slot(t, h & WIRE_MF_KEY_TRACK, true, &ktm, &kt) ||
           !slot(t, h & WIRE_MF_VAL_TRACK, true, &vtm, &vt))
         return false;

@@ -31,14 +31,18 @@ enum {
   HG_LISTS,       /* a same-type list of empty lists, 1 byte each */
   HG_DEEP,        /* roots nested as deep as the largest depth limit */
   HG_ZERO_WIDTH,  /* roots of 8192 NONE (7 bytes each): rejected */
+  HG_NESTED_COUNTS, /* 63 nested lists, each claiming every byte left for
+                       its elements: rejected */
   HG_NCLASSES
 };
 
 static const char *const hg_names[HG_NCLASSES] = {
     "ms-referenced", "ms-distinct", "ms-repeated", "typedefs", "roots",
-    "references", "map-null", "list-null", "lists", "deep", "zero-width"};
+    "references", "map-null", "list-null", "lists", "deep", "zero-width",
+    "nested-counts"};
 /* Whether the payload of the class decodes (1) or is rejected (0). */
-static const int hg_valid[HG_NCLASSES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
+static const int hg_valid[HG_NCLASSES] = {1, 1, 1, 1, 1, 1,
+                                          1, 1, 1, 1, 0, 0};
 
 typedef struct {
   uint8_t *p;
@@ -222,6 +226,22 @@ static inline uint8_t *hg_gen(int cls, size_t target, size_t *out_len) {
   case HG_ZERO_WIDTH:
     while (b.len + 7 <= target) hg_put(&b, "\x01\xff\x16\x80\x40\x08\x24", 7);
     break;
+  case HG_NESTED_COUNTS: {
+    /* 01 ff, then 62 times 16 <count> 00 (elements with their own type
+     * meta), then 16 <count> 02 and that many nulls; every count is the
+     * number of bytes left after it. */
+    size_t levels = 63, at = 2;
+    hg_put(&b, "\x01\xff", 2);
+    for (size_t i = 0; i < levels; i++) {
+      size_t rest = target - at - 2 - 3 * (levels - 1 - i) - 5;
+      hg_u8(&b, 0x16);
+      hg_var(&b, rest);
+      hg_u8(&b, i + 1 < levels ? 0x00 : 0x02);
+      at = b.len;
+    }
+    while (b.len < target) hg_u8(&b, 0xfd);
+    break;
+  }
   default:
     abort();
   }

@@ -42,6 +42,10 @@ int main(int argc, char **argv) {
       size_t len;
       uint8_t *p = hg_gen(c, sizes[s], &len);
       hg_heap h = {0, 0, 0, 0};
+      /* HG_HEAP_CAP=BYTES: allocations beyond it fail (to measure old
+       * builds whose peaks explode). */
+      if (getenv("HG_HEAP_CAP"))
+        h.fail_over = (size_t)strtoull(getenv("HG_HEAP_CAP"), NULL, 10);
       wire_ctx *ctx =
           wire_ctx_new_with_allocator(hg_malloc, hg_realloc, hg_free, &h);
       if (!ctx) return 2;
