@@ -140,7 +140,10 @@ void wire__readable(wire_ctx *ctx, const wire_doc *doc, const wire_node *n,
 
 /* typedef.c */
 size_t wire__snake_case(const char *in, size_t n, char *out);
-uint32_t wire__schema_hash(const wire_lfield *fields, uint32_t n);
+/* The same-schema hash of the fields into *out (allocates through ctx:
+ * WIRE_E_NOMEM, recorded on ctx, if that fails). */
+int32_t wire__schema_hash(wire_ctx *ctx, const wire_lfield *fields,
+                          uint32_t n, uint32_t *out);
 /* The fingerprint string behind the same-schema hash of registered struct
  * `ti` (NUL-terminated into out; *out_len without the NUL). */
 int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,

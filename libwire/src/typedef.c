@@ -65,6 +65,7 @@ static int cmp_order(const void *pa, const void *pb) {
 /* ---- same-schema fingerprint ---- */
 
 typedef struct {
+  wire_ctx *ctx; /* every allocation goes through its allocator */
   char *p;
   size_t len, cap;
   bool bad;
@@ -75,7 +76,7 @@ static void sb_add(sbuf *s, const char *t, size_t n) {
   if (s->cap - s->len < n + 1) {
     size_t cap = s->cap ? s->cap * 2 : 256;
     while (cap - s->len < n + 1) cap *= 2;
-    char *p = realloc(s->p, cap);
+    char *p = wire__realloc(s->ctx, s->p, s->cap, cap);
     if (!p) {
       s->bad = true;
       return;
@@ -121,45 +122,51 @@ static int cmp_ident_v(const void *a, const void *b) {
   return cmp_ident(a, b);
 }
 
-/* Writes the fingerprint string of the fields (any order) into *out
- * (malloc'd, caller frees). */
-static char *fingerprint(const wire_lfield *fields, uint32_t n, size_t *len) {
-  wire_lfield *sorted = malloc((n ? n : 1) * sizeof *sorted);
-  if (!sorted) return NULL;
-  memcpy(sorted, fields, n * sizeof *sorted);
+/* The fingerprint string of the fields (any order) into *s (allocated
+ * through s->ctx; free s->p, s->cap). WIRE_E_NOMEM if an allocation
+ * failed. */
+static int32_t fingerprint(wire_ctx *ctx, const wire_lfield *fields,
+                           uint32_t n, sbuf *s) {
+  *s = (sbuf){ctx, NULL, 0, 0, false};
+  size_t ssize = (n ? n : 1) * sizeof(wire_lfield);
+  wire_lfield *sorted = wire__alloc(ctx, ssize);
+  if (!sorted) return WIRE_E_NOMEM;
+  if (n) memcpy(sorted, fields, n * sizeof *sorted);
   qsort(sorted, n, sizeof *sorted, cmp_ident_v);
-  sbuf s = {0};
   for (uint32_t i = 0; i < n; i++) {
     char b[16];
     if (sorted[i].tag >= 0) {
       int k = snprintf(b, sizeof b, "%d", sorted[i].tag);
-      sb_add(&s, b, (size_t)k);
+      sb_add(s, b, (size_t)k);
     } else {
-      sb_add(&s, (const char *)sorted[i].name, sorted[i].name_len);
+      sb_add(s, (const char *)sorted[i].name, sorted[i].name_len);
     }
-    sb_add(&s, ",", 1);
-    fp_type(&s, sorted[i].type, true);
-    sb_add(&s, ";", 1);
+    sb_add(s, ",", 1);
+    fp_type(s, sorted[i].type, true);
+    sb_add(s, ";", 1);
   }
-  free(sorted);
-  if (s.bad) {
-    free(s.p);
-    return NULL;
+  wire__free(ctx, sorted, ssize);
+  sb_add(s, "", 0); /* room for the NUL, even when empty */
+  if (s->bad) {
+    wire__free(ctx, s->p, s->cap);
+    *s = (sbuf){ctx, NULL, 0, 0, false};
+    return WIRE_E_NOMEM;
   }
-  sb_add(&s, "", 0);
-  if (s.p) s.p[s.len] = 0;
-  *len = s.len;
-  return s.p ? s.p : calloc(1, 1);
+  s->p[s->len] = 0;
+  return WIRE_OK;
 }
 
-uint32_t wire__schema_hash(const wire_lfield *fields, uint32_t n) {
-  size_t len = 0;
-  char *fp = fingerprint(fields, n, &len);
-  if (!fp) return 0;
+int32_t wire__schema_hash(wire_ctx *ctx, const wire_lfield *fields,
+                          uint32_t n, uint32_t *out) {
+  sbuf s;
+  *out = 0;
+  if (fingerprint(ctx, fields, n, &s) != WIRE_OK)
+    return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
   uint64_t h;
-  wire_murmur3_x64_128((const uint8_t *)fp, len, 47, &h, NULL);
-  free(fp);
-  return (uint32_t)h;
+  wire_murmur3_x64_128((const uint8_t *)s.p, s.len, 47, &h, NULL);
+  wire__free(ctx, s.p, s.cap);
+  *out = (uint32_t)h;
+  return WIRE_OK;
 }
 
 int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t type_index,
@@ -168,14 +175,14 @@ int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t type_index,
   if (!r || type_index >= r->ntypes || !r->types[type_index].layout)
     return WIRE_E_ARG;
   wire_layout *l = r->types[type_index].layout;
-  size_t len = 0;
-  char *fp = fingerprint(l->fields, l->nfields, &len);
-  if (!fp) return WIRE_E_NOMEM;
-  if (out_len) *out_len = len;
+  sbuf s;
+  if (fingerprint(ctx, l->fields, l->nfields, &s) != WIRE_OK)
+    return WIRE_E_NOMEM;
+  if (out_len) *out_len = s.len;
   int32_t st = WIRE_OK;
-  if (len + 1 > cap) st = WIRE_E_BUFFER_FULL;
-  else memcpy(out, fp, len + 1);
-  free(fp);
+  if (s.len + 1 > cap) st = WIRE_E_BUFFER_FULL;
+  else memcpy(out, s.p, s.len + 1);
+  wire__free(ctx, s.p, s.cap);
   return st;
 }
 
@@ -238,7 +245,9 @@ int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti) {
    * declared order; struct fields take the wire order. */
   if (t->kind == WIRE_KIND_STRUCT) {
     qsort(l->fields, l->nfields, sizeof *l->fields, cmp_order);
-    l->schema_hash = wire__schema_hash(l->fields, l->nfields);
+    if (wire__schema_hash(ctx, l->fields, l->nfields, &l->schema_hash) !=
+        WIRE_OK)
+      return WIRE_E_NOMEM;
   }
   t->layout = l;
   return WIRE_OK;
@@ -645,7 +654,9 @@ int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
     f->td_len = (uint32_t)(sub.p - fs);
   }
   if (sub.p != r.end) return tfail(&r, sub.p, "bytes left at the end of the body");
-  l->schema_hash = wire__schema_hash(l->fields, l->nfields);
+  if (wire__schema_hash(ctx, l->fields, l->nfields, &l->schema_hash) !=
+      WIRE_OK)
+    return WIRE_E_NOMEM;
   *out = l;
   return WIRE_OK;
 }

@@ -166,7 +166,9 @@ static inline uint8_t *hg_gen(int cls, size_t target, size_t *out_len) {
   }
   case HG_TYPEDEFS: {
     /* One root: named enums, each announcing the next shared TypeDef. */
-    size_t n = (target - 8) / 24;
+    size_t n = 0, used = 8;
+    while (used + 2 + sizeof hg_color_td + 5 <= target)
+      used += 2 + sizeof hg_color_td + (n++ < 64 ? 1 : n < 8192 ? 2 : 3);
     hg_put(&b, "\x01\xff\x16", 3);
     hg_var(&b, n);
     hg_u8(&b, 0);
