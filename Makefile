@@ -31,7 +31,7 @@ FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
 .PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
-        interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
+        interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
@@ -175,6 +175,18 @@ bench-tape: all
 fuzz:
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# Hostile input (issue 9): per generator class and size, the peak heap of
+# wire_decode per input byte and its instructions per byte (callgrind).
+HOSTILE_SIZES ?= 1000 10000 100000 1000000
+$(BUILD)/hostile/hostile_report: libwire/tests/hostile/hostile_report.c \
+    libwire/tests/hostile/hostile_gen.h $(BUILD)/lib/libwire.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $< \
+	  $(BUILD)/lib/libwire.a -lm -o $@
+hostile: $(BUILD)/hostile/hostile_report
+	python3 libwire/tests/hostile/report.py $(BUILD)/hostile/hostile_report \
+	  $(HOSTILE_SIZES)
+
 # The specification: rule/fixture traceability, and the HTML rendering.
 SPEC_MD      := $(filter-out spec/TRACE.md,$(wildcard spec/*.md))
 FIXTURE_JSON := $(shell find fixtures/valid fixtures/invalid -name '*.json' 2>/dev/null)
@@ -212,4 +224,5 @@ help:
 	@echo "make bench-check  the benchmark's byte checks (C side, no peers)"
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
 	@echo "make bench-tape [BASE=<commit>]  tape codec Ir/op: document path vs direct"
+	@echo "make hostile    hostile payloads: peak heap and Ir per input byte"
 	@echo "make install PREFIX=/usr/local   (library, header, libwire.pc, wire, wire.1)"

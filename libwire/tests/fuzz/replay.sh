@@ -29,12 +29,12 @@ TIMEOUT=""
 if command -v timeout >/dev/null 2>&1; then TIMEOUT="timeout 600"; fi
 
 set --
-for f in $FZ/corpus/* $FZ/corpus_schema/* $FZ/corpus_fdl/* $FZ/corpus_notation/* $FZ/corpus_tape/* \
+for f in $FZ/corpus/* $FZ/corpus_schema/* $FZ/corpus_fdl/* $FZ/corpus_notation/* $FZ/corpus_tape/* $FZ/corpus_heap/* \
          $FZ/crashers/*.bin $FZ/crashers/*.fdl; do
   [ -f "$f" ] && set -- "$@" "$f"
 done
 status=0
-for t in fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode; do
+for t in fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode fuzz_heap; do
   if $TIMEOUT "$OUT/$t" "$@" >"$OUT/$t.log" 2>&1; then
     tail -n 1 "$OUT/$t.log"
   else

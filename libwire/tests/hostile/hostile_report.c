@@ -8,7 +8,11 @@
  * Under callgrind (--collect-atstart=no) only the wire_decode call is
  * collected and each case ends in its own dump (described as
  * "CLASS SIZE"), so report.py reads the instructions per case. Set
- * HG_CLASSES to a comma-separated list of class names to run only those. */
+ * HG_CLASSES to a comma-separated list of class names to run only those.
+ *
+ * hostile_report --seeds DIR writes the seeds of the fuzz_heap target
+ * (libwire/tests/fuzz/corpus_heap/): a mode byte (fuzz_heap.c) and the
+ * payload of every class at 2 KB and 16 KB. */
 #include "hostile_gen.h"
 
 #include <stdio.h>
@@ -28,7 +32,28 @@ static int wanted(const char *name) {
   return 0;
 }
 
+static int seeds(const char *dir) {
+  static const size_t sz[2] = {2000, 16000};
+  for (int c = 0; c < HG_NCLASSES; c++)
+    for (int s = 0; s < 2; s++) {
+      size_t len;
+      uint8_t *p = hg_gen(c, sz[s], &len);
+      char path[512];
+      snprintf(path, sizeof path, "%s/%s-%zu", dir, hg_names[c], sz[s]);
+      FILE *f = fopen(path, "wb");
+      if (!f) return 1;
+      uint8_t mode = c == HG_TYPEDEFS ? 1 : c == HG_DEEP ? 4 : 0;
+      if (s == 1) mode |= 2; /* the larger ones through the tape too */
+      fputc(mode, f);
+      fwrite(p, 1, len, f);
+      fclose(f);
+      free(p);
+    }
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--seeds") == 0) return seeds(argv[2]);
   size_t sizes[16] = {1000, 10000, 100000, 1000000};
   int nsizes = 4;
   if (argc > 1) {
