@@ -741,8 +741,9 @@ enum {
  * failure the writer's content is left as it was; a fixed buffer that is
  * too small gives WIRE_E_BUFFER_FULL and wire_writer_size tells the size
  * that was needed. A tape that would write shared scalars (tracked strings,
- * dates) out again beyond 64 bytes per payload byte + 16 MiB fails with
- * WIRE_E_LIMIT. */
+ * dates), or the names and TypeDef bytes that it repeats at every value of
+ * a user type, out again beyond 64 bytes per payload byte + 16 MiB fails
+ * with WIRE_E_LIMIT. */
 WIRE_API int32_t wire_decode_tape_to(wire_ctx *ctx, const uint8_t *data,
                                      size_t len, uint32_t flags,
                                      wire_writer *tape_out);

@@ -7,7 +7,9 @@
  * wire_ctx_new_with_allocator, which every library allocation goes
  * through) counts live bytes; the target aborts when the peak of one call
  * passes HEAP_PER_BYTE x payload + HEAP_BASE, or when bytes are left live
- * after everything is freed. Run with -max_len=65536 (run.sh) so that
+ * after everything is freed (mode bit 1: the tape decoder's own bound,
+ * which adds three times its budget of bytes written again, 64 x input +
+ * 16 MiB). Run with -max_len=65536 (run.sh) so that
  * amplification shows. The bound is the largest proportional cost of
  * today's document (a map of null -> null entries, 112 bytes per input
  * byte); the goal of issue 9 is 32 (see `make hostile`). */
@@ -18,13 +20,13 @@
 #define HEAP_BASE 65536
 
 static void check_peak(const hg_heap *h, size_t base, size_t len,
-                       size_t per_byte, const char *what, const uint8_t *data,
-                       size_t size) {
-  size_t peak = h->peak - base, bound = per_byte * len + HEAP_BASE;
+                       size_t per_byte, size_t plus, const char *what,
+                       const uint8_t *data, size_t size) {
+  size_t peak = h->peak - base, bound = per_byte * len + plus;
   if (peak > bound) {
     fprintf(stderr, "fuzz_heap: %s of %zu bytes peaked at %zu bytes of heap "
-            "(bound %zu = %zu x input + %d)\n", what, len, peak, bound,
-            per_byte, HEAP_BASE);
+            "(bound %zu = %zu x input + %zu)\n", what, len, peak, bound,
+            per_byte, plus);
     fuzz_hexdump("input", data, size < 256 ? size : 256);
     abort();
   }
@@ -46,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wire_doc *doc = NULL;
   int32_t st = wire_decode(ctx, p, len, &doc);
   fuzz_check_error(ctx, st, len, "wire_decode");
-  check_peak(&h, base, len, HEAP_PER_BYTE, "wire_decode", data, size);
+  check_peak(&h, base, len, HEAP_PER_BYTE, HEAP_BASE, "wire_decode", data,
+             size);
   wire_doc_free(doc);
   if (mode & 2) {
     base = h.cur;
@@ -55,9 +58,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t tl = 0;
     st = wire_decode_tape(ctx, p, len, &tape, &tl);
     fuzz_check_error(ctx, st, len, "wire_decode_tape");
-    /* the tape itself holds up to 8 bytes per number and a copy of the
-     * text, within the same bound */
-    check_peak(&h, base, len, HEAP_PER_BYTE, "wire_decode_tape", data, size);
+    /* the tape may write shared values and names again, up to 64 bytes
+     * per input byte + 16 MiB (wire.h, wire_decode_tape_to); its growing
+     * buffer and the copy handed out hold that up to 3 times */
+    check_peak(&h, base, len, HEAP_PER_BYTE + 3 * 64,
+               HEAP_BASE + 3 * (16u << 20), "wire_decode_tape", data, size);
     wire_ctx_free_bytes(ctx, tape);
   }
   wire_ctx_free(ctx);
