@@ -269,3 +269,69 @@ Test(hostile, typedef_paths_fail_cleanly_at_every_allocation) {
   cr_assert(done);
   cr_assert_gt(failures, 2);
 }
+
+/* ---- no encode that its own decoder rejects (issue 9, item 6) ---- */
+
+/* A struct read with an older writer's TypeDef and its projection onto the
+ * reader's version are of one registered type but not of one layout: in
+ * one list they must not share a TypeDef. */
+Test(hostile, structs_of_two_layouts_do_not_share_a_typedef) {
+  static const char v1[] =
+      "option wire_fields_by_name = true;\n"
+      "message S [id=300] { int32 a = 1; int32 b = 2; }\n";
+  static const char v2[] =
+      "option wire_fields_by_name = true;\n"
+      "message S [id=300] { int32 a = 1; }\n";
+  wire_ctx *w = wire_ctx_new(), *r = wire_ctx_new();
+  wire_ctx_set_option(w, WIRE_OPT_COMPATIBLE, 1);
+  wire_ctx_set_option(r, WIRE_OPT_COMPATIBLE, 1);
+  cr_assert_eq(wire_schema_load_fdl(w, v1, sizeof v1 - 1, "v1"), WIRE_OK, "%s",
+               wire_ctx_error_message(w));
+  cr_assert_eq(wire_schema_load_fdl(r, v2, sizeof v2 - 1, "v2"), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  uint32_t tw, tr;
+  cr_assert_eq(wire_schema_find_type(w, "S", 1, &tw), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(r, "S", 1, &tr), WIRE_OK);
+  /* the writer: one S {a: 1, b: 2} */
+  wire_doc *d = wire_doc_new(w);
+  wire_node *s = wire_node_new_struct(d, tw);
+  cr_assert_not_null(s, "%s", wire_ctx_error_message(w));
+  cr_assert_eq(wire_struct_set_field(d, s, "a", 1,
+                                     wire_node_new_int(d, WIRE_T_VARINT32, 1)),
+               WIRE_OK);
+  cr_assert_eq(wire_struct_set_field(d, s, "b", 1,
+                                     wire_node_new_int(d, WIRE_T_VARINT32, 2)),
+               WIRE_OK);
+  cr_assert_eq(wire_doc_add_root(d, s), WIRE_OK);
+  uint8_t *p;
+  size_t pl;
+  cr_assert_eq(wire_encode(w, d, &p, &pl), WIRE_OK, "%s",
+               wire_ctx_error_message(w));
+  wire_doc_free(d);
+  /* the reader: the old struct and its projection in one list */
+  wire_doc *rd = NULL;
+  cr_assert_eq(wire_decode(r, p, pl, &rd), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  wire_node *old = wire_doc_root(rd, 0), *proj = NULL;
+  cr_assert_eq(wire_struct_project(rd, old, tr, &proj), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  wire_node *list = wire_node_new_list(rd, WIRE_T_LIST);
+  cr_assert_eq(wire_list_append(rd, list, old), WIRE_OK);
+  cr_assert_eq(wire_list_append(rd, list, proj), WIRE_OK);
+  cr_assert_eq(wire_doc_add_root(rd, list), WIRE_OK); /* a second root */
+  uint8_t *q;
+  size_t ql;
+  int32_t st = wire_encode(r, rd, &q, &ql);
+  cr_assert_eq(st, WIRE_OK, "%s", wire_ctx_error_message(r));
+  wire_doc *back = NULL;
+  cr_assert_eq(wire_decode(r, q, ql, &back), WIRE_OK,
+               "the encoder's output does not decode: %s",
+               wire_ctx_error_message(r));
+  cr_assert_eq(wire_doc_root_count(back), 2);
+  wire_doc_free(back);
+  wire_ctx_free_bytes(r, q);
+  wire_doc_free(rd);
+  wire_ctx_free_bytes(w, p);
+  wire_ctx_free(w);
+  wire_ctx_free(r);
+}
