@@ -176,16 +176,17 @@ fuzz:
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # Hostile input (issue 9): per generator class and size, the peak heap of
-# wire_decode per input byte and its instructions per byte (callgrind).
+# wire_decode per input byte and its instructions per byte (callgrind), and
+# the peak RSS of `wire decode` on the largest payloads (about a minute).
 HOSTILE_SIZES ?= 1000 10000 100000 1000000
 $(BUILD)/hostile/hostile_report: libwire/tests/hostile/hostile_report.c \
     libwire/tests/hostile/hostile_gen.h $(BUILD)/lib/libwire.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $< \
 	  $(BUILD)/lib/libwire.a -lm -o $@
-hostile: $(BUILD)/hostile/hostile_report
+hostile: $(BUILD)/hostile/hostile_report $(BUILD)/bin/wire
 	python3 libwire/tests/hostile/report.py $(BUILD)/hostile/hostile_report \
-	  $(HOSTILE_SIZES)
+	  --wire $(BUILD)/bin/wire $(HOSTILE_SIZES)
 
 # The specification: rule/fixture traceability, and the HTML rendering.
 SPEC_MD      := $(filter-out spec/TRACE.md,$(wildcard spec/*.md))

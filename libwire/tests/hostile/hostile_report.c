@@ -12,7 +12,9 @@
  *
  * hostile_report --seeds DIR writes the seeds of the fuzz_heap target
  * (libwire/tests/fuzz/corpus_heap/): a mode byte (fuzz_heap.c) and the
- * payload of every class at 2 KB and 16 KB. */
+ * payload of every class at 2 KB and 16 KB; hostile_report --payload
+ * CLASS SIZE writes one payload to stdout (report.py measures the CLI on
+ * it). */
 #include "hostile_gen.h"
 
 #include <stdio.h>
@@ -54,6 +56,17 @@ static int seeds(const char *dir) {
 
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--seeds") == 0) return seeds(argv[2]);
+  if (argc == 4 && strcmp(argv[1], "--payload") == 0) {
+    for (int c = 0; c < HG_NCLASSES; c++)
+      if (strcmp(argv[2], hg_names[c]) == 0) {
+        size_t len;
+        uint8_t *p = hg_gen(c, (size_t)strtoull(argv[3], NULL, 10), &len);
+        fwrite(p, 1, len, stdout);
+        free(p);
+        return 0;
+      }
+    return 2;
+  }
   size_t sizes[16] = {1000, 10000, 100000, 1000000};
   int nsizes = 4;
   if (argc > 1) {

@@ -11,6 +11,8 @@ size stays within 32 x input + 64 KiB of heap (the goal of issue 9).
 
 --check: exit 1 when a class misses the Ir goal (the heap goal is known
 not to hold for every class yet; see spec/04-errors-and-limits.md).
+--wire CLI: also the peak RSS of `CLI decode` (GNU time) on the largest
+payload of every class, against 64 x input + 16 MiB (the CLI's goal).
 Environment: HG_CLASSES=a,b limits the classes (names as printed)."""
 import glob
 import os
@@ -21,8 +23,14 @@ import tempfile
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--check"]
-    check = "--check" in sys.argv[1:]
+    argv = sys.argv[1:]
+    wire = None
+    if "--wire" in argv:
+        i = argv.index("--wire")
+        wire = argv[i + 1]
+        del argv[i:i + 2]
+    args = [a for a in argv if a != "--check"]
+    check = "--check" in argv
     binary, sizes = args[0], args[1:] or ["1000", "10000", "100000", "1000000"]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
@@ -73,6 +81,21 @@ def main():
         print("%-15s %13.2fx %10s" % (cls, spread, heap))
         if spread > 2:
             bad += 1
+    if wire and os.path.exists("/usr/bin/time"):
+        size = max(int(x) for x in sizes)
+        print()
+        print("%-15s %8s %12s %10s" % ("class", "bytes", "wire RSS KiB", "RSS goal"))
+        with tempfile.TemporaryDirectory() as tmp:
+            for cls in by_class:
+                path = os.path.join(tmp, "p.bin")
+                with open(path, "wb") as fh:
+                    subprocess.run([binary, "--payload", cls, str(size)], stdout=fh, check=True)
+                n = os.path.getsize(path)
+                r = subprocess.run(["/usr/bin/time", "-f", "%M", wire, "decode", path],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                kib = int(r.stderr.strip().splitlines()[-1])
+                goal = (64 * n + (16 << 20)) // 1024
+                print("%-15s %8d %12d %10s" % (cls, n, kib, "met" if kib <= goal else "MISSED"))
     if check and bad:
         print("%d class(es) over the 2x Ir spread" % bad)
         sys.exit(1)
