@@ -31,7 +31,7 @@ FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
 .PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
-        interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile help
+        interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile tsan help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
@@ -92,6 +92,14 @@ sanitize:
 	ASAN_OPTIONS=detect_leaks=1 python3 -m pytest -q libwire/tests/py \
 	  --wire build/san/bin/wire
 
+# One context per thread, several threads at once, under ThreadSanitizer
+# (test_threads.c; a shared context is documented as not thread-safe).
+tsan:
+	$(MAKE) BUILD=build/tsan CFLAGS="-O1 -g -fsanitize=thread" \
+	  LDFLAGS="-fsanitize=thread" build/tsan/tests/test_threads
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" build/tsan/tests/test_threads \
+	  --jobs 1
+
 test-c-only: $(BUILD)/lib/libwire.a $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t --jobs 1; done
 
@@ -142,7 +150,7 @@ FUZZ_SECONDS ?= 60
 # the checked-in corpora) so that CI repeats a run known to pass; `make
 # fuzz` explores with a time budget instead.
 check: test conform fixtures-verify spec-check abi-check bench-check bindings-conform \
-       conformance-results sanitize valgrind
+       conformance-results sanitize valgrind tsan
 	FUZZ_ARGS="-seed=1 -runs=300000" sh libwire/tests/fuzz/run.sh 600
 
 # valgrind on a CLI round trip and the C tests (no leak, no error).
@@ -226,4 +234,5 @@ help:
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
 	@echo "make bench-tape [BASE=<commit>]  tape codec Ir/op: document path vs direct"
 	@echo "make hostile    hostile payloads: peak heap and Ir per input byte"
+	@echo "make tsan       several threads decoding at once, under ThreadSanitizer"
 	@echo "make install PREFIX=/usr/local   (library, header, libwire.pc, wire, wire.1)"
