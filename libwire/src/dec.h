@@ -62,7 +62,8 @@ typedef dec wire_dec;
 
 /* Elements that take no input bytes (same-type NONE without flags) a
  * payload of len bytes may hold, all roots together: a zero-width element
- * costs a node, so the budget grows with the input (spec R-LIMIT-9). */
+ * costs a node, so the budget grows with the input (spec R-LIST-9,
+ * R-SEC-11). */
 static inline uint64_t wire__dec_unbacked_budget(size_t len) {
   return 1024 + (uint64_t)len / 2;
 }
