@@ -31,7 +31,7 @@ FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
 .PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
-        interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile tsan help
+        interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile hostile-check tsan help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
@@ -153,7 +153,7 @@ FUZZ_SECONDS ?= 60
 # the checked-in corpora) so that CI repeats a run known to pass; `make
 # fuzz` explores with a time budget instead.
 check: test conform fixtures-verify spec-check abi-check bench-check bindings-conform \
-       conformance-results sanitize valgrind tsan
+       conformance-results sanitize valgrind tsan hostile-check
 	FUZZ_ARGS="-seed=1 -runs=300000" sh libwire/tests/fuzz/run.sh 600
 
 # valgrind on a CLI round trip and the C tests (no leak, no error).
@@ -195,6 +195,11 @@ $(BUILD)/hostile/hostile_report: libwire/tests/hostile/hostile_report.c \
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $< \
 	  $(BUILD)/lib/libwire.a -lm -o $@
+# In check: the same table, failing when instructions per byte of a class
+# vary by more than 2x between 1 KB and 1 MB.
+hostile-check: $(BUILD)/hostile/hostile_report
+	python3 libwire/tests/hostile/report.py --check \
+	  $(BUILD)/hostile/hostile_report $(HOSTILE_SIZES)
 hostile: $(BUILD)/hostile/hostile_report $(BUILD)/bin/wire
 	python3 libwire/tests/hostile/report.py $(BUILD)/hostile/hostile_report \
 	  --wire $(BUILD)/bin/wire $(HOSTILE_SIZES)

@@ -50,6 +50,7 @@ wire_doc *wire_doc_new(wire_ctx *ctx) {
 void wire_doc_free(wire_doc *d) {
   if (!d) return;
   wire__arena_free(&d->arena);
+  if (d->roots) wire__free(d->ctx, d->roots, d->roots_cap * sizeof *d->roots);
   wire__free(d->ctx, d, sizeof *d);
 }
 
@@ -66,10 +67,12 @@ static int32_t nomem(wire_doc *d) {
 int32_t wire_doc_add_root(wire_doc *d, wire_node *n) {
   if (!d || !n) return WIRE_E_ARG;
   if (d->nroots == d->roots_cap) {
+    /* Outside the arena: a payload of many small roots would otherwise
+     * keep every smaller copy of the table (spec R-SEC-9). */
     uint32_t cap = d->roots_cap ? d->roots_cap * 2 : 8;
-    wire_node **r = wire__arena_alloc(&d->arena, cap * sizeof *r);
+    wire_node **r = wire__realloc(d->ctx, d->roots,
+                                  d->roots_cap * sizeof *r, cap * sizeof *r);
     if (!r) return nomem(d);
-    if (d->nroots) memcpy(r, d->roots, d->nroots * sizeof *r);
     d->roots = r;
     d->roots_cap = cap;
   }

@@ -17,7 +17,7 @@
  * are bounded at what they use today, so a regression still fails. */
 static const unsigned bound_per_byte[HG_NCLASSES] = {
     [HG_MS_REF] = 32,    [HG_MS_DISTINCT] = 32, [HG_MS_AGAIN] = 32,
-    [HG_TYPEDEFS] = 32,  [HG_ROOTS] = 48,       [HG_REFS] = 32,
+    [HG_TYPEDEFS] = 32,  [HG_ROOTS] = 32,       [HG_REFS] = 32,
     [HG_NULL_MAP] = 120, [HG_NULL_LIST] = 60,   [HG_LISTS] = 60,
     [HG_DEEP] = 32,      [HG_ZERO_WIDTH] = 32,  [HG_NESTED_COUNTS] = 32};
 
