@@ -119,11 +119,7 @@ static bool same_identity(const wire_layout *a, const wire_layout *b) {
 }
 
 static void *grow(wire_ctx *ctx, void *p, size_t *cap, size_t n, size_t size) {
-  if (n < *cap) return p;
-  size_t c = *cap ? *cap * 2 : 16;
-  void *q = wire__realloc(ctx, p, *cap * size, c * size);
-  if (q) *cap = c;
-  return q;
+  return wire__grow(ctx, p, cap, n, size, 16);
 }
 
 static int32_t add_instance(infer *x, const wire_node *n) {
@@ -756,9 +752,20 @@ int32_t wire_schema_infer(wire_ctx *ctx, const uint8_t *data, size_t len,
 /* Schema hash mismatches                                                   */
 /* ======================================================================= */
 
-static uint32_t hash_with(wire_ctx *ctx, const wire_layout *l,
-                          wire_lfield *tmp, uint32_t skip,
-                          uint32_t flip, wire_ftype *ft, int what) {
+/* The schema hash of fields; a hint is only a hint: without memory for the
+ * fingerprint, nothing matches (UINT64_MAX is no 32-bit hash). */
+static uint64_t hash_of(wire_ctx *ctx, const wire_lfield *f, uint32_t n) {
+  uint32_t h;
+  if (wire__schema_hash(ctx, f, n, &h) != WIRE_OK) {
+    wire_ctx_clear_error(ctx);
+    return UINT64_MAX;
+  }
+  return h;
+}
+
+static uint64_t hash_with(wire_ctx *ctx, const wire_layout *l,
+                          wire_lfield *tmp, uint32_t skip, uint32_t flip,
+                          wire_ftype *ft, int what) {
   uint32_t n = 0;
   for (uint32_t i = 0; i < l->nfields; i++) {
     if (i == skip) continue;
@@ -772,9 +779,7 @@ static uint32_t hash_with(wire_ctx *ctx, const wire_layout *l,
     }
     n++;
   }
-  uint32_t h; /* 0 (no hint) if out of memory */
-  wire__schema_hash(ctx, tmp, n, &h);
-  return h;
+  return hash_of(ctx, tmp, n);
 }
 
 void wire__hash_hint(wire_ctx *ctx, const wire_layout *l, uint32_t got,
@@ -821,15 +826,13 @@ void wire__hash_hint(wire_ctx *ctx, const wire_layout *l, uint32_t got,
         fts[i].ref = 0;
         tmp[i].type = &fts[i];
       }
-      uint32_t h;
-      if (wire__schema_hash(ctx, tmp, l->nfields, &h) == WIRE_OK && h == got)
+      if (hash_of(ctx, tmp, l->nfields) == got)
         snprintf(buf, cap, "; the writer's hash leaves out every ref flag "
                            "(Fory Java without reference tracking)");
       wire__free(ctx, fts, l->nfields * sizeof *fts);
     }
   }
-  uint32_t h0;
-  if (!buf[0] && wire__schema_hash(ctx, tmp, 0, &h0) == WIRE_OK && h0 == got)
+  if (!buf[0] && hash_of(ctx, tmp, 0) == got)
     snprintf(buf, cap, "; the writer's hash is that of a struct without fields");
   wire__free(ctx, tmp, l->nfields * sizeof *tmp);
 }

@@ -49,10 +49,26 @@ static void *work(void *arg) {
       if (doc) {
         uint8_t *out = NULL;
         size_t ol = 0;
-        if (wire_encode(ctx, doc, &out, &ol) != WIRE_OK || ol != len ||
-            memcmp(out, p, len) != 0) {
+        /* lossless, except that the typedefs class announces one TypeDef
+         * again and again, which the writer refers to instead: there the
+         * output must decode and encode to itself */
+        if (wire_encode(ctx, doc, &out, &ol) != WIRE_OK ||
+            (c != HG_TYPEDEFS && (ol != len || memcmp(out, p, len) != 0))) {
           snprintf(j->why, sizeof j->why, "%s: not lossless", hg_names[c]);
           j->failures++;
+        } else if (c == HG_TYPEDEFS) {
+          wire_doc *d2 = NULL;
+          uint8_t *o2 = NULL;
+          size_t l2 = 0;
+          if (wire_decode(ctx, out, ol, &d2) != WIRE_OK ||
+              wire_encode(ctx, d2, &o2, &l2) != WIRE_OK || l2 != ol ||
+              memcmp(o2, out, ol) != 0) {
+            snprintf(j->why, sizeof j->why, "%s: output not stable",
+                     hg_names[c]);
+            j->failures++;
+          }
+          wire_ctx_free_bytes(ctx, o2);
+          wire_doc_free(d2);
         }
         wire_ctx_free_bytes(ctx, out);
         uint8_t *txt = NULL;
