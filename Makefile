@@ -31,7 +31,7 @@ FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
 .PHONY: mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
-        go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
+        go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile hostile-check tsan help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
@@ -106,6 +106,14 @@ sanitize:
 	ASAN_OPTIONS=detect_leaks=1 python3 -m pytest -q libwire/tests/py \
 	  --wire build/san/bin/wire
 
+# One context per thread, several threads at once, under ThreadSanitizer
+# (test_threads.c; a shared context is documented as not thread-safe).
+tsan:
+	$(MAKE) BUILD=build/tsan CFLAGS="-O1 -g -fsanitize=thread" \
+	  LDFLAGS="-fsanitize=thread" build/tsan/tests/test_threads
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" build/tsan/tests/test_threads \
+	  --jobs 1
+
 test-c-only: $(BUILD)/lib/libwire.a $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t --jobs 1; done
 
@@ -164,7 +172,7 @@ FUZZ_SECONDS ?= 60
 # the checked-in corpora) so that CI repeats a run known to pass; `make
 # fuzz` explores with a time budget instead.
 check: test conform fixtures-verify spec-check mutants abi-check bench-check bindings-conform \
-       conformance-results sanitize valgrind
+       conformance-results sanitize valgrind tsan hostile-check
 	FUZZ_ARGS="-seed=1 -runs=300000" sh libwire/tests/fuzz/run.sh 600
 
 # valgrind on a CLI round trip and the C tests (no leak, no error).
@@ -196,6 +204,24 @@ bench-tape: all
 
 fuzz:
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+# Hostile input (issue 9): per generator class and size, the peak heap of
+# wire_decode per input byte and its instructions per byte (callgrind), and
+# the peak RSS of `wire decode` on the largest payloads (about a minute).
+HOSTILE_SIZES ?= 1000 10000 100000 1000000
+$(BUILD)/hostile/hostile_report: libwire/tests/hostile/hostile_report.c \
+    libwire/tests/hostile/hostile_gen.h $(BUILD)/lib/libwire.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $< \
+	  $(BUILD)/lib/libwire.a -lm -o $@
+# In check: the same table, failing when instructions per byte of a class
+# vary by more than 2x between 1 KB and 1 MB.
+hostile-check: $(BUILD)/hostile/hostile_report
+	python3 libwire/tests/hostile/report.py --check \
+	  $(BUILD)/hostile/hostile_report $(HOSTILE_SIZES)
+hostile: $(BUILD)/hostile/hostile_report $(BUILD)/bin/wire
+	python3 libwire/tests/hostile/report.py $(BUILD)/hostile/hostile_report \
+	  --wire $(BUILD)/bin/wire $(HOSTILE_SIZES)
 
 # The specification: rule/fixture traceability, and the HTML rendering.
 SPEC_MD      := $(filter-out spec/TRACE.md,$(wildcard spec/*.md))
@@ -236,6 +262,8 @@ help:
 	@echo "make bench-check  the benchmark's byte checks (C side, no peers)"
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
 	@echo "make bench-tape [BASE=<commit>]  tape codec Ir/op: document path vs direct"
+	@echo "make hostile    hostile payloads: peak heap and Ir per input byte"
+	@echo "make tsan       several threads decoding at once, under ThreadSanitizer"
 	@echo "make bench-go   the Go binding against Fory Go (interleaved ratios)"
 	@echo "make go-csrc    copy libwire's C sources into the Go package again"
 	@echo "make install PREFIX=/usr/local   (library, header, libwire.pc, wire, wire.1)"

@@ -56,6 +56,26 @@ def truncations(b, area, key, label, extra_rules=(), only=None):
               upstream=t.get("upstream_case"))
 
 
+def hostile(b):
+    """Small payloads of the hostile classes of spec R-SEC-9..12 (the large
+    ones come from libwire/tests/hostile/hostile_gen.h)."""
+    A, G = "hostile", "inv.hostile"
+    b.add(A, G, "ms ref across roots", "a meta string reference to a name announced in the previous root "
+          "(the table is per root)",
+          "01ff1a 0600616263 060078797a 00" + "01ff1a 03 05 00", "meta_string",
+          ["R-SEC-10", "R-SEC-5", "R-MSWIRE-6"], tags=["named_types", "meta_string"])
+    b.add(A, G, "depth over the cap", "%d nested lists: deeper than the largest depth limit (1024)" % 1026,
+          "01ff16" + "010816" * 1025 + "00", "depth", ["R-LIMIT-8", "R-LIMIT-1", "R-SEC-4"])
+    b.add(A, G, "zero width two roots", "two roots of 1024 NONE each in 14 bytes: the zero-width budget "
+          "(1024 + 14/2) is the payload's", "01ff16800808 24" * 2, "limit", ["R-SEC-11", "R-LIST-9"])
+    b.add(A, G, "zero width one root", "1032 NONE in a 7-byte payload (budget 1027)", "01ff16880808 24",
+          "limit", ["R-SEC-11", "R-LIST-9"])
+    b.add(A, G, "nested counts", "a list of 5 whose first element, a list of 5 nulls, takes the bytes its "
+          "4 later siblings need", "01ff160500 160502fdfdfdfdfd", "truncated", ["R-SEC-12", "R-LIST-7"])
+    b.add(A, G, "nested map counts", "a map of 4 null->null entries inside a list of 3 that owes 2 more "
+          "elements", "01ff160300 180412121212", "truncated", ["R-SEC-12", "R-LIST-7"])
+
+
 def build(valid):
     b = Builder(valid)
 
@@ -336,6 +356,8 @@ def build(valid):
     b.add(A, G, "ref cycle bomb", "a tracked list nested 200 deep whose innermost element refers to the root",
           "010016" + "010916" + "00010916" * 199 + "fe00", "depth", ["R-LIMIT-1", "R-SEC-3", "R-SEC-4"], ref=True)
 
+    # -- hostile input (issue 9): budgets and cross-root state ----------------------------------
+    hostile(b)
     depth_struct_errors(b)
 
     # -- schema and TypeDef errors (user types) ---------------------------------------------------

@@ -197,7 +197,8 @@ WIRE_API int64_t wire_ctx_get_option(const wire_ctx *ctx, int32_t option);
 
 /* Limits on what a decoder accepts. Defaults in parentheses. */
 enum {
-  WIRE_LIMIT_DEPTH = 1,        /* nesting depth of values (64) */
+  WIRE_LIMIT_DEPTH = 1,        /* nesting depth of values (64; at most
+                                  WIRE_DEPTH_MAX) */
   WIRE_LIMIT_BINARY = 2,       /* bytes of one string/binary/array (1 GiB) */
   WIRE_LIMIT_COLLECTION = 3,   /* elements of one list/set/map (16 Mi) */
   WIRE_LIMIT_NODES = 4,        /* nodes in one decoded document (64 Mi) */
@@ -210,6 +211,16 @@ enum {
                                   read per message. Kept until the context
                                   is freed (documents point at them). */
 };
+/* The largest depth limit (WIRE_LIMIT_DEPTH accepts 1..WIRE_DEPTH_MAX).
+ * Decoding, dumping and encoding recurse once per nesting level and use at
+ * most WIRE_STACK_PER_LEVEL bytes of C stack per level plus
+ * WIRE_STACK_BASE (optimized builds, x86-64; sanitizers need more): a
+ * thread that decodes with depth limit D needs WIRE_STACK_BASE +
+ * D * WIRE_STACK_PER_LEVEL bytes of stack, 1088 KiB at the largest limit
+ * (the default of 64 needs 128 KiB). */
+#define WIRE_DEPTH_MAX 1024
+#define WIRE_STACK_PER_LEVEL 1024
+#define WIRE_STACK_BASE 65536
 WIRE_API int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t limit,
                                     uint64_t value);
 WIRE_API uint64_t wire_ctx_get_limit(const wire_ctx *ctx, int32_t limit);
@@ -816,8 +827,9 @@ enum {
  * failure the writer's content is left as it was; a fixed buffer that is
  * too small gives WIRE_E_BUFFER_FULL and wire_writer_size tells the size
  * that was needed. A tape that would write shared scalars (tracked strings,
- * dates) out again beyond 64 bytes per payload byte + 16 MiB fails with
- * WIRE_E_LIMIT. */
+ * dates), or the names and TypeDef bytes that it repeats at every value of
+ * a user type, out again beyond 64 bytes per payload byte + 16 MiB fails
+ * with WIRE_E_LIMIT. */
 WIRE_API int32_t wire_decode_tape_to(wire_ctx *ctx, const uint8_t *data,
                                      size_t len, uint32_t flags,
                                      wire_writer *tape_out);

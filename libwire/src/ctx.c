@@ -295,8 +295,9 @@ int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t which, uint64_t v) {
   wire__tdcache_flush(ctx);
   switch (which) {
   case WIRE_LIMIT_DEPTH:
-    if (v < 1 || v > 100000)
-      return wire__fail(ctx, WIRE_E_ARG, 0, "depth limit must be 1..100000");
+    if (v < 1 || v > WIRE_DEPTH_MAX)
+      return wire__fail(ctx, WIRE_E_ARG, 0, "depth limit must be 1..%d",
+                        WIRE_DEPTH_MAX);
     ctx->max_depth = (uint32_t)v;
     return WIRE_OK;
   case WIRE_LIMIT_BINARY: ctx->max_binary = v; return WIRE_OK;

@@ -21,12 +21,22 @@ typedef struct {
 } tmeta;
 typedef tmeta wire_tmeta;
 
+/* A meta string announced in this root. Its text is decoded once per role
+ * (namespace, type name) it is read in, so a reference costs O(1). The
+ * table doubles as a chained hash table of the distinct strings: bucket i
+ * starts at entry head of ms[i] (index + 1, 0 = empty). */
 typedef struct {
   const uint8_t *p;
   uint32_t len;
   uint8_t enc;
   uint8_t msctx;
-  uint8_t form; /* hash form, see wire_names */
+  uint8_t form;     /* hash form, see wire_names */
+  uint8_t decoded;  /* bit r: text[r] holds the text in role r */
+  uint32_t hash;    /* keyed hash of (enc, bytes) */
+  uint32_t head;    /* first entry of bucket (this index) + 1, or 0 */
+  uint32_t next;    /* next entry of the same bucket + 1, or 0 */
+  uint32_t tlen[2];
+  const uint8_t *text[2];
 } ms_entry;
 
 typedef struct wire_dec {
@@ -36,7 +46,10 @@ typedef struct wire_dec {
   wire_arena *arena;   /* names, unpacked meta strings, TypeDef layouts */
   uint32_t depth;
   size_t nrefs;
-  uint64_t unbacked; /* zero-width elements left in this root's budget */
+  uint64_t unbacked; /* zero-width elements left in the payload's budget */
+  uint64_t pending;  /* elements that open lists and maps still owe, one
+                        input byte each (document decoder) */
+  uint64_t seed[2];  /* key of the meta string hash (per decode) */
   ms_entry *ms;
   size_t nms, ms_cap;
   wire_dump_fn dump;
@@ -47,13 +60,20 @@ typedef struct wire_dec {
 } dec;
 typedef dec wire_dec;
 
-#define WIRE_DEC_UNBACKED_BUDGET 8192
+/* Elements that take no input bytes (same-type NONE without flags) a
+ * payload of len bytes may hold, all roots together: a zero-width element
+ * costs a node, so the budget grows with the input (spec R-LIST-9,
+ * R-SEC-11). */
+static inline uint64_t wire__dec_unbacked_budget(size_t len) {
+  return 1024 + (uint64_t)len / 2;
+}
 
 /* Starts decoding data[0..len) (into doc, or NULL for another output whose
  * names and layouts go to `arena`). */
 void wire__dec_init(wire_dec *d, wire_ctx *ctx, const uint8_t *data,
                     size_t len, wire_doc *doc, wire_arena *arena);
-/* Starts a root frame: empty tables, depth 0, a fresh zero-width budget. */
+/* Starts a root frame: empty tables, depth 0 (the zero-width budget is the
+ * payload's). */
 void wire__dec_root(wire_dec *d);
 /* Frees the tables. */
 void wire__dec_fini(wire_dec *d);

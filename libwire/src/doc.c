@@ -31,6 +31,8 @@ wire_doc *wire_doc_new(wire_ctx *ctx) {
 void wire_doc_free(wire_doc *d) {
   if (!d) return;
   wire_ctx *ctx = d->ctx;
+  if (d->roots && d->roots != d->roots_small)
+    wire__free(ctx, d->roots, d->roots_cap * sizeof *d->roots);
   if (!ctx->spare_doc) {
     wire__arena_reset(&d->arena, SPARE_ARENA_MAX);
     wire_arena a = d->arena;
@@ -60,10 +62,23 @@ int32_t wire_doc_add_root(wire_doc *d, wire_node *n) {
     d->roots = d->roots_small;
     d->roots_cap = 4;
   }
-  wire_node **r = wire__arena_grow(&d->arena, d->roots, &d->roots_cap,
-                                   d->nroots, sizeof *r, 8);
-  if (!r) return nomem(d);
-  d->roots = r;
+  if (d->nroots == d->roots_cap) {
+    /* Past the inline table, through the allocator, not the arena: a
+     * payload of many small roots would otherwise keep every smaller copy
+     * of the table (spec R-SEC-9). */
+    size_t cap = (size_t)d->roots_cap * 2, sz = sizeof *d->roots;
+    if (cap > UINT32_MAX) return nomem(d);
+    wire_node **r;
+    if (d->roots == d->roots_small) {
+      r = wire__alloc(d->ctx, cap * sz);
+      if (r) memcpy(r, d->roots_small, d->nroots * sz);
+    } else {
+      r = wire__realloc(d->ctx, d->roots, d->roots_cap * sz, cap * sz);
+    }
+    if (!r) return nomem(d);
+    d->roots = r;
+    d->roots_cap = (uint32_t)cap;
+  }
   d->roots[d->nroots++] = n;
   return WIRE_OK;
 }

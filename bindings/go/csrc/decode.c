@@ -4,7 +4,6 @@
 
 #include <stdio.h>
 
-#define UNBACKED_BUDGET WIRE_DEC_UNBACKED_BUDGET
 /* The body readers the document decoder calls per value: inlined here,
  * still exported to the tape decoder (dec.h declares them extern). */
 #define WIRE_DEC_HOT __attribute__((always_inline)) inline
@@ -69,20 +68,103 @@ static wire_node *node(dec *d, uint8_t type) {
 
 /* ---- meta strings ---- */
 
+/* SipHash-1-3 of (enc, bytes) under the decoder's key: the meta string
+ * table is keyed by wire bytes, so its hash must not be predictable
+ * (hash flooding, spec R-SEC-10). */
+#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND                                                          \
+  do {                                                                    \
+    v0 += v1; v1 = ROTL(v1, 13); v1 ^= v0; v0 = ROTL(v0, 32);             \
+    v2 += v3; v3 = ROTL(v3, 16); v3 ^= v2;                                \
+    v0 += v3; v3 = ROTL(v3, 21); v3 ^= v0;                                \
+    v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32);             \
+  } while (0)
+static uint32_t ms_hash(const dec *d, uint8_t enc, const uint8_t *p,
+                        size_t len) {
+  uint64_t v0 = d->seed[0] ^ UINT64_C(0x736f6d6570736575);
+  uint64_t v1 = d->seed[1] ^ UINT64_C(0x646f72616e646f6d);
+  uint64_t v2 = d->seed[0] ^ UINT64_C(0x6c7967656e657261);
+  uint64_t v3 = d->seed[1] ^ UINT64_C(0x7465646279746573) ^ enc;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t m;
+    memcpy(&m, p + i, 8);
+    v3 ^= m;
+    SIPROUND;
+    v0 ^= m;
+  }
+  uint64_t m = (uint64_t)len << 56;
+  for (size_t k = 0; i + k < len; k++) m |= (uint64_t)p[i + k] << (8 * k);
+  v3 ^= m;
+  SIPROUND;
+  v0 ^= m;
+  v2 ^= 0xff;
+  SIPROUND; SIPROUND; SIPROUND;
+  uint64_t h = v0 ^ v1 ^ v2 ^ v3;
+  return (uint32_t)(h ^ (h >> 32));
+}
+#undef SIPROUND
+#undef ROTL
+
+/* The announced entry equal to (enc, bytes), or NULL. The tape decoder
+ * keeps the table between calls, so a bucket may start or end with stale
+ * links: a link counts only while it names an entry of this root, of this
+ * bucket, earlier than the one before (chains are linked in index order). */
+static ms_entry *ms_find(dec *d, uint32_t hash, uint8_t enc,
+                         const uint8_t *bytes, uint32_t len) {
+  if (!d->ms_cap) return NULL;
+  uint32_t mask = (uint32_t)d->ms_cap - 1, b = hash & mask;
+  uint32_t i = d->ms[b].head, prev = (uint32_t)d->nms + 1;
+  while (i && i < prev) {
+    ms_entry *e = &d->ms[i - 1];
+    if ((e->hash & mask) != b) break;
+    if (e->hash == hash && e->enc == enc && e->len == len &&
+        wire__eq(e->p, bytes, len))
+      return e;
+    prev = i;
+    i = e->next;
+  }
+  return NULL;
+}
+
+static void ms_link(dec *d, size_t i) {
+  ms_entry *e = &d->ms[i];
+  uint32_t *head = &d->ms[e->hash & (d->ms_cap - 1)].head;
+  e->next = *head;
+  *head = (uint32_t)i + 1;
+}
+
+/* Room for one more entry: the table doubles, and its buckets are rebuilt
+ * (entries announced again stay out of them). */
+static bool ms_grow(dec *d, const uint8_t *s) {
+  if (d->nms < d->ms_cap) return true;
+  size_t cap = d->ms_cap ? d->ms_cap * 2 : 8;
+  if (cap > 65536) return fail(d, WIRE_E_LIMIT, s, "too many meta strings");
+  ms_entry *m = wire__realloc(d->ctx, d->ms, d->ms_cap * sizeof *m,
+                              cap * sizeof *m);
+  if (!m) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+  d->ms = m;
+  d->ms_cap = cap;
+  for (size_t i = 0; i < cap; i++) m[i].head = 0;
+  for (size_t i = 0; i < d->nms; i++) {
+    m[i].next = 0;
+    if (m[i].decoded & 0x80) ms_link(d, i); /* bit 7: in the buckets */
+  }
+  return true;
+}
+
 static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
                              uint8_t *enc_out) {
   const uint8_t *s = d->in.p;
   uint32_t h;
   if (!wire__get_varu32(&d->in, &h)) return false;
-  const uint8_t *bytes;
-  uint32_t len;
-  uint8_t enc, form = 0;
+  ms_entry *e;
   if (h & 1) {
     uint32_t id = h >> 1;
     if (id == 0 || id > d->nms)
       return fail(d, WIRE_E_META_STRING, s, "meta string reference %u of %zu",
                   id, d->nms);
-    ms_entry *e = &d->ms[id - 1];
+    e = &d->ms[id - 1];
     /* A reference may name an entry announced in the other role (pyfory
      * shares one table); the text is decoded in this role's alphabet. */
     if (e->msctx != msctx) {
@@ -91,20 +173,17 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
     }
     if (is_ns) nm->ns_ref = id;
     else nm->name_ref = id;
-    bytes = e->p;
-    len = e->len;
-    enc = e->enc;
-    form = e->form;
     T(s, "%s: reference to meta string #%u", is_ns ? "namespace" : "type name",
       id);
   } else {
-    len = h >> 1;
+    uint32_t len = h >> 1;
     if (len > 32767 * 4)
       return fail(d, WIRE_E_META_STRING, s, "meta string of %u bytes", len);
     T(s, "%s: new meta string, %u byte(s)", is_ns ? "namespace" : "type name",
       len);
     const uint8_t *hs = d->in.p;
     uint64_t hash = 0;
+    uint8_t enc, form = 0;
     if (len > 16) {
       if (!wire__get_le(&d->in, 8, &hash)) return false;
       enc = (uint8_t)(hash & 0xFF);
@@ -119,51 +198,57 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
     }
     if (enc > 4)
       return fail(d, WIRE_E_META_STRING, hs, "meta string encoding %u", enc);
-    const uint8_t *bs = d->in.p;
+    const uint8_t *bytes;
     if (!wire__get_bytes(&d->in, len, &bytes)) return false;
     if (len > 16) {
       if (hash == wire__ms_hash(bytes, len, enc, 0)) form = 0;
       else if (hash == wire__ms_hash(bytes, len, enc, 1)) form = 1;
       else return fail(d, WIRE_E_META_STRING, hs, "meta string hash mismatch");
     }
-    for (size_t i = 0; i < d->nms; i++) {
-      ms_entry *e = &d->ms[i];
-      if (e->enc == enc && e->len == len && wire__eq(e->p, bytes, len)) {
-        /* Announced again instead of referenced: Fory Go writes this; the
-         * name gets a new index, and the choice is kept for re-encoding. */
-        if (is_ns) nm->ns_again = 1;
-        else nm->name_again = 1;
-        break;
-      }
+    uint32_t kh = ms_hash(d, enc, bytes, len);
+    /* Announced again instead of referenced: Fory Go writes this; the name
+     * gets a new index, and the choice is kept for re-encoding. */
+    bool again = ms_find(d, kh, enc, bytes, len) != NULL;
+    if (again) {
+      if (is_ns) nm->ns_again = 1;
+      else nm->name_again = 1;
     }
-    if (d->nms == d->ms_cap) {
-      if (d->nms >= 65536)
-        return fail(d, WIRE_E_LIMIT, s, "too many meta strings");
-      ms_entry *m = wire__grow(d->ctx, d->ms, &d->ms_cap, d->nms, sizeof *m, 8);
-      if (!m) return fail(d, WIRE_E_NOMEM, s, "out of memory");
-      d->ms = m;
+    if (!ms_grow(d, s)) return false;
+    e = &d->ms[d->nms];
+    *e = (ms_entry){bytes, len, enc, (uint8_t)msctx, form, 0, kh,
+                    e->head, 0, {0, 0}, {NULL, NULL}};
+    if (!again) {
+      e->decoded = 0x80;
+      ms_link(d, d->nms);
     }
-    d->ms[d->nms++] = (ms_entry){bytes, len, enc, (uint8_t)msctx, form};
-    (void)bs;
+    d->nms++;
   }
-  /* Decode to text: UTF-8 names stay zero-copy, packed ones are unpacked
-   * into the document (at most 8/5 chars per byte). */
-  const uint8_t *copy = bytes;
-  size_t tlen = len;
-  if (enc != WIRE_MS_UTF8) {
-    uint8_t *text = wire__arena_alloc(d->arena, (size_t)len * 2 + 1);
-    if (!text) return fail(d, WIRE_E_NOMEM, s, "out of memory");
-    if (wire_meta_decode(msctx, enc, bytes, len, text, (size_t)len * 2 + 1,
-                         &tlen) != WIRE_OK)
-      return fail(d, WIRE_E_META_STRING, s, "invalid %s meta string",
-                  wire_meta_encoding_name(enc));
-    copy = text;
-  } else if (wire__utf8_check(bytes, len) != len) {
-    return fail(d, WIRE_E_META_STRING, s, "meta string is not UTF-8");
+  /* The text in this role: UTF-8 names stay zero-copy, packed ones are
+   * unpacked into the document (at most 8/5 chars per byte), once. */
+  int role = msctx == WIRE_MSCTX_NAMESPACE ? 0 : 1;
+  if (!(e->decoded & (1u << role))) {
+    const uint8_t *text = e->p;
+    size_t tlen = e->len;
+    if (e->enc != WIRE_MS_UTF8) {
+      uint8_t *t = wire__arena_alloc(d->arena, (size_t)e->len * 2 + 1);
+      if (!t) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+      if (wire_meta_decode(msctx, e->enc, e->p, e->len, t,
+                           (size_t)e->len * 2 + 1, &tlen) != WIRE_OK)
+        return fail(d, WIRE_E_META_STRING, s, "invalid %s meta string",
+                    wire_meta_encoding_name(e->enc));
+      text = t;
+    } else if (wire__utf8_check(e->p, e->len) != e->len) {
+      return fail(d, WIRE_E_META_STRING, s, "meta string is not UTF-8");
+    }
+    e->text[role] = text;
+    e->tlen[role] = (uint32_t)tlen;
+    e->decoded |= (uint8_t)(1u << role);
   }
-  if (is_ns) { nm->ns = copy; nm->ns_len = (uint32_t)tlen; nm->ns_hash_form = form; }
-  else { nm->name = copy; nm->name_len = (uint32_t)tlen; nm->name_hash_form = form; }
-  *enc_out = enc;
+  const uint8_t *copy = e->text[role];
+  uint32_t tlen = e->tlen[role];
+  if (is_ns) { nm->ns = copy; nm->ns_len = tlen; nm->ns_hash_form = e->form; }
+  else { nm->name = copy; nm->name_len = tlen; nm->name_hash_form = e->form; }
+  *enc_out = e->enc;
   if (d->dump)
     T(d->in.p, "%s = \"%.*s\"", is_ns ? "namespace" : "type name", (int)tlen,
       (const char *)copy);
@@ -559,7 +644,10 @@ bool wire__dec_check_count(dec *d, const uint8_t *s, uint64_t count,
     return fail(d, WIRE_E_LIMIT, s, "%llu elements exceed the limit %llu",
                 (unsigned long long)count,
                 (unsigned long long)d->ctx->max_collection);
+  /* The bytes left, less one for each element that the open lists and
+   * maps still owe (so nested counts cannot claim the same bytes). */
   uint64_t left = (uint64_t)(d->in.end - d->in.p);
+  left = left > d->pending ? left - d->pending : 0;
   if (min_width && count > left / min_width)
     return fail(d, WIRE_E_TRUNCATED, s,
                 "%llu elements cannot fit in the %llu byte(s) left",
@@ -636,8 +724,11 @@ static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
   n->v.list.cap = count;
   if (!enter(d)) return false;
   bool any = false;
+  bool owed = !(l.same && !l.flags && l.et.type == WIRE_T_NONE);
+  if (owed) d->pending += count;
   for (uint32_t i = 0; i < count; i++) {
     wire_node *e;
+    if (owed) d->pending--;
     if (!read_slot(d, l.flags, l.track, l.same ? &l.et : NULL, &e)) return false;
     items[i] = e;
     n->small = i + 1;
@@ -716,6 +807,7 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
   n->v.map.cap = count;
   if (!enter(d)) return false;
   uint32_t done = 0;
+  d->pending += count; /* one less as each entry starts */
   while (done < count) {
     const uint8_t *hs = d->in.p;
     wire_dec_chunk c;
@@ -728,6 +820,7 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
       /* A single entry without a size byte; the non-null side carries its
        * own type meta, framed by a ref flag when its track bit is set. */
       const uint8_t *es = d->in.p;
+      d->pending--;
       if (c.knull) {
         if (!(k = node(d, WIRE_T_NULL))) return false;
       } else if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, c.kfix, &k)) {
@@ -756,6 +849,7 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
     else if (!read_type_meta(d, &vt)) return false;
     for (uint32_t i = 0; i < size; i++) {
       const uint8_t *es = d->in.p;
+      d->pending--;
       if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, &kt, &k) ||
           !read_slot(d, h & WIRE_MF_VAL_TRACK, true, &vt, &v))
         return false;
@@ -1355,6 +1449,19 @@ void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
   d->ctx = ctx;
   d->doc = doc;
   d->arena = doc ? &doc->arena : arena;
+  d->unbacked = wire__dec_unbacked_budget(len);
+  /* The meta string hash key: addresses (ASLR) and a counter, mixed. */
+  static _Atomic uint64_t calls;
+  uint64_t x = (uint64_t)(uintptr_t)d ^ ((uint64_t)(uintptr_t)ctx << 17) ^
+               ((uint64_t)(uintptr_t)&wire__dec_init << 31) ^
+               (++calls * UINT64_C(0x9e3779b97f4a7c15));
+  for (int i = 0; i < 2; i++) {
+    x += UINT64_C(0x9e3779b97f4a7c15);
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    d->seed[i] = z ^ (z >> 31);
+  }
 }
 
 void wire__dec_root(dec *d) {
@@ -1362,7 +1469,6 @@ void wire__dec_root(dec *d) {
   d->nms = 0;
   d->ntds = 0;
   d->depth = 0;
-  d->unbacked = UNBACKED_BUDGET;
 }
 
 /* The tables are left to the context for the next decode (when it keeps

@@ -113,6 +113,23 @@ static inline bool wire__pol_static_type(const wire_ctx *ctx,
 /* Two values share type meta: same type id and, for user types, the same
  * type (R-WLIST-1). Arguments are each value's type, enum or union user
  * type id, names (named enums) and layout (structs). */
+/* Two struct layouts write the same type meta and the same bodies: one
+ * layout, or one registered type whose values are written with the same
+ * TypeDef (the schema's, or equal bytes read from the wire). A value read
+ * with an older writer's TypeDef and its projection onto the schema share
+ * the registered type but not the layout, so they cannot share a TypeDef
+ * in a same-type list. */
+static inline bool wire__pol_same_layout(const wire_layout *la,
+                                         const wire_layout *lb) {
+  if (la == lb) return true;
+  if (la->type_index == WIRE_NO_TYPE || la->type_index != lb->type_index)
+    return false;
+  bool a_schema = !la->td || la->matches_schema;
+  bool b_schema = !lb->td || lb->matches_schema;
+  if (a_schema || b_schema) return a_schema && b_schema;
+  return la->td_len == lb->td_len && wire__eq(la->td, lb->td, la->td_len);
+}
+
 static inline bool wire__pol_same_type(uint32_t ta, uint32_t tb, uint32_t ida,
                                        uint32_t idb, const wire_names *na,
                                        const wire_names *nb,
@@ -127,8 +144,7 @@ static inline bool wire__pol_same_type(uint32_t ta, uint32_t tb, uint32_t ida,
            wire__eq(na->name, nb->name, na->name_len);
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
-    return la == lb ||
-           (la->type_index != WIRE_NO_TYPE && la->type_index == lb->type_index);
+    return wire__pol_same_layout(la, lb);
   default:
     return true;
   }

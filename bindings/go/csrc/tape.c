@@ -495,6 +495,7 @@ typedef struct {
   uint64_t reemit, budget; /* shared scalars written again: bytes, cap */
   uint32_t flags; /* WIRE_TAPE_* */
   int32_t status;
+  int again; /* inside a shared scalar written again */
 } wr;
 
 static int grow(wr *w, size_t k) {
@@ -514,6 +515,16 @@ static void put(wr *w, const void *p, size_t k) {
     memcpy(w->b + w->len, p, k);
     w->len += k;
   }
+}
+/* Names and TypeDef bytes the tape repeats at every value: counted against
+ * the budget of bytes written again (as tape_dec.c does), past which
+ * nothing more is kept. */
+static void put_inline(wr *w, const void *p, size_t k) {
+  if (!w->again) {
+    w->reemit += k;
+    if (w->reemit > w->budget) return;
+  }
+  put(w, p, k);
 }
 static void p8(wr *w, uint8_t v) { put(w, &v, 1); }
 static void p16(wr *w, uint16_t v) { put(w, &v, 2); }
@@ -543,7 +554,7 @@ static void emit_fields(wr *w, wire_node *n) {
       nl = (size_t)k;
     }
     p16(w, (uint16_t)nl);
-    put(w, name, nl);
+    put_inline(w, name, nl);
     emit(w, f);
   }
 }
@@ -600,9 +611,9 @@ static void emit_enum(wr *w, wire_node *n, uint32_t t) {
     b = wire_node_bytes(n, &len);
     p8(w, WIRE_T_NAMED_ENUM);
     p16(w, (uint16_t)nsl);
-    put(w, ns, nsl);
+    put_inline(w, ns, nsl);
     p16(w, (uint16_t)len);
-    put(w, b, len);
+    put_inline(w, b, len);
   }
   p32(w, wire_node_enum_value(n));
 }
@@ -631,7 +642,7 @@ static void emit_struct(wr *w, wire_node *n) {
     /* layout from a TypeDef; then the identity for the reader */
     p8(w, TAPE_STRUCT_TD);
     p32(w, (uint32_t)tl);
-    put(w, td, tl);
+    put_inline(w, td, tl);
   } else {
     p8(w, WIRE_T_STRUCT);
   }
@@ -643,9 +654,9 @@ static void emit_struct(wr *w, wire_node *n) {
       nsl = nl = 0;
     p32(w, wire_node_user_type_id(n));
     p16(w, (uint16_t)nsl);
-    put(w, ns, nsl);
+    put_inline(w, ns, nsl);
     p16(w, (uint16_t)nl);
-    put(w, nm, nl);
+    put_inline(w, nm, nl);
   }
   emit_fields(w, n);
 }
@@ -686,8 +697,11 @@ static void emit(wr *w, wire_node *n) {
     w->seen[idx] = ++w->next;
   } else if (w->seen[idx]) { /* a shared scalar, written out again */
     size_t at = w->len;
+    int again = w->again;
     w->seen[idx] = 0;
+    w->again = 1;
     emit(w, n);
+    w->again = again;
     w->seen[idx] = 1;
     w->reemit += w->len - at;
     if (w->reemit > w->budget) w->len = at; /* over the cap: see the end */

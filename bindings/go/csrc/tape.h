@@ -95,7 +95,8 @@ static inline size_t wire__tape_check_text(int32_t given, const uint8_t *s,
 }
 
 /* A read tape writes a shared scalar (a tracked string, date...) out again
- * at every reference to it, which could make the tape far larger than the
+ * at every reference to it, and the names and TypeDef bytes of user types
+ * at every value, which could make the tape far larger than the
  * payload; the bytes written again are capped at this many for a payload
  * of `len` bytes. Past the cap decoding goes on (its errors come first)
  * and then fails with WIRE_E_LIMIT. */

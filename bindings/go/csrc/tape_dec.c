@@ -85,6 +85,14 @@ static inline void p64(td *t, uint64_t v) { wire__put_le(t->o, v, 8); }
 static inline void pbytes(td *t, const void *p, size_t n) {
   wire__put_bytes(t->o, p, n);
 }
+/* Bytes the tape repeats at every value although the payload names them
+ * once (type and field names, TypeDef bytes): they count against the same
+ * budget as shared scalars written again, and past it nothing more is
+ * kept (the call fails at the end). */
+static inline void pinline(td *t, const void *p, size_t n) {
+  t->reemit += n;
+  if (t->reemit <= t->budget) wire__put_bytes(t->o, p, n);
+}
 /* The output's sticky status as a decode error. */
 static bool out_ok(td *t) {
   if (WIRE_LIKELY(t->o->status == WIRE_OK)) return true;
@@ -240,8 +248,12 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   bool any = false;
   uint8_t first = WIRE_T_NULL;
   bool packable = count >= 2;
+  /* elements still owed take a byte each (as in decode.c) */
+  bool owed = !(l.same && !l.flags && l.et.type == WIRE_T_NONE);
+  if (owed) d->pending += count;
   for (uint32_t i = 0; i < count; i++) {
     uint8_t et;
+    if (owed) d->pending--;
     if (!slot(t, l.flags, l.track, l.same ? &l.et : NULL, &et)) return false;
     any |= et != WIRE_T_NULL;
     if (i == 0) {
@@ -270,12 +282,14 @@ static bool map(td *t, const wire_ftype *decl) {
   if (!wire__dec_check_count(d, s, count, 1)) return false;
   if (!wire__dec_enter(d)) return false;
   uint32_t done = 0;
+  d->pending += count; /* one less as each entry starts */
   while (done < count) {
     wire_dec_chunk c;
     if (!wire__dec_chunk_begin(d, decl, &c)) return false;
     uint8_t h = c.h, kt, vt;
     if (c.knull || c.vnull) {
       const uint8_t *es = d->in.p;
+      d->pending--;
       if (c.knull) {
         if (!count_value(t)) return false;
         p8(t, TAPE_NULL);
@@ -304,6 +318,7 @@ static bool map(td *t, const wire_ftype *decl) {
     else if (!wire__dec_type_meta(d, &vtm)) return false;
     for (uint32_t i = 0; i < size; i++) {
       const uint8_t *es = d->in.p;
+      d->pending--;
       if (!slot(t, h & WIRE_MF_KEY_TRACK, true, &ktm, &kt) ||
           !slot(t, h & WIRE_MF_VAL_TRACK, true, &vtm, &vt))
         return false;
@@ -344,7 +359,7 @@ static bool field(td *t, const wire_lfield *lf) {
 static void put_field_name(td *t, const wire_lfield *f) {
   if (f->name) {
     p16(t, (uint16_t)f->name_len);
-    pbytes(t, f->name, f->name_len);
+    pinline(t, f->name, f->name_len);
     return;
   }
   char tag[16];
@@ -374,7 +389,7 @@ static bool strukt(td *t, const tmeta *tm) {
     if (td_) {
       p8(t, TAPE_STRUCT_TD);
       p32(t, l->td_len);
-      pbytes(t, l->td, l->td_len);
+      pinline(t, l->td, l->td_len);
     } else {
       p8(t, WIRE_T_STRUCT);
     }
@@ -383,9 +398,9 @@ static bool strukt(td *t, const tmeta *tm) {
       p32(t, l->by_name ? UINT32_MAX : l->user_id);
       uint32_t nsl = l->by_name ? l->ns_len : 0, nl = l->by_name ? l->name_len : 0;
       p16(t, (uint16_t)nsl);
-      pbytes(t, l->ns, nsl);
+      pinline(t, l->ns, nsl);
       p16(t, (uint16_t)nl);
-      pbytes(t, l->name, nl);
+      pinline(t, l->name, nl);
     }
     p32(t, l->nfields);
   }
@@ -475,9 +490,9 @@ static bool body(td *t, const tmeta *tm, int64_t ref, uint8_t *type) {
     } else {
       p8(t, WIRE_T_NAMED_ENUM);
       p16(t, (uint16_t)nm->ns_len);
-      pbytes(t, nm->ns, nm->ns_len);
+      pinline(t, nm->ns, nm->ns_len);
       p16(t, (uint16_t)nm->name_len);
-      pbytes(t, nm->name, nm->name_len);
+      pinline(t, nm->name, nm->name_len);
     }
     p32(t, v);
     if (ref >= 0) set_ref(t, ref, tm, ty, 0, nm);

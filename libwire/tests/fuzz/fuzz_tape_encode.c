@@ -7,7 +7,7 @@
  * gets fuzzed without another byte of input. Checks (fuzz_tape.h):
  * wire_encode_tape_to gives the status, error offset and bytes of the
  * document path (wire_doc_add_tape + wire_encode); bytes that it writes
- * decode to the same tape both ways. Then the tape is encoded once more
+ * decode (wire_decode succeeds) and to the same tape both ways. Then the tape is encoded once more
  * with WIRE_OPT_TRUSTED_TEXT (not compared: the document path checks text
  * anyway), which must not crash or leak, whatever the text. */
 #include "fuzz_tape.h"
@@ -33,6 +33,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t on;
   tape_check_encode(ctx, w, t, n, &out, &on);
   if (out) {
+    /* a successful encode decodes (issue 9) */
+    wire_doc *back = NULL;
+    if (wire_decode(ctx, out, on, &back) != WIRE_OK) {
+      fprintf(stderr, "fuzz_tape_encode: a successful encode does not "
+              "decode: %s\n", wire_ctx_error_message(ctx));
+      fuzz_hexdump("encoded", out, on);
+      abort();
+    }
+    wire_doc_free(back);
     tape_check_decode(ctx, w, out, on, 0, NULL, NULL);
     tape_check_decode(ctx, w, out, on, WIRE_TAPE_FIELD_INDEX, NULL, NULL);
     free(out);

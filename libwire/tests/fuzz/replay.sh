@@ -1,6 +1,7 @@
 #!/bin/sh
 # replay.sh - regression check for `make test`: runs every seed corpus file
-# (corpus/, corpus_schema/, corpus_fdl/, corpus_notation/, corpus_tape/) and
+# (corpus/, corpus_schema/, corpus_fdl/, corpus_notation/, corpus_tape/;
+# corpus_heap/ through fuzz_heap only) and
 # every kept
 # reproducer of a fixed
 # finding (crashers/*.bin, crashers/*.fdl) once through every fuzz target
@@ -34,8 +35,14 @@ for f in $FZ/corpus/* $FZ/corpus_schema/* $FZ/corpus_fdl/* $FZ/corpus_notation/*
   [ -f "$f" ] && set -- "$@" "$f"
 done
 status=0
-for t in fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode; do
-  if $TIMEOUT "$OUT/$t" "$@" >"$OUT/$t.log" 2>&1; then
+# corpus_heap/ (large hostile payloads) goes through fuzz_heap only
+heap=""
+for f in $FZ/corpus_heap/*; do [ -f "$f" ] && heap="$heap $f"; done
+for t in fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode fuzz_heap; do
+  extra=""
+  [ "$t" = fuzz_heap ] && extra=$heap
+  # shellcheck disable=SC2086
+  if $TIMEOUT "$OUT/$t" "$@" $extra >"$OUT/$t.log" 2>&1; then
     tail -n 1 "$OUT/$t.log"
   else
     echo "replay.sh: $t FAILED; see $OUT/$t.log (WIRE_FUZZ_VERBOSE=1 names" \

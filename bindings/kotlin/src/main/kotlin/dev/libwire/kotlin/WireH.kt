@@ -113,6 +113,9 @@ internal object WireH {
     const val LIMIT_TYPEDEF_BYTES = 7
     const val LIMIT_TYPEDEF_FIELDS = 8
     const val LIMIT_TYPEDEF_CACHE = 9
+    const val DEPTH_MAX = 1024
+    const val STACK_PER_LEVEL = 1024
+    const val STACK_BASE = 65536
     const val STR_LATIN1 = 0
     const val STR_UTF16 = 1
     const val STR_UTF8 = 2

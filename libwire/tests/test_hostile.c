@@ -1,0 +1,337 @@
+/* test_hostile.c - hostile input (issue 9): memory in proportion to the
+ * input for every generator class of hostile/hostile_gen.h, budgets that
+ * cover the whole payload, meta strings decoded once, the depth cap against
+ * a small C stack, and allocation failure in the TypeDef paths.
+ * Peak heap is measured through the context allocator, which every
+ * library allocation goes through. Timing is not tested here: `make
+ * hostile` prints instructions per byte (callgrind). */
+#include "hostile/hostile_gen.h"
+
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdio.h>
+
+/* Peak heap per input byte that each class must stay under (plus 64 KiB).
+ * The goal of issue 9 is 32 for every class; the classes above it hold a
+ * node (40 bytes) and a pointer per input byte (lists, maps of nulls) and
+ * are bounded at what they use today, so a regression still fails. */
+static const unsigned bound_per_byte[HG_NCLASSES] = {
+    [HG_MS_REF] = 32,    [HG_MS_DISTINCT] = 32, [HG_MS_AGAIN] = 32,
+    [HG_TYPEDEFS] = 32,  [HG_ROOTS] = 32,       [HG_REFS] = 32,
+    [HG_NULL_MAP] = 120, [HG_NULL_LIST] = 60,   [HG_LISTS] = 60,
+    [HG_DEEP] = 32,      [HG_ZERO_WIDTH] = 32,  [HG_NESTED_COUNTS] = 32};
+
+Test(hostile, peak_heap_is_proportional_to_the_input) {
+  static const size_t sizes[] = {1000, 10000, 100000};
+  for (int c = 0; c < HG_NCLASSES; c++) {
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+      size_t len, peak;
+      uint8_t *p = hg_gen(c, sizes[s], &len);
+      cr_assert(len <= sizes[s] + 64 && len + 64 >= sizes[s], "%s: %zu bytes",
+                hg_names[c], len);
+      int32_t st = hg_decode_peak(c, p, len, &peak);
+      free(p);
+      cr_assert_eq(st == WIRE_OK, hg_valid[c] == 1, "%s %zu: status %s",
+                   hg_names[c], sizes[s], wire_status_name(st));
+      size_t bound = bound_per_byte[c] * len + 65536;
+      cr_assert_leq(peak, bound, "%s, %zu bytes: peak heap %zu > %zu (%.1f "
+                    "per byte)", hg_names[c], len, peak, bound,
+                    (double)peak / (double)len);
+    }
+  }
+}
+
+/* One large packed name and 2,500 references to it: the text is unpacked
+ * once (before: 9.5 MB for 10 KB). */
+Test(hostile, meta_string_references_do_not_unpack_again) {
+  size_t len, small, big;
+  uint8_t *p = hg_gen(HG_MS_REF, 10000, &len);
+  cr_assert_eq(hg_decode_peak(HG_MS_REF, p, len, &big), WIRE_OK);
+  free(p);
+  p = hg_gen(HG_MS_REF, 1000, &len);
+  cr_assert_eq(hg_decode_peak(HG_MS_REF, p, len, &small), WIRE_OK);
+  free(p);
+  cr_assert_leq(big, 24 * 10000 + 65536, "peak %zu", big);
+  cr_assert_leq(big, 12 * small, "10x the input: %zu vs %zu", big, small);
+}
+
+/* The names come out right whether announced, referenced, or referenced in
+ * the other role (decoded in that role's alphabet, once per role). */
+Test(hostile, referenced_names_keep_their_text) {
+  /* list of 3 named enums: ns "abc", name "xyz"; then refs (#1, #2); then
+   * the namespace entry as the type name (a cross-role reference). */
+  static const uint8_t in[] = {0x01, 0xff, 0x16, 0x03, 0x00,
+                               0x1a, 0x06, 0x00, 'a', 'b', 'c', 0x06, 0x00,
+                               'x', 'y', 'z', 0x00,
+                               0x1a, 0x03, 0x05, 0x01,
+                               0x1a, 0x05, 0x03, 0x02};
+  wire_ctx *ctx = wire_ctx_new();
+  wire_doc *doc = NULL;
+  cr_assert_eq(wire_decode(ctx, in, sizeof in, &doc), WIRE_OK, "%s",
+               wire_ctx_error_message(ctx));
+  uint8_t *txt;
+  size_t tl;
+  cr_assert_eq(wire_notation_print(ctx, doc, wire_doc_root(doc, 0), 0, &txt,
+                                   &tl), WIRE_OK);
+  cr_assert(strstr((char *)txt, "\"abc\"") && strstr((char *)txt, "\"xyz\""),
+            "%s", txt);
+  wire_ctx_free_bytes(ctx, txt);
+  uint8_t *out;
+  size_t ol;
+  cr_assert_eq(wire_encode(ctx, doc, &out, &ol), WIRE_OK);
+  cr_assert_eq(ol, sizeof in);
+  cr_assert_arr_eq(out, in, ol);
+  wire_ctx_free_bytes(ctx, out);
+  wire_doc_free(doc);
+  wire_ctx_free(ctx);
+}
+
+/* The zero-width budget is the payload's: 1024 + len/2 elements in all
+ * roots together, not 8192 per root. */
+Test(hostile, zero_width_budget_covers_the_whole_payload) {
+  uint8_t one[] = {0x01, 0xff, 0x16, 0x80, 0x08, 0x08, 0x24}; /* 1024 NONE */
+  uint8_t two[14];
+  memcpy(two, one, 7);
+  memcpy(two + 7, one, 7);
+  wire_ctx *ctx = wire_ctx_new();
+  wire_doc *doc = NULL;
+  cr_assert_eq(wire_decode(ctx, one, sizeof one, &doc), WIRE_OK, "%s",
+               wire_ctx_error_message(ctx));
+  wire_doc_free(doc);
+  cr_assert_eq(wire_decode(ctx, two, sizeof two, &doc), WIRE_E_LIMIT);
+  cr_assert_eq(wire_ctx_error_offset(ctx), 10, "the second root's count");
+  /* with more input the budget grows: 1024 + 2100/2 > 2 * 1024 */
+  uint8_t *big = calloc(1, 2100);
+  memcpy(big, two, sizeof two);
+  for (size_t i = sizeof two; i + 2 <= 2100; i += 2) memcpy(big + i, "\x01\xfd", 2);
+  cr_assert_eq(wire_decode(ctx, big, 2100, &doc), WIRE_OK, "%s",
+               wire_ctx_error_message(ctx));
+  wire_doc_free(doc);
+  free(big);
+  wire_ctx_free(ctx);
+}
+
+/* Nested lists that each claim all the bytes left: the second one already
+ * lacks the bytes its parent still owes. */
+Test(hostile, nested_counts_cannot_claim_the_same_bytes) {
+  /* 01 ff 16 05 00 | 16 05 02 fd fd fd fd fd: the inner list takes every
+   * byte the outer list's 4 later elements need */
+  static const uint8_t in[] = {0x01, 0xff, 0x16, 0x05, 0x00, 0x16, 0x05,
+                               0x02, 0xfd, 0xfd, 0xfd, 0xfd, 0xfd};
+  wire_ctx *ctx = wire_ctx_new();
+  wire_doc *doc = NULL;
+  cr_assert_eq(wire_decode(ctx, in, sizeof in, &doc), WIRE_E_TRUNCATED);
+  cr_assert_eq(wire_ctx_error_offset(ctx), 6);
+  uint8_t *tape;
+  size_t tl;
+  cr_assert_eq(wire_decode_tape(ctx, in, sizeof in, &tape, &tl),
+               WIRE_E_TRUNCATED);
+  cr_assert_eq(wire_ctx_error_offset(ctx), 6, "the tape decoder agrees");
+  wire_ctx_free(ctx);
+}
+
+Test(hostile, depth_limit_is_capped) {
+  wire_ctx *ctx = wire_ctx_new();
+  cr_assert_eq(wire_ctx_set_limit(ctx, WIRE_LIMIT_DEPTH, WIRE_DEPTH_MAX),
+               WIRE_OK);
+  cr_assert_eq(wire_ctx_set_limit(ctx, WIRE_LIMIT_DEPTH, WIRE_DEPTH_MAX + 1),
+               WIRE_E_ARG);
+  cr_assert_eq(wire_ctx_get_limit(ctx, WIRE_LIMIT_DEPTH), WIRE_DEPTH_MAX);
+  wire_ctx_free(ctx);
+}
+
+/* ---- the largest depth on a thread with the documented stack ---- */
+
+typedef struct {
+  const uint8_t *in;
+  size_t len;
+  int32_t st[5];
+} deep_job;
+
+static void no_line(void *u, uint64_t o, uint64_t l, uint32_t d,
+                    const char *t) {
+  (void)u; (void)o; (void)l; (void)d; (void)t;
+}
+
+static void *deep_run(void *arg) {
+  deep_job *j = arg;
+  wire_ctx *ctx = wire_ctx_new();
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_DEPTH, WIRE_DEPTH_MAX);
+  wire_doc *doc = NULL;
+  j->st[0] = wire_decode(ctx, j->in, j->len, &doc);
+  uint8_t *out = NULL;
+  size_t ol;
+  j->st[1] = doc ? wire_encode(ctx, doc, &out, &ol) : -1;
+  wire_ctx_free_bytes(ctx, out);
+  wire_doc_free(doc);
+  j->st[2] = wire_dump(ctx, j->in, j->len, no_line, NULL);
+  uint8_t *tape = NULL;
+  size_t tl = 0;
+  j->st[3] = wire_decode_tape(ctx, j->in, j->len, &tape, &tl);
+  out = NULL;
+  j->st[4] = tape ? wire_encode_tape(ctx, tape, tl, &out, &ol) : -1;
+  wire_ctx_free_bytes(ctx, out);
+  wire_ctx_free_bytes(ctx, tape);
+  wire_ctx_free(ctx);
+  return NULL;
+}
+
+static size_t documented_stack(void) {
+  size_t s = WIRE_STACK_BASE + (size_t)WIRE_DEPTH_MAX * WIRE_STACK_PER_LEVEL;
+#if defined(__SANITIZE_ADDRESS__)
+  s *= 4; /* AddressSanitizer's redzones (wire.h: sanitizers need more) */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  s *= 4;
+#endif
+#endif
+  return s;
+}
+
+static void run_deep(const uint8_t *in, size_t len, const char *what) {
+  deep_job j = {in, len, {0}};
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  cr_assert_eq(pthread_attr_setstacksize(&at, documented_stack()), 0);
+  pthread_t t;
+  cr_assert_eq(pthread_create(&t, &at, deep_run, &j), 0);
+  pthread_join(t, NULL);
+  pthread_attr_destroy(&at);
+  static const char *const names[5] = {"decode", "encode", "dump",
+                                       "decode_tape", "encode_tape"};
+  for (int i = 0; i < 5; i++)
+    cr_assert_eq(j.st[i], WIRE_OK, "%s at depth %d: %s %s", what,
+                 WIRE_DEPTH_MAX, names[i], wire_status_name(j.st[i]));
+}
+
+Test(hostile, largest_depth_runs_on_the_documented_stack) {
+  /* lists: 01 ff 16, then (01 08 16) per level, then 00 */
+  size_t n = 0;
+  uint8_t *in = malloc(8 * WIRE_DEPTH_MAX + 16);
+  in[n++] = 0x01; in[n++] = 0xff; in[n++] = 0x16;
+  for (int i = 1; i <= WIRE_DEPTH_MAX; i++) { /* that many non-empty */
+    in[n++] = 0x01; in[n++] = 0x08; in[n++] = 0x16;
+  }
+  in[n++] = 0x00;
+  run_deep(in, n, "nested lists");
+  /* maps: 01 ff 18, then per level a chunk {"a": map}, then 00 */
+  n = 0;
+  in[n++] = 0x01; in[n++] = 0xff; in[n++] = 0x18;
+  for (int i = 1; i <= WIRE_DEPTH_MAX; i++) {
+    static const uint8_t lv[7] = {0x01, 0x00, 0x01, 0x15, 0x18, 0x04, 'a'};
+    memcpy(in + n, lv, 7);
+    n += 7;
+  }
+  in[n++] = 0x00;
+  run_deep(in, n, "nested maps");
+  /* one level less in the limit is refused */
+  wire_ctx *ctx = wire_ctx_new();
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_DEPTH, WIRE_DEPTH_MAX - 1);
+  wire_doc *doc = NULL;
+  cr_assert_eq(wire_decode(ctx, in, n, &doc), WIRE_E_DEPTH);
+  wire_ctx_free(ctx);
+  free(in);
+}
+
+/* ---- allocation failure in the TypeDef paths ---- */
+
+Test(hostile, typedef_paths_fail_cleanly_at_every_allocation) {
+  /* a list of two named enums in compatible mode: a TypeDef (same-schema
+   * fingerprint included) and a reference to it */
+  static const uint8_t in[] = {0x01, 0xff, 0x16, 0x02, 0x08, 0x1a, 0x00,
+                               0x0a, 0xa0, 0xbc, 0x05, 0x58, 0x44, 0xf3,
+                               0x23, 0x01, 0x0d, 0x0c, 0x8c, 0x70, 0x13,
+                               0x89, 0xcb, 0x74, 0x40, 0x00, 0x01};
+  size_t failures = 0;
+  bool done = false;
+  for (size_t k = 0; k < 2000 && !done; k++) {
+    hg_heap h = {0, 0, 0, 0};
+    wire_ctx *ctx =
+        wire_ctx_new_with_allocator(hg_malloc, hg_realloc, hg_free, &h);
+    cr_assert_not_null(ctx);
+    wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
+    h.fail_over = k ? h.cur + k * 64 : 0; /* fail past k*64 more bytes */
+    wire_doc *doc = NULL;
+    int32_t st = wire_decode(ctx, in, sizeof in, &doc);
+    if (k == 0) cr_assert_eq(st, WIRE_OK, "%s", wire_ctx_error_message(ctx));
+    if (st == WIRE_OK) {
+      if (k) done = true;
+    } else {
+      cr_assert_eq(st, WIRE_E_NOMEM, "budget %zu: %s (%s)", k * 64,
+                   wire_status_name(st), wire_ctx_error_message(ctx));
+      cr_assert_eq(wire_ctx_error_code(ctx), WIRE_E_NOMEM);
+      failures++;
+    }
+    wire_doc_free(doc);
+    wire_ctx_free(ctx);
+    cr_assert_eq(h.cur, 0, "budget %zu: leaked %zu bytes", k * 64, h.cur);
+  }
+  cr_assert(done);
+  cr_assert_gt(failures, 2);
+}
+
+/* ---- no encode that its own decoder rejects (issue 9, item 6) ---- */
+
+/* A struct read with an older writer's TypeDef and its projection onto the
+ * reader's version are of one registered type but not of one layout: in
+ * one list they must not share a TypeDef. */
+Test(hostile, structs_of_two_layouts_do_not_share_a_typedef) {
+  static const char v1[] =
+      "option wire_fields_by_name = true;\n"
+      "message S [id=300] { int32 a = 1; int32 b = 2; }\n";
+  static const char v2[] =
+      "option wire_fields_by_name = true;\n"
+      "message S [id=300] { int32 a = 1; }\n";
+  wire_ctx *w = wire_ctx_new(), *r = wire_ctx_new();
+  wire_ctx_set_option(w, WIRE_OPT_COMPATIBLE, 1);
+  wire_ctx_set_option(r, WIRE_OPT_COMPATIBLE, 1);
+  cr_assert_eq(wire_schema_load_fdl(w, v1, sizeof v1 - 1, "v1"), WIRE_OK, "%s",
+               wire_ctx_error_message(w));
+  cr_assert_eq(wire_schema_load_fdl(r, v2, sizeof v2 - 1, "v2"), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  uint32_t tw, tr;
+  cr_assert_eq(wire_schema_find_type(w, "S", 1, &tw), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(r, "S", 1, &tr), WIRE_OK);
+  /* the writer: one S {a: 1, b: 2} */
+  wire_doc *d = wire_doc_new(w);
+  wire_node *s = wire_node_new_struct(d, tw);
+  cr_assert_not_null(s, "%s", wire_ctx_error_message(w));
+  cr_assert_eq(wire_struct_set_field(d, s, "a", 1,
+                                     wire_node_new_int(d, WIRE_T_VARINT32, 1)),
+               WIRE_OK);
+  cr_assert_eq(wire_struct_set_field(d, s, "b", 1,
+                                     wire_node_new_int(d, WIRE_T_VARINT32, 2)),
+               WIRE_OK);
+  cr_assert_eq(wire_doc_add_root(d, s), WIRE_OK);
+  uint8_t *p;
+  size_t pl;
+  cr_assert_eq(wire_encode(w, d, &p, &pl), WIRE_OK, "%s",
+               wire_ctx_error_message(w));
+  wire_doc_free(d);
+  /* the reader: the old struct and its projection in one list */
+  wire_doc *rd = NULL;
+  cr_assert_eq(wire_decode(r, p, pl, &rd), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  wire_node *old = wire_doc_root(rd, 0), *proj = NULL;
+  cr_assert_eq(wire_struct_project(rd, old, tr, &proj), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  wire_node *list = wire_node_new_list(rd, WIRE_T_LIST);
+  cr_assert_eq(wire_list_append(rd, list, old), WIRE_OK);
+  cr_assert_eq(wire_list_append(rd, list, proj), WIRE_OK);
+  cr_assert_eq(wire_doc_add_root(rd, list), WIRE_OK); /* a second root */
+  uint8_t *q;
+  size_t ql;
+  int32_t st = wire_encode(r, rd, &q, &ql);
+  cr_assert_eq(st, WIRE_OK, "%s", wire_ctx_error_message(r));
+  wire_doc *back = NULL;
+  cr_assert_eq(wire_decode(r, q, ql, &back), WIRE_OK,
+               "the encoder's output does not decode: %s",
+               wire_ctx_error_message(r));
+  cr_assert_eq(wire_doc_root_count(back), 2);
+  wire_doc_free(back);
+  wire_ctx_free_bytes(r, q);
+  wire_doc_free(rd);
+  wire_ctx_free_bytes(w, p);
+  wire_ctx_free(w);
+  wire_ctx_free(r);
+}
