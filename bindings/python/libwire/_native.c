@@ -1310,7 +1310,7 @@ static const char *array_code(uint32_t op) {
   }
 }
 
-static PyObject *dec_array(Codec *c, uint8_t op) {
+static PyObject *dec_array(Codec *c, uint8_t op, const hint *h) {
   if (!AVAIL(c, 4)) return bad_tape(c);
   uint32_t n = get32(c->p);
   c->p += 4;
@@ -1321,7 +1321,13 @@ static PyObject *dec_array(Codec *c, uint8_t op) {
   if (!mv) return NULL;
   PyObject *v;
   const char *tc = array_code(op);
-  if (tc) {
+  if (op == WIRE_T_BOOL_ARRAY && h && h->tid == op) {
+    /* a declared bool array: a list of bools */
+    PyObject *l = PyList_New(n);
+    for (uint32_t i = 0; l && i < n; i++)
+      PyList_SET_ITEM(l, i, PyBool_FromLong(raw[i] != 0));
+    v = l;
+  } else if (tc) {
     v = PyObject_CallFunction(c->array_new, "s", tc);
     if (v) {               /* one copy: the tape's bytes into the array */
       PyObject *r = PyObject_CallMethod(v, "frombytes", "O", mv);
@@ -1548,7 +1554,7 @@ static PyObject *dec(Codec *c, const hint *h) {
       return v;
     }
     if (op >= WIRE_T_BOOL_ARRAY && op <= WIRE_T_FLOAT64_ARRAY)
-      return dec_array(c, op);
+      return dec_array(c, op, h);
     c->p--;
     return bad_tape(c);
   }
