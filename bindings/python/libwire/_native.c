@@ -77,6 +77,8 @@ typedef struct {
   PyObject **dflt;     /* default value or NULL */
   PyObject **factory;  /* default factory or NULL */
   PyObject *by_name;   /* wire name -> field index (PyLong) */
+  int use_dict;        /* instances have a __dict__ and no field is a
+                          descriptor of the class: read it directly */
 } splan;
 
 typedef struct {
@@ -221,14 +223,22 @@ static int grow(Codec *c, size_t n) {
 
 static inline void put8(Codec *c, uint8_t v) { c->t[c->tlen++] = v; }
 static inline void put32(Codec *c, uint32_t v) {
+#if PY_LITTLE_ENDIAN
+  memcpy(c->t + c->tlen, &v, 4);
+#else
   uint8_t *p = c->t + c->tlen;
   p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16);
   p[3] = (uint8_t)(v >> 24);
+#endif
   c->tlen += 4;
 }
 static inline void put64(Codec *c, uint64_t v) {
+#if PY_LITTLE_ENDIAN
+  memcpy(c->t + c->tlen, &v, 8);
+#else
   uint8_t *p = c->t + c->tlen;
   for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+#endif
   c->tlen += 8;
 }
 static inline void putd(Codec *c, double d) {
@@ -306,11 +316,34 @@ static int shared(Codec *c, PyObject *o) {
 static int enc(Codec *c, PyObject *o, const hint *h);
 
 /* Integer of wire type tid, range-checked. */
+/* The value of an int that fits one digit, without a call. */
+static inline int small_int(PyObject *o, long long *v) {
+#if PY_VERSION_HEX >= 0x030C0000
+  if (!PyUnstable_Long_IsCompact((PyLongObject *)o)) return 0;
+  *v = (long long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+  return 1;
+#else
+  Py_ssize_t sz = Py_SIZE(o);
+  if (sz > 1 || sz < -1) return 0;
+  long long d = sz ? (long long)((PyLongObject *)o)->ob_digit[0] : 0;
+  *v = sz < 0 ? -d : d;
+  return 1;
+#endif
+}
+
 static int enc_int(Codec *c, PyObject *o, uint32_t tid) {
-  int ovf;
-  long long v = PyLong_AsLongLongAndOverflow(o, &ovf);
-  if (v == -1 && PyErr_Occurred()) return -1;
+  int ovf = 0;
+  long long v;
+  if (!small_int(o, &v)) {
+    v = PyLong_AsLongLongAndOverflow(o, &ovf);
+    if (v == -1 && PyErr_Occurred()) return -1;
+  }
   NEED(c, 9);
+  if (tid == WIRE_T_VARINT64 && !ovf) {
+    put8(c, WIRE_T_VARINT64);
+    put64(c, (uint64_t)v);
+    return 0;
+  }
   if (tid >= WIRE_T_UINT8 && tid <= WIRE_T_TAGGED_UINT64) {
     unsigned long long u = (unsigned long long)v;
     if (ovf > 0) {
@@ -605,6 +638,10 @@ static int enc_struct(Codec *c, PyObject *o, splan *p) {
   put32(c, p->type);
   put32(c, p->n);
   const char *saved = c->field;
+  /* Instances with a __dict__: read the fields from it (one dict lookup
+   * with an interned name each) unless the class has data descriptors. */
+  PyObject *dict = p->use_dict ? PyObject_GenericGetDict(o, NULL) : NULL;
+  if (!dict) PyErr_Clear();
   for (uint32_t i = 0; i < p->n; i++) {
     c->field = p->fname[i];
     PyObject *v;
@@ -621,17 +658,30 @@ static int enc_struct(Codec *c, PyObject *o, splan *p) {
         continue;
       }
       Py_INCREF(v);
+    } else if (dict) {
+      v = PyDict_GetItemWithError(dict, p->attr[i]);
+      if (v) {
+        Py_INCREF(v);
+      } else {
+        if (PyErr_Occurred()) goto fail;
+        v = PyObject_GetAttr(o, p->attr[i]);   /* a property, a default */
+        if (!v) goto fail;
+      }
     } else {
       v = PyObject_GetAttr(o, p->attr[i]);
-      if (!v) return -1;
+      if (!v) goto fail;
     }
     int r = enc(c, v, p->hints[i]);
     Py_DECREF(v);
-    if (r) return -1;
+    if (r) goto fail;
   }
+  Py_XDECREF(dict);
   c->field = saved;
   c->depth--;
   return 0;
+fail:
+  Py_XDECREF(dict);
+  return -1;
 }
 
 static int enc_enum(Codec *c, PyObject *o, eplan *p) {
@@ -907,13 +957,25 @@ static PyObject *bad_tape(Codec *c) {
 #define AVAIL(c, n) ((size_t)((c)->end - (c)->p) >= (size_t)(n))
 
 static inline uint32_t get32(const uint8_t *p) {
+#if PY_LITTLE_ENDIAN
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+#else
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
          (uint32_t)p[3] << 24;
+#endif
 }
 static inline uint64_t get64(const uint8_t *p) {
+#if PY_LITTLE_ENDIAN
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+#else
   uint64_t v = 0;
   for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
   return v;
+#endif
 }
 static inline uint16_t get16(const uint8_t *p) {
   return (uint16_t)(p[0] | p[1] << 8);
@@ -1736,6 +1798,12 @@ static PyObject *Codec_add_struct(Codec *c, PyObject *args) {
     PyObject *fv = PyList_GET_ITEM(factories, i);
     if (dv != Py_None) p->dflt[i] = Py_NewRef(dv);
     if (fv != Py_None) p->factory[i] = Py_NewRef(fv);
+  }
+  p->use_dict = ((PyTypeObject *)cls)->tp_dictoffset != 0;
+  for (uint32_t i = 0; i < n && p->use_dict; i++) {
+    if (!p->attr[i]) continue;
+    PyObject *d = _PyType_Lookup((PyTypeObject *)cls, p->attr[i]);
+    if (d && Py_TYPE(d)->tp_descr_set) p->use_dict = 0;  /* property, slot */
   }
   PyObject *key = PyLong_FromUnsignedLong(ti);
   int r = key ? PyDict_SetItem(c->classes, cls, cap) ||
