@@ -1390,9 +1390,15 @@ static PyObject *dec_array(Codec *c, uint8_t op, const hint *h) {
       PyList_SET_ITEM(l, i, PyBool_FromLong(raw[i] != 0));
     v = l;
   } else if (tc) {
-    v = PyObject_CallFunction(c->array_new, "s", tc);
+    static PyObject *codes[WIRE_T_FLOAT64_ARRAY + 1], *frombytes;
+    if (!codes[op]) codes[op] = PyUnicode_InternFromString(tc);
+    if (!frombytes) frombytes = PyUnicode_InternFromString("frombytes");
+    v = codes[op] && frombytes
+            ? PyObject_Vectorcall(c->array_new, &codes[op], 1, NULL) : NULL;
     if (v) {               /* one copy: the tape's bytes into the array */
-      PyObject *r = PyObject_CallMethod(v, "frombytes", "O", mv);
+      PyObject *args[2] = {v, mv};
+      PyObject *r = PyObject_VectorcallMethod(
+          frombytes, args, 2, NULL);
       if (!r) Py_CLEAR(v);
       Py_XDECREF(r);
     }
