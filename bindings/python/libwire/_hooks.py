@@ -31,8 +31,9 @@ _TYPED_ARRAY_IDS = {"bool_array": ids.BOOL_ARRAY,
                     "bfloat16_array": ids.BFLOAT16_ARRAY,
                     "float8_array": ids.FLOAT8_ARRAY}
 _TYPED_ARRAY_NAMES = {v: k for k, v in _TYPED_ARRAY_IDS.items()}
-OP_STRUCT_TD, OP_ENUM_ID, OP_STRUCT_IDX = 0xF1, 0xF2, 0xF4
-_NO_TYPE = 0xFFFFFFFF
+OP_STRUCT_TD, OP_ENUM_ID, OP_STRUCT_IDX = (ids.TAPE_STRUCT_TD, ids.TAPE_ENUM_ID,
+                                         ids.TAPE_STRUCT_IDX)
+_NO_TYPE = ids.BY_NAME
 
 _p_bq = struct.Struct("<Bq").pack
 _p_bqI = struct.Struct("<BqI").pack
@@ -161,14 +162,14 @@ class Hooks:
             nanos = getattr(obj, "nanos", None) if t is Timestamp else None
             if nanos is None:
                 nanos = d.microseconds * 1000
-            return False, _p_bqI(38, d.days * 86400 + d.seconds, nanos), None
+            return False, _p_bqI(ids.TIMESTAMP, d.days * 86400 + d.seconds, nanos), None
         if isinstance(obj, datetime.date):
-            return False, _p_bq(39, obj.toordinal() - _EPOCH_ORDINAL), None
+            return False, _p_bq(ids.DATE, obj.toordinal() - _EPOCH_ORDINAL), None
         if isinstance(obj, datetime.timedelta):
             nanos = getattr(obj, "nanos", None) if t is Duration else None
             if nanos is None:
                 nanos = obj.microseconds * 1000
-            return (False, _p_bqI(37, obj.days * 86400 + obj.seconds, nanos),
+            return (False, _p_bqI(ids.DURATION, obj.days * 86400 + obj.seconds, nanos),
                     None)
         if isinstance(obj, decimal.Decimal):
             sign, digits, exp = obj.as_tuple()
@@ -176,14 +177,15 @@ class Hooks:
                 raise py_error("decimal", "%s has no wire form" % obj)
             mag = int("".join(map(str, digits))) if digits else 0
             raw = mag.to_bytes((mag.bit_length() + 7) // 8, "little")
-            return True, _p_dec(40, -exp, sign, len(raw)) + raw, None
+            return True, _p_dec(ids.DECIMAL, -exp, sign, len(raw)) + raw, None
         if t is Struct or t is FrozenStruct:
             if obj.typedef is not None:
                 td = bytes(obj.typedef)
+                # type index and user id: none (the TypeDef decides); no names
                 head = (_p_bI(OP_STRUCT_TD, len(td)) + td +
-                        b"\xff\xff\xff\xff\xff\xff\xff\xff\x00\x00\x00\x00")
+                        _p_I(_NO_TYPE) + _p_I(_NO_TYPE) + _p_H(0) + _p_H(0))
             elif isinstance(obj.type, str):
-                head = _p_bI(27, self.ctx.find_type(obj.type))
+                head = _p_bI(ids.STRUCT, self.ctx.find_type(obj.type))
             else:
                 raise py_error("schema", "a Struct of type id %r needs its "
                                "TypeDef or a schema" % (obj.type,))
@@ -194,18 +196,18 @@ class Hooks:
         if t is EnumValue:
             ty = obj.type
             if isinstance(ty, str):
-                return False, _p_bII(25, self.ctx.find_type(ty), obj.value), None
+                return False, _p_bII(ids.ENUM, self.ctx.find_type(ty), obj.value), None
             if isinstance(ty, tuple):
                 ns, nm = (s.encode("utf-8") for s in ty)
-                return (False, b"\x1a" + _p_H(len(ns)) + ns + _p_H(len(nm)) +
+                return (False, bytes([ids.NAMED_ENUM]) + _p_H(len(ns)) + ns + _p_H(len(nm)) +
                         nm + _p_I(obj.value), None)
             return (False, _p_bII(OP_ENUM_ID, _NO_TYPE if ty is None else ty,
                                   obj.value), None)
         if t is Union:
             ti = _NO_TYPE if obj.type is None else self.ctx.find_type(obj.type)
-            return True, _p_bII(33, ti, obj.case), ((b"", obj.value),)
+            return True, _p_bII(ids.UNION, ti, obj.case), ((b"", obj.value),)
         if t is NoneValue:
-            return False, b"\x24", None
+            return False, bytes([ids.NONE]), None
         if t is TypedArray:
             tid = _TYPED_ARRAY_IDS.get(obj.type)
             if tid is None:
@@ -217,7 +219,7 @@ class Hooks:
                            % t.__qualname__)
         # subclasses of the plain types
         if isinstance(obj, bool):
-            return False, b"\x01\x01" if obj else b"\x01\x00", None
+            return False, bytes([ids.BOOL, 1 if obj else 0]), None
         for base in (int, float, str, bytes, list, tuple, dict, set,
                      frozenset, bytearray):
             if isinstance(obj, base):
@@ -231,7 +233,7 @@ class Hooks:
             names = [n if n is not None else "#%d" % tag
                      for n, tag in self.codec.fields(ti)]
             return Struct(self.ctx.type_name(ti), None, None), names
-        if op == 27 or op == OP_STRUCT_TD:
+        if op == ids.STRUCT or op == OP_STRUCT_TD:
             ti, ident, td = a
             if ti != _NO_TYPE:
                 name = self.ctx.type_name(ti)
@@ -240,25 +242,25 @@ class Hooks:
                 name = (ns + "." + nm if ns else nm) if nm else (
                     None if uid == _NO_TYPE else uid)
             return Struct(name, None, td)
-        if op == 25:
+        if op == ids.ENUM:
             return EnumValue(self.ctx.type_name(a[0]), a[1])
-        if op == 26:
+        if op == ids.NAMED_ENUM:
             return EnumValue((a[0], a[1]), a[2])
         if op == OP_ENUM_ID:
             return EnumValue(None if a[0] == _NO_TYPE else a[0], a[1])
-        if op == 33:
+        if op == ids.UNION:
             ti, case = a
             return Union(None if ti == _NO_TYPE else self.ctx.type_name(ti),
                          case, None)
-        if op == 39:
+        if op == ids.DATE:
             try:
                 return _EPOCH_DATE + datetime.timedelta(days=a[0])
             except OverflowError:
                 raise py_error("unsupported", "date out of range") from None
-        if op == 37 or op == 38:
+        if op == ids.DURATION or op == ids.TIMESTAMP:
             s, ns = a
             try:
-                if op == 38:
+                if op == ids.TIMESTAMP:
                     if ns % 1000:
                         return Timestamp.from_epoch(s, ns)
                     return _EPOCH + datetime.timedelta(seconds=s,
@@ -268,10 +270,10 @@ class Hooks:
                 return datetime.timedelta(seconds=s, microseconds=ns // 1000)
             except OverflowError:
                 raise py_error("unsupported", "time out of range") from None
-        if op == 40:
+        if op == ids.DECIMAL:
             scale, neg, raw = a
             mag = int.from_bytes(raw, "little")
             return decimal.Decimal((neg, tuple(map(int, str(mag))), -scale))
-        if 43 <= op <= 56:
+        if ids.BOOL_ARRAY <= op <= ids.FLOAT64_ARRAY:
             return TypedArray(_TYPED_ARRAY_NAMES.get(op, str(op)), a[0])
         raise py_error("unsupported", "tape op %d" % op)

@@ -28,13 +28,8 @@
 #include "wire.h"
 #include "_constants.h"   /* generated from wire.h (setup.py) */
 
-/* Tape ops beyond the wire type ids (spec/tape.md). */
-enum {
-  OP_REF = 0xF0, OP_STRUCT_TD = 0xF1, OP_ENUM_ID = 0xF2, OP_PACKED = 0xF3,
-  OP_STRUCT_IDX = 0xF4
-};
-#define TAPE_VERSION 2
-#define NO_TYPE 0xFFFFFFFFu
+/* Tape ops beyond the wire type ids: WIRE_TAPE_* of wire.h. */
+#define NO_TYPE WIRE_BY_NAME
 
 /* ---- declared types ------------------------------------------------- */
 
@@ -306,7 +301,7 @@ static int shared(Codec *c, PyObject *o) {
   if (prev >= 0) {
     c->nshare--;
     NEED(c, 5);
-    put8(c, OP_REF);
+    put8(c, WIRE_TAPE_REF);
     put32(c, (uint32_t)prev);
     return 1;
   }
@@ -402,7 +397,7 @@ static int enc_str(Codec *c, PyObject *o) {
   if (kind == PyUnicode_1BYTE_KIND) {
     NEED(c, 6 + (size_t)n);
     put8(c, WIRE_T_STRING);
-    put8(c, 0x80);                 /* Latin-1, the Java runtime's choice */
+    put8(c, WIRE_TAPE_STR_JAVA | WIRE_STR_LATIN1);
     put32(c, (uint32_t)n);
     putn(c, PyUnicode_DATA(o), (size_t)n);
     return 0;
@@ -410,7 +405,7 @@ static int enc_str(Codec *c, PyObject *o) {
   if (kind == PyUnicode_2BYTE_KIND) {
     NEED(c, 6 + 2 * (size_t)n);
     put8(c, WIRE_T_STRING);
-    put8(c, 0x81);                 /* UTF-16, the Java runtime's choice */
+    put8(c, WIRE_TAPE_STR_JAVA | WIRE_STR_UTF16);
     put32(c, (uint32_t)(2 * n));
 #if PY_LITTLE_ENDIAN
     putn(c, PyUnicode_DATA(o), 2 * (size_t)n);
@@ -432,7 +427,7 @@ static int enc_str(Codec *c, PyObject *o) {
   }
   NEED(c, 6 + (size_t)bn);
   put8(c, WIRE_T_STRING);
-  put8(c, 0x82);
+  put8(c, WIRE_TAPE_STR_JAVA | WIRE_STR_UTF8);
   put32(c, (uint32_t)bn);
   putn(c, b, (size_t)bn);
   return 0;
@@ -634,7 +629,7 @@ static int enc_struct(Codec *c, PyObject *o, splan *p) {
   if (s) return s < 0 ? -1 : 0;
   if (enter(c)) return -1;
   NEED(c, 9);
-  put8(c, OP_STRUCT_IDX);
+  put8(c, WIRE_TAPE_STRUCT_IDX);
   put32(c, p->type);
   put32(c, p->n);
   const char *saved = c->field;
@@ -647,14 +642,14 @@ static int enc_struct(Codec *c, PyObject *o, splan *p) {
     PyObject *v;
     if (!p->attr[i]) {
       NEED(c, 1);
-      put8(c, 0);
+      put8(c, WIRE_TAPE_NULL);
       continue;
     }
     if (p->slot[i] >= 0) {
       v = *(PyObject **)((char *)o + p->slot[i]);
       if (!v) {
         NEED(c, 1);
-        put8(c, 0);
+        put8(c, WIRE_TAPE_NULL);
         continue;
       }
       Py_INCREF(v);
@@ -814,7 +809,7 @@ static int enc(Codec *c, PyObject *o, const hint *h) {
   }
   if (o == Py_None) {
     NEED(c, 1);
-    put8(c, 0);
+    put8(c, WIRE_TAPE_NULL);
     return 0;
   }
   if (tp == &PyList_Type || tp == &PyTuple_Type) {
@@ -853,7 +848,7 @@ static int write_tape(Codec *c, PyObject *roots) {
   if (grow(c, 8)) goto done;
   put8(c, 'W');
   put8(c, 'T');
-  put8(c, TAPE_VERSION);
+  put8(c, WIRE_TAPE_VERSION);
   put8(c, 0);
   put32(c, (uint32_t)n);
   for (Py_ssize_t i = 0; i < n; i++)
@@ -1096,7 +1091,7 @@ static PyObject *dec_struct_idx(Codec *c) {
   if (!p && PyErr_Occurred()) return NULL;
   if (!p || p->n != nf) {
     /* no class: a generic Struct and its wire names from the hooks */
-    PyObject *r = PyObject_CallFunction(c->h_decode, "iI", OP_STRUCT_IDX, ti);
+    PyObject *r = PyObject_CallFunction(c->h_decode, "iI", WIRE_TAPE_STRUCT_IDX, ti);
     if (!r) return NULL;
     if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2 ||
         !PyList_Check(PyTuple_GET_ITEM(r, 1))) {
@@ -1147,7 +1142,7 @@ fail:
 static PyObject *dec_struct_named(Codec *c, uint8_t op) {
   const uint8_t *td = NULL;
   uint32_t tdn = 0;
-  if (op == OP_STRUCT_TD) {
+  if (op == WIRE_TAPE_STRUCT_TD) {
     if (!AVAIL(c, 4)) return bad_tape(c);
     tdn = get32(c->p);
     c->p += 4;
@@ -1467,7 +1462,7 @@ static PyObject *dec(Codec *c, const hint *h) {
   if (!AVAIL(c, 1)) return bad_tape(c);
   uint8_t op = *c->p++;
   switch (op) {
-  case 0: Py_RETURN_NONE;
+  case WIRE_TAPE_NULL: Py_RETURN_NONE;
   case WIRE_T_BOOL:
     if (!AVAIL(c, 1)) return bad_tape(c);
     return PyBool_FromLong(*c->p++ != 0);
@@ -1496,21 +1491,21 @@ static PyObject *dec(Codec *c, const hint *h) {
     Py_LeaveRecursiveCall();
     return v;
   }
-  case OP_STRUCT_IDX: case WIRE_T_STRUCT: case OP_STRUCT_TD: {
+  case WIRE_TAPE_STRUCT_IDX: case WIRE_T_STRUCT: case WIRE_TAPE_STRUCT_TD: {
     if (Py_EnterRecursiveCall(" in libwire.loads")) return NULL;
-    PyObject *v = op == OP_STRUCT_IDX ? dec_struct_idx(c)
+    PyObject *v = op == WIRE_TAPE_STRUCT_IDX ? dec_struct_idx(c)
                                       : dec_struct_named(c, op);
     Py_LeaveRecursiveCall();
     return v;
   }
-  case OP_REF: {
+  case WIRE_TAPE_REF: {
     if (!AVAIL(c, 4)) return bad_tape(c);
     uint32_t k = get32(c->p);
     c->p += 4;
     if (k >= c->nobjs) return bad_tape(c);
     return Py_NewRef(c->objs[k]);
   }
-  case OP_PACKED: return dec_packed(c);
+  case WIRE_TAPE_PACKED: return dec_packed(c);
   case WIRE_T_BINARY: {
     if (!AVAIL(c, 4)) return bad_tape(c);
     uint32_t n = get32(c->p);
@@ -1580,7 +1575,7 @@ static PyObject *dec(Codec *c, const hint *h) {
     return PyObject_CallFunction(c->h_decode, "is#s#I", op, ns,
                                  (Py_ssize_t)nn, nm, (Py_ssize_t)mn, val);
   }
-  case OP_ENUM_ID: {
+  case WIRE_TAPE_ENUM_ID: {
     if (!AVAIL(c, 8)) return bad_tape(c);
     uint32_t tid = get32(c->p), val = get32(c->p + 4);
     c->p += 8;
@@ -2071,7 +2066,6 @@ PyMODINIT_FUNC PyInit__native(void) {
     Py_DECREF(consts);
     goto fail;
   }
-  if (PyModule_AddIntConstant(m, "TAPE_VERSION", TAPE_VERSION)) goto fail;
   return m;
 fail:
   Py_DECREF(m);
