@@ -679,7 +679,8 @@ WIRE_API int32_t wire_schema_field(wire_ctx *ctx, uint32_t type,
  * for any value), nullable and ref (0/1), the user type index
  * (WIRE_BY_NAME if none), the element type (LIST, SET, dense arrays) and
  * the key and value types (MAP), NULL where there are none. Any out
- * pointer may be NULL. */
+ * pointer may be NULL. The types are owned by the context and valid as
+ * long as it is. */
 WIRE_API int32_t wire_schema_field_type_info(const wire_field_type *ft,
                                              uint32_t *out_type_id,
                                              int32_t *out_nullable,
