@@ -895,36 +895,6 @@ static PyObject *Codec_encode(Codec *c, PyObject *args) {
     if (st) return ctx_fail(c, st);
     return PyLong_FromSize_t(size);
   }
-  if (c->tlen >= (1u << 16)) {
-    /* large: write straight into the bytes object (one copy less) */
-    size_t cap = c->tlen + c->tlen / 8 + 4096;
-    for (int tries = 0; tries < 2; tries++) {
-      PyObject *res = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
-      if (!res) return NULL;
-      wire_writer *w = wire_writer_new(c->ctx, (uint8_t *)PyBytes_AS_STRING(res),
-                                       cap);
-      if (!w) {
-        Py_DECREF(res);
-        return PyErr_NoMemory();
-      }
-      int32_t st = wire_encode_tape_to(c->ctx, c->t, c->tlen, w);
-      size_t size = wire_writer_size(w);
-      wire_writer_free(w);
-      if (st == WIRE_E_BUFFER_FULL) {
-        wire_ctx_clear_error(c->ctx);
-        Py_DECREF(res);
-        cap = size;
-        continue;
-      }
-      if (st) {
-        Py_DECREF(res);
-        return ctx_fail(c, st);
-      }
-      if (_PyBytes_Resize(&res, (Py_ssize_t)size)) return NULL;
-      return res;
-    }
-    return PyErr_NoMemory();
-  }
   if (!c->out) {
     c->out = wire_writer_new(c->ctx, NULL, 0);
     if (!c->out) return PyErr_NoMemory();
