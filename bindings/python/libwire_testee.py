@@ -139,7 +139,8 @@ class Testee:
 
 def main(argv):
     caps = _args(argv)
-    sys.path.insert(0, HERE)
+    # the package beside this file, or another build of it (tests)
+    sys.path.insert(0, os.environ.get("LIBWIRE_PKG_DIR") or HERE)
     import libwire
     out = sys.stdout
     hello = {"hello": {"name": "libwire-python", "version": libwire.__version__,
