@@ -142,6 +142,7 @@ typedef struct {
   PyObject *classes;    /* cls -> capsule (splan / eplan), or False */
   PyObject *types;      /* type index (PyLong) -> capsule, or None */
   int ref;              /* WIRE_OPT_REF_TRACKING as set by the Context */
+  int busy;             /* inside encode/decode: the state below is in use */
   /* encode state */
   uint8_t *t;
   size_t tlen, tcap;
@@ -860,11 +861,37 @@ done:
   return rc;
 }
 
+/* The codec's buffers hold one message at a time: a call made from inside
+ * another (a property or a default factory that calls dumps/loads on the
+ * same Context) fails instead of overwriting them. */
+static int acquire(Codec *c) {
+  if (!c->ctx) {
+    wire_error(c, "state", Py_None, "the Context is closed", WIRE_E_STATE);
+    return -1;
+  }
+  if (c->busy) {
+    wire_error(c, "state", Py_None, "dumps/loads called on a Context from "
+               "inside its own dumps/loads", WIRE_E_STATE);
+    return -1;
+  }
+  c->busy = 1;
+  return 0;
+}
+
 /* Codec.encode(roots, into=None) -> bytes, or the length written into the
  * caller's writable buffer. */
+static PyObject *encode_roots(Codec *c, PyObject *roots, PyObject *into);
+
 static PyObject *Codec_encode(Codec *c, PyObject *args) {
   PyObject *roots, *into = Py_None;
   if (!PyArg_ParseTuple(args, "O|O", &roots, &into)) return NULL;
+  if (acquire(c)) return NULL;
+  PyObject *res = encode_roots(c, roots, into);
+  c->busy = 0;
+  return res;
+}
+
+static PyObject *encode_roots(Codec *c, PyObject *roots, PyObject *into) {
   if (Py_EnterRecursiveCall(" in libwire.dumps")) return NULL;
   int r = write_tape(c, roots);
   Py_LeaveRecursiveCall();
@@ -908,8 +935,11 @@ static PyObject *Codec_encode(Codec *c, PyObject *args) {
 
 /* Codec.tape(roots) -> the tape bytes (tests and profiling). */
 static PyObject *Codec_tape(Codec *c, PyObject *roots) {
-  if (write_tape(c, roots)) return NULL;
-  return PyBytes_FromStringAndSize((const char *)c->t, (Py_ssize_t)c->tlen);
+  if (acquire(c)) return NULL;
+  PyObject *res = write_tape(c, roots) ? NULL
+      : PyBytes_FromStringAndSize((const char *)c->t, (Py_ssize_t)c->tlen);
+  c->busy = 0;
+  return res;
 }
 
 /* ---- tape reading --------------------------------------------------- */
@@ -1599,7 +1629,16 @@ static void objs_clear(Codec *c) {
 }
 
 /* Codec.decode(data) -> list of the root values; data: any buffer. */
+static PyObject *decode_data(Codec *c, PyObject *data);
+
 static PyObject *Codec_decode(Codec *c, PyObject *data) {
+  if (acquire(c)) return NULL;
+  PyObject *res = decode_data(c, data);
+  c->busy = 0;
+  return res;
+}
+
+static PyObject *decode_data(Codec *c, PyObject *data) {
   Py_buffer b;
   if (PyObject_GetBuffer(data, &b, PyBUF_SIMPLE)) return NULL;
   if (!c->tout) {
@@ -1640,6 +1679,7 @@ static PyObject *Codec_decode(Codec *c, PyObject *data) {
 
 /* Codec.fields(type) -> [(wire name or None, tag)] in wire order. */
 static PyObject *Codec_fields(Codec *c, PyObject *arg) {
+  if (!c->ctx) return wire_error(c, "state", Py_None, "closed", WIRE_E_STATE);
   unsigned long ti = PyLong_AsUnsignedLong(arg);
   if (ti == (unsigned long)-1 && PyErr_Occurred()) return NULL;
   uint32_t n = wire_schema_field_count(c->ctx, (uint32_t)ti);
@@ -1680,6 +1720,7 @@ static PyObject *Codec_add_struct(Codec *c, PyObject *args) {
     PyErr_SetString(PyExc_TypeError, "cls must be a class");
     return NULL;
   }
+  if (!c->ctx) return wire_error(c, "state", Py_None, "closed", WIRE_E_STATE);
   uint32_t n = wire_schema_field_count(c->ctx, ti);
   if ((Py_ssize_t)n != PyList_GET_SIZE(attrs) ||
       (Py_ssize_t)n != PyList_GET_SIZE(defaults) ||
@@ -1923,6 +1964,11 @@ static int Codec_clear_refs(Codec *c) {
 /* Codec.close(): frees the writers (before the Context frees wire_ctx). */
 static PyObject *Codec_close(Codec *c, PyObject *noarg) {
   (void)noarg;
+  if (c->busy) {
+    wire_error(c, "state", Py_None, "close() from inside dumps/loads",
+               WIRE_E_STATE);
+    return NULL;
+  }
   if (c->out) wire_writer_free(c->out);
   if (c->tout) wire_writer_free(c->tout);
   c->out = c->tout = NULL;

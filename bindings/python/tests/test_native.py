@@ -209,3 +209,32 @@ def test_same_bytes_as_pyfory_on_benchmark_models(bctx):
         back = bctx.loads(theirs)
         assert bctx.dumps(back) == theirs
         assert fory.serialize(fory.deserialize(mine)) == theirs
+
+
+def test_dumps_from_inside_dumps_is_refused():
+    ctx = libwire.Context()
+    ctx.load_schema_text("package t;\nmessage P [id=301] { string name = 1; }\n")
+
+    class P:
+        name: str
+
+        @property
+        def name(self):            # runs while the codec walks the object
+            return ctx.dumps("inner").hex()
+    ctx.register(P, "t.P")
+    with pytest.raises(libwire.WireError) as e:
+        ctx.dumps(P())
+    assert e.value.cls == "state"
+    assert ctx.loads(ctx.dumps([1])) == [1]     # the context still works
+    other = libwire.Context()                   # another context is fine
+    other.load_schema_text("package t;\nmessage P [id=301] { string name = 1; }\n")
+
+    class Q:
+        name: str
+
+        @property
+        def name(self):
+            return ctx.dumps("inner").hex()
+    other.register(Q, "t.P")
+    data = other.dumps(Q())
+    assert ctx.dumps("inner").hex().encode() in data
