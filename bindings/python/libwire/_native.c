@@ -544,7 +544,14 @@ static uint32_t array_tid(PyObject *o) {
     return 0;
   }
   uint32_t t = 0;
-  char f = b.format ? b.format[0] : 'B';
+  const char *fmt = b.format ? b.format : "B";
+  if (*fmt == '@' || *fmt == '=' || *fmt == '<'
+#if !PY_LITTLE_ENDIAN
+      || *fmt == '>' || *fmt == '!'
+#endif
+      )
+    fmt++;
+  char f = fmt[0] && !fmt[1] ? fmt[0] : 0;   /* one native element type */
   int sz = (int)b.itemsize;
   PyBuffer_Release(&b);
   switch (f) {
@@ -749,6 +756,15 @@ static int enc_other(Codec *c, PyObject *o, const hint *h) {
     int s = shared(c, o);
     if (s) return s < 0 ? -1 : 0;
     return enc_buffer(c, o, (uint8_t)t);
+  }
+  /* other buffers of numbers (numpy arrays, ...): dense arrays */
+  if (PyObject_CheckBuffer(o)) {
+    uint32_t t = array_tid(o);
+    if (t) {
+      int s = shared(c, o);
+      if (s) return s < 0 ? -1 : 0;
+      return enc_buffer(c, o, (uint8_t)t);
+    }
   }
   /* hooks.encode(obj, declared type id) -> (shareable, head, pairs) */
   PyObject *r = PyObject_CallFunction(c->h_encode, "OI", o,

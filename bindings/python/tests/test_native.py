@@ -238,3 +238,16 @@ def test_dumps_from_inside_dumps_is_refused():
     other.register(Q, "t.P")
     data = other.dumps(Q())
     assert ctx.dumps("inner").hex().encode() in data
+
+
+def test_typed_buffers_are_dense_arrays():
+    import ctypes
+    ctx = libwire.Context()
+    buf = (ctypes.c_int64 * 3)(1, -2, 3)          # format "<q": int64_array
+    back = ctx.loads(ctx.dumps(buf))
+    assert back == array.array("q", [1, -2, 3])
+    assert ctx.dumps(buf) == ctx.dumps(array.array("q", [1, -2, 3]))
+    f32 = (ctypes.c_float * 2)(1.5, -2.0)
+    assert ctx.loads(ctx.dumps(f32)) == array.array("f", [1.5, -2.0])
+    # a memoryview stays a binary (bytes), whatever its format
+    assert ctx.loads(ctx.dumps(memoryview(b"ab"))) == b"ab"
