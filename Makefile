@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: python-ext python-sanitize bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
+.PHONY: python-ext python-sanitize python-bench bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
         interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
@@ -125,6 +125,11 @@ python-sanitize:
 	  LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) \
 	  ASAN_OPTIONS=detect_leaks=0 python3 -m pytest -q -p no:cacheprovider tests
 
+# The Python binding against pyfory 1.7.7 (ratios of interleaved batches;
+# a few minutes; QUICK=1 for a short run).
+python-bench: python-ext
+	cd bindings/python && python3 bench.py $(if $(QUICK),--quick)
+
 # Each binding passes the whole conformance suite through FFI.
 bindings-conform: all python-ext
 	rm -f $(BUILD)/conformance/wire-go-testee
@@ -169,7 +174,7 @@ FUZZ_SECONDS ?= 60
 # the checked-in corpora) so that CI repeats a run known to pass; `make
 # fuzz` explores with a time budget instead.
 check: test conform fixtures-verify spec-check abi-check bench-check bindings-conform \
-       conformance-results sanitize valgrind
+       conformance-results sanitize python-sanitize valgrind
 	FUZZ_ARGS="-seed=1 -runs=300000" sh libwire/tests/fuzz/run.sh 600
 
 # valgrind on a CLI round trip and the C tests (no leak, no error).
@@ -233,6 +238,9 @@ help:
 	@echo "make            build the library and the wire CLI"
 	@echo "make test       run every test"
 	@echo "make sanitize   run the tests under ASan+UBSan"
+	@echo "make python-ext build the Python extension in place (bindings/python)"
+	@echo "make python-sanitize  the Python binding's tests, extension under ASan+UBSan"
+	@echo "make python-bench  bindings/python/bench.py: the binding vs pyfory, msgspec, pickle"
 	@echo "make valgrind   run the tests and a CLI round trip under valgrind"
 	@echo "make conform    the main job: the conformance suite through libwire"
 	@echo "make check      every test, sanitizer, valgrind and fuzz pass (CI)"
