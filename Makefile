@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
+.PHONY: python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
         go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile hostile-check tsan help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
@@ -77,8 +77,8 @@ test: all $(TEST_BIN) check-symbols
 	@set -e; for t in $(TEST_BIN); do \
 	  echo "== $$t"; WIRE_LIB=$(BUILD)/lib/libwire.so $$t --jobs 2; done
 	python3 -m pytest -q libwire/tests/py --wire $(BUILD)/bin/wire
-	cd bindings/python && LIBWIRE_PATH=$(abspath $(BUILD))/lib/libwire.so \
-	  python3 -m pytest -q tests
+	$(MAKE) python-ext
+	cd bindings/python && python3 -m pytest -q tests
 	sh bindings/go/sync_csrc.sh --check
 	cd bindings/go && go vet ./... && go test -count=1 ./...
 	sh libwire/tests/fuzz/replay.sh
@@ -120,8 +120,37 @@ test-c-only: $(BUILD)/lib/libwire.a $(TEST_BIN)
 # A JDK with the final FFM API (22+) for the Kotlin binding.
 JAVA22 ?= $(lastword $(sort $(wildcard /usr/lib/jvm/temurin-2[2-9]*)))
 
+# The Python binding's extension module (libwire._native, with libwire's C
+# sources compiled in: bindings/python/setup.py), built in place for the
+# tests and the conformance testee; warnings are errors here.
+PY_EXT_CFLAGS := -Wall -Wextra -Werror -Wno-unused-parameter \
+                 -Wno-missing-field-initializers
+python-ext:
+	cd bindings/python && CFLAGS="$(PY_EXT_CFLAGS)" \
+	  python3 setup.py -q build_ext --inplace --parallel 2
+
+# The Python binding's tests with the extension built with ASan + UBSan
+# (a copy of the package in $(BUILD)/python-san, libasan preloaded).
+PY_SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+          -fno-sanitize-recover=all
+python-sanitize:
+	rm -rf $(BUILD)/python-san && mkdir -p $(BUILD)/python-san
+	cd bindings/python && CFLAGS="$(PY_SAN)" LDFLAGS="$(PY_SAN)" \
+	  python3 setup.py -q build_ext --parallel 2 \
+	  --build-lib $(abspath $(BUILD))/python-san \
+	  --build-temp $(abspath $(BUILD))/python-san-obj --force
+	cp bindings/python/libwire/*.py $(BUILD)/python-san/libwire/
+	cd bindings/python && LIBWIRE_PKG_DIR=$(abspath $(BUILD))/python-san \
+	  LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) \
+	  ASAN_OPTIONS=detect_leaks=0 python3 -m pytest -q -p no:cacheprovider tests
+
+# The Python binding against pyfory 1.7.7 (ratios of interleaved batches;
+# a few minutes; QUICK=1 for a short run).
+python-bench: python-ext
+	cd bindings/python && python3 bench.py $(if $(QUICK),--quick)
+
 # Each binding passes the whole conformance suite through FFI.
-bindings-conform: all
+bindings-conform: all python-ext
 	rm -f $(BUILD)/conformance/wire-go-testee
 	$(BUILD)/bin/wire conform --testee "sh conformance/testees/binding-python.sh"
 	$(BUILD)/bin/wire conform --testee "sh conformance/testees/binding-go.sh"
@@ -172,7 +201,7 @@ FUZZ_SECONDS ?= 60
 # the checked-in corpora) so that CI repeats a run known to pass; `make
 # fuzz` explores with a time budget instead.
 check: test conform fixtures-verify spec-check mutants abi-check bench-check bindings-conform \
-       conformance-results sanitize valgrind tsan hostile-check
+       conformance-results sanitize python-sanitize valgrind tsan hostile-check
 	FUZZ_ARGS="-seed=1 -runs=300000" sh libwire/tests/fuzz/run.sh 600
 
 # valgrind on a CLI round trip and the C tests (no leak, no error).
@@ -254,6 +283,9 @@ help:
 	@echo "make            build the library and the wire CLI"
 	@echo "make test       run every test"
 	@echo "make sanitize   run the tests under ASan+UBSan"
+	@echo "make python-ext build the Python extension in place (bindings/python)"
+	@echo "make python-sanitize  the Python binding's tests, extension under ASan+UBSan"
+	@echo "make python-bench  bindings/python/bench.py: the binding vs pyfory, msgspec, pickle"
 	@echo "make valgrind   run the tests and a CLI round trip under valgrind"
 	@echo "make conform    the main job: the conformance suite through libwire"
 	@echo "make check      every test, sanitizer, valgrind and fuzz pass (CI)"

@@ -6,15 +6,14 @@
 Speaks the JSON-lines protocol on stdin/stdout: a hello line, then one
 response per request line ("decode": payload hex -> notation values;
 "encode": notation values -> payload hex). It works on the binding's
-node-level API (libwire.Document), which keeps every wire type and wire
-choice, so decoding and re-encoding is exact; libwire.notation prints and
+node-level API (libwire.Document, ctypes over the functions the
+extension module libwire._native exports), which keeps every wire type and
+wire choice, so decoding and re-encoding is exact; libwire.notation prints and
 parses the notation with libwire's own C implementation.
 
 Options:
   --capabilities a,b,...   the capability tags to claim (default: all the
                            features the binding supports, CAPABILITIES)
-  --lib PATH               libwire.so to load (else LIBWIRE_PATH, else the
-                           repository's build/lib/libwire.so)
 
 Schemas named in a request are resolved against the working directory,
 then against the repository root (two levels above this file).
@@ -37,20 +36,17 @@ CAPABILITIES = [
 
 
 def _args(argv):
-    caps, libpath = None, None
+    caps = None
     i = 0
     while i < len(argv):
         a = argv[i]
         if a == "--capabilities" and i + 1 < len(argv):
             caps = [c for c in argv[i + 1].split(",") if c]
             i += 2
-        elif a == "--lib" and i + 1 < len(argv):
-            libpath = argv[i + 1]
-            i += 2
         else:
             sys.stderr.write("libwire_testee: unknown argument %r\n" % a)
             sys.exit(2)
-    return caps, libpath
+    return caps
 
 
 class BadRequest(Exception):
@@ -146,10 +142,9 @@ class Testee:
 
 
 def main(argv):
-    caps, libpath = _args(argv)
-    if libpath:
-        os.environ["LIBWIRE_PATH"] = libpath
-    sys.path.insert(0, HERE)
+    caps = _args(argv)
+    # the package beside this file, or another build of it (tests)
+    sys.path.insert(0, os.environ.get("LIBWIRE_PKG_DIR") or HERE)
     import libwire
     out = sys.stdout
     hello = {"hello": {"name": "libwire-python", "version": libwire.__version__,

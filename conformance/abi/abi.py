@@ -35,7 +35,7 @@ ABI = os.path.join(ROOT, "libwire", "abi.json")
 SYMBOLS = os.path.join(ROOT, "libwire", "symbols.txt")
 # binding: (sources scanned for uses, file extensions, exclusion list)
 BINDINGS = {
-    "python": ("bindings/python/libwire", (".py",), "bindings/python/ABI_EXCLUDED"),
+    "python": ("bindings/python/libwire", (".py", ".c"), "bindings/python/ABI_EXCLUDED"),
     "go": ("bindings/go", (".go", ".c", ".h"), "bindings/go/ABI_EXCLUDED"),
     "kotlin": ("bindings/kotlin/src/main", (".kt", ".java"), "bindings/kotlin/ABI_EXCLUDED"),
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Conformance testee: the Python binding (bindings/python, ctypes over
-# build/lib/libwire.so).
+# Conformance testee: the Python binding (bindings/python, its C extension
+# built in place by `make python-ext`; the node-level API loads libwire from
+# that extension).
 root=$(cd "$(dirname "$0")/../.." && pwd)
-export LIBWIRE_PATH="${LIBWIRE_PATH:-$root/build/lib/libwire.so}"
 exec python3 "$root/bindings/python/libwire_testee.py" "$@"

@@ -1180,3 +1180,78 @@ Test(fdl_api, allocation_failures_report_nomem_and_leak_nothing) {
     cr_assert_lt(n, 100000);
   }
 }
+
+/* wire_schema_field / _field_count / _field_type_info: what a binding
+ * needs to write STRUCT_IDX tapes with the declared field types. */
+Test(fdl_api, field_introspection_in_wire_order) {
+  load_text_ok("package t;\n"
+               "enum Color [id=3] { RED = 0; }\n"
+               "message M [id=1] {\n"
+               "  int64 zeta = 1;\n"
+               "  int8 alpha = 2;\n"
+               "  optional list<int32> beta = 3;\n"
+               "  map<string, Color> gamma = 4;\n"
+               "}\n");
+  uint32_t m, color;
+  cr_assert_eq(wire_schema_find_type(ctx, "t.M", 3, &m), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(ctx, "t.Color", 7, &color), WIRE_OK);
+  cr_assert_eq(wire_schema_field_count(ctx, m), 4);
+  cr_assert_eq(wire_schema_field_count(ctx, color), 0);
+  /* wire order: the order of a fresh struct node's fields. */
+  wire_doc *doc = wire_doc_new(ctx);
+  wire_node *fresh = wire_node_new_struct(doc, m);
+  cr_assert_not_null(fresh);
+  cr_assert_eq(wire_node_count(fresh), 4);
+  const char *name;
+  size_t nlen;
+  int32_t tag;
+  const wire_field_type *ft;
+  for (uint32_t i = 0; i < 4; i++) {
+    size_t wlen;
+    const char *wname = wire_node_field_name(fresh, i, &wlen);
+    cr_assert_eq(wire_schema_field(ctx, m, i, &name, &nlen, &tag, &ft),
+                 WIRE_OK);
+    cr_assert(nlen == wlen && memcmp(name, wname, nlen) == 0);
+    cr_assert_eq(tag, wire_node_field_tag(fresh, i));
+  }
+  wire_doc_free(doc);
+  uint32_t tid, user;
+  int32_t nullable, ref;
+  const wire_field_type *el, *k, *v;
+  bool seen_int8 = false, seen_int64 = false;
+  bool seen_list = false, seen_map = false;
+  for (uint32_t i = 0; i < 4; i++) {
+    cr_assert_eq(wire_schema_field(ctx, m, i, &name, &nlen, NULL, &ft),
+                 WIRE_OK);
+    cr_assert_eq(wire_schema_field_type_info(ft, &tid, &nullable, &ref, &user,
+                                             &el, &k, &v), WIRE_OK);
+    /* FDL int64 is a varint64 on the wire (as foryc generates it). */
+    if (tid == WIRE_T_INT8 || tid == WIRE_T_VARINT64) {
+      cr_assert(memcmp(name, tid == WIRE_T_INT8 ? "alpha" : "zeta", nlen) == 0);
+      cr_assert_eq(user, WIRE_BY_NAME);
+      cr_assert(!nullable && !ref && !el && !k && !v);
+      if (tid == WIRE_T_INT8) seen_int8 = true; else seen_int64 = true;
+    } else if (tid == WIRE_T_LIST) {
+      seen_list = true;
+      cr_assert_eq(nullable, 1);
+      cr_assert_not_null(el);
+      cr_assert_eq(wire_schema_field_type_info(el, &tid, NULL, NULL, NULL,
+                                               NULL, NULL, NULL), WIRE_OK);
+      cr_assert_eq(tid, WIRE_T_VARINT32); /* FDL int32 */
+    } else {
+      seen_map = true;
+      cr_assert_eq(tid, WIRE_T_MAP);
+      cr_assert_eq(wire_schema_field_type_info(v, &tid, NULL, NULL, &user,
+                                               NULL, NULL, NULL), WIRE_OK);
+      cr_assert_eq(tid, WIRE_T_ENUM);
+      cr_assert_eq(user, color);
+    }
+  }
+  cr_assert(seen_list && seen_map && seen_int8 && seen_int64);
+  cr_assert_eq(wire_schema_field(ctx, m, 4, NULL, NULL, NULL, NULL),
+               WIRE_E_ARG);
+  cr_assert_eq(wire_schema_field(ctx, color, 0, NULL, NULL, NULL, NULL),
+               WIRE_E_ARG);
+  cr_assert_eq(wire_schema_field_type_info(NULL, &tid, NULL, NULL, NULL, NULL,
+                                           NULL, NULL), WIRE_E_ARG);
+}

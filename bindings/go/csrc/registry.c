@@ -364,6 +364,47 @@ int32_t wire_schema_type_kind(const wire_ctx *ctx, uint32_t type) {
   return ctx->reg->types[type].kind;
 }
 
+uint32_t wire_schema_field_count(wire_ctx *ctx, uint32_t type) {
+  int32_t kind = wire_schema_type_kind(ctx, type);
+  if (kind != WIRE_KIND_STRUCT && kind != WIRE_KIND_EXT) return 0;
+  if (wire__layout_of(ctx, type)) return 0;
+  return ctx->reg->types[type].layout->nfields;
+}
+
+int32_t wire_schema_field(wire_ctx *ctx, uint32_t type, uint32_t index,
+                          const char **out_name, size_t *out_name_len,
+                          int32_t *out_tag, const wire_field_type **out_ft) {
+  if (!ctx) return WIRE_E_ARG;
+  if (index >= wire_schema_field_count(ctx, type))
+    return wire__fail(ctx, WIRE_E_ARG, 0, "no field %u in type %u", index,
+                      type);
+  const wire_lfield *f = &ctx->reg->types[type].layout->fields[index];
+  if (out_name) *out_name = (const char *)f->name;
+  if (out_name_len) *out_name_len = f->name ? f->name_len : 0;
+  if (out_tag) *out_tag = f->tag;
+  if (out_ft) *out_ft = (const wire_field_type *)f->type;
+  return WIRE_OK;
+}
+
+int32_t wire_schema_field_type_info(const wire_field_type *ft,
+                                    uint32_t *out_type_id,
+                                    int32_t *out_nullable, int32_t *out_ref,
+                                    uint32_t *out_user,
+                                    const wire_field_type **out_elem,
+                                    const wire_field_type **out_key,
+                                    const wire_field_type **out_value) {
+  const wire_ftype *f = (const wire_ftype *)ft;
+  if (!f) return WIRE_E_ARG;
+  if (out_type_id) *out_type_id = f->type_id;
+  if (out_nullable) *out_nullable = f->nullable;
+  if (out_ref) *out_ref = f->ref;
+  if (out_user) *out_user = f->user == WIRE_NO_TYPE ? WIRE_BY_NAME : f->user;
+  if (out_elem) *out_elem = (const wire_field_type *)f->elem;
+  if (out_key) *out_key = (const wire_field_type *)f->key;
+  if (out_value) *out_value = (const wire_field_type *)f->value;
+  return WIRE_OK;
+}
+
 int32_t wire_schema_finish(wire_ctx *ctx) {
   if (!ctx) return WIRE_E_ARG;
   return wire__reg_finish(ctx);

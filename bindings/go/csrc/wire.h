@@ -708,6 +708,34 @@ WIRE_API int32_t wire_schema_find_type(wire_ctx *ctx, const char *name, size_t l
 WIRE_API const char *wire_schema_type_name(const wire_ctx *ctx, uint32_t type);
 /* 1 struct, 2 enum, 3 union, 4 ext; -1 if no such type. */
 WIRE_API int32_t wire_schema_type_kind(const wire_ctx *ctx, uint32_t type);
+/* Number of fields of struct or ext `type`, 0 for other kinds or an
+ * unknown type. The fields are numbered in wire order: the order payloads
+ * and STRUCT_IDX tapes (spec/tape.md) carry them. */
+WIRE_API uint32_t wire_schema_field_count(wire_ctx *ctx, uint32_t type);
+/* Field `index` (wire order) of struct or ext `type`: its wire
+ * (snake_case) name (NULL and 0 for a field known only by its tag), its tag
+ * id (-1 if identified by name) and its declared type. The name and the
+ * type are owned by the context. Any out pointer may be NULL. WIRE_E_ARG
+ * for an unknown type or an index past the last field. */
+WIRE_API int32_t wire_schema_field(wire_ctx *ctx, uint32_t type,
+                                   uint32_t index, const char **out_name,
+                                   size_t *out_name_len, int32_t *out_tag,
+                                   const wire_field_type **out_ft);
+/* Parts of a declared field type: its type id (a built-in WIRE_T_*;
+ * WIRE_T_STRUCT, ENUM, UNION or EXT for a registered user type; UNKNOWN
+ * for any value), nullable and ref (0/1), the user type index
+ * (WIRE_BY_NAME if none), the element type (LIST, SET, dense arrays) and
+ * the key and value types (MAP), NULL where there are none. Any out
+ * pointer may be NULL. The types are owned by the context and valid as
+ * long as it is. */
+WIRE_API int32_t wire_schema_field_type_info(const wire_field_type *ft,
+                                             uint32_t *out_type_id,
+                                             int32_t *out_nullable,
+                                             int32_t *out_ref,
+                                             uint32_t *out_user,
+                                             const wire_field_type **out_elem,
+                                             const wire_field_type **out_key,
+                                             const wire_field_type **out_value);
 /* The fingerprint libwire hashes into the same-schema hash of struct
  * `type` (spec R-SHASH-1), NUL-terminated into out[0..cap); *out_len gets
  * its length without the NUL (also with WIRE_E_BUFFER_FULL), *out_hash the

@@ -1,5 +1,5 @@
-"""libwire: Python binding (ctypes) of libwire, a C implementation of the
-Apache Fory xlang binary format.
+"""libwire: Python binding of libwire, a C implementation of the Apache Fory
+xlang binary format (a C extension module with libwire compiled in).
 
     import libwire
     data = libwire.dumps({"a": [1, 2.5, "x"]})
@@ -37,9 +37,9 @@ __all__ = [
 
 
 def version():
-    """Version string of the loaded libwire.so."""
-    from ._lib import lib
-    return lib.wire_version_string().decode()
+    """Version string of the libwire compiled into the extension."""
+    from ._native import version as _v
+    return _v()
 
 
 def dumps(obj, *, ref=False, compatible=False, schema=None):

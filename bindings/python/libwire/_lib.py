@@ -1,49 +1,24 @@
-"""Loading libwire.so and declaring the C prototypes (ctypes, no build step).
+"""The C prototypes of wire.h for the node-level API (ctypes).
 
-The library is looked up, in order, at
-  1. the path in the environment variable LIBWIRE_PATH;
-  2. build/lib/libwire.so of the source tree this package sits in
-     (bindings/python/libwire/ -> ../../../build/lib/libwire.so);
-  3. ctypes.util.find_library("wire") (an installed libwire).
+libwire's C sources are compiled into the extension module libwire._native
+(setup.py), which exports their wire_* functions; ctypes loads that same
+file, so the documents and the codec share one library and one wire_ctx.
 """
 
 import ctypes
-import ctypes.util
 import os
 
 from ctypes import (POINTER, c_char_p, c_double, c_float, c_int32, c_int64,
                     c_size_t, c_uint16, c_uint32, c_uint64, c_void_p)
 
+from . import _native
+
 __all__ = ["lib", "library_path", "has"]
 
 
-def _candidates():
-    env = os.environ.get("LIBWIRE_PATH")
-    if env:
-        yield env
-        return
-    here = os.path.dirname(os.path.abspath(__file__))
-    yield os.path.normpath(os.path.join(here, "..", "..", "..", "build", "lib",
-                                        "libwire.so"))
-    found = ctypes.util.find_library("wire")
-    if found:
-        yield found
-
-
 def _load():
-    tried = []
-    for path in _candidates():
-        if os.sep in path and not os.path.exists(path):
-            tried.append(path + " (missing)")
-            continue
-        try:
-            return ctypes.CDLL(path), path
-        except OSError as e:
-            tried.append("%s (%s)" % (path, e))
-    raise ImportError("libwire: cannot load libwire.so; set LIBWIRE_PATH or "
-                      "build it with `make lib`. Tried: " +
-                      ("; ".join(tried) or "nothing (find_library found no "
-                       "libwire)"))
+    path = _native.__file__
+    return ctypes.CDLL(path), path
 
 
 lib, library_path = _load()
@@ -209,43 +184,6 @@ for _name, (_res, _args) in _PROTOS.items():
 if _missing:
     raise ImportError("libwire at %s lacks %s" % (library_path,
                                                   ", ".join(_missing)))
-# The bulk (tape) entry points proposed in BULK_PROPOSAL.md. Used when the
-# loaded libwire exports them, or when LIBWIRE_TAPE_PATH names a library
-# that does (the prototype proposal/wire_tape.c); else dumps/loads use the
-# per-value builder and accessor functions.
-tape = None
-_TAPE_PROTOS = {
-    "wire_encode_tape": (c_int32, [P, B, c_size_t, PP, PSZ]),
-    "wire_decode_tape": (c_int32, [P, B, c_size_t, PP, PSZ]),
-}
-
-
-def attach_tape(handle):
-    """Uses `handle` (a ctypes.CDLL or a path) for the tape entry points.
-    Returns True if it has them."""
-    global tape
-    if isinstance(handle, (str, bytes, os.PathLike)):
-        handle = ctypes.CDLL(os.fspath(handle))
-    try:
-        for name, (res, args) in _TAPE_PROTOS.items():
-            f = getattr(handle, name)
-            f.restype = res
-            f.argtypes = args
-    except AttributeError:
-        return False
-    try:
-        free = handle.wire_tape_free      # the prototype's own free
-        free.restype = None
-        free.argtypes = [P]
-        handle.tape_free = lambda ctx, p, _f=free: _f(p)
-    except AttributeError:
-        handle.tape_free = lib.wire_ctx_free_bytes
-    tape = handle
-    return True
-
-
-if not attach_tape(lib) and os.environ.get("LIBWIRE_TAPE_PATH"):
-    attach_tape(os.environ["LIBWIRE_TAPE_PATH"])
 
 
 def has(name):

@@ -8,7 +8,7 @@ import threading
 import typing
 from ctypes import byref, c_uint32
 
-from . import _registry, ids
+from . import _hooks, _native, _registry, ids
 from ._errors import WireError, ctx_error, py_error
 from ._lib import lib
 
@@ -32,100 +32,6 @@ def snake(name):
     return _SNAKE2.sub(r"\1_\2", _SNAKE1.sub(r"\1_\2", name)).lower()
 
 
-def coercer(hint):
-    """A function that wraps plain ints / floats of a value in the typed
-    classes a field's type hint names (libwire.Int32, list[libwire.Float32],
-    dict[libwire.VarInt32, float], Optional[...], Annotated[int,
-    libwire.UInt8]), or None when the hint asks for nothing. The schema's
-    declared field types are not visible through the C API (yet), so this is
-    how plain Python numbers reach int32 / float32 / ... fields."""
-    from .values import WireFloat, WireInt
-    if hint is None:
-        return None
-    if isinstance(hint, type) and issubclass(hint, (WireInt, WireFloat)):
-        plain = int if issubclass(hint, WireInt) else float
-
-        def scalar(v, _h=hint, _p=plain):
-            return _h(v) if type(v) is _p or (_p is float and type(v) is int) \
-                else v
-        return scalar
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin is typing.Annotated:
-        for meta in args[1:]:
-            if isinstance(meta, type) and issubclass(meta, (WireInt, WireFloat)):
-                return coercer(meta)
-        return coercer(args[0])
-    if origin is typing.Union:
-        subs = [coercer(a) for a in args if a is not type(None)]
-        subs = [s for s in subs if s is not None]
-        return subs[0] if len(subs) == 1 else None
-    if origin in (list, tuple, set, frozenset):
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-            return None
-        el = coercer(args[0]) if args else None
-        if el is None:
-            return None
-        make = list if origin is tuple else origin
-
-        def seq(v, _el=el, _make=make):
-            if isinstance(v, (list, tuple, set, frozenset)):
-                return _make(None if e is None else _el(e) for e in v)
-            return v
-        return seq
-    if origin is dict:
-        kc = coercer(args[0]) if args else None
-        vc = coercer(args[1]) if len(args) > 1 else None
-        if kc is None and vc is None:
-            return None
-        kc = kc or (lambda x: x)
-        vc = vc or (lambda x: x)
-
-        def mapping(v, _k=kc, _v=vc):
-            if isinstance(v, dict):
-                return {(None if k is None else _k(k)):
-                        (None if x is None else _v(x)) for k, x in v.items()}
-            return v
-        return mapping
-    return None
-
-
-class _StructInfo:
-    """How a registered Python class maps onto a schema struct."""
-
-    __slots__ = ("cls", "type", "encode_fields", "attr_by_wire", "defaults",
-                 "is_dataclass")
-    # encode_fields: [(attr, wire name bytes, coerce function or None)]
-
-    def __init__(self, cls, type_index):
-        self.cls = cls
-        self.type = type_index
-        self.encode_fields = []   # [(attr, wire name bytes)]
-        self.attr_by_wire = {}    # wire name -> attr
-        self.defaults = {}        # attr -> (default, factory)
-        self.is_dataclass = dataclasses.is_dataclass(cls)
-
-
-class _EnumInfo:
-    """Member <-> wire value of a registered enum.Enum (the rule pyfory
-    uses: the members' own values when they are distinct non-negative ints,
-    else their ordinals)."""
-
-    __slots__ = ("type", "to_wire", "from_wire")
-
-    def __init__(self, cls, type_index):
-        self.type = type_index
-        members = list(cls)
-        vals = [m.value for m in members]
-        explicit = all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                       for v in vals) and len(set(vals)) == len(vals)
-        if explicit:
-            self.to_wire = {m: int(m.value) for m in members}
-        else:
-            self.to_wire = {m: i for i, m in enumerate(members)}
-        self.from_wire = {v: m for m, v in self.to_wire.items()}
-
-
 class Context:
     """Options, limits, loaded FDL schemas and class registrations, around one
     wire_ctx. Not thread-safe: use one Context per thread (the module-level
@@ -137,12 +43,15 @@ class Context:
     """
 
     def __init__(self, *, ref=False, compatible=False, schema=None,
-                 limits=None, tape=None):
+                 limits=None):
         self._ptr = None
         p = lib.wire_ctx_new()
         if not p:
             raise MemoryError("wire_ctx_new")
         self._ptr = p
+        self._hooks = _hooks.Hooks(self)
+        self._codec = _native.Codec(p, self._hooks)
+        self._hooks.codec = self._codec
         self._ref = False
         self._compatible = False
         self.ref = ref
@@ -151,18 +60,11 @@ class Context:
         self._local_version = 0
         self._schemas = []
         self._key = None
+        self._schema_version = 0
         self._type_of_cls = {}     # cls -> type index
         self._cls_of_type = {}     # type index -> cls
         self._unresolved = {}      # cls -> reason
-        self._struct_infos = {}
-        self._enum_infos = {}
         self._names = {}           # type index -> full name
-        self._encoder = None
-        self._decoder = None
-        self._tape_encoder = None
-        self._tape_decoder = None
-        self._use_tape = False
-        self.use_tape = tape
         for path in _schema_paths(schema):
             self.load_schema(path)
         for k, v in (limits or {}).items():
@@ -172,7 +74,10 @@ class Context:
     def close(self):
         """Frees the wire_ctx. Documents made from it must be gone."""
         p, self._ptr = self._ptr, None
-        self._encoder = self._decoder = None
+        codec = getattr(self, "_codec", None)
+        if codec is not None:
+            codec.close()
+            self._codec = None
         if p:
             lib.wire_ctx_free(p)
 
@@ -206,6 +111,7 @@ class Context:
         self._check(lib.wire_ctx_set_option(self._ptr, ids.OPT_REF_TRACKING,
                                             1 if value else 0))
         self._ref = bool(value)
+        self._codec.set_ref(self._ref)
 
     @property
     def compatible(self):
@@ -230,23 +136,6 @@ class Context:
             raise ValueError("peer must be None, 'java', 'pyfory' or 'go'")
         self._check(lib.wire_ctx_set_option(self._ptr, ids.OPT_PEER, ids.PEERS[value]))
         self._peer = value
-
-    @property
-    def use_tape(self):
-        """Whether dumps/loads go through the bulk tape entry points
-        (BULK_PROPOSAL.md): one FFI call per message. Defaults to True when
-        the loaded library has them (libwire._lib.tape)."""
-        return self._use_tape
-
-    @use_tape.setter
-    def use_tape(self, value):
-        from . import _lib
-        if value is None:
-            value = _lib.tape is not None
-        if value and _lib.tape is None:
-            raise ValueError("the loaded libwire has no tape entry points "
-                             "(see BULK_PROPOSAL.md)")
-        self._use_tape = bool(value)
 
     @staticmethod
     def _limit_id(name):
@@ -285,7 +174,7 @@ class Context:
         if st:
             raise ctx_error(self._ptr, st)
         self._schemas.append(path)
-        self._key = None
+        self._schema_version += 1
         return self
 
     def load_schema_text(self, text, name=None):
@@ -296,7 +185,7 @@ class Context:
                                       name.encode() if name else None)
         if st:
             raise ctx_error(self._ptr, st)
-        self._key = None
+        self._schema_version += 1
         return self
 
     @property
@@ -340,14 +229,13 @@ class Context:
 
     def _resolve(self):
         key = (_registry.VERSION[0], self._local_version,
-               lib.wire_schema_type_count(self._ptr))
+               self._schema_version)
         if key == self._key:
             return
+        self._codec.clear()
         self._type_of_cls = {}
         self._cls_of_type = {}
         self._unresolved = {}
-        self._struct_infos = {}
-        self._enum_infos = {}
         self._names = {}
         want = {1: "struct", 2: "enum", 4: "struct"}
         for reg in (_registry.REGISTRY, self._local):
@@ -381,77 +269,30 @@ class Context:
                                                   self._unresolved[cls]))
         return t
 
-    def _struct_info(self, cls, type_index):
-        info = self._struct_infos.get(cls)
-        if info is not None:
-            return info
-        info = _StructInfo(cls, type_index)
-        wire_names = self._field_names(type_index)
-        wset = set(wire_names)
-        try:
-            hints = typing.get_type_hints(cls, include_extras=True)
-        except Exception:
-            hints = dict(getattr(cls, "__annotations__", {}))
-        if info.is_dataclass:
-            attrs = [f.name for f in dataclasses.fields(cls)]
-            for f in dataclasses.fields(cls):
-                if f.default is not dataclasses.MISSING:
-                    info.defaults[f.name] = (f.default, None)
-                elif f.default_factory is not dataclasses.MISSING:
-                    info.defaults[f.name] = (None, f.default_factory)
-        else:
-            attrs = list(getattr(cls, "__annotations__", {}))
-        for a in attrs:
-            for cand in (a, snake(a)):
-                if cand in wset:
-                    info.encode_fields.append((a, cand.encode("utf-8"),
-                                               coercer(hints.get(a))))
-                    info.attr_by_wire[cand] = a
-                    break
-            else:
-                raise py_error("schema", "field %r of %s is not a field of %s"
-                               % (a, cls.__qualname__,
-                                  self.type_name(type_index)))
-        self._struct_infos[cls] = info
-        return info
-
-    def _field_names(self, type_index):
-        """Wire names of a struct type's fields, from a fresh struct node."""
-        from ._lib import lib as L
-        from ctypes import c_size_t, string_at
-        doc = L.wire_doc_new(self._ptr)
-        try:
-            n = L.wire_node_new_struct(doc, type_index)
-            if not n:
-                raise ctx_error(self._ptr, with_offset=False)
-            out = []
-            ln = c_size_t()
-            for i in range(L.wire_node_count(n)):
-                p = L.wire_node_field_name(n, i, byref(ln))
-                out.append(string_at(p, ln.value).decode("utf-8") if p
-                           else "#%d" % L.wire_node_field_tag(n, i))
-            return out
-        finally:
-            L.wire_doc_free(doc)
-
-    def _enum_info(self, cls, type_index):
-        info = self._enum_infos.get(cls)
-        if info is None:
-            info = self._enum_infos[cls] = _EnumInfo(cls, type_index)
-        return info
-
     # ---- values ---------------------------------------------------------
-    def dumps(self, obj):
-        """One root value -> bytes."""
-        return _codec.encode(self, (obj,))
+    def _sync(self):
+        if self._key != (_registry.VERSION[0], self._local_version,
+                         self._schema_version):
+            self._resolve()
 
-    def dumps_all(self, objs):
+    def dumps(self, obj, into=None):
+        """One root value -> bytes. With `into` (a writable buffer:
+        bytearray, memoryview, ...) the payload is written there instead
+        and its length returned; a buffer too small raises
+        WireError("buffer_full") whose offset is the size needed."""
+        self._sync()
+        return self._codec.encode((obj,), into)
+
+    def dumps_all(self, objs, into=None):
         """Several root values -> one payload (the frames concatenated)."""
-        return _codec.encode(self, tuple(objs))
+        self._sync()
+        return self._codec.encode(tuple(objs), into)
 
     def loads(self, data):
-        """bytes holding exactly one root value -> the value."""
-        roots = _codec.decode(self, data)
+        """One root value from any buffer (bytes, bytearray, memoryview,
+        mmap)."""
+        self._sync()
+        roots = self._codec.decode(data)
         if len(roots) != 1:
             if not roots:
                 raise WireError("truncated", 0, "the payload holds no value",
@@ -462,7 +303,8 @@ class Context:
 
     def loads_all(self, data):
         """Every root value of a payload, as a list."""
-        return _codec.decode(self, data)
+        self._sync()
+        return self._codec.decode(data)
 
     # ---- documents ------------------------------------------------------
     def document(self):
@@ -504,4 +346,3 @@ def default_context(ref=False, compatible=False, schema=None):
     return ctx
 
 
-from . import _codec  # noqa: E402  (needs Context defined first)

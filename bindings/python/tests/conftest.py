@@ -4,12 +4,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 PKG = os.path.dirname(HERE)                       # bindings/python
 REPO = os.path.normpath(os.path.join(PKG, "..", ".."))
+# The package under test: bindings/python itself (the extension built in
+# place: `make python-ext`), or another copy of it (LIBWIRE_PKG_DIR: the
+# sanitizer build of `make python-sanitize`).
 sys.path.insert(0, PKG)
-
-if not os.environ.get("LIBWIRE_PATH"):
-    default = os.path.join(REPO, "build", "lib", "libwire.so")
-    if os.path.exists(default):
-        os.environ["LIBWIRE_PATH"] = default
+if os.environ.get("LIBWIRE_PKG_DIR"):
+    sys.path.insert(0, os.environ["LIBWIRE_PKG_DIR"])
 
 import pytest  # noqa: E402
 

@@ -124,19 +124,19 @@ def test_simple_struct_dataclasses_match_java():
     class Item:
         name: str
 
-    # int32 fields: the C API does not expose declared field types yet, so
-    # the type hints say which wire type a plain int takes.
+    # plain ints and floats: the plan of the class knows the declared
+    # field types (wire_schema_field), here varint32 keys and fields
     @dataclasses.dataclass
     class SimpleStruct:
-        f1: Dict[libwire.VarInt32, Optional[float]]
-        f2: libwire.VarInt32
+        f1: Dict[int, Optional[float]]
+        f2: int
         f3: Item
         f4: str
         f5: Color
         f6: List[Optional[str]]
-        f7: libwire.VarInt32
-        f8: libwire.VarInt32
-        last: libwire.VarInt32
+        f7: int
+        f8: int
+        last: int
 
     for cls, name in ((Item, "Item"), (SimpleStruct, "SimpleStruct"),
                       (Color, "Color")):
@@ -149,7 +149,9 @@ def test_simple_struct_dataclasses_match_java():
     assert back == v and isinstance(back.f3, Item) and back.f5 is Color.White
 
 
-def test_plain_int_in_int32_field_without_hint_is_an_error():
+def test_plain_int_in_int32_field_of_a_generic_struct_is_an_error():
+    # a generic Struct has no class plan: its values carry their wire types
+    # (libwire.VarInt32(1) would do)
     ctx = libwire.Context(compatible=True, schema=schema("test_simple_struct"))
     s = libwire.Struct("SimpleStruct", f1={}, f2=1, f3=libwire.Struct(
         "Item", name="x"), f4="", f5=libwire.EnumValue("Color", 0), f6=[],
