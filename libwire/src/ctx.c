@@ -141,6 +141,7 @@ void wire_ctx_free(wire_ctx *ctx) {
   if (ctx->refs) wire__free(ctx, ctx->refs, ctx->refs_cap * sizeof(void *));
   wire__reg_free(ctx);
   wire__tape_scratch_free(ctx);
+  wire__mem_free(ctx);
   ctx->free_fn(ctx->user, ctx, sizeof *ctx);
 }
 

@@ -39,6 +39,7 @@ struct wire_ctx {
   size_t refs_cap;
   struct wire_registry_s *reg; /* user types (schema.h), NULL if none */
   struct wire_tape_scratch *tape; /* tape codec scratch (tape_enc.c) */
+  struct wire_mem_s *mem; /* native memory layouts (mem.c), NULL if none */
 };
 
 void *wire__alloc(wire_ctx *ctx, size_t size);
@@ -50,6 +51,8 @@ int32_t wire__fail(wire_ctx *ctx, int32_t code, uint64_t offset,
 /* Allocates a block released by wire_ctx_free_bytes (size kept in front). */
 uint8_t *wire__bytes_alloc(wire_ctx *ctx, size_t size);
 int32_t wire__refs_reserve(wire_ctx *ctx, size_t n);
+/* Frees the native memory layouts of the context (mem.c). */
+void wire__mem_free(wire_ctx *ctx);
 
 /* ---- Growable output buffer ------------------------------------------- */
 
