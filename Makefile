@@ -163,7 +163,7 @@ demo: all
 # Benchmarks (bench/README.md); only their byte checks (bench-check) run in `check`.
 bench: all
 	$(MAKE) -C bench six BUILD=$(abspath $(BUILD))
-bench-check: lib
+bench-check: lib $(BUILD)/bin/wire
 	$(MAKE) -C bench check BUILD=$(abspath $(BUILD))
 bench-payloads:
 	$(MAKE) -C bench payloads BUILD=$(abspath $(BUILD))

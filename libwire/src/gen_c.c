@@ -365,7 +365,7 @@ static uint32_t reg_ftype(gen *g, sb *s, const wire_ftype *f, uint32_t *nvar) {
     put(s, "  ft[%u] = wire_schema_field_type(ctx, %u, %d, %d);\n", n, f->type_id,
         f->nullable, f->ref);
   put(s, "  if (!ft[%u]) return WIRE_E_NOMEM;\n", n);
-  if (f->elem) {
+  if (f->elem && (f->type_id == WIRE_T_LIST || f->type_id == WIRE_T_SET)) {
     uint32_t e = reg_ftype(g, s, f->elem, nvar);
     put(s, "  if ((st = wire_schema_field_type_set_element(ft[%u], ft[%u]))) return st;\n", n, e);
   }

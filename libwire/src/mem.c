@@ -493,16 +493,15 @@ static int32_t bind_struct(wire_ctx *ctx, uint32_t li) {
     const wire_mspec *s = spec_of(&m->layouts[li], lf->local);
     wire_mop *o = &ops[n];
     if (!s) {
-      if (!lf->type->nullable)
-        return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u: field %.*s is not "
-                          "bound and not nullable", li, (int)lf->name_len,
-                          (const char *)lf->name);
+      /* not in memory: written as null (nullable) or not at all (the
+       * layout can then only decode), skipped when read */
       memset(o, 0, sizeof *o);
-      o->code = MOP_NONE; /* always null */
+      o->code = MOP_NONE;
       o->ft = lf->type;
       o->wt = lf->type->type_id;
       o->local = lf->local;
-      o->fl = MF_FLAG;
+      o->lf = lf;
+      o->fl = lf->type->nullable ? MF_FLAG : 0;
       n++;
       continue;
     }
@@ -1126,6 +1125,9 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
       bool body;
       if (!enc_flag(e, o, base, &body)) return false;
       if (!body) continue;
+    } else if (WIRE_UNLIKELY(o->code == MOP_NONE)) {
+      return efail(e, WIRE_E_ENCODE, "a non-nullable field of the struct is "
+                                     "not bound to memory");
     }
     if (o->fl & MF_META) {
       if (!enc_meta(e, &e->m->layouts[o->elem])) return false;
@@ -2104,11 +2106,8 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
       continue;
     }
     if (o->code == MOP_NONE) {
-      /* a nullable field the layout does not hold: null expected, or any */
-      wire_lfield lf = {NULL, 0, -1, (wire_ftype *)o->ft, NOTYPE, 0, 0};
-      wire_mop so = *o;
-      so.lf = &lf;
-      if (!dec_skip(x, &so)) return false;
+      /* a field the layout does not hold */
+      if (!dec_skip(x, o)) return false;
       continue;
     }
     if (!dec_field(x, o, base)) return false;
