@@ -197,7 +197,7 @@ static int wt_bits(uint8_t t) {
   }
 }
 static bool wt_signed(uint8_t t) { return t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_INT64; }
-static int form_bits(uint32_t f) {
+static inline int form_bits(uint32_t f) {
   switch (f) {
   case WIRE_MEM_I8: case WIRE_MEM_U8: case WIRE_MEM_BOOL: return 8;
   case WIRE_MEM_I16: case WIRE_MEM_U16: case WIRE_MEM_BITS16: return 16;
@@ -472,6 +472,35 @@ static void frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o) {
   if (f->ref && ctx->ref_tracking && trackable) o->fl |= MF_TRACK;
 }
 
+/* Chooses the inline cases of a plan's ops and the reserve sums. */
+static void fast_paths(wire_mop *ops, uint32_t n) {
+  uint32_t rest = 0;
+  for (uint32_t i = n; i-- > 0;) {
+    wire_mop *o = &ops[i];
+    uint32_t need = 0;
+    o->x = MX_SLOW;
+    if (!(o->fl & (MF_FLAG | MF_META | MF_CHECK | MF_PRESENT))) {
+      switch (o->code) {
+      case MOP_INT:
+        if (o->wt == WIRE_T_VARINT32 && o->form == WIRE_MEM_I32) { o->x = MX_VI32; need = 5; }
+        if (o->wt == WIRE_T_VARINT64 && o->form == WIRE_MEM_I64) { o->x = MX_VI64; need = 9; }
+        break;
+      case MOP_BOOL: o->x = MX_BOOL; need = 1; break;
+      case MOP_ENUM:
+        if (o->form == WIRE_MEM_ENUM || o->form == WIRE_MEM_U32) { o->x = MX_ENUM; need = 5; }
+        break;
+      case MOP_F32: if (o->form == WIRE_MEM_F32) { o->x = MX_F32; need = 4; } break;
+      case MOP_F64: if (o->form == WIRE_MEM_F64) { o->x = MX_F64; need = 8; } break;
+      case MOP_STR: if (!(o->fl & MF_LEN64)) { o->x = MX_STR; need = 5; } break;
+      default: break;
+      }
+    }
+    rest += need;
+    o->rest = rest;
+    if (o->x == MX_SLOW) rest = 0;
+  }
+}
+
 static const wire_mspec *spec_of(const wire_mlayout *l, uint32_t field) {
   for (uint32_t i = 0; i < l->nspecs; i++)
     if (l->specs[i].field == field) return &l->specs[i];
@@ -518,6 +547,7 @@ static int32_t bind_struct(wire_ctx *ctx, uint32_t li) {
       return cfail(ctx, li, s, "a nullable field needs a presence flag");
     n++;
   }
+  fast_paths(ops, n);
   wire_mlayout *l = &m->layouts[li];
   l->plan.ops = ops;
   l->plan.nops = n;
@@ -1113,18 +1143,76 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
                             const uint8_t *base) {
   if (WIRE_UNLIKELY(++e->depth > e->ctx->max_depth))
     return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+  wire_buf *b = e->b;
   if (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT) {
     if (!room(e, 4)) return false;
-    e->b->len = (size_t)(put_le(e->b->p + e->b->len,
-                                e->ctx->reg->types[l->type].layout->schema_hash,
-                                4) - e->b->p);
+    b->len = (size_t)(put_le(b->p + b->len,
+                             e->ctx->reg->types[l->type].layout->schema_hash,
+                             4) - b->p);
   }
   const wire_mop *o = l->plan.ops, *end = o + l->plan.nops;
+  /* strings as given: UTF-8 unless the Java policy asks otherwise, checked
+   * unless the caller vouches for them */
+  const bool raw_str = e->ctx->trusted_text &&
+                       e->ctx->string_policy != WIRE_STRING_JAVA;
+  if (o < end && !room(e, o->rest + 8)) return false;
+  uint8_t *q = b->p + b->len;
   for (; o < end; o++) {
+    const uint8_t *p = base + o->off;
+    switch (o->x) {
+    case MX_VI32: {
+      int32_t v;
+      memcpy(&v, p, 4);
+      q = put_varu32(q, wire__zz32(v));
+      continue;
+    }
+    case MX_VI64: {
+      int64_t v;
+      memcpy(&v, p, 8);
+      q = put_varu64(q, wire__zz64(v));
+      continue;
+    }
+    case MX_BOOL: *q++ = *p ? 1 : 0; continue;
+    case MX_ENUM: {
+      uint32_t v;
+      memcpy(&v, p, 4);
+      q = put_varu32(q, v);
+      continue;
+    }
+    case MX_F32: memcpy(q, p, 4); q += 4; continue;
+    case MX_F64: memcpy(q, p, 8); q += 8; continue;
+    case MX_STR:
+      if (raw_str) {
+        const uint8_t *sp = ld_ptr(p);
+        uint32_t len;
+        memcpy(&len, base + o->aux, 4);
+        if (len && !sp) break;
+        /* room: header and text, and what the next inline ops write */
+        size_t more = o + 1 < end ? o[1].rest : 0;
+        if (WIRE_UNLIKELY((size_t)(b->p + b->cap - q) < (size_t)len + 5 + more + 8)) {
+          b->len = (size_t)(q - b->p);
+          if (!room(e, (size_t)len + 5 + more + 8)) return false;
+          q = b->p + b->len;
+        }
+        q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
+        if (len <= 16) {
+          for (uint32_t k = 0; k < len; k++) q[k] = sp[k];
+        } else {
+          memcpy(q, sp, len);
+        }
+        q += len;
+        continue;
+      }
+      break;
+    default:
+      break;
+    }
+    /* the general path */
+    b->len = (size_t)(q - b->p);
     if (o->fl & MF_FLAG) {
       bool body;
       if (!enc_flag(e, o, base, &body)) return false;
-      if (!body) continue;
+      if (!body) goto next;
     } else if (WIRE_UNLIKELY(o->code == MOP_NONE)) {
       return efail(e, WIRE_E_ENCODE, "a non-nullable field of the struct is "
                                      "not bound to memory");
@@ -1132,18 +1220,12 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
     if (o->fl & MF_META) {
       if (!enc_meta(e, &e->m->layouts[o->elem])) return false;
     }
-    if (o->code == MOP_INT && o->wt == WIRE_T_VARINT32 &&
-        o->form == WIRE_MEM_I32) {
-      /* the common case, inline */
-      if (!room(e, 5)) return false;
-      int32_t v;
-      memcpy(&v, base + o->off, 4);
-      uint8_t *q = put_varu32(e->b->p + e->b->len, wire__zz32(v));
-      e->b->len = (size_t)(q - e->b->p);
-      continue;
-    }
     if (!enc_body(e, o, base)) return false;
+  next:
+    if (o + 1 < end && !room(e, o[1].rest + 8)) return false;
+    q = b->p + b->len;
   }
+  b->len = (size_t)(q - b->p);
   e->depth--;
   return true;
 }
@@ -1339,6 +1421,7 @@ static int32_t compile_map(wire_ctx *ctx, uint32_t li, const wire_layout *wl,
       sent = ops[i].code != MOP_SKIP && ops[i].local == ml->specs[k].field;
     if (!sent) miss[nm++] = &ml->specs[k];
   }
+  fast_paths(ops, wl->nfields);
   out->ops = ops;
   out->nops = wl->nfields;
   out->missing = miss;
@@ -1589,19 +1672,118 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
   return true;
 }
 
+/* Whether s[0..len) is valid UTF-8 (RFC 3629: no overlongs, surrogates or
+ * code points above U+10FFFF), ASCII eight bytes at a time. */
+static inline bool utf8_ok(const uint8_t *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    while (i + 8 <= len) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      if (w & UINT64_C(0x8080808080808080)) break;
+      i += 8;
+    }
+    while (i < len && s[i] < 0x80) i++;
+    if (i >= len) return true;
+    uint8_t c = s[i];
+    size_t left = len - i;
+    if (c >= 0xC2 && c <= 0xDF) {
+      if (left < 2 || (s[i + 1] & 0xC0) != 0x80) return false;
+      i += 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      if (left < 3 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80)
+        return false;
+      if (c == 0xE0 && s[i + 1] < 0xA0) return false;
+      if (c == 0xED && s[i + 1] >= 0xA0) return false;
+      i += 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      if (left < 4 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 ||
+          (s[i + 3] & 0xC0) != 0x80)
+        return false;
+      if (c == 0xF0 && s[i + 1] < 0x90) return false;
+      if (c == 0xF4 && s[i + 1] >= 0x90) return false;
+      i += 4;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Varints with at least 5 / 9 bytes left, without per-byte bounds checks;
+ * false for anything unusual (truncation, overlong, too long), which the
+ * checked readers then report. */
+static inline bool fast_u32(const uint8_t *s, const uint8_t *end, uint32_t *v,
+                            const uint8_t **np) {
+  if (WIRE_UNLIKELY(end - s < 5)) {
+    uint32_t r = 0;
+    for (int i = 0; i < 4 && s + i < end; i++) {
+      uint32_t c = s[i];
+      r |= (c & 0x7F) << (7 * i);
+      if (c < 0x80) {
+        if (i && !c) return false;
+        *v = r;
+        *np = s + i + 1;
+        return true;
+      }
+    }
+    return false;
+  }
+  uint32_t c = s[0], r;
+  if (c < 0x80) { *v = c; *np = s + 1; return true; }
+  r = c & 0x7F;
+  c = s[1];
+  r |= (c & 0x7F) << 7;
+  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 2; return true; }
+  c = s[2];
+  r |= (c & 0x7F) << 14;
+  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 3; return true; }
+  c = s[3];
+  r |= (c & 0x7F) << 21;
+  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 4; return true; }
+  c = s[4];
+  if (c & 0xF0 || !c) return false;
+  *v = r | c << 28;
+  *np = s + 5;
+  return true;
+}
+static inline bool fast_u64(const uint8_t *s, const uint8_t *end, uint64_t *v,
+                            const uint8_t **np) {
+  if (WIRE_UNLIKELY(end - s < 9)) return false;
+  uint64_t r = 0;
+  for (int i = 0; i < 8; i++) {
+    uint64_t c = s[i];
+    r |= (c & 0x7F) << (7 * i);
+    if (c < 0x80) {
+      if (i && !c) return false;
+      *v = r;
+      *np = s + i + 1;
+      return true;
+    }
+  }
+  if (!s[8]) return false;
+  *v = r | (uint64_t)s[8] << 56;
+  *np = s + 9;
+  return true;
+}
+
 /* An integer of wire type t at the cursor, sign- or zero-extended. */
 static inline bool dec_int_raw(mdec *x, uint8_t t, uint64_t *raw) {
   wire_in *in = IN(x);
   if (t == WIRE_T_VARINT32) {
     uint32_t v;
+    if (fast_u32(in->p, in->end, &v, &in->p)) {
+      *raw = (uint64_t)(int64_t)wire__unzz32(v);
+      return true;
+    }
     if (!wire__get_varu32(in, &v)) return false;
     *raw = (uint64_t)(int64_t)wire__unzz32(v);
     return true;
   }
   if (t == WIRE_T_VARINT64) {
     uint64_t v;
-    if (WIRE_LIKELY(in->p < in->end && in->p[0] < 0x80)) v = *in->p++;
-    else if (!wire__get_varu64(in, &v)) return false;
+    if (!fast_u64(in->p, in->end, &v, &in->p) && !wire__get_varu64(in, &v))
+      return false;
     *raw = (uint64_t)wire__unzz64(v);
     return true;
   }
@@ -2089,23 +2271,98 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
                                         "registered struct's");
   }
   const wire_mop *o = p->ops, *end = o + p->nops;
+  const bool copy = x->copy;
   for (; o < end; o++) {
-    if (o->code == MOP_INT && !(o->fl & (MF_FLAG | MF_CHECK))) {
-      uint64_t raw;
-      if (o->wt == WIRE_T_VARINT32 && WIRE_LIKELY(in->p < in->end &&
-                                                  in->p[0] < 0x80)) {
-        raw = (uint64_t)(int64_t)wire__unzz32(*in->p++);
-      } else if (!dec_int_raw(x, o->wt, &raw)) {
-        return false;
+    uint8_t *d = base + o->off;
+    const uint8_t *c = in->p;
+    switch (o->x) {
+    case MX_VI32:
+      if (WIRE_LIKELY(c < in->end && c[0] < 0x80)) {
+        int32_t v = wire__unzz32(c[0]);
+        memcpy(d, &v, 4);
+        in->p = c + 1;
+        continue;
       }
-      st_u(base + o->off, o->form, raw);
-      continue;
+      {
+        uint32_t u;
+        if (fast_u32(c, in->end, &u, &in->p)) {
+          int32_t v = wire__unzz32(u);
+          memcpy(d, &v, 4);
+          continue;
+        }
+      }
+      break;
+    case MX_VI64: {
+      uint64_t u;
+      if (fast_u64(c, in->end, &u, &in->p)) {
+        int64_t v = wire__unzz64(u);
+        memcpy(d, &v, 8);
+        continue;
+      }
+      break;
     }
-    if (o->code == MOP_SKIP) {
-      if (!dec_skip(x, o)) return false;
-      continue;
+    case MX_BOOL:
+      if (WIRE_LIKELY(c < in->end && c[0] <= 1)) {
+        *d = c[0];
+        in->p = c + 1;
+        continue;
+      }
+      break;
+    case MX_ENUM:
+      if (WIRE_LIKELY(c < in->end && c[0] < 0x80)) {
+        uint32_t v = c[0];
+        memcpy(d, &v, 4);
+        in->p = c + 1;
+        continue;
+      }
+      break;
+    case MX_F32:
+      if (WIRE_LIKELY(in->end - c >= 4)) {
+        memcpy(d, c, 4);
+        in->p = c + 4;
+        continue;
+      }
+      break;
+    case MX_F64:
+      if (WIRE_LIKELY(in->end - c >= 8)) {
+        memcpy(d, c, 8);
+        in->p = c + 8;
+        continue;
+      }
+      break;
+    case MX_STR:
+      /* a UTF-8 string with a header of one or two bytes */
+      if (WIRE_LIKELY(c < in->end && (c[0] & 3) == WIRE_STR_UTF8)) {
+        uint32_t len;
+        const uint8_t *t;
+        if (c[0] < 0x80) {
+          len = c[0] >> 2;
+          t = c + 1;
+        } else if (in->end - c >= 2 && c[1] < 0x80 && c[1]) {
+          len = ((uint32_t)(c[0] & 0x7F) | (uint32_t)c[1] << 7) >> 2;
+          t = c + 2;
+        } else {
+          break;
+        }
+        if (WIRE_UNLIKELY((size_t)(in->end - t) < len)) break;
+        if (!utf8_ok(t, len)) break;
+        const uint8_t *sp = t;
+        if (copy && len) {
+          uint8_t *q = aalloc(x, len, 1);
+          if (!q) break;
+          memcpy(q, t, len);
+          sp = q;
+        }
+        st_ptr(d, len ? sp : (const uint8_t *)"");
+        memcpy(base + o->aux, &len, 4);
+        in->p = t + len;
+        continue;
+      }
+      break;
+    default:
+      break;
     }
-    if (o->code == MOP_NONE) {
+    if (o->code == MOP_SKIP || o->code == MOP_NONE) {
       /* a field the layout does not hold */
       if (!dec_skip(x, o)) return false;
       continue;

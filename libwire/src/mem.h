@@ -53,7 +53,12 @@ enum {
 #define MF_TRACK 0x40   /* written with REF_VALUE (ref tracking on) */
 
 typedef struct wire_mop wire_mop;
+/* fast paths of the struct loops (mop.x), chosen at bind time */
+enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
+       MX_STR };
+
 struct wire_mop {
+  uint8_t x;     /* MX_*: the inline case of the struct loops */
   uint8_t code;  /* MOP_* */
   uint8_t wt;    /* wire type of the value (writer's, for mappings) */
   uint8_t form;  /* memory form (WIRE_MEM_*, flags masked) */
@@ -69,6 +74,8 @@ struct wire_mop {
   const wire_ftype *ft;   /* declared (or writer's) type */
   wire_mop *sub;     /* element ops: 1 (list) or 2 (map: key, value) */
   const wire_lfield *lf;  /* the writer's field (skips) */
+  uint32_t rest;     /* most bytes this and the following inline ops
+                        write (strings: their header), for one reserve */
 };
 
 /* The op sequence of a struct as some writer sent it. */
