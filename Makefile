@@ -75,6 +75,8 @@ test: all $(TEST_BIN) check-symbols
 	@set -e; for t in $(TEST_BIN); do \
 	  echo "== $$t"; WIRE_LIB=$(BUILD)/lib/libwire.so $$t --jobs 2; done
 	python3 -m pytest -q libwire/tests/py --wire $(BUILD)/bin/wire
+	python3 libwire/tests/gen/run.py --wire $(BUILD)/bin/wire \
+	  --lib $(BUILD)/lib/libwire.a
 	cd bindings/python && LIBWIRE_PATH=$(abspath $(BUILD))/lib/libwire.so \
 	  python3 -m pytest -q tests
 	cd bindings/go && go test -count=1 ./...

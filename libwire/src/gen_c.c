@@ -594,9 +594,11 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
           "                                 r[6] == WIRE_MEM_NONE ? r[6] : first + r[6]);\n"
           "    }\n"
           "    if (st) return st;\n  }\n", P, P);
-  put(&c, "  for (uint32_t i = 0; i < %uu; i++)\n"
-          "    if ((st = wire_mem_bind(ctx, w->layout[i]))) return st;\n"
-          "  return WIRE_OK;\n}\n\n", g.nstructs);
+  if (g.nstructs)
+    put(&c, "  for (uint32_t i = 0; i < %uu; i++)\n"
+            "    if ((st = wire_mem_bind(ctx, w->layout[i]))) return st;\n",
+        g.nstructs);
+  put(&c, "  (void)ft;\n  (void)first;\n  return WIRE_OK;\n}\n\n");
   for (uint32_t i = 0; i < nt; i++) {
     if (!g.ok[i]) continue;
     char nm[160];

@@ -907,7 +907,7 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
   e->b->len = (size_t)(q - e->b->p);
   if (!count) return true;
   if (o->code == MOP_PLIST) {
-    *q = o->lh;
+    *q++ = o->lh;
     e->b->len++;
     if (!(o->lh & WIRE_LF_DECL)) {
       *q++ = o->ewt;
@@ -1144,7 +1144,8 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
   if (WIRE_UNLIKELY(++e->depth > e->ctx->max_depth))
     return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
   wire_buf *b = e->b;
-  if (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT) {
+  if (!e->ctx->compatible &&
+      (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
     if (!room(e, 4)) return false;
     b->len = (size_t)(put_le(b->p + b->len,
                              e->ctx->reg->types[l->type].layout->schema_hash,
@@ -1808,7 +1809,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
     items = aalloc(x, (size_t)count * stride, 8);
     if (!items) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
   }
-  st_ptr(base + o->off, items);
+  st_ptr(base + o->off, count ? items : (const uint8_t *)"");
   st_len(base, o, count);
   if (!count) return true;
   const uint8_t *hs = in->p;
@@ -1943,7 +1944,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
     if (!items) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
     memset(items, 0, (size_t)count * o->esize);
   }
-  st_ptr(base + o->off, items);
+  st_ptr(base + o->off, count ? items : (const uint8_t *)"");
   st_len(base, o, count);
   const wire_mop *ko = &o->sub[0], *vo = &o->sub[1];
   if (!wire__dec_enter(&x->d)) return false;
@@ -1995,17 +1996,17 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
           continue;
         }
         const wire_mplan *pp = plans[k];
-        if (!in_chunk || trk[k]) {
+        if (trk[k]) {
           const uint8_t *fs = in->p;
           int8_t f;
           uint32_t id;
-          if (trk[k] || !in_chunk) {
-            if (!wire__dec_ref_flag(&x->d, true, &f, &id)) return false;
-            if (f == WIRE_REF_NULL || f == WIRE_REF_REF)
-              return dfail(x, WIRE_E_UNSUPPORTED, fs, "map entry reference");
-            if (f == WIRE_REF_VALUE) x->d.nrefs++;
-          }
-          if (!in_chunk && !decl[k]) {
+          if (!wire__dec_ref_flag(&x->d, true, &f, &id)) return false;
+          if (f == WIRE_REF_NULL || f == WIRE_REF_REF)
+            return dfail(x, WIRE_E_UNSUPPORTED, fs, "map entry reference");
+          if (f == WIRE_REF_VALUE) x->d.nrefs++;
+        }
+        if (!in_chunk) {
+          if (!decl[k]) {
             if (st_) {
               if (!(pp = dec_meta(x, so->elem))) return false;
             } else {
@@ -2122,7 +2123,7 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
         }
       }
     }
-    st_ptr(p, q);
+    st_ptr(p, count ? q : (const uint8_t *)"");
     st_len(base, o, count);
     return true;
   }
@@ -2262,7 +2263,8 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
                             const wire_mlayout *l, uint8_t *base) {
   if (!wire__dec_enter(&x->d)) return false;
   wire_in *in = IN(x);
-  if (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT) {
+  if (!x->ctx->compatible &&
+      (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
     const uint8_t *s = in->p;
     uint64_t h;
     if (!wire__get_le(in, 4, &h)) return false;
