@@ -1,11 +1,12 @@
 #!/bin/sh
 # replay.sh - regression check for `make test`: runs every seed corpus file
-# (corpus/, corpus_schema/, corpus_fdl/, corpus_notation/, corpus_tape/) and
+# (corpus/, corpus_schema/, corpus_fdl/, corpus_notation/, corpus_tape/,
+# corpus_mem/) and
 # every kept
 # reproducer of a fixed
 # finding (crashers/*.bin, crashers/*.fdl) once through every fuzz target
 # (fuzz_decode, fuzz_schema, fuzz_fdl, fuzz_notation, fuzz_tape_decode,
-# fuzz_tape_encode), without fuzzing. Open findings
+# fuzz_tape_encode, fuzz_mem_decode), without fuzzing. Open findings
 # (crashers/open/) are not replayed: run.sh reports on them.
 #
 # The targets are built by build.sh with replay_main.c as main() and $CC
@@ -30,11 +31,13 @@ if command -v timeout >/dev/null 2>&1; then TIMEOUT="timeout 600"; fi
 
 set --
 for f in $FZ/corpus/* $FZ/corpus_schema/* $FZ/corpus_fdl/* $FZ/corpus_notation/* $FZ/corpus_tape/* \
+         $FZ/corpus_mem/* \
          $FZ/crashers/*.bin $FZ/crashers/*.fdl; do
   [ -f "$f" ] && set -- "$@" "$f"
 done
 status=0
-for t in fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode; do
+for t in fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode \
+         fuzz_mem_decode; do
   if $TIMEOUT "$OUT/$t" "$@" >"$OUT/$t.log" 2>&1; then
     tail -n 1 "$OUT/$t.log"
   else

@@ -13,6 +13,8 @@
 #                the document path (corpus_schema/, wire.dict)
 #   fuzz_tape_encode  mode byte + tape: the direct tape encoder against
 #                the document path (corpus_tape/, tape.dict)
+#   fuzz_mem_decode  mode byte + payload: the compiled codecs' decoder into
+#                C structs bound at run time (corpus_mem/, wire.dict)
 #
 # Builds them with clang -fsanitize=fuzzer,address,undefined (build.sh) into
 # $BUILD/fuzz/, replays the reproducers in crashers/ (informational: says
@@ -44,7 +46,7 @@ cd "$ROOT"
 FZ=libwire/tests/fuzz
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-1}
-TARGETS=${TARGETS:-fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode}
+TARGETS=${TARGETS:-fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode fuzz_mem_decode}
 OUT=$BUILD/fuzz
 export WIRE_FUZZ_SKIP_KNOWN=${WIRE_FUZZ_SKIP_KNOWN:-1}
 
@@ -90,6 +92,7 @@ for t in $TARGETS; do
     fuzz_notation) seeds=$FZ/corpus_notation dict=$FZ/notation.dict maxlen=8192 ;;
     fuzz_tape_decode) seeds=$FZ/corpus_schema dict=$FZ/wire.dict maxlen=4096 ;;
     fuzz_tape_encode) seeds=$FZ/corpus_tape dict=$FZ/tape.dict maxlen=8192 ;;
+    fuzz_mem_decode) seeds=$FZ/corpus_mem dict=$FZ/wire.dict maxlen=4096 ;;
     *) echo "run.sh: unknown target $t" >&2; exit 2 ;;
   esac
   if [ "${FUZZ_FRESH:-0}" = 1 ]; then rm -rf "$OUT/corpus-$t"; fi
