@@ -30,17 +30,41 @@
 
 /* ---- the V2 reader's structs (as a binding would lay them out) ---- */
 typedef struct { int64_t f1; int32_t f[11]; } v2_numeric;
+typedef struct { const void *items; uint32_t n; } v2_seq;
 typedef struct {
-  int64_t int_value;
+  int64_t int_value; /* widened */
   int64_t long_value;
   float float_value;
   double double_value;
-  int32_t rest_i[2];
+  int32_t short_value, char_value;
   uint8_t boolean_value;
+  int32_t int_value_boxed;
+  int64_t long_value_boxed;
+  float float_value_boxed;
+  double double_value_boxed;
+  int32_t short_value_boxed, char_value_boxed;
+  uint8_t boolean_value_boxed;
+  v2_seq arrays[7]; /* int, long, float, double, short, char, boolean */
   bw_str string;
-} v2_sample; /* the arrays and boxed fields: not bound (skipped) */
-typedef struct { int64_t width; bw_str uri; } v2_image;
-typedef struct { int64_t width; bw_str uri; } v2_media;
+} v2_sample;
+typedef struct {
+  bw_str uri, title;
+  int64_t width; /* widened */
+  int32_t height;
+  uint32_t size;
+} v2_image;
+typedef struct {
+  bw_str uri, title;
+  int64_t width; /* widened */
+  int32_t height;
+  bw_str format;
+  int64_t duration, size;
+  int32_t bitrate;
+  uint8_t has_bitrate;
+  v2_seq persons;
+  uint32_t player;
+  bw_str copyright;
+} v2_media;
 typedef struct {
   v2_media media;
   const v2_image *images;
@@ -407,20 +431,54 @@ static int v2_layouts(gen_state *s) {
   for (uint32_t k = 1; k < 12; k++)
     rc |= wire_mem_layout_field(c, s->v2[V_NUMERIC], k, WIRE_MEM_I32,
                                 (uint32_t)(offsetof(v2_numeric, f) + 4 * (k - 1)), N, N, N);
-  /* Sample: a few fields; the others are skipped */
-  rc |= wire_mem_layout_field(c, s->v2[V_SAMPLE], 0, WIRE_MEM_I64, offsetof(v2_sample, int_value), N, N, N);
-  rc |= wire_mem_layout_field(c, s->v2[V_SAMPLE], 1, WIRE_MEM_I64, offsetof(v2_sample, long_value), N, N, N);
-  rc |= wire_mem_layout_field(c, s->v2[V_SAMPLE], 2, WIRE_MEM_F32, offsetof(v2_sample, float_value), N, N, N);
-  rc |= wire_mem_layout_field(c, s->v2[V_SAMPLE], 3, WIRE_MEM_F64, offsetof(v2_sample, double_value), N, N, N);
-  rc |= wire_mem_layout_field(c, s->v2[V_SAMPLE], 4, WIRE_MEM_I32, offsetof(v2_sample, rest_i), N, N, N);
-  rc |= wire_mem_layout_field(c, s->v2[V_SAMPLE], 5, WIRE_MEM_I32, offsetof(v2_sample, rest_i) + 4, N, N, N);
-  rc |= wire_mem_layout_field(c, s->v2[V_SAMPLE], 6, WIRE_MEM_BOOL, offsetof(v2_sample, boolean_value), N, N, N);
-  rc |= wire_mem_layout_field(c, s->v2[V_SAMPLE], 21, WIRE_MEM_STR, offsetof(v2_sample, string.ptr), offsetof(v2_sample, string.len), N, N);
-  /* Media: uri and the widened width */
-  rc |= wire_mem_layout_field(c, s->v2[V_MEDIA], 0, WIRE_MEM_STR, offsetof(v2_media, uri.ptr), offsetof(v2_media, uri.len), N, N);
-  rc |= wire_mem_layout_field(c, s->v2[V_MEDIA], 2, WIRE_MEM_I64, offsetof(v2_media, width), N, N, N);
-  rc |= wire_mem_layout_field(c, s->v2[V_IMAGE], 0, WIRE_MEM_STR, offsetof(v2_image, uri.ptr), offsetof(v2_image, uri.len), N, N);
-  rc |= wire_mem_layout_field(c, s->v2[V_IMAGE], 2, WIRE_MEM_I64, offsetof(v2_image, width), N, N, N);
+  /* Sample: every field, int_value widened */
+  {
+    uint32_t l = s->v2[V_SAMPLE];
+    static const uint32_t arr_off[7] = {0, 1, 2, 3, 4, 5, 6};
+    rc |= wire_mem_layout_field(c, l, 0, WIRE_MEM_I64, offsetof(v2_sample, int_value), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 1, WIRE_MEM_I64, offsetof(v2_sample, long_value), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 2, WIRE_MEM_F32, offsetof(v2_sample, float_value), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 3, WIRE_MEM_F64, offsetof(v2_sample, double_value), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 4, WIRE_MEM_I32, offsetof(v2_sample, short_value), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 5, WIRE_MEM_I32, offsetof(v2_sample, char_value), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 6, WIRE_MEM_BOOL, offsetof(v2_sample, boolean_value), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 7, WIRE_MEM_I32, offsetof(v2_sample, int_value_boxed), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 8, WIRE_MEM_I64, offsetof(v2_sample, long_value_boxed), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 9, WIRE_MEM_F32, offsetof(v2_sample, float_value_boxed), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 10, WIRE_MEM_F64, offsetof(v2_sample, double_value_boxed), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 11, WIRE_MEM_I32, offsetof(v2_sample, short_value_boxed), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 12, WIRE_MEM_I32, offsetof(v2_sample, char_value_boxed), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 13, WIRE_MEM_BOOL, offsetof(v2_sample, boolean_value_boxed), N, N, N);
+    for (uint32_t k = 0; k < 7; k++)
+      rc |= wire_mem_layout_field(c, l, 14 + k, WIRE_MEM_ARRAY,
+                                  (uint32_t)(offsetof(v2_sample, arrays) + arr_off[k] * sizeof(v2_seq) + offsetof(v2_seq, items)),
+                                  (uint32_t)(offsetof(v2_sample, arrays) + arr_off[k] * sizeof(v2_seq) + offsetof(v2_seq, n)), N, N);
+    rc |= wire_mem_layout_field(c, l, 21, WIRE_MEM_STR, offsetof(v2_sample, string.ptr), offsetof(v2_sample, string.len), N, N);
+  }
+  /* Media and Image: every field, width widened */
+  {
+    uint32_t l = s->v2[V_MEDIA], str;
+    rc |= wire_mem_layout_new(c, WIRE_MEM_ELEMENT, sizeof(bw_str), &str);
+    rc |= wire_mem_layout_field(c, str, 0, WIRE_MEM_STR, offsetof(bw_str, ptr), offsetof(bw_str, len), N, N);
+    rc |= wire_mem_layout_field(c, l, 0, WIRE_MEM_STR, offsetof(v2_media, uri.ptr), offsetof(v2_media, uri.len), N, N);
+    rc |= wire_mem_layout_field(c, l, 1, WIRE_MEM_STR, offsetof(v2_media, title.ptr), offsetof(v2_media, title.len), N, N);
+    rc |= wire_mem_layout_field(c, l, 2, WIRE_MEM_I64, offsetof(v2_media, width), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 3, WIRE_MEM_I32, offsetof(v2_media, height), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 4, WIRE_MEM_STR, offsetof(v2_media, format.ptr), offsetof(v2_media, format.len), N, N);
+    rc |= wire_mem_layout_field(c, l, 5, WIRE_MEM_I64, offsetof(v2_media, duration), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 6, WIRE_MEM_I64, offsetof(v2_media, size), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 7, WIRE_MEM_I32, offsetof(v2_media, bitrate), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 8, WIRE_MEM_BOOL, offsetof(v2_media, has_bitrate), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 9, WIRE_MEM_LIST, offsetof(v2_media, persons.items), offsetof(v2_media, persons.n), N, str);
+    rc |= wire_mem_layout_field(c, l, 10, WIRE_MEM_ENUM, offsetof(v2_media, player), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 11, WIRE_MEM_STR, offsetof(v2_media, copyright.ptr), offsetof(v2_media, copyright.len), N, N);
+    l = s->v2[V_IMAGE];
+    rc |= wire_mem_layout_field(c, l, 0, WIRE_MEM_STR, offsetof(v2_image, uri.ptr), offsetof(v2_image, uri.len), N, N);
+    rc |= wire_mem_layout_field(c, l, 1, WIRE_MEM_STR, offsetof(v2_image, title.ptr), offsetof(v2_image, title.len), N, N);
+    rc |= wire_mem_layout_field(c, l, 2, WIRE_MEM_I64, offsetof(v2_image, width), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 3, WIRE_MEM_I32, offsetof(v2_image, height), N, N, N);
+    rc |= wire_mem_layout_field(c, l, 4, WIRE_MEM_ENUM, offsetof(v2_image, size), N, N, N);
+  }
   rc |= wire_mem_layout_field(c, s->v2[V_MC], 0, WIRE_MEM_STRUCT, offsetof(v2_media_content, media), N, N, s->v2[V_MEDIA]);
   rc |= wire_mem_layout_field(c, s->v2[V_MC], 1, WIRE_MEM_LIST, offsetof(v2_media_content, images), offsetof(v2_media_content, n_images), N, s->v2[V_IMAGE]);
   rc |= wire_mem_layout_field(c, s->v2[V_NL], 0, WIRE_MEM_LIST, offsetof(v2_list, items), offsetof(v2_list, n), N, s->v2[V_NUMERIC]);

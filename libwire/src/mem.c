@@ -484,6 +484,7 @@ static void fast_paths(wire_mop *ops, uint32_t n) {
       case MOP_INT:
         if (o->wt == WIRE_T_VARINT32 && o->form == WIRE_MEM_I32) { o->x = MX_VI32; need = 5; }
         if (o->wt == WIRE_T_VARINT64 && o->form == WIRE_MEM_I64) { o->x = MX_VI64; need = 9; }
+        if (o->wt == WIRE_T_VARINT32 && o->form == WIRE_MEM_I64) o->x = MX_VI32_64;
         break;
       case MOP_BOOL: o->x = MX_BOOL; need = 1; break;
       case MOP_ENUM:
@@ -713,11 +714,19 @@ static inline bool room(menc *e, size_t n) {
 }
 
 static inline uint8_t *put_varu32(uint8_t *q, uint32_t v) {
-  while (v >= 0x80) { *q++ = (uint8_t)(v | 0x80); v >>= 7; }
-  *q++ = (uint8_t)v;
-  return q;
+  if (v < 0x80) { q[0] = (uint8_t)v; return q + 1; }
+  q[0] = (uint8_t)(v | 0x80);
+  if (v < 0x4000) { q[1] = (uint8_t)(v >> 7); return q + 2; }
+  q[1] = (uint8_t)((v >> 7) | 0x80);
+  if (v < 0x200000) { q[2] = (uint8_t)(v >> 14); return q + 3; }
+  q[2] = (uint8_t)((v >> 14) | 0x80);
+  if (v < 0x10000000) { q[3] = (uint8_t)(v >> 21); return q + 4; }
+  q[3] = (uint8_t)((v >> 21) | 0x80);
+  q[4] = (uint8_t)(v >> 28);
+  return q + 5;
 }
 static inline uint8_t *put_varu64(uint8_t *q, uint64_t v) {
+  if (v < (UINT64_C(1) << 28)) return put_varu32(q, (uint32_t)v);
   int n = 0;
   while (v >= 0x80 && n < 8) { *q++ = (uint8_t)(v | 0x80); v >>= 7; n++; }
   *q++ = (uint8_t)v;
@@ -945,6 +954,12 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
                              (wire__pol_trackable(so->wt) ||
                               so->code == MOP_STRUCT_PTR)
                          ? MF_TRACK : 0));
+  if (!flags && so->code == MOP_STRUCT) {
+    const wire_mlayout *el = &e->m->layouts[so->elem];
+    for (uint64_t i = 0; i < count; i++)
+      if (!enc_struct_body(e, el, items + i * o->esize + so->off)) return false;
+    return true;
+  }
   for (uint64_t i = 0; i < count; i++) {
     const uint8_t *it = items + i * o->esize;
     if (flags) {
@@ -2279,12 +2294,6 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
     const uint8_t *c = in->p;
     switch (o->x) {
     case MX_VI32:
-      if (WIRE_LIKELY(c < in->end && c[0] < 0x80)) {
-        int32_t v = wire__unzz32(c[0]);
-        memcpy(d, &v, 4);
-        in->p = c + 1;
-        continue;
-      }
       {
         uint32_t u;
         if (fast_u32(c, in->end, &u, &in->p)) {
@@ -2294,6 +2303,15 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
         }
       }
       break;
+    case MX_VI32_64: {
+      uint32_t u;
+      if (fast_u32(c, in->end, &u, &in->p)) {
+        int64_t v = wire__unzz32(u);
+        memcpy(d, &v, 8);
+        continue;
+      }
+      break;
+    }
     case MX_VI64: {
       uint64_t u;
       if (fast_u64(c, in->end, &u, &in->p)) {
