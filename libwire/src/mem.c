@@ -770,10 +770,7 @@ static bool enc_meta(menc *e, const wire_mlayout *l) {
   }
   /* named same-schema structs: meta strings through the writer policy */
   wire_user_meta um = {UINT32_MAX, NULL, t->layout, -1, -1};
-  m->e.b = *e->b;
-  bool okk = wire__enc_type_meta(&m->e, l->kind, &um);
-  *e->b = m->e.b;
-  return okk;
+  return wire__enc_type_meta(&m->e, l->kind, &um); /* e->b is &m->e.b */
 }
 
 static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
@@ -1141,13 +1138,8 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
     memcpy(&dv, p, sizeof dv);
     if (dv.len && !dv.magnitude)
       return efail(e, WIRE_E_ENCODE, "NULL decimal magnitude");
-    wire_mem *m = e->m;
-    m->e.b = *e->b;
-    bool okk = wire__enc_decimal(&m->e, dv.scale, dv.negative != 0,
-                                 dv.magnitude, dv.len);
-    *e->b = m->e.b;
-    if (!okk) return false;
-    return true;
+    return wire__enc_decimal(&e->m->e, dv.scale, dv.negative != 0,
+                             dv.magnitude, dv.len); /* e->b is &m->e.b */
   }
   default:
     return efail(e, WIRE_E_ENCODE, "value has no encoding");
@@ -1294,16 +1286,13 @@ int32_t wire_mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   if (ctx->err_code) wire_ctx_clear_error(ctx);
   wire_mem *m = ctx->mem;
   if (!m) return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
-  wire_buf b = m->e.b;
-  b.len = 0;
-  b.status = WIRE_OK;
-  b.fixed = false;
-  b.ctx = ctx;
-  int32_t st = mem_encode(ctx, layout, value, &b);
-  m->e.b = b;
+  wire_buf *b = &m->e.b;
+  b->len = 0;
+  b->status = WIRE_OK;
+  int32_t st = mem_encode(ctx, layout, value, b);
   if (st) return st;
-  *out = b.p;
-  *out_len = b.len;
+  *out = b->p;
+  *out_len = b->len;
   return WIRE_OK;
 }
 
@@ -2424,7 +2413,20 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   wire__dec_root(&x.d);
   m->ndtd = 0;
   m->ndref = 0;
-  bool okk = wire__dec_root_header(&x.d, 0);
+  const wire_mplan *p = NULL;
+  wire_mlayout *rl = &m->layouts[layout];
+  bool okk;
+  if (len >= 4 && data[0] == 0x01 && data[1] == 0xFF && rl->td &&
+      data[2] == rl->kind && data[3] == 0x00 && len - 4 >= rl->td_len &&
+      memcmp(data + 4, rl->td, rl->td_len) == 0) {
+    /* the common root: xlang header, not-null flag, the registered
+     * TypeDef announced as #0 */
+    x.d.in.p = data + 4 + rl->td_len;
+    p = &rl->plan;
+    okk = push_td(&x, ctx->reg->types[rl->type].layout, p, data + 4);
+    goto body;
+  }
+  okk = wire__dec_root_header(&x.d, 0);
   if (okk) {
     const uint8_t *fs = x.d.in.p;
     int8_t f;
@@ -2442,8 +2444,10 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
       }
     }
   }
-  const wire_mplan *p = okk ? dec_meta(&x, layout) : NULL;
-  okk = p && dec_struct_body(&x, p, &m->layouts[layout], out);
+  p = okk ? dec_meta(&x, layout) : NULL;
+  okk = p != NULL;
+body:
+  okk = okk && dec_struct_body(&x, p, &m->layouts[layout], out);
   if (okk && x.d.in.p != x.d.in.end)
     okk = dfail(&x, WIRE_E_TRAILING, x.d.in.p, "bytes after the root value");
   if (x.scratch) wire_doc_free(x.scratch);
