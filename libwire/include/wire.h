@@ -786,9 +786,7 @@ enum {
   WIRE_MEM_TIMESTAMP = 22, /* wire_mem_time: seconds since the epoch */
   WIRE_MEM_DURATION = 23,  /* wire_mem_time */
   WIRE_MEM_DECIMAL = 24, /* wire_mem_decimal */
-  WIRE_MEM_UNION = 25    /* uint32_t case id at aux, the value at offset in
-                            the form of the case's row (rows of the same
-                            field, one per case, `elem` = case id) */
+  WIRE_MEM_UNION = 25    /* reserved: unions have no memory form yet */
 };
 /* Form flags (or-ed into the form). */
 #define WIRE_MEM_LEN64 0x100u   /* length / count at aux is uint64_t, not
