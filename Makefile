@@ -50,13 +50,13 @@ $(BUILD)/lib/libwire.a: $(LIB_OBJ)
 
 $(BUILD)/lib/libwire.so: $(PIC_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,$(SONAME) -o $(BUILD)/lib/$(SONAME) $^ -lm
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $(BUILD)/lib/$(SONAME) $^ -lm
 	ln -sf $(SONAME) $@
 
 $(BUILD)/bin/wire: $(TOOL_SRC) $(wildcard libwire/tools/*.h) $(BUILD)/lib/libwire.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) $(JSON_CFLAGS) $(TOOL_SRC) \
-	  $(BUILD)/lib/libwire.a $(JSON_LIBS) -lm -o $@
+	  $(BUILD)/lib/libwire.a $(LDFLAGS) $(JSON_LIBS) -lm -o $@
 
 # The man page comes from the same text as `wire help`.
 $(BUILD)/man/wire.1: $(BUILD)/bin/wire
@@ -66,11 +66,13 @@ $(BUILD)/man/wire.1: $(BUILD)/bin/wire
 $(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a $(wildcard libwire/src/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $(FFI_CFLAGS) \
-	  $(JSON_CFLAGS) $< $(BUILD)/lib/libwire.a $(CRIT_LIBS) $(FFI_LIBS) \
-	  $(JSON_LIBS) -ldl -lm -o $@
+	  $(JSON_CFLAGS) $< $(BUILD)/lib/libwire.a $(LDFLAGS) $(CRIT_LIBS) \
+	  $(FFI_LIBS) $(JSON_LIBS) -ldl -lm -o $@
 
 # Every test: the C unit tests (Criterion), the exported-symbol check, the
-# CLI round trips and the interop tests against the real pyfory runtime.
+# CLI and library tests in pytest (round trips, golden CLI output, interop
+# with the real pyfory, Java and Go runtimes), the Python, Go and Kotlin
+# bindings' tests, and a replay of the fuzz corpora.
 test: all $(TEST_BIN) check-symbols
 	@set -e; for t in $(TEST_BIN); do \
 	  echo "== $$t"; WIRE_LIB=$(BUILD)/lib/libwire.so $$t --jobs 2; done
@@ -84,7 +86,8 @@ test: all $(TEST_BIN) check-symbols
 	cd bindings/kotlin && JAVA_HOME=$(JAVA22) mvn -q -B test \
 	  -Dlibwire.path=$(abspath $(BUILD))/lib/libwire.so
 
-# Same C tests built with AddressSanitizer + UndefinedBehaviorSanitizer.
+# The C tests and the CLI's pytest suite built with AddressSanitizer +
+# UndefinedBehaviorSanitizer (leak detection on).
 sanitize:
 	$(MAKE) BUILD=build/san CFLAGS="-O1 -g -fsanitize=address,undefined \
 	  -fno-omit-frame-pointer -fno-sanitize-recover=all" \
@@ -157,8 +160,8 @@ check-symbols: $(BUILD)/lib/libwire.so
 	@diff -u libwire/symbols.txt $(BUILD)/symbols.txt && \
 	  echo "exported symbols match libwire/symbols.txt"
 
-# The main job until the conformance suite lands: encode, dump and decode
-# sample values through the CLI.
+# A tour of the CLI: encode, dump and decode sample values (the main job
+# is `make conform`).
 demo: all
 	sh libwire/tools/demo.sh $(BUILD)/bin/wire
 
@@ -209,7 +212,9 @@ help:
 	@echo "make test       run every test"
 	@echo "make sanitize   run the tests under ASan+UBSan"
 	@echo "make valgrind   run the tests and a CLI round trip under valgrind"
-	@echo "make demo       the main job: encode, dump and decode samples"
+	@echo "make conform    the main job: the conformance suite through libwire"
+	@echo "make check      every test, sanitizer, valgrind and fuzz pass (CI)"
+	@echo "make demo       a CLI tour: encode, dump and decode samples"
 	@echo "make bench      Fory's six workloads: every implementation (Ir, ns)"
 	@echo "make bench-check  the benchmark's byte checks (C side, no peers)"
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"

@@ -7,17 +7,27 @@ coverage of it.
 
 `generate` parses every WIRE_API declaration of libwire/include/wire.h into
 libwire/abi.json: name, return type, parameters (type and name), the
-section of the header, and the ownership sentence of its comment. `check`
-fails when abi.json is not what the header gives (the header changed without
-regenerating), when it disagrees with the exported symbols list, or when a
-binding neither uses a function nor lists it in its ABI_EXCLUDED file (with
-a reason) - so a new function must be bound or explicitly excluded by every
-binding.
+section of the header, and the ownership sentence of its comment (or of
+the "Ownership:" note above it in its section); and every
+WIRE_* constant (enumerators and version macros) with the value the C
+compiler gives it. `check` fails when abi.json is not what the header gives
+(the header changed without regenerating); when the parse missed a WIRE_API
+declaration; when a function that returns a pointer (or stores one through
+an argument) does not say who owns it and how long it is valid; when a
+declaration rebuilt from abi.json conflicts with the
+header (a C translation unit that includes wire.h and declares every function
+again from the JSON - the compiler, not this parser, compares the
+signatures); when the compiler's value of a constant differs; when abi.json
+disagrees with the exported symbols list; or when a binding neither uses a
+function nor lists it in its ABI_EXCLUDED file (with a reason) - so a new
+function must be bound or explicitly excluded by every binding.
 """
 import json
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HEADER = os.path.join(ROOT, "libwire", "include", "wire.h")
@@ -29,6 +39,19 @@ BINDINGS = {
     "go": ("bindings/go", (".go", ".c", ".h"), "bindings/go/ABI_EXCLUDED"),
     "kotlin": ("bindings/kotlin/src/main", (".kt", ".java"), "bindings/kotlin/ABI_EXCLUDED"),
 }
+
+
+# Sentences that say who owns returned memory and how long it lives.
+OWNERSHIP_WORDS = re.compile(r"\bfree\b|owned|allocated|static storage|valid until|"
+                             r"points? into|zero-copy|belongs?|ownership", re.I)
+# "/* Ownership: ... */": applies to the declarations below it, to the end
+# of the header section, unless a declaration has its own sentence.
+NOTE_RE = re.compile(r"/\* (Ownership: .*?)\*/", re.S)
+
+
+def returns_memory(f):
+    """A function that returns a pointer or stores one through an argument."""
+    return "*" in f["returns"] or any(p["type"].count("*") >= 2 for p in f["params"])
 
 
 def parse_header():
@@ -60,18 +83,80 @@ def parse_header():
             comment = " ".join(text[cstart + 2:start].replace("*", " ").split())
         owns = ""
         for sent in re.split(r"(?<=\.)\s", comment):
-            if re.search(r"\bfree\b|owned|allocated", sent, re.I):
+            if OWNERSHIP_WORDS.search(sent):
                 owns += (" " if owns else "") + sent
+        if not owns:  # the group note above it in the same section
+            note = None
+            for nm in NOTE_RE.finditer(text, 0, m.start()):
+                note = nm
+            sec = text.rfind("/* Section - ", 0, m.start())
+            if note and note.start() > sec:
+                owns = " ".join(note.group(1).replace("*", " ").split())
         funcs.append({"name": name, "returns": ret.replace(" *", "*"),
                       "params": params, "section": section, "ownership": owns})
     return funcs
+
+
+def constant_names():
+    """WIRE_* enumerators and value macros of the header, in order."""
+    text = re.sub(r"/\*.*?\*/", " ", open(HEADER).read(), flags=re.S)
+    names = re.findall(r"^#define (WIRE_VERSION_[A-Z]+) ", text, re.M)
+    for body in re.findall(r"\benum\s*\w*\s*\{(.*?)\}", text, re.S):
+        for item in body.split(","):
+            m = re.match(r"\s*(WIRE_[A-Z0-9_]+)\b", item)
+            if m:
+                names.append(m.group(1))
+    return names
+
+
+def compile_and_run(source):
+    """Builds a C program against wire.h and returns its standard output."""
+    cc = os.environ.get("CC", "cc")
+    with tempfile.TemporaryDirectory() as d:
+        c = os.path.join(d, "abi_probe.c")
+        exe = os.path.join(d, "abi_probe")
+        with open(c, "w") as f:
+            f.write(source)
+        r = subprocess.run([cc, "-std=c11", "-Wall", "-Werror", "-I",
+                            os.path.join(ROOT, "libwire", "include"), c, "-o", exe],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            return None, r.stderr
+        return subprocess.run([exe], capture_output=True, text=True, check=True).stdout, ""
+
+
+def constants():
+    names = constant_names()
+    src = "#include <stdio.h>\n#include \"wire.h\"\nint main(void) {\n"
+    for n in names:
+        src += '  printf("%%s %%lld\\n", "%s", (long long)(%s));\n' % (n, n)
+    src += "  return 0;\n}\n"
+    out, err = compile_and_run(src)
+    if out is None:
+        sys.exit("abi: cannot evaluate the constants:\n" + err)
+    consts = []
+    for line in out.splitlines():
+        name, value = line.split()
+        consts.append({"name": name, "value": int(value)})
+    return consts
+
+
+def redeclare(funcs):
+    """A translation unit that declares every function again from the JSON
+    after wire.h: the compiler rejects any signature that differs."""
+    src = "#include \"wire.h\"\n"
+    for f in funcs:
+        params = ", ".join("%s %s" % (p["type"], p["name"]) for p in f["params"]) or "void"
+        src += "WIRE_API %s %s(%s);\n" % (f["returns"], f["name"], params)
+    src += "int main(void) { return 0; }\n"
+    return src
 
 
 def generate():
     funcs = parse_header()
     with open(ABI, "w") as f:
         json.dump({"library": "libwire", "header": "libwire/include/wire.h",
-                   "functions": funcs}, f, indent=1)
+                   "functions": funcs, "constants": constants()}, f, indent=1)
         f.write("\n")
     print("wrote %s (%d functions)" % (os.path.relpath(ABI, ROOT), len(funcs)))
 
@@ -79,11 +164,22 @@ def generate():
 def check():
     problems = []
     want = {"library": "libwire", "header": "libwire/include/wire.h",
-            "functions": parse_header()}
+            "functions": parse_header(), "constants": constants()}
     have = json.load(open(ABI))
     if have != want:
         problems.append("libwire/abi.json is stale: run `python3 conformance/abi/abi.py generate`")
+    declared = len(re.findall(r"^WIRE_API\b", open(HEADER).read(), re.M))
+    if declared != len(want["functions"]):
+        problems.append("wire.h has %d WIRE_API declarations, the parser found %d"
+                        % (declared, len(want["functions"])))
+    out, err = compile_and_run(redeclare(have.get("functions", [])))
+    if out is None:
+        problems.append("abi.json's signatures conflict with wire.h:\n" + err)
     names = [f["name"] for f in want["functions"]]
+    for f in want["functions"]:
+        if returns_memory(f) and not f["ownership"]:
+            problems.append("%s returns memory or a view, and its comment does not say "
+                            "who owns it or how long it is valid" % f["name"])
     symbols = [l.strip() for l in open(SYMBOLS) if l.strip()]
     for n in sorted(set(names) - set(symbols)):
         problems.append("%s is declared in wire.h but not exported" % n)

@@ -146,7 +146,8 @@ typedef void (*wire_free_fn)(void *user, void *ptr, size_t size);
  * wire_ctx_free. */
 WIRE_API wire_ctx *wire_ctx_new(void);
 /* A context whose every allocation (its own included) goes through the given
- * callbacks. All three callbacks are required. */
+ * callbacks. All three callbacks are required. NULL if out of memory; free
+ * it with wire_ctx_free, which releases everything through free_fn. */
 WIRE_API wire_ctx *wire_ctx_new_with_allocator(wire_malloc_fn malloc_fn,
                                                wire_realloc_fn realloc_fn,
                                                wire_free_fn free_fn,
@@ -248,7 +249,8 @@ enum {
 /* Meta string contexts: which special characters and encodings apply. */
 enum { WIRE_MSCTX_NAMESPACE = 0, WIRE_MSCTX_TYPE_NAME = 1,
        WIRE_MSCTX_FIELD_NAME = 2 };
-/* Lower-case name of a meta string encoding, NULL if unknown. */
+/* Lower-case name of a meta string encoding, NULL if unknown. Static
+ * storage. */
 WIRE_API const char *wire_meta_encoding_name(int32_t encoding);
 /* The encoding the runtimes select for `text` in meta string context
  * `msctx`; -1 if the text cannot be a meta string. */
@@ -327,6 +329,7 @@ WIRE_API void wire_write_type_id(wire_writer *w, uint32_t type_id);
  * as for the writer: after a failure reads return 0 and do not advance. */
 typedef struct wire_reader wire_reader;
 
+/* NULL if out of memory; free with wire_reader_free. */
 WIRE_API wire_reader *wire_reader_new(wire_ctx *ctx, const uint8_t *data,
                                       size_t len);
 WIRE_API void wire_reader_free(wire_reader *r);
@@ -378,6 +381,12 @@ WIRE_API uint32_t wire_read_type_id(wire_reader *r);
 typedef struct wire_doc wire_doc;
 typedef struct wire_node wire_node;
 
+/* Ownership: every node of this section, and every pointer an accessor
+ * returns (bytes, names, TypeDefs), belongs to the document and is valid
+ * until wire_doc_free; the bytes of decoded strings and binaries point into
+ * the input, which must outlive the document. */
+
+/* NULL if out of memory; free with wire_doc_free. */
 WIRE_API wire_doc *wire_doc_new(wire_ctx *ctx);
 WIRE_API void wire_doc_free(wire_doc *doc);
 
@@ -615,7 +624,7 @@ WIRE_API int32_t wire_schema_add_type(wire_ctx *ctx, int32_t kind,
  * LIST/SET/MAP take element, key and value types below. */
 WIRE_API wire_field_type *wire_schema_field_type(wire_ctx *ctx, uint32_t type_id,
                                               int32_t nullable, int32_t ref);
-/* A field type naming a registered user type. */
+/* A field type naming a registered user type (owned by the context). */
 WIRE_API wire_field_type *wire_schema_field_user_type(wire_ctx *ctx, uint32_t type,
                                                int32_t nullable, int32_t ref);
 WIRE_API int32_t wire_schema_field_type_set_element(wire_field_type *list,
@@ -701,6 +710,21 @@ WIRE_API int32_t wire_encode(wire_ctx *ctx, wire_doc *doc,
  * it writes the same bytes as wire_doc_add_tape + wire_encode, and reads
  * the same tapes as wire_decode + a walk of the document. Its scratch
  * memory lives in the context and is reused by later calls. */
+
+/* Tape op codes that are not wire type ids (spec/tape.md; every other op
+ * byte is the WIRE_T_* id of the value that follows), the tape version
+ * byte, and the string encoding bytes beyond WIRE_STR_*. */
+enum {
+  WIRE_TAPE_VERSION = 2,       /* tapes with STRUCT_IDX / Java strings */
+  WIRE_TAPE_NULL = 0x00,       /* a null reference */
+  WIRE_TAPE_REF = 0xF0,        /* u32 k: the k-th referenceable value */
+  WIRE_TAPE_STRUCT_TD = 0xF1,  /* struct laid out by a TypeDef */
+  WIRE_TAPE_ENUM_ID = 0xF2,    /* enum by user type id (no schema) */
+  WIRE_TAPE_PACKED = 0xF3,     /* list/set of one numeric type, 8 B each */
+  WIRE_TAPE_STRUCT_IDX = 0xF4, /* registered struct, fields by wire index */
+  WIRE_TAPE_STR_JAVA = 0x80,   /* | WIRE_STR_*: written as Java would */
+  WIRE_TAPE_STR_UTF8_JAVA = 0xFF /* version 1 spelling of 0x80 | UTF8 */
+};
 
 /* Encodes the roots of a tape. *out is allocated through the context (free
  * with wire_ctx_free_bytes). On failure the error offset is in the tape

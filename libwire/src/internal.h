@@ -53,6 +53,9 @@ uint8_t *wire__bytes_alloc(wire_ctx *ctx, size_t size);
 int32_t wire__refs_reserve(wire_ctx *ctx, size_t n);
 /* Frees the native memory layouts of the context (mem.c). */
 void wire__mem_free(wire_ctx *ctx);
+/* MurmurHash3 x86 32-bit with seed 0 (primitives.c): the type ids foryc
+ * generates from names (fdl_resolve.c). The 128-bit x64 variant is public. */
+uint32_t wire__murmur3_x86_32(const uint8_t *d, size_t n);
 
 /* ---- Growable output buffer ------------------------------------------- */
 

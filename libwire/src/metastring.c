@@ -11,6 +11,7 @@ const char *wire_meta_encoding_name(int32_t e) {
   return e >= 0 && e < 5 ? ms_names[e] : NULL;
 }
 
+/* Implements R-MS-1. */
 static void ms_specials(int32_t msctx, char *s1, char *s2) {
   if (msctx == WIRE_MSCTX_NAMESPACE) { *s1 = '.'; *s2 = '_'; }
   else { *s1 = '$'; *s2 = '_'; }
@@ -49,6 +50,7 @@ static int luds_value(uint8_t c, char s1, char s2) {
   return -1;
 }
 
+/* Implements R-MS-7. */
 int32_t wire_meta_choose_encoding(int32_t msctx, const uint8_t *s,
                                   size_t len) {
   if (msctx < 0 || msctx > 2 || (!s && len)) return -1;
@@ -102,6 +104,7 @@ static int char_value(int32_t enc, const uint8_t *s, size_t i, char s1,
   }
 }
 
+/* Implements R-MS-3, R-MS-4, R-MS-5. */
 int32_t wire_meta_encode(int32_t msctx, int32_t enc, const uint8_t *s,
                          size_t len, uint8_t *out, size_t cap,
                          size_t *out_len) {
@@ -150,6 +153,7 @@ int32_t wire_meta_encode(int32_t msctx, int32_t enc, const uint8_t *s,
   return WIRE_OK;
 }
 
+/* Implements R-MSWIRE-3. */
 uint64_t wire__ms_hash(const uint8_t *p, size_t len, uint8_t enc, int form) {
   uint64_t h;
   wire_murmur3_x64_128(p, len, 47, &h, NULL);
@@ -163,6 +167,7 @@ uint64_t wire__ms_hash(const uint8_t *p, size_t len, uint8_t enc, int form) {
 
 static const char lower_chars[] = "abcdefghijklmnopqrstuvwxyz._$|";
 
+/* Implements R-MS-2, R-MS-6. */
 int32_t wire_meta_decode(int32_t msctx, int32_t enc, const uint8_t *b,
                          size_t len, uint8_t *out, size_t cap,
                          size_t *out_len) {

@@ -28,6 +28,7 @@ bool wire__enc_mark(wire_enc *e, void *value) {
   return true;
 }
 
+/* Implements R-MSWIRE-7, R-SHARED-4, R-PAYLOAD-5. */
 void wire__enc_end_root(wire_enc *e) {
   e->nmarked = 0;
   e->nrefs = 0;
@@ -55,6 +56,7 @@ void wire__enc_release(wire_enc *e) {
 
 /* ---- meta strings ------------------------------------------------------ */
 
+/* Implements R-MSWIRE-1, R-MSWIRE-2, R-MSWIRE-4, R-MSWIRE-5, R-WMS-1, R-WMS-2. */
 static bool write_meta_string(wire_enc *e, int msctx, const uint8_t *text,
                               uint32_t tlen, int recorded, int form,
                               bool again, uint32_t ref) {
@@ -148,6 +150,7 @@ static bool grow_tds(wire_enc *e) {
 
 /* Shared TypeDef: a reference if this root already announced it, else the
  * next index and the TypeDef bytes (as read, or built from the schema). */
+/* Implements R-SHARED-1, R-SHARED-2, R-SHARED-5. */
 static bool write_shared_typedef(wire_enc *e, const wire_layout *l,
                                  uint32_t ti) {
   if (!l && (ti == WIRE_NO_TYPE || !e->ctx->reg))
@@ -236,6 +239,7 @@ static bool write_layout_names(wire_enc *e, const wire_user_meta *um) {
                            um->name_enc, 0, false, 0);
 }
 
+/* Implements R-WSTRUCT-1, R-WSTRUCT-3, R-UTYPE-1, R-UTYPE-2, R-UTYPE-3. */
 bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um) {
   wire__put_u8(&e->b, type);
   bool compat = e->ctx->compatible;
@@ -289,6 +293,7 @@ bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um) {
 
 /* ---- decimals ---------------------------------------------------------- */
 
+/* Implements R-DEC-1, R-DEC-2, R-DEC-5. */
 bool wire__enc_decimal(wire_enc *e, int32_t scale, bool negative,
                        const uint8_t *m, uint32_t len) {
   wire__put_varu32(&e->b, wire__zz32(scale));

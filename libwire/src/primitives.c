@@ -49,6 +49,7 @@ static bool varint_cut(wire_in *in, const uint8_t *s) {
   return false;
 }
 
+/* Implements R-VARINT-2, R-VARINT-3, R-VARINT-4. */
 bool wire__get_varu32_slow(wire_in *in, uint32_t *v) {
   const uint8_t *s = in->p;
   uint32_t r = 0;
@@ -71,6 +72,7 @@ bool wire__get_varu32_slow(wire_in *in, uint32_t *v) {
   return wire__bad_varint(in, s, "varuint32 longer than 5 bytes");
 }
 
+/* Implements R-PVL-2, R-PVL-3. */
 bool wire__get_varu64(wire_in *in, uint64_t *v) {
   const uint8_t *s = in->p;
   uint64_t r = 0;
@@ -114,6 +116,7 @@ bool wire__get_varu64(wire_in *in, uint64_t *v) {
   return false; /* not reached */
 }
 
+/* Implements R-V36-2. */
 bool wire__get_varu36(wire_in *in, uint64_t *v) {
   const uint8_t *s = in->p;
   uint64_t r = 0;
@@ -139,6 +142,7 @@ bool wire__get_varu36(wire_in *in, uint64_t *v) {
   return false;
 }
 
+/* Implements R-TAGGED-1, R-TAGGED-3. */
 bool wire__get_tagged_i64(wire_in *in, int64_t *v) {
   const uint8_t *s = in->p;
   uint64_t w;
@@ -163,6 +167,7 @@ bool wire__get_tagged_i64(wire_in *in, int64_t *v) {
   return true;
 }
 
+/* Implements R-TAGGED-2, R-TAGGED-3. */
 bool wire__get_tagged_u64(wire_in *in, uint64_t *v) {
   const uint8_t *s = in->p;
   uint64_t w;
@@ -205,6 +210,7 @@ static inline uint64_t load64(const uint8_t *p) {
   return r;
 }
 
+/* Implements R-HASH-1. */
 void wire_murmur3_x64_128(const uint8_t *data, size_t len, uint64_t seed,
                           uint64_t *out0, uint64_t *out1) {
   const uint64_t c1 = UINT64_C(0x87c37b91114253d5);
@@ -257,6 +263,7 @@ static inline uint64_t f64_bits(double d) {
 }
 
 /* Rounds a double to binary16 directly (no double rounding through float). */
+/* Implements R-FLOAT-2. */
 uint16_t wire_float16_from_double(double d) {
   uint64_t u = f64_bits(d);
   uint16_t sign = (uint16_t)((u >> 48) & 0x8000);
@@ -350,6 +357,7 @@ uint16_t wire_bfloat16_from_float(float f) {
 
 float wire_bfloat16_to_float(uint16_t b) { return bits_f32((uint32_t)b << 16); }
 
+/* Implements R-FLOAT-2. */
 uint16_t wire_bfloat16_from_double(double d) {
   /* Round the double directly to 8 significant bits (avoid double rounding
    * through float). */
@@ -389,4 +397,45 @@ uint16_t wire_bfloat16_from_double(double d) {
   }
   if (hexp >= 255) return sign | 0x7F80;
   return (uint16_t)(sign | (uint16_t)(hexp << 7) | (uint16_t)(m & 0x7F));
+}
+
+/* MurmurHash3 x86 32-bit, seed 0: foryc's auto type ids
+ * (fory_compiler/ir/type_id.py). */
+static uint32_t rotl32_(uint32_t x, int r) {
+  return (x << r) | (x >> (32 - r));
+}
+/* Implements R-FDL-5. */
+uint32_t wire__murmur3_x86_32(const uint8_t *d, size_t n) {
+  const uint32_t c1 = 0xcc9e2d51u, c2 = 0x1b873593u;
+  uint32_t h = 0, k;
+  size_t nb = n / 4;
+  for (size_t i = 0; i < nb; i++) {
+    const uint8_t *q = d + 4 * i;
+    k = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+        (uint32_t)q[3] << 24;
+    k *= c1;
+    k = rotl32_(k, 15);
+    k *= c2;
+    h ^= k;
+    h = rotl32_(h, 13);
+    h = h * 5 + 0xe6546b64u;
+  }
+  const uint8_t *t = d + 4 * nb;
+  k = 0;
+  if ((n & 3) == 3) k ^= (uint32_t)t[2] << 16;
+  if ((n & 3) >= 2) k ^= (uint32_t)t[1] << 8;
+  if ((n & 3) >= 1) {
+    k ^= t[0];
+    k *= c1;
+    k = rotl32_(k, 15);
+    k *= c2;
+    h ^= k;
+  }
+  h ^= (uint32_t)n;
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h;
 }

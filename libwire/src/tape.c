@@ -182,6 +182,160 @@ static wire_node *struct_td(rd *r, const uint8_t *td, uint32_t tl) {
   return n;
 }
 
+/* REF: u32 k, the k-th referenceable value of the tape. */
+static wire_node *ref_to(rd *r, const uint8_t *at) {
+  uint32_t k = u32(r);
+  if (r->status) return NULL;
+  if (k >= r->n || !r->nodes[k]) {
+    rfail(r, WIRE_E_REF, at);
+    return NULL;
+  }
+  wire_node *n = r->nodes[k];
+  if (r->ref) wire_node_set_tracked(n, 1);
+  return n;
+}
+
+/* A list or set: u32 count, then the elements. */
+static wire_node *list(rd *r, uint8_t op, unsigned depth,
+                       const uint8_t *at) {
+  wire_doc *d = r->doc;
+  wire_node *n = NULL;
+  uint32_t cnt = u32(r);
+  if (r->status || !count_ok(r, cnt, at)) return NULL;
+  n = wire_node_new_list(d, op);
+  if (!keep(r, n, at)) return NULL;
+  for (uint32_t i = 0; i < cnt; i++) {
+    wire_node *e = value(r, depth + 1);
+    if (!e) return NULL;
+    if (wire_list_append(d, n, e)) {
+      bfail(r, at);
+      return NULL;
+    }
+  }
+  return n;
+}
+
+/* A map: u32 count, then key and value of each entry. */
+static wire_node *map(rd *r, unsigned depth, const uint8_t *at) {
+  wire_doc *d = r->doc;
+  wire_node *n = NULL;
+  uint32_t cnt = u32(r);
+  if (r->status || !count_ok(r, cnt, at)) return NULL;
+  n = wire_node_new_map(d);
+  if (!keep(r, n, at)) return NULL;
+  for (uint32_t i = 0; i < cnt; i++) {
+    wire_node *k = value(r, depth + 1);
+    wire_node *v = k ? value(r, depth + 1) : NULL;
+    if (!v) return NULL;
+    if (wire_map_put(d, n, k, v)) {
+      bfail(r, at);
+      return NULL;
+    }
+  }
+  return n;
+}
+
+/* PACKED: a list or set of one numeric type, 8 bytes an element. */
+static wire_node *packed(rd *r, const uint8_t *at) {
+  wire_doc *d = r->doc;
+  wire_node *n = NULL;
+  uint8_t kind = u8(r), et = u8(r);
+  uint32_t cnt = u32(r);
+  if (r->status) return NULL;
+  if ((kind != WIRE_T_LIST && kind != WIRE_T_SET) || !wire__tape_packable(et)) {
+    rfail(r, WIRE_E_ARG, at);
+    return NULL;
+  }
+  if (!count_ok(r, cnt, at)) return NULL;
+  const uint8_t *b = bytes(r, (size_t)cnt * 8);
+  if (!b) return NULL;
+  n = wire_node_new_list(d, kind);
+  if (!keep(r, n, at)) return NULL;
+  for (uint32_t i = 0; i < cnt; i++) {
+    uint64_t u;
+    memcpy(&u, b + 8 * (size_t)i, 8);
+    wire_node *e;
+    if (et == WIRE_T_BOOL) e = wire_node_new_bool(d, u != 0);
+    else if (et <= WIRE_T_TAGGED_INT64) e = wire_node_new_int(d, et, (int64_t)u);
+    else if (et <= WIRE_T_TAGGED_UINT64) e = wire_node_new_uint(d, et, u);
+    else {
+      double dv;
+      memcpy(&dv, &u, 8);
+      e = wire_node_new_float(d, et, dv);
+    }
+    if (!e || wire_list_append(d, n, e)) {
+      bfail(r, at);
+      return NULL;
+    }
+  }
+  return n;
+}
+
+/* STRUCT / STRUCT_TD: the type (or a TypeDef), then fields by name. */
+static wire_node *struct_named(rd *r, uint8_t op, unsigned depth,
+                               const uint8_t *at) {
+  wire_doc *d = r->doc;
+  wire_node *n = NULL;
+  const uint8_t *td = NULL;
+  uint32_t tl = 0;
+  if (op == TAPE_STRUCT_TD) {
+    tl = u32(r);
+    td = bytes(r, tl);
+  }
+  uint32_t type = u32(r);
+  if (type == 0xFFFFFFFFu) { /* identity block: informative on input */
+    u32(r);
+    bytes(r, u16(r));
+    bytes(r, u16(r));
+  }
+  if (r->status) return NULL;
+  n = td ? struct_td(r, td, tl) : wire_node_new_struct(d, type);
+  if (!keep(r, n, at) || !fields(r, n, depth, at)) return NULL;
+  return n;
+}
+
+/* STRUCT_IDX: a registered struct with every field by wire index. */
+static wire_node *struct_idx(rd *r, unsigned depth, const uint8_t *at) {
+  wire_doc *d = r->doc;
+  wire_node *n = NULL;
+  uint32_t type = u32(r), nf = u32(r);
+  if (r->status) return NULL;
+  n = wire_node_new_struct(d, type);
+  if (!keep(r, n, at)) return NULL;
+  if (nf != n->v.st.layout->nfields) {
+    wire__fail(r->ctx, WIRE_E_ARG, 0, "struct %s has %u fields, the tape "
+               "gives %u", wire_schema_type_name(r->ctx, type),
+               n->v.st.layout->nfields, nf);
+    rfail(r, WIRE_E_ARG, at);
+    return NULL;
+  }
+  for (uint32_t i = 0; i < nf; i++) {
+    wire_node *v = value(r, depth + 1);
+    if (!v) return NULL;
+    n->v.st.fields[i] = v;
+  }
+  return n;
+}
+
+/* UNION: type, case, then the value; the union is numbered before it. */
+static wire_node *union_value(rd *r, unsigned depth, const uint8_t *at) {
+  wire_doc *d = r->doc;
+  wire_node *n = NULL;
+  uint32_t type = u32(r), c = u32(r);
+  if (r->status) return NULL;
+  size_t slot = r->n; /* the union's number comes before its value's */
+  if (!number(r, NULL, at)) return NULL;
+  wire_node *v = value(r, depth + 1);
+  if (!v) return NULL;
+  n = wire_node_new_union(d, type, c, v);
+  if (!n) {
+    bfail(r, at);
+    return NULL;
+  }
+  r->nodes[slot] = n;
+  return n;
+}
+
 static wire_node *value(rd *r, unsigned depth) {
   const uint8_t *at = r->p;
   if (depth > r->ctx->max_depth) {
@@ -192,17 +346,7 @@ static wire_node *value(rd *r, unsigned depth) {
   if (r->status) return NULL;
   wire_doc *d = r->doc;
   wire_node *n = NULL;
-  if (op == TAPE_REF) {
-    uint32_t k = u32(r);
-    if (r->status) return NULL;
-    if (k >= r->n || !r->nodes[k]) {
-      rfail(r, WIRE_E_REF, at);
-      return NULL;
-    }
-    n = r->nodes[k];
-    if (r->ref) wire_node_set_tracked(n, 1);
-    return n;
-  }
+  if (op == TAPE_REF) return ref_to(r, at);
   switch (op) {
   case TAPE_NULL: n = wire_node_new_null(d); break;
   case WIRE_T_NONE: n = wire_node_new_none(d); break;
@@ -218,69 +362,9 @@ static wire_node *value(rd *r, unsigned depth) {
     n = wire_node_new_binary(d, b, len);
     break;
   }
-  case WIRE_T_LIST: case WIRE_T_SET: {
-    uint32_t cnt = u32(r);
-    if (r->status || !count_ok(r, cnt, at)) return NULL;
-    n = wire_node_new_list(d, op);
-    if (!keep(r, n, at)) return NULL;
-    for (uint32_t i = 0; i < cnt; i++) {
-      wire_node *e = value(r, depth + 1);
-      if (!e) return NULL;
-      if (wire_list_append(d, n, e)) {
-        bfail(r, at);
-        return NULL;
-      }
-    }
-    return n;
-  }
-  case WIRE_T_MAP: {
-    uint32_t cnt = u32(r);
-    if (r->status || !count_ok(r, cnt, at)) return NULL;
-    n = wire_node_new_map(d);
-    if (!keep(r, n, at)) return NULL;
-    for (uint32_t i = 0; i < cnt; i++) {
-      wire_node *k = value(r, depth + 1);
-      wire_node *v = k ? value(r, depth + 1) : NULL;
-      if (!v) return NULL;
-      if (wire_map_put(d, n, k, v)) {
-        bfail(r, at);
-        return NULL;
-      }
-    }
-    return n;
-  }
-  case TAPE_PACKED: {
-    uint8_t kind = u8(r), et = u8(r);
-    uint32_t cnt = u32(r);
-    if (r->status) return NULL;
-    if ((kind != WIRE_T_LIST && kind != WIRE_T_SET) || !wire__tape_packable(et)) {
-      rfail(r, WIRE_E_ARG, at);
-      return NULL;
-    }
-    if (!count_ok(r, cnt, at)) return NULL;
-    const uint8_t *b = bytes(r, (size_t)cnt * 8);
-    if (!b) return NULL;
-    n = wire_node_new_list(d, kind);
-    if (!keep(r, n, at)) return NULL;
-    for (uint32_t i = 0; i < cnt; i++) {
-      uint64_t u;
-      memcpy(&u, b + 8 * (size_t)i, 8);
-      wire_node *e;
-      if (et == WIRE_T_BOOL) e = wire_node_new_bool(d, u != 0);
-      else if (et <= WIRE_T_TAGGED_INT64) e = wire_node_new_int(d, et, (int64_t)u);
-      else if (et <= WIRE_T_TAGGED_UINT64) e = wire_node_new_uint(d, et, u);
-      else {
-        double dv;
-        memcpy(&dv, &u, 8);
-        e = wire_node_new_float(d, et, dv);
-      }
-      if (!e || wire_list_append(d, n, e)) {
-        bfail(r, at);
-        return NULL;
-      }
-    }
-    return n;
-  }
+  case WIRE_T_LIST: case WIRE_T_SET: return list(r, op, depth, at);
+  case WIRE_T_MAP: return map(r, depth, at);
+  case TAPE_PACKED: return packed(r, at);
   case WIRE_T_DATE: n = wire_node_new_date(d, (int64_t)u64(r)); break;
   case WIRE_T_TIMESTAMP: case WIRE_T_DURATION: {
     int64_t s = (int64_t)u64(r);
@@ -321,58 +405,9 @@ static wire_node *value(rd *r, unsigned depth) {
     n = wire_node_new_named_enum(d, ns, nsl, nm, nl, v);
     break;
   }
-  case WIRE_T_STRUCT: case TAPE_STRUCT_TD: {
-    const uint8_t *td = NULL;
-    uint32_t tl = 0;
-    if (op == TAPE_STRUCT_TD) {
-      tl = u32(r);
-      td = bytes(r, tl);
-    }
-    uint32_t type = u32(r);
-    if (type == 0xFFFFFFFFu) { /* identity block: informative on input */
-      u32(r);
-      bytes(r, u16(r));
-      bytes(r, u16(r));
-    }
-    if (r->status) return NULL;
-    n = td ? struct_td(r, td, tl) : wire_node_new_struct(d, type);
-    if (!keep(r, n, at) || !fields(r, n, depth, at)) return NULL;
-    return n;
-  }
-  case TAPE_STRUCT_IDX: {
-    uint32_t type = u32(r), nf = u32(r);
-    if (r->status) return NULL;
-    n = wire_node_new_struct(d, type);
-    if (!keep(r, n, at)) return NULL;
-    if (nf != n->v.st.layout->nfields) {
-      wire__fail(r->ctx, WIRE_E_ARG, 0, "struct %s has %u fields, the tape "
-                 "gives %u", wire_schema_type_name(r->ctx, type),
-                 n->v.st.layout->nfields, nf);
-      rfail(r, WIRE_E_ARG, at);
-      return NULL;
-    }
-    for (uint32_t i = 0; i < nf; i++) {
-      wire_node *v = value(r, depth + 1);
-      if (!v) return NULL;
-      n->v.st.fields[i] = v;
-    }
-    return n;
-  }
-  case WIRE_T_UNION: {
-    uint32_t type = u32(r), c = u32(r);
-    if (r->status) return NULL;
-    size_t slot = r->n; /* the union's number comes before its value's */
-    if (!number(r, NULL, at)) return NULL;
-    wire_node *v = value(r, depth + 1);
-    if (!v) return NULL;
-    n = wire_node_new_union(d, type, c, v);
-    if (!n) {
-      bfail(r, at);
-      return NULL;
-    }
-    r->nodes[slot] = n;
-    return n;
-  }
+  case WIRE_T_STRUCT: case TAPE_STRUCT_TD: return struct_named(r, op, depth, at);
+  case TAPE_STRUCT_IDX: return struct_idx(r, depth, at);
+  case WIRE_T_UNION: return union_value(r, depth, at);
   default:
     if (op >= WIRE_T_INT8 && op <= WIRE_T_TAGGED_INT64) {
       n = wire_node_new_int(d, op, (int64_t)u64(r));
@@ -520,6 +555,132 @@ static void emit_fields(wr *w, wire_node *n) {
   }
 }
 
+/* A list or set: PACKED when it holds two or more numbers of one type. */
+static void emit_list(wr *w, wire_node *n, uint32_t t) {
+  size_t cnt = wire_node_count(n);
+  uint32_t et = cnt >= 2 ? wire_node_type(wire_node_child(n, 0)) : 0;
+  int packed = wire__tape_packable(et);
+  for (size_t i = 1; packed && i < cnt; i++)
+    packed = wire_node_type(wire_node_child(n, i)) == et;
+  if (packed) {
+    p8(w, TAPE_PACKED);
+    p8(w, (uint8_t)t);
+    p8(w, (uint8_t)et);
+    p32(w, (uint32_t)cnt);
+    if (!grow(w, cnt * 8)) return;
+    for (size_t i = 0; i < cnt; i++) {
+      wire_node *c = wire_node_child(n, i);
+      uint64_t u;
+      if (et == WIRE_T_BOOL || et <= WIRE_T_TAGGED_INT64) {
+        u = (uint64_t)wire_node_int(c);
+      } else if (et <= WIRE_T_TAGGED_UINT64) {
+        u = wire_node_uint(c);
+      } else {
+        double dv = wire_node_float(c);
+        memcpy(&u, &dv, 8);
+      }
+      memcpy(w->b + w->len, &u, 8);
+      w->len += 8;
+    }
+    return;
+  }
+  p8(w, (uint8_t)t);
+  p32(w, (uint32_t)cnt);
+  for (size_t i = 0; i < cnt; i++) emit(w, wire_node_child(n, i));
+}
+
+/* An enum: ENUM by registry index when the schema has its type, else by id
+ * (ENUM_ID) or by name (NAMED_ENUM). */
+static void emit_enum(wr *w, wire_node *n, uint32_t t) {
+  size_t len;
+  const uint8_t *b;
+  uint32_t ti;
+  if (wire_node_user_type(w->doc, n, &ti) == WIRE_OK) {
+    p8(w, WIRE_T_ENUM);
+    p32(w, ti);
+  } else if (t == WIRE_T_ENUM) {
+    p8(w, TAPE_ENUM_ID);
+    p32(w, wire_node_enum_type_id(n));
+  } else {
+    size_t nsl;
+    const uint8_t *ns = wire_node_enum_namespace(n, &nsl);
+    b = wire_node_bytes(n, &len);
+    p8(w, WIRE_T_NAMED_ENUM);
+    p16(w, (uint16_t)nsl);
+    put(w, ns, nsl);
+    p16(w, (uint16_t)len);
+    put(w, b, len);
+  }
+  p32(w, wire_node_enum_value(n));
+}
+
+/* A struct or ext: STRUCT_IDX (fields by wire index) when asked for and
+ * the schema's layout applies, else STRUCT / STRUCT_TD with names. */
+static void emit_struct(wr *w, wire_node *n) {
+  size_t tl;
+  const uint8_t *td = wire_node_typedef(n, &tl);
+  uint32_t ti;
+  int known = wire_node_user_type(w->doc, n, &ti) == WIRE_OK;
+  if (known && !td && (w->flags & WIRE_TAPE_FIELD_INDEX)) {
+    /* fields by wire index: all of them, in wire order */
+    size_t cnt = wire_node_count(n);
+    p8(w, TAPE_STRUCT_IDX);
+    p32(w, ti);
+    p32(w, (uint32_t)cnt);
+    for (size_t i = 0; i < cnt; i++) {
+      wire_node *f = wire_node_field(n, i);
+      if (f) emit(w, f);
+      else p8(w, TAPE_NULL);
+    }
+    return;
+  }
+  if (td) {
+    /* layout from a TypeDef; then the identity for the reader */
+    p8(w, TAPE_STRUCT_TD);
+    p32(w, (uint32_t)tl);
+    put(w, td, tl);
+  } else {
+    p8(w, WIRE_T_STRUCT);
+  }
+  p32(w, known ? ti : 0xFFFFFFFFu);
+  if (!known) {
+    const uint8_t *ns = NULL, *nm = NULL;
+    size_t nsl = 0, nl = 0;
+    if (wire_node_type_names(n, &ns, &nsl, &nm, &nl) != WIRE_OK)
+      nsl = nl = 0;
+    p32(w, wire_node_user_type_id(n));
+    p16(w, (uint16_t)nsl);
+    put(w, ns, nsl);
+    p16(w, (uint16_t)nl);
+    put(w, nm, nl);
+  }
+  emit_fields(w, n);
+}
+
+/* Numbers and dense arrays (the op is their type id). */
+static void emit_scalar(wr *w, wire_node *n, uint32_t t) {
+  size_t len;
+  const uint8_t *b;
+  if (t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_INT64) {
+    p8(w, (uint8_t)t);
+    p64(w, (uint64_t)wire_node_int(n));
+  } else if (t >= WIRE_T_UINT8 && t <= WIRE_T_TAGGED_UINT64) {
+    p8(w, (uint8_t)t);
+    p64(w, wire_node_uint(n));
+  } else if (t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64) {
+    double dv = wire_node_float(n);
+    p8(w, (uint8_t)t);
+    put(w, &dv, 8);
+  } else if (wire_type_array_width(t)) {
+    b = wire_node_bytes(n, &len);
+    p8(w, (uint8_t)t);
+    p32(w, (uint32_t)len);
+    put(w, b, len);
+  } else {
+    w->status = WIRE_E_UNSUPPORTED;
+  }
+}
+
 static void emit(wr *w, wire_node *n) {
   uint32_t idx = wire_node_index(n);
   uint32_t t = wire_node_type(n);
@@ -560,39 +721,9 @@ static void emit(wr *w, wire_node *n) {
     p32(w, (uint32_t)len);
     put(w, b, len);
     break;
-  case WIRE_T_LIST: case WIRE_T_SET: {
-    size_t cnt = wire_node_count(n);
-    uint32_t et = cnt >= 2 ? wire_node_type(wire_node_child(n, 0)) : 0;
-    int packed = wire__tape_packable(et);
-    for (size_t i = 1; packed && i < cnt; i++)
-      packed = wire_node_type(wire_node_child(n, i)) == et;
-    if (packed) {
-      p8(w, TAPE_PACKED);
-      p8(w, (uint8_t)t);
-      p8(w, (uint8_t)et);
-      p32(w, (uint32_t)cnt);
-      if (!grow(w, cnt * 8)) break;
-      for (size_t i = 0; i < cnt; i++) {
-        wire_node *c = wire_node_child(n, i);
-        uint64_t u;
-        if (et == WIRE_T_BOOL || et <= WIRE_T_TAGGED_INT64) {
-          u = (uint64_t)wire_node_int(c);
-        } else if (et <= WIRE_T_TAGGED_UINT64) {
-          u = wire_node_uint(c);
-        } else {
-          double dv = wire_node_float(c);
-          memcpy(&u, &dv, 8);
-        }
-        memcpy(w->b + w->len, &u, 8);
-        w->len += 8;
-      }
-      break;
-    }
-    p8(w, (uint8_t)t);
-    p32(w, (uint32_t)cnt);
-    for (size_t i = 0; i < cnt; i++) emit(w, wire_node_child(n, i));
+  case WIRE_T_LIST: case WIRE_T_SET:
+    emit_list(w, n, t);
     break;
-  }
   case WIRE_T_MAP: {
     size_t cnt = wire_node_count(n);
     p8(w, WIRE_T_MAP);
@@ -617,69 +748,13 @@ static void emit(wr *w, wire_node *n) {
     p32(w, (uint32_t)len);
     put(w, b, len);
     break;
-  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: {
-    uint32_t ti;
-    if (wire_node_user_type(w->doc, n, &ti) == WIRE_OK) {
-      p8(w, WIRE_T_ENUM);
-      p32(w, ti);
-    } else if (t == WIRE_T_ENUM) {
-      p8(w, TAPE_ENUM_ID);
-      p32(w, wire_node_enum_type_id(n));
-    } else {
-      size_t nsl;
-      const uint8_t *ns = wire_node_enum_namespace(n, &nsl);
-      b = wire_node_bytes(n, &len);
-      p8(w, WIRE_T_NAMED_ENUM);
-      p16(w, (uint16_t)nsl);
-      put(w, ns, nsl);
-      p16(w, (uint16_t)len);
-      put(w, b, len);
-    }
-    p32(w, wire_node_enum_value(n));
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM:
+    emit_enum(w, n, t);
     break;
-  }
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
-  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT: {
-    size_t tl;
-    const uint8_t *td = wire_node_typedef(n, &tl);
-    uint32_t ti;
-    int known = wire_node_user_type(w->doc, n, &ti) == WIRE_OK;
-    if (known && !td && (w->flags & WIRE_TAPE_FIELD_INDEX)) {
-      /* fields by wire index: all of them, in wire order */
-      size_t cnt = wire_node_count(n);
-      p8(w, TAPE_STRUCT_IDX);
-      p32(w, ti);
-      p32(w, (uint32_t)cnt);
-      for (size_t i = 0; i < cnt; i++) {
-        wire_node *f = wire_node_field(n, i);
-        if (f) emit(w, f);
-        else p8(w, TAPE_NULL);
-      }
-      break;
-    }
-    if (td) {
-      /* layout from a TypeDef; then the identity for the reader */
-      p8(w, TAPE_STRUCT_TD);
-      p32(w, (uint32_t)tl);
-      put(w, td, tl);
-    } else {
-      p8(w, WIRE_T_STRUCT);
-    }
-    p32(w, known ? ti : 0xFFFFFFFFu);
-    if (!known) {
-      const uint8_t *ns = NULL, *nm = NULL;
-      size_t nsl = 0, nl = 0;
-      if (wire_node_type_names(n, &ns, &nsl, &nm, &nl) != WIRE_OK)
-        nsl = nl = 0;
-      p32(w, wire_node_user_type_id(n));
-      p16(w, (uint16_t)nsl);
-      put(w, ns, nsl);
-      p16(w, (uint16_t)nl);
-      put(w, nm, nl);
-    }
-    emit_fields(w, n);
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
+    emit_struct(w, n);
     break;
-  }
   case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION: {
     uint32_t ti;
     if (wire_node_user_type(w->doc, n, &ti) != WIRE_OK) ti = 0xFFFFFFFFu;
@@ -690,24 +765,7 @@ static void emit(wr *w, wire_node *n) {
     break;
   }
   default:
-    if (t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_INT64) {
-      p8(w, (uint8_t)t);
-      p64(w, (uint64_t)wire_node_int(n));
-    } else if (t >= WIRE_T_UINT8 && t <= WIRE_T_TAGGED_UINT64) {
-      p8(w, (uint8_t)t);
-      p64(w, wire_node_uint(n));
-    } else if (t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64) {
-      double dv = wire_node_float(n);
-      p8(w, (uint8_t)t);
-      put(w, &dv, 8);
-    } else if (wire_type_array_width(t)) {
-      b = wire_node_bytes(n, &len);
-      p8(w, (uint8_t)t);
-      p32(w, (uint32_t)len);
-      put(w, b, len);
-    } else {
-      w->status = WIRE_E_UNSUPPORTED;
-    }
+    emit_scalar(w, n, t);
   }
 }
 

@@ -11,20 +11,21 @@
 #error "the tape code assumes a little-endian host"
 #endif
 
-#define TAPE_VERSION 2     /* written when a v2 feature is asked for */
-#define TAPE_NULL 0x00
-#define TAPE_REF 0xF0
-#define TAPE_STRUCT_TD 0xF1  /* struct whose layout is a TypeDef */
-#define TAPE_ENUM_ID 0xF2    /* enum by user type id (no schema) */
-#define TAPE_PACKED 0xF3     /* list/set of one numeric type, 8 bytes each */
-#define TAPE_STRUCT_IDX 0xF4 /* v2: registered struct, fields by wire index */
+/* The op codes (wire.h, Section - Tapes) under their short names. */
+#define TAPE_VERSION WIRE_TAPE_VERSION
+#define TAPE_NULL WIRE_TAPE_NULL
+#define TAPE_REF WIRE_TAPE_REF
+#define TAPE_STRUCT_TD WIRE_TAPE_STRUCT_TD
+#define TAPE_ENUM_ID WIRE_TAPE_ENUM_ID
+#define TAPE_PACKED WIRE_TAPE_PACKED
+#define TAPE_STRUCT_IDX WIRE_TAPE_STRUCT_IDX
 
 /* String encoding bytes: 0..2 the bytes are in that encoding and are
  * written as WIRE_OPT_STRING_POLICY says (by default in that encoding);
  * TAPE_STR_JAVA | e (v2) the bytes are in encoding e and are written in the
  * Java runtime's choice (R-WSTR-1); 0xFF (v1) = TAPE_STR_JAVA | UTF8. */
-#define TAPE_STR_JAVA 0x80
-#define TAPE_STR_UTF8_JAVA 0xFF
+#define TAPE_STR_JAVA WIRE_TAPE_STR_JAVA
+#define TAPE_STR_UTF8_JAVA WIRE_TAPE_STR_UTF8_JAVA
 
 /* The encoding byte of a tape string: *given gets the encoding of the
  * bytes, *java whether the Java choice is asked for (TAPE_STR_JAVA); false

@@ -2,6 +2,7 @@
  * (Latin-1, UTF-16LE, UTF-8) and the Java runtime's encoding choice. */
 #include "internal.h"
 
+/* Implements R-STR-3. */
 size_t wire__utf8_check(const uint8_t *s, size_t len) {
   size_t i = 0;
   while (i < len) {
@@ -32,6 +33,7 @@ size_t wire__utf8_check(const uint8_t *s, size_t len) {
   return len;
 }
 
+/* Implements R-STR-2, R-STR-3. */
 size_t wire__utf16_check(const uint8_t *s, size_t len) {
   for (size_t i = 0; i + 1 < len; i += 2) {
     uint32_t u = (uint32_t)s[i] | ((uint32_t)s[i + 1] << 8);
@@ -378,6 +380,7 @@ static int32_t java_sample(const uint16_t *units, size_t nunits) {
   return ascii >= nunits ? WIRE_STR_UTF8 : WIRE_STR_UTF16;
 }
 
+/* Implements R-WSTR-1. */
 int32_t wire__java_string_encoding(const uint8_t *s, size_t len) {
   size_t i = 0;
   bool latin1 = true;
@@ -420,6 +423,7 @@ int32_t wire__java_encoding_of(int32_t enc, const uint8_t *s, size_t len) {
   return java_sample(units, m);
 }
 
+/* Implements R-WSTR-1. */
 int32_t wire_string_choose_encoding(const uint8_t *utf8, size_t len) {
   if (!utf8 && len) return WIRE_E_ARG;
   return wire__java_string_encoding(utf8, len);
