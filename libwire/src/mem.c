@@ -2426,7 +2426,8 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
     okk = push_td(&x, ctx->reg->types[rl->type].layout, p, data + 4);
     goto body;
   }
-  okk = wire__dec_root_header(&x.d, 0);
+  /* (the header reader expects a byte) */
+  okk = len ? wire__dec_root_header(&x.d, 0) : wire__truncated(&x.d.in, 1);
   if (okk) {
     const uint8_t *fs = x.d.in.p;
     int8_t f;
