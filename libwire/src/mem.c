@@ -7,6 +7,11 @@
  * against the bytes left and the limits, the depth limit, UTF-8. */
 #include "mem.h"
 
+#if defined(__GNUC__) && !defined(__clang__)
+/* the struct loops gain ~4% Ir at -O3 (inlining into the op switch) */
+#pragma GCC optimize("O3")
+#endif
+
 #include <stdlib.h>
 
 #define NOTYPE WIRE_NO_TYPE
