@@ -31,7 +31,7 @@ FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
 .PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
-        interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
+        go-csrc interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
@@ -81,10 +81,16 @@ test: all $(TEST_BIN) check-symbols
 	  --lib $(BUILD)/lib/libwire.a
 	cd bindings/python && LIBWIRE_PATH=$(abspath $(BUILD))/lib/libwire.so \
 	  python3 -m pytest -q tests
-	cd bindings/go && go test -count=1 ./...
+	sh bindings/go/sync_csrc.sh --check
+	cd bindings/go && go vet ./... && go test -count=1 ./...
 	sh libwire/tests/fuzz/replay.sh
-	cd bindings/kotlin && JAVA_HOME=$(JAVA22) mvn -q -B test \
-	  -Dlibwire.path=$(abspath $(BUILD))/lib/libwire.so
+	python3 bindings/kotlin/scripts/gen_constants.py --check
+	cd bindings/kotlin && JAVA_HOME=$(JAVA22) mvn -q -B -o test
+
+# The Go binding compiles libwire's C sources itself (bindings/go/csrc,
+# copied by sync_csrc.sh); run after changing libwire/src or wire.h.
+go-csrc:
+	sh bindings/go/sync_csrc.sh
 
 # The C tests and the CLI's pytest suite built with AddressSanitizer +
 # UndefinedBehaviorSanitizer (leak detection on).

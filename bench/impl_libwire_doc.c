@@ -3,7 +3,8 @@
  * loaded from schemas/bench.fdl.
  *
  *   ser: build the document from the model values (wire_doc_new,
- *        wire_node_new_*, wire_struct_set_field by name, lists appended),
+ *        wire_node_new_*, wire_struct_set_field_at with indexes looked up
+ *        once by name, lists appended),
  *        wire_encode, wire_doc_free; the bytes of the previous call are
  *        released at the next one (wire_ctx_free_bytes).
  *   de:  wire_decode + wire_doc_free.
@@ -58,11 +59,28 @@ typedef struct {
   int bad;
 } build;
 
-static void set(build *b, wire_node *st, const char *name, wire_node *v) {
-  if (!st || !v ||
-      wire_struct_set_field(b->doc, st, name, strlen(name), v) != WIRE_OK)
+/* Fields are set by index (wire_struct_set_field_at): each call site looks
+ * its field's name up once (wire_schema_field_index) and keeps the index,
+ * as a binding resolves a class's fields once. The index depends only on
+ * the schema, the same for every context that loads bench.fdl. */
+#define NO_INDEX UINT32_MAX
+static uint32_t field_index(build *b, int type, const char *name) {
+  uint32_t ix;
+  if (wire_schema_field_index(b->s->ctx, b->s->type[type], name, strlen(name),
+                              &ix) != WIRE_OK)
+    return NO_INDEX - 1; /* set_at fails on it */
+  return ix;
+}
+static void set_at(build *b, wire_node *st, uint32_t ix, wire_node *v) {
+  if (!st || !v || wire_struct_set_field_at(b->doc, st, ix, v) != WIRE_OK)
     b->bad = 1;
 }
+#define set(b, st, type, name, v)                                   \
+  do {                                                              \
+    static uint32_t ix_ = NO_INDEX;                                 \
+    if (ix_ == NO_INDEX) ix_ = field_index((b), (type), (name));    \
+    set_at((b), (st), ix_, (v));                                    \
+  } while (0)
 static wire_node *i32(build *b, int32_t v) {
   return wire_node_new_int(b->doc, WIRE_T_VARINT32, v);
 }
@@ -93,85 +111,88 @@ static void append(build *b, wire_node *list, wire_node *e) {
 static wire_node *numeric_node(build *b, const bench_numeric *v) {
   static const char *const names[12] = {"f1", "f2", "f3", "f4",  "f5",  "f6",
                                         "f7", "f8", "f9", "f10", "f11", "f12"};
+  static uint32_t ix[12] = {NO_INDEX};
+  if (ix[0] == NO_INDEX)
+    for (int i = 0; i < 12; i++) ix[i] = field_index(b, T_NUMERIC, names[i]);
   wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_NUMERIC]);
-  for (int i = 0; i < 12; i++) set(b, n, names[i], i32(b, v->f[i]));
+  for (int i = 0; i < 12; i++) set_at(b, n, ix[i], i32(b, v->f[i]));
   return n;
 }
 
 static wire_node *sample_node(build *b, const bench_sample *v) {
   wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_SAMPLE]);
-  set(b, n, "int_value", i32(b, v->int_value));
-  set(b, n, "long_value", i64(b, v->long_value));
-  set(b, n, "float_value", f32(b, v->float_value));
-  set(b, n, "double_value", f64(b, v->double_value));
-  set(b, n, "short_value", i32(b, v->short_value));
-  set(b, n, "char_value", i32(b, v->char_value));
-  set(b, n, "boolean_value", wire_node_new_bool(b->doc, v->boolean_value));
-  set(b, n, "int_value_boxed", i32(b, v->int_value_boxed));
-  set(b, n, "long_value_boxed", i64(b, v->long_value_boxed));
-  set(b, n, "float_value_boxed", f32(b, v->float_value_boxed));
-  set(b, n, "double_value_boxed", f64(b, v->double_value_boxed));
-  set(b, n, "short_value_boxed", i32(b, v->short_value_boxed));
-  set(b, n, "char_value_boxed", i32(b, v->char_value_boxed));
-  set(b, n, "boolean_value_boxed",
+  set(b, n, T_SAMPLE, "int_value", i32(b, v->int_value));
+  set(b, n, T_SAMPLE, "long_value", i64(b, v->long_value));
+  set(b, n, T_SAMPLE, "float_value", f32(b, v->float_value));
+  set(b, n, T_SAMPLE, "double_value", f64(b, v->double_value));
+  set(b, n, T_SAMPLE, "short_value", i32(b, v->short_value));
+  set(b, n, T_SAMPLE, "char_value", i32(b, v->char_value));
+  set(b, n, T_SAMPLE, "boolean_value", wire_node_new_bool(b->doc, v->boolean_value));
+  set(b, n, T_SAMPLE, "int_value_boxed", i32(b, v->int_value_boxed));
+  set(b, n, T_SAMPLE, "long_value_boxed", i64(b, v->long_value_boxed));
+  set(b, n, T_SAMPLE, "float_value_boxed", f32(b, v->float_value_boxed));
+  set(b, n, T_SAMPLE, "double_value_boxed", f64(b, v->double_value_boxed));
+  set(b, n, T_SAMPLE, "short_value_boxed", i32(b, v->short_value_boxed));
+  set(b, n, T_SAMPLE, "char_value_boxed", i32(b, v->char_value_boxed));
+  set(b, n, T_SAMPLE, "boolean_value_boxed",
       wire_node_new_bool(b->doc, v->boolean_value_boxed));
-  set(b, n, "int_array",
+  set(b, n, T_SAMPLE, "int_array",
       arr(b, WIRE_T_INT32_ARRAY, v->int_array, 4u * v->n_int_array));
-  set(b, n, "long_array",
+  set(b, n, T_SAMPLE, "long_array",
       arr(b, WIRE_T_INT64_ARRAY, v->long_array, 8u * v->n_long_array));
-  set(b, n, "float_array",
+  set(b, n, T_SAMPLE, "float_array",
       arr(b, WIRE_T_FLOAT32_ARRAY, v->float_array, 4u * v->n_float_array));
-  set(b, n, "double_array",
+  set(b, n, T_SAMPLE, "double_array",
       arr(b, WIRE_T_FLOAT64_ARRAY, v->double_array, 8u * v->n_double_array));
-  set(b, n, "short_array",
+  set(b, n, T_SAMPLE, "short_array",
       arr(b, WIRE_T_INT32_ARRAY, v->short_array, 4u * v->n_short_array));
-  set(b, n, "char_array",
+  set(b, n, T_SAMPLE, "char_array",
       arr(b, WIRE_T_INT32_ARRAY, v->char_array, 4u * v->n_char_array));
-  set(b, n, "boolean_array",
+  set(b, n, T_SAMPLE, "boolean_array",
       arr(b, WIRE_T_BOOL_ARRAY, v->boolean_array, v->n_boolean_array));
-  set(b, n, "string", str(b, v->string));
+  set(b, n, T_SAMPLE, "string", str(b, v->string));
   return n;
 }
 
 static wire_node *media_node(build *b, const bench_media *v) {
   wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_MEDIA]);
-  set(b, n, "uri", str(b, v->uri));
-  set(b, n, "title", str(b, v->title));
-  set(b, n, "width", i32(b, v->width));
-  set(b, n, "height", i32(b, v->height));
-  set(b, n, "format", str(b, v->format));
-  set(b, n, "duration", i64(b, v->duration));
-  set(b, n, "size", i64(b, v->size));
-  set(b, n, "bitrate", i32(b, v->bitrate));
-  set(b, n, "has_bitrate", wire_node_new_bool(b->doc, v->has_bitrate));
+  set(b, n, T_MEDIA, "uri", str(b, v->uri));
+  set(b, n, T_MEDIA, "title", str(b, v->title));
+  set(b, n, T_MEDIA, "width", i32(b, v->width));
+  set(b, n, T_MEDIA, "height", i32(b, v->height));
+  set(b, n, T_MEDIA, "format", str(b, v->format));
+  set(b, n, T_MEDIA, "duration", i64(b, v->duration));
+  set(b, n, T_MEDIA, "size", i64(b, v->size));
+  set(b, n, T_MEDIA, "bitrate", i32(b, v->bitrate));
+  set(b, n, T_MEDIA, "has_bitrate", wire_node_new_bool(b->doc, v->has_bitrate));
   wire_node *persons = wire_node_new_list(b->doc, WIRE_T_LIST);
   for (uint32_t i = 0; i < v->n_persons; i++)
     append(b, persons, str(b, v->persons[i]));
-  set(b, n, "persons", persons);
-  set(b, n, "player",
+  set(b, n, T_MEDIA, "persons", persons);
+  set(b, n, T_MEDIA, "player",
       wire_node_new_enum_of(b->doc, b->s->type[T_PLAYER], (uint32_t)v->player));
-  set(b, n, "copyright", str(b, v->copyright));
+  set(b, n, T_MEDIA, "copyright", str(b, v->copyright));
   return n;
 }
 
 static wire_node *image_node(build *b, const bench_image *v) {
   wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_IMAGE]);
-  set(b, n, "uri", str(b, v->uri));
-  set(b, n, "title", str(b, v->title));
-  set(b, n, "width", i32(b, v->width));
-  set(b, n, "height", i32(b, v->height));
-  set(b, n, "size",
+  set(b, n, T_IMAGE, "uri", str(b, v->uri));
+  set(b, n, T_IMAGE, "title", str(b, v->title));
+  set(b, n, T_IMAGE, "width", i32(b, v->width));
+  set(b, n, T_IMAGE, "height", i32(b, v->height));
+  set(b, n, T_IMAGE, "size",
       wire_node_new_enum_of(b->doc, b->s->type[T_SIZE], (uint32_t)v->size));
   return n;
 }
 
 static wire_node *media_content_node(build *b, const bench_media_content *v) {
   wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_MEDIA_CONTENT]);
-  set(b, n, "media", media_node(b, &v->media));
+  set(b, n, T_MEDIA_CONTENT, "media", media_node(b, &v->media));
   wire_node *images = wire_node_new_list(b->doc, WIRE_T_LIST);
   for (uint32_t i = 0; i < v->n_images; i++)
     append(b, images, image_node(b, &v->images[i]));
-  set(b, n, "images", images);
+  set(b, n, T_MEDIA_CONTENT, "images", images);
   return n;
 }
 
@@ -187,21 +208,21 @@ static wire_node *root_node(build *b, int w) {
     list = wire_node_new_list(b->doc, WIRE_T_LIST);
     for (uint32_t i = 0; i < v->numeric_list.n; i++)
       append(b, list, numeric_node(b, &v->numeric_list.items[i]));
-    set(b, n, "struct_list", list);
+    set(b, n, T_NUMERIC_LIST, "struct_list", list);
     return n;
   case W_SAMPLE_LIST:
     n = wire_node_new_struct(b->doc, b->s->type[T_SAMPLE_LIST]);
     list = wire_node_new_list(b->doc, WIRE_T_LIST);
     for (uint32_t i = 0; i < v->sample_list.n; i++)
       append(b, list, sample_node(b, &v->sample_list.items[i]));
-    set(b, n, "sample_list", list);
+    set(b, n, T_SAMPLE_LIST, "sample_list", list);
     return n;
   case W_MEDIA_CONTENT_LIST:
     n = wire_node_new_struct(b->doc, b->s->type[T_MEDIA_CONTENT_LIST]);
     list = wire_node_new_list(b->doc, WIRE_T_LIST);
     for (uint32_t i = 0; i < v->media_content_list.n; i++)
       append(b, list, media_content_node(b, &v->media_content_list.items[i]));
-    set(b, n, "media_content_list", list);
+    set(b, n, T_MEDIA_CONTENT_LIST, "media_content_list", list);
     return n;
   default: return NULL;
   }

@@ -212,15 +212,6 @@ func TestStructFDLCorpus(t *testing.T) {
 	if hex.EncodeToString(got) != tc.JavaHex {
 		t.Fatalf("libwire wrote\n%x\nJava wrote\n%s", got, tc.JavaHex)
 	}
-	// Both paths agree.
-	pv, _ := NewContext(WithCompatible(true), WithPerValueCalls(true))
-	defer pv.Close()
-	pv.LoadSchema(filepath.Join(repoRoot(t), tc.Schema))
-	pv.RegisterStruct("Item", Item{})
-	got2, err := pv.MarshalAll([]any{want[0], &want[1], want[2]})
-	if err != nil || !bytes.Equal(got, got2) {
-		t.Fatalf("per value path: %x %v", got2, err)
-	}
 }
 
 func TestStructFDLInteropForyGo(t *testing.T) {

@@ -58,11 +58,11 @@ type encoder struct {
 }
 
 func (c *Context) newEncoder() *encoder {
-	e := &encoder{c: c, ref: c.cfg.ref, strEnc: 0xff}
+	e := &encoder{c: c, ref: c.cfg.ref, strEnc: 0x82} // UTF-8, the Java runtime's choice
 	if c.cfg.utf8 {
 		e.strEnc = StrUTF8
 	}
-	e.t.b = append(c.tape[:0], 'W', 'T', 1, 0, 0, 0, 0, 0)
+	e.t.b = append(c.tape[:0], 'W', 'T', 2, 0, 0, 0, 0, 0)
 	return e
 }
 
@@ -112,6 +112,16 @@ func (e *encoder) any(x any) error {
 	case float64:
 		e.sh(TypeFloat64)
 		e.t.f64(v)
+	case []string:
+		if v == nil {
+			e.sh(opNull)
+			return nil
+		}
+		e.rec(TypeList)
+		e.t.u32(uint32(len(v)))
+		for _, s := range v {
+			e.str(s)
+		}
 	case []any:
 		if v == nil {
 			e.sh(opNull)
@@ -146,7 +156,13 @@ func (e *encoder) any(x any) error {
 			e.t.u64(uint64(val))
 		}
 	default:
-		return e.value(reflect.ValueOf(x), -1, true)
+		rv := reflect.ValueOf(x)
+		if rv.Kind() == reflect.Pointer && !rv.IsNil() && !e.ref {
+			if si := e.c.reg.byType[rv.Type().Elem()]; si != nil && si.plan != nil {
+				return e.planStruct(si, rv.UnsafePointer())
+			}
+		}
+		return e.value(rv, -1, true)
 	}
 	return nil
 }
@@ -430,6 +446,14 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 		if si == nil {
 			return goErr("type", "struct type %s is not registered (RegisterStruct)", t)
 		}
+		if si.plan != nil {
+			if !v.CanAddr() {
+				p := reflect.New(t)
+				p.Elem().Set(v)
+				v = p.Elem()
+			}
+			return e.planStruct(si, v.Addr().UnsafePointer())
+		}
 		if err := e.enter(); err != nil {
 			return err
 		}
@@ -486,6 +510,10 @@ func (e *encoder) packed(v reflect.Value, kind byte) bool {
 	e.t.u8(kind)
 	e.t.u8(byte(id))
 	e.t.u32(uint32(n))
+	if v.Kind() == reflect.Slice {
+		e.t.b = appendPacked(e.t.b, v.UnsafePointer(), n, et.Kind())
+		return true
+	}
 	for i := 0; i < n; i++ {
 		el := v.Index(i)
 		switch et.Kind() {
@@ -574,21 +602,34 @@ func (e *encoder) genericStruct(s *Struct) error {
 
 // Marshal encodes v as one root value.
 func (c *Context) Marshal(v any) ([]byte, error) {
-	return c.marshal([]any{v})
+	return c.MarshalAppend(nil, v)
 }
 
 // MarshalAll encodes each value as a root, concatenated in one payload.
 func (c *Context) MarshalAll(values []any) ([]byte, error) {
-	return c.marshal(values)
+	return c.marshal(nil, nil, values, true)
 }
 
-func (c *Context) marshal(values []any) ([]byte, error) {
+// MarshalAppend encodes v as one root value and appends the payload to dst
+// (reuse a buffer across calls: no allocation per message once it is large
+// enough).
+func (c *Context) MarshalAppend(dst []byte, v any) ([]byte, error) {
+	return c.marshal(dst, v, nil, false)
+}
+
+// marshal encodes one root (v) or, with all, the roots in values.
+func (c *Context) marshal(dst []byte, v any, values []any, all bool) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.applyGlobals(); err != nil {
 		return nil, err
 	}
 	e := c.newEncoder()
+	if !all {
+		if err := e.root(v); err != nil {
+			return nil, err
+		}
+	}
 	for _, v := range values {
 		if err := e.root(v); err != nil {
 			return nil, err
@@ -596,15 +637,10 @@ func (c *Context) marshal(values []any) ([]byte, error) {
 	}
 	tp := e.finish()
 	c.tape = tp
-	if c.cfg.perValue {
-		return c.encodePerValue(tp)
-	}
 	if st := C.wirego_encode(c.s, (*C.uint8_t)(unsafe.Pointer(&tp[0])), C.size_t(len(tp))); st != 0 {
 		return nil, c.lastError(st)
 	}
-	out := make([]byte, int(c.s.out_len))
-	copy(out, unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len)))
-	return out, nil
+	return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))...), nil
 }
 
 func init() {

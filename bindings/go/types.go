@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unsafe"
@@ -81,6 +82,7 @@ var (
 	typBigInt   = reflect.TypeOf(big.Int{})
 	typAny      = reflect.TypeOf((*any)(nil)).Elem()
 	typBytes    = reflect.TypeOf([]byte(nil))
+	typStrings  = reflect.TypeOf([]string(nil))
 	typAnySlice = reflect.TypeOf([]any(nil))
 	typAnyMap   = reflect.TypeOf(map[any]any(nil))
 )
@@ -93,6 +95,7 @@ type structInfo struct {
 	fields  []fieldInfo
 	byWire  map[string]int // wire name -> fields index
 	fromFDL bool
+	plan    *plan // fields in wire order by offset (plan.go); nil: by name
 }
 
 type fieldInfo struct {
@@ -208,6 +211,7 @@ func goFields(t reflect.Type) ([]fieldInfo, error) {
 var global struct {
 	mu   sync.Mutex
 	regs []globalReg
+	n    atomic.Int64 // len(regs), read without the lock
 }
 
 type globalReg struct {
@@ -254,6 +258,7 @@ func registerGlobal(g globalReg, proto any) error {
 	g.typ = t
 	global.mu.Lock()
 	global.regs = append(global.regs, g)
+	global.n.Store(int64(len(global.regs)))
 	global.mu.Unlock()
 	return nil
 }
@@ -261,6 +266,9 @@ func registerGlobal(g globalReg, proto any) error {
 // applyGlobals registers the global registrations this context lacks.
 // Called with c.mu held.
 func (c *Context) applyGlobals() error {
+	if int64(c.globVer) == global.n.Load() {
+		return nil
+	}
 	global.mu.Lock()
 	regs := global.regs[c.globVer:]
 	global.mu.Unlock()
@@ -392,6 +400,7 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 	}
 	c.reg.byType[t] = si
 	c.reg.byIndex[si.index] = si
+	c.buildPlan(si)
 	return nil
 }
 

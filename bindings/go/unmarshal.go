@@ -16,7 +16,7 @@ import (
 	"unsafe"
 )
 
-// decoder reads a read tape (spec/tape.md, from wire_decode_tape) into Go
+// decoder reads a read tape (spec/tape.md, from wire_decode_tape_to) into Go
 // values.
 type decoder struct {
 	c     *Context
@@ -135,24 +135,19 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 	if err := c.applyGlobals(); err != nil {
 		return err
 	}
-	var tp []byte
-	if c.cfg.perValue {
-		tp, err = c.decodePerValue(data)
-		if err != nil {
-			return err
-		}
-	} else {
-		var p *C.uint8_t
-		if len(data) > 0 {
-			p = (*C.uint8_t)(unsafe.Pointer(&data[0]))
-		}
-		if st := C.wirego_decode(c.s, p, C.size_t(len(data))); st != 0 {
-			return c.lastError(st)
-		}
-		tp = unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
+	var p *C.uint8_t
+	if len(data) > 0 {
+		p = (*C.uint8_t)(unsafe.Pointer(&data[0]))
 	}
-	d := &decoder{c: c, b: tp}
+	if st := C.wirego_decode(c.s, p, C.size_t(len(data)), C.WIRE_TAPE_FIELD_INDEX); st != 0 {
+		return c.lastError(st)
+	}
+	tp := unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
+	d := &c.dec // reused: no allocation per message
+	*d = decoder{c: c, b: tp, refs: d.refs[:0]}
 	defer func() {
+		clear(d.refs) // keep no user values alive after the call
+		d.b = nil
 		if r := recover(); r != nil {
 			if we, ok := r.(*WireError); ok {
 				err = we
@@ -161,7 +156,7 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 			panic(r)
 		}
 	}()
-	if len(tp) < 8 || tp[0] != 'W' || tp[1] != 'T' || tp[2] != 1 {
+	if len(tp) < 8 || tp[0] != 'W' || tp[1] != 'T' || (tp[2] != 1 && tp[2] != 2) {
 		return errTape
 	}
 	d.p = 4
@@ -184,7 +179,22 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 			Message: "the payload has " + itoa(int64(n)) + " root values, expected " + itoa(int64(len(targets)))}
 	}
 	for _, t := range targets {
-		if err := d.decode(reflect.ValueOf(t).Elem()); err != nil {
+		rv := reflect.ValueOf(t)
+		if d.p < len(tp) && tp[d.p] == opStructIdx { // a struct into *T: straight to its plan
+			if si := c.reg.byType[rv.Type().Elem()]; si != nil && si.plan != nil {
+				d.p++
+				d.refs[d.reserve()] = rv.Elem()
+				reg, nf := d.u32(), int(d.u32())
+				if reg != si.index {
+					return goErr("type", "cannot decode a %s into a Go %s", c.TypeName(reg), si.typ)
+				}
+				if err := d.planInto(si, nf, rv.UnsafePointer()); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if err := d.decode(rv.Elem()); err != nil {
 			return err
 		}
 	}
@@ -239,7 +249,7 @@ func (d *decoder) decode(v reflect.Value) error {
 
 func isReferenceable(op byte) bool {
 	switch op {
-	case TypeList, TypeSet, TypeMap, tapeStruct, opStructTD, tapeUnion, TypeBinary, TypeDecimal, opPacked:
+	case TypeList, TypeSet, TypeMap, tapeStruct, opStructTD, opStructIdx, tapeUnion, TypeBinary, TypeDecimal, opPacked:
 		return true
 	}
 	return ArrayWidth(int(op)) > 0
@@ -468,6 +478,8 @@ func (d *decoder) body(op byte, k int, v reflect.Value) error {
 		return d.mapInto(k, v)
 	case op == tapeStruct || op == opStructTD:
 		return d.structInto(op, k, v)
+	case op == opStructIdx:
+		return d.structIdxInto(k, v)
 	case op == tapeUnion:
 		if t != typUnion {
 			return mismatch(op, t)
@@ -772,6 +784,15 @@ func (d *decoder) natural(op byte, k int) (reflect.Value, error) {
 		p := reflect.New(typ)
 		d.keep(k, p)
 		return p, d.structInto(op, -1, p.Elem())
+	case op == opStructIdx:
+		d.need(4)
+		typ := typStruct
+		if si := d.c.reg.byIndex[binary.LittleEndian.Uint32(d.b[d.p:])]; si != nil {
+			typ = si.typ
+		}
+		p := reflect.New(typ)
+		d.keep(k, p)
+		return p, d.structIdxInto(-1, p.Elem())
 	}
 	var nv reflect.Value
 	switch {
@@ -822,6 +843,19 @@ func (d *decoder) list(op byte, k int, v reflect.Value) error {
 	case reflect.Slice:
 		v.Set(reflect.MakeSlice(t, n, n))
 		d.keep(k, v)
+		if t == typStrings {
+			s := *(*[]string)(v.Addr().UnsafePointer())
+			for i := range s {
+				d.need(1)
+				if d.b[d.p] == TypeString {
+					d.p++
+					s[i] = d.text()
+				} else if err := d.decode(v.Index(i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		if t == typAnySlice || t == typSet {
 			s := *(*[]any)(v.Addr().UnsafePointer())
 			for i := range s {
@@ -873,6 +907,11 @@ func (d *decoder) packedInto(k int, v reflect.Value) error {
 		return mismatch(kind, t)
 	}
 	d.keep(k, v)
+	if t.Kind() == reflect.Slice && el.PkgPath() == "" && n > 0 {
+		if ok, err := unpackInto(v.UnsafePointer(), n, el.Kind(), et, raw); ok {
+			return err
+		}
+	}
 	// fast paths for the natural element types
 	switch el.Kind() {
 	case reflect.Int64, reflect.Int:
@@ -1058,5 +1097,11 @@ func (d *decoder) skip() error {
 
 // decodeTapeOnly is the C half of Unmarshal (for BenchmarkStages).
 func (c *Context) decodeTapeOnly(data []byte) int32 {
-	return int32(C.wirego_decode(c.s, (*C.uint8_t)(unsafe.Pointer(&data[0])), C.size_t(len(data))))
+	return int32(C.wirego_decode(c.s, (*C.uint8_t)(unsafe.Pointer(&data[0])), C.size_t(len(data)), 0))
+}
+
+// readTape is the read tape of the last Unmarshal (in C memory, valid
+// until the next call; for tests).
+func (c *Context) readTape() []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
 }

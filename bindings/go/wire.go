@@ -8,13 +8,15 @@
 // with RegisterStruct, described by `wire:"name,nullable,ref"` tags or
 // matched by name to types loaded from a Fory IDL (FDL) schema
 // (Context.LoadSchema). A whole message is converted with one cgo call in
-// each direction (see BULK_PROPOSAL.md). The Document API (Doc, Node) gives
-// node-level access with explicit type ids and wire choices.
+// each direction, through libwire's direct tape codec; registered structs
+// go through a per-type plan of field offsets (plan.go, README.md). The
+// Document API (Doc, Node) gives node-level access with explicit type ids
+// and wire choices.
 package wire
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../libwire/include -O2 -std=c11 -D_DEFAULT_SOURCE
-#cgo LDFLAGS: ${SRCDIR}/../../build/lib/libwire.a -lm
+#cgo CFLAGS: -I${SRCDIR}/csrc -O2 -std=c11 -D_DEFAULT_SOURCE -fvisibility=hidden
+#cgo LDFLAGS: -lm
 #include <stdlib.h>
 #include "wire.h"
 #include "shim.h"
@@ -71,15 +73,15 @@ func StatusName(status int) string { return C.GoString(C.wire_status_name(C.int3
 type Limit int32
 
 const (
-	LimitDepth         Limit = 1 // nesting depth of values (64)
-	LimitBinary        Limit = 2 // bytes of one string/binary/array (1 GiB)
-	LimitCollection    Limit = 3 // elements of one list/set/map (16 Mi)
-	LimitNodes         Limit = 4 // nodes in one decoded document (64 Mi)
-	LimitDecimalDigits Limit = 5 // magnitude bytes of a big decimal (10000)
-	LimitRoots         Limit = 6 // root values in one payload (1 Mi)
-	LimitTypeDefBytes  Limit = 7 // body bytes of one TypeDef (4096)
-	LimitTypeDefFields Limit = 8 // fields of one TypeDef (512)
-	numLimits                = 9
+	LimitDepth         Limit = C.WIRE_LIMIT_DEPTH          // nesting depth of values (64)
+	LimitBinary        Limit = C.WIRE_LIMIT_BINARY         // bytes of one string/binary/array (1 GiB)
+	LimitCollection    Limit = C.WIRE_LIMIT_COLLECTION     // elements of one list/set/map (16 Mi)
+	LimitNodes         Limit = C.WIRE_LIMIT_NODES          // nodes in one decoded document (64 Mi)
+	LimitDecimalDigits Limit = C.WIRE_LIMIT_DECIMAL_DIGITS // magnitude bytes of a big decimal (10000)
+	LimitRoots         Limit = C.WIRE_LIMIT_ROOTS          // root values in one payload (1 Mi)
+	LimitTypeDefBytes  Limit = C.WIRE_LIMIT_TYPEDEF_BYTES  // body bytes of one TypeDef (4096)
+	LimitTypeDefFields Limit = C.WIRE_LIMIT_TYPEDEF_FIELDS // fields of one TypeDef (512)
+	numLimits                = C.WIRE_LIMIT_TYPEDEF_FIELDS + 1
 )
 
 // Option configures Marshal, Unmarshal and NewContext.
@@ -88,7 +90,6 @@ type Option func(*config)
 type config struct {
 	ref, compatible bool
 	utf8            bool // write all strings as UTF-8 (the Fory Go runtime's choice)
-	perValue        bool // one cgo call per value instead of one per message
 	limitSet        [numLimits]bool
 	limits          [numLimits]uint64
 }
@@ -112,14 +113,12 @@ func WithLimit(l Limit, v uint64) Option {
 
 // WithUTF8Strings writes every string in the UTF-8 encoding, as the Fory Go
 // runtime does. By default strings follow the writer policy of the Fory Java
-// runtime (Latin-1 when the text allows it), which pyfory shares.
+// runtime (Latin-1 when the text allows it), which pyfory shares. As in Fory
+// Go, the bytes of a Go string are then written as they are: libwire does not
+// check them again (WIRE_OPT_TRUSTED_TEXT), so a string holding invalid
+// UTF-8 gives a payload with that invalid text (never a crash). Decoding
+// always checks.
 func WithUTF8Strings(on bool) Option { return func(c *config) { c.utf8 = on } }
-
-// WithPerValueCalls makes Marshal and Unmarshal build and walk documents
-// with one cgo call per value (the plain wire.h document API) instead of the
-// bulk tape path. The bytes are the same; it exists to measure the
-// difference.
-func WithPerValueCalls(on bool) Option { return func(c *config) { c.perValue = on } }
 
 func makeConfig(opts []Option) config {
 	var c config
@@ -139,7 +138,9 @@ type Context struct {
 	cfg     config
 	reg     *registry
 	globVer int
-	tape    []byte // reused build tape
+	tape    []byte              // reused build tape
+	dec     decoder             // reused read-tape decoder
+	names   map[uint32][]string // field names of schema types by index (wire order)
 }
 
 // NewContext makes a context with the given options.
@@ -155,6 +156,7 @@ func newContext(cfg config) (*Context, error) {
 	c := &Context{s: s, cfg: cfg, reg: newRegistry()}
 	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_REF_TRACKING, b2i64(cfg.ref))
 	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_COMPATIBLE, b2i64(cfg.compatible))
+	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_TRUSTED_TEXT, b2i64(cfg.utf8))
 	for l := 1; l < numLimits; l++ {
 		if cfg.limitSet[l] {
 			C.wire_ctx_set_limit(s.ctx, C.int32_t(l), C.uint64_t(cfg.limits[l]))
@@ -235,6 +237,7 @@ func (c *Context) SetUTF8Strings(on bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.cfg.utf8 = on
+	C.wire_ctx_set_option(c.ctx(), C.WIRE_OPT_TRUSTED_TEXT, b2i64(on))
 }
 
 // SetLimit sets a decoder limit.

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"encoding/hex"
 	"errors"
 	"math"
@@ -19,23 +18,9 @@ func roundTrip(t *testing.T, v any, opts ...Option) ([]byte, any) {
 	if err != nil {
 		t.Fatalf("Marshal(%#v): %v", v, err)
 	}
-	b2, err := Marshal(v, append(opts, WithPerValueCalls(true))...)
-	if err != nil {
-		t.Fatalf("Marshal per value(%#v): %v", v, err)
-	}
-	if !bytes.Equal(b, b2) {
-		t.Fatalf("bulk %x != per value %x", b, b2)
-	}
 	out := reflect.New(reflect.TypeOf(v))
 	if err := Unmarshal(b, out.Interface(), opts...); err != nil {
 		t.Fatalf("Unmarshal(%x) into %T: %v", b, v, err)
-	}
-	out2 := reflect.New(reflect.TypeOf(v))
-	if err := Unmarshal(b, out2.Interface(), append(opts, WithPerValueCalls(true))...); err != nil {
-		t.Fatalf("Unmarshal per value(%x): %v", b, err)
-	}
-	if !reflect.DeepEqual(out.Elem().Interface(), out2.Elem().Interface()) {
-		t.Fatalf("bulk %#v != per value %#v", out.Elem().Interface(), out2.Elem().Interface())
 	}
 	return b, out.Elem().Interface()
 }
@@ -144,9 +129,9 @@ func TestErrors(t *testing.T) {
 		{"overlong varint", []byte{0x01, 0xff, 0x05, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, "varint"},
 	}
 	for _, c := range cases {
-		for _, pv := range []bool{false, true} {
+		{
 			var v any
-			err := Unmarshal(c.data, &v, WithPerValueCalls(pv))
+			err := Unmarshal(c.data, &v)
 			var we *WireError
 			if !errors.As(err, &we) {
 				t.Fatalf("%s: want *WireError, got %v", c.name, err)

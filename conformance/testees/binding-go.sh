@@ -1,5 +1,5 @@
 #!/bin/sh
-# Conformance testee: the Go binding (bindings/go, cgo over libwire.a).
+# Conformance testee: the Go binding (bindings/go; cgo compiles libwire's C sources).
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="$root/build/conformance/wire-go-testee"
 if [ ! -x "$bin" ]; then

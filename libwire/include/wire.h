@@ -189,7 +189,11 @@ enum {
   WIRE_LIMIT_DECIMAL_DIGITS = 5, /* magnitude bytes of a big decimal (10000) */
   WIRE_LIMIT_ROOTS = 6,        /* root values in one payload (1 Mi) */
   WIRE_LIMIT_TYPEDEF_BYTES = 7,/* body bytes of one TypeDef (4096) */
-  WIRE_LIMIT_TYPEDEF_FIELDS = 8 /* fields of one TypeDef (512) */
+  WIRE_LIMIT_TYPEDEF_FIELDS = 8,/* fields of one TypeDef (512) */
+  WIRE_LIMIT_TYPEDEF_CACHE = 9 /* distinct incoming TypeDefs a context keeps
+                                  across messages (256; 0 = none); more are
+                                  read per message. Kept until the context
+                                  is freed (documents point at them). */
 };
 WIRE_API int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t limit,
                                     uint64_t value);
@@ -529,6 +533,18 @@ WIRE_API wire_node *wire_node_map_value(const wire_node *node, size_t index);
 /* Struct fields in wire order (wire_node_count gives their number); NULL
  * for an unset field of a fresh struct. */
 WIRE_API wire_node *wire_node_field(const wire_node *node, size_t index);
+/* Sets struct field `index` (wire order, as wire_node_field reads it; for
+ * a fresh struct of a registered type, wire_schema_field_index gives it):
+ * no lookup by name. WIRE_E_ARG if index is out of range. */
+WIRE_API int32_t wire_struct_set_field_at(wire_doc *doc, wire_node *node,
+                                          size_t index, wire_node *value);
+/* The index of a field of this struct node by wire name, declared name or
+ * "#<tag>" (a decoded struct's fields are in its writer's order);
+ * WIRE_E_SCHEMA if it has none. */
+WIRE_API int32_t wire_struct_field_index(const wire_doc *doc,
+                                         const wire_node *node,
+                                         const char *name, size_t len,
+                                         uint32_t *out_index);
 /* Wire (snake_case) name of field `index`; NULL for a field known only by
  * its tag id. Owned by the document or the context. */
 WIRE_API const char *wire_node_field_name(const wire_node *node, size_t index,
@@ -669,6 +685,32 @@ WIRE_API int32_t wire_schema_fingerprint(wire_ctx *ctx, uint32_t type,
                                          char *out, size_t cap,
                                          size_t *out_len,
                                          uint32_t *out_hash);
+/* Metadata of a registered struct (or ext) type, computed once on first
+ * use and kept by the context, for codecs and bindings that write the
+ * bytes themselves (e.g. through the streaming API). Each returns
+ * WIRE_E_ARG for a type that is not a struct of the schema, WIRE_E_NOMEM
+ * if the metadata cannot be built.
+ * The type's TypeDef as compatible mode writes it (header included):
+ * *out points into the context, valid until the schema changes or the
+ * context is freed. Also for enums, unions and ext types. */
+WIRE_API int32_t wire_schema_typedef(wire_ctx *ctx, uint32_t type,
+                                     const uint8_t **out, size_t *out_len);
+/* The 32-bit same-schema hash the struct's bodies carry (spec R-SHASH-1). */
+WIRE_API int32_t wire_schema_hash(wire_ctx *ctx, uint32_t type,
+                                  uint32_t *out_hash);
+/* Fields in wire order: *out_count gets the number of fields, and
+ * out_decl[0..cap) the declaration index (wire_schema_add_field order) of
+ * the field at each wire position (WIRE_E_BUFFER_FULL if cap is short;
+ * out_decl may be NULL with cap 0 to ask for the count). */
+WIRE_API int32_t wire_schema_field_order(wire_ctx *ctx, uint32_t type,
+                                         uint32_t *out_decl, size_t cap,
+                                         size_t *out_count);
+/* The wire position of a field by wire (snake_case) or declared name, as
+ * wire_node_field and wire_struct_set_field_at index fresh structs of the
+ * type; WIRE_E_SCHEMA if the type has no such field. */
+WIRE_API int32_t wire_schema_field_index(wire_ctx *ctx, uint32_t type,
+                                         const char *name, size_t len,
+                                         uint32_t *out_index);
 /* FDL for the types of a payload, inferred from the TypeDefs it carries
  * (compatible mode): every struct with its registration (id or name),
  * fields (names or tag ids, types, nullability, ref) and the wire_*

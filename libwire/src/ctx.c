@@ -133,15 +133,32 @@ wire_ctx *wire_ctx_new_with_allocator(wire_malloc_fn m, wire_realloc_fn r,
   ctx->max_roots = UINT64_C(1) << 20;
   ctx->max_typedef_bytes = 4096;
   ctx->max_typedef_fields = 512;
+  ctx->max_typedef_cache = 256;
   return ctx;
+}
+
+void wire__ctx_release_spares(wire_ctx *ctx) {
+  if (ctx->spare_doc) {
+    wire_doc *d = ctx->spare_doc;
+    ctx->spare_doc = NULL;
+    wire__arena_free(&d->arena);
+    wire__free(ctx, d, sizeof *d);
+  }
+  wire__free(ctx, ctx->spare_out, ctx->spare_out_cap);
+  ctx->spare_out = NULL;
+  ctx->spare_out_cap = 0;
+  wire__enc_keep_free(ctx);
+  wire__dec_keep_free(ctx);
 }
 
 void wire_ctx_free(wire_ctx *ctx) {
   if (!ctx) return;
   if (ctx->refs) wire__free(ctx, ctx->refs, ctx->refs_cap * sizeof(void *));
+  wire__tdcache_free(ctx);
   wire__reg_free(ctx);
   wire__tape_scratch_free(ctx);
   wire__mem_free(ctx);
+  wire__ctx_release_spares(ctx);
   ctx->free_fn(ctx->user, ctx, sizeof *ctx);
 }
 
@@ -165,22 +182,47 @@ uint8_t *wire__bytes_alloc(wire_ctx *ctx, size_t size) {
   return p + BYTES_PREFIX;
 }
 
+/* Freed output blocks up to this size are kept for the next encode. */
+#define SPARE_OUT_MAX ((size_t)1 << 20)
+
 void wire_ctx_free_bytes(wire_ctx *ctx, uint8_t *bytes) {
   if (!ctx || !bytes) return;
   size_t size;
   memcpy(&size, bytes - BYTES_PREFIX, sizeof size);
+  if (!ctx->spare_out && size + BYTES_PREFIX <= SPARE_OUT_MAX &&
+      size + BYTES_PREFIX >= 256) {
+    ctx->spare_out = bytes - BYTES_PREFIX;
+    ctx->spare_out_cap = size + BYTES_PREFIX;
+    return;
+  }
   wire__free(ctx, bytes - BYTES_PREFIX, size + BYTES_PREFIX);
+}
+
+uint8_t *wire__out_take(wire_ctx *ctx, size_t want, size_t *cap) {
+  uint8_t *p = ctx->spare_out;
+  if (p) {
+    ctx->spare_out = NULL;
+    *cap = ctx->spare_out_cap;
+    return p;
+  }
+  if (!(p = wire__alloc(ctx, want))) return NULL;
+  *cap = want;
+  return p;
+}
+
+/* The size in front is that of the whole block, so that
+ * wire_ctx_free_bytes gives the allocator back what it allocated. */
+uint8_t *wire__out_finish(uint8_t *p, size_t cap) {
+  size_t size = cap - BYTES_PREFIX;
+  memcpy(p, &size, sizeof size);
+  return p + BYTES_PREFIX;
 }
 
 int32_t wire__refs_reserve(wire_ctx *ctx, size_t n) {
   if (n <= ctx->refs_cap) return WIRE_OK;
-  size_t cap = ctx->refs_cap ? ctx->refs_cap : 64;
-  while (cap < n) cap *= 2;
-  void **p = wire__realloc(ctx, ctx->refs, ctx->refs_cap * sizeof(void *),
-                           cap * sizeof(void *));
+  void **p = wire__grow(ctx, ctx->refs, &ctx->refs_cap, n - 1, sizeof *p, 64);
   if (!p) return WIRE_E_NOMEM;
   ctx->refs = p;
-  ctx->refs_cap = cap;
   return WIRE_OK;
 }
 
@@ -216,6 +258,8 @@ int64_t wire_ctx_get_option(const wire_ctx *ctx, int32_t opt) {
 
 int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t which, uint64_t v) {
   if (!ctx) return WIRE_E_ARG;
+  /* Cached TypeDefs were checked against the old limits. */
+  wire__tdcache_flush(ctx);
   switch (which) {
   case WIRE_LIMIT_DEPTH:
     if (v < 1 || v > 100000)
@@ -229,6 +273,7 @@ int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t which, uint64_t v) {
   case WIRE_LIMIT_ROOTS: ctx->max_roots = v; return WIRE_OK;
   case WIRE_LIMIT_TYPEDEF_BYTES: ctx->max_typedef_bytes = v; return WIRE_OK;
   case WIRE_LIMIT_TYPEDEF_FIELDS: ctx->max_typedef_fields = v; return WIRE_OK;
+  case WIRE_LIMIT_TYPEDEF_CACHE: ctx->max_typedef_cache = v; return WIRE_OK;
   default:
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown limit %d", (int)which);
   }
@@ -245,6 +290,7 @@ uint64_t wire_ctx_get_limit(const wire_ctx *ctx, int32_t which) {
   case WIRE_LIMIT_ROOTS: return ctx->max_roots;
   case WIRE_LIMIT_TYPEDEF_BYTES: return ctx->max_typedef_bytes;
   case WIRE_LIMIT_TYPEDEF_FIELDS: return ctx->max_typedef_fields;
+  case WIRE_LIMIT_TYPEDEF_CACHE: return ctx->max_typedef_cache;
   default: return 0;
   }
 }

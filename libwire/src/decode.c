@@ -137,14 +137,11 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
       }
     }
     if (d->nms == d->ms_cap) {
-      size_t cap = d->ms_cap ? d->ms_cap * 2 : 8;
-      if (cap > 65536)
+      if (d->nms >= 65536)
         return fail(d, WIRE_E_LIMIT, s, "too many meta strings");
-      ms_entry *m = wire__realloc(d->ctx, d->ms, d->ms_cap * sizeof *m,
-                                  cap * sizeof *m);
+      ms_entry *m = wire__grow(d->ctx, d->ms, &d->ms_cap, d->nms, sizeof *m, 8);
       if (!m) return fail(d, WIRE_E_NOMEM, s, "out of memory");
       d->ms = m;
-      d->ms_cap = cap;
     }
     d->ms[d->nms++] = (ms_entry){bytes, len, enc, (uint8_t)msctx, form};
     (void)bs;
@@ -190,25 +187,12 @@ static uint8_t kind_of(uint8_t t) {
   }
 }
 
-/* The registered type for a layout read from a TypeDef, if any. */
 static uint32_t registered(dec *d, bool by_name, uint32_t id,
                            const uint8_t *ns, uint32_t ns_len,
                            const uint8_t *name, uint32_t name_len,
                            uint8_t kind) {
-  wire_registry *r = d->ctx->reg;
-  if (!r) return WIRE_NO_TYPE;
-  for (uint32_t i = 0; i < r->ntypes; i++) {
-    wire_utype *t = &r->types[i];
-    if (t->kind != kind || t->by_name != by_name) continue;
-    if (!by_name) {
-      if (t->user_id == id) return i;
-    } else if (strlen(t->ns) == ns_len && strlen(t->name) == name_len &&
-               wire__eq(t->ns, ns, ns_len) &&
-               wire__eq(t->name, name, name_len)) {
-      return i;
-    }
-  }
-  return WIRE_NO_TYPE;
+  return wire__reg_lookup(d->ctx, kind, by_name, id, ns, ns_len, name,
+                          name_len);
 }
 
 /* Same-schema struct (and ext) type meta: the schema must know the type. */
@@ -286,9 +270,17 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
                                         "expected #%zu", index, d->ntds);
     T(s, "shared TypeDef #%u (new, follows)", index);
     const uint8_t *ts = d->in.p;
-    if (wire__typedef_read(d->ctx, &d->in, d->arena, d->ctx->max_depth,
-                           &l) != WIRE_OK)
+    /* A TypeDef seen before (in any message on this context): a lookup and
+     * a byte compare; else it is read, linked and (room permitting)
+     * cached. */
+    l = wire__tdcache_find(d->ctx, ts, (size_t)(d->in.end - ts));
+    if (l) {
+      d->in.p += l->td_len;
+    } else if (wire__typedef_read(d->ctx, &d->in, d->arena, d->ctx->max_depth,
+                                  &l) != WIRE_OK ||
+               wire__tdcache_adopt(d->ctx, &l) != WIRE_OK) {
       return false;
+    }
     if (d->dump) {
       if (l->by_name)
         T(ts, "TypeDef: %s%s %.*s.%.*s, %u field(s)",
@@ -315,26 +307,11 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
                 d->depth + 1, line);
       }
     }
-    if (d->ntds == d->tds_cap) {
-      size_t cap = d->tds_cap ? d->tds_cap * 2 : 8;
-      wire_layout **t = wire__realloc(d->ctx, d->tds, d->tds_cap * sizeof *t,
-                                      cap * sizeof *t);
-      if (!t) return fail(d, WIRE_E_NOMEM, s, "out of memory");
-      d->tds = t;
-      d->tds_cap = cap;
-    }
+    wire_layout **t = wire__grow(d->ctx, d->tds, &d->tds_cap, d->ntds,
+                                 sizeof *t, 8);
+    if (!t) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+    d->tds = t;
     d->tds[d->ntds++] = l;
-    l->type_index = registered(d, l->by_name, l->user_id, l->ns, l->ns_len,
-                               l->name, l->name_len, l->kind);
-    if (l->type_index != WIRE_NO_TYPE) {
-      wire__layout_link(d->ctx, l);
-      wire_buf b = {d->ctx, NULL, 0, 0, false, WIRE_OK};
-      if (wire__typedef_build(d->ctx, l->type_index, &b) == WIRE_OK &&
-          b.len == l->td_len && wire__eq(b.p, l->td, b.len))
-        l->matches_schema = true;
-      wire__free(d->ctx, b.p, b.cap);
-      wire_ctx_clear_error(d->ctx);
-    }
   }
   if (l->kind != kind_of(tm->type))
     return fail(d, WIRE_E_TYPEDEF, s, "TypeDef of a %s for a %s value",
@@ -1350,11 +1327,32 @@ void wire__dec_root(dec *d) {
   d->unbacked = UNBACKED_BUDGET;
 }
 
+/* The tables are left to the context for the next decode (when it keeps
+ * none and they are not large), else freed. */
+#define DEC_KEEP_MAX 4096
 void wire__dec_fini(dec *d) {
-  if (d->ms) wire__free(d->ctx, d->ms, d->ms_cap * sizeof *d->ms);
-  if (d->tds) wire__free(d->ctx, d->tds, d->tds_cap * sizeof *d->tds);
+  wire_ctx *ctx = d->ctx;
+  if (!ctx->dec_keep.ms && !ctx->dec_keep.tds && d->ms_cap <= DEC_KEEP_MAX &&
+      d->tds_cap <= DEC_KEEP_MAX) {
+    ctx->dec_keep.ms = d->ms;
+    ctx->dec_keep.ms_cap = d->ms_cap;
+    ctx->dec_keep.tds = d->tds;
+    ctx->dec_keep.tds_cap = d->tds_cap;
+  } else {
+    if (d->ms) wire__free(ctx, d->ms, d->ms_cap * sizeof *d->ms);
+    if (d->tds) wire__free(ctx, d->tds, d->tds_cap * sizeof *d->tds);
+  }
   d->ms = NULL;
   d->tds = NULL;
+  d->ms_cap = d->tds_cap = 0;
+}
+
+void wire__dec_keep_free(wire_ctx *ctx) {
+  ms_entry *ms = ctx->dec_keep.ms;
+  wire_layout **tds = ctx->dec_keep.tds;
+  if (ms) wire__free(ctx, ms, ctx->dec_keep.ms_cap * sizeof *ms);
+  if (tds) wire__free(ctx, tds, ctx->dec_keep.tds_cap * sizeof *tds);
+  memset(&ctx->dec_keep, 0, sizeof ctx->dec_keep);
 }
 
 bool wire__dec_root_header(dec *d, size_t roots) {
@@ -1383,6 +1381,12 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
                    wire_doc *doc, wire_dump_fn dump, void *user) {
   dec d;
   wire__dec_init(&d, ctx, data, len, doc, NULL);
+  /* the tables the last decode left (wire__dec_fini) */
+  d.ms = ctx->dec_keep.ms;
+  d.ms_cap = ctx->dec_keep.ms_cap;
+  d.tds = ctx->dec_keep.tds;
+  d.tds_cap = ctx->dec_keep.tds_cap;
+  memset(&ctx->dec_keep, 0, sizeof ctx->dec_keep);
   d.dump = dump;
   d.dump_user = user;
   int32_t st = WIRE_OK;

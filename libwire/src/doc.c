@@ -1,42 +1,23 @@
-/* doc.c - the document: arena, node builders and accessors. */
+/* doc.c - the document: node builders and accessors (the arena is in
+ * arena.c). */
 #include <stdlib.h>
 
 #include "schema.h"
 
-/* ---- arena ---- */
-
-void *wire__arena_alloc_slow(wire_arena *a, size_t size) {
-  size_t want = a->next_size ? a->next_size : 4096;
-  if (want < size + sizeof(wire_block)) want = size + sizeof(wire_block);
-  wire_block *blk = wire__alloc(a->ctx, want);
-  if (!blk) return NULL;
-  blk->next = a->head;
-  blk->size = want;
-  a->head = blk;
-  a->p = (uint8_t *)(blk + 1);
-  a->end = (uint8_t *)blk + want;
-  if (a->next_size < (size_t)1 << 20) a->next_size = want * 2;
-  void *r = a->p;
-  a->p += size;
-  return r;
-}
-
-void wire__arena_free(wire_arena *a) {
-  wire_block *b = a->head;
-  while (b) {
-    wire_block *n = b->next;
-    wire__free(a->ctx, b, b->size);
-    b = n;
-  }
-  a->head = NULL;
-  a->p = a->end = NULL;
-}
-
 /* ---- document ---- */
+
+/* A freed document's shell and newest arena block (up to this size) stay
+ * on the context for the next wire_doc_new. */
+#define SPARE_ARENA_MAX ((size_t)256 << 10)
 
 wire_doc *wire_doc_new(wire_ctx *ctx) {
   if (!ctx) return NULL;
-  wire_doc *d = wire__alloc(ctx, sizeof *d);
+  wire_doc *d = ctx->spare_doc;
+  if (d) {
+    ctx->spare_doc = NULL;
+    return d;
+  }
+  d = wire__alloc(ctx, sizeof *d);
   if (!d) {
     wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
     return NULL;
@@ -49,8 +30,18 @@ wire_doc *wire_doc_new(wire_ctx *ctx) {
 
 void wire_doc_free(wire_doc *d) {
   if (!d) return;
+  wire_ctx *ctx = d->ctx;
+  if (!ctx->spare_doc) {
+    wire__arena_reset(&d->arena, SPARE_ARENA_MAX);
+    wire_arena a = d->arena;
+    memset(d, 0, sizeof *d);
+    d->ctx = ctx;
+    d->arena = a;
+    ctx->spare_doc = d;
+    return;
+  }
   wire__arena_free(&d->arena);
-  wire__free(d->ctx, d, sizeof *d);
+  wire__free(ctx, d, sizeof *d);
 }
 
 size_t wire_doc_root_count(const wire_doc *d) { return d ? d->nroots : 0; }
@@ -65,20 +56,16 @@ static int32_t nomem(wire_doc *d) {
 
 int32_t wire_doc_add_root(wire_doc *d, wire_node *n) {
   if (!d || !n) return WIRE_E_ARG;
-  if (d->nroots == d->roots_cap) {
-    uint32_t cap = d->roots_cap ? d->roots_cap * 2 : 8;
-    wire_node **r = wire__arena_alloc(&d->arena, cap * sizeof *r);
-    if (!r) return nomem(d);
-    if (d->nroots) memcpy(r, d->roots, d->nroots * sizeof *r);
-    d->roots = r;
-    d->roots_cap = cap;
-  }
+  wire_node **r = wire__arena_grow(&d->arena, d->roots, &d->roots_cap,
+                                   d->nroots, sizeof *r, 8);
+  if (!r) return nomem(d);
+  d->roots = r;
   d->roots[d->nroots++] = n;
   return WIRE_OK;
 }
 
-wire_node *wire__node_new(wire_doc *d, uint8_t type) {
-  wire_node *n = wire__arena_alloc(&d->arena, sizeof *n);
+wire_node *wire__node_new_slow(wire_doc *d, uint8_t type) {
+  wire_node *n = wire__arena_alloc_slow(&d->arena, sizeof *n);
   if (!n) {
     nomem(d);
     return NULL;
@@ -101,12 +88,10 @@ void *wire__doc_dup(wire_doc *d, const void *p, size_t n) {
 
 int32_t wire__list_push(wire_doc *d, wire_node *l, wire_node *item) {
   if (l->small == l->v.list.cap) {
-    uint32_t cap = l->v.list.cap ? l->v.list.cap * 2 : 4;
-    wire_node **p = wire__arena_alloc(&d->arena, cap * sizeof *p);
+    wire_node **p = wire__arena_grow(&d->arena, l->v.list.items, &l->v.list.cap,
+                                     l->small, sizeof *p, 4);
     if (!p) return nomem(d);
-    if (l->small) memcpy(p, l->v.list.items, l->small * sizeof *p);
     l->v.list.items = p;
-    l->v.list.cap = cap;
   }
   l->v.list.items[l->small++] = item;
   return WIRE_OK;
@@ -115,12 +100,11 @@ int32_t wire__list_push(wire_doc *d, wire_node *l, wire_node *item) {
 int32_t wire__map_push(wire_doc *d, wire_node *m, wire_node *k,
                        wire_node *v) {
   if (m->small == m->v.map.cap) {
-    uint32_t cap = m->v.map.cap ? m->v.map.cap * 2 : 4;
-    wire_node **p = wire__arena_alloc(&d->arena, 2 * cap * sizeof *p);
+    /* entries of two pointers (key, value) */
+    wire_node **p = wire__arena_grow(&d->arena, m->v.map.kv, &m->v.map.cap,
+                                     m->small, 2 * sizeof *p, 4);
     if (!p) return nomem(d);
-    if (m->small) memcpy(p, m->v.map.kv, 2 * m->small * sizeof *p);
     m->v.map.kv = p;
-    m->v.map.cap = cap;
   }
   m->v.map.kv[2 * m->small] = k;
   m->v.map.kv[2 * m->small + 1] = v;
@@ -167,6 +151,13 @@ wire_node *wire_node_new_bool(wire_doc *d, int32_t v) {
 
 wire_node *wire_node_new_int(wire_doc *d, uint32_t t, int64_t v) {
   if (!d) return NULL;
+  if (WIRE_LIKELY(t == WIRE_T_VARINT32 || t == WIRE_T_INT32
+                      ? v == (int32_t)v
+                      : t == WIRE_T_VARINT64 || t == WIRE_T_INT64)) {
+    wire_node *n = wire__node_new(d, (uint8_t)t);
+    if (n) n->v.i = v;
+    return n;
+  }
   if (!wire__is_int_type(t)) return bad(d, "not a signed integer type");
   int64_t lo = INT64_MIN, hi = INT64_MAX;
   if (t == WIRE_T_INT8) { lo = INT8_MIN; hi = INT8_MAX; }
@@ -231,9 +222,53 @@ wire_node *wire_node_new_float(wire_doc *d, uint32_t t, double v) {
   return wire_node_new_float_bits(d, t, bits);
 }
 
+/* Copies s[0..len) to out; whether it was all ASCII (then it is valid in
+ * every encoding and its UTF-8, Latin-1 forms are the bytes themselves). */
+static inline bool copy_ascii(uint8_t *out, const uint8_t *s, size_t len) {
+  uint64_t w, acc = 0;
+  size_t i = 0;
+  if (len >= 8) {
+    for (; i + 8 <= len; i += 8) {
+      memcpy(&w, s + i, 8);
+      memcpy(out + i, &w, 8);
+      acc |= w;
+    }
+    memcpy(&w, s + len - 8, 8);
+    memcpy(out + len - 8, &w, 8);
+    acc |= w;
+  } else {
+    for (; i < len; i++) {
+      out[i] = s[i];
+      acc |= s[i];
+    }
+  }
+  return !(acc & UINT64_C(0x8080808080808080));
+}
+
 wire_node *wire_node_new_string(wire_doc *d, const uint8_t *s, size_t len,
                                 int32_t enc) {
   if (!d || (!s && len)) return bad(d, "null text");
+  if (enc == WIRE_STR_UTF8 || enc == WIRE_STR_LATIN1) {
+    /* ASCII text (the common case) is checked while it is copied. */
+    uint8_t *buf = wire__arena_alloc(&d->arena, len ? len : 1);
+    if (!buf) {
+      nomem(d);
+      return NULL;
+    }
+    if (copy_ascii(buf, s, len) ||
+        (enc == WIRE_STR_UTF8 && wire__utf8_check(s, len) == len)) {
+      /* ASCII, or valid UTF-8 kept as UTF-8: the copy is the string */
+      wire_node *node = wire__node_new(d, WIRE_T_STRING);
+      if (!node) return NULL;
+      node->a = (uint8_t)enc;
+      node->flags |= WIRE_NF_HDR_SET;
+      node->v.bytes.p = buf;
+      node->v.bytes.len = len;
+      return node;
+    }
+    /* invalid, or Latin-1 of non-ASCII text: the general path below
+     * (the copy stays unused in the arena) */
+  }
   if (wire__utf8_check(s, len) != len) {
     wire__fail(d->ctx, WIRE_E_STRING, 0, "text is not valid UTF-8");
     return NULL;
@@ -693,6 +728,25 @@ static wire_utype *reg_type(wire_doc *d, uint32_t type, uint8_t kind) {
 wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
   if (!d) return NULL;
   wire_registry *r = d->ctx->reg;
+  if (WIRE_LIKELY(r && type < r->ntypes && r->types[type].layout &&
+                  r->types[type].kind == WIRE_KIND_STRUCT)) {
+    /* A struct type in use: its layout is there. */
+    wire_utype *t = &r->types[type];
+    wire_layout *l = t->layout;
+    wire_node **fields = wire__arena_alloc(&d->arena,
+                                           (l->nfields + 1) * sizeof *fields);
+    wire_node *n = fields ? wire__node_new(d, wire__struct_kind(d->ctx, t))
+                          : NULL;
+    if (!n) {
+      if (!fields) nomem(d);
+      return NULL;
+    }
+    for (uint32_t i = 0; i <= l->nfields; i++) fields[i] = NULL;
+    n->v.st.layout = l;
+    n->v.st.fields = fields;
+    n->small = l->nfields;
+    return n;
+  }
   bool ext = r && type < r->ntypes && r->types[type].kind == WIRE_KIND_EXT;
   wire_utype *t = ext ? &r->types[type] : reg_type(d, type, WIRE_KIND_STRUCT);
   if (!t || wire__layout_of(d->ctx, type) != WIRE_OK) return NULL;
@@ -713,6 +767,9 @@ wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
 /* Index of a field by wire name (snake_case), declared name, or "#tag". */
 int32_t wire__field_index(wire_ctx *ctx, const wire_layout *l,
                           const char *name, size_t len) {
+  /* Names through the layout's index; "#tag" by the scan below. */
+  if (l->ix && !(len > 0 && name[0] == '#'))
+    return wire__layout_find(l, name, len);
   for (uint32_t i = 0; i < l->nfields; i++) {
     const wire_lfield *f = &l->fields[i];
     if (f->name_len == len && f->name && wire__eq(f->name, name, len))
@@ -743,6 +800,38 @@ int32_t wire_struct_set_field(wire_doc *d, wire_node *n, const char *name,
     return wire__fail(d->ctx, WIRE_E_ENCODE, 0, "no field %.*s", (int)len,
                       name);
   n->v.st.fields[i] = value;
+  return WIRE_OK;
+}
+
+int32_t wire_struct_set_field_at(wire_doc *d, wire_node *n, size_t index,
+                                 wire_node *value) {
+  if (WIRE_LIKELY(d && value && is_struct(n) && index < n->small)) {
+    n->v.st.fields[index] = value;
+    return WIRE_OK;
+  }
+  if (!d || !is_struct(n) || !value) return WIRE_E_ARG;
+  if (index >= n->v.st.layout->nfields)
+    return wire__fail(d->ctx, WIRE_E_ARG, 0, "field index %zu of %u", index,
+                      n->v.st.layout->nfields);
+  /* A decoded struct may hold fewer values than its layout has fields
+   * (n->small); the ones between are unset. */
+  if (index >= n->small) {
+    for (uint32_t i = n->small; i < index; i++) n->v.st.fields[i] = NULL;
+    n->small = (uint32_t)index + 1;
+  }
+  n->v.st.fields[index] = value;
+  return WIRE_OK;
+}
+
+int32_t wire_struct_field_index(const wire_doc *d, const wire_node *n,
+                                const char *name, size_t len,
+                                uint32_t *out_index) {
+  if (!d || !is_struct(n) || (!name && len) || !out_index) return WIRE_E_ARG;
+  int32_t i = wire__field_index(d->ctx, n->v.st.layout, name ? name : "", len);
+  if (i < 0)
+    return wire__fail(d->ctx, WIRE_E_SCHEMA, 0, "no field %.*s",
+                      (int)(len > 64 ? 64 : len), name ? name : "");
+  *out_index = (uint32_t)i;
   return WIRE_OK;
 }
 

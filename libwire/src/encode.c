@@ -113,11 +113,37 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
   }
   bool dynamic = !static_type(e, f);
   if (is_prim(f->type_id) && !flag) {
-    if (v->type != f->type_id)
+    if (WIRE_UNLIKELY(v->type != f->type_id))
       return efail(e, WIRE_E_ENCODE, "field %.*s is a %s, not a %s",
                    (int)lf->name_len, (const char *)lf->name,
                    wire_type_name(f->type_id), wire_type_name(v->type));
-    return write_body(e, v, f);
+    /* the common encodings here, the rest through write_body */
+    wire_buf *b = &e->b;
+    switch (v->type) {
+    case WIRE_T_VARINT32: wire__put_varu32(b, wire__zz32((int32_t)v->v.i)); break;
+    case WIRE_T_VARINT64: wire__put_varu64(b, wire__zz64(v->v.i)); break;
+    case WIRE_T_INT32: case WIRE_T_FLOAT32: wire__put_le(b, v->v.u, 4); break;
+    case WIRE_T_INT64: case WIRE_T_FLOAT64: wire__put_le(b, v->v.u, 8); break;
+    case WIRE_T_BOOL: wire__put_u8(b, v->v.i ? 1 : 0); break;
+    default: return write_body(e, v, f);
+    }
+    return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
+  }
+  if (!flag && !dynamic && !v->mark) {
+    /* A string, binary or dense array in a slot of its declared type:
+     * the body alone (what write_slot would reach for it). */
+    wire_buf *b = &e->b;
+    if (v->type == WIRE_T_STRING && f->type_id == WIRE_T_STRING) {
+      wire__put_varu36(b, (v->v.bytes.len << 2) | v->a);
+      wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+      return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
+    }
+    if (v->type == f->type_id && wire__is_array_type(v->type) &&
+        v->v.bytes.len <= UINT32_MAX) {
+      wire__put_varu32(b, (uint32_t)v->v.bytes.len);
+      wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+      return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
+    }
   }
   return write_slot(e, v, flag, f->ref, dynamic, dynamic, f);
 }
@@ -127,9 +153,55 @@ static bool write_struct(enc *e, wire_node *n) {
   if (!e->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT)
     wire__put_le(&e->b, l->schema_hash, 4);
   if (!enter(e)) return false;
-  for (uint32_t i = 0; i < l->nfields; i++)
-    if (!write_field(e, &l->fields[i], i < n->small ? n->v.st.fields[i] : NULL))
-      return false;
+  const wire_lfield *lf = l->fields;
+  wire_node *const *fv = n->v.st.fields;
+  uint32_t nf = l->nfields, have = n->small;
+  wire_buf *b = &e->b;
+  for (uint32_t i = 0; i < nf; i++) {
+    wire_node *v = i < have ? fv[i] : NULL;
+    /* The fields the layout says are a bare body, when the value is of
+     * the declared type; everything else (and every error) through
+     * write_field. The buffer's status is sticky: checked at the end. */
+    if (WIRE_LIKELY(v != NULL)) {
+      switch (lf[i].op) {
+      case WIRE_FOP_VARINT32:
+        if (v->type != WIRE_T_VARINT32) break;
+        wire__put_varu32(b, wire__zz32((int32_t)v->v.i));
+        continue;
+      case WIRE_FOP_VARINT64:
+        if (v->type != WIRE_T_VARINT64) break;
+        wire__put_varu64(b, wire__zz64(v->v.i));
+        continue;
+      case WIRE_FOP_FIXED4:
+        if (v->type != lf[i].type->type_id) break;
+        wire__put_le(b, v->v.u, 4);
+        continue;
+      case WIRE_FOP_FIXED8:
+        if (v->type != lf[i].type->type_id) break;
+        wire__put_le(b, v->v.u, 8);
+        continue;
+      case WIRE_FOP_BOOL:
+        if (v->type != WIRE_T_BOOL) break;
+        wire__put_u8(b, v->v.i ? 1 : 0);
+        continue;
+      case WIRE_FOP_STRING:
+        if (v->type != WIRE_T_STRING || v->mark) break;
+        wire__put_varu36(b, (v->v.bytes.len << 2) | v->a);
+        wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+        continue;
+      case WIRE_FOP_BYTES:
+        if (v->type != lf[i].type->type_id || v->mark ||
+            v->v.bytes.len > UINT32_MAX)
+          break;
+        wire__put_varu32(b, (uint32_t)v->v.bytes.len);
+        wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+        continue;
+      default:
+        break;
+      }
+    }
+    if (!write_field(e, &lf[i], v)) return false;
+  }
   e->depth--;
   return ok(e);
 }
@@ -367,9 +439,15 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
   *out_len = 0;
   wire_ctx_clear_error(ctx);
   enc e;
-  memset(&e, 0, sizeof e);
-  e.ctx = ctx;
-  e.b.ctx = ctx;
+  wire__enc_begin(&e, ctx);
+  /* The output goes straight into a wire_ctx_free_bytes block: its first
+   * WIRE_OUT_PREFIX bytes are the block's header. */
+  e.b.p = wire__out_take(ctx, 512, &e.b.cap);
+  if (!e.b.p) {
+    wire__enc_release(&e);
+    return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+  }
+  e.b.len = e.base = WIRE_OUT_PREFIX;
   bool good = true;
   for (uint32_t r = 0; r < doc->nroots && good; r++) {
     wire__put_u8(&e.b, 0x01);
@@ -383,14 +461,7 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
     wire__free(ctx, e.b.p, e.b.cap);
     return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
   }
-  uint8_t *res = wire__bytes_alloc(ctx, e.b.len);
-  if (!res) {
-    wire__free(ctx, e.b.p, e.b.cap);
-    return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
-  }
-  if (e.b.len) memcpy(res, e.b.p, e.b.len);
-  *out = res;
-  *out_len = e.b.len;
-  wire__free(ctx, e.b.p, e.b.cap);
+  *out = wire__out_finish(e.b.p, e.b.cap);
+  *out_len = e.b.len - WIRE_OUT_PREFIX;
   return WIRE_OK;
 }

@@ -756,8 +756,20 @@ int32_t wire_schema_infer(wire_ctx *ctx, const uint8_t *data, size_t len,
 /* Schema hash mismatches                                                   */
 /* ======================================================================= */
 
-static uint32_t hash_with(const wire_layout *l, wire_lfield *tmp, uint32_t skip,
-                          uint32_t flip, wire_ftype *ft, int what) {
+/* The schema hash of fields; a hint is only a hint: without memory for the
+ * fingerprint, nothing matches (UINT64_MAX is no 32-bit hash). */
+static uint64_t hash_of(wire_ctx *ctx, const wire_lfield *f, uint32_t n) {
+  uint32_t h;
+  if (wire__schema_hash(ctx, f, n, &h) != WIRE_OK) {
+    wire_ctx_clear_error(ctx);
+    return UINT64_MAX;
+  }
+  return h;
+}
+
+static uint64_t hash_with(wire_ctx *ctx, const wire_layout *l,
+                          wire_lfield *tmp, uint32_t skip, uint32_t flip,
+                          wire_ftype *ft, int what) {
   uint32_t n = 0;
   for (uint32_t i = 0; i < l->nfields; i++) {
     if (i == skip) continue;
@@ -771,7 +783,7 @@ static uint32_t hash_with(const wire_layout *l, wire_lfield *tmp, uint32_t skip,
     }
     n++;
   }
-  return wire__schema_hash(tmp, n);
+  return hash_of(ctx, tmp, n);
 }
 
 void wire__hash_hint(wire_ctx *ctx, const wire_layout *l, uint32_t got,
@@ -799,13 +811,13 @@ void wire__hash_hint(wire_ctx *ctx, const wire_layout *l, uint32_t got,
     else
       snprintf(who, sizeof who, "#%d", f->tag);
     for (int what = 1; what <= 3 && !buf[0]; what++)
-      if (hash_with(l, tmp, UINT32_MAX, i, &ft, what) == got)
+      if (hash_with(ctx, l, tmp, UINT32_MAX, i, &ft, what) == got)
         snprintf(buf, cap, "; the writer's hash matches field %s with %s%s%s",
                  who,
                  what & 1 ? (f->type->nullable ? "nullable off" : "nullable on") : "",
                  what == 3 ? " and " : "",
                  what & 2 ? (f->type->ref ? "ref off" : "ref on") : "");
-    if (!buf[0] && hash_with(l, tmp, i, UINT32_MAX, &ft, 0) == got)
+    if (!buf[0] && hash_with(ctx, l, tmp, i, UINT32_MAX, &ft, 0) == got)
       snprintf(buf, cap, "; the writer's hash matches the fields without %s", who);
   }
   if (!buf[0]) {
@@ -818,13 +830,13 @@ void wire__hash_hint(wire_ctx *ctx, const wire_layout *l, uint32_t got,
         fts[i].ref = 0;
         tmp[i].type = &fts[i];
       }
-      if (wire__schema_hash(tmp, l->nfields) == got)
+      if (hash_of(ctx, tmp, l->nfields) == got)
         snprintf(buf, cap, "; the writer's hash leaves out every ref flag "
                            "(Fory Java without reference tracking)");
       wire__free(ctx, fts, l->nfields * sizeof *fts);
     }
   }
-  if (!buf[0] && wire__schema_hash(tmp, 0) == got)
+  if (!buf[0] && hash_of(ctx, tmp, 0) == got)
     snprintf(buf, cap, "; the writer's hash is that of a struct without fields");
   wire__free(ctx, tmp, l->nfields * sizeof *tmp);
 }

@@ -30,6 +30,7 @@ struct wire_ctx {
   uint64_t max_roots;
   uint64_t max_typedef_bytes;
   uint64_t max_typedef_fields;
+  uint64_t max_typedef_cache; /* entries of the incoming TypeDef cache */
   int32_t err_code;
   uint64_t err_offset;
   char err_msg[256];
@@ -40,7 +41,36 @@ struct wire_ctx {
   struct wire_registry_s *reg; /* user types (schema.h), NULL if none */
   struct wire_tape_scratch *tape; /* tape codec scratch (tape_enc.c) */
   struct wire_mem_s *mem; /* native memory layouts (mem.c), NULL if none */
+  struct wire_tdcache *tdc; /* incoming TypeDefs (schema.h), or NULL */
+  /* Kept from one call to the next (up to a size), so that steady-state
+   * encoding and decoding do not call the allocator: an emptied document
+   * with its newest arena block, one output block (of wire_ctx_free_bytes),
+   * and the per-call tables of the encoder and the decoder. */
+  struct wire_doc *spare_doc;
+  uint8_t *spare_out;
+  size_t spare_out_cap;
+  struct {
+    void *marked, *tds, *tdn, *ms;
+    size_t marked_cap, tds_cap, tdn_cap, ms_cap;
+  } enc_keep;
+  struct {
+    void *ms, *tds;
+    size_t ms_cap, tds_cap;
+  } dec_keep;
 };
+
+/* Frees what the context keeps between calls (ctx.c; the tables by
+ * policy.c and decode.c, which know their element sizes). */
+void wire__ctx_release_spares(wire_ctx *ctx);
+void wire__enc_keep_free(wire_ctx *ctx);
+void wire__dec_keep_free(wire_ctx *ctx);
+/* An output block for an encoder: ctx->spare_out when there is one, else a
+ * new one of `want` bytes; *cap gets its size. NULL if out of memory. */
+uint8_t *wire__out_take(wire_ctx *ctx, size_t want, size_t *cap);
+/* Turns an output block p[0..cap) whose bytes start at p + WIRE_OUT_PREFIX
+ * into a wire_ctx_free_bytes block. */
+#define WIRE_OUT_PREFIX 16 /* = ctx.c's BYTES_PREFIX */
+uint8_t *wire__out_finish(uint8_t *p, size_t cap);
 
 void *wire__alloc(wire_ctx *ctx, size_t size);
 void *wire__realloc(wire_ctx *ctx, void *p, size_t old_size, size_t size);
@@ -273,6 +303,20 @@ static inline void *wire__arena_alloc(wire_arena *a, size_t size) {
   return wire__arena_alloc_slow(a, size);
 }
 void wire__arena_free(wire_arena *a);
+/* Frees every block but the newest (kept, emptied, when not larger than
+ * keep_max): an arena to be used again. */
+void wire__arena_reset(wire_arena *a, size_t keep_max);
+
+/* ---- Growable arrays (arena.c) ------------------------------------------
+ * The one growth rule: when element n does not fit in *cap, the capacity
+ * doubles (from `first`) until it does. Both return the array (p itself
+ * when it had room); wire__grow reallocates through the context's
+ * allocator, wire__arena_grow copies the n elements into arena memory.
+ * NULL (p and *cap untouched) when memory runs out. */
+void *wire__grow(wire_ctx *ctx, void *p, size_t *cap, size_t n, size_t elem,
+                 size_t first);
+void *wire__arena_grow(wire_arena *a, void *p, uint32_t *cap, uint32_t n,
+                       size_t elem, uint32_t first);
 
 /* ---- Document ---------------------------------------------------------- */
 
@@ -346,7 +390,21 @@ struct wire_doc {
   uint32_t nnodes;
 };
 
-wire_node *wire__node_new(wire_doc *doc, uint8_t type);
+/* A zeroed node from the document's arena pages (the first of a new page,
+ * and out of memory, in wire__node_new_slow). */
+wire_node *wire__node_new_slow(wire_doc *doc, uint8_t type);
+_Static_assert(sizeof(wire_node) % 8 == 0, "nodes keep the arena aligned");
+static inline wire_node *wire__node_new(wire_doc *d, uint8_t type) {
+  wire_arena *a = &d->arena;
+  if (WIRE_UNLIKELY((size_t)(a->end - a->p) < sizeof(wire_node)))
+    return wire__node_new_slow(d, type);
+  wire_node *n = (wire_node *)(void *)a->p;
+  a->p += sizeof(wire_node);
+  memset(n, 0, sizeof *n);
+  n->type = type;
+  n->index = d->nnodes++;
+  return n;
+}
 void *wire__doc_dup(wire_doc *doc, const void *p, size_t n);
 int32_t wire__list_push(wire_doc *doc, wire_node *list, wire_node *item);
 int32_t wire__map_push(wire_doc *doc, wire_node *map, wire_node *k,

@@ -17,12 +17,10 @@ bool wire__enc_fail(wire_enc *e, int32_t code, const char *fmt, ...) {
 
 bool wire__enc_mark(wire_enc *e, void *value) {
   if (e->nmarked == e->marked_cap) {
-    size_t cap = e->marked_cap ? e->marked_cap * 2 : 32;
-    void **m = wire__realloc(e->ctx, e->marked, e->marked_cap * sizeof *m,
-                             cap * sizeof *m);
+    void **m = wire__grow(e->ctx, e->marked, &e->marked_cap, e->nmarked,
+                          sizeof *m, 32);
     if (!m) return wire__enc_fail(e, WIRE_E_NOMEM, "out of memory");
     e->marked = m;
-    e->marked_cap = cap;
   }
   e->marked[e->nmarked++] = value;
   return true;
@@ -38,17 +36,58 @@ void wire__enc_end_root(wire_enc *e) {
   e->nms = 0;
 }
 
+void wire__enc_begin(wire_enc *e, wire_ctx *ctx) {
+  memset(e, 0, sizeof *e);
+  e->ctx = ctx;
+  e->b.ctx = ctx;
+  e->marked = ctx->enc_keep.marked;
+  e->marked_cap = ctx->enc_keep.marked_cap;
+  e->tds = ctx->enc_keep.tds;
+  e->tds_cap = ctx->enc_keep.tds_cap;
+  e->tdn = ctx->enc_keep.tdn;
+  e->tdn_cap = ctx->enc_keep.tdn_cap;
+  e->ms = ctx->enc_keep.ms;
+  e->ms_cap = ctx->enc_keep.ms_cap;
+  memset(&ctx->enc_keep, 0, sizeof ctx->enc_keep);
+}
+
+/* Tables up to this many entries are kept on the context for the next
+ * call; larger ones are freed. */
+#define KEEP_MAX 4096
+
+void wire__enc_keep_free(wire_ctx *ctx) {
+  wire_enc e;
+  wire__enc_begin(&e, ctx);
+  if (e.marked) wire__free(ctx, e.marked, e.marked_cap * sizeof *e.marked);
+  if (e.tds) wire__free(ctx, e.tds, e.tds_cap * sizeof *e.tds);
+  if (e.tdn) wire__free(ctx, e.tdn, e.tdn_cap * sizeof *e.tdn);
+  if (e.ms) wire__free(ctx, e.ms, e.ms_cap * sizeof *e.ms);
+}
+
 void wire__enc_release(wire_enc *e) {
   wire_ctx *ctx = e->ctx;
-  if (e->marked) wire__free(ctx, e->marked, e->marked_cap * sizeof *e->marked);
-  if (e->tds) wire__free(ctx, e->tds, e->tds_cap * sizeof *e->tds);
-  if (e->tdn) wire__free(ctx, e->tdn, e->tdn_cap * sizeof *e->tdn);
-  if (e->tdn_index) wire__free(ctx, e->tdn_index, e->tdn_cap * sizeof *e->tdn_index);
-  if (e->ms) wire__free(ctx, e->ms, e->ms_cap * sizeof *e->ms);
+  bool keep = !ctx->enc_keep.marked && !ctx->enc_keep.tds &&
+              !ctx->enc_keep.tdn && !ctx->enc_keep.ms &&
+              e->marked_cap <= KEEP_MAX && e->tds_cap <= KEEP_MAX &&
+              e->tdn_cap <= KEEP_MAX && e->ms_cap <= KEEP_MAX;
+  if (keep) {
+    ctx->enc_keep.marked = e->marked;
+    ctx->enc_keep.marked_cap = e->marked_cap;
+    ctx->enc_keep.tds = e->tds;
+    ctx->enc_keep.tds_cap = e->tds_cap;
+    ctx->enc_keep.tdn = e->tdn;
+    ctx->enc_keep.tdn_cap = e->tdn_cap;
+    ctx->enc_keep.ms = e->ms;
+    ctx->enc_keep.ms_cap = e->ms_cap;
+  } else {
+    if (e->marked) wire__free(ctx, e->marked, e->marked_cap * sizeof *e->marked);
+    if (e->tds) wire__free(ctx, e->tds, e->tds_cap * sizeof *e->tds);
+    if (e->tdn) wire__free(ctx, e->tdn, e->tdn_cap * sizeof *e->tdn);
+    if (e->ms) wire__free(ctx, e->ms, e->ms_cap * sizeof *e->ms);
+  }
   e->marked = NULL;
   e->tds = NULL;
   e->tdn = NULL;
-  e->tdn_index = NULL;
   e->ms = NULL;
   e->marked_cap = e->tds_cap = e->tdn_cap = e->ms_cap = 0;
   wire__enc_end_root(e);
@@ -101,15 +140,13 @@ static bool write_meta_string(wire_enc *e, int msctx, const uint8_t *text,
     }
   }
   if (e->nms == e->ms_cap) {
-    size_t cap = e->ms_cap ? e->ms_cap * 2 : 8;
-    wire_ms_seen *m = wire__realloc(e->ctx, e->ms, e->ms_cap * sizeof *m,
-                                    cap * sizeof *m);
+    wire_ms_seen *m = wire__grow(e->ctx, e->ms, &e->ms_cap, e->nms, sizeof *m,
+                                 8);
     if (!m) {
       wire__free(e->ctx, heap, hcap);
       return wire__enc_fail(e, WIRE_E_NOMEM, "out of memory");
     }
     e->ms = m;
-    e->ms_cap = cap;
   }
   wire__put_varu32(&e->b, (uint32_t)(blen << 1));
   if (blen > 16) {
@@ -139,12 +176,10 @@ static bool write_names(wire_enc *e, const wire_names *nm, int32_t ns_enc,
 
 static bool grow_tds(wire_enc *e) {
   if (e->ntds < e->tds_cap) return true;
-  size_t cap = e->tds_cap ? e->tds_cap * 2 : 8;
-  const void **t = wire__realloc(e->ctx, e->tds, e->tds_cap * sizeof *t,
-                                 cap * sizeof *t);
+  const void **t = wire__grow(e->ctx, e->tds, &e->tds_cap, e->ntds, sizeof *t,
+                              8);
   if (!t) return wire__enc_fail(e, WIRE_E_NOMEM, "out of memory");
   e->tds = t;
-  e->tds_cap = cap;
   return true;
 }
 
@@ -184,28 +219,19 @@ static bool write_shared_typedef_named(wire_enc *e, uint8_t kind,
                                        const wire_names *nm) {
   if (nm->layout) return write_shared_typedef(e, nm->layout, WIRE_NO_TYPE);
   for (size_t i = 0; i < e->ntdn; i++) {
-    const wire_names *o = e->tdn[i];
+    const wire_names *o = e->tdn[i].nm;
     if (o->ns_len == nm->ns_len && o->name_len == nm->name_len &&
         wire__eq(o->ns, nm->ns, nm->ns_len) &&
         wire__eq(o->name, nm->name, nm->name_len)) {
-      wire__put_varu32(&e->b, e->tdn_index[i] << 1 | 1);
+      wire__put_varu32(&e->b, e->tdn[i].index << 1 | 1);
       return wire__enc_ok(e);
     }
   }
-  if (e->ntdn == e->tdn_cap) {
-    size_t cap = e->tdn_cap ? e->tdn_cap * 2 : 8;
-    const wire_names **t = wire__realloc(e->ctx, e->tdn, e->tdn_cap * sizeof *t,
-                                         cap * sizeof *t);
-    if (!t) return wire__enc_fail(e, WIRE_E_NOMEM, "out of memory");
-    e->tdn = t;
-    uint32_t *x = wire__realloc(e->ctx, e->tdn_index,
-                                e->tdn_cap * sizeof *x, cap * sizeof *x);
-    if (!x) return wire__enc_fail(e, WIRE_E_NOMEM, "out of memory");
-    e->tdn_index = x;
-    e->tdn_cap = cap;
-  }
-  e->tdn[e->ntdn] = nm;
-  e->tdn_index[e->ntdn++] = (uint32_t)e->ntds;
+  struct wire_tdn *t = wire__grow(e->ctx, e->tdn, &e->tdn_cap, e->ntdn,
+                                  sizeof *t, 8);
+  if (!t) return wire__enc_fail(e, WIRE_E_NOMEM, "out of memory");
+  e->tdn = t;
+  e->tdn[e->ntdn++] = (struct wire_tdn){nm, (uint32_t)e->ntds};
   if (!grow_tds(e)) return false;
   wire__put_varu32(&e->b, (uint32_t)(e->ntds << 1));
   e->tds[e->ntds++] = nm;

@@ -26,8 +26,7 @@ typedef struct {
   const void **tds; /* TypeDefs announced in this root (layout or type) */
   size_t ntds, tds_cap;
   /* Those built from names alone: the names and their TypeDef index. */
-  const wire_names **tdn;
-  uint32_t *tdn_index;
+  struct wire_tdn { const wire_names *nm; uint32_t index; } *tdn;
   size_t ntdn, tdn_cap;
   uint32_t depth;
   uint32_t nrefs;  /* reference ids given out in this root */
@@ -56,7 +55,10 @@ bool wire__enc_mark(wire_enc *e, void *value);
 /* Forgets the per-root tables (meta strings, TypeDefs, reference ids);
  * the caller clears the marks of e->marked[0..nmarked) first. */
 void wire__enc_end_root(wire_enc *e);
-/* Frees the tables (not the output buffer). */
+/* A fresh writer state on ctx (taking the tables the context kept). */
+void wire__enc_begin(wire_enc *e, wire_ctx *ctx);
+/* Frees the tables, or leaves them to the context (not the output
+ * buffer). */
 void wire__enc_release(wire_enc *e);
 
 /* ---- policy decisions -------------------------------------------------- */

@@ -8,6 +8,7 @@ wire_registry *wire__reg(wire_ctx *ctx) {
   if (!r) return NULL;
   memset(r, 0, sizeof *r);
   r->arena.ctx = ctx;
+  r->gen = 1;
   ctx->reg = r;
   return r;
 }
@@ -29,16 +30,10 @@ static char *dupn(wire_registry *r, const char *s, size_t n) {
   return p;
 }
 
-/* Grows an arena-held array by doubling. */
+/* Grows an arena-held array (the growth rule of arena.c). */
 static void *grow(wire_registry *r, void *old, uint32_t n, uint32_t *cap,
                   size_t elem) {
-  if (n < *cap) return old;
-  uint32_t nc = *cap ? *cap * 2 : 4;
-  void *p = wire__arena_alloc(&r->arena, nc * elem);
-  if (!p) return NULL;
-  if (n) memcpy(p, old, n * elem);
-  *cap = nc;
-  return p;
+  return wire__arena_grow(&r->arena, old, cap, n, elem, 4);
 }
 
 static int32_t nomem(wire_ctx *ctx) {
@@ -67,12 +62,11 @@ int32_t wire__reg_add_type(wire_ctx *ctx, uint8_t kind, bool by_name,
                         t->full_name);
   }
   if (r->ntypes == r->cap) {
-    uint32_t nc = r->cap ? r->cap * 2 : 16;
-    wire_utype *p = wire__realloc(ctx, r->types, r->cap * sizeof *p,
-                                  nc * sizeof *p);
+    size_t cap = r->cap;
+    wire_utype *p = wire__grow(ctx, r->types, &cap, r->ntypes, sizeof *p, 16);
     if (!p) return nomem(ctx);
     r->types = p;
-    r->cap = nc;
+    r->cap = (uint32_t)cap;
   }
   wire_utype *t = &r->types[r->ntypes];
   memset(t, 0, sizeof *t);
@@ -95,6 +89,7 @@ int32_t wire__reg_add_type(wire_ctx *ctx, uint8_t kind, bool by_name,
   }
   if (out) *out = r->ntypes;
   r->ntypes++;
+  r->gen++;
   return WIRE_OK;
 }
 
@@ -154,6 +149,7 @@ int32_t wire__reg_add_field(wire_ctx *ctx, uint32_t ti, const char *name,
   f->tag = tag;
   f->type = type;
   t->nfields++;
+  r->gen++;
   return WIRE_OK;
 }
 
@@ -175,6 +171,7 @@ int32_t wire__reg_add_enum_value(wire_ctx *ctx, uint32_t ti, const char *name,
   if (!v->name) return nomem(ctx);
   v->value = value;
   t->nvalues++;
+  r->gen++;
   return WIRE_OK;
 }
 
@@ -199,6 +196,7 @@ int32_t wire__reg_add_union_case(wire_ctx *ctx, uint32_t ti, uint32_t case_id,
   if (!c->name) return nomem(ctx);
   c->type = type;
   t->ncases++;
+  r->gen++;
   return WIRE_OK;
 }
 
@@ -250,6 +248,7 @@ static int32_t resolve(wire_ctx *ctx, wire_ftype *f) {
 int32_t wire__reg_finish(wire_ctx *ctx) {
   wire_registry *r = ctx->reg;
   if (!r) return WIRE_OK;
+  r->gen++;
   for (uint32_t i = 0; i < r->ntypes; i++) {
     wire_utype *t = &r->types[i];
     int32_t st;

@@ -50,7 +50,17 @@ typedef struct {
   wire_ftype *type;     /* nullable/ref of the field are type->nullable/ref */
   uint32_t local;       /* index of the registered field, or WIRE_NO_TYPE */
   uint32_t td_off, td_len; /* the field's entry within its TypeDef */
+  uint8_t op;           /* WIRE_FOP_*: how the encoder writes the value */
 } wire_lfield;
+
+/* How a field's value is written, from its declared type alone (computed
+ * with the layout): the body of a primitive, string or dense array in a
+ * slot of its declared type without flags, or the general path (SLOT: type
+ * meta, flags, references, every other type; also the zero value). */
+enum { WIRE_FOP_SLOT = 0, WIRE_FOP_VARINT32, WIRE_FOP_VARINT64,
+       WIRE_FOP_FIXED4, WIRE_FOP_FIXED8, WIRE_FOP_BOOL, WIRE_FOP_STRING,
+       WIRE_FOP_BYTES };
+uint8_t wire__field_op(const wire_ftype *f);
 
 typedef struct wire_layout {
   uint32_t type_index;  /* registered type, or WIRE_NO_TYPE */
@@ -66,7 +76,22 @@ typedef struct wire_layout {
   const uint8_t *td;    /* the TypeDef bytes as read (header..end), or NULL */
   uint32_t td_len;
   bool matches_schema;  /* td equals the TypeDef of the registered type */
+  /* Field lookup by name (wire name, and declared name where it differs):
+   * open addressing, nix slots (a power of two), NULL if not built. */
+  struct wire_name_slot *ix;
+  uint32_t nix;
 } wire_layout;
+
+typedef struct wire_name_slot {
+  const char *name;   /* NULL: empty slot */
+  uint32_t len;
+  uint32_t field;     /* index into wire_layout.fields */
+} wire_name_slot;
+
+/* Builds l->ix in `arena` (WIRE_E_NOMEM on failure, recorded on ctx). */
+int32_t wire__layout_index(wire_ctx *ctx, wire_arena *arena, wire_layout *l);
+/* The field of name[0..len) through l->ix (which must be built); -1. */
+int32_t wire__layout_find(const wire_layout *l, const char *name, size_t len);
 
 /* Kinds of user types: WIRE_KIND_* in wire.h. */
 
@@ -86,6 +111,10 @@ typedef struct {
   wire_union_case *cases;
   uint32_t ncases, cases_cap;
   wire_layout *layout; /* computed on first use (wire__layout_of) */
+  /* The type's TypeDef bytes (wire__typedef_bytes), built once; valid
+   * while td_gen equals the registry's gen. */
+  uint8_t *td;
+  uint32_t td_len, td_gen;
 } wire_utype;
 
 /* The registry lives in the context. */
@@ -93,6 +122,9 @@ typedef struct wire_registry_s {
   wire_utype *types;
   uint32_t ntypes, cap;
   wire_arena arena;    /* names, fields, field types */
+  /* Bumped by every change to the registry: what was computed from it
+   * (TypeDef bytes, the links of cached incoming TypeDefs) is redone. */
+  uint32_t gen;
 } wire_registry;
 
 /* The context's registry, created on first use; NULL if out of memory. */
@@ -140,7 +172,10 @@ void wire__readable(wire_ctx *ctx, const wire_doc *doc, const wire_node *n,
 
 /* typedef.c */
 size_t wire__snake_case(const char *in, size_t n, char *out);
-uint32_t wire__schema_hash(const wire_lfield *fields, uint32_t n);
+/* The same-schema hash of the fields (any order) into *out; WIRE_E_NOMEM
+ * (recorded on ctx) if the fingerprint cannot be built. */
+int32_t wire__schema_hash(wire_ctx *ctx, const wire_lfield *fields,
+                          uint32_t n, uint32_t *out);
 /* The fingerprint string behind the same-schema hash of registered struct
  * `ti` (NUL-terminated into out; *out_len without the NUL). */
 int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,
@@ -149,6 +184,49 @@ int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,
 int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti);
 /* Appends the TypeDef of registered type `ti` to out. */
 int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out);
+/* The TypeDef bytes of registered type `ti`, built on first use and kept
+ * in the registry (owned by the context). */
+int32_t wire__typedef_bytes(wire_ctx *ctx, uint32_t ti, const uint8_t **p,
+                            uint32_t *len);
+/* The registered type of a kind with an id or names; WIRE_NO_TYPE. */
+uint32_t wire__reg_lookup(wire_ctx *ctx, uint8_t kind, bool by_name,
+                          uint32_t id, const uint8_t *ns, uint32_t ns_len,
+                          const uint8_t *name, uint32_t name_len);
+
+/* ---- Incoming TypeDefs, cached per context across messages ----------
+ * Keyed by the 8-byte TypeDef header; a hit is a lookup and a byte
+ * compare of the whole TypeDef. Each entry holds a copy of the bytes and
+ * the layout read from them, linked to the registry once (type, fields
+ * matched by tag id or name, matches_schema). At most
+ * WIRE_LIMIT_TYPEDEF_CACHE entries; a full cache leaves further TypeDefs
+ * uncached (read per message into the document, as before). Entries live
+ * until the context is freed: documents may point at their layouts. A
+ * registry change or a new limit makes them unreachable (a flush). */
+typedef struct wire_td_entry {
+  struct wire_td_entry *next;
+  uint64_t header;
+  wire_layout *layout;
+} wire_td_entry;
+
+typedef struct wire_tdcache {
+  wire_arena arena;
+  wire_td_entry **buckets;
+  uint32_t nbuckets, count;
+  uint32_t reg_gen;
+} wire_tdcache;
+
+/* The cached layout of the TypeDef at p[0..avail), or NULL. */
+wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
+                                size_t avail);
+/* *l was just read (wire__typedef_read) from bytes that may not outlive
+ * the call: links it to the registry, and replaces it by a cached copy
+ * when the cache has room. */
+int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **l);
+/* Links a layout read from a TypeDef to the registry: its registered type,
+ * the fields (wire__layout_link) and matches_schema. */
+int32_t wire__typedef_resolve(wire_ctx *ctx, wire_layout *l);
+void wire__tdcache_flush(wire_ctx *ctx);
+void wire__tdcache_free(wire_ctx *ctx);
 /* Writes a readable form of a field type ("list<varint32?>") into buf. */
 void wire__ftype_text(const wire_ftype *f, char *buf, size_t cap);
 /* Links the fields of a TypeDef layout of a registered type (l->type_index)

@@ -5,6 +5,17 @@
 /* Implements R-STR-3. */
 size_t wire__utf8_check(const uint8_t *s, size_t len) {
   size_t i = 0;
+  if (len >= 8) {
+    /* All ASCII: 8 bytes at a time, the last word overlapping. */
+    uint64_t w, acc = 0;
+    for (; i + 8 <= len; i += 8) {
+      memcpy(&w, s + i, 8);
+      acc |= w;
+    }
+    memcpy(&w, s + len - 8, 8);
+    if (!((acc | w) & UINT64_C(0x8080808080808080))) return len;
+    i = 0;
+  }
   while (i < len) {
     /* ASCII fast path, 8 bytes at a time. */
     while (i + 8 <= len) {

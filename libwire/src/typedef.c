@@ -64,27 +64,21 @@ static int cmp_order(const void *pa, const void *pb) {
 
 /* ---- same-schema fingerprint ---- */
 
-typedef struct {
-  char *p;
-  size_t len, cap;
-  bool bad;
-} sbuf;
+/* The fingerprint text is built into a wire_buf (the context's allocator,
+ * sticky status), the integers written by hand: no printf, and an
+ * allocation failure is WIRE_E_NOMEM, never a hash of a truncated text. */
+static void fp_add(wire_buf *s, const char *t, size_t n) {
+  wire__put_bytes(s, t, n);
+}
 
-static void sb_add(sbuf *s, const char *t, size_t n) {
-  if (s->bad) return;
-  if (s->cap - s->len < n + 1) {
-    size_t cap = s->cap ? s->cap * 2 : 256;
-    while (cap - s->len < n + 1) cap *= 2;
-    char *p = realloc(s->p, cap);
-    if (!p) {
-      s->bad = true;
-      return;
-    }
-    s->p = p;
-    s->cap = cap;
-  }
-  memcpy(s->p + s->len, t, n);
-  s->len += n;
+static void fp_uint(wire_buf *s, uint32_t v) {
+  char b[12];
+  size_t n = sizeof b;
+  do {
+    b[--n] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  fp_add(s, b + n, sizeof b - n);
 }
 
 static uint8_t fp_type_id(const wire_ftype *f) {
@@ -99,67 +93,68 @@ static uint8_t fp_type_id(const wire_ftype *f) {
   }
 }
 
-static void fp_type(sbuf *s, const wire_ftype *f, bool top) {
-  char b[32];
-  int n = snprintf(b, sizeof b, "%u,%c,%c", fp_type_id(f),
-                   top && f->ref ? '1' : '0', top && f->nullable ? '1' : '0');
-  sb_add(s, b, (size_t)n);
+static void fp_type(wire_buf *s, const wire_ftype *f, bool top) {
+  fp_uint(s, fp_type_id(f));
+  char flags[4] = {',', top && f->ref ? '1' : '0', ',',
+                   top && f->nullable ? '1' : '0'};
+  fp_add(s, flags, 4);
   if ((f->type_id == WIRE_T_LIST || f->type_id == WIRE_T_SET) && f->elem) {
-    sb_add(s, "[", 1);
+    fp_add(s, "[", 1);
     fp_type(s, f->elem, false);
-    sb_add(s, "]", 1);
+    fp_add(s, "]", 1);
   } else if (f->type_id == WIRE_T_MAP && f->key && f->value) {
-    sb_add(s, "[", 1);
+    fp_add(s, "[", 1);
     fp_type(s, f->key, false);
-    sb_add(s, "|", 1);
+    fp_add(s, "|", 1);
     fp_type(s, f->value, false);
-    sb_add(s, "]", 1);
+    fp_add(s, "]", 1);
   }
 }
 
-static int cmp_ident_v(const void *a, const void *b) {
-  return cmp_ident(a, b);
-}
-
-/* Writes the fingerprint string of the fields (any order) into *out
- * (malloc'd, caller frees). */
-static char *fingerprint(const wire_lfield *fields, uint32_t n, size_t *len) {
-  wire_lfield *sorted = malloc((n ? n : 1) * sizeof *sorted);
-  if (!sorted) return NULL;
-  memcpy(sorted, fields, n * sizeof *sorted);
-  qsort(sorted, n, sizeof *sorted, cmp_ident_v);
-  sbuf s = {0};
+/* Appends the fingerprint of the fields (any order) to s, NUL-terminated
+ * (the NUL not counted in s->len). */
+static int32_t fingerprint(wire_ctx *ctx, const wire_lfield *fields,
+                           uint32_t n, wire_buf *s) {
+  /* The fields in identifier order, as indexes (insertion sort: structs
+   * have few fields, and this runs once per type). */
+  uint32_t small[64];
+  uint32_t *ix = small;
+  if (n > 64 && !(ix = wire__alloc(ctx, n * sizeof *ix)))
+    return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
   for (uint32_t i = 0; i < n; i++) {
-    char b[16];
-    if (sorted[i].tag >= 0) {
-      int k = snprintf(b, sizeof b, "%d", sorted[i].tag);
-      sb_add(&s, b, (size_t)k);
-    } else {
-      sb_add(&s, (const char *)sorted[i].name, sorted[i].name_len);
+    uint32_t k = i;
+    while (k > 0 && cmp_ident(&fields[i], &fields[ix[k - 1]]) < 0) {
+      ix[k] = ix[k - 1];
+      k--;
     }
-    sb_add(&s, ",", 1);
-    fp_type(&s, sorted[i].type, true);
-    sb_add(&s, ";", 1);
+    ix[k] = i;
   }
-  free(sorted);
-  if (s.bad) {
-    free(s.p);
-    return NULL;
+  for (uint32_t i = 0; i < n; i++) {
+    const wire_lfield *f = &fields[ix[i]];
+    if (f->tag >= 0) fp_uint(s, (uint32_t)f->tag);
+    else fp_add(s, (const char *)f->name, f->name_len);
+    fp_add(s, ",", 1);
+    fp_type(s, f->type, true);
+    fp_add(s, ";", 1);
   }
-  sb_add(&s, "", 0);
-  if (s.p) s.p[s.len] = 0;
-  *len = s.len;
-  return s.p ? s.p : calloc(1, 1);
+  if (ix != small) wire__free(ctx, ix, n * sizeof *ix);
+  wire__put_u8(s, 0);
+  if (s->status) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+  s->len--;
+  return WIRE_OK;
 }
 
-uint32_t wire__schema_hash(const wire_lfield *fields, uint32_t n) {
-  size_t len = 0;
-  char *fp = fingerprint(fields, n, &len);
-  if (!fp) return 0;
-  uint64_t h;
-  wire_murmur3_x64_128((const uint8_t *)fp, len, 47, &h, NULL);
-  free(fp);
-  return (uint32_t)h;
+int32_t wire__schema_hash(wire_ctx *ctx, const wire_lfield *fields,
+                          uint32_t n, uint32_t *out) {
+  wire_buf s = {ctx, NULL, 0, 0, false, WIRE_OK};
+  int32_t st = fingerprint(ctx, fields, n, &s);
+  if (st == WIRE_OK) {
+    uint64_t h;
+    wire_murmur3_x64_128(s.p, s.len, 47, &h, NULL);
+    *out = (uint32_t)h;
+  }
+  wire__free(ctx, s.p, s.cap);
+  return st;
 }
 
 int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t type_index,
@@ -168,14 +163,14 @@ int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t type_index,
   if (!r || type_index >= r->ntypes || !r->types[type_index].layout)
     return WIRE_E_ARG;
   wire_layout *l = r->types[type_index].layout;
-  size_t len = 0;
-  char *fp = fingerprint(l->fields, l->nfields, &len);
-  if (!fp) return WIRE_E_NOMEM;
-  if (out_len) *out_len = len;
-  int32_t st = WIRE_OK;
-  if (len + 1 > cap) st = WIRE_E_BUFFER_FULL;
-  else memcpy(out, fp, len + 1);
-  free(fp);
+  wire_buf s = {ctx, NULL, 0, 0, false, WIRE_OK};
+  int32_t st = fingerprint(ctx, l->fields, l->nfields, &s);
+  if (st == WIRE_OK) {
+    if (out_len) *out_len = s.len;
+    if (s.len + 1 > cap) st = WIRE_E_BUFFER_FULL;
+    else memcpy(out, s.p, s.len + 1);
+  }
+  wire__free(ctx, s.p, s.cap);
   return st;
 }
 
@@ -232,15 +227,89 @@ int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti) {
     sn[sl] = 0;
     l->fields[i] = (wire_lfield){(const uint8_t *)sn, (uint32_t)sl, f->tag,
                                  f->type, i};
+    l->fields[i].op = wire__field_op(f->type);
   }
   l->kind = t->kind;
   /* An ext body (libwire's description of a custom serializer) keeps the
    * declared order; struct fields take the wire order. */
   if (t->kind == WIRE_KIND_STRUCT) {
     qsort(l->fields, l->nfields, sizeof *l->fields, cmp_order);
-    l->schema_hash = wire__schema_hash(l->fields, l->nfields);
+    int32_t st = wire__schema_hash(ctx, l->fields, l->nfields, &l->schema_hash);
+    if (st) return st;
   }
+  int32_t st = wire__layout_index(ctx, &r->arena, l);
+  if (st) return st;
   t->layout = l;
+  return WIRE_OK;
+}
+
+/* ---- how fields are written ---- */
+
+uint8_t wire__field_op(const wire_ftype *f) {
+  if (f->nullable || f->ref) return WIRE_FOP_SLOT;
+  switch (f->type_id) {
+  case WIRE_T_VARINT32: return WIRE_FOP_VARINT32;
+  case WIRE_T_VARINT64: return WIRE_FOP_VARINT64;
+  case WIRE_T_INT32: case WIRE_T_FLOAT32: return WIRE_FOP_FIXED4;
+  case WIRE_T_INT64: case WIRE_T_FLOAT64: return WIRE_FOP_FIXED8;
+  case WIRE_T_BOOL: return WIRE_FOP_BOOL;
+  case WIRE_T_STRING: return WIRE_FOP_STRING;
+  default:
+    return wire__is_array_type(f->type_id) ? WIRE_FOP_BYTES : WIRE_FOP_SLOT;
+  }
+}
+
+/* ---- field lookup by name ---- */
+
+static uint32_t name_hash(const char *s, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+  return h;
+}
+
+static void ix_put(wire_layout *l, const char *name, uint32_t len,
+                   uint32_t field) {
+  uint32_t m = l->nix - 1;
+  for (uint32_t k = name_hash(name, len) & m;; k = (k + 1) & m) {
+    wire_name_slot *e = &l->ix[k];
+    if (!e->name) {
+      *e = (wire_name_slot){name, len, field};
+      return;
+    }
+    if (e->len == len && memcmp(e->name, name, len) == 0) return; /* first wins */
+  }
+}
+
+int32_t wire__layout_find(const wire_layout *l, const char *name, size_t len) {
+  uint32_t m = l->nix - 1;
+  for (uint32_t k = name_hash(name, len) & m;; k = (k + 1) & m) {
+    const wire_name_slot *e = &l->ix[k];
+    if (!e->name) return -1;
+    if (e->len == len && memcmp(e->name, name, len) == 0)
+      return (int32_t)e->field;
+  }
+}
+
+int32_t wire__layout_index(wire_ctx *ctx, wire_arena *arena, wire_layout *l) {
+  uint32_t n = 4;
+  while (n < 4 * (uint64_t)l->nfields) n *= 2;
+  wire_name_slot *ix = wire__arena_alloc(arena, n * sizeof *ix);
+  if (!ix) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+  memset(ix, 0, n * sizeof *ix);
+  l->ix = ix;
+  l->nix = n;
+  const wire_utype *t = l->type_index != WIRE_NO_TYPE && ctx->reg
+                            ? &ctx->reg->types[l->type_index] : NULL;
+  /* Field by field, wire name then declared name; the first field to use
+   * a name keeps it (the order a scan of the fields would find them). */
+  for (uint32_t i = 0; i < l->nfields; i++) {
+    const wire_lfield *f = &l->fields[i];
+    if (f->name) ix_put(l, (const char *)f->name, f->name_len, i);
+    if (t && f->local != WIRE_NO_TYPE && f->local < t->nfields) {
+      const char *decl = t->fields[f->local].name;
+      ix_put(l, decl, (uint32_t)strlen(decl), i);
+    }
+  }
   return WIRE_OK;
 }
 
@@ -343,7 +412,7 @@ static int32_t finish_typedef(wire_ctx *ctx, wire_buf *body_buf, wire_buf *out) 
 }
 
 
-int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
+static int32_t build_typedef(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
   int32_t st = wire__layout_of(ctx, ti);
   if (st) return st;
   wire_utype *t = &ctx->reg->types[ti];
@@ -411,6 +480,42 @@ int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
 done:
   wire__free(ctx, body.p, body.cap);
   return st;
+}
+
+int32_t wire__typedef_bytes(wire_ctx *ctx, uint32_t ti, const uint8_t **p,
+                            uint32_t *len) {
+  wire_registry *r = ctx->reg;
+  if (!r || ti >= r->ntypes)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "type %u is not in the schema", ti);
+  wire_utype *t = &r->types[ti];
+  if (!t->td || t->td_gen != r->gen) {
+    wire_buf b = {ctx, NULL, 0, 0, false, WIRE_OK};
+    int32_t st = build_typedef(ctx, ti, &b);
+    uint8_t *copy = NULL;
+    if (st == WIRE_OK && !(copy = wire__arena_alloc(&r->arena, b.len)))
+      st = wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+    if (st == WIRE_OK) {
+      memcpy(copy, b.p, b.len);
+      t->td = copy;
+      t->td_len = (uint32_t)b.len;
+      t->td_gen = r->gen;
+    }
+    wire__free(ctx, b.p, b.cap);
+    if (st) return st;
+  }
+  *p = t->td;
+  *len = t->td_len;
+  return WIRE_OK;
+}
+
+int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
+  const uint8_t *p;
+  uint32_t len;
+  int32_t st = wire__typedef_bytes(ctx, ti, &p, &len);
+  if (st) return st;
+  wire__put_bytes(out, p, len);
+  if (out->status) return wire__fail(ctx, out->status, 0, "output");
+  return WIRE_OK;
 }
 
 /* ---- TypeDef reading ---- */
@@ -624,6 +729,7 @@ int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
     if ((st = read_ftype(&r, true, &f->type))) return st;
     f->type->nullable = (fh >> 1) & 1;
     f->type->ref = fh & 1;
+    f->op = wire__field_op(f->type);
     f->td_off = (uint32_t)(fs - start);
     if (enc == 3) {
       f->tag = (int32_t)size2;
@@ -645,7 +751,7 @@ int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
     f->td_len = (uint32_t)(sub.p - fs);
   }
   if (sub.p != r.end) return tfail(&r, sub.p, "bytes left at the end of the body");
-  l->schema_hash = wire__schema_hash(l->fields, l->nfields);
+  /* l->schema_hash stays 0: bodies read with a TypeDef carry no hash. */
   *out = l;
   return WIRE_OK;
 }
@@ -742,4 +848,214 @@ int32_t wire__typedef_build_named(wire_ctx *ctx, uint8_t kind,
     st = finish_typedef(ctx, &body, out);
   wire__free(ctx, body.p, body.cap);
   return st;
+}
+
+/* ---- linking TypeDefs, and the per-context cache of incoming ones ---- */
+
+uint32_t wire__reg_lookup(wire_ctx *ctx, uint8_t kind, bool by_name,
+                          uint32_t id, const uint8_t *ns, uint32_t ns_len,
+                          const uint8_t *name, uint32_t name_len) {
+  wire_registry *r = ctx->reg;
+  if (!r) return WIRE_NO_TYPE;
+  for (uint32_t i = 0; i < r->ntypes; i++) {
+    wire_utype *t = &r->types[i];
+    if (t->kind != kind || t->by_name != by_name) continue;
+    if (!by_name) {
+      if (t->user_id == id) return i;
+    } else if (strlen(t->ns) == ns_len && strlen(t->name) == name_len &&
+               wire__eq(t->ns, ns, ns_len) &&
+               wire__eq(t->name, name, name_len)) {
+      return i;
+    }
+  }
+  return WIRE_NO_TYPE;
+}
+
+int32_t wire__typedef_resolve(wire_ctx *ctx, wire_layout *l) {
+  l->type_index = wire__reg_lookup(ctx, l->kind, l->by_name, l->user_id, l->ns,
+                                   l->ns_len, l->name, l->name_len);
+  l->matches_schema = false;
+  if (l->type_index == WIRE_NO_TYPE) return WIRE_OK;
+  wire__layout_link(ctx, l);
+  const uint8_t *p;
+  uint32_t len;
+  int32_t st = wire__typedef_bytes(ctx, l->type_index, &p, &len);
+  if (st == WIRE_E_NOMEM) return st;
+  if (st == WIRE_OK)
+    l->matches_schema = len == l->td_len && wire__eq(p, l->td, len);
+  else
+    wire_ctx_clear_error(ctx); /* a type the schema cannot describe */
+  return WIRE_OK;
+}
+
+static uint32_t td_bucket(const wire_tdcache *c, uint64_t header) {
+  return (uint32_t)((header * UINT64_C(0x9E3779B97F4A7C15)) >> 40) &
+         (c->nbuckets - 1);
+}
+
+static wire_tdcache *tdcache(wire_ctx *ctx) {
+  wire_tdcache *c = ctx->tdc;
+  uint32_t gen = ctx->reg ? ctx->reg->gen : 0;
+  if (c && c->reg_gen != gen) {
+    wire__tdcache_flush(ctx);
+    c->reg_gen = gen;
+  }
+  return c;
+}
+
+wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
+                                size_t avail) {
+  wire_tdcache *c = tdcache(ctx);
+  if (!c || !c->count || avail < 8) return NULL;
+  uint64_t header;
+  memcpy(&header, p, 8); /* the key only; little-endian not needed */
+  for (wire_td_entry *e = c->buckets[td_bucket(c, header)]; e; e = e->next) {
+    const wire_layout *l = e->layout;
+    if (e->header == header && l->td_len <= avail &&
+        memcmp(l->td, p, l->td_len) == 0)
+      return e->layout;
+  }
+  return NULL;
+}
+
+static int32_t td_nomem(wire_ctx *ctx) {
+  return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+}
+
+int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **lp) {
+  wire_layout *l = *lp;
+  int32_t st = wire__typedef_resolve(ctx, l);
+  if (st) return st;
+  if (ctx->max_typedef_cache == 0) return WIRE_OK;
+  wire_tdcache *c = tdcache(ctx);
+  if (!c) {
+    if (!(c = wire__alloc(ctx, sizeof *c))) return td_nomem(ctx);
+    memset(c, 0, sizeof *c);
+    c->arena.ctx = ctx;
+    c->reg_gen = ctx->reg ? ctx->reg->gen : 0;
+    ctx->tdc = c;
+  }
+  if (c->count >= ctx->max_typedef_cache) return WIRE_OK;
+  if (c->count >= c->nbuckets / 2) {
+    uint32_t nb = c->nbuckets ? c->nbuckets * 2 : 16;
+    wire_td_entry **b = wire__alloc(ctx, nb * sizeof *b);
+    if (!b) return td_nomem(ctx);
+    memset(b, 0, nb * sizeof *b);
+    wire_td_entry **old = c->buckets;
+    uint32_t onb = c->nbuckets;
+    c->buckets = b;
+    c->nbuckets = nb;
+    for (uint32_t i = 0; i < onb; i++) {
+      for (wire_td_entry *e = old[i], *next; e; e = next) {
+        next = e->next;
+        uint32_t k = td_bucket(c, e->header);
+        e->next = b[k];
+        b[k] = e;
+      }
+    }
+    if (old) wire__free(ctx, old, onb * sizeof *old);
+  }
+  /* The copy is read again into the cache's arena, so that every pointer
+   * of the cached layout (names, field types, td) is the cache's. */
+  uint8_t *copy = wire__arena_alloc(&c->arena, l->td_len);
+  wire_td_entry *e = wire__arena_alloc(&c->arena, sizeof *e);
+  if (!copy || !e) return td_nomem(ctx);
+  memcpy(copy, l->td, l->td_len);
+  wire_in in = {ctx, copy, copy, copy + l->td_len};
+  wire_layout *cl;
+  /* The bytes were read once with these limits: a second read fails only
+   * for want of memory. */
+  if ((st = wire__typedef_read(ctx, &in, &c->arena, ctx->max_depth, &cl)))
+    return st;
+  if ((st = wire__typedef_resolve(ctx, cl)) ||
+      (st = wire__layout_index(ctx, &c->arena, cl)))
+    return st;
+  memcpy(&e->header, copy, 8);
+  e->layout = cl;
+  uint32_t k = td_bucket(c, e->header);
+  e->next = c->buckets[k];
+  c->buckets[k] = e;
+  c->count++;
+  *lp = cl;
+  return WIRE_OK;
+}
+
+void wire__tdcache_flush(wire_ctx *ctx) {
+  wire_tdcache *c = ctx->tdc;
+  if (!c) return;
+  if (c->buckets) memset(c->buckets, 0, c->nbuckets * sizeof *c->buckets);
+  c->count = 0;
+}
+
+void wire__tdcache_free(wire_ctx *ctx) {
+  wire_tdcache *c = ctx->tdc;
+  if (!c) return;
+  wire__arena_free(&c->arena);
+  if (c->buckets) wire__free(ctx, c->buckets, c->nbuckets * sizeof *c->buckets);
+  wire__free(ctx, c, sizeof *c);
+  ctx->tdc = NULL;
+}
+
+/* ---- ABI: a type's metadata ---- */
+
+static int32_t struct_layout(wire_ctx *ctx, uint32_t type, wire_layout **out) {
+  if (!ctx) return WIRE_E_ARG;
+  wire_registry *r = ctx->reg;
+  if (!r || type >= r->ntypes || (r->types[type].kind != WIRE_KIND_STRUCT &&
+                                  r->types[type].kind != WIRE_KIND_EXT))
+    return wire__fail(ctx, WIRE_E_ARG, 0, "type %u is not a struct of the "
+                                          "schema", type);
+  int32_t st = wire__layout_of(ctx, type);
+  if (st) return st;
+  *out = r->types[type].layout;
+  return WIRE_OK;
+}
+
+int32_t wire_schema_typedef(wire_ctx *ctx, uint32_t type, const uint8_t **out,
+                            size_t *out_len) {
+  if (!ctx || !out || !out_len) return WIRE_E_ARG;
+  const uint8_t *p;
+  uint32_t len;
+  int32_t st = wire__typedef_bytes(ctx, type, &p, &len);
+  if (st) return st;
+  *out = p;
+  *out_len = len;
+  return WIRE_OK;
+}
+
+int32_t wire_schema_hash(wire_ctx *ctx, uint32_t type, uint32_t *out_hash) {
+  wire_layout *l = NULL;
+  if (!out_hash) return WIRE_E_ARG;
+  int32_t st = struct_layout(ctx, type, &l);
+  if (st) return st;
+  *out_hash = l->schema_hash;
+  return WIRE_OK;
+}
+
+int32_t wire_schema_field_order(wire_ctx *ctx, uint32_t type,
+                                uint32_t *out_decl, size_t cap,
+                                size_t *out_count) {
+  wire_layout *l = NULL;
+  if (!out_count || (cap && !out_decl)) return WIRE_E_ARG;
+  int32_t st = struct_layout(ctx, type, &l);
+  if (st) return st;
+  *out_count = l->nfields;
+  for (uint32_t i = 0; i < l->nfields && i < cap; i++)
+    out_decl[i] = l->fields[i].local;
+  return cap < l->nfields ? WIRE_E_BUFFER_FULL : WIRE_OK;
+}
+
+int32_t wire_schema_field_index(wire_ctx *ctx, uint32_t type, const char *name,
+                                size_t len, uint32_t *out_index) {
+  wire_layout *l = NULL;
+  if (!out_index || (!name && len)) return WIRE_E_ARG;
+  int32_t st = struct_layout(ctx, type, &l);
+  if (st) return st;
+  int32_t i = wire__field_index(ctx, l, name ? name : "", len);
+  if (i < 0)
+    return wire__fail(ctx, WIRE_E_SCHEMA, 0, "%s has no field %.*s",
+                      ctx->reg->types[type].full_name,
+                      (int)(len > 64 ? 64 : len), name ? name : "");
+  *out_index = (uint32_t)i;
+  return WIRE_OK;
 }

@@ -1555,9 +1555,19 @@ Test(alloc, every_allocation_goes_through_the_allocator_and_is_freed) {
   cr_assert_eq(wire_encode(x, d, &out, &outlen), WIRE_OK);
   cr_assert_eq(outlen, n);
   cr_assert_arr_eq(out, in, n);
+  /* The context keeps one freed output block for its next encode (no
+   * allocator call per message); a second one is released. */
+  uint8_t *out2;
+  cr_assert_eq(wire_encode(x, d, &out2, &outlen), WIRE_OK);
   size_t before = c.live;
   wire_ctx_free_bytes(x, out);
-  cr_assert_eq(c.live, before - 1, "free_bytes releases the encoded block");
+  cr_assert_eq(c.live, before, "free_bytes keeps one block for reuse");
+  wire_ctx_free_bytes(x, out2);
+  cr_assert_eq(c.live, before - 1, "free_bytes releases a second block");
+  cr_assert_eq(wire_encode(x, d, &out, &outlen), WIRE_OK);
+  cr_assert_eq(c.live, before - 1, "the next encode reuses the kept block");
+  cr_assert_arr_eq(out, in, n);
+  wire_ctx_free_bytes(x, out);
   wire_doc_free(d);
   uint8_t *text;
   size_t tl;
@@ -1694,8 +1704,10 @@ Test(alloc, decode_and_encode_fail_cleanly_at_every_allocation) {
   cr_assert(finished, "never got through without a failure");
   cr_assert_gt(decode_failures, 3, "decode allocation sites: %zu",
                decode_failures);
-  cr_assert_gt(encode_failures, 3, "encode allocation sites: %zu",
-               encode_failures);
+  /* the output block, the TypeDef and reference tables (the context keeps
+   * them for the next call, so only a fresh context allocates them) */
+  cr_assert_geq(encode_failures, 3, "encode allocation sites: %zu",
+                encode_failures);
   free(in);
 }
 

@@ -22,6 +22,10 @@ import kotlin.reflect.KClass
  * ```
  */
 class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAULT) : AutoCloseable {
+    init {
+        Jdk.require()
+    }
+
     /** Owns the scratch memory; freed by [close]. */
     internal val arena: Arena = Arena.ofShared()
     private val handle: MemorySegment
@@ -37,8 +41,6 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     internal val out8: MemorySegment
     internal val out16: MemorySegment
     internal val out24: MemorySegment
-    private var inputArena: Arena? = null
-    private var input: MemorySegment = MemorySegment.NULL
     @Volatile private var closed = false
 
     val isClosed: Boolean get() = closed
@@ -46,43 +48,26 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     /** Documents made from this context and not yet closed: [close] frees them first. */
     internal val openDocuments = HashSet<Document>()
 
-    /**
-     * Whether [encode]/[decode] use the bulk path (one `wire_encode_tape` / `wire_decode_tape`
-     * call per message) rather than one downcall per value. On by default when the loaded
-     * libwire has the tape functions; the values and bytes are the same either way.
-     */
-    var bulk: Boolean = Native.encode_tape != null && Native.decode_tape != null
-        set(v) {
-            if (v && (Native.encode_tape == null || Native.decode_tape == null)) {
-                throw WireException("unsupported", -1, "the loaded libwire has no wire_encode_tape/wire_decode_tape")
-            }
-            field = v
-        }
-
     /** Kotlin-side copies of the options (read per message without a downcall). */
     internal var refTrackingOption = options.refTracking
         private set
     internal var maxDepth = 64
         private set
 
-    /**
-     * Bulk path: send Latin-1 strings as latin1 bytes (tape enc 0) instead of UTF-8 with the
-     * writer policy (enc 0xFF). Same payload bytes; which is faster depends on libwire's tape
-     * replay (benchmark knob).
-     */
-    internal var tapeLatin1 = false
-
-    /** Reused per message by the bulk path. */
+    /** The tape buffers, reused per message: the build tape and the read tape. */
     internal var tapeBuffer = ByteArray(1 shl 12)
     internal var readBuffer = ByteArray(1 shl 12)
-    private var scratchArena: Arena? = null
-    private var scratch: MemorySegment = MemorySegment.NULL
     private val typeNames = HashMap<Int, String?>()
 
     private val byClass = HashMap<Class<*>, Bound>()
     private val byType = HashMap<Int, Bound>()
 
-    internal class Bound(val typeIndex: Int, val info: ClassInfo?, val enumInfo: EnumInfo?)
+    internal class Bound(val typeIndex: Int, val info: ClassInfo?, val enumInfo: EnumInfo?, val plan: StructPlan? = null)
+
+    /** The codec's output writers over native buffers of this context (grown on WIRE_E_BUFFER_FULL). */
+    private class Out(var arena: Arena?, var buf: MemorySegment, var writer: MemorySegment)
+    private val encOut = Out(null, MemorySegment.NULL, MemorySegment.NULL)
+    private val decOut = Out(null, MemorySegment.NULL, MemorySegment.NULL)
 
     init {
         val p = Native.ctx_new.invokeExact() as MemorySegment
@@ -93,13 +78,16 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         out16 = out.asSlice(16, 8)
         out24 = out.asSlice(24, 8)
         try {
-            Native.ctx_set_option.invokeExact(p, 1, if (options.refTracking) 1L else 0L) as Int
-            Native.ctx_set_option.invokeExact(p, 2, if (options.compatible) 1L else 0L) as Int
+            Native.ctx_set_option.invokeExact(p, WireH.OPT_REF_TRACKING, if (options.refTracking) 1L else 0L) as Int
+            Native.ctx_set_option.invokeExact(p, WireH.OPT_COMPATIBLE, if (options.compatible) 1L else 0L) as Int
+            // JVM strings go to C as they are held (Latin-1 or UTF-16, tape enc 0x80/0x81) and
+            // are written in the Java runtime's choice; Latin-1 is always valid, and UTF-16 is
+            // copied as the JVM holds it, as Fory Java does: no second check in C
+            Native.ctx_set_option.invokeExact(p, WireH.OPT_TRUSTED_TEXT, 1L) as Int
             for ((k, v) in options.limits) {
                 val st = Native.ctx_set_limit.invokeExact(p, k.id, v) as Int
                 if (st != 0) throw WireException(Native.statusName(st), -1, "bad value $v for limit $k")
             }
-            options.bulk?.let { bulk = it }
             maxDepth = (Native.ctx_get_limit.invokeExact(p, Limit.DEPTH.id) as Long).coerceAtMost(100_000L).toInt()
         } catch (e: Throwable) {
             Native.ctx_free.invokeExact(p)
@@ -111,16 +99,16 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     // ------------------------------------------------------------------ options
     /** Reference tracking (`WIRE_OPT_REF_TRACKING`). */
     var refTracking: Boolean
-        get() = (Native.ctx_get_option.invokeExact(ptr, 1) as Long) != 0L
+        get() = (Native.ctx_get_option.invokeExact(ptr, WireH.OPT_REF_TRACKING) as Long) != 0L
         set(v) {
-            check(Native.ctx_set_option.invokeExact(ptr, 1, if (v) 1L else 0L) as Int)
+            check(Native.ctx_set_option.invokeExact(ptr, WireH.OPT_REF_TRACKING, if (v) 1L else 0L) as Int)
             refTrackingOption = v
         }
 
     /** Compatible (schema evolution) mode (`WIRE_OPT_COMPATIBLE`). */
     var compatible: Boolean
-        get() = (Native.ctx_get_option.invokeExact(ptr, 2) as Long) != 0L
-        set(v) { check(Native.ctx_set_option.invokeExact(ptr, 2, if (v) 1L else 0L) as Int) }
+        get() = (Native.ctx_get_option.invokeExact(ptr, WireH.OPT_COMPATIBLE) as Long) != 0L
+        set(v) { check(Native.ctx_set_option.invokeExact(ptr, WireH.OPT_COMPATIBLE, if (v) 1L else 0L) as Int) }
 
     fun setLimit(limit: Limit, value: Long) {
         check(Native.ctx_set_limit.invokeExact(ptr, limit.id, value) as Int)
@@ -128,7 +116,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     }
     fun getLimit(limit: Limit): Long = Native.ctx_get_limit.invokeExact(ptr, limit.id) as Long
 
-    val options: WireOptions get() = WireOptions(refTracking, compatible, bulk = bulk)
+    val options: WireOptions get() = WireOptions(refTracking, compatible)
 
     // ------------------------------------------------------------------ schema
     /** Loads an FDL file (and its imports) and resolves names. */
@@ -184,7 +172,9 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         val idx = findType(typeName) ?: throw WireException("schema", -1, "type $typeName is not in the schema")
         val kind = typeKind(idx)
         if (kind != 1 && kind != 4) throw WireException("schema", -1, "type $typeName is not a struct")
-        val b = Bound(idx, ClassInfo.of(kclass), null)
+        val info = ClassInfo.of(kclass)
+        val plan = if (kind == 1) wireFieldNames(idx)?.let { StructPlan.of(idx, it, info) } else null
+        val b = Bound(idx, info, null, plan)
         byClass[kclass.java] = b
         byType[idx] = b
     }
@@ -198,6 +188,31 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         byType[idx] = b
     }
 
+    /** The wire (snake_case) names of a struct's fields in wire order, from a fresh struct node; null entries for fields known by tag only. */
+    private fun wireFieldNames(idx: Int): List<String?>? {
+        val doc = Native.doc_new.invokeExact(ptr) as MemorySegment
+        if (doc.address() == 0L) return null
+        try {
+            val node = Native.node_new_struct.invokeExact(doc, idx) as MemorySegment
+            if (node.address() == 0L) {
+                Native.ctx_clear_error.invokeExact(ptr)
+                return null
+            }
+            val n = Native.node_count.invokeExact(node) as Long
+            return (0 until n).map { i -> Native.cString(Native.node_field_name.invokeExact(node, i, out) as MemorySegment) }
+        } finally {
+            Native.doc_free.invokeExact(doc)
+        }
+    }
+
+    private val wireNameCache = HashMap<Int, List<String?>>()
+
+    /** [wireFieldNames], cached (a struct's fields never change once the schema is finished). */
+    internal fun wireNames(idx: Int): List<String?> = wireNameCache.getOrPut(idx) { wireFieldNames(idx) ?: emptyList() }
+
+    /** Whether [k] got a codec plan at registration (fields by wire index); false: it goes by field name. */
+    fun hasPlan(k: KClass<*>): Boolean = byClass[k.java]?.plan != null
+
     internal fun boundClass(c: Class<*>): Bound? = byClass[c]
     internal fun boundType(index: Int): Bound? = byType[index]
 
@@ -207,7 +222,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
 
     /** Encodes each value as one root, concatenated. */
     fun encodeAll(values: List<Any?>): ByteArray =
-        if (bulk) TapeEncoder(this).encode(values) else Encoder(this).encodeRoots(values)
+        encoder().encode(values)
 
     /** Decodes a payload holding exactly one root value. */
     fun decode(bytes: ByteArray): Any? {
@@ -217,19 +232,16 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     }
 
     /** Decodes every root value of a payload. */
-    fun decodeAll(bytes: ByteArray): List<Any?> = if (bulk) TapeDecoder(this).decode(bytes) else decodeNodes(bytes)
+    fun decodeAll(bytes: ByteArray): List<Any?> = (decoder ?: TapeDecoder(this).also { decoder = it }).decode(bytes)
 
-    /** The per-value path: `wire_decode`, then accessor downcalls per node. */
-    internal fun decodeNodes(bytes: ByteArray): List<Any?> {
-        val seg = inputSegment(bytes)
-        val st = Native.decode.invokeExact(ptr, seg, bytes.size.toLong(), out) as Int
-        if (st != 0) throw error(st)
-        val doc = out.get(ValueLayout.ADDRESS, 0)
-        try {
-            return Decoder(this, doc, bytes, seg.address()).roots()
-        } finally {
-            Native.doc_free.invokeExact(doc)
-        }
+    /** Reused per message (a context is used by one thread at a time). */
+    private var tapeEncoder: TapeEncoder? = null
+    private var decoder: TapeDecoder? = null
+
+    private fun encoder(): TapeEncoder {
+        val e = tapeEncoder
+        if (e != null && e.refTracking == refTrackingOption && e.depthLimit == maxDepth) return e
+        return TapeEncoder(this).also { tapeEncoder = it }
     }
 
     /**
@@ -255,39 +267,60 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         }
     }
 
-    /** `wire_decode` + `wire_doc_free` only, no Kotlin values (benchmark breakdown); returns the root count. */
-    internal fun decodeDocOnly(bytes: ByteArray): Long {
-        val seg = inputSegment(bytes)
-        val st = Native.decode.invokeExact(ptr, seg, bytes.size.toLong(), out) as Int
-        if (st != 0) throw error(st)
-        val doc = out.get(ValueLayout.ADDRESS, 0)
-        val n = Native.doc_root_count.invokeExact(doc) as Long
-        Native.doc_free.invokeExact(doc)
-        return n
+    // ------------------------------------------------------------------ the codec's downcalls
+    private fun newOut(o: Out, cap: Long) {
+        if (o.writer.address() != 0L) Native.writer_free.invokeExact(o.writer)
+        o.arena?.close()
+        val a = Arena.ofShared()
+        o.arena = a
+        o.buf = a.allocate(cap, 8)
+        o.writer = Native.writer_new.invokeExact(ptr, o.buf, cap) as MemorySegment
+        if (o.writer.address() == 0L) throw WireException("nomem", -1, "wire_writer_new failed")
     }
 
-    /** Copies [bytes] into the context's reusable native input buffer. */
-    internal fun inputSegment(bytes: ByteArray): MemorySegment {
-        val n = bytes.size.toLong()
-        if (input.byteSize() < n || input.address() == 0L) {
-            inputArena?.close()
-            val a = Arena.ofShared()
-            inputArena = a
-            input = a.allocate(maxOf(n, 256L, input.byteSize() * 2), 8)
+    /**
+     * Encodes the build tape `tape[0, n)` (`wire_encode_tape_to`, the tape passed as a heap segment)
+     * into the context's output writer and returns the payload.
+     */
+    internal fun encodeTape(tape: ByteArray, n: Int): ByteArray {
+        val o = encOut
+        if (o.writer.address() == 0L) newOut(o, maxOf(4096L, n.toLong()))
+        while (true) {
+            Native.writer_reset.invokeExact(o.writer)
+            val st = Native.encode_tape_to.invokeExact(ptr, MemorySegment.ofArray(tape), n.toLong(), o.writer) as Int
+            val size = Native.writer_size.invokeExact(o.writer) as Long
+            if (st == 0) {
+                val r = ByteArray(Math.toIntExact(size))
+                MemorySegment.copy(o.buf, ValueLayout.JAVA_BYTE, 0L, r, 0, r.size)
+                return r
+            }
+            if (st != Status.BUFFER_FULL) throw tapeError(st)
+            Native.ctx_clear_error.invokeExact(ptr)
+            newOut(o, maxOf(size, o.buf.byteSize() * 2))
         }
-        MemorySegment.copy(bytes, 0, input, ValueLayout.JAVA_BYTE, 0, bytes.size)
-        return input
     }
 
-    /** A reusable native buffer of at least [n] bytes (bulk path: the build tape). */
-    internal fun nativeScratch(n: Long): MemorySegment {
-        if (scratch.byteSize() < n || scratch.address() == 0L) {
-            scratchArena?.close()
-            val a = Arena.ofShared()
-            scratchArena = a
-            scratch = a.allocate(maxOf(n, 4096L, scratch.byteSize() * 2), 8)
+    /**
+     * Decodes a payload into a tape (`wire_decode_tape_to` with `WIRE_TAPE_FIELD_INDEX`, the
+     * payload passed as a heap segment), copied into [readBuffer]; returns its length.
+     */
+    internal fun decodeToTape(bytes: ByteArray): Int {
+        val o = decOut
+        if (o.writer.address() == 0L) newOut(o, maxOf(1L shl 16, 2L * bytes.size + 64))
+        while (true) {
+            Native.writer_reset.invokeExact(o.writer)
+            val st = Native.decode_tape_to.invokeExact(ptr, MemorySegment.ofArray(bytes), bytes.size.toLong(), WireH.TAPE_FIELD_INDEX, o.writer) as Int
+            val size = Native.writer_size.invokeExact(o.writer) as Long
+            if (st == 0) {
+                val n = Math.toIntExact(size)
+                if (readBuffer.size < n) readBuffer = ByteArray(maxOf(n, readBuffer.size * 2))
+                MemorySegment.copy(o.buf, ValueLayout.JAVA_BYTE, 0L, readBuffer, 0, n)
+                return n
+            }
+            if (st != Status.BUFFER_FULL) throw error(st)
+            Native.ctx_clear_error.invokeExact(ptr)
+            newOut(o, maxOf(size, o.buf.byteSize() * 2))
         }
-        return scratch
     }
 
     // ------------------------------------------------------------------ errors
@@ -325,9 +358,11 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         if (closed) return
         for (d in openDocuments.toList()) d.close()
         closed = true
+        for (o in listOf(encOut, decOut)) {
+            if (o.writer.address() != 0L) Native.writer_free.invokeExact(o.writer)
+            o.arena?.close()
+        }
         Native.ctx_free.invokeExact(handle)
-        inputArena?.close()
-        scratchArena?.close()
         arena.close()
     }
 }

@@ -24,12 +24,87 @@ import java.nio.file.Path
  * segments (Kotlin arrays) may be passed directly where the C side only reads
  * or writes them during the call (builders copy their byte arguments).
  */
-internal object Native {
-    /** Where the library was loaded from. */
-    @JvmField val libraryPath: Path = resolveLibraryPath()
+/**
+ * The FFM API (`java.lang.foreign`) is final since JDK 22. The classes target 17 so that an
+ * older JVM loads them and gets this message instead of an obscure linkage error; every entry
+ * point ([Wire], [Context], [Native]) calls [require] before touching `java.lang.foreign`.
+ */
+internal object Jdk {
+    @JvmStatic fun require() {
+        if (Runtime.version().feature() < 22) {
+            throw UnsupportedOperationException(
+                "libwire-kotlin needs JDK 22 or newer (the java.lang.foreign API); this JVM is " +
+                    "${System.getProperty("java.version")} at ${System.getProperty("java.home")}",
+            )
+        }
+    }
+}
 
-    private val linker: Linker = Linker.nativeLinker()
-    private val lookup: SymbolLookup = SymbolLookup.libraryLookup(libraryPath, Arena.global())
+internal object Native {
+    /** The file libwire was loaded from with `-Dlibwire.path` / `LIBWIRE_PATH`; null for the bundled copy. */
+    @JvmField val libraryPath: Path?
+    /** Where libwire came from: that file, or the URL of the jar resource. */
+    @JvmField val libraryLocation: String
+
+    private val linker: Linker
+    internal val lookup: SymbolLookup
+
+    init {
+        Jdk.require()
+        linker = Linker.nativeLinker()
+        val explicit = System.getProperty("libwire.path").takeUnless { it.isNullOrEmpty() }
+            ?: System.getenv("LIBWIRE_PATH").takeUnless { it.isNullOrEmpty() }
+        if (explicit != null) {
+            val p = Path.of(explicit).toAbsolutePath().normalize()
+            if (!Files.exists(p)) throw UnsatisfiedLinkError("libwire not found at $p (-Dlibwire.path / LIBWIRE_PATH)")
+            libraryPath = p
+            libraryLocation = p.toString()
+            lookup = SymbolLookup.libraryLookup(p, Arena.global())
+        } else {
+            val res = bundledResource()
+            val tmp = extract(res)
+            try {
+                lookup = SymbolLookup.libraryLookup(tmp, Arena.global())
+            } finally {
+                // dlopen keeps its mapping: the file is not needed once loaded, so nothing is left behind
+                Files.deleteIfExists(tmp)
+            }
+            libraryPath = null
+            libraryLocation = Native::class.java.getResource(res)!!.toString()
+        }
+    }
+
+    /** The jar resource of libwire.so for this platform (only linux-x86_64 is packaged). */
+    private fun bundledResource(): String {
+        val os = System.getProperty("os.name").lowercase()
+        val arch = when (val a = System.getProperty("os.arch").lowercase()) {
+            "amd64", "x86_64" -> "x86_64"
+            else -> a
+        }
+        val plat = (if (os.startsWith("linux")) "linux" else os.replace(' ', '_')) + "-" + arch
+        val res = "/dev/libwire/kotlin/native/$plat/libwire.so"
+        if (Native::class.java.getResource(res) == null) {
+            throw UnsatisfiedLinkError(
+                "this libwire-kotlin jar carries no libwire for $plat (only linux-x86_64); " +
+                    "set -Dlibwire.path=/path/to/libwire.so or LIBWIRE_PATH",
+            )
+        }
+        return res
+    }
+
+    /** Copies the resource to a fresh file in java.io.tmpdir (as sqlite-jdbc and zstd-jni do). */
+    private fun extract(res: String): Path {
+        val tmp = Files.createTempFile("libwire-", ".so")
+        try {
+            Native::class.java.getResourceAsStream(res)!!.use { input ->
+                Files.copy(input, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+            }
+        } catch (e: Exception) {
+            Files.deleteIfExists(tmp)
+            throw UnsatisfiedLinkError("cannot extract $res to $tmp: $e")
+        }
+        return tmp
+    }
 
     private val I: ValueLayout.OfInt = ValueLayout.JAVA_INT
     private val J: ValueLayout.OfLong = ValueLayout.JAVA_LONG
@@ -39,46 +114,6 @@ internal object Native {
     private val P = ValueLayout.ADDRESS
 
     private val CRITICAL = Linker.Option.critical(true)
-
-    /**
-     * `-Dlibwire.path`, else `LIBWIRE_PATH`, else `../../build/lib/libwire.so` relative to
-     * bindings/kotlin (found from where these classes were loaded: target/classes or the
-     * jar in target/), else the same path relative to the working directory.
-     */
-    fun resolveLibraryPath(): Path {
-        val prop = System.getProperty("libwire.path")
-        val env = System.getenv("LIBWIRE_PATH")
-        val explicit = when {
-            !prop.isNullOrEmpty() -> prop
-            !env.isNullOrEmpty() -> env
-            else -> null
-        }
-        val candidates = ArrayList<Path>()
-        if (explicit != null) {
-            candidates.add(Path.of(explicit))
-        } else {
-            bindingDir()?.let { candidates.add(it.resolve("../../build/lib/libwire.so")) }
-            candidates.add(Path.of("../../build/lib/libwire.so"))
-            candidates.add(Path.of("build/lib/libwire.so"))
-        }
-        for (c in candidates) {
-            val p = c.toAbsolutePath().normalize()
-            if (Files.exists(p)) return p
-        }
-        throw UnsatisfiedLinkError(
-            "libwire not found (tried ${candidates.joinToString { it.toAbsolutePath().normalize().toString() }}); " +
-                "set -Dlibwire.path=... or LIBWIRE_PATH, or build it with `make lib`",
-        )
-    }
-
-    /** bindings/kotlin, when the classes come from its target/ directory. */
-    private fun bindingDir(): Path? = try {
-        var p: Path? = Path.of(Native::class.java.protectionDomain.codeSource.location.toURI()).toAbsolutePath()
-        while (p != null && p.fileName?.toString() != "target") p = p.parent
-        p?.parent
-    } catch (_: Exception) {
-        null
-    }
 
     private fun fn(name: String, ret: MemoryLayout?, vararg args: MemoryLayout, critical: Boolean = true): MethodHandle {
         val addr = lookup.find(name).orElseThrow { UnsatisfiedLinkError("libwire has no symbol $name") }
@@ -222,11 +257,24 @@ internal object Native {
     @JvmField val notation_print: MethodHandle? = fnOpt("wire_notation_print", I, P, P, P, I, P, P, critical = false)
     @JvmField val notation_parse: MethodHandle? = fnOpt("wire_notation_parse", I, P, P, P, J, I, P, P, critical = false)
 
-    // --- tapes: one call per message (spec/tape.md; libwire >= the tape commit) -----
-    @JvmField val encode_tape: MethodHandle? = fnOpt("wire_encode_tape", I, P, P, J, P, P, critical = false)
-    @JvmField val decode_tape: MethodHandle? = fnOpt("wire_decode_tape", I, P, P, J, P, P, critical = false)
+    // --- tapes (spec/tape.md) -------------------------------------------------------
 
     @JvmField val doc_add_tape: MethodHandle? = fnOpt("wire_doc_add_tape", I, P, P, P, J, critical = false)
+
+    // --- the codec path: direct tape codec into reused writers (one call per message) ----
+    // Critical with heap access: the tape (encode) and the payload (decode) are passed as
+    // heap segments of Kotlin byte arrays, read by C during the call only, so no copy.
+    private val HEAP = Linker.Option.critical(true)
+    @JvmField val encode_tape_to: MethodHandle = linker.downcallHandle(
+        lookup.find("wire_encode_tape_to").get(), FunctionDescriptor.of(I, P, P, J, P), HEAP,
+    )
+    @JvmField val decode_tape_to: MethodHandle = linker.downcallHandle(
+        lookup.find("wire_decode_tape_to").get(), FunctionDescriptor.of(I, P, P, J, I, P), HEAP,
+    )
+    @JvmField val writer_new = fn("wire_writer_new", P, P, P, J, critical = false)
+    @JvmField val writer_free = fn("wire_writer_free", null, P, critical = false)
+    @JvmField val writer_reset = fn("wire_writer_reset", null, P)
+    @JvmField val writer_size = fn("wire_writer_size", J, P)
 
     // --- annotated listing (calls back into Java: never a critical downcall) ---------
     @JvmField val dump = fn("wire_dump", I, P, P, J, P, P, critical = false)

@@ -3,34 +3,32 @@ package dev.libwire.kotlin
 /** Decoder limits (`WIRE_LIMIT_*`); defaults are libwire's. */
 enum class Limit(val id: Int) {
     /** Nesting depth of values (64). */
-    DEPTH(1),
+    DEPTH(WireH.LIMIT_DEPTH),
     /** Bytes of one string/binary/array (1 GiB). */
-    BINARY(2),
+    BINARY(WireH.LIMIT_BINARY),
     /** Elements of one list/set/map (16 Mi). */
-    COLLECTION(3),
+    COLLECTION(WireH.LIMIT_COLLECTION),
     /** Nodes in one decoded document (64 Mi). */
-    NODES(4),
+    NODES(WireH.LIMIT_NODES),
     /** Magnitude bytes of a big decimal (10000). */
-    DECIMAL_DIGITS(5),
+    DECIMAL_DIGITS(WireH.LIMIT_DECIMAL_DIGITS),
     /** Root values in one payload (1 Mi). */
-    ROOTS(6),
+    ROOTS(WireH.LIMIT_ROOTS),
     /** Body bytes of one TypeDef (4096). */
-    TYPEDEF_BYTES(7),
+    TYPEDEF_BYTES(WireH.LIMIT_TYPEDEF_BYTES),
     /** Fields of one TypeDef (512). */
-    TYPEDEF_FIELDS(8),
+    TYPEDEF_FIELDS(WireH.LIMIT_TYPEDEF_FIELDS),
 }
 
 /**
  * Options of a [Context]: reference tracking, compatible (schema evolution)
- * mode, decoder limits, and the FFI path. Immutable; `Wire` caches one context per options
+ * mode and decoder limits. Immutable; `Wire` caches one context per options
  * value and thread.
  */
 data class WireOptions(
     val refTracking: Boolean = false,
     val compatible: Boolean = false,
     val limits: Map<Limit, Long> = emptyMap(),
-    /** Bulk path (one FFI call per message) or per-value downcalls; null = bulk when libwire has it. See [Context.bulk]. */
-    val bulk: Boolean? = null,
 ) {
     companion object {
         @JvmField val DEFAULT = WireOptions()

@@ -37,7 +37,7 @@ internal class FieldInfo(
     val index: Int,
     val param: KParameter,
     val wireName: String,
-    private val getter: Method,
+    val getter: Method,
     /** Kotlin getter, used when the property type is a value class (ULong, ...): the Java getter returns it unboxed. */
     private val kgetter: KProperty1<Any, *>?,
     /** Boxed class of the property type (java.lang.Integer for Int). */
@@ -59,6 +59,7 @@ internal class ClassInfo private constructor(val kclass: KClass<*>) {
     val byWireName: HashMap<String, FieldInfo> = HashMap()
     /** A property of a value class type (ULong, ...): the JVM constructor takes it unboxed, so go through kotlin-reflect. */
     private var anyValueClass = false
+    val hasValueClass: Boolean get() = anyValueClass
 
     init {
         ctor = kclass.primaryConstructor ?: throw WireException(

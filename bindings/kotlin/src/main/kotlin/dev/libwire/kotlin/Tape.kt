@@ -13,10 +13,12 @@ import java.time.LocalDate
 import java.util.IdentityHashMap
 
 /**
- * The bulk path: a whole message crosses the FFI boundary in one call
- * (`wire_encode_tape` / `wire_decode_tape`, format in spec/tape.md, version 1).
- * The JVM writes or reads the tape in a heap `byte[]`; per message there are
- * two downcalls (the tape call and `wire_ctx_free_bytes` for its result).
+ * The codec path: a whole message crosses the FFI boundary in one call
+ * (`wire_encode_tape_to` / `wire_decode_tape_to`, the direct tape codec; format in
+ * spec/tape.md, version 2). The JVM writes or reads the tape in a heap `byte[]` reused
+ * per context, passed to C as a heap segment (critical downcall, no copy); C writes into
+ * a writer over a native buffer of the context. Registered data classes with a
+ * [StructPlan] go as `STRUCT_IDX` (fields by wire index).
  */
 internal object TapeOps {
     const val NULL = 0x00
@@ -24,7 +26,10 @@ internal object TapeOps {
     const val STRUCT_TD = 0xF1
     const val ENUM_ID = 0xF2
     const val PACKED = 0xF3
-    const val UTF8_POLICY = 0xFF
+    const val STRUCT_IDX = 0xF4
+    /** String encodings of tape v2: the text as the JVM holds it, written in the Java runtime's choice. */
+    const val LATIN1_JAVA = 0x80
+    const val UTF16_JAVA = 0x81
 
     @JvmField val LE16: VarHandle = MethodHandles.byteArrayViewVarHandle(ShortArray::class.java, ByteOrder.LITTLE_ENDIAN)
     @JvmField val LE32: VarHandle = MethodHandles.byteArrayViewVarHandle(IntArray::class.java, ByteOrder.LITTLE_ENDIAN)
@@ -40,11 +45,17 @@ internal class TapeEncoder(private val ctx: Context) {
     private var ord = 0
     private var depth = 0
     private val maxDepth = ctx.maxDepth
+    val depthLimit: Int get() = maxDepth
+    /** The ref tracking option this encoder was made for (the context makes a new one when it changes). */
+    val refTracking: Boolean = seen != null
 
     /** Writes the build tape only (benchmark breakdown); returns its length. */
     fun write(values: List<Any?>): Int {
         n = 0
-        u8('W'.code); u8('T'.code); u8(1); u8(0)
+        ord = 0
+        depth = 0
+        b = ctx.tapeBuffer
+        u8('W'.code); u8('T'.code); u8(2); u8(0)
         u32(values.size)
         for (v in values) {
             seen?.clear()
@@ -56,19 +67,7 @@ internal class TapeEncoder(private val ctx: Context) {
 
     fun encode(values: List<Any?>): ByteArray {
         write(values)
-        val seg = ctx.nativeScratch(n.toLong())
-        MemorySegment.copy(b, 0, seg, ValueLayout.JAVA_BYTE, 0, n)
-        val st = Native.encode_tape!!.invokeExact(ctx.ptr, seg, n.toLong(), ctx.out, ctx.out8) as Int
-        if (st != 0) throw ctx.tapeError(st)
-        val p = ctx.out.get(ValueLayout.ADDRESS, 0)
-        val len = ctx.out8.get(ValueLayout.JAVA_LONG, 0)
-        try {
-            val arr = ByteArray(Math.toIntExact(len))
-            MemorySegment.copy(p.reinterpret(len), ValueLayout.JAVA_BYTE, 0, arr, 0, arr.size)
-            return arr
-        } finally {
-            Native.ctx_free_bytes.invokeExact(ctx.ptr, p)
-        }
+        return ctx.encodeTape(b, n)
     }
 
     // ------------------------------------------------------------ primitives
@@ -83,30 +82,30 @@ internal class TapeEncoder(private val ctx: Context) {
     private fun op64(op: Int, v: Long) { room(9); b[n] = op.toByte(); TapeOps.LE64.set(b, n + 1, v); n += 9 }
     private fun opF64(op: Int, v: Double) = op64(op, v.toRawBits())
 
-    private val latin1Strings = ctx.tapeLatin1
-
+    /**
+     * A string as the JVM holds it: Latin-1 bytes (enc 0x80) when every char fits, else
+     * UTF-16LE (enc 0x81); C writes the Java runtime's choice from it without a check.
+     */
+    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     private fun string(s: String) {
         val len = s.length
-        // Latin-1 text: the Java policy always writes it as latin1, so the bytes can go as is (enc 0)
-        var latin1 = latin1Strings
-        if (latin1) for (i in 0 until len) if (s[i].code > 0xff) { latin1 = false; break }
-        if (latin1) {
+        var i = 0
+        while (i < len && s[i].code <= 0xff) i++
+        if (i == len) {
             room(6 + len)
             b[n] = TypeId.STRING.toByte()
-            b[n + 1] = StringEncoding.LATIN1.toByte()
+            b[n + 1] = TapeOps.LATIN1_JAVA.toByte()
             TapeOps.LE32.set(b, n + 2, len)
-            n += 6
-            for (i in 0 until len) b[n + i] = s[i].code.toByte()
-            n += len
+            (s as java.lang.String).getBytes(0, len, b, n + 6)
+            n += 6 + len
         } else {
-            val u = s.toByteArray(Charsets.UTF_8)
-            room(6 + u.size)
+            room(6 + 2 * len)
             b[n] = TypeId.STRING.toByte()
-            b[n + 1] = TapeOps.UTF8_POLICY.toByte()
-            TapeOps.LE32.set(b, n + 2, u.size)
-            n += 6
-            System.arraycopy(u, 0, b, n, u.size)
-            n += u.size
+            b[n + 1] = TapeOps.UTF16_JAVA.toByte()
+            TapeOps.LE32.set(b, n + 2, 2 * len)
+            var o = n + 6
+            for (k in 0 until len) { TapeOps.LE16.set(b, o, s[k].code.toShort()); o += 2 }
+            n = o
         }
     }
 
@@ -207,6 +206,11 @@ internal class TapeEncoder(private val ctx: Context) {
             return
         }
         if (shared(v)) return
+        val plan = bd.plan
+        if (plan != null) {
+            planned(plan, v)
+            return
+        }
         val info = bd.info!!
         u8(TypeId.STRUCT); u32(bd.typeIndex)
         val countAt = n
@@ -223,6 +227,43 @@ internal class TapeEncoder(private val ctx: Context) {
             count++
         }
         TapeOps.LE32.set(b, countAt, count)
+    }
+
+    /** A data class by its plan: STRUCT_IDX, every field in wire order. */
+    private fun planned(plan: StructPlan, v: Any) {
+        val fs = plan.fields
+        room(9)
+        b[n] = TapeOps.STRUCT_IDX.toByte()
+        TapeOps.LE32.set(b, n + 1, plan.typeIndex)
+        TapeOps.LE32.set(b, n + 5, fs.size)
+        n += 9
+        try {
+            for (f in fs) {
+                val g = f.getter
+                when (f.kind) {
+                    StructPlan.K_INT -> op64(TypeId.VARINT32, (g.invokeExact(v) as Int).toLong())
+                    StructPlan.K_LONG -> op64(TypeId.VARINT64, g.invokeExact(v) as Long)
+                    StructPlan.K_STRING -> {
+                        val x = g.invokeExact(v) as Any?
+                        if (x == null) u8(TapeOps.NULL) else string(x as String)
+                    }
+                    StructPlan.K_DOUBLE -> opF64(TypeId.FLOAT64, g.invokeExact(v) as Double)
+                    StructPlan.K_BOOL -> { room(2); b[n] = TypeId.BOOL.toByte(); b[n + 1] = if (g.invokeExact(v) as Boolean) 1 else 0; n += 2 }
+                    StructPlan.K_FLOAT -> opF64(TypeId.FLOAT32, (g.invokeExact(v) as Float).toDouble())
+                    StructPlan.K_SHORT -> op64(TypeId.INT16, (g.invokeExact(v) as Short).toLong())
+                    StructPlan.K_BYTE -> op64(TypeId.INT8, (g.invokeExact(v) as Byte).toLong())
+                    else -> {
+                        val x = g.invokeExact(v) as Any?
+                        if (x == null) u8(TapeOps.NULL)
+                        else if (f.info.wireType >= 0) typed(f.info.wireType, x) else value(x)
+                    }
+                }
+            }
+        } catch (e: WireException) {
+            throw e
+        } catch (e: RuntimeException) {
+            throw WireException("value", -1, "getter of ${v.javaClass.simpleName} failed: $e")
+        }
     }
 
     private fun wireStruct(v: WireStruct) {
@@ -290,6 +331,7 @@ internal class TapeDecoder(private val ctx: Context) {
     }
 
     fun decode(bytes: ByteArray): List<Any?> {
+        ords.clear()
         fetch(bytes)
         p = 4
         val roots = u32()
@@ -299,20 +341,10 @@ internal class TapeDecoder(private val ctx: Context) {
     }
 
     private fun fetch(bytes: ByteArray) {
-        val seg = ctx.inputSegment(bytes)
-        val st = Native.decode_tape!!.invokeExact(ctx.ptr, seg, bytes.size.toLong(), ctx.out, ctx.out8) as Int
-        if (st != 0) throw ctx.error(st)
-        val tp = ctx.out.get(ValueLayout.ADDRESS, 0)
-        val len = Math.toIntExact(ctx.out8.get(ValueLayout.JAVA_LONG, 0))
-        try {
-            if (b.size < len) b = ByteArray(maxOf(len, b.size * 2))
-            MemorySegment.copy(tp.reinterpret(len.toLong()), ValueLayout.JAVA_BYTE, 0, b, 0, len)
-        } finally {
-            Native.ctx_free_bytes.invokeExact(ctx.ptr, tp)
-        }
-        ctx.readBuffer = b
+        val len = ctx.decodeToTape(bytes)
+        b = ctx.readBuffer
         end = len
-        if (len < 8 || b[0] != 'W'.code.toByte() || b[1] != 'T'.code.toByte() || b[2] != 1.toByte()) {
+        if (len < 8 || b[0] != 'W'.code.toByte() || b[1] != 'T'.code.toByte() || (b[2] != 1.toByte() && b[2] != 2.toByte())) {
             throw WireException("arg", -1, "libwire returned a tape of an unknown version")
         }
     }
@@ -422,6 +454,7 @@ internal class TapeDecoder(private val ctx: Context) {
                 val id = u32().toLong() and 0xffffffffL
                 WireEnum(null, u32(), if (id == 0xffffffffL) null else id)
             }
+            TapeOps.STRUCT_IDX -> structIdx()
             TypeId.STRUCT, TapeOps.STRUCT_TD -> struct(op)
             TypeId.UNION -> {
                 val type = u32()
@@ -495,6 +528,55 @@ internal class TapeDecoder(private val ctx: Context) {
         }
         p += len
         return r
+    }
+
+    /** STRUCT_IDX: a registered struct, fields in wire order (the plan's order when the class has one). */
+    private fun structIdx(): Any {
+        val type = u32()
+        val nf = u32()
+        val bd = ctx.boundType(type)
+        val plan = bd?.plan
+        if (plan == null || plan.fields.size != nf) {
+            // no class, or a class bound by name: the field names come from the schema
+            return structIdxByName(type, nf, bd?.info)
+        }
+        val at = ords.size
+        ords.add(Building)
+        val args = plan.newArgs()
+        for (f in plan.fields) {
+            val v = value()
+            args[f.arg] = if (v == null || f.info.type.isInstance(v)) v else coerceField(v, f.info)
+        }
+        val obj = plan.construct(args)
+        ords[at] = obj
+        return obj
+    }
+
+    private fun structIdxByName(type: Int, nf: Int, info: ClassInfo?): Any {
+        val names = ctx.wireNames(type)
+        if (info == null) {
+            val fields = LinkedHashMap<String, Any?>()
+            val s = WireStruct(ctx.cachedTypeName(type), fields, null)
+            ords.add(s)
+            for (i in 0 until nf) {
+                val v = value()
+                fields[names.getOrNull(i) ?: "#$i"] = v
+            }
+            return s
+        }
+        val at = ords.size
+        ords.add(Building)
+        val values = arrayOfNulls<Any?>(info.fields.size)
+        val present = BooleanArray(info.fields.size)
+        for (i in 0 until nf) {
+            val v = value()
+            val f = names.getOrNull(i)?.let { info.byWireName[it] } ?: continue
+            values[f.index] = coerceField(v, f)
+            present[f.index] = true
+        }
+        val obj = info.construct(values, present)
+        ords[at] = obj
+        return obj
     }
 
     private fun struct(op: Int): Any {

@@ -2,65 +2,65 @@ package dev.libwire.kotlin
 
 /** Wire type ids of the xlang format (`WIRE_T_*` in wire.h). */
 object TypeId {
-    const val UNKNOWN = 0
-    const val BOOL = 1
-    const val INT8 = 2
-    const val INT16 = 3
-    const val INT32 = 4
-    const val VARINT32 = 5
-    const val INT64 = 6
-    const val VARINT64 = 7
-    const val TAGGED_INT64 = 8
-    const val UINT8 = 9
-    const val UINT16 = 10
-    const val UINT32 = 11
-    const val VAR_UINT32 = 12
-    const val UINT64 = 13
-    const val VAR_UINT64 = 14
-    const val TAGGED_UINT64 = 15
-    const val FLOAT8 = 16
-    const val FLOAT16 = 17
-    const val BFLOAT16 = 18
-    const val FLOAT32 = 19
-    const val FLOAT64 = 20
-    const val STRING = 21
-    const val LIST = 22
-    const val SET = 23
-    const val MAP = 24
-    const val ENUM = 25
-    const val NAMED_ENUM = 26
-    const val STRUCT = 27
-    const val COMPATIBLE_STRUCT = 28
-    const val NAMED_STRUCT = 29
-    const val NAMED_COMPATIBLE_STRUCT = 30
-    const val EXT = 31
-    const val NAMED_EXT = 32
-    const val UNION = 33
-    const val TYPED_UNION = 34
-    const val NAMED_UNION = 35
-    const val NONE = 36
-    const val DURATION = 37
-    const val TIMESTAMP = 38
-    const val DATE = 39
-    const val DECIMAL = 40
-    const val BINARY = 41
-    const val ARRAY = 42
-    const val BOOL_ARRAY = 43
-    const val INT8_ARRAY = 44
-    const val INT16_ARRAY = 45
-    const val INT32_ARRAY = 46
-    const val INT64_ARRAY = 47
-    const val UINT8_ARRAY = 48
-    const val UINT16_ARRAY = 49
-    const val UINT32_ARRAY = 50
-    const val UINT64_ARRAY = 51
-    const val FLOAT8_ARRAY = 52
-    const val FLOAT16_ARRAY = 53
-    const val BFLOAT16_ARRAY = 54
-    const val FLOAT32_ARRAY = 55
-    const val FLOAT64_ARRAY = 56
+    const val UNKNOWN = WireH.T_UNKNOWN
+    const val BOOL = WireH.T_BOOL
+    const val INT8 = WireH.T_INT8
+    const val INT16 = WireH.T_INT16
+    const val INT32 = WireH.T_INT32
+    const val VARINT32 = WireH.T_VARINT32
+    const val INT64 = WireH.T_INT64
+    const val VARINT64 = WireH.T_VARINT64
+    const val TAGGED_INT64 = WireH.T_TAGGED_INT64
+    const val UINT8 = WireH.T_UINT8
+    const val UINT16 = WireH.T_UINT16
+    const val UINT32 = WireH.T_UINT32
+    const val VAR_UINT32 = WireH.T_VAR_UINT32
+    const val UINT64 = WireH.T_UINT64
+    const val VAR_UINT64 = WireH.T_VAR_UINT64
+    const val TAGGED_UINT64 = WireH.T_TAGGED_UINT64
+    const val FLOAT8 = WireH.T_FLOAT8
+    const val FLOAT16 = WireH.T_FLOAT16
+    const val BFLOAT16 = WireH.T_BFLOAT16
+    const val FLOAT32 = WireH.T_FLOAT32
+    const val FLOAT64 = WireH.T_FLOAT64
+    const val STRING = WireH.T_STRING
+    const val LIST = WireH.T_LIST
+    const val SET = WireH.T_SET
+    const val MAP = WireH.T_MAP
+    const val ENUM = WireH.T_ENUM
+    const val NAMED_ENUM = WireH.T_NAMED_ENUM
+    const val STRUCT = WireH.T_STRUCT
+    const val COMPATIBLE_STRUCT = WireH.T_COMPATIBLE_STRUCT
+    const val NAMED_STRUCT = WireH.T_NAMED_STRUCT
+    const val NAMED_COMPATIBLE_STRUCT = WireH.T_NAMED_COMPATIBLE_STRUCT
+    const val EXT = WireH.T_EXT
+    const val NAMED_EXT = WireH.T_NAMED_EXT
+    const val UNION = WireH.T_UNION
+    const val TYPED_UNION = WireH.T_TYPED_UNION
+    const val NAMED_UNION = WireH.T_NAMED_UNION
+    const val NONE = WireH.T_NONE
+    const val DURATION = WireH.T_DURATION
+    const val TIMESTAMP = WireH.T_TIMESTAMP
+    const val DATE = WireH.T_DATE
+    const val DECIMAL = WireH.T_DECIMAL
+    const val BINARY = WireH.T_BINARY
+    const val ARRAY = WireH.T_ARRAY
+    const val BOOL_ARRAY = WireH.T_BOOL_ARRAY
+    const val INT8_ARRAY = WireH.T_INT8_ARRAY
+    const val INT16_ARRAY = WireH.T_INT16_ARRAY
+    const val INT32_ARRAY = WireH.T_INT32_ARRAY
+    const val INT64_ARRAY = WireH.T_INT64_ARRAY
+    const val UINT8_ARRAY = WireH.T_UINT8_ARRAY
+    const val UINT16_ARRAY = WireH.T_UINT16_ARRAY
+    const val UINT32_ARRAY = WireH.T_UINT32_ARRAY
+    const val UINT64_ARRAY = WireH.T_UINT64_ARRAY
+    const val FLOAT8_ARRAY = WireH.T_FLOAT8_ARRAY
+    const val FLOAT16_ARRAY = WireH.T_FLOAT16_ARRAY
+    const val BFLOAT16_ARRAY = WireH.T_BFLOAT16_ARRAY
+    const val FLOAT32_ARRAY = WireH.T_FLOAT32_ARRAY
+    const val FLOAT64_ARRAY = WireH.T_FLOAT64_ARRAY
     /** Not a wire id: the node kind of a null value. */
-    const val NULL = 255
+    const val NULL = WireH.T_NULL
 
     /** Spec name of a type id (`"var_uint32"`), `"null"` for [NULL], null if undefined. */
     @JvmStatic fun name(id: Int): String? = Native.typeName(id)
@@ -83,9 +83,9 @@ object TypeId {
 
 /** String encodings on the wire (`WIRE_STR_*`). */
 object StringEncoding {
-    const val LATIN1 = 0
-    const val UTF16 = 1
-    const val UTF8 = 2
+    const val LATIN1 = WireH.STR_LATIN1
+    const val UTF16 = WireH.STR_UTF16
+    const val UTF8 = WireH.STR_UTF8
     /** Let the writer pick as the Fory Java runtime does. */
     const val AUTO = -1
 }
@@ -174,11 +174,11 @@ data class Dump(val lines: List<DumpLine>, val error: WireException?)
 /** Flags of [Document.notation] and [Document.addNotation] (WIRE_NOTATION_* of wire.h). */
 object Notation {
     /** Indent by two spaces. */
-    const val PRETTY = 1
+    const val PRETTY = WireH.NOTATION_PRETTY
     /** "tracked": false on values written with the not-null flag where tracking would flag them. */
-    const val UNTRACKED = 2
+    const val UNTRACKED = WireH.NOTATION_UNTRACKED
     /** Plain JSON (lossy). */
-    const val PLAIN = 4
+    const val PLAIN = WireH.NOTATION_PLAIN
     /** Parse: recorded wire choices that no longer fit are chosen again. */
-    const val REFIT = 8
+    const val REFIT = WireH.NOTATION_REFIT
 }

@@ -41,8 +41,11 @@ object Wire {
     /** Version of the loaded libwire ("0.1.0"). */
     @JvmStatic val libraryVersion: String get() = Native.versionString()
 
-    /** Path libwire was loaded from (`-Dlibwire.path`, `LIBWIRE_PATH`, or ../../build/lib/libwire.so). */
-    @JvmStatic val libraryPath: Path get() = Native.libraryPath
+    /** The file libwire was loaded from with `-Dlibwire.path` or `LIBWIRE_PATH`; null when it is the copy bundled in the jar. */
+    @JvmStatic val libraryPath: Path? get() = Native.libraryPath
+
+    /** Where libwire came from: the file, or the URL of the bundled jar resource. */
+    @JvmStatic val libraryLocation: String get() = Native.libraryLocation
 
     @JvmStatic @JvmOverloads
     fun encode(value: Any?, options: WireOptions = WireOptions.DEFAULT): ByteArray = context(options).encode(value)

@@ -19,37 +19,33 @@ class WireException(
 
 /** The pinned `WIRE_E_*` status codes of `wire.h`, by name. */
 object Status {
-    const val OK = 0
-    const val TRUNCATED = 1
-    const val VARINT = 2
-    const val HEADER = 3
-    const val REF = 4
-    const val TYPE = 5
-    const val STRING = 6
-    const val LENGTH = 7
-    const val DEPTH = 8
-    const val LIMIT = 9
-    const val NOMEM = 10
-    const val ARG = 11
-    const val META_STRING = 12
-    const val DECIMAL = 13
-    const val VALUE = 14
-    const val UNSUPPORTED = 15
-    const val COLLECTION = 16
-    const val NOTATION = 17
-    const val BUFFER_FULL = 18
-    const val STATE = 19
-    const val TRAILING = 20
-    const val TYPEDEF = 21
-    const val SCHEMA = 22
-    const val IDL = 23
-    const val ENCODE = 24
+    const val OK = WireH.OK
+    const val TRUNCATED = WireH.E_TRUNCATED
+    const val VARINT = WireH.E_VARINT
+    const val HEADER = WireH.E_HEADER
+    const val REF = WireH.E_REF
+    const val TYPE = WireH.E_TYPE
+    const val STRING = WireH.E_STRING
+    const val LENGTH = WireH.E_LENGTH
+    const val DEPTH = WireH.E_DEPTH
+    const val LIMIT = WireH.E_LIMIT
+    const val NOMEM = WireH.E_NOMEM
+    const val ARG = WireH.E_ARG
+    const val META_STRING = WireH.E_META_STRING
+    const val DECIMAL = WireH.E_DECIMAL
+    const val VALUE = WireH.E_VALUE
+    const val UNSUPPORTED = WireH.E_UNSUPPORTED
+    const val COLLECTION = WireH.E_COLLECTION
+    const val NOTATION = WireH.E_NOTATION
+    const val BUFFER_FULL = WireH.E_BUFFER_FULL
+    const val STATE = WireH.E_STATE
+    const val TRAILING = WireH.E_TRAILING
+    const val TYPEDEF = WireH.E_TYPEDEF
+    const val SCHEMA = WireH.E_SCHEMA
+    const val IDL = WireH.E_IDL
+    const val ENCODE = WireH.E_ENCODE
 
-    private val names = arrayOf(
-        "ok", "truncated", "varint", "header", "ref", "type", "string", "length", "depth", "limit",
-        "nomem", "arg", "meta_string", "decimal", "value", "unsupported", "collection", "notation",
-        "buffer_full", "state", "trailing", "typedef", "schema", "idl", "encode",
-    )
+    private val names: Array<String> by lazy { Array(WireH.STATUS_COUNT) { Native.statusName(it) } }
 
     /** The status name as libwire prints it (`wire_status_name`). */
     fun name(status: Int): String = Native.statusName(status)

@@ -63,21 +63,13 @@ data class TwoStringFieldStruct(val f1: String, val f2: String = "(absent)")
 
 /** Data classes bound to the corpus schemas: bytes equal to what Java 1.6.0 wrote, values equal to the case's roots. */
 class DataClassTest {
-    /** Every test runs on the bulk path and on the per-value path. */
-    private var bulk = true
-
-    private fun both(body: () -> Unit) {
-        for (b in listOf(true, false)) {
-            bulk = b
-            body()
-        }
-    }
+    private fun both(body: () -> Unit) = body()
 
     private fun case(name: String) =
         Json.parse(Files.readString(repoRoot.resolve("fixtures/xlang-corpus/$name.json"))) as Map<*, *>
 
     private fun ctx(case: Map<*, *>, schemaKey: String = "schema"): Context {
-        val c = Context(WireOptions(refTracking = case["ref"] == true, compatible = case["mode"] == "compatible", bulk = bulk))
+        val c = Context(WireOptions(refTracking = case["ref"] == true, compatible = case["mode"] == "compatible"))
         c.registerSchema(repoRoot.resolve(case[schemaKey] as String))
         return c
     }

@@ -64,7 +64,7 @@ class ForyInteropTest {
         null,
     )
 
-    private val paths = listOf(WireOptions(bulk = true), WireOptions(bulk = false))
+    private val paths = listOf(WireOptions())
 
     @Test fun builtinsForyToLibwire() {
         for (o in paths) for (v in builtins()) {
@@ -90,12 +90,12 @@ class ForyInteropTest {
     }
 
     @Test fun refTrackingBothWays() {
-        for (bulk in listOf(true, false)) refTrackingBothWays(bulk)
+        val f = fory(ref = true)
+        refTrackingBothWays(f)
     }
 
-    private fun refTrackingBothWays(bulk: Boolean) {
-        val f = fory(ref = true)
-        val opts = WireOptions(refTracking = true, bulk = bulk)
+    private fun refTrackingBothWays(f: Fory) {
+        val opts = WireOptions(refTracking = true)
         val inner = arrayListOf2<Any?>(1L, "s")
         val outer = arrayListOf2<Any?>(inner, inner, java.util.LinkedHashMap<Any?, Any?>().apply { put("k", inner) })
         val jb = f.serialize(outer)
@@ -131,12 +131,8 @@ class ForyInteropTest {
 
     @Test fun structCorpusBytes() {
         val items = names.map { Item(it) }
-        for (bulk in listOf(true, false)) {
-            ctx.bulk = bulk
-            assertEquals(corpusHex(), hex(ctx.encodeAll(items)))
-            assertEquals(items, ctx.decodeAll(unhex(corpusHex())))
-        }
-        ctx.bulk = true
+        assertEquals(corpusHex(), hex(ctx.encodeAll(items)))
+        assertEquals(items, ctx.decodeAll(unhex(corpusHex())))
     }
 
     @Test fun structForyToLibwire() {

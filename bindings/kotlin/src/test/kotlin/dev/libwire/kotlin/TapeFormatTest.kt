@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.assertThrows
 
-/** The build tapes the bulk path writes (the examples of BULK_PROPOSAL.md §3.3), and tape-specific paths. */
+/** The build tapes the codec writes (spec/tape.md, version 2), and tape-specific paths. */
 class TapeFormatTest {
     private fun tape(ctx: Context, vararg roots: Any?): String {
         val n = TapeEncoder(ctx).write(roots.toList())
@@ -15,14 +15,18 @@ class TapeFormatTest {
     @Test fun examples() {
         Context().use { ctx ->
             assertEquals(
-                "57540100" + "01000000" + "1603000000" + "070100000000000000" + "15ff0100000061" + "00",
+                "57540200" + "01000000" + "1603000000" + "070100000000000000" + "158001000000" + "61" + "00",
                 tape(ctx, listOf(1L, "a", null)),
             )
         }
         Context(WireOptions.COMPATIBLE).use { ctx ->
             ctx.registerSchema(repoRoot.resolve("fixtures/schemas/xlang/test_item.fdl"))
             ctx.registerDataClass(Item::class, "Item")
-            assertEquals("57540100" + "01000000" + "1b0000000001000000" + "04006e616d65" + "15ff0100000078", tape(ctx, Item("x")))
+            // a data class with a plan: STRUCT_IDX, fields by wire index
+            assertTrue(ctx.hasPlan(Item::class))
+            assertEquals("57540200" + "01000000" + "f40000000001000000" + "158001000000" + "78", tape(ctx, Item("x")))
+            // UTF-16 text goes as the JVM holds it (enc 0x81)
+            assertEquals("57540200" + "01000000" + "158104000000" + "3412" + "6100", tape(ctx, "\u1234a"))
         }
     }
 

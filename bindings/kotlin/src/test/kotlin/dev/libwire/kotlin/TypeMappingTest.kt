@@ -14,15 +14,11 @@ import java.time.LocalDate
 
 /** Kotlin values ↔ bytes, checked against what the Fory Java runtime 1.6.0 writes (conformance/peers/java/PROBES.md). */
 class TypeMappingTest {
-    /** Both FFI paths (bulk tape and per-value downcalls) must give these bytes and values. */
     private fun check(value: Any?, expectHex: String, options: WireOptions = WireOptions.DEFAULT) {
-        for (bulk in listOf(true, false)) {
-            val o = options.copy(bulk = bulk)
-            val bytes = Wire.encode(value, o)
-            assertEquals(expectHex, hex(bytes), "encode $value (bulk=$bulk)")
-            val back = Wire.decode(bytes, o)
-            assertTrue(deepEq(value, back), "decode of $expectHex gave $back, expected $value (bulk=$bulk)")
-        }
+        val bytes = Wire.encode(value, options)
+        assertEquals(expectHex, hex(bytes), "encode $value")
+        val back = Wire.decode(bytes, options)
+        assertTrue(deepEq(value, back), "decode of $expectHex gave $back, expected $value")
     }
 
     @Test fun scalars() {
@@ -57,12 +53,7 @@ class TypeMappingTest {
     }
 
     @Test fun refTracking() {
-        refTracking(true)
-        refTracking(false)
-    }
-
-    private fun refTracking(bulk: Boolean) {
-        val ref = WireOptions(refTracking = true, bulk = bulk)
+        val ref = WireOptions(refTracking = true)
         check(listOf(1L, 2L), "0100160208070204", ref)
         check(5L, "0100070a", ref)
         val inner = arrayListOf<Any?>(1L)
@@ -78,7 +69,7 @@ class TypeMappingTest {
         val d = Wire.decode(cyc, ref) as List<*>
         assertTrue(d[0] === d)
         // without ref tracking the shared list is written twice
-        assertEquals("01ff160208160108070201080702", hex(Wire.encode(listOf(inner, inner), WireOptions(bulk = bulk))))
+        assertEquals("01ff160208160108070201080702", hex(Wire.encode(listOf(inner, inner), WireOptions())))
     }
 
     @Test fun timeAndDecimal() {

@@ -1,0 +1,149 @@
+/* dec.h - the decoder's state and reading rules, shared by the document
+ * decoder (decode.c) and the tape decoder (tape_dec.c): type meta, meta
+ * strings, shared TypeDefs, declared types, reference flags, list headers,
+ * map chunks and the bodies of values, each with the checks of spec/
+ * "Security considerations" (bounds before allocation, limits, depth) and
+ * the same statuses, messages and byte offsets. Not installed. */
+#ifndef WIRE_DEC_H
+#define WIRE_DEC_H
+
+#include "schema.h"
+
+/* Type meta as read from the stream. */
+typedef struct {
+  uint8_t type;
+  uint8_t ns_enc, name_enc;
+  uint32_t user_id;       /* ENUM, STRUCT, EXT, TYPED_UNION; or UINT32_MAX */
+  wire_names *names;      /* NAMED_* kinds read with meta strings */
+  wire_layout *layout;    /* struct kinds */
+  const wire_ftype *decl; /* declared type (element types of containers) */
+  uint32_t reg;           /* registered union of a declared UNION field */
+} tmeta;
+typedef tmeta wire_tmeta;
+
+typedef struct {
+  const uint8_t *p;
+  uint32_t len;
+  uint8_t enc;
+  uint8_t msctx;
+  uint8_t form; /* hash form, see wire_names */
+} ms_entry;
+
+typedef struct wire_dec {
+  wire_in in;
+  wire_ctx *ctx;
+  wire_doc *doc;       /* the document decoder's output, else NULL */
+  wire_arena *arena;   /* names, unpacked meta strings, TypeDef layouts */
+  uint32_t depth;
+  size_t nrefs;
+  uint64_t unbacked; /* zero-width elements left in this root's budget */
+  ms_entry *ms;
+  size_t nms, ms_cap;
+  wire_dump_fn dump;
+  void *dump_user;
+  wire_layout **tds;       /* TypeDefs announced in this root, by index */
+  size_t ntds, tds_cap;
+  char rd[96];             /* wire_dump: a value in readable form */
+} dec;
+typedef dec wire_dec;
+
+#define WIRE_DEC_UNBACKED_BUDGET 8192
+
+/* Starts decoding data[0..len) (into doc, or NULL for another output whose
+ * names and layouts go to `arena`). */
+void wire__dec_init(wire_dec *d, wire_ctx *ctx, const uint8_t *data,
+                    size_t len, wire_doc *doc, wire_arena *arena);
+/* Starts a root frame: empty tables, depth 0, a fresh zero-width budget. */
+void wire__dec_root(wire_dec *d);
+/* Frees the tables. */
+void wire__dec_fini(wire_dec *d);
+/* Checks the header byte of a root frame at the cursor (and the root
+ * limit: `roots` read so far). */
+bool wire__dec_root_header(wire_dec *d, size_t roots);
+
+bool wire__dec_fail(wire_dec *d, int32_t code, const uint8_t *at,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static inline bool wire__dec_enter(wire_dec *d) {
+  if (WIRE_LIKELY(++d->depth <= d->ctx->max_depth)) return true;
+  return wire__dec_fail(d, WIRE_E_DEPTH, d->in.p, "nesting deeper than %u",
+                        d->ctx->max_depth);
+}
+/* A count of elements that are at least min_width bytes each: within the
+ * collection limit and the bytes left. */
+bool wire__dec_check_count(wire_dec *d, const uint8_t *s, uint64_t count,
+                           uint64_t min_width);
+
+/* Type meta at the cursor. */
+bool wire__dec_type_meta(wire_dec *d, wire_tmeta *tm);
+/* The type meta a declared type stands for (nothing is read). */
+bool wire__dec_decl_tmeta(wire_dec *d, const wire_ftype *f, wire_tmeta *tm);
+/* Names of a named type known from a layout, in d->arena. */
+wire_names *wire__dec_layout_names(wire_dec *d, const wire_layout *l);
+/* Whether a value (its type, enum / union user id, names, layout) has the
+ * type meta `tm` (references must name a value of the declared type). */
+bool wire__dec_matches(const wire_tmeta *tm, uint8_t type, uint32_t user_id,
+                       const wire_names *names, const wire_layout *layout);
+
+/* How a field of declared type f is framed (R-FIELD-1..9). */
+enum { WIRE_DEC_DYNAMIC, WIRE_DEC_PRIM, WIRE_DEC_DECLARED };
+int wire__dec_field_kind(const wire_dec *d, const wire_ftype *f);
+
+/* A reference flag: *flag gets WIRE_REF_*; for WIRE_REF_REF *id gets the
+ * checked reference id (< d->nrefs). `s` is where the flag starts. */
+bool wire__dec_ref_flag(wire_dec *d, bool allow_ref, int8_t *flag,
+                        uint32_t *id);
+
+/* Bodies. Primitives: *raw gets a signed integer sign-extended, an unsigned
+ * one zero-extended, a float's bits, a bool 0/1. */
+bool wire__dec_prim(wire_dec *d, uint8_t type, uint64_t *raw);
+bool wire__dec_string(wire_dec *d, int32_t *enc, const uint8_t **p,
+                      uint64_t *len);
+/* Binary and dense arrays (payload bytes, width and limit checked). */
+bool wire__dec_bytes(wire_dec *d, uint8_t type, const uint8_t **p,
+                     uint32_t *len);
+/* Duration / timestamp: seconds and nanoseconds (< 1e9). */
+bool wire__dec_time(wire_dec *d, uint8_t type, int64_t *s, uint32_t *ns);
+bool wire__dec_date(wire_dec *d, int64_t *days);
+/* Decimal: the small form's magnitude goes to small[8] (little-endian,
+ * minimal), the big form's points into the input. */
+bool wire__dec_decimal(wire_dec *d, int32_t *scale, bool *negative,
+                       const uint8_t **mag, uint32_t *len, uint8_t small[8]);
+/* The schema hash before a same-schema struct body, if it has one. */
+bool wire__dec_struct_hash(wire_dec *d, const wire_layout *l);
+bool wire__dec_union_case(wire_dec *d, uint32_t *c);
+bool wire__dec_enum_value(wire_dec *d, uint32_t *v);
+
+/* A list or set after its count (> 0): the element header and element type
+ * meta. *fixed is NULL when each element carries its own type meta;
+ * *flags: elements carry reference flags; *track: they may be references. */
+typedef struct {
+  uint8_t h;
+  bool same, flags, track;
+  const uint8_t *hs; /* where the header is */
+  wire_tmeta et;     /* element type meta (same-type or declared) */
+} wire_dec_list;
+bool wire__dec_list_begin(wire_dec *d, const wire_ftype *decl, uint32_t count,
+                          const uint8_t *s, wire_dec_list *l);
+/* After the elements: a same-type list of a user element type that holds
+ * no non-null element cannot be kept. */
+bool wire__dec_list_end(wire_dec *d, const wire_dec_list *l, bool any_non_null);
+
+/* A map chunk header and its declared key / value type meta. */
+typedef struct {
+  uint8_t h;
+  bool knull, vnull;
+  const wire_tmeta *kfix, *vfix; /* declared sides (into kd / vd), or NULL */
+  wire_tmeta kd, vd;
+} wire_dec_chunk;
+bool wire__dec_chunk_begin(wire_dec *d, const wire_ftype *decl,
+                           wire_dec_chunk *c);
+/* The size byte of a normal chunk, with `left` entries of the map left. */
+bool wire__dec_chunk_size(wire_dec *d, uint32_t left, uint8_t *size);
+/* The errors of a null chunk whose non-null side is null, and of a null
+ * inside a normal chunk (es: where the entry starts). */
+bool wire__dec_null_side(wire_dec *d, const uint8_t *es);
+bool wire__dec_null_in_chunk(wire_dec *d, const uint8_t *es);
+/* One struct field of declared type lf->type into d->doc (decode.c). */
+bool wire__dec_field(wire_dec *d, const wire_lfield *lf, wire_node **out);
+
+#endif

@@ -1,0 +1,1446 @@
+/* decode.c - bytes to document. Every length, count, id and depth read from
+ * the input is checked before use; see spec/ "Security considerations". */
+#include "dec.h"
+
+#include <stdio.h>
+
+#define UNBACKED_BUDGET WIRE_DEC_UNBACKED_BUDGET
+/* The body readers the document decoder calls per value: inlined here,
+ * still exported to the tape decoder (dec.h declares them extern). */
+#define WIRE_DEC_HOT __attribute__((always_inline)) inline
+
+#define layout_names wire__dec_layout_names
+
+/* wire_dump: the readable form of a value the body readers produced, for a
+ * T line (only evaluated when dumping). */
+#define RD(n) (wire__readable(d->ctx, d->doc, (n), d->rd, sizeof d->rd), d->rd)
+static const char *rd_value(dec *d, uint8_t type, int64_t i, uint32_t small,
+                            bool neg, const uint8_t *mag, uint32_t len) {
+  wire_node t;
+  memset(&t, 0, sizeof t);
+  t.type = type;
+  t.small = small;
+  if (type == WIRE_T_DECIMAL) {
+    t.v.dec.mag = mag;
+    t.v.dec.len = len;
+    if (neg) t.flags |= WIRE_NF_NEGATIVE;
+  } else {
+    t.v.i = i;
+  }
+  return RD(&t);
+}
+
+#define fail wire__dec_fail
+bool wire__dec_fail(dec *d, int32_t code, const uint8_t *at, const char *fmt,
+                    ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char msg[256];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  wire__fail(d->ctx, code, wire__off(&d->in, at), "%s", msg);
+  return false;
+}
+
+static void trace(dec *d, const uint8_t *start, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void trace(dec *d, const uint8_t *start, const char *fmt, ...) {
+  char text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  d->dump(d->dump_user, wire__off(&d->in, start),
+          (uint64_t)(d->in.p - start), d->depth, text);
+}
+#define T(start, ...) \
+  do { if (WIRE_UNLIKELY(d->dump != NULL)) trace(d, start, __VA_ARGS__); } while (0)
+
+static wire_node *node(dec *d, uint8_t type) {
+  if (WIRE_UNLIKELY(d->doc->nnodes >= d->ctx->max_nodes)) {
+    fail(d, WIRE_E_LIMIT, d->in.p, "more than %llu nodes",
+         (unsigned long long)d->ctx->max_nodes);
+    return NULL;
+  }
+  wire_node *n = wire__node_new(d->doc, type);
+  if (!n) fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+  return n;
+}
+
+/* ---- meta strings ---- */
+
+static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
+                             uint8_t *enc_out) {
+  const uint8_t *s = d->in.p;
+  uint32_t h;
+  if (!wire__get_varu32(&d->in, &h)) return false;
+  const uint8_t *bytes;
+  uint32_t len;
+  uint8_t enc, form = 0;
+  if (h & 1) {
+    uint32_t id = h >> 1;
+    if (id == 0 || id > d->nms)
+      return fail(d, WIRE_E_META_STRING, s, "meta string reference %u of %zu",
+                  id, d->nms);
+    ms_entry *e = &d->ms[id - 1];
+    /* A reference may name an entry announced in the other role (pyfory
+     * shares one table); the text is decoded in this role's alphabet. */
+    if (e->msctx != msctx) {
+      if (is_ns) nm->ns_xref = 1;
+      else nm->name_xref = 1;
+    }
+    if (is_ns) nm->ns_ref = id;
+    else nm->name_ref = id;
+    bytes = e->p;
+    len = e->len;
+    enc = e->enc;
+    form = e->form;
+    T(s, "%s: reference to meta string #%u", is_ns ? "namespace" : "type name",
+      id);
+  } else {
+    len = h >> 1;
+    if (len > 32767 * 4)
+      return fail(d, WIRE_E_META_STRING, s, "meta string of %u bytes", len);
+    T(s, "%s: new meta string, %u byte(s)", is_ns ? "namespace" : "type name",
+      len);
+    const uint8_t *hs = d->in.p;
+    uint64_t hash = 0;
+    if (len > 16) {
+      if (!wire__get_le(&d->in, 8, &hash)) return false;
+      enc = (uint8_t)(hash & 0xFF);
+      T(hs, "meta string hash 0x%016llx (encoding %s)",
+        (unsigned long long)hash, wire_meta_encoding_name(enc) ? wire_meta_encoding_name(enc) : "?");
+    } else if (len > 0) {
+      if (!wire__get_u8(&d->in, &enc)) return false;
+      T(hs, "meta string encoding %u (%s)", enc,
+        wire_meta_encoding_name(enc) ? wire_meta_encoding_name(enc) : "?");
+    } else {
+      enc = WIRE_MS_UTF8;
+    }
+    if (enc > 4)
+      return fail(d, WIRE_E_META_STRING, hs, "meta string encoding %u", enc);
+    const uint8_t *bs = d->in.p;
+    if (!wire__get_bytes(&d->in, len, &bytes)) return false;
+    if (len > 16) {
+      if (hash == wire__ms_hash(bytes, len, enc, 0)) form = 0;
+      else if (hash == wire__ms_hash(bytes, len, enc, 1)) form = 1;
+      else return fail(d, WIRE_E_META_STRING, hs, "meta string hash mismatch");
+    }
+    for (size_t i = 0; i < d->nms; i++) {
+      ms_entry *e = &d->ms[i];
+      if (e->enc == enc && e->len == len && wire__eq(e->p, bytes, len)) {
+        /* Announced again instead of referenced: Fory Go writes this; the
+         * name gets a new index, and the choice is kept for re-encoding. */
+        if (is_ns) nm->ns_again = 1;
+        else nm->name_again = 1;
+        break;
+      }
+    }
+    if (d->nms == d->ms_cap) {
+      if (d->nms >= 65536)
+        return fail(d, WIRE_E_LIMIT, s, "too many meta strings");
+      ms_entry *m = wire__grow(d->ctx, d->ms, &d->ms_cap, d->nms, sizeof *m, 8);
+      if (!m) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+      d->ms = m;
+    }
+    d->ms[d->nms++] = (ms_entry){bytes, len, enc, (uint8_t)msctx, form};
+    (void)bs;
+  }
+  /* Decode to text: UTF-8 names stay zero-copy, packed ones are unpacked
+   * into the document (at most 8/5 chars per byte). */
+  const uint8_t *copy = bytes;
+  size_t tlen = len;
+  if (enc != WIRE_MS_UTF8) {
+    uint8_t *text = wire__arena_alloc(d->arena, (size_t)len * 2 + 1);
+    if (!text) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+    if (wire_meta_decode(msctx, enc, bytes, len, text, (size_t)len * 2 + 1,
+                         &tlen) != WIRE_OK)
+      return fail(d, WIRE_E_META_STRING, s, "invalid %s meta string",
+                  wire_meta_encoding_name(enc));
+    copy = text;
+  } else if (wire__utf8_check(bytes, len) != len) {
+    return fail(d, WIRE_E_META_STRING, s, "meta string is not UTF-8");
+  }
+  if (is_ns) { nm->ns = copy; nm->ns_len = (uint32_t)tlen; nm->ns_hash_form = form; }
+  else { nm->name = copy; nm->name_len = (uint32_t)tlen; nm->name_hash_form = form; }
+  *enc_out = enc;
+  if (d->dump)
+    T(d->in.p, "%s = \"%.*s\"", is_ns ? "namespace" : "type name", (int)tlen,
+      (const char *)copy);
+  return true;
+}
+
+/* ---- type meta ---- */
+
+static const char *kind_name(uint8_t kind) {
+  return kind == WIRE_KIND_STRUCT ? "struct" : kind == WIRE_KIND_ENUM ? "enum"
+         : kind == WIRE_KIND_UNION ? "union" : "ext";
+}
+
+static uint8_t kind_of(uint8_t t) {
+  switch (t) {
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: return WIRE_KIND_ENUM;
+  case WIRE_T_EXT: case WIRE_T_NAMED_EXT: return WIRE_KIND_EXT;
+  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
+    return WIRE_KIND_UNION;
+  default: return WIRE_KIND_STRUCT;
+  }
+}
+
+static uint32_t registered(dec *d, bool by_name, uint32_t id,
+                           const uint8_t *ns, uint32_t ns_len,
+                           const uint8_t *name, uint32_t name_len,
+                           uint8_t kind) {
+  return wire__reg_lookup(d->ctx, kind, by_name, id, ns, ns_len, name,
+                          name_len);
+}
+
+/* Same-schema struct (and ext) type meta: the schema must know the type. */
+static bool need_layout(dec *d, const uint8_t *s, tmeta *tm, uint32_t ti) {
+  if (kind_of(tm->type) != WIRE_KIND_STRUCT) return true;
+  if (ti == WIRE_NO_TYPE) {
+    if (tm->names)
+      return fail(d, WIRE_E_SCHEMA, s,
+                  "struct %.*s.%.*s is not in the schema (same-schema "
+                  "payloads need it; pass --schema)",
+                  (int)tm->names->ns_len, (const char *)tm->names->ns,
+                  (int)tm->names->name_len, (const char *)tm->names->name);
+    return fail(d, WIRE_E_SCHEMA, s,
+                "struct type id %u is not in the schema (same-schema "
+                "payloads need it; pass --schema)", tm->user_id);
+  }
+  if (wire__layout_of(d->ctx, ti) != WIRE_OK) return false;
+  tm->layout = d->ctx->reg->types[ti].layout;
+  return true;
+}
+
+/* Ext values: libwire reads a custom body only where the schema describes
+ * it (an ext type declared with fields, spec R-EXT-2). */
+static bool need_ext(dec *d, const uint8_t *s, tmeta *tm, uint32_t ti) {
+  if (ti == WIRE_NO_TYPE)
+    return fail(d, WIRE_E_UNSUPPORTED, s, "ext value of a type the schema "
+                                          "does not describe");
+  if (wire__layout_of(d->ctx, ti) != WIRE_OK) return false;
+  tm->layout = d->ctx->reg->types[ti].layout;
+  return true;
+}
+
+static bool find_by_id(dec *d, const uint8_t *s, tmeta *tm) {
+  uint8_t kind = kind_of(tm->type);
+  uint32_t ti = registered(d, false, tm->user_id, NULL, 0, NULL, 0, kind);
+  if (kind == WIRE_KIND_EXT) return need_ext(d, s, tm, ti);
+  return need_layout(d, s, tm, ti);
+}
+
+static bool read_names(dec *d, tmeta *tm) {
+  wire_names *nm = wire__arena_alloc(d->arena, sizeof *nm);
+  if (!nm) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+  memset(nm, 0, sizeof *nm);
+  tm->names = nm;
+  tm->user_id = UINT32_MAX;
+  return read_meta_string(d, WIRE_MSCTX_NAMESPACE, nm, true, &tm->ns_enc) &&
+         read_meta_string(d, WIRE_MSCTX_TYPE_NAME, nm, false, &tm->name_enc);
+}
+
+static bool find_named(dec *d, const uint8_t *s, tmeta *tm) {
+  uint8_t kind = kind_of(tm->type);
+  uint32_t ti = registered(d, true, 0, tm->names->ns, tm->names->ns_len,
+                           tm->names->name, tm->names->name_len, kind);
+  if (kind == WIRE_KIND_EXT) return need_ext(d, s, tm, ti);
+  return need_layout(d, s, tm, ti);
+}
+
+/* Shared TypeDef marker: (index << 1) | 1 refers to an earlier TypeDef of
+ * this root, index << 1 announces the next one, which follows. */
+static bool read_shared_typedef(dec *d, tmeta *tm) {
+  const uint8_t *s = d->in.p;
+  uint32_t marker;
+  if (!wire__get_varu32(&d->in, &marker)) return false;
+  uint32_t index = marker >> 1;
+  wire_layout *l;
+  if (marker & 1) {
+    if (index >= d->ntds)
+      return fail(d, WIRE_E_TYPEDEF, s, "TypeDef reference %u of %zu", index,
+                  d->ntds);
+    l = d->tds[index];
+    T(s, "shared TypeDef #%u (reference)", index);
+  } else {
+    if (index != d->ntds)
+      return fail(d, WIRE_E_TYPEDEF, s, "new TypeDef announced as #%u, "
+                                        "expected #%zu", index, d->ntds);
+    T(s, "shared TypeDef #%u (new, follows)", index);
+    const uint8_t *ts = d->in.p;
+    /* A TypeDef seen before (in any message on this context): a lookup and
+     * a byte compare; else it is read, linked and (room permitting)
+     * cached. */
+    l = wire__tdcache_find(d->ctx, ts, (size_t)(d->in.end - ts));
+    if (l) {
+      d->in.p += l->td_len;
+    } else if (wire__typedef_read(d->ctx, &d->in, d->arena, d->ctx->max_depth,
+                                  &l) != WIRE_OK ||
+               wire__tdcache_adopt(d->ctx, &l) != WIRE_OK) {
+      return false;
+    }
+    if (d->dump) {
+      if (l->by_name)
+        T(ts, "TypeDef: %s%s %.*s.%.*s, %u field(s)",
+          l->kind != WIRE_KIND_STRUCT ? "" : l->compatible ? "compatible " : "fixed ",
+          kind_name(l->kind),
+          (int)l->ns_len, (const char *)l->ns, (int)l->name_len,
+          (const char *)l->name, l->nfields);
+      else
+        T(ts, "TypeDef: %s%s id %u, %u field(s)",
+          l->kind != WIRE_KIND_STRUCT ? "" : l->compatible ? "compatible " : "fixed ",
+          kind_name(l->kind),
+          l->user_id, l->nfields);
+      for (uint32_t i = 0; i < l->nfields; i++) {
+        const wire_lfield *f = &l->fields[i];
+        char ty[160], line[320];
+        wire__ftype_text(f->type, ty, sizeof ty);
+        if (f->name_len)
+          snprintf(line, sizeof line, "  TypeDef field %u: %.*s: %s", i,
+                   (int)f->name_len, (const char *)f->name, ty);
+        else
+          snprintf(line, sizeof line, "  TypeDef field %u: tag %d: %s", i,
+                   f->tag, ty);
+        d->dump(d->dump_user, wire__off(&d->in, ts) + f->td_off, f->td_len,
+                d->depth + 1, line);
+      }
+    }
+    wire_layout **t = wire__grow(d->ctx, d->tds, &d->tds_cap, d->ntds,
+                                 sizeof *t, 8);
+    if (!t) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+    d->tds = t;
+    d->tds[d->ntds++] = l;
+  }
+  if (l->kind != kind_of(tm->type))
+    return fail(d, WIRE_E_TYPEDEF, s, "TypeDef of a %s for a %s value",
+                kind_name(l->kind), wire_type_name(tm->type));
+  {
+    /* The TypeDef's registration (by name or by id) must match the type
+     * id: NAMED_* kinds carry names, the others ids (R-UTYPE-5). */
+    bool named = tm->type == WIRE_T_NAMED_ENUM || tm->type == WIRE_T_NAMED_STRUCT ||
+                 tm->type == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
+                 tm->type == WIRE_T_NAMED_EXT || tm->type == WIRE_T_NAMED_UNION;
+    if (named != l->by_name)
+      return fail(d, WIRE_E_TYPEDEF, s, "TypeDef registered by %s for a %s value",
+                  l->by_name ? "name" : "id", wire_type_name(tm->type));
+  }
+  if (l->kind == WIRE_KIND_EXT) {
+    /* The TypeDef names the ext type; its body comes from the schema. */
+    tmeta ext = *tm;
+    if (!need_ext(d, s, &ext, l->type_index)) return false;
+    tm->names = layout_names(d, l);
+    if (!tm->names) return false;
+    tm->layout = ext.layout;
+    tm->user_id = l->by_name ? UINT32_MAX : l->user_id;
+    return true;
+  }
+  tm->layout = l;
+  tm->user_id = l->by_name ? UINT32_MAX : l->user_id;
+  return true;
+}
+
+bool wire__dec_type_meta(dec *d, tmeta *tm) {
+  const uint8_t *s = d->in.p;
+  uint8_t t;
+  if (!wire__get_u8(&d->in, &t)) return false;
+  memset(tm, 0, sizeof *tm);
+  tm->type = t;
+  const char *name = wire_type_name(t);
+  if (t == WIRE_T_UNKNOWN || t > WIRE_T_FLOAT64_ARRAY || t == WIRE_T_FLOAT8 ||
+      t == WIRE_T_ARRAY || t == WIRE_T_FLOAT8_ARRAY)
+    return fail(d, WIRE_E_TYPE, s, "type id %u is %s here", t,
+                t <= WIRE_T_FLOAT64_ARRAY ? "not allowed" : "undefined");
+  T(s, "type id %u (%s)", t, name);
+  switch (t) {
+  case WIRE_T_ENUM: {
+    const uint8_t *u = d->in.p;
+    if (!wire__get_varu32(&d->in, &tm->user_id)) return false;
+    if (tm->user_id == UINT32_MAX)
+      return fail(d, WIRE_E_TYPE, u, "user type id 0xffffffff is reserved");
+    T(u, "user type id %u", tm->user_id);
+    return true;
+  }
+  case WIRE_T_NAMED_ENUM:
+  case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_EXT:
+  case WIRE_T_NAMED_UNION:
+    if (d->ctx->compatible) return read_shared_typedef(d, tm);
+    return read_names(d, tm) && find_named(d, s, tm);
+  case WIRE_T_COMPATIBLE_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+    return read_shared_typedef(d, tm);
+  case WIRE_T_STRUCT:
+  case WIRE_T_EXT:
+  case WIRE_T_TYPED_UNION: {
+    const uint8_t *u = d->in.p;
+    if (!wire__get_varu32(&d->in, &tm->user_id)) return false;
+    if (tm->user_id == UINT32_MAX)
+      return fail(d, WIRE_E_TYPE, u, "user type id 0xffffffff is reserved");
+    T(u, "user type id %u", tm->user_id);
+    return find_by_id(d, s, tm);
+  }
+  default:
+    return true;
+  }
+}
+
+/* ---- values ---- */
+
+#define read_type_meta wire__dec_type_meta
+static bool read_body(dec *d, const tmeta *tm, int64_t ref_slot,
+                      wire_node **out);
+#define decl_tmeta wire__dec_decl_tmeta
+static bool read_struct(dec *d, const tmeta *tm, wire_node *n);
+static bool read_union(dec *d, const tmeta *tm, wire_node *n);
+
+/* Whether a decoded node has the type meta `tm` (same id, same user type). */
+static bool same_names(const wire_names *a, const wire_names *b) {
+  if (!a || !b) return a == b;
+  return a->ns_len == b->ns_len && a->name_len == b->name_len &&
+         wire__eq(a->ns, b->ns, a->ns_len) &&
+         wire__eq(a->name, b->name, a->name_len);
+}
+
+bool wire__dec_matches(const tmeta *tm, uint8_t type, uint32_t user_id,
+                       const wire_names *names, const wire_layout *layout) {
+  if (type != tm->type) return false;
+  switch (tm->type) {
+  case WIRE_T_ENUM: case WIRE_T_TYPED_UNION: return user_id == tm->user_id;
+  case WIRE_T_NAMED_ENUM: return same_names(names, tm->names);
+  case WIRE_T_NAMED_UNION:
+    return tm->names ? same_names(names, tm->names)
+                     : names && names->layout == tm->layout;
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
+    return layout == tm->layout;
+  default: return true;
+  }
+}
+
+static bool matches(const tmeta *tm, const wire_node *n) {
+  switch (n->type) {
+  case WIRE_T_ENUM:
+    return wire__dec_matches(tm, n->type, n->v.en.type_id, NULL, NULL);
+  case WIRE_T_TYPED_UNION:
+    return wire__dec_matches(tm, n->type, n->v.un.user_id, NULL, NULL);
+  case WIRE_T_NAMED_ENUM:
+    return wire__dec_matches(tm, n->type, 0, n->v.nen.names, NULL);
+  case WIRE_T_NAMED_UNION:
+    return wire__dec_matches(tm, n->type, 0, n->v.un.names, NULL);
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
+    return wire__dec_matches(tm, n->type, 0, NULL, n->v.st.layout);
+  default:
+    return wire__dec_matches(tm, n->type, 0, NULL, NULL);
+  }
+}
+
+WIRE_DEC_HOT bool wire__dec_ref_flag(dec *d, bool allow_ref, int8_t *flag, uint32_t *id) {
+  const uint8_t *s = d->in.p;
+  uint8_t f;
+  if (!wire__get_u8(&d->in, &f)) return false;
+  *flag = (int8_t)f;
+  switch ((int8_t)f) {
+  case WIRE_REF_NULL:
+    T(s, "ref flag 0xfd: null");
+    return true;
+  case WIRE_REF_REF:
+    if (!allow_ref)
+      return fail(d, WIRE_E_REF, s, "reference flag where only null/not-null "
+                                    "flags are allowed");
+    if (!wire__get_varu32(&d->in, id)) return false;
+    if (*id >= d->nrefs)
+      return fail(d, WIRE_E_REF, s, "reference id %u, only %zu value(s) so far",
+                  *id, d->nrefs);
+    return true;
+  case WIRE_REF_NOT_NULL:
+    T(s, "ref flag 0xff: not null");
+    return true;
+  case WIRE_REF_VALUE:
+    if (!allow_ref)
+      return fail(d, WIRE_E_REF, s, "ref-value flag where only null/not-null "
+                                    "flags are allowed");
+    T(s, "ref flag 0x00: tracked value #%zu", d->nrefs);
+    return true;
+  default:
+    return fail(d, WIRE_E_REF, s, "invalid reference flag 0x%02x", f);
+  }
+}
+
+/* A slot: an optional reference flag, then (unless `fixed` is given) type
+ * meta, then the body. */
+static bool read_slot(dec *d, bool has_flag, bool allow_ref,
+                      const tmeta *fixed, wire_node **out) {
+  int64_t slot = -1;
+  uint8_t flag_track = 0;
+  if (has_flag) {
+    const uint8_t *s = d->in.p;
+    int8_t f;
+    uint32_t id;
+    if (!wire__dec_ref_flag(d, allow_ref, &f, &id)) return false;
+    if (f == WIRE_REF_NULL) {
+      *out = node(d, WIRE_T_NULL);
+      return *out != NULL;
+    }
+    if (f == WIRE_REF_REF) {
+      wire_node *target = (wire_node *)d->ctx->refs[id];
+      if (!target)
+        return fail(d, WIRE_E_REF, s,
+                    "reference id %u names a value that is not complete", id);
+      if (fixed && !matches(fixed, target))
+        return fail(d, WIRE_E_REF, s,
+                    "reference id %u names a %s where a %s is declared", id,
+                    wire_type_name(target->type), wire_type_name(fixed->type));
+      T(s, "ref flag 0xfe: reference to #%u", id);
+      *out = target;
+      return true;
+    }
+    if (f == WIRE_REF_VALUE) {
+      if (wire__refs_reserve(d->ctx, d->nrefs + 1) != WIRE_OK)
+        return fail(d, WIRE_E_NOMEM, s, "out of memory");
+      slot = (int64_t)d->nrefs;
+      d->ctx->refs[d->nrefs++] = NULL;
+      flag_track = 1;
+    }
+  }
+  tmeta tm;
+  if (!fixed) {
+    if (!read_type_meta(d, &tm)) return false;
+    fixed = &tm;
+  }
+  wire_node *n;
+  if (!read_body(d, fixed, slot, &n)) return false;
+  if (slot >= 0) d->ctx->refs[slot] = n;
+  if (has_flag) {
+    n->flags |= WIRE_NF_TRACK_SET;
+    if (flag_track) n->flags |= WIRE_NF_TRACKED;
+  }
+  *out = n;
+  return true;
+}
+
+#define enter wire__dec_enter
+#define check_count wire__dec_check_count
+
+bool wire__dec_check_count(dec *d, const uint8_t *s, uint64_t count,
+                           uint64_t min_width) {
+  if (count > d->ctx->max_collection)
+    return fail(d, WIRE_E_LIMIT, s, "%llu elements exceed the limit %llu",
+                (unsigned long long)count,
+                (unsigned long long)d->ctx->max_collection);
+  uint64_t left = (uint64_t)(d->in.end - d->in.p);
+  if (min_width && count > left / min_width)
+    return fail(d, WIRE_E_TRUNCATED, s,
+                "%llu elements cannot fit in the %llu byte(s) left",
+                (unsigned long long)count, (unsigned long long)left);
+  return true;
+}
+
+bool wire__dec_list_begin(dec *d, const wire_ftype *decl, uint32_t count,
+                          const uint8_t *s, wire_dec_list *l) {
+  if (!check_count(d, s, count, 0)) return false;
+  const uint8_t *hs = l->hs = d->in.p;
+  uint8_t h;
+  if (!wire__get_u8(&d->in, &h)) return false;
+  if (h & 0xF0)
+    return fail(d, WIRE_E_COLLECTION, hs, "element header 0x%02x has reserved "
+                                          "bits", h);
+  T(hs, "element header 0x%02x:%s%s%s%s", h,
+    (h & WIRE_LF_SAME_TYPE) ? " same-type" : "",
+    (h & WIRE_LF_DECL) ? " declared-type" : "",
+    (h & WIRE_LF_HAS_NULL) ? " has-null" : "",
+    (h & WIRE_LF_TRACKING) ? " ref-tracking" : "");
+  l->h = h;
+  l->flags = (h & (WIRE_LF_TRACKING | WIRE_LF_HAS_NULL)) != 0;
+  l->track = (h & WIRE_LF_TRACKING) != 0;
+  l->same = (h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL)) != 0;
+  memset(&l->et, 0, sizeof l->et);
+  if (h & WIRE_LF_DECL) {
+    if (!decl || !decl->elem)
+      return fail(d, WIRE_E_UNSUPPORTED, hs,
+                  "declared element type needs a schema");
+    if (!decl_tmeta(d, decl->elem, &l->et)) return false;
+  } else if (l->same) {
+    if (!read_type_meta(d, &l->et)) return false;
+  }
+  /* Every element takes at least one byte unless it is a flag-less
+   * same-type element of a zero-width type. */
+  bool zero_width = l->same && !l->flags && l->et.type == WIRE_T_NONE;
+  if (zero_width) {
+    if (count > d->unbacked)
+      return fail(d, WIRE_E_LIMIT, s, "%u zero-width elements exceed the "
+                                      "budget", count);
+    d->unbacked -= count;
+  } else if (!check_count(d, s, count, 1)) {
+    return false;
+  }
+  return true;
+}
+
+bool wire__dec_list_end(dec *d, const wire_dec_list *l, bool any_non_null) {
+  if (l->same && !(l->h & WIRE_LF_DECL) && l->et.type >= WIRE_T_ENUM &&
+      l->et.type <= WIRE_T_NAMED_UNION && !any_non_null)
+    return fail(d, WIRE_E_UNSUPPORTED, l->hs,
+                "all-null list of a user element type cannot be kept");
+  return true;
+}
+
+static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
+  const uint8_t *s = d->in.p;
+  uint32_t count;
+  if (!wire__get_varu32(&d->in, &count)) return false;
+  T(s, "%s length %u", wire_type_name(n->type), count);
+  if (count == 0) return true;
+  wire_dec_list l;
+  if (!wire__dec_list_begin(d, decl, count, s, &l)) return false;
+  n->a = l.h;
+  n->flags |= WIRE_NF_HDR_SET;
+  if (l.same && !(l.h & WIRE_LF_DECL)) {
+    n->b = l.et.type;
+    n->flags |= WIRE_NF_ELEM_SET;
+  }
+  wire_node **items = wire__arena_alloc(&d->doc->arena, count * sizeof *items);
+  if (!items) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+  n->v.list.items = items;
+  n->v.list.cap = count;
+  if (!enter(d)) return false;
+  bool any = false;
+  for (uint32_t i = 0; i < count; i++) {
+    wire_node *e;
+    if (!read_slot(d, l.flags, l.track, l.same ? &l.et : NULL, &e)) return false;
+    items[i] = e;
+    n->small = i + 1;
+    any |= e->type != WIRE_T_NULL;
+  }
+  if (!wire__dec_list_end(d, &l, any)) return false;
+  d->depth--;
+  return true;
+}
+
+bool wire__dec_chunk_begin(dec *d, const wire_ftype *decl, wire_dec_chunk *c) {
+  const uint8_t *hs = d->in.p;
+  uint8_t h;
+  if (!wire__get_u8(&d->in, &h)) return false;
+  if (h & 0xC0)
+    return fail(d, WIRE_E_COLLECTION, hs, "chunk header 0x%02x has reserved "
+                                          "bits", h);
+  bool knull = h & WIRE_MF_KEY_NULL, vnull = h & WIRE_MF_VAL_NULL;
+  T(hs, "chunk header 0x%02x: key%s%s%s, value%s%s%s", h,
+    knull ? " null" : "", (h & WIRE_MF_KEY_DECL) ? " declared" : "",
+    (h & WIRE_MF_KEY_TRACK) ? " tracked" : "", vnull ? " null" : "",
+    (h & WIRE_MF_VAL_DECL) ? " declared" : "",
+    (h & WIRE_MF_VAL_TRACK) ? " tracked" : "");
+  c->h = h;
+  c->knull = knull;
+  c->vnull = vnull;
+  if (h & WIRE_MF_KEY_DECL) {
+    if (!decl || !decl->key)
+      return fail(d, WIRE_E_UNSUPPORTED, hs, "declared key type needs a schema");
+    if (!decl_tmeta(d, decl->key, &c->kd)) return false;
+  }
+  if (h & WIRE_MF_VAL_DECL) {
+    if (!decl || !decl->value)
+      return fail(d, WIRE_E_UNSUPPORTED, hs,
+                  "declared value type needs a schema");
+    if (!decl_tmeta(d, decl->value, &c->vd)) return false;
+  }
+  c->kfix = (h & WIRE_MF_KEY_DECL) ? &c->kd : NULL;
+  c->vfix = (h & WIRE_MF_VAL_DECL) ? &c->vd : NULL;
+  return true;
+}
+
+bool wire__dec_chunk_size(dec *d, uint32_t left, uint8_t *size) {
+  const uint8_t *ss = d->in.p;
+  if (!wire__get_u8(&d->in, size)) return false;
+  if (*size == 0 || *size > left)
+    return fail(d, WIRE_E_COLLECTION, ss, "chunk of %u entries with %u left",
+                *size, left);
+  T(ss, "chunk size %u", *size);
+  return true;
+}
+
+bool wire__dec_null_side(dec *d, const uint8_t *es) {
+  return fail(d, WIRE_E_COLLECTION, es,
+              "null flag on the non-null side of a null chunk");
+}
+
+bool wire__dec_null_in_chunk(dec *d, const uint8_t *es) {
+  return fail(d, WIRE_E_COLLECTION, es,
+              "null key or value inside a chunk (nulls take a chunk of "
+              "their own)");
+}
+
+static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
+  const uint8_t *s = d->in.p;
+  uint32_t count;
+  if (!wire__get_varu32(&d->in, &count)) return false;
+  T(s, "map size %u", count);
+  if (count == 0) return true;
+  /* Every entry takes at least one byte (a chunk header or key bytes). */
+  if (!check_count(d, s, count, 1)) return false;
+  wire_node **kv = wire__arena_alloc(&d->doc->arena, 2 * (size_t)count *
+                                                         sizeof *kv);
+  if (!kv) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+  n->v.map.kv = kv;
+  n->v.map.cap = count;
+  if (!enter(d)) return false;
+  uint32_t done = 0;
+  while (done < count) {
+    const uint8_t *hs = d->in.p;
+    wire_dec_chunk c;
+    if (!wire__dec_chunk_begin(d, decl, &c)) return false;
+    uint8_t h = c.h;
+    if (wire__chunk_push(d->doc, n, h, 1) != WIRE_OK)
+      return fail(d, WIRE_E_NOMEM, hs, "out of memory");
+    wire_node *k, *v;
+    if (c.knull || c.vnull) {
+      /* A single entry without a size byte; the non-null side carries its
+       * own type meta, framed by a ref flag when its track bit is set. */
+      const uint8_t *es = d->in.p;
+      if (c.knull) {
+        if (!(k = node(d, WIRE_T_NULL))) return false;
+      } else if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, c.kfix, &k)) {
+        return false;
+      }
+      if (c.vnull) {
+        if (!(v = node(d, WIRE_T_NULL))) return false;
+      } else if (!read_slot(d, h & WIRE_MF_VAL_TRACK, true, c.vfix, &v)) {
+        return false;
+      }
+      if ((!c.knull && k->type == WIRE_T_NULL) ||
+          (!c.vnull && v->type == WIRE_T_NULL))
+        return wire__dec_null_side(d, es);
+      kv[2 * done] = k;
+      kv[2 * done + 1] = v;
+      n->small = ++done;
+      continue;
+    }
+    uint8_t size;
+    if (!wire__dec_chunk_size(d, count - done, &size)) return false;
+    n->v.map.chunks->c[n->v.map.chunks->n - 1] = (uint16_t)(h << 8 | size);
+    tmeta kt, vt;
+    if (c.kfix) kt = *c.kfix;
+    else if (!read_type_meta(d, &kt)) return false;
+    if (c.vfix) vt = *c.vfix;
+    else if (!read_type_meta(d, &vt)) return false;
+    for (uint32_t i = 0; i < size; i++) {
+      const uint8_t *es = d->in.p;
+      if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, &kt, &k) ||
+          !read_slot(d, h & WIRE_MF_VAL_TRACK, true, &vt, &v))
+        return false;
+      if (k->type == WIRE_T_NULL || v->type == WIRE_T_NULL)
+        return wire__dec_null_in_chunk(d, es);
+      kv[2 * done] = k;
+      kv[2 * done + 1] = v;
+      n->small = ++done;
+    }
+  }
+  d->depth--;
+  return true;
+}
+
+static const char *str_enc_name(int e) {
+  return e == 0 ? "latin1" : e == 1 ? "utf16" : e == 2 ? "utf8" : "reserved";
+}
+
+WIRE_DEC_HOT bool wire__dec_string(dec *d, int32_t *enc_out, const uint8_t **out,
+                      uint64_t *len_out) {
+  const uint8_t *s = d->in.p;
+  uint64_t h;
+  if (!wire__get_varu36(&d->in, &h)) return false;
+  int enc = (int)(h & 3);
+  uint64_t len = h >> 2;
+  if (enc == 3)
+    return fail(d, WIRE_E_STRING, s, "reserved string encoding 3");
+  if (len > d->ctx->max_binary)
+    return fail(d, WIRE_E_LIMIT, s, "string of %llu bytes exceeds the limit",
+                (unsigned long long)len);
+  if (enc == WIRE_STR_UTF16 && (len & 1))
+    return fail(d, WIRE_E_STRING, s, "UTF-16 string of odd length %llu",
+                (unsigned long long)len);
+  T(s, "string header: %llu byte(s), %s", (unsigned long long)len,
+    str_enc_name(enc));
+  const uint8_t *bs = d->in.p, *p;
+  if (!wire__get_bytes(&d->in, len, &p)) return false;
+  size_t bad;
+  if (enc == WIRE_STR_UTF8 && (bad = wire__utf8_check(p, len)) != len)
+    return fail(d, WIRE_E_STRING, bs + bad, "invalid UTF-8");
+  if (enc == WIRE_STR_UTF16 && (bad = wire__utf16_check(p, len)) != len)
+    return fail(d, WIRE_E_STRING, bs + bad, "unpaired UTF-16 surrogate");
+  *enc_out = enc;
+  *out = p;
+  *len_out = len;
+  if (d->dump) {
+    size_t ul = wire__string_utf8_len(enc, p, len);
+    char text[96];
+    uint8_t tmp[400];
+    if (ul < sizeof tmp) {
+      size_t w = wire__string_to_utf8(enc, p, len, tmp);
+      snprintf(text, sizeof text, "\"%.*s\"%s", w > 80 ? 80 : (int)w,
+               (const char *)tmp, w > 80 ? "..." : "");
+    } else {
+      snprintf(text, sizeof text, "(%zu bytes of text)", ul);
+    }
+    T(bs, "text %s", text);
+  }
+  return true;
+}
+
+static bool read_string(dec *d, wire_node *n) {
+  int32_t enc = 0;
+  const uint8_t *p = NULL;
+  uint64_t len = 0;
+  if (!wire__dec_string(d, &enc, &p, &len)) return false;
+  n->a = (uint8_t)enc;
+  n->flags |= WIRE_NF_HDR_SET;
+  n->v.bytes.p = p;
+  n->v.bytes.len = len;
+  return true;
+}
+
+bool wire__dec_decimal(dec *d, int32_t *scale_out, bool *negative,
+                       const uint8_t **mag_out, uint32_t *len_out,
+                       uint8_t small[8]) {
+  const uint8_t *s = d->in.p;
+  uint32_t zs;
+  if (!wire__get_varu32(&d->in, &zs)) return false;
+  int32_t scale = wire__unzz32(zs);
+  T(s, "decimal scale %d", scale);
+  const uint8_t *hs = d->in.p;
+  uint64_t h;
+  if (!wire__get_varu64(&d->in, &h)) return false;
+  *scale_out = scale;
+  if (!(h & 1)) {
+    int64_t v = wire__unzz64(h >> 1);
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    uint32_t len = 0;
+    while (mag) { small[len++] = (uint8_t)mag; mag >>= 8; }
+    *mag_out = small;
+    *len_out = len;
+    *negative = v < 0;
+    T(hs, "decimal unscaled %lld (small form)%s", (long long)v,
+      rd_value(d, WIRE_T_DECIMAL, 0, (uint32_t)scale, v < 0, small, len));
+    return true;
+  }
+  uint64_t meta = h >> 1;
+  uint64_t len = meta >> 1;
+  bool neg = meta & 1;
+  if (len == 0 || len > d->ctx->max_decimal_bytes)
+    return fail(d, WIRE_E_DECIMAL, hs, "big decimal magnitude of %llu bytes",
+                (unsigned long long)len);
+  T(hs, "decimal big form: %llu magnitude byte(s), %s",
+    (unsigned long long)len, neg ? "negative" : "positive");
+  const uint8_t *ms = d->in.p, *p;
+  if (!wire__get_bytes(&d->in, len, &p)) return false;
+  if (p[len - 1] == 0)
+    return fail(d, WIRE_E_DECIMAL, ms, "big decimal magnitude has a high "
+                                       "zero byte");
+  if (len <= 8) {
+    uint64_t mag = 0;
+    for (uint64_t i = 0; i < len; i++) mag |= (uint64_t)p[i] << (8 * i);
+    uint64_t lim = UINT64_C(1) << 62;
+    if (neg ? mag <= lim : mag < lim)
+      return fail(d, WIRE_E_DECIMAL, hs,
+                  "big decimal form for a value that fits the small form");
+  }
+  *mag_out = p;
+  *len_out = (uint32_t)len;
+  *negative = neg;
+  T(ms, "decimal magnitude (little-endian)%s",
+    rd_value(d, WIRE_T_DECIMAL, 0, (uint32_t)scale, neg, p, (uint32_t)len));
+  return true;
+}
+
+static bool read_decimal(dec *d, wire_node *n) {
+  int32_t scale;
+  bool neg;
+  const uint8_t *mag;
+  uint32_t len;
+  uint8_t small[8];
+  if (!wire__dec_decimal(d, &scale, &neg, &mag, &len, small)) return false;
+  n->small = (uint32_t)scale;
+  if (mag == small && len && !(mag = wire__doc_dup(d->doc, small, len)))
+    return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+  n->v.dec.mag = mag;
+  n->v.dec.len = len;
+  if (neg) n->flags |= WIRE_NF_NEGATIVE;
+  return true;
+}
+
+wire_names *wire__dec_layout_names(dec *d, const wire_layout *l) {
+  wire_names *nm = wire__arena_alloc(d->arena, sizeof *nm);
+  if (!nm) {
+    fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+    return NULL;
+  }
+  memset(nm, 0, sizeof *nm);
+  if (l) {
+    nm->ns = l->ns;
+    nm->ns_len = l->ns_len;
+    nm->name = l->name;
+    nm->name_len = l->name_len;
+    nm->layout = l;
+  }
+  return nm;
+}
+
+static bool is_prim(uint8_t t) {
+  return t == WIRE_T_BOOL || (t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_UINT64) ||
+         (t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64);
+}
+
+/* The type meta a declared field type stands for (no bytes are read). */
+bool wire__dec_decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
+  memset(tm, 0, sizeof *tm);
+  /* Values of `any`, and structs and ext values in compatible mode, always
+   * carry their type meta: a declared bit for them is invalid (the encoder's
+   * static_type rule). */
+  if (f->type_id == WIRE_T_UNKNOWN ||
+      (d->ctx->compatible && f->type_id >= WIRE_T_STRUCT &&
+       f->type_id <= WIRE_T_NAMED_EXT))
+    return fail(d, WIRE_E_TYPE, d->in.p,
+                "declared type %s must carry its type meta",
+                wire_type_name(f->type_id));
+  tm->type = f->type_id;
+  tm->user_id = UINT32_MAX;
+  tm->decl = f;
+  if (f->user != WIRE_NO_TYPE) {
+    wire_utype *t = &d->ctx->reg->types[f->user];
+    tm->user_id = t->by_name ? UINT32_MAX : t->user_id;
+    switch (t->kind) {
+    case WIRE_KIND_STRUCT:
+      tm->type = t->by_name ? WIRE_T_NAMED_STRUCT : WIRE_T_STRUCT;
+      if (wire__layout_of(d->ctx, f->user) != WIRE_OK) return false;
+      tm->layout = t->layout;
+      break;
+    case WIRE_KIND_ENUM:
+      tm->type = t->by_name ? WIRE_T_NAMED_ENUM : WIRE_T_ENUM;
+      if (t->by_name) {
+        wire_names *nm = wire__arena_alloc(d->arena, sizeof *nm);
+        if (!nm) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+        memset(nm, 0, sizeof *nm);
+        nm->ns = (const uint8_t *)t->ns;
+        nm->ns_len = (uint32_t)strlen(t->ns);
+        nm->name = (const uint8_t *)t->name;
+        nm->name_len = (uint32_t)strlen(t->name);
+        tm->names = nm;
+      }
+      break;
+    case WIRE_KIND_UNION:
+      tm->type = WIRE_T_UNION;
+      tm->reg = f->user;
+      break;
+    default:
+      tm->type = t->by_name ? WIRE_T_NAMED_EXT : WIRE_T_EXT;
+      if (wire__layout_of(d->ctx, f->user) != WIRE_OK) return false;
+      tm->layout = t->layout;
+      break;
+    }
+  } else if (kind_of(f->type_id) == WIRE_KIND_STRUCT &&
+             f->type_id >= WIRE_T_STRUCT && f->type_id <= WIRE_T_NAMED_COMPATIBLE_STRUCT) {
+    return fail(d, WIRE_E_SCHEMA, d->in.p,
+                "a struct field of undeclared struct type in a same-schema "
+                "payload");
+  } else if (f->type_id == WIRE_T_EXT || f->type_id == WIRE_T_NAMED_EXT) {
+    return fail(d, WIRE_E_UNSUPPORTED, d->in.p,
+                "ext fields need their custom serializer");
+  }
+  return true;
+}
+
+int wire__dec_field_kind(const dec *d, const wire_ftype *f) {
+  uint8_t t = f->type_id;
+  bool flag = f->nullable || f->ref;
+  bool dynamic = t == WIRE_T_UNKNOWN ||
+                 ((kind_of(t) == WIRE_KIND_STRUCT || kind_of(t) == WIRE_KIND_EXT) &&
+                  t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_EXT &&
+                  d->ctx->compatible);
+  if (dynamic) return WIRE_DEC_DYNAMIC;
+  if (is_prim(t) && !flag) return WIRE_DEC_PRIM;
+  return WIRE_DEC_DECLARED;
+}
+
+/* One struct field: framing from its declared type (spec R-FIELD-1..9). */
+static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
+  const wire_ftype *f = lf->type;
+  bool flag = f->nullable || f->ref;
+  if (d->dump) {
+    if (lf->name_len)
+      T(d->in.p, "field %.*s", (int)lf->name_len, (const char *)lf->name);
+    else
+      T(d->in.p, "field #%d", lf->tag);
+  }
+  switch (wire__dec_field_kind(d, f)) {
+  case WIRE_DEC_DYNAMIC:
+    if (!read_slot(d, flag, f->ref, NULL, out)) return false;
+    if ((*out)->type != WIRE_T_NULL) (*out)->flags |= WIRE_NF_TYPED;
+    return true;
+  case WIRE_DEC_PRIM: {
+    tmeta tm = {.type = f->type_id};
+    return read_body(d, &tm, -1, out);
+  }
+  default: {
+    tmeta tm;
+    return decl_tmeta(d, f, &tm) && read_slot(d, flag, f->ref, &tm, out);
+  }
+  }
+}
+
+bool wire__dec_struct_hash(dec *d, const wire_layout *l) {
+  /* Structs carry the schema hash in same-schema mode only; ext bodies are
+   * the custom serializer's. */
+  if (!d->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT) {
+    const uint8_t *s = d->in.p;
+    uint64_t h;
+    if (!wire__get_le(&d->in, 4, &h)) return false;
+    if ((uint32_t)h != l->schema_hash) {
+      char name[160];
+      if (l->type_index != WIRE_NO_TYPE)
+        snprintf(name, sizeof name, "%s",
+                 d->ctx->reg->types[l->type_index].full_name);
+      else if (l->by_name)
+        snprintf(name, sizeof name, "%.*s.%.*s", (int)l->ns_len,
+                 (const char *)l->ns, (int)l->name_len, (const char *)l->name);
+      else
+        snprintf(name, sizeof name, "type id %u", l->user_id);
+      char hint[160];
+      wire__hash_hint(d->ctx, l, (uint32_t)h, hint, sizeof hint);
+      return fail(d, WIRE_E_SCHEMA, s,
+                  "schema hash 0x%08x of %s does not match the schema's "
+                  "0x%08x%s", (unsigned)h, name, l->schema_hash, hint);
+    }
+    T(s, "schema hash 0x%08x", (unsigned)h);
+  }
+  return true;
+}
+
+static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
+  wire_layout *l = tm->layout;
+  n->v.st.layout = l;
+  n->v.st.names = tm->names;
+  if (tm->names) {
+    n->a = tm->ns_enc;
+    n->b = tm->name_enc;
+    n->flags |= WIRE_NF_NAMES_SET;
+  }
+  if (!wire__dec_struct_hash(d, l)) return false;
+  if (!enter(d)) return false;
+  wire_node **fields = wire__arena_alloc(&d->doc->arena,
+                                         (l->nfields + 1) * sizeof *fields);
+  if (!fields) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+  n->v.st.fields = fields;
+  for (uint32_t i = 0; i < l->nfields; i++) {
+    if (!read_field(d, &l->fields[i], &fields[i])) return false;
+    n->small = i + 1;
+  }
+  d->depth--;
+  return true;
+}
+
+bool wire__dec_union_case(dec *d, uint32_t *c) {
+  const uint8_t *s = d->in.p;
+  if (!wire__get_varu32(&d->in, c)) return false;
+  T(s, "union case %u", *c);
+  return true;
+}
+
+static bool read_union(dec *d, const tmeta *tm, wire_node *n) {
+  uint32_t c;
+  if (!wire__dec_union_case(d, &c)) return false;
+  n->small = c;
+  n->v.un.user_id = tm->user_id;
+  n->v.un.reg = tm->type == WIRE_T_UNION && tm->decl ? tm->reg : WIRE_NO_TYPE;
+  n->v.un.names = tm->names;
+  if (tm->names) {
+    n->a = tm->ns_enc;
+    n->b = tm->name_enc;
+    n->flags |= WIRE_NF_NAMES_SET;
+  }
+  if (!tm->names && tm->layout && tm->layout->by_name &&
+      !(n->v.un.names = layout_names(d, tm->layout)))
+    return false;
+  if (!enter(d)) return false;
+  if (!read_slot(d, true, true, NULL, &n->v.un.value)) return false;
+  d->depth--;
+  return true;
+}
+
+static double float_of_bits(uint8_t type, uint64_t u) {
+  switch (type) {
+  case WIRE_T_FLOAT16: return wire_float16_to_double((uint16_t)u);
+  case WIRE_T_BFLOAT16: return wire_bfloat16_to_float((uint16_t)u);
+  case WIRE_T_FLOAT32: {
+    float f;
+    uint32_t x = (uint32_t)u;
+    memcpy(&f, &x, 4);
+    return f;
+  }
+  default: {
+    double x;
+    memcpy(&x, &u, 8);
+    return x;
+  }
+  }
+}
+
+WIRE_DEC_HOT bool wire__dec_prim(dec *d, uint8_t type, uint64_t *raw) {
+  const uint8_t *s = d->in.p;
+  uint64_t u;
+  switch (type) {
+  case WIRE_T_BOOL: {
+    uint8_t b;
+    if (!wire__get_u8(&d->in, &b)) return false;
+    if (b > 1) return fail(d, WIRE_E_VALUE, s, "bool byte 0x%02x", b);
+    *raw = b;
+    T(s, "bool %s", b ? "true" : "false");
+    return true;
+  }
+  case WIRE_T_INT8:
+    if (!wire__get_le(&d->in, 1, &u)) return false;
+    *raw = (uint64_t)(int64_t)(int8_t)u;
+    T(s, "int8 %lld", (long long)(int64_t)*raw);
+    return true;
+  case WIRE_T_INT16:
+    if (!wire__get_le(&d->in, 2, &u)) return false;
+    *raw = (uint64_t)(int64_t)(int16_t)u;
+    T(s, "int16 %lld", (long long)(int64_t)*raw);
+    return true;
+  case WIRE_T_INT32:
+    if (!wire__get_le(&d->in, 4, &u)) return false;
+    *raw = (uint64_t)(int64_t)(int32_t)u;
+    T(s, "int32 %lld", (long long)(int64_t)*raw);
+    return true;
+  case WIRE_T_VARINT32: {
+    uint32_t v;
+    if (!wire__get_varu32(&d->in, &v)) return false;
+    *raw = (uint64_t)(int64_t)wire__unzz32(v);
+    T(s, "varint32 %lld", (long long)(int64_t)*raw);
+    return true;
+  }
+  case WIRE_T_INT64:
+    if (!wire__get_le(&d->in, 8, raw)) return false;
+    T(s, "int64 %lld", (long long)(int64_t)*raw);
+    return true;
+  case WIRE_T_VARINT64:
+    if (!wire__get_varu64(&d->in, &u)) return false;
+    *raw = (uint64_t)wire__unzz64(u);
+    T(s, "varint64 %lld", (long long)(int64_t)*raw);
+    return true;
+  case WIRE_T_TAGGED_INT64: {
+    int64_t v;
+    if (!wire__get_tagged_i64(&d->in, &v)) return false;
+    *raw = (uint64_t)v;
+    T(s, "tagged int64 %lld", (long long)v);
+    return true;
+  }
+  case WIRE_T_UINT8:
+    if (!wire__get_le(&d->in, 1, raw)) return false;
+    T(s, "uint8 %llu", (unsigned long long)*raw);
+    return true;
+  case WIRE_T_UINT16:
+    if (!wire__get_le(&d->in, 2, raw)) return false;
+    T(s, "uint16 %llu", (unsigned long long)*raw);
+    return true;
+  case WIRE_T_UINT32:
+    if (!wire__get_le(&d->in, 4, raw)) return false;
+    T(s, "uint32 %llu", (unsigned long long)*raw);
+    return true;
+  case WIRE_T_VAR_UINT32: {
+    uint32_t v;
+    if (!wire__get_varu32(&d->in, &v)) return false;
+    *raw = v;
+    T(s, "var_uint32 %llu", (unsigned long long)*raw);
+    return true;
+  }
+  case WIRE_T_UINT64:
+    if (!wire__get_le(&d->in, 8, raw)) return false;
+    T(s, "uint64 %llu", (unsigned long long)*raw);
+    return true;
+  case WIRE_T_VAR_UINT64:
+    if (!wire__get_varu64(&d->in, raw)) return false;
+    T(s, "var_uint64 %llu", (unsigned long long)*raw);
+    return true;
+  case WIRE_T_TAGGED_UINT64:
+    if (!wire__get_tagged_u64(&d->in, raw)) return false;
+    T(s, "tagged uint64 %llu", (unsigned long long)*raw);
+    return true;
+  case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16:
+    if (!wire__get_le(&d->in, 2, raw)) return false;
+    T(s, "%s 0x%04llx (%g)", wire_type_name(type), (unsigned long long)*raw,
+      float_of_bits(type, *raw));
+    return true;
+  case WIRE_T_FLOAT32:
+    if (!wire__get_le(&d->in, 4, raw)) return false;
+    T(s, "float32 0x%08llx (%.9g)", (unsigned long long)*raw,
+      float_of_bits(type, *raw));
+    return true;
+  case WIRE_T_FLOAT64:
+    if (!wire__get_le(&d->in, 8, raw)) return false;
+    T(s, "float64 0x%016llx (%.17g)", (unsigned long long)*raw,
+      float_of_bits(type, *raw));
+    return true;
+  default:
+    return fail(d, WIRE_E_TYPE, s, "type %u has no body reader", type);
+  }
+}
+
+WIRE_DEC_HOT bool wire__dec_enum_value(dec *d, uint32_t *v) {
+  return wire__get_varu32(&d->in, v); /* traced by the caller, named */
+}
+
+bool wire__dec_time(dec *d, uint8_t type, int64_t *secs, uint32_t *nanos) {
+  const uint8_t *s = d->in.p;
+  uint64_t u, ns;
+  if (type == WIRE_T_DURATION) {
+    if (!wire__get_varu64(&d->in, &u)) return false;
+    *secs = wire__unzz64(u);
+  } else {
+    if (!wire__get_le(&d->in, 8, &u)) return false;
+    *secs = (int64_t)u;
+  }
+  T(s, "seconds %lld", (long long)*secs);
+  const uint8_t *ns_at = d->in.p;
+  if (!wire__get_le(&d->in, 4, &ns)) return false;
+  if (ns >= 1000000000u)
+    return fail(d, WIRE_E_VALUE, ns_at, "nanoseconds %llu >= 1e9",
+                (unsigned long long)ns);
+  *nanos = (uint32_t)ns;
+  T(ns_at, "nanoseconds %u%s", *nanos,
+    rd_value(d, type, *secs, *nanos, false, NULL, 0));
+  return true;
+}
+
+WIRE_DEC_HOT bool wire__dec_date(dec *d, int64_t *days) {
+  const uint8_t *s = d->in.p;
+  uint64_t u;
+  if (!wire__get_varu64(&d->in, &u)) return false;
+  *days = wire__unzz64(u);
+  T(s, "date: %lld day(s) since 1970-01-01%s", (long long)*days,
+    rd_value(d, WIRE_T_DATE, *days, 0, false, NULL, 0));
+  return true;
+}
+
+WIRE_DEC_HOT bool wire__dec_bytes(dec *d, uint8_t type, const uint8_t **out,
+                     uint32_t *len_out) {
+  const uint8_t *s = d->in.p;
+  uint32_t w = type == WIRE_T_BINARY ? 1 : wire_type_array_width(type);
+  if (!w) return fail(d, WIRE_E_TYPE, s, "type %u has no body reader", type);
+  uint32_t len;
+  if (!wire__get_varu32(&d->in, &len)) return false;
+  if (len % w)
+    return fail(d, WIRE_E_LENGTH, s, "%s byte length %u is not a multiple of %u",
+                wire_type_name(type), len, w);
+  if (len > d->ctx->max_binary)
+    return fail(d, WIRE_E_LIMIT, s, "%u bytes exceed the limit", len);
+  T(s, "byte length %u (%u element(s))", len, len / w);
+  const uint8_t *bs = d->in.p, *p;
+  if (!wire__get_bytes(&d->in, len, &p)) return false;
+  if (type == WIRE_T_BOOL_ARRAY)
+    for (uint32_t i = 0; i < len; i++)
+      if (p[i] > 1) return fail(d, WIRE_E_VALUE, bs + i, "bool byte 0x%02x", p[i]);
+  *out = p;
+  *len_out = len;
+  T(bs, "%s payload", wire_type_name(type));
+  return true;
+}
+
+static bool read_body(dec *d, const tmeta *tm, int64_t slot,
+                      wire_node **out) {
+  wire_node *n = node(d, tm->type);
+  if (!n) return false;
+  *out = n;
+  switch (tm->type) {
+  case WIRE_T_STRING:
+    return read_string(d, n);
+  case WIRE_T_LIST:
+  case WIRE_T_SET:
+    if (slot >= 0) d->ctx->refs[slot] = n; /* before children: cycles */
+    return read_list(d, n, tm->decl);
+  case WIRE_T_MAP:
+    if (slot >= 0) d->ctx->refs[slot] = n;
+    return read_map(d, n, tm->decl);
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: {
+    const uint8_t *s = d->in.p;
+    uint32_t v;
+    if (!wire__dec_enum_value(d, &v)) return false;
+    n->small = v;
+    if (tm->type == WIRE_T_ENUM) {
+      n->v.en.type_id = tm->user_id;
+    } else if (tm->names) {
+      n->v.nen.names = tm->names;
+      n->a = tm->ns_enc;
+      n->b = tm->name_enc;
+      n->flags |= WIRE_NF_NAMES_SET;
+    } else if (!(n->v.nen.names = layout_names(d, tm->layout))) {
+      return false;
+    }
+    T(s, "enum value %u%s", v, RD(n));
+    return true;
+  }
+  case WIRE_T_NONE:
+    return true;
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
+    if (slot >= 0) d->ctx->refs[slot] = n; /* before fields: cycles */
+    return read_struct(d, tm, n);
+  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
+    return read_union(d, tm, n);
+  case WIRE_T_DURATION: case WIRE_T_TIMESTAMP: {
+    uint32_t ns;
+    if (!wire__dec_time(d, tm->type, &n->v.i, &ns)) return false;
+    n->small = ns;
+    return true;
+  }
+  case WIRE_T_DATE:
+    return wire__dec_date(d, &n->v.i);
+  case WIRE_T_DECIMAL:
+    return read_decimal(d, n);
+  default:
+    if (is_prim(tm->type)) return wire__dec_prim(d, tm->type, &n->v.u);
+    {
+      const uint8_t *p = NULL;
+      uint32_t len = 0;
+      if (!wire__dec_bytes(d, tm->type, &p, &len)) return false;
+      n->v.bytes.p = p;
+      n->v.bytes.len = len;
+      return true;
+    }
+  }
+}
+
+void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
+                    wire_doc *doc, wire_arena *arena) {
+  memset(d, 0, sizeof *d);
+  d->in = (wire_in){ctx, data, data, data + len};
+  d->ctx = ctx;
+  d->doc = doc;
+  d->arena = doc ? &doc->arena : arena;
+}
+
+void wire__dec_root(dec *d) {
+  d->nrefs = 0;
+  d->nms = 0;
+  d->ntds = 0;
+  d->depth = 0;
+  d->unbacked = UNBACKED_BUDGET;
+}
+
+/* The tables are left to the context for the next decode (when it keeps
+ * none and they are not large), else freed. */
+#define DEC_KEEP_MAX 4096
+void wire__dec_fini(dec *d) {
+  wire_ctx *ctx = d->ctx;
+  if (!ctx->dec_keep.ms && !ctx->dec_keep.tds && d->ms_cap <= DEC_KEEP_MAX &&
+      d->tds_cap <= DEC_KEEP_MAX) {
+    ctx->dec_keep.ms = d->ms;
+    ctx->dec_keep.ms_cap = d->ms_cap;
+    ctx->dec_keep.tds = d->tds;
+    ctx->dec_keep.tds_cap = d->tds_cap;
+  } else {
+    if (d->ms) wire__free(ctx, d->ms, d->ms_cap * sizeof *d->ms);
+    if (d->tds) wire__free(ctx, d->tds, d->tds_cap * sizeof *d->tds);
+  }
+  d->ms = NULL;
+  d->tds = NULL;
+  d->ms_cap = d->tds_cap = 0;
+}
+
+void wire__dec_keep_free(wire_ctx *ctx) {
+  ms_entry *ms = ctx->dec_keep.ms;
+  wire_layout **tds = ctx->dec_keep.tds;
+  if (ms) wire__free(ctx, ms, ctx->dec_keep.ms_cap * sizeof *ms);
+  if (tds) wire__free(ctx, tds, ctx->dec_keep.tds_cap * sizeof *tds);
+  memset(&ctx->dec_keep, 0, sizeof ctx->dec_keep);
+}
+
+bool wire__dec_root_header(dec *d, size_t roots) {
+  wire_ctx *ctx = d->ctx;
+  if (roots >= ctx->max_roots)
+    return fail(d, WIRE_E_LIMIT, d->in.p, "more than %llu root values",
+                (unsigned long long)ctx->max_roots);
+  wire__dec_root(d);
+  const uint8_t *s = d->in.p;
+  uint8_t h = *d->in.p++;
+  if (h != 0x01) {
+    if ((h & 0x01) && (h & 0x02) && !(h & 0xFC))
+      return fail(d, WIRE_E_UNSUPPORTED, s, "out-of-band buffers (header "
+                  "0x%02x)", h);
+    return fail(d, WIRE_E_HEADER, s, "header 0x%02x: expected 0x01 (xlang)", h);
+  }
+  if (d->dump) {
+    char text[64];
+    snprintf(text, sizeof text, "header 0x01: xlang (root value #%zu)", roots);
+    d->dump(d->dump_user, wire__off(&d->in, s), 1, 0, text);
+  }
+  return true;
+}
+
+static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
+                   wire_doc *doc, wire_dump_fn dump, void *user) {
+  dec d;
+  wire__dec_init(&d, ctx, data, len, doc, NULL);
+  /* the tables the last decode left (wire__dec_fini) */
+  d.ms = ctx->dec_keep.ms;
+  d.ms_cap = ctx->dec_keep.ms_cap;
+  d.tds = ctx->dec_keep.tds;
+  d.tds_cap = ctx->dec_keep.tds_cap;
+  memset(&ctx->dec_keep, 0, sizeof ctx->dec_keep);
+  d.dump = dump;
+  d.dump_user = user;
+  int32_t st = WIRE_OK;
+  if (len == 0) {
+    st = wire__fail(ctx, WIRE_E_TRUNCATED, 0, "empty input");
+  }
+  while (st == WIRE_OK && d.in.p < d.in.end) {
+    if (!wire__dec_root_header(&d, doc->nroots)) {
+      st = ctx->err_code;
+      break;
+    }
+    wire_node *root;
+    if (!read_slot(&d, true, true, NULL, &root)) {
+      st = ctx->err_code ? ctx->err_code : WIRE_E_STATE;
+      break;
+    }
+    if (wire_doc_add_root(doc, root) != WIRE_OK) {
+      st = WIRE_E_NOMEM;
+      break;
+    }
+  }
+  wire__dec_fini(&d);
+  return st;
+}
+
+int32_t wire_decode(wire_ctx *ctx, const uint8_t *data, size_t len,
+                    wire_doc **out) {
+  if (!ctx || !out || (!data && len)) return WIRE_E_ARG;
+  *out = NULL;
+  wire_ctx_clear_error(ctx);
+  wire_doc *doc = wire_doc_new(ctx);
+  if (!doc) return WIRE_E_NOMEM;
+  int32_t st = run(ctx, data, len, doc, NULL, NULL);
+  if (st != WIRE_OK) {
+    wire_doc_free(doc);
+    return st;
+  }
+  *out = doc;
+  return WIRE_OK;
+}
+
+int32_t wire_dump(wire_ctx *ctx, const uint8_t *data, size_t len,
+                  wire_dump_fn line, void *user) {
+  if (!ctx || !line || (!data && len)) return WIRE_E_ARG;
+  wire_ctx_clear_error(ctx);
+  wire_doc *doc = wire_doc_new(ctx);
+  if (!doc) return WIRE_E_NOMEM;
+  int32_t st = run(ctx, data, len, doc, line, user);
+  wire_doc_free(doc);
+  return st;
+}
+
+/* One field read into d->doc, for callers outside this file (the compiled
+ * codecs skip a writer's field they do not have through it). */
+bool wire__dec_field(dec *d, const wire_lfield *lf, wire_node **out) {
+  return read_field(d, lf, out);
+}

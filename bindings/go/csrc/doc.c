@@ -1,0 +1,1045 @@
+/* doc.c - the document: node builders and accessors (the arena is in
+ * arena.c). */
+#include <stdlib.h>
+
+#include "schema.h"
+
+/* ---- document ---- */
+
+/* A freed document's shell and newest arena block (up to this size) stay
+ * on the context for the next wire_doc_new. */
+#define SPARE_ARENA_MAX ((size_t)256 << 10)
+
+wire_doc *wire_doc_new(wire_ctx *ctx) {
+  if (!ctx) return NULL;
+  wire_doc *d = ctx->spare_doc;
+  if (d) {
+    ctx->spare_doc = NULL;
+    return d;
+  }
+  d = wire__alloc(ctx, sizeof *d);
+  if (!d) {
+    wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+    return NULL;
+  }
+  memset(d, 0, sizeof *d);
+  d->ctx = ctx;
+  d->arena.ctx = ctx;
+  return d;
+}
+
+void wire_doc_free(wire_doc *d) {
+  if (!d) return;
+  wire_ctx *ctx = d->ctx;
+  if (!ctx->spare_doc) {
+    wire__arena_reset(&d->arena, SPARE_ARENA_MAX);
+    wire_arena a = d->arena;
+    memset(d, 0, sizeof *d);
+    d->ctx = ctx;
+    d->arena = a;
+    ctx->spare_doc = d;
+    return;
+  }
+  wire__arena_free(&d->arena);
+  wire__free(ctx, d, sizeof *d);
+}
+
+size_t wire_doc_root_count(const wire_doc *d) { return d ? d->nroots : 0; }
+
+wire_node *wire_doc_root(const wire_doc *d, size_t i) {
+  return d && i < d->nroots ? d->roots[i] : NULL;
+}
+
+static int32_t nomem(wire_doc *d) {
+  return wire__fail(d->ctx, WIRE_E_NOMEM, 0, "out of memory");
+}
+
+int32_t wire_doc_add_root(wire_doc *d, wire_node *n) {
+  if (!d || !n) return WIRE_E_ARG;
+  wire_node **r = wire__arena_grow(&d->arena, d->roots, &d->roots_cap,
+                                   d->nroots, sizeof *r, 8);
+  if (!r) return nomem(d);
+  d->roots = r;
+  d->roots[d->nroots++] = n;
+  return WIRE_OK;
+}
+
+wire_node *wire__node_new_slow(wire_doc *d, uint8_t type) {
+  wire_node *n = wire__arena_alloc_slow(&d->arena, sizeof *n);
+  if (!n) {
+    nomem(d);
+    return NULL;
+  }
+  memset(n, 0, sizeof *n);
+  n->type = type;
+  n->index = d->nnodes++;
+  return n;
+}
+
+void *wire__doc_dup(wire_doc *d, const void *p, size_t n) {
+  void *r = wire__arena_alloc(&d->arena, n ? n : 1);
+  if (!r) {
+    nomem(d);
+    return NULL;
+  }
+  if (n) memcpy(r, p, n);
+  return r;
+}
+
+int32_t wire__list_push(wire_doc *d, wire_node *l, wire_node *item) {
+  if (l->small == l->v.list.cap) {
+    wire_node **p = wire__arena_grow(&d->arena, l->v.list.items, &l->v.list.cap,
+                                     l->small, sizeof *p, 4);
+    if (!p) return nomem(d);
+    l->v.list.items = p;
+  }
+  l->v.list.items[l->small++] = item;
+  return WIRE_OK;
+}
+
+int32_t wire__map_push(wire_doc *d, wire_node *m, wire_node *k,
+                       wire_node *v) {
+  if (m->small == m->v.map.cap) {
+    /* entries of two pointers (key, value) */
+    wire_node **p = wire__arena_grow(&d->arena, m->v.map.kv, &m->v.map.cap,
+                                     m->small, 2 * sizeof *p, 4);
+    if (!p) return nomem(d);
+    m->v.map.kv = p;
+  }
+  m->v.map.kv[2 * m->small] = k;
+  m->v.map.kv[2 * m->small + 1] = v;
+  m->small++;
+  return WIRE_OK;
+}
+
+int32_t wire__chunk_push(wire_doc *d, wire_node *m, uint32_t header,
+                         uint32_t count) {
+  wire_chunks *c = m->v.map.chunks;
+  if (!c || c->n == c->cap) {
+    uint32_t cap = c ? c->cap * 2 : 4;
+    wire_chunks *nc =
+        wire__arena_alloc(&d->arena, sizeof *nc + cap * sizeof(uint16_t));
+    if (!nc) return nomem(d);
+    nc->n = c ? c->n : 0;
+    nc->cap = cap;
+    if (c && c->n) memcpy(nc->c, c->c, c->n * sizeof(uint16_t));
+    m->v.map.chunks = c = nc;
+  }
+  c->c[c->n++] = (uint16_t)(header << 8 | count);
+  return WIRE_OK;
+}
+
+/* ---- builders ---- */
+
+static wire_node *bad(wire_doc *d, const char *msg) {
+  if (d) wire__fail(d->ctx, WIRE_E_ARG, 0, "%s", msg);
+  return NULL;
+}
+
+wire_node *wire_node_new_null(wire_doc *d) {
+  return d ? wire__node_new(d, WIRE_T_NULL) : NULL;
+}
+wire_node *wire_node_new_none(wire_doc *d) {
+  return d ? wire__node_new(d, WIRE_T_NONE) : NULL;
+}
+wire_node *wire_node_new_bool(wire_doc *d, int32_t v) {
+  if (!d) return NULL;
+  wire_node *n = wire__node_new(d, WIRE_T_BOOL);
+  if (n) n->v.i = v != 0;
+  return n;
+}
+
+wire_node *wire_node_new_int(wire_doc *d, uint32_t t, int64_t v) {
+  if (!d) return NULL;
+  if (WIRE_LIKELY(t == WIRE_T_VARINT32 || t == WIRE_T_INT32
+                      ? v == (int32_t)v
+                      : t == WIRE_T_VARINT64 || t == WIRE_T_INT64)) {
+    wire_node *n = wire__node_new(d, (uint8_t)t);
+    if (n) n->v.i = v;
+    return n;
+  }
+  if (!wire__is_int_type(t)) return bad(d, "not a signed integer type");
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  if (t == WIRE_T_INT8) { lo = INT8_MIN; hi = INT8_MAX; }
+  else if (t == WIRE_T_INT16) { lo = INT16_MIN; hi = INT16_MAX; }
+  else if (t == WIRE_T_INT32 || t == WIRE_T_VARINT32) {
+    lo = INT32_MIN; hi = INT32_MAX;
+  }
+  if (v < lo || v > hi) {
+    wire__fail(d->ctx, WIRE_E_VALUE, 0, "%lld does not fit %s",
+               (long long)v, wire_type_name(t));
+    return NULL;
+  }
+  wire_node *n = wire__node_new(d, (uint8_t)t);
+  if (n) n->v.i = v;
+  return n;
+}
+
+wire_node *wire_node_new_uint(wire_doc *d, uint32_t t, uint64_t v) {
+  if (!d) return NULL;
+  if (!wire__is_uint_type(t)) return bad(d, "not an unsigned integer type");
+  uint64_t hi = UINT64_MAX;
+  if (t == WIRE_T_UINT8) hi = UINT8_MAX;
+  else if (t == WIRE_T_UINT16) hi = UINT16_MAX;
+  else if (t == WIRE_T_UINT32 || t == WIRE_T_VAR_UINT32) hi = UINT32_MAX;
+  if (v > hi) {
+    wire__fail(d->ctx, WIRE_E_VALUE, 0, "%llu does not fit %s",
+               (unsigned long long)v, wire_type_name(t));
+    return NULL;
+  }
+  wire_node *n = wire__node_new(d, (uint8_t)t);
+  if (n) n->v.u = v;
+  return n;
+}
+
+wire_node *wire_node_new_float_bits(wire_doc *d, uint32_t t, uint64_t bits) {
+  if (!d) return NULL;
+  if (!wire__is_float_type(t)) return bad(d, "not a float type");
+  uint64_t mask = t == WIRE_T_FLOAT64   ? UINT64_MAX
+                  : t == WIRE_T_FLOAT32 ? UINT32_MAX
+                                        : UINT16_MAX;
+  if (bits & ~mask) return bad(d, "float bits wider than the type");
+  wire_node *n = wire__node_new(d, (uint8_t)t);
+  if (n) n->v.u = bits;
+  return n;
+}
+
+wire_node *wire_node_new_float(wire_doc *d, uint32_t t, double v) {
+  uint64_t bits;
+  switch (t) {
+  case WIRE_T_FLOAT16: bits = wire_float16_from_double(v); break;
+  case WIRE_T_BFLOAT16: bits = wire_bfloat16_from_double(v); break;
+  case WIRE_T_FLOAT32: {
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    bits = u;
+    break;
+  }
+  case WIRE_T_FLOAT64: memcpy(&bits, &v, 8); break;
+  default: return bad(d, "not a float type");
+  }
+  return wire_node_new_float_bits(d, t, bits);
+}
+
+/* Copies s[0..len) to out; whether it was all ASCII (then it is valid in
+ * every encoding and its UTF-8, Latin-1 forms are the bytes themselves). */
+static inline bool copy_ascii(uint8_t *out, const uint8_t *s, size_t len) {
+  uint64_t w, acc = 0;
+  size_t i = 0;
+  if (len >= 8) {
+    for (; i + 8 <= len; i += 8) {
+      memcpy(&w, s + i, 8);
+      memcpy(out + i, &w, 8);
+      acc |= w;
+    }
+    memcpy(&w, s + len - 8, 8);
+    memcpy(out + len - 8, &w, 8);
+    acc |= w;
+  } else {
+    for (; i < len; i++) {
+      out[i] = s[i];
+      acc |= s[i];
+    }
+  }
+  return !(acc & UINT64_C(0x8080808080808080));
+}
+
+wire_node *wire_node_new_string(wire_doc *d, const uint8_t *s, size_t len,
+                                int32_t enc) {
+  if (!d || (!s && len)) return bad(d, "null text");
+  if (enc == WIRE_STR_UTF8 || enc == WIRE_STR_LATIN1) {
+    /* ASCII text (the common case) is checked while it is copied. */
+    uint8_t *buf = wire__arena_alloc(&d->arena, len ? len : 1);
+    if (!buf) {
+      nomem(d);
+      return NULL;
+    }
+    if (copy_ascii(buf, s, len) ||
+        (enc == WIRE_STR_UTF8 && wire__utf8_check(s, len) == len)) {
+      /* ASCII, or valid UTF-8 kept as UTF-8: the copy is the string */
+      wire_node *node = wire__node_new(d, WIRE_T_STRING);
+      if (!node) return NULL;
+      node->a = (uint8_t)enc;
+      node->flags |= WIRE_NF_HDR_SET;
+      node->v.bytes.p = buf;
+      node->v.bytes.len = len;
+      return node;
+    }
+    /* invalid, or Latin-1 of non-ASCII text: the general path below
+     * (the copy stays unused in the arena) */
+  }
+  if (wire__utf8_check(s, len) != len) {
+    wire__fail(d->ctx, WIRE_E_STRING, 0, "text is not valid UTF-8");
+    return NULL;
+  }
+  if (enc < 0) enc = wire__java_string_encoding(s, len);
+  if (enc > WIRE_STR_UTF8) return bad(d, "unknown string encoding");
+  size_t cap = enc == WIRE_STR_UTF16 ? 2 * len : len;
+  uint8_t *buf = wire__arena_alloc(&d->arena, cap ? cap : 1);
+  if (!buf) {
+    nomem(d);
+    return NULL;
+  }
+  size_t n = wire__utf8_to_string(enc, s, len, buf);
+  if (n == SIZE_MAX) {
+    wire__fail(d->ctx, WIRE_E_ENCODE, 0,
+               "text does not fit the Latin-1 encoding");
+    return NULL;
+  }
+  wire_node *node = wire__node_new(d, WIRE_T_STRING);
+  if (!node) return NULL;
+  node->a = (uint8_t)enc;
+  node->flags |= WIRE_NF_HDR_SET;
+  node->v.bytes.p = buf;
+  node->v.bytes.len = n;
+  return node;
+}
+
+wire_node *wire_node_new_binary(wire_doc *d, const uint8_t *p, size_t len) {
+  return wire_node_new_array(d, WIRE_T_BINARY, p, len);
+}
+
+wire_node *wire_node_new_array(wire_doc *d, uint32_t t, const uint8_t *p,
+                               size_t len) {
+  if (!d || (!p && len)) return bad(d, "null bytes");
+  uint32_t w = t == WIRE_T_BINARY ? 1 : wire_type_array_width(t);
+  if (!w) return bad(d, "not a dense array type");
+  if (len % w) return bad(d, "byte length is not a multiple of the width");
+  if (len > UINT32_MAX) return bad(d, "array longer than 4 GiB");
+  if (t == WIRE_T_BOOL_ARRAY)
+    for (size_t i = 0; i < len; i++)
+      if (p[i] > 1) return bad(d, "bool array bytes must be 0 or 1");
+  uint8_t *copy = wire__doc_dup(d, p, len);
+  if (!copy) return NULL;
+  wire_node *n = wire__node_new(d, (uint8_t)t);
+  if (!n) return NULL;
+  n->v.bytes.p = copy;
+  n->v.bytes.len = len;
+  return n;
+}
+
+wire_node *wire_node_new_date(wire_doc *d, int64_t days) {
+  if (!d) return NULL;
+  wire_node *n = wire__node_new(d, WIRE_T_DATE);
+  if (n) n->v.i = days;
+  return n;
+}
+
+static wire_node *new_time(wire_doc *d, uint8_t t, int64_t s, uint32_t ns) {
+  if (!d) return NULL;
+  if (ns >= 1000000000u) {
+    wire__fail(d->ctx, WIRE_E_VALUE, 0, "nanoseconds must be < 1e9");
+    return NULL;
+  }
+  wire_node *n = wire__node_new(d, t);
+  if (n) {
+    n->v.i = s;
+    n->small = ns;
+  }
+  return n;
+}
+wire_node *wire_node_new_timestamp(wire_doc *d, int64_t s, uint32_t ns) {
+  return new_time(d, WIRE_T_TIMESTAMP, s, ns);
+}
+wire_node *wire_node_new_duration(wire_doc *d, int64_t s, uint32_t ns) {
+  return new_time(d, WIRE_T_DURATION, s, ns);
+}
+
+wire_node *wire_node_new_decimal(wire_doc *d, int32_t negative,
+                                 const uint8_t *mag, size_t len,
+                                 int32_t scale) {
+  if (!d || (!mag && len)) return bad(d, "null magnitude");
+  while (len && mag[len - 1] == 0) len--; /* minimal form */
+  if (len > UINT32_MAX) return bad(d, "decimal too long");
+  uint8_t *copy = wire__doc_dup(d, mag, len);
+  if (!copy) return NULL;
+  wire_node *n = wire__node_new(d, WIRE_T_DECIMAL);
+  if (!n) return NULL;
+  n->v.dec.mag = copy;
+  n->v.dec.len = (uint32_t)len;
+  n->small = (uint32_t)scale;
+  if (negative && len) n->flags |= WIRE_NF_NEGATIVE;
+  return n;
+}
+
+wire_node *wire_node_new_enum(wire_doc *d, uint32_t type_id, uint32_t v) {
+  if (!d) return NULL;
+  wire_node *n = wire__node_new(d, WIRE_T_ENUM);
+  if (n) {
+    n->v.en.type_id = type_id;
+    n->small = v;
+  }
+  return n;
+}
+
+wire_node *wire_node_new_named_enum(wire_doc *d, const uint8_t *ns,
+                                    size_t ns_len, const uint8_t *name,
+                                    size_t name_len, uint32_t v) {
+  if (!d || (!ns && ns_len) || (!name && name_len)) return bad(d, "null name");
+  if (wire_meta_choose_encoding(WIRE_MSCTX_NAMESPACE, ns, ns_len) < 0 ||
+      wire_meta_choose_encoding(WIRE_MSCTX_TYPE_NAME, name, name_len) < 0) {
+    wire__fail(d->ctx, WIRE_E_META_STRING, 0, "name is not a meta string");
+    return NULL;
+  }
+  wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
+  if (!nm) {
+    nomem(d);
+    return NULL;
+  }
+  memset(nm, 0, sizeof *nm);
+  nm->ns = wire__doc_dup(d, ns, ns_len);
+  nm->name = wire__doc_dup(d, name, name_len);
+  if (!nm->ns || !nm->name) return NULL;
+  nm->ns_len = (uint32_t)ns_len;
+  nm->name_len = (uint32_t)name_len;
+  wire_node *n = wire__node_new(d, WIRE_T_NAMED_ENUM);
+  if (n) {
+    n->v.nen.names = nm;
+    n->small = v;
+  }
+  return n;
+}
+
+wire_node *wire_node_new_list(wire_doc *d, uint32_t t) {
+  if (!d) return NULL;
+  if (t != WIRE_T_LIST && t != WIRE_T_SET) return bad(d, "not list or set");
+  return wire__node_new(d, (uint8_t)t);
+}
+
+int32_t wire_list_append(wire_doc *d, wire_node *l, wire_node *e) {
+  if (!d || !l || !e || (l->type != WIRE_T_LIST && l->type != WIRE_T_SET))
+    return WIRE_E_ARG;
+  return wire__list_push(d, l, e);
+}
+
+wire_node *wire_node_new_map(wire_doc *d) {
+  return d ? wire__node_new(d, WIRE_T_MAP) : NULL;
+}
+
+int32_t wire_map_put(wire_doc *d, wire_node *m, wire_node *k, wire_node *v) {
+  if (!d || !m || !k || !v || m->type != WIRE_T_MAP) return WIRE_E_ARG;
+  return wire__map_push(d, m, k, v);
+}
+
+/* ---- wire choices ---- */
+
+int32_t wire_node_set_tracked(wire_node *n, int32_t tracked) {
+  if (!n) return WIRE_E_ARG;
+  n->flags |= WIRE_NF_TRACK_SET;
+  if (tracked) n->flags |= WIRE_NF_TRACKED;
+  else n->flags &= (uint8_t)~WIRE_NF_TRACKED;
+  return WIRE_OK;
+}
+int32_t wire_node_tracked(const wire_node *n) {
+  if (!n) return -1;
+  if (!(n->flags & WIRE_NF_TRACK_SET)) return -1;
+  return (n->flags & WIRE_NF_TRACKED) != 0;
+}
+
+int32_t wire_list_set_header(wire_node *l, int32_t h) {
+  if (!l || (l->type != WIRE_T_LIST && l->type != WIRE_T_SET) || h > 15)
+    return WIRE_E_ARG;
+  if (h < 0) {
+    l->flags &= (uint8_t)~WIRE_NF_HDR_SET;
+  } else {
+    l->flags |= WIRE_NF_HDR_SET;
+    l->a = (uint8_t)h;
+  }
+  return WIRE_OK;
+}
+int32_t wire_list_header(const wire_node *l) {
+  if (!l || !(l->flags & WIRE_NF_HDR_SET)) return -1;
+  return l->a;
+}
+
+int32_t wire_map_add_chunk(wire_doc *d, wire_node *m, uint32_t h,
+                           uint32_t count) {
+  if (!d || !m || m->type != WIRE_T_MAP || h > 0x3F || count < 1 ||
+      count > 255)
+    return WIRE_E_ARG;
+  return wire__chunk_push(d, m, h, count);
+}
+int32_t wire_map_clear_chunks(wire_node *m) {
+  if (!m || m->type != WIRE_T_MAP) return WIRE_E_ARG;
+  m->v.map.chunks = NULL;
+  return WIRE_OK;
+}
+size_t wire_map_chunk_count(const wire_node *m) {
+  if (!m || m->type != WIRE_T_MAP || !m->v.map.chunks) return 0;
+  return m->v.map.chunks->n;
+}
+int32_t wire_map_chunk(const wire_node *m, size_t i, uint32_t *h,
+                       uint32_t *count) {
+  if (i >= wire_map_chunk_count(m)) return WIRE_E_ARG;
+  uint16_t c = m->v.map.chunks->c[i];
+  if (h) *h = c >> 8;
+  if (count) *count = c & 0xFF;
+  return WIRE_OK;
+}
+
+static bool has_names(const wire_node *n) {
+  return n && (n->type == WIRE_T_NAMED_ENUM || n->type == WIRE_T_NAMED_STRUCT ||
+               n->type == WIRE_T_NAMED_EXT || n->type == WIRE_T_NAMED_UNION);
+}
+
+int32_t wire_node_set_name_encodings(wire_node *n, int32_t nse, int32_t ne) {
+  if (!has_names(n)) return WIRE_E_ARG;
+  if (nse < 0 || ne < 0) {
+    n->flags &= (uint8_t)~WIRE_NF_NAMES_SET;
+    return WIRE_OK;
+  }
+  if (nse > 4 || ne > 4) return WIRE_E_ARG;
+  n->flags |= WIRE_NF_NAMES_SET;
+  n->a = (uint8_t)nse;
+  n->b = (uint8_t)ne;
+  return WIRE_OK;
+}
+int32_t wire_node_name_encodings(const wire_node *n, int32_t *nse,
+                                 int32_t *ne) {
+  if (!has_names(n)) return WIRE_E_ARG;
+  bool set = n->flags & WIRE_NF_NAMES_SET;
+  if (nse) *nse = set ? n->a : -1;
+  if (ne) *ne = set ? n->b : -1;
+  return WIRE_OK;
+}
+
+int32_t wire_node_set_name_hash_forms(wire_node *n, int32_t ns_form,
+                                      int32_t name_form) {
+  if (!n || n->type != WIRE_T_NAMED_ENUM || ns_form < 0 || ns_form > 1 ||
+      name_form < 0 || name_form > 1)
+    return WIRE_E_ARG;
+  n->v.nen.names->ns_hash_form = (uint8_t)ns_form;
+  n->v.nen.names->name_hash_form = (uint8_t)name_form;
+  return WIRE_OK;
+}
+static wire_names *names_of(const wire_node *n) {
+  if (!n) return NULL;
+  switch (n->type) {
+  case WIRE_T_NAMED_ENUM: return n->v.nen.names;
+  case WIRE_T_NAMED_STRUCT: case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+  case WIRE_T_NAMED_EXT: return n->v.st.names;
+  case WIRE_T_NAMED_UNION: return n->v.un.names;
+  default: return NULL;
+  }
+}
+
+/* flags: 1 namespace is a cross-role reference, 2 type name is one,
+ * 4 namespace announced again, 8 type name announced again. */
+int32_t wire_node_set_name_refs(wire_node *n, int32_t ns_xref,
+                                int32_t name_xref) {
+  wire_names *nm = names_of(n);
+  if (!nm) return WIRE_E_ARG;
+  nm->ns_xref = (ns_xref & 1) != 0;
+  nm->name_xref = (name_xref & 1) != 0;
+  nm->ns_again = (ns_xref & 2) != 0;
+  nm->name_again = (name_xref & 2) != 0;
+  return WIRE_OK;
+}
+
+int32_t wire_node_name_refs(const wire_node *n, int32_t *ns_xref,
+                            int32_t *name_xref) {
+  wire_names *nm = names_of(n);
+  if (!nm) return WIRE_E_ARG;
+  if (ns_xref) *ns_xref = nm->ns_xref | (nm->ns_again << 1);
+  if (name_xref) *name_xref = nm->name_xref | (nm->name_again << 1);
+  return WIRE_OK;
+}
+
+int32_t wire_node_name_hash_forms(const wire_node *n, int32_t *ns_form,
+                                  int32_t *name_form) {
+  if (!n || n->type != WIRE_T_NAMED_ENUM) return WIRE_E_ARG;
+  if (ns_form) *ns_form = n->v.nen.names->ns_hash_form;
+  if (name_form) *name_form = n->v.nen.names->name_hash_form;
+  return WIRE_OK;
+}
+
+/* ---- accessors ---- */
+
+uint32_t wire_node_type(const wire_node *n) { return n ? n->type : WIRE_T_NULL; }
+/* Each accessor returns 0 / NULL for a node of another kind. */
+int64_t wire_node_int(const wire_node *n) {
+  if (!n) return 0;
+  switch (n->type) {
+  case WIRE_T_BOOL: case WIRE_T_DATE: case WIRE_T_TIMESTAMP:
+  case WIRE_T_DURATION:
+    return n->v.i;
+  default:
+    return wire__is_int_type(n->type) ? n->v.i : 0;
+  }
+}
+uint64_t wire_node_uint(const wire_node *n) {
+  return n && wire__is_uint_type(n->type) ? n->v.u : 0;
+}
+uint64_t wire_node_float_bits(const wire_node *n) {
+  return n && wire__is_float_type(n->type) ? n->v.u : 0;
+}
+
+double wire_node_float(const wire_node *n) {
+  if (!n) return 0;
+  switch (n->type) {
+  case WIRE_T_FLOAT16: return wire_float16_to_double((uint16_t)n->v.u);
+  case WIRE_T_BFLOAT16: return wire_bfloat16_to_float((uint16_t)n->v.u);
+  case WIRE_T_FLOAT32: {
+    float f;
+    uint32_t u = (uint32_t)n->v.u;
+    memcpy(&f, &u, 4);
+    return f;
+  }
+  case WIRE_T_FLOAT64: {
+    double x;
+    memcpy(&x, &n->v.u, 8);
+    return x;
+  }
+  default: return 0;
+  }
+}
+
+uint32_t wire_node_nanos(const wire_node *n) {
+  return n && (n->type == WIRE_T_TIMESTAMP || n->type == WIRE_T_DURATION)
+             ? n->small
+             : 0;
+}
+
+const uint8_t *wire_node_bytes(const wire_node *n, size_t *len) {
+  size_t l = 0;
+  const uint8_t *p = NULL;
+  if (n) {
+    if (n->type == WIRE_T_STRING || n->type == WIRE_T_BINARY ||
+        wire__is_array_type(n->type)) {
+      p = n->v.bytes.p;
+      l = (size_t)n->v.bytes.len;
+    } else if (n->type == WIRE_T_DECIMAL) {
+      p = n->v.dec.mag;
+      l = n->v.dec.len;
+    } else if (n->type == WIRE_T_NAMED_ENUM) {
+      p = n->v.nen.names->name;
+      l = n->v.nen.names->name_len;
+    }
+  }
+  if (len) *len = l;
+  return p;
+}
+
+int32_t wire_node_string_encoding(const wire_node *n) {
+  return n && n->type == WIRE_T_STRING ? n->a : -1;
+}
+
+int32_t wire_node_string_utf8(const wire_node *n, uint8_t *out, size_t cap,
+                              size_t *out_len) {
+  if (!n || n->type != WIRE_T_STRING || (!out && cap)) return WIRE_E_ARG;
+  size_t need = wire__string_utf8_len(n->a, n->v.bytes.p, n->v.bytes.len);
+  if (out_len) *out_len = need;
+  if (need > cap) return WIRE_E_BUFFER_FULL;
+  wire__string_to_utf8(n->a, n->v.bytes.p, n->v.bytes.len, out);
+  return WIRE_OK;
+}
+
+int32_t wire_node_decimal_negative(const wire_node *n) {
+  return n && n->type == WIRE_T_DECIMAL && (n->flags & WIRE_NF_NEGATIVE);
+}
+int32_t wire_node_decimal_scale(const wire_node *n) {
+  return n && n->type == WIRE_T_DECIMAL ? (int32_t)n->small : 0;
+}
+uint32_t wire_node_enum_type_id(const wire_node *n) {
+  return n && n->type == WIRE_T_ENUM ? n->v.en.type_id : 0;
+}
+const uint8_t *wire_node_enum_namespace(const wire_node *n, size_t *len) {
+  if (!n || n->type != WIRE_T_NAMED_ENUM) {
+    if (len) *len = 0;
+    return NULL;
+  }
+  if (len) *len = n->v.nen.names->ns_len;
+  return n->v.nen.names->ns;
+}
+uint32_t wire_node_enum_value(const wire_node *n) {
+  return n && (n->type == WIRE_T_ENUM || n->type == WIRE_T_NAMED_ENUM)
+             ? n->small
+             : 0;
+}
+
+size_t wire_node_count(const wire_node *n) {
+  if (!n) return 0;
+  switch (n->type) {
+  case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP:
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
+    return n->small;
+  default:
+    if (wire__is_array_type(n->type))
+      return (size_t)n->v.bytes.len / wire_type_array_width(n->type);
+    if (n->type == WIRE_T_BINARY) return (size_t)n->v.bytes.len;
+    return 0;
+  }
+}
+
+wire_node *wire_node_child(const wire_node *n, size_t i) {
+  if (!n || (n->type != WIRE_T_LIST && n->type != WIRE_T_SET) ||
+      i >= n->small)
+    return NULL;
+  return n->v.list.items[i];
+}
+wire_node *wire_node_map_key(const wire_node *n, size_t i) {
+  if (!n || n->type != WIRE_T_MAP || i >= n->small) return NULL;
+  return n->v.map.kv[2 * i];
+}
+wire_node *wire_node_map_value(const wire_node *n, size_t i) {
+  if (!n || n->type != WIRE_T_MAP || i >= n->small) return NULL;
+  return n->v.map.kv[2 * i + 1];
+}
+
+uint32_t wire_node_index(const wire_node *n) { return n ? n->index : 0; }
+size_t wire_doc_node_count(const wire_doc *d) { return d ? d->nnodes : 0; }
+
+/* ---- user types ---- */
+
+uint8_t wire__struct_kind(const wire_ctx *ctx, const wire_utype *t) {
+  bool compat = ctx->compatible && t->evolving;
+  if (t->kind == WIRE_KIND_EXT) return t->by_name ? WIRE_T_NAMED_EXT : WIRE_T_EXT;
+  return t->by_name ? (compat ? WIRE_T_NAMED_COMPATIBLE_STRUCT : WIRE_T_NAMED_STRUCT)
+                    : (compat ? WIRE_T_COMPATIBLE_STRUCT : WIRE_T_STRUCT);
+}
+
+uint8_t wire__layout_struct_kind(const wire_layout *l) {
+  return l->by_name ? (l->compatible ? WIRE_T_NAMED_COMPATIBLE_STRUCT
+                                     : WIRE_T_NAMED_STRUCT)
+                    : (l->compatible ? WIRE_T_COMPATIBLE_STRUCT : WIRE_T_STRUCT);
+}
+
+/* Structs, and ext values whose body the schema describes as fields. */
+static bool is_struct(const wire_node *n) {
+  return n && n->type >= WIRE_T_STRUCT && n->type <= WIRE_T_NAMED_EXT;
+}
+static bool is_union(const wire_node *n) {
+  return n && n->type >= WIRE_T_UNION && n->type <= WIRE_T_NAMED_UNION;
+}
+
+static wire_utype *reg_type(wire_doc *d, uint32_t type, uint8_t kind) {
+  wire_registry *r = d->ctx->reg;
+  if (!r || type >= r->ntypes || r->types[type].kind != kind) {
+    wire__fail(d->ctx, WIRE_E_ARG, 0, "type %u is not a registered %s", type,
+               kind == WIRE_KIND_STRUCT ? "struct" : kind == WIRE_KIND_ENUM
+                                                         ? "enum" : "union");
+    return NULL;
+  }
+  return &r->types[type];
+}
+
+wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
+  if (!d) return NULL;
+  wire_registry *r = d->ctx->reg;
+  if (WIRE_LIKELY(r && type < r->ntypes && r->types[type].layout &&
+                  r->types[type].kind == WIRE_KIND_STRUCT)) {
+    /* A struct type in use: its layout is there. */
+    wire_utype *t = &r->types[type];
+    wire_layout *l = t->layout;
+    wire_node **fields = wire__arena_alloc(&d->arena,
+                                           (l->nfields + 1) * sizeof *fields);
+    wire_node *n = fields ? wire__node_new(d, wire__struct_kind(d->ctx, t))
+                          : NULL;
+    if (!n) {
+      if (!fields) nomem(d);
+      return NULL;
+    }
+    for (uint32_t i = 0; i <= l->nfields; i++) fields[i] = NULL;
+    n->v.st.layout = l;
+    n->v.st.fields = fields;
+    n->small = l->nfields;
+    return n;
+  }
+  bool ext = r && type < r->ntypes && r->types[type].kind == WIRE_KIND_EXT;
+  wire_utype *t = ext ? &r->types[type] : reg_type(d, type, WIRE_KIND_STRUCT);
+  if (!t || wire__layout_of(d->ctx, type) != WIRE_OK) return NULL;
+  wire_node *n = wire__node_new(d, wire__struct_kind(d->ctx, t));
+  if (!n) return NULL;
+  wire_layout *l = t->layout;
+  n->v.st.layout = l;
+  n->v.st.fields = wire__arena_alloc(&d->arena, (l->nfields + 1) * sizeof(wire_node *));
+  if (!n->v.st.fields) {
+    nomem(d);
+    return NULL;
+  }
+  memset(n->v.st.fields, 0, (l->nfields + 1) * sizeof(wire_node *));
+  n->small = l->nfields;
+  return n;
+}
+
+/* Index of a field by wire name (snake_case), declared name, or "#tag". */
+int32_t wire__field_index(wire_ctx *ctx, const wire_layout *l,
+                          const char *name, size_t len) {
+  /* Names through the layout's index; "#tag" by the scan below. */
+  if (l->ix && !(len > 0 && name[0] == '#'))
+    return wire__layout_find(l, name, len);
+  for (uint32_t i = 0; i < l->nfields; i++) {
+    const wire_lfield *f = &l->fields[i];
+    if (f->name_len == len && f->name && wire__eq(f->name, name, len))
+      return (int32_t)i;
+    if (f->local != WIRE_NO_TYPE && l->type_index != WIRE_NO_TYPE) {
+      const char *decl = ctx->reg->types[l->type_index].fields[f->local].name;
+      if (strlen(decl) == len && wire__eq(decl, name, len)) return (int32_t)i;
+    }
+    if (f->tag >= 0 && len > 1 && name[0] == '#') {
+      char *end;
+      char buf[16];
+      if (len < sizeof buf) {
+        memcpy(buf, name + 1, len - 1);
+        buf[len - 1] = 0;
+        long v = strtol(buf, &end, 10);
+        if (*end == 0 && v == f->tag) return (int32_t)i;
+      }
+    }
+  }
+  return -1;
+}
+
+int32_t wire_struct_set_field(wire_doc *d, wire_node *n, const char *name,
+                              size_t len, wire_node *value) {
+  if (!d || !is_struct(n) || !name || !value) return WIRE_E_ARG;
+  int32_t i = wire__field_index(d->ctx, n->v.st.layout, name, len);
+  if (i < 0)
+    return wire__fail(d->ctx, WIRE_E_ENCODE, 0, "no field %.*s", (int)len,
+                      name);
+  n->v.st.fields[i] = value;
+  return WIRE_OK;
+}
+
+int32_t wire_struct_set_field_at(wire_doc *d, wire_node *n, size_t index,
+                                 wire_node *value) {
+  if (WIRE_LIKELY(d && value && is_struct(n) && index < n->small)) {
+    n->v.st.fields[index] = value;
+    return WIRE_OK;
+  }
+  if (!d || !is_struct(n) || !value) return WIRE_E_ARG;
+  if (index >= n->v.st.layout->nfields)
+    return wire__fail(d->ctx, WIRE_E_ARG, 0, "field index %zu of %u", index,
+                      n->v.st.layout->nfields);
+  /* A decoded struct may hold fewer values than its layout has fields
+   * (n->small); the ones between are unset. */
+  if (index >= n->small) {
+    for (uint32_t i = n->small; i < index; i++) n->v.st.fields[i] = NULL;
+    n->small = (uint32_t)index + 1;
+  }
+  n->v.st.fields[index] = value;
+  return WIRE_OK;
+}
+
+int32_t wire_struct_field_index(const wire_doc *d, const wire_node *n,
+                                const char *name, size_t len,
+                                uint32_t *out_index) {
+  if (!d || !is_struct(n) || (!name && len) || !out_index) return WIRE_E_ARG;
+  int32_t i = wire__field_index(d->ctx, n->v.st.layout, name ? name : "", len);
+  if (i < 0)
+    return wire__fail(d->ctx, WIRE_E_SCHEMA, 0, "no field %.*s",
+                      (int)(len > 64 ? 64 : len), name ? name : "");
+  *out_index = (uint32_t)i;
+  return WIRE_OK;
+}
+
+wire_node *wire_node_new_enum_of(wire_doc *d, uint32_t type, uint32_t value) {
+  if (!d) return NULL;
+  wire_utype *t = reg_type(d, type, WIRE_KIND_ENUM);
+  if (!t) return NULL;
+  if (!t->by_name) return wire_node_new_enum(d, t->user_id, value);
+  return wire_node_new_named_enum(d, (const uint8_t *)t->ns, strlen(t->ns),
+                                  (const uint8_t *)t->name, strlen(t->name),
+                                  value);
+}
+
+wire_node *wire_node_new_union(wire_doc *d, uint32_t type, uint32_t case_id,
+                               wire_node *value) {
+  if (!d || !value) return NULL;
+  wire_node *n;
+  if (type == WIRE_BY_NAME) {
+    n = wire__node_new(d, WIRE_T_UNION);
+    if (!n) return NULL;
+    n->v.un.user_id = UINT32_MAX;
+    n->v.un.reg = WIRE_NO_TYPE;
+  } else {
+    wire_utype *t = reg_type(d, type, WIRE_KIND_UNION);
+    if (!t) return NULL;
+    n = wire__node_new(d, t->by_name ? WIRE_T_NAMED_UNION : WIRE_T_TYPED_UNION);
+    if (!n) return NULL;
+    n->v.un.user_id = t->by_name ? UINT32_MAX : t->user_id;
+    n->v.un.reg = type;
+    if (t->by_name) {
+      wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
+      if (!nm) {
+        nomem(d);
+        return NULL;
+      }
+      memset(nm, 0, sizeof *nm);
+      nm->ns = (const uint8_t *)t->ns;
+      nm->ns_len = (uint32_t)strlen(t->ns);
+      nm->name = (const uint8_t *)t->name;
+      nm->name_len = (uint32_t)strlen(t->name);
+      n->v.un.names = nm;
+    }
+  }
+  n->small = case_id;
+  n->v.un.value = value;
+  return n;
+}
+
+wire_node *wire_node_field(const wire_node *n, size_t i) {
+  return is_struct(n) && i < n->small ? n->v.st.fields[i] : NULL;
+}
+
+const char *wire_node_field_name(const wire_node *n, size_t i,
+                                 size_t *out_len) {
+  if (out_len) *out_len = 0;
+  if (!is_struct(n) || i >= n->v.st.layout->nfields) return NULL;
+  const wire_lfield *f = &n->v.st.layout->fields[i];
+  if (out_len) *out_len = f->name_len;
+  return (const char *)f->name;
+}
+
+int32_t wire_node_field_tag(const wire_node *n, size_t i) {
+  if (!is_struct(n) || i >= n->v.st.layout->nfields) return -1;
+  return n->v.st.layout->fields[i].tag;
+}
+
+/* The registered type of a given kind with this id or these names. */
+static uint32_t lookup(const wire_doc *d, uint8_t kind, uint32_t id,
+                       const wire_names *nm) {
+  wire_registry *r = d ? d->ctx->reg : NULL;
+  for (uint32_t i = 0; r && i < r->ntypes; i++) {
+    wire_utype *t = &r->types[i];
+    if (t->kind != kind) continue;
+    if (nm ? (t->by_name && strlen(t->ns) == nm->ns_len &&
+              strlen(t->name) == nm->name_len &&
+              wire__eq(t->ns, nm->ns, nm->ns_len) &&
+              wire__eq(t->name, nm->name, nm->name_len))
+           : (!t->by_name && t->user_id == id))
+      return i;
+  }
+  return WIRE_NO_TYPE;
+}
+
+int32_t wire_node_user_type(const wire_doc *d, const wire_node *n,
+                            uint32_t *out_type) {
+  if (!n || !out_type) return WIRE_E_ARG;
+  uint32_t ti = WIRE_NO_TYPE;
+  if (is_struct(n)) ti = n->v.st.layout->type_index;
+  else if (n->type == WIRE_T_ENUM) ti = lookup(d, WIRE_KIND_ENUM, n->v.en.type_id, NULL);
+  else if (n->type == WIRE_T_NAMED_ENUM) ti = lookup(d, WIRE_KIND_ENUM, 0, n->v.nen.names);
+  else if (n->type == WIRE_T_UNION) ti = n->v.un.reg;
+  else if (n->type == WIRE_T_TYPED_UNION) ti = lookup(d, WIRE_KIND_UNION, n->v.un.user_id, NULL);
+  else if (n->type == WIRE_T_NAMED_UNION && n->v.un.names)
+    ti = lookup(d, WIRE_KIND_UNION, 0, n->v.un.names);
+  if (ti == WIRE_NO_TYPE) return WIRE_E_SCHEMA;
+  *out_type = ti;
+  return WIRE_OK;
+}
+
+/* Namespace and name of a user-typed node (struct, named enum or union),
+ * or of a struct read from a TypeDef. */
+int32_t wire_node_type_names(const wire_node *n, const uint8_t **ns,
+                             size_t *ns_len, const uint8_t **name,
+                             size_t *name_len) {
+  if (!n || !ns || !ns_len || !name || !name_len) return WIRE_E_ARG;
+  *ns = *name = NULL;
+  *ns_len = *name_len = 0;
+  const wire_names *nm = NULL;
+  if (is_struct(n)) {
+    const wire_layout *l = n->v.st.layout;
+    if (!l->by_name) return WIRE_E_ARG;
+    *ns = l->ns;
+    *ns_len = l->ns_len;
+    *name = l->name;
+    *name_len = l->name_len;
+    return WIRE_OK;
+  }
+  if (n->type == WIRE_T_NAMED_ENUM) nm = n->v.nen.names;
+  else if (is_union(n)) nm = n->v.un.names;
+  if (!nm) return WIRE_E_ARG;
+  *ns = nm->ns;
+  *ns_len = nm->ns_len;
+  *name = nm->name;
+  *name_len = nm->name_len;
+  return WIRE_OK;
+}
+
+/* User type id of a struct, enum or typed union; UINT32_MAX if by name. */
+uint32_t wire_node_user_type_id(const wire_node *n) {
+  if (!n) return UINT32_MAX;
+  if (is_struct(n)) return n->v.st.layout->by_name ? UINT32_MAX
+                                                   : n->v.st.layout->user_id;
+  if (n->type == WIRE_T_ENUM) return n->v.en.type_id;
+  if (is_union(n)) return n->v.un.user_id;
+  return UINT32_MAX;
+}
+
+uint32_t wire_node_union_case(const wire_node *n) {
+  return is_union(n) ? n->small : 0;
+}
+wire_node *wire_node_union_value(const wire_node *n) {
+  return is_union(n) ? n->v.un.value : NULL;
+}
+
+const uint8_t *wire_node_typedef(const wire_node *n, size_t *out_len) {
+  if (out_len) *out_len = 0;
+  if (!is_struct(n)) return NULL;
+  const wire_layout *l = n->v.st.layout;
+  if (!l->td || l->matches_schema) return NULL;
+  if (out_len) *out_len = l->td_len;
+  return l->td;
+}
+
+static wire_node *struct_of_layout(wire_doc *d, wire_layout *l) {
+  wire_node *n = wire__node_new(d, wire__layout_struct_kind(l));
+  if (!n) return NULL;
+  n->v.st.layout = l;
+  n->v.st.fields = wire__arena_alloc(&d->arena,
+                                     (l->nfields + 1) * sizeof(wire_node *));
+  if (!n->v.st.fields) {
+    nomem(d);
+    return NULL;
+  }
+  memset(n->v.st.fields, 0, (l->nfields + 1) * sizeof(wire_node *));
+  n->small = l->nfields;
+  return n;
+}
+
+/* Links a struct layout read from a TypeDef to the schema's type when
+ * there is one. */
+void wire__struct_typedef_link(wire_ctx *ctx, wire_layout *l) {
+  wire_registry *r = ctx->reg;
+  for (uint32_t i = 0; r && i < r->ntypes; i++) {
+    wire_utype *t = &r->types[i];
+    if (t->kind != WIRE_KIND_STRUCT || t->by_name != l->by_name) continue;
+    if (l->by_name ? (strlen(t->ns) == l->ns_len &&
+                      strlen(t->name) == l->name_len &&
+                      wire__eq(t->ns, l->ns, l->ns_len) &&
+                      wire__eq(t->name, l->name, l->name_len))
+                   : t->user_id == l->user_id) {
+      l->type_index = i;
+      wire__layout_link(ctx, l);
+      break;
+    }
+  }
+}
+
+wire_node *wire_node_new_struct_typedef(wire_doc *d, const uint8_t *td,
+                                        size_t len) {
+  if (!d || !td) return NULL;
+  uint8_t *copy = wire__doc_dup(d, td, len);
+  if (!copy) return NULL;
+  wire_in in = {d->ctx, copy, copy, copy + len};
+  wire_layout *l;
+  if (wire__typedef_read(d->ctx, &in, &d->arena, d->ctx->max_depth, &l) !=
+      WIRE_OK)
+    return NULL;
+  if (in.p != in.end || l->kind != WIRE_KIND_STRUCT) {
+    wire__fail(d->ctx, WIRE_E_TYPEDEF, 0, "not one struct TypeDef");
+    return NULL;
+  }
+  wire__struct_typedef_link(d->ctx, l);
+  return struct_of_layout(d, l);
+}
+
+wire_node *wire_node_new_struct_like(wire_doc *d, const wire_node *other) {
+  if (!d || !is_struct(other)) return NULL;
+  wire_node *n = struct_of_layout(d, other->v.st.layout);
+  if (n) n->type = other->type;
+  return n;
+}

@@ -1,0 +1,449 @@
+/* internal.h - shared definitions of libwire's sources. Not installed. */
+#ifndef WIRE_INTERNAL_H
+#define WIRE_INTERNAL_H
+
+#include "wire.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <string.h>
+
+#define WIRE_LIKELY(x) __builtin_expect(!!(x), 1)
+#define WIRE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- Context ---------------------------------------------------------- */
+
+struct wire_ctx {
+  wire_malloc_fn malloc_fn;
+  wire_realloc_fn realloc_fn;
+  wire_free_fn free_fn;
+  void *user;
+  bool ref_tracking;
+  bool compatible;
+  bool trusted_text;     /* WIRE_OPT_TRUSTED_TEXT */
+  uint8_t string_policy; /* WIRE_OPT_STRING_POLICY */
+  uint32_t max_depth;
+  uint64_t max_binary;
+  uint64_t max_collection;
+  uint64_t max_nodes;
+  uint64_t max_decimal_bytes;
+  uint64_t max_roots;
+  uint64_t max_typedef_bytes;
+  uint64_t max_typedef_fields;
+  uint64_t max_typedef_cache; /* entries of the incoming TypeDef cache */
+  int32_t err_code;
+  uint64_t err_offset;
+  char err_msg[256];
+  /* Scratch reused across calls so steady-state decoding does not call the
+   * allocator per message. */
+  void **refs;      /* reference table: decoded nodes by ref id */
+  size_t refs_cap;
+  struct wire_registry_s *reg; /* user types (schema.h), NULL if none */
+  struct wire_tape_scratch *tape; /* tape codec scratch (tape_enc.c) */
+  struct wire_mem_s *mem; /* native memory layouts (mem.c), NULL if none */
+  struct wire_tdcache *tdc; /* incoming TypeDefs (schema.h), or NULL */
+  /* Kept from one call to the next (up to a size), so that steady-state
+   * encoding and decoding do not call the allocator: an emptied document
+   * with its newest arena block, one output block (of wire_ctx_free_bytes),
+   * and the per-call tables of the encoder and the decoder. */
+  struct wire_doc *spare_doc;
+  uint8_t *spare_out;
+  size_t spare_out_cap;
+  struct {
+    void *marked, *tds, *tdn, *ms;
+    size_t marked_cap, tds_cap, tdn_cap, ms_cap;
+  } enc_keep;
+  struct {
+    void *ms, *tds;
+    size_t ms_cap, tds_cap;
+  } dec_keep;
+};
+
+/* Frees what the context keeps between calls (ctx.c; the tables by
+ * policy.c and decode.c, which know their element sizes). */
+void wire__ctx_release_spares(wire_ctx *ctx);
+void wire__enc_keep_free(wire_ctx *ctx);
+void wire__dec_keep_free(wire_ctx *ctx);
+/* An output block for an encoder: ctx->spare_out when there is one, else a
+ * new one of `want` bytes; *cap gets its size. NULL if out of memory. */
+uint8_t *wire__out_take(wire_ctx *ctx, size_t want, size_t *cap);
+/* Turns an output block p[0..cap) whose bytes start at p + WIRE_OUT_PREFIX
+ * into a wire_ctx_free_bytes block. */
+#define WIRE_OUT_PREFIX 16 /* = ctx.c's BYTES_PREFIX */
+uint8_t *wire__out_finish(uint8_t *p, size_t cap);
+
+void *wire__alloc(wire_ctx *ctx, size_t size);
+void *wire__realloc(wire_ctx *ctx, void *p, size_t old_size, size_t size);
+void wire__free(wire_ctx *ctx, void *p, size_t size);
+/* Records an error on the context and returns code. */
+int32_t wire__fail(wire_ctx *ctx, int32_t code, uint64_t offset,
+                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Allocates a block released by wire_ctx_free_bytes (size kept in front). */
+uint8_t *wire__bytes_alloc(wire_ctx *ctx, size_t size);
+int32_t wire__refs_reserve(wire_ctx *ctx, size_t n);
+/* Frees the native memory layouts of the context (mem.c). */
+void wire__mem_free(wire_ctx *ctx);
+/* MurmurHash3 x86 32-bit with seed 0 (primitives.c): the type ids foryc
+ * generates from names (fdl_resolve.c). The 128-bit x64 variant is public. */
+uint32_t wire__murmur3_x86_32(const uint8_t *d, size_t n);
+
+/* ---- Growable output buffer ------------------------------------------- */
+
+typedef struct {
+  wire_ctx *ctx;
+  uint8_t *p;
+  size_t len, cap;
+  bool fixed;     /* caller-owned storage: never grows */
+  int32_t status; /* sticky */
+} wire_buf;
+
+int32_t wire__buf_grow(wire_buf *b, size_t extra);
+
+/* The streaming writer (stream.c): a buffer, and the size needed so far
+ * once a caller's fixed buffer has overflowed. */
+struct wire_writer {
+  wire_buf b;
+  size_t needed;
+};
+
+static inline bool wire__buf_room(wire_buf *b, size_t n) {
+  if (WIRE_LIKELY(b->cap - b->len >= n && b->status == WIRE_OK)) return true;
+  return wire__buf_grow(b, n) == WIRE_OK;
+}
+static inline void wire__put_u8(wire_buf *b, uint8_t v) {
+  if (wire__buf_room(b, 1)) b->p[b->len++] = v;
+}
+static inline void wire__put_bytes(wire_buf *b, const void *p, size_t n) {
+  if (n && wire__buf_room(b, n)) {
+    memcpy(b->p + b->len, p, n);
+    b->len += n;
+  }
+}
+static inline void wire__put_le(wire_buf *b, uint64_t v, int n) {
+  if (wire__buf_room(b, 8)) {
+    uint8_t *q = b->p + b->len;
+    for (int i = 0; i < n; i++) q[i] = (uint8_t)(v >> (8 * i));
+    b->len += (size_t)n;
+  }
+}
+static inline void wire__put_varu32(wire_buf *b, uint32_t v) {
+  if (!wire__buf_room(b, 5)) return;
+  uint8_t *q = b->p + b->len;
+  size_t n = 0;
+  while (v >= 0x80) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+  q[n++] = (uint8_t)v;
+  b->len += n;
+}
+/* varuint64 ("PVL"): LEB128 for up to 8 bytes; a 9th byte carries the top
+ * 8 bits whole. */
+static inline void wire__put_varu64(wire_buf *b, uint64_t v) {
+  if (!wire__buf_room(b, 9)) return;
+  uint8_t *q = b->p + b->len;
+  size_t n = 0;
+  while (v >= 0x80 && n < 8) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+  q[n++] = (uint8_t)v;
+  b->len += n;
+}
+/* String header: varuint36_small, LEB128 with a 5th byte of 8 bits. */
+static inline void wire__put_varu36(wire_buf *b, uint64_t v) {
+  if (!wire__buf_room(b, 5)) return;
+  uint8_t *q = b->p + b->len;
+  size_t n = 0;
+  while (v >= 0x80 && n < 4) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+  q[n++] = (uint8_t)v;
+  b->len += n;
+}
+static inline uint32_t wire__zz32(int32_t v) {
+  return ((uint32_t)v << 1) ^ (uint32_t)(v >> 31);
+}
+static inline uint64_t wire__zz64(int64_t v) {
+  return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int32_t wire__unzz32(uint32_t v) {
+  return (int32_t)((v >> 1) ^ (~(v & 1) + 1));
+}
+static inline int64_t wire__unzz64(uint64_t v) {
+  return (int64_t)((v >> 1) ^ (~(v & 1) + 1));
+}
+static inline void wire__put_tagged_i64(wire_buf *b, int64_t v) {
+  if (v >= -(INT64_C(1) << 30) && v < (INT64_C(1) << 30)) {
+    wire__put_le(b, (uint32_t)((uint32_t)(int32_t)v << 1), 4);
+  } else {
+    wire__put_u8(b, 1);
+    wire__put_le(b, (uint64_t)v, 8);
+  }
+}
+static inline void wire__put_tagged_u64(wire_buf *b, uint64_t v) {
+  if (v < (UINT64_C(1) << 31)) {
+    wire__put_le(b, (uint32_t)v << 1, 4);
+  } else {
+    wire__put_u8(b, 1);
+    wire__put_le(b, v, 8);
+  }
+}
+
+/* Byte equality that accepts NULL for empty spans (memcmp does not). */
+static inline bool wire__eq(const void *a, const void *b, size_t n) {
+  return n == 0 || memcmp(a, b, n) == 0;
+}
+
+/* ---- Input cursor ------------------------------------------------------ */
+
+/* All reads check `n <= end - p` before touching memory. On failure they
+ * record the error on the context and return false; the cursor does not
+ * move past the end. */
+typedef struct {
+  wire_ctx *ctx;
+  const uint8_t *base, *p, *end;
+} wire_in;
+
+static inline uint64_t wire__off(const wire_in *in, const uint8_t *p) {
+  return (uint64_t)(p - in->base);
+}
+bool wire__truncated(wire_in *in, size_t need);
+bool wire__bad_varint(wire_in *in, const uint8_t *start, const char *what);
+
+static inline bool wire__get_u8(wire_in *in, uint8_t *v) {
+  if (WIRE_UNLIKELY(in->p >= in->end)) {
+    *v = 0;
+    return wire__truncated(in, 1);
+  }
+  *v = *in->p++;
+  return true;
+}
+static inline bool wire__get_le(wire_in *in, int n, uint64_t *v) {
+  if (WIRE_UNLIKELY((size_t)(in->end - in->p) < (size_t)n)) {
+    *v = 0;
+    return wire__truncated(in, (size_t)n);
+  }
+  uint64_t r = 0;
+  for (int i = 0; i < n; i++) r |= (uint64_t)in->p[i] << (8 * i);
+  in->p += n;
+  *v = r;
+  return true;
+}
+bool wire__get_varu32_slow(wire_in *in, uint32_t *v);
+static inline bool wire__get_varu32(wire_in *in, uint32_t *v) {
+  if (WIRE_LIKELY(in->p < in->end && in->p[0] < 0x80)) {
+    *v = *in->p++;
+    return true;
+  }
+  *v = 0;
+  return wire__get_varu32_slow(in, v);
+}
+bool wire__get_varu64(wire_in *in, uint64_t *v);
+bool wire__get_varu36(wire_in *in, uint64_t *v);
+bool wire__get_tagged_i64(wire_in *in, int64_t *v);
+bool wire__get_tagged_u64(wire_in *in, uint64_t *v);
+static inline bool wire__get_bytes(wire_in *in, uint64_t n,
+                                   const uint8_t **out) {
+  if (WIRE_UNLIKELY((uint64_t)(in->end - in->p) < n)) {
+    *out = NULL;
+    return wire__truncated(in, (size_t)n);
+  }
+  *out = in->p;
+  in->p += n;
+  return true;
+}
+
+/* ---- Text -------------------------------------------------------------- */
+
+/* Returns the byte offset of the first invalid sequence, or len if valid. */
+size_t wire__utf8_check(const uint8_t *s, size_t len);
+/* Same for UTF-16LE code units (len bytes, even). */
+size_t wire__utf16_check(const uint8_t *s, size_t len);
+/* UTF-8 length of wire string bytes in an encoding. */
+size_t wire__string_utf8_len(int32_t enc, const uint8_t *s, size_t len);
+/* Writes the UTF-8 form into out (enough room assumed). */
+size_t wire__string_to_utf8(int32_t enc, const uint8_t *s, size_t len,
+                            uint8_t *out);
+/* Transcodes valid UTF-8 into wire bytes of `enc` (room: latin1 len, utf16
+ * 2*len, utf8 len). Returns bytes written, or SIZE_MAX if the text cannot be
+ * written in that encoding. */
+size_t wire__utf8_to_string(int32_t enc, const uint8_t *s, size_t len,
+                            uint8_t *out);
+/* Text in wire encoding `from` re-encoded in `to`: the byte length (exact
+ * for valid text), and the bytes (at most cap of them; for valid text
+ * exactly the length). Bounds-safe on text nobody checked. */
+size_t wire__transcode_len(int32_t from, int32_t to, const uint8_t *s,
+                           size_t len);
+size_t wire__transcode(int32_t from, int32_t to, const uint8_t *s, size_t len,
+                       uint8_t *out, size_t cap);
+/* Length of the ASCII prefix of s. */
+size_t wire__ascii_prefix(const uint8_t *s, size_t len);
+/* The Java runtime's encoding choice (R-WSTR-1) for text given in `enc`. */
+int32_t wire__java_encoding_of(int32_t enc, const uint8_t *s, size_t len);
+
+/* ---- Meta strings ------------------------------------------------------ */
+
+#define WIRE_MS_MAX_CHARS 32767
+
+/* ---- Arena ------------------------------------------------------------- */
+
+typedef struct wire_block {
+  struct wire_block *next;
+  size_t size;
+} wire_block;
+
+typedef struct {
+  wire_ctx *ctx;
+  wire_block *head;
+  uint8_t *p, *end;
+  size_t next_size;
+} wire_arena;
+
+void *wire__arena_alloc_slow(wire_arena *a, size_t size);
+static inline void *wire__arena_alloc(wire_arena *a, size_t size) {
+  size = (size + 7) & ~(size_t)7;
+  if (WIRE_LIKELY((size_t)(a->end - a->p) >= size)) {
+    void *r = a->p;
+    a->p += size;
+    return r;
+  }
+  return wire__arena_alloc_slow(a, size);
+}
+void wire__arena_free(wire_arena *a);
+/* Frees every block but the newest (kept, emptied, when not larger than
+ * keep_max): an arena to be used again. */
+void wire__arena_reset(wire_arena *a, size_t keep_max);
+
+/* ---- Growable arrays (arena.c) ------------------------------------------
+ * The one growth rule: when element n does not fit in *cap, the capacity
+ * doubles (from `first`) until it does. Both return the array (p itself
+ * when it had room); wire__grow reallocates through the context's
+ * allocator, wire__arena_grow copies the n elements into arena memory.
+ * NULL (p and *cap untouched) when memory runs out. */
+void *wire__grow(wire_ctx *ctx, void *p, size_t *cap, size_t n, size_t elem,
+                 size_t first);
+void *wire__arena_grow(wire_arena *a, void *p, uint32_t *cap, uint32_t n,
+                       size_t elem, uint32_t first);
+
+/* ---- Document ---------------------------------------------------------- */
+
+/* node.flags */
+#define WIRE_NF_TRACK_SET 0x01  /* tracked state recorded */
+#define WIRE_NF_TRACKED 0x02    /* written with REF_VALUE */
+#define WIRE_NF_HDR_SET 0x04    /* list header / string enc recorded */
+#define WIRE_NF_NEGATIVE 0x08   /* decimal sign */
+#define WIRE_NF_NAMES_SET 0x10  /* named enum encodings recorded */
+#define WIRE_NF_ELEM_SET 0x20   /* list element type recorded */
+#define WIRE_NF_TYPED 0x40      /* struct/enum/union value written with its
+                                   type meta (a slot of undeclared type) */
+
+typedef struct {
+  const uint8_t *ns, *name;
+  uint32_t ns_len, name_len;
+  /* Hash form of a name longer than 16 bytes: 0 = the Java runtime's
+   * (absolute value of the murmur lane), 1 = pyfory's (the lane as is). */
+  uint8_t ns_hash_form, name_hash_form;
+  /* Written as a reference to a name announced in the other role (a type
+   * name referring to an equal namespace, as pyfory does). */
+  uint8_t ns_xref, name_xref;
+  /* Announced again although an equal name was announced before in this
+   * root (Fory Go does this); a writer normally refers to it instead. */
+  uint8_t ns_again, name_again;
+  /* The meta string table entry (index + 1) a reference named, 0 if the
+   * name was announced: several equal entries may exist (names announced
+   * again), so the writer refers to the same one. */
+  uint32_t ns_ref, name_ref;
+  /* The TypeDef these names came from (compatible mode), or NULL. */
+  const struct wire_layout *layout;
+} wire_names;
+
+/* The 64-bit hash announcing a meta string longer than 16 bytes. */
+uint64_t wire__ms_hash(const uint8_t *p, size_t len, uint8_t enc, int form);
+
+typedef struct {
+  uint32_t n, cap;
+  uint16_t c[]; /* header << 8 | count */
+} wire_chunks;
+
+struct wire_node {
+  uint8_t type;   /* WIRE_T_* */
+  uint8_t flags;  /* WIRE_NF_* */
+  uint8_t a;      /* string encoding, list header, ns encoding */
+  uint8_t b;      /* list element type, name encoding */
+  uint32_t index; /* creation order within the document */
+  uint32_t mark;  /* scratch for the encoder (ref id + 1) */
+  uint32_t small; /* nanos, enum value, decimal scale, item count */
+  union {
+    int64_t i;
+    uint64_t u;
+    struct { const uint8_t *p; uint64_t len; } bytes;
+    struct { wire_node **items; uint32_t cap; } list;
+    struct { wire_node **kv; uint32_t cap; wire_chunks *chunks; } map;
+    struct { const uint8_t *mag; uint32_t len; } dec;
+    struct { uint32_t type_id; } en;
+    struct { wire_names *names; } nen;
+    /* STRUCT kinds: field values in wire order (small = count). */
+    struct { wire_node **fields; struct wire_layout *layout; wire_names *names; } st;
+    /* UNION kinds: small = case id. */
+    struct { wire_node *value; uint32_t user_id; uint32_t reg; wire_names *names; } un;
+  } v;
+};
+
+struct wire_doc {
+  wire_ctx *ctx;
+  wire_arena arena;
+  wire_node **roots;
+  uint32_t nroots, roots_cap;
+  uint32_t nnodes;
+};
+
+/* A zeroed node from the document's arena pages (the first of a new page,
+ * and out of memory, in wire__node_new_slow). */
+wire_node *wire__node_new_slow(wire_doc *doc, uint8_t type);
+_Static_assert(sizeof(wire_node) % 8 == 0, "nodes keep the arena aligned");
+static inline wire_node *wire__node_new(wire_doc *d, uint8_t type) {
+  wire_arena *a = &d->arena;
+  if (WIRE_UNLIKELY((size_t)(a->end - a->p) < sizeof(wire_node)))
+    return wire__node_new_slow(d, type);
+  wire_node *n = (wire_node *)(void *)a->p;
+  a->p += sizeof(wire_node);
+  memset(n, 0, sizeof *n);
+  n->type = type;
+  n->index = d->nnodes++;
+  return n;
+}
+void *wire__doc_dup(wire_doc *doc, const void *p, size_t n);
+int32_t wire__list_push(wire_doc *doc, wire_node *list, wire_node *item);
+int32_t wire__map_push(wire_doc *doc, wire_node *map, wire_node *k,
+                       wire_node *v);
+int32_t wire__chunk_push(wire_doc *doc, wire_node *map, uint32_t header,
+                         uint32_t count);
+
+/* Collection flags. */
+#define WIRE_LF_TRACKING 0x01
+#define WIRE_LF_HAS_NULL 0x02
+#define WIRE_LF_DECL 0x04
+#define WIRE_LF_SAME_TYPE 0x08
+#define WIRE_MF_KEY_TRACK 0x01
+#define WIRE_MF_KEY_NULL 0x02
+#define WIRE_MF_KEY_DECL 0x04
+#define WIRE_MF_VAL_TRACK 0x08
+#define WIRE_MF_VAL_NULL 0x10
+#define WIRE_MF_VAL_DECL 0x20
+
+#define WIRE_REF_NULL (-3)
+#define WIRE_REF_REF (-2)
+#define WIRE_REF_NOT_NULL (-1)
+#define WIRE_REF_VALUE 0
+
+static inline bool wire__is_int_type(uint32_t t) {
+  return t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_INT64;
+}
+static inline bool wire__is_uint_type(uint32_t t) {
+  return t >= WIRE_T_UINT8 && t <= WIRE_T_TAGGED_UINT64;
+}
+static inline bool wire__is_float_type(uint32_t t) {
+  return t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64;
+}
+static inline bool wire__is_array_type(uint32_t t) {
+  return t >= WIRE_T_BOOL_ARRAY && t <= WIRE_T_FLOAT64_ARRAY &&
+         t != WIRE_T_FLOAT8_ARRAY;
+}
+
+/* Java-policy helpers shared by the encoder and the builders. */
+int32_t wire__java_string_encoding(const uint8_t *utf8, size_t len);
+
+#endif

@@ -1,0 +1,234 @@
+/* policy.h - the writer policy of spec/03-writer-policy.md and the writer
+ * state shared by the two encoders: the document encoder (encode.c, nodes)
+ * and the tape encoder (tape_enc.c, tape records). Each encoder walks its
+ * own value representation; every choice the policy makes (reference
+ * flags, list and set element headers, map chunk headers, declared types,
+ * type meta of user types, meta strings, shared TypeDefs) is made here, so
+ * the two write the same bytes for the same values. */
+#ifndef WIRE_POLICY_H
+#define WIRE_POLICY_H
+
+#include "schema.h"
+
+/* A meta string announced in the current root: its bytes are in the
+ * output buffer at `off` (stable while the root is written). */
+typedef struct {
+  size_t off;
+  uint32_t len;
+  uint8_t enc, msctx;
+} wire_ms_seen;
+
+/* Writer state of one encode call. */
+typedef struct {
+  wire_buf b;
+  size_t base;     /* where this call's output starts in b (error offsets) */
+  wire_ctx *ctx;
+  const void **tds; /* TypeDefs announced in this root (layout or type) */
+  size_t ntds, tds_cap;
+  /* Those built from names alone: the names and their TypeDef index. */
+  struct wire_tdn { const wire_names *nm; uint32_t index; } *tdn;
+  size_t ntdn, tdn_cap;
+  uint32_t depth;
+  uint32_t nrefs;  /* reference ids given out in this root */
+  void **marked;   /* values given a reference id in this root (walker's) */
+  size_t nmarked, marked_cap;
+  wire_ms_seen *ms;
+  size_t nms, ms_cap;
+} wire_enc;
+
+/* Records the error with the output offset; returns false. */
+bool wire__enc_fail(wire_enc *e, int32_t code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The buffer's sticky status as an error. */
+static inline bool wire__enc_ok(wire_enc *e) {
+  if (WIRE_LIKELY(e->b.status == WIRE_OK)) return true;
+  return wire__enc_fail(e, e->b.status, "output buffer");
+}
+static inline bool wire__enc_enter(wire_enc *e) {
+  if (WIRE_LIKELY(++e->depth <= e->ctx->max_depth)) return true;
+  return wire__enc_fail(e, WIRE_E_DEPTH, "nesting deeper than %u (a cycle "
+                        "through untracked values?)", e->ctx->max_depth);
+}
+/* Remembers a value that got a reference id (so the walker can clear it
+ * at the end of the root). */
+bool wire__enc_mark(wire_enc *e, void *value);
+/* Forgets the per-root tables (meta strings, TypeDefs, reference ids);
+ * the caller clears the marks of e->marked[0..nmarked) first. */
+void wire__enc_end_root(wire_enc *e);
+/* A fresh writer state on ctx (taking the tables the context kept). */
+void wire__enc_begin(wire_enc *e, wire_ctx *ctx);
+/* Frees the tables, or leaves them to the context (not the output
+ * buffer). */
+void wire__enc_release(wire_enc *e);
+
+/* ---- policy decisions -------------------------------------------------- */
+
+static inline bool wire__is_prim(uint32_t t) {
+  return t == WIRE_T_BOOL || (t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_UINT64) ||
+         (t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64);
+}
+static inline bool wire__is_struct_or_ext(uint32_t t) {
+  return t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_EXT;
+}
+
+/* Types a fresh value of which is written tracked under reference tracking
+ * in a slot of fixed type (R-WREF-2; structs too, R-WFIELD-2). */
+static inline bool wire__pol_trackable(uint32_t t) {
+  switch (t) {
+  case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP: case WIRE_T_BINARY:
+  case WIRE_T_DECIMAL: case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT:
+  case WIRE_T_NAMED_STRUCT: case WIRE_T_NAMED_COMPATIBLE_STRUCT:
+  case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
+    return true;
+  default:
+    return wire__is_array_type(t);
+  }
+}
+
+/* Whether a value is written with REF_VALUE: the recorded choice
+ * (track_set, recorded), else the policy for fresh values. */
+static inline bool wire__pol_tracked(const wire_ctx *ctx, uint32_t type,
+                                     bool track_set, bool recorded) {
+  if (track_set) return recorded;
+  return ctx->ref_tracking && wire__pol_trackable(type);
+}
+
+/* The tracking decision of a slot with a reference flag: under reference
+ * tracking every fresh value in a slot of undeclared type is flagged 00,
+ * whatever its type (R-WREF-2). */
+static inline bool wire__pol_slot_tracks(const wire_ctx *ctx, bool any_slot,
+                                         bool track_set, bool tracked) {
+  return any_slot && !track_set ? ctx->ref_tracking : tracked;
+}
+
+/* Whether values of a declared type are written without type meta: not
+ * `any`, and not a struct or ext in compatible mode. */
+static inline bool wire__pol_static_type(const wire_ctx *ctx,
+                                         const wire_ftype *f) {
+  if (f->type_id == WIRE_T_UNKNOWN) return false;
+  if (wire__is_struct_or_ext(f->type_id) && ctx->compatible) return false;
+  return true;
+}
+
+/* Two values share type meta: same type id and, for user types, the same
+ * type (R-WLIST-1). Arguments are each value's type, enum or union user
+ * type id, names (named enums) and layout (structs). */
+static inline bool wire__pol_same_type(uint32_t ta, uint32_t tb, uint32_t ida,
+                                       uint32_t idb, const wire_names *na,
+                                       const wire_names *nb,
+                                       const wire_layout *la,
+                                       const wire_layout *lb) {
+  if (ta != tb) return false;
+  switch (ta) {
+  case WIRE_T_ENUM: case WIRE_T_TYPED_UNION: return ida == idb;
+  case WIRE_T_NAMED_ENUM:
+    return na->ns_len == nb->ns_len && na->name_len == nb->name_len &&
+           wire__eq(na->ns, nb->ns, na->ns_len) &&
+           wire__eq(na->name, nb->name, na->name_len);
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
+    return la == lb ||
+           (la->type_index != WIRE_NO_TYPE && la->type_index == lb->type_index);
+  default:
+    return true;
+  }
+}
+
+/* Element header of a fresh list or set (R-WLIST-1, R-WLIST-5..7) from what
+ * its elements are: `same` (all non-null elements share type meta), `has_null`,
+ * `track` (an element is written tracked). `decl` is the declared list type
+ * or NULL. *edecl gets the declared element type the elements are written
+ * with (no type meta), or NULL. */
+static inline uint8_t wire__pol_list_header(const wire_ctx *ctx,
+                                            const wire_ftype *decl, bool same,
+                                            bool has_null, bool track,
+                                            const wire_ftype **edecl) {
+  const wire_ftype *ed = decl ? decl->elem : NULL;
+  if (ed && !wire__pol_static_type(ctx, ed)) ed = NULL;
+  /* The Java runtime writes the type of float16/bfloat16 elements in
+   * compatible mode rather than declaring it (R-WLIST-6). */
+  if (ed && ctx->compatible &&
+      (ed->type_id == WIRE_T_FLOAT16 || ed->type_id == WIRE_T_BFLOAT16))
+    ed = NULL;
+  *edecl = ed;
+  if (ed) {
+    /* Ref-tracked elements carry full reference flags, which cover nulls:
+     * the Java runtime then leaves the has-null bit clear. */
+    return (uint8_t)(WIRE_LF_DECL | WIRE_LF_SAME_TYPE |
+                     (ed->ref ? WIRE_LF_TRACKING
+                              : (has_null ? WIRE_LF_HAS_NULL : 0)));
+  }
+  if (!same && ctx->ref_tracking) track = true;
+  /* A declared element type says whether its values are tracked. */
+  if (decl && decl->elem && decl->elem->type_id != WIRE_T_UNKNOWN)
+    track = decl->elem->ref;
+  return (uint8_t)((same ? WIRE_LF_SAME_TYPE : 0) |
+                   (has_null ? WIRE_LF_HAS_NULL : 0) |
+                   (track ? WIRE_LF_TRACKING : 0));
+}
+
+/* Map keys and values of a declared type are declared in the chunk header,
+ * except structs and ext, whose type the Java runtime writes in every chunk
+ * (spec R-WMAP-5). */
+static inline const wire_ftype *wire__pol_map_decl(const wire_ctx *ctx,
+                                                   const wire_ftype *f) {
+  if (!f || !wire__pol_static_type(ctx, f) || wire__is_struct_or_ext(f->type_id))
+    return NULL;
+  return f;
+}
+
+/* Header of a fresh null chunk (R-WMAP-1, R-WMAP-6, R-WMAP-7): the
+ * non-null side is framed as a value of undeclared type (track bit set)
+ * unless its type is declared (kd, vd from wire__pol_map_decl). */
+static inline uint32_t wire__pol_null_chunk(bool kn, bool vn,
+                                            const wire_ftype *kd,
+                                            const wire_ftype *vd) {
+  if (kn && vn) return WIRE_MF_KEY_NULL | WIRE_MF_VAL_NULL;
+  if (kn)
+    return WIRE_MF_KEY_NULL |
+           (vd ? WIRE_MF_VAL_DECL | (vd->ref ? WIRE_MF_VAL_TRACK : 0)
+               : WIRE_MF_VAL_TRACK);
+  return WIRE_MF_VAL_NULL |
+         (kd ? WIRE_MF_KEY_DECL | (kd->ref ? WIRE_MF_KEY_TRACK : 0)
+             : WIRE_MF_KEY_TRACK);
+}
+
+/* A fresh normal chunk takes the following entries while neither side is
+ * null, keys and values keep the type meta of the first, and it holds fewer
+ * than this many entries (R-WMAP-1). */
+#define WIRE_POL_CHUNK_MAX 255
+
+/* Header of a fresh normal chunk (R-WMAP-2, R-WMAP-5): kt / vt = a key /
+ * value of the chunk is written tracked. */
+static inline uint32_t wire__pol_chunk(const wire_ftype *decl,
+                                       const wire_ftype *kd,
+                                       const wire_ftype *vd, bool kt, bool vt) {
+  /* A declared key/value type says whether its values are tracked. */
+  if (decl && decl->key) kt = decl->key->ref;
+  if (decl && decl->value) vt = decl->value->ref;
+  if (kd) kt = kd->ref;
+  if (vd) vt = vd->ref;
+  return (kt ? WIRE_MF_KEY_TRACK : 0) | (vt ? WIRE_MF_VAL_TRACK : 0) |
+         (kd ? WIRE_MF_KEY_DECL : 0) | (vd ? WIRE_MF_VAL_DECL : 0);
+}
+
+/* ---- user type meta ---------------------------------------------------- */
+
+/* What the type meta of a user-typed value depends on. */
+typedef struct {
+  uint32_t user_id;          /* ENUM type id, TYPED_UNION user id */
+  const wire_names *names;   /* NAMED_ENUM, NAMED_UNION; named struct / ext
+                                names as read (may be NULL) */
+  const wire_layout *layout; /* struct and ext kinds */
+  int32_t ns_enc, name_enc;  /* recorded meta string encodings, -1 = policy */
+} wire_user_meta;
+
+/* Writes the type id and the type meta after it (R-WSTRUCT-1): ids, meta
+ * strings or a shared TypeDef. */
+bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um);
+
+/* A decimal body (R-WNUM-1: small form whenever the value allows it). */
+bool wire__enc_decimal(wire_enc *e, int32_t scale, bool negative,
+                       const uint8_t *mag, uint32_t len);
+
+#endif

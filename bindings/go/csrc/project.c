@@ -1,0 +1,298 @@
+/* project.c - reading a struct across schema versions: a struct read with
+ * the writer's layout (its TypeDef) is projected onto the reader's
+ * registered type - fields matched by tag id or name, unknown ones dropped,
+ * missing ones defaulted, values converted where the format allows. */
+#include <stdio.h>
+
+#include "schema.h"
+
+typedef struct {
+  wire_doc *doc;
+  uint32_t depth;
+  char path[256];
+} proj;
+
+static int32_t pfail(proj *p, const char *fmt, const char *a, const char *b) {
+  return wire__fail(p->doc->ctx, WIRE_E_SCHEMA, 0, fmt, p->path, a, b);
+}
+
+static bool is_int(uint8_t t) { return t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_INT64; }
+static bool is_uint(uint8_t t) { return t >= WIRE_T_UINT8 && t <= WIRE_T_TAGGED_UINT64; }
+
+/* Element type of a dense array, as a scalar type id. */
+static uint8_t array_elem(uint8_t t) {
+  switch (t) {
+  case WIRE_T_BOOL_ARRAY: return WIRE_T_BOOL;
+  case WIRE_T_INT8_ARRAY: return WIRE_T_INT8;
+  case WIRE_T_INT16_ARRAY: return WIRE_T_INT16;
+  case WIRE_T_INT32_ARRAY: return WIRE_T_INT32;
+  case WIRE_T_INT64_ARRAY: return WIRE_T_INT64;
+  case WIRE_T_UINT8_ARRAY: return WIRE_T_UINT8;
+  case WIRE_T_UINT16_ARRAY: return WIRE_T_UINT16;
+  case WIRE_T_UINT32_ARRAY: return WIRE_T_UINT32;
+  case WIRE_T_UINT64_ARRAY: return WIRE_T_UINT64;
+  case WIRE_T_FLOAT16_ARRAY: return WIRE_T_FLOAT16;
+  case WIRE_T_BFLOAT16_ARRAY: return WIRE_T_BFLOAT16;
+  case WIRE_T_FLOAT32_ARRAY: return WIRE_T_FLOAT32;
+  case WIRE_T_FLOAT64_ARRAY: return WIRE_T_FLOAT64;
+  default: return 0;
+  }
+}
+
+/* Integer families: any signed encoding reads as another signed encoding
+ * (and unsigned likewise) when the value fits. */
+static bool same_family(uint8_t a, uint8_t b) {
+  if (array_elem(b) == 0) return (is_int(a) && is_int(b)) || (is_uint(a) && is_uint(b));
+  return false;
+}
+
+static int32_t convert(proj *p, wire_node *v, const wire_ftype *f,
+                       wire_node **out);
+
+static int32_t default_of(proj *p, const wire_ftype *f, wire_node **out) {
+  wire_doc *d = p->doc;
+  uint8_t t = f->type_id;
+  if (f->nullable || t == WIRE_T_UNKNOWN) *out = wire_node_new_null(d);
+  else if (t == WIRE_T_BOOL) *out = wire_node_new_bool(d, 0);
+  else if (is_int(t)) *out = wire_node_new_int(d, t, 0);
+  else if (is_uint(t)) *out = wire_node_new_uint(d, t, 0);
+  else if (t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64) *out = wire_node_new_float_bits(d, t, 0);
+  else if (t == WIRE_T_STRING) *out = wire_node_new_string(d, (const uint8_t *)"", 0, -1);
+  else if (t == WIRE_T_BINARY || array_elem(t)) *out = wire_node_new_array(d, t, NULL, 0);
+  else if (t == WIRE_T_LIST || t == WIRE_T_SET) *out = wire_node_new_list(d, t);
+  else if (t == WIRE_T_MAP) *out = wire_node_new_map(d);
+  else if (t == WIRE_T_DATE) *out = wire_node_new_date(d, 0);
+  else if (t == WIRE_T_TIMESTAMP) *out = wire_node_new_timestamp(d, 0, 0);
+  else if (t == WIRE_T_DURATION) *out = wire_node_new_duration(d, 0, 0);
+  else if (t == WIRE_T_DECIMAL) *out = wire_node_new_decimal(d, 0, NULL, 0, 0);
+  else if (f->user != WIRE_NO_TYPE &&
+           d->ctx->reg->types[f->user].kind == WIRE_KIND_ENUM) {
+    /* the first enumerator, as the runtimes default an enum */
+    wire_utype *e = &d->ctx->reg->types[f->user];
+    *out = wire_node_new_enum_of(d, f->user, e->nvalues ? e->values[0].value : 0);
+  } else if (f->user != WIRE_NO_TYPE &&
+             d->ctx->reg->types[f->user].kind == WIRE_KIND_STRUCT) {
+    if (++p->depth > d->ctx->max_depth)
+      return wire__fail(d->ctx, WIRE_E_DEPTH, 0, "defaults nested too deep");
+    wire_node *s = wire_node_new_struct(d, f->user);
+    if (!s) return d->ctx->err_code;
+    const wire_layout *l = s->v.st.layout;
+    for (uint32_t i = 0; i < l->nfields; i++) {
+      int32_t st = default_of(p, l->fields[i].type, &s->v.st.fields[i]);
+      if (st) return st;
+    }
+    p->depth--;
+    *out = s;
+  } else {
+    return pfail(p, "%s: no default for a missing %s field%s", wire_type_name(t), "");
+  }
+  return *out ? WIRE_OK : d->ctx->err_code;
+}
+
+static int32_t list_to_array(proj *p, wire_node *v, uint8_t at, wire_node **out) {
+  uint8_t et = array_elem(at);
+  uint32_t w = wire_type_array_width(at);
+  size_t n = v->small;
+  uint8_t *buf = wire__arena_alloc(&p->doc->arena, n * w + 1);
+  if (!buf) return wire__fail(p->doc->ctx, WIRE_E_NOMEM, 0, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    wire_node *e = v->v.list.items[i];
+    if (e->type == WIRE_T_NULL)
+      return pfail(p, "%s: a list with a null element cannot be read as %s%s",
+                   wire_type_name(at), "");
+    uint64_t u;
+    if (e->type == et) u = e->v.u;
+    else if (same_family(e->type, et) || (is_int(e->type) && is_int(et)))
+      u = e->v.u; /* range checked below */
+    else
+      return pfail(p, "%s: a list of %s cannot be read as %s",
+                   wire_type_name(e->type), wire_type_name(at));
+    if (is_int(et) && w < 8) {
+      int64_t x = e->v.i, lim = INT64_C(1) << (8 * w - 1);
+      if (x < -lim || x >= lim)
+        return pfail(p, "%s: element out of range for %s%s", wire_type_name(at), "");
+    } else if (is_uint(et) && w < 8 && e->v.u >> (8 * w)) {
+      return pfail(p, "%s: element out of range for %s%s", wire_type_name(at), "");
+    }
+    for (uint32_t k = 0; k < w; k++) buf[i * w + k] = (uint8_t)(u >> (8 * k));
+  }
+  wire_node *a = wire__node_new(p->doc, at);
+  if (!a) return p->doc->ctx->err_code;
+  a->v.bytes.p = buf;
+  a->v.bytes.len = n * w;
+  *out = a;
+  return WIRE_OK;
+}
+
+static int32_t array_to_list(proj *p, wire_node *v, const wire_ftype *f,
+                             wire_node **out) {
+  uint8_t et = f->elem ? f->elem->type_id : array_elem(v->type);
+  uint8_t src = v->type == WIRE_T_BINARY ? WIRE_T_UINT8 : array_elem(v->type);
+  uint32_t w = v->type == WIRE_T_BINARY ? 1 : wire_type_array_width(v->type);
+  if (!(et == src || same_family(src, et)))
+    return pfail(p, "%s: %s cannot be read as a list of %s", wire_type_name(v->type),
+                 wire_type_name(et));
+  wire_node *l = wire_node_new_list(p->doc, f->type_id);
+  if (!l) return p->doc->ctx->err_code;
+  for (uint64_t i = 0; i < v->v.bytes.len / w; i++) {
+    uint64_t u = 0;
+    for (uint32_t k = 0; k < w; k++) u |= (uint64_t)v->v.bytes.p[i * w + k] << (8 * k);
+    wire_node *e;
+    if (is_int(et)) {
+      int64_t x = w == 1 ? (int8_t)u : w == 2 ? (int16_t)u : w == 4 ? (int32_t)u : (int64_t)u;
+      e = wire_node_new_int(p->doc, et, x);
+    } else if (is_uint(et)) {
+      e = wire_node_new_uint(p->doc, et, u);
+    } else if (et == WIRE_T_BOOL) {
+      e = wire_node_new_bool(p->doc, (int32_t)u);
+    } else {
+      e = wire_node_new_float_bits(p->doc, et, u);
+    }
+    if (!e || wire__list_push(p->doc, l, e)) return p->doc->ctx->err_code;
+  }
+  *out = l;
+  return WIRE_OK;
+}
+
+static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
+                              wire_node **out);
+
+/* A value read with the writer's type, as the reader's field type f. */
+static int32_t convert(proj *p, wire_node *v, const wire_ftype *f,
+                       wire_node **out) {
+  uint8_t t = f->type_id, s = v->type;
+  if (s == WIRE_T_NULL) {
+    if (f->nullable || t == WIRE_T_UNKNOWN) {
+      *out = v;
+      return WIRE_OK;
+    }
+    return pfail(p, "%s: null where %s%s is not nullable", wire_type_name(t), "");
+  }
+  if (t == WIRE_T_UNKNOWN) { *out = v; return WIRE_OK; }
+  if (f->user != WIRE_NO_TYPE) {
+    uint8_t k = p->doc->ctx->reg->types[f->user].kind;
+    if (k == WIRE_KIND_STRUCT && s >= WIRE_T_STRUCT && s <= WIRE_T_NAMED_COMPATIBLE_STRUCT)
+      return project_struct(p, v, f->user, out);
+    if (k == WIRE_KIND_ENUM && (s == WIRE_T_ENUM || s == WIRE_T_NAMED_ENUM)) {
+      *out = wire_node_new_enum_of(p->doc, f->user, v->small);
+      return *out ? WIRE_OK : p->doc->ctx->err_code;
+    }
+    if ((k == WIRE_KIND_UNION && s >= WIRE_T_UNION && s <= WIRE_T_NAMED_UNION) ||
+        (k == WIRE_KIND_EXT && (s == WIRE_T_EXT || s == WIRE_T_NAMED_EXT))) {
+      *out = v;
+      return WIRE_OK;
+    }
+    return pfail(p, "%s: a %s cannot be read as %s", wire_type_name(s),
+                 p->doc->ctx->reg->types[f->user].full_name);
+  }
+  if (s == t) {
+    if ((t == WIRE_T_LIST || t == WIRE_T_SET) && f->elem) {
+      wire_node *l = wire_node_new_list(p->doc, t);
+      if (!l) return p->doc->ctx->err_code;
+      for (uint32_t i = 0; i < v->small; i++) {
+        wire_node *e;
+        int32_t st = convert(p, v->v.list.items[i], f->elem, &e);
+        if (st) return st;
+        if (wire__list_push(p->doc, l, e)) return p->doc->ctx->err_code;
+      }
+      *out = l;
+      return WIRE_OK;
+    }
+    if (t == WIRE_T_MAP && f->key && f->value) {
+      wire_node *m = wire_node_new_map(p->doc);
+      if (!m) return p->doc->ctx->err_code;
+      for (uint32_t i = 0; i < v->small; i++) {
+        wire_node *k, *x;
+        int32_t st = convert(p, v->v.map.kv[2 * i], f->key, &k);
+        if (!st) st = convert(p, v->v.map.kv[2 * i + 1], f->value, &x);
+        if (st) return st;
+        if (wire__map_push(p->doc, m, k, x)) return p->doc->ctx->err_code;
+      }
+      *out = m;
+      return WIRE_OK;
+    }
+    *out = v;
+    return WIRE_OK;
+  }
+  /* list <-> dense array, binary <-> uint8 array */
+  if ((s == WIRE_T_LIST || s == WIRE_T_SET) && array_elem(t))
+    return list_to_array(p, v, t, out);
+  if ((t == WIRE_T_LIST || t == WIRE_T_SET) && (array_elem(s) || s == WIRE_T_BINARY))
+    return array_to_list(p, v, f, out);
+  if ((s == WIRE_T_BINARY && t == WIRE_T_UINT8_ARRAY) ||
+      (s == WIRE_T_UINT8_ARRAY && t == WIRE_T_BINARY) ||
+      (s == WIRE_T_INT8_ARRAY && t == WIRE_T_BINARY)) {
+    *out = wire_node_new_array(p->doc, t, v->v.bytes.p, (size_t)v->v.bytes.len);
+    return *out ? WIRE_OK : p->doc->ctx->err_code;
+  }
+  /* scalar conversions that keep the value exactly */
+  if (is_int(s) && is_int(t)) {
+    *out = wire_node_new_int(p->doc, t, v->v.i);
+    if (!*out) return pfail(p, "%s: value does not fit %s%s", wire_type_name(t), "");
+    return WIRE_OK;
+  }
+  if (is_uint(s) && is_uint(t)) {
+    *out = wire_node_new_uint(p->doc, t, v->v.u);
+    if (!*out) return pfail(p, "%s: value does not fit %s%s", wire_type_name(t), "");
+    return WIRE_OK;
+  }
+  if ((s == WIRE_T_FLOAT16 || s == WIRE_T_BFLOAT16 || s == WIRE_T_FLOAT32) &&
+      (t == WIRE_T_FLOAT32 || t == WIRE_T_FLOAT64) && s != t) {
+    *out = wire_node_new_float(p->doc, t, wire_node_float(v)); /* widening: exact */
+    return *out ? WIRE_OK : p->doc->ctx->err_code;
+  }
+  return pfail(p, "%s: a %s cannot be read as %s", wire_type_name(s), wire_type_name(t));
+}
+
+static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
+                              wire_node **out) {
+  wire_doc *d = p->doc;
+  if (++p->depth > d->ctx->max_depth)
+    return wire__fail(d->ctx, WIRE_E_DEPTH, 0, "structs nested too deep");
+  wire_node *r = wire_node_new_struct(d, type);
+  if (!r) return d->ctx->err_code;
+  const wire_layout *rl = r->v.st.layout, *wl = v->v.st.layout;
+  size_t plen = strlen(p->path);
+  for (uint32_t i = 0; i < rl->nfields; i++) {
+    const wire_lfield *rf = &rl->fields[i];
+    snprintf(p->path + plen, sizeof p->path - plen, "%s%.*s", plen ? "." : "",
+             (int)rf->name_len, (const char *)rf->name);
+    wire_node *val = NULL;
+    for (uint32_t k = 0; k < wl->nfields && k < v->small; k++) {
+      const wire_lfield *wf = &wl->fields[k];
+      bool hit = rf->tag >= 0 ? wf->tag == rf->tag
+                              : wf->tag < 0 && wf->name_len == rf->name_len &&
+                                    wire__eq(wf->name, rf->name, rf->name_len);
+      if (hit) {
+        val = v->v.st.fields[k];
+        break;
+      }
+    }
+    int32_t st = val ? convert(p, val, rf->type, &r->v.st.fields[i])
+                     : default_of(p, rf->type, &r->v.st.fields[i]);
+    if (st) return st;
+  }
+  p->path[plen] = 0;
+  p->depth--;
+  *out = r;
+  return WIRE_OK;
+}
+
+int32_t wire_struct_project(wire_doc *doc, wire_node *node, uint32_t type,
+                            wire_node **out) {
+  if (!doc || !node || !out) return WIRE_E_ARG;
+  *out = NULL;
+  wire_registry *r = doc->ctx->reg;
+  if (!r || type >= r->ntypes || r->types[type].kind != WIRE_KIND_STRUCT ||
+      node->type < WIRE_T_STRUCT || node->type > WIRE_T_NAMED_COMPATIBLE_STRUCT)
+    return wire__fail(doc->ctx, WIRE_E_ARG, 0, "project a struct onto a struct "
+                                               "type of the schema");
+  proj p = {doc, 0, ""};
+  return project_struct(&p, node, type, out);
+}
+
+int32_t wire__field_default(wire_doc *doc, const wire_ftype *f,
+                            wire_node **out) {
+  proj p = {doc, 0, ""};
+  return default_of(&p, f, out);
+}

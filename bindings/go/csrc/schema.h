@@ -1,0 +1,257 @@
+/* schema.h - the type registry: user types (struct, enum, union, ext) and
+ * field types, as registered through the ABI or loaded from Fory IDL. */
+#ifndef WIRE_SCHEMA_H
+#define WIRE_SCHEMA_H
+
+#include "internal.h"
+
+#define WIRE_NO_TYPE UINT32_MAX
+
+/* A field type: a node of the declared type tree of a field, a list
+ * element, a map key or value. */
+typedef struct wire_ftype wire_ftype;
+struct wire_ftype {
+  uint8_t type_id;    /* WIRE_T_*; user types: ENUM, STRUCT, UNION, EXT
+                         (resolved to the registered kind), UNKNOWN = any */
+  uint8_t nullable;   /* optional */
+  uint8_t ref;        /* reference tracked */
+  uint32_t user;      /* index of the user type, or WIRE_NO_TYPE */
+  wire_ftype *elem;   /* LIST, SET, *_ARRAY element */
+  wire_ftype *key;    /* MAP */
+  wire_ftype *value;  /* MAP */
+  /* Until resolution: the referenced type name as written in the IDL. */
+  char *unresolved;
+};
+
+typedef struct {
+  char *name;        /* as declared (snake_case on the wire, see R-STRUCT) */
+  int32_t tag;       /* field number / tag id; -1 if identified by name */
+  wire_ftype *type;
+} wire_field;
+
+typedef struct {
+  char *name;
+  uint32_t value;    /* wire value (explicit id or ordinal) */
+} wire_enum_value;
+
+typedef struct {
+  uint32_t case_id;
+  char *name;
+  wire_ftype *type;
+} wire_union_case;
+
+/* A struct layout: the fields in wire order with their declared types, as
+ * computed from the registry (same-schema and fresh compatible writes) or
+ * read from a TypeDef (compatible reads). */
+typedef struct {
+  const uint8_t *name;  /* snake_case; NULL/0 for a tag-only TypeDef field */
+  uint32_t name_len;
+  int32_t tag;          /* -1 if identified by name */
+  wire_ftype *type;     /* nullable/ref of the field are type->nullable/ref */
+  uint32_t local;       /* index of the registered field, or WIRE_NO_TYPE */
+  uint32_t td_off, td_len; /* the field's entry within its TypeDef */
+  uint8_t op;           /* WIRE_FOP_*: how the encoder writes the value */
+} wire_lfield;
+
+/* How a field's value is written, from its declared type alone (computed
+ * with the layout): the body of a primitive, string or dense array in a
+ * slot of its declared type without flags, or the general path (SLOT: type
+ * meta, flags, references, every other type; also the zero value). */
+enum { WIRE_FOP_SLOT = 0, WIRE_FOP_VARINT32, WIRE_FOP_VARINT64,
+       WIRE_FOP_FIXED4, WIRE_FOP_FIXED8, WIRE_FOP_BOOL, WIRE_FOP_STRING,
+       WIRE_FOP_BYTES };
+uint8_t wire__field_op(const wire_ftype *f);
+
+typedef struct wire_layout {
+  uint32_t type_index;  /* registered type, or WIRE_NO_TYPE */
+  bool by_name;
+  bool compatible;      /* read from / written as a TypeDef */
+  uint8_t kind;         /* WIRE_KIND_* (TypeDefs also describe enums...) */
+  uint32_t user_id;
+  const uint8_t *ns, *name;
+  uint32_t ns_len, name_len;
+  uint32_t nfields;
+  wire_lfield *fields;
+  uint32_t schema_hash; /* same-schema hash of the fields */
+  const uint8_t *td;    /* the TypeDef bytes as read (header..end), or NULL */
+  uint32_t td_len;
+  bool matches_schema;  /* td equals the TypeDef of the registered type */
+  /* Field lookup by name (wire name, and declared name where it differs):
+   * open addressing, nix slots (a power of two), NULL if not built. */
+  struct wire_name_slot *ix;
+  uint32_t nix;
+} wire_layout;
+
+typedef struct wire_name_slot {
+  const char *name;   /* NULL: empty slot */
+  uint32_t len;
+  uint32_t field;     /* index into wire_layout.fields */
+} wire_name_slot;
+
+/* Builds l->ix in `arena` (WIRE_E_NOMEM on failure, recorded on ctx). */
+int32_t wire__layout_index(wire_ctx *ctx, wire_arena *arena, wire_layout *l);
+/* The field of name[0..len) through l->ix (which must be built); -1. */
+int32_t wire__layout_find(const wire_layout *l, const char *name, size_t len);
+
+/* Kinds of user types: WIRE_KIND_* in wire.h. */
+
+typedef struct {
+  uint8_t kind;        /* WIRE_KIND_* */
+  bool by_name;        /* registered by namespace + name */
+  bool evolving;       /* struct may use the compatible layout (default) */
+  uint32_t user_id;    /* when !by_name */
+  char *ns, *name;     /* namespace ("" if none) and type name */
+  char *full_name;     /* "ns.name" or "name": how the CLI and notation
+                          refer to the type */
+  wire_field *fields;  /* declaration order */
+  uint32_t nfields, fields_cap;
+  uint32_t *order;     /* wire order of fields (indexes), after finish */
+  wire_enum_value *values;
+  uint32_t nvalues, values_cap;
+  wire_union_case *cases;
+  uint32_t ncases, cases_cap;
+  wire_layout *layout; /* computed on first use (wire__layout_of) */
+  /* The type's TypeDef bytes (wire__typedef_bytes), built once; valid
+   * while td_gen equals the registry's gen. */
+  uint8_t *td;
+  uint32_t td_len, td_gen;
+} wire_utype;
+
+/* The registry lives in the context. */
+typedef struct wire_registry_s {
+  wire_utype *types;
+  uint32_t ntypes, cap;
+  wire_arena arena;    /* names, fields, field types */
+  /* Bumped by every change to the registry: what was computed from it
+   * (TypeDef bytes, the links of cached incoming TypeDefs) is redone. */
+  uint32_t gen;
+} wire_registry;
+
+/* The context's registry, created on first use; NULL if out of memory. */
+wire_registry *wire__reg(wire_ctx *ctx);
+void wire__reg_free(wire_ctx *ctx);
+
+/* Internal builders used by the ABI wrappers and by the IDL loader. They
+ * record errors on the context and return a status. Strings are copied. */
+int32_t wire__reg_add_type(wire_ctx *ctx, uint8_t kind, bool by_name,
+                           uint32_t user_id, const char *ns, size_t ns_len,
+                           const char *name, size_t name_len,
+                           uint32_t *out_index);
+wire_ftype *wire__ftype_new(wire_ctx *ctx, uint8_t type_id);
+int32_t wire__reg_add_field(wire_ctx *ctx, uint32_t type_index,
+                            const char *name, size_t name_len, int32_t tag,
+                            wire_ftype *type);
+int32_t wire__reg_add_enum_value(wire_ctx *ctx, uint32_t type_index,
+                                 const char *name, size_t name_len,
+                                 uint32_t value);
+int32_t wire__reg_add_union_case(wire_ctx *ctx, uint32_t type_index,
+                                 uint32_t case_id, const char *name,
+                                 size_t name_len, wire_ftype *type);
+/* Looks a type up by full name ("ns.name") or by short name. */
+int32_t wire__reg_find(wire_ctx *ctx, const char *name, size_t len,
+                       uint32_t *out_index);
+/* Resolves ftype->unresolved names, computes field orders and hashes. */
+int32_t wire__reg_finish(wire_ctx *ctx);
+
+/* project.c: the default value of a missing field of declared type f
+ * (null when nullable, zero, empty, the first enumerator). */
+int32_t wire__field_default(wire_doc *doc, const wire_ftype *f,
+                            wire_node **out);
+
+/* infer.c: "; the writer's hash matches field x with nullable on" when one
+ * field flag (or one field less) gives the payload's hash `got`; "" when
+ * nothing simple does. */
+void wire__hash_hint(wire_ctx *ctx, const wire_layout *l, uint32_t got,
+                     char *buf, size_t cap);
+
+/* notation_text.c: " = 349.99", " = 2024-02-29", " (demo.Color.RED)": a
+ * decoded decimal, date, timestamp, duration or enum (with a schema) in
+ * readable form, for wire_dump; "" for other nodes. */
+void wire__readable(wire_ctx *ctx, const wire_doc *doc, const wire_node *n,
+                    char *buf, size_t cap);
+
+/* typedef.c */
+size_t wire__snake_case(const char *in, size_t n, char *out);
+/* The same-schema hash of the fields (any order) into *out; WIRE_E_NOMEM
+ * (recorded on ctx) if the fingerprint cannot be built. */
+int32_t wire__schema_hash(wire_ctx *ctx, const wire_lfield *fields,
+                          uint32_t n, uint32_t *out);
+/* The fingerprint string behind the same-schema hash of registered struct
+ * `ti` (NUL-terminated into out; *out_len without the NUL). */
+int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,
+                                 size_t cap, size_t *out_len);
+/* Computes the layout of registered struct `ti` (field order, hash). */
+int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti);
+/* Appends the TypeDef of registered type `ti` to out. */
+int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out);
+/* The TypeDef bytes of registered type `ti`, built on first use and kept
+ * in the registry (owned by the context). */
+int32_t wire__typedef_bytes(wire_ctx *ctx, uint32_t ti, const uint8_t **p,
+                            uint32_t *len);
+/* The registered type of a kind with an id or names; WIRE_NO_TYPE. */
+uint32_t wire__reg_lookup(wire_ctx *ctx, uint8_t kind, bool by_name,
+                          uint32_t id, const uint8_t *ns, uint32_t ns_len,
+                          const uint8_t *name, uint32_t name_len);
+
+/* ---- Incoming TypeDefs, cached per context across messages ----------
+ * Keyed by the 8-byte TypeDef header; a hit is a lookup and a byte
+ * compare of the whole TypeDef. Each entry holds a copy of the bytes and
+ * the layout read from them, linked to the registry once (type, fields
+ * matched by tag id or name, matches_schema). At most
+ * WIRE_LIMIT_TYPEDEF_CACHE entries; a full cache leaves further TypeDefs
+ * uncached (read per message into the document, as before). Entries live
+ * until the context is freed: documents may point at their layouts. A
+ * registry change or a new limit makes them unreachable (a flush). */
+typedef struct wire_td_entry {
+  struct wire_td_entry *next;
+  uint64_t header;
+  wire_layout *layout;
+} wire_td_entry;
+
+typedef struct wire_tdcache {
+  wire_arena arena;
+  wire_td_entry **buckets;
+  uint32_t nbuckets, count;
+  uint32_t reg_gen;
+} wire_tdcache;
+
+/* The cached layout of the TypeDef at p[0..avail), or NULL. */
+wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
+                                size_t avail);
+/* *l was just read (wire__typedef_read) from bytes that may not outlive
+ * the call: links it to the registry, and replaces it by a cached copy
+ * when the cache has room. */
+int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **l);
+/* Links a layout read from a TypeDef to the registry: its registered type,
+ * the fields (wire__layout_link) and matches_schema. */
+int32_t wire__typedef_resolve(wire_ctx *ctx, wire_layout *l);
+void wire__tdcache_flush(wire_ctx *ctx);
+void wire__tdcache_free(wire_ctx *ctx);
+/* Writes a readable form of a field type ("list<varint32?>") into buf. */
+void wire__ftype_text(const wire_ftype *f, char *buf, size_t cap);
+/* Links the fields of a TypeDef layout of a registered type (l->type_index)
+ * to the schema's fields: names for tag ids, user types for enum/union
+ * fields. */
+void wire__layout_link(wire_ctx *ctx, wire_layout *l);
+/* Appends the TypeDef of a named enum/ext/union known only by its names. */
+int32_t wire__typedef_build_named(wire_ctx *ctx, uint8_t kind,
+                                  const uint8_t *ns, size_t ns_len,
+                                  const uint8_t *name, size_t name_len,
+                                  wire_buf *out);
+/* Reads a TypeDef at in->p into a layout allocated in `arena`. */
+int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
+                           uint32_t max_depth, wire_layout **out);
+
+/* doc.c */
+/* Index of a layout field by wire name, declared name or "#<tag>"; -1. */
+int32_t wire__field_index(wire_ctx *ctx, const wire_layout *l,
+                          const char *name, size_t len);
+/* The node kind of a fresh value of registered struct or ext `t` (follows
+ * WIRE_OPT_COMPATIBLE and the type's evolving flag). */
+uint8_t wire__struct_kind(const wire_ctx *ctx, const wire_utype *t);
+/* The node kind of a struct with a layout read from a TypeDef. */
+uint8_t wire__layout_struct_kind(const wire_layout *l);
+/* Links a struct layout read from a TypeDef to the schema's type. */
+void wire__struct_typedef_link(wire_ctx *ctx, wire_layout *l);
+
+#endif

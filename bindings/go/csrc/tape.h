@@ -1,0 +1,123 @@
+/* tape.h - the tape format (spec/tape.md), shared by the document path
+ * (tape.c: tape <-> document, the reference) and the direct codec
+ * (tape_enc.c, tape_dec.c: tape <-> bytes). */
+#ifndef WIRE_TAPE_H
+#define WIRE_TAPE_H
+
+#include "policy.h"
+
+/* Tape numbers are little-endian and copied with memcpy. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the tape code assumes a little-endian host"
+#endif
+
+/* The op codes (wire.h, Section - Tapes) under their short names. */
+#define TAPE_VERSION WIRE_TAPE_VERSION
+#define TAPE_NULL WIRE_TAPE_NULL
+#define TAPE_REF WIRE_TAPE_REF
+#define TAPE_STRUCT_TD WIRE_TAPE_STRUCT_TD
+#define TAPE_ENUM_ID WIRE_TAPE_ENUM_ID
+#define TAPE_PACKED WIRE_TAPE_PACKED
+#define TAPE_STRUCT_IDX WIRE_TAPE_STRUCT_IDX
+
+/* String encoding bytes: 0..2 the bytes are in that encoding and are
+ * written as WIRE_OPT_STRING_POLICY says (by default in that encoding);
+ * TAPE_STR_JAVA | e (v2) the bytes are in encoding e and are written in the
+ * Java runtime's choice (R-WSTR-1); 0xFF (v1) = TAPE_STR_JAVA | UTF8. */
+#define TAPE_STR_JAVA WIRE_TAPE_STR_JAVA
+#define TAPE_STR_UTF8_JAVA WIRE_TAPE_STR_UTF8_JAVA
+
+/* The encoding byte of a tape string: *given gets the encoding of the
+ * bytes, *java whether the Java choice is asked for (TAPE_STR_JAVA); false
+ * for an unknown byte. */
+static inline bool wire__tape_string_given(uint8_t e, int32_t *given,
+                                           bool *java) {
+  if (e <= WIRE_STR_UTF8) {
+    *given = e;
+    *java = false;
+    return true;
+  }
+  if (e == TAPE_STR_UTF8_JAVA) e = TAPE_STR_JAVA | WIRE_STR_UTF8;
+  if (e < TAPE_STR_JAVA || e > (TAPE_STR_JAVA | WIRE_STR_UTF8)) return false;
+  *given = e & 3;
+  *java = true;
+  return true;
+}
+
+/* The wire encoding of a tape string. `ascii`: the text is all ASCII (then
+ * the Java choice is Latin-1 without looking further). */
+static inline int32_t wire__tape_wire_enc(const wire_ctx *ctx, int32_t given,
+                                          bool java, bool ascii,
+                                          const uint8_t *s, size_t len) {
+  if (!java) {
+    if (ctx->string_policy == WIRE_STRING_UTF8) return WIRE_STR_UTF8;
+    if (ctx->string_policy != WIRE_STRING_JAVA) return given;
+  }
+  if (ascii) return WIRE_STR_LATIN1;
+  return wire__java_encoding_of(given, s, len);
+}
+
+/* Decodes the encoding byte of a tape string: *given gets the encoding of
+ * the bytes, the result is the wire encoding, or -1 for an unknown byte. */
+static inline int32_t wire__tape_string_enc(const wire_ctx *ctx, uint8_t e,
+                                            const uint8_t *s, size_t len,
+                                            int32_t *given) {
+  bool java;
+  if (!wire__tape_string_given(e, given, &java)) return -1;
+  return wire__tape_wire_enc(ctx, *given, java, false, s, len);
+}
+
+/* Values a REF op can name: the kinds with identity (lists, sets, maps,
+ * structs, unions, binaries, decimals, dense arrays), numbered 0, 1, ...
+ * in pre-order over the whole tape. */
+static inline bool wire__tape_referenceable(uint32_t t) {
+  return t == WIRE_T_LIST || t == WIRE_T_SET || t == WIRE_T_MAP ||
+         (t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_UNION) ||
+         t == WIRE_T_BINARY || t == WIRE_T_DECIMAL ||
+         wire_type_array_width(t) != 0;
+}
+
+/* Element types a PACKED op may carry. */
+static inline bool wire__tape_packable(uint32_t t) {
+  return wire__is_prim(t);
+}
+
+/* Checks text handed in a tape (unless the context trusts it). Returns the
+ * byte offset of the first bad unit within the text, or len. */
+static inline size_t wire__tape_check_text(int32_t given, const uint8_t *s,
+                                           size_t len) {
+  if (given == WIRE_STR_UTF8) return wire__utf8_check(s, len);
+  if (given == WIRE_STR_UTF16) {
+    if (len & 1) return len - 1;
+    return wire__utf16_check(s, len);
+  }
+  return len;
+}
+
+/* A read tape writes a shared scalar (a tracked string, date...) out again
+ * at every reference to it, which could make the tape far larger than the
+ * payload; the bytes written again are capped at this many for a payload
+ * of `len` bytes. Past the cap decoding goes on (its errors come first)
+ * and then fails with WIRE_E_LIMIT. */
+static inline uint64_t wire__tape_reemit_budget(size_t len) {
+  return 64 * (uint64_t)len + ((uint64_t)16 << 20);
+}
+
+/* The reference path (tape.c): tape -> document -> bytes, and bytes ->
+ * document -> tape. The direct codec gives the same results. */
+int32_t wire__tape_encode_doc(wire_ctx *ctx, const uint8_t *tape, size_t len,
+                              uint8_t **out, size_t *out_len);
+int32_t wire__tape_decode_doc(wire_ctx *ctx, const uint8_t *data, size_t len,
+                              uint32_t flags, uint8_t **tape,
+                              size_t *tape_len);
+
+/* Per-context scratch of the direct codec (freed by wire_ctx_free). */
+struct wire_tape_scratch;
+struct wire_tape_dec_scratch;
+struct wire_tape_scratch *wire__tape_scratch(wire_ctx *ctx);
+void wire__tape_scratch_free(wire_ctx *ctx);
+/* Where the decoder keeps its scratch (NULL if out of memory). */
+struct wire_tape_dec_scratch **wire__tape_dec_slot(wire_ctx *ctx);
+void wire__tape_dec_scratch_free(wire_ctx *ctx, struct wire_tape_dec_scratch *s);
+
+#endif

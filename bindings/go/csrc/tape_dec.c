@@ -1,0 +1,760 @@
+/* tape_dec.c - bytes to tapes without a document (wire_decode_tape,
+ * wire_decode_tape_to).
+ *
+ * One pass over the payload with the decoder's reading rules (dec.h: the
+ * same checks, statuses, messages and offsets as wire_decode), writing tape
+ * ops as values are read. The tape is the one wire__tape_decode_doc writes
+ * from the decoded document: referenceable values numbered in pre-order, a
+ * REF for every later occurrence of a shared one, shared scalars written
+ * out again, PACKED for lists and sets of two or more numbers of one type.
+ * Strings, binaries and arrays are copied once, from the payload into the
+ * tape. Tables live in the context's tape scratch and are reused. */
+#include "dec.h"
+#include "tape.h"
+
+/* ---- state -------------------------------------------------------------- */
+
+/* What a reference id names. */
+typedef struct {
+  uint8_t complete;
+  uint8_t type;        /* node kind */
+  uint32_t ord;        /* tape number (referenceable kinds) */
+  uint32_t user_id;    /* enum / union user type id */
+  const wire_names *names;
+  const wire_layout *layout;
+  size_t off, len;     /* the tape bytes of a shared scalar */
+  uint64_t raw;        /* a shared number (PACKED may move its bytes) */
+} tref;
+
+typedef struct {
+  wire_dec d;
+  wire_buf *o;
+  tref *refs;
+  size_t refs_cap;
+  uint32_t next;     /* next tape number */
+  uint64_t nvalues;  /* what wire_decode counts as nodes */
+  uint32_t flags;    /* WIRE_TAPE_* */
+  uint64_t reemit, budget; /* shared scalars written again: bytes, cap */
+} td;
+
+/* The decoder's tables, kept in the context between calls. */
+struct wire_tape_dec_scratch {
+  tref *refs;
+  size_t refs_cap;
+  ms_entry *ms;
+  size_t ms_cap;
+  wire_layout **tds;
+  size_t tds_cap;
+  wire_arena arena; /* names and TypeDef layouts of one call */
+  wire_buf out;     /* the output of wire_decode_tape */
+};
+typedef struct wire_tape_dec_scratch dscratch;
+
+void wire__tape_dec_scratch_free(wire_ctx *ctx, dscratch *s) {
+  if (!s) return;
+  wire__free(ctx, s->refs, s->refs_cap * sizeof *s->refs);
+  wire__free(ctx, s->ms, s->ms_cap * sizeof *s->ms);
+  wire__free(ctx, s->tds, s->tds_cap * sizeof *s->tds);
+  wire__arena_free(&s->arena);
+  wire__free(ctx, s->out.p, s->out.cap);
+  wire__free(ctx, s, sizeof *s);
+}
+
+static dscratch *get_scratch(wire_ctx *ctx) {
+  dscratch **slot = wire__tape_dec_slot(ctx);
+  if (!slot) return NULL;
+  if (!*slot) {
+    dscratch *s = wire__alloc(ctx, sizeof *s);
+    if (!s) return NULL;
+    memset(s, 0, sizeof *s);
+    s->arena.ctx = ctx;
+    s->out.ctx = ctx;
+    *slot = s;
+  }
+  return *slot;
+}
+
+#define fail wire__dec_fail
+
+static inline void p8(td *t, uint8_t v) { wire__put_u8(t->o, v); }
+static inline void p16(td *t, uint16_t v) { wire__put_le(t->o, v, 2); }
+static inline void p32(td *t, uint32_t v) { wire__put_le(t->o, v, 4); }
+static inline void p64(td *t, uint64_t v) { wire__put_le(t->o, v, 8); }
+static inline void pbytes(td *t, const void *p, size_t n) {
+  wire__put_bytes(t->o, p, n);
+}
+/* The output's sticky status as a decode error. */
+static bool out_ok(td *t) {
+  if (WIRE_LIKELY(t->o->status == WIRE_OK)) return true;
+  return fail(&t->d, t->o->status, t->d.in.p, "cannot write the tape");
+}
+
+/* wire_decode's node limit, counted at the same places. */
+static inline bool count_value(td *t) {
+  if (WIRE_LIKELY(t->nvalues < t->d.ctx->max_nodes)) {
+    t->nvalues++;
+    return true;
+  }
+  return fail(&t->d, WIRE_E_LIMIT, t->d.in.p, "more than %llu nodes",
+              (unsigned long long)t->d.ctx->max_nodes);
+}
+
+static bool grow_refs(td *t, size_t n) {
+  if (n <= t->refs_cap) return true;
+  size_t cap = t->refs_cap ? t->refs_cap * 2 : 64;
+  while (cap < n) cap *= 2;
+  tref *m = wire__realloc(t->d.ctx, t->refs, t->refs_cap * sizeof *m,
+                          cap * sizeof *m);
+  if (!m) return false;
+  t->refs = m;
+  t->refs_cap = cap;
+  return true;
+}
+
+/* ---- registry lookups (as wire_node_user_type does) ---------------------- */
+
+static uint32_t lookup(const wire_ctx *ctx, uint8_t kind, uint32_t id,
+                       const wire_names *nm) {
+  wire_registry *r = ctx->reg;
+  for (uint32_t i = 0; r && i < r->ntypes; i++) {
+    wire_utype *u = &r->types[i];
+    if (u->kind != kind) continue;
+    if (nm ? (u->by_name && strlen(u->ns) == nm->ns_len &&
+              strlen(u->name) == nm->name_len &&
+              wire__eq(u->ns, nm->ns, nm->ns_len) &&
+              wire__eq(u->name, nm->name, nm->name_len))
+           : (!u->by_name && u->user_id == id))
+      return i;
+  }
+  return WIRE_NO_TYPE;
+}
+
+/* ---- values --------------------------------------------------------------- */
+
+static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
+                 uint8_t *type);
+static bool body(td *t, const tmeta *tm, int64_t ref, uint8_t *type);
+
+static inline bool is_num(uint8_t t) { return wire__tape_packable(t); }
+
+/* A number op from its decoded bits (as the document walk writes it: the
+ * value widened to i64 / u64 / f64). */
+static inline uint64_t tape_num(uint8_t type, uint64_t raw) {
+  if (type >= WIRE_T_FLOAT16 && type <= WIRE_T_FLOAT64) {
+    double d;
+    switch (type) {
+    case WIRE_T_FLOAT16: d = wire_float16_to_double((uint16_t)raw); break;
+    case WIRE_T_BFLOAT16: d = wire_bfloat16_to_float((uint16_t)raw); break;
+    case WIRE_T_FLOAT32: {
+      float f;
+      uint32_t x = (uint32_t)raw;
+      memcpy(&f, &x, 4);
+      d = f;
+      break;
+    }
+    default: memcpy(&d, &raw, 8);
+    }
+    memcpy(&raw, &d, 8);
+  }
+  return raw;
+}
+
+static void put_num(td *t, uint8_t type, uint64_t raw) {
+  if (!wire__buf_room(t->o, 9)) return;
+  uint8_t *q = t->o->p + t->o->len;
+  q[0] = type;
+  if (type == WIRE_T_BOOL) {
+    q[1] = (uint8_t)raw;
+    t->o->len += 2;
+    return;
+  }
+  uint64_t v = tape_num(type, raw);
+  memcpy(q + 1, &v, 8);
+  t->o->len += 9;
+}
+
+/* Rewrites a LIST/SET op at `at` whose `count` elements were written as
+ * number ops of one type into a PACKED op, in place. */
+static void pack(td *t, size_t at, uint8_t kind, uint8_t et, uint32_t count) {
+  size_t plen = 7 + 8 * (size_t)count;
+  if (et == WIRE_T_BOOL) {
+    /* elements at + 5 + 2i (op, byte): the packed form is longer, so it is
+     * written from the last element back */
+    if (!wire__buf_room(t->o, plen - (t->o->len - at))) return;
+    uint8_t *b = t->o->p + at;
+    for (uint32_t i = count; i-- > 0;) {
+      uint64_t v = b[5 + 2 * (size_t)i + 1];
+      memcpy(b + 7 + 8 * (size_t)i, &v, 8);
+    }
+  } else {
+    /* elements at + 5 + 9i (op, 8 bytes): shorter, written front to back */
+    uint8_t *b = t->o->p + at;
+    for (uint32_t i = 0; i < count; i++) {
+      uint64_t v;
+      memcpy(&v, b + 5 + 9 * (size_t)i + 1, 8);
+      memcpy(b + 7 + 8 * (size_t)i, &v, 8);
+    }
+  }
+  uint8_t *b = t->o->p + at;
+  b[0] = TAPE_PACKED;
+  b[1] = kind;
+  b[2] = et;
+  memcpy(b + 3, &count, 4);
+  t->o->len = at + plen;
+}
+
+static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
+  wire_dec *d = &t->d;
+  const uint8_t *s = d->in.p;
+  uint32_t count;
+  if (!wire__get_varu32(&d->in, &count)) return false;
+  size_t at = t->o->len;
+  if (count == 0) {
+    p8(t, kind);
+    p32(t, 0);
+    return out_ok(t);
+  }
+  wire_dec_list l;
+  if (!wire__dec_list_begin(d, decl, count, s, &l)) return false;
+  if (!wire__dec_enter(d)) return false;
+  if (l.same && !l.flags && is_num(l.et.type) && count >= 2) {
+    /* numbers of one type without flags: PACKED straight away */
+    uint8_t et = l.et.type;
+    p8(t, TAPE_PACKED);
+    p8(t, kind);
+    p8(t, et);
+    p32(t, count);
+    if (!wire__buf_room(t->o, 8 * (size_t)count)) return out_ok(t);
+    uint8_t *q = t->o->p + t->o->len;
+    for (uint32_t i = 0; i < count; i++) {
+      if (!count_value(t)) return false;
+      uint64_t raw;
+      if (!wire__dec_prim(d, et, &raw)) return false;
+      uint64_t v = tape_num(et, raw);
+      memcpy(q + 8 * (size_t)i, &v, 8);
+    }
+    t->o->len += 8 * (size_t)count;
+    d->depth--;
+    return out_ok(t);
+  }
+  p8(t, kind);
+  p32(t, count);
+  bool any = false;
+  uint8_t first = WIRE_T_NULL;
+  bool packable = count >= 2;
+  for (uint32_t i = 0; i < count; i++) {
+    uint8_t et;
+    if (!slot(t, l.flags, l.track, l.same ? &l.et : NULL, &et)) return false;
+    any |= et != WIRE_T_NULL;
+    if (i == 0) {
+      first = et;
+      packable = packable && is_num(et);
+    } else if (et != first) {
+      packable = false;
+    }
+  }
+  if (!wire__dec_list_end(d, &l, any)) return false;
+  d->depth--;
+  if (!out_ok(t)) return false;
+  if (packable && t->reemit <= t->budget) pack(t, at, kind, first, count);
+  return true;
+}
+
+static bool map(td *t, const wire_ftype *decl) {
+  wire_dec *d = &t->d;
+  const uint8_t *s = d->in.p;
+  uint32_t count;
+  if (!wire__get_varu32(&d->in, &count)) return false;
+  p8(t, WIRE_T_MAP);
+  p32(t, count);
+  if (count == 0) return out_ok(t);
+  /* Every entry takes at least one byte (a chunk header or key bytes). */
+  if (!wire__dec_check_count(d, s, count, 1)) return false;
+  if (!wire__dec_enter(d)) return false;
+  uint32_t done = 0;
+  while (done < count) {
+    wire_dec_chunk c;
+    if (!wire__dec_chunk_begin(d, decl, &c)) return false;
+    uint8_t h = c.h, kt, vt;
+    if (c.knull || c.vnull) {
+      const uint8_t *es = d->in.p;
+      if (c.knull) {
+        if (!count_value(t)) return false;
+        p8(t, TAPE_NULL);
+        kt = WIRE_T_NULL;
+      } else if (!slot(t, h & WIRE_MF_KEY_TRACK, true, c.kfix, &kt)) {
+        return false;
+      }
+      if (c.vnull) {
+        if (!count_value(t)) return false;
+        p8(t, TAPE_NULL);
+        vt = WIRE_T_NULL;
+      } else if (!slot(t, h & WIRE_MF_VAL_TRACK, true, c.vfix, &vt)) {
+        return false;
+      }
+      if ((!c.knull && kt == WIRE_T_NULL) || (!c.vnull && vt == WIRE_T_NULL))
+        return wire__dec_null_side(d, es);
+      done++;
+      continue;
+    }
+    uint8_t size;
+    if (!wire__dec_chunk_size(d, count - done, &size)) return false;
+    tmeta ktm, vtm;
+    if (c.kfix) ktm = *c.kfix;
+    else if (!wire__dec_type_meta(d, &ktm)) return false;
+    if (c.vfix) vtm = *c.vfix;
+    else if (!wire__dec_type_meta(d, &vtm)) return false;
+    for (uint32_t i = 0; i < size; i++) {
+      const uint8_t *es = d->in.p;
+      if (!slot(t, h & WIRE_MF_KEY_TRACK, true, &ktm, &kt) ||
+          !slot(t, h & WIRE_MF_VAL_TRACK, true, &vtm, &vt))
+        return false;
+      if (kt == WIRE_T_NULL || vt == WIRE_T_NULL)
+        return wire__dec_null_in_chunk(d, es);
+      done++;
+    }
+  }
+  d->depth--;
+  return out_ok(t);
+}
+
+static bool field(td *t, const wire_lfield *lf) {
+  wire_dec *d = &t->d;
+  const wire_ftype *f = lf->type;
+  bool flag = f->nullable || f->ref;
+  uint8_t type;
+  switch (wire__dec_field_kind(d, f)) {
+  case WIRE_DEC_DYNAMIC:
+    return slot(t, flag, f->ref, NULL, &type);
+  case WIRE_DEC_PRIM: {
+    tmeta tm;
+    memset(&tm, 0, sizeof tm);
+    tm.type = f->type_id;
+    return body(t, &tm, -1, &type);
+  }
+  default: {
+    tmeta tm;
+    return wire__dec_decl_tmeta(d, f, &tm) &&
+           slot(t, flag, f->ref, &tm, &type);
+  }
+  }
+}
+
+static void put_field_name(td *t, const wire_lfield *f) {
+  if (f->name) {
+    p16(t, (uint16_t)f->name_len);
+    pbytes(t, f->name, f->name_len);
+    return;
+  }
+  char tag[16];
+  int k = 0, v = f->tag;
+  tag[k++] = '#';
+  char dg[12];
+  int nd = 0;
+  do { dg[nd++] = (char)('0' + v % 10); v /= 10; } while (v && nd < 11);
+  while (nd) tag[k++] = dg[--nd];
+  p16(t, (uint16_t)k);
+  pbytes(t, tag, (size_t)k);
+}
+
+static bool strukt(td *t, const tmeta *tm) {
+  wire_dec *d = &t->d;
+  const wire_layout *l = tm->layout;
+  if (!wire__dec_struct_hash(d, l)) return false;
+  if (!wire__dec_enter(d)) return false;
+  bool known = l->type_index != WIRE_NO_TYPE;
+  bool td_ = l->td && !l->matches_schema;
+  bool by_index = known && !td_ && (t->flags & WIRE_TAPE_FIELD_INDEX);
+  if (by_index) {
+    p8(t, TAPE_STRUCT_IDX);
+    p32(t, l->type_index);
+    p32(t, l->nfields);
+  } else {
+    if (td_) {
+      p8(t, TAPE_STRUCT_TD);
+      p32(t, l->td_len);
+      pbytes(t, l->td, l->td_len);
+    } else {
+      p8(t, WIRE_T_STRUCT);
+    }
+    p32(t, known ? l->type_index : 0xFFFFFFFFu);
+    if (!known) {
+      p32(t, l->by_name ? UINT32_MAX : l->user_id);
+      uint32_t nsl = l->by_name ? l->ns_len : 0, nl = l->by_name ? l->name_len : 0;
+      p16(t, (uint16_t)nsl);
+      pbytes(t, l->ns, nsl);
+      p16(t, (uint16_t)nl);
+      pbytes(t, l->name, nl);
+    }
+    p32(t, l->nfields);
+  }
+  for (uint32_t i = 0; i < l->nfields; i++) {
+    if (!by_index) put_field_name(t, &l->fields[i]);
+    if (!field(t, &l->fields[i])) return false;
+  }
+  d->depth--;
+  return out_ok(t);
+}
+
+/* The names of a named union or enum value (as the document keeps them). */
+static const wire_names *value_names(td *t, const tmeta *tm, bool *ok) {
+  *ok = true;
+  if (tm->names) return tm->names;
+  if (tm->type == WIRE_T_NAMED_ENUM) {
+    const wire_names *nm = wire__dec_layout_names(&t->d, tm->layout);
+    *ok = nm != NULL;
+    return nm;
+  }
+  if (tm->layout && tm->layout->by_name) {
+    const wire_names *nm = wire__dec_layout_names(&t->d, tm->layout);
+    *ok = nm != NULL;
+    return nm;
+  }
+  return NULL;
+}
+
+/* Completes reference slot `ref` with the value just started or read. */
+static void set_ref(td *t, int64_t ref, const tmeta *tm, uint8_t type,
+                    uint32_t ord, const wire_names *nm) {
+  if (ref < 0) return;
+  tref *r = &t->refs[ref];
+  r->complete = 1;
+  r->type = type;
+  r->ord = ord;
+  r->user_id = tm->user_id;
+  r->names = nm;
+  r->layout = tm->layout;
+}
+
+static bool body(td *t, const tmeta *tm, int64_t ref, uint8_t *type) {
+  wire_dec *d = &t->d;
+  if (!count_value(t)) return false;
+  uint8_t ty = tm->type;
+  *type = ty;
+  size_t at = t->o->len;
+  switch (ty) {
+  case WIRE_T_STRING: {
+    int32_t enc;
+    const uint8_t *p;
+    uint64_t len;
+    if (!wire__dec_string(d, &enc, &p, &len)) return false;
+    if (len > UINT32_MAX)
+      return fail(d, WIRE_E_LIMIT, d->in.p, "string longer than 4 GiB");
+    if (wire__buf_room(t->o, 6 + (size_t)len)) {
+      uint8_t *q = t->o->p + t->o->len;
+      q[0] = WIRE_T_STRING;
+      q[1] = (uint8_t)enc;
+      uint32_t l32 = (uint32_t)len;
+      memcpy(q + 2, &l32, 4);
+      if (len) memcpy(q + 6, p, (size_t)len);
+      t->o->len += 6 + (size_t)len;
+    }
+    break;
+  }
+  case WIRE_T_LIST: case WIRE_T_SET:
+  case WIRE_T_MAP: {
+    uint32_t ord = t->next++;
+    set_ref(t, ref, tm, ty, ord, NULL); /* before children: cycles */
+    return ty == WIRE_T_MAP ? map(t, tm->decl) : list(t, ty, tm->decl);
+  }
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: {
+    uint32_t v;
+    if (!wire__dec_enum_value(d, &v)) return false;
+    bool ok;
+    const wire_names *nm = ty == WIRE_T_NAMED_ENUM ? value_names(t, tm, &ok) : NULL;
+    if (ty == WIRE_T_NAMED_ENUM && !ok) return false;
+    uint32_t ti = lookup(d->ctx, WIRE_KIND_ENUM, tm->user_id,
+                         ty == WIRE_T_NAMED_ENUM ? nm : NULL);
+    if (ti != WIRE_NO_TYPE) {
+      p8(t, WIRE_T_ENUM);
+      p32(t, ti);
+    } else if (ty == WIRE_T_ENUM) {
+      p8(t, TAPE_ENUM_ID);
+      p32(t, tm->user_id);
+    } else {
+      p8(t, WIRE_T_NAMED_ENUM);
+      p16(t, (uint16_t)nm->ns_len);
+      pbytes(t, nm->ns, nm->ns_len);
+      p16(t, (uint16_t)nm->name_len);
+      pbytes(t, nm->name, nm->name_len);
+    }
+    p32(t, v);
+    if (ref >= 0) set_ref(t, ref, tm, ty, 0, nm);
+    break;
+  }
+  case WIRE_T_NONE:
+    p8(t, WIRE_T_NONE);
+    break;
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT: {
+    uint32_t ord = t->next++;
+    set_ref(t, ref, tm, ty, ord, NULL); /* before fields: cycles */
+    return strukt(t, tm);
+  }
+  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION: {
+    uint32_t c;
+    if (!wire__dec_union_case(d, &c)) return false;
+    uint32_t ord = t->next++;
+    bool ok;
+    const wire_names *nm = ty == WIRE_T_NAMED_UNION ? value_names(t, tm, &ok) : NULL;
+    if (ty == WIRE_T_NAMED_UNION && !ok) return false;
+    uint32_t ti = WIRE_NO_TYPE;
+    if (ty == WIRE_T_UNION) ti = tm->decl ? tm->reg : WIRE_NO_TYPE;
+    else if (ty == WIRE_T_TYPED_UNION) ti = lookup(d->ctx, WIRE_KIND_UNION, tm->user_id, NULL);
+    else if (nm) ti = lookup(d->ctx, WIRE_KIND_UNION, 0, nm);
+    p8(t, WIRE_T_UNION);
+    p32(t, ti == WIRE_NO_TYPE ? 0xFFFFFFFFu : ti);
+    p32(t, c);
+    if (!wire__dec_enter(d)) return false;
+    uint8_t vt;
+    if (!slot(t, true, true, NULL, &vt)) return false;
+    d->depth--;
+    /* complete only now: a reference from inside the value fails */
+    if (ref >= 0) set_ref(t, ref, tm, ty, ord, nm);
+    return out_ok(t);
+  }
+  case WIRE_T_DURATION: case WIRE_T_TIMESTAMP: {
+    int64_t secs;
+    uint32_t ns;
+    if (!wire__dec_time(d, ty, &secs, &ns)) return false;
+    p8(t, ty);
+    p64(t, (uint64_t)secs);
+    p32(t, ns);
+    break;
+  }
+  case WIRE_T_DATE: {
+    int64_t days;
+    if (!wire__dec_date(d, &days)) return false;
+    p8(t, ty);
+    p64(t, (uint64_t)days);
+    break;
+  }
+  case WIRE_T_DECIMAL: {
+    int32_t scale;
+    bool neg;
+    const uint8_t *mag;
+    uint32_t len;
+    uint8_t small[8];
+    if (!wire__dec_decimal(d, &scale, &neg, &mag, &len, small)) return false;
+    uint32_t ord = t->next++;
+    p8(t, ty);
+    p32(t, (uint32_t)scale);
+    p8(t, neg ? 1 : 0);
+    p32(t, len);
+    pbytes(t, mag, len);
+    if (ref >= 0) set_ref(t, ref, tm, ty, ord, NULL);
+    return out_ok(t);
+  }
+  default:
+    if (is_num(ty)) {
+      uint64_t raw;
+      if (!wire__dec_prim(d, ty, &raw)) return false;
+      put_num(t, ty, raw);
+      if (ref >= 0) {
+        set_ref(t, ref, tm, ty, 0, NULL);
+        t->refs[ref].raw = raw;
+      }
+      return out_ok(t);
+    } else {
+      const uint8_t *p;
+      uint32_t len;
+      if (!wire__dec_bytes(d, ty, &p, &len)) return false;
+      uint32_t ord = t->next++;
+      if (wire__buf_room(t->o, 5 + (size_t)len)) {
+        uint8_t *q = t->o->p + t->o->len;
+        q[0] = ty;
+        memcpy(q + 1, &len, 4);
+        if (len) memcpy(q + 5, p, len);
+        t->o->len += 5 + (size_t)len;
+      }
+      if (ref >= 0) set_ref(t, ref, tm, ty, ord, NULL);
+      return out_ok(t);
+    }
+  }
+  /* a scalar without identity: shared ones are written out again */
+  if (ref >= 0) {
+    set_ref(t, ref, tm, ty, 0, t->refs[ref].names);
+    t->refs[ref].off = at;
+    t->refs[ref].len = t->o->len - at;
+  }
+  return out_ok(t);
+}
+
+static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
+                 uint8_t *type) {
+  wire_dec *d = &t->d;
+  int64_t ref = -1;
+  if (has_flag) {
+    const uint8_t *s = d->in.p;
+    int8_t f;
+    uint32_t id;
+    if (!wire__dec_ref_flag(d, allow_ref, &f, &id)) return false;
+    if (f == WIRE_REF_NULL) {
+      if (!count_value(t)) return false;
+      *type = WIRE_T_NULL;
+      p8(t, TAPE_NULL);
+      return out_ok(t);
+    }
+    if (f == WIRE_REF_REF) {
+      const tref *r = &t->refs[id];
+      if (!r->complete)
+        return fail(d, WIRE_E_REF, s,
+                    "reference id %u names a value that is not complete", id);
+      if (fixed && !wire__dec_matches(fixed, r->type, r->user_id, r->names,
+                                      r->layout))
+        return fail(d, WIRE_E_REF, s,
+                    "reference id %u names a %s where a %s is declared", id,
+                    wire_type_name(r->type), wire_type_name(fixed->type));
+      *type = r->type;
+      if (wire__tape_referenceable(r->type)) {
+        p8(t, TAPE_REF);
+        p32(t, r->ord);
+        return out_ok(t);
+      }
+      /* a shared scalar, written out again (within the budget) */
+      size_t at = t->o->len;
+      if (is_num(r->type)) {
+        put_num(t, r->type, r->raw);
+        t->reemit += t->o->len - at;
+      } else {
+        t->reemit += r->len;
+        if (t->reemit <= t->budget && wire__buf_room(t->o, r->len)) {
+          memcpy(t->o->p + t->o->len, t->o->p + r->off, r->len);
+          t->o->len += r->len;
+        }
+      }
+      /* over the cap: nothing more is kept, the call fails at the end */
+      if (t->reemit > t->budget) t->o->len = at;
+      return out_ok(t);
+    }
+    if (f == WIRE_REF_VALUE) {
+      if (!grow_refs(t, d->nrefs + 1))
+        return fail(d, WIRE_E_NOMEM, s, "out of memory");
+      ref = (int64_t)d->nrefs;
+      memset(&t->refs[d->nrefs++], 0, sizeof(tref));
+    }
+  }
+  tmeta tm;
+  if (!fixed) {
+    if (!wire__dec_type_meta(d, &tm)) return false;
+    fixed = &tm;
+  }
+  return body(t, fixed, ref, type);
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
+                           uint32_t flags, wire_buf *out) {
+  if (flags & ~(uint32_t)WIRE_TAPE_FIELD_INDEX)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "unknown tape flags 0x%x",
+                      (unsigned)flags);
+  dscratch *sc = get_scratch(ctx);
+  if (!sc) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+  td t;
+  memset(&t, 0, sizeof t);
+  wire__dec_init(&t.d, ctx, data, len, NULL, &sc->arena);
+  t.d.ms = sc->ms;
+  t.d.ms_cap = sc->ms_cap;
+  t.d.tds = sc->tds;
+  t.d.tds_cap = sc->tds_cap;
+  t.refs = sc->refs;
+  t.refs_cap = sc->refs_cap;
+  t.o = out;
+  t.flags = flags;
+  t.budget = wire__tape_reemit_budget(len);
+  size_t base = out->len;
+  uint8_t hdr[8] = {'W', 'T', (flags & WIRE_TAPE_FIELD_INDEX) ? 2 : 1, 0,
+                    0, 0, 0, 0};
+  wire__put_bytes(out, hdr, 8);
+  int32_t st = out->status;
+  uint32_t roots = 0;
+  if (!st && len == 0) st = wire__fail(ctx, WIRE_E_TRUNCATED, 0, "empty input");
+  while (!st && t.d.in.p < t.d.in.end) {
+    uint8_t type;
+    if (!wire__dec_root_header(&t.d, roots) ||
+        !slot(&t, true, true, NULL, &type)) {
+      st = ctx->err_code ? ctx->err_code : WIRE_E_STATE;
+      break;
+    }
+    roots++;
+  }
+  if (!st) st = out->status;
+  if (!st && t.reemit > t.budget)
+    st = wire__fail(ctx, WIRE_E_LIMIT, 0, "shared values written out again "
+                    "in the tape exceed %llu bytes",
+                    (unsigned long long)t.budget);
+  if (!st) {
+    memcpy(out->p + base + 4, &roots, 4);
+  } else {
+    out->len = base;
+    if (out->status != WIRE_E_BUFFER_FULL) out->status = WIRE_OK;
+  }
+  /* the tables go back to the scratch */
+  sc->ms = t.d.ms;
+  sc->ms_cap = t.d.ms_cap;
+  sc->tds = t.d.tds;
+  sc->tds_cap = t.d.tds_cap;
+  sc->refs = t.refs;
+  sc->refs_cap = t.refs_cap;
+  wire__arena_free(&sc->arena);
+  return st;
+}
+
+int32_t wire_decode_tape_to(wire_ctx *ctx, const uint8_t *data, size_t len,
+                            uint32_t flags, wire_writer *w) {
+  if (!ctx || !w || (!data && len)) return WIRE_E_ARG;
+  wire_ctx_clear_error(ctx);
+  if (w->b.status != WIRE_OK)
+    return wire__fail(ctx, w->b.status, 0, "the writer has failed before");
+  size_t base = w->b.len;
+  int32_t st = decode_into(ctx, data, len, flags, &w->b);
+  if (st == WIRE_E_BUFFER_FULL) {
+    /* the size a caller's buffer would need: decode again into scratch */
+    wire_buf tmp = {ctx, NULL, 0, 0, false, WIRE_OK};
+    int32_t st2 = decode_into(ctx, data, len, flags, &tmp);
+    size_t need = tmp.len;
+    wire__free(ctx, tmp.p, tmp.cap);
+    if (st2) {
+      w->b.status = WIRE_OK;
+      return st2;
+    }
+    w->needed = base + need;
+    st = wire__fail(ctx, WIRE_E_BUFFER_FULL, 0, "the tape needs %zu bytes",
+                    need);
+  }
+  return st;
+}
+
+int32_t wire_decode_tape(wire_ctx *ctx, const uint8_t *data, size_t len,
+                         uint8_t **tape, size_t *tape_len) {
+  if (!ctx || !tape || !tape_len || (!data && len)) return WIRE_E_ARG;
+  *tape = NULL;
+  *tape_len = 0;
+  wire_ctx_clear_error(ctx);
+  dscratch *sc = get_scratch(ctx);
+  if (!sc) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+  wire_buf b = sc->out; /* reused between calls */
+  memset(&sc->out, 0, sizeof sc->out);
+  b.ctx = ctx;
+  b.len = 0;
+  b.status = WIRE_OK;
+  int32_t st = decode_into(ctx, data, len, 0, &b);
+  uint8_t *res = NULL;
+  if (!st && !(res = wire__bytes_alloc(ctx, b.len)))
+    st = wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+  if (res) {
+    memcpy(res, b.p, b.len);
+    *tape = res;
+    *tape_len = b.len;
+  }
+  if (b.cap > ((size_t)16 << 20)) {
+    wire__free(ctx, b.p, b.cap);
+    memset(&b, 0, sizeof b);
+  }
+  b.ctx = ctx;
+  b.len = 0;
+  b.status = WIRE_OK;
+  sc->out = b;
+  return st;
+}

@@ -1,0 +1,74 @@
+package dev.libwire.kotlin.bench
+
+/** The benchmark's structs as Kotlin data classes (bench/schemas/bench.fdl). */
+enum class Player { JAVA, FLASH }
+
+enum class Size { SMALL, LARGE }
+
+data class NumericStruct(
+    val f1: Int, val f2: Int, val f3: Int, val f4: Int, val f5: Int, val f6: Int,
+    val f7: Int, val f8: Int, val f9: Int, val f10: Int, val f11: Int, val f12: Int,
+)
+
+class Sample(
+    val intValue: Int, val longValue: Long, val floatValue: Float, val doubleValue: Double,
+    val shortValue: Int, val charValue: Int, val booleanValue: Boolean,
+    val intValueBoxed: Int, val longValueBoxed: Long, val floatValueBoxed: Float, val doubleValueBoxed: Double,
+    val shortValueBoxed: Int, val charValueBoxed: Int, val booleanValueBoxed: Boolean,
+    val intArray: IntArray, val longArray: LongArray, val floatArray: FloatArray, val doubleArray: DoubleArray,
+    val shortArray: IntArray, val charArray: IntArray, val booleanArray: BooleanArray, val string: String,
+) {
+    override fun equals(other: Any?): Boolean = other is Sample && intValue == other.intValue &&
+        longValue == other.longValue && floatValue == other.floatValue && doubleValue == other.doubleValue &&
+        shortValue == other.shortValue && charValue == other.charValue && booleanValue == other.booleanValue &&
+        intValueBoxed == other.intValueBoxed && longValueBoxed == other.longValueBoxed &&
+        floatValueBoxed == other.floatValueBoxed && doubleValueBoxed == other.doubleValueBoxed &&
+        shortValueBoxed == other.shortValueBoxed && charValueBoxed == other.charValueBoxed &&
+        booleanValueBoxed == other.booleanValueBoxed && intArray.contentEquals(other.intArray) &&
+        longArray.contentEquals(other.longArray) && floatArray.contentEquals(other.floatArray) &&
+        doubleArray.contentEquals(other.doubleArray) && shortArray.contentEquals(other.shortArray) &&
+        charArray.contentEquals(other.charArray) && booleanArray.contentEquals(other.booleanArray) &&
+        string == other.string
+
+    override fun hashCode() = intValue
+}
+
+data class Media(
+    val uri: String, val title: String, val width: Int, val height: Int, val format: String,
+    val duration: Long, val size: Long, val bitrate: Int, val hasBitrate: Boolean,
+    val persons: List<String>, val player: Player, val copyright: String,
+)
+
+data class Image(val uri: String, val title: String, val width: Int, val height: Int, val size: Size)
+
+data class MediaContent(val media: Media, val images: List<Image>)
+
+object BenchValues {
+    fun numericStruct() = NumericStruct(
+        -12345, 987654321, -31415, 27182818, -32000, 1000000, -999999999, 42, 123456789, -42, 31415926, -27182818,
+    )
+
+    fun sample() = Sample(
+        123, 1230000L, 12.345f, 1.234567, 12345, '!'.code, true, 321, 3210000L, 54.321f, 7.654321, 32100, '$'.code, false,
+        intArrayOf(-1234, -123, -12, -1, 0, 1, 12, 123, 1234),
+        longArrayOf(-123400, -12300, -1200, -100, 0, 100, 1200, 12300, 123400),
+        floatArrayOf(-12.34f, -12.3f, -12.0f, -1.0f, 0.0f, 1.0f, 12.0f, 12.3f, 12.34f),
+        doubleArrayOf(-1.234, -1.23, -12.0, -1.0, 0.0, 1.0, 12.0, 1.23, 1.234),
+        intArrayOf(-1234, -123, -12, -1, 0, 1, 12, 123, 1234),
+        "asdfASDF".map { it.code }.toIntArray(),
+        booleanArrayOf(true, false, false, true),
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+    )
+
+    fun mediaContent() = MediaContent(
+        Media(
+            "http://javaone.com/keynote.ogg", "", 641, 481, "video/theora\u1234", 18000001L, 58982401L, 0, false,
+            arrayListOf("Bill Gates, Jr.", "Steven Jobs"), Player.FLASH, "Copyright (c) 2009, Scooby Dooby Doo",
+        ),
+        arrayListOf(
+            Image("http://javaone.com/keynote_huge.jpg", "Javaone Keynote\u1234", 32000, 24000, Size.LARGE),
+            Image("http://javaone.com/keynote_large.jpg", "", 1024, 768, Size.LARGE),
+            Image("http://javaone.com/keynote_small.jpg", "", 320, 240, Size.SMALL),
+        ),
+    )
+}

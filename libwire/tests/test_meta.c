@@ -1,0 +1,479 @@
+/* test_meta.c - metadata computed once: the per-type TypeDef bytes, schema
+ * hash and field order in the ABI, fields set by index, and the per-context
+ * cache of incoming TypeDefs (WIRE_LIMIT_TYPEDEF_CACHE): same documents
+ * as without it, bounded, redone when the schema changes, and out of memory
+ * reported as WIRE_E_NOMEM. */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire.h"
+
+static const char *SCHEMA =
+    "package m;\n"
+    "enum Color [id=20] { RED = 0; BLUE = 1; }\n"
+    "message Point [id=21] { int32 x = 1; int64 y = 2; string label = 3; "
+    "Color color = 4; }\n"
+    "message Shape [id=22] { string name = 1; list<Point> points = 2; "
+    "float64 area = 3; }\n";
+
+static wire_ctx *new_ctx(const char *fdl) {
+  wire_ctx *c = wire_ctx_new();
+  cr_assert_not_null(c);
+  cr_assert_eq(wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1), WIRE_OK);
+  if (fdl) {
+    cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "m.fdl"), WIRE_OK,
+                 "%s", wire_ctx_error_message(c));
+    cr_assert_eq(wire_schema_finish(c), WIRE_OK);
+  }
+  return c;
+}
+
+static uint32_t type_of(wire_ctx *c, const char *name) {
+  uint32_t t;
+  cr_assert_eq(wire_schema_find_type(c, name, strlen(name), &t), WIRE_OK);
+  return t;
+}
+
+static void set(wire_ctx *c, wire_doc *d, wire_node *st, uint32_t type,
+                const char *name, wire_node *v) {
+  uint32_t ix;
+  cr_assert_eq(wire_schema_field_index(c, type, name, strlen(name), &ix),
+               WIRE_OK, "%s", name);
+  cr_assert_eq(wire_struct_set_field_at(d, st, ix, v), WIRE_OK, "%s", name);
+}
+
+/* A Shape with n points, encoded in compatible mode (TypeDefs carried). */
+static uint8_t *shape_bytes(wire_ctx *c, int n, size_t *len) {
+  uint32_t shape = type_of(c, "m.Shape"), point = type_of(c, "m.Point");
+  uint32_t color = type_of(c, "m.Color");
+  wire_doc *d = wire_doc_new(c);
+  wire_node *s = wire_node_new_struct(d, shape);
+  set(c, d, s, shape, "name", wire_node_new_string(d, (const uint8_t *)"tri", 3,
+                                                   WIRE_STR_UTF8));
+  set(c, d, s, shape, "area", wire_node_new_float(d, WIRE_T_FLOAT64, 0.5));
+  wire_node *pts = wire_node_new_list(d, WIRE_T_LIST);
+  for (int i = 0; i < n; i++) {
+    wire_node *p = wire_node_new_struct(d, point);
+    set(c, d, p, point, "x", wire_node_new_int(d, WIRE_T_VARINT32, i));
+    set(c, d, p, point, "y", wire_node_new_int(d, WIRE_T_VARINT64, -i));
+    set(c, d, p, point, "label",
+        wire_node_new_string(d, (const uint8_t *)"p", 1, WIRE_STR_UTF8));
+    set(c, d, p, point, "color", wire_node_new_enum_of(d, color, (uint32_t)i & 1));
+    cr_assert_eq(wire_list_append(d, pts, p), WIRE_OK);
+  }
+  set(c, d, s, shape, "points", pts);
+  cr_assert_eq(wire_doc_add_root(d, s), WIRE_OK);
+  uint8_t *out;
+  cr_assert_eq(wire_encode(c, d, &out, len), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  wire_doc_free(d);
+  uint8_t *copy = malloc(*len);
+  memcpy(copy, out, *len);
+  wire_ctx_free_bytes(c, out);
+  return copy;
+}
+
+/* decode + encode of bytes gives the bytes back */
+static void round_trip(wire_ctx *c, const uint8_t *b, size_t n) {
+  wire_doc *d;
+  cr_assert_eq(wire_decode(c, b, n, &d), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  uint8_t *out;
+  size_t len;
+  cr_assert_eq(wire_encode(c, d, &out, &len), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  cr_assert_eq(len, n);
+  cr_assert_arr_eq(out, b, n);
+  wire_ctx_free_bytes(c, out);
+  wire_doc_free(d);
+}
+
+static const uint8_t *find(const uint8_t *hay, size_t n, const uint8_t *needle,
+                           size_t m) {
+  for (size_t i = 0; i + m <= n; i++)
+    if (memcmp(hay + i, needle, m) == 0) return hay + i;
+  return NULL;
+}
+
+Test(meta_abi, typedef_bytes_are_the_ones_compatible_mode_writes) {
+  wire_ctx *c = new_ctx(SCHEMA);
+  size_t n;
+  uint8_t *b = shape_bytes(c, 2, &n);
+  const char *names[] = {"m.Shape", "m.Point"};
+  for (int i = 0; i < 2; i++) {
+    const uint8_t *td, *td2;
+    size_t tl, tl2;
+    cr_assert_eq(wire_schema_typedef(c, type_of(c, names[i]), &td, &tl),
+                 WIRE_OK);
+    cr_assert_gt(tl, 8);
+    cr_assert_not_null(find(b, n, td, tl), "%s's TypeDef is in the payload",
+                       names[i]);
+    /* computed once: the same bytes at the same place */
+    cr_assert_eq(wire_schema_typedef(c, type_of(c, names[i]), &td2, &tl2),
+                 WIRE_OK);
+    cr_assert_eq(td, td2);
+    cr_assert_eq(tl, tl2);
+  }
+  free(b);
+  wire_ctx_free(c);
+}
+
+Test(meta_abi, schema_hash_and_field_order) {
+  wire_ctx *c = new_ctx(SCHEMA);
+  uint32_t point = type_of(c, "m.Point");
+  uint32_t h, fh;
+  char fp[512];
+  size_t fl;
+  cr_assert_eq(wire_schema_hash(c, point, &h), WIRE_OK);
+  cr_assert_eq(wire_schema_fingerprint(c, point, fp, sizeof fp, &fl, &fh),
+               WIRE_OK);
+  cr_assert_eq(h, fh);
+  cr_assert_eq(strlen(fp), fl);
+  size_t count;
+  cr_assert_eq(wire_schema_field_order(c, point, NULL, 0, &count),
+               WIRE_E_BUFFER_FULL);
+  cr_assert_eq(count, 4);
+  uint32_t order[4];
+  cr_assert_eq(wire_schema_field_order(c, point, order, 4, &count), WIRE_OK);
+  /* wire order: the non-nullable primitives first, larger first
+   * (varint64 y before varint32 x), then the others by tag id */
+  uint32_t want[4] = {1, 0, 2, 3};
+  cr_assert_arr_eq(order, want, sizeof want);
+  const char *decl[4] = {"x", "y", "label", "color"};
+  for (uint32_t w = 0; w < 4; w++) {
+    uint32_t ix;
+    cr_assert_eq(wire_schema_field_index(c, point, decl[order[w]],
+                                         strlen(decl[order[w]]), &ix),
+                 WIRE_OK);
+    cr_assert_eq(ix, w, "%s", decl[order[w]]);
+  }
+  uint32_t ix;
+  cr_assert_eq(wire_schema_field_index(c, point, "z", 1, &ix), WIRE_E_SCHEMA);
+  cr_assert_eq(wire_schema_hash(c, type_of(c, "m.Color"), &h), WIRE_E_ARG);
+  cr_assert_eq(wire_schema_hash(c, 999, &h), WIRE_E_ARG);
+  wire_ctx_free(c);
+}
+
+Test(meta_abi, set_by_index_equals_set_by_name) {
+  wire_ctx *c = new_ctx(SCHEMA);
+  uint32_t point = type_of(c, "m.Point");
+  uint8_t *out[2];
+  size_t len[2];
+  for (int k = 0; k < 2; k++) {
+    wire_doc *d = wire_doc_new(c);
+    wire_node *p = wire_node_new_struct(d, point);
+    wire_node *v[4] = {
+        wire_node_new_int(d, WIRE_T_VARINT32, 7),
+        wire_node_new_int(d, WIRE_T_VARINT64, 1LL << 40),
+        wire_node_new_string(d, (const uint8_t *)"abc", 3, WIRE_STR_UTF8),
+        wire_node_new_enum_of(d, type_of(c, "m.Color"), 1)};
+    const char *names[4] = {"x", "y", "label", "color"};
+    for (int i = 0; i < 4; i++) {
+      if (k == 0) {
+        cr_assert_eq(wire_struct_set_field(d, p, names[i], strlen(names[i]),
+                                           v[i]),
+                     WIRE_OK);
+      } else {
+        uint32_t ix;
+        cr_assert_eq(wire_struct_field_index(d, p, names[i], strlen(names[i]),
+                                             &ix),
+                     WIRE_OK);
+        cr_assert_eq(wire_struct_set_field_at(d, p, ix, v[i]), WIRE_OK);
+        cr_assert_eq(wire_node_field(p, ix), v[i], "read back by index");
+      }
+    }
+    cr_assert_eq(wire_struct_set_field_at(d, p, 4, v[0]), WIRE_E_ARG);
+    cr_assert_eq(wire_struct_set_field_at(d, v[0], 0, v[0]), WIRE_E_ARG);
+    cr_assert_eq(wire_doc_add_root(d, p), WIRE_OK);
+    cr_assert_eq(wire_encode(c, d, &out[k], &len[k]), WIRE_OK);
+    wire_doc_free(d);
+  }
+  cr_assert_eq(len[0], len[1]);
+  cr_assert_arr_eq(out[0], out[1], len[0]);
+  wire_ctx_free_bytes(c, out[0]);
+  wire_ctx_free_bytes(c, out[1]);
+  wire_ctx_free(c);
+}
+
+Test(meta_abi, field_index_of_a_decoded_struct_is_the_writers_order) {
+  /* The reader's Shape lacks `name`: a node read with the writer's
+   * TypeDef has the writer's fields, and its indexes are the writer's. */
+  static const char *READER =
+      "package m;\n"
+      "enum Color [id=20] { RED = 0; BLUE = 1; }\n"
+      "message Point [id=21] { int32 x = 1; int64 y = 2; string label = 3; "
+      "Color color = 4; }\n"
+      "message Shape [id=22] { list<Point> points = 2; float64 area = 3; }\n";
+  wire_ctx *w = new_ctx(SCHEMA);
+  size_t n;
+  uint8_t *b = shape_bytes(w, 1, &n);
+  wire_ctx *r = new_ctx(READER);
+  for (int round = 0; round < 2; round++) { /* uncached, then cached */
+    wire_doc *d;
+    cr_assert_eq(wire_decode(r, b, n, &d), WIRE_OK, "%s",
+                 wire_ctx_error_message(r));
+    wire_node *shape = wire_doc_root(d, 0);
+    cr_assert_eq(wire_node_count(shape), 3);
+    uint32_t ix, rix;
+    cr_assert_eq(wire_struct_field_index(d, shape, "points", 6, &ix), WIRE_OK);
+    cr_assert_eq(wire_schema_field_index(r, type_of(r, "m.Shape"), "points", 6,
+                                         &rix),
+                 WIRE_OK);
+    cr_assert_eq(ix, 2, "the writer's wire order");
+    cr_assert_eq(rix, 1, "the reader's");
+    cr_assert_eq(wire_node_count(wire_node_field(shape, ix)), 1);
+    cr_assert_eq(wire_struct_field_index(d, shape, "#3", 2, &ix), WIRE_OK,
+                 "by tag id");
+    cr_assert_eq(wire_node_float(wire_node_field(shape, ix)), 0.5);
+    cr_assert_eq(wire_struct_field_index(d, shape, "nope", 4, &ix),
+                 WIRE_E_SCHEMA);
+    wire_doc_free(d);
+  }
+  wire_ctx_free(r);
+  wire_ctx_free(w);
+  free(b);
+}
+
+/* ---- the incoming TypeDef cache --------------------------------------- */
+
+Test(meta_cache, cached_and_uncached_reads_give_the_same_bytes) {
+  wire_ctx *w = new_ctx(SCHEMA);
+  size_t n;
+  uint8_t *b = shape_bytes(w, 3, &n);
+  for (uint64_t limit = 0; limit < 3; limit++) {
+    wire_ctx *r = new_ctx(SCHEMA);
+    cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, limit),
+                 WIRE_OK);
+    cr_assert_eq(wire_ctx_get_limit(r, WIRE_LIMIT_TYPEDEF_CACHE), limit);
+    for (int i = 0; i < 3; i++) round_trip(r, b, n);
+    wire_ctx_free(r);
+  }
+  free(b);
+  wire_ctx_free(w);
+}
+
+Test(meta_cache, a_changed_typedef_with_the_same_header_is_not_taken) {
+  /* Same 8-byte header, different body: the cache compares the bytes; the
+   * changed TypeDef is read (and its hash then fails). */
+  wire_ctx *w = new_ctx(SCHEMA);
+  size_t n;
+  uint8_t *b = shape_bytes(w, 1, &n);
+  wire_ctx *r = new_ctx(SCHEMA);
+  round_trip(r, b, n); /* cached now */
+  uint8_t *bad = malloc(n);
+  memcpy(bad, b, n);
+  const uint8_t *td;
+  size_t tl;
+  cr_assert_eq(wire_schema_typedef(w, type_of(w, "m.Shape"), &td, &tl),
+               WIRE_OK);
+  uint8_t *at = (uint8_t *)find(bad, n, td, tl);
+  cr_assert_not_null(at);
+  at[tl - 1] ^= 0x01; /* last byte of the body */
+  wire_doc *d;
+  cr_assert_eq(wire_decode(r, bad, n, &d), WIRE_E_TYPEDEF, "%s",
+               wire_ctx_error_message(r));
+  cr_assert_null(d);
+  round_trip(r, b, n); /* the cached one still serves */
+  free(bad);
+  free(b);
+  wire_ctx_free(r);
+  wire_ctx_free(w);
+}
+
+Test(meta_cache, links_are_redone_when_the_schema_changes) {
+  wire_ctx *w = new_ctx(SCHEMA);
+  size_t n;
+  uint8_t *b = shape_bytes(w, 1, &n);
+  wire_ctx *r = new_ctx(NULL);
+  wire_doc *d;
+  uint32_t t;
+  cr_assert_eq(wire_decode(r, b, n, &d), WIRE_OK);
+  cr_assert_eq(wire_node_user_type(d, wire_doc_root(d, 0), &t), WIRE_E_SCHEMA,
+               "no schema yet");
+  wire_doc_free(d);
+  cr_assert_eq(wire_schema_load_fdl(r, SCHEMA, strlen(SCHEMA), "m.fdl"),
+               WIRE_OK);
+  cr_assert_eq(wire_schema_finish(r), WIRE_OK);
+  cr_assert_eq(wire_decode(r, b, n, &d), WIRE_OK);
+  cr_assert_eq(wire_node_user_type(d, wire_doc_root(d, 0), &t), WIRE_OK,
+               "the TypeDef is linked to the type registered since");
+  cr_assert_eq(t, type_of(r, "m.Shape"));
+  cr_assert_null(wire_node_typedef(wire_doc_root(d, 0), &n),
+                 "and it matches the schema's");
+  wire_doc_free(d);
+  free(b);
+  wire_ctx_free(r);
+  wire_ctx_free(w);
+}
+
+/* ---- memory ------------------------------------------------------------ */
+
+typedef struct {
+  size_t live, live_bytes, calls, fail_at;
+  int failed;
+} counter;
+typedef struct {
+  size_t size;
+  size_t pad;
+} hdr;
+static void *c_malloc(void *u, size_t n) {
+  counter *c = u;
+  if (c->fail_at && ++c->calls == c->fail_at) {
+    c->failed = 1;
+    return NULL;
+  }
+  hdr *h = malloc(sizeof *h + n);
+  h->size = n;
+  c->live++;
+  c->live_bytes += n;
+  return h + 1;
+}
+static void *c_realloc(void *u, void *p, size_t old, size_t n) {
+  counter *c = u;
+  (void)old;
+  if (c->fail_at && ++c->calls == c->fail_at) {
+    c->failed = 1;
+    return NULL;
+  }
+  hdr *h = (hdr *)p - 1;
+  size_t was = h->size;
+  hdr *nh = realloc(h, sizeof *nh + n);
+  nh->size = n;
+  c->live_bytes = c->live_bytes - was + n;
+  return nh + 1;
+}
+static void c_free(void *u, void *p, size_t n) {
+  counter *c = u;
+  (void)n;
+  if (!p) return;
+  hdr *h = (hdr *)p - 1;
+  c->live--;
+  c->live_bytes -= h->size;
+  free(h);
+}
+
+/* k payloads, payload i one struct of its own type (id 100 + i): k
+ * distinct TypeDefs, one per message. */
+static uint8_t **distinct_payloads(int k, size_t *lens) {
+  wire_ctx *w = wire_ctx_new();
+  cr_assert_eq(wire_ctx_set_option(w, WIRE_OPT_COMPATIBLE, 1), WIRE_OK);
+  char fdl[8192] = "package d;\n";
+  for (int i = 0; i < k; i++) {
+    char line[128];
+    snprintf(line, sizeof line, "message T%d [id=%d] { int32 v%d = 1; }\n", i,
+             100 + i, i);
+    strcat(fdl, line);
+  }
+  cr_assert_eq(wire_schema_load_fdl(w, fdl, strlen(fdl), "d.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(w), WIRE_OK);
+  uint8_t **out = calloc((size_t)k, sizeof *out);
+  for (int i = 0; i < k; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "d.T%d", i);
+    wire_doc *d = wire_doc_new(w);
+    wire_node *s = wire_node_new_struct(d, type_of(w, name));
+    cr_assert_eq(wire_struct_set_field_at(
+                     d, s, 0, wire_node_new_int(d, WIRE_T_VARINT32, i)),
+                 WIRE_OK);
+    cr_assert_eq(wire_doc_add_root(d, s), WIRE_OK);
+    uint8_t *bytes;
+    cr_assert_eq(wire_encode(w, d, &bytes, &lens[i]), WIRE_OK);
+    out[i] = malloc(lens[i]);
+    memcpy(out[i], bytes, lens[i]);
+    wire_ctx_free_bytes(w, bytes);
+    wire_doc_free(d);
+  }
+  wire_ctx_free(w);
+  return out;
+}
+
+/* Live bytes of a reading context after message 10 and after message 40
+ * of 40 messages with distinct TypeDefs. */
+static void held_after(uint64_t limit, uint8_t **p, const size_t *lens,
+                       size_t *at10, size_t *at40) {
+  counter c = {0};
+  wire_ctx *r = wire_ctx_new_with_allocator(c_malloc, c_realloc, c_free, &c);
+  cr_assert_eq(wire_ctx_set_option(r, WIRE_OPT_COMPATIBLE, 1), WIRE_OK);
+  cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, limit),
+               WIRE_OK);
+  for (int i = 0; i < 40; i++) {
+    wire_doc *d;
+    cr_assert_eq(wire_decode(r, p[i], lens[i], &d), WIRE_OK, "%s",
+                 wire_ctx_error_message(r));
+    cr_assert_eq(wire_node_int(wire_node_field(wire_doc_root(d, 0), 0)), i);
+    wire_doc_free(d);
+    if (i == 9) *at10 = c.live_bytes;
+  }
+  *at40 = c.live_bytes;
+  wire_ctx_free(r);
+  cr_assert_eq(c.live, 0, "all freed");
+}
+
+Test(meta_cache, memory_is_bounded_by_the_limit) {
+  size_t lens[40];
+  uint8_t **p = distinct_payloads(40, lens);
+  size_t a10, a40;
+  /* a cache of 4: full after 4 messages, no growth after */
+  held_after(4, p, lens, &a10, &a40);
+  cr_assert_eq(a40, a10, "limit 4: %zu then %zu bytes", a10, a40);
+  /* (without the limit every new TypeDef is kept: the test can fail) */
+  held_after(1000, p, lens, &a10, &a40);
+  cr_assert_gt(a40, a10, "limit 1000: %zu then %zu bytes", a10, a40);
+  for (int i = 0; i < 40; i++) free(p[i]);
+  free(p);
+}
+
+Test(meta_cache, allocation_failures_are_nomem_everywhere) {
+  wire_ctx *w = new_ctx(SCHEMA);
+  size_t n;
+  uint8_t *b = shape_bytes(w, 2, &n);
+  wire_ctx_free(w);
+  size_t failures = 0;
+  int finished = 0;
+  for (size_t k = 1; k < 10000 && !finished; k++) {
+    counter c = {0};
+    c.fail_at = k;
+    wire_ctx *r = wire_ctx_new_with_allocator(c_malloc, c_realloc, c_free, &c);
+    if (!r) continue;
+    int32_t st = wire_ctx_set_option(r, WIRE_OPT_COMPATIBLE, 1);
+    if (st == WIRE_OK)
+      st = wire_schema_load_fdl(r, SCHEMA, strlen(SCHEMA), "m.fdl");
+    if (st == WIRE_OK) st = wire_schema_finish(r);
+    if (st != WIRE_OK) {
+      cr_assert(c.failed);
+      wire_ctx_free(r);
+      cr_assert_eq(c.live, 0);
+      continue;
+    }
+    /* two decodes: the first fills the cache, the second uses it */
+    int ok = 1;
+    for (int i = 0; i < 2 && ok; i++) {
+      wire_doc *d;
+      st = wire_decode(r, b, n, &d);
+      if (st != WIRE_OK) {
+        cr_assert(c.failed, "allocation %zu: %s without a failure", k,
+                  wire_status_name(st));
+        cr_assert_eq(st, WIRE_E_NOMEM, "allocation %zu: %s (%s)", k,
+                     wire_status_name(st), wire_ctx_error_message(r));
+        failures++;
+        ok = 0;
+        break;
+      }
+      uint32_t t, h;
+      cr_assert_eq(wire_node_user_type(d, wire_doc_root(d, 0), &t), WIRE_OK);
+      st = wire_schema_hash(r, t, &h);
+      cr_assert(st == WIRE_OK || st == WIRE_E_NOMEM, "%s",
+                wire_status_name(st));
+      wire_doc_free(d);
+    }
+    if (ok && !c.failed) finished = 1;
+    wire_ctx_free(r);
+    cr_assert_eq(c.live, 0, "allocation %zu: leak", k);
+  }
+  cr_assert(finished);
+  cr_assert_gt(failures, 3);
+  free(b);
+}
