@@ -30,8 +30,8 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
-        go-csrc interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
+.PHONY: mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
+        go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
 lib: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
@@ -56,7 +56,7 @@ $(BUILD)/lib/libwire.so: $(PIC_OBJ)
 $(BUILD)/bin/wire: $(TOOL_SRC) $(wildcard libwire/tools/*.h) $(BUILD)/lib/libwire.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) $(JSON_CFLAGS) $(TOOL_SRC) \
-	  $(BUILD)/lib/libwire.a $(LDFLAGS) $(JSON_LIBS) -lm -o $@
+	  $(BUILD)/lib/libwire.a $(LDFLAGS) $(JSON_LIBS) -lz -lm -o $@
 
 # The man page comes from the same text as `wire help`.
 $(BUILD)/man/wire.1: $(BUILD)/bin/wire
@@ -86,6 +86,11 @@ test: all $(TEST_BIN) check-symbols
 	sh libwire/tests/fuzz/replay.sh
 	python3 bindings/kotlin/scripts/gen_constants.py --check
 	cd bindings/kotlin && JAVA_HOME=$(JAVA22) mvn -q -B -o test
+
+# The Go binding against Fory Go 1.6.1: interleaved batches in one
+# process, `BENCH go <workload> <enc|dec> ratio=...` lines and a table.
+bench-go:
+	cd bindings/go && go test -run '^$$' -bench Interleaved -benchtime 1x .
 
 # The Go binding compiles libwire's C sources itself (bindings/go/csrc,
 # copied by sync_csrc.sh); run after changing libwire/src or wire.h.
@@ -143,7 +148,13 @@ peers:
 
 # conformance/RESULTS.md: libwire and every peer runtime through the runner.
 conformance-results: all peers
-	sh conformance/testees/results.sh $(BUILD)/bin/wire conformance/RESULTS.md
+	JAVA_HOME=$(JAVA22) sh conformance/testees/results.sh $(BUILD)/bin/wire \
+	  conformance/RESULTS.md
+
+# Recorded wrong choices (conformance/mutants/mutants.json), each run
+# through the suite: every mutant must fail its killing fixtures (~10 s).
+mutants: all
+	python3 conformance/mutants/mutate.py --run $(BUILD)/bin/wire
 
 # Everything CI runs: the tests, the conformance suite and its verification
 # against the runtimes, the results of every implementation, the same tests
@@ -152,7 +163,7 @@ FUZZ_SECONDS ?= 60
 # The fuzzing in `check` is deterministic (fixed seed and run count, from
 # the checked-in corpora) so that CI repeats a run known to pass; `make
 # fuzz` explores with a time budget instead.
-check: test conform fixtures-verify spec-check abi-check bench-check bindings-conform \
+check: test conform fixtures-verify spec-check mutants abi-check bench-check bindings-conform \
        conformance-results sanitize valgrind
 	FUZZ_ARGS="-seed=1 -runs=300000" sh libwire/tests/fuzz/run.sh 600
 
@@ -225,4 +236,6 @@ help:
 	@echo "make bench-check  the benchmark's byte checks (C side, no peers)"
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
 	@echo "make bench-tape [BASE=<commit>]  tape codec Ir/op: document path vs direct"
+	@echo "make bench-go   the Go binding against Fory Go (interleaved ratios)"
+	@echo "make go-csrc    copy libwire's C sources into the Go package again"
 	@echo "make install PREFIX=/usr/local   (library, header, libwire.pc, wire, wire.1)"

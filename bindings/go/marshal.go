@@ -15,7 +15,8 @@ import (
 	"unsafe"
 )
 
-// Tape ops of spec/tape.md (version 1) beyond the wire type ids.
+// Tape ops of spec/tape.md beyond the wire type ids (STRUCT_IDX, version 2,
+// is in plan.go); the binding writes version 2 tapes.
 const (
 	opNull     = 0x00
 	opRef      = 0xF0

@@ -337,3 +337,32 @@ func TestPlanPartialSchemaType(t *testing.T) {
 		t.Fatalf("decoded %#v", vals[0])
 	}
 }
+
+// Mutated and truncated payloads of the benchmark structs fail cleanly
+// through the plans (an error or a value, never a panic).
+func TestPlanHostileInput(t *testing.T) {
+	c, _ := benchRuntimes(t)
+	defer c.Close()
+	for _, wl := range workloads()[:3] {
+		good, err := c.Marshal(wl.value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := 0
+		for i := 0; i < len(good); i++ {
+			for _, x := range []byte{0x00, 0xff, 0x80, 0x15, 0x16, 0xf4} {
+				b := bytes.Clone(good)
+				b[i] = x
+				if c.Unmarshal(b, wl.target()) != nil {
+					errs++
+				}
+			}
+			if c.Unmarshal(good[:i], wl.target()) == nil {
+				t.Errorf("%s: a payload cut at %d of %d bytes decoded", wl.name, i, len(good))
+			}
+		}
+		if errs == 0 {
+			t.Errorf("%s: no mutation was rejected", wl.name)
+		}
+	}
+}

@@ -82,7 +82,7 @@ func (d *decoder) text() string {
 			}
 		}
 		if ascii {
-			return string(b)
+			return d.c.goString(b)
 		}
 		r := make([]rune, len(b))
 		for i, c := range b {
@@ -96,7 +96,32 @@ func (d *decoder) text() string {
 		}
 		return string(utf16.Decode(u))
 	}
-	return string(b)
+	return d.c.goString(b)
+}
+
+// Decoded strings share chunks of strChunk bytes (one allocation per chunk
+// instead of one per string); a string of more than strOwn bytes gets its
+// own. Bytes handed out are never written again, so the strings stay
+// immutable; a string kept alive keeps at most its chunk alive.
+const (
+	strChunk = 8192
+	strOwn   = 512
+)
+
+func (c *Context) goString(b []byte) string {
+	n := len(b)
+	if n == 0 {
+		return ""
+	}
+	if n > strOwn {
+		return string(b)
+	}
+	if cap(c.strs)-len(c.strs) < n {
+		c.strs = make([]byte, 0, strChunk)
+	}
+	off := len(c.strs)
+	c.strs = append(c.strs, b...)
+	return unsafe.String(&c.strs[off], n)
 }
 
 // Unmarshal decodes a payload of exactly one root value into v (a non-nil
@@ -569,9 +594,7 @@ func (d *decoder) dense(kind byte, v reflect.Value) error {
 	if kind == TypeBinary {
 		switch {
 		case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
-			b := make([]byte, len(raw))
-			copy(b, raw)
-			v.SetBytes(b)
+			v.SetBytes(append([]byte{}, raw...)) // no zeroing before the copy
 			return nil
 		case t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 && t.Len() == len(raw):
 			reflect.Copy(v, reflect.ValueOf(raw))

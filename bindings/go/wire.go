@@ -140,6 +140,7 @@ type Context struct {
 	globVer int
 	tape    []byte              // reused build tape
 	dec     decoder             // reused read-tape decoder
+	strs    []byte              // the current chunk of decoded strings (goString)
 	names   map[uint32][]string // field names of schema types by index (wire order)
 }
 

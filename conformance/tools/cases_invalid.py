@@ -308,9 +308,17 @@ def build(valid):
     # "duplicate announcement" (inv.meta_string.0011, id retired): the same
     # names announced again in one root are accepted since libwire 8871b0c
     # (Fory Go writes them).
+    # enum.named "demo.averyveryverylongtypenamexyz" with one bit of its hash
+    # flipped: the bytes are otherwise complete, so only the hash check
+    # (R-MSWIRE-6 item 4) rejects them.
+    ln = b.bytes_of("enum", "named demo|averyveryverylongtypenamexyz")["bytes"]
+    # 01 ff 1a | 06 04 0c8c70 (ns "demo") | 24 | hash: 04 c8e2d4bd246f42 | 18 name bytes | 01
+    if ln[:18] != "01ff1a06040c8c7024" or len(ln) != 2 * (9 + 8 + 18 + 1):
+        raise ValueError("enum.named long type name bytes changed: %s" % ln)
     b.add(A, G, "hash wrong", "a long name whose hash does not match its bytes",
-          "01ff1a06040c8c70" + "24" + "0400000000000000" + "a48e2a48e2a48e16e69a78791a0612f8c8" + "01",
-          "meta_string", ["R-MSWIRE-6", "R-MSWIRE-3"], tags=["named_types", "meta_string"])
+          _flip(ln, 12, 0x10), "meta_string", ["R-MSWIRE-6", "R-MSWIRE-3"], tags=["named_types", "meta_string"],
+          note="enum.named 'demo.averyveryverylongtypenamexyz' with bit 4 of hash byte 3 flipped; every byte "
+               "the name and the value need is present.")
     b.add(A, G, "length over input", "a name announced with 100 bytes and 3 present", "01ff1a c801 04 0c8c70",
           "truncated", ["R-MSWIRE-6"], tags=["named_types", "meta_string"])
 
@@ -328,8 +336,12 @@ def build(valid):
     b.add(A, G, "ref cycle bomb", "a tracked list nested 200 deep whose innermost element refers to the root",
           "010016" + "010916" + "00010916" * 199 + "fe00", "depth", ["R-LIMIT-1", "R-SEC-3", "R-SEC-4"], ref=True)
 
+    depth_struct_errors(b)
+
     # -- schema and TypeDef errors (user types) ---------------------------------------------------
     struct_errors(b)
+    nullable_flag_errors(b)
+    fdl_errors(b)
     return b.tests
 
 
@@ -337,6 +349,72 @@ def _flip(hexstr, byte_index, xor=0x01):
     data = bytearray(bytes.fromhex(hexstr))
     data[byte_index] ^= xor
     return data.hex()
+
+
+# Schemas that a loader must reject (spec/fdl-grammar.md F.1 and F.3): the
+# request carries the schema, the bytes (varint64 -1) are never reached.
+FDL_BROKEN = [
+    ("bad_child", "a field without its ';'", ["R-FDLG-1", "R-FDL-1"]),
+    ("imports_bad_child", "an import whose file has a syntax error", ["R-FDLG-1", "R-FDL-2"]),
+    ("dup_package", "two package declarations", ["R-FDLG-4"]),
+    ("option_in_message", "an option statement inside a message", ["R-FDLG-4"]),
+    ("dup_type", "two types named Point", ["R-FDLG-5"]),
+    ("dup_field_name", "two fields named a", ["R-FDLG-5"]),
+    ("unknown_in_import", "a field type that resolves to no type", ["R-FDLG-5", "R-FDL-3"]),
+    ("dup_field_number", "two fields with number 1", ["R-FDLG-6"]),
+    ("message_id_zero", "type id 0 on a message", ["R-FDLG-6", "R-FDL-5"]),
+    ("empty_union", "a union without cases", ["R-FDLG-6"]),
+    ("fixed_string", "fixed on string", ["R-FDLG-7", "R-FDL-8"]),
+    ("float_map_key", "a float64 map key", ["R-FDLG-7", "R-FDL-9"]),
+    ("ref_scalar", "ref on an int32 field", ["R-FDLG-7", "R-FDL-11"]),
+    ("missing_import", "an import of a file that does not exist", ["R-FDLG-8", "R-FDL-2"]),
+    ("cycle_a", "an import cycle", ["R-FDLG-8", "R-FDL-2"]),
+]
+
+
+def depth_struct_errors(b):
+    """R-STRUCT-5, R-LIMIT-7: a struct body is a nesting level. 64 nested
+    lists whose innermost element is a struct put the struct's body at
+    depth 65; the same lists ending in an empty list are accepted (an empty
+    list enters no level), so only a decoder that counts struct bodies
+    rejects this one."""
+    it = b.bytes_of("structs/test_item", "corpus root 1")
+    h = it["bytes"]
+    # 01 ff 1c 00 <TypeDef of Item 102: 7 bytes> <body: string>
+    if h[:8] != "01ff1c00":
+        raise ValueError("test_item bytes changed: %s" % h)
+    struct = h[4:]  # type meta (1c, shared TypeDef marker, TypeDef) and body
+    b.add("depth", "inv.depth", "struct in 64 nested lists", "a struct inside 64 nested lists (its body at "
+          "depth 65)", "01ff16" + "010816" * 63 + "0108" + struct, "depth", ["R-STRUCT-5", "R-LIMIT-7", "R-LIMIT-1"],
+          compatible=True, schemas=it["schemas"], tags=it["tags"], upstream="test_item",
+          note="The same 64 lists around an empty list decode: the struct's body is the 65th level.")
+
+
+def nullable_flag_errors(b):
+    """R-FIELD-2: a field that is nullable but not ref-tracked takes only the
+    flags ff and fd; 00 (REF_VALUE) and fe (REF) are class ref."""
+    cs = b.bytes_of("structs/test_one_string_field_compatible", "corpus")
+    h = cs["bytes"]
+    # 01 ff 1c 00 | header | c1 c801 86 15 0ba8 | ff 14 68656c6c6f  (f1: nullable string)
+    if not h.endswith("ff1468656c6c6f"):
+        raise ValueError("test_one_string_field_compatible bytes changed: %s" % h)
+    head = h[:-len("ff1468656c6c6f")]
+    for flag, what in [("00", "REF_VALUE (00)"), ("fe00", "REF (fe) to id 0")]:
+        b.add("ref", "inv.ref", "nullable field flag %s" % flag[:2], "a nullable, not ref-tracked string field "
+              "with the flag %s" % what, head + flag + "1468656c6c6f"[: 0 if flag.startswith("fe") else None],
+              "ref", ["R-FIELD-2"], compatible=True, schemas=cs["schemas"], tags=cs["tags"],
+              upstream="test_one_string_field_compatible",
+              note="test_one_string_field_compatible with the field's flag ff replaced: only ff and fd are "
+                   "valid where the field is nullable but not ref-tracked.")
+
+
+def fdl_errors(b):
+    A, G = "idl", "inv.idl"
+    for name, what, rules in FDL_BROKEN:
+        b.add(A, G, "schema %s" % name, "schema with %s" % what, "01ff0701", "idl", rules,
+              schemas=["fixtures/schemas/fdl-tests/broken/%s.fdl" % name], tags=["schema"],
+              note="The schema is rejected when it is loaded (class idl, offset: the byte in the file that "
+                   "R-FDL-1 reports); the bytes are never read.")
 
 
 def struct_errors(b):
@@ -433,6 +511,9 @@ def typedef_body_errors(b, cs):
         ["R-TDEF-11", "R-TDEF-8"])
     add("typedef bytes after fields", "TypeDef body with a byte left after the last field", "c1 c801 86 15 0ba8 00",
         "typedef", ["R-TDEF-11"])
+    add("typedef empty body", "TypeDef whose header announces an empty body", "", "typedef",
+        ["R-TDEF-11", "R-TDEF-4"], note="A body has at least its first byte (R-TDEF-4): an empty body is a field "
+                                        "count that runs past the end of the body.")
 
 
 def typedef_kind_errors(b, cs):

@@ -145,6 +145,9 @@ def typed_tests(report):
     ja = typed.run_java(jobs) if "java" in P.available_peers() else [{} for _ in jobs]
     out = []
     for t, p, j in zip(tests, py, ja):
+        # struct fields in wire order (spec/notation.md N-4), as pyfory writes them
+        orders = p.get("field_orders") or j.get("field_orders") or {}
+        t["values"] = [typed.CORPUS_GEN.order_fields(v, orders) for v in t["values"]]
         hexes = {}
         if j.get("hex"):
             hexes["java"] = j["hex"]
@@ -257,7 +260,7 @@ def attach_readers(t, doc, k):
     entry["note"] = ("read with the reader's version of the schema (corpus %s): fields matched by tag id or "
                      "name, unknown fields dropped, missing fields defaulted" % doc["case"])
     t["readers"] = [entry]
-    t["rules"] = list(dict.fromkeys(t["rules"] + ["R-EVOLVE-1"]))
+    t["rules"] = list(dict.fromkeys(t["rules"] + ["R-EVOLVE-1", "R-EVOLVE-6"]))
 
 
 def corpus_tests(report):
@@ -488,7 +491,7 @@ def _fdl_rules(schemas, values, compatible, ref):
     walk(values)
     if not used:
         return []
-    rules = ["R-FDL-1", "R-FDL-4", "R-FDL-5"] + sorted(seen)
+    rules = ["R-FDL-1", "R-FDLG-1", "R-FDLG-2", "R-FDLG-3", "R-FDL-4", "R-FDL-5"] + sorted(seen)
     structs = [t for t in used.values() if t.kind == "message"]
     fields = [(t, f) for t in structs for f in t.fields]
     files = {id(t.fdl): t.fdl for t in used.values()}.values()
@@ -553,7 +556,7 @@ def add_schema_rules(tests):
 
 VALID_KEYS = ["id", "name", "rules", "config", "schemas", "values", "bytes", "alternatives", "writers",
               "confirmed_by", "readers", "tags", "since", "upstream_case", "note"]
-INVALID_KEYS = ["id", "name", "rules", "config", "schemas", "bytes", "error", "tags", "since", "upstream_case",
+INVALID_KEYS = ["id", "name", "rules", "config", "schemas", "bytes", "error", "offset", "tags", "since", "upstream_case",
                 "note"]
 
 
@@ -677,6 +680,9 @@ def main():
     for t in invalid:
         t["_kind"] = "invalid"
         t.setdefault("since", SINCE)
+
+    import offsets
+    offsets.add(invalid)  # the R-ERR-3 offset of each invalid test, from libwire
 
     check_rules(kept + invalid)
     reg = IDS.Registry()

@@ -16,7 +16,9 @@ status 1) when:
     "- Fixture: <id>, <id>" line names none (or names unknown fixtures);
   - a comment in libwire/src/*.c or *.h cites a rule or errata id that does
     not exist (source tags: a rule id written in a comment inside or just
-    above a function marks that function as implementing the rule).
+    above a function marks that function as implementing the rule);
+  - the FDL grammar of spec/fdl-grammar.md is not well formed or does not
+    match a fixture schema (fdl_grammar.py).
 
 It then writes spec/TRACE.md: for every rule and errata item, the source
 functions that implement it and the fixtures that exercise it. The fixture lists are derived from the fixtures, never
@@ -54,7 +56,7 @@ CITABLE = re.compile(r"^(R-[A-Z0-9]+-\d+|E-\d+|N-\d+(?:\.\d+)*)$")
 # files in spec/ follow in name order, TRACE.md last.
 CHAPTER_ORDER = [
     "README.md", "01-primitives.md", "02-values.md", "03-writer-policy.md",
-    "04-errors-and-limits.md", "05-user-types.md", "06-fdl.md", "grammar.md",
+    "04-errors-and-limits.md", "05-user-types.md", "06-fdl.md", "fdl-grammar.md", "grammar.md",
     "notation.md", "errata.md",
 ]
 TRACE_NAME = "TRACE.md"
@@ -406,6 +408,31 @@ def load(root):
     return spec, fixtures, nfiles
 
 
+def pinned_rules(root, spec, fixtures, errors):
+    """Rule ids with a recorded wrong choice in conformance/mutants/mutants.json
+    (a mutant and the fixtures that kill it; `make mutants` runs them). A
+    mutant naming an unknown rule or fixture is an error."""
+    path = os.path.join(root, "conformance", "mutants", "mutants.json")
+    if not os.path.exists(path):
+        return set()
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    out = set()
+    for m in doc.get("mutants", []):
+        for rid in m.get("rules", []):
+            if rid.startswith("R-") and rid not in spec.rules:
+                errors.append("conformance/mutants/mutants.json: mutant %s names rule %s, which does not exist"
+                              % (m.get("name"), rid))
+            out.add(rid)
+        for fid in m.get("kills", []):
+            if fid not in fixtures:
+                errors.append("conformance/mutants/mutants.json: mutant %s names fixture %s, which does not "
+                              "exist" % (m.get("name"), fid))
+        if not m.get("kills"):
+            errors.append("conformance/mutants/mutants.json: mutant %s has no killing fixture" % m.get("name"))
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", default=os.path.abspath(
@@ -419,6 +446,10 @@ def main(argv=None):
     root = args.root
     spec, fixtures, nfiles = load(root)
     errors, warnings, cited = check(spec, fixtures, root, not args.no_coverage)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import fdl_grammar
+    errors += fdl_grammar.check(root)  # spec/fdl-grammar.md: well formed, matches the schemas
+    pinned = pinned_rules(root, spec, fixtures, errors)
     table = trace_table(spec, fixtures, cited, root)
     tags = source_tags(root)
     for rid in sorted(tags):
@@ -436,9 +467,10 @@ def main(argv=None):
     normative = [r for r in spec.rules.values() if r.normative]
     covered = sum(1 for r in normative if table[r.id])
     ecovered = sum(1 for e in spec.errata.values() if table[e.id])
-    print("spec-check: %d rules (%d normative, %d covered, %d with a source), %d errata items "
-          "(%d covered), %d fixtures in %d files: %d error(s), %d warning(s)"
+    print("spec-check: %d rules (%d normative, %d covered, %d with a source, %d pinned by a "
+          "mutant), %d errata items (%d covered), %d fixtures in %d files: %d error(s), %d warning(s)"
           % (len(spec.rules), len(normative), covered, sum(1 for r in spec.rules if r in tags),
+             sum(1 for r in normative if r.id in pinned),
              len(spec.errata), ecovered, len(fixtures), nfiles, len(errors), len(warnings)))
     return 1 if errors else 0
 

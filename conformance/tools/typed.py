@@ -18,6 +18,7 @@ same form JavaToLoose prints.
 """
 
 import copy
+import enum
 import hashlib
 import json
 import os
@@ -359,6 +360,20 @@ def _py_fory(job):
     return fory
 
 
+def _py_field_orders(fory, regs):
+    """type name -> its field names in the order pyfory writes them (the
+    wire order the notation lists struct fields in, spec/notation.md N-4)."""
+    orders = {}
+    for r in regs:
+        if r.union or r.py is None or isinstance(r.py, type) and issubclass(r.py, enum.Enum):
+            continue
+        try:
+            orders[r.type] = list(fory.type_resolver.get_serializer(r.py)._field_names)
+        except Exception:  # noqa: BLE001 - not a struct carrier
+            pass
+    return orders
+
+
 def run_python(jobs):
     out = []
     for job in jobs:
@@ -367,10 +382,12 @@ def run_python(jobs):
             def enc(job=job):
                 fory = _py_fory(job)
                 conv = ToPython({r.type: r for r in job.regs})
-                return b"".join(fory.serialize(conv.root(n)) for n in job.roots).hex()
+                data = b"".join(fory.serialize(conv.root(n)) for n in job.roots).hex()
+                return {"hex": data, "orders": _py_field_orders(fory, job.regs)}
             r = CORPUS_GEN.isolated(enc)
             if "ok" in r:
-                res["hex"] = r["ok"]
+                res["hex"] = r["ok"]["hex"]
+                res["field_orders"] = r["ok"]["orders"]
             else:
                 res["encode_error"] = r.get("error")
         decoded = []

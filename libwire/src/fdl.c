@@ -271,15 +271,13 @@ static int32_t read_file(fdl_loader *L, fdl_file *f, bool *missing) {
   }
   for (;;) {
     if (n == cap) {
-      char *nb = cap <= SIZE_MAX / 2
-                     ? wire__realloc(L->ctx, buf, cap, cap * 2) : NULL;
+      char *nb = wire__grow(L->ctx, buf, &cap, n, 1, 4096);
       if (!nb) {
         wire__free(L->ctx, buf, cap);
         fclose(fp);
         return nomem(L);
       }
       buf = nb;
-      cap *= 2;
     }
     size_t k = fread(buf + n, 1, cap - n, fp);
     n += k;

@@ -25,12 +25,14 @@ static bool ident_char(unsigned char c) {
 static int32_t push_tok(fdl_loader *L, fdl_file *f, size_t *cap,
                         fdl_tok **out) {
   if (f->ntoks == *cap) {
-    size_t nc = *cap ? *cap * 2 : 256;
-    fdl_tok *p = wire__arena_alloc(&L->arena, nc * sizeof *p);
+    uint32_t c32 = (uint32_t)*cap;
+    fdl_tok *p = *cap > UINT32_MAX / 2 || f->ntoks > UINT32_MAX
+                     ? NULL
+                     : wire__arena_grow(&L->arena, f->toks, &c32,
+                                        (uint32_t)f->ntoks, sizeof *p, 256);
     if (!p) return nomem(L);
-    if (f->ntoks) memcpy(p, f->toks, f->ntoks * sizeof *p);
     f->toks = p;
-    *cap = nc;
+    *cap = c32;
   }
   *out = &f->toks[f->ntoks++];
   memset(*out, 0, sizeof **out);

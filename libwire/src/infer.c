@@ -119,11 +119,7 @@ static bool same_identity(const wire_layout *a, const wire_layout *b) {
 }
 
 static void *grow(wire_ctx *ctx, void *p, size_t *cap, size_t n, size_t size) {
-  if (n < *cap) return p;
-  size_t c = *cap ? *cap * 2 : 16;
-  void *q = wire__realloc(ctx, p, *cap * size, c * size);
-  if (q) *cap = c;
-  return q;
+  return wire__grow(ctx, p, cap, n, size, 16);
 }
 
 static int32_t add_instance(infer *x, const wire_node *n) {

@@ -34,12 +34,9 @@ static void skip_ws(jp *p) {
 
 static int32_t push(jp *p, void *v) {
   if (p->nstack == p->cap) {
-    size_t cap = p->cap ? p->cap * 2 : 64;
-    void **s = wire__realloc(p->ctx, p->stack, p->cap * sizeof *s,
-                             cap * sizeof *s);
+    void **s = wire__grow(p->ctx, p->stack, &p->cap, p->nstack, sizeof *s, 64);
     if (!s) return wire__fail(p->ctx, WIRE_E_NOMEM, p->pos, "out of memory");
     p->stack = s;
-    p->cap = cap;
   }
   p->stack[p->nstack++] = v;
   return WIRE_OK;

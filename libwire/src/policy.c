@@ -209,6 +209,15 @@ static bool write_shared_typedef(wire_enc *e, const wire_layout *l,
   if (ti == WIRE_NO_TYPE)
     return wire__enc_fail(e, WIRE_E_ENCODE,
                           "no TypeDef for a type not in the schema");
+  {
+    /* the type's TypeDef as built once (wire__typedef_bytes) */
+    const wire_registry *r = e->ctx->reg;
+    const wire_utype *t = r && ti < r->ntypes ? &r->types[ti] : NULL;
+    if (WIRE_LIKELY(t && t->td && t->td_gen == r->gen)) {
+      wire__put_bytes(&e->b, t->td, t->td_len);
+      return wire__enc_ok(e);
+    }
+  }
   if (wire__typedef_build(e->ctx, ti, &e->b) != WIRE_OK) return false;
   return wire__enc_ok(e);
 }

@@ -14,19 +14,15 @@ int32_t wire__buf_grow(wire_buf *b, size_t extra) {
     b->status = WIRE_E_BUFFER_FULL;
     return b->status;
   }
-  if (extra > SIZE_MAX / 2 - b->len) {
-    b->status = WIRE_E_NOMEM;
-    return b->status;
-  }
-  size_t cap = b->cap ? b->cap : 256;
-  while (cap - b->len < extra) cap *= 2;
-  uint8_t *p = wire__realloc(b->ctx, b->p, b->cap, cap);
+  uint8_t *p = extra > SIZE_MAX / 2 - b->len
+                   ? NULL
+                   : wire__grow(b->ctx, b->p, &b->cap, b->len + extra - 1, 1,
+                                256);
   if (!p) {
     b->status = WIRE_E_NOMEM;
     return b->status;
   }
   b->p = p;
-  b->cap = cap;
   return WIRE_OK;
 }
 

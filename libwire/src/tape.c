@@ -92,12 +92,9 @@ static const uint8_t *bytes(rd *r, size_t n) {
 
 static int number(rd *r, wire_node *n, const uint8_t *at) {
   if (r->n == r->cap) {
-    size_t cap = r->cap ? r->cap * 2 : 64;
-    wire_node **m = wire__realloc(r->ctx, r->nodes, r->cap * sizeof *m,
-                                  cap * sizeof *m);
+    wire_node **m = wire__grow(r->ctx, r->nodes, &r->cap, r->n, sizeof *m, 64);
     if (!m) return rfail(r, WIRE_E_NOMEM, at);
     r->nodes = m;
-    r->cap = cap;
   }
   r->nodes[r->n++] = n;
   return 1;
@@ -168,15 +165,12 @@ static wire_node *struct_td(rd *r, const uint8_t *td, uint32_t tl) {
   wire_node *n = wire_node_new_struct_typedef(r->doc, td, tl);
   if (!n) return NULL;
   if (r->ntds == r->tds_cap) {
-    size_t cap = r->tds_cap ? r->tds_cap * 2 : 8;
-    td_seen *m = wire__realloc(r->ctx, r->tds, r->tds_cap * sizeof *m,
-                               cap * sizeof *m);
+    td_seen *m = wire__grow(r->ctx, r->tds, &r->tds_cap, r->ntds, sizeof *m, 8);
     if (!m) {
       wire__fail(r->ctx, WIRE_E_NOMEM, 0, "out of memory");
       return NULL;
     }
     r->tds = m;
-    r->tds_cap = cap;
   }
   r->tds[r->ntds++] = (td_seen){td, tl, n};
   return n;
@@ -505,15 +499,14 @@ typedef struct {
 
 static int grow(wr *w, size_t k) {
   if (w->len + k <= w->cap) return 1;
-  size_t cap = w->cap ? w->cap : 256;
-  while (cap < w->len + k) cap *= 2;
-  uint8_t *m = wire__realloc(w->ctx, w->b, w->cap, cap);
+  uint8_t *m = k > SIZE_MAX - w->len
+                   ? NULL
+                   : wire__grow(w->ctx, w->b, &w->cap, w->len + k - 1, 1, 256);
   if (!m) {
     w->status = WIRE_E_NOMEM;
     return 0;
   }
   w->b = m;
-  w->cap = cap;
   return 1;
 }
 static void put(wr *w, const void *p, size_t k) {

@@ -56,6 +56,10 @@ static int32_t nomem(wire_doc *d) {
 
 int32_t wire_doc_add_root(wire_doc *d, wire_node *n) {
   if (!d || !n) return WIRE_E_ARG;
+  if (!d->roots_cap) {
+    d->roots = d->roots_small;
+    d->roots_cap = 4;
+  }
   wire_node **r = wire__arena_grow(&d->arena, d->roots, &d->roots_cap,
                                    d->nroots, sizeof *r, 8);
   if (!r) return nomem(d);
@@ -305,13 +309,18 @@ wire_node *wire_node_new_array(wire_doc *d, uint32_t t, const uint8_t *p,
   if (!d || (!p && len)) return bad(d, "null bytes");
   uint32_t w = t == WIRE_T_BINARY ? 1 : wire_type_array_width(t);
   if (!w) return bad(d, "not a dense array type");
-  if (len % w) return bad(d, "byte length is not a multiple of the width");
+  if (len & (w - 1)) /* widths are 1, 2, 4, 8 */
+    return bad(d, "byte length is not a multiple of the width");
   if (len > UINT32_MAX) return bad(d, "array longer than 4 GiB");
   if (t == WIRE_T_BOOL_ARRAY)
     for (size_t i = 0; i < len; i++)
       if (p[i] > 1) return bad(d, "bool array bytes must be 0 or 1");
-  uint8_t *copy = wire__doc_dup(d, p, len);
-  if (!copy) return NULL;
+  uint8_t *copy = wire__arena_alloc(&d->arena, len ? len : 1);
+  if (!copy) {
+    nomem(d);
+    return NULL;
+  }
+  if (len) memcpy(copy, p, len);
   wire_node *n = wire__node_new(d, (uint8_t)t);
   if (!n) return NULL;
   n->v.bytes.p = copy;

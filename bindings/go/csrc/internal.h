@@ -385,8 +385,9 @@ struct wire_node {
 struct wire_doc {
   wire_ctx *ctx;
   wire_arena arena;
-  wire_node **roots;
+  wire_node **roots;     /* roots_small until more roots are added */
   uint32_t nroots, roots_cap;
+  wire_node *roots_small[4];
   uint32_t nnodes;
 };
 

@@ -69,14 +69,12 @@ static int32_t count_refs(printer *p, const wire_node *root) {
       continue;
     }
     if (top == cap) {
-      frame *g = wire__realloc(p->ctx, st, cap * sizeof *st,
-                               2 * cap * sizeof *st);
+      frame *g = wire__grow(p->ctx, st, &cap, top, sizeof *st, cap);
       if (!g) {
         wire__free(p->ctx, st, cap * sizeof *st);
         return wire__fail(p->ctx, WIRE_E_NOMEM, 0, "out of memory");
       }
       st = g;
-      cap *= 2;
     }
     st[top++] = (frame){c, 0};
   }

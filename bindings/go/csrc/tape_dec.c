@@ -101,13 +101,9 @@ static inline bool count_value(td *t) {
 
 static bool grow_refs(td *t, size_t n) {
   if (n <= t->refs_cap) return true;
-  size_t cap = t->refs_cap ? t->refs_cap * 2 : 64;
-  while (cap < n) cap *= 2;
-  tref *m = wire__realloc(t->d.ctx, t->refs, t->refs_cap * sizeof *m,
-                          cap * sizeof *m);
+  tref *m = wire__grow(t->d.ctx, t->refs, &t->refs_cap, n - 1, sizeof *m, 64);
   if (!m) return false;
   t->refs = m;
-  t->refs_cap = cap;
   return true;
 }
 

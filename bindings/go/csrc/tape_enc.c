@@ -105,12 +105,9 @@ scratch *wire__tape_scratch(wire_ctx *ctx) {
 static bool grow_arr(wire_ctx *ctx, void **p, size_t *cap, size_t need,
                      size_t size) {
   if (need <= *cap) return true;
-  size_t c = *cap ? *cap : 64;
-  while (c < need) c *= 2;
-  void *m = wire__realloc(ctx, *p, *cap * size, c * size);
+  void *m = wire__grow(ctx, *p, cap, need - 1, size, 64);
   if (!m) return false;
   *p = m;
-  *cap = c;
   return true;
 }
 

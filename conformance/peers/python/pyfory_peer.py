@@ -24,6 +24,7 @@ Command line options:
 """
 
 import array
+import dataclasses
 import datetime
 import decimal
 import enum
@@ -38,6 +39,8 @@ import time
 
 import pyfory
 from pyfory.type_id import TypeId
+
+import user_types
 
 _S = pyfory.serialization
 
@@ -311,13 +314,14 @@ _ARRAY_FLOAT_TYPES = {
 
 TYPE_KEYS = (
     {"null", "none", "bool", "string", "binary", "date", "timestamp", "duration", "decimal"}
-    | {"enum", "named_enum", "list", "set", "map", "bool_array", "ref"}
+    | {"enum", "named_enum", "list", "set", "map", "bool_array", "ref", "struct", "union", "ext"}
     | set(_INT_TYPES)
     | set(_FLOAT_TYPES)
     | set(_ARRAY_INT_TYPES)
     | set(_ARRAY_FLOAT_TYPES)
 )
-ANNOTATION_KEYS = {"anchor", "enc", "header", "chunks", "approx", "iso", "tracked", "ns_enc", "name_enc"}
+ANNOTATION_KEYS = {"anchor", "enc", "header", "chunks", "approx", "iso", "tracked", "ns_enc", "name_enc",
+                   "ns_hash", "name_hash", "ns_xref", "name_xref"}
 
 _EPOCH_DATE = datetime.date(1970, 1, 1)
 _EPOCH_ORDINAL = _EPOCH_DATE.toordinal()
@@ -829,6 +833,8 @@ class Printer:
 def _classify(exc):
     if isinstance(exc, Unsupported):
         return "unsupported"
+    if isinstance(exc, user_types.SchemaError):
+        return "idl"
     if isinstance(exc, RequestError):
         return "error"
     name = type(exc).__name__
@@ -898,6 +904,100 @@ def op_decode(req, fory, pin):
     return {"ok": True, "values": values}
 
 
+class TypedBuilder(Builder):
+    """Builder for a request with schemas: struct, enum and union nodes
+    become instances of the foryc-generated classes."""
+
+    def __init__(self, pin, types):
+        Builder.__init__(self, pin)
+        self.types = types
+
+    def build(self, node, hashable=False):
+        kind = _node_kind(node)
+        if kind not in ("struct", "enum", "union", "ext"):
+            return Builder.build(self, node, hashable)
+        value = node[kind]
+        if kind == "ext":
+            raise Unsupported("ext types: foryc generates no carrier for them")
+        if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+            raise Unsupported("%s node without a type name (by type id only)" % kind)
+        try:
+            cls = self.types.cls(value["type"])
+        except KeyError as exc:
+            raise RequestError(str(exc))
+        anchor = node.get("anchor")
+        if kind == "enum":
+            members = list(cls)
+            member = value.get("value")
+            obj = next((m for m in members if m.value == member), None)
+            if obj is None:
+                raise Unsupported("enum %s has no member with value %r" % (value["type"], member))
+            self._register(anchor, obj)
+            return obj
+        if kind == "union":
+            obj = cls._from_case_id(value.get("case"), self.build(value.get("value")))
+            self._register(anchor, obj)
+            return obj
+        obj = cls()
+        self._register(anchor, obj)
+        fields = value.get("fields") or {}
+        names = {f.name for f in dataclasses.fields(cls)}
+        for name, child in fields.items():
+            if name not in names:
+                raise RequestError("%s has no field %r" % (value["type"], name))
+            object.__setattr__(obj, name, self.build(child))
+        return obj
+
+
+def _typed_fory(req, pin):
+    ref, compatible, _ = _config_key(req.get("config"), pin)
+    fory = pyfory.Fory(xlang=True, ref=ref, compatible=compatible)
+    if pin:
+        _pin_types(fory)
+    try:
+        types = user_types.UserTypes(req["schemas"])
+    except user_types.SchemaError:
+        raise  # class idl: foryc rejects the schema
+    types.register(fory)
+    return fory, types
+
+
+def op_typed(req, pin):
+    """encode / decode with the request's schemas (foryc classes)."""
+    fory, types = _typed_fory(req, pin)
+    if req.get("op") == "encode":
+        values = req.get("values")
+        if not isinstance(values, list):
+            raise RequestError("encode needs a values array")
+        out = []
+        for node in values:
+            obj = TypedBuilder(pin, types).build(node)
+            if not fory.track_ref and _has_cycle(obj):
+                raise RequestError("cyclic value with ref=false (pyfory 1.7.7 would overflow the C stack)")
+            out.append(fory.serialize(obj))
+        return {"ok": True, "hex": b"".join(out).hex()}
+    text = req.get("hex")
+    if not isinstance(text, str):
+        raise RequestError("decode needs a hex string")
+    data = bytes.fromhex(text)
+    buf = pyfory.Buffer(data)
+    values = []
+    while buf.get_reader_index() < len(data):
+        start = buf.get_reader_index()
+        try:
+            obj = fory.deserialize(buf)
+        except Exception as exc:
+            exc.root_index = len(values)
+            exc.root_offset = start
+            raise
+        if buf.get_reader_index() <= start:
+            raise RequestError("pyfory made no progress at offset %d" % start)
+        if req.get("project") and type(obj) not in types.names:
+            continue  # projection: only the root structs of the reader's types
+        values.append(user_types.TypedPrinter(fory, types, Printer, obj).node(obj))
+    return {"ok": True, "values": values}
+
+
 OPS = {"encode": op_encode, "decode": op_decode}
 
 
@@ -907,6 +1007,8 @@ def handle(req, pin):
         op = OPS.get(req.get("op"))
         if op is None:
             raise RequestError("unknown op %r" % (req.get("op"),))
+        if req.get("schemas"):
+            return op_typed(req, pin)
         fory = get_fory(_config_key(req.get("config"), pin))
         return op(req, fory, pin)
     except RecursionError:
@@ -979,6 +1081,16 @@ def handle_isolated(req, pin, timeout):
     return {"ok": False, "class": "error", "message": _describe_status(status)}
 
 
+# Everything pyfory 1.7.7 has: the built-in types, and user types (struct,
+# enum, union, named types, TypeDefs) through foryc's generated classes.
+# "evolution": a compatible-mode decode with the reader's classes is
+# pyfory's own projection onto them. Not "ext" (foryc generates no ext
+# carrier) or "oob".
+CAPABILITIES = ["ref_tracking", "decimal", "temporal", "dense_array", "unsigned", "float16", "bfloat16",
+                "meta_string", "compatible", "schema", "struct", "enum", "union", "named_types", "typedef",
+                "evolution"]
+
+
 def main(argv):
     pin = "--no-pin" not in argv
     isolate = "--no-isolate" not in argv
@@ -992,7 +1104,8 @@ def main(argv):
         out.write(json.dumps(obj, ensure_ascii=True) + "\n")
         out.flush()
 
-    emit({"hello": {"name": "pyfory", "runtime": "pyfory", "version": pyfory.__version__}})
+    emit({"hello": {"name": "pyfory", "runtime": "pyfory", "version": pyfory.__version__,
+                    "capabilities": CAPABILITIES}})
     for line in sys.stdin:
         if not line.strip():
             continue

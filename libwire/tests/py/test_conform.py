@@ -380,3 +380,75 @@ def test_strings_with_nul(wire, tmp_path):
         p = conform(wire, *extra, d)
         assert p.returncode == 0, p
         assert summary(p) == "1 passed, 0 failed, 0 skipped"
+
+
+def _manifest(d):
+    import zlib
+    files = []
+    for kind in ("valid", "invalid"):
+        for top, _, names in os.walk(os.path.join(str(d), kind)):
+            for n in sorted(names):
+                p = os.path.join(top, n)
+                rel = os.path.relpath(p, str(d))
+                with open(p, "rb") as f:
+                    files.append({"path": "fixtures/" + rel, "crc32": "%08x" % zlib.crc32(f.read())})
+    with open(os.path.join(str(d), "MANIFEST.json"), "w") as f:
+        json.dump({"files": files}, f)
+
+
+def test_manifest_reports_modified_and_missing_files(wire, tmp_path):
+    d = fixtures(tmp_path)
+    _manifest(d)
+    p = conform(wire, d)
+    assert p.returncode == 0, p.stdout + p.stderr
+    # one byte of a valid fixture changed: its tests are not run, the file fails
+    vf = os.path.join(str(d), "valid", "prim", "prim.json")
+    with open(vf) as f:
+        text = f.read()
+    with open(vf, "w") as f:
+        f.write(text.replace("01ff0701", "01ff0702", 1))
+    os.remove(os.path.join(str(d), "invalid", "bad", "bad.json"))
+    p = conform(wire, d)
+    assert p.returncode == 1
+    assert "valid/prim/prim.json" in p.stdout and "modified: CRC-32" in p.stdout
+    assert "invalid/bad/bad.json" in p.stdout and "missing" in p.stdout
+    assert "prim/varint64_m1" not in p.stdout
+
+
+def test_struct_fields_compared_in_wire_order(wire, tmp_path):
+    # Item {name: string}: two fields are needed for an order, so use the
+    # by-name struct of a two-field schema
+    schema = tmp_path / "two.fdl"
+    schema.write_text("message Two [id=101] {\n    string a = 1;\n    string b = 2;\n}\n")
+    cfg = {"ref": False, "compatible": False}
+    good = valid("two/ok", [{"struct": {"type": "Two", "fields": {"a": {"string": "x"}, "b": {"string": "y"}}}}],
+                 "", schemas=[str(schema)], tags=["struct"], config=cfg)
+    enc = subprocess.run([wire.path, "testee"], input=json.dumps(
+        {"id": 1, "op": "encode", "config": cfg, "schemas": [str(schema)], "values": good["values"]}) + "\n",
+        capture_output=True, text=True, timeout=TIMEOUT).stdout.splitlines()[1]
+    good["bytes"] = json.loads(enc)["hex"]
+    swapped = json.loads(json.dumps(good))
+    swapped["id"] = "two/swapped"
+    f = swapped["values"][0]["struct"]["fields"]
+    swapped["values"][0]["struct"]["fields"] = {"b": f["b"], "a": f["a"]}
+    d = tmp_path / "fixtures"
+    write(d, "valid", "two", [good, swapped])
+    p = conform(wire, d)
+    assert p.returncode == 1
+    assert "two/swapped" in p.stdout and "wire order" in p.stdout
+    assert "FAIL        two/ok" not in p.stdout
+
+
+def test_error_offsets_checked(wire, tmp_path):
+    # "01ff150761": string header (1 << 2) | 3 has a reserved encoding; libwire
+    # reports it at byte 3 (R-ERR-3)
+    good = invalid("off/ok", "01ff150761", "string")
+    good["offset"] = 3
+    bad = invalid("off/wrong", "01ff150761", "string")
+    bad["offset"] = 2
+    d = tmp_path / "fixtures"
+    write(d, "invalid", "off", [good, bad])
+    p = conform(wire, d)
+    assert p.returncode == 1, p.stdout
+    assert "off/wrong" in p.stdout and "expected byte 2 (R-ERR-3)" in p.stdout
+    assert "FAIL        off/ok" not in p.stdout

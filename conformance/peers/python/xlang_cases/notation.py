@@ -18,7 +18,8 @@ import struct as _struct
 import pyfory
 from pyfory.union import Union as _PyforyUnion
 
-ANNOTATIONS = {"anchor", "tracked", "enc", "header", "chunks", "approx", "iso", "ns_enc", "name_enc"}
+ANNOTATIONS = {"anchor", "tracked", "enc", "header", "chunks", "approx", "iso", "ns_enc", "name_enc",
+               "ns_hash", "name_hash", "ns_xref", "name_xref", "ns_again", "name_again"}
 INT_KEYS = {
     "int8", "int16", "int32", "varint32", "int64", "varint64", "tagged_int64",
     "uint8", "uint16", "uint32", "var_uint32", "uint64", "var_uint64", "tagged_uint64",
