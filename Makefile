@@ -77,6 +77,8 @@ test: all $(TEST_BIN) check-symbols
 	@set -e; for t in $(TEST_BIN); do \
 	  echo "== $$t"; WIRE_LIB=$(BUILD)/lib/libwire.so $$t --jobs 2; done
 	python3 -m pytest -q libwire/tests/py --wire $(BUILD)/bin/wire
+	python3 libwire/tests/gen/run.py --wire $(BUILD)/bin/wire \
+	  --lib $(BUILD)/lib/libwire.a
 	$(MAKE) python-ext
 	cd bindings/python && python3 -m pytest -q tests
 	sh bindings/go/sync_csrc.sh --check
@@ -222,7 +224,7 @@ demo: all
 # Benchmarks (bench/README.md); only their byte checks (bench-check) run in `check`.
 bench: all
 	$(MAKE) -C bench six BUILD=$(abspath $(BUILD))
-bench-check: lib
+bench-check: lib $(BUILD)/bin/wire
 	$(MAKE) -C bench check BUILD=$(abspath $(BUILD))
 bench-payloads:
 	$(MAKE) -C bench payloads BUILD=$(abspath $(BUILD))

@@ -9,6 +9,7 @@ extern const bench_impl bench_impl_floor;
 extern const bench_impl bench_impl_libwire_doc;
 #ifdef BENCH_WITH_LIBWIRE_GEN
 extern const bench_impl bench_impl_libwire_gen;
+extern const bench_impl bench_impl_libwire_gen_zc;
 #endif
 #ifdef BENCH_WITH_PROTOBUF_C
 extern const bench_impl bench_impl_protobuf_c;
@@ -20,6 +21,7 @@ extern const bench_impl bench_impl_msgpack_c;
 const bench_impl *const bench_impls[] = {
 #ifdef BENCH_WITH_LIBWIRE_GEN
     &bench_impl_libwire_gen,
+    &bench_impl_libwire_gen_zc,
 #endif
     &bench_impl_libwire_doc,
 #ifdef BENCH_WITH_PROTOBUF_C

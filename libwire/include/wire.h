@@ -874,6 +874,119 @@ WIRE_API int32_t wire_dump(wire_ctx *ctx, const uint8_t *data, size_t len,
                            wire_dump_fn line, void *user);
 
 /* ===================================================================== */
+/* Section - Native memory layouts (compiled codecs)                      */
+/* ===================================================================== */
+
+/* A registered struct bound to a native memory layout: where each field
+ * lives in a C struct (or a binding's object image) and in which form.
+ * At bind time the layout is compiled once into a plan (field order,
+ * TypeDef bytes, type meta, list headers), so that encoding and decoding a
+ * whole message is one call with no document, no per-value allocation and
+ * no lookup by name. Layouts live in the context; they are named by their
+ * index. Element layouts (type WIRE_MEM_ELEMENT) describe the items of a
+ * list or set (slot 0) and the entries of a map (slot 0 key, slot 1
+ * value); a list of structs uses the struct's own layout. */
+#define WIRE_MEM_ELEMENT 0xFFFFFFFFu
+#define WIRE_MEM_NONE 0xFFFFFFFFu
+/* In-memory forms. Integers of either signedness and any width can carry
+ * any integer wire type (range checked both ways). */
+enum {
+  WIRE_MEM_I8 = 1, WIRE_MEM_I16 = 2, WIRE_MEM_I32 = 3, WIRE_MEM_I64 = 4,
+  WIRE_MEM_U8 = 5, WIRE_MEM_U16 = 6, WIRE_MEM_U32 = 7, WIRE_MEM_U64 = 8,
+  WIRE_MEM_BITS16 = 9,   /* float16 / bfloat16 as their uint16 bits */
+  WIRE_MEM_F32 = 10, WIRE_MEM_F64 = 11,
+  WIRE_MEM_BOOL = 12,    /* uint8_t 0 / 1 */
+  WIRE_MEM_STR = 13,     /* const uint8_t * UTF-8 at offset, length at aux */
+  WIRE_MEM_BYTES = 14,   /* const uint8_t * at offset, length at aux */
+  WIRE_MEM_STRUCT = 15,  /* struct of layout `elem`, inline at offset */
+  WIRE_MEM_STRUCT_PTR = 16, /* pointer to a struct of layout `elem` */
+  WIRE_MEM_LIST = 17,    /* pointer to `count` items (count at aux) of
+                            element layout `elem` (stride: its size) */
+  WIRE_MEM_ARRAY = 18,   /* pointer to `count` packed items (count at aux)
+                            of the element's natural width (bool: uint8);
+                            dense arrays and lists of primitives */
+  WIRE_MEM_MAP = 19,     /* pointer to `count` entries of element layout
+                            `elem` (slot 0 key, slot 1 value) */
+  WIRE_MEM_ENUM = 20,    /* uint32_t enumerator value */
+  WIRE_MEM_DATE = 21,    /* int64_t days since 1970-01-01 */
+  WIRE_MEM_TIMESTAMP = 22, /* wire_mem_time: seconds since the epoch */
+  WIRE_MEM_DURATION = 23,  /* wire_mem_time */
+  WIRE_MEM_DECIMAL = 24, /* wire_mem_decimal */
+  WIRE_MEM_UNION = 25    /* reserved: unions have no memory form yet */
+};
+/* Form flags (or-ed into the form). */
+#define WIRE_MEM_LEN64 0x100u   /* length / count at aux is uint64_t, not
+                                   uint32_t */
+#define WIRE_MEM_F_MASK 0xFFu
+/* Fixed C structs of the temporal and decimal forms. */
+typedef struct { int64_t seconds; uint32_t nanos; uint32_t pad; } wire_mem_time;
+typedef struct {
+  const uint8_t *magnitude; /* little-endian unsigned magnitude */
+  uint32_t len;             /* bytes of the magnitude */
+  int32_t scale;            /* value = (-1)^negative * magnitude * 10^-scale */
+  uint32_t negative;
+  uint32_t pad;
+} wire_mem_decimal;
+
+/* A new layout of registered struct `type` (or WIRE_MEM_ELEMENT) whose
+ * values are `size` bytes (the stride in lists). */
+WIRE_API int32_t wire_mem_layout_new(wire_ctx *ctx, uint32_t type,
+                                     uint32_t size, uint32_t *out_layout);
+/* Binds field `field` (index in declaration order; slot 0/1 of an element
+ * layout) to memory: `form` (WIRE_MEM_* | flags) at `offset`; `aux`: the
+ * offset of the length / count, or of the union case (else WIRE_MEM_NONE);
+ * `present`: offset of a uint8_t presence flag of an optional value, or
+ * WIRE_MEM_NONE (pointer forms: NULL is null); `elem`: the layout of a
+ * nested struct, list element or map entry (a union row: its case id). A
+ * field without binding is written as its default when nullable (null)
+ * and skipped when read. */
+WIRE_API int32_t wire_mem_layout_field(wire_ctx *ctx, uint32_t layout,
+                                       uint32_t field, uint32_t form,
+                                       uint32_t offset, uint32_t aux,
+                                       uint32_t present, uint32_t elem);
+/* Layouts from a flat table of uint32_t rows, WIRE_MEM_ROW words each:
+ * a layout row {WIRE_MEM_ROW_LAYOUT, type, size, 0...} starts a layout,
+ * field rows {WIRE_MEM_ROW_FIELD, field, form, offset, aux, present, elem,
+ * 0} follow it. `elem` in a table counts layouts from the table's first
+ * (*out_first gets the index of the first layout). */
+#define WIRE_MEM_ROW 8
+enum { WIRE_MEM_ROW_LAYOUT = 1, WIRE_MEM_ROW_FIELD = 2 };
+WIRE_API int32_t wire_mem_layout_table(wire_ctx *ctx, const uint32_t *rows,
+                                       size_t nrows, uint32_t *out_first);
+/* Compiles the layout and the layouts it uses (done by the first encode or
+ * decode otherwise). Checks that every bound form can carry its field's
+ * declared type. The schema must be finished. */
+WIRE_API int32_t wire_mem_bind(wire_ctx *ctx, uint32_t layout);
+/* Encodes one root value from memory: the payload header, the root's type
+ * meta and its body, in the context's mode. *out points to memory of the
+ * context, valid until the next wire_mem_* call on it. */
+WIRE_API int32_t wire_mem_encode(wire_ctx *ctx, uint32_t layout,
+                                 const void *value, const uint8_t **out,
+                                 size_t *out_len);
+/* Same into buf[0..cap): WIRE_E_BUFFER_FULL if it does not fit (*out_len
+ * then gets the size needed). */
+WIRE_API int32_t wire_mem_encode_to(wire_ctx *ctx, uint32_t layout,
+                                    const void *value, uint8_t *buf,
+                                    size_t cap, size_t *out_len);
+/* Decode flags. */
+enum {
+  WIRE_MEM_COPY = 1 /* copy strings and binaries into the arena (else they
+                       point into `data`, except text that must be
+                       transcoded to UTF-8) */
+};
+/* Decodes one root value of the layout's type into *out (every bound field
+ * written; missing fields get defaults). Lists, pointed-to structs and
+ * copies go into arena[0..arena_cap): *arena_used (in: bytes already used,
+ * out: bytes used after) - WIRE_E_LIMIT when it is too small. A writer's
+ * TypeDef that differs from the registered one is read through a mapping
+ * computed once and cached in the context. Errors have class and byte
+ * offset as for wire_decode; *out may then be partly written. */
+WIRE_API int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout,
+                                 const uint8_t *data, size_t len, void *out,
+                                 uint8_t *arena, size_t arena_cap,
+                                 size_t *arena_used, uint32_t flags);
+
+/* ===================================================================== */
 /* Section - Value notation                                               */
 /* ===================================================================== */
 
@@ -939,6 +1052,23 @@ WIRE_API int32_t wire_notation_parse_plain(wire_ctx *ctx, wire_doc *doc,
                                            uint32_t type,
                                            wire_node **out_node,
                                            size_t *consumed);
+
+/* ===================================================================== */
+/* Section - Generated C code                                             */
+/* ===================================================================== */
+
+/* C code for the registered types (`wire gen c`): a header and a source
+ * with C structs for the messages, enum constants, a registration function
+ * `<pkg>_register` and per message `<type>_encode` / `<type>_decode` over
+ * the layouts above. `base` names the files (<base>.wire.h includes as
+ * "<base>.wire.h"); C names start with `prefix` (NULL: the package
+ * name with '.' as '_'). The text goes to header / source in one call each; a
+ * non-zero return of theirs is returned. Structs with a field that has no
+ * memory form (unions, ext, any) get no code unless the field is nullable
+ * (it is then left out and written as null). */
+WIRE_API int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base,
+                                   const char *prefix, wire_text_fn header,
+                                   wire_text_fn source, void *user);
 
 #ifdef __cplusplus
 }

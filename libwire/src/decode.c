@@ -1582,3 +1582,9 @@ int32_t wire_dump(wire_ctx *ctx, const uint8_t *data, size_t len,
   wire_doc_free(doc);
   return st;
 }
+
+/* One field read into d->doc, for callers outside this file (the compiled
+ * codecs skip a writer's field they do not have through it). */
+bool wire__dec_field(dec *d, const wire_lfield *lf, wire_node **out) {
+  return read_field(d, lf, out);
+}

@@ -50,4 +50,7 @@ int cli_only_struct(wire_ctx *ctx, uint32_t *type);
 int cli_cmd_dump(wire_ctx *ctx, const cli_opts *o);
 int cli_cmd_schema(wire_ctx *ctx, const cli_opts *o);
 
+/* `wire gen c SCHEMA.fdl [-o DIR]` (gen.c); argv after "gen". */
+int cli_cmd_gen(int argc, char **argv);
+
 #endif

@@ -136,6 +136,17 @@ static const help_cmd commands[] = {
      schema_opts,
      "$ wire schema order.bin > order.fdl && wire decode --schema order.fdl order.bin\n"
      "$ wire schema --fingerprint shop.Order --schema shop.fdl"},
+    {"gen", "c SCHEMA.fdl [-o DIR] [--prefix NAME]",
+     "generate C code for a schema",
+     "Writes DIR/<name>.wire.h and DIR/<name>.wire.c (DIR: the current\n"
+     "directory) for SCHEMA.fdl and the files it imports: C structs for the\n"
+     "messages, enum constants, <package>_register (registers the types and\n"
+     "binds each message to its struct, wire_mem_* in wire.h) and per message\n"
+     "<Type>_encode and <Type>_decode. The header refuses to compile against\n"
+     "another libwire version than the one that generated it. C names start\n"
+     "with NAME_ (default: the package, '.' as '_').",
+     none_opts,
+     "$ wire gen c shop.fdl -o gen && cc -c gen/shop.wire.c -Igen"},
     {"conform", "[options] [DIR]",
      "run the conformance suite",
      "Runs the conformance suite (fixtures/) against libwire or a testee\n"

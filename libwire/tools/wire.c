@@ -500,6 +500,8 @@ int main(int argc, char **argv) {
     return cmd_help(argc, argv);
   if (!strcmp(cmd, "conform")) return cmd_conform(argc - 2, argv + 2);
   if (!strcmp(cmd, "testee")) return cmd_testee(argc - 2, argv + 2);
+  if (!strcmp(cmd, "gen") && !wants_help(argc, argv))
+    return cli_cmd_gen(argc - 2, argv + 2);
   if (!help_known(cmd)) {
     fprintf(stderr, "error: arg at byte 0: no command %s\n", cmd);
     help_usage(stderr);

@@ -163,5 +163,7 @@ bool wire__dec_chunk_size(wire_dec *d, uint32_t left, uint8_t *size);
  * inside a normal chunk (es: where the entry starts). */
 bool wire__dec_null_side(wire_dec *d, const uint8_t *es);
 bool wire__dec_null_in_chunk(wire_dec *d, const uint8_t *es);
+/* One struct field of declared type lf->type into d->doc (decode.c). */
+bool wire__dec_field(wire_dec *d, const wire_lfield *lf, wire_node **out);
 
 #endif

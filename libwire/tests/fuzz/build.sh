@@ -1,7 +1,7 @@
 #!/bin/sh
 # build.sh fuzz|replay OUTDIR - build the fuzz targets fuzz_decode,
-# fuzz_schema, fuzz_fdl, fuzz_notation, fuzz_tape_decode, fuzz_tape_encode
-# and fuzz_heap
+# fuzz_schema, fuzz_fdl, fuzz_notation, fuzz_tape_decode, fuzz_tape_encode,
+# fuzz_heap and fuzz_mem_decode
 # into OUTDIR
 # (run from anywhere).
 #
@@ -23,7 +23,7 @@ OUT=${2:?usage: build.sh fuzz|replay OUTDIR}
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
 FZ=libwire/tests/fuzz
-TARGETS="fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode fuzz_heap"
+TARGETS="fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode fuzz_heap fuzz_mem_decode"
 
 stamp=$OUT/.built-$MODE
 if [ -f "$stamp" ] && [ -z "$(find libwire/src libwire/include $FZ \

@@ -1,0 +1,636 @@
+/* gen_c.c - C code for the types of the context's registry
+ * (wire_schema_gen_c, `wire gen c`): a header with C structs for the
+ * messages, enum constants, the registration function and per message
+ * encode / decode entry points; a source that registers the types exactly
+ * as the registry holds them and binds each struct to its memory layout
+ * (a table of WIRE_MEM_ROW rows, mem.c). Not a hot path. */
+#include "schema.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+  wire_ctx *ctx;
+  char *p;
+  size_t len, cap;
+  bool bad;
+} sb;
+
+static void put(sb *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sb *s, const char *fmt, ...) {
+  if (s->bad) return;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = s->cap - s->len;
+    int n = vsnprintf(s->p ? s->p + s->len : NULL, s->p ? room : 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) { s->bad = true; return; }
+    if ((size_t)n < room) { s->len += (size_t)n; return; }
+    size_t nc = s->cap ? s->cap * 2 : 4096;
+    while (nc < s->len + (size_t)n + 1) nc *= 2;
+    char *q = wire__realloc(s->ctx, s->p, s->cap, nc);
+    if (!q) { s->bad = true; return; }
+    s->p = q;
+    s->cap = nc;
+  }
+}
+
+
+static void sb_cat(sb *d, const sb *s) {
+  if (s->len) put(d, "%.*s", (int)s->len, s->p);
+  if (s->bad) d->bad = true;
+}
+
+typedef struct {
+  wire_ctx *ctx;
+  wire_registry *r;
+  char prefix[128];     /* C identifier prefix of the package */
+  uint8_t *ok;          /* per type: a struct with a memory form */
+  uint8_t *state;       /* definition: 0 not yet, 1 in progress, 2 done */
+  uint32_t *layout_of;  /* struct -> layout index in the table */
+  uint32_t nstructs;    /* struct layouts (the first in the table) */
+  uint32_t nelem;       /* element layouts after them */
+  uint32_t nhelper;
+  sb h, pre, erows;
+  sb *rows_of;          /* per type: its layout rows */
+} gen;
+
+/* C name of a type: <prefix>_<name>, or <prefix>_<namespace>_<name> when
+ * another type has the same name. */
+static void cname(const gen *g, uint32_t ti, char *out, size_t cap) {
+  const wire_utype *t = &g->r->types[ti];
+  const char *n = t->name;
+  for (uint32_t k = 0; k < g->r->ntypes; k++)
+    if (k != ti && !strcmp(g->r->types[k].name, t->name)) n = t->full_name;
+  int w = snprintf(out, cap, "%s_", g->prefix);
+  size_t i = w > 0 && (size_t)w < cap ? (size_t)w : 0;
+  for (; *n && i + 1 < cap; n++, i++) {
+    char ch = *n;
+    bool id = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+              (ch >= '0' && ch <= '9') || ch == '_';
+    out[i] = id ? ch : '_';
+  }
+  out[i] = 0;
+}
+
+static const char *prim_ctype(uint8_t t) {
+  switch (t) {
+  case WIRE_T_BOOL: return "uint8_t";
+  case WIRE_T_INT8: return "int8_t";
+  case WIRE_T_INT16: return "int16_t";
+  case WIRE_T_INT32: case WIRE_T_VARINT32: return "int32_t";
+  case WIRE_T_INT64: case WIRE_T_VARINT64: case WIRE_T_TAGGED_INT64: return "int64_t";
+  case WIRE_T_UINT8: return "uint8_t";
+  case WIRE_T_UINT16: return "uint16_t";
+  case WIRE_T_UINT32: case WIRE_T_VAR_UINT32: return "uint32_t";
+  case WIRE_T_UINT64: case WIRE_T_VAR_UINT64: case WIRE_T_TAGGED_UINT64: return "uint64_t";
+  case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16: return "uint16_t";
+  case WIRE_T_FLOAT32: return "float";
+  case WIRE_T_FLOAT64: return "double";
+  case WIRE_T_DATE: return "int64_t";
+  case WIRE_T_TIMESTAMP: case WIRE_T_DURATION: return "wire_mem_time";
+  case WIRE_T_DECIMAL: return "wire_mem_decimal";
+  default: return NULL;
+  }
+}
+static const char *prim_form(uint8_t t) {
+  switch (t) {
+  case WIRE_T_BOOL: return "WIRE_MEM_BOOL";
+  case WIRE_T_INT8: return "WIRE_MEM_I8";
+  case WIRE_T_INT16: return "WIRE_MEM_I16";
+  case WIRE_T_INT32: case WIRE_T_VARINT32: return "WIRE_MEM_I32";
+  case WIRE_T_INT64: case WIRE_T_VARINT64: case WIRE_T_TAGGED_INT64: return "WIRE_MEM_I64";
+  case WIRE_T_UINT8: return "WIRE_MEM_U8";
+  case WIRE_T_UINT16: return "WIRE_MEM_U16";
+  case WIRE_T_UINT32: case WIRE_T_VAR_UINT32: return "WIRE_MEM_U32";
+  case WIRE_T_UINT64: case WIRE_T_VAR_UINT64: case WIRE_T_TAGGED_UINT64: return "WIRE_MEM_U64";
+  case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16: return "WIRE_MEM_BITS16";
+  case WIRE_T_FLOAT32: return "WIRE_MEM_F32";
+  case WIRE_T_FLOAT64: return "WIRE_MEM_F64";
+  case WIRE_T_DATE: return "WIRE_MEM_DATE";
+  case WIRE_T_TIMESTAMP: return "WIRE_MEM_TIMESTAMP";
+  case WIRE_T_DURATION: return "WIRE_MEM_DURATION";
+  case WIRE_T_DECIMAL: return "WIRE_MEM_DECIMAL";
+  default: return NULL;
+  }
+}
+static uint8_t dense_elem(uint8_t t) {
+  switch (t) {
+  case WIRE_T_BOOL_ARRAY: return WIRE_T_BOOL;
+  case WIRE_T_INT8_ARRAY: return WIRE_T_INT8;
+  case WIRE_T_INT16_ARRAY: return WIRE_T_INT16;
+  case WIRE_T_INT32_ARRAY: return WIRE_T_INT32;
+  case WIRE_T_INT64_ARRAY: return WIRE_T_INT64;
+  case WIRE_T_UINT8_ARRAY: return WIRE_T_UINT8;
+  case WIRE_T_UINT16_ARRAY: return WIRE_T_UINT16;
+  case WIRE_T_UINT32_ARRAY: return WIRE_T_UINT32;
+  case WIRE_T_UINT64_ARRAY: return WIRE_T_UINT64;
+  case WIRE_T_FLOAT16_ARRAY: return WIRE_T_FLOAT16;
+  case WIRE_T_BFLOAT16_ARRAY: return WIRE_T_BFLOAT16;
+  case WIRE_T_FLOAT32_ARRAY: return WIRE_T_FLOAT32;
+  case WIRE_T_FLOAT64_ARRAY: return WIRE_T_FLOAT64;
+  default: return 0;
+  }
+}
+static bool packable(uint8_t t) {
+  return prim_form(t) && t != WIRE_T_DATE && t != WIRE_T_TIMESTAMP &&
+         t != WIRE_T_DURATION && t != WIRE_T_DECIMAL;
+}
+static uint8_t kind_of(const gen *g, const wire_ftype *f) {
+  return f->user != WIRE_NO_TYPE ? g->r->types[f->user].kind : 0;
+}
+
+/* Whether a value of declared type f has a memory form. */
+static bool supported(const gen *g, const wire_ftype *f) {
+  if (!f) return false;
+  uint8_t k = kind_of(g, f);
+  if (k == WIRE_KIND_ENUM) return true;
+  if (k == WIRE_KIND_STRUCT) return g->ok[f->user];
+  if (k) return false;
+  uint8_t t = f->type_id;
+  if (prim_ctype(t) || t == WIRE_T_STRING || t == WIRE_T_BINARY || dense_elem(t))
+    return true;
+  if (t == WIRE_T_LIST || t == WIRE_T_SET) return supported(g, f->elem);
+  if (t == WIRE_T_MAP) return supported(g, f->key) && supported(g, f->value);
+  return false;
+}
+
+/* How a value is held. */
+typedef struct {
+  char ctype[200];
+  const char *form;
+  int shape;     /* 0 plain, 1 {ptr,len}, 2 {items,count} */
+  bool flag;     /* a presence flag next to it */
+  int64_t elem;  /* layout index, or -1 */
+} vinfo;
+
+static void emit_struct(gen *g, uint32_t ti);
+
+static void member(char *out, size_t cap, const char *path, const char *m) {
+  if (!*path) snprintf(out, cap, "%s", m);
+  else if (!m) snprintf(out, cap, "%s", path);
+  else snprintf(out, cap, "%s.%s", path, m);
+}
+
+/* A field row for a value described by v, in C type S at member `path`
+ * ("" for the whole item), presence flag member `flagm`. */
+static void row(sb *out, uint32_t slot, const vinfo *v, const char *S,
+                const char *path, const char *flagm) {
+  char off[400], aux[400], pres[400], m[300];
+  if (v->shape == 1) {
+    member(m, sizeof m, path, "ptr");
+    snprintf(off, sizeof off, "offsetof(%s, %s)", S, m);
+    member(m, sizeof m, path, "len");
+    snprintf(aux, sizeof aux, "offsetof(%s, %s)", S, m);
+  } else if (v->shape == 2) {
+    member(m, sizeof m, path, "items");
+    snprintf(off, sizeof off, "offsetof(%s, %s)", S, m);
+    member(m, sizeof m, path, "count");
+    snprintf(aux, sizeof aux, "offsetof(%s, %s)", S, m);
+  } else {
+    if (*path) snprintf(off, sizeof off, "offsetof(%s, %s)", S, path);
+    else snprintf(off, sizeof off, "0");
+    snprintf(aux, sizeof aux, "WIRE_MEM_NONE");
+  }
+  if (v->flag && flagm) snprintf(pres, sizeof pres, "offsetof(%s, %s)", S, flagm);
+  else snprintf(pres, sizeof pres, "WIRE_MEM_NONE");
+  char el[32];
+  if (v->elem >= 0) snprintf(el, sizeof el, "%lldu", (long long)v->elem);
+  else snprintf(el, sizeof el, "WIRE_MEM_NONE");
+  put(out, "  WIRE_MEM_ROW_FIELD, %u, %s, (uint32_t)%s, (uint32_t)%s,\n"
+           "    (uint32_t)%s, %s, 0,\n", slot, v->form, off, aux, pres, el);
+}
+
+static bool flag_needed(const gen *g, const wire_ftype *f) {
+  if (!f->nullable) return false;
+  uint8_t k = kind_of(g, f);
+  if (k == WIRE_KIND_STRUCT) return false;
+  uint8_t t = f->type_id;
+  return !(t == WIRE_T_STRING || t == WIRE_T_BINARY || t == WIRE_T_LIST ||
+           t == WIRE_T_SET || t == WIRE_T_MAP || dense_elem(t));
+}
+
+static void val(gen *g, const wire_ftype *f, vinfo *v) {
+  memset(v, 0, sizeof *v);
+  v->elem = -1;
+  v->flag = flag_needed(g, f);
+  uint8_t k = kind_of(g, f);
+  char nm[160];
+  if (k == WIRE_KIND_ENUM) {
+    snprintf(v->ctype, sizeof v->ctype, "uint32_t");
+    v->form = "WIRE_MEM_ENUM";
+    return;
+  }
+  if (k == WIRE_KIND_STRUCT) {
+    cname(g, f->user, nm, sizeof nm);
+    v->elem = g->layout_of[f->user];
+    if (!f->nullable && !f->ref && g->state[f->user] == 0) emit_struct(g, f->user);
+    if (f->nullable || f->ref || g->state[f->user] != 2) {
+      snprintf(v->ctype, sizeof v->ctype, "const struct %s *", nm);
+      v->form = "WIRE_MEM_STRUCT_PTR";
+    } else {
+      snprintf(v->ctype, sizeof v->ctype, "struct %s", nm);
+      v->form = "WIRE_MEM_STRUCT";
+    }
+    return;
+  }
+  uint8_t t = f->type_id;
+  if (prim_ctype(t)) {
+    snprintf(v->ctype, sizeof v->ctype, "%s", prim_ctype(t));
+    v->form = prim_form(t);
+    return;
+  }
+  if (t == WIRE_T_STRING || t == WIRE_T_BINARY) {
+    snprintf(v->ctype, sizeof v->ctype, "%s_%s", g->prefix,
+             t == WIRE_T_STRING ? "str" : "bytes");
+    v->form = t == WIRE_T_STRING ? "WIRE_MEM_STR" : "WIRE_MEM_BYTES";
+    v->shape = 1;
+    return;
+  }
+  uint32_t id = g->nhelper++;
+  v->shape = 2;
+  char it[240];
+  if (dense_elem(t) || ((t == WIRE_T_LIST || t == WIRE_T_SET) &&
+                        packable(f->elem->type_id) && !f->elem->nullable &&
+                        !f->elem->ref && !kind_of(g, f->elem))) {
+    uint8_t e = dense_elem(t) ? dense_elem(t) : f->elem->type_id;
+    snprintf(it, sizeof it, "%s", prim_ctype(e));
+    v->form = "WIRE_MEM_ARRAY";
+  } else if (t == WIRE_T_MAP) {
+    vinfo kv, vv;
+    val(g, f->key, &kv);
+    val(g, f->value, &vv);
+    snprintf(it, sizeof it, "%s_entry%u", g->prefix, id);
+    put(&g->pre, "typedef struct {\n  %s key;\n", kv.ctype);
+    if (kv.flag) put(&g->pre, "  uint8_t has_key;\n");
+    put(&g->pre, "  %s value;\n", vv.ctype);
+    if (vv.flag) put(&g->pre, "  uint8_t has_value;\n");
+    put(&g->pre, "} %s;\n", it);
+    v->elem = g->nstructs + g->nelem++;
+    put(&g->erows, "  WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, (uint32_t)sizeof(%s), 0, 0, 0, 0, 0,\n", it);
+    row(&g->erows, 0, &kv, it, "key", "has_key");
+    row(&g->erows, 1, &vv, it, "value", "has_value");
+    v->form = "WIRE_MEM_MAP";
+  } else {
+    vinfo ev;
+    val(g, f->elem, &ev);
+    v->form = "WIRE_MEM_LIST";
+    if (!strcmp(ev.form, "WIRE_MEM_STRUCT")) {
+      snprintf(it, sizeof it, "%s", ev.ctype);
+      v->elem = ev.elem;
+    } else {
+      if (ev.flag) {
+        snprintf(it, sizeof it, "%s_item%u", g->prefix, id);
+        put(&g->pre, "typedef struct {\n  %s value;\n  uint8_t has_value;\n} %s;\n",
+            ev.ctype, it);
+      } else {
+        snprintf(it, sizeof it, "%s", ev.ctype);
+      }
+      v->elem = g->nstructs + g->nelem++;
+      put(&g->erows, "  WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, (uint32_t)sizeof(%s), 0, 0, 0, 0, 0,\n", it);
+      row(&g->erows, 0, &ev, it, ev.flag ? "value" : "", "has_value");
+    }
+  }
+  snprintf(v->ctype, sizeof v->ctype, "%s_seq%u", g->prefix, id);
+  put(&g->pre, "typedef struct {\n  %s const *items;\n  uint32_t count;\n} %s;\n",
+      it, v->ctype);
+}
+
+static void emit_struct(gen *g, uint32_t ti) {
+  wire_utype *t = &g->r->types[ti];
+  g->state[ti] = 1;
+  char nm[160];
+  cname(g, ti, nm, sizeof nm);
+  sb body = {g->ctx, NULL, 0, 0, false};
+  sb *rows = &g->rows_of[ti];
+  put(rows, "  /* %u: %s */\n  WIRE_MEM_ROW_LAYOUT, %u, (uint32_t)sizeof(struct %s), 0, 0, 0, 0, 0,\n",
+      g->layout_of[ti], t->full_name, ti, nm);
+  put(&body, "struct %s {\n", nm);
+  uint32_t members = 0;
+  for (uint32_t i = 0; i < t->nfields; i++) {
+    const wire_field *f = &t->fields[i];
+    if (!supported(g, f->type)) {
+      put(&body, "  /* %s: no memory form (written as null) */\n", f->name);
+      continue;
+    }
+    vinfo v;
+    val(g, f->type, &v);
+    put(&body, "  %s %s;\n", v.ctype, f->name);
+    char fl[200];
+    snprintf(fl, sizeof fl, "has_%s", f->name);
+    if (v.flag) put(&body, "  uint8_t %s;\n", fl);
+    char S[200];
+    snprintf(S, sizeof S, "struct %s", nm);
+    row(rows, i, &v, S, f->name, fl);
+    members++;
+  }
+  if (!members) put(&body, "  uint8_t unused_;\n");
+  put(&body, "};\n\n");
+  sb_cat(&g->h, &g->pre);
+  g->pre.len = 0;
+  sb_cat(&g->h, &body);
+  wire__free(g->ctx, body.p, body.cap);
+  g->state[ti] = 2;
+}
+
+static const char *kind_name(uint8_t k) {
+  switch (k) {
+  case WIRE_KIND_STRUCT: return "WIRE_KIND_STRUCT";
+  case WIRE_KIND_ENUM: return "WIRE_KIND_ENUM";
+  case WIRE_KIND_UNION: return "WIRE_KIND_UNION";
+  default: return "WIRE_KIND_EXT";
+  }
+}
+
+static void cstr(sb *s, const char *p) {
+  put(s, "\"");
+  for (; *p; p++) {
+    unsigned char ch = (unsigned char)*p;
+    if (ch == '"' || ch == '\\') put(s, "\\%c", ch);
+    else if (ch < 0x20 || ch >= 0x7f) put(s, "\\%03o", ch);
+    else put(s, "%c", ch);
+  }
+  put(s, "\"");
+}
+
+/* Registration of one field type: a C expression building it, into `s`
+ * as statements assigning variable ft<n>; returns n. */
+static uint32_t reg_ftype(gen *g, sb *s, const wire_ftype *f, uint32_t *nvar) {
+  uint32_t n = (*nvar)++;
+  if (f->user != WIRE_NO_TYPE)
+    put(s, "  ft[%u] = wire_schema_field_user_type(ctx, w->type[%u], %d, %d);\n",
+        n, f->user, f->nullable, f->ref);
+  else
+    put(s, "  ft[%u] = wire_schema_field_type(ctx, %u, %d, %d);\n", n, f->type_id,
+        f->nullable, f->ref);
+  put(s, "  if (!ft[%u]) return WIRE_E_NOMEM;\n", n);
+  if (f->elem && (f->type_id == WIRE_T_LIST || f->type_id == WIRE_T_SET)) {
+    uint32_t e = reg_ftype(g, s, f->elem, nvar);
+    put(s, "  if ((st = wire_schema_field_type_set_element(ft[%u], ft[%u]))) return st;\n", n, e);
+  }
+  if (f->key && f->value) {
+    uint32_t k = reg_ftype(g, s, f->key, nvar);
+    uint32_t v = reg_ftype(g, s, f->value, nvar);
+    put(s, "  if ((st = wire_schema_field_type_set_key_value(ft[%u], ft[%u], ft[%u]))) return st;\n",
+        n, k, v);
+  }
+  return n;
+}
+
+static uint32_t ftype_nodes(const wire_ftype *f) {
+  if (!f) return 0;
+  return 1 + ftype_nodes(f->elem) + ftype_nodes(f->key) + ftype_nodes(f->value);
+}
+
+int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
+                          wire_text_fn header, wire_text_fn source,
+                          void *user) {
+  if (!ctx || !base || !header || !source) return WIRE_E_ARG;
+  wire_ctx_clear_error(ctx);
+  wire_registry *r = ctx->reg;
+  if (!r || !r->ntypes) return wire__fail(ctx, WIRE_E_ARG, 0, "no types");
+  int32_t st = wire__reg_finish(ctx);
+  if (st) return st;
+  gen g;
+  memset(&g, 0, sizeof g);
+  g.ctx = ctx;
+  g.r = r;
+  g.h.ctx = g.pre.ctx = g.erows.ctx = ctx;
+  uint32_t nt = r->ntypes;
+  g.ok = wire__alloc(ctx, nt);
+  g.state = wire__alloc(ctx, nt);
+  g.layout_of = wire__alloc(ctx, nt * sizeof *g.layout_of);
+  g.rows_of = wire__alloc(ctx, nt * sizeof *g.rows_of);
+  sb c = {ctx, NULL, 0, 0, false};
+  if (!g.ok || !g.state || !g.layout_of || !g.rows_of) {
+    st = wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+    goto done;
+  }
+  memset(g.state, 0, nt);
+  memset(g.rows_of, 0, nt * sizeof *g.rows_of);
+  for (uint32_t i = 0; i < nt; i++) {
+    g.ok[i] = r->types[i].kind == WIRE_KIND_STRUCT;
+    g.rows_of[i].ctx = ctx;
+  }
+  /* structs whose non-nullable fields all have a memory form */
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < nt; i++) {
+      if (!g.ok[i]) continue;
+      const wire_utype *t = &r->types[i];
+      for (uint32_t k = 0; k < t->nfields; k++)
+        if (!t->fields[k].type->nullable && !supported(&g, t->fields[k].type)) {
+          g.ok[i] = 0;
+          changed = true;
+          break;
+        }
+    }
+  }
+  for (uint32_t i = 0; i < nt; i++)
+    g.layout_of[i] = g.ok[i] ? g.nstructs++ : UINT32_MAX;
+  /* the package prefix: the first type's namespace, else the base name */
+  {
+    const char *ns = prefix && *prefix ? prefix
+                     : r->types[0].ns && *r->types[0].ns ? r->types[0].ns : base;
+    size_t i = 0;
+    for (; ns[i] && i + 1 < sizeof g.prefix; i++) {
+      char ch = ns[i];
+      bool id = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                (ch >= '0' && ch <= '9') || ch == '_';
+      g.prefix[i] = id ? ch : '_';
+    }
+    g.prefix[i] = 0;
+  }
+  char guard[160];
+  {
+    size_t i = 0;
+    for (; base[i] && i + 1 < sizeof guard - 8; i++) {
+      char ch = base[i];
+      guard[i] = (ch >= 'a' && ch <= 'z') ? (char)(ch - 32)
+               : ((ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')) ? ch : '_';
+    }
+    memcpy(guard + i, "_WIRE_H", 8);
+  }
+  const char *P = g.prefix;
+  sb *h = &g.h;
+  put(h, "/* %s.wire.h - generated by `wire gen c` (libwire %d.%d.%d). Do not edit. */\n",
+      base, WIRE_VERSION_MAJOR, WIRE_VERSION_MINOR, WIRE_VERSION_PATCH);
+  put(h, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n#include <wire.h>\n\n", guard, guard);
+  put(h, "#if !defined(WIRE_VERSION_MAJOR) || WIRE_VERSION_MAJOR != %d || \\\n"
+         "    WIRE_VERSION_MINOR != %d || WIRE_VERSION_PATCH != %d\n"
+         "#error \"%s.wire.h was generated for libwire %d.%d.%d: regenerate it with this libwire's `wire gen c`\"\n#endif\n\n",
+      WIRE_VERSION_MAJOR, WIRE_VERSION_MINOR, WIRE_VERSION_PATCH, base,
+      WIRE_VERSION_MAJOR, WIRE_VERSION_MINOR, WIRE_VERSION_PATCH);
+  put(h, "#define %s_WIRE_VERSION %du\n\n", P,
+      WIRE_VERSION_MAJOR * 10000 + WIRE_VERSION_MINOR * 100 + WIRE_VERSION_PATCH);
+  put(h, "/* Strings: UTF-8, not NUL-terminated. */\n"
+         "typedef struct { const char *ptr; uint32_t len; } %s_str;\n"
+         "typedef struct { const uint8_t *ptr; uint32_t len; } %s_bytes;\n\n", P, P);
+  /* enums */
+  for (uint32_t i = 0; i < nt; i++) {
+    const wire_utype *t = &r->types[i];
+    if (t->kind != WIRE_KIND_ENUM) continue;
+    char nm[160];
+    cname(&g, i, nm, sizeof nm);
+    put(h, "/* enum %s (held as uint32_t) */\n", t->full_name);
+    for (uint32_t k = 0; k < t->nvalues; k++)
+      put(h, "#define %s_%s %uu\n", nm, t->values[k].name, t->values[k].value);
+    put(h, "\n");
+  }
+  for (uint32_t i = 0; i < nt; i++) {
+    const wire_utype *t = &r->types[i];
+    char nm[160];
+    cname(&g, i, nm, sizeof nm);
+    if (t->kind == WIRE_KIND_UNION || t->kind == WIRE_KIND_EXT)
+      put(h, "/* %s %s: no memory form in this version (its fields are "
+             "left out) */\n", t->kind == WIRE_KIND_UNION ? "union" : "ext",
+          t->full_name);
+    if (g.ok[i]) put(h, "typedef struct %s %s;\n", nm, nm);
+  }
+  put(h, "\n");
+  for (uint32_t i = 0; i < nt; i++)
+    if (g.ok[i] && g.state[i] == 0) emit_struct(&g, i);
+  put(h, "/* Type and layout indexes in a context, set by %s_register. */\n"
+         "typedef struct {\n  uint32_t type[%u];\n  uint32_t layout[%u];\n} %s_wire;\n\n",
+      P, nt, g.nstructs + g.nelem + 1, P);
+  put(h, "/* Registers the schema's types on ctx (then wire_schema_finish) and\n"
+         " * binds each message to its C struct. */\n"
+         "int32_t %s_register(wire_ctx *ctx, %s_wire *w);\n\n", P, P);
+  for (uint32_t i = 0; i < nt; i++) {
+    if (!g.ok[i]) continue;
+    char nm[160];
+    cname(&g, i, nm, sizeof nm);
+    put(h, "/* %s: encode one root value; *out is valid until the next wire_mem_*\n"
+           " * call on ctx. Decode: lists and copies go to arena (wire_mem_decode). */\n",
+        r->types[i].full_name);
+    put(h, "int32_t %s_encode(wire_ctx *ctx, const %s_wire *w, const %s *value,\n"
+           "    const uint8_t **out, size_t *out_len);\n", nm, P, nm);
+    put(h, "int32_t %s_decode(wire_ctx *ctx, const %s_wire *w, const uint8_t *data,\n"
+           "    size_t len, %s *out, uint8_t *arena, size_t arena_cap,\n"
+           "    size_t *arena_used, uint32_t flags);\n\n", nm, P, nm);
+  }
+  put(h, "#endif\n");
+  /* ---- source ---- */
+  put(&c, "/* %s.wire.c - generated by `wire gen c` (libwire %d.%d.%d). Do not edit. */\n"
+          "#include \"%s.wire.h\"\n\n", base, WIRE_VERSION_MAJOR,
+      WIRE_VERSION_MINOR, WIRE_VERSION_PATCH, base);
+  put(&c, "/* Layouts: struct layouts first (by type), then element layouts;\n"
+          " * a layout row's type is the index into w->type. */\n"
+          "static const uint32_t %s_rows[] = {\n", P);
+  for (uint32_t li = 0; li < g.nstructs; li++)
+    for (uint32_t i = 0; i < nt; i++)
+      if (g.layout_of[i] == li) sb_cat(&c, &g.rows_of[i]);
+  sb_cat(&c, &g.erows);
+  put(&c, "  0, 0, 0, 0, 0, 0, 0, 0\n};\n\n");
+  uint32_t nft = 1;
+  for (uint32_t i = 0; i < nt; i++) {
+    const wire_utype *t = &r->types[i];
+    for (uint32_t k = 0; k < t->nfields; k++) nft += ftype_nodes(t->fields[k].type);
+    for (uint32_t k = 0; k < t->ncases; k++) nft += ftype_nodes(t->cases[k].type);
+  }
+  put(&c, "int32_t %s_register(wire_ctx *ctx, %s_wire *w) {\n"
+          "  int32_t st;\n  wire_field_type *ft[%u];\n  uint32_t nft = 0;\n"
+          "  if (!ctx || !w) return WIRE_E_ARG;\n"
+          "  if (wire_version_number() != %s_WIRE_VERSION) return WIRE_E_STATE;\n",
+      P, P, nft, P);
+  for (uint32_t i = 0; i < nt; i++) {
+    const wire_utype *t = &r->types[i];
+    put(&c, "  if ((st = wire_schema_add_type(ctx, %s, ", kind_name(t->kind));
+    if (t->by_name) put(&c, "WIRE_BY_NAME");
+    else put(&c, "%uu", t->user_id);
+    put(&c, ", ");
+    cstr(&c, t->ns ? t->ns : "");
+    put(&c, ", %zu, ", t->ns ? strlen(t->ns) : 0);
+    cstr(&c, t->name);
+    put(&c, ", %zu, %d, &w->type[%u]))) return st;\n", strlen(t->name),
+        t->evolving ? 1 : 0, i);
+  }
+  for (uint32_t i = 0; i < nt; i++) {
+    const wire_utype *t = &r->types[i];
+    for (uint32_t k = 0; k < t->nvalues; k++) {
+      put(&c, "  if ((st = wire_schema_add_enum_value(ctx, w->type[%u], ", i);
+      cstr(&c, t->values[k].name);
+      put(&c, ", %zu, %uu))) return st;\n", strlen(t->values[k].name),
+          t->values[k].value);
+    }
+    uint32_t nvar = 0;
+    for (uint32_t k = 0; k < t->nfields; k++) {
+      sb tmp = {ctx, NULL, 0, 0, false};
+      uint32_t base_var = nvar;
+      uint32_t v = reg_ftype(&g, &tmp, t->fields[k].type, &nvar);
+      (void)base_var;
+      sb_cat(&c, &tmp);
+      wire__free(ctx, tmp.p, tmp.cap);
+      put(&c, "  if ((st = wire_schema_add_field(ctx, w->type[%u], ", i);
+      cstr(&c, t->fields[k].name);
+      put(&c, ", %zu, %d, ft[%u]))) return st;\n", strlen(t->fields[k].name),
+          t->fields[k].tag, v);
+      nvar = 0;
+    }
+    for (uint32_t k = 0; k < t->ncases; k++) {
+      sb tmp = {ctx, NULL, 0, 0, false};
+      uint32_t v = reg_ftype(&g, &tmp, t->cases[k].type, &nvar);
+      sb_cat(&c, &tmp);
+      wire__free(ctx, tmp.p, tmp.cap);
+      put(&c, "  if ((st = wire_schema_add_union_case(ctx, w->type[%u], %uu, ", i,
+          t->cases[k].case_id);
+      cstr(&c, t->cases[k].name);
+      put(&c, ", %zu, ft[%u]))) return st;\n", strlen(t->cases[k].name), v);
+      nvar = 0;
+    }
+  }
+  put(&c, "  (void)nft;\n  if ((st = wire_schema_finish(ctx))) return st;\n");
+  put(&c, "  /* the layout table, with type numbers mapped to this context's */\n"
+          "  uint32_t cur = 0, first = 0, n = 0;\n"
+          "  for (size_t i = 0; %s_rows[i * WIRE_MEM_ROW]; i++) {\n"
+          "    const uint32_t *r = %s_rows + i * WIRE_MEM_ROW;\n"
+          "    if (r[0] == WIRE_MEM_ROW_LAYOUT) {\n"
+          "      st = wire_mem_layout_new(ctx, r[1] == WIRE_MEM_ELEMENT ? r[1] : w->type[r[1]], r[2], &cur);\n"
+          "      if (n == 0) first = cur;\n"
+          "      w->layout[n++] = cur;\n"
+          "    } else {\n"
+          "      st = wire_mem_layout_field(ctx, cur, r[1], r[2], r[3], r[4], r[5],\n"
+          "                                 r[6] == WIRE_MEM_NONE ? r[6] : first + r[6]);\n"
+          "    }\n"
+          "    if (st) return st;\n  }\n", P, P);
+  if (g.nstructs)
+    put(&c, "  for (uint32_t i = 0; i < %uu; i++)\n"
+            "    if ((st = wire_mem_bind(ctx, w->layout[i]))) return st;\n",
+        g.nstructs);
+  put(&c, "  (void)ft;\n  (void)first;\n  return WIRE_OK;\n}\n\n");
+  for (uint32_t i = 0; i < nt; i++) {
+    if (!g.ok[i]) continue;
+    char nm[160];
+    cname(&g, i, nm, sizeof nm);
+    put(&c, "int32_t %s_encode(wire_ctx *ctx, const %s_wire *w, const %s *value,\n"
+            "    const uint8_t **out, size_t *out_len) {\n"
+            "  return wire_mem_encode(ctx, w->layout[%u], value, out, out_len);\n}\n\n",
+        nm, P, nm, g.layout_of[i]);
+    put(&c, "int32_t %s_decode(wire_ctx *ctx, const %s_wire *w, const uint8_t *data,\n"
+            "    size_t len, %s *out, uint8_t *arena, size_t arena_cap,\n"
+            "    size_t *arena_used, uint32_t flags) {\n"
+            "  return wire_mem_decode(ctx, w->layout[%u], data, len, out, arena,\n"
+            "                         arena_cap, arena_used, flags);\n}\n\n",
+        nm, P, nm, g.layout_of[i]);
+  }
+  if (g.h.bad || c.bad || g.pre.bad || g.erows.bad) {
+    st = wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+    goto done;
+  }
+  if ((st = header(user, g.h.p, g.h.len)) || (st = source(user, c.p, c.len)))
+    goto done;
+  st = WIRE_OK;
+done:
+  if (g.rows_of)
+    for (uint32_t i = 0; i < nt; i++) wire__free(ctx, g.rows_of[i].p, g.rows_of[i].cap);
+  wire__free(ctx, g.rows_of, nt * sizeof *g.rows_of);
+  wire__free(ctx, g.ok, nt);
+  wire__free(ctx, g.state, nt);
+  wire__free(ctx, g.layout_of, nt * sizeof *g.layout_of);
+  wire__free(ctx, g.h.p, g.h.cap);
+  wire__free(ctx, g.pre.p, g.pre.cap);
+  wire__free(ctx, g.erows.p, g.erows.cap);
+  wire__free(ctx, c.p, c.cap);
+  return st;
+}

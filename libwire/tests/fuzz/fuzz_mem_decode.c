@@ -1,0 +1,296 @@
+/* fuzz_mem_decode.c - libFuzzer target for the compiled codecs' decoder
+ * (wire_mem_decode, mem.c).
+ *
+ * Input: a mode byte, then a payload. Mode bit 0: compatible mode; bit 1:
+ * strings copied into the arena (else views into the input); bit 2:
+ * reference tracking; bits 3-4: the root layout (Outer, Inner, a list
+ * holder). The payload is decoded into C structs bound at run time
+ * (wire_mem_layout_field) to a schema with every memory form: integers of
+ * each width, floats, float16 bits, bool, strings, binary, enums, nested
+ * structs inline and by pointer, optional fields with presence flags,
+ * lists of strings / structs / primitives, a map, a dense array, date,
+ * timestamp, decimal. Checks:
+ *   - a failure is clean (error code = status, offset within the input)
+ *     and the arena is not overrun;
+ *   - on success every decoded string points into the input or the arena,
+ *     and encoding the decoded value succeeds and decodes again.
+ * Everything is freed, so LeakSanitizer reports any leak.
+ */
+#include <stddef.h>
+
+#include "fuzz_common.h"
+
+static const char schema[] =
+    "package fz;\n"
+    "enum E [id=100] { A = 0; B = 1; C = 2; }\n"
+    "message Inner [id=101] { int32 a = 1; string s = 2; optional int64 o = 3; }\n"
+    "message Outer [id=102] {\n"
+    "  bool b = 1; int8 i8 = 2; int16 i16 = 3; int32 i32 = 4; int64 i64 = 5;\n"
+    "  uint8 u8 = 6; uint16 u16 = 7; uint32 u32 = 8; uint64 u64 = 9;\n"
+    "  float32 f32 = 10; float64 f64 = 11; float16 h = 12; string s = 13;\n"
+    "  bytes bin = 14; E e = 15; Inner inner = 16 [nullable = false];\n"
+    "  Inner pin = 17; list<string> names = 18; list<Inner> items = 19;\n"
+    "  map<string, int32> m = 20; array<int32> arr = 21; list<int64> li = 22;\n"
+    "  optional string os = 23; optional int32 oi = 24; date d = 25;\n"
+    "  timestamp ts = 26; decimal dec = 27; Inner rin = 28 [ref = true];\n"
+    "}\n"
+    "message Holder [id=103] { list<Outer> outers = 1; }\n";
+
+typedef struct { const uint8_t *p; uint32_t n; } span;
+typedef struct {
+  int32_t a;
+  span s;
+  int64_t o;
+  uint8_t has_o;
+} inner_t;
+typedef struct { span k; int32_t v; } entry_t;
+typedef struct {
+  uint8_t b;
+  int8_t i8;
+  int16_t i16;
+  int32_t i32;
+  int64_t i64;
+  uint8_t u8;
+  uint16_t u16;
+  uint32_t u32;
+  uint64_t u64;
+  float f32;
+  double f64;
+  uint16_t h;
+  span s, bin;
+  uint32_t e;
+  inner_t inner;
+  const inner_t *pin;
+  const span *names;
+  uint32_t n_names;
+  const inner_t *items;
+  uint32_t n_items;
+  const entry_t *m;
+  uint32_t n_m;
+  const int32_t *arr;
+  uint32_t n_arr;
+  const int64_t *li;
+  uint32_t n_li;
+  span os;
+  int32_t oi;
+  uint8_t has_oi;
+  int64_t d;
+  wire_mem_time ts;
+  wire_mem_decimal dec;
+  const inner_t *rin;
+} outer_t;
+typedef struct { const outer_t *items; uint32_t n; } holder_t;
+
+typedef struct {
+  uint32_t inner, outer, holder, str, entry;
+} layouts;
+
+#define N WIRE_MEM_NONE
+#define F(l, i, form, m, aux, pres, el)                                     \
+  st |= wire_mem_layout_field(ctx, l, i, form, (uint32_t)(m), aux, pres, el)
+#define O(t, m) (uint32_t) offsetof(t, m)
+
+static int setup(wire_ctx *ctx, layouts *L) {
+  uint32_t ti, to, th;
+  if (wire_schema_load_fdl(ctx, schema, sizeof schema - 1, "fz.fdl") ||
+      wire_schema_finish(ctx) ||
+      wire_schema_find_type(ctx, "fz.Inner", 8, &ti) ||
+      wire_schema_find_type(ctx, "fz.Outer", 8, &to) ||
+      wire_schema_find_type(ctx, "fz.Holder", 9, &th))
+    return -1;
+  int32_t st = 0;
+  st |= wire_mem_layout_new(ctx, ti, sizeof(inner_t), &L->inner);
+  st |= wire_mem_layout_new(ctx, to, sizeof(outer_t), &L->outer);
+  st |= wire_mem_layout_new(ctx, th, sizeof(holder_t), &L->holder);
+  st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(span), &L->str);
+  st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(entry_t), &L->entry);
+  if (st) return -1;
+  F(L->inner, 0, WIRE_MEM_I32, O(inner_t, a), N, N, N);
+  F(L->inner, 1, WIRE_MEM_STR, O(inner_t, s.p), O(inner_t, s.n), N, N);
+  F(L->inner, 2, WIRE_MEM_I64, O(inner_t, o), N, O(inner_t, has_o), N);
+  F(L->str, 0, WIRE_MEM_STR, O(span, p), O(span, n), N, N);
+  F(L->entry, 0, WIRE_MEM_STR, O(entry_t, k.p), O(entry_t, k.n), N, N);
+  F(L->entry, 1, WIRE_MEM_I32, O(entry_t, v), N, N, N);
+  uint32_t o = L->outer;
+  F(o, 0, WIRE_MEM_BOOL, O(outer_t, b), N, N, N);
+  F(o, 1, WIRE_MEM_I8, O(outer_t, i8), N, N, N);
+  F(o, 2, WIRE_MEM_I16, O(outer_t, i16), N, N, N);
+  F(o, 3, WIRE_MEM_I32, O(outer_t, i32), N, N, N);
+  F(o, 4, WIRE_MEM_I64, O(outer_t, i64), N, N, N);
+  F(o, 5, WIRE_MEM_U8, O(outer_t, u8), N, N, N);
+  F(o, 6, WIRE_MEM_U16, O(outer_t, u16), N, N, N);
+  F(o, 7, WIRE_MEM_U32, O(outer_t, u32), N, N, N);
+  F(o, 8, WIRE_MEM_U64, O(outer_t, u64), N, N, N);
+  F(o, 9, WIRE_MEM_F32, O(outer_t, f32), N, N, N);
+  F(o, 10, WIRE_MEM_F64, O(outer_t, f64), N, N, N);
+  F(o, 11, WIRE_MEM_BITS16, O(outer_t, h), N, N, N);
+  F(o, 12, WIRE_MEM_STR, O(outer_t, s.p), O(outer_t, s.n), N, N);
+  F(o, 13, WIRE_MEM_BYTES, O(outer_t, bin.p), O(outer_t, bin.n), N, N);
+  F(o, 14, WIRE_MEM_ENUM, O(outer_t, e), N, N, N);
+  F(o, 15, WIRE_MEM_STRUCT, O(outer_t, inner), N, N, L->inner);
+  F(o, 16, WIRE_MEM_STRUCT_PTR, O(outer_t, pin), N, N, L->inner);
+  F(o, 17, WIRE_MEM_LIST, O(outer_t, names), O(outer_t, n_names), N, L->str);
+  F(o, 18, WIRE_MEM_LIST, O(outer_t, items), O(outer_t, n_items), N, L->inner);
+  F(o, 19, WIRE_MEM_MAP, O(outer_t, m), O(outer_t, n_m), N, L->entry);
+  F(o, 20, WIRE_MEM_ARRAY, O(outer_t, arr), O(outer_t, n_arr), N, N);
+  F(o, 21, WIRE_MEM_ARRAY, O(outer_t, li), O(outer_t, n_li), N, N);
+  F(o, 22, WIRE_MEM_STR, O(outer_t, os.p), O(outer_t, os.n), N, N);
+  F(o, 23, WIRE_MEM_I32, O(outer_t, oi), N, O(outer_t, has_oi), N);
+  F(o, 24, WIRE_MEM_DATE, O(outer_t, d), N, N, N);
+  F(o, 25, WIRE_MEM_TIMESTAMP, O(outer_t, ts), N, N, N);
+  F(o, 26, WIRE_MEM_DECIMAL, O(outer_t, dec), N, N, N);
+  F(o, 27, WIRE_MEM_STRUCT_PTR, O(outer_t, rin), N, N, L->inner);
+  F(L->holder, 0, WIRE_MEM_LIST, O(holder_t, items), O(holder_t, n), N, L->outer);
+  return st ? -1 : 0;
+}
+
+static const uint8_t *in_lo, *in_hi, *ar_lo, *ar_hi;
+static void check_span(const uint8_t *p, uint32_t n) {
+  if (!n) return;
+  if ((p >= in_lo && p + n <= in_hi) || (p >= ar_lo && p + n <= ar_hi)) return;
+  fprintf(stderr, "fuzz_mem_decode: a decoded string points outside the "
+                  "input and the arena\n");
+  abort();
+}
+static void check_inner(const inner_t *v) { check_span(v->s.p, v->s.n); }
+static void check_outer(const outer_t *v) {
+  check_span(v->s.p, v->s.n);
+  check_span(v->bin.p, v->bin.n);
+  check_span(v->os.p, v->os.n);
+  check_inner(&v->inner);
+  if (v->pin) check_inner(v->pin);
+  if (v->rin) check_inner(v->rin);
+  for (uint32_t i = 0; i < v->n_names; i++) check_span(v->names[i].p, v->names[i].n);
+  for (uint32_t i = 0; i < v->n_items; i++) check_inner(&v->items[i]);
+  for (uint32_t i = 0; i < v->n_m; i++) check_span(v->m[i].k.p, v->m[i].k.n);
+}
+
+static uint8_t arena[1 << 16];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 1) return 0;
+  uint8_t mode = data[0];
+  data++;
+  size--;
+  wire_ctx *ctx = fuzz_new_ctx();
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
+  wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+  layouts L;
+  if (setup(ctx, &L)) {
+    fprintf(stderr, "fuzz_mem_decode: setup: %s\n", wire_ctx_error_message(ctx));
+    abort();
+  }
+  uint32_t which = (mode >> 3) & 3;
+  uint32_t root = which == 1 ? L.inner : which == 2 ? L.holder : L.outer;
+  union { inner_t i; outer_t o; holder_t h; } out;
+  memset(&out, 0, sizeof out);
+  size_t used = 0;
+  /* a copy, so that reads past the payload are caught */
+  uint8_t *copy = malloc(size ? size : 1);
+  if (!copy) abort();
+  if (size) memcpy(copy, data, size);
+  in_lo = copy;
+  in_hi = copy + size;
+  ar_lo = arena;
+  ar_hi = arena + sizeof arena;
+  uint32_t flags = (mode & 2) ? WIRE_MEM_COPY : 0;
+  int32_t st = wire_mem_decode(ctx, root, copy, size, &out, arena,
+                               sizeof arena, &used, flags);
+  fuzz_check_error(ctx, st, size, "wire_mem_decode");
+  if (used > sizeof arena) abort();
+  if (st == WIRE_OK) {
+    if (root == L.inner) check_inner(&out.i);
+    else if (root == L.outer) check_outer(&out.o);
+    else
+      for (uint32_t i = 0; i < out.h.n; i++) check_outer(&out.h.items[i]);
+    /* what was read can be written, and read again */
+    const uint8_t *enc;
+    size_t len;
+    st = wire_mem_encode(ctx, root, &out, &enc, &len);
+    if (st == WIRE_OK) {
+      uint8_t *again = malloc(len);
+      if (!again) abort();
+      memcpy(again, enc, len);
+      union { inner_t i; outer_t o; holder_t h; } back;
+      size_t used2 = used;
+      st = wire_mem_decode(ctx, root, again, len, &back, arena, sizeof arena,
+                           &used2, WIRE_MEM_COPY);
+      if (st != WIRE_OK && st != WIRE_E_LIMIT) {
+        fprintf(stderr, "fuzz_mem_decode: re-encoded value does not decode: "
+                        "%s\n", wire_ctx_error_message(ctx));
+        abort();
+      }
+      free(again);
+    } else if (st != WIRE_E_ENCODE && st != WIRE_E_STRING &&
+               st != WIRE_E_DEPTH) {
+      fprintf(stderr, "fuzz_mem_decode: decoded value does not encode: %s\n",
+              wire_ctx_error_message(ctx));
+      abort();
+    }
+  }
+  free(copy);
+  wire_ctx_free(ctx);
+  return 0;
+}
+
+#ifdef FUZZ_MEM_SEEDS
+/* cc -DFUZZ_MEM_SEEDS ... -o seeds && ./seeds DIR: writes the seed corpus
+ * (corpus_mem/): a populated Outer, an Inner and a Holder in each mode. */
+int main(int argc, char **argv) {
+  if (argc != 2) return 2;
+  static const int32_t arr[] = {1, -2, 300000};
+  static const int64_t li[] = {5, -6, INT64_C(1) << 40};
+  static const span names[] = {{(const uint8_t *)"ann", 3}, {(const uint8_t *)"b\xc3\xa9", 3}};
+  static const uint8_t mag[] = {0x39, 0x30};
+  inner_t in1 = {7, {(const uint8_t *)"seven", 5}, 70, 1};
+  inner_t items[2] = {{1, {(const uint8_t *)"one", 3}, 0, 0}, {2, {(const uint8_t *)"", 0}, -2, 1}};
+  entry_t m[2] = {{{(const uint8_t *)"k", 1}, 1}, {{(const uint8_t *)"key2", 4}, -9}};
+  outer_t o;
+  memset(&o, 0, sizeof o);
+  o.b = 1; o.i8 = -8; o.i16 = -1600; o.i32 = 320000; o.i64 = -(INT64_C(1) << 50);
+  o.u8 = 200; o.u16 = 60000; o.u32 = 4000000000u; o.u64 = UINT64_C(1) << 63;
+  o.f32 = 1.5f; o.f64 = -2.25; o.h = 0x3c00;
+  o.s = (span){(const uint8_t *)"hello \xe2\x82\xac", 9};
+  o.bin = (span){(const uint8_t *)"\x00\x01\x02", 3};
+  o.e = 2; o.inner = in1; o.pin = &in1;
+  o.names = names; o.n_names = 2; o.items = items; o.n_items = 2;
+  o.m = m; o.n_m = 2; o.arr = arr; o.n_arr = 3; o.li = li; o.n_li = 3;
+  o.os = (span){(const uint8_t *)"opt", 3}; o.oi = 5; o.has_oi = 1;
+  o.d = 19000; o.ts = (wire_mem_time){1700000000, 500, 0};
+  o.dec = (wire_mem_decimal){mag, 2, 2, 1, 0};
+  o.rin = &in1;
+  holder_t h = {&o, 1};
+  int k = 0;
+  for (int mode = 0; mode < 32; mode++) {
+    if ((mode >> 3) == 3) continue;
+    wire_ctx *ctx = wire_ctx_new();
+    wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
+    wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+    layouts L;
+    if (setup(ctx, &L)) {
+      fprintf(stderr, "setup: %s\n", wire_ctx_error_message(ctx));
+      return 1;
+    }
+    uint32_t which = (mode >> 3) & 3;
+    const void *v = which == 1 ? (const void *)&in1 : which == 2 ? (const void *)&h : (const void *)&o;
+    uint32_t root = which == 1 ? L.inner : which == 2 ? L.holder : L.outer;
+    const uint8_t *enc;
+    size_t len;
+    if (wire_mem_encode(ctx, root, v, &enc, &len)) {
+      fprintf(stderr, "seed %d: %s\n", mode, wire_ctx_error_message(ctx));
+      return 1;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mem_%02d.bin", argv[1], mode);
+    FILE *f = fopen(path, "wb");
+    if (!f) return 1;
+    fputc(mode, f);
+    fwrite(enc, 1, len, f);
+    fclose(f);
+    wire_ctx_free(ctx);
+    k++;
+  }
+  printf("%d seeds\n", k);
+  return 0;
+}
+#endif
