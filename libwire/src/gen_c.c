@@ -3,7 +3,7 @@
  * messages, enum constants, the registration function and per message
  * encode / decode entry points; a source that registers the types exactly
  * as the registry holds them and binds each struct to its memory layout
- * (a table of WIRE_MEM_ROW rows, mem.c). Not a hot path. */
+ * (a table of WIRE_MEM_ROW rows, mem_layout.c). Not a hot path. */
 #include "schema.h"
 
 #include <stdio.h>

@@ -46,7 +46,7 @@ struct wire_ctx {
   size_t refs_cap;
   struct wire_registry_s *reg; /* user types (schema.h), NULL if none */
   struct wire_tape_scratch *tape; /* tape codec scratch (tape_enc.c) */
-  struct wire_mem_s *mem; /* native memory layouts (mem.c), NULL if none */
+  struct wire_mem_s *mem; /* native memory layouts (mem.h), NULL if none */
   struct wire_tdcache *tdc; /* incoming TypeDefs (schema.h), or NULL */
   /* Kept from one call to the next (up to a size), so that steady-state
    * encoding and decoding do not call the allocator: an emptied document
@@ -87,7 +87,7 @@ int32_t wire__fail(wire_ctx *ctx, int32_t code, uint64_t offset,
 /* Allocates a block released by wire_ctx_free_bytes (size kept in front). */
 uint8_t *wire__bytes_alloc(wire_ctx *ctx, size_t size);
 int32_t wire__refs_reserve(wire_ctx *ctx, size_t n);
-/* Frees the native memory layouts of the context (mem.c). */
+/* Frees the native memory layouts of the context (mem_layout.c). */
 void wire__mem_free(wire_ctx *ctx);
 /* MurmurHash3 x86 32-bit with seed 0 (primitives.c): the type ids foryc
  * generates from names (fdl_resolve.c). The 128-bit x64 variant is public. */

@@ -1,5 +1,6 @@
-/* mem.h - native memory layouts and their compiled plans (mem.c): the
- * state behind wire_mem_* in wire.h. Not installed.
+/* mem.h - native memory layouts and their compiled plans (mem_layout.c,
+ * mem_enc.c, mem_dec.c): the state behind wire_mem_* in wire.h, and the
+ * helpers the three share. Not installed.
  *
  * A layout says where the fields of a registered struct live in memory
  * (mspec, as the caller gave them). Binding compiles it into a plan: one
@@ -139,5 +140,229 @@ typedef struct wire_mem_s {
 } wire_mem;
 
 void wire__mem_free(wire_ctx *ctx);
+
+/* ---- shared by mem_layout.c, mem_enc.c and mem_dec.c ------------------ */
+
+static inline int32_t nomem(wire_ctx *ctx) {
+  return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+}
+
+static inline bool grow(wire_ctx *ctx, void **p, uint32_t *cap, uint32_t need,
+                 size_t size) {
+  if (need <= *cap) return true;
+  uint32_t nc = *cap ? *cap : 8;
+  while (nc < need) nc *= 2;
+  void *q = wire__realloc(ctx, *p, (size_t)*cap * size, (size_t)nc * size);
+  if (!q) return false;
+  *p = q;
+  *cap = nc;
+  return true;
+}
+
+/* Room for n entries in the encoder's and the decoder's reference tables. */
+static inline bool ref_room(wire_ctx *ctx, wire_mem *m, uint32_t n) {
+  if (n <= m->ref_cap) return true;
+  uint32_t nc = m->ref_cap ? m->ref_cap * 2 : 16;
+  while (nc < n) nc *= 2;
+  const void **a = wire__realloc(ctx, m->refp, m->ref_cap * sizeof *a, nc * sizeof *a);
+  if (!a) return false;
+  m->refp = a;
+  uint32_t *b = wire__realloc(ctx, m->refid, m->ref_cap * sizeof *b, nc * sizeof *b);
+  if (!b) {
+    /* keep the sizes consistent: shrink back is not possible, so grow both
+     * or report failure with the old capacity of the smaller one */
+    return false;
+  }
+  m->refid = b;
+  m->ref_cap = nc;
+  return true;
+}
+static inline bool dref_room(wire_ctx *ctx, wire_mem *m, uint32_t n) {
+  if (n <= m->dref_cap) return true;
+  uint32_t nc = m->dref_cap ? m->dref_cap * 2 : 16;
+  while (nc < n) nc *= 2;
+  void **a = wire__realloc(ctx, m->dref, m->dref_cap * sizeof *a, nc * sizeof *a);
+  if (!a) return false;
+  m->dref = a;
+  uint32_t *b = wire__realloc(ctx, m->dref_layout, m->dref_cap * sizeof *b,
+                              nc * sizeof *b);
+  if (!b) return false;
+  m->dref_layout = b;
+  m->dref_cap = nc;
+  return true;
+}
+
+/* integer wire types and memory forms */
+static inline bool is_int_wt(uint8_t t) {
+  return t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_UINT64;
+}
+static inline bool is_int_form(uint32_t f) {
+  return f >= WIRE_MEM_I8 && f <= WIRE_MEM_U64;
+}
+/* bits and signedness of an integer wire type / form */
+static inline int wt_bits(uint8_t t) {
+  switch (t) {
+  case WIRE_T_INT8: case WIRE_T_UINT8: return 8;
+  case WIRE_T_INT16: case WIRE_T_UINT16: return 16;
+  case WIRE_T_INT32: case WIRE_T_VARINT32: case WIRE_T_UINT32:
+  case WIRE_T_VAR_UINT32: return 32;
+  default: return 64;
+  }
+}
+static inline bool wt_signed(uint8_t t) { return t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_INT64; }
+static inline int form_bits(uint32_t f) {
+  switch (f) {
+  case WIRE_MEM_I8: case WIRE_MEM_U8: case WIRE_MEM_BOOL: return 8;
+  case WIRE_MEM_I16: case WIRE_MEM_U16: case WIRE_MEM_BITS16: return 16;
+  case WIRE_MEM_I32: case WIRE_MEM_U32: case WIRE_MEM_F32:
+  case WIRE_MEM_ENUM: return 32;
+  default: return 64;
+  }
+}
+static inline bool form_signed(uint32_t f) { return f >= WIRE_MEM_I8 && f <= WIRE_MEM_I64; }
+
+/* The packed memory form of a primitive element type (0: none). */
+static inline uint8_t natural_form(uint8_t t) {
+  switch (t) {
+  case WIRE_T_BOOL: return WIRE_MEM_BOOL;
+  case WIRE_T_INT8: return WIRE_MEM_I8;
+  case WIRE_T_INT16: return WIRE_MEM_I16;
+  case WIRE_T_INT32: case WIRE_T_VARINT32: return WIRE_MEM_I32;
+  case WIRE_T_INT64: case WIRE_T_VARINT64: case WIRE_T_TAGGED_INT64:
+    return WIRE_MEM_I64;
+  case WIRE_T_UINT8: return WIRE_MEM_U8;
+  case WIRE_T_UINT16: return WIRE_MEM_U16;
+  case WIRE_T_UINT32: case WIRE_T_VAR_UINT32: return WIRE_MEM_U32;
+  case WIRE_T_UINT64: case WIRE_T_VAR_UINT64: case WIRE_T_TAGGED_UINT64:
+    return WIRE_MEM_U64;
+  case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16: return WIRE_MEM_BITS16;
+  case WIRE_T_FLOAT32: return WIRE_MEM_F32;
+  case WIRE_T_FLOAT64: return WIRE_MEM_F64;
+  default: return 0;
+  }
+}
+/* Element type of a dense array type. */
+static inline uint8_t array_elem(uint8_t t) {
+  switch (t) {
+  case WIRE_T_BOOL_ARRAY: return WIRE_T_BOOL;
+  case WIRE_T_INT8_ARRAY: return WIRE_T_INT8;
+  case WIRE_T_INT16_ARRAY: return WIRE_T_INT16;
+  case WIRE_T_INT32_ARRAY: return WIRE_T_INT32;
+  case WIRE_T_INT64_ARRAY: return WIRE_T_INT64;
+  case WIRE_T_UINT8_ARRAY: return WIRE_T_UINT8;
+  case WIRE_T_UINT16_ARRAY: return WIRE_T_UINT16;
+  case WIRE_T_UINT32_ARRAY: return WIRE_T_UINT32;
+  case WIRE_T_UINT64_ARRAY: return WIRE_T_UINT64;
+  case WIRE_T_FLOAT16_ARRAY: return WIRE_T_FLOAT16;
+  case WIRE_T_BFLOAT16_ARRAY: return WIRE_T_BFLOAT16;
+  case WIRE_T_FLOAT32_ARRAY: return WIRE_T_FLOAT32;
+  case WIRE_T_FLOAT64_ARRAY: return WIRE_T_FLOAT64;
+  default: return 0;
+  }
+}
+static inline uint32_t form_size(uint32_t f) { return (uint32_t)form_bits(f) / 8; }
+
+/* Whether every value of form f fits integer wire type t. */
+static inline bool int_fits(uint32_t f, uint8_t t) {
+  int fb = form_bits(f), tb = wt_bits(t);
+  bool fs = form_signed(f), ts = wt_signed(t);
+  if (fs == ts) return fb <= tb;
+  if (!fs && ts) return fb < tb;
+  return false;
+}
+/* Whether every value of wire type t fits form f. */
+static inline bool int_fits_form(uint8_t t, uint32_t f) {
+  int fb = form_bits(f), tb = wt_bits(t);
+  bool fs = form_signed(f), ts = wt_signed(t);
+  if (fs == ts) return tb <= fb;
+  if (ts && !fs) return false;
+  return tb < fb;
+}
+
+/* memory access */
+#define AT(base, off) ((const uint8_t *)(base) + (off))
+static inline uint64_t ld_u(const uint8_t *p, uint32_t form) {
+  switch (form) {
+  case WIRE_MEM_I8: { int8_t v; memcpy(&v, p, 1); return (uint64_t)(int64_t)v; }
+  case WIRE_MEM_I16: { int16_t v; memcpy(&v, p, 2); return (uint64_t)(int64_t)v; }
+  case WIRE_MEM_I32: { int32_t v; memcpy(&v, p, 4); return (uint64_t)(int64_t)v; }
+  case WIRE_MEM_U8: case WIRE_MEM_BOOL: return *p;
+  case WIRE_MEM_U16: case WIRE_MEM_BITS16: { uint16_t v; memcpy(&v, p, 2); return v; }
+  case WIRE_MEM_U32: case WIRE_MEM_ENUM: case WIRE_MEM_F32: { uint32_t v; memcpy(&v, p, 4); return v; }
+  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  }
+}
+static inline void st_u(uint8_t *p, uint32_t form, uint64_t v) {
+  switch (form_bits(form)) {
+  case 8: *p = (uint8_t)v; break;
+  case 16: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+  case 32: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+  default: memcpy(p, &v, 8); break;
+  }
+}
+static inline uint64_t ld_len(const uint8_t *base, const wire_mop *o) {
+  if (o->fl & MF_LEN64) { uint64_t v; memcpy(&v, base + o->aux, 8); return v; }
+  uint32_t v;
+  memcpy(&v, base + o->aux, 4);
+  return v;
+}
+static inline void st_len(uint8_t *base, const wire_mop *o, uint64_t n) {
+  if (o->fl & MF_LEN64) memcpy(base + o->aux, &n, 8);
+  else { uint32_t v = (uint32_t)n; memcpy(base + o->aux, &v, 4); }
+}
+static inline const void *ld_ptr(const uint8_t *p) {
+  const void *v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+static inline void st_ptr(uint8_t *p, const void *v) { memcpy(p, &v, sizeof v); }
+
+/* Whether an integer value of form f (raw as loaded) fits wire type t. */
+static inline bool int_in_range(uint64_t raw, uint32_t f, uint8_t t) {
+  int tb = wt_bits(t);
+  if (form_signed(f)) {
+    int64_t v = (int64_t)raw;
+    if (wt_signed(t)) return tb == 64 || (v >= -(INT64_C(1) << (tb - 1)) &&
+                                          v < (INT64_C(1) << (tb - 1)));
+    return v >= 0 && (tb == 64 || (uint64_t)v < (UINT64_C(1) << tb));
+  }
+  if (wt_signed(t)) return raw < (UINT64_C(1) << (tb - 1));
+  return tb == 64 || raw < (UINT64_C(1) << tb);
+}
+/* Whether a decoded value of wire type t (raw: sign- or zero-extended) fits
+ * form f. */
+static inline bool form_in_range(uint64_t raw, uint8_t t, uint32_t f) {
+  int fb = form_bits(f);
+  if (wt_signed(t)) {
+    int64_t v = (int64_t)raw;
+    if (form_signed(f)) return fb == 64 || (v >= -(INT64_C(1) << (fb - 1)) &&
+                                            v < (INT64_C(1) << (fb - 1)));
+    return v >= 0 && (fb == 64 || (uint64_t)v < (UINT64_C(1) << fb));
+  }
+  if (form_signed(f)) return raw < (UINT64_C(1) << (fb - 1));
+  return fb == 64 || raw < (UINT64_C(1) << fb);
+}
+
+/* Whether the value of op o at base is null (nullable fields). */
+static inline bool is_null(const wire_mop *o, const uint8_t *base) {
+  if (o->fl & MF_PRESENT) return base[o->present] == 0;
+  switch (o->code) {
+  case MOP_NONE: return true;
+  case MOP_STRUCT_PTR: return ld_ptr(base + o->off) == NULL;
+  case MOP_STR: case MOP_BYTES: case MOP_LIST: case MOP_PLIST: case MOP_DENSE:
+  case MOP_MAP:
+    return (o->ft->nullable) && ld_ptr(base + o->off) == NULL;
+  default: return false;
+  }
+}
+
+/* compiling (mem_layout.c), also used for writers' TypeDefs (mem_dec.c) */
+int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
+                                const wire_ftype *wf, const wire_ftype *rf,
+                                const wire_mspec *s, wire_mop *o, bool encoder);
+void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o);
+void wire__mem_fast_paths(wire_mop *ops, uint32_t n);
+const wire_mspec *wire__mem_spec_of(const wire_mlayout *l, uint32_t field);
+
 
 #endif

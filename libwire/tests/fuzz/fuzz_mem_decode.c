@@ -1,5 +1,5 @@
 /* fuzz_mem_decode.c - libFuzzer target for the compiled codecs' decoder
- * (wire_mem_decode, mem.c).
+ * (wire_mem_decode, mem_dec.c).
  *
  * Input: a mode byte, then a payload. Mode bit 0: compatible mode; bit 1:
  * strings copied into the arena (else views into the input); bit 2:

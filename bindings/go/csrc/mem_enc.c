@@ -1,0 +1,630 @@
+/* mem_enc.c - compiled codecs, the encoder: wire_mem_encode and
+ * wire_mem_encode_to walk a bound layout's op sequence (mem.h, built by
+ * mem_layout.c) over native memory and write the xlang bytes. */
+#include "mem.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* the struct loops gain ~4% Ir at -O3 (inlining into the op switch) */
+#pragma GCC optimize("O3")
+#endif
+
+#include <stdlib.h>
+
+#define NOTYPE WIRE_NO_TYPE
+
+typedef struct {
+  wire_ctx *ctx;
+  wire_mem *m;
+  wire_buf *b;
+  uint32_t depth;
+} menc;
+
+static bool efail(menc *e, int32_t code, const char *what) {
+  wire__fail(e->ctx, code, e->b->len, "%s", what);
+  return false;
+}
+
+static inline bool room(menc *e, size_t n) {
+  wire_buf *b = e->b;
+  if (WIRE_LIKELY(b->cap - b->len >= n)) return true;
+  if (wire__buf_grow(b, n) != WIRE_OK) return efail(e, WIRE_E_NOMEM, "out of memory");
+  return true;
+}
+
+static inline uint8_t *put_varu32(uint8_t *q, uint32_t v) {
+  if (v < 0x80) { q[0] = (uint8_t)v; return q + 1; }
+  q[0] = (uint8_t)(v | 0x80);
+  if (v < 0x4000) { q[1] = (uint8_t)(v >> 7); return q + 2; }
+  q[1] = (uint8_t)((v >> 7) | 0x80);
+  if (v < 0x200000) { q[2] = (uint8_t)(v >> 14); return q + 3; }
+  q[2] = (uint8_t)((v >> 14) | 0x80);
+  if (v < 0x10000000) { q[3] = (uint8_t)(v >> 21); return q + 4; }
+  q[3] = (uint8_t)((v >> 21) | 0x80);
+  q[4] = (uint8_t)(v >> 28);
+  return q + 5;
+}
+static inline uint8_t *put_varu64(uint8_t *q, uint64_t v) {
+  if (v < (UINT64_C(1) << 28)) return put_varu32(q, (uint32_t)v);
+  int n = 0;
+  while (v >= 0x80 && n < 8) { *q++ = (uint8_t)(v | 0x80); v >>= 7; n++; }
+  *q++ = (uint8_t)v;
+  return q;
+}
+static inline uint8_t *put_le(uint8_t *q, uint64_t v, int n) {
+  memcpy(q, &v, 8); /* little-endian host; room for 8 reserved */
+  return q + n;
+}
+
+static bool enc_struct_body(menc *e, const wire_mlayout *l, const uint8_t *base);
+
+/* Type meta of a struct value of layout l. */
+static bool enc_meta(menc *e, const wire_mlayout *l) {
+  wire_mem *m = e->m;
+  uint32_t ti = l->type;
+  if (l->td) {
+    if (!room(e, 6 + l->td_len)) return false;
+    uint8_t *q = e->b->p + e->b->len;
+    *q++ = l->kind;
+    if (m->td_gen[ti] == m->gen) {
+      q = put_varu32(q, (m->td_idx[ti] << 1) | 1);
+    } else {
+      m->td_gen[ti] = m->gen;
+      m->td_idx[ti] = m->next_td;
+      q = put_varu32(q, m->next_td++ << 1);
+      memcpy(q, l->td, l->td_len);
+      q += l->td_len;
+    }
+    e->b->len = (size_t)(q - e->b->p);
+    return true;
+  }
+  wire_utype *t = &e->ctx->reg->types[ti];
+  if (l->kind == WIRE_T_STRUCT) {
+    if (!room(e, 6)) return false;
+    uint8_t *q = e->b->p + e->b->len;
+    *q++ = l->kind;
+    q = put_varu32(q, t->user_id);
+    e->b->len = (size_t)(q - e->b->p);
+    return true;
+  }
+  /* named same-schema structs: meta strings through the writer policy */
+  wire_user_meta um = {UINT32_MAX, NULL, t->layout, -1, -1};
+  return wire__enc_type_meta(&m->e, l->kind, &um); /* e->b is &m->e.b */
+}
+
+static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
+  wire_ctx *ctx = e->ctx;
+  if (len > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "string longer than 4 GiB");
+  if (len && !s) return efail(e, WIRE_E_ENCODE, "NULL string with a length");
+  if (!ctx->trusted_text && wire__utf8_check(s, (size_t)len) != len)
+    return efail(e, WIRE_E_STRING, "invalid UTF-8");
+  int32_t enc = WIRE_STR_UTF8;
+  if (ctx->string_policy == WIRE_STRING_JAVA)
+    enc = wire__java_encoding_of(WIRE_STR_UTF8, s, (size_t)len);
+  if (enc == WIRE_STR_UTF8) {
+    if (!room(e, 9 + len)) return false;
+    uint8_t *q = e->b->p + e->b->len;
+    uint64_t h = (len << 2) | WIRE_STR_UTF8;
+    int n = 0;
+    while (h >= 0x80 && n < 4) { *q++ = (uint8_t)(h | 0x80); h >>= 7; n++; }
+    *q++ = (uint8_t)h;
+    memcpy(q, s, (size_t)len);
+    e->b->len = (size_t)(q - e->b->p) + (size_t)len;
+    return true;
+  }
+  size_t wl = wire__transcode_len(WIRE_STR_UTF8, enc, s, (size_t)len);
+  if (!room(e, 9 + wl)) return false;
+  uint8_t *q = e->b->p + e->b->len;
+  uint64_t h = ((uint64_t)wl << 2) | (uint64_t)enc;
+  int n = 0;
+  while (h >= 0x80 && n < 4) { *q++ = (uint8_t)(h | 0x80); h >>= 7; n++; }
+  *q++ = (uint8_t)h;
+  wire__transcode(WIRE_STR_UTF8, enc, s, (size_t)len, q, wl);
+  e->b->len = (size_t)(q - e->b->p) + wl;
+  return true;
+}
+
+static inline bool enc_int(menc *e, const wire_mop *o, uint64_t raw) {
+  if ((o->fl & MF_CHECK) && !int_in_range(raw, o->form, o->wt))
+    return efail(e, WIRE_E_ENCODE, "integer out of the range of its wire type");
+  uint8_t *q = e->b->p + e->b->len;
+  switch (o->wt) {
+  case WIRE_T_INT8: case WIRE_T_UINT8: *q++ = (uint8_t)raw; break;
+  case WIRE_T_INT16: case WIRE_T_UINT16: q = put_le(q, raw, 2); break;
+  case WIRE_T_INT32: case WIRE_T_UINT32: q = put_le(q, raw, 4); break;
+  case WIRE_T_INT64: case WIRE_T_UINT64: q = put_le(q, raw, 8); break;
+  case WIRE_T_VARINT32: q = put_varu32(q, wire__zz32((int32_t)raw)); break;
+  case WIRE_T_VAR_UINT32: q = put_varu32(q, (uint32_t)raw); break;
+  case WIRE_T_VARINT64: q = put_varu64(q, wire__zz64((int64_t)raw)); break;
+  case WIRE_T_VAR_UINT64: q = put_varu64(q, raw); break;
+  case WIRE_T_TAGGED_INT64: {
+    int64_t v = (int64_t)raw;
+    if (v >= -(INT64_C(1) << 30) && v < (INT64_C(1) << 30)) {
+      q = put_le(q, (uint32_t)((uint32_t)(int32_t)v << 1), 4);
+    } else {
+      *q++ = 1;
+      q = put_le(q, raw, 8);
+    }
+    break;
+  }
+  default: /* TAGGED_UINT64 */
+    if (raw < (UINT64_C(1) << 31)) q = put_le(q, (uint32_t)raw << 1, 4);
+    else { *q++ = 1; q = put_le(q, raw, 8); }
+    break;
+  }
+  e->b->len = (size_t)(q - e->b->p);
+  return true;
+}
+
+/* A primitive element of a packed list / dense conversion. */
+static inline bool enc_prim_elem(menc *e, uint8_t wt, uint8_t form,
+                                 const uint8_t *p) {
+  wire_mop o = {0};
+  o.wt = wt;
+  o.form = form;
+  uint64_t raw = ld_u(p, form);
+  if (is_int_wt(wt)) {
+    o.fl = int_fits(form, wt) ? 0 : MF_CHECK;
+    return enc_int(e, &o, raw);
+  }
+  uint8_t *q = e->b->p + e->b->len;
+  switch (wt) {
+  case WIRE_T_BOOL: *q++ = raw ? 1 : 0; break;
+  case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16: q = put_le(q, raw, 2); break;
+  case WIRE_T_FLOAT32: q = put_le(q, raw, 4); break;
+  default: q = put_le(q, raw, 8); break;
+  }
+  e->b->len = (size_t)(q - e->b->p);
+  return true;
+}
+
+static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base);
+
+/* The reference / null flag of a value with MF_FLAG, and whether the body
+ * follows (*body). Struct pointers under tracking: an earlier equal
+ * pointer is written as a reference. */
+static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
+                     bool *body) {
+  *body = false;
+  if (!room(e, 6)) return false;
+  uint8_t *q = e->b->p + e->b->len;
+  if (is_null(o, base)) {
+    *q = 0xFD;
+    e->b->len++;
+    return true;
+  }
+  *body = true;
+  if (!(o->fl & MF_TRACK)) {
+    *q = 0xFF;
+    e->b->len++;
+    return true;
+  }
+  wire_mem *m = e->m;
+  if (o->code == MOP_STRUCT_PTR) {
+    const void *p = ld_ptr(base + o->off);
+    for (uint32_t i = 0; i < m->nref; i++)
+      if (m->refp[i] == p) {
+        *q++ = 0xFE;
+        q = put_varu32(q, m->refid[i]);
+        e->b->len = (size_t)(q - e->b->p);
+        *body = false;
+        return true;
+      }
+    if (m->nref >= 1u << 20) return efail(e, WIRE_E_LIMIT, "too many references");
+    if (!ref_room(e->ctx, m, m->nref + 1))
+      return efail(e, WIRE_E_NOMEM, "out of memory");
+    m->refp[m->nref] = p;
+    m->refid[m->nref++] = m->e.nrefs;
+  }
+  m->e.nrefs++;
+  *q = 0x00;
+  e->b->len++;
+  return true;
+}
+
+static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
+  const uint8_t *items = ld_ptr(base + o->off);
+  uint64_t count = ld_len(base, o);
+  if (count > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "list too long");
+  if (count && !items) return efail(e, WIRE_E_ENCODE, "NULL list with a count");
+  if (!room(e, 16)) return false;
+  uint8_t *q = put_varu32(e->b->p + e->b->len, (uint32_t)count);
+  e->b->len = (size_t)(q - e->b->p);
+  if (!count) return true;
+  if (o->code == MOP_PLIST) {
+    *q++ = o->lh;
+    e->b->len++;
+    if (!(o->lh & WIRE_LF_DECL)) {
+      *q++ = o->ewt;
+      e->b->len++;
+    }
+    uint32_t w = form_size(o->eform);
+    if (!room(e, count * 10)) return false;
+    for (uint64_t i = 0; i < count; i++)
+      if (!enc_prim_elem(e, o->ewt, o->eform, items + i * w)) return false;
+    return true;
+  }
+  const wire_mop *so = &o->sub[0];
+  bool has_null = false;
+  if (so->ft->nullable || (so->fl & MF_PRESENT))
+    for (uint64_t i = 0; i < count && !has_null; i++)
+      has_null = is_null(so, items + i * o->esize);
+  uint8_t h = has_null ? o->lh_null : o->lh;
+  q = e->b->p + e->b->len;
+  *q = h;
+  e->b->len++;
+  if ((h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL)) {
+    if (so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR) {
+      if (!enc_meta(e, &e->m->layouts[so->elem])) return false;
+    } else {
+      if (!room(e, 1)) return false;
+      e->b->p[e->b->len++] = so->wt;
+    }
+  } else if (!(h & WIRE_LF_DECL)) {
+    return efail(e, WIRE_E_UNSUPPORTED, "list elements of undeclared type");
+  }
+  bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
+  wire_mop fo = *so;
+  fo.fl = (uint8_t)((fo.fl & ~(MF_TRACK | MF_META)) |
+                    ((h & WIRE_LF_TRACKING) && e->ctx->ref_tracking &&
+                             (wire__pol_trackable(so->wt) ||
+                              so->code == MOP_STRUCT_PTR)
+                         ? MF_TRACK : 0));
+  if (!flags && so->code == MOP_STRUCT) {
+    const wire_mlayout *el = &e->m->layouts[so->elem];
+    for (uint64_t i = 0; i < count; i++)
+      if (!enc_struct_body(e, el, items + i * o->esize + so->off)) return false;
+    return true;
+  }
+  for (uint64_t i = 0; i < count; i++) {
+    const uint8_t *it = items + i * o->esize;
+    if (flags) {
+      bool body;
+      if (!enc_flag(e, &fo, it, &body)) return false;
+      if (!body) continue;
+    }
+    if (!enc_body(e, so, it)) return false;
+  }
+  return true;
+}
+
+static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
+  const uint8_t *items = ld_ptr(base + o->off);
+  uint64_t count = ld_len(base, o);
+  if (count > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "map too large");
+  if (count && !items) return efail(e, WIRE_E_ENCODE, "NULL map with a count");
+  if (!room(e, 8)) return false;
+  uint8_t *q = put_varu32(e->b->p + e->b->len, (uint32_t)count);
+  e->b->len = (size_t)(q - e->b->p);
+  const wire_mop *ko = &o->sub[0], *vo = &o->sub[1];
+  const wire_ftype *kd = wire__pol_map_decl(e->ctx, o->ft->key);
+  const wire_ftype *vd = wire__pol_map_decl(e->ctx, o->ft->value);
+  uint32_t h = wire__pol_chunk(o->ft, kd, vd, false, false);
+  if (h & (WIRE_MF_KEY_TRACK | WIRE_MF_VAL_TRACK))
+    return efail(e, WIRE_E_UNSUPPORTED, "tracked map entries");
+  uint64_t at = 0;
+  while (at < count) {
+    uint64_t size = count - at;
+    if (size > WIRE_POL_CHUNK_MAX - 1) size = WIRE_POL_CHUNK_MAX - 1;
+    /* null keys or values go in chunks of their own */
+    uint64_t k;
+    for (k = 0; k < size; k++) {
+      const uint8_t *it = items + (at + k) * o->esize;
+      if (is_null(ko, it) || is_null(vo, it)) break;
+    }
+    if (k == 0) {
+      const uint8_t *it = items + at * o->esize;
+      bool kn = is_null(ko, it), vn = is_null(vo, it);
+      uint32_t nh = wire__pol_null_chunk(kn, vn, kd, vd);
+      if (!room(e, 1)) return false;
+      e->b->p[e->b->len++] = (uint8_t)nh;
+      if (!kn) {
+        if (!kd) return efail(e, WIRE_E_UNSUPPORTED, "map key of undeclared type");
+        if ((nh & WIRE_MF_KEY_TRACK) && !room(e, 1)) return false;
+        if (nh & WIRE_MF_KEY_TRACK) e->b->p[e->b->len++] = 0xFF;
+        if (!enc_body(e, ko, it)) return false;
+      }
+      if (!vn) {
+        if (!vd) {
+          if (vo->code != MOP_STRUCT && vo->code != MOP_STRUCT_PTR)
+            return efail(e, WIRE_E_UNSUPPORTED, "map value of undeclared type");
+          if (!room(e, 1)) return false;
+          e->b->p[e->b->len++] = 0xFF;
+          if (!enc_meta(e, &e->m->layouts[vo->elem])) return false;
+        } else if (nh & WIRE_MF_VAL_TRACK) {
+          if (!room(e, 1)) return false;
+          e->b->p[e->b->len++] = 0xFF;
+        }
+        if (!enc_body(e, vo, it)) return false;
+      }
+      at++;
+      continue;
+    }
+    size = k;
+    if (!room(e, 2)) return false;
+    e->b->p[e->b->len++] = (uint8_t)h;
+    e->b->p[e->b->len++] = (uint8_t)size;
+    if (!kd) {
+      if (ko->code != MOP_STRUCT && ko->code != MOP_STRUCT_PTR)
+        return efail(e, WIRE_E_UNSUPPORTED, "map key of undeclared type");
+      if (!enc_meta(e, &e->m->layouts[ko->elem])) return false;
+    }
+    if (!vd) {
+      if (vo->code != MOP_STRUCT && vo->code != MOP_STRUCT_PTR)
+        return efail(e, WIRE_E_UNSUPPORTED, "map value of undeclared type");
+      if (!enc_meta(e, &e->m->layouts[vo->elem])) return false;
+    }
+    for (uint64_t i = 0; i < size; i++) {
+      const uint8_t *it = items + (at + i) * o->esize;
+      if (!enc_body(e, ko, it) || !enc_body(e, vo, it)) return false;
+    }
+    at += size;
+  }
+  return true;
+}
+
+static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
+  if (!room(e, 16)) return false;
+  const uint8_t *p = base + o->off;
+  switch (o->code) {
+  case MOP_INT:
+    return enc_int(e, o, ld_u(p, o->form));
+  case MOP_ENUM: {
+    uint64_t v = ld_u(p, o->form);
+    if (v > UINT32_MAX || (form_signed(o->form) && (int64_t)v < 0))
+      return efail(e, WIRE_E_ENCODE, "enum value out of range");
+    uint8_t *q = put_varu32(e->b->p + e->b->len, (uint32_t)v);
+    e->b->len = (size_t)(q - e->b->p);
+    return true;
+  }
+  case MOP_BOOL:
+    e->b->p[e->b->len++] = *p ? 1 : 0;
+    return true;
+  case MOP_BITS16:
+    memcpy(e->b->p + e->b->len, p, 2);
+    e->b->len += 2;
+    return true;
+  case MOP_F32:
+    if (o->form == WIRE_MEM_F32) memcpy(e->b->p + e->b->len, p, 4);
+    else { double d; memcpy(&d, p, 8); float f = (float)d; memcpy(e->b->p + e->b->len, &f, 4); }
+    e->b->len += 4;
+    return true;
+  case MOP_F64:
+    if (o->form == WIRE_MEM_F64) memcpy(e->b->p + e->b->len, p, 8);
+    else { float f; memcpy(&f, p, 4); double d = f; memcpy(e->b->p + e->b->len, &d, 8); }
+    e->b->len += 8;
+    return true;
+  case MOP_STR:
+    return enc_str(e, ld_ptr(p), ld_len(base, o));
+  case MOP_BYTES: case MOP_DENSE: {
+    const uint8_t *d = ld_ptr(p);
+    uint64_t n = ld_len(base, o);
+    uint32_t w = o->code == MOP_DENSE ? form_size(o->eform) : 1;
+    if (n > UINT32_MAX / (w ? w : 1))
+      return efail(e, WIRE_E_LENGTH, "payload longer than 4 GiB");
+    if (n && !d) return efail(e, WIRE_E_ENCODE, "NULL data with a length");
+    uint32_t ww = o->code == MOP_DENSE ? wire_type_array_width(o->wt) : 1;
+    if (!room(e, 5 + n * ww + 8)) return false;
+    uint8_t *q = put_varu32(e->b->p + e->b->len, (uint32_t)(n * ww));
+    if (o->code == MOP_BYTES || natural_form(o->ewt) == o->eform) {
+      if (n) memcpy(q, d, (size_t)(n * ww));
+      e->b->len = (size_t)(q - e->b->p) + (size_t)(n * ww);
+      return true;
+    }
+    e->b->len = (size_t)(q - e->b->p);
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t raw = ld_u(d + i * w, o->eform);
+      if (!int_in_range(raw, o->eform, o->ewt))
+        return efail(e, WIRE_E_ENCODE, "array element out of range");
+      q = put_le(e->b->p + e->b->len, raw, (int)ww);
+      e->b->len += ww;
+    }
+    return true;
+  }
+  case MOP_LIST: case MOP_PLIST:
+    return enc_list(e, o, base);
+  case MOP_MAP:
+    return enc_map(e, o, base);
+  case MOP_STRUCT:
+    return enc_struct_body(e, &e->m->layouts[o->elem], p);
+  case MOP_STRUCT_PTR: {
+    const uint8_t *s = ld_ptr(p);
+    if (!s) return efail(e, WIRE_E_ENCODE, "NULL struct pointer in a "
+                                           "non-nullable slot");
+    return enc_struct_body(e, &e->m->layouts[o->elem], s);
+  }
+  case MOP_DATE: {
+    int64_t v;
+    memcpy(&v, p, 8);
+    uint8_t *q = put_varu64(e->b->p + e->b->len, wire__zz64(v));
+    e->b->len = (size_t)(q - e->b->p);
+    return true;
+  }
+  case MOP_TIMESTAMP: case MOP_DURATION: {
+    wire_mem_time t;
+    memcpy(&t, p, sizeof t);
+    if (t.nanos >= 1000000000u)
+      return efail(e, WIRE_E_ENCODE, "nanoseconds out of range");
+    uint8_t *q = e->b->p + e->b->len;
+    if (o->code == MOP_TIMESTAMP) q = put_le(q, (uint64_t)t.seconds, 8);
+    else q = put_varu64(q, wire__zz64(t.seconds));
+    q = put_le(q, t.nanos, 4);
+    e->b->len = (size_t)(q - e->b->p);
+    return true;
+  }
+  case MOP_DECIMAL: {
+    wire_mem_decimal dv;
+    memcpy(&dv, p, sizeof dv);
+    if (dv.len && !dv.magnitude)
+      return efail(e, WIRE_E_ENCODE, "NULL decimal magnitude");
+    return wire__enc_decimal(&e->m->e, dv.scale, dv.negative != 0,
+                             dv.magnitude, dv.len); /* e->b is &m->e.b */
+  }
+  default:
+    return efail(e, WIRE_E_ENCODE, "value has no encoding");
+  }
+}
+
+static bool enc_struct_body(menc *e, const wire_mlayout *l,
+                            const uint8_t *base) {
+  if (WIRE_UNLIKELY(++e->depth > e->ctx->max_depth))
+    return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+  wire_buf *b = e->b;
+  if (!e->ctx->compatible &&
+      (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
+    if (!room(e, 4)) return false;
+    b->len = (size_t)(put_le(b->p + b->len,
+                             e->ctx->reg->types[l->type].layout->schema_hash,
+                             4) - b->p);
+  }
+  const wire_mop *o = l->plan.ops, *end = o + l->plan.nops;
+  /* strings as given: UTF-8 unless the Java policy asks otherwise, checked
+   * unless the caller vouches for them */
+  const bool raw_str = e->ctx->trusted_text &&
+                       e->ctx->string_policy != WIRE_STRING_JAVA;
+  if (o < end && !room(e, o->rest + 8)) return false;
+  uint8_t *q = b->p + b->len;
+  for (; o < end; o++) {
+    const uint8_t *p = base + o->off;
+    switch (o->x) {
+    case MX_VI32: {
+      int32_t v;
+      memcpy(&v, p, 4);
+      q = put_varu32(q, wire__zz32(v));
+      continue;
+    }
+    case MX_VI64: {
+      int64_t v;
+      memcpy(&v, p, 8);
+      q = put_varu64(q, wire__zz64(v));
+      continue;
+    }
+    case MX_BOOL: *q++ = *p ? 1 : 0; continue;
+    case MX_ENUM: {
+      uint32_t v;
+      memcpy(&v, p, 4);
+      q = put_varu32(q, v);
+      continue;
+    }
+    case MX_F32: memcpy(q, p, 4); q += 4; continue;
+    case MX_F64: memcpy(q, p, 8); q += 8; continue;
+    case MX_STR:
+      if (raw_str) {
+        const uint8_t *sp = ld_ptr(p);
+        uint32_t len;
+        memcpy(&len, base + o->aux, 4);
+        if (len && !sp) break;
+        /* room: header and text, and what the next inline ops write */
+        size_t more = o + 1 < end ? o[1].rest : 0;
+        if (WIRE_UNLIKELY((size_t)(b->p + b->cap - q) < (size_t)len + 5 + more + 8)) {
+          b->len = (size_t)(q - b->p);
+          if (!room(e, (size_t)len + 5 + more + 8)) return false;
+          q = b->p + b->len;
+        }
+        q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
+        if (len <= 16) {
+          for (uint32_t k = 0; k < len; k++) q[k] = sp[k];
+        } else {
+          memcpy(q, sp, len);
+        }
+        q += len;
+        continue;
+      }
+      break;
+    default:
+      break;
+    }
+    /* the general path */
+    b->len = (size_t)(q - b->p);
+    if (o->fl & MF_FLAG) {
+      bool body;
+      if (!enc_flag(e, o, base, &body)) return false;
+      if (!body) goto next;
+    } else if (WIRE_UNLIKELY(o->code == MOP_NONE)) {
+      return efail(e, WIRE_E_ENCODE, "a non-nullable field of the struct is "
+                                     "not bound to memory");
+    }
+    if (o->fl & MF_META) {
+      if (!enc_meta(e, &e->m->layouts[o->elem])) return false;
+    }
+    if (!enc_body(e, o, base)) return false;
+  next:
+    if (o + 1 < end && !room(e, o[1].rest + 8)) return false;
+    q = b->p + b->len;
+  }
+  b->len = (size_t)(q - b->p);
+  e->depth--;
+  return true;
+}
+
+static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
+                          wire_buf *b) {
+  if (!ctx->mem || layout >= ctx->mem->n)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
+  wire_mem *m = ctx->mem;
+  wire_mlayout *l = &m->layouts[layout];
+  if (WIRE_UNLIKELY(!l->bound)) {
+    int32_t st = wire_mem_bind(ctx, layout);
+    if (st) return st;
+    l = &m->layouts[layout];
+  }
+  if (!value) return wire__fail(ctx, WIRE_E_ARG, 0, "no value");
+  menc e = {ctx, m, b, 0};
+  if (++m->gen == 0) {
+    memset(m->td_gen, 0, m->ntd * sizeof *m->td_gen);
+    m->gen = 1;
+  }
+  m->next_td = 0;
+  m->nref = 0;
+  m->e.nrefs = 0;
+  if (!room(&e, 2)) return ctx->err_code;
+  b->p[b->len++] = 0x01;
+  /* the root: a slot of undeclared type */
+  if (ctx->ref_tracking) {
+    /* the root is reference 0 */
+    b->p[b->len++] = 0x00;
+    if (!ref_room(ctx, m, 1)) return nomem(ctx);
+    m->refp[0] = value;
+    m->refid[0] = 0;
+    m->nref = 1;
+    m->e.nrefs = 1;
+  } else {
+    b->p[b->len++] = 0xFF;
+  }
+  bool okk = enc_meta(&e, l) && enc_struct_body(&e, l, value);
+  wire__enc_end_root(&m->e);
+  if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
+  return WIRE_OK;
+}
+
+int32_t wire_mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
+                        const uint8_t **out, size_t *out_len) {
+  if (!ctx || !out || !out_len) return WIRE_E_ARG;
+  *out = NULL;
+  *out_len = 0;
+  if (ctx->err_code) wire_ctx_clear_error(ctx);
+  wire_mem *m = ctx->mem;
+  if (!m) return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
+  wire_buf *b = &m->e.b;
+  b->len = 0;
+  b->status = WIRE_OK;
+  int32_t st = mem_encode(ctx, layout, value, b);
+  if (st) return st;
+  *out = b->p;
+  *out_len = b->len;
+  return WIRE_OK;
+}
+
+int32_t wire_mem_encode_to(wire_ctx *ctx, uint32_t layout, const void *value,
+                           uint8_t *buf, size_t cap, size_t *out_len) {
+  const uint8_t *p;
+  size_t n;
+  if (!out_len || (!buf && cap)) return WIRE_E_ARG;
+  *out_len = 0;
+  int32_t st = wire_mem_encode(ctx, layout, value, &p, &n);
+  if (st) return st;
+  *out_len = n;
+  if (n > cap)
+    return wire__fail(ctx, WIRE_E_BUFFER_FULL, cap, "%zu bytes needed", n);
+  memcpy(buf, p, n);
+  return WIRE_OK;
+}

@@ -1,0 +1,1164 @@
+/* mem_dec.c - compiled codecs, the decoder: wire_mem_decode walks a bound
+ * layout's op sequence (mem.h), or the cached mapping of a writer's
+ * TypeDef, and stores into native memory. It reads untrusted bytes with
+ * the checks of the document decoder (dec.h): bounds before use, counts
+ * against the bytes left and the limits, the depth limit, UTF-8. */
+#include "mem.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* the struct loops gain ~4% Ir at -O3 (inlining into the op switch) */
+#pragma GCC optimize("O3")
+#endif
+
+#include <stdlib.h>
+
+#define NOTYPE WIRE_NO_TYPE
+
+typedef struct {
+  wire_dec d;      /* the cursor and the shared reading rules */
+  wire_ctx *ctx;
+  wire_mem *m;
+  uint8_t *arena;
+  size_t cap, used;
+  bool copy;
+  wire_doc *scratch;
+} mdec;
+
+#define IN(x) (&(x)->d.in)
+
+static bool dfail(mdec *x, int32_t code, const uint8_t *at, const char *what) {
+  return wire__dec_fail(&x->d, code, at, "%s", what);
+}
+
+static void *aalloc(mdec *x, size_t n, size_t align) {
+  size_t at = (x->used + (align - 1)) & ~(align - 1);
+  if (at > x->cap || n > x->cap - at) return NULL;
+  x->used = at + n;
+  return x->arena + at;
+}
+
+static bool dec_struct_body(mdec *x, const wire_mplan *p,
+                            const wire_mlayout *l, uint8_t *base);
+
+/* Zero / default for a field the writer did not send or sent as null. */
+static void zero_spec(const wire_mspec *s, uint8_t *base) {
+  uint32_t f = s->form & WIRE_MEM_F_MASK;
+  size_t n;
+  switch (f) {
+  case WIRE_MEM_STR: case WIRE_MEM_BYTES: case WIRE_MEM_STRUCT_PTR:
+  case WIRE_MEM_LIST: case WIRE_MEM_ARRAY: case WIRE_MEM_MAP:
+    n = sizeof(void *);
+    break;
+  case WIRE_MEM_STRUCT: n = 0; break; /* handled by the caller */
+  case WIRE_MEM_DATE: n = 8; break;
+  case WIRE_MEM_TIMESTAMP: case WIRE_MEM_DURATION: n = sizeof(wire_mem_time); break;
+  case WIRE_MEM_DECIMAL: n = sizeof(wire_mem_decimal); break;
+  default: n = form_size(f); break;
+  }
+  if (n) memset(base + s->offset, 0, n);
+  if (s->aux != WIRE_MEM_NONE && f != WIRE_MEM_UNION)
+    memset(base + s->aux, 0, (s->form & WIRE_MEM_LEN64) ? 8 : 4);
+  if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
+}
+
+static void zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base);
+static void zero_any(mdec *x, const wire_mspec *s, uint8_t *base) {
+  if ((s->form & WIRE_MEM_F_MASK) == WIRE_MEM_STRUCT &&
+      s->elem < x->m->n) {
+    if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
+    zero_struct(x, &x->m->layouts[s->elem], base + s->offset);
+    return;
+  }
+  zero_spec(s, base);
+}
+static void zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base) {
+  if (x->d.depth > x->ctx->max_depth) return;
+  x->d.depth++;
+  for (uint32_t i = 0; i < l->nspecs; i++) zero_any(x, &l->specs[i], base);
+  x->d.depth--;
+}
+
+/* ---- writers' TypeDefs ---- */
+
+static const wire_mspec *spec_for(const wire_mlayout *l, uint32_t local) {
+  return local == NOTYPE ? NULL : wire__mem_spec_of(l, local);
+}
+
+/* Compiles the mapping from a writer's TypeDef layout `wl` (linked to the
+ * registered type) into memory layout li. */
+static int32_t compile_map(wire_ctx *ctx, uint32_t li, const wire_layout *wl,
+                           wire_mplan *out) {
+  wire_mem *m = ctx->mem;
+  const wire_layout *rl = ctx->reg->types[m->layouts[li].type].layout;
+  wire_mop *ops = wire__arena_alloc(&m->arena, (wl->nfields + 1) * sizeof *ops);
+  const wire_mspec **miss = wire__arena_alloc(
+      &m->arena, (m->layouts[li].nspecs + 1) * sizeof *miss);
+  if (!ops || !miss) return nomem(ctx);
+  for (uint32_t i = 0; i < wl->nfields; i++) {
+    const wire_lfield *f = &wl->fields[i];
+    const wire_mspec *s = spec_for(&m->layouts[li], f->local);
+    const wire_ftype *rf = NULL;
+    for (uint32_t k = 0; k < rl->nfields && f->local != NOTYPE; k++)
+      if (rl->fields[k].local == f->local) rf = rl->fields[k].type;
+    wire_mop *o = &ops[i];
+    int32_t st = WIRE_E_SCHEMA;
+    if (s && rf) st = wire__mem_compile_value(ctx, li, f->type, rf, s, o, false);
+    if (st == WIRE_E_SCHEMA) {
+      wire_ctx_clear_error(ctx);
+      memset(o, 0, sizeof *o);
+      o->code = MOP_SKIP;
+      o->ft = f->type;
+      o->wt = f->type->type_id;
+      o->lf = f;
+      o->local = NOTYPE;
+      continue;
+    }
+    if (st) return st;
+    o->local = f->local;
+    wire__mem_frame(ctx, f->type, o);
+  }
+  uint32_t nm = 0;
+  const wire_mlayout *ml = &m->layouts[li];
+  for (uint32_t k = 0; k < ml->nspecs; k++) {
+    bool sent = false;
+    for (uint32_t i = 0; i < wl->nfields && !sent; i++)
+      sent = ops[i].code != MOP_SKIP && ops[i].local == ml->specs[k].field;
+    if (!sent) miss[nm++] = &ml->specs[k];
+  }
+  wire__mem_fast_paths(ops, wl->nfields);
+  out->ops = ops;
+  out->nops = wl->nfields;
+  out->missing = miss;
+  out->nmissing = nm;
+  return WIRE_OK;
+}
+
+#define MAX_MAPS 64
+
+/* The plan for TypeDef bytes td[0..len) of layout li's type: the layout's
+ * own when the bytes are the registered TypeDef, else a cached mapping. */
+static const wire_mplan *plan_for_td(mdec *x, uint32_t li, const uint8_t *td,
+                                     size_t len, const uint8_t *at,
+                                     const wire_layout **out_wl) {
+  wire_mem *m = x->m;
+  wire_mlayout *l = &m->layouts[li];
+  *out_wl = NULL;
+  if (len == l->td_len && memcmp(td, l->td, len) == 0) {
+    *out_wl = x->ctx->reg->types[l->type].layout;
+    return &l->plan;
+  }
+  for (wire_mmap *c = l->maps; c; c = c->next)
+    if (c->td_len == len && memcmp(c->td, td, len) == 0) {
+      *out_wl = (const wire_layout *)c->plan.missing[-1];
+      return &c->plan;
+    }
+  if (l->nmaps >= MAX_MAPS) {
+    dfail(x, WIRE_E_LIMIT, at, "more than 64 distinct writer TypeDefs of one "
+                               "type");
+    return NULL;
+  }
+  /* parse it into the context's arena (kept with the mapping) */
+  wire_in in = {x->ctx, td, td, td + len};
+  wire_layout *wl;
+  if (wire__typedef_read(x->ctx, &in, &m->arena, x->ctx->max_depth, &wl) !=
+      WIRE_OK) {
+    x->ctx->err_offset += (uint64_t)(at - IN(x)->base);
+    return NULL;
+  }
+  wire_utype *t = &x->ctx->reg->types[l->type];
+  bool same = wl->kind == WIRE_KIND_STRUCT && wl->by_name == t->by_name &&
+              (t->by_name ? wl->ns_len == strlen(t->ns) &&
+                                wl->name_len == strlen(t->name) &&
+                                wire__eq(wl->ns, t->ns, wl->ns_len) &&
+                                wire__eq(wl->name, t->name, wl->name_len)
+                          : wl->user_id == t->user_id);
+  if (!same) {
+    dfail(x, WIRE_E_SCHEMA, at, "TypeDef of another type where a struct of "
+                                "the layout's type is expected");
+    return NULL;
+  }
+  wl->type_index = l->type;
+  wire__layout_link(x->ctx, wl);
+  wire_mmap *c = wire__arena_alloc(&m->arena, sizeof *c);
+  uint8_t *copy = wire__arena_alloc(&m->arena, len);
+  if (!c || !copy) {
+    nomem(x->ctx);
+    return NULL;
+  }
+  memcpy(copy, td, len);
+  wl->td = copy;
+  if (compile_map(x->ctx, li, wl, &c->plan) != WIRE_OK) return NULL;
+  /* keep the writer's layout just before the missing list */
+  const wire_mspec **mm = wire__arena_alloc(
+      &m->arena, (c->plan.nmissing + 2) * sizeof *mm);
+  if (!mm) {
+    nomem(x->ctx);
+    return NULL;
+  }
+  mm[0] = (const wire_mspec *)(const void *)wl;
+  memcpy(mm + 1, c->plan.missing, c->plan.nmissing * sizeof *mm);
+  c->plan.missing = mm + 1;
+  c->td = copy;
+  c->td_len = (uint32_t)len;
+  l = &m->layouts[li];
+  c->next = l->maps;
+  l->maps = c;
+  l->nmaps++;
+  *out_wl = wl;
+  return &c->plan;
+}
+
+static bool push_td(mdec *x, const wire_layout *wl, const wire_mplan *p,
+                    const uint8_t *at) {
+  wire_dec *d = &x->d;
+  wire_mem *m = x->m;
+  if (d->ntds == d->tds_cap) {
+    size_t cap = d->tds_cap ? d->tds_cap * 2 : 8;
+    wire_layout **t = wire__realloc(x->ctx, d->tds, d->tds_cap * sizeof *t,
+                                    cap * sizeof *t);
+    if (!t) return dfail(x, WIRE_E_NOMEM, at, "out of memory");
+    d->tds = t;
+    d->tds_cap = cap;
+  }
+  if (!grow(x->ctx, (void **)&m->dtd, &m->dtd_cap, (uint32_t)d->ntds + 1,
+            sizeof *m->dtd))
+    return dfail(x, WIRE_E_NOMEM, at, "out of memory");
+  m->dtd[d->ntds] = p;
+  d->tds[d->ntds++] = (wire_layout *)wl;
+  m->ndtd = (uint32_t)d->ntds;
+  return true;
+}
+
+/* Reads the type meta of a struct value expected to be of layout li and
+ * gives the plan to read its body with. */
+static const wire_mplan *dec_meta(mdec *x, uint32_t li) {
+  wire_in *in = IN(x);
+  const uint8_t *s = in->p;
+  wire_mem *m = x->m;
+  wire_mlayout *l = &m->layouts[li];
+  uint8_t t;
+  if (!wire__get_u8(in, &t)) return NULL;
+  if (t == WIRE_T_COMPATIBLE_STRUCT || t == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
+      (t == WIRE_T_NAMED_STRUCT && x->ctx->compatible)) {
+    const uint8_t *ms = in->p;
+    uint32_t marker;
+    if (!wire__get_varu32(in, &marker)) return NULL;
+    uint32_t index = marker >> 1;
+    wire_dec *d = &x->d;
+    if (marker & 1) {
+      if (index >= d->ntds) {
+        dfail(x, WIRE_E_TYPEDEF, ms, "TypeDef reference to an index not "
+                                     "announced");
+        return NULL;
+      }
+      if (index < m->ndtd && m->dtd[index] &&
+          (m->dtd[index] == &l->plan || d->tds[index]->type_index == l->type))
+        return m->dtd[index];
+      /* announced by a skipped value, or for another layout of the type */
+      const wire_layout *wl = d->tds[index];
+      if (wl->type_index != l->type || !wl->td) {
+        dfail(x, WIRE_E_SCHEMA, s, "struct of another type than the "
+                                   "declared one");
+        return NULL;
+      }
+      const wire_layout *w2;
+      return plan_for_td(x, li, wl->td, wl->td_len, s, &w2);
+    }
+    if (index != d->ntds) {
+      dfail(x, WIRE_E_TYPEDEF, ms, "new TypeDef announced out of order");
+      return NULL;
+    }
+    const uint8_t *ts = in->p;
+    uint64_t header;
+    if (!wire__get_le(in, 8, &header)) return NULL;
+    uint64_t size = header & 0xFF;
+    if (size == 0xFF) {
+      uint32_t extra;
+      if (!wire__get_varu32(in, &extra)) return NULL;
+      size += extra;
+    }
+    if (size > x->ctx->max_typedef_bytes) {
+      dfail(x, WIRE_E_LIMIT, ts, "TypeDef body exceeds the limit");
+      return NULL;
+    }
+    const uint8_t *body;
+    if (!wire__get_bytes(in, size, &body)) return NULL;
+    size_t len = (size_t)(in->p - ts);
+    const wire_layout *wl;
+    const wire_mplan *p = plan_for_td(x, li, ts, len, ts, &wl);
+    if (!p) return NULL;
+    if (!push_td(x, wl, p, ts)) return NULL;
+    return p;
+  }
+  if (t != l->kind) {
+    dfail(x, WIRE_E_SCHEMA, s, "struct type meta of another kind than the "
+                               "layout's");
+    return NULL;
+  }
+  wire_utype *ut = &x->ctx->reg->types[l->type];
+  if (t == WIRE_T_STRUCT) {
+    uint32_t id;
+    const uint8_t *u = in->p;
+    if (!wire__get_varu32(in, &id)) return NULL;
+    if (id != ut->user_id) {
+      dfail(x, WIRE_E_SCHEMA, u, "struct of another type id than the "
+                                 "declared one");
+      return NULL;
+    }
+    return &l->plan;
+  }
+  /* named same-schema: meta strings */
+  in->p = s;
+  wire_tmeta tm;
+  if (!wire__dec_type_meta(&x->d, &tm)) return NULL;
+  if (!tm.layout || tm.layout->type_index != l->type) {
+    dfail(x, WIRE_E_SCHEMA, s, "struct of another type than the declared one");
+    return NULL;
+  }
+  return &l->plan;
+}
+
+/* Bounds a count of items each at least `min` bytes. */
+static inline bool dcount(mdec *x, const uint8_t *s, uint64_t count,
+                          uint64_t min) {
+  return wire__dec_check_count(&x->d, s, count, min);
+}
+
+static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
+                    bool binary) {
+  wire_in *in = IN(x);
+  const uint8_t *s = in->p, *p;
+  uint64_t len;
+  int32_t enc = WIRE_STR_UTF8;
+  if (binary) {
+    uint32_t n;
+    if (!wire__dec_bytes(&x->d, WIRE_T_BINARY, &p, &n)) return false;
+    len = n;
+  } else {
+    /* fast path: short UTF-8 strings */
+    uint64_t h;
+    if (WIRE_LIKELY(in->p < in->end && in->p[0] < 0x80 && (in->p[0] & 3) == 2)) {
+      h = *in->p++;
+      len = h >> 2;
+      if (WIRE_UNLIKELY((size_t)(in->end - in->p) < len))
+        return wire__truncated(in, (size_t)len);
+      p = in->p;
+      in->p += len;
+      size_t i = 0;
+      if (!x->ctx->trusted_text || true) {
+        i = wire__ascii_prefix(p, (size_t)len);
+        if (i != len && wire__utf8_check(p + i, (size_t)len - i) != len - i)
+          return dfail(x, WIRE_E_STRING, p, "invalid UTF-8");
+      }
+    } else {
+      in->p = s;
+      if (!wire__dec_string(&x->d, &enc, &p, &len)) return false;
+    }
+  }
+  (void)s;
+  if (enc != WIRE_STR_UTF8) {
+    size_t ul = wire__string_utf8_len(enc, p, (size_t)len);
+    uint8_t *q = aalloc(x, ul ? ul : 1, 1);
+    if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+    wire__string_to_utf8(enc, p, (size_t)len, q);
+    p = q;
+    len = ul;
+  } else if (x->copy && len) {
+    uint8_t *q = aalloc(x, (size_t)len, 1);
+    if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+    memcpy(q, p, (size_t)len);
+    p = q;
+  }
+  st_ptr(base + o->off, len ? p : (const uint8_t *)"");
+  if (!(o->fl & MF_LEN64) && len > UINT32_MAX)
+    return dfail(x, WIRE_E_LIMIT, s, "length does not fit the layout");
+  st_len(base, o, len);
+  return true;
+}
+
+/* Whether s[0..len) is valid UTF-8 (RFC 3629: no overlongs, surrogates or
+ * code points above U+10FFFF), ASCII eight bytes at a time. */
+static inline bool utf8_ok(const uint8_t *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    while (i + 8 <= len) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      if (w & UINT64_C(0x8080808080808080)) break;
+      i += 8;
+    }
+    while (i < len && s[i] < 0x80) i++;
+    if (i >= len) return true;
+    uint8_t c = s[i];
+    size_t left = len - i;
+    if (c >= 0xC2 && c <= 0xDF) {
+      if (left < 2 || (s[i + 1] & 0xC0) != 0x80) return false;
+      i += 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      if (left < 3 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80)
+        return false;
+      if (c == 0xE0 && s[i + 1] < 0xA0) return false;
+      if (c == 0xED && s[i + 1] >= 0xA0) return false;
+      i += 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      if (left < 4 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 ||
+          (s[i + 3] & 0xC0) != 0x80)
+        return false;
+      if (c == 0xF0 && s[i + 1] < 0x90) return false;
+      if (c == 0xF4 && s[i + 1] >= 0x90) return false;
+      i += 4;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Varints with at least 5 / 9 bytes left, without per-byte bounds checks;
+ * false for anything unusual (truncation, overlong, too long), which the
+ * checked readers then report. */
+static inline bool fast_u32(const uint8_t *s, const uint8_t *end, uint32_t *v,
+                            const uint8_t **np) {
+  if (WIRE_UNLIKELY(end - s < 5)) {
+    uint32_t r = 0;
+    for (int i = 0; i < 4 && s + i < end; i++) {
+      uint32_t c = s[i];
+      r |= (c & 0x7F) << (7 * i);
+      if (c < 0x80) {
+        if (i && !c) return false;
+        *v = r;
+        *np = s + i + 1;
+        return true;
+      }
+    }
+    return false;
+  }
+  uint32_t c = s[0], r;
+  if (c < 0x80) { *v = c; *np = s + 1; return true; }
+  r = c & 0x7F;
+  c = s[1];
+  r |= (c & 0x7F) << 7;
+  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 2; return true; }
+  c = s[2];
+  r |= (c & 0x7F) << 14;
+  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 3; return true; }
+  c = s[3];
+  r |= (c & 0x7F) << 21;
+  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 4; return true; }
+  c = s[4];
+  if (c & 0xF0 || !c) return false;
+  *v = r | c << 28;
+  *np = s + 5;
+  return true;
+}
+static inline bool fast_u64(const uint8_t *s, const uint8_t *end, uint64_t *v,
+                            const uint8_t **np) {
+  if (WIRE_UNLIKELY(end - s < 9)) return false;
+  uint64_t r = 0;
+  for (int i = 0; i < 8; i++) {
+    uint64_t c = s[i];
+    r |= (c & 0x7F) << (7 * i);
+    if (c < 0x80) {
+      if (i && !c) return false;
+      *v = r;
+      *np = s + i + 1;
+      return true;
+    }
+  }
+  if (!s[8]) return false;
+  *v = r | (uint64_t)s[8] << 56;
+  *np = s + 9;
+  return true;
+}
+
+/* An integer of wire type t at the cursor, sign- or zero-extended. */
+static inline bool dec_int_raw(mdec *x, uint8_t t, uint64_t *raw) {
+  wire_in *in = IN(x);
+  if (t == WIRE_T_VARINT32) {
+    uint32_t v;
+    if (fast_u32(in->p, in->end, &v, &in->p)) {
+      *raw = (uint64_t)(int64_t)wire__unzz32(v);
+      return true;
+    }
+    if (!wire__get_varu32(in, &v)) return false;
+    *raw = (uint64_t)(int64_t)wire__unzz32(v);
+    return true;
+  }
+  if (t == WIRE_T_VARINT64) {
+    uint64_t v;
+    if (!fast_u64(in->p, in->end, &v, &in->p) && !wire__get_varu64(in, &v))
+      return false;
+    *raw = (uint64_t)wire__unzz64(v);
+    return true;
+  }
+  return wire__dec_prim(&x->d, t, raw);
+}
+
+static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base);
+
+/* The elements of a list after its count. */
+static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
+  wire_in *in = IN(x);
+  const uint8_t *s = in->p;
+  uint32_t count;
+  if (!wire__get_varu32(in, &count)) return false;
+  if (!dcount(x, s, count, 1)) return false;
+  bool packed = o->code == MOP_PLIST;
+  size_t stride = packed ? form_size(o->eform) : o->esize;
+  if (stride && count > SIZE_MAX / stride)
+    return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+  uint8_t *items = NULL;
+  if (count) {
+    items = aalloc(x, (size_t)count * stride, 8);
+    if (!items) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+  }
+  st_ptr(base + o->off, count ? items : (const uint8_t *)"");
+  st_len(base, o, count);
+  if (!count) return true;
+  const uint8_t *hs = in->p;
+  uint8_t h;
+  if (!wire__get_u8(in, &h)) return false;
+  if (h & 0xF0) return dfail(x, WIRE_E_COLLECTION, hs, "element header has "
+                                                       "reserved bits");
+  const wire_mop *so = packed ? NULL : &o->sub[0];
+  uint8_t ewt = packed ? o->ewt : so->wt;
+  const wire_mplan *ep = NULL;
+  bool same = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
+  bool is_struct = so && (so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR);
+  if ((h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL)) {
+    if (is_struct) {
+      if (!(ep = dec_meta(x, so->elem))) return false;
+    } else {
+      const uint8_t *ts = in->p;
+      uint8_t t;
+      if (!wire__get_u8(in, &t)) return false;
+      if (t != ewt) return dfail(x, WIRE_E_SCHEMA, ts, "list element type "
+                                                      "differs from the "
+                                                      "declared one");
+    }
+  } else if ((h & WIRE_LF_DECL) && is_struct && x->ctx->compatible) {
+    return dfail(x, WIRE_E_COLLECTION, hs, "declared struct elements in "
+                                           "compatible mode");
+  } else if (h & WIRE_LF_DECL) {
+    ep = is_struct ? &x->m->layouts[so->elem].plan : NULL;
+  }
+  bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
+  bool track = h & WIRE_LF_TRACKING;
+  if (!wire__dec_enter(&x->d)) return false;
+  for (uint32_t i = 0; i < count; i++) {
+    uint8_t *it = items + (size_t)i * stride;
+    const wire_mplan *pp = ep;
+    if (flags) {
+      const uint8_t *fs = in->p;
+      int8_t f;
+      uint32_t id;
+      if (!wire__dec_ref_flag(&x->d, track, &f, &id)) return false;
+      if (f == WIRE_REF_NULL) {
+        if (packed) {
+          memset(it, 0, stride);
+        } else if (so->code == MOP_STRUCT_PTR) {
+          st_ptr(it + so->off, NULL);
+        } else if (so->fl & MF_PRESENT) {
+          it[so->present] = 0;
+        } else if (so->code == MOP_STRUCT) {
+          zero_struct(x, &x->m->layouts[so->elem], it + so->off);
+        } else if (!(so->code == MOP_STR || so->code == MOP_BYTES ||
+                     so->code == MOP_LIST || so->code == MOP_MAP ||
+                     so->code == MOP_DENSE || so->code == MOP_PLIST)) {
+          memset(it, 0, stride);
+        } else {
+          st_ptr(it + so->off, NULL);
+          st_len(it, so, 0);
+        }
+        continue;
+      }
+      if (f == WIRE_REF_REF) {
+        wire_mem *m = x->m;
+        if (!so || so->code != MOP_STRUCT_PTR || id >= m->ndref ||
+            !m->dref[id] || m->dref_layout[id] != so->elem)
+          return dfail(x, WIRE_E_UNSUPPORTED, fs, "a reference the layout "
+                                                  "cannot hold");
+        st_ptr(it + so->off, m->dref[id]);
+        continue;
+      }
+      if (f == WIRE_REF_VALUE) x->d.nrefs++;
+      if (so && (so->fl & MF_PRESENT)) it[so->present] = 1;
+    } else if (so && (so->fl & MF_PRESENT)) {
+      it[so->present] = 1;
+    }
+    if (!same) {
+      const uint8_t *ts = in->p;
+      if (is_struct) {
+        if (!(pp = dec_meta(x, so->elem))) return false;
+      } else {
+        uint8_t t;
+        if (!wire__get_u8(in, &t)) return false;
+        if (t != ewt) return dfail(x, WIRE_E_SCHEMA, ts, "list element of "
+                                                        "another type");
+      }
+    }
+    if (packed) {
+      uint64_t raw;
+      const uint8_t *vs = in->p;
+      if (!dec_int_raw(x, ewt, &raw)) return false;
+      if (is_int_wt(ewt) && !form_in_range(raw, ewt, o->eform))
+        return dfail(x, WIRE_E_VALUE, vs, "list element out of the range of "
+                                          "the layout's integer");
+      if (o->eform == WIRE_MEM_F64 && ewt == WIRE_T_FLOAT32) {
+        uint32_t b32 = (uint32_t)raw;
+        float f;
+        memcpy(&f, &b32, 4);
+        double dd = f;
+        memcpy(it, &dd, 8);
+      } else {
+        st_u(it, o->eform, raw);
+      }
+      continue;
+    }
+    if (is_struct && pp) {
+      wire_mlayout *el = &x->m->layouts[so->elem];
+      uint8_t *sb = it + so->off;
+      if (so->code == MOP_STRUCT_PTR) {
+        sb = aalloc(x, el->size ? el->size : 1, 8);
+        if (!sb) return dfail(x, WIRE_E_LIMIT, in->p, "decode arena exhausted");
+        memset(sb, 0, el->size);
+        st_ptr(it + so->off, sb);
+      }
+      if (!dec_struct_body(x, pp, el, sb)) return false;
+      continue;
+    }
+    if (!dec_body(x, so, it)) return false;
+  }
+  x->d.depth--;
+  return true;
+}
+
+static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
+  wire_in *in = IN(x);
+  const uint8_t *s = in->p;
+  uint32_t count;
+  if (!wire__get_varu32(in, &count)) return false;
+  if (!dcount(x, s, count, 1)) return false;
+  uint8_t *items = NULL;
+  if (count) {
+    if (o->esize && count > SIZE_MAX / o->esize)
+      return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+    items = aalloc(x, (size_t)count * o->esize, 8);
+    if (!items) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+    memset(items, 0, (size_t)count * o->esize);
+  }
+  st_ptr(base + o->off, count ? items : (const uint8_t *)"");
+  st_len(base, o, count);
+  const wire_mop *ko = &o->sub[0], *vo = &o->sub[1];
+  if (!wire__dec_enter(&x->d)) return false;
+  uint32_t at = 0;
+  while (at < count) {
+    const uint8_t *cs = in->p;
+    uint8_t h;
+    if (!wire__get_u8(in, &h)) return false;
+    if (h & 0xC0) return dfail(x, WIRE_E_COLLECTION, cs, "chunk header has "
+                                                         "reserved bits");
+    bool kn = h & WIRE_MF_KEY_NULL, vn = h & WIRE_MF_VAL_NULL;
+    uint32_t size = 1;
+    if (!kn && !vn) {
+      uint8_t sz;
+      if (!wire__dec_chunk_size(&x->d, count - at, &sz)) return false;
+      size = sz;
+    }
+    const wire_mop *sides[2] = {ko, vo};
+    const wire_mplan *plans[2] = {NULL, NULL};
+    bool nulls[2] = {kn, vn};
+    bool trk[2] = {(h & WIRE_MF_KEY_TRACK) != 0, (h & WIRE_MF_VAL_TRACK) != 0};
+    bool decl[2] = {(h & WIRE_MF_KEY_DECL) != 0, (h & WIRE_MF_VAL_DECL) != 0};
+    bool in_chunk = !kn && !vn;
+    for (int k = 0; k < 2 && in_chunk; k++) {
+      const wire_mop *so = sides[k];
+      bool st_ = so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR;
+      if (!decl[k]) {
+        if (st_) {
+          if (!(plans[k] = dec_meta(x, so->elem))) return false;
+        } else {
+          const uint8_t *ts = in->p;
+          uint8_t t;
+          if (!wire__get_u8(in, &t)) return false;
+          if (t != so->wt) return dfail(x, WIRE_E_SCHEMA, ts, "map key or "
+                                                             "value of "
+                                                             "another type");
+        }
+      } else if (st_) {
+        plans[k] = &x->m->layouts[so->elem].plan;
+      }
+    }
+    for (uint32_t i = 0; i < size; i++) {
+      uint8_t *it = items + (size_t)(at + i) * o->esize;
+      for (int k = 0; k < 2; k++) {
+        const wire_mop *so = sides[k];
+        bool st_ = so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR;
+        if (nulls[k]) {
+          if (so->fl & MF_PRESENT) it[so->present] = 0;
+          continue;
+        }
+        const wire_mplan *pp = plans[k];
+        if (trk[k]) {
+          const uint8_t *fs = in->p;
+          int8_t f;
+          uint32_t id;
+          if (!wire__dec_ref_flag(&x->d, true, &f, &id)) return false;
+          if (f == WIRE_REF_NULL || f == WIRE_REF_REF)
+            return dfail(x, WIRE_E_UNSUPPORTED, fs, "map entry reference");
+          if (f == WIRE_REF_VALUE) x->d.nrefs++;
+        }
+        if (!in_chunk) {
+          if (!decl[k]) {
+            if (st_) {
+              if (!(pp = dec_meta(x, so->elem))) return false;
+            } else {
+              const uint8_t *ts = in->p;
+              uint8_t t;
+              if (!wire__get_u8(in, &t)) return false;
+              if (t != so->wt) return dfail(x, WIRE_E_SCHEMA, ts, "map key or "
+                                                                 "value of "
+                                                                 "another type");
+            }
+          } else if (!in_chunk && st_) {
+            pp = &x->m->layouts[so->elem].plan;
+          }
+        }
+        if (so->fl & MF_PRESENT) it[so->present] = 1;
+        if (st_) {
+          wire_mlayout *el = &x->m->layouts[so->elem];
+          uint8_t *sb = it + so->off;
+          if (so->code == MOP_STRUCT_PTR) {
+            sb = aalloc(x, el->size ? el->size : 1, 8);
+            if (!sb) return dfail(x, WIRE_E_LIMIT, in->p, "decode arena "
+                                                          "exhausted");
+            memset(sb, 0, el->size);
+            st_ptr(it + so->off, sb);
+          }
+          if (!dec_struct_body(x, pp, el, sb)) return false;
+        } else if (!dec_body(x, so, it)) {
+          return false;
+        }
+      }
+    }
+    at += size;
+  }
+  x->d.depth--;
+  return true;
+}
+
+static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
+  wire_in *in = IN(x);
+  uint8_t *p = base + o->off;
+  const uint8_t *s = in->p;
+  switch (o->code) {
+  case MOP_INT: {
+    uint64_t raw;
+    if (!dec_int_raw(x, o->wt, &raw)) return false;
+    if ((o->fl & MF_CHECK) && !form_in_range(raw, o->wt, o->form))
+      return dfail(x, WIRE_E_VALUE, s, "integer out of the range of the "
+                                       "layout's form");
+    st_u(p, o->form, raw);
+    return true;
+  }
+  case MOP_ENUM: {
+    uint32_t v;
+    if (!wire__dec_enum_value(&x->d, &v)) return false;
+    if (!form_in_range(v, WIRE_T_UINT32, o->form == WIRE_MEM_ENUM
+                                             ? WIRE_MEM_U32 : o->form))
+      return dfail(x, WIRE_E_VALUE, s, "enum value out of the range of the "
+                                       "layout's form");
+    st_u(p, o->form == WIRE_MEM_ENUM ? WIRE_MEM_U32 : o->form, v);
+    return true;
+  }
+  case MOP_BOOL: {
+    uint8_t v;
+    if (!wire__get_u8(in, &v)) return false;
+    if (v > 1) return dfail(x, WIRE_E_VALUE, s, "bool byte other than 0 or 1");
+    *p = v;
+    return true;
+  }
+  case MOP_BITS16: case MOP_F32: case MOP_F64: {
+    int n = o->code == MOP_BITS16 ? 2 : o->code == MOP_F32 ? 4 : 8;
+    if (WIRE_UNLIKELY((size_t)(in->end - in->p) < (size_t)n))
+      return wire__truncated(in, (size_t)n);
+    if (o->code == MOP_F32 && o->form == WIRE_MEM_F64) {
+      float f;
+      memcpy(&f, in->p, 4);
+      double d = f;
+      memcpy(p, &d, 8);
+    } else if (o->code == MOP_F64 && o->form == WIRE_MEM_F32) {
+      double d;
+      memcpy(&d, in->p, 8);
+      float f = (float)d;
+      memcpy(p, &f, 4);
+    } else {
+      memcpy(p, in->p, (size_t)n);
+    }
+    in->p += n;
+    return true;
+  }
+  case MOP_STR: return dec_str(x, o, base, false);
+  case MOP_BYTES: return dec_str(x, o, base, true);
+  case MOP_DENSE: {
+    const uint8_t *d;
+    uint32_t n;
+    if (!wire__dec_bytes(&x->d, o->wt, &d, &n)) return false;
+    uint32_t ww = wire_type_array_width(o->wt);
+    uint32_t count = n / ww;
+    uint32_t w = form_size(o->eform);
+    uint8_t *q = NULL;
+    if (count) {
+      q = aalloc(x, (size_t)count * w, 8);
+      if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+      if (natural_form(o->ewt) == o->eform) {
+        memcpy(q, d, n);
+      } else {
+        for (uint32_t i = 0; i < count; i++) {
+          uint64_t raw = 0;
+          memcpy(&raw, d + (size_t)i * ww, ww);
+          if (wt_signed(o->ewt) && ww < 8 && (raw >> (8 * ww - 1)) & 1)
+            raw |= ~UINT64_C(0) << (8 * ww);
+          if (!form_in_range(raw, o->ewt, o->eform))
+            return dfail(x, WIRE_E_VALUE, d + (size_t)i * ww, "array element "
+                                                              "out of range");
+          st_u(q + (size_t)i * w, o->eform, raw);
+        }
+      }
+    }
+    st_ptr(p, count ? q : (const uint8_t *)"");
+    st_len(base, o, count);
+    return true;
+  }
+  case MOP_LIST: case MOP_PLIST: return dec_list(x, o, base);
+  case MOP_MAP: return dec_map(x, o, base);
+  case MOP_STRUCT: case MOP_STRUCT_PTR: {
+    wire_mlayout *el = &x->m->layouts[o->elem];
+    const wire_mplan *pp = &el->plan;
+    if (o->fl & MF_META) {
+      if (!(pp = dec_meta(x, o->elem))) return false;
+    } else if (el->kind == WIRE_T_STRUCT || el->kind == WIRE_T_NAMED_STRUCT) {
+      pp = &el->plan;
+    }
+    uint8_t *sb = p;
+    if (o->code == MOP_STRUCT_PTR) {
+      sb = aalloc(x, el->size ? el->size : 1, 8);
+      if (!sb) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+      memset(sb, 0, el->size);
+      st_ptr(p, sb);
+    }
+    return dec_struct_body(x, pp, el, sb);
+  }
+  case MOP_DATE: {
+    int64_t v;
+    if (!wire__dec_date(&x->d, &v)) return false;
+    memcpy(p, &v, 8);
+    return true;
+  }
+  case MOP_TIMESTAMP: case MOP_DURATION: {
+    wire_mem_time t = {0, 0, 0};
+    if (!wire__dec_time(&x->d, o->wt, &t.seconds, &t.nanos)) return false;
+    memcpy(p, &t, sizeof t);
+    return true;
+  }
+  case MOP_DECIMAL: {
+    wire_mem_decimal dv;
+    memset(&dv, 0, sizeof dv);
+    bool neg;
+    const uint8_t *mag;
+    uint8_t small[8];
+    if (!wire__dec_decimal(&x->d, &dv.scale, &neg, &mag, &dv.len, small))
+      return false;
+    if (mag == small || x->copy) {
+      uint8_t *q = aalloc(x, dv.len ? dv.len : 1, 1);
+      if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+      memcpy(q, mag, dv.len);
+      mag = q;
+    }
+    dv.magnitude = mag;
+    dv.negative = neg;
+    memcpy(p, &dv, sizeof dv);
+    return true;
+  }
+  default:
+    return dfail(x, WIRE_E_STATE, s, "op without a reader");
+  }
+}
+
+/* A writer's field the reader does not have: read into a scratch document
+ * through the document decoder's rules. */
+static bool dec_skip(mdec *x, const wire_mop *o) {
+  if (!x->scratch) {
+    x->scratch = wire_doc_new(x->ctx);
+    if (!x->scratch) return dfail(x, WIRE_E_NOMEM, IN(x)->p, "out of memory");
+  }
+  wire_doc *saved = x->d.doc;
+  wire_arena *sa = x->d.arena;
+  x->d.doc = x->scratch;
+  x->d.arena = &x->scratch->arena;
+  wire_node *n;
+  bool okk = wire__dec_field(&x->d, o->lf, &n);
+  x->d.doc = saved;
+  x->d.arena = sa;
+  return okk;
+}
+
+static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
+  wire_in *in = IN(x);
+  if (o->fl & MF_FLAG) {
+    const uint8_t *fs = in->p;
+    int8_t f;
+    uint32_t id;
+    if (!wire__dec_ref_flag(&x->d, (o->fl & MF_REF) != 0, &f, &id))
+      return false;
+    if (f == WIRE_REF_NULL) {
+      const wire_mspec tmp = {0, o->form | ((o->fl & MF_LEN64) ? WIRE_MEM_LEN64 : 0),
+                              o->off, o->aux, o->present, o->elem};
+      if (o->code == MOP_STRUCT) {
+        if (o->present != WIRE_MEM_NONE) base[o->present] = 0;
+        zero_struct(x, &x->m->layouts[o->elem], base + o->off);
+      } else {
+        zero_spec(&tmp, base);
+      }
+      return true;
+    }
+    if (f == WIRE_REF_REF) {
+      wire_mem *m = x->m;
+      if (o->code != MOP_STRUCT_PTR || id >= m->ndref || !m->dref[id] ||
+          m->dref_layout[id] != o->elem)
+        return dfail(x, WIRE_E_UNSUPPORTED, fs, "a reference the layout "
+                                                "cannot hold");
+      st_ptr(base + o->off, m->dref[id]);
+      return true;
+    }
+    if (f == WIRE_REF_VALUE) {
+      wire_mem *m = x->m;
+      uint32_t id2 = (uint32_t)x->d.nrefs++;
+      if (!dref_room(x->ctx, m, id2 + 1))
+        return dfail(x, WIRE_E_NOMEM, fs, "out of memory");
+      while (m->ndref <= id2) {
+        m->dref[m->ndref] = NULL;
+        m->dref_layout[m->ndref++] = NOTYPE;
+      }
+      if (o->code == MOP_STRUCT_PTR) {
+        /* decode now so that references inside can name it */
+        wire_mlayout *el = &m->layouts[o->elem];
+        const wire_mplan *pp = &el->plan;
+        if (o->fl & MF_META) {
+          if (!(pp = dec_meta(x, o->elem))) return false;
+        }
+        uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
+        if (!sb) return dfail(x, WIRE_E_LIMIT, fs, "decode arena exhausted");
+        memset(sb, 0, el->size);
+        st_ptr(base + o->off, sb);
+        m = x->m;
+        m->dref[id2] = sb;
+        m->dref_layout[id2] = o->elem;
+        return dec_struct_body(x, pp, el, sb);
+      }
+    }
+  }
+  if (o->fl & MF_PRESENT) base[o->present] = 1;
+  return dec_body(x, o, base);
+}
+
+static bool dec_struct_body(mdec *x, const wire_mplan *p,
+                            const wire_mlayout *l, uint8_t *base) {
+  if (!wire__dec_enter(&x->d)) return false;
+  wire_in *in = IN(x);
+  if (!x->ctx->compatible &&
+      (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
+    const uint8_t *s = in->p;
+    uint64_t h;
+    if (!wire__get_le(in, 4, &h)) return false;
+    if ((uint32_t)h != x->ctx->reg->types[l->type].layout->schema_hash)
+      return dfail(x, WIRE_E_SCHEMA, s, "schema hash differs from the "
+                                        "registered struct's");
+  }
+  const wire_mop *o = p->ops, *end = o + p->nops;
+  const bool copy = x->copy;
+  for (; o < end; o++) {
+    uint8_t *d = base + o->off;
+    const uint8_t *c = in->p;
+    switch (o->x) {
+    case MX_VI32:
+      {
+        uint32_t u;
+        if (fast_u32(c, in->end, &u, &in->p)) {
+          int32_t v = wire__unzz32(u);
+          memcpy(d, &v, 4);
+          continue;
+        }
+      }
+      break;
+    case MX_VI32_64: {
+      uint32_t u;
+      if (fast_u32(c, in->end, &u, &in->p)) {
+        int64_t v = wire__unzz32(u);
+        memcpy(d, &v, 8);
+        continue;
+      }
+      break;
+    }
+    case MX_VI64: {
+      uint64_t u;
+      if (fast_u64(c, in->end, &u, &in->p)) {
+        int64_t v = wire__unzz64(u);
+        memcpy(d, &v, 8);
+        continue;
+      }
+      break;
+    }
+    case MX_BOOL:
+      if (WIRE_LIKELY(c < in->end && c[0] <= 1)) {
+        *d = c[0];
+        in->p = c + 1;
+        continue;
+      }
+      break;
+    case MX_ENUM:
+      if (WIRE_LIKELY(c < in->end && c[0] < 0x80)) {
+        uint32_t v = c[0];
+        memcpy(d, &v, 4);
+        in->p = c + 1;
+        continue;
+      }
+      break;
+    case MX_F32:
+      if (WIRE_LIKELY(in->end - c >= 4)) {
+        memcpy(d, c, 4);
+        in->p = c + 4;
+        continue;
+      }
+      break;
+    case MX_F64:
+      if (WIRE_LIKELY(in->end - c >= 8)) {
+        memcpy(d, c, 8);
+        in->p = c + 8;
+        continue;
+      }
+      break;
+    case MX_STR:
+      /* a UTF-8 string with a header of one or two bytes */
+      if (WIRE_LIKELY(c < in->end && (c[0] & 3) == WIRE_STR_UTF8)) {
+        uint32_t len;
+        const uint8_t *t;
+        if (c[0] < 0x80) {
+          len = c[0] >> 2;
+          t = c + 1;
+        } else if (in->end - c >= 2 && c[1] < 0x80 && c[1]) {
+          len = ((uint32_t)(c[0] & 0x7F) | (uint32_t)c[1] << 7) >> 2;
+          t = c + 2;
+        } else {
+          break;
+        }
+        if (WIRE_UNLIKELY((size_t)(in->end - t) < len)) break;
+        if (!utf8_ok(t, len)) break;
+        const uint8_t *sp = t;
+        if (copy && len) {
+          uint8_t *q = aalloc(x, len, 1);
+          if (!q) break;
+          memcpy(q, t, len);
+          sp = q;
+        }
+        st_ptr(d, len ? sp : (const uint8_t *)"");
+        memcpy(base + o->aux, &len, 4);
+        in->p = t + len;
+        continue;
+      }
+      break;
+    default:
+      break;
+    }
+    if (o->code == MOP_SKIP || o->code == MOP_NONE) {
+      /* a field the layout does not hold */
+      if (!dec_skip(x, o)) return false;
+      continue;
+    }
+    if (!dec_field(x, o, base)) return false;
+  }
+  for (uint32_t i = 0; i < p->nmissing; i++) zero_any(x, p->missing[i], base);
+  x->d.depth--;
+  return true;
+}
+
+int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
+                        size_t len, void *out, uint8_t *arena,
+                        size_t arena_cap, size_t *arena_used, uint32_t flags) {
+  if (!ctx || (!data && len) || !out || (!arena && arena_cap)) return WIRE_E_ARG;
+  if (ctx->err_code) wire_ctx_clear_error(ctx);
+  if (!ctx->mem || layout >= ctx->mem->n)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
+  wire_mem *m = ctx->mem;
+  if (WIRE_UNLIKELY(!m->layouts[layout].bound)) {
+    int32_t st = wire_mem_bind(ctx, layout);
+    if (st) return st;
+  }
+  mdec x;
+  x.ctx = ctx;
+  x.m = m;
+  x.arena = arena;
+  x.cap = arena_cap;
+  x.used = arena_used ? *arena_used : 0;
+  if (x.used > arena_cap) return WIRE_E_ARG;
+  x.copy = (flags & WIRE_MEM_COPY) != 0;
+  x.scratch = NULL;
+  wire__dec_init(&x.d, ctx, data, len, NULL, &m->arena);
+  /* the per-message tables live in the context across calls */
+  x.d.tds = m->tds;
+  x.d.tds_cap = m->tds_cap;
+  x.d.ms = m->ms;
+  x.d.ms_cap = m->ms_cap;
+  wire__dec_root(&x.d);
+  m->ndtd = 0;
+  m->ndref = 0;
+  const wire_mplan *p = NULL;
+  wire_mlayout *rl = &m->layouts[layout];
+  bool okk;
+  if (len >= 4 && data[0] == 0x01 && data[1] == 0xFF && rl->td &&
+      data[2] == rl->kind && data[3] == 0x00 && len - 4 >= rl->td_len &&
+      memcmp(data + 4, rl->td, rl->td_len) == 0) {
+    /* the common root: xlang header, not-null flag, the registered
+     * TypeDef announced as #0 */
+    x.d.in.p = data + 4 + rl->td_len;
+    p = &rl->plan;
+    okk = push_td(&x, ctx->reg->types[rl->type].layout, p, data + 4);
+    goto body;
+  }
+  /* (the header reader expects a byte) */
+  okk = len ? wire__dec_root_header(&x.d, 0) : wire__truncated(&x.d.in, 1);
+  if (okk) {
+    const uint8_t *fs = x.d.in.p;
+    int8_t f;
+    uint32_t id;
+    okk = wire__dec_ref_flag(&x.d, true, &f, &id);
+    if (okk && (f == WIRE_REF_NULL || f == WIRE_REF_REF))
+      okk = dfail(&x, WIRE_E_VALUE, fs, "the root is null or a reference");
+    if (okk && f == WIRE_REF_VALUE) {
+      x.d.nrefs++;
+      if (!dref_room(ctx, m, 1)) okk = dfail(&x, WIRE_E_NOMEM, fs, "out of memory");
+      else {
+        m->dref[0] = out;
+        m->dref_layout[0] = layout;
+        m->ndref = 1;
+      }
+    }
+  }
+  p = okk ? dec_meta(&x, layout) : NULL;
+  okk = p != NULL;
+body:
+  okk = okk && dec_struct_body(&x, p, &m->layouts[layout], out);
+  if (okk && x.d.in.p != x.d.in.end)
+    okk = dfail(&x, WIRE_E_TRAILING, x.d.in.p, "bytes after the root value");
+  if (x.scratch) wire_doc_free(x.scratch);
+  m->tds = x.d.tds;
+  m->tds_cap = x.d.tds_cap;
+  m->ms = x.d.ms;
+  m->ms_cap = x.d.ms_cap;
+  x.d.tds = NULL;
+  x.d.ms = NULL;
+  wire__dec_fini(&x.d);
+  if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
+  if (arena_used) *arena_used = x.used;
+  return WIRE_OK;
+}
