@@ -1,9 +1,10 @@
 /* dec.h - the decoder's state and reading rules, shared by the document
- * decoder (decode.c) and the tape decoder (tape_dec.c): type meta, meta
- * strings, shared TypeDefs, declared types, reference flags, list headers,
- * map chunks and the bodies of values, each with the checks of spec/
- * "Security considerations" (bounds before allocation, limits, depth) and
- * the same statuses, messages and byte offsets. Not installed. */
+ * decoder (decode.c, decode_meta.c) and the tape decoder (tape_dec.c):
+ * type meta, meta strings, shared TypeDefs, declared types, reference
+ * flags, list headers, map chunks and the bodies of values, each with the
+ * checks of spec/ "Security considerations" (bounds before allocation,
+ * limits, depth) and the same statuses, messages and byte offsets. Not
+ * installed. */
 #ifndef WIRE_DEC_H
 #define WIRE_DEC_H
 
@@ -87,6 +88,21 @@ static inline bool wire__dec_enter(wire_dec *d) {
   if (WIRE_LIKELY(++d->depth <= d->ctx->max_depth)) return true;
   return wire__dec_fail(d, WIRE_E_DEPTH, d->in.p, "nesting deeper than %u",
                         d->ctx->max_depth);
+}
+/* A T line of wire_dump (decode.c); T() evaluates nothing unless dumping. */
+void wire__dec_trace(wire_dec *d, const uint8_t *start, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define WIRE_DEC_T(start, ...) \
+  do { if (WIRE_UNLIKELY(d->dump != NULL)) wire__dec_trace(d, start, __VA_ARGS__); } while (0)
+/* The user type kind of a user type id. */
+static inline uint8_t wire__dec_kind_of(uint8_t t) {
+  switch (t) {
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: return WIRE_KIND_ENUM;
+  case WIRE_T_EXT: case WIRE_T_NAMED_EXT: return WIRE_KIND_EXT;
+  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
+    return WIRE_KIND_UNION;
+  default: return WIRE_KIND_STRUCT;
+  }
 }
 /* A count of elements that are at least min_width bytes each: within the
  * collection limit and the bytes left. */
