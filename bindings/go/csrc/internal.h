@@ -45,7 +45,7 @@ struct wire_ctx {
   void **refs;      /* reference table: decoded nodes by ref id */
   size_t refs_cap;
   struct wire_registry_s *reg; /* user types (schema.h), NULL if none */
-  struct wire_tape_scratch *tape; /* tape codec scratch (tape_enc.c) */
+  struct wire_tape_scratch *tape; /* tape codec scratch (tape_rec.h) */
   struct wire_mem_s *mem; /* native memory layouts (mem.h), NULL if none */
   struct wire_tdcache *tdc; /* incoming TypeDefs (schema.h), or NULL */
   /* Kept from one call to the next (up to a size), so that steady-state

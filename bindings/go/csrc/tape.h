@@ -1,6 +1,6 @@
 /* tape.h - the tape format (spec/tape.md), shared by the document path
  * (tape.c: tape <-> document, the reference) and the direct codec
- * (tape_enc.c, tape_dec.c: tape <-> bytes). */
+ * (tape_index.c, tape_enc.c, tape_dec.c: tape <-> bytes). */
 #ifndef WIRE_TAPE_H
 #define WIRE_TAPE_H
 
