@@ -20,7 +20,9 @@ again from the JSON - the compiler, not this parser, compares the
 signatures); when the compiler's value of a constant differs; when abi.json
 disagrees with the exported symbols list; or when a binding neither uses a
 function nor lists it in its ABI_EXCLUDED file (with a reason) - so a new
-function must be bound or explicitly excluded by every binding.
+function must be bound or explicitly excluded by every binding; and when a
+binding's generated copy of the header (Kotlin's WireH.kt, Go's csrc/) has
+drifted.
 """
 import json
 import os
@@ -52,6 +54,14 @@ NOTE_RE = re.compile(r"/\* (Ownership: .*?)\*/", re.S)
 def returns_memory(f):
     """A function that returns a pointer or stores one through an argument."""
     return "*" in f["returns"] or any(p["type"].count("*") >= 2 for p in f["params"])
+
+
+# Generated copies of the header in the bindings: (what, checker command).
+GENERATED = [
+    ("kotlin constants (WireH.kt)",
+     [sys.executable, "bindings/kotlin/scripts/gen_constants.py", "--check"]),
+    ("go C sources (csrc/)", ["sh", "bindings/go/sync_csrc.sh", "--check"]),
+]
 
 
 def parse_header():
@@ -217,6 +227,16 @@ def check():
             problems.append("binding %s excludes %s, which is not in the ABI" % (binding, n))
         print("binding %-7s uses %3d, excludes %3d of %d functions"
               % (binding, len(used), len(set(excluded) & set(names)), len(names)))
+    # The bindings' copies of the header's constants are generated; their
+    # generators fail on drift. (Go reads C.WIRE_* through cgo from its copy
+    # of the sources; Python's extension generates its table at build time
+    # and its tests compare it with the header.)
+    for what, cmd in GENERATED:
+        r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        if r.returncode != 0:
+            problems.append("%s: %s" % (what, (r.stderr or r.stdout).strip()))
+        else:
+            print("generated %-26s in sync with wire.h" % what)
     for p in problems:
         print("abi-check: " + p)
     print("abi-check: %d problem(s)" % len(problems))

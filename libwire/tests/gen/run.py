@@ -75,6 +75,8 @@ def cstr(b):
 
 INT_T = {"int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
          "uint32_t", "uint64_t"}
+VALUE_KINDS = {"null", "string", "binary", "enum", "struct", "list", "set", "map",
+               "union", "decimal", "date", "timestamp", "duration", "none", "ext"}
 SCALARS = {"bool", "int8", "int16", "int32", "varint32", "int64", "varint64",
            "tagged_int64", "uint8", "uint16", "uint32", "var_uint32", "uint64",
            "var_uint64", "tagged_uint64", "float16", "bfloat16", "float32",
@@ -113,7 +115,13 @@ class Gen:
                     raise Unsupported("reference before its anchor")
                 return "&" + name
             raise Unsupported("reference in a slot held by value")
-        (kind, body), = [(k, x) for k, x in v.items() if k not in ("anchor", "enc", "tracked")]
+        # the value's kind is its one key that names a kind; the others are
+        # notation annotations (anchor, enc, header, name_enc, approx, ...)
+        kinds = [(k, x) for k, x in v.items()
+                 if k in SCALARS or k.endswith("_array") or k in VALUE_KINDS]
+        if len(kinds) != 1:
+            raise Unsupported("value with keys %s" % sorted(v))
+        (kind, body), = kinds
         if kind == "null":
             if ctype.endswith("*"):
                 return "NULL"
@@ -417,6 +425,10 @@ def main():
             try:
                 if len(t["schemas"]) != 1:
                     raise Unsupported("several schema files")
+                if t["config"].get("peer"):
+                    # written in a runtime's dialect (WIRE_OPT_PEER): the
+                    # generated code writes libwire's own choices
+                    raise Unsupported("peer dialect " + t["config"]["peer"])
                 schema = os.path.join(ROOT, t["schemas"][0])
                 d = os.path.join(tmp, "fixtures", re.sub(r"\W", "_", name))
                 os.makedirs(d, exist_ok=True)
