@@ -336,7 +336,10 @@ static int cmd_encode(wire_ctx *ctx, const cli_opts *o) {
     }
     pos += used;
   }
-  if (!rc) {
+  if (!rc && wire_doc_root_count(doc) == 0) {
+    /* no value in the input: no payload (the library refuses to write an
+     * empty one, R-PAYLOAD-1) */
+  } else if (!rc) {
     uint8_t *out;
     size_t olen;
     int32_t st = wire_encode(ctx, doc, &out, &olen);

@@ -452,6 +452,9 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
   *out = NULL;
   *out_len = 0;
   wire_ctx_clear_error(ctx);
+  if (doc->nroots == 0) /* an empty payload is not one its decoder reads */
+    return wire__fail(ctx, WIRE_E_ARG, 0, "no root value to encode: a "
+                      "payload holds at least one (R-PAYLOAD-1)");
   enc e;
   wire__enc_begin(&e, ctx);
   /* The output goes straight into a wire_ctx_free_bytes block: its first

@@ -492,6 +492,9 @@ static int32_t encode_buf(wire_ctx *ctx, const uint8_t *tape, size_t len,
   if (!s) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
   uint32_t roots = 0;
   int32_t st = wire__tape_index(ctx, s, tape, len, &roots);
+  if (!st && roots == 0) /* an empty payload is not one its decoder reads */
+    st = wire__fail(ctx, WIRE_E_ARG, 0, "no root value to encode: a payload "
+                    "holds at least one (R-PAYLOAD-1)");
   if (st) {
     trim(ctx, s);
     return st;
