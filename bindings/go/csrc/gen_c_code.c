@@ -36,8 +36,9 @@ static void sl_compute(gen *g, uint8_t *ok, int mode) {
   uint32_t nt = g->r->ntypes;
   for (uint32_t i = 0; i < nt; i++) {
     const wire_utype *t = &g->r->types[i];
-    /* named structs in same-schema mode carry meta strings */
-    ok[i] = g->ok[i] && !(mode == 0 && t->by_name);
+    /* named structs in same-schema mode carry meta strings; unions go
+     * through the interpreter */
+    ok[i] = g->ok[i] && t->kind == WIRE_KIND_STRUCT && !(mode == 0 && t->by_name);
   }
   for (bool changed = true; changed;) {
     changed = false;
@@ -373,7 +374,8 @@ static void enc_fields(cg *x, uint32_t ti) {
         continue;
       }
       char X[200], has[200];
-      snprintf(X, sizeof X, "v->%s", fd->name);
+      char mb[200];
+      snprintf(X, sizeof X, "v->%s", wire__gen_member(fd->name, mb, sizeof mb));
       snprintf(has, sizeof has, "v->has_%s", fd->name);
       bool bounded = sum != 0;
       if (slot_flag(f)) {
@@ -686,7 +688,8 @@ static void dec_field(cg *x, uint32_t ti, uint32_t w, int d) {
     return;
   }
   char X[200], has[200];
-  snprintf(X, sizeof X, "v->%s", fd->name);
+  char mb[200];
+  snprintf(X, sizeof X, "v->%s", wire__gen_member(fd->name, mb, sizeof mb));
   snprintf(has, sizeof has, "v->has_%s", fd->name);
   if (slot_flag(f)) {
     if (!x->unchecked) { ind(c, d); put(c, "if (p >= end) return 0;\n"); }
@@ -774,7 +777,8 @@ static const char helper_text[] =
 "typedef struct {\n"
 "  wire_ctx *ctx;\n"
 "  uint8_t *buf, *p, *end;\n"
-"  uint32_t depth, max_depth, trusted, java, nann;\n"
+"  uint32_t depth, max_depth, nann;\n"
+"  uint32_t text; /* 0: UTF-8 as given, 1: UTF-8 to check, 2: the Java policy */\n"
 "  uint32_t ann[@NANN]; /* the type of each TypeDef announced */\n"
 "} @__enc;\n"
 "\n"
@@ -892,8 +896,8 @@ static const char helper_text[] =
 "  *q++ = 1;\n"
 "  return @__u64(q, v);\n"
 "}\n"
-"/* Whether s[0..n) is valid UTF-8: ASCII eight bytes at a time, the rest\n"
-" * by libwire. */\n"
+"/* Whether s[0..n) is valid UTF-8 (RFC 3629: no overlong form, no\n"
+" * surrogate, nothing above U+10FFFF), ASCII eight bytes at a time. */\n"
 "@__HOT int @__utf8(const uint8_t *s, size_t n) {\n"
 "  size_t i = 0;\n"
 "  for (; i + 8 <= n; i += 8) {\n"
@@ -901,9 +905,52 @@ static const char helper_text[] =
 "    memcpy(&w, s + i, 8);\n"
 "    if (w & UINT64_C(0x8080808080808080)) break;\n"
 "  }\n"
-"  for (; i < n; i++)\n"
-"    if (s[i] & 0x80) return wire_utf8_validate(s + i, n - i) == WIRE_OK;\n"
+"  while (i < n) {\n"
+"    uint32_t c = s[i];\n"
+"    if (c < 0x80) {\n"
+"      i++;\n"
+"      continue;\n"
+"    }\n"
+"    size_t left = n - i;\n"
+"    if (c >= 0xC2 && c <= 0xDF) {\n"
+"      if (left < 2 || (s[i + 1] & 0xC0) != 0x80) return 0;\n"
+"      i += 2;\n"
+"    } else if (c >= 0xE0 && c <= 0xEF) {\n"
+"      if (left < 3 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 ||\n"
+"          (c == 0xE0 && s[i + 1] < 0xA0) || (c == 0xED && s[i + 1] >= 0xA0))\n"
+"        return 0;\n"
+"      i += 3;\n"
+"    } else if (c >= 0xF0 && c <= 0xF4) {\n"
+"      if (left < 4 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 ||\n"
+"          (s[i + 3] & 0xC0) != 0x80 || (c == 0xF0 && s[i + 1] < 0x90) ||\n"
+"          (c == 0xF4 && s[i + 1] >= 0x90))\n"
+"        return 0;\n"
+"      i += 4;\n"
+"    } else {\n"
+"      return 0;\n"
+"    }\n"
+"  }\n"
 "  return 1;\n"
+"}\n"
+"/* Copies n bytes; short runs without a call. */\n"
+"@__HOT void @__copy(uint8_t *d, const uint8_t *s, size_t n) {\n"
+"  if (n > 16) {\n"
+"    memcpy(d, s, n);\n"
+"  } else if (n >= 8) {\n"
+"    uint64_t a, b;\n"
+"    memcpy(&a, s, 8);\n"
+"    memcpy(&b, s + n - 8, 8);\n"
+"    memcpy(d, &a, 8);\n"
+"    memcpy(d + n - 8, &b, 8);\n"
+"  } else if (n >= 4) {\n"
+"    uint32_t a, b;\n"
+"    memcpy(&a, s, 4);\n"
+"    memcpy(&b, s + n - 4, 4);\n"
+"    memcpy(d, &a, 4);\n"
+"    memcpy(d + n - 4, &b, 4);\n"
+"  } else {\n"
+"    for (size_t i = 0; i < n; i++) d[i] = s[i];\n"
+"  }\n"
 "}\n"
 "/* Whether s[0..n) is ASCII. */\n"
 "@__HOT int @__ascii(const uint8_t *s, size_t n) {\n"
@@ -922,15 +969,17 @@ static const char helper_text[] =
 "@__HOT uint8_t *@__str(@__enc *e, uint8_t *q, const char *s, uint32_t n) {\n"
 "  if (n && !s) return NULL;\n"
 "  uint64_t enc = 2;\n"
-"  if (e->java) {\n"
-"    if (!@__ascii((const uint8_t *)s, n)) return NULL;\n"
-"    enc = 0;\n"
-"  } else if (!e->trusted && !@__utf8((const uint8_t *)s, n)) {\n"
-"    return NULL;\n"
+"  if (e->text) {\n"
+"    if (e->text == 2) {\n"
+"      if (!@__ascii((const uint8_t *)s, n)) return NULL;\n"
+"      enc = 0;\n"
+"    } else if (!@__utf8((const uint8_t *)s, n)) {\n"
+"      return NULL;\n"
+"    }\n"
 "  }\n"
 "  if (!@__room(e, &q, 10 + (size_t)n)) return NULL;\n"
 "  q = @__vu64(q, ((uint64_t)n << 2) | enc);\n"
-"  if (n) memcpy(q, s, n);\n"
+"  @__copy(q, (const uint8_t *)s, n);\n"
 "  return q + n;\n"
 "}\n"
 "static inline uint8_t *@__bin(@__enc *e, uint8_t *q, const uint8_t *s, uint32_t n,\n"
@@ -1088,7 +1137,7 @@ static const char helper_text[] =
 "  p = @__rvu32(p, end, n);\n"
 "  return p && *n <= d->max_collection && *n <= (uint64_t)(end - p) ? p : NULL;\n"
 "}\n"
-"/* A UTF-8 string (or Latin-1 text that is ASCII). */\n"
+"/* A UTF-8 string (or Latin-1 text that is ASCII, which is its UTF-8). */\n"
 "@__HOT const uint8_t *@__rstr(@__dec *d, const uint8_t *p, const uint8_t *end,\n"
 "                                     const char **s, uint32_t *n) {\n"
 "  uint64_t h;\n"
@@ -1104,10 +1153,12 @@ static const char helper_text[] =
 "    return NULL;\n"
 "  }\n"
 "  const uint8_t *t = p;\n"
-"  if (d->copy && len) {\n"
-"    uint8_t *c = @__alloc(d, (size_t)len, 1);\n"
+"  /* as wire_mem_decode: copies on request, and Latin-1 text always (it\n"
+"   * transcodes it, into at least one byte) */\n"
+"  if ((d->copy && len) || !(h & 3)) {\n"
+"    uint8_t *c = @__alloc(d, len ? (size_t)len : 1, 1);\n"
 "    if (!c) return NULL;\n"
-"    memcpy(c, p, (size_t)len);\n"
+"    @__copy(c, p, (size_t)len);\n"
 "    t = c;\n"
 "  }\n"
 "  *s = len ? (const char *)t : \"\";\n"
@@ -1204,7 +1255,7 @@ void wire__gen_code_prepare(gen *g) {
     }
   }
   for (uint32_t i = 0; i < nt; i++)
-    if (g->ok[i] && wire__layout_of(ctx, i)) {
+    if (g->ok[i] && g->r->types[i].kind == WIRE_KIND_STRUCT && wire__layout_of(ctx, i)) {
       g->nomem = true;
       return;
     }
@@ -1218,7 +1269,7 @@ void wire__gen_code_tds(gen *g, sb *c) {
   if (!g->sl[0] || !g->sl[1]) return;
   /* the TypeDefs */
   for (uint32_t i = 0; i < nt; i++) {
-    if (!g->ok[i]) continue;
+    if (!g->ok[i] || g->r->types[i].kind != WIRE_KIND_STRUCT) continue;
     const uint8_t *td;
     uint32_t len;
     if (wire__layout_of(ctx, i) || wire__typedef_bytes(ctx, i, &td, &len)) {
@@ -1256,7 +1307,7 @@ void wire__gen_code_register(gen *g, sb *c) {
   const wire_registry *r = g->r;
   put(c, "  w->fast = 1;\n");
   for (uint32_t i = 0; i < r->ntypes; i++) {
-    if (!g->ok[i]) continue;
+    if (!g->ok[i] || g->r->types[i].kind != WIRE_KIND_STRUCT) continue;
     if (wire__layout_of(g->ctx, i)) {
       g->nomem = true;
       return;
@@ -1310,7 +1361,7 @@ void wire__gen_code(gen *g, sb *c) {
   /* per message: the straight-line codecs for the modes they cover, the
    * interpreter for the rest */
   for (uint32_t i = 0; i < nt; i++) {
-    if (!g->ok[i]) continue;
+    if (!g->ok[i] || g->r->types[i].kind != WIRE_KIND_STRUCT) continue;
     char nm[160];
     wire__gen_cname(g, i, nm, sizeof nm);
     uint32_t li = g->layout_of[i];
@@ -1325,8 +1376,8 @@ void wire__gen_code(gen *g, sb *c) {
              "    %s__enc e;\n"
              "    e.ctx = ctx;\n    e.buf = e.p = s.buf;\n    e.end = s.buf + s.cap;\n"
              "    e.depth = 0;\n    e.max_depth = s.max_depth;\n"
-             "    e.trusted = (s.mode & WIRE_GEN_TRUSTED_TEXT) != 0;\n"
-             "    e.java = (s.mode & WIRE_GEN_STRING_JAVA) != 0;\n    e.nann = 0;\n"
+             "    e.text = (s.mode & WIRE_GEN_STRING_JAVA) ? 2 : !(s.mode & WIRE_GEN_TRUSTED_TEXT);\n"
+             "    e.nann = 0;\n"
              "    uint8_t *q = e.p;\n"
              "    int ok;\n", P);
       for (int mode = 0; mode < 2; mode++) {
