@@ -434,10 +434,8 @@ static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
   case WIRE_T_DECIMAL: return write_decimal(e, n);
   default:
     if (n->type == WIRE_T_BINARY || wire__is_array_type(n->type)) {
-      if (n->v.bytes.len > UINT32_MAX)
-        return efail(e, WIRE_E_LENGTH, "payload longer than 4 GiB");
-      wire__put_varu32(b, (uint32_t)n->v.bytes.len);
-      wire__put_bytes(b, n->v.bytes.p, (size_t)n->v.bytes.len);
+      if (!wire__enc_bytes(e, n->type, n->v.bytes.p, n->v.bytes.len, n->a))
+        return false;
       break;
     }
     return efail(e, WIRE_E_TYPE, "cannot encode a %s node",
@@ -457,6 +455,7 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
                       "payload holds at least one (R-PAYLOAD-1)");
   enc e;
   wire__enc_begin(&e, ctx);
+  ctx->n_oob_out = 0;
   /* The output goes straight into a wire_ctx_free_bytes block: its first
    * WIRE_OUT_PREFIX bytes are the block's header. */
   e.b.p = wire__out_take(ctx, 512, &e.b.cap);
@@ -467,7 +466,9 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
   e.b.len = e.base = WIRE_OUT_PREFIX;
   bool good = true;
   for (uint32_t r = 0; r < doc->nroots && good; r++) {
-    wire__put_u8(&e.b, 0x01);
+    wire__put_u8(&e.b, wire__enc_root_header(
+                           &e, ctx->oob || (doc->roots[r]->flags &
+                                            WIRE_NF_OOB_ROOT)));
     good = write_slot(&e, doc->roots[r], true, true, true, true, NULL);
     for (size_t i = 0; i < e.nmarked; i++) ((wire_node *)e.marked[i])->mark = 0;
     wire__enc_end_root(&e);
@@ -476,6 +477,7 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
   wire__enc_release(&e);
   if (!good) {
     wire__free(ctx, e.b.p, e.b.cap);
+    ctx->n_oob_out = 0;
     return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
   }
   *out = wire__out_finish(e.b.p, e.b.cap);
