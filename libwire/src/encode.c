@@ -142,7 +142,7 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
       return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
     }
     if (v->type == f->type_id && wire__is_array_type(v->type) &&
-        v->v.bytes.len <= UINT32_MAX) {
+        v->v.bytes.len <= UINT32_MAX && !e->oob) {
       wire__put_varu32(b, (uint32_t)v->v.bytes.len);
       wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
       return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
@@ -194,7 +194,7 @@ static bool write_struct(enc *e, wire_node *n) {
         continue;
       case WIRE_FOP_BYTES:
         if (v->type != lf[i].type->type_id || v->mark ||
-            v->v.bytes.len > UINT32_MAX)
+            v->v.bytes.len > UINT32_MAX || e->oob) /* markers: oob.c */
           break;
         wire__put_varu32(b, (uint32_t)v->v.bytes.len);
         wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
