@@ -81,7 +81,7 @@ static const help_opt dump_opts[] = {
     {NULL, NULL, NULL}};
 
 static const help_opt schema_opts[] = {
-    OPT_HEX, OPT_SCHEMA, OPT_BUFFERS_IN,
+    OPT_HEX, OPT_SCHEMA, OPT_PEER, OPT_BUFFERS_IN,
     {"--fingerprint", "TYPE", "print the fingerprint string and schema hash libwire computes\n"
                               "for struct TYPE of the --schema files"},
     {NULL, NULL, NULL}};

@@ -384,7 +384,8 @@ static int allowed(const char *cmd, const char *opt) {
     if (strcmp(opt, common[i]) == 0) return 1;
   int is_schema = strcmp(cmd, "schema") == 0;
   for (int i = 0; decoding[i]; i++)
-    if (strcmp(opt, decoding[i]) == 0) return !is_schema;
+    if (strcmp(opt, decoding[i]) == 0)
+      return !is_schema || !strcmp(opt, "--peer");
   if (strcmp(cmd, "decode") == 0)
     return !strcmp(opt, "--plain") || !strcmp(opt, "--pretty") ||
            !strcmp(opt, "--project") || !strcmp(opt, "--strict");
