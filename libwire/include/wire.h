@@ -251,7 +251,7 @@ WIRE_API void wire_ctx_free_bytes(wire_ctx *ctx, uint8_t *bytes);
 
 /* A payload whose root header is 03 may keep the bytes of binaries and
  * dense arrays outside the payload, in separate buffers numbered in the
- * order the values occur (spec/01-primitives.md 1.12, R-OOB-1..8: pyfory's
+ * order the values occur (spec/01-primitives.md 1.12.1, R-OOB-1..6: pyfory's
  * buffer_callback / buffers, Fory Java's BufferCallback / BufferObject).
  * Which bodies carry the in-band/out-of-band marker depends on the peer
  * (WIRE_OPT_PEER): binaries and dense arrays (Java, the default), binaries

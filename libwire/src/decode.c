@@ -601,10 +601,11 @@ bool wire__dec_decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
   memset(tm, 0, sizeof *tm);
   /* Values of `any`, and structs and ext values in compatible mode, always
    * carry their type meta: a declared bit for them is invalid (the encoder's
-   * static_type rule). */
+   * static_type rule) - except for a struct whose evolution is disabled,
+   * which pyfory writes under a declared bit (R-LIST-3, errata E-49). */
   if (f->type_id == WIRE_T_UNKNOWN ||
       (d->ctx->compatible && f->type_id >= WIRE_T_STRUCT &&
-       f->type_id <= WIRE_T_NAMED_EXT))
+       f->type_id <= WIRE_T_NAMED_EXT && !wire__fixed_struct(d->ctx, f)))
     return fail(d, WIRE_E_TYPE, d->in.p,
                 "declared type %s must carry its type meta",
                 wire_type_name(f->type_id));

@@ -226,7 +226,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   uint8_t h;
   if (n->flags & WIRE_NF_HDR_SET) {
     edecl = decl ? decl->elem : NULL;
-    if (edecl && !static_type(e, edecl)) edecl = NULL;
+    if (edecl && !wire__pol_declarable(e->ctx, edecl)) edecl = NULL;
     h = n->a;
     if (h & 0xF0)
       return efail(e, WIRE_E_ENCODE, "element header 0x%02x has reserved "
@@ -318,8 +318,10 @@ static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size,
 
 static bool write_map(enc *e, wire_node *n, const wire_ftype *decl) {
   /* Recorded chunks may declare any static type; fresh ones follow Java. */
-  const wire_ftype *kr = decl && decl->key && static_type(e, decl->key) ? decl->key : NULL;
-  const wire_ftype *vr = decl && decl->value && static_type(e, decl->value) ? decl->value : NULL;
+  const wire_ftype *kr = decl && decl->key && wire__pol_declarable(e->ctx, decl->key)
+                             ? decl->key : NULL;
+  const wire_ftype *vr = decl && decl->value && wire__pol_declarable(e->ctx, decl->value)
+                             ? decl->value : NULL;
   const wire_ftype *kd = decl ? map_decl(e, decl->key) : NULL;
   const wire_ftype *vd = decl ? map_decl(e, decl->value) : NULL;
   uint32_t count = n->small;

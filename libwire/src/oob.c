@@ -1,4 +1,4 @@
-/* oob.c - out-of-band buffers (spec/01-primitives.md 1.12, R-OOB-1..8):
+/* oob.c - out-of-band buffers (spec/01-primitives.md 1.12.1, R-OOB-1..6):
  * the buffers a decode reads and an encode writes, the in-band /
  * out-of-band marker in front of binary and dense array bodies in a root
  * whose header announces them (03), and the bands documents record. */
@@ -59,8 +59,8 @@ void wire__oob_free(wire_ctx *ctx) {
 /* ---- which bodies carry the marker ------------------------------------- */
 
 /* In a root with header 03: the Java runtime marks binaries and every
- * dense array (R-OOB-3), pyfory binaries only, Fory Go nothing (R-OOB-7,
- * errata E-48). */
+ * dense array, pyfory binaries only, Fory Go nothing (R-OOB-3, errata
+ * E-48). */
 bool wire__oob_marked(const wire_ctx *ctx, uint32_t type) {
   switch (ctx->peer) {
   case WIRE_PEER_GO: return false;

@@ -123,6 +123,16 @@ static inline bool wire__pol_static_type(const wire_ctx *ctx,
   return true;
 }
 
+/* Whether a recorded declared bit (list element header, map chunk header)
+ * may stand for values of a declared type: the static types, and in
+ * compatible mode a struct whose evolution is disabled, which pyfory writes
+ * so in maps (R-LIST-3, errata E-49; fresh values carry type meta). */
+static inline bool wire__pol_declarable(const wire_ctx *ctx,
+                                        const wire_ftype *f) {
+  return wire__pol_static_type(ctx, f) ||
+         (ctx->compatible && wire__fixed_struct(ctx, f));
+}
+
 /* Two values share type meta: same type id and, for user types, the same
  * type (R-WLIST-1). Arguments are each value's type, enum or union user
  * type id, names (named enums) and layout (structs). */
