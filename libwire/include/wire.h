@@ -756,6 +756,15 @@ WIRE_API int32_t wire_schema_load_fdl(wire_ctx *ctx, const char *text,
 /* Reads an FDL file and the files it imports (relative to the importing
  * file; each loaded once; cycles are errors) and registers their types. */
 WIRE_API int32_t wire_schema_load_fdl_file(wire_ctx *ctx, const char *path);
+/* Warnings of the last wire_schema_load_fdl[_file] call: what the load
+ * accepted but foryc reads differently, each "file:line:col: text" - today
+ * `[nullable = false]` on a message or any field, which libwire honours and
+ * foryc ignores, so foryc's code for the same file writes other bytes (spec
+ * R-FDL-2, R-FDLX-6, R-FDLX-8). */
+WIRE_API size_t wire_schema_warning_count(const wire_ctx *ctx);
+/* Warning `index`, NUL-terminated; NULL past the last. Owned by the
+ * context, valid until the next load or wire_ctx_free. */
+WIRE_API const char *wire_schema_warning(const wire_ctx *ctx, size_t index);
 /* Adds a directory where FDL imports are looked for when the imported file
  * is not next to the importing one (as foryc's -I; searched in the order
  * added). The text is copied. */

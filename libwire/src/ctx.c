@@ -159,6 +159,7 @@ void wire_ctx_free(wire_ctx *ctx) {
   wire__tape_scratch_free(ctx);
   wire__mem_free(ctx);
   wire__oob_free(ctx);
+  wire__fdl_warnings_free(ctx);
   wire__ctx_release_spares(ctx);
   for (uint32_t i = 0; i < ctx->n_import_dirs; i++)
     wire__free(ctx, ctx->import_dirs[i], strlen(ctx->import_dirs[i]) + 1);

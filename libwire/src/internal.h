@@ -43,6 +43,10 @@ struct wire_ctx {
    * importing file's directory (foryc -I), each NUL-terminated */
   char **import_dirs;
   uint32_t n_import_dirs;
+  /* wire_schema_warning: what the last FDL load warned about, each
+   * NUL-terminated (fdl.c) */
+  char **fdl_warnings;
+  size_t n_fdl_warnings;
   uint32_t max_depth;
   uint64_t max_binary;
   uint64_t max_collection;
@@ -102,6 +106,8 @@ int32_t wire__fail(wire_ctx *ctx, int32_t code, uint64_t offset,
 /* Allocates a block released by wire_ctx_free_bytes (size kept in front). */
 uint8_t *wire__bytes_alloc(wire_ctx *ctx, size_t size);
 int32_t wire__refs_reserve(wire_ctx *ctx, size_t n);
+/* Frees the warnings of the last FDL load (fdl.c). */
+void wire__fdl_warnings_free(wire_ctx *ctx);
 /* Frees the out-of-band buffer tables of the context (oob.c). */
 void wire__oob_free(wire_ctx *ctx);
 /* Frees the native memory layouts of the context (mem_layout.c). */
