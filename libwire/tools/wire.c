@@ -554,6 +554,9 @@ int main(int argc, char **argv) {
       wire_ctx_free(ctx);
       return rc;
     }
+    /* what foryc reads otherwise (spec R-FDL-2) */
+    for (size_t k = 0; k < wire_schema_warning_count(ctx); k++)
+      fprintf(stderr, "warning: %s\n", wire_schema_warning(ctx, k));
   }
   wire_ctx_set_option(ctx, WIRE_OPT_OUT_OF_BAND, o.oob);
   cli_buffers bufs;
