@@ -413,8 +413,10 @@ static int32_t parse_field_options(fdl_parser *P, fdl_field *fld) {
         fld->wire_ref = true;
       }
     }
-    if (fld && v.t == TK_FALSE && tok_is(P, name, "nullable"))
+    if (fld && v.t == TK_FALSE && tok_is(P, name, "nullable")) {
       fld->not_nullable = true; /* libwire extension */
+      fld->not_nullable_off = name->off;
+    }
     if (fld && tok_is(P, name, "wire_name") && v.t == TK_STRING) {
       if (v.slen == 0 || memchr(v.s, 0, v.slen) ||
           wire_meta_choose_encoding(WIRE_MSCTX_FIELD_NAME,
