@@ -434,10 +434,11 @@ public final class ExactWriter {
     return v;
   }
 
-  static Fory unionFory(boolean compatible) {
+  /** An instance with the types of foryc's generated classes (their own module). */
+  static Fory generatedFory(org.apache.fory.ForyModule module, boolean compatible) {
     Fory f = Fory.builder().withXlang(true).withCompatible(compatible).withRefTracking(false)
         .requireClassRegistration(true).build();
-    exu.ExuForyModule.INSTANCE.install(f);
+    module.install(f);
     return f;
   }
 
@@ -500,19 +501,12 @@ public final class ExactWriter {
     return s;
   }
 
-  static Fory shapesFory(boolean compatible) {
-    Fory f = Fory.builder().withXlang(true).withCompatible(compatible).withRefTracking(false)
-        .requireClassRegistration(true).build();
-    exs.ExsForyModule.INSTANCE.install(f);
-    return f;
-  }
-
   static Fory foryFor(String name, boolean compatible) {
     if (name.equals("shapes")) {
-      return shapesFory(compatible);
+      return generatedFory(exs.ExsForyModule.INSTANCE, compatible);
     }
     return name.startsWith("u") && unionValues().containsKey(name)
-        ? unionFory(compatible) : fory(compatible, ref(name));
+        ? generatedFory(exu.ExuForyModule.INSTANCE, compatible) : fory(compatible, ref(name));
   }
 
   /** Models written with a buffer callback. */

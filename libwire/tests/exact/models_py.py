@@ -315,17 +315,21 @@ UNION_FDL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
 _GEN = {}
 
 
-def union_module():
-    """The Python code foryc (fory-compiler 1.7.7) generates from
-    fixtures/schemas/exact/union.fdl, imported from a temporary directory."""
-    if "m" not in _GEN:
+def foryc_module(fdl, name):
+    """The Python code foryc (fory-compiler 1.7.7) generates from an FDL file
+    of fixtures/schemas/exact/, imported from a temporary directory."""
+    if name not in _GEN:
         out = tempfile.mkdtemp(prefix="wire-exact-foryc-")
-        subprocess.run(["foryc", "--python_out", out, UNION_FDL], check=True,
+        subprocess.run(["foryc", "--python_out", out, fdl], check=True,
                        capture_output=True, text=True, timeout=120)
         sys.path.insert(0, out)
-        import exu  # noqa: F401 (generated)
-        _GEN["m"] = exu
-    return _GEN["m"]
+        _GEN[name] = __import__(name)
+    return _GEN[name]
+
+
+def union_module():
+    """foryc's code for fixtures/schemas/exact/union.fdl."""
+    return foryc_module(UNION_FDL, "exu")
 
 
 def union_values():
@@ -341,16 +345,9 @@ SHAPES_FDL = os.path.join(os.path.dirname(UNION_FDL), "shapes.fdl")
 
 
 def shapes_module():
-    """foryc's Python code for fixtures/schemas/exact/shapes.fdl (the shapes
-    of the upstream compiler's collection.fdl and example.fdl)."""
-    if "s" not in _GEN:
-        out = tempfile.mkdtemp(prefix="wire-exact-foryc-")
-        subprocess.run(["foryc", "--python_out", out, SHAPES_FDL], check=True,
-                       capture_output=True, text=True, timeout=120)
-        sys.path.insert(0, out)
-        import exs  # noqa: F401 (generated)
-        _GEN["s"] = exs
-    return _GEN["s"]
+    """foryc's code for fixtures/schemas/exact/shapes.fdl (the shapes of the
+    upstream compiler's collection.fdl and example.fdl)."""
+    return foryc_module(SHAPES_FDL, "exs")
 
 
 def shapes_value():
@@ -380,14 +377,18 @@ def shapes_value():
 
 
 def shapes_fory(compatible):
-    f = pyfory.Fory(xlang=True, ref=False, compatible=compatible)
-    shapes_module().register_exs_types(f)
-    return f
+    return generated_fory(compatible, shapes_module().register_exs_types)
 
 
 def union_fory(compatible):
+    return generated_fory(compatible, union_module().register_exu_types)
+
+
+def generated_fory(compatible, register):
+    """An instance with the types of foryc's generated code (its own
+    registration function)."""
     f = pyfory.Fory(xlang=True, ref=False, compatible=compatible)
-    union_module().register_exu_types(f)
+    register(f)
     return f
 
 
