@@ -1294,4 +1294,10 @@ Test(fdl_api, nullable_false_on_message_fields_is_a_warning) {
   static const char plain[] = "package w2;\nmessage M { string s = 1; }\n";
   cr_assert_eq(wire_schema_load_fdl(ctx, plain, strlen(plain), "w2.fdl"), WIRE_OK);
   cr_assert_eq(wire_schema_warning_count(ctx), 0);
+  /* a file that says it is not for foryc (R-FDLX-10) */
+  static const char quiet[] = "package w3;\noption wire_warn_foryc = false;\n"
+                              "message I { int32 a = 1; }\n"
+                              "message O { I i = 1 [nullable = false]; }\n";
+  cr_assert_eq(wire_schema_load_fdl(ctx, quiet, strlen(quiet), "w3.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_warning_count(ctx), 0);
 }

@@ -183,6 +183,8 @@ struct fdl_file {
   bool has_pkg, no_auto_id;
   bool fields_by_name; /* option wire_fields_by_name (libwire extension) */
   bool nullable_map_keys; /* option wire_nullable_map_keys (extension) */
+  bool quiet_foryc;     /* option wire_warn_foryc = false (extension): no
+                           warnings where foryc reads the file otherwise */
   const char *wire_ns;  /* option wire_namespace = "..." (extension) */
   size_t wire_ns_len;
   int8_t evolving; /* option evolving: -1 unset */
