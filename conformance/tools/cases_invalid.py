@@ -21,7 +21,7 @@ class Builder:
         self.tests = []
 
     def add(self, area, group, key, name, hexstr, error, rules, ref=False, compatible=False, schemas=(), tags=(),
-            note=None, upstream=None):
+            note=None, upstream=None, buffers=()):
         hexstr = hexstr.replace(" ", "").lower()
         t = {"_area": area, "_key": key, "_group": group, "name": name, "rules": list(dict.fromkeys(rules)),
              "config": {"ref": ref, "compatible": compatible}, "schemas": list(schemas), "bytes": hexstr,
@@ -30,6 +30,8 @@ class Builder:
             t["upstream_case"] = upstream
         if note:
             t["note"] = note
+        if buffers:
+            t["buffers"] = list(buffers)
         self.tests.append(t)
 
     def bytes_of(self, area, key):
@@ -76,6 +78,35 @@ def hostile(b):
           "elements", "01ff160300 180412121212", "truncated", ["R-SEC-12", "R-LIST-7"])
 
 
+def out_of_band(b):
+    """Payloads with header 03 (spec 1.12.1), read with the Java runtime's
+    marker rule (binaries and dense arrays, R-OOB-3), with their buffers."""
+    A, G, T = "oob", "inv.oob", ["oob"]
+    R = ["R-OOB-2", "R-PAYLOAD-3"]
+    b.add(A, G, "marker 02", "binary marker 02 (only 00 and 01 are defined)", "03ff2902", "value", R, tags=T)
+    b.add(A, G, "marker ff", "int32_array marker ff", "03ff2eff", "value", R, tags=T + ["dense_array"])
+    b.add(A, G, "no marker", "the payload ends where the binary's marker is", "03ff29", "truncated",
+          R + ["R-PAYLOAD-4"], tags=T)
+    b.add(A, G, "no buffer", "an out-of-band binary and no buffer", "03ff2900", "truncated",
+          R + ["R-OOB-1", "R-OOB-4"], tags=T)
+    b.add(A, G, "one buffer short", "a list of two out-of-band binaries (Fory Java's bytes) with one buffer",
+          "03ff160208290000", "truncated", R + ["R-OOB-1", "R-OOB-4"], tags=T, buffers=["09"])
+    b.add(A, G, "buffer width", "an out-of-band int32_array whose buffer has 3 bytes", "03ff2e00", "length",
+          R + ["R-OOB-4", "R-BIN-2"], tags=T + ["dense_array"], buffers=["010203"])
+    b.add(A, G, "buffer width f64", "an out-of-band float64_array whose buffer has 12 bytes", "03ff3800",
+          "length", R + ["R-OOB-4", "R-BIN-2"], tags=T + ["dense_array"], buffers=["00" * 12])
+    b.add(A, G, "buffer bool", "an out-of-band bool_array whose buffer holds a byte 02", "03ff2b00", "value",
+          R + ["R-OOB-4", "R-BIN-3"], tags=T + ["dense_array"], buffers=["0102"])
+    b.add(A, G, "in band width", "an in-band int32_array of 3 bytes", "03ff2e0103010203", "length",
+          R + ["R-BIN-2"], tags=T + ["dense_array"])
+    b.add(A, G, "in band cut", "an in-band binary whose length is missing", "03ff2901", "truncated",
+          R + ["R-PAYLOAD-4"], tags=T)
+    b.add(A, G, "header 07", "header 07: a reserved bit with the out-of-band bit", "07ff2900", "header",
+          ["R-PAYLOAD-2", "R-PAYLOAD-3"], tags=T)
+    b.add(A, G, "second root", "a root with header 01, then one with header 03 whose binary marker is 02",
+          "01ff290100" + "03ff2902", "value", ["R-OOB-2", "R-PAYLOAD-3", "R-PAYLOAD-5"], tags=T)
+
+
 def build(valid):
     b = Builder(valid)
 
@@ -96,8 +127,7 @@ def build(valid):
     A, G = "header", "inv.header"
     for hb in ["00", "02", "04", "05", "09", "41", "81", "ff", "fd"]:
         b.add(A, G, "header %s" % hb, "header byte %s" % hb, hb + "ff070a", "header", ["R-PAYLOAD-2", "R-PAYLOAD-3"])
-    b.add(A, G, "header 03", "header 03: xlang with out-of-band buffers", "03ff070a", "unsupported",
-          ["R-PAYLOAD-3"])
+    # 03 (xlang, out-of-band buffers) is valid (R-PAYLOAD-3); its errors are in oob.json
     b.add(A, G, "trailing ff", "a byte ff after a complete root", "01ff070aff", "header", ["R-PAYLOAD-4"])
     b.add(A, G, "trailing 00", "a byte 00 after a complete root", "01ff070a00", "header", ["R-PAYLOAD-4"])
     b.add(A, G, "trailing 01", "a lone header byte after a complete root", "01ff070a01", "truncated",
@@ -355,6 +385,9 @@ def build(valid):
           "01ff16" + ("01081801000115160461" * 100) + "00", "depth", ["R-LIMIT-1", "R-SEC-4"])
     b.add(A, G, "ref cycle bomb", "a tracked list nested 200 deep whose innermost element refers to the root",
           "010016" + "010916" + "00010916" * 199 + "fe00", "depth", ["R-LIMIT-1", "R-SEC-3", "R-SEC-4"], ref=True)
+
+    # -- out-of-band buffers (issue 11 item 14) --------------------------------------------------
+    out_of_band(b)
 
     # -- hostile input (issue 9): budgets and cross-root state ----------------------------------
     hostile(b)

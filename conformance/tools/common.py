@@ -26,7 +26,7 @@ SUITE_VERSION = "0.1.0"
 # Wire-choice annotations (spec/notation.md N-3, conformance/PROTOCOL.md).
 WIRE_CHOICES = frozenset({
     "enc", "header", "chunks", "tracked", "approx", "iso", "typedef", "ns_enc", "name_enc",
-    "ns_hash", "name_hash", "ns_xref", "name_xref",
+    "ns_hash", "name_hash", "ns_xref", "name_xref", "band", "oob",
 })
 
 

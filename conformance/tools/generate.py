@@ -555,9 +555,9 @@ def add_schema_rules(tests):
 # ---------------------------------------------------------------------------
 
 VALID_KEYS = ["id", "name", "rules", "config", "schemas", "values", "bytes", "alternatives", "writers",
-              "confirmed_by", "readers", "tags", "since", "upstream_case", "note"]
+              "confirmed_by", "readers", "tags", "since", "upstream_case", "note", "buffers"]
 INVALID_KEYS = ["id", "name", "rules", "config", "schemas", "bytes", "error", "offset", "tags", "since", "upstream_case",
-                "note"]
+                "note", "buffers"]
 
 
 def public(t):

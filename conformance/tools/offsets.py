@@ -31,6 +31,8 @@ def compute(tests):
         for i, t in enumerate(tests):
             req = {"id": i, "op": "decode", "config": t.get("config", {}), "schemas": t.get("schemas", []),
                    "hex": t["bytes"]}
+            if t.get("buffers"):  # out-of-band buffers (spec 1.12.1)
+                req["buffers"] = t["buffers"]
             p.stdin.write(json.dumps(req) + "\n")
             p.stdin.flush()
             r = json.loads(p.stdout.readline())

@@ -166,7 +166,10 @@ def _peer(tests, details):
             details.append("%s: no model in its note" % t["id"])
             continue
         key = "%s.%s" % (m.group(1), "compat" if t["config"]["compatible"] else "same")
-        by_rt.setdefault(t["config"]["peer"], []).append((i, key, bytes.fromhex(t["bytes"])))
+        # with its out-of-band buffers, if any (spec 1.12.1)
+        data = harness.with_buffers(bytes.fromhex(t["bytes"]),
+                                    [bytes.fromhex(b) for b in t.get("buffers", [])])
+        by_rt.setdefault(t["config"]["peer"], []).append((i, key, data))
     got = {}
     for rt, items in by_rt.items():
         verdicts = harness.peer(rt).read_back({k: b for _i, k, b in items})

@@ -158,6 +158,8 @@ void wire_ctx_free(wire_ctx *ctx) {
   wire__reg_free(ctx);
   wire__tape_scratch_free(ctx);
   wire__mem_free(ctx);
+  wire__oob_free(ctx);
+  wire__fdl_warnings_free(ctx);
   wire__ctx_release_spares(ctx);
   for (uint32_t i = 0; i < ctx->n_import_dirs; i++)
     wire__free(ctx, ctx->import_dirs[i], strlen(ctx->import_dirs[i]) + 1);
@@ -271,6 +273,13 @@ static int32_t set_option(wire_ctx *ctx, int32_t opt, int64_t v) {
     ctx->peer = (uint8_t)v;
     return WIRE_OK;
   case WIRE_OPT_PROJECT_STRICT: ctx->project_strict = v != 0; return WIRE_OK;
+  case WIRE_OPT_OUT_OF_BAND: ctx->oob = v != 0; return WIRE_OK;
+  case WIRE_OPT_OOB_MIN_BYTES:
+    if (v < 0)
+      return wire__fail(ctx, WIRE_E_ARG, 0, "a negative size (%lld)",
+                        (long long)v);
+    ctx->oob_min = (uint64_t)v;
+    return WIRE_OK;
   default:
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown option %d", (int)opt);
   }
@@ -298,6 +307,8 @@ int64_t wire_ctx_get_option(const wire_ctx *ctx, int32_t opt) {
   case WIRE_OPT_TRUSTED_TEXT: return ctx->trusted_text;
   case WIRE_OPT_PEER: return ctx->peer;
   case WIRE_OPT_PROJECT_STRICT: return ctx->project_strict;
+  case WIRE_OPT_OUT_OF_BAND: return ctx->oob;
+  case WIRE_OPT_OOB_MIN_BYTES: return (int64_t)ctx->oob_min;
   default: return -1;
   }
 }

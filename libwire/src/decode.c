@@ -601,10 +601,11 @@ bool wire__dec_decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
   memset(tm, 0, sizeof *tm);
   /* Values of `any`, and structs and ext values in compatible mode, always
    * carry their type meta: a declared bit for them is invalid (the encoder's
-   * static_type rule). */
+   * static_type rule) - except for a struct whose evolution is disabled,
+   * which pyfory writes under a declared bit (R-LIST-3, errata E-49). */
   if (f->type_id == WIRE_T_UNKNOWN ||
       (d->ctx->compatible && f->type_id >= WIRE_T_STRUCT &&
-       f->type_id <= WIRE_T_NAMED_EXT))
+       f->type_id <= WIRE_T_NAMED_EXT && !wire__fixed_struct(d->ctx, f)))
     return fail(d, WIRE_E_TYPE, d->in.p,
                 "declared type %s must carry its type meta",
                 wire_type_name(f->type_id));
@@ -941,6 +942,11 @@ WIRE_DEC_HOT bool wire__dec_bytes(dec *d, uint8_t type, const uint8_t **out,
   const uint8_t *s = d->in.p;
   uint32_t w = type == WIRE_T_BINARY ? 1 : wire_type_array_width(type);
   if (!w) return fail(d, WIRE_E_TYPE, s, "type %u has no body reader", type);
+  if (WIRE_UNLIKELY(d->oob) && wire__oob_marked(d->ctx, type)) {
+    int r = wire__dec_oob_marker(d, type, w, out, len_out);
+    if (r) return r > 0;
+    s = d->in.p;
+  }
   uint32_t len;
   if (!wire__get_varu32(&d->in, &len)) return false;
   if (len % w)
@@ -1016,9 +1022,11 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
     {
       const uint8_t *p = NULL;
       uint32_t len = 0;
+      d->band = 0;
       if (!wire__dec_bytes(d, tm->type, &p, &len)) return false;
       n->v.bytes.p = p;
       n->v.bytes.len = len;
+      n->a = d->band; /* the band it was read with (oob.c) */
       return true;
     }
   }
@@ -1032,6 +1040,7 @@ void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
   d->doc = doc;
   d->arena = doc ? &doc->arena : arena;
   d->unbacked = wire__dec_unbacked_budget(len);
+  ctx->oob_used = 0;
   /* The meta string hash key: addresses (ASLR) and a counter, mixed. */
   static _Atomic uint64_t calls;
   uint64_t x = (uint64_t)(uintptr_t)d ^ ((uint64_t)(uintptr_t)ctx << 17) ^
@@ -1089,15 +1098,14 @@ bool wire__dec_root_header(dec *d, size_t roots) {
   wire__dec_root(d);
   const uint8_t *s = d->in.p;
   uint8_t h = *d->in.p++;
-  if (h != 0x01) {
-    if ((h & 0x01) && (h & 0x02) && !(h & 0xFC))
-      return fail(d, WIRE_E_UNSUPPORTED, s, "out-of-band buffers (header "
-                  "0x%02x)", h);
-    return fail(d, WIRE_E_HEADER, s, "header 0x%02x: expected 0x01 (xlang)", h);
-  }
+  if (h != 0x01 && h != 0x03)
+    return fail(d, WIRE_E_HEADER, s, "header 0x%02x: expected 0x01 (xlang) "
+                "or 0x03 (xlang, out-of-band buffers)", h);
+  d->oob = h == 0x03; /* R-PAYLOAD-3 */
   if (d->dump) {
-    char text[64];
-    snprintf(text, sizeof text, "header 0x01: xlang (root value #%zu)", roots);
+    char text[80];
+    snprintf(text, sizeof text, "header 0x%02x: xlang%s (root value #%zu)", h,
+             d->oob ? ", out-of-band buffers" : "", roots);
     d->dump(d->dump_user, wire__off(&d->in, s), 1, 0, text);
   }
   return true;
@@ -1129,6 +1137,7 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
       st = ctx->err_code ? ctx->err_code : WIRE_E_STATE;
       break;
     }
+    if (d.oob) root->flags |= WIRE_NF_OOB_ROOT;
     if (wire_doc_add_root(doc, root) != WIRE_OK) {
       st = WIRE_E_NOMEM;
       break;

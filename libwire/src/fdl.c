@@ -127,6 +127,51 @@ int32_t vfail(fdl_loader *L, const fdl_file *f, int32_t code,
                     what);
 }
 
+void wire__fdl_warnings_free(wire_ctx *ctx) {
+  for (size_t i = 0; i < ctx->n_fdl_warnings; i++)
+    wire__free(ctx, ctx->fdl_warnings[i], strlen(ctx->fdl_warnings[i]) + 1);
+  wire__free(ctx, ctx->fdl_warnings, ctx->n_fdl_warnings * sizeof(char *));
+  ctx->fdl_warnings = NULL;
+  ctx->n_fdl_warnings = 0;
+}
+
+int32_t wire__fdl_warn(fdl_loader *L, const fdl_file *f, size_t off,
+                       const char *fmt, ...) {
+  wire_ctx *ctx = L->ctx;
+  if (ctx->n_fdl_warnings >= 4096) return WIRE_OK; /* enough said */
+  char what[256], text[320];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  unsigned line, col;
+  line_col(f, off, &line, &col);
+  int n = snprintf(text, sizeof text, "%s:%u:%u: %s", f->name, line, col, what);
+  size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
+  char *copy = wire__alloc(ctx, len + 1);
+  char **list = copy ? wire__realloc(ctx, ctx->fdl_warnings,
+                                     ctx->n_fdl_warnings * sizeof(char *),
+                                     (ctx->n_fdl_warnings + 1) * sizeof(char *))
+                     : NULL;
+  if (!list) {
+    wire__free(ctx, copy, len + 1);
+    return nomem(L);
+  }
+  memcpy(copy, text, len);
+  copy[len] = 0;
+  list[ctx->n_fdl_warnings++] = copy;
+  ctx->fdl_warnings = list;
+  return WIRE_OK;
+}
+
+size_t wire_schema_warning_count(const wire_ctx *ctx) {
+  return ctx ? ctx->n_fdl_warnings : 0;
+}
+
+const char *wire_schema_warning(const wire_ctx *ctx, size_t index) {
+  return ctx && index < ctx->n_fdl_warnings ? ctx->fdl_warnings[index] : NULL;
+}
+
 /* A syntax error (what foryc's lexer/parser rejects). */
 int32_t syn(fdl_loader *L, const fdl_file *f, size_t off,
                    const char *fmt, ...) {
@@ -467,6 +512,7 @@ static void loader_init(fdl_loader *L, wire_ctx *ctx) {
   memset(L, 0, sizeof *L);
   L->ctx = ctx;
   L->arena.ctx = ctx;
+  wire__fdl_warnings_free(ctx); /* the warnings are the last load's */
 }
 
 static void loader_free(fdl_loader *L) {

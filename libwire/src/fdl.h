@@ -113,6 +113,7 @@ struct fdl_field { /* message field or union case */
   /* libwire extensions (field options foryc ignores): */
   bool wire_set;           /* [wire_set = true]: a list<T> that is a SET */
   bool not_nullable;       /* [nullable = false] on a message or any field */
+  size_t not_nullable_off; /* where that option is (for the warning) */
   bool wire_ref;           /* [wire_ref = true]: the list/set/map object itself
                               is reference-tracked (R-FDLX-9) */
   const char *wire_name;   /* [wire_name = "x"]: the name on the wire */
@@ -182,6 +183,8 @@ struct fdl_file {
   bool has_pkg, no_auto_id;
   bool fields_by_name; /* option wire_fields_by_name (libwire extension) */
   bool nullable_map_keys; /* option wire_nullable_map_keys (extension) */
+  bool quiet_foryc;     /* option wire_warn_foryc = false (extension): no
+                           warnings where foryc reads the file otherwise */
   const char *wire_ns;  /* option wire_namespace = "..." (extension) */
   size_t wire_ns_len;
   int8_t evolving; /* option evolving: -1 unset */
@@ -243,6 +246,10 @@ char *adup(fdl_loader *L, const char *s, size_t n);
 char *ajoin(fdl_loader *L, const char *a, size_t al, const char *b, size_t bl, size_t *out_len);
 void *anew(fdl_loader *L, size_t size);
 void line_col(const fdl_file *f, size_t off, unsigned *line, unsigned *col);
+/* Adds "file:line:col: text" to the context's warnings of this load
+ * (wire_schema_warning); WIRE_E_NOMEM if it cannot. */
+int32_t wire__fdl_warn(fdl_loader *L, const fdl_file *f, size_t off,
+                       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 int32_t nomem(fdl_loader *L);
 int32_t rewrap(fdl_loader *L, const fdl_file *f, size_t off, int32_t st);
 __attribute__((format(printf, 4, 5)))

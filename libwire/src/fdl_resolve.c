@@ -393,6 +393,15 @@ static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
    * as runtime classes declare struct fields by default, and an any field
    * without a null flag, as pyfory declares a plain Any (R-FDLX-8). */
   if (a->not_nullable) ft->nullable = 0;
+  /* foryc ignores the option on a message or any field: its code for this
+   * file writes a null flag where libwire writes none (R-FDL-2), unless the
+   * file says it is not for foryc (R-FDLX-10) */
+  if (a->not_nullable && (message || is_any(x)) && !f->quiet_foryc)
+    TRY(wire__fdl_warn(L, f, a->not_nullable_off, "[nullable = false] on %s "
+                       "field %.*s: libwire writes it without a null flag "
+                       "(%s), foryc ignores the option and its generated code "
+                       "writes one", message ? "message" : "any", (int)a->nlen,
+                       a->name, message ? "R-FDLX-6" : "R-FDLX-8"));
   ft->ref = a->ref || a->wire_ref;
   if (a->wire_set && ft->type_id == WIRE_T_LIST) ft->type_id = WIRE_T_SET;
   const char *fname = a->wire_name ? a->wire_name : a->name;

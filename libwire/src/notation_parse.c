@@ -62,7 +62,7 @@ static const char *vtext(const wj *v) { return is_str(v) ? v->u.s : "?"; }
 static const char *const annotations[] = {
     "anchor", "tracked", "enc", "header", "chunks", "ns_enc", "name_enc",
     "ns_hash", "name_hash", "ns_xref", "name_xref", "ns_again", "name_again",
-    "approx", "iso", NULL};
+    "approx", "iso", "band", "oob", NULL};
 
 static bool is_annotation(const char *k, size_t n) {
   for (int i = 0; annotations[i]; i++)
@@ -133,6 +133,26 @@ static int32_t remember(parser *p, const wj *j, wire_node *n) {
 }
 
 /* ---- wire-choice annotations ------------------------------------------------ */
+
+/* "band" of a binary or dense array and "oob" of a root (N-3, R-OOB-6). */
+static int32_t oob_annotations(parser *p, const wj *j, int32_t t,
+                               wire_node *n) {
+  wj *b = wire__json_get(j, "band"), *o = wire__json_get(j, "oob");
+  if (b) {
+    if (t != WIRE_T_BINARY && !wire_type_array_width((uint32_t)t))
+      return perr(p, b, "\"band\" is for binaries and dense arrays");
+    if (!str_is(b, "in") && !str_is(b, "out"))
+      return perr(p, b, "\"band\" takes \"in\" or \"out\"");
+    wire_node_set_band(n, str_is(b, "out") ? WIRE_BAND_OUT : WIRE_BAND_IN);
+  }
+  if (o) {
+    if (p->depth != 1) return perr(p, o, "\"oob\" is for root values only");
+    if (o->kind != WJ_TRUE && o->kind != WJ_FALSE)
+      return perr(p, o, "\"oob\" must be a boolean");
+    if (o->kind == WJ_TRUE) n->flags |= WIRE_NF_OOB_ROOT;
+  }
+  return WIRE_OK;
+}
 
 static int32_t msenc(parser *p, const wj *j, const char *key, int32_t *out) {
   wj *v = wire__json_get(j, key);
@@ -729,6 +749,7 @@ static int32_t parse_node(parser *p, const wj *j, wire_node **out) {
   if (++p->depth > WJ_MAX_DEPTH) return perr(p, j, "nesting too deep");
   int32_t st = p_value(p, t, key, j, tk->value, out);
   if (!st && !anchors_early(t)) st = remember(p, j, *out);
+  if (!st) st = oob_annotations(p, j, t, *out);
   p->depth--;
   return st;
 }

@@ -585,6 +585,10 @@ static int32_t print_node(printer *p, const wire_node *n) {
   int32_t st = print_value(p, &any, n, wire_node_type(n));
   if (st) return st;
   ref_annotations(p, &any, n);
+  /* out-of-band buffers (N-3, R-OOB-6) */
+  int32_t band = wire_node_band(n);
+  if (band != WIRE_BAND_POLICY) key_str(p, &any, "band", band ? "out" : "in");
+  if (p->depth == 1 && (n->flags & WIRE_NF_OOB_ROOT)) key_true(p, &any, "oob");
   wire__tout_close(p->o, '}', any);
   p->depth--;
   return p->o->status;

@@ -1228,7 +1228,7 @@ static const bad bad_payloads[] = {
     {"", WIRE_E_TRUNCATED, 0, "empty input"},
     {"02ff0101", WIRE_E_HEADER, 0, "header without the xlang bit"},
     {"0dff0101", WIRE_E_HEADER, 0, "reserved header bits"},
-    {"03ff0101", WIRE_E_UNSUPPORTED, 0, "out-of-band buffers"},
+    {"03ff2900", WIRE_E_TRUNCATED, 3, "out-of-band binary, no buffer given"},
     {"01", WIRE_E_TRUNCATED, 1, "header only"},
     {"01ff07", WIRE_E_TRUNCATED, 3, "varint64 missing"},
     {"01ff0780", WIRE_E_TRUNCATED, 3, "varint64 cut"},

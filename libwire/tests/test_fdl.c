@@ -1255,3 +1255,49 @@ Test(fdl_api, field_introspection_in_wire_order) {
   cr_assert_eq(wire_schema_field_type_info(NULL, &tid, NULL, NULL, NULL, NULL,
                                            NULL, NULL), WIRE_E_ARG);
 }
+
+/* [nullable = false] on a message or any field: honoured, and reported as
+ * a warning because foryc ignores it (spec R-FDL-2); other fields with it,
+ * and files without it, give none. A load forgets the last one's. */
+Test(fdl_api, nullable_false_on_message_fields_is_a_warning) {
+  static const char fdl[] =
+      "package w;\n"
+      "message Inner { int32 a = 1; }\n"
+      "message Outer {\n"
+      "  Inner plain = 1;\n"
+      "  Inner strict = 2 [nullable = false];\n"
+      "  any payload = 3 [nullable = false];\n"
+      "  string s = 4 [nullable = false];\n"
+      "}\n";
+  cr_assert_eq(wire_schema_warning_count(ctx), 0);
+  cr_assert_eq(wire_schema_load_fdl(ctx, fdl, strlen(fdl), "w.fdl"), WIRE_OK,
+               "%s", wire_ctx_error_message(ctx));
+  cr_assert_eq(wire_schema_warning_count(ctx), 2);
+  cr_assert(strstr(wire_schema_warning(ctx, 0),
+                   "w.fdl:5:21: [nullable = false] on message field strict") ==
+                wire_schema_warning(ctx, 0),
+            "%s", wire_schema_warning(ctx, 0));
+  cr_assert(strstr(wire_schema_warning(ctx, 1), "w.fdl:6:20: [nullable = false] "
+                                                "on any field payload") != NULL,
+            "%s", wire_schema_warning(ctx, 1));
+  cr_assert(strstr(wire_schema_warning(ctx, 1), "foryc ignores") != NULL);
+  cr_assert_null(wire_schema_warning(ctx, 2));
+  cr_assert_null(wire_schema_warning(NULL, 0));
+  /* the field is not nullable all the same */
+  uint32_t t;
+  cr_assert_eq(wire_schema_find_type(ctx, "w.Outer", 7, &t), WIRE_OK);
+  char fp[256];
+  size_t n;
+  uint32_t hash;
+  cr_assert_eq(wire_schema_fingerprint(ctx, t, fp, sizeof fp, &n, &hash), WIRE_OK);
+  cr_assert(strstr(fp, "2,0,0,0;") != NULL, "%s", fp);
+  static const char plain[] = "package w2;\nmessage M { string s = 1; }\n";
+  cr_assert_eq(wire_schema_load_fdl(ctx, plain, strlen(plain), "w2.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_warning_count(ctx), 0);
+  /* a file that says it is not for foryc (R-FDLX-10) */
+  static const char quiet[] = "package w3;\noption wire_warn_foryc = false;\n"
+                              "message I { int32 a = 1; }\n"
+                              "message O { I i = 1 [nullable = false]; }\n";
+  cr_assert_eq(wire_schema_load_fdl(ctx, quiet, strlen(quiet), "w3.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_warning_count(ctx), 0);
+}

@@ -391,3 +391,53 @@ Test(ffi, accessors_on_the_wrong_kind_return_nothing) {
   v_of_p("wire_doc_free", doc);
   v_of_p("wire_ctx_free", ctx);
 }
+
+/* Out-of-band buffers through libffi: a pointer to an array of pointers and
+ * one of size_t in, a pointer and a size_t out through out-pointers. Fory
+ * Java's list of two byte[] out of band, decoded, then written again with
+ * the options on (spec 1.12.1). */
+Test(ffi, out_of_band_buffers) {
+  static const uint8_t java[] = {0x03, 0xff, 0x16, 0x02, 0x08, 0x29, 0x00, 0x00};
+  static const uint8_t b0[] = {0x09}, b1[] = {0x08};
+  const uint8_t *bufs[2] = {b0, b1};
+  size_t lens[2] = {1, 1}, count = 2;
+  void *ctx = p_of_void("wire_ctx_new");
+  const uint8_t *const *bp = bufs;
+  const size_t *lp = lens;
+  ffi_type *t4[] = {&ffi_type_pointer, &ffi_type_pointer, &ffi_type_pointer,
+                    SIZE_T_FFI};
+  void *v4[] = {&ctx, &bp, &lp, &count};
+  cr_assert_eq((int32_t)call("wire_ctx_set_oob_buffers", &ffi_type_sint32, 4,
+                             t4, v4).s, WIRE_OK);
+  void *doc = NULL;
+  cr_assert_eq(decode(ctx, java, sizeof java, &doc), WIRE_OK);
+  cr_assert_eq(size_of_p("wire_ctx_oob_used", ctx), 2);
+  void *list = p_of_p_size("wire_doc_root", doc, 0);
+  void *e1 = p_of_p_size("wire_node_child", list, 1);
+  cr_assert_eq(i32_of_p("wire_node_band", e1), WIRE_BAND_OUT);
+  ffi_type *t2[] = {&ffi_type_pointer, SIZE_T_FFI};
+  size_t zero = 0;
+  void *v2[] = {&doc, &zero};
+  cr_assert_eq((int32_t)call("wire_doc_root_oob", &ffi_type_sint32, 2, t2, v2).s, 1);
+  cr_assert_eq(set_option(ctx, WIRE_OPT_OUT_OF_BAND, 1), WIRE_OK);
+  uint8_t *out = NULL;
+  size_t len = 0;
+  cr_assert_eq(encode(ctx, doc, &out, &len), WIRE_OK);
+  cr_assert_eq(len, sizeof java);
+  cr_assert_arr_eq(out, java, len);
+  cr_assert_eq(size_of_p("wire_ctx_oob_count", ctx), 2);
+  const uint8_t *p = NULL;
+  size_t plen = 0, one = 1;
+  const uint8_t **pp = &p;
+  size_t *plp = &plen;
+  ffi_type *tb[] = {&ffi_type_pointer, SIZE_T_FFI, &ffi_type_pointer,
+                    &ffi_type_pointer};
+  void *vb[] = {&ctx, &one, &pp, &plp};
+  cr_assert_eq((int32_t)call("wire_ctx_oob_buffer", &ffi_type_sint32, 4, tb,
+                             vb).s, WIRE_OK);
+  cr_assert_eq(plen, 1);
+  cr_assert_eq(p, b1, "the buffer is the one given, not a copy");
+  free_bytes(ctx, out);
+  v_of_p("wire_doc_free", doc);
+  v_of_p("wire_ctx_free", ctx);
+}

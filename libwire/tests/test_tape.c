@@ -47,6 +47,17 @@ static char *hex(const uint8_t *p, size_t n) {
 }
 
 /* A context for a fixture test: its options and schemas. */
+/* The out-of-band buffers of the current fixture (spec 1.12.1): set on its
+ * context, freed by fixture_free. */
+static uint8_t *fx_buf[16];
+static size_t fx_len[16], fx_n;
+
+static void fixture_free(wire_ctx *ctx) {
+  wire_ctx_free(ctx);
+  for (size_t i = 0; i < fx_n; i++) free(fx_buf[i]);
+  fx_n = 0;
+}
+
 static wire_ctx *fixture_ctx(const json_t *t) {
   wire_ctx *ctx = wire_ctx_new();
   cr_assert_not_null(ctx);
@@ -68,6 +79,13 @@ static wire_ctx *fixture_ctx(const json_t *t) {
     cr_assert_eq(st, WIRE_OK, "%s: %s", json_string_value(s),
                  wire_ctx_error_message(ctx));
   }
+  const json_t *bufs = json_object_get(t, "buffers");
+  fx_n = json_array_size(bufs);
+  cr_assert(fx_n <= 16);
+  json_array_foreach(bufs, i, s) fx_buf[i] = unhex(json_string_value(s), &fx_len[i]);
+  if (fx_n)
+    cr_assert_eq(wire_ctx_set_oob_buffers(ctx, (const uint8_t *const *)fx_buf,
+                                          fx_len, fx_n), WIRE_OK);
   return ctx;
 }
 
@@ -244,7 +262,7 @@ Test(fixtures, valid_and_invalid) {
       }
       free(bytes);
       wire_writer_free(w);
-      wire_ctx_free(ctx);
+      fixture_free(ctx);
     }
     json_decref(file);
   }
@@ -919,7 +937,7 @@ Test(decode, mutated_fixtures) {
       }
       free(m);
       free(bytes);
-      wire_ctx_free(ctx);
+      fixture_free(ctx);
     }
     json_decref(file);
   }

@@ -23,7 +23,19 @@ typedef struct {
   int nschemas;
   const char *import_dirs[CLI_MAX_SCHEMAS]; /* -I DIR */
   int nimport_dirs;
+  const char *buffer_files[CLI_MAX_SCHEMAS]; /* --buffer FILE */
+  int nbuffer_files;
+  const char *buffers_prefix; /* --buffers PREFIX */
+  int oob;                    /* encode --oob */
+  const struct cli_buffers_s *buffers; /* what --buffer/--buffers loaded */
 } cli_opts;
+
+/* Out-of-band buffers read from files (buffers.c). */
+typedef struct cli_buffers_s {
+  uint8_t **data;
+  size_t *lens;
+  size_t n, cap;
+} cli_buffers;
 
 /* `error: CLASS at byte N: MESSAGE` on stderr after flushing stdout;
  * returns 1. */
@@ -46,6 +58,16 @@ int cli_decode_auto(wire_ctx *ctx, const cli_opts *o, const uint8_t *data,
                     size_t len, wire_doc **doc, int *compatible);
 /* The schema's only struct: 0 and *type; 1 if none, 2 if several. */
 int cli_only_struct(wire_ctx *ctx, uint32_t *type);
+
+/* Reads the --buffer files and the --buffers PREFIX.0, .1, ... files and
+ * hands them to ctx; prints the error and returns 1 on failure. */
+int cli_buffers_load(wire_ctx *ctx, const cli_opts *o, cli_buffers *b);
+/* After a decode: buffers given but not read are an error (`trailing`). */
+int cli_buffers_check_used(wire_ctx *ctx, const cli_buffers *b);
+void cli_buffers_free(cli_buffers *b);
+/* After an encode: writes its out-of-band buffers to --buffers PREFIX.N
+ * (an error when there are some and no --buffers). */
+int cli_buffers_write(wire_ctx *ctx, const cli_opts *o);
 
 int cli_cmd_dump(wire_ctx *ctx, const cli_opts *o);
 int cli_cmd_schema(wire_ctx *ctx, const cli_opts *o);

@@ -16,7 +16,7 @@
 static const char *const node_annotations[] = {
     "enc", "header", "chunks", "tracked", "approx", "iso", "ns_enc",
     "name_enc", "ns_hash", "name_hash", "ns_xref", "name_xref", "ns_again",
-    "name_again", NULL};
+    "name_again", "band", "oob", NULL};
 
 
 static int in_list(const char *const *list, const char *s) {

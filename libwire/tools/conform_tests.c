@@ -33,6 +33,8 @@ static char *decode_check(runner *r, const json_t *base, const char *hex,
 }
 
 static json_t *request_base(runner *r, const json_t *t);
+static json_t *alt_base(const json_t *base, const json_t *a);
+static int same_buffers(const json_t *got, const json_t *want);
 
 /* The "readers" checks of a valid test (fixtures/schema.json): decode
  * "bytes" with the reader's schemas and "project": the projected root
@@ -112,7 +114,9 @@ static char *run_valid(runner *r, const json_t *t, const json_t *base) {
     char *w = cf_dump_short(json_object_get(a, "writers"), 60);
     char *what = cf_fmt("decode of alternative %zu (writers %s)", i, w);
     free(w);
-    err = decode_check(r, base, ab, values, what);
+    json_t *abase = alt_base(base, a);
+    err = decode_check(r, abase, ab, values, what);
+    json_decref(abase);
     free(what);
     if (err) return err;
   }
@@ -125,12 +129,21 @@ static char *run_valid(runner *r, const json_t *t, const json_t *base) {
     return m;
   }
   const char *got = json_string_value(cf_success(r, resp, "hex", "encode", &err));
-  if (got && !cf_streq_hex(got, bytes)) {
+  const json_t *got_bufs = json_object_get(resp, "buffers");
+  if (got && cf_streq_hex(got, bytes) &&
+      !same_buffers(got_bufs, json_object_get(t, "buffers"))) {
+    char *g = cf_dump_short(got_bufs, 240);
+    err = cf_fmt("encode: the payload is right, its out-of-band buffers are "
+                 "%s", g);
+    free(g);
+  } else if (got && !cf_streq_hex(got, bytes)) {
     int alt_ok = 0;
     for (size_t i = 0; !r->strict && i < json_array_size(alts); i++) {
-      const char *ab =
-          json_string_value(json_object_get(json_array_get(alts, i), "bytes"));
-      if (ab && cf_streq_hex(got, ab)) alt_ok = 1;
+      const json_t *a = json_array_get(alts, i);
+      const char *ab = json_string_value(json_object_get(a, "bytes"));
+      if (ab && cf_streq_hex(got, ab) &&
+          same_buffers(got_bufs, json_object_get(a, "buffers")))
+        alt_ok = 1;
     }
     if (!alt_ok) {
       char *g = cf_oneline(got, 240), *b = cf_oneline(bytes, 240);
@@ -251,7 +264,33 @@ static json_t *request_base(runner *r, const json_t *t) {
     }
   }
   json_object_set_new(base, "schemas", abs);
+  /* out-of-band buffers of "bytes" (spec R-OOB-1): sent with every
+   * decode of the test */
+  const json_t *bufs = json_object_get(t, "buffers");
+  if (json_array_size(bufs)) json_object_set(base, "buffers", (json_t *)bufs);
   return base;
+}
+
+/* The base of a decode of alternative `a`: its own buffers, if any. */
+static json_t *alt_base(const json_t *base, const json_t *a) {
+  json_t *b = json_deep_copy(base);
+  json_object_del(b, "buffers");
+  const json_t *bufs = json_object_get(a, "buffers");
+  if (json_array_size(bufs)) json_object_set(b, "buffers", (json_t *)bufs);
+  return b;
+}
+
+/* Whether an encode response's "buffers" are the expected ones (absent
+ * and empty are the same). */
+static int same_buffers(const json_t *got, const json_t *want) {
+  size_t n = json_array_size(got);
+  if (n != json_array_size(want)) return 0;
+  for (size_t i = 0; i < n; i++) {
+    const char *g = json_string_value(json_array_get(got, i));
+    const char *w = json_string_value(json_array_get(want, i));
+    if (!g || !w || !cf_streq_hex(g, w)) return 0;
+  }
+  return 1;
 }
 
 void cf_add_result(runner *r, const char *id, const char *file,

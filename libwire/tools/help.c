@@ -36,12 +36,17 @@ typedef struct {
   {"--peer", "RUNTIME", "java, pyfory or go: where the runtimes' same-schema bytes\n" \
                         "differ (schema hashes, type meta of named struct fields),\n" \
                         "read and write them as that runtime does"}
+#define OPT_BUFFERS_IN                                                      \
+  {"--buffer", "FILE", "an out-of-band buffer of a payload with header 03 (repeatable,\n" \
+                       "in order; spec 1.12.1)"}, \
+  {"--buffers", "PREFIX", "the out-of-band buffers PREFIX.0, PREFIX.1, ... up to the\n" \
+                          "first missing file (after the --buffer files)"}
 #define OPT_MODE                                                            \
   {"--compatible", NULL, "read or write in compatible mode (schema evolution, TypeDefs)"}, \
   {"--same-schema", NULL, "read or write in same-schema mode (schema hashes)"}
 
 static const help_opt decode_opts[] = {
-    OPT_HEX, OPT_SCHEMA, OPT_MODE, OPT_REF, OPT_PEER,
+    OPT_HEX, OPT_SCHEMA, OPT_MODE, OPT_REF, OPT_PEER, OPT_BUFFERS_IN,
     {"--plain", NULL, "plain JSON instead of the notation: structs as objects keyed by\n"
                       "field name, lists as arrays, numbers as numbers (lossy)"},
     {"--pretty", NULL, "indent the JSON by two spaces"},
@@ -63,16 +68,20 @@ static const help_opt encode_opts[] = {
     {"--strict", NULL, "fail when a recorded wire choice (list header, map chunks,\n"
                        "string encoding) no longer fits its edited value, instead of\n"
                        "choosing again"},
+    {"--oob", NULL, "roots announce out-of-band buffers (header 03) and binaries and\n"
+                    "dense arrays not recorded otherwise go out of band"},
+    {"--buffers", "PREFIX", "write the out-of-band buffers to PREFIX.0, PREFIX.1, ...\n"
+                            "(needed when the payload has any)"},
     {NULL, NULL, NULL}};
 
 static const help_opt dump_opts[] = {
-    OPT_HEX, OPT_SCHEMA, OPT_MODE, OPT_REF, OPT_PEER,
+    OPT_HEX, OPT_SCHEMA, OPT_MODE, OPT_REF, OPT_PEER, OPT_BUFFERS_IN,
     {"--color", "WHEN", "colour: auto (the default: when stdout is a terminal and\n"
                         "NO_COLOR is unset), always or never"},
     {NULL, NULL, NULL}};
 
 static const help_opt schema_opts[] = {
-    OPT_HEX, OPT_SCHEMA,
+    OPT_HEX, OPT_SCHEMA, OPT_PEER, OPT_BUFFERS_IN,
     {"--fingerprint", "TYPE", "print the fingerprint string and schema hash libwire computes\n"
                               "for struct TYPE of the --schema files"},
     {NULL, NULL, NULL}};
@@ -91,9 +100,14 @@ static const help_cmd commands[] = {
      "--compatible or --same-schema says it: a struct with a TypeDef means\n"
      "compatible mode. When the payload does not read in that mode but does in\n"
      "the other, the other is used; when neither works the error says which\n"
-     "mode was used and what the other one gives.",
+     "mode was used and what the other one gives.\n"
+     "\n"
+     "A payload with header 03 keeps binaries and arrays out of band: give its\n"
+     "buffers with --buffer or --buffers (buffers left unread are an error).\n"
+     "The notation shows their bytes inline, with \"band\": \"out\".",
      decode_opts,
      "$ wire decode --plain order.bin | jq .customer.name\n"
+     "$ wire decode --buffers blob order.bin     # blob.0, blob.1, ...\n"
      "$ echo 01ff070a | wire decode --hex\n"
      "{\"varint64\":\"5\"}"},
     {"encode", "[options] [FILE]",
@@ -105,12 +119,17 @@ static const help_cmd commands[] = {
      "--strict). A document with a \"typedef\" selects compatible mode.\n"
      "\n"
      "With --plain the documents are plain JSON, read as values of a schema\n"
-     "type: fields by name, missing fields get their defaults.",
+     "type: fields by name, missing fields get their defaults.\n"
+     "\n"
+     "Out-of-band buffers (roots with \"oob\", or --oob) go to the files\n"
+     "--buffers PREFIX names.",
      encode_opts,
      "$ echo '{\"string\": \"hi\"}' | wire encode --hex\n"
      "01ff15086869\n"
      "$ wire decode order.bin > order.json; edit order.json; wire encode order.json > new.bin\n"
-     "$ echo '{\"id\": 7}' | wire encode --plain --schema shop.fdl --type shop.Order"},
+     "$ echo '{\"id\": 7}' | wire encode --plain --schema shop.fdl --type shop.Order\n"
+     "$ echo '{\"binary\": \"abcd\"}' | wire encode --hex --oob --buffers blob\n"
+     "03ff2900"},
     {"dump", "[options] [FILE]",
      "list a payload byte by byte",
      "Prints every byte range of a payload with its offset, its bytes and what\n"

@@ -12,13 +12,12 @@
 #include "wire.h"
 
 /* Every feature tag libwire claims (the tags of fixtures/schema.json, and
- * "evolution": decode with "project", the readers checks of valid tests).
- * Not "oob": out-of-band buffers are unsupported. */
+ * "evolution": decode with "project", the readers checks of valid tests). */
 static const char *const capabilities[] = {
     "ref_tracking", "compatible", "schema",   "float16",     "bfloat16",
     "decimal",      "struct",     "enum",     "union",       "ext",
     "named_types",  "unsigned",   "dense_array", "temporal", "meta_string",
-    "typedef",      "evolution", "peer", NULL};
+    "typedef",      "evolution", "peer", "oob", NULL};
 
 json_t *testee_hello(void) {
   json_t *caps = json_array();
@@ -175,7 +174,69 @@ static wire_ctx *request_ctx(const json_t *req, const char *root,
   return ctx;
 }
 
+/* The "buffers" of a decode request (hex strings) on the context; the
+ * bytes in *out (freed by the caller, after the decode). */
+static int set_buffers(const json_t *req, wire_ctx *ctx, json_t *resp,
+                       uint8_t ***out, size_t *n) {
+  const json_t *bufs = json_object_get(req, "buffers");
+  *out = NULL;
+  *n = 0;
+  if (!bufs || json_is_null(bufs)) return 0;
+  if (!json_is_array(bufs)) {
+    fail(resp, "arg", "\"buffers\" must be an array of hex strings");
+    return 1;
+  }
+  size_t k = json_array_size(bufs);
+  uint8_t **data = calloc(k + 1, sizeof *data);
+  size_t *lens = calloc(k + 1, sizeof *lens);
+  for (size_t i = 0; data && lens && i < k; i++) {
+    const char *h = json_string_value(json_array_get(bufs, i));
+    if (!h || !(data[i] = from_hex(h, &lens[i]))) {
+      for (size_t j = 0; j < i; j++) free(data[j]);
+      free(data);
+      free(lens);
+      fail(resp, "notation", "a buffer is not hex text");
+      return 1;
+    }
+  }
+  if (!data || !lens) {
+    free(data);
+    free(lens);
+    fail(resp, "nomem", "out of memory");
+    return 1;
+  }
+  int32_t st = wire_ctx_set_oob_buffers(ctx, (const uint8_t *const *)data,
+                                        lens, k);
+  free(lens);
+  *out = data;
+  *n = k;
+  if (st) {
+    fail_ctx(resp, ctx, st, NULL);
+    return 1;
+  }
+  return 0;
+}
+
+static void free_buffers(uint8_t **data, size_t n) {
+  for (size_t i = 0; i < n; i++) free(data[i]);
+  free(data);
+}
+
+static json_t *decode_with(const json_t *req, wire_ctx *ctx, json_t *resp);
+
 static json_t *do_decode(const json_t *req, wire_ctx *ctx, json_t *resp) {
+  uint8_t **bufs;
+  size_t nbufs;
+  if (set_buffers(req, ctx, resp, &bufs, &nbufs)) {
+    free_buffers(bufs, nbufs);
+    return resp;
+  }
+  decode_with(req, ctx, resp);
+  free_buffers(bufs, nbufs);
+  return resp;
+}
+
+static json_t *decode_with(const json_t *req, wire_ctx *ctx, json_t *resp) {
   const char *hx = json_string_value(json_object_get(req, "hex"));
   if (!hx) return fail(resp, "arg", "decode needs \"hex\"");
   size_t len;
@@ -262,6 +323,17 @@ static json_t *do_encode(const json_t *req, wire_ctx *ctx, json_t *resp) {
     } else {
       json_object_set_new(resp, "ok", json_true());
       json_object_set_new(resp, "hex", to_hex(out, olen));
+      size_t nb = wire_ctx_oob_count(ctx);
+      if (nb) { /* out-of-band buffers (R-OOB-6), in order */
+        json_t *bufs = json_array();
+        for (size_t k = 0; k < nb; k++) {
+          const uint8_t *p;
+          size_t l;
+          wire_ctx_oob_buffer(ctx, k, &p, &l);
+          json_array_append_new(bufs, to_hex(p, l));
+        }
+        json_object_set_new(resp, "buffers", bufs);
+      }
       wire_ctx_free_bytes(ctx, out);
     }
   }

@@ -98,7 +98,7 @@ int cli_load_bytes(const cli_opts *o, uint8_t **data, size_t *len) {
 /* 1 when the first value's type meta says compatible mode (a struct type
  * that only compatible payloads carry), else 0. */
 int cli_guess_compatible(const uint8_t *d, size_t n) {
-  if (n < 3 || d[0] != 0x01 || d[1] == 0xfd) return 0;
+  if (n < 3 || (d[0] & ~2) != 0x01 || d[1] == 0xfd) return 0;
   return d[2] == WIRE_T_COMPATIBLE_STRUCT ||
          d[2] == WIRE_T_NAMED_COMPATIBLE_STRUCT;
 }
@@ -193,9 +193,11 @@ static int cmd_decode(wire_ctx *ctx, const cli_opts *o) {
   uint8_t *data;
   size_t len;
   if (cli_load_bytes(o, &data, &len)) return 1;
-  wire_doc *doc;
+  wire_doc *doc = NULL;
   int compatible;
-  if (cli_decode_auto(ctx, o, data, len, &doc, &compatible)) {
+  if (cli_decode_auto(ctx, o, data, len, &doc, &compatible) ||
+      cli_buffers_check_used(ctx, o->buffers)) {
+    wire_doc_free(doc);
     free(data);
     return 1;
   }
@@ -349,7 +351,8 @@ static int cmd_encode(wire_ctx *ctx, const cli_opts *o) {
         cli_hint("without --strict, recorded wire choices that do not fit "
                  "are chosen again");
     } else {
-      rc = write_payload(o, out, olen);
+      rc = cli_buffers_write(ctx, o);
+      if (!rc) rc = write_payload(o, out, olen);
       wire_ctx_free_bytes(ctx, out);
     }
   }
@@ -373,17 +376,22 @@ static int allowed(const char *cmd, const char *opt) {
   static const char *const common[] = {"--hex", "--schema", "-I", NULL};
   static const char *const decoding[] = {"--compatible", "--same-schema",
                                          "--ref", "--peer", NULL};
+  if (!strcmp(opt, "--buffers")) return strcmp(cmd, "gen") != 0;
+  if (!strcmp(opt, "--buffer"))
+    return !strcmp(cmd, "decode") || !strcmp(cmd, "dump") ||
+           !strcmp(cmd, "schema");
   for (int i = 0; common[i]; i++)
     if (strcmp(opt, common[i]) == 0) return 1;
   int is_schema = strcmp(cmd, "schema") == 0;
   for (int i = 0; decoding[i]; i++)
-    if (strcmp(opt, decoding[i]) == 0) return !is_schema;
+    if (strcmp(opt, decoding[i]) == 0)
+      return !is_schema || !strcmp(opt, "--peer");
   if (strcmp(cmd, "decode") == 0)
     return !strcmp(opt, "--plain") || !strcmp(opt, "--pretty") ||
            !strcmp(opt, "--project") || !strcmp(opt, "--strict");
   if (strcmp(cmd, "encode") == 0)
     return !strcmp(opt, "--plain") || !strcmp(opt, "--type") ||
-           !strcmp(opt, "--strict");
+           !strcmp(opt, "--strict") || !strcmp(opt, "--oob");
   if (strcmp(cmd, "dump") == 0) return !strcmp(opt, "--color");
   if (is_schema) return !strcmp(opt, "--fingerprint");
   return 0;
@@ -408,7 +416,8 @@ static int parse_args(int argc, char **argv, cli_opts *o) {
       const char *val = eq ? eq + 1 : NULL;
       int needs = !strcmp(name, "--schema") || !strcmp(name, "--type") ||
                   !strcmp(name, "--fingerprint") || !strcmp(name, "--color") ||
-                  !strcmp(name, "--peer") || !strcmp(name, "-I");
+                  !strcmp(name, "--peer") || !strcmp(name, "-I") ||
+                  !strcmp(name, "--buffer") || !strcmp(name, "--buffers");
       if (needs && !val) {
         if (++i >= argc) return usage_error("%s needs a value", name);
         val = argv[i];
@@ -425,6 +434,13 @@ static int parse_args(int argc, char **argv, cli_opts *o) {
       else if (!strcmp(name, "--strict")) o->strict = 1;
       else if (!strcmp(name, "--type")) o->type = val;
       else if (!strcmp(name, "--fingerprint")) o->fingerprint = val;
+      else if (!strcmp(name, "--oob")) o->oob = 1;
+      else if (!strcmp(name, "--buffers")) o->buffers_prefix = val;
+      else if (!strcmp(name, "--buffer")) {
+        if (o->nbuffer_files == CLI_MAX_SCHEMAS)
+          return usage_error("too many --buffer files%s", "");
+        o->buffer_files[o->nbuffer_files++] = val;
+      }
       else if (!strcmp(name, "--peer")) {
         if (!strcmp(val, "java")) o->peer = WIRE_PEER_JAVA;
         else if (!strcmp(val, "pyfory")) o->peer = WIRE_PEER_PYFORY;
@@ -538,11 +554,20 @@ int main(int argc, char **argv) {
       wire_ctx_free(ctx);
       return rc;
     }
+    /* what foryc reads otherwise (spec R-FDL-2) */
+    for (size_t k = 0; k < wire_schema_warning_count(ctx); k++)
+      fprintf(stderr, "warning: %s\n", wire_schema_warning(ctx, k));
   }
-  if (!strcmp(cmd, "decode")) rc = cmd_decode(ctx, &o);
+  wire_ctx_set_option(ctx, WIRE_OPT_OUT_OF_BAND, o.oob);
+  cli_buffers bufs;
+  memset(&bufs, 0, sizeof bufs);
+  o.buffers = &bufs;
+  if (strcmp(cmd, "encode") != 0 && cli_buffers_load(ctx, &o, &bufs)) rc = 1;
+  else if (!strcmp(cmd, "decode")) rc = cmd_decode(ctx, &o);
   else if (!strcmp(cmd, "encode")) rc = cmd_encode(ctx, &o);
   else if (!strcmp(cmd, "dump")) rc = cli_cmd_dump(ctx, &o);
   else rc = cli_cmd_schema(ctx, &o);
+  if (strcmp(cmd, "encode") != 0) cli_buffers_free(&bufs);
   wire_ctx_free(ctx);
   return rc;
 }

@@ -58,6 +58,10 @@ typedef struct wire_dec {
   wire_layout **tds;       /* TypeDefs announced in this root, by index */
   size_t ntds, tds_cap;
   char rd[96];             /* wire_dump: a value in readable form */
+  bool oob;                /* the root's header announces out-of-band
+                              buffers (03) */
+  uint8_t band;            /* the band of the last body wire__dec_bytes
+                              read in such a root (WIRE_NB_*) */
 } dec;
 typedef dec wire_dec;
 
@@ -135,6 +139,15 @@ bool wire__dec_prim(wire_dec *d, uint8_t type, uint64_t *raw);
 bool wire__dec_string(wire_dec *d, int32_t *enc, const uint8_t **p,
                       uint64_t *len);
 /* Binary and dense arrays (payload bytes, width and limit checked). */
+/* In a root with header 03: the marker before a binary or dense array
+ * body of element width w (oob.c). -1 on error; 0 in band (the length and
+ * the bytes follow); 1 out of band (*out, *len: the next buffer, checked).
+ * Sets d->band. */
+int wire__dec_oob_marker(wire_dec *d, uint8_t type, uint32_t w,
+                         const uint8_t **out, uint32_t *len);
+/* Whether bodies of `type` carry the marker in such a root (the peer's
+ * rule). */
+bool wire__oob_marked(const wire_ctx *ctx, uint32_t type);
 bool wire__dec_bytes(wire_dec *d, uint8_t type, const uint8_t **p,
                      uint32_t *len);
 /* Duration / timestamp: seconds and nanoseconds (< 1e9). */

@@ -142,7 +142,7 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
       return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
     }
     if (v->type == f->type_id && wire__is_array_type(v->type) &&
-        v->v.bytes.len <= UINT32_MAX) {
+        v->v.bytes.len <= UINT32_MAX && !e->oob) {
       wire__put_varu32(b, (uint32_t)v->v.bytes.len);
       wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
       return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
@@ -194,7 +194,7 @@ static bool write_struct(enc *e, wire_node *n) {
         continue;
       case WIRE_FOP_BYTES:
         if (v->type != lf[i].type->type_id || v->mark ||
-            v->v.bytes.len > UINT32_MAX)
+            v->v.bytes.len > UINT32_MAX || e->oob) /* markers: oob.c */
           break;
         wire__put_varu32(b, (uint32_t)v->v.bytes.len);
         wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
@@ -226,7 +226,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   uint8_t h;
   if (n->flags & WIRE_NF_HDR_SET) {
     edecl = decl ? decl->elem : NULL;
-    if (edecl && !static_type(e, edecl)) edecl = NULL;
+    if (edecl && !wire__pol_declarable(e->ctx, edecl)) edecl = NULL;
     h = n->a;
     if (h & 0xF0)
       return efail(e, WIRE_E_ENCODE, "element header 0x%02x has reserved "
@@ -318,8 +318,10 @@ static bool write_chunk(enc *e, wire_node **kv, uint32_t h, uint32_t size,
 
 static bool write_map(enc *e, wire_node *n, const wire_ftype *decl) {
   /* Recorded chunks may declare any static type; fresh ones follow Java. */
-  const wire_ftype *kr = decl && decl->key && static_type(e, decl->key) ? decl->key : NULL;
-  const wire_ftype *vr = decl && decl->value && static_type(e, decl->value) ? decl->value : NULL;
+  const wire_ftype *kr = decl && decl->key && wire__pol_declarable(e->ctx, decl->key)
+                             ? decl->key : NULL;
+  const wire_ftype *vr = decl && decl->value && wire__pol_declarable(e->ctx, decl->value)
+                             ? decl->value : NULL;
   const wire_ftype *kd = decl ? map_decl(e, decl->key) : NULL;
   const wire_ftype *vd = decl ? map_decl(e, decl->value) : NULL;
   uint32_t count = n->small;
@@ -434,10 +436,8 @@ static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
   case WIRE_T_DECIMAL: return write_decimal(e, n);
   default:
     if (n->type == WIRE_T_BINARY || wire__is_array_type(n->type)) {
-      if (n->v.bytes.len > UINT32_MAX)
-        return efail(e, WIRE_E_LENGTH, "payload longer than 4 GiB");
-      wire__put_varu32(b, (uint32_t)n->v.bytes.len);
-      wire__put_bytes(b, n->v.bytes.p, (size_t)n->v.bytes.len);
+      if (!wire__enc_bytes(e, n->type, n->v.bytes.p, n->v.bytes.len, n->a))
+        return false;
       break;
     }
     return efail(e, WIRE_E_TYPE, "cannot encode a %s node",
@@ -457,6 +457,7 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
                       "payload holds at least one (R-PAYLOAD-1)");
   enc e;
   wire__enc_begin(&e, ctx);
+  ctx->n_oob_out = 0;
   /* The output goes straight into a wire_ctx_free_bytes block: its first
    * WIRE_OUT_PREFIX bytes are the block's header. */
   e.b.p = wire__out_take(ctx, 512, &e.b.cap);
@@ -467,7 +468,9 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
   e.b.len = e.base = WIRE_OUT_PREFIX;
   bool good = true;
   for (uint32_t r = 0; r < doc->nroots && good; r++) {
-    wire__put_u8(&e.b, 0x01);
+    wire__put_u8(&e.b, wire__enc_root_header(
+                           &e, ctx->oob || (doc->roots[r]->flags &
+                                            WIRE_NF_OOB_ROOT)));
     good = write_slot(&e, doc->roots[r], true, true, true, true, NULL);
     for (size_t i = 0; i < e.nmarked; i++) ((wire_node *)e.marked[i])->mark = 0;
     wire__enc_end_root(&e);
@@ -476,6 +479,7 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
   wire__enc_release(&e);
   if (!good) {
     wire__free(ctx, e.b.p, e.b.cap);
+    ctx->n_oob_out = 0;
     return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
   }
   *out = wire__out_finish(e.b.p, e.b.cap);

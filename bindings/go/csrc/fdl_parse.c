@@ -149,6 +149,10 @@ static int32_t parse_option(fdl_parser *P, bool apply) {
    * Java runtime declares them. */
   else if (eqs(n, name->len, "wire_nullable_map_keys"))
     P->f->nullable_map_keys = truthy(&v);
+  /* libwire extension: the file is written for libwire (or describes
+   * runtime classes): no warnings where foryc reads it otherwise. */
+  else if (eqs(n, name->len, "wire_warn_foryc"))
+    P->f->quiet_foryc = !truthy(&v);
   /* libwire extension: the namespace of the types this file registers by
    * name, e.g. "" as register(cls, "name") gives in the runtimes, instead
    * of the package (or foryc's "default"). */
@@ -413,8 +417,10 @@ static int32_t parse_field_options(fdl_parser *P, fdl_field *fld) {
         fld->wire_ref = true;
       }
     }
-    if (fld && v.t == TK_FALSE && tok_is(P, name, "nullable"))
+    if (fld && v.t == TK_FALSE && tok_is(P, name, "nullable")) {
       fld->not_nullable = true; /* libwire extension */
+      fld->not_nullable_off = name->off;
+    }
     if (fld && tok_is(P, name, "wire_name") && v.t == TK_STRING) {
       if (v.slen == 0 || memchr(v.s, 0, v.slen) ||
           wire_meta_choose_encoding(WIRE_MSCTX_FIELD_NAME,

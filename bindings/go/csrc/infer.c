@@ -56,6 +56,7 @@ typedef struct {
   const char *ns;        /* the file's namespace (first named type) */
   uint32_t ns_len;
   bool by_name_types, fields_by_name, fields_by_tag, nullable_keys;
+  bool not_nullable; /* a message or any field says [nullable = false] */
   wire_buf out;
   const wire_node **obs; /* scratch for observations */
   size_t nobs, obs_cap;
@@ -537,6 +538,7 @@ static void field_line(infer *x, const istruct *s, uint32_t i, uint32_t num) {
   if ((is_msg && !became_any && !f->nullable) || (is_any && !f->nullable)) {
     put(x, " [nullable = false");
     opts = true;
+    x->not_nullable = true;
   }
   if (f->type_id == WIRE_T_SET) {
     put(x, opts ? ", wire_set = true" : " [wire_set = true");
@@ -679,6 +681,9 @@ static void emit_header(infer *x) {
   if (x->nullable_keys)
     put(x, "option wire_nullable_map_keys = true;  // libwire: map keys are "
             "nullable in the writer's TypeDefs\n");
+  if (x->not_nullable)
+    put(x, "option wire_warn_foryc = false;  // libwire: [nullable = false] "
+            "describes the writer's classes (foryc ignores it)\n");
 }
 
 int32_t wire_schema_infer(wire_ctx *ctx, const uint8_t *data, size_t len,

@@ -13,6 +13,12 @@
 
 /* ---- Context ---------------------------------------------------------- */
 
+/* One out-of-band buffer. */
+typedef struct {
+  const uint8_t *p;
+  size_t len;
+} wire_oob;
+
 struct wire_ctx {
   wire_malloc_fn malloc_fn;
   wire_realloc_fn realloc_fn;
@@ -25,10 +31,23 @@ struct wire_ctx {
   uint8_t peer;          /* WIRE_OPT_PEER */
   bool project_strict;   /* WIRE_OPT_PROJECT_STRICT */
   uint32_t gen_mode;     /* WIRE_GEN_* of the options above */
+  bool oob;              /* WIRE_OPT_OUT_OF_BAND */
+  uint64_t oob_min;      /* WIRE_OPT_OOB_MIN_BYTES */
+  /* Out-of-band buffers (spec 1.12): those decodes read (copies of the
+   * caller's arrays; the bytes are the caller's), how many the last decode
+   * read, and those the last encode wrote (pointing into its values). */
+  wire_oob *oob_in;
+  size_t n_oob_in, oob_used;
+  wire_oob *oob_out;
+  size_t n_oob_out, oob_out_cap;
   /* wire_schema_add_import_dir: where FDL imports are looked for after the
    * importing file's directory (foryc -I), each NUL-terminated */
   char **import_dirs;
   uint32_t n_import_dirs;
+  /* wire_schema_warning: what the last FDL load warned about, each
+   * NUL-terminated (fdl.c) */
+  char **fdl_warnings;
+  size_t n_fdl_warnings;
   uint32_t max_depth;
   uint64_t max_binary;
   uint64_t max_collection;
@@ -88,6 +107,10 @@ int32_t wire__fail(wire_ctx *ctx, int32_t code, uint64_t offset,
 /* Allocates a block released by wire_ctx_free_bytes (size kept in front). */
 uint8_t *wire__bytes_alloc(wire_ctx *ctx, size_t size);
 int32_t wire__refs_reserve(wire_ctx *ctx, size_t n);
+/* Frees the warnings of the last FDL load (fdl.c). */
+void wire__fdl_warnings_free(wire_ctx *ctx);
+/* Frees the out-of-band buffer tables of the context (oob.c). */
+void wire__oob_free(wire_ctx *ctx);
 /* Frees the native memory layouts of the context (mem_layout.c). */
 void wire__mem_free(wire_ctx *ctx);
 /* MurmurHash3 x86 32-bit with seed 0 (primitives.c): the type ids foryc
@@ -336,6 +359,12 @@ void *wire__arena_grow(wire_arena *a, void *p, uint32_t *cap, uint32_t n,
 #define WIRE_NF_ELEM_SET 0x20   /* list element type recorded */
 #define WIRE_NF_TYPED 0x40      /* struct/enum/union value written with its
                                    type meta (a slot of undeclared type) */
+#define WIRE_NF_OOB_ROOT 0x80   /* a root written with header 03 (out-of-band
+                                   buffers announced) */
+/* The recorded band of a binary or dense array node (kept in `a`, which
+ * those kinds do not use otherwise): 0 none, WIRE_NB_IN, WIRE_NB_OUT. */
+#define WIRE_NB_IN 1
+#define WIRE_NB_OUT 2
 
 typedef struct {
   const uint8_t *ns, *name;

@@ -34,6 +34,7 @@ typedef struct {
   size_t nmarked, marked_cap;
   wire_ms_seen *ms;
   size_t nms, ms_cap;
+  bool oob;        /* the current root announces out-of-band buffers */
 } wire_enc;
 
 /* Records the error with the output offset; returns false. */
@@ -60,6 +61,18 @@ void wire__enc_begin(wire_enc *e, wire_ctx *ctx);
 /* Frees the tables, or leaves them to the context (not the output
  * buffer). */
 void wire__enc_release(wire_enc *e);
+
+/* The body of a binary or dense array: varuint32 byte length and bytes;
+ * in a root with e->oob, after the in-band marker or, out of band, the
+ * marker alone with the bytes added to the context's buffers (oob.c).
+ * band: the recorded WIRE_NB_* (0: WIRE_OPT_OOB_MIN_BYTES decides). */
+bool wire__enc_bytes(wire_enc *e, uint32_t type, const uint8_t *p,
+                     uint64_t len, uint8_t band);
+/* The header byte of a root: 03 announces out-of-band buffers. */
+static inline uint8_t wire__enc_root_header(wire_enc *e, bool oob) {
+  e->oob = oob;
+  return oob ? 0x03 : 0x01;
+}
 
 /* ---- policy decisions -------------------------------------------------- */
 
@@ -108,6 +121,16 @@ static inline bool wire__pol_static_type(const wire_ctx *ctx,
   if (f->type_id == WIRE_T_UNKNOWN) return false;
   if (wire__is_struct_or_ext(f->type_id) && ctx->compatible) return false;
   return true;
+}
+
+/* Whether a recorded declared bit (list element header, map chunk header)
+ * may stand for values of a declared type: the static types, and in
+ * compatible mode a struct whose evolution is disabled, which pyfory writes
+ * so in maps (R-LIST-3, errata E-49; fresh values carry type meta). */
+static inline bool wire__pol_declarable(const wire_ctx *ctx,
+                                        const wire_ftype *f) {
+  return wire__pol_static_type(ctx, f) ||
+         (ctx->compatible && wire__fixed_struct(ctx, f));
 }
 
 /* Two values share type meta: same type id and, for user types, the same

@@ -131,6 +131,15 @@ typedef struct wire_registry_s {
   uint32_t gen;
 } wire_registry;
 
+/* A declared field type naming a struct whose evolution is disabled
+ * (R-UMODE-2): in compatible mode its values may come without type meta
+ * (R-LIST-3, errata E-49). */
+static inline bool wire__fixed_struct(const wire_ctx *ctx, const wire_ftype *f) {
+  return f->user != WIRE_NO_TYPE && ctx->reg && f->user < ctx->reg->ntypes &&
+         ctx->reg->types[f->user].kind == WIRE_KIND_STRUCT &&
+         !ctx->reg->types[f->user].evolving;
+}
+
 /* The context's registry, created on first use; NULL if out of memory. */
 wire_registry *wire__reg(wire_ctx *ctx);
 void wire__reg_free(wire_ctx *ctx);

@@ -426,9 +426,7 @@ static bool body(const wt *w, trec *t, const wire_ftype *decl) {
       break;
     }
     if (t->type == WIRE_T_BINARY || wire__is_array_type(t->type)) {
-      uint32_t len = rd32(p);
-      wire__put_varu32(b, len);
-      wire__put_bytes(b, p + 4, len);
+      if (!wire__enc_bytes(e, t->type, p + 4, rd32(p), 0)) return false;
       break;
     }
     return efail(e, WIRE_E_TYPE, "cannot encode a %s value",
@@ -444,9 +442,10 @@ static bool write_roots(wire_ctx *ctx, scratch *s, const uint8_t *tape,
                         uint32_t roots, wire_enc *e) {
   wt w = {e, ctx, tape, s->recs, s->sts, s->fld, s->names};
   bool good = true;
+  ctx->n_oob_out = 0;
   uint32_t ri = 0;
   for (uint32_t i = 0; i < roots && good; i++) {
-    wire__put_u8(&e->b, 0x01);
+    wire__put_u8(&e->b, wire__enc_root_header(e, ctx->oob));
     good = slot(&w, ri, true, true, true, true, NULL);
     for (size_t k = 0; k < e->nmarked; k++) ((trec *)e->marked[k])->mark = 0;
     wire__enc_end_root(e);
@@ -534,6 +533,7 @@ static int32_t encode_buf(wire_ctx *ctx, const uint8_t *tape, size_t len,
   }
   memset(&e->b, 0, sizeof e->b);
   e->base = 0;
+  if (st) ctx->n_oob_out = 0;
   trim(ctx, s);
   return st;
 }

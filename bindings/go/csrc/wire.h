@@ -174,9 +174,17 @@ enum {
                                 runtimes' same-schema bytes differ (schema
                                 hash, type meta of named struct fields;
                                 spec R-PEER-1..4) */
-  WIRE_OPT_PROJECT_STRICT = 6 /* 1: wire_struct_project fails (WIRE_E_SCHEMA)
+  WIRE_OPT_PROJECT_STRICT = 6, /* 1: wire_struct_project fails (WIRE_E_SCHEMA)
                                 on a writer's field the reader's type has
                                 no field for, instead of dropping it */
+  WIRE_OPT_OUT_OF_BAND = 7,  /* 1: roots written by wire_encode and the tape
+                                encoders announce out-of-band buffers
+                                (header 03) and their binaries and dense
+                                arrays go out of band (section Out-of-band
+                                buffers below) */
+  WIRE_OPT_OOB_MIN_BYTES = 8 /* with WIRE_OPT_OUT_OF_BAND: bodies shorter
+                                than this many bytes stay in band (0: every
+                                body goes out of band) */
 };
 /* Peer runtimes (WIRE_OPT_PEER). */
 enum {
@@ -236,6 +244,43 @@ WIRE_API void wire_ctx_clear_error(wire_ctx *ctx);
 /* Frees memory the library returned through the context (wire_encode,
  * wire_string_to_utf8). NULL is ignored. */
 WIRE_API void wire_ctx_free_bytes(wire_ctx *ctx, uint8_t *bytes);
+
+/* ===================================================================== */
+/* Section - Out-of-band buffers                                          */
+/* ===================================================================== */
+
+/* A payload whose root header is 03 may keep the bytes of binaries and
+ * dense arrays outside the payload, in separate buffers numbered in the
+ * order the values occur (spec/01-primitives.md 1.12.1, R-OOB-1..6: pyfory's
+ * buffer_callback / buffers, Fory Java's BufferCallback / BufferObject).
+ * Which bodies carry the in-band/out-of-band marker depends on the peer
+ * (WIRE_OPT_PEER): binaries and dense arrays (Java, the default), binaries
+ * only (pyfory), none (Fory Go). Documents record the band of each body
+ * and the header of each root (wire_node_set_band, wire_doc_set_root_oob
+ * in the Document section). */
+
+/* The buffers the next decodes read out-of-band bodies from (wire_decode,
+ * wire_decode_tape[_to], wire_mem_decode, wire_dump, wire_schema_infer):
+ * count pointers and lengths. The two arrays are copied, the bytes are
+ * not: they must stay valid as long as the decodes that read them, and as
+ * long as a decoded document (its binary and array nodes point into them,
+ * as into the payload). count 0 forgets them. Every decode starts again
+ * at buffer 0; an out-of-band body with no buffer left fails with
+ * WIRE_E_TRUNCATED at the marker's offset. */
+WIRE_API int32_t wire_ctx_set_oob_buffers(wire_ctx *ctx,
+                                          const uint8_t *const *data,
+                                          const size_t *lens, size_t count);
+/* Buffers the last decode on ctx read (a caller that gave more can treat
+ * the rest as trailing data: `wire decode` does). */
+WIRE_API size_t wire_ctx_oob_used(const wire_ctx *ctx);
+/* Out-of-band buffers the last encode wrote (wire_encode,
+ * wire_encode_tape[_to]), in order; 0 after a failed encode. */
+WIRE_API size_t wire_ctx_oob_count(const wire_ctx *ctx);
+/* Buffer `index` of the last encode: *out points into the encoded value
+ * (a document's node, a tape), valid as long as that value and until the
+ * next encode on ctx. WIRE_E_ARG past the last one. */
+WIRE_API int32_t wire_ctx_oob_buffer(const wire_ctx *ctx, size_t index,
+                                     const uint8_t **out, size_t *out_len);
 
 /* ===================================================================== */
 /* Section - Primitives                                                   */
@@ -520,6 +565,23 @@ WIRE_API int32_t wire_node_set_name_encodings(wire_node *node,
 WIRE_API int32_t wire_node_name_encodings(const wire_node *node,
                                           int32_t *out_ns_encoding,
                                           int32_t *out_name_encoding);
+/* Bands of a binary or dense array body in a root with header 03. */
+enum {
+  WIRE_BAND_POLICY = -1, /* not recorded: WIRE_OPT_OOB_MIN_BYTES decides */
+  WIRE_BAND_IN = 0,      /* marker 01, length and bytes in the payload */
+  WIRE_BAND_OUT = 1      /* marker 00, the bytes in the next buffer */
+};
+/* Records the band of a binary or dense array node (WIRE_E_ARG for other
+ * kinds); decoded nodes carry the band they were read with. The band
+ * matters only in a root that announces out-of-band buffers. */
+WIRE_API int32_t wire_node_set_band(wire_node *node, int32_t band);
+WIRE_API int32_t wire_node_band(const wire_node *node);
+/* Whether root `index` of the document is written with header 03: 1 yes
+ * (recorded, as decoded), 0 as WIRE_OPT_OUT_OF_BAND says; -1 if there is
+ * no such root. */
+WIRE_API int32_t wire_doc_set_root_oob(wire_doc *doc, size_t index,
+                                       int32_t oob);
+WIRE_API int32_t wire_doc_root_oob(const wire_doc *doc, size_t index);
 
 /* Accessors. Each one checks the node kind: on a node of another kind (or
  * NULL) it returns 0, NULL or -1 as its comment says, never another
@@ -694,6 +756,15 @@ WIRE_API int32_t wire_schema_load_fdl(wire_ctx *ctx, const char *text,
 /* Reads an FDL file and the files it imports (relative to the importing
  * file; each loaded once; cycles are errors) and registers their types. */
 WIRE_API int32_t wire_schema_load_fdl_file(wire_ctx *ctx, const char *path);
+/* Warnings of the last wire_schema_load_fdl[_file] call: what the load
+ * accepted but foryc reads differently, each "file:line:col: text" - today
+ * `[nullable = false]` on a message or any field, which libwire honours and
+ * foryc ignores, so foryc's code for the same file writes other bytes (spec
+ * R-FDL-2, R-FDLX-6, R-FDLX-8). */
+WIRE_API size_t wire_schema_warning_count(const wire_ctx *ctx);
+/* Warning `index`, NUL-terminated; NULL past the last. Owned by the
+ * context, valid until the next load or wire_ctx_free. */
+WIRE_API const char *wire_schema_warning(const wire_ctx *ctx, size_t index);
 /* Adds a directory where FDL imports are looked for when the imported file
  * is not next to the importing one (as foryc's -I; searched in the order
  * added). The text is copied. */

@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 CASES = os.path.join(HERE, "cases")
 TOOLS = [os.path.join(REPO, "libwire", "tools", f)
-         for f in ("wire.c", "dump.c", "schema.c", "help.c")]
+         for f in ("wire.c", "dump.c", "schema.c", "help.c", "buffers.c")]
 
 
 def case_names():

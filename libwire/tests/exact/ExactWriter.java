@@ -14,8 +14,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.fory.Fory;
+import org.apache.fory.annotation.ForyStruct;
 import org.apache.fory.annotation.Nullable;
 import org.apache.fory.annotation.Ref;
+import org.apache.fory.collection.Float32List;
+import org.apache.fory.collection.Float64List;
+import org.apache.fory.collection.Int16List;
+import org.apache.fory.collection.Int32List;
+import org.apache.fory.collection.Int64List;
+import org.apache.fory.collection.Int8List;
+import org.apache.fory.collection.UInt16List;
+import org.apache.fory.collection.UInt32List;
+import org.apache.fory.collection.UInt64List;
+import org.apache.fory.collection.UInt8List;
+import org.apache.fory.memory.MemoryBuffer;
 
 /**
  * The user models of the exactness harness (libwire/tests/exact) as Fory
@@ -191,12 +203,38 @@ public final class ExactWriter {
     public int v;
   }
 
+  /**
+   * Written with a buffer callback (out-of-band buffers): bodies of at least 2 bytes out of
+   * band, shorter ones in band; Java marks binaries and every primitive array.
+   */
+  public static class Blobs {
+    public String name;
+    public byte[] data;
+    public byte[] small;
+    public List<byte[]> parts;
+    public int[] ints;
+    public long[] longs;
+  }
+
+  /** Not evolving: a STRUCT (same-schema body, schema hash) even in compatible mode. */
+  @ForyStruct(evolving = false)
+  public static class Point {
+    public int x;
+    public int y;
+  }
+
+  /** map<string, Point> with Point not evolving (issue 11 item 3). */
+  public static class Inventory {
+    public Map<String, Point> points;
+    public Point origin;
+  }
+
   static final Class<?>[] TYPES = {
     Status.class, Player.class, Size.class, Address.class, Customer.class, Product.class,
     OrderLine.class, Order.class, Image.class, Media.class, MediaContent.class, Sample.class,
     SampleList.class, Node.class, Person.class, Inner.class, Outer.class, Empty.class,
     HasEmpty.class, Optionals.class, Holder.class, Camel.class, Evo.class, SharedLists.class,
-    RefOff.class
+    RefOff.class, Blobs.class, Point.class, Inventory.class
   };
 
   static Fory fory(boolean compatible, boolean ref) {
@@ -350,7 +388,152 @@ public final class ExactWriter {
     LongNamedStructForTheLongNamesCheck ln = new LongNamedStructForTheLongNamesCheck();
     ln.v = 5;
     v.put("longname", ln);
+    Blobs b = new Blobs();
+    b.name = "b";
+    b.data = new byte[] {0, 'd', 'a', 't', 'a', (byte) 0xff};
+    b.small = new byte[] {'s'};
+    b.parts = new ArrayList<>(List.of(new byte[] {'p', '1'}, new byte[] {'q'}));
+    b.ints = new int[] {1, -1};
+    b.longs = new long[] {7};
+    v.put("blobs", b);
+    Inventory inv = new Inventory();
+    inv.points = new LinkedHashMap<>();
+    inv.points.put("a", point(1, 2));
+    inv.points.put("b", point(-3, 4));
+    inv.origin = point(0, 0);
+    v.put("mapfixed", inv);
     return v;
+  }
+
+  static Point point(int x, int y) {
+    Point p = new Point();
+    p.x = x;
+    p.y = y;
+    return p;
+  }
+
+  /**
+   * Union cases of list, map and string type, through the classes foryc (fory-compiler 1.7.7,
+   * --java_out) generates from fixtures/schemas/exact/union.fdl, compiled with this file by the
+   * harness, and registered by foryc's module (issue 11 item 2).
+   */
+  static Map<String, Object> unionValues() {
+    Map<String, Object> v = new LinkedHashMap<>();
+    exu.UHolder l = new exu.UHolder();
+    l.setPick(exu.Pick.ofNames(new ArrayList<>(List.of("a", "b"))));
+    v.put("ulist", l);
+    exu.UHolder m = new exu.UHolder();
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    counts.put("x", 1);
+    m.setPick(exu.Pick.ofCounts(counts));
+    v.put("umap", m);
+    exu.UHolder s = new exu.UHolder();
+    s.setPick(exu.Pick.ofLabel("l"));
+    v.put("ulabel", s);
+    v.put("shapes", shapes());
+    return v;
+  }
+
+  /** An instance with the types of foryc's generated classes (their own module). */
+  static Fory generatedFory(org.apache.fory.ForyModule module, boolean compatible) {
+    Fory f = Fory.builder().withXlang(true).withCompatible(compatible).withRefTracking(false)
+        .requireClassRegistration(true).build();
+    module.install(f);
+    return f;
+  }
+
+  static exs.Leaf leaf(String label, int count) {
+    exs.Leaf l = new exs.Leaf();
+    l.setLabel(label);
+    l.setCount(count);
+    return l;
+  }
+
+  /**
+   * The shapes of the upstream compiler's collection.fdl and example.fdl in a schema of ours
+   * (fixtures/schemas/exact/shapes.fdl), through foryc's Java classes (issue 11 item 2); the
+   * same values as models_py.py's.
+   */
+  static exs.Shapes shapes() {
+    exs.Shapes s = new exs.Shapes();
+    s.setSmallInts(exs.NumList.ofI8(new Int8List(new byte[] {1, -2, 3})));
+    s.setBigUints(exs.NumList.ofU64(new UInt64List(new long[] {0, -1})));
+    s.setFloats(exs.NumList.ofF32(new Float32List(new float[] {1.5f, -0.25f})));
+    s.setShortArray(exs.NumArray.ofI16(new short[] {7, -8}));
+    s.setUintArray(exs.NumArray.ofU32(new int[] {1, -1}));
+    s.setDoubleArray(exs.NumArray.ofF64(new double[] {0.5}));
+    s.setEither(exs.LeafOrNote.ofLeaf(leaf("l", 2)));
+    s.setEithers(new ArrayList<>(List.of(exs.LeafOrNote.ofNote("n"), exs.LeafOrNote.ofCode(5),
+        exs.LeafOrNote.ofLeaf(leaf("m", 3)))));
+    Map<String, exs.LeafOrNote> byName = new LinkedHashMap<>();
+    byName.put("a", exs.LeafOrNote.ofCode(9));
+    byName.put("b", exs.LeafOrNote.ofLeaf(leaf("x", 0)));
+    s.setEitherByName(byName);
+    exs.NumLists nl = new exs.NumLists();
+    nl.setI8(new Int8List(new byte[] {1}));
+    nl.setI16(new Int16List(new short[] {-2}));
+    nl.setI32(new Int32List(new int[] {3}));
+    nl.setI64(new Int64List(new long[] {-4}));
+    nl.setU8(new UInt8List(new byte[] {5}));
+    nl.setU16(new UInt16List(new short[] {6}));
+    nl.setU32(new UInt32List(new int[] {7}));
+    nl.setU64(new UInt64List(new long[] {8}));
+    nl.setF32(new Float32List(new float[] {0.5f}));
+    nl.setF64(new Float64List(new double[] {-1.5}));
+    s.setLists(nl);
+    exs.NumArrays na = new exs.NumArrays();
+    na.setI8(new byte[] {1});
+    na.setI16(new short[] {-2});
+    na.setI32(new int[] {3});
+    na.setI64(new long[] {-4});
+    na.setU8(new byte[] {5});
+    na.setU16(new short[] {6});
+    na.setU32(new int[] {7});
+    na.setU64(new long[] {8});
+    na.setF32(new float[] {0.5f});
+    na.setF64(new double[] {-1.5});
+    s.setArrays(na);
+    s.setMood(exs.Mood.ANGRY);
+    s.setLeaves(new ArrayList<>(List.of(leaf("p", 1), leaf("q", 2))));
+    Map<String, exs.Leaf> leaves = new LinkedHashMap<>();
+    leaves.put("k", leaf("v", 7));
+    s.setLeafByName(leaves);
+    return s;
+  }
+
+  static Fory foryFor(String name, boolean compatible) {
+    if (name.equals("shapes")) {
+      return generatedFory(exs.ExsForyModule.INSTANCE, compatible);
+    }
+    return name.startsWith("u") && unionValues().containsKey(name)
+        ? generatedFory(exu.ExuForyModule.INSTANCE, compatible) : fory(compatible, ref(name));
+  }
+
+  /** Models written with a buffer callback. */
+  static boolean oob(String name) {
+    return name.equals("blobs");
+  }
+
+  /**
+   * The payload and its out-of-band buffers as "HEX [BUFFER ...]" (an empty buffer is "-"):
+   * bodies of 2 bytes or more out of band (the callback returns false).
+   */
+  static String serializeOob(Fory f, Object value, HexFormat hx) {
+    List<String> bufs = new ArrayList<>();
+    byte[] bytes = f.serialize(value, bo -> {
+      if (bo.totalBytes() < 2) {
+        return true;
+      }
+      MemoryBuffer m = bo.toBuffer();
+      String h = hx.formatHex(m.getBytes(0, m.size()));
+      bufs.add(h.isEmpty() ? "-" : h);
+      return false;
+    });
+    StringBuilder sb = new StringBuilder(hx.formatHex(bytes));
+    for (String h : bufs) {
+      sb.append(' ').append(h);
+    }
+    return sb.toString();
   }
 
   static boolean ref(String name) {
@@ -419,6 +602,7 @@ public final class ExactWriter {
     System.setOut(System.err); // the runtime logs to stdout
     HexFormat hx = HexFormat.of();
     Map<String, Object> values = values();
+    values.putAll(unionValues());
     if (args.length > 0 && args[0].equals("--read")) {
       java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
       for (String line; (line = in.readLine()) != null; ) {
@@ -431,7 +615,17 @@ public final class ExactWriter {
         boolean identity = !kv[0].endsWith(".plain"); // plain JSON carries none
         String verdict;
         try {
-          Object got = fory(compatible, ref(name)).deserialize(hx.parseHex(kv[1]));
+          byte[] bytes = hx.parseHex(kv[1]);
+          Object got;
+          if (bytes.length > 0 && bytes[0] == 3) { // header 03: the out-of-band buffers follow
+            List<MemoryBuffer> bufs = new ArrayList<>();
+            for (int i = 2; i < kv.length; i++) {
+              bufs.add(MemoryBuffer.fromByteArray(hx.parseHex(kv[i].replace("-", ""))));
+            }
+            got = foryFor(name, compatible).deserialize(bytes, bufs);
+          } else {
+            got = foryFor(name, compatible).deserialize(bytes);
+          }
           verdict = same(values.get(name), got) ? "ok" : "differs";
           if (identity && name.equals("order") && verdict.equals("ok")
               && ((Order) got).shipping != ((Order) got).customer.addresses.get(0)) {
@@ -450,8 +644,9 @@ public final class ExactWriter {
     }
     for (Map.Entry<String, Object> en : values.entrySet()) {
       for (String mode : new String[] {"compat", "same"}) {
-        Fory f = fory(mode.equals("compat"), ref(en.getKey()));
-        out.println(en.getKey() + "." + mode + " " + hx.formatHex(f.serialize(en.getValue())));
+        Fory f = foryFor(en.getKey(), mode.equals("compat"));
+        out.println(en.getKey() + "." + mode + " " + (oob(en.getKey())
+            ? serializeOob(f, en.getValue(), hx) : hx.formatHex(f.serialize(en.getValue()))));
       }
     }
   }

@@ -65,6 +65,13 @@ def rules_of(rt, model, compat):
         r += ["N-5.3", "E-44"]
     if model in harness.UNION_MODELS:
         r += ["R-UNION-1", "R-UNION-2"] + (["R-UNION-5"] if model != "ulabel" else [])
+    if model in harness.OOB_MODELS:
+        r += ["R-PAYLOAD-3", "R-BIN-5", "R-OOB-1", "R-OOB-2", "R-OOB-3", "R-OOB-6", "E-48"]
+    if model == "mapfixed":
+        r += ["R-UMODE-2"]
+    if model in harness.SHAPES_MODELS:
+        r += ["R-UNION-1", "R-UNION-2", "R-UNION-5", "R-UMODE-2"] + \
+            (["R-LIST-3", "E-49"] if compat and rt == "pyfory" else [])
     if model == "camel" and compat:
         r += ["R-EVOLVE-7", "E-47"]
     if model == "evo" and compat:
@@ -73,8 +80,10 @@ def rules_of(rt, model, compat):
 
 
 def tags_of(model, compat):
-    t = ["peer", "schema", "struct"] + (["union"] if model in harness.UNION_MODELS
-                                          else ["named_types"])
+    t = ["peer", "schema", "struct"] + (
+        ["union"] if model in harness.UNION_MODELS else
+        ["union", "enum", "dense_array", "unsigned"] if model in harness.SHAPES_MODELS else
+        ["named_types"])
     if compat:
         t += ["compatible", "typedef"]
     if model in harness.REF:
@@ -83,10 +92,13 @@ def tags_of(model, compat):
         t.append("enum") if model != "optionals" else None
     if model == "order":
         t += ["decimal", "temporal"]
-    if model in ("sample", "samples"):
+    if model in ("sample", "samples", "blobs"):
         t.append("dense_array")
+    if model in harness.OOB_MODELS:
+        t.append("oob")
     if model in ("order", "camel", "evo", "refoff", "empty", "longname", "media", "sample",
-                 "samples", "tree", "person", "nested", "optionals", "any", "shared"):
+                 "samples", "tree", "person", "nested", "optionals", "any", "shared", "blobs",
+                 "mapfixed"):
         t.append("meta_string")
     return sorted(set(t))
 
@@ -122,7 +134,7 @@ def main(argv):
             out = wire.ok(["encode"] + s + harness.mode_args(key) + harness.ref_args(key) +
                           harness.peer_args(rt),
                           "\n".join(json.dumps(v) for v in values).encode())
-            if out != data:
+            if out != data or harness.buffers_of(out) != harness.buffers_of(data):
                 raise SystemExit("%s %s: libwire does not write the bytes back" % (rt, key))
             group = "exact.%s" % rt
             case = "valid|structs/exact|%s %s" % (rt, key)
@@ -148,6 +160,8 @@ def main(argv):
                 "since": "0.1.0",
                 "note": "libwire/tests/exact: model %s of the %s writer" % (model, rt),
             }
+            if harness.buffers_of(data):  # out-of-band buffers (spec 1.12.1)
+                t["buffers"] = [b.hex() for b in harness.buffers_of(data)]
             if compat and model in harness.PROJECTED:
                 t["readers"] = [{
                     "schemas": ["fixtures/schemas/exact/v2.fdl"],

@@ -30,16 +30,61 @@ ROOTS = {"order": "Order", "media": "MediaContent", "sample": "Sample", "samples
          "optionals": "Optionals", "any": "Holder", "camel": "Camel", "evo": "Evo",
          "shared": "SharedLists", "refoff": "RefOff",
          "longname": "LongNamedStructForTheLongNamesCheck",
-         "ulist": "UHolder", "umap": "UHolder", "ulabel": "UHolder"}
-# Union cases of list and map type: pyfory's foryc-generated code only
-# (fixtures/schemas/exact/union.fdl).
+         "ulist": "UHolder", "umap": "UHolder", "ulabel": "UHolder",
+         "blobs": "Blobs", "mapfixed": "Inventory", "shapes": "Shapes"}
+# Union cases of list and map type, through the code foryc generates from
+# fixtures/schemas/exact/union.fdl for pyfory and for Java.
 UNION_MODELS = {"ulist", "umap", "ulabel"}
+# The shapes of the upstream compiler's collection.fdl and example.fdl, in
+# fixtures/schemas/exact/shapes.fdl (foryc's code for pyfory and Java).
+SHAPES_MODELS = {"shapes"}
+# The FDL files whose foryc-generated Java classes ExactWriter uses.
+JAVA_FORYC = ("union.fdl", "shapes.fdl")
+
+
+# Models written with a buffer callback (out-of-band buffers, spec
+# 1.12.1): pyfory and Java (Fory Go 1.6.1 announces buffers but writes
+# every body in band, errata E-48).
+OOB_MODELS = {"blobs"}
+
+
+# Models only the Java writer has: map<string, M> with M not evolving, in
+# compatible mode (issue 11 item 3).
+JAVA_MODELS = {"mapfixed"}
 
 
 def models(runtime):
     """The models a runtime's writer writes (Go slices cannot be shared)."""
     return sorted(m for m in ROOTS if not (runtime == "go" and m == "shared") and
-                  not (runtime != "pyfory" and m in UNION_MODELS))
+                  not (runtime == "go" and m in UNION_MODELS | SHAPES_MODELS) and
+                  not (runtime == "go" and m in OOB_MODELS) and
+                  not (runtime != "java" and m in JAVA_MODELS))
+
+
+class Payload(bytes):
+    """A payload and the out-of-band buffers it reads (a bytes object, so
+    that everything else handles it as the payload)."""
+    buffers = ()
+
+
+def with_buffers(data, buffers):
+    p = Payload(data)
+    p.buffers = list(buffers)
+    return p
+
+
+def buffers_of(data):
+    return list(getattr(data, "buffers", ()))
+
+
+def parse_payload(text):
+    """'HEX [BUFFER ...]' (an empty buffer is '-') as a Payload."""
+    hx, *bufs = text.split()
+    return with_buffers(bytes.fromhex(hx), [bytes.fromhex(b.strip("-")) for b in bufs])
+
+
+def format_payload(data):
+    return " ".join([data.hex()] + [b.hex() or "-" for b in buffers_of(data)])
 
 
 # Models written with reference tracking on.
@@ -62,7 +107,15 @@ class Java:
         if not os.path.exists(JAR):
             raise RuntimeError("build the Java peer first (bash .ci/setup): %s" % JAR)
         self.tmp = tempfile.mkdtemp(prefix="wire-exact-java-")
-        subprocess.run(["javac", "-d", self.tmp, "-cp", JAR, os.path.join(HERE, "ExactWriter.java")],
+        # the union classes foryc (fory-compiler 1.7.7) generates for Java
+        gen = os.path.join(self.tmp, "gen")
+        srcs = [os.path.join(HERE, "ExactWriter.java")]
+        for fdl in JAVA_FORYC:
+            subprocess.run(["foryc", "--java_out", gen, os.path.join(SCHEMAS, fdl)], check=True,
+                           capture_output=True, text=True, timeout=120)
+        for d, _dirs, files in os.walk(gen):
+            srcs += [os.path.join(d, f) for f in sorted(files) if f.endswith(".java")]
+        subprocess.run(["javac", "-nowarn", "-d", self.tmp, "-cp", JAR] + srcs,
                        check=True, capture_output=True, text=True)
 
     def _run(self, args, stdin=""):
@@ -73,10 +126,11 @@ class Java:
         return _lines(p.stdout)
 
     def payloads(self):
-        return {k: bytes.fromhex(v) for k, v in self._run([]).items()}
+        return {k: parse_payload(v) for k, v in self._run([]).items()}
 
     def read_back(self, items):
-        return self._run(["--read"], "".join("%s %s\n" % (k, b.hex()) for k, b in items.items()))
+        return self._run(["--read"], "".join("%s %s\n" % (k, format_payload(b))
+                                             for k, b in items.items()))
 
 
 class Go:
@@ -95,10 +149,11 @@ class Go:
         return _lines(p.stdout)
 
     def payloads(self):
-        return {k: bytes.fromhex(v) for k, v in self._run([]).items()}
+        return {k: parse_payload(v) for k, v in self._run([]).items()}
 
     def read_back(self, items):
-        return self._run(["--read"], "".join("%s %s\n" % (k, b.hex()) for k, b in items.items()))
+        return self._run(["--read"], "".join("%s %s\n" % (k, format_payload(b))
+                                             for k, b in items.items()))
 
 
 class Pyfory:
@@ -123,10 +178,31 @@ class Wire:
         self.path = path
 
     def run(self, args, data):
-        p = subprocess.run([self.path] + args, input=data, capture_output=True, timeout=60)
-        if p.returncode < 0:
-            raise AssertionError("wire crashed (signal %d): %s" % (-p.returncode, args))
-        return p
+        """Runs the CLI; a payload's out-of-band buffers go in as files
+        (--buffers), and an encode's come back on its output (Payload)."""
+        tmp = tempfile.mkdtemp(prefix="wire-exact-buffers-")
+        try:
+            extra = []
+            if args[0] in ("decode", "dump", "schema") and buffers_of(data):
+                for i, b in enumerate(buffers_of(data)):
+                    with open(os.path.join(tmp, "in.%d" % i), "wb") as f:
+                        f.write(b)
+                extra = ["--buffers", os.path.join(tmp, "in")]
+            if args[0] == "encode":
+                extra = ["--buffers", os.path.join(tmp, "out")]
+            p = subprocess.run([self.path] + args + extra, input=bytes(data), capture_output=True,
+                               timeout=60)
+            if p.returncode < 0:
+                raise AssertionError("wire crashed (signal %d): %s" % (-p.returncode, args))
+            if args[0] == "encode" and p.returncode == 0:
+                bufs = []
+                while os.path.exists(os.path.join(tmp, "out.%d" % len(bufs))):
+                    with open(os.path.join(tmp, "out.%d" % len(bufs)), "rb") as f:
+                        bufs.append(f.read())
+                p.stdout = with_buffers(p.stdout, bufs)
+            return p
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
     def ok(self, args, data):
         p = self.run(args, data)
@@ -142,7 +218,7 @@ class CheckFailed(Exception):
 def root_type(key):
     m = model_of(key)
     ns = "longnamespace.forthemetastrings." if m == "longname" else \
-        "exu." if m in UNION_MODELS else "ex."
+        "exu." if m in UNION_MODELS else "exs." if m in SHAPES_MODELS else "ex."
     return ns + ROOTS[m]
 
 
@@ -163,6 +239,8 @@ def schema_args(runtime, key):
     the long-named type has a package of its own, schemas/long.fdl)."""
     if model_of(key) in UNION_MODELS:
         return ["--schema", os.path.join(SCHEMAS, "union.fdl")]
+    if model_of(key) in SHAPES_MODELS:
+        return ["--schema", os.path.join(SCHEMAS, "shapes.fdl")]
     out = ["--schema", os.path.join(SCHEMAS, "%s.fdl" % runtime)]
     if model_of(key) == "longname":
         out += ["--schema", os.path.join(SCHEMAS, "long.fdl")]
@@ -174,15 +252,23 @@ def check_no_schema(wire, runtime, key, data):
     (--peer says who wrote them). A union case of list or map type is
     written with the case's declared types, which only a schema has: then
     decoding without one must fail, saying so."""
-    if model_of(key) in ("ulist", "umap"):
+    if model_of(key) in ("ulist", "umap", "shapes"):
         p = wire.run(["decode"] + peer_args(runtime), data)
         if p.returncode != 1 or b"needs a schema" not in p.stderr:
             raise CheckFailed("decoding without a schema: %r" % (p,))
         return
     text = wire.ok(["decode"] + ref_args(key) + peer_args(runtime), data)
     out = wire.ok(["encode"] + ref_args(key) + peer_args(runtime), text)
+    same_payload(data, out)
+
+
+def same_payload(data, out):
+    """The bytes and the out-of-band buffers are the writer's."""
     if out != data:
         raise CheckFailed("decode | encode differs:\n  in  %s\n  out %s" % (data.hex(), out.hex()))
+    if buffers_of(out) != buffers_of(data):
+        raise CheckFailed("decode | encode gives other buffers:\n  in  %s\n  out %s" %
+                          (format_payload(data), format_payload(out)))
 
 
 def check_schema(wire, runtime, key, data):
@@ -195,8 +281,7 @@ def check_schema(wire, runtime, key, data):
     if json.loads(text.splitlines()[0]).get("struct", {}).get("type") != root:
         raise CheckFailed("root is not %s: %s" % (root, text[:200]))
     out = wire.ok(["encode"] + s, text)
-    if out != data:
-        raise CheckFailed("decode | encode differs:\n  in  %s\n  out %s" % (data.hex(), out.hex()))
+    same_payload(data, out)
 
 
 def peer_args(runtime):
@@ -207,7 +292,7 @@ def peer_args(runtime):
 # The notation's record of wire choices (spec/notation.md): without them
 # the encoder chooses afresh, as a writer of these values would.
 CHOICES = {"enc", "header", "chunks", "ns_enc", "name_enc", "ns_hash", "name_hash", "ns_xref",
-           "name_xref", "ns_again", "name_again", "tracked"}
+           "name_xref", "ns_again", "name_again", "tracked", "band"}
 
 
 def strip_choices(v):
@@ -235,7 +320,8 @@ def plain(wire, runtime, key, data):
     s = schema_args(runtime, key) + mode_args(key) + ref_args(key) + \
         peer_args(runtime)
     text = wire.ok(["decode", "--plain"] + s, data)
-    return wire.ok(["encode", "--plain", "--type", root_type(key)] + s, text)
+    oob = ["--oob"] if model_of(key) in OOB_MODELS else []
+    return wire.ok(["encode", "--plain", "--type", root_type(key)] + oob + s, text)
 
 
 # What a v1 payload reads as with fixtures/schemas/exact/v2.fdl (--project --plain), and

@@ -223,11 +223,28 @@ class LongNamedStructForTheLongNamesCheck:
     v: pyfory.Int32 = 0
 
 
+@dataclasses.dataclass
+class Blobs:
+    """Written with a buffer callback (out-of-band buffers, spec 1.12.1):
+    bodies of at least 2 bytes out of band, shorter ones in band; pyfory
+    marks its binaries only, so the array stays as it is (errata E-48)."""
+    name: str = ""
+    data: bytes = b""
+    small: bytes = b""
+    parts: List[bytes] = dataclasses.field(default_factory=list)
+    maybe: Optional[bytes] = None
+    ints: pyfory.Int32Array = dataclasses.field(default_factory=lambda: pyfory.Int32Array([]))
+
+
+# Models written with a buffer callback.
+OOB = {"blobs"}
+
+
 LONG_NS = "longnamespace.forthemetastrings"
 
 TYPES = (Status, Player, Size, Address, Customer, Product, OrderLine, Order, Image,
          Media, MediaContent, Sample, SampleList, Node, Person, Inner, Outer, Empty,
-         HasEmpty, Optionals, Holder, Camel, EvoV1, SharedLists)
+         HasEmpty, Optionals, Holder, Camel, EvoV1, SharedLists, Blobs)
 
 
 def fory(compatible, ref=False):
@@ -288,6 +305,8 @@ def values():
         "shared": (SharedLists(shared, shared), True),
         "refoff": (RefOff("r", Inner(1, "one")), False),
         "longname": (LongNamedStructForTheLongNamesCheck(5), False),
+        "blobs": (Blobs("b", b"\x00data\xff", b"s", [b"p1", b"q"], b"mm",
+                        pyfory.Int32Array([1, -1])), False),
     }
 
 
@@ -296,17 +315,21 @@ UNION_FDL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
 _GEN = {}
 
 
-def union_module():
-    """The Python code foryc (fory-compiler 1.7.7) generates from
-    fixtures/schemas/exact/union.fdl, imported from a temporary directory."""
-    if "m" not in _GEN:
+def foryc_module(fdl, name):
+    """The Python code foryc (fory-compiler 1.7.7) generates from an FDL file
+    of fixtures/schemas/exact/, imported from a temporary directory."""
+    if name not in _GEN:
         out = tempfile.mkdtemp(prefix="wire-exact-foryc-")
-        subprocess.run(["foryc", "--python_out", out, UNION_FDL], check=True,
+        subprocess.run(["foryc", "--python_out", out, fdl], check=True,
                        capture_output=True, text=True, timeout=120)
         sys.path.insert(0, out)
-        import exu  # noqa: F401 (generated)
-        _GEN["m"] = exu
-    return _GEN["m"]
+        _GEN[name] = __import__(name)
+    return _GEN[name]
+
+
+def union_module():
+    """foryc's code for fixtures/schemas/exact/union.fdl."""
+    return foryc_module(UNION_FDL, "exu")
 
 
 def union_values():
@@ -318,9 +341,54 @@ def union_values():
     }
 
 
+SHAPES_FDL = os.path.join(os.path.dirname(UNION_FDL), "shapes.fdl")
+
+
+def shapes_module():
+    """foryc's code for fixtures/schemas/exact/shapes.fdl (the shapes of the
+    upstream compiler's collection.fdl and example.fdl)."""
+    return foryc_module(SHAPES_FDL, "exs")
+
+
+def shapes_value():
+    """The same values as ExactWriter.shapes()."""
+    u = shapes_module()
+    return u.Shapes(
+        small_ints=u.NumList.i8([1, -2, 3]),
+        big_uints=u.NumList.u64([0, 2 ** 64 - 1]),
+        floats=u.NumList.f32([1.5, -0.25]),
+        short_array=u.NumArray.i16(pyfory.Int16Array([7, -8])),
+        uint_array=u.NumArray.u32(pyfory.UInt32Array([1, 2 ** 32 - 1])),
+        double_array=u.NumArray.f64(pyfory.Float64Array([0.5])),
+        either=u.LeafOrNote.leaf(u.Leaf("l", 2)),
+        eithers=[u.LeafOrNote.note("n"), u.LeafOrNote.code(5), u.LeafOrNote.leaf(u.Leaf("m", 3))],
+        either_by_name={"a": u.LeafOrNote.code(9), "b": u.LeafOrNote.leaf(u.Leaf("x", 0))},
+        lists=u.NumLists(i8=[1], i16=[-2], i32=[3], i64=[-4], u8=[5], u16=[6], u32=[7], u64=[8],
+                         f32=[0.5], f64=[-1.5]),
+        arrays=u.NumArrays(i8=pyfory.Int8Array([1]), i16=pyfory.Int16Array([-2]),
+                           i32=pyfory.Int32Array([3]), i64=pyfory.Int64Array([-4]),
+                           u8=pyfory.UInt8Array([5]), u16=pyfory.UInt16Array([6]),
+                           u32=pyfory.UInt32Array([7]), u64=pyfory.UInt64Array([8]),
+                           f32=pyfory.Float32Array([0.5]), f64=pyfory.Float64Array([-1.5])),
+        mood=u.Mood.ANGRY,
+        leaves=[u.Leaf("p", 1), u.Leaf("q", 2)],
+        leaf_by_name={"k": u.Leaf("v", 7)},
+    )
+
+
+def shapes_fory(compatible):
+    return generated_fory(compatible, shapes_module().register_exs_types)
+
+
 def union_fory(compatible):
+    return generated_fory(compatible, union_module().register_exu_types)
+
+
+def generated_fory(compatible, register):
+    """An instance with the types of foryc's generated code (its own
+    registration function)."""
     f = pyfory.Fory(xlang=True, ref=False, compatible=compatible)
-    union_module().register_exu_types(f)
+    register(f)
     return f
 
 
@@ -334,10 +402,36 @@ def payloads():
     for name, obj in union_values().items():
         for mode in ("compat", "same"):
             out["%s.%s" % (name, mode)] = union_fory(mode == "compat").serialize(obj)
+    for mode in ("compat", "same"):
+        out["shapes.%s" % mode] = shapes_fory(mode == "compat").serialize(shapes_value())
     for name, (obj, ref) in values().items():
         for mode in ("compat", "same"):
-            out["%s.%s" % (name, mode)] = fory(mode == "compat", ref).serialize(obj)
+            f = fory(mode == "compat", ref)
+            if name in OOB:
+                out["%s.%s" % (name, mode)] = serialize_oob(f, obj)
+            else:
+                out["%s.%s" % (name, mode)] = f.serialize(obj)
     return out
+
+
+class Payload(bytes):
+    """A payload and its out-of-band buffers (harness.Payload)."""
+    buffers = ()
+
+
+def serialize_oob(f, obj):
+    """serialize with a buffer callback: bodies of 2 bytes or more go out
+    of band (the callback returns False), shorter ones stay in band."""
+    bufs = []
+
+    def callback(bo):
+        if bo.total_bytes() < 2:
+            return True
+        bufs.append(bytes(bo.getbuffer()))
+        return False
+    p = Payload(f.serialize(obj, buffer_callback=callback))
+    p.buffers = bufs
+    return p
 
 
 def read_back(key, data):
@@ -347,10 +441,14 @@ def read_back(key, data):
     name, compatible = _key_parts(key)
     if name in ("ulist", "umap", "ulabel"):
         obj, f = union_values()[name], union_fory(compatible)
+    elif name == "shapes":
+        obj, f = shapes_value(), shapes_fory(compatible)
     else:
         (obj, ref), f = values()[name], None
+    # a payload with header 03 needs its buffers (pyfory checks the bit)
+    buffers = list(getattr(data, "buffers", ())) if data[:1] == b"\x03" else None
     try:
-        got = (f or fory(compatible, ref)).deserialize(data)
+        got = (f or fory(compatible, ref)).deserialize(bytes(data), buffers=buffers)
     except Exception as e:  # the runtime's own words
         return "error: %s: %s" % (type(e).__name__, e)
     if got == obj:
@@ -368,8 +466,10 @@ if __name__ == "__main__":
     if "--read" in sys.argv[1:]:
         for line in sys.stdin:
             if line.strip():
-                k, hx = line.split()
-                print(k, read_back(k, bytes.fromhex(hx)))
+                k, hx, *bufs = line.split()
+                p = Payload(bytes.fromhex(hx))
+                p.buffers = [bytes.fromhex(b.strip("-")) for b in bufs]
+                print(k, read_back(k, p))
     else:
         for k, b in payloads().items():
-            print(k, b.hex())
+            print(k, b.hex(), *[x.hex() or "-" for x in getattr(b, "buffers", ())])

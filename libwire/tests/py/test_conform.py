@@ -47,8 +47,8 @@ GOOD_INVALID = [
     invalid("bad/header", "00ff070a", "header"),
     invalid("bad/truncated", "01ff07", "truncated"),
 ]
-# Needs out-of-band buffers, which no testee here claims.
-OOB = invalid("bad/oob", "03ff070a", "unsupported", tags=["oob"])
+# Needs a capability no testee claims.
+UNCLAIMED = invalid("bad/unclaimed", "03ff070a", "unsupported", tags=["no_such_feature"])
 
 
 def write(dirpath, kind, area, tests):
@@ -61,7 +61,7 @@ def write(dirpath, kind, area, tests):
 def fixtures(tmp_path, extra_valid=(), extra_invalid=()):
     d = tmp_path / "fixtures"
     write(d, "valid", "prim", GOOD_VALID + list(extra_valid))
-    write(d, "invalid", "bad", GOOD_INVALID + [OOB] + list(extra_invalid))
+    write(d, "invalid", "bad", GOOD_INVALID + [UNCLAIMED] + list(extra_invalid))
     return d
 
 
@@ -97,6 +97,38 @@ def test_wrong_fixtures_fail(wire, tmp_path):
     assert summary(p) == "5 passed, 3 failed, 1 skipped"
     for tid in ("prim/wrong_bytes", "bad/wrong_class", "bad/not_invalid"):
         assert "FAIL" in p.stdout and tid in p.stdout, p.stdout
+
+
+def oob_test(tid, buffers, alternatives=()):
+    """Fory Java's list of two byte[], both out of band (spec R-OOB-1)."""
+    t = valid(tid, [{"list": [{"binary": "09"}, {"binary": "08"}], "oob": True}],
+              "03ff160208290000", tags=["oob"])
+    t["buffers"] = buffers
+    t["alternatives"] = [dict(a, writers=["java"]) for a in alternatives]
+    return t
+
+
+def test_out_of_band_buffers(wire, tmp_path):
+    d = tmp_path / "fixtures"
+    write(d, "valid", "prim", [
+        oob_test("prim/oob", ["09", "08"]),
+        # the alternative (both in band) decodes without buffers
+        oob_test("prim/oob_alt", ["09", "08"],
+                 alternatives=[{"bytes": "03ff16020829010109010108"}]),
+        # too few buffers: the decode fails
+        oob_test("prim/oob_short", ["09"]),
+    ])
+    write(d, "invalid", "bad", [
+        invalid("bad/oob_marker", "03ff2902", "value", tags=["oob"]),
+        dict(invalid("bad/oob_width", "03ff2e00", "length", tags=["oob"]),
+             buffers=["010203"]),
+    ])
+    p = conform(wire, "-v", d)
+    assert summary(p) == "4 passed, 1 failed, 0 skipped", p.stdout
+    assert "prim/oob_short" in p.stdout and "out-of-band buffer #1 needed" in p.stdout
+    # a testee that does not claim "oob" is not asked
+    p = conform(wire, "--testee", relay(wire, tmp_path, "nocaps"), d)
+    assert summary(p) == "0 passed, 0 failed, 5 skipped", p.stdout
 
 
 def test_value_mismatch_is_reported(wire, tmp_path):
@@ -178,7 +210,7 @@ def test_testee_protocol(wire):
     lines = [json.loads(x) for x in p.stdout.splitlines()]
     hello = lines[0]["hello"]
     assert hello["name"] == "libwire"
-    assert "schema" in hello["capabilities"] and "oob" not in hello["capabilities"]
+    assert "schema" in hello["capabilities"] and "oob" in hello["capabilities"]
     assert lines[1] == {"id": 1, "ok": True, "values": [{"varint64": "-1"}]}
     assert lines[2] == {"id": 2, "ok": True, "hex": "01ff0701"}
     assert lines[3]["id"] == 3 and lines[3]["ok"] is False
@@ -304,9 +336,9 @@ def test_hello_without_capabilities_claims_builtins_only(wire, tmp_path):
 
 
 def test_junit_and_markdown(wire, tmp_path):
-    # out-of-band buffers: libwire answers class "unsupported"
-    oob = valid("prim/oob", [{"varint64": "5"}], "03ff070a")
-    d = fixtures(tmp_path, extra_valid=[oob],
+    # a declared element type at the root: libwire answers class "unsupported"
+    unsup = valid("prim/unsupported", [{"varint64": "5"}], "01ff160104070a")
+    d = fixtures(tmp_path, extra_valid=[unsup],
                  extra_invalid=[invalid("bad/wrong_class", "01ff07", "varint"),
                                 invalid("bad/<&\"x>", "01ff07", "ref")])
     junit = tmp_path / "out.xml"
@@ -320,10 +352,10 @@ def test_junit_and_markdown(wire, tmp_path):
     assert set(suites) == {"valid/prim", "invalid/bad"}
     cases = {c.get("name"): c for c in root.iter("testcase")}
     assert len(cases) == 9
-    assert "unsupported" in cases["prim/oob"].find("failure").get("message")
+    assert "unsupported" in cases["prim/unsupported"].find("failure").get("message")
     assert cases["bad/wrong_class"].find("failure") is not None
     assert cases['bad/<&"x>'].find("failure") is not None
-    assert cases["bad/oob"].find("skipped") is not None
+    assert cases["bad/unclaimed"].find("skipped") is not None
     assert cases["prim/varint64_m1"].find("failure") is None
     text = md.read_text()
     assert text.startswith("## libwire ")

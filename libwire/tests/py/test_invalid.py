@@ -22,7 +22,7 @@ INVALID = [
     ("header 0x02 alone", "02", {"header"}, (0, 0)),
     ("header 0x05 (reserved bit)", "05ff070a", {"header"}, (0, 0)),
     ("header 0xff", "ffff070a", {"header"}, (0, 0)),
-    ("header 0x03 out-of-band", "03ff070a", {"unsupported"}, (0, 0)),
+    ("header 0x03, binary out of band, no buffer", "03ff2900", {"truncated"}, (3, 3)),
     ("second root with header 0x00", "01ff070a00ff070a", {"header"}, (4, 4)),
     ("trailing byte after a root", "01ff070aff", {"header", "trailing", "truncated"}, (4, 5)),
     # --- reference flags --------------------------------------------------

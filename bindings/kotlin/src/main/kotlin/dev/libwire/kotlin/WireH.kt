@@ -97,6 +97,8 @@ internal object WireH {
     const val OPT_TRUSTED_TEXT = 4
     const val OPT_PEER = 5
     const val OPT_PROJECT_STRICT = 6
+    const val OPT_OUT_OF_BAND = 7
+    const val OPT_OOB_MIN_BYTES = 8
     const val PEER_NONE = 0
     const val PEER_JAVA = 1
     const val PEER_PYFORY = 2
@@ -127,6 +129,8 @@ internal object WireH {
     const val MSCTX_NAMESPACE = 0
     const val MSCTX_TYPE_NAME = 1
     const val MSCTX_FIELD_NAME = 2
+    const val BAND_IN = 0
+    const val BAND_OUT = 1
     const val BY_NAME = 4294967295L
     const val KIND_STRUCT = 1
     const val KIND_ENUM = 2
