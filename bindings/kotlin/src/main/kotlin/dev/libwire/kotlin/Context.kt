@@ -84,8 +84,6 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
             // are written in the Java runtime's choice; Latin-1 is always valid, and UTF-16 is
             // copied as the JVM holds it, as Fory Java does: no second check in C
             Native.ctx_set_option.invokeExact(p, WireH.OPT_TRUSTED_TEXT, 1L) as Int
-            // the compiled codecs' strings (UTF-8 in the image) are written in the Java runtime's choice
-            Native.ctx_set_option.invokeExact(p, WireH.OPT_STRING_POLICY, WireH.STRING_JAVA.toLong()) as Int
             for ((k, v) in options.limits) {
                 val st = Native.ctx_set_limit.invokeExact(p, k.id, v) as Int
                 if (st != 0) throw WireException(Native.statusName(st), -1, "bad value $v for limit $k")

@@ -89,8 +89,8 @@ internal object F64Slot : Slot(WireH.MEM_F64, 8) {
     override fun get(r: MemReader, at: Int): Any = Double.fromBits(Img.I64.get(r.b, at) as Long)
 }
 
-/** A string: UTF-8 bytes in the image, pointer + length. */
-internal object StrSlot : Slot(WireH.MEM_STR, 16) {
+/** A string: pointer + the wire header (`WIRE_MEM_STR_TAGGED`), the text in its wire encoding. */
+internal object StrSlot : Slot(WireH.MEM_STR or WireH.MEM_STR_TAGGED, 16) {
     override val pointer get() = true
     override val hasAux get() = true
     override fun put(w: MemWriter, at: Int, v: Any) = w.string(at, v as String)
@@ -501,24 +501,46 @@ internal class MemWriter {
         return o
     }
 
-    /** UTF-8 bytes in the image (Latin-1 strings of ASCII chars are their own UTF-8). */
+    /**
+     * A string in the encoding the Java runtime writes it in (Latin-1 when every char fits, else
+     * UTF-8 or UTF-16 by its sampling rule, spec R-WSTR-1), as the JVM holds it where it can: the
+     * length word is the wire header (`WIRE_MEM_STR_TAGGED`), so C copies the bytes as they are.
+     */
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     fun string(at: Int, s: String) {
         val n = s.length
-        var ascii = true
-        for (i in 0 until n) if (s[i].code >= 0x80) { ascii = false; break }
-        if (ascii) {
+        var i = 0
+        while (i < n && s[i].code <= 0xff) i++
+        val hdr: Long
+        if (i == n) {
             val o = alloc(n, 1)
             (s as java.lang.String).getBytes(0, n, b, o)
             Img.I64.set(b, at, base + o)
-            Img.I32.set(b, at + 8, n)
-        } else {
+            hdr = (n.toLong() shl 2) or WireH.STR_LATIN1.toLong()
+        } else if (javaPicksUtf8(s)) {
             val u = s.toByteArray(Charsets.UTF_8)
             val o = alloc(u.size, 1)
             System.arraycopy(u, 0, b, o, u.size)
             Img.I64.set(b, at, base + o)
-            Img.I32.set(b, at + 8, u.size)
+            hdr = (u.size.toLong() shl 2) or WireH.STR_UTF8.toLong()
+        } else {
+            val o = alloc(2 * n, 2)
+            for (k in 0 until n) Img.I16.set(b, o + 2 * k, s[k].code.toShort())
+            Img.I64.set(b, at, base + o)
+            hdr = (2L * n shl 2) or WireH.STR_UTF16.toLong()
         }
+        if (hdr > 0xffffffffL) throw WireException("length", -1, "a string of more than 2^30 - 1 bytes")
+        Img.I32.set(b, at + 8, hdr.toInt())
+    }
+
+    /** Fory Java's choice between UTF-8 and UTF-16 for text that is not Latin-1 (spec R-WSTR-1). */
+    private fun javaPicksUtf8(s: String): Boolean {
+        val m = minOf(64, s.length)
+        val whole = m and 3.inv()
+        var ascii = 0
+        for (k in 0 until whole) if (s[k].code < 0x80) ascii++
+        if (whole < m && s[whole].code < 0x80) ascii += m - whole
+        return ascii == m
     }
 }
 
@@ -546,12 +568,18 @@ internal class MemReader {
         return o.toInt()
     }
 
+    /** A string left in its wire encoding by the decoder (`WIRE_MEM_STR_TAGGED`: header in the length word). */
     fun string(at: Int): String? {
         val p = Img.I64.get(b, at) as Long
         if (p == 0L) return null
-        val n = Img.I32.get(b, at + 8) as Int
+        val h = Img.I32.get(b, at + 8) as Int
+        val n = h ushr 2
         if (n == 0) return ""
-        return String(b, off(p), n, Charsets.UTF_8)
+        return when (h and 3) {
+            WireH.STR_LATIN1 -> String(b, off(p), n, Charsets.ISO_8859_1)
+            WireH.STR_UTF16 -> String(b, off(p), n, Charsets.UTF_16LE)
+            else -> String(b, off(p), n, Charsets.UTF_8)
+        }
     }
 
     fun struct(plan: MemPlan, o: Int): Any {
