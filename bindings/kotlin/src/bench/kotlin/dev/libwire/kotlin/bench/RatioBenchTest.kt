@@ -1,8 +1,14 @@
 package dev.libwire.kotlin.bench
 
+import com.fasterxml.jackson.databind.ObjectMapper
+import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule
+import com.fasterxml.jackson.module.kotlin.kotlinModule
 import dev.libwire.kotlin.Context
-import dev.libwire.kotlin.TapeEncoder
 import dev.libwire.kotlin.WireOptions
+import kotlinx.serialization.ExperimentalSerializationApi
+import kotlinx.serialization.cbor.Cbor
+import kotlinx.serialization.protobuf.ProtoBuf
 import dev.libwire.kotlin.deepEq
 import dev.libwire.kotlin.hex
 import dev.libwire.kotlin.repoRoot
@@ -72,16 +78,19 @@ class RatioBenchTest {
     private fun cpu(): Long = mx.currentThreadCpuTime
     private var sink = 0L
 
+    /** Fastest of 5 batches of ~50 ms of thread CPU time after [warmNs] of warm-up, ns per call. */
     private fun measure(warmNs: Long, fn: () -> Any?): Double {
         val warmEnd = cpu() + warmNs
         var calls = 0L
+        val t0 = cpu()
         while (cpu() < warmEnd) { touch(fn()); calls++ }
-        val batch = maxOf(1L, calls * 100_000_000L / warmNs)
+        val per = maxOf(1L, (cpu() - t0) / maxOf(1L, calls))
+        val batch = maxOf(1L, 50_000_000L / per)
         var best = Double.MAX_VALUE
-        repeat(7) {
-            val t0 = cpu()
+        repeat(5) {
+            val t = cpu()
             for (k in 0 until batch) touch(fn())
-            best = minOf(best, (cpu() - t0).toDouble() / batch)
+            best = minOf(best, (cpu() - t).toDouble() / batch)
         }
         return best
     }
@@ -94,6 +103,10 @@ class RatioBenchTest {
         }
     }
 
+    /** One library on the order graph: encode and decode of every order, one call each. */
+    private class OrderLib(val name: String, val enc: (Int) -> ByteArray, val dec: (ByteArray) -> Any?, val check: (Int, Any?) -> Boolean)
+
+    @OptIn(ExperimentalSerializationApi::class)
     @Test
     fun ratios() {
         val foryStructs = Fory.builder().withXlang(true).withCompatible(true).withCodegen(true)
@@ -111,7 +124,7 @@ class RatioBenchTest {
         structs.registerEnum(Player::class, "bench.Player")
         structs.registerEnum(Size::class, "bench.Size")
         for (k in listOf(NumericStruct::class, Sample::class, Media::class, Image::class, MediaContent::class)) {
-            assertTrue(structs.hasPlan(k), "${k.simpleName} has a codec plan")
+            assertTrue(structs.hasLayout(k), "${k.simpleName} has a native layout: ${structs.layoutProblem(k)}")
         }
         val dyn = Context()
 
@@ -145,47 +158,118 @@ class RatioBenchTest {
             w.check(lb, fb)
             sizes[w.name] = lb.size to fb.size
         }
+
+        // ---- the order graph: 200 orders, round-tripped one by one
+        val orders = OrderGraph.create()
+        val jorders = orders.map { OrderGraph.toJava(it) }
+        val n = orders.size
+        val lw = Context(WireOptions(compatible = true, refTracking = true))
+        lw.registerSchema(repoRoot.resolve("bindings/kotlin/src/bench/orders.fdl"))
+        lw.registerEnum(OrderStatus::class, "orders.OrderStatus")
+        lw.registerDataClass(Address::class, "orders.Address")
+        lw.registerDataClass(Category::class, "orders.Category")
+        lw.registerDataClass(Product::class, "orders.Product")
+        lw.registerDataClass(Customer::class, "orders.Customer")
+        lw.registerDataClass(OrderLine::class, "orders.OrderLine")
+        lw.registerDataClass(Order::class, "orders.Order")
+        assertTrue(lw.hasLayout(Order::class), "Order has a native layout: ${lw.layoutProblem(Order::class)}")
+        val foryX = Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
+            .withClassVersionCheck(false).requireClassRegistration(true).build()
+        OrderModelJava.register(foryX)
+        val foryN = Fory.builder().withLanguage(Language.JAVA).withRefTracking(true).withCodegen(true)
+            .requireClassRegistration(true).build()
+        OrderModelJava.register(foryN)
+        val proto = ProtoBuf
+        val cbor = Cbor
+        val json = ObjectMapper().registerModule(kotlinModule()).registerModule(JavaTimeModule())
+        val jcbor = CBORMapper().registerModule(kotlinModule()).registerModule(JavaTimeModule())
+        val libs = listOf(
+            OrderLib("libwire (xlang, compatible, ref tracking)", { lw.encode(orders[it]) }, { lw.decode(it, Order::class) }) { i, v ->
+                v == orders[i] && OrderGraph.sharesLikeTheOriginal(orders[i], v as Order)
+            },
+            OrderLib("Fory Java xlang (compatible, ref tracking)", { foryX.serialize(jorders[it]) }, { foryX.deserialize(it) }) { i, v ->
+                OrderGraph.fromJava(v as OrderModelJava.Order) == orders[i] && OrderGraph.sharesLikeTheOriginal(orders[i], v)
+            },
+            OrderLib("Fory Java native (ref tracking)", { foryN.serialize(jorders[it]) }, { foryN.deserialize(it) }) { i, v ->
+                OrderGraph.fromJava(v as OrderModelJava.Order) == orders[i] && OrderGraph.sharesLikeTheOriginal(orders[i], v)
+            },
+            OrderLib("kotlinx.serialization ProtoBuf", { proto.encodeToByteArray(Order.serializer(), orders[it]) },
+                { proto.decodeFromByteArray(Order.serializer(), it) }) { i, v -> v == orders[i] },
+            OrderLib("kotlinx.serialization CBOR", { cbor.encodeToByteArray(Order.serializer(), orders[it]) },
+                { cbor.decodeFromByteArray(Order.serializer(), it) }) { i, v -> v == orders[i] },
+            OrderLib("Jackson JSON (jackson-module-kotlin)", { json.writeValueAsBytes(orders[it]) },
+                { json.readValue(it, Order::class.java) }) { i, v -> v == orders[i] },
+            OrderLib("Jackson CBOR (jackson-module-kotlin)", { jcbor.writeValueAsBytes(orders[it]) },
+                { jcbor.readValue(it, Order::class.java) }) { i, v -> v == orders[i] },
+        )
+        val encoded = HashMap<String, List<ByteArray>>()
+        for (l in libs) {
+            val bs = List(n) { l.enc(it) }
+            for (i in 0 until n) assertTrue(l.check(i, l.dec(bs[i])), "${l.name}: order $i comes back equal")
+            encoded[l.name] = bs
+        }
+        // interop: each side reads the other's bytes to the same order
+        val lwBytes = encoded[libs[0].name]!!
+        val fxBytes = encoded[libs[1].name]!!
+        var sameBytes = 0
+        for (i in 0 until n) {
+            assertEquals(orders[i], lw.decode(fxBytes[i], Order::class), "libwire reads Fory's order $i")
+            assertEquals(orders[i], OrderGraph.fromJava(foryX.deserialize(lwBytes[i]) as OrderModelJava.Order), "Fory reads libwire's order $i")
+            if (lwBytes[i].contentEquals(fxBytes[i])) sameBytes++
+        }
+
         val best = HashMap<String, Double>()
-        var warm = 1_000_000_000L
+        var warm = 500_000_000L
         repeat(3) {
             for (w in workloads) {
                 val lb = w.lEnc()
                 val fb = w.fEnc()
                 for ((key, fn) in listOf<Pair<String, () -> Any?>>(
                     "f enc" to w.fEnc, "l enc" to w.lEnc, "f dec" to { w.fDec(fb) }, "l dec" to { w.lDec(lb) },
-                    "l tape" to { TapeEncoder(w.ctx).write(listOf(w.value)) }, "l ctape" to { w.ctx.decodeToTape(lb) },
                 )) {
                     val k = "${w.name} $key"
                     best[k] = minOf(best[k] ?: Double.MAX_VALUE, measure(warm, fn))
                 }
             }
-            warm = 300_000_000L
+            for (l in libs) {
+                val bs = encoded[l.name]!!
+                val e = measure(warm) { var t = 0L; for (i in 0 until n) t += l.enc(i).size; t } / n
+                val d = measure(warm) { for (i in 0 until n) l.dec(bs[i]); n } / n
+                best["${l.name} enc"] = minOf(best["${l.name} enc"] ?: Double.MAX_VALUE, e)
+                best["${l.name} dec"] = minOf(best["${l.name} dec"] ?: Double.MAX_VALUE, d)
+            }
+            warm = 150_000_000L
         }
         val out = StringBuilder()
         fun line(s: String) { println(s); out.append(s).append('\n') }
-        line("JDK ${Runtime.version()}, fory-core 1.6.0 (xlang; structs compatible + codegen), libwire via java.lang.foreign; load ${loadAverage()}")
+        line("JDK ${Runtime.version()}, fory-core 1.6.0, libwire via java.lang.foreign; load ${loadAverage()}")
         line("")
         line("| workload | bytes libwire / Fory | Fory enc µs | libwire enc µs | enc ratio | Fory dec µs | libwire dec µs | dec ratio |")
         line("|---|---|---:|---:|---:|---:|---:|---:|")
         val bench = ArrayList<String>()
-        for (w in workloads) {
-            val fe = best["${w.name} f enc"]!!; val le = best["${w.name} l enc"]!!
-            val fd = best["${w.name} f dec"]!!; val ld = best["${w.name} l dec"]!!
-            val (ls, fs) = sizes[w.name]!!
-            line("| ${w.name} | $ls / $fs | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |".format(
+        fun row(name: String, ls: Number, fs: Number, fe: Double, le: Double, fd: Double, ld: Double) {
+            line("| $name | $ls / $fs | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |".format(
                 fe / 1000, le / 1000, le / fe, fd / 1000, ld / 1000, ld / fd))
-            bench.add("BENCH kotlin ${w.name} enc ratio=%.2f".format(le / fe))
-            bench.add("BENCH kotlin ${w.name} dec ratio=%.2f".format(ld / fd))
+            bench.add("BENCH kotlin $name enc ratio=%.2f".format(le / fe))
+            bench.add("BENCH kotlin $name dec ratio=%.2f".format(ld / fd))
         }
-        line("")
-        line("Where the binding's time goes (µs): encode = the JVM writes the tape + C (wire_encode_tape_to, result copy); decode = C (wire_decode_tape_to, tape copy) + the JVM reads the tape")
-        line("")
-        line("| workload | enc: JVM tape | enc: C | dec: C | dec: JVM |")
-        line("|---|---:|---:|---:|---:|")
         for (w in workloads) {
-            val le = best["${w.name} l enc"]!!; val lt = best["${w.name} l tape"]!!
-            val ld = best["${w.name} l dec"]!!; val lc = best["${w.name} l ctape"]!!
-            line("| ${w.name} | %.3f | %.3f | %.3f | %.3f |".format(lt / 1000, (le - lt) / 1000, lc / 1000, (ld - lc) / 1000))
+            val (ls, fs) = sizes[w.name]!!
+            row(w.name, ls, fs, best["${w.name} f enc"]!!, best["${w.name} l enc"]!!, best["${w.name} f dec"]!!, best["${w.name} l dec"]!!)
+        }
+        val avg = { name: String -> encoded[name]!!.sumOf { it.size } / n }
+        row("orders", avg(libs[0].name), avg(libs[1].name), best["${libs[1].name} enc"]!!, best["${libs[0].name} enc"]!!,
+            best["${libs[1].name} dec"]!!, best["${libs[0].name} dec"]!!)
+        line("")
+        line("Order graph: 200 orders (java.util.Random(42)), each encoded and decoded by itself; µs per order; every decoded order equals the original (libwire and Fory: shared objects shared); libwire and Fory xlang read each other's bytes (identical for $sameBytes of $n orders)")
+        line("")
+        line("| library | bytes per order | encode µs | decode µs | round trip µs | vs libwire |")
+        line("|---|---:|---:|---:|---:|---:|")
+        val lrt = best["${libs[0].name} enc"]!! + best["${libs[0].name} dec"]!!
+        for (l in libs) {
+            val e = best["${l.name} enc"]!!
+            val d = best["${l.name} dec"]!!
+            line("| ${l.name} | ${avg(l.name)} | %.2f | %.2f | %.2f | %.2f |".format(e / 1000, d / 1000, (e + d) / 1000, (e + d) / lrt))
         }
         line("")
         for (b in bench) line(b)
@@ -194,6 +278,7 @@ class RatioBenchTest {
         Files.writeString(Path.of("target/bench-ratios.md"), out.toString())
         structs.close()
         dyn.close()
+        lw.close()
     }
 
     private fun loadAverage(): String = try {
