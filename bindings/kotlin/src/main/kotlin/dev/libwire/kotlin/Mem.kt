@@ -370,14 +370,29 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
     private lateinit var ctor: MethodHandle
     private var nparams = 0
 
+    /** `(MemWriter, Object, int)void`: every field of a value into its image at the int. */
+    private lateinit var writeAll: MethodHandle
+    /** `(MemReader, int)Object`: the constructor called with every field read from the image at the int. */
+    private lateinit var readAll: MethodHandle
+
     fun initCtor() {
         nparams = info.fields.size
-        ctor = MethodHandles.lookup().unreflectConstructor(info.javaCtor)
-            .asSpreader(Array<Any?>::class.java, nparams)
+        val raw = MethodHandles.lookup().unreflectConstructor(info.javaCtor)
+        ctor = raw.asSpreader(Array<Any?>::class.java, nparams)
             .asType(MethodType.methodType(Any::class.java, Array<Any?>::class.java))
+        writeAll = MemHandles.writer(fields)
+        readAll = MemHandles.reader(raw, fields)
     }
 
     fun write(w: MemWriter, at: Int, v: Any) {
+        if (COMPOSED) {
+            try {
+                writeAll.invokeExact(w, v, at)
+            } catch (e: ClassCastException) {
+                throw WireException("value", -1, "${cls.simpleName}: $e")
+            }
+            return
+        }
         val b = w.b
         try {
             for (f in fields) {
@@ -413,6 +428,15 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
     }
 
     fun read(r: MemReader, at: Int): Any {
+        if (COMPOSED) {
+            return try {
+                readAll.invokeExact(r, at) as Any
+            } catch (e: NullPointerException) {
+                throw WireException("value", -1, "${cls.simpleName}: a null for a field that is not nullable")
+            } catch (e: ClassCastException) {
+                throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
+            }
+        }
         val b = r.b
         val args = arrayOfNulls<Any?>(nparams)
         for (f in fields) {
@@ -438,6 +462,12 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
     }
 
     companion object {
+        /**
+         * One composed MethodHandle per class for writing and one for reading (false: a loop over
+         * the fields calling a getter handle each, arguments boxed into an array for the
+         * constructor). Measured in the README; -Dlibwire.composed=false for the loop.
+         */
+        @JvmField val COMPOSED = System.getProperty("libwire.composed") != "false"
         const val K_ANY = 0
         const val K_I32 = 1
         const val K_I64 = 2
@@ -864,6 +894,25 @@ internal class MemCodec(private val ctx: Context) {
     }
 
     // ------------------------------------------------------------------ messages
+    /** Only the JVM half of [encode]: the image, written in the heap array (benchmark breakdown). */
+    internal fun imageOnly(plan: MemPlan, v: Any): Int {
+        writer.reset(image.address(), ctx.refTrackingOption, ctx.maxDepth)
+        writer.struct(plan, v)
+        return writer.top
+    }
+
+    /** Only the native half of [decode]: the call and the copy of the arena (benchmark breakdown). */
+    internal fun nativeOnly(plan: MemPlan, bytes: ByteArray): Int {
+        ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
+        val st = Native.mem_decode.invokeExact(
+            ctx.ptr, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, WireH.MEM_COPY,
+        ) as Int
+        if (st != 0) throw ctx.error(st)
+        val used = Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
+        MemorySegment.copy(arena, ValueLayout.JAVA_BYTE, 0, mirror, 0, used)
+        return used
+    }
+
     fun encode(plan: MemPlan, v: Any): ByteArray {
         val w = writer
         while (true) {
@@ -955,5 +1004,129 @@ internal class MemCodec(private val ctx: Context) {
         }
         roots = tds
         rootsByHash = hashes
+    }
+}
+
+/**
+ * The composed handles of [MemPlan]: per field a small static method bound to the field's offset
+ * (and slot), the getter filtered into it; chained with `foldArguments` (write) or collected into
+ * the constructor's arguments (read). HotSpot customizes the lambda forms of a handle invoked
+ * often, so the whole chain is compiled as one piece of code with the getters inlined.
+ */
+internal object MemHandles {
+    private val L = MethodHandles.lookup()
+    private val W = MemWriter::class.java
+    private val R = MemReader::class.java
+    private val I = Int::class.javaPrimitiveType!!
+    private val J = Long::class.javaPrimitiveType!!
+    private val D = Double::class.javaPrimitiveType!!
+    private val F = Float::class.javaPrimitiveType!!
+    private val Z = Boolean::class.javaPrimitiveType!!
+    private val S = Short::class.javaPrimitiveType!!
+    private val B = Byte::class.javaPrimitiveType!!
+    private val O = Any::class.java
+    private val V = Void.TYPE
+
+    private fun st(name: String, t: MethodType): MethodHandle = L.findStatic(MemHandles::class.java, name, t)
+
+    // writers: (MemWriter, int at, int off, T x)void
+    @JvmStatic fun pI32(w: MemWriter, at: Int, off: Int, x: Int) { Img.I32.set(w.b, at + off, x) }
+    @JvmStatic fun pI64(w: MemWriter, at: Int, off: Int, x: Long) { Img.I64.set(w.b, at + off, x) }
+    @JvmStatic fun pF64(w: MemWriter, at: Int, off: Int, x: Double) { Img.I64.set(w.b, at + off, x.toRawBits()) }
+    @JvmStatic fun pF32(w: MemWriter, at: Int, off: Int, x: Float) { Img.I32.set(w.b, at + off, x.toRawBits()) }
+    @JvmStatic fun pBool(w: MemWriter, at: Int, off: Int, x: Boolean) { w.b[at + off] = if (x) 1 else 0 }
+    @JvmStatic fun pI16(w: MemWriter, at: Int, off: Int, x: Short) { Img.I16.set(w.b, at + off, x) }
+    @JvmStatic fun pI8(w: MemWriter, at: Int, off: Int, x: Byte) { w.b[at + off] = x }
+    @JvmStatic fun pAny(f: MemField, w: MemWriter, at: Int, x: Any?) {
+        if (x == null) {
+            if (!f.nullable) throw WireException("value", -1, "field ${f.name}: null in a field that is not nullable")
+            if (f.present < 0) Img.I64.set(w.b, at + f.offset, 0L)
+        } else {
+            f.slot.put(w, at + f.offset, x)
+            if (f.present >= 0) w.b[at + f.present] = 1
+        }
+    }
+    @JvmStatic fun pStr(f: MemField, w: MemWriter, at: Int, x: Any?) {
+        if (x == null) {
+            if (!f.nullable) throw WireException("value", -1, "field ${f.name}: null in a field that is not nullable")
+            Img.I64.set(w.b, at + f.offset, 0L)
+        } else {
+            w.string(at + f.offset, x as String)
+        }
+    }
+    @JvmStatic fun noop(w: MemWriter, v: Any, at: Int) {}
+
+    // readers: (MemReader, int at, int off)T
+    @JvmStatic fun gI32(r: MemReader, at: Int, off: Int): Int = Img.I32.get(r.b, at + off) as Int
+    @JvmStatic fun gI64(r: MemReader, at: Int, off: Int): Long = Img.I64.get(r.b, at + off) as Long
+    @JvmStatic fun gF64(r: MemReader, at: Int, off: Int): Double = Double.fromBits(Img.I64.get(r.b, at + off) as Long)
+    @JvmStatic fun gF32(r: MemReader, at: Int, off: Int): Float = Float.fromBits(Img.I32.get(r.b, at + off) as Int)
+    @JvmStatic fun gBool(r: MemReader, at: Int, off: Int): Boolean = r.b[at + off].toInt() != 0
+    @JvmStatic fun gI16(r: MemReader, at: Int, off: Int): Short = Img.I16.get(r.b, at + off) as Short
+    @JvmStatic fun gI8(r: MemReader, at: Int, off: Int): Byte = r.b[at + off]
+    @JvmStatic fun gStr(r: MemReader, at: Int, off: Int): String? = r.string(at + off)
+    @JvmStatic fun gAny(f: MemField, r: MemReader, at: Int): Any? =
+        if (f.present >= 0 && r.b[at + f.present].toInt() == 0) null else f.slot.get(r, at + f.offset)
+
+    private val PUT = mapOf(
+        MemPlan.K_I32 to st("pI32", MethodType.methodType(V, W, I, I, I)),
+        MemPlan.K_I64 to st("pI64", MethodType.methodType(V, W, I, I, J)),
+        MemPlan.K_F64 to st("pF64", MethodType.methodType(V, W, I, I, D)),
+        MemPlan.K_F32 to st("pF32", MethodType.methodType(V, W, I, I, F)),
+        MemPlan.K_BOOL to st("pBool", MethodType.methodType(V, W, I, I, Z)),
+        MemPlan.K_I16 to st("pI16", MethodType.methodType(V, W, I, I, S)),
+        MemPlan.K_I8 to st("pI8", MethodType.methodType(V, W, I, I, B)),
+    )
+    private val GET = mapOf(
+        MemPlan.K_I32 to st("gI32", MethodType.methodType(I, R, I, I)),
+        MemPlan.K_I64 to st("gI64", MethodType.methodType(J, R, I, I)),
+        MemPlan.K_F64 to st("gF64", MethodType.methodType(D, R, I, I)),
+        MemPlan.K_F32 to st("gF32", MethodType.methodType(F, R, I, I)),
+        MemPlan.K_BOOL to st("gBool", MethodType.methodType(Z, R, I, I)),
+        MemPlan.K_I16 to st("gI16", MethodType.methodType(S, R, I, I)),
+        MemPlan.K_I8 to st("gI8", MethodType.methodType(B, R, I, I)),
+    )
+    private val P_ANY = st("pAny", MethodType.methodType(V, MemField::class.java, W, I, O))
+    private val P_STR = st("pStr", MethodType.methodType(V, MemField::class.java, W, I, O))
+    private val G_STR = st("gStr", MethodType.methodType(String::class.java, R, I, I))
+    private val G_ANY = st("gAny", MethodType.methodType(O, MemField::class.java, R, I))
+    private val NOOP = st("noop", MethodType.methodType(V, W, O, I))
+
+    /** `(MemWriter, Object v, int at)void` for every field in order. */
+    fun writer(fields: Array<MemField>): MethodHandle {
+        var mh = NOOP
+        for (f in fields.reversed()) {
+            // (MemWriter, int at, Object v)void
+            val one = if (f.kind == MemPlan.K_ANY) {
+                val put = (if (f.slot === StrSlot && f.present < 0) P_STR else P_ANY).bindTo(f)
+                MethodHandles.filterArguments(put, 2, f.getter)
+            } else {
+                val put = MethodHandles.insertArguments(PUT[f.kind]!!, 2, f.offset)
+                MethodHandles.filterArguments(put, 2, f.getter)
+            }
+            val w = MethodHandles.permuteArguments(one, MethodType.methodType(V, W, O, I), 0, 2, 1)
+            mh = MethodHandles.foldArguments(mh, w)
+        }
+        return mh
+    }
+
+    /** `(MemReader, int at)Object`: [ctor] applied to every field read at its offset. */
+    fun reader(ctor: MethodHandle, fields: Array<MemField>): MethodHandle {
+        val n = ctor.type().parameterCount()
+        val byArg = arrayOfNulls<MethodHandle>(n)
+        for (f in fields) {
+            val pt = ctor.type().parameterType(f.arg)
+            val g = when {
+                f.kind != MemPlan.K_ANY -> MethodHandles.insertArguments(GET[f.kind]!!, 2, f.offset)
+                f.slot === StrSlot && f.present < 0 -> MethodHandles.insertArguments(G_STR, 2, f.offset)
+                else -> G_ANY.bindTo(f)
+            }
+            byArg[f.arg] = g.asType(MethodType.methodType(pt, R, I))
+        }
+        var mh = ctor
+        for (i in 0 until n) mh = MethodHandles.collectArguments(mh, 2 * i, byArg[i]!!)
+        val reorder = IntArray(2 * n) { it and 1 }
+        return MethodHandles.permuteArguments(mh, MethodType.methodType(ctor.type().returnType(), R, I), *reorder)
+            .asType(MethodType.methodType(O, R, I))
     }
 }

@@ -141,7 +141,7 @@ class RatioBenchTest {
             assertTrue(deepEq(v, foryDyn.deserialize(lb)), "$name: Fory reads libwire's bytes")
         }
         val map = LinkedHashMap<String, Long>().also { m -> for (i in 0 until 10000) m["key%05d".format(i)] = spread() }
-        val workloads = listOf(
+        val allWorkloads = listOf(
             struct("MediaContent", BenchValues.mediaContent(), ForyModel.mediaContent()),
             struct("NumericStruct", BenchValues.numericStruct(), ForyModel.numericStruct()),
             struct("Sample", BenchValues.sample(), ForyModel.sample()),
@@ -151,6 +151,9 @@ class RatioBenchTest {
             dynamic("binary_1MiB", ByteArray(1 shl 20) { rng().toByte() }),
             dynamic("strings_10000", List(10000) { "%s %05d".format(words[(rng() and 7).toInt()], it) }),
         )
+        // -Dbench.only=NAME,NAME (e.g. MediaContent,orders): a quicker run of some workloads
+        val only = System.getProperty("bench.only")?.split(",")?.toSet()
+        val workloads = allWorkloads.filter { only == null || it.name in only }
         val sizes = HashMap<String, Pair<Int, Int>>()
         for (w in workloads) {
             val lb = w.lEnc()
@@ -193,6 +196,7 @@ class RatioBenchTest {
             OrderLib("Fory Java native (ref tracking)", { foryN.serialize(jorders[it]) }, { foryN.deserialize(it) }) { i, v ->
                 OrderGraph.fromJava(v as OrderModelJava.Order) == orders[i] && OrderGraph.sharesLikeTheOriginal(orders[i], v)
             },
+        ).let { all -> if (only == null || "orders" in only) all else all.take(2) } + listOf(
             OrderLib("kotlinx.serialization ProtoBuf", { proto.encodeToByteArray(Order.serializer(), orders[it]) },
                 { proto.decodeFromByteArray(Order.serializer(), it) }) { i, v -> v == orders[i] },
             OrderLib("kotlinx.serialization CBOR", { cbor.encodeToByteArray(Order.serializer(), orders[it]) },
@@ -201,7 +205,7 @@ class RatioBenchTest {
                 { json.readValue(it, Order::class.java) }) { i, v -> v == orders[i] },
             OrderLib("Jackson CBOR (jackson-module-kotlin)", { jcbor.writeValueAsBytes(orders[it]) },
                 { jcbor.readValue(it, Order::class.java) }) { i, v -> v == orders[i] },
-        )
+        ).filter { only == null || "orders" in only }
         val encoded = HashMap<String, List<ByteArray>>()
         for (l in libs) {
             val bs = List(n) { l.enc(it) }
@@ -212,11 +216,17 @@ class RatioBenchTest {
         val lwBytes = encoded[libs[0].name]!!
         val fxBytes = encoded[libs[1].name]!!
         var sameBytes = 0
+        var firstDiff: String? = null
         for (i in 0 until n) {
             assertEquals(orders[i], lw.decode(fxBytes[i], Order::class), "libwire reads Fory's order $i")
             assertEquals(orders[i], OrderGraph.fromJava(foryX.deserialize(lwBytes[i]) as OrderModelJava.Order), "Fory reads libwire's order $i")
             if (lwBytes[i].contentEquals(fxBytes[i])) sameBytes++
+            else if (firstDiff == null) {
+                val k = (0 until minOf(lwBytes[i].size, fxBytes[i].size)).firstOrNull { lwBytes[i][it] != fxBytes[i][it] } ?: -1
+                firstDiff = "order $i differs first at byte $k: libwire ${hex(lwBytes[i].copyOfRange(maxOf(0, k - 8), minOf(lwBytes[i].size, k + 24)))}, Fory ${hex(fxBytes[i].copyOfRange(maxOf(0, k - 8), minOf(fxBytes[i].size, k + 24)))}"
+            }
         }
+        firstDiff?.let { println(it) }
 
         val best = HashMap<String, Double>()
         var warm = 500_000_000L
@@ -226,7 +236,10 @@ class RatioBenchTest {
                 val fb = w.fEnc()
                 for ((key, fn) in listOf<Pair<String, () -> Any?>>(
                     "f enc" to w.fEnc, "l enc" to w.lEnc, "f dec" to { w.fDec(fb) }, "l dec" to { w.lDec(lb) },
-                )) {
+                ) + (if (w.ctx === structs) {
+                    val p = structs.mem.planOf(w.value.javaClass)!!
+                    listOf<Pair<String, () -> Any?>>("l image" to { structs.mem.imageOnly(p, w.value) }, "l native" to { structs.mem.nativeOnly(p, lb) })
+                } else emptyList())) {
                     val k = "${w.name} $key"
                     best[k] = minOf(best[k] ?: Double.MAX_VALUE, measure(warm, fn))
                 }
@@ -238,6 +251,11 @@ class RatioBenchTest {
                 best["${l.name} enc"] = minOf(best["${l.name} enc"] ?: Double.MAX_VALUE, e)
                 best["${l.name} dec"] = minOf(best["${l.name} dec"] ?: Double.MAX_VALUE, d)
             }
+            val op = lw.mem.planOf(Order::class.java)!!
+            val oi = measure(warm) { for (i in 0 until n) lw.mem.imageOnly(op, orders[i]); n } / n
+            val on = measure(warm) { for (i in 0 until n) lw.mem.nativeOnly(op, lwBytes[i]); n } / n
+            best["orders l image"] = minOf(best["orders l image"] ?: Double.MAX_VALUE, oi)
+            best["orders l native"] = minOf(best["orders l native"] ?: Double.MAX_VALUE, on)
             warm = 150_000_000L
         }
         val out = StringBuilder()
@@ -260,6 +278,21 @@ class RatioBenchTest {
         val avg = { name: String -> encoded[name]!!.sumOf { it.size } / n }
         row("orders", avg(libs[0].name), avg(libs[1].name), best["${libs[1].name} enc"]!!, best["${libs[0].name} enc"]!!,
             best["${libs[1].name} dec"]!!, best["${libs[0].name} dec"]!!)
+        line("")
+        line("Where the binding's time goes on the structs (µs): encode = the JVM writes the image + C (copy, wire_mem_encode, result copy); decode = C (wire_mem_decode, arena copy) + the JVM builds the objects")
+        line("")
+        line("| workload | enc: JVM image | enc: C and copies | dec: C and copy | dec: JVM objects |")
+        line("|---|---:|---:|---:|---:|")
+        best["orders l enc"] = best["${libs[0].name} enc"]!!
+        best["orders l dec"] = best["${libs[0].name} dec"]!!
+        for (name in workloads.map { it.name } + "orders") {
+            val li = best["$name l image"] ?: continue
+            val ln = best["$name l native"]!!
+            val le = best["$name l enc"]!!
+            val ld = best["$name l dec"]!!
+            line("| $name | %.3f | %.3f | %.3f | %.3f |".format(li / 1000, (le - li) / 1000, ln / 1000, (ld - ln) / 1000))
+        }
+        line("")
         line("")
         line("Order graph: 200 orders (java.util.Random(42)), each encoded and decoded by itself; µs per order; every decoded order equals the original (libwire and Fory: shared objects shared); libwire and Fory xlang read each other's bytes (identical for $sameBytes of $n orders)")
         line("")
