@@ -10,7 +10,6 @@ import java.math.BigInteger
 import java.time.Duration
 import java.time.Instant
 import java.time.LocalDate
-import java.util.IdentityHashMap
 import kotlin.reflect.KType
 import kotlin.reflect.jvm.jvmErasure
 
@@ -112,8 +111,8 @@ internal object BytesSlot : Slot(WireH.MEM_BYTES, 16) {
         if (p == 0L) return null
         val n = Img.I32.get(r.b, at + 8) as Int
         if (n == 0) return ByteArray(0)
-        val o = r.off(p)
-        return r.b.copyOfRange(o, o + n)
+        val a = r.bytes(p, n)
+        return a.copyOfRange(r.pos, r.pos + n)
     }
 }
 
@@ -218,13 +217,14 @@ internal object DecimalSlot : Slot(WireH.MEM_DECIMAL, 24) {
         val scale = Img.I32.get(r.b, at + 12) as Int
         val neg = (Img.I32.get(r.b, at + 16) as Int) != 0
         if (n == 0) return BigDecimal.valueOf(0L, scale)
-        val o = r.off(Img.I64.get(r.b, at) as Long)
+        val a = r.bytes(Img.I64.get(r.b, at) as Long, n)
+        val o = r.pos
         if (n <= 7) {
             var m = 0L
-            for (i in n - 1 downTo 0) m = (m shl 8) or (r.b[o + i].toLong() and 0xff)
+            for (i in n - 1 downTo 0) m = (m shl 8) or (a[o + i].toLong() and 0xff)
             return BigDecimal.valueOf(if (neg) -m else m, scale)
         }
-        val be = ByteArray(n) { r.b[o + n - 1 - it] }
+        val be = ByteArray(n) { a[o + n - 1 - it] }
         val bi = BigInteger(1, be)
         return BigDecimal(if (neg) bi.negate() else bi, scale)
     }
@@ -487,7 +487,7 @@ internal class MemWriter {
     @JvmField var b = ByteArray(1 shl 14)
     @JvmField var base = 0L
     @JvmField var top = 0
-    private var seen: IdentityHashMap<Any, Int>? = null
+    private var seen: IdentityInts? = null
     private var depth = 0
     private var maxDepth = 64
 
@@ -496,7 +496,7 @@ internal class MemWriter {
         top = 0
         depth = 0
         maxDepth = depthLimit
-        seen = if (track) (seen ?: IdentityHashMap()).also { it.clear() } else null
+        seen = if (track) (seen ?: IdentityInts()).also { it.clear() } else null
     }
 
     fun alloc(n: Int, align: Int): Int {
@@ -519,8 +519,8 @@ internal class MemWriter {
     fun struct(plan: MemPlan, v: Any): Int {
         val s = seen
         if (s != null) {
-            val k = s[v]
-            if (k != null) return k
+            val k = s.get(v)
+            if (k >= 0) return k
         }
         if (++depth > maxDepth) throw WireException("depth", -1, "nesting deeper than $maxDepth (a cycle without reference tracking?)")
         val o = alloc(plan.size, 8)
@@ -539,6 +539,18 @@ internal class MemWriter {
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     fun string(at: Int, s: String) {
         val n = s.length
+        if (n >= 16) {
+            // ASCII text (the common case) is found by the JDK's vectorized UTF-8 encoder: its
+            // UTF-8 bytes are its Latin-1 bytes; a char loop costs about 1 ns a char
+            val u = s.toByteArray(Charsets.UTF_8)
+            if (u.size == n) {
+                val o = alloc(n, 1)
+                System.arraycopy(u, 0, b, o, n)
+                Img.I64.set(b, at, base + o)
+                Img.I32.set(b, at + 8, (n shl 2) or WireH.STR_LATIN1)
+                return
+            }
+        }
         var i = 0
         while (i < n && s[i].code <= 0xff) i++
         val hdr: Long
@@ -578,18 +590,60 @@ internal class MemWriter {
 internal class MemReader {
     @JvmField var b = ByteArray(0)
     @JvmField var base = 0L
-    private var shared: HashMap<Int, Any>? = null
-    private var building: HashSet<Int>? = null
+    private var track = false
+    /** Under reference tracking: the object built from the struct image at offset 8k, at k. */
+    private var objs = arrayOfNulls<Any>(0)
+    private var touched = IntArray(64)
+    private var ntouched = 0
 
-    fun reset(heap: ByteArray, native: Long, track: Boolean) {
+    fun reset(heap: ByteArray, native: Long, track: Boolean, used: Int) {
         b = heap
         base = native
-        if (track) {
-            shared = (shared ?: HashMap()).also { it.clear() }
-            building = (building ?: HashSet()).also { it.clear() }
-        } else {
-            shared = null
+        this.track = track
+        for (i in 0 until ntouched) objs[touched[i]] = null
+        ntouched = 0
+        if (track && objs.size <= used ushr 3) objs = arrayOfNulls(maxOf(objs.size * 2, (used ushr 3) + 1))
+    }
+
+    fun struct(plan: MemPlan, o: Int): Any {
+        if (!track) return plan.read(this, o)
+        val k = o ushr 3 // struct images are 8-aligned
+        val x = objs[k]
+        if (x != null) {
+            if (x === BUILDING) throw WireException("ref", -1, "a cycle through a struct cannot be built into immutable objects")
+            return x
         }
+        objs[k] = BUILDING
+        if (ntouched == touched.size) touched = touched.copyOf(ntouched * 2)
+        touched[ntouched++] = k
+        val v = plan.read(this, o)
+        objs[k] = v
+        return v
+    }
+
+    private object BUILDING
+
+    /** The caller's payload, whose native copy starts at [srcBase]. */
+    private var src = ByteArray(0)
+    private var srcBase = 0L
+    /** The offset in the array [bytes] returned. */
+    @JvmField var pos = 0
+
+    fun source(bytes: ByteArray, native: Long) {
+        src = bytes
+        srcBase = native
+    }
+
+    /** The array holding [n] bytes at native address [p] (the payload or the arena copy); their offset in [at]. */
+    fun bytes(p: Long, n: Int): ByteArray {
+        val d = p - srcBase
+        if (d >= 0 && d + n <= src.size) {
+            pos = d.toInt()
+            return src
+        }
+        pos = off(p)
+        if (pos + n > b.size) throw WireException("state", -1, "a decoded pointer outside the arena")
+        return b
     }
 
     fun off(p: Long): Int {
@@ -605,24 +659,19 @@ internal class MemReader {
         val h = Img.I32.get(b, at + 8) as Int
         val n = h ushr 2
         if (n == 0) return ""
+        val a = bytes(p, n)
+        val o = pos
         return when (h and 3) {
-            WireH.STR_LATIN1 -> String(b, off(p), n, Charsets.ISO_8859_1)
-            WireH.STR_UTF16 -> String(b, off(p), n, Charsets.UTF_16LE)
-            else -> String(b, off(p), n, Charsets.UTF_8)
+            WireH.STR_LATIN1 -> String(a, o, n, Charsets.ISO_8859_1)
+            WireH.STR_UTF16 -> {
+                // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
+                val c = CharArray(n ushr 1) { ((a[o + 2 * it].toInt() and 0xff) or (a[o + 2 * it + 1].toInt() shl 8)).toChar() }
+                String(c)
+            }
+            else -> String(a, o, n, Charsets.UTF_8)
         }
     }
 
-    fun struct(plan: MemPlan, o: Int): Any {
-        val s = shared ?: return plan.read(this, o)
-        val k = s[o]
-        if (k != null) return k
-        val bl = building!!
-        if (!bl.add(o)) throw WireException("ref", -1, "a cycle through a struct cannot be built into immutable objects")
-        val v = plan.read(this, o)
-        bl.remove(o)
-        s[o] = v
-        return v
-    }
 }
 
 /**
@@ -640,6 +689,8 @@ internal class MemCodec(private val ctx: Context) {
     /** The decode arena (root image at 0) and its heap copy. */
     private var arena: MemorySegment = MemorySegment.NULL
     private var mirror = ByteArray(0)
+    /** The native copy of the payload being decoded. */
+    private var input: MemorySegment = MemorySegment.NULL
     /** Root candidates of untyped decodes: registered TypeDefs (compatible) and schema hashes. */
     private var roots: List<Pair<ByteArray, MemPlan>>? = null
     private var rootsByHash: Map<Int, MemPlan>? = null
@@ -905,7 +956,7 @@ internal class MemCodec(private val ctx: Context) {
     internal fun nativeOnly(plan: MemPlan, bytes: ByteArray): Int {
         ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
         val st = Native.mem_decode.invokeExact(
-            ctx.ptr, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, WireH.MEM_COPY,
+            ctx.ptr, plan.layout, payload(bytes), bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, 0,
         ) as Int
         if (st != 0) throw ctx.error(st)
         val used = Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
@@ -939,10 +990,11 @@ internal class MemCodec(private val ctx: Context) {
         // an image is bounded by the input times the largest stride; grow up to that on WIRE_E_LIMIT
         val ceiling = minOf(Int.MAX_VALUE - 8L, 512L * bytes.size + root + (1L shl 20))
         if (arena.byteSize() < root + 4096) arena = ctx.arena.allocate(maxOf(1L shl 16, 4 * (root + 4096)), 8)
+        val data = payload(bytes)
         while (true) {
             ctx.out.set(ValueLayout.JAVA_LONG, 0, root)
             val st = Native.mem_decode.invokeExact(
-                ctx.ptr, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, WireH.MEM_COPY,
+                ctx.ptr, plan.layout, data, bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, 0,
             ) as Int
             if (st == Status.LIMIT && arena.byteSize() < ceiling) {
                 val e = ctx.error(st)
@@ -954,9 +1006,21 @@ internal class MemCodec(private val ctx: Context) {
             val used = Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
             if (mirror.size < used) mirror = ByteArray(maxOf(used, mirror.size * 2))
             MemorySegment.copy(arena, ValueLayout.JAVA_BYTE, 0, mirror, 0, used)
-            reader.reset(mirror, arena.address(), ctx.refTrackingOption)
+            reader.reset(mirror, arena.address(), ctx.refTrackingOption, used)
+            reader.source(bytes, data.address())
             return reader.struct(plan, 0)
         }
+    }
+
+    /**
+     * The payload copied to native memory of the context: decoded without WIRE_MEM_COPY, strings,
+     * binaries and decimal magnitudes point into it, and are read from [bytes] at the same offsets
+     * (so they are copied once, from the caller's array into the objects).
+     */
+    private fun payload(bytes: ByteArray): MemorySegment {
+        if (input.byteSize() < bytes.size) input = ctx.arena.allocate(maxOf(4096L, bytes.size.toLong() * 2), 8)
+        MemorySegment.copy(bytes, 0, input, ValueLayout.JAVA_BYTE, 0, bytes.size)
+        return input
     }
 
     /** The plan of the root of [bytes] when it is a registered data class this context can read directly. */
@@ -1128,5 +1192,51 @@ internal object MemHandles {
         val reorder = IntArray(2 * n) { it and 1 }
         return MethodHandles.permuteArguments(mh, MethodType.methodType(ctor.type().returnType(), R, I), *reorder)
             .asType(MethodType.methodType(O, R, I))
+    }
+}
+
+/** Object identity → non-negative int, cleared in time proportional to what was put (open addressing). */
+internal class IdentityInts {
+    private var keys = arrayOfNulls<Any>(64)
+    private var vals = IntArray(64)
+    private var used = IntArray(32)
+    private var n = 0
+
+    fun clear() {
+        for (i in 0 until n) keys[used[i]] = null
+        n = 0
+    }
+
+    fun get(k: Any): Int {
+        val m = keys.size - 1
+        var i = System.identityHashCode(k) * -0x61c88647 ushr 7 and m
+        while (true) {
+            val x = keys[i] ?: return -1
+            if (x === k) return vals[i]
+            i = (i + 1) and m
+        }
+    }
+
+    fun put(k: Any, v: Int) {
+        if (2 * (n + 1) > keys.size) grow()
+        val m = keys.size - 1
+        var i = System.identityHashCode(k) * -0x61c88647 ushr 7 and m
+        while (keys[i] != null) i = (i + 1) and m
+        keys[i] = k
+        vals[i] = v
+        if (n == used.size) used = used.copyOf(n * 2)
+        used[n++] = i
+    }
+
+    private fun grow() {
+        val ok = keys
+        val ov = vals
+        val on = n
+        val oi = used.copyOf(on)
+        keys = arrayOfNulls(ok.size * 2)
+        vals = IntArray(ok.size * 2)
+        used = IntArray(maxOf(used.size, ok.size))
+        n = 0
+        for (j in 0 until on) put(ok[oi[j]]!!, ov[oi[j]])
     }
 }
