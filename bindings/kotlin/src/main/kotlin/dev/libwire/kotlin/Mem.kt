@@ -539,7 +539,7 @@ internal class MemWriter {
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     fun string(at: Int, s: String) {
         val n = s.length
-        if (n >= 16) {
+        if (n >= ASCII_PROBE) {
             // ASCII text (the common case) is found by the JDK's vectorized UTF-8 encoder: its
             // UTF-8 bytes are its Latin-1 bytes; a char loop costs about 1 ns a char
             val u = s.toByteArray(Charsets.UTF_8)
@@ -573,6 +573,11 @@ internal class MemWriter {
         }
         if (hdr > 0xffffffffL) throw WireException("length", -1, "a string of more than 2^30 - 1 bytes")
         Img.I32.set(b, at + 8, hdr.toInt())
+    }
+
+    private companion object {
+        /** Strings at least this long are checked for ASCII by the JDK's UTF-8 encoder (-Dlibwire.asciiProbe=N). */
+        @JvmField val ASCII_PROBE = Integer.getInteger("libwire.asciiProbe", 8)
     }
 
     /** Fory Java's choice between UTF-8 and UTF-16 for text that is not Latin-1 (spec R-WSTR-1). */
