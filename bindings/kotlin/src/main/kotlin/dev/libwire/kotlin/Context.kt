@@ -84,6 +84,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
             // are written in the Java runtime's choice; Latin-1 is always valid, and UTF-16 is
             // copied as the JVM holds it, as Fory Java does: no second check in C
             Native.ctx_set_option.invokeExact(p, WireH.OPT_TRUSTED_TEXT, 1L) as Int
+            Native.ctx_set_option.invokeExact(p, WireH.OPT_PEER, options.peer.id.toLong()) as Int
             for ((k, v) in options.limits) {
                 val st = Native.ctx_set_limit.invokeExact(p, k.id, v) as Int
                 if (st != 0) throw WireException(Native.statusName(st), -1, "bad value $v for limit $k")
@@ -120,7 +121,8 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     }
     fun getLimit(limit: Limit): Long = Native.ctx_get_limit.invokeExact(ptr, limit.id) as Long
 
-    val options: WireOptions get() = WireOptions(refTracking, compatible)
+    val options: WireOptions get() = WireOptions(refTracking, compatible, peer = peerOption)
+    private val peerOption = options.peer
 
     // ------------------------------------------------------------------ schema
     /** Loads an FDL file (and its imports) and resolves names. */
