@@ -123,12 +123,14 @@ internal class ArraySlot(width: Int, private val type: Class<*>) : Slot(WireH.ME
     override fun put(w: MemWriter, at: Int, v: Any) {
         val n: Int
         val o: Int
+        // bulk copies between heap segments: the image is little-endian, as are the hosts packaged for
+        val img = MemorySegment.ofArray(w.b)
         when (v) {
-            is IntArray -> { n = v.size; o = w.alloc(n * 4, 8); for (i in 0 until n) Img.I32.set(w.b, o + 4 * i, v[i]) }
-            is LongArray -> { n = v.size; o = w.alloc(n * 8, 8); for (i in 0 until n) Img.I64.set(w.b, o + 8 * i, v[i]) }
-            is DoubleArray -> { n = v.size; o = w.alloc(n * 8, 8); for (i in 0 until n) Img.I64.set(w.b, o + 8 * i, v[i].toRawBits()) }
-            is FloatArray -> { n = v.size; o = w.alloc(n * 4, 8); for (i in 0 until n) Img.I32.set(w.b, o + 4 * i, v[i].toRawBits()) }
-            is ShortArray -> { n = v.size; o = w.alloc(n * 2, 8); for (i in 0 until n) Img.I16.set(w.b, o + 2 * i, v[i]) }
+            is IntArray -> { n = v.size; o = w.alloc(n * 4, 8); MemorySegment.copy(v, 0, img, Img.LE_I32, o.toLong(), n) }
+            is LongArray -> { n = v.size; o = w.alloc(n * 8, 8); MemorySegment.copy(v, 0, img, Img.LE_I64, o.toLong(), n) }
+            is DoubleArray -> { n = v.size; o = w.alloc(n * 8, 8); MemorySegment.copy(v, 0, img, Img.LE_F64, o.toLong(), n) }
+            is FloatArray -> { n = v.size; o = w.alloc(n * 4, 8); MemorySegment.copy(v, 0, img, Img.LE_F32, o.toLong(), n) }
+            is ShortArray -> { n = v.size; o = w.alloc(n * 2, 8); MemorySegment.copy(v, 0, img, Img.LE_I16, o.toLong(), n) }
             is BooleanArray -> { n = v.size; o = w.alloc(n, 8); for (i in 0 until n) w.b[o + i] = if (v[i]) 1 else 0 }
             else -> throw WireException("value", -1, "a ${v.javaClass.simpleName} where a ${type.simpleName} is declared")
         }
@@ -141,12 +143,14 @@ internal class ArraySlot(width: Int, private val type: Class<*>) : Slot(WireH.ME
         val n = Img.I32.get(r.b, at + 8) as Int
         val o = if (n == 0) 0 else r.off(p)
         val b = r.b
+        val img = MemorySegment.ofArray(b)
+        val at0 = o.toLong()
         return when (type) {
-            IntArray::class.java -> IntArray(n) { Img.I32.get(b, o + 4 * it) as Int }
-            LongArray::class.java -> LongArray(n) { Img.I64.get(b, o + 8 * it) as Long }
-            DoubleArray::class.java -> DoubleArray(n) { Double.fromBits(Img.I64.get(b, o + 8 * it) as Long) }
-            FloatArray::class.java -> FloatArray(n) { Float.fromBits(Img.I32.get(b, o + 4 * it) as Int) }
-            ShortArray::class.java -> ShortArray(n) { Img.I16.get(b, o + 2 * it) as Short }
+            IntArray::class.java -> IntArray(n).also { MemorySegment.copy(img, Img.LE_I32, at0, it, 0, n) }
+            LongArray::class.java -> LongArray(n).also { MemorySegment.copy(img, Img.LE_I64, at0, it, 0, n) }
+            DoubleArray::class.java -> DoubleArray(n).also { MemorySegment.copy(img, Img.LE_F64, at0, it, 0, n) }
+            FloatArray::class.java -> FloatArray(n).also { MemorySegment.copy(img, Img.LE_F32, at0, it, 0, n) }
+            ShortArray::class.java -> ShortArray(n).also { MemorySegment.copy(img, Img.LE_I16, at0, it, 0, n) }
             else -> BooleanArray(n) { b[o + it].toInt() != 0 }
         }
     }
@@ -338,6 +342,11 @@ internal class MapSlot(@JvmField val key: Elem, @JvmField val value: Elem) : Slo
 
 /** Little-endian views of the heap images. */
 internal object Img {
+    @JvmField val LE_I16: ValueLayout.OfShort = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val LE_I32: ValueLayout.OfInt = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val LE_I64: ValueLayout.OfLong = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val LE_F32: ValueLayout.OfFloat = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val LE_F64: ValueLayout.OfDouble = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
     @JvmField val I16: java.lang.invoke.VarHandle = MethodHandles.byteArrayViewVarHandle(ShortArray::class.java, java.nio.ByteOrder.LITTLE_ENDIAN)
     @JvmField val I32: java.lang.invoke.VarHandle = MethodHandles.byteArrayViewVarHandle(IntArray::class.java, java.nio.ByteOrder.LITTLE_ENDIAN)
     @JvmField val I64: java.lang.invoke.VarHandle = MethodHandles.byteArrayViewVarHandle(LongArray::class.java, java.nio.ByteOrder.LITTLE_ENDIAN)
