@@ -89,6 +89,19 @@ internal class TapeEncoder(private val ctx: Context) {
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     private fun string(s: String) {
         val len = s.length
+        if (len >= 8) {
+            // ASCII (the common case) through the JDK's vectorized UTF-8 encoder: its own Latin-1
+            val u = s.toByteArray(Charsets.UTF_8)
+            if (u.size == len) {
+                room(6 + len)
+                b[n] = TypeId.STRING.toByte()
+                b[n + 1] = TapeOps.LATIN1_JAVA.toByte()
+                TapeOps.LE32.set(b, n + 2, len)
+                System.arraycopy(u, 0, b, n + 6, len)
+                n += 6 + len
+                return
+            }
+        }
         var i = 0
         while (i < len && s[i].code <= 0xff) i++
         if (i == len) {
@@ -373,12 +386,12 @@ internal class TapeDecoder(private val ctx: Context) {
             TypeId.STRING -> {
                 val enc = u8()
                 val k = u32()
-                val cs = when (enc) {
-                    StringEncoding.LATIN1 -> Charsets.ISO_8859_1
-                    StringEncoding.UTF16 -> Charsets.UTF_16LE
-                    else -> Charsets.UTF_8
+                val s = when (enc) {
+                    StringEncoding.LATIN1 -> String(b, p, k, Charsets.ISO_8859_1)
+                    // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
+                    StringEncoding.UTF16 -> { val o = p; String(CharArray(k ushr 1) { ((b[o + 2 * it].toInt() and 0xff) or (b[o + 2 * it + 1].toInt() shl 8)).toChar() }) }
+                    else -> String(b, p, k, Charsets.UTF_8)
                 }
-                val s = String(b, p, k, cs)
                 p += k
                 s
             }
