@@ -17,7 +17,7 @@ object ProfileMain {
         val values: List<Any>
         if (what == "orders") {
             ctx = Context(WireOptions(compatible = true, refTracking = true))
-            ctx.registerSchema(repoRoot.resolve("bindings/kotlin/src/bench/orders.fdl"))
+            ctx.registerSchema(repoRoot.resolve("bindings/kotlin/src/test/orders.fdl"))
             ctx.registerEnum(OrderStatus::class, "orders.OrderStatus")
             for ((k, n) in listOf(Address::class to "Address", Category::class to "Category", Product::class to "Product",
                 Customer::class to "Customer", OrderLine::class to "OrderLine", Order::class to "Order")) ctx.registerDataClass(k, "orders.$n")

@@ -167,7 +167,7 @@ class RatioBenchTest {
         val jorders = orders.map { OrderGraph.toJava(it) }
         val n = orders.size
         val lw = Context(WireOptions(compatible = true, refTracking = true))
-        lw.registerSchema(repoRoot.resolve("bindings/kotlin/src/bench/orders.fdl"))
+        lw.registerSchema(repoRoot.resolve("bindings/kotlin/src/test/orders.fdl"))
         lw.registerEnum(OrderStatus::class, "orders.OrderStatus")
         lw.registerDataClass(Address::class, "orders.Address")
         lw.registerDataClass(Category::class, "orders.Category")
@@ -227,6 +227,10 @@ class RatioBenchTest {
             }
         }
         firstDiff?.let { println(it) }
+        assertEquals(n, sameBytes, "libwire writes Fory Java's bytes for every order")
+        Files.createDirectories(Path.of("target"))
+        Files.write(Path.of("target/order0.libwire.bin"), lwBytes[0])
+        Files.write(Path.of("target/order0.fory-xlang.bin"), fxBytes[0])
 
         val best = HashMap<String, Double>()
         var warm = 500_000_000L

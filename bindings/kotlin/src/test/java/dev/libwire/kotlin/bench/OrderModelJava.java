@@ -11,7 +11,7 @@ import org.apache.fory.annotation.Ref;
 
 /**
  * The order graph as plain Java classes for Fory Java (xlang and native mode), field ids and
- * registration ids of src/bench/orders.fdl. The benchmark converts the Kotlin data
+ * registration ids of src/test/orders.fdl. The benchmark converts the Kotlin data
  * classes to these (keeping shared objects shared) and back for its equality checks.
  */
 public final class OrderModelJava {
