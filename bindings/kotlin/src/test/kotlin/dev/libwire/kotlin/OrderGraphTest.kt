@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test
  */
 class OrderGraphTest {
     @Test fun ordersAgainstForyJava() {
-        val orders = OrderGraph.create().take(40)
+        val orders = OrderGraph.create().take(20)
         Context(WireOptions(compatible = true, refTracking = true)).use { lw ->
             lw.registerSchema(repoRoot.resolve("bindings/kotlin/src/test/orders.fdl"))
             lw.registerEnum(OrderStatus::class, "orders.OrderStatus")
