@@ -103,8 +103,7 @@ internal object BytesSlot : Slot(WireH.MEM_BYTES, 16) {
         val a = v as ByteArray
         val o = w.alloc(a.size, 1)
         System.arraycopy(a, 0, w.b, o, a.size)
-        w.ptr(at, o)
-        Img.I32.set(w.b, at + 8, a.size)
+        w.span(at, o, a.size)
     }
     override fun get(r: MemReader, at: Int): Any? {
         val p = Img.I64.get(r.b, at) as Long
@@ -134,8 +133,7 @@ internal class ArraySlot(width: Int, private val type: Class<*>) : Slot(WireH.ME
             is BooleanArray -> { n = v.size; o = w.alloc(n, 8); for (i in 0 until n) w.b[o + i] = if (v[i]) 1 else 0 }
             else -> throw WireException("value", -1, "a ${v.javaClass.simpleName} where a ${type.simpleName} is declared")
         }
-        w.ptr(at, o)
-        Img.I32.set(w.b, at + 8, n)
+        w.span(at, o, n)
     }
     override fun get(r: MemReader, at: Int): Any? {
         val p = Img.I64.get(r.b, at) as Long
@@ -288,8 +286,7 @@ internal class ListSlot(@JvmField val item: Elem, private val set: Boolean) : Sl
         } else {
             for (x in c) { item.put(w, k, x); k += stride }
         }
-        w.ptr(at, o)
-        Img.I32.set(w.b, at + 8, n)
+        w.span(at, o, n)
     }
     override fun get(r: MemReader, at: Int): Any? {
         val p = Img.I64.get(r.b, at) as Long
@@ -324,8 +321,7 @@ internal class MapSlot(@JvmField val key: Elem, @JvmField val value: Elem) : Slo
             value.put(w, k + valueAt, y)
             k += stride
         }
-        w.ptr(at, o)
-        Img.I32.set(w.b, at + 8, n)
+        w.span(at, o, n)
     }
     override fun get(r: MemReader, at: Int): Any? {
         val p = Img.I64.get(r.b, at) as Long
@@ -517,6 +513,12 @@ internal class MemWriter {
     }
 
     fun ptr(at: Int, o: Int) { Img.I64.set(b, at, base + o) }
+
+    /** Pointer to [o] and the count [n] after it (strings, binaries, arrays, lists, maps). */
+    fun span(at: Int, o: Int, n: Int) {
+        Img.I64.set(b, at, base + o)
+        Img.I32.set(b, at + 8, n)
+    }
 
     /** A null item or entry side: a NULL pointer or zeros (C writes null for a NULL pointer). */
     fun nul(s: Slot, at: Int) {

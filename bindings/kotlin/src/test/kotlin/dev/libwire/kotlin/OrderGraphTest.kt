@@ -1,14 +1,8 @@
 package dev.libwire.kotlin
 
-import dev.libwire.kotlin.bench.Address
-import dev.libwire.kotlin.bench.Category
-import dev.libwire.kotlin.bench.Customer
 import dev.libwire.kotlin.bench.Order
 import dev.libwire.kotlin.bench.OrderGraph
-import dev.libwire.kotlin.bench.OrderLine
 import dev.libwire.kotlin.bench.OrderModelJava
-import dev.libwire.kotlin.bench.OrderStatus
-import dev.libwire.kotlin.bench.Product
 import org.apache.fory.Fory
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertSame
@@ -23,15 +17,7 @@ import org.junit.jupiter.api.Test
 class OrderGraphTest {
     @Test fun ordersAgainstForyJava() {
         val orders = OrderGraph.create().take(20)
-        Context(WireOptions(compatible = true, refTracking = true)).use { lw ->
-            lw.registerSchema(repoRoot.resolve("bindings/kotlin/src/test/orders.fdl"))
-            lw.registerEnum(OrderStatus::class, "orders.OrderStatus")
-            lw.registerDataClass(Address::class, "orders.Address")
-            lw.registerDataClass(Category::class, "orders.Category")
-            lw.registerDataClass(Product::class, "orders.Product")
-            lw.registerDataClass(Customer::class, "orders.Customer")
-            lw.registerDataClass(OrderLine::class, "orders.OrderLine")
-            lw.registerDataClass(Order::class, "orders.Order")
+        OrderGraph.context().use { lw ->
             assertTrue(lw.hasLayout(Order::class), lw.layoutProblem(Order::class))
             val fory = Fory.builder().withXlang(true).withCompatible(true).withRefTracking(true)
                 .withClassVersionCheck(false).requireClassRegistration(true).build()

@@ -1,8 +1,6 @@
 package dev.libwire.kotlin.bench
 
 import dev.libwire.kotlin.Context
-import dev.libwire.kotlin.WireOptions
-import dev.libwire.kotlin.repoRoot
 
 /**
  * A loop to profile under JFR (not a benchmark): `java -XX:StartFlightRecording=... ProfileMain
@@ -13,25 +11,13 @@ object ProfileMain {
         val what = args.getOrElse(0) { "orders" }
         val dir = args.getOrElse(1) { "dec" }
         val secs = args.getOrElse(2) { "20" }.toLong()
-        val ctx: Context
-        val values: List<Any>
-        if (what == "orders") {
-            ctx = Context(WireOptions(compatible = true, refTracking = true))
-            ctx.registerSchema(repoRoot.resolve("bindings/kotlin/src/test/orders.fdl"))
-            ctx.registerEnum(OrderStatus::class, "orders.OrderStatus")
-            for ((k, n) in listOf(Address::class to "Address", Category::class to "Category", Product::class to "Product",
-                Customer::class to "Customer", OrderLine::class to "OrderLine", Order::class to "Order")) ctx.registerDataClass(k, "orders.$n")
-            values = OrderGraph.create()
-        } else {
-            ctx = Context(WireOptions(compatible = true))
-            ctx.registerSchema(repoRoot.resolve("bench/schemas/bench.fdl"))
-            ctx.registerDataClass(Media::class, "bench.Media")
-            ctx.registerDataClass(Image::class, "bench.Image")
-            ctx.registerDataClass(MediaContent::class, "bench.MediaContent")
-            ctx.registerEnum(Player::class, "bench.Player")
-            ctx.registerEnum(Size::class, "bench.Size")
-            values = listOf(BenchValues.mediaContent())
-        }
+        val ctx: Context = if (what == "orders") OrderGraph.context() else BenchValues.context()
+        val values: List<Any> = if (what == "orders") OrderGraph.create() else listOf(BenchValues.mediaContent())
+        val t0 = System.nanoTime()
+        ctx.encode(values[0])
+        val t1 = System.nanoTime()
+        ctx.decode(ctx.encode(values[0]))
+        System.err.println("first encode (plans, layouts, composed handles): ${(t1 - t0) / 1_000_000} ms; first decode ${(System.nanoTime() - t1) / 1_000_000} ms")
         val bytes = values.map { ctx.encode(it) }
         if (dir == "image") {
             // thread CPU time per value of the JVM half of encode, best of 10 rounds

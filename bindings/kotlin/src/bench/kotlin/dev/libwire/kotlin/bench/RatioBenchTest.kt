@@ -114,15 +114,7 @@ class RatioBenchTest {
         ForyModel.register(foryStructs)
         val foryDyn = Fory.builder().withLanguage(Language.XLANG).withRefTracking(false)
             .withCompatibleMode(CompatibleMode.SCHEMA_CONSISTENT).build()
-        val structs = Context(WireOptions(compatible = true))
-        structs.registerSchema(repoRoot.resolve("bench/schemas/bench.fdl"))
-        structs.registerDataClass(NumericStruct::class, "bench.NumericStruct")
-        structs.registerDataClass(Sample::class, "bench.Sample")
-        structs.registerDataClass(Media::class, "bench.Media")
-        structs.registerDataClass(Image::class, "bench.Image")
-        structs.registerDataClass(MediaContent::class, "bench.MediaContent")
-        structs.registerEnum(Player::class, "bench.Player")
-        structs.registerEnum(Size::class, "bench.Size")
+        val structs = BenchValues.context()
         for (k in listOf(NumericStruct::class, Sample::class, Media::class, Image::class, MediaContent::class)) {
             assertTrue(structs.hasLayout(k), "${k.simpleName} has a native layout: ${structs.layoutProblem(k)}")
         }
@@ -166,15 +158,7 @@ class RatioBenchTest {
         val orders = OrderGraph.create()
         val jorders = orders.map { OrderGraph.toJava(it) }
         val n = orders.size
-        val lw = Context(WireOptions(compatible = true, refTracking = true))
-        lw.registerSchema(repoRoot.resolve("bindings/kotlin/src/test/orders.fdl"))
-        lw.registerEnum(OrderStatus::class, "orders.OrderStatus")
-        lw.registerDataClass(Address::class, "orders.Address")
-        lw.registerDataClass(Category::class, "orders.Category")
-        lw.registerDataClass(Product::class, "orders.Product")
-        lw.registerDataClass(Customer::class, "orders.Customer")
-        lw.registerDataClass(OrderLine::class, "orders.OrderLine")
-        lw.registerDataClass(Order::class, "orders.Order")
+        val lw = OrderGraph.context()
         assertTrue(lw.hasLayout(Order::class), "Order has a native layout: ${lw.layoutProblem(Order::class)}")
         val foryX = Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
             .withClassVersionCheck(false).requireClassRegistration(true).build()

@@ -1,5 +1,8 @@
 package dev.libwire.kotlin.bench
 
+import dev.libwire.kotlin.Context
+import dev.libwire.kotlin.WireOptions
+import dev.libwire.kotlin.repoRoot
 import java.math.BigDecimal
 import java.time.Instant
 import java.util.IdentityHashMap
@@ -21,6 +24,20 @@ object OrderGraph {
     private val KEYS = listOf("channel", "campaign", "salesRep", "priority", "giftWrap", "source")
     private val LOREM = ("Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut " +
         "labore et dolore magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi").split(" ")
+
+    /** A libwire context for the orders: compatible mode, reference tracking, src/test/orders.fdl. */
+    fun context(): Context {
+        val c = Context(WireOptions(compatible = true, refTracking = true))
+        c.registerSchema(repoRoot.resolve("bindings/kotlin/src/test/orders.fdl"))
+        c.registerEnum(OrderStatus::class, "orders.OrderStatus")
+        c.registerDataClass(Address::class, "orders.Address")
+        c.registerDataClass(Category::class, "orders.Category")
+        c.registerDataClass(Product::class, "orders.Product")
+        c.registerDataClass(Customer::class, "orders.Customer")
+        c.registerDataClass(OrderLine::class, "orders.OrderLine")
+        c.registerDataClass(Order::class, "orders.Order")
+        return c
+    }
 
     private fun <T> Random.pick(l: List<T>): T = l[nextInt(l.size)]
 
