@@ -89,7 +89,7 @@ internal class TapeEncoder(private val ctx: Context) {
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     private fun string(s: String) {
         val len = s.length
-        if (len >= 8) {
+        if (len >= ASCII_PROBE) {
             // ASCII (the common case) through the JDK's vectorized UTF-8 encoder: its own Latin-1
             val u = s.toByteArray(Charsets.UTF_8)
             if (u.size == len) {
@@ -326,6 +326,9 @@ internal class TapeEncoder(private val ctx: Context) {
         }
     }
 }
+
+/** Strings at least this long are checked for ASCII by the JDK's UTF-8 encoder (-Dlibwire.tapeAsciiProbe=N). */
+private val ASCII_PROBE = Integer.getInteger("libwire.tapeAsciiProbe", 8)
 
 /** `wire_decode_tape` → read tape → Kotlin values (no further downcalls except type-name lookups). */
 internal class TapeDecoder(private val ctx: Context) {
