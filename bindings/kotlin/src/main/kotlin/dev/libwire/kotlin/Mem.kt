@@ -170,7 +170,7 @@ internal class EnumSlot(private val constants: Array<Enum<*>>, private val cls: 
 
 internal object DateSlot : Slot(WireH.MEM_DATE, 8) {
     override fun put(w: MemWriter, at: Int, v: Any) { Img.I64.set(w.b, at, (v as LocalDate).toEpochDay()) }
-    override fun get(r: MemReader, at: Int): Any = LocalDate.ofEpochDay(Img.I64.get(r.b, at) as Long)
+    override fun get(r: MemReader, at: Int): Any = Time.date(Img.I64.get(r.b, at) as Long)
 }
 
 /** `wire_mem_time`: seconds (int64), nanos (uint32), pad. */
@@ -187,7 +187,7 @@ internal class TimeSlot(private val duration: Boolean) : Slot(if (duration) Wire
     override fun get(r: MemReader, at: Int): Any {
         val s = Img.I64.get(r.b, at) as Long
         val n = (Img.I32.get(r.b, at + 8) as Int).toLong() and 0xffffffffL
-        return if (duration) Duration.ofSeconds(s, n) else Instant.ofEpochSecond(s, n)
+        return if (duration) Time.duration(s, n) else Time.instant(s, n)
     }
 }
 

@@ -437,9 +437,9 @@ internal class TapeDecoder(private val ctx: Context) {
             TypeId.FLOAT16 -> Float16(java.lang.Float.floatToFloat16(f64().toFloat()))
             TypeId.BFLOAT16 -> BFloat16((f64().toFloat().toRawBits() ushr 16).toShort())
             TypeId.NONE -> WireNone
-            TypeId.DATE -> LocalDate.ofEpochDay(u64())
-            TypeId.TIMESTAMP -> { val s = u64(); Instant.ofEpochSecond(s, (u32().toLong() and 0xffffffffL)) }
-            TypeId.DURATION -> { val s = u64(); Duration.ofSeconds(s, (u32().toLong() and 0xffffffffL)) }
+            TypeId.DATE -> Time.date(u64())
+            TypeId.TIMESTAMP -> { val s = u64(); Time.instant(s, (u32().toLong() and 0xffffffffL)) }
+            TypeId.DURATION -> { val s = u64(); Time.duration(s, (u32().toLong() and 0xffffffffL)) }
             TypeId.DECIMAL -> {
                 val scale = u32()
                 val neg = u8() != 0

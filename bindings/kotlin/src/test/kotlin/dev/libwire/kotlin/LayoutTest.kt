@@ -175,6 +175,17 @@ class LayoutTest {
                 val e = assertThrows<WireException> { c.decode(bytes.copyOf(k), Holder::class) }
                 assertTrue(e.offset in 0..k.toLong(), "offset ${e.offset} for a prefix of $k")
             }
+            // flipped bytes: a value or a WireException, never another exception
+            val r = java.util.Random(7)
+            repeat(Integer.getInteger("layout.mutations", 400)) {
+                val m = bytes.copyOf()
+                repeat(1 + r.nextInt(3)) { m[r.nextInt(m.size)] = r.nextInt(256).toByte() }
+                try {
+                    c.decode(m, Holder::class)
+                } catch (e: WireException) {
+                    assertTrue(e.offset >= -1 && e.offset <= m.size, "offset ${e.offset}")
+                }
+            }
             // still usable afterwards
             assertEquals(holder(false), c.decode(c.encode(holder(false))))
         }

@@ -36,6 +36,19 @@ class OrderGraphTest {
                 if (o.lines.map { it.product }.toSet().size < o.lines.size) shared++
             }
             assertTrue(shared > 0, "some order repeats a product")
+            // flipped bytes in a reference-tracked graph: a value or a WireException, nothing else
+            val r = java.util.Random(11)
+            val good = lw.encode(orders[0])
+            repeat(Integer.getInteger("order.mutations", 300)) {
+                val m = good.copyOf()
+                repeat(1 + r.nextInt(3)) { m[r.nextInt(m.size)] = r.nextInt(256).toByte() }
+                try {
+                    lw.decode(m, Order::class)
+                } catch (e: WireException) {
+                    assertTrue(e.offset >= -1 && e.offset <= m.size, "offset ${e.offset}")
+                }
+            }
+            assertEquals(orders[0], lw.decode(good, Order::class))
         }
     }
 }
