@@ -387,6 +387,61 @@ Test(mem, refs_of_shared_pointers) {
   }
 }
 
+/* A tracked struct pointer that is an item of a list, named again by a
+ * later field: the decoder records list items as references too. */
+Test(mem, refs_to_list_items) {
+  static const char f[] =
+      "package r;\n"
+      "message Item [id=310] { string name = 1; }\n"
+      "message Hold [id=311] { list<ref Item> items = 1;"
+      " ref Item pick = 2 [nullable = false]; }\n";
+  typedef struct { str name; } item;
+  typedef struct { const item *const *items; uint32_t n; const item *pick; } hold;
+  for (int compatible = 0; compatible < 2; compatible++) {
+    wire_ctx *c = wire_ctx_new();
+    wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, 1);
+    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
+    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "r.fdl"), WIRE_OK,
+                 "%s", wire_ctx_error_message(c));
+    wire_schema_finish(c);
+    uint32_t ti, th, l;
+    cr_assert_eq(wire_schema_find_type(c, "r.Item", 6, &ti), WIRE_OK);
+    cr_assert_eq(wire_schema_find_type(c, "r.Hold", 6, &th), WIRE_OK);
+    const uint32_t rows[][WIRE_MEM_ROW] = {
+        {WIRE_MEM_ROW_LAYOUT, th, sizeof(hold), 0, 0, 0, 0, 0},
+        {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_LIST, O(hold, items), O(hold, n), N, 2, 0},
+        {WIRE_MEM_ROW_FIELD, 1, WIRE_MEM_STRUCT_PTR, O(hold, pick), N, N, 1, 0},
+        {WIRE_MEM_ROW_LAYOUT, ti, sizeof(item), 0, 0, 0, 0, 0},
+        {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_STR, O(item, name.p), O(item, name.n), N, N, 0},
+        {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(void *), 0, 0, 0, 0, 0},
+        {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_STRUCT_PTR, 0, N, N, 1, 0},
+    };
+    cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], 7, &l), WIRE_OK, "%s",
+                 wire_ctx_error_message(c));
+    item a = {{"a", 1}}, b = {{"b", 1}};
+    const item *list[3] = {&a, &b, &a};
+    hold h = {list, 3, &b};
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(c, l, &h, &p, &n), WIRE_OK, "%s",
+                 wire_ctx_error_message(c));
+    uint8_t bytes[256];
+    cr_assert_leq(n, sizeof bytes);
+    memcpy(bytes, p, n);
+    doc_bytes(c, bytes, n);
+    hold out;
+    size_t used = 0;
+    cr_assert_eq(wire_mem_decode(c, l, bytes, n, &out, arena, sizeof arena,
+                                 &used, WIRE_MEM_COPY),
+                 WIRE_OK, "%s", wire_ctx_error_message(c));
+    cr_assert_eq(out.n, 3);
+    cr_assert_eq(out.items[0], out.items[2], "a list item named twice");
+    cr_assert_eq(out.pick, out.items[1], "a field naming a list item");
+    cr_assert(str_eq(out.pick->name, (str){"b", 1}));
+    wire_ctx_free(c);
+  }
+}
+
 Test(mem, bind_errors) {
   lay L;
   wire_ctx *c = make(fdl, 1, &L);

@@ -101,3 +101,29 @@ internal fun coerceField(v: Any?, f: FieldInfo): Any? {
         else -> throw WireException("value", -1, "field ${f.wireName}: a ${v.javaClass.simpleName} does not fit ${t.simpleName}")
     }
 }
+
+/**
+ * java.time values from decoded numbers: the wire allows dates and instants beyond what
+ * java.time represents, which is a value error (not a DateTimeException from deep inside a decode).
+ */
+internal object Time {
+    fun date(days: Long): LocalDate = try {
+        LocalDate.ofEpochDay(days)
+    } catch (e: java.time.DateTimeException) {
+        throw WireException("value", -1, "date $days days from the epoch is outside java.time.LocalDate")
+    }
+
+    fun instant(seconds: Long, nanos: Long): Instant = try {
+        Instant.ofEpochSecond(seconds, nanos)
+    } catch (e: java.time.DateTimeException) {
+        throw WireException("value", -1, "timestamp $seconds s is outside java.time.Instant")
+    } catch (e: ArithmeticException) {
+        throw WireException("value", -1, "timestamp $seconds s is outside java.time.Instant")
+    }
+
+    fun duration(seconds: Long, nanos: Long): Duration = try {
+        Duration.ofSeconds(seconds, nanos)
+    } catch (e: ArithmeticException) {
+        throw WireException("value", -1, "duration $seconds s is outside java.time.Duration")
+    }
+}

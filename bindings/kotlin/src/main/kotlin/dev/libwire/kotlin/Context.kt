@@ -84,6 +84,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
             // are written in the Java runtime's choice; Latin-1 is always valid, and UTF-16 is
             // copied as the JVM holds it, as Fory Java does: no second check in C
             Native.ctx_set_option.invokeExact(p, WireH.OPT_TRUSTED_TEXT, 1L) as Int
+            Native.ctx_set_option.invokeExact(p, WireH.OPT_PEER, options.peer.id.toLong()) as Int
             for ((k, v) in options.limits) {
                 val st = Native.ctx_set_limit.invokeExact(p, k.id, v) as Int
                 if (st != 0) throw WireException(Native.statusName(st), -1, "bad value $v for limit $k")
@@ -103,12 +104,16 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         set(v) {
             check(Native.ctx_set_option.invokeExact(ptr, WireH.OPT_REF_TRACKING, if (v) 1L else 0L) as Int)
             refTrackingOption = v
+            mem.reset()
         }
 
     /** Compatible (schema evolution) mode (`WIRE_OPT_COMPATIBLE`). */
     var compatible: Boolean
         get() = (Native.ctx_get_option.invokeExact(ptr, WireH.OPT_COMPATIBLE) as Long) != 0L
-        set(v) { check(Native.ctx_set_option.invokeExact(ptr, WireH.OPT_COMPATIBLE, if (v) 1L else 0L) as Int) }
+        set(v) {
+            check(Native.ctx_set_option.invokeExact(ptr, WireH.OPT_COMPATIBLE, if (v) 1L else 0L) as Int)
+            mem.reset()
+        }
 
     fun setLimit(limit: Limit, value: Long) {
         check(Native.ctx_set_limit.invokeExact(ptr, limit.id, value) as Int)
@@ -116,7 +121,8 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     }
     fun getLimit(limit: Limit): Long = Native.ctx_get_limit.invokeExact(ptr, limit.id) as Long
 
-    val options: WireOptions get() = WireOptions(refTracking, compatible)
+    val options: WireOptions get() = WireOptions(refTracking, compatible, peer = peerOption)
+    private val peerOption = options.peer
 
     // ------------------------------------------------------------------ schema
     /** Loads an FDL file (and its imports) and resolves names. */
@@ -125,6 +131,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
             check(Native.schema_load_fdl_file.invokeExact(ptr, a.allocateFrom(path.toString())) as Int)
         }
         check(Native.schema_finish.invokeExact(ptr) as Int)
+        mem.reset()
     }
 
     fun registerSchema(path: String) = registerSchema(Path.of(path))
@@ -138,6 +145,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
             check(Native.schema_load_fdl.invokeExact(ptr, seg, t.size.toLong(), a.allocateFrom(name)) as Int)
         }
         check(Native.schema_finish.invokeExact(ptr) as Int)
+        mem.reset()
     }
 
     /** Number of registered user types. */
@@ -177,6 +185,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         val b = Bound(idx, info, null, plan)
         byClass[kclass.java] = b
         byType[idx] = b
+        mem.reset()
     }
 
     /** Binds a Kotlin enum class to the schema enum [typeName]: the wire value is the ordinal. */
@@ -186,6 +195,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         val b = Bound(idx, null, EnumInfo(kclass.java.enumConstants as Array<Enum<*>>))
         byClass[kclass.java] = b
         byType[idx] = b
+        mem.reset()
     }
 
     /** The wire (snake_case) names of a struct's fields in wire order, from a fresh struct node; null entries for fields known by tag only. */
@@ -214,11 +224,28 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     fun hasPlan(k: KClass<*>): Boolean = byClass[k.java]?.plan != null
 
     internal fun boundClass(c: Class<*>): Bound? = byClass[c]
+    /** The class an untyped decode builds for each struct type (the last one bound to it). */
+    internal fun boundDataClasses(): List<Class<*>> = byType.values.mapNotNull { it.info?.kclass?.java }
+
+    /**
+     * Whether [k] is encoded and decoded by libwire's compiled codecs (a native memory layout made
+     * for it on first use); false: it goes through the tape codec ([layoutProblem] says why).
+     */
+    fun hasLayout(k: KClass<*>): Boolean = mem.planOf(k.java) != null
+
+    /** Why [k] has no native layout (null if it has one). */
+    fun layoutProblem(k: KClass<*>): String? = if (mem.planOf(k.java) != null) null else mem.reasons[k.java]
     internal fun boundType(index: Int): Bound? = byType[index]
 
     // ------------------------------------------------------------------ codec
     /** Encodes one value as a complete payload (one root). */
-    fun encode(value: Any?): ByteArray = encodeAll(listOf(value))
+    fun encode(value: Any?): ByteArray {
+        if (value != null) {
+            val p = mem.planOf(value.javaClass)
+            if (p != null) return mem.encode(p, value)
+        }
+        return encodeAll(listOf(value))
+    }
 
     /** Encodes each value as one root, concatenated. */
     fun encodeAll(values: List<Any?>): ByteArray =
@@ -226,6 +253,8 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
 
     /** Decodes a payload holding exactly one root value. */
     fun decode(bytes: ByteArray): Any? {
+        val p = mem.rootPlan(bytes)
+        if (p != null) return mem.decode(p, bytes)
         val all = decodeAll(bytes)
         if (all.size != 1) throw WireException("trailing", -1, "payload has ${all.size} root values, expected 1")
         return all[0]
@@ -233,6 +262,19 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
 
     /** Decodes every root value of a payload. */
     fun decodeAll(bytes: ByteArray): List<Any?> = (decoder ?: TapeDecoder(this).also { decoder = it }).decode(bytes)
+
+    /**
+     * Decodes a payload whose root is the data class [k] through its native layout (the tape codec
+     * when [k] has none).
+     */
+    fun <T : Any> decode(bytes: ByteArray, k: KClass<T>): T {
+        val p = mem.planOf(k.java)
+        val v = if (p != null) mem.decode(p, bytes) else decode(bytes)
+        return k.javaObjectType.cast(v) ?: throw WireException("type", -1, "the payload holds a ${v?.javaClass?.simpleName}, not a ${k.simpleName}")
+    }
+
+    /** Compiled codecs of registered data classes (libwire's native memory layouts). */
+    internal val mem = MemCodec(this)
 
     /** Reused per message (a context is used by one thread at a time). */
     private var tapeEncoder: TapeEncoder? = null

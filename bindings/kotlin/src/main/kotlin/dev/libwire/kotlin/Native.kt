@@ -280,6 +280,23 @@ internal object Native {
     @JvmField val writer_reset = fn("wire_writer_reset", null, P)
     @JvmField val writer_size = fn("wire_writer_size", J, P)
 
+    // --- compiled codecs over native memory layouts (libwire/LAYOUTS.md) ------------
+    @JvmField val schema_field_count = fn("wire_schema_field_count", I, P, I)
+    @JvmField val schema_field = fn("wire_schema_field", I, P, I, I, P, P, P, P)
+    @JvmField val schema_field_type_info = fn("wire_schema_field_type_info", I, P, P, P, P, P, P, P, P)
+    @JvmField val schema_field_order = fn("wire_schema_field_order", I, P, I, P, J, P)
+    @JvmField val schema_typedef = fn("wire_schema_typedef", I, P, I, P, P)
+    @JvmField val schema_hash = fn("wire_schema_hash", I, P, I, P)
+    @JvmField val mem_layout_new = fn("wire_mem_layout_new", I, P, I, I, P)
+    @JvmField val mem_layout_field = fn("wire_mem_layout_field", I, P, I, I, I, I, I, I, I)
+    @JvmField val mem_bind = fn("wire_mem_bind", I, P, I, critical = false)
+    /** The image is native memory of the context; the payload stays in the context until the next call. */
+    @JvmField val mem_encode = fn("wire_mem_encode", I, P, I, P, P, P)
+    /** The payload is a heap segment (a Kotlin byte array, read during the call only). */
+    @JvmField val mem_decode: MethodHandle = linker.downcallHandle(
+        lookup.find("wire_mem_decode").get(), FunctionDescriptor.of(I, P, I, P, J, P, P, J, P, I), CRITICAL,
+    )
+
     // --- annotated listing (calls back into Java: never a critical downcall) ---------
     @JvmField val dump = fn("wire_dump", I, P, P, J, P, P, critical = false)
     @JvmField val DUMP_CALLBACK: FunctionDescriptor =

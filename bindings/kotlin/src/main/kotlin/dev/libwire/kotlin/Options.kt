@@ -20,6 +20,18 @@ enum class Limit(val id: Int) {
     TYPEDEF_FIELDS(WireH.LIMIT_TYPEDEF_FIELDS),
 }
 
+/** The runtime whose choices are read and written where the runtimes' same-schema bytes differ (`WIRE_OPT_PEER`, spec R-PEER-1..4). */
+enum class Peer(val id: Int) {
+    /** libwire's own choices. */
+    NONE(WireH.PEER_NONE),
+    /** Fory Java 1.6.0. */
+    JAVA(WireH.PEER_JAVA),
+    /** pyfory 1.7.7. */
+    PYFORY(WireH.PEER_PYFORY),
+    /** Fory Go 1.6.1. */
+    GO(WireH.PEER_GO),
+}
+
 /**
  * Options of a [Context]: reference tracking, compatible (schema evolution)
  * mode and decoder limits. Immutable; `Wire` caches one context per options
@@ -29,6 +41,7 @@ data class WireOptions(
     val refTracking: Boolean = false,
     val compatible: Boolean = false,
     val limits: Map<Limit, Long> = emptyMap(),
+    val peer: Peer = Peer.NONE,
 ) {
     companion object {
         @JvmField val DEFAULT = WireOptions()

@@ -89,6 +89,19 @@ internal class TapeEncoder(private val ctx: Context) {
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     private fun string(s: String) {
         val len = s.length
+        if (len >= ASCII_PROBE) {
+            // ASCII (the common case) through the JDK's vectorized UTF-8 encoder: its own Latin-1
+            val u = s.toByteArray(Charsets.UTF_8)
+            if (u.size == len) {
+                room(6 + len)
+                b[n] = TypeId.STRING.toByte()
+                b[n + 1] = TapeOps.LATIN1_JAVA.toByte()
+                TapeOps.LE32.set(b, n + 2, len)
+                System.arraycopy(u, 0, b, n + 6, len)
+                n += 6 + len
+                return
+            }
+        }
         var i = 0
         while (i < len && s[i].code <= 0xff) i++
         if (i == len) {
@@ -314,6 +327,9 @@ internal class TapeEncoder(private val ctx: Context) {
     }
 }
 
+/** Strings at least this long are checked for ASCII by the JDK's UTF-8 encoder (-Dlibwire.tapeAsciiProbe=N). */
+private val ASCII_PROBE = Integer.getInteger("libwire.tapeAsciiProbe", 8)
+
 /** `wire_decode_tape` → read tape → Kotlin values (no further downcalls except type-name lookups). */
 internal class TapeDecoder(private val ctx: Context) {
     private var b: ByteArray = ctx.readBuffer
@@ -373,12 +389,12 @@ internal class TapeDecoder(private val ctx: Context) {
             TypeId.STRING -> {
                 val enc = u8()
                 val k = u32()
-                val cs = when (enc) {
-                    StringEncoding.LATIN1 -> Charsets.ISO_8859_1
-                    StringEncoding.UTF16 -> Charsets.UTF_16LE
-                    else -> Charsets.UTF_8
+                val s = when (enc) {
+                    StringEncoding.LATIN1 -> String(b, p, k, Charsets.ISO_8859_1)
+                    // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
+                    StringEncoding.UTF16 -> { val o = p; String(CharArray(k ushr 1) { ((b[o + 2 * it].toInt() and 0xff) or (b[o + 2 * it + 1].toInt() shl 8)).toChar() }) }
+                    else -> String(b, p, k, Charsets.UTF_8)
                 }
-                val s = String(b, p, k, cs)
                 p += k
                 s
             }
@@ -421,9 +437,9 @@ internal class TapeDecoder(private val ctx: Context) {
             TypeId.FLOAT16 -> Float16(java.lang.Float.floatToFloat16(f64().toFloat()))
             TypeId.BFLOAT16 -> BFloat16((f64().toFloat().toRawBits() ushr 16).toShort())
             TypeId.NONE -> WireNone
-            TypeId.DATE -> LocalDate.ofEpochDay(u64())
-            TypeId.TIMESTAMP -> { val s = u64(); Instant.ofEpochSecond(s, (u32().toLong() and 0xffffffffL)) }
-            TypeId.DURATION -> { val s = u64(); Duration.ofSeconds(s, (u32().toLong() and 0xffffffffL)) }
+            TypeId.DATE -> Time.date(u64())
+            TypeId.TIMESTAMP -> { val s = u64(); Time.instant(s, (u32().toLong() and 0xffffffffL)) }
+            TypeId.DURATION -> { val s = u64(); Time.duration(s, (u32().toLong() and 0xffffffffL)) }
             TypeId.DECIMAL -> {
                 val scale = u32()
                 val neg = u8() != 0

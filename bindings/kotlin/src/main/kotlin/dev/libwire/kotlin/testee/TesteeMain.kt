@@ -7,6 +7,7 @@ import dev.libwire.kotlin.Notation
 import dev.libwire.kotlin.TypeId
 import dev.libwire.kotlin.Wire
 import dev.libwire.kotlin.WireException
+import dev.libwire.kotlin.Peer
 import dev.libwire.kotlin.WireOptions
 import java.io.BufferedReader
 import java.io.BufferedWriter
@@ -59,7 +60,7 @@ object TesteeMain {
 
 /** Request handling, separate from the stdio loop so tests can drive it. */
 class Testee(private val root: Path) : AutoCloseable {
-    private data class Key(val ref: Boolean, val compatible: Boolean, val schemas: List<Path>)
+    private data class Key(val ref: Boolean, val compatible: Boolean, val peer: Peer, val schemas: List<Path>)
 
     private val contexts = HashMap<Key, Context>()
 
@@ -70,15 +71,15 @@ class Testee(private val root: Path) : AutoCloseable {
             "runtime" to "libwire ${Wire.libraryVersion} via java.lang.foreign (JDK ${Runtime.version()})",
             "capabilities" to listOf(
                 "ref_tracking", "compatible", "schema", "float16", "bfloat16", "decimal", "struct", "enum",
-                "union", "ext", "named_types", "unsigned", "dense_array", "temporal", "meta_string", "typedef",
+                "union", "ext", "named_types", "unsigned", "dense_array", "temporal", "meta_string", "typedef", "peer",
             ) + (if (Native.struct_project != null) listOf("evolution") else emptyList()),
         ),
     )
 
-    private fun context(ref: Boolean, compatible: Boolean, schemas: List<Path>): Context {
-        val key = Key(ref, compatible, schemas)
+    private fun context(ref: Boolean, compatible: Boolean, peer: Peer, schemas: List<Path>): Context {
+        val key = Key(ref, compatible, peer, schemas)
         contexts[key]?.let { return it }
-        val ctx = Context(WireOptions(refTracking = ref, compatible = compatible))
+        val ctx = Context(WireOptions(refTracking = ref, compatible = compatible, peer = peer))
         try {
             for (s in schemas) ctx.registerSchema(s)
         } catch (e: Throwable) {
@@ -103,12 +104,19 @@ class Testee(private val root: Path) : AutoCloseable {
             val cfg = req["config"] as? Map<*, *> ?: emptyMap<String, Any?>()
             val ref = cfg["ref"] == true
             val compatible = cfg["compatible"] == true
+            val peer = when (cfg["peer"]) {
+                null -> Peer.NONE
+                "java" -> Peer.JAVA
+                "pyfory" -> Peer.PYFORY
+                "go" -> Peer.GO
+                else -> return fail(id, "arg", "config.peer must be java, pyfory or go")
+            }
             val schemas = (req["schemas"] as? List<*> ?: emptyList<Any?>()).map {
                 val s = it as? String ?: throw NotationException("schemas must be strings")
                 val p = Path.of(s)
                 (if (p.isAbsolute) p else root.resolve(p)).normalize()
             }
-            val ctx = context(ref, compatible, schemas)
+            val ctx = context(ref, compatible, peer, schemas)
             when (req["op"]) {
                 "decode" -> {
                     val hex = req["hex"] as? String ?: return fail(id, "arg", "decode needs \"hex\"")

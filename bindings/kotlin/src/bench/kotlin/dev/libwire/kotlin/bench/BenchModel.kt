@@ -1,5 +1,9 @@
 package dev.libwire.kotlin.bench
 
+import dev.libwire.kotlin.Context
+import dev.libwire.kotlin.WireOptions
+import dev.libwire.kotlin.repoRoot
+
 /** The benchmark's structs as Kotlin data classes (bench/schemas/bench.fdl). */
 enum class Player { JAVA, FLASH }
 
@@ -44,6 +48,20 @@ data class Image(val uri: String, val title: String, val width: Int, val height:
 data class MediaContent(val media: Media, val images: List<Image>)
 
 object BenchValues {
+    /** A libwire context with bench/schemas/bench.fdl and the classes above (compatible mode). */
+    fun context(): Context {
+        val c = Context(WireOptions(compatible = true))
+        c.registerSchema(repoRoot.resolve("bench/schemas/bench.fdl"))
+        c.registerDataClass(NumericStruct::class, "bench.NumericStruct")
+        c.registerDataClass(Sample::class, "bench.Sample")
+        c.registerDataClass(Media::class, "bench.Media")
+        c.registerDataClass(Image::class, "bench.Image")
+        c.registerDataClass(MediaContent::class, "bench.MediaContent")
+        c.registerEnum(Player::class, "bench.Player")
+        c.registerEnum(Size::class, "bench.Size")
+        return c
+    }
+
     fun numericStruct() = NumericStruct(
         -12345, 987654321, -31415, 27182818, -32000, 1000000, -999999999, 42, 123456789, -42, 31415926, -27182818,
     )

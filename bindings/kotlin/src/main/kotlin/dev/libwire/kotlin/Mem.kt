@@ -1,0 +1,1258 @@
+package dev.libwire.kotlin
+
+import java.lang.foreign.MemorySegment
+import java.lang.foreign.ValueLayout
+import java.lang.invoke.MethodHandle
+import java.lang.invoke.MethodHandles
+import java.lang.invoke.MethodType
+import java.math.BigDecimal
+import java.math.BigInteger
+import java.time.Duration
+import java.time.Instant
+import java.time.LocalDate
+import kotlin.reflect.KType
+import kotlin.reflect.jvm.jvmErasure
+
+/*
+ * Registered data classes as messages of libwire's compiled codecs (wire_mem_*, libwire/LAYOUTS.md).
+ *
+ * Per data class a [MemPlan], made the first time the class is encoded or decoded in a context: the
+ * struct's fields as slots of a native "image" (a C-like struct: ints, pointer + length for strings,
+ * lists and maps, pointers to the images of nested data classes), described to libwire once as a
+ * layout. Encoding writes the image of a message into a heap array of the context whose pointers
+ * already name the native buffer it is then copied to, and makes one call (`wire_mem_encode`).
+ * Decoding is one call (`wire_mem_decode`, the payload passed as a heap segment) into a native
+ * arena of the context, one bulk copy of the arena back to the heap, and the objects are built from
+ * that copy. Buffers are reused per context and grown (the message is then redone) when short.
+ */
+
+/** A declared field type (`wire_schema_field_type_info`). */
+internal class DeclType(
+    val typeId: Int, val nullable: Boolean, val ref: Boolean, val user: Int,
+    val elem: DeclType?, val key: DeclType?, val value: DeclType?,
+)
+
+/** A layout could not be made for a class (it goes through the tape codec instead). */
+internal class NoLayout(msg: String) : Exception(msg, null, false, false)
+
+/** The encode image was too small: redo the message with [need] bytes. */
+internal class Regrow(val need: Int) : RuntimeException(null, null, false, false)
+
+private const val NONE = -1 // WIRE_MEM_NONE as a uint32
+
+/**
+ * How one value sits in an image: a field, a list item, a map key or value. [size] bytes at the
+ * slot's offset; pointer forms keep their length or count in the 4 bytes at offset + 8.
+ */
+internal abstract class Slot(@JvmField val form: Int, @JvmField val size: Int) {
+    /** Pointer forms: null is a NULL pointer (no presence flag needed). */
+    open val pointer: Boolean get() = false
+    open val hasAux: Boolean get() = false
+    /** The `elem` of the layout row (nested / element layout), or NONE. */
+    open fun elem(): Int = NONE
+    /** Writes non-null [v] at [at]. */
+    abstract fun put(w: MemWriter, at: Int, v: Any)
+    /** Reads the value at [at] (null for a NULL pointer). */
+    abstract fun get(r: MemReader, at: Int): Any?
+}
+
+internal class IntSlot(form: Int, size: Int, private val kind: Int) : Slot(form, size) {
+    override fun put(w: MemWriter, at: Int, v: Any) {
+        when (kind) {
+            0 -> w.b[at] = (v as Byte)
+            1 -> Img.I16.set(w.b, at, v as Short)
+            2 -> Img.I32.set(w.b, at, v as Int)
+            else -> Img.I64.set(w.b, at, v as Long)
+        }
+    }
+    override fun get(r: MemReader, at: Int): Any = when (kind) {
+        0 -> r.b[at]
+        1 -> Img.I16.get(r.b, at) as Short
+        2 -> Img.I32.get(r.b, at) as Int
+        else -> Img.I64.get(r.b, at) as Long
+    }
+}
+
+internal object BoolSlot : Slot(WireH.MEM_BOOL, 1) {
+    override fun put(w: MemWriter, at: Int, v: Any) { w.b[at] = if (v as Boolean) 1 else 0 }
+    override fun get(r: MemReader, at: Int): Any = r.b[at].toInt() != 0
+}
+
+internal object F32Slot : Slot(WireH.MEM_F32, 4) {
+    override fun put(w: MemWriter, at: Int, v: Any) { Img.I32.set(w.b, at, (v as Float).toRawBits()) }
+    override fun get(r: MemReader, at: Int): Any = Float.fromBits(Img.I32.get(r.b, at) as Int)
+}
+
+internal object F64Slot : Slot(WireH.MEM_F64, 8) {
+    override fun put(w: MemWriter, at: Int, v: Any) { Img.I64.set(w.b, at, (v as Double).toRawBits()) }
+    override fun get(r: MemReader, at: Int): Any = Double.fromBits(Img.I64.get(r.b, at) as Long)
+}
+
+/** A string: pointer + the wire header (`WIRE_MEM_STR_TAGGED`), the text in its wire encoding. */
+internal object StrSlot : Slot(WireH.MEM_STR or WireH.MEM_STR_TAGGED, 16) {
+    override val pointer get() = true
+    override val hasAux get() = true
+    override fun put(w: MemWriter, at: Int, v: Any) = w.string(at, v as String)
+    override fun get(r: MemReader, at: Int): Any? = r.string(at)
+}
+
+internal object BytesSlot : Slot(WireH.MEM_BYTES, 16) {
+    override val pointer get() = true
+    override val hasAux get() = true
+    override fun put(w: MemWriter, at: Int, v: Any) {
+        val a = v as ByteArray
+        val o = w.alloc(a.size, 1)
+        System.arraycopy(a, 0, w.b, o, a.size)
+        w.span(at, o, a.size)
+    }
+    override fun get(r: MemReader, at: Int): Any? {
+        val p = Img.I64.get(r.b, at) as Long
+        if (p == 0L) return null
+        val n = Img.I32.get(r.b, at + 8) as Int
+        if (n == 0) return ByteArray(0)
+        val a = r.bytes(p, n)
+        return a.copyOfRange(r.pos, r.pos + n)
+    }
+}
+
+/** A primitive array (dense array or list of primitives) of [width]-byte items. */
+internal class ArraySlot(width: Int, private val type: Class<*>) : Slot(WireH.MEM_ARRAY, 16) {
+    override val pointer get() = true
+    override val hasAux get() = true
+    override fun put(w: MemWriter, at: Int, v: Any) {
+        val n: Int
+        val o: Int
+        // bulk copies between heap segments: the image is little-endian, as are the hosts packaged for
+        val img = MemorySegment.ofArray(w.b)
+        when (v) {
+            is IntArray -> { n = v.size; o = w.alloc(n * 4, 8); MemorySegment.copy(v, 0, img, Img.LE_I32, o.toLong(), n) }
+            is LongArray -> { n = v.size; o = w.alloc(n * 8, 8); MemorySegment.copy(v, 0, img, Img.LE_I64, o.toLong(), n) }
+            is DoubleArray -> { n = v.size; o = w.alloc(n * 8, 8); MemorySegment.copy(v, 0, img, Img.LE_F64, o.toLong(), n) }
+            is FloatArray -> { n = v.size; o = w.alloc(n * 4, 8); MemorySegment.copy(v, 0, img, Img.LE_F32, o.toLong(), n) }
+            is ShortArray -> { n = v.size; o = w.alloc(n * 2, 8); MemorySegment.copy(v, 0, img, Img.LE_I16, o.toLong(), n) }
+            is BooleanArray -> { n = v.size; o = w.alloc(n, 8); for (i in 0 until n) w.b[o + i] = if (v[i]) 1 else 0 }
+            else -> throw WireException("value", -1, "a ${v.javaClass.simpleName} where a ${type.simpleName} is declared")
+        }
+        w.span(at, o, n)
+    }
+    override fun get(r: MemReader, at: Int): Any? {
+        val p = Img.I64.get(r.b, at) as Long
+        if (p == 0L) return null
+        val n = Img.I32.get(r.b, at + 8) as Int
+        val o = if (n == 0) 0 else r.off(p)
+        val b = r.b
+        val img = MemorySegment.ofArray(b)
+        val at0 = o.toLong()
+        return when (type) {
+            IntArray::class.java -> IntArray(n).also { MemorySegment.copy(img, Img.LE_I32, at0, it, 0, n) }
+            LongArray::class.java -> LongArray(n).also { MemorySegment.copy(img, Img.LE_I64, at0, it, 0, n) }
+            DoubleArray::class.java -> DoubleArray(n).also { MemorySegment.copy(img, Img.LE_F64, at0, it, 0, n) }
+            FloatArray::class.java -> FloatArray(n).also { MemorySegment.copy(img, Img.LE_F32, at0, it, 0, n) }
+            ShortArray::class.java -> ShortArray(n).also { MemorySegment.copy(img, Img.LE_I16, at0, it, 0, n) }
+            else -> BooleanArray(n) { b[o + it].toInt() != 0 }
+        }
+    }
+}
+
+internal class EnumSlot(private val constants: Array<Enum<*>>, private val cls: Class<*>) : Slot(WireH.MEM_ENUM, 4) {
+    override fun put(w: MemWriter, at: Int, v: Any) {
+        if (v.javaClass != cls && v.javaClass.superclass != cls) {
+            throw WireException("value", -1, "a ${v.javaClass.simpleName} where ${cls.simpleName} is declared")
+        }
+        Img.I32.set(w.b, at, (v as Enum<*>).ordinal)
+    }
+    override fun get(r: MemReader, at: Int): Any {
+        val k = Img.I32.get(r.b, at) as Int
+        if (k < 0 || k >= constants.size) throw WireException("value", -1, "enum value $k out of range for ${cls.simpleName}")
+        return constants[k]
+    }
+}
+
+internal object DateSlot : Slot(WireH.MEM_DATE, 8) {
+    override fun put(w: MemWriter, at: Int, v: Any) { Img.I64.set(w.b, at, (v as LocalDate).toEpochDay()) }
+    override fun get(r: MemReader, at: Int): Any = Time.date(Img.I64.get(r.b, at) as Long)
+}
+
+/** `wire_mem_time`: seconds (int64), nanos (uint32), pad. */
+internal class TimeSlot(private val duration: Boolean) : Slot(if (duration) WireH.MEM_DURATION else WireH.MEM_TIMESTAMP, 16) {
+    override fun put(w: MemWriter, at: Int, v: Any) {
+        if (duration) {
+            val d = v as Duration
+            Img.I64.set(w.b, at, d.seconds); Img.I32.set(w.b, at + 8, d.nano)
+        } else {
+            val t = v as Instant
+            Img.I64.set(w.b, at, t.epochSecond); Img.I32.set(w.b, at + 8, t.nano)
+        }
+    }
+    override fun get(r: MemReader, at: Int): Any {
+        val s = Img.I64.get(r.b, at) as Long
+        val n = (Img.I32.get(r.b, at + 8) as Int).toLong() and 0xffffffffL
+        return if (duration) Time.duration(s, n) else Time.instant(s, n)
+    }
+}
+
+/** `wire_mem_decimal`: magnitude pointer, len, scale, negative, pad. */
+internal object DecimalSlot : Slot(WireH.MEM_DECIMAL, 24) {
+    override fun put(w: MemWriter, at: Int, v: Any) {
+        val d = v as BigDecimal
+        val un = d.unscaledValue()
+        val len: Int
+        val o: Int
+        if (un.bitLength() < 63) {
+            var m = Math.abs(un.toLong())
+            len = (64 - java.lang.Long.numberOfLeadingZeros(m) + 7) / 8
+            o = w.alloc(len, 1)
+            for (i in 0 until len) { w.b[o + i] = m.toByte(); m = m ushr 8 }
+        } else {
+            val mag = magnitudeLE(un)
+            len = mag.size
+            o = w.alloc(len, 1)
+            System.arraycopy(mag, 0, w.b, o, len)
+        }
+        w.ptr(at, o)
+        Img.I32.set(w.b, at + 8, len)
+        Img.I32.set(w.b, at + 12, d.scale())
+        Img.I32.set(w.b, at + 16, if (un.signum() < 0) 1 else 0)
+    }
+    override fun get(r: MemReader, at: Int): Any {
+        val n = Img.I32.get(r.b, at + 8) as Int
+        val scale = Img.I32.get(r.b, at + 12) as Int
+        val neg = (Img.I32.get(r.b, at + 16) as Int) != 0
+        if (n == 0) return BigDecimal.valueOf(0L, scale)
+        val a = r.bytes(Img.I64.get(r.b, at) as Long, n)
+        val o = r.pos
+        if (n <= 7) {
+            var m = 0L
+            for (i in n - 1 downTo 0) m = (m shl 8) or (a[o + i].toLong() and 0xff)
+            return BigDecimal.valueOf(if (neg) -m else m, scale)
+        }
+        val be = ByteArray(n) { a[o + n - 1 - it] }
+        val bi = BigInteger(1, be)
+        return BigDecimal(if (neg) bi.negate() else bi, scale)
+    }
+}
+
+/** A pointer to the image of a registered data class. */
+internal class StructSlot(@JvmField val plan: MemPlan) : Slot(WireH.MEM_STRUCT_PTR, 8) {
+    override val pointer get() = true
+    override fun elem() = plan.layout
+    override fun put(w: MemWriter, at: Int, v: Any) {
+        if (v.javaClass !== plan.cls) throw WireException("value", -1, "a ${v.javaClass.simpleName} where ${plan.cls.simpleName} is declared")
+        w.ptr(at, w.struct(plan, v))
+    }
+    override fun get(r: MemReader, at: Int): Any? {
+        val p = Img.I64.get(r.b, at) as Long
+        return if (p == 0L) null else r.struct(plan, r.off(p))
+    }
+}
+
+/**
+ * Items of lists and entries of maps: a slot, and for nullable items of a non-pointer form (Int?,
+ * an enum...) a presence byte right after it ([present]).
+ */
+internal class Elem(@JvmField val slot: Slot, @JvmField val present: Boolean) {
+    val size = slot.size + if (present) 1 else 0
+
+    fun put(w: MemWriter, at: Int, x: Any?) {
+        if (x == null) {
+            if (present) w.b[at + slot.size] = 0 else w.nul(slot, at)
+        } else {
+            slot.put(w, at, x)
+            if (present) w.b[at + slot.size] = 1
+        }
+    }
+
+    fun get(r: MemReader, at: Int): Any? = if (present && r.b[at + slot.size].toInt() == 0) null else slot.get(r, at)
+}
+
+/** A list or set: pointer to `count` items of an element layout (slot 0), count at + 8. */
+internal class ListSlot(@JvmField val item: Elem, private val set: Boolean) : Slot(WireH.MEM_LIST, 16) {
+    override val pointer get() = true
+    override val hasAux get() = true
+    @JvmField var elemLayout = NONE
+    val stride = (item.size + 7) and 7.inv()
+    override fun elem() = elemLayout
+    override fun put(w: MemWriter, at: Int, v: Any) {
+        val c: Collection<*> = when (v) {
+            is Collection<*> -> v
+            is Array<*> -> v.asList()
+            else -> throw WireException("value", -1, "a ${v.javaClass.simpleName} where a list is declared")
+        }
+        val n = c.size
+        val o = w.alloc(n * stride, 8)
+        var k = o
+        if (c is List<*> && c is java.util.RandomAccess) {
+            for (i in 0 until n) { item.put(w, k, c[i]); k += stride }
+        } else {
+            for (x in c) { item.put(w, k, x); k += stride }
+        }
+        w.span(at, o, n)
+    }
+    override fun get(r: MemReader, at: Int): Any? {
+        val p = Img.I64.get(r.b, at) as Long
+        if (p == 0L) return null
+        val n = Img.I32.get(r.b, at + 8) as Int
+        if (set) {
+            val s = LinkedHashSet<Any?>(maxOf(4, n * 4 / 3 + 1))
+            if (n > 0) { var k = r.off(p); for (i in 0 until n) { s.add(item.get(r, k)); k += stride } }
+            return s
+        }
+        val l = ArrayList<Any?>(n)
+        if (n > 0) { var k = r.off(p); for (i in 0 until n) { l.add(item.get(r, k)); k += stride } }
+        return l
+    }
+}
+
+/** A map: pointer to `count` entries of an element layout (key at 0, value at [valueAt]). */
+internal class MapSlot(@JvmField val key: Elem, @JvmField val value: Elem) : Slot(WireH.MEM_MAP, 16) {
+    override val pointer get() = true
+    override val hasAux get() = true
+    @JvmField var elemLayout = NONE
+    val valueAt = (key.size + 7) and 7.inv()
+    val stride = (valueAt + value.size + 7) and 7.inv()
+    override fun elem() = elemLayout
+    override fun put(w: MemWriter, at: Int, v: Any) {
+        val m = v as? Map<*, *> ?: throw WireException("value", -1, "a ${v.javaClass.simpleName} where a map is declared")
+        val n = m.size
+        val o = w.alloc(n * stride, 8)
+        var k = o
+        for ((x, y) in m) {
+            key.put(w, k, x)
+            value.put(w, k + valueAt, y)
+            k += stride
+        }
+        w.span(at, o, n)
+    }
+    override fun get(r: MemReader, at: Int): Any? {
+        val p = Img.I64.get(r.b, at) as Long
+        if (p == 0L) return null
+        val n = Img.I32.get(r.b, at + 8) as Int
+        val m = LinkedHashMap<Any?, Any?>(maxOf(4, n * 4 / 3 + 1))
+        if (n > 0) {
+            var k = r.off(p)
+            for (i in 0 until n) { m[key.get(r, k)] = value.get(r, k + valueAt); k += stride }
+        }
+        return m
+    }
+}
+
+/** Little-endian views of the heap images. */
+internal object Img {
+    @JvmField val LE_I16: ValueLayout.OfShort = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val LE_I32: ValueLayout.OfInt = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val LE_I64: ValueLayout.OfLong = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val LE_F32: ValueLayout.OfFloat = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val LE_F64: ValueLayout.OfDouble = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val I16: java.lang.invoke.VarHandle = MethodHandles.byteArrayViewVarHandle(ShortArray::class.java, java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val I32: java.lang.invoke.VarHandle = MethodHandles.byteArrayViewVarHandle(IntArray::class.java, java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val I64: java.lang.invoke.VarHandle = MethodHandles.byteArrayViewVarHandle(LongArray::class.java, java.nio.ByteOrder.LITTLE_ENDIAN)
+}
+
+/** One field of a [MemPlan]. */
+internal class MemField(
+    /** Field kind: 1..7 primitives read through a typed getter, 0 any other value through [slot]. */
+    @JvmField val kind: Int,
+    @JvmField val offset: Int,
+    /** Offset of the presence byte (nullable primitives, enums, dates...), or -1. */
+    @JvmField val present: Int,
+    @JvmField val slot: Slot,
+    @JvmField val getter: MethodHandle,
+    @JvmField val arg: Int,
+    @JvmField val nullable: Boolean,
+    @JvmField val name: String,
+    /** Declaration index of the field (the layout row's field number). */
+    @JvmField val decl: Int,
+)
+
+/**
+ * The compiled-codec plan of a data class bound to a schema struct: its image (fields at fixed
+ * offsets, [size] bytes) and layout index in the context, the getters and the constructor.
+ */
+internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInfo, @JvmField val typeIndex: Int) {
+    @JvmField var layout = NONE
+    @JvmField var size = 0
+    @JvmField var fields: Array<MemField> = emptyArray()
+    private lateinit var ctor: MethodHandle
+    private var nparams = 0
+
+    /** `(MemWriter, Object, int)void`: every field of a value into its image at the int. */
+    private lateinit var writeAll: MethodHandle
+    /** `(MemReader, int)Object`: the constructor called with every field read from the image at the int. */
+    private lateinit var readAll: MethodHandle
+
+    fun initCtor() {
+        nparams = info.fields.size
+        val raw = MethodHandles.lookup().unreflectConstructor(info.javaCtor)
+        ctor = raw.asSpreader(Array<Any?>::class.java, nparams)
+            .asType(MethodType.methodType(Any::class.java, Array<Any?>::class.java))
+        writeAll = MemHandles.writer(fields)
+        readAll = MemHandles.reader(raw, fields)
+    }
+
+    fun write(w: MemWriter, at: Int, v: Any) {
+        if (COMPOSED) {
+            try {
+                writeAll.invokeExact(w, v, at)
+            } catch (e: ClassCastException) {
+                throw WireException("value", -1, "${cls.simpleName}: $e")
+            }
+            return
+        }
+        val b = w.b
+        try {
+            for (f in fields) {
+                val g = f.getter
+                val o = at + f.offset
+                when (f.kind) {
+                    K_I32 -> Img.I32.set(b, o, g.invokeExact(v) as Int)
+                    K_I64 -> Img.I64.set(b, o, g.invokeExact(v) as Long)
+                    K_F64 -> Img.I64.set(b, o, (g.invokeExact(v) as Double).toRawBits())
+                    K_F32 -> Img.I32.set(b, o, (g.invokeExact(v) as Float).toRawBits())
+                    K_BOOL -> b[o] = if (g.invokeExact(v) as Boolean) 1 else 0
+                    K_I16 -> Img.I16.set(b, o, g.invokeExact(v) as Short)
+                    K_I8 -> b[o] = g.invokeExact(v) as Byte
+                    else -> {
+                        val x = g.invokeExact(v) as Any?
+                        if (x == null) {
+                            if (!f.nullable) throw WireException("value", -1, "${cls.simpleName}.${f.name}: null in a field that is not nullable")
+                            if (f.present < 0) Img.I64.set(b, o, 0L) // NULL pointer
+                        } else {
+                            f.slot.put(w, o, x)
+                            if (f.present >= 0) b[at + f.present] = 1
+                        }
+                    }
+                }
+            }
+        } catch (e: WireException) {
+            throw e
+        } catch (e: Regrow) {
+            throw e
+        } catch (e: ClassCastException) {
+            throw WireException("value", -1, "${cls.simpleName}: $e")
+        }
+    }
+
+    fun read(r: MemReader, at: Int): Any {
+        if (COMPOSED) {
+            return try {
+                readAll.invokeExact(r, at) as Any
+            } catch (e: NullPointerException) {
+                throw WireException("value", -1, "${cls.simpleName}: a null for a field that is not nullable")
+            } catch (e: ClassCastException) {
+                throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
+            }
+        }
+        val b = r.b
+        val args = arrayOfNulls<Any?>(nparams)
+        for (f in fields) {
+            val o = at + f.offset
+            args[f.arg] = when (f.kind) {
+                K_I32 -> Img.I32.get(b, o) as Int
+                K_I64 -> Img.I64.get(b, o) as Long
+                K_F64 -> Double.fromBits(Img.I64.get(b, o) as Long)
+                K_F32 -> Float.fromBits(Img.I32.get(b, o) as Int)
+                K_BOOL -> b[o].toInt() != 0
+                K_I16 -> Img.I16.get(b, o) as Short
+                K_I8 -> b[o]
+                else -> if (f.present >= 0 && b[at + f.present].toInt() == 0) null else f.slot.get(r, o)
+            }
+        }
+        return try {
+            ctor.invokeExact(args) as Any
+        } catch (e: NullPointerException) {
+            throw WireException("value", -1, "${cls.simpleName}: a null for a field that is not nullable")
+        } catch (e: ClassCastException) {
+            throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
+        }
+    }
+
+    companion object {
+        /**
+         * One composed MethodHandle per class for writing and one for reading (false: a loop over
+         * the fields calling a getter handle each, arguments boxed into an array for the
+         * constructor). Measured in the README; -Dlibwire.composed=false for the loop.
+         */
+        @JvmField val COMPOSED = System.getProperty("libwire.composed") != "false"
+        const val K_ANY = 0
+        const val K_I32 = 1
+        const val K_I64 = 2
+        const val K_F64 = 3
+        const val K_F32 = 4
+        const val K_BOOL = 5
+        const val K_I16 = 6
+        const val K_I8 = 7
+    }
+}
+
+/**
+ * Builds the image of one message in the heap array [b]; pointers are written as the addresses
+ * the bytes will have once copied to [base]. Reused per context.
+ */
+internal class MemWriter {
+    @JvmField var b = ByteArray(1 shl 14)
+    @JvmField var base = 0L
+    @JvmField var top = 0
+    private var seen: IdentityInts? = null
+    private var depth = 0
+    private var maxDepth = 64
+
+    fun reset(native: Long, track: Boolean, depthLimit: Int) {
+        base = native
+        top = 0
+        depth = 0
+        maxDepth = depthLimit
+        seen = if (track) (seen ?: IdentityInts()).also { it.clear() } else null
+    }
+
+    fun alloc(n: Int, align: Int): Int {
+        val at = (top + align - 1) and (align - 1).inv()
+        val end = at + n
+        if (end > b.size || end < 0) throw Regrow(end)
+        top = end
+        return at
+    }
+
+    fun ptr(at: Int, o: Int) { Img.I64.set(b, at, base + o) }
+
+    /** Pointer to [o] and the count [n] after it (strings, binaries, arrays, lists, maps). */
+    fun span(at: Int, o: Int, n: Int) {
+        Img.I64.set(b, at, base + o)
+        Img.I32.set(b, at + 8, n)
+    }
+
+    /** A null item or entry side: a NULL pointer or zeros (C writes null for a NULL pointer). */
+    fun nul(s: Slot, at: Int) {
+        if (!s.pointer) throw WireException("value", -1, "null in a list or map of non-nullable ${s.javaClass.simpleName.removeSuffix("Slot").lowercase()} items")
+        Img.I64.set(b, at, 0L)
+    }
+
+    /** The image of a data class value; a value already written is shared under reference tracking. */
+    fun struct(plan: MemPlan, v: Any): Int {
+        val s = seen
+        if (s != null) {
+            val k = s.get(v)
+            if (k >= 0) return k
+        }
+        if (++depth > maxDepth) throw WireException("depth", -1, "nesting deeper than $maxDepth (a cycle without reference tracking?)")
+        val o = alloc(plan.size, 8)
+        java.util.Arrays.fill(b, o, o + plan.size, 0)
+        s?.put(v, o)
+        plan.write(this, o, v)
+        depth--
+        return o
+    }
+
+    /**
+     * A string in the encoding the Java runtime writes it in (Latin-1 when every char fits, else
+     * UTF-8 or UTF-16 by its sampling rule, spec R-WSTR-1), as the JVM holds it where it can: the
+     * length word is the wire header (`WIRE_MEM_STR_TAGGED`), so C copies the bytes as they are.
+     */
+    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
+    fun string(at: Int, s: String) {
+        val n = s.length
+        if (n >= ASCII_PROBE) {
+            // ASCII text (the common case) is found by the JDK's vectorized UTF-8 encoder: its
+            // UTF-8 bytes are its Latin-1 bytes; a char loop costs about 1 ns a char
+            val u = s.toByteArray(Charsets.UTF_8)
+            if (u.size == n) {
+                val o = alloc(n, 1)
+                System.arraycopy(u, 0, b, o, n)
+                Img.I64.set(b, at, base + o)
+                Img.I32.set(b, at + 8, (n shl 2) or WireH.STR_LATIN1)
+                return
+            }
+        }
+        var i = 0
+        while (i < n && s[i].code <= 0xff) i++
+        val hdr: Long
+        if (i == n) {
+            val o = alloc(n, 1)
+            (s as java.lang.String).getBytes(0, n, b, o)
+            Img.I64.set(b, at, base + o)
+            hdr = (n.toLong() shl 2) or WireH.STR_LATIN1.toLong()
+        } else if (javaPicksUtf8(s)) {
+            val u = s.toByteArray(Charsets.UTF_8)
+            val o = alloc(u.size, 1)
+            System.arraycopy(u, 0, b, o, u.size)
+            Img.I64.set(b, at, base + o)
+            hdr = (u.size.toLong() shl 2) or WireH.STR_UTF8.toLong()
+        } else {
+            val o = alloc(2 * n, 2)
+            for (k in 0 until n) Img.I16.set(b, o + 2 * k, s[k].code.toShort())
+            Img.I64.set(b, at, base + o)
+            hdr = (2L * n shl 2) or WireH.STR_UTF16.toLong()
+        }
+        if (hdr > 0xffffffffL) throw WireException("length", -1, "a string of more than 2^30 - 1 bytes")
+        Img.I32.set(b, at + 8, hdr.toInt())
+    }
+
+    private companion object {
+        /** Strings at least this long are checked for ASCII by the JDK's UTF-8 encoder (-Dlibwire.asciiProbe=N). */
+        @JvmField val ASCII_PROBE = Integer.getInteger("libwire.asciiProbe", 8)
+    }
+
+    /** Fory Java's choice between UTF-8 and UTF-16 for text that is not Latin-1 (spec R-WSTR-1). */
+    private fun javaPicksUtf8(s: String): Boolean {
+        val m = minOf(64, s.length)
+        val whole = m and 3.inv()
+        var ascii = 0
+        for (k in 0 until whole) if (s[k].code < 0x80) ascii++
+        if (whole < m && s[whole].code < 0x80) ascii += m - whole
+        return ascii == m
+    }
+}
+
+/** Reads decoded images from the heap copy [b] of the native arena at [base]. */
+internal class MemReader {
+    @JvmField var b = ByteArray(0)
+    @JvmField var base = 0L
+    private var track = false
+    /** Under reference tracking: the object built from the struct image at offset 8k, at k. */
+    private var objs = arrayOfNulls<Any>(0)
+    private var touched = IntArray(64)
+    private var ntouched = 0
+
+    fun reset(heap: ByteArray, native: Long, track: Boolean, used: Int) {
+        b = heap
+        base = native
+        this.track = track
+        for (i in 0 until ntouched) objs[touched[i]] = null
+        ntouched = 0
+        if (track && objs.size <= used ushr 3) objs = arrayOfNulls(maxOf(objs.size * 2, (used ushr 3) + 1))
+    }
+
+    fun struct(plan: MemPlan, o: Int): Any {
+        if (!track) return plan.read(this, o)
+        val k = o ushr 3 // struct images are 8-aligned
+        val x = objs[k]
+        if (x != null) {
+            if (x === BUILDING) throw WireException("ref", -1, "a cycle through a struct cannot be built into immutable objects")
+            return x
+        }
+        objs[k] = BUILDING
+        if (ntouched == touched.size) touched = touched.copyOf(ntouched * 2)
+        touched[ntouched++] = k
+        val v = plan.read(this, o)
+        objs[k] = v
+        return v
+    }
+
+    private object BUILDING
+
+    /** The caller's payload, whose native copy starts at [srcBase]. */
+    private var src = ByteArray(0)
+    private var srcBase = 0L
+    /** The offset in the array [bytes] returned. */
+    @JvmField var pos = 0
+
+    fun source(bytes: ByteArray, native: Long) {
+        src = bytes
+        srcBase = native
+    }
+
+    /** The array holding [n] bytes at native address [p] (the payload or the arena copy); their offset in [at]. */
+    fun bytes(p: Long, n: Int): ByteArray {
+        val d = p - srcBase
+        if (d >= 0 && d + n <= src.size) {
+            pos = d.toInt()
+            return src
+        }
+        pos = off(p)
+        if (pos + n > b.size) throw WireException("state", -1, "a decoded pointer outside the arena")
+        return b
+    }
+
+    fun off(p: Long): Int {
+        val o = p - base
+        if (o < 0 || o > b.size) throw WireException("state", -1, "a decoded pointer outside the arena")
+        return o.toInt()
+    }
+
+    /** A string left in its wire encoding by the decoder (`WIRE_MEM_STR_TAGGED`: header in the length word). */
+    fun string(at: Int): String? {
+        val p = Img.I64.get(b, at) as Long
+        if (p == 0L) return null
+        val h = Img.I32.get(b, at + 8) as Int
+        val n = h ushr 2
+        if (n == 0) return ""
+        val a = bytes(p, n)
+        val o = pos
+        return when (h and 3) {
+            WireH.STR_LATIN1 -> String(a, o, n, Charsets.ISO_8859_1)
+            WireH.STR_UTF16 -> {
+                // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
+                val c = CharArray(n ushr 1) { ((a[o + 2 * it].toInt() and 0xff) or (a[o + 2 * it + 1].toInt() shl 8)).toChar() }
+                String(c)
+            }
+            else -> String(a, o, n, Charsets.UTF_8)
+        }
+    }
+
+}
+
+/**
+ * The compiled-codec side of a [Context]: plans per data class (made on first use), the layouts in
+ * libwire, and the buffers reused per message.
+ */
+internal class MemCodec(private val ctx: Context) {
+    private val plans = HashMap<Class<*>, MemPlan?>()
+    /** Why a class has no plan (it goes through the tape codec). */
+    val reasons = HashMap<Class<*>, String>()
+    private val writer = MemWriter()
+    private val reader = MemReader()
+    /** The native copy of the encode image (as large as [MemWriter.b]). */
+    private var image: MemorySegment = MemorySegment.NULL
+    /** The decode arena (root image at 0) and its heap copy. */
+    private var arena: MemorySegment = MemorySegment.NULL
+    private var mirror = ByteArray(0)
+    /** The native copy of the payload being decoded. */
+    private var input: MemorySegment = MemorySegment.NULL
+    /** Root candidates of untyped decodes: registered TypeDefs (compatible) and schema hashes. */
+    private var roots: List<Pair<ByteArray, MemPlan>>? = null
+    private var rootsByHash: Map<Int, MemPlan>? = null
+
+    /** Forgets every plan (the schema or the bindings changed); layouts made so far stay unused in C. */
+    fun reset() {
+        plans.clear()
+        reasons.clear()
+        roots = null
+        rootsByHash = null
+    }
+
+    fun planOf(c: Class<*>): MemPlan? {
+        if (plans.containsKey(c)) return plans[c]
+        val created = ArrayList<MemPlan>()
+        try {
+            val p = build(c, created)
+            for (q in created) {
+                check(Native.mem_layout_new.invokeExact(ctx.ptr, q.typeIndex, q.size, ctx.out) as Int)
+                q.layout = ctx.out.get(ValueLayout.JAVA_INT, 0)
+            }
+            for (q in created) rows(q)
+            val st = Native.mem_bind.invokeExact(ctx.ptr, p.layout) as Int
+            if (st != 0) throw NoLayout(ctx.error(st).detail)
+            return p
+        } catch (e: NoLayout) {
+            for (q in created) plans.remove(q.cls)
+            plans[c] = null
+            reasons[c] = e.message ?: "no layout"
+            return null
+        }
+    }
+
+    private fun check(st: Int) {
+        if (st != 0) throw NoLayout(ctx.error(st).detail)
+    }
+
+    private fun build(c: Class<*>, created: ArrayList<MemPlan>): MemPlan {
+        if (plans.containsKey(c)) return plans[c] ?: throw NoLayout("${c.simpleName} has no layout: ${reasons[c]}")
+        val bd = ctx.boundClass(c) ?: throw NoLayout("${c.simpleName} is not registered")
+        val info = bd.info ?: throw NoLayout("${c.simpleName} is not a data class")
+        if (ctx.typeKind(bd.typeIndex) != 1) throw NoLayout("${c.simpleName} is bound to a type that is not a struct")
+        if (info.hasValueClass) throw NoLayout("${c.simpleName} has a property of a value class type")
+        val plan = MemPlan(c, info, bd.typeIndex)
+        plans[c] = plan
+        created.add(plan)
+        val t = bd.typeIndex
+        val n = Native.schema_field_count.invokeExact(ctx.ptr, t) as Int
+        val order = IntArray(n)
+        if (n > 0) {
+            val seg = ctx.arena.allocate(4L * n, 4)
+            check(Native.schema_field_order.invokeExact(ctx.ptr, t, seg, n.toLong(), ctx.out8) as Int)
+            for (i in 0 until n) order[i] = seg.get(ValueLayout.JAVA_INT, 4L * i)
+        }
+        val lookup = MethodHandles.lookup()
+        val fields = ArrayList<MemField>()
+        var at = 0
+        val presents = ArrayList<Int>()
+        val matched = HashSet<FieldInfo>()
+        for (i in 0 until n) {
+            check(Native.schema_field.invokeExact(ctx.ptr, t, i, ctx.out, ctx.out8, MemorySegment.NULL, ctx.out16) as Int)
+            val name = Native.cString(ctx.out.get(ValueLayout.ADDRESS, 0))
+            val d = declType(ctx.out16.get(ValueLayout.ADDRESS, 0))
+            val f = name?.let { info.byWireName[it] }
+            if (f == null) {
+                if (d.nullable) continue // not in the class: written as null, skipped when read
+                throw NoLayout("${c.simpleName} has no property for the field ${name ?: "#$i"}")
+            }
+            matched.add(f)
+            val slot = slotFor(f.param.type, d, "${c.simpleName}.${f.wireName}", created)
+            val rt = f.getter.returnType
+            val needPresent = !slot.pointer && d.nullable
+            val kind = when {
+                needPresent || f.wireType >= 0 -> MemPlan.K_ANY
+                rt == Int::class.javaPrimitiveType -> MemPlan.K_I32
+                rt == Long::class.javaPrimitiveType -> MemPlan.K_I64
+                rt == Double::class.javaPrimitiveType -> MemPlan.K_F64
+                rt == Float::class.javaPrimitiveType -> MemPlan.K_F32
+                rt == Boolean::class.javaPrimitiveType -> MemPlan.K_BOOL
+                rt == Short::class.javaPrimitiveType -> MemPlan.K_I16
+                rt == Byte::class.javaPrimitiveType -> MemPlan.K_I8
+                else -> MemPlan.K_ANY
+            }
+            val mh = lookup.unreflect(f.getter)
+            val g = if (kind == MemPlan.K_ANY) mh.asType(MethodType.methodType(Any::class.java, Any::class.java))
+            else mh.asType(MethodType.methodType(rt, Any::class.java))
+            val align = when { slot.size >= 8 -> 8; slot.size >= 4 -> 4; else -> slot.size }
+            at = (at + align - 1) and (align - 1).inv()
+            val pr = if (needPresent) -2 - presents.size.also { presents.add(fields.size) } else -1
+            fields.add(MemField(kind, at, pr, slot, g, f.index, d.nullable, f.wireName, order[i]))
+            at += slot.size
+        }
+        for (f in info.fields) if (f !in matched) throw NoLayout("${c.simpleName}.${f.wireName} is not a field of the struct")
+        // presence bytes after the values
+        val fs = fields.toTypedArray()
+        for ((k, idx) in presents.withIndex()) {
+            val f = fs[idx]
+            fs[idx] = MemField(f.kind, f.offset, at + k, f.slot, f.getter, f.arg, f.nullable, f.name, f.decl)
+        }
+        at += presents.size
+        plan.fields = fs
+        plan.size = maxOf(8, (at + 7) and 7.inv())
+        plan.initCtor()
+        return plan
+    }
+
+    /** How a property of Kotlin type [kt] carries declared type [d]. */
+    private fun slotFor(kt: KType, d: DeclType, where: String, created: ArrayList<MemPlan>): Slot {
+        val k = kt.jvmErasure.javaObjectType
+        fun no(): Nothing = throw NoLayout("$where: a ${kt} cannot carry ${TypeId.name(d.typeId)}")
+        val t = d.typeId
+        return when {
+            t == WireH.T_STRUCT -> {
+                val nested = ctx.boundType(d.user)?.info?.kclass?.java ?: throw NoLayout("$where: struct ${ctx.typeName(d.user)} has no bound class")
+                if (nested != kt.jvmErasure.java) no()
+                StructSlot(build(nested, created))
+            }
+            t == WireH.T_ENUM -> {
+                val e = ctx.boundType(d.user)?.enumInfo ?: throw NoLayout("$where: enum ${ctx.typeName(d.user)} has no bound class")
+                if (!Enum::class.java.isAssignableFrom(k)) no()
+                EnumSlot(e.constants, kt.jvmErasure.java)
+            }
+            t == WireH.T_UNION || t == WireH.T_EXT || t == WireH.T_UNKNOWN -> throw NoLayout("$where: ${TypeId.name(t)} fields have no memory form")
+            t in WireH.T_INT8..WireH.T_TAGGED_UINT64 -> when (k) {
+                java.lang.Byte::class.java -> IntSlot(WireH.MEM_I8, 1, 0)
+                java.lang.Short::class.java -> IntSlot(WireH.MEM_I16, 2, 1)
+                java.lang.Integer::class.java -> IntSlot(WireH.MEM_I32, 4, 2)
+                java.lang.Long::class.java -> IntSlot(WireH.MEM_I64, 8, 3)
+                else -> no()
+            }
+            t == WireH.T_BOOL -> if (k == java.lang.Boolean::class.java) BoolSlot else no()
+            t == WireH.T_FLOAT32 || t == WireH.T_FLOAT64 -> when (k) {
+                java.lang.Float::class.java -> F32Slot
+                java.lang.Double::class.java -> F64Slot
+                else -> no()
+            }
+            t == WireH.T_STRING -> if (k == String::class.java) StrSlot else no()
+            t == WireH.T_BINARY -> if (k == ByteArray::class.java) BytesSlot else no()
+            t == WireH.T_DATE -> if (k == LocalDate::class.java) DateSlot else no()
+            t == WireH.T_TIMESTAMP -> if (k == Instant::class.java) TimeSlot(false) else no()
+            t == WireH.T_DURATION -> if (k == Duration::class.java) TimeSlot(true) else no()
+            t == WireH.T_DECIMAL -> if (k == BigDecimal::class.java) DecimalSlot else no()
+            TypeId.arrayWidth(t) > 0 || ((t == WireH.T_LIST || t == WireH.T_SET) && primArrayWidth(k) > 0) -> {
+                val et = if (TypeId.arrayWidth(t) > 0) arrayElem(t) else d.elem?.typeId ?: no()
+                val w = primArrayWidth(k)
+                if (w <= 0 || naturalWidth(et, k) != w) no()
+                ArraySlot(w, k)
+            }
+            t == WireH.T_LIST || t == WireH.T_SET -> {
+                if (!Collection::class.java.isAssignableFrom(k) && !k.isArray) no()
+                val et = kt.arguments.firstOrNull()?.type ?: no()
+                val item = slotFor(et, d.elem ?: no(), "$where[]", created)
+                ListSlot(Elem(item, et.isMarkedNullable && !item.pointer), Set::class.java.isAssignableFrom(k))
+            }
+            t == WireH.T_MAP -> {
+                if (!Map::class.java.isAssignableFrom(k)) no()
+                val kt0 = kt.arguments.getOrNull(0)?.type ?: no()
+                val vt0 = kt.arguments.getOrNull(1)?.type ?: no()
+                val ks = slotFor(kt0, d.key ?: no(), "$where.key", created)
+                val vs = slotFor(vt0, d.value ?: no(), "$where.value", created)
+                MapSlot(Elem(ks, kt0.isMarkedNullable && !ks.pointer), Elem(vs, vt0.isMarkedNullable && !vs.pointer))
+            }
+            else -> no()
+        }
+    }
+
+    private fun primArrayWidth(k: Class<*>): Int = when (k) {
+        IntArray::class.java, FloatArray::class.java -> 4
+        LongArray::class.java, DoubleArray::class.java -> 8
+        ShortArray::class.java -> 2
+        BooleanArray::class.java -> 1
+        else -> 0
+    }
+
+    /** Natural packed width of element type [t] in libwire's memory form, if [k] holds that kind. */
+    private fun naturalWidth(t: Int, k: Class<*>): Int = when (t) {
+        WireH.T_BOOL -> if (k == BooleanArray::class.java) 1 else 0
+        WireH.T_INT16 -> if (k == ShortArray::class.java) 2 else 0
+        WireH.T_INT32, WireH.T_VARINT32 -> if (k == IntArray::class.java) 4 else 0
+        WireH.T_INT64, WireH.T_VARINT64, WireH.T_TAGGED_INT64 -> if (k == LongArray::class.java) 8 else 0
+        WireH.T_FLOAT32 -> if (k == FloatArray::class.java) 4 else 0
+        WireH.T_FLOAT64 -> if (k == DoubleArray::class.java) 8 else 0
+        else -> 0
+    }
+
+    private fun arrayElem(t: Int): Int = when (t) {
+        WireH.T_BOOL_ARRAY -> WireH.T_BOOL
+        WireH.T_INT8_ARRAY -> WireH.T_INT8
+        WireH.T_INT16_ARRAY -> WireH.T_INT16
+        WireH.T_INT32_ARRAY -> WireH.T_INT32
+        WireH.T_INT64_ARRAY -> WireH.T_INT64
+        WireH.T_FLOAT32_ARRAY -> WireH.T_FLOAT32
+        WireH.T_FLOAT64_ARRAY -> WireH.T_FLOAT64
+        else -> -1
+    }
+
+    private fun declType(ft: MemorySegment): DeclType {
+        val o = ctx.arena.allocate(48, 8)
+        check(
+            Native.schema_field_type_info.invokeExact(
+                ft, o, o.asSlice(4), o.asSlice(8), o.asSlice(12), o.asSlice(16), o.asSlice(24), o.asSlice(32),
+            ) as Int,
+        )
+        fun sub(at: Long): DeclType? {
+            val p = o.get(ValueLayout.ADDRESS, at)
+            return if (p.address() == 0L) null else declType(p)
+        }
+        return DeclType(
+            o.get(ValueLayout.JAVA_INT, 0), o.get(ValueLayout.JAVA_INT, 4) != 0, o.get(ValueLayout.JAVA_INT, 8) != 0,
+            o.get(ValueLayout.JAVA_INT, 12), sub(16), sub(24), sub(32),
+        )
+    }
+
+    /** The layout rows of a plan (and the element layouts its lists and maps need). */
+    private fun rows(p: MemPlan) {
+        for (f in p.fields) {
+            prepare(f.slot)
+            field(p.layout, f.decl, f.slot, f.offset, if (f.present >= 0) f.present else NONE)
+        }
+    }
+
+    private fun field(layout: Int, decl: Int, s: Slot, off: Int, present: Int) {
+        check(
+            Native.mem_layout_field.invokeExact(
+                ctx.ptr, layout, decl, s.form, off, if (s.hasAux) off + 8 else NONE, present, s.elem(),
+            ) as Int,
+        )
+    }
+
+    private fun prepare(s: Slot) {
+        when (s) {
+            is ListSlot -> if (s.elemLayout == NONE) {
+                val item = s.item
+                prepare(item.slot)
+                s.elemLayout = element(s.stride)
+                field(s.elemLayout, 0, item.slot, 0, if (item.present) item.slot.size else NONE)
+            }
+            is MapSlot -> if (s.elemLayout == NONE) {
+                prepare(s.key.slot)
+                prepare(s.value.slot)
+                s.elemLayout = element(s.stride)
+                field(s.elemLayout, 0, s.key.slot, 0, if (s.key.present) s.key.slot.size else NONE)
+                field(s.elemLayout, 1, s.value.slot, s.valueAt, if (s.value.present) s.valueAt + s.value.slot.size else NONE)
+            }
+            else -> {}
+        }
+    }
+
+    private fun element(stride: Int): Int {
+        check(Native.mem_layout_new.invokeExact(ctx.ptr, WireH.MEM_ELEMENT.toInt(), stride, ctx.out) as Int)
+        return ctx.out.get(ValueLayout.JAVA_INT, 0)
+    }
+
+    // ------------------------------------------------------------------ messages
+    /** Only the JVM half of [encode]: the image, written in the heap array (benchmark breakdown). */
+    internal fun imageOnly(plan: MemPlan, v: Any): Int {
+        writer.reset(image.address(), ctx.refTrackingOption, ctx.maxDepth)
+        writer.struct(plan, v)
+        return writer.top
+    }
+
+    /** Only the native half of [decode]: the call and the copy of the arena (benchmark breakdown). */
+    internal fun nativeOnly(plan: MemPlan, bytes: ByteArray): Int {
+        ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
+        val st = Native.mem_decode.invokeExact(
+            ctx.ptr, plan.layout, payload(bytes), bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, 0,
+        ) as Int
+        if (st != 0) throw ctx.error(st)
+        val used = Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
+        MemorySegment.copy(arena, ValueLayout.JAVA_BYTE, 0, mirror, 0, used)
+        return used
+    }
+
+    fun encode(plan: MemPlan, v: Any): ByteArray {
+        val w = writer
+        while (true) {
+            if (image.byteSize() < w.b.size) image = ctx.arena.allocate(w.b.size.toLong(), 8)
+            w.reset(image.address(), ctx.refTrackingOption, ctx.maxDepth)
+            try {
+                w.struct(plan, v)
+            } catch (e: Regrow) {
+                w.b = ByteArray(maxOf(w.b.size * 2, e.need + (e.need shr 1)))
+                continue
+            }
+            MemorySegment.copy(w.b, 0, image, ValueLayout.JAVA_BYTE, 0, w.top)
+            val st = Native.mem_encode.invokeExact(ctx.ptr, plan.layout, image, ctx.out, ctx.out8) as Int
+            if (st != 0) throw ctx.error(st)
+            val n = Math.toIntExact(ctx.out8.get(ValueLayout.JAVA_LONG, 0))
+            val r = ByteArray(n)
+            MemorySegment.copy(ctx.out.get(ValueLayout.ADDRESS, 0).reinterpret(n.toLong()), ValueLayout.JAVA_BYTE, 0, r, 0, n)
+            return r
+        }
+    }
+
+    fun decode(plan: MemPlan, bytes: ByteArray): Any {
+        val root = plan.size.toLong()
+        // an image is bounded by the input times the largest stride; grow up to that on WIRE_E_LIMIT
+        val ceiling = minOf(Int.MAX_VALUE - 8L, 512L * bytes.size + root + (1L shl 20))
+        if (arena.byteSize() < root + 4096) arena = ctx.arena.allocate(maxOf(1L shl 16, 4 * (root + 4096)), 8)
+        val data = payload(bytes)
+        while (true) {
+            ctx.out.set(ValueLayout.JAVA_LONG, 0, root)
+            val st = Native.mem_decode.invokeExact(
+                ctx.ptr, plan.layout, data, bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, 0,
+            ) as Int
+            if (st == Status.LIMIT && arena.byteSize() < ceiling) {
+                val e = ctx.error(st)
+                if (!e.detail.contains("arena")) throw e
+                arena = ctx.arena.allocate(minOf(ceiling, arena.byteSize() * 4), 8)
+                continue
+            }
+            if (st != 0) throw ctx.error(st)
+            val used = Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
+            if (mirror.size < used) mirror = ByteArray(maxOf(used, mirror.size * 2))
+            MemorySegment.copy(arena, ValueLayout.JAVA_BYTE, 0, mirror, 0, used)
+            reader.reset(mirror, arena.address(), ctx.refTrackingOption, used)
+            reader.source(bytes, data.address())
+            return reader.struct(plan, 0)
+        }
+    }
+
+    /**
+     * The payload copied to native memory of the context: decoded without WIRE_MEM_COPY, strings,
+     * binaries and decimal magnitudes point into it, and are read from [bytes] at the same offsets
+     * (so they are copied once, from the caller's array into the objects).
+     */
+    private fun payload(bytes: ByteArray): MemorySegment {
+        if (input.byteSize() < bytes.size) input = ctx.arena.allocate(maxOf(4096L, bytes.size.toLong() * 2), 8)
+        MemorySegment.copy(bytes, 0, input, ValueLayout.JAVA_BYTE, 0, bytes.size)
+        return input
+    }
+
+    /** The plan of the root of [bytes] when it is a registered data class this context can read directly. */
+    fun rootPlan(bytes: ByteArray): MemPlan? {
+        if (bytes.size < 8 || bytes[0].toInt() != 1) return null
+        val flag = bytes[1].toInt()
+        if (flag != -1 && flag != 0) return null
+        val kind = bytes[2].toInt() and 0xff
+        if (roots == null) findRoots()
+        if (kind == WireH.T_COMPATIBLE_STRUCT || kind == WireH.T_NAMED_COMPATIBLE_STRUCT || kind == WireH.T_NAMED_STRUCT) {
+            if (bytes[3].toInt() != 0) return null
+            for ((td, p) in roots!!) {
+                if (bytes.size - 4 >= td.size && java.util.Arrays.equals(bytes, 4, 4 + td.size, td, 0, td.size)) return p
+            }
+            return null
+        }
+        if (kind == WireH.T_STRUCT) {
+            var i = 3
+            while (i < bytes.size && bytes[i] < 0) i++
+            i++
+            if (i + 4 > bytes.size) return null
+            return rootsByHash!![Img.I32.get(bytes, i) as Int]
+        }
+        return null
+    }
+
+    private fun findRoots() {
+        val tds = ArrayList<Pair<ByteArray, MemPlan>>()
+        val hashes = HashMap<Int, MemPlan>()
+        for (c in ctx.boundDataClasses()) {
+            val p = planOf(c) ?: continue
+            if (Native.schema_typedef.invokeExact(ctx.ptr, p.typeIndex, ctx.out, ctx.out8) as Int == 0) {
+                val n = ctx.out8.get(ValueLayout.JAVA_LONG, 0).toInt()
+                val td = ByteArray(n)
+                MemorySegment.copy(ctx.out.get(ValueLayout.ADDRESS, 0).reinterpret(n.toLong()), ValueLayout.JAVA_BYTE, 0, td, 0, n)
+                tds.add(td to p)
+            } else {
+                Native.ctx_clear_error.invokeExact(ctx.ptr)
+            }
+            if (Native.schema_hash.invokeExact(ctx.ptr, p.typeIndex, ctx.out) as Int == 0) {
+                hashes[ctx.out.get(ValueLayout.JAVA_INT, 0)] = p
+            } else {
+                Native.ctx_clear_error.invokeExact(ctx.ptr)
+            }
+        }
+        roots = tds
+        rootsByHash = hashes
+    }
+}
+
+/**
+ * The composed handles of [MemPlan]: per field a small static method bound to the field's offset
+ * (and slot), the getter filtered into it; chained with `foldArguments` (write) or collected into
+ * the constructor's arguments (read). HotSpot customizes the lambda forms of a handle invoked
+ * often, so the whole chain is compiled as one piece of code with the getters inlined.
+ */
+internal object MemHandles {
+    private val L = MethodHandles.lookup()
+    private val W = MemWriter::class.java
+    private val R = MemReader::class.java
+    private val I = Int::class.javaPrimitiveType!!
+    private val J = Long::class.javaPrimitiveType!!
+    private val D = Double::class.javaPrimitiveType!!
+    private val F = Float::class.javaPrimitiveType!!
+    private val Z = Boolean::class.javaPrimitiveType!!
+    private val S = Short::class.javaPrimitiveType!!
+    private val B = Byte::class.javaPrimitiveType!!
+    private val O = Any::class.java
+    private val V = Void.TYPE
+
+    private fun st(name: String, t: MethodType): MethodHandle = L.findStatic(MemHandles::class.java, name, t)
+
+    // writers: (MemWriter, int at, int off, T x)void
+    @JvmStatic fun pI32(w: MemWriter, at: Int, off: Int, x: Int) { Img.I32.set(w.b, at + off, x) }
+    @JvmStatic fun pI64(w: MemWriter, at: Int, off: Int, x: Long) { Img.I64.set(w.b, at + off, x) }
+    @JvmStatic fun pF64(w: MemWriter, at: Int, off: Int, x: Double) { Img.I64.set(w.b, at + off, x.toRawBits()) }
+    @JvmStatic fun pF32(w: MemWriter, at: Int, off: Int, x: Float) { Img.I32.set(w.b, at + off, x.toRawBits()) }
+    @JvmStatic fun pBool(w: MemWriter, at: Int, off: Int, x: Boolean) { w.b[at + off] = if (x) 1 else 0 }
+    @JvmStatic fun pI16(w: MemWriter, at: Int, off: Int, x: Short) { Img.I16.set(w.b, at + off, x) }
+    @JvmStatic fun pI8(w: MemWriter, at: Int, off: Int, x: Byte) { w.b[at + off] = x }
+    @JvmStatic fun pAny(f: MemField, w: MemWriter, at: Int, x: Any?) {
+        if (x == null) {
+            if (!f.nullable) throw WireException("value", -1, "field ${f.name}: null in a field that is not nullable")
+            if (f.present < 0) Img.I64.set(w.b, at + f.offset, 0L)
+        } else {
+            f.slot.put(w, at + f.offset, x)
+            if (f.present >= 0) w.b[at + f.present] = 1
+        }
+    }
+    @JvmStatic fun pStr(f: MemField, w: MemWriter, at: Int, x: Any?) {
+        if (x == null) {
+            if (!f.nullable) throw WireException("value", -1, "field ${f.name}: null in a field that is not nullable")
+            Img.I64.set(w.b, at + f.offset, 0L)
+        } else {
+            w.string(at + f.offset, x as String)
+        }
+    }
+    @JvmStatic fun noop(w: MemWriter, v: Any, at: Int) {}
+
+    // readers: (MemReader, int at, int off)T
+    @JvmStatic fun gI32(r: MemReader, at: Int, off: Int): Int = Img.I32.get(r.b, at + off) as Int
+    @JvmStatic fun gI64(r: MemReader, at: Int, off: Int): Long = Img.I64.get(r.b, at + off) as Long
+    @JvmStatic fun gF64(r: MemReader, at: Int, off: Int): Double = Double.fromBits(Img.I64.get(r.b, at + off) as Long)
+    @JvmStatic fun gF32(r: MemReader, at: Int, off: Int): Float = Float.fromBits(Img.I32.get(r.b, at + off) as Int)
+    @JvmStatic fun gBool(r: MemReader, at: Int, off: Int): Boolean = r.b[at + off].toInt() != 0
+    @JvmStatic fun gI16(r: MemReader, at: Int, off: Int): Short = Img.I16.get(r.b, at + off) as Short
+    @JvmStatic fun gI8(r: MemReader, at: Int, off: Int): Byte = r.b[at + off]
+    @JvmStatic fun gStr(r: MemReader, at: Int, off: Int): String? = r.string(at + off)
+    @JvmStatic fun gAny(f: MemField, r: MemReader, at: Int): Any? =
+        if (f.present >= 0 && r.b[at + f.present].toInt() == 0) null else f.slot.get(r, at + f.offset)
+
+    private val PUT = mapOf(
+        MemPlan.K_I32 to st("pI32", MethodType.methodType(V, W, I, I, I)),
+        MemPlan.K_I64 to st("pI64", MethodType.methodType(V, W, I, I, J)),
+        MemPlan.K_F64 to st("pF64", MethodType.methodType(V, W, I, I, D)),
+        MemPlan.K_F32 to st("pF32", MethodType.methodType(V, W, I, I, F)),
+        MemPlan.K_BOOL to st("pBool", MethodType.methodType(V, W, I, I, Z)),
+        MemPlan.K_I16 to st("pI16", MethodType.methodType(V, W, I, I, S)),
+        MemPlan.K_I8 to st("pI8", MethodType.methodType(V, W, I, I, B)),
+    )
+    private val GET = mapOf(
+        MemPlan.K_I32 to st("gI32", MethodType.methodType(I, R, I, I)),
+        MemPlan.K_I64 to st("gI64", MethodType.methodType(J, R, I, I)),
+        MemPlan.K_F64 to st("gF64", MethodType.methodType(D, R, I, I)),
+        MemPlan.K_F32 to st("gF32", MethodType.methodType(F, R, I, I)),
+        MemPlan.K_BOOL to st("gBool", MethodType.methodType(Z, R, I, I)),
+        MemPlan.K_I16 to st("gI16", MethodType.methodType(S, R, I, I)),
+        MemPlan.K_I8 to st("gI8", MethodType.methodType(B, R, I, I)),
+    )
+    private val P_ANY = st("pAny", MethodType.methodType(V, MemField::class.java, W, I, O))
+    private val P_STR = st("pStr", MethodType.methodType(V, MemField::class.java, W, I, O))
+    private val G_STR = st("gStr", MethodType.methodType(String::class.java, R, I, I))
+    private val G_ANY = st("gAny", MethodType.methodType(O, MemField::class.java, R, I))
+    private val NOOP = st("noop", MethodType.methodType(V, W, O, I))
+
+    /** `(MemWriter, Object v, int at)void` for every field in order. */
+    fun writer(fields: Array<MemField>): MethodHandle {
+        var mh = NOOP
+        for (f in fields.reversed()) {
+            // (MemWriter, int at, Object v)void
+            val one = if (f.kind == MemPlan.K_ANY) {
+                val put = (if (f.slot === StrSlot && f.present < 0) P_STR else P_ANY).bindTo(f)
+                MethodHandles.filterArguments(put, 2, f.getter)
+            } else {
+                val put = MethodHandles.insertArguments(PUT[f.kind]!!, 2, f.offset)
+                MethodHandles.filterArguments(put, 2, f.getter)
+            }
+            val w = MethodHandles.permuteArguments(one, MethodType.methodType(V, W, O, I), 0, 2, 1)
+            mh = MethodHandles.foldArguments(mh, w)
+        }
+        return mh
+    }
+
+    /** `(MemReader, int at)Object`: [ctor] applied to every field read at its offset. */
+    fun reader(ctor: MethodHandle, fields: Array<MemField>): MethodHandle {
+        val n = ctor.type().parameterCount()
+        val byArg = arrayOfNulls<MethodHandle>(n)
+        for (f in fields) {
+            val pt = ctor.type().parameterType(f.arg)
+            val g = when {
+                f.kind != MemPlan.K_ANY -> MethodHandles.insertArguments(GET[f.kind]!!, 2, f.offset)
+                f.slot === StrSlot && f.present < 0 -> MethodHandles.insertArguments(G_STR, 2, f.offset)
+                else -> G_ANY.bindTo(f)
+            }
+            byArg[f.arg] = g.asType(MethodType.methodType(pt, R, I))
+        }
+        var mh = ctor
+        for (i in 0 until n) mh = MethodHandles.collectArguments(mh, 2 * i, byArg[i]!!)
+        val reorder = IntArray(2 * n) { it and 1 }
+        return MethodHandles.permuteArguments(mh, MethodType.methodType(ctor.type().returnType(), R, I), *reorder)
+            .asType(MethodType.methodType(O, R, I))
+    }
+}
+
+/** Object identity → non-negative int, cleared in time proportional to what was put (open addressing). */
+internal class IdentityInts {
+    private var keys = arrayOfNulls<Any>(64)
+    private var vals = IntArray(64)
+    private var used = IntArray(32)
+    private var n = 0
+
+    fun clear() {
+        for (i in 0 until n) keys[used[i]] = null
+        n = 0
+    }
+
+    fun get(k: Any): Int {
+        val m = keys.size - 1
+        var i = System.identityHashCode(k) * -0x61c88647 ushr 7 and m
+        while (true) {
+            val x = keys[i] ?: return -1
+            if (x === k) return vals[i]
+            i = (i + 1) and m
+        }
+    }
+
+    fun put(k: Any, v: Int) {
+        if (2 * (n + 1) > keys.size) grow()
+        val m = keys.size - 1
+        var i = System.identityHashCode(k) * -0x61c88647 ushr 7 and m
+        while (keys[i] != null) i = (i + 1) and m
+        keys[i] = k
+        vals[i] = v
+        if (n == used.size) used = used.copyOf(n * 2)
+        used[n++] = i
+    }
+
+    private fun grow() {
+        val ok = keys
+        val ov = vals
+        val on = n
+        val oi = used.copyOf(on)
+        keys = arrayOfNulls(ok.size * 2)
+        vals = IntArray(ok.size * 2)
+        used = IntArray(maxOf(used.size, ok.size))
+        n = 0
+        for (j in 0 until on) put(ok[oi[j]]!!, ov[oi[j]])
+    }
+}

@@ -1,0 +1,220 @@
+package dev.libwire.kotlin
+
+import org.junit.jupiter.api.Assertions.assertArrayEquals
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertNotNull
+import org.junit.jupiter.api.Assertions.assertNull
+import org.junit.jupiter.api.Assertions.assertSame
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.assertThrows
+import java.math.BigDecimal
+import java.time.Duration
+import java.time.Instant
+import java.time.LocalDate
+
+enum class Tone { LOW, HIGH }
+
+data class Addr(val street: String, val city: String)
+
+data class Holder(
+    val id: Long,
+    val small: Short,
+    val tiny: Byte,
+    val ratio: Float,
+    val name: String,
+    val note: String?,
+    val count: Int?,
+    val tone: Tone,
+    val maybeTone: Tone?,
+    val day: LocalDate,
+    val at: Instant,
+    val span: Duration,
+    val price: BigDecimal,
+    val blob: ByteArray,
+    val nums: IntArray,
+    val words: List<String>,
+    val tags: Set<String>,
+    val scores: Map<String, Long?>,
+    val home: Addr,
+    val work: Addr?,
+    val all: List<Addr>,
+) {
+    override fun equals(other: Any?): Boolean = other is Holder && id == other.id && small == other.small &&
+        tiny == other.tiny && ratio == other.ratio && name == other.name && note == other.note &&
+        count == other.count && tone == other.tone && maybeTone == other.maybeTone && day == other.day &&
+        at == other.at && span == other.span && price == other.price && blob.contentEquals(other.blob) &&
+        nums.contentEquals(other.nums) && words == other.words && tags == other.tags && scores == other.scores &&
+        home == other.home && work == other.work && all == other.all
+
+    override fun hashCode() = id.hashCode()
+}
+
+/** A struct whose union field has no memory form: it goes through the tape codec. */
+data class WithUnion(val id: Int, val choice: WireUnion)
+
+/** A struct with an `any` field: the tape codec too. */
+data class WithAny(val id: Int, val value: Any?)
+
+data class Link(val name: String, val next: Link?)
+
+data class Pair2(val a: Addr, val b: Addr)
+
+/** Registered data classes through libwire's compiled codecs (native memory layouts, wire_mem_*). */
+class LayoutTest {
+    private val fdl = """
+        package lt;
+        enum Tone [id=400] { LOW = 0; HIGH = 1; }
+        message Addr [id=401] { string street = 1; string city = 2; }
+        message Holder [id=402] {
+          int64 id = 1; int16 small = 2; int8 tiny = 3; float32 ratio = 4; string name = 5;
+          optional string note = 6; optional int32 count = 7; Tone tone = 8; optional Tone maybe_tone = 9;
+          date day = 10; timestamp at = 11; duration span = 12; decimal price = 13; bytes blob = 14;
+          array<int32> nums = 15; list<string> words = 16; list<string> tags = 17 [wire_set = true];
+          map<string, optional int64> scores = 18; Addr home = 19 [nullable = false]; Addr work = 20;
+          list<Addr> all = 21;
+        }
+        union Choice [id=403] { string text = 1; int64 number = 2; }
+        message WithUnion [id=404] { int32 id = 1; Choice choice = 2; }
+        message WithAny [id=405] { int32 id = 1; any value = 2; }
+        message Link [id=406] { string name = 1; ref Link next = 2; }
+        message Pair2 [id=407] { ref Addr a = 1 [nullable = false]; ref Addr b = 2 [nullable = false]; }
+    """.trimIndent()
+
+    private fun ctx(compatible: Boolean, ref: Boolean = false): Context {
+        val c = Context(WireOptions(compatible = compatible, refTracking = ref))
+        c.registerSchemaText(fdl, "lt.fdl")
+        c.registerEnum(Tone::class, "lt.Tone")
+        c.registerDataClass(Addr::class, "lt.Addr")
+        c.registerDataClass(Holder::class, "lt.Holder")
+        c.registerDataClass(WithUnion::class, "lt.WithUnion")
+        c.registerDataClass(WithAny::class, "lt.WithAny")
+        c.registerDataClass(Link::class, "lt.Link")
+        c.registerDataClass(Pair2::class, "lt.Pair2")
+        return c
+    }
+
+    private fun holder(full: Boolean) = Holder(
+        -1234567890123L, -300, 7, 1.5f, "naïve – 日本", if (full) "a note" else null, if (full) 42 else null,
+        Tone.HIGH, if (full) Tone.LOW else null, LocalDate.of(2024, 2, 29), Instant.ofEpochSecond(1_700_000_000L, 123_456_789),
+        Duration.ofSeconds(-5, 250), BigDecimal("-12345678901234567890.125"), byteArrayOf(0, 1, -1, 127),
+        intArrayOf(Int.MIN_VALUE, -1, 0, 1, Int.MAX_VALUE), listOf("x", "", "ÿ", "aé日", "😀", "日本", "a😀"), linkedSetOf("b", "a"),
+        linkedMapOf("one" to 1L, "none" to null, "big" to Long.MIN_VALUE), Addr("1 Main St", "Oslo"),
+        if (full) Addr("2 Work Rd", "Bergen") else null, listOf(Addr("a", "b"), Addr("c", "d")),
+    )
+
+    @Test fun everyFormRoundTripsWithTheTapeCodecsBytes() {
+        for (compatible in listOf(false, true)) ctx(compatible).use { c ->
+            assertTrue(c.hasLayout(Holder::class), c.layoutProblem(Holder::class))
+            for (full in listOf(true, false)) {
+                val v = holder(full)
+                val bytes = c.encode(v)
+                // the tape codec writes the Java runtime's bytes: the layout path must agree
+                assertEquals(hex(c.encodeAll(listOf(v))), hex(bytes), "compatible=$compatible full=$full")
+                assertEquals(v, c.decode(bytes))
+                assertEquals(v, c.decode(bytes, Holder::class))
+                // and the tape decoder reads the layout's bytes to the same value
+                assertEquals(v, c.decodeAll(bytes).single())
+            }
+        }
+    }
+
+    @Test fun unionAndAnyFieldsGoThroughTheTape() {
+        ctx(true).use { c ->
+            assertTrue(!c.hasLayout(WithUnion::class))
+            assertTrue(c.layoutProblem(WithUnion::class)!!.contains("union"), c.layoutProblem(WithUnion::class))
+            assertTrue(!c.hasLayout(WithAny::class))
+            assertTrue(c.layoutProblem(WithAny::class)!!.contains("unknown"), c.layoutProblem(WithAny::class))
+            val u = WithUnion(3, WireUnion("lt.Choice", 1, "hi"))
+            assertEquals(u, c.decode(c.encode(u)))
+            val a = WithAny(4, listOf(1L, "two"))
+            assertEquals(a, c.decode(c.encode(a)))
+        }
+    }
+
+    @Test fun sharedStructsStayShared() {
+        ctx(true, ref = true).use { c ->
+            assertTrue(c.hasLayout(Pair2::class), c.layoutProblem(Pair2::class))
+            val x = Addr("s", "c")
+            val bytes = c.encode(Pair2(x, x))
+            assertEquals(hex(c.encodeAll(listOf(Pair2(x, x)))), hex(bytes))
+            val back = c.decode(bytes) as Pair2
+            assertSame(back.a, back.b)
+            // without reference tracking the same object is written twice
+            ctx(true).use { d -> assertTrue(d.encode(Pair2(x, x)).size > bytes.size) }
+            val chain = Link("a", Link("b", null))
+            assertEquals(chain, c.decode(c.encode(chain)))
+        }
+    }
+
+    @Test fun nullsAndCyclesAreErrors() {
+        ctx(true).use { c ->
+            // a null where the schema has no null: the JVM refuses it before C sees it
+            val bad = Addr("s", "x")
+            Addr::class.java.getDeclaredField("street").also { it.isAccessible = true }.set(bad, null)
+            val e = assertThrows<WireException> { c.encode(bad) }
+            assertEquals("value", e.cls)
+            // a node pointing at itself without reference tracking: the depth limit
+            val n = Link("a", null)
+            val f = Link::class.java.getDeclaredField("next").also { it.isAccessible = true }
+            f.set(n, n)
+            assertEquals("depth", assertThrows<WireException> { c.encode(n) }.cls)
+        }
+        ctx(true, ref = true).use { c ->
+            val n = Link("a", null)
+            Link::class.java.getDeclaredField("next").also { it.isAccessible = true }.set(n, n)
+            val bytes = c.encode(n) // a cycle is written as a reference
+            assertEquals("ref", assertThrows<WireException> { c.decode(bytes) }.cls)
+        }
+    }
+
+    @Test fun badInputFailsCleanly() {
+        ctx(true).use { c ->
+            val bytes = c.encode(holder(true))
+            for (k in listOf(1, 4, 10, bytes.size / 2, bytes.size - 1)) {
+                val e = assertThrows<WireException> { c.decode(bytes.copyOf(k), Holder::class) }
+                assertTrue(e.offset in 0..k.toLong(), "offset ${e.offset} for a prefix of $k")
+            }
+            // flipped bytes: a value or a WireException, never another exception
+            val r = java.util.Random(7)
+            repeat(Integer.getInteger("layout.mutations", 400)) {
+                val m = bytes.copyOf()
+                repeat(1 + r.nextInt(3)) { m[r.nextInt(m.size)] = r.nextInt(256).toByte() }
+                try {
+                    c.decode(m, Holder::class)
+                } catch (e: WireException) {
+                    assertTrue(e.offset >= -1 && e.offset <= m.size, "offset ${e.offset}")
+                }
+            }
+            // still usable afterwards
+            assertEquals(holder(false), c.decode(c.encode(holder(false))))
+        }
+    }
+
+    @Test fun largeValuesGrowTheBuffers() {
+        ctx(true).use { c ->
+            val big = holder(true).copy(blob = ByteArray(3 shl 20) { it.toByte() }, words = List(20000) { "w$it" })
+            val bytes = c.encode(big)
+            assertEquals(hex(c.encodeAll(listOf(big))).length, hex(bytes).length)
+            val back = c.decode(bytes) as Holder
+            assertArrayEquals(big.blob, back.blob)
+            assertEquals(big.words, back.words)
+        }
+    }
+
+    @Test fun evolvedWriterIsReadThroughAMapping() {
+        val v2 = fdl.replace("message Addr [id=401] { string street = 1; string city = 2; }",
+            "message Addr [id=401] { string street = 1; string city = 2; optional string zip = 3; }")
+        data class Addr2(val street: String, val city: String, val zip: String?)
+        Context(WireOptions(compatible = true)).use { w ->
+            w.registerSchemaText(v2, "lt2.fdl")
+            w.registerDataClass(Addr2::class, "lt.Addr")
+            val bytes = w.encode(Addr2("s", "c", "z"))
+            ctx(true).use { r ->
+                assertEquals(Addr("s", "c"), r.decode(bytes, Addr::class))
+                assertNull(r.layoutProblem(Addr::class))
+            }
+            assertNotNull(w.layoutProblem(Addr2::class) ?: "ok")
+        }
+    }
+}
