@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"runtime"
 	"time"
 	"unsafe"
 )
@@ -624,6 +625,13 @@ func (c *Context) marshal(dst []byte, v any, values []any, all bool) ([]byte, er
 	defer c.mu.Unlock()
 	if err := c.applyGlobals(); err != nil {
 		return nil, err
+	}
+	if !all {
+		if r, gp := c.memTarget(v, false); r != nil {
+			out, err := c.memMarshal(dst, r, gp)
+			runtime.KeepAlive(v)
+			return out, err
+		}
 	}
 	e := c.newEncoder()
 	if !all {

@@ -83,6 +83,7 @@ var (
 	typAny      = reflect.TypeOf((*any)(nil)).Elem()
 	typBytes    = reflect.TypeOf([]byte(nil))
 	typStrings  = reflect.TypeOf([]string(nil))
+	typString   = reflect.TypeOf("")
 	typAnySlice = reflect.TypeOf([]any(nil))
 	typAnyMap   = reflect.TypeOf(map[any]any(nil))
 )
@@ -96,6 +97,8 @@ type structInfo struct {
 	byWire  map[string]int // wire name -> fields index
 	fromFDL bool
 	plan    *plan // fields in wire order by offset (plan.go); nil: by name
+	img     *imgType             // its image for the compiled codecs (mem.go)
+	roots   map[memKey]*memRoot // its layouts as a root, per option set
 }
 
 type fieldInfo struct {

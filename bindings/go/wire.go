@@ -142,6 +142,22 @@ type Context struct {
 	dec     decoder             // reused read-tape decoder
 	strs    []byte              // the current chunk of decoded strings (goString)
 	names   map[uint32][]string // field names of schema types by index (wire order)
+	// compiled codecs (mem.go)
+	img       carena         // C memory for encode images
+	menc      menc           // reused encode state
+	mdec      mdec           // reused decode state
+	pinner    runtime.Pinner // large strings and slices handed to C in place
+	mcache    memCache       // the last root type marshaled or unmarshaled
+	forceTape bool           // tests: registered structs through the tape path
+}
+
+// memCache remembers the root layout of the last Go type seen (by its type
+// word), so that a run of messages of one type skips the registry lookup.
+type memCache struct {
+	typ  unsafe.Pointer
+	key  memKey
+	root *memRoot
+	ptr  bool // the type is *T (else T, by value)
 }
 
 // NewContext makes a context with the given options.
@@ -157,7 +173,7 @@ func newContext(cfg config) (*Context, error) {
 	c := &Context{s: s, cfg: cfg, reg: newRegistry()}
 	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_REF_TRACKING, b2i64(cfg.ref))
 	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_COMPATIBLE, b2i64(cfg.compatible))
-	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_TRUSTED_TEXT, b2i64(cfg.utf8))
+	setStringOptions(s.ctx, cfg.utf8)
 	for l := 1; l < numLimits; l++ {
 		if cfg.limitSet[l] {
 			C.wire_ctx_set_limit(s.ctx, C.int32_t(l), C.uint64_t(cfg.limits[l]))
@@ -165,6 +181,18 @@ func newContext(cfg config) (*Context, error) {
 	}
 	runtime.SetFinalizer(c, (*Context).Close)
 	return c, nil
+}
+
+// setStringOptions: with UTF-8 strings, text is written as given (UTF-8)
+// and not checked again; otherwise in the Java runtime's choice, checked.
+// (Tapes carry the same choice in their string ops.)
+func setStringOptions(ctx *C.wire_ctx, utf8 bool) {
+	C.wire_ctx_set_option(ctx, C.WIRE_OPT_TRUSTED_TEXT, b2i64(utf8))
+	policy := C.int64_t(C.WIRE_STRING_JAVA)
+	if utf8 {
+		policy = C.WIRE_STRING_AS_GIVEN
+	}
+	C.wire_ctx_set_option(ctx, C.WIRE_OPT_STRING_POLICY, policy)
 }
 
 func b2i64(b bool) C.int64_t {
@@ -182,6 +210,8 @@ func (c *Context) Close() {
 		C.wirego_sess_free(c.s)
 		c.s = nil
 	}
+	c.img.free()
+	c.mcache = memCache{}
 	runtime.SetFinalizer(c, nil)
 }
 
@@ -238,7 +268,7 @@ func (c *Context) SetUTF8Strings(on bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.cfg.utf8 = on
-	C.wire_ctx_set_option(c.ctx(), C.WIRE_OPT_TRUSTED_TEXT, b2i64(on))
+	setStringOptions(c.ctx(), on)
 }
 
 // SetLimit sets a decoder limit.
