@@ -96,8 +96,8 @@ type structInfo struct {
 	fields  []fieldInfo
 	byWire  map[string]int // wire name -> fields index
 	fromFDL bool
-	plan    *plan // fields in wire order by offset (plan.go); nil: by name
-	img     *imgType             // its image for the compiled codecs (mem.go)
+	plan    *plan               // fields in wire order by offset (plan.go); nil: by name
+	img     *imgType            // its image for the compiled codecs (mem.go)
 	roots   map[memKey]*memRoot // its layouts as a root, per option set
 }
 
