@@ -79,7 +79,8 @@ type mop struct {
 	m     uintptr      // image offset of the value or its pointer
 	aux   uintptr      // image offset of the length / count (noOff: none)
 	pres  uintptr      // image offset of the presence byte (noOff: none)
-	gsz   uintptr      // Go size of the value; of an element (mkBlock)
+	gsz   uintptr      // Go size of the value
+	ew    uintptr      // Go size of an element (mkBlock)
 	typ   reflect.Type // Go type of the value
 	ek    reflect.Kind // element kind (mkBlock)
 	sub   *imgType     // nested struct
@@ -359,16 +360,18 @@ func (c *Context) buildImage(t *imgType) error {
 	if err != nil {
 		return err
 	}
-	if len(fields) != len(si.fields) {
-		return noImg("the schema type has %d fields, the Go type %d", len(fields), len(si.fields))
-	}
 	t.goSize = si.typ.Size()
 	ex := &placer{next: align(t.goSize, 8)}
 	var scal []span
 	for _, sf := range fields {
 		i, ok := si.byWire[sf.name]
 		if !ok {
-			return noImg("schema field %s has no Go field", sf.name)
+			// a schema field the Go type leaves out: written as null,
+			// skipped when read; only possible for nullable fields
+			if !sf.dt.nullable {
+				return noImg("schema field %s has no Go field and is not nullable", sf.name)
+			}
+			continue
 		}
 		f := &si.fields[i]
 		if len(f.goIndex) != 1 {
@@ -622,7 +625,7 @@ func (c *Context) structImage(gt reflect.Type, dt *dtype) (*imgType, error) {
 func (c *Context) sliceOp(o *mop, gt reflect.Type, dt *dtype) error {
 	et := gt.Elem()
 	if et.Kind() == reflect.Uint8 && dt.id == TypeBinary {
-		o.k, o.form, o.gsz, o.ek = mkBlock, C.WIRE_MEM_BYTES|C.WIRE_MEM_LEN64, 1, reflect.Uint8
+		o.k, o.form, o.ew, o.ek = mkBlock, C.WIRE_MEM_BYTES|C.WIRE_MEM_LEN64, 1, reflect.Uint8
 		return nil
 	}
 	var eid int
@@ -639,7 +642,7 @@ func (c *Context) sliceOp(o *mop, gt reflect.Type, dt *dtype) error {
 		if wc != gc || w != et.Size() {
 			return fmt.Errorf("a %s holds elements of another width or kind than %s", gt, TypeName(eid))
 		}
-		o.k, o.form, o.gsz, o.ek = mkBlock, C.WIRE_MEM_ARRAY|C.WIRE_MEM_LEN64, et.Size(), et.Kind()
+		o.k, o.form, o.ew, o.ek = mkBlock, C.WIRE_MEM_ARRAY|C.WIRE_MEM_LEN64, et.Size(), et.Kind()
 		return nil
 	}
 	if arrayElemID(dt.id) != 0 {
@@ -1112,7 +1115,7 @@ func (e *menc) op(o *mop, g, m unsafe.Pointer) error {
 			putU64(unsafe.Add(m, o.aux), 0)
 			return nil
 		}
-		a, err := e.bytesTo(sh.data, uintptr(sh.len)*o.gsz)
+		a, err := e.bytesTo(sh.data, uintptr(sh.len)*o.ew)
 		if err != nil {
 			return err
 		}

@@ -104,9 +104,9 @@ func (d *mdec) op(o *mop, m, g unsafe.Pointer) error {
 			*(*sliceHeader)(gv) = sliceHeader{}
 			return nil
 		}
-		b := newBlock(n, o.gsz)
+		b := newBlock(n, o.ew)
 		if n > 0 {
-			copy(unsafe.Slice((*byte)(b), n*o.gsz), unsafe.Slice((*byte)(p), n*o.gsz))
+			copy(unsafe.Slice((*byte)(b), n*o.ew), unsafe.Slice((*byte)(p), n*o.ew))
 		}
 		*(*sliceHeader)(gv) = sliceHeader{b, int(n), int(n)}
 	case mkList:

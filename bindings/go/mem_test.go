@@ -1,0 +1,332 @@
+package wire
+
+import (
+	"bytes"
+	"math"
+	"math/big"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Types covering every memory form of the compiled-codec path (mem.go).
+type memLeaf struct {
+	Name string
+	N    int32
+}
+
+type memAll struct {
+	B       bool
+	I8      int8
+	I16     int16
+	I32     int32
+	I64     int64
+	I       int
+	U8      uint8
+	U16     uint16
+	U32     uint32
+	U64     uint64
+	U       uint
+	F32     float32
+	F64     float64
+	H       Float16
+	BH      BFloat16
+	D       Date
+	S       string
+	Big     string
+	Bin     []byte `wire:",type=binary"`
+	Bytes   []byte
+	I32s    []int32
+	I64a    []int64 `wire:",type=int64_array"`
+	Bools   []bool
+	F64s    []float64
+	Strs    []string
+	Leaf    memLeaf
+	Leaves  []memLeaf
+	LPtrs   []*memLeaf
+	LPtr    *memLeaf
+	PI      *int32
+	PS      *string
+	PB      *bool
+	M       map[string]int64
+	MS      map[string]string
+	MI      map[int32]string
+	ML      map[string]memLeaf
+	MP      map[string]*memLeaf
+	Nested  [][]int32
+	LMaps   []map[string]int32
+	When    time.Time
+	Dur     time.Duration
+	Dec     Decimal
+	Times   []time.Time
+	Fixed   int32 `wire:",type=int32"`
+	Tagged  int64 `wire:",type=tagged_int64"`
+	private int
+}
+
+// memOuter holds memAll inline; memAll's image has extras (the map
+// counts, the duration), so it is boxed (STRUCT_PTR) in memOuter's image.
+type memOuter struct {
+	Z   int32
+	All memAll
+	Tag string
+}
+
+// memNode lists and points to itself.
+type memNode struct {
+	V    int32
+	Kids []memNode
+	Next *memNode
+}
+
+func memRegister(t testing.TB, c *Context) {
+	t.Helper()
+	for i, v := range []any{memLeaf{}, memAll{}, memOuter{}, memNode{}} {
+		if err := c.RegisterStructID(uint32(400+i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func memValue() *memAll {
+	pi, ps, pb := int32(-7), "pointed", true
+	return &memAll{
+		B: true, I8: -8, I16: -1600, I32: math.MinInt32, I64: math.MaxInt64, I: -42,
+		U8: 255, U16: 65535, U32: math.MaxUint32, U64: math.MaxUint64, U: 7,
+		F32: -1.25, F64: math.Pi, H: Float16FromFloat64(1.5), BH: BFloat16FromFloat64(-2), D: 19000,
+		S: "héllo wörld 日本語", Big: strings.Repeat("x", 3000) + "€",
+		Bin: []byte{0, 1, 2, 255}, Bytes: []byte{9, 8},
+		I32s: []int32{-1, 0, 1 << 30}, I64a: []int64{math.MinInt64, 5}, Bools: []bool{true, false, true},
+		F64s: []float64{0.5, -0}, Strs: []string{"a", "", "ccc", "日本"},
+		Leaf: memLeaf{"leaf", 3}, Leaves: []memLeaf{{"x", 1}, {"", -2}},
+		LPtrs: []*memLeaf{{"p", 1}, nil}, LPtr: &memLeaf{"lp", 9},
+		PI: &pi, PS: &ps, PB: &pb,
+		M: map[string]int64{"k": -1}, MS: map[string]string{"a": "b"}, MI: map[int32]string{-3: "m"},
+		ML: map[string]memLeaf{"l": {"v", 2}}, MP: map[string]*memLeaf{"p": {"q", 4}},
+		Nested: [][]int32{{1, 2}, {}, nil}, LMaps: []map[string]int32{{"z": 26}},
+		When: time.Unix(1700000000, 123456789).UTC(), Dur: -1500 * time.Millisecond,
+		Dec:   Decimal{Unscaled: big.NewInt(-123456789), Scale: 4},
+		Times: []time.Time{time.Unix(0, 0).UTC(), time.Unix(-1, 999999999).UTC()},
+		Fixed: -5, Tagged: 1 << 40,
+	}
+}
+
+// memZero: the zero value after a round trip (nil and empty collections
+// as the decoder gives them).
+func memValues() []any {
+	large := memValue()
+	large.Bin = bytes.Repeat([]byte{7}, 5000) // pinned, not copied
+	large.I32s = make([]int32, 700)
+	for i := range large.I32s {
+		large.I32s[i] = int32(i * 1000003)
+	}
+	none := []memNode{}
+	chain := &memNode{V: 1, Kids: []memNode{{V: 2, Kids: none}, {V: 3, Kids: []memNode{{V: 4, Kids: none}}}},
+		Next: &memNode{V: 5, Kids: none}}
+	return []any{
+		memValue(),
+		large,
+		&memAll{Dec: Decimal{Unscaled: new(big.Int)}},
+		&memAll{Strs: []string{}, I32s: []int32{}, M: map[string]int64{}, Leaves: []memLeaf{}, Dec: Decimal{Unscaled: new(big.Int)}},
+		&memOuter{Z: 1, All: *memValue(), Tag: "outer"},
+		memOuter{Z: 2, Tag: "by value", All: memAll{Dec: Decimal{Unscaled: new(big.Int)}}},
+		chain,
+		&memLeaf{"", 0},
+		memLeaf{"by value", 1},
+	}
+}
+
+func TestMemCodecChoice(t *testing.T) {
+	c, _ := NewContext()
+	defer c.Close()
+	memRegister(t, c)
+	for _, v := range []any{memLeaf{}, memAll{}, memOuter{}, memNode{}} {
+		if got := c.memCodec(v); got != "layout" {
+			t.Errorf("%T: %s", v, got)
+		}
+	}
+	if got := c.memCodec(memAll{}); got != "layout" {
+		t.Fatal(got)
+	}
+	bc, _ := benchRuntimes(t)
+	defer bc.Close()
+	for _, bt := range benchTypes {
+		if got := bc.memCodec(bt.v); got != "layout" {
+			t.Errorf("%T: %s", bt.v, got)
+		}
+	}
+}
+
+// Types the layouts cannot express take the tape path, named here one by
+// one (README: "Which structs take the compiled codecs").
+func TestMemTapeFallback(t *testing.T) {
+	type withAny struct{ A any }
+	type withArray struct{ A [3]int32 }
+	type withSet struct{ S Set }
+	type withAnyList struct{ L []any }
+	type withPtrTime struct{ T *time.Time }
+	type widened struct {
+		N []int64 `wire:",type=int32_array"`
+	}
+	cases := []struct {
+		v    any
+		want string
+	}{
+		{withAny{}, "Go type interface {} has no memory form"},
+		{withArray{}, "has no memory form"},
+		{withSet{}, "has no memory form"},
+		{withAnyList{}, "has no memory form"},
+		{withPtrTime{}, "has no memory form"},
+		{widened{}, "another width"},
+	}
+	for i, tc := range cases {
+		c, _ := NewContext()
+		if err := c.RegisterStructID(uint32(600+i), tc.v); err != nil {
+			t.Fatalf("%T: %v", tc.v, err)
+		}
+		got := c.memCodec(tc.v)
+		if !strings.HasPrefix(got, "tape: ") || !strings.Contains(got, tc.want) {
+			t.Errorf("%T: %q, want tape: ...%s", tc.v, got, tc.want)
+		}
+		c.Close()
+	}
+	c, _ := NewContext()
+	defer c.Close()
+	// the tape path still encodes and decodes them
+	type holder struct {
+		Name string
+		A    any
+	}
+	c.RegisterStructID(702, holder{})
+	b, err := c.Marshal(&holder{"h", int64(5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back holder
+	if err := c.Unmarshal(b, &back); err != nil || back.Name != "h" || back.A != int64(5) {
+		t.Fatalf("%+v %v", back, err)
+	}
+}
+
+// looseEqual is reflect.DeepEqual except that a nil slice or map equals an
+// empty one (a non-nullable field written from nil reads back empty).
+func looseEqual(a, b reflect.Value) bool {
+	if a.Kind() != b.Kind() || a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Slice:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := 0; i < a.Len(); i++ {
+			if !looseEqual(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for _, k := range a.MapKeys() {
+			bv := b.MapIndex(k)
+			if !bv.IsValid() || !looseEqual(a.MapIndex(k), bv) {
+				return false
+			}
+		}
+		return true
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return looseEqual(a.Elem(), b.Elem())
+	case reflect.Struct:
+		if a.Type() == typTime || a.Type() == typDecimal {
+			return reflect.DeepEqual(a.Interface(), b.Interface())
+		}
+		for i := 0; i < a.NumField(); i++ {
+			if a.Type().Field(i).IsExported() && !looseEqual(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a.Interface(), b.Interface())
+}
+
+func deref(v any) any {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer {
+		return rv.Elem().Interface()
+	}
+	return v
+}
+
+// hasMaps: values with maps of more than one entry are compared by value
+// only (Go's map order is random).
+func memRoundTrip(t *testing.T, c *Context, v any, name string) []byte {
+	t.Helper()
+	mine, err := c.Marshal(v)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	c.forceTape = true
+	tape, err := c.Marshal(v)
+	c.forceTape = false
+	if err != nil {
+		t.Fatalf("%s: tape: %v", name, err)
+	}
+	if !bytes.Equal(mine, tape) {
+		t.Errorf("%s: compiled codec and tape path disagree\nmem  %x\ntape %x", name, mine, tape)
+	}
+	typ := reflect.TypeOf(deref(v))
+	for _, in := range [][]byte{mine, tape} {
+		back := reflect.New(typ)
+		if err := c.Unmarshal(in, back.Interface()); err != nil {
+			t.Fatalf("%s: Unmarshal: %v", name, err)
+		}
+		if !looseEqual(back.Elem(), reflect.ValueOf(deref(v))) {
+			t.Errorf("%s: round trip\n got %+v\nwant %+v", name, back.Elem().Interface(), deref(v))
+		}
+		c.forceTape = true
+		tb := reflect.New(typ)
+		err := c.Unmarshal(in, tb.Interface())
+		c.forceTape = false
+		if err != nil {
+			t.Fatalf("%s: tape Unmarshal: %v", name, err)
+		}
+		if !reflect.DeepEqual(tb.Elem().Interface(), back.Elem().Interface()) {
+			t.Errorf("%s: the paths decode differently\nmem  %+v\ntape %+v", name, back.Elem().Interface(), tb.Elem().Interface())
+		}
+	}
+	return mine
+}
+
+// The compiled codecs write the tape path's bytes and both read them back
+// to the value, in every mode.
+func TestMemSameAsTape(t *testing.T) {
+	for _, compatible := range []bool{false, true} {
+		for _, utf8 := range []bool{false, true} {
+			for _, ref := range []bool{false, true} {
+				c, _ := NewContext(WithCompatible(compatible), WithUTF8Strings(utf8), WithRefTracking(ref))
+				memRegister(t, c)
+				for i, v := range memValues() {
+					name := reflect.TypeOf(v).String() + "#" + itoa(int64(i))
+					if compatible {
+						name += " compatible"
+					}
+					if utf8 {
+						name += " utf8"
+					}
+					if ref {
+						name += " ref"
+					}
+					memRoundTrip(t, c, v, name)
+				}
+				c.Close()
+			}
+		}
+	}
+}
