@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apache/fory/go/fory"
 )
 
 // Types covering every memory form of the compiled-codec path (mem.go).
@@ -328,5 +330,243 @@ func TestMemSameAsTape(t *testing.T) {
 				c.Close()
 			}
 		}
+	}
+}
+
+// Reference tracking through the compiled codecs: a pointer field
+// declared ref keeps identities (cycles included), as the tape path does,
+// with the same bytes; a cycle through an untracked field is an error.
+type refNode struct {
+	Name string
+	Next *refNode `wire:",ref"`
+	Peer *refNode
+}
+
+func TestMemRefTracking(t *testing.T) {
+	c, _ := NewContext(WithRefTracking(true))
+	defer c.Close()
+	if err := c.RegisterStructID(800, refNode{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.memCodec(refNode{}); got != "layout" {
+		t.Fatal(got)
+	}
+	a := &refNode{Name: "a"}
+	cyc := &refNode{Name: "c", Peer: a}
+	cyc.Next = cyc
+	loop := &refNode{Name: "l"}
+	loop.Next = &refNode{Name: "m", Next: loop}
+	for _, v := range []*refNode{{Name: "r", Next: a, Peer: a}, cyc, loop} {
+		mine, err := c.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.forceTape = true
+		tape, err := c.Marshal(v)
+		c.forceTape = false
+		if err != nil || !bytes.Equal(mine, tape) {
+			t.Fatalf("%s: mem %x, tape %x (%v)", v.Name, mine, tape, err)
+		}
+		var back refNode
+		if err := c.Unmarshal(mine, &back); err != nil {
+			t.Fatal(err)
+		}
+		switch v {
+		case cyc:
+			if back.Next != &back || back.Peer == nil || back.Peer.Name != "a" {
+				t.Errorf("cycle: %+v", back)
+			}
+		case loop:
+			if back.Next == nil || back.Next.Name != "m" || back.Next.Next != &back {
+				t.Errorf("loop: %+v", back)
+			}
+		default:
+			if back.Next == nil || back.Next.Name != "a" || back.Peer == nil || back.Peer.Name != "a" {
+				t.Errorf("shared: %+v", back)
+			}
+		}
+	}
+	// a cycle through the untracked field: an error, not a hang
+	bad := &refNode{Name: "b"}
+	bad.Peer = bad
+	if _, err := c.Marshal(bad); err == nil {
+		t.Fatal("a cycle through an untracked field encoded")
+	}
+	c.SetRefTracking(false)
+	if _, err := c.Marshal(cyc); err == nil {
+		t.Fatal("a cycle without reference tracking encoded")
+	}
+	if b, err := c.Marshal(&refNode{Name: "plain", Next: a}); err != nil {
+		t.Fatal(err)
+	} else {
+		var back refNode
+		if err := c.Unmarshal(b, &back); err != nil || back.Next.Name != "a" {
+			t.Fatalf("%+v %v", back, err)
+		}
+	}
+}
+
+// Mutated and truncated payloads of every memory form, in both modes:
+// an error or a value, never a crash; the context keeps working.
+func TestMemHostileInput(t *testing.T) {
+	for _, compatible := range []bool{false, true} {
+		c, _ := NewContext(WithCompatible(compatible))
+		memRegister(t, c)
+		good, err := c.Marshal(memValue())
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := 0
+		seed := uint32(12345)
+		for i := 0; i < len(good); i++ {
+			if c.Unmarshal(good[:i], new(memAll)) == nil {
+				t.Errorf("a payload cut at %d of %d bytes decoded", i, len(good))
+			}
+			for k := 0; k < 4; k++ {
+				b := bytes.Clone(good)
+				seed = seed*1664525 + 1013904223
+				b[i] = byte(seed >> 24)
+				if k == 0 {
+					b[i] ^= 0x80
+				}
+				if c.Unmarshal(b, new(memAll)) != nil {
+					errs++
+				}
+			}
+		}
+		if errs == 0 {
+			t.Error("no mutation was rejected")
+		}
+		var back memAll
+		if err := c.Unmarshal(good, &back); err != nil || !looseEqual(reflect.ValueOf(back), reflect.ValueOf(*memValue())) {
+			t.Fatalf("after the mutations: %v", err)
+		}
+		c.Close()
+	}
+}
+
+// A payload whose image needs far more memory than its bytes (many small
+// list items with a large image each): the session's arena grows.
+type memMany struct {
+	Items []memAll
+}
+
+func TestMemArenaGrows(t *testing.T) {
+	c, _ := NewContext(WithCompatible(true))
+	defer c.Close()
+	memRegister(t, c)
+	if err := c.RegisterStructID(410, memMany{}); err != nil {
+		t.Fatal(err)
+	}
+	v := &memMany{Items: make([]memAll, 3000)}
+	for i := range v.Items {
+		v.Items[i].I32 = int32(i)
+		v.Items[i].Dec = Decimal{Unscaled: big.NewInt(int64(i))}
+	}
+	b, err := c.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back memMany
+	if err := c.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !looseEqual(reflect.ValueOf(back), reflect.ValueOf(*v)) {
+		t.Fatal("items differ")
+	}
+	if uintptr(c.s.arena_cap) < uintptr(len(v.Items))*c.reg.byType[reflect.TypeOf(memAll{})].img.size {
+		t.Fatalf("arena of %d bytes", c.s.arena_cap)
+	}
+}
+
+// Issue 11 item 10: a compatible reader maps a writer's TypeDef that
+// differs only in nullable / ref flags onto the registered type. Here the
+// reader's schema declares list<Image> and list<string> (elements not
+// nullable) and Media not nullable, where Fory Go's TypeDefs say
+// list<optional Image> and list<optional string> (`wire schema` on both
+// payloads shows those two differences and no other); each side reads what
+// the other wrote into a value equal to the original.
+const mediaNonNull = `package bench;
+option wire_fields_by_name = true;
+message Image [id=4] {
+    string u_r_i = 1;  // Fory Go's name of the Go field URI
+    string title = 2;
+    int32 width = 3;
+    int32 height = 4;
+    int32 size = 5;
+}
+message Media [id=3] {
+    string u_r_i = 1;  // Fory Go's name of the Go field URI
+    string title = 2;
+    int32 width = 3;
+    int32 height = 4;
+    string format = 5;
+    int64 duration = 6;
+    int64 size = 7;
+    int32 bitrate = 8;
+    bool has_bitrate = 9;
+    list<string> persons = 10;
+    int32 player = 11;
+    string copyright = 12;
+}
+message MediaContent [id=5] {
+    Media media = 1 [nullable = false];
+    list<Image> images = 2;
+}
+`
+
+func TestMemTypeDefMapping(t *testing.T) {
+	c, err := NewContext(WithCompatible(true), WithUTF8Strings(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.LoadSchemaText("media.fdl", mediaNonNull); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		name string
+		v    any
+	}{{"bench.Image", Image{}}, {"bench.Media", Media{}}, {"bench.MediaContent", MediaContent{}}} {
+		if err := c.RegisterStruct(r.name, r.v); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.memCodec(r.v); got != "layout" {
+			t.Fatalf("%s: %s", r.name, got)
+		}
+	}
+	f := fory.New(fory.WithXlang(true), fory.WithTrackRef(false), fory.WithCompatible(true))
+	for _, bt := range benchTypes {
+		if err := f.RegisterStruct(bt.v, bt.id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := benchMediaContent()
+	theirs, err := f.Serialize(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, err := c.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(mine, theirs) {
+		t.Fatal("the TypeDefs are expected to differ in their nullable flags")
+	}
+	for round := 0; round < 2; round++ { // the second read uses the cached mapping
+		var back MediaContent
+		if err := c.Unmarshal(theirs, &back); err != nil {
+			t.Fatalf("libwire reads Fory Go's %x: %v", theirs, err)
+		}
+		if !reflect.DeepEqual(&back, want) {
+			t.Fatalf("libwire read\n%+v\nwant\n%+v", back, *want)
+		}
+	}
+	var fback MediaContent
+	if err := f.Deserialize(mine, &fback); err != nil {
+		t.Fatalf("Fory Go reads libwire's %x: %v", mine, err)
+	}
+	if !reflect.DeepEqual(&fback, want) {
+		t.Fatalf("Fory Go read\n%+v\nwant\n%+v", fback, *want)
 	}
 }
