@@ -361,3 +361,49 @@ func BenchmarkCgoCall(b *testing.B) {
 		cgoNoop()
 	}
 }
+
+// BenchmarkStructs times the struct workloads alone the way the
+// interleaved benchmark does (MarshalAppend into a reused buffer; decode
+// into a fresh value), for profiling: -run '^$' -bench Structs -cpuprofile.
+func BenchmarkStructs(b *testing.B) {
+	c, _ := benchRuntimes(b)
+	defer c.Close()
+	for _, wl := range workloads()[:3] {
+		data, _ := c.Marshal(wl.value)
+		b.Run(wl.name+"/enc", func(b *testing.B) {
+			var buf []byte
+			for i := 0; i < b.N; i++ {
+				buf, _ = c.MarshalAppend(buf[:0], wl.value)
+			}
+		})
+		b.Run(wl.name+"/dec", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if err := c.Unmarshal(data, wl.target()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDynamic times the dynamic workloads alone (for profiling).
+func BenchmarkDynamic(b *testing.B) {
+	c, _ := benchRuntimes(b)
+	defer c.Close()
+	for _, wl := range workloads()[3:] {
+		data, _ := c.Marshal(wl.value)
+		b.Run(wl.name+"/enc", func(b *testing.B) {
+			var buf []byte
+			for i := 0; i < b.N; i++ {
+				buf, _ = c.MarshalAppend(buf[:0], wl.value)
+			}
+		})
+		b.Run(wl.name+"/dec", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if err := c.Unmarshal(data, wl.target()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

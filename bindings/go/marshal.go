@@ -622,17 +622,19 @@ func (c *Context) MarshalAppend(dst []byte, v any) ([]byte, error) {
 // marshal encodes one root (v) or, with all, the roots in values.
 func (c *Context) marshal(dst []byte, v any, values []any, all bool) ([]byte, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if err := c.applyGlobals(); err != nil {
+		c.mu.Unlock()
 		return nil, err
 	}
 	if !all {
 		if r, gp := c.memTarget(v, false); r != nil {
 			out, err := c.memMarshal(dst, r, gp)
+			c.mu.Unlock()
 			runtime.KeepAlive(v)
 			return out, err
 		}
 	}
+	defer c.mu.Unlock()
 	e := c.newEncoder()
 	if !all {
 		if err := e.root(v); err != nil {

@@ -937,8 +937,8 @@ func (a *carena) reset() {
 // alloc returns n bytes aligned to a (a power of two, at most 16), or nil
 // when C's allocator fails.
 func (a *carena) alloc(n, al uintptr) unsafe.Pointer {
-	off := align(a.off, al)
-	if off+n <= a.size && a.base != nil {
+	off := (a.off + al - 1) &^ (al - 1)
+	if off+n <= a.size {
 		a.off = off + n
 		return unsafe.Add(a.base, off)
 	}
@@ -1059,13 +1059,41 @@ func copyRuns(dst, src unsafe.Pointer, runs []span) {
 
 // structTo writes the image of the Go struct at g into m.
 func (e *menc) structTo(t *imgType, g, m unsafe.Pointer) error {
-	copyRuns(m, g, t.runs)
+	if len(t.runs) == 1 {
+		r := t.runs[0]
+		copy(unsafe.Slice((*byte)(unsafe.Add(m, r.off)), r.n), unsafe.Slice((*byte)(unsafe.Add(g, r.off)), r.n))
+	} else {
+		copyRuns(m, g, t.runs)
+	}
 	for _, o := range t.ops {
+		if o.k == mkString && e.shortStr(*(*string)(unsafe.Add(g, o.g)), unsafe.Add(m, o.m), unsafe.Add(m, o.aux)) {
+			continue
+		}
 		if err := e.op(o, g, m); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// shortStr puts a string shorter than pinMin into the image (pointer at
+// pm, length at pa) when the current block has room; false otherwise.
+func (e *menc) shortStr(s string, pm, pa unsafe.Pointer) bool {
+	n := uintptr(len(s))
+	a := e.a
+	if n >= pinMin || a.off+n > a.size {
+		return false
+	}
+	d := unsafe.Add(a.base, a.off)
+	a.off += n
+	if n == 0 {
+		d = unsafe.Pointer(&C.wirego_empty[0])
+	} else {
+		copy(unsafe.Slice((*byte)(d), n), s)
+	}
+	putWord(pm, uintptr(d))
+	putU64(pa, uint64(n))
+	return true
 }
 
 func (e *menc) enter() error {
@@ -1247,9 +1275,28 @@ func (e *menc) list(o *mop, sh *sliceHeader, m unsafe.Pointer) error {
 	if err := e.enter(); err != nil {
 		return err
 	}
-	for i := uintptr(0); i < n; i++ {
-		if err := e.op(el, unsafe.Add(sh.data, i*el.gsz), unsafe.Add(items, i*stride)); err != nil {
-			return err
+	switch el.k {
+	case mkStruct:
+		for i := uintptr(0); i < n; i++ {
+			if err := e.structTo(el.sub, unsafe.Add(sh.data, i*el.gsz), unsafe.Add(items, i*stride)); err != nil {
+				return err
+			}
+		}
+	case mkString:
+		ss := unsafe.Slice((*string)(sh.data), n)
+		for i := range ss {
+			it := unsafe.Add(items, uintptr(i)*stride)
+			if !e.shortStr(ss[i], unsafe.Add(it, el.m), unsafe.Add(it, el.aux)) {
+				if err := e.op(el, unsafe.Pointer(&ss[i]), it); err != nil {
+					return err
+				}
+			}
+		}
+	default:
+		for i := uintptr(0); i < n; i++ {
+			if err := e.op(el, unsafe.Add(sh.data, i*el.gsz), unsafe.Add(items, i*stride)); err != nil {
+				return err
+			}
 		}
 	}
 	e.depth--
@@ -1325,7 +1372,7 @@ func (c *Context) memMarshal(dst []byte, r *memRoot, gp unsafe.Pointer) ([]byte,
 	}
 	err := e.structTo(r.t, gp, img)
 	if err == nil {
-		if st := C.wirego_mem_encode(c.s, C.uint32_t(r.layout), img); st != 0 {
+		if st := C.wirego_mem_encode(C.uintptr_t(uintptr(unsafe.Pointer(c.s))), C.uint32_t(r.layout), C.uintptr_t(uintptr(img))); st != 0 {
 			err = c.lastError(st)
 		}
 	}

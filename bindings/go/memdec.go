@@ -260,7 +260,7 @@ func (c *Context) memUnmarshal(r *memRoot, data []byte, gp unsafe.Pointer) (fall
 	if len(data) > 0 {
 		p = (*C.uint8_t)(unsafe.Pointer(&data[0]))
 	}
-	if st := C.wirego_mem_decode(c.s, C.uint32_t(r.layout), C.uint32_t(r.t.size), p, C.size_t(len(data))); st != 0 {
+	if st := C.wirego_mem_decode(C.uintptr_t(uintptr(unsafe.Pointer(c.s))), C.uint32_t(r.layout), C.uint32_t(r.t.size), p, C.size_t(len(data))); st != 0 {
 		if st == C.WIRE_E_UNSUPPORTED {
 			C.wire_ctx_clear_error(c.ctx())
 			return true, nil

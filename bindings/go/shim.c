@@ -47,10 +47,12 @@ int32_t wirego_decode(wirego_sess *s, const uint8_t *data, size_t len,
   return done(s, wire_decode_tape_to(s->ctx, data, len, flags, s->w));
 }
 
-int32_t wirego_mem_encode(wirego_sess *s, uint32_t layout, const void *img) {
+int32_t wirego_mem_encode(uintptr_t sess, uint32_t layout, uintptr_t img) {
+  wirego_sess *s = (wirego_sess *)sess;
   s->out = NULL;
   s->out_len = 0;
-  return wire_mem_encode(s->ctx, layout, img, &s->out, &s->out_len);
+  return wire_mem_encode(s->ctx, layout, (const void *)img, &s->out,
+                         &s->out_len);
 }
 
 /* Whether the last error is the decode arena running out (the one
@@ -64,8 +66,9 @@ static int arena_full(wire_ctx *ctx) {
 /* Buffers above this size are given back after the call. */
 #define KEEP_MAX WIREGO_KEEP_MAX
 
-int32_t wirego_mem_decode(wirego_sess *s, uint32_t layout, uint32_t root_size,
+int32_t wirego_mem_decode(uintptr_t sess, uint32_t layout, uint32_t root_size,
                           const uint8_t *data, size_t len) {
+  wirego_sess *s = (wirego_sess *)sess;
   if (len > s->in_cap) {
     size_t cap = len < 4096 ? 4096 : len;
     uint8_t *p = malloc(cap);

@@ -42,12 +42,14 @@ int32_t wirego_encode(wirego_sess *s, const uint8_t *tape, size_t len);
 /* wire_decode_tape_to with flags into the session's writer. */
 int32_t wirego_decode(wirego_sess *s, const uint8_t *data, size_t len,
                       uint32_t flags);
-/* wire_mem_encode of the image at img (s->out / s->out_len). */
-int32_t wirego_mem_encode(wirego_sess *s, uint32_t layout, const void *img);
+/* wire_mem_encode of the image at img (s->out / s->out_len). The session
+ * and the image (C memory) come as integers: cgo then checks no pointer
+ * argument (the check costs about a tenth of a small message). */
+int32_t wirego_mem_encode(uintptr_t sess, uint32_t layout, uintptr_t img);
 /* wire_mem_decode of data[0..len) into the root image s->arena[0..
  * root_size) and the arena after it, grown and retried while the arena is
  * too small. */
-int32_t wirego_mem_decode(wirego_sess *s, uint32_t layout, uint32_t root_size,
+int32_t wirego_mem_decode(uintptr_t sess, uint32_t layout, uint32_t root_size,
                           const uint8_t *data, size_t len);
 /* Gives back the decode buffers when one large message grew them beyond
  * 16 MiB (the Go side calls it after reading such an image). */
