@@ -366,10 +366,22 @@ func BenchmarkCgoCall(b *testing.B) {
 // interleaved benchmark does (MarshalAppend into a reused buffer; decode
 // into a fresh value), for profiling: -run '^$' -bench Structs -cpuprofile.
 func BenchmarkStructs(b *testing.B) {
-	c, _ := benchRuntimes(b)
+	c, f := benchRuntimes(b)
 	defer c.Close()
 	for _, wl := range workloads()[:3] {
 		data, _ := c.Marshal(wl.value)
+		theirs, _ := f.Serialize(wl.value)
+		theirs = bytes.Clone(theirs)
+		b.Run(wl.name+"/fory-enc", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				f.Serialize(wl.value)
+			}
+		})
+		b.Run(wl.name+"/fory-dec", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				f.Deserialize(theirs, wl.target())
+			}
+		})
 		b.Run(wl.name+"/enc", func(b *testing.B) {
 			var buf []byte
 			for i := 0; i < b.N; i++ {
