@@ -472,6 +472,13 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 				continue // unset nullable fields are written as null
 			}
 			e.t.name16(f.wireName)
+			if f.enum != 0 && isIntKind(fv.Kind()) {
+				if err := e.enumOf(f.enum-1, fv); err != nil {
+					return fieldErr(err, si, f)
+				}
+				n++
+				continue
+			}
 			if err := e.value(fv, f.wireType, f.nullable); err != nil {
 				return fieldErr(err, si, f)
 			}

@@ -852,6 +852,24 @@ func memTable(root *imgType) []uint32 {
 	return out
 }
 
+// memRegistered forgets the images that could not be built (a field's
+// struct type was not registered yet): a new registration may complete
+// them. Built images stay (their layouts are in the C context).
+func (c *Context) memRegistered() {
+	for _, si := range c.reg.byType {
+		if si.img != nil && si.img.err != nil {
+			si.img = nil
+			si.roots = nil
+		}
+		for k, r := range si.roots {
+			if r.err != nil {
+				delete(si.roots, k)
+			}
+		}
+	}
+	c.mcache = memCache{}
+}
+
 // memRootOf is the compiled layout of registered type si for the current
 // options, built on first use; nil when the type takes the tape path.
 func (c *Context) memRootOf(si *structInfo) *memRoot {

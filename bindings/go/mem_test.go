@@ -195,6 +195,58 @@ func TestMemTapeFallback(t *testing.T) {
 	}
 	c, _ := NewContext()
 	defer c.Close()
+	// union and enum fields of an FDL schema held as wire.Union / wire.Enum
+	if err := c.LoadSchemaText("u.fdl", `package u;
+enum Color [id=950] { RED = 0; GREEN = 1; }
+union Answer [id=951] { string text = 1; int32 choice = 2; }
+message Reply [id=952] { string who = 1; Answer answer = 2; }
+message Paint [id=953] { string who = 1; Color color = 2; }
+`); err != nil {
+		t.Fatal(err)
+	}
+	type Reply struct {
+		Who    string
+		Answer Union
+	}
+	type Paint struct {
+		Who   string
+		Color Enum
+	}
+	type PaintInt struct {
+		Who   string
+		Color int32
+	}
+	if err := c.RegisterStruct("u.Reply", Reply{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.memCodec(Reply{}); !strings.HasPrefix(got, "tape: ") {
+		t.Errorf("union field: %s", got)
+	}
+	rb, err := c.Marshal(&Reply{"r", Union{Type: "u.Answer", Case: 1, Value: "yes"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rback Reply
+	if err := c.Unmarshal(rb, &rback); err != nil || rback.Answer.Value != "yes" {
+		t.Fatalf("%+v %v", rback, err)
+	}
+	if err := c.RegisterStruct("u.Paint", Paint{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.memCodec(Paint{}); !strings.HasPrefix(got, "tape: ") {
+		t.Errorf("wire.Enum field: %s", got)
+	}
+	// an enum field held as an integer has a memory form
+	e2, _ := NewContext()
+	defer e2.Close()
+	e2.LoadSchemaText("u.fdl", "package u;\nenum Color [id=950] { RED = 0; GREEN = 1; }\nmessage Paint [id=953] { string who = 1; Color color = 2; }\n")
+	if err := e2.RegisterStruct("u.Paint", PaintInt{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := e2.memCodec(PaintInt{}); got != "layout" {
+		t.Errorf("int32 enum field: %s", got)
+	}
+	memRoundTrip(t, e2, &PaintInt{"p", 1}, "PaintInt")
 	// the tape path still encodes and decodes them
 	type holder struct {
 		Name string
@@ -568,5 +620,42 @@ func TestMemTypeDefMapping(t *testing.T) {
 	}
 	if !reflect.DeepEqual(&fback, want) {
 		t.Fatalf("Fory Go read\n%+v\nwant\n%+v", fback, *want)
+	}
+}
+
+// A schema type whose nested struct's Go type is registered after it
+// takes the layouts once the nested type is there.
+func TestMemLateRegistration(t *testing.T) {
+	c, _ := NewContext()
+	defer c.Close()
+	if err := c.LoadSchemaText("late.fdl", `package late;
+message Leaf [id=901] { string name = 1; int32 n = 2; }
+message Top [id=902] { Leaf leaf = 1 [nullable = false]; int32 k = 2; }
+`); err != nil {
+		t.Fatal(err)
+	}
+	type Top struct {
+		Leaf memLeaf
+		K    int32
+	}
+	if err := c.RegisterStruct("late.Top", Top{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.memCodec(Top{}); !strings.HasPrefix(got, "tape: ") {
+		t.Fatalf("before: %s", got)
+	}
+	if err := c.RegisterStruct("late.Leaf", memLeaf{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.memCodec(Top{}); got != "layout" {
+		t.Fatalf("after: %s", got)
+	}
+	b, err := c.Marshal(&Top{memLeaf{"x", 2}, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Top
+	if err := c.Unmarshal(b, &back); err != nil || back != (Top{memLeaf{"x", 2}, 3}) {
+		t.Fatalf("%+v %v", back, err)
 	}
 }

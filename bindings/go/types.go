@@ -107,8 +107,9 @@ type fieldInfo struct {
 	wireName string
 	nullable bool
 	ref      bool
-	wireType int  // type id from the tag's type=..., or -1
-	named    bool // the name comes from the tag
+	wireType int    // type id from the tag's type=..., or -1
+	named    bool   // the name comes from the tag
+	enum     uint32 // a Go integer bound to a schema enum: its index + 1
 }
 
 func derefType(t reflect.Type) reflect.Type {
@@ -354,6 +355,16 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 		}
 		si.index = idx
 		si.fromFDL = true
+		// Go integers bound to enum fields are written as the enum
+		if sfs, err := c.schemaFields(idx); err == nil {
+			for i := range fields {
+				for _, sf := range sfs {
+					if sf.name == fields[i].wireName && sf.dt.id == TypeEnum {
+						fields[i].enum = sf.dt.user + 1
+					}
+				}
+			}
+		}
 	} else {
 		// Like the Fory Go runtime, a slice of numbers (bytes too) in a
 		// struct field is a list; type=<t>_array or type=binary overrides.
@@ -404,6 +415,7 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 	c.reg.byType[t] = si
 	c.reg.byIndex[si.index] = si
 	c.buildPlan(si)
+	c.memRegistered()
 	return nil
 }
 
