@@ -659,3 +659,42 @@ message Top [id=902] { Leaf leaf = 1 [nullable = false]; int32 k = 2; }
 		t.Fatalf("%+v %v", back, err)
 	}
 }
+
+// With a peer set (WIRE_OPT_PEER), registered structs take the tape path,
+// which applies the peer's choices: under PeerGo a struct with pointer
+// fields interoperates with Fory Go in schema-consistent mode (its hash
+// leaves pointer fields' nullability out, E-41; without the peer Fory Go
+// rejects the hash).
+func TestMemPeerTakesTape(t *testing.T) {
+	c, _ := NewContext(WithPeer(PeerGo), WithUTF8Strings(true))
+	defer c.Close()
+	f := newFory(false, false)
+	registerOrders(t, c, f)
+	if got := c.memCodec(OrderWithNote{}); !strings.HasPrefix(got, "tape: ") {
+		t.Fatal(got)
+	}
+	note := "n"
+	v := &OrderWithNote{Note: &note, Lines: []*Line{{"b", 2}}}
+	mine, err := c.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back OrderWithNote
+	if err := f.Deserialize(mine, &back); err != nil {
+		t.Fatalf("Fory Go reads libwire's %x: %v", mine, err)
+	}
+	if back.Note == nil || *back.Note != "n" || len(back.Lines) != 1 || *back.Lines[0] != (Line{"b", 2}) {
+		t.Fatalf("Fory Go read %+v", back)
+	}
+	theirs, err := f.Serialize(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ours OrderWithNote
+	if err := c.Unmarshal(theirs, &ours); err != nil {
+		t.Fatalf("libwire reads Fory Go's %x: %v", theirs, err)
+	}
+	if ours.Note == nil || *ours.Note != "n" || len(ours.Lines) != 1 {
+		t.Fatalf("libwire read %+v", ours)
+	}
+}

@@ -90,6 +90,7 @@ type Option func(*config)
 type config struct {
 	ref, compatible bool
 	utf8            bool // write all strings as UTF-8 (the Fory Go runtime's choice)
+	peer            Peer
 	limitSet        [numLimits]bool
 	limits          [numLimits]uint64
 }
@@ -119,6 +120,21 @@ func WithLimit(l Limit, v uint64) Option {
 // UTF-8 gives a payload with that invalid text (never a crash). Decoding
 // always checks.
 func WithUTF8Strings(on bool) Option { return func(c *config) { c.utf8 = on } }
+
+// Peer names the runtime whose choices libwire reads and writes where the
+// runtimes' same-schema bytes differ (WIRE_OPT_PEER: the schema hash, the
+// type meta of named struct fields; spec R-PEER-1..4).
+type Peer int32
+
+const (
+	PeerNone   Peer = C.WIRE_PEER_NONE   // libwire's own choices (the default)
+	PeerJava   Peer = C.WIRE_PEER_JAVA   // Fory Java 1.6.0
+	PeerPyfory Peer = C.WIRE_PEER_PYFORY // pyfory 1.7.7
+	PeerGo     Peer = C.WIRE_PEER_GO     // Fory Go 1.6.1
+)
+
+// WithPeer selects the peer runtime (see Peer).
+func WithPeer(p Peer) Option { return func(c *config) { c.peer = p } }
 
 func makeConfig(opts []Option) config {
 	var c config
@@ -174,6 +190,12 @@ func newContext(cfg config) (*Context, error) {
 	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_REF_TRACKING, b2i64(cfg.ref))
 	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_COMPATIBLE, b2i64(cfg.compatible))
 	setStringOptions(s.ctx, cfg.utf8)
+	if cfg.peer != PeerNone {
+		if st := C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_PEER, C.int64_t(cfg.peer)); st != 0 {
+			C.wirego_sess_free(s)
+			return nil, goErr("arg", "unknown peer %d", cfg.peer)
+		}
+	}
 	for l := 1; l < numLimits; l++ {
 		if cfg.limitSet[l] {
 			C.wire_ctx_set_limit(s.ctx, C.int32_t(l), C.uint64_t(cfg.limits[l]))
@@ -269,6 +291,18 @@ func (c *Context) SetUTF8Strings(on bool) {
 	defer c.mu.Unlock()
 	c.cfg.utf8 = on
 	setStringOptions(c.ctx(), on)
+}
+
+// SetPeer changes the peer runtime (see Peer). Layouts compiled for the
+// compiled codecs follow the option at their next use.
+func (c *Context) SetPeer(p Peer) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st := C.wire_ctx_set_option(c.ctx(), C.WIRE_OPT_PEER, C.int64_t(p)); st != 0 {
+		return c.lastError(st)
+	}
+	c.cfg.peer = p
+	return nil
 }
 
 // SetLimit sets a decoder limit.
