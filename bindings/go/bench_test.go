@@ -316,10 +316,18 @@ func BenchmarkInterleaved(b *testing.B) {
 		fmt.Fprintf(w, "%s\tdec\t%.0f\t%.0f\t%.2f\t\t\t\t\n", wl.name, ln, fn, r)
 		lines = append(lines, fmt.Sprintf("BENCH go %s dec ratio=%.2f", wl.name, r))
 	}
+	// What one empty cgo call costs next to Fory Go's whole NumericStruct
+	// encode, under the same load (every libwire message pays one call).
+	var nb []byte
+	numeric := benchNumeric()
+	cn, fn, r := interleave(rounds, cgoNoop, func() { nb, _ = f.Serialize(numeric) })
+	fmt.Fprintf(w, "cgo call\t(empty)\t%.0f\t%.0f\t%.2f\t\t\t\t\n", cn, fn, r)
+	_ = nb
 	w.Flush()
 	for _, l := range lines {
 		fmt.Println(l)
 	}
+	fmt.Printf("INFO go empty cgo call / fory-go NumericStruct enc ratio=%.2f (%.0f ns / %.0f ns)\n", r, cn, fn)
 }
 
 // BenchmarkMarshal and BenchmarkUnmarshal time libwire alone per workload
