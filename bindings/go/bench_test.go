@@ -370,16 +370,25 @@ func BenchmarkCgoCall(b *testing.B) {
 	}
 }
 
-// BenchmarkStructs times the struct workloads alone the way the
-// interleaved benchmark does (MarshalAppend into a reused buffer; decode
-// into a fresh value), for profiling: -run '^$' -bench Structs -cpuprofile.
-func BenchmarkStructs(b *testing.B) {
+// BenchmarkStructs and BenchmarkDynamic time each workload alone the way
+// the interleaved benchmark does (MarshalAppend into a reused buffer;
+// decode into a fresh value), Fory Go's sides too, for profiling:
+// -run '^$' -bench 'Structs/MediaContent/^enc$' -cpuprofile, perf record
+// or valgrind --tool=callgrind.
+func BenchmarkStructs(b *testing.B) { benchAlone(b, workloads()[:3]) }
+
+func BenchmarkDynamic(b *testing.B) { benchAlone(b, workloads()[3:]) }
+
+func benchAlone(b *testing.B, wls []workload) {
 	c, f := benchRuntimes(b)
 	defer c.Close()
-	for _, wl := range workloads()[:3] {
+	for _, wl := range wls {
 		data, _ := c.Marshal(wl.value)
 		theirs, _ := f.Serialize(wl.value)
 		theirs = bytes.Clone(theirs)
+		if wl.foryWrong {
+			theirs = data
+		}
 		b.Run(wl.name+"/fory-enc", func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				f.Serialize(wl.value)
@@ -390,28 +399,6 @@ func BenchmarkStructs(b *testing.B) {
 				f.Deserialize(theirs, wl.target())
 			}
 		})
-		b.Run(wl.name+"/enc", func(b *testing.B) {
-			var buf []byte
-			for i := 0; i < b.N; i++ {
-				buf, _ = c.MarshalAppend(buf[:0], wl.value)
-			}
-		})
-		b.Run(wl.name+"/dec", func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				if err := c.Unmarshal(data, wl.target()); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkDynamic times the dynamic workloads alone (for profiling).
-func BenchmarkDynamic(b *testing.B) {
-	c, _ := benchRuntimes(b)
-	defer c.Close()
-	for _, wl := range workloads()[3:] {
-		data, _ := c.Marshal(wl.value)
 		b.Run(wl.name+"/enc", func(b *testing.B) {
 			var buf []byte
 			for i := 0; i < b.N; i++ {
