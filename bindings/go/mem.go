@@ -882,6 +882,11 @@ func (c *Context) memRootOf(si *structInfo) *memRoot {
 		si.roots = map[memKey]*memRoot{}
 	}
 	si.roots[key] = r
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		// the images describe Go's 64-bit string and slice headers
+		r.err = noImg("the compiled codecs need a 64-bit host")
+		return r
+	}
 	t := c.imageOf(si)
 	if t.err != nil {
 		r.err = t.err
