@@ -37,8 +37,17 @@ func (d *mdec) str(p unsafe.Pointer, n uint64) string {
 
 // structFrom fills the Go struct at g from the image at m.
 func (d *mdec) structFrom(t *imgType, m, g unsafe.Pointer) error {
-	copyRuns(g, m, t.runs)
+	if len(t.runs) == 1 {
+		r := t.runs[0]
+		copy(unsafe.Slice((*byte)(unsafe.Add(g, r.off)), r.n), unsafe.Slice((*byte)(unsafe.Add(m, r.off)), r.n))
+	} else {
+		copyRuns(g, m, t.runs)
+	}
 	for _, o := range t.ops {
+		if o.k == mkString {
+			*(*string)(unsafe.Add(g, o.g)) = d.str(ldPtr(unsafe.Add(m, o.m)), ldU64(unsafe.Add(m, o.aux)))
+			continue
+		}
 		if err := d.op(o, m, g); err != nil {
 			return err
 		}
@@ -203,6 +212,22 @@ func (d *mdec) list(o *mop, m, gv unsafe.Pointer) error {
 	stride := o.stride()
 	if el.k == mkStruct && el.sub.whole && stride == el.gsz {
 		copy(unsafe.Slice((*byte)(items), n*stride), unsafe.Slice((*byte)(p), n*stride))
+	} else if el.k == mkString {
+		ss := unsafe.Slice((*string)(items), n)
+		for i := range ss {
+			it := unsafe.Add(p, uintptr(i)*stride)
+			ss[i] = d.str(ldPtr(unsafe.Add(it, el.m)), ldU64(unsafe.Add(it, el.aux)))
+		}
+	} else if el.k == mkStruct {
+		if err := d.enter(); err != nil {
+			return err
+		}
+		for i := uintptr(0); i < n; i++ {
+			if err := d.structFrom(el.sub, unsafe.Add(p, i*stride), unsafe.Add(items, i*el.gsz)); err != nil {
+				return err
+			}
+		}
+		d.depth--
 	} else {
 		if err := d.enter(); err != nil {
 			return err
