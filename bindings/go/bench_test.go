@@ -19,11 +19,14 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"text/tabwriter"
 	"time"
+	"unsafe"
 
 	"github.com/apache/fory/go/fory"
 )
@@ -410,6 +413,31 @@ func benchAlone(b *testing.B, wls []workload) {
 				if err := c.Unmarshal(data, wl.target()); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkPinVsCopy: handing a Go string of n bytes to C by pinning it
+// (runtime.Pinner, pin and unpin) against copying it into C memory, the
+// two ways the compiled-codec path has (mem.go, pinMin).
+func BenchmarkPinVsCopy(b *testing.B) {
+	var a carena
+	defer a.free()
+	for _, n := range []int{16, 256, 1024, 4096} {
+		s := strings.Repeat("x", n)
+		b.Run(fmt.Sprintf("pin/%d", n), func(b *testing.B) {
+			var p runtime.Pinner
+			for i := 0; i < b.N; i++ {
+				p.Pin(unsafe.StringData(s))
+				p.Unpin()
+			}
+		})
+		b.Run(fmt.Sprintf("copy/%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				a.reset()
+				d := a.alloc(uintptr(n), 1)
+				copy(unsafe.Slice((*byte)(d), n), s)
 			}
 		})
 	}

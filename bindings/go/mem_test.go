@@ -97,7 +97,7 @@ func memValue() *memAll {
 		B: true, I8: -8, I16: -1600, I32: math.MinInt32, I64: math.MaxInt64, I: -42,
 		U8: 255, U16: 65535, U32: math.MaxUint32, U64: math.MaxUint64, U: 7,
 		F32: -1.25, F64: math.Pi, H: Float16FromFloat64(1.5), BH: BFloat16FromFloat64(-2), D: 19000,
-		S: "héllo wörld 日本語", Big: strings.Repeat("x", 3000) + "€",
+		S: "héllo wörld 日本語", Big: strings.Repeat("x", 5000) + "€", // pinned, not copied
 		Bin: []byte{0, 1, 2, 255}, Bytes: []byte{9, 8},
 		I32s: []int32{-1, 0, 1 << 30}, I64a: []int64{math.MinInt64, 5}, Bools: []bool{true, false, true},
 		F64s: []float64{0.5, -0}, Strs: []string{"a", "", "ccc", "日本"},
@@ -119,7 +119,7 @@ func memValue() *memAll {
 func memValues() []any {
 	large := memValue()
 	large.Bin = bytes.Repeat([]byte{7}, 5000) // pinned, not copied
-	large.I32s = make([]int32, 700)
+	large.I32s = make([]int32, 2000) // pinned
 	for i := range large.I32s {
 		large.I32s[i] = int32(i * 1000003)
 	}
