@@ -119,7 +119,7 @@ func memValue() *memAll {
 func memValues() []any {
 	large := memValue()
 	large.Bin = bytes.Repeat([]byte{7}, 5000) // pinned, not copied
-	large.I32s = make([]int32, 2000) // pinned
+	large.I32s = make([]int32, 2000)          // pinned
 	for i := range large.I32s {
 		large.I32s[i] = int32(i * 1000003)
 	}
