@@ -82,13 +82,11 @@ type mop struct {
 	gsz   uintptr      // Go size of the value
 	ew    uintptr      // Go size of an element (mkBlock)
 	typ   reflect.Type // Go type of the value
-	ek    reflect.Kind // element kind (mkBlock)
 	sub   *imgType     // nested struct
 	el    *mop         // list element / map key slot op
 	val   *mop         // map value slot op
 	elay  *elemLay     // LIST / MAP element layout (nil: a list of sub's layout)
 	esize uintptr      // image stride of list items / map entries
-	nul   bool         // declared nullable
 }
 
 // stride is the image size of a list item or map entry.
@@ -331,16 +329,6 @@ func arrayElemID(id int) int {
 	return int(arrayElemKind(byte(id)))
 }
 
-func isScalarKind(k reflect.Kind) bool {
-	switch k {
-	case reflect.Bool, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int,
-		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uint,
-		reflect.Float32, reflect.Float64:
-		return true
-	}
-	return false
-}
-
 // placer hands out image bytes for values that do not stay at their Go
 // offset: the extras after a struct's Go bytes, or an element slot.
 type placer struct{ next uintptr }
@@ -520,7 +508,7 @@ func mergeRuns(t reflect.Type, b []span) []span {
 // fieldOp describes a struct field of Go type gt declared as dt at Go
 // offset off; values that do not fit their Go bytes go to the extras.
 func (c *Context) fieldOp(gt reflect.Type, dt *dtype, off uintptr, ex *placer) (*mop, error) {
-	o := &mop{g: off, m: off, aux: noOff, pres: noOff, typ: gt, gsz: gt.Size(), nul: dt.nullable}
+	o := &mop{g: off, m: off, aux: noOff, pres: noOff, typ: gt, gsz: gt.Size()}
 	needPres := func() {
 		if dt.nullable {
 			o.pres = ex.take(1, 1)
@@ -598,7 +586,7 @@ func (c *Context) fieldOp(gt reflect.Type, dt *dtype, off uintptr, ex *placer) (
 			return o, nil
 		}
 	}
-	return nil, fmt.Errorf("Go type %s has no memory form", gt)
+	return nil, fmt.Errorf("the Go type %s has no memory form", gt)
 }
 
 // structImage is the image of a registered struct type used by a field
@@ -625,7 +613,7 @@ func (c *Context) structImage(gt reflect.Type, dt *dtype) (*imgType, error) {
 func (c *Context) sliceOp(o *mop, gt reflect.Type, dt *dtype) error {
 	et := gt.Elem()
 	if et.Kind() == reflect.Uint8 && dt.id == TypeBinary {
-		o.k, o.form, o.ew, o.ek = mkBlock, C.WIRE_MEM_BYTES|C.WIRE_MEM_LEN64, 1, reflect.Uint8
+		o.k, o.form, o.ew = mkBlock, C.WIRE_MEM_BYTES|C.WIRE_MEM_LEN64, 1
 		return nil
 	}
 	var eid int
@@ -642,7 +630,7 @@ func (c *Context) sliceOp(o *mop, gt reflect.Type, dt *dtype) error {
 		if wc != gc || w != et.Size() {
 			return fmt.Errorf("a %s holds elements of another width or kind than %s", gt, TypeName(eid))
 		}
-		o.k, o.form, o.ew, o.ek = mkBlock, C.WIRE_MEM_ARRAY|C.WIRE_MEM_LEN64, et.Size(), et.Kind()
+		o.k, o.form, o.ew = mkBlock, C.WIRE_MEM_ARRAY|C.WIRE_MEM_LEN64, et.Size()
 		return nil
 	}
 	if arrayElemID(dt.id) != 0 {
@@ -717,7 +705,7 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 	if dt == nil {
 		return nil, 0, fmt.Errorf("no declared element type")
 	}
-	o := &mop{aux: noOff, pres: noOff, typ: gt, gsz: gt.Size(), nul: dt.nullable}
+	o := &mop{aux: noOff, pres: noOff, typ: gt, gsz: gt.Size()}
 	p := &placer{}
 	if f := memForm(gt); f != 0 {
 		o.k, o.form = mkScalar, f
@@ -784,7 +772,7 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 			return o, 16, nil
 		}
 	}
-	return nil, 0, fmt.Errorf("Go type %s has no memory form", gt)
+	return nil, 0, fmt.Errorf("the Go type %s has no memory form", gt)
 }
 
 // ---------------------------------------------------------------------------
@@ -806,8 +794,7 @@ func memTable(root *imgType) []uint32 {
 	row := func(o *mop, field uint32, elem uint32) []uint32 {
 		return []uint32{C.WIRE_MEM_ROW_FIELD, field, o.form, off32(o.m), off32(o.aux), off32(o.pres), elem, 0}
 	}
-	var elemOf func(o *mop) uint32
-	elemOf = func(o *mop) uint32 {
+	elemOf := func(o *mop) uint32 {
 		switch o.k {
 		case mkStruct, mkBox, mkPtr:
 			return visit(o.sub)

@@ -151,6 +151,15 @@ func TestMemCodecChoice(t *testing.T) {
 	if got := c.memCodec(memAll{}); got != "layout" {
 		t.Fatal(got)
 	}
+	// unexported fields are not part of the image: decoding leaves them
+	b, err := c.Marshal(memValue())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := memAll{private: 7}
+	if err := c.Unmarshal(b, &back); err != nil || back.private != 7 || back.I32 != math.MinInt32 {
+		t.Fatalf("private %d, I32 %d, %v", back.private, back.I32, err)
+	}
 	bc, _ := benchRuntimes(t)
 	defer bc.Close()
 	for _, bt := range benchTypes {
@@ -175,7 +184,7 @@ func TestMemTapeFallback(t *testing.T) {
 		v    any
 		want string
 	}{
-		{withAny{}, "Go type interface {} has no memory form"},
+		{withAny{}, "the Go type interface {} has no memory form"},
 		{withArray{}, "has no memory form"},
 		{withSet{}, "has no memory form"},
 		{withAnyList{}, "has no memory form"},
