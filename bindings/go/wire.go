@@ -8,10 +8,12 @@
 // with RegisterStruct, described by `wire:"name,nullable,ref"` tags or
 // matched by name to types loaded from a Fory IDL (FDL) schema
 // (Context.LoadSchema). A whole message is converted with one cgo call in
-// each direction, through libwire's direct tape codec; registered structs
-// go through a per-type plan of field offsets (plan.go, README.md). The
-// Document API (Doc, Node) gives node-level access with explicit type ids
-// and wire choices.
+// each direction: registered structs through libwire's compiled codecs
+// (wire_mem_*) over an image of the Go struct in C memory (mem.go), other
+// values through libwire's direct tape codec (plan.go, marshal.go,
+// unmarshal.go); README.md says which path a type takes. The Document API
+// (Doc, Node) gives node-level access with explicit type ids and wire
+// choices.
 package wire
 
 /*
