@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "9163a090192349f6e881e94759a45b05a3269af401dd3d33b658e740a4b49c2d"
+const csrcDigest = "4f5008dfb50875c21514b5c81b96ff76d621fa5d2036c104089a657b77b6976e"
