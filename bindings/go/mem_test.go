@@ -707,3 +707,27 @@ func TestMemPeerTakesTape(t *testing.T) {
 		t.Fatalf("libwire read %+v", ours)
 	}
 }
+
+// Unmarshal of a null root into a registered struct sets the zero value,
+// as before the compiled codecs; a payload of another type is an error.
+func TestMemNullAndOtherRoots(t *testing.T) {
+	c, _ := benchRuntimes(t)
+	defer c.Close()
+	null, _ := c.Marshal(nil)
+	n := *benchNumeric()
+	if err := c.Unmarshal(null, &n); err != nil || n != (NumericStruct{}) {
+		t.Fatalf("%+v %v", n, err)
+	}
+	nb, _ := c.Marshal(benchNumeric())
+	var s Sample
+	if err := c.Unmarshal(nb, &s); err == nil {
+		t.Fatal("a NumericStruct decoded into a Sample")
+	}
+	lst, _ := c.Marshal([]any{int64(1)})
+	if err := c.Unmarshal(lst, &n); err == nil {
+		t.Fatal("a list decoded into a NumericStruct")
+	}
+	if err := c.Unmarshal(nb, &n); err != nil || n != *benchNumeric() {
+		t.Fatalf("%+v %v", n, err)
+	}
+}

@@ -279,14 +279,17 @@ func (d *mdec) mapFrom(o *mop, m, gv unsafe.Pointer) error {
 // memUnmarshal decodes data (one root of the registered struct of r) into
 // the Go struct at gp. fallback is true when the compiled codec cannot hold
 // what the payload says (a shared list or string under reference
-// tracking: WIRE_E_UNSUPPORTED), and the tape path should read it.
+// tracking: WIRE_E_UNSUPPORTED; a null root), and the tape path should
+// read it.
 func (c *Context) memUnmarshal(r *memRoot, data []byte, gp unsafe.Pointer) (fallback bool, err error) {
 	var p *C.uint8_t
 	if len(data) > 0 {
 		p = (*C.uint8_t)(unsafe.Pointer(&data[0]))
 	}
 	if st := C.wirego_mem_decode(C.uintptr_t(uintptr(unsafe.Pointer(c.s))), C.uint32_t(r.layout), C.uint32_t(r.t.size), p, C.size_t(len(data))); st != 0 {
-		if st == C.WIRE_E_UNSUPPORTED {
+		if st == C.WIRE_E_UNSUPPORTED || (len(data) >= 2 && data[1] == 0xFD) {
+			// a shared list or string under reference tracking, or a null
+			// root (Unmarshal sets the zero value): the tape path reads it
 			C.wire_ctx_clear_error(c.ctx())
 			return true, nil
 		}
