@@ -731,3 +731,56 @@ func TestMemNullAndOtherRoots(t *testing.T) {
 		t.Fatalf("%+v %v", n, err)
 	}
 }
+
+// Fory Go with reference tracking (compatible mode): a struct pointer
+// shared by two fields is written once and referenced; libwire's compiled
+// codec reads it back as one Go object, and Fory Go reads libwire's bytes
+// (libwire declares the pointer fields untracked unless tagged ref or
+// WithPeer(PeerGo) is set, so it writes the pointee twice, as the tape path
+// does).
+type refShare struct {
+	A []string
+	P *Line
+	Q *Line
+}
+
+func TestMemRefInteropForyGo(t *testing.T) {
+	f := newFory(true, true)
+	if err := f.RegisterStruct(refShare{}, 991); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.RegisterStruct(Line{}, 992); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := NewContext(WithRefTracking(true), WithCompatible(true))
+	defer c.Close()
+	c.RegisterStructID(992, Line{})
+	c.RegisterStructID(991, refShare{})
+	if got := c.memCodec(refShare{}); got != "layout" {
+		t.Fatal(got)
+	}
+	ln := &Line{"s", 1}
+	v := &refShare{A: []string{"x"}, P: ln, Q: ln}
+	theirs, err := f.Serialize(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back refShare
+	if err := c.Unmarshal(theirs, &back); err != nil {
+		t.Fatalf("libwire reads Fory Go's %x: %v", theirs, err)
+	}
+	if back.P == nil || back.P != back.Q || *back.P != *ln || len(back.A) != 1 {
+		t.Fatalf("libwire read %+v", back)
+	}
+	mine, err := c.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fback refShare
+	if err := f.Deserialize(mine, &fback); err != nil {
+		t.Fatalf("Fory Go reads libwire's %x: %v", mine, err)
+	}
+	if fback.P == nil || *fback.P != *ln || fback.Q == nil || *fback.Q != *ln {
+		t.Fatalf("Fory Go read %+v", fback)
+	}
+}
