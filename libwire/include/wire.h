@@ -912,7 +912,9 @@ enum {
   WIRE_MEM_TIMESTAMP = 22, /* wire_mem_time: seconds since the epoch */
   WIRE_MEM_DURATION = 23,  /* wire_mem_time */
   WIRE_MEM_DECIMAL = 24, /* wire_mem_decimal */
-  WIRE_MEM_UNION = 25    /* reserved: unions have no memory form yet */
+  WIRE_MEM_UNION = 25    /* a union: the case id (uint32_t) at aux, the
+                            cases laid out by union layout `elem` from
+                            offset */
 };
 /* Form flags (or-ed into the form). */
 #define WIRE_MEM_LEN64 0x100u   /* length / count at aux is uint64_t, not
@@ -938,7 +940,13 @@ typedef struct {
 } wire_mem_decimal;
 
 /* A new layout of registered struct `type` (or WIRE_MEM_ELEMENT) whose
- * values are `size` bytes (the stride in lists). */
+ * values are `size` bytes (the stride in lists). A layout of a registered
+ * union binds its cases: field = the case's index in declaration order,
+ * offsets from where the union's memory starts (a case of struct type
+ * inline or by pointer; a union case of union type has no memory form). A
+ * case without a row cannot be written; read, its value is dropped and its
+ * case id kept. Union layouts are used by WIRE_MEM_UNION rows only, never
+ * as a root. */
 WIRE_API int32_t wire_mem_layout_new(wire_ctx *ctx, uint32_t type,
                                      uint32_t size, uint32_t *out_layout);
 /* Binds field `field` (index in declaration order; slot 0/1 of an element

@@ -35,6 +35,22 @@ void wire__sb_cat(sb *d, const sb *s) {
 
 /* C name of a type: <prefix>_<name>, or <prefix>_<namespace>_<name> when
  * another type has the same name. */
+/* A member name for a schema name: a C keyword gets a trailing '_'. */
+const char *wire__gen_member(const char *name, char *buf, size_t cap) {
+  static const char *const kw[] = {
+      "auto", "break", "case", "char", "const", "continue", "default", "do",
+      "double", "else", "enum", "extern", "float", "for", "goto", "if",
+      "inline", "int", "long", "register", "restrict", "return", "short",
+      "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+      "unsigned", "void", "volatile", "while", "bool", "true", "false"};
+  for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
+    if (!strcmp(name, kw[i])) {
+      snprintf(buf, cap, "%s_", name);
+      return buf;
+    }
+  return name;
+}
+
 void wire__gen_cname(const gen *g, uint32_t ti, char *out, size_t cap) {
   const wire_utype *t = &g->r->types[ti];
   const char *n = t->name;
@@ -123,7 +139,7 @@ static bool supported(const gen *g, const wire_ftype *f) {
   if (!f) return false;
   uint8_t k = wire__gen_kind_of(g, f);
   if (k == WIRE_KIND_ENUM) return true;
-  if (k == WIRE_KIND_STRUCT) return g->ok[f->user];
+  if (k == WIRE_KIND_STRUCT || k == WIRE_KIND_UNION) return g->ok[f->user];
   if (k) return false;
   uint8_t t = f->type_id;
   if (prim_ctype(t) || t == WIRE_T_STRING || t == WIRE_T_BINARY || wire__gen_dense_elem(t))
@@ -134,6 +150,7 @@ static bool supported(const gen *g, const wire_ftype *f) {
 }
 
 static void emit_struct(gen *g, uint32_t ti);
+static void emit_union(gen *g, uint32_t ti);
 
 static void member(char *out, size_t cap, const char *path, const char *m) {
   if (!*path) snprintf(out, cap, "%s", m);
@@ -155,6 +172,12 @@ static void row(sb *out, uint32_t slot, const vinfo *v, const char *S,
     member(m, sizeof m, path, "items");
     snprintf(off, sizeof off, "offsetof(%s, %s)", S, m);
     member(m, sizeof m, path, "count");
+    snprintf(aux, sizeof aux, "offsetof(%s, %s)", S, m);
+  } else if (v->shape == 3) {
+    /* a union: the struct holding it, and its case id */
+    if (*path) snprintf(off, sizeof off, "offsetof(%s, %s)", S, path);
+    else snprintf(off, sizeof off, "0");
+    member(m, sizeof m, path, "case_id");
     snprintf(aux, sizeof aux, "offsetof(%s, %s)", S, m);
   } else {
     if (*path) snprintf(off, sizeof off, "offsetof(%s, %s)", S, path);
@@ -201,6 +224,15 @@ static void val(gen *g, const wire_ftype *f, vinfo *v) {
   if (k == WIRE_KIND_ENUM) {
     snprintf(v->ctype, sizeof v->ctype, "uint32_t");
     v->form = "WIRE_MEM_ENUM";
+    return;
+  }
+  if (k == WIRE_KIND_UNION) {
+    wire__gen_cname(g, f->user, nm, sizeof nm);
+    v->elem = g->layout_of[f->user];
+    if (g->state[f->user] == 0) emit_union(g, f->user);
+    snprintf(v->ctype, sizeof v->ctype, "struct %s", nm);
+    v->form = "WIRE_MEM_UNION";
+    v->shape = 3;
     return;
   }
   if (k == WIRE_KIND_STRUCT) {
@@ -302,17 +334,65 @@ static void emit_struct(gen *g, uint32_t ti) {
     vinfo v;
     val(g, f->type, &v);
     g->fv[ti][i] = vkeep(g, &v);
-    put(&body, "  %s %s;\n", v.ctype, f->name);
+    char mb[200];
+    const char *mn = wire__gen_member(f->name, mb, sizeof mb);
+    put(&body, "  %s %s;\n", v.ctype, mn);
     char fl[200];
     snprintf(fl, sizeof fl, "has_%s", f->name);
     if (v.flag) put(&body, "  uint8_t %s;\n", fl);
     char S[200];
     snprintf(S, sizeof S, "struct %s", nm);
-    row(rows, i, &v, S, f->name, fl);
+    row(rows, i, &v, S, mn, fl);
     members++;
   }
   if (!members) put(&body, "  uint8_t unused_;\n");
   put(&body, "};\n\n");
+  sb_cat(&g->h, &g->pre);
+  g->pre.len = 0;
+  sb_cat(&g->h, &body);
+  wire__free(g->ctx, body.p, body.cap);
+  g->state[ti] = 2;
+}
+
+/* A union: the case id beside a C union of the cases (struct cases by
+ * pointer, so that a union never needs a struct to be complete). */
+static void emit_union(gen *g, uint32_t ti) {
+  wire_utype *t = &g->r->types[ti];
+  g->state[ti] = 1;
+  char nm[160];
+  wire__gen_cname(g, ti, nm, sizeof nm);
+  sb body = {g->ctx, NULL, 0, 0, false};
+  sb *rows = &g->rows_of[ti];
+  char S[200];
+  snprintf(S, sizeof S, "struct %s", nm);
+  put(rows, "  /* %u: union %s */\n  WIRE_MEM_ROW_LAYOUT, %u, (uint32_t)sizeof(struct %s), 0, 0, 0, 0, 0,\n",
+      g->layout_of[ti], t->full_name, ti, nm);
+  put(&body, "/* union %s: case_id says which member of value holds the value */\n",
+      t->full_name);
+  for (uint32_t k = 0; k < t->ncases; k++)
+    put(&body, "#define %s_%s %uu\n", nm, t->cases[k].name, t->cases[k].case_id);
+  put(&body, "struct %s {\n  uint32_t case_id;\n  union {\n", nm);
+  for (uint32_t k = 0; k < t->ncases; k++) {
+    const wire_ftype *cf = t->cases[k].type;
+    vinfo v;
+    if (wire__gen_kind_of(g, cf) == WIRE_KIND_STRUCT) {
+      char cn[160];
+      memset(&v, 0, sizeof v);
+      wire__gen_cname(g, cf->user, cn, sizeof cn);
+      snprintf(v.ctype, sizeof v.ctype, "const struct %s *", cn);
+      v.form = "WIRE_MEM_STRUCT_PTR";
+      v.elem = g->layout_of[cf->user];
+    } else {
+      val(g, cf, &v);
+    }
+    char mb[200];
+    const char *mn = wire__gen_member(t->cases[k].name, mb, sizeof mb);
+    put(&body, "    %s %s;\n", v.ctype, mn);
+    char path[300];
+    snprintf(path, sizeof path, "value.%s", mn);
+    row(rows, k, &v, S, path, NULL);
+  }
+  put(&body, "  } value;\n};\n\n");
   sb_cat(&g->h, &g->pre);
   g->pre.len = 0;
   sb_cat(&g->h, &body);
@@ -404,10 +484,12 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
   memset(g.state, 0, nt);
   memset(g.rows_of, 0, nt * sizeof *g.rows_of);
   for (uint32_t i = 0; i < nt; i++) {
-    g.ok[i] = r->types[i].kind == WIRE_KIND_STRUCT;
+    g.ok[i] = r->types[i].kind == WIRE_KIND_STRUCT ||
+              (r->types[i].kind == WIRE_KIND_UNION && r->types[i].ncases);
     g.rows_of[i].ctx = ctx;
   }
-  /* structs whose non-nullable fields all have a memory form */
+  /* structs whose non-nullable fields all have a memory form; unions whose
+   * cases all have one (no union case of union type or of a named enum) */
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t i = 0; i < nt; i++) {
@@ -419,6 +501,15 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
           changed = true;
           break;
         }
+      for (uint32_t k = 0; k < t->ncases && g.ok[i]; k++) {
+        const wire_ftype *cf = t->cases[k].type;
+        uint8_t ck = wire__gen_kind_of(&g, cf);
+        if (!supported(&g, cf) || ck == WIRE_KIND_UNION ||
+            (ck == WIRE_KIND_ENUM && r->types[cf->user].by_name)) {
+          g.ok[i] = 0;
+          changed = true;
+        }
+      }
     }
   }
   for (uint32_t i = 0; i < nt; i++)
@@ -476,15 +567,18 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
     const wire_utype *t = &r->types[i];
     char nm[160];
     wire__gen_cname(&g, i, nm, sizeof nm);
-    if (t->kind == WIRE_KIND_UNION || t->kind == WIRE_KIND_EXT)
-      put(h, "/* %s %s: no memory form in this version (its fields are "
-             "left out) */\n", t->kind == WIRE_KIND_UNION ? "union" : "ext",
+    if ((t->kind == WIRE_KIND_UNION || t->kind == WIRE_KIND_EXT) && !g.ok[i])
+      put(h, "/* %s %s: no memory form in this version (fields of its type "
+             "are left out) */\n", t->kind == WIRE_KIND_UNION ? "union" : "ext",
           t->full_name);
     if (g.ok[i]) put(h, "typedef struct %s %s;\n", nm, nm);
   }
   put(h, "\n");
   for (uint32_t i = 0; i < nt; i++)
-    if (g.ok[i] && g.state[i] == 0) emit_struct(&g, i);
+    if (g.ok[i] && g.state[i] == 0) {
+      if (r->types[i].kind == WIRE_KIND_UNION) emit_union(&g, i);
+      else emit_struct(&g, i);
+    }
   wire__gen_code_prepare(&g);
   put(h, "/* Type and layout indexes in a context, set by %s_register. */\n"
          "typedef struct {\n  uint32_t type[%u];\n  uint32_t layout[%u];\n",
@@ -495,7 +589,7 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
          " * binds each message to its C struct. */\n"
          "int32_t %s_register(wire_ctx *ctx, %s_wire *w);\n\n", P, P);
   for (uint32_t i = 0; i < nt; i++) {
-    if (!g.ok[i]) continue;
+    if (!g.ok[i] || r->types[i].kind != WIRE_KIND_STRUCT) continue;
     char nm[160];
     wire__gen_cname(&g, i, nm, sizeof nm);
     put(h, "/* %s: encode one root value; *out is valid until the next wire_mem_*\n"

@@ -36,8 +36,9 @@ static void sl_compute(gen *g, uint8_t *ok, int mode) {
   uint32_t nt = g->r->ntypes;
   for (uint32_t i = 0; i < nt; i++) {
     const wire_utype *t = &g->r->types[i];
-    /* named structs in same-schema mode carry meta strings */
-    ok[i] = g->ok[i] && !(mode == 0 && t->by_name);
+    /* named structs in same-schema mode carry meta strings; unions go
+     * through the interpreter */
+    ok[i] = g->ok[i] && t->kind == WIRE_KIND_STRUCT && !(mode == 0 && t->by_name);
   }
   for (bool changed = true; changed;) {
     changed = false;
@@ -373,7 +374,8 @@ static void enc_fields(cg *x, uint32_t ti) {
         continue;
       }
       char X[200], has[200];
-      snprintf(X, sizeof X, "v->%s", fd->name);
+      char mb[200];
+      snprintf(X, sizeof X, "v->%s", wire__gen_member(fd->name, mb, sizeof mb));
       snprintf(has, sizeof has, "v->has_%s", fd->name);
       bool bounded = sum != 0;
       if (slot_flag(f)) {
@@ -686,7 +688,8 @@ static void dec_field(cg *x, uint32_t ti, uint32_t w, int d) {
     return;
   }
   char X[200], has[200];
-  snprintf(X, sizeof X, "v->%s", fd->name);
+  char mb[200];
+  snprintf(X, sizeof X, "v->%s", wire__gen_member(fd->name, mb, sizeof mb));
   snprintf(has, sizeof has, "v->has_%s", fd->name);
   if (slot_flag(f)) {
     if (!x->unchecked) { ind(c, d); put(c, "if (p >= end) return 0;\n"); }
@@ -1252,7 +1255,7 @@ void wire__gen_code_prepare(gen *g) {
     }
   }
   for (uint32_t i = 0; i < nt; i++)
-    if (g->ok[i] && wire__layout_of(ctx, i)) {
+    if (g->ok[i] && g->r->types[i].kind == WIRE_KIND_STRUCT && wire__layout_of(ctx, i)) {
       g->nomem = true;
       return;
     }
@@ -1266,7 +1269,7 @@ void wire__gen_code_tds(gen *g, sb *c) {
   if (!g->sl[0] || !g->sl[1]) return;
   /* the TypeDefs */
   for (uint32_t i = 0; i < nt; i++) {
-    if (!g->ok[i]) continue;
+    if (!g->ok[i] || g->r->types[i].kind != WIRE_KIND_STRUCT) continue;
     const uint8_t *td;
     uint32_t len;
     if (wire__layout_of(ctx, i) || wire__typedef_bytes(ctx, i, &td, &len)) {
@@ -1304,7 +1307,7 @@ void wire__gen_code_register(gen *g, sb *c) {
   const wire_registry *r = g->r;
   put(c, "  w->fast = 1;\n");
   for (uint32_t i = 0; i < r->ntypes; i++) {
-    if (!g->ok[i]) continue;
+    if (!g->ok[i] || g->r->types[i].kind != WIRE_KIND_STRUCT) continue;
     if (wire__layout_of(g->ctx, i)) {
       g->nomem = true;
       return;
@@ -1358,7 +1361,7 @@ void wire__gen_code(gen *g, sb *c) {
   /* per message: the straight-line codecs for the modes they cover, the
    * interpreter for the rest */
   for (uint32_t i = 0; i < nt; i++) {
-    if (!g->ok[i]) continue;
+    if (!g->ok[i] || g->r->types[i].kind != WIRE_KIND_STRUCT) continue;
     char nm[160];
     wire__gen_cname(g, i, nm, sizeof nm);
     uint32_t li = g->layout_of[i];

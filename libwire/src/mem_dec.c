@@ -63,6 +63,13 @@ static void zero_spec(const wire_mspec *s, uint8_t *base) {
 
 static void zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base);
 static void zero_any(mdec *x, const wire_mspec *s, uint8_t *base) {
+  if ((s->form & WIRE_MEM_F_MASK) == WIRE_MEM_UNION && s->elem < x->m->n) {
+    /* case id 0 with its value storage cleared */
+    if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
+    memset(base + s->aux, 0, 4);
+    memset(base + s->offset, 0, x->m->layouts[s->elem].size);
+    return;
+  }
   if ((s->form & WIRE_MEM_F_MASK) == WIRE_MEM_STRUCT &&
       s->elem < x->m->n) {
     if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
@@ -761,6 +768,70 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
   return true;
 }
 
+static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base);
+static bool dec_skip(mdec *x, const wire_mop *o);
+
+/* A union (R-UNION-2): the case id, then the case value as a full slot. A
+ * case the layout does not hold (or the schema does not list, R-UNION-3)
+ * is read and dropped: the case id is kept, the value storage cleared. */
+static bool dec_union(mdec *x, const wire_mop *o, uint8_t *base) {
+  wire_in *in = IN(x);
+  uint32_t id;
+  if (!wire__get_varu32(in, &id)) return false;
+  const wire_mlayout *ul = &x->m->layouts[o->elem];
+  uint8_t *vb = base + o->off;
+  memset(vb, 0, ul->size); /* (the case id may lie within) */
+  memcpy(base + o->aux, &id, 4);
+  const wire_mop *c = NULL;
+  for (uint32_t k = 0; k < ul->plan.nops && !c; k++)
+    if (ul->plan.ops[k].local == id) c = &ul->plan.ops[k];
+  if (!wire__dec_enter(&x->d)) return false;
+  bool okk;
+  if (!c || c->code == MOP_NONE) {
+    /* a slot of undeclared type */
+    static wire_ftype any_t = {WIRE_T_UNKNOWN, 1, 0, WIRE_NO_TYPE, NULL, NULL,
+                               NULL, NULL};
+    static const wire_lfield any_f = {NULL, 0, -1, &any_t, WIRE_NO_TYPE, 0, 0,
+                                      WIRE_FOP_SLOT};
+    wire_mop skip;
+    memset(&skip, 0, sizeof skip);
+    skip.code = MOP_SKIP;
+    skip.lf = &any_f;
+    okk = dec_skip(x, &skip);
+  } else if (c->fl & MF_META) {
+    okk = dec_field(x, c, vb); /* a struct: flag, type meta, body */
+  } else {
+    /* flag, then the case type's id (an enum's with its user id) */
+    const uint8_t *fs = in->p;
+    if (fs < in->end && (*fs == 0xFD || *fs == 0xFE)) {
+      okk = dec_field(x, c, vb);
+    } else {
+      int8_t f;
+      uint32_t rid;
+      okk = wire__dec_ref_flag(&x->d, true, &f, &rid);
+      if (okk && f == WIRE_REF_VALUE) x->d.nrefs++;
+      const uint8_t *ts = in->p;
+      uint8_t t;
+      okk = okk && wire__get_u8(in, &t);
+      if (okk && c->code == MOP_ENUM) {
+        uint32_t uid;
+        okk = t == WIRE_T_ENUM && wire__get_varu32(in, &uid) &&
+              uid == x->ctx->reg->types[c->ft->user].user_id;
+        if (!okk && !x->ctx->err_code)
+          dfail(x, WIRE_E_SCHEMA, ts, "union case value of another type than "
+                                      "the case's");
+      } else if (okk && t != c->ft->type_id) {
+        okk = dfail(x, WIRE_E_SCHEMA, ts, "union case value of another type "
+                                          "than the case's");
+      }
+      if (okk && (c->fl & MF_PRESENT)) vb[c->present] = 1;
+      okk = okk && dec_body(x, c, vb);
+    }
+  }
+  if (okk) x->d.depth--;
+  return okk;
+}
+
 static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
   wire_in *in = IN(x);
   uint8_t *p = base + o->off;
@@ -846,6 +917,7 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
   }
   case MOP_LIST: case MOP_PLIST: return dec_list(x, o, base);
   case MOP_MAP: return dec_map(x, o, base);
+  case MOP_UNION: return dec_union(x, o, base);
   case MOP_STRUCT: case MOP_STRUCT_PTR: {
     wire_mlayout *el = &x->m->layouts[o->elem];
     const wire_mplan *pp = &el->plan;
@@ -1108,6 +1180,8 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
     int32_t st = wire_mem_bind(ctx, layout);
     if (st) return st;
   }
+  if (ctx->reg->types[m->layouts[layout].type].kind != WIRE_KIND_STRUCT)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   mdec x;
   x.ctx = ctx;
   x.m = m;

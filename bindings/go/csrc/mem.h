@@ -42,6 +42,7 @@ enum {
   MOP_DURATION,
   MOP_DECIMAL,
   MOP_SKIP,     /* mapping: a writer's field the reader does not have */
+  MOP_UNION,    /* a union: case id at aux, the value at off (layout elem) */
 };
 
 /* mop.fl */

@@ -384,6 +384,47 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
   return true;
 }
 
+/* The type meta of a union case value of op c (not a struct: those have
+ * their own): its declared type's id, an enum's user id after it. */
+static bool enc_case_meta(menc *e, const wire_mop *c) {
+  if (!room(e, 6)) return false;
+  uint8_t *q = e->b->p + e->b->len;
+  const wire_ftype *f = c->ft;
+  if (c->code == MOP_ENUM) {
+    *q++ = WIRE_T_ENUM;
+    q = put_varu32(q, e->ctx->reg->types[f->user].user_id);
+  } else {
+    *q++ = f->type_id;
+  }
+  e->b->len = (size_t)(q - e->b->p);
+  return true;
+}
+
+/* A union (R-UNION-2): the case id, then the case value as a full slot. */
+static bool enc_union(menc *e, const wire_mop *o, const uint8_t *base) {
+  uint32_t id;
+  memcpy(&id, base + o->aux, 4);
+  const wire_mlayout *ul = &e->m->layouts[o->elem];
+  const wire_mop *c = NULL;
+  for (uint32_t k = 0; k < ul->plan.nops && !c; k++)
+    if (ul->plan.ops[k].local == id) c = &ul->plan.ops[k];
+  if (!c || c->code == MOP_NONE)
+    return efail(e, WIRE_E_ENCODE, "union case not bound to memory");
+  if (!room(e, 5)) return false;
+  uint8_t *q = put_varu32(e->b->p + e->b->len, id);
+  e->b->len = (size_t)(q - e->b->p);
+  const uint8_t *vb = base + o->off;
+  bool body;
+  if (!enc_flag(e, c, vb, &body)) return false;
+  if (!body) return true;
+  if (c->fl & MF_META) {
+    if (!enc_meta(e, &e->m->layouts[c->elem])) return false;
+  } else if (!enc_case_meta(e, c)) {
+    return false;
+  }
+  return enc_body(e, c, vb);
+}
+
 static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
   if (!room(e, 16)) return false;
   const uint8_t *p = base + o->off;
@@ -447,6 +488,12 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
     return enc_list(e, o, base);
   case MOP_MAP:
     return enc_map(e, o, base);
+  case MOP_UNION:
+    if (WIRE_UNLIKELY(++e->depth > e->ctx->max_depth))
+      return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+    if (!enc_union(e, o, base)) return false;
+    e->depth--;
+    return true;
   case MOP_STRUCT:
     return enc_struct_body(e, &e->m->layouts[o->elem], p);
   case MOP_STRUCT_PTR: {
@@ -591,6 +638,8 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
     l = &m->layouts[layout];
   }
   if (!value) return wire__fail(ctx, WIRE_E_ARG, 0, "no value");
+  if (ctx->reg->types[l->type].kind != WIRE_KIND_STRUCT)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   menc e = {ctx, m, b, 0};
   if (++m->gen == 0) {
     memset(m->td_gen, 0, m->ntd * sizeof *m->td_gen);

@@ -63,9 +63,10 @@ int32_t wire_mem_layout_new(wire_ctx *ctx, uint32_t type, uint32_t size,
   if (!m) return WIRE_E_NOMEM;
   if (type != WIRE_MEM_ELEMENT) {
     if (!ctx->reg || type >= ctx->reg->ntypes ||
-        ctx->reg->types[type].kind != WIRE_KIND_STRUCT)
+        (ctx->reg->types[type].kind != WIRE_KIND_STRUCT &&
+         ctx->reg->types[type].kind != WIRE_KIND_UNION))
       return wire__fail(ctx, WIRE_E_ARG, 0, "type %u is not a registered "
-                        "struct", type);
+                        "struct or union", type);
   }
   if (m->n >= 1u << 24)
     return wire__fail(ctx, WIRE_E_LIMIT, 0, "too many layouts");
@@ -90,12 +91,13 @@ int32_t wire_mem_layout_field(wire_ctx *ctx, uint32_t layout, uint32_t field,
   if (l->bound || l->binding)
     return wire__fail(ctx, WIRE_E_STATE, 0, "layout %u is bound", layout);
   uint32_t f = form & WIRE_MEM_F_MASK;
-  if (f < WIRE_MEM_I8 || f > WIRE_MEM_DECIMAL ||
+  if (f < WIRE_MEM_I8 || f > WIRE_MEM_UNION ||
       (form & ~(WIRE_MEM_F_MASK | WIRE_MEM_LEN64 | WIRE_MEM_STR_TAGGED)) ||
       ((form & WIRE_MEM_STR_TAGGED) && f != WIRE_MEM_STR))
     return wire__fail(ctx, WIRE_E_ARG, 0, "form 0x%x", form);
-  if (l->type == WIRE_MEM_ELEMENT ? field > 1
-                                  : field >= ctx->reg->types[l->type].nfields)
+  const wire_utype *lt = l->type == WIRE_MEM_ELEMENT ? NULL : &ctx->reg->types[l->type];
+  if (!lt ? field > 1
+          : field >= (lt->kind == WIRE_KIND_UNION ? lt->ncases : lt->nfields))
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u has no field %u", layout,
                       field);
   for (uint32_t i = 0; i < l->nspecs; i++)
@@ -124,7 +126,8 @@ int32_t wire_mem_layout_table(wire_ctx *ctx, const uint32_t *rows,
       uint32_t f = r[2] & WIRE_MEM_F_MASK;
       uint32_t elem = r[6];
       if ((f == WIRE_MEM_STRUCT || f == WIRE_MEM_STRUCT_PTR ||
-           f == WIRE_MEM_LIST || f == WIRE_MEM_MAP) && elem != WIRE_MEM_NONE)
+           f == WIRE_MEM_LIST || f == WIRE_MEM_MAP || f == WIRE_MEM_UNION) &&
+          elem != WIRE_MEM_NONE)
         elem += first;
       st = wire_mem_layout_field(ctx, cur, r[1], r[2], r[3], r[4], r[5], elem);
     } else {
@@ -191,8 +194,18 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
     o->code = MOP_ENUM;
     return WIRE_OK;
   }
-  if (uk) return encoder ? cfail(ctx, li, s, "unions and ext values have no "
-                                            "memory form yet")
+  if (uk == WIRE_KIND_UNION) {
+    if (form != WIRE_MEM_UNION || s->aux == WIRE_MEM_NONE) return WIRE_E_SCHEMA;
+    if (s->elem >= m->n || m->layouts[s->elem].type != wf->user)
+      return encoder ? cfail(ctx, li, s, "union layout of another type")
+                     : WIRE_E_SCHEMA;
+    int32_t st = bind_layout(ctx, s->elem);
+    if (st) return st;
+    o->code = MOP_UNION;
+    return WIRE_OK;
+  }
+  if (uk) return encoder ? cfail(ctx, li, s, "ext values have no memory "
+                                            "form yet")
                          : WIRE_E_SCHEMA;
   if (is_int_wt(wt)) {
     if (!is_int_form(form)) return WIRE_E_SCHEMA;
@@ -450,13 +463,61 @@ static int32_t bind_struct(wire_ctx *ctx, uint32_t li) {
   return WIRE_OK;
 }
 
+/* A union layout: one op per case (in declaration order, the case id in
+ * `local`), each a full slot (R-UNION-2): always a flag, the case value's
+ * type meta (written by the codecs: a struct's, or the case type's id),
+ * its body. A case without a row is MOP_NONE. */
+static int32_t bind_union(wire_ctx *ctx, uint32_t li) {
+  wire_mem *m = ctx->mem;
+  const wire_utype *t = &ctx->reg->types[m->layouts[li].type];
+  uint32_t n = t->ncases;
+  wire_mop *ops = wire__arena_alloc(&m->arena, (n + 1) * sizeof *ops);
+  if (!ops) return nomem(ctx);
+  for (uint32_t k = 0; k < n; k++) {
+    const wire_ftype *cf = t->cases[k].type;
+    const wire_mspec *s = wire__mem_spec_of(&m->layouts[li], k);
+    wire_mop *o = &ops[k];
+    memset(o, 0, sizeof *o);
+    if (s) {
+      int32_t st = wire__mem_compile_value(ctx, li, cf, cf, s, o, true);
+      if (st == WIRE_E_SCHEMA)
+        return cfail(ctx, li, s, "the form cannot carry the case's type");
+      if (st) return st;
+      if (o->code == MOP_UNION)
+        return cfail(ctx, li, s, "a union case of union type");
+      uint8_t uk = user_kind(ctx, cf);
+      if (uk == WIRE_KIND_ENUM && ctx->reg->types[cf->user].by_name)
+        return cfail(ctx, li, s, "a union case of a named enum has no memory "
+                                 "form yet");
+    } else {
+      o->code = MOP_NONE;
+      o->wt = cf->type_id;
+      o->ft = cf;
+    }
+    o->ft = cf;
+    o->local = t->cases[k].case_id;
+    o->fl |= MF_FLAG | MF_REF;
+    if (o->code == MOP_STRUCT || o->code == MOP_STRUCT_PTR) o->fl |= MF_META;
+    if (ctx->ref_tracking &&
+        (wire__pol_trackable(o->wt) || o->code == MOP_STRUCT ||
+         o->code == MOP_STRUCT_PTR))
+      o->fl |= MF_TRACK;
+  }
+  wire_mlayout *l = &m->layouts[li];
+  l->plan.ops = ops;
+  l->plan.nops = n;
+  return WIRE_OK;
+}
+
 static int32_t bind_layout(wire_ctx *ctx, uint32_t li) {
   wire_mem *m = ctx->mem;
   wire_mlayout *l = &m->layouts[li];
   if (l->bound || l->binding) return WIRE_OK;
   l->binding = true;
   int32_t st = WIRE_OK;
-  if (l->type != WIRE_MEM_ELEMENT) st = bind_struct(ctx, li);
+  if (l->type != WIRE_MEM_ELEMENT)
+    st = ctx->reg->types[l->type].kind == WIRE_KIND_UNION ? bind_union(ctx, li)
+                                                          : bind_struct(ctx, li);
   l = &m->layouts[li];
   l->binding = false;
   if (st == WIRE_OK) l->bound = true;

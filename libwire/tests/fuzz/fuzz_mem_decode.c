@@ -34,7 +34,10 @@ static const char schema[] =
     "  map<string, int32> m = 20; array<int32> arr = 21; list<int64> li = 22;\n"
     "  optional string os = 23; optional int32 oi = 24; date d = 25;\n"
     "  timestamp ts = 26; decimal dec = 27; Inner rin = 28 [ref = true];\n"
+    "  U u = 29; list<U> us = 30;\n"
     "}\n"
+    "union U [id=104] { string name = 1; int32 n = 2; Inner in = 3;\n"
+    "  list<string> tags = 4; E e = 5; float64 unbound = 6; }\n"
     "message Holder [id=103] { list<Outer> outers = 1; }\n";
 
 typedef struct { const uint8_t *p; uint32_t n; } span;
@@ -45,6 +48,10 @@ typedef struct {
   uint8_t has_o;
 } inner_t;
 typedef struct { span k; int32_t v; } entry_t;
+typedef struct {
+  uint32_t id;
+  union { span name; int32_t n; const inner_t *in; struct { const span *p; uint32_t n; } tags; uint32_t e; } v;
+} u_t;
 typedef struct {
   uint8_t b;
   int8_t i8;
@@ -79,11 +86,14 @@ typedef struct {
   wire_mem_time ts;
   wire_mem_decimal dec;
   const inner_t *rin;
+  u_t u;
+  const u_t *us;
+  uint32_t n_us;
 } outer_t;
 typedef struct { const outer_t *items; uint32_t n; } holder_t;
 
 typedef struct {
-  uint32_t inner, outer, holder, str, entry;
+  uint32_t inner, outer, holder, str, entry, u, uel;
 } layouts;
 
 #define N WIRE_MEM_NONE
@@ -96,12 +106,13 @@ static int tagged;
 #define STRF (WIRE_MEM_STR | (tagged ? WIRE_MEM_STR_TAGGED : 0))
 
 static int setup(wire_ctx *ctx, layouts *L) {
-  uint32_t ti, to, th;
+  uint32_t ti, to, th, tu;
   if (wire_schema_load_fdl(ctx, schema, sizeof schema - 1, "fz.fdl") ||
       wire_schema_finish(ctx) ||
       wire_schema_find_type(ctx, "fz.Inner", 8, &ti) ||
       wire_schema_find_type(ctx, "fz.Outer", 8, &to) ||
-      wire_schema_find_type(ctx, "fz.Holder", 9, &th))
+      wire_schema_find_type(ctx, "fz.Holder", 9, &th) ||
+      wire_schema_find_type(ctx, "fz.U", 4, &tu))
     return -1;
   int32_t st = 0;
   st |= wire_mem_layout_new(ctx, ti, sizeof(inner_t), &L->inner);
@@ -109,7 +120,15 @@ static int setup(wire_ctx *ctx, layouts *L) {
   st |= wire_mem_layout_new(ctx, th, sizeof(holder_t), &L->holder);
   st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(span), &L->str);
   st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(entry_t), &L->entry);
+  st |= wire_mem_layout_new(ctx, tu, sizeof(u_t), &L->u);
+  st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(u_t), &L->uel);
   if (st) return -1;
+  F(L->u, 0, STRF, O(u_t, v.name.p), O(u_t, v.name.n), N, N);
+  F(L->u, 1, WIRE_MEM_I32, O(u_t, v.n), N, N, N);
+  F(L->u, 2, WIRE_MEM_STRUCT_PTR, O(u_t, v.in), N, N, L->inner);
+  F(L->u, 3, WIRE_MEM_LIST, O(u_t, v.tags.p), O(u_t, v.tags.n), N, L->str);
+  F(L->u, 4, WIRE_MEM_ENUM, O(u_t, v.e), N, N, N);
+  F(L->uel, 0, WIRE_MEM_UNION, 0, O(u_t, id), N, L->u);
   F(L->inner, 0, WIRE_MEM_I32, O(inner_t, a), N, N, N);
   F(L->inner, 1, STRF, O(inner_t, s.p), O(inner_t, s.n), N, N);
   F(L->inner, 2, WIRE_MEM_I64, O(inner_t, o), N, O(inner_t, has_o), N);
@@ -145,6 +164,8 @@ static int setup(wire_ctx *ctx, layouts *L) {
   F(o, 25, WIRE_MEM_TIMESTAMP, O(outer_t, ts), N, N, N);
   F(o, 26, WIRE_MEM_DECIMAL, O(outer_t, dec), N, N, N);
   F(o, 27, WIRE_MEM_STRUCT_PTR, O(outer_t, rin), N, N, L->inner);
+  F(o, 28, WIRE_MEM_UNION, O(outer_t, u), O(outer_t, u.id), N, L->u);
+  F(o, 29, WIRE_MEM_LIST, O(outer_t, us), O(outer_t, n_us), N, L->uel);
   F(L->holder, 0, WIRE_MEM_LIST, O(holder_t, items), O(holder_t, n), N, L->outer);
   return st ? -1 : 0;
 }
@@ -167,6 +188,14 @@ static void check_outer(const outer_t *v) {
   check_inner(&v->inner);
   if (v->pin) check_inner(v->pin);
   if (v->rin) check_inner(v->rin);
+  for (uint32_t i = 0; i <= v->n_us; i++) {
+    const u_t *u = i < v->n_us ? &v->us[i] : &v->u;
+    if (u->id == 1) check_span(u->v.name.p, slen(u->v.name.n));
+    if (u->id == 3 && u->v.in) check_inner(u->v.in);
+    if (u->id == 4)
+      for (uint32_t k = 0; k < u->v.tags.n; k++)
+        check_span(u->v.tags.p[k].p, slen(u->v.tags.p[k].n));
+  }
   for (uint32_t i = 0; i < v->n_names; i++)
     check_span(v->names[i].p, slen(v->names[i].n));
   for (uint32_t i = 0; i < v->n_items; i++) check_inner(&v->items[i]);
@@ -268,6 +297,14 @@ int main(int argc, char **argv) {
   o.d = 19000; o.ts = (wire_mem_time){1700000000, 500, 0};
   o.dec = (wire_mem_decimal){mag, 2, 2, 1, 0};
   o.rin = &in1;
+  static const span utags[] = {{(const uint8_t *)"t", 1}};
+  u_t us[3];
+  memset(us, 0, sizeof us);
+  us[0].id = 3; us[0].v.in = &in1;
+  us[1].id = 4; us[1].v.tags.p = utags; us[1].v.tags.n = 1;
+  us[2].id = 5; us[2].v.e = 1;
+  o.u.id = 2; o.u.v.n = -77;
+  o.us = us; o.n_us = 3;
   holder_t h = {&o, 1};
   int k = 0;
   for (int mode = 0; mode < 32; mode++) {

@@ -49,15 +49,30 @@ def parse_header(text):
         name = m.group(3) or ("struct " + m.group(1))
         if m.group(1):
             name = "struct " + m.group(1)
-        members = []
+        members, cases, in_union = [], [], False
         for line in m.group(2).split("\n"):
             line = line.strip()
             if not line or line.startswith("/*"):
                 continue
+            if line == "union {":
+                in_union = True
+                continue
+            if in_union and line.startswith("}"):
+                in_union = False
+                members.append(("union", "value"))
+                continue
             mm = re.match(r"(.*?)\s*(\w+);$", line)
             if mm:
-                members.append((mm.group(1).strip(), mm.group(2)))
+                (cases if in_union else members).append(
+                    (mm.group(1).strip(), mm.group(2)))
         types[name] = members
+        if cases:
+            # a union: its cases by id ("#define <name>_<case> <id>u")
+            short = name[len("struct "):]
+            ids = dict((mc.group(1), int(mc.group(2))) for mc in re.finditer(
+                r"#define %s_(\w+) (\d+)u" % re.escape(short), text))
+            types[name + "#cases"] = dict(
+                (ids.get(n.rstrip("_"), ids.get(n)), (t, n)) for t, n in cases)
     return types
 
 
@@ -181,6 +196,15 @@ class Gen:
             return "{(%s const[]){%s}, %d}" % (item, ", ".join(elems), len(body))
         if kind == "set":
             return self.value(ctype, {"list": body})
+        if kind == "union":
+            cases = self.types.get(ctype + "#cases")
+            if not cases:
+                raise Unsupported("union in a " + ctype)
+            if body["case"] not in cases:
+                raise Unsupported("union case %s without a C member" % body["case"])
+            ct, cn = cases[body["case"]]
+            return "{.case_id = %du, .value.%s = %s}" % (
+                body["case"], cn, self.value(ct, body["value"]))
         if kind == "map":
             if not self.is_seq(ctype):
                 raise Unsupported("map in a " + ctype)
@@ -231,10 +255,12 @@ class Gen:
         names = [n for _, n in members]
         parts = []
         for fname, fv in fields.items():
+            flag = "has_" + fname
+            if fname not in names and fname + "_" in names:
+                fname += "_"  # a C keyword
             if fname not in names:
                 raise Unsupported("field %s has no C member" % fname)
             ctype = [t for t, n in members if n == fname][0]
-            flag = "has_" + fname
             if "null" in fv and flag in names:
                 parts.append(".%s = 0" % flag)
                 continue
