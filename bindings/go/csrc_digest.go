@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "4f5008dfb50875c21514b5c81b96ff76d621fa5d2036c104089a657b77b6976e"
+const csrcDigest = "d6c63ccd64b843bc862630ff96703f8ef741916e3793dedb7f8ad71a7b3f33bd"
