@@ -19,11 +19,14 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"text/tabwriter"
 	"time"
+	"unsafe"
 
 	"github.com/apache/fory/go/fory"
 )
@@ -316,10 +319,18 @@ func BenchmarkInterleaved(b *testing.B) {
 		fmt.Fprintf(w, "%s\tdec\t%.0f\t%.0f\t%.2f\t\t\t\t\n", wl.name, ln, fn, r)
 		lines = append(lines, fmt.Sprintf("BENCH go %s dec ratio=%.2f", wl.name, r))
 	}
+	// What one empty cgo call costs next to Fory Go's whole NumericStruct
+	// encode, under the same load (every libwire message pays one call).
+	var nb []byte
+	numeric := benchNumeric()
+	cn, fn, r := interleave(rounds, cgoNoop, func() { nb, _ = f.Serialize(numeric) })
+	fmt.Fprintf(w, "cgo call\t(empty)\t%.0f\t%.0f\t%.2f\t\t\t\t\n", cn, fn, r)
+	_ = nb
 	w.Flush()
 	for _, l := range lines {
 		fmt.Println(l)
 	}
+	fmt.Printf("INFO go empty cgo call / fory-go NumericStruct enc ratio=%.2f (%.0f ns / %.0f ns)\n", r, cn, fn)
 }
 
 // BenchmarkMarshal and BenchmarkUnmarshal time libwire alone per workload
@@ -359,5 +370,75 @@ func BenchmarkUnmarshal(b *testing.B) {
 func BenchmarkCgoCall(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		cgoNoop()
+	}
+}
+
+// BenchmarkStructs and BenchmarkDynamic time each workload alone the way
+// the interleaved benchmark does (MarshalAppend into a reused buffer;
+// decode into a fresh value), Fory Go's sides too, for profiling:
+// -run '^$' -bench 'Structs/MediaContent/^enc$' -cpuprofile, perf record
+// or valgrind --tool=callgrind.
+func BenchmarkStructs(b *testing.B) { benchAlone(b, workloads()[:3]) }
+
+func BenchmarkDynamic(b *testing.B) { benchAlone(b, workloads()[3:]) }
+
+func benchAlone(b *testing.B, wls []workload) {
+	c, f := benchRuntimes(b)
+	defer c.Close()
+	for _, wl := range wls {
+		data, _ := c.Marshal(wl.value)
+		theirs, _ := f.Serialize(wl.value)
+		theirs = bytes.Clone(theirs)
+		if wl.foryWrong {
+			theirs = data
+		}
+		b.Run(wl.name+"/fory-enc", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				f.Serialize(wl.value)
+			}
+		})
+		b.Run(wl.name+"/fory-dec", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				f.Deserialize(theirs, wl.target())
+			}
+		})
+		b.Run(wl.name+"/enc", func(b *testing.B) {
+			var buf []byte
+			for i := 0; i < b.N; i++ {
+				buf, _ = c.MarshalAppend(buf[:0], wl.value)
+			}
+		})
+		b.Run(wl.name+"/dec", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if err := c.Unmarshal(data, wl.target()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPinVsCopy: handing a Go string of n bytes to C by pinning it
+// (runtime.Pinner, pin and unpin) against copying it into C memory, the
+// two ways the compiled-codec path has (mem.go, pinMin).
+func BenchmarkPinVsCopy(b *testing.B) {
+	var a carena
+	defer a.free()
+	for _, n := range []int{16, 256, 1024, 4096} {
+		s := strings.Repeat("x", n)
+		b.Run(fmt.Sprintf("pin/%d", n), func(b *testing.B) {
+			var p runtime.Pinner
+			for i := 0; i < b.N; i++ {
+				p.Pin(unsafe.StringData(s))
+				p.Unpin()
+			}
+		})
+		b.Run(fmt.Sprintf("copy/%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				a.reset()
+				d := a.alloc(uintptr(n), 1)
+				copy(unsafe.Slice((*byte)(d), n), s)
+			}
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"runtime"
 	"time"
 	"unsafe"
 )
@@ -471,6 +472,13 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 				continue // unset nullable fields are written as null
 			}
 			e.t.name16(f.wireName)
+			if f.enum != 0 && isIntKind(fv.Kind()) {
+				if err := e.enumOf(f.enum-1, fv); err != nil {
+					return fieldErr(err, si, f)
+				}
+				n++
+				continue
+			}
 			if err := e.value(fv, f.wireType, f.nullable); err != nil {
 				return fieldErr(err, si, f)
 			}
@@ -621,10 +629,19 @@ func (c *Context) MarshalAppend(dst []byte, v any) ([]byte, error) {
 // marshal encodes one root (v) or, with all, the roots in values.
 func (c *Context) marshal(dst []byte, v any, values []any, all bool) ([]byte, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if err := c.applyGlobals(); err != nil {
+		c.mu.Unlock()
 		return nil, err
 	}
+	if !all {
+		if r, gp := c.memTarget(v, false); r != nil {
+			out, err := c.memMarshal(dst, r, gp)
+			c.mu.Unlock()
+			runtime.KeepAlive(v)
+			return out, err
+		}
+	}
+	defer c.mu.Unlock()
 	e := c.newEncoder()
 	if !all {
 		if err := e.root(v); err != nil {

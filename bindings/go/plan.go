@@ -41,6 +41,7 @@ const (
 	pkStruct  // a registered struct held by value
 	pkStructs // []T of a registered struct T, written as a list
 	pkPacked  // a slice of an unnamed number or bool kind written as a list (PACKED)
+	pkEnum    // a Go integer bound to a schema enum field (ENUM record)
 )
 
 type planField struct {
@@ -80,6 +81,9 @@ func (c *Context) buildPlan(si *structInfo) {
 
 func (c *Context) planKind(t reflect.Type, f *fieldInfo) (pkind, byte, *structInfo) {
 	natural := wireTypeOf(t)
+	if f.enum != 0 && isIntKind(t.Kind()) {
+		return pkEnum, TypeEnum, nil
+	}
 	if t.Kind() == reflect.Slice && t.PkgPath() == "" && t.Elem().PkgPath() == "" && f.wireType == TypeList {
 		switch t.Elem().Kind() {
 		case reflect.Bool, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int,
@@ -203,6 +207,10 @@ func (e *encoder) planStruct(si *structInfo, p unsafe.Pointer) error {
 			e.t.f64(*(*float64)(fp))
 		case pkString:
 			e.str(*(*string)(fp))
+		case pkEnum:
+			if err := e.enumOf(f.fi.enum-1, reflect.NewAt(f.typ, fp).Elem()); err != nil {
+				return fieldErr(err, si, f.fi)
+			}
 		case pkStrings:
 			s := *(*[]string)(fp)
 			if s == nil && f.fi.nullable {
@@ -701,4 +709,34 @@ func unpackInto(p unsafe.Pointer, n int, k reflect.Kind, et byte, raw []byte) (o
 		return false, nil
 	}
 	return true, nil
+}
+
+func isIntKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
+}
+
+// enumOf writes a Go integer as a value of schema enum `index` (an ENUM
+// record: the value is the enumerator's number, not a zigzag integer).
+func (e *encoder) enumOf(index uint32, v reflect.Value) error {
+	var x uint64
+	if v.CanInt() {
+		if v.Int() < 0 {
+			return goErr("value", "enum value %d is negative", v.Int())
+		}
+		x = uint64(v.Int())
+	} else {
+		x = v.Uint()
+	}
+	if x > math.MaxUint32 {
+		return goErr("value", "enum value %d does not fit 32 bits", x)
+	}
+	e.sh(TypeEnum)
+	e.t.u32(index)
+	e.t.u32(uint32(x))
+	return nil
 }

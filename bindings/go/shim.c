@@ -2,6 +2,9 @@
 #include "shim.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+const uint8_t wirego_empty[8];
 
 wirego_sess *wirego_sess_new(void) {
   wirego_sess *s = calloc(1, sizeof *s);
@@ -20,6 +23,8 @@ void wirego_sess_free(wirego_sess *s) {
   if (!s) return;
   wire_writer_free(s->w);
   wire_ctx_free(s->ctx);
+  free(s->in);
+  free(s->arena);
   free(s);
 }
 
@@ -41,3 +46,79 @@ int32_t wirego_decode(wirego_sess *s, const uint8_t *data, size_t len,
   wire_ctx_clear_error(s->ctx);
   return done(s, wire_decode_tape_to(s->ctx, data, len, flags, s->w));
 }
+
+int32_t wirego_mem_encode(uintptr_t sess, uint32_t layout, uintptr_t img) {
+  wirego_sess *s = (wirego_sess *)sess;
+  s->out = NULL;
+  s->out_len = 0;
+  return wire_mem_encode(s->ctx, layout, (const void *)img, &s->out,
+                         &s->out_len);
+}
+
+/* Whether the last error is the decode arena running out (the one
+ * WIRE_E_LIMIT that a larger arena cures). */
+static int arena_full(wire_ctx *ctx) {
+  const char *m = wire_ctx_error_message(ctx);
+  return wire_ctx_error_code(ctx) == WIRE_E_LIMIT && m &&
+         strstr(m, "arena") != NULL;
+}
+
+/* Buffers above this size are given back after the call. */
+#define KEEP_MAX WIREGO_KEEP_MAX
+
+int32_t wirego_mem_decode(uintptr_t sess, uint32_t layout, uint32_t root_size,
+                          const uint8_t *data, size_t len) {
+  wirego_sess *s = (wirego_sess *)sess;
+  if (len > s->in_cap) {
+    size_t cap = len < 4096 ? 4096 : len;
+    uint8_t *p = malloc(cap);
+    if (!p) return WIRE_E_NOMEM;
+    free(s->in);
+    s->in = p;
+    s->in_cap = cap;
+  }
+  if (len) memcpy(s->in, data, len);
+  size_t root = ((size_t)root_size + 15) & ~(size_t)15;
+  /* a first guess; most messages need less than their own size again */
+  size_t want = root + 2 * len + 1024;
+  int32_t st;
+  for (;;) {
+    if (s->arena_cap < want) {
+      size_t cap = s->arena_cap ? s->arena_cap : 4096;
+      while (cap < want) cap *= 2;
+      uint8_t *p = malloc(cap);
+      if (!p) return WIRE_E_NOMEM;
+      free(s->arena);
+      s->arena = p;
+      s->arena_cap = cap;
+    }
+    size_t used = root;
+    st = wire_mem_decode(s->ctx, layout, s->in, len, s->arena, s->arena,
+                         s->arena_cap, &used, 0);
+    s->arena_used = used;
+    /* the arena needed is at most linear in the input (every list
+     * element and struct takes input bytes), so doubling ends */
+    if (st == WIRE_E_LIMIT && arena_full(s->ctx) &&
+        s->arena_cap < ((size_t)1 << 40)) {
+      want = s->arena_cap * 2;
+      continue;
+    }
+    return st;
+  }
+}
+
+void wirego_mem_trim(wirego_sess *s) {
+  if (s->arena_cap > KEEP_MAX) {
+    free(s->arena);
+    s->arena = NULL;
+    s->arena_cap = 0;
+  }
+  if (s->in_cap > KEEP_MAX) {
+    free(s->in);
+    s->in = NULL;
+    s->in_cap = 0;
+  }
+}
+
+void *wirego_alloc(size_t n) { return malloc(n ? n : 1); }
+void wirego_free(void *p) { free(p); }

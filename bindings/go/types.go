@@ -83,6 +83,7 @@ var (
 	typAny      = reflect.TypeOf((*any)(nil)).Elem()
 	typBytes    = reflect.TypeOf([]byte(nil))
 	typStrings  = reflect.TypeOf([]string(nil))
+	typString   = reflect.TypeOf("")
 	typAnySlice = reflect.TypeOf([]any(nil))
 	typAnyMap   = reflect.TypeOf(map[any]any(nil))
 )
@@ -95,7 +96,9 @@ type structInfo struct {
 	fields  []fieldInfo
 	byWire  map[string]int // wire name -> fields index
 	fromFDL bool
-	plan    *plan // fields in wire order by offset (plan.go); nil: by name
+	plan    *plan               // fields in wire order by offset (plan.go); nil: by name
+	img     *imgType            // its image for the compiled codecs (mem.go)
+	roots   map[memKey]*memRoot // its layouts as a root, per option set
 }
 
 type fieldInfo struct {
@@ -104,8 +107,9 @@ type fieldInfo struct {
 	wireName string
 	nullable bool
 	ref      bool
-	wireType int  // type id from the tag's type=..., or -1
-	named    bool // the name comes from the tag
+	wireType int    // type id from the tag's type=..., or -1
+	named    bool   // the name comes from the tag
+	enum     uint32 // a Go integer bound to a schema enum: its index + 1
 }
 
 func derefType(t reflect.Type) reflect.Type {
@@ -351,6 +355,16 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 		}
 		si.index = idx
 		si.fromFDL = true
+		// Go integers bound to enum fields are written as the enum
+		if sfs, err := c.schemaFields(idx); err == nil {
+			for i := range fields {
+				for _, sf := range sfs {
+					if sf.name == fields[i].wireName && sf.dt.id == TypeEnum {
+						fields[i].enum = sf.dt.user + 1
+					}
+				}
+			}
+		}
 	} else {
 		// Like the Fory Go runtime, a slice of numbers (bytes too) in a
 		// struct field is a list; type=<t>_array or type=binary overrides.
@@ -401,6 +415,7 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 	c.reg.byType[t] = si
 	c.reg.byIndex[si.index] = si
 	c.buildPlan(si)
+	c.memRegistered()
 	return nil
 }
 

@@ -127,6 +127,19 @@ func (c *Context) goString(b []byte) string {
 // Unmarshal decodes a payload of exactly one root value into v (a non-nil
 // pointer).
 func (c *Context) Unmarshal(data []byte, v any) error {
+	c.mu.Lock()
+	if err := c.applyGlobals(); err != nil {
+		c.mu.Unlock()
+		return err
+	}
+	if r, gp := c.memTarget(v, true); r != nil {
+		fallback, err := c.memUnmarshal(r, data, gp)
+		if !fallback {
+			c.mu.Unlock()
+			return err
+		}
+	}
+	c.mu.Unlock()
 	return c.unmarshal(data, []any{v}, nil)
 }
 

@@ -8,10 +8,12 @@
 // with RegisterStruct, described by `wire:"name,nullable,ref"` tags or
 // matched by name to types loaded from a Fory IDL (FDL) schema
 // (Context.LoadSchema). A whole message is converted with one cgo call in
-// each direction, through libwire's direct tape codec; registered structs
-// go through a per-type plan of field offsets (plan.go, README.md). The
-// Document API (Doc, Node) gives node-level access with explicit type ids
-// and wire choices.
+// each direction: registered structs through libwire's compiled codecs
+// (wire_mem_*) over an image of the Go struct in C memory (mem.go), other
+// values through libwire's direct tape codec (plan.go, marshal.go,
+// unmarshal.go); README.md says which path a type takes. The Document API
+// (Doc, Node) gives node-level access with explicit type ids and wire
+// choices.
 package wire
 
 /*
@@ -90,6 +92,7 @@ type Option func(*config)
 type config struct {
 	ref, compatible bool
 	utf8            bool // write all strings as UTF-8 (the Fory Go runtime's choice)
+	peer            Peer
 	limitSet        [numLimits]bool
 	limits          [numLimits]uint64
 }
@@ -120,6 +123,21 @@ func WithLimit(l Limit, v uint64) Option {
 // always checks.
 func WithUTF8Strings(on bool) Option { return func(c *config) { c.utf8 = on } }
 
+// Peer names the runtime whose choices libwire reads and writes where the
+// runtimes' same-schema bytes differ (WIRE_OPT_PEER: the schema hash, the
+// type meta of named struct fields; spec R-PEER-1..4).
+type Peer int32
+
+const (
+	PeerNone   Peer = C.WIRE_PEER_NONE   // libwire's own choices (the default)
+	PeerJava   Peer = C.WIRE_PEER_JAVA   // Fory Java 1.6.0
+	PeerPyfory Peer = C.WIRE_PEER_PYFORY // pyfory 1.7.7
+	PeerGo     Peer = C.WIRE_PEER_GO     // Fory Go 1.6.1
+)
+
+// WithPeer selects the peer runtime (see Peer).
+func WithPeer(p Peer) Option { return func(c *config) { c.peer = p } }
+
 func makeConfig(opts []Option) config {
 	var c config
 	for _, o := range opts {
@@ -142,6 +160,22 @@ type Context struct {
 	dec     decoder             // reused read-tape decoder
 	strs    []byte              // the current chunk of decoded strings (goString)
 	names   map[uint32][]string // field names of schema types by index (wire order)
+	// compiled codecs (mem.go)
+	img       carena         // C memory for encode images
+	menc      menc           // reused encode state
+	mdec      mdec           // reused decode state
+	pinner    runtime.Pinner // large strings and slices handed to C in place
+	mcache    memCache       // the last root type marshaled or unmarshaled
+	forceTape bool           // tests: registered structs through the tape path
+}
+
+// memCache remembers the root layout of the last Go type seen (by its type
+// word), so that a run of messages of one type skips the registry lookup.
+type memCache struct {
+	typ  unsafe.Pointer
+	key  memKey
+	root *memRoot
+	ptr  bool // the type is *T (else T, by value)
 }
 
 // NewContext makes a context with the given options.
@@ -157,7 +191,13 @@ func newContext(cfg config) (*Context, error) {
 	c := &Context{s: s, cfg: cfg, reg: newRegistry()}
 	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_REF_TRACKING, b2i64(cfg.ref))
 	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_COMPATIBLE, b2i64(cfg.compatible))
-	C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_TRUSTED_TEXT, b2i64(cfg.utf8))
+	setStringOptions(s.ctx, cfg.utf8)
+	if cfg.peer != PeerNone {
+		if st := C.wire_ctx_set_option(s.ctx, C.WIRE_OPT_PEER, C.int64_t(cfg.peer)); st != 0 {
+			C.wirego_sess_free(s)
+			return nil, goErr("arg", "unknown peer %d", cfg.peer)
+		}
+	}
 	for l := 1; l < numLimits; l++ {
 		if cfg.limitSet[l] {
 			C.wire_ctx_set_limit(s.ctx, C.int32_t(l), C.uint64_t(cfg.limits[l]))
@@ -165,6 +205,18 @@ func newContext(cfg config) (*Context, error) {
 	}
 	runtime.SetFinalizer(c, (*Context).Close)
 	return c, nil
+}
+
+// setStringOptions: with UTF-8 strings, text is written as given (UTF-8)
+// and not checked again; otherwise in the Java runtime's choice, checked.
+// (Tapes carry the same choice in their string ops.)
+func setStringOptions(ctx *C.wire_ctx, utf8 bool) {
+	C.wire_ctx_set_option(ctx, C.WIRE_OPT_TRUSTED_TEXT, b2i64(utf8))
+	policy := C.int64_t(C.WIRE_STRING_JAVA)
+	if utf8 {
+		policy = C.WIRE_STRING_AS_GIVEN
+	}
+	C.wire_ctx_set_option(ctx, C.WIRE_OPT_STRING_POLICY, policy)
 }
 
 func b2i64(b bool) C.int64_t {
@@ -182,6 +234,8 @@ func (c *Context) Close() {
 		C.wirego_sess_free(c.s)
 		c.s = nil
 	}
+	c.img.free()
+	c.mcache = memCache{}
 	runtime.SetFinalizer(c, nil)
 }
 
@@ -238,7 +292,19 @@ func (c *Context) SetUTF8Strings(on bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.cfg.utf8 = on
-	C.wire_ctx_set_option(c.ctx(), C.WIRE_OPT_TRUSTED_TEXT, b2i64(on))
+	setStringOptions(c.ctx(), on)
+}
+
+// SetPeer changes the peer runtime (see Peer). Layouts compiled for the
+// compiled codecs follow the option at their next use.
+func (c *Context) SetPeer(p Peer) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st := C.wire_ctx_set_option(c.ctx(), C.WIRE_OPT_PEER, C.int64_t(p)); st != 0 {
+		return c.lastError(st)
+	}
+	c.cfg.peer = p
+	return nil
 }
 
 // SetLimit sets a decoder limit.

@@ -50,7 +50,9 @@ typedef struct wire_dec {
   uint64_t unbacked; /* zero-width elements left in the payload's budget */
   uint64_t pending;  /* elements that open lists and maps still owe, one
                         input byte each (document decoder) */
-  uint64_t seed[2];  /* key of the meta string hash (per decode) */
+  uint64_t seed[2];  /* key of the meta string hash (per decode, made by
+                        wire__dec_seed before the first meta string) */
+  bool seeded;
   ms_entry *ms;
   size_t nms, ms_cap;
   wire_dump_fn dump;
@@ -85,6 +87,7 @@ void wire__dec_fini(wire_dec *d);
 /* Checks the header byte of a root frame at the cursor (and the root
  * limit: `roots` read so far). */
 bool wire__dec_root_header(wire_dec *d, size_t roots);
+void wire__dec_seed(wire_dec *d);
 
 bool wire__dec_fail(wire_dec *d, int32_t code, const uint8_t *at,
                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -1041,9 +1041,14 @@ void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
   d->arena = doc ? &doc->arena : arena;
   d->unbacked = wire__dec_unbacked_budget(len);
   ctx->oob_used = 0;
-  /* The meta string hash key: addresses (ASLR) and a counter, mixed. */
+}
+
+/* The meta string hash key: addresses (ASLR) and a counter, mixed. Made
+ * when the first meta string is read (most payloads have none, and the
+ * atomic counter is a measurable part of decoding a small struct). */
+void wire__dec_seed(dec *d) {
   static _Atomic uint64_t calls;
-  uint64_t x = (uint64_t)(uintptr_t)d ^ ((uint64_t)(uintptr_t)ctx << 17) ^
+  uint64_t x = (uint64_t)(uintptr_t)d ^ ((uint64_t)(uintptr_t)d->ctx << 17) ^
                ((uint64_t)(uintptr_t)&wire__dec_init << 31) ^
                (++calls * UINT64_C(0x9e3779b97f4a7c15));
   for (int i = 0; i < 2; i++) {
@@ -1053,6 +1058,7 @@ void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
     z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
     d->seed[i] = z ^ (z >> 31);
   }
+  d->seeded = true;
 }
 
 void wire__dec_root(dec *d) {

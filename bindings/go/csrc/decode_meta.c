@@ -151,6 +151,7 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
       else if (hash == wire__ms_hash(bytes, len, enc, 1)) form = 1;
       else return fail(d, WIRE_E_META_STRING, hs, "meta string hash mismatch");
     }
+    if (!d->seeded) wire__dec_seed(d);
     uint32_t kh = ms_hash(d, enc, bytes, len);
     /* Announced again instead of referenced: Fory Go writes this; the name
      * gets a new index, and the choice is kept for re-encoding. */

@@ -569,6 +569,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   for (uint32_t i = 0; i < count; i++) {
     uint8_t *it = items + (size_t)i * stride;
     const wire_mplan *pp = ep;
+    uint32_t rid = NOTYPE; /* reference id of a tracked struct pointer */
     if (flags) {
       const uint8_t *fs = in->p;
       int8_t f;
@@ -602,7 +603,21 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
         st_ptr(it + so->off, m->dref[id]);
         continue;
       }
-      if (f == WIRE_REF_VALUE) x->d.nrefs++;
+      if (f == WIRE_REF_VALUE) {
+        rid = (uint32_t)x->d.nrefs++;
+        if (so && so->code == MOP_STRUCT_PTR) {
+          /* later references may name this item: note its id now */
+          wire_mem *m = x->m;
+          if (!dref_room(x->ctx, m, rid + 1))
+            return dfail(x, WIRE_E_NOMEM, fs, "out of memory");
+          while (m->ndref <= rid) {
+            m->dref[m->ndref] = NULL;
+            m->dref_layout[m->ndref++] = NOTYPE;
+          }
+        } else {
+          rid = NOTYPE;
+        }
+      }
       if (so && (so->fl & MF_PRESENT)) it[so->present] = 1;
     } else if (so && (so->fl & MF_PRESENT)) {
       it[so->present] = 1;
@@ -644,6 +659,10 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
         if (!sb) return dfail(x, WIRE_E_LIMIT, in->p, "decode arena exhausted");
         memset(sb, 0, el->size);
         st_ptr(it + so->off, sb);
+        if (rid != NOTYPE) {
+          x->m->dref[rid] = sb;
+          x->m->dref_layout[rid] = so->elem;
+        }
       }
       if (!dec_struct_body(x, pp, el, sb)) return false;
       continue;

@@ -59,7 +59,7 @@ func main() {
 		jstr("bfloat16"), jstr("decimal"), jstr("dense_array"), jstr("enum"), jstr("ext"),
 		jstr("float16"), jstr("meta_string"), jstr("named_types"), jstr("struct"),
 		jstr("temporal"), jstr("typedef"), jstr("union"), jstr("unsigned"),
-		jstr("evolution")))
+		jstr("evolution"), jstr("peer")))
 	hello.set("hello", h)
 	fmt.Fprintln(out, hello.String())
 	out.Flush()
@@ -110,6 +110,18 @@ func (s *server) context(cfg *jv, schemas *jv) (*wire.Context, error) {
 	if c := cfg.get("compatible"); c != nil && c.k == jBool {
 		compatible = c.b
 	}
+	peer, peerName := wire.PeerNone, ""
+	if p := cfg.get("peer"); p != nil && p.k != jNull {
+		peers := map[string]wire.Peer{"java": wire.PeerJava, "pyfory": wire.PeerPyfory, "go": wire.PeerGo}
+		var ok bool
+		if p.isStr() {
+			peer, ok = peers[p.s]
+			peerName = p.s
+		}
+		if !ok {
+			return nil, &notationError{"config.peer must be java, pyfory or go"}
+		}
+	}
 	var paths []string
 	if schemas != nil && schemas.k != jNull {
 		if schemas.k != jArr {
@@ -126,11 +138,11 @@ func (s *server) context(cfg *jv, schemas *jv) (*wire.Context, error) {
 			paths = append(paths, path)
 		}
 	}
-	key := fmt.Sprintf("%v/%v/%s", ref, compatible, strings.Join(paths, "\x00"))
+	key := fmt.Sprintf("%v/%v/%s/%s", ref, compatible, peerName, strings.Join(paths, "\x00"))
 	if c, ok := s.ctxs[key]; ok {
 		return c, nil
 	}
-	c, err := wire.NewContext(wire.WithRefTracking(ref), wire.WithCompatible(compatible))
+	c, err := wire.NewContext(wire.WithRefTracking(ref), wire.WithCompatible(compatible), wire.WithPeer(peer))
 	if err != nil {
 		return nil, err
 	}
