@@ -10,6 +10,7 @@ extern const bench_impl bench_impl_libwire_doc;
 #ifdef BENCH_WITH_LIBWIRE_GEN
 extern const bench_impl bench_impl_libwire_gen;
 extern const bench_impl bench_impl_libwire_gen_zc;
+extern const bench_impl bench_impl_libwire_mem;
 #endif
 #ifdef BENCH_WITH_PROTOBUF_C
 extern const bench_impl bench_impl_protobuf_c;
@@ -22,6 +23,7 @@ const bench_impl *const bench_impls[] = {
 #ifdef BENCH_WITH_LIBWIRE_GEN
     &bench_impl_libwire_gen,
     &bench_impl_libwire_gen_zc,
+    &bench_impl_libwire_mem,
 #endif
     &bench_impl_libwire_doc,
 #ifdef BENCH_WITH_PROTOBUF_C

@@ -1157,7 +1157,9 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
         } else {
           break;
         }
-        if (WIRE_UNLIKELY((size_t)(in->end - t) < len)) break;
+        if (WIRE_UNLIKELY((size_t)(in->end - t) < len) ||
+            len > x->ctx->max_binary)
+          break;
         if (!utf8_ok(t, len)) break;
         const uint8_t *sp = t;
         if (copy && len) {
@@ -1172,6 +1174,49 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
         continue;
       }
       break;
+    case MX_TSTR: {
+      /* a string left in its wire encoding, with its header */
+      uint32_t h;
+      const uint8_t *t;
+      if (!fast_u32(c, in->end, &h, &t)) break;
+      uint32_t enc = h & 3, len = h >> 2;
+      if (enc == 3 || len > x->ctx->max_binary || (size_t)(in->end - t) < len)
+        break;
+      if (enc == WIRE_STR_UTF8 ? !utf8_ok(t, len)
+          : enc == WIRE_STR_UTF16 && ((len & 1) || wire__utf16_check(t, len) != len))
+        break;
+      const uint8_t *sp = t;
+      if (copy && len) {
+        uint8_t *q = aalloc(x, len, 1);
+        if (!q) break;
+        memcpy(q, t, len);
+        sp = q;
+      }
+      st_ptr(d, len ? sp : (const uint8_t *)"");
+      st_len(base, o, h);
+      in->p = t + len;
+      continue;
+    }
+    case MX_DENSE: {
+      /* binary, or an array at its wire width: its bytes */
+      uint32_t n;
+      const uint8_t *t;
+      if (!fast_u32(c, in->end, &n, &t)) break;
+      if (n % o->esize || n > x->ctx->max_binary || (size_t)(in->end - t) < n)
+        break;
+      uint32_t count = n / o->esize;
+      const uint8_t *v = t;
+      if (o->code == MOP_DENSE ? count != 0 : copy && n) {
+        uint8_t *q = aalloc(x, n, o->code == MOP_DENSE ? 8 : 1);
+        if (!q) break;
+        memcpy(q, t, n);
+        v = q;
+      }
+      st_ptr(d, count ? v : (const uint8_t *)"");
+      st_len(base, o, count);
+      in->p = t + n;
+      continue;
+    }
     default:
       break;
     }

@@ -58,7 +58,10 @@ enum {
 typedef struct wire_mop wire_mop;
 /* fast paths of the struct loops (mop.x), chosen at bind time */
 enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
-       MX_STR, MX_VI32_64 /* decode only: varint32 into an int64 */ };
+       MX_STR, MX_VI32_64 /* decode only: varint32 into an int64 */,
+       MX_TSTR,  /* a tagged string (WIRE_MEM_STR_TAGGED) */
+       MX_DENSE  /* binary, or a dense array held at its wire width
+                    (esize: the width; not bool) */ };
 
 struct wire_mop {
   uint8_t x;     /* MX_*: the inline case of the struct loops */

@@ -177,17 +177,12 @@ static inline bool enc_int(menc *e, const wire_mop *o, uint64_t raw) {
   return true;
 }
 
-/* A primitive element of a packed list / dense conversion. */
-static inline bool enc_prim_elem(menc *e, uint8_t wt, uint8_t form,
-                                 const uint8_t *p) {
-  wire_mop o = {0};
-  o.wt = wt;
-  o.form = form;
-  uint64_t raw = ld_u(p, form);
-  if (is_int_wt(wt)) {
-    o.fl = int_fits(form, wt) ? 0 : MF_CHECK;
-    return enc_int(e, &o, raw);
-  }
+/* A primitive element of a packed list / dense conversion; `eo`: the
+ * element's op (wt, form, MF_CHECK), made once per list. */
+static inline bool enc_prim_elem(menc *e, const wire_mop *eo, const uint8_t *p) {
+  uint8_t wt = eo->wt;
+  uint64_t raw = ld_u(p, eo->form);
+  if (is_int_wt(wt)) return enc_int(e, eo, raw);
   uint8_t *q = e->b->p + e->b->len;
   switch (wt) {
   case WIRE_T_BOOL: *q++ = raw ? 1 : 0; break;
@@ -261,8 +256,33 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
     }
     uint32_t w = form_size(o->eform);
     if (!room(e, count * 10)) return false;
+    wire_mop eo = {0};
+    eo.wt = o->ewt;
+    eo.form = o->eform;
+    eo.fl = is_int_wt(o->ewt) && !int_fits(o->eform, o->ewt) ? MF_CHECK : 0;
+    if (eo.wt == WIRE_T_VARINT32 && eo.form == WIRE_MEM_I32) {
+      /* the common case, without a call per element */
+      q = e->b->p + e->b->len;
+      for (uint64_t i = 0; i < count; i++) {
+        int32_t v;
+        memcpy(&v, items + i * 4, 4);
+        q = put_varu32(q, wire__zz32(v));
+      }
+      e->b->len = (size_t)(q - e->b->p);
+      return true;
+    }
+    if (eo.wt == WIRE_T_VARINT64 && eo.form == WIRE_MEM_I64) {
+      q = e->b->p + e->b->len;
+      for (uint64_t i = 0; i < count; i++) {
+        int64_t v;
+        memcpy(&v, items + i * 8, 8);
+        q = put_varu64(q, wire__zz64(v));
+      }
+      e->b->len = (size_t)(q - e->b->p);
+      return true;
+    }
     for (uint64_t i = 0; i < count; i++)
-      if (!enc_prim_elem(e, o->ewt, o->eform, items + i * w)) return false;
+      if (!enc_prim_elem(e, &eo, items + i * w)) return false;
     return true;
   }
   const wire_mop *so = &o->sub[0];
@@ -469,6 +489,12 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
     uint32_t ww = o->code == MOP_DENSE ? wire_type_array_width(o->wt) : 1;
     if (!room(e, 5 + n * ww + 8)) return false;
     uint8_t *q = put_varu32(e->b->p + e->b->len, (uint32_t)(n * ww));
+    if (o->code == MOP_DENSE && o->ewt == WIRE_T_BOOL) {
+      /* bytes of bool memory other than 0 are true, as for a bool field */
+      for (uint64_t i = 0; i < n; i++) q[i] = d[i * w] ? 1 : 0;
+      e->b->len = (size_t)(q - e->b->p) + (size_t)n;
+      return true;
+    }
     if (o->code == MOP_BYTES || natural_form(o->ewt) == o->eform) {
       if (n) memcpy(q, d, (size_t)(n * ww));
       e->b->len = (size_t)(q - e->b->p) + (size_t)(n * ww);
@@ -577,6 +603,42 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
     }
     case MX_F32: memcpy(q, p, 4); q += 4; continue;
     case MX_F64: memcpy(q, p, 8); q += 8; continue;
+    case MX_TSTR:
+      if (e->ctx->trusted_text) {
+        /* the wire header as given, then the bytes */
+        const uint8_t *sp = ld_ptr(p);
+        uint64_t h = ld_len(base, o), len = h >> 2;
+        if ((h & 3) == 3 || len > UINT32_MAX || (len && !sp)) break;
+        size_t more = o + 1 < end ? o[1].rest : 0;
+        if (WIRE_UNLIKELY((size_t)(b->p + b->cap - q) < (size_t)len + 9 + more + 8)) {
+          b->len = (size_t)(q - b->p);
+          if (!room(e, (size_t)len + 9 + more + 8)) return false;
+          q = b->p + b->len;
+        }
+        q = put_varu64(q, h);
+        if (len) memcpy(q, sp, (size_t)len);
+        q += len;
+        continue;
+      }
+      break;
+    case MX_DENSE: {
+      /* the bytes as they are in memory */
+      const uint8_t *d = ld_ptr(p);
+      uint64_t n = ld_len(base, o);
+      if (n > UINT32_MAX || (n && !d)) break;
+      uint64_t len = n * o->esize;
+      if (len > UINT32_MAX) break;
+      size_t more = o + 1 < end ? o[1].rest : 0;
+      if (WIRE_UNLIKELY((size_t)(b->p + b->cap - q) < (size_t)len + 5 + more + 8)) {
+        b->len = (size_t)(q - b->p);
+        if (!room(e, (size_t)len + 5 + more + 8)) return false;
+        q = b->p + b->len;
+      }
+      q = put_varu32(q, (uint32_t)len);
+      if (len) memcpy(q, d, (size_t)len);
+      q += len;
+      continue;
+    }
     case MX_STR:
       if (raw_str) {
         const uint8_t *sp = ld_ptr(p);

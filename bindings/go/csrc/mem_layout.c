@@ -380,7 +380,16 @@ void wire__mem_fast_paths(wire_mop *ops, uint32_t n) {
       case MOP_F32: if (o->form == WIRE_MEM_F32) { o->x = MX_F32; need = 4; } break;
       case MOP_F64: if (o->form == WIRE_MEM_F64) { o->x = MX_F64; need = 8; } break;
       case MOP_STR:
-        if (!(o->fl & (MF_LEN64 | MF_TAGGED))) { o->x = MX_STR; need = 5; }
+        if (o->fl & MF_TAGGED) { o->x = MX_TSTR; need = 9; }
+        else if (!(o->fl & MF_LEN64)) { o->x = MX_STR; need = 5; }
+        break;
+      case MOP_BYTES: o->x = MX_DENSE; o->esize = 1; need = 5; break;
+      case MOP_DENSE:
+        if (natural_form(o->ewt) == o->eform && o->ewt != WIRE_T_BOOL) {
+          o->x = MX_DENSE;
+          o->esize = wire_type_array_width(o->wt);
+          need = 5;
+        }
         break;
       default: break;
       }
