@@ -21,7 +21,11 @@
  * takes (Ir(N2) - Ir(N1)) / (N2 - N1). Run with --instr-atstart=no.
  * ns: batches of about 1 ms of one operation; round after round every
  * operation of every implementation of the workload runs one batch; the
- * median batch gives ns per operation. */
+ * median batch gives ns per operation.
+ *
+ * BENCH_ONLY="<text>" (environment) keeps only the operations whose label
+ * ("MediaContent ser libwire-gen") contains the text: for profiling one
+ * operation under callgrind or perf. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,7 +252,15 @@ static size_t ops_of(int w, op_t *ops) {
     ops[n++] = (op_t){i, w, 1};
     if (bench_impls[i]->decode_v2) ops[n++] = (op_t){i, w, 2};
   }
-  return n;
+  const char *only = getenv("BENCH_ONLY");
+  if (!only || !*only) return n;
+  size_t kept = 0;
+  for (size_t k = 0; k < n; k++) {
+    char label[160];
+    label_of(&ops[k], label, sizeof label);
+    if (strstr(label, only)) ops[kept++] = ops[k];
+  }
+  return kept;
 }
 
 static void callgrind_loops(long n1, long n2) {

@@ -52,6 +52,7 @@ enum {
 #define MF_PRESENT 0x10 /* presence flag at `present` */
 #define MF_CHECK 0x20   /* integer needs a range check */
 #define MF_TRACK 0x40   /* written with REF_VALUE (ref tracking on) */
+#define MF_TAGGED 0x80  /* string: the length word is the wire header */
 
 typedef struct wire_mop wire_mop;
 /* fast paths of the struct loops (mop.x), chosen at bind time */

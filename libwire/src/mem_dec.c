@@ -356,6 +356,20 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
     }
   }
   (void)s;
+  if (o->fl & MF_TAGGED) {
+    /* left in its wire encoding; the length word gets the header */
+    if (x->copy && len) {
+      uint8_t *q = aalloc(x, (size_t)len, 1);
+      if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+      memcpy(q, p, (size_t)len);
+      p = q;
+    }
+    if (!(o->fl & MF_LEN64) && len > (UINT32_MAX >> 2))
+      return dfail(x, WIRE_E_LIMIT, s, "length does not fit the layout");
+    st_ptr(base + o->off, len ? p : (const uint8_t *)"");
+    st_len(base, o, (len << 2) | (uint64_t)enc);
+    return true;
+  }
   if (enc != WIRE_STR_UTF8) {
     size_t ul = wire__string_utf8_len(enc, p, (size_t)len);
     uint8_t *q = aalloc(x, ul ? ul : 1, 1);

@@ -123,6 +123,28 @@ static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
   return true;
 }
 
+/* A string whose length word is the wire header (WIRE_MEM_STR_TAGGED):
+ * written in the encoding the caller chose, checked unless trusted. */
+static bool enc_str_tagged(menc *e, const uint8_t *s, uint64_t h) {
+  uint64_t len = h >> 2;
+  int32_t enc = (int32_t)(h & 3);
+  if (enc == 3) return efail(e, WIRE_E_ENCODE, "string encoding 3 is reserved");
+  if (len > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "string longer than 4 GiB");
+  if (len && !s) return efail(e, WIRE_E_ENCODE, "NULL string with a length");
+  if (!e->ctx->trusted_text) {
+    if (enc == WIRE_STR_UTF8 && wire__utf8_check(s, (size_t)len) != len)
+      return efail(e, WIRE_E_STRING, "invalid UTF-8");
+    if (enc == WIRE_STR_UTF16 &&
+        ((len & 1) || wire__utf16_check(s, (size_t)len) != len))
+      return efail(e, WIRE_E_STRING, "invalid UTF-16");
+  }
+  if (!room(e, 9 + len)) return false;
+  uint8_t *q = put_varu64(e->b->p + e->b->len, h);
+  if (len) memcpy(q, s, (size_t)len);
+  e->b->len = (size_t)(q - e->b->p) + (size_t)len;
+  return true;
+}
+
 static inline bool enc_int(menc *e, const wire_mop *o, uint64_t raw) {
   if ((o->fl & MF_CHECK) && !int_in_range(raw, o->form, o->wt))
     return efail(e, WIRE_E_ENCODE, "integer out of the range of its wire type");
@@ -394,6 +416,7 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
     e->b->len += 8;
     return true;
   case MOP_STR:
+    if (o->fl & MF_TAGGED) return enc_str_tagged(e, ld_ptr(p), ld_len(base, o));
     return enc_str(e, ld_ptr(p), ld_len(base, o));
   case MOP_BYTES: case MOP_DENSE: {
     const uint8_t *d = ld_ptr(p);

@@ -90,7 +90,9 @@ int32_t wire_mem_layout_field(wire_ctx *ctx, uint32_t layout, uint32_t field,
   if (l->bound || l->binding)
     return wire__fail(ctx, WIRE_E_STATE, 0, "layout %u is bound", layout);
   uint32_t f = form & WIRE_MEM_F_MASK;
-  if (f < WIRE_MEM_I8 || f > WIRE_MEM_DECIMAL || (form & ~0x1FFu))
+  if (f < WIRE_MEM_I8 || f > WIRE_MEM_DECIMAL ||
+      (form & ~(WIRE_MEM_F_MASK | WIRE_MEM_LEN64 | WIRE_MEM_STR_TAGGED)) ||
+      ((form & WIRE_MEM_STR_TAGGED) && f != WIRE_MEM_STR))
     return wire__fail(ctx, WIRE_E_ARG, 0, "form 0x%x", form);
   if (l->type == WIRE_MEM_ELEMENT ? field > 1
                                   : field >= ctx->reg->types[l->type].nfields)
@@ -171,6 +173,7 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
   o->ft = wf;
   o->local = NOTYPE;
   if (s->form & WIRE_MEM_LEN64) o->fl |= MF_LEN64;
+  if (s->form & WIRE_MEM_STR_TAGGED) o->fl |= MF_TAGGED;
   if (s->present != WIRE_MEM_NONE) o->fl |= MF_PRESENT;
   if (uk == WIRE_KIND_STRUCT) {
     if (form != WIRE_MEM_STRUCT && form != WIRE_MEM_STRUCT_PTR)
@@ -363,7 +366,9 @@ void wire__mem_fast_paths(wire_mop *ops, uint32_t n) {
         break;
       case MOP_F32: if (o->form == WIRE_MEM_F32) { o->x = MX_F32; need = 4; } break;
       case MOP_F64: if (o->form == WIRE_MEM_F64) { o->x = MX_F64; need = 8; } break;
-      case MOP_STR: if (!(o->fl & MF_LEN64)) { o->x = MX_STR; need = 5; } break;
+      case MOP_STR:
+        if (!(o->fl & (MF_LEN64 | MF_TAGGED))) { o->x = MX_STR; need = 5; }
+        break;
       default: break;
       }
     }

@@ -428,3 +428,106 @@ Test(mem, bind_errors) {
   cr_assert_gt(n, sizeof small);
   wire_ctx_free(c);
 }
+
+/* WIRE_MEM_STR_TAGGED: strings handed over in the encoding the caller
+ * holds them in (the wire header in the length word) are written as
+ * given, whatever the string policy; they come back in their wire encoding
+ * with the header, untranscoded; bad text is refused unless trusted. */
+Test(mem, tagged_strings) {
+  static const char f[] =
+      "package s;\n"
+      "message S [id=310] { string a = 1; string b = 2; string c = 3; "
+      "list<string> l = 4; }\n";
+  typedef struct { const uint8_t *p; uint32_t h; } tstr;
+  typedef struct { tstr a, b, c; const tstr *l; uint32_t nl; } sv;
+  const uint32_t TAG = WIRE_MEM_STR | WIRE_MEM_STR_TAGGED;
+  for (int policy = 0; policy < 2; policy++) {
+    wire_ctx *c = wire_ctx_new();
+    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
+    wire_ctx_set_option(c, WIRE_OPT_STRING_POLICY,
+                        policy ? WIRE_STRING_JAVA : WIRE_STRING_AS_GIVEN);
+    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "s.fdl"), WIRE_OK);
+    wire_schema_finish(c);
+    uint32_t t, l, el;
+    cr_assert_eq(wire_schema_find_type(c, "s.S", 3, &t), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_new(c, WIRE_MEM_ELEMENT, sizeof(tstr), &el), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_field(c, el, 0, TAG, O(tstr, p), O(tstr, h), N, N), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_new(c, t, sizeof(sv), &l), WIRE_OK);
+    int32_t st = 0;
+    st |= wire_mem_layout_field(c, l, 0, TAG, O(sv, a.p), O(sv, a.h), N, N);
+    st |= wire_mem_layout_field(c, l, 1, TAG, O(sv, b.p), O(sv, b.h), N, N);
+    st |= wire_mem_layout_field(c, l, 2, TAG, O(sv, c.p), O(sv, c.h), N, N);
+    st |= wire_mem_layout_field(c, l, 3, WIRE_MEM_LIST, O(sv, l), O(sv, nl), N, el);
+    cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+    /* Latin-1 "caf\xe9", UTF-16LE "\u4e2d", UTF-8 "\xc3\xa9" */
+    static const uint8_t lat[] = {'c', 'a', 'f', 0xE9};
+    static const uint8_t u16[] = {0x2D, 0x4E};
+    static const uint8_t u8[] = {0xC3, 0xA9};
+    tstr items[2] = {{u16, (2u << 2) | WIRE_STR_UTF16},
+                     {lat, (4u << 2) | WIRE_STR_LATIN1}};
+    sv v = {{lat, (4u << 2) | WIRE_STR_LATIN1},
+            {u16, (2u << 2) | WIRE_STR_UTF16},
+            {u8, (2u << 2) | WIRE_STR_UTF8}, items, 2};
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(c, l, &v, &p, &n), WIRE_OK, "%s",
+                 wire_ctx_error_message(c));
+    uint8_t bytes[256];
+    memcpy(bytes, p, n);
+    /* the document decoder sees each string in the encoding given */
+    wire_doc *d;
+    cr_assert_eq(wire_decode(c, bytes, n, &d), WIRE_OK);
+    wire_node *root = wire_doc_root(d, 0);
+    const int32_t want[3] = {WIRE_STR_LATIN1, WIRE_STR_UTF16, WIRE_STR_UTF8};
+    for (uint32_t i = 0; i < 3; i++) {
+      uint32_t at;
+      const char name[2] = {(char)('a' + i), 0};
+      cr_assert_eq(wire_struct_field_index(d, root, name, 1, &at), WIRE_OK);
+      cr_assert_eq(wire_node_string_encoding(wire_node_field(root, at)),
+                   want[i], "field %s", name);
+    }
+    wire_doc_free(d);
+    /* decoded: untranscoded, with the header */
+    for (int copy = 0; copy < 2; copy++) {
+      sv out;
+      size_t used = 0;
+      cr_assert_eq(wire_mem_decode(c, l, bytes, n, &out, arena, sizeof arena,
+                                   &used, copy ? WIRE_MEM_COPY : 0), WIRE_OK,
+                   "%s", wire_ctx_error_message(c));
+      cr_assert_eq(out.a.h, v.a.h);
+      cr_assert_eq(out.b.h, v.b.h);
+      cr_assert_eq(out.c.h, v.c.h);
+      cr_assert(!memcmp(out.a.p, lat, 4) && !memcmp(out.b.p, u16, 2) &&
+                !memcmp(out.c.p, u8, 2));
+      cr_assert_eq(out.nl, 2);
+      cr_assert_eq(out.l[0].h, items[0].h);
+      cr_assert_eq(out.l[1].h, items[1].h);
+      cr_assert_eq(copy ? (out.a.p >= arena && out.a.p < arena + used)
+                        : (out.a.p >= bytes && out.a.p < bytes + n), 1);
+      /* and they encode back to the same bytes */
+      cr_assert_eq(wire_mem_encode(c, l, &out, &p, &n), WIRE_OK);
+      cr_assert(!memcmp(p, bytes, n));
+    }
+    /* refused: an unpaired surrogate, odd UTF-16, bad UTF-8, encoding 3 */
+    static const uint8_t lone[] = {0x00, 0xD8};
+    sv bad = v;
+    bad.b = (tstr){lone, (2u << 2) | WIRE_STR_UTF16};
+    cr_assert_eq(wire_mem_encode(c, l, &bad, &p, &n), WIRE_E_STRING);
+    bad.b = (tstr){u16, (1u << 2) | WIRE_STR_UTF16};
+    cr_assert_eq(wire_mem_encode(c, l, &bad, &p, &n), WIRE_E_STRING);
+    bad.b = (tstr){lat, (4u << 2) | WIRE_STR_UTF8};
+    cr_assert_eq(wire_mem_encode(c, l, &bad, &p, &n), WIRE_E_STRING);
+    bad.b = (tstr){lat, (4u << 2) | 3};
+    cr_assert_eq(wire_mem_encode(c, l, &bad, &p, &n), WIRE_E_ENCODE);
+    /* trusted: written as given, no check */
+    wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, 1);
+    bad.b = (tstr){lone, (2u << 2) | WIRE_STR_UTF16};
+    cr_assert_eq(wire_mem_encode(c, l, &bad, &p, &n), WIRE_OK);
+    /* the flag belongs to strings only */
+    uint32_t l4;
+    cr_assert_eq(wire_mem_layout_new(c, t, sizeof(sv), &l4), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_field(c, l4, 3, WIRE_MEM_LIST | WIRE_MEM_STR_TAGGED,
+                                       O(sv, l), O(sv, nl), N, el), WIRE_E_ARG);
+    wire_ctx_free(c);
+  }
+}

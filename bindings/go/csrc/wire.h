@@ -917,6 +917,15 @@ enum {
 /* Form flags (or-ed into the form). */
 #define WIRE_MEM_LEN64 0x100u   /* length / count at aux is uint64_t, not
                                    uint32_t */
+/* On WIRE_MEM_STR: the length word at aux holds the wire's string header,
+ * (byte length << 2) | WIRE_STR_*, and the text is in that encoding
+ * (Latin-1, UTF-16LE or UTF-8) instead of always UTF-8. Encoding writes
+ * the bytes as given in that encoding (WIRE_OPT_STRING_POLICY does not
+ * apply; checked unless WIRE_OPT_TRUSTED_TEXT); decoding leaves a string in
+ * the encoding it has on the wire (no transcoding) and stores its header.
+ * For bindings whose strings are Latin-1 / UTF-16 inside (CPython, the
+ * JVM). With a uint32_t length word a string is at most 2^30 - 1 bytes. */
+#define WIRE_MEM_STR_TAGGED 0x200u
 #define WIRE_MEM_F_MASK 0xFFu
 /* Fixed C structs of the temporal and decimal forms. */
 typedef struct { int64_t seconds; uint32_t nanos; uint32_t pad; } wire_mem_time;

@@ -4,7 +4,8 @@
  * Input: a mode byte, then a payload. Mode bit 0: compatible mode; bit 1:
  * strings copied into the arena (else views into the input); bit 2:
  * reference tracking; bits 3-4: the root layout (Outer, Inner, a list
- * holder). The payload is decoded into C structs bound at run time
+ * holder); bit 5: strings bound as WIRE_MEM_STR_TAGGED (left in their wire
+ * encoding). The payload is decoded into C structs bound at run time
  * (wire_mem_layout_field) to a schema with every memory form: integers of
  * each width, floats, float16 bits, bool, strings, binary, enums, nested
  * structs inline and by pointer, optional fields with presence flags,
@@ -90,6 +91,10 @@ typedef struct {
   st |= wire_mem_layout_field(ctx, l, i, form, (uint32_t)(m), aux, pres, el)
 #define O(t, m) (uint32_t) offsetof(t, m)
 
+/* strings as WIRE_MEM_STR_TAGGED (their length word is the wire header) */
+static int tagged;
+#define STRF (WIRE_MEM_STR | (tagged ? WIRE_MEM_STR_TAGGED : 0))
+
 static int setup(wire_ctx *ctx, layouts *L) {
   uint32_t ti, to, th;
   if (wire_schema_load_fdl(ctx, schema, sizeof schema - 1, "fz.fdl") ||
@@ -106,10 +111,10 @@ static int setup(wire_ctx *ctx, layouts *L) {
   st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(entry_t), &L->entry);
   if (st) return -1;
   F(L->inner, 0, WIRE_MEM_I32, O(inner_t, a), N, N, N);
-  F(L->inner, 1, WIRE_MEM_STR, O(inner_t, s.p), O(inner_t, s.n), N, N);
+  F(L->inner, 1, STRF, O(inner_t, s.p), O(inner_t, s.n), N, N);
   F(L->inner, 2, WIRE_MEM_I64, O(inner_t, o), N, O(inner_t, has_o), N);
-  F(L->str, 0, WIRE_MEM_STR, O(span, p), O(span, n), N, N);
-  F(L->entry, 0, WIRE_MEM_STR, O(entry_t, k.p), O(entry_t, k.n), N, N);
+  F(L->str, 0, STRF, O(span, p), O(span, n), N, N);
+  F(L->entry, 0, STRF, O(entry_t, k.p), O(entry_t, k.n), N, N);
   F(L->entry, 1, WIRE_MEM_I32, O(entry_t, v), N, N, N);
   uint32_t o = L->outer;
   F(o, 0, WIRE_MEM_BOOL, O(outer_t, b), N, N, N);
@@ -124,7 +129,7 @@ static int setup(wire_ctx *ctx, layouts *L) {
   F(o, 9, WIRE_MEM_F32, O(outer_t, f32), N, N, N);
   F(o, 10, WIRE_MEM_F64, O(outer_t, f64), N, N, N);
   F(o, 11, WIRE_MEM_BITS16, O(outer_t, h), N, N, N);
-  F(o, 12, WIRE_MEM_STR, O(outer_t, s.p), O(outer_t, s.n), N, N);
+  F(o, 12, STRF, O(outer_t, s.p), O(outer_t, s.n), N, N);
   F(o, 13, WIRE_MEM_BYTES, O(outer_t, bin.p), O(outer_t, bin.n), N, N);
   F(o, 14, WIRE_MEM_ENUM, O(outer_t, e), N, N, N);
   F(o, 15, WIRE_MEM_STRUCT, O(outer_t, inner), N, N, L->inner);
@@ -134,7 +139,7 @@ static int setup(wire_ctx *ctx, layouts *L) {
   F(o, 19, WIRE_MEM_MAP, O(outer_t, m), O(outer_t, n_m), N, L->entry);
   F(o, 20, WIRE_MEM_ARRAY, O(outer_t, arr), O(outer_t, n_arr), N, N);
   F(o, 21, WIRE_MEM_ARRAY, O(outer_t, li), O(outer_t, n_li), N, N);
-  F(o, 22, WIRE_MEM_STR, O(outer_t, os.p), O(outer_t, os.n), N, N);
+  F(o, 22, STRF, O(outer_t, os.p), O(outer_t, os.n), N, N);
   F(o, 23, WIRE_MEM_I32, O(outer_t, oi), N, O(outer_t, has_oi), N);
   F(o, 24, WIRE_MEM_DATE, O(outer_t, d), N, N, N);
   F(o, 25, WIRE_MEM_TIMESTAMP, O(outer_t, ts), N, N, N);
@@ -152,17 +157,20 @@ static void check_span(const uint8_t *p, uint32_t n) {
                   "input and the arena\n");
   abort();
 }
-static void check_inner(const inner_t *v) { check_span(v->s.p, v->s.n); }
+/* a string's byte length */
+static uint32_t slen(uint32_t n) { return tagged ? n >> 2 : n; }
+static void check_inner(const inner_t *v) { check_span(v->s.p, slen(v->s.n)); }
 static void check_outer(const outer_t *v) {
-  check_span(v->s.p, v->s.n);
+  check_span(v->s.p, slen(v->s.n));
   check_span(v->bin.p, v->bin.n);
-  check_span(v->os.p, v->os.n);
+  check_span(v->os.p, slen(v->os.n));
   check_inner(&v->inner);
   if (v->pin) check_inner(v->pin);
   if (v->rin) check_inner(v->rin);
-  for (uint32_t i = 0; i < v->n_names; i++) check_span(v->names[i].p, v->names[i].n);
+  for (uint32_t i = 0; i < v->n_names; i++)
+    check_span(v->names[i].p, slen(v->names[i].n));
   for (uint32_t i = 0; i < v->n_items; i++) check_inner(&v->items[i]);
-  for (uint32_t i = 0; i < v->n_m; i++) check_span(v->m[i].k.p, v->m[i].k.n);
+  for (uint32_t i = 0; i < v->n_m; i++) check_span(v->m[i].k.p, slen(v->m[i].k.n));
 }
 
 static uint8_t arena[1 << 16];
@@ -175,6 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wire_ctx *ctx = fuzz_new_ctx();
   wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
   wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+  tagged = (mode >> 5) & 1;
   layouts L;
   if (setup(ctx, &L)) {
     fprintf(stderr, "fuzz_mem_decode: setup: %s\n", wire_ctx_error_message(ctx));
@@ -280,13 +289,16 @@ int main(int argc, char **argv) {
       fprintf(stderr, "seed %d: %s\n", mode, wire_ctx_error_message(ctx));
       return 1;
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/mem_%02d.bin", argv[1], mode);
-    FILE *f = fopen(path, "wb");
-    if (!f) return 1;
-    fputc(mode, f);
-    fwrite(enc, 1, len, f);
-    fclose(f);
+    /* the same payload read with plain and with tagged strings */
+    for (int t = 0; t < 2; t++) {
+      char path[4096];
+      snprintf(path, sizeof path, "%s/mem_%02d.bin", argv[1], mode | (t << 5));
+      FILE *f = fopen(path, "wb");
+      if (!f) return 1;
+      fputc(mode | (t << 5), f);
+      fwrite(enc, 1, len, f);
+      fclose(f);
+    }
     wire_ctx_free(ctx);
     k++;
   }
