@@ -80,6 +80,7 @@ typedef struct chunk {
 
 typedef struct {
   uint8_t byname, ok;
+  uint8_t tags, names;   /* its fields include tag-id / named ones */
   uint32_t uid;
   const uint8_t *name;   /* namespace and name, as the TypeDef has them */
   size_t nlen;
@@ -318,7 +319,8 @@ static int32_t add_row(Codec *c, uint32_t layout, uint32_t field,
   uint32_t elem = m->kind == MK_STRUCT ? m->sp->mem[m->var]->layout
                   : (m->kind == MK_LIST || m->kind == MK_MAP) ? m->layout
                                                                : NONE;
-  return wire_mem_layout_field(c->ctx, layout, field, m->form, m->off,
+  uint32_t form = m->form | (m->kind == MK_STR ? WIRE_MEM_STR_TAGGED : 0);
+  return wire_mem_layout_field(c->ctx, layout, field, form, m->off,
                                has_len(m->kind) ? m->off + LEN_AT : NONE,
                                m->present, elem);
 }
@@ -554,6 +556,55 @@ static int dense_view(const mval *m, PyObject *v, Py_buffer *b) {
   return 1;
 }
 
+/* A str as the wire has it, in the encoding the Java runtime (and the tape
+ * path) writes: Latin-1 text as PyUnicode's own 1-byte data; other text as
+ * its UCS-2 data (UTF-16) or its UTF-8 (kept by the str object), as
+ * R-WSTR-1 chooses. Strings with lone surrogates (no UTF-8) are left to
+ * the tape path (1). */
+static int str_data(struct mstate *s, PyObject *v, const void **t, size_t *n,
+                    uint32_t *enc) {
+  int kind = PyUnicode_KIND(v);
+  if (kind == PyUnicode_1BYTE_KIND) {
+    *t = PyUnicode_DATA(v);
+    *n = (size_t)PyUnicode_GET_LENGTH(v);
+    *enc = WIRE_STR_LATIN1;
+    return 0;
+  }
+  Py_ssize_t un;
+  const char *u = PyUnicode_AsUTF8AndSize(v, &un);
+  if (!u) {
+    PyErr_Clear();
+    return 1;
+  }
+  int32_t java = wire_string_choose_encoding((const uint8_t *)u, (size_t)un);
+  if (java == WIRE_STR_UTF8 || java < 0) {
+    *t = u;
+    *n = (size_t)un;
+    *enc = WIRE_STR_UTF8;
+    return 0;
+  }
+  *enc = WIRE_STR_UTF16;
+#if PY_LITTLE_ENDIAN
+  if (kind == PyUnicode_2BYTE_KIND) {
+    *t = PyUnicode_DATA(v);
+    *n = 2 * (size_t)PyUnicode_GET_LENGTH(v);
+    return 0;
+  }
+#endif
+  /* astral characters (or a big-endian host): UTF-16LE made for the call */
+  PyObject *b = PyUnicode_AsEncodedString(v, "utf-16-le", "strict");
+  if (!b) {
+    PyErr_Clear();
+    return 1;
+  }
+  int r = pin(s, b);
+  Py_DECREF(b);
+  if (r) return 1;
+  *t = PyBytes_AS_STRING(b);
+  *n = (size_t)PyBytes_GET_SIZE(b);
+  return 0;
+}
+
 static int fill_value(Codec *c, const mval *m, PyObject *v, uint8_t *base);
 
 /* Items of a list / tuple (or set) into n * stride bytes of scratch. */
@@ -656,22 +707,15 @@ static int fill_value(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
     return 0;
   case MK_STR: {
     if (!PyUnicode_CheckExact(v)) return LW_FALLBACK;
-    const char *t;
-    Py_ssize_t n;
-    if (PyUnicode_IS_COMPACT_ASCII(v)) {
-      t = PyUnicode_DATA(v);
-      n = PyUnicode_GET_LENGTH(v);
-    } else {
-      t = PyUnicode_AsUTF8AndSize(v, &n);
-      if (!t) {           /* lone surrogates: the tape path reports them */
-        PyErr_Clear();
-        return LW_FALLBACK;
-      }
-    }
-    if ((uint64_t)n > UINT32_MAX) return LW_FALLBACK;
+    const void *t;
+    size_t n;
+    uint32_t enc;
+    if (str_data(s, v, &t, &n, &enc)) return PyErr_Occurred() ? -1
+                                                              : LW_FALLBACK;
+    if (n > (UINT32_MAX >> 2)) return LW_FALLBACK;
     if (pin(s, v)) return -1;
     st_ptr(p, t);
-    st_len(p, (uint32_t)n);
+    st_len(p, (uint32_t)(n << 2 | enc));
     return 0;
   }
   case MK_BYTES: {
@@ -986,7 +1030,18 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
   case MK_STR: {
     const uint8_t *t = ld_ptr(p);
     if (!t) Py_RETURN_NONE;
-    return PyUnicode_DecodeUTF8((const char *)t, ld_len(p), "surrogatepass");
+    uint32_t h = ld_len(p);       /* the wire header: length << 2 | enc */
+    Py_ssize_t n = (Py_ssize_t)(h >> 2);
+    switch (h & 3) {
+    case WIRE_STR_LATIN1:
+      return PyUnicode_DecodeLatin1((const char *)t, n, NULL);
+    case WIRE_STR_UTF16: {
+      int bo = -1;
+      return PyUnicode_DecodeUTF16((const char *)t, n, "surrogatepass", &bo);
+    }
+    default:
+      return PyUnicode_DecodeUTF8((const char *)t, n, "surrogatepass");
+    }
   }
   case MK_BYTES: {
     const uint8_t *t = ld_ptr(p);
@@ -1137,12 +1192,37 @@ static int varu32(const uint8_t **p, const uint8_t *end, uint32_t *v) {
   return 0;
 }
 
-/* A TypeDef at p (R-TDEF-1..7): its length, and its type spec (registered
- * by name: the span of the namespace and name; by id: the user type id).
- * 0 if it is not a struct TypeDef this can read. */
-static int td_parse(const uint8_t *p, const uint8_t *end, size_t *len,
-                    int *byname, uint32_t *uid, const uint8_t **name,
-                    size_t *nlen) {
+/* Skips a field type node of a TypeDef (R-TDEF-9). */
+static int skip_type(const uint8_t **q, const uint8_t *end, int top,
+                     int depth) {
+  uint32_t v;
+  if (depth > 64 || !varu32(q, end, &v)) return 0;
+  uint32_t t = top ? v : v >> 2;
+  if (t == WIRE_T_LIST || t == WIRE_T_SET)
+    return skip_type(q, end, 0, depth + 1);
+  if (t == WIRE_T_MAP)
+    return skip_type(q, end, 0, depth + 1) && skip_type(q, end, 0, depth + 1);
+  return 1;
+}
+
+typedef struct {
+  size_t len;            /* bytes of the TypeDef */
+  int byname;            /* the type is registered by name ... */
+  uint32_t uid;          /* ... or by this id */
+  const uint8_t *name;   /* namespace and name as written */
+  size_t nlen;
+  int tags, names;       /* whether fields are identified by tag / name */
+} tdinfo;
+
+/* A TypeDef at p (R-TDEF-1..8): its length, its type spec and how its
+ * fields are identified. 0 if it is not a struct TypeDef this reads. */
+static int td_parse(const uint8_t *p, const uint8_t *end, tdinfo *o) {
+  memset(o, 0, sizeof *o);
+  size_t *len = &o->len;
+  int *byname = &o->byname;
+  uint32_t *uid = &o->uid;
+  const uint8_t **name = &o->name;
+  size_t *nlen = &o->nlen;
   if (end - p < 9) return 0;
   const uint8_t *q = p + 8;
   uint64_t h;
@@ -1159,27 +1239,50 @@ static int td_parse(const uint8_t *p, const uint8_t *end, size_t *len,
   *len = (size_t)(bend - p);
   uint8_t b0 = *q++;
   if (!(b0 & 0x80)) return 0;              /* not a struct */
-  if ((b0 & 0x1F) == 31) {
+  uint32_t nf = b0 & 0x1F;
+  if (nf == 31) {
     uint32_t more;
     if (!varu32(&q, bend, &more)) return 0;
+    nf += more;
   }
   *byname = (b0 & 0x20) != 0;
-  if (!*byname) return varu32(&q, bend, uid);
-  const uint8_t *s = q;
-  for (int k = 0; k < 2; k++) {
+  if (!*byname) {
+    if (!varu32(&q, bend, uid)) return 0;
+  } else {
+    const uint8_t *s = q;
+    for (int k = 0; k < 2; k++) {
+      if (q >= bend) return 0;
+      uint32_t n = *q++ >> 2;
+      if (n == 63) {
+        uint32_t extra;
+        if (!varu32(&q, bend, &extra)) return 0;
+        n += extra;
+      }
+      if ((size_t)(bend - q) < n) return 0;
+      q += n;
+    }
+    *name = s;
+    *nlen = (size_t)(q - s);
+  }
+  for (uint32_t i = 0; i < nf; i++) {
     if (q >= bend) return 0;
-    uint32_t n = *q++ >> 2;
-    if (n == 63) {
+    uint8_t h = *q++;
+    uint32_t size = (h >> 2) & 0xF;
+    if (size == 15) {
       uint32_t extra;
       if (!varu32(&q, bend, &extra)) return 0;
-      n += extra;
+      size += extra;
     }
-    if ((size_t)(bend - q) < n) return 0;
-    q += n;
+    if (!skip_type(&q, bend, 1, 0)) return 0;
+    if ((h >> 6) == 3) {
+      o->tags = 1;
+    } else {
+      o->names = 1;
+      if ((size_t)(bend - q) < (size_t)size + 1) return 0;
+      q += size + 1;
+    }
   }
   (void)body;
-  *name = s;
-  *nlen = (size_t)(q - s);
   return 1;
 }
 
@@ -1204,17 +1307,21 @@ static int tinfo_ready(Codec *c, struct mstate *s) {
     if (wire_schema_type_kind(c->ctx, t) != WIRE_KIND_STRUCT) continue;
     tinfo *ti = &s->ti[t];
     const uint8_t *td;
-    size_t len, tl;
-    int byname;
+    size_t len;
+    tdinfo o;
     if (wire_schema_typedef(c->ctx, t, &td, &len)) {
       wire_ctx_clear_error(c->ctx);
       continue;
     }
-    if (!td_parse(td, td + len, &tl, &byname, &ti->uid, &ti->name, &ti->nlen))
-      continue;
-    ti->byname = (uint8_t)byname;
+    if (!td_parse(td, td + len, &o)) continue;
+    ti->byname = (uint8_t)o.byname;
+    ti->uid = o.uid;
+    ti->name = o.name;
+    ti->nlen = o.nlen;
+    ti->tags = (uint8_t)o.tags;
+    ti->names = (uint8_t)o.names;
     ti->td = td;
-    ti->tdlen = tl;
+    ti->tdlen = o.len;
     ti->ok = 1;
   }
   s->ti_ready = 1;
@@ -1234,10 +1341,10 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
   if (n < 4 || d[0] != 0x01 || (d[1] != 0xFF && d[1] != 0x00)) return NULL;
   const uint8_t *p = d + 3, *end = d + n, *key = d + 2;
   uint8_t kind = d[2];
-  int byname = 0, compat;
-  uint32_t uid = 0;
-  const uint8_t *name = NULL, *td = NULL;
-  size_t nlen = 0, tdlen = 0;
+  int compat;
+  const uint8_t *td = NULL;
+  tdinfo o;
+  memset(&o, 0, sizeof o);
   compat = kind == WIRE_T_COMPATIBLE_STRUCT ||
            kind == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
            (kind == WIRE_T_NAMED_STRUCT &&
@@ -1246,10 +1353,10 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
     uint32_t marker;
     if (!varu32(&p, end, &marker) || marker != 0) return NULL;
     td = p;
-    if (!td_parse(p, end, &tdlen, &byname, &uid, &name, &nlen)) return NULL;
-    p += tdlen;
+    if (!td_parse(p, end, &o)) return NULL;
+    p += o.len;
   } else if (kind == WIRE_T_STRUCT) {
-    if (!varu32(&p, end, &uid)) return NULL;
+    if (!varu32(&p, end, &o.uid)) return NULL;
   } else {
     return NULL;
   }
@@ -1271,9 +1378,9 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
   uint32_t t;
   for (t = 0; t < s->nti; t++) {
     const tinfo *ti = &s->ti[t];
-    if (!ti->ok || ti->byname != byname) continue;
-    if (byname ? ti->nlen == nlen && memcmp(ti->name, name, nlen) == 0
-               : ti->uid == uid)
+    if (!ti->ok || ti->byname != o.byname) continue;
+    if (o.byname ? ti->nlen == o.nlen && memcmp(ti->name, o.name, o.nlen) == 0
+                 : ti->uid == o.uid)
       break;
   }
   if (t == s->nti) return NULL;
@@ -1281,7 +1388,12 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
   splan *sp = lw_class_plan(c, t, &ep);
   if (!sp) return NULL;
   const tinfo *ti = &s->ti[t];
-  int v = td && !(tdlen == ti->tdlen && memcmp(td, ti->td, tdlen) == 0);
+  int v = td && !(o.len == ti->tdlen && memcmp(td, ti->td, o.len) == 0);
+  /* libwire maps a writer's field by tag onto a tagged field, by name onto
+   * a named one: fields named where the schema has only tags (pyfory's
+   * dataclasses without field ids) would be dropped; the tape path matches
+   * them by name */
+  if (v && ((o.names && !ti->names) || (o.tags && !ti->tags))) sp = NULL;
   uint8_t *copy = PyMem_Malloc(klen);
   if (!copy) {
     PyErr_NoMemory();
@@ -1293,7 +1405,7 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
   PyMem_Free(e->key);
   e->key = copy;
   e->klen = klen;
-  e->sp = sp;
+  e->sp = sp;      /* NULL: the tape path reads these roots */
   e->var = v;
   s->last = slot;
   *var = v;

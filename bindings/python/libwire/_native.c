@@ -857,7 +857,7 @@ static int sync_regs(Codec *c) {
  * (and what the layouts cannot express) through the tape. */
 static PyObject *dumps_one(Codec *c, PyObject *obj, PyObject *into) {
   PyTypeObject *tp = Py_TYPE(obj);
-  if (!c->ref && (tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+  if (!c->ref && c->layouts && (tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
     PyObject *plan = lw_plan_of_type(c, tp);
     if (!plan && PyErr_Occurred()) return NULL;
     if (plan && PyCapsule_IsValid(plan, "libwire.splan")) {
@@ -865,7 +865,10 @@ static PyObject *dumps_one(Codec *c, PyObject *obj, PyObject *into) {
       int r = lw_mem_encode(c, obj,
                             PyCapsule_GetPointer(plan, "libwire.splan"), into,
                             &out);
-      if (r <= 0) return r ? NULL : out;
+      if (r <= 0) {
+        c->n_mem_enc += !r;
+        return r ? NULL : out;
+      }
     }
   }
   PyObject *roots = PyTuple_Pack(1, obj);
@@ -926,6 +929,7 @@ static PyObject *Codec_encode(Codec *c, PyObject *args) {
 }
 
 PyObject *lw_tape_encode(Codec *c, PyObject *roots, PyObject *into) {
+  c->n_tape_enc++;
   if (Py_EnterRecursiveCall(" in libwire.dumps")) return NULL;
   int r = write_tape(c, roots);
   Py_LeaveRecursiveCall();
@@ -1668,8 +1672,10 @@ static PyObject *decode_buffer(Codec *c, PyObject *data) {
   Py_buffer b;
   if (PyObject_GetBuffer(data, &b, PyBUF_SIMPLE)) return NULL;
   PyObject *one = NULL, *res = NULL;
-  int r = lw_mem_decode(c, b.buf, (size_t)b.len, &one);
+  int r = c->layouts ? lw_mem_decode(c, b.buf, (size_t)b.len, &one)
+                     : LW_FALLBACK;
   if (r == 0) {
+    c->n_mem_dec++;
     res = PyList_New(1);
     if (res) PyList_SET_ITEM(res, 0, one);
     else Py_DECREF(one);
@@ -1715,6 +1721,7 @@ static PyObject *Codec_loads(Codec *c, PyObject *data) {
 }
 
 PyObject *lw_tape_decode(Codec *c, const uint8_t *data, size_t len) {
+  c->n_tape_dec++;
   if (!c->tout) {
     c->tout = wire_writer_new(c->ctx, NULL, 0);
     if (!c->tout) return PyErr_NoMemory();
@@ -2014,6 +2021,23 @@ static PyObject *Codec_invalidate(Codec *c, PyObject *noarg) {
   Py_RETURN_NONE;
 }
 
+/* Codec.use_layouts(bool): registered classes through the layouts or,
+ * for comparisons, through the tape like every other value. */
+static PyObject *Codec_use_layouts(Codec *c, PyObject *arg) {
+  int v = PyObject_IsTrue(arg);
+  if (v < 0) return NULL;
+  c->layouts = v;
+  Py_RETURN_NONE;
+}
+
+/* Codec.stats() -> messages written and read by each path. */
+static PyObject *Codec_stats(Codec *c, PyObject *noarg) {
+  (void)noarg;
+  return Py_BuildValue("{sKsKsKsK}", "layout_dumps", c->n_mem_enc,
+                       "layout_loads", c->n_mem_dec, "tape_dumps",
+                       c->n_tape_enc, "tape_loads", c->n_tape_dec);
+}
+
 static PyObject *Codec_set_ref(Codec *c, PyObject *arg) {
   int v = PyObject_IsTrue(arg);
   if (v < 0) return NULL;
@@ -2053,6 +2077,7 @@ static int Codec_init(Codec *c, PyObject *args, PyObject *kw) {
   if (!c->classes || !c->types || !c->retired) return -1;
   c->seen_version = -1;
   c->stale = 1;
+  c->layouts = 1;
   /* strings of the layouts are handed over as UTF-8; they are written as
    * the Java runtime (and the tape path, WIRE_TAPE_STR_JAVA) writes them */
   if (wire_ctx_set_option(c->ctx, WIRE_OPT_STRING_POLICY, WIRE_STRING_JAVA)) {
@@ -2141,6 +2166,10 @@ static PyMethodDef Codec_methods[] = {
    "dumps(obj, into=None) -> bytes (or the length written into `into`)"},
   {"loads", (PyCFunction)Codec_loads, METH_O,
    "loads(buffer) -> the one root value"},
+  {"use_layouts", (PyCFunction)Codec_use_layouts, METH_O,
+   "registered classes through the layouts (True) or the tape (False)"},
+  {"stats", (PyCFunction)Codec_stats, METH_NOARGS,
+   "messages written and read by each path"},
   {"invalidate", (PyCFunction)Codec_invalidate, METH_NOARGS,
    "registrations or schemas changed: sync before the next call"},
   {"tape", (PyCFunction)Codec_tape, METH_O, "tape(roots) -> tape bytes"},

@@ -95,6 +95,10 @@ typedef struct {
   int ref;              /* WIRE_OPT_REF_TRACKING as set by the Context */
   int busy;             /* inside encode/decode: the state below is in use */
   int clear_pending;    /* clear() asked while busy: done on release */
+  int layouts;          /* registered classes through the layouts (1, the
+                           default; 0: every value through the tape) */
+  /* messages by path (Codec.stats(): tests and profiling) */
+  unsigned long long n_mem_enc, n_mem_dec, n_tape_enc, n_tape_dec;
   /* encode state */
   uint8_t *t;
   size_t tlen, tcap;
