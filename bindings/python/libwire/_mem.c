@@ -127,8 +127,7 @@ static struct mstate *ms_get(Codec *c) {
 }
 
 /* Zeroed, 16-aligned scratch for images, valid until the next reset. */
-static uint8_t *salloc(struct mstate *s, size_t n) {
-  n = (n + 15) & ~(size_t)15;
+static uint8_t *salloc_more(struct mstate *s, size_t n) {
   chunk *k = s->cur;
   while (k && k->cap - k->used < n) {
     k = k->next;
@@ -158,7 +157,19 @@ static uint8_t *salloc(struct mstate *s, size_t n) {
   return p;
 }
 
-static int pin(struct mstate *s, PyObject *o) {
+static inline uint8_t *salloc(struct mstate *s, size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  chunk *k = s->cur;
+  if (k && k->cap - k->used >= n) {
+    uint8_t *p = k->data + k->used;
+    k->used += n;
+    memset(p, 0, n);
+    return p;
+  }
+  return salloc_more(s, n);
+}
+
+static int pin_grow(struct mstate *s, PyObject *o) {
   if (s->npins == s->pins_cap) {
     size_t cap = s->pins_cap ? 2 * s->pins_cap : 64;
     PyObject **t = PyMem_Realloc(s->pins, cap * sizeof *t);
@@ -171,6 +182,14 @@ static int pin(struct mstate *s, PyObject *o) {
   }
   s->pins[s->npins++] = Py_NewRef(o);
   return 0;
+}
+
+static inline int pin(struct mstate *s, PyObject *o) {
+  if (s->npins < s->pins_cap) {
+    s->pins[s->npins++] = Py_NewRef(o);
+    return 0;
+  }
+  return pin_grow(s, o);
 }
 
 static Py_buffer *buf_push(struct mstate *s) {
@@ -556,6 +575,19 @@ static int dense_view(const mval *m, PyObject *v, Py_buffer *b) {
   return 1;
 }
 
+/* R-WSTR-1 (spec/03-writer-policy.md) for text that is not all Latin-1,
+ * given as UTF-16 code units: UTF-8 when the sampled units (the first 64,
+ * with the Java runtime's quirk for the units after the last block of 4)
+ * are all ASCII, else UTF-16. (wire_string_choose_encoding is the same rule
+ * over UTF-8; test_layouts.py checks that the two agree.) */
+static int32_t java_choice_ucs2(const Py_UCS2 *u, size_t n) {
+  size_t m = n < 64 ? n : 64, whole = m / 4 * 4;
+  for (size_t k = 0; k < whole; k++)
+    if (u[k] >= 0x80) return WIRE_STR_UTF16;
+  if (whole < m && u[whole] >= 0x80) return WIRE_STR_UTF16;
+  return WIRE_STR_UTF8;
+}
+
 /* A str as the wire has it, in the encoding the Java runtime (and the tape
  * path) writes: Latin-1 text as PyUnicode's own 1-byte data; other text as
  * its UCS-2 data (UTF-16) or its UTF-8 (kept by the str object), as
@@ -571,12 +603,15 @@ static int str_data(struct mstate *s, PyObject *v, const void **t, size_t *n,
     return 0;
   }
   Py_ssize_t un;
-  const char *u = PyUnicode_AsUTF8AndSize(v, &un);
+  const char *u = PyUnicode_AsUTF8AndSize(v, &un);  /* kept by the str */
   if (!u) {
     PyErr_Clear();
     return 1;
   }
-  int32_t java = wire_string_choose_encoding((const uint8_t *)u, (size_t)un);
+  int32_t java = kind == PyUnicode_2BYTE_KIND
+      ? java_choice_ucs2(PyUnicode_2BYTE_DATA(v),
+                         (size_t)PyUnicode_GET_LENGTH(v))
+      : wire_string_choose_encoding((const uint8_t *)u, (size_t)un);
   if (java == WIRE_STR_UTF8 || java < 0) {
     *t = u;
     *n = (size_t)un;
@@ -605,7 +640,14 @@ static int str_data(struct mstate *s, PyObject *v, const void **t, size_t *n,
   return 0;
 }
 
-static int fill_value(Codec *c, const mval *m, PyObject *v, uint8_t *base);
+#if defined(__GNUC__)
+#define HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define HOT_INLINE static inline
+#endif
+
+HOT_INLINE int fill_value(Codec *c, const mval *m, PyObject *v,
+                          uint8_t *base);
 
 /* Items of a list / tuple (or set) into n * stride bytes of scratch. */
 static int fill_items(Codec *c, const mval *m, PyObject *v, uint8_t *p,
@@ -641,7 +683,8 @@ static int fill_items(Codec *c, const mval *m, PyObject *v, uint8_t *p,
   return 0;
 }
 
-static int fill_value(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
+/* Every value kind (fill_value does the common cases inline). */
+static int fill_other(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
   struct mstate *s = c->ms;
   uint8_t *p = base + m->off;
   if (v == Py_None) return m->nullable ? 0 : LW_FALLBACK;
@@ -810,6 +853,66 @@ static int fill_value(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
   default:
     return LW_FALLBACK;
   }
+}
+
+/* A value into its slot: 0, LW_FALLBACK, -1. Small ints, floats, bools,
+ * Latin-1 strings and enums here, the rest in fill_other. */
+HOT_INLINE int fill_value(Codec *c, const mval *m, PyObject *v,
+                          uint8_t *base) {
+  uint8_t *p = base + m->off;
+  switch (m->kind) {
+  case MK_INT: {
+    long long x;
+    if (!PyLong_CheckExact(v) || !lw_small_int(v, &x) || x < m->lo ||
+        x > (long long)m->hi)
+      break;
+    if (m->form == WIRE_MEM_I32) {
+      int32_t y = (int32_t)x;
+      memcpy(p, &y, 4);
+    } else if (m->form == WIRE_MEM_I64) {
+      int64_t y = x;
+      memcpy(p, &y, 8);
+    } else {
+      break;
+    }
+    if (m->present != NONE) base[m->present] = 1;
+    return 0;
+  }
+  case MK_F64:
+    if (!PyFloat_CheckExact(v)) break;
+    memcpy(p, &((PyFloatObject *)v)->ob_fval, 8);
+    if (m->present != NONE) base[m->present] = 1;
+    return 0;
+  case MK_BOOL:
+    if (v != Py_True && v != Py_False) break;
+    *p = v == Py_True;
+    if (m->present != NONE) base[m->present] = 1;
+    return 0;
+  case MK_STR:
+    if (!PyUnicode_CheckExact(v) || PyUnicode_KIND(v) != PyUnicode_1BYTE_KIND)
+      break;
+    {
+      size_t n = (size_t)PyUnicode_GET_LENGTH(v);
+      if (n > (UINT32_MAX >> 2) || pin(c->ms, v)) break;
+      st_ptr(p, PyUnicode_DATA(v));
+      st_len(p, (uint32_t)(n << 2 | WIRE_STR_LATIN1));
+    }
+    if (m->present != NONE) base[m->present] = 1;
+    return 0;
+  case MK_ENUM: {
+    const eplan *ep = m->ep;
+    for (Py_ssize_t i = 0; i < ep->n; i++)
+      if (ep->member[i] == v) {
+        memcpy(p, &ep->value[i], 4);
+        if (m->present != NONE) base[m->present] = 1;
+        return 0;
+      }
+    break;
+  }
+  default:
+    break;
+  }
+  return fill_other(c, m, v, base);
 }
 
 /* Fields of an instance with a __dict__: the dict's entries in the order
@@ -1214,6 +1317,20 @@ typedef struct {
   int tags, names;       /* whether fields are identified by tag / name */
 } tdinfo;
 
+/* The length of a TypeDef at p (R-TDEF-1), 0 if it does not fit. */
+static size_t td_len(const uint8_t *p, const uint8_t *end) {
+  if (end - p < 9) return 0;
+  const uint8_t *q = p + 8;
+  uint64_t size = p[0];
+  if (size == 0xFF) {
+    uint32_t extra;
+    if (!varu32(&q, end, &extra)) return 0;
+    size += extra;
+  }
+  if (size < 1 || (uint64_t)(end - q) < size) return 0;
+  return (size_t)(q + size - p);
+}
+
 /* A TypeDef at p (R-TDEF-1..8): its length, its type spec and how its
  * fields are identified. 0 if it is not a struct TypeDef this reads. */
 static int td_parse(const uint8_t *p, const uint8_t *end, tdinfo *o) {
@@ -1353,8 +1470,9 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
     uint32_t marker;
     if (!varu32(&p, end, &marker) || marker != 0) return NULL;
     td = p;
-    if (!td_parse(p, end, &o)) return NULL;
-    p += o.len;
+    size_t tl = td_len(p, end);
+    if (!tl) return NULL;
+    p += tl;
   } else if (kind == WIRE_T_STRUCT) {
     if (!varu32(&p, end, &o.uid)) return NULL;
   } else {
@@ -1374,26 +1492,33 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
       return e->sp;
     }
   }
+  /* a type meta not seen yet: which registered type, which class */
   if (tinfo_ready(c, s)) return NULL;
-  uint32_t t;
-  for (t = 0; t < s->nti; t++) {
-    const tinfo *ti = &s->ti[t];
-    if (!ti->ok || ti->byname != o.byname) continue;
-    if (o.byname ? ti->nlen == o.nlen && memcmp(ti->name, o.name, o.nlen) == 0
-                 : ti->uid == o.uid)
-      break;
+  splan *sp = NULL;
+  int v = 0;
+  uint32_t t = s->nti;
+  if (!td || td_parse(td, end, &o)) {
+    for (t = 0; t < s->nti; t++) {
+      const tinfo *ti = &s->ti[t];
+      if (!ti->ok || ti->byname != o.byname) continue;
+      if (o.byname ? ti->nlen == o.nlen &&
+                         memcmp(ti->name, o.name, o.nlen) == 0
+                   : ti->uid == o.uid)
+        break;
+    }
   }
-  if (t == s->nti) return NULL;
-  eplan *ep;
-  splan *sp = lw_class_plan(c, t, &ep);
-  if (!sp) return NULL;
-  const tinfo *ti = &s->ti[t];
-  int v = td && !(o.len == ti->tdlen && memcmp(td, ti->td, o.len) == 0);
-  /* libwire maps a writer's field by tag onto a tagged field, by name onto
-   * a named one: fields named where the schema has only tags (pyfory's
-   * dataclasses without field ids) would be dropped; the tape path matches
-   * them by name */
-  if (v && ((o.names && !ti->names) || (o.tags && !ti->tags))) sp = NULL;
+  if (t < s->nti) {
+    eplan *ep;
+    sp = lw_class_plan(c, t, &ep);
+    if (!sp && PyErr_Occurred()) return NULL;
+    const tinfo *ti = &s->ti[t];
+    v = td && !(o.len == ti->tdlen && memcmp(td, ti->td, o.len) == 0);
+    /* libwire maps a writer's field by tag onto a tagged field, by name
+     * onto a named one: fields named where the schema has only tags
+     * (pyfory's dataclasses without field ids) would be dropped; the tape
+     * path matches them by name */
+    if (v && ((o.names && !ti->names) || (o.tags && !ti->tags))) sp = NULL;
+  }
   uint8_t *copy = PyMem_Malloc(klen);
   if (!copy) {
     PyErr_NoMemory();

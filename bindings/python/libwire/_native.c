@@ -858,8 +858,13 @@ static int sync_regs(Codec *c) {
 static PyObject *dumps_one(Codec *c, PyObject *obj, PyObject *into) {
   PyTypeObject *tp = Py_TYPE(obj);
   if (!c->ref && c->layouts && (tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
-    PyObject *plan = lw_plan_of_type(c, tp);
-    if (!plan && PyErr_Occurred()) return NULL;
+    PyObject *plan = c->last_plan;
+    if (tp != c->last_tp) {
+      plan = lw_plan_of_type(c, tp);
+      if (!plan && PyErr_Occurred()) return NULL;
+      c->last_tp = tp;
+      c->last_plan = plan;
+    }
     if (plan && PyCapsule_IsValid(plan, "libwire.splan")) {
       PyObject *out = NULL;
       int r = lw_mem_encode(c, obj,
@@ -1998,6 +2003,8 @@ static PyObject *Codec_add_enum(Codec *c, PyObject *args) {
 }
 
 static void clear_plans(Codec *c) {
+  c->last_tp = NULL;
+  c->last_plan = NULL;
   lw_mem_clear(c);
   PyDict_Clear(c->classes);
   PyDict_Clear(c->types);
@@ -2104,6 +2111,8 @@ static int Codec_traverse(Codec *c, visitproc visit, void *arg) {
 }
 
 static int Codec_clear_refs(Codec *c) {
+  c->last_tp = NULL;
+  c->last_plan = NULL;
   Py_CLEAR(c->hooks);
   Py_CLEAR(c->h_encode);
   Py_CLEAR(c->h_register);

@@ -114,6 +114,8 @@ typedef struct {
   PyObject **objs;
   size_t nobjs, objs_cap;
   struct mstate *ms;    /* _mem.c, allocated on first use */
+  PyTypeObject *last_tp;/* the class of the last root written ... */
+  PyObject *last_plan;  /* ... and its plan (borrowed; reset on clear) */
 } Codec;
 
 /* ---- _native.c ---------------------------------------------------------- */
