@@ -853,10 +853,179 @@ static int sync_regs(Codec *c) {
   return 0;
 }
 
-/* One root value: a registered class through its layout, anything else
- * (and what the layouts cannot express) through the tape. */
+/* ---- large binaries and dense arrays at the root --------------------- */
+
+/* A root bytes / bytearray / memoryview / array.array of at least BIG_ROOT
+ * bytes is written by libwire's streaming writer straight into the
+ * returned bytes (or the caller's buffer) and read back straight from the
+ * payload: one copy each way instead of three (through the tape). The
+ * bytes are the tape path's (header, not-null flag, type id, length,
+ * bytes: reference tracking off). */
+#define BIG_ROOT 4096
+
+static size_t varu_len(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    n++;
+  }
+  return n;
+}
+
+/* 0: written (*out set), LW_FALLBACK, -1. */
+static int dumps_big(Codec *c, PyObject *obj, PyObject *into,
+                     PyObject **out) {
+#if PY_LITTLE_ENDIAN
+  PyTypeObject *tp = Py_TYPE(obj);
+  uint32_t t;
+  if (tp == &PyBytes_Type || tp == &PyByteArray_Type ||
+      tp == &PyMemoryView_Type) {
+    t = WIRE_T_BINARY;
+  } else if (tp == array_type) {
+    t = array_tid(obj);
+    if (!t) return LW_FALLBACK;
+  } else {
+    return LW_FALLBACK;
+  }
+  if (tp == &PyBytes_Type && PyBytes_GET_SIZE(obj) < BIG_ROOT)
+    return LW_FALLBACK;
+  Py_buffer b;
+  if (PyObject_GetBuffer(obj, &b, PyBUF_SIMPLE)) {   /* not contiguous */
+    PyErr_Clear();
+    return LW_FALLBACK;
+  }
+  if (b.len < BIG_ROOT || (uint64_t)b.len > 0xFFFFFFFFu) {
+    PyBuffer_Release(&b);
+    return LW_FALLBACK;
+  }
+  size_t n = (size_t)b.len;
+  size_t need = 3 + varu_len(n) + n;   /* t < 0x80: one byte */
+  Py_buffer ib;
+  uint8_t *dst;
+  size_t cap;
+  if (into != Py_None) {
+    if (PyObject_GetBuffer(into, &ib, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)) {
+      PyBuffer_Release(&b);
+      return -1;
+    }
+    dst = ib.buf;
+    cap = (size_t)ib.len;
+  } else {
+    *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)need);
+    if (!*out) {
+      PyBuffer_Release(&b);
+      return -1;
+    }
+    dst = (uint8_t *)PyBytes_AS_STRING(*out);
+    cap = need;
+  }
+  int r = 0;
+  if (cap < need) {
+    PyObject *nb = PyLong_FromSize_t(need);
+    if (nb) {
+      lw_error(c, "buffer_full", nb, "the buffer is too small: the "
+               "payload needs the number of bytes in .offset",
+               WIRE_E_BUFFER_FULL);
+      Py_DECREF(nb);
+    }
+    r = -1;
+  } else {
+    wire_writer *w = wire_writer_new(c->ctx, dst, cap);
+    if (!w) {
+      PyErr_NoMemory();
+      r = -1;
+    } else {
+      wire_write_header(w);
+      wire_write_ref_flag(w, -1);
+      wire_write_type_id(w, t);
+      wire_write_binary(w, b.buf, n);
+      int32_t st = wire_writer_status(w);
+      size_t size = wire_writer_size(w);
+      wire_writer_free(w);
+      if (st || size != need) {
+        lw_fail(c, "state", WIRE_E_STATE, "streaming writer: status %d, "
+                "%zu bytes for %zu", (int)st, size, need);
+        r = -1;
+      } else if (into != Py_None) {
+        *out = PyLong_FromSize_t(need);
+        if (!*out) r = -1;
+      }
+    }
+  }
+  PyBuffer_Release(&b);
+  if (into != Py_None) PyBuffer_Release(&ib);
+  else if (r) Py_CLEAR(*out);
+  return r;
+#else
+  (void)c; (void)obj; (void)into; (void)out;
+  return LW_FALLBACK;
+#endif
+}
+
+static const char *array_code(uint32_t op);
+
+/* 0: read (*out set), LW_FALLBACK (the tape path reads it and reports any
+ * error), -1. */
+static int loads_big(Codec *c, const uint8_t *d, size_t len, PyObject **out) {
+#if PY_LITTLE_ENDIAN
+  if (len < BIG_ROOT || d[0] != 0x01 || d[1] != 0xFF) return LW_FALLBACK;
+  uint32_t t = d[2];
+  const char *code = t == WIRE_T_BINARY ? NULL : array_code(t);
+  if (t != WIRE_T_BINARY && !code) return LW_FALLBACK;
+  wire_reader *r = wire_reader_new(c->ctx, d, len);
+  if (!r) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  const uint8_t *p = NULL;
+  size_t n = 0;
+  wire_read_header(r);
+  int32_t flag = wire_read_ref_flag(r);
+  uint32_t t2 = wire_read_type_id(r);
+  wire_read_binary(r, &p, &n);
+  int ok = !wire_reader_status(r) && !wire_reader_remaining(r) &&
+           flag == -1 && t2 == t &&
+           n <= wire_ctx_get_limit(c->ctx, WIRE_LIMIT_BINARY) &&
+           (!code || n % wire_type_array_width(t) == 0);
+  wire_reader_free(r);
+  wire_ctx_clear_error(c->ctx);
+  if (!ok) return LW_FALLBACK;
+  if (!code) {
+    *out = PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
+    return *out ? 0 : -1;
+  }
+  PyObject *a = PyObject_CallFunction(c->array_new, "s", code);
+  PyObject *mv = a ? PyMemoryView_FromMemory((char *)p, (Py_ssize_t)n,
+                                             PyBUF_READ)
+                   : NULL;
+  PyObject *res = mv ? PyObject_CallMethod(a, "frombytes", "O", mv) : NULL;
+  Py_XDECREF(mv);
+  if (!res) {
+    Py_XDECREF(a);
+    return -1;
+  }
+  Py_DECREF(res);
+  *out = a;
+  return 0;
+#else
+  (void)c; (void)d; (void)len; (void)out;
+  return LW_FALLBACK;
+#endif
+}
+
+/* One root value: a registered class through its layout, a large binary
+ * or array through the streaming writer, anything else (and what the
+ * layouts cannot express) through the tape. */
 static PyObject *dumps_one(Codec *c, PyObject *obj, PyObject *into) {
   PyTypeObject *tp = Py_TYPE(obj);
+  if (!c->ref && c->layouts) {
+    PyObject *out = NULL;
+    int r = dumps_big(c, obj, into, &out);
+    if (r <= 0) {
+      c->n_big_enc += !r;
+      return r ? NULL : out;
+    }
+  }
   if (!c->ref && c->layouts && (tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
     PyObject *plan = c->last_plan;
     if (tp != c->last_tp) {
@@ -1677,10 +1846,14 @@ static PyObject *decode_buffer(Codec *c, PyObject *data) {
   Py_buffer b;
   if (PyObject_GetBuffer(data, &b, PyBUF_SIMPLE)) return NULL;
   PyObject *one = NULL, *res = NULL;
-  int r = c->layouts ? lw_mem_decode(c, b.buf, (size_t)b.len, &one)
-                     : LW_FALLBACK;
+  int r = c->layouts ? loads_big(c, b.buf, (size_t)b.len, &one) : LW_FALLBACK;
   if (r == 0) {
-    c->n_mem_dec++;
+    c->n_big_dec++;
+  } else if (r == LW_FALLBACK && c->layouts) {
+    r = lw_mem_decode(c, b.buf, (size_t)b.len, &one);
+    c->n_mem_dec += !r;
+  }
+  if (r == 0) {
     res = PyList_New(1);
     if (res) PyList_SET_ITEM(res, 0, one);
     else Py_DECREF(one);
@@ -2028,8 +2201,9 @@ static PyObject *Codec_invalidate(Codec *c, PyObject *noarg) {
   Py_RETURN_NONE;
 }
 
-/* Codec.use_layouts(bool): registered classes through the layouts or,
- * for comparisons, through the tape like every other value. */
+/* Codec.use_layouts(bool): registered classes through the layouts and
+ * large binary / array roots through the streaming writer (True), or,
+ * for comparisons, every value through the tape (False). */
 static PyObject *Codec_use_layouts(Codec *c, PyObject *arg) {
   int v = PyObject_IsTrue(arg);
   if (v < 0) return NULL;
@@ -2040,9 +2214,11 @@ static PyObject *Codec_use_layouts(Codec *c, PyObject *arg) {
 /* Codec.stats() -> messages written and read by each path. */
 static PyObject *Codec_stats(Codec *c, PyObject *noarg) {
   (void)noarg;
-  return Py_BuildValue("{sKsKsKsK}", "layout_dumps", c->n_mem_enc,
+  return Py_BuildValue("{sKsKsKsKsKsK}", "layout_dumps", c->n_mem_enc,
                        "layout_loads", c->n_mem_dec, "tape_dumps",
-                       c->n_tape_enc, "tape_loads", c->n_tape_dec);
+                       c->n_tape_enc, "tape_loads", c->n_tape_dec,
+                       "direct_dumps", c->n_big_enc, "direct_loads",
+                       c->n_big_dec);
 }
 
 static PyObject *Codec_set_ref(Codec *c, PyObject *arg) {

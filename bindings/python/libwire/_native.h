@@ -99,6 +99,7 @@ typedef struct {
                            default; 0: every value through the tape) */
   /* messages by path (Codec.stats(): tests and profiling) */
   unsigned long long n_mem_enc, n_mem_dec, n_tape_enc, n_tape_dec;
+  unsigned long long n_big_enc, n_big_dec;   /* large binaries, arrays */
   /* encode state */
   uint8_t *t;
   size_t tlen, tcap;
