@@ -693,7 +693,7 @@ static int fill_other(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
   case MK_INT: {
     long long x;
     if (!PyLong_CheckExact(v)) return LW_FALLBACK;
-    if (!lw_small_int(v, &x)) {
+    if (!lw_long_i64(v, &x)) {
       int ovf;
       x = PyLong_AsLongLongAndOverflow(v, &ovf);
       if (ovf) return LW_FALLBACK;
@@ -863,7 +863,7 @@ HOT_INLINE int fill_value(Codec *c, const mval *m, PyObject *v,
   switch (m->kind) {
   case MK_INT: {
     long long x;
-    if (!PyLong_CheckExact(v) || !lw_small_int(v, &x) || x < m->lo ||
+    if (!PyLong_CheckExact(v) || !lw_long_i64(v, &x) || x < m->lo ||
         x > (long long)m->hi)
       break;
     if (m->form == WIRE_MEM_I32) {
@@ -1137,7 +1137,7 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
     Py_ssize_t n = (Py_ssize_t)(h >> 2);
     switch (h & 3) {
     case WIRE_STR_LATIN1:
-      return PyUnicode_DecodeLatin1((const char *)t, n, NULL);
+      return lw_str_latin1((const char *)t, (size_t)n);
     case WIRE_STR_UTF16: {
       int bo = -1;
       return PyUnicode_DecodeUTF16((const char *)t, n, "surrogatepass", &bo);

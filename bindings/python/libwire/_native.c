@@ -250,7 +250,7 @@ static int enc(Codec *c, PyObject *o, const hint *h);
 static int enc_int(Codec *c, PyObject *o, uint32_t tid) {
   int ovf = 0;
   long long v;
-  if (!lw_small_int(o, &v)) {
+  if (!lw_long_i64(o, &v)) {
     v = PyLong_AsLongLongAndOverflow(o, &ovf);
     if (v == -1 && PyErr_Occurred()) return -1;
   }
@@ -1224,7 +1224,7 @@ static PyObject *dec_str(Codec *c) {
   const char *s = (const char *)c->p;
   c->p += n;
   switch (e & 3) {
-  case 0: return PyUnicode_DecodeLatin1(s, n, NULL);
+  case 0: return lw_str_latin1(s, n);
   case 1: {
     int bo = -1;
     return PyUnicode_DecodeUTF16(s, n, "surrogatepass", &bo);

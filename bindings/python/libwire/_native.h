@@ -159,6 +159,48 @@ static inline int lw_small_int(PyObject *o, long long *v) {
 #endif
 }
 
+/* The value of an exact int that fits int64_t, read from its digits
+ * without a call where the layout of ints is known (3.11: up to three
+ * 30-bit digits); 0 if it does not fit (or is not known to). */
+static inline int lw_long_i64(PyObject *o, long long *v) {
+#if PY_VERSION_HEX < 0x030C0000 && PYLONG_BITS_IN_DIGIT == 30
+  Py_ssize_t sz = Py_SIZE(o), a = sz < 0 ? -sz : sz;
+  const digit *d = ((PyLongObject *)o)->ob_digit;
+  unsigned long long u;
+  if (a <= 1) u = a ? d[0] : 0;
+  else if (a == 2) u = (unsigned long long)d[0] | (unsigned long long)d[1] << 30;
+  else if (a == 3 && d[2] < 8)      /* below 2^63 */
+    u = (unsigned long long)d[0] | (unsigned long long)d[1] << 30 |
+        (unsigned long long)d[2] << 60;
+  else return 0;
+  *v = sz < 0 ? -(long long)u : (long long)u;
+  return 1;
+#else
+  return lw_small_int(o, v);
+#endif
+}
+
+/* A str from Latin-1 bytes: ASCII text (the common case) is checked eight
+ * bytes at a time and copied into a new compact ASCII str. */
+static inline PyObject *lw_str_latin1(const char *s, size_t n) {
+  if (n > 1) {
+    size_t i = 0;
+    uint64_t acc = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      acc |= w;
+    }
+    for (; i < n; i++) acc |= (uint8_t)s[i];
+    if (!(acc & UINT64_C(0x8080808080808080))) {
+      PyObject *u = PyUnicode_New((Py_ssize_t)n, 127);
+      if (u) memcpy(PyUnicode_DATA(u), s, n);
+      return u;
+    }
+  }
+  return PyUnicode_DecodeLatin1(s, (Py_ssize_t)n, NULL);
+}
+
 /* ---- _mem.c ------------------------------------------------------------- */
 
 /* Results of the layout path besides 0 (done) and -1 (Python error set):
