@@ -36,7 +36,8 @@ enum {
   MK_LIST,     /* list / set: items of an element layout */
   MK_PACKED,   /* list / set of primitives: packed items */
   MK_DENSE,    /* dense array: packed items (array.array on reading) */
-  MK_MAP
+  MK_MAP,
+  MK_ITEM      /* an item of a list of structs: the class's image itself */
 };
 
 typedef struct mval mval;
@@ -439,6 +440,35 @@ static int mval_init(Codec *c, mval *m, const hint *h, uint32_t off, int var,
       int r = mval_init(c, m->sub, h->elem, 0, var, 0);
       if (r) return r;
       m->ew = form_width(m->sub->form);
+    } else if (!m->set && h->elem && h->elem->user != WIRE_BY_NAME &&
+               !h->elem->nullable &&
+               wire_schema_type_kind(c->ctx, h->elem->user) ==
+                   WIRE_KIND_STRUCT) {
+      /* non-nullable structs: the items are the class's images, inline
+       * (libwire's layout of the struct is the element layout) */
+      eplan *ep;
+      splan *sp = lw_class_plan(c, h->elem->user, &ep);
+      if (!sp) return PyErr_Occurred() ? -1 : 1;
+      if (!sp->mem[var]) {
+        int r = mem_build(c, sp, var);
+        if (r) return r;
+      } else if (sp->mem[var]->state < 0) {
+        return 1;
+      }
+      m->kind = MK_LIST;
+      m->form = WIRE_MEM_LIST;
+      m->sub = PyMem_Calloc(1, sizeof *m->sub);
+      if (!m->sub) {
+        PyErr_NoMemory();
+        return -1;
+      }
+      m->sub->kind = MK_ITEM;
+      m->sub->sp = sp;
+      m->sub->var = (uint8_t)var;
+      m->sub->present = NONE;
+      m->sub->layout = NONE;
+      m->layout = sp->mem[var]->layout;
+      m->esize = sp->mem[var]->size;
     } else {
       m->kind = MK_LIST;
       m->form = WIRE_MEM_LIST;
@@ -806,6 +836,14 @@ static int fill_other(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
     st_ptr(p, img);
     return fill_struct(c, sp, v, img);
   }
+  case MK_ITEM: {
+    splan *sp = m->sp;
+    struct mlay *ml = sp->mem[0];
+    if (Py_TYPE(v) != (PyTypeObject *)sp->cls || !ml || ml->state != 1 ||
+        !ml->enc_ok)
+      return LW_FALLBACK;
+    return fill_struct(c, sp, v, p);
+  }
   case MK_LIST:
     return fill_items(c, m, v, p, m->esize);
   case MK_PACKED:
@@ -1052,7 +1090,8 @@ int lw_mem_encode(Codec *c, PyObject *obj, splan *sp, PyObject *into,
 
 /* ---- reading: image -> Python objects -------------------------------------- */
 
-static PyObject *build_struct(Codec *c, splan *sp, int var, uint8_t *img);
+static PyObject *build_struct(Codec *c, splan *sp, int var, uint8_t *img,
+                              int memo);
 static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base);
 
 static PyObject *build_items(Codec *c, const mval *m, const uint8_t *p,
@@ -1066,9 +1105,15 @@ static PyObject *build_items(Codec *c, const mval *m, const uint8_t *p,
     if (!l) return NULL;
     for (uint32_t i = 0; i < n; i++) {
       PyObject *v;
-      if (e->kind == MK_STRUCT) {
+      if (e->kind == MK_ITEM) {
+        /* an inline image: no reference can name it (libwire keeps
+         * references to pointed-to structs only), its memo slot is not
+         * initialised */
+        v = build_struct(c, e->sp, e->var,
+                         (uint8_t *)items + (size_t)i * stride, 0);
+      } else if (e->kind == MK_STRUCT) {
         uint8_t *img = (uint8_t *)ld_ptr(items + (size_t)i * stride);
-        v = img ? build_struct(c, e->sp, e->var, img) : Py_NewRef(Py_None);
+        v = img ? build_struct(c, e->sp, e->var, img, 1) : Py_NewRef(Py_None);
       } else {
         v = build_value(c, e, items + (size_t)i * stride);
       }
@@ -1168,7 +1213,7 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
   case MK_STRUCT: {
     uint8_t *img = (uint8_t *)ld_ptr(p);
     if (!img) Py_RETURN_NONE;
-    return build_struct(c, m->sp, m->var, img);
+    return build_struct(c, m->sp, m->var, img, 1);
   }
   case MK_LIST:
     return build_items(c, m, p, m->esize);
@@ -1239,22 +1284,26 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
   }
 }
 
-/* The object of a class image. Each image has a slot for the object built
- * from it, so a struct the payload references twice (or in a cycle) is
- * built once and shared. */
-static PyObject *build_struct(Codec *c, splan *sp, int var, uint8_t *img) {
+/* The object of a class image. Each pointed-to image has a slot for the
+ * object built from it (`memo`), so a struct the payload references twice
+ * (or in a cycle) is built once and shared. */
+static PyObject *build_struct(Codec *c, splan *sp, int var, uint8_t *img,
+                              int memo) {
   const struct mlay *ml = sp->mem[var];
   if (!ml || ml->state != 1) {
     c->ms->fallback = 1;
     return NULL;
   }
-  PyObject *memo;
-  memcpy(&memo, img + ml->memo, sizeof memo);
-  if (memo) return Py_NewRef(memo);
+  if (memo) {
+    PyObject *seen;
+    memcpy(&seen, img + ml->memo, sizeof seen);
+    if (seen) return Py_NewRef(seen);
+  }
   if (Py_EnterRecursiveCall(" in libwire.loads")) return NULL;
   PyObject *o = lw_new_instance(sp->cls);
   if (!o) goto fail;
-  memcpy(img + ml->memo, &o, sizeof o);   /* borrowed: o's owner keeps it */
+  if (memo)     /* borrowed: o's owner keeps it */
+    memcpy(img + ml->memo, &o, sizeof o);
   for (uint32_t i = 0; i < sp->n; i++) {
     const mval *m = &ml->f[i];
     if (m->kind == MK_NONE) continue;
@@ -1577,7 +1626,7 @@ int lw_mem_decode(Codec *c, const uint8_t *data, size_t len, PyObject **out) {
     }
   }
   s->fallback = 0;
-  *out = build_struct(c, sp, var, s->arena);
+  *out = build_struct(c, sp, var, s->arena, 1);
   int r = *out ? 0 : (s->fallback && !PyErr_Occurred()) ? LW_FALLBACK : -1;
   if (s->arena_cap > ARENA_KEEP) {
     PyMem_Free(s->arena);
