@@ -293,6 +293,16 @@ static void int_form(uint32_t t, mval *m) {
   m->kind = m->form >= WIRE_MEM_U8 ? MK_UINT : MK_INT;
 }
 
+/* The low `width` bytes of v (a two's complement integer) at p. */
+static inline void store_int(uint8_t *p, uint8_t width, uint64_t v) {
+  switch (width) {
+  case 1: *p = (uint8_t)v; break;
+  case 2: { uint16_t y = (uint16_t)v; memcpy(p, &y, 2); break; }
+  case 4: { uint32_t y = (uint32_t)v; memcpy(p, &y, 4); break; }
+  default: memcpy(p, &v, 8); break;
+  }
+}
+
 static uint8_t form_width(uint8_t f) {
   switch (f) {
   case WIRE_MEM_I8: case WIRE_MEM_U8: case WIRE_MEM_BOOL: return 1;
@@ -730,12 +740,7 @@ static int fill_other(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
       if (x == -1 && PyErr_Occurred()) return -1;
     }
     if (x < m->lo || x > (long long)m->hi) return LW_FALLBACK;
-    switch (m->form) {
-    case WIRE_MEM_I8: { int8_t y = (int8_t)x; memcpy(p, &y, 1); break; }
-    case WIRE_MEM_I16: { int16_t y = (int16_t)x; memcpy(p, &y, 2); break; }
-    case WIRE_MEM_I32: { int32_t y = (int32_t)x; memcpy(p, &y, 4); break; }
-    default: { int64_t y = x; memcpy(p, &y, 8); break; }
-    }
+    store_int(p, form_width(m->form), (uint64_t)x);
     return 0;
   }
   case MK_UINT: {
@@ -753,12 +758,7 @@ static int fill_other(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
       }
     }
     if (u > m->hi) return LW_FALLBACK;
-    switch (m->form) {
-    case WIRE_MEM_U8: { uint8_t y = (uint8_t)u; memcpy(p, &y, 1); break; }
-    case WIRE_MEM_U16: { uint16_t y = (uint16_t)u; memcpy(p, &y, 2); break; }
-    case WIRE_MEM_U32: { uint32_t y = (uint32_t)u; memcpy(p, &y, 4); break; }
-    default: { uint64_t y = u; memcpy(p, &y, 8); break; }
-    }
+    store_int(p, form_width(m->form), u);
     return 0;
   }
   case MK_F64: {
@@ -1056,13 +1056,7 @@ int lw_mem_encode(Codec *c, PyObject *obj, splan *sp, PyObject *into,
         PyBuffer_Release(&b);
         if (st == WIRE_E_BUFFER_FULL) {
           wire_ctx_clear_error(c->ctx);
-          PyObject *need = PyLong_FromSize_t(n);
-          if (need) {
-            lw_error(c, "buffer_full", need, "the buffer is too small: the "
-                     "payload needs the number of bytes in .offset",
-                     WIRE_E_BUFFER_FULL);
-            Py_DECREF(need);
-          }
+          lw_buffer_full(c, n);
           r = -1;
         } else if (!st) {
           *out = PyLong_FromSize_t(n);
@@ -1093,6 +1087,19 @@ int lw_mem_encode(Codec *c, PyObject *obj, splan *sp, PyObject *into,
 static PyObject *build_struct(Codec *c, splan *sp, int var, uint8_t *img,
                               int memo);
 static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base);
+
+/* Adds k to a set (v NULL) or k: v to a dict; an unhashable key (a list,
+ * a dict) as its hashable form, as the tape path does. */
+static int add_entry(Codec *c, PyObject *to, PyObject *k, PyObject *v) {
+  int r = v ? PyDict_SetItem(to, k, v) : PySet_Add(to, k);
+  if (r && PyErr_ExceptionMatches(PyExc_TypeError)) {
+    PyErr_Clear();
+    PyObject *h = PyObject_CallOneArg(c->h_hashable, k);
+    r = !h ? -1 : v ? PyDict_SetItem(to, h, v) : PySet_Add(to, h);
+    Py_XDECREF(h);
+  }
+  return r;
+}
 
 static PyObject *build_items(Codec *c, const mval *m, const uint8_t *p,
                              size_t stride) {
@@ -1129,13 +1136,7 @@ static PyObject *build_items(Codec *c, const mval *m, const uint8_t *p,
   if (!set) return NULL;
   for (uint32_t i = 0; i < n; i++) {
     PyObject *v = build_value(c, e, items + (size_t)i * stride);
-    int r = v ? PySet_Add(set, v) : -1;
-    if (r && v && PyErr_ExceptionMatches(PyExc_TypeError)) {
-      PyErr_Clear();     /* an unhashable element: as the tape path */
-      PyObject *h = PyObject_CallOneArg(c->h_hashable, v);
-      r = h ? PySet_Add(set, h) : -1;
-      Py_XDECREF(h);
-    }
+    int r = v ? add_entry(c, set, v, NULL) : -1;
     Py_XDECREF(v);
     if (r) {
       Py_DECREF(set);
@@ -1262,13 +1263,7 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
       const uint8_t *e = items + (size_t)i * m->esize;
       PyObject *k = build_value(c, &m->sub[0], e);
       PyObject *v = k ? build_value(c, &m->sub[1], e) : NULL;
-      int r = v ? PyDict_SetItem(d, k, v) : -1;
-      if (r && v && PyErr_ExceptionMatches(PyExc_TypeError)) {
-        PyErr_Clear();
-        PyObject *h = PyObject_CallOneArg(c->h_hashable, k);
-        r = h ? PyDict_SetItem(d, h, v) : -1;
-        Py_XDECREF(h);
-      }
+      int r = v ? add_entry(c, d, k, v) : -1;
       Py_XDECREF(k);
       Py_XDECREF(v);
       if (r) {

@@ -131,6 +131,16 @@ PyObject *lw_ctx_fail(Codec *c, int32_t st) {
   return NULL;
 }
 
+/* WireError("buffer_full") whose offset is the size the payload needs. */
+PyObject *lw_buffer_full(Codec *c, size_t need) {
+  PyObject *n = PyLong_FromSize_t(need);
+  if (!n) return NULL;
+  lw_error(c, "buffer_full", n, "the buffer is too small: the payload needs "
+           "the number of bytes in .offset", WIRE_E_BUFFER_FULL);
+  Py_DECREF(n);
+  return NULL;
+}
+
 /* ---- tape writing --------------------------------------------------- */
 
 static int grow(Codec *c, size_t n) {
@@ -921,13 +931,7 @@ static int dumps_big(Codec *c, PyObject *obj, PyObject *into,
   }
   int r = 0;
   if (cap < need) {
-    PyObject *nb = PyLong_FromSize_t(need);
-    if (nb) {
-      lw_error(c, "buffer_full", nb, "the buffer is too small: the "
-               "payload needs the number of bytes in .offset",
-               WIRE_E_BUFFER_FULL);
-      Py_DECREF(nb);
-    }
+    lw_buffer_full(c, need);
     r = -1;
   } else {
     wire_writer *w = wire_writer_new(c->ctx, dst, cap);
@@ -1123,13 +1127,7 @@ PyObject *lw_tape_encode(Codec *c, PyObject *roots, PyObject *into) {
     PyBuffer_Release(&b);
     if (st == WIRE_E_BUFFER_FULL) {
       wire_ctx_clear_error(c->ctx);
-      PyObject *need = PyLong_FromSize_t(size);
-      if (!need) return NULL;
-      lw_error(c, "buffer_full", need, "the buffer is too small: the "
-                 "payload needs the number of bytes in .offset",
-                 WIRE_E_BUFFER_FULL);
-      Py_DECREF(need);
-      return NULL;
+      return lw_buffer_full(c, size);
     }
     if (st) return lw_ctx_fail(c, st);
     return PyLong_FromSize_t(size);

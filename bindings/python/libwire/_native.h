@@ -127,6 +127,8 @@ PyObject *lw_error(Codec *c, const char *cls, PyObject *offset,
 /* A WireError found on this side (no byte offset). */
 PyObject *lw_fail(Codec *c, const char *cls, int32_t code, const char *fmt,
                   ...);
+/* WireError("buffer_full") whose offset is the size the payload needs. */
+PyObject *lw_buffer_full(Codec *c, size_t need);
 /* The context's error (status st) as a WireError. */
 PyObject *lw_ctx_fail(Codec *c, int32_t st);
 /* The plan of type index ti (asking the hooks the first time): a struct

@@ -345,63 +345,10 @@ def test_dumps_into_a_buffer():
 
 # ---- writers' TypeDefs ------------------------------------------------------
 
-def _pyfory_media_models(pf, optional):
-    """pyfory's MediaContent with field ids; `optional`: the struct fields
-    and list elements annotated Optional (nullable in pyfory's TypeDef,
-    not in bench.fdl) - a TypeDef that differs only in nullable flags."""
-    class PPlayer(enum.IntEnum):
-        JAVA = 0
-        FLASH = 1
-
-    class PSize(enum.IntEnum):
-        SMALL = 0
-        LARGE = 1
-
-    def F(i, **kw):
-        return pf.field(id=i, **kw)
-    O = Optional if optional else (lambda t: t)  # noqa: E731
-
-    @dataclasses.dataclass
-    class PMedia:
-        uri: str = F(1, default="")
-        title: str = F(2, default="")
-        width: pf.Int32 = F(3, default=0)
-        height: pf.Int32 = F(4, default=0)
-        format: str = F(5, default="")
-        duration: pf.Int64 = F(6, default=0)
-        size: pf.Int64 = F(7, default=0)
-        bitrate: pf.Int32 = F(8, default=0)
-        has_bitrate: bool = F(9, default=False)
-        persons: List[str] = F(10, default_factory=list)
-        player: PPlayer = F(11, default=None)
-        copyright: str = F(12, default="")
-
-    @dataclasses.dataclass
-    class PImage:
-        uri: str = F(1, default="")
-        title: str = F(2, default="")
-        width: pf.Int32 = F(3, default=0)
-        height: pf.Int32 = F(4, default=0)
-        size: PSize = F(5, default=None)
-
-    @dataclasses.dataclass
-    class PMediaContent:
-        media: O[PMedia] = F(1, default=None)
-        images: List[O[PImage]] = F(2, default_factory=list)
-    fory = pf.Fory(xlang=True, ref=False, compatible=True)
-    for cls, tid in ((PPlayer, 6), (PSize, 7), (PMedia, 3), (PImage, 4),
-                     (PMediaContent, 5)):
-        fory.register_type(cls, type_id=tid)
-    value = PMediaContent(
-        PMedia(player=PPlayer.FLASH, **bench.MEDIA),
-        [PImage(u, t, w, h, PSize[s]) for u, t, w, h, s in bench.IMAGES])
-    return fory, value
-
-
 def test_pyfory_typedef_differing_in_nullable_flags_maps_onto_the_class():
-    pf = pytest.importorskip("pyfory")
-    fory, value = _pyfory_media_models(pf, optional=True)
-    data = fory.serialize(value)
+    pytest.importorskip("pyfory")
+    fory, values = bench.pyfory_models(optional=True)
+    data = fory.serialize(values["MediaContent"])
     ctx = libwire.Context(compatible=True, schema=bench.SCHEMA)
     want = bench.lw_values()["MediaContent"]
     assert data != ctx.dumps(want)          # another TypeDef (nullable)
