@@ -1224,34 +1224,7 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
     const uint8_t *t = ld_ptr(p);
     if (!t) Py_RETURN_NONE;
     if (!m->acode) return build_items(c, m, p, m->ew);   /* bools: a list */
-    size_t nb = (size_t)ld_len(p) * m->ew;
-    static PyObject *codes[128], *frombytes;
-    unsigned char k = (unsigned char)m->acode;
-    if (!codes[k]) {
-      char s[2] = {m->acode, 0};
-      codes[k] = PyUnicode_InternFromString(s);
-      if (!codes[k]) return NULL;
-    }
-    if (!frombytes) {
-      frombytes = PyUnicode_InternFromString("frombytes");
-      if (!frombytes) return NULL;
-    }
-    PyObject *a = PyObject_Vectorcall(c->array_new, &codes[k], 1, NULL);
-    if (!a) return NULL;
-    PyObject *mv = PyMemoryView_FromMemory((char *)t, (Py_ssize_t)nb,
-                                           PyBUF_READ);
-    PyObject *r = NULL;
-    if (mv) {
-      PyObject *args[2] = {a, mv};
-      r = PyObject_VectorcallMethod(frombytes, args, 2, NULL);
-      Py_DECREF(mv);
-    }
-    if (!r) {
-      Py_DECREF(a);
-      return NULL;
-    }
-    Py_DECREF(r);
-    return a;
+    return lw_array_from(c, m->acode, t, (size_t)ld_len(p) * m->ew);
   }
   case MK_MAP: {
     const uint8_t *items = ld_ptr(p);

@@ -998,19 +998,8 @@ static int loads_big(Codec *c, const uint8_t *d, size_t len, PyObject **out) {
     *out = PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
     return *out ? 0 : -1;
   }
-  PyObject *a = PyObject_CallFunction(c->array_new, "s", code);
-  PyObject *mv = a ? PyMemoryView_FromMemory((char *)p, (Py_ssize_t)n,
-                                             PyBUF_READ)
-                   : NULL;
-  PyObject *res = mv ? PyObject_CallMethod(a, "frombytes", "O", mv) : NULL;
-  Py_XDECREF(mv);
-  if (!res) {
-    Py_XDECREF(a);
-    return -1;
-  }
-  Py_DECREF(res);
-  *out = a;
-  return 0;
+  *out = lw_array_from(c, code[0], p, n);
+  return *out ? 0 : -1;
 #else
   (void)c; (void)d; (void)len; (void)out;
   return LW_FALLBACK;
@@ -1577,6 +1566,50 @@ static const char *array_code(uint32_t op) {
   }
 }
 
+/* An array.array of typecode `code` holding a copy of p[0..nb) (native
+ * order: the wire's on little-endian hosts): a copy of an empty array of
+ * the typecode, then its frombytes, through the method descriptors (no
+ * argument parsing, no method lookup). */
+PyObject *lw_array_from(Codec *c, char code, const void *p, size_t nb) {
+  static PyObject *empty[128], *copy_d, *frombytes_d;
+  unsigned char k = (unsigned char)code & 127;
+  if (!copy_d) {
+    copy_d = PyObject_GetAttrString(c->array_new, "__copy__");
+    frombytes_d = copy_d ? PyObject_GetAttrString(c->array_new, "frombytes")
+                         : NULL;
+    if (!frombytes_d) {
+      Py_CLEAR(copy_d);
+      return NULL;
+    }
+  }
+  if (!empty[k]) {
+    empty[k] = PyObject_CallFunction(c->array_new, "C", code);
+    if (!empty[k]) return NULL;
+  }
+  PyObject *a = PyObject_Vectorcall(copy_d, &empty[k], 1, NULL);
+  if (!a) return NULL;
+  PyObject *mv = PyMemoryView_FromMemory((char *)p, (Py_ssize_t)nb,
+                                         PyBUF_READ);
+  PyObject *r = NULL;
+  if (mv) {
+    PyObject *args[2] = {a, mv};
+    r = PyObject_Vectorcall(frombytes_d, args, 2, NULL);
+    Py_DECREF(mv);
+  }
+#if !PY_LITTLE_ENDIAN
+  if (r) {
+    Py_DECREF(r);
+    r = PyObject_CallMethod(a, "byteswap", NULL);
+  }
+#endif
+  if (!r) {
+    Py_DECREF(a);
+    return NULL;
+  }
+  Py_DECREF(r);
+  return a;
+}
+
 static PyObject *dec_array(Codec *c, uint8_t op, const hint *h) {
   if (!AVAIL(c, 4)) return bad_tape(c);
   uint32_t n = get32(c->p);
@@ -1584,8 +1617,6 @@ static PyObject *dec_array(Codec *c, uint8_t op, const hint *h) {
   if (!AVAIL(c, n)) return bad_tape(c);
   const char *raw = (const char *)c->p;
   c->p += n;
-  PyObject *mv = PyMemoryView_FromMemory((char *)raw, n, PyBUF_READ);
-  if (!mv) return NULL;
   PyObject *v;
   const char *tc = array_code(op);
   if (op == WIRE_T_BOOL_ARRAY && h && h->tid == op) {
@@ -1594,31 +1625,13 @@ static PyObject *dec_array(Codec *c, uint8_t op, const hint *h) {
     for (uint32_t i = 0; l && i < n; i++)
       PyList_SET_ITEM(l, i, PyBool_FromLong(raw[i] != 0));
     v = l;
-  } else if (tc) {
-    static PyObject *codes[WIRE_T_FLOAT64_ARRAY + 1], *frombytes;
-    if (!codes[op]) codes[op] = PyUnicode_InternFromString(tc);
-    if (!frombytes) frombytes = PyUnicode_InternFromString("frombytes");
-    v = codes[op] && frombytes
-            ? PyObject_Vectorcall(c->array_new, &codes[op], 1, NULL) : NULL;
-    if (v) {               /* one copy: the tape's bytes into the array */
-      PyObject *args[2] = {v, mv};
-      PyObject *r = PyObject_VectorcallMethod(
-          frombytes, args, 2, NULL);
-      if (!r) Py_CLEAR(v);
-      Py_XDECREF(r);
-    }
-#if !PY_LITTLE_ENDIAN
-    if (v) {
-      PyObject *r = PyObject_CallMethod(v, "byteswap", NULL);
-      Py_XDECREF(r);
-    }
-#endif
+  } else if (tc) {          /* one copy: the tape's bytes into the array */
+    v = lw_array_from(c, tc[0], raw, n);
   } else {
     PyObject *b = PyBytes_FromStringAndSize(raw, n);
     v = b ? PyObject_CallFunction(c->h_decode, "iO", op, b) : NULL;
     Py_XDECREF(b);
   }
-  Py_DECREF(mv);
   if (v && keep(c, v)) Py_CLEAR(v);
   return v;
 }

@@ -141,6 +141,8 @@ splan *lw_class_plan(Codec *c, uint32_t ti, eplan **ep);
 PyObject *lw_plan_of_type(Codec *c, PyTypeObject *tp);
 int lw_set_field(PyObject *o, splan *p, uint32_t i, PyObject *v);
 PyObject *lw_new_instance(PyObject *cls);
+/* An array.array of typecode `code` holding a copy of p[0..nb). */
+PyObject *lw_array_from(Codec *c, char code, const void *p, size_t nb);
 /* Tape path: roots (a sequence) -> bytes (or the length written into
  * `into`); payload -> list of roots. */
 PyObject *lw_tape_encode(Codec *c, PyObject *roots, PyObject *into);
