@@ -253,8 +253,7 @@ int32_t wire__refs_reserve(wire_ctx *ctx, size_t n) {
 
 /* ---- options, limits, errors ---- */
 
-int32_t wire_ctx_set_option(wire_ctx *ctx, int32_t opt, int64_t v) {
-  if (!ctx) return WIRE_E_ARG;
+static int32_t set_option(wire_ctx *ctx, int32_t opt, int64_t v) {
   switch (opt) {
   case WIRE_OPT_REF_TRACKING: ctx->ref_tracking = v != 0; return WIRE_OK;
   case WIRE_OPT_COMPATIBLE: ctx->compatible = v != 0; return WIRE_OK;
@@ -275,6 +274,19 @@ int32_t wire_ctx_set_option(wire_ctx *ctx, int32_t opt, int64_t v) {
   default:
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown option %d", (int)opt);
   }
+}
+
+int32_t wire_ctx_set_option(wire_ctx *ctx, int32_t opt, int64_t v) {
+  if (!ctx) return WIRE_E_ARG;
+  int32_t st = set_option(ctx, opt, v);
+  /* the options as generated code sees them (wire_gen_begin) */
+  ctx->gen_mode =
+      (ctx->compatible ? WIRE_GEN_COMPATIBLE : 0) |
+      (ctx->ref_tracking ? WIRE_GEN_REF_TRACKING : 0) |
+      (ctx->trusted_text ? WIRE_GEN_TRUSTED_TEXT : 0) |
+      (ctx->string_policy == WIRE_STRING_JAVA ? WIRE_GEN_STRING_JAVA : 0) |
+      (ctx->peer != WIRE_PEER_NONE ? WIRE_GEN_PEER : 0);
+  return st;
 }
 
 int64_t wire_ctx_get_option(const wire_ctx *ctx, int32_t opt) {

@@ -4,20 +4,12 @@
  * encode / decode entry points; a source that registers the types exactly
  * as the registry holds them and binds each struct to its memory layout
  * (a table of WIRE_MEM_ROW rows, mem_layout.c). Not a hot path. */
-#include "schema.h"
+#include "gen_c.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef struct {
-  wire_ctx *ctx;
-  char *p;
-  size_t len, cap;
-  bool bad;
-} sb;
-
-static void put(sb *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sb *s, const char *fmt, ...) {
+void wire__sb_put(sb *s, const char *fmt, ...) {
   if (s->bad) return;
   for (;;) {
     va_list ap;
@@ -36,29 +28,14 @@ static void put(sb *s, const char *fmt, ...) {
   }
 }
 
-
-static void sb_cat(sb *d, const sb *s) {
+void wire__sb_cat(sb *d, const sb *s) {
   if (s->len) put(d, "%.*s", (int)s->len, s->p);
   if (s->bad) d->bad = true;
 }
 
-typedef struct {
-  wire_ctx *ctx;
-  wire_registry *r;
-  char prefix[128];     /* C identifier prefix of the package */
-  uint8_t *ok;          /* per type: a struct with a memory form */
-  uint8_t *state;       /* definition: 0 not yet, 1 in progress, 2 done */
-  uint32_t *layout_of;  /* struct -> layout index in the table */
-  uint32_t nstructs;    /* struct layouts (the first in the table) */
-  uint32_t nelem;       /* element layouts after them */
-  uint32_t nhelper;
-  sb h, pre, erows;
-  sb *rows_of;          /* per type: its layout rows */
-} gen;
-
 /* C name of a type: <prefix>_<name>, or <prefix>_<namespace>_<name> when
  * another type has the same name. */
-static void cname(const gen *g, uint32_t ti, char *out, size_t cap) {
+void wire__gen_cname(const gen *g, uint32_t ti, char *out, size_t cap) {
   const wire_utype *t = &g->r->types[ti];
   const char *n = t->name;
   for (uint32_t k = 0; k < g->r->ntypes; k++)
@@ -115,7 +92,7 @@ static const char *prim_form(uint8_t t) {
   default: return NULL;
   }
 }
-static uint8_t dense_elem(uint8_t t) {
+uint8_t wire__gen_dense_elem(uint8_t t) {
   switch (t) {
   case WIRE_T_BOOL_ARRAY: return WIRE_T_BOOL;
   case WIRE_T_INT8_ARRAY: return WIRE_T_INT8;
@@ -137,33 +114,24 @@ static bool packable(uint8_t t) {
   return prim_form(t) && t != WIRE_T_DATE && t != WIRE_T_TIMESTAMP &&
          t != WIRE_T_DURATION && t != WIRE_T_DECIMAL;
 }
-static uint8_t kind_of(const gen *g, const wire_ftype *f) {
+uint8_t wire__gen_kind_of(const gen *g, const wire_ftype *f) {
   return f->user != WIRE_NO_TYPE ? g->r->types[f->user].kind : 0;
 }
 
 /* Whether a value of declared type f has a memory form. */
 static bool supported(const gen *g, const wire_ftype *f) {
   if (!f) return false;
-  uint8_t k = kind_of(g, f);
+  uint8_t k = wire__gen_kind_of(g, f);
   if (k == WIRE_KIND_ENUM) return true;
   if (k == WIRE_KIND_STRUCT) return g->ok[f->user];
   if (k) return false;
   uint8_t t = f->type_id;
-  if (prim_ctype(t) || t == WIRE_T_STRING || t == WIRE_T_BINARY || dense_elem(t))
+  if (prim_ctype(t) || t == WIRE_T_STRING || t == WIRE_T_BINARY || wire__gen_dense_elem(t))
     return true;
   if (t == WIRE_T_LIST || t == WIRE_T_SET) return supported(g, f->elem);
   if (t == WIRE_T_MAP) return supported(g, f->key) && supported(g, f->value);
   return false;
 }
-
-/* How a value is held. */
-typedef struct {
-  char ctype[200];
-  const char *form;
-  int shape;     /* 0 plain, 1 {ptr,len}, 2 {items,count} */
-  bool flag;     /* a presence flag next to it */
-  int64_t elem;  /* layout index, or -1 */
-} vinfo;
 
 static void emit_struct(gen *g, uint32_t ti);
 
@@ -204,18 +172,31 @@ static void row(sb *out, uint32_t slot, const vinfo *v, const char *S,
 
 static bool flag_needed(const gen *g, const wire_ftype *f) {
   if (!f->nullable) return false;
-  uint8_t k = kind_of(g, f);
+  uint8_t k = wire__gen_kind_of(g, f);
   if (k == WIRE_KIND_STRUCT) return false;
   uint8_t t = f->type_id;
   return !(t == WIRE_T_STRING || t == WIRE_T_BINARY || t == WIRE_T_LIST ||
-           t == WIRE_T_SET || t == WIRE_T_MAP || dense_elem(t));
+           t == WIRE_T_SET || t == WIRE_T_MAP || wire__gen_dense_elem(t));
+}
+
+/* A lasting copy of v (freed with the generation). */
+static vinfo *vkeep(gen *g, const vinfo *v) {
+  vinfo *k = wire__alloc(g->ctx, sizeof *k);
+  if (!k) {
+    g->nomem = true;
+    return NULL;
+  }
+  *k = *v;
+  k->next = g->vall;
+  g->vall = k;
+  return k;
 }
 
 static void val(gen *g, const wire_ftype *f, vinfo *v) {
   memset(v, 0, sizeof *v);
   v->elem = -1;
   v->flag = flag_needed(g, f);
-  uint8_t k = kind_of(g, f);
+  uint8_t k = wire__gen_kind_of(g, f);
   char nm[160];
   if (k == WIRE_KIND_ENUM) {
     snprintf(v->ctype, sizeof v->ctype, "uint32_t");
@@ -223,7 +204,7 @@ static void val(gen *g, const wire_ftype *f, vinfo *v) {
     return;
   }
   if (k == WIRE_KIND_STRUCT) {
-    cname(g, f->user, nm, sizeof nm);
+    wire__gen_cname(g, f->user, nm, sizeof nm);
     v->elem = g->layout_of[f->user];
     if (!f->nullable && !f->ref && g->state[f->user] == 0) emit_struct(g, f->user);
     if (f->nullable || f->ref || g->state[f->user] != 2) {
@@ -251,10 +232,10 @@ static void val(gen *g, const wire_ftype *f, vinfo *v) {
   uint32_t id = g->nhelper++;
   v->shape = 2;
   char it[240];
-  if (dense_elem(t) || ((t == WIRE_T_LIST || t == WIRE_T_SET) &&
+  if (wire__gen_dense_elem(t) || ((t == WIRE_T_LIST || t == WIRE_T_SET) &&
                         packable(f->elem->type_id) && !f->elem->nullable &&
-                        !f->elem->ref && !kind_of(g, f->elem))) {
-    uint8_t e = dense_elem(t) ? dense_elem(t) : f->elem->type_id;
+                        !f->elem->ref && !wire__gen_kind_of(g, f->elem))) {
+    uint8_t e = wire__gen_dense_elem(t) ? wire__gen_dense_elem(t) : f->elem->type_id;
     snprintf(it, sizeof it, "%s", prim_ctype(e));
     v->form = "WIRE_MEM_ARRAY";
   } else if (t == WIRE_T_MAP) {
@@ -272,6 +253,8 @@ static void val(gen *g, const wire_ftype *f, vinfo *v) {
     row(&g->erows, 0, &kv, it, "key", "has_key");
     row(&g->erows, 1, &vv, it, "value", "has_value");
     v->form = "WIRE_MEM_MAP";
+    v->sub[0] = vkeep(g, &kv);
+    v->sub[1] = vkeep(g, &vv);
   } else {
     vinfo ev;
     val(g, f->elem, &ev);
@@ -291,7 +274,9 @@ static void val(gen *g, const wire_ftype *f, vinfo *v) {
       put(&g->erows, "  WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, (uint32_t)sizeof(%s), 0, 0, 0, 0, 0,\n", it);
       row(&g->erows, 0, &ev, it, ev.flag ? "value" : "", "has_value");
     }
+    v->sub[0] = vkeep(g, &ev);
   }
+  snprintf(v->item, sizeof v->item, "%s", it);
   snprintf(v->ctype, sizeof v->ctype, "%s_seq%u", g->prefix, id);
   put(&g->pre, "typedef struct {\n  %s const *items;\n  uint32_t count;\n} %s;\n",
       it, v->ctype);
@@ -301,7 +286,7 @@ static void emit_struct(gen *g, uint32_t ti) {
   wire_utype *t = &g->r->types[ti];
   g->state[ti] = 1;
   char nm[160];
-  cname(g, ti, nm, sizeof nm);
+  wire__gen_cname(g, ti, nm, sizeof nm);
   sb body = {g->ctx, NULL, 0, 0, false};
   sb *rows = &g->rows_of[ti];
   put(rows, "  /* %u: %s */\n  WIRE_MEM_ROW_LAYOUT, %u, (uint32_t)sizeof(struct %s), 0, 0, 0, 0, 0,\n",
@@ -316,6 +301,7 @@ static void emit_struct(gen *g, uint32_t ti) {
     }
     vinfo v;
     val(g, f->type, &v);
+    g->fv[ti][i] = vkeep(g, &v);
     put(&body, "  %s %s;\n", v.ctype, f->name);
     char fl[200];
     snprintf(fl, sizeof fl, "has_%s", f->name);
@@ -402,8 +388,16 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
   g.state = wire__alloc(ctx, nt);
   g.layout_of = wire__alloc(ctx, nt * sizeof *g.layout_of);
   g.rows_of = wire__alloc(ctx, nt * sizeof *g.rows_of);
+  g.fv = wire__alloc(ctx, nt * sizeof *g.fv);
+  if (g.fv) memset(g.fv, 0, nt * sizeof *g.fv);
+  for (uint32_t i = 0; g.fv && i < nt; i++) {
+    uint32_t nf = r->types[i].nfields ? r->types[i].nfields : 1;
+    g.fv[i] = wire__alloc(ctx, nf * sizeof **g.fv);
+    if (!g.fv[i]) g.nomem = true;
+    else memset(g.fv[i], 0, nf * sizeof **g.fv);
+  }
   sb c = {ctx, NULL, 0, 0, false};
-  if (!g.ok || !g.state || !g.layout_of || !g.rows_of) {
+  if (!g.ok || !g.state || !g.layout_of || !g.rows_of || !g.fv || g.nomem) {
     st = wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
     goto done;
   }
@@ -472,7 +466,7 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
     const wire_utype *t = &r->types[i];
     if (t->kind != WIRE_KIND_ENUM) continue;
     char nm[160];
-    cname(&g, i, nm, sizeof nm);
+    wire__gen_cname(&g, i, nm, sizeof nm);
     put(h, "/* enum %s (held as uint32_t) */\n", t->full_name);
     for (uint32_t k = 0; k < t->nvalues; k++)
       put(h, "#define %s_%s %uu\n", nm, t->values[k].name, t->values[k].value);
@@ -481,7 +475,7 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
   for (uint32_t i = 0; i < nt; i++) {
     const wire_utype *t = &r->types[i];
     char nm[160];
-    cname(&g, i, nm, sizeof nm);
+    wire__gen_cname(&g, i, nm, sizeof nm);
     if (t->kind == WIRE_KIND_UNION || t->kind == WIRE_KIND_EXT)
       put(h, "/* %s %s: no memory form in this version (its fields are "
              "left out) */\n", t->kind == WIRE_KIND_UNION ? "union" : "ext",
@@ -491,16 +485,19 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
   put(h, "\n");
   for (uint32_t i = 0; i < nt; i++)
     if (g.ok[i] && g.state[i] == 0) emit_struct(&g, i);
+  wire__gen_code_prepare(&g);
   put(h, "/* Type and layout indexes in a context, set by %s_register. */\n"
-         "typedef struct {\n  uint32_t type[%u];\n  uint32_t layout[%u];\n} %s_wire;\n\n",
-      P, nt, g.nstructs + g.nelem + 1, P);
+         "typedef struct {\n  uint32_t type[%u];\n  uint32_t layout[%u];\n",
+      P, nt, g.nstructs + g.nelem + 1);
+  wire__gen_code_fields(&g, h);
+  put(h, "} %s_wire;\n\n", P);
   put(h, "/* Registers the schema's types on ctx (then wire_schema_finish) and\n"
          " * binds each message to its C struct. */\n"
          "int32_t %s_register(wire_ctx *ctx, %s_wire *w);\n\n", P, P);
   for (uint32_t i = 0; i < nt; i++) {
     if (!g.ok[i]) continue;
     char nm[160];
-    cname(&g, i, nm, sizeof nm);
+    wire__gen_cname(&g, i, nm, sizeof nm);
     put(h, "/* %s: encode one root value; *out is valid until the next wire_mem_*\n"
            " * call on ctx. Decode: lists and copies go to arena (wire_mem_decode). */\n",
         r->types[i].full_name);
@@ -508,12 +505,16 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
            "    const uint8_t **out, size_t *out_len);\n", nm, P, nm);
     put(h, "int32_t %s_decode(wire_ctx *ctx, const %s_wire *w, const uint8_t *data,\n"
            "    size_t len, %s *out, uint8_t *arena, size_t arena_cap,\n"
-           "    size_t *arena_used, uint32_t flags);\n\n", nm, P, nm);
+           "    size_t *arena_used, uint32_t flags);\n", nm, P, nm);
+    if (g.sl[0] && g.sl[1])
+      put(h, "/* Modes with straight-line code (1 same-schema, 2 compatible); the\n"
+             " * rest goes through wire_mem_encode / wire_mem_decode. */\n"
+             "#define %s_STRAIGHT %du\n\n", nm, g.sl[0][i] | g.sl[1][i] << 1);
   }
   put(h, "#endif\n");
   /* ---- source ---- */
   put(&c, "/* %s.wire.c - generated by `wire gen c` (libwire %d.%d.%d). Do not edit. */\n"
-          "#include \"%s.wire.h\"\n\n", base, WIRE_VERSION_MAJOR,
+          "#include \"%s.wire.h\"\n\n#include <string.h>\n\n", base, WIRE_VERSION_MAJOR,
       WIRE_VERSION_MINOR, WIRE_VERSION_PATCH, base);
   put(&c, "/* Layouts: struct layouts first (by type), then element layouts;\n"
           " * a layout row's type is the index into w->type. */\n"
@@ -529,6 +530,7 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
     for (uint32_t k = 0; k < t->nfields; k++) nft += ftype_nodes(t->fields[k].type);
     for (uint32_t k = 0; k < t->ncases; k++) nft += ftype_nodes(t->cases[k].type);
   }
+  wire__gen_code_tds(&g, &c);
   put(&c, "int32_t %s_register(wire_ctx *ctx, %s_wire *w) {\n"
           "  int32_t st;\n  wire_field_type *ft[%u];\n  uint32_t nft = 0;\n"
           "  if (!ctx || !w) return WIRE_E_ARG;\n"
@@ -598,23 +600,10 @@ int32_t wire_schema_gen_c(wire_ctx *ctx, const char *base, const char *prefix,
     put(&c, "  for (uint32_t i = 0; i < %uu; i++)\n"
             "    if ((st = wire_mem_bind(ctx, w->layout[i]))) return st;\n",
         g.nstructs);
+  wire__gen_code_register(&g, &c);
   put(&c, "  (void)ft;\n  (void)first;\n  return WIRE_OK;\n}\n\n");
-  for (uint32_t i = 0; i < nt; i++) {
-    if (!g.ok[i]) continue;
-    char nm[160];
-    cname(&g, i, nm, sizeof nm);
-    put(&c, "int32_t %s_encode(wire_ctx *ctx, const %s_wire *w, const %s *value,\n"
-            "    const uint8_t **out, size_t *out_len) {\n"
-            "  return wire_mem_encode(ctx, w->layout[%u], value, out, out_len);\n}\n\n",
-        nm, P, nm, g.layout_of[i]);
-    put(&c, "int32_t %s_decode(wire_ctx *ctx, const %s_wire *w, const uint8_t *data,\n"
-            "    size_t len, %s *out, uint8_t *arena, size_t arena_cap,\n"
-            "    size_t *arena_used, uint32_t flags) {\n"
-            "  return wire_mem_decode(ctx, w->layout[%u], data, len, out, arena,\n"
-            "                         arena_cap, arena_used, flags);\n}\n\n",
-        nm, P, nm, g.layout_of[i]);
-  }
-  if (g.h.bad || c.bad || g.pre.bad || g.erows.bad) {
+  wire__gen_code(&g, &c);
+  if (g.h.bad || c.bad || g.pre.bad || g.erows.bad || g.nomem) {
     st = wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
     goto done;
   }
@@ -625,6 +614,17 @@ done:
   if (g.rows_of)
     for (uint32_t i = 0; i < nt; i++) wire__free(ctx, g.rows_of[i].p, g.rows_of[i].cap);
   wire__free(ctx, g.rows_of, nt * sizeof *g.rows_of);
+  for (uint32_t i = 0; g.fv && i < nt; i++)
+    wire__free(ctx, g.fv[i], (r->types[i].nfields ? r->types[i].nfields : 1) *
+                                 sizeof **g.fv);
+  wire__free(ctx, g.fv, nt * sizeof *g.fv);
+  wire__free(ctx, g.sl[0], nt ? nt : 1);
+  wire__free(ctx, g.sl[1], nt ? nt : 1);
+  while (g.vall) {
+    vinfo *nx = g.vall->next;
+    wire__free(ctx, g.vall, sizeof *g.vall);
+    g.vall = nx;
+  }
   wire__free(ctx, g.ok, nt);
   wire__free(ctx, g.state, nt);
   wire__free(ctx, g.layout_of, nt * sizeof *g.layout_of);

@@ -24,6 +24,7 @@ struct wire_ctx {
   uint8_t string_policy; /* WIRE_OPT_STRING_POLICY */
   uint8_t peer;          /* WIRE_OPT_PEER */
   bool project_strict;   /* WIRE_OPT_PROJECT_STRICT */
+  uint32_t gen_mode;     /* WIRE_GEN_* of the options above */
   /* wire_schema_add_import_dir: where FDL imports are looked for after the
    * importing file's directory (foryc -I), each NUL-terminated */
   char **import_dirs;

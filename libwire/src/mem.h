@@ -141,6 +141,8 @@ typedef struct wire_mem_s {
 } wire_mem;
 
 void wire__mem_free(wire_ctx *ctx);
+/* The context's layout state, created on first use (NULL: out of memory). */
+wire_mem *wire__mem_state(wire_ctx *ctx);
 
 /* ---- shared by mem_layout.c, mem_enc.c and mem_dec.c ------------------ */
 

@@ -17,7 +17,7 @@
 
 /* ---- state ------------------------------------------------------------- */
 
-static wire_mem *mem_of(wire_ctx *ctx) {
+wire_mem *wire__mem_state(wire_ctx *ctx) {
   if (ctx->mem) return ctx->mem;
   wire_mem *m = wire__alloc(ctx, sizeof *m);
   if (!m) return NULL;
@@ -59,7 +59,7 @@ int32_t wire_mem_layout_new(wire_ctx *ctx, uint32_t type, uint32_t size,
                             uint32_t *out_layout) {
   if (!ctx || !out_layout) return WIRE_E_ARG;
   wire_ctx_clear_error(ctx);
-  wire_mem *m = mem_of(ctx);
+  wire_mem *m = wire__mem_state(ctx);
   if (!m) return WIRE_E_NOMEM;
   if (type != WIRE_MEM_ELEMENT) {
     if (!ctx->reg || type >= ctx->reg->ntypes ||
@@ -111,7 +111,7 @@ int32_t wire_mem_layout_table(wire_ctx *ctx, const uint32_t *rows,
                               size_t nrows, uint32_t *out_first) {
   if (!ctx || (!rows && nrows) || !out_first) return WIRE_E_ARG;
   wire_ctx_clear_error(ctx);
-  wire_mem *m = mem_of(ctx);
+  wire_mem *m = wire__mem_state(ctx);
   if (!m) return WIRE_E_NOMEM;
   uint32_t first = m->n, cur = WIRE_MEM_NONE;
   *out_first = first;

@@ -996,6 +996,44 @@ WIRE_API int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout,
                                  size_t *arena_used, uint32_t flags);
 
 /* ===================================================================== */
+/* Section - Generated code support                                       */
+/* ===================================================================== */
+
+/* What the code `wire gen c` writes calls at run time. Its straight-line
+ * encoders and decoders ask the context once per message for its options,
+ * limits and output buffer, and hand the whole message to wire_mem_encode
+ * / wire_mem_decode (which read every form and report errors) whenever
+ * they meet something they do not handle. Hand-written code needs none of
+ * this. */
+enum {
+  WIRE_GEN_COMPATIBLE = 1,   /* WIRE_OPT_COMPATIBLE is on */
+  WIRE_GEN_REF_TRACKING = 2, /* WIRE_OPT_REF_TRACKING is on */
+  WIRE_GEN_TRUSTED_TEXT = 4, /* WIRE_OPT_TRUSTED_TEXT is on */
+  WIRE_GEN_STRING_JAVA = 8,  /* WIRE_OPT_STRING_POLICY is WIRE_STRING_JAVA */
+  WIRE_GEN_PEER = 16         /* WIRE_OPT_PEER is not WIRE_PEER_NONE */
+};
+typedef struct {
+  uint32_t mode;           /* WIRE_GEN_* */
+  uint32_t max_depth;      /* the context's limits (WIRE_LIMIT_*) */
+  uint64_t max_collection;
+  uint64_t max_binary;
+  uint8_t *buf;            /* the context's output buffer (what
+                              wire_mem_encode returns its bytes in); owned by
+                              the context, valid until its next wire_gen_* or
+                              wire_mem_* call */
+  size_t cap;              /* its size in bytes */
+} wire_gen_state;
+/* Clears the context's error and fills *state. */
+WIRE_API int32_t wire_gen_begin(wire_ctx *ctx, wire_gen_state *state);
+/* Makes the context's output buffer hold at least used + need bytes,
+ * keeping its first `used`; *buf and *cap get the (possibly moved) buffer.
+ * Ownership: the buffer is the context's (as state->buf); it is valid until
+ * the next wire_gen_* or wire_mem_* call on the context. WIRE_E_NOMEM on
+ * failure. */
+WIRE_API int32_t wire_gen_grow(wire_ctx *ctx, size_t used, size_t need,
+                               uint8_t **buf, size_t *cap);
+
+/* ===================================================================== */
 /* Section - Value notation                                               */
 /* ===================================================================== */
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # build.sh fuzz|replay OUTDIR - build the fuzz targets fuzz_decode,
 # fuzz_schema, fuzz_fdl, fuzz_notation, fuzz_tape_decode, fuzz_tape_encode,
-# fuzz_heap and fuzz_mem_decode
+# fuzz_heap, fuzz_mem_decode and fuzz_gen_decode
 # into OUTDIR
 # (run from anywhere).
 #
@@ -23,7 +23,7 @@ OUT=${2:?usage: build.sh fuzz|replay OUTDIR}
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
 FZ=libwire/tests/fuzz
-TARGETS="fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode fuzz_heap fuzz_mem_decode"
+TARGETS="fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode fuzz_heap fuzz_mem_decode fuzz_gen_decode"
 
 stamp=$OUT/.built-$MODE
 if [ -f "$stamp" ] && [ -z "$(find libwire/src libwire/include $FZ \
@@ -99,12 +99,22 @@ pids="$pids $!"
 failed=0
 for p in $pids; do wait "$p" || failed=1; done
 [ $failed -eq 0 ] || { echo "build.sh: compilation failed" >&2; exit 1; }
+# fuzz_gen_decode tests the code `wire gen c` writes for fuzz_gen.fdl:
+# gen_prep (the library's generator, no CLI) writes it into $OUT/gen.
+# shellcheck disable=SC2086
+$CCX $CFLAGS_F $SAN $FZ/gen_prep.c $objs $fdl_obj -lm -o "$OUT/gen_prep" \
+  $( [ "$MODE" = fuzz ] && echo -fsanitize=fuzzer-no-link )
+ASAN_OPTIONS=detect_leaks=0 "$OUT/gen_prep" $FZ/fuzz_gen.fdl "$OUT/gen" fuzz_gen fg
 for t in $TARGETS; do
+  extra=""
   case $t in
     fuzz_fdl) lib="$objs $OUT/obj-$MODE/fdl_sandbox.o" ;;
+    fuzz_gen_decode)
+      lib="$objs $fdl_obj"
+      extra="-DWIRE_GEN_NO_FALLBACK $OUT/gen/fuzz_gen.wire.c" ;;
     *) lib="$objs $fdl_obj" ;;
   esac
   # shellcheck disable=SC2086
-  $CCX $CFLAGS_F $LINK_SAN $FZ/$t.c $MAIN $lib -lm -o "$OUT/$t"
+  $CCX $CFLAGS_F $LINK_SAN $FZ/$t.c $extra $MAIN $lib -lm -o "$OUT/$t"
 done
 mv "$stamp.new" "$stamp"

@@ -1,12 +1,13 @@
 #!/bin/sh
 # replay.sh - regression check for `make test`: runs every seed corpus file
 # (corpus/, corpus_schema/, corpus_fdl/, corpus_notation/, corpus_tape/,
-# corpus_mem/; corpus_heap/ through fuzz_heap only) and
+# corpus_mem/, corpus_gen/; corpus_heap/ through fuzz_heap only) and
 # every kept
 # reproducer of a fixed
 # finding (crashers/*.bin, crashers/*.fdl) once through every fuzz target
 # (fuzz_decode, fuzz_schema, fuzz_fdl, fuzz_notation, fuzz_tape_decode,
-# fuzz_tape_encode, fuzz_heap, fuzz_mem_decode), without fuzzing. Open findings
+# fuzz_tape_encode, fuzz_heap, fuzz_mem_decode, fuzz_gen_decode), without
+# fuzzing. Open findings
 # (crashers/open/) are not replayed: run.sh reports on them.
 #
 # The targets are built by build.sh with replay_main.c as main() and $CC
@@ -31,7 +32,7 @@ if command -v timeout >/dev/null 2>&1; then TIMEOUT="timeout 600"; fi
 
 set --
 for f in $FZ/corpus/* $FZ/corpus_schema/* $FZ/corpus_fdl/* $FZ/corpus_notation/* $FZ/corpus_tape/* \
-         $FZ/corpus_mem/* \
+         $FZ/corpus_mem/* $FZ/corpus_gen/* \
          $FZ/crashers/*.bin $FZ/crashers/*.fdl; do
   [ -f "$f" ] && set -- "$@" "$f"
 done
@@ -40,7 +41,7 @@ status=0
 heap=""
 for f in $FZ/corpus_heap/*; do [ -f "$f" ] && heap="$heap $f"; done
 for t in fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode \
-         fuzz_heap fuzz_mem_decode; do
+         fuzz_heap fuzz_mem_decode fuzz_gen_decode; do
   extra=""
   [ "$t" = fuzz_heap ] && extra=$heap
   # shellcheck disable=SC2086

@@ -18,6 +18,8 @@
 #                wire.dict, inputs up to 64 KiB)
 #   fuzz_mem_decode  mode byte + payload: the compiled codecs' decoder into
 #                C structs bound at run time (corpus_mem/, wire.dict)
+#   fuzz_gen_decode  mode byte + payload: the straight-line codecs of
+#                `wire gen c` against wire_mem_decode (corpus_gen/, wire.dict)
 #
 # Builds them with clang -fsanitize=fuzzer,address,undefined (build.sh) into
 # $BUILD/fuzz/, replays the reproducers in crashers/ (informational: says
@@ -49,7 +51,7 @@ cd "$ROOT"
 FZ=libwire/tests/fuzz
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-1}
-TARGETS=${TARGETS:-fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode fuzz_heap fuzz_mem_decode}
+TARGETS=${TARGETS:-fuzz_decode fuzz_schema fuzz_fdl fuzz_notation fuzz_tape_decode fuzz_tape_encode fuzz_heap fuzz_mem_decode fuzz_gen_decode}
 OUT=$BUILD/fuzz
 export WIRE_FUZZ_SKIP_KNOWN=${WIRE_FUZZ_SKIP_KNOWN:-1}
 
@@ -97,6 +99,7 @@ for t in $TARGETS; do
     fuzz_tape_encode) seeds=$FZ/corpus_tape dict=$FZ/tape.dict maxlen=8192 ;;
     fuzz_heap) seeds=$FZ/corpus_heap dict=$FZ/wire.dict maxlen=65536 ;;
     fuzz_mem_decode) seeds=$FZ/corpus_mem dict=$FZ/wire.dict maxlen=4096 ;;
+    fuzz_gen_decode) seeds=$FZ/corpus_gen dict=$FZ/wire.dict maxlen=4096 ;;
     *) echo "run.sh: unknown target $t" >&2; exit 2 ;;
   esac
   if [ "${FUZZ_FRESH:-0}" = 1 ]; then rm -rf "$OUT/corpus-$t"; fi

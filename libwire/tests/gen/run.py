@@ -265,6 +265,17 @@ def float_literal(ctype, bits):
     return float.hex(x) + suffix
 
 
+def all_ascii(values):
+    """Whether every string among the values is ASCII."""
+    if isinstance(values, dict):
+        if isinstance(values.get("string"), str) and not values["string"].isascii():
+            return False
+        return all(all_ascii(x) for x in values.values())
+    if isinstance(values, list):
+        return all(all_ascii(x) for x in values)
+    return True
+
+
 def string_policy(values):
     encs = set()
 
@@ -414,7 +425,7 @@ def main():
     for rel, why in noload:
         print("gen: %s does not load as a schema (%s)" % (rel, why.splitlines()[0]))
     # 2. fixtures
-    passed, unsupported = 0, []
+    passed, straight_passed, unsupported = 0, 0, []
     for f in sorted(glob.glob(os.path.join(ROOT, "fixtures/valid/**/*.json"),
                               recursive=True)):
         doc = json.load(open(f))
@@ -440,6 +451,13 @@ def main():
                 g = Gen(parse_header(header), "fx")
                 roots, encs = [], []
                 policy = string_policy(t["values"])
+                # whether the straight-line codecs alone must handle it: no
+                # reference tracking, every root type with straight-line
+                # code in the fixture's mode, text they write themselves
+                # (UTF-8, or ASCII under the Java policy)
+                mode_bit = 2 if t["config"]["compatible"] else 1
+                straight = not t["config"]["ref"] and (
+                    policy != "WIRE_STRING_JAVA" or all_ascii(t["values"]))
                 for i, v in enumerate(t["values"]):
                     if "struct" not in v:
                         raise Unsupported("a root that is not a struct")
@@ -447,6 +465,9 @@ def main():
                     tname = sname[len("struct "):]
                     if "%s_encode(" % tname not in header:
                         raise Unsupported("no code for " + tname)
+                    m = re.search(r"#define %s_STRAIGHT (\d+)u" % tname, header)
+                    if not m or not int(m.group(1)) & mode_bit:
+                        straight = False
                     var = "root%d" % i
                     if "anchor" in v:
                         g.anchors[v["anchor"]] = var
@@ -478,8 +499,25 @@ def main():
                                                          t["bytes"]))
                 continue
             passed += 1
+            if not straight:
+                continue
+            # again with no way out to wire_mem_encode / wire_mem_decode:
+            # the straight-line codecs write and read the bytes themselves
+            r = run([a.cc] + CFLAGS + ["-Wno-missing-field-initializers",
+                     "-DWIRE_GEN_NO_FALLBACK", "-I" + inc, "-I" + d, main_c,
+                     os.path.join(d, base + ".wire.c"), a.lib, "-lm", "-o",
+                     exe + "_straight"])
+            if r.returncode == 0:
+                r = run([exe + "_straight"])
+            if r.returncode != 0:
+                failures.append("%s: straight-line codecs alone: %s%s" % (
+                    name, r.stdout.strip(), r.stderr[:2000]))
+                continue
+            straight_passed += 1
     print("gen: %d fixture tests: the generated code writes the fixture's "
           "bytes and reads them back" % passed)
+    print("gen: %d of them also with the straight-line codecs alone (no "
+          "fallback to wire_mem_encode / wire_mem_decode)" % straight_passed)
     for name, why in unsupported:
         print("gen: not covered: %s: %s" % (name, why))
     for x in failures:

@@ -176,6 +176,11 @@ internal object WireH {
     const val MEM_ROW_LAYOUT = 1
     const val MEM_ROW_FIELD = 2
     const val MEM_COPY = 1
+    const val GEN_COMPATIBLE = 1
+    const val GEN_REF_TRACKING = 2
+    const val GEN_TRUSTED_TEXT = 4
+    const val GEN_STRING_JAVA = 8
+    const val GEN_PEER = 16
     const val NOTATION_PRETTY = 1
     const val NOTATION_UNTRACKED = 2
     const val NOTATION_PLAIN = 4

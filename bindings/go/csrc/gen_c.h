@@ -1,0 +1,71 @@
+/* gen_c.h - what the two halves of `wire gen c` share: gen_c.c writes the
+ * C structs, the layout tables and the registration; gen_c_code.c writes
+ * the straight-line encoders and decoders over the same structs. Not
+ * installed. */
+#ifndef WIRE_GEN_C_H
+#define WIRE_GEN_C_H
+
+#include "schema.h"
+
+/* A growing text buffer (sb_put: printf-style; bad on allocation failure). */
+typedef struct {
+  wire_ctx *ctx;
+  char *p;
+  size_t len, cap;
+  bool bad;
+} sb;
+
+void wire__sb_put(sb *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+#define put wire__sb_put
+void wire__sb_cat(sb *d, const sb *s);
+#define sb_cat wire__sb_cat
+
+/* How a value is held in the generated structs. */
+typedef struct vinfo vinfo;
+struct vinfo {
+  char ctype[200];
+  const char *form;
+  int shape;     /* 0 plain, 1 {ptr,len}, 2 {items,count} */
+  bool flag;     /* a presence flag next to it */
+  int64_t elem;  /* layout index, or -1 */
+  char item[240];/* shape 2: the C type of an item / map entry */
+  vinfo *sub[2]; /* list: the item's value (sub[0]); map: key, value */
+  vinfo *next;   /* every vinfo of the generation, for freeing */
+};
+
+typedef struct {
+  wire_ctx *ctx;
+  wire_registry *r;
+  char prefix[128];     /* C identifier prefix of the package */
+  uint8_t *ok;          /* per type: a struct with a memory form */
+  uint8_t *state;       /* definition: 0 not yet, 1 in progress, 2 done */
+  uint32_t *layout_of;  /* struct -> layout index in the table */
+  uint32_t nstructs;    /* struct layouts (the first in the table) */
+  uint32_t nelem;       /* element layouts after them */
+  uint32_t nhelper;
+  sb h, pre, erows;
+  sb *rows_of;          /* per type: its layout rows */
+  vinfo ***fv;          /* per type, per declared field: how it is held
+                           (NULL: not in the struct) */
+  vinfo *vall;          /* every vinfo allocated */
+  uint8_t *sl[2];       /* per mode (0 same-schema, 1 compatible), per type:
+                           the struct has straight-line code (gen_c_code.c) */
+  bool nomem;
+} gen;
+
+/* gen_c.c */
+void wire__gen_cname(const gen *g, uint32_t ti, char *out, size_t cap);
+uint8_t wire__gen_kind_of(const gen *g, const wire_ftype *f);
+uint8_t wire__gen_dense_elem(uint8_t t);
+
+/* gen_c_code.c: the straight-line codecs, the entry points and the checks
+ * the registration makes of what they assume. `c` gets the code;
+ * wire__gen_code_fields adds the members of <prefix>_wire they use. */
+void wire__gen_code_fields(gen *g, sb *h);
+void wire__gen_code_prepare(gen *g);
+void wire__gen_code_tds(gen *g, sb *c);
+void wire__gen_code(gen *g, sb *c);
+void wire__gen_code_register(gen *g, sb *c);
+
+#endif

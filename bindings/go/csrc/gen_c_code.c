@@ -1,0 +1,1416 @@
+/* gen_c_code.c - the straight-line codecs of `wire gen c`: for each
+ * message, an encoder and a decoder written out field by field over the
+ * generated C structs, with the framing (flags, type meta, list headers),
+ * TypeDef bytes, schema hashes and type ids fixed at generation time, so
+ * that a message costs a few instructions a field and one call into
+ * libwire (wire_gen_begin).
+ *
+ * They handle the common case only: the context in its default options
+ * (no reference tracking, strings as given, no peer quirks) in either
+ * mode, and on the decoding side the bytes that libwire's own writer would
+ * produce for the registered TypeDefs (another writer's TypeDef, a list
+ * header, a reference flag, a Latin-1 or UTF-16 string, a limit reached,
+ * ... are not handled). Whatever they do not handle, the whole message
+ * goes to wire_mem_encode / wire_mem_decode over the same structs, which
+ * read every form and report errors with their class and byte offset. So
+ * their checks only need to be at least as strict as the interpreter's: a
+ * message they accept is one the interpreter accepts with the same result.
+ *
+ * The registration checks that the context registered the types with the
+ * TypeDefs and hashes the code was generated with (else every message goes
+ * to the interpreter). Maps and decimals have no straight-line form yet:
+ * a message that can hold one always goes to the interpreter. */
+#include "gen_c.h"
+#include "policy.h"
+
+#include <stdio.h>
+
+/* ---- what the generated code can do straight ---------------------------- */
+
+static bool sl_value(const gen *g, const uint8_t *ok, const wire_ftype *f,
+                     const vinfo *v);
+
+/* Per mode (0 same-schema, 1 compatible), whether struct ti and everything
+ * it holds has straight-line code. */
+static void sl_compute(gen *g, uint8_t *ok, int mode) {
+  uint32_t nt = g->r->ntypes;
+  for (uint32_t i = 0; i < nt; i++) {
+    const wire_utype *t = &g->r->types[i];
+    /* named structs in same-schema mode carry meta strings */
+    ok[i] = g->ok[i] && !(mode == 0 && t->by_name);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < nt; i++) {
+      if (!ok[i]) continue;
+      const wire_utype *t = &g->r->types[i];
+      for (uint32_t k = 0; k < t->nfields; k++) {
+        const vinfo *v = g->fv[i][k];
+        if (v && !sl_value(g, ok, t->fields[k].type, v)) {
+          ok[i] = 0;
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+}
+
+static bool sl_value(const gen *g, const uint8_t *ok, const wire_ftype *f,
+                     const vinfo *v) {
+  uint8_t k = wire__gen_kind_of(g, f);
+  if (k == WIRE_KIND_ENUM) return true;
+  if (k == WIRE_KIND_STRUCT) return ok[f->user];
+  if (k) return false;
+  switch (f->type_id) {
+  case WIRE_T_DECIMAL: case WIRE_T_MAP: return false;
+  case WIRE_T_LIST: case WIRE_T_SET:
+    if (!strcmp(v->form, "WIRE_MEM_ARRAY")) return true;
+    return v->sub[0] && sl_value(g, ok, f->elem, v->sub[0]);
+  default:
+    return true;
+  }
+}
+
+/* ---- generation state ----------------------------------------------------- */
+
+typedef struct {
+  gen *g;
+  sb *c;
+  int mode;          /* 0 same-schema, 1 compatible */
+  const uint8_t *ok; /* sl_compute of this mode */
+  uint32_t tmp;      /* numbering of local variables */
+  bool unchecked;    /* decoding a run whose bytes were checked to be there */
+} cg;
+
+static const char *P_(const cg *x) { return x->g->prefix; }
+
+/* Wire type of a field type (the registered kind for user types). */
+static bool is_struct_t(const cg *x, const wire_ftype *f) {
+  return wire__gen_kind_of(x->g, f) == WIRE_KIND_STRUCT;
+}
+
+/* The struct kind written for ti in this mode, and whether it carries its
+ * TypeDef (else its user id). */
+static uint8_t kind_in(const cg *x, uint32_t ti) {
+  const wire_utype *t = &x->g->r->types[ti];
+  bool compat = x->mode && t->evolving;
+  return t->by_name ? (compat ? WIRE_T_NAMED_COMPATIBLE_STRUCT : WIRE_T_NAMED_STRUCT)
+                    : (compat ? WIRE_T_COMPATIBLE_STRUCT : WIRE_T_STRUCT);
+}
+static bool has_td(const cg *x, uint32_t ti) {
+  uint8_t k = kind_in(x, ti);
+  return k == WIRE_T_COMPATIBLE_STRUCT || k == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
+         (x->mode && k == WIRE_T_NAMED_STRUCT);
+}
+
+/* Most bytes a value writes when that is bounded (no string, list or
+ * struct); 0 otherwise. */
+static uint32_t bound_of(const cg *x, const wire_ftype *f, const vinfo *v) {
+  if (!v) return 0;
+  if (wire__gen_kind_of(x->g, f) == WIRE_KIND_ENUM) return 5;
+  if (wire__gen_kind_of(x->g, f)) return 0;
+  switch (f->type_id) {
+  case WIRE_T_BOOL: case WIRE_T_INT8: case WIRE_T_UINT8: return 1;
+  case WIRE_T_INT16: case WIRE_T_UINT16: case WIRE_T_FLOAT16:
+  case WIRE_T_BFLOAT16: return 2;
+  case WIRE_T_INT32: case WIRE_T_UINT32: case WIRE_T_FLOAT32: return 4;
+  case WIRE_T_VARINT32: case WIRE_T_VAR_UINT32: return 5;
+  case WIRE_T_INT64: case WIRE_T_UINT64: case WIRE_T_FLOAT64: return 8;
+  case WIRE_T_VARINT64: case WIRE_T_VAR_UINT64: case WIRE_T_TAGGED_INT64:
+  case WIRE_T_TAGGED_UINT64: case WIRE_T_DATE: return 9;
+  case WIRE_T_TIMESTAMP: return 12;
+  case WIRE_T_DURATION: return 13;
+  default: return 0;
+  }
+}
+
+/* Whether a slot of declared type f carries a null / reference flag and
+ * type meta (mem_layout.c's wire__mem_frame, without reference tracking). */
+static bool slot_flag(const wire_ftype *f) { return f->nullable || f->ref; }
+static bool slot_meta(const cg *x, const wire_ftype *f) {
+  return x->mode && is_struct_t(x, f);
+}
+
+/* The C test that a held value is null (for a slot with a flag). */
+static void null_test(const cg *x, const wire_ftype *f, const vinfo *v,
+                      const char *X, const char *has, char *out, size_t cap) {
+  if (v->flag) snprintf(out, cap, "!%s", has);
+  else if (!strcmp(v->form, "WIRE_MEM_STRUCT_PTR")) snprintf(out, cap, "!%s", X);
+  else if (v->shape == 1) snprintf(out, cap, "!%s.ptr", X);
+  else if (v->shape == 2) snprintf(out, cap, "!%s.items", X);
+  else snprintf(out, cap, "0");
+  (void)x;
+  (void)f;
+}
+
+static void ind(sb *c, int n) { put(c, "%*s", 2 * n, ""); }
+
+/* ---- encoders -------------------------------------------------------------- */
+
+/* Type meta of a struct of type ti (room is the callee's). */
+static void enc_meta(cg *x, uint32_t ti, int d) {
+  char nm[160];
+  wire__gen_cname(x->g, ti, nm, sizeof nm);
+  const wire_utype *t = &x->g->r->types[ti];
+  ind(x->c, d);
+  if (has_td(x, ti))
+    put(x->c, "if (!(q = %s__meta(e, q, %u, 0x%02x, %s_td, sizeof %s_td))) return 0;\n",
+        P_(x), ti, kind_in(x, ti), nm, nm);
+  else
+    put(x->c, "if (!(q = %s__id(e, q, 0x%02x, %uu))) return 0;\n", P_(x),
+        kind_in(x, ti), t->user_id);
+}
+
+/* Writes a primitive of wire type t held in X (room reserved). */
+static void enc_prim(cg *x, uint8_t t, const char *X, int d) {
+  sb *c = x->c;
+  ind(c, d);
+  switch (t) {
+  case WIRE_T_BOOL: put(c, "*q++ = %s ? 1 : 0;\n", X); break;
+  case WIRE_T_INT8: case WIRE_T_UINT8: put(c, "*q++ = (uint8_t)%s;\n", X); break;
+  case WIRE_T_INT16: case WIRE_T_UINT16: case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16:
+    put(c, "q = %s__u16(q, (uint16_t)%s);\n", P_(x), X);
+    break;
+  case WIRE_T_INT32: case WIRE_T_UINT32:
+    put(c, "q = %s__u32(q, (uint32_t)%s);\n", P_(x), X);
+    break;
+  case WIRE_T_INT64: case WIRE_T_UINT64:
+    put(c, "q = %s__u64(q, (uint64_t)%s);\n", P_(x), X);
+    break;
+  case WIRE_T_FLOAT32: put(c, "q = %s__f32(q, %s);\n", P_(x), X); break;
+  case WIRE_T_FLOAT64: put(c, "q = %s__f64(q, %s);\n", P_(x), X); break;
+  case WIRE_T_VARINT32:
+    put(c, "q = %s__vu32(q, %s__zz32(%s));\n", P_(x), P_(x), X);
+    break;
+  case WIRE_T_VAR_UINT32: put(c, "q = %s__vu32(q, %s);\n", P_(x), X); break;
+  case WIRE_T_VARINT64: case WIRE_T_DATE:
+    put(c, "q = %s__vu64(q, %s__zz64(%s));\n", P_(x), P_(x), X);
+    break;
+  case WIRE_T_VAR_UINT64: put(c, "q = %s__vu64(q, %s);\n", P_(x), X); break;
+  case WIRE_T_TAGGED_INT64: put(c, "q = %s__ti64(q, %s);\n", P_(x), X); break;
+  case WIRE_T_TAGGED_UINT64: put(c, "q = %s__tu64(q, %s);\n", P_(x), X); break;
+  case WIRE_T_TIMESTAMP: case WIRE_T_DURATION:
+    put(c, "if (%s.nanos >= 1000000000u) return 0;\n", X);
+    ind(c, d);
+    if (t == WIRE_T_TIMESTAMP)
+      put(c, "q = %s__u64(q, (uint64_t)%s.seconds);\n", P_(x), X);
+    else
+      put(c, "q = %s__vu64(q, %s__zz64(%s.seconds));\n", P_(x), P_(x), X);
+    ind(c, d);
+    put(c, "q = %s__u32(q, %s.nanos);\n", P_(x), X);
+    break;
+  default:
+    put(c, "return 0; /* type %u */\n", t);
+    break;
+  }
+}
+
+static void enc_value(cg *x, const wire_ftype *f, const vinfo *v,
+                      const char *X, int d, bool meta);
+
+/* A list held as {items, count} with element vinfo ev. */
+static void enc_list(cg *x, const wire_ftype *f, const vinfo *v, const char *X,
+                     int d) {
+  sb *c = x->c;
+  const char *P = P_(x);
+  const wire_ftype *ef = f->elem;
+  uint32_t n = x->tmp++;
+  const wire_ftype *ed;
+  bool packed = !strcmp(v->form, "WIRE_MEM_ARRAY");
+  uint8_t lh = wire__pol_list_header(x->g->ctx, f, true, false, false, &ed);
+  uint8_t lhn = wire__pol_list_header(x->g->ctx, f, true, true, false, &ed);
+  ind(c, d); put(c, "{\n");
+  ind(c, d + 1); put(c, "uint32_t n%u = %s.count;\n", n, X);
+  ind(c, d + 1); put(c, "%s const *it%u = %s.items;\n", v->item, n, X);
+  ind(c, d + 1); put(c, "if (n%u && !it%u) return 0;\n", n, n);
+  if (packed) {
+    uint32_t w = bound_of(x, ef, v); /* the element's most bytes */
+    ind(c, d + 1);
+    put(c, "if (!%s__room(e, &q, 7 + (size_t)n%u * %u)) return 0;\n", P, n, w ? w : 9);
+  } else {
+    ind(c, d + 1); put(c, "if (!%s__room(e, &q, 7)) return 0;\n", P);
+  }
+  ind(c, d + 1); put(c, "q = %s__vu32(q, n%u);\n", P, n);
+  ind(c, d + 1); put(c, "if (n%u) {\n", n);
+  int b = d + 2;
+  if (packed) {
+    ind(c, b); put(c, "*q++ = 0x%02x;\n", lh);
+    if (!(lh & WIRE_LF_DECL)) { ind(c, b); put(c, "*q++ = 0x%02x;\n", ef->type_id); }
+    ind(c, b); put(c, "for (uint32_t i = 0; i < n%u; i++) {\n", n);
+    char it[64];
+    snprintf(it, sizeof it, "it%u[i]", n);
+    enc_prim(x, ef->type_id, it, b + 1);
+    ind(c, b); put(c, "}\n");
+    ind(c, d + 1); put(c, "}\n");
+    ind(c, d); put(c, "}\n");
+    return;
+  }
+  const vinfo *ev = v->sub[0];
+  char item[80], has[96], nt[240];
+  snprintf(item, sizeof item, ev->flag ? "it%u[i].value" : "it%u[i]", n);
+  snprintf(has, sizeof has, "it%u[i].has_value", n);
+  null_test(x, ef, ev, item, has, nt, sizeof nt);
+  /* wire_mem_encode looks for null elements only where they may be */
+  if (strcmp(nt, "0") && (ef->nullable || ev->flag)) {
+    ind(c, b); put(c, "uint8_t h = 0x%02x;\n", lh);
+    ind(c, b); put(c, "for (uint32_t i = 0; i < n%u; i++)\n", n);
+    ind(c, b + 1); put(c, "if (%s) { h = 0x%02x; break; }\n", nt, lhn);
+  } else {
+    ind(c, b); put(c, "const uint8_t h = 0x%02x;\n", lh);
+  }
+  ind(c, b); put(c, "*q++ = h;\n");
+  bool elem_meta = false;
+  if ((lh & WIRE_LF_SAME_TYPE) && !(lh & WIRE_LF_DECL)) {
+    if (is_struct_t(x, ef)) {
+      enc_meta(x, ef->user, b);
+    } else {
+      ind(c, b); put(c, "*q++ = 0x%02x;\n", ef->type_id);
+    }
+  } else if (!(lh & WIRE_LF_DECL)) {
+    ind(c, b); put(c, "return 0; /* elements of undeclared type */\n");
+    elem_meta = true;
+  }
+  (void)elem_meta;
+  uint32_t eb = bound_of(x, ef, ev);
+  ind(c, b); put(c, "for (uint32_t i = 0; i < n%u; i++) {\n", n);
+  if (eb) { ind(c, b + 1); put(c, "if (!%s__room(e, &q, %u)) return 0;\n", P, eb + 1); }
+  ind(c, b + 1); put(c, "if (h & 0x%02x) {\n", WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
+  if (!eb) { ind(c, b + 2); put(c, "if (!%s__room(e, &q, 1)) return 0;\n", P); }
+  if (strcmp(nt, "0")) {
+    ind(c, b + 2); put(c, "if (%s) { *q++ = 0xFD; continue; }\n", nt);
+  }
+  ind(c, b + 2); put(c, "*q++ = 0xFF;\n");
+  ind(c, b + 1); put(c, "}\n");
+  enc_value(x, ef, ev, item, b + 1, false);
+  ind(c, b); put(c, "}\n");
+  ind(c, d + 1); put(c, "}\n");
+  ind(c, d); put(c, "}\n");
+}
+
+/* A value of declared type f held in X as v (its flag written already;
+ * `meta`: the slot's type meta precedes the body). Bounded values find
+ * their room reserved. */
+static void enc_value(cg *x, const wire_ftype *f, const vinfo *v,
+                      const char *X, int d, bool meta) {
+  sb *c = x->c;
+  const char *P = P_(x);
+  uint8_t k = wire__gen_kind_of(x->g, f);
+  if (k == WIRE_KIND_ENUM) {
+    ind(c, d); put(c, "q = %s__vu32(q, %s);\n", P, X);
+    return;
+  }
+  if (k == WIRE_KIND_STRUCT) {
+    char nm[160];
+    wire__gen_cname(x->g, f->user, nm, sizeof nm);
+    bool ptr = !strcmp(v->form, "WIRE_MEM_STRUCT_PTR");
+    if (ptr) { ind(c, d); put(c, "if (!%s) return 0;\n", X); }
+    if (meta) enc_meta(x, f->user, d);
+    ind(c, d);
+    put(c, "e->p = q;\n");
+    ind(c, d);
+    put(c, "if (!%s_e%d(e, %s%s)) return 0;\n", nm, x->mode, ptr ? "" : "&", X);
+    ind(c, d);
+    put(c, "q = e->p;\n");
+    return;
+  }
+  uint8_t t = f->type_id;
+  if (t == WIRE_T_STRING) {
+    ind(c, d); put(c, "if (!(q = %s__str(e, q, %s.ptr, %s.len))) return 0;\n", P, X, X);
+    return;
+  }
+  if (t == WIRE_T_BINARY) {
+    ind(c, d); put(c, "if (!(q = %s__bin(e, q, %s.ptr, %s.len, 1))) return 0;\n", P, X, X);
+    return;
+  }
+  uint8_t de = wire__gen_dense_elem(t);
+  if (de) {
+    ind(c, d);
+    put(c, "if (!(q = %s__bin(e, q, (const uint8_t *)%s.items, %s.count, %u))) return 0;\n",
+        P, X, X, wire_type_array_width(t));
+    return;
+  }
+  if (t == WIRE_T_LIST || t == WIRE_T_SET) {
+    enc_list(x, f, v, X, d);
+    return;
+  }
+  enc_prim(x, t, X, d);
+}
+
+/* The fields of struct ti in wire order. */
+static void enc_fields(cg *x, uint32_t ti) {
+  sb *c = x->c;
+  const wire_utype *t = &x->g->r->types[ti];
+  const char *P = P_(x);
+  for (uint32_t w = 0; w < t->nfields;) {
+    /* a run of bounded fields shares one room check */
+    uint32_t sum = 0, end = w;
+    while (end < t->nfields) {
+      uint32_t k = t->layout->fields[end].local;
+      const wire_ftype *f = t->fields[k].type;
+      const vinfo *v = x->g->fv[ti][k];
+      uint32_t bo = v ? bound_of(x, f, v) : (slot_flag(f) ? 0 : 0);
+      if (!v && slot_flag(f)) bo = 0;
+      if (!bo) break;
+      sum += bo + (slot_flag(f) ? 1 : 0);
+      end++;
+    }
+    if (sum) {
+      ind(c, 1); put(c, "if (!%s__room(e, &q, %u)) return 0;\n", P, sum);
+    } else {
+      end = w + 1;
+    }
+    for (; w < end; w++) {
+      uint32_t k = t->layout->fields[w].local;
+      const wire_field *fd = &t->fields[k];
+      const wire_ftype *f = fd->type;
+      const vinfo *v = x->g->fv[ti][k];
+      ind(c, 1); put(c, "/* %s */\n", fd->name);
+      if (!v) {
+        /* not held: null (the type is generated only if it is nullable) */
+        ind(c, 1); put(c, "if (!%s__room(e, &q, 1)) return 0;\n", P);
+        ind(c, 1); put(c, "*q++ = 0xFD;\n");
+        continue;
+      }
+      char X[200], has[200];
+      snprintf(X, sizeof X, "v->%s", fd->name);
+      snprintf(has, sizeof has, "v->has_%s", fd->name);
+      bool bounded = sum != 0;
+      if (slot_flag(f)) {
+        char nt[240];
+        null_test(x, f, v, X, has, nt, sizeof nt);
+        if (!bounded) { ind(c, 1); put(c, "if (!%s__room(e, &q, 1)) return 0;\n", P); }
+        ind(c, 1); put(c, "if (%s) {\n", nt);
+        ind(c, 2); put(c, "*q++ = 0xFD;\n");
+        ind(c, 1); put(c, "} else {\n");
+        ind(c, 2); put(c, "*q++ = 0xFF;\n");
+        enc_value(x, f, v, X, 2, slot_meta(x, f));
+        ind(c, 1); put(c, "}\n");
+      } else {
+        enc_value(x, f, v, X, 1, slot_meta(x, f));
+      }
+    }
+  }
+}
+
+static void enc_struct_fn(cg *x, uint32_t ti) {
+  sb *c = x->c;
+  char nm[160];
+  wire__gen_cname(x->g, ti, nm, sizeof nm);
+  const wire_utype *t = &x->g->r->types[ti];
+  put(c, "static int %s_e%d(%s__enc *e, const struct %s *v) {\n", nm, x->mode,
+      P_(x), nm);
+  put(c, "  if (++e->depth > e->max_depth) return 0;\n  uint8_t *q = e->p;\n  (void)v;\n");
+  uint8_t kd = kind_in(x, ti);
+  if (!x->mode && (kd == WIRE_T_STRUCT || kd == WIRE_T_NAMED_STRUCT)) {
+    put(c, "  if (!%s__room(e, &q, 4)) return 0;\n", P_(x));
+    put(c, "  q = %s__u32(q, 0x%08xu);\n", P_(x), t->layout->schema_hash);
+  }
+  enc_fields(x, ti);
+  put(c, "  e->p = q;\n  e->depth--;\n  return 1;\n}\n\n");
+}
+
+/* ---- decoders -------------------------------------------------------------- */
+
+static void dec_meta(cg *x, uint32_t ti, int d) {
+  char nm[160];
+  wire__gen_cname(x->g, ti, nm, sizeof nm);
+  const wire_utype *t = &x->g->r->types[ti];
+  ind(x->c, d);
+  if (has_td(x, ti))
+    put(x->c, "if (!(p = %s__dmeta(d, p, end, %u, 0x%02x, %s_td, sizeof %s_td))) return 0;\n",
+        P_(x), ti, kind_in(x, ti), nm, nm);
+  else
+    put(x->c, "if (!(p = %s__did(p, end, 0x%02x, %uu))) return 0;\n", P_(x), kind_in(x, ti),
+        t->user_id);
+}
+
+/* Reads a primitive of wire type t into lvalue X of C type ct. */
+static void dec_prim(cg *x, uint8_t t, const char *X, int d) {
+  sb *c = x->c;
+  const char *P = P_(x);
+  /* the bounds checks, left out in a checked run; "u": the readers that
+   * assume 9 bytes are there */
+  const char *B1 = x->unchecked ? "0" : "p >= end";
+  const char *U = x->unchecked ? "u" : "";
+  char B[32];
+  ind(c, d);
+  switch (t) {
+  case WIRE_T_BOOL:
+    put(c, "if (%s || *p > 1) return 0;\n", B1);
+    ind(c, d); put(c, "%s = *p++;\n", X);
+    break;
+  case WIRE_T_INT8: case WIRE_T_UINT8:
+    if (!x->unchecked) { put(c, "if (p >= end) return 0;\n"); ind(c, d); }
+    put(c, "%s = (%s)*p++;\n", X, t == WIRE_T_INT8 ? "int8_t" : "uint8_t");
+    break;
+  case WIRE_T_INT16: case WIRE_T_UINT16: case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16:
+    if (!x->unchecked) { put(c, "if (end - p < 2) return 0;\n"); ind(c, d); }
+    put(c, "%s = (%s)%s__ld16(p);\n", X, t == WIRE_T_INT16 ? "int16_t" : "uint16_t", P);
+    ind(c, d); put(c, "p += 2;\n");
+    break;
+  case WIRE_T_INT32: case WIRE_T_UINT32:
+    if (!x->unchecked) { put(c, "if (end - p < 4) return 0;\n"); ind(c, d); }
+    put(c, "%s = (%s)%s__ld32(p);\n", X, t == WIRE_T_INT32 ? "int32_t" : "uint32_t", P);
+    ind(c, d); put(c, "p += 4;\n");
+    break;
+  case WIRE_T_INT64: case WIRE_T_UINT64:
+    if (!x->unchecked) { put(c, "if (end - p < 8) return 0;\n"); ind(c, d); }
+    put(c, "%s = (%s)%s__ld64(p);\n", X, t == WIRE_T_INT64 ? "int64_t" : "uint64_t", P);
+    ind(c, d); put(c, "p += 8;\n");
+    break;
+  case WIRE_T_FLOAT32:
+    if (!x->unchecked) { put(c, "if (end - p < 4) return 0;\n"); ind(c, d); } put(c, "memcpy(&%s, p, 4);\n", X);
+    ind(c, d); put(c, "p += 4;\n");
+    break;
+  case WIRE_T_FLOAT64:
+    if (!x->unchecked) { put(c, "if (end - p < 8) return 0;\n"); ind(c, d); } put(c, "memcpy(&%s, p, 8);\n", X);
+    ind(c, d); put(c, "p += 8;\n");
+    break;
+  case WIRE_T_VARINT32: case WIRE_T_VAR_UINT32: {
+    uint32_t u = x->tmp++;
+    put(c, "uint32_t u%u;\n", u);
+    ind(c, d); put(c, "if (!(p = %s__rvu32%s(p, end, &u%u))) return 0;\n", P, U, u);
+    ind(c, d);
+    if (t == WIRE_T_VARINT32) put(c, "%s = %s__unzz32(u%u);\n", X, P, u);
+    else put(c, "%s = u%u;\n", X, u);
+    break;
+  }
+  case WIRE_T_VARINT64: case WIRE_T_VAR_UINT64: case WIRE_T_DATE: {
+    uint32_t u = x->tmp++;
+    put(c, "uint64_t u%u;\n", u);
+    ind(c, d); put(c, "if (!(p = %s__rvu64%s(p, end, &u%u))) return 0;\n", P, U, u);
+    ind(c, d);
+    if (t == WIRE_T_VAR_UINT64) put(c, "%s = u%u;\n", X, u);
+    else put(c, "%s = %s__unzz64(u%u);\n", X, P, u);
+    break;
+  }
+  case WIRE_T_TAGGED_INT64: case WIRE_T_TAGGED_UINT64:
+    /* the 4-byte form only */
+    snprintf(B, sizeof B, "%s", x->unchecked ? "0" : "end - p < 4");
+    put(c, "if (%s || (p[0] & 1)) return 0;\n", B);
+    ind(c, d);
+    if (t == WIRE_T_TAGGED_INT64)
+      put(c, "%s = (int64_t)((int32_t)%s__ld32(p) >> 1);\n", X, P);
+    else
+      put(c, "%s = (uint64_t)(%s__ld32(p) >> 1);\n", X, P);
+    ind(c, d); put(c, "p += 4;\n");
+    break;
+  case WIRE_T_TIMESTAMP: case WIRE_T_DURATION: {
+    if (t == WIRE_T_TIMESTAMP) {
+      if (!x->unchecked) { put(c, "if (end - p < 12) return 0;\n"); ind(c, d); }
+      put(c, "%s.seconds = (int64_t)%s__ld64(p);\n", X, P);
+      ind(c, d); put(c, "p += 8;\n");
+    } else {
+      uint32_t u = x->tmp++;
+      put(c, "uint64_t u%u;\n", u);
+      ind(c, d); put(c, "if (!(p = %s__rvu64%s(p, end, &u%u)) || end - p < 4) return 0;\n", P, U, u);
+      ind(c, d); put(c, "%s.seconds = %s__unzz64(u%u);\n", X, P, u);
+    }
+    ind(c, d); put(c, "%s.nanos = %s__ld32(p);\n", X, P);
+    ind(c, d); put(c, "%s.pad = 0;\n", X);
+    ind(c, d); put(c, "if (%s.nanos >= 1000000000u) return 0;\n", X);
+    ind(c, d); put(c, "p += 4;\n");
+    break;
+  }
+  default:
+    put(c, "return 0; /* type %u */\n", t);
+    break;
+  }
+}
+
+/* The null value of a held value (what wire_mem_decode stores). */
+static void dec_null(cg *x, const wire_ftype *f, const vinfo *v, const char *X,
+                     const char *has, int d) {
+  sb *c = x->c;
+  (void)f;
+  if (v->flag) { ind(c, d); put(c, "%s = 0;\n", has); }
+  ind(c, d); put(c, "memset(&%s, 0, sizeof %s);\n", X, X);
+  (void)x;
+}
+
+static void dec_value(cg *x, const wire_ftype *f, const vinfo *v,
+                      const char *X, int d, bool meta);
+
+static void dec_list(cg *x, const wire_ftype *f, const vinfo *v, const char *X,
+                     int d) {
+  sb *c = x->c;
+  const char *P = P_(x);
+  const wire_ftype *ef = f->elem;
+  uint32_t n = x->tmp++;
+  const wire_ftype *ed;
+  bool packed = !strcmp(v->form, "WIRE_MEM_ARRAY");
+  uint8_t lh = wire__pol_list_header(x->g->ctx, f, true, false, false, &ed);
+  uint8_t lhn = wire__pol_list_header(x->g->ctx, f, true, true, false, &ed);
+  ind(c, d); put(c, "{\n");
+  ind(c, d + 1); put(c, "uint32_t n%u;\n", n);
+  ind(c, d + 1); put(c, "if (!(p = %s__rcount(d, p, end, &n%u))) return 0;\n", P, n);
+  ind(c, d + 1);
+  put(c, "%s *a%u = n%u ? %s__alloc(d, (size_t)n%u * sizeof *a%u, 8) : NULL;\n",
+      v->item, n, n, P, n, n);
+  ind(c, d + 1); put(c, "if (n%u && !a%u) return 0;\n", n, n);
+  ind(c, d + 1);
+  put(c, "%s.items = n%u ? a%u : (%s const *)(const void *)\"\";\n", X, n, n, v->item);
+  ind(c, d + 1); put(c, "%s.count = n%u;\n", X, n);
+  ind(c, d + 1); put(c, "if (n%u) {\n", n);
+  int b = d + 2;
+  ind(c, b); put(c, "if (p >= end) return 0;\n");
+  if (packed) {
+    ind(c, b); put(c, "if (*p++ != 0x%02x) return 0;\n", lh);
+    if (!(lh & WIRE_LF_DECL)) {
+      ind(c, b); put(c, "if (p >= end || *p++ != 0x%02x) return 0;\n", ef->type_id);
+    }
+    ind(c, b); put(c, "if (++d->depth > d->max_depth) return 0;\n");
+    ind(c, b); put(c, "for (uint32_t i = 0; i < n%u; i++) {\n", n);
+    char it[64];
+    snprintf(it, sizeof it, "a%u[i]", n);
+    dec_prim(x, ef->type_id, it, b + 1);
+    ind(c, b); put(c, "}\n");
+    ind(c, b); put(c, "d->depth--;\n");
+    ind(c, d + 1); put(c, "}\n");
+    ind(c, d); put(c, "}\n");
+    return;
+  }
+  const vinfo *ev = v->sub[0];
+  ind(c, b); put(c, "const uint8_t h = *p++;\n");
+  if (lh == lhn) {
+    ind(c, b); put(c, "if (h != 0x%02x) return 0;\n", lh);
+  } else {
+    ind(c, b); put(c, "if (h != 0x%02x && h != 0x%02x) return 0;\n", lh, lhn);
+  }
+  if ((lh & WIRE_LF_SAME_TYPE) && !(lh & WIRE_LF_DECL)) {
+    if (is_struct_t(x, ef)) {
+      dec_meta(x, ef->user, b);
+    } else {
+      ind(c, b); put(c, "if (p >= end || *p++ != 0x%02x) return 0;\n", ef->type_id);
+    }
+  } else if (!(lh & WIRE_LF_DECL)) {
+    ind(c, b); put(c, "return 0; /* elements of undeclared type */\n");
+  }
+  ind(c, b); put(c, "if (++d->depth > d->max_depth) return 0;\n");
+  ind(c, b); put(c, "for (uint32_t i = 0; i < n%u; i++) {\n", n);
+  char item[80], has[96];
+  snprintf(item, sizeof item, ev->flag ? "a%u[i].value" : "a%u[i]", n);
+  snprintf(has, sizeof has, "a%u[i].has_value", n);
+  ind(c, b + 1); put(c, "if (h & 0x%02x) {\n", WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
+  ind(c, b + 2); put(c, "if (p >= end) return 0;\n");
+  ind(c, b + 2); put(c, "const uint8_t fl = *p++;\n");
+  ind(c, b + 2); put(c, "if (fl == 0xFD) {\n");
+  /* a null element: as wire_mem_decode leaves it */
+  ind(c, b + 3); put(c, "memset(&a%u[i], 0, sizeof a%u[i]);\n", n, n);
+  ind(c, b + 3); put(c, "continue;\n");
+  ind(c, b + 2); put(c, "}\n");
+  ind(c, b + 2); put(c, "if (fl != 0xFF) return 0;\n");
+  ind(c, b + 1); put(c, "}\n");
+  if (ev->flag) { ind(c, b + 1); put(c, "%s = 1;\n", has); }
+  dec_value(x, ef, ev, item, b + 1, false);
+  ind(c, b); put(c, "}\n");
+  ind(c, b); put(c, "d->depth--;\n");
+  ind(c, d + 1); put(c, "}\n");
+  ind(c, d); put(c, "}\n");
+}
+
+static void dec_value(cg *x, const wire_ftype *f, const vinfo *v,
+                      const char *X, int d, bool meta) {
+  sb *c = x->c;
+  const char *P = P_(x);
+  uint8_t k = wire__gen_kind_of(x->g, f);
+  if (k == WIRE_KIND_ENUM) {
+    uint32_t u = x->tmp++;
+    ind(c, d); put(c, "uint32_t u%u;\n", u);
+    ind(c, d);
+    put(c, "if (!(p = %s__rvu32%s(p, end, &u%u))) return 0;\n", P,
+        x->unchecked ? "u" : "", u);
+    ind(c, d); put(c, "%s = u%u;\n", X, u);
+    return;
+  }
+  if (k == WIRE_KIND_STRUCT) {
+    char nm[160];
+    wire__gen_cname(x->g, f->user, nm, sizeof nm);
+    if (meta) dec_meta(x, f->user, d);
+    if (!strcmp(v->form, "WIRE_MEM_STRUCT_PTR")) {
+      uint32_t s = x->tmp++;
+      ind(c, d); put(c, "struct %s *s%u = %s__alloc(d, sizeof *s%u, 8);\n", nm, s, P, s);
+      ind(c, d); put(c, "if (!s%u) return 0;\n", s);
+      ind(c, d); put(c, "memset(s%u, 0, sizeof *s%u);\n", s, s);
+      ind(c, d); put(c, "%s = s%u;\n", X, s);
+      ind(c, d); put(c, "d->p = p;\n");
+      ind(c, d); put(c, "if (!%s_d%d(d, s%u)) return 0;\n", nm, x->mode, s);
+      ind(c, d); put(c, "p = d->p;\n");
+    } else {
+      ind(c, d); put(c, "d->p = p;\n");
+      ind(c, d); put(c, "if (!%s_d%d(d, &%s)) return 0;\n", nm, x->mode, X);
+      ind(c, d); put(c, "p = d->p;\n");
+    }
+    return;
+  }
+  uint8_t t = f->type_id;
+  if (t == WIRE_T_STRING) {
+    ind(c, d); put(c, "if (!(p = %s__rstr(d, p, end, &%s.ptr, &%s.len))) return 0;\n", P, X, X);
+    return;
+  }
+  if (t == WIRE_T_BINARY) {
+    ind(c, d); put(c, "if (!(p = %s__rbin(d, p, end, &%s.ptr, &%s.len))) return 0;\n", P, X, X);
+    return;
+  }
+  uint8_t de = wire__gen_dense_elem(t);
+  if (de) {
+    uint32_t u = x->tmp++;
+    ind(c, d); put(c, "const void *q%u;\n", u);
+    ind(c, d);
+    put(c, "if (!(p = %s__rarr(d, p, end, &q%u, &%s.count, %u, %d))) return 0;\n", P, u, X,
+        wire_type_array_width(t), t == WIRE_T_BOOL_ARRAY);
+    ind(c, d); put(c, "%s.items = q%u;\n", X, u);
+    return;
+  }
+  if (t == WIRE_T_LIST || t == WIRE_T_SET) {
+    dec_list(x, f, v, X, d);
+    return;
+  }
+  dec_prim(x, t, X, d);
+}
+
+/* Field number w (wire order) of struct ti, indented by d. */
+static void dec_field(cg *x, uint32_t ti, uint32_t w, int d) {
+  sb *c = x->c;
+  const wire_utype *t = &x->g->r->types[ti];
+  uint32_t k = t->layout->fields[w].local;
+  const wire_field *fd = &t->fields[k];
+  const wire_ftype *f = fd->type;
+  const vinfo *v = x->g->fv[ti][k];
+  ind(c, d); put(c, "/* %s */\n", fd->name);
+  const char *B1 = x->unchecked ? "0" : "p >= end";
+  if (!v) {
+    ind(c, d); put(c, "if (%s || *p != 0xFD) return 0;\n", B1);
+    ind(c, d); put(c, "p++;\n");
+    return;
+  }
+  char X[200], has[200];
+  snprintf(X, sizeof X, "v->%s", fd->name);
+  snprintf(has, sizeof has, "v->has_%s", fd->name);
+  if (slot_flag(f)) {
+    if (!x->unchecked) { ind(c, d); put(c, "if (p >= end) return 0;\n"); }
+    ind(c, d); put(c, "if (*p == 0xFD) {\n");
+    ind(c, d + 1); put(c, "p++;\n");
+    dec_null(x, f, v, X, has, d + 1);
+    ind(c, d); put(c, "} else {\n");
+    ind(c, d + 1); put(c, "if (*p++ != 0xFF) return 0;\n");
+    if (v->flag) { ind(c, d + 1); put(c, "%s = 1;\n", has); }
+    dec_value(x, f, v, X, d + 1, slot_meta(x, f));
+    ind(c, d); put(c, "}\n");
+  } else {
+    if (v->flag) { ind(c, d); put(c, "%s = 1;\n", has); }
+    dec_value(x, f, v, X, d, slot_meta(x, f));
+  }
+}
+
+static void dec_struct_fn(cg *x, uint32_t ti) {
+  sb *c = x->c;
+  char nm[160];
+  wire__gen_cname(x->g, ti, nm, sizeof nm);
+  const wire_utype *t = &x->g->r->types[ti];
+  const char *P = P_(x);
+  put(c, "static int %s_d%d(%s__dec *d, struct %s *v) {\n", nm, x->mode, P, nm);
+  put(c, "  if (++d->depth > d->max_depth) return 0;\n"
+         "  const uint8_t *p = d->p, *end = d->end;\n  (void)v;\n  (void)end;\n");
+  uint8_t kd = kind_in(x, ti);
+  if (!x->mode && (kd == WIRE_T_STRUCT || kd == WIRE_T_NAMED_STRUCT)) {
+    put(c, "  if (end - p < 4 || %s__ld32(p) != 0x%08xu) return 0;\n", P,
+        t->layout->schema_hash);
+    put(c, "  p += 4;\n");
+  }
+  for (uint32_t w = 0; w < t->nfields;) {
+    /* a run of bounded fields: checked once for its most bytes (and 9 more
+     * for the word-wide varint readers), then read without checks */
+    uint32_t sum = 0, end = w;
+    while (end < t->nfields) {
+      uint32_t k = t->layout->fields[end].local;
+      const vinfo *v = x->g->fv[ti][k];
+      uint32_t bo = v ? bound_of(x, t->fields[k].type, v) : 0;
+      if (!bo) break;
+      sum += bo + (slot_flag(t->fields[k].type) ? 1 : 0);
+      end++;
+    }
+    if (end - w < 2) {
+      dec_field(x, ti, w, 1);
+      w++;
+      continue;
+    }
+    put(c, "  if (end - p >= %u) {\n", sum + 9);
+    x->unchecked = true;
+    for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
+    x->unchecked = false;
+    put(c, "  } else {\n");
+    for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
+    put(c, "  }\n");
+    w = end;
+  }
+  put(c, "  d->p = p;\n  d->depth--;\n  return 1;\n}\n\n");
+}
+
+/* ---- the shared helpers of the generated file ----------------------------- */
+
+/* The text of the helpers: "@" stands for the prefix. Body functions keep
+ * their cursor in a local (q when writing, p / end when reading): a byte
+ * store through a uint8_t pointer may alias any field of the state, so a
+ * cursor in the state would be reloaded after every byte. */
+static const char helper_text[] =
+"/* ---- Straight-line codecs ----------------------------------------------\n"
+" * Written out per message with the framing fixed at generation; they\n"
+" * handle the context's default options and libwire's own framing, and\n"
+" * hand anything else (with the whole message) to wire_mem_encode /\n"
+" * wire_mem_decode, which read every form and report errors. */\n"
+"#if defined(__GNUC__)\n"
+"#define @__HOT static inline __attribute__((always_inline))\n"
+"#else\n"
+"#define @__HOT static inline\n"
+"#endif\n"
+"/* x86-64 with BMI2 (e.g. -march=x86-64-v3): varints a word at a time */\n"
+"#if defined(__GNUC__) && defined(__BMI2__) && defined(__x86_64__)\n"
+"#include <immintrin.h>\n"
+"#define @__BMI2 1\n"
+"#endif\n"
+"\n"
+"typedef struct {\n"
+"  wire_ctx *ctx;\n"
+"  uint8_t *buf, *p, *end;\n"
+"  uint32_t depth, max_depth, trusted, java, nann;\n"
+"  uint32_t ann[@NANN]; /* the type of each TypeDef announced */\n"
+"} @__enc;\n"
+"\n"
+"typedef struct {\n"
+"  const uint8_t *p, *end;\n"
+"  uint8_t *arena;\n"
+"  size_t cap, used;\n"
+"  uint64_t max_collection, max_binary;\n"
+"  uint32_t depth, max_depth, copy, nann;\n"
+"  uint32_t ann[64];\n"
+"} @__dec;\n"
+"\n"
+"static int @__grow(@__enc *e, size_t n) {\n"
+"  size_t used = (size_t)(e->p - e->buf), cap;\n"
+"  uint8_t *b;\n"
+"  if (wire_gen_grow(e->ctx, used, n, &b, &cap)) return 0;\n"
+"  e->buf = b;\n"
+"  e->p = b + used;\n"
+"  e->end = b + cap;\n"
+"  return 1;\n"
+"}\n"
+"/* Room for n bytes at *q, and 8 more: a varint may store a whole word. */\n"
+"@__HOT int @__room(@__enc *e, uint8_t **q, size_t n) {\n"
+"  if ((size_t)(e->end - *q) >= n + 8) return 1;\n"
+"  e->p = *q;\n"
+"  if (!@__grow(e, n + 8)) return 0;\n"
+"  *q = e->p;\n"
+"  return 1;\n"
+"}\n"
+"@__HOT uint32_t @__zz32(int32_t v) {\n"
+"  return ((uint32_t)v << 1) ^ (uint32_t)-(int32_t)((uint32_t)v >> 31);\n"
+"}\n"
+"@__HOT uint64_t @__zz64(int64_t v) {\n"
+"  return ((uint64_t)v << 1) ^ (uint64_t)-(int64_t)((uint64_t)v >> 63);\n"
+"}\n"
+"@__HOT int32_t @__unzz32(uint32_t u) {\n"
+"  return (int32_t)((u >> 1) ^ (uint32_t)-(int32_t)(u & 1));\n"
+"}\n"
+"@__HOT int64_t @__unzz64(uint64_t u) {\n"
+"  return (int64_t)((u >> 1) ^ (uint64_t)-(int64_t)(u & 1));\n"
+"}\n"
+"/* Varints write up to 8 bytes (room is reserved with 8 to spare). */\n"
+"@__HOT uint8_t *@__vu32(uint8_t *q, uint32_t v) {\n"
+"  if (v < 0x80) { q[0] = (uint8_t)v; return q + 1; }\n"
+"#ifdef @__BMI2\n"
+"  if (v >= 0x4000) {\n"
+"    /* the 7-bit groups spread to bytes, a continuation bit below the top */\n"
+"    uint64_t w = _pdep_u64(v, UINT64_C(0x7F7F7F7F7F));\n"
+"    unsigned top = (63u ^ (unsigned)__builtin_clzll(w)) & ~7u;\n"
+"    w |= UINT64_C(0x80808080) & ((UINT64_C(1) << top) - 1);\n"
+"    memcpy(q, &w, 8);\n"
+"    return q + (top >> 3) + 1;\n"
+"  }\n"
+"#endif\n"
+"  q[0] = (uint8_t)(v | 0x80);\n"
+"  if (v < 0x4000) { q[1] = (uint8_t)(v >> 7); return q + 2; }\n"
+"  q[1] = (uint8_t)((v >> 7) | 0x80);\n"
+"  if (v < 0x200000) { q[2] = (uint8_t)(v >> 14); return q + 3; }\n"
+"  q[2] = (uint8_t)((v >> 14) | 0x80);\n"
+"  if (v < 0x10000000) { q[3] = (uint8_t)(v >> 21); return q + 4; }\n"
+"  q[3] = (uint8_t)((v >> 21) | 0x80);\n"
+"  q[4] = (uint8_t)(v >> 28);\n"
+"  return q + 5;\n"
+"}\n"
+"@__HOT uint8_t *@__vu64(uint8_t *q, uint64_t v) {\n"
+"  if (v < 0x10000000) return @__vu32(q, (uint32_t)v);\n"
+"#ifdef @__BMI2\n"
+"  if (v < (UINT64_C(1) << 56)) {\n"
+"    uint64_t w = _pdep_u64(v, UINT64_C(0x7F7F7F7F7F7F7F7F));\n"
+"    unsigned top = (63u ^ (unsigned)__builtin_clzll(w)) & ~7u;\n"
+"    w |= UINT64_C(0x80808080808080) & ((UINT64_C(1) << top) - 1);\n"
+"    memcpy(q, &w, 8);\n"
+"    return q + (top >> 3) + 1;\n"
+"  }\n"
+"#endif\n"
+"  int n = 0;\n"
+"  while (v >= 0x80 && n < 8) { *q++ = (uint8_t)(v | 0x80); v >>= 7; n++; }\n"
+"  *q++ = (uint8_t)v;\n"
+"  return q;\n"
+"}\n"
+"@__HOT uint8_t *@__u16(uint8_t *q, uint16_t v) {\n"
+"  q[0] = (uint8_t)v;\n"
+"  q[1] = (uint8_t)(v >> 8);\n"
+"  return q + 2;\n"
+"}\n"
+"@__HOT uint8_t *@__u32(uint8_t *q, uint32_t v) {\n"
+"  q[0] = (uint8_t)v;\n"
+"  q[1] = (uint8_t)(v >> 8);\n"
+"  q[2] = (uint8_t)(v >> 16);\n"
+"  q[3] = (uint8_t)(v >> 24);\n"
+"  return q + 4;\n"
+"}\n"
+"@__HOT uint8_t *@__u64(uint8_t *q, uint64_t v) {\n"
+"  @__u32(q, (uint32_t)v);\n"
+"  return @__u32(q + 4, (uint32_t)(v >> 32));\n"
+"}\n"
+"@__HOT uint8_t *@__f32(uint8_t *q, float f) {\n"
+"  uint32_t u;\n"
+"  memcpy(&u, &f, 4);\n"
+"  return @__u32(q, u);\n"
+"}\n"
+"@__HOT uint8_t *@__f64(uint8_t *q, double f) {\n"
+"  uint64_t u;\n"
+"  memcpy(&u, &f, 8);\n"
+"  return @__u64(q, u);\n"
+"}\n"
+"static inline uint8_t *@__ti64(uint8_t *q, int64_t v) {\n"
+"  if (v >= -(INT64_C(1) << 30) && v < (INT64_C(1) << 30))\n"
+"    return @__u32(q, (uint32_t)v << 1);\n"
+"  *q++ = 1;\n"
+"  return @__u64(q, (uint64_t)v);\n"
+"}\n"
+"static inline uint8_t *@__tu64(uint8_t *q, uint64_t v) {\n"
+"  if (v < (UINT64_C(1) << 31)) return @__u32(q, (uint32_t)v << 1);\n"
+"  *q++ = 1;\n"
+"  return @__u64(q, v);\n"
+"}\n"
+"/* Whether s[0..n) is valid UTF-8: ASCII eight bytes at a time, the rest\n"
+" * by libwire. */\n"
+"@__HOT int @__utf8(const uint8_t *s, size_t n) {\n"
+"  size_t i = 0;\n"
+"  for (; i + 8 <= n; i += 8) {\n"
+"    uint64_t w;\n"
+"    memcpy(&w, s + i, 8);\n"
+"    if (w & UINT64_C(0x8080808080808080)) break;\n"
+"  }\n"
+"  for (; i < n; i++)\n"
+"    if (s[i] & 0x80) return wire_utf8_validate(s + i, n - i) == WIRE_OK;\n"
+"  return 1;\n"
+"}\n"
+"/* Whether s[0..n) is ASCII. */\n"
+"@__HOT int @__ascii(const uint8_t *s, size_t n) {\n"
+"  size_t i = 0;\n"
+"  for (; i + 8 <= n; i += 8) {\n"
+"    uint64_t w;\n"
+"    memcpy(&w, s + i, 8);\n"
+"    if (w & UINT64_C(0x8080808080808080)) return 0;\n"
+"  }\n"
+"  for (; i < n; i++)\n"
+"    if (s[i] & 0x80) return 0;\n"
+"  return 1;\n"
+"}\n"
+"/* A string: UTF-8, or under the Java runtime's policy ASCII text as the\n"
+" * Latin-1 it picks (other text there goes to wire_mem_encode). */\n"
+"@__HOT uint8_t *@__str(@__enc *e, uint8_t *q, const char *s, uint32_t n) {\n"
+"  if (n && !s) return NULL;\n"
+"  uint64_t enc = 2;\n"
+"  if (e->java) {\n"
+"    if (!@__ascii((const uint8_t *)s, n)) return NULL;\n"
+"    enc = 0;\n"
+"  } else if (!e->trusted && !@__utf8((const uint8_t *)s, n)) {\n"
+"    return NULL;\n"
+"  }\n"
+"  if (!@__room(e, &q, 10 + (size_t)n)) return NULL;\n"
+"  q = @__vu64(q, ((uint64_t)n << 2) | enc);\n"
+"  if (n) memcpy(q, s, n);\n"
+"  return q + n;\n"
+"}\n"
+"static inline uint8_t *@__bin(@__enc *e, uint8_t *q, const uint8_t *s, uint32_t n,\n"
+"                              uint32_t w) {\n"
+"  uint64_t len = (uint64_t)n * w;\n"
+"  if ((n && !s) || len > 0xFFFFFFFFu) return NULL;\n"
+"  if (!@__room(e, &q, 5 + (size_t)len)) return NULL;\n"
+"  q = @__vu32(q, (uint32_t)len);\n"
+"  if (len) memcpy(q, s, (size_t)len);\n"
+"  return q + len;\n"
+"}\n"
+"/* Type meta: the struct kind, then the TypeDef (the first time in the\n"
+" * message) or its index. */\n"
+"@__HOT uint8_t *@__meta(@__enc *e, uint8_t *q, uint32_t ti, uint8_t kind,\n"
+"                               const uint8_t *td, uint32_t len) {\n"
+"  if (!@__room(e, &q, 6 + (size_t)len)) return NULL;\n"
+"  *q++ = kind;\n"
+"  for (uint32_t i = 0; i < e->nann; i++)\n"
+"    if (e->ann[i] == ti) return @__vu32(q, (i << 1) | 1);\n"
+"  q = @__vu32(q, e->nann << 1);\n"
+"  e->ann[e->nann++] = ti;\n"
+"  memcpy(q, td, len);\n"
+"  return q + len;\n"
+"}\n"
+"@__HOT uint8_t *@__id(@__enc *e, uint8_t *q, uint8_t kind, uint32_t id) {\n"
+"  if (!@__room(e, &q, 6)) return NULL;\n"
+"  *q++ = kind;\n"
+"  return @__vu32(q, id);\n"
+"}\n"
+"\n"
+"@__HOT uint32_t @__ld16(const uint8_t *p) {\n"
+"  return (uint32_t)p[0] | (uint32_t)p[1] << 8;\n"
+"}\n"
+"@__HOT uint32_t @__ld32(const uint8_t *p) {\n"
+"  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |\n"
+"         (uint32_t)p[3] << 24;\n"
+"}\n"
+"@__HOT uint64_t @__ld64(const uint8_t *p) {\n"
+"  return (uint64_t)@__ld32(p) | (uint64_t)@__ld32(p + 4) << 32;\n"
+"}\n"
+"/* Canonical varints only (no overlong form, no bits beyond the type);\n"
+" * NULL for anything else. The \"u\" readers assume 9 bytes are there. */\n"
+"@__HOT const uint8_t *@__rvu32u(const uint8_t *p, const uint8_t *end,\n"
+"                                       uint32_t *v) {\n"
+"  (void)end;\n"
+"  uint32_t b = p[0];\n"
+"  if (b < 0x80) { *v = b; return p + 1; }\n"
+"  uint32_t r = b & 0x7F;\n"
+"  b = p[1];\n"
+"  if (b < 0x80) { *v = r | b << 7; return b ? p + 2 : NULL; }\n"
+"#ifdef @__BMI2\n"
+"  uint64_t w;\n"
+"  memcpy(&w, p, 8);\n"
+"  uint64_t m = ~w & UINT64_C(0x8080808080); /* where it may end */\n"
+"  if (!m) return NULL;\n"
+"  unsigned t = (unsigned)__builtin_ctzll(m); /* 23, 31 or 39 */\n"
+"  uint64_t x = _pext_u64(w & (m ^ (m - 1)), UINT64_C(0x7F7F7F7F7F));\n"
+"  /* not overlong (the last byte is not 0), no bits beyond 32 */\n"
+"  if (!((w >> (t - 7)) & 0x7F) || (x >> 32)) return NULL;\n"
+"  *v = (uint32_t)x;\n"
+"  return p + ((t + 1) >> 3);\n"
+"#else\n"
+"  r |= (b & 0x7F) << 7;\n"
+"  b = p[2];\n"
+"  r |= (b & 0x7F) << 14;\n"
+"  if (b < 0x80) { *v = r; return b ? p + 3 : NULL; }\n"
+"  b = p[3];\n"
+"  r |= (b & 0x7F) << 21;\n"
+"  if (b < 0x80) { *v = r; return b ? p + 4 : NULL; }\n"
+"  b = p[4];\n"
+"  if (!b || (b & 0xF0)) return NULL;\n"
+"  *v = r | b << 28;\n"
+"  return p + 5;\n"
+"#endif\n"
+"}\n"
+"@__HOT const uint8_t *@__rvu32(const uint8_t *p, const uint8_t *end,\n"
+"                                      uint32_t *v) {\n"
+"  if (p < end && p[0] < 0x80) {\n"
+"    *v = p[0];\n"
+"    return p + 1;\n"
+"  }\n"
+"  if (end - p >= 9) return @__rvu32u(p, end, v);\n"
+"  uint32_t r = 0;\n"
+"  for (int i = 0; i < 5 && p + i < end; i++) {\n"
+"    uint32_t b = p[i];\n"
+"    if (i == 4 && (b & 0xF0)) return NULL;\n"
+"    r |= (b & 0x7F) << (7 * i);\n"
+"    if (b < 0x80) {\n"
+"      *v = r;\n"
+"      return b ? p + i + 1 : NULL;\n"
+"    }\n"
+"  }\n"
+"  return NULL;\n"
+"}\n"
+"@__HOT const uint8_t *@__rvu64u(const uint8_t *p, const uint8_t *end,\n"
+"                                       uint64_t *v) {\n"
+"  (void)end;\n"
+"  uint64_t b = p[0];\n"
+"  if (b < 0x80) { *v = b; return p + 1; }\n"
+"#ifdef @__BMI2\n"
+"  uint64_t w;\n"
+"  memcpy(&w, p, 8);\n"
+"  uint64_t m = ~w & UINT64_C(0x8080808080808080);\n"
+"  if (!m) {\n"
+"    if (!p[8]) return NULL;\n"
+"    *v = _pext_u64(w, UINT64_C(0x7F7F7F7F7F7F7F7F)) | (uint64_t)p[8] << 56;\n"
+"    return p + 9;\n"
+"  }\n"
+"  unsigned t = (unsigned)__builtin_ctzll(m);\n"
+"  if (!((w >> (t - 7)) & 0x7F)) return NULL;\n"
+"  *v = _pext_u64(w & (m ^ (m - 1)), UINT64_C(0x7F7F7F7F7F7F7F7F));\n"
+"  return p + ((t + 1) >> 3);\n"
+"#else\n"
+"  uint64_t r = 0;\n"
+"  for (int i = 0; i < 8; i++) {\n"
+"    b = p[i];\n"
+"    r |= (b & 0x7F) << (7 * i);\n"
+"    if (b < 0x80) {\n"
+"      *v = r;\n"
+"      return b ? p + i + 1 : NULL;\n"
+"    }\n"
+"  }\n"
+"  if (!p[8]) return NULL;\n"
+"  *v = r | (uint64_t)p[8] << 56;\n"
+"  return p + 9;\n"
+"#endif\n"
+"}\n"
+"@__HOT const uint8_t *@__rvu64(const uint8_t *p, const uint8_t *end,\n"
+"                                      uint64_t *v) {\n"
+"  if (p < end && p[0] < 0x80) {\n"
+"    *v = p[0];\n"
+"    return p + 1;\n"
+"  }\n"
+"  if (end - p >= 9) return @__rvu64u(p, end, v);\n"
+"  uint64_t r = 0;\n"
+"  for (int i = 0; i < 8 && p + i < end; i++) {\n"
+"    uint64_t b = p[i];\n"
+"    r |= (b & 0x7F) << (7 * i);\n"
+"    if (b < 0x80) {\n"
+"      *v = r;\n"
+"      return b ? p + i + 1 : NULL;\n"
+"    }\n"
+"  }\n"
+"  return NULL;\n"
+"}\n"
+"@__HOT void *@__alloc(@__dec *d, size_t n, size_t align) {\n"
+"  size_t at = (d->used + (align - 1)) & ~(align - 1);\n"
+"  if (at > d->cap || n > d->cap - at) return NULL;\n"
+"  d->used = at + n;\n"
+"  return d->arena + at;\n"
+"}\n"
+"/* A count of elements of at least a byte each. */\n"
+"@__HOT const uint8_t *@__rcount(const @__dec *d, const uint8_t *p,\n"
+"                                       const uint8_t *end, uint32_t *n) {\n"
+"  p = @__rvu32(p, end, n);\n"
+"  return p && *n <= d->max_collection && *n <= (uint64_t)(end - p) ? p : NULL;\n"
+"}\n"
+"/* A UTF-8 string (or Latin-1 text that is ASCII). */\n"
+"@__HOT const uint8_t *@__rstr(@__dec *d, const uint8_t *p, const uint8_t *end,\n"
+"                                     const char **s, uint32_t *n) {\n"
+"  uint64_t h;\n"
+"  if (!(p = @__rvu64(p, end, &h))) return NULL;\n"
+"  uint64_t len = h >> 2;\n"
+"  if (len > d->max_binary || len > (uint64_t)(end - p)) return NULL;\n"
+"  if ((h & 3) == 2) {\n"
+"    if (!@__utf8(p, (size_t)len)) return NULL;\n"
+"  } else if ((h & 3) == 0) {\n"
+"    for (size_t i = 0; i < len; i++)\n"
+"      if (p[i] & 0x80) return NULL;\n"
+"  } else {\n"
+"    return NULL;\n"
+"  }\n"
+"  const uint8_t *t = p;\n"
+"  if (d->copy && len) {\n"
+"    uint8_t *c = @__alloc(d, (size_t)len, 1);\n"
+"    if (!c) return NULL;\n"
+"    memcpy(c, p, (size_t)len);\n"
+"    t = c;\n"
+"  }\n"
+"  *s = len ? (const char *)t : \"\";\n"
+"  *n = (uint32_t)len;\n"
+"  return p + len;\n"
+"}\n"
+"@__HOT const uint8_t *@__rbin(@__dec *d, const uint8_t *p, const uint8_t *end,\n"
+"                                     const uint8_t **s, uint32_t *n) {\n"
+"  uint32_t len;\n"
+"  if (!(p = @__rvu32(p, end, &len)) || len > d->max_binary ||\n"
+"      len > (uint64_t)(end - p))\n"
+"    return NULL;\n"
+"  const uint8_t *t = p;\n"
+"  if (d->copy && len) {\n"
+"    uint8_t *c = @__alloc(d, len, 1);\n"
+"    if (!c) return NULL;\n"
+"    memcpy(c, p, len);\n"
+"    t = c;\n"
+"  }\n"
+"  *s = len ? t : (const uint8_t *)\"\";\n"
+"  *n = len;\n"
+"  return p + len;\n"
+"}\n"
+"/* A dense array, copied into the arena (aligned). */\n"
+"static inline const uint8_t *@__rarr(@__dec *d, const uint8_t *p, const uint8_t *end,\n"
+"                                     const void **items, uint32_t *count, uint32_t w,\n"
+"                                     int bools) {\n"
+"  uint32_t len;\n"
+"  if (!(p = @__rvu32(p, end, &len)) || len % w || len > d->max_binary ||\n"
+"      len > (uint64_t)(end - p))\n"
+"    return NULL;\n"
+"  if (bools)\n"
+"    for (uint32_t i = 0; i < len; i++)\n"
+"      if (p[i] > 1) return NULL;\n"
+"  uint8_t *c = NULL;\n"
+"  if (len) {\n"
+"    c = @__alloc(d, len, 8);\n"
+"    if (!c) return NULL;\n"
+"    memcpy(c, p, len);\n"
+"  }\n"
+"  *items = len ? (const void *)c : (const void *)\"\";\n"
+"  *count = len / w;\n"
+"  return p + len;\n"
+"}\n"
+"@__HOT const uint8_t *@__dmeta(@__dec *d, const uint8_t *p, const uint8_t *end,\n"
+"                                      uint32_t ti, uint8_t kind, const uint8_t *td,\n"
+"                                      uint32_t len) {\n"
+"  if (end - p < 2 || p[0] != kind || (p[1] & 0x80)) return NULL;\n"
+"  uint32_t m = p[1];\n"
+"  p += 2;\n"
+"  if (m & 1) return (m >> 1) < d->nann && d->ann[m >> 1] == ti ? p : NULL;\n"
+"  if ((m >> 1) != d->nann || d->nann >= 64) return NULL;\n"
+"  if ((size_t)(end - p) < len || memcmp(p, td, len)) return NULL;\n"
+"  d->ann[d->nann++] = ti;\n"
+"  return p + len;\n"
+"}\n"
+"@__HOT const uint8_t *@__did(const uint8_t *p, const uint8_t *end, uint8_t kind,\n"
+"                                    uint32_t id) {\n"
+"  uint32_t v;\n"
+"  if (p >= end || *p++ != kind) return NULL;\n"
+"  p = @__rvu32(p, end, &v);\n"
+"  return p && v == id ? p : NULL;\n"
+"}\n"
+"\n";
+
+static void helpers(gen *g, sb *c, uint32_t nann) {
+  const char *P = g->prefix;
+  for (const char *s = helper_text; *s; s++) {
+    if (*s != '@') {
+      const char *e = strchr(s, '@');
+      size_t n = e ? (size_t)(e - s) : strlen(s);
+      put(c, "%.*s", (int)n, s);
+      s += n - 1;
+    } else if (!strncmp(s, "@NANN", 5)) {
+      put(c, "%u", nann);
+      s += 4;
+    } else {
+      put(c, "%s", P);
+    }
+  }
+}
+
+/* ---- entry points ------------------------------------------------------------ */
+
+/* The TypeDef bytes the code writes and expects, as constants. */
+void wire__gen_code_prepare(gen *g) {
+  wire_ctx *ctx = g->ctx;
+  uint32_t nt = g->r->ntypes;
+  for (int mode = 0; mode < 2; mode++) {
+    g->sl[mode] = wire__alloc(ctx, nt ? nt : 1);
+    if (!g->sl[mode]) {
+      g->nomem = true;
+      return;
+    }
+  }
+  for (uint32_t i = 0; i < nt; i++)
+    if (g->ok[i] && wire__layout_of(ctx, i)) {
+      g->nomem = true;
+      return;
+    }
+  sl_compute(g, g->sl[0], 0);
+  sl_compute(g, g->sl[1], 1);
+}
+
+void wire__gen_code_tds(gen *g, sb *c) {
+  wire_ctx *ctx = g->ctx;
+  uint32_t nt = g->r->ntypes;
+  if (!g->sl[0] || !g->sl[1]) return;
+  /* the TypeDefs */
+  for (uint32_t i = 0; i < nt; i++) {
+    if (!g->ok[i]) continue;
+    const uint8_t *td;
+    uint32_t len;
+    if (wire__layout_of(ctx, i) || wire__typedef_bytes(ctx, i, &td, &len)) {
+      g->nomem = true;
+      return;
+    }
+    char nm[160];
+    wire__gen_cname(g, i, nm, sizeof nm);
+    put(c, "static const uint8_t %s_td[%u] = {", nm, len);
+    for (uint32_t k = 0; k < len; k++)
+      put(c, "%s0x%02x", k ? (k % 12 ? ", " : ",\n  ") : "\n  ", td[k]);
+    put(c, "\n};\n");
+    /* a root in compatible mode starts with these bytes: the header, the
+     * not-null flag, the kind and TypeDef #0 */
+    cg x = {g, c, 1, NULL, 0, false};
+    if (g->sl[1][i] && has_td(&x, i)) {
+      put(c, "static const uint8_t %s_pre[%u] = {\n  0x01, 0xff, 0x%02x, 0x00,",
+          nm, len + 4, kind_in(&x, i));
+      for (uint32_t k = 0; k < len; k++)
+        put(c, "%s0x%02x", k ? (k % 12 ? ", " : ",\n  ") : "\n  ", td[k]);
+      put(c, "\n};\n");
+    }
+  }
+  put(c, "\n");
+}
+
+void wire__gen_code_fields(gen *g, sb *h) {
+  (void)g;
+  put(h, "  uint32_t fast; /* the straight-line codecs apply (checked at registration) */\n");
+}
+
+/* The TypeDef bytes and hashes the code assumes; the registration checks
+ * them against the context's. */
+void wire__gen_code_register(gen *g, sb *c) {
+  const wire_registry *r = g->r;
+  put(c, "  w->fast = 1;\n");
+  for (uint32_t i = 0; i < r->ntypes; i++) {
+    if (!g->ok[i]) continue;
+    if (wire__layout_of(g->ctx, i)) {
+      g->nomem = true;
+      return;
+    }
+    char nm[160];
+    wire__gen_cname(g, i, nm, sizeof nm);
+    put(c, "  {\n    const uint8_t *td;\n    size_t tdn;\n    uint32_t hash;\n"
+           "    if (wire_schema_typedef(ctx, w->type[%u], &td, &tdn) ||\n"
+           "        tdn != sizeof %s_td || memcmp(td, %s_td, tdn) ||\n"
+           "        wire_schema_hash(ctx, w->type[%u], &hash) || hash != 0x%08xu)\n"
+           "      w->fast = 0;\n  }\n",
+        i, nm, nm, i, r->types[i].layout->schema_hash);
+  }
+}
+
+void wire__gen_code(gen *g, sb *c) {
+  wire_ctx *ctx = g->ctx;
+  wire_registry *r = g->r;
+  uint32_t nt = r->ntypes;
+  const char *P = g->prefix;
+  if (!g->sl[0] || !g->sl[1]) return; /* out of memory (g->nomem) */
+  uint8_t *ok[2] = {g->sl[0], g->sl[1]};
+  bool save_c = ctx->compatible, save_r = ctx->ref_tracking;
+  uint8_t save_p = ctx->peer;
+  ctx->ref_tracking = false;
+  ctx->peer = WIRE_PEER_NONE;
+  helpers(g, c, nt ? nt : 1);
+  put(c, "\n");
+  /* prototypes, then the bodies per mode */
+  for (int mode = 0; mode < 2; mode++)
+    for (uint32_t i = 0; i < nt; i++) {
+      if (!ok[mode][i]) continue;
+      char nm[160];
+      wire__gen_cname(g, i, nm, sizeof nm);
+      put(c, "static int %s_e%d(%s__enc *e, const struct %s *v);\n", nm, mode, P, nm);
+      put(c, "static int %s_d%d(%s__dec *d, struct %s *v);\n", nm, mode, P, nm);
+    }
+  put(c, "\n");
+  for (int mode = 0; mode < 2; mode++) {
+    ctx->compatible = mode != 0;
+    cg x = {g, c, mode, ok[mode], 0, false};
+    for (uint32_t i = 0; i < nt; i++) {
+      if (!ok[mode][i]) continue;
+      enc_struct_fn(&x, i);
+      dec_struct_fn(&x, i);
+    }
+  }
+  ctx->compatible = save_c;
+  ctx->ref_tracking = save_r;
+  ctx->peer = save_p;
+  /* per message: the straight-line codecs for the modes they cover, the
+   * interpreter for the rest */
+  for (uint32_t i = 0; i < nt; i++) {
+    if (!g->ok[i]) continue;
+    char nm[160];
+    wire__gen_cname(g, i, nm, sizeof nm);
+    uint32_t li = g->layout_of[i];
+    put(c, "int32_t %s_encode(wire_ctx *ctx, const %s_wire *w, const %s *value,\n"
+           "    const uint8_t **out, size_t *out_len) {\n", nm, P, nm);
+    if (ok[0][i] || ok[1][i]) {
+      put(c, "  wire_gen_state s;\n"
+             "  if (w && w->fast && value && out && out_len &&\n"
+             "      wire_gen_begin(ctx, &s) == WIRE_OK &&\n"
+             "      !(s.mode & ~(uint32_t)(WIRE_GEN_COMPATIBLE | WIRE_GEN_TRUSTED_TEXT |\n"
+             "                             WIRE_GEN_STRING_JAVA))) {\n"
+             "    %s__enc e;\n"
+             "    e.ctx = ctx;\n    e.buf = e.p = s.buf;\n    e.end = s.buf + s.cap;\n"
+             "    e.depth = 0;\n    e.max_depth = s.max_depth;\n"
+             "    e.trusted = (s.mode & WIRE_GEN_TRUSTED_TEXT) != 0;\n"
+             "    e.java = (s.mode & WIRE_GEN_STRING_JAVA) != 0;\n    e.nann = 0;\n"
+             "    uint8_t *q = e.p;\n"
+             "    int ok;\n", P);
+      for (int mode = 0; mode < 2; mode++) {
+        put(c, "    %sif (%s(s.mode & WIRE_GEN_COMPATIBLE)) {\n", mode ? "else " : "",
+            mode ? "" : "!");
+        if (ok[mode][i]) {
+          cg x = {g, c, mode, ok[mode], 0, false};
+          if (mode && has_td(&x, i)) {
+            put(c, "      ok = %s__room(&e, &q, sizeof %s_pre);\n"
+                   "      if (ok) {\n"
+                   "        memcpy(q, %s_pre, sizeof %s_pre);\n"
+                   "        e.p = q + sizeof %s_pre;\n"
+                   "        e.ann[0] = %u;\n        e.nann = 1;\n"
+                   "        ok = %s_e1(&e, value);\n      }\n",
+                P, nm, nm, nm, nm, i, nm);
+          } else {
+            put(c, "      ok = %s__room(&e, &q, 2);\n"
+                   "      if (ok) {\n        *q++ = 0x01;\n        *q++ = 0xFF;\n      }\n", P);
+            put(c, "      ok = ok && (q = ");
+            if (has_td(&x, i))
+              put(c, "%s__meta(&e, q, %u, 0x%02x, %s_td, sizeof %s_td)", P, i, kind_in(&x, i), nm, nm);
+            else
+              put(c, "%s__id(&e, q, 0x%02x, %uu)", P, kind_in(&x, i), r->types[i].user_id);
+            put(c, ") != NULL;\n      e.p = q;\n      ok = ok && %s_e%d(&e, value);\n", nm, mode);
+          }
+        } else {
+          put(c, "      ok = 0;\n");
+        }
+        put(c, "    }\n");
+      }
+      put(c, "    if (ok) {\n      *out = e.buf;\n      *out_len = (size_t)(e.p - e.buf);\n"
+             "      return WIRE_OK;\n    }\n  }\n");
+    }
+    /* -DWIRE_GEN_NO_FALLBACK: the tests of the straight-line code */
+    bool sl = ok[0][i] || ok[1][i];
+    const char *nofb = sl ? "#ifdef WIRE_GEN_NO_FALLBACK\n  return WIRE_E_UNSUPPORTED;\n#else\n" : "";
+    const char *fbend = sl ? "#endif\n" : "";
+    put(c, "%s  return wire_mem_encode(ctx, w->layout[%u], value, out, out_len);\n%s}\n\n",
+        nofb, li, fbend);
+    put(c, "int32_t %s_decode(wire_ctx *ctx, const %s_wire *w, const uint8_t *data,\n"
+           "    size_t len, %s *out, uint8_t *arena, size_t arena_cap,\n"
+           "    size_t *arena_used, uint32_t flags) {\n", nm, P, nm);
+    if (ok[0][i] || ok[1][i]) {
+      put(c, "  wire_gen_state s;\n"
+             "  if (w && w->fast && data && out && (arena || !arena_cap) &&\n"
+             "      wire_gen_begin(ctx, &s) == WIRE_OK) {\n"
+             "    %s__dec d;\n"
+             "    d.p = data;\n    d.end = data + len;\n    d.arena = arena;\n"
+             "    d.cap = arena_cap;\n    d.used = arena_used ? *arena_used : 0;\n"
+             "    d.max_collection = s.max_collection;\n    d.max_binary = s.max_binary;\n"
+             "    d.depth = 0;\n    d.max_depth = s.max_depth;\n"
+             "    d.copy = (flags & WIRE_MEM_COPY) != 0;\n    d.nann = 0;\n"
+             "    int ok = d.used <= arena_cap;\n", P);
+      for (int mode = 0; mode < 2; mode++) {
+        put(c, "    %sif (%s(s.mode & WIRE_GEN_COMPATIBLE)) {\n", mode ? "else " : "",
+            mode ? "" : "!");
+        if (ok[mode][i]) {
+          cg x = {g, c, mode, ok[mode], 0, false};
+          if (mode && has_td(&x, i)) {
+            put(c, "      ok = ok && len >= sizeof %s_pre && !memcmp(data, %s_pre, sizeof %s_pre);\n"
+                   "      d.p = data + sizeof %s_pre;\n"
+                   "      d.ann[0] = %u;\n      d.nann = 1;\n"
+                   "      ok = ok && %s_d1(&d, out);\n", nm, nm, nm, nm, i, nm);
+            put(c, "    }\n");
+            continue;
+          }
+          put(c, "      ok = ok && len >= 2 && data[0] == 0x01 && data[1] == 0xFF;\n"
+                 "      d.p = data + 2;\n");
+          put(c, "      ok = ok && (d.p = ");
+          if (has_td(&x, i))
+            put(c, "%s__dmeta(&d, d.p, d.end, %u, 0x%02x, %s_td, sizeof %s_td)", P, i, kind_in(&x, i), nm, nm);
+          else
+            put(c, "%s__did(d.p, d.end, 0x%02x, %uu)", P, kind_in(&x, i), r->types[i].user_id);
+          put(c, ") != NULL && %s_d%d(&d, out);\n", nm, mode);
+        } else {
+          put(c, "      ok = 0;\n");
+        }
+        put(c, "    }\n");
+      }
+      put(c, "    if (ok && d.p == d.end) {\n"
+             "      if (arena_used) *arena_used = d.used;\n"
+             "      return WIRE_OK;\n    }\n  }\n");
+    }
+    put(c, "%s  return wire_mem_decode(ctx, w->layout[%u], data, len, out, arena,\n"
+           "                         arena_cap, arena_used, flags);\n%s}\n\n", nofb, li, fbend);
+  }
+}
