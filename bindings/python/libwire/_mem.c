@@ -105,6 +105,8 @@ struct mstate {
   Py_buffer *bufs;        /* buffers the image points into */
   size_t nbufs, bufs_cap;
   size_t depth, max_depth;
+  int pinning;            /* the walk may run Python code: objects whose
+                             memory the image points into are held */
   uint8_t *arena;         /* decode arena */
   size_t arena_cap;
   int fallback;           /* building met what needs the tape path */
@@ -170,7 +172,16 @@ static inline uint8_t *salloc(struct mstate *s, size_t n) {
   return salloc_more(s, n);
 }
 
-static int pin_grow(struct mstate *s, PyObject *o) {
+/* The walk met code that may run Python code (a property, a buffer
+ * exporter written in Python, ...), which could free what the image points
+ * into: in a walk that does not hold those objects, start again holding
+ * them (LW_RESTART). */
+#define LW_RESTART 2
+static inline int may_run_python(struct mstate *s) {
+  return s->pinning ? 0 : LW_RESTART;
+}
+
+static int hold_grow(struct mstate *s, PyObject *o) {
   if (s->npins == s->pins_cap) {
     size_t cap = s->pins_cap ? 2 * s->pins_cap : 64;
     PyObject **t = PyMem_Realloc(s->pins, cap * sizeof *t);
@@ -185,12 +196,19 @@ static int pin_grow(struct mstate *s, PyObject *o) {
   return 0;
 }
 
-static inline int pin(struct mstate *s, PyObject *o) {
+/* Keeps a (new or borrowed) object alive until the call returns. */
+static inline int hold(struct mstate *s, PyObject *o) {
   if (s->npins < s->pins_cap) {
     s->pins[s->npins++] = Py_NewRef(o);
     return 0;
   }
-  return pin_grow(s, o);
+  return hold_grow(s, o);
+}
+
+/* An object the image points into: held when Python code may run during
+ * the walk; otherwise nothing can free it before the call returns. */
+static inline int pin(struct mstate *s, PyObject *o) {
+  return s->pinning ? hold(s, o) : 0;
 }
 
 static Py_buffer *buf_push(struct mstate *s) {
@@ -672,7 +690,7 @@ static int str_data(struct mstate *s, PyObject *v, const void **t, size_t *n,
     PyErr_Clear();
     return 1;
   }
-  int r = pin(s, b);
+  int r = hold(s, b);
   Py_DECREF(b);
   if (r) return 1;
   *t = PyBytes_AS_STRING(b);
@@ -697,7 +715,7 @@ static int fill_items(Codec *c, const mval *m, PyObject *v, uint8_t *p,
   if (PyAnySet_CheckExact(v)) {
     if (!m->set) return LW_FALLBACK;
     seq = PySequence_List(v);
-    if (!seq || pin(s, seq)) {
+    if (!seq || hold(s, seq)) {
       Py_XDECREF(seq);
       return -1;
     }
@@ -715,9 +733,8 @@ static int fill_items(Codec *c, const mval *m, PyObject *v, uint8_t *p,
   for (Py_ssize_t i = 0; i < n; i++) {
     /* a property run from inside may shrink a list: no stale reads */
     if (i >= PySequence_Fast_GET_SIZE(seq)) return LW_FALLBACK;
-    PyObject *it = Py_NewRef(PySequence_Fast_GET_ITEM(seq, i));
-    int r = fill_value(c, e, it, items + (size_t)i * stride);
-    Py_DECREF(it);
+    int r = fill_value(c, e, PySequence_Fast_GET_ITEM(seq, i),
+                       items + (size_t)i * stride);
     if (r) return r;
   }
   return 0;
@@ -850,6 +867,10 @@ static int fill_other(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
     return fill_items(c, m, v, p, m->ew);
   case MK_DENSE: {
     if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) {
+      if (Py_TYPE(v) != &PyMemoryView_Type && !lw_is_array(v)) {
+        int rr = may_run_python(s);       /* another buffer exporter */
+        if (rr) return rr;
+      }
       Py_buffer *b = buf_push(s);
       if (!b) return -1;
       int r = dense_view(m, v, b);
@@ -878,12 +899,8 @@ static int fill_other(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
     while (PyDict_Next(v, &pos, &k, &x)) {
       if (i >= n) return LW_FALLBACK;     /* changed under us */
       uint8_t *e = items + (size_t)i++ * m->esize;
-      Py_INCREF(k);
-      Py_INCREF(x);
       int r = fill_value(c, &m->sub[0], k, e);
       if (!r) r = fill_value(c, &m->sub[1], x, e);
-      Py_DECREF(k);
-      Py_DECREF(x);
       if (r) return r;
     }
     return i == n ? 0 : LW_FALLBACK;
@@ -950,7 +967,12 @@ HOT_INLINE int fill_value(Codec *c, const mval *m, PyObject *v,
   default:
     break;
   }
-  return fill_other(c, m, v, base);
+  if (!c->ms->pinning) return fill_other(c, m, v, base);
+  /* Python code may run inside (a nested property): v stays alive */
+  Py_INCREF(v);
+  int r = fill_other(c, m, v, base);
+  Py_DECREF(v);
+  return r;
 }
 
 /* Fields of an instance with a __dict__: the dict's entries in the order
@@ -969,13 +991,13 @@ static int fill_from_dict(Codec *c, splan *sp, const struct mlay *ml,
       sp->dorder[j] = i;
     }
     j++;
-    Py_INCREF(v);
     int r = fill_value(c, &ml->f[i], v, img);
-    Py_DECREF(v);
     if (r) return r;
   }
   if (j == sp->nattr) return 0;
   /* a field not in the dict (a class default, a key not interned) */
+  int rr = may_run_python(c->ms);
+  if (rr) return rr;
   for (uint32_t i = 0; i < n; i++) {
     if (!sp->attr[i]) continue;
     PyObject *x = PyDict_GetItemWithError(d, sp->attr[i]);
@@ -986,7 +1008,7 @@ static int fill_from_dict(Codec *c, splan *sp, const struct mlay *ml,
       x = PyObject_GetAttr(o, sp->attr[i]);
       if (!x) return -1;
     }
-    int r = pin(c->ms, x);
+    int r = hold(c->ms, x);
     Py_DECREF(x);
     if (!r) r = fill_value(c, &ml->f[i], x, img);
     if (r) return r;
@@ -1014,14 +1036,17 @@ static int fill_struct(Codec *c, splan *sp, PyObject *o, uint8_t *img) {
       PyObject *v;
       if (sp->slot[i] >= 0) {
         v = *(PyObject **)((char *)o + sp->slot[i]);
-        v = Py_NewRef(v ? v : Py_None);
+        if (!v) v = Py_None;
       } else {
-        v = PyObject_GetAttr(o, sp->attr[i]);   /* a property, a default */
+        r = may_run_python(s);                /* a property, a default */
+        if (r) break;
+        v = PyObject_GetAttr(o, sp->attr[i]);
         if (!v) return -1;
+        r = hold(s, v);
+        Py_DECREF(v);
+        if (r) break;
       }
-      r = pin(s, v);
-      Py_DECREF(v);
-      if (!r) r = fill_value(c, &ml->f[i], v, img);
+      r = fill_value(c, &ml->f[i], v, img);
     }
   }
   s->depth--;
@@ -1036,32 +1061,39 @@ int lw_mem_encode(Codec *c, PyObject *obj, splan *sp, PyObject *into,
   if (!ml || !ml->enc_ok) return PyErr_Occurred() ? -1 : LW_FALLBACK;
   uint64_t lim = wire_ctx_get_limit(c->ctx, WIRE_LIMIT_DEPTH);
   s->max_depth = lim > 100000 ? 100000 : (size_t)lim;
-  s->depth = 0;
-  int r = -1;
-  uint8_t *img = salloc(s, ml->size);
-  if (img) r = fill_struct(c, sp, obj, img);
+  /* the caller's buffer first: its exporter may run Python code, which must
+   * not happen between the walk and the encode */
+  Py_buffer ib;
+  if (into != Py_None &&
+      PyObject_GetBuffer(into, &ib, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS))
+    return -1;
+  int r;
+  uint8_t *img;
+  s->pinning = sp->pin_walk;
+  for (;;) {
+    s->depth = 0;
+    img = salloc(s, ml->size);
+    r = img ? fill_struct(c, sp, obj, img) : -1;
+    if (r != LW_RESTART) break;
+    scratch_reset(s);
+    s->pinning = 1;
+    sp->pin_walk = 1;     /* this class's walks hold what they point into */
+  }
   if (r == 0) {
     /* the UTF-8 of str objects is valid: no second check */
     wire_ctx_set_option(c->ctx, WIRE_OPT_TRUSTED_TEXT, 1);
     int32_t st;
     size_t n = 0;
     if (into != Py_None) {
-      Py_buffer b;
-      if (PyObject_GetBuffer(into, &b, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)) {
+      st = wire_mem_encode_to(c->ctx, ml->layout, img, ib.buf, (size_t)ib.len,
+                              &n);
+      if (st == WIRE_E_BUFFER_FULL) {
+        wire_ctx_clear_error(c->ctx);
+        lw_buffer_full(c, n);
         r = -1;
-        st = 0;
-      } else {
-        st = wire_mem_encode_to(c->ctx, ml->layout, img, b.buf, (size_t)b.len,
-                                &n);
-        PyBuffer_Release(&b);
-        if (st == WIRE_E_BUFFER_FULL) {
-          wire_ctx_clear_error(c->ctx);
-          lw_buffer_full(c, n);
-          r = -1;
-        } else if (!st) {
-          *out = PyLong_FromSize_t(n);
-          if (!*out) r = -1;
-        }
+      } else if (!st) {
+        *out = PyLong_FromSize_t(n);
+        if (!*out) r = -1;
       }
     } else {
       const uint8_t *bytes;
@@ -1078,7 +1110,9 @@ int lw_mem_encode(Codec *c, PyObject *obj, splan *sp, PyObject *into,
       r = LW_FALLBACK;
     }
   }
+  if (into != Py_None) PyBuffer_Release(&ib);
   scratch_reset(s);
+  s->pinning = 0;
   return r;
 }
 

@@ -467,6 +467,8 @@ static int enc_buffer(Codec *c, PyObject *o, uint8_t op) {
 
 static PyTypeObject *array_type;   /* array.array */
 
+int lw_is_array(PyObject *o) { return Py_TYPE(o) == array_type; }
+
 static uint32_t array_tid(PyObject *o) {
   Py_buffer b;
   if (PyObject_GetBuffer(o, &b, PyBUF_FORMAT | PyBUF_ND)) {

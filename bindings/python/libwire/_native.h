@@ -45,6 +45,8 @@ typedef struct splan {
   uint32_t nattr;      /* fields with an attribute */
   uint32_t *dorder;    /* wire index of the k-th entry of an instance
                           __dict__ as last seen (learned), n entries */
+  int pin_walk;        /* _mem.c: writing it ran Python code (a property):
+                          its walks hold what the image points into */
   struct mlay *mem[2]; /* _mem.c: [0] for writing and for reading the
                           registered TypeDef; [1] reading other writers'
                           TypeDefs (a presence byte per field, so that
@@ -141,6 +143,8 @@ splan *lw_class_plan(Codec *c, uint32_t ti, eplan **ep);
 PyObject *lw_plan_of_type(Codec *c, PyTypeObject *tp);
 int lw_set_field(PyObject *o, splan *p, uint32_t i, PyObject *v);
 PyObject *lw_new_instance(PyObject *cls);
+/* Whether o is an array.array (exactly). */
+int lw_is_array(PyObject *o);
 /* An array.array of typecode `code` holding a copy of p[0..nb). */
 PyObject *lw_array_from(Codec *c, char code, const void *p, size_t nb);
 /* Tape path: roots (a sequence) -> bytes (or the length written into

@@ -568,3 +568,54 @@ def test_large_binary_and_array_roots_one_copy_same_bytes():
     with pytest.raises(libwire.WireError) as e:
         lay.loads(data)
     assert e.value.cls == "limit"
+
+
+def test_python_code_during_the_walk_cannot_free_what_the_image_uses():
+    # The walk points into str objects without holding them while no Python
+    # code can run; a property met later makes it start again holding them
+    # (the property here drops the last reference to a string read before).
+    SCHEMA2 = ("package pw;\nmessage In [id=420] { string t = 1; }\n"
+               "message Out [id=421] { string s = 1; In inner = 2; "
+               "list<string> more = 3; }\n")
+
+    @dataclasses.dataclass
+    class Out:
+        s: str
+        inner: object
+        more: list
+
+    class In:
+        t: str
+
+        def __init__(self, owner):
+            self.owner = owner
+
+        @property
+        def t(self):
+            self.owner.s = "replaced"
+            self.owner.more = ["gone"]
+            return "from a property"
+    ctxs = []
+    for layouts in (True, False):
+        ctx = libwire.Context()
+        ctx.load_schema_text(SCHEMA2)
+        ctx.register(Out, "pw.Out")
+        ctx.register(In, "pw.In")
+        ctx._codec.use_layouts(layouts)
+        ctxs.append(ctx)
+    for _ in range(3):                       # the first call restarts
+        outs = []
+        for ctx in ctxs:
+            o = Out("".join(["unique", "\u00e9" * 40]), None,
+                    ["".join(["m", str(i)]) * 30 for i in range(5)])
+            o.inner = In(o)
+            outs.append(ctx.dumps(o))
+            assert o.s == "replaced"
+        assert outs[0] == outs[1]
+        reader = libwire.Context()
+        reader.load_schema_text(SCHEMA2)
+        reader.register(Out, "pw.Out")
+        back = reader.loads(outs[0])
+        assert back.s.startswith("unique")   # read before the property ran
+        assert back.inner.t == "from a property"
+    assert ctxs[0]._codec.stats()["layout_dumps"] == 3
