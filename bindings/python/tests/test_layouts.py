@@ -606,8 +606,8 @@ def test_python_code_during_the_walk_cannot_free_what_the_image_uses():
     for _ in range(3):                       # the first call restarts
         outs = []
         for ctx in ctxs:
-            o = Out("".join(["unique", "\u00e9" * 40]), None,
-                    ["".join(["m", str(i)]) * 30 for i in range(5)])
+            o = Out("".join(["unique", "\u00e9" * 900]), None,
+                    ["".join(["m", str(i)]) * 600 for i in range(5)])
             o.inner = In(o)
             outs.append(ctx.dumps(o))
             assert o.s == "replaced"
