@@ -1304,8 +1304,12 @@ static PyObject *build_struct(Codec *c, splan *sp, int var, uint8_t *img,
   if (Py_EnterRecursiveCall(" in libwire.loads")) return NULL;
   PyObject *o = lw_new_instance(sp->cls);
   if (!o) goto fail;
-  if (memo)     /* borrowed: o's owner keeps it */
+  if (memo) {
+    /* held until the call returns: a setter run while building could
+     * drop the object that a later reference names */
+    if (hold(c->ms, o)) goto fail;
     memcpy(img + ml->memo, &o, sizeof o);
+  }
   for (uint32_t i = 0; i < sp->n; i++) {
     const mval *m = &ml->f[i];
     if (m->kind == MK_NONE) continue;
@@ -1630,6 +1634,7 @@ int lw_mem_decode(Codec *c, const uint8_t *data, size_t len, PyObject **out) {
   s->fallback = 0;
   *out = build_struct(c, sp, var, s->arena, 1);
   int r = *out ? 0 : (s->fallback && !PyErr_Occurred()) ? LW_FALLBACK : -1;
+  scratch_reset(s);
   if (s->arena_cap > ARENA_KEEP) {
     PyMem_Free(s->arena);
     s->arena = NULL;

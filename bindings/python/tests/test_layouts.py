@@ -619,3 +619,34 @@ def test_python_code_during_the_walk_cannot_free_what_the_image_uses():
         assert back.s.startswith("unique")   # read before the property ran
         assert back.inner.t == "from a property"
     assert ctxs[0]._codec.stats()["layout_dumps"] == 3
+
+
+def test_a_setter_that_drops_a_struct_a_later_reference_names():
+    # objects built from pointed-to images are held until loads returns: a
+    # property setter that keeps nothing cannot free what a reference names
+    case = corpus("test_ref_compatible")
+    ctx = libwire.Context(compatible=True, schema=os.path.join(REPO,
+                                                               case["schema"]))
+
+    @dataclasses.dataclass
+    class I:
+        id: int
+        name: str
+
+    class O:
+        inner1: I
+        inner2: I
+
+        @property
+        def inner1(self):
+            return None
+
+        @inner1.setter
+        def inner1(self, value):
+            pass                              # dropped
+    ctx.register(I, "RefInnerCompatible")
+    ctx.register(O, "RefOuterCompatible")
+    for _ in range(50):
+        v = ctx.loads(bytes.fromhex(case["java_hex"]))
+        assert type(v.inner2) is I and v.inner2 == I(99, "compatible_shared")
+        [I(i, "x" * i) for i in range(20)]    # reuse freed memory, if any
