@@ -1,8 +1,14 @@
-/* _native.c - the CPython extension of the libwire binding.
+/* _native.c - the CPython extension of the libwire binding: the module,
+ * the Codec type (one per Context), class registration, and the paths of
+ * the values that are not registered classes.
  *
- * dumps walks Python objects in C and writes a version 2 tape
- * (spec/tape.md) into a buffer the codec reuses, then makes one call,
- * wire_encode_tape_to. loads makes one call, wire_decode_tape_to with
+ * dumps / loads of one root value take one of three paths, each one call
+ * into libwire: a registered class through its compiled layout (_mem.c);
+ * a large bytes / bytearray / memoryview / array.array root through the
+ * streaming writer and reader (one copy each way); anything else, and what
+ * the layouts cannot express, through the tape: the walk writes a version
+ * 2 tape (spec/tape.md) into a buffer the codec reuses and makes one call,
+ * wire_encode_tape_to; loads makes one call, wire_decode_tape_to with
  * WIRE_TAPE_FIELD_INDEX, and builds Python objects in C from the tape.
  * Registered classes get a plan when they are first met (fields in wire
  * order, their declared types from wire_schema_field, interned attribute
