@@ -2427,7 +2427,7 @@ static PyMethodDef mod_methods[] = {
 
 static struct PyModuleDef mod = {
   PyModuleDef_HEAD_INIT, "_native",
-  "libwire's C codec for Python (dumps/loads over the tape codec)", -1,
+  "libwire's C codec for Python (dumps/loads over the compiled layouts, the streaming calls and the tape codec)", -1,
   mod_methods, NULL, NULL, NULL, NULL
 };
 
