@@ -132,7 +132,9 @@ python-ext:
 	  python3 setup.py -q build_ext --inplace --parallel 2
 
 # The Python binding's tests with the extension built with ASan + UBSan
-# (a copy of the package in $(BUILD)/python-san, libasan preloaded).
+# (a copy of the package in $(BUILD)/python-san, libasan preloaded;
+# PYTHONMALLOC=malloc: Python objects too come from malloc, so ASan sees a
+# use after free of any of them).
 PY_SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
           -fno-sanitize-recover=all
 python-sanitize:
@@ -144,7 +146,8 @@ python-sanitize:
 	cp bindings/python/libwire/*.py $(BUILD)/python-san/libwire/
 	cd bindings/python && LIBWIRE_PKG_DIR=$(abspath $(BUILD))/python-san \
 	  LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) \
-	  ASAN_OPTIONS=detect_leaks=0 python3 -m pytest -q -p no:cacheprovider tests
+	  ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc \
+	  python3 -m pytest -q -p no:cacheprovider tests
 
 # The Python binding against pyfory 1.7.7 (ratios of interleaved batches;
 # a few minutes; QUICK=1 for a short run).

@@ -196,7 +196,11 @@ def lw_values():
 
 # ---- pyfory models: the same, with pyfory's field types and tag ids ----
 
-def pyfory_models():
+def pyfory_models(optional=False):
+    """pyfory's models, Fory instance and values. optional: MediaContent's
+    struct field and list elements annotated Optional (nullable in pyfory's
+    TypeDef, not in bench.fdl: a TypeDef that differs only in nullable
+    flags, which a reader maps onto its registered type)."""
     pf = pyfory
 
     class PPlayer(enum.IntEnum):
@@ -257,9 +261,10 @@ class PImage:
     size: PSize = F(5, default=None)
 @dataclass
 class PMediaContent:
-    media: PMedia = F(1, default=None)
-    images: List[PImage] = F(2, default_factory=list)
-""")
+    media: %s = F(1, default=None)
+    images: List[%s] = F(2, default_factory=list)
+""" % (("Optional[PMedia]", "Optional[PImage]") if optional
+       else ("PMedia", "PImage")))
     exec("\n".join(src), ns)
     fory = pf.Fory(xlang=True, ref=False, compatible=True)
     for cls, tid in ((PPlayer, 6), (PSize, 7), (ns["PNumericStruct"], 1),

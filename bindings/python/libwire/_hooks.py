@@ -17,7 +17,7 @@ import decimal
 import enum
 import struct
 
-from . import ids
+from . import _registry, ids
 from ._errors import WireError, py_error
 from .values import (FLOAT_CLASSES, INT_CLASSES, NONE, Duration, EnumValue,
                      FrozenStruct, NoneValue, Struct, Timestamp, TypedArray,
@@ -86,10 +86,15 @@ class Hooks:
     INT_CLASSES = INT_CLASSES
     FLOAT_CLASSES = FLOAT_CLASSES
     NONE = NONE
+    VERSION = _registry.VERSION      # the codec syncs when VERSION[0] moves
 
     def __init__(self, ctx):
         self.ctx = ctx
         self.codec = None
+
+    def sync(self):
+        """Before a call: the registrations and schemas up to date."""
+        self.ctx._sync()
 
     # ---- plans ----------------------------------------------------------
     def register(self, cls):

@@ -1,8 +1,14 @@
-/* _native.c - the CPython extension of the libwire binding.
+/* _native.c - the CPython extension of the libwire binding: the module,
+ * the Codec type (one per Context), class registration, and the paths of
+ * the values that are not registered classes.
  *
- * dumps walks Python objects in C and writes a version 2 tape
- * (spec/tape.md) into a buffer the codec reuses, then makes one call,
- * wire_encode_tape_to. loads makes one call, wire_decode_tape_to with
+ * dumps / loads of one root value take one of three paths, each one call
+ * into libwire: a registered class through its compiled layout (_mem.c);
+ * a large bytes / bytearray / memoryview / array.array root through the
+ * streaming writer and reader (one copy each way); anything else, and what
+ * the layouts cannot express, through the tape: the walk writes a version
+ * 2 tape (spec/tape.md) into a buffer the codec reuses and makes one call,
+ * wire_encode_tape_to; loads makes one call, wire_decode_tape_to with
  * WIRE_TAPE_FIELD_INDEX, and builds Python objects in C from the tape.
  * Registered classes get a plan when they are first met (fields in wire
  * order, their declared types from wire_schema_field, interned attribute
@@ -18,14 +24,9 @@
  * The libwire sources are compiled into this module; its wire_* symbols
  * stay exported so the node-level API (libwire.document, ctypes) loads the
  * same library from this file. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_native.h"
 #include <structmember.h>
 
-#include <stdint.h>
-#include <string.h>
-
-#include "wire.h"
 #include "_constants.h"   /* generated from wire.h (setup.py) */
 
 /* Tape ops beyond the wire type ids: WIRE_TAPE_* of wire.h. */
@@ -33,11 +34,6 @@
 
 /* ---- declared types ------------------------------------------------- */
 
-typedef struct hint {
-  uint32_t tid;        /* WIRE_T_* of the declaration; WIRE_T_UNKNOWN: any */
-  uint32_t user;       /* user type index, NO_TYPE if none */
-  struct hint *elem, *key, *val;
-} hint;
 
 static void hint_free(hint *h) {
   if (!h) return;
@@ -52,7 +48,8 @@ static hint *hint_make(const wire_field_type *ft, int depth) {
   hint *h = PyMem_Calloc(1, sizeof *h);
   if (!h) return NULL;
   const wire_field_type *e = NULL, *k = NULL, *v = NULL;
-  wire_schema_field_type_info(ft, &h->tid, NULL, NULL, &h->user, &e, &k, &v);
+  wire_schema_field_type_info(ft, &h->tid, &h->nullable, NULL, &h->user, &e, &k,
+                              &v);
   h->elem = hint_make(e, depth + 1);
   h->key = hint_make(k, depth + 1);
   h->val = hint_make(v, depth + 1);
@@ -61,29 +58,7 @@ static hint *hint_make(const wire_field_type *ft, int depth) {
 
 /* ---- plans ---------------------------------------------------------- */
 
-typedef struct {
-  PyObject *cls;
-  uint32_t type;
-  uint32_t n;          /* schema fields, wire order */
-  PyObject **attr;     /* interned attribute name, NULL: no attribute */
-  Py_ssize_t *slot;    /* offset of a __slots__ member, -1: by attribute */
-  hint **hints;
-  char **fname;        /* "Type.field" for messages */
-  PyObject **dflt;     /* default value or NULL */
-  PyObject **factory;  /* default factory or NULL */
-  PyObject *by_name;   /* wire name -> field index (PyLong) */
-  int use_dict;        /* instances have a __dict__ and no field is a
-                          descriptor of the class: read it directly */
-} splan;
 
-typedef struct {
-  PyObject *cls;
-  uint32_t type;
-  Py_ssize_t n;
-  PyObject **member;
-  uint32_t *value;
-  PyObject *from_wire; /* PyLong wire value -> member */
-} eplan;
 
 static void splan_free(PyObject *cap) {
   splan *p = PyCapsule_GetPointer(cap, "libwire.splan");
@@ -101,6 +76,8 @@ static void splan_free(PyObject *cap) {
   PyMem_Free(p->fname);
   PyMem_Free(p->dflt);
   PyMem_Free(p->factory);
+  PyMem_Free(p->dorder);
+  lw_mem_plan_free(p);
   Py_XDECREF(p->by_name);
   Py_XDECREF(p->cls);
   PyMem_Free(p);
@@ -112,6 +89,7 @@ static void eplan_free(PyObject *cap) {
   for (Py_ssize_t i = 0; i < p->n; i++) Py_XDECREF(p->member[i]);
   PyMem_Free(p->member);
   PyMem_Free(p->value);
+  PyMem_Free(p->by_value);
   Py_XDECREF(p->from_wire);
   Py_XDECREF(p->cls);
   PyMem_Free(p);
@@ -119,47 +97,9 @@ static void eplan_free(PyObject *cap) {
 
 /* ---- the codec object ----------------------------------------------- */
 
-typedef struct {
-  PyObject *key;
-  Py_ssize_t index;
-} memo_slot;
 
-typedef struct {
-  PyObject_HEAD
-  wire_ctx *ctx;
-  PyObject *hooks;      /* the Context's hook object (libwire/_hooks.py) */
-  PyObject *h_encode;   /* hooks.encode(obj) -> (shareable, head, pairs) */
-  PyObject *h_register; /* hooks.register(cls) -> bool */
-  PyObject *h_class_of; /* hooks.class_of(type index) -> None (plans added) */
-  PyObject *h_decode;   /* hooks.decode(op, *args) -> object */
-  PyObject *h_hashable; /* hooks.hashable(obj) -> hashable form */
-  PyObject *h_type_name;/* hooks.type_name(type index) -> str */
-  PyObject *h_error;    /* WireError class */
-  PyObject *array_new;  /* array.array */
-  PyObject *int_classes;   /* wire type id -> WireInt subclass */
-  PyObject *float_classes; /* wire type id -> WireFloat subclass */
-  PyObject *none_value;    /* libwire.NONE */
-  PyObject *classes;    /* cls -> capsule (splan / eplan), or False */
-  PyObject *types;      /* type index (PyLong) -> capsule, or None */
-  int ref;              /* WIRE_OPT_REF_TRACKING as set by the Context */
-  int busy;             /* inside encode/decode: the state below is in use */
-  /* encode state */
-  uint8_t *t;
-  size_t tlen, tcap;
-  size_t depth, max_depth;
-  Py_ssize_t nshare;
-  memo_slot *memo;
-  size_t memo_cap, memo_used;
-  const char *field;    /* field being written, for messages */
-  wire_writer *out;     /* reused payload writer */
-  wire_writer *tout;    /* reused tape writer (decode) */
-  /* decode state */
-  const uint8_t *p, *end;
-  PyObject **objs;
-  size_t nobjs, objs_cap;
-} Codec;
 
-static PyObject *wire_error(Codec *c, const char *cls, PyObject *offset,
+PyObject *lw_error(Codec *c, const char *cls, PyObject *offset,
                             const char *msg, int32_t code) {
   PyObject *e = PyObject_CallFunction(c->h_error, "sOsi", cls, offset, msg,
                                       (int)code);
@@ -171,7 +111,7 @@ static PyObject *wire_error(Codec *c, const char *cls, PyObject *offset,
 }
 
 /* A WireError found on this side (no byte offset). */
-static PyObject *py_fail(Codec *c, const char *cls, int32_t code,
+PyObject *lw_fail(Codec *c, const char *cls, int32_t code,
                          const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -179,21 +119,31 @@ static PyObject *py_fail(Codec *c, const char *cls, int32_t code,
   va_end(ap);
   if (!m) return NULL;
   const char *s = PyUnicode_AsUTF8(m);
-  if (s) wire_error(c, cls, Py_None, s, code);
+  if (s) lw_error(c, cls, Py_None, s, code);
   Py_DECREF(m);
   return NULL;
 }
 
-static PyObject *ctx_fail(Codec *c, int32_t st) {
+PyObject *lw_ctx_fail(Codec *c, int32_t st) {
   int32_t code = wire_ctx_error_code(c->ctx);
   if (!code) code = st;
   PyObject *off = PyLong_FromUnsignedLongLong(wire_ctx_error_offset(c->ctx));
   if (!off) return NULL;
   const char *msg = wire_ctx_error_message(c->ctx);
   if (!msg || !*msg) msg = wire_status_message(code);
-  wire_error(c, wire_status_name(code), off, msg, code);
+  lw_error(c, wire_status_name(code), off, msg, code);
   Py_DECREF(off);
   wire_ctx_clear_error(c->ctx);
+  return NULL;
+}
+
+/* WireError("buffer_full") whose offset is the size the payload needs. */
+PyObject *lw_buffer_full(Codec *c, size_t need) {
+  PyObject *n = PyLong_FromSize_t(need);
+  if (!n) return NULL;
+  lw_error(c, "buffer_full", n, "the buffer is too small: the payload needs "
+           "the number of bytes in .offset", WIRE_E_BUFFER_FULL);
+  Py_DECREF(n);
   return NULL;
 }
 
@@ -312,25 +262,11 @@ static int shared(Codec *c, PyObject *o) {
 static int enc(Codec *c, PyObject *o, const hint *h);
 
 /* Integer of wire type tid, range-checked. */
-/* The value of an int that fits one digit, without a call. */
-static inline int small_int(PyObject *o, long long *v) {
-#if PY_VERSION_HEX >= 0x030C0000
-  if (!PyUnstable_Long_IsCompact((PyLongObject *)o)) return 0;
-  *v = (long long)PyUnstable_Long_CompactValue((PyLongObject *)o);
-  return 1;
-#else
-  Py_ssize_t sz = Py_SIZE(o);
-  if (sz > 1 || sz < -1) return 0;
-  long long d = sz ? (long long)((PyLongObject *)o)->ob_digit[0] : 0;
-  *v = sz < 0 ? -d : d;
-  return 1;
-#endif
-}
 
 static int enc_int(Codec *c, PyObject *o, uint32_t tid) {
   int ovf = 0;
   long long v;
-  if (!small_int(o, &v)) {
+  if (!lw_long_i64(o, &v)) {
     v = PyLong_AsLongLongAndOverflow(o, &ovf);
     if (v == -1 && PyErr_Occurred()) return -1;
   }
@@ -377,10 +313,10 @@ static int enc_int(Codec *c, PyObject *o, uint32_t tid) {
   return 0;
 range:
   if (c->field)
-    py_fail(c, "value", WIRE_E_VALUE, "field %s: %R is outside the %s range",
+    lw_fail(c, "value", WIRE_E_VALUE, "field %s: %R is outside the %s range",
             c->field, o, wire_type_name(tid));
   else
-    py_fail(c, "value", WIRE_E_VALUE, "int %R is outside the %s range", o,
+    lw_fail(c, "value", WIRE_E_VALUE, "int %R is outside the %s range", o,
             wire_type_name(tid));
   return -1;
 }
@@ -423,7 +359,7 @@ static int enc_str(Codec *c, PyObject *o) {
   const char *b = PyUnicode_AsUTF8AndSize(o, &bn);
   if (!b) {
     PyErr_Clear();
-    py_fail(c, "string", WIRE_E_STRING, "text is not valid Unicode");
+    lw_fail(c, "string", WIRE_E_STRING, "text is not valid Unicode");
     return -1;
   }
   NEED(c, 6 + (size_t)bn);
@@ -448,7 +384,7 @@ static int enter(Codec *c) {
     /* the offset is in the tape, as for the tape encoder's own errors */
     PyObject *off = PyLong_FromSize_t(c->tlen);
     if (off) {
-      wire_error(c, "depth", off, "the value nests deeper than the depth "
+      lw_error(c, "depth", off, "the value nests deeper than the depth "
                  "limit (a cycle with ref=False?)", WIRE_E_DEPTH);
       Py_DECREF(off);
     }
@@ -521,7 +457,7 @@ static int enc_buffer(Codec *c, PyObject *o, uint8_t op) {
   }
   if ((uint64_t)b.len > 0xFFFFFFFFu) {
     PyBuffer_Release(&b);
-    py_fail(c, "limit", WIRE_E_LIMIT, "a binary of 4 GiB or more");
+    lw_fail(c, "limit", WIRE_E_LIMIT, "a binary of 4 GiB or more");
     return -1;
   }
   if (c->tlen + 5 + (size_t)b.len > c->tcap && grow(c, 5 + (size_t)b.len)) {
@@ -536,6 +472,8 @@ static int enc_buffer(Codec *c, PyObject *o, uint8_t op) {
 }
 
 static PyTypeObject *array_type;   /* array.array */
+
+int lw_is_array(PyObject *o) { return Py_TYPE(o) == array_type; }
 
 static uint32_t array_tid(PyObject *o) {
   Py_buffer b;
@@ -603,7 +541,7 @@ static int enc_list_as_array(Codec *c, PyObject *seq, uint32_t tid) {
       }
     } else if (tid >= WIRE_T_INT8_ARRAY && tid <= WIRE_T_UINT64_ARRAY) {
       if (!PyLong_Check(e)) {
-        py_fail(c, "value", WIRE_E_VALUE, "field %s: %R is not an int",
+        lw_fail(c, "value", WIRE_E_VALUE, "field %s: %R is not an int",
                 c->field ? c->field : "?", e);
         return -1;
       }
@@ -622,7 +560,7 @@ static int enc_list_as_array(Codec *c, PyObject *seq, uint32_t tid) {
       p = c->t + c->tlen;
       memcpy(p, tmp, w);
     } else {
-      py_fail(c, "unsupported", WIRE_E_UNSUPPORTED,
+      lw_fail(c, "unsupported", WIRE_E_UNSUPPORTED,
               "field %s: a list cannot be written as a %s",
               c->field ? c->field : "?", wire_type_name(tid));
       return -1;
@@ -697,27 +635,33 @@ static int enc_enum(Codec *c, PyObject *o, eplan *p) {
       return 0;
     }
   }
-  py_fail(c, "value", WIRE_E_VALUE, "%R is not a member of its enum", o);
+  lw_fail(c, "value", WIRE_E_VALUE, "%R is not a member of its enum", o);
   return -1;
 }
 
-/* Objects the C walk does not know: ask the hooks. */
-static int enc_other(Codec *c, PyObject *o, const hint *h) {
-  PyTypeObject *tp = Py_TYPE(o);
+PyObject *lw_plan_of_type(Codec *c, PyTypeObject *tp) {
   PyObject *plan = PyDict_GetItemWithError(c->classes, (PyObject *)tp);
   if (!plan) {
-    if (PyErr_Occurred()) return -1;
+    if (PyErr_Occurred()) return NULL;
     PyObject *r = PyObject_CallOneArg(c->h_register, (PyObject *)tp);
-    if (!r) return -1;
+    if (!r) return NULL;
     Py_DECREF(r);
     plan = PyDict_GetItemWithError(c->classes, (PyObject *)tp);
     if (!plan) {
       if (PyErr_Occurred() ||
           PyDict_SetItem(c->classes, (PyObject *)tp, Py_False))
-        return -1;
+        return NULL;
     }
   }
-  if (plan && PyCapsule_CheckExact(plan)) {
+  return plan && PyCapsule_CheckExact(plan) ? plan : NULL;
+}
+
+/* Objects the C walk does not know: ask the hooks. */
+static int enc_other(Codec *c, PyObject *o, const hint *h) {
+  PyTypeObject *tp = Py_TYPE(o);
+  PyObject *plan = lw_plan_of_type(c, tp);
+  if (!plan && PyErr_Occurred()) return -1;
+  if (plan) {
     if (PyCapsule_IsValid(plan, "libwire.splan"))
       return enc_struct(c, o, PyCapsule_GetPointer(plan, "libwire.splan"));
     return enc_enum(c, o, PyCapsule_GetPointer(plan, "libwire.eplan"));
@@ -749,7 +693,7 @@ static int enc_other(Codec *c, PyObject *o, const hint *h) {
   if (PyObject_TypeCheck(o, array_type)) {
     uint32_t t = array_tid(o);
     if (!t) {
-      py_fail(c, "unsupported", WIRE_E_UNSUPPORTED,
+      lw_fail(c, "unsupported", WIRE_E_UNSUPPORTED,
               "array.array of this typecode has no wire type");
       return -1;
     }
@@ -882,11 +826,11 @@ done:
  * same Context) fails instead of overwriting them. */
 static int acquire(Codec *c) {
   if (!c->ctx) {
-    wire_error(c, "state", Py_None, "the Context is closed", WIRE_E_STATE);
+    lw_error(c, "state", Py_None, "the Context is closed", WIRE_E_STATE);
     return -1;
   }
   if (c->busy) {
-    wire_error(c, "state", Py_None, "dumps/loads called on a Context from "
+    lw_error(c, "state", Py_None, "dumps/loads called on a Context from "
                "inside its own dumps/loads", WIRE_E_STATE);
     return -1;
   }
@@ -894,20 +838,273 @@ static int acquire(Codec *c) {
   return 0;
 }
 
+static void clear_plans(Codec *c);
+
+static void release(Codec *c) {
+  c->busy = 0;
+  if (c->clear_pending) {
+    c->clear_pending = 0;
+    clear_plans(c);
+  }
+}
+
+/* Brings the class registrations up to date before a call (the hooks run
+ * Context._sync) when the global registry, the Context's registrations or
+ * its schemas changed since the last one. */
+static int sync_regs(Codec *c) {
+  long v = c->seen_version;
+  if (c->reg_version && PyList_CheckExact(c->reg_version) &&
+      PyList_GET_SIZE(c->reg_version) > 0) {
+    v = PyLong_AsLong(PyList_GET_ITEM(c->reg_version, 0));
+    if (v == -1 && PyErr_Occurred()) return -1;
+  }
+  if (v == c->seen_version && !c->stale) return 0;
+  PyObject *r = PyObject_CallNoArgs(c->h_sync);
+  if (c->clear_pending) {     /* no plan is in use yet */
+    c->clear_pending = 0;
+    clear_plans(c);
+  }
+  if (!r) return -1;
+  Py_DECREF(r);
+  c->seen_version = v;
+  c->stale = 0;
+  return 0;
+}
+
+/* ---- large binaries and dense arrays at the root --------------------- */
+
+/* A root bytes / bytearray / memoryview / array.array of at least BIG_ROOT
+ * bytes is written by libwire's streaming writer straight into the
+ * returned bytes (or the caller's buffer) and read back straight from the
+ * payload: one copy each way instead of three (through the tape). The
+ * bytes are the tape path's (header, not-null flag, type id, length,
+ * bytes: reference tracking off). */
+#define BIG_ROOT 4096
+
+static size_t varu_len(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    n++;
+  }
+  return n;
+}
+
+/* 0: written (*out set), LW_FALLBACK, -1. */
+static int dumps_big(Codec *c, PyObject *obj, PyObject *into,
+                     PyObject **out) {
+#if PY_LITTLE_ENDIAN
+  PyTypeObject *tp = Py_TYPE(obj);
+  uint32_t t;
+  if (tp == &PyBytes_Type || tp == &PyByteArray_Type ||
+      tp == &PyMemoryView_Type) {
+    t = WIRE_T_BINARY;
+  } else if (tp == array_type) {
+    t = array_tid(obj);
+    if (!t) return LW_FALLBACK;
+  } else {
+    return LW_FALLBACK;
+  }
+  if (tp == &PyBytes_Type && PyBytes_GET_SIZE(obj) < BIG_ROOT)
+    return LW_FALLBACK;
+  Py_buffer b;
+  if (PyObject_GetBuffer(obj, &b, PyBUF_SIMPLE)) {   /* not contiguous */
+    PyErr_Clear();
+    return LW_FALLBACK;
+  }
+  if (b.len < BIG_ROOT || (uint64_t)b.len > 0xFFFFFFFFu) {
+    PyBuffer_Release(&b);
+    return LW_FALLBACK;
+  }
+  size_t n = (size_t)b.len;
+  size_t need = 3 + varu_len(n) + n;   /* t < 0x80: one byte */
+  Py_buffer ib;
+  uint8_t *dst;
+  size_t cap;
+  if (into != Py_None) {
+    if (PyObject_GetBuffer(into, &ib, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)) {
+      PyBuffer_Release(&b);
+      return -1;
+    }
+    dst = ib.buf;
+    cap = (size_t)ib.len;
+  } else {
+    *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)need);
+    if (!*out) {
+      PyBuffer_Release(&b);
+      return -1;
+    }
+    dst = (uint8_t *)PyBytes_AS_STRING(*out);
+    cap = need;
+  }
+  int r = 0;
+  if (cap < need) {
+    lw_buffer_full(c, need);
+    r = -1;
+  } else {
+    wire_writer *w = wire_writer_new(c->ctx, dst, cap);
+    if (!w) {
+      PyErr_NoMemory();
+      r = -1;
+    } else {
+      wire_write_header(w);
+      wire_write_ref_flag(w, -1);
+      wire_write_type_id(w, t);
+      wire_write_binary(w, b.buf, n);
+      int32_t st = wire_writer_status(w);
+      size_t size = wire_writer_size(w);
+      wire_writer_free(w);
+      if (st || size != need) {
+        lw_fail(c, "state", WIRE_E_STATE, "streaming writer: status %d, "
+                "%zu bytes for %zu", (int)st, size, need);
+        r = -1;
+      } else if (into != Py_None) {
+        *out = PyLong_FromSize_t(need);
+        if (!*out) r = -1;
+      }
+    }
+  }
+  PyBuffer_Release(&b);
+  if (into != Py_None) PyBuffer_Release(&ib);
+  else if (r) Py_CLEAR(*out);
+  return r;
+#else
+  (void)c; (void)obj; (void)into; (void)out;
+  return LW_FALLBACK;
+#endif
+}
+
+static const char *array_code(uint32_t op);
+
+/* 0: read (*out set), LW_FALLBACK (the tape path reads it and reports any
+ * error), -1. */
+static int loads_big(Codec *c, const uint8_t *d, size_t len, PyObject **out) {
+#if PY_LITTLE_ENDIAN
+  if (len < BIG_ROOT || d[0] != 0x01 || d[1] != 0xFF) return LW_FALLBACK;
+  uint32_t t = d[2];
+  const char *code = t == WIRE_T_BINARY ? NULL : array_code(t);
+  if (t != WIRE_T_BINARY && !code) return LW_FALLBACK;
+  wire_reader *r = wire_reader_new(c->ctx, d, len);
+  if (!r) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  const uint8_t *p = NULL;
+  size_t n = 0;
+  wire_read_header(r);
+  int32_t flag = wire_read_ref_flag(r);
+  uint32_t t2 = wire_read_type_id(r);
+  wire_read_binary(r, &p, &n);
+  int ok = !wire_reader_status(r) && !wire_reader_remaining(r) &&
+           flag == -1 && t2 == t &&
+           n <= wire_ctx_get_limit(c->ctx, WIRE_LIMIT_BINARY) &&
+           (!code || n % wire_type_array_width(t) == 0);
+  wire_reader_free(r);
+  wire_ctx_clear_error(c->ctx);
+  if (!ok) return LW_FALLBACK;
+  if (!code) {
+    *out = PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
+    return *out ? 0 : -1;
+  }
+  *out = lw_array_from(c, code[0], p, n);
+  return *out ? 0 : -1;
+#else
+  (void)c; (void)d; (void)len; (void)out;
+  return LW_FALLBACK;
+#endif
+}
+
+/* One root value: a registered class through its layout, a large binary
+ * or array through the streaming writer, anything else (and what the
+ * layouts cannot express) through the tape. */
+static PyObject *dumps_one(Codec *c, PyObject *obj, PyObject *into) {
+  PyTypeObject *tp = Py_TYPE(obj);
+  if (!c->ref && c->layouts) {
+    PyObject *out = NULL;
+    int r = dumps_big(c, obj, into, &out);
+    if (r <= 0) {
+      c->n_big_enc += !r;
+      return r ? NULL : out;
+    }
+  }
+  if (!c->ref && c->layouts && (tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+    PyObject *plan = c->last_plan;
+    if (tp != c->last_tp) {
+      plan = lw_plan_of_type(c, tp);
+      if (!plan && PyErr_Occurred()) return NULL;
+      c->last_tp = tp;
+      c->last_plan = plan;
+    }
+    if (plan && PyCapsule_IsValid(plan, "libwire.splan")) {
+      PyObject *out = NULL;
+      int r = lw_mem_encode(c, obj,
+                            PyCapsule_GetPointer(plan, "libwire.splan"), into,
+                            &out);
+      if (r <= 0) {
+        c->n_mem_enc += !r;
+        return r ? NULL : out;
+      }
+    }
+  }
+  PyObject *roots = PyTuple_Pack(1, obj);
+  if (!roots) return NULL;
+  PyObject *res = lw_tape_encode(c, roots, into);
+  Py_DECREF(roots);
+  return res;
+}
+
+/* Codec.dumps(obj, into=None) -> bytes, or the length written into the
+ * caller's writable buffer. */
+static PyObject *Codec_dumps(Codec *c, PyObject *const *args, Py_ssize_t n,
+                             PyObject *kwnames) {
+  PyObject *obj = n > 0 ? args[0] : NULL, *into = n > 1 ? args[1] : NULL;
+  Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (n > 2) {
+    PyErr_SetString(PyExc_TypeError, "dumps() takes at most 2 arguments");
+    return NULL;
+  }
+  for (Py_ssize_t k = 0; k < nk; k++) {
+    PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+    PyObject **dst = PyUnicode_CompareWithASCIIString(name, "into") == 0 ? &into
+                     : PyUnicode_CompareWithASCIIString(name, "obj") == 0 ? &obj
+                     : NULL;
+    if (!dst || *dst) {
+      PyErr_Format(PyExc_TypeError, "dumps() got an unexpected or repeated "
+                   "argument %R", name);
+      return NULL;
+    }
+    *dst = args[n + k];
+  }
+  if (!obj) {
+    PyErr_SetString(PyExc_TypeError, "dumps() missing the value");
+    return NULL;
+  }
+  if (!into) into = Py_None;
+  if (acquire(c)) return NULL;
+  PyObject *res = sync_regs(c) ? NULL : dumps_one(c, obj, into);
+  release(c);
+  return res;
+}
+
 /* Codec.encode(roots, into=None) -> bytes, or the length written into the
  * caller's writable buffer. */
-static PyObject *encode_roots(Codec *c, PyObject *roots, PyObject *into);
-
 static PyObject *Codec_encode(Codec *c, PyObject *args) {
   PyObject *roots, *into = Py_None;
   if (!PyArg_ParseTuple(args, "O|O", &roots, &into)) return NULL;
   if (acquire(c)) return NULL;
-  PyObject *res = encode_roots(c, roots, into);
-  c->busy = 0;
+  PyObject *res = NULL;
+  if (!sync_regs(c)) {
+    if (PyTuple_CheckExact(roots) && PyTuple_GET_SIZE(roots) == 1)
+      res = dumps_one(c, PyTuple_GET_ITEM(roots, 0), into);
+    else
+      res = lw_tape_encode(c, roots, into);
+  }
+  release(c);
   return res;
 }
 
-static PyObject *encode_roots(Codec *c, PyObject *roots, PyObject *into) {
+PyObject *lw_tape_encode(Codec *c, PyObject *roots, PyObject *into) {
+  c->n_tape_enc++;
   if (Py_EnterRecursiveCall(" in libwire.dumps")) return NULL;
   int r = write_tape(c, roots);
   Py_LeaveRecursiveCall();
@@ -927,15 +1124,9 @@ static PyObject *encode_roots(Codec *c, PyObject *roots, PyObject *into) {
     PyBuffer_Release(&b);
     if (st == WIRE_E_BUFFER_FULL) {
       wire_ctx_clear_error(c->ctx);
-      PyObject *need = PyLong_FromSize_t(size);
-      if (!need) return NULL;
-      wire_error(c, "buffer_full", need, "the buffer is too small: the "
-                 "payload needs the number of bytes in .offset",
-                 WIRE_E_BUFFER_FULL);
-      Py_DECREF(need);
-      return NULL;
+      return lw_buffer_full(c, size);
     }
-    if (st) return ctx_fail(c, st);
+    if (st) return lw_ctx_fail(c, st);
     return PyLong_FromSize_t(size);
   }
   if (!c->out) {
@@ -944,7 +1135,7 @@ static PyObject *encode_roots(Codec *c, PyObject *roots, PyObject *into) {
   }
   wire_writer_reset(c->out);
   int32_t st = wire_encode_tape_to(c->ctx, c->t, c->tlen, c->out);
-  if (st) return ctx_fail(c, st);
+  if (st) return lw_ctx_fail(c, st);
   return PyBytes_FromStringAndSize((const char *)wire_writer_data(c->out),
                                    (Py_ssize_t)wire_writer_size(c->out));
 }
@@ -954,14 +1145,14 @@ static PyObject *Codec_tape(Codec *c, PyObject *roots) {
   if (acquire(c)) return NULL;
   PyObject *res = write_tape(c, roots) ? NULL
       : PyBytes_FromStringAndSize((const char *)c->t, (Py_ssize_t)c->tlen);
-  c->busy = 0;
+  release(c);
   return res;
 }
 
 /* ---- tape reading --------------------------------------------------- */
 
 static PyObject *bad_tape(Codec *c) {
-  return py_fail(c, "arg", WIRE_E_ARG, "malformed tape at offset %zd",
+  return lw_fail(c, "arg", WIRE_E_ARG, "malformed tape at offset %zd",
                  (Py_ssize_t)(c->end - c->p));
 }
 
@@ -1028,7 +1219,7 @@ static PyObject *dec_str(Codec *c) {
   const char *s = (const char *)c->p;
   c->p += n;
   switch (e & 3) {
-  case 0: return PyUnicode_DecodeLatin1(s, n, NULL);
+  case 0: return lw_str_latin1(s, n);
   case 1: {
     int bo = -1;
     return PyUnicode_DecodeUTF16(s, n, "surrogatepass", &bo);
@@ -1053,7 +1244,7 @@ static PyObject *wrap_num(Codec *c, PyObject *classes, uint32_t op,
   return r;
 }
 
-static splan *class_plan(Codec *c, uint32_t ti, eplan **ep) {
+splan *lw_class_plan(Codec *c, uint32_t ti, eplan **ep) {
   *ep = NULL;
   PyObject *key = PyLong_FromUnsignedLong(ti);
   if (!key) return NULL;
@@ -1077,7 +1268,7 @@ static splan *class_plan(Codec *c, uint32_t ti, eplan **ep) {
   return PyCapsule_GetPointer(cap, "libwire.splan");
 }
 
-static int set_field(PyObject *o, splan *p, uint32_t i, PyObject *v) {
+int lw_set_field(PyObject *o, splan *p, uint32_t i, PyObject *v) {
   if (p->slot[i] >= 0) {
     PyObject **slot = (PyObject **)((char *)o + p->slot[i]);
     PyObject *old = *slot;
@@ -1089,7 +1280,7 @@ static int set_field(PyObject *o, splan *p, uint32_t i, PyObject *v) {
   return PyObject_GenericSetAttr(o, p->attr[i], v);
 }
 
-static PyObject *new_instance(PyObject *cls) {
+PyObject *lw_new_instance(PyObject *cls) {
   PyTypeObject *tp = (PyTypeObject *)cls;
   PyObject *args = PyTuple_New(0);
   if (!args) return NULL;
@@ -1103,7 +1294,7 @@ static PyObject *dec_struct_idx(Codec *c) {
   uint32_t ti = get32(c->p), nf = get32(c->p + 4);
   c->p += 8;
   eplan *ep;
-  splan *p = class_plan(c, ti, &ep);
+  splan *p = lw_class_plan(c, ti, &ep);
   if (!p && PyErr_Occurred()) return NULL;
   if (!p || p->n != nf) {
     /* no class: a generic Struct and its wire names from the hooks */
@@ -1138,13 +1329,13 @@ static PyObject *dec_struct_idx(Codec *c) {
     Py_DECREF(st);
     return NULL;
   }
-  PyObject *o = new_instance(p->cls);
+  PyObject *o = lw_new_instance(p->cls);
   if (!o) return NULL;
   if (keep(c, o)) goto fail;
   for (uint32_t i = 0; i < nf; i++) {
     PyObject *v = dec(c, p->hints[i]);
     if (!v) goto fail;
-    int r = p->attr[i] ? set_field(o, p, i, v) : 0;
+    int r = p->attr[i] ? lw_set_field(o, p, i, v) : 0;
     Py_DECREF(v);
     if (r) goto fail;
   }
@@ -1189,7 +1380,7 @@ static PyObject *dec_struct_named(Codec *c, uint8_t op) {
   splan *p = NULL;
   if (ti != NO_TYPE) {
     eplan *ep;
-    p = class_plan(c, ti, &ep);
+    p = lw_class_plan(c, ti, &ep);
     if (!p && PyErr_Occurred()) return NULL;
   }
   if (!AVAIL(c, 4)) {
@@ -1200,7 +1391,7 @@ static PyObject *dec_struct_named(Codec *c, uint8_t op) {
   c->p += 4;
   PyObject *o, *fields = NULL;
   if (p) {
-    o = new_instance(p->cls);
+    o = lw_new_instance(p->cls);
   } else {
     PyObject *tdb = td ? PyBytes_FromStringAndSize((const char *)td, tdn)
                        : Py_NewRef(Py_None);
@@ -1258,7 +1449,7 @@ static PyObject *dec_struct_named(Codec *c, uint8_t op) {
     if (fields) {
       r = PyDict_SetItem(fields, name, v);
     } else if (fi >= 0 && p->attr[fi]) {
-      r = set_field(o, p, (uint32_t)fi, v);
+      r = lw_set_field(o, p, (uint32_t)fi, v);
       seen[fi] = 1;
     }
     Py_DECREF(name);
@@ -1271,7 +1462,7 @@ static PyObject *dec_struct_named(Codec *c, uint8_t op) {
       PyObject *v = p->factory[i] ? PyObject_CallNoArgs(p->factory[i])
                     : Py_NewRef(p->dflt[i] ? p->dflt[i] : Py_None);
       if (!v) goto fail;
-      int r = set_field(o, p, i, v);
+      int r = lw_set_field(o, p, i, v);
       Py_DECREF(v);
       if (r) goto fail;
     }
@@ -1383,6 +1574,50 @@ static const char *array_code(uint32_t op) {
   }
 }
 
+/* An array.array of typecode `code` holding a copy of p[0..nb) (native
+ * order: the wire's on little-endian hosts): a copy of an empty array of
+ * the typecode, then its frombytes, through the method descriptors (no
+ * argument parsing, no method lookup). */
+PyObject *lw_array_from(Codec *c, char code, const void *p, size_t nb) {
+  static PyObject *empty[128], *copy_d, *frombytes_d;
+  unsigned char k = (unsigned char)code & 127;
+  if (!copy_d) {
+    copy_d = PyObject_GetAttrString(c->array_new, "__copy__");
+    frombytes_d = copy_d ? PyObject_GetAttrString(c->array_new, "frombytes")
+                         : NULL;
+    if (!frombytes_d) {
+      Py_CLEAR(copy_d);
+      return NULL;
+    }
+  }
+  if (!empty[k]) {
+    empty[k] = PyObject_CallFunction(c->array_new, "C", code);
+    if (!empty[k]) return NULL;
+  }
+  PyObject *a = PyObject_Vectorcall(copy_d, &empty[k], 1, NULL);
+  if (!a) return NULL;
+  PyObject *mv = PyMemoryView_FromMemory((char *)p, (Py_ssize_t)nb,
+                                         PyBUF_READ);
+  PyObject *r = NULL;
+  if (mv) {
+    PyObject *args[2] = {a, mv};
+    r = PyObject_Vectorcall(frombytes_d, args, 2, NULL);
+    Py_DECREF(mv);
+  }
+#if !PY_LITTLE_ENDIAN
+  if (r) {
+    Py_DECREF(r);
+    r = PyObject_CallMethod(a, "byteswap", NULL);
+  }
+#endif
+  if (!r) {
+    Py_DECREF(a);
+    return NULL;
+  }
+  Py_DECREF(r);
+  return a;
+}
+
 static PyObject *dec_array(Codec *c, uint8_t op, const hint *h) {
   if (!AVAIL(c, 4)) return bad_tape(c);
   uint32_t n = get32(c->p);
@@ -1390,8 +1625,6 @@ static PyObject *dec_array(Codec *c, uint8_t op, const hint *h) {
   if (!AVAIL(c, n)) return bad_tape(c);
   const char *raw = (const char *)c->p;
   c->p += n;
-  PyObject *mv = PyMemoryView_FromMemory((char *)raw, n, PyBUF_READ);
-  if (!mv) return NULL;
   PyObject *v;
   const char *tc = array_code(op);
   if (op == WIRE_T_BOOL_ARRAY && h && h->tid == op) {
@@ -1400,31 +1633,13 @@ static PyObject *dec_array(Codec *c, uint8_t op, const hint *h) {
     for (uint32_t i = 0; l && i < n; i++)
       PyList_SET_ITEM(l, i, PyBool_FromLong(raw[i] != 0));
     v = l;
-  } else if (tc) {
-    static PyObject *codes[WIRE_T_FLOAT64_ARRAY + 1], *frombytes;
-    if (!codes[op]) codes[op] = PyUnicode_InternFromString(tc);
-    if (!frombytes) frombytes = PyUnicode_InternFromString("frombytes");
-    v = codes[op] && frombytes
-            ? PyObject_Vectorcall(c->array_new, &codes[op], 1, NULL) : NULL;
-    if (v) {               /* one copy: the tape's bytes into the array */
-      PyObject *args[2] = {v, mv};
-      PyObject *r = PyObject_VectorcallMethod(
-          frombytes, args, 2, NULL);
-      if (!r) Py_CLEAR(v);
-      Py_XDECREF(r);
-    }
-#if !PY_LITTLE_ENDIAN
-    if (v) {
-      PyObject *r = PyObject_CallMethod(v, "byteswap", NULL);
-      Py_XDECREF(r);
-    }
-#endif
+  } else if (tc) {          /* one copy: the tape's bytes into the array */
+    v = lw_array_from(c, tc[0], raw, n);
   } else {
     PyObject *b = PyBytes_FromStringAndSize(raw, n);
     v = b ? PyObject_CallFunction(c->h_decode, "iO", op, b) : NULL;
     Py_XDECREF(b);
   }
-  Py_DECREF(mv);
   if (v && keep(c, v)) Py_CLEAR(v);
   return v;
 }
@@ -1537,7 +1752,7 @@ static PyObject *dec(Codec *c, const hint *h) {
     uint32_t ti = get32(c->p), val = get32(c->p + 4);
     c->p += 8;
     eplan *ep;
-    class_plan(c, ti, &ep);
+    lw_class_plan(c, ti, &ep);
     if (PyErr_Occurred()) return NULL;
     if (ep) {
       PyObject *key = PyLong_FromUnsignedLong(val);
@@ -1546,7 +1761,7 @@ static PyObject *dec(Codec *c, const hint *h) {
       Py_DECREF(key);
       if (m) return Py_NewRef(m);
       if (PyErr_Occurred()) return NULL;
-      return py_fail(c, "value", WIRE_E_VALUE, "%S has no member for wire "
+      return lw_fail(c, "value", WIRE_E_VALUE, "%S has no member for wire "
                      "value %u", ep->cls, val);
     }
     return PyObject_CallFunction(c->h_decode, "iII", op, ti, val);
@@ -1644,35 +1859,78 @@ static void objs_clear(Codec *c) {
   c->nobjs = 0;
 }
 
-/* Codec.decode(data) -> list of the root values; data: any buffer. */
-static PyObject *decode_data(Codec *c, PyObject *data);
-
-static PyObject *Codec_decode(Codec *c, PyObject *data) {
-  if (acquire(c)) return NULL;
-  PyObject *res = decode_data(c, data);
-  c->busy = 0;
+/* Every root of a payload, as a list: a registered struct root through its
+ * layout, anything else through the tape. */
+static PyObject *decode_buffer(Codec *c, PyObject *data) {
+  Py_buffer b;
+  if (PyObject_GetBuffer(data, &b, PyBUF_SIMPLE)) return NULL;
+  PyObject *one = NULL, *res = NULL;
+  int r = c->layouts ? loads_big(c, b.buf, (size_t)b.len, &one) : LW_FALLBACK;
+  if (r == 0) {
+    c->n_big_dec++;
+  } else if (r == LW_FALLBACK && c->layouts) {
+    r = lw_mem_decode(c, b.buf, (size_t)b.len, &one);
+    c->n_mem_dec += !r;
+  }
+  if (r == 0) {
+    res = PyList_New(1);
+    if (res) PyList_SET_ITEM(res, 0, one);
+    else Py_DECREF(one);
+  } else if (r == LW_FALLBACK) {
+    res = lw_tape_decode(c, b.buf, (size_t)b.len);
+  }
+  PyBuffer_Release(&b);
   return res;
 }
 
-static PyObject *decode_data(Codec *c, PyObject *data) {
-  Py_buffer b;
-  if (PyObject_GetBuffer(data, &b, PyBUF_SIMPLE)) return NULL;
+/* Codec.decode(data) -> list of the root values; data: any buffer. */
+static PyObject *Codec_decode(Codec *c, PyObject *data) {
+  if (acquire(c)) return NULL;
+  PyObject *res = sync_regs(c) ? NULL : decode_buffer(c, data);
+  release(c);
+  return res;
+}
+
+/* Codec.loads(data) -> the one root value of a payload. */
+static PyObject *Codec_loads(Codec *c, PyObject *data) {
+  if (acquire(c)) return NULL;
+  PyObject *roots = sync_regs(c) ? NULL : decode_buffer(c, data);
+  release(c);
+  if (!roots) return NULL;
+  Py_ssize_t n = PyList_GET_SIZE(roots);
+  if (n == 1) {
+    PyObject *v = Py_NewRef(PyList_GET_ITEM(roots, 0));
+    Py_DECREF(roots);
+    return v;
+  }
+  Py_DECREF(roots);
+  if (!n) {
+    PyObject *zero = PyLong_FromLong(0);
+    if (zero) {
+      lw_error(c, "truncated", zero, "the payload holds no value",
+               WIRE_E_TRUNCATED);
+      Py_DECREF(zero);
+    }
+    return NULL;
+  }
+  return lw_fail(c, "trailing", WIRE_E_TRAILING, "the payload holds %zd "
+                 "root values; use loads_all", n);
+}
+
+PyObject *lw_tape_decode(Codec *c, const uint8_t *data, size_t len) {
+  c->n_tape_dec++;
   if (!c->tout) {
     c->tout = wire_writer_new(c->ctx, NULL, 0);
-    if (!c->tout) {
-      PyBuffer_Release(&b);
-      return PyErr_NoMemory();
-    }
+    if (!c->tout) return PyErr_NoMemory();
   }
   wire_writer_reset(c->tout);
-  int32_t st = wire_decode_tape_to(c->ctx, b.buf, (size_t)b.len,
-                                   WIRE_TAPE_FIELD_INDEX, c->tout);
-  PyBuffer_Release(&b);
-  if (st) return ctx_fail(c, st);
+  int32_t st = wire_decode_tape_to(c->ctx, data, len, WIRE_TAPE_FIELD_INDEX,
+                                   c->tout);
+  if (st) return lw_ctx_fail(c, st);
   const uint8_t *t = wire_writer_data(c->tout);
   size_t n = wire_writer_size(c->tout);
   if (n < 8 || t[0] != 'W' || t[1] != 'T')
-    return py_fail(c, "arg", WIRE_E_ARG, "malformed tape");
+    return lw_fail(c, "arg", WIRE_E_ARG, "malformed tape");
   uint32_t roots = get32(t + 4);
   c->p = t + 8;
   c->end = t + n;
@@ -1695,11 +1953,11 @@ static PyObject *decode_data(Codec *c, PyObject *data) {
 
 /* Codec.fields(type) -> [(wire name or None, tag)] in wire order. */
 static PyObject *Codec_fields(Codec *c, PyObject *arg) {
-  if (!c->ctx) return wire_error(c, "state", Py_None, "closed", WIRE_E_STATE);
+  if (!c->ctx) return lw_error(c, "state", Py_None, "closed", WIRE_E_STATE);
   unsigned long ti = PyLong_AsUnsignedLong(arg);
   if (ti == (unsigned long)-1 && PyErr_Occurred()) return NULL;
   uint32_t n = wire_schema_field_count(c->ctx, (uint32_t)ti);
-  if (!n && wire_ctx_error_code(c->ctx)) return ctx_fail(c, 0);
+  if (!n && wire_ctx_error_code(c->ctx)) return lw_ctx_fail(c, 0);
   PyObject *l = PyList_New(n);
   if (!l) return NULL;
   for (uint32_t i = 0; i < n; i++) {
@@ -1708,7 +1966,7 @@ static PyObject *Codec_fields(Codec *c, PyObject *arg) {
     int32_t tag;
     if (wire_schema_field(c->ctx, (uint32_t)ti, i, &name, &nl, &tag, NULL)) {
       Py_DECREF(l);
-      return ctx_fail(c, 0);
+      return lw_ctx_fail(c, 0);
     }
     PyObject *it = name ? Py_BuildValue("(s#i)", name, (Py_ssize_t)nl, tag)
                         : Py_BuildValue("(Oi)", Py_None, tag);
@@ -1720,6 +1978,9 @@ static PyObject *Codec_fields(Codec *c, PyObject *arg) {
   }
   return l;
 }
+
+static PyObject *store_plan(Codec *c, PyObject *cls, uint32_t ti,
+                            PyObject *cap);
 
 /* Codec.add_struct(cls, type, attrs, defaults, factories, type_name):
  * attrs[i] the attribute of wire field i (or None); defaults/factories per
@@ -1736,7 +1997,7 @@ static PyObject *Codec_add_struct(Codec *c, PyObject *args) {
     PyErr_SetString(PyExc_TypeError, "cls must be a class");
     return NULL;
   }
-  if (!c->ctx) return wire_error(c, "state", Py_None, "closed", WIRE_E_STATE);
+  if (!c->ctx) return lw_error(c, "state", Py_None, "closed", WIRE_E_STATE);
   uint32_t n = wire_schema_field_count(c->ctx, ti);
   if ((Py_ssize_t)n != PyList_GET_SIZE(attrs) ||
       (Py_ssize_t)n != PyList_GET_SIZE(defaults) ||
@@ -1779,7 +2040,7 @@ static PyObject *Codec_add_struct(Codec *c, PyObject *args) {
     const wire_field_type *ft;
     if (wire_schema_field(c->ctx, ti, i, &name, &nl, &tag, &ft)) {
       Py_DECREF(cap);
-      return ctx_fail(c, 0);
+      return lw_ctx_fail(c, 0);
     }
     p->hints[i] = hint_make(ft, 0);
     char buf[32];
@@ -1833,10 +2094,36 @@ static PyObject *Codec_add_struct(Codec *c, PyObject *args) {
     PyObject *d = _PyType_Lookup((PyTypeObject *)cls, p->attr[i]);
     if (d && Py_TYPE(d)->tp_descr_set) p->use_dict = 0;  /* property, slot */
   }
+  p->dorder = PyMem_Calloc(m, sizeof *p->dorder);
+  if (!p->dorder) {
+    Py_DECREF(cap);
+    return PyErr_NoMemory();
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    p->dorder[i] = i;
+    if (p->attr[i]) p->nattr++;
+  }
+  return store_plan(c, cls, ti, cap);
+}
+
+/* Puts a new plan in the class and type tables. A plan it replaces may be
+ * in use by the call under way (or referenced by another class's layout
+ * plan): it is kept until the plans are cleared. */
+static PyObject *store_plan(Codec *c, PyObject *cls, uint32_t ti,
+                            PyObject *cap) {
   PyObject *key = PyLong_FromUnsignedLong(ti);
-  int r = key ? PyDict_SetItem(c->classes, cls, cap) ||
-                PyDict_SetItem(c->types, key, cap)
-              : -1;
+  int r = -1;
+  if (key) {
+    PyObject *old[2] = {PyDict_GetItemWithError(c->classes, cls),
+                        PyDict_GetItemWithError(c->types, key)};
+    r = PyErr_Occurred() ? -1 : 0;
+    for (int k = 0; k < 2 && !r; k++)
+      if (old[k] && PyCapsule_CheckExact(old[k]) && old[k] != cap)
+        r = PyList_Append(c->retired, old[k]);
+    if (!r)
+      r = PyDict_SetItem(c->classes, cls, cap) ||
+          PyDict_SetItem(c->types, key, cap);
+  }
   Py_XDECREF(key);
   Py_DECREF(cap);
   if (r) return NULL;
@@ -1890,23 +2177,67 @@ static PyObject *Codec_add_enum(Codec *c, PyObject *args) {
       return NULL;
     }
   }
-  PyObject *key = PyLong_FromUnsignedLong(ti);
-  int r = key ? PyDict_SetItem(c->classes, cls, cap) ||
-                PyDict_SetItem(c->types, key, cap)
-              : -1;
-  Py_XDECREF(key);
-  Py_DECREF(cap);
-  if (r) return NULL;
+  /* wire value -> member as a table when the values are small */
+  uint32_t top = 0;
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (p->value[i] >= top) top = p->value[i] + 1;
+  if (n && top <= 4 * (uint32_t)n + 64) {
+    p->by_value = PyMem_Calloc(top, sizeof *p->by_value);
+    if (!p->by_value) {
+      Py_DECREF(cap);
+      return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = n; i-- > 0;)      /* the first member of a value */
+      p->by_value[p->value[i]] = p->member[i];
+    p->nvalue = top;
+  }
+  return store_plan(c, cls, ti, cap);
+}
+
+static void clear_plans(Codec *c) {
+  c->last_tp = NULL;
+  c->last_plan = NULL;
+  lw_mem_clear(c);
+  PyDict_Clear(c->classes);
+  PyDict_Clear(c->types);
+  if (c->retired) PyList_SetSlice(c->retired, 0, PY_SSIZE_T_MAX, NULL);
+}
+
+/* Codec.clear(): forgets every plan (registrations or schemas changed);
+ * inside a call the plans are in use: they go when it returns. */
+static PyObject *Codec_clear(Codec *c, PyObject *noarg) {
+  (void)noarg;
+  if (c->busy) c->clear_pending = 1;
+  else clear_plans(c);
   Py_RETURN_NONE;
 }
 
-/* Codec.mark(cls_or_type_index): remembers that a class / type has no plan
- * (a plain type the hooks handle, or a type index without a class). */
-static PyObject *Codec_clear(Codec *c, PyObject *noarg) {
+/* Codec.invalidate(): the Context's registrations or schemas changed; the
+ * next call syncs first. */
+static PyObject *Codec_invalidate(Codec *c, PyObject *noarg) {
   (void)noarg;
-  PyDict_Clear(c->classes);
-  PyDict_Clear(c->types);
+  c->stale = 1;
   Py_RETURN_NONE;
+}
+
+/* Codec.use_layouts(bool): registered classes through the layouts and
+ * large binary / array roots through the streaming writer (True), or,
+ * for comparisons, every value through the tape (False). */
+static PyObject *Codec_use_layouts(Codec *c, PyObject *arg) {
+  int v = PyObject_IsTrue(arg);
+  if (v < 0) return NULL;
+  c->layouts = v;
+  Py_RETURN_NONE;
+}
+
+/* Codec.stats() -> messages written and read by each path. */
+static PyObject *Codec_stats(Codec *c, PyObject *noarg) {
+  (void)noarg;
+  return Py_BuildValue("{sKsKsKsKsKsK}", "layout_dumps", c->n_mem_enc,
+                       "layout_loads", c->n_mem_dec, "tape_dumps",
+                       c->n_tape_enc, "tape_loads", c->n_tape_dec,
+                       "direct_dumps", c->n_big_enc, "direct_loads",
+                       c->n_big_dec);
 }
 
 static PyObject *Codec_set_ref(Codec *c, PyObject *arg) {
@@ -1939,10 +2270,22 @@ static int Codec_init(Codec *c, PyObject *args, PyObject *kw) {
   HOOK(int_classes, "INT_CLASSES");
   HOOK(float_classes, "FLOAT_CLASSES");
   HOOK(none_value, "NONE");
+  HOOK(h_sync, "sync");
+  HOOK(reg_version, "VERSION");
 #undef HOOK
   Py_XSETREF(c->classes, PyDict_New());
   Py_XSETREF(c->types, PyDict_New());
-  if (!c->classes || !c->types) return -1;
+  Py_XSETREF(c->retired, PyList_New(0));
+  if (!c->classes || !c->types || !c->retired) return -1;
+  c->seen_version = -1;
+  c->stale = 1;
+  c->layouts = 1;
+  /* strings of the layouts are handed over as UTF-8; they are written as
+   * the Java runtime (and the tape path, WIRE_TAPE_STR_JAVA) writes them */
+  if (wire_ctx_set_option(c->ctx, WIRE_OPT_STRING_POLICY, WIRE_STRING_JAVA)) {
+    lw_ctx_fail(c, 0);
+    return -1;
+  }
   return 0;
 }
 
@@ -1954,12 +2297,17 @@ static int Codec_traverse(Codec *c, visitproc visit, void *arg) {
   Py_VISIT(c->h_decode);
   Py_VISIT(c->h_hashable);
   Py_VISIT(c->h_type_name);
+  Py_VISIT(c->h_sync);
+  Py_VISIT(c->reg_version);
   Py_VISIT(c->classes);
   Py_VISIT(c->types);
+  Py_VISIT(c->retired);
   return 0;
 }
 
 static int Codec_clear_refs(Codec *c) {
+  c->last_tp = NULL;
+  c->last_plan = NULL;
   Py_CLEAR(c->hooks);
   Py_CLEAR(c->h_encode);
   Py_CLEAR(c->h_register);
@@ -1972,8 +2320,11 @@ static int Codec_clear_refs(Codec *c) {
   Py_CLEAR(c->int_classes);
   Py_CLEAR(c->float_classes);
   Py_CLEAR(c->none_value);
+  Py_CLEAR(c->h_sync);
+  Py_CLEAR(c->reg_version);
   Py_CLEAR(c->classes);
   Py_CLEAR(c->types);
+  Py_CLEAR(c->retired);
   return 0;
 }
 
@@ -1981,13 +2332,14 @@ static int Codec_clear_refs(Codec *c) {
 static PyObject *Codec_close(Codec *c, PyObject *noarg) {
   (void)noarg;
   if (c->busy) {
-    wire_error(c, "state", Py_None, "close() from inside dumps/loads",
+    lw_error(c, "state", Py_None, "close() from inside dumps/loads",
                WIRE_E_STATE);
     return NULL;
   }
   if (c->out) wire_writer_free(c->out);
   if (c->tout) wire_writer_free(c->tout);
   c->out = c->tout = NULL;
+  lw_mem_free(c);
   c->ctx = NULL;
   Py_RETURN_NONE;
 }
@@ -2003,6 +2355,7 @@ static void Codec_dealloc(Codec *c) {
   PyMem_Free(c->t);
   objs_clear(c);
   PyMem_Free(c->objs);
+  lw_mem_free(c);
   Codec_clear_refs(c);
   Py_TYPE(c)->tp_free((PyObject *)c);
 }
@@ -2012,6 +2365,17 @@ static PyMethodDef Codec_methods[] = {
    "encode(roots, into=None) -> bytes (or the length written into `into`)"},
   {"decode", (PyCFunction)Codec_decode, METH_O,
    "decode(buffer) -> [root values]"},
+  {"dumps", (PyCFunction)(void (*)(void))Codec_dumps,
+   METH_FASTCALL | METH_KEYWORDS,
+   "dumps(obj, into=None) -> bytes (or the length written into `into`)"},
+  {"loads", (PyCFunction)Codec_loads, METH_O,
+   "loads(buffer) -> the one root value"},
+  {"use_layouts", (PyCFunction)Codec_use_layouts, METH_O,
+   "registered classes through the layouts (True) or the tape (False)"},
+  {"stats", (PyCFunction)Codec_stats, METH_NOARGS,
+   "messages written and read by each path"},
+  {"invalidate", (PyCFunction)Codec_invalidate, METH_NOARGS,
+   "registrations or schemas changed: sync before the next call"},
   {"tape", (PyCFunction)Codec_tape, METH_O, "tape(roots) -> tape bytes"},
   {"fields", (PyCFunction)Codec_fields, METH_O,
    "fields(type) -> [(wire name, tag)] in wire order"},
@@ -2063,7 +2427,7 @@ static PyMethodDef mod_methods[] = {
 
 static struct PyModuleDef mod = {
   PyModuleDef_HEAD_INIT, "_native",
-  "libwire's C codec for Python (dumps/loads over the tape codec)", -1,
+  "libwire's C codec for Python (dumps/loads over the compiled layouts, the streaming calls and the tape codec)", -1,
   mod_methods, NULL, NULL, NULL, NULL
 };
 

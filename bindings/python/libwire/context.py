@@ -52,6 +52,9 @@ class Context:
         self._hooks = _hooks.Hooks(self)
         self._codec = _native.Codec(p, self._hooks)
         self._hooks.codec = self._codec
+        # dumps / loads straight to C: the codec syncs the registrations
+        self.dumps = self._codec.dumps
+        self.loads = self._codec.loads
         self._ref = False
         self._compatible = False
         self.ref = ref
@@ -175,6 +178,7 @@ class Context:
             raise ctx_error(self._ptr, st)
         self._schemas.append(path)
         self._schema_version += 1
+        self._codec.invalidate()
         return self
 
     def load_schema_text(self, text, name=None):
@@ -186,6 +190,7 @@ class Context:
         if st:
             raise ctx_error(self._ptr, st)
         self._schema_version += 1
+        self._codec.invalidate()
         return self
 
     @property
@@ -225,6 +230,7 @@ class Context:
         """Registers a class for this context only (see libwire.struct)."""
         _registry.register(cls, name, registry=self._local)
         self._local_version += 1
+        self._codec.invalidate()
         return cls
 
     def _resolve(self):
@@ -279,31 +285,21 @@ class Context:
         """One root value -> bytes. With `into` (a writable buffer:
         bytearray, memoryview, ...) the payload is written there instead
         and its length returned; a buffer too small raises
-        WireError("buffer_full") whose offset is the size needed."""
-        self._sync()
-        return self._codec.encode((obj,), into)
+        WireError("buffer_full") whose offset is the size needed.
+        (Each Context binds this name to its codec's C method.)"""
+        return self._codec.dumps(obj, into)
 
     def dumps_all(self, objs, into=None):
         """Several root values -> one payload (the frames concatenated)."""
-        self._sync()
         return self._codec.encode(tuple(objs), into)
 
     def loads(self, data):
         """One root value from any buffer (bytes, bytearray, memoryview,
-        mmap)."""
-        self._sync()
-        roots = self._codec.decode(data)
-        if len(roots) != 1:
-            if not roots:
-                raise WireError("truncated", 0, "the payload holds no value",
-                                1)
-            raise WireError("trailing", None, "the payload holds %d root "
-                            "values; use loads_all" % len(roots), 20)
-        return roots[0]
+        mmap). (Each Context binds this name to its codec's C method.)"""
+        return self._codec.loads(data)
 
     def loads_all(self, data):
         """Every root value of a payload, as a list."""
-        self._sync()
         return self._codec.decode(data)
 
     # ---- documents ------------------------------------------------------
