@@ -32,6 +32,10 @@ typedef struct {
   uint32_t nrefs;  /* reference ids given out in this root */
   void **marked;   /* values given a reference id in this root (walker's) */
   size_t nmarked, marked_cap;
+  /* The document encoder's reference ids of marked[] by node (encode.c):
+   * open addressing, a power of two of slots, NULL until needed. */
+  struct wire_mark_slot *mtab;
+  size_t mtab_cap;
   wire_ms_seen *ms;
   size_t nms, ms_cap;
 } wire_enc;
