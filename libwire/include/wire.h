@@ -564,6 +564,26 @@ WIRE_API wire_node *wire_node_field(const wire_node *node, size_t index);
  * no lookup by name. WIRE_E_ARG if index is out of range. */
 WIRE_API int32_t wire_struct_set_field_at(wire_doc *doc, wire_node *node,
                                           size_t index, wire_node *value);
+/* Create and set: the value of field `index` (as wire_struct_set_field_at
+ * takes it) made and set in one call, as the node's builder and
+ * wire_struct_set_field_at would. A failure leaves the field as it was.
+ * wire_struct_set_value: type_id a signed integer type (bits = the value,
+ * two's complement, range-checked as wire_node_new_int), an unsigned
+ * integer type, FLOAT16..FLOAT64 (bits as wire_node_new_float_bits), BOOL
+ * (0 false, else true), DATE (days) or ENUM (the value of the registered
+ * enum the field declares; WIRE_E_SCHEMA if it declares none).
+ * wire_struct_set_string: UTF-8 text as wire_node_new_string (copied).
+ * wire_struct_set_bytes: BINARY or a dense array type, as
+ * wire_node_new_array (copied). */
+WIRE_API int32_t wire_struct_set_value(wire_doc *doc, wire_node *node,
+                                       size_t index, uint32_t type_id,
+                                       uint64_t bits);
+WIRE_API int32_t wire_struct_set_string(wire_doc *doc, wire_node *node,
+                                        size_t index, const uint8_t *utf8,
+                                        size_t len, int32_t encoding);
+WIRE_API int32_t wire_struct_set_bytes(wire_doc *doc, wire_node *node,
+                                       size_t index, uint32_t type_id,
+                                       const uint8_t *bytes, size_t len);
 /* The index of a field of this struct node by wire name, declared name or
  * "#<tag>" (a decoded struct's fields are in its writer's order);
  * WIRE_E_SCHEMA if it has none. */

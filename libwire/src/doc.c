@@ -220,8 +220,11 @@ wire_node *wire_node_new_bool(wire_doc *d, int32_t v) {
   return n;
 }
 
-wire_node *wire_node_new_int(wire_doc *d, uint32_t t, int64_t v) {
-  if (!d) return NULL;
+static wire_node *int_slow(wire_doc *d, uint32_t t, int64_t v);
+/* The builders' bodies (d is not NULL), shared with the create-and-set
+ * calls below. */
+static inline __attribute__((always_inline)) wire_node *
+int_node(wire_doc *d, uint32_t t, int64_t v) {
   if (WIRE_LIKELY(t == WIRE_T_VARINT32 || t == WIRE_T_INT32
                       ? v == (int32_t)v
                       : t == WIRE_T_VARINT64 || t == WIRE_T_INT64)) {
@@ -229,6 +232,14 @@ wire_node *wire_node_new_int(wire_doc *d, uint32_t t, int64_t v) {
     if (n) n->v.i = v;
     return n;
   }
+  return int_slow(d, t, v);
+}
+
+wire_node *wire_node_new_int(wire_doc *d, uint32_t t, int64_t v) {
+  return d ? int_node(d, t, v) : NULL;
+}
+
+static wire_node *int_slow(wire_doc *d, uint32_t t, int64_t v) {
   if (!wire__is_int_type(t)) return bad(d, "not a signed integer type");
   int64_t lo = INT64_MIN, hi = INT64_MAX;
   if (t == WIRE_T_INT8) { lo = INT8_MIN; hi = INT8_MAX; }
@@ -316,10 +327,40 @@ static inline bool copy_ascii(uint8_t *out, const uint8_t *s, size_t len) {
   return !(acc & UINT64_C(0x8080808080808080));
 }
 
+static wire_node *string_slow(wire_doc *d, const uint8_t *s, size_t len,
+                              int32_t enc);
+static inline __attribute__((always_inline)) wire_node *
+string_node(wire_doc *d, const uint8_t *s, size_t len, int32_t enc) {
+  if (WIRE_UNLIKELY((!s && len) || len > UINT32_MAX / 2))
+    return bad(d, !s ? "null text" : "text longer than 2 GiB");
+  if (WIRE_LIKELY(enc == WIRE_STR_UTF8 || enc == WIRE_STR_LATIN1)) {
+    /* ASCII text (the common case) is checked while it is copied. */
+    wire_arena *a = &d->arena;
+    size_t sz = (len + 7 + !len) & ~(size_t)7;
+    if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz)) {
+      uint8_t *buf = a->p;
+      if (copy_ascii(buf, s, len)) {
+        a->p += sz;
+        wire_node *node = wire__node_new(d, WIRE_T_STRING);
+        if (!node) return NULL;
+        node->a = (uint8_t)enc;
+        node->flags |= WIRE_NF_HDR_SET;
+        node->v.p = buf;
+        node->small = (uint32_t)len;
+        return node;
+      }
+    }
+  }
+  return string_slow(d, s, len, enc);
+}
+
 wire_node *wire_node_new_string(wire_doc *d, const uint8_t *s, size_t len,
                                 int32_t enc) {
-  if (!d || (!s && len)) return bad(d, "null text");
-  if (len > UINT32_MAX / 2) return bad(d, "text longer than 2 GiB");
+  return d ? string_node(d, s, len, enc) : bad(d, "null text");
+}
+
+static wire_node *string_slow(wire_doc *d, const uint8_t *s, size_t len,
+                              int32_t enc) {
   if (enc == WIRE_STR_UTF8 || enc == WIRE_STR_LATIN1) {
     /* ASCII text (the common case) is checked while it is copied. */
     uint8_t *buf = wire__arena_alloc(&d->arena, len ? len : 1);
@@ -907,12 +948,20 @@ int32_t wire_struct_set_field(wire_doc *d, wire_node *n, const char *name,
   return WIRE_OK;
 }
 
+static int32_t set_field_slow(wire_doc *d, wire_node *n, size_t index,
+                              wire_node *value) __attribute__((noinline));
+
 int32_t wire_struct_set_field_at(wire_doc *d, wire_node *n, size_t index,
                                  wire_node *value) {
   if (WIRE_LIKELY(d && value && is_struct(n) && index < n->small)) {
     n->v.st->fields[index] = value;
     return WIRE_OK;
   }
+  return set_field_slow(d, n, index, value);
+}
+
+static int32_t set_field_slow(wire_doc *d, wire_node *n, size_t index,
+                              wire_node *value) {
   if (!d || !is_struct(n) || !value) return WIRE_E_ARG;
   if (index >= n->v.st->layout->nfields)
     return wire__fail(d->ctx, WIRE_E_ARG, 0, "field index %zu of %u", index,
@@ -925,6 +974,103 @@ int32_t wire_struct_set_field_at(wire_doc *d, wire_node *n, size_t index,
   }
   n->v.st->fields[index] = value;
   return WIRE_OK;
+}
+
+/* ---- create and set ----
+ * One call for a field's value: the node is made as its builder makes it
+ * and stored as wire_struct_set_field_at stores it. */
+
+static inline int32_t put_field(wire_doc *d, wire_node *n, size_t index,
+                                wire_node *v) {
+  if (WIRE_UNLIKELY(!v))
+    return d->ctx->err_code ? d->ctx->err_code : WIRE_E_NOMEM;
+  if (WIRE_LIKELY(index < n->small)) {
+    n->v.st->fields[index] = v;
+    return WIRE_OK;
+  }
+  return set_field_slow(d, n, index, v);
+}
+
+/* An enum value of the registered enum that field `index` declares. */
+static wire_node *field_enum(wire_doc *d, const wire_node *n, size_t index,
+                             uint64_t value) {
+  const wire_layout *l = n->v.st->layout;
+  if (index >= l->nfields) {
+    wire__fail(d->ctx, WIRE_E_ARG, 0, "field index %zu of %u", index,
+               l->nfields);
+    return NULL;
+  }
+  uint32_t ti = l->fields[index].type->user;
+  wire_registry *r = d->ctx->reg;
+  if (ti == WIRE_NO_TYPE || !r || ti >= r->ntypes ||
+      r->types[ti].kind != WIRE_KIND_ENUM) {
+    wire__fail(d->ctx, WIRE_E_SCHEMA, 0,
+               "field %zu is not of a registered enum type", index);
+    return NULL;
+  }
+  if (value > UINT32_MAX) return bad(d, "enum value wider than 32 bits");
+  if (r->types[ti].by_name)
+    return wire_node_new_enum_of(d, ti, (uint32_t)value);
+  wire_node *v = wire__node_new(d, WIRE_T_ENUM);
+  if (v) {
+    v->v.en = r->types[ti].user_id;
+    v->small = (uint32_t)value;
+  }
+  return v;
+}
+
+static wire_node *value_node(wire_doc *d, const wire_node *n, size_t index,
+                             uint32_t t, uint64_t bits) {
+  switch (t) {
+  case WIRE_T_BOOL: return wire_node_new_bool(d, bits != 0);
+  case WIRE_T_DATE: return wire_node_new_date(d, (int64_t)bits);
+  case WIRE_T_ENUM: return field_enum(d, n, index, bits);
+  default:
+    if (wire__is_uint_type(t)) return wire_node_new_uint(d, t, bits);
+    if (wire__is_float_type(t)) return wire_node_new_float_bits(d, t, bits);
+    return bad(d, "not a scalar type (set_value takes integers, bool, "
+                  "float bits, date and enum values)");
+  }
+}
+
+__attribute__((noinline)) static int32_t set_value_slow(wire_doc *d, wire_node *n, size_t index,
+                              uint32_t t, uint64_t bits) {
+  if (!d || !is_struct(n)) return WIRE_E_ARG;
+  wire_node *v = wire__is_int_type(t) ? int_node(d, t, (int64_t)bits)
+                                      : value_node(d, n, index, t, bits);
+  return put_field(d, n, index, v);
+}
+
+int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
+                              uint32_t t, uint64_t bits) {
+  /* The common case without a call (so without saving registers): a
+   * field already in range, an integer of 32 or 64 bits, room for the
+   * node; everything else, and every error, in set_value_slow. */
+  if (WIRE_LIKELY(d && is_struct(n) && index < n->small &&
+                  (t == WIRE_T_VARINT32 || t == WIRE_T_INT32
+                       ? (int64_t)bits == (int32_t)bits
+                       : t == WIRE_T_VARINT64 || t == WIRE_T_INT64 ||
+                             t == WIRE_T_BOOL) &&
+                  (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
+    wire_node *v = wire__node_new(d, (uint8_t)t);
+    v->v.u = t == WIRE_T_BOOL ? bits != 0 : bits;
+    n->v.st->fields[index] = v;
+    return WIRE_OK;
+  }
+  return set_value_slow(d, n, index, t, bits);
+}
+
+int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
+                               const uint8_t *utf8, size_t len,
+                               int32_t encoding) {
+  if (WIRE_UNLIKELY(!d || !is_struct(n))) return WIRE_E_ARG;
+  return put_field(d, n, index, string_node(d, utf8, len, encoding));
+}
+
+int32_t wire_struct_set_bytes(wire_doc *d, wire_node *n, size_t index,
+                              uint32_t t, const uint8_t *bytes, size_t len) {
+  if (WIRE_UNLIKELY(!d || !is_struct(n))) return WIRE_E_ARG;
+  return put_field(d, n, index, wire_node_new_array(d, t, bytes, len));
 }
 
 int32_t wire_struct_field_index(const wire_doc *d, const wire_node *n,

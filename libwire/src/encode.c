@@ -128,6 +128,26 @@ static bool write_struct(enc *e, wire_node *n);
 #define is_prim wire__is_prim
 #define static_type(e, f) wire__pol_static_type((e)->ctx, (f))
 
+/* A value in a slot of declared type `decl` whose type meta is not
+ * written must be of that type (wire__pol_fits_decl). */
+static bool fits(const enc *e, const wire_node *n, const wire_ftype *decl) {
+  uint32_t uid = UINT32_MAX;
+  const wire_names *nm = NULL;
+  const wire_layout *l = NULL;
+  if (n->type == WIRE_T_ENUM) uid = n->v.en;
+  else if (n->type == WIRE_T_NAMED_ENUM) nm = n->v.names;
+  else if (wire__is_struct_or_ext(n->type)) l = n->v.st->layout;
+  return wire__pol_fits_decl(e->ctx, decl, n->type, uid, nm, l);
+}
+
+static bool not_declared(enc *e, uint8_t type, const wire_ftype *decl) {
+  return efail(e, WIRE_E_ENCODE, "a %s where %s is declared",
+               wire_type_name(type) ? wire_type_name(type) : "?",
+               decl->user != WIRE_NO_TYPE
+                   ? e->ctx->reg->types[decl->user].full_name
+                   : wire_type_name(decl->type_id));
+}
+
 static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
                        bool with_type, bool any_slot, const wire_ftype *decl) {
   if (n->type == WIRE_T_NULL) {
@@ -136,6 +156,8 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
     wire__put_u8(&e->b, 0xFD);
     return ok(e);
   }
+  if (!with_type && decl && WIRE_UNLIKELY(!fits(e, n, decl)))
+    return not_declared(e, n->type, decl);
   if (has_flag) {
     /* Under reference tracking the Java runtime flags every value in a
      * slot of undeclared type (a root, an element of a mixed list, the
@@ -252,6 +274,12 @@ static bool write_struct(enc *e, wire_node *n) {
         if (v->type != WIRE_T_STRING || mark_of(e, v)) break;
         wire__put_varu36(b, ((uint64_t)v->small << 2) | v->a);
         wire__put_bytes(b, v->v.p, (size_t)v->small);
+        continue;
+      case WIRE_FOP_ENUM: /* the value alone, of the declared enum */
+        if ((v->type != WIRE_T_ENUM && v->type != WIRE_T_NAMED_ENUM) ||
+            !fits(e, v, lf[i].type) || mark_of(e, v))
+          break;
+        wire__put_varu32(b, v->small);
         continue;
       case WIRE_FOP_BYTES:
         if (v->type != lf[i].type->type_id || mark_of(e, v)) break;

@@ -114,6 +114,27 @@ static inline bool wire__pol_static_type(const wire_ctx *ctx,
   return true;
 }
 
+/* Whether a value is what a slot of static declared type f reads without
+ * type meta (the decoder's wire__dec_decl_tmeta): the declared type id,
+ * and for a user type its kind and identity (a struct or ext of the
+ * schema's layout, an enum of that enum, any union). The value is given
+ * by its type, enum user id, names (named enums) and layout (structs). An
+ * encoder fails a value that does not fit rather than write bytes its
+ * decoder rejects or reads as another value. */
+bool wire__pol_fits_user(const wire_ctx *ctx, const wire_ftype *f,
+                         uint8_t type, uint32_t user_id,
+                         const wire_names *names, const wire_layout *layout);
+static inline bool wire__pol_fits_decl(const wire_ctx *ctx,
+                                       const wire_ftype *f, uint8_t type,
+                                       uint32_t user_id,
+                                       const wire_names *names,
+                                       const wire_layout *layout) {
+  if (f->user == WIRE_NO_TYPE)
+    return f->type_id == WIRE_T_UNKNOWN ||
+           (type == f->type_id && !wire__is_struct_or_ext(type));
+  return wire__pol_fits_user(ctx, f, type, user_id, names, layout);
+}
+
 /* Two values share type meta: same type id and, for user types, the same
  * type (R-WLIST-1). Arguments are each value's type, enum or union user
  * type id, names (named enums) and layout (structs). */

@@ -58,6 +58,8 @@ typedef struct wire_dec {
   wire_layout **tds;       /* TypeDefs announced in this root, by index */
   size_t ntds, tds_cap;
   char rd[96];             /* wire_dump: a value in readable form */
+  struct wire_sbody *empty_st; /* the body structs without fields share */
+  wire_doc *empty_doc;         /* (in this document) */
 } dec;
 typedef dec wire_dec;
 
@@ -67,6 +69,16 @@ typedef dec wire_dec;
  * R-SEC-11). */
 static inline uint64_t wire__dec_unbacked_budget(size_t len) {
   return 1024 + (uint64_t)len / 2;
+}
+
+/* A value that took no input bytes although it was not charged up front
+ * (an empty struct, a struct of NONE fields, a NONE field): one unit of
+ * the payload's zero-width budget; false (WIRE_E_LIMIT at `at`) when the
+ * budget is spent. Without this, values that take no bytes could claim
+ * the same bytes again and again (spec R-SEC-11). */
+bool wire__dec_unbacked(wire_dec *d, const uint8_t *at);
+static inline bool wire__dec_took_bytes(wire_dec *d, const uint8_t *start) {
+  return WIRE_LIKELY(d->in.p != start) || wire__dec_unbacked(d, start);
 }
 
 /* Starts decoding data[0..len) (into doc, or NULL for another output whose
