@@ -128,36 +128,68 @@ static inline void wire__put_bytes(wire_buf *b, const void *p, size_t n) {
 static inline void wire__put_le(wire_buf *b, uint64_t v, int n) {
   if (wire__buf_room(b, 8)) {
     uint8_t *q = b->p + b->len;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(q, &v, 8); /* (room for 8; the bytes past n are not kept) */
+#else
     for (int i = 0; i < n; i++) q[i] = (uint8_t)(v >> (8 * i));
+#endif
     b->len += (size_t)n;
   }
 }
+/* Raw writers: the encoding of v at q, which has room (5, 9 or 5
+ * bytes); they return the number of bytes written. */
+static inline size_t wire__varu32_at(uint8_t *q, uint32_t v) {
+  /* unrolled: one comparison per byte */
+  if (v < 0x80) {
+    q[0] = (uint8_t)v;
+    return 1;
+  }
+  q[0] = (uint8_t)(v | 0x80);
+  if (v < 0x4000) {
+    q[1] = (uint8_t)(v >> 7);
+    return 2;
+  }
+  q[1] = (uint8_t)(v >> 7 | 0x80);
+  if (v < 0x200000) {
+    q[2] = (uint8_t)(v >> 14);
+    return 3;
+  }
+  q[2] = (uint8_t)(v >> 14 | 0x80);
+  if (v < 0x10000000) {
+    q[3] = (uint8_t)(v >> 21);
+    return 4;
+  }
+  q[3] = (uint8_t)(v >> 21 | 0x80);
+  q[4] = (uint8_t)(v >> 28);
+  return 5;
+}
+static inline size_t wire__varu64_at(uint8_t *q, uint64_t v) {
+  size_t n = 0;
+  while (v >= 0x80 && n < 8) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+  q[n++] = (uint8_t)v;
+  return n;
+}
+static inline size_t wire__varu36_at(uint8_t *q, uint64_t v) {
+  size_t n = 0;
+  while (v >= 0x80 && n < 4) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+  q[n++] = (uint8_t)v;
+  return n;
+}
+
 static inline void wire__put_varu32(wire_buf *b, uint32_t v) {
   if (!wire__buf_room(b, 5)) return;
-  uint8_t *q = b->p + b->len;
-  size_t n = 0;
-  while (v >= 0x80) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
-  q[n++] = (uint8_t)v;
-  b->len += n;
+  b->len += wire__varu32_at(b->p + b->len, v);
 }
 /* varuint64 ("PVL"): LEB128 for up to 8 bytes; a 9th byte carries the top
  * 8 bits whole. */
 static inline void wire__put_varu64(wire_buf *b, uint64_t v) {
   if (!wire__buf_room(b, 9)) return;
-  uint8_t *q = b->p + b->len;
-  size_t n = 0;
-  while (v >= 0x80 && n < 8) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
-  q[n++] = (uint8_t)v;
-  b->len += n;
+  b->len += wire__varu64_at(b->p + b->len, v);
 }
 /* String header: varuint36_small, LEB128 with a 5th byte of 8 bits. */
 static inline void wire__put_varu36(wire_buf *b, uint64_t v) {
   if (!wire__buf_room(b, 5)) return;
-  uint8_t *q = b->p + b->len;
-  size_t n = 0;
-  while (v >= 0x80 && n < 4) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
-  q[n++] = (uint8_t)v;
-  b->len += n;
+  b->len += wire__varu36_at(b->p + b->len, v);
 }
 static inline uint32_t wire__zz32(int32_t v) {
   return ((uint32_t)v << 1) ^ (uint32_t)(v >> 31);

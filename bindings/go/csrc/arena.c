@@ -54,6 +54,12 @@ void wire__arena_free(wire_arena *a) {
 
 void wire__arena_reset(wire_arena *a, size_t keep_max) {
   wire_block *keep = a->head;
+  if (keep && !keep->next && keep->size <= keep_max) { /* one block, kept */
+    a->next_size = keep->size;
+    a->p = (uint8_t *)(keep + 1);
+    a->end = (uint8_t *)keep + keep->size;
+    return;
+  }
   if (keep && keep->size > keep_max) keep = NULL;
   wire_block *b = a->head;
   while (b) {

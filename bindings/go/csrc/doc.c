@@ -533,6 +533,11 @@ wire_node *wire_node_new_list(wire_doc *d, uint32_t t) {
 int32_t wire_list_append(wire_doc *d, wire_node *l, wire_node *e) {
   if (!d || !l || !e || (l->type != WIRE_T_LIST && l->type != WIRE_T_SET))
     return WIRE_E_ARG;
+  wire_lbody *b = l->v.list;
+  if (WIRE_LIKELY(b && l->small < b->cap)) {
+    b->items[l->small++] = e;
+    return WIRE_OK;
+  }
   return wire__list_push(d, l, e);
 }
 
@@ -877,12 +882,40 @@ static wire_node *struct_node(wire_doc *d, uint8_t kind, wire_layout *l) {
   return n;
 }
 
+__attribute__((noinline)) static wire_node *new_struct_slow(wire_doc *d,
+                                                            uint32_t type);
+
 wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
-  if (!d) return NULL;
-  wire_registry *r = d->ctx->reg;
+  /* A struct type in use (its layout is there) with room for the body and
+   * the node: without a call. */
+  wire_registry *r = d ? d->ctx->reg : NULL;
   if (WIRE_LIKELY(r && type < r->ntypes && r->types[type].layout &&
                   r->types[type].kind == WIRE_KIND_STRUCT)) {
-    /* A struct type in use: its layout is there. */
+    wire_utype *t = &r->types[type];
+    wire_layout *l = t->layout;
+    wire_arena *a = &d->arena;
+    size_t sz = sizeof(wire_sbody) + (size_t)l->nfields * sizeof(wire_node *);
+    if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz &&
+                    (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
+      wire_sbody *b = (wire_sbody *)(void *)a->p;
+      a->p += sz; /* a multiple of 8 */
+      b->layout = l;
+      b->names = NULL;
+      for (uint32_t i = 0; i < l->nfields; i++) b->fields[i] = NULL;
+      wire_node *n = wire__node_new(d, wire__struct_kind(d->ctx, t));
+      n->v.st = b;
+      n->small = l->nfields;
+      return n;
+    }
+  }
+  return new_struct_slow(d, type);
+}
+
+static wire_node *new_struct_slow(wire_doc *d, uint32_t type) {
+  if (!d) return NULL;
+  wire_registry *r = d->ctx->reg;
+  if (r && type < r->ntypes && r->types[type].layout &&
+      r->types[type].kind == WIRE_KIND_STRUCT) {
     wire_utype *t = &r->types[type];
     return struct_node(d, wire__struct_kind(d->ctx, t), t->layout);
   }
@@ -1033,26 +1066,142 @@ static wire_node *value_node(wire_doc *d, const wire_node *n, size_t index,
   }
 }
 
+__attribute__((noinline)) static int32_t set_value_slow(wire_doc *d, wire_node *n, size_t index,
+                              uint32_t t, uint64_t bits) {
+  if (!d || !is_struct(n)) return WIRE_E_ARG;
+  wire_node *v = wire__is_int_type(t) ? int_node(d, t, (int64_t)bits)
+                                      : value_node(d, n, index, t, bits);
+  return put_field(d, n, index, v);
+}
+
+/* A scalar of a fixed-width kind into field `index` without a call (so
+ * without saving registers), when the field is in range and there is
+ * room for the node; false otherwise (nothing done). */
+static inline __attribute__((always_inline)) bool set_scalar_fast(
+    wire_doc *d, wire_node *n, size_t index, uint32_t t, uint64_t bits) {
+  if (WIRE_LIKELY(d && is_struct(n) && index < n->small &&
+                  (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
+    wire_node *v = wire__node_new(d, (uint8_t)t);
+    v->v.u = bits;
+    n->v.st->fields[index] = v;
+    return true;
+  }
+  return false;
+}
+
+/* Other scalars: 64-bit integers, floats, bool, enums of a field's enum
+ * registered by id; then everything else. */
+__attribute__((noinline)) static int32_t set_value_more(
+    wire_doc *d, wire_node *n, size_t index, uint32_t t, uint64_t bits) {
+  bool fast = t == WIRE_T_VARINT64 || t == WIRE_T_INT64 ||
+              t == WIRE_T_FLOAT64 ||
+              (t == WIRE_T_FLOAT32 && bits <= UINT32_MAX);
+  if (t == WIRE_T_BOOL) {
+    bits = bits != 0;
+    fast = true;
+  }
+  if (fast && set_scalar_fast(d, n, index, t, bits)) return WIRE_OK;
+  if (t == WIRE_T_ENUM && d && is_struct(n) && index < n->small &&
+      bits <= UINT32_MAX &&
+      (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node)) {
+    /* a value of the enum (registered by id) the field declares */
+    uint32_t ti = n->v.st->layout->fields[index].type->user;
+    const wire_registry *r = d->ctx->reg;
+    if (ti != WIRE_NO_TYPE && r && ti < r->ntypes &&
+        r->types[ti].kind == WIRE_KIND_ENUM && !r->types[ti].by_name) {
+      wire_node *v = wire__node_new(d, WIRE_T_ENUM);
+      v->v.en = r->types[ti].user_id;
+      v->small = (uint32_t)bits;
+      n->v.st->fields[index] = v;
+      return WIRE_OK;
+    }
+  }
+  return set_value_slow(d, n, index, t, bits);
+}
+
 int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
                               uint32_t t, uint64_t bits) {
-  if (WIRE_UNLIKELY(!d || !is_struct(n))) return WIRE_E_ARG;
-  wire_node *v = WIRE_LIKELY(wire__is_int_type(t))
-                     ? int_node(d, t, (int64_t)bits)
-                     : value_node(d, n, index, t, bits);
-  return put_field(d, n, index, v);
+  /* 32-bit integers inline; other kinds and every error further on */
+  if (WIRE_LIKELY((t == WIRE_T_VARINT32 || t == WIRE_T_INT32) &&
+                  (int64_t)bits == (int32_t)bits &&
+                  set_scalar_fast(d, n, index, t, bits)))
+    return WIRE_OK;
+  return set_value_more(d, n, index, t, bits);
+}
+
+__attribute__((noinline)) static int32_t set_string_slow(
+    wire_doc *d, wire_node *n, size_t index, const uint8_t *utf8, size_t len,
+    int32_t encoding) {
+  if (!d || !is_struct(n)) return WIRE_E_ARG;
+  return put_field(d, n, index, string_node(d, utf8, len, encoding));
 }
 
 int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
                                const uint8_t *utf8, size_t len,
                                int32_t encoding) {
-  if (WIRE_UNLIKELY(!d || !is_struct(n))) return WIRE_E_ARG;
-  return put_field(d, n, index, string_node(d, utf8, len, encoding));
+  /* The common case without a call: ASCII text of a field in range, with
+   * room for the copy and the node (the copy checks for ASCII). */
+  if (WIRE_LIKELY(d && is_struct(n) && index < n->small && utf8 &&
+                  len <= 4096 &&
+                  (encoding == WIRE_STR_UTF8 ||
+                   encoding == WIRE_STR_LATIN1))) {
+    wire_arena *a = &d->arena;
+    size_t sz = (len + 7 + !len) & ~(size_t)7;
+    if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz &&
+                    (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node) &&
+                    copy_ascii(a->p, utf8, len))) {
+      wire_node *v = wire__node_new(d, WIRE_T_STRING);
+      v->a = (uint8_t)encoding;
+      v->flags = WIRE_NF_HDR_SET;
+      v->v.p = a->p;
+      v->small = (uint32_t)len;
+      a->p += sz;
+      n->v.st->fields[index] = v;
+      return WIRE_OK;
+    }
+  }
+  return set_string_slow(d, n, index, utf8, len, encoding);
+}
+
+__attribute__((noinline)) static int32_t set_bytes_slow(
+    wire_doc *d, wire_node *n, size_t index, uint32_t t, const uint8_t *bytes,
+    size_t len) {
+  if (!d || !is_struct(n)) return WIRE_E_ARG;
+  return put_field(d, n, index, wire_node_new_array(d, t, bytes, len));
 }
 
 int32_t wire_struct_set_bytes(wire_doc *d, wire_node *n, size_t index,
                               uint32_t t, const uint8_t *bytes, size_t len) {
-  if (WIRE_UNLIKELY(!d || !is_struct(n))) return WIRE_E_ARG;
-  return put_field(d, n, index, wire_node_new_array(d, t, bytes, len));
+  /* The common case without a call: binary or a dense array other than
+   * bool (whose bytes are checked), whole elements, room for the copy and
+   * the node. */
+  uint32_t w = t == WIRE_T_BINARY || t == WIRE_T_INT8_ARRAY ||
+                       t == WIRE_T_UINT8_ARRAY
+                   ? 1
+               : t == WIRE_T_INT32_ARRAY || t == WIRE_T_FLOAT32_ARRAY ||
+                       t == WIRE_T_UINT32_ARRAY
+                   ? 4
+               : t == WIRE_T_INT64_ARRAY || t == WIRE_T_FLOAT64_ARRAY ||
+                       t == WIRE_T_UINT64_ARRAY
+                   ? 8
+                   : wire_type_array_width(t);
+  if (WIRE_LIKELY(d && is_struct(n) && index < n->small && bytes && w &&
+                  t != WIRE_T_BOOL_ARRAY && !(len & (w - 1)) &&
+                  len <= 4096)) {
+    wire_arena *a = &d->arena;
+    size_t sz = (len + 7 + !len) & ~(size_t)7;
+    if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz &&
+                    (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
+      memcpy(a->p, bytes, len);
+      wire_node *v = wire__node_new(d, (uint8_t)t);
+      v->v.p = a->p;
+      v->small = (uint32_t)len;
+      a->p += sz;
+      n->v.st->fields[index] = v;
+      return WIRE_OK;
+    }
+  }
+  return set_bytes_slow(d, n, index, t, bytes, len);
 }
 
 int32_t wire_struct_field_index(const wire_doc *d, const wire_node *n,

@@ -131,6 +131,12 @@ static bool write_struct(enc *e, wire_node *n);
 /* A value in a slot of declared type `decl` whose type meta is not
  * written must be of that type (wire__pol_fits_decl). */
 static bool fits(const enc *e, const wire_node *n, const wire_ftype *decl) {
+  const wire_registry *r = e->ctx->reg;
+  if (n->type == WIRE_T_ENUM && r && decl->user < r->ntypes) {
+    /* an enum registered by id: the common case, inline */
+    const wire_utype *t = &r->types[decl->user];
+    if (t->kind == WIRE_KIND_ENUM && !t->by_name) return n->v.en == t->user_id;
+  }
   uint32_t uid = UINT32_MAX;
   const wire_names *nm = NULL;
   const wire_layout *l = NULL;
@@ -241,57 +247,78 @@ static bool write_struct(enc *e, wire_node *n) {
   if (!enter(e)) return false;
   const wire_lfield *lf = l->fields;
   wire_node *const *fv = n->v.st->fields;
-  uint32_t nf = l->nfields, have = n->small;
+  /* (the body has a slot per field of the layout; those past n->small
+   * are unset, NULL) */
+  uint32_t nf = l->nfields;
+  /* The fields the layout says are a bare body, when the value is of the
+   * declared type and the buffer has room, are written here through
+   * locals (stores to the output cannot change them); everything else,
+   * and every error, through write_field, with the buffer in sync. */
   wire_buf *b = &e->b;
+  uint8_t *p = b->p;
+  size_t len = b->len, cap = b->status == WIRE_OK ? b->cap : 0;
   for (uint32_t i = 0; i < nf; i++) {
-    wire_node *v = i < have ? fv[i] : NULL;
-    /* The fields the layout says are a bare body, when the value is of
-     * the declared type; everything else (and every error) through
-     * write_field. The buffer's status is sticky: checked at the end. */
+    wire_node *v = fv[i];
     if (WIRE_LIKELY(v != NULL)) {
       switch (lf[i].op) {
       case WIRE_FOP_VARINT32:
-        if (v->type != WIRE_T_VARINT32) break;
-        wire__put_varu32(b, wire__zz32((int32_t)v->v.i));
+        if (v->type != WIRE_T_VARINT32 || len + 5 > cap) break;
+        len += wire__varu32_at(p + len, wire__zz32((int32_t)v->v.i));
         continue;
       case WIRE_FOP_VARINT64:
-        if (v->type != WIRE_T_VARINT64) break;
-        wire__put_varu64(b, wire__zz64(v->v.i));
+        if (v->type != WIRE_T_VARINT64 || len + 9 > cap) break;
+        len += wire__varu64_at(p + len, wire__zz64(v->v.i));
         continue;
       case WIRE_FOP_FIXED4:
-        if (v->type != lf[i].type->type_id) break;
-        wire__put_le(b, v->v.u, 4);
+      case WIRE_FOP_FIXED8: {
+        if (v->type != lf[i].type->type_id || len + 8 > cap) break;
+        uint64_t u = v->v.u;
+        size_t w = lf[i].op == WIRE_FOP_FIXED4 ? 4 : 8;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(p + len, &u, 8);
+#else
+        for (size_t k = 0; k < w; k++) p[len + k] = (uint8_t)(u >> (8 * k));
+#endif
+        len += w;
         continue;
-      case WIRE_FOP_FIXED8:
-        if (v->type != lf[i].type->type_id) break;
-        wire__put_le(b, v->v.u, 8);
-        continue;
+      }
       case WIRE_FOP_BOOL:
-        if (v->type != WIRE_T_BOOL) break;
-        wire__put_u8(b, v->v.i ? 1 : 0);
+        if (v->type != WIRE_T_BOOL || len + 1 > cap) break;
+        p[len++] = v->v.i ? 1 : 0;
         continue;
       case WIRE_FOP_STRING:
-        if (v->type != WIRE_T_STRING || mark_of(e, v)) break;
-        wire__put_varu36(b, ((uint64_t)v->small << 2) | v->a);
-        wire__put_bytes(b, v->v.p, (size_t)v->small);
+        if (v->type != WIRE_T_STRING || len + 5 + v->small > cap ||
+            mark_of(e, v))
+          break;
+        len += wire__varu36_at(p + len, ((uint64_t)v->small << 2) | v->a);
+        if (v->small) memcpy(p + len, v->v.p, v->small);
+        len += v->small;
         continue;
       case WIRE_FOP_ENUM: /* the value alone, of the declared enum */
         if ((v->type != WIRE_T_ENUM && v->type != WIRE_T_NAMED_ENUM) ||
-            !fits(e, v, lf[i].type) || mark_of(e, v))
+            len + 5 > cap || !fits(e, v, lf[i].type) || mark_of(e, v))
           break;
-        wire__put_varu32(b, v->small);
+        len += wire__varu32_at(p + len, v->small);
         continue;
       case WIRE_FOP_BYTES:
-        if (v->type != lf[i].type->type_id || mark_of(e, v)) break;
-        wire__put_varu32(b, (uint32_t)v->small);
-        wire__put_bytes(b, v->v.p, (size_t)v->small);
+        if (v->type != lf[i].type->type_id || len + 5 + v->small > cap ||
+            mark_of(e, v))
+          break;
+        len += wire__varu32_at(p + len, v->small);
+        if (v->small) memcpy(p + len, v->v.p, v->small);
+        len += v->small;
         continue;
       default:
         break;
       }
     }
+    b->len = len;
     if (!write_field(e, &lf[i], v)) return false;
+    p = b->p;
+    len = b->len;
+    cap = b->status == WIRE_OK ? b->cap : 0;
   }
+  b->len = len;
   e->depth--;
   return ok(e);
 }
@@ -338,7 +365,8 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   bool st = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
   if (st && !edecl) {
     if (first) {
-      for (uint32_t i = 0; i < count; i++)
+      /* (a header of the policy's is same-type only when they are) */
+      for (uint32_t i = 0; i < count && !same; i++)
         if (it[i]->type != WIRE_T_NULL && !same_type(first, it[i]))
           return efail(e, WIRE_E_ENCODE, "same-type header but element %u "
                                            "is a %s", i,
@@ -353,8 +381,22 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   }
   if (!enter(e)) return false;
   bool allow_ref = h & WIRE_LF_TRACKING;
-  for (uint32_t i = 0; i < count; i++)
-    if (!write_slot(e, it[i], flags, allow_ref, !st, !st, edecl)) return false;
+  if (!flags && st && !edecl && first && wire__is_struct_or_ext(first->type)) {
+    /* structs of one type, no flags, no type meta: their bodies (what
+     * write_slot reaches for each; it reports a null or a shared one) */
+    for (uint32_t i = 0; i < count; i++) {
+      wire_node *x = it[i];
+      if (WIRE_UNLIKELY(x->type == WIRE_T_NULL || mark_of(e, x))) {
+        if (!write_slot(e, x, false, false, false, false, NULL)) return false;
+      } else if (!write_struct(e, x)) {
+        return false;
+      }
+    }
+  } else {
+    for (uint32_t i = 0; i < count; i++)
+      if (!write_slot(e, it[i], flags, allow_ref, !st, !st, edecl))
+        return false;
+  }
   e->depth--;
   return ok(e);
 }
