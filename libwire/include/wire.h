@@ -407,7 +407,8 @@ WIRE_API uint32_t wire_read_type_id(wire_reader *r);
  * payload. Nodes may be shared and may form cycles. All nodes and their
  * bytes belong to the document and die with wire_doc_free. A decoded
  * document's string and binary nodes point into the input bytes
- * (zero-copy), which must outlive the document. */
+ * (zero-copy), which must outlive the document, and its null values are
+ * one node (a null records no wire choice; it is never a reference). */
 typedef struct wire_doc wire_doc;
 typedef struct wire_node wire_node;
 
