@@ -146,14 +146,6 @@ static bool fits(const enc *e, const wire_node *n, const wire_ftype *decl) {
   return wire__pol_fits_decl(e->ctx, decl, n->type, uid, nm, l);
 }
 
-static bool not_declared(enc *e, uint8_t type, const wire_ftype *decl) {
-  return efail(e, WIRE_E_ENCODE, "a %s where %s is declared",
-               wire_type_name(type) ? wire_type_name(type) : "?",
-               decl->user != WIRE_NO_TYPE
-                   ? e->ctx->reg->types[decl->user].full_name
-                   : wire_type_name(decl->type_id));
-}
-
 static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
                        bool with_type, bool any_slot, const wire_ftype *decl) {
   if (n->type == WIRE_T_NULL) {
@@ -163,7 +155,7 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
     return ok(e);
   }
   if (!with_type && decl && WIRE_UNLIKELY(!fits(e, n, decl)))
-    return not_declared(e, n->type, decl);
+    return wire__enc_not_declared(e, n->type, decl);
   if (has_flag) {
     /* Under reference tracking the Java runtime flags every value in a
      * slot of undeclared type (a root, an element of a mixed list, the

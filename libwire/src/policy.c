@@ -122,6 +122,14 @@ bool wire__pol_fits_user(const wire_ctx *ctx, const wire_ftype *f,
   }
 }
 
+bool wire__enc_not_declared(wire_enc *e, uint8_t type, const wire_ftype *decl) {
+  return wire__enc_fail(e, WIRE_E_ENCODE, "a %s where %s is declared",
+                        wire_type_name(type) ? wire_type_name(type) : "?",
+                        decl->user != WIRE_NO_TYPE
+                            ? e->ctx->reg->types[decl->user].full_name
+                            : wire_type_name(decl->type_id));
+}
+
 /* ---- meta strings ------------------------------------------------------ */
 
 /* Implements R-MSWIRE-1, R-MSWIRE-2, R-MSWIRE-4, R-MSWIRE-5, R-WMS-1, R-WMS-2. */

@@ -135,6 +135,9 @@ static inline bool wire__pol_fits_decl(const wire_ctx *ctx,
   return wire__pol_fits_user(ctx, f, type, user_id, names, layout);
 }
 
+/* The error of a value that does not fit its declared type: false. */
+bool wire__enc_not_declared(wire_enc *e, uint8_t type, const wire_ftype *decl);
+
 /* Two values share type meta: same type id and, for user types, the same
  * type (R-WLIST-1). Arguments are each value's type, enum or union user
  * type id, names (named enums) and layout (structs). */

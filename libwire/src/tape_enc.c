@@ -143,14 +143,6 @@ static bool fits(const wt *w, const trec *t, const wire_ftype *decl) {
   return wire__pol_fits_decl(w->ctx, decl, t->type, uid, nm, l);
 }
 
-static bool not_declared(wire_enc *e, uint8_t type, const wire_ftype *decl) {
-  return efail(e, WIRE_E_ENCODE, "a %s where %s is declared",
-               wire_type_name(type) ? wire_type_name(type) : "?",
-               decl->user != WIRE_NO_TYPE
-                   ? e->ctx->reg->types[decl->user].full_name
-                   : wire_type_name(decl->type_id));
-}
-
 static bool slot(const wt *w, uint32_t i, bool has_flag, bool allow_ref,
                  bool with_type, bool any_slot, const wire_ftype *decl) {
   wire_enc *e = w->e;
@@ -162,7 +154,7 @@ static bool slot(const wt *w, uint32_t i, bool has_flag, bool allow_ref,
     return ok(e);
   }
   if (!with_type && decl && WIRE_UNLIKELY(!fits(w, t, decl)))
-    return not_declared(e, t->type, decl);
+    return wire__enc_not_declared(e, t->type, decl);
   if (has_flag) {
     bool track = wire__pol_slot_tracks(w->ctx, any_slot, t->flags & R_TRACKED,
                                        tracked(w, t));
@@ -240,7 +232,7 @@ static bool write_packed(const wt *w, const trec *t, const wire_ftype *decl) {
   /* (a number is no user type: its type id alone must be declared) */
   if (edecl && !wire__pol_fits_decl(w->ctx, edecl, t->a, UINT32_MAX, NULL,
                                     NULL))
-    return not_declared(e, t->a, edecl);
+    return wire__enc_not_declared(e, t->a, edecl);
   const uint8_t *p = payload(w, t) + 6;
   /* Elements have the same type and are never tracked: every flag is ff
    * (the list is same-type, so no slot is of undeclared type). */
@@ -295,7 +287,7 @@ static bool write_list(const wt *w, const trec *t, const wire_ftype *decl) {
       if (x->type == WIRE_T_NULL)
         return efail(e, WIRE_E_ENCODE, "null where the slot has no null flag");
       if (edecl && WIRE_UNLIKELY(!fits(w, x, edecl)))
-        return not_declared(e, x->type, edecl);
+        return wire__enc_not_declared(e, x->type, edecl);
       if (x->mark)
         return efail(e, WIRE_E_ENCODE,
                      "shared value in a slot without reference flags");
@@ -365,13 +357,13 @@ static bool write_map(const wt *w, const trec *t, const wire_ftype *decl) {
         vc = w->recs[kc].end;
         trec *k2 = res(w, kc), *v2 = res(w, vc);
         if (kdecl && WIRE_UNLIKELY(!fits(w, k2, kdecl)))
-          return not_declared(e, k2->type, kdecl);
+          return wire__enc_not_declared(e, k2->type, kdecl);
         if (k2->mark)
           return efail(e, WIRE_E_ENCODE,
                        "shared value in a slot without reference flags");
         if (!body(w, k2, kdecl)) return false;
         if (vdecl && WIRE_UNLIKELY(!fits(w, v2, vdecl)))
-          return not_declared(e, v2->type, vdecl);
+          return wire__enc_not_declared(e, v2->type, vdecl);
         if (v2->mark)
           return efail(e, WIRE_E_ENCODE,
                        "shared value in a slot without reference flags");

@@ -1,5 +1,6 @@
 /* doc.c - the document: node builders and accessors (the arena is in
  * arena.c). */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "schema.h"
@@ -116,13 +117,20 @@ void *wire__doc_dup(wire_doc *d, const void *p, size_t n) {
 }
 
 /* A body of `cap` slots (of `slot` bytes after a `head`-byte header) with
- * the first n slots and the header copied from `old` (NULL: zeroed). */
+ * the first n slots and the header copied from `old` (NULL: zeroed), its
+ * capacity set at `cap_at`; NULL (the error recorded) if out of memory. */
 static void *new_body(wire_doc *d, const void *old, size_t head, size_t slot,
-                      uint32_t n, uint32_t cap) {
-  uint8_t *b = wire__arena_alloc(&d->arena, head + (size_t)cap * slot);
-  if (!b) return NULL;
+                      uint32_t n, uint32_t cap, size_t cap_at) {
+  uint8_t *b = (uint64_t)cap * slot > SIZE_MAX - head
+                   ? NULL
+                   : wire__arena_alloc(&d->arena, head + (size_t)cap * slot);
+  if (!b) {
+    nomem(d);
+    return NULL;
+  }
   if (old) memcpy(b, old, head + (size_t)n * slot);
   else memset(b, 0, head);
+  memcpy(b + cap_at, &cap, sizeof cap);
   return b;
 }
 
@@ -133,29 +141,15 @@ static uint32_t grown(uint32_t cap) {
 
 wire_lbody *wire__list_body(wire_doc *d, wire_node *l, uint32_t cap) {
   wire_lbody *b = new_body(d, l->v.list, sizeof *b, sizeof(wire_node *),
-                           l->small, cap);
-  if (!b) {
-    nomem(d);
-    return NULL;
-  }
-  b->cap = cap;
-  l->v.list = b;
+                           l->small, cap, offsetof(wire_lbody, cap));
+  if (b) l->v.list = b;
   return b;
 }
 
 wire_mbody *wire__map_body(wire_doc *d, wire_node *m, uint32_t cap) {
-  if ((uint64_t)cap * 2 > UINT32_MAX) {
-    nomem(d);
-    return NULL;
-  }
   wire_mbody *b = new_body(d, m->v.map, sizeof *b, 2 * sizeof(wire_node *),
-                           m->small, cap);
-  if (!b) {
-    nomem(d);
-    return NULL;
-  }
-  b->cap = cap;
-  m->v.map = b;
+                           m->small, cap, offsetof(wire_mbody, cap));
+  if (b) m->v.map = b;
   return b;
 }
 
@@ -329,6 +323,18 @@ static inline bool copy_ascii(uint8_t *out, const uint8_t *s, size_t len) {
 
 static wire_node *string_slow(wire_doc *d, const uint8_t *s, size_t len,
                               int32_t enc);
+/* A string node of text in wire encoding enc at buf (the document's). */
+static inline wire_node *text_node(wire_doc *d, const uint8_t *buf, size_t n,
+                                   int32_t enc) {
+  wire_node *node = wire__node_new(d, WIRE_T_STRING);
+  if (node) {
+    node->a = (uint8_t)enc;
+    node->flags |= WIRE_NF_HDR_SET;
+    node->v.p = buf;
+    node->small = (uint32_t)n;
+  }
+  return node;
+}
 static inline __attribute__((always_inline)) wire_node *
 string_node(wire_doc *d, const uint8_t *s, size_t len, int32_t enc) {
   if (WIRE_UNLIKELY((!s && len) || len > UINT32_MAX / 2))
@@ -341,13 +347,7 @@ string_node(wire_doc *d, const uint8_t *s, size_t len, int32_t enc) {
       uint8_t *buf = a->p;
       if (copy_ascii(buf, s, len)) {
         a->p += sz;
-        wire_node *node = wire__node_new(d, WIRE_T_STRING);
-        if (!node) return NULL;
-        node->a = (uint8_t)enc;
-        node->flags |= WIRE_NF_HDR_SET;
-        node->v.p = buf;
-        node->small = (uint32_t)len;
-        return node;
+        return text_node(d, buf, len, enc);
       }
     }
   }
@@ -371,13 +371,7 @@ static wire_node *string_slow(wire_doc *d, const uint8_t *s, size_t len,
     if (copy_ascii(buf, s, len) ||
         (enc == WIRE_STR_UTF8 && wire__utf8_check(s, len) == len)) {
       /* ASCII, or valid UTF-8 kept as UTF-8: the copy is the string */
-      wire_node *node = wire__node_new(d, WIRE_T_STRING);
-      if (!node) return NULL;
-      node->a = (uint8_t)enc;
-      node->flags |= WIRE_NF_HDR_SET;
-      node->v.p = buf;
-      node->small = (uint32_t)len;
-      return node;
+      return text_node(d, buf, len, enc);
     }
     /* invalid, or Latin-1 of non-ASCII text: the general path below
      * (the copy stays unused in the arena) */
@@ -400,13 +394,7 @@ static wire_node *string_slow(wire_doc *d, const uint8_t *s, size_t len,
                "text does not fit the Latin-1 encoding");
     return NULL;
   }
-  wire_node *node = wire__node_new(d, WIRE_T_STRING);
-  if (!node) return NULL;
-  node->a = (uint8_t)enc;
-  node->flags |= WIRE_NF_HDR_SET;
-  node->v.p = buf;
-  node->small = (uint32_t)n;
-  return node;
+  return text_node(d, buf, n, enc);
 }
 
 wire_node *wire_node_new_binary(wire_doc *d, const uint8_t *p, size_t len) {
@@ -1129,6 +1117,18 @@ int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
   return set_value_more(d, n, index, t, bits);
 }
 
+/* The node of bytes just copied to the arena's next sz bytes (which, and
+ * a node, have room), set as field `index`. */
+static inline wire_node *bytes_field(wire_doc *d, wire_node *n, size_t index,
+                                     uint8_t type, size_t len, size_t sz) {
+  wire_node *v = wire__node_new(d, type);
+  v->v.p = d->arena.p;
+  v->small = (uint32_t)len;
+  d->arena.p += sz;
+  n->v.st->fields[index] = v;
+  return v;
+}
+
 __attribute__((noinline)) static int32_t set_string_slow(
     wire_doc *d, wire_node *n, size_t index, const uint8_t *utf8, size_t len,
     int32_t encoding) {
@@ -1150,13 +1150,9 @@ int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
     if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz &&
                     (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node) &&
                     copy_ascii(a->p, utf8, len))) {
-      wire_node *v = wire__node_new(d, WIRE_T_STRING);
+      wire_node *v = bytes_field(d, n, index, WIRE_T_STRING, len, sz);
       v->a = (uint8_t)encoding;
       v->flags = WIRE_NF_HDR_SET;
-      v->v.p = a->p;
-      v->small = (uint32_t)len;
-      a->p += sz;
-      n->v.st->fields[index] = v;
       return WIRE_OK;
     }
   }
@@ -1193,11 +1189,7 @@ int32_t wire_struct_set_bytes(wire_doc *d, wire_node *n, size_t index,
     if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz &&
                     (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
       memcpy(a->p, bytes, len);
-      wire_node *v = wire__node_new(d, (uint8_t)t);
-      v->v.p = a->p;
-      v->small = (uint32_t)len;
-      a->p += sz;
-      n->v.st->fields[index] = v;
+      bytes_field(d, n, index, (uint8_t)t, len, sz);
       return WIRE_OK;
     }
   }
