@@ -3,8 +3,10 @@
  * loaded from schemas/bench.fdl.
  *
  *   ser: build the document from the model values (wire_doc_new,
- *        wire_node_new_*, wire_struct_set_field_at with indexes looked up
- *        once by name, lists appended),
+ *        wire_node_new_struct, scalar, string and array fields made and
+ *        set in one call each (wire_struct_set_value, _string, _bytes)
+ *        with indexes looked up once by name, other fields through
+ *        wire_struct_set_field_at, lists appended),
  *        wire_encode, wire_doc_free; the bytes of the previous call are
  *        released at the next one (wire_ctx_free_bytes).
  *   de:  wire_decode + wire_doc_free.
@@ -81,28 +83,49 @@ static void set_at(build *b, wire_node *st, uint32_t ix, wire_node *v) {
     if (ix_ == NO_INDEX) ix_ = field_index((b), (type), (name));    \
     set_at((b), (st), ix_, (v));                                    \
   } while (0)
-static wire_node *i32(build *b, int32_t v) {
-  return wire_node_new_int(b->doc, WIRE_T_VARINT32, v);
+/* Scalar, string and array fields: made and set in one call. */
+static void set_value_at(build *b, wire_node *st, uint32_t ix, uint32_t t,
+                         uint64_t bits) {
+  if (!st || wire_struct_set_value(b->doc, st, ix, t, bits) != WIRE_OK)
+    b->bad = 1;
 }
-static wire_node *i64(build *b, int64_t v) {
-  return wire_node_new_int(b->doc, WIRE_T_VARINT64, v);
+#define setv(b, st, type, name, t, bits)                            \
+  do {                                                              \
+    static uint32_t ix_ = NO_INDEX;                                 \
+    if (ix_ == NO_INDEX) ix_ = field_index((b), (type), (name));    \
+    set_value_at((b), (st), ix_, (t), (bits));                      \
+  } while (0)
+#define sets(b, st, type, name, sv)                                 \
+  do {                                                              \
+    static uint32_t ix_ = NO_INDEX;                                 \
+    if (ix_ == NO_INDEX) ix_ = field_index((b), (type), (name));    \
+    if (!(st) || wire_struct_set_string((b)->doc, (st), ix_,        \
+                                        (const uint8_t *)(sv).p,    \
+                                        (sv).len, WIRE_STR_UTF8))   \
+      (b)->bad = 1;                                                 \
+  } while (0)
+#define seta(b, st, type, name, t, p, n)                            \
+  do {                                                              \
+    static uint32_t ix_ = NO_INDEX;                                 \
+    if (ix_ == NO_INDEX) ix_ = field_index((b), (type), (name));    \
+    if (!(st) || wire_struct_set_bytes((b)->doc, (st), ix_, (t),    \
+                                       (const uint8_t *)(p), (n)))  \
+      (b)->bad = 1;                                                 \
+  } while (0)
+#define I32(v) (uint64_t)(int64_t)(v)
+static uint64_t f32_bits(float v) {
+  uint32_t bits;
+  memcpy(&bits, &v, 4);
+  return bits;
+}
+static uint64_t f64_bits(double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, 8);
+  return bits;
 }
 static wire_node *str(build *b, bench_str v) {
   return wire_node_new_string(b->doc, (const uint8_t *)v.p, v.len,
                               WIRE_STR_UTF8);
-}
-static wire_node *arr(build *b, uint32_t type_id, const void *p, size_t n) {
-  return wire_node_new_array(b->doc, type_id, p, n);
-}
-static wire_node *f32(build *b, float v) {
-  uint32_t bits;
-  memcpy(&bits, &v, 4);
-  return wire_node_new_float_bits(b->doc, WIRE_T_FLOAT32, bits);
-}
-static wire_node *f64(build *b, double v) {
-  uint64_t bits;
-  memcpy(&bits, &v, 8);
-  return wire_node_new_float_bits(b->doc, WIRE_T_FLOAT64, bits);
 }
 static void append(build *b, wire_node *list, wire_node *e) {
   if (!list || !e || wire_list_append(b->doc, list, e) != WIRE_OK) b->bad = 1;
@@ -115,74 +138,74 @@ static wire_node *numeric_node(build *b, const bench_numeric *v) {
   if (ix[0] == NO_INDEX)
     for (int i = 0; i < 12; i++) ix[i] = field_index(b, T_NUMERIC, names[i]);
   wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_NUMERIC]);
-  for (int i = 0; i < 12; i++) set_at(b, n, ix[i], i32(b, v->f[i]));
+  for (int i = 0; i < 12; i++) set_value_at(b, n, ix[i], WIRE_T_VARINT32, I32(v->f[i]));
   return n;
 }
 
 static wire_node *sample_node(build *b, const bench_sample *v) {
   wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_SAMPLE]);
-  set(b, n, T_SAMPLE, "int_value", i32(b, v->int_value));
-  set(b, n, T_SAMPLE, "long_value", i64(b, v->long_value));
-  set(b, n, T_SAMPLE, "float_value", f32(b, v->float_value));
-  set(b, n, T_SAMPLE, "double_value", f64(b, v->double_value));
-  set(b, n, T_SAMPLE, "short_value", i32(b, v->short_value));
-  set(b, n, T_SAMPLE, "char_value", i32(b, v->char_value));
-  set(b, n, T_SAMPLE, "boolean_value", wire_node_new_bool(b->doc, v->boolean_value));
-  set(b, n, T_SAMPLE, "int_value_boxed", i32(b, v->int_value_boxed));
-  set(b, n, T_SAMPLE, "long_value_boxed", i64(b, v->long_value_boxed));
-  set(b, n, T_SAMPLE, "float_value_boxed", f32(b, v->float_value_boxed));
-  set(b, n, T_SAMPLE, "double_value_boxed", f64(b, v->double_value_boxed));
-  set(b, n, T_SAMPLE, "short_value_boxed", i32(b, v->short_value_boxed));
-  set(b, n, T_SAMPLE, "char_value_boxed", i32(b, v->char_value_boxed));
-  set(b, n, T_SAMPLE, "boolean_value_boxed",
-      wire_node_new_bool(b->doc, v->boolean_value_boxed));
-  set(b, n, T_SAMPLE, "int_array",
-      arr(b, WIRE_T_INT32_ARRAY, v->int_array, 4u * v->n_int_array));
-  set(b, n, T_SAMPLE, "long_array",
-      arr(b, WIRE_T_INT64_ARRAY, v->long_array, 8u * v->n_long_array));
-  set(b, n, T_SAMPLE, "float_array",
-      arr(b, WIRE_T_FLOAT32_ARRAY, v->float_array, 4u * v->n_float_array));
-  set(b, n, T_SAMPLE, "double_array",
-      arr(b, WIRE_T_FLOAT64_ARRAY, v->double_array, 8u * v->n_double_array));
-  set(b, n, T_SAMPLE, "short_array",
-      arr(b, WIRE_T_INT32_ARRAY, v->short_array, 4u * v->n_short_array));
-  set(b, n, T_SAMPLE, "char_array",
-      arr(b, WIRE_T_INT32_ARRAY, v->char_array, 4u * v->n_char_array));
-  set(b, n, T_SAMPLE, "boolean_array",
-      arr(b, WIRE_T_BOOL_ARRAY, v->boolean_array, v->n_boolean_array));
-  set(b, n, T_SAMPLE, "string", str(b, v->string));
+  setv(b, n, T_SAMPLE, "int_value", WIRE_T_VARINT32, I32(v->int_value));
+  setv(b, n, T_SAMPLE, "long_value", WIRE_T_VARINT64, I32(v->long_value));
+  setv(b, n, T_SAMPLE, "float_value", WIRE_T_FLOAT32, f32_bits(v->float_value));
+  setv(b, n, T_SAMPLE, "double_value", WIRE_T_FLOAT64, f64_bits(v->double_value));
+  setv(b, n, T_SAMPLE, "short_value", WIRE_T_VARINT32, I32(v->short_value));
+  setv(b, n, T_SAMPLE, "char_value", WIRE_T_VARINT32, I32(v->char_value));
+  setv(b, n, T_SAMPLE, "boolean_value", WIRE_T_BOOL, v->boolean_value);
+  setv(b, n, T_SAMPLE, "int_value_boxed", WIRE_T_VARINT32, I32(v->int_value_boxed));
+  setv(b, n, T_SAMPLE, "long_value_boxed", WIRE_T_VARINT64, I32(v->long_value_boxed));
+  setv(b, n, T_SAMPLE, "float_value_boxed", WIRE_T_FLOAT32,
+       f32_bits(v->float_value_boxed));
+  setv(b, n, T_SAMPLE, "double_value_boxed", WIRE_T_FLOAT64,
+       f64_bits(v->double_value_boxed));
+  setv(b, n, T_SAMPLE, "short_value_boxed", WIRE_T_VARINT32, I32(v->short_value_boxed));
+  setv(b, n, T_SAMPLE, "char_value_boxed", WIRE_T_VARINT32, I32(v->char_value_boxed));
+  setv(b, n, T_SAMPLE, "boolean_value_boxed", WIRE_T_BOOL,
+       v->boolean_value_boxed);
+  seta(b, n, T_SAMPLE, "int_array", WIRE_T_INT32_ARRAY, v->int_array,
+       4u * v->n_int_array);
+  seta(b, n, T_SAMPLE, "long_array", WIRE_T_INT64_ARRAY, v->long_array,
+       8u * v->n_long_array);
+  seta(b, n, T_SAMPLE, "float_array", WIRE_T_FLOAT32_ARRAY, v->float_array,
+       4u * v->n_float_array);
+  seta(b, n, T_SAMPLE, "double_array", WIRE_T_FLOAT64_ARRAY, v->double_array,
+       8u * v->n_double_array);
+  seta(b, n, T_SAMPLE, "short_array", WIRE_T_INT32_ARRAY, v->short_array,
+       4u * v->n_short_array);
+  seta(b, n, T_SAMPLE, "char_array", WIRE_T_INT32_ARRAY, v->char_array,
+       4u * v->n_char_array);
+  seta(b, n, T_SAMPLE, "boolean_array", WIRE_T_BOOL_ARRAY, v->boolean_array,
+       v->n_boolean_array);
+  sets(b, n, T_SAMPLE, "string", v->string);
   return n;
 }
 
 static wire_node *media_node(build *b, const bench_media *v) {
   wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_MEDIA]);
-  set(b, n, T_MEDIA, "uri", str(b, v->uri));
-  set(b, n, T_MEDIA, "title", str(b, v->title));
-  set(b, n, T_MEDIA, "width", i32(b, v->width));
-  set(b, n, T_MEDIA, "height", i32(b, v->height));
-  set(b, n, T_MEDIA, "format", str(b, v->format));
-  set(b, n, T_MEDIA, "duration", i64(b, v->duration));
-  set(b, n, T_MEDIA, "size", i64(b, v->size));
-  set(b, n, T_MEDIA, "bitrate", i32(b, v->bitrate));
-  set(b, n, T_MEDIA, "has_bitrate", wire_node_new_bool(b->doc, v->has_bitrate));
+  sets(b, n, T_MEDIA, "uri", v->uri);
+  sets(b, n, T_MEDIA, "title", v->title);
+  setv(b, n, T_MEDIA, "width", WIRE_T_VARINT32, I32(v->width));
+  setv(b, n, T_MEDIA, "height", WIRE_T_VARINT32, I32(v->height));
+  sets(b, n, T_MEDIA, "format", v->format);
+  setv(b, n, T_MEDIA, "duration", WIRE_T_VARINT64, I32(v->duration));
+  setv(b, n, T_MEDIA, "size", WIRE_T_VARINT64, I32(v->size));
+  setv(b, n, T_MEDIA, "bitrate", WIRE_T_VARINT32, I32(v->bitrate));
+  setv(b, n, T_MEDIA, "has_bitrate", WIRE_T_BOOL, v->has_bitrate);
   wire_node *persons = wire_node_new_list(b->doc, WIRE_T_LIST);
   for (uint32_t i = 0; i < v->n_persons; i++)
     append(b, persons, str(b, v->persons[i]));
   set(b, n, T_MEDIA, "persons", persons);
-  set(b, n, T_MEDIA, "player",
-      wire_node_new_enum_of(b->doc, b->s->type[T_PLAYER], (uint32_t)v->player));
-  set(b, n, T_MEDIA, "copyright", str(b, v->copyright));
+  setv(b, n, T_MEDIA, "player", WIRE_T_ENUM, (uint32_t)v->player);
+  sets(b, n, T_MEDIA, "copyright", v->copyright);
   return n;
 }
 
 static wire_node *image_node(build *b, const bench_image *v) {
   wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_IMAGE]);
-  set(b, n, T_IMAGE, "uri", str(b, v->uri));
-  set(b, n, T_IMAGE, "title", str(b, v->title));
-  set(b, n, T_IMAGE, "width", i32(b, v->width));
-  set(b, n, T_IMAGE, "height", i32(b, v->height));
-  set(b, n, T_IMAGE, "size",
-      wire_node_new_enum_of(b->doc, b->s->type[T_SIZE], (uint32_t)v->size));
+  sets(b, n, T_IMAGE, "uri", v->uri);
+  sets(b, n, T_IMAGE, "title", v->title);
+  setv(b, n, T_IMAGE, "width", WIRE_T_VARINT32, I32(v->width));
+  setv(b, n, T_IMAGE, "height", WIRE_T_VARINT32, I32(v->height));
+  setv(b, n, T_IMAGE, "size", WIRE_T_ENUM, (uint32_t)v->size);
   return n;
 }
 

@@ -20,12 +20,12 @@
 static const char *rd_value(dec *d, uint8_t type, int64_t i, uint32_t small,
                             bool neg, const uint8_t *mag, uint32_t len) {
   wire_node t;
+  wire_dbody db = {mag, len};
   memset(&t, 0, sizeof t);
   t.type = type;
   t.small = small;
   if (type == WIRE_T_DECIMAL) {
-    t.v.dec.mag = mag;
-    t.v.dec.len = len;
+    t.v.dec = &db;
     if (neg) t.flags |= WIRE_NF_NEGATIVE;
   } else {
     t.v.i = i;
@@ -55,6 +55,19 @@ void wire__dec_trace(dec *d, const uint8_t *start, const char *fmt, ...) {
           (uint64_t)(d->in.p - start), d->depth, text);
 }
 #define T WIRE_DEC_T
+
+/* The document's shared null: a null slot records no choice of its own. */
+static wire_node *null_node(dec *d) {
+  wire_node *n = d->doc->null;
+  if (WIRE_LIKELY(n != NULL)) return n;
+  if (WIRE_UNLIKELY(d->doc->nnodes >= d->ctx->max_nodes)) {
+    fail(d, WIRE_E_LIMIT, d->in.p, "more than %llu nodes",
+         (unsigned long long)d->ctx->max_nodes);
+    return NULL;
+  }
+  if (!(n = wire__doc_null(d->doc))) fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+  return n;
+}
 
 static wire_node *node(dec *d, uint8_t type) {
   if (WIRE_UNLIKELY(d->doc->nnodes >= d->ctx->max_nodes)) {
@@ -103,16 +116,16 @@ bool wire__dec_matches(const tmeta *tm, uint8_t type, uint32_t user_id,
 static bool matches(const tmeta *tm, const wire_node *n) {
   switch (n->type) {
   case WIRE_T_ENUM:
-    return wire__dec_matches(tm, n->type, n->v.en.type_id, NULL, NULL);
+    return wire__dec_matches(tm, n->type, n->v.en, NULL, NULL);
   case WIRE_T_TYPED_UNION:
-    return wire__dec_matches(tm, n->type, n->v.un.user_id, NULL, NULL);
+    return wire__dec_matches(tm, n->type, n->v.un->user_id, NULL, NULL);
   case WIRE_T_NAMED_ENUM:
-    return wire__dec_matches(tm, n->type, 0, n->v.nen.names, NULL);
+    return wire__dec_matches(tm, n->type, 0, n->v.names, NULL);
   case WIRE_T_NAMED_UNION:
-    return wire__dec_matches(tm, n->type, 0, n->v.un.names, NULL);
+    return wire__dec_matches(tm, n->type, 0, n->v.un->names, NULL);
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
-    return wire__dec_matches(tm, n->type, 0, NULL, n->v.st.layout);
+    return wire__dec_matches(tm, n->type, 0, NULL, n->v.st->layout);
   default:
     return wire__dec_matches(tm, n->type, 0, NULL, NULL);
   }
@@ -176,7 +189,7 @@ static bool read_slot_hint(dec *d, bool has_flag, bool allow_ref,
     uint32_t id;
     if (!wire__dec_ref_flag(d, allow_ref, &f, &id)) return false;
     if (f == WIRE_REF_NULL) {
-      *out = node(d, WIRE_T_NULL);
+      *out = null_node(d);
       return *out != NULL;
     }
     if (f == WIRE_REF_REF) {
@@ -278,6 +291,15 @@ bool wire__dec_list_begin(dec *d, const wire_ftype *decl, uint32_t count,
   return true;
 }
 
+bool wire__dec_unbacked(dec *d, const uint8_t *at) {
+  if (d->unbacked) {
+    d->unbacked--;
+    return true;
+  }
+  return fail(d, WIRE_E_LIMIT, at, "values that take no bytes exceed the "
+                                   "payload's budget");
+}
+
 bool wire__dec_list_end(dec *d, const wire_dec_list *l, bool any_non_null) {
   if (l->same && !(l->h & WIRE_LF_DECL) && l->et.type >= WIRE_T_ENUM &&
       l->et.type <= WIRE_T_NAMED_UNION && !any_non_null)
@@ -300,18 +322,19 @@ static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
     n->b = l.et.type;
     n->flags |= WIRE_NF_ELEM_SET;
   }
-  wire_node **items = wire__arena_alloc(&d->doc->arena, count * sizeof *items);
-  if (!items) return fail(d, WIRE_E_NOMEM, s, "out of memory");
-  n->v.list.items = items;
-  n->v.list.cap = count;
+  wire_lbody *body = wire__list_body(d->doc, n, count);
+  if (!body) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+  wire_node **items = body->items;
   if (!enter(d)) return false;
   bool any = false;
   bool owed = !(l.same && !l.flags && l.et.type == WIRE_T_NONE);
   if (owed) d->pending += count;
   for (uint32_t i = 0; i < count; i++) {
     wire_node *e;
+    const uint8_t *es = d->in.p;
     if (owed) d->pending--;
     if (!read_slot(d, l.flags, l.track, l.same ? &l.et : NULL, &e)) return false;
+    if (owed && !wire__dec_took_bytes(d, es)) return false;
     items[i] = e;
     n->small = i + 1;
     any |= e->type != WIRE_T_NULL;
@@ -382,11 +405,9 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
   if (count == 0) return true;
   /* Every entry takes at least one byte (a chunk header or key bytes). */
   if (!check_count(d, s, count, 1)) return false;
-  wire_node **kv = wire__arena_alloc(&d->doc->arena, 2 * (size_t)count *
-                                                         sizeof *kv);
-  if (!kv) return fail(d, WIRE_E_NOMEM, s, "out of memory");
-  n->v.map.kv = kv;
-  n->v.map.cap = count;
+  wire_mbody *body = wire__map_body(d->doc, n, count);
+  if (!body) return fail(d, WIRE_E_NOMEM, s, "out of memory");
+  wire_node **kv = body->kv;
   if (!enter(d)) return false;
   uint32_t done = 0;
   d->pending += count; /* one less as each entry starts */
@@ -404,12 +425,12 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
       const uint8_t *es = d->in.p;
       d->pending--;
       if (c.knull) {
-        if (!(k = node(d, WIRE_T_NULL))) return false;
+        if (!(k = null_node(d))) return false;
       } else if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, c.kfix, &k)) {
         return false;
       }
       if (c.vnull) {
-        if (!(v = node(d, WIRE_T_NULL))) return false;
+        if (!(v = null_node(d))) return false;
       } else if (!read_slot(d, h & WIRE_MF_VAL_TRACK, true, c.vfix, &v)) {
         return false;
       }
@@ -423,7 +444,7 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
     }
     uint8_t size;
     if (!wire__dec_chunk_size(d, count - done, &size)) return false;
-    n->v.map.chunks->c[n->v.map.chunks->n - 1] = (uint16_t)(h << 8 | size);
+    body->chunks->c[body->chunks->n - 1] = (uint16_t)(h << 8 | size);
     tmeta kt, vt;
     if (c.kfix) kt = *c.kfix;
     else if (!read_type_meta(d, &kt)) return false;
@@ -433,7 +454,8 @@ static bool read_map(dec *d, wire_node *n, const wire_ftype *decl) {
       const uint8_t *es = d->in.p;
       d->pending--;
       if (!read_slot(d, h & WIRE_MF_KEY_TRACK, true, &kt, &k) ||
-          !read_slot(d, h & WIRE_MF_VAL_TRACK, true, &vt, &v))
+          !read_slot(d, h & WIRE_MF_VAL_TRACK, true, &vt, &v) ||
+          !wire__dec_took_bytes(d, es))
         return false;
       if (k->type == WIRE_T_NULL || v->type == WIRE_T_NULL)
         return wire__dec_null_in_chunk(d, es);
@@ -498,10 +520,12 @@ static bool read_string(dec *d, wire_node *n) {
   const uint8_t *p = NULL;
   uint64_t len = 0;
   if (!wire__dec_string(d, &enc, &p, &len)) return false;
+  if (len > UINT32_MAX)
+    return fail(d, WIRE_E_LIMIT, d->in.p, "a string of 4 GiB or more");
   n->a = (uint8_t)enc;
   n->flags |= WIRE_NF_HDR_SET;
-  n->v.bytes.p = p;
-  n->v.bytes.len = len;
+  n->v.p = p;
+  n->small = (uint32_t)len;
   return true;
 }
 
@@ -566,10 +590,12 @@ static bool read_decimal(dec *d, wire_node *n) {
   uint8_t small[8];
   if (!wire__dec_decimal(d, &scale, &neg, &mag, &len, small)) return false;
   n->small = (uint32_t)scale;
-  if (mag == small && len && !(mag = wire__doc_dup(d->doc, small, len)))
+  wire_dbody *b = wire__arena_alloc(d->arena, sizeof *b);
+  if (!b || (mag == small && len && !(mag = wire__doc_dup(d->doc, small, len))))
     return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
-  n->v.dec.mag = mag;
-  n->v.dec.len = len;
+  b->mag = mag;
+  b->len = len;
+  n->v.dec = b;
   if (neg) n->flags |= WIRE_NF_NEGATIVE;
   return true;
 }
@@ -731,8 +757,20 @@ bool wire__dec_struct_hash(dec *d, const wire_layout *l) {
 
 static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
   wire_layout *l = tm->layout;
-  n->v.st.layout = l;
-  n->v.st.names = tm->names;
+  /* Structs without fields share their body (it never changes), so that
+   * a list of them costs a node each. */
+  wire_sbody *body = d->empty_st;
+  if (l->nfields || !body || body->layout != l || body->names != tm->names ||
+      d->empty_doc != d->doc) {
+    if (!(body = wire__struct_body(d->doc, l)))
+      return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+    body->names = tm->names;
+    if (!l->nfields) {
+      d->empty_st = body;
+      d->empty_doc = d->doc;
+    }
+  }
+  n->v.st = body;
   if (tm->names) {
     n->a = tm->ns_enc;
     n->b = tm->name_enc;
@@ -740,12 +778,12 @@ static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
   }
   if (!wire__dec_struct_hash(d, l)) return false;
   if (!enter(d)) return false;
-  wire_node **fields = wire__arena_alloc(&d->doc->arena,
-                                         (l->nfields + 1) * sizeof *fields);
-  if (!fields) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
-  n->v.st.fields = fields;
+  wire_node **fields = body->fields;
   for (uint32_t i = 0; i < l->nfields; i++) {
-    if (!read_field(d, &l->fields[i], &fields[i])) return false;
+    const uint8_t *fs = d->in.p;
+    if (!read_field(d, &l->fields[i], &fields[i]) ||
+        !wire__dec_took_bytes(d, fs))
+      return false;
     n->small = i + 1;
   }
   d->depth--;
@@ -763,20 +801,24 @@ static bool read_union(dec *d, const tmeta *tm, wire_node *n) {
   uint32_t c;
   if (!wire__dec_union_case(d, &c)) return false;
   n->small = c;
-  n->v.un.user_id = tm->user_id;
-  n->v.un.reg = tm->type == WIRE_T_UNION && tm->decl ? tm->reg : WIRE_NO_TYPE;
-  n->v.un.names = tm->names;
+  wire_ubody *u = wire__arena_alloc(d->arena, sizeof *u);
+  if (!u) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+  n->v.un = u;
+  u->value = NULL;
+  u->user_id = tm->user_id;
+  u->reg = tm->type == WIRE_T_UNION && tm->decl ? tm->reg : WIRE_NO_TYPE;
+  u->names = tm->names;
   if (tm->names) {
     n->a = tm->ns_enc;
     n->b = tm->name_enc;
     n->flags |= WIRE_NF_NAMES_SET;
   }
   if (!tm->names && tm->layout && tm->layout->by_name &&
-      !(n->v.un.names = layout_names(d, tm->layout)))
+      !(u->names = layout_names(d, tm->layout)))
     return false;
   if (!enter(d)) return false;
   if (!read_slot_hint(d, true, true, NULL, wire__union_case_decl(d->ctx, n, c),
-                      &n->v.un.value))
+                      &u->value))
     return false;
   d->depth--;
   return true;
@@ -987,13 +1029,13 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
     if (!wire__dec_enum_value(d, &v)) return false;
     n->small = v;
     if (tm->type == WIRE_T_ENUM) {
-      n->v.en.type_id = tm->user_id;
+      n->v.en = tm->user_id;
     } else if (tm->names) {
-      n->v.nen.names = tm->names;
+      n->v.names = tm->names;
       n->a = tm->ns_enc;
       n->b = tm->name_enc;
       n->flags |= WIRE_NF_NAMES_SET;
-    } else if (!(n->v.nen.names = layout_names(d, tm->layout))) {
+    } else if (!(n->v.names = layout_names(d, tm->layout))) {
       return false;
     }
     T(s, "enum value %u%s", v, RD(n));
@@ -1009,23 +1051,34 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
     return read_union(d, tm, n);
   case WIRE_T_DURATION: case WIRE_T_TIMESTAMP: {
     uint32_t ns;
-    if (!wire__dec_time(d, tm->type, &n->v.i, &ns)) return false;
+    int64_t secs;
+    if (!wire__dec_time(d, tm->type, &secs, &ns)) return false;
+    n->v.i = secs;
     n->small = ns;
     return true;
   }
-  case WIRE_T_DATE:
-    return wire__dec_date(d, &n->v.i);
+  case WIRE_T_DATE: {
+    int64_t days;
+    if (!wire__dec_date(d, &days)) return false;
+    n->v.i = days;
+    return true;
+  }
   case WIRE_T_DECIMAL:
     return read_decimal(d, n);
   default:
-    if (is_prim(tm->type)) return wire__dec_prim(d, tm->type, &n->v.u);
+    if (is_prim(tm->type)) {
+      uint64_t u;
+      if (!wire__dec_prim(d, tm->type, &u)) return false;
+      n->v.u = u;
+      return true;
+    }
     {
       const uint8_t *p = NULL;
       uint32_t len = 0;
       d->band = 0;
       if (!wire__dec_bytes(d, tm->type, &p, &len)) return false;
-      n->v.bytes.p = p;
-      n->v.bytes.len = len;
+      n->v.p = p;
+      n->small = len;
       n->a = d->band; /* the band it was read with (oob.c) */
       return true;
     }

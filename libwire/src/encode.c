@@ -10,6 +10,68 @@ typedef wire_enc enc;
 #define ok wire__enc_ok
 #define enter wire__enc_enter
 
+/* ---- reference ids of this root ----
+ * A node written with REF_VALUE gets the next id; marked[id - 1] is the
+ * node, and mtab finds the id of a node (linear probing; slots inserted in
+ * id order, emptied in reverse order at the end of the root, so probing
+ * never meets a hole). */
+struct wire_mark_slot {
+  const wire_node *n;
+  uint32_t id;
+};
+
+static inline size_t mark_hash(const wire_node *n, size_t cap) {
+  uint64_t x = (uint64_t)(uintptr_t)n * UINT64_C(0x9e3779b97f4a7c15);
+  return (size_t)(x >> 32) & (cap - 1);
+}
+
+/* The reference id given to n in this root, 0 if none. */
+static inline uint32_t mark_of(const enc *e, const wire_node *n) {
+  if (WIRE_LIKELY(e->nmarked == 0)) return 0;
+  size_t cap = e->mtab_cap;
+  for (size_t i = mark_hash(n, cap);; i = (i + 1) & (cap - 1)) {
+    const struct wire_mark_slot *s = &e->mtab[i];
+    if (s->n == n) return s->id;
+    if (!s->n) return 0;
+  }
+}
+
+static void mark_insert(struct wire_mark_slot *t, size_t cap,
+                        const wire_node *n, uint32_t id) {
+  size_t i = mark_hash(n, cap);
+  while (t[i].n) i = (i + 1) & (cap - 1);
+  t[i].n = n;
+  t[i].id = id;
+}
+
+/* Gives n the next reference id. */
+static bool mark_new(enc *e, wire_node *n) {
+  if ((e->nmarked + 1) * 2 > e->mtab_cap) {
+    size_t cap = e->mtab_cap ? e->mtab_cap * 2 : 64;
+    struct wire_mark_slot *t = wire__alloc(e->ctx, cap * sizeof *t);
+    if (!t) return efail(e, WIRE_E_NOMEM, "out of memory");
+    memset(t, 0, cap * sizeof *t);
+    for (size_t i = 0; i < e->nmarked; i++)
+      mark_insert(t, cap, e->marked[i], (uint32_t)i + 1);
+    if (e->mtab) wire__free(e->ctx, e->mtab, e->mtab_cap * sizeof *t);
+    e->mtab = t;
+    e->mtab_cap = cap;
+  }
+  if (!wire__enc_mark(e, n)) return false;
+  mark_insert(e->mtab, e->mtab_cap, n, ++e->nrefs);
+  return true;
+}
+
+/* Forgets the ids of this root. */
+static void marks_clear(enc *e) {
+  for (size_t k = e->nmarked; k-- > 0;) {
+    const wire_node *n = e->marked[k];
+    size_t cap = e->mtab_cap, i = mark_hash(n, cap);
+    while (e->mtab[i].n != n) i = (i + 1) & (cap - 1);
+    e->mtab[i].n = NULL;
+  }
+}
+
 /* Whether a node is written with REF_VALUE: its recorded choice, else the
  * policy for fresh values under reference tracking. */
 static inline bool tracked(const enc *e, const wire_node *n) {
@@ -22,16 +84,16 @@ static inline bool same_type(const wire_node *a, const wire_node *b) {
   if (a->type != b->type) return false;
   switch (a->type) {
   case WIRE_T_ENUM:
-    return a->v.en.type_id == b->v.en.type_id;
+    return a->v.en == b->v.en;
   case WIRE_T_TYPED_UNION:
-    return a->v.un.user_id == b->v.un.user_id;
+    return a->v.un->user_id == b->v.un->user_id;
   case WIRE_T_NAMED_ENUM:
-    return wire__pol_same_type(a->type, b->type, 0, 0, a->v.nen.names,
-                               b->v.nen.names, NULL, NULL);
+    return wire__pol_same_type(a->type, b->type, 0, 0, a->v.names,
+                               b->v.names, NULL, NULL);
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
     return wire__pol_same_type(a->type, b->type, 0, 0, NULL, NULL,
-                               a->v.st.layout, b->v.st.layout);
+                               a->v.st->layout, b->v.st->layout);
   default:
     return true;
   }
@@ -40,15 +102,15 @@ static inline bool same_type(const wire_node *a, const wire_node *b) {
 static bool write_type_meta(enc *e, const wire_node *n) {
   wire_user_meta um = {UINT32_MAX, NULL, NULL, -1, -1};
   switch (n->type) {
-  case WIRE_T_ENUM: um.user_id = n->v.en.type_id; break;
-  case WIRE_T_NAMED_ENUM: um.names = n->v.nen.names; break;
+  case WIRE_T_ENUM: um.user_id = n->v.en; break;
+  case WIRE_T_NAMED_ENUM: um.names = n->v.names; break;
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
-    um.layout = n->v.st.layout;
-    um.names = n->v.st.names;
+    um.layout = n->v.st->layout;
+    um.names = n->v.st->names;
     break;
-  case WIRE_T_TYPED_UNION: um.user_id = n->v.un.user_id; break;
-  case WIRE_T_NAMED_UNION: um.names = n->v.un.names; break;
+  case WIRE_T_TYPED_UNION: um.user_id = n->v.un->user_id; break;
+  case WIRE_T_NAMED_UNION: um.names = n->v.un->names; break;
   default:
     wire__put_u8(&e->b, n->type);
     return ok(e);
@@ -66,6 +128,24 @@ static bool write_struct(enc *e, wire_node *n);
 #define is_prim wire__is_prim
 #define static_type(e, f) wire__pol_static_type((e)->ctx, (f))
 
+/* A value in a slot of declared type `decl` whose type meta is not
+ * written must be of that type (wire__pol_fits_decl). */
+static bool fits(const enc *e, const wire_node *n, const wire_ftype *decl) {
+  const wire_registry *r = e->ctx->reg;
+  if (n->type == WIRE_T_ENUM && r && decl->user < r->ntypes) {
+    /* an enum registered by id: the common case, inline */
+    const wire_utype *t = &r->types[decl->user];
+    if (t->kind == WIRE_KIND_ENUM && !t->by_name) return n->v.en == t->user_id;
+  }
+  uint32_t uid = UINT32_MAX;
+  const wire_names *nm = NULL;
+  const wire_layout *l = NULL;
+  if (n->type == WIRE_T_ENUM) uid = n->v.en;
+  else if (n->type == WIRE_T_NAMED_ENUM) nm = n->v.names;
+  else if (wire__is_struct_or_ext(n->type)) l = n->v.st->layout;
+  return wire__pol_fits_decl(e->ctx, decl, n->type, uid, nm, l);
+}
+
 static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
                        bool with_type, bool any_slot, const wire_ftype *decl) {
   if (n->type == WIRE_T_NULL) {
@@ -74,6 +154,8 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
     wire__put_u8(&e->b, 0xFD);
     return ok(e);
   }
+  if (!with_type && decl && WIRE_UNLIKELY(!fits(e, n, decl)))
+    return wire__enc_not_declared(e, n->type, decl);
   if (has_flag) {
     /* Under reference tracking the Java runtime flags every value in a
      * slot of undeclared type (a root, an element of a mixed list, the
@@ -82,18 +164,18 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
                                        n->flags & WIRE_NF_TRACK_SET,
                                        tracked(e, n));
     if (allow_ref && track) {
-      if (n->mark) {
+      uint32_t id = mark_of(e, n);
+      if (id) {
         wire__put_u8(&e->b, 0xFE);
-        wire__put_varu32(&e->b, n->mark - 1);
+        wire__put_varu32(&e->b, id - 1);
         return ok(e);
       }
       wire__put_u8(&e->b, 0x00);
-      if (!wire__enc_mark(e, n)) return false;
-      n->mark = ++e->nrefs;
+      if (!mark_new(e, n)) return false;
     } else {
       wire__put_u8(&e->b, 0xFF);
     }
-  } else if (n->mark) {
+  } else if (mark_of(e, n)) {
     return efail(e, WIRE_E_ENCODE,
                  "shared value in a slot without reference flags");
   }
@@ -132,19 +214,18 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
     }
     return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
   }
-  if (!flag && !dynamic && !v->mark) {
+  if (!flag && !dynamic && !mark_of(e, v)) {
     /* A string, binary or dense array in a slot of its declared type:
      * the body alone (what write_slot would reach for it). */
     wire_buf *b = &e->b;
     if (v->type == WIRE_T_STRING && f->type_id == WIRE_T_STRING) {
-      wire__put_varu36(b, (v->v.bytes.len << 2) | v->a);
-      wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+      wire__put_varu36(b, ((uint64_t)v->small << 2) | v->a);
+      wire__put_bytes(b, v->v.p, (size_t)v->small);
       return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
     }
-    if (v->type == f->type_id && wire__is_array_type(v->type) &&
-        v->v.bytes.len <= UINT32_MAX && !e->oob) {
-      wire__put_varu32(b, (uint32_t)v->v.bytes.len);
-      wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+    if (v->type == f->type_id && wire__is_array_type(v->type) && !e->oob) {
+      wire__put_varu32(b, (uint32_t)v->small);
+      wire__put_bytes(b, v->v.p, (size_t)v->small);
       return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
     }
   }
@@ -152,59 +233,84 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
 }
 
 static bool write_struct(enc *e, wire_node *n) {
-  const wire_layout *l = n->v.st.layout;
+  const wire_layout *l = n->v.st->layout;
   if (!e->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT)
     wire__put_le(&e->b, wire__peer_schema_hash(e->ctx, l), 4);
   if (!enter(e)) return false;
   const wire_lfield *lf = l->fields;
-  wire_node *const *fv = n->v.st.fields;
-  uint32_t nf = l->nfields, have = n->small;
+  wire_node *const *fv = n->v.st->fields;
+  /* (the body has a slot per field of the layout; those past n->small
+   * are unset, NULL) */
+  uint32_t nf = l->nfields;
+  /* The fields the layout says are a bare body, when the value is of the
+   * declared type and the buffer has room, are written here through
+   * locals (stores to the output cannot change them); everything else,
+   * and every error, through write_field, with the buffer in sync. */
   wire_buf *b = &e->b;
+  uint8_t *p = b->p;
+  size_t len = b->len, cap = b->status == WIRE_OK ? b->cap : 0;
   for (uint32_t i = 0; i < nf; i++) {
-    wire_node *v = i < have ? fv[i] : NULL;
-    /* The fields the layout says are a bare body, when the value is of
-     * the declared type; everything else (and every error) through
-     * write_field. The buffer's status is sticky: checked at the end. */
+    wire_node *v = fv[i];
     if (WIRE_LIKELY(v != NULL)) {
       switch (lf[i].op) {
       case WIRE_FOP_VARINT32:
-        if (v->type != WIRE_T_VARINT32) break;
-        wire__put_varu32(b, wire__zz32((int32_t)v->v.i));
+        if (v->type != WIRE_T_VARINT32 || len + 5 > cap) break;
+        len += wire__varu32_at(p + len, wire__zz32((int32_t)v->v.i));
         continue;
       case WIRE_FOP_VARINT64:
-        if (v->type != WIRE_T_VARINT64) break;
-        wire__put_varu64(b, wire__zz64(v->v.i));
+        if (v->type != WIRE_T_VARINT64 || len + 9 > cap) break;
+        len += wire__varu64_at(p + len, wire__zz64(v->v.i));
         continue;
       case WIRE_FOP_FIXED4:
-        if (v->type != lf[i].type->type_id) break;
-        wire__put_le(b, v->v.u, 4);
+      case WIRE_FOP_FIXED8: {
+        if (v->type != lf[i].type->type_id || len + 8 > cap) break;
+        uint64_t u = v->v.u;
+        size_t w = lf[i].op == WIRE_FOP_FIXED4 ? 4 : 8;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(p + len, &u, 8);
+#else
+        for (size_t k = 0; k < w; k++) p[len + k] = (uint8_t)(u >> (8 * k));
+#endif
+        len += w;
         continue;
-      case WIRE_FOP_FIXED8:
-        if (v->type != lf[i].type->type_id) break;
-        wire__put_le(b, v->v.u, 8);
-        continue;
+      }
       case WIRE_FOP_BOOL:
-        if (v->type != WIRE_T_BOOL) break;
-        wire__put_u8(b, v->v.i ? 1 : 0);
+        if (v->type != WIRE_T_BOOL || len + 1 > cap) break;
+        p[len++] = v->v.i ? 1 : 0;
         continue;
       case WIRE_FOP_STRING:
-        if (v->type != WIRE_T_STRING || v->mark) break;
-        wire__put_varu36(b, (v->v.bytes.len << 2) | v->a);
-        wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+        if (v->type != WIRE_T_STRING || len + 5 + v->small > cap ||
+            mark_of(e, v))
+          break;
+        len += wire__varu36_at(p + len, ((uint64_t)v->small << 2) | v->a);
+        if (v->small) memcpy(p + len, v->v.p, v->small);
+        len += v->small;
+        continue;
+      case WIRE_FOP_ENUM: /* the value alone, of the declared enum */
+        if ((v->type != WIRE_T_ENUM && v->type != WIRE_T_NAMED_ENUM) ||
+            len + 5 > cap || !fits(e, v, lf[i].type) || mark_of(e, v))
+          break;
+        len += wire__varu32_at(p + len, v->small);
         continue;
       case WIRE_FOP_BYTES:
-        if (v->type != lf[i].type->type_id || v->mark ||
-            v->v.bytes.len > UINT32_MAX || e->oob) /* markers: oob.c */
+        if (v->type != lf[i].type->type_id || len + 5 + v->small > cap ||
+            mark_of(e, v) || e->oob) /* markers: oob.c */
           break;
-        wire__put_varu32(b, (uint32_t)v->v.bytes.len);
-        wire__put_bytes(b, v->v.bytes.p, (size_t)v->v.bytes.len);
+        len += wire__varu32_at(p + len, v->small);
+        if (v->small) memcpy(p + len, v->v.p, v->small);
+        len += v->small;
         continue;
       default:
         break;
       }
     }
+    b->len = len;
     if (!write_field(e, &lf[i], v)) return false;
+    p = b->p;
+    len = b->len;
+    cap = b->status == WIRE_OK ? b->cap : 0;
   }
+  b->len = len;
   e->depth--;
   return ok(e);
 }
@@ -213,7 +319,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   uint32_t count = n->small;
   wire__put_varu32(&e->b, count);
   if (count == 0) return ok(e);
-  wire_node **it = n->v.list.items;
+  wire_node **it = wire__items(n);
   wire_node *first = NULL;
   bool has_null = false, same = true, track = false;
   for (uint32_t i = 0; i < count; i++) {
@@ -251,7 +357,8 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   bool st = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
   if (st && !edecl) {
     if (first) {
-      for (uint32_t i = 0; i < count; i++)
+      /* (a header of the policy's is same-type only when they are) */
+      for (uint32_t i = 0; i < count && !same; i++)
         if (it[i]->type != WIRE_T_NULL && !same_type(first, it[i]))
           return efail(e, WIRE_E_ENCODE, "same-type header but element %u "
                                            "is a %s", i,
@@ -266,8 +373,22 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   }
   if (!enter(e)) return false;
   bool allow_ref = h & WIRE_LF_TRACKING;
-  for (uint32_t i = 0; i < count; i++)
-    if (!write_slot(e, it[i], flags, allow_ref, !st, !st, edecl)) return false;
+  if (!flags && st && !edecl && first && wire__is_struct_or_ext(first->type)) {
+    /* structs of one type, no flags, no type meta: their bodies (what
+     * write_slot reaches for each; it reports a null or a shared one) */
+    for (uint32_t i = 0; i < count; i++) {
+      wire_node *x = it[i];
+      if (WIRE_UNLIKELY(x->type == WIRE_T_NULL || mark_of(e, x))) {
+        if (!write_slot(e, x, false, false, false, false, NULL)) return false;
+      } else if (!write_struct(e, x)) {
+        return false;
+      }
+    }
+  } else {
+    for (uint32_t i = 0; i < count; i++)
+      if (!write_slot(e, it[i], flags, allow_ref, !st, !st, edecl))
+        return false;
+  }
   e->depth--;
   return ok(e);
 }
@@ -328,8 +449,8 @@ static bool write_map(enc *e, wire_node *n, const wire_ftype *decl) {
   wire__put_varu32(&e->b, count);
   if (count == 0) return ok(e);
   if (!enter(e)) return false;
-  wire_node **kv = n->v.map.kv;
-  wire_chunks *c = n->v.map.chunks;
+  wire_node **kv = wire__kv(n);
+  wire_chunks *c = wire__chunks(n);
   if (c) {
     uint64_t sum = 0;
     for (uint32_t i = 0; i < c->n; i++) sum += c->c[i] & 0xFF;
@@ -377,7 +498,7 @@ static bool write_map(enc *e, wire_node *n, const wire_ftype *decl) {
 
 static bool write_decimal(enc *e, const wire_node *n) {
   return wire__enc_decimal(e, (int32_t)n->small, n->flags & WIRE_NF_NEGATIVE,
-                           n->v.dec.mag, n->v.dec.len);
+                           n->v.dec->mag, n->v.dec->len);
 }
 
 static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
@@ -393,8 +514,8 @@ static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
     /* a list, set or map case is written with the case's declared types
      * (R-UNION-5) */
     const wire_ftype *cd = wire__union_case_decl(e->ctx, n, n->small);
-    if (cd && n->v.un.value->type != cd->type_id) cd = NULL;
-    if (!write_slot(e, n->v.un.value, true, true, true, true, cd)) return false;
+    if (cd && n->v.un->value->type != cd->type_id) cd = NULL;
+    if (!write_slot(e, n->v.un->value, true, true, true, true, cd)) return false;
   }
     e->depth--;
     return ok(e);
@@ -417,8 +538,8 @@ static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
   case WIRE_T_TAGGED_INT64: wire__put_tagged_i64(b, n->v.i); break;
   case WIRE_T_TAGGED_UINT64: wire__put_tagged_u64(b, n->v.u); break;
   case WIRE_T_STRING:
-    wire__put_varu36(b, (n->v.bytes.len << 2) | n->a);
-    wire__put_bytes(b, n->v.bytes.p, (size_t)n->v.bytes.len);
+    wire__put_varu36(b, ((uint64_t)n->small << 2) | n->a);
+    wire__put_bytes(b, n->v.p, (size_t)n->small);
     break;
   case WIRE_T_LIST: case WIRE_T_SET: return write_list(e, n, decl);
   case WIRE_T_MAP: return write_map(e, n, decl);
@@ -436,8 +557,7 @@ static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
   case WIRE_T_DECIMAL: return write_decimal(e, n);
   default:
     if (n->type == WIRE_T_BINARY || wire__is_array_type(n->type)) {
-      if (!wire__enc_bytes(e, n->type, n->v.bytes.p, n->v.bytes.len, n->a))
-        return false;
+      if (!wire__enc_bytes(e, n->type, n->v.p, n->small, n->a)) return false;
       break;
     }
     return efail(e, WIRE_E_TYPE, "cannot encode a %s node",
@@ -472,10 +592,12 @@ int32_t wire_encode(wire_ctx *ctx, wire_doc *doc, uint8_t **out,
                            &e, ctx->oob || (doc->roots[r]->flags &
                                             WIRE_NF_OOB_ROOT)));
     good = write_slot(&e, doc->roots[r], true, true, true, true, NULL);
-    for (size_t i = 0; i < e.nmarked; i++) ((wire_node *)e.marked[i])->mark = 0;
+    marks_clear(&e);
     wire__enc_end_root(&e);
   }
   if (good && !ok(&e)) good = false;
+  if (e.mtab) wire__free(ctx, e.mtab, e.mtab_cap * sizeof *e.mtab);
+  e.mtab = NULL;
   wire__enc_release(&e);
   if (!good) {
     wire__free(ctx, e.b.p, e.b.cap);

@@ -520,7 +520,7 @@ static int32_t p_union(parser *p, const wj *j, const wj *v, wire_node **out) {
 static bool same_kind(const wire_node *a, const wire_node *b) {
   if (a->type != b->type) return false;
   if (a->type >= WIRE_T_STRUCT && a->type <= WIRE_T_NAMED_EXT)
-    return a->v.st.layout == b->v.st.layout;
+    return a->v.st->layout == b->v.st->layout;
   return true;
 }
 
@@ -530,7 +530,7 @@ static bool header_fits(const wire_node *n, int64_t h) {
   bool has_null = false, mixed = false;
   const wire_node *first = NULL;
   for (uint32_t i = 0; i < n->small; i++) {
-    const wire_node *e = n->v.list.items[i];
+    const wire_node *e = n->v.list->items[i];
     if (e->type == WIRE_T_NULL) {
       has_null = true;
     } else if (!first) {
@@ -576,7 +576,7 @@ static bool chunks_fit(const wire_node *m, const wj *ch) {
         !wire__json_int(e->u.items[0], 0, 63, &h) ||
         !wire__json_int(e->u.items[1], 1, 255, &c) || at + (uint64_t)c > m->small)
       return false;
-    wire_node **kv = m->v.map.kv + 2 * at;
+    wire_node **kv = m->v.map->kv + 2 * at;
     bool kn = h & WIRE_MF_KEY_NULL, vn = h & WIRE_MF_VAL_NULL;
     if (kn || vn) {
       if (c != 1 || (kv[0]->type == WIRE_T_NULL) != kn ||

@@ -559,7 +559,7 @@ void wire__readable(wire_ctx *ctx, const wire_doc *doc, const wire_node *n,
   case WIRE_T_DECIMAL: {
     size_t len, dcap;
     char *s = wire__fmt_decimal(ctx, (n->flags & WIRE_NF_NEGATIVE) != 0,
-                                n->v.dec.mag, n->v.dec.len, (int32_t)n->small,
+                                n->v.dec->mag, n->v.dec->len, (int32_t)n->small,
                                 1, &len, &dcap);
     if (s) {
       snprintf(buf, cap, " = %.*s%s", len > 60 ? 60 : (int)len, s,

@@ -19,7 +19,7 @@ uint32_t wire__peer_schema_hash(const wire_ctx *ctx, const wire_layout *l) {
   }
 }
 
-bool wire__peer_field_meta(const wire_ctx *ctx, const wire_ftype *f) {
+bool wire__peer_field_meta_of(const wire_ctx *ctx, const wire_ftype *f) {
   /* pyfory: type meta (after the null flag of a nullable field) before a
    * same-schema field whose struct is registered by name (E-33) */
   if (ctx->peer != WIRE_PEER_PYFORY || ctx->compatible || !ctx->reg ||
@@ -29,12 +29,12 @@ bool wire__peer_field_meta(const wire_ctx *ctx, const wire_ftype *f) {
   return t->kind == WIRE_KIND_STRUCT && t->by_name;
 }
 
-bool wire__peer_any_flag(const wire_ctx *ctx, const wire_ftype *f) {
+bool wire__peer_any_flag_of(const wire_ctx *ctx, const wire_ftype *f) {
   /* Go: a null flag before every any field, declared nullable or not (E-42) */
   return ctx->peer == WIRE_PEER_GO && f->type_id == WIRE_T_UNKNOWN;
 }
 
-bool wire__peer_field_tracks(const wire_ctx *ctx, const wire_ftype *f) {
+bool wire__peer_field_tracks_of(const wire_ctx *ctx, const wire_ftype *f) {
   /* Go with reference tracking: every nullable struct field (a pointer)
    * carries reference flags, while its schema hash counts the ref flag of
    * fields tagged fory:"ref" only (E-41) */

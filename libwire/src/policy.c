@@ -93,6 +93,43 @@ void wire__enc_release(wire_enc *e) {
   wire__enc_end_root(e);
 }
 
+bool wire__pol_fits_user(const wire_ctx *ctx, const wire_ftype *f,
+                         uint8_t type, uint32_t user_id,
+                         const wire_names *names, const wire_layout *layout) {
+  if (f->type_id == WIRE_T_UNKNOWN) return true;
+  if (!ctx->reg || f->user >= ctx->reg->ntypes)
+    return type == f->type_id && !wire__is_struct_or_ext(type);
+  const wire_utype *t = &ctx->reg->types[f->user];
+  switch (t->kind) {
+  case WIRE_KIND_ENUM:
+    if (!t->by_name) return type == WIRE_T_ENUM && user_id == t->user_id;
+    return type == WIRE_T_NAMED_ENUM && names &&
+           names->ns_len == strlen(t->ns) &&
+           names->name_len == strlen(t->name) &&
+           wire__eq(names->ns, t->ns, names->ns_len) &&
+           wire__eq(names->name, t->name, names->name_len);
+  case WIRE_KIND_UNION:
+    return type >= WIRE_T_UNION && type <= WIRE_T_NAMED_UNION;
+  default: {
+    uint8_t want = t->kind == WIRE_KIND_EXT
+                       ? (t->by_name ? WIRE_T_NAMED_EXT : WIRE_T_EXT)
+                       : (t->by_name ? WIRE_T_NAMED_STRUCT : WIRE_T_STRUCT);
+    /* the body is written with the value's layout and read with the
+     * schema's: they must be one (or write the same TypeDef) */
+    return type == want && layout && layout->type_index == f->user &&
+           (layout == t->layout || !layout->td || layout->matches_schema);
+  }
+  }
+}
+
+bool wire__enc_not_declared(wire_enc *e, uint8_t type, const wire_ftype *decl) {
+  return wire__enc_fail(e, WIRE_E_ENCODE, "a %s where %s is declared",
+                        wire_type_name(type) ? wire_type_name(type) : "?",
+                        decl->user != WIRE_NO_TYPE
+                            ? e->ctx->reg->types[decl->user].full_name
+                            : wire_type_name(decl->type_id));
+}
+
 /* ---- meta strings ------------------------------------------------------ */
 
 /* Implements R-MSWIRE-1, R-MSWIRE-2, R-MSWIRE-4, R-MSWIRE-5, R-WMS-1, R-WMS-2. */

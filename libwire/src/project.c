@@ -76,9 +76,9 @@ static int32_t default_of(proj *p, const wire_ftype *f, wire_node **out) {
       return wire__fail(d->ctx, WIRE_E_DEPTH, 0, "defaults nested too deep");
     wire_node *s = wire_node_new_struct(d, f->user);
     if (!s) return d->ctx->err_code;
-    const wire_layout *l = s->v.st.layout;
+    const wire_layout *l = s->v.st->layout;
     for (uint32_t i = 0; i < l->nfields; i++) {
-      int32_t st = default_of(p, l->fields[i].type, &s->v.st.fields[i]);
+      int32_t st = default_of(p, l->fields[i].type, &s->v.st->fields[i]);
       if (st) return st;
     }
     p->depth--;
@@ -93,10 +93,12 @@ static int32_t list_to_array(proj *p, wire_node *v, uint8_t at, wire_node **out)
   uint8_t et = array_elem(at);
   uint32_t w = wire_type_array_width(at);
   size_t n = v->small;
+  if ((uint64_t)n * w > UINT32_MAX)
+    return pfail(p, "%s: a list too long for %s%s", wire_type_name(at), "");
   uint8_t *buf = wire__arena_alloc(&p->doc->arena, n * w + 1);
   if (!buf) return wire__fail(p->doc->ctx, WIRE_E_NOMEM, 0, "out of memory");
   for (size_t i = 0; i < n; i++) {
-    wire_node *e = v->v.list.items[i];
+    wire_node *e = v->v.list->items[i];
     if (e->type == WIRE_T_NULL)
       return pfail(p, "%s: a list with a null element cannot be read as %s%s",
                    wire_type_name(at), "");
@@ -118,8 +120,8 @@ static int32_t list_to_array(proj *p, wire_node *v, uint8_t at, wire_node **out)
   }
   wire_node *a = wire__node_new(p->doc, at);
   if (!a) return p->doc->ctx->err_code;
-  a->v.bytes.p = buf;
-  a->v.bytes.len = n * w;
+  a->v.p = buf;
+  a->small = (uint32_t)(n * w);
   *out = a;
   return WIRE_OK;
 }
@@ -134,9 +136,9 @@ static int32_t array_to_list(proj *p, wire_node *v, const wire_ftype *f,
                  wire_type_name(et));
   wire_node *l = wire_node_new_list(p->doc, f->type_id);
   if (!l) return p->doc->ctx->err_code;
-  for (uint64_t i = 0; i < v->v.bytes.len / w; i++) {
+  for (uint64_t i = 0; i < v->small / w; i++) {
     uint64_t u = 0;
-    for (uint32_t k = 0; k < w; k++) u |= (uint64_t)v->v.bytes.p[i * w + k] << (8 * k);
+    for (uint32_t k = 0; k < w; k++) u |= (uint64_t)v->v.p[i * w + k] << (8 * k);
     wire_node *e;
     if (is_int(et)) {
       int64_t x = w == 1 ? (int8_t)u : w == 2 ? (int16_t)u : w == 4 ? (int32_t)u : (int64_t)u;
@@ -191,7 +193,7 @@ static int32_t convert(proj *p, wire_node *v, const wire_ftype *f,
       if (!l) return p->doc->ctx->err_code;
       for (uint32_t i = 0; i < v->small; i++) {
         wire_node *e;
-        int32_t st = convert(p, v->v.list.items[i], f->elem, &e);
+        int32_t st = convert(p, v->v.list->items[i], f->elem, &e);
         if (st) return st;
         if (wire__list_push(p->doc, l, e)) return p->doc->ctx->err_code;
       }
@@ -203,8 +205,8 @@ static int32_t convert(proj *p, wire_node *v, const wire_ftype *f,
       if (!m) return p->doc->ctx->err_code;
       for (uint32_t i = 0; i < v->small; i++) {
         wire_node *k, *x;
-        int32_t st = convert(p, v->v.map.kv[2 * i], f->key, &k);
-        if (!st) st = convert(p, v->v.map.kv[2 * i + 1], f->value, &x);
+        int32_t st = convert(p, v->v.map->kv[2 * i], f->key, &k);
+        if (!st) st = convert(p, v->v.map->kv[2 * i + 1], f->value, &x);
         if (st) return st;
         if (wire__map_push(p->doc, m, k, x)) return p->doc->ctx->err_code;
       }
@@ -222,7 +224,7 @@ static int32_t convert(proj *p, wire_node *v, const wire_ftype *f,
   if ((s == WIRE_T_BINARY && t == WIRE_T_UINT8_ARRAY) ||
       (s == WIRE_T_UINT8_ARRAY && t == WIRE_T_BINARY) ||
       (s == WIRE_T_INT8_ARRAY && t == WIRE_T_BINARY)) {
-    *out = wire_node_new_array(p->doc, t, v->v.bytes.p, (size_t)v->v.bytes.len);
+    *out = wire_node_new_array(p->doc, t, v->v.p, (size_t)v->small);
     return *out ? WIRE_OK : p->doc->ctx->err_code;
   }
   /* scalar conversions that keep the value exactly */
@@ -266,7 +268,7 @@ static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
     return wire__fail(d->ctx, WIRE_E_DEPTH, 0, "structs nested too deep");
   wire_node *r = wire_node_new_struct(d, type);
   if (!r) return d->ctx->err_code;
-  const wire_layout *rl = r->v.st.layout, *wl = v->v.st.layout;
+  const wire_layout *rl = r->v.st->layout, *wl = v->v.st->layout;
   size_t plen = strlen(p->path);
   for (uint32_t i = 0; i < rl->nfields; i++) {
     const wire_lfield *rf = &rl->fields[i];
@@ -275,12 +277,12 @@ static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
     wire_node *val = NULL;
     for (uint32_t k = 0; k < wl->nfields && k < v->small; k++) {
       if (name_matches(&wl->fields[k], rf)) {
-        val = v->v.st.fields[k];
+        val = v->v.st->fields[k];
         break;
       }
     }
-    int32_t st = val ? convert(p, val, rf->type, &r->v.st.fields[i])
-                     : default_of(p, rf->type, &r->v.st.fields[i]);
+    int32_t st = val ? convert(p, val, rf->type, &r->v.st->fields[i])
+                     : default_of(p, rf->type, &r->v.st->fields[i]);
     if (st) return st;
   }
   /* a writer's field the reader has no place for: dropped, or an error

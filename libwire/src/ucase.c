@@ -42,7 +42,7 @@ const wire_ftype *wire__union_case_decl_at(const wire_ctx *ctx, uint32_t ti,
 
 const wire_ftype *wire__union_case_decl(const wire_ctx *ctx, const wire_node *n,
                                         uint32_t c) {
-  uint32_t ti = n->v.un.reg;
-  if (ti == WIRE_NO_TYPE) ti = wire__union_find(ctx, n->v.un.user_id, n->v.un.names);
+  uint32_t ti = n->v.un->reg;
+  if (ti == WIRE_NO_TYPE) ti = wire__union_find(ctx, n->v.un->user_id, n->v.un->names);
   return wire__union_case_decl_at(ctx, ti, c);
 }

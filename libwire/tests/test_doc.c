@@ -969,6 +969,34 @@ Test(decode, list_of_none_has_zero_width_elements) {
   free(b);
 }
 
+/* Decoded nulls are one node (a null records no choice of its own), so a
+ * list or map of nulls costs a pointer per null; the notation prints them
+ * as nulls, not as references, and the bytes come back the same. */
+Test(decode, nulls_share_one_node) {
+  uint8_t *b;
+  /* a list of 3 nulls, then a map of null -> null and null -> 1 (chunk
+   * headers 0x12, 0x0a) */
+  wire_doc *d = decode_hex("01ff160302fdfdfd01ff1802120aff0502", &b);
+  wire_node *l = wire_doc_root(d, 0), *m = wire_doc_root(d, 1);
+  cr_assert_eq(wire_node_type(wire_node_child(l, 0)), WIRE_T_NULL);
+  cr_assert_eq(wire_node_child(l, 0), wire_node_child(l, 2));
+  cr_assert_eq(wire_node_map_key(m, 0), wire_node_child(l, 1));
+  cr_assert_eq(wire_node_map_value(m, 0), wire_node_map_key(m, 1));
+  cr_assert_eq(wire_node_type(wire_node_map_value(m, 1)), WIRE_T_VARINT32);
+  /* 4 nodes: the list, the null, the map and the value 1 */
+  cr_assert_eq(wire_doc_node_count(d), 4);
+  uint8_t *txt;
+  size_t tl;
+  cr_assert_eq(wire_notation_print(ctx, d, l, 0, &txt, &tl),
+               WIRE_OK);
+  cr_assert_null(strstr((const char *)txt, "\"ref\""), "%s", txt);
+  cr_assert_null(strstr((const char *)txt, "anchor"), "%s", txt);
+  wire_ctx_free_bytes(ctx, txt);
+  expect_doc(d, "01ff160302fdfdfd01ff1802120aff0502");
+  wire_doc_free(d);
+  free(b);
+}
+
 typedef struct {
   size_t lines;
   uint64_t last_end;

@@ -477,3 +477,178 @@ Test(meta_cache, allocation_failures_are_nomem_everywhere) {
   cr_assert_gt(failures, 3);
   free(b);
 }
+
+/* ---- create and set (wire_struct_set_value, _string, _bytes) ----------- */
+
+static const char *SET_SCHEMA =
+    "package s;\n"
+    "enum Color [id=30] { RED = 0; BLUE = 1; }\n"
+    "message All [id=31] { int32 i = 1; int64 l = 2; uint32 u = 3; "
+    "float32 f = 4; float64 d = 5; bool b = 6; string s = 7; bytes raw = 8; "
+    "list<int32> nums = 9; Color c = 10; int8 small = 11; }\n";
+
+static uint32_t ix_of(wire_ctx *c, uint32_t type, const char *name) {
+  uint32_t ix;
+  cr_assert_eq(wire_schema_field_index(c, type, name, strlen(name), &ix),
+               WIRE_OK, "%s", name);
+  return ix;
+}
+
+static uint8_t *encode_root(wire_ctx *c, wire_doc *d, wire_node *root,
+                            size_t *len) {
+  uint8_t *out;
+  cr_assert_eq(wire_doc_add_root(d, root), WIRE_OK);
+  cr_assert_eq(wire_encode(c, d, &out, len), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  return out;
+}
+
+Test(meta_abi, create_and_set_equals_make_then_set) {
+  wire_ctx *c = new_ctx(SET_SCHEMA);
+  uint32_t all = type_of(c, "s.All"), color = type_of(c, "s.Color");
+  static const uint8_t raw[3] = {1, 2, 3};
+  static const int32_t nums[2] = {-7, 70000};
+  float f = 1.5f;
+  double g = -2.25;
+  uint32_t fb;
+  uint64_t gb;
+  memcpy(&fb, &f, 4);
+  memcpy(&gb, &g, 8);
+  /* made, then set */
+  wire_doc *d1 = wire_doc_new(c);
+  wire_node *a = wire_node_new_struct(d1, all);
+  set(c, d1, a, all, "i", wire_node_new_int(d1, WIRE_T_VARINT32, -123456));
+  set(c, d1, a, all, "l", wire_node_new_int(d1, WIRE_T_VARINT64, INT64_MIN));
+  set(c, d1, a, all, "u", wire_node_new_uint(d1, WIRE_T_VAR_UINT32, 4000000000u));
+  set(c, d1, a, all, "f", wire_node_new_float_bits(d1, WIRE_T_FLOAT32, fb));
+  set(c, d1, a, all, "d", wire_node_new_float_bits(d1, WIRE_T_FLOAT64, gb));
+  set(c, d1, a, all, "b", wire_node_new_bool(d1, 1));
+  set(c, d1, a, all, "s", wire_node_new_string(d1, (const uint8_t *)"h\xc3\xa9", 3,
+                                               WIRE_STR_UTF8));
+  set(c, d1, a, all, "raw", wire_node_new_binary(d1, raw, 3));
+  wire_node *lst = wire_node_new_list(d1, WIRE_T_LIST);
+  wire_list_append(d1, lst, wire_node_new_int(d1, WIRE_T_VARINT32, nums[0]));
+  wire_list_append(d1, lst, wire_node_new_int(d1, WIRE_T_VARINT32, nums[1]));
+  set(c, d1, a, all, "nums", lst);
+  set(c, d1, a, all, "c", wire_node_new_enum_of(d1, color, 1));
+  set(c, d1, a, all, "small", wire_node_new_int(d1, WIRE_T_INT8, -5));
+  size_t n1;
+  uint8_t *b1 = encode_root(c, d1, a, &n1);
+  /* made and set in one call each */
+  wire_doc *d2 = wire_doc_new(c);
+  wire_node *s = wire_node_new_struct(d2, all);
+  cr_assert_eq(wire_struct_set_value(d2, s, ix_of(c, all, "i"), WIRE_T_VARINT32,
+                                     (uint64_t)(int64_t)-123456), WIRE_OK);
+  cr_assert_eq(wire_struct_set_value(d2, s, ix_of(c, all, "l"), WIRE_T_VARINT64,
+                                     (uint64_t)INT64_MIN), WIRE_OK);
+  cr_assert_eq(wire_struct_set_value(d2, s, ix_of(c, all, "u"),
+                                     WIRE_T_VAR_UINT32, 4000000000u), WIRE_OK);
+  cr_assert_eq(wire_struct_set_value(d2, s, ix_of(c, all, "f"), WIRE_T_FLOAT32,
+                                     fb), WIRE_OK);
+  cr_assert_eq(wire_struct_set_value(d2, s, ix_of(c, all, "d"), WIRE_T_FLOAT64,
+                                     gb), WIRE_OK);
+  cr_assert_eq(wire_struct_set_value(d2, s, ix_of(c, all, "b"), WIRE_T_BOOL, 7),
+               WIRE_OK);
+  cr_assert_eq(wire_struct_set_string(d2, s, ix_of(c, all, "s"),
+                                      (const uint8_t *)"h\xc3\xa9", 3,
+                                      WIRE_STR_UTF8), WIRE_OK);
+  cr_assert_eq(wire_struct_set_bytes(d2, s, ix_of(c, all, "raw"),
+                                     WIRE_T_BINARY, raw, 3), WIRE_OK);
+  wire_node *l2 = wire_node_new_list(d2, WIRE_T_LIST);
+  wire_list_append(d2, l2, wire_node_new_int(d2, WIRE_T_VARINT32, nums[0]));
+  wire_list_append(d2, l2, wire_node_new_int(d2, WIRE_T_VARINT32, nums[1]));
+  cr_assert_eq(wire_struct_set_field_at(d2, s, ix_of(c, all, "nums"), l2),
+               WIRE_OK);
+  cr_assert_eq(wire_struct_set_value(d2, s, ix_of(c, all, "c"), WIRE_T_ENUM, 1),
+               WIRE_OK);
+  cr_assert_eq(wire_struct_set_value(d2, s, ix_of(c, all, "small"),
+                                     WIRE_T_INT8, (uint64_t)(int64_t)-5),
+               WIRE_OK);
+  cr_assert_eq(wire_node_type(wire_node_field(s, ix_of(c, all, "c"))),
+               WIRE_T_ENUM);
+  cr_assert_eq(wire_node_user_type_id(wire_node_field(s, ix_of(c, all, "c"))),
+               30);
+  size_t n2;
+  uint8_t *b2 = encode_root(c, d2, s, &n2);
+  cr_assert_eq(n1, n2);
+  cr_assert_arr_eq(b1, b2, n1, "the same bytes both ways");
+  wire_ctx_free_bytes(c, b1);
+  wire_ctx_free_bytes(c, b2);
+  wire_doc_free(d1);
+  wire_doc_free(d2);
+  wire_ctx_free(c);
+}
+
+Test(meta_abi, create_and_set_checks_like_the_builders) {
+  wire_ctx *c = new_ctx(SET_SCHEMA);
+  uint32_t all = type_of(c, "s.All");
+  wire_doc *d = wire_doc_new(c);
+  wire_node *s = wire_node_new_struct(d, all);
+  uint32_t i = ix_of(c, all, "i"), small = ix_of(c, all, "small");
+  /* out of range: the error, and the field as it was */
+  cr_assert_eq(wire_struct_set_value(d, s, i, WIRE_T_VARINT32, UINT64_C(1) << 40),
+               WIRE_E_VALUE);
+  cr_assert_null(wire_node_field(s, i));
+  cr_assert_eq(wire_struct_set_value(d, s, small, WIRE_T_INT8, 200),
+               WIRE_E_VALUE);
+  cr_assert_eq(wire_struct_set_value(d, s, i, WIRE_T_FLOAT32, UINT64_C(1) << 33),
+               WIRE_E_ARG);
+  cr_assert_eq(wire_struct_set_value(d, s, i, WIRE_T_STRING, 0), WIRE_E_ARG);
+  /* an enum value for a field that declares no enum */
+  cr_assert_eq(wire_struct_set_value(d, s, i, WIRE_T_ENUM, 1), WIRE_E_SCHEMA);
+  /* index out of range, not a struct, no document */
+  cr_assert_eq(wire_struct_set_value(d, s, 99, WIRE_T_VARINT32, 1), WIRE_E_ARG);
+  wire_node *v = wire_node_new_bool(d, 1);
+  cr_assert_eq(wire_struct_set_value(d, v, 0, WIRE_T_VARINT32, 1), WIRE_E_ARG);
+  cr_assert_eq(wire_struct_set_value(NULL, s, i, WIRE_T_VARINT32, 1), WIRE_E_ARG);
+  /* text: not UTF-8; bytes: not whole elements, bool bytes */
+  uint32_t str = ix_of(c, all, "s"), raw = ix_of(c, all, "raw");
+  cr_assert_eq(wire_struct_set_string(d, s, str, (const uint8_t *)"\xff", 1,
+                                      WIRE_STR_UTF8), WIRE_E_STRING);
+  cr_assert_null(wire_node_field(s, str));
+  cr_assert_eq(wire_struct_set_bytes(d, s, raw, WIRE_T_INT32_ARRAY,
+                                     (const uint8_t *)"abc", 3), WIRE_E_ARG);
+  cr_assert_eq(wire_struct_set_bytes(d, s, raw, WIRE_T_BOOL_ARRAY,
+                                     (const uint8_t *)"\x02", 1), WIRE_E_ARG);
+  cr_assert_null(wire_node_field(s, raw));
+  wire_doc_free(d);
+  wire_ctx_free(c);
+}
+
+/* A value written without its type meta must be of the declared type:
+ * before, a nullable field or a declared list element of another integer
+ * type was written with its own encoding, and the bytes did not decode
+ * (found by fuzz_tape_encode). */
+Test(meta_abi, a_value_of_another_type_than_declared_is_not_encoded) {
+  static const char *fdl =
+      "package t;\n"
+      "message N [id=40] { optional uint32 u = 1; list<int32> l = 2; }\n";
+  wire_ctx *c = new_ctx(fdl);
+  uint32_t n = type_of(c, "t.N");
+  for (int compat = 0; compat < 2; compat++) {
+    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compat);
+    for (int bad = 0; bad < 2; bad++) {
+      wire_doc *d = wire_doc_new(c);
+      wire_node *s = wire_node_new_struct(d, n);
+      wire_node *l = wire_node_new_list(d, WIRE_T_LIST);
+      wire_list_append(d, l, wire_node_new_int(d, WIRE_T_VARINT32, 5));
+      set(c, d, s, n, "l", l);
+      set(c, d, s, n, "u", wire_node_new_uint(d, WIRE_T_VAR_UINT32, 7));
+      if (bad == 0)
+        set(c, d, s, n, "u", wire_node_new_uint(d, WIRE_T_VAR_UINT64,
+                                                UINT64_C(1) << 40));
+      else
+        wire_list_append(d, l, wire_node_new_int(d, WIRE_T_VARINT64, 5));
+      uint8_t *out = NULL;
+      size_t len;
+      cr_assert_eq(wire_doc_add_root(d, s), WIRE_OK);
+      cr_assert_eq(wire_encode(c, d, &out, &len), WIRE_E_ENCODE,
+                   "compatible %d, case %d", compat, bad);
+      cr_assert(strstr(wire_ctx_error_message(c), "is declared"), "%s",
+                wire_ctx_error_message(c));
+      cr_assert_null(out);
+      wire_doc_free(d);
+    }
+  }
+  wire_ctx_free(c);
+}

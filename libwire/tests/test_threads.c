@@ -36,7 +36,7 @@ static void *work(void *arg) {
     for (int c = 0; c < HG_NCLASSES; c++) {
       size_t len;
       uint8_t *p = hg_gen(c, 4000 + 1000 * (size_t)j->id, &len);
-      wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, c == HG_TYPEDEFS);
+      wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, hg_compatible(c));
       wire_ctx_set_limit(ctx, WIRE_LIMIT_DEPTH,
                          c == HG_DEEP ? WIRE_DEPTH_MAX : 64);
       wire_doc *doc = NULL;

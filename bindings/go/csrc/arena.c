@@ -2,10 +2,32 @@
  * TypeDef cache) and the one growth rule of libwire's growable arrays. */
 #include "internal.h"
 
+/* Blocks double from 4 KiB up to BLOCK_MAX. A request larger than a
+ * sixteenth of the block size gets a block of its own, put behind the
+ * current one, so that no block is left with more than a sixteenth of it
+ * unused: the arena holds at most about 1/16 more than was asked of it,
+ * plus one block (spec R-SEC-9). */
+#define BLOCK_FIRST ((size_t)4 << 10)
+#define BLOCK_MAX ((size_t)64 << 10)
+
 void *wire__arena_alloc_slow(wire_arena *a, size_t size) {
-  size_t want = a->next_size ? a->next_size : 4096;
+  size_t want = a->next_size ? a->next_size : BLOCK_FIRST;
   if (size > SIZE_MAX - sizeof(wire_block) - 8) return NULL;
-  if (want < size + sizeof(wire_block)) want = size + sizeof(wire_block);
+  if (size > want / 16) {
+    size_t n = size + sizeof(wire_block);
+    wire_block *blk = wire__alloc(a->ctx, n);
+    if (!blk) return NULL;
+    blk->size = n;
+    if (a->head) {
+      blk->next = a->head->next;
+      a->head->next = blk;
+    } else { /* the next small request starts a block in front of it */
+      blk->next = NULL;
+      a->head = blk;
+      a->p = a->end = NULL;
+    }
+    return blk + 1;
+  }
   wire_block *blk = wire__alloc(a->ctx, want);
   if (!blk) return NULL;
   blk->next = a->head;
@@ -13,7 +35,7 @@ void *wire__arena_alloc_slow(wire_arena *a, size_t size) {
   a->head = blk;
   a->p = (uint8_t *)(blk + 1);
   a->end = (uint8_t *)blk + want;
-  if (a->next_size < (size_t)1 << 20) a->next_size = want * 2;
+  if (want < BLOCK_MAX) a->next_size = want * 2;
   void *r = a->p;
   a->p += size;
   return r;
@@ -32,6 +54,12 @@ void wire__arena_free(wire_arena *a) {
 
 void wire__arena_reset(wire_arena *a, size_t keep_max) {
   wire_block *keep = a->head;
+  if (keep && !keep->next && keep->size <= keep_max) { /* one block, kept */
+    a->next_size = keep->size;
+    a->p = (uint8_t *)(keep + 1);
+    a->end = (uint8_t *)keep + keep->size;
+    return;
+  }
   if (keep && keep->size > keep_max) keep = NULL;
   wire_block *b = a->head;
   while (b) {

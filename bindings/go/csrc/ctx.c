@@ -142,6 +142,7 @@ void wire__ctx_release_spares(wire_ctx *ctx) {
     wire_doc *d = ctx->spare_doc;
     ctx->spare_doc = NULL;
     wire__arena_free(&d->arena);
+    wire__arena_free(&d->nodes);
     wire__free(ctx, d, sizeof *d);
   }
   wire__free(ctx, ctx->spare_out, ctx->spare_out_cap);

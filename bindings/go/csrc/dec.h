@@ -64,6 +64,8 @@ typedef struct wire_dec {
                               buffers (03) */
   uint8_t band;            /* the band of the last body wire__dec_bytes
                               read in such a root (WIRE_NB_*) */
+  struct wire_sbody *empty_st; /* the body structs without fields share */
+  wire_doc *empty_doc;         /* (in this document) */
 } dec;
 typedef dec wire_dec;
 
@@ -73,6 +75,16 @@ typedef dec wire_dec;
  * R-SEC-11). */
 static inline uint64_t wire__dec_unbacked_budget(size_t len) {
   return 1024 + (uint64_t)len / 2;
+}
+
+/* A value that took no input bytes although it was not charged up front
+ * (an empty struct, a struct of NONE fields, a NONE field): one unit of
+ * the payload's zero-width budget; false (WIRE_E_LIMIT at `at`) when the
+ * budget is spent. Without this, values that take no bytes could claim
+ * the same bytes again and again (spec R-SEC-11). */
+bool wire__dec_unbacked(wire_dec *d, const uint8_t *at);
+static inline bool wire__dec_took_bytes(wire_dec *d, const uint8_t *start) {
+  return WIRE_LIKELY(d->in.p != start) || wire__dec_unbacked(d, start);
 }
 
 /* Starts decoding data[0..len) (into doc, or NULL for another output whose

@@ -1,5 +1,6 @@
 /* doc.c - the document: node builders and accessors (the arena is in
  * arena.c). */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "schema.h"
@@ -25,6 +26,7 @@ wire_doc *wire_doc_new(wire_ctx *ctx) {
   memset(d, 0, sizeof *d);
   d->ctx = ctx;
   d->arena.ctx = ctx;
+  d->nodes.ctx = ctx;
   return d;
 }
 
@@ -35,14 +37,17 @@ void wire_doc_free(wire_doc *d) {
     wire__free(ctx, d->roots, d->roots_cap * sizeof *d->roots);
   if (!ctx->spare_doc) {
     wire__arena_reset(&d->arena, SPARE_ARENA_MAX);
-    wire_arena a = d->arena;
+    wire__arena_reset(&d->nodes, SPARE_ARENA_MAX);
+    wire_arena a = d->arena, na = d->nodes;
     memset(d, 0, sizeof *d);
     d->ctx = ctx;
     d->arena = a;
+    d->nodes = na;
     ctx->spare_doc = d;
     return;
   }
   wire__arena_free(&d->arena);
+  wire__arena_free(&d->nodes);
   wire__free(ctx, d, sizeof *d);
 }
 
@@ -84,7 +89,8 @@ int32_t wire_doc_add_root(wire_doc *d, wire_node *n) {
 }
 
 wire_node *wire__node_new_slow(wire_doc *d, uint8_t type) {
-  wire_node *n = wire__arena_alloc_slow(&d->arena, sizeof *n);
+  /* nodes only: the page is bumped by 20 bytes at a time */
+  wire_node *n = wire__arena_alloc_slow(&d->nodes, sizeof *n);
   if (!n) {
     nomem(d);
     return NULL;
@@ -93,6 +99,11 @@ wire_node *wire__node_new_slow(wire_doc *d, uint8_t type) {
   n->type = type;
   n->index = d->nnodes++;
   return n;
+}
+
+wire_node *wire__doc_null(wire_doc *d) {
+  if (!d->null) d->null = wire__node_new(d, WIRE_T_NULL);
+  return d->null;
 }
 
 void *wire__doc_dup(wire_doc *d, const void *p, size_t n) {
@@ -105,35 +116,70 @@ void *wire__doc_dup(wire_doc *d, const void *p, size_t n) {
   return r;
 }
 
-int32_t wire__list_push(wire_doc *d, wire_node *l, wire_node *item) {
-  if (l->small == l->v.list.cap) {
-    wire_node **p = wire__arena_grow(&d->arena, l->v.list.items, &l->v.list.cap,
-                                     l->small, sizeof *p, 4);
-    if (!p) return nomem(d);
-    l->v.list.items = p;
+/* A body of `cap` slots (of `slot` bytes after a `head`-byte header) with
+ * the first n slots and the header copied from `old` (NULL: zeroed), its
+ * capacity set at `cap_at`; NULL (the error recorded) if out of memory. */
+static void *new_body(wire_doc *d, const void *old, size_t head, size_t slot,
+                      uint32_t n, uint32_t cap, size_t cap_at) {
+  uint8_t *b = (uint64_t)cap * slot > SIZE_MAX - head
+                   ? NULL
+                   : wire__arena_alloc(&d->arena, head + (size_t)cap * slot);
+  if (!b) {
+    nomem(d);
+    return NULL;
   }
-  l->v.list.items[l->small++] = item;
+  if (old) memcpy(b, old, head + (size_t)n * slot);
+  else memset(b, 0, head);
+  memcpy(b + cap_at, &cap, sizeof cap);
+  return b;
+}
+
+/* The growth rule of wire__arena_grow: 4, then doubling. */
+static uint32_t grown(uint32_t cap) {
+  return cap < 4 ? 4 : cap > UINT32_MAX / 2 ? 0 : cap * 2;
+}
+
+wire_lbody *wire__list_body(wire_doc *d, wire_node *l, uint32_t cap) {
+  wire_lbody *b = new_body(d, l->v.list, sizeof *b, sizeof(wire_node *),
+                           l->small, cap, offsetof(wire_lbody, cap));
+  if (b) l->v.list = b;
+  return b;
+}
+
+wire_mbody *wire__map_body(wire_doc *d, wire_node *m, uint32_t cap) {
+  wire_mbody *b = new_body(d, m->v.map, sizeof *b, 2 * sizeof(wire_node *),
+                           m->small, cap, offsetof(wire_mbody, cap));
+  if (b) m->v.map = b;
+  return b;
+}
+
+int32_t wire__list_push(wire_doc *d, wire_node *l, wire_node *item) {
+  wire_lbody *b = l->v.list;
+  if (!b || l->small == b->cap) {
+    uint32_t cap = grown(b ? b->cap : 0);
+    if (!cap || !(b = wire__list_body(d, l, cap))) return nomem(d);
+  }
+  b->items[l->small++] = item;
   return WIRE_OK;
 }
 
 int32_t wire__map_push(wire_doc *d, wire_node *m, wire_node *k,
                        wire_node *v) {
-  if (m->small == m->v.map.cap) {
-    /* entries of two pointers (key, value) */
-    wire_node **p = wire__arena_grow(&d->arena, m->v.map.kv, &m->v.map.cap,
-                                     m->small, 2 * sizeof *p, 4);
-    if (!p) return nomem(d);
-    m->v.map.kv = p;
+  wire_mbody *b = m->v.map;
+  if (!b || m->small == b->cap) {
+    uint32_t cap = grown(b ? b->cap : 0);
+    if (!cap || !(b = wire__map_body(d, m, cap))) return nomem(d);
   }
-  m->v.map.kv[2 * m->small] = k;
-  m->v.map.kv[2 * m->small + 1] = v;
+  b->kv[2 * m->small] = k;
+  b->kv[2 * m->small + 1] = v;
   m->small++;
   return WIRE_OK;
 }
 
 int32_t wire__chunk_push(wire_doc *d, wire_node *m, uint32_t header,
                          uint32_t count) {
-  wire_chunks *c = m->v.map.chunks;
+  if (!m->v.map && !wire__map_body(d, m, 0)) return WIRE_E_NOMEM;
+  wire_chunks *c = m->v.map->chunks;
   if (!c || c->n == c->cap) {
     uint32_t cap = c ? c->cap * 2 : 4;
     wire_chunks *nc =
@@ -142,7 +188,7 @@ int32_t wire__chunk_push(wire_doc *d, wire_node *m, uint32_t header,
     nc->n = c ? c->n : 0;
     nc->cap = cap;
     if (c && c->n) memcpy(nc->c, c->c, c->n * sizeof(uint16_t));
-    m->v.map.chunks = c = nc;
+    m->v.map->chunks = c = nc;
   }
   c->c[c->n++] = (uint16_t)(header << 8 | count);
   return WIRE_OK;
@@ -168,8 +214,11 @@ wire_node *wire_node_new_bool(wire_doc *d, int32_t v) {
   return n;
 }
 
-wire_node *wire_node_new_int(wire_doc *d, uint32_t t, int64_t v) {
-  if (!d) return NULL;
+static wire_node *int_slow(wire_doc *d, uint32_t t, int64_t v);
+/* The builders' bodies (d is not NULL), shared with the create-and-set
+ * calls below. */
+static inline __attribute__((always_inline)) wire_node *
+int_node(wire_doc *d, uint32_t t, int64_t v) {
   if (WIRE_LIKELY(t == WIRE_T_VARINT32 || t == WIRE_T_INT32
                       ? v == (int32_t)v
                       : t == WIRE_T_VARINT64 || t == WIRE_T_INT64)) {
@@ -177,6 +226,14 @@ wire_node *wire_node_new_int(wire_doc *d, uint32_t t, int64_t v) {
     if (n) n->v.i = v;
     return n;
   }
+  return int_slow(d, t, v);
+}
+
+wire_node *wire_node_new_int(wire_doc *d, uint32_t t, int64_t v) {
+  return d ? int_node(d, t, v) : NULL;
+}
+
+static wire_node *int_slow(wire_doc *d, uint32_t t, int64_t v) {
   if (!wire__is_int_type(t)) return bad(d, "not a signed integer type");
   int64_t lo = INT64_MIN, hi = INT64_MAX;
   if (t == WIRE_T_INT8) { lo = INT8_MIN; hi = INT8_MAX; }
@@ -264,9 +321,46 @@ static inline bool copy_ascii(uint8_t *out, const uint8_t *s, size_t len) {
   return !(acc & UINT64_C(0x8080808080808080));
 }
 
+static wire_node *string_slow(wire_doc *d, const uint8_t *s, size_t len,
+                              int32_t enc);
+/* A string node of text in wire encoding enc at buf (the document's). */
+static inline wire_node *text_node(wire_doc *d, const uint8_t *buf, size_t n,
+                                   int32_t enc) {
+  wire_node *node = wire__node_new(d, WIRE_T_STRING);
+  if (node) {
+    node->a = (uint8_t)enc;
+    node->flags |= WIRE_NF_HDR_SET;
+    node->v.p = buf;
+    node->small = (uint32_t)n;
+  }
+  return node;
+}
+static inline __attribute__((always_inline)) wire_node *
+string_node(wire_doc *d, const uint8_t *s, size_t len, int32_t enc) {
+  if (WIRE_UNLIKELY((!s && len) || len > UINT32_MAX / 2))
+    return bad(d, !s ? "null text" : "text longer than 2 GiB");
+  if (WIRE_LIKELY(enc == WIRE_STR_UTF8 || enc == WIRE_STR_LATIN1)) {
+    /* ASCII text (the common case) is checked while it is copied. */
+    wire_arena *a = &d->arena;
+    size_t sz = (len + 7 + !len) & ~(size_t)7;
+    if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz)) {
+      uint8_t *buf = a->p;
+      if (copy_ascii(buf, s, len)) {
+        a->p += sz;
+        return text_node(d, buf, len, enc);
+      }
+    }
+  }
+  return string_slow(d, s, len, enc);
+}
+
 wire_node *wire_node_new_string(wire_doc *d, const uint8_t *s, size_t len,
                                 int32_t enc) {
-  if (!d || (!s && len)) return bad(d, "null text");
+  return d ? string_node(d, s, len, enc) : bad(d, "null text");
+}
+
+static wire_node *string_slow(wire_doc *d, const uint8_t *s, size_t len,
+                              int32_t enc) {
   if (enc == WIRE_STR_UTF8 || enc == WIRE_STR_LATIN1) {
     /* ASCII text (the common case) is checked while it is copied. */
     uint8_t *buf = wire__arena_alloc(&d->arena, len ? len : 1);
@@ -277,13 +371,7 @@ wire_node *wire_node_new_string(wire_doc *d, const uint8_t *s, size_t len,
     if (copy_ascii(buf, s, len) ||
         (enc == WIRE_STR_UTF8 && wire__utf8_check(s, len) == len)) {
       /* ASCII, or valid UTF-8 kept as UTF-8: the copy is the string */
-      wire_node *node = wire__node_new(d, WIRE_T_STRING);
-      if (!node) return NULL;
-      node->a = (uint8_t)enc;
-      node->flags |= WIRE_NF_HDR_SET;
-      node->v.bytes.p = buf;
-      node->v.bytes.len = len;
-      return node;
+      return text_node(d, buf, len, enc);
     }
     /* invalid, or Latin-1 of non-ASCII text: the general path below
      * (the copy stays unused in the arena) */
@@ -306,13 +394,7 @@ wire_node *wire_node_new_string(wire_doc *d, const uint8_t *s, size_t len,
                "text does not fit the Latin-1 encoding");
     return NULL;
   }
-  wire_node *node = wire__node_new(d, WIRE_T_STRING);
-  if (!node) return NULL;
-  node->a = (uint8_t)enc;
-  node->flags |= WIRE_NF_HDR_SET;
-  node->v.bytes.p = buf;
-  node->v.bytes.len = n;
-  return node;
+  return text_node(d, buf, n, enc);
 }
 
 wire_node *wire_node_new_binary(wire_doc *d, const uint8_t *p, size_t len) {
@@ -338,8 +420,8 @@ wire_node *wire_node_new_array(wire_doc *d, uint32_t t, const uint8_t *p,
   if (len) memcpy(copy, p, len);
   wire_node *n = wire__node_new(d, (uint8_t)t);
   if (!n) return NULL;
-  n->v.bytes.p = copy;
-  n->v.bytes.len = len;
+  n->v.p = copy;
+  n->small = (uint32_t)len;
   return n;
 }
 
@@ -377,11 +459,16 @@ wire_node *wire_node_new_decimal(wire_doc *d, int32_t negative,
   while (len && mag[len - 1] == 0) len--; /* minimal form */
   if (len > UINT32_MAX) return bad(d, "decimal too long");
   uint8_t *copy = wire__doc_dup(d, mag, len);
-  if (!copy) return NULL;
+  wire_dbody *b = copy ? wire__arena_alloc(&d->arena, sizeof *b) : NULL;
+  if (!b) {
+    if (copy) nomem(d);
+    return NULL;
+  }
+  b->mag = copy;
+  b->len = (uint32_t)len;
   wire_node *n = wire__node_new(d, WIRE_T_DECIMAL);
   if (!n) return NULL;
-  n->v.dec.mag = copy;
-  n->v.dec.len = (uint32_t)len;
+  n->v.dec = b;
   n->small = (uint32_t)scale;
   if (negative && len) n->flags |= WIRE_NF_NEGATIVE;
   return n;
@@ -391,7 +478,7 @@ wire_node *wire_node_new_enum(wire_doc *d, uint32_t type_id, uint32_t v) {
   if (!d) return NULL;
   wire_node *n = wire__node_new(d, WIRE_T_ENUM);
   if (n) {
-    n->v.en.type_id = type_id;
+    n->v.en = type_id;
     n->small = v;
   }
   return n;
@@ -419,7 +506,7 @@ wire_node *wire_node_new_named_enum(wire_doc *d, const uint8_t *ns,
   nm->name_len = (uint32_t)name_len;
   wire_node *n = wire__node_new(d, WIRE_T_NAMED_ENUM);
   if (n) {
-    n->v.nen.names = nm;
+    n->v.names = nm;
     n->small = v;
   }
   return n;
@@ -434,6 +521,11 @@ wire_node *wire_node_new_list(wire_doc *d, uint32_t t) {
 int32_t wire_list_append(wire_doc *d, wire_node *l, wire_node *e) {
   if (!d || !l || !e || (l->type != WIRE_T_LIST && l->type != WIRE_T_SET))
     return WIRE_E_ARG;
+  wire_lbody *b = l->v.list;
+  if (WIRE_LIKELY(b && l->small < b->cap)) {
+    b->items[l->small++] = e;
+    return WIRE_OK;
+  }
   return wire__list_push(d, l, e);
 }
 
@@ -486,17 +578,17 @@ int32_t wire_map_add_chunk(wire_doc *d, wire_node *m, uint32_t h,
 }
 int32_t wire_map_clear_chunks(wire_node *m) {
   if (!m || m->type != WIRE_T_MAP) return WIRE_E_ARG;
-  m->v.map.chunks = NULL;
+  if (m->v.map) m->v.map->chunks = NULL;
   return WIRE_OK;
 }
 size_t wire_map_chunk_count(const wire_node *m) {
-  if (!m || m->type != WIRE_T_MAP || !m->v.map.chunks) return 0;
-  return m->v.map.chunks->n;
+  if (!m || m->type != WIRE_T_MAP || !wire__chunks(m)) return 0;
+  return wire__chunks(m)->n;
 }
 int32_t wire_map_chunk(const wire_node *m, size_t i, uint32_t *h,
                        uint32_t *count) {
   if (i >= wire_map_chunk_count(m)) return WIRE_E_ARG;
-  uint16_t c = m->v.map.chunks->c[i];
+  uint16_t c = wire__chunks(m)->c[i];
   if (h) *h = c >> 8;
   if (count) *count = c & 0xFF;
   return WIRE_OK;
@@ -544,10 +636,10 @@ int32_t wire_node_set_name_hash_forms(wire_node *n, int32_t ns_form,
 static wire_names *names_of(const wire_node *n) {
   if (!n) return NULL;
   switch (n->type) {
-  case WIRE_T_NAMED_ENUM: return n->v.nen.names;
+  case WIRE_T_NAMED_ENUM: return n->v.names;
   case WIRE_T_NAMED_STRUCT: case WIRE_T_NAMED_COMPATIBLE_STRUCT:
-  case WIRE_T_NAMED_EXT: return n->v.st.names;
-  case WIRE_T_NAMED_UNION: return n->v.un.names;
+  case WIRE_T_NAMED_EXT: return n->v.st->names;
+  case WIRE_T_NAMED_UNION: return n->v.un->names;
   default: return NULL;
   }
 }
@@ -617,7 +709,8 @@ double wire_node_float(const wire_node *n) {
   }
   case WIRE_T_FLOAT64: {
     double x;
-    memcpy(&x, &n->v.u, 8);
+    uint64_t u = n->v.u;
+    memcpy(&x, &u, 8);
     return x;
   }
   default: return 0;
@@ -636,14 +729,14 @@ const uint8_t *wire_node_bytes(const wire_node *n, size_t *len) {
   if (n) {
     if (n->type == WIRE_T_STRING || n->type == WIRE_T_BINARY ||
         wire__is_array_type(n->type)) {
-      p = n->v.bytes.p;
-      l = (size_t)n->v.bytes.len;
+      p = n->v.p;
+      l = n->small;
     } else if (n->type == WIRE_T_DECIMAL) {
-      p = n->v.dec.mag;
-      l = n->v.dec.len;
+      p = n->v.dec->mag;
+      l = n->v.dec->len;
     } else if (n->type == WIRE_T_NAMED_ENUM) {
-      p = n->v.nen.names->name;
-      l = n->v.nen.names->name_len;
+      p = n->v.names->name;
+      l = n->v.names->name_len;
     }
   }
   if (len) *len = l;
@@ -657,10 +750,10 @@ int32_t wire_node_string_encoding(const wire_node *n) {
 int32_t wire_node_string_utf8(const wire_node *n, uint8_t *out, size_t cap,
                               size_t *out_len) {
   if (!n || n->type != WIRE_T_STRING || (!out && cap)) return WIRE_E_ARG;
-  size_t need = wire__string_utf8_len(n->a, n->v.bytes.p, n->v.bytes.len);
+  size_t need = wire__string_utf8_len(n->a, n->v.p, n->small);
   if (out_len) *out_len = need;
   if (need > cap) return WIRE_E_BUFFER_FULL;
-  wire__string_to_utf8(n->a, n->v.bytes.p, n->v.bytes.len, out);
+  wire__string_to_utf8(n->a, n->v.p, n->small, out);
   return WIRE_OK;
 }
 
@@ -671,15 +764,15 @@ int32_t wire_node_decimal_scale(const wire_node *n) {
   return n && n->type == WIRE_T_DECIMAL ? (int32_t)n->small : 0;
 }
 uint32_t wire_node_enum_type_id(const wire_node *n) {
-  return n && n->type == WIRE_T_ENUM ? n->v.en.type_id : 0;
+  return n && n->type == WIRE_T_ENUM ? n->v.en : 0;
 }
 const uint8_t *wire_node_enum_namespace(const wire_node *n, size_t *len) {
   if (!n || n->type != WIRE_T_NAMED_ENUM) {
     if (len) *len = 0;
     return NULL;
   }
-  if (len) *len = n->v.nen.names->ns_len;
-  return n->v.nen.names->ns;
+  if (len) *len = n->v.names->ns_len;
+  return n->v.names->ns;
 }
 uint32_t wire_node_enum_value(const wire_node *n) {
   return n && (n->type == WIRE_T_ENUM || n->type == WIRE_T_NAMED_ENUM)
@@ -696,8 +789,8 @@ size_t wire_node_count(const wire_node *n) {
     return n->small;
   default:
     if (wire__is_array_type(n->type))
-      return (size_t)n->v.bytes.len / wire_type_array_width(n->type);
-    if (n->type == WIRE_T_BINARY) return (size_t)n->v.bytes.len;
+      return (size_t)n->small / wire_type_array_width(n->type);
+    if (n->type == WIRE_T_BINARY) return (size_t)n->small;
     return 0;
   }
 }
@@ -706,15 +799,15 @@ wire_node *wire_node_child(const wire_node *n, size_t i) {
   if (!n || (n->type != WIRE_T_LIST && n->type != WIRE_T_SET) ||
       i >= n->small)
     return NULL;
-  return n->v.list.items[i];
+  return n->v.list->items[i];
 }
 wire_node *wire_node_map_key(const wire_node *n, size_t i) {
   if (!n || n->type != WIRE_T_MAP || i >= n->small) return NULL;
-  return n->v.map.kv[2 * i];
+  return n->v.map->kv[2 * i];
 }
 wire_node *wire_node_map_value(const wire_node *n, size_t i) {
   if (!n || n->type != WIRE_T_MAP || i >= n->small) return NULL;
-  return n->v.map.kv[2 * i + 1];
+  return n->v.map->kv[2 * i + 1];
 }
 
 uint32_t wire_node_index(const wire_node *n) { return n ? n->index : 0; }
@@ -754,51 +847,78 @@ static wire_utype *reg_type(wire_doc *d, uint32_t type, uint8_t kind) {
   return &r->types[type];
 }
 
+wire_sbody *wire__struct_body(wire_doc *d, wire_layout *l) {
+  size_t n = l->nfields;
+  wire_sbody *b = wire__arena_alloc(&d->arena, sizeof *b + n * sizeof(wire_node *));
+  if (!b) {
+    nomem(d);
+    return NULL;
+  }
+  b->layout = l;
+  b->names = NULL;
+  for (size_t i = 0; i < n; i++) b->fields[i] = NULL;
+  return b;
+}
+
+/* A struct node of a kind and layout, all fields unset. */
+static wire_node *struct_node(wire_doc *d, uint8_t kind, wire_layout *l) {
+  wire_sbody *b = wire__struct_body(d, l);
+  wire_node *n = b ? wire__node_new(d, kind) : NULL;
+  if (!n) return NULL;
+  n->v.st = b;
+  n->small = l->nfields;
+  return n;
+}
+
+__attribute__((noinline)) static wire_node *new_struct_slow(wire_doc *d,
+                                                            uint32_t type);
+
 wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
-  if (!d) return NULL;
-  wire_registry *r = d->ctx->reg;
+  /* A struct type in use (its layout is there) with room for the body and
+   * the node: without a call. */
+  wire_registry *r = d ? d->ctx->reg : NULL;
   if (WIRE_LIKELY(r && type < r->ntypes && r->types[type].layout &&
                   r->types[type].kind == WIRE_KIND_STRUCT)) {
-    /* A struct type in use: its layout is there. */
     wire_utype *t = &r->types[type];
     wire_layout *l = t->layout;
-    wire_node **fields = wire__arena_alloc(&d->arena,
-                                           (l->nfields + 1) * sizeof *fields);
-    wire_node *n = fields ? wire__node_new(d, wire__struct_kind(d->ctx, t))
-                          : NULL;
-    if (!n) {
-      if (!fields) nomem(d);
-      return NULL;
+    wire_arena *a = &d->arena;
+    size_t sz = sizeof(wire_sbody) + (size_t)l->nfields * sizeof(wire_node *);
+    if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz &&
+                    (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
+      wire_sbody *b = (wire_sbody *)(void *)a->p;
+      a->p += sz; /* a multiple of 8 */
+      b->layout = l;
+      b->names = NULL;
+      for (uint32_t i = 0; i < l->nfields; i++) b->fields[i] = NULL;
+      wire_node *n = wire__node_new(d, wire__struct_kind(d->ctx, t));
+      n->v.st = b;
+      n->small = l->nfields;
+      return n;
     }
-    for (uint32_t i = 0; i <= l->nfields; i++) fields[i] = NULL;
-    n->v.st.layout = l;
-    n->v.st.fields = fields;
-    n->small = l->nfields;
-    return n;
+  }
+  return new_struct_slow(d, type);
+}
+
+static wire_node *new_struct_slow(wire_doc *d, uint32_t type) {
+  if (!d) return NULL;
+  wire_registry *r = d->ctx->reg;
+  if (r && type < r->ntypes && r->types[type].layout &&
+      r->types[type].kind == WIRE_KIND_STRUCT) {
+    wire_utype *t = &r->types[type];
+    return struct_node(d, wire__struct_kind(d->ctx, t), t->layout);
   }
   bool ext = r && type < r->ntypes && r->types[type].kind == WIRE_KIND_EXT;
   wire_utype *t = ext ? &r->types[type] : reg_type(d, type, WIRE_KIND_STRUCT);
   if (!t || wire__layout_of(d->ctx, type) != WIRE_OK) return NULL;
-  wire_node *n = wire__node_new(d, wire__struct_kind(d->ctx, t));
-  if (!n) return NULL;
-  wire_layout *l = t->layout;
-  n->v.st.layout = l;
-  n->v.st.fields = wire__arena_alloc(&d->arena, (l->nfields + 1) * sizeof(wire_node *));
-  if (!n->v.st.fields) {
-    nomem(d);
-    return NULL;
-  }
-  memset(n->v.st.fields, 0, (l->nfields + 1) * sizeof(wire_node *));
-  n->small = l->nfields;
-  return n;
+  return struct_node(d, wire__struct_kind(d->ctx, t), t->layout);
 }
 
 int32_t wire__node_own_names(wire_doc *d, wire_node *n) {
   if (n->type != WIRE_T_NAMED_STRUCT && n->type != WIRE_T_NAMED_COMPATIBLE_STRUCT &&
       n->type != WIRE_T_NAMED_EXT)
     return WIRE_OK;
-  if (n->v.st.names) return WIRE_OK;
-  const wire_layout *l = n->v.st.layout;
+  if (n->v.st->names) return WIRE_OK;
+  const wire_layout *l = n->v.st->layout;
   wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
   if (!nm) return wire__fail(d->ctx, WIRE_E_NOMEM, 0, "out of memory");
   memset(nm, 0, sizeof *nm);
@@ -806,7 +926,7 @@ int32_t wire__node_own_names(wire_doc *d, wire_node *n) {
   nm->ns_len = l->ns_len;
   nm->name = l->name;
   nm->name_len = l->name_len;
-  n->v.st.names = nm;
+  n->v.st->names = nm;
   return WIRE_OK;
 }
 
@@ -841,39 +961,246 @@ int32_t wire__field_index(wire_ctx *ctx, const wire_layout *l,
 int32_t wire_struct_set_field(wire_doc *d, wire_node *n, const char *name,
                               size_t len, wire_node *value) {
   if (!d || !is_struct(n) || !name || !value) return WIRE_E_ARG;
-  int32_t i = wire__field_index(d->ctx, n->v.st.layout, name, len);
+  int32_t i = wire__field_index(d->ctx, n->v.st->layout, name, len);
   if (i < 0)
     return wire__fail(d->ctx, WIRE_E_ENCODE, 0, "no field %.*s", (int)len,
                       name);
-  n->v.st.fields[i] = value;
+  n->v.st->fields[i] = value;
   return WIRE_OK;
 }
+
+static int32_t set_field_slow(wire_doc *d, wire_node *n, size_t index,
+                              wire_node *value) __attribute__((noinline));
 
 int32_t wire_struct_set_field_at(wire_doc *d, wire_node *n, size_t index,
                                  wire_node *value) {
   if (WIRE_LIKELY(d && value && is_struct(n) && index < n->small)) {
-    n->v.st.fields[index] = value;
+    n->v.st->fields[index] = value;
     return WIRE_OK;
   }
+  return set_field_slow(d, n, index, value);
+}
+
+static int32_t set_field_slow(wire_doc *d, wire_node *n, size_t index,
+                              wire_node *value) {
   if (!d || !is_struct(n) || !value) return WIRE_E_ARG;
-  if (index >= n->v.st.layout->nfields)
+  if (index >= n->v.st->layout->nfields)
     return wire__fail(d->ctx, WIRE_E_ARG, 0, "field index %zu of %u", index,
-                      n->v.st.layout->nfields);
+                      n->v.st->layout->nfields);
   /* A decoded struct may hold fewer values than its layout has fields
    * (n->small); the ones between are unset. */
   if (index >= n->small) {
-    for (uint32_t i = n->small; i < index; i++) n->v.st.fields[i] = NULL;
+    for (uint32_t i = n->small; i < index; i++) n->v.st->fields[i] = NULL;
     n->small = (uint32_t)index + 1;
   }
-  n->v.st.fields[index] = value;
+  n->v.st->fields[index] = value;
   return WIRE_OK;
+}
+
+/* ---- create and set ----
+ * One call for a field's value: the node is made as its builder makes it
+ * and stored as wire_struct_set_field_at stores it. */
+
+static inline int32_t put_field(wire_doc *d, wire_node *n, size_t index,
+                                wire_node *v) {
+  if (WIRE_UNLIKELY(!v))
+    return d->ctx->err_code ? d->ctx->err_code : WIRE_E_NOMEM;
+  if (WIRE_LIKELY(index < n->small)) {
+    n->v.st->fields[index] = v;
+    return WIRE_OK;
+  }
+  return set_field_slow(d, n, index, v);
+}
+
+/* An enum value of the registered enum that field `index` declares. */
+static wire_node *field_enum(wire_doc *d, const wire_node *n, size_t index,
+                             uint64_t value) {
+  const wire_layout *l = n->v.st->layout;
+  if (index >= l->nfields) {
+    wire__fail(d->ctx, WIRE_E_ARG, 0, "field index %zu of %u", index,
+               l->nfields);
+    return NULL;
+  }
+  uint32_t ti = l->fields[index].type->user;
+  wire_registry *r = d->ctx->reg;
+  if (ti == WIRE_NO_TYPE || !r || ti >= r->ntypes ||
+      r->types[ti].kind != WIRE_KIND_ENUM) {
+    wire__fail(d->ctx, WIRE_E_SCHEMA, 0,
+               "field %zu is not of a registered enum type", index);
+    return NULL;
+  }
+  if (value > UINT32_MAX) return bad(d, "enum value wider than 32 bits");
+  if (r->types[ti].by_name)
+    return wire_node_new_enum_of(d, ti, (uint32_t)value);
+  wire_node *v = wire__node_new(d, WIRE_T_ENUM);
+  if (v) {
+    v->v.en = r->types[ti].user_id;
+    v->small = (uint32_t)value;
+  }
+  return v;
+}
+
+static wire_node *value_node(wire_doc *d, const wire_node *n, size_t index,
+                             uint32_t t, uint64_t bits) {
+  switch (t) {
+  case WIRE_T_BOOL: return wire_node_new_bool(d, bits != 0);
+  case WIRE_T_DATE: return wire_node_new_date(d, (int64_t)bits);
+  case WIRE_T_ENUM: return field_enum(d, n, index, bits);
+  default:
+    if (wire__is_uint_type(t)) return wire_node_new_uint(d, t, bits);
+    if (wire__is_float_type(t)) return wire_node_new_float_bits(d, t, bits);
+    return bad(d, "not a scalar type (set_value takes integers, bool, "
+                  "float bits, date and enum values)");
+  }
+}
+
+__attribute__((noinline)) static int32_t set_value_slow(wire_doc *d, wire_node *n, size_t index,
+                              uint32_t t, uint64_t bits) {
+  if (!d || !is_struct(n)) return WIRE_E_ARG;
+  wire_node *v = wire__is_int_type(t) ? int_node(d, t, (int64_t)bits)
+                                      : value_node(d, n, index, t, bits);
+  return put_field(d, n, index, v);
+}
+
+/* A scalar of a fixed-width kind into field `index` without a call (so
+ * without saving registers), when the field is in range and there is
+ * room for the node; false otherwise (nothing done). */
+static inline __attribute__((always_inline)) bool set_scalar_fast(
+    wire_doc *d, wire_node *n, size_t index, uint32_t t, uint64_t bits) {
+  if (WIRE_LIKELY(d && is_struct(n) && index < n->small &&
+                  (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
+    wire_node *v = wire__node_new(d, (uint8_t)t);
+    v->v.u = bits;
+    n->v.st->fields[index] = v;
+    return true;
+  }
+  return false;
+}
+
+/* Other scalars: 64-bit integers, floats, bool, enums of a field's enum
+ * registered by id; then everything else. */
+__attribute__((noinline)) static int32_t set_value_more(
+    wire_doc *d, wire_node *n, size_t index, uint32_t t, uint64_t bits) {
+  bool fast = t == WIRE_T_VARINT64 || t == WIRE_T_INT64 ||
+              t == WIRE_T_FLOAT64 ||
+              (t == WIRE_T_FLOAT32 && bits <= UINT32_MAX);
+  if (t == WIRE_T_BOOL) {
+    bits = bits != 0;
+    fast = true;
+  }
+  if (fast && set_scalar_fast(d, n, index, t, bits)) return WIRE_OK;
+  if (t == WIRE_T_ENUM && d && is_struct(n) && index < n->small &&
+      bits <= UINT32_MAX &&
+      (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node)) {
+    /* a value of the enum (registered by id) the field declares */
+    uint32_t ti = n->v.st->layout->fields[index].type->user;
+    const wire_registry *r = d->ctx->reg;
+    if (ti != WIRE_NO_TYPE && r && ti < r->ntypes &&
+        r->types[ti].kind == WIRE_KIND_ENUM && !r->types[ti].by_name) {
+      wire_node *v = wire__node_new(d, WIRE_T_ENUM);
+      v->v.en = r->types[ti].user_id;
+      v->small = (uint32_t)bits;
+      n->v.st->fields[index] = v;
+      return WIRE_OK;
+    }
+  }
+  return set_value_slow(d, n, index, t, bits);
+}
+
+int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
+                              uint32_t t, uint64_t bits) {
+  /* 32-bit integers inline; other kinds and every error further on */
+  if (WIRE_LIKELY((t == WIRE_T_VARINT32 || t == WIRE_T_INT32) &&
+                  (int64_t)bits == (int32_t)bits &&
+                  set_scalar_fast(d, n, index, t, bits)))
+    return WIRE_OK;
+  return set_value_more(d, n, index, t, bits);
+}
+
+/* The node of bytes just copied to the arena's next sz bytes (which, and
+ * a node, have room), set as field `index`. */
+static inline wire_node *bytes_field(wire_doc *d, wire_node *n, size_t index,
+                                     uint8_t type, size_t len, size_t sz) {
+  wire_node *v = wire__node_new(d, type);
+  v->v.p = d->arena.p;
+  v->small = (uint32_t)len;
+  d->arena.p += sz;
+  n->v.st->fields[index] = v;
+  return v;
+}
+
+__attribute__((noinline)) static int32_t set_string_slow(
+    wire_doc *d, wire_node *n, size_t index, const uint8_t *utf8, size_t len,
+    int32_t encoding) {
+  if (!d || !is_struct(n)) return WIRE_E_ARG;
+  return put_field(d, n, index, string_node(d, utf8, len, encoding));
+}
+
+int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
+                               const uint8_t *utf8, size_t len,
+                               int32_t encoding) {
+  /* The common case without a call: ASCII text of a field in range, with
+   * room for the copy and the node (the copy checks for ASCII). */
+  if (WIRE_LIKELY(d && is_struct(n) && index < n->small && utf8 &&
+                  len <= 4096 &&
+                  (encoding == WIRE_STR_UTF8 ||
+                   encoding == WIRE_STR_LATIN1))) {
+    wire_arena *a = &d->arena;
+    size_t sz = (len + 7 + !len) & ~(size_t)7;
+    if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz &&
+                    (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node) &&
+                    copy_ascii(a->p, utf8, len))) {
+      wire_node *v = bytes_field(d, n, index, WIRE_T_STRING, len, sz);
+      v->a = (uint8_t)encoding;
+      v->flags = WIRE_NF_HDR_SET;
+      return WIRE_OK;
+    }
+  }
+  return set_string_slow(d, n, index, utf8, len, encoding);
+}
+
+__attribute__((noinline)) static int32_t set_bytes_slow(
+    wire_doc *d, wire_node *n, size_t index, uint32_t t, const uint8_t *bytes,
+    size_t len) {
+  if (!d || !is_struct(n)) return WIRE_E_ARG;
+  return put_field(d, n, index, wire_node_new_array(d, t, bytes, len));
+}
+
+int32_t wire_struct_set_bytes(wire_doc *d, wire_node *n, size_t index,
+                              uint32_t t, const uint8_t *bytes, size_t len) {
+  /* The common case without a call: binary or a dense array other than
+   * bool (whose bytes are checked), whole elements, room for the copy and
+   * the node. */
+  uint32_t w = t == WIRE_T_BINARY || t == WIRE_T_INT8_ARRAY ||
+                       t == WIRE_T_UINT8_ARRAY
+                   ? 1
+               : t == WIRE_T_INT32_ARRAY || t == WIRE_T_FLOAT32_ARRAY ||
+                       t == WIRE_T_UINT32_ARRAY
+                   ? 4
+               : t == WIRE_T_INT64_ARRAY || t == WIRE_T_FLOAT64_ARRAY ||
+                       t == WIRE_T_UINT64_ARRAY
+                   ? 8
+                   : wire_type_array_width(t);
+  if (WIRE_LIKELY(d && is_struct(n) && index < n->small && bytes && w &&
+                  t != WIRE_T_BOOL_ARRAY && !(len & (w - 1)) &&
+                  len <= 4096)) {
+    wire_arena *a = &d->arena;
+    size_t sz = (len + 7 + !len) & ~(size_t)7;
+    if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz &&
+                    (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
+      memcpy(a->p, bytes, len);
+      bytes_field(d, n, index, (uint8_t)t, len, sz);
+      return WIRE_OK;
+    }
+  }
+  return set_bytes_slow(d, n, index, t, bytes, len);
 }
 
 int32_t wire_struct_field_index(const wire_doc *d, const wire_node *n,
                                 const char *name, size_t len,
                                 uint32_t *out_index) {
   if (!d || !is_struct(n) || (!name && len) || !out_index) return WIRE_E_ARG;
-  int32_t i = wire__field_index(d->ctx, n->v.st.layout, name ? name : "", len);
+  int32_t i = wire__field_index(d->ctx, n->v.st->layout, name ? name : "", len);
   if (i < 0)
     return wire__fail(d->ctx, WIRE_E_SCHEMA, 0, "no field %.*s",
                       (int)(len > 64 ? 64 : len), name ? name : "");
@@ -895,18 +1222,26 @@ wire_node *wire_node_new_union(wire_doc *d, uint32_t type, uint32_t case_id,
                                wire_node *value) {
   if (!d || !value) return NULL;
   wire_node *n;
+  wire_ubody *u = wire__arena_alloc(&d->arena, sizeof *u);
+  if (!u) {
+    nomem(d);
+    return NULL;
+  }
+  memset(u, 0, sizeof *u);
   if (type == WIRE_BY_NAME) {
     n = wire__node_new(d, WIRE_T_UNION);
     if (!n) return NULL;
-    n->v.un.user_id = UINT32_MAX;
-    n->v.un.reg = WIRE_NO_TYPE;
+    n->v.un = u;
+    u->user_id = UINT32_MAX;
+    u->reg = WIRE_NO_TYPE;
   } else {
     wire_utype *t = reg_type(d, type, WIRE_KIND_UNION);
     if (!t) return NULL;
     n = wire__node_new(d, t->by_name ? WIRE_T_NAMED_UNION : WIRE_T_TYPED_UNION);
     if (!n) return NULL;
-    n->v.un.user_id = t->by_name ? UINT32_MAX : t->user_id;
-    n->v.un.reg = type;
+    n->v.un = u;
+    u->user_id = t->by_name ? UINT32_MAX : t->user_id;
+    u->reg = type;
     if (t->by_name) {
       wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
       if (!nm) {
@@ -918,30 +1253,30 @@ wire_node *wire_node_new_union(wire_doc *d, uint32_t type, uint32_t case_id,
       nm->ns_len = (uint32_t)strlen(t->ns);
       nm->name = (const uint8_t *)t->name;
       nm->name_len = (uint32_t)strlen(t->name);
-      n->v.un.names = nm;
+      n->v.un->names = nm;
     }
   }
   n->small = case_id;
-  n->v.un.value = value;
+  n->v.un->value = value;
   return n;
 }
 
 wire_node *wire_node_field(const wire_node *n, size_t i) {
-  return is_struct(n) && i < n->small ? n->v.st.fields[i] : NULL;
+  return is_struct(n) && i < n->small ? n->v.st->fields[i] : NULL;
 }
 
 const char *wire_node_field_name(const wire_node *n, size_t i,
                                  size_t *out_len) {
   if (out_len) *out_len = 0;
-  if (!is_struct(n) || i >= n->v.st.layout->nfields) return NULL;
-  const wire_lfield *f = &n->v.st.layout->fields[i];
+  if (!is_struct(n) || i >= n->v.st->layout->nfields) return NULL;
+  const wire_lfield *f = &n->v.st->layout->fields[i];
   if (out_len) *out_len = f->name_len;
   return (const char *)f->name;
 }
 
 int32_t wire_node_field_tag(const wire_node *n, size_t i) {
-  if (!is_struct(n) || i >= n->v.st.layout->nfields) return -1;
-  return n->v.st.layout->fields[i].tag;
+  if (!is_struct(n) || i >= n->v.st->layout->nfields) return -1;
+  return n->v.st->layout->fields[i].tag;
 }
 
 /* The registered type of a given kind with this id or these names. */
@@ -965,13 +1300,13 @@ int32_t wire_node_user_type(const wire_doc *d, const wire_node *n,
                             uint32_t *out_type) {
   if (!n || !out_type) return WIRE_E_ARG;
   uint32_t ti = WIRE_NO_TYPE;
-  if (is_struct(n)) ti = n->v.st.layout->type_index;
-  else if (n->type == WIRE_T_ENUM) ti = lookup(d, WIRE_KIND_ENUM, n->v.en.type_id, NULL);
-  else if (n->type == WIRE_T_NAMED_ENUM) ti = lookup(d, WIRE_KIND_ENUM, 0, n->v.nen.names);
-  else if (n->type == WIRE_T_UNION) ti = n->v.un.reg;
-  else if (n->type == WIRE_T_TYPED_UNION) ti = lookup(d, WIRE_KIND_UNION, n->v.un.user_id, NULL);
-  else if (n->type == WIRE_T_NAMED_UNION && n->v.un.names)
-    ti = lookup(d, WIRE_KIND_UNION, 0, n->v.un.names);
+  if (is_struct(n)) ti = n->v.st->layout->type_index;
+  else if (n->type == WIRE_T_ENUM) ti = lookup(d, WIRE_KIND_ENUM, n->v.en, NULL);
+  else if (n->type == WIRE_T_NAMED_ENUM) ti = lookup(d, WIRE_KIND_ENUM, 0, n->v.names);
+  else if (n->type == WIRE_T_UNION) ti = n->v.un->reg;
+  else if (n->type == WIRE_T_TYPED_UNION) ti = lookup(d, WIRE_KIND_UNION, n->v.un->user_id, NULL);
+  else if (n->type == WIRE_T_NAMED_UNION && n->v.un->names)
+    ti = lookup(d, WIRE_KIND_UNION, 0, n->v.un->names);
   if (ti == WIRE_NO_TYPE) return WIRE_E_SCHEMA;
   *out_type = ti;
   return WIRE_OK;
@@ -987,7 +1322,7 @@ int32_t wire_node_type_names(const wire_node *n, const uint8_t **ns,
   *ns_len = *name_len = 0;
   const wire_names *nm = NULL;
   if (is_struct(n)) {
-    const wire_layout *l = n->v.st.layout;
+    const wire_layout *l = n->v.st->layout;
     if (!l->by_name) return WIRE_E_ARG;
     *ns = l->ns;
     *ns_len = l->ns_len;
@@ -995,8 +1330,8 @@ int32_t wire_node_type_names(const wire_node *n, const uint8_t **ns,
     *name_len = l->name_len;
     return WIRE_OK;
   }
-  if (n->type == WIRE_T_NAMED_ENUM) nm = n->v.nen.names;
-  else if (is_union(n)) nm = n->v.un.names;
+  if (n->type == WIRE_T_NAMED_ENUM) nm = n->v.names;
+  else if (is_union(n)) nm = n->v.un->names;
   if (!nm) return WIRE_E_ARG;
   *ns = nm->ns;
   *ns_len = nm->ns_len;
@@ -1008,10 +1343,10 @@ int32_t wire_node_type_names(const wire_node *n, const uint8_t **ns,
 /* User type id of a struct, enum or typed union; UINT32_MAX if by name. */
 uint32_t wire_node_user_type_id(const wire_node *n) {
   if (!n) return UINT32_MAX;
-  if (is_struct(n)) return n->v.st.layout->by_name ? UINT32_MAX
-                                                   : n->v.st.layout->user_id;
-  if (n->type == WIRE_T_ENUM) return n->v.en.type_id;
-  if (is_union(n)) return n->v.un.user_id;
+  if (is_struct(n)) return n->v.st->layout->by_name ? UINT32_MAX
+                                                   : n->v.st->layout->user_id;
+  if (n->type == WIRE_T_ENUM) return n->v.en;
+  if (is_union(n)) return n->v.un->user_id;
   return UINT32_MAX;
 }
 
@@ -1019,13 +1354,13 @@ uint32_t wire_node_union_case(const wire_node *n) {
   return is_union(n) ? n->small : 0;
 }
 wire_node *wire_node_union_value(const wire_node *n) {
-  return is_union(n) ? n->v.un.value : NULL;
+  return is_union(n) ? n->v.un->value : NULL;
 }
 
 const uint8_t *wire_node_typedef(const wire_node *n, size_t *out_len) {
   if (out_len) *out_len = 0;
   if (!is_struct(n)) return NULL;
-  const wire_layout *l = n->v.st.layout;
+  const wire_layout *l = n->v.st->layout;
   if (!l->td || l->matches_schema) return NULL;
   if (out_len) *out_len = l->td_len;
   return l->td;
@@ -1035,25 +1370,14 @@ const uint8_t *wire__node_typedef_raw(const wire_node *n, size_t *out_len,
                                       bool *matches_schema) {
   *out_len = 0;
   *matches_schema = false;
-  if (!is_struct(n) || !n->v.st.layout->td) return NULL;
-  *out_len = n->v.st.layout->td_len;
-  *matches_schema = n->v.st.layout->matches_schema;
-  return n->v.st.layout->td;
+  if (!is_struct(n) || !n->v.st->layout->td) return NULL;
+  *out_len = n->v.st->layout->td_len;
+  *matches_schema = n->v.st->layout->matches_schema;
+  return n->v.st->layout->td;
 }
 
 static wire_node *struct_of_layout(wire_doc *d, wire_layout *l) {
-  wire_node *n = wire__node_new(d, wire__layout_struct_kind(l));
-  if (!n) return NULL;
-  n->v.st.layout = l;
-  n->v.st.fields = wire__arena_alloc(&d->arena,
-                                     (l->nfields + 1) * sizeof(wire_node *));
-  if (!n->v.st.fields) {
-    nomem(d);
-    return NULL;
-  }
-  memset(n->v.st.fields, 0, (l->nfields + 1) * sizeof(wire_node *));
-  n->small = l->nfields;
-  return n;
+  return struct_node(d, wire__layout_struct_kind(l), l);
 }
 
 /* Links a struct layout read from a TypeDef to the schema's type when
@@ -1095,7 +1419,7 @@ wire_node *wire_node_new_struct_typedef(wire_doc *d, const uint8_t *td,
 
 wire_node *wire_node_new_struct_like(wire_doc *d, const wire_node *other) {
   if (!d || !is_struct(other)) return NULL;
-  wire_node *n = struct_of_layout(d, other->v.st.layout);
+  wire_node *n = struct_of_layout(d, other->v.st->layout);
   if (n) n->type = other->type;
   return n;
 }

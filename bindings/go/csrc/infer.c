@@ -124,7 +124,7 @@ static void *grow(wire_ctx *ctx, void *p, size_t *cap, size_t n, size_t size) {
 }
 
 static int32_t add_instance(infer *x, const wire_node *n) {
-  const wire_layout *l = n->v.st.layout;
+  const wire_layout *l = n->v.st->layout;
   if (!l) return WIRE_OK;
   istruct *s = NULL;
   for (size_t i = 0; i < x->nst && !s; i++)
@@ -173,11 +173,11 @@ static size_t nchildren(const wire_node *n) {
 
 static const wire_node *child(const wire_node *n, size_t k) {
   switch (n->type) {
-  case WIRE_T_LIST: case WIRE_T_SET: return n->v.list.items[k];
-  case WIRE_T_MAP: return n->v.map.kv[k];
+  case WIRE_T_LIST: case WIRE_T_SET: return n->v.list->items[k];
+  case WIRE_T_MAP: return n->v.map->kv[k];
   case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
-    return n->v.un.value;
-  default: return n->v.st.fields[k];
+    return n->v.un->value;
+  default: return n->v.st->fields[k];
   }
 }
 
@@ -220,11 +220,11 @@ static void observe(infer *x, const istruct *s, uint32_t fi, const char *path) {
   x->nobs = 0;
   for (size_t i = 0; i < s->ninst; i++) {
     const wire_node *n = s->inst[i];
-    if (fi < n->small && n->v.st.fields[fi]) {
+    if (fi < n->small && n->v.st->fields[fi]) {
       const wire_node **g = grow(x->ctx, (void *)x->obs, &x->obs_cap, x->nobs, sizeof *g);
       if (!g) return;
       x->obs = g;
-      x->obs[x->nobs++] = n->v.st.fields[fi];
+      x->obs[x->nobs++] = n->v.st->fields[fi];
     }
   }
   for (const char *p = path; *p; p++) {
@@ -305,7 +305,7 @@ static const istruct *struct_of(const infer *x, const wire_node *n) {
   if (!n || n->type < WIRE_T_STRUCT || n->type > WIRE_T_NAMED_COMPATIBLE_STRUCT)
     return NULL;
   for (size_t i = 0; i < x->nst; i++)
-    if (same_identity(x->st[i].l, n->v.st.layout)) return &x->st[i];
+    if (same_identity(x->st[i].l, n->v.st->layout)) return &x->st[i];
   return NULL;
 }
 
@@ -414,10 +414,10 @@ static bool user_text(infer *x, const istruct *s, uint32_t fi, const char *path,
     for (size_t i = 0; i < x->nobs; i++) {
       const wire_node *n = x->obs[i];
       if (n->type >= WIRE_T_UNION && n->type <= WIRE_T_NAMED_UNION) {
-        note_value(u, n->small, n->v.un.value);
-        if (n->type == WIRE_T_TYPED_UNION && n->v.un.user_id != UINT32_MAX) {
+        note_value(u, n->small, n->v.un->value);
+        if (n->type == WIRE_T_TYPED_UNION && n->v.un->user_id != UINT32_MAX) {
           u->known = true;
-          u->user_id = n->v.un.user_id;
+          u->user_id = n->v.un->user_id;
         }
       }
     }

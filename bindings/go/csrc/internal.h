@@ -152,36 +152,68 @@ static inline void wire__put_bytes(wire_buf *b, const void *p, size_t n) {
 static inline void wire__put_le(wire_buf *b, uint64_t v, int n) {
   if (wire__buf_room(b, 8)) {
     uint8_t *q = b->p + b->len;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(q, &v, 8); /* (room for 8; the bytes past n are not kept) */
+#else
     for (int i = 0; i < n; i++) q[i] = (uint8_t)(v >> (8 * i));
+#endif
     b->len += (size_t)n;
   }
 }
+/* Raw writers: the encoding of v at q, which has room (5, 9 or 5
+ * bytes); they return the number of bytes written. */
+static inline size_t wire__varu32_at(uint8_t *q, uint32_t v) {
+  /* unrolled: one comparison per byte */
+  if (v < 0x80) {
+    q[0] = (uint8_t)v;
+    return 1;
+  }
+  q[0] = (uint8_t)(v | 0x80);
+  if (v < 0x4000) {
+    q[1] = (uint8_t)(v >> 7);
+    return 2;
+  }
+  q[1] = (uint8_t)(v >> 7 | 0x80);
+  if (v < 0x200000) {
+    q[2] = (uint8_t)(v >> 14);
+    return 3;
+  }
+  q[2] = (uint8_t)(v >> 14 | 0x80);
+  if (v < 0x10000000) {
+    q[3] = (uint8_t)(v >> 21);
+    return 4;
+  }
+  q[3] = (uint8_t)(v >> 21 | 0x80);
+  q[4] = (uint8_t)(v >> 28);
+  return 5;
+}
+static inline size_t wire__varu64_at(uint8_t *q, uint64_t v) {
+  size_t n = 0;
+  while (v >= 0x80 && n < 8) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+  q[n++] = (uint8_t)v;
+  return n;
+}
+static inline size_t wire__varu36_at(uint8_t *q, uint64_t v) {
+  size_t n = 0;
+  while (v >= 0x80 && n < 4) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+  q[n++] = (uint8_t)v;
+  return n;
+}
+
 static inline void wire__put_varu32(wire_buf *b, uint32_t v) {
   if (!wire__buf_room(b, 5)) return;
-  uint8_t *q = b->p + b->len;
-  size_t n = 0;
-  while (v >= 0x80) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
-  q[n++] = (uint8_t)v;
-  b->len += n;
+  b->len += wire__varu32_at(b->p + b->len, v);
 }
 /* varuint64 ("PVL"): LEB128 for up to 8 bytes; a 9th byte carries the top
  * 8 bits whole. */
 static inline void wire__put_varu64(wire_buf *b, uint64_t v) {
   if (!wire__buf_room(b, 9)) return;
-  uint8_t *q = b->p + b->len;
-  size_t n = 0;
-  while (v >= 0x80 && n < 8) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
-  q[n++] = (uint8_t)v;
-  b->len += n;
+  b->len += wire__varu64_at(b->p + b->len, v);
 }
 /* String header: varuint36_small, LEB128 with a 5th byte of 8 bits. */
 static inline void wire__put_varu36(wire_buf *b, uint64_t v) {
   if (!wire__buf_room(b, 5)) return;
-  uint8_t *q = b->p + b->len;
-  size_t n = 0;
-  while (v >= 0x80 && n < 4) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
-  q[n++] = (uint8_t)v;
-  b->len += n;
+  b->len += wire__varu36_at(b->p + b->len, v);
 }
 static inline uint32_t wire__zz32(int32_t v) {
   return ((uint32_t)v << 1) ^ (uint32_t)(v >> 31);
@@ -394,45 +426,97 @@ typedef struct {
   uint16_t c[]; /* header << 8 | count */
 } wire_chunks;
 
-struct wire_node {
+/* A node is 20 bytes: a tag (kind, flags, two bytes of wire choices), its
+ * creation index, one 32-bit value and one 64-bit value. What does not fit
+ * lives in a body in the document's arena (containers, structs, unions,
+ * decimals), so that a decoded node costs little more than the bytes it
+ * came from (issue 9: peak heap <= 32 x input + 64 KiB). Nodes are 4-byte
+ * aligned (a node arena of their own); the 64-bit value is read unaligned
+ * (never take its address). */
+typedef struct wire_lbody {  /* LIST, SET: small = count */
+  uint32_t cap, pad_;
+  wire_node *items[];
+} wire_lbody;
+typedef struct wire_mbody {  /* MAP: small = entry count */
+  wire_chunks *chunks;       /* recorded chunks, or NULL (writer policy) */
+  uint32_t cap, pad_;
+  wire_node *kv[];           /* key, value pairs: 2 * cap */
+} wire_mbody;
+typedef struct wire_sbody {  /* STRUCT kinds: small = field values set */
+  struct wire_layout *layout;
+  wire_names *names;
+  wire_node *fields[];       /* in wire order, layout->nfields */
+} wire_sbody;
+typedef struct wire_ubody {  /* UNION kinds: small = case id */
+  wire_node *value;
+  wire_names *names;
+  uint32_t user_id, reg;
+} wire_ubody;
+typedef struct wire_dbody {  /* DECIMAL: small = scale */
+  const uint8_t *mag;
+  uint32_t len;
+} wire_dbody;
+
+struct __attribute__((packed, aligned(4))) wire_node {
   uint8_t type;   /* WIRE_T_* */
   uint8_t flags;  /* WIRE_NF_* */
   uint8_t a;      /* string encoding, list header, ns encoding */
   uint8_t b;      /* list element type, name encoding */
   uint32_t index; /* creation order within the document */
-  uint32_t mark;  /* scratch for the encoder (ref id + 1) */
-  uint32_t small; /* nanos, enum value, decimal scale, item count */
+  /* nanos, enum value, decimal scale, item count, byte length, union case */
+  uint32_t small;
   union {
     int64_t i;
     uint64_t u;
-    struct { const uint8_t *p; uint64_t len; } bytes;
-    struct { wire_node **items; uint32_t cap; } list;
-    struct { wire_node **kv; uint32_t cap; wire_chunks *chunks; } map;
-    struct { const uint8_t *mag; uint32_t len; } dec;
-    struct { uint32_t type_id; } en;
-    struct { wire_names *names; } nen;
-    /* STRUCT kinds: field values in wire order (small = count). */
-    struct { wire_node **fields; struct wire_layout *layout; wire_names *names; } st;
-    /* UNION kinds: small = case id. */
-    struct { wire_node *value; uint32_t user_id; uint32_t reg; wire_names *names; } un;
+    const uint8_t *p;    /* STRING, BINARY, arrays (small = byte length) */
+    wire_lbody *list;    /* NULL while empty */
+    wire_mbody *map;     /* NULL while empty and without chunks */
+    wire_sbody *st;
+    wire_ubody *un;
+    wire_dbody *dec;
+    uint32_t en;         /* ENUM: user type id */
+    wire_names *names;   /* NAMED_ENUM */
   } v;
 };
+_Static_assert(sizeof(wire_node) == 20, "a node is 20 bytes");
 
 struct wire_doc {
   wire_ctx *ctx;
-  wire_arena arena;
+  wire_arena arena;      /* bytes, bodies, names */
+  wire_arena nodes;      /* nodes only (4-byte aligned) */
   wire_node **roots;     /* roots_small until more roots are added */
   uint32_t nroots, roots_cap;
   wire_node *roots_small[4];
   uint32_t nnodes;
+  wire_node *null;       /* the null the decoder shares (created once) */
 };
 
-/* A zeroed node from the document's arena pages (the first of a new page,
+/* Items of a list/set, key-value pairs of a map, fields of a struct (none
+ * while empty). */
+static inline wire_node **wire__items(const wire_node *n) {
+  wire_lbody *b = n->v.list;
+  return b ? b->items : NULL;
+}
+static inline wire_node **wire__kv(const wire_node *n) {
+  wire_mbody *b = n->v.map;
+  return b ? b->kv : NULL;
+}
+static inline wire_chunks *wire__chunks(const wire_node *n) {
+  wire_mbody *b = n->v.map;
+  return b ? b->chunks : NULL;
+}
+static inline struct wire_layout *wire__st_layout(const wire_node *n) {
+  return n->v.st->layout;
+}
+static inline wire_node **wire__st_fields(const wire_node *n) {
+  return n->v.st->fields;
+}
+
+/* A zeroed node from the document's node pages (the first of a new page,
  * and out of memory, in wire__node_new_slow). */
 wire_node *wire__node_new_slow(wire_doc *doc, uint8_t type);
-_Static_assert(sizeof(wire_node) % 8 == 0, "nodes keep the arena aligned");
 static inline wire_node *wire__node_new(wire_doc *d, uint8_t type) {
-  wire_arena *a = &d->arena;
+  wire_arena *a = &d->nodes;
   if (WIRE_UNLIKELY((size_t)(a->end - a->p) < sizeof(wire_node)))
     return wire__node_new_slow(d, type);
   wire_node *n = (wire_node *)(void *)a->p;
@@ -442,7 +526,16 @@ static inline wire_node *wire__node_new(wire_doc *d, uint8_t type) {
   n->index = d->nnodes++;
   return n;
 }
+/* The document's shared null (decoded nulls carry no wire choice of their
+ * own); NULL when out of memory. */
+wire_node *wire__doc_null(wire_doc *doc);
 void *wire__doc_dup(wire_doc *doc, const void *p, size_t n);
+/* A list's (map's) body of `cap` slots, its items (entries) and chunks
+ * kept; NULL (the error recorded) when out of memory. */
+wire_lbody *wire__list_body(wire_doc *doc, wire_node *list, uint32_t cap);
+wire_mbody *wire__map_body(wire_doc *doc, wire_node *map, uint32_t cap);
+/* A struct body for layout l, every field unset. */
+wire_sbody *wire__struct_body(wire_doc *doc, struct wire_layout *l);
 int32_t wire__list_push(wire_doc *doc, wire_node *list, wire_node *item);
 int32_t wire__map_push(wire_doc *doc, wire_node *map, wire_node *k,
                        wire_node *v);

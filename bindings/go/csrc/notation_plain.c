@@ -276,6 +276,10 @@ static int32_t pl_value(plain *p, const wire_node *n, uint32_t t) {
 
 static int32_t pl_node(plain *p, const wire_node *n) {
   if (p->o->status) return p->o->status;
+  if (wire_node_type(n) == WIRE_T_NULL) { /* shared by decoded documents */
+    wire__tout_raw(p->o, "null", 4);
+    return p->o->status;
+  }
   uint32_t idx = wire_node_index(n);
   if (p->onstack[idx]) {
     /* a reference back to a value being printed: plain JSON has no cycles */
@@ -722,7 +726,7 @@ static int32_t b_struct(builder *b, const wj *v, uint32_t ti, wire_node **out) {
     return bfail(b, v, "struct %s takes an object", u->full_name);
   wire_node *n = wire_node_new_struct(b->doc, ti);
   if (!n) return bnode(b, v, NULL, out);
-  const wire_layout *l = n->v.st.layout;
+  const wire_layout *l = n->v.st->layout;
   uint8_t *used = wire__alloc(b->ctx, v->n + 1);
   if (!used) return wire__fail(b->ctx, WIRE_E_NOMEM, v->off, "out of memory");
   memset(used, 0, v->n + 1);
@@ -746,8 +750,8 @@ static int32_t b_struct(builder *b, const wj *v, uint32_t ti, wire_node **out) {
       }
     }
     b->field = decl ? decl : lf->name ? (const char *)lf->name : tag;
-    if (fv) st = build(b, fv, lf->type, &n->v.st.fields[i]);
-    else st = wire__field_default(b->doc, lf->type, &n->v.st.fields[i]);
+    if (fv) st = build(b, fv, lf->type, &n->v.st->fields[i]);
+    else st = wire__field_default(b->doc, lf->type, &n->v.st->fields[i]);
     b->field = outer;
   }
   for (uint32_t k = 0; k < v->n && !st; k++)

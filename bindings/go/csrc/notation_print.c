@@ -571,7 +571,8 @@ static int32_t print_node(printer *p, const wire_node *n) {
   uint32_t idx = wire_node_index(n);
   bool any = false;
   wire__tout_open(p->o, '{');
-  if (p->visited[idx]) {
+  /* nulls are never references (a decoded document shares one) */
+  if (p->visited[idx] && wire_node_type(n) != WIRE_T_NULL) {
     char anchor[24];
     snprintf(anchor, sizeof anchor, "a%u", idx);
     key_str(p, &any, "ref", anchor);

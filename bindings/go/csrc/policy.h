@@ -32,6 +32,10 @@ typedef struct {
   uint32_t nrefs;  /* reference ids given out in this root */
   void **marked;   /* values given a reference id in this root (walker's) */
   size_t nmarked, marked_cap;
+  /* The document encoder's reference ids of marked[] by node (encode.c):
+   * open addressing, a power of two of slots, NULL until needed. */
+  struct wire_mark_slot *mtab;
+  size_t mtab_cap;
   wire_ms_seen *ms;
   size_t nms, ms_cap;
   bool oob;        /* the current root announces out-of-band buffers */
@@ -132,6 +136,30 @@ static inline bool wire__pol_declarable(const wire_ctx *ctx,
   return wire__pol_static_type(ctx, f) ||
          (ctx->compatible && wire__fixed_struct(ctx, f));
 }
+
+/* Whether a value is what a slot of static declared type f reads without
+ * type meta (the decoder's wire__dec_decl_tmeta): the declared type id,
+ * and for a user type its kind and identity (a struct or ext of the
+ * schema's layout, an enum of that enum, any union). The value is given
+ * by its type, enum user id, names (named enums) and layout (structs). An
+ * encoder fails a value that does not fit rather than write bytes its
+ * decoder rejects or reads as another value. */
+bool wire__pol_fits_user(const wire_ctx *ctx, const wire_ftype *f,
+                         uint8_t type, uint32_t user_id,
+                         const wire_names *names, const wire_layout *layout);
+static inline bool wire__pol_fits_decl(const wire_ctx *ctx,
+                                       const wire_ftype *f, uint8_t type,
+                                       uint32_t user_id,
+                                       const wire_names *names,
+                                       const wire_layout *layout) {
+  if (f->user == WIRE_NO_TYPE)
+    return f->type_id == WIRE_T_UNKNOWN ||
+           (type == f->type_id && !wire__is_struct_or_ext(type));
+  return wire__pol_fits_user(ctx, f, type, user_id, names, layout);
+}
+
+/* The error of a value that does not fit its declared type: false. */
+bool wire__enc_not_declared(wire_enc *e, uint8_t type, const wire_ftype *decl);
 
 /* Two values share type meta: same type id and, for user types, the same
  * type (R-WLIST-1). Arguments are each value's type, enum or union user

@@ -59,7 +59,7 @@ typedef struct {
  * meta, flags, references, every other type; also the zero value). */
 enum { WIRE_FOP_SLOT = 0, WIRE_FOP_VARINT32, WIRE_FOP_VARINT64,
        WIRE_FOP_FIXED4, WIRE_FOP_FIXED8, WIRE_FOP_BOOL, WIRE_FOP_STRING,
-       WIRE_FOP_BYTES };
+       WIRE_FOP_BYTES, WIRE_FOP_ENUM };
 uint8_t wire__field_op(const wire_ftype *f);
 
 typedef struct wire_layout {
@@ -214,12 +214,25 @@ uint32_t wire__union_find(const wire_ctx *ctx, uint32_t user_id,
 /* peer.c: the schema hash the WIRE_OPT_PEER runtime writes for l, and
  * whether it writes a null flag and type meta before a field of type f. */
 uint32_t wire__peer_schema_hash(const wire_ctx *ctx, const wire_layout *l);
-bool wire__peer_field_meta(const wire_ctx *ctx, const wire_ftype *f);
+bool wire__peer_field_meta_of(const wire_ctx *ctx, const wire_ftype *f);
 /* Whether the peer writes a null flag before an any field that is not
  * declared nullable. */
-bool wire__peer_any_flag(const wire_ctx *ctx, const wire_ftype *f);
+bool wire__peer_any_flag_of(const wire_ctx *ctx, const wire_ftype *f);
 /* Whether the peer writes reference flags in a field not declared ref. */
-bool wire__peer_field_tracks(const wire_ctx *ctx, const wire_ftype *f);
+bool wire__peer_field_tracks_of(const wire_ctx *ctx, const wire_ftype *f);
+/* (without a peer, inline: every field asks) */
+static inline bool wire__peer_field_meta(const wire_ctx *ctx,
+                                         const wire_ftype *f) {
+  return ctx->peer != WIRE_PEER_NONE && wire__peer_field_meta_of(ctx, f);
+}
+static inline bool wire__peer_any_flag(const wire_ctx *ctx,
+                                       const wire_ftype *f) {
+  return ctx->peer != WIRE_PEER_NONE && wire__peer_any_flag_of(ctx, f);
+}
+static inline bool wire__peer_field_tracks(const wire_ctx *ctx,
+                                           const wire_ftype *f) {
+  return ctx->peer != WIRE_PEER_NONE && wire__peer_field_tracks_of(ctx, f);
+}
 /* The fingerprint string behind the same-schema hash of registered struct
  * `ti` (NUL-terminated into out; *out_len without the NUL). */
 int32_t wire__schema_fingerprint(wire_ctx *ctx, uint32_t ti, char *out,

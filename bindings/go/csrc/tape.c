@@ -296,17 +296,17 @@ static wire_node *struct_idx(rd *r, unsigned depth, const uint8_t *at) {
   if (r->status) return NULL;
   n = wire_node_new_struct(d, type);
   if (!keep(r, n, at)) return NULL;
-  if (nf != n->v.st.layout->nfields) {
+  if (nf != n->v.st->layout->nfields) {
     wire__fail(r->ctx, WIRE_E_ARG, 0, "struct %s has %u fields, the tape "
                "gives %u", wire_schema_type_name(r->ctx, type),
-               n->v.st.layout->nfields, nf);
+               n->v.st->layout->nfields, nf);
     rfail(r, WIRE_E_ARG, at);
     return NULL;
   }
   for (uint32_t i = 0; i < nf; i++) {
     wire_node *v = value(r, depth + 1);
     if (!v) return NULL;
-    n->v.st.fields[i] = v;
+    n->v.st->fields[i] = v;
   }
   return n;
 }
@@ -688,6 +688,10 @@ static void emit_scalar(wr *w, wire_node *n, uint32_t t) {
 static void emit(wr *w, wire_node *n) {
   uint32_t idx = wire_node_index(n);
   uint32_t t = wire_node_type(n);
+  if (t == WIRE_T_NULL) { /* a decoded document shares one null */
+    p8(w, TAPE_NULL);
+    return;
+  }
   if (wire__tape_referenceable(t)) {
     if (w->seen[idx]) {
       p8(w, TAPE_REF);

@@ -253,8 +253,10 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   if (owed) d->pending += count;
   for (uint32_t i = 0; i < count; i++) {
     uint8_t et;
+    const uint8_t *es = d->in.p;
     if (owed) d->pending--;
     if (!slot(t, l.flags, l.track, l.same ? &l.et : NULL, &et)) return false;
+    if (owed && !wire__dec_took_bytes(d, es)) return false;
     any |= et != WIRE_T_NULL;
     if (i == 0) {
       first = et;
@@ -320,7 +322,8 @@ static bool map(td *t, const wire_ftype *decl) {
       const uint8_t *es = d->in.p;
       d->pending--;
       if (!slot(t, h & WIRE_MF_KEY_TRACK, true, &ktm, &kt) ||
-          !slot(t, h & WIRE_MF_VAL_TRACK, true, &vtm, &vt))
+          !slot(t, h & WIRE_MF_VAL_TRACK, true, &vtm, &vt) ||
+          !wire__dec_took_bytes(d, es))
         return false;
       if (kt == WIRE_T_NULL || vt == WIRE_T_NULL)
         return wire__dec_null_in_chunk(d, es);
@@ -405,8 +408,9 @@ static bool strukt(td *t, const tmeta *tm) {
     p32(t, l->nfields);
   }
   for (uint32_t i = 0; i < l->nfields; i++) {
+    const uint8_t *fs = d->in.p;
     if (!by_index) put_field_name(t, &l->fields[i]);
-    if (!field(t, &l->fields[i])) return false;
+    if (!field(t, &l->fields[i]) || !wire__dec_took_bytes(d, fs)) return false;
   }
   d->depth--;
   return out_ok(t);

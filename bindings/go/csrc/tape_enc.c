@@ -131,6 +131,18 @@ static inline void prim(wire_buf *b, uint8_t type, uint64_t u) {
 
 static bool body(const wt *w, trec *t, const wire_ftype *decl);
 
+/* A value in a slot of declared type `decl` whose type meta is not
+ * written must be of that type (as encode.c checks). */
+static bool fits(const wt *w, const trec *t, const wire_ftype *decl) {
+  uint32_t uid = UINT32_MAX;
+  const wire_names *nm = NULL;
+  const wire_layout *l = NULL;
+  if (t->type == WIRE_T_ENUM) uid = t->x;
+  else if (t->type == WIRE_T_NAMED_ENUM) nm = &w->names[t->x];
+  else if (wire__is_struct_or_ext(t->type)) l = layout_of(w, t);
+  return wire__pol_fits_decl(w->ctx, decl, t->type, uid, nm, l);
+}
+
 static bool slot(const wt *w, uint32_t i, bool has_flag, bool allow_ref,
                  bool with_type, bool any_slot, const wire_ftype *decl) {
   wire_enc *e = w->e;
@@ -141,6 +153,8 @@ static bool slot(const wt *w, uint32_t i, bool has_flag, bool allow_ref,
     wire__put_u8(&e->b, 0xFD);
     return ok(e);
   }
+  if (!with_type && decl && WIRE_UNLIKELY(!fits(w, t, decl)))
+    return wire__enc_not_declared(e, t->type, decl);
   if (has_flag) {
     bool track = wire__pol_slot_tracks(w->ctx, any_slot, t->flags & R_TRACKED,
                                        tracked(w, t));
@@ -215,6 +229,10 @@ static bool write_packed(const wt *w, const trec *t, const wire_ftype *decl) {
   bool st = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
   if (st && !edecl) wire__put_u8(&e->b, t->a);
   if (!wire__enc_enter(e)) return false;
+  /* (a number is no user type: its type id alone must be declared) */
+  if (edecl && !wire__pol_fits_decl(w->ctx, edecl, t->a, UINT32_MAX, NULL,
+                                    NULL))
+    return wire__enc_not_declared(e, t->a, edecl);
   const uint8_t *p = payload(w, t) + 6;
   /* Elements have the same type and are never tracked: every flag is ff
    * (the list is same-type, so no slot is of undeclared type). */
@@ -268,6 +286,8 @@ static bool write_list(const wt *w, const trec *t, const wire_ftype *decl) {
       trec *x = res(w, c);
       if (x->type == WIRE_T_NULL)
         return efail(e, WIRE_E_ENCODE, "null where the slot has no null flag");
+      if (edecl && WIRE_UNLIKELY(!fits(w, x, edecl)))
+        return wire__enc_not_declared(e, x->type, edecl);
       if (x->mark)
         return efail(e, WIRE_E_ENCODE,
                      "shared value in a slot without reference flags");
@@ -336,10 +356,14 @@ static bool write_map(const wt *w, const trec *t, const wire_ftype *decl) {
       for (uint32_t i = 0; i < size; i++) {
         vc = w->recs[kc].end;
         trec *k2 = res(w, kc), *v2 = res(w, vc);
+        if (kdecl && WIRE_UNLIKELY(!fits(w, k2, kdecl)))
+          return wire__enc_not_declared(e, k2->type, kdecl);
         if (k2->mark)
           return efail(e, WIRE_E_ENCODE,
                        "shared value in a slot without reference flags");
         if (!body(w, k2, kdecl)) return false;
+        if (vdecl && WIRE_UNLIKELY(!fits(w, v2, vdecl)))
+          return wire__enc_not_declared(e, v2->type, vdecl);
         if (v2->mark)
           return efail(e, WIRE_E_ENCODE,
                        "shared value in a slot without reference flags");

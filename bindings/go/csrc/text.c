@@ -17,16 +17,25 @@ size_t wire__utf8_check(const uint8_t *s, size_t len) {
     i = 0;
   }
   while (i < len) {
-    /* ASCII fast path, 8 bytes at a time. */
-    while (i + 8 <= len) {
+    /* ASCII, 8 bytes at a time; the first other byte found from the mask */
+    if (i + 8 <= len) {
       uint64_t w;
       memcpy(&w, s + i, 8);
-      if (w & UINT64_C(0x8080808080808080)) break;
-      i += 8;
+      uint64_t m = w & UINT64_C(0x8080808080808080);
+      if (!m) {
+        i += 8;
+        continue;
+      }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      i += (size_t)__builtin_ctzll(m) >> 3;
+#else
+      while (s[i] < 0x80) i++;
+#endif
+    } else if (s[i] < 0x80) {
+      i++;
+      continue;
     }
-    if (i >= len) break;
     uint8_t c = s[i];
-    if (c < 0x80) { i++; continue; }
     size_t n;
     uint32_t cp, min;
     if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; min = 0x80; }

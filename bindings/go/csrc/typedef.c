@@ -269,6 +269,7 @@ uint8_t wire__field_op(const wire_ftype *f) {
   case WIRE_T_INT64: case WIRE_T_FLOAT64: return WIRE_FOP_FIXED8;
   case WIRE_T_BOOL: return WIRE_FOP_BOOL;
   case WIRE_T_STRING: return WIRE_FOP_STRING;
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: return WIRE_FOP_ENUM;
   default:
     return wire__is_array_type(f->type_id) ? WIRE_FOP_BYTES : WIRE_FOP_SLOT;
   }

@@ -452,7 +452,8 @@ WIRE_API uint32_t wire_read_type_id(wire_reader *r);
  * payload. Nodes may be shared and may form cycles. All nodes and their
  * bytes belong to the document and die with wire_doc_free. A decoded
  * document's string and binary nodes point into the input bytes
- * (zero-copy), which must outlive the document. */
+ * (zero-copy), which must outlive the document, and its null values are
+ * one node (a null records no wire choice; it is never a reference). */
 typedef struct wire_doc wire_doc;
 typedef struct wire_node wire_node;
 
@@ -626,6 +627,26 @@ WIRE_API wire_node *wire_node_field(const wire_node *node, size_t index);
  * no lookup by name. WIRE_E_ARG if index is out of range. */
 WIRE_API int32_t wire_struct_set_field_at(wire_doc *doc, wire_node *node,
                                           size_t index, wire_node *value);
+/* Create and set: the value of field `index` (as wire_struct_set_field_at
+ * takes it) made and set in one call, as the node's builder and
+ * wire_struct_set_field_at would. A failure leaves the field as it was.
+ * wire_struct_set_value: type_id a signed integer type (bits = the value,
+ * two's complement, range-checked as wire_node_new_int), an unsigned
+ * integer type, FLOAT16..FLOAT64 (bits as wire_node_new_float_bits), BOOL
+ * (0 false, else true), DATE (days) or ENUM (the value of the registered
+ * enum the field declares; WIRE_E_SCHEMA if it declares none).
+ * wire_struct_set_string: UTF-8 text as wire_node_new_string (copied).
+ * wire_struct_set_bytes: BINARY or a dense array type, as
+ * wire_node_new_array (copied). */
+WIRE_API int32_t wire_struct_set_value(wire_doc *doc, wire_node *node,
+                                       size_t index, uint32_t type_id,
+                                       uint64_t bits);
+WIRE_API int32_t wire_struct_set_string(wire_doc *doc, wire_node *node,
+                                        size_t index, const uint8_t *utf8,
+                                        size_t len, int32_t encoding);
+WIRE_API int32_t wire_struct_set_bytes(wire_doc *doc, wire_node *node,
+                                       size_t index, uint32_t type_id,
+                                       const uint8_t *bytes, size_t len);
 /* The index of a field of this struct node by wire name, declared name or
  * "#<tag>" (a decoded struct's fields are in its writer's order);
  * WIRE_E_SCHEMA if it has none. */

@@ -785,8 +785,10 @@ static int enc(Codec *c, PyObject *o, const hint *h) {
     int s = shared(c, o);
     if (s) return s < 0 ? -1 : 0;
     uint8_t op = WIRE_T_BINARY;
-    if (h && h->tid == WIRE_T_UINT8_ARRAY) op = WIRE_T_UINT8_ARRAY;
-    else if (h && h->tid == WIRE_T_INT8_ARRAY) op = WIRE_T_INT8_ARRAY;
+    /* in a slot declared as a dense array, the bytes are its elements
+     * (libwire writes a value only as its declared type) */
+    if (h && h->tid >= WIRE_T_BOOL_ARRAY && h->tid <= WIRE_T_FLOAT64_ARRAY)
+      op = (uint8_t)h->tid;
     return enc_buffer(c, o, op);
   }
   if (tp == &PySet_Type || tp == &PyFrozenSet_Type)

@@ -135,10 +135,10 @@ static int conform(const wire_node *v, const wire_ftype *f, int depth,
 static wire_ctx *conform_ctx; /* the registry of the declared types */
 
 static int conform_fields(const wire_node *n, int depth, bool inside) {
-  const wire_layout *l = n->v.st.layout;
+  const wire_layout *l = n->v.st->layout;
   int worst = 0;
   for (uint32_t i = 0; i < n->small && i < l->nfields; i++) {
-    int c = conform(n->v.st.fields[i], l->fields[i].type, depth + 1, inside);
+    int c = conform(n->v.st->fields[i], l->fields[i].type, depth + 1, inside);
     if (c > worst) worst = c;
   }
   return worst;
@@ -169,13 +169,13 @@ static int conform(const wire_node *v, const wire_ftype *f, int depth,
   if (t != f->type_id) return bad;
   if (t == WIRE_T_LIST || t == WIRE_T_SET) {
     for (uint32_t i = 0; i < v->small; i++) {
-      int c = conform(v->v.list.items[i], f->elem, depth + 1, true);
+      int c = conform(v->v.list->items[i], f->elem, depth + 1, true);
       if (c > worst) worst = c;
     }
   } else if (t == WIRE_T_MAP) {
     for (uint32_t i = 0; i < v->small; i++) {
-      int c = conform(v->v.map.kv[2 * i], f->key, depth + 1, true);
-      int d = conform(v->v.map.kv[2 * i + 1], f->value, depth + 1, true);
+      int c = conform(v->v.map->kv[2 * i], f->key, depth + 1, true);
+      int d = conform(v->v.map->kv[2 * i + 1], f->value, depth + 1, true);
       if (c > worst) worst = c;
       if (d > worst) worst = d;
     }

@@ -33,16 +33,26 @@ enum {
   HG_ZERO_WIDTH,  /* roots of 8192 NONE (7 bytes each): rejected */
   HG_NESTED_COUNTS, /* 63 nested lists, each claiming every byte left for
                        its elements: rejected */
+  HG_STRUCTS,     /* compatible mode: a list of structs of one int8 field,
+                     1 byte each */
+  HG_EMPTY_STRUCTS, /* compatible mode: roots, each a list of empty structs
+                       (0 bytes each) claiming the same backing bytes:
+                       rejected */
   HG_NCLASSES
 };
 
 static const char *const hg_names[HG_NCLASSES] = {
     "ms-referenced", "ms-distinct", "ms-repeated", "typedefs", "roots",
     "references", "map-null", "list-null", "lists", "deep", "zero-width",
-    "nested-counts"};
+    "nested-counts", "structs", "empty-structs"};
 /* Whether the payload of the class decodes (1) or is rejected (0). */
-static const int hg_valid[HG_NCLASSES] = {1, 1, 1, 1, 1, 1,
-                                          1, 1, 1, 1, 0, 0};
+static const int hg_valid[HG_NCLASSES] = {1, 1, 1, 1, 1, 1, 1,
+                                          1, 1, 1, 0, 0, 1, 0};
+
+/* Whether the class is decoded in compatible mode (its TypeDefs). */
+static inline int hg_compatible(int cls) {
+  return cls == HG_TYPEDEFS || cls == HG_STRUCTS || cls == HG_EMPTY_STRUCTS;
+}
 
 typedef struct {
   uint8_t *p;
@@ -92,7 +102,7 @@ static inline uint32_t hg_max_depth(void) {
 }
 
 static inline void hg_ctx_setup(wire_ctx *ctx, int cls) {
-  if (cls == HG_TYPEDEFS) wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
+  if (hg_compatible(cls)) wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
   if (cls == HG_DEEP)
     wire_ctx_set_limit(ctx, WIRE_LIMIT_DEPTH, hg_max_depth());
 }
@@ -102,6 +112,17 @@ static inline void hg_ctx_setup(wire_ctx *ctx, int cls) {
 static const uint8_t hg_color_td[18] = {0x0a, 0xa0, 0xbc, 0x05, 0x58, 0x44,
                                         0xf3, 0x23, 0x01, 0x0d, 0x0c, 0x8c,
                                         0x70, 0x13, 0x89, 0xcb, 0x74, 0x40};
+
+/* COMPATIBLE_STRUCT type meta announcing a TypeDef (libwire's encoder in
+ * compatible mode, FDL `package demo; message E {} message F { int8 a =
+ * 1; }`): id 0x1c, meta index 0 (new), 8-byte header, body. E has no
+ * field; F one int8 field. */
+static const uint8_t hg_empty_td[16] = {0x1c, 0x00, 0x06, 0xa0, 0xe2, 0x5a,
+                                        0x1c, 0xd9, 0xf2, 0x37, 0xc0, 0x92,
+                                        0xe4, 0x96, 0xff, 0x06};
+static const uint8_t hg_int8_td[18] = {0x1c, 0x00, 0x08, 0x70, 0xb5, 0x13,
+                                       0x97, 0xa4, 0xc8, 0x3a, 0xc1, 0x80,
+                                       0xe7, 0xc0, 0xb1, 0x0f, 0xc4, 0x02};
 
 static inline uint8_t *hg_gen(int cls, size_t target, size_t *out_len) {
   hg_buf b = {malloc(target + 64), 0, target + 64};
@@ -242,6 +263,30 @@ static inline uint8_t *hg_gen(int cls, size_t target, size_t *out_len) {
       at = b.len;
     }
     while (b.len < target) hg_u8(&b, 0xfd);
+    break;
+  }
+  case HG_STRUCTS: {
+    size_t n = target - 8 - sizeof hg_int8_td;
+    hg_put(&b, "\x01\xff\x16", 3);
+    hg_var(&b, n);
+    hg_u8(&b, 0x08); /* same type */
+    hg_put(&b, hg_int8_td, sizeof hg_int8_td);
+    memset(b.p + b.len, 0x01, n);
+    b.len += n;
+    break;
+  }
+  case HG_EMPTY_STRUCTS: {
+    /* Half the bytes are null roots at the end (the backing); each root
+     * before them is a list of as many empty structs as there are bytes
+     * of backing, all of which take no bytes themselves. */
+    size_t backing = target / 2, head = 3 + 3 + 1 + sizeof hg_empty_td;
+    while (b.len + head + backing <= target) {
+      hg_put(&b, "\x01\xff\x16", 3);
+      hg_var(&b, backing);
+      hg_u8(&b, 0x08);
+      hg_put(&b, hg_empty_td, sizeof hg_empty_td);
+    }
+    while (b.len + 2 <= target) hg_put(&b, "\x01\xfd", 2);
     break;
   }
   default:

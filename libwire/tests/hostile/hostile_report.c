@@ -44,7 +44,7 @@ static int seeds(const char *dir) {
       snprintf(path, sizeof path, "%s/%s-%zu", dir, hg_names[c], sz[s]);
       FILE *f = fopen(path, "wb");
       if (!f) return 1;
-      uint8_t mode = c == HG_TYPEDEFS ? 1 : c == HG_DEEP ? 4 : 0;
+      uint8_t mode = hg_compatible(c) ? 1 : c == HG_DEEP ? 4 : 0;
       if (s == 1) mode |= 2; /* the larger ones through the tape too */
       fputc(mode, f);
       fwrite(p, 1, len, f);
