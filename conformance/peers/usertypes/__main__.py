@@ -60,6 +60,11 @@ def main(argv):
     if args.classpath:
         st = os.stat(args.classpath)
         extra.append("%s %d %d" % (args.classpath, st.st_size, int(st.st_mtime)))
+    if args.lang == "go":  # the module copies the peer's sources
+        peer = os.path.join(common.ROOT, "conformance", "peers", "go")
+        for n in sorted(os.listdir(peer)):
+            if n.endswith(".go") or n in ("go.mod", "go.sum"):
+                extra.append(n + hashlib.sha256(open(os.path.join(peer, n), "rb").read()).hexdigest())
     stamp = _stamp(args.lang, extra)
     stamp_file = os.path.join(out, "stamp")
     if not args.force and os.path.exists(stamp_file) and open(stamp_file).read() == stamp:

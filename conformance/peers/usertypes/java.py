@@ -71,7 +71,7 @@ def generate(units, lw, out):
     src = os.path.join(out, "src")
     shutil.rmtree(src, ignore_errors=True)
     os.makedirs(src)
-    tmp = tempfile.mkdtemp(dir=out)
+    tmp = tempfile.mkdtemp(prefix=".usertypes-", dir=os.path.dirname(out))  # no go.mod above it
     manifest = []
     try:
         for u in units:
