@@ -890,4 +890,3 @@ func typedScalar(key string, v reflect.Value) (map[string]any, bool) {
 	}
 	return nil, false
 }
-
