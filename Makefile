@@ -179,11 +179,19 @@ fixtures-verify: all
 	python3 conformance/tools/verify.py
 	python3 conformance/tools/manifest.py --check
 
-# The Go and Rust peers (Go module proxy, crates.io).
-peers:
-	mkdir -p $(BUILD)/conformance
-	cd conformance/peers/go && go build -o $(abspath $(BUILD))/conformance/go-peer .
-	cargo build -q --release --manifest-path conformance/peers/rust/Cargo.toml
+# The Go, Rust and Java peers, each built with foryc 1.7.7's classes for every
+# schema set the fixtures name (conformance/peers/usertypes: one generated
+# project per runtime under build/conformance, regenerated and recompiled
+# only when an input changed; libwire gives the struct fields' wire order).
+# Modules come from the Go module proxy, crates.io and Maven Central.
+peers: lib
+	mkdir -p build/conformance
+	python3 conformance/peers/usertypes go
+	cd build/conformance/usertypes-go && go build -o $(abspath build)/conformance/go-peer .
+	python3 conformance/peers/usertypes rust
+	mvn -q -B -f conformance/peers/java/pom.xml package -DskipTests
+	python3 conformance/peers/usertypes java \
+	  --classpath conformance/peers/java/target/fory-java-peer.jar
 
 # conformance/RESULTS.md: libwire and every peer runtime through the runner.
 conformance-results: all peers

@@ -60,11 +60,12 @@ def main(argv):
     if args.classpath:
         st = os.stat(args.classpath)
         extra.append("%s %d %d" % (args.classpath, st.st_size, int(st.st_mtime)))
-    if args.lang == "go":  # the module copies the peer's sources
-        peer = os.path.join(common.ROOT, "conformance", "peers", "go")
-        for n in sorted(os.listdir(peer)):
-            if n.endswith(".go") or n in ("go.mod", "go.sum"):
-                extra.append(n + hashlib.sha256(open(os.path.join(peer, n), "rb").read()).hexdigest())
+    if args.lang in ("go", "rust"):  # the output holds (go) or is built with (rust) the peer
+        peer = os.path.join(common.ROOT, "conformance", "peers", args.lang)
+        for d in (peer, os.path.join(peer, "src")):
+            for n in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+                if n.endswith((".go", ".rs")) or n in ("go.mod", "go.sum", "Cargo.toml", "Cargo.lock"):
+                    extra.append(n + hashlib.sha256(open(os.path.join(d, n), "rb").read()).hexdigest())
     stamp = _stamp(args.lang, extra)
     stamp_file = os.path.join(out, "stamp")
     if not args.force and os.path.exists(stamp_file) and open(stamp_file).read() == stamp:
@@ -89,8 +90,11 @@ def main(argv):
     else:
         from usertypes import rust
         manifest = rust.generate(units, lw, out)
-    with open(os.path.join(out, "units.json"), "w", encoding="utf-8") as f:
-        json.dump({"generator": "foryc 1.7.7", "units": manifest}, f, indent=1, sort_keys=True)
+    text = json.dumps({"generator": "foryc 1.7.7", "units": manifest}, indent=1, sort_keys=True)
+    path = os.path.join(out, "units.json")
+    if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:
+        with open(path, "w", encoding="utf-8") as f:  # unchanged: keep the mtime (cargo)
+            f.write(text)
     with open(stamp_file, "w") as f:
         f.write(stamp)
     ok = sum(1 for e in manifest if not e["error"])

@@ -283,7 +283,10 @@ def plan(fixtures=FIXTURES, libwire_path=None):
     if os.path.exists(libwire_path):
         lw = _Libwire(libwire_path)
     taken, units = set(), []
+    only = os.environ.get("LW_USERTYPES_ONLY")  # debugging: the sets whose key contains this text
     for schemas in schema_sets(fixtures):
+        if only and only not in unit_key(schemas):
+            continue
         files = closure(schemas)
         u = {"name": unit_name(schemas, taken), "key": unit_key(schemas), "schemas": list(schemas),
              "files": files, "error": None, "types": {}}
