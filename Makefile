@@ -199,9 +199,21 @@ conformance-results: all peers
 	  conformance/RESULTS.md
 
 # Recorded wrong choices (conformance/mutants/mutants.json), each run
-# through the suite: every mutant must fail its killing fixtures (~10 s).
-mutants: all
-	python3 conformance/mutants/mutate.py --run $(BUILD)/bin/wire
+# through the suite: every mutant must fail its killing fixtures. Mutants
+# inside libwire (libwire/src/mutant.h) run in a separate build of the CLI
+# with -DWIRE_MUTANTS (-O1: it only runs fixtures); every other build has
+# none of them.
+MUT_OBJ := $(LIB_SRC:libwire/src/%.c=$(BUILD)/mutant/obj/%.o)
+$(BUILD)/mutant/obj/%.o: libwire/src/%.c $(wildcard libwire/src/*.h) $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 $(CPPFLAGS_ALL) -DWIRE_MUTANTS -fvisibility=hidden -c $< -o $@
+$(BUILD)/mutant/bin/wire: $(TOOL_SRC) $(wildcard libwire/tools/*.h) $(MUT_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 $(CPPFLAGS_ALL) -DWIRE_MUTANTS $(JSON_CFLAGS) $(TOOL_SRC) \
+	  $(MUT_OBJ) $(LDFLAGS) $(JSON_LIBS) -lz -lm -o $@
+mutants: all $(BUILD)/mutant/bin/wire
+	python3 conformance/mutants/mutate.py --run $(BUILD)/bin/wire \
+	  --mutant-wire $(BUILD)/mutant/bin/wire
 
 # Everything CI runs: the tests, the conformance suite and its verification
 # against the runtimes, the results of every implementation, the same tests

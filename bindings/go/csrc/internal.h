@@ -3,6 +3,7 @@
 #define WIRE_INTERNAL_H
 
 #include "wire.h"
+#include "mutant.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -129,6 +130,8 @@ static inline void wire__put_le(wire_buf *b, uint64_t v, int n) {
   if (wire__buf_room(b, 8)) {
     uint8_t *q = b->p + b->len;
     for (int i = 0; i < n; i++) q[i] = (uint8_t)(v >> (8 * i));
+    if (WIRE_MUTANT(big_endian))
+      for (int i = 0; i < n; i++) q[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
     b->len += (size_t)n;
   }
 }
@@ -137,25 +140,32 @@ static inline void wire__put_varu32(wire_buf *b, uint32_t v) {
   uint8_t *q = b->p + b->len;
   size_t n = 0;
   while (v >= 0x80) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+  if (WIRE_MUTANT(varint_padded) && n == 0) q[n++] = (uint8_t)(v | 0x80), v = 0;
   q[n++] = (uint8_t)v;
   b->len += n;
 }
 /* varuint64 ("PVL"): LEB128 for up to 8 bytes; a 9th byte carries the top
  * 8 bits whole. */
 static inline void wire__put_varu64(wire_buf *b, uint64_t v) {
-  if (!wire__buf_room(b, 9)) return;
+  if (!wire__buf_room(b, WIRE_MUTANT(pvl_leb128) ? 10 : 9)) return;
   uint8_t *q = b->p + b->len;
   size_t n = 0;
   while (v >= 0x80 && n < 8) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+  if (WIRE_MUTANT(pvl_leb128) && n == 8 && v >= 0x80) {
+    q[n++] = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
   q[n++] = (uint8_t)v;
   b->len += n;
 }
 /* String header: varuint36_small, LEB128 with a 5th byte of 8 bits. */
 static inline void wire__put_varu36(wire_buf *b, uint64_t v) {
+  if (WIRE_MUTANT(str_encoding_3) && (v & 3) == 2) v |= 3;
   if (!wire__buf_room(b, 5)) return;
   uint8_t *q = b->p + b->len;
   size_t n = 0;
   while (v >= 0x80 && n < 4) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+  if (WIRE_MUTANT(v36_padded) && n == 0) q[n++] = (uint8_t)(v | 0x80), v = 0;
   q[n++] = (uint8_t)v;
   b->len += n;
 }
@@ -172,7 +182,8 @@ static inline int64_t wire__unzz64(uint64_t v) {
   return (int64_t)((v >> 1) ^ (~(v & 1) + 1));
 }
 static inline void wire__put_tagged_i64(wire_buf *b, int64_t v) {
-  if (v >= -(INT64_C(1) << 30) && v < (INT64_C(1) << 30)) {
+  int short_bits = WIRE_MUTANT(tagged_wide_short) ? 31 : 30;
+  if (v >= -(INT64_C(1) << short_bits) && v < (INT64_C(1) << short_bits)) {
     wire__put_le(b, (uint32_t)((uint32_t)(int32_t)v << 1), 4);
   } else {
     wire__put_u8(b, 1);
