@@ -433,6 +433,28 @@ def pinned_rules(root, spec, fixtures, errors):
     return out
 
 
+def unpinned_rules(root, spec, pinned, errors):
+    """The normative rules no mutant pins, each with the reason mutants.json
+    ("unpinned") gives; a normative rule with neither is an error, and so is
+    a reason for a rule that a mutant pins."""
+    path = os.path.join(root, "conformance", "mutants", "mutants.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    why = {u.get("rule"): u.get("why", "") for u in doc.get("unpinned", [])}
+    for rid in why:
+        if rid not in spec.rules:
+            errors.append("conformance/mutants/mutants.json: unpinned rule %s does not exist" % rid)
+        elif rid in pinned:
+            errors.append("conformance/mutants/mutants.json: %s is pinned by a mutant but listed as unpinned" % rid)
+    for r in spec.rules.values():
+        if r.normative and r.id not in pinned and not why.get(r.id):
+            errors.append("%s: normative rule without a mutant and without a reason in "
+                          "conformance/mutants/mutants.json \"unpinned\"" % r.id)
+    return why
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", default=os.path.abspath(
@@ -450,6 +472,7 @@ def main(argv=None):
     import fdl_grammar
     errors += fdl_grammar.check(root)  # spec/fdl-grammar.md: well formed, matches the schemas
     pinned = pinned_rules(root, spec, fixtures, errors)
+    unpinned = unpinned_rules(root, spec, pinned, errors)
     table = trace_table(spec, fixtures, cited, root)
     tags = source_tags(root)
     for rid in sorted(tags):
@@ -464,13 +487,17 @@ def main(argv=None):
             print("spec-check: error: %s" % e)
         for w in warnings:
             print("spec-check: warning: %s" % w)
+        if unpinned:
+            print("spec-check: normative rules no mutant pins (reasons in conformance/mutants/mutants.json): %s"
+                  % ", ".join(sorted(unpinned)))
     normative = [r for r in spec.rules.values() if r.normative]
     covered = sum(1 for r in normative if table[r.id])
     ecovered = sum(1 for e in spec.errata.values() if table[e.id])
     print("spec-check: %d rules (%d normative, %d covered, %d with a source, %d pinned by a "
-          "mutant), %d errata items (%d covered), %d fixtures in %d files: %d error(s), %d warning(s)"
+          "mutant, %d not pinned with the reason given), %d errata items (%d covered), %d fixtures "
+          "in %d files: %d error(s), %d warning(s)"
           % (len(spec.rules), len(normative), covered, sum(1 for r in spec.rules if r in tags),
-             sum(1 for r in normative if r.id in pinned),
+             sum(1 for r in normative if r.id in pinned), sum(1 for r in normative if r.id in unpinned),
              len(spec.errata), ecovered, len(fixtures), nfiles, len(errors), len(warnings)))
     return 1 if errors else 0
 
