@@ -148,10 +148,11 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
       return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
     }
   }
-  bool meta = dynamic || (WIRE_MUTANT(enum_field_meta) && v->type == WIRE_T_ENUM) ||
-              (WIRE_MUTANT(union_field_meta) && v->type >= WIRE_T_UNION &&
-               v->type <= WIRE_T_NAMED_UNION);
-  return write_slot(e, v, flag, ref, meta, dynamic, f);
+  return write_slot(e, v, flag, ref,
+                    dynamic || (WIRE_MUTANT(enum_field_meta) && v->type == WIRE_T_ENUM) ||
+                        (WIRE_MUTANT(union_field_meta) && v->type >= WIRE_T_UNION &&
+                         v->type <= WIRE_T_NAMED_UNION),
+                    dynamic, f);
 }
 
 static bool write_struct(enc *e, wire_node *n) {
@@ -394,10 +395,9 @@ static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
     /* a list, set or map case is written with the case's declared types
      * (R-UNION-5) */
     const wire_ftype *cd = wire__union_case_decl(e->ctx, n, n->small);
-    if ((cd && n->v.un.value->type != cd->type_id) || WIRE_MUTANT(union_case_undeclared))
-      cd = NULL;
-    if (!write_slot(e, n->v.un.value, !WIRE_MUTANT(union_case_no_flag), true, true, true, cd))
-      return false;
+    if (cd && n->v.un.value->type != cd->type_id) cd = NULL;
+    if (WIRE_MUTANT(union_case_undeclared)) cd = NULL;
+    if (!write_slot(e, n->v.un.value, !WIRE_MUTANT(union_case_no_flag), true, true, true, cd)) return false;
   }
     e->depth--;
     return ok(e);

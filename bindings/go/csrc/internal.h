@@ -130,8 +130,10 @@ static inline void wire__put_le(wire_buf *b, uint64_t v, int n) {
   if (wire__buf_room(b, 8)) {
     uint8_t *q = b->p + b->len;
     for (int i = 0; i < n; i++) q[i] = (uint8_t)(v >> (8 * i));
+#ifdef WIRE_MUTANTS /* the hot helpers stay as they are in real builds */
     if (WIRE_MUTANT(big_endian))
       for (int i = 0; i < n; i++) q[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+#endif
     b->len += (size_t)n;
   }
 }
@@ -140,32 +142,44 @@ static inline void wire__put_varu32(wire_buf *b, uint32_t v) {
   uint8_t *q = b->p + b->len;
   size_t n = 0;
   while (v >= 0x80) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+#ifdef WIRE_MUTANTS
   if (WIRE_MUTANT(varint_padded) && n == 0) q[n++] = (uint8_t)(v | 0x80), v = 0;
+#endif
   q[n++] = (uint8_t)v;
   b->len += n;
 }
 /* varuint64 ("PVL"): LEB128 for up to 8 bytes; a 9th byte carries the top
  * 8 bits whole. */
 static inline void wire__put_varu64(wire_buf *b, uint64_t v) {
+#ifdef WIRE_MUTANTS
   if (!wire__buf_room(b, WIRE_MUTANT(pvl_leb128) ? 10 : 9)) return;
+#else
+  if (!wire__buf_room(b, 9)) return;
+#endif
   uint8_t *q = b->p + b->len;
   size_t n = 0;
   while (v >= 0x80 && n < 8) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+#ifdef WIRE_MUTANTS
   if (WIRE_MUTANT(pvl_leb128) && n == 8 && v >= 0x80) {
     q[n++] = (uint8_t)(v | 0x80);
     v >>= 7;
   }
+#endif
   q[n++] = (uint8_t)v;
   b->len += n;
 }
 /* String header: varuint36_small, LEB128 with a 5th byte of 8 bits. */
 static inline void wire__put_varu36(wire_buf *b, uint64_t v) {
+#ifdef WIRE_MUTANTS
   if (WIRE_MUTANT(str_encoding_3) && (v & 3) == 2) v |= 3;
+#endif
   if (!wire__buf_room(b, 5)) return;
   uint8_t *q = b->p + b->len;
   size_t n = 0;
   while (v >= 0x80 && n < 4) { q[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+#ifdef WIRE_MUTANTS
   if (WIRE_MUTANT(v36_padded) && n == 0) q[n++] = (uint8_t)(v | 0x80), v = 0;
+#endif
   q[n++] = (uint8_t)v;
   b->len += n;
 }
@@ -182,7 +196,11 @@ static inline int64_t wire__unzz64(uint64_t v) {
   return (int64_t)((v >> 1) ^ (~(v & 1) + 1));
 }
 static inline void wire__put_tagged_i64(wire_buf *b, int64_t v) {
+#ifdef WIRE_MUTANTS
   int short_bits = WIRE_MUTANT(tagged_wide_short) ? 31 : 30;
+#else
+  enum { short_bits = 30 };
+#endif
   if (v >= -(INT64_C(1) << short_bits) && v < (INT64_C(1) << short_bits)) {
     wire__put_le(b, (uint32_t)((uint32_t)(int32_t)v << 1), 4);
   } else {
