@@ -347,7 +347,7 @@ def source_tags(root):
     return tags
 
 
-def write_trace(out_path, spec, fixtures, table, root, nfiles, tags):
+def write_trace(out_path, spec, fixtures, table, root, nfiles, tags, unpinned=None):
     by_file = {}
     for r in spec.rules.values():
         by_file.setdefault(r.path, []).append(r)
@@ -386,6 +386,14 @@ def write_trace(out_path, spec, fixtures, table, root, nfiles, tags):
             src = ", ".join("`%s`" % t for t in tags.get(e.id, [])) or "—"
             fx = ", ".join("`%s`" % f for f in table[e.id]) or "—"
             lines.append("| %s %s | %s | %s |" % (e.id, e.title.replace("|", "\\|"), src, fx))
+        lines.append("")
+    if unpinned:
+        lines += ["## Normative rules no mutant pins", "",
+                  "Every other normative rule has a recorded wrong choice that its fixtures kill",
+                  "(conformance/mutants/mutants.json, `make mutants`). These have none, for the",
+                  "reason given:", "", "| rule | why |", "|---|---|"]
+        for rid in sorted(unpinned):
+            lines.append("| %s | %s |" % (rid, unpinned[rid].replace("|", "\\|")))
         lines.append("")
     text = "\n".join(lines)
     old = None
@@ -481,7 +489,8 @@ def main(argv=None):
         elif rid in spec.rules and spec.rules[rid].withdrawn:
             errors.append("%s cites the withdrawn rule %s" % (", ".join(tags[rid]), rid))
     if not args.no_write:
-        write_trace(os.path.join(root, "spec", TRACE_NAME), spec, fixtures, table, root, nfiles, tags)
+        write_trace(os.path.join(root, "spec", TRACE_NAME), spec, fixtures, table, root, nfiles, tags,
+                    {k: v for k, v in unpinned.items() if k not in pinned})
     if not args.quiet:
         for e in errors:
             print("spec-check: error: %s" % e)
