@@ -143,6 +143,25 @@ def run_foryc(flags, schemas):
     return "foryc 1.7.7 rejects %s: %s" % (", ".join(schemas), " ".join(errs)[:400])
 
 
+def compile_unit(u, lang, tmp, manifest, extra, error=None):
+    """Starts the manifest entry of unit u (with the empty `extra` fields)
+    and runs foryc's --<lang>_out on it into tmp/<unit>; returns the output
+    directory, or None when the unit has an error (then in the entry)."""
+    entry = {k: u[k] for k in ("name", "key", "schemas", "error")}
+    entry.update({k: (v.copy() if isinstance(v, (list, dict)) else v) for k, v in extra.items()})
+    manifest.append(entry)
+    if error:
+        entry["error"] = error
+    if entry["error"]:
+        return entry, None
+    gen = os.path.join(tmp, u["name"])
+    err = run_foryc(["--%s_out" % lang, gen], u["schemas"])
+    if err:
+        entry["error"] = err
+        return entry, None
+    return entry, gen
+
+
 # -- descriptions --------------------------------------------------------------
 
 class _Libwire:

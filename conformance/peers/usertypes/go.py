@@ -160,15 +160,8 @@ def generate(units, lw, out):
     manifest = []
     try:
         for u in units:
-            entry = {k: u[k] for k in ("name", "key", "schemas", "error")}
-            entry["types"], entry["go_packages"] = {}, []
-            manifest.append(entry)
-            if u["error"]:
-                continue
-            gen = os.path.join(tmp, u["name"])
-            err = common.run_foryc(["--go_out", gen], u["schemas"])
-            if err:
-                entry["error"] = err
+            entry, gen = common.compile_unit(u, "go", tmp, manifest, {"types": {}, "go_packages": []})
+            if not gen:
                 continue
             by_name = {_go_dir(p) for p in u["files"] if common.has_option(p, "wire_fields_by_name")}
             dirs = _relocate(gen, out, module, u["name"], by_name)

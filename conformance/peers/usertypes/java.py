@@ -75,15 +75,8 @@ def generate(units, lw, out):
     manifest = []
     try:
         for u in units:
-            entry = {k: u[k] for k in ("name", "key", "schemas", "error")}
-            entry["modules"], entry["types"] = [], {}
-            manifest.append(entry)
-            if u["error"]:
-                continue
-            gen = os.path.join(tmp, u["name"])
-            err = common.run_foryc(["--java_out", gen], u["schemas"])
-            if err:
-                entry["error"] = err
+            entry, gen = common.compile_unit(u, "java", tmp, manifest, {"modules": [], "types": {}})
+            if not gen:
                 continue
             by_name = {_java_package(p) for p in u["files"] if common.has_option(p, "wire_fields_by_name")}
             prefix = "lwu." + u["name"]

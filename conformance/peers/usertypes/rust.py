@@ -200,17 +200,8 @@ def _generate(units, lw, out, broken):
     manifest, mods, glue, table = [], [], [], []
     try:
         for u in units:
-            entry = {k: u[k] for k in ("name", "key", "schemas", "error")}
-            entry["types"] = {}
-            manifest.append(entry)
-            if u["name"] in broken:
-                entry["error"] = broken[u["name"]]
-            if entry["error"]:
-                continue
-            gen = os.path.join(tmp, u["name"])
-            err = common.run_foryc(["--rust_out", gen], u["schemas"])
-            if err:
-                entry["error"] = err
+            entry, gen = common.compile_unit(u, "rust", tmp, manifest, {"types": {}}, broken.get(u["name"]))
+            if not gen:
                 continue
             by_name = {_module_of(p) for p in u["files"] if common.has_option(p, "wire_fields_by_name")}
             files = sorted(n[:-3] for n in os.listdir(gen) if n.endswith(".rs"))

@@ -168,37 +168,17 @@ public final class Main {
           }
         case "decode":
           {
-            JsonNode hex = req.get("hex");
-            if (hex == null || !hex.isTextual()) {
-              throw PeerException.error("decode needs a \"hex\" string");
-            }
             boolean project = req.path("project").asBoolean(false);
-            byte[] data = Hex.decode(hex.textValue());
-            MemoryBuffer buffer = MemoryBuffer.fromByteArray(data);
-            ObjectNode resp = success(id);
-            ArrayNode out = resp.putArray("values");
-            while (buffer.readerIndex() < data.length) {
-              int before = buffer.readerIndex();
-              Object value;
-              try {
-                value = fory.deserialize(buffer);
-              } catch (PeerException e) {
-                throw e;
-              } catch (Throwable e) {
-                userTypes.discard(unit, ref, compatible);
-                throw PeerException.error(
-                    "runtime failed to decode the root value at byte " + before + ": "
-                        + describe(e));
-              }
-              if (buffer.readerIndex() <= before) {
-                throw PeerException.error("runtime made no progress at byte " + before);
-              }
-              if (project && (value == null || !unit.names.containsKey(value.getClass()))) {
-                continue; // projection: the root structs of the reader's types only
-              }
-              out.add(TypedWriter.writeRoot(unit, tagRootScalar(data, before, value)));
-            }
-            return resp;
+            final UserTypes.Unit u = unit;
+            return decodeRoots(
+                id,
+                req,
+                fory,
+                () -> userTypes.discard(u, ref, compatible),
+                value ->
+                    project && (value == null || !u.names.containsKey(value.getClass()))
+                        ? null // projection: the root structs of the reader's types only
+                        : TypedWriter.writeRoot(u, value));
           }
         default:
           return failure(id, "error", "unknown op '" + op + "'");
@@ -237,12 +217,24 @@ public final class Main {
   }
 
   private JsonNode decode(JsonNode id, JsonNode req, boolean ref, boolean compatible) {
+    return decodeRoots(
+        id, req, pool.get(ref, compatible), () -> pool.discard(ref, compatible),
+        NotationWriter::writeRoot);
+  }
+
+  /**
+   * Decodes every root of the request's bytes with {@code fory} (one MemoryBuffer,
+   * deserialize until the end) and prints each with {@code print} (null: the root is left
+   * out); {@code discard} drops the instance after a runtime failure.
+   */
+  private static JsonNode decodeRoots(
+      JsonNode id, JsonNode req, Fory fory, Runnable discard,
+      java.util.function.Function<Object, JsonNode> print) {
     JsonNode hex = req.get("hex");
     if (hex == null || !hex.isTextual()) {
       throw PeerException.error("decode needs a \"hex\" string");
     }
     byte[] data = Hex.decode(hex.textValue());
-    Fory fory = pool.get(ref, compatible);
     MemoryBuffer buffer = MemoryBuffer.fromByteArray(data);
     ObjectNode resp = success(id);
     ArrayNode out = resp.putArray("values");
@@ -254,7 +246,7 @@ public final class Main {
       } catch (PeerException e) {
         throw e;
       } catch (Throwable e) {
-        pool.discard(ref, compatible);
+        discard.run();
         throw PeerException.error(
             "runtime failed to decode the root value at byte " + before + ": " + describe(e));
       }
@@ -262,7 +254,10 @@ public final class Main {
       if (buffer.readerIndex() <= before) {
         throw PeerException.error("runtime made no progress at byte " + before);
       }
-      out.add(NotationWriter.writeRoot(value));
+      JsonNode node = print.apply(value);
+      if (node != null) {
+        out.add(node);
+      }
     }
     if (buffer.readerIndex() != data.length) {
       throw PeerException.error(
