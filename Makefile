@@ -182,11 +182,19 @@ fixtures-verify: all
 	python3 conformance/tools/verify.py
 	python3 conformance/tools/manifest.py --check
 
-# The Go and Rust peers (Go module proxy, crates.io).
-peers:
-	mkdir -p $(BUILD)/conformance
-	cd conformance/peers/go && go build -o $(abspath $(BUILD))/conformance/go-peer .
-	cargo build -q --release --manifest-path conformance/peers/rust/Cargo.toml
+# The Go, Rust and Java peers, each built with foryc 1.7.7's classes for every
+# schema set the fixtures name (conformance/peers/usertypes: one generated
+# project per runtime under build/conformance, regenerated and recompiled
+# only when an input changed; libwire gives the struct fields' wire order).
+# Modules come from the Go module proxy, crates.io and Maven Central.
+peers: lib
+	mkdir -p build/conformance
+	python3 conformance/peers/usertypes go
+	cd build/conformance/usertypes-go && go build -o $(abspath build)/conformance/go-peer .
+	python3 conformance/peers/usertypes rust
+	mvn -q -B -f conformance/peers/java/pom.xml package -DskipTests
+	python3 conformance/peers/usertypes java \
+	  --classpath conformance/peers/java/target/fory-java-peer.jar
 
 # conformance/RESULTS.md: libwire and every peer runtime through the runner.
 conformance-results: all peers
@@ -194,9 +202,21 @@ conformance-results: all peers
 	  conformance/RESULTS.md
 
 # Recorded wrong choices (conformance/mutants/mutants.json), each run
-# through the suite: every mutant must fail its killing fixtures (~10 s).
-mutants: all
-	python3 conformance/mutants/mutate.py --run $(BUILD)/bin/wire
+# through the suite: every mutant must fail its killing fixtures. Mutants
+# inside libwire (libwire/src/mutant.h) run in a separate build of the CLI
+# with -DWIRE_MUTANTS (-O1: it only runs fixtures); every other build has
+# none of them.
+MUT_OBJ := $(LIB_SRC:libwire/src/%.c=$(BUILD)/mutant/obj/%.o)
+$(BUILD)/mutant/obj/%.o: libwire/src/%.c $(wildcard libwire/src/*.h) $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 $(CPPFLAGS_ALL) -DWIRE_MUTANTS -fvisibility=hidden -c $< -o $@
+$(BUILD)/mutant/bin/wire: $(TOOL_SRC) $(wildcard libwire/tools/*.h) $(MUT_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 $(CPPFLAGS_ALL) -DWIRE_MUTANTS $(JSON_CFLAGS) $(TOOL_SRC) \
+	  $(MUT_OBJ) $(LDFLAGS) $(JSON_LIBS) -lz -lm -o $@
+mutants: all $(BUILD)/mutant/bin/wire
+	python3 conformance/mutants/mutate.py --run $(BUILD)/bin/wire \
+	  --mutant-wire $(BUILD)/mutant/bin/wire
 
 # Everything CI runs: the tests, the conformance suite and its verification
 # against the runtimes, the results of every implementation, the same tests

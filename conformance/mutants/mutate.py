@@ -4,11 +4,17 @@ mutants.json describes (the conformance runner must fail it on the fixtures
 listed there).
 
     mutate.py WIRE NAME [ROOT]        speaks conformance/PROTOCOL.md
-    mutate.py --run WIRE [ROOT]       runs every mutant; exit 1 if one survives
+    mutate.py --run WIRE [ROOT] [--mutant-wire MWIRE]
+                                      runs every mutant; exit 1 if one survives
+    mutate.py --find MWIRE NAME [ROOT] the fixtures a switch mutant fails
+                                      (to choose its "kills")
 
 A mutant that changes what a decoder reports (offsets, classes, the
 printed notation) is applied to libwire's responses; the decisions of the
-wire format behind them are libwire's own.
+wire format behind them are libwire's own. A mutant with "switch": true is
+a wrong choice inside libwire itself (libwire/src/mutant.h): WIRE is then
+the mutant build of the CLI (make build/mutant/bin/wire, -DWIRE_MUTANTS),
+run with WIRE_MUTANT=NAME.
 """
 
 import json
@@ -95,9 +101,10 @@ def mutate(name, req, resp):
     return resp
 
 
-def serve(wire, name, root):
+def serve(wire, name, root, switch=False):
+    env = dict(os.environ, WIRE_MUTANT=name) if switch else None
     p = subprocess.Popen([wire, "testee", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True)
+                         text=True, env=env)
     hello = json.loads(p.stdout.readline())
     hello["hello"]["name"] = "mutant-" + name  # not "libwire": encodes compare like another testee's
     print(json.dumps(hello), flush=True)
@@ -108,16 +115,28 @@ def serve(wire, name, root):
         p.stdin.write(line if line.endswith("\n") else line + "\n")
         p.stdin.flush()
         resp = json.loads(p.stdout.readline())
-        print(json.dumps(mutate(name, req, resp)), flush=True)
+        print(json.dumps(resp if switch else mutate(name, req, resp)), flush=True)
     p.stdin.close()
     p.wait()
 
 
-def run_all(wire, root):
+def _cmd(wire, name, root, switch):
+    return "%s %s %s%s %s %s" % (sys.executable, os.path.join(HERE, "mutate.py"), "--switch " if switch else "",
+                                 wire, name, root)
+
+
+def run_all(wire, root, mutant_wire=None):
     doc = json.load(open(os.path.join(HERE, "mutants.json")))
     survivors = 0
     for m in doc["mutants"]:
-        cmd = "%s %s %s %s %s" % (sys.executable, os.path.join(HERE, "mutate.py"), wire, m["name"], root)
+        if m.get("switch"):
+            if not mutant_wire:
+                print("mutants: %s: needs --mutant-wire (the -DWIRE_MUTANTS build)" % m["name"])
+                survivors += 1
+                continue
+            cmd = _cmd(mutant_wire, m["name"], root, True)
+        else:
+            cmd = _cmd(wire, m["name"], root, False)
         failed = set()
         for fid in m["kills"]:
             r = subprocess.run([wire, "conform", "--root", root, "--testee", cmd, "--only", fid,
@@ -137,12 +156,34 @@ def run_all(wire, root):
     return 1 if survivors else 0
 
 
+def find(mwire, name, root):
+    """Every fixture the switch mutant fails (a full suite run)."""
+    r = subprocess.run([mwire, "conform", "--root", root, "--testee", _cmd(mwire, name, root, True), "-v",
+                        os.path.join(root, "fixtures")], capture_output=True, text=True)
+    for line in r.stdout.splitlines():
+        if line.startswith("FAIL"):
+            print(line[:220])
+    print((r.stdout.strip().splitlines() or [""])[-1])
+    return 0
+
+
 def main(argv):
+    default_root = os.path.abspath(os.path.join(HERE, "..", ".."))
     if argv and argv[0] == "--run":
-        root = argv[2] if len(argv) > 2 else os.path.abspath(os.path.join(HERE, "..", ".."))
-        return run_all(os.path.abspath(argv[1]), root)
-    root = argv[2] if len(argv) > 2 else os.path.abspath(os.path.join(HERE, "..", ".."))
-    serve(argv[0], argv[1], root)
+        mwire = None
+        if "--mutant-wire" in argv:
+            i = argv.index("--mutant-wire")
+            mwire = os.path.abspath(argv[i + 1])
+            argv = argv[:i] + argv[i + 2:]
+        root = argv[2] if len(argv) > 2 else default_root
+        return run_all(os.path.abspath(argv[1]), root, mwire)
+    if argv and argv[0] == "--find":
+        return find(os.path.abspath(argv[1]), argv[2], argv[3] if len(argv) > 3 else default_root)
+    switch = bool(argv) and argv[0] == "--switch"
+    if switch:
+        argv = argv[1:]
+    root = argv[2] if len(argv) > 2 else default_root
+    serve(argv[0], argv[1], root, switch)
     return 0
 
 

@@ -4,7 +4,10 @@
   * the ABNF is well formed: every rule used is defined (or an RFC 5234
     core rule) and every rule defined is used, starting from `fdl-file`;
   * every fixture schema under fixtures/schemas/ outside `broken/`
-    directories matches `fdl-file`.
+    directories matches `fdl-file`;
+  * every invalid fixture that cites R-FDLG-1 (a syntax error) names a
+    schema that does not match: the file or one it imports fails
+    `fdl-file`, so the grammar rejects what the fixture says is no FDL.
 
 The matcher runs the ABNF itself: every element yields every position where
 it can end (memoized per rule and position), so the grammar is read as
@@ -310,7 +313,39 @@ def check(root):
             continue
         if not g.match_file(open(p, "rb").read()):
             errors.append("%s: does not match fdl-file of spec/fdl-grammar.md" % os.path.relpath(p, root))
+    for tid, schema in syntax_error_fixtures(root):
+        if all(g.match_file(open(f, "rb").read()) for f in closure(schema)):
+            errors.append("%s: %s has a syntax error (R-FDLG-1) but it and its imports match fdl-file of "
+                          "spec/fdl-grammar.md" % (tid, os.path.relpath(schema, root)))
     return errors
+
+
+def syntax_error_fixtures(root):
+    """(test id, schema path) of the invalid fixtures that cite R-FDLG-1."""
+    import json
+    out = []
+    for path in sorted(glob.glob(os.path.join(root, "fixtures", "invalid", "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        for t in doc.get("tests", []):
+            if "R-FDLG-1" in (t.get("rules") or []):
+                for s in t.get("schemas") or []:
+                    out.append((t.get("id"), os.path.join(root, s)))
+    return out
+
+
+def closure(path):
+    """A schema file and the files it imports (relative to the importer)."""
+    seen, todo = [], [os.path.normpath(path)]
+    while todo:
+        p = todo.pop()
+        if p in seen or not os.path.exists(p):
+            continue
+        seen.append(p)
+        text = open(p, encoding="utf-8", errors="replace").read()
+        todo += [os.path.normpath(os.path.join(os.path.dirname(p), m))
+                 for m in re.findall(r'^\s*import\s+"([^"]+)"\s*;', text, re.M)]
+    return seen
 
 
 def main(argv):
@@ -322,7 +357,8 @@ def main(argv):
         print("fdl-grammar: error: %s" % e)
     n = len([p for p in glob.glob(os.path.join(root, "fixtures", "schemas", "**", "*.fdl"), recursive=True)
              if "/broken/" not in p])
-    print("fdl-grammar: %d fixture schemas checked: %d error(s)" % (n, len(errors)))
+    print("fdl-grammar: %d fixture schemas checked, %d syntax-error fixtures rejected: %d error(s)"
+          % (n, len(syntax_error_fixtures(root)), len(errors)))
     return 1 if errors else 0
 
 

@@ -347,7 +347,7 @@ def source_tags(root):
     return tags
 
 
-def write_trace(out_path, spec, fixtures, table, root, nfiles, tags):
+def write_trace(out_path, spec, fixtures, table, root, nfiles, tags, unpinned=None):
     by_file = {}
     for r in spec.rules.values():
         by_file.setdefault(r.path, []).append(r)
@@ -386,6 +386,14 @@ def write_trace(out_path, spec, fixtures, table, root, nfiles, tags):
             src = ", ".join("`%s`" % t for t in tags.get(e.id, [])) or "—"
             fx = ", ".join("`%s`" % f for f in table[e.id]) or "—"
             lines.append("| %s %s | %s | %s |" % (e.id, e.title.replace("|", "\\|"), src, fx))
+        lines.append("")
+    if unpinned:
+        lines += ["## Normative rules no mutant pins", "",
+                  "Every other normative rule has a recorded wrong choice that its fixtures kill",
+                  "(conformance/mutants/mutants.json, `make mutants`). These have none, for the",
+                  "reason given:", "", "| rule | why |", "|---|---|"]
+        for rid in sorted(unpinned):
+            lines.append("| %s | %s |" % (rid, unpinned[rid].replace("|", "\\|")))
         lines.append("")
     text = "\n".join(lines)
     old = None
@@ -433,6 +441,28 @@ def pinned_rules(root, spec, fixtures, errors):
     return out
 
 
+def unpinned_rules(root, spec, pinned, errors):
+    """The normative rules no mutant pins, each with the reason mutants.json
+    ("unpinned") gives; a normative rule with neither is an error, and so is
+    a reason for a rule that a mutant pins."""
+    path = os.path.join(root, "conformance", "mutants", "mutants.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    why = {u.get("rule"): u.get("why", "") for u in doc.get("unpinned", [])}
+    for rid in why:
+        if rid not in spec.rules:
+            errors.append("conformance/mutants/mutants.json: unpinned rule %s does not exist" % rid)
+        elif rid in pinned:
+            errors.append("conformance/mutants/mutants.json: %s is pinned by a mutant but listed as unpinned" % rid)
+    for r in spec.rules.values():
+        if r.normative and r.id not in pinned and not why.get(r.id):
+            errors.append("%s: normative rule without a mutant and without a reason in "
+                          "conformance/mutants/mutants.json \"unpinned\"" % r.id)
+    return why
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", default=os.path.abspath(
@@ -450,6 +480,7 @@ def main(argv=None):
     import fdl_grammar
     errors += fdl_grammar.check(root)  # spec/fdl-grammar.md: well formed, matches the schemas
     pinned = pinned_rules(root, spec, fixtures, errors)
+    unpinned = unpinned_rules(root, spec, pinned, errors)
     table = trace_table(spec, fixtures, cited, root)
     tags = source_tags(root)
     for rid in sorted(tags):
@@ -458,19 +489,24 @@ def main(argv=None):
         elif rid in spec.rules and spec.rules[rid].withdrawn:
             errors.append("%s cites the withdrawn rule %s" % (", ".join(tags[rid]), rid))
     if not args.no_write:
-        write_trace(os.path.join(root, "spec", TRACE_NAME), spec, fixtures, table, root, nfiles, tags)
+        write_trace(os.path.join(root, "spec", TRACE_NAME), spec, fixtures, table, root, nfiles, tags,
+                    {k: v for k, v in unpinned.items() if k not in pinned})
     if not args.quiet:
         for e in errors:
             print("spec-check: error: %s" % e)
         for w in warnings:
             print("spec-check: warning: %s" % w)
+        if unpinned:
+            print("spec-check: normative rules no mutant pins (reasons in conformance/mutants/mutants.json): %s"
+                  % ", ".join(sorted(unpinned)))
     normative = [r for r in spec.rules.values() if r.normative]
     covered = sum(1 for r in normative if table[r.id])
     ecovered = sum(1 for e in spec.errata.values() if table[e.id])
     print("spec-check: %d rules (%d normative, %d covered, %d with a source, %d pinned by a "
-          "mutant), %d errata items (%d covered), %d fixtures in %d files: %d error(s), %d warning(s)"
+          "mutant, %d not pinned with the reason given), %d errata items (%d covered), %d fixtures "
+          "in %d files: %d error(s), %d warning(s)"
           % (len(spec.rules), len(normative), covered, sum(1 for r in spec.rules if r in tags),
-             sum(1 for r in normative if r.id in pinned),
+             sum(1 for r in normative if r.id in pinned), sum(1 for r in normative if r.id in unpinned),
              len(spec.errata), ecovered, len(fixtures), nfiles, len(errors), len(warnings)))
     return 1 if errors else 0
 

@@ -114,6 +114,8 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
     /* A reference may name an entry announced in the other role (pyfory
      * shares one table); the text is decoded in this role's alphabet. */
     if (e->msctx != msctx) {
+      if (WIRE_MUTANT(ms_one_role))
+        return fail(d, WIRE_E_META_STRING, s, "reference to the other role");
       if (is_ns) nm->ns_xref = 1;
       else nm->name_xref = 1;
     }
@@ -157,6 +159,8 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
      * gets a new index, and the choice is kept for re-encoding. */
     bool again = ms_find(d, kh, enc, bytes, len) != NULL;
     if (again) {
+      if (WIRE_MUTANT(ms_one_role))
+        return fail(d, WIRE_E_META_STRING, s, "name announced twice");
       if (is_ns) nm->ns_again = 1;
       else nm->name_again = 1;
     }

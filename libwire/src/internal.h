@@ -3,6 +3,7 @@
 #define WIRE_INTERNAL_H
 
 #include "wire.h"
+#include "mutant.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -157,6 +158,10 @@ static inline void wire__put_le(wire_buf *b, uint64_t v, int n) {
 #else
     for (int i = 0; i < n; i++) q[i] = (uint8_t)(v >> (8 * i));
 #endif
+#ifdef WIRE_MUTANTS /* the hot helpers stay as they are in real builds */
+    if (WIRE_MUTANT(big_endian))
+      for (int i = 0; i < n; i++) q[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+#endif
     b->len += (size_t)n;
   }
 }
@@ -202,17 +207,43 @@ static inline size_t wire__varu36_at(uint8_t *q, uint64_t v) {
 
 static inline void wire__put_varu32(wire_buf *b, uint32_t v) {
   if (!wire__buf_room(b, 5)) return;
+#ifdef WIRE_MUTANTS
+  if (WIRE_MUTANT(varint_padded) && v < 0x80) { /* an overlong 2-byte form */
+    b->p[b->len++] = (uint8_t)(v | 0x80);
+    b->p[b->len++] = 0;
+    return;
+  }
+#endif
   b->len += wire__varu32_at(b->p + b->len, v);
 }
 /* varuint64 ("PVL"): LEB128 for up to 8 bytes; a 9th byte carries the top
  * 8 bits whole. */
 static inline void wire__put_varu64(wire_buf *b, uint64_t v) {
+#ifdef WIRE_MUTANTS
+  if (!wire__buf_room(b, WIRE_MUTANT(pvl_leb128) ? 10 : 9)) return;
+  if (WIRE_MUTANT(pvl_leb128)) { /* plain LEB128, up to 10 bytes */
+    while (v >= 0x80) { b->p[b->len++] = (uint8_t)(v | 0x80); v >>= 7; }
+    b->p[b->len++] = (uint8_t)v;
+    return;
+  }
+#else
   if (!wire__buf_room(b, 9)) return;
+#endif
   b->len += wire__varu64_at(b->p + b->len, v);
 }
 /* String header: varuint36_small, LEB128 with a 5th byte of 8 bits. */
 static inline void wire__put_varu36(wire_buf *b, uint64_t v) {
+#ifdef WIRE_MUTANTS
+  if (WIRE_MUTANT(str_encoding_3) && (v & 3) == 2) v |= 3;
+#endif
   if (!wire__buf_room(b, 5)) return;
+#ifdef WIRE_MUTANTS
+  if (WIRE_MUTANT(v36_padded) && v < 0x80) { /* an overlong 2-byte form */
+    b->p[b->len++] = (uint8_t)(v | 0x80);
+    b->p[b->len++] = 0;
+    return;
+  }
+#endif
   b->len += wire__varu36_at(b->p + b->len, v);
 }
 static inline uint32_t wire__zz32(int32_t v) {
@@ -228,7 +259,12 @@ static inline int64_t wire__unzz64(uint64_t v) {
   return (int64_t)((v >> 1) ^ (~(v & 1) + 1));
 }
 static inline void wire__put_tagged_i64(wire_buf *b, int64_t v) {
-  if (v >= -(INT64_C(1) << 30) && v < (INT64_C(1) << 30)) {
+#ifdef WIRE_MUTANTS
+  int short_bits = WIRE_MUTANT(tagged_wide_short) ? 31 : 30;
+#else
+  enum { short_bits = 30 };
+#endif
+  if (v >= -(INT64_C(1) << short_bits) && v < (INT64_C(1) << short_bits)) {
     wire__put_le(b, (uint32_t)((uint32_t)(int32_t)v << 1), 4);
   } else {
     wire__put_u8(b, 1);

@@ -182,6 +182,8 @@ int32_t wire_meta_decode(int32_t msctx, int32_t enc, const uint8_t *b,
     return WIRE_OK;
   }
   if (enc < 1 || enc > 4) return WIRE_E_META_STRING;
+  if (WIRE_MUTANT(ms_no_first_to_lower) && enc == WIRE_MS_FIRST_TO_LOWER_SPECIAL)
+    return WIRE_E_META_STRING;
   if (len == 0) return WIRE_OK;
   char s1, s2;
   ms_specials(msctx, &s1, &s2);

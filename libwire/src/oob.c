@@ -65,7 +65,7 @@ bool wire__oob_marked(const wire_ctx *ctx, uint32_t type) {
   switch (ctx->peer) {
   case WIRE_PEER_GO: return false;
   case WIRE_PEER_PYFORY: return type == WIRE_T_BINARY;
-  default: return true;
+  default: return !WIRE_MUTANT(oob_binary_only) || type == WIRE_T_BINARY;
   }
 }
 

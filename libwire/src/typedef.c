@@ -36,6 +36,8 @@ static int cmp_ident(const wire_lfield *a, const wire_lfield *b) {
   if (ta && tb) return a->tag < b->tag ? -1 : a->tag > b->tag;
   if (ta) return -1;
   if (tb) return 1;
+  if (WIRE_MUTANT(forder_shorter_first) && a->name_len != b->name_len)
+    return a->name_len < b->name_len ? -1 : 1;
   size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
   int c = n ? memcmp(a->name, b->name, n) : 0;
   if (c) return c;
@@ -44,7 +46,7 @@ static int cmp_ident(const wire_lfield *a, const wire_lfield *b) {
 
 static int group(const wire_lfield *f) {
   if (!is_primitive(f->type->type_id)) return 3;
-  return f->type->nullable ? 2 : 1;
+  return f->type->nullable && !WIRE_MUTANT(forder_nullable_ungrouped) ? 2 : 1;
 }
 
 static int cmp_order(const void *pa, const void *pb) {
@@ -54,7 +56,7 @@ static int cmp_order(const void *pa, const void *pb) {
   if (ga < 3) {
     uint8_t x = a->type->type_id, y = b->type->type_id;
     int ca = is_compressed(x), cb = is_compressed(y);
-    if (ca != cb) return ca - cb;
+    if (ca != cb) return WIRE_MUTANT(forder_compressed_first) ? cb - ca : ca - cb;
     int sa = prim_size(x), sb = prim_size(y);
     if (sa != sb) return sb - sa; /* larger first */
     if (x != y) return x - y;
@@ -127,7 +129,8 @@ static int32_t fingerprint(wire_ctx *ctx, const wire_lfield *fields,
     return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
   for (uint32_t i = 0; i < n; i++) {
     uint32_t k = i;
-    while (k > 0 && cmp_ident(&fields[i], &fields[ix[k - 1]]) < 0) {
+    while (k > 0 && !WIRE_MUTANT(shash_declared_order) &&
+           cmp_ident(&fields[i], &fields[ix[k - 1]]) < 0) {
       ix[k] = ix[k - 1];
       k--;
     }
@@ -192,7 +195,7 @@ size_t wire__snake_case(const char *in, size_t n, char *out) {
   size_t w = 0;
   for (size_t i = 0; i < n; i++) {
     char c = in[i];
-    if (c >= 'A' && c <= 'Z') {
+    if (c >= 'A' && c <= 'Z' && !WIRE_MUTANT(fname_as_declared)) {
       bool prev_lower = i > 0 && ((in[i - 1] >= 'a' && in[i - 1] <= 'z') ||
                                   (in[i - 1] >= '0' && in[i - 1] <= '9'));
       bool next_lower = i + 1 < n && in[i + 1] >= 'a' && in[i + 1] <= 'z';
@@ -337,9 +340,17 @@ static uint8_t td_type_id(wire_ctx *ctx, const wire_ftype *f,
   if (f->user == WIRE_NO_TYPE) return f->type_id;
   wire_utype *t = &ctx->reg->types[f->user];
   switch (t->kind) {
-  case WIRE_KIND_ENUM: return WIRE_T_ENUM;
-  case WIRE_KIND_UNION: return WIRE_T_UNION;
-  case WIRE_KIND_EXT: return t->by_name ? WIRE_T_NAMED_EXT : WIRE_T_EXT;
+  case WIRE_KIND_ENUM:
+    if (WIRE_MUTANT(tdef_registration_kinds)) return t->by_name ? WIRE_T_NAMED_ENUM : WIRE_T_ENUM;
+    return WIRE_T_ENUM;
+  case WIRE_KIND_UNION:
+    if (WIRE_MUTANT(tdef_registration_kinds))
+      return t->by_name ? WIRE_T_NAMED_UNION : WIRE_T_TYPED_UNION;
+    return WIRE_T_UNION;
+  case WIRE_KIND_EXT:
+    if (!WIRE_MUTANT(ext_field_as_struct))
+      return t->by_name ? WIRE_T_NAMED_EXT : WIRE_T_EXT;
+    return t->by_name ? WIRE_T_NAMED_STRUCT : WIRE_T_STRUCT;
   default:
     if (t->by_name)
       return compatible && t->evolving ? WIRE_T_NAMED_COMPATIBLE_STRUCT
@@ -362,6 +373,7 @@ static void td_nested(wire_ctx *ctx, wire_buf *b, const wire_ftype *f) {
 
 /* Meta string index lists inside TypeDefs. */
 static int td_name_index(int msctx, int enc) {
+  if (WIRE_MUTANT(tdef_name_encoding_ids)) return enc; /* the meta string ids */
   switch (enc) {
   case WIRE_MS_UTF8: return 0;
   case WIRE_MS_ALL_TO_LOWER_SPECIAL: return 1;
@@ -444,7 +456,7 @@ static int32_t build_typedef(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
     /* kind codes: 0 ENUM, 1 NAMED_ENUM, 2 EXT, 3 NAMED_EXT, 4 TYPED_UNION,
      * 5 NAMED_UNION */
     uint8_t base = t->kind == WIRE_KIND_ENUM ? 0 : t->kind == WIRE_KIND_EXT ? 2 : 4;
-    wire__put_u8(&body, (uint8_t)(base + (t->by_name ? 1 : 0)));
+    wire__put_u8(&body, (uint8_t)(base + (t->by_name != WIRE_MUTANT(tdef_kind_parity) ? 1 : 0)));
   }
   if (t->by_name) {
     if ((st = td_name(ctx, &body, WIRE_MSCTX_NAMESPACE, (const uint8_t *)t->ns,
@@ -452,11 +464,13 @@ static int32_t build_typedef(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
         (st = td_name(ctx, &body, WIRE_MSCTX_TYPE_NAME,
                       (const uint8_t *)t->name, strlen(t->name))))
       goto done;
+  } else if (WIRE_MUTANT(tdef_user_id_fixed)) {
+    wire__put_le(&body, t->user_id, 4);
   } else {
     wire__put_varu32(&body, t->user_id);
   }
   for (uint32_t i = 0; i < n; i++) {
-    const wire_lfield *f = &l->fields[i];
+    const wire_lfield *f = &l->fields[WIRE_MUTANT(tdef_fields_reversed) ? n - 1 - i : i];
     uint32_t size;
     /* (layouts exist for structs only; n is 0 otherwise) */
     int enc_bits;

@@ -265,7 +265,7 @@ bool wire__dec_list_begin(dec *d, const wire_ftype *decl, uint32_t count,
     (h & WIRE_LF_HAS_NULL) ? " has-null" : "",
     (h & WIRE_LF_TRACKING) ? " ref-tracking" : "");
   l->h = h;
-  l->flags = (h & (WIRE_LF_TRACKING | WIRE_LF_HAS_NULL)) != 0;
+  l->flags = (h & (WIRE_LF_TRACKING | (WIRE_MUTANT(list_has_null_ignored) ? 0 : WIRE_LF_HAS_NULL))) != 0;
   l->track = (h & WIRE_LF_TRACKING) != 0;
   l->same = (h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL)) != 0;
   memset(&l->et, 0, sizeof l->et);
@@ -690,14 +690,15 @@ int wire__dec_field_kind(const dec *d, const wire_ftype *f) {
                   t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_EXT &&
                   d->ctx->compatible);
   if (dynamic) return WIRE_DEC_DYNAMIC;
-  if (is_prim(t) && !flag) return WIRE_DEC_PRIM;
+  if (is_prim(t) && !flag && !WIRE_MUTANT(field_prim_flagged)) return WIRE_DEC_PRIM;
   return WIRE_DEC_DECLARED;
 }
 
 /* One struct field: framing from its declared type (spec R-FIELD-1..9). */
 static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
   const wire_ftype *f = lf->type;
-  bool flag = f->nullable || f->ref || wire__peer_any_flag(d->ctx, f);
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(d->ctx, f) ||
+              (WIRE_MUTANT(field_prim_flagged) && is_prim(f->type_id));
   bool ref = f->ref || wire__peer_field_tracks(d->ctx, f);
   if (d->dump) {
     if (lf->name_len)
@@ -729,7 +730,9 @@ static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
 bool wire__dec_struct_hash(dec *d, const wire_layout *l) {
   /* Structs carry the schema hash in same-schema mode only; ext bodies are
    * the custom serializer's. */
-  if (!d->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT) {
+  if (((!d->ctx->compatible && !l->td) ||
+       (WIRE_MUTANT(shash_in_compatible) && d->ctx->compatible)) &&
+      l->kind == WIRE_KIND_STRUCT) {
     const uint8_t *s = d->in.p;
     uint64_t h;
     if (!wire__get_le(&d->in, 4, &h)) return false;
@@ -930,11 +933,15 @@ WIRE_DEC_HOT bool wire__dec_prim(dec *d, uint8_t type, uint64_t *raw) {
     return true;
   case WIRE_T_FLOAT32:
     if (!wire__get_le(&d->in, 4, raw)) return false;
+    if (WIRE_MUTANT(float_nan_canonical) && (*raw & 0x7FFFFFFF) > 0x7F800000)
+      *raw = 0x7FC00000;
     T(s, "float32 0x%08llx (%.9g)", (unsigned long long)*raw,
       float_of_bits(type, *raw));
     return true;
   case WIRE_T_FLOAT64:
     if (!wire__get_le(&d->in, 8, raw)) return false;
+    if (WIRE_MUTANT(float_nan_canonical) && (*raw & ~(UINT64_C(1) << 63)) > UINT64_C(0x7FF0000000000000))
+      *raw = UINT64_C(0x7FF8000000000000);
     T(s, "float64 0x%016llx (%.17g)", (unsigned long long)*raw,
       float_of_bits(type, *raw));
     return true;
@@ -1045,7 +1052,13 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
     return true;
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
-    if (slot >= 0) d->ctx->refs[slot] = n; /* before fields: cycles */
+    if (slot >= 0 && !WIRE_MUTANT(struct_registered_late))
+      d->ctx->refs[slot] = n; /* before fields: cycles */
+    if (WIRE_MUTANT(struct_registered_late)) {
+      bool done = read_struct(d, tm, n);
+      if (slot >= 0) d->ctx->refs[slot] = n;
+      return done;
+    }
     return read_struct(d, tm, n);
   case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
     return read_union(d, tm, n);

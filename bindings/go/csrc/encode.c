@@ -229,7 +229,11 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
       return WIRE_LIKELY(b->status == WIRE_OK) || ok(e);
     }
   }
-  return write_slot(e, v, flag, ref, dynamic, dynamic, f);
+  return write_slot(e, v, flag, ref,
+                    dynamic || (WIRE_MUTANT(enum_field_meta) && v->type == WIRE_T_ENUM) ||
+                        (WIRE_MUTANT(union_field_meta) && v->type >= WIRE_T_UNION &&
+                         v->type <= WIRE_T_NAMED_UNION),
+                    dynamic, f);
 }
 
 static bool write_struct(enc *e, wire_node *n) {
@@ -288,6 +292,7 @@ static bool write_struct(enc *e, wire_node *n) {
         continue;
       case WIRE_FOP_ENUM: /* the value alone, of the declared enum */
         if ((v->type != WIRE_T_ENUM && v->type != WIRE_T_NAMED_ENUM) ||
+            WIRE_MUTANT(enum_field_meta) ||
             len + 5 > cap || !fits(e, v, lf[i].type) || mark_of(e, v))
           break;
         len += wire__varu32_at(p + len, v->small);
@@ -515,7 +520,10 @@ static bool write_body(enc *e, wire_node *n, const wire_ftype *decl) {
      * (R-UNION-5) */
     const wire_ftype *cd = wire__union_case_decl(e->ctx, n, n->small);
     if (cd && n->v.un->value->type != cd->type_id) cd = NULL;
-    if (!write_slot(e, n->v.un->value, true, true, true, true, cd)) return false;
+    if (WIRE_MUTANT(union_case_undeclared)) cd = NULL;
+    if (!write_slot(e, n->v.un->value, !WIRE_MUTANT(union_case_no_flag), true,
+                    true, true, cd))
+      return false;
   }
     e->depth--;
     return ok(e);

@@ -91,7 +91,7 @@ int32_t identify(fdl_loader *L, fdl_type *t) {
     size_t ppl = t->parent ? t->parent->path_len : 0;
     t->by_name = !t->has_id && f->no_auto_id;
     if (t->by_name)
-      t->ns = f->wire_ns ? ajoin(L, f->wire_ns, f->wire_ns_len, pp, ppl,
+      t->ns = f->wire_ns && !WIRE_MUTANT(fdl_wire_namespace_ignored) ? ajoin(L, f->wire_ns, f->wire_ns_len, pp, ppl,
                                  &t->ns_len)
               : f->has_pkg ? ajoin(L, f->pkg, f->pkg_len, pp, ppl, &t->ns_len)
                            : ajoin(L, "default", 7, pp, ppl, &t->ns_len);
@@ -143,7 +143,7 @@ void count_known(wire_registry *r, uint32_t before, fdl_type *t,
       if (!same_str(u->ns, t->ns, t->ns_len) ||
           !same_str(u->name, t->name, t->nlen))
         continue;
-      uint8_t tk = t->wire_ext && t->kind == WIRE_KIND_STRUCT ? WIRE_KIND_EXT
+      uint8_t tk = t->wire_ext && !WIRE_MUTANT(fdl_wire_ext_ignored) && t->kind == WIRE_KIND_STRUCT ? WIRE_KIND_EXT
                                                               : t->kind;
       if (u->kind == tk && u->by_name == t->by_name &&
           (t->by_name || u->user_id == t->user_id)) {
@@ -178,7 +178,7 @@ int32_t register_types(fdl_loader *L, fdl_type *t) {
                    "give it an explicit [id=...]", t->path);
     }
     uint32_t idx;
-    uint8_t kind = t->wire_ext && t->kind == WIRE_KIND_STRUCT ? WIRE_KIND_EXT
+    uint8_t kind = t->wire_ext && !WIRE_MUTANT(fdl_wire_ext_ignored) && t->kind == WIRE_KIND_STRUCT ? WIRE_KIND_EXT
                                                               : t->kind;
     int32_t st = wire__reg_add_type(L->ctx, kind, t->by_name, t->user_id,
                                     t->ns, t->ns_len, t->name, t->nlen, &idx);
@@ -186,6 +186,7 @@ int32_t register_types(fdl_loader *L, fdl_type *t) {
     if (t->kind == WIRE_KIND_STRUCT)
       r->types[idx].evolving = t->evolving >= 0 ? t->evolving > 0
                                : f->evolving >= 0 ? f->evolving > 0 : true;
+    if (WIRE_MUTANT(fdl_evolving_ignored)) r->types[idx].evolving = true;
     t->reg = idx;
     TRY(register_types(L, t->children));
   }
@@ -341,7 +342,8 @@ static int32_t build(fdl_loader *L, fdl_file *f, fdl_type *scope,
   default: /* X_MAP */
     if (!(ft = wire__ftype_new(ctx, WIRE_T_MAP))) return nomem(L);
     TRY(build(L, f, scope, x->key, true, &ft->key));
-    if (f->nullable_map_keys) ft->key->nullable = 1;
+    if (f->nullable_map_keys && !WIRE_MUTANT(fdl_map_keys_ignored))
+      ft->key->nullable = 1;
     TRY(build_elem(L, f, scope, x->value, &ft->value));
     break;
   }
@@ -388,11 +390,14 @@ static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
   if (a->optional && message)
     return sem(L, f, a->off, "message fields are always nullable; remove the "
                "optional modifier");
-  ft->nullable = a->optional || message || is_any(x);
+  ft->nullable = a->optional || (message && !WIRE_MUTANT(fdl_message_not_nullable)) ||
+                 is_any(x);
   /* libwire extension: [nullable = false] keeps a message field non-null,
    * as runtime classes declare struct fields by default, and an any field
    * without a null flag, as pyfory declares a plain Any (R-FDLX-8). */
-  if (a->not_nullable) ft->nullable = 0;
+  if (a->not_nullable && !(message ? WIRE_MUTANT(fdl_struct_not_null_ignored)
+                                    : WIRE_MUTANT(fdl_any_not_null_ignored)))
+    ft->nullable = 0;
   /* foryc ignores the option on a message or any field: its code for this
    * file writes a null flag where libwire writes none (R-FDL-2), unless the
    * file says it is not for foryc (R-FDLX-10) */
@@ -402,13 +407,16 @@ static int32_t add_field(fdl_loader *L, fdl_type *t, fdl_field *a) {
                        "(%s), foryc ignores the option and its generated code "
                        "writes one", message ? "message" : "any", (int)a->nlen,
                        a->name, message ? "R-FDLX-6" : "R-FDLX-8"));
-  ft->ref = a->ref || a->wire_ref;
-  if (a->wire_set && ft->type_id == WIRE_T_LIST) ft->type_id = WIRE_T_SET;
-  const char *fname = a->wire_name ? a->wire_name : a->name;
-  size_t flen = a->wire_name ? a->wire_name_len : a->nlen;
+  ft->ref = a->ref || (a->wire_ref && !WIRE_MUTANT(fdl_wire_ref_ignored));
+  if (a->wire_set && ft->type_id == WIRE_T_LIST && !WIRE_MUTANT(fdl_wire_set_ignored))
+    ft->type_id = WIRE_T_SET;
+  bool wn = a->wire_name && !WIRE_MUTANT(fdl_wire_name_ignored);
+  const char *fname = wn ? a->wire_name : a->name;
+  size_t flen = wn ? a->wire_name_len : a->nlen;
+  bool by_name = (f->fields_by_name && !WIRE_MUTANT(fdl_by_name_ignored)) ||
+                 WIRE_MUTANT(fdl_numbers_ignored);
   int32_t st = wire__reg_add_field(L->ctx, t->reg, fname, flen,
-                                   f->fields_by_name ? -1 : (int32_t)a->number,
-                                   ft);
+                                   by_name ? -1 : (int32_t)a->number, ft);
   return st ? rewrap(L, f, a->name_off, st) : WIRE_OK;
 }
 
@@ -425,10 +433,12 @@ int32_t fill_types(fdl_loader *L, fdl_type *t) {
                                            (uint32_t)v->value)))
           return rewrap(L, f, v->off, st);
     } else {
-      for (fdl_field *a = t->fields; a; a = a->next) {
+      uint32_t index = 0;
+      for (fdl_field *a = t->fields; a; a = a->next, index++) {
         wire_ftype *ft;
         TRY(build(L, f, t->parent, a->type, false, &ft));
-        if ((st = wire__reg_add_union_case(L->ctx, t->reg, (uint32_t)a->number,
+        uint32_t case_id = WIRE_MUTANT(fdl_case_ids_by_position) ? index : (uint32_t)a->number;
+        if ((st = wire__reg_add_union_case(L->ctx, t->reg, case_id,
                                            a->name, a->nlen, ft)))
           return rewrap(L, f, a->name_off, st);
       }

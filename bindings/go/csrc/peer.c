@@ -4,7 +4,7 @@
 #include "policy.h"
 
 uint32_t wire__peer_schema_hash(const wire_ctx *ctx, const wire_layout *l) {
-  switch (ctx->peer) {
+  switch (WIRE_MUTANT(peer_hash_ignored) ? WIRE_PEER_NONE : ctx->peer) {
   case WIRE_PEER_PYFORY:
     /* pyfory writes the seed for an empty fingerprint (E-32) */
     return l->nfields ? l->schema_hash : 47;
@@ -23,6 +23,7 @@ bool wire__peer_field_meta_of(const wire_ctx *ctx, const wire_ftype *f) {
   /* pyfory: type meta (after the null flag of a nullable field) before a
    * same-schema field whose struct is registered by name (E-33) */
   if (ctx->peer != WIRE_PEER_PYFORY || ctx->compatible || !ctx->reg ||
+      WIRE_MUTANT(peer_named_meta_ignored) ||
       f->user == WIRE_NO_TYPE || f->user >= ctx->reg->ntypes)
     return false;
   const wire_utype *t = &ctx->reg->types[f->user];
@@ -31,7 +32,8 @@ bool wire__peer_field_meta_of(const wire_ctx *ctx, const wire_ftype *f) {
 
 bool wire__peer_any_flag_of(const wire_ctx *ctx, const wire_ftype *f) {
   /* Go: a null flag before every any field, declared nullable or not (E-42) */
-  return ctx->peer == WIRE_PEER_GO && f->type_id == WIRE_T_UNKNOWN;
+  return ctx->peer == WIRE_PEER_GO && f->type_id == WIRE_T_UNKNOWN &&
+         !WIRE_MUTANT(peer_go_fields_ignored);
 }
 
 bool wire__peer_field_tracks_of(const wire_ctx *ctx, const wire_ftype *f) {
@@ -39,5 +41,5 @@ bool wire__peer_field_tracks_of(const wire_ctx *ctx, const wire_ftype *f) {
    * carries reference flags, while its schema hash counts the ref flag of
    * fields tagged fory:"ref" only (E-41) */
   return ctx->peer == WIRE_PEER_GO && ctx->ref_tracking && f->nullable &&
-         wire__is_struct_or_ext(f->type_id);
+         wire__is_struct_or_ext(f->type_id) && !WIRE_MUTANT(peer_go_fields_ignored);
 }

@@ -31,8 +31,10 @@ void wire__enc_end_root(wire_enc *e) {
   e->nmarked = 0;
   e->nrefs = 0;
   e->depth = 0;
-  e->ntds = 0;
-  e->ntdn = 0;
+  if (!WIRE_MUTANT(shared_no_reset)) {
+    e->ntds = 0;
+    e->ntdn = 0;
+  }
   e->nms = 0;
 }
 
@@ -138,6 +140,7 @@ static bool write_meta_string(wire_enc *e, int msctx, const uint8_t *text,
                               bool again, uint32_t ref) {
   int32_t me = recorded >= 0 ? recorded
                              : wire_meta_choose_encoding(msctx, text, tlen);
+  if (WIRE_MUTANT(ms_always_utf8) && recorded < 0 && me >= 0) me = WIRE_MS_UTF8;
   if (me < 0) return wire__enc_fail(e, WIRE_E_META_STRING, "not a meta string");
   uint8_t stackbuf[256];
   uint8_t *heap = NULL;
@@ -159,6 +162,7 @@ static bool write_meta_string(wire_enc *e, int msctx, const uint8_t *text,
   /* A name equal (encoding and bytes) to one announced before in this
    * root, in either role, is written as a reference to it, as both
    * runtimes do - unless the payload announced it again (Fory Go). */
+  if (WIRE_MUTANT(ms_announce_again)) again = true;
   if (ref && ref <= e->nms && !again) {
     /* the entry the decoded payload referred to, if it still matches */
     wire_ms_seen *s = &e->ms[ref - 1];
@@ -170,7 +174,8 @@ static bool write_meta_string(wire_enc *e, int msctx, const uint8_t *text,
   }
   /* The latest equal entry: where a name was announced again (Fory Go),
    * Go refers to the later announcement (R-MSWIRE-9). */
-  for (size_t i = e->nms; i-- > 0 && !again;) {
+  for (size_t k = e->nms; k-- > 0 && !again;) {
+    size_t i = WIRE_MUTANT(ms_refer_first) ? e->nms - 1 - k : k; /* earliest first */
     wire_ms_seen *s = &e->ms[i];
     if (s->enc == me && s->len == blen && wire__eq(e->b.p + s->off, bytes, blen)) {
       wire__put_varu32(&e->b, (uint32_t)(((i + 1) << 1) | 1));
@@ -233,14 +238,14 @@ static bool write_shared_typedef(wire_enc *e, const wire_layout *l,
     return wire__enc_fail(e, WIRE_E_SCHEMA, "compatible mode needs the type's "
                           "TypeDef: the type is not in the schema");
   const void *key = l ? (const void *)l : (const void *)&e->ctx->reg->types[ti];
-  for (size_t i = 0; i < e->ntds; i++) {
+  for (size_t i = 0; i < e->ntds && !WIRE_MUTANT(shared_announce_again); i++) {
     if (e->tds[i] == key) {
-      wire__put_varu32(&e->b, (uint32_t)(i << 1 | 1));
+      wire__put_varu32(&e->b, (uint32_t)(i << 1 | !WIRE_MUTANT(shared_bit_inverted)));
       return wire__enc_ok(e);
     }
   }
   if (!grow_tds(e)) return false;
-  wire__put_varu32(&e->b, (uint32_t)(e->ntds << 1));
+  wire__put_varu32(&e->b, (uint32_t)(e->ntds << 1 | WIRE_MUTANT(shared_bit_inverted)));
   e->tds[e->ntds++] = key;
   if (l && l->td) {
     wire__put_bytes(&e->b, l->td, l->td_len);
@@ -318,14 +323,14 @@ static bool write_layout_names(wire_enc *e, const wire_user_meta *um) {
 
 /* Implements R-WSTRUCT-1, R-WSTRUCT-3, R-UTYPE-1, R-UTYPE-2, R-UTYPE-3. */
 bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um) {
-  wire__put_u8(&e->b, type);
+  wire__put_u8(&e->b, WIRE_MUTANT(ext_as_struct) && type == WIRE_T_EXT ? WIRE_T_STRUCT : type);
   bool compat = e->ctx->compatible;
   switch (type) {
   case WIRE_T_ENUM:
     if (um->user_id == UINT32_MAX)
       return wire__enc_fail(e, WIRE_E_ENCODE, "an enum of unknown type needs "
                             "a declared slot");
-    wire__put_varu32(&e->b, um->user_id);
+    if (!WIRE_MUTANT(utype_no_enum_id)) wire__put_varu32(&e->b, um->user_id);
     break;
   case WIRE_T_NAMED_ENUM:
     if (compat) {

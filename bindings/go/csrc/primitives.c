@@ -85,7 +85,7 @@ bool wire__get_varu64(wire_in *in, uint64_t *v) {
       }
     }
     if (s[8] == 0) return wire__bad_varint(in, s, "overlong varuint64");
-    *v = r | (uint64_t)s[8] << 56;
+    *v = r | (uint64_t)(WIRE_MUTANT(pvl_ninth_7bits) ? s[8] & 0x7F : s[8]) << 56;
     in->p = s + 9;
     return true;
   }
@@ -95,7 +95,7 @@ bool wire__get_varu64(wire_in *in, uint64_t *v) {
     if (i == 8) {
       /* The 9th byte holds the top 8 bits whole. */
       if (c == 0) return wire__bad_varint(in, s, "overlong varuint64");
-      r |= (uint64_t)c << 56;
+      r |= (uint64_t)(WIRE_MUTANT(pvl_ninth_7bits) ? c & 0x7F : c) << 56;
       in->p = s + 9;
       *v = r;
       return true;
@@ -170,6 +170,7 @@ bool wire__get_tagged_u64(wire_in *in, uint64_t *v) {
   if (!wire__get_le(in, 4, &w)) return false;
   if (!(w & 1)) {
     *v = (uint32_t)w >> 1; /* logical shift */
+    if (WIRE_MUTANT(tagged_u64_arith)) *v = (uint64_t)((int64_t)(int32_t)(uint32_t)w >> 1);
     return true;
   }
   if ((w & 0xFF) != 1) {

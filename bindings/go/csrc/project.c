@@ -256,7 +256,7 @@ static bool name_matches(const wire_lfield *wf, const wire_lfield *rf) {
   if (wf->name_len == rf->name_len && wire__eq(wf->name, rf->name, rf->name_len))
     return true;
   char sn[256];
-  if (wf->name_len > 120) return false;
+  if (wf->name_len > 120 || WIRE_MUTANT(evolve_exact_names)) return false;
   size_t n = wire__snake_case((const char *)wf->name, wf->name_len, sn);
   return n == rf->name_len && wire__eq(sn, rf->name, n);
 }
@@ -281,6 +281,8 @@ static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
         break;
       }
     }
+    if (!val && WIRE_MUTANT(evolve_no_defaults))
+      return pfail(p, "%s: the writer has no such field%s%s", "", "");
     int32_t st = val ? convert(p, val, rf->type, &r->v.st->fields[i])
                      : default_of(p, rf->type, &r->v.st->fields[i]);
     if (st) return st;

@@ -33,6 +33,7 @@ type options struct {
 	timeout        time.Duration
 	maxDepth       int
 	allowUnordered bool
+	root           string
 }
 
 func main() {
@@ -44,6 +45,7 @@ func main() {
 	flag.IntVar(&opts.maxDepth, "max-depth", 0, "fory.WithMaxDepth value (0: the runtime's default)")
 	flag.BoolVar(&opts.allowUnordered, "allow-unordered", false,
 		"encode/decode maps and sets of 2+ entries although Go maps do not keep the entry order")
+	flag.StringVar(&opts.root, "root", "", "the repository root (request schema paths are relative to it)")
 	flag.Parse()
 	opts.timeout = time.Duration(timeoutSec * float64(time.Second))
 
@@ -73,9 +75,20 @@ func helloLine() []byte {
 		"name":         "go",
 		"runtime":      runtimeModule,
 		"version":      runtimeVersion(),
-		"capabilities": []string{"ref_tracking", "compatible"},
+		"capabilities": capabilities(),
 	}}
 	return marshalLine(hello)
+}
+
+// capabilities: the built-in types the peer maps, and the user types when
+// the build has them (zz_usertypes.go).
+func capabilities() []string {
+	caps := []string{"ref_tracking", "compatible", "decimal", "temporal", "dense_array", "unsigned",
+		"float16", "bfloat16", "meta_string"}
+	if len(generatedUnits) > 0 {
+		caps = append(caps, "schema", "struct", "enum", "union", "named_types", "typedef", "evolution", "peer")
+	}
+	return caps
 }
 
 // marshalLine renders v as one JSON line (no HTML escaping, trailing newline).
@@ -184,7 +197,7 @@ func startWorker(opts options) (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"-worker", fmt.Sprintf("-max-depth=%d", opts.maxDepth)}
+	args := []string{"-worker", fmt.Sprintf("-max-depth=%d", opts.maxDepth), "-root=" + opts.root}
 	if opts.allowUnordered {
 		args = append(args, "-allow-unordered")
 	}

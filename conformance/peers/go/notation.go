@@ -22,6 +22,7 @@ var annotationKeys = map[string]bool{
 	"anchor": true, "enc": true, "header": true, "chunks": true, "approx": true,
 	"iso": true, "tracked": true, "typedef": true, "ns_enc": true, "name_enc": true,
 	"ns_hash": true, "name_hash": true, "ns_xref": true, "name_xref": true,
+	"ns_again": true, "name_again": true,
 }
 
 func init() {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strconv"
 
@@ -51,12 +52,13 @@ type config struct {
 }
 
 type peer struct {
-	opts  options
-	cache map[config]*fory.Fory
+	opts      options
+	cache     map[config]*fory.Fory
+	userTypes *userTypes
 }
 
 func newPeer(opts options) *peer {
-	return &peer{opts: opts, cache: map[config]*fory.Fory{}}
+	return &peer{opts: opts, cache: map[config]*fory.Fory{}, userTypes: loadUserTypes(opts.root)}
 }
 
 func (p *peer) fory(c config) *fory.Fory {
@@ -83,6 +85,7 @@ type request struct {
 	Schemas []string          `json:"schemas"`
 	Values  []json.RawMessage `json:"values"`
 	Hex     *string           `json:"hex"`
+	Project bool              `json:"project"`
 }
 
 // handleLine answers one request line; the result is the response object.
@@ -129,11 +132,17 @@ func (p *peer) handle(req *request, line []byte, cfg *config) (map[string]any, e
 		return nil, err
 	}
 	*cfg = c
+	if len(req.Schemas) > 0 {
+		if p.userTypes == nil {
+			return nil, unsupportedf("the Go peer was built without user types (schemas given)")
+		}
+		if err := checkSurrogates(line); err != nil {
+			return nil, err
+		}
+		return p.typed(req, c)
+	}
 	switch *req.Op {
 	case "encode":
-		if len(req.Schemas) > 0 {
-			return nil, unsupportedf("the Go peer registers no user types (schemas given)")
-		}
 		if err := checkSurrogates(line); err != nil {
 			return nil, err
 		}
@@ -249,6 +258,89 @@ func rootTypeID(data []byte, start int) int {
 	return int(data[start+2])
 }
 
+// typed serves a request with schemas through foryc's generated types.
+func (p *peer) typed(req *request, c config) (map[string]any, error) {
+	unit, err := p.userTypes.unit(req.Schemas)
+	if err != nil {
+		return nil, err
+	}
+	f, err := unit.fory(c, p.opts.maxDepth)
+	if err != nil {
+		return nil, err
+	}
+	switch *req.Op {
+	case "encode":
+		if req.Values == nil {
+			return nil, requestErrorf("encode needs a values array")
+		}
+		roots := make([]any, len(req.Values))
+		for i, raw := range req.Values {
+			node, err := decodeJSON(raw)
+			if err != nil {
+				return nil, err
+			}
+			b := &typedBuilder{unit: unit, untyped: newBuilder(p.opts.allowUnordered),
+				anchors: map[string]reflect.Value{}, allowUnordered: p.opts.allowUnordered}
+			if roots[i], err = b.root(node); err != nil {
+				return nil, err
+			}
+		}
+		var out bytes.Buffer
+		for i, v := range roots {
+			data, err := f.Serialize(rootValue(v))
+			if err != nil {
+				delete(unit.forys, c)
+				return nil, &runtimeError{err: err, root: i, offset: -1}
+			}
+			out.Write(data)
+		}
+		return map[string]any{"hex": hex.EncodeToString(out.Bytes())}, nil
+	case "decode":
+		if req.Hex == nil {
+			return nil, requestErrorf("decode needs a hex string")
+		}
+		data, err := hex.DecodeString(*req.Hex)
+		if err != nil {
+			return nil, requestErrorf("bad hex input: %v", err)
+		}
+		buf := fory.NewByteBuffer(data)
+		values := []any{}
+		for buf.ReaderIndex() < len(data) {
+			start := buf.ReaderIndex()
+			var obj any
+			if err := f.DeserializeFrom(buf, &obj); err != nil {
+				delete(unit.forys, c)
+				return nil, &runtimeError{err: err, root: len(values), offset: start}
+			}
+			if buf.ReaderIndex() <= start {
+				return nil, requestErrorf("the runtime made no progress at byte %d", start)
+			}
+			if req.Project && !isUserValue(unit, obj) {
+				continue // projection: the root structs of the reader's types only
+			}
+			node, err := newTypedPrinter(unit, p.opts.allowUnordered).root(obj)
+			if err != nil {
+				return nil, err
+			}
+			values = append(values, node)
+		}
+		return map[string]any{"values": values}, nil
+	}
+	return nil, requestErrorf("unknown op %q", *req.Op)
+}
+
+func isUserValue(unit *userUnit, v any) bool {
+	if v == nil {
+		return false
+	}
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	_, ok := unit.names[t]
+	return ok
+}
+
 var unknownTypeRE = regexp.MustCompile(`unknown type id: (\d+)`)
 
 func classify(err error) string {
@@ -259,6 +351,10 @@ func classify(err error) string {
 	var r *requestError
 	if errors.As(err, &r) {
 		return "error"
+	}
+	var se *schemaError
+	if errors.As(err, &se) {
+		return "idl"
 	}
 	// Enum, struct, ext, union and NONE payloads: the Go runtime reads them
 	// only for registered Go types, and the peer registers none.

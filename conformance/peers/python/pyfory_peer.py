@@ -1087,7 +1087,7 @@ def handle_isolated(req, pin, timeout):
 # pyfory's own projection onto them. Not "ext" (foryc generates no ext
 # carrier) or "oob".
 CAPABILITIES = ["ref_tracking", "decimal", "temporal", "dense_array", "unsigned", "float16", "bfloat16",
-                "meta_string", "compatible", "schema", "struct", "enum", "union", "named_types", "typedef",
+                "meta_string", "compatible", "schema", "struct", "enum", "union", "named_types", "typedef", "peer",
                 "evolution"]
 
 

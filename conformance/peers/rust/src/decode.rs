@@ -153,6 +153,9 @@ fn erased_node(v: &OB) -> Result<Value, PeerError> {
     if let Some(x) = b.downcast_ref::<Decimal>() {
         return Ok(decimal_node(x));
     }
+    if let Some(r) = crate::typed::print_erased(b.as_ref()) {
+        return r;
+    }
     unsupported("decoded an element of a Rust type the peer cannot print")
 }
 
@@ -189,6 +192,11 @@ pub fn decode_all(f: &Fory, data: &[u8], allow_unordered: bool) -> Result<Vec<Va
         pos += used;
     }
     Ok(out)
+}
+
+/// One root at `start` (no user types): its notation and its length.
+pub fn decode_one(f: &Fory, data: &[u8], start: usize, allow_unordered: bool) -> Result<(Value, usize), PeerError> {
+    decode_root(f, data, start, allow_unordered)
 }
 
 fn decode_root(

@@ -5,6 +5,21 @@ mod decode;
 mod encode;
 mod floats;
 mod notation;
+#[cfg_attr(not(lw_usertypes), allow(dead_code))]
+mod typed;
+
+/// foryc's types for the fixtures' schemas and their glue (build.rs).
+#[cfg(lw_usertypes)]
+#[allow(clippy::all)]
+mod usertypes {
+    include!(env!("LW_USERTYPES_RS"));
+}
+
+#[cfg(not(lw_usertypes))]
+mod usertypes {
+    pub static UNITS: &[crate::typed::UnitFns] = &[];
+    pub const UNITS_JSON: &str = "{}";
+}
 
 use fory::Fory;
 use serde_json::{json, Map, Value};
@@ -24,6 +39,8 @@ pub enum PeerError {
     Request(String),
     /// The runtime returned an error.
     Runtime(fory::Error),
+    /// foryc rejected the request's schemas (or its code does not compile).
+    Idl(String),
     /// Any of the above, located in a multi-root payload.
     At(Box<PeerError>, usize, usize),
 }
@@ -37,6 +54,7 @@ impl PeerError {
         match self {
             PeerError::Unsupported(_) => "unsupported",
             PeerError::Request(_) => "error",
+            PeerError::Idl(_) => "idl",
             PeerError::Runtime(e) => runtime_class(e),
             PeerError::At(e, _, _) => e.class(),
         }
@@ -44,7 +62,7 @@ impl PeerError {
 
     fn message(&self) -> String {
         match self {
-            PeerError::Unsupported(m) | PeerError::Request(m) => m.clone(),
+            PeerError::Unsupported(m) | PeerError::Request(m) | PeerError::Idl(m) => m.clone(),
             PeerError::Runtime(e) => format!("{e:?}"),
             PeerError::At(e, root, offset) => {
                 format!("{} (root {root} at byte {offset})", e.message())
@@ -74,6 +92,12 @@ fn runtime_class(e: &fory::Error) -> &'static str {
 struct Peer {
     cache: HashMap<(bool, bool), Fory>,
     allow_unordered: bool,
+    /// The repository root: request schema paths are relative to it.
+    root: Option<std::path::PathBuf>,
+    /// Unit key -> its glue and its descriptions (units.json).
+    units: HashMap<&'static str, (&'static typed::UnitFns, Map<String, Value>)>,
+    /// One instance per (unit, ref, compatible) with the unit's types registered.
+    typed_cache: HashMap<(&'static str, bool, bool), Fory>,
 }
 
 impl Peer {
@@ -87,8 +111,86 @@ impl Peer {
         })
     }
 
+    fn unit_key(&self, schemas: &[Value]) -> Result<String, PeerError> {
+        let mut keys = Vec::new();
+        for s in schemas {
+            let s = s.as_str().ok_or_else(|| PeerError::Request("schemas must be strings".into()))?;
+            let p = std::path::Path::new(s);
+            let rel = match &self.root {
+                Some(r) if p.is_absolute() => p.strip_prefix(r).map(|x| x.to_string_lossy().into_owned()).unwrap_or(s.into()),
+                _ => s.to_string(),
+            };
+            keys.push(rel);
+        }
+        Ok(keys.join("\n"))
+    }
+
+    /// A request with schemas: foryc's generated types (typed.rs, usertypes).
+    fn typed(&mut self, req: &Map<String, Value>, schemas: &[Value], cfg: (bool, bool)) -> Result<Map<String, Value>, PeerError> {
+        if self.units.is_empty() {
+            return Err(PeerError::Unsupported("the Rust peer was built without user types".into()));
+        }
+        let key = self.unit_key(schemas)?;
+        let (unit, types) = match self.units.get(key.as_str()) {
+            Some((u, t)) => (*u, t as *const Map<String, Value>),
+            None => {
+                return Err(PeerError::Unsupported(format!(
+                    "no foryc types for the schemas {key:?} (conformance/peers/usertypes compiles the sets the fixtures name)"
+                )))
+            }
+        };
+        if let Some(e) = unit.err {
+            return Err(PeerError::Idl(e.to_string()));
+        }
+        // SAFETY: the descriptions live in self.units, which is not changed below.
+        let types = unsafe { &*types };
+        let allow = self.allow_unordered;
+        if !self.typed_cache.contains_key(&(unit.key, cfg.0, cfg.1)) {
+            let mut f = Fory::builder().xlang(true).track_ref(cfg.0).compatible(cfg.1).build();
+            (unit.register)(&mut f).map_err(PeerError::Runtime)?;
+            self.typed_cache.insert((unit.key, cfg.0, cfg.1), f);
+        }
+        let f = &self.typed_cache[&(unit.key, cfg.0, cfg.1)];
+        let mut out = Map::new();
+        match req.get("op").and_then(Value::as_str) {
+            Some("encode") => {
+                let values = match req.get("values") {
+                    Some(Value::Array(a)) => a,
+                    _ => return Err(PeerError::Request("encode needs a values array".into())),
+                };
+                let mut bytes = Vec::new();
+                for (i, n) in values.iter().enumerate() {
+                    let b = typed::encode_root(f, n, unit, types, allow).map_err(|e| match e {
+                        PeerError::Runtime(_) => e.at(i, bytes.len()),
+                        e => e,
+                    })?;
+                    bytes.extend_from_slice(&b);
+                }
+                out.insert("hex".into(), Value::String(bytes.iter().map(|x| format!("{x:02x}")).collect()));
+            }
+            Some("decode") => {
+                let text = match req.get("hex") {
+                    Some(Value::String(s)) => s,
+                    _ => return Err(PeerError::Request("decode needs a hex string".into())),
+                };
+                let data = notation::parse_hex(text).ok_or_else(|| PeerError::Request("bad hex input".into()))?;
+                let project = matches!(req.get("project"), Some(Value::Bool(true)));
+                let values = typed::decode_all(f, &data, unit, types, allow, project)?;
+                out.insert("values".into(), Value::Array(values));
+            }
+            other => return Err(PeerError::Request(format!("unknown op {other:?}"))),
+        }
+        Ok(out)
+    }
+
     fn handle(&mut self, req: &Map<String, Value>) -> Result<Map<String, Value>, PeerError> {
         let cfg = parse_config(req.get("config"))?;
+        if let Some(Value::Array(schemas)) = req.get("schemas") {
+            if !schemas.is_empty() {
+                let schemas = schemas.clone();
+                return self.typed(req, &schemas, cfg);
+            }
+        }
         let op = match req.get("op") {
             Some(Value::String(s)) => s.as_str(),
             _ => return Err(PeerError::Request("request has no op".into())),
@@ -96,11 +198,6 @@ impl Peer {
         let mut out = Map::new();
         match op {
             "encode" => {
-                if matches!(req.get("schemas"), Some(Value::Array(a)) if !a.is_empty()) {
-                    return Err(PeerError::Unsupported(
-                        "the Rust peer registers no user types (schemas given)".into(),
-                    ));
-                }
                 let values = match req.get("values") {
                     Some(Value::Array(a)) => a,
                     _ => return Err(PeerError::Request("encode needs a values array".into())),
@@ -157,9 +254,32 @@ fn parse_config(v: Option<&Value>) -> Result<(bool, bool), PeerError> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = args
+        .iter()
+        .position(|a| a == "--root")
+        .and_then(|i| args.get(i + 1))
+        .map(std::path::PathBuf::from);
+    let descs: Value = serde_json::from_str(usertypes::UNITS_JSON).unwrap_or(Value::Null);
+    let mut units = HashMap::new();
+    for u in usertypes::UNITS {
+        let types = descs["units"]
+            .as_array()
+            .and_then(|us| us.iter().find(|x| x["key"] == u.key))
+            .and_then(|x| x["types"].as_object().cloned())
+            .unwrap_or_default();
+        units.insert(u.key, (u, types));
+    }
+    let mut caps = vec!["ref_tracking", "compatible", "decimal", "temporal", "dense_array", "unsigned",
+                        "float16", "bfloat16", "meta_string"];
+    if !units.is_empty() {
+        caps.extend(["schema", "struct", "enum", "union", "named_types", "typedef", "evolution", "peer"]);
+    }
     let mut peer = Peer {
         cache: HashMap::new(),
         allow_unordered: args.iter().any(|a| a == "--allow-unordered"),
+        root,
+        units,
+        typed_cache: HashMap::new(),
     };
     // Panics are answered as errors; keep the default hook quiet on stdout.
     std::panic::set_hook(Box::new(|info| eprintln!("fory-rust-peer: panic: {info}")));
@@ -169,7 +289,7 @@ fn main() {
         "name": "rust",
         "runtime": "fory (crates.io)",
         "version": FORY_VERSION,
-        "capabilities": ["compatible"],
+        "capabilities": caps,
     }});
     writeln!(out, "{hello}").unwrap();
     out.flush().unwrap();
@@ -199,6 +319,7 @@ fn main() {
                     Ok(Err(e)) => {
                         if matches!(e, PeerError::Runtime(_) | PeerError::At(..)) {
                             peer.cache.clear(); // do not reuse an instance after a failure
+                            peer.typed_cache.clear();
                         }
                         resp.insert("ok".into(), Value::Bool(false));
                         resp.insert("class".into(), Value::String(e.class().into()));
@@ -206,6 +327,7 @@ fn main() {
                     }
                     Err(p) => {
                         peer.cache.clear();
+                        peer.typed_cache.clear();
                         let msg = p
                             .downcast_ref::<String>()
                             .cloned()

@@ -2,6 +2,7 @@ package dev.libwire.peer;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.fory.Fory;
 import org.apache.fory.config.CompatibleMode;
 import org.apache.fory.config.Language;
@@ -52,6 +53,14 @@ final class ForyPool {
   }
 
   private static Fory build(boolean ref, boolean compatible) {
+    return build(ref, compatible, f -> {});
+  }
+
+  /**
+   * A new instance: the builder settings above, then {@code setup} (registrations), then the
+   * decoded-type tags below.
+   */
+  static Fory build(boolean ref, boolean compatible, Consumer<Fory> setup) {
     Fory fory =
         Fory.builder()
             .withLanguage(Language.XLANG)
@@ -59,6 +68,7 @@ final class ForyPool {
             .withCompatibleMode(
                 compatible ? CompatibleMode.COMPATIBLE : CompatibleMode.SCHEMA_CONSISTENT)
             .build();
+    setup.accept(fory);
     // Finish the runtime's lazy registration before touching its type table.
     fory.deserialize(fory.serialize(null));
     TypeResolver resolver = fory.getTypeResolver();

@@ -30,6 +30,19 @@ public final class Main {
 
   private final ForyPool pool = new ForyPool();
 
+  /** The foryc-generated classes of the fixtures' schemas, or null (built without them). */
+  private final UserTypes userTypes = UserTypes.load();
+
+  /** The built-in value types, and with user types those of the schemas. */
+  private static final String[] CAPABILITIES = {
+    "ref_tracking", "decimal", "temporal", "dense_array", "unsigned", "float16", "bfloat16",
+    "meta_string", "compatible"
+  };
+
+  private static final String[] USER_CAPABILITIES = {
+    "schema", "struct", "enum", "union", "named_types", "typedef", "evolution", "peer"
+  };
+
   public static void main(String[] args) throws IOException {
     // The runtime's built-in logger prints to System.out; keep stdout for the protocol only.
     PrintStream out =
@@ -41,9 +54,14 @@ public final class Main {
     info.put("name", "java");
     info.put("runtime", "org.apache.fory:fory-core");
     info.put("version", foryVersion());
+    Main peer = new Main();
+    ArrayNode caps = info.putArray("capabilities");
+    for (String c : CAPABILITIES) caps.add(c);
+    if (peer.userTypes != null) {
+      for (String c : USER_CAPABILITIES) caps.add(c);
+    }
     emit(out, hello);
 
-    Main peer = new Main();
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String line;
@@ -95,6 +113,10 @@ public final class Main {
     boolean ref = config != null && config.path("ref").asBoolean(false);
     boolean compatible = config != null && config.path("compatible").asBoolean(false);
     String op = req.path("op").asText("");
+    JsonNode schemas = req.get("schemas");
+    if (schemas != null && schemas.isArray() && schemas.size() > 0) {
+      return typed(id, req, op, schemas, ref, compatible);
+    }
     try {
       switch (op) {
         case "encode":
@@ -111,6 +133,65 @@ public final class Main {
       return failure(id, "error", "stack overflow (cyclic value?)");
     } catch (Throwable e) {
       pool.discard(ref, compatible);
+      return failure(id, "error", describe(e));
+    }
+  }
+
+  /** A request with schemas: the foryc-generated classes of those schemas (UserTypes). */
+  private JsonNode typed(
+      JsonNode id, JsonNode req, String op, JsonNode schemas, boolean ref, boolean compatible) {
+    if (userTypes == null) {
+      return failure(id, "unsupported", "the Java peer was started without user types");
+    }
+    UserTypes.Unit unit = null;
+    try {
+      unit = userTypes.unit(schemas);
+      Fory fory = userTypes.fory(unit, ref, compatible);
+      switch (op) {
+        case "encode":
+          {
+            JsonNode values = req.get("values");
+            if (values == null || !values.isArray()) {
+              throw PeerException.error("encode needs a \"values\" array");
+            }
+            Object[] roots = new Object[values.size()];
+            for (int i = 0; i < roots.length; i++) {
+              roots[i] = TypedReader.readRoot(unit, values.get(i));
+            }
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            for (Object root : roots) {
+              bytes.writeBytes(fory.serialize(root));
+            }
+            ObjectNode resp = success(id);
+            resp.put("hex", Hex.encode(bytes.toByteArray()));
+            return resp;
+          }
+        case "decode":
+          {
+            boolean project = req.path("project").asBoolean(false);
+            final UserTypes.Unit u = unit;
+            return decodeRoots(
+                id,
+                req,
+                fory,
+                () -> userTypes.discard(u, ref, compatible),
+                value ->
+                    project && (value == null || !u.names.containsKey(value.getClass()))
+                        ? null // projection: the root structs of the reader's types only
+                        : TypedWriter.writeRoot(u, value));
+          }
+        default:
+          return failure(id, "error", "unknown op '" + op + "'");
+      }
+    } catch (UserTypes.SchemaError e) {
+      return failure(id, "idl", e.getMessage());
+    } catch (PeerException e) {
+      return failure(id, e.kind, e.getMessage());
+    } catch (StackOverflowError e) {
+      if (unit != null) userTypes.discard(unit, ref, compatible);
+      return failure(id, "error", "stack overflow (cyclic value?)");
+    } catch (Throwable e) {
+      if (unit != null) userTypes.discard(unit, ref, compatible);
       return failure(id, "error", describe(e));
     }
   }
@@ -136,12 +217,24 @@ public final class Main {
   }
 
   private JsonNode decode(JsonNode id, JsonNode req, boolean ref, boolean compatible) {
+    return decodeRoots(
+        id, req, pool.get(ref, compatible), () -> pool.discard(ref, compatible),
+        NotationWriter::writeRoot);
+  }
+
+  /**
+   * Decodes every root of the request's bytes with {@code fory} (one MemoryBuffer,
+   * deserialize until the end) and prints each with {@code print} (null: the root is left
+   * out); {@code discard} drops the instance after a runtime failure.
+   */
+  private static JsonNode decodeRoots(
+      JsonNode id, JsonNode req, Fory fory, Runnable discard,
+      java.util.function.Function<Object, JsonNode> print) {
     JsonNode hex = req.get("hex");
     if (hex == null || !hex.isTextual()) {
       throw PeerException.error("decode needs a \"hex\" string");
     }
     byte[] data = Hex.decode(hex.textValue());
-    Fory fory = pool.get(ref, compatible);
     MemoryBuffer buffer = MemoryBuffer.fromByteArray(data);
     ObjectNode resp = success(id);
     ArrayNode out = resp.putArray("values");
@@ -153,7 +246,7 @@ public final class Main {
       } catch (PeerException e) {
         throw e;
       } catch (Throwable e) {
-        pool.discard(ref, compatible);
+        discard.run();
         throw PeerException.error(
             "runtime failed to decode the root value at byte " + before + ": " + describe(e));
       }
@@ -161,7 +254,10 @@ public final class Main {
       if (buffer.readerIndex() <= before) {
         throw PeerException.error("runtime made no progress at byte " + before);
       }
-      out.add(NotationWriter.writeRoot(value));
+      JsonNode node = print.apply(value);
+      if (node != null) {
+        out.add(node);
+      }
     }
     if (buffer.readerIndex() != data.length) {
       throw PeerException.error(
