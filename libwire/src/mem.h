@@ -101,25 +101,45 @@ typedef struct wire_mmap {
   wire_mplan plan;
 } wire_mmap;
 
+/* What binding compiles from a layout for one mode of the context (the
+ * framing, the struct kind and the writers' mappings depend on
+ * WIRE_OPT_COMPATIBLE and WIRE_OPT_REF_TRACKING). */
 typedef struct {
-  uint32_t type;     /* registered struct, or WIRE_MEM_ELEMENT */
-  uint32_t size;
-  wire_mspec *specs;
-  uint32_t nspecs, cap;
-  bool bound, binding;
-  /* compiled */
+  bool bound;
   wire_mplan plan;     /* registered field order */
   uint8_t kind;        /* struct kind written (WIRE_T_COMPATIBLE_STRUCT...) */
   uint8_t *td;         /* TypeDef bytes (compatible struct kinds) */
   uint32_t td_len;
   wire_mmap *maps;     /* writers' other TypeDefs */
   uint32_t nmaps;
-  wire_mop elem_ops[2]; /* element layouts: slot 0 / 1 */
+} wire_mcompiled;
+
+/* The modes a layout is compiled for: compatible, and ref tracking. */
+#define WIRE_MEM_MODES 4
+
+typedef struct {
+  uint32_t type;     /* registered struct or union, or WIRE_MEM_ELEMENT */
+  uint32_t size;
+  wire_mspec *specs;
+  uint32_t nspecs, cap;
+  bool frozen;       /* bound once: no more rows */
+  bool binding;
+  /* compiled for the current mode (wire_mem.mode); the other modes'
+   * compilations wait in `other` (wire__mem_mode swaps them) */
+  bool bound;
+  wire_mplan plan;     /* registered field order */
+  uint8_t kind;        /* struct kind written (WIRE_T_COMPATIBLE_STRUCT...) */
+  uint8_t *td;         /* TypeDef bytes (compatible struct kinds) */
+  uint32_t td_len;
+  wire_mmap *maps;     /* writers' other TypeDefs */
+  uint32_t nmaps;
+  wire_mcompiled other[WIRE_MEM_MODES];
 } wire_mlayout;
 
 typedef struct wire_mem_s {
   wire_mlayout *layouts;
   uint32_t n, cap;
+  uint32_t mode;       /* the mode the layouts are compiled for */
   wire_arena arena;    /* ops, TypeDef copies, writers' layouts */
   /* encoder */
   wire_enc e;
@@ -145,6 +165,13 @@ typedef struct wire_mem_s {
 } wire_mem;
 
 void wire__mem_free(wire_ctx *ctx);
+/* Puts the layouts' compilations for the context's current options in
+ * place (each mode is compiled once, when first used). */
+void wire__mem_switch(wire_mem *m, uint32_t mode);
+static inline void wire__mem_mode(const wire_ctx *ctx, wire_mem *m) {
+  uint32_t mode = (ctx->compatible ? 1u : 0u) | (ctx->ref_tracking ? 2u : 0u);
+  if (WIRE_UNLIKELY(mode != m->mode)) wire__mem_switch(m, mode);
+}
 /* The context's layout state, created on first use (NULL: out of memory). */
 wire_mem *wire__mem_state(wire_ctx *ctx);
 

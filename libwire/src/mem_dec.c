@@ -1240,6 +1240,7 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   if (!ctx->mem || layout >= ctx->mem->n)
     return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
   wire_mem *m = ctx->mem;
+  wire__mem_mode(ctx, m);
   if (WIRE_UNLIKELY(!m->layouts[layout].bound)) {
     int32_t st = wire_mem_bind(ctx, layout);
     if (st) return st;

@@ -88,7 +88,7 @@ int32_t wire_mem_layout_field(wire_ctx *ctx, uint32_t layout, uint32_t field,
   if (!m || layout >= m->n)
     return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
   wire_mlayout *l = &m->layouts[layout];
-  if (l->bound || l->binding)
+  if (l->frozen || l->binding)
     return wire__fail(ctx, WIRE_E_STATE, 0, "layout %u is bound", layout);
   uint32_t f = form & WIRE_MEM_F_MASK;
   if (f < WIRE_MEM_I8 || f > WIRE_MEM_UNION ||
@@ -529,8 +529,25 @@ static int32_t bind_layout(wire_ctx *ctx, uint32_t li) {
                                                           : bind_struct(ctx, li);
   l = &m->layouts[li];
   l->binding = false;
-  if (st == WIRE_OK) l->bound = true;
+  if (st == WIRE_OK) l->bound = l->frozen = true;
   return st;
+}
+
+void wire__mem_switch(wire_mem *m, uint32_t mode) {
+  for (uint32_t i = 0; i < m->n; i++) {
+    wire_mlayout *l = &m->layouts[i];
+    wire_mcompiled *was = &l->other[m->mode], *now = &l->other[mode];
+    *was = (wire_mcompiled){l->bound, l->plan, l->kind, l->td, l->td_len,
+                            l->maps, l->nmaps};
+    l->bound = now->bound;
+    l->plan = now->plan;
+    l->kind = now->kind;
+    l->td = now->td;
+    l->td_len = now->td_len;
+    l->maps = now->maps;
+    l->nmaps = now->nmaps;
+  }
+  m->mode = mode;
 }
 
 int32_t wire_mem_bind(wire_ctx *ctx, uint32_t layout) {
@@ -542,6 +559,7 @@ int32_t wire_mem_bind(wire_ctx *ctx, uint32_t layout) {
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is an element layout",
                       layout);
   wire_mem *m = ctx->mem;
+  wire__mem_mode(ctx, m);
   uint32_t nt = ctx->reg->ntypes;
   if (m->ntd < nt) {
     uint32_t *g = wire__realloc(ctx, m->td_gen, m->ntd * sizeof *g, nt * sizeof *g);

@@ -704,3 +704,41 @@ Test(mem, unions) {
     wire_ctx_free(c);
   }
 }
+
+/* The options a layout was bound under are not frozen into it: switching
+ * WIRE_OPT_COMPATIBLE / WIRE_OPT_REF_TRACKING between messages gives the
+ * bytes a context created in that mode gives (each mode compiled once),
+ * and rows cannot be added to a layout once bound in any mode. */
+Test(mem, modes_switch_between_messages) {
+  lay L;
+  wire_ctx *c = make(fdl, 0, &L);
+  lay L0, L1;
+  wire_ctx *c0 = make(fdl, 0, &L0), *c1 = make(fdl, 1, &L1);
+  bag v = sample();
+  for (int round = 0; round < 3; round++)
+    for (int compatible = 0; compatible < 2; compatible++) {
+      wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
+      const uint8_t *p, *q;
+      size_t n, qn;
+      cr_assert_eq(wire_mem_encode(c, L.bag, &v, &p, &n), WIRE_OK, "%s",
+                   wire_ctx_error_message(c));
+      uint8_t bytes[4096];
+      memcpy(bytes, p, n);
+      wire_ctx *ref = compatible ? c1 : c0;
+      cr_assert_eq(wire_mem_encode(ref, compatible ? L1.bag : L0.bag, &v, &q, &qn),
+                   WIRE_OK);
+      cr_assert(n == qn && !memcmp(bytes, q, n), "round %d, compatible %d",
+                round, compatible);
+      bag out;
+      size_t used = 0;
+      cr_assert_eq(wire_mem_decode(c, L.bag, bytes, n, &out, arena, sizeof arena,
+                                   &used, WIRE_MEM_COPY), WIRE_OK, "%s",
+                   wire_ctx_error_message(c));
+      check_same(&v, &out, 1);
+    }
+  cr_assert_eq(wire_mem_layout_field(c, L.pt, 1, WIRE_MEM_STR, 0, 0, N, N),
+               WIRE_E_STATE);
+  wire_ctx_free(c);
+  wire_ctx_free(c0);
+  wire_ctx_free(c1);
+}

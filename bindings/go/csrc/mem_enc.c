@@ -693,6 +693,7 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   if (!ctx->mem || layout >= ctx->mem->n)
     return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
   wire_mem *m = ctx->mem;
+  wire__mem_mode(ctx, m);
   wire_mlayout *l = &m->layouts[layout];
   if (WIRE_UNLIKELY(!l->bound)) {
     int32_t st = wire_mem_bind(ctx, layout);
