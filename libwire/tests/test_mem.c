@@ -742,3 +742,58 @@ Test(mem, modes_switch_between_messages) {
   wire_ctx_free(c0);
   wire_ctx_free(c1);
 }
+
+/* A writer that names its fields (pyfory's dataclasses) read with a schema
+ * that numbers them: the fields are matched by snake_case name, not
+ * dropped (R-EVOLVE-2), in nested structs too. */
+Test(mem, named_writer_fields_reach_a_numbered_schema) {
+  static const char fw[] =
+      "option wire_fields_by_name = true;\n"
+      "package n;\n"
+      "message In [id=340] { int32 first_value = 1 [wire_name = \"firstValue\"];\n"
+      "  string label = 2; }\n"
+      "message Out [id=341] { In inner = 1 [nullable = false]; int64 total = 2; }\n";
+  static const char fr[] =
+      "package n;\n"
+      "message In [id=340] { int32 first_value = 1; string label = 2; }\n"
+      "message Out [id=341] { In inner = 1 [nullable = false]; int64 total = 2; }\n";
+  typedef struct { int32_t a; str label; } in_t;
+  typedef struct { in_t inner; int64_t total; } out_t;
+  wire_ctx *cw = wire_ctx_new(), *cr = wire_ctx_new();
+  uint32_t lw = 0, lr = 0;
+  for (int k = 0; k < 2; k++) {
+    wire_ctx *c = k ? cr : cw;
+    const char *f = k ? fr : fw;
+    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
+    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "n.fdl"), WIRE_OK, "%s",
+                 wire_ctx_error_message(c));
+    wire_schema_finish(c);
+    uint32_t ti, to, li, lo;
+    cr_assert_eq(wire_schema_find_type(c, "n.In", 4, &ti), WIRE_OK);
+    cr_assert_eq(wire_schema_find_type(c, "n.Out", 5, &to), WIRE_OK);
+    int32_t st = wire_mem_layout_new(c, ti, sizeof(in_t), &li);
+    st |= wire_mem_layout_new(c, to, sizeof(out_t), &lo);
+    st |= wire_mem_layout_field(c, li, 0, WIRE_MEM_I32, O(in_t, a), N, N, N);
+    st |= wire_mem_layout_field(c, li, 1, WIRE_MEM_STR, O(in_t, label.p), O(in_t, label.n), N, N);
+    st |= wire_mem_layout_field(c, lo, 0, WIRE_MEM_STRUCT, O(out_t, inner), N, N, li);
+    st |= wire_mem_layout_field(c, lo, 1, WIRE_MEM_I64, O(out_t, total), N, N, N);
+    cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+    if (k) lr = lo; else lw = lo;
+  }
+  out_t v = {{-5, {"lbl", 3}}, 99};
+  const uint8_t *p;
+  size_t n;
+  cr_assert_eq(wire_mem_encode(cw, lw, &v, &p, &n), WIRE_OK, "%s",
+               wire_ctx_error_message(cw));
+  out_t o;
+  memset(&o, 0, sizeof o);
+  size_t used = 0;
+  cr_assert_eq(wire_mem_decode(cr, lr, p, n, &o, arena, sizeof arena, &used,
+                               WIRE_MEM_COPY), WIRE_OK, "%s",
+               wire_ctx_error_message(cr));
+  cr_assert_eq(o.inner.a, -5, "firstValue reaches first_value");
+  cr_assert(str_eq(o.inner.label, (str){"lbl", 3}));
+  cr_assert_eq(o.total, 99);
+  wire_ctx_free(cw);
+  wire_ctx_free(cr);
+}

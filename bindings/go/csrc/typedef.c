@@ -817,23 +817,44 @@ void wire__layout_link(wire_ctx *ctx, wire_layout *l) {
     return;
   }
   const wire_layout *r = t->layout;
-  for (uint32_t i = 0; i < l->nfields; i++) {
-    wire_lfield *f = &l->fields[i];
-    for (uint32_t k = 0; k < r->nfields; k++) {
-      const wire_lfield *g = &r->fields[k];
-      bool hit = f->tag >= 0 ? g->tag == f->tag
-                             : g->tag < 0 && g->name_len == f->name_len &&
-                                   wire__eq(g->name, f->name, f->name_len);
-      if (!hit) continue;
-      f->local = g->local;
-      if (!f->name) { /* a tag-id field: the schema's name for the tag */
-        f->name = g->name;
-        f->name_len = g->name_len;
+  /* the schema fields taken (TypeDefs have at most the field limit) */
+  uint8_t taken[(512 + 7) / 8];
+  bool track = r->nfields <= 512;
+  if (track) memset(taken, 0, sizeof taken);
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t i = 0; i < l->nfields; i++) {
+      wire_lfield *f = &l->fields[i];
+      if (pass == 1 && (f->local != WIRE_NO_TYPE || f->tag >= 0 || !track))
+        continue;
+      char sn[2 * 256];
+      size_t sl = 0;
+      if (pass == 1) {
+        if (f->name_len > 256) continue;
+        sl = wire__snake_case((const char *)f->name, f->name_len, sn);
       }
-      link_ftype(ctx, f->type, g->type);
-      break;
+      for (uint32_t k = 0; k < r->nfields; k++) {
+        const wire_lfield *g = &r->fields[k];
+        /* pass 0: tag to tag, name to an untagged field of that name;
+         * pass 1: a named field no field took, to a tagged schema field
+         * of its snake_case name (a writer that names the fields a schema
+         * numbers: pyfory's dataclasses against an FDL file, R-EVOLVE-2) */
+        bool hit = pass == 0
+                       ? (f->tag >= 0 ? g->tag == f->tag
+                                      : g->tag < 0 && g->name_len == f->name_len &&
+                                            wire__eq(g->name, f->name, f->name_len))
+                       : g->tag >= 0 && !(taken[k / 8] & (1u << (k % 8))) &&
+                             g->name_len == sl && wire__eq(g->name, sn, sl);
+        if (!hit) continue;
+        if (track) taken[k / 8] |= (uint8_t)(1u << (k % 8));
+        f->local = g->local;
+        if (!f->name) { /* a tag-id field: the schema's name for the tag */
+          f->name = g->name;
+          f->name_len = g->name_len;
+        }
+        link_ftype(ctx, f->type, g->type);
+        break;
+      }
     }
-  }
 }
 
 
