@@ -1569,10 +1569,9 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
     const tinfo *ti = &s->ti[t];
     v = td && !(o.len == ti->tdlen && memcmp(td, ti->td, o.len) == 0);
     /* libwire maps a writer's field by tag onto a tagged field, by name
-     * onto a named one: fields named where the schema has only tags
-     * (pyfory's dataclasses without field ids) would be dropped; the tape
-     * path matches them by name */
-    if (v && ((o.names && !ti->names) || (o.tags && !ti->tags))) sp = NULL;
+     * onto a field of that name (R-EVOLVE-2); tags where the schema has
+     * only names cannot be matched there: the tape path reads those */
+    if (v && o.tags && !ti->tags) sp = NULL;
   }
   uint8_t *copy = PyMem_Malloc(klen);
   if (!copy) {
