@@ -591,6 +591,7 @@ static void dec_list(cg *x, const wire_ftype *f, const vinfo *v, const char *X,
   }
   ind(c, b); put(c, "if (++d->depth > d->max_depth) return 0;\n");
   ind(c, b); put(c, "for (uint32_t i = 0; i < n%u; i++) {\n", n);
+  ind(c, b + 1); put(c, "const uint8_t *es%u = p;\n", n);
   char item[80], has[96];
   snprintf(item, sizeof item, ev->flag ? "a%u[i].value" : "a%u[i]", n);
   snprintf(has, sizeof has, "a%u[i].has_value", n);
@@ -606,6 +607,9 @@ static void dec_list(cg *x, const wire_ftype *f, const vinfo *v, const char *X,
   ind(c, b + 1); put(c, "}\n");
   if (ev->flag) { ind(c, b + 1); put(c, "%s = 1;\n", has); }
   dec_value(x, ef, ev, item, b + 1, false);
+  /* an element of no bytes (an empty struct): wire_mem_decode charges the
+   * payload's zero-width budget for it */
+  ind(c, b + 1); put(c, "if (p == es%u) return 0;\n", n);
   ind(c, b); put(c, "}\n");
   ind(c, b); put(c, "d->depth--;\n");
   ind(c, d + 1); put(c, "}\n");

@@ -566,7 +566,12 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   bool track = h & WIRE_LF_TRACKING;
   if (!wire__dec_enter(&x->d)) return false;
+  /* an element that takes no bytes (an empty struct) draws on the
+   * payload's zero-width budget (R-SEC-11), checked as the next begins */
+  const uint8_t *prev = in->p;
   for (uint32_t i = 0; i < count; i++) {
+    if (i && !wire__dec_took_bytes(&x->d, prev)) return false;
+    prev = in->p;
     uint8_t *it = items + (size_t)i * stride;
     const wire_mplan *pp = ep;
     uint32_t rid = NOTYPE; /* reference id of a tracked struct pointer */
@@ -669,6 +674,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
     }
     if (!dec_body(x, so, it)) return false;
   }
+  if (count && !wire__dec_took_bytes(&x->d, prev)) return false;
   x->d.depth--;
   return true;
 }
@@ -731,6 +737,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
     }
     for (uint32_t i = 0; i < size; i++) {
       uint8_t *it = items + (size_t)(at + i) * o->esize;
+      const uint8_t *es = in->p;
       for (int k = 0; k < 2; k++) {
         const wire_mop *so = sides[k];
         bool st_ = so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR;
@@ -780,6 +787,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
           return false;
         }
       }
+      if (!wire__dec_took_bytes(&x->d, es)) return false;
     }
     at += size;
   }

@@ -797,3 +797,62 @@ Test(mem, named_writer_fields_reach_a_numbered_schema) {
   wire_ctx_free(cw);
   wire_ctx_free(cr);
 }
+
+/* Values that take no bytes (empty structs in lists) draw on the
+ * payload's zero-width budget (R-SEC-11): each list's count is bounded by
+ * the bytes left, but nested lists could otherwise claim the same bytes
+ * again and again (quadratic elements from a few hundred bytes). */
+Test(mem, zero_width_elements_are_budgeted) {
+  static const char f[] =
+      "package z;\n"
+      "message E [id=350] { }\n"
+      "message W [id=351] { list<E> es = 1; }\n"
+      "message H [id=352] { list<W> ws = 1; }\n";
+  typedef struct { uint8_t unused; } e_t;
+  typedef struct { const e_t *es; uint32_t n; } w_t;
+  typedef struct { const w_t *ws; uint32_t n; } h_t;
+  wire_ctx *c = wire_ctx_new();
+  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
+  cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "z.fdl"), WIRE_OK);
+  wire_schema_finish(c);
+  uint32_t te, tw, th, le, lw, lh;
+  cr_assert_eq(wire_schema_find_type(c, "z.E", 3, &te), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(c, "z.W", 3, &tw), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(c, "z.H", 3, &th), WIRE_OK);
+  int32_t st = wire_mem_layout_new(c, te, sizeof(e_t), &le);
+  st |= wire_mem_layout_new(c, tw, sizeof(w_t), &lw);
+  st |= wire_mem_layout_new(c, th, sizeof(h_t), &lh);
+  st |= wire_mem_layout_field(c, lw, 0, WIRE_MEM_LIST, O(w_t, es), O(w_t, n), N, le);
+  st |= wire_mem_layout_field(c, lh, 0, WIRE_MEM_LIST, O(h_t, ws), O(h_t, n), N, lw);
+  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  /* K inner lists, each as long as the bytes after it allow */
+  enum { K = 200 };
+  static e_t empties[4 * K];
+  static w_t ws[K];
+  for (uint32_t i = 0; i < K; i++) ws[i] = (w_t){empties, 3 * (K - i)};
+  h_t v = {ws, K};
+  const uint8_t *p;
+  size_t n;
+  cr_assert_eq(wire_mem_encode(c, lh, &v, &p, &n), WIRE_OK, "%s", wire_ctx_error_message(c));
+  uint8_t *bytes = malloc(n);
+  memcpy(bytes, p, n);
+  size_t cap = 1u << 24, used = 0;
+  uint8_t *big = malloc(cap);
+  h_t out;
+  st = wire_mem_decode(c, lh, bytes, n, &out, big, cap, &used, 0);
+  cr_assert_eq(st, WIRE_E_LIMIT, "%u empty structs from %zu bytes: %s",
+               3 * K * (K + 1) / 2, n, wire_ctx_error_message(c));
+  /* a few of them are fine */
+  v.n = 3;
+  for (uint32_t i = 0; i < 3; i++) ws[i] = (w_t){empties, 3 - i};
+  cr_assert_eq(wire_mem_encode(c, lh, &v, &p, &n), WIRE_OK);
+  memcpy(bytes, p, n);
+  used = 0;
+  cr_assert_eq(wire_mem_decode(c, lh, bytes, n, &out, big, cap, &used, 0), WIRE_OK,
+               "%s", wire_ctx_error_message(c));
+  cr_assert_eq(out.n, 3);
+  cr_assert_eq(out.ws[0].n, 3);
+  free(big);
+  free(bytes);
+  wire_ctx_free(c);
+}
