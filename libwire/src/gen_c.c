@@ -51,6 +51,29 @@ const char *wire__gen_member(const char *name, char *buf, size_t cap) {
   return name;
 }
 
+/* The member of the presence flag of field k of struct ti: has_<name>,
+ * with '_' appended while another field has that name. */
+const char *wire__gen_flag(const gen *g, uint32_t ti, uint32_t k, char *buf,
+                           size_t cap) {
+  const wire_utype *t = &g->r->types[ti];
+  snprintf(buf, cap, "has_%s", t->fields[k].name);
+  for (bool clash = true; clash;) {
+    clash = false;
+    for (uint32_t i = 0; i < t->nfields && !clash; i++) {
+      char mb[200];
+      clash = !strcmp(wire__gen_member(t->fields[i].name, mb, sizeof mb), buf);
+    }
+    size_t n = strlen(buf);
+    if (clash && n + 1 < cap) {
+      buf[n] = '_';
+      buf[n + 1] = 0;
+    } else if (clash) {
+      break;
+    }
+  }
+  return buf;
+}
+
 void wire__gen_cname(const gen *g, uint32_t ti, char *out, size_t cap) {
   const wire_utype *t = &g->r->types[ti];
   const char *n = t->name;
@@ -338,7 +361,7 @@ static void emit_struct(gen *g, uint32_t ti) {
     const char *mn = wire__gen_member(f->name, mb, sizeof mb);
     put(&body, "  %s %s;\n", v.ctype, mn);
     char fl[200];
-    snprintf(fl, sizeof fl, "has_%s", f->name);
+    wire__gen_flag(g, ti, i, fl, sizeof fl);
     if (v.flag) put(&body, "  uint8_t %s;\n", fl);
     char S[200];
     snprintf(S, sizeof S, "struct %s", nm);

@@ -376,7 +376,8 @@ static void enc_fields(cg *x, uint32_t ti) {
       char X[200], has[200];
       char mb[200];
       snprintf(X, sizeof X, "v->%s", wire__gen_member(fd->name, mb, sizeof mb));
-      snprintf(has, sizeof has, "v->has_%s", fd->name);
+      char fb[200];
+      snprintf(has, sizeof has, "v->%s", wire__gen_flag(x->g, ti, k, fb, sizeof fb));
       bool bounded = sum != 0;
       if (slot_flag(f)) {
         char nt[240];
@@ -694,7 +695,8 @@ static void dec_field(cg *x, uint32_t ti, uint32_t w, int d) {
   char X[200], has[200];
   char mb[200];
   snprintf(X, sizeof X, "v->%s", wire__gen_member(fd->name, mb, sizeof mb));
-  snprintf(has, sizeof has, "v->has_%s", fd->name);
+  char fb[200];
+  snprintf(has, sizeof has, "v->%s", wire__gen_flag(x->g, ti, k, fb, sizeof fb));
   if (slot_flag(f)) {
     if (!x->unchecked) { ind(c, d); put(c, "if (p >= end) return 0;\n"); }
     ind(c, d); put(c, "if (*p == 0xFD) {\n");

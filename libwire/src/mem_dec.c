@@ -1084,7 +1084,7 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
     const uint8_t *s = in->p;
     uint64_t h;
     if (!wire__get_le(in, 4, &h)) return false;
-    if ((uint32_t)h != x->ctx->reg->types[l->type].layout->schema_hash)
+    if ((uint32_t)h != l->hash)
       return dfail(x, WIRE_E_SCHEMA, s, "schema hash differs from the "
                                         "registered struct's");
   }

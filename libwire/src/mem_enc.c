@@ -569,7 +569,7 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
       (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
     if (!room(e, 4)) return false;
     b->len = (size_t)(put_le(b->p + b->len,
-                             e->ctx->reg->types[l->type].layout->schema_hash,
+                             l->hash,
                              4) - b->p);
   }
   const wire_mop *o = l->plan.ops, *end = o + l->plan.nops;

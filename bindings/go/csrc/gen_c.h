@@ -57,6 +57,8 @@ typedef struct {
 /* gen_c.c */
 void wire__gen_cname(const gen *g, uint32_t ti, char *out, size_t cap);
 const char *wire__gen_member(const char *name, char *buf, size_t cap);
+const char *wire__gen_flag(const gen *g, uint32_t ti, uint32_t k, char *buf,
+                           size_t cap);
 uint8_t wire__gen_kind_of(const gen *g, const wire_ftype *f);
 uint8_t wire__gen_dense_elem(uint8_t t);
 

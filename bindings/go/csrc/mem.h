@@ -102,10 +102,11 @@ typedef struct wire_mmap {
 } wire_mmap;
 
 /* What binding compiles from a layout for one mode of the context (the
- * framing, the struct kind and the writers' mappings depend on
- * WIRE_OPT_COMPATIBLE and WIRE_OPT_REF_TRACKING). */
+ * framing, the struct kind, the schema hash and the writers' mappings
+ * depend on WIRE_OPT_COMPATIBLE, WIRE_OPT_REF_TRACKING and WIRE_OPT_PEER). */
 typedef struct {
   bool bound;
+  uint32_t hash;       /* the same-schema hash written (the peer's) */
   wire_mplan plan;     /* registered field order */
   uint8_t kind;        /* struct kind written (WIRE_T_COMPATIBLE_STRUCT...) */
   uint8_t *td;         /* TypeDef bytes (compatible struct kinds) */
@@ -114,8 +115,8 @@ typedef struct {
   uint32_t nmaps;
 } wire_mcompiled;
 
-/* The modes a layout is compiled for: compatible, and ref tracking. */
-#define WIRE_MEM_MODES 4
+/* The modes a layout is compiled for: compatible, ref tracking, peer. */
+#define WIRE_MEM_MODES 16
 
 typedef struct {
   uint32_t type;     /* registered struct or union, or WIRE_MEM_ELEMENT */
@@ -127,6 +128,7 @@ typedef struct {
   /* compiled for the current mode (wire_mem.mode); the other modes'
    * compilations wait in `other` (wire__mem_mode swaps them) */
   bool bound;
+  uint32_t hash;       /* the same-schema hash written (the peer's) */
   wire_mplan plan;     /* registered field order */
   uint8_t kind;        /* struct kind written (WIRE_T_COMPATIBLE_STRUCT...) */
   uint8_t *td;         /* TypeDef bytes (compatible struct kinds) */
@@ -169,7 +171,8 @@ void wire__mem_free(wire_ctx *ctx);
  * place (each mode is compiled once, when first used). */
 void wire__mem_switch(wire_mem *m, uint32_t mode);
 static inline void wire__mem_mode(const wire_ctx *ctx, wire_mem *m) {
-  uint32_t mode = (ctx->compatible ? 1u : 0u) | (ctx->ref_tracking ? 2u : 0u);
+  uint32_t mode = (ctx->compatible ? 1u : 0u) | (ctx->ref_tracking ? 2u : 0u) |
+                  (uint32_t)(ctx->peer & 3) << 2;
   if (WIRE_UNLIKELY(mode != m->mode)) wire__mem_switch(m, mode);
 }
 /* The context's layout state, created on first use (NULL: out of memory). */

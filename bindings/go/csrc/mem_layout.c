@@ -350,13 +350,16 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
 /* Framing of a field (R-FIELD-*, policy.h). */
 void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o) {
   bool flag = f->nullable || f->ref;
-  bool dynamic = !wire__pol_static_type(ctx, f);
+  /* the peer's framing (R-PEER-2..4): pyfory's type meta before a named
+   * struct field, Go's reference flags on nullable struct fields */
+  bool ref = f->ref || wire__peer_field_tracks(ctx, f);
+  bool dynamic = !wire__pol_static_type(ctx, f) || wire__peer_field_meta(ctx, f);
   if (dynamic) o->fl |= MF_META;
   if (flag) o->fl |= MF_FLAG;
-  if (f->ref) o->fl |= MF_REF;
+  if (ref) o->fl |= MF_REF;
   bool trackable = dynamic || wire__pol_trackable(o->wt) ||
                    o->code == MOP_STRUCT || o->code == MOP_STRUCT_PTR;
-  if (f->ref && ctx->ref_tracking && trackable) o->fl |= MF_TRACK;
+  if (ref && ctx->ref_tracking && trackable) o->fl |= MF_TRACK;
 }
 
 /* Chooses the inline cases of a plan's ops and the reserve sums. */
@@ -451,6 +454,7 @@ static int32_t bind_struct(wire_ctx *ctx, uint32_t li) {
   l->plan.ops = ops;
   l->plan.nops = n;
   l->kind = wire__struct_kind(ctx, t);
+  l->hash = wire__peer_schema_hash(ctx, rl);
   if (l->kind == WIRE_T_COMPATIBLE_STRUCT ||
       l->kind == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
       (ctx->compatible && l->kind == WIRE_T_NAMED_STRUCT)) {
@@ -537,9 +541,10 @@ void wire__mem_switch(wire_mem *m, uint32_t mode) {
   for (uint32_t i = 0; i < m->n; i++) {
     wire_mlayout *l = &m->layouts[i];
     wire_mcompiled *was = &l->other[m->mode], *now = &l->other[mode];
-    *was = (wire_mcompiled){l->bound, l->plan, l->kind, l->td, l->td_len,
-                            l->maps, l->nmaps};
+    *was = (wire_mcompiled){l->bound, l->hash, l->plan, l->kind, l->td,
+                            l->td_len, l->maps, l->nmaps};
     l->bound = now->bound;
+    l->hash = now->hash;
     l->plan = now->plan;
     l->kind = now->kind;
     l->td = now->td;
