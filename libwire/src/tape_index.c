@@ -544,10 +544,11 @@ static int flat(rd *r, uint32_t ri, uint8_t op, uint32_t cnt, unsigned depth) {
   const uint8_t *p = r->p, *end = r->end, *e = p;
   bool map = op == WIRE_T_MAP;
   uint64_t nv = map ? 2 * (uint64_t)cnt : cnt;
-  /* room for a string entry per element (a string takes 6 tape bytes) */
+  /* room for a string entry per element (a string takes 6 tape bytes),
+   * and one (the array exists) */
   size_t most = (size_t)(end - p) / 6;
   if (most > nv) most = (size_t)nv;
-  if (!grow_arr(r->ctx, (void **)&s->strs, &s->strs_cap, s->nstrs + most,
+  if (!grow_arr(r->ctx, (void **)&s->strs, &s->strs_cap, s->nstrs + most + 1,
                 sizeof *s->strs)) {
     rfail(r, WIRE_E_NOMEM, p);
     return -1;
