@@ -263,22 +263,59 @@ static void utf8_to_latin1(uint8_t *q, const uint8_t *s, size_t len,
   }
 }
 
-/* A string body at q (5 + x->n bytes of room, 8 more if `slack`): the
- * header and the text, s[0..len) in the tape. Returns the end. */
-HOT uint8_t *string_raw(uint8_t *q, const tstr *x, const uint8_t *s,
-                        uint32_t len, bool slack) {
+/* Well-formed UTF-8 (checked by pass 1: S_UTF16) into UTF-16LE at q. */
+static void utf8_to_utf16(uint8_t *q, const uint8_t *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    uint8_t c = s[i];
+    uint32_t cp;
+    if (c < 0x80) {
+      q[0] = c;
+      q[1] = 0;
+      q += 2;
+      i++;
+      continue;
+    }
+    if (c < 0xE0) {
+      cp = (uint32_t)(c & 0x1F) << 6 | (s[i + 1] & 0x3F);
+      i += 2;
+    } else if (c < 0xF0) {
+      cp = (uint32_t)(c & 0x0F) << 12 | (uint32_t)(s[i + 1] & 0x3F) << 6 |
+           (s[i + 2] & 0x3F);
+      i += 3;
+    } else {
+      cp = (uint32_t)(c & 0x07) << 18 | (uint32_t)(s[i + 1] & 0x3F) << 12 |
+           (uint32_t)(s[i + 2] & 0x3F) << 6 | (s[i + 3] & 0x3F);
+      i += 4;
+      cp -= 0x10000;
+      uint32_t hi = 0xD800 + (cp >> 10);
+      q[0] = (uint8_t)hi;
+      q[1] = (uint8_t)(hi >> 8);
+      q += 2;
+      cp = 0xDC00 + (cp & 0x3FF);
+    }
+    q[0] = (uint8_t)cp;
+    q[1] = (uint8_t)(cp >> 8);
+    q += 2;
+  }
+}
+
+/* The wire bytes of a string (x->n of them) at q, from s[0..len) in the
+ * tape; slack: as utf8_to_latin1. */
+HOT void text_raw(uint8_t *q, const tstr *x, const uint8_t *s, uint32_t len,
+                  bool slack) {
   size_t n = x->n;
-  q = q_varu36(q, ((uint64_t)n << 2) | x->enc);
-  if (x->same) {
-    copy(q, s, n);
-  } else if (x->l1) {
-    utf8_to_latin1(q, s, len, slack);
-  } else {
+  switch (x->how) {
+  case S_COPY: copy(q, s, n); break;
+  case S_LATIN1: utf8_to_latin1(q, s, len, slack); break;
+  case S_UTF16: utf8_to_utf16(q, s, len); break;
+  default: {
     size_t m = wire__transcode(x->given, x->enc, s, len, q, n);
     if (m < n) memset(q + m, 0, n - m); /* malformed trusted text */
   }
-  return q + n;
+  }
 }
+
 static bool body(const wt *w, trec *t, const wire_ftype *decl);
 
 static bool slot(const wt *w, uint32_t i, bool has_flag, bool allow_ref,
@@ -391,11 +428,11 @@ static inline void copy16(uint8_t *d, const uint8_t *s) {
 }
 
 /* The body of the scalar at tape *pp (not a null, op `op`) at q: *pp moves
- * past it, *xs past its string entry. `over`: the tape has 16 bytes after
- * the container and q 16 bytes of room after the body, which short
- * strings are copied with. Returns the end of the body. */
+ * past it, *xs past its string entry. `over`: q has 16 bytes of room
+ * after the body, which short strings are copied with when the tape (up
+ * to tape_end) has 16 bytes after them too. Returns the end of the body. */
 HOT uint8_t *body_raw(uint8_t *q, const uint8_t **pp, uint8_t op,
-                      const tstr **xs, bool over) {
+                      const tstr **xs, bool over, const uint8_t *tape_end) {
   const uint8_t *p = *pp;
   switch (op) {
   case WIRE_T_STRING: {
@@ -405,15 +442,9 @@ HOT uint8_t *body_raw(uint8_t *q, const uint8_t **pp, uint8_t op,
     size_t n = x->n;
     *pp = s + len;
     q = q_varu36(q, ((uint64_t)n << 2) | x->enc);
-    if (WIRE_LIKELY(x->same)) {
-      if (over && n <= 16) copy16(q, s);
-      else copy(q, s, n);
-    } else if (x->l1) {
-      utf8_to_latin1(q, s, len, over);
-    } else {
-      size_t m = wire__transcode(x->given, x->enc, s, len, q, n);
-      if (m < n) memset(q + m, 0, n - m); /* malformed trusted text */
-    }
+    over = over && (size_t)(tape_end - s) >= 16 + (size_t)len;
+    if (WIRE_LIKELY(x->how == S_COPY) && over && n <= 16) copy16(q, s);
+    else text_raw(q, x, s, len, over);
     return q + n;
   }
   case WIRE_T_NONE: *pp = p + 1; return q;
@@ -448,11 +479,11 @@ static inline size_t elem_room(const uint8_t *p, const tstr *x, int flag,
 
 /* An element (not a null): flag, type byte, body. */
 HOT uint8_t *elem_raw(uint8_t *q, const uint8_t **pp, int flag, bool typed,
-                      const tstr **xs, bool over) {
+                      const tstr **xs, bool over, const uint8_t *tape_end) {
   uint8_t op = **pp;
   if (flag >= 0) *q++ = (uint8_t)flag;
   if (typed) *q++ = op;
-  return body_raw(q, pp, op, xs, over);
+  return body_raw(q, pp, op, xs, over, tape_end);
 }
 
 /* The output of a flat container: its room asked for once (`fast`: twice
@@ -463,6 +494,7 @@ typedef struct {
   wire_buf *b;
   uint8_t *q;
   bool fast, over;
+  const uint8_t *tape_end;
 } wq;
 
 static inline void wq_open(wq *o, const wt *w, const trec *t) {
@@ -471,8 +503,8 @@ static inline void wq_open(wq *o, const wt *w, const trec *t) {
   o->b = b;
   o->fast = b->status == WIRE_OK &&
             (b->cap - b->len >= need || (!b->fixed && wire__buf_room(b, need)));
-  const uint8_t *end = w->tape + t->at + 5 + t->span;
-  o->over = o->fast && (size_t)(w->tape_end - end) >= 16;
+  o->over = o->fast;
+  o->tape_end = w->tape_end;
   o->q = b->p ? b->p + b->len : NULL;
 }
 static inline void wq_close(wq *o) {
@@ -489,7 +521,7 @@ static inline bool wq_room(wq *o, size_t n) {
 static inline const uint8_t *wq_elem(wq *o, const uint8_t *p, int flag,
                                      bool typed, const tstr **xs) {
   if (!o->fast && !wq_room(o, elem_room(p, *xs, flag, typed))) return NULL;
-  o->q = elem_raw(o->q, &p, flag, typed, xs, o->over);
+  o->q = elem_raw(o->q, &p, flag, typed, xs, o->over, o->tape_end);
   return p;
 }
 
@@ -522,10 +554,10 @@ static bool write_flat_list(const wt *w, const trec *t, const wire_ftype *decl) 
     uint8_t *q = o.q;
     if (o.over)
       for (uint32_t i = 0; i < count; i++)
-        q = body_raw(q, &p, WIRE_T_STRING, &xs, true);
+        q = body_raw(q, &p, WIRE_T_STRING, &xs, true, w->tape_end);
     else
       for (uint32_t i = 0; i < count; i++)
-        q = body_raw(q, &p, WIRE_T_STRING, &xs, false);
+        q = body_raw(q, &p, WIRE_T_STRING, &xs, false, w->tape_end);
     o.q = q;
   } else {
     for (uint32_t i = 0; i < count; i++) {
@@ -539,7 +571,10 @@ static bool write_flat_list(const wt *w, const trec *t, const wire_ftype *decl) 
         p++;
         continue;
       }
-      if (!(p = wq_elem(&o, p, flag, !st, &xs))) break;
+      if (o.fast)
+        o.q = elem_raw(o.q, &p, flag, !st, &xs, true, w->tape_end);
+      else if (!(p = wq_elem(&o, p, flag, !st, &xs)))
+        break;
       if (flag == 0) e->nrefs++;
     }
   }
@@ -552,12 +587,12 @@ static bool write_flat_list(const wt *w, const trec *t, const wire_ftype *decl) 
  * vt; reference flags kf, vf < 0: none). */
 HOT uint8_t *entries_raw(uint8_t *q, const uint8_t **pp, uint32_t size,
                          uint8_t kt, uint8_t vt, int kf, int vf,
-                         const tstr **xs, bool over) {
+                         const tstr **xs, bool over, const uint8_t *tape_end) {
   for (uint32_t i = 0; i < size; i++) {
     if (kf >= 0) *q++ = (uint8_t)kf;
-    q = body_raw(q, pp, kt, xs, over);
+    q = body_raw(q, pp, kt, xs, over, tape_end);
     if (vf >= 0) *q++ = (uint8_t)vf;
-    q = body_raw(q, pp, vt, xs, over);
+    q = body_raw(q, pp, vt, xs, over, tape_end);
   }
   return q;
 }
@@ -566,8 +601,9 @@ HOT uint8_t *entries_raw(uint8_t *q, const uint8_t **pp, uint32_t size,
  * their bodies are written without a dispatch per value. */
 static uint8_t *chunk_raw(uint8_t *q, const uint8_t **pp, uint32_t size,
                           uint8_t kt, uint8_t vt, int kf, int vf,
-                          const tstr **xs, bool over) {
-#define ENTRIES(k, v) entries_raw(q, pp, size, k, v, kf, vf, xs, over)
+                          const tstr **xs, bool over,
+                          const uint8_t *tape_end) {
+#define ENTRIES(k, v) entries_raw(q, pp, size, k, v, kf, vf, xs, over, tape_end)
   if (kt == WIRE_T_STRING) {
     switch (vt) {
     case WIRE_T_STRING: return ENTRIES(WIRE_T_STRING, WIRE_T_STRING);
@@ -641,7 +677,7 @@ static bool write_flat_map(const wt *w, const trec *t, const wire_ftype *decl) {
     int kf = (h & WIRE_MF_KEY_TRACK) ? 0xFF : -1;
     int vf = (h & WIRE_MF_VAL_TRACK) ? 0xFF : -1;
     if (o.fast) {
-      o.q = chunk_raw(o.q, &p, size, kt, vt, kf, vf, &xs, o.over);
+      o.q = chunk_raw(o.q, &p, size, kt, vt, kf, vf, &xs, o.over, o.tape_end);
     } else {
       for (uint32_t i = 0; i < size && p; i++) {
         p = wq_elem(&o, p, kf, false, &xs);
@@ -793,13 +829,14 @@ static bool write_map(const wt *w, const trec *t, const wire_ftype *decl) {
 static bool write_string(const wt *w, const trec *t) {
   wire_buf *b = &w->e->b;
   const uint8_t *p = payload(w, t);
-  tstr x = {t->n, t->a, t->b, (t->flags & R_SAME) != 0,
-            (t->flags & R_L1) != 0};
+  tstr x = {t->n, t->a, t->b, (uint8_t)t->x, 0};
   if (!wire__buf_room(b, 5 + (size_t)x.n)) return ok(w->e);
   uint32_t len = rd32(p + 1);
   bool slack = b->cap - b->len >= 13 + (size_t)x.n &&
                (size_t)(w->tape_end - (p + 5 + len)) >= 8;
-  b->len = (size_t)(string_raw(b->p + b->len, &x, p + 5, len, slack) - b->p);
+  uint8_t *q = q_varu36(b->p + b->len, ((uint64_t)x.n << 2) | x.enc);
+  text_raw(q, &x, p + 5, len, slack);
+  b->len = (size_t)(q - b->p) + x.n;
   return ok(w->e);
 }
 

@@ -312,8 +312,8 @@ static inline bool latin1_word(uint64_t w, uint64_t *carry, size_t *pairs) {
 /* UTF-8 text whose chars are all below U+0100, well formed: its Latin-1
  * length; SIZE_MAX for any other text. lim: the end of the tape (the
  * last word may be read past the text, within the tape). */
-static size_t utf8_latin1_len(const uint8_t *s, size_t len,
-                              const uint8_t *lim) {
+static inline __attribute__((always_inline)) size_t
+utf8_latin1_len(const uint8_t *s, size_t len, const uint8_t *lim) {
   size_t i = 0, pairs = 0;
   uint64_t carry = 0, w;
   for (; i + 8 <= len; i += 8) {
@@ -344,6 +344,59 @@ static size_t utf8_latin1_len(const uint8_t *s, size_t len,
   return carry ? SIZE_MAX : len - pairs;
 }
 
+/* Well-formed UTF-8 (RFC 3629, as wire__utf8_check has it) for the Java
+ * choice, once it is known not to be all below U+0100: the choice
+ * (wire__java_sample of its first 64 UTF-16 units) and the length in it,
+ * in one pass. False for malformed text (the long way reports it, or
+ * copes with it when trusted). */
+static bool utf8_java(const uint8_t *s, size_t len, int32_t *enc, size_t *n) {
+  uint16_t units[64];
+  size_t nu = 0, total = 0, i = 0;
+  while (i < len) {
+    uint32_t cp;
+    uint8_t c = s[i];
+    if (c < 0x80) {
+      cp = c;
+      i++;
+    } else if (c < 0xC2) {
+      return false;
+    } else if (c < 0xE0) {
+      if (len - i < 2 || (s[i + 1] & 0xC0) != 0x80) return false;
+      cp = (uint32_t)(c & 0x1F) << 6 | (s[i + 1] & 0x3F);
+      i += 2;
+    } else if (c < 0xF0) {
+      if (len - i < 3 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80)
+        return false;
+      cp = (uint32_t)(c & 0x0F) << 12 | (uint32_t)(s[i + 1] & 0x3F) << 6 |
+           (s[i + 2] & 0x3F);
+      if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+      i += 3;
+    } else if (c < 0xF5) {
+      if (len - i < 4 || (s[i + 1] & 0xC0) != 0x80 ||
+          (s[i + 2] & 0xC0) != 0x80 || (s[i + 3] & 0xC0) != 0x80)
+        return false;
+      cp = (uint32_t)(c & 0x07) << 18 | (uint32_t)(s[i + 1] & 0x3F) << 12 |
+           (uint32_t)(s[i + 2] & 0x3F) << 6 | (s[i + 3] & 0x3F);
+      if (cp < 0x10000 || cp > 0x10FFFF) return false;
+      i += 4;
+    } else {
+      return false;
+    }
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      if (nu < 64) units[nu++] = (uint16_t)(0xD800 + (cp >> 10));
+      if (nu < 64) units[nu++] = (uint16_t)(0xDC00 + (cp & 0x3FF));
+      total += 2;
+    } else {
+      if (nu < 64) units[nu++] = (uint16_t)cp;
+      total++;
+    }
+  }
+  *enc = wire__java_sample(units, nu);
+  *n = *enc == WIRE_STR_UTF16 ? 2 * total : len;
+  return true;
+}
+
 /* The long way of check_string (any encoding byte, any policy). */
 static bool check_string_slow(rd *r, const uint8_t *at, uint8_t e,
                               const uint8_t *b, uint32_t len, tstr *o) {
@@ -353,8 +406,7 @@ static bool check_string_slow(rd *r, const uint8_t *at, uint8_t e,
   if (!wire__tape_string_given(e, &given, &java))
     return bfail(r, WIRE_E_ARG, at, "unknown string encoding");
   o->given = (uint8_t)given;
-  o->same = 1;
-  o->l1 = 0;
+  o->how = S_COPY;
   o->n = len;
   if (!java && ctx->string_policy == WIRE_STRING_AS_GIVEN) {
     /* written as given: only the check */
@@ -380,8 +432,17 @@ static bool check_string_slow(rd *r, const uint8_t *at, uint8_t e,
       size_t n = utf8_latin1_len(b, len, r->end);
       if (n != SIZE_MAX) {
         o->enc = WIRE_STR_LATIN1;
-        o->same = 0;
-        o->l1 = 1;
+        o->how = S_LATIN1;
+        o->n = (uint32_t)n;
+        return true;
+      }
+      int32_t enc;
+      if (utf8_java(b, len, &enc, &n)) {
+        if (n > UINT32_MAX)
+          return bfail(r, WIRE_E_LIMIT, at, "string longer than 4 GiB on the "
+                       "wire");
+        o->enc = (uint8_t)enc;
+        o->how = enc == WIRE_STR_UTF8 ? S_COPY : S_UTF16;
         o->n = (uint32_t)n;
         return true;
       }
@@ -399,7 +460,7 @@ static bool check_string_slow(rd *r, const uint8_t *at, uint8_t e,
   size_t n = wire__transcode_len(given, enc, b, len);
   if (n > UINT32_MAX)
     return bfail(r, WIRE_E_LIMIT, at, "string longer than 4 GiB on the wire");
-  o->same = 0;
+  o->how = S_ANY;
   o->n = (uint32_t)n;
   return true;
 }
@@ -415,7 +476,12 @@ check_string(rd *r, const uint8_t *at, uint8_t e, const uint8_t *b,
                   e == (TAPE_STR_JAVA | WIRE_STR_UTF8))) {
     if (WIRE_LIKELY(is_ascii(b, len, r->end))) {
       /* ASCII for the Java choice: Latin-1, the same bytes */
-      *o = (tstr){len, WIRE_STR_LATIN1, WIRE_STR_UTF8, 1, 0};
+      *o = (tstr){len, WIRE_STR_LATIN1, WIRE_STR_UTF8, S_COPY, 0};
+      return true;
+    }
+    size_t n = utf8_latin1_len(b, len, r->end);
+    if (n != SIZE_MAX) { /* as check_string_slow has it */
+      *o = (tstr){(uint32_t)n, WIRE_STR_LATIN1, WIRE_STR_UTF8, S_LATIN1, 0};
       return true;
     }
   } else if (e <= WIRE_STR_UTF8 &&
@@ -423,7 +489,7 @@ check_string(rd *r, const uint8_t *at, uint8_t e, const uint8_t *b,
              (e == WIRE_STR_LATIN1 || r->ctx->trusted_text ||
               (e == WIRE_STR_UTF8 && is_ascii(b, len, r->end)))) {
     /* written as given, nothing to check */
-    *o = (tstr){len, e, e, 1, 0};
+    *o = (tstr){len, e, e, S_COPY, 0};
     return true;
   }
   return check_string_slow(r, at, e, b, len, o);
@@ -440,8 +506,7 @@ static bool string(rd *r, uint32_t ri, const uint8_t *at) {
   t->a = o.enc;
   t->b = o.given;
   t->n = o.n;
-  if (o.same) t->flags |= R_SAME;
-  if (o.l1) t->flags |= R_L1;
+  t->x = o.how;
   return true;
 }
 

@@ -12,13 +12,11 @@
 #define R_REF 0x01     /* a REF op: x = the record it names */
 #define R_TRACKED 0x02 /* named by a REF under reference tracking */
 #define R_PACKED 0x04  /* PACKED list/set: a = element type, n = count */
-#define R_SAME 0x08    /* string: the wire bytes are the tape bytes */
 #define R_FLAT 0x10    /* list, set or map of scalars (below): no records for
                           its elements, pass 2 reads them from the tape */
 #define R_FSAME 0x20   /* flat list: the non-null elements are all of type a;
                           flat map: no null, keys all of type a, values of b */
 #define R_FNULL 0x40   /* flat list: an element is null */
-#define R_L1 0x80      /* string: tstr.l1 */
 #define NONE32 UINT32_MAX
 
 typedef struct {
@@ -27,7 +25,7 @@ typedef struct {
   uint32_t x;    /* REF: target; ENUM, TYPED_UNION, UNION: user type id;
                     NAMED_ENUM, NAMED_UNION: names index; structs: index
                     into the struct table; flat container: its first
-                    string in `strs` */
+                    string in `strs`; string: how it is written (S_*) */
   uint32_t n;    /* list, set, map, packed: count; enum value; union case */
   uint32_t mark; /* reference id + 1 in the root being written */
   uint32_t span; /* flat container: tape bytes of its elements */
@@ -38,14 +36,22 @@ typedef struct {
                     types (map) */
 } trec;
 
+/* How the bytes of a tape string become its wire bytes. */
+enum {
+  S_COPY,    /* they are the same */
+  S_LATIN1,  /* UTF-8 of chars below U+0100, checked well formed */
+  S_UTF16,   /* UTF-8 checked well formed, into UTF-16 */
+  S_ANY      /* wire__transcode (any text, malformed trusted text too) */
+};
+
 /* A string of a flat container, as pass 1 checked it (in tape order from
  * the container's record x). */
 typedef struct {
   uint32_t n;    /* byte length on the wire */
   uint8_t enc;   /* wire encoding */
   uint8_t given; /* encoding of the tape bytes */
-  uint8_t same;  /* the wire bytes are the tape bytes */
-  uint8_t l1;    /* UTF-8 of chars below U+0100 (checked) to Latin-1 */
+  uint8_t how;   /* S_* */
+  uint8_t pad;
 } tstr;
 
 typedef struct {
