@@ -917,7 +917,18 @@ static bool body(td *t, const tmeta *tm, int64_t ref, uint8_t *type) {
       uint32_t len;
       if (!wire__dec_bytes(d, ty, &p, &len)) return false;
       uint32_t ord = t->next++;
-      if (wire__buf_room(t->o, 5 + (size_t)len)) {
+      if (wire__tape_span(t->flags, d->in.base, (size_t)(d->in.end - d->in.base),
+                          p, len)) {
+        if (wire__buf_room(t->o, 14)) { /* where the bytes are */
+          uint8_t *q = t->o->p + t->o->len;
+          uint64_t off = (uint64_t)(p - d->in.base);
+          q[0] = TAPE_SPAN;
+          q[1] = ty;
+          memcpy(q + 2, &len, 4);
+          memcpy(q + 6, &off, 8);
+          t->o->len += 14;
+        }
+      } else if (wire__buf_room(t->o, 5 + (size_t)len)) {
         uint8_t *q = t->o->p + t->o->len;
         q[0] = ty;
         memcpy(q + 1, &len, 4);
@@ -1006,7 +1017,7 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
 
 static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
                            uint32_t flags, wire_buf *out) {
-  if (flags & ~(uint32_t)WIRE_TAPE_FIELD_INDEX)
+  if (flags & ~(uint32_t)TAPE_DEC_FLAGS)
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown tape flags 0x%x",
                       (unsigned)flags);
   dscratch *sc = get_scratch(ctx);
@@ -1024,8 +1035,7 @@ static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
   t.flags = flags;
   t.budget = wire__tape_reemit_budget(len);
   size_t base = out->len;
-  uint8_t hdr[8] = {'W', 'T', (flags & WIRE_TAPE_FIELD_INDEX) ? 2 : 1, 0,
-                    0, 0, 0, 0};
+  uint8_t hdr[8] = {'W', 'T', wire__tape_dec_version(flags), 0, 0, 0, 0, 0};
   wire__put_bytes(out, hdr, 8);
   int32_t st = out->status;
   uint32_t roots = 0;
