@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "db6a23ae45edf6ed95427a170bbb426d648c46d60cfe8ebc45e3e301670ceb8d"
+const csrcDigest = "80375355c1a73517e6a3d386a7deec07dfb774d34f50421079becdc3be70eb80"

@@ -19,6 +19,7 @@
 #define TAPE_ENUM_ID WIRE_TAPE_ENUM_ID
 #define TAPE_PACKED WIRE_TAPE_PACKED
 #define TAPE_STRUCT_IDX WIRE_TAPE_STRUCT_IDX
+#define TAPE_SPAN WIRE_TAPE_SPAN
 
 /* String encoding bytes: 0..2 the bytes are in that encoding and are
  * written as WIRE_OPT_STRING_POLICY says (by default in that encoding);
@@ -65,6 +66,22 @@ static inline int32_t wire__tape_string_enc(const wire_ctx *ctx, uint8_t e,
   bool java;
   if (!wire__tape_string_given(e, given, &java)) return -1;
   return wire__tape_wire_enc(ctx, *given, java, false, s, len);
+}
+
+/* The flags of wire_decode_tape_to, and the version of the tapes it writes
+ * with them. */
+#define TAPE_DEC_FLAGS (WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS)
+static inline uint8_t wire__tape_dec_version(uint32_t flags) {
+  return flags ? 2 : 1;
+}
+
+/* A binary or dense array of a read tape with WIRE_TAPE_SPANS: its bytes
+ * p[0..n) as a SPAN op when they are bytes of the payload data[0..len)
+ * (read in band, at least one), else (0) copied. */
+static inline bool wire__tape_span(uint32_t flags, const uint8_t *data,
+                                   size_t len, const uint8_t *p, size_t n) {
+  uintptr_t off = (uintptr_t)p - (uintptr_t)data; /* wraps if p < data */
+  return (flags & WIRE_TAPE_SPANS) && n && data && n <= len && off <= len - n;
 }
 
 /* Values a REF op can name: the kinds with identity (lists, sets, maps,
