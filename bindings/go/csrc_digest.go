@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "80375355c1a73517e6a3d386a7deec07dfb774d34f50421079becdc3be70eb80"
+const csrcDigest = "e11a8345da801fa64f61b30b3e66773cd5c4d882ec8d370c19829bd4757ca641"

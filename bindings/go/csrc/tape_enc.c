@@ -442,7 +442,7 @@ HOT uint8_t *body_raw(uint8_t *q, const uint8_t **pp, uint8_t op,
     size_t n = x->n;
     *pp = s + len;
     q = q_varu36(q, ((uint64_t)n << 2) | x->enc);
-    over = over && (size_t)(tape_end - s) >= 16 + (size_t)len;
+    over = over && (size_t)(tape_end - s) - len >= 16;
     if (WIRE_LIKELY(x->how == S_COPY) && over && n <= 16) copy16(q, s);
     else text_raw(q, x, s, len, over);
     return q + n;
@@ -604,6 +604,19 @@ static uint8_t *chunk_raw(uint8_t *q, const uint8_t **pp, uint32_t size,
                           const tstr **xs, bool over,
                           const uint8_t *tape_end) {
 #define ENTRIES(k, v) entries_raw(q, pp, size, k, v, kf, vf, xs, over, tape_end)
+  if (kt == WIRE_T_STRING && kf < 0 && vf < 0) {
+#define NOFLAG(k, v) entries_raw(q, pp, size, k, v, -1, -1, xs, over, tape_end)
+    switch (vt) { /* the usual case: no reference flags */
+    case WIRE_T_STRING: return NOFLAG(WIRE_T_STRING, WIRE_T_STRING);
+    case WIRE_T_VARINT64: return NOFLAG(WIRE_T_STRING, WIRE_T_VARINT64);
+    case WIRE_T_VARINT32: return NOFLAG(WIRE_T_STRING, WIRE_T_VARINT32);
+    case WIRE_T_INT64: return NOFLAG(WIRE_T_STRING, WIRE_T_INT64);
+    case WIRE_T_FLOAT64: return NOFLAG(WIRE_T_STRING, WIRE_T_FLOAT64);
+    case WIRE_T_BOOL: return NOFLAG(WIRE_T_STRING, WIRE_T_BOOL);
+    default: return NOFLAG(WIRE_T_STRING, vt);
+    }
+#undef NOFLAG
+  }
   if (kt == WIRE_T_STRING) {
     switch (vt) {
     case WIRE_T_STRING: return ENTRIES(WIRE_T_STRING, WIRE_T_STRING);
