@@ -99,6 +99,40 @@ static inline bool wire__tape_packable(uint32_t t) {
   return wire__is_prim(t);
 }
 
+/* Whether s[0..n) is ASCII. lim: the end of the memory that may be read
+ * (text of at most 8 bytes is read as one word when lim allows). */
+static inline __attribute__((always_inline)) bool
+wire__tape_ascii(const uint8_t *s, size_t n, const uint8_t *lim) {
+  const uint64_t hi = UINT64_C(0x8080808080808080);
+  uint64_t w, v;
+  if (n <= 8) {
+    if ((size_t)(lim - s) < 8) {
+      uint8_t acc = 0;
+      for (size_t i = 0; i < n; i++) acc |= s[i];
+      return !(acc & 0x80);
+    }
+    memcpy(&w, s, 8);
+    if (n < 8) w &= (UINT64_C(1) << (8 * n)) - 1;
+    return !(w & hi);
+  }
+  if (n <= 16) {
+    memcpy(&w, s, 8);
+    memcpy(&v, s + n - 8, 8);
+    return !((w | v) & hi);
+  }
+  return wire__ascii_prefix(s, n) == n;
+}
+
+/* 16 bytes from s to d (a short string, when both have the room). */
+static inline __attribute__((always_inline)) void
+wire__copy16(uint8_t *d, const uint8_t *s) {
+  uint64_t a, b;
+  memcpy(&a, s, 8);
+  memcpy(&b, s + 8, 8);
+  memcpy(d, &a, 8);
+  memcpy(d + 8, &b, 8);
+}
+
 /* Checks text handed in a tape (unless the context trusts it). Returns the
  * byte offset of the first bad unit within the text, or len. */
 static inline size_t wire__tape_check_text(int32_t given, const uint8_t *s,

@@ -297,38 +297,7 @@ HOT bool fast_num(const uint8_t **pp, const uint8_t *end, uint8_t ty,
   return true;
 }
 
-/* 16 bytes from s to d. */
-static inline void copy16(uint8_t *d, const uint8_t *s) {
-  uint64_t a, b;
-  memcpy(&a, s, 8);
-  memcpy(&b, s + 8, 8);
-  memcpy(d, &a, 8);
-  memcpy(d + 8, &b, 8);
-}
-
-/* Whether s[0..n) is ASCII (8 bytes readable from s when n <= 8, as the
- * caller checked). */
-HOT bool ascii_text(const uint8_t *s, size_t n) {
-  uint64_t w, v;
-  if (n <= 8) {
-    memcpy(&w, s, 8);
-    if (n < 8) w &= (UINT64_C(1) << (8 * n)) - 1;
-    return !(w & HI8);
-  }
-  if (n <= 16) {
-    memcpy(&w, s, 8);
-    memcpy(&v, s + n - 8, 8);
-    return !((w | v) & HI8);
-  }
-  size_t i = 0;
-  uint64_t acc = 0;
-  for (; i + 8 <= n; i += 8) {
-    memcpy(&w, s + i, 8);
-    acc |= w;
-  }
-  memcpy(&w, s + n - 8, 8);
-  return !((acc | w) & HI8);
-}
+#define copy16 wire__copy16
 
 /* The state the fast readers work on, in locals: the input, the output
  * (its room ends at qend; only when the buffer has not failed) and the
@@ -339,7 +308,7 @@ typedef struct {
   uint64_t nv, maxn, maxb;
 } fc;
 
-static inline void fc_load(fc *c, const td *t) {
+HOT void fc_load(fc *c, const td *t) {
   wire_buf *o = t->o;
   c->p = t->d.in.p;
   c->end = t->d.in.end;
@@ -349,7 +318,7 @@ static inline void fc_load(fc *c, const td *t) {
   c->maxn = t->d.ctx->max_nodes;
   c->maxb = t->d.ctx->max_binary;
 }
-static inline void fc_store(const fc *c, td *t) {
+HOT void fc_store(const fc *c, td *t) {
   t->d.in.p = c->p;
   if (c->q) t->o->len = (size_t)(c->q - t->o->p);
   t->nvalues = c->nv;
@@ -372,8 +341,7 @@ HOT bool fc_string(fc *c) {
   if (WIRE_UNLIKELY(enc == 3 || len > c->maxb || avail < len)) return false;
   bool over = avail >= 16;
   if (enc == WIRE_STR_UTF8) {
-    if (!(over ? ascii_text(b, len) : wire__ascii_prefix(b, len) == len) &&
-        wire__utf8_check(b, len) != len)
+    if (!wire__tape_ascii(b, len, c->end) && wire__utf8_check(b, len) != len)
       return false;
   } else if (enc == WIRE_STR_UTF16) {
     if ((len & 1) || wire__utf16_check(b, len) != len) return false;
@@ -478,6 +446,25 @@ static void pack(td *t, size_t at, uint8_t kind, uint8_t et, uint32_t count) {
   t->o->len = at + plen;
 }
 
+/* What the elements of a list read so far are: a non-null one, the kind
+ * of the first, all numbers of that kind (two or more: PACKED). */
+typedef struct {
+  bool any;
+  uint8_t first;
+  bool packable;
+} elems;
+
+/* Element i of kind et read (a run of one kind: its first). */
+static inline void note(elems *el, uint32_t i, uint8_t et) {
+  el->any |= et != WIRE_T_NULL;
+  if (i == 0) {
+    el->first = et;
+    el->packable = el->packable && is_num(et);
+  } else if (et != el->first) {
+    el->packable = false;
+  }
+}
+
 static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   wire_dec *d = &t->d;
   const uint8_t *s = d->in.p;
@@ -519,9 +506,7 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   }
   p8(t, kind);
   p32(t, count);
-  bool any = false;
-  uint8_t first = WIRE_T_NULL;
-  bool packable = count >= 2;
+  elems el = {false, WIRE_T_NULL, count >= 2};
   /* elements still owed take a byte each (as in decode.c): the pending
    * count is only read by the long way, which gets it as it would be */
   bool owed = !(l.same && !l.flags && l.et.type == WIRE_T_NONE);
@@ -537,22 +522,12 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
       fc_load(&c, t);
       if (c.q) {
         if (fty == WIRE_T_STRING && !l.flags) {
+          uint32_t i0 = i;
           while (i < count && fc_string(&c)) i++;
-          if (i) {
-            any = true;
-            first = WIRE_T_STRING;
-            packable = false;
-          }
+          if (i > i0) note(&el, i0, WIRE_T_STRING);
         } else {
-          for (; i < count && fc_slot(&c, l.flags, fty, &et); i++) {
-            any |= et != WIRE_T_NULL;
-            if (i == 0) {
-              first = et;
-              packable = packable && is_num(et);
-            } else if (et != first) {
-              packable = false;
-            }
-          }
+          for (; i < count && fc_slot(&c, l.flags, fty, &et); i++)
+            note(&el, i, et);
         }
         fc_store(&c, t);
         if (i == count) break;
@@ -561,21 +536,71 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
     /* one element the long way */
     d->pending = pending + (owed ? count - i - 1 : 0);
     if (!slot(t, l.flags, l.track, fixed, &et)) return false;
-    any |= et != WIRE_T_NULL;
-    if (i == 0) {
-      first = et;
-      packable = packable && is_num(et);
-    } else if (et != first) {
-      packable = false;
-    }
+    note(&el, i, et);
     i++;
   }
   d->pending = pending;
-  if (!wire__dec_list_end(d, &l, any)) return false;
+  if (!wire__dec_list_end(d, &l, el.any)) return false;
   d->depth--;
   if (!out_ok(t)) return false;
-  if (packable && t->reemit <= t->budget) pack(t, at, kind, first, count);
+  if (el.packable && t->reemit <= t->budget) pack(t, at, kind, el.first, count);
   return true;
+}
+
+/* Entries done..end-1 of a map chunk (key and value types kty, vty among
+ * fast_type; kf, vf: reference flags) the fast way, up to one that is not
+ * (a null, a reference, an unusual value: read again the long way).
+ * Returns the index of that one, or end. */
+HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
+                     uint8_t kty, uint8_t vty);
+
+static __attribute__((noinline)) uint32_t
+fast_entries(td *t, uint32_t done, uint32_t end, bool kf, bool vf, uint8_t kty,
+             uint8_t vty) {
+  fc f;
+  fc_load(&f, t);
+  if (!f.q) return done;
+  if (kty == WIRE_T_STRING && !kf && !vf) {
+    /* the usual kinds of value spelled out */
+    switch (vty) {
+#define E(v) done = entries(&f, done, end, false, false, WIRE_T_STRING, v); break
+    case WIRE_T_STRING: E(WIRE_T_STRING);
+    case WIRE_T_VARINT64: E(WIRE_T_VARINT64);
+    case WIRE_T_VARINT32: E(WIRE_T_VARINT32);
+    case WIRE_T_INT64: E(WIRE_T_INT64);
+    case WIRE_T_FLOAT64: E(WIRE_T_FLOAT64);
+    case WIRE_T_BOOL: E(WIRE_T_BOOL);
+    default: E(vty);
+#undef E
+    }
+  } else {
+    done = entries(&f, done, end, kf, vf, kty, vty);
+  }
+  fc_store(&f, t);
+  return done;
+}
+
+HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
+                     uint8_t kty, uint8_t vty) {
+  fc f = *c;
+  uint8_t kt, vt;
+  for (; done < end; done++) {
+    const uint8_t *p0 = f.p;
+    uint8_t *q0 = f.q;
+    uint64_t nv0 = f.nv;
+    bool good = kty == WIRE_T_STRING && !kf
+                    ? fc_string(&f) && (kt = WIRE_T_STRING)
+                    : fc_slot(&f, kf, kty, &kt);
+    if (!good || !fc_slot(&f, vf, vty, &vt) || kt == WIRE_T_NULL ||
+        vt == WIRE_T_NULL) {
+      f.p = p0;
+      f.q = q0;
+      f.nv = nv0;
+      break;
+    }
+  }
+  *c = f;
+  return done;
 }
 
 static bool map(td *t, const wire_ftype *decl) {
@@ -632,29 +657,8 @@ static bool map(td *t, const wire_ftype *decl) {
     uint32_t end = done + size;
     while (done < end) {
       if (kty && vty) {
-        /* entries the fast way; one that is not (a null, a reference, an
-         * unusual value) is read again the long way */
-        fc f;
-        fc_load(&f, t);
-        if (f.q) {
-          for (; done < end; done++) {
-            const uint8_t *p0 = f.p;
-            uint8_t *q0 = f.q;
-            uint64_t nv0 = f.nv;
-            bool good = kty == WIRE_T_STRING && !kf
-                            ? fc_string(&f) && (kt = WIRE_T_STRING)
-                            : fc_slot(&f, kf, kty, &kt);
-            if (!good || !fc_slot(&f, vf, vty, &vt) || kt == WIRE_T_NULL ||
-                vt == WIRE_T_NULL) {
-              f.p = p0;
-              f.q = q0;
-              f.nv = nv0;
-              break;
-            }
-          }
-          fc_store(&f, t);
-          if (done == end) break;
-        }
+        done = fast_entries(t, done, end, kf, vf, kty, vty);
+        if (done == end) break;
       }
       /* one entry the long way */
       const uint8_t *es = d->in.p;

@@ -418,14 +418,7 @@ static bool write_packed(const wt *w, const trec *t, const wire_ftype *decl) {
 
 /* ---- flat containers (tape_rec.h) ---------------------------------------- */
 
-/* 16 bytes from s to d (a short string when both sides have the room). */
-static inline void copy16(uint8_t *d, const uint8_t *s) {
-  uint64_t a, b;
-  memcpy(&a, s, 8);
-  memcpy(&b, s + 8, 8);
-  memcpy(d, &a, 8);
-  memcpy(d + 8, &b, 8);
-}
+#define copy16 wire__copy16
 
 /* The body of the scalar at tape *pp (not a null, op `op`) at q: *pp moves
  * past it, *xs past its string entry. `over`: q has 16 bytes of room

@@ -266,27 +266,7 @@ static const wire_layout *td_layout(rd *r, const uint8_t *td, uint32_t tl,
 
 #define HI8 UINT64_C(0x8080808080808080)
 
-/* Whether s[0..n) is ASCII; lim: the end of the tape (short strings are
- * read 8 bytes at a time, within the tape). */
-static inline bool is_ascii(const uint8_t *s, size_t n, const uint8_t *lim) {
-  uint64_t w, v;
-  if (n <= 8) {
-    if ((size_t)(lim - s) < 8) {
-      uint8_t acc = 0;
-      for (size_t i = 0; i < n; i++) acc |= s[i];
-      return !(acc & 0x80);
-    }
-    memcpy(&w, s, 8);
-    if (n < 8) w &= (UINT64_C(1) << (8 * n)) - 1;
-    return !(w & HI8);
-  }
-  if (n <= 16) {
-    memcpy(&w, s, 8);
-    memcpy(&v, s + n - 8, 8);
-    return !((w | v) & HI8);
-  }
-  return wire__ascii_prefix(s, n) == n;
-}
+#define is_ascii wire__tape_ascii
 
 /* Bytes of a word that have bit 7 set in a mask of bit-7 bits. */
 static inline size_t count_hi(uint64_t m) {
