@@ -1568,3 +1568,93 @@ Test(format, spans) {
   free(t.p);
   wire_ctx_free(ctx);
 }
+
+/* Varints at every length boundary through the flat writers and the fast
+ * readers (in a mixed list, a same-type list, map values), and malformed
+ * ones in a list: both paths agree. */
+Test(format, varint_edges) {
+  wire_ctx *ctx = wire_ctx_new();
+  static const uint8_t types[] = {WIRE_T_VARINT64, WIRE_T_VAR_UINT64,
+                                  WIRE_T_VARINT32, WIRE_T_VAR_UINT32,
+                                  WIRE_T_TAGGED_INT64, WIRE_T_TAGGED_UINT64};
+  uint64_t vals[200];
+  int nv = 0;
+  for (int b = 0; b <= 64; b += 7)
+    for (int d = -1; d <= 1; d++) {
+      uint64_t v = b < 64 ? (UINT64_C(1) << b) : 0;
+      vals[nv++] = v + (uint64_t)(int64_t)d;
+      vals[nv++] = (uint64_t)-(int64_t)(v + (uint64_t)(int64_t)d);
+    }
+  vals[nv++] = UINT64_MAX;
+  vals[nv++] = (uint64_t)INT64_MIN;
+  vals[nv++] = UINT64_C(1) << 56;
+  vals[nv++] = (UINT64_C(1) << 56) - 1;
+  int bad = 0;
+  for (size_t k = 0; k < sizeof types; k++) {
+    uint8_t t = types[k];
+    for (int shape = 0; shape < 3; shape++) {
+      tbuf tb = {0};
+      tput(&tb, "WT\x01\x00\x01\x00\x00\x00", 8);
+      int n = 0;
+      for (int i = 0; i < nv; i++) {
+        uint64_t v = vals[i];
+        if (t == WIRE_T_VARINT32 && (int64_t)v != (int32_t)v) continue;
+        if (t == WIRE_T_VAR_UINT32 && v > UINT32_MAX) continue;
+        n++;
+      }
+      t8(&tb, shape == 2 ? WIRE_T_MAP : WIRE_T_LIST);
+      t32(&tb, (uint32_t)n);
+      for (int i = 0; i < nv; i++) {
+        uint64_t v = vals[i];
+        if (t == WIRE_T_VARINT32 && (int64_t)v != (int32_t)v) continue;
+        if (t == WIRE_T_VAR_UINT32 && v > UINT32_MAX) continue;
+        if (shape == 2) { /* string keys */
+          char key[8];
+          int kl = snprintf(key, sizeof key, "k%d", i);
+          t8(&tb, WIRE_T_STRING); t8(&tb, 0xFF); t32(&tb, (uint32_t)kl);
+          tput(&tb, key, (size_t)kl);
+        }
+        /* shape 1: a bool now and then (a mixed list, types written) */
+        if (shape == 1 && i % 5 == 0) { t8(&tb, WIRE_T_BOOL); t8(&tb, 1); continue; }
+        t8(&tb, t);
+        t64(&tb, v);
+      }
+      char id[64];
+      snprintf(id, sizeof id, "varints %s shape %d", wire_type_name(t), shape);
+      bad += !check_encode(ctx, id, tb.p, tb.n);
+      uint8_t *pay;
+      size_t pn;
+      cr_assert_eq(wire_encode_tape(ctx, tb.p, tb.n, &pay, &pn), WIRE_OK, "%s", id);
+      bad += !check_decode(ctx, id, pay, pn);
+      /* the payload with one byte changed anywhere, or cut */
+      for (size_t i = 1; i < pn; i += 3) {
+        uint8_t keep = pay[i];
+        pay[i] = (uint8_t)(keep ^ (i % 2 ? 0x80 : 0xFF));
+        bad += !check_decode(ctx, id, pay, pn);
+        pay[i] = keep;
+      }
+      for (size_t cut = 1; cut < pn; cut += 7) bad += !check_decode(ctx, id, pay, cut);
+      wire_ctx_free_bytes(ctx, pay);
+      free(tb.p);
+    }
+  }
+  /* varints a writer would not write: overlong, nine bytes, too long */
+  static const char *const cases[] = {
+      "01ff1602080780",                     /* cut inside */
+      "01ff160208078000",                   /* overlong 2 bytes */
+      "01ff1602080701ffffffffffffffff00",   /* 9-byte form, top byte 0 */
+      "01ff1602080701ffffffffffffffff01",   /* 9-byte form */
+      "01ff16020805ffffffff0f05",           /* varint32: 5 bytes, fits */
+      "01ff16020805ffffffff1f05",           /* varint32: too large */
+      "01ff16020805ffffffffff0105",         /* varint32: 6 bytes */
+      "01ff1602080c8080808000",             /* var_uint32: overlong 5 */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    size_t n;
+    uint8_t *p = unhex(cases[i], &n);
+    bad += !check_decode(ctx, cases[i], p, n);
+    free(p);
+  }
+  cr_assert_eq(bad, 0);
+  wire_ctx_free(ctx);
+}
