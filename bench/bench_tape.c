@@ -14,6 +14,8 @@
  *   enc_new  wire_encode_tape (a new buffer per call)
  *   dec_doc  wire_decode + the document walk (-DTAPE_BASE: wire_decode_tape)
  *   dec      wire_decode_tape_to into a reused writer
+ *   dec_span wire_decode_tape_to with WIRE_TAPE_SPANS (binaries and arrays
+ *            named by offset in the payload, not copied)
  * Each op: a warm-up call, then loops of N1 and N2 calls, each bracketed by
  * CALLGRIND_ZERO_STATS / CALLGRIND_DUMP_STATS_AT("<workload> <op> <n>");
  * tape_report.py prints Ir/op = (Ir(N2) - Ir(N1)) / (N2 - N1). Before
@@ -228,6 +230,11 @@ static void op_once(wire_ctx *ctx, int op, const uint8_t *tape, size_t tl,
     wire_writer_reset(W);
     if (wire_decode_tape_to(ctx, bytes, bl, 0, W)) die(ctx, "wire_decode_tape_to");
     break;
+  case 5:
+    wire_writer_reset(W);
+    if (wire_decode_tape_to(ctx, bytes, bl, WIRE_TAPE_SPANS, W))
+      die(ctx, "wire_decode_tape_to (spans)");
+    break;
 #endif
   default: break;
   }
@@ -273,8 +280,9 @@ static void workload(const char *name, maker make, int given, long n1,
   wire_ctx_free_bytes(ctx, t2);
 #endif
   printf("%s: tape %zu bytes, payload %zu bytes\n", name, t.n, bl);
-  static const char *const ops[] = {"enc_doc", "enc", "enc_new", "dec_doc", "dec"};
-  for (int op = 0; op < 5; op++) {
+  static const char *const ops[] = {"enc_doc", "enc", "enc_new", "dec_doc",
+                                     "dec", "dec_span"};
+  for (int op = 0; op < 6; op++) {
 #ifdef TAPE_BASE
     if (op != 0 && op != 3) continue;
 #endif

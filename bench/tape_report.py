@@ -68,7 +68,7 @@ def main():
     print()
     print(f"Ir per operation = (Ir({n2} ops) - Ir({n1} ops)) / {n2 - n1}")
     cols = ["base enc", "doc enc", "direct enc", "enc (new buf)",
-            "base dec", "doc dec", "direct dec"]
+            "base dec", "doc dec", "direct dec", "dec (spans)"]
     print(f"{'workload':<25}" + "".join(f"{c:>14}" for c in cols) +
           f"{'enc x':>8}{'dec x':>8}")
     for w in WORKLOADS:
@@ -79,18 +79,20 @@ def main():
         en = per_op(cur, f"{w} enc_new", n1, n2)
         dd = per_op(cur, f"{w} dec_doc", n1, n2)
         d = per_op(cur, f"{w} dec", n1, n2)
+        ds = per_op(cur, f"{w} dec_span", n1, n2)
         ref_e = be if be is not None else de
         ref_d = bd if bd is not None else dd
         xe = f"{ref_e / e:8.1f}" if ref_e and e else f"{'-':>8}"
         xd = f"{ref_d / d:8.1f}" if ref_d and d else f"{'-':>8}"
-        print(f"{w:<25} " + " ".join(fmt(v) for v in (be, de, e, en, bd, dd, d))
+        print(f"{w:<25} " + " ".join(fmt(v) for v in (be, de, e, en, bd, dd, d, ds))
               + xe + xd)
     print()
     print("base = wire_encode_tape / wire_decode_tape of the older library "
           "(document replay);\ndoc = this library's document path "
           "(wire_doc_add_tape + wire_encode, wire_decode + walk);\ndirect = "
           "wire_encode_tape_to / wire_decode_tape_to into a reused writer;\n"
-          "x = base (or doc) / direct.")
+          "spans = wire_decode_tape_to with WIRE_TAPE_SPANS (binaries and "
+          "arrays by offset);\nx = base (or doc) / direct.")
 
 
 if __name__ == "__main__":

@@ -496,6 +496,8 @@ typedef struct {
   uint32_t flags; /* WIRE_TAPE_* */
   int32_t status;
   int again; /* inside a shared scalar written again */
+  const uint8_t *data; /* the payload (WIRE_TAPE_SPANS) */
+  size_t data_len;
 } wr;
 
 static int grow(wr *w, size_t k) {
@@ -661,6 +663,21 @@ static void emit_struct(wr *w, wire_node *n) {
   emit_fields(w, n);
 }
 
+/* A binary or dense array: its bytes, or where they are in the payload
+ * (WIRE_TAPE_SPANS). */
+static void emit_bytes(wr *w, uint8_t t, const uint8_t *b, size_t len) {
+  if (wire__tape_span(w->flags, w->data, w->data_len, b, len)) {
+    p8(w, TAPE_SPAN);
+    p8(w, t);
+    p32(w, (uint32_t)len);
+    p64(w, (uint64_t)(b - w->data));
+    return;
+  }
+  p8(w, t);
+  p32(w, (uint32_t)len);
+  put(w, b, len);
+}
+
 /* Numbers and dense arrays (the op is their type id). */
 static void emit_scalar(wr *w, wire_node *n, uint32_t t) {
   size_t len;
@@ -677,9 +694,7 @@ static void emit_scalar(wr *w, wire_node *n, uint32_t t) {
     put(w, &dv, 8);
   } else if (wire_type_array_width(t)) {
     b = wire_node_bytes(n, &len);
-    p8(w, (uint8_t)t);
-    p32(w, (uint32_t)len);
-    put(w, b, len);
+    emit_bytes(w, (uint8_t)t, b, len);
   } else {
     w->status = WIRE_E_UNSUPPORTED;
   }
@@ -728,9 +743,7 @@ static void emit(wr *w, wire_node *n) {
     break;
   case WIRE_T_BINARY:
     b = wire_node_bytes(n, &len);
-    p8(w, WIRE_T_BINARY);
-    p32(w, (uint32_t)len);
-    put(w, b, len);
+    emit_bytes(w, WIRE_T_BINARY, b, len);
     break;
   case WIRE_T_LIST: case WIRE_T_SET:
     emit_list(w, n, t);
@@ -792,14 +805,14 @@ int32_t wire__tape_decode_doc(wire_ctx *ctx, const uint8_t *data, size_t len,
   if (st) return st;
   size_t seen_size = (wire_doc_node_count(doc) + 1) * sizeof(uint32_t);
   wr w = {ctx, doc, NULL, 0, 0, wire__alloc(ctx, seen_size), 0, 0,
-          wire__tape_reemit_budget(len), flags, 0};
+          wire__tape_reemit_budget(len), flags, 0, 0, data, len};
   if (!w.seen) {
     wire_doc_free(doc);
     return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
   }
   memset(w.seen, 0, seen_size);
   size_t roots = wire_doc_root_count(doc);
-  uint8_t hdr[4] = {'W', 'T', (flags & WIRE_TAPE_FIELD_INDEX) ? 2 : 1, 0};
+  uint8_t hdr[4] = {'W', 'T', wire__tape_dec_version(flags), 0};
   put(&w, hdr, 4);
   p32(&w, (uint32_t)roots);
   for (size_t i = 0; i < roots && !w.status; i++) emit(&w, wire_doc_root(doc, i));

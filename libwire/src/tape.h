@@ -19,6 +19,7 @@
 #define TAPE_ENUM_ID WIRE_TAPE_ENUM_ID
 #define TAPE_PACKED WIRE_TAPE_PACKED
 #define TAPE_STRUCT_IDX WIRE_TAPE_STRUCT_IDX
+#define TAPE_SPAN WIRE_TAPE_SPAN
 
 /* String encoding bytes: 0..2 the bytes are in that encoding and are
  * written as WIRE_OPT_STRING_POLICY says (by default in that encoding);
@@ -67,6 +68,22 @@ static inline int32_t wire__tape_string_enc(const wire_ctx *ctx, uint8_t e,
   return wire__tape_wire_enc(ctx, *given, java, false, s, len);
 }
 
+/* The flags of wire_decode_tape_to, and the version of the tapes it writes
+ * with them. */
+#define TAPE_DEC_FLAGS (WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS)
+static inline uint8_t wire__tape_dec_version(uint32_t flags) {
+  return flags ? 2 : 1;
+}
+
+/* A binary or dense array of a read tape with WIRE_TAPE_SPANS: its bytes
+ * p[0..n) as a SPAN op when they are bytes of the payload data[0..len)
+ * (read in band, at least one), else (0) copied. */
+static inline bool wire__tape_span(uint32_t flags, const uint8_t *data,
+                                   size_t len, const uint8_t *p, size_t n) {
+  uintptr_t off = (uintptr_t)p - (uintptr_t)data; /* wraps if p < data */
+  return (flags & WIRE_TAPE_SPANS) && n && data && n <= len && off <= len - n;
+}
+
 /* Values a REF op can name: the kinds with identity (lists, sets, maps,
  * structs, unions, binaries, decimals, dense arrays), numbered 0, 1, ...
  * in pre-order over the whole tape. */
@@ -80,6 +97,40 @@ static inline bool wire__tape_referenceable(uint32_t t) {
 /* Element types a PACKED op may carry. */
 static inline bool wire__tape_packable(uint32_t t) {
   return wire__is_prim(t);
+}
+
+/* Whether s[0..n) is ASCII. lim: the end of the memory that may be read
+ * (text of at most 8 bytes is read as one word when lim allows). */
+static inline __attribute__((always_inline)) bool
+wire__tape_ascii(const uint8_t *s, size_t n, const uint8_t *lim) {
+  const uint64_t hi = UINT64_C(0x8080808080808080);
+  uint64_t w, v;
+  if (n <= 8) {
+    if ((size_t)(lim - s) < 8) {
+      uint8_t acc = 0;
+      for (size_t i = 0; i < n; i++) acc |= s[i];
+      return !(acc & 0x80);
+    }
+    memcpy(&w, s, 8);
+    if (n < 8) w &= (UINT64_C(1) << (8 * n)) - 1;
+    return !(w & hi);
+  }
+  if (n <= 16) {
+    memcpy(&w, s, 8);
+    memcpy(&v, s + n - 8, 8);
+    return !((w | v) & hi);
+  }
+  return wire__ascii_prefix(s, n) == n;
+}
+
+/* 16 bytes from s to d (a short string, when both have the room). */
+static inline __attribute__((always_inline)) void
+wire__copy16(uint8_t *d, const uint8_t *s) {
+  uint64_t a, b;
+  memcpy(&a, s, 8);
+  memcpy(&b, s + 8, 8);
+  memcpy(d, &a, 8);
+  memcpy(d + 8, &b, 8);
 }
 
 /* Checks text handed in a tape (unless the context trusts it). Returns the

@@ -179,6 +179,243 @@ static void put_num(td *t, uint8_t type, uint64_t raw) {
   t->o->len += 9;
 }
 
+/* ---- the usual cases, read fast ---------------------------------------------
+ * Scalars in lists and maps (numbers, bools, strings) are read here
+ * without the general readers when the input is valid and of the usual
+ * shape: nothing is read or written otherwise, and the caller reads the
+ * value the long way (dec.h), which reports any error as wire_decode
+ * does. */
+
+#define HOT static inline __attribute__((always_inline))
+#define HI8 UINT64_C(0x8080808080808080)
+
+/* Bytes of 7 bits each (in the low bytes of x) put together. */
+HOT uint64_t unspread(uint64_t x) {
+  x &= UINT64_C(0x7F7F7F7F7F7F7F7F);
+  x = (x & UINT64_C(0x007F007F007F007F)) | (x & UINT64_C(0x7F007F007F007F00)) >> 1;
+  x = (x & UINT64_C(0x00003FFF00003FFF)) | (x & UINT64_C(0x3FFF00003FFF0000)) >> 2;
+  return (x & UINT64_C(0x0FFFFFFF)) | (x & UINT64_C(0x0FFFFFFF00000000)) >> 4;
+}
+
+/* A varint (LEB128) of at most `most` bytes (5 or 8, the 9-byte form of a
+ * varuint64 aside), not overlong, with 8 bytes readable at p: *n gets its
+ * length, 0 if it is not such a varint. */
+HOT uint64_t varint_word(const uint8_t *p, unsigned most, unsigned *n) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  uint64_t stop = ~w & HI8;
+  if (!stop) {
+    *n = 0;
+    return 0;
+  }
+  unsigned k = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+  if (k > most || (k > 1 && (uint8_t)(w >> (8 * k - 8)) == 0)) {
+    *n = 0;
+    return 0;
+  }
+  *n = k;
+  return unspread(k == 8 ? w : w & ((UINT64_C(1) << (8 * k)) - 1));
+}
+
+/* A number body of type ty at *pp (ends at end): *raw as wire__dec_prim
+ * gives it. False: not read (an unusual or bad one, or a type read the
+ * long way). */
+HOT bool fast_num(const uint8_t **pp, const uint8_t *end, uint8_t ty,
+                  uint64_t *raw) {
+  const uint8_t *p = *pp;
+  size_t left = (size_t)(end - p);
+  uint64_t u;
+  unsigned n;
+  switch (ty) {
+  case WIRE_T_VARINT64: case WIRE_T_VAR_UINT64:
+    if (left && p[0] < 0x80) {
+      u = p[0];
+      n = 1;
+    } else if (left >= 9) {
+      u = varint_word(p, 8, &n);
+      if (!n) {
+        uint64_t w; /* nine bytes, or overlong */
+        memcpy(&w, p, 8);
+        if (p[8] == 0 || (~w & HI8)) return false;
+        u = unspread(w) | (uint64_t)p[8] << 56;
+        n = 9;
+      }
+    } else {
+      return false;
+    }
+    *raw = ty == WIRE_T_VARINT64 ? (uint64_t)wire__unzz64(u) : u;
+    break;
+  case WIRE_T_VARINT32: case WIRE_T_VAR_UINT32:
+    if (left && p[0] < 0x80) {
+      u = p[0];
+      n = 1;
+    } else if (left >= 8) {
+      u = varint_word(p, 5, &n);
+      if (!n || (n == 5 && (p[4] & 0xF0))) return false;
+    } else {
+      return false;
+    }
+    *raw = ty == WIRE_T_VARINT32 ? (uint64_t)(int64_t)wire__unzz32((uint32_t)u)
+                                 : u;
+    break;
+  case WIRE_T_BOOL:
+    if (!left || p[0] > 1) return false;
+    *raw = p[0];
+    n = 1;
+    break;
+  case WIRE_T_INT8: case WIRE_T_UINT8:
+    if (!left) return false;
+    *raw = ty == WIRE_T_INT8 ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
+    n = 1;
+    break;
+  case WIRE_T_INT16: case WIRE_T_UINT16: case WIRE_T_FLOAT16:
+  case WIRE_T_BFLOAT16: {
+    uint16_t x;
+    if (left < 2) return false;
+    memcpy(&x, p, 2);
+    *raw = ty == WIRE_T_INT16 ? (uint64_t)(int64_t)(int16_t)x : x;
+    n = 2;
+    break;
+  }
+  case WIRE_T_INT32: case WIRE_T_UINT32: case WIRE_T_FLOAT32: {
+    uint32_t x;
+    if (left < 4) return false;
+    memcpy(&x, p, 4);
+    *raw = ty == WIRE_T_INT32 ? (uint64_t)(int64_t)(int32_t)x : x;
+    n = 4;
+    break;
+  }
+  case WIRE_T_INT64: case WIRE_T_UINT64: case WIRE_T_FLOAT64:
+    if (left < 8) return false;
+    memcpy(raw, p, 8);
+    n = 8;
+    break;
+  default: /* tagged: the long way */
+    return false;
+  }
+  *pp = p + n;
+  return true;
+}
+
+#define copy16 wire__copy16
+
+/* The state the fast readers work on, in locals: the input, the output
+ * (its room ends at qend; only when the buffer has not failed) and the
+ * node count. fc_load / fc_store move it from / back to the decoder. */
+typedef struct {
+  const uint8_t *p, *end;
+  uint8_t *q, *qend;
+  uint64_t nv, maxn, maxb;
+} fc;
+
+HOT void fc_load(fc *c, const td *t) {
+  wire_buf *o = t->o;
+  c->p = t->d.in.p;
+  c->end = t->d.in.end;
+  c->q = o->p && o->status == WIRE_OK ? o->p + o->len : NULL;
+  c->qend = c->q ? o->p + o->cap : NULL;
+  c->nv = t->nvalues;
+  c->maxn = t->d.ctx->max_nodes;
+  c->maxb = t->d.ctx->max_binary;
+}
+HOT void fc_store(const fc *c, td *t) {
+  t->d.in.p = c->p;
+  if (c->q) t->o->len = (size_t)(c->q - t->o->p);
+  t->nvalues = c->nv;
+}
+
+/* A string body and its tape op. */
+HOT bool fc_string(fc *c) {
+  const uint8_t *p = c->p;
+  size_t left = (size_t)(c->end - p);
+  if (WIRE_UNLIKELY(!left || c->nv >= c->maxn)) return false;
+  uint32_t h = p[0], hl = 1;
+  if (h >= 0x80) {
+    if (left < 2 || p[1] >= 0x80 || !p[1]) return false;
+    h = (h & 0x7F) | (uint32_t)p[1] << 7;
+    hl = 2;
+  }
+  uint32_t enc = h & 3, len = h >> 2;
+  const uint8_t *b = p + hl;
+  size_t avail = (size_t)(c->end - b);
+  if (WIRE_UNLIKELY(enc == 3 || len > c->maxb || avail < len)) return false;
+  bool over = avail >= 16;
+  if (enc == WIRE_STR_UTF8) {
+    if (!wire__tape_ascii(b, len, c->end) && wire__utf8_check(b, len) != len)
+      return false;
+  } else if (enc == WIRE_STR_UTF16) {
+    if ((len & 1) || wire__utf16_check(b, len) != len) return false;
+  }
+  uint8_t *q = c->q;
+  if (WIRE_UNLIKELY((size_t)(c->qend - q) < 6 + (size_t)len + 16)) return false;
+  q[0] = WIRE_T_STRING;
+  q[1] = (uint8_t)enc;
+  memcpy(q + 2, &len, 4);
+  if (over && len <= 16) copy16(q + 6, b);
+  else memcpy(q + 6, b, len);
+  c->q = q + 6 + len;
+  c->p = b + len;
+  c->nv++;
+  return true;
+}
+
+/* A number body of type ty and its tape op. */
+HOT bool fc_num(fc *c, uint8_t ty) {
+  if (WIRE_UNLIKELY((size_t)(c->qend - c->q) < 9 || c->nv >= c->maxn))
+    return false;
+  uint64_t raw;
+  if (!fast_num(&c->p, c->end, ty, &raw)) return false;
+  uint8_t *q = c->q;
+  q[0] = ty;
+  if (ty == WIRE_T_BOOL) {
+    q[1] = (uint8_t)raw;
+    c->q = q + 2;
+  } else {
+    uint64_t v = tape_num(ty, raw);
+    memcpy(q + 1, &v, 8);
+    c->q = q + 9;
+  }
+  c->nv++;
+  return true;
+}
+
+/* Types the fast readers read. */
+static inline bool fast_type(uint8_t ty) {
+  return (ty >= WIRE_T_BOOL && ty <= WIRE_T_TAGGED_UINT64) ||
+         (ty >= WIRE_T_FLOAT16 && ty <= WIRE_T_STRING);
+}
+
+/* A slot of a list or map: has_flag: a reference flag, of which not-null
+ * and null are read here; ty: the slot's type (0: read from the input)
+ * among fast_type. *type gets the value's kind. False: nothing read. */
+HOT bool fc_slot(fc *c, bool has_flag, uint8_t ty, uint8_t *type) {
+  const uint8_t *s = c->p;
+  if (has_flag) {
+    if (WIRE_UNLIKELY(s == c->end)) return false;
+    if (*s == 0xFD) { /* null */
+      if (c->nv >= c->maxn || c->q == c->qend) return false;
+      c->nv++;
+      *c->q++ = TAPE_NULL;
+      c->p = s + 1;
+      *type = WIRE_T_NULL;
+      return true;
+    }
+    if (*s != 0xFF) return false;
+    c->p = s + 1;
+  }
+  if (!ty) {
+    if (WIRE_UNLIKELY(c->p == c->end)) goto no;
+    ty = *c->p++;
+    if (!fast_type(ty)) goto no;
+  }
+  if (ty == WIRE_T_STRING ? !fc_string(c) : !fc_num(c, ty)) goto no;
+  *type = ty;
+  return true;
+no:
+  c->p = s;
+  return false;
+}
+
 /* Rewrites a LIST/SET op at `at` whose `count` elements were written as
  * number ops of one type into a PACKED op, in place. */
 static void pack(td *t, size_t at, uint8_t kind, uint8_t et, uint32_t count) {
@@ -209,6 +446,25 @@ static void pack(td *t, size_t at, uint8_t kind, uint8_t et, uint32_t count) {
   t->o->len = at + plen;
 }
 
+/* What the elements of a list read so far are: a non-null one, the kind
+ * of the first, all numbers of that kind (two or more: PACKED). */
+typedef struct {
+  bool any;
+  uint8_t first;
+  bool packable;
+} elems;
+
+/* Element i of kind et read (a run of one kind: its first). */
+static inline void note(elems *el, uint32_t i, uint8_t et) {
+  el->any |= et != WIRE_T_NULL;
+  if (i == 0) {
+    el->first = et;
+    el->packable = el->packable && is_num(et);
+  } else if (et != el->first) {
+    el->packable = false;
+  }
+}
+
 static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   wire_dec *d = &t->d;
   const uint8_t *s = d->in.p;
@@ -232,10 +488,15 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
     p32(t, count);
     if (!wire__buf_room(t->o, 8 * (size_t)count)) return out_ok(t);
     uint8_t *q = t->o->p + t->o->len;
+    uint64_t room = d->ctx->max_nodes - t->nvalues; /* nodes left */
     for (uint32_t i = 0; i < count; i++) {
-      if (!count_value(t)) return false;
       uint64_t raw;
-      if (!wire__dec_prim(d, et, &raw)) return false;
+      if (WIRE_LIKELY(i < room) && fast_num(&d->in.p, d->in.end, et, &raw)) {
+        t->nvalues++;
+      } else {
+        if (!count_value(t)) return false;
+        if (!wire__dec_prim(d, et, &raw)) return false;
+      }
       uint64_t v = tape_num(et, raw);
       memcpy(q + 8 * (size_t)i, &v, 8);
     }
@@ -245,14 +506,17 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   }
   p8(t, kind);
   p32(t, count);
-  bool any = false;
-  uint8_t first = WIRE_T_NULL;
-  bool packable = count >= 2;
-  /* elements still owed take a byte each (as in decode.c) */
+  elems el = {false, WIRE_T_NULL, count >= 2};
+  /* elements still owed take a byte each (as in decode.c): the pending
+   * count is only read by the long way, which gets it as it would be */
   bool owed = !(l.same && !l.flags && l.et.type == WIRE_T_NONE);
-  if (owed) d->pending += count;
-  for (uint32_t i = 0; i < count; i++) {
+  uint64_t pending = d->pending;
+  const tmeta *fixed = l.same ? &l.et : NULL;
+  uint8_t fty = fixed ? (fast_type(fixed->type) ? fixed->type : 0xFF) : 0;
+  uint32_t i = 0;
+  while (i < count) {
     uint8_t et;
+<<<<<<< HEAD
     const uint8_t *es = d->in.p;
     if (owed) d->pending--;
     if (!slot(t, l.flags, l.track, l.same ? &l.et : NULL, &et)) return false;
@@ -263,13 +527,93 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
       packable = packable && is_num(et);
     } else if (et != first) {
       packable = false;
+=======
+    if (fty != 0xFF) {
+      /* a run the fast way */
+      fc c;
+      fc_load(&c, t);
+      if (c.q) {
+        if (fty == WIRE_T_STRING && !l.flags) {
+          uint32_t i0 = i;
+          while (i < count && fc_string(&c)) i++;
+          if (i > i0) note(&el, i0, WIRE_T_STRING);
+        } else {
+          for (; i < count && fc_slot(&c, l.flags, fty, &et); i++)
+            note(&el, i, et);
+        }
+        fc_store(&c, t);
+        if (i == count) break;
+      }
+>>>>>>> tape
     }
+    /* one element the long way */
+    d->pending = pending + (owed ? count - i - 1 : 0);
+    if (!slot(t, l.flags, l.track, fixed, &et)) return false;
+    note(&el, i, et);
+    i++;
   }
-  if (!wire__dec_list_end(d, &l, any)) return false;
+  d->pending = pending;
+  if (!wire__dec_list_end(d, &l, el.any)) return false;
   d->depth--;
   if (!out_ok(t)) return false;
-  if (packable && t->reemit <= t->budget) pack(t, at, kind, first, count);
+  if (el.packable && t->reemit <= t->budget) pack(t, at, kind, el.first, count);
   return true;
+}
+
+/* Entries done..end-1 of a map chunk (key and value types kty, vty among
+ * fast_type; kf, vf: reference flags) the fast way, up to one that is not
+ * (a null, a reference, an unusual value: read again the long way).
+ * Returns the index of that one, or end. */
+HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
+                     uint8_t kty, uint8_t vty);
+
+static __attribute__((noinline)) uint32_t
+fast_entries(td *t, uint32_t done, uint32_t end, bool kf, bool vf, uint8_t kty,
+             uint8_t vty) {
+  fc f;
+  fc_load(&f, t);
+  if (!f.q) return done;
+  if (kty == WIRE_T_STRING && !kf && !vf) {
+    /* the usual kinds of value spelled out */
+    switch (vty) {
+#define E(v) done = entries(&f, done, end, false, false, WIRE_T_STRING, v); break
+    case WIRE_T_STRING: E(WIRE_T_STRING);
+    case WIRE_T_VARINT64: E(WIRE_T_VARINT64);
+    case WIRE_T_VARINT32: E(WIRE_T_VARINT32);
+    case WIRE_T_INT64: E(WIRE_T_INT64);
+    case WIRE_T_FLOAT64: E(WIRE_T_FLOAT64);
+    case WIRE_T_BOOL: E(WIRE_T_BOOL);
+    default: E(vty);
+#undef E
+    }
+  } else {
+    done = entries(&f, done, end, kf, vf, kty, vty);
+  }
+  fc_store(&f, t);
+  return done;
+}
+
+HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
+                     uint8_t kty, uint8_t vty) {
+  fc f = *c;
+  uint8_t kt, vt;
+  for (; done < end; done++) {
+    const uint8_t *p0 = f.p;
+    uint8_t *q0 = f.q;
+    uint64_t nv0 = f.nv;
+    bool good = kty == WIRE_T_STRING && !kf
+                    ? fc_string(&f) && (kt = WIRE_T_STRING)
+                    : fc_slot(&f, kf, kty, &kt);
+    if (!good || !fc_slot(&f, vf, vty, &vt) || kt == WIRE_T_NULL ||
+        vt == WIRE_T_NULL) {
+      f.p = p0;
+      f.q = q0;
+      f.nv = nv0;
+      break;
+    }
+  }
+  *c = f;
+  return done;
 }
 
 static bool map(td *t, const wire_ftype *decl) {
@@ -284,9 +628,11 @@ static bool map(td *t, const wire_ftype *decl) {
   if (!wire__dec_check_count(d, s, count, 1)) return false;
   if (!wire__dec_enter(d)) return false;
   uint32_t done = 0;
-  d->pending += count; /* one less as each entry starts */
+  /* one less pending as each entry starts (read only the long way) */
+  uint64_t pending = d->pending;
   while (done < count) {
     wire_dec_chunk c;
+    d->pending = pending + count - done;
     if (!wire__dec_chunk_begin(d, decl, &c)) return false;
     uint8_t h = c.h, kt, vt;
     if (c.knull || c.vnull) {
@@ -318,18 +664,33 @@ static bool map(td *t, const wire_ftype *decl) {
     else if (!wire__dec_type_meta(d, &ktm)) return false;
     if (c.vfix) vtm = *c.vfix;
     else if (!wire__dec_type_meta(d, &vtm)) return false;
-    for (uint32_t i = 0; i < size; i++) {
+    bool kf = h & WIRE_MF_KEY_TRACK, vf = h & WIRE_MF_VAL_TRACK;
+    uint8_t kty = fast_type(ktm.type) ? ktm.type : 0;
+    uint8_t vty = fast_type(vtm.type) ? vtm.type : 0;
+    uint32_t end = done + size;
+    while (done < end) {
+      if (kty && vty) {
+        done = fast_entries(t, done, end, kf, vf, kty, vty);
+        if (done == end) break;
+      }
+      /* one entry the long way */
       const uint8_t *es = d->in.p;
+<<<<<<< HEAD
       d->pending--;
       if (!slot(t, h & WIRE_MF_KEY_TRACK, true, &ktm, &kt) ||
           !slot(t, h & WIRE_MF_VAL_TRACK, true, &vtm, &vt) ||
           !wire__dec_took_bytes(d, es))
+=======
+      d->pending = pending + count - done - 1;
+      if (!slot(t, kf, true, &ktm, &kt) || !slot(t, vf, true, &vtm, &vt))
+>>>>>>> tape
         return false;
       if (kt == WIRE_T_NULL || vt == WIRE_T_NULL)
         return wire__dec_null_in_chunk(d, es);
       done++;
     }
   }
+  d->pending = pending;
   d->depth--;
   return out_ok(t);
 }
@@ -581,7 +942,18 @@ static bool body(td *t, const tmeta *tm, int64_t ref, uint8_t *type) {
       uint32_t len;
       if (!wire__dec_bytes(d, ty, &p, &len)) return false;
       uint32_t ord = t->next++;
-      if (wire__buf_room(t->o, 5 + (size_t)len)) {
+      if (wire__tape_span(t->flags, d->in.base, (size_t)(d->in.end - d->in.base),
+                          p, len)) {
+        if (wire__buf_room(t->o, 14)) { /* where the bytes are */
+          uint8_t *q = t->o->p + t->o->len;
+          uint64_t off = (uint64_t)(p - d->in.base);
+          q[0] = TAPE_SPAN;
+          q[1] = ty;
+          memcpy(q + 2, &len, 4);
+          memcpy(q + 6, &off, 8);
+          t->o->len += 14;
+        }
+      } else if (wire__buf_room(t->o, 5 + (size_t)len)) {
         uint8_t *q = t->o->p + t->o->len;
         q[0] = ty;
         memcpy(q + 1, &len, 4);
@@ -670,7 +1042,7 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
 
 static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
                            uint32_t flags, wire_buf *out) {
-  if (flags & ~(uint32_t)WIRE_TAPE_FIELD_INDEX)
+  if (flags & ~(uint32_t)TAPE_DEC_FLAGS)
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown tape flags 0x%x",
                       (unsigned)flags);
   dscratch *sc = get_scratch(ctx);
@@ -688,8 +1060,7 @@ static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
   t.flags = flags;
   t.budget = wire__tape_reemit_budget(len);
   size_t base = out->len;
-  uint8_t hdr[8] = {'W', 'T', (flags & WIRE_TAPE_FIELD_INDEX) ? 2 : 1, 0,
-                    0, 0, 0, 0};
+  uint8_t hdr[8] = {'W', 'T', wire__tape_dec_version(flags), 0, 0, 0, 0, 0};
   wire__put_bytes(out, hdr, 8);
   int32_t st = out->status;
   uint32_t roots = 0;

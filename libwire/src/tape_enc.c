@@ -14,11 +14,12 @@
 typedef struct {
   wire_enc *e;
   wire_ctx *ctx;
-  const uint8_t *tape;
+  const uint8_t *tape, *tape_end;
   trec *recs;
   const tstruct *sts;
   const uint32_t *fld;
   const wire_names *names;
+  const tstr *strs;
 } wt;
 
 #define efail wire__enc_fail
@@ -97,34 +98,220 @@ static bool type_meta(const wt *w, const trec *t) {
   return wire__enc_type_meta(w->e, t->type, &um);
 }
 
-/* A primitive body from the 8 tape bytes of its value (i64, u64 or f64). */
-static inline void prim(wire_buf *b, uint8_t type, uint64_t u) {
+/* ---- raw writes (room checked by the caller) ------------------------------ */
+
+static inline uint8_t *q_varu32(uint8_t *q, uint32_t v) {
+  while (v >= 0x80) { *q++ = (uint8_t)(v | 0x80); v >>= 7; }
+  *q++ = (uint8_t)v;
+  return q;
+}
+/* Bytes of a varuint64 by the bit length of its value (1..64). */
+static const uint8_t varu64_len[65] = {
+  1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3,
+  4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 7,
+  7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9};
+
+/* varuint64: LEB128 for up to 8 bytes, a 9th byte of the top 8 bits.
+ * q has 9 bytes of room: the groups of 7 bits are spread over one word
+ * (28-, 14-, then 7-bit halves) and stored at once. */
+static inline uint8_t *q_varu64(uint8_t *q, uint64_t v) {
+  if (v < 0x80) {
+    *q = (uint8_t)v;
+    return q + 1;
+  }
+  uint64_t x = (v & 0xFFFFFFF) | (v & UINT64_C(0xFFFFFFF0000000)) << 4;
+  x = (x & UINT64_C(0x00003FFF00003FFF)) | (x & UINT64_C(0x0FFFC0000FFFC000)) << 2;
+  x = (x & UINT64_C(0x007F007F007F007F)) | (x & UINT64_C(0x3F803F803F803F80)) << 1;
+  unsigned n = varu64_len[64 - __builtin_clzll(v)];
+  if (n == 9) {
+    x |= UINT64_C(0x8080808080808080);
+    q[8] = (uint8_t)(v >> 56);
+  } else {
+    x |= UINT64_C(0x8080808080808080) & ((UINT64_C(1) << (8 * n - 8)) - 1);
+  }
+  memcpy(q, &x, 8);
+  return q + n;
+}
+static inline uint8_t *q_le(uint8_t *q, uint64_t v, int n) {
+  for (int i = 0; i < n; i++) q[i] = (uint8_t)(v >> (8 * i));
+  return q + n;
+}
+/* A string header: varuint36_small (a 5th byte of 8 bits). */
+static inline uint8_t *q_varu36(uint8_t *q, uint64_t v) {
+  if (WIRE_LIKELY(v < 0x80)) {
+    *q++ = (uint8_t)v;
+    return q;
+  }
+  for (int n = 0; v >= 0x80 && n < 4; n++) { *q++ = (uint8_t)(v | 0x80); v >>= 7; }
+  *q++ = (uint8_t)v;
+  return q;
+}
+/* n bytes from s to d (short ones without a call). */
+static inline void copy(uint8_t *d, const uint8_t *s, size_t n) {
+  uint64_t a, b;
+  uint32_t x, y;
+  if (n > 16) {
+    memcpy(d, s, n);
+  } else if (n >= 8) {
+    memcpy(&a, s, 8);
+    memcpy(&b, s + n - 8, 8);
+    memcpy(d, &a, 8);
+    memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    memcpy(&x, s, 4);
+    memcpy(&y, s + n - 4, 4);
+    memcpy(d, &x, 4);
+    memcpy(d + n - 4, &y, 4);
+  } else if (n) {
+    d[0] = s[0];
+    d[n / 2] = s[n / 2];
+    d[n - 1] = s[n - 1];
+  }
+}
+
+/* Most bytes a primitive body of each type takes (by type id). */
+static const uint8_t prim_max[WIRE_T_FLOAT64 + 1] = {
+  [WIRE_T_BOOL] = 1, [WIRE_T_INT8] = 1, [WIRE_T_INT16] = 2,
+  [WIRE_T_INT32] = 4, [WIRE_T_VARINT32] = 5, [WIRE_T_INT64] = 8,
+  [WIRE_T_VARINT64] = 9, [WIRE_T_TAGGED_INT64] = 9, [WIRE_T_UINT8] = 1,
+  [WIRE_T_UINT16] = 2, [WIRE_T_UINT32] = 4, [WIRE_T_VAR_UINT32] = 5,
+  [WIRE_T_UINT64] = 8, [WIRE_T_VAR_UINT64] = 9, [WIRE_T_TAGGED_UINT64] = 9,
+  [WIRE_T_FLOAT16] = 2, [WIRE_T_BFLOAT16] = 2, [WIRE_T_FLOAT32] = 4,
+  [WIRE_T_FLOAT64] = 8,
+};
+
+/* A primitive body from the 8 tape bytes of its value (i64, u64 or f64),
+ * at q (prim_max[type] bytes of room); returns the end. */
+static inline __attribute__((always_inline)) uint8_t *
+prim_raw(uint8_t *q, uint8_t type, uint64_t u) {
   switch (type) {
-  case WIRE_T_BOOL: wire__put_u8(b, u != 0); break;
-  case WIRE_T_INT8: case WIRE_T_UINT8: wire__put_u8(b, (uint8_t)u); break;
-  case WIRE_T_INT16: case WIRE_T_UINT16: wire__put_le(b, u, 2); break;
-  case WIRE_T_INT32: case WIRE_T_UINT32: wire__put_le(b, u, 4); break;
-  case WIRE_T_INT64: case WIRE_T_UINT64: wire__put_le(b, u, 8); break;
-  case WIRE_T_VARINT32: wire__put_varu32(b, wire__zz32((int32_t)u)); break;
-  case WIRE_T_VAR_UINT32: wire__put_varu32(b, (uint32_t)u); break;
-  case WIRE_T_VARINT64: wire__put_varu64(b, wire__zz64((int64_t)u)); break;
-  case WIRE_T_VAR_UINT64: wire__put_varu64(b, u); break;
-  case WIRE_T_TAGGED_INT64: wire__put_tagged_i64(b, (int64_t)u); break;
-  case WIRE_T_TAGGED_UINT64: wire__put_tagged_u64(b, u); break;
+  case WIRE_T_BOOL: *q = u != 0; return q + 1;
+  case WIRE_T_INT8: case WIRE_T_UINT8: *q = (uint8_t)u; return q + 1;
+  case WIRE_T_INT16: case WIRE_T_UINT16: return q_le(q, u, 2);
+  case WIRE_T_INT32: case WIRE_T_UINT32: return q_le(q, u, 4);
+  case WIRE_T_INT64: case WIRE_T_UINT64: return q_le(q, u, 8);
+  case WIRE_T_VARINT32: return q_varu32(q, wire__zz32((int32_t)u));
+  case WIRE_T_VAR_UINT32: return q_varu32(q, (uint32_t)u);
+  case WIRE_T_VARINT64: return q_varu64(q, wire__zz64((int64_t)u));
+  case WIRE_T_VAR_UINT64: return q_varu64(q, u);
+  case WIRE_T_TAGGED_INT64: {
+    int64_t v = (int64_t)u;
+    if (v >= -(INT64_C(1) << 30) && v < (INT64_C(1) << 30))
+      return q_le(q, (uint32_t)((uint32_t)(int32_t)v << 1), 4);
+    *q = 1;
+    return q_le(q + 1, u, 8);
+  }
+  case WIRE_T_TAGGED_UINT64:
+    if (u < (UINT64_C(1) << 31)) return q_le(q, (uint32_t)u << 1, 4);
+    *q = 1;
+    return q_le(q + 1, u, 8);
   default: { /* floats: rounded as wire_node_new_float does */
     double d;
     memcpy(&d, &u, 8);
-    if (type == WIRE_T_FLOAT64) {
-      wire__put_le(b, u, 8);
-    } else if (type == WIRE_T_FLOAT32) {
+    if (type == WIRE_T_FLOAT64) return q_le(q, u, 8);
+    if (type == WIRE_T_FLOAT32) {
       float f = (float)d;
       uint32_t x;
       memcpy(&x, &f, 4);
-      wire__put_le(b, x, 4);
-    } else {
-      wire__put_le(b, type == WIRE_T_FLOAT16 ? wire_float16_from_double(d)
-                                             : wire_bfloat16_from_double(d), 2);
+      return q_le(q, x, 4);
     }
+    return q_le(q, type == WIRE_T_FLOAT16 ? wire_float16_from_double(d)
+                                          : wire_bfloat16_from_double(d), 2);
+  }
+  }
+}
+
+static inline void prim(wire_buf *b, uint8_t type, uint64_t u) {
+  if (wire__buf_room(b, prim_max[type]))
+    b->len = (size_t)(prim_raw(b->p + b->len, type, u) - b->p);
+}
+
+#define HOT static inline __attribute__((always_inline))
+
+/* UTF-8 text of chars below U+0100, checked well formed (tstr.l1), into
+ * Latin-1 at q. ASCII goes 8 bytes at a time when the text can be read
+ * and the output written 8 bytes past their ends (slack: q has n + 8
+ * bytes of room, the tape 8 bytes after s + len). */
+static void utf8_to_latin1(uint8_t *q, const uint8_t *s, size_t len,
+                           bool slack) {
+  size_t i = 0;
+  if (slack) {
+    while (i < len) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      memcpy(q, &w, 8);
+      uint64_t hi = w & UINT64_C(0x8080808080808080);
+      size_t z = hi ? (size_t)__builtin_ctzll(hi) >> 3 : 8;
+      if (z >= len - i) return;
+      i += z;
+      q += z;
+      if (z == 8) continue;
+      *q++ = (uint8_t)(s[i] << 6 | (s[i + 1] & 0x3F));
+      i += 2;
+    }
+    return;
+  }
+  while (i < len) {
+    uint8_t c = s[i];
+    if (c < 0x80) {
+      *q++ = c;
+      i++;
+    } else {
+      *q++ = (uint8_t)(c << 6 | (s[i + 1] & 0x3F));
+      i += 2;
+    }
+  }
+}
+
+/* Well-formed UTF-8 (checked by pass 1: S_UTF16) into UTF-16LE at q. */
+static void utf8_to_utf16(uint8_t *q, const uint8_t *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    uint8_t c = s[i];
+    uint32_t cp;
+    if (c < 0x80) {
+      q[0] = c;
+      q[1] = 0;
+      q += 2;
+      i++;
+      continue;
+    }
+    if (c < 0xE0) {
+      cp = (uint32_t)(c & 0x1F) << 6 | (s[i + 1] & 0x3F);
+      i += 2;
+    } else if (c < 0xF0) {
+      cp = (uint32_t)(c & 0x0F) << 12 | (uint32_t)(s[i + 1] & 0x3F) << 6 |
+           (s[i + 2] & 0x3F);
+      i += 3;
+    } else {
+      cp = (uint32_t)(c & 0x07) << 18 | (uint32_t)(s[i + 1] & 0x3F) << 12 |
+           (uint32_t)(s[i + 2] & 0x3F) << 6 | (s[i + 3] & 0x3F);
+      i += 4;
+      cp -= 0x10000;
+      uint32_t hi = 0xD800 + (cp >> 10);
+      q[0] = (uint8_t)hi;
+      q[1] = (uint8_t)(hi >> 8);
+      q += 2;
+      cp = 0xDC00 + (cp & 0x3FF);
+    }
+    q[0] = (uint8_t)cp;
+    q[1] = (uint8_t)(cp >> 8);
+    q += 2;
+  }
+}
+
+/* The wire bytes of a string (x->n of them) at q, from s[0..len) in the
+ * tape; slack: as utf8_to_latin1. */
+HOT void text_raw(uint8_t *q, const tstr *x, const uint8_t *s, uint32_t len,
+                  bool slack) {
+  size_t n = x->n;
+  switch (x->how) {
+  case S_COPY: copy(q, s, n); break;
+  case S_LATIN1: utf8_to_latin1(q, s, len, slack); break;
+  case S_UTF16: utf8_to_utf16(q, s, len); break;
+  default: {
+    size_t m = wire__transcode(x->given, x->enc, s, len, q, n);
+    if (m < n) memset(q + m, 0, n - m); /* malformed trusted text */
   }
   }
 }
@@ -247,7 +434,290 @@ static bool write_packed(const wt *w, const trec *t, const wire_ftype *decl) {
   return ok(e);
 }
 
+/* ---- flat containers (tape_rec.h) ---------------------------------------- */
+
+#define copy16 wire__copy16
+
+/* The body of the scalar at tape *pp (not a null, op `op`) at q: *pp moves
+ * past it, *xs past its string entry. `over`: q has 16 bytes of room
+ * after the body, which short strings are copied with when the tape (up
+ * to tape_end) has 16 bytes after them too. Returns the end of the body. */
+HOT uint8_t *body_raw(uint8_t *q, const uint8_t **pp, uint8_t op,
+                      const tstr **xs, bool over, const uint8_t *tape_end) {
+  const uint8_t *p = *pp;
+  switch (op) {
+  case WIRE_T_STRING: {
+    const tstr *x = (*xs)++;
+    uint32_t len = rd32(p + 2);
+    const uint8_t *s = p + 6;
+    size_t n = x->n;
+    *pp = s + len;
+    q = q_varu36(q, ((uint64_t)n << 2) | x->enc);
+    over = over && (size_t)(tape_end - s) - len >= 16;
+    if (WIRE_LIKELY(x->how == S_COPY) && over && n <= 16) copy16(q, s);
+    else text_raw(q, x, s, len, over);
+    return q + n;
+  }
+  case WIRE_T_NONE: *pp = p + 1; return q;
+  case WIRE_T_BOOL: *pp = p + 2; *q = p[1] != 0; return q + 1;
+  case WIRE_T_DATE:
+    *pp = p + 9;
+    return q_varu64(q, wire__zz64((int64_t)rd64(p + 1)));
+  case WIRE_T_TIMESTAMP:
+    *pp = p + 13;
+    return q_le(q_le(q, rd64(p + 1), 8), rd32(p + 9), 4);
+  case WIRE_T_DURATION:
+    *pp = p + 13;
+    return q_le(q_varu64(q, wire__zz64((int64_t)rd64(p + 1))), rd32(p + 9), 4);
+  default:
+    *pp = p + 9;
+    return prim_raw(q, op, rd64(p + 1));
+  }
+}
+
+/* The room an element at tape p (not a null) takes at most, as the other
+ * writers ask for it: its reference flag (flag >= 0), type byte (typed)
+ * and body. */
+static inline size_t elem_room(const uint8_t *p, const tstr *x, int flag,
+                               bool typed) {
+  uint8_t op = p[0];
+  size_t k = op == WIRE_T_STRING ? 5 + (size_t)x->n
+             : op <= WIRE_T_FLOAT64 ? prim_max[op]
+             : op == WIRE_T_NONE ? 0
+             : op == WIRE_T_DATE ? 9 : op == WIRE_T_TIMESTAMP ? 12 : 13;
+  return k + (flag >= 0) + typed;
+}
+
+/* An element (not a null): flag, type byte, body. */
+HOT uint8_t *elem_raw(uint8_t *q, const uint8_t **pp, int flag, bool typed,
+                      const tstr **xs, bool over, const uint8_t *tape_end) {
+  uint8_t op = **pp;
+  if (flag >= 0) *q++ = (uint8_t)flag;
+  if (typed) *q++ = op;
+  return body_raw(q, pp, op, xs, over, tape_end);
+}
+
+/* The output of a flat container: its room asked for once (`fast`: twice
+ * the tape bytes of the elements, which bounds what they are written as,
+ * and slack), or per element as the other writers ask (a caller's fixed
+ * buffer without that much room left). */
+typedef struct {
+  wire_buf *b;
+  uint8_t *q;
+  bool fast, over;
+  const uint8_t *tape_end;
+} wq;
+
+static inline void wq_open(wq *o, const wt *w, const trec *t) {
+  wire_buf *b = &w->e->b;
+  size_t need = 2 * (size_t)t->span + 32;
+  o->b = b;
+  o->fast = b->status == WIRE_OK &&
+            (b->cap - b->len >= need || (!b->fixed && wire__buf_room(b, need)));
+  o->over = o->fast;
+  o->tape_end = w->tape_end;
+  o->q = b->p ? b->p + b->len : NULL;
+}
+static inline void wq_close(wq *o) {
+  if (o->q) o->b->len = (size_t)(o->q - o->b->p);
+}
+/* Room for n bytes (checked when not fast). */
+static inline bool wq_room(wq *o, size_t n) {
+  if (WIRE_LIKELY(o->fast)) return true;
+  wq_close(o);
+  if (!wire__buf_room(o->b, n)) return false;
+  o->q = o->b->p + o->b->len;
+  return true;
+}
+static inline const uint8_t *wq_elem(wq *o, const uint8_t *p, int flag,
+                                     bool typed, const tstr **xs) {
+  if (!o->fast && !wq_room(o, elem_room(p, *xs, flag, typed))) return NULL;
+  o->q = elem_raw(o->q, &p, flag, typed, xs, o->over, o->tape_end);
+  return p;
+}
+
+/* write_list for a flat list or set (count > 0): the same header and
+ * framing from the types pass 1 summed up (scalars are never tracked by
+ * the policy nor named by a REF). */
+static bool write_flat_list(const wt *w, const trec *t, const wire_ftype *decl) {
+  wire_enc *e = w->e;
+  uint32_t count = t->n;
+  wire__put_varu32(&e->b, count);
+  const wire_ftype *edecl;
+  uint8_t h = wire__pol_list_header(w->ctx, decl, t->flags & R_FSAME,
+                                    t->flags & R_FNULL, false, &edecl);
+  bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
+  wire__put_u8(&e->b, h);
+  bool st = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
+  if (st && !edecl) wire__put_u8(&e->b, t->a ? t->a : WIRE_T_NONE);
+  if (!wire__enc_enter(e)) return false;
+  /* slot(): a value of undeclared type is tracked under reference
+   * tracking (a reference id that nothing names) */
+  int flag = !flags ? -1
+             : (h & WIRE_LF_TRACKING) && !st && w->ctx->ref_tracking ? 0x00
+                                                                     : 0xFF;
+  const uint8_t *p = w->tape + t->at + 5;
+  const tstr *xs = w->strs + t->x;
+  wq o;
+  wq_open(&o, w, t);
+  if (o.fast && !flags && (t->flags & R_FSAME) && t->a == WIRE_T_STRING) {
+    /* strings, bodies alone */
+    uint8_t *q = o.q;
+    if (o.over)
+      for (uint32_t i = 0; i < count; i++)
+        q = body_raw(q, &p, WIRE_T_STRING, &xs, true, w->tape_end);
+    else
+      for (uint32_t i = 0; i < count; i++)
+        q = body_raw(q, &p, WIRE_T_STRING, &xs, false, w->tape_end);
+    o.q = q;
+  } else {
+    for (uint32_t i = 0; i < count; i++) {
+      if (*p == TAPE_NULL) {
+        if (!flags) {
+          wq_close(&o);
+          return efail(e, WIRE_E_ENCODE, "null where the slot has no null flag");
+        }
+        if (!wq_room(&o, 1)) break;
+        *o.q++ = 0xFD;
+        p++;
+        continue;
+      }
+      if (o.fast)
+        o.q = elem_raw(o.q, &p, flag, !st, &xs, true, w->tape_end);
+      else if (!(p = wq_elem(&o, p, flag, !st, &xs)))
+        break;
+      if (flag == 0) e->nrefs++;
+    }
+  }
+  wq_close(&o);
+  e->depth--;
+  return ok(e);
+}
+
+/* `size` entries of a normal chunk of a flat map (key and value ops kt,
+ * vt; reference flags kf, vf < 0: none). */
+HOT uint8_t *entries_raw(uint8_t *q, const uint8_t **pp, uint32_t size,
+                         uint8_t kt, uint8_t vt, int kf, int vf,
+                         const tstr **xs, bool over, const uint8_t *tape_end) {
+  for (uint32_t i = 0; i < size; i++) {
+    if (kf >= 0) *q++ = (uint8_t)kf;
+    q = body_raw(q, pp, kt, xs, over, tape_end);
+    if (vf >= 0) *q++ = (uint8_t)vf;
+    q = body_raw(q, pp, vt, xs, over, tape_end);
+  }
+  return q;
+}
+
+/* entries_raw with the usual key and value types spelled out, so that
+ * their bodies are written without a dispatch per value. */
+static uint8_t *chunk_raw(uint8_t *q, const uint8_t **pp, uint32_t size,
+                          uint8_t kt, uint8_t vt, int kf, int vf,
+                          const tstr **xs, bool over,
+                          const uint8_t *tape_end) {
+#define ENTRIES(k, v) entries_raw(q, pp, size, k, v, kf, vf, xs, over, tape_end)
+  if (kt == WIRE_T_STRING && kf < 0 && vf < 0) {
+#define NOFLAG(k, v) entries_raw(q, pp, size, k, v, -1, -1, xs, over, tape_end)
+    switch (vt) { /* the usual case: no reference flags */
+    case WIRE_T_STRING: return NOFLAG(WIRE_T_STRING, WIRE_T_STRING);
+    case WIRE_T_VARINT64: return NOFLAG(WIRE_T_STRING, WIRE_T_VARINT64);
+    case WIRE_T_VARINT32: return NOFLAG(WIRE_T_STRING, WIRE_T_VARINT32);
+    case WIRE_T_INT64: return NOFLAG(WIRE_T_STRING, WIRE_T_INT64);
+    case WIRE_T_FLOAT64: return NOFLAG(WIRE_T_STRING, WIRE_T_FLOAT64);
+    case WIRE_T_BOOL: return NOFLAG(WIRE_T_STRING, WIRE_T_BOOL);
+    default: return NOFLAG(WIRE_T_STRING, vt);
+    }
+#undef NOFLAG
+  }
+  if (kt == WIRE_T_STRING) {
+    switch (vt) {
+    case WIRE_T_STRING: return ENTRIES(WIRE_T_STRING, WIRE_T_STRING);
+    case WIRE_T_VARINT64: return ENTRIES(WIRE_T_STRING, WIRE_T_VARINT64);
+    case WIRE_T_VARINT32: return ENTRIES(WIRE_T_STRING, WIRE_T_VARINT32);
+    case WIRE_T_INT64: return ENTRIES(WIRE_T_STRING, WIRE_T_INT64);
+    case WIRE_T_FLOAT64: return ENTRIES(WIRE_T_STRING, WIRE_T_FLOAT64);
+    case WIRE_T_BOOL: return ENTRIES(WIRE_T_STRING, WIRE_T_BOOL);
+    default: return ENTRIES(WIRE_T_STRING, vt);
+    }
+  }
+  if (kt == WIRE_T_VARINT64 && vt == WIRE_T_VARINT64)
+    return ENTRIES(WIRE_T_VARINT64, WIRE_T_VARINT64);
+  return ENTRIES(kt, vt);
+#undef ENTRIES
+}
+
+/* write_map for a flat map (count > 0). */
+static bool write_flat_map(const wt *w, const trec *t, const wire_ftype *decl) {
+  wire_enc *e = w->e;
+  const wire_ftype *kd = decl ? wire__pol_map_decl(w->ctx, decl->key) : NULL;
+  const wire_ftype *vd = decl ? wire__pol_map_decl(w->ctx, decl->value) : NULL;
+  uint32_t left = t->n;
+  wire__put_varu32(&e->b, left);
+  if (!wire__enc_enter(e)) return false;
+  bool homo = t->flags & R_FSAME;
+  int any = w->ctx->ref_tracking ? 0x00 : 0xFF;
+  const uint8_t *p = w->tape + t->at + 5;
+  const tstr *xs = w->strs + t->x;
+  wq o;
+  wq_open(&o, w, t);
+  while (left) {
+    const uint8_t *k = p, *v = p + scalar_size(p);
+    bool kn = *k == TAPE_NULL, vn = *v == TAPE_NULL;
+    if (kn || vn) {
+      /* a null chunk: the other side as a slot of undeclared type */
+      uint32_t h = wire__pol_null_chunk(kn, vn, kd, vd);
+      if (!wq_room(&o, 1)) break;
+      *o.q++ = (uint8_t)h;
+      p = kn ? k + 1
+             : wq_elem(&o, k, (h & WIRE_MF_KEY_TRACK) ? any : -1,
+                       !(h & WIRE_MF_KEY_DECL), &xs);
+      if (!p) break;
+      if (!kn && (h & WIRE_MF_KEY_TRACK) && !any) e->nrefs++;
+      p = vn ? v + 1
+             : wq_elem(&o, v, (h & WIRE_MF_VAL_TRACK) ? any : -1,
+                       !(h & WIRE_MF_VAL_DECL), &xs);
+      if (!p) break;
+      if (!vn && (h & WIRE_MF_VAL_TRACK) && !any) e->nrefs++;
+      left--;
+      continue;
+    }
+    /* a normal chunk: the following entries of the same types, no null */
+    uint8_t kt = *k, vt = *v;
+    uint32_t size = left < WIRE_POL_CHUNK_MAX ? left : WIRE_POL_CHUNK_MAX;
+    if (!homo) {
+      const uint8_t *c = v + scalar_size(v);
+      uint32_t most = size;
+      for (size = 1; size < most; size++) {
+        const uint8_t *v2 = c + scalar_size(c);
+        if (*c != kt || *v2 != vt) break;
+        c = v2 + scalar_size(v2);
+      }
+    }
+    uint32_t h = wire__pol_chunk(decl, kd, vd, false, false);
+    if (!wq_room(&o, 4)) break;
+    *o.q++ = (uint8_t)h;
+    *o.q++ = (uint8_t)size;
+    if (!(h & WIRE_MF_KEY_DECL)) *o.q++ = kt;
+    if (!(h & WIRE_MF_VAL_DECL)) *o.q++ = vt;
+    int kf = (h & WIRE_MF_KEY_TRACK) ? 0xFF : -1;
+    int vf = (h & WIRE_MF_VAL_TRACK) ? 0xFF : -1;
+    if (o.fast) {
+      o.q = chunk_raw(o.q, &p, size, kt, vt, kf, vf, &xs, o.over, o.tape_end);
+    } else {
+      for (uint32_t i = 0; i < size && p; i++) {
+        p = wq_elem(&o, p, kf, false, &xs);
+        if (p) p = wq_elem(&o, p, vf, false, &xs);
+      }
+      if (!p) break;
+    }
+    left -= size;
+  }
+  wq_close(&o);
+  e->depth--;
+  return ok(e);
+}
+
 static bool write_list(const wt *w, const trec *t, const wire_ftype *decl) {
+  if (t->flags & R_FLAT) return write_flat_list(w, t, decl);
   if (t->flags & R_PACKED) return write_packed(w, t, decl);
   wire_enc *e = w->e;
   uint32_t count = t->n;
@@ -302,6 +772,7 @@ static bool write_list(const wt *w, const trec *t, const wire_ftype *decl) {
 }
 
 static bool write_map(const wt *w, const trec *t, const wire_ftype *decl) {
+  if (t->flags & R_FLAT) return write_flat_map(w, t, decl);
   wire_enc *e = w->e;
   const wire_ftype *kd = decl ? wire__pol_map_decl(w->ctx, decl->key) : NULL;
   const wire_ftype *vd = decl ? wire__pol_map_decl(w->ctx, decl->value) : NULL;
@@ -388,17 +859,14 @@ static bool write_map(const wt *w, const trec *t, const wire_ftype *decl) {
 static bool write_string(const wt *w, const trec *t) {
   wire_buf *b = &w->e->b;
   const uint8_t *p = payload(w, t);
-  const uint8_t *s = p + 5;
-  size_t n = t->n;
-  if (!wire__buf_room(b, 5 + n)) return ok(w->e);
-  wire__put_varu36(b, ((uint64_t)n << 2) | t->a);
-  if (t->flags & R_SAME) {
-    memcpy(b->p + b->len, s, n);
-  } else {
-    size_t m = wire__transcode(t->b, t->a, s, rd32(p + 1), b->p + b->len, n);
-    if (m < n) memset(b->p + b->len + m, 0, n - m); /* malformed trusted text */
-  }
-  b->len += n;
+  tstr x = {t->n, t->a, t->b, (uint8_t)t->x, 0};
+  if (!wire__buf_room(b, 5 + (size_t)x.n)) return ok(w->e);
+  uint32_t len = rd32(p + 1);
+  bool slack = b->cap - b->len >= 13 + (size_t)x.n &&
+               (size_t)(w->tape_end - (p + 5 + len)) >= 8;
+  uint8_t *q = q_varu36(b->p + b->len, ((uint64_t)x.n << 2) | x.enc);
+  text_raw(q, &x, p + 5, len, slack);
+  b->len = (size_t)(q - b->p) + x.n;
   return ok(w->e);
 }
 
@@ -463,8 +931,8 @@ static bool body(const wt *w, trec *t, const wire_ftype *decl) {
 
 /* Pass 2: the roots into e->b. */
 static bool write_roots(wire_ctx *ctx, scratch *s, const uint8_t *tape,
-                        uint32_t roots, wire_enc *e) {
-  wt w = {e, ctx, tape, s->recs, s->sts, s->fld, s->names};
+                        size_t len, uint32_t roots, wire_enc *e) {
+  wt w = {e, ctx, tape, tape + len, s->recs, s->sts, s->fld, s->names, s->strs};
   bool good = true;
   ctx->n_oob_out = 0;
   uint32_t ri = 0;
@@ -492,6 +960,11 @@ static void trim(wire_ctx *ctx, scratch *s) {
     wire__free(ctx, s->refs, s->refs_cap * sizeof *s->refs);
     s->refs = NULL;
     s->refs_cap = 0;
+  }
+  if (s->strs_cap * sizeof *s->strs > KEEP_BYTES) {
+    wire__free(ctx, s->strs, s->strs_cap * sizeof *s->strs);
+    s->strs = NULL;
+    s->strs_cap = 0;
   }
   if (s->fld_cap * sizeof *s->fld > KEEP_BYTES) {
     wire__free(ctx, s->fld, s->fld_cap * sizeof *s->fld);
@@ -526,7 +999,7 @@ static int32_t encode_buf(wire_ctx *ctx, const uint8_t *tape, size_t len,
   size_t base = out->len;
   e->b = *out;
   e->base = base;
-  bool good = write_roots(ctx, s, tape, roots, e);
+  bool good = write_roots(ctx, s, tape, len, roots, e);
   out->p = e->b.p;
   out->cap = e->b.cap;
   int32_t bst = e->b.status;
@@ -543,7 +1016,7 @@ static int32_t encode_buf(wire_ctx *ctx, const uint8_t *tape, size_t len,
       e->b = tmp;
       e->base = 0;
       wire_ctx_clear_error(ctx);
-      if (write_roots(ctx, s, tape, roots, e)) {
+      if (write_roots(ctx, s, tape, len, roots, e)) {
         *need = e->b.len;
         st = wire__fail(ctx, WIRE_E_BUFFER_FULL, 0, "the payload needs %zu "
                         "bytes, the buffer has %zu", e->b.len, out->cap - base);

@@ -385,7 +385,7 @@ size_t wire__utf8_to_string(int32_t enc, const uint8_t *s, size_t len,
  * whole block are counted by looking at the first of them once per remaining
  * char (a quirk of the runtime that decides the bytes, so it is reproduced).
  * If every sampled char counted as ASCII it writes UTF8, else UTF16. */
-static int32_t java_sample(const uint16_t *units, size_t nunits) {
+int32_t wire__java_sample(const uint16_t *units, size_t nunits) {
   size_t blocks = nunits / 4 * 4;
   size_t ascii = 0;
   for (size_t k = 0; k < blocks; k += 4) {
@@ -427,7 +427,7 @@ int32_t wire__java_string_encoding(const uint8_t *s, size_t len) {
       units[nunits++] = (uint16_t)cp;
     }
   }
-  return java_sample(units, nunits);
+  return wire__java_sample(units, nunits);
 }
 
 int32_t wire__java_encoding_of(int32_t enc, const uint8_t *s, size_t len) {
@@ -440,7 +440,7 @@ int32_t wire__java_encoding_of(int32_t enc, const uint8_t *s, size_t len) {
   size_t m = n < 64 ? n : 64;
   for (k = 0; k < m; k++)
     units[k] = (uint16_t)(s[2 * k] | (s[2 * k + 1] << 8));
-  return java_sample(units, m);
+  return wire__java_sample(units, m);
 }
 
 /* Implements R-WSTR-1. */

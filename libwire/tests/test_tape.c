@@ -134,6 +134,177 @@ static result dec_direct(wire_ctx *ctx, wire_writer *w, const uint8_t *p,
   return r;
 }
 
+/* ---- SPAN ops (WIRE_TAPE_SPANS) ------------------------------------------ */
+
+static int same(const char *what, const char *id, const result *a,
+                const result *b);
+
+typedef struct {
+  const uint8_t *p, *end, *data;
+  size_t data_len;
+  uint8_t *o;
+  size_t n, cap;
+  int bad;
+} unspan_t;
+
+static void u_put(unspan_t *u, const void *p, size_t k) {
+  if (u->n + k > u->cap) {
+    u->cap = (u->n + k) * 2 + 64;
+    u->o = realloc(u->o, u->cap);
+  }
+  if (k) memcpy(u->o + u->n, p, k);
+  u->n += k;
+}
+/* Copies k tape bytes. */
+static const uint8_t *u_copy(unspan_t *u, size_t k) {
+  if ((size_t)(u->end - u->p) < k) {
+    u->bad = 1;
+    return NULL;
+  }
+  const uint8_t *q = u->p;
+  u_put(u, q, k);
+  u->p += k;
+  return q;
+}
+static uint32_t u_copy32(unspan_t *u) {
+  const uint8_t *q = u_copy(u, 4);
+  uint32_t v = 0;
+  if (q) memcpy(&v, q, 4);
+  return v;
+}
+static uint16_t u_copy16(unspan_t *u) {
+  const uint8_t *q = u_copy(u, 2);
+  return q ? (uint16_t)(q[0] | q[1] << 8) : 0;
+}
+
+/* One value of a read tape, its SPAN ops made the ops they stand for. */
+static void u_value(unspan_t *u) {
+  const uint8_t *q = u_copy(u, 1);
+  if (!q) return;
+  uint8_t op = *q;
+  if (op >= WIRE_T_INT8 && op <= WIRE_T_TAGGED_UINT64) { u_copy(u, 8); return; }
+  if (op >= WIRE_T_FLOAT16 && op <= WIRE_T_FLOAT64) { u_copy(u, 8); return; }
+  if (op == WIRE_T_BINARY || wire_type_array_width(op)) {
+    u_copy(u, u_copy32(u));
+    return;
+  }
+  switch (op) {
+  case TAPE_NULL: case WIRE_T_NONE: return;
+  case WIRE_T_BOOL: u_copy(u, 1); return;
+  case WIRE_T_STRING: u_copy(u, 1); u_copy(u, u_copy32(u)); return;
+  case WIRE_T_LIST: case WIRE_T_SET: {
+    uint32_t c = u_copy32(u);
+    for (uint32_t i = 0; i < c && !u->bad; i++) u_value(u);
+    return;
+  }
+  case WIRE_T_MAP: {
+    uint32_t c = u_copy32(u);
+    for (uint32_t i = 0; i < 2 * c && !u->bad; i++) u_value(u);
+    return;
+  }
+  case WIRE_T_ENUM: case TAPE_ENUM_ID: case TAPE_REF:
+    u_copy(u, op == TAPE_REF ? 4 : 8);
+    return;
+  case WIRE_T_NAMED_ENUM:
+    u_copy(u, u_copy16(u));
+    u_copy(u, u_copy16(u));
+    u_copy(u, 4);
+    return;
+  case WIRE_T_STRUCT: case TAPE_STRUCT_TD: {
+    if (op == TAPE_STRUCT_TD) u_copy(u, u_copy32(u));
+    if (u_copy32(u) == 0xFFFFFFFFu) {
+      u_copy(u, 4);
+      u_copy(u, u_copy16(u));
+      u_copy(u, u_copy16(u));
+    }
+    uint32_t nf = u_copy32(u);
+    for (uint32_t i = 0; i < nf && !u->bad; i++) {
+      u_copy(u, u_copy16(u));
+      u_value(u);
+    }
+    return;
+  }
+  case TAPE_STRUCT_IDX: {
+    u_copy(u, 4);
+    uint32_t nf = u_copy32(u);
+    for (uint32_t i = 0; i < nf && !u->bad; i++) u_value(u);
+    return;
+  }
+  case WIRE_T_UNION: u_copy(u, 8); u_value(u); return;
+  case WIRE_T_DURATION: case WIRE_T_TIMESTAMP: u_copy(u, 12); return;
+  case WIRE_T_DATE: u_copy(u, 8); return;
+  case WIRE_T_DECIMAL: u_copy(u, 5); u_copy(u, u_copy32(u)); return;
+  case TAPE_PACKED: {
+    u_copy(u, 2);
+    u_copy(u, 8 * (size_t)u_copy32(u));
+    return;
+  }
+  case TAPE_SPAN: {
+    /* op type, u32 n, u64 offset -> op type, u32 n, the n payload bytes */
+    u->n--;
+    if ((size_t)(u->end - u->p) < 13) { u->bad = 1; return; }
+    uint8_t t = u->p[0];
+    uint32_t n;
+    uint64_t off;
+    memcpy(&n, u->p + 1, 4);
+    memcpy(&off, u->p + 5, 8);
+    u->p += 13;
+    if ((t != WIRE_T_BINARY && !wire_type_array_width(t)) || !n ||
+        off > u->data_len || n > u->data_len - off) {
+      u->bad = 1;
+      return;
+    }
+    u_put(u, &t, 1);
+    u_put(u, &n, 4);
+    u_put(u, u->data + off, n);
+    return;
+  }
+  default: u->bad = 1;
+  }
+}
+
+/* The tape read with WIRE_TAPE_SPANS, its spans made copies: malloc'ed, or
+ * NULL if it is not a tape of this payload. */
+static uint8_t *unspan(const uint8_t *t, size_t tl, const uint8_t *data,
+                       size_t data_len, size_t *out_len) {
+  unspan_t u = {t + 8, t + tl, data, data_len, NULL, 0, 0, 0};
+  if (tl < 8) return NULL;
+  u_put(&u, t, 8);
+  uint32_t roots;
+  memcpy(&roots, t + 4, 4);
+  for (uint32_t i = 0; i < roots && !u.bad; i++) u_value(&u);
+  if (u.bad || u.p != u.end) {
+    free(u.o);
+    return NULL;
+  }
+  *out_len = u.n;
+  return u.o;
+}
+
+/* WIRE_TAPE_SPANS: both paths give the same tape, and it is the tape
+ * without spans once its spans are copied from the payload. */
+static int check_spans(wire_ctx *ctx, wire_writer *w, const char *id,
+                       const uint8_t *p, size_t n) {
+  uint32_t fl = WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS;
+  result a = dec_doc(ctx, p, n, fl);
+  result b = dec_direct(ctx, w, p, n, fl);
+  int good = same("decode (spans)", id, &a, &b);
+  if (good && !a.st) {
+    result c = dec_direct(ctx, w, p, n, WIRE_TAPE_FIELD_INDEX);
+    size_t ul = 0;
+    uint8_t *un = unspan(a.p, a.n, p, n, &ul);
+    if (c.st || !un || ul != c.n || memcmp(un, c.p, ul) != 0) {
+      cr_log_error("%s: the spans of the tape are not its bytes", id);
+      good = 0;
+    }
+    free(un);
+    free(c.p);
+  }
+  result_free(ctx, &a);
+  free(b.p);
+  return good;
+}
+
 /* Both results agree: status, error offset, bytes. Returns 1 if so. */
 static int same(const char *what, const char *id, const result *a,
                 const result *b) {
@@ -240,6 +411,7 @@ Test(fixtures, valid_and_invalid) {
         free(b.p);
       } else {
         nvalid++;
+        bad += !check_spans(ctx, w, id, bytes, n);
         for (uint32_t fl = 0; fl <= WIRE_TAPE_FIELD_INDEX; fl++) {
           result a = dec_doc(ctx, bytes, n, fl);
           result b = dec_direct(ctx, w, bytes, n, fl);
@@ -802,6 +974,7 @@ static int random_case(uint64_t seed, int bad, int *encoded) {
       result_free(g.ctx, &x);
       free(y.p);
     }
+    good &= check_spans(g.ctx, w, id, a.p, a.n);
     wire_writer_free(w);
   }
   result_free(g.ctx, &a);
@@ -851,6 +1024,7 @@ static int check_decode(wire_ctx *ctx, const char *id, const uint8_t *p,
     result_free(ctx, &a);
     free(b.p);
   }
+  good &= check_spans(ctx, w, id, p, n);
   wire_writer_free(w);
   return good;
 }
@@ -1317,5 +1491,170 @@ Test(decode, shared_scalars_capped) {
     }
     free(b.p);
   }
+  wire_ctx_free(ctx);
+}
+
+/* WIRE_TAPE_SPANS: binaries and dense arrays read in band come as SPAN ops
+ * naming their bytes in the payload; one read out of band is copied. */
+Test(format, spans) {
+  wire_ctx *ctx = wire_ctx_new();
+  tbuf t = {0};
+  tput(&t, "WT\x02\x00\x01\x00\x00\x00", 8);
+  t8(&t, WIRE_T_LIST); t32(&t, 3);
+  t8(&t, WIRE_T_BINARY); t32(&t, 100);
+  for (int i = 0; i < 100; i++) t8(&t, (uint8_t)(i * 7));
+  t8(&t, WIRE_T_INT64_ARRAY); t32(&t, 16);
+  t64(&t, 0x1122334455667788u); t64(&t, 42);
+  t8(&t, WIRE_T_BINARY); t32(&t, 0); /* empty: copied (nothing to name) */
+  uint8_t *pay;
+  size_t pn;
+  cr_assert_eq(wire_encode_tape(ctx, t.p, t.n, &pay, &pn), WIRE_OK);
+  wire_writer *w = wire_writer_new(ctx, NULL, 0);
+  cr_assert_eq(wire_decode_tape_to(ctx, pay, pn, WIRE_TAPE_SPANS, w), WIRE_OK);
+  const uint8_t *tp = wire_writer_data(w);
+  size_t tn = wire_writer_size(w);
+  cr_expect_eq(tp[2], 2, "a version 2 tape");
+  /* list, then SPAN binary 100, SPAN int64_array 16, BINARY 0 */
+  cr_assert_eq(tn, 8 + 5 + 14 + 14 + 5);
+  const uint8_t *v = tp + 13;
+  uint32_t n;
+  uint64_t off;
+  cr_expect_eq(v[0], TAPE_SPAN);
+  cr_expect_eq(v[1], WIRE_T_BINARY);
+  memcpy(&n, v + 2, 4);
+  memcpy(&off, v + 6, 8);
+  cr_expect_eq(n, 100);
+  cr_assert_leq(off + n, pn);
+  cr_expect(memcmp(pay + off, t.p + 18, 100) == 0, "the binary's bytes");
+  v += 14;
+  cr_expect_eq(v[0], TAPE_SPAN);
+  cr_expect_eq(v[1], WIRE_T_INT64_ARRAY);
+  memcpy(&n, v + 2, 4);
+  memcpy(&off, v + 6, 8);
+  cr_expect_eq(n, 16);
+  cr_assert_leq(off + n, pn);
+  cr_expect(memcmp(pay + off, t.p + 123, 16) == 0, "the array's bytes");
+  v += 14;
+  cr_expect_eq(v[0], WIRE_T_BINARY);
+  cr_expect(check_decode(ctx, "spans", pay, pn));
+  /* the binaries out of band: copied into the tape */
+  wire_ctx_set_option(ctx, WIRE_OPT_OUT_OF_BAND, 1);
+  uint8_t *pay2;
+  size_t pn2;
+  cr_assert_eq(wire_encode_tape(ctx, t.p, t.n, &pay2, &pn2), WIRE_OK);
+  size_t nb = wire_ctx_oob_count(ctx);
+  cr_assert_geq(nb, 1);
+  const uint8_t *bufs[4];
+  size_t lens[4];
+  for (size_t i = 0; i < nb && i < 4; i++)
+    cr_assert_eq(wire_ctx_oob_buffer(ctx, i, &bufs[i], &lens[i]), WIRE_OK);
+  cr_assert_eq(wire_ctx_set_oob_buffers(ctx, bufs, lens, nb), WIRE_OK);
+  wire_writer_reset(w);
+  cr_assert_eq(wire_decode_tape_to(ctx, pay2, pn2, WIRE_TAPE_SPANS, w), WIRE_OK);
+  tp = wire_writer_data(w);
+  cr_expect_eq(tp[13], WIRE_T_BINARY, "an out-of-band binary is copied");
+  cr_expect(check_decode(ctx, "spans, out of band", pay2, pn2));
+  wire_ctx_set_oob_buffers(ctx, NULL, NULL, 0);
+  /* a tape with a SPAN op does not encode */
+  uint8_t *o;
+  size_t on;
+  wire_writer_reset(w);
+  cr_assert_eq(wire_decode_tape_to(ctx, pay, pn, WIRE_TAPE_SPANS, w), WIRE_OK);
+  cr_expect_eq(wire_encode_tape(ctx, wire_writer_data(w), wire_writer_size(w),
+                                &o, &on), WIRE_E_ARG);
+  wire_writer_free(w);
+  wire_ctx_free_bytes(ctx, pay);
+  wire_ctx_free_bytes(ctx, pay2);
+  free(t.p);
+  wire_ctx_free(ctx);
+}
+
+/* Varints at every length boundary through the flat writers and the fast
+ * readers (in a mixed list, a same-type list, map values), and malformed
+ * ones in a list: both paths agree. */
+Test(format, varint_edges) {
+  wire_ctx *ctx = wire_ctx_new();
+  static const uint8_t types[] = {WIRE_T_VARINT64, WIRE_T_VAR_UINT64,
+                                  WIRE_T_VARINT32, WIRE_T_VAR_UINT32,
+                                  WIRE_T_TAGGED_INT64, WIRE_T_TAGGED_UINT64};
+  uint64_t vals[200];
+  int nv = 0;
+  for (int b = 0; b <= 64; b += 7)
+    for (int d = -1; d <= 1; d++) {
+      uint64_t v = b < 64 ? (UINT64_C(1) << b) : 0;
+      vals[nv++] = v + (uint64_t)(int64_t)d;
+      vals[nv++] = (uint64_t)-(int64_t)(v + (uint64_t)(int64_t)d);
+    }
+  vals[nv++] = UINT64_MAX;
+  vals[nv++] = (uint64_t)INT64_MIN;
+  vals[nv++] = UINT64_C(1) << 56;
+  vals[nv++] = (UINT64_C(1) << 56) - 1;
+  int bad = 0;
+  for (size_t k = 0; k < sizeof types; k++) {
+    uint8_t t = types[k];
+    for (int shape = 0; shape < 3; shape++) {
+      tbuf tb = {0};
+      tput(&tb, "WT\x01\x00\x01\x00\x00\x00", 8);
+      int n = 0;
+      for (int i = 0; i < nv; i++) {
+        uint64_t v = vals[i];
+        if (t == WIRE_T_VARINT32 && (int64_t)v != (int32_t)v) continue;
+        if (t == WIRE_T_VAR_UINT32 && v > UINT32_MAX) continue;
+        n++;
+      }
+      t8(&tb, shape == 2 ? WIRE_T_MAP : WIRE_T_LIST);
+      t32(&tb, (uint32_t)n);
+      for (int i = 0; i < nv; i++) {
+        uint64_t v = vals[i];
+        if (t == WIRE_T_VARINT32 && (int64_t)v != (int32_t)v) continue;
+        if (t == WIRE_T_VAR_UINT32 && v > UINT32_MAX) continue;
+        if (shape == 2) { /* string keys */
+          char key[8];
+          int kl = snprintf(key, sizeof key, "k%d", i);
+          t8(&tb, WIRE_T_STRING); t8(&tb, 0xFF); t32(&tb, (uint32_t)kl);
+          tput(&tb, key, (size_t)kl);
+        }
+        /* shape 1: a bool now and then (a mixed list, types written) */
+        if (shape == 1 && i % 5 == 0) { t8(&tb, WIRE_T_BOOL); t8(&tb, 1); continue; }
+        t8(&tb, t);
+        t64(&tb, v);
+      }
+      char id[64];
+      snprintf(id, sizeof id, "varints %s shape %d", wire_type_name(t), shape);
+      bad += !check_encode(ctx, id, tb.p, tb.n);
+      uint8_t *pay;
+      size_t pn;
+      cr_assert_eq(wire_encode_tape(ctx, tb.p, tb.n, &pay, &pn), WIRE_OK, "%s", id);
+      bad += !check_decode(ctx, id, pay, pn);
+      /* the payload with one byte changed anywhere, or cut */
+      for (size_t i = 1; i < pn; i += 3) {
+        uint8_t keep = pay[i];
+        pay[i] = (uint8_t)(keep ^ (i % 2 ? 0x80 : 0xFF));
+        bad += !check_decode(ctx, id, pay, pn);
+        pay[i] = keep;
+      }
+      for (size_t cut = 1; cut < pn; cut += 7) bad += !check_decode(ctx, id, pay, cut);
+      wire_ctx_free_bytes(ctx, pay);
+      free(tb.p);
+    }
+  }
+  /* varints a writer would not write: overlong, nine bytes, too long */
+  static const char *const cases[] = {
+      "01ff1602080780",                     /* cut inside */
+      "01ff160208078000",                   /* overlong 2 bytes */
+      "01ff1602080701ffffffffffffffff00",   /* 9-byte form, top byte 0 */
+      "01ff1602080701ffffffffffffffff01",   /* 9-byte form */
+      "01ff16020805ffffffff0f05",           /* varint32: 5 bytes, fits */
+      "01ff16020805ffffffff1f05",           /* varint32: too large */
+      "01ff16020805ffffffffff0105",         /* varint32: 6 bytes */
+      "01ff1602080c8080808000",             /* var_uint32: overlong 5 */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    size_t n;
+    uint8_t *p = unhex(cases[i], &n);
+    bad += !check_decode(ctx, cases[i], p, n);
+    free(p);
+  }
+  cr_assert_eq(bad, 0);
   wire_ctx_free(ctx);
 }

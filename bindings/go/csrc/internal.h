@@ -371,6 +371,9 @@ size_t wire__transcode(int32_t from, int32_t to, const uint8_t *s, size_t len,
 size_t wire__ascii_prefix(const uint8_t *s, size_t len);
 /* The Java runtime's encoding choice (R-WSTR-1) for text given in `enc`. */
 int32_t wire__java_encoding_of(int32_t enc, const uint8_t *s, size_t len);
+/* Its choice for text not all below U+0100 from the text's first UTF-16
+ * units (at most 64): WIRE_STR_UTF8 or WIRE_STR_UTF16. */
+int32_t wire__java_sample(const uint16_t *units, size_t nunits);
 
 /* ---- Meta strings ------------------------------------------------------ */
 

@@ -24,6 +24,7 @@ void wire__tape_scratch_free(wire_ctx *ctx) {
   wire__free(ctx, s->refs, s->refs_cap * sizeof *s->refs);
   wire__free(ctx, s->sts, s->sts_cap * sizeof *s->sts);
   wire__free(ctx, s->fld, s->fld_cap * sizeof *s->fld);
+  wire__free(ctx, s->strs, s->strs_cap * sizeof *s->strs);
   wire__free(ctx, s->names, s->names_cap * sizeof *s->names);
   wire__free(ctx, s->tds, s->tds_cap * sizeof *s->tds);
   wire__arena_free(&s->arena);
@@ -123,7 +124,7 @@ static inline uint32_t new_rec(rd *r, const uint8_t *at, uint8_t type) {
   trec *t = &s->recs[i];
   t->at = (uint32_t)(at - r->start);
   t->end = i + 1;
-  t->x = t->n = t->mark = 0;
+  t->x = t->n = t->mark = t->span = 0;
   t->type = type;
   t->flags = 0;
   t->a = t->b = 0;
@@ -263,40 +264,229 @@ static const wire_layout *td_layout(rd *r, const uint8_t *td, uint32_t tl,
   return l;
 }
 
+#define HI8 UINT64_C(0x8080808080808080)
+
+#define is_ascii wire__tape_ascii
+
+/* Bytes of a word that have bit 7 set in a mask of bit-7 bits. */
+static inline size_t count_hi(uint64_t m) {
+  return (size_t)(((m >> 7) * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* One word of UTF-8 for utf8_latin1_len: the non-ASCII bytes must be
+ * C2 or C3 leads, each followed by a continuation byte (10xxxxxx);
+ * *carry: the last byte of the word before was a lead. Adds the pairs
+ * that end in the word; false for any other text. */
+static inline bool latin1_word(uint64_t w, uint64_t *carry, size_t *pairs) {
+  uint64_t hi = w & HI8;
+  uint64_t cont = hi & ~(w << 1);
+  uint64_t x = (w ^ UINT64_C(0xC2C2C2C2C2C2C2C2)) & UINT64_C(0xFEFEFEFEFEFEFEFE);
+  uint64_t lo7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+  uint64_t lead = ~(((x & lo7) + lo7) | x | lo7); /* bytes equal to C2/C3 */
+  if ((lead | cont) != hi || cont != ((lead << 8) | *carry)) return false;
+  *carry = lead >> 56;
+  *pairs += count_hi(cont);
+  return true;
+}
+
+/* UTF-8 text whose chars are all below U+0100, well formed: its Latin-1
+ * length; SIZE_MAX for any other text. lim: the end of the tape (the
+ * last word may be read past the text, within the tape). */
+static inline __attribute__((always_inline)) size_t
+utf8_latin1_len(const uint8_t *s, size_t len, const uint8_t *lim) {
+  size_t i = 0, pairs = 0;
+  uint64_t carry = 0, w;
+  for (; i + 8 <= len; i += 8) {
+    memcpy(&w, s + i, 8);
+    if (!latin1_word(w, &carry, &pairs)) return SIZE_MAX;
+  }
+  size_t rest = len - i;
+  if (rest && (size_t)(lim - (s + i)) >= 8) {
+    memcpy(&w, s + i, 8);
+    w &= (UINT64_C(1) << (8 * rest)) - 1;
+    if (!latin1_word(w, &carry, &pairs)) return SIZE_MAX;
+    /* the last byte a lead: cut short */
+    if (rest < 8 && (w >> (8 * rest - 8) & 0xFF) >= 0xC2) return SIZE_MAX;
+    return len - pairs;
+  }
+  for (; i < len; i++) {
+    uint8_t c = s[i];
+    if (carry) {
+      if ((c & 0xC0) != 0x80) return SIZE_MAX;
+      carry = 0;
+      pairs++;
+    } else if (c == 0xC2 || c == 0xC3) {
+      carry = 1;
+    } else if (c >= 0x80) {
+      return SIZE_MAX;
+    }
+  }
+  return carry ? SIZE_MAX : len - pairs;
+}
+
+/* Well-formed UTF-8 (RFC 3629, as wire__utf8_check has it) for the Java
+ * choice, once it is known not to be all below U+0100: the choice
+ * (wire__java_sample of its first 64 UTF-16 units) and the length in it,
+ * in one pass. False for malformed text (the long way reports it, or
+ * copes with it when trusted). */
+static bool utf8_java(const uint8_t *s, size_t len, int32_t *enc, size_t *n) {
+  uint16_t units[64];
+  size_t nu = 0, total = 0, i = 0;
+  while (i < len) {
+    uint32_t cp;
+    uint8_t c = s[i];
+    if (c < 0x80) {
+      cp = c;
+      i++;
+    } else if (c < 0xC2) {
+      return false;
+    } else if (c < 0xE0) {
+      if (len - i < 2 || (s[i + 1] & 0xC0) != 0x80) return false;
+      cp = (uint32_t)(c & 0x1F) << 6 | (s[i + 1] & 0x3F);
+      i += 2;
+    } else if (c < 0xF0) {
+      if (len - i < 3 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80)
+        return false;
+      cp = (uint32_t)(c & 0x0F) << 12 | (uint32_t)(s[i + 1] & 0x3F) << 6 |
+           (s[i + 2] & 0x3F);
+      if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+      i += 3;
+    } else if (c < 0xF5) {
+      if (len - i < 4 || (s[i + 1] & 0xC0) != 0x80 ||
+          (s[i + 2] & 0xC0) != 0x80 || (s[i + 3] & 0xC0) != 0x80)
+        return false;
+      cp = (uint32_t)(c & 0x07) << 18 | (uint32_t)(s[i + 1] & 0x3F) << 12 |
+           (uint32_t)(s[i + 2] & 0x3F) << 6 | (s[i + 3] & 0x3F);
+      if (cp < 0x10000 || cp > 0x10FFFF) return false;
+      i += 4;
+    } else {
+      return false;
+    }
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      if (nu < 64) units[nu++] = (uint16_t)(0xD800 + (cp >> 10));
+      if (nu < 64) units[nu++] = (uint16_t)(0xDC00 + (cp & 0x3FF));
+      total += 2;
+    } else {
+      if (nu < 64) units[nu++] = (uint16_t)cp;
+      total++;
+    }
+  }
+  *enc = wire__java_sample(units, nu);
+  *n = *enc == WIRE_STR_UTF16 ? 2 * total : len;
+  return true;
+}
+
+/* The long way of check_string (any encoding byte, any policy). */
+static bool check_string_slow(rd *r, const uint8_t *at, uint8_t e,
+                              const uint8_t *b, uint32_t len, tstr *o) {
+  wire_ctx *ctx = r->ctx;
+  int32_t given;
+  bool java;
+  if (!wire__tape_string_given(e, &given, &java))
+    return bfail(r, WIRE_E_ARG, at, "unknown string encoding");
+  o->given = (uint8_t)given;
+  o->how = S_COPY;
+  o->n = len;
+  if (!java && ctx->string_policy == WIRE_STRING_AS_GIVEN) {
+    /* written as given: only the check */
+    o->enc = (uint8_t)given;
+    if (ctx->trusted_text || given == WIRE_STR_LATIN1) return true;
+    if (given == WIRE_STR_UTF8) {
+      if (wire__utf8_check(b, len) == len) return true;
+      return bfail(r, WIRE_E_STRING, at, "text is not valid UTF-8");
+    }
+    if (wire__tape_check_text(given, b, len) != len)
+      return bfail(r, WIRE_E_STRING, at, "invalid UTF-16");
+    return true;
+  }
+  /* One look at the text: is it ASCII, then the check of the rest. */
+  bool ascii = false;
+  if (given != WIRE_STR_UTF16) {
+    ascii = is_ascii(b, len, r->end);
+    if (!ascii && given == WIRE_STR_UTF8 &&
+        (java || ctx->string_policy == WIRE_STRING_JAVA)) {
+      /* the Java choice of UTF-8 text: Latin-1 if it is valid and every
+       * char is below U+0100 (what the full check, choice and length below
+       * give for such text); anything else goes the long way */
+      size_t n = utf8_latin1_len(b, len, r->end);
+      if (n != SIZE_MAX) {
+        o->enc = WIRE_STR_LATIN1;
+        o->how = S_LATIN1;
+        o->n = (uint32_t)n;
+        return true;
+      }
+      int32_t enc;
+      if (utf8_java(b, len, &enc, &n)) {
+        if (n > UINT32_MAX)
+          return bfail(r, WIRE_E_LIMIT, at, "string longer than 4 GiB on the "
+                       "wire");
+        o->enc = (uint8_t)enc;
+        o->how = enc == WIRE_STR_UTF8 ? S_COPY : S_UTF16;
+        o->n = (uint32_t)n;
+        return true;
+      }
+    }
+    if (!ascii && given == WIRE_STR_UTF8 && !ctx->trusted_text &&
+        wire__utf8_check(b, len) != len)
+      return bfail(r, WIRE_E_STRING, at, "text is not valid UTF-8");
+  } else if (!ctx->trusted_text && wire__tape_check_text(given, b, len) != len) {
+    return bfail(r, WIRE_E_STRING, at, "invalid UTF-16");
+  }
+  int32_t enc = wire__tape_wire_enc(ctx, given, java, ascii, b, len);
+  o->enc = (uint8_t)enc;
+  /* ASCII is the same bytes in Latin-1 and UTF-8 */
+  if (enc == given || (ascii && enc != WIRE_STR_UTF16)) return true;
+  size_t n = wire__transcode_len(given, enc, b, len);
+  if (n > UINT32_MAX)
+    return bfail(r, WIRE_E_LIMIT, at, "string longer than 4 GiB on the wire");
+  o->how = S_ANY;
+  o->n = (uint32_t)n;
+  return true;
+}
+
+/* Checks the text of a tape string (encoding byte e, bytes b[0..len), op
+ * at `at`) as wire_node_new_string does, and decides how it is written
+ * (*o). The bindings' usual cases first: ASCII for the Java choice, text
+ * as given. */
+static inline __attribute__((always_inline)) bool
+check_string(rd *r, const uint8_t *at, uint8_t e, const uint8_t *b,
+             uint32_t len, tstr *o) {
+  if (WIRE_LIKELY(e == TAPE_STR_UTF8_JAVA ||
+                  e == (TAPE_STR_JAVA | WIRE_STR_UTF8))) {
+    if (WIRE_LIKELY(is_ascii(b, len, r->end))) {
+      /* ASCII for the Java choice: Latin-1, the same bytes */
+      *o = (tstr){len, WIRE_STR_LATIN1, WIRE_STR_UTF8, S_COPY, 0};
+      return true;
+    }
+    size_t n = utf8_latin1_len(b, len, r->end);
+    if (n != SIZE_MAX) { /* as check_string_slow has it */
+      *o = (tstr){(uint32_t)n, WIRE_STR_LATIN1, WIRE_STR_UTF8, S_LATIN1, 0};
+      return true;
+    }
+  } else if (e <= WIRE_STR_UTF8 &&
+             r->ctx->string_policy == WIRE_STRING_AS_GIVEN &&
+             (e == WIRE_STR_LATIN1 || r->ctx->trusted_text ||
+              (e == WIRE_STR_UTF8 && is_ascii(b, len, r->end)))) {
+    /* written as given, nothing to check */
+    *o = (tstr){len, e, e, S_COPY, 0};
+    return true;
+  }
+  return check_string_slow(r, at, e, b, len, o);
+}
+
 static bool string(rd *r, uint32_t ri, const uint8_t *at) {
   uint8_t e = g8(r);
   uint32_t len = g32(r);
   const uint8_t *b = gbytes(r, len);
   if (!b) return false;
-  int32_t given;
-  bool java;
-  if (!wire__tape_string_given(e, &given, &java))
-    return bfail(r, WIRE_E_ARG, at, "unknown string encoding");
-  /* One look at the text: its ASCII prefix, then the check of the rest. */
-  bool ascii = false;
-  if (given != WIRE_STR_UTF16) {
-    size_t k = wire__ascii_prefix(b, len);
-    ascii = k == len;
-    if (!ascii && given == WIRE_STR_UTF8 && !r->ctx->trusted_text &&
-        k + wire__utf8_check(b + k, len - k) != len)
-      return bfail(r, WIRE_E_STRING, at, "text is not valid UTF-8");
-  } else if (!r->ctx->trusted_text && wire__tape_check_text(given, b, len) != len) {
-    return bfail(r, WIRE_E_STRING, at, "invalid UTF-16");
-  }
-  int32_t enc = wire__tape_wire_enc(r->ctx, given, java, ascii, b, len);
+  tstr o = {0, 0, 0, 0, 0};
+  if (!check_string(r, at, e, b, len, &o)) return false;
   trec *t = &r->s->recs[ri];
-  t->a = (uint8_t)enc;
-  t->b = (uint8_t)given;
-  /* ASCII is the same bytes in Latin-1 and UTF-8 */
-  if (enc == given || (ascii && enc != WIRE_STR_UTF16)) {
-    t->flags |= R_SAME;
-    t->n = len;
-  } else {
-    size_t n = wire__transcode_len(given, enc, b, len);
-    if (n > UINT32_MAX)
-      return bfail(r, WIRE_E_LIMIT, at, "string longer than 4 GiB on the wire");
-    t->n = (uint32_t)n;
-  }
+  t->a = o.enc;
+  t->b = o.given;
+  t->n = o.n;
+  t->x = o.how;
   return true;
 }
 
@@ -316,6 +506,181 @@ static bool fields_by_name(rd *r, uint32_t ri, unsigned depth,
     r->s->fld[st->fields + (uint32_t)k] = vi;
   }
   return !r->status;
+}
+
+/* One element of a flat container at *pp (not at the end of the tape):
+ * a scalar checked as value() checks it, a string's entry at *xs.
+ * Returns 1 (done, *pp after it), 2 (not a scalar), 0 (an error that
+ * value() reports, *pp unchanged) or -1 (an error reported). */
+enum { EL_ERR = -1, EL_SLOW = 0, EL_OK = 1, EL_NOT = 2 };
+/* What the ops are to scalar(): not a scalar (0), or the kind of check. */
+enum { SC_NOT, SC_STR, SC_INT, SC_ANY9, SC_TIME, SC_ONE, SC_BOOL };
+static const uint8_t sclass[256] = {
+  [WIRE_TAPE_NULL] = SC_ONE, [WIRE_T_NONE] = SC_ONE, [WIRE_T_BOOL] = SC_BOOL,
+  [WIRE_T_STRING] = SC_STR,
+  [WIRE_T_INT8] = SC_INT, [WIRE_T_INT16] = SC_INT, [WIRE_T_INT32] = SC_INT,
+  [WIRE_T_VARINT32] = SC_INT, [WIRE_T_UINT8] = SC_INT,
+  [WIRE_T_UINT16] = SC_INT, [WIRE_T_UINT32] = SC_INT,
+  [WIRE_T_VAR_UINT32] = SC_INT,
+  [WIRE_T_INT64] = SC_ANY9, [WIRE_T_VARINT64] = SC_ANY9,
+  [WIRE_T_TAGGED_INT64] = SC_ANY9, [WIRE_T_UINT64] = SC_ANY9,
+  [WIRE_T_VAR_UINT64] = SC_ANY9, [WIRE_T_TAGGED_UINT64] = SC_ANY9,
+  [WIRE_T_FLOAT16] = SC_ANY9, [WIRE_T_BFLOAT16] = SC_ANY9,
+  [WIRE_T_FLOAT32] = SC_ANY9, [WIRE_T_FLOAT64] = SC_ANY9,
+  [WIRE_T_DATE] = SC_ANY9,
+  [WIRE_T_TIMESTAMP] = SC_TIME, [WIRE_T_DURATION] = SC_TIME,
+};
+/* scalar() of a string op. */
+static inline __attribute__((always_inline)) int
+string1(rd *r, const uint8_t **pp, tstr **xs) {
+  const uint8_t *p = *pp;
+  size_t left = (size_t)(r->end - p);
+  if (WIRE_UNLIKELY(left < 6)) return EL_SLOW;
+  uint32_t len;
+  memcpy(&len, p + 2, 4);
+  if (WIRE_UNLIKELY(left - 6 < len)) return EL_SLOW;
+  if (!check_string(r, p, p[1], p + 6, len, *xs)) return EL_ERR;
+  (*xs)++;
+  *pp = p + 6 + (size_t)len;
+  return EL_OK;
+}
+
+static inline __attribute__((always_inline)) int
+scalar(rd *r, const uint8_t **pp, tstr **xs) {
+  const uint8_t *p = *pp;
+  size_t left = (size_t)(r->end - p), k;
+  uint8_t o = *p;
+  switch (sclass[o]) {
+  case SC_STR: return string1(r, pp, xs);
+  case SC_INT: {
+    if (WIRE_UNLIKELY(left < 9)) return EL_SLOW;
+    uint64_t u;
+    memcpy(&u, p + 1, 8);
+    if (!int_ok(r, o, u, p)) return EL_ERR;
+    *pp = p + 9;
+    return EL_OK;
+  }
+  case SC_ANY9: k = 9; break;
+  case SC_TIME: {
+    if (WIRE_UNLIKELY(left < 13)) return EL_SLOW;
+    uint32_t ns;
+    memcpy(&ns, p + 9, 4);
+    if (ns >= 1000000000u) return EL_SLOW;
+    *pp = p + 13;
+    return EL_OK;
+  }
+  case SC_ONE: k = 1; break;
+  case SC_BOOL: k = 2; break;
+  default: return EL_NOT;
+  }
+  if (WIRE_UNLIKELY(left < k)) return EL_SLOW;
+  *pp = p + k;
+  return EL_OK;
+}
+
+/* The elements of a list, set or map (count cnt > 0, at r->p) if they are
+ * all scalars: checked as value() checks them, in order, but without
+ * records; their types summed up in record ri (R_FLAT...) and their
+ * strings in s->strs. Returns 1 (done, r->p after them), 0 (an element is
+ * not a scalar: nothing done, value() reads them) or -1 (an error, as
+ * value() reports it). */
+static int flat(rd *r, uint32_t ri, uint8_t op, uint32_t cnt, unsigned depth) {
+  scratch *s = r->s;
+  const uint8_t *p = r->p, *end = r->end, *e = p;
+  bool map = op == WIRE_T_MAP;
+  uint64_t nv = map ? 2 * (uint64_t)cnt : cnt;
+  /* room for a string entry per element (a string takes 6 tape bytes),
+   * and one (the array exists) */
+  size_t most = (size_t)(end - p) / 6;
+  if (most > nv) most = (size_t)nv;
+  if (!grow_arr(r->ctx, (void **)&s->strs, &s->strs_cap, s->nstrs + most + 1,
+                sizeof *s->strs)) {
+    rfail(r, WIRE_E_NOMEM, p);
+    return -1;
+  }
+  tstr *xs = s->strs + s->nstrs;
+  /* the types: the first non-null op of each side (NO_OP: none yet), all
+   * non-null ones of that op, a null seen */
+  enum { NO_OP = 0xFE };
+  uint8_t kt = NO_OP, vt = NO_OP;
+  bool same = true, null = false;
+  int k;
+  if (!map) {
+    for (uint32_t i = 0; i < cnt; i++) {
+      e = p;
+      if (WIRE_UNLIKELY(p == end)) goto slow;
+      uint8_t o = *p;
+      if (o == WIRE_T_STRING) {
+        /* a run of strings */
+        do {
+          e = p;
+          if (WIRE_UNLIKELY((size_t)(end - p) < 6)) goto slow;
+          uint32_t len;
+          memcpy(&len, p + 2, 4);
+          const uint8_t *b = p + 6;
+          if (WIRE_UNLIKELY((size_t)(end - b) < len)) goto slow;
+          if (!check_string(r, p, p[1], b, len, xs)) return -1;
+          xs++;
+          p = b + len;
+        } while (++i < cnt && p != end && *p == WIRE_T_STRING);
+        i--;
+      } else if (WIRE_UNLIKELY((k = scalar(r, &p, &xs)) != EL_OK)) {
+        goto bad;
+      }
+      if (WIRE_LIKELY(o == kt)) continue;
+      if (o == TAPE_NULL) null = true;
+      else if (kt == NO_OP) kt = o;
+      else same = false;
+    }
+  } else {
+    for (uint32_t i = 0; i < cnt; i++) {
+      e = p;
+      if (WIRE_UNLIKELY(p == end)) goto slow;
+      uint8_t ko = *p;
+      if (ko == WIRE_T_STRING) k = string1(r, &p, &xs);
+      else k = scalar(r, &p, &xs);
+      if (WIRE_UNLIKELY(k != EL_OK)) goto bad;
+      e = p;
+      if (WIRE_UNLIKELY(p == end)) goto slow;
+      uint8_t vo = *p;
+      if (sclass[vo] == SC_ANY9) k = (size_t)(end - p) >= 9 ? (p += 9, EL_OK) : EL_SLOW;
+      else if (vo == WIRE_T_STRING) k = string1(r, &p, &xs);
+      else k = scalar(r, &p, &xs);
+      if (WIRE_UNLIKELY(k != EL_OK)) goto bad;
+      if (WIRE_LIKELY(ko == kt && vo == vt)) continue;
+      if (ko == TAPE_NULL || vo == TAPE_NULL) null = true;
+      if (ko != TAPE_NULL && ko != kt) {
+        if (kt == NO_OP) kt = ko;
+        else same = false;
+      }
+      if (vo != TAPE_NULL && vo != vt) {
+        if (vt == NO_OP) vt = vo;
+        else same = false;
+      }
+    }
+  }
+  r->p = p;
+  trec *t = &s->recs[ri];
+  t->flags |= R_FLAT;
+  t->x = (uint32_t)s->nstrs;
+  t->span = (uint32_t)(p - (r->start + t->at + 5));
+  t->a = kt == NO_OP ? 0 : kt;
+  t->b = vt == NO_OP ? 0 : vt;
+  if (map ? same && !null : same) t->flags |= R_FSAME;
+  if (null && !map) t->flags |= R_FNULL;
+  s->nstrs = (size_t)(xs - s->strs);
+  return 1;
+bad:
+  if (k == EL_ERR) return -1;
+  if (k == EL_NOT) goto not_flat;
+slow:
+  /* an element value() fails on: its error */
+  r->p = e;
+  if (!value(r, depth + 1)) return -1;
+not_flat:
+  s->nrecs = ri + 1;
+  r->p = r->start + s->recs[ri].at + 5;
+  return 0;
 }
 
 /* Reads one value (and its children) into records. */
@@ -354,6 +719,10 @@ static bool value(rd *r, unsigned depth) {
     if (r->status || !count_ok(r, cnt, at)) return false;
     if ((ri = new_rec(r, at, op)) == NONE32 || !number(r, ri, at)) return false;
     s->recs[ri].n = cnt;
+    if (cnt && depth < r->ctx->max_depth) {
+      int f = flat(r, ri, op, cnt, depth);
+      if (f) return f > 0;
+    }
     uint64_t nv = op == WIRE_T_MAP ? 2 * (uint64_t)cnt : cnt;
     for (uint64_t i = 0; i < nv; i++)
       if (!value(r, depth + 1)) return false;
@@ -574,6 +943,7 @@ static const char *tape_error(int32_t st) {
 int32_t wire__tape_index(wire_ctx *ctx, scratch *s, const uint8_t *tape,
                          size_t len, uint32_t *roots) {
   s->nrecs = s->nrefs = s->nsts = s->nfld = s->nnames = s->ntds = 0;
+  s->nstrs = 0;
   wire__arena_free(&s->arena);
   if (!tape || len < 8 || tape[0] != 'W' || tape[1] != 'T' || tape[2] < 1 ||
       tape[2] > TAPE_VERSION)

@@ -4,8 +4,9 @@
  * schema slot; fuzz_schema's layout, so corpus_schema/ seeds it), then a
  * payload. Checks (fuzz_tape.h): wire_decode_tape_to gives the status,
  * error offset and tape of the document path, with and without
- * WIRE_TAPE_FIELD_INDEX; a tape that decodes encodes alike both ways (and,
- * with every string policy, alike again). Runs under ASan/UBSan/LSan.
+ * WIRE_TAPE_FIELD_INDEX (and with WIRE_TAPE_SPANS); a tape that decodes
+ * encodes alike both ways (and, with every string policy, alike again).
+ * Runs under ASan/UBSan/LSan.
  *
  * WIRE_FUZZ_WRITE_TAPES=DIR writes mode byte + tape of every input that
  * decodes to DIR (how corpus_tape/, the seeds of fuzz_tape_encode, was
@@ -50,5 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wire_ctx_set_option(ctx, WIRE_OPT_STRING_POLICY, 0);
     free(tape);
   }
+  /* binaries and arrays as spans of the payload (such a tape is not one
+   * to encode) */
+  tape_check_decode(ctx, w, data + 1, size - 1,
+                    WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS, NULL, NULL);
   return 0;
 }

@@ -44,6 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wire_doc_free(back);
     tape_check_decode(ctx, w, out, on, 0, NULL, NULL);
     tape_check_decode(ctx, w, out, on, WIRE_TAPE_FIELD_INDEX, NULL, NULL);
+    tape_check_decode(ctx, w, out, on, WIRE_TAPE_SPANS, NULL, NULL);
     free(out);
   }
   wire_ctx_set_option(ctx, WIRE_OPT_TRUSTED_TEXT, 1);
