@@ -516,18 +516,6 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   uint32_t i = 0;
   while (i < count) {
     uint8_t et;
-<<<<<<< HEAD
-    const uint8_t *es = d->in.p;
-    if (owed) d->pending--;
-    if (!slot(t, l.flags, l.track, l.same ? &l.et : NULL, &et)) return false;
-    if (owed && !wire__dec_took_bytes(d, es)) return false;
-    any |= et != WIRE_T_NULL;
-    if (i == 0) {
-      first = et;
-      packable = packable && is_num(et);
-    } else if (et != first) {
-      packable = false;
-=======
     if (fty != 0xFF) {
       /* a run the fast way */
       fc c;
@@ -544,11 +532,12 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
         fc_store(&c, t);
         if (i == count) break;
       }
->>>>>>> tape
     }
     /* one element the long way */
+    const uint8_t *es = d->in.p;
     d->pending = pending + (owed ? count - i - 1 : 0);
     if (!slot(t, l.flags, l.track, fixed, &et)) return false;
+    if (owed && !wire__dec_took_bytes(d, es)) return false;
     note(&el, i, et);
     i++;
   }
@@ -675,15 +664,9 @@ static bool map(td *t, const wire_ftype *decl) {
       }
       /* one entry the long way */
       const uint8_t *es = d->in.p;
-<<<<<<< HEAD
-      d->pending--;
-      if (!slot(t, h & WIRE_MF_KEY_TRACK, true, &ktm, &kt) ||
-          !slot(t, h & WIRE_MF_VAL_TRACK, true, &vtm, &vt) ||
-          !wire__dec_took_bytes(d, es))
-=======
       d->pending = pending + count - done - 1;
-      if (!slot(t, kf, true, &ktm, &kt) || !slot(t, vf, true, &vtm, &vt))
->>>>>>> tape
+      if (!slot(t, kf, true, &ktm, &kt) || !slot(t, vf, true, &vtm, &vt) ||
+          !wire__dec_took_bytes(d, es))
         return false;
       if (kt == WIRE_T_NULL || vt == WIRE_T_NULL)
         return wire__dec_null_in_chunk(d, es);
