@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "63109ec5b7d3807d74fe69cb0acaed336db050010becdbac170dc296d3b17068"
+const csrcDigest = "bf11db312100d5579629d6a2dd4fac1c407cb84089ba9a71721eef1355f19e26"

@@ -1,5 +1,6 @@
 /* dec.h - the decoder's state and reading rules, shared by the document
- * decoder (decode.c, decode_meta.c) and the tape decoder (tape_dec.c):
+ * decoder (decode.c, decode_meta.c, decode_state.c), the tape decoder
+ * (tape_dec.c) and the compiled decoder (mem_dec.c):
  * type meta, meta strings, shared TypeDefs, declared types, reference
  * flags, list headers, map chunks and the bodies of values, each with the
  * checks of spec/ "Security considerations" (bounds before allocation,

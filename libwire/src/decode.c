@@ -1,6 +1,7 @@
 /* decode.c - bytes to document: the value bodies, lists, sets and maps,
- * structs and unions, the reference slots and the root frames (the type
- * meta in front of a value is read by decode_meta.c). Every length, count,
+ * structs and unions, the reference slots and the roots (the type meta in
+ * front of a value is read by decode_meta.c; the decoder's state and each
+ * root's header byte are decode_state.c's). Every length, count,
  * id and depth read from the input is checked before use; see spec/
  * "Security considerations". */
 #include "dec.h"
@@ -1096,91 +1097,6 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
       return true;
     }
   }
-}
-
-void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
-                    wire_doc *doc, wire_arena *arena) {
-  memset(d, 0, sizeof *d);
-  d->in = (wire_in){ctx, data, data, data + len};
-  d->ctx = ctx;
-  d->doc = doc;
-  d->arena = doc ? &doc->arena : arena;
-  d->unbacked = wire__dec_unbacked_budget(len);
-  ctx->oob_used = 0;
-}
-
-/* The meta string hash key: addresses (ASLR) and a counter, mixed. Made
- * when the first meta string is read (most payloads have none, and the
- * atomic counter is a measurable part of decoding a small struct). */
-void wire__dec_seed(dec *d) {
-  static _Atomic uint64_t calls;
-  uint64_t x = (uint64_t)(uintptr_t)d ^ ((uint64_t)(uintptr_t)d->ctx << 17) ^
-               ((uint64_t)(uintptr_t)&wire__dec_init << 31) ^
-               (++calls * UINT64_C(0x9e3779b97f4a7c15));
-  for (int i = 0; i < 2; i++) {
-    x += UINT64_C(0x9e3779b97f4a7c15);
-    uint64_t z = x;
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    d->seed[i] = z ^ (z >> 31);
-  }
-  d->seeded = true;
-}
-
-void wire__dec_root(dec *d) {
-  d->nrefs = 0;
-  d->nms = 0;
-  d->ntds = 0;
-  d->depth = 0;
-}
-
-/* The tables are left to the context for the next decode (when it keeps
- * none and they are not large), else freed. */
-#define DEC_KEEP_MAX 4096
-void wire__dec_fini(dec *d) {
-  wire_ctx *ctx = d->ctx;
-  if (!ctx->dec_keep.ms && !ctx->dec_keep.tds && d->ms_cap <= DEC_KEEP_MAX &&
-      d->tds_cap <= DEC_KEEP_MAX) {
-    ctx->dec_keep.ms = d->ms;
-    ctx->dec_keep.ms_cap = d->ms_cap;
-    ctx->dec_keep.tds = d->tds;
-    ctx->dec_keep.tds_cap = d->tds_cap;
-  } else {
-    if (d->ms) wire__free(ctx, d->ms, d->ms_cap * sizeof *d->ms);
-    if (d->tds) wire__free(ctx, d->tds, d->tds_cap * sizeof *d->tds);
-  }
-  d->ms = NULL;
-  d->tds = NULL;
-  d->ms_cap = d->tds_cap = 0;
-}
-
-void wire__dec_keep_free(wire_ctx *ctx) {
-  ms_entry *ms = ctx->dec_keep.ms;
-  wire_layout **tds = ctx->dec_keep.tds;
-  if (ms) wire__free(ctx, ms, ctx->dec_keep.ms_cap * sizeof *ms);
-  if (tds) wire__free(ctx, tds, ctx->dec_keep.tds_cap * sizeof *tds);
-  memset(&ctx->dec_keep, 0, sizeof ctx->dec_keep);
-}
-
-bool wire__dec_root_header(dec *d, size_t roots) {
-  wire_ctx *ctx = d->ctx;
-  if (roots >= ctx->max_roots)
-    return fail(d, WIRE_E_LIMIT, d->in.p, "more than %llu root values",
-                (unsigned long long)ctx->max_roots);
-  wire__dec_root(d);
-  const uint8_t *s = d->in.p;
-  uint8_t h = *d->in.p++;
-  if (h != 0x01 && h != 0x03)
-    return fail(d, WIRE_E_HEADER, s, "header 0x%02x: expected 0x01 (xlang) "
-                "or 0x03 (xlang, out-of-band buffers)", h);
-  d->oob = h == 0x03; /* R-PAYLOAD-3 */
-  if (d->dump) {
-    char text[80];
-    snprintf(text, sizeof text, "header 0x%02x: xlang%s (root value #%zu)", h,
-             d->oob ? ", out-of-band buffers" : "", roots);
-    d->dump(d->dump_user, wire__off(&d->in, s), 1, 0, text);
-  }
-  return true;
 }
 
 static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,

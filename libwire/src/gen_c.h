@@ -1,7 +1,7 @@
-/* gen_c.h - what the two halves of `wire gen c` share: gen_c.c writes the
+/* gen_c.h - what the parts of `wire gen c` share: gen_c.c writes the
  * C structs, the layout tables and the registration; gen_c_code.c writes
- * the straight-line encoders and decoders over the same structs. Not
- * installed. */
+ * the straight-line encoders and decoders over the same structs, and
+ * gen_c_helpers.c the helpers those call. Not installed. */
 #ifndef WIRE_GEN_C_H
 #define WIRE_GEN_C_H
 
@@ -70,5 +70,9 @@ void wire__gen_code_prepare(gen *g);
 void wire__gen_code_tds(gen *g, sb *c);
 void wire__gen_code(gen *g, sb *c);
 void wire__gen_code_register(gen *g, sb *c);
+
+/* gen_c_helpers.c: the helpers every generated file starts with (their
+ * text, for nann announced TypeDefs at most), written to c. */
+void wire__gen_helpers(gen *g, sb *c, uint32_t nann);
 
 #endif
