@@ -480,6 +480,22 @@ func makeFloat(kind, s string) (any, error) {
 	}
 }
 
+// asArray converts the items read for an array (the result of makeArray's
+// ints or floats) to the array's Go element type, as in
+// asArray(conv)(ints(lo, hi)).
+func asArray[V, T any](conv func(V) T) func([]V, error) (any, error) {
+	return func(vs []V, err error) (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		out := make([]T, len(vs))
+		for i, v := range vs {
+			out[i] = conv(v)
+		}
+		return out, nil
+	}
+}
+
 func makeArray(kind string, value any) (any, error) {
 	items, ok := value.([]any)
 	if !ok {
@@ -528,120 +544,32 @@ func makeArray(kind string, value any) (any, error) {
 		}
 		return out, nil
 	case "int8_array":
-		vs, err := ints("-128", "127")
-		if err != nil {
-			return nil, err
-		}
-		out := make([]int8, n)
-		for i, v := range vs {
-			out[i] = int8(v.Int64())
-		}
-		return out, nil
+		return asArray(func(v *big.Int) int8 { return int8(v.Int64()) })(ints("-128", "127"))
 	case "int16_array":
-		vs, err := ints("-32768", "32767")
-		if err != nil {
-			return nil, err
-		}
-		out := make([]int16, n)
-		for i, v := range vs {
-			out[i] = int16(v.Int64())
-		}
-		return out, nil
+		return asArray(func(v *big.Int) int16 { return int16(v.Int64()) })(ints("-32768", "32767"))
 	case "int32_array":
-		vs, err := ints("-2147483648", "2147483647")
-		if err != nil {
-			return nil, err
-		}
-		out := make([]int32, n)
-		for i, v := range vs {
-			out[i] = int32(v.Int64())
-		}
-		return out, nil
+		return asArray(func(v *big.Int) int32 { return int32(v.Int64()) })(ints("-2147483648", "2147483647"))
 	case "int64_array":
-		vs, err := ints("-9223372036854775808", "9223372036854775807")
-		if err != nil {
-			return nil, err
-		}
-		out := make([]int64, n)
-		for i, v := range vs {
-			out[i] = v.Int64()
-		}
-		return out, nil
+		return asArray(func(v *big.Int) int64 { return v.Int64() })(ints("-9223372036854775808", "9223372036854775807"))
 	case "uint8_array":
 		if _, err := ints("0", "255"); err != nil {
 			return nil, err
 		}
 		return nil, unsupportedf("the Fory Go runtime writes []byte/[]uint8 as binary (41), never as uint8_array")
 	case "uint16_array":
-		vs, err := ints("0", "65535")
-		if err != nil {
-			return nil, err
-		}
-		out := make([]uint16, n)
-		for i, v := range vs {
-			out[i] = uint16(v.Uint64())
-		}
-		return out, nil
+		return asArray(func(v *big.Int) uint16 { return uint16(v.Uint64()) })(ints("0", "65535"))
 	case "uint32_array":
-		vs, err := ints("0", "4294967295")
-		if err != nil {
-			return nil, err
-		}
-		out := make([]uint32, n)
-		for i, v := range vs {
-			out[i] = uint32(v.Uint64())
-		}
-		return out, nil
+		return asArray(func(v *big.Int) uint32 { return uint32(v.Uint64()) })(ints("0", "4294967295"))
 	case "uint64_array":
-		vs, err := ints("0", "18446744073709551615")
-		if err != nil {
-			return nil, err
-		}
-		out := make([]uint64, n)
-		for i, v := range vs {
-			out[i] = v.Uint64()
-		}
-		return out, nil
+		return asArray(func(v *big.Int) uint64 { return v.Uint64() })(ints("0", "18446744073709551615"))
 	case "float16_array":
-		bs, err := floats(formatF16)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float16.Float16, n)
-		for i, b := range bs {
-			out[i] = float16.Float16FromBits(uint16(b))
-		}
-		return out, nil
+		return asArray(func(b uint64) float16.Float16 { return float16.Float16FromBits(uint16(b)) })(floats(formatF16))
 	case "bfloat16_array":
-		bs, err := floats(formatBF16)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]bfloat16.BFloat16, n)
-		for i, b := range bs {
-			out[i] = bfloat16.BFloat16FromBits(uint16(b))
-		}
-		return out, nil
+		return asArray(func(b uint64) bfloat16.BFloat16 { return bfloat16.BFloat16FromBits(uint16(b)) })(floats(formatBF16))
 	case "float32_array":
-		bs, err := floats(formatF32)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float32, n)
-		for i, b := range bs {
-			out[i] = math.Float32frombits(uint32(b))
-		}
-		return out, nil
+		return asArray(func(b uint64) float32 { return math.Float32frombits(uint32(b)) })(floats(formatF32))
 	case "float64_array":
-		bs, err := floats(formatF64)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float64, n)
-		for i, b := range bs {
-			out[i] = math.Float64frombits(b)
-		}
-		return out, nil
+		return asArray(func(b uint64) float64 { return math.Float64frombits(b) })(floats(formatF64))
 	}
 	return nil, requestErrorf("unknown type key %s", kind)
 }
