@@ -71,8 +71,11 @@ $(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a $(wildcard libwire/sr
 
 # Every test: the C unit tests (Criterion), the exported-symbol check, the
 # CLI and library tests in pytest (round trips, golden CLI output, interop
-# with the real pyfory, Java and Go runtimes), the Python, Go and Kotlin
-# bindings' tests, and a replay of the fuzz corpora.
+# with the real pyfory, Java and Go runtimes), the code `wire gen c` writes
+# compiled and run (libwire/tests/gen), the Python, Go and Kotlin
+# bindings' tests (with the checks that Go's copy of the C sources and
+# Kotlin's generated constants match libwire), and a replay of the fuzz
+# corpora.
 test: all $(TEST_BIN) check-symbols
 	@set -e; for t in $(TEST_BIN); do \
 	  echo "== $$t"; WIRE_LIB=$(BUILD)/lib/libwire.so $$t --jobs 2; done
@@ -219,8 +222,11 @@ mutants: all $(BUILD)/mutant/bin/wire
 	  --mutant-wire $(BUILD)/mutant/bin/wire
 
 # Everything CI runs: the tests, the conformance suite and its verification
-# against the runtimes, the results of every implementation, the same tests
-# under sanitizers and valgrind, and a bounded fuzzing run.
+# against the runtimes, the spec's traceability, the recorded mutants, the
+# ABI check, the benchmark's byte checks, each binding through the suite,
+# the results of every implementation, the tests under ASan+UBSan (C and
+# the Python extension), valgrind and ThreadSanitizer, the hostile-input
+# cost check, and a bounded fuzzing run.
 FUZZ_SECONDS ?= 60
 # The fuzzing in `check` is deterministic (fixed seed and run count, from
 # the checked-in corpora) so that CI repeats a run known to pass; `make
@@ -267,7 +273,7 @@ $(BUILD)/hostile/hostile_report: libwire/tests/hostile/hostile_report.c \
     libwire/tests/hostile/hostile_gen.h $(BUILD)/lib/libwire.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $< \
-	  $(BUILD)/lib/libwire.a -lm -o $@
+	  $(BUILD)/lib/libwire.a $(LDFLAGS) -lm -o $@
 # In check: the same table, failing when instructions per byte of a class
 # vary by more than 2x between 1 KB and 1 MB.
 hostile-check: $(BUILD)/hostile/hostile_report
@@ -314,6 +320,14 @@ help:
 	@echo "make valgrind   run the tests and a CLI round trip under valgrind"
 	@echo "make conform    the main job: the conformance suite through libwire"
 	@echo "make check      every test, sanitizer, valgrind and fuzz pass (CI)"
+	@echo "make spec-check rule/fixture/source traceability (writes spec/TRACE.md)"
+	@echo "make abi-check  abi.json, signatures, symbols, bindings' coverage and generated copies"
+	@echo "make fixtures-verify  re-check the valid fixtures against pyfory and Java"
+	@echo "make peers      build the Go, Rust and Java peers (conformance/peers)"
+	@echo "make conformance-results  regenerate conformance/RESULTS.md"
+	@echo "make bindings-conform  each binding through the conformance suite"
+	@echo "make mutants    every recorded mutant must fail its killing fixtures"
+	@echo "make fuzz [FUZZ_SECONDS=60]  the libFuzzer targets (libwire/tests/fuzz/run.sh)"
 	@echo "make demo       a CLI tour: encode, dump and decode samples"
 	@echo "make bench      Fory's six workloads: every implementation (Ir, ns)"
 	@echo "make bench-check  the benchmark's byte checks (C side, no peers)"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# The main job until the conformance suite lands: encode sample values from
-# the value notation, dump the bytes, decode them and check the round trip.
+# A tour of the CLI (`make demo`): encode sample values from the value
+# notation, dump the bytes, decode them and check the round trip. (The
+# conformance suite is `make conform`.)
 set -eu
 WIRE=${1:-build/bin/wire}
 samples='{"varint64": "300"}
