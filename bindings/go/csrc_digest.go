@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "bf11db312100d5579629d6a2dd4fac1c407cb84089ba9a71721eef1355f19e26"
+const csrcDigest = "45d81c49aed97f18a9ca63a02b5d4cce1445698652e3ec0edf83f85887bca847"

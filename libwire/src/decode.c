@@ -1099,6 +1099,17 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
   }
 }
 
+void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
+                    wire_doc *doc, wire_arena *arena) {
+  memset(d, 0, sizeof *d);
+  d->in = (wire_in){ctx, data, data, data + len};
+  d->ctx = ctx;
+  d->doc = doc;
+  d->arena = doc ? &doc->arena : arena;
+  d->unbacked = wire__dec_unbacked_budget(len);
+  ctx->oob_used = 0;
+}
+
 static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
                    wire_doc *doc, wire_dump_fn dump, void *user) {
   dec d;

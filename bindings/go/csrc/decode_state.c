@@ -1,21 +1,12 @@
 /* decode_state.c - the decoder's state around the values (dec.h), shared
- * by the document, tape and compiled decoders: starting a decode, the
- * meta string hash seed, what each root resets, the tables kept on the
- * context for the next decode, and the header byte of each root. The values themselves are read by decode.c. */
+ * by the document, tape and compiled decoders: the meta string hash seed,
+ * what each root resets, the tables kept on the context for the next
+ * decode, and the header byte of each root. The values themselves are
+ * read by decode.c (which also has wire__dec_init, so that wire_decode
+ * inlines it). */
 #include "dec.h"
 
 #include <stdio.h>
-
-void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
-                    wire_doc *doc, wire_arena *arena) {
-  memset(d, 0, sizeof *d);
-  d->in = (wire_in){ctx, data, data, data + len};
-  d->ctx = ctx;
-  d->doc = doc;
-  d->arena = doc ? &doc->arena : arena;
-  d->unbacked = wire__dec_unbacked_budget(len);
-  ctx->oob_used = 0;
-}
 
 /* The meta string hash key: addresses (ASLR) and a counter, mixed. Made
  * when the first meta string is read (most payloads have none, and the
