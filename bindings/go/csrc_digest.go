@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "45d81c49aed97f18a9ca63a02b5d4cce1445698652e3ec0edf83f85887bca847"
+const csrcDigest = "a9489ee7035d6fe2c4b30a5c362154b5ed893168d5b6fcd66212510e2040b668"

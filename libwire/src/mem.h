@@ -1,6 +1,6 @@
 /* mem.h - native memory layouts and their compiled plans (mem_layout.c,
- * mem_enc.c, mem_dec.c): the state behind wire_mem_* in wire.h, and the
- * helpers the three share. Not installed.
+ * mem_enc.c, mem_dec.c with mem_dec_typedef.c): the state behind wire_mem_*
+ * in wire.h, and the helpers they share. Not installed.
  *
  * A layout says where the fields of a registered struct live in memory
  * (mspec, as the caller gave them). Binding compiles it into a plan: one
@@ -393,7 +393,8 @@ static inline bool is_null(const wire_mop *o, const uint8_t *base) {
   }
 }
 
-/* compiling (mem_layout.c), also used for writers' TypeDefs (mem_dec.c) */
+/* compiling (mem_layout.c), also used for writers' TypeDefs
+ * (mem_dec_typedef.c) */
 int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
                                 const wire_ftype *wf, const wire_ftype *rf,
                                 const wire_mspec *s, wire_mop *o, bool encoder);

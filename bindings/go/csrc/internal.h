@@ -87,7 +87,7 @@ struct wire_ctx {
 };
 
 /* Frees what the context keeps between calls (ctx.c; the tables by
- * policy.c and decode.c, which know their element sizes). */
+ * policy.c and decode_state.c, which know their element sizes). */
 void wire__ctx_release_spares(wire_ctx *ctx);
 void wire__enc_keep_free(wire_ctx *ctx);
 void wire__dec_keep_free(wire_ctx *ctx);
