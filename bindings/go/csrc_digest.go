@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "a9489ee7035d6fe2c4b30a5c362154b5ed893168d5b6fcd66212510e2040b668"
+const csrcDigest = "7ad17029bcb6fd2def8ace75e5b1c4c9218880520c6343c54cf090792c39e964"
