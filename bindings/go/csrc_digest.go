@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "87ed93ae951d7aa103db3c39d854f78dbb6e395aa7d133f497326d74080d63c1"
+const csrcDigest = "4e412961a8bfffdcfa74978bb3f555a886be32ac09bf55099f11933ec338b063"
