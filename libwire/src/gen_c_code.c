@@ -715,6 +715,10 @@ static void dec_field(cg *x, uint32_t ti, uint32_t w, int d) {
   }
 }
 
+/* The largest run of bounded fields read from a padded copy on the stack
+ * when the input ends within the run's most bytes. */
+#define PAD_MAX 512u
+
 static void dec_struct_fn(cg *x, uint32_t ti) {
   sb *c = x->c;
   char nm[160];
@@ -752,7 +756,24 @@ static void dec_struct_fn(cg *x, uint32_t ti) {
     for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
     x->unchecked = false;
     put(c, "  } else {\n");
-    for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
+    if (sum + 9 <= PAD_MAX) {
+      /* near the end of the input: the same unchecked reads from a copy
+       * padded with zeros, then whether they stayed within the input
+       * (a varint running into the padding reads as ended there) */
+      put(c, "    uint8_t %s__pad[%u];\n", P, sum + 9);
+      put(c, "    const uint8_t *%s__at = p, *%s__end = end;\n", P, P);
+      put(c, "    size_t %s__n = (size_t)(end - p);\n", P);
+      put(c, "    memset(%s__pad, 0, sizeof %s__pad);\n", P, P);
+      put(c, "    memcpy(%s__pad, p, %s__n);\n", P, P);
+      put(c, "    p = %s__pad;\n    end = %s__pad + sizeof %s__pad;\n", P, P, P);
+      x->unchecked = true;
+      for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
+      x->unchecked = false;
+      put(c, "    if ((size_t)(p - %s__pad) > %s__n) return 0;\n", P, P);
+      put(c, "    p = %s__at + (p - %s__pad);\n    end = %s__end;\n", P, P, P);
+    } else {
+      for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
+    }
     put(c, "  }\n");
     w = end;
   }
