@@ -13,12 +13,12 @@ object ProfileMain {
         val secs = args.getOrElse(2) { "20" }.toLong()
         val ctx: Context = when (what) {
             "orders" -> OrderGraph.context()
-            "strings" -> Context()
             else -> BenchValues.context()
         }
         val values: List<Any> = when (what) {
             "orders" -> OrderGraph.create()
-            "strings" -> listOf(List(10000) { "%s %05d".format(listOf("alpha", "beta", "café", "id")[it and 3], it) })
+            "numeric" -> listOf(BenchValues.numericStruct())
+            "sample" -> listOf(BenchValues.sample())
             else -> listOf(BenchValues.mediaContent())
         }
         val t0 = System.nanoTime()
@@ -30,7 +30,7 @@ object ProfileMain {
         if (dir == "time") {
             // thread CPU time per value of a whole encode, best of 10 rounds
             val mx = java.lang.management.ManagementFactory.getThreadMXBean()
-            val reps = if (what == "strings") 300 else if (values.size > 1) 2000 else 200000
+            val reps = if (values.size > 1) 2000 else 200000
             var best = Long.MAX_VALUE
             repeat(10) {
                 val t = mx.currentThreadCpuTime
@@ -51,6 +51,35 @@ object ProfileMain {
                 best = minOf(best, mx.currentThreadCpuTime - t)
             }
             println("image ns per value: ${best / (if (values.size > 1) 2000.0 else 200000.0) / values.size}")
+            return
+        }
+        if (dir == "parts") {
+            // thread CPU time per value of each half, best of 10 rounds of ~0.2 s
+            val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+            val plans = values.map { ctx.mem.planOf(it.javaClass)!! }
+            val reps = if (values.size > 1) 1000 else 100000
+            fun best(f: () -> Unit): Double {
+                var b = Long.MAX_VALUE
+                repeat(12) {
+                    val t = mx.currentThreadCpuTime
+                    repeat(reps) { f() }
+                    b = minOf(b, mx.currentThreadCpuTime - t)
+                }
+                return b / reps.toDouble() / values.size
+            }
+            val used = IntArray(values.size)
+            val enc = best { for (i in values.indices) ctx.encode(values[i]) }
+            val image = best { for (i in values.indices) ctx.mem.imageOnly(plans[i], values[i]) }
+            val dec = best { for (i in values.indices) ctx.decode(bytes[i], values[i]::class) }
+            val native = best { for (i in values.indices) used[i] = ctx.mem.nativeOnly(plans[i], bytes[i]) }
+            val objects = if (values.size == 1) best { ctx.mem.objectsOnly(plans[0], bytes[0], used[0]) } else Double.NaN
+            if (values.size == 1) {
+                ctx.mem.imageOnly(plans[0], values[0]); ctx.mem.encodeStage(plans[0], 1)
+                val cp = best { ctx.mem.encodeStage(plans[0], 1) }
+                val call = best { ctx.mem.encodeStage(plans[0], 2) }
+                println("enc: copy image %.1f, wire_mem_encode call %.1f (bytes %d)".format(cp, call, ctx.mem.encodeStage(plans[0], 0)))
+            }
+            println("ns per value: enc %.1f (image %.1f, rest %.1f)  dec %.1f (native+copy %.1f, objects %.1f)".format(enc, image, enc - image, dec, native, objects))
             return
         }
         val end = System.nanoTime() + secs * 1_000_000_000L
