@@ -801,9 +801,24 @@ internal class MemCodec(private val ctx: Context) {
         reasons.clear()
         roots = null
         rootsByHash = null
+        lastClass = null
+        lastPlan = null
+        lastRoot = null
     }
 
+    /** The class asked for last and its plan (one comparison instead of two map lookups per message). */
+    private var lastClass: Class<*>? = null
+    private var lastPlan: MemPlan? = null
+
     fun planOf(c: Class<*>): MemPlan? {
+        if (c === lastClass) return lastPlan
+        val p = findPlan(c)
+        lastClass = c
+        lastPlan = p
+        return p
+    }
+
+    private fun findPlan(c: Class<*>): MemPlan? {
         if (plans.containsKey(c)) return plans[c]
         val created = ArrayList<MemPlan>()
         try {
@@ -1150,8 +1165,13 @@ internal class MemCodec(private val ctx: Context) {
         if (roots == null) findRoots()
         if (kind == WireH.T_COMPATIBLE_STRUCT || kind == WireH.T_NAMED_COMPATIBLE_STRUCT || kind == WireH.T_NAMED_STRUCT) {
             if (bytes[3].toInt() != 0) return null
-            for ((td, p) in roots!!) {
-                if (bytes.size - 4 >= td.size && java.util.Arrays.equals(bytes, 4, 4 + td.size, td, 0, td.size)) return p
+            val last = lastRoot
+            if (last != null && rootIs(bytes, last.first)) return last.second
+            for (r in roots!!) {
+                if (rootIs(bytes, r.first)) {
+                    lastRoot = r
+                    return r.second
+                }
             }
             return null
         }
@@ -1164,6 +1184,12 @@ internal class MemCodec(private val ctx: Context) {
         }
         return null
     }
+
+    /** The root TypeDef matched last. */
+    private var lastRoot: Pair<ByteArray, MemPlan>? = null
+
+    private fun rootIs(bytes: ByteArray, td: ByteArray): Boolean =
+        bytes.size - 4 >= td.size && java.util.Arrays.equals(bytes, 4, 4 + td.size, td, 0, td.size)
 
     private fun findRoots() {
         val tds = ArrayList<Pair<ByteArray, MemPlan>>()

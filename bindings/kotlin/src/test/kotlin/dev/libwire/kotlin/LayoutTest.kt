@@ -98,7 +98,7 @@ class LayoutTest {
         -1234567890123L, -300, 7, 1.5f, "naïve – 日本", if (full) "a note" else null, if (full) 42 else null,
         Tone.HIGH, if (full) Tone.LOW else null, LocalDate.of(2024, 2, 29), Instant.ofEpochSecond(1_700_000_000L, 123_456_789),
         Duration.ofSeconds(-5, 250), BigDecimal("-12345678901234567890.125"), byteArrayOf(0, 1, -1, 127),
-        intArrayOf(Int.MIN_VALUE, -1, 0, 1, Int.MAX_VALUE), listOf("x", "", "ÿ", "aé日", "😀", "日本", "a😀"), linkedSetOf("b", "a"),
+        intArrayOf(Int.MIN_VALUE, -1, 0, 1, Int.MAX_VALUE), listOf("x", "", "ÿ", "aé日", "😀", "日本", "a😀", "a".repeat(70) + "日", "é".repeat(40), "w".repeat(33), "日" + "a".repeat(80)), linkedSetOf("b", "a"),
         linkedMapOf("one" to 1L, "none" to null, "big" to Long.MIN_VALUE), Addr("1 Main St", "Oslo"),
         if (full) Addr("2 Work Rd", "Bergen") else null, listOf(Addr("a", "b"), Addr("c", "d")),
     )
