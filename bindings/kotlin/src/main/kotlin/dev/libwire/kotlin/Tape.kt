@@ -407,12 +407,8 @@ internal class TapeDecoder(private val ctx: Context) {
                 val s = when (enc) {
                     // (String(byte[], hibyte 0, ...): one copy, no charset decoder)
                     StringEncoding.LATIN1 -> latin1(b, p, k)
-                    // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string: one
-                    // bulk copy into chars instead)
-                    StringEncoding.UTF16 -> CharArray(k ushr 1).let {
-                        java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(b), Img.LE_CHAR, p.toLong(), it, 0, k ushr 1)
-                        String(it)
-                    }
+                    // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
+                    StringEncoding.UTF16 -> { val o = p; String(CharArray(k ushr 1) { ((b[o + 2 * it].toInt() and 0xff) or (b[o + 2 * it + 1].toInt() shl 8)).toChar() }) }
                     else -> String(b, p, k, Charsets.UTF_8)
                 }
                 p += k

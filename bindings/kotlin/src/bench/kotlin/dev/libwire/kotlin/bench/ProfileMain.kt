@@ -82,11 +82,76 @@ object ProfileMain {
             println("ns per value: enc %.1f (image %.1f, rest %.1f)  dec %.1f (native+copy %.1f, objects %.1f)".format(enc, image, enc - image, dec, native, objects))
             return
         }
+        if (dir == "copy") {
+            // ways to copy native bytes into a new array (MemCodec.encode's result) and back
+            val n = args.getOrElse(3) { "388" }.toInt()
+            val seg = java.lang.foreign.Arena.ofConfined().allocate(1L shl 16, 8)
+            val L = java.lang.foreign.ValueLayout.JAVA_BYTE
+            val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+            fun best(f: () -> ByteArray): Double {
+                var b = Long.MAX_VALUE
+                var t = 0
+                repeat(12) {
+                    val t0 = mx.currentThreadCpuTime
+                    repeat(1_000_000) { t += f().size }
+                    b = minOf(b, mx.currentThreadCpuTime - t0)
+                }
+                return b / 1e6 + t * 0.0
+            }
+            val a = best { ByteArray(n).also { java.lang.foreign.MemorySegment.copy(seg, L, 0L, it, 0, n) } }
+            val b = best { seg.asSlice(0L, n.toLong()).toArray(L) }
+            val c = best { ByteArray(n).also { seg.asByteBuffer().get(0, it, 0, n) } }
+            val src = ByteArray(n)
+            val d = best { java.lang.foreign.MemorySegment.copy(src, 0, seg, L, 0L, n); src }
+            val e = best { java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(src), 0L, seg, 0L, n.toLong()); src }
+            val f = best { src.copyOf(n) }
+            println("ns per $n bytes: native->new array: MemorySegment.copy %.1f, toArray %.1f, ByteBuffer %.1f; array->native: copy(array) %.1f, copy(ofArray) %.1f; Arrays.copyOf %.1f".format(a, b, c, d, e, f))
+            return
+        }
+        if (dir == "u16") {
+            // ways to build a String from UTF-16LE bytes (MemReader.string)
+            val a = "Javaone Keynote\u1234".toByteArray(Charsets.UTF_16LE)
+            val c = CharArray(64)
+            val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+            fun best(f: () -> String): Double {
+                var b = Long.MAX_VALUE
+                var t = 0
+                repeat(12) {
+                    val t0 = mx.currentThreadCpuTime
+                    repeat(1_000_000) { t += f().length }
+                    b = minOf(b, mx.currentThreadCpuTime - t0)
+                }
+                return b / 1e6 + t * 0.0
+            }
+            val seg = best {
+                java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(a), dev.libwire.kotlin.Img.LE_CHAR, 0L, c, 0, a.size / 2)
+                String(c, 0, a.size / 2)
+            }
+            val loop = best {
+                val m = a.size / 2
+                for (k in 0 until m) c[k] = (dev.libwire.kotlin.Img.I16.get(a, 2 * k) as Short).toInt().toChar()
+                String(c, 0, m)
+            }
+            val dec = best { String(a, 0, a.size, Charsets.UTF_16LE) }
+            println("ns per 16-char UTF-16 string: segment copy %.1f, loop %.1f, UTF_16LE decoder %.1f".format(seg, loop, dec))
+            return
+        }
+        val plans = values.map { ctx.mem.planOf(it.javaClass)!! }
+        val used = IntArray(values.size)
+        if (dir == "objects") {
+            if (values.size != 1) throw IllegalArgumentException("objects: one value only")
+            used[0] = ctx.mem.nativeOnly(plans[0], bytes[0])
+        }
         val end = System.nanoTime() + secs * 1_000_000_000L
         var sink = 0L
         while (System.nanoTime() < end) {
             for (i in values.indices) {
-                if (dir == "enc") sink += ctx.encode(values[i]).size else sink += ctx.decode(bytes[i]).hashCode()
+                sink += when (dir) {
+                    "enc" -> ctx.encode(values[i]).size.toLong()
+                    // the JVM half of decode alone, again and again on one arena
+                    "objects" -> if (ctx.mem.objectsOnly(plans[i], bytes[i], used[i]) === values[i]) 0L else 1L
+                    else -> if (ctx.decode(bytes[i]) === values[i]) 0L else 1L
+                }
             }
         }
         println(sink)
