@@ -372,6 +372,12 @@ internal class MemField(
 internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInfo, @JvmField val typeIndex: Int) {
     @JvmField var layout = NONE
     @JvmField var size = 0
+    /**
+     * Every field is held in the image itself (no pointer: no string, binary, decimal, list, map or
+     * nested struct). The image then crosses as a heap segment of its array, and so do the payload
+     * and the decoded image (no copies to and from native memory).
+     */
+    @JvmField var flat = false
     @JvmField var fields: Array<MemField> = emptyArray()
     private lateinit var ctor: MethodHandle
     private var nparams = 0
@@ -909,6 +915,7 @@ internal class MemCodec(private val ctx: Context) {
         at += presents.size
         plan.fields = fs
         plan.size = maxOf(8, (at + 7) and 7.inv())
+        plan.flat = fs.all { !it.slot.pointer && it.slot !== DecimalSlot }
         plan.initCtor()
         return plan
     }
@@ -1070,6 +1077,10 @@ internal class MemCodec(private val ctx: Context) {
 
     /** Only the native half of [decode]: the call and the copy of the arena (benchmark breakdown). */
     internal fun nativeOnly(plan: MemPlan, bytes: ByteArray): Int {
+        if (plan.flat) {
+            val used = decodeFlat(plan, bytes)
+            if (used >= 0) return used
+        }
         ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
         val st = Native.mem_decode.invokeExact(
             ctx.ptr, plan.layout, payload(bytes), bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, 0,
@@ -1083,16 +1094,17 @@ internal class MemCodec(private val ctx: Context) {
 
     /** Only the JVM half of [decode], after [nativeOnly] of the same [bytes]: the objects built again. */
     internal fun objectsOnly(plan: MemPlan, bytes: ByteArray, used: Int): Any {
-        reader.reset(mirror, arena.address(), ctx.refTrackingOption, used)
-        reader.source(bytes, input.address())
+        reader.reset(mirror, if (plan.flat) 0L else arena.address(), ctx.refTrackingOption, used)
+        reader.source(bytes, if (plan.flat) 0L else input.address())
         return reader.struct(plan, 0)
     }
 
     /** Benchmark breakdown of [encode] after one [imageOnly]: 1 = copy the image to native, 2 = the call alone, 3 = both. */
     internal fun encodeStage(plan: MemPlan, stage: Int): Long {
-        if (stage and 1 != 0) MemorySegment.copy(writer.b, 0, image, ValueLayout.JAVA_BYTE, 0, writer.top)
+        if (stage and 1 != 0 && !plan.flat) MemorySegment.copy(writer.b, 0, image, ValueLayout.JAVA_BYTE, 0, writer.top)
         if (stage and 2 != 0) {
-            val st = Native.mem_encode.invokeExact(ctx.ptr, plan.layout, image, ctx.out, ctx.out8) as Int
+            val img = if (plan.flat) MemorySegment.ofArray(writer.b) else image
+            val st = Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, ctx.out, ctx.out8) as Int
             if (st != 0) throw ctx.error(st)
         }
         return ctx.out8.get(ValueLayout.JAVA_LONG, 0)
@@ -1100,17 +1112,20 @@ internal class MemCodec(private val ctx: Context) {
 
     fun encode(plan: MemPlan, v: Any): ByteArray {
         val w = writer
+        val flat = plan.flat
         while (true) {
-            if (image.byteSize() < w.b.size) image = ctx.arena.allocate(w.b.size.toLong(), 8)
-            w.reset(image.address(), ctx.refTrackingOption, ctx.maxDepth)
+            if (!flat && image.byteSize() < w.b.size) image = ctx.arena.allocate(w.b.size.toLong(), 8)
+            w.reset(if (flat) 0L else image.address(), ctx.refTrackingOption, ctx.maxDepth)
             try {
                 w.struct(plan, v)
             } catch (e: Regrow) {
                 w.b = ByteArray(maxOf(w.b.size * 2, e.need + (e.need shr 1)))
                 continue
             }
-            MemorySegment.copy(w.b, 0, image, ValueLayout.JAVA_BYTE, 0, w.top)
-            val st = Native.mem_encode.invokeExact(ctx.ptr, plan.layout, image, ctx.out, ctx.out8) as Int
+            // (a flat image holds no pointer: C reads it from the heap array during the call)
+            val img = if (flat) MemorySegment.ofArray(w.b) else image
+            if (!flat) MemorySegment.copy(w.b, 0, image, ValueLayout.JAVA_BYTE, 0, w.top)
+            val st = Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, ctx.out, ctx.out8) as Int
             if (st != 0) throw ctx.error(st)
             val n = Math.toIntExact(ctx.out8.get(ValueLayout.JAVA_LONG, 0))
             val r = ByteArray(n)
@@ -1120,6 +1135,14 @@ internal class MemCodec(private val ctx: Context) {
     }
 
     fun decode(plan: MemPlan, bytes: ByteArray): Any {
+        if (plan.flat) {
+            val used = decodeFlat(plan, bytes)
+            if (used >= 0) {
+                reader.reset(mirror, 0L, ctx.refTrackingOption, used)
+                reader.source(bytes, 0L)
+                return reader.struct(plan, 0)
+            }
+        }
         val root = plan.size.toLong()
         // an image is bounded by the input times the largest stride; grow up to that on WIRE_E_LIMIT
         val ceiling = minOf(Int.MAX_VALUE - 8L, 512L * bytes.size + root + (1L shl 20))
@@ -1144,6 +1167,28 @@ internal class MemCodec(private val ctx: Context) {
             reader.source(bytes, data.address())
             return reader.struct(plan, 0)
         }
+    }
+
+    /**
+     * A flat plan's message decoded from the caller's array straight into [mirror] (both heap
+     * segments, read and written by C during the call only: the image holds no pointer). The bytes
+     * of the image used, or -1 when the decoder wanted more room than [mirror] (the native path
+     * then decodes the message again with its growing arena).
+     */
+    private fun decodeFlat(plan: MemPlan, bytes: ByteArray): Int {
+        if (mirror.size < plan.size + 4096) mirror = ByteArray(maxOf(mirror.size * 2, plan.size + 4096))
+        val m = MemorySegment.ofArray(mirror)
+        ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
+        val st = Native.mem_decode.invokeExact(
+            ctx.ptr, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), ctx.out, 0,
+        ) as Int
+        if (st == Status.LIMIT) {
+            val e = ctx.error(st)
+            if (e.detail.contains("arena")) return -1
+            throw e
+        }
+        if (st != 0) throw ctx.error(st)
+        return Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
     }
 
     /**
