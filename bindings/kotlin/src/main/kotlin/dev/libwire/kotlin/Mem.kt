@@ -281,7 +281,21 @@ internal class ListSlot(@JvmField val item: Elem, private val set: Boolean) : Sl
         val n = c.size
         val o = w.alloc(n * stride, 8)
         var k = o
-        if (c is List<*> && c is java.util.RandomAccess) {
+        val s = item.slot
+        if (s === StrSlot && c is List<*> && c is java.util.RandomAccess) {
+            // (strings, the usual items, without the virtual calls of Elem and Slot)
+            for (i in 0 until n) {
+                val x = c[i]
+                if (x == null) Img.I64.set(w.b, k, 0L) else w.string(k, x as String)
+                k += stride
+            }
+        } else if (s is StructSlot && c is List<*> && c is java.util.RandomAccess) {
+            for (i in 0 until n) {
+                val x = c[i]
+                if (x == null) Img.I64.set(w.b, k, 0L) else s.put(w, k, x)
+                k += stride
+            }
+        } else if (c is List<*> && c is java.util.RandomAccess) {
             for (i in 0 until n) { item.put(w, k, c[i]); k += stride }
         } else {
             for (x in c) { item.put(w, k, x); k += stride }
@@ -298,7 +312,15 @@ internal class ListSlot(@JvmField val item: Elem, private val set: Boolean) : Sl
             return s
         }
         val l = ArrayList<Any?>(n)
-        if (n > 0) { var k = r.off(p); for (i in 0 until n) { l.add(item.get(r, k)); k += stride } }
+        if (n > 0) {
+            var k = r.off(p)
+            val s = item.slot
+            when {
+                s === StrSlot -> for (i in 0 until n) { l.add(r.string(k)); k += stride }
+                s is StructSlot -> for (i in 0 until n) { l.add(s.get(r, k)); k += stride }
+                else -> for (i in 0 until n) { l.add(item.get(r, k)); k += stride }
+            }
+        }
         return l
     }
 }
@@ -1291,12 +1313,14 @@ internal object MemHandles {
     @JvmStatic fun pBool(w: MemWriter, at: Int, off: Int, x: Boolean) { w.b[at + off] = if (x) 1 else 0 }
     @JvmStatic fun pI16(w: MemWriter, at: Int, off: Int, x: Short) { Img.I16.set(w.b, at + off, x) }
     @JvmStatic fun pI8(w: MemWriter, at: Int, off: Int, x: Byte) { w.b[at + off] = x }
-    @JvmStatic fun pAny(f: MemField, w: MemWriter, at: Int, x: Any?) {
+    // (the slot is bound as an argument of its own: a constant of the customized handle, so its
+    // put / get is a direct call, where f.slot, a field, would be a megamorphic virtual one)
+    @JvmStatic fun pAny(s: Slot, f: MemField, w: MemWriter, at: Int, x: Any?) {
         if (x == null) {
             if (!f.nullable) throw WireException("value", -1, "field ${f.name}: null in a field that is not nullable")
             if (f.present < 0) Img.I64.set(w.b, at + f.offset, 0L)
         } else {
-            f.slot.put(w, at + f.offset, x)
+            s.put(w, at + f.offset, x)
             if (f.present >= 0) w.b[at + f.present] = 1
         }
     }
@@ -1319,8 +1343,8 @@ internal object MemHandles {
     @JvmStatic fun gI16(r: MemReader, at: Int, off: Int): Short = Img.I16.get(r.b, at + off) as Short
     @JvmStatic fun gI8(r: MemReader, at: Int, off: Int): Byte = r.b[at + off]
     @JvmStatic fun gStr(r: MemReader, at: Int, off: Int): String? = r.string(at + off)
-    @JvmStatic fun gAny(f: MemField, r: MemReader, at: Int): Any? =
-        if (f.present >= 0 && r.b[at + f.present].toInt() == 0) null else f.slot.get(r, at + f.offset)
+    @JvmStatic fun gAny(s: Slot, f: MemField, r: MemReader, at: Int): Any? =
+        if (f.present >= 0 && r.b[at + f.present].toInt() == 0) null else s.get(r, at + f.offset)
 
     private val PUT = mapOf(
         MemPlan.K_I32 to st("pI32", MethodType.methodType(V, W, I, I, I)),
@@ -1340,10 +1364,10 @@ internal object MemHandles {
         MemPlan.K_I16 to st("gI16", MethodType.methodType(S, R, I, I)),
         MemPlan.K_I8 to st("gI8", MethodType.methodType(B, R, I, I)),
     )
-    private val P_ANY = st("pAny", MethodType.methodType(V, MemField::class.java, W, I, O))
+    private val P_ANY = st("pAny", MethodType.methodType(V, Slot::class.java, MemField::class.java, W, I, O))
     private val P_STR = st("pStr", MethodType.methodType(V, MemField::class.java, W, I, O))
     private val G_STR = st("gStr", MethodType.methodType(String::class.java, R, I, I))
-    private val G_ANY = st("gAny", MethodType.methodType(O, MemField::class.java, R, I))
+    private val G_ANY = st("gAny", MethodType.methodType(O, Slot::class.java, MemField::class.java, R, I))
     private val NOOP = st("noop", MethodType.methodType(V, W, O, I))
 
     /** `(MemWriter, Object v, int at)void` for every field in order. */
@@ -1352,7 +1376,7 @@ internal object MemHandles {
         for (f in fields.reversed()) {
             // (MemWriter, int at, Object v)void
             val one = if (f.kind == MemPlan.K_ANY) {
-                val put = (if (f.slot === StrSlot && f.present < 0) P_STR else P_ANY).bindTo(f)
+                val put = if (f.slot === StrSlot && f.present < 0) P_STR.bindTo(f) else MethodHandles.insertArguments(P_ANY, 0, f.slot, f)
                 MethodHandles.filterArguments(put, 2, f.getter)
             } else {
                 val put = MethodHandles.insertArguments(PUT[f.kind]!!, 2, f.offset)
@@ -1373,7 +1397,7 @@ internal object MemHandles {
             val g = when {
                 f.kind != MemPlan.K_ANY -> MethodHandles.insertArguments(GET[f.kind]!!, 2, f.offset)
                 f.slot === StrSlot && f.present < 0 -> MethodHandles.insertArguments(G_STR, 2, f.offset)
-                else -> G_ANY.bindTo(f)
+                else -> MethodHandles.insertArguments(G_ANY, 0, f.slot, f)
             }
             byArg[f.arg] = g.asType(MethodType.methodType(pt, R, I))
         }
