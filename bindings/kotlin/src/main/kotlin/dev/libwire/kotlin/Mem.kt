@@ -295,6 +295,11 @@ internal class ListSlot(@JvmField val item: Elem, private val set: Boolean) : Sl
                 if (x == null) Img.I64.set(w.b, k, 0L) else s.put(w, k, x)
                 k += stride
             }
+        } else if (s === StrSlot) {
+            for (x in c) {
+                if (x == null) Img.I64.set(w.b, k, 0L) else w.string(k, x as String)
+                k += stride
+            }
         } else if (c is List<*> && c is java.util.RandomAccess) {
             for (i in 0 until n) { item.put(w, k, c[i]); k += stride }
         } else {
@@ -308,7 +313,11 @@ internal class ListSlot(@JvmField val item: Elem, private val set: Boolean) : Sl
         val n = Img.I32.get(r.b, at + 8) as Int
         if (set) {
             val s = LinkedHashSet<Any?>(maxOf(4, n * 4 / 3 + 1))
-            if (n > 0) { var k = r.off(p); for (i in 0 until n) { s.add(item.get(r, k)); k += stride } }
+            if (n > 0) {
+                var k = r.off(p)
+                if (item.slot === StrSlot) for (i in 0 until n) { s.add(r.string(k)); k += stride }
+                else for (i in 0 until n) { s.add(item.get(r, k)); k += stride }
+            }
             return s
         }
         val l = ArrayList<Any?>(n)
@@ -338,10 +347,19 @@ internal class MapSlot(@JvmField val key: Elem, @JvmField val value: Elem) : Slo
         val n = m.size
         val o = w.alloc(n * stride, 8)
         var k = o
-        for ((x, y) in m) {
-            key.put(w, k, x)
-            value.put(w, k + valueAt, y)
-            k += stride
+        if (key.slot === StrSlot && value.slot === StrSlot) {
+            // (string to string, as attributes are: without the virtual calls of Elem and Slot)
+            for ((x, y) in m) {
+                if (x == null) Img.I64.set(w.b, k, 0L) else w.string(k, x as String)
+                if (y == null) Img.I64.set(w.b, k + valueAt, 0L) else w.string(k + valueAt, y as String)
+                k += stride
+            }
+        } else {
+            for ((x, y) in m) {
+                key.put(w, k, x)
+                value.put(w, k + valueAt, y)
+                k += stride
+            }
         }
         w.span(at, o, n)
     }
@@ -352,7 +370,11 @@ internal class MapSlot(@JvmField val key: Elem, @JvmField val value: Elem) : Slo
         val m = LinkedHashMap<Any?, Any?>(maxOf(4, n * 4 / 3 + 1))
         if (n > 0) {
             var k = r.off(p)
-            for (i in 0 until n) { m[key.get(r, k)] = value.get(r, k + valueAt); k += stride }
+            if (key.slot === StrSlot && value.slot === StrSlot) {
+                for (i in 0 until n) { m[r.string(k)] = r.string(k + valueAt); k += stride }
+            } else {
+                for (i in 0 until n) { m[key.get(r, k)] = value.get(r, k + valueAt); k += stride }
+            }
         }
         return m
     }
