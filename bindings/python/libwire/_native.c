@@ -393,6 +393,74 @@ static int enter(Codec *c) {
   return 0;
 }
 
+/* n bytes from s to d, without reading past s + n (short text). */
+static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
+  if (n >= 8) {
+    uint64_t w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      memcpy(d + i, &w, 8);
+    }
+    if (i < n) {               /* the last 8 bytes again, overlapping */
+      memcpy(&w, s + n - 8, 8);
+      memcpy(d + n - 8, &w, 8);
+    }
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + n - 4, &b, 4);
+  } else {
+    for (size_t i = 0; i < n; i++) d[i] = s[i];
+  }
+}
+
+/* The usual elements of lists and maps written inline: compact ASCII
+ * strings (as enc_str writes them), ints that fit int64_t as VARINT64 and
+ * floats as FLOAT64 when no declared type says otherwise; anything else
+ * through enc(). */
+static inline int enc_fast(Codec *c, PyObject *o, const hint *h) {
+  PyTypeObject *tp = Py_TYPE(o);
+  if (tp == &PyUnicode_Type && PyUnicode_IS_COMPACT_ASCII(o)) {
+    size_t n = (size_t)PyUnicode_GET_LENGTH(o);
+    if (n < 64) {
+      if (c->tcap - c->tlen < 6 + n && grow(c, 6 + n)) return -1;
+      uint8_t *q = c->t + c->tlen;
+      uint32_t n32 = (uint32_t)n;
+      q[0] = WIRE_T_STRING;
+      q[1] = WIRE_TAPE_STR_JAVA | WIRE_STR_LATIN1;
+      memcpy(q + 2, &n32, 4);
+      copy_short(q + 6, (const uint8_t *)(((PyASCIIObject *)o) + 1), n);
+      c->tlen += 6 + n;
+      return 0;
+    }
+    return enc_str(c, o);
+  }
+  if (!h || h->tid == WIRE_T_UNKNOWN) {
+    long long v;
+    if (tp == &PyLong_Type && lw_long_i64(o, &v)) {
+      NEED(c, 9);
+      uint8_t *q = c->t + c->tlen;
+      q[0] = WIRE_T_VARINT64;
+      memcpy(q + 1, &v, 8);
+      c->tlen += 9;
+      return 0;
+    }
+    if (tp == &PyFloat_Type) {
+      NEED(c, 9);
+      uint8_t *q = c->t + c->tlen;
+      double d = PyFloat_AS_DOUBLE(o);
+      q[0] = WIRE_T_FLOAT64;
+      memcpy(q + 1, &d, 8);
+      c->tlen += 9;
+      return 0;
+    }
+  }
+  return enc(c, o, h);
+}
+
 static int enc_seq(Codec *c, PyObject *o, uint8_t op, const hint *eh) {
   int s = shared(c, o);
   if (s) return s < 0 ? -1 : 0;
@@ -403,7 +471,7 @@ static int enc_seq(Codec *c, PyObject *o, uint8_t op, const hint *eh) {
   put8(c, op);
   put32(c, (uint32_t)n);
   for (Py_ssize_t i = 0; i < n; i++)
-    if (enc(c, items[i], eh)) return -1;
+    if (enc_fast(c, items[i], eh)) return -1;
   c->depth--;
   return 0;
 }
@@ -419,7 +487,7 @@ static int enc_set(Codec *c, PyObject *o, const hint *eh) {
   PyObject *k;
   Py_hash_t hash;
   while (_PySet_NextEntry(o, &pos, &k, &hash))
-    if (enc(c, k, eh)) return -1;
+    if (enc_fast(c, k, eh)) return -1;
   c->depth--;
   return 0;
 }
@@ -435,7 +503,7 @@ static int enc_dict(Codec *c, PyObject *o, const hint *h) {
   Py_ssize_t pos = 0;
   PyObject *k, *v;
   while (PyDict_Next(o, &pos, &k, &v)) {
-    if (enc(c, k, kh) || enc(c, v, vh)) return -1;
+    if (enc_fast(c, k, kh) || enc_fast(c, v, vh)) return -1;
   }
   c->depth--;
   return 0;
