@@ -1547,6 +1547,52 @@ fail:
   return NULL;
 }
 
+/* Whether s[0..n) is ASCII, reading only those bytes. */
+static inline int ascii_short(const uint8_t *s, size_t n) {
+  const uint64_t hi = UINT64_C(0x8080808080808080);
+  uint64_t acc = 0, w;
+  if (n >= 8) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      acc |= w;
+    }
+    memcpy(&w, s + n - 8, 8);
+    acc |= w;
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    acc = a | b;
+  } else {
+    for (size_t i = 0; i < n; i++) acc |= s[i];
+  }
+  return !(acc & hi);
+}
+
+/* The usual elements of lists and maps read inline: short ASCII strings
+ * (Latin-1 on the wire) into new compact str objects, VARINT64 ints;
+ * anything else through dec(), which gives the same objects. */
+static inline PyObject *dec_fast(Codec *c, const hint *h) {
+  const uint8_t *p = c->p;
+  size_t left = (size_t)(c->end - p);
+  if (left >= 6 && p[0] == WIRE_T_STRING && p[1] == WIRE_STR_LATIN1) {
+    uint32_t n = get32(p + 2);
+    const uint8_t *s = p + 6;
+    if (n <= left - 6 && n < 64 && ascii_short(s, n)) {
+      PyObject *u = PyUnicode_New((Py_ssize_t)n, 127);
+      if (!u) return NULL;
+      copy_short(PyUnicode_1BYTE_DATA(u), s, n);
+      c->p = s + n;
+      return u;
+    }
+  } else if (left >= 9 && p[0] == WIRE_T_VARINT64) {
+    c->p = p + 9;
+    return PyLong_FromLongLong((long long)get64(p + 1));
+  }
+  return dec(c, h);
+}
+
 static PyObject *dec_list(Codec *c, uint8_t op, const hint *h) {
   if (!AVAIL(c, 4)) return bad_tape(c);
   uint32_t n = get32(c->p);
@@ -1564,7 +1610,7 @@ static PyObject *dec_list(Codec *c, uint8_t op, const hint *h) {
       return NULL;
     }
     for (uint32_t i = 0; i < n; i++) {
-      PyObject *v = dec(c, eh);
+      PyObject *v = dec_fast(c, eh);
       if (!v) {
         Py_DECREF(l);
         return NULL;
@@ -1579,7 +1625,7 @@ static PyObject *dec_list(Codec *c, uint8_t op, const hint *h) {
   if (!s) return NULL;
   if (keep(c, s)) goto fail;
   for (uint32_t i = 0; i < n; i++) {
-    PyObject *v = dec(c, eh);
+    PyObject *v = dec_fast(c, eh);
     if (!v) goto fail;
     PyObject *k = hashable(c, v);
     Py_DECREF(v);
@@ -1604,9 +1650,9 @@ static PyObject *dec_map(Codec *c, const hint *h) {
   if (!d) return NULL;
   if (keep(c, d)) goto fail;
   for (uint32_t i = 0; i < n; i++) {
-    PyObject *k = dec(c, kh);
+    PyObject *k = dec_fast(c, kh);
     if (!k) goto fail;
-    PyObject *v = dec(c, vh);
+    PyObject *v = dec_fast(c, vh);
     if (!v) {
       Py_DECREF(k);
       goto fail;
