@@ -421,7 +421,8 @@ static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
  * strings (as enc_str writes them), ints that fit int64_t as VARINT64 and
  * floats as FLOAT64 when no declared type says otherwise; anything else
  * through enc(). */
-static inline int enc_fast(Codec *c, PyObject *o, const hint *h) {
+static inline __attribute__((always_inline)) int
+enc_fast(Codec *c, PyObject *o, const hint *h) {
   PyTypeObject *tp = Py_TYPE(o);
   if (tp == &PyUnicode_Type && PyUnicode_IS_COMPACT_ASCII(o)) {
     size_t n = (size_t)PyUnicode_GET_LENGTH(o);
@@ -1173,6 +1174,10 @@ static PyObject *Codec_encode(Codec *c, PyObject *args) {
   return res;
 }
 
+/* Tapes of at least this many bytes are encoded straight into the bytes
+ * object returned (lw_tape_encode). */
+#define DIRECT_OUT 4096
+
 PyObject *lw_tape_encode(Codec *c, PyObject *roots, PyObject *into) {
   c->n_tape_enc++;
   if (Py_EnterRecursiveCall(" in libwire.dumps")) return NULL;
@@ -1198,6 +1203,31 @@ PyObject *lw_tape_encode(Codec *c, PyObject *roots, PyObject *into) {
     }
     if (st) return lw_ctx_fail(c, st);
     return PyLong_FromSize_t(size);
+  }
+  if (c->tlen >= DIRECT_OUT) {
+    /* Large: written straight into a bytes object of twice the tape's
+     * size (the room libwire's writers of flat lists and maps ask for; a
+     * payload is rarely larger than its tape), then shrunk; a payload
+     * that does not fit is written again the usual way. */
+    size_t cap = 2 * c->tlen + 64;
+    PyObject *res = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
+    if (!res) return NULL;
+    wire_writer *w = wire_writer_new(c->ctx, (uint8_t *)PyBytes_AS_STRING(res),
+                                     cap);
+    if (!w) {
+      Py_DECREF(res);
+      return PyErr_NoMemory();
+    }
+    int32_t st = wire_encode_tape_to(c->ctx, c->t, c->tlen, w);
+    size_t size = wire_writer_size(w);
+    wire_writer_free(w);
+    if (!st) {
+      if (_PyBytes_Resize(&res, (Py_ssize_t)size)) return NULL;
+      return res;
+    }
+    Py_DECREF(res);
+    if (st != WIRE_E_BUFFER_FULL) return lw_ctx_fail(c, st);
+    wire_ctx_clear_error(c->ctx);
   }
   if (!c->out) {
     c->out = wire_writer_new(c->ctx, NULL, 0);
@@ -1573,7 +1603,8 @@ static inline int ascii_short(const uint8_t *s, size_t n) {
 /* The usual elements of lists and maps read inline: short ASCII strings
  * (Latin-1 on the wire) into new compact str objects, VARINT64 ints;
  * anything else through dec(), which gives the same objects. */
-static inline PyObject *dec_fast(Codec *c, const hint *h) {
+static inline __attribute__((always_inline)) PyObject *
+dec_fast(Codec *c, const hint *h) {
   const uint8_t *p = c->p;
   size_t left = (size_t)(c->end - p);
   if (left >= 6 && p[0] == WIRE_T_STRING && p[1] == WIRE_STR_LATIN1) {
