@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "63109ec5b7d3807d74fe69cb0acaed336db050010becdbac170dc296d3b17068"
+const csrcDigest = "2d6c9294415e61deb6eb15daa4c8ca7dd4b0a482c7afbf244366c629957bebaf"
