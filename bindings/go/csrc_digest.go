@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "2d6c9294415e61deb6eb15daa4c8ca7dd4b0a482c7afbf244366c629957bebaf"
+const csrcDigest = "a0eea523bbb14008b97aa8b4a7b653374036776ac9753fcc35f4b3a247b5958d"
