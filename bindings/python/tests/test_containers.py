@@ -92,3 +92,19 @@ def test_truncated_payloads_fail_cleanly():
     for cut in range(1, len(data)):
         with pytest.raises(libwire.WireError):
             libwire.loads(data[:cut])
+
+
+def test_latin1_strings_read_are_canonical_str_objects():
+    # a byte above 0x7F anywhere (the 8-byte words and the tail): the str
+    # is of the one-byte kind and not ASCII; equality and hashing depend
+    # on CPython's smallest-kind rule, so both are checked
+    texts = [ascii_text(n)[:k] + "\u00e9" + ascii_text(n)[k:]
+             for n in (1, 7, 8, 15, 16, 17, 40) for k in (0, n // 2, n)]
+    texts += ["\u00ff", "\u0080" * 9, ascii_text(30)]
+    for data in (libwire.dumps(texts), pyfory.Fory(xlang=True).serialize(texts)):
+        back = libwire.loads(data)
+        assert back == texts
+        for s, t in zip(back, texts):
+            assert s.isascii() == t.isascii()
+            assert hash(s) == hash(t)
+            assert {s: 1}[t] == 1
