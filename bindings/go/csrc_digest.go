@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "6a2f72da998520d9023a72e4714822a480f13ff588469732be69c2fb1d08d531"
+const csrcDigest = "1a3674e30a13699c940a2f8feb2444b358e6efffda61fbbfa992870db2c67153"
