@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "5d10dd3c06896f38363fcfd73c65872f0b6f1e1514a726068ecd6c39b59cc639"
+const csrcDigest = "17b714b055ffa5e0505130af725dd9505ac8c0704eb25cf6020062e907235f6c"
