@@ -24,6 +24,7 @@ const (
 	opStructTD = 0xF1
 	opEnumID   = 0xF2
 	opPacked   = 0xF3
+	opSpan     = 0xF5 // read tapes with WIRE_TAPE_SPANS: u8 type, u32 n, u64 offset
 	tapeStruct = 0x1B // STRUCT (also ext types)
 	tapeUnion  = 0x21
 	noType     = 0xFFFFFFFF
