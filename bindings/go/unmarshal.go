@@ -22,7 +22,7 @@ type decoder struct {
 	c     *Context
 	b     []byte
 	p     int
-	in    []byte // the payload (SPAN records point into it)
+	in    []byte          // the payload (SPAN records point into it)
 	refs  []reflect.Value // referenceable values by tape number
 	depth int
 }
