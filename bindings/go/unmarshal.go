@@ -73,21 +73,28 @@ func (d *decoder) f64() float64    { return math.Float64frombits(d.u64()) }
 // (what Go and Fory Go write) and ASCII Latin-1 (what the JVM writes for
 // ASCII) are the bytes as they are.
 func (d *decoder) text() string {
-	b := d.b[d.p:]
-	if len(b) < 5 {
+	s, p := d.c.textAt(d.b, d.p)
+	d.p = p
+	return s
+}
+
+// textAt reads the STRING payload at b[p:] and returns its text and the
+// offset after it. Hot: the bounds are checked once, by hand.
+func (c *Context) textAt(b []byte, p int) (string, int) {
+	if p < 0 || len(b)-p < 5 {
 		panic(errTape)
 	}
-	enc := b[0]
-	n := binary.LittleEndian.Uint32(b[1:5])
-	if uint64(n) > uint64(len(b)-5) {
+	h := (*[5]byte)(b[p:])
+	enc := h[0]
+	n := int(binary.LittleEndian.Uint32(h[1:]))
+	if n > len(b)-p-5 {
 		panic(errTape)
 	}
-	t := b[5 : 5+n : 5+n]
-	d.p += 5 + int(n)
+	src := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), p+5)
 	if enc == StrUTF8 {
-		return d.c.goString(t)
+		return c.goStringAt(src, n), p + 5 + n
 	}
-	return d.c.otherText(enc, t)
+	return c.otherText(enc, unsafe.Slice((*byte)(src), n)), p + 5 + n
 }
 
 // otherText is the Go text of a Latin-1 or UTF-16 string.
@@ -129,21 +136,26 @@ const (
 )
 
 func (c *Context) goString(b []byte) string {
-	n := len(b)
+	return c.goStringAt(unsafe.Pointer(unsafe.SliceData(b)), len(b))
+}
+
+// goStringAt is goString of the n bytes at src.
+func (c *Context) goStringAt(src unsafe.Pointer, n int) string {
 	if n == 0 {
 		return ""
 	}
 	if n > strOwn {
-		return string(b)
+		return string(unsafe.Slice((*byte)(src), n))
 	}
 	off := c.strsAt
 	if len(c.strs)-off < n {
 		c.strs = make([]byte, strChunk)
 		off = 0
 	}
-	copy(c.strs[off:], b)
+	dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.strs)), off)
+	copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
 	c.strsAt = off + n
-	return unsafe.String(&c.strs[off], n)
+	return unsafe.String((*byte)(dst), n)
 }
 
 // Unmarshal decodes a payload of exactly one root value into v (a non-nil
@@ -946,11 +958,10 @@ func (d *decoder) list(op byte, k int, v reflect.Value) error {
 		v.Set(reflect.MakeSlice(t, n, n))
 		d.keep(k, v)
 		if t == typStrings {
-			s := *(*[]string)(v.Addr().UnsafePointer())
+			s, b, c := *(*[]string)(v.Addr().UnsafePointer()), d.b, d.c
 			for i := range s {
-				if d.p < len(d.b) && d.b[d.p] == TypeString {
-					d.p++
-					s[i] = d.text()
+				if p := d.p; p < len(b) && b[p] == TypeString {
+					s[i], d.p = c.textAt(b, p+1)
 				} else if err := d.decode(v.Index(i)); err != nil {
 					return err
 				}
@@ -1082,18 +1093,19 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 	d.keep(k, v)
 	if ms, ok := v.Addr().Interface().(*map[string]int64); ok {
 		// fast path for a common shape
-		m := *ms
+		m, b, c := *ms, d.b, d.c
 		for i := 0; i < n; i++ {
-			if d.p >= len(d.b) || d.b[d.p] != TypeString {
+			p := d.p
+			if p >= len(b) || b[p] != TypeString {
 				return d.mapSlow(n-i, v)
 			}
-			d.p++
-			key := d.text()
-			if b := d.b[d.p:]; len(b) >= 9 && b[0] >= TypeInt8 && b[0] <= TypeTaggedInt64 {
-				m[key] = int64(binary.LittleEndian.Uint64(b[1:9]))
-				d.p += 9
+			key, p := c.textAt(b, p+1)
+			if len(b)-p >= 9 && b[p] >= TypeInt8 && b[p] <= TypeTaggedInt64 {
+				m[key] = int64(binary.LittleEndian.Uint64(b[p+1 : p+9]))
+				d.p = p + 9
 				continue
 			}
+			d.p = p
 			var x int64
 			if err := d.decode(reflect.ValueOf(&x).Elem()); err != nil {
 				return err
