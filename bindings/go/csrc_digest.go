@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "ab0a64d19b21c012bd75d3785bebbc5a39e35c957d8016483f27eccac2ffb1a1"
+const csrcDigest = "692d4e5f5685ead7aa7101fde8bc659f41dd88ac0911de85102342a2efe9b22e"
