@@ -92,6 +92,20 @@ func (c *Context) textAt(b []byte, p int) (string, int) {
 	}
 	src := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), p+5)
 	if enc == StrUTF8 {
+		// A short string with 16 bytes readable after it in the tape and
+		// 16 free in the chunk moves as one 16-byte word: the bytes past
+		// n land in the chunk's free part, which no string uses yet.
+		// (32 bytes for one of 17-32.)
+		if off := c.strsAt; uint(n-1) < 32 && len(b)-p-5 >= 32 && len(c.strs)-off >= 32 {
+			dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.strs)), off)
+			if n <= 16 {
+				*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+			} else {
+				*(*[4]uint64)(dst) = *(*[4]uint64)(src)
+			}
+			c.strsAt = off + n
+			return unsafe.String((*byte)(dst), n), p + 5 + n
+		}
 		return c.goStringAt(src, n), p + 5 + n
 	}
 	return c.otherText(enc, unsafe.Slice((*byte)(src), n)), p + 5 + n
