@@ -45,19 +45,11 @@ func (t *tape) str(s string)    { t.u32(uint32(len(s))); t.b = append(t.b, s...)
 func (t *tape) f64(v float64)   { t.u64(math.Float64bits(v)) }
 func (t *tape) name16(s string) { t.u16(uint16(len(s))); t.b = append(t.b, s...) }
 
-// appendStr appends a STRING record (op, encoding, length, bytes) with
-// one capacity check.
+// appendStr appends a STRING record (op, encoding, length, bytes).
 func appendStr(b []byte, enc byte, s string) []byte {
-	n := len(b)
-	if cap(b)-n < 6+len(s) {
-		b = slices.Grow(b, 6+len(s))
-	}
-	b = b[:n+6+len(s)]
-	h := (*[6]byte)(b[n:])
-	h[0], h[1] = TypeString, enc
-	binary.LittleEndian.PutUint32(h[2:], uint32(len(s)))
-	copy(b[n+6:], s)
-	return b
+	b = append(b, TypeString, enc)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
 }
 
 type refKey struct {
