@@ -98,10 +98,9 @@ func (c *Context) textAt(b []byte, p int) (string, int) {
 		// (32 bytes for one of 17-32.)
 		if off := c.strsAt; uint(n-1) < 32 && len(b)-p-5 >= 32 && len(c.strs)-off >= 32 {
 			dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.strs)), off)
-			if n <= 16 {
-				*(*[2]uint64)(dst) = *(*[2]uint64)(src)
-			} else {
-				*(*[4]uint64)(dst) = *(*[4]uint64)(src)
+			*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+			if n > 16 { // two 16-byte moves (a [4]uint64 would be a memmove call)
+				*(*[2]uint64)(unsafe.Add(dst, 16)) = *(*[2]uint64)(unsafe.Add(src, 16))
 			}
 			c.strsAt = off + n
 			return unsafe.String((*byte)(dst), n), p + 5 + n
