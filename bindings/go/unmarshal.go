@@ -1107,10 +1107,32 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 	if ms, ok := v.Addr().Interface().(*map[string]int64); ok {
 		// fast path for a common shape
 		m, b, c := *ms, d.b, d.c
+		base := unsafe.Pointer(unsafe.SliceData(b))
 		for i := 0; i < n; i++ {
 			p := d.p
 			if p >= len(b) || b[p] != TypeString {
 				return d.mapSlow(n-i, v)
+			}
+			// The usual entry (a UTF-8 key of 1-32 bytes, 32 more bytes of
+			// tape after it, 32 free in the string chunk, an integer value)
+			// inline, as textAt does it; anything else through textAt.
+			if len(b)-p >= 6+32+9 {
+				h := (*[6]byte)(b[p:])
+				kn := int(binary.LittleEndian.Uint32(h[2:]))
+				if off := c.strsAt; h[1] == StrUTF8 && uint(kn-1) < 32 && kn <= len(b)-p-6-32-9 && len(c.strs)-off >= 32 {
+					if q := p + 6 + kn; b[q] >= TypeInt8 && b[q] <= TypeTaggedInt64 {
+						src := unsafe.Add(base, p+6)
+						dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.strs)), off)
+						*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+						if kn > 16 {
+							*(*[2]uint64)(unsafe.Add(dst, 16)) = *(*[2]uint64)(unsafe.Add(src, 16))
+						}
+						c.strsAt = off + kn
+						m[unsafe.String((*byte)(dst), kn)] = int64(binary.LittleEndian.Uint64(b[q+1 : q+9]))
+						d.p = q + 9
+						continue
+					}
+				}
 			}
 			key, p := c.textAt(b, p+1)
 			if len(b)-p >= 9 && b[p] >= TypeInt8 && b[p] <= TypeTaggedInt64 {
