@@ -92,22 +92,32 @@ func (c *Context) textAt(b []byte, p int) (string, int) {
 	}
 	src := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), p+5)
 	if enc == StrUTF8 {
-		// A short string with 16 bytes readable after it in the tape and
-		// 16 free in the chunk moves as one 16-byte word: the bytes past
-		// n land in the chunk's free part, which no string uses yet.
-		// (32 bytes for one of 17-32.)
-		if off := c.strsAt; uint(n-1) < 32 && len(b)-p-5 >= 32 && len(c.strs)-off >= 32 {
-			dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.strs)), off)
-			*(*[2]uint64)(dst) = *(*[2]uint64)(src)
-			if n > 16 { // two 16-byte moves (a [4]uint64 would be a memmove call)
-				*(*[2]uint64)(unsafe.Add(dst, 16)) = *(*[2]uint64)(unsafe.Add(src, 16))
+		if uint(n-1) < 32 && len(b)-p-5 >= 32 {
+			if s, ok := c.shortString(src, n); ok {
+				return s, p + 5 + n
 			}
-			c.strsAt = off + n
-			return unsafe.String((*byte)(dst), n), p + 5 + n
 		}
 		return c.goStringAt(src, n), p + 5 + n
 	}
 	return c.otherText(enc, unsafe.Slice((*byte)(src), n)), p + 5 + n
+}
+
+// shortString copies a string of 1-32 bytes at src, which has 32 bytes
+// readable, into the current chunk as two 16-byte words (one for up to
+// 16): the bytes past n land in the chunk's free part, which no string
+// uses yet. ok is false when the chunk has less than 32 bytes free.
+func (c *Context) shortString(src unsafe.Pointer, n int) (s string, ok bool) {
+	off := c.strsAt
+	if len(c.strs)-off < 32 {
+		return "", false
+	}
+	dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.strs)), off)
+	*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+	if n > 16 { // (a [4]uint64 assignment would be a memmove call)
+		*(*[2]uint64)(unsafe.Add(dst, 16)) = *(*[2]uint64)(unsafe.Add(src, 16))
+	}
+	c.strsAt = off + n
+	return unsafe.String((*byte)(dst), n), true
 }
 
 // otherText is the Go text of a Latin-1 or UTF-16 string.
@@ -972,7 +982,20 @@ func (d *decoder) list(op byte, k int, v reflect.Value) error {
 		d.keep(k, v)
 		if t == typStrings {
 			s, b, c := *(*[]string)(v.Addr().UnsafePointer()), d.b, d.c
+			base := unsafe.Pointer(unsafe.SliceData(b))
 			for i := range s {
+				// the usual string (UTF-8, 1-32 bytes, 32 more bytes of tape
+				// after it) without the general readers
+				if p := d.p; len(b)-p >= 6+32 && b[p] == TypeString && b[p+1] == StrUTF8 {
+					kn := int(binary.LittleEndian.Uint32(b[p+2 : p+6]))
+					if uint(kn-1) < 32 && kn <= len(b)-p-6-32 {
+						if str, ok := c.shortString(unsafe.Add(base, p+6), kn); ok {
+							s[i] = str
+							d.p = p + 6 + kn
+							continue
+						}
+					}
+				}
 				if p := d.p; p < len(b) && b[p] == TypeString {
 					s[i], d.p = c.textAt(b, p+1)
 				} else if err := d.decode(v.Index(i)); err != nil {
@@ -1114,23 +1137,18 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 				return d.mapSlow(n-i, v)
 			}
 			// The usual entry (a UTF-8 key of 1-32 bytes, 32 more bytes of
-			// tape after it, 32 free in the string chunk, an integer value)
-			// inline, as textAt does it; anything else through textAt.
+			// tape after it, an integer value) without the general
+			// readers; anything else through textAt.
 			if len(b)-p >= 6+32+9 {
 				h := (*[6]byte)(b[p:])
 				kn := int(binary.LittleEndian.Uint32(h[2:]))
-				if off := c.strsAt; h[1] == StrUTF8 && uint(kn-1) < 32 && kn <= len(b)-p-6-32-9 && len(c.strs)-off >= 32 {
+				if h[1] == StrUTF8 && uint(kn-1) < 32 && kn <= len(b)-p-6-32-9 {
 					if q := p + 6 + kn; b[q] >= TypeInt8 && b[q] <= TypeTaggedInt64 {
-						src := unsafe.Add(base, p+6)
-						dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.strs)), off)
-						*(*[2]uint64)(dst) = *(*[2]uint64)(src)
-						if kn > 16 {
-							*(*[2]uint64)(unsafe.Add(dst, 16)) = *(*[2]uint64)(unsafe.Add(src, 16))
+						if key, ok := c.shortString(unsafe.Add(base, p+6), kn); ok {
+							m[key] = int64(binary.LittleEndian.Uint64(b[q+1 : q+9]))
+							d.p = q + 9
+							continue
 						}
-						c.strsAt = off + kn
-						m[unsafe.String((*byte)(dst), kn)] = int64(binary.LittleEndian.Uint64(b[q+1 : q+9]))
-						d.p = q + 9
-						continue
 					}
 				}
 			}
