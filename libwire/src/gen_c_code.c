@@ -713,6 +713,10 @@ static void dec_field(cg *x, uint32_t ti, uint32_t w, int d) {
   }
 }
 
+/* The largest run of bounded fields read from a padded copy on the stack
+ * when the input ends within the run's most bytes. */
+#define PAD_MAX 512u
+
 static void dec_struct_fn(cg *x, uint32_t ti) {
   sb *c = x->c;
   char nm[160];
@@ -750,7 +754,24 @@ static void dec_struct_fn(cg *x, uint32_t ti) {
     for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
     x->unchecked = false;
     put(c, "  } else {\n");
-    for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
+    if (sum + 9 <= PAD_MAX) {
+      /* near the end of the input: the same unchecked reads from a copy
+       * padded with zeros, then whether they stayed within the input
+       * (a varint running into the padding reads as ended there) */
+      put(c, "    uint8_t %s__pad[%u];\n", P, sum + 9);
+      put(c, "    const uint8_t *%s__at = p, *%s__end = end;\n", P, P);
+      put(c, "    size_t %s__n = (size_t)(end - p);\n", P);
+      put(c, "    memset(%s__pad, 0, sizeof %s__pad);\n", P, P);
+      put(c, "    memcpy(%s__pad, p, %s__n);\n", P, P);
+      put(c, "    p = %s__pad;\n    end = %s__pad + sizeof %s__pad;\n", P, P, P);
+      x->unchecked = true;
+      for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
+      x->unchecked = false;
+      put(c, "    if ((size_t)(p - %s__pad) > %s__n) return 0;\n", P, P);
+      put(c, "    p = %s__at + (p - %s__pad);\n    end = %s__end;\n", P, P, P);
+    } else {
+      for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
+    }
     put(c, "  }\n");
     w = end;
   }
@@ -902,16 +923,37 @@ static const char helper_text[] =
 "  *q++ = 1;\n"
 "  return @__u64(q, v);\n"
 "}\n"
-"/* Whether s[0..n) is valid UTF-8 (RFC 3629: no overlong form, no\n"
-" * surrogate, nothing above U+10FFFF), ASCII eight bytes at a time. */\n"
-"@__HOT int @__utf8(const uint8_t *s, size_t n) {\n"
-"  size_t i = 0;\n"
-"  for (; i + 8 <= n; i += 8) {\n"
-"    uint64_t w;\n"
-"    memcpy(&w, s + i, 8);\n"
-"    if (w & UINT64_C(0x8080808080808080)) break;\n"
+"/* Whether s[0..n) is ASCII, a word at a time; `lim`: how far s may be\n"
+" * read (at least s + n), so that a short string or the tail of a long one\n"
+" * is one word load (masked, or overlapping the bytes checked before). */\n"
+"@__HOT int @__ascii(const uint8_t *s, size_t n, const uint8_t *lim) {\n"
+"  uint64_t w;\n"
+"  if (n >= 8) {\n"
+"    for (size_t i = 0; i + 8 <= n; i += 8) {\n"
+"      memcpy(&w, s + i, 8);\n"
+"      if (w & UINT64_C(0x8080808080808080)) return 0;\n"
+"    }\n"
+"    memcpy(&w, s + n - 8, 8);\n"
+"    return !(w & UINT64_C(0x8080808080808080));\n"
 "  }\n"
+"  if (lim - s >= 8) {\n"
+"    memcpy(&w, s, 8);\n"
+"    return !(w & UINT64_C(0x8080808080808080) & ((UINT64_C(1) << (8 * n)) - 1));\n"
+"  }\n"
+"  uint32_t o = 0;\n"
+"  for (size_t i = 0; i < n; i++) o |= s[i];\n"
+"  return !(o & 0x80);\n"
+"}\n"
+"/* Whether s[0..n) is valid UTF-8 (RFC 3629: no overlong form, no\n"
+" * surrogate, nothing above U+10FFFF), a character at a time. */\n"
+"static int @__utf8_scan(const uint8_t *s, size_t n) {\n"
+"  size_t i = 0;\n"
 "  while (i < n) {\n"
+"    uint64_t w;\n"
+"    if (i + 8 <= n && (memcpy(&w, s + i, 8), !(w & UINT64_C(0x8080808080808080)))) {\n"
+"      i += 8;\n"
+"      continue;\n"
+"    }\n"
 "    uint32_t c = s[i];\n"
 "    if (c < 0x80) {\n"
 "      i++;\n"
@@ -938,10 +980,20 @@ static const char helper_text[] =
 "  }\n"
 "  return 1;\n"
 "}\n"
+"/* The same, ASCII text a word at a time (lim as for @__ascii). */\n"
+"@__HOT int @__utf8(const uint8_t *s, size_t n, const uint8_t *lim) {\n"
+"  return @__ascii(s, n, lim) || @__utf8_scan(s, n);\n"
+"}\n"
 "/* Copies n bytes; short runs without a call. */\n"
 "@__HOT void @__copy(uint8_t *d, const uint8_t *s, size_t n) {\n"
-"  if (n > 16) {\n"
+"  if (n > 32) {\n"
 "    memcpy(d, s, n);\n"
+"  } else if (n >= 16) {\n"
+"    uint8_t a[16], b[16];\n"
+"    memcpy(a, s, 16);\n"
+"    memcpy(b, s + n - 16, 16);\n"
+"    memcpy(d, a, 16);\n"
+"    memcpy(d + n - 16, b, 16);\n"
 "  } else if (n >= 8) {\n"
 "    uint64_t a, b;\n"
 "    memcpy(&a, s, 8);\n"
@@ -958,32 +1010,28 @@ static const char helper_text[] =
 "    for (size_t i = 0; i < n; i++) d[i] = s[i];\n"
 "  }\n"
 "}\n"
-"/* Whether s[0..n) is ASCII. */\n"
-"@__HOT int @__ascii(const uint8_t *s, size_t n) {\n"
-"  size_t i = 0;\n"
-"  for (; i + 8 <= n; i += 8) {\n"
-"    uint64_t w;\n"
-"    memcpy(&w, s + i, 8);\n"
-"    if (w & UINT64_C(0x8080808080808080)) return 0;\n"
-"  }\n"
-"  for (; i < n; i++)\n"
-"    if (s[i] & 0x80) return 0;\n"
-"  return 1;\n"
-"}\n"
 "/* A string: UTF-8, or under the Java runtime's policy ASCII text as the\n"
 " * Latin-1 it picks (other text there goes to wire_mem_encode). */\n"
 "@__HOT uint8_t *@__str(@__enc *e, uint8_t *q, const char *s, uint32_t n) {\n"
-"  if (n && !s) return NULL;\n"
 "  uint64_t enc = 2;\n"
+"  if (!s) {\n"
+"    if (n) return NULL;\n"
+"    s = \"\";\n"
+"  }\n"
 "  if (e->text) {\n"
 "    if (e->text == 2) {\n"
-"      if (!@__ascii((const uint8_t *)s, n)) return NULL;\n"
+"      if (!@__ascii((const uint8_t *)s, n, (const uint8_t *)s + n)) return NULL;\n"
 "      enc = 0;\n"
-"    } else if (!@__utf8((const uint8_t *)s, n)) {\n"
+"    } else if (!@__utf8((const uint8_t *)s, n, (const uint8_t *)s + n)) {\n"
 "      return NULL;\n"
 "    }\n"
 "  }\n"
 "  if (!@__room(e, &q, 10 + (size_t)n)) return NULL;\n"
+"  if (n < 32) {\n"
+"    *q++ = (uint8_t)(n << 2 | enc);\n"
+"    @__copy(q, (const uint8_t *)s, n);\n"
+"    return q + n;\n"
+"  }\n"
 "  q = @__vu64(q, ((uint64_t)n << 2) | enc);\n"
 "  @__copy(q, (const uint8_t *)s, n);\n"
 "  return q + n;\n"
@@ -1151,10 +1199,9 @@ static const char helper_text[] =
 "  uint64_t len = h >> 2;\n"
 "  if (len > d->max_binary || len > (uint64_t)(end - p)) return NULL;\n"
 "  if ((h & 3) == 2) {\n"
-"    if (!@__utf8(p, (size_t)len)) return NULL;\n"
+"    if (!@__utf8(p, (size_t)len, end)) return NULL;\n"
 "  } else if ((h & 3) == 0) {\n"
-"    for (size_t i = 0; i < len; i++)\n"
-"      if (p[i] & 0x80) return NULL;\n"
+"    if (!@__ascii(p, (size_t)len, end)) return NULL;\n"
 "  } else {\n"
 "    return NULL;\n"
 "  }\n"

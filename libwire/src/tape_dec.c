@@ -585,7 +585,7 @@ fast_entries(td *t, uint32_t done, uint32_t end, bool kf, bool vf, uint8_t kty,
 HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
                      uint8_t kty, uint8_t vty) {
   fc f = *c;
-  uint8_t kt, vt;
+  uint8_t kt = 0, vt = 0;
   for (; done < end; done++) {
     const uint8_t *p0 = f.p;
     uint8_t *q0 = f.q;

@@ -536,6 +536,24 @@ static inline const uint8_t *wq_elem(wq *o, const uint8_t *p, int flag,
   return p;
 }
 
+/* Whether the scalar op fits the declared type (numbers and strings are no
+ * user types: the type id alone must be declared). */
+static inline bool op_fits(const wt *w, const wire_ftype *decl, uint8_t op) {
+  return !decl || wire__pol_fits_decl(w->ctx, decl, op, UINT32_MAX, NULL, NULL);
+}
+
+/* The index of the first of `count` scalars at p that is not null and does
+ * not fit decl; count if all fit. */
+static uint32_t flat_first_unfit(const wt *w, const trec *t, const uint8_t *p,
+                                 uint32_t count, const wire_ftype *decl) {
+  if ((t->flags & R_FSAME) && t->a && op_fits(w, decl, t->a)) return count;
+  for (uint32_t i = 0; i < count; i++) {
+    if (*p != TAPE_NULL && !op_fits(w, decl, *p)) return i;
+    p += scalar_size(p);
+  }
+  return count;
+}
+
 /* write_list for a flat list or set (count > 0): the same header and
  * framing from the types pass 1 summed up (scalars are never tracked by
  * the policy nor named by a REF). */
@@ -558,9 +576,13 @@ static bool write_flat_list(const wt *w, const trec *t, const wire_ftype *decl) 
                                                                      : 0xFF;
   const uint8_t *p = w->tape + t->at + 5;
   const tstr *xs = w->strs + t->x;
+  /* elements written without type meta must be of the declared type: the
+   * first that is not ends the list with an error there, as in encode.c */
+  uint32_t upto = edecl ? flat_first_unfit(w, t, p, count, edecl) : count;
   wq o;
   wq_open(&o, w, t);
-  if (o.fast && !flags && (t->flags & R_FSAME) && t->a == WIRE_T_STRING) {
+  if (upto == count && o.fast && !flags && (t->flags & R_FSAME) &&
+      t->a == WIRE_T_STRING) {
     /* strings, bodies alone */
     uint8_t *q = o.q;
     if (o.over)
@@ -572,6 +594,10 @@ static bool write_flat_list(const wt *w, const trec *t, const wire_ftype *decl) 
     o.q = q;
   } else {
     for (uint32_t i = 0; i < count; i++) {
+      if (i == upto && *p != TAPE_NULL) {
+        wq_close(&o);
+        return wire__enc_not_declared(e, *p, edecl);
+      }
       if (*p == TAPE_NULL) {
         if (!flags) {
           wq_close(&o);
@@ -667,11 +693,19 @@ static bool write_flat_map(const wt *w, const trec *t, const wire_ftype *decl) {
       uint32_t h = wire__pol_null_chunk(kn, vn, kd, vd);
       if (!wq_room(&o, 1)) break;
       *o.q++ = (uint8_t)h;
+      if (!kn && (h & WIRE_MF_KEY_DECL) && !op_fits(w, kd, *k)) {
+        wq_close(&o);
+        return wire__enc_not_declared(e, *k, kd);
+      }
       p = kn ? k + 1
              : wq_elem(&o, k, (h & WIRE_MF_KEY_TRACK) ? any : -1,
                        !(h & WIRE_MF_KEY_DECL), &xs);
       if (!p) break;
       if (!kn && (h & WIRE_MF_KEY_TRACK) && !any) e->nrefs++;
+      if (!vn && (h & WIRE_MF_VAL_DECL) && !op_fits(w, vd, *v)) {
+        wq_close(&o);
+        return wire__enc_not_declared(e, *v, vd);
+      }
       p = vn ? v + 1
              : wq_elem(&o, v, (h & WIRE_MF_VAL_TRACK) ? any : -1,
                        !(h & WIRE_MF_VAL_DECL), &xs);
@@ -700,6 +734,17 @@ static bool write_flat_map(const wt *w, const trec *t, const wire_ftype *decl) {
     if (!(h & WIRE_MF_VAL_DECL)) *o.q++ = vt;
     int kf = (h & WIRE_MF_KEY_TRACK) ? 0xFF : -1;
     int vf = (h & WIRE_MF_VAL_TRACK) ? 0xFF : -1;
+    /* the chunk's keys (values) are all of one type: its first entry says
+     * whether they fit the declared type */
+    bool kbad = (h & WIRE_MF_KEY_DECL) && !op_fits(w, kd, kt);
+    if (kbad || ((h & WIRE_MF_VAL_DECL) && !op_fits(w, vd, vt))) {
+      if (!kbad && wq_room(&o, elem_room(p, xs, kf, false)))
+        o.q = elem_raw(o.q, &p, kf, false, &xs, false, o.tape_end);
+      wq_close(&o);
+      if (o.b->status != WIRE_OK) return ok(e);
+      return kbad ? wire__enc_not_declared(e, kt, kd)
+                  : wire__enc_not_declared(e, vt, vd);
+    }
     if (o.fast) {
       o.q = chunk_raw(o.q, &p, size, kt, vt, kf, vf, &xs, o.over, o.tape_end);
     } else {

@@ -464,6 +464,11 @@ check_string(rd *r, const uint8_t *at, uint8_t e, const uint8_t *b,
       *o = (tstr){(uint32_t)n, WIRE_STR_LATIN1, WIRE_STR_UTF8, S_LATIN1, 0};
       return true;
     }
+  } else if (WIRE_LIKELY(e == (TAPE_STR_JAVA | WIRE_STR_LATIN1))) {
+    /* Latin-1 for the Java choice: Latin-1, the same bytes, nothing to
+     * check (a host's compact Latin-1 strings) */
+    *o = (tstr){len, WIRE_STR_LATIN1, WIRE_STR_LATIN1, S_COPY, 0};
+    return true;
   } else if (e <= WIRE_STR_UTF8 &&
              r->ctx->string_policy == WIRE_STRING_AS_GIVEN &&
              (e == WIRE_STR_LATIN1 || r->ctx->trusted_text ||

@@ -539,8 +539,8 @@ int32_t wire__typedef_bytes(wire_ctx *ctx, uint32_t ti, const uint8_t **p,
 }
 
 int32_t wire__typedef_build(wire_ctx *ctx, uint32_t ti, wire_buf *out) {
-  const uint8_t *p;
-  uint32_t len;
+  const uint8_t *p = NULL;
+  uint32_t len = 0;
   int32_t st = wire__typedef_bytes(ctx, ti, &p, &len);
   if (st) return st;
   wire__put_bytes(out, p, len);
@@ -1065,8 +1065,8 @@ static int32_t struct_layout(wire_ctx *ctx, uint32_t type, wire_layout **out) {
 int32_t wire_schema_typedef(wire_ctx *ctx, uint32_t type, const uint8_t **out,
                             size_t *out_len) {
   if (!ctx || !out || !out_len) return WIRE_E_ARG;
-  const uint8_t *p;
-  uint32_t len;
+  const uint8_t *p = NULL;
+  uint32_t len = 0;
   int32_t st = wire__typedef_bytes(ctx, type, &p, &len);
   if (st) return st;
   *out = p;

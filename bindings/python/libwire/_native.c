@@ -393,6 +393,75 @@ static int enter(Codec *c) {
   return 0;
 }
 
+/* n bytes from s to d, without reading past s + n (short text). */
+static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
+  if (n >= 8) {
+    uint64_t w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      memcpy(d + i, &w, 8);
+    }
+    if (i < n) {               /* the last 8 bytes again, overlapping */
+      memcpy(&w, s + n - 8, 8);
+      memcpy(d + n - 8, &w, 8);
+    }
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + n - 4, &b, 4);
+  } else {
+    for (size_t i = 0; i < n; i++) d[i] = s[i];
+  }
+}
+
+/* The usual elements of lists and maps written inline: compact ASCII
+ * strings (as enc_str writes them), ints that fit int64_t as VARINT64 and
+ * floats as FLOAT64 when no declared type says otherwise; anything else
+ * through enc(). */
+static inline __attribute__((always_inline)) int
+enc_fast(Codec *c, PyObject *o, const hint *h) {
+  PyTypeObject *tp = Py_TYPE(o);
+  if (tp == &PyUnicode_Type && PyUnicode_IS_COMPACT_ASCII(o)) {
+    size_t n = (size_t)PyUnicode_GET_LENGTH(o);
+    if (n < 64) {
+      if (c->tcap - c->tlen < 6 + n && grow(c, 6 + n)) return -1;
+      uint8_t *q = c->t + c->tlen;
+      uint32_t n32 = (uint32_t)n;
+      q[0] = WIRE_T_STRING;
+      q[1] = WIRE_TAPE_STR_JAVA | WIRE_STR_LATIN1;
+      memcpy(q + 2, &n32, 4);
+      copy_short(q + 6, (const uint8_t *)(((PyASCIIObject *)o) + 1), n);
+      c->tlen += 6 + n;
+      return 0;
+    }
+    return enc_str(c, o);
+  }
+  if (!h || h->tid == WIRE_T_UNKNOWN) {
+    long long v;
+    if (tp == &PyLong_Type && lw_long_i64(o, &v)) {
+      NEED(c, 9);
+      uint8_t *q = c->t + c->tlen;
+      q[0] = WIRE_T_VARINT64;
+      memcpy(q + 1, &v, 8);
+      c->tlen += 9;
+      return 0;
+    }
+    if (tp == &PyFloat_Type) {
+      NEED(c, 9);
+      uint8_t *q = c->t + c->tlen;
+      double d = PyFloat_AS_DOUBLE(o);
+      q[0] = WIRE_T_FLOAT64;
+      memcpy(q + 1, &d, 8);
+      c->tlen += 9;
+      return 0;
+    }
+  }
+  return enc(c, o, h);
+}
+
 static int enc_seq(Codec *c, PyObject *o, uint8_t op, const hint *eh) {
   int s = shared(c, o);
   if (s) return s < 0 ? -1 : 0;
@@ -403,7 +472,7 @@ static int enc_seq(Codec *c, PyObject *o, uint8_t op, const hint *eh) {
   put8(c, op);
   put32(c, (uint32_t)n);
   for (Py_ssize_t i = 0; i < n; i++)
-    if (enc(c, items[i], eh)) return -1;
+    if (enc_fast(c, items[i], eh)) return -1;
   c->depth--;
   return 0;
 }
@@ -419,7 +488,7 @@ static int enc_set(Codec *c, PyObject *o, const hint *eh) {
   PyObject *k;
   Py_hash_t hash;
   while (_PySet_NextEntry(o, &pos, &k, &hash))
-    if (enc(c, k, eh)) return -1;
+    if (enc_fast(c, k, eh)) return -1;
   c->depth--;
   return 0;
 }
@@ -435,7 +504,7 @@ static int enc_dict(Codec *c, PyObject *o, const hint *h) {
   Py_ssize_t pos = 0;
   PyObject *k, *v;
   while (PyDict_Next(o, &pos, &k, &v)) {
-    if (enc(c, k, kh) || enc(c, v, vh)) return -1;
+    if (enc_fast(c, k, kh) || enc_fast(c, v, vh)) return -1;
   }
   c->depth--;
   return 0;
@@ -1105,6 +1174,10 @@ static PyObject *Codec_encode(Codec *c, PyObject *args) {
   return res;
 }
 
+/* Tapes of at least this many bytes are encoded straight into the bytes
+ * object returned (lw_tape_encode). */
+#define DIRECT_OUT 4096
+
 PyObject *lw_tape_encode(Codec *c, PyObject *roots, PyObject *into) {
   c->n_tape_enc++;
   if (Py_EnterRecursiveCall(" in libwire.dumps")) return NULL;
@@ -1130,6 +1203,31 @@ PyObject *lw_tape_encode(Codec *c, PyObject *roots, PyObject *into) {
     }
     if (st) return lw_ctx_fail(c, st);
     return PyLong_FromSize_t(size);
+  }
+  if (c->tlen >= DIRECT_OUT) {
+    /* Large: written straight into a bytes object of twice the tape's
+     * size (the room libwire's writers of flat lists and maps ask for; a
+     * payload is rarely larger than its tape), then shrunk; a payload
+     * that does not fit is written again the usual way. */
+    size_t cap = 2 * c->tlen + 64;
+    PyObject *res = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
+    if (!res) return NULL;
+    wire_writer *w = wire_writer_new(c->ctx, (uint8_t *)PyBytes_AS_STRING(res),
+                                     cap);
+    if (!w) {
+      Py_DECREF(res);
+      return PyErr_NoMemory();
+    }
+    int32_t st = wire_encode_tape_to(c->ctx, c->t, c->tlen, w);
+    size_t size = wire_writer_size(w);
+    wire_writer_free(w);
+    if (!st) {
+      if (_PyBytes_Resize(&res, (Py_ssize_t)size)) return NULL;
+      return res;
+    }
+    Py_DECREF(res);
+    if (st != WIRE_E_BUFFER_FULL) return lw_ctx_fail(c, st);
+    wire_ctx_clear_error(c->ctx);
   }
   if (!c->out) {
     c->out = wire_writer_new(c->ctx, NULL, 0);
@@ -1479,6 +1577,53 @@ fail:
   return NULL;
 }
 
+/* Whether s[0..n) is ASCII, reading only those bytes. */
+static inline int ascii_short(const uint8_t *s, size_t n) {
+  const uint64_t hi = UINT64_C(0x8080808080808080);
+  uint64_t acc = 0, w;
+  if (n >= 8) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      acc |= w;
+    }
+    memcpy(&w, s + n - 8, 8);
+    acc |= w;
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    acc = a | b;
+  } else {
+    for (size_t i = 0; i < n; i++) acc |= s[i];
+  }
+  return !(acc & hi);
+}
+
+/* The usual elements of lists and maps read inline: short ASCII strings
+ * (Latin-1 on the wire) into new compact str objects, VARINT64 ints;
+ * anything else through dec(), which gives the same objects. */
+static inline __attribute__((always_inline)) PyObject *
+dec_fast(Codec *c, const hint *h) {
+  const uint8_t *p = c->p;
+  size_t left = (size_t)(c->end - p);
+  if (left >= 6 && p[0] == WIRE_T_STRING && p[1] == WIRE_STR_LATIN1) {
+    uint32_t n = get32(p + 2);
+    const uint8_t *s = p + 6;
+    if (n <= left - 6 && n < 64 && ascii_short(s, n)) {
+      PyObject *u = PyUnicode_New((Py_ssize_t)n, 127);
+      if (!u) return NULL;
+      copy_short(PyUnicode_1BYTE_DATA(u), s, n);
+      c->p = s + n;
+      return u;
+    }
+  } else if (left >= 9 && p[0] == WIRE_T_VARINT64) {
+    c->p = p + 9;
+    return PyLong_FromLongLong((long long)get64(p + 1));
+  }
+  return dec(c, h);
+}
+
 static PyObject *dec_list(Codec *c, uint8_t op, const hint *h) {
   if (!AVAIL(c, 4)) return bad_tape(c);
   uint32_t n = get32(c->p);
@@ -1496,7 +1641,7 @@ static PyObject *dec_list(Codec *c, uint8_t op, const hint *h) {
       return NULL;
     }
     for (uint32_t i = 0; i < n; i++) {
-      PyObject *v = dec(c, eh);
+      PyObject *v = dec_fast(c, eh);
       if (!v) {
         Py_DECREF(l);
         return NULL;
@@ -1511,7 +1656,7 @@ static PyObject *dec_list(Codec *c, uint8_t op, const hint *h) {
   if (!s) return NULL;
   if (keep(c, s)) goto fail;
   for (uint32_t i = 0; i < n; i++) {
-    PyObject *v = dec(c, eh);
+    PyObject *v = dec_fast(c, eh);
     if (!v) goto fail;
     PyObject *k = hashable(c, v);
     Py_DECREF(v);
@@ -1536,9 +1681,9 @@ static PyObject *dec_map(Codec *c, const hint *h) {
   if (!d) return NULL;
   if (keep(c, d)) goto fail;
   for (uint32_t i = 0; i < n; i++) {
-    PyObject *k = dec(c, kh);
+    PyObject *k = dec_fast(c, kh);
     if (!k) goto fail;
-    PyObject *v = dec(c, vh);
+    PyObject *v = dec_fast(c, vh);
     if (!v) {
       Py_DECREF(k);
       goto fail;

@@ -188,8 +188,10 @@ static inline int lw_long_i64(PyObject *o, long long *v) {
 #endif
 }
 
-/* A str from Latin-1 bytes: ASCII text (the common case) is checked eight
- * bytes at a time and copied into a new compact ASCII str. */
+/* A str from Latin-1 bytes: checked eight bytes at a time for a byte
+ * above 0x7F, then copied into a new compact str of the one-byte kind,
+ * ASCII or not as the check says (CPython's strings are in their smallest
+ * kind: equality and hashing rely on it). */
 static inline PyObject *lw_str_latin1(const char *s, size_t n) {
   if (n > 1) {
     size_t i = 0;
@@ -200,11 +202,10 @@ static inline PyObject *lw_str_latin1(const char *s, size_t n) {
       acc |= w;
     }
     for (; i < n; i++) acc |= (uint8_t)s[i];
-    if (!(acc & UINT64_C(0x8080808080808080))) {
-      PyObject *u = PyUnicode_New((Py_ssize_t)n, 127);
-      if (u) memcpy(PyUnicode_DATA(u), s, n);
-      return u;
-    }
+    Py_UCS4 max = (acc & UINT64_C(0x8080808080808080)) ? 255 : 127;
+    PyObject *u = PyUnicode_New((Py_ssize_t)n, max);
+    if (u) memcpy(PyUnicode_DATA(u), s, n);
+    return u;
   }
   return PyUnicode_DecodeLatin1(s, (Py_ssize_t)n, NULL);
 }

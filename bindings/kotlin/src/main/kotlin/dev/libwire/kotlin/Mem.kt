@@ -281,7 +281,26 @@ internal class ListSlot(@JvmField val item: Elem, private val set: Boolean) : Sl
         val n = c.size
         val o = w.alloc(n * stride, 8)
         var k = o
-        if (c is List<*> && c is java.util.RandomAccess) {
+        val s = item.slot
+        if (s === StrSlot && c is List<*> && c is java.util.RandomAccess) {
+            // (strings, the usual items, without the virtual calls of Elem and Slot)
+            for (i in 0 until n) {
+                val x = c[i]
+                if (x == null) Img.I64.set(w.b, k, 0L) else w.string(k, x as String)
+                k += stride
+            }
+        } else if (s is StructSlot && c is List<*> && c is java.util.RandomAccess) {
+            for (i in 0 until n) {
+                val x = c[i]
+                if (x == null) Img.I64.set(w.b, k, 0L) else s.put(w, k, x)
+                k += stride
+            }
+        } else if (s === StrSlot) {
+            for (x in c) {
+                if (x == null) Img.I64.set(w.b, k, 0L) else w.string(k, x as String)
+                k += stride
+            }
+        } else if (c is List<*> && c is java.util.RandomAccess) {
             for (i in 0 until n) { item.put(w, k, c[i]); k += stride }
         } else {
             for (x in c) { item.put(w, k, x); k += stride }
@@ -294,11 +313,23 @@ internal class ListSlot(@JvmField val item: Elem, private val set: Boolean) : Sl
         val n = Img.I32.get(r.b, at + 8) as Int
         if (set) {
             val s = LinkedHashSet<Any?>(maxOf(4, n * 4 / 3 + 1))
-            if (n > 0) { var k = r.off(p); for (i in 0 until n) { s.add(item.get(r, k)); k += stride } }
+            if (n > 0) {
+                var k = r.off(p)
+                if (item.slot === StrSlot) for (i in 0 until n) { s.add(r.string(k)); k += stride }
+                else for (i in 0 until n) { s.add(item.get(r, k)); k += stride }
+            }
             return s
         }
         val l = ArrayList<Any?>(n)
-        if (n > 0) { var k = r.off(p); for (i in 0 until n) { l.add(item.get(r, k)); k += stride } }
+        if (n > 0) {
+            var k = r.off(p)
+            val s = item.slot
+            when {
+                s === StrSlot -> for (i in 0 until n) { l.add(r.string(k)); k += stride }
+                s is StructSlot -> for (i in 0 until n) { l.add(s.get(r, k)); k += stride }
+                else -> for (i in 0 until n) { l.add(item.get(r, k)); k += stride }
+            }
+        }
         return l
     }
 }
@@ -316,10 +347,19 @@ internal class MapSlot(@JvmField val key: Elem, @JvmField val value: Elem) : Slo
         val n = m.size
         val o = w.alloc(n * stride, 8)
         var k = o
-        for ((x, y) in m) {
-            key.put(w, k, x)
-            value.put(w, k + valueAt, y)
-            k += stride
+        if (key.slot === StrSlot && value.slot === StrSlot) {
+            // (string to string, as attributes are: without the virtual calls of Elem and Slot)
+            for ((x, y) in m) {
+                if (x == null) Img.I64.set(w.b, k, 0L) else w.string(k, x as String)
+                if (y == null) Img.I64.set(w.b, k + valueAt, 0L) else w.string(k + valueAt, y as String)
+                k += stride
+            }
+        } else {
+            for ((x, y) in m) {
+                key.put(w, k, x)
+                value.put(w, k + valueAt, y)
+                k += stride
+            }
         }
         w.span(at, o, n)
     }
@@ -330,7 +370,11 @@ internal class MapSlot(@JvmField val key: Elem, @JvmField val value: Elem) : Slo
         val m = LinkedHashMap<Any?, Any?>(maxOf(4, n * 4 / 3 + 1))
         if (n > 0) {
             var k = r.off(p)
-            for (i in 0 until n) { m[key.get(r, k)] = value.get(r, k + valueAt); k += stride }
+            if (key.slot === StrSlot && value.slot === StrSlot) {
+                for (i in 0 until n) { m[r.string(k)] = r.string(k + valueAt); k += stride }
+            } else {
+                for (i in 0 until n) { m[key.get(r, k)] = value.get(r, k + valueAt); k += stride }
+            }
         }
         return m
     }
@@ -343,6 +387,7 @@ internal object Img {
     @JvmField val LE_I64: ValueLayout.OfLong = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
     @JvmField val LE_F32: ValueLayout.OfFloat = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
     @JvmField val LE_F64: ValueLayout.OfDouble = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
+    @JvmField val LE_CHAR: ValueLayout.OfChar = ValueLayout.JAVA_CHAR_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN)
     @JvmField val I16: java.lang.invoke.VarHandle = MethodHandles.byteArrayViewVarHandle(ShortArray::class.java, java.nio.ByteOrder.LITTLE_ENDIAN)
     @JvmField val I32: java.lang.invoke.VarHandle = MethodHandles.byteArrayViewVarHandle(IntArray::class.java, java.nio.ByteOrder.LITTLE_ENDIAN)
     @JvmField val I64: java.lang.invoke.VarHandle = MethodHandles.byteArrayViewVarHandle(LongArray::class.java, java.nio.ByteOrder.LITTLE_ENDIAN)
@@ -371,6 +416,12 @@ internal class MemField(
 internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInfo, @JvmField val typeIndex: Int) {
     @JvmField var layout = NONE
     @JvmField var size = 0
+    /**
+     * Every field is held in the image itself (no pointer: no string, binary, decimal, list, map or
+     * nested struct). The image then crosses as a heap segment of its array, and so do the payload
+     * and the decoded image (no copies to and from native memory).
+     */
+    @JvmField var flat = false
     @JvmField var fields: Array<MemField> = emptyArray()
     private lateinit var ctor: MethodHandle
     private var nparams = 0
@@ -542,23 +593,47 @@ internal class MemWriter {
         return o
     }
 
+    /** Scratch for the chars of a UTF-16 string. */
+    private var chars = CharArray(256)
+
     /**
      * A string in the encoding the Java runtime writes it in (Latin-1 when every char fits, else
-     * UTF-8 or UTF-16 by its sampling rule, spec R-WSTR-1), as the JVM holds it where it can: the
-     * length word is the wire header (`WIRE_MEM_STR_TAGGED`), so C copies the bytes as they are.
+     * UTF-8 or UTF-16 by its sampling rule, spec R-WSTR-1), as the JVM holds it: the length word
+     * is the wire header (`WIRE_MEM_STR_TAGGED`), so C copies the bytes as they are.
+     *
+     * Public API cannot tell a compact (Latin-1) `String` from a UTF-16 one. A char loop costs
+     * 0.5-1 ns a char in place (README), so ASCII text from [PROBE] chars on is found by the
+     * JDK's UTF-8 encoder instead (vectorized; for ASCII its output is a copy of the string's own
+     * bytes), unless its first, middle or last char already says it is not ASCII (text with a
+     * UTF-16 char would be encoded for nothing). Else the char loop, then the string's Latin-1
+     * bytes (`getBytes(int, int, byte[], int)`, an array copy), UTF-8, or its chars in one bulk
+     * copy.
      */
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     fun string(at: Int, s: String) {
+        if (JStr.OPEN) {
+            val latin1 = (JStr.CODER.get(s) as Byte).toInt() == 0
+            if (latin1 || !javaPicksUtf8(s)) {
+                // the String's own bytes, one array copy: a compact String is Latin-1, any other
+                // holds a char above 0xff and is UTF-16 (little-endian: JStr.OPEN checks)
+                val v = JStr.VALUE.get(s) as ByteArray
+                val m = v.size
+                if (m >= 1 shl 30) throw WireException("length", -1, "a string of more than 2^30 - 1 bytes")
+                val o = alloc(m, if (latin1) 1 else 2)
+                System.arraycopy(v, 0, b, o, m)
+                Img.I64.set(b, at, base + o)
+                Img.I32.set(b, at + 8, (m shl 2) or (if (latin1) WireH.STR_LATIN1 else WireH.STR_UTF16))
+                return
+            }
+        }
         val n = s.length
-        if (n >= ASCII_PROBE) {
-            // ASCII text (the common case) is found by the JDK's vectorized UTF-8 encoder: its
-            // UTF-8 bytes are its Latin-1 bytes; a char loop costs about 1 ns a char
+        if (n >= PROBE && s[0].code < 0x80 && s[n - 1].code < 0x80 && s[n ushr 1].code < 0x80) {
             val u = s.toByteArray(Charsets.UTF_8)
             if (u.size == n) {
                 val o = alloc(n, 1)
                 System.arraycopy(u, 0, b, o, n)
                 Img.I64.set(b, at, base + o)
-                Img.I32.set(b, at + 8, (n shl 2) or WireH.STR_LATIN1)
+                Img.I32.set(b, at + 8, (n shl 2) or WireH.STR_LATIN1) // n < 2^29: the image is an array
                 return
             }
         }
@@ -570,7 +645,8 @@ internal class MemWriter {
             (s as java.lang.String).getBytes(0, n, b, o)
             Img.I64.set(b, at, base + o)
             hdr = (n.toLong() shl 2) or WireH.STR_LATIN1.toLong()
-        } else if (javaPicksUtf8(s)) {
+        } else if (i >= (minOf(64, n) and 3.inv()) && javaPicksUtf8(s)) {
+            // (a char above 0xff among the sampled chars makes the sample non-ASCII: UTF-16)
             val u = s.toByteArray(Charsets.UTF_8)
             val o = alloc(u.size, 1)
             System.arraycopy(u, 0, b, o, u.size)
@@ -578,7 +654,11 @@ internal class MemWriter {
             hdr = (u.size.toLong() shl 2) or WireH.STR_UTF8.toLong()
         } else {
             val o = alloc(2 * n, 2)
-            for (k in 0 until n) Img.I16.set(b, o + 2 * k, s[k].code.toShort())
+            var c = chars
+            if (c.size < n) { c = CharArray(maxOf(n, 2 * c.size)); chars = c }
+            s.toCharArray(c, 0, 0, n)
+            // (a loop: MemorySegment.copy between heap arrays costs more for short strings)
+            for (k in 0 until n) Img.I16.set(b, o + 2 * k, c[k].code.toShort())
             Img.I64.set(b, at, base + o)
             hdr = (2L * n shl 2) or WireH.STR_UTF16.toLong()
         }
@@ -588,7 +668,7 @@ internal class MemWriter {
 
     private companion object {
         /** Strings at least this long are checked for ASCII by the JDK's UTF-8 encoder (-Dlibwire.asciiProbe=N). */
-        @JvmField val ASCII_PROBE = Integer.getInteger("libwire.asciiProbe", 8)
+        @JvmField val PROBE = Integer.getInteger("libwire.asciiProbe", 8)
     }
 
     /** Fory Java's choice between UTF-8 and UTF-16 for text that is not Latin-1 (spec R-WSTR-1). */
@@ -599,6 +679,52 @@ internal class MemWriter {
         for (k in 0 until whole) if (s[k].code < 0x80) ascii++
         if (whole < m && s[whole].code < 0x80) ascii += m - whole
         return ascii == m
+    }
+}
+
+/**
+ * A `String`'s own bytes and coder (0 = Latin-1, 1 = UTF-16), readable when the JVM opens
+ * `java.lang` to the binding (`--add-opens java.base/java.lang=ALL-UNNAMED`, or the binding's
+ * module): Latin-1 strings are then copied to the image without finding out first, through public
+ * API, whether every char fits in a byte. [OPEN] is false otherwise (or with
+ * `-Dlibwire.stringInternals=false`), and the public-API path is taken.
+ */
+internal object JStr {
+    @JvmField val VALUE: java.lang.invoke.VarHandle
+    @JvmField val CODER: java.lang.invoke.VarHandle
+    @JvmField val OPEN: Boolean
+
+    init {
+        var v: java.lang.invoke.VarHandle? = null
+        var c: java.lang.invoke.VarHandle? = null
+        if (System.getProperty("libwire.stringInternals") != "false" &&
+            String::class.java.module.isOpen("java.lang", JStr::class.java.module)
+        ) {
+            try {
+                val l = MethodHandles.privateLookupIn(String::class.java, MethodHandles.lookup())
+                val value = l.findVarHandle(String::class.java, "value", ByteArray::class.java)
+                val coder = l.findVarHandle(String::class.java, "coder", Byte::class.javaPrimitiveType)
+                // the layout this relies on: Latin-1 text as coder 0 and one byte per char
+                // and UTF-16 text (a String with a char above 0xff) as coder 1, two bytes per char,
+                // little-endian (as the wire wants it)
+                val probe = "probe\u00e9"
+                val wide = String(charArrayOf('\u1234', 'a'))
+                val wv = value.get(wide) as ByteArray
+                if ((coder.get(probe) as Byte).toInt() == 0 && (value.get(probe) as ByteArray).size == probe.length &&
+                    (coder.get(wide) as Byte).toInt() == 1 && wv.size == 4 &&
+                    wv[0] == 0x34.toByte() && wv[1] == 0x12.toByte() && wv[2] == 'a'.code.toByte() && wv[3] == 0.toByte()
+                ) {
+                    v = value
+                    c = coder
+                }
+            } catch (_: ReflectiveOperationException) {
+            } catch (_: RuntimeException) {
+            }
+        }
+        OPEN = v != null
+        // (unused when closed: any handle of the right shape)
+        VALUE = v ?: MethodHandles.arrayElementVarHandle(Array<ByteArray>::class.java)
+        CODER = c ?: MethodHandles.arrayElementVarHandle(ByteArray::class.java)
     }
 }
 
@@ -668,6 +794,7 @@ internal class MemReader {
         return o.toInt()
     }
 
+    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     /** A string left in its wire encoding by the decoder (`WIRE_MEM_STR_TAGGED`: header in the length word). */
     fun string(at: Int): String? {
         val p = Img.I64.get(b, at) as Long
@@ -678,15 +805,23 @@ internal class MemReader {
         val a = bytes(p, n)
         val o = pos
         return when (h and 3) {
-            WireH.STR_LATIN1 -> String(a, o, n, Charsets.ISO_8859_1)
+            // String(byte[], hibyte = 0, ...): the Latin-1 bytes become the string's own array in
+            // one copy (measured 8.8 ns against 11.2 for String(bytes, ISO_8859_1))
+            WireH.STR_LATIN1 -> java.lang.String(a, 0, o, n) as String
             WireH.STR_UTF16 -> {
-                // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
-                val c = CharArray(n ushr 1) { ((a[o + 2 * it].toInt() and 0xff) or (a[o + 2 * it + 1].toInt() shl 8)).toChar() }
-                String(c)
+                // into scratch chars, then the String (ProfileMain u16, a 16-char string: this
+                // loop 21 ns, MemorySegment.copy into the chars 32, the JDK's UTF-16LE decoder 56)
+                val m = n ushr 1
+                var c = chars
+                if (c.size < m) { c = CharArray(maxOf(m, 2 * c.size)); chars = c }
+                for (k in 0 until m) c[k] = (Img.I16.get(a, o + 2 * k) as Short).toInt().toChar()
+                String(c, 0, m)
             }
             else -> String(a, o, n, Charsets.UTF_8)
         }
     }
+
+    private var chars = CharArray(256)
 
 }
 
@@ -717,9 +852,24 @@ internal class MemCodec(private val ctx: Context) {
         reasons.clear()
         roots = null
         rootsByHash = null
+        lastClass = null
+        lastPlan = null
+        lastRoot = null
     }
 
+    /** The class asked for last and its plan (one comparison instead of two map lookups per message). */
+    private var lastClass: Class<*>? = null
+    private var lastPlan: MemPlan? = null
+
     fun planOf(c: Class<*>): MemPlan? {
+        if (c === lastClass) return lastPlan
+        val p = findPlan(c)
+        lastClass = c
+        lastPlan = p
+        return p
+    }
+
+    private fun findPlan(c: Class<*>): MemPlan? {
         if (plans.containsKey(c)) return plans[c]
         val created = ArrayList<MemPlan>()
         try {
@@ -809,6 +959,7 @@ internal class MemCodec(private val ctx: Context) {
         at += presents.size
         plan.fields = fs
         plan.size = maxOf(8, (at + 7) and 7.inv())
+        plan.flat = fs.all { !it.slot.pointer && it.slot !== DecimalSlot }
         plan.initCtor()
         return plan
     }
@@ -970,6 +1121,10 @@ internal class MemCodec(private val ctx: Context) {
 
     /** Only the native half of [decode]: the call and the copy of the arena (benchmark breakdown). */
     internal fun nativeOnly(plan: MemPlan, bytes: ByteArray): Int {
+        if (plan.flat) {
+            val used = decodeFlat(plan, bytes)
+            if (used >= 0) return used
+        }
         ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
         val st = Native.mem_decode.invokeExact(
             ctx.ptr, plan.layout, payload(bytes), bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, 0,
@@ -980,19 +1135,41 @@ internal class MemCodec(private val ctx: Context) {
         return used
     }
 
+
+    /** Only the JVM half of [decode], after [nativeOnly] of the same [bytes]: the objects built again. */
+    internal fun objectsOnly(plan: MemPlan, bytes: ByteArray, used: Int): Any {
+        reader.reset(mirror, if (plan.flat) 0L else arena.address(), ctx.refTrackingOption, used)
+        reader.source(bytes, if (plan.flat) 0L else input.address())
+        return reader.struct(plan, 0)
+    }
+
+    /** Benchmark breakdown of [encode] after one [imageOnly]: 1 = copy the image to native, 2 = the call alone, 3 = both. */
+    internal fun encodeStage(plan: MemPlan, stage: Int): Long {
+        if (stage and 1 != 0 && !plan.flat) MemorySegment.copy(writer.b, 0, image, ValueLayout.JAVA_BYTE, 0, writer.top)
+        if (stage and 2 != 0) {
+            val img = if (plan.flat) MemorySegment.ofArray(writer.b) else image
+            val st = Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, ctx.out, ctx.out8) as Int
+            if (st != 0) throw ctx.error(st)
+        }
+        return ctx.out8.get(ValueLayout.JAVA_LONG, 0)
+    }
+
     fun encode(plan: MemPlan, v: Any): ByteArray {
         val w = writer
+        val flat = plan.flat
         while (true) {
-            if (image.byteSize() < w.b.size) image = ctx.arena.allocate(w.b.size.toLong(), 8)
-            w.reset(image.address(), ctx.refTrackingOption, ctx.maxDepth)
+            if (!flat && image.byteSize() < w.b.size) image = ctx.arena.allocate(w.b.size.toLong(), 8)
+            w.reset(if (flat) 0L else image.address(), ctx.refTrackingOption, ctx.maxDepth)
             try {
                 w.struct(plan, v)
             } catch (e: Regrow) {
                 w.b = ByteArray(maxOf(w.b.size * 2, e.need + (e.need shr 1)))
                 continue
             }
-            MemorySegment.copy(w.b, 0, image, ValueLayout.JAVA_BYTE, 0, w.top)
-            val st = Native.mem_encode.invokeExact(ctx.ptr, plan.layout, image, ctx.out, ctx.out8) as Int
+            // (a flat image holds no pointer: C reads it from the heap array during the call)
+            val img = if (flat) MemorySegment.ofArray(w.b) else image
+            if (!flat) MemorySegment.copy(w.b, 0, image, ValueLayout.JAVA_BYTE, 0, w.top)
+            val st = Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, ctx.out, ctx.out8) as Int
             if (st != 0) throw ctx.error(st)
             val n = Math.toIntExact(ctx.out8.get(ValueLayout.JAVA_LONG, 0))
             val r = ByteArray(n)
@@ -1002,6 +1179,14 @@ internal class MemCodec(private val ctx: Context) {
     }
 
     fun decode(plan: MemPlan, bytes: ByteArray): Any {
+        if (plan.flat) {
+            val used = decodeFlat(plan, bytes)
+            if (used >= 0) {
+                reader.reset(mirror, 0L, ctx.refTrackingOption, used)
+                reader.source(bytes, 0L)
+                return reader.struct(plan, 0)
+            }
+        }
         val root = plan.size.toLong()
         // an image is bounded by the input times the largest stride; grow up to that on WIRE_E_LIMIT
         val ceiling = minOf(Int.MAX_VALUE - 8L, 512L * bytes.size + root + (1L shl 20))
@@ -1029,6 +1214,28 @@ internal class MemCodec(private val ctx: Context) {
     }
 
     /**
+     * A flat plan's message decoded from the caller's array straight into [mirror] (both heap
+     * segments, read and written by C during the call only: the image holds no pointer). The bytes
+     * of the image used, or -1 when the decoder wanted more room than [mirror] (the native path
+     * then decodes the message again with its growing arena).
+     */
+    private fun decodeFlat(plan: MemPlan, bytes: ByteArray): Int {
+        if (mirror.size < plan.size + 4096) mirror = ByteArray(maxOf(mirror.size * 2, plan.size + 4096))
+        val m = MemorySegment.ofArray(mirror)
+        ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
+        val st = Native.mem_decode.invokeExact(
+            ctx.ptr, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), ctx.out, 0,
+        ) as Int
+        if (st == Status.LIMIT) {
+            val e = ctx.error(st)
+            if (e.detail.contains("arena")) return -1
+            throw e
+        }
+        if (st != 0) throw ctx.error(st)
+        return Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
+    }
+
+    /**
      * The payload copied to native memory of the context: decoded without WIRE_MEM_COPY, strings,
      * binaries and decimal magnitudes point into it, and are read from [bytes] at the same offsets
      * (so they are copied once, from the caller's array into the objects).
@@ -1048,8 +1255,13 @@ internal class MemCodec(private val ctx: Context) {
         if (roots == null) findRoots()
         if (kind == WireH.T_COMPATIBLE_STRUCT || kind == WireH.T_NAMED_COMPATIBLE_STRUCT || kind == WireH.T_NAMED_STRUCT) {
             if (bytes[3].toInt() != 0) return null
-            for ((td, p) in roots!!) {
-                if (bytes.size - 4 >= td.size && java.util.Arrays.equals(bytes, 4, 4 + td.size, td, 0, td.size)) return p
+            val last = lastRoot
+            if (last != null && rootIs(bytes, last.first)) return last.second
+            for (r in roots!!) {
+                if (rootIs(bytes, r.first)) {
+                    lastRoot = r
+                    return r.second
+                }
             }
             return null
         }
@@ -1062,6 +1274,12 @@ internal class MemCodec(private val ctx: Context) {
         }
         return null
     }
+
+    /** The root TypeDef matched last. */
+    private var lastRoot: Pair<ByteArray, MemPlan>? = null
+
+    private fun rootIs(bytes: ByteArray, td: ByteArray): Boolean =
+        bytes.size - 4 >= td.size && java.util.Arrays.equals(bytes, 4, 4 + td.size, td, 0, td.size)
 
     private fun findRoots() {
         val tds = ArrayList<Pair<ByteArray, MemPlan>>()
@@ -1117,12 +1335,14 @@ internal object MemHandles {
     @JvmStatic fun pBool(w: MemWriter, at: Int, off: Int, x: Boolean) { w.b[at + off] = if (x) 1 else 0 }
     @JvmStatic fun pI16(w: MemWriter, at: Int, off: Int, x: Short) { Img.I16.set(w.b, at + off, x) }
     @JvmStatic fun pI8(w: MemWriter, at: Int, off: Int, x: Byte) { w.b[at + off] = x }
-    @JvmStatic fun pAny(f: MemField, w: MemWriter, at: Int, x: Any?) {
+    // (the slot is bound as an argument of its own: a constant of the customized handle, so its
+    // put / get is a direct call, where f.slot, a field, would be a megamorphic virtual one)
+    @JvmStatic fun pAny(s: Slot, f: MemField, w: MemWriter, at: Int, x: Any?) {
         if (x == null) {
             if (!f.nullable) throw WireException("value", -1, "field ${f.name}: null in a field that is not nullable")
             if (f.present < 0) Img.I64.set(w.b, at + f.offset, 0L)
         } else {
-            f.slot.put(w, at + f.offset, x)
+            s.put(w, at + f.offset, x)
             if (f.present >= 0) w.b[at + f.present] = 1
         }
     }
@@ -1145,8 +1365,8 @@ internal object MemHandles {
     @JvmStatic fun gI16(r: MemReader, at: Int, off: Int): Short = Img.I16.get(r.b, at + off) as Short
     @JvmStatic fun gI8(r: MemReader, at: Int, off: Int): Byte = r.b[at + off]
     @JvmStatic fun gStr(r: MemReader, at: Int, off: Int): String? = r.string(at + off)
-    @JvmStatic fun gAny(f: MemField, r: MemReader, at: Int): Any? =
-        if (f.present >= 0 && r.b[at + f.present].toInt() == 0) null else f.slot.get(r, at + f.offset)
+    @JvmStatic fun gAny(s: Slot, f: MemField, r: MemReader, at: Int): Any? =
+        if (f.present >= 0 && r.b[at + f.present].toInt() == 0) null else s.get(r, at + f.offset)
 
     private val PUT = mapOf(
         MemPlan.K_I32 to st("pI32", MethodType.methodType(V, W, I, I, I)),
@@ -1166,10 +1386,10 @@ internal object MemHandles {
         MemPlan.K_I16 to st("gI16", MethodType.methodType(S, R, I, I)),
         MemPlan.K_I8 to st("gI8", MethodType.methodType(B, R, I, I)),
     )
-    private val P_ANY = st("pAny", MethodType.methodType(V, MemField::class.java, W, I, O))
+    private val P_ANY = st("pAny", MethodType.methodType(V, Slot::class.java, MemField::class.java, W, I, O))
     private val P_STR = st("pStr", MethodType.methodType(V, MemField::class.java, W, I, O))
     private val G_STR = st("gStr", MethodType.methodType(String::class.java, R, I, I))
-    private val G_ANY = st("gAny", MethodType.methodType(O, MemField::class.java, R, I))
+    private val G_ANY = st("gAny", MethodType.methodType(O, Slot::class.java, MemField::class.java, R, I))
     private val NOOP = st("noop", MethodType.methodType(V, W, O, I))
 
     /** `(MemWriter, Object v, int at)void` for every field in order. */
@@ -1178,7 +1398,7 @@ internal object MemHandles {
         for (f in fields.reversed()) {
             // (MemWriter, int at, Object v)void
             val one = if (f.kind == MemPlan.K_ANY) {
-                val put = (if (f.slot === StrSlot && f.present < 0) P_STR else P_ANY).bindTo(f)
+                val put = if (f.slot === StrSlot && f.present < 0) P_STR.bindTo(f) else MethodHandles.insertArguments(P_ANY, 0, f.slot, f)
                 MethodHandles.filterArguments(put, 2, f.getter)
             } else {
                 val put = MethodHandles.insertArguments(PUT[f.kind]!!, 2, f.offset)
@@ -1199,7 +1419,7 @@ internal object MemHandles {
             val g = when {
                 f.kind != MemPlan.K_ANY -> MethodHandles.insertArguments(GET[f.kind]!!, 2, f.offset)
                 f.slot === StrSlot && f.present < 0 -> MethodHandles.insertArguments(G_STR, 2, f.offset)
-                else -> G_ANY.bindTo(f)
+                else -> MethodHandles.insertArguments(G_ANY, 0, f.slot, f)
             }
             byArg[f.arg] = g.asType(MethodType.methodType(pt, R, I))
         }

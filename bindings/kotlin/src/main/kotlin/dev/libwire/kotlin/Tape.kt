@@ -88,6 +88,18 @@ internal class TapeEncoder(private val ctx: Context) {
      */
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     private fun string(s: String) {
+        if (JStr.OPEN) {
+            // the String's own bytes (Mem.kt, JStr): Latin-1 when compact, else UTF-16LE
+            val v = JStr.VALUE.get(s) as ByteArray
+            val m = v.size
+            room(6 + m)
+            b[n] = TypeId.STRING.toByte()
+            b[n + 1] = (if ((JStr.CODER.get(s) as Byte).toInt() == 0) TapeOps.LATIN1_JAVA else TapeOps.UTF16_JAVA).toByte()
+            TapeOps.LE32.set(b, n + 2, m)
+            System.arraycopy(v, 0, b, n + 6, m)
+            n += 6 + m
+            return
+        }
         val len = s.length
         if (len >= ASCII_PROBE) {
             // ASCII (the common case) through the JDK's vectorized UTF-8 encoder: its own Latin-1
@@ -378,6 +390,9 @@ internal class TapeDecoder(private val ctx: Context) {
         return s
     }
 
+    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
+    private fun latin1(a: ByteArray, o: Int, k: Int): String = java.lang.String(a, 0, o, k) as String
+
     private fun blob(k: Int): ByteArray = b.copyOfRange(p, p + k).also { p += k }
 
     private fun fullName(ns: String, name: String) = if (ns.isEmpty()) name else "$ns.$name"
@@ -390,7 +405,8 @@ internal class TapeDecoder(private val ctx: Context) {
                 val enc = u8()
                 val k = u32()
                 val s = when (enc) {
-                    StringEncoding.LATIN1 -> String(b, p, k, Charsets.ISO_8859_1)
+                    // (String(byte[], hibyte 0, ...): one copy, no charset decoder)
+                    StringEncoding.LATIN1 -> latin1(b, p, k)
                     // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
                     StringEncoding.UTF16 -> { val o = p; String(CharArray(k ushr 1) { ((b[o + 2 * it].toInt() and 0xff) or (b[o + 2 * it + 1].toInt() shl 8)).toChar() }) }
                     else -> String(b, p, k, Charsets.UTF_8)

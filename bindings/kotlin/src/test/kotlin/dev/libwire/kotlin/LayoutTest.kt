@@ -60,6 +60,9 @@ data class Link(val name: String, val next: Link?)
 
 data class Pair2(val a: Addr, val b: Addr)
 
+/** Only fields held in the image itself: crosses to C as heap segments (MemPlan.flat). */
+data class Flat(val id: Long, val n: Int, val f: Double, val on: Boolean, val tone: Tone, val maybe: Int?, val day: LocalDate)
+
 /** Registered data classes through libwire's compiled codecs (native memory layouts, wire_mem_*). */
 class LayoutTest {
     private val fdl = """
@@ -79,6 +82,7 @@ class LayoutTest {
         message WithAny [id=405] { int32 id = 1; any value = 2; }
         message Link [id=406] { string name = 1; ref Link next = 2; }
         message Pair2 [id=407] { ref Addr a = 1 [nullable = false]; ref Addr b = 2 [nullable = false]; }
+        message Flat [id=408] { int64 id = 1; int32 n = 2; float64 f = 3; bool on = 4; Tone tone = 5; optional int32 maybe = 6; date day = 7; }
     """.trimIndent()
 
     private fun ctx(compatible: Boolean, ref: Boolean = false): Context {
@@ -91,6 +95,7 @@ class LayoutTest {
         c.registerDataClass(WithAny::class, "lt.WithAny")
         c.registerDataClass(Link::class, "lt.Link")
         c.registerDataClass(Pair2::class, "lt.Pair2")
+        c.registerDataClass(Flat::class, "lt.Flat")
         return c
     }
 
@@ -98,7 +103,7 @@ class LayoutTest {
         -1234567890123L, -300, 7, 1.5f, "naïve – 日本", if (full) "a note" else null, if (full) 42 else null,
         Tone.HIGH, if (full) Tone.LOW else null, LocalDate.of(2024, 2, 29), Instant.ofEpochSecond(1_700_000_000L, 123_456_789),
         Duration.ofSeconds(-5, 250), BigDecimal("-12345678901234567890.125"), byteArrayOf(0, 1, -1, 127),
-        intArrayOf(Int.MIN_VALUE, -1, 0, 1, Int.MAX_VALUE), listOf("x", "", "ÿ", "aé日", "😀", "日本", "a😀"), linkedSetOf("b", "a"),
+        intArrayOf(Int.MIN_VALUE, -1, 0, 1, Int.MAX_VALUE), listOf("x", "", "ÿ", "aé日", "😀", "日本", "a😀", "a".repeat(70) + "日", "é".repeat(40), "w".repeat(33), "日" + "a".repeat(80)), linkedSetOf("b", "a"),
         linkedMapOf("one" to 1L, "none" to null, "big" to Long.MIN_VALUE), Addr("1 Main St", "Oslo"),
         if (full) Addr("2 Work Rd", "Bergen") else null, listOf(Addr("a", "b"), Addr("c", "d")),
     )
@@ -168,6 +173,20 @@ class LayoutTest {
         }
     }
 
+    /** [decode] of [n] copies of [bytes] with 1-3 bytes flipped: a value or a WireException, never another exception. */
+    private fun mutated(bytes: ByteArray, seed: Long, n: Int, decode: (ByteArray) -> Any) {
+        val r = java.util.Random(seed)
+        repeat(n) {
+            val m = bytes.copyOf()
+            repeat(1 + r.nextInt(3)) { m[r.nextInt(m.size)] = r.nextInt(256).toByte() }
+            try {
+                decode(m)
+            } catch (e: WireException) {
+                assertTrue(e.offset >= -1 && e.offset <= m.size, "offset ${e.offset}")
+            }
+        }
+    }
+
     @Test fun badInputFailsCleanly() {
         ctx(true).use { c ->
             val bytes = c.encode(holder(true))
@@ -176,16 +195,7 @@ class LayoutTest {
                 assertTrue(e.offset in 0..k.toLong(), "offset ${e.offset} for a prefix of $k")
             }
             // flipped bytes: a value or a WireException, never another exception
-            val r = java.util.Random(7)
-            repeat(Integer.getInteger("layout.mutations", 400)) {
-                val m = bytes.copyOf()
-                repeat(1 + r.nextInt(3)) { m[r.nextInt(m.size)] = r.nextInt(256).toByte() }
-                try {
-                    c.decode(m, Holder::class)
-                } catch (e: WireException) {
-                    assertTrue(e.offset >= -1 && e.offset <= m.size, "offset ${e.offset}")
-                }
-            }
+            mutated(bytes, 7, Integer.getInteger("layout.mutations", 400)) { c.decode(it, Holder::class) }
             // still usable afterwards
             assertEquals(holder(false), c.decode(c.encode(holder(false))))
         }
@@ -199,6 +209,43 @@ class LayoutTest {
             val back = c.decode(bytes) as Holder
             assertArrayEquals(big.blob, back.blob)
             assertEquals(big.words, back.words)
+        }
+    }
+
+    @Test fun flatStructsCrossAsHeapSegments() {
+        val vs = listOf(
+            Flat(Long.MIN_VALUE, -1, -0.0, true, Tone.HIGH, 7, LocalDate.of(1969, 12, 31)),
+            Flat(0, Int.MAX_VALUE, Double.NaN, false, Tone.LOW, null, LocalDate.of(2024, 2, 29)),
+        )
+        for (compatible in listOf(false, true)) ctx(compatible).use { c ->
+            assertTrue(c.hasLayout(Flat::class), c.layoutProblem(Flat::class))
+            assertTrue(c.mem.planOf(Flat::class.java)!!.flat)
+            assertTrue(!c.mem.planOf(Addr::class.java)!!.flat)
+            for (v in vs) {
+                val bytes = c.encode(v)
+                assertEquals(hex(c.encodeAll(listOf(v))), hex(bytes), "compatible=$compatible $v")
+                assertEquals(v, c.decode(bytes))
+                assertEquals(v, c.decode(bytes, Flat::class))
+                // a struct with pointers in between leaves the flat path intact
+                assertEquals(holder(true), c.decode(c.encode(holder(true))))
+                assertEquals(v, c.decode(bytes, Flat::class))
+                for (k in listOf(0, 1, 4, bytes.size / 2, bytes.size - 1)) {
+                    val e = assertThrows<WireException> { c.decode(bytes.copyOf(k), Flat::class) }
+                    assertTrue(e.offset in -1..k.toLong(), "offset ${e.offset} for a prefix of $k")
+                }
+                mutated(bytes, 11, 300) { c.decode(it, Flat::class) }
+                assertEquals(v, c.decode(bytes, Flat::class))
+            }
+        }
+        // a writer with a string field more: skipped by the flat reader
+        val v2 = fdl.replace("optional int32 maybe = 6; date day = 7; }", "optional int32 maybe = 6; date day = 7; string extra = 8; }")
+        data class Flat2(val id: Long, val n: Int, val f: Double, val on: Boolean, val tone: Tone, val maybe: Int?, val day: LocalDate, val extra: String)
+        Context(WireOptions(compatible = true)).use { w ->
+            w.registerSchemaText(v2, "lt2.fdl")
+            w.registerEnum(Tone::class, "lt.Tone")
+            w.registerDataClass(Flat2::class, "lt.Flat")
+            val bytes = w.encode(Flat2(5, 6, 7.5, true, Tone.LOW, null, LocalDate.of(2000, 1, 1), "x".repeat(5000)))
+            ctx(true).use { r -> assertEquals(Flat(5, 6, 7.5, true, Tone.LOW, null, LocalDate.of(2000, 1, 1)), r.decode(bytes, Flat::class)) }
         }
     }
 

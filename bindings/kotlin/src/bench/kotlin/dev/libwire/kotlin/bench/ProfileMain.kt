@@ -13,12 +13,12 @@ object ProfileMain {
         val secs = args.getOrElse(2) { "20" }.toLong()
         val ctx: Context = when (what) {
             "orders" -> OrderGraph.context()
-            "strings" -> Context()
             else -> BenchValues.context()
         }
         val values: List<Any> = when (what) {
             "orders" -> OrderGraph.create()
-            "strings" -> listOf(List(10000) { "%s %05d".format(listOf("alpha", "beta", "café", "id")[it and 3], it) })
+            "numeric" -> listOf(BenchValues.numericStruct())
+            "sample" -> listOf(BenchValues.sample())
             else -> listOf(BenchValues.mediaContent())
         }
         val t0 = System.nanoTime()
@@ -30,7 +30,7 @@ object ProfileMain {
         if (dir == "time") {
             // thread CPU time per value of a whole encode, best of 10 rounds
             val mx = java.lang.management.ManagementFactory.getThreadMXBean()
-            val reps = if (what == "strings") 300 else if (values.size > 1) 2000 else 200000
+            val reps = if (values.size > 1) 2000 else 200000
             var best = Long.MAX_VALUE
             repeat(10) {
                 val t = mx.currentThreadCpuTime
@@ -53,13 +53,101 @@ object ProfileMain {
             println("image ns per value: ${best / (if (values.size > 1) 2000.0 else 200000.0) / values.size}")
             return
         }
+        if (dir == "parts") {
+            // thread CPU time per value of each half, best of 10 rounds of ~0.2 s
+            val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+            val plans = values.map { ctx.mem.planOf(it.javaClass)!! }
+            val reps = if (values.size > 1) 1000 else 100000
+            fun best(f: () -> Unit): Double {
+                var b = Long.MAX_VALUE
+                repeat(12) {
+                    val t = mx.currentThreadCpuTime
+                    repeat(reps) { f() }
+                    b = minOf(b, mx.currentThreadCpuTime - t)
+                }
+                return b / reps.toDouble() / values.size
+            }
+            val used = IntArray(values.size)
+            val enc = best { for (i in values.indices) ctx.encode(values[i]) }
+            val image = best { for (i in values.indices) ctx.mem.imageOnly(plans[i], values[i]) }
+            val dec = best { for (i in values.indices) ctx.decode(bytes[i], values[i]::class) }
+            val native = best { for (i in values.indices) used[i] = ctx.mem.nativeOnly(plans[i], bytes[i]) }
+            val objects = if (values.size == 1) best { ctx.mem.objectsOnly(plans[0], bytes[0], used[0]) } else Double.NaN
+            if (values.size == 1) {
+                ctx.mem.imageOnly(plans[0], values[0]); ctx.mem.encodeStage(plans[0], 1)
+                val cp = best { ctx.mem.encodeStage(plans[0], 1) }
+                val call = best { ctx.mem.encodeStage(plans[0], 2) }
+                println("enc: copy image %.1f, wire_mem_encode call %.1f (bytes %d)".format(cp, call, ctx.mem.encodeStage(plans[0], 0)))
+            }
+            println("ns per value: enc %.1f (image %.1f, rest %.1f)  dec %.1f (native+copy %.1f, objects %.1f)".format(enc, image, enc - image, dec, native, objects))
+            return
+        }
+        if (dir == "copy") {
+            // ways to copy native bytes into a new array (MemCodec.encode's result) and back
+            val n = args.getOrElse(3) { "388" }.toInt()
+            val seg = java.lang.foreign.Arena.ofConfined().allocate(1L shl 16, 8)
+            val L = java.lang.foreign.ValueLayout.JAVA_BYTE
+            fun best(f: () -> ByteArray): Double = perCall { f().size }
+            val a = best { ByteArray(n).also { java.lang.foreign.MemorySegment.copy(seg, L, 0L, it, 0, n) } }
+            val b = best { seg.asSlice(0L, n.toLong()).toArray(L) }
+            val c = best { ByteArray(n).also { seg.asByteBuffer().get(0, it, 0, n) } }
+            val src = ByteArray(n)
+            val d = best { java.lang.foreign.MemorySegment.copy(src, 0, seg, L, 0L, n); src }
+            val e = best { java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(src), 0L, seg, 0L, n.toLong()); src }
+            val f = best { src.copyOf(n) }
+            println("ns per $n bytes: native->new array: MemorySegment.copy %.1f, toArray %.1f, ByteBuffer %.1f; array->native: copy(array) %.1f, copy(ofArray) %.1f; Arrays.copyOf %.1f".format(a, b, c, d, e, f))
+            return
+        }
+        if (dir == "u16") {
+            // ways to build a String from UTF-16LE bytes (MemReader.string)
+            val a = "Javaone Keynote\u1234".toByteArray(Charsets.UTF_16LE)
+            val c = CharArray(64)
+            fun best(f: () -> String): Double = perCall { f().length }
+            val seg = best {
+                java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(a), dev.libwire.kotlin.Img.LE_CHAR, 0L, c, 0, a.size / 2)
+                String(c, 0, a.size / 2)
+            }
+            val loop = best {
+                val m = a.size / 2
+                for (k in 0 until m) c[k] = (dev.libwire.kotlin.Img.I16.get(a, 2 * k) as Short).toInt().toChar()
+                String(c, 0, m)
+            }
+            val dec = best { String(a, 0, a.size, Charsets.UTF_16LE) }
+            println("ns per 16-char UTF-16 string: segment copy %.1f, loop %.1f, UTF_16LE decoder %.1f".format(seg, loop, dec))
+            return
+        }
+        val plans = values.map { ctx.mem.planOf(it.javaClass)!! }
+        val used = IntArray(values.size)
+        if (dir == "objects") {
+            if (values.size != 1) throw IllegalArgumentException("objects: one value only")
+            used[0] = ctx.mem.nativeOnly(plans[0], bytes[0])
+        }
         val end = System.nanoTime() + secs * 1_000_000_000L
         var sink = 0L
         while (System.nanoTime() < end) {
             for (i in values.indices) {
-                if (dir == "enc") sink += ctx.encode(values[i]).size else sink += ctx.decode(bytes[i]).hashCode()
+                sink += when (dir) {
+                    "enc" -> ctx.encode(values[i]).size.toLong()
+                    // the JVM half of decode alone, again and again on one arena
+                    "objects" -> if (ctx.mem.objectsOnly(plans[i], bytes[i], used[i]) === values[i]) 0L else 1L
+                    else -> if (ctx.decode(bytes[i]) === values[i]) 0L else 1L
+                }
             }
         }
         println(sink)
+    }
+
+    @JvmStatic var sink = 0
+
+    /** ns per call of [f]: thread CPU time, the fastest of 12 batches of a million calls. */
+    private fun perCall(f: () -> Int): Double {
+        val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+        var b = Long.MAX_VALUE
+        repeat(12) {
+            val t0 = mx.currentThreadCpuTime
+            repeat(1_000_000) { sink += f() }
+            b = minOf(b, mx.currentThreadCpuTime - t0)
+        }
+        return b / 1e6
     }
 }
