@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -280,7 +281,14 @@ func BenchmarkInterleaved(b *testing.B) {
 	w := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "workload\top\tlibwire ns\tfory-go ns\tratio\tlibwire B\tfory-go B\tsame bytes\t")
 	var lines []string
+	var only *regexp.Regexp // WIRE_BENCH_ONLY: the workloads to run (a regexp)
+	if s := os.Getenv("WIRE_BENCH_ONLY"); s != "" {
+		only = regexp.MustCompile(s)
+	}
 	for _, wl := range workloads() {
+		if only != nil && !only.MatchString(wl.name) {
+			continue
+		}
 		mine, err := c.Marshal(wl.value)
 		if err != nil {
 			b.Fatalf("%s: %v", wl.name, err)

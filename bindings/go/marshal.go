@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"reflect"
 	"runtime"
+	"slices"
 	"time"
 	"unsafe"
 )
@@ -24,6 +25,7 @@ const (
 	opStructTD = 0xF1
 	opEnumID   = 0xF2
 	opPacked   = 0xF3
+	opSpan     = 0xF5 // read tapes with WIRE_TAPE_SPANS: u8 type, u32 n, u64 offset
 	tapeStruct = 0x1B // STRUCT (also ext types)
 	tapeUnion  = 0x21
 	noType     = 0xFFFFFFFF
@@ -42,6 +44,13 @@ func (t *tape) bytes(p []byte)  { t.u32(uint32(len(p))); t.b = append(t.b, p...)
 func (t *tape) str(s string)    { t.u32(uint32(len(s))); t.b = append(t.b, s...) }
 func (t *tape) f64(v float64)   { t.u64(math.Float64bits(v)) }
 func (t *tape) name16(s string) { t.u16(uint16(len(s))); t.b = append(t.b, s...) }
+
+// appendStr appends a STRING record (op, encoding, length, bytes).
+func appendStr(b []byte, enc byte, s string) []byte {
+	b = append(b, TypeString, enc)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}
 
 type refKey struct {
 	p uintptr
@@ -121,9 +130,11 @@ func (e *encoder) any(x any) error {
 		}
 		e.rec(TypeList)
 		e.t.u32(uint32(len(v)))
+		b := e.t.b
 		for _, s := range v {
-			e.str(s)
+			b = appendStr(b, e.strEnc, s)
 		}
+		e.t.b = b
 	case []any:
 		if v == nil {
 			e.sh(opNull)
@@ -150,13 +161,18 @@ func (e *encoder) any(x any) error {
 		}
 		e.rec(TypeMap)
 		e.t.u32(uint32(len(v)))
+		b := e.t.b
 		for k, val := range v {
-			e.sh(TypeString)
-			e.t.u8(e.strEnc)
-			e.t.str(k)
-			e.sh(TypeVarint64)
-			e.t.u64(uint64(val))
+			b = appendStr(b, e.strEnc, k)
+			if cap(b)-len(b) < 9 {
+				b = slices.Grow(b, 9)
+			}
+			n := len(b)
+			b = b[:n+9]
+			b[n] = TypeVarint64
+			binary.LittleEndian.PutUint64(b[n+1:], uint64(val))
 		}
+		e.t.b = b
 	default:
 		rv := reflect.ValueOf(x)
 		if rv.Kind() == reflect.Pointer && !rv.IsNil() && !e.ref {

@@ -912,9 +912,6 @@ func (c *Context) memCodec(proto any) string {
 	if si == nil {
 		return "tape: not registered"
 	}
-	if c.cfg.peer != PeerNone {
-		return "tape: a peer is set (WIRE_OPT_PEER)"
-	}
 	r := c.memRootOf(si)
 	if r.err != nil {
 		return "tape: " + r.err.Error()
@@ -1427,9 +1424,7 @@ func pointerShaped(t reflect.Type) bool {
 // registered struct (T or *T; for decoding, a non-nil *T) whose type has
 // an image; nil otherwise (the tape path).
 func (c *Context) memTarget(v any, decoding bool) (*memRoot, unsafe.Pointer) {
-	if c.forceTape || c.cfg.peer != PeerNone {
-		// libwire's compiled codecs do not apply WIRE_OPT_PEER (the
-		// peer's schema hash and field framing): the tape path does
+	if c.forceTape {
 		return nil, nil
 	}
 	ef := (*eface)(unsafe.Pointer(&v))

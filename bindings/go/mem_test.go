@@ -669,17 +669,18 @@ message Top [id=902] { Leaf leaf = 1 [nullable = false]; int32 k = 2; }
 	}
 }
 
-// With a peer set (WIRE_OPT_PEER), registered structs take the tape path,
-// which applies the peer's choices: under PeerGo a struct with pointer
-// fields interoperates with Fory Go in schema-consistent mode (its hash
-// leaves pointer fields' nullability out, E-41; without the peer Fory Go
-// rejects the hash).
-func TestMemPeerTakesTape(t *testing.T) {
+// With a peer set (WIRE_OPT_PEER), registered structs keep the compiled
+// codecs, which apply the peer's choices (libwire compiles a layout per
+// peer): under PeerGo a struct with pointer fields interoperates with Fory
+// Go in schema-consistent mode (its hash leaves pointer fields'
+// nullability out, E-41; without the peer Fory Go rejects the hash), and
+// the tape path writes the same bytes.
+func TestMemPeer(t *testing.T) {
 	c, _ := NewContext(WithPeer(PeerGo), WithUTF8Strings(true))
 	defer c.Close()
 	f := newFory(false, false)
 	registerOrders(t, c, f)
-	if got := c.memCodec(OrderWithNote{}); !strings.HasPrefix(got, "tape: ") {
+	if got := c.memCodec(OrderWithNote{}); got != "layout" {
 		t.Fatal(got)
 	}
 	note := "n"
@@ -705,6 +706,12 @@ func TestMemPeerTakesTape(t *testing.T) {
 	}
 	if ours.Note == nil || *ours.Note != "n" || len(ours.Lines) != 1 {
 		t.Fatalf("libwire read %+v", ours)
+	}
+	c.forceTape = true
+	tape, err := c.Marshal(v)
+	c.forceTape = false
+	if err != nil || !bytes.Equal(tape, mine) {
+		t.Fatalf("tape path %x (%v), compiled codec %x", tape, err, mine)
 	}
 }
 

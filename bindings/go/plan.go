@@ -145,10 +145,7 @@ func (c *Context) planKind(t reflect.Type, f *fieldInfo) (pkind, byte, *structIn
 	return pkGeneric, 0, nil
 }
 
-func (e *encoder) str(s string) {
-	e.t.b = append(e.t.b, TypeString, e.strEnc)
-	e.t.str(s)
-}
+func (e *encoder) str(s string) { e.t.b = appendStr(e.t.b, e.strEnc, s) }
 
 // planStruct writes the struct at p through its plan.
 func (e *encoder) planStruct(si *structInfo, p unsafe.Pointer) error {

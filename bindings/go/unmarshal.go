@@ -22,6 +22,7 @@ type decoder struct {
 	c     *Context
 	b     []byte
 	p     int
+	in    []byte          // the payload (SPAN records point into it)
 	refs  []reflect.Value // referenceable values by tape number
 	depth int
 }
@@ -68,10 +69,59 @@ func (d *decoder) bytes() []byte   { return d.take(int(d.u32())) }
 func (d *decoder) bytes16() []byte { return d.take(d.u16()) }
 func (d *decoder) f64() float64    { return math.Float64frombits(d.u64()) }
 
-// text reads a STRING payload (encoding, length, bytes) as Go text.
+// text reads a STRING payload (encoding, length, bytes) as Go text. UTF-8
+// (what Go and Fory Go write) and ASCII Latin-1 (what the JVM writes for
+// ASCII) are the bytes as they are.
 func (d *decoder) text() string {
-	enc := d.u8()
-	b := d.bytes()
+	s, p := d.c.textAt(d.b, d.p)
+	d.p = p
+	return s
+}
+
+// textAt reads the STRING payload at b[p:] and returns its text and the
+// offset after it. Hot: the bounds are checked once, by hand.
+func (c *Context) textAt(b []byte, p int) (string, int) {
+	if p < 0 || len(b)-p < 5 {
+		panic(errTape)
+	}
+	h := (*[5]byte)(b[p:])
+	enc := h[0]
+	n := int(binary.LittleEndian.Uint32(h[1:]))
+	if n > len(b)-p-5 {
+		panic(errTape)
+	}
+	src := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), p+5)
+	if enc == StrUTF8 {
+		if uint(n-1) < 32 && len(b)-p-5 >= 32 {
+			if s, ok := c.shortString(src, n); ok {
+				return s, p + 5 + n
+			}
+		}
+		return c.goStringAt(src, n), p + 5 + n
+	}
+	return c.otherText(enc, unsafe.Slice((*byte)(src), n)), p + 5 + n
+}
+
+// shortString copies a string of 1-32 bytes at src, which has 32 bytes
+// readable, into the current chunk as two 16-byte words (one for up to
+// 16): the bytes past n land in the chunk's free part, which no string
+// uses yet. ok is false when the chunk has less than 32 bytes free.
+func (c *Context) shortString(src unsafe.Pointer, n int) (s string, ok bool) {
+	off := c.strsAt
+	if len(c.strs)-off < 32 {
+		return "", false
+	}
+	dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.strs)), off)
+	*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+	if n > 16 { // (a [4]uint64 assignment would be a memmove call)
+		*(*[2]uint64)(unsafe.Add(dst, 16)) = *(*[2]uint64)(unsafe.Add(src, 16))
+	}
+	c.strsAt = off + n
+	return unsafe.String((*byte)(dst), n), true
+}
+
+// otherText is the Go text of a Latin-1 or UTF-16 string.
+func (c *Context) otherText(enc byte, b []byte) string {
 	switch enc {
 	case StrLatin1:
 		ascii := true
@@ -82,7 +132,7 @@ func (d *decoder) text() string {
 			}
 		}
 		if ascii {
-			return d.c.goString(b)
+			return c.goString(b)
 		}
 		r := make([]rune, len(b))
 		for i, c := range b {
@@ -96,7 +146,7 @@ func (d *decoder) text() string {
 		}
 		return string(utf16.Decode(u))
 	}
-	return d.c.goString(b)
+	return c.goString(b)
 }
 
 // Decoded strings share chunks of strChunk bytes (one allocation per chunk
@@ -109,19 +159,26 @@ const (
 )
 
 func (c *Context) goString(b []byte) string {
-	n := len(b)
+	return c.goStringAt(unsafe.Pointer(unsafe.SliceData(b)), len(b))
+}
+
+// goStringAt is goString of the n bytes at src.
+func (c *Context) goStringAt(src unsafe.Pointer, n int) string {
 	if n == 0 {
 		return ""
 	}
 	if n > strOwn {
-		return string(b)
+		return string(unsafe.Slice((*byte)(src), n))
 	}
-	if cap(c.strs)-len(c.strs) < n {
-		c.strs = make([]byte, 0, strChunk)
+	off := c.strsAt
+	if len(c.strs)-off < n {
+		c.strs = make([]byte, strChunk)
+		off = 0
 	}
-	off := len(c.strs)
-	c.strs = append(c.strs, b...)
-	return unsafe.String(&c.strs[off], n)
+	dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.strs)), off)
+	copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
+	c.strsAt = off + n
+	return unsafe.String((*byte)(dst), n)
 }
 
 // Unmarshal decodes a payload of exactly one root value into v (a non-nil
@@ -177,15 +234,17 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 	if len(data) > 0 {
 		p = (*C.uint8_t)(unsafe.Pointer(&data[0]))
 	}
-	if st := C.wirego_decode(c.s, p, C.size_t(len(data)), C.WIRE_TAPE_FIELD_INDEX); st != 0 {
+	// Binaries and dense arrays come as SPAN records: offsets into data,
+	// whose bytes are copied once, straight into the Go slices.
+	if st := C.wirego_decode(c.s, p, C.size_t(len(data)), C.WIRE_TAPE_FIELD_INDEX|C.WIRE_TAPE_SPANS); st != 0 {
 		return c.lastError(st)
 	}
 	tp := unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
 	d := &c.dec // reused: no allocation per message
-	*d = decoder{c: c, b: tp, refs: d.refs[:0]}
+	*d = decoder{c: c, b: tp, in: data, refs: d.refs[:0]}
 	defer func() {
 		clear(d.refs) // keep no user values alive after the call
-		d.b = nil
+		d.b, d.in = nil, nil
 		if r := recover(); r != nil {
 			if we, ok := r.(*WireError); ok {
 				err = we
@@ -287,7 +346,7 @@ func (d *decoder) decode(v reflect.Value) error {
 
 func isReferenceable(op byte) bool {
 	switch op {
-	case TypeList, TypeSet, TypeMap, tapeStruct, opStructTD, opStructIdx, tapeUnion, TypeBinary, TypeDecimal, opPacked:
+	case TypeList, TypeSet, TypeMap, tapeStruct, opStructTD, opStructIdx, tapeUnion, TypeBinary, TypeDecimal, opPacked, opSpan:
 		return true
 	}
 	return ArrayWidth(int(op)) > 0
@@ -462,8 +521,9 @@ func (d *decoder) body(op byte, k int, v reflect.Value) error {
 			return mismatch(op, t)
 		}
 		v.SetString(s)
-	case op == TypeBinary || ArrayWidth(int(op)) > 0:
-		err := d.dense(op, v)
+	case op == TypeBinary || ArrayWidth(int(op)) > 0 || op == opSpan:
+		kind, raw := d.denseBytes(op)
+		err := d.dense(kind, raw, v)
 		d.keep(k, v)
 		return err
 	case op == TypeDate:
@@ -600,9 +660,23 @@ func (d *decoder) union() (Union, error) {
 	return u, err
 }
 
-// dense decodes a binary or dense array record.
-func (d *decoder) dense(kind byte, v reflect.Value) error {
-	raw := d.bytes()
+// denseBytes reads the payload of a binary or dense array record (op
+// read): its type and bytes, in the tape or, for a SPAN, in the payload.
+func (d *decoder) denseBytes(op byte) (byte, []byte) {
+	if op != opSpan {
+		return op, d.bytes()
+	}
+	kind := d.u8()
+	n := uint64(d.u32())
+	off := d.u64()
+	if (kind != TypeBinary && ArrayWidth(int(kind)) <= 0) || off > uint64(len(d.in)) || n > uint64(len(d.in))-off {
+		panic(errTape)
+	}
+	return kind, d.in[off : off+n : off+n]
+}
+
+// dense decodes the bytes of a binary or dense array into v.
+func (d *decoder) dense(kind byte, raw []byte, v reflect.Value) error {
 	t := v.Type()
 	if kind == TypeBinary {
 		switch {
@@ -623,15 +697,15 @@ func (d *decoder) dense(kind byte, v reflect.Value) error {
 	if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
 		return mismatch(kind, t)
 	}
+	et := t.Elem()
+	if denseArrayType(t) == int(kind) && int(et.Size()) == w && t.Kind() == reflect.Slice && n > 0 {
+		v.Set(cloneSlice(t, raw, n, w))
+		return nil
+	}
 	if t.Kind() == reflect.Slice {
 		v.Set(reflect.MakeSlice(t, n, n))
 	} else if t.Len() != n {
 		return goErr("value", "a %s of %d elements does not fit a Go %s", TypeName(int(kind)), n, t)
-	}
-	et := t.Elem()
-	if denseArrayType(t) == int(kind) && int(et.Size()) == w && t.Kind() == reflect.Slice && n > 0 {
-		copy(unsafe.Slice((*byte)(v.UnsafePointer()), n*w), raw)
-		return nil
 	}
 	elKind := arrayElemKind(kind)
 	for i := 0; i < n; i++ {
@@ -670,6 +744,30 @@ func (d *decoder) dense(kind byte, v reflect.Value) error {
 		}
 	}
 	return nil
+}
+
+// cloneSlice is a new slice of type t (elements of w bytes, no pointers)
+// holding the n elements in raw: one allocation that is not zeroed first
+// (append of a nil slice), one copy. raw need not be aligned: the view of
+// it as []uintW is only read, and x86-64 and arm64 read unaligned words.
+func cloneSlice(t reflect.Type, raw []byte, n, w int) reflect.Value {
+	src := unsafe.Pointer(unsafe.SliceData(raw))
+	var hdr unsafe.Pointer
+	switch w {
+	case 1:
+		s := append([]byte(nil), raw...)
+		hdr = unsafe.Pointer(&s)
+	case 2:
+		s := append([]uint16(nil), unsafe.Slice((*uint16)(src), n)...)
+		hdr = unsafe.Pointer(&s)
+	case 4:
+		s := append([]uint32(nil), unsafe.Slice((*uint32)(src), n)...)
+		hdr = unsafe.Pointer(&s)
+	default:
+		s := append([]uint64(nil), unsafe.Slice((*uint64)(src), n)...)
+		hdr = unsafe.Pointer(&s)
+	}
+	return reflect.NewAt(t, hdr).Elem() // the same slice header, typed t
 }
 
 func signExtend(u uint64, w int) int64 {
@@ -838,6 +936,9 @@ func (d *decoder) natural(op byte, k int) (reflect.Value, error) {
 		nv = reflect.New(typDecimal).Elem()
 	case op == TypeBinary || ArrayWidth(int(op)) > 0:
 		nv = reflect.New(naturalArrayType(op)).Elem()
+	case op == opSpan:
+		d.need(1)
+		nv = reflect.New(naturalArrayType(d.b[d.p])).Elem()
 	case op == TypeList || op == opPacked && d.b[d.p] == TypeList:
 		nv = reflect.New(typAnySlice).Elem()
 	case op == TypeSet || op == opPacked:
@@ -880,12 +981,23 @@ func (d *decoder) list(op byte, k int, v reflect.Value) error {
 		v.Set(reflect.MakeSlice(t, n, n))
 		d.keep(k, v)
 		if t == typStrings {
-			s := *(*[]string)(v.Addr().UnsafePointer())
+			s, b, c := *(*[]string)(v.Addr().UnsafePointer()), d.b, d.c
+			base := unsafe.Pointer(unsafe.SliceData(b))
 			for i := range s {
-				d.need(1)
-				if d.b[d.p] == TypeString {
-					d.p++
-					s[i] = d.text()
+				// the usual string (UTF-8, 1-32 bytes, 32 more bytes of tape
+				// after it) without the general readers
+				if p := d.p; len(b)-p >= 6+32 && b[p] == TypeString && b[p+1] == StrUTF8 {
+					kn := int(binary.LittleEndian.Uint32(b[p+2 : p+6]))
+					if uint(kn-1) < 32 && kn <= len(b)-p-6-32 {
+						if str, ok := c.shortString(unsafe.Add(base, p+6), kn); ok {
+							s[i] = str
+							d.p = p + 6 + kn
+							continue
+						}
+					}
+				}
+				if p := d.p; p < len(b) && b[p] == TypeString {
+					s[i], d.p = c.textAt(b, p+1)
 				} else if err := d.decode(v.Index(i)); err != nil {
 					return err
 				}
@@ -1017,23 +1129,41 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 	d.keep(k, v)
 	if ms, ok := v.Addr().Interface().(*map[string]int64); ok {
 		// fast path for a common shape
+		m, b, c := *ms, d.b, d.c
+		base := unsafe.Pointer(unsafe.SliceData(b))
 		for i := 0; i < n; i++ {
-			if d.b[d.p] != TypeString {
+			p := d.p
+			if p >= len(b) || b[p] != TypeString {
 				return d.mapSlow(n-i, v)
 			}
-			d.p++
-			key := d.text()
-			op := d.u8()
-			if op < TypeInt8 || op > TypeTaggedInt64 {
-				d.p--
-				var x int64
-				if err := d.decode(reflect.ValueOf(&x).Elem()); err != nil {
-					return err
+			// The usual entry (a UTF-8 key of 1-32 bytes, 32 more bytes of
+			// tape after it, an integer value) without the general
+			// readers; anything else through textAt.
+			if len(b)-p >= 6+32+9 {
+				h := (*[6]byte)(b[p:])
+				kn := int(binary.LittleEndian.Uint32(h[2:]))
+				if h[1] == StrUTF8 && uint(kn-1) < 32 && kn <= len(b)-p-6-32-9 {
+					if q := p + 6 + kn; b[q] >= TypeInt8 && b[q] <= TypeTaggedInt64 {
+						if key, ok := c.shortString(unsafe.Add(base, p+6), kn); ok {
+							m[key] = int64(binary.LittleEndian.Uint64(b[q+1 : q+9]))
+							d.p = q + 9
+							continue
+						}
+					}
 				}
-				(*ms)[key] = x
+			}
+			key, p := c.textAt(b, p+1)
+			if len(b)-p >= 9 && b[p] >= TypeInt8 && b[p] <= TypeTaggedInt64 {
+				m[key] = int64(binary.LittleEndian.Uint64(b[p+1 : p+9]))
+				d.p = p + 9
 				continue
 			}
-			(*ms)[key] = int64(d.u64())
+			d.p = p
+			var x int64
+			if err := d.decode(reflect.ValueOf(&x).Elem()); err != nil {
+				return err
+			}
+			m[key] = x
 		}
 		return nil
 	}

@@ -159,6 +159,7 @@ type Context struct {
 	tape    []byte              // reused build tape
 	dec     decoder             // reused read-tape decoder
 	strs    []byte              // the current chunk of decoded strings (goString)
+	strsAt  int                 // its bytes in use (an offset: no pointer store per string)
 	names   map[uint32][]string // field names of schema types by index (wire order)
 	// compiled codecs (mem.go)
 	img       carena         // C memory for encode images

@@ -141,12 +141,25 @@ static inline bool wire__buf_room(wire_buf *b, size_t n) {
   if (WIRE_LIKELY(b->cap - b->len >= n && b->status == WIRE_OK)) return true;
   return wire__buf_grow(b, n) == WIRE_OK;
 }
+/* Copies n bytes (no overlap). Large copies whose destination lies 1-15
+ * bytes past the source modulo 64 go through wire__copy_far: there the
+ * `rep movsb` that glibc's memcpy uses for them runs at a tenth of its
+ * speed on AMD Zen (3.5 GB/s instead of 45 on an 800 KB copy). */
+void wire__copy_far(uint8_t *d, const uint8_t *s, size_t n);
+static inline void wire__copy(void *d, const void *s, size_t n) {
+  if (WIRE_UNLIKELY(n >= 4096) &&
+      ((((uintptr_t)d - (uintptr_t)s) & 63) - 1) < 15) {
+    wire__copy_far((uint8_t *)d, (const uint8_t *)s, n);
+    return;
+  }
+  memcpy(d, s, n);
+}
 static inline void wire__put_u8(wire_buf *b, uint8_t v) {
   if (wire__buf_room(b, 1)) b->p[b->len++] = v;
 }
 static inline void wire__put_bytes(wire_buf *b, const void *p, size_t n) {
   if (n && wire__buf_room(b, n)) {
-    memcpy(b->p + b->len, p, n);
+    wire__copy(b->p + b->len, p, n);
     b->len += n;
   }
 }

@@ -107,7 +107,7 @@ static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
     int n = 0;
     while (h >= 0x80 && n < 4) { *q++ = (uint8_t)(h | 0x80); h >>= 7; n++; }
     *q++ = (uint8_t)h;
-    memcpy(q, s, (size_t)len);
+    wire__copy(q, s, (size_t)len);
     e->b->len = (size_t)(q - e->b->p) + (size_t)len;
     return true;
   }
@@ -140,7 +140,7 @@ static bool enc_str_tagged(menc *e, const uint8_t *s, uint64_t h) {
   }
   if (!room(e, 9 + len)) return false;
   uint8_t *q = put_varu64(e->b->p + e->b->len, h);
-  if (len) memcpy(q, s, (size_t)len);
+  if (len) wire__copy(q, s, (size_t)len);
   e->b->len = (size_t)(q - e->b->p) + (size_t)len;
   return true;
 }
@@ -496,7 +496,7 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
       return true;
     }
     if (o->code == MOP_BYTES || natural_form(o->ewt) == o->eform) {
-      if (n) memcpy(q, d, (size_t)(n * ww));
+      if (n) wire__copy(q, d, (size_t)(n * ww));
       e->b->len = (size_t)(q - e->b->p) + (size_t)(n * ww);
       return true;
     }
@@ -616,7 +616,7 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
           q = b->p + b->len;
         }
         q = put_varu64(q, h);
-        if (len) memcpy(q, sp, (size_t)len);
+        if (len) wire__copy(q, sp, (size_t)len);
         q += len;
         continue;
       }
@@ -635,7 +635,7 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
         q = b->p + b->len;
       }
       q = put_varu32(q, (uint32_t)len);
-      if (len) memcpy(q, d, (size_t)len);
+      if (len) wire__copy(q, d, (size_t)len);
       q += len;
       continue;
     }
@@ -656,7 +656,7 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
         if (len <= 16) {
           for (uint32_t k = 0; k < len; k++) q[k] = sp[k];
         } else {
-          memcpy(q, sp, len);
+          wire__copy(q, sp, len);
         }
         q += len;
         continue;

@@ -120,6 +120,14 @@ wire__tape_ascii(const uint8_t *s, size_t n, const uint8_t *lim) {
     memcpy(&v, s + n - 8, 8);
     return !((w | v) & hi);
   }
+  if (n <= 32) { /* four words, the last two ending at s + n */
+    uint64_t x, y;
+    memcpy(&w, s, 8);
+    memcpy(&v, s + 8, 8);
+    memcpy(&x, s + n - 16, 8);
+    memcpy(&y, s + n - 8, 8);
+    return !((w | v | x | y) & hi);
+  }
   return wire__ascii_prefix(s, n) == n;
 }
 

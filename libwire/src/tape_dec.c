@@ -352,7 +352,7 @@ HOT bool fc_string(fc *c) {
   q[1] = (uint8_t)enc;
   memcpy(q + 2, &len, 4);
   if (over && len <= 16) copy16(q + 6, b);
-  else memcpy(q + 6, b, len);
+  else wire__copy(q + 6, b, len);
   c->q = q + 6 + len;
   c->p = b + len;
   c->nv++;
@@ -810,7 +810,7 @@ static bool body(td *t, const tmeta *tm, int64_t ref, uint8_t *type) {
       q[1] = (uint8_t)enc;
       uint32_t l32 = (uint32_t)len;
       memcpy(q + 2, &l32, 4);
-      if (len) memcpy(q + 6, p, (size_t)len);
+      if (len) wire__copy(q + 6, p, (size_t)len);
       t->o->len += 6 + (size_t)len;
     }
     break;

@@ -1155,3 +1155,26 @@ Test(text, string_to_utf8_rejects_invalid_input) {
   cr_assert_eq(wire_string_to_utf8(ctx, 3, U8S(0x61), 1, &out, NULL),
                WIRE_E_ARG, "encoding 3");
 }
+
+/* wire__copy takes a different route for large copies whose destination
+ * is 1-15 bytes past the source modulo 64 (internal.h): every relative
+ * offset, at sizes around the 4096-byte threshold and one with a tail,
+ * copies exactly the bytes and nothing around them. */
+Test(writer, large_copies_are_exact_at_every_relative_offset) {
+  enum { MAX = 20011 };
+  static uint8_t src[MAX + 64], dst[MAX + 64 + 2];
+  for (size_t i = 0; i < sizeof src; i++) src[i] = (uint8_t)(i * 131 + 7);
+  const size_t sizes[] = {4095, 4096, 4163, MAX};
+  const size_t srcoffs[] = {0, 13};
+  for (size_t si = 0; si < 4; si++)
+    for (size_t so = 0; so < 2; so++)
+      for (size_t d = 0; d < 64; d++) {
+        size_t n = sizes[si];
+        memset(dst, 0xA5, sizeof dst);
+        wire__copy(dst + 1 + d, src + srcoffs[so], n);
+        cr_assert_eq(memcmp(dst + 1 + d, src + srcoffs[so], n), 0,
+                     "size %zu src+%zu dst+%zu", n, srcoffs[so], d);
+        cr_assert_eq(dst[d], 0xA5);
+        cr_assert_eq(dst[1 + d + n], 0xA5);
+      }
+}

@@ -1658,3 +1658,22 @@ Test(format, varint_edges) {
   cr_assert_eq(bad, 0);
   wire_ctx_free(ctx);
 }
+
+/* wire__tape_ascii (tape.h) at every length up to 40 with one byte of
+ * 0x80 or above at every position, or none, against a byte loop; the text
+ * sits at the end of its buffer so no word reads past lim. */
+Test(format, ascii_check_at_every_length) {
+  uint8_t buf[64];
+  for (size_t n = 0; n <= 40; n++)
+    for (size_t hi = 0; hi <= n; hi++) { /* hi == n: all ASCII */
+      uint8_t *s = buf + sizeof buf - n;
+      for (size_t i = 0; i < n; i++) s[i] = (uint8_t)('a' + i % 26);
+      if (hi < n) s[hi] = (uint8_t)(0x80 | hi);
+      bool want = hi == n;
+      cr_assert_eq(wire__tape_ascii(s, n, buf + sizeof buf), want,
+                   "n %zu, high byte at %zu", n, hi);
+      cr_assert_eq(wire__tape_ascii(s, n, s + n + 64 > buf + sizeof buf
+                                              ? buf + sizeof buf : s + n),
+                   want);
+    }
+}

@@ -204,7 +204,7 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
     if (x->copy && len) {
       uint8_t *q = aalloc(x, (size_t)len, 1);
       if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
-      memcpy(q, p, (size_t)len);
+      wire__copy(q, p, (size_t)len);
       p = q;
     }
     if (!(o->fl & MF_LEN64) && len > (UINT32_MAX >> 2))
@@ -223,7 +223,7 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
   } else if (x->copy && len) {
     uint8_t *q = aalloc(x, (size_t)len, 1);
     if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
-    memcpy(q, p, (size_t)len);
+    wire__copy(q, p, (size_t)len);
     p = q;
   }
   st_ptr(base + o->off, len ? p : (const uint8_t *)"");
@@ -760,7 +760,7 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
       q = aalloc(x, (size_t)count * w, 8);
       if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
       if (natural_form(o->ewt) == o->eform) {
-        memcpy(q, d, n);
+        wire__copy(q, d, n);
       } else {
         for (uint32_t i = 0; i < count; i++) {
           uint64_t raw = 0;
@@ -1009,7 +1009,7 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
         if (copy && len) {
           uint8_t *q = aalloc(x, len, 1);
           if (!q) break;
-          memcpy(q, t, len);
+          wire__copy(q, t, len);
           sp = q;
         }
         st_ptr(d, len ? sp : (const uint8_t *)"");
@@ -1033,7 +1033,7 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
       if (copy && len) {
         uint8_t *q = aalloc(x, len, 1);
         if (!q) break;
-        memcpy(q, t, len);
+        wire__copy(q, t, len);
         sp = q;
       }
       st_ptr(d, len ? sp : (const uint8_t *)"");
@@ -1053,7 +1053,7 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
       if (o->code == MOP_DENSE ? count != 0 : copy && n) {
         uint8_t *q = aalloc(x, n, o->code == MOP_DENSE ? 8 : 1);
         if (!q) break;
-        memcpy(q, t, n);
+        wire__copy(q, t, n);
         v = q;
       }
       st_ptr(d, count ? v : (const uint8_t *)"");
