@@ -1583,7 +1583,7 @@ Test(format, varint_edges) {
     for (int d = -1; d <= 1; d++) {
       uint64_t v = b < 64 ? (UINT64_C(1) << b) : 0;
       vals[nv++] = v + (uint64_t)(int64_t)d;
-      vals[nv++] = (uint64_t)-(int64_t)(v + (uint64_t)(int64_t)d);
+      vals[nv++] = UINT64_C(0) - (v + (uint64_t)(int64_t)d);
     }
   vals[nv++] = UINT64_MAX;
   vals[nv++] = (uint64_t)INT64_MIN;
