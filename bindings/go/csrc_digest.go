@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "b584dd68b9a4a9c37477fa801b27e32dc6d2b2b700d21a32ce76104df674613b"
+const csrcDigest = "facc4495eedc8422dedc2ee31a98d474245186f304dd8bf4d061afe3207d49f5"

@@ -1136,7 +1136,15 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
       st = ctx->err_code ? ctx->err_code : WIRE_E_STATE;
       break;
     }
-    if (d.oob) root->flags |= WIRE_NF_OOB_ROOT;
+    if (d.oob) {
+      /* the header is the root's own: not on the document's shared null,
+       * which every null root (and slot) shares */
+      if (root == doc->null && !(root = node(&d, WIRE_T_NULL))) {
+        st = ctx->err_code;
+        break;
+      }
+      root->flags |= WIRE_NF_OOB_ROOT;
+    }
     if (wire_doc_add_root(doc, root) != WIRE_OK) {
       st = WIRE_E_NOMEM;
       break;

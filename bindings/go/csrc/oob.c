@@ -172,6 +172,12 @@ int32_t wire_node_band(const wire_node *n) {
 
 int32_t wire_doc_set_root_oob(wire_doc *doc, size_t index, int32_t oob) {
   if (!doc || index >= doc->nroots) return WIRE_E_ARG;
+  if (oob && doc->roots[index] == doc->null) {
+    /* the root's own null: the shared one stands in other slots too */
+    wire_node *n = wire__node_new(doc, WIRE_T_NULL);
+    if (!n) return WIRE_E_NOMEM;
+    doc->roots[index] = n;
+  }
   if (oob) doc->roots[index]->flags |= WIRE_NF_OOB_ROOT;
   else doc->roots[index]->flags &= (uint8_t)~WIRE_NF_OOB_ROOT;
   return WIRE_OK;
