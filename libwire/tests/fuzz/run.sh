@@ -116,9 +116,17 @@ for t in $TARGETS; do
   tail -n 12 "$OUT/$t.log"
   found=$(find "$OUT/artifacts/$t" -type f -newer "$OUT/.start-$t" | wc -l)
   if [ "$st" -ne 0 ] || [ "$found" -ne 0 ]; then
+    # On stdout as well as stderr, with the finding itself, so that a CI
+    # log that keeps only the end of stdout still says what failed and
+    # carries the input (base64) needed to reproduce it.
     echo "== $t FAILED (exit $st); log $OUT/$t.log, artifacts in" \
-      "$OUT/artifacts/$t/:" >&2
-    find "$OUT/artifacts/$t" -type f -newer "$OUT/.start-$t" >&2 || true
+      "$OUT/artifacts/$t/:" | tee /dev/stderr
+    grep -E "ERROR|SUMMARY|Assertion|abort|failed|#[0-9]+ 0x" "$OUT/$t.log" |
+      head -n 30 || true
+    for a in $(find "$OUT/artifacts/$t" -type f -newer "$OUT/.start-$t"); do
+      echo "   $a ($(wc -c <"$a") bytes), base64 of the first 3 KiB:"
+      head -c 3072 "$a" | base64 -w 100 | sed 's/^/     /'
+    done
     echo "   minimize: $OUT/$t -minimize_crash=1 -runs=20000 \\" >&2
     echo "     -exact_artifact_path=min.bin $OUT/artifacts/$t/<file>" >&2
     status=1
