@@ -790,62 +790,162 @@ static void set_ref(td *t, int64_t ref, const tmeta *tm, uint8_t type,
   r->layout = tm->layout;
 }
 
+/* The parts of body(), by kind of value. */
+
+static bool string_out(td *t) {
+  wire_dec *d = &t->d;
+  int32_t enc;
+  const uint8_t *p;
+  uint64_t len;
+  if (!wire__dec_string(d, &enc, &p, &len)) return false;
+  if (len > UINT32_MAX)
+    return fail(d, WIRE_E_LIMIT, d->in.p, "string longer than 4 GiB");
+  if (wire__buf_room(t->o, 6 + (size_t)len)) {
+    uint8_t *q = t->o->p + t->o->len;
+    q[0] = WIRE_T_STRING;
+    q[1] = (uint8_t)enc;
+    uint32_t l32 = (uint32_t)len;
+    memcpy(q + 2, &l32, 4);
+    if (len) wire__copy(q + 6, p, (size_t)len);
+    t->o->len += 6 + (size_t)len;
+  }
+  return true;
+}
+
+/* An enum: by registered type, by bare id, or by names. Sets *names to the
+ * names of a named enum. */
+static bool enum_out(td *t, const tmeta *tm, uint8_t ty,
+                     const wire_names **names) {
+  wire_dec *d = &t->d;
+  uint32_t v;
+  if (!wire__dec_enum_value(d, &v)) return false;
+  bool ok;
+  const wire_names *nm = ty == WIRE_T_NAMED_ENUM ? value_names(t, tm, &ok) : NULL;
+  if (ty == WIRE_T_NAMED_ENUM && !ok) return false;
+  uint32_t ti = lookup(d->ctx, WIRE_KIND_ENUM, tm->user_id,
+                       ty == WIRE_T_NAMED_ENUM ? nm : NULL);
+  if (ti != WIRE_NO_TYPE) {
+    p8(t, WIRE_T_ENUM);
+    p32(t, ti);
+  } else if (ty == WIRE_T_ENUM) {
+    p8(t, TAPE_ENUM_ID);
+    p32(t, tm->user_id);
+  } else {
+    p8(t, WIRE_T_NAMED_ENUM);
+    p16(t, (uint16_t)nm->ns_len);
+    pinline(t, nm->ns, nm->ns_len);
+    p16(t, (uint16_t)nm->name_len);
+    pinline(t, nm->name, nm->name_len);
+  }
+  p32(t, v);
+  *names = nm;
+  return true;
+}
+
+static bool union_out(td *t, const tmeta *tm, int64_t ref, uint8_t ty) {
+  wire_dec *d = &t->d;
+  uint32_t c;
+  if (!wire__dec_union_case(d, &c)) return false;
+  uint32_t ord = t->next++;
+  bool ok;
+  const wire_names *nm = ty == WIRE_T_NAMED_UNION ? value_names(t, tm, &ok) : NULL;
+  if (ty == WIRE_T_NAMED_UNION && !ok) return false;
+  uint32_t ti = WIRE_NO_TYPE;
+  if (ty == WIRE_T_UNION) ti = tm->decl ? tm->reg : WIRE_NO_TYPE;
+  else if (ty == WIRE_T_TYPED_UNION) ti = lookup(d->ctx, WIRE_KIND_UNION, tm->user_id, NULL);
+  else if (nm) ti = lookup(d->ctx, WIRE_KIND_UNION, 0, nm);
+  p8(t, WIRE_T_UNION);
+  p32(t, ti == WIRE_NO_TYPE ? 0xFFFFFFFFu : ti);
+  p32(t, c);
+  if (!wire__dec_enter(d)) return false;
+  uint8_t vt;
+  t->hint = wire__union_case_decl_at(d->ctx, ti, c);
+  if (!slot(t, true, true, NULL, &vt)) return false;
+  d->depth--;
+  /* complete only now: a reference from inside the value fails */
+  if (ref >= 0) set_ref(t, ref, tm, ty, ord, nm);
+  return out_ok(t);
+}
+
+static bool decimal_out(td *t, const tmeta *tm, int64_t ref, uint8_t ty) {
+  int32_t scale;
+  bool neg;
+  const uint8_t *mag;
+  uint32_t len;
+  uint8_t small[8];
+  if (!wire__dec_decimal(&t->d, &scale, &neg, &mag, &len, small)) return false;
+  uint32_t ord = t->next++;
+  p8(t, ty);
+  p32(t, (uint32_t)scale);
+  p8(t, neg ? 1 : 0);
+  p32(t, len);
+  pbytes(t, mag, len);
+  if (ref >= 0) set_ref(t, ref, tm, ty, ord, NULL);
+  return out_ok(t);
+}
+
+static bool number_out(td *t, const tmeta *tm, int64_t ref, uint8_t ty) {
+  uint64_t raw;
+  if (!wire__dec_prim(&t->d, ty, &raw)) return false;
+  put_num(t, ty, raw);
+  if (ref >= 0) {
+    set_ref(t, ref, tm, ty, 0, NULL);
+    t->refs[ref].raw = raw;
+  }
+  return out_ok(t);
+}
+
+/* A binary or a dense array: its bytes, or where they are in the input
+ * (WIRE_TAPE_SPANS). */
+static bool bytes_out(td *t, const tmeta *tm, int64_t ref, uint8_t ty) {
+  wire_dec *d = &t->d;
+  const uint8_t *p;
+  uint32_t len;
+  if (!wire__dec_bytes(d, ty, &p, &len)) return false;
+  uint32_t ord = t->next++;
+  if (wire__tape_span(t->flags, d->in.base, (size_t)(d->in.end - d->in.base),
+                      p, len)) {
+    if (wire__buf_room(t->o, 14)) {
+      uint8_t *q = t->o->p + t->o->len;
+      uint64_t off = (uint64_t)(p - d->in.base);
+      q[0] = TAPE_SPAN;
+      q[1] = ty;
+      memcpy(q + 2, &len, 4);
+      memcpy(q + 6, &off, 8);
+      t->o->len += 14;
+    }
+  } else if (wire__buf_room(t->o, 5 + (size_t)len)) {
+    uint8_t *q = t->o->p + t->o->len;
+    q[0] = ty;
+    memcpy(q + 1, &len, 4);
+    if (len) memcpy(q + 5, p, len);
+    t->o->len += 5 + (size_t)len;
+  }
+  if (ref >= 0) set_ref(t, ref, tm, ty, ord, NULL);
+  return out_ok(t);
+}
+
 static bool body(td *t, const tmeta *tm, int64_t ref, uint8_t *type) {
   wire_dec *d = &t->d;
   if (!count_value(t)) return false;
   uint8_t ty = tm->type;
   *type = ty;
   size_t at = t->o->len;
+  const wire_names *names = NULL;
   switch (ty) {
-  case WIRE_T_STRING: {
-    int32_t enc;
-    const uint8_t *p;
-    uint64_t len;
-    if (!wire__dec_string(d, &enc, &p, &len)) return false;
-    if (len > UINT32_MAX)
-      return fail(d, WIRE_E_LIMIT, d->in.p, "string longer than 4 GiB");
-    if (wire__buf_room(t->o, 6 + (size_t)len)) {
-      uint8_t *q = t->o->p + t->o->len;
-      q[0] = WIRE_T_STRING;
-      q[1] = (uint8_t)enc;
-      uint32_t l32 = (uint32_t)len;
-      memcpy(q + 2, &l32, 4);
-      if (len) wire__copy(q + 6, p, (size_t)len);
-      t->o->len += 6 + (size_t)len;
-    }
+  case WIRE_T_STRING:
+    if (!string_out(t)) return false;
     break;
-  }
   case WIRE_T_LIST: case WIRE_T_SET:
   case WIRE_T_MAP: {
     uint32_t ord = t->next++;
     set_ref(t, ref, tm, ty, ord, NULL); /* before children: cycles */
     return ty == WIRE_T_MAP ? map(t, tm->decl) : list(t, ty, tm->decl);
   }
-  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: {
-    uint32_t v;
-    if (!wire__dec_enum_value(d, &v)) return false;
-    bool ok;
-    const wire_names *nm = ty == WIRE_T_NAMED_ENUM ? value_names(t, tm, &ok) : NULL;
-    if (ty == WIRE_T_NAMED_ENUM && !ok) return false;
-    uint32_t ti = lookup(d->ctx, WIRE_KIND_ENUM, tm->user_id,
-                         ty == WIRE_T_NAMED_ENUM ? nm : NULL);
-    if (ti != WIRE_NO_TYPE) {
-      p8(t, WIRE_T_ENUM);
-      p32(t, ti);
-    } else if (ty == WIRE_T_ENUM) {
-      p8(t, TAPE_ENUM_ID);
-      p32(t, tm->user_id);
-    } else {
-      p8(t, WIRE_T_NAMED_ENUM);
-      p16(t, (uint16_t)nm->ns_len);
-      pinline(t, nm->ns, nm->ns_len);
-      p16(t, (uint16_t)nm->name_len);
-      pinline(t, nm->name, nm->name_len);
-    }
-    p32(t, v);
-    if (ref >= 0) set_ref(t, ref, tm, ty, 0, nm);
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM:
+    if (!enum_out(t, tm, ty, &names)) return false;
+    if (ref >= 0) set_ref(t, ref, tm, ty, 0, names);
     break;
-  }
   case WIRE_T_NONE:
     p8(t, WIRE_T_NONE);
     break;
@@ -855,29 +955,8 @@ static bool body(td *t, const tmeta *tm, int64_t ref, uint8_t *type) {
     set_ref(t, ref, tm, ty, ord, NULL); /* before fields: cycles */
     return strukt(t, tm);
   }
-  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION: {
-    uint32_t c;
-    if (!wire__dec_union_case(d, &c)) return false;
-    uint32_t ord = t->next++;
-    bool ok;
-    const wire_names *nm = ty == WIRE_T_NAMED_UNION ? value_names(t, tm, &ok) : NULL;
-    if (ty == WIRE_T_NAMED_UNION && !ok) return false;
-    uint32_t ti = WIRE_NO_TYPE;
-    if (ty == WIRE_T_UNION) ti = tm->decl ? tm->reg : WIRE_NO_TYPE;
-    else if (ty == WIRE_T_TYPED_UNION) ti = lookup(d->ctx, WIRE_KIND_UNION, tm->user_id, NULL);
-    else if (nm) ti = lookup(d->ctx, WIRE_KIND_UNION, 0, nm);
-    p8(t, WIRE_T_UNION);
-    p32(t, ti == WIRE_NO_TYPE ? 0xFFFFFFFFu : ti);
-    p32(t, c);
-    if (!wire__dec_enter(d)) return false;
-    uint8_t vt;
-    t->hint = wire__union_case_decl_at(d->ctx, ti, c);
-    if (!slot(t, true, true, NULL, &vt)) return false;
-    d->depth--;
-    /* complete only now: a reference from inside the value fails */
-    if (ref >= 0) set_ref(t, ref, tm, ty, ord, nm);
-    return out_ok(t);
-  }
+  case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION:
+    return union_out(t, tm, ref, ty);
   case WIRE_T_DURATION: case WIRE_T_TIMESTAMP: {
     int64_t secs;
     uint32_t ns;
@@ -894,58 +973,10 @@ static bool body(td *t, const tmeta *tm, int64_t ref, uint8_t *type) {
     p64(t, (uint64_t)days);
     break;
   }
-  case WIRE_T_DECIMAL: {
-    int32_t scale;
-    bool neg;
-    const uint8_t *mag;
-    uint32_t len;
-    uint8_t small[8];
-    if (!wire__dec_decimal(d, &scale, &neg, &mag, &len, small)) return false;
-    uint32_t ord = t->next++;
-    p8(t, ty);
-    p32(t, (uint32_t)scale);
-    p8(t, neg ? 1 : 0);
-    p32(t, len);
-    pbytes(t, mag, len);
-    if (ref >= 0) set_ref(t, ref, tm, ty, ord, NULL);
-    return out_ok(t);
-  }
+  case WIRE_T_DECIMAL:
+    return decimal_out(t, tm, ref, ty);
   default:
-    if (is_num(ty)) {
-      uint64_t raw;
-      if (!wire__dec_prim(d, ty, &raw)) return false;
-      put_num(t, ty, raw);
-      if (ref >= 0) {
-        set_ref(t, ref, tm, ty, 0, NULL);
-        t->refs[ref].raw = raw;
-      }
-      return out_ok(t);
-    } else {
-      const uint8_t *p;
-      uint32_t len;
-      if (!wire__dec_bytes(d, ty, &p, &len)) return false;
-      uint32_t ord = t->next++;
-      if (wire__tape_span(t->flags, d->in.base, (size_t)(d->in.end - d->in.base),
-                          p, len)) {
-        if (wire__buf_room(t->o, 14)) { /* where the bytes are */
-          uint8_t *q = t->o->p + t->o->len;
-          uint64_t off = (uint64_t)(p - d->in.base);
-          q[0] = TAPE_SPAN;
-          q[1] = ty;
-          memcpy(q + 2, &len, 4);
-          memcpy(q + 6, &off, 8);
-          t->o->len += 14;
-        }
-      } else if (wire__buf_room(t->o, 5 + (size_t)len)) {
-        uint8_t *q = t->o->p + t->o->len;
-        q[0] = ty;
-        memcpy(q + 1, &len, 4);
-        if (len) memcpy(q + 5, p, len);
-        t->o->len += 5 + (size_t)len;
-      }
-      if (ref >= 0) set_ref(t, ref, tm, ty, ord, NULL);
-      return out_ok(t);
-    }
+    return is_num(ty) ? number_out(t, tm, ref, ty) : bytes_out(t, tm, ref, ty);
   }
   /* a scalar without identity: shared ones are written out again */
   if (ref >= 0) {

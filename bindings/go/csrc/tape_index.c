@@ -688,6 +688,256 @@ not_flat:
   return 0;
 }
 
+/* The ops of value(), one function per kind of value. Each reads the op's
+ * operands (the op byte at `at` is consumed) and adds the records. */
+
+static bool ref_op(rd *r, const uint8_t *at) {
+  scratch *s = r->s;
+  uint32_t k = g32(r), ri;
+  if (r->status) return false;
+  if (k >= s->nrefs || s->refs[k] == NONE32) return rfail(r, WIRE_E_REF, at);
+  uint32_t target = s->refs[k];
+  if ((ri = new_rec(r, at, s->recs[target].type)) == NONE32) return false;
+  s->recs[ri].flags = R_REF;
+  s->recs[ri].x = target;
+  if (r->ctx->ref_tracking) s->recs[target].flags |= R_TRACKED;
+  return true;
+}
+
+static bool collection_op(rd *r, uint8_t op, unsigned depth,
+                          const uint8_t *at) {
+  uint32_t cnt = g32(r), ri;
+  if (r->status || !count_ok(r, cnt, at)) return false;
+  if ((ri = new_rec(r, at, op)) == NONE32 || !number(r, ri, at)) return false;
+  r->s->recs[ri].n = cnt;
+  if (cnt && depth < r->ctx->max_depth) {
+    int f = flat(r, ri, op, cnt, depth);
+    if (f) return f > 0;
+  }
+  uint64_t nv = op == WIRE_T_MAP ? 2 * (uint64_t)cnt : cnt;
+  for (uint64_t i = 0; i < nv; i++)
+    if (!value(r, depth + 1)) return false;
+  r->s->recs[ri].end = (uint32_t)r->s->nrecs;
+  return true;
+}
+
+/* Element types whose 8-byte tape slots must be range-checked (the narrower
+ * integers; bools and 64-bit integers take any slot). */
+static bool packed_needs_check(uint8_t et) {
+  return et != WIRE_T_BOOL && et <= WIRE_T_TAGGED_UINT64 &&
+         et != WIRE_T_INT64 && et != WIRE_T_VARINT64 &&
+         et != WIRE_T_TAGGED_INT64 && et != WIRE_T_UINT64 &&
+         et != WIRE_T_VAR_UINT64 && et != WIRE_T_TAGGED_UINT64;
+}
+
+static bool packed_op(rd *r, const uint8_t *at) {
+  uint8_t kind = g8(r), et = g8(r);
+  uint32_t cnt = g32(r), ri;
+  if (r->status) return false;
+  if ((kind != WIRE_T_LIST && kind != WIRE_T_SET) || !wire__tape_packable(et))
+    return rfail(r, WIRE_E_ARG, at);
+  if (!count_ok(r, cnt, at)) return false;
+  const uint8_t *b = gbytes(r, (size_t)cnt * 8);
+  if (!b) return false;
+  if ((ri = new_rec(r, at, kind)) == NONE32 || !number(r, ri, at)) return false;
+  trec *rec = &r->s->recs[ri];
+  rec->flags = R_PACKED;
+  rec->a = et;
+  rec->n = cnt;
+  if (packed_needs_check(et)) {
+    for (uint32_t i = 0; i < cnt; i++) {
+      uint64_t u;
+      memcpy(&u, b + 8 * (size_t)i, 8);
+      if (!int_ok(r, et, u, at)) return false;
+    }
+  }
+  return true;
+}
+
+static bool time_op(rd *r, uint8_t op, const uint8_t *at) {
+  g64(r);
+  uint32_t ns = g32(r);
+  if (r->status) return false;
+  if (ns >= 1000000000u)
+    return bfail(r, WIRE_E_VALUE, at, "nanoseconds must be < 1e9");
+  return new_rec(r, at, op) != NONE32;
+}
+
+static bool decimal_op(rd *r, const uint8_t *at) {
+  uint32_t ri;
+  g32(r);
+  g8(r);
+  gbytes(r, g32(r));
+  if (r->status) return false;
+  return (ri = new_rec(r, at, WIRE_T_DECIMAL)) != NONE32 && number(r, ri, at);
+}
+
+/* The names record of a registered by-name type (NONE32 on failure). */
+static uint32_t type_names(rd *r, const wire_utype *t, const uint8_t *at) {
+  size_t nsl = strlen(t->ns), nl = strlen(t->name);
+  const uint8_t *ns = (const uint8_t *)t->ns, *nm = (const uint8_t *)t->name;
+  if (!meta_ok(r, ns, nsl, nm, nl, at)) return NONE32;
+  return new_names(r, ns, nsl, nm, nl, at);
+}
+
+static bool enum_record(rd *r, uint8_t kind, uint32_t x, uint32_t v,
+                        const uint8_t *at) {
+  uint32_t ri;
+  if ((ri = new_rec(r, at, kind)) == NONE32) return false;
+  r->s->recs[ri].x = x;
+  r->s->recs[ri].n = v;
+  return true;
+}
+
+/* WIRE_T_ENUM (a registered type) or TAPE_ENUM_ID (a bare user id). */
+static bool enum_op(rd *r, uint8_t op, const uint8_t *at) {
+  uint32_t type = g32(r), v = g32(r);
+  if (r->status) return false;
+  if (op != WIRE_T_ENUM) return enum_record(r, WIRE_T_ENUM, type, v, at);
+  const wire_utype *t = reg_type(r, type, WIRE_KIND_ENUM, at);
+  if (!t) return false;
+  if (!t->by_name) return enum_record(r, WIRE_T_ENUM, t->user_id, v, at);
+  uint32_t x = type_names(r, t, at);
+  return x != NONE32 && enum_record(r, WIRE_T_NAMED_ENUM, x, v, at);
+}
+
+static bool named_enum_op(rd *r, const uint8_t *at) {
+  uint16_t nsl = g16(r);
+  const uint8_t *ns = gbytes(r, nsl);
+  uint16_t nl = g16(r);
+  const uint8_t *nm = gbytes(r, nl);
+  uint32_t v = g32(r);
+  if (r->status || !meta_ok(r, ns, nsl, nm, nl, at)) return false;
+  uint32_t x = new_names(r, ns, nsl, nm, nl, at);
+  return x != NONE32 && enum_record(r, WIRE_T_NAMED_ENUM, x, v, at);
+}
+
+/* The registered struct type `type` with its layout computed (NULL on
+ * failure). */
+static const wire_utype *struct_type(rd *r, uint32_t type, const uint8_t *at) {
+  const wire_utype *t = reg_type(r, type, WIRE_KIND_STRUCT, at);
+  if (!t) return NULL;
+  if (wire__layout_of(r->ctx, type) != WIRE_OK) {
+    r->builder_msg = true;
+    rfail(r, r->ctx->err_code, at);
+    return NULL;
+  }
+  return t;
+}
+
+/* WIRE_T_STRUCT (fields by name) or TAPE_STRUCT_TD (the same, under the
+ * writer's TypeDef). */
+static bool struct_op(rd *r, uint8_t op, unsigned depth, const uint8_t *at) {
+  const uint8_t *td = NULL;
+  uint32_t tl = 0, ri;
+  if (op == TAPE_STRUCT_TD) {
+    tl = g32(r);
+    td = gbytes(r, tl);
+  }
+  uint32_t type = g32(r);
+  if (type == 0xFFFFFFFFu) { /* identity block: informative on input */
+    g32(r);
+    gbytes(r, g16(r));
+    gbytes(r, g16(r));
+  }
+  if (r->status) return false;
+  const wire_layout *l;
+  uint8_t kind;
+  if (td) {
+    if (!(l = td_layout(r, td, tl, at))) return false;
+    kind = wire__layout_struct_kind(l);
+  } else {
+    const wire_utype *t = struct_type(r, type, at);
+    if (!t) return false;
+    l = t->layout;
+    kind = wire__struct_kind(r->ctx, t);
+  }
+  if ((ri = new_struct(r, at, kind, l)) == NONE32) return false;
+  if (!fields_by_name(r, ri, depth, at)) return false;
+  r->s->recs[ri].end = (uint32_t)r->s->nrecs;
+  return true;
+}
+
+/* TAPE_STRUCT_IDX: every field, in declaration order. */
+static bool struct_idx_op(rd *r, unsigned depth, const uint8_t *at) {
+  uint32_t type = g32(r), nf = g32(r), ri;
+  if (r->status) return false;
+  const wire_utype *t = struct_type(r, type, at);
+  if (!t) return false;
+  const wire_layout *l = t->layout;
+  if ((ri = new_struct(r, at, wire__struct_kind(r->ctx, t), l)) == NONE32)
+    return false;
+  if (nf != l->nfields)
+    return bfail(r, WIRE_E_ARG, at, "struct %s has %u fields, the tape "
+                 "gives %u", t->full_name, l->nfields, nf);
+  uint32_t base = r->s->sts[r->s->recs[ri].x].fields;
+  for (uint32_t i = 0; i < nf; i++) {
+    r->s->fld[base + i] = (uint32_t)r->s->nrecs;
+    if (!value(r, depth + 1)) return false;
+  }
+  r->s->recs[ri].end = (uint32_t)r->s->nrecs;
+  return true;
+}
+
+static bool union_op(rd *r, unsigned depth, const uint8_t *at) {
+  uint32_t type = g32(r), c = g32(r), ri;
+  if (r->status) return false;
+  if ((ri = new_rec(r, at, WIRE_T_UNION)) == NONE32) return false;
+  size_t slot = r->s->nrefs; /* the union's number comes before its value's */
+  if (!number(r, NONE32, at) || !value(r, depth + 1)) return false;
+  uint8_t kind = WIRE_T_UNION;
+  uint32_t x = UINT32_MAX;
+  if (type != WIRE_BY_NAME) {
+    const wire_utype *t = reg_type(r, type, WIRE_KIND_UNION, at);
+    if (!t) return false;
+    if (t->by_name) {
+      kind = WIRE_T_NAMED_UNION;
+      x = new_names(r, (const uint8_t *)t->ns, strlen(t->ns),
+                    (const uint8_t *)t->name, strlen(t->name), at);
+      if (x == NONE32) return false;
+    } else {
+      kind = WIRE_T_TYPED_UNION;
+      x = t->user_id;
+    }
+  }
+  trec *u = &r->s->recs[ri];
+  u->type = kind;
+  u->x = x;
+  u->n = c;
+  u->end = (uint32_t)r->s->nrecs;
+  r->s->refs[slot] = ri;
+  return true;
+}
+
+/* Integers, floats, binaries and dense arrays. */
+static bool scalar_op(rd *r, uint8_t op, const uint8_t *at) {
+  uint32_t ri;
+  if (op >= WIRE_T_INT8 && op <= WIRE_T_TAGGED_UINT64) {
+    uint64_t u = g64(r);
+    if (r->status || !int_ok(r, op, u, at)) return false;
+    return new_rec(r, at, op) != NONE32;
+  }
+  if (op >= WIRE_T_FLOAT16 && op <= WIRE_T_FLOAT64) {
+    g64(r);
+    return !r->status && new_rec(r, at, op) != NONE32;
+  }
+  if (op == WIRE_T_BINARY || wire_type_array_width(op)) {
+    uint32_t len = g32(r);
+    const uint8_t *b = gbytes(r, len);
+    if (!b) return false;
+    uint32_t w = op == WIRE_T_BINARY ? 1 : wire_type_array_width(op);
+    if (len % w)
+      return bfail(r, WIRE_E_ARG, at, "byte length is not a multiple of the "
+                   "width");
+    if (op == WIRE_T_BOOL_ARRAY)
+      for (uint32_t i = 0; i < len; i++)
+        if (b[i] > 1)
+          return bfail(r, WIRE_E_ARG, at, "bool array bytes must be 0 or 1");
+    return (ri = new_rec(r, at, op)) != NONE32 && number(r, ri, at);
+  }
+  return rfail(r, WIRE_E_ARG, at); /* not an op of the tape format */
+}
+
 /* Reads one value (and its children) into records. */
 static bool value(rd *r, unsigned depth) {
   const uint8_t *at = r->p;
@@ -695,238 +945,31 @@ static bool value(rd *r, unsigned depth) {
     return rfail(r, WIRE_E_DEPTH, at);
   uint8_t op = g8(r);
   if (r->status) return false;
-  scratch *s = r->s;
   uint32_t ri;
   switch (op) {
-  case TAPE_REF: {
-    uint32_t k = g32(r);
-    if (r->status) return false;
-    if (k >= s->nrefs || s->refs[k] == NONE32) return rfail(r, WIRE_E_REF, at);
-    uint32_t target = s->refs[k];
-    if ((ri = new_rec(r, at, s->recs[target].type)) == NONE32) return false;
-    s->recs[ri].flags = R_REF;
-    s->recs[ri].x = target;
-    if (r->ctx->ref_tracking) s->recs[target].flags |= R_TRACKED;
-    return true;
-  }
-  case TAPE_NULL:
-    return new_rec(r, at, WIRE_T_NULL) != NONE32;
-  case WIRE_T_NONE:
-    return new_rec(r, at, WIRE_T_NONE) != NONE32;
+  case TAPE_REF: return ref_op(r, at);
+  case TAPE_NULL: return new_rec(r, at, WIRE_T_NULL) != NONE32;
+  case WIRE_T_NONE: return new_rec(r, at, WIRE_T_NONE) != NONE32;
   case WIRE_T_BOOL:
     g8(r);
     return !r->status && new_rec(r, at, WIRE_T_BOOL) != NONE32;
   case WIRE_T_STRING:
     if ((ri = new_rec(r, at, WIRE_T_STRING)) == NONE32) return false;
     return string(r, ri, at);
-  case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP: {
-    uint32_t cnt = g32(r);
-    if (r->status || !count_ok(r, cnt, at)) return false;
-    if ((ri = new_rec(r, at, op)) == NONE32 || !number(r, ri, at)) return false;
-    s->recs[ri].n = cnt;
-    if (cnt && depth < r->ctx->max_depth) {
-      int f = flat(r, ri, op, cnt, depth);
-      if (f) return f > 0;
-    }
-    uint64_t nv = op == WIRE_T_MAP ? 2 * (uint64_t)cnt : cnt;
-    for (uint64_t i = 0; i < nv; i++)
-      if (!value(r, depth + 1)) return false;
-    r->s->recs[ri].end = (uint32_t)r->s->nrecs;
-    return true;
-  }
-  case TAPE_PACKED: {
-    uint8_t kind = g8(r), et = g8(r);
-    uint32_t cnt = g32(r);
-    if (r->status) return false;
-    if ((kind != WIRE_T_LIST && kind != WIRE_T_SET) || !wire__tape_packable(et))
-      return rfail(r, WIRE_E_ARG, at);
-    if (!count_ok(r, cnt, at)) return false;
-    const uint8_t *b = gbytes(r, (size_t)cnt * 8);
-    if (!b) return false;
-    if ((ri = new_rec(r, at, kind)) == NONE32 || !number(r, ri, at)) return false;
-    s->recs[ri].flags = R_PACKED;
-    s->recs[ri].a = et;
-    s->recs[ri].n = cnt;
-    if (et != WIRE_T_BOOL && et <= WIRE_T_TAGGED_UINT64 &&
-        et != WIRE_T_INT64 && et != WIRE_T_VARINT64 &&
-        et != WIRE_T_TAGGED_INT64 && et != WIRE_T_UINT64 &&
-        et != WIRE_T_VAR_UINT64 && et != WIRE_T_TAGGED_UINT64) {
-      for (uint32_t i = 0; i < cnt; i++) {
-        uint64_t u;
-        memcpy(&u, b + 8 * (size_t)i, 8);
-        if (!int_ok(r, et, u, at)) return false;
-      }
-    }
-    return true;
-  }
+  case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP:
+    return collection_op(r, op, depth, at);
+  case TAPE_PACKED: return packed_op(r, at);
   case WIRE_T_DATE:
     g64(r);
     return !r->status && new_rec(r, at, op) != NONE32;
-  case WIRE_T_TIMESTAMP: case WIRE_T_DURATION: {
-    g64(r);
-    uint32_t ns = g32(r);
-    if (r->status) return false;
-    if (ns >= 1000000000u)
-      return bfail(r, WIRE_E_VALUE, at, "nanoseconds must be < 1e9");
-    return new_rec(r, at, op) != NONE32;
-  }
-  case WIRE_T_DECIMAL: {
-    g32(r);
-    g8(r);
-    gbytes(r, g32(r));
-    if (r->status) return false;
-    return (ri = new_rec(r, at, op)) != NONE32 && number(r, ri, at);
-  }
-  case WIRE_T_ENUM: case TAPE_ENUM_ID: {
-    uint32_t type = g32(r), v = g32(r);
-    if (r->status) return false;
-    uint8_t kind = WIRE_T_ENUM;
-    uint32_t x = type;
-    if (op == WIRE_T_ENUM) {
-      const wire_utype *t = reg_type(r, type, WIRE_KIND_ENUM, at);
-      if (!t) return false;
-      x = t->user_id;
-      if (t->by_name) {
-        size_t nsl = strlen(t->ns), nl = strlen(t->name);
-        if (!meta_ok(r, (const uint8_t *)t->ns, nsl, (const uint8_t *)t->name,
-                     nl, at))
-          return false;
-        kind = WIRE_T_NAMED_ENUM;
-        x = new_names(r, (const uint8_t *)t->ns, nsl, (const uint8_t *)t->name,
-                      nl, at);
-        if (x == NONE32) return false;
-      }
-    }
-    if ((ri = new_rec(r, at, kind)) == NONE32) return false;
-    s->recs[ri].x = x;
-    s->recs[ri].n = v;
-    return true;
-  }
-  case WIRE_T_NAMED_ENUM: {
-    uint16_t nsl = g16(r);
-    const uint8_t *ns = gbytes(r, nsl);
-    uint16_t nl = g16(r);
-    const uint8_t *nm = gbytes(r, nl);
-    uint32_t v = g32(r);
-    if (r->status || !meta_ok(r, ns, nsl, nm, nl, at)) return false;
-    uint32_t x = new_names(r, ns, nsl, nm, nl, at);
-    if (x == NONE32 || (ri = new_rec(r, at, WIRE_T_NAMED_ENUM)) == NONE32)
-      return false;
-    s->recs[ri].x = x;
-    s->recs[ri].n = v;
-    return true;
-  }
-  case WIRE_T_STRUCT: case TAPE_STRUCT_TD: {
-    const uint8_t *td = NULL;
-    uint32_t tl = 0;
-    if (op == TAPE_STRUCT_TD) {
-      tl = g32(r);
-      td = gbytes(r, tl);
-    }
-    uint32_t type = g32(r);
-    if (type == 0xFFFFFFFFu) { /* identity block: informative on input */
-      g32(r);
-      gbytes(r, g16(r));
-      gbytes(r, g16(r));
-    }
-    if (r->status) return false;
-    const wire_layout *l;
-    uint8_t kind;
-    if (td) {
-      if (!(l = td_layout(r, td, tl, at))) return false;
-      kind = wire__layout_struct_kind(l);
-    } else {
-      const wire_utype *t = reg_type(r, type, WIRE_KIND_STRUCT, at);
-      if (!t) return false;
-      if (wire__layout_of(r->ctx, type) != WIRE_OK) {
-        r->builder_msg = true;
-        return rfail(r, r->ctx->err_code, at);
-      }
-      l = t->layout;
-      kind = wire__struct_kind(r->ctx, t);
-    }
-    if ((ri = new_struct(r, at, kind, l)) == NONE32) return false;
-    if (!fields_by_name(r, ri, depth, at)) return false;
-    r->s->recs[ri].end = (uint32_t)r->s->nrecs;
-    return true;
-  }
-  case TAPE_STRUCT_IDX: {
-    uint32_t type = g32(r), nf = g32(r);
-    if (r->status) return false;
-    const wire_utype *t = reg_type(r, type, WIRE_KIND_STRUCT, at);
-    if (!t) return false;
-    if (wire__layout_of(r->ctx, type) != WIRE_OK) {
-      r->builder_msg = true;
-      return rfail(r, r->ctx->err_code, at);
-    }
-    const wire_layout *l = t->layout;
-    if ((ri = new_struct(r, at, wire__struct_kind(r->ctx, t), l)) == NONE32)
-      return false;
-    if (nf != l->nfields)
-      return bfail(r, WIRE_E_ARG, at, "struct %s has %u fields, the tape "
-                   "gives %u", t->full_name, l->nfields, nf);
-    uint32_t base = r->s->sts[r->s->recs[ri].x].fields;
-    for (uint32_t i = 0; i < nf; i++) {
-      r->s->fld[base + i] = (uint32_t)r->s->nrecs;
-      if (!value(r, depth + 1)) return false;
-    }
-    r->s->recs[ri].end = (uint32_t)r->s->nrecs;
-    return true;
-  }
-  case WIRE_T_UNION: {
-    uint32_t type = g32(r), c = g32(r);
-    if (r->status) return false;
-    if ((ri = new_rec(r, at, WIRE_T_UNION)) == NONE32) return false;
-    size_t slot = s->nrefs; /* the union's number comes before its value's */
-    if (!number(r, NONE32, at) || !value(r, depth + 1)) return false;
-    uint8_t kind = WIRE_T_UNION;
-    uint32_t x = UINT32_MAX;
-    if (type != WIRE_BY_NAME) {
-      const wire_utype *t = reg_type(r, type, WIRE_KIND_UNION, at);
-      if (!t) return false;
-      if (t->by_name) {
-        kind = WIRE_T_NAMED_UNION;
-        x = new_names(r, (const uint8_t *)t->ns, strlen(t->ns),
-                      (const uint8_t *)t->name, strlen(t->name), at);
-        if (x == NONE32) return false;
-      } else {
-        kind = WIRE_T_TYPED_UNION;
-        x = t->user_id;
-      }
-    }
-    trec *u = &r->s->recs[ri];
-    u->type = kind;
-    u->x = x;
-    u->n = c;
-    u->end = (uint32_t)r->s->nrecs;
-    r->s->refs[slot] = ri;
-    return true;
-  }
-  default:
-    if (op >= WIRE_T_INT8 && op <= WIRE_T_TAGGED_UINT64) {
-      uint64_t u = g64(r);
-      if (r->status || !int_ok(r, op, u, at)) return false;
-      return new_rec(r, at, op) != NONE32;
-    }
-    if (op >= WIRE_T_FLOAT16 && op <= WIRE_T_FLOAT64) {
-      g64(r);
-      return !r->status && new_rec(r, at, op) != NONE32;
-    }
-    if (op == WIRE_T_BINARY || wire_type_array_width(op)) {
-      uint32_t len = g32(r);
-      const uint8_t *b = gbytes(r, len);
-      if (!b) return false;
-      uint32_t w = op == WIRE_T_BINARY ? 1 : wire_type_array_width(op);
-      if (len % w)
-        return bfail(r, WIRE_E_ARG, at, "byte length is not a multiple of the "
-                     "width");
-      if (op == WIRE_T_BOOL_ARRAY)
-        for (uint32_t i = 0; i < len; i++)
-          if (b[i] > 1)
-            return bfail(r, WIRE_E_ARG, at, "bool array bytes must be 0 or 1");
-      return (ri = new_rec(r, at, op)) != NONE32 && number(r, ri, at);
-    }
-    return rfail(r, WIRE_E_ARG, at); /* not an op of the tape format */
+  case WIRE_T_TIMESTAMP: case WIRE_T_DURATION: return time_op(r, op, at);
+  case WIRE_T_DECIMAL: return decimal_op(r, at);
+  case WIRE_T_ENUM: case TAPE_ENUM_ID: return enum_op(r, op, at);
+  case WIRE_T_NAMED_ENUM: return named_enum_op(r, at);
+  case WIRE_T_STRUCT: case TAPE_STRUCT_TD: return struct_op(r, op, depth, at);
+  case TAPE_STRUCT_IDX: return struct_idx_op(r, depth, at);
+  case WIRE_T_UNION: return union_op(r, depth, at);
+  default: return scalar_op(r, op, at);
   }
 }
 
