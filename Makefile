@@ -233,7 +233,7 @@ FUZZ_SECONDS ?= 60
 # fuzz` explores with a time budget instead.
 check: test conform fixtures-verify spec-check mutants abi-check bench-check bindings-conform \
        conformance-results sanitize python-sanitize valgrind tsan hostile-check
-	FUZZ_ARGS="-seed=1" FUZZ_RUNS=300000 sh libwire/tests/fuzz/run.sh 600
+	FUZZ_ARGS="-seed=1" FUZZ_RUNS=300000 sh libwire/tests/fuzz/run.sh 900
 
 # valgrind on a CLI round trip and the C tests (no leak, no error).
 valgrind: all $(TEST_BIN)

@@ -104,15 +104,15 @@ for t in $TARGETS; do
     *) echo "run.sh: unknown target $t" >&2; exit 2 ;;
   esac
   # FUZZ_RUNS: a run count for the fast targets; the slower ones (large
-  # inputs, a heap count or a second decoder per input) run a quarter or a
-  # third of it, so that every target finishes its runs well inside its
+  # inputs, a heap count or a second decoder per input) run a sixth or a
+  # quarter of it, so that every target finishes its runs well inside its
   # time (a run cut short by the clock explores a machine-dependent part of
   # the input space, and CI would no longer repeat a run known to pass).
   runs=""
   if [ -n "${FUZZ_RUNS:-}" ]; then
     case $t in
-      fuzz_heap) runs="-runs=$((FUZZ_RUNS / 4))" ;;
-      fuzz_mem_decode) runs="-runs=$((FUZZ_RUNS / 3))" ;;
+      fuzz_heap) runs="-runs=$((FUZZ_RUNS / 6))" ;;
+      fuzz_mem_decode) runs="-runs=$((FUZZ_RUNS / 4))" ;;
       *) runs="-runs=$FUZZ_RUNS" ;;
     esac
   fi
