@@ -1243,6 +1243,24 @@ internal class MemCodec(private val ctx: Context) {
         return reader.struct(plan, 0)
     }
 
+    /**
+     * Benchmark breakdown of [decode] (not flat) after one [nativeOnly] of the same [bytes]: 1 = copy
+     * the payload to native, 2 = the wire_mem_decode call alone, 4 = copy the arena to the heap.
+     */
+    internal fun decodeStage(plan: MemPlan, bytes: ByteArray, stage: Int): Int {
+        if (stage and 1 != 0) payload(bytes)
+        if (stage and 2 != 0) {
+            ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
+            val st = Native.mem_decode.invokeExact(
+                ctx.ptr, plan.layout, input, bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, 0,
+            ) as Int
+            if (st != 0) throw ctx.error(st)
+        }
+        val used = Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
+        if (stage and 4 != 0) MemorySegment.copy(arena, ValueLayout.JAVA_BYTE, 0, mirror, 0, used)
+        return used
+    }
+
     /** Benchmark breakdown of [encode] after one [imageOnly]: 1 = copy the image to native, 2 = the call alone, 3 = both. */
     internal fun encodeStage(plan: MemPlan, stage: Int): Long {
         if (stage and 1 != 0 && !plan.flat) MemorySegment.copy(writer.b, 0, image, ValueLayout.JAVA_BYTE, 0, writer.top)

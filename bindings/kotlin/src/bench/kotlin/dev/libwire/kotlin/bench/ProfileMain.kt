@@ -84,6 +84,13 @@ object ProfileMain {
                 println("enc: copy image %.1f, wire_mem_encode call %.1f (bytes %d)".format(cp, call, ctx.mem.encodeStage(plans[0], 0)))
             }
             println("ns per value: enc %.1f (image %.1f, rest %.1f)  dec %.1f (native+copy %.1f, objects %.1f)".format(enc, image, enc - image, dec, native, objects))
+            if (values.size == 1 && !plans[0].flat) {
+                ctx.mem.nativeOnly(plans[0], bytes[0])
+                val pc = best { ctx.mem.decodeStage(plans[0], bytes[0], 1) }
+                val call = best { ctx.mem.decodeStage(plans[0], bytes[0], 2) }
+                val ac = best { ctx.mem.decodeStage(plans[0], bytes[0], 4) }
+                println("dec: payload copy %.1f, wire_mem_decode call %.1f, arena copy %.1f (%d bytes)".format(pc, call, ac, ctx.mem.decodeStage(plans[0], bytes[0], 0)))
+            }
             return
         }
         if (dir == "copy") {
