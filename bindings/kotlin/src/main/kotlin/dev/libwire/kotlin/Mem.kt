@@ -373,7 +373,7 @@ internal class ListSlot(@JvmField val item: Elem, private val set: Boolean) : Sl
         if (p == 0L) return null
         val n = Img.I32.get(r.b, at + 8) as Int
         if (set) {
-            val s = LinkedHashSet<Any?>(maxOf(4, n * 4 / 3 + 1))
+            val s = LinkedHashSet<Any?>(hashCapacity(n))
             if (n > 0) {
                 var k = r.off(p)
                 if (item.slot === StrSlot) for (i in 0 until n) { s.add(r.string(k)); k += stride }
@@ -428,7 +428,7 @@ internal class MapSlot(@JvmField val key: Elem, @JvmField val value: Elem) : Slo
         val p = Img.I64.get(r.b, at) as Long
         if (p == 0L) return null
         val n = Img.I32.get(r.b, at + 8) as Int
-        val m = LinkedHashMap<Any?, Any?>(maxOf(4, n * 4 / 3 + 1))
+        val m = LinkedHashMap<Any?, Any?>(hashCapacity(n))
         if (n > 0) {
             var k = r.off(p)
             if (key.slot === StrSlot && value.slot === StrSlot) {
