@@ -119,38 +119,99 @@ internal object BytesSlot : Slot(WireH.MEM_BYTES, 16) {
 internal class ArraySlot(width: Int, private val type: Class<*>) : Slot(WireH.MEM_ARRAY, 16) {
     override val pointer get() = true
     override val hasAux get() = true
+    /** Which array class [type] is (one int compare per value instead of a chain of class compares). */
+    private val kind = when (type) {
+        IntArray::class.java -> A_INT
+        LongArray::class.java -> A_LONG
+        DoubleArray::class.java -> A_DOUBLE
+        FloatArray::class.java -> A_FLOAT
+        ShortArray::class.java -> A_SHORT
+        else -> A_BOOL
+    }
+
     override fun put(w: MemWriter, at: Int, v: Any) {
         val n: Int
         val o: Int
-        // bulk copies between heap segments: the image is little-endian, as are the hosts packaged for
-        val img = MemorySegment.ofArray(w.b)
+        // short arrays item by item, longer ones in bulk copies between heap segments (ProfileMain
+        // arr, a LongArray out of an image: 9 items 7.4 ns against 8.1, 32 items 13.2 against
+        // 13.4: about even); the image is little-endian, as are the hosts packaged for
+        val b = w.b
         when (v) {
-            is IntArray -> { n = v.size; o = w.alloc(n * 4, 8); MemorySegment.copy(v, 0, img, Img.LE_I32, o.toLong(), n) }
-            is LongArray -> { n = v.size; o = w.alloc(n * 8, 8); MemorySegment.copy(v, 0, img, Img.LE_I64, o.toLong(), n) }
-            is DoubleArray -> { n = v.size; o = w.alloc(n * 8, 8); MemorySegment.copy(v, 0, img, Img.LE_F64, o.toLong(), n) }
-            is FloatArray -> { n = v.size; o = w.alloc(n * 4, 8); MemorySegment.copy(v, 0, img, Img.LE_F32, o.toLong(), n) }
-            is ShortArray -> { n = v.size; o = w.alloc(n * 2, 8); MemorySegment.copy(v, 0, img, Img.LE_I16, o.toLong(), n) }
-            is BooleanArray -> { n = v.size; o = w.alloc(n, 8); for (i in 0 until n) w.b[o + i] = if (v[i]) 1 else 0 }
+            is IntArray -> {
+                n = v.size; o = w.alloc(n * 4, 8)
+                if (n <= SHORT) for (i in 0 until n) Img.I32.set(b, o + 4 * i, v[i])
+                else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_I32, o.toLong(), n)
+            }
+            is LongArray -> {
+                n = v.size; o = w.alloc(n * 8, 8)
+                if (n <= SHORT) for (i in 0 until n) Img.I64.set(b, o + 8 * i, v[i])
+                else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_I64, o.toLong(), n)
+            }
+            is DoubleArray -> {
+                n = v.size; o = w.alloc(n * 8, 8)
+                if (n <= SHORT) for (i in 0 until n) Img.I64.set(b, o + 8 * i, v[i].toRawBits())
+                else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_F64, o.toLong(), n)
+            }
+            is FloatArray -> {
+                n = v.size; o = w.alloc(n * 4, 8)
+                if (n <= SHORT) for (i in 0 until n) Img.I32.set(b, o + 4 * i, v[i].toRawBits())
+                else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_F32, o.toLong(), n)
+            }
+            is ShortArray -> {
+                n = v.size; o = w.alloc(n * 2, 8)
+                if (n <= SHORT) for (i in 0 until n) Img.I16.set(b, o + 2 * i, v[i])
+                else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_I16, o.toLong(), n)
+            }
+            is BooleanArray -> { n = v.size; o = w.alloc(n, 8); for (i in 0 until n) b[o + i] = if (v[i]) 1 else 0 }
             else -> throw WireException("value", -1, "a ${v.javaClass.simpleName} where a ${type.simpleName} is declared")
         }
         w.span(at, o, n)
     }
+
     override fun get(r: MemReader, at: Int): Any? {
         val p = Img.I64.get(r.b, at) as Long
         if (p == 0L) return null
         val n = Img.I32.get(r.b, at + 8) as Int
         val o = if (n == 0) 0 else r.off(p)
         val b = r.b
-        val img = MemorySegment.ofArray(b)
         val at0 = o.toLong()
-        return when (type) {
-            IntArray::class.java -> IntArray(n).also { MemorySegment.copy(img, Img.LE_I32, at0, it, 0, n) }
-            LongArray::class.java -> LongArray(n).also { MemorySegment.copy(img, Img.LE_I64, at0, it, 0, n) }
-            DoubleArray::class.java -> DoubleArray(n).also { MemorySegment.copy(img, Img.LE_F64, at0, it, 0, n) }
-            FloatArray::class.java -> FloatArray(n).also { MemorySegment.copy(img, Img.LE_F32, at0, it, 0, n) }
-            ShortArray::class.java -> ShortArray(n).also { MemorySegment.copy(img, Img.LE_I16, at0, it, 0, n) }
-            else -> BooleanArray(n) { b[o + it].toInt() != 0 }
+        return when (kind) {
+            A_INT -> IntArray(n).also {
+                if (n <= SHORT) for (i in 0 until n) it[i] = Img.I32.get(b, o + 4 * i) as Int
+                else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I32, at0, it, 0, n)
+            }
+            A_LONG -> LongArray(n).also {
+                if (n <= SHORT) for (i in 0 until n) it[i] = Img.I64.get(b, o + 8 * i) as Long
+                else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I64, at0, it, 0, n)
+            }
+            A_DOUBLE -> DoubleArray(n).also {
+                if (n <= SHORT) for (i in 0 until n) it[i] = Double.fromBits(Img.I64.get(b, o + 8 * i) as Long)
+                else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F64, at0, it, 0, n)
+            }
+            A_FLOAT -> FloatArray(n).also {
+                if (n <= SHORT) for (i in 0 until n) it[i] = Float.fromBits(Img.I32.get(b, o + 4 * i) as Int)
+                else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F32, at0, it, 0, n)
+            }
+            A_SHORT -> ShortArray(n).also {
+                if (n <= SHORT) for (i in 0 until n) it[i] = Img.I16.get(b, o + 2 * i) as Short
+                else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I16, at0, it, 0, n)
+            }
+            else -> {
+                if (o + n > b.size) throw WireException("state", -1, "a decoded pointer outside the arena")
+                BooleanArray(n) { b[o + it].toInt() != 0 }
+            }
         }
+    }
+
+    private companion object {
+        const val A_INT = 0
+        const val A_LONG = 1
+        const val A_DOUBLE = 2
+        const val A_FLOAT = 3
+        const val A_SHORT = 4
+        const val A_BOOL = 5
+        /** Arrays up to this many items are copied item by item (-Dlibwire.shortArray=N). */
+        @JvmField val SHORT = Integer.getInteger("libwire.shortArray", 32)
     }
 }
 
@@ -312,7 +373,7 @@ internal class ListSlot(@JvmField val item: Elem, private val set: Boolean) : Sl
         if (p == 0L) return null
         val n = Img.I32.get(r.b, at + 8) as Int
         if (set) {
-            val s = LinkedHashSet<Any?>(maxOf(4, n * 4 / 3 + 1))
+            val s = LinkedHashSet<Any?>(hashCapacity(n))
             if (n > 0) {
                 var k = r.off(p)
                 if (item.slot === StrSlot) for (i in 0 until n) { s.add(r.string(k)); k += stride }
@@ -367,7 +428,7 @@ internal class MapSlot(@JvmField val key: Elem, @JvmField val value: Elem) : Slo
         val p = Img.I64.get(r.b, at) as Long
         if (p == 0L) return null
         val n = Img.I32.get(r.b, at + 8) as Int
-        val m = LinkedHashMap<Any?, Any?>(maxOf(4, n * 4 / 3 + 1))
+        val m = LinkedHashMap<Any?, Any?>(hashCapacity(n))
         if (n > 0) {
             var k = r.off(p)
             if (key.slot === StrSlot && value.slot === StrSlot) {
@@ -613,7 +674,7 @@ internal class MemWriter {
     fun string(at: Int, s: String) {
         if (JStr.OPEN) {
             val latin1 = (JStr.CODER.get(s) as Byte).toInt() == 0
-            if (latin1 || !javaPicksUtf8(s)) {
+            if (latin1 || !javaPicksUtf8(JStr.VALUE.get(s) as ByteArray)) {
                 // the String's own bytes, one array copy: a compact String is Latin-1, any other
                 // holds a char above 0xff and is UTF-16 (little-endian: JStr.OPEN checks)
                 val v = JStr.VALUE.get(s) as ByteArray
@@ -671,6 +732,15 @@ internal class MemWriter {
         @JvmField val PROBE = Integer.getInteger("libwire.asciiProbe", 8)
     }
 
+    /** [javaPicksUtf8] on the UTF-16LE bytes [v] of a String (a char is ASCII when its high byte is 0 and its low one below 0x80). */
+    private fun javaPicksUtf8(v: ByteArray): Boolean {
+        val m = minOf(64, v.size ushr 1)
+        val whole = m and 3.inv()
+        val last = if (whole < m) whole else whole - 1
+        for (k in 0..last) if (v[2 * k + 1].toInt() != 0 || v[2 * k] < 0) return false
+        return true
+    }
+
     /** Fory Java's choice between UTF-8 and UTF-16 for text that is not Latin-1 (spec R-WSTR-1). */
     private fun javaPicksUtf8(s: String): Boolean {
         val m = minOf(64, s.length)
@@ -692,11 +762,14 @@ internal class MemWriter {
 internal object JStr {
     @JvmField val VALUE: java.lang.invoke.VarHandle
     @JvmField val CODER: java.lang.invoke.VarHandle
+    /** `String(byte[] value, byte coder)`, the runtime's own constructor: the array becomes the string's. */
+    @JvmField val NEW: MethodHandle
     @JvmField val OPEN: Boolean
 
     init {
         var v: java.lang.invoke.VarHandle? = null
         var c: java.lang.invoke.VarHandle? = null
+        var k: MethodHandle? = null
         if (System.getProperty("libwire.stringInternals") != "false" &&
             String::class.java.module.isOpen("java.lang", JStr::class.java.module)
         ) {
@@ -704,6 +777,10 @@ internal object JStr {
                 val l = MethodHandles.privateLookupIn(String::class.java, MethodHandles.lookup())
                 val value = l.findVarHandle(String::class.java, "value", ByteArray::class.java)
                 val coder = l.findVarHandle(String::class.java, "coder", Byte::class.javaPrimitiveType)
+                val ctor = l.findConstructor(
+                    String::class.java,
+                    MethodType.methodType(Void.TYPE, ByteArray::class.java, Byte::class.javaPrimitiveType),
+                )
                 // the layout this relies on: Latin-1 text as coder 0 and one byte per char
                 // and UTF-16 text (a String with a char above 0xff) as coder 1, two bytes per char,
                 // little-endian (as the wire wants it)
@@ -712,19 +789,42 @@ internal object JStr {
                 val wv = value.get(wide) as ByteArray
                 if ((coder.get(probe) as Byte).toInt() == 0 && (value.get(probe) as ByteArray).size == probe.length &&
                     (coder.get(wide) as Byte).toInt() == 1 && wv.size == 4 &&
-                    wv[0] == 0x34.toByte() && wv[1] == 0x12.toByte() && wv[2] == 'a'.code.toByte() && wv[3] == 0.toByte()
+                    wv[0] == 0x34.toByte() && wv[1] == 0x12.toByte() && wv[2] == 'a'.code.toByte() && wv[3] == 0.toByte() &&
+                    ctor.invoke(wv.copyOf(), 1.toByte()) == wide && ctor.invoke(byteArrayOf(0x70, 0xe9.toByte()), 0.toByte()) == "p\u00e9"
                 ) {
                     v = value
                     c = coder
+                    k = ctor
                 }
             } catch (_: ReflectiveOperationException) {
             } catch (_: RuntimeException) {
             }
         }
         OPEN = v != null
+        NEW = k ?: MethodHandles.throwException(String::class.java, IllegalStateException::class.java)
+            .let { MethodHandles.dropArguments(MethodHandles.insertArguments(it, 0, IllegalStateException("java.lang is not open")), 0, ByteArray::class.java, Byte::class.javaPrimitiveType) }
         // (unused when closed: any handle of the right shape)
         VALUE = v ?: MethodHandles.arrayElementVarHandle(Array<ByteArray>::class.java)
         CODER = c ?: MethodHandles.arrayElementVarHandle(ByteArray::class.java)
+    }
+
+    /**
+     * The string of the UTF-16LE text in `a[o, o + n)` (n even) when [OPEN]: one array copy that
+     * becomes the String's own (a String with a char above 0xff holds its chars as UTF-16 in the
+     * machine's order, little-endian here). Text whose chars all fit in a byte is a compact
+     * (Latin-1) String in the runtime, so it is made one, as `String(char[])` would. Null when
+     * closed or n is odd (the caller's own path then).
+     */
+    @JvmStatic fun utf16(a: ByteArray, o: Int, n: Int): String? {
+        if (!OPEN || n and 1 != 0) return null
+        var k = o + 1
+        val end = o + n
+        while (k < end && a[k].toInt() == 0) k += 2
+        if (k < end) return NEW.invokeExact(a.copyOfRange(o, end), 1.toByte()) as String
+        val m = n ushr 1
+        val l = ByteArray(m)
+        for (i in 0 until m) l[i] = a[o + 2 * i]
+        return NEW.invokeExact(l, 0.toByte()) as String
     }
 }
 
@@ -808,7 +908,7 @@ internal class MemReader {
             // String(byte[], hibyte = 0, ...): the Latin-1 bytes become the string's own array in
             // one copy (measured 8.8 ns against 11.2 for String(bytes, ISO_8859_1))
             WireH.STR_LATIN1 -> java.lang.String(a, 0, o, n) as String
-            WireH.STR_UTF16 -> {
+            WireH.STR_UTF16 -> JStr.utf16(a, o, n) ?: run {
                 // into scratch chars, then the String (ProfileMain u16, a 16-char string: this
                 // loop 21 ns, MemorySegment.copy into the chars 32, the JDK's UTF-16LE decoder 56)
                 val m = n ushr 1
@@ -1141,6 +1241,24 @@ internal class MemCodec(private val ctx: Context) {
         reader.reset(mirror, if (plan.flat) 0L else arena.address(), ctx.refTrackingOption, used)
         reader.source(bytes, if (plan.flat) 0L else input.address())
         return reader.struct(plan, 0)
+    }
+
+    /**
+     * Benchmark breakdown of [decode] (not flat) after one [nativeOnly] of the same [bytes]: 1 = copy
+     * the payload to native, 2 = the wire_mem_decode call alone, 4 = copy the arena to the heap.
+     */
+    internal fun decodeStage(plan: MemPlan, bytes: ByteArray, stage: Int): Int {
+        if (stage and 1 != 0) payload(bytes)
+        if (stage and 2 != 0) {
+            ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
+            val st = Native.mem_decode.invokeExact(
+                ctx.ptr, plan.layout, input, bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, 0,
+            ) as Int
+            if (st != 0) throw ctx.error(st)
+        }
+        val used = Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
+        if (stage and 4 != 0) MemorySegment.copy(arena, ValueLayout.JAVA_BYTE, 0, mirror, 0, used)
+        return used
     }
 
     /** Benchmark breakdown of [encode] after one [imageOnly]: 1 = copy the image to native, 2 = the call alone, 3 = both. */

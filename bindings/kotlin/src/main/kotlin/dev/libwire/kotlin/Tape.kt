@@ -27,6 +27,7 @@ internal object TapeOps {
     const val ENUM_ID = WireH.TAPE_ENUM_ID
     const val PACKED = WireH.TAPE_PACKED
     const val STRUCT_IDX = WireH.TAPE_STRUCT_IDX
+    const val SPAN = WireH.TAPE_SPAN
     /** String encodings of tape v2: the text as the JVM holds it, written in the Java runtime's choice. */
     const val LATIN1_JAVA = WireH.TAPE_STR_JAVA or WireH.STR_LATIN1
     const val UTF16_JAVA = WireH.TAPE_STR_JAVA or WireH.STR_UTF16
@@ -339,6 +340,13 @@ internal class TapeEncoder(private val ctx: Context) {
     }
 }
 
+/**
+ * The initial capacity of a hash map or set that gets [n] entries and never resizes: n / 0.75 + 1
+ * (n * 2 made tables twice that size, 10,000 entries: 32,768 slots instead of 16,384, zeroed and
+ * walked for nothing).
+ */
+internal fun hashCapacity(n: Int): Int = if (n < 3) 4 else n + n / 3 + 1
+
 /** Strings at least this long are checked for ASCII by the JDK's UTF-8 encoder (-Dlibwire.tapeAsciiProbe=N). */
 private val ASCII_PROBE = Integer.getInteger("libwire.tapeAsciiProbe", 8)
 
@@ -358,9 +366,13 @@ internal class TapeDecoder(private val ctx: Context) {
         return end
     }
 
+    /** The payload being decoded: SPAN ops give binaries and dense arrays as offsets into it. */
+    private var src: ByteArray = b
+
     fun decode(bytes: ByteArray): List<Any?> {
         ords.clear()
         fetch(bytes)
+        src = bytes
         p = 4
         val roots = u32()
         val out = ArrayList<Any?>(roots)
@@ -408,7 +420,7 @@ internal class TapeDecoder(private val ctx: Context) {
                     // (String(byte[], hibyte 0, ...): one copy, no charset decoder)
                     StringEncoding.LATIN1 -> latin1(b, p, k)
                     // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
-                    StringEncoding.UTF16 -> { val o = p; String(CharArray(k ushr 1) { ((b[o + 2 * it].toInt() and 0xff) or (b[o + 2 * it + 1].toInt() shl 8)).toChar() }) }
+                    StringEncoding.UTF16 -> JStr.utf16(b, p, k) ?: run { val o = p; String(CharArray(k ushr 1) { ((b[o + 2 * it].toInt() and 0xff) or (b[o + 2 * it + 1].toInt() shl 8)).toChar() }) }
                     else -> String(b, p, k, Charsets.UTF_8)
                 }
                 p += k
@@ -421,14 +433,14 @@ internal class TapeDecoder(private val ctx: Context) {
             TapeOps.NULL -> null
             TypeId.LIST, TypeId.SET -> {
                 val c = u32()
-                val coll: MutableCollection<Any?> = if (op == TypeId.LIST) ArrayList(c) else LinkedHashSet(c * 2)
+                val coll: MutableCollection<Any?> = if (op == TypeId.LIST) ArrayList(c) else LinkedHashSet(hashCapacity(c))
                 ords.add(coll)
                 repeat(c) { coll.add(value()) }
                 coll
             }
             TypeId.MAP -> {
                 val c = u32()
-                val m = LinkedHashMap<Any?, Any?>(c * 2)
+                val m = LinkedHashMap<Any?, Any?>(hashCapacity(c))
                 ords.add(m)
                 repeat(c) {
                     val k = value()
@@ -466,6 +478,15 @@ internal class TapeDecoder(private val ctx: Context) {
                 BigDecimal(if (neg) bi.negate() else bi, scale).also { ords.add(it) }
             }
             TypeId.BINARY -> blob(u32()).also { ords.add(it) }
+            TapeOps.SPAN -> {
+                // u8 type, u32 n, u64 offset: the bytes are the payload's (C checked the bounds)
+                val t = u8()
+                val n = u32()
+                val at = u64()
+                if (n < 0 || at < 0 || at + n > src.size) throw WireException("arg", -1, "a tape span outside the payload")
+                val o = at.toInt()
+                (if (t == TypeId.BINARY) src.copyOfRange(o, o + n) else array(t, src, o, n)).also { ords.add(it) }
+            }
             TypeId.ENUM -> {
                 val type = u32()
                 val v = u32()
@@ -499,7 +520,12 @@ internal class TapeDecoder(private val ctx: Context) {
                 u
             }
             else -> {
-                if (TypeId.arrayWidth(op) > 0) array(op).also { ords.add(it) }
+                if (TypeId.arrayWidth(op) > 0) {
+                    val len = u32()
+                    val o = p
+                    p += len
+                    array(op, b, o, len).also { ords.add(it) }
+                }
                 else throw WireException("arg", -1, "unknown tape op 0x%02x".format(op))
             }
         }
@@ -509,7 +535,7 @@ internal class TapeDecoder(private val ctx: Context) {
         val kind = u8()
         val et = u8()
         val c = u32()
-        val coll: MutableCollection<Any?> = if (kind == TypeId.LIST) ArrayList(c) else LinkedHashSet(c * 2)
+        val coll: MutableCollection<Any?> = if (kind == TypeId.LIST) ArrayList(c) else LinkedHashSet(hashCapacity(c))
         ords.add(coll)
         for (i in 0 until c) {
             val raw = TapeOps.LE64.get(b, p) as Long
@@ -536,30 +562,30 @@ internal class TapeDecoder(private val ctx: Context) {
         return coll
     }
 
+    /** The dense array of type [t] in the [len] bytes of [a] at [p] (one bulk copy, or one loop for bools). */
     @OptIn(ExperimentalUnsignedTypes::class)
-    private fun array(t: Int): Any {
-        val len = u32()
+    private fun array(t: Int, a: ByteArray, p: Int, len: Int): Any {
         val w = TypeId.arrayWidth(t)
+        if (w <= 0 || len % w != 0) throw WireException("arg", -1, "a ${TypeId.name(t)} of $len bytes")
         val c = len / w
-        val seg = MemorySegment.ofArray(b).asSlice(p.toLong(), len.toLong())
-        val r: Any = when (t) {
-            TypeId.BOOL_ARRAY -> BooleanArray(c) { b[p + it] != 0.toByte() }
-            TypeId.INT8_ARRAY -> b.copyOfRange(p, p + c)
-            TypeId.UINT8_ARRAY -> b.copyOfRange(p, p + c).asUByteArray()
-            TypeId.INT16_ARRAY -> ShortArray(c).also { MemorySegment.copy(seg, LE_I16, 0, it, 0, c) }
-            TypeId.UINT16_ARRAY -> ShortArray(c).also { MemorySegment.copy(seg, LE_I16, 0, it, 0, c) }.asUShortArray()
-            TypeId.INT32_ARRAY -> IntArray(c).also { MemorySegment.copy(seg, LE_I32, 0, it, 0, c) }
-            TypeId.UINT32_ARRAY -> IntArray(c).also { MemorySegment.copy(seg, LE_I32, 0, it, 0, c) }.asUIntArray()
-            TypeId.INT64_ARRAY -> LongArray(c).also { MemorySegment.copy(seg, LE_I64, 0, it, 0, c) }
-            TypeId.UINT64_ARRAY -> LongArray(c).also { MemorySegment.copy(seg, LE_I64, 0, it, 0, c) }.asULongArray()
-            TypeId.FLOAT32_ARRAY -> FloatArray(c).also { MemorySegment.copy(seg, LE_F32, 0, it, 0, c) }
-            TypeId.FLOAT64_ARRAY -> DoubleArray(c).also { MemorySegment.copy(seg, LE_F64, 0, it, 0, c) }
-            TypeId.FLOAT16_ARRAY -> Float16Array(ShortArray(c).also { MemorySegment.copy(seg, LE_I16, 0, it, 0, c) })
-            TypeId.BFLOAT16_ARRAY -> BFloat16Array(ShortArray(c).also { MemorySegment.copy(seg, LE_I16, 0, it, 0, c) })
+        val seg = MemorySegment.ofArray(a)
+        val at = p.toLong()
+        return when (t) {
+            TypeId.BOOL_ARRAY -> BooleanArray(c) { a[p + it] != 0.toByte() }
+            TypeId.INT8_ARRAY -> a.copyOfRange(p, p + c)
+            TypeId.UINT8_ARRAY -> a.copyOfRange(p, p + c).asUByteArray()
+            TypeId.INT16_ARRAY -> ShortArray(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) }
+            TypeId.UINT16_ARRAY -> ShortArray(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) }.asUShortArray()
+            TypeId.INT32_ARRAY -> IntArray(c).also { MemorySegment.copy(seg, LE_I32, at, it, 0, c) }
+            TypeId.UINT32_ARRAY -> IntArray(c).also { MemorySegment.copy(seg, LE_I32, at, it, 0, c) }.asUIntArray()
+            TypeId.INT64_ARRAY -> LongArray(c).also { MemorySegment.copy(seg, LE_I64, at, it, 0, c) }
+            TypeId.UINT64_ARRAY -> LongArray(c).also { MemorySegment.copy(seg, LE_I64, at, it, 0, c) }.asULongArray()
+            TypeId.FLOAT32_ARRAY -> FloatArray(c).also { MemorySegment.copy(seg, LE_F32, at, it, 0, c) }
+            TypeId.FLOAT64_ARRAY -> DoubleArray(c).also { MemorySegment.copy(seg, LE_F64, at, it, 0, c) }
+            TypeId.FLOAT16_ARRAY -> Float16Array(ShortArray(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) })
+            TypeId.BFLOAT16_ARRAY -> BFloat16Array(ShortArray(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) })
             else -> throw WireException("unsupported", -1, "no Kotlin mapping for ${TypeId.name(t)}")
         }
-        p += len
-        return r
     }
 
     /** STRUCT_IDX: a registered struct, fields in wire order (the plan's order when the class has one). */

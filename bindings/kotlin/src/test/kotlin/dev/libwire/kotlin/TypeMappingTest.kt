@@ -42,6 +42,30 @@ class TypeMappingTest {
         check("", "01ff1500")
     }
 
+    @Test fun utf16TextOfLatin1Chars() {
+        // UTF-16 on the wire whose chars all fit in a byte (another writer's choice) decodes to
+        // the String the JVM makes of those chars (a compact one: String.equals compares the
+        // runtime's coder first), through the tape path and a data class's compiled codec
+        // (when java.lang is open, as in the tests by default, the runtime's String internals are
+        // in use: the start-up probe of JStr, its constructor included, passed)
+        if (String::class.java.module.isOpen("java.lang", JStr::class.java.module)) assertTrue(JStr.OPEN)
+        val s = Wire.decode(unhex("01ff1511" + "6800e900")) as String
+        assertEquals("h\u00e9", s)
+        assertEquals("h\u00e9".hashCode(), s.hashCode())
+        assertEquals("\u1234a", Wire.decode(unhex("01ff1511" + "34126100")))
+        Context(WireOptions.COMPATIBLE).use { ctx ->
+            ctx.registerSchema(repoRoot.resolve("fixtures/schemas/xlang/test_item.fdl"))
+            ctx.registerDataClass(Item::class, "Item")
+            assertTrue(ctx.hasLayout(Item::class))
+            val wide = ctx.encode(Item("\u1234a"))
+            val at = hex(wide).indexOf("34126100") / 2
+            assertTrue(at > 0, hex(wide))
+            val narrow = wide.copyOf().also { byteArrayOf(0x68, 0, 0xe9.toByte(), 0).copyInto(it, at) }
+            assertEquals(Item("h\u00e9"), ctx.decode(narrow, Item::class))
+            assertEquals(Item("\u1234a"), ctx.decode(wide, Item::class))
+        }
+    }
+
     @Test fun collections() {
         check(listOf(1L, "a", null), "01ff160302ff0702ff150461fd")
         check(emptyList<Any>(), "01ff1600")
@@ -91,6 +115,16 @@ class TypeMappingTest {
         check(booleanArrayOf(true, false), "01ff2b020100")
         check(floatArrayOf(1f), "01ff3704" + "0000803f")
         check(doubleArrayOf(1.0), "01ff3808" + "000000000000f03f")
+        // arrays and binaries are read from the payload (SPAN ops) at their offsets, shared ones
+        // stay shared, and empty ones are copied as usual
+        val ref = WireOptions(refTracking = true)
+        val longs = longArrayOf(1, -2, Long.MAX_VALUE)
+        val bin = byteArrayOf(9, 8, 7)
+        val v = listOf("x", longs, bin, longs, bin, byteArrayOf(), intArrayOf(), shortArrayOf(-1, 2))
+        val back = Wire.decode(Wire.encode(v, ref), ref) as List<*>
+        assertTrue(deepEq(v, back), "$back")
+        assertTrue(back[1] === back[3] && back[2] === back[4])
+        assertTrue(back[1] !== longs && back[2] !== bin)
     }
 
     @Test fun floats16AndUnsignedArrays() {

@@ -11,6 +11,10 @@ object ProfileMain {
         val what = args.getOrElse(0) { "orders" }
         val dir = args.getOrElse(1) { "dec" }
         val secs = args.getOrElse(2) { "20" }.toLong()
+        if (what == "strings" || what == "mixed" || what == "longs" || what == "map") {
+            dynamic(what)
+            return
+        }
         val ctx: Context = when (what) {
             "orders" -> OrderGraph.context()
             else -> BenchValues.context()
@@ -80,6 +84,13 @@ object ProfileMain {
                 println("enc: copy image %.1f, wire_mem_encode call %.1f (bytes %d)".format(cp, call, ctx.mem.encodeStage(plans[0], 0)))
             }
             println("ns per value: enc %.1f (image %.1f, rest %.1f)  dec %.1f (native+copy %.1f, objects %.1f)".format(enc, image, enc - image, dec, native, objects))
+            if (values.size == 1 && !plans[0].flat) {
+                ctx.mem.nativeOnly(plans[0], bytes[0])
+                val pc = best { ctx.mem.decodeStage(plans[0], bytes[0], 1) }
+                val call = best { ctx.mem.decodeStage(plans[0], bytes[0], 2) }
+                val ac = best { ctx.mem.decodeStage(plans[0], bytes[0], 4) }
+                println("dec: payload copy %.1f, wire_mem_decode call %.1f, arena copy %.1f (%d bytes)".format(pc, call, ac, ctx.mem.decodeStage(plans[0], bytes[0], 0)))
+            }
             return
         }
         if (dir == "copy") {
@@ -96,6 +107,17 @@ object ProfileMain {
             val e = best { java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(src), 0L, seg, 0L, n.toLong()); src }
             val f = best { src.copyOf(n) }
             println("ns per $n bytes: native->new array: MemorySegment.copy %.1f, toArray %.1f, ByteBuffer %.1f; array->native: copy(array) %.1f, copy(ofArray) %.1f; Arrays.copyOf %.1f".format(a, b, c, d, e, f))
+            return
+        }
+        if (dir == "arr") {
+            // a LongArray of n items out of a byte image: item by item against one MemorySegment.copy (ArraySlot.get)
+            val img = ByteArray(8 * 64)
+            val lay = dev.libwire.kotlin.Img.LE_I64
+            for (n in intArrayOf(4, 9, 16, 32, 64)) {
+                val loop = perCall { val a = LongArray(n); for (i in 0 until n) a[i] = dev.libwire.kotlin.Img.I64.get(img, 8 * i) as Long; a.size }
+                val seg = perCall { val a = LongArray(n); java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(img), lay, 0L, a, 0, n); a.size }
+                println("ns per LongArray of %d from an image: loop %.1f, MemorySegment.copy %.1f".format(n, loop, seg))
+            }
             return
         }
         if (dir == "u16") {
@@ -128,6 +150,8 @@ object ProfileMain {
             for (i in values.indices) {
                 sink += when (dir) {
                     "enc" -> ctx.encode(values[i]).size.toLong()
+                    // the JVM half of encode alone
+                    "imageloop" -> ctx.mem.imageOnly(plans[i], values[i]).toLong()
                     // the JVM half of decode alone, again and again on one arena
                     "objects" -> if (ctx.mem.objectsOnly(plans[i], bytes[i], used[i]) === values[i]) 0L else 1L
                     else -> if (ctx.decode(bytes[i]) === values[i]) 0L else 1L
@@ -138,6 +162,46 @@ object ProfileMain {
     }
 
     @JvmStatic var sink = 0
+
+    /** A dynamic value through the tape codec: ns per call of decode, of its C half (tape and copy), and of encode. */
+    private fun dynamic(what: String) {
+        val words = listOf("alpha", "beta", "gamma", "delta", "caf\u00e9", "na\u00efve", "id", "value")
+        val v: Any = when (what) {
+            "strings" -> List(10000) { "%s %05d".format(words[it % 8], it) }
+            "longs" -> LongArray(100000) { it * 0x9E3779B97F4A7C15uL.toLong() }
+            "map" -> LinkedHashMap<String, Long>().also { m -> for (i in 0 until 10000) m["key%05d".format(i)] = i * 0x9E3779B97F4A7C15uL.toLong() ushr (i and 63) }
+            else -> List(1000) { i -> when (i % 8) { 0, 1, 7 -> i * 1234567L; 2 -> i / 3.0; 3 -> i % 3 == 0; 4, 5 -> words[i % 8] + "-" + i; else -> "\u6570\u636e" + i } }
+        }
+        val ctx = Context()
+        val bytes = ctx.encode(v)
+        val dec = dev.libwire.kotlin.TapeDecoder(ctx)
+        val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+        fun best(f: () -> Unit): Double {
+            var b = Long.MAX_VALUE
+            var reps = 1
+            while (true) { val t = mx.currentThreadCpuTime; repeat(reps) { f() }; if (mx.currentThreadCpuTime - t > 20_000_000) break; reps *= 2 }
+            repeat(12) {
+                val t = mx.currentThreadCpuTime
+                repeat(reps) { f() }
+                b = minOf(b, mx.currentThreadCpuTime - t)
+            }
+            return b / reps.toDouble()
+        }
+        if (System.getProperty("loop") != null) {
+            val end = System.nanoTime() + 15_000_000_000L
+            while (System.nanoTime() < end) sink += (ctx.decode(bytes) as? Collection<*>)?.size ?: 1
+            return
+        }
+        for (round in 0 until 3) {
+            val d = best { sink += (ctx.decode(bytes) as? Collection<*>)?.size ?: 1 }
+            val t = best { sink += dec.tapeOnly(bytes) }
+            val e = best { sink += ctx.encode(v).size }
+            val w = dev.libwire.kotlin.TapeEncoder(ctx)
+            val one = listOf(v)
+            val j = best { sink += w.write(one) }
+            println("$what µs per call: dec %.2f (C and tape copy %.2f, JVM %.2f), enc %.2f (JVM tape %.2f, C and copy %.2f)".format(d / 1000, t / 1000, (d - t) / 1000, e / 1000, j / 1000, (e - j) / 1000))
+        }
+    }
 
     /** ns per call of [f]: thread CPU time, the fastest of 12 batches of a million calls. */
     private fun perCall(f: () -> Int): Double {
