@@ -167,6 +167,103 @@ static inline bool dcount(mdec *x, const uint8_t *s, uint64_t count,
   return wire__dec_check_count(&x->d, s, count, min);
 }
 
+/* Whether s[0..len) is valid UTF-8 (RFC 3629: no overlongs, surrogates or
+ * code points above U+10FFFF), ASCII eight bytes at a time. */
+static inline bool utf8_ok(const uint8_t *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    while (i + 8 <= len) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      if (w & UINT64_C(0x8080808080808080)) break;
+      i += 8;
+    }
+    while (i < len && s[i] < 0x80) i++;
+    if (i >= len) return true;
+    uint8_t c = s[i];
+    size_t left = len - i;
+    if (c >= 0xC2 && c <= 0xDF) {
+      if (left < 2 || (s[i + 1] & 0xC0) != 0x80) return false;
+      i += 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      if (left < 3 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80)
+        return false;
+      if (c == 0xE0 && s[i + 1] < 0xA0) return false;
+      if (c == 0xED && s[i + 1] >= 0xA0) return false;
+      i += 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      if (left < 4 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 ||
+          (s[i + 3] & 0xC0) != 0x80)
+        return false;
+      if (c == 0xF0 && s[i + 1] < 0x90) return false;
+      if (c == 0xF4 && s[i + 1] >= 0x90) return false;
+      i += 4;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Whether s[0..n) is ASCII, a word at a time: text shorter than a word in
+ * one masked load when the input has a word from s on (lim: its end; the
+ * bytes past n are loaded, not used), longer text with the last word
+ * overlapping. */
+static inline bool ascii_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
+  const uint64_t hi = UINT64_C(0x8080808080808080);
+  uint64_t w;
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      if (w & hi) return false;
+    }
+    memcpy(&w, s + n - 8, 8);
+    return !(w & hi);
+  }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (lim - s >= 8) {
+    memcpy(&w, s, 8);
+    return !(w & hi & ((UINT64_C(1) << (8 * n)) - 1));
+  }
+#else
+  (void)lim;
+#endif
+  uint32_t o = 0;
+  for (size_t i = 0; i < n; i++) o |= s[i];
+  return !(o & 0x80);
+}
+/* Valid UTF-8, ASCII text taking the short way. */
+static inline bool text_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
+  return ascii_ok(s, n, lim) || utf8_ok(s, n);
+}
+
+/* Copies n bytes; short runs without a call. */
+static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
+  if (n > 32) {
+    wire__copy(d, s, n);
+  } else if (n >= 16) {
+    uint8_t a[16], b[16];
+    memcpy(a, s, 16);
+    memcpy(b, s + n - 16, 16);
+    memcpy(d, a, 16);
+    memcpy(d + n - 16, b, 16);
+  } else if (n >= 8) {
+    uint64_t a, b;
+    memcpy(&a, s, 8);
+    memcpy(&b, s + n - 8, 8);
+    memcpy(d, &a, 8);
+    memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + n - 4, &b, 4);
+  } else {
+    for (size_t i = 0; i < n; i++) d[i] = s[i];
+  }
+}
+
 static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
                     bool binary) {
   wire_in *in = IN(x);
@@ -187,12 +284,8 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
         return wire__truncated(in, (size_t)len);
       p = in->p;
       in->p += len;
-      size_t i = 0;
-      if (!x->ctx->trusted_text || true) {
-        i = wire__ascii_prefix(p, (size_t)len);
-        if (i != len && wire__utf8_check(p + i, (size_t)len - i) != len - i)
-          return dfail(x, WIRE_E_STRING, p, "invalid UTF-8");
-      }
+      if (!text_ok(p, (size_t)len, in->end))
+        return dfail(x, WIRE_E_STRING, p, "invalid UTF-8");
     } else {
       in->p = s;
       if (!wire__dec_string(&x->d, &enc, &p, &len)) return false;
@@ -233,42 +326,38 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
   return true;
 }
 
-/* Whether s[0..len) is valid UTF-8 (RFC 3629: no overlongs, surrogates or
- * code points above U+10FFFF), ASCII eight bytes at a time. */
-static inline bool utf8_ok(const uint8_t *s, size_t len) {
-  size_t i = 0;
-  while (i < len) {
-    while (i + 8 <= len) {
-      uint64_t w;
-      memcpy(&w, s + i, 8);
-      if (w & UINT64_C(0x8080808080808080)) break;
-      i += 8;
-    }
-    while (i < len && s[i] < 0x80) i++;
-    if (i >= len) return true;
-    uint8_t c = s[i];
-    size_t left = len - i;
-    if (c >= 0xC2 && c <= 0xDF) {
-      if (left < 2 || (s[i + 1] & 0xC0) != 0x80) return false;
-      i += 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      if (left < 3 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80)
-        return false;
-      if (c == 0xE0 && s[i + 1] < 0xA0) return false;
-      if (c == 0xED && s[i + 1] >= 0xA0) return false;
-      i += 3;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      if (left < 4 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 ||
-          (s[i + 3] & 0xC0) != 0x80)
-        return false;
-      if (c == 0xF0 && s[i + 1] < 0x90) return false;
-      if (c == 0xF4 && s[i + 1] >= 0x90) return false;
-      i += 4;
-    } else {
-      return false;
-    }
+/* The usual UTF-8 string (header of one or two bytes, valid text within
+ * the limits, arena room for a copy) into op o's pointer and 32-bit
+ * length at base: the cursor after it, or NULL for anything else, which
+ * the general reader (dec_str) then reads or reports. */
+static inline const uint8_t *fast_str(mdec *x, const wire_mop *o,
+                                      uint8_t *base, const uint8_t *c) {
+  const uint8_t *end = IN(x)->end;
+  if (WIRE_UNLIKELY(c >= end || (c[0] & 3) != WIRE_STR_UTF8)) return NULL;
+  uint32_t len;
+  const uint8_t *t;
+  if (c[0] < 0x80) {
+    len = c[0] >> 2;
+    t = c + 1;
+  } else if (end - c >= 2 && c[1] < 0x80 && c[1]) {
+    len = ((uint32_t)(c[0] & 0x7F) | (uint32_t)c[1] << 7) >> 2;
+    t = c + 2;
+  } else {
+    return NULL;
   }
-  return true;
+  if (WIRE_UNLIKELY((size_t)(end - t) < len) || len > x->ctx->max_binary)
+    return NULL;
+  if (!text_ok(t, len, end)) return NULL;
+  const uint8_t *sp = t;
+  if (x->copy && len) {
+    uint8_t *q = aalloc(x, len, 1);
+    if (!q) return NULL;
+    copy_short(q, t, len);
+    sp = q;
+  }
+  st_ptr(base + o->off, len ? sp : (const uint8_t *)"");
+  memcpy(base + o->aux, &len, 4);
+  return t + len;
 }
 
 /* Varints with at least 5 / 9 bytes left, without per-byte bounds checks;
@@ -507,6 +596,13 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
       }
       if (!dec_struct_body(x, pp, el, sb)) return false;
       continue;
+    }
+    if (so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64))) {
+      const uint8_t *np = fast_str(x, so, it, in->p);
+      if (WIRE_LIKELY(np != NULL)) {
+        in->p = np;
+        continue;
+      }
     }
     if (!dec_body(x, so, it)) return false;
   }
@@ -987,37 +1083,15 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
         continue;
       }
       break;
-    case MX_STR:
+    case MX_STR: {
       /* a UTF-8 string with a header of one or two bytes */
-      if (WIRE_LIKELY(c < in->end && (c[0] & 3) == WIRE_STR_UTF8)) {
-        uint32_t len;
-        const uint8_t *t;
-        if (c[0] < 0x80) {
-          len = c[0] >> 2;
-          t = c + 1;
-        } else if (in->end - c >= 2 && c[1] < 0x80 && c[1]) {
-          len = ((uint32_t)(c[0] & 0x7F) | (uint32_t)c[1] << 7) >> 2;
-          t = c + 2;
-        } else {
-          break;
-        }
-        if (WIRE_UNLIKELY((size_t)(in->end - t) < len) ||
-            len > x->ctx->max_binary)
-          break;
-        if (!utf8_ok(t, len)) break;
-        const uint8_t *sp = t;
-        if (copy && len) {
-          uint8_t *q = aalloc(x, len, 1);
-          if (!q) break;
-          wire__copy(q, t, len);
-          sp = q;
-        }
-        st_ptr(d, len ? sp : (const uint8_t *)"");
-        memcpy(base + o->aux, &len, 4);
-        in->p = t + len;
+      const uint8_t *np = fast_str(x, o, base, c);
+      if (WIRE_LIKELY(np != NULL)) {
+        in->p = np;
         continue;
       }
       break;
+    }
     case MX_TSTR: {
       /* a string left in its wire encoding, with its header */
       uint32_t h;
@@ -1026,14 +1100,14 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
       uint32_t enc = h & 3, len = h >> 2;
       if (enc == 3 || len > x->ctx->max_binary || (size_t)(in->end - t) < len)
         break;
-      if (enc == WIRE_STR_UTF8 ? !utf8_ok(t, len)
+      if (enc == WIRE_STR_UTF8 ? !text_ok(t, len, in->end)
           : enc == WIRE_STR_UTF16 && ((len & 1) || wire__utf16_check(t, len) != len))
         break;
       const uint8_t *sp = t;
       if (copy && len) {
         uint8_t *q = aalloc(x, len, 1);
         if (!q) break;
-        wire__copy(q, t, len);
+        copy_short(q, t, len);
         sp = q;
       }
       st_ptr(d, len ? sp : (const uint8_t *)"");
@@ -1053,7 +1127,7 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
       if (o->code == MOP_DENSE ? count != 0 : copy && n) {
         uint8_t *q = aalloc(x, n, o->code == MOP_DENSE ? 8 : 1);
         if (!q) break;
-        wire__copy(q, t, n);
+        copy_short(q, t, n);
         v = q;
       }
       st_ptr(d, count ? v : (const uint8_t *)"");
