@@ -60,8 +60,10 @@ typedef struct wire_mop wire_mop;
 enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
        MX_STR, MX_VI32_64 /* decode only: varint32 into an int64 */,
        MX_TSTR,  /* a tagged string (WIRE_MEM_STR_TAGGED) */
-       MX_DENSE  /* binary, or a dense array held at its wire width
-                    (esize: the width; not bool) */ };
+       MX_DENSE, /* binary, or a dense array held at its wire width
+                    (esize: the width; not bool) */
+       MX_RUN    /* decode only (mop.dx): the first of a run of varints
+                    of one case (drun of them) */ };
 
 struct wire_mop {
   uint8_t x;     /* MX_*: the inline case of the struct loops */
@@ -73,6 +75,9 @@ struct wire_mop {
   uint8_t lh_null; /* list header with a null element */
   uint8_t ewt;   /* element wire type (dense arrays, lists of primitives) */
   uint8_t eform; /* element form of packed lists */
+  uint8_t drun;  /* decoding: ops from this one to the end of its run of
+                    varints of one inline case (0: not in one) */
+  uint16_t dneed; /* the most bytes those ops read */
   uint32_t off, aux, present;
   uint32_t elem;     /* layout of a nested struct / element layout */
   uint32_t esize;    /* stride of list items */
@@ -82,7 +87,12 @@ struct wire_mop {
   const wire_lfield *lf;  /* the writer's field (skips) */
   uint32_t rest;     /* most bytes this and the following inline ops
                         write (strings: their header), for one reserve */
+  uint8_t dx;        /* the decoder's case: x, or MX_RUN at a run's start */
 };
+
+/* The most bytes a run of varint ops may read (their decoder reads a run
+ * near the end of the input from a zero-padded copy of this size). */
+#define WIRE_MEM_RUN_MAX 128
 
 /* The op sequence of a struct as some writer sent it. */
 typedef struct wire_mplan {

@@ -12,6 +12,13 @@
 
 #include <stdlib.h>
 
+/* the inline cases that the compiler would otherwise call */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
 #define plan_for_td wire__mdec_plan_for_td
 #define push_td wire__mdec_push_td
 
@@ -330,7 +337,7 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
  * the limits, arena room for a copy) into op o's pointer and 32-bit
  * length at base: the cursor after it, or NULL for anything else, which
  * the general reader (dec_str) then reads or reports. */
-static inline const uint8_t *fast_str(mdec *x, const wire_mop *o,
+ALWAYS_INLINE const uint8_t *fast_str(mdec *x, const wire_mop *o,
                                       uint8_t *base, const uint8_t *c) {
   const uint8_t *end = IN(x)->end;
   if (WIRE_UNLIKELY(c >= end || (c[0] & 3) != WIRE_STR_UTF8)) return NULL;
@@ -1007,6 +1014,106 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
   return dec_body(x, o, base);
 }
 
+/* Varints where the bytes are known to be there (a run's bounds check, or
+ * its zero-padded copy): the cursor after, or NULL for an overlong or too
+ * long one. */
+static inline const uint8_t *vu32_in(const uint8_t *p, uint32_t *v) {
+  uint32_t b = p[0];
+  if (b < 0x80) { *v = b; return p + 1; }
+  uint32_t r = b & 0x7F;
+  b = p[1];
+  if (b < 0x80) { *v = r | b << 7; return b ? p + 2 : NULL; }
+  r |= (b & 0x7F) << 7;
+  b = p[2];
+  if (b < 0x80) { *v = r | b << 14; return b ? p + 3 : NULL; }
+  r |= (b & 0x7F) << 14;
+  b = p[3];
+  if (b < 0x80) { *v = r | b << 21; return b ? p + 4 : NULL; }
+  r |= (b & 0x7F) << 21;
+  b = p[4];
+  if (!b || (b & 0xF0)) return NULL;
+  *v = r | b << 28;
+  return p + 5;
+}
+static inline const uint8_t *vu64_in(const uint8_t *p, uint64_t *v) {
+  uint64_t r = 0;
+  for (int i = 0; i < 8; i++) {
+    uint64_t b = p[i];
+    if (b < 0x80) {
+      *v = r | b << (7 * i);
+      return b || !i ? p + i + 1 : NULL;
+    }
+    r |= (b & 0x7F) << (7 * i);
+  }
+  if (!p[8]) return NULL;
+  *v = r | (uint64_t)p[8] << 56;
+  return p + 9;
+}
+
+/* Reads ops o..e (a run of varints of one inline case) from p without
+ * bounds checks (the caller made sure of the bytes); stops at the first
+ * overlong or too long one. The op it stopped at; *pp: the cursor there. */
+static const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
+                               uint8_t *base, const uint8_t **pp) {
+  const uint8_t *p = *pp, *n;
+  switch (o->x) {
+  case MX_VI32:
+    for (; o < e; o++) {
+      uint32_t u;
+      if (!(n = vu32_in(p, &u))) break;
+      int32_t v = wire__unzz32(u);
+      memcpy(base + o->off, &v, 4);
+      p = n;
+    }
+    break;
+  case MX_VI32_64:
+    for (; o < e; o++) {
+      uint32_t u;
+      if (!(n = vu32_in(p, &u))) break;
+      int64_t v = wire__unzz32(u);
+      memcpy(base + o->off, &v, 8);
+      p = n;
+    }
+    break;
+  default: /* MX_VI64 */
+    for (; o < e; o++) {
+      uint64_t u;
+      if (!(n = vu64_in(p, &u))) break;
+      int64_t v = wire__unzz64(u);
+      memcpy(base + o->off, &v, 8);
+      p = n;
+    }
+    break;
+  }
+  *pp = p;
+  return o;
+}
+
+/* The run of varints from o (o->drun of them) with one bounds check;
+ * near the end of the input, from a zero-padded copy, kept only when
+ * every op read its value within the input. The op to go on with: the
+ * run's end, where it stopped, or o itself when nothing was read (the
+ * checked cases then read or report). */
+static inline const wire_mop *dec_run(mdec *x, const wire_mop *o,
+                                      uint8_t *base) {
+  wire_in *in = IN(x);
+  const uint8_t *p = in->p;
+  const wire_mop *e = o + o->drun;
+  size_t left = (size_t)(in->end - p);
+  if (WIRE_LIKELY(left >= o->dneed)) {
+    const wire_mop *r = run_ops(o, e, base, &p);
+    in->p = p;
+    return r;
+  }
+  uint8_t pad[WIRE_MEM_RUN_MAX];
+  memset(pad, 0, sizeof pad);
+  if (left) memcpy(pad, p, left);
+  const uint8_t *q = pad;
+  if (run_ops(o, e, base, &q) != e || (size_t)(q - pad) > left) return o;
+  in->p = p + (q - pad);
+  return e;
+}
+
 static bool dec_struct_body(mdec *x, const wire_mplan *p,
                             const wire_mlayout *l, uint8_t *base) {
   if (!wire__dec_enter(&x->d)) return false;
@@ -1025,7 +1132,15 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
   for (; o < end; o++) {
     uint8_t *d = base + o->off;
     const uint8_t *c = in->p;
-    switch (o->x) {
+    switch (o->dx) {
+    case MX_RUN: {
+      const wire_mop *r = dec_run(x, o, base);
+      if (r != o) {
+        o = r - 1;
+        continue;
+      }
+      break; /* the checked reader of the first */
+    }
     case MX_VI32:
       {
         uint32_t u;

@@ -362,6 +362,45 @@ void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o) {
   if (ref && ctx->ref_tracking && trackable) o->fl |= MF_TRACK;
 }
 
+/* The most bytes the decoder's inline case of op o reads when it is a
+ * varint (0: another kind). */
+static uint32_t dec_bound(const wire_mop *o) {
+  switch (o->x) {
+  case MX_VI32: case MX_VI32_64: return 5;
+  case MX_VI64: return 9;
+  default: return 0;
+  }
+}
+
+#define RUN_MIN 2
+
+/* Groups consecutive varint ops of one inline case into runs the decoder
+ * reads after one bounds check, without dispatch (each op: the length and
+ * the most bytes of the rest of its run, and the case). */
+static void dec_runs(wire_mop *ops, uint32_t n) {
+  for (uint32_t i = n; i-- > 0;) {
+    wire_mop *o = &ops[i];
+    uint32_t b = dec_bound(o);
+    o->drun = 0;
+    o->dneed = 0;
+    if (!b) continue;
+    o->drun = 1;
+    o->dneed = (uint16_t)b;
+    if (i + 1 < n && ops[i + 1].drun && ops[i + 1].x == o->x &&
+        ops[i + 1].drun < 255 && ops[i + 1].dneed + b <= WIRE_MEM_RUN_MAX) {
+      o->drun = (uint8_t)(ops[i + 1].drun + 1);
+      o->dneed = (uint16_t)(ops[i + 1].dneed + b);
+    }
+  }
+  /* the decoder takes a run as one from its first op, when it is long
+   * enough to pay for itself */
+  for (uint32_t i = 0; i < n; i++) {
+    wire_mop *o = &ops[i];
+    bool first = !i || ops[i - 1].drun != o->drun + 1;
+    o->dx = first && o->drun >= RUN_MIN ? MX_RUN : o->x;
+  }
+}
+
 /* Chooses the inline cases of a plan's ops and the reserve sums. */
 void wire__mem_fast_paths(wire_mop *ops, uint32_t n) {
   uint32_t rest = 0;
@@ -401,6 +440,7 @@ void wire__mem_fast_paths(wire_mop *ops, uint32_t n) {
     o->rest = rest;
     if (o->x == MX_SLOW) rest = 0;
   }
+  dec_runs(ops, n);
 }
 
 const wire_mspec *wire__mem_spec_of(const wire_mlayout *l, uint32_t field) {
