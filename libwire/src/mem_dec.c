@@ -20,7 +20,7 @@
 #endif
 
 #define plan_for_td wire__mdec_plan_for_td
-#define push_td wire__mdec_push_td
+#define push_td wire__mdec_push_td_fast
 
 static void *aalloc(mdec *x, size_t n, size_t align) {
   size_t at = (x->used + (align - 1)) & ~(align - 1);
@@ -88,13 +88,24 @@ static const wire_mplan *dec_meta(mdec *x, uint32_t li) {
   wire_mlayout *l = &m->layouts[li];
   uint8_t t;
   if (!wire__get_u8(in, &t)) return NULL;
+  wire_dec *d = &x->d;
+  if (t == l->kind && l->td && d->ntds < 64 && in->p < in->end &&
+      in->p[0] == (uint8_t)(d->ntds << 1) && l->td_len <= x->ctx->max_typedef_bytes &&
+      (size_t)(in->end - in->p) - 1 >= l->td_len &&
+      memcmp(in->p + 1, l->td, l->td_len) == 0) {
+    /* the usual case: the registered TypeDef announced as the next one */
+    const uint8_t *ts = in->p + 1;
+    in->p = ts + l->td_len;
+    if (!push_td(x, x->ctx->reg->types[l->type].layout, &l->plan, ts))
+      return NULL;
+    return &l->plan;
+  }
   if (t == WIRE_T_COMPATIBLE_STRUCT || t == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
       (t == WIRE_T_NAMED_STRUCT && x->ctx->compatible)) {
     const uint8_t *ms = in->p;
     uint32_t marker;
     if (!wire__get_varu32(in, &marker)) return NULL;
     uint32_t index = marker >> 1;
-    wire_dec *d = &x->d;
     if (marker & 1) {
       if (index >= d->ntds) {
         dfail(x, WIRE_E_TYPEDEF, ms, "TypeDef reference to an index not "
@@ -1343,7 +1354,8 @@ body:
   m->ms_cap = x.d.ms_cap;
   x.d.tds = NULL;
   x.d.ms = NULL;
-  wire__dec_fini(&x.d);
+  /* (no wire__dec_fini: the tables went back to m above, and the
+   * context's kept tables are the document decoder's) */
   if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
   if (arena_used) *arena_used = x.used;
   return WIRE_OK;
