@@ -62,8 +62,9 @@ enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
        MX_TSTR,  /* a tagged string (WIRE_MEM_STR_TAGGED) */
        MX_DENSE, /* binary, or a dense array held at its wire width
                     (esize: the width; not bool) */
-       MX_RUN    /* decode only (mop.dx): the first of a run of varints
-                    of one case (drun of them) */ };
+       MX_RUN,   /* decode only (mop.dx): the first of a run of varints
+                    of one case (drun of them) */
+       MX_BOOLS  /* decode only: a bool array held as bytes */ };
 
 struct wire_mop {
   uint8_t x;     /* MX_*: the inline case of the struct loops */

@@ -255,6 +255,19 @@ static inline bool text_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
   return ascii_ok(s, n, lim) || utf8_ok(s, n);
 }
 
+/* Whether every byte of s[0..n) is 0 or 1, a word at a time. */
+static inline bool bools_ok(const uint8_t *s, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (w & UINT64_C(0xFEFEFEFEFEFEFEFE)) return false;
+  }
+  uint32_t o = 0;
+  for (; i < n; i++) o |= s[i];
+  return o <= 1;
+}
+
 /* Copies n bytes; short runs without a call. */
 static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
   if (n > 32) {
@@ -1258,6 +1271,24 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
       }
       st_ptr(d, count ? v : (const uint8_t *)"");
       st_len(base, o, count);
+      in->p = t + n;
+      continue;
+    }
+    case MX_BOOLS: {
+      /* a bool array: its bytes, each 0 or 1 */
+      uint32_t n;
+      const uint8_t *t;
+      if (x->d.oob || !fast_u32(c, in->end, &n, &t)) break;
+      if (n > x->ctx->max_binary || (size_t)(in->end - t) < n ||
+          !bools_ok(t, n))
+        break;
+      uint8_t *q = NULL;
+      if (n) {
+        if (!(q = aalloc(x, n, 8))) break;
+        copy_short(q, t, n);
+      }
+      st_ptr(d, n ? q : (const uint8_t *)"");
+      st_len(base, o, n);
       in->p = t + n;
       continue;
     }

@@ -372,7 +372,7 @@ static uint32_t dec_bound(const wire_mop *o) {
   }
 }
 
-#define RUN_MIN 2
+#define RUN_MIN 3
 
 /* Groups consecutive varint ops of one inline case into runs the decoder
  * reads after one bounds check, without dispatch (each op: the length and
@@ -398,6 +398,10 @@ static void dec_runs(wire_mop *ops, uint32_t n) {
     wire_mop *o = &ops[i];
     bool first = !i || ops[i - 1].drun != o->drun + 1;
     o->dx = first && o->drun >= RUN_MIN ? MX_RUN : o->x;
+    if (o->code == MOP_DENSE && o->ewt == WIRE_T_BOOL &&
+        o->eform == WIRE_MEM_BOOL &&
+        !(o->fl & (MF_FLAG | MF_META | MF_CHECK | MF_PRESENT)))
+      o->dx = MX_BOOLS;
   }
 }
 
