@@ -182,6 +182,11 @@ static const wire_mplan *dec_meta(mdec *x, uint32_t li) {
 /* Bounds a count of items each at least `min` bytes. */
 static inline bool dcount(mdec *x, const uint8_t *s, uint64_t count,
                           uint64_t min) {
+  /* (what wire__dec_check_count accepts without a doubt, inline) */
+  uint64_t left = (uint64_t)(IN(x)->end - IN(x)->p);
+  if (WIRE_LIKELY(min == 1 && count <= x->ctx->max_collection &&
+                  x->d.pending <= left && count <= left - x->d.pending))
+    return true;
   return wire__dec_check_count(&x->d, s, count, min);
 }
 
@@ -473,6 +478,34 @@ static inline bool dec_int_raw(mdec *x, uint8_t t, uint64_t *raw) {
 
 static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base);
 
+/* The usual list items, inline structs of one plan (ep) or UTF-8
+ * strings, without flags or type meta of their own: what the general loop
+ * of dec_list does for them, in a loop of their own. */
+static bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
+                      uint8_t *items, size_t stride, uint32_t count) {
+  wire_in *in = IN(x);
+  const uint8_t *prev = in->p;
+  if (so->code == MOP_STRUCT) {
+    const wire_mlayout *el = &x->m->layouts[so->elem];
+    for (uint32_t i = 0; i < count; i++) {
+      if (i && !wire__dec_took_bytes(&x->d, prev)) return false;
+      prev = in->p;
+      if (!dec_struct_body(x, ep, el, items + (size_t)i * stride + so->off))
+        return false;
+    }
+  } else {
+    for (uint32_t i = 0; i < count; i++) {
+      if (i && !wire__dec_took_bytes(&x->d, prev)) return false;
+      prev = in->p;
+      uint8_t *it = items + (size_t)i * stride;
+      const uint8_t *np = fast_str(x, so, it, in->p);
+      if (WIRE_LIKELY(np != NULL)) in->p = np;
+      else if (!dec_body(x, so, it)) return false;
+    }
+  }
+  return wire__dec_took_bytes(&x->d, prev);
+}
+
 /* The elements of a list after its count. */
 static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   wire_in *in = IN(x);
@@ -522,6 +555,14 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   bool track = h & WIRE_LF_TRACKING;
   if (!wire__dec_enter(&x->d)) return false;
+  if (!flags && same && !packed && !(so->fl & MF_PRESENT) &&
+      (so->code == MOP_STRUCT ? ep != NULL
+                              : so->code == MOP_STR &&
+                                    !(so->fl & (MF_TAGGED | MF_LEN64)))) {
+    if (!dec_items(x, so, ep, items, stride, count)) return false;
+    x->d.depth--;
+    return true;
+  }
   /* an element that takes no bytes (an empty struct) draws on the
    * payload's zero-width budget (R-SEC-11), checked as the next begins */
   const uint8_t *prev = in->p;
