@@ -404,6 +404,105 @@ static inline bool is_null(const wire_mop *o, const uint8_t *base) {
   }
 }
 
+/* ---- text: the inline string cases of both codecs --------------------- */
+
+/* Whether s[0..len) is valid UTF-8 (RFC 3629: no overlongs, surrogates or
+ * code points above U+10FFFF), ASCII eight bytes at a time. */
+static inline bool utf8_ok(const uint8_t *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    while (i + 8 <= len) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      if (w & UINT64_C(0x8080808080808080)) break;
+      i += 8;
+    }
+    while (i < len && s[i] < 0x80) i++;
+    if (i >= len) return true;
+    uint8_t c = s[i];
+    size_t left = len - i;
+    if (c >= 0xC2 && c <= 0xDF) {
+      if (left < 2 || (s[i + 1] & 0xC0) != 0x80) return false;
+      i += 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      if (left < 3 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80)
+        return false;
+      if (c == 0xE0 && s[i + 1] < 0xA0) return false;
+      if (c == 0xED && s[i + 1] >= 0xA0) return false;
+      i += 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      if (left < 4 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 ||
+          (s[i + 3] & 0xC0) != 0x80)
+        return false;
+      if (c == 0xF0 && s[i + 1] < 0x90) return false;
+      if (c == 0xF4 && s[i + 1] >= 0x90) return false;
+      i += 4;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Whether s[0..n) is ASCII, a word at a time: text shorter than a word in
+ * one masked load when the input has a word from s on (lim: its end; the
+ * bytes past n are loaded, not used), longer text with the last word
+ * overlapping. */
+static inline bool ascii_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
+  const uint64_t hi = UINT64_C(0x8080808080808080);
+  uint64_t w;
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      if (w & hi) return false;
+    }
+    memcpy(&w, s + n - 8, 8);
+    return !(w & hi);
+  }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (lim - s >= 8) {
+    memcpy(&w, s, 8);
+    return !(w & hi & ((UINT64_C(1) << (8 * n)) - 1));
+  }
+#else
+  (void)lim;
+#endif
+  uint32_t o = 0;
+  for (size_t i = 0; i < n; i++) o |= s[i];
+  return !(o & 0x80);
+}
+/* Valid UTF-8, ASCII text taking the short way. */
+static inline bool text_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
+  return ascii_ok(s, n, lim) || utf8_ok(s, n);
+}
+
+/* Copies n bytes; short runs without a call. */
+static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
+  if (n > 32) {
+    wire__copy(d, s, n);
+  } else if (n >= 16) {
+    uint8_t a[16], b[16];
+    memcpy(a, s, 16);
+    memcpy(b, s + n - 16, 16);
+    memcpy(d, a, 16);
+    memcpy(d + n - 16, b, 16);
+  } else if (n >= 8) {
+    uint64_t a, b;
+    memcpy(&a, s, 8);
+    memcpy(&b, s + n - 8, 8);
+    memcpy(d, &a, 8);
+    memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + n - 4, &b, 4);
+  } else {
+    for (size_t i = 0; i < n; i++) d[i] = s[i];
+  }
+}
+
 /* compiling (mem_layout.c), also used for writers' TypeDefs
  * (mem_dec_typedef.c) */
 int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,

@@ -190,76 +190,6 @@ static inline bool dcount(mdec *x, const uint8_t *s, uint64_t count,
   return wire__dec_check_count(&x->d, s, count, min);
 }
 
-/* Whether s[0..len) is valid UTF-8 (RFC 3629: no overlongs, surrogates or
- * code points above U+10FFFF), ASCII eight bytes at a time. */
-static inline bool utf8_ok(const uint8_t *s, size_t len) {
-  size_t i = 0;
-  while (i < len) {
-    while (i + 8 <= len) {
-      uint64_t w;
-      memcpy(&w, s + i, 8);
-      if (w & UINT64_C(0x8080808080808080)) break;
-      i += 8;
-    }
-    while (i < len && s[i] < 0x80) i++;
-    if (i >= len) return true;
-    uint8_t c = s[i];
-    size_t left = len - i;
-    if (c >= 0xC2 && c <= 0xDF) {
-      if (left < 2 || (s[i + 1] & 0xC0) != 0x80) return false;
-      i += 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      if (left < 3 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80)
-        return false;
-      if (c == 0xE0 && s[i + 1] < 0xA0) return false;
-      if (c == 0xED && s[i + 1] >= 0xA0) return false;
-      i += 3;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      if (left < 4 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 ||
-          (s[i + 3] & 0xC0) != 0x80)
-        return false;
-      if (c == 0xF0 && s[i + 1] < 0x90) return false;
-      if (c == 0xF4 && s[i + 1] >= 0x90) return false;
-      i += 4;
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
-/* Whether s[0..n) is ASCII, a word at a time: text shorter than a word in
- * one masked load when the input has a word from s on (lim: its end; the
- * bytes past n are loaded, not used), longer text with the last word
- * overlapping. */
-static inline bool ascii_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
-  const uint64_t hi = UINT64_C(0x8080808080808080);
-  uint64_t w;
-  if (n >= 8) {
-    for (size_t i = 0; i + 8 <= n; i += 8) {
-      memcpy(&w, s + i, 8);
-      if (w & hi) return false;
-    }
-    memcpy(&w, s + n - 8, 8);
-    return !(w & hi);
-  }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  if (lim - s >= 8) {
-    memcpy(&w, s, 8);
-    return !(w & hi & ((UINT64_C(1) << (8 * n)) - 1));
-  }
-#else
-  (void)lim;
-#endif
-  uint32_t o = 0;
-  for (size_t i = 0; i < n; i++) o |= s[i];
-  return !(o & 0x80);
-}
-/* Valid UTF-8, ASCII text taking the short way. */
-static inline bool text_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
-  return ascii_ok(s, n, lim) || utf8_ok(s, n);
-}
-
 /* Whether every byte of s[0..n) is 0 or 1, a word at a time. */
 static inline bool bools_ok(const uint8_t *s, size_t n) {
   size_t i = 0;
@@ -271,33 +201,6 @@ static inline bool bools_ok(const uint8_t *s, size_t n) {
   uint32_t o = 0;
   for (; i < n; i++) o |= s[i];
   return o <= 1;
-}
-
-/* Copies n bytes; short runs without a call. */
-static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
-  if (n > 32) {
-    wire__copy(d, s, n);
-  } else if (n >= 16) {
-    uint8_t a[16], b[16];
-    memcpy(a, s, 16);
-    memcpy(b, s + n - 16, 16);
-    memcpy(d, a, 16);
-    memcpy(d + n - 16, b, 16);
-  } else if (n >= 8) {
-    uint64_t a, b;
-    memcpy(&a, s, 8);
-    memcpy(&b, s + n - 8, 8);
-    memcpy(d, &a, 8);
-    memcpy(d + n - 8, &b, 8);
-  } else if (n >= 4) {
-    uint32_t a, b;
-    memcpy(&a, s, 4);
-    memcpy(&b, s + n - 4, 4);
-    memcpy(d, &a, 4);
-    memcpy(d + n - 4, &b, 4);
-  } else {
-    for (size_t i = 0; i < n; i++) d[i] = s[i];
-  }
 }
 
 static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
@@ -506,6 +409,67 @@ static bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
   return wire__dec_took_bytes(&x->d, prev);
 }
 
+/* The reference / null flag of list item `it` (so: the element op, NULL
+ * for packed items of `stride` bytes): 0 when that was the whole item (a
+ * null, a reference), 1 when its value follows (*rid: the reference id to
+ * note for a tracked struct pointer, else NOTYPE), -1 on error. */
+static int item_flag(mdec *x, const wire_mop *so, uint8_t *it, size_t stride,
+                     bool track, uint32_t *rid) {
+  wire_in *in = IN(x);
+  const uint8_t *fs = in->p;
+  int8_t f;
+  uint32_t id;
+  if (!wire__dec_ref_flag(&x->d, track, &f, &id)) return -1;
+  if (f == WIRE_REF_NULL) {
+    if (!so) {
+      memset(it, 0, stride);
+    } else if (so->code == MOP_STRUCT_PTR) {
+      st_ptr(it + so->off, NULL);
+    } else if (so->fl & MF_PRESENT) {
+      it[so->present] = 0;
+    } else if (so->code == MOP_STRUCT) {
+      zero_struct(x, &x->m->layouts[so->elem], it + so->off);
+    } else if (!(so->code == MOP_STR || so->code == MOP_BYTES ||
+                 so->code == MOP_LIST || so->code == MOP_MAP ||
+                 so->code == MOP_DENSE || so->code == MOP_PLIST)) {
+      memset(it, 0, stride);
+    } else {
+      st_ptr(it + so->off, NULL);
+      st_len(it, so, 0);
+    }
+    return 0;
+  }
+  if (f == WIRE_REF_REF) {
+    wire_mem *m = x->m;
+    if (!so || so->code != MOP_STRUCT_PTR || id >= m->ndref ||
+        !m->dref[id] || m->dref_layout[id] != so->elem) {
+      dfail(x, WIRE_E_UNSUPPORTED, fs, "a reference the layout cannot hold");
+      return -1;
+    }
+    st_ptr(it + so->off, m->dref[id]);
+    return 0;
+  }
+  if (f == WIRE_REF_VALUE) {
+    *rid = (uint32_t)x->d.nrefs++;
+    if (so && so->code == MOP_STRUCT_PTR) {
+      /* later references may name this item: note its id now */
+      wire_mem *m = x->m;
+      if (!dref_room(x->ctx, m, *rid + 1)) {
+        dfail(x, WIRE_E_NOMEM, fs, "out of memory");
+        return -1;
+      }
+      while (m->ndref <= *rid) {
+        m->dref[m->ndref] = NULL;
+        m->dref_layout[m->ndref++] = NOTYPE;
+      }
+    } else {
+      *rid = NOTYPE;
+    }
+  }
+  if (so && (so->fl & MF_PRESENT)) it[so->present] = 1;
+  return 1;
+}
+
 /* The elements of a list after its count. */
 static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   wire_in *in = IN(x);
@@ -573,54 +537,9 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
     const wire_mplan *pp = ep;
     uint32_t rid = NOTYPE; /* reference id of a tracked struct pointer */
     if (flags) {
-      const uint8_t *fs = in->p;
-      int8_t f;
-      uint32_t id;
-      if (!wire__dec_ref_flag(&x->d, track, &f, &id)) return false;
-      if (f == WIRE_REF_NULL) {
-        if (packed) {
-          memset(it, 0, stride);
-        } else if (so->code == MOP_STRUCT_PTR) {
-          st_ptr(it + so->off, NULL);
-        } else if (so->fl & MF_PRESENT) {
-          it[so->present] = 0;
-        } else if (so->code == MOP_STRUCT) {
-          zero_struct(x, &x->m->layouts[so->elem], it + so->off);
-        } else if (!(so->code == MOP_STR || so->code == MOP_BYTES ||
-                     so->code == MOP_LIST || so->code == MOP_MAP ||
-                     so->code == MOP_DENSE || so->code == MOP_PLIST)) {
-          memset(it, 0, stride);
-        } else {
-          st_ptr(it + so->off, NULL);
-          st_len(it, so, 0);
-        }
-        continue;
-      }
-      if (f == WIRE_REF_REF) {
-        wire_mem *m = x->m;
-        if (!so || so->code != MOP_STRUCT_PTR || id >= m->ndref ||
-            !m->dref[id] || m->dref_layout[id] != so->elem)
-          return dfail(x, WIRE_E_UNSUPPORTED, fs, "a reference the layout "
-                                                  "cannot hold");
-        st_ptr(it + so->off, m->dref[id]);
-        continue;
-      }
-      if (f == WIRE_REF_VALUE) {
-        rid = (uint32_t)x->d.nrefs++;
-        if (so && so->code == MOP_STRUCT_PTR) {
-          /* later references may name this item: note its id now */
-          wire_mem *m = x->m;
-          if (!dref_room(x->ctx, m, rid + 1))
-            return dfail(x, WIRE_E_NOMEM, fs, "out of memory");
-          while (m->ndref <= rid) {
-            m->dref[m->ndref] = NULL;
-            m->dref_layout[m->ndref++] = NOTYPE;
-          }
-        } else {
-          rid = NOTYPE;
-        }
-      }
-      if (so && (so->fl & MF_PRESENT)) it[so->present] = 1;
+      int r = item_flag(x, so, it, stride, track, &rid);
+      if (r < 0) return false;
+      if (!r) continue;
     } else if (so && (so->fl & MF_PRESENT)) {
       it[so->present] = 1;
     }
@@ -1179,6 +1098,61 @@ static inline const wire_mop *dec_run(mdec *x, const wire_mop *o,
   return e;
 }
 
+/* The inline cases of byte runs: the cursor after the value, or NULL for
+ * anything unusual (the general readers then read or report it). A
+ * string left in its wire encoding, with its header (MX_TSTR): */
+ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
+                                       uint8_t *base, const uint8_t *c) {
+  const uint8_t *end = IN(x)->end, *t;
+  uint8_t *d = base + o->off;
+  uint32_t n;
+  if (!fast_u32(c, end, &n, &t)) return NULL;
+  {
+    uint32_t enc = n & 3, len = n >> 2;
+    if (enc == 3 || len > x->ctx->max_binary || (size_t)(end - t) < len)
+      return NULL;
+    if (enc == WIRE_STR_UTF8 ? !text_ok(t, len, end)
+        : enc == WIRE_STR_UTF16 && ((len & 1) || wire__utf16_check(t, len) != len))
+      return NULL;
+    const uint8_t *sp = t;
+    if (x->copy && len) {
+      uint8_t *q = aalloc(x, len, 1);
+      if (!q) return NULL;
+      copy_short(q, t, len);
+      sp = q;
+    }
+    st_ptr(d, len ? sp : (const uint8_t *)"");
+    st_len(base, o, n);
+    return t + len;
+  }
+}
+/* Binary or an array at its wire width (MX_DENSE, esize: the width), or a
+ * bool array (bools: MX_BOOLS, bytes each 0 or 1); not in an out-of-band
+ * payload (where they may carry a band marker). */
+ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
+                                        uint8_t *base, const uint8_t *c,
+                                        bool bools) {
+  const uint8_t *end = IN(x)->end, *t;
+  uint8_t *d = base + o->off;
+  uint32_t n;
+  if (x->d.oob || !fast_u32(c, end, &n, &t)) return NULL;
+  uint32_t w = bools ? 1 : o->esize;
+  if (n % w || n > x->ctx->max_binary || (size_t)(end - t) < n ||
+      (bools && !bools_ok(t, n)))
+    return NULL;
+  uint32_t count = n / w;
+  const uint8_t *v = t;
+  if (o->code == MOP_DENSE ? count != 0 : x->copy && n) {
+    uint8_t *q = aalloc(x, n, o->code == MOP_DENSE ? 8 : 1);
+    if (!q) return NULL;
+    copy_short(q, t, n);
+    v = q;
+  }
+  st_ptr(d, count ? v : (const uint8_t *)"");
+  st_len(base, o, count);
+  return t + n;
+}
+
 static bool dec_struct_body(mdec *x, const wire_mplan *p,
                             const wire_mlayout *l, uint8_t *base) {
   if (!wire__dec_enter(&x->d)) return false;
@@ -1193,10 +1167,9 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
                                         "registered struct's");
   }
   const wire_mop *o = p->ops, *end = o + p->nops;
-  const bool copy = x->copy;
   for (; o < end; o++) {
     uint8_t *d = base + o->off;
-    const uint8_t *c = in->p;
+    const uint8_t *c = in->p, *np;
     switch (o->dx) {
     case MX_RUN: {
       const wire_mop *r = dec_run(x, o, base);
@@ -1263,76 +1236,19 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
         continue;
       }
       break;
-    case MX_STR: {
-      /* a UTF-8 string with a header of one or two bytes */
-      const uint8_t *np = fast_str(x, o, base, c);
+    case MX_STR: /* a UTF-8 string with a header of one or two bytes */
+      np = fast_str(x, o, base, c);
+      goto bytes;
+    case MX_TSTR: np = fast_tstr(x, o, base, c); goto bytes;
+    case MX_DENSE: np = fast_dense(x, o, base, c, false); goto bytes;
+    case MX_BOOLS:
+      np = fast_dense(x, o, base, c, true);
+    bytes:
       if (WIRE_LIKELY(np != NULL)) {
         in->p = np;
         continue;
       }
       break;
-    }
-    case MX_TSTR: {
-      /* a string left in its wire encoding, with its header */
-      uint32_t h;
-      const uint8_t *t;
-      if (!fast_u32(c, in->end, &h, &t)) break;
-      uint32_t enc = h & 3, len = h >> 2;
-      if (enc == 3 || len > x->ctx->max_binary || (size_t)(in->end - t) < len)
-        break;
-      if (enc == WIRE_STR_UTF8 ? !text_ok(t, len, in->end)
-          : enc == WIRE_STR_UTF16 && ((len & 1) || wire__utf16_check(t, len) != len))
-        break;
-      const uint8_t *sp = t;
-      if (copy && len) {
-        uint8_t *q = aalloc(x, len, 1);
-        if (!q) break;
-        copy_short(q, t, len);
-        sp = q;
-      }
-      st_ptr(d, len ? sp : (const uint8_t *)"");
-      st_len(base, o, h);
-      in->p = t + len;
-      continue;
-    }
-    case MX_DENSE: {
-      /* binary, or an array at its wire width: its bytes */
-      uint32_t n;
-      const uint8_t *t;
-      if (!fast_u32(c, in->end, &n, &t)) break;
-      if (n % o->esize || n > x->ctx->max_binary || (size_t)(in->end - t) < n)
-        break;
-      uint32_t count = n / o->esize;
-      const uint8_t *v = t;
-      if (o->code == MOP_DENSE ? count != 0 : copy && n) {
-        uint8_t *q = aalloc(x, n, o->code == MOP_DENSE ? 8 : 1);
-        if (!q) break;
-        copy_short(q, t, n);
-        v = q;
-      }
-      st_ptr(d, count ? v : (const uint8_t *)"");
-      st_len(base, o, count);
-      in->p = t + n;
-      continue;
-    }
-    case MX_BOOLS: {
-      /* a bool array: its bytes, each 0 or 1 */
-      uint32_t n;
-      const uint8_t *t;
-      if (x->d.oob || !fast_u32(c, in->end, &n, &t)) break;
-      if (n > x->ctx->max_binary || (size_t)(in->end - t) < n ||
-          !bools_ok(t, n))
-        break;
-      uint8_t *q = NULL;
-      if (n) {
-        if (!(q = aalloc(x, n, 8))) break;
-        copy_short(q, t, n);
-      }
-      st_ptr(d, n ? q : (const uint8_t *)"");
-      st_len(base, o, n);
-      in->p = t + n;
-      continue;
-    }
     default:
       break;
     }
