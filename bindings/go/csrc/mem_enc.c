@@ -575,8 +575,8 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
   const wire_mop *o = l->plan.ops, *end = o + l->plan.nops;
   /* strings as given: UTF-8 unless the Java policy asks otherwise, checked
    * unless the caller vouches for them */
-  const bool raw_str = e->ctx->trusted_text &&
-                       e->ctx->string_policy != WIRE_STRING_JAVA;
+  const bool utf8_str = e->ctx->string_policy != WIRE_STRING_JAVA;
+  const bool check_str = !e->ctx->trusted_text;
   if (o < end && !room(e, o->rest + 8)) return false;
   uint8_t *q = b->p + b->len;
   for (; o < end; o++) {
@@ -640,11 +640,13 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
       continue;
     }
     case MX_STR:
-      if (raw_str) {
+      if (utf8_str) {
         const uint8_t *sp = ld_ptr(p);
         uint32_t len;
         memcpy(&len, base + o->aux, 4);
         if (len && !sp) break;
+        /* (text that fails the check goes the general way, which says so) */
+        if (check_str && !text_ok(sp, len, sp + len)) break;
         /* room: header and text, and what the next inline ops write */
         size_t more = o + 1 < end ? o[1].rest : 0;
         if (WIRE_UNLIKELY((size_t)(b->p + b->cap - q) < (size_t)len + 5 + more + 8)) {
@@ -653,11 +655,7 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
           q = b->p + b->len;
         }
         q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
-        if (len <= 16) {
-          for (uint32_t k = 0; k < len; k++) q[k] = sp[k];
-        } else {
-          wire__copy(q, sp, len);
-        }
+        copy_short(q, sp, len);
         q += len;
         continue;
       }
