@@ -560,6 +560,26 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
   }
 }
 
+/* A run of int32 or int64 varints (o->drun ops from o, all o->x) into
+ * the room reserved for them, without dispatch. */
+static uint8_t *put_run(const wire_mop *o, const uint8_t *base, uint8_t *q) {
+  const wire_mop *e = o + o->drun;
+  if (o->x == MX_VI32) {
+    for (; o < e; o++) {
+      int32_t v;
+      memcpy(&v, base + o->off, 4);
+      q = put_varu32(q, wire__zz32(v));
+    }
+  } else {
+    for (; o < e; o++) {
+      int64_t v;
+      memcpy(&v, base + o->off, 8);
+      q = put_varu64(q, wire__zz64(v));
+    }
+  }
+  return q;
+}
+
 static bool enc_struct_body(menc *e, const wire_mlayout *l,
                             const uint8_t *base) {
   if (WIRE_UNLIKELY(++e->depth > e->ctx->max_depth))
@@ -581,7 +601,14 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
   uint8_t *q = b->p + b->len;
   for (; o < end; o++) {
     const uint8_t *p = base + o->off;
-    switch (o->x) {
+    switch (o->dx) { /* (o->x, or the start of a run of varints) */
+    case MX_RUN:
+      if (o->x == MX_VI32 || o->x == MX_VI64) {
+        q = put_run(o, base, q);
+        o += o->drun - 1;
+        continue;
+      }
+      break;
     case MX_VI32: {
       int32_t v;
       memcpy(&v, p, 4);
