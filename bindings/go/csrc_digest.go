@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "57cc06745d1d60327ecc3297c26eedd36eb7b44ffaec21e5b6d13f0286789aec"
+const csrcDigest = "b1850d2cc0e5902c5c8a2dc601ff5eb1439e8c0f2711c92944856e39cfc7d54d"

@@ -64,7 +64,9 @@ enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
                     (esize: the width; not bool) */
        MX_RUN,   /* decode only (mop.dx): the first of a run of varints
                     of one case (drun of them) */
-       MX_BOOLS  /* decode only: a bool array held as bytes */ };
+       MX_BOOLS, /* decode only: a bool array held as bytes */
+       MX_NEST,  /* decode only: an inline struct without a flag */
+       MX_LIST   /* decode only: a list without a flag */ };
 
 struct wire_mop {
   uint8_t x;     /* MX_*: the inline case of the struct loops */

@@ -1239,6 +1239,17 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
     case MX_STR: /* a UTF-8 string with a header of one or two bytes */
       np = fast_str(x, o, base, c);
       goto bytes;
+    case MX_NEST: {
+      /* (dec_field and dec_body's way for it, without their dispatch) */
+      const wire_mlayout *el = &x->m->layouts[o->elem];
+      const wire_mplan *pp = &el->plan;
+      if ((o->fl & MF_META) && !(pp = dec_meta(x, o->elem))) return false;
+      if (!dec_struct_body(x, pp, el, d)) return false;
+      continue;
+    }
+    case MX_LIST:
+      if (!dec_list(x, o, base)) return false;
+      continue;
     case MX_TSTR: np = fast_tstr(x, o, base, c); goto bytes;
     case MX_DENSE: np = fast_dense(x, o, base, c, false); goto bytes;
     case MX_BOOLS:

@@ -424,10 +424,14 @@ static void dec_runs(wire_mop *ops, uint32_t n) {
     wire_mop *o = &ops[i];
     bool first = !i || ops[i - 1].drun != o->drun + 1;
     o->dx = first && o->drun >= RUN_MIN ? MX_RUN : o->x;
+    bool plain = !(o->fl & (MF_FLAG | MF_CHECK | MF_PRESENT));
     if (o->code == MOP_DENSE && o->ewt == WIRE_T_BOOL &&
-        o->eform == WIRE_MEM_BOOL &&
-        !(o->fl & (MF_FLAG | MF_META | MF_CHECK | MF_PRESENT)))
+        o->eform == WIRE_MEM_BOOL && plain && !(o->fl & MF_META))
       o->dx = MX_BOOLS;
+    if (o->code == MOP_STRUCT && plain) o->dx = MX_NEST;
+    if ((o->code == MOP_LIST || o->code == MOP_PLIST) && plain &&
+        !(o->fl & MF_META))
+      o->dx = MX_LIST;
   }
 }
 
