@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "cb1b1d1e96280ee5d2f8f0f7fdf3a9c833ffa64971f064538c500179d5094491"
+const csrcDigest = "3ca3e057d3ba7f0ac5effad5d41852ad7b471e965db854b056b45d871356691d"

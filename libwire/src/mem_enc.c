@@ -238,6 +238,24 @@ static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
   return true;
 }
 
+/* A UTF-8 string (pointer sp, 32-bit length at lenp) that needs no
+ * transcoding and is valid (or trusted): 1 when written, 0 when it is
+ * anything else (the general writer then writes or reports it), -1 on
+ * error (no room). */
+static int put_utf8(menc *e, const uint8_t *sp, const uint8_t *lenp) {
+  uint32_t len;
+  memcpy(&len, lenp, 4);
+  if ((len && !sp) ||
+      (!e->ctx->trusted_text && !text_ok(sp, len, sp + len)))
+    return 0;
+  if (!room(e, (size_t)len + 5)) return -1;
+  uint8_t *q = e->b->p + e->b->len;
+  q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
+  copy_short(q, sp, len);
+  e->b->len = (size_t)(q - e->b->p) + len;
+  return 1;
+}
+
 static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
   const uint8_t *items = ld_ptr(base + o->off);
   uint64_t count = ld_len(base, o);
@@ -305,18 +323,28 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
     return efail(e, WIRE_E_UNSUPPORTED, "list elements of undeclared type");
   }
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
-  wire_mop fo = *so;
-  fo.fl = (uint8_t)((fo.fl & ~(MF_TRACK | MF_META)) |
-                    ((h & WIRE_LF_TRACKING) && e->ctx->ref_tracking &&
-                             (wire__pol_trackable(so->wt) ||
-                              so->code == MOP_STRUCT_PTR)
-                         ? MF_TRACK : 0));
   if (!flags && so->code == MOP_STRUCT) {
     const wire_mlayout *el = &e->m->layouts[so->elem];
     for (uint64_t i = 0; i < count; i++)
       if (!enc_struct_body(e, el, items + i * o->esize + so->off)) return false;
     return true;
   }
+  if (!flags && so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64)) &&
+      e->ctx->string_policy != WIRE_STRING_JAVA) {
+    /* UTF-8 strings: the valid ones inline, the others the general way */
+    for (uint64_t i = 0; i < count; i++) {
+      const uint8_t *it = items + i * o->esize;
+      int r = put_utf8(e, ld_ptr(it + so->off), it + so->aux);
+      if (r < 0 || (!r && !enc_body(e, so, it))) return false;
+    }
+    return true;
+  }
+  wire_mop fo = *so;
+  fo.fl = (uint8_t)((fo.fl & ~(MF_TRACK | MF_META)) |
+                    ((h & WIRE_LF_TRACKING) && e->ctx->ref_tracking &&
+                             (wire__pol_trackable(so->wt) ||
+                              so->code == MOP_STRUCT_PTR)
+                         ? MF_TRACK : 0));
   for (uint64_t i = 0; i < count; i++) {
     const uint8_t *it = items + i * o->esize;
     if (flags) {
@@ -560,6 +588,26 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
   }
 }
 
+/* A run of int32 or int64 varints (o->drun ops from o, all o->x) into
+ * the room reserved for them, without dispatch. */
+static uint8_t *put_run(const wire_mop *o, const uint8_t *base, uint8_t *q) {
+  const wire_mop *e = o + o->drun;
+  if (o->x == MX_VI32) {
+    for (; o < e; o++) {
+      int32_t v;
+      memcpy(&v, base + o->off, 4);
+      q = put_varu32(q, wire__zz32(v));
+    }
+  } else {
+    for (; o < e; o++) {
+      int64_t v;
+      memcpy(&v, base + o->off, 8);
+      q = put_varu64(q, wire__zz64(v));
+    }
+  }
+  return q;
+}
+
 static bool enc_struct_body(menc *e, const wire_mlayout *l,
                             const uint8_t *base) {
   if (WIRE_UNLIKELY(++e->depth > e->ctx->max_depth))
@@ -575,13 +623,20 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
   const wire_mop *o = l->plan.ops, *end = o + l->plan.nops;
   /* strings as given: UTF-8 unless the Java policy asks otherwise, checked
    * unless the caller vouches for them */
-  const bool raw_str = e->ctx->trusted_text &&
-                       e->ctx->string_policy != WIRE_STRING_JAVA;
+  const bool utf8_str = e->ctx->string_policy != WIRE_STRING_JAVA;
+  const bool check_str = !e->ctx->trusted_text;
   if (o < end && !room(e, o->rest + 8)) return false;
   uint8_t *q = b->p + b->len;
   for (; o < end; o++) {
     const uint8_t *p = base + o->off;
-    switch (o->x) {
+    switch (o->dx) { /* (o->x, or the start of a run of varints) */
+    case MX_RUN:
+      if (o->x == MX_VI32 || o->x == MX_VI64) {
+        q = put_run(o, base, q);
+        o += o->drun - 1;
+        continue;
+      }
+      break;
     case MX_VI32: {
       int32_t v;
       memcpy(&v, p, 4);
@@ -640,11 +695,13 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
       continue;
     }
     case MX_STR:
-      if (raw_str) {
+      if (utf8_str) {
         const uint8_t *sp = ld_ptr(p);
         uint32_t len;
         memcpy(&len, base + o->aux, 4);
         if (len && !sp) break;
+        /* (text that fails the check goes the general way, which says so) */
+        if (check_str && !text_ok(sp, len, sp + len)) break;
         /* room: header and text, and what the next inline ops write */
         size_t more = o + 1 < end ? o[1].rest : 0;
         if (WIRE_UNLIKELY((size_t)(b->p + b->cap - q) < (size_t)len + 5 + more + 8)) {
@@ -653,11 +710,7 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
           q = b->p + b->len;
         }
         q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
-        if (len <= 16) {
-          for (uint32_t k = 0; k < len; k++) q[k] = sp[k];
-        } else {
-          wire__copy(q, sp, len);
-        }
+        copy_short(q, sp, len);
         q += len;
         continue;
       }

@@ -856,3 +856,48 @@ Test(mem, zero_width_elements_are_budgeted) {
   free(bytes);
   wire_ctx_free(c);
 }
+
+/* An out-of-band payload (root header 03): the array's body carries a band
+ * marker, in-band (01, then the bytes) or out-of-band (00, the bytes in
+ * the next buffer), which the inline array reader must not take for the
+ * length. */
+Test(mem, arrays_in_an_out_of_band_payload) {
+  for (int compatible = 0; compatible < 2; compatible++) {
+    lay L;
+    wire_ctx *c = make(fdl, compatible, &L);
+    bag v = sample();
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(c, L.bag, &v, &p, &n), WIRE_OK);
+    wire_doc *d;
+    cr_assert_eq(wire_decode(c, p, n, &d), WIRE_OK, "%s", wire_ctx_error_message(c));
+    wire_ctx_set_option(c, WIRE_OPT_OUT_OF_BAND, 1);
+    for (int min = 0; min < 2; min++) {
+      /* every body out of band, then none (12 bytes < 100) */
+      wire_ctx_set_option(c, WIRE_OPT_OOB_MIN_BYTES, min ? 100 : 0);
+      uint8_t *out;
+      size_t len;
+      cr_assert_eq(wire_encode(c, d, &out, &len), WIRE_OK, "%s",
+                   wire_ctx_error_message(c));
+      cr_assert_eq(out[0], 0x03);
+      size_t nb = wire_ctx_oob_count(c);
+      cr_assert_eq(nb, min ? 0u : 1u);
+      const uint8_t *bufs[1];
+      size_t lens[1];
+      if (nb) cr_assert_eq(wire_ctx_oob_buffer(c, 0, &bufs[0], &lens[0]), WIRE_OK);
+      cr_assert_eq(wire_ctx_set_oob_buffers(c, bufs, lens, nb), WIRE_OK);
+      bag o;
+      memset(&o, 0xAB, sizeof o);
+      size_t used = 0;
+      cr_assert_eq(wire_mem_decode(c, L.bag, out, len, &o, arena, sizeof arena,
+                                   &used, WIRE_MEM_COPY),
+                   WIRE_OK, "min %d: %s at %llu", min, wire_ctx_error_message(c),
+                   (unsigned long long)wire_ctx_error_offset(c));
+      check_same(&v, &o, 1);
+      wire_ctx_set_oob_buffers(c, NULL, NULL, 0);
+      wire_ctx_free_bytes(c, out);
+    }
+    wire_doc_free(d);
+    wire_ctx_free(c);
+  }
+}

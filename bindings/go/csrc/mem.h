@@ -60,8 +60,13 @@ typedef struct wire_mop wire_mop;
 enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
        MX_STR, MX_VI32_64 /* decode only: varint32 into an int64 */,
        MX_TSTR,  /* a tagged string (WIRE_MEM_STR_TAGGED) */
-       MX_DENSE  /* binary, or a dense array held at its wire width
-                    (esize: the width; not bool) */ };
+       MX_DENSE, /* binary, or a dense array held at its wire width
+                    (esize: the width; not bool) */
+       MX_RUN,   /* decode only (mop.dx): the first of a run of varints
+                    of one case (drun of them) */
+       MX_BOOLS, /* decode only: a bool array held as bytes */
+       MX_NEST,  /* decode only: an inline struct without a flag */
+       MX_LIST   /* decode only: a list without a flag */ };
 
 struct wire_mop {
   uint8_t x;     /* MX_*: the inline case of the struct loops */
@@ -73,6 +78,9 @@ struct wire_mop {
   uint8_t lh_null; /* list header with a null element */
   uint8_t ewt;   /* element wire type (dense arrays, lists of primitives) */
   uint8_t eform; /* element form of packed lists */
+  uint8_t drun;  /* decoding: ops from this one to the end of its run of
+                    varints of one inline case (0: not in one) */
+  uint16_t dneed; /* the most bytes those ops read */
   uint32_t off, aux, present;
   uint32_t elem;     /* layout of a nested struct / element layout */
   uint32_t esize;    /* stride of list items */
@@ -82,7 +90,12 @@ struct wire_mop {
   const wire_lfield *lf;  /* the writer's field (skips) */
   uint32_t rest;     /* most bytes this and the following inline ops
                         write (strings: their header), for one reserve */
+  uint8_t dx;        /* the decoder's case: x, or MX_RUN at a run's start */
 };
+
+/* The most bytes a run of varint ops may read (their decoder reads a run
+ * near the end of the input from a zero-padded copy of this size). */
+#define WIRE_MEM_RUN_MAX 128
 
 /* The op sequence of a struct as some writer sent it. */
 typedef struct wire_mplan {
@@ -390,6 +403,105 @@ static inline bool is_null(const wire_mop *o, const uint8_t *base) {
   case MOP_MAP:
     return (o->ft->nullable) && ld_ptr(base + o->off) == NULL;
   default: return false;
+  }
+}
+
+/* ---- text: the inline string cases of both codecs --------------------- */
+
+/* Whether s[0..len) is valid UTF-8 (RFC 3629: no overlongs, surrogates or
+ * code points above U+10FFFF), ASCII eight bytes at a time. */
+static inline bool utf8_ok(const uint8_t *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    while (i + 8 <= len) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      if (w & UINT64_C(0x8080808080808080)) break;
+      i += 8;
+    }
+    while (i < len && s[i] < 0x80) i++;
+    if (i >= len) return true;
+    uint8_t c = s[i];
+    size_t left = len - i;
+    if (c >= 0xC2 && c <= 0xDF) {
+      if (left < 2 || (s[i + 1] & 0xC0) != 0x80) return false;
+      i += 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      if (left < 3 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80)
+        return false;
+      if (c == 0xE0 && s[i + 1] < 0xA0) return false;
+      if (c == 0xED && s[i + 1] >= 0xA0) return false;
+      i += 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      if (left < 4 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 ||
+          (s[i + 3] & 0xC0) != 0x80)
+        return false;
+      if (c == 0xF0 && s[i + 1] < 0x90) return false;
+      if (c == 0xF4 && s[i + 1] >= 0x90) return false;
+      i += 4;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Whether s[0..n) is ASCII, a word at a time: text shorter than a word in
+ * one masked load when the input has a word from s on (lim: its end; the
+ * bytes past n are loaded, not used), longer text with the last word
+ * overlapping. */
+static inline bool ascii_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
+  const uint64_t hi = UINT64_C(0x8080808080808080);
+  uint64_t w;
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      if (w & hi) return false;
+    }
+    memcpy(&w, s + n - 8, 8);
+    return !(w & hi);
+  }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (lim - s >= 8) {
+    memcpy(&w, s, 8);
+    return !(w & hi & ((UINT64_C(1) << (8 * n)) - 1));
+  }
+#else
+  (void)lim;
+#endif
+  uint32_t o = 0;
+  for (size_t i = 0; i < n; i++) o |= s[i];
+  return !(o & 0x80);
+}
+/* Valid UTF-8, ASCII text taking the short way. */
+static inline bool text_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
+  return ascii_ok(s, n, lim) || utf8_ok(s, n);
+}
+
+/* Copies n bytes; short runs without a call. */
+static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
+  if (n > 32) {
+    wire__copy(d, s, n);
+  } else if (n >= 16) {
+    uint8_t a[16], b[16];
+    memcpy(a, s, 16);
+    memcpy(b, s + n - 16, 16);
+    memcpy(d, a, 16);
+    memcpy(d + n - 16, b, 16);
+  } else if (n >= 8) {
+    uint64_t a, b;
+    memcpy(&a, s, 8);
+    memcpy(&b, s + n - 8, 8);
+    memcpy(d, &a, 8);
+    memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + n - 4, &b, 4);
+  } else {
+    for (size_t i = 0; i < n; i++) d[i] = s[i];
   }
 }
 

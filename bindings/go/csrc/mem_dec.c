@@ -12,8 +12,15 @@
 
 #include <stdlib.h>
 
+/* the inline cases that the compiler would otherwise call */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
 #define plan_for_td wire__mdec_plan_for_td
-#define push_td wire__mdec_push_td
+#define push_td wire__mdec_push_td_fast
 
 static void *aalloc(mdec *x, size_t n, size_t align) {
   size_t at = (x->used + (align - 1)) & ~(align - 1);
@@ -81,13 +88,24 @@ static const wire_mplan *dec_meta(mdec *x, uint32_t li) {
   wire_mlayout *l = &m->layouts[li];
   uint8_t t;
   if (!wire__get_u8(in, &t)) return NULL;
+  wire_dec *d = &x->d;
+  if (t == l->kind && l->td && d->ntds < 64 && in->p < in->end &&
+      in->p[0] == (uint8_t)(d->ntds << 1) && l->td_len <= x->ctx->max_typedef_bytes &&
+      (size_t)(in->end - in->p) - 1 >= l->td_len &&
+      memcmp(in->p + 1, l->td, l->td_len) == 0) {
+    /* the usual case: the registered TypeDef announced as the next one */
+    const uint8_t *ts = in->p + 1;
+    in->p = ts + l->td_len;
+    if (!push_td(x, x->ctx->reg->types[l->type].layout, &l->plan, ts))
+      return NULL;
+    return &l->plan;
+  }
   if (t == WIRE_T_COMPATIBLE_STRUCT || t == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
       (t == WIRE_T_NAMED_STRUCT && x->ctx->compatible)) {
     const uint8_t *ms = in->p;
     uint32_t marker;
     if (!wire__get_varu32(in, &marker)) return NULL;
     uint32_t index = marker >> 1;
-    wire_dec *d = &x->d;
     if (marker & 1) {
       if (index >= d->ntds) {
         dfail(x, WIRE_E_TYPEDEF, ms, "TypeDef reference to an index not "
@@ -164,7 +182,25 @@ static const wire_mplan *dec_meta(mdec *x, uint32_t li) {
 /* Bounds a count of items each at least `min` bytes. */
 static inline bool dcount(mdec *x, const uint8_t *s, uint64_t count,
                           uint64_t min) {
+  /* (what wire__dec_check_count accepts without a doubt, inline) */
+  uint64_t left = (uint64_t)(IN(x)->end - IN(x)->p);
+  if (WIRE_LIKELY(min == 1 && count <= x->ctx->max_collection &&
+                  x->d.pending <= left && count <= left - x->d.pending))
+    return true;
   return wire__dec_check_count(&x->d, s, count, min);
+}
+
+/* Whether every byte of s[0..n) is 0 or 1, a word at a time. */
+static inline bool bools_ok(const uint8_t *s, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (w & UINT64_C(0xFEFEFEFEFEFEFEFE)) return false;
+  }
+  uint32_t o = 0;
+  for (; i < n; i++) o |= s[i];
+  return o <= 1;
 }
 
 static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
@@ -187,12 +223,8 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
         return wire__truncated(in, (size_t)len);
       p = in->p;
       in->p += len;
-      size_t i = 0;
-      if (!x->ctx->trusted_text || true) {
-        i = wire__ascii_prefix(p, (size_t)len);
-        if (i != len && wire__utf8_check(p + i, (size_t)len - i) != len - i)
-          return dfail(x, WIRE_E_STRING, p, "invalid UTF-8");
-      }
+      if (!text_ok(p, (size_t)len, in->end))
+        return dfail(x, WIRE_E_STRING, p, "invalid UTF-8");
     } else {
       in->p = s;
       if (!wire__dec_string(&x->d, &enc, &p, &len)) return false;
@@ -233,42 +265,38 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
   return true;
 }
 
-/* Whether s[0..len) is valid UTF-8 (RFC 3629: no overlongs, surrogates or
- * code points above U+10FFFF), ASCII eight bytes at a time. */
-static inline bool utf8_ok(const uint8_t *s, size_t len) {
-  size_t i = 0;
-  while (i < len) {
-    while (i + 8 <= len) {
-      uint64_t w;
-      memcpy(&w, s + i, 8);
-      if (w & UINT64_C(0x8080808080808080)) break;
-      i += 8;
-    }
-    while (i < len && s[i] < 0x80) i++;
-    if (i >= len) return true;
-    uint8_t c = s[i];
-    size_t left = len - i;
-    if (c >= 0xC2 && c <= 0xDF) {
-      if (left < 2 || (s[i + 1] & 0xC0) != 0x80) return false;
-      i += 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      if (left < 3 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80)
-        return false;
-      if (c == 0xE0 && s[i + 1] < 0xA0) return false;
-      if (c == 0xED && s[i + 1] >= 0xA0) return false;
-      i += 3;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      if (left < 4 || (s[i + 1] & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 ||
-          (s[i + 3] & 0xC0) != 0x80)
-        return false;
-      if (c == 0xF0 && s[i + 1] < 0x90) return false;
-      if (c == 0xF4 && s[i + 1] >= 0x90) return false;
-      i += 4;
-    } else {
-      return false;
-    }
+/* The usual UTF-8 string (header of one or two bytes, valid text within
+ * the limits, arena room for a copy) into op o's pointer and 32-bit
+ * length at base: the cursor after it, or NULL for anything else, which
+ * the general reader (dec_str) then reads or reports. */
+ALWAYS_INLINE const uint8_t *fast_str(mdec *x, const wire_mop *o,
+                                      uint8_t *base, const uint8_t *c) {
+  const uint8_t *end = IN(x)->end;
+  if (WIRE_UNLIKELY(c >= end || (c[0] & 3) != WIRE_STR_UTF8)) return NULL;
+  uint32_t len;
+  const uint8_t *t;
+  if (c[0] < 0x80) {
+    len = c[0] >> 2;
+    t = c + 1;
+  } else if (end - c >= 2 && c[1] < 0x80 && c[1]) {
+    len = ((uint32_t)(c[0] & 0x7F) | (uint32_t)c[1] << 7) >> 2;
+    t = c + 2;
+  } else {
+    return NULL;
   }
-  return true;
+  if (WIRE_UNLIKELY((size_t)(end - t) < len) || len > x->ctx->max_binary)
+    return NULL;
+  if (!text_ok(t, len, end)) return NULL;
+  const uint8_t *sp = t;
+  if (x->copy && len) {
+    uint8_t *q = aalloc(x, len, 1);
+    if (!q) return NULL;
+    copy_short(q, t, len);
+    sp = q;
+  }
+  st_ptr(base + o->off, len ? sp : (const uint8_t *)"");
+  memcpy(base + o->aux, &len, 4);
+  return t + len;
 }
 
 /* Varints with at least 5 / 9 bytes left, without per-byte bounds checks;
@@ -353,6 +381,95 @@ static inline bool dec_int_raw(mdec *x, uint8_t t, uint64_t *raw) {
 
 static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base);
 
+/* The usual list items, inline structs of one plan (ep) or UTF-8
+ * strings, without flags or type meta of their own: what the general loop
+ * of dec_list does for them, in a loop of their own. */
+static bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
+                      uint8_t *items, size_t stride, uint32_t count) {
+  wire_in *in = IN(x);
+  const uint8_t *prev = in->p;
+  if (so->code == MOP_STRUCT) {
+    const wire_mlayout *el = &x->m->layouts[so->elem];
+    for (uint32_t i = 0; i < count; i++) {
+      if (i && !wire__dec_took_bytes(&x->d, prev)) return false;
+      prev = in->p;
+      if (!dec_struct_body(x, ep, el, items + (size_t)i * stride + so->off))
+        return false;
+    }
+  } else {
+    for (uint32_t i = 0; i < count; i++) {
+      if (i && !wire__dec_took_bytes(&x->d, prev)) return false;
+      prev = in->p;
+      uint8_t *it = items + (size_t)i * stride;
+      const uint8_t *np = fast_str(x, so, it, in->p);
+      if (WIRE_LIKELY(np != NULL)) in->p = np;
+      else if (!dec_body(x, so, it)) return false;
+    }
+  }
+  return wire__dec_took_bytes(&x->d, prev);
+}
+
+/* The reference / null flag of list item `it` (so: the element op, NULL
+ * for packed items of `stride` bytes): 0 when that was the whole item (a
+ * null, a reference), 1 when its value follows (*rid: the reference id to
+ * note for a tracked struct pointer, else NOTYPE), -1 on error. */
+static int item_flag(mdec *x, const wire_mop *so, uint8_t *it, size_t stride,
+                     bool track, uint32_t *rid) {
+  wire_in *in = IN(x);
+  const uint8_t *fs = in->p;
+  int8_t f;
+  uint32_t id;
+  if (!wire__dec_ref_flag(&x->d, track, &f, &id)) return -1;
+  if (f == WIRE_REF_NULL) {
+    if (!so) {
+      memset(it, 0, stride);
+    } else if (so->code == MOP_STRUCT_PTR) {
+      st_ptr(it + so->off, NULL);
+    } else if (so->fl & MF_PRESENT) {
+      it[so->present] = 0;
+    } else if (so->code == MOP_STRUCT) {
+      zero_struct(x, &x->m->layouts[so->elem], it + so->off);
+    } else if (!(so->code == MOP_STR || so->code == MOP_BYTES ||
+                 so->code == MOP_LIST || so->code == MOP_MAP ||
+                 so->code == MOP_DENSE || so->code == MOP_PLIST)) {
+      memset(it, 0, stride);
+    } else {
+      st_ptr(it + so->off, NULL);
+      st_len(it, so, 0);
+    }
+    return 0;
+  }
+  if (f == WIRE_REF_REF) {
+    wire_mem *m = x->m;
+    if (!so || so->code != MOP_STRUCT_PTR || id >= m->ndref ||
+        !m->dref[id] || m->dref_layout[id] != so->elem) {
+      dfail(x, WIRE_E_UNSUPPORTED, fs, "a reference the layout cannot hold");
+      return -1;
+    }
+    st_ptr(it + so->off, m->dref[id]);
+    return 0;
+  }
+  if (f == WIRE_REF_VALUE) {
+    *rid = (uint32_t)x->d.nrefs++;
+    if (so && so->code == MOP_STRUCT_PTR) {
+      /* later references may name this item: note its id now */
+      wire_mem *m = x->m;
+      if (!dref_room(x->ctx, m, *rid + 1)) {
+        dfail(x, WIRE_E_NOMEM, fs, "out of memory");
+        return -1;
+      }
+      while (m->ndref <= *rid) {
+        m->dref[m->ndref] = NULL;
+        m->dref_layout[m->ndref++] = NOTYPE;
+      }
+    } else {
+      *rid = NOTYPE;
+    }
+  }
+  if (so && (so->fl & MF_PRESENT)) it[so->present] = 1;
+  return 1;
+}
+
 /* The elements of a list after its count. */
 static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   wire_in *in = IN(x);
@@ -402,6 +519,14 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   bool track = h & WIRE_LF_TRACKING;
   if (!wire__dec_enter(&x->d)) return false;
+  if (!flags && same && !packed && !(so->fl & MF_PRESENT) &&
+      (so->code == MOP_STRUCT ? ep != NULL
+                              : so->code == MOP_STR &&
+                                    !(so->fl & (MF_TAGGED | MF_LEN64)))) {
+    if (!dec_items(x, so, ep, items, stride, count)) return false;
+    x->d.depth--;
+    return true;
+  }
   /* an element that takes no bytes (an empty struct) draws on the
    * payload's zero-width budget (R-SEC-11), checked as the next begins */
   const uint8_t *prev = in->p;
@@ -412,54 +537,9 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
     const wire_mplan *pp = ep;
     uint32_t rid = NOTYPE; /* reference id of a tracked struct pointer */
     if (flags) {
-      const uint8_t *fs = in->p;
-      int8_t f;
-      uint32_t id;
-      if (!wire__dec_ref_flag(&x->d, track, &f, &id)) return false;
-      if (f == WIRE_REF_NULL) {
-        if (packed) {
-          memset(it, 0, stride);
-        } else if (so->code == MOP_STRUCT_PTR) {
-          st_ptr(it + so->off, NULL);
-        } else if (so->fl & MF_PRESENT) {
-          it[so->present] = 0;
-        } else if (so->code == MOP_STRUCT) {
-          zero_struct(x, &x->m->layouts[so->elem], it + so->off);
-        } else if (!(so->code == MOP_STR || so->code == MOP_BYTES ||
-                     so->code == MOP_LIST || so->code == MOP_MAP ||
-                     so->code == MOP_DENSE || so->code == MOP_PLIST)) {
-          memset(it, 0, stride);
-        } else {
-          st_ptr(it + so->off, NULL);
-          st_len(it, so, 0);
-        }
-        continue;
-      }
-      if (f == WIRE_REF_REF) {
-        wire_mem *m = x->m;
-        if (!so || so->code != MOP_STRUCT_PTR || id >= m->ndref ||
-            !m->dref[id] || m->dref_layout[id] != so->elem)
-          return dfail(x, WIRE_E_UNSUPPORTED, fs, "a reference the layout "
-                                                  "cannot hold");
-        st_ptr(it + so->off, m->dref[id]);
-        continue;
-      }
-      if (f == WIRE_REF_VALUE) {
-        rid = (uint32_t)x->d.nrefs++;
-        if (so && so->code == MOP_STRUCT_PTR) {
-          /* later references may name this item: note its id now */
-          wire_mem *m = x->m;
-          if (!dref_room(x->ctx, m, rid + 1))
-            return dfail(x, WIRE_E_NOMEM, fs, "out of memory");
-          while (m->ndref <= rid) {
-            m->dref[m->ndref] = NULL;
-            m->dref_layout[m->ndref++] = NOTYPE;
-          }
-        } else {
-          rid = NOTYPE;
-        }
-      }
-      if (so && (so->fl & MF_PRESENT)) it[so->present] = 1;
+      int r = item_flag(x, so, it, stride, track, &rid);
+      if (r < 0) return false;
+      if (!r) continue;
     } else if (so && (so->fl & MF_PRESENT)) {
       it[so->present] = 1;
     }
@@ -507,6 +587,13 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
       }
       if (!dec_struct_body(x, pp, el, sb)) return false;
       continue;
+    }
+    if (so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64))) {
+      const uint8_t *np = fast_str(x, so, it, in->p);
+      if (WIRE_LIKELY(np != NULL)) {
+        in->p = np;
+        continue;
+      }
     }
     if (!dec_body(x, so, it)) return false;
   }
@@ -911,6 +998,161 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
   return dec_body(x, o, base);
 }
 
+/* Varints where the bytes are known to be there (a run's bounds check, or
+ * its zero-padded copy): the cursor after, or NULL for an overlong or too
+ * long one. */
+static inline const uint8_t *vu32_in(const uint8_t *p, uint32_t *v) {
+  uint32_t b = p[0];
+  if (b < 0x80) { *v = b; return p + 1; }
+  uint32_t r = b & 0x7F;
+  b = p[1];
+  if (b < 0x80) { *v = r | b << 7; return b ? p + 2 : NULL; }
+  r |= (b & 0x7F) << 7;
+  b = p[2];
+  if (b < 0x80) { *v = r | b << 14; return b ? p + 3 : NULL; }
+  r |= (b & 0x7F) << 14;
+  b = p[3];
+  if (b < 0x80) { *v = r | b << 21; return b ? p + 4 : NULL; }
+  r |= (b & 0x7F) << 21;
+  b = p[4];
+  if (!b || (b & 0xF0)) return NULL;
+  *v = r | b << 28;
+  return p + 5;
+}
+static inline const uint8_t *vu64_in(const uint8_t *p, uint64_t *v) {
+  uint64_t r = 0;
+  for (int i = 0; i < 8; i++) {
+    uint64_t b = p[i];
+    if (b < 0x80) {
+      *v = r | b << (7 * i);
+      return b || !i ? p + i + 1 : NULL;
+    }
+    r |= (b & 0x7F) << (7 * i);
+  }
+  if (!p[8]) return NULL;
+  *v = r | (uint64_t)p[8] << 56;
+  return p + 9;
+}
+
+/* Reads ops o..e (a run of varints of one inline case) from p without
+ * bounds checks (the caller made sure of the bytes); stops at the first
+ * overlong or too long one. The op it stopped at; *pp: the cursor there. */
+static const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
+                               uint8_t *base, const uint8_t **pp) {
+  const uint8_t *p = *pp, *n;
+  switch (o->x) {
+  case MX_VI32:
+    for (; o < e; o++) {
+      uint32_t u;
+      if (!(n = vu32_in(p, &u))) break;
+      int32_t v = wire__unzz32(u);
+      memcpy(base + o->off, &v, 4);
+      p = n;
+    }
+    break;
+  case MX_VI32_64:
+    for (; o < e; o++) {
+      uint32_t u;
+      if (!(n = vu32_in(p, &u))) break;
+      int64_t v = wire__unzz32(u);
+      memcpy(base + o->off, &v, 8);
+      p = n;
+    }
+    break;
+  default: /* MX_VI64 */
+    for (; o < e; o++) {
+      uint64_t u;
+      if (!(n = vu64_in(p, &u))) break;
+      int64_t v = wire__unzz64(u);
+      memcpy(base + o->off, &v, 8);
+      p = n;
+    }
+    break;
+  }
+  *pp = p;
+  return o;
+}
+
+/* The run of varints from o (o->drun of them) with one bounds check;
+ * near the end of the input, from a zero-padded copy, kept only when
+ * every op read its value within the input. The op to go on with: the
+ * run's end, where it stopped, or o itself when nothing was read (the
+ * checked cases then read or report). */
+static inline const wire_mop *dec_run(mdec *x, const wire_mop *o,
+                                      uint8_t *base) {
+  wire_in *in = IN(x);
+  const uint8_t *p = in->p;
+  const wire_mop *e = o + o->drun;
+  size_t left = (size_t)(in->end - p);
+  if (WIRE_LIKELY(left >= o->dneed)) {
+    const wire_mop *r = run_ops(o, e, base, &p);
+    in->p = p;
+    return r;
+  }
+  uint8_t pad[WIRE_MEM_RUN_MAX];
+  memset(pad, 0, sizeof pad);
+  if (left) memcpy(pad, p, left);
+  const uint8_t *q = pad;
+  if (run_ops(o, e, base, &q) != e || (size_t)(q - pad) > left) return o;
+  in->p = p + (q - pad);
+  return e;
+}
+
+/* The inline cases of byte runs: the cursor after the value, or NULL for
+ * anything unusual (the general readers then read or report it). A
+ * string left in its wire encoding, with its header (MX_TSTR): */
+ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
+                                       uint8_t *base, const uint8_t *c) {
+  const uint8_t *end = IN(x)->end, *t;
+  uint8_t *d = base + o->off;
+  uint32_t n;
+  if (!fast_u32(c, end, &n, &t)) return NULL;
+  {
+    uint32_t enc = n & 3, len = n >> 2;
+    if (enc == 3 || len > x->ctx->max_binary || (size_t)(end - t) < len)
+      return NULL;
+    if (enc == WIRE_STR_UTF8 ? !text_ok(t, len, end)
+        : enc == WIRE_STR_UTF16 && ((len & 1) || wire__utf16_check(t, len) != len))
+      return NULL;
+    const uint8_t *sp = t;
+    if (x->copy && len) {
+      uint8_t *q = aalloc(x, len, 1);
+      if (!q) return NULL;
+      copy_short(q, t, len);
+      sp = q;
+    }
+    st_ptr(d, len ? sp : (const uint8_t *)"");
+    st_len(base, o, n);
+    return t + len;
+  }
+}
+/* Binary or an array at its wire width (MX_DENSE, esize: the width), or a
+ * bool array (bools: MX_BOOLS, bytes each 0 or 1); not in an out-of-band
+ * payload (where they may carry a band marker). */
+ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
+                                        uint8_t *base, const uint8_t *c,
+                                        bool bools) {
+  const uint8_t *end = IN(x)->end, *t;
+  uint8_t *d = base + o->off;
+  uint32_t n;
+  if (x->d.oob || !fast_u32(c, end, &n, &t)) return NULL;
+  uint32_t w = bools ? 1 : o->esize;
+  if (n % w || n > x->ctx->max_binary || (size_t)(end - t) < n ||
+      (bools && !bools_ok(t, n)))
+    return NULL;
+  uint32_t count = n / w;
+  const uint8_t *v = t;
+  if (o->code == MOP_DENSE ? count != 0 : x->copy && n) {
+    uint8_t *q = aalloc(x, n, o->code == MOP_DENSE ? 8 : 1);
+    if (!q) return NULL;
+    copy_short(q, t, n);
+    v = q;
+  }
+  st_ptr(d, count ? v : (const uint8_t *)"");
+  st_len(base, o, count);
+  return t + n;
+}
+
 static bool dec_struct_body(mdec *x, const wire_mplan *p,
                             const wire_mlayout *l, uint8_t *base) {
   if (!wire__dec_enter(&x->d)) return false;
@@ -925,11 +1167,18 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
                                         "registered struct's");
   }
   const wire_mop *o = p->ops, *end = o + p->nops;
-  const bool copy = x->copy;
   for (; o < end; o++) {
     uint8_t *d = base + o->off;
-    const uint8_t *c = in->p;
-    switch (o->x) {
+    const uint8_t *c = in->p, *np;
+    switch (o->dx) {
+    case MX_RUN: {
+      const wire_mop *r = dec_run(x, o, base);
+      if (r != o) {
+        o = r - 1;
+        continue;
+      }
+      break; /* the checked reader of the first */
+    }
     case MX_VI32:
       {
         uint32_t u;
@@ -987,80 +1236,30 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
         continue;
       }
       break;
-    case MX_STR:
-      /* a UTF-8 string with a header of one or two bytes */
-      if (WIRE_LIKELY(c < in->end && (c[0] & 3) == WIRE_STR_UTF8)) {
-        uint32_t len;
-        const uint8_t *t;
-        if (c[0] < 0x80) {
-          len = c[0] >> 2;
-          t = c + 1;
-        } else if (in->end - c >= 2 && c[1] < 0x80 && c[1]) {
-          len = ((uint32_t)(c[0] & 0x7F) | (uint32_t)c[1] << 7) >> 2;
-          t = c + 2;
-        } else {
-          break;
-        }
-        if (WIRE_UNLIKELY((size_t)(in->end - t) < len) ||
-            len > x->ctx->max_binary)
-          break;
-        if (!utf8_ok(t, len)) break;
-        const uint8_t *sp = t;
-        if (copy && len) {
-          uint8_t *q = aalloc(x, len, 1);
-          if (!q) break;
-          wire__copy(q, t, len);
-          sp = q;
-        }
-        st_ptr(d, len ? sp : (const uint8_t *)"");
-        memcpy(base + o->aux, &len, 4);
-        in->p = t + len;
+    case MX_STR: /* a UTF-8 string with a header of one or two bytes */
+      np = fast_str(x, o, base, c);
+      goto bytes;
+    case MX_NEST: {
+      /* (dec_field and dec_body's way for it, without their dispatch) */
+      const wire_mlayout *el = &x->m->layouts[o->elem];
+      const wire_mplan *pp = &el->plan;
+      if ((o->fl & MF_META) && !(pp = dec_meta(x, o->elem))) return false;
+      if (!dec_struct_body(x, pp, el, d)) return false;
+      continue;
+    }
+    case MX_LIST:
+      if (!dec_list(x, o, base)) return false;
+      continue;
+    case MX_TSTR: np = fast_tstr(x, o, base, c); goto bytes;
+    case MX_DENSE: np = fast_dense(x, o, base, c, false); goto bytes;
+    case MX_BOOLS:
+      np = fast_dense(x, o, base, c, true);
+    bytes:
+      if (WIRE_LIKELY(np != NULL)) {
+        in->p = np;
         continue;
       }
       break;
-    case MX_TSTR: {
-      /* a string left in its wire encoding, with its header */
-      uint32_t h;
-      const uint8_t *t;
-      if (!fast_u32(c, in->end, &h, &t)) break;
-      uint32_t enc = h & 3, len = h >> 2;
-      if (enc == 3 || len > x->ctx->max_binary || (size_t)(in->end - t) < len)
-        break;
-      if (enc == WIRE_STR_UTF8 ? !utf8_ok(t, len)
-          : enc == WIRE_STR_UTF16 && ((len & 1) || wire__utf16_check(t, len) != len))
-        break;
-      const uint8_t *sp = t;
-      if (copy && len) {
-        uint8_t *q = aalloc(x, len, 1);
-        if (!q) break;
-        wire__copy(q, t, len);
-        sp = q;
-      }
-      st_ptr(d, len ? sp : (const uint8_t *)"");
-      st_len(base, o, h);
-      in->p = t + len;
-      continue;
-    }
-    case MX_DENSE: {
-      /* binary, or an array at its wire width: its bytes */
-      uint32_t n;
-      const uint8_t *t;
-      if (!fast_u32(c, in->end, &n, &t)) break;
-      if (n % o->esize || n > x->ctx->max_binary || (size_t)(in->end - t) < n)
-        break;
-      uint32_t count = n / o->esize;
-      const uint8_t *v = t;
-      if (o->code == MOP_DENSE ? count != 0 : copy && n) {
-        uint8_t *q = aalloc(x, n, o->code == MOP_DENSE ? 8 : 1);
-        if (!q) break;
-        wire__copy(q, t, n);
-        v = q;
-      }
-      st_ptr(d, count ? v : (const uint8_t *)"");
-      st_len(base, o, count);
-      in->p = t + n;
-      continue;
-    }
     default:
       break;
     }
@@ -1154,7 +1353,8 @@ body:
   m->ms_cap = x.d.ms_cap;
   x.d.tds = NULL;
   x.d.ms = NULL;
-  wire__dec_fini(&x.d);
+  /* (no wire__dec_fini: the tables went back to m above, and the
+   * context's kept tables are the document decoder's) */
   if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
   if (arena_used) *arena_used = x.used;
   return WIRE_OK;

@@ -37,4 +37,19 @@ const wire_mplan *wire__mdec_plan_for_td(mdec *x, uint32_t li,
 bool wire__mdec_push_td(mdec *x, const wire_layout *wl, const wire_mplan *p,
                         const uint8_t *at);
 
+/* push_td with room in both tables already (the usual case) inline. */
+static inline bool wire__mdec_push_td_fast(mdec *x, const wire_layout *wl,
+                                           const wire_mplan *p,
+                                           const uint8_t *at) {
+  wire_dec *d = &x->d;
+  wire_mem *m = x->m;
+  if (WIRE_LIKELY(d->ntds < d->tds_cap && d->ntds < m->dtd_cap)) {
+    m->dtd[d->ntds] = p;
+    d->tds[d->ntds++] = (wire_layout *)wl;
+    m->ndtd = (uint32_t)d->ntds;
+    return true;
+  }
+  return wire__mdec_push_td(x, wl, p, at);
+}
+
 #endif

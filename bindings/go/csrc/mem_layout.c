@@ -154,30 +154,13 @@ static int32_t cfail(wire_ctx *ctx, uint32_t li, const wire_mspec *s,
                     s ? s->field : 0, what);
 }
 
-/* Compiles one value op: wire side `wf` (the declared type, or a writer's
- * TypeDef field type), reader's declared type `rf` (same as wf for the
- * registered plan), memory side `s`. Returns WIRE_E_SCHEMA when the form
- * cannot carry the wire type (a mapping then skips the field). */
-int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
-                                const wire_ftype *wf, const wire_ftype *rf,
-                                const wire_mspec *s, wire_mop *o,
-                                bool encoder) {
+/* The value op of a field of a registered user type (struct, enum,
+ * union; ext values have no memory form). */
+static int32_t compile_user(wire_ctx *ctx, uint32_t li, uint8_t uk,
+                            const wire_ftype *wf, const wire_mspec *s,
+                            wire_mop *o, bool encoder) {
   wire_mem *m = ctx->mem;
-  uint32_t form = s->form & WIRE_MEM_F_MASK;
-  uint8_t wt = wf->type_id;
-  uint8_t uk = user_kind(ctx, wf);
-  memset(o, 0, sizeof *o);
-  o->wt = wt;
-  o->form = (uint8_t)form;
-  o->off = s->offset;
-  o->aux = s->aux;
-  o->present = s->present;
-  o->elem = s->elem;
-  o->ft = wf;
-  o->local = NOTYPE;
-  if (s->form & WIRE_MEM_LEN64) o->fl |= MF_LEN64;
-  if (s->form & WIRE_MEM_STR_TAGGED) o->fl |= MF_TAGGED;
-  if (s->present != WIRE_MEM_NONE) o->fl |= MF_PRESENT;
+  uint32_t form = o->form;
   if (uk == WIRE_KIND_STRUCT) {
     if (form != WIRE_MEM_STRUCT && form != WIRE_MEM_STRUCT_PTR)
       return WIRE_E_SCHEMA;
@@ -204,9 +187,16 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
     o->code = MOP_UNION;
     return WIRE_OK;
   }
-  if (uk) return encoder ? cfail(ctx, li, s, "ext values have no memory "
-                                            "form yet")
-                         : WIRE_E_SCHEMA;
+  return encoder ? cfail(ctx, li, s, "ext values have no memory form yet")
+                 : WIRE_E_SCHEMA;
+}
+
+/* The op of a scalar wire type (integers, bool, floats, string, binary,
+ * date, time, decimal); WIRE_E_SCHEMA when the form cannot carry it, -1
+ * when wt is not one of them. */
+static int32_t compile_scalar(uint8_t wt, const wire_mspec *s, wire_mop *o,
+                              bool encoder) {
+  uint32_t form = o->form;
   if (is_int_wt(wt)) {
     if (!is_int_form(form)) return WIRE_E_SCHEMA;
     o->code = MOP_INT;
@@ -214,101 +204,50 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
       o->fl |= MF_CHECK;
     return WIRE_OK;
   }
+  uint32_t want;
   switch (wt) {
-  case WIRE_T_BOOL:
-    if (form != WIRE_MEM_BOOL) return WIRE_E_SCHEMA;
-    o->code = MOP_BOOL;
-    return WIRE_OK;
+  case WIRE_T_BOOL: want = WIRE_MEM_BOOL; o->code = MOP_BOOL; break;
   case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16:
-    if (form != WIRE_MEM_BITS16) return WIRE_E_SCHEMA;
+    want = WIRE_MEM_BITS16;
     o->code = MOP_BITS16;
-    return WIRE_OK;
+    break;
   case WIRE_T_FLOAT32: case WIRE_T_FLOAT64:
     if (form != WIRE_MEM_F32 && form != WIRE_MEM_F64) return WIRE_E_SCHEMA;
     o->code = wt == WIRE_T_FLOAT32 ? MOP_F32 : MOP_F64;
     return WIRE_OK;
   case WIRE_T_STRING:
-    if (form != WIRE_MEM_STR || s->aux == WIRE_MEM_NONE) return WIRE_E_SCHEMA;
-    o->code = MOP_STR;
-    return WIRE_OK;
-  case WIRE_T_BINARY:
-    if (form != WIRE_MEM_BYTES || s->aux == WIRE_MEM_NONE) return WIRE_E_SCHEMA;
-    o->code = MOP_BYTES;
-    return WIRE_OK;
-  case WIRE_T_DATE:
-    if (form != WIRE_MEM_DATE) return WIRE_E_SCHEMA;
-    o->code = MOP_DATE;
-    return WIRE_OK;
-  case WIRE_T_TIMESTAMP:
-    if (form != WIRE_MEM_TIMESTAMP) return WIRE_E_SCHEMA;
-    o->code = MOP_TIMESTAMP;
-    return WIRE_OK;
-  case WIRE_T_DURATION:
-    if (form != WIRE_MEM_DURATION) return WIRE_E_SCHEMA;
-    o->code = MOP_DURATION;
-    return WIRE_OK;
-  case WIRE_T_DECIMAL:
-    if (form != WIRE_MEM_DECIMAL) return WIRE_E_SCHEMA;
-    o->code = MOP_DECIMAL;
-    return WIRE_OK;
-  default:
-    break;
-  }
-  /* the reader's element type decides the packed memory width */
-  if (array_elem(wt)) {
-    uint8_t re = array_elem(rf->type_id);
-    if (!re && (rf->type_id == WIRE_T_LIST || rf->type_id == WIRE_T_SET) &&
-        rf->elem)
-      re = rf->elem->type_id;
-    if (form != WIRE_MEM_ARRAY || s->aux == WIRE_MEM_NONE || !natural_form(re))
-      return WIRE_E_SCHEMA;
-    o->code = MOP_DENSE;
-    o->ewt = array_elem(wt);
-    o->eform = natural_form(re);
-    if (natural_form(o->ewt) != o->eform &&
-        !(is_int_form(o->eform) && is_int_wt(o->ewt)))
-      return WIRE_E_SCHEMA;
-    return WIRE_OK;
-  }
-  if ((wt == WIRE_T_LIST || wt == WIRE_T_SET) && wf->elem) {
     if (s->aux == WIRE_MEM_NONE) return WIRE_E_SCHEMA;
-    if (form == WIRE_MEM_ARRAY) {
-      uint8_t re = array_elem(rf->type_id);
-      if (!re && rf->elem) re = rf->elem->type_id;
-      uint8_t we = wf->elem->type_id;
-      if (!natural_form(re) || !natural_form(we) || user_kind(ctx, wf->elem))
-        return WIRE_E_SCHEMA;
-      if (natural_form(we) != natural_form(re) &&
-          !(is_int_wt(we) && is_int_form(natural_form(re))))
-        return WIRE_E_SCHEMA;
-      o->code = MOP_PLIST;
-      o->ewt = we;
-      o->eform = natural_form(re);
-    } else if (form == WIRE_MEM_LIST) {
-      if (s->elem >= m->n) return cfail(ctx, li, s, "no element layout");
-      o->code = MOP_LIST;
-    } else {
-      return WIRE_E_SCHEMA;
-    }
-  } else if (wt == WIRE_T_MAP && wf->key && wf->value) {
-    if (form != WIRE_MEM_MAP || s->aux == WIRE_MEM_NONE) return WIRE_E_SCHEMA;
-    if (s->elem >= m->n || m->layouts[s->elem].type != WIRE_MEM_ELEMENT)
-      return cfail(ctx, li, s, "map entries need an element layout");
-    o->code = MOP_MAP;
-  } else {
-    return encoder ? cfail(ctx, li, s, "declared type has no memory form")
-                   : WIRE_E_SCHEMA;
+    want = WIRE_MEM_STR;
+    o->code = MOP_STR;
+    break;
+  case WIRE_T_BINARY:
+    if (s->aux == WIRE_MEM_NONE) return WIRE_E_SCHEMA;
+    want = WIRE_MEM_BYTES;
+    o->code = MOP_BYTES;
+    break;
+  case WIRE_T_DATE: want = WIRE_MEM_DATE; o->code = MOP_DATE; break;
+  case WIRE_T_TIMESTAMP:
+    want = WIRE_MEM_TIMESTAMP;
+    o->code = MOP_TIMESTAMP;
+    break;
+  case WIRE_T_DURATION:
+    want = WIRE_MEM_DURATION;
+    o->code = MOP_DURATION;
+    break;
+  case WIRE_T_DECIMAL: want = WIRE_MEM_DECIMAL; o->code = MOP_DECIMAL; break;
+  default: return -1;
   }
-  /* element ops: from the element layout's slots */
+  return form == want ? WIRE_OK : WIRE_E_SCHEMA;
+}
+
+/* The element ops of a list or map op (o->sub: the item, or the key and
+ * the value) from the element layout's slots, or from the struct layout
+ * itself for a list of structs; the list headers. */
+static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
+                             const wire_ftype *rf, const wire_mspec *s,
+                             wire_mop *o, bool encoder) {
+  wire_mem *m = ctx->mem;
   wire_mlayout *el = &m->layouts[s->elem];
-  if (o->code == MOP_PLIST) {
-    uint8_t h = 0;
-    const wire_ftype *ed;
-    h = wire__pol_list_header(ctx, wf, true, false, false, &ed);
-    o->lh = h;
-    o->lh_null = h;
-    return WIRE_OK;
-  }
   int32_t st = bind_layout(ctx, s->elem);
   if (st) return st;
   o->esize = el->size;
@@ -347,6 +286,93 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
   return WIRE_OK;
 }
 
+/* The op of a collection wire type: a dense array, a list / set (packed
+ * primitives or element-layout items), a map. */
+static int32_t compile_coll(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
+                            const wire_ftype *rf, const wire_mspec *s,
+                            wire_mop *o, bool encoder) {
+  wire_mem *m = ctx->mem;
+  uint32_t form = o->form;
+  uint8_t wt = wf->type_id;
+  /* the reader's element type decides the packed memory width */
+  if (array_elem(wt)) {
+    uint8_t re = array_elem(rf->type_id);
+    if (!re && (rf->type_id == WIRE_T_LIST || rf->type_id == WIRE_T_SET) &&
+        rf->elem)
+      re = rf->elem->type_id;
+    if (form != WIRE_MEM_ARRAY || s->aux == WIRE_MEM_NONE || !natural_form(re))
+      return WIRE_E_SCHEMA;
+    o->code = MOP_DENSE;
+    o->ewt = array_elem(wt);
+    o->eform = natural_form(re);
+    if (natural_form(o->ewt) != o->eform &&
+        !(is_int_form(o->eform) && is_int_wt(o->ewt)))
+      return WIRE_E_SCHEMA;
+    return WIRE_OK;
+  }
+  if ((wt == WIRE_T_LIST || wt == WIRE_T_SET) && wf->elem) {
+    if (s->aux == WIRE_MEM_NONE) return WIRE_E_SCHEMA;
+    if (form == WIRE_MEM_ARRAY) {
+      uint8_t re = array_elem(rf->type_id);
+      if (!re && rf->elem) re = rf->elem->type_id;
+      uint8_t we = wf->elem->type_id;
+      if (!natural_form(re) || !natural_form(we) || user_kind(ctx, wf->elem))
+        return WIRE_E_SCHEMA;
+      if (natural_form(we) != natural_form(re) &&
+          !(is_int_wt(we) && is_int_form(natural_form(re))))
+        return WIRE_E_SCHEMA;
+      o->code = MOP_PLIST;
+      o->ewt = we;
+      o->eform = natural_form(re);
+      const wire_ftype *ed;
+      o->lh = wire__pol_list_header(ctx, wf, true, false, false, &ed);
+      o->lh_null = o->lh;
+      return WIRE_OK;
+    }
+    if (form != WIRE_MEM_LIST) return WIRE_E_SCHEMA;
+    if (s->elem >= m->n) return cfail(ctx, li, s, "no element layout");
+    o->code = MOP_LIST;
+  } else if (wt == WIRE_T_MAP && wf->key && wf->value) {
+    if (form != WIRE_MEM_MAP || s->aux == WIRE_MEM_NONE) return WIRE_E_SCHEMA;
+    if (s->elem >= m->n || m->layouts[s->elem].type != WIRE_MEM_ELEMENT)
+      return cfail(ctx, li, s, "map entries need an element layout");
+    o->code = MOP_MAP;
+  } else {
+    return encoder ? cfail(ctx, li, s, "declared type has no memory form")
+                   : WIRE_E_SCHEMA;
+  }
+  return compile_elems(ctx, li, wf, rf, s, o, encoder);
+}
+
+/* Compiles one value op: wire side `wf` (the declared type, or a writer's
+ * TypeDef field type), reader's declared type `rf` (same as wf for the
+ * registered plan), memory side `s`. Returns WIRE_E_SCHEMA when the form
+ * cannot carry the wire type (a mapping then skips the field). */
+int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
+                                const wire_ftype *wf, const wire_ftype *rf,
+                                const wire_mspec *s, wire_mop *o,
+                                bool encoder) {
+  uint32_t form = s->form & WIRE_MEM_F_MASK;
+  uint8_t wt = wf->type_id;
+  uint8_t uk = user_kind(ctx, wf);
+  memset(o, 0, sizeof *o);
+  o->wt = wt;
+  o->form = (uint8_t)form;
+  o->off = s->offset;
+  o->aux = s->aux;
+  o->present = s->present;
+  o->elem = s->elem;
+  o->ft = wf;
+  o->local = NOTYPE;
+  if (s->form & WIRE_MEM_LEN64) o->fl |= MF_LEN64;
+  if (s->form & WIRE_MEM_STR_TAGGED) o->fl |= MF_TAGGED;
+  if (s->present != WIRE_MEM_NONE) o->fl |= MF_PRESENT;
+  if (uk) return compile_user(ctx, li, uk, wf, s, o, encoder);
+  int32_t st = compile_scalar(wt, s, o, encoder);
+  if (st != -1) return st;
+  return compile_coll(ctx, li, wf, rf, s, o, encoder);
+}
+
 /* Framing of a field (R-FIELD-*, policy.h). */
 void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o) {
   bool flag = f->nullable || f->ref;
@@ -360,6 +386,53 @@ void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o) {
   bool trackable = dynamic || wire__pol_trackable(o->wt) ||
                    o->code == MOP_STRUCT || o->code == MOP_STRUCT_PTR;
   if (ref && ctx->ref_tracking && trackable) o->fl |= MF_TRACK;
+}
+
+/* The most bytes the decoder's inline case of op o reads when it is a
+ * varint (0: another kind). */
+static uint32_t dec_bound(const wire_mop *o) {
+  switch (o->x) {
+  case MX_VI32: case MX_VI32_64: return 5;
+  case MX_VI64: return 9;
+  default: return 0;
+  }
+}
+
+#define RUN_MIN 3
+
+/* Groups consecutive varint ops of one inline case into runs the decoder
+ * reads after one bounds check, without dispatch (each op: the length and
+ * the most bytes of the rest of its run, and the case). */
+static void dec_runs(wire_mop *ops, uint32_t n) {
+  for (uint32_t i = n; i-- > 0;) {
+    wire_mop *o = &ops[i];
+    uint32_t b = dec_bound(o);
+    o->drun = 0;
+    o->dneed = 0;
+    if (!b) continue;
+    o->drun = 1;
+    o->dneed = (uint16_t)b;
+    if (i + 1 < n && ops[i + 1].drun && ops[i + 1].x == o->x &&
+        ops[i + 1].drun < 255 && ops[i + 1].dneed + b <= WIRE_MEM_RUN_MAX) {
+      o->drun = (uint8_t)(ops[i + 1].drun + 1);
+      o->dneed = (uint16_t)(ops[i + 1].dneed + b);
+    }
+  }
+  /* the decoder takes a run as one from its first op, when it is long
+   * enough to pay for itself */
+  for (uint32_t i = 0; i < n; i++) {
+    wire_mop *o = &ops[i];
+    bool first = !i || ops[i - 1].drun != o->drun + 1;
+    o->dx = first && o->drun >= RUN_MIN ? MX_RUN : o->x;
+    bool plain = !(o->fl & (MF_FLAG | MF_CHECK | MF_PRESENT));
+    if (o->code == MOP_DENSE && o->ewt == WIRE_T_BOOL &&
+        o->eform == WIRE_MEM_BOOL && plain && !(o->fl & MF_META))
+      o->dx = MX_BOOLS;
+    if (o->code == MOP_STRUCT && plain) o->dx = MX_NEST;
+    if ((o->code == MOP_LIST || o->code == MOP_PLIST) && plain &&
+        !(o->fl & MF_META))
+      o->dx = MX_LIST;
+  }
 }
 
 /* Chooses the inline cases of a plan's ops and the reserve sums. */
@@ -401,6 +474,7 @@ void wire__mem_fast_paths(wire_mop *ops, uint32_t n) {
     o->rest = rest;
     if (o->x == MX_SLOW) rest = 0;
   }
+  dec_runs(ops, n);
 }
 
 const wire_mspec *wire__mem_spec_of(const wire_mlayout *l, uint32_t field) {
