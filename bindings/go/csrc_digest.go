@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "aef2ff2b2e3afb47f8d38562657018da1c747792b7faf38f95b44309ca79ada1"
+const csrcDigest = "4584e25f6280811f26319a29c67624d48218ff93881ecd386805a6050687f957"
