@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "3ca3e057d3ba7f0ac5effad5d41852ad7b471e965db854b056b45d871356691d"
+const csrcDigest = "0d564a86f996fbcc3ef4974497437144a5c9621a3171f6df095fb7aca5e11704"

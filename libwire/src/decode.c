@@ -126,7 +126,7 @@ static bool matches(const tmeta *tm, const wire_node *n) {
     return wire__dec_matches(tm, n->type, 0, n->v.un->names, NULL);
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
-    return wire__dec_matches(tm, n->type, 0, NULL, n->v.st->layout);
+    return wire__dec_matches(tm, n->type, 0, NULL, wire__st_layout(n));
   default:
     return wire__dec_matches(tm, n->type, 0, NULL, NULL);
   }
@@ -759,16 +759,33 @@ bool wire__dec_struct_hash(dec *d, const wire_layout *l) {
   return true;
 }
 
+/* The meta word of the bodies of structs of layout l named nm: the last
+ * one made when it is of the same layout and names (a list of named
+ * structs shares one), else a new one; NULL when out of memory. */
+static const void *struct_meta(dec *d, wire_layout *l, wire_names *nm) {
+  wire_smeta *sm = d->smeta;
+  if (sm && d->smeta_doc == d->doc && sm->layout == l && sm->names == nm)
+    return sm;
+  if (!(sm = wire__arena_alloc(&d->doc->arena, sizeof *sm))) {
+    fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+    return NULL;
+  }
+  d->smeta = sm;
+  d->smeta_doc = d->doc;
+  return wire__sb_meta(l, nm, sm);
+}
+
 static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
   wire_layout *l = tm->layout;
   /* Structs without fields share their body (it never changes), so that
    * a list of them costs a node each. */
   wire_sbody *body = d->empty_st;
-  if (l->nfields || !body || body->layout != l || body->names != tm->names ||
-      d->empty_doc != d->doc) {
+  if (l->nfields || !body || wire__sb_layout(body) != l ||
+      wire__sb_names(body) != tm->names || d->empty_doc != d->doc) {
     if (!(body = wire__struct_body(d->doc, l)))
       return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
-    body->names = tm->names;
+    if (tm->names && !(body->meta = struct_meta(d, l, tm->names)))
+      return false;
     if (!l->nfields) {
       d->empty_st = body;
       d->empty_doc = d->doc;

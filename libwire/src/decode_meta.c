@@ -342,6 +342,7 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
       uint8_t *tb = c ? wire__arena_alloc(d->arena, l->td_len ? l->td_len : 1) : NULL;
       if (!tb) return fail(d, WIRE_E_NOMEM, s, "out of memory");
       *c = *l;
+      c->self = c;
       memcpy(tb, l->td, l->td_len);
       c->td = tb;
       l = c;

@@ -103,7 +103,7 @@ static wire_names *names_of(const wire_node *n) {
   switch (n->type) {
   case WIRE_T_NAMED_ENUM: return n->v.names;
   case WIRE_T_NAMED_STRUCT: case WIRE_T_NAMED_COMPATIBLE_STRUCT:
-  case WIRE_T_NAMED_EXT: return n->v.st->names;
+  case WIRE_T_NAMED_EXT: return wire__st_names(n);
   case WIRE_T_NAMED_UNION: return n->v.un->names;
   default: return NULL;
   }

@@ -92,8 +92,9 @@ static inline bool same_type(const wire_node *a, const wire_node *b) {
                                b->v.names, NULL, NULL);
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
-    return wire__pol_same_type(a->type, b->type, 0, 0, NULL, NULL,
-                               a->v.st->layout, b->v.st->layout);
+    /* (one meta word: one layout) */
+    return a->v.st->meta == b->v.st->meta ||
+           wire__pol_same_layout(wire__st_layout(a), wire__st_layout(b));
   default:
     return true;
   }
@@ -104,10 +105,13 @@ static bool write_type_meta(enc *e, const wire_node *n) {
   switch (n->type) {
   case WIRE_T_ENUM: um.user_id = n->v.en; break;
   case WIRE_T_NAMED_ENUM: um.names = n->v.names; break;
-  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
-  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
-    um.layout = n->v.st->layout;
-    um.names = n->v.st->names;
+  case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT:
+  case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT:
+    um.layout = wire__st_layout(n); /* (their type meta takes no names) */
+    break;
+  case WIRE_T_NAMED_STRUCT: case WIRE_T_NAMED_EXT:
+    um.layout = wire__st_layout(n);
+    um.names = wire__st_names(n);
     break;
   case WIRE_T_TYPED_UNION: um.user_id = n->v.un->user_id; break;
   case WIRE_T_NAMED_UNION: um.names = n->v.un->names; break;
@@ -142,7 +146,7 @@ static bool fits(const enc *e, const wire_node *n, const wire_ftype *decl) {
   const wire_layout *l = NULL;
   if (n->type == WIRE_T_ENUM) uid = n->v.en;
   else if (n->type == WIRE_T_NAMED_ENUM) nm = n->v.names;
-  else if (wire__is_struct_or_ext(n->type)) l = n->v.st->layout;
+  else if (wire__is_struct_or_ext(n->type)) l = wire__st_layout(n);
   return wire__pol_fits_decl(e->ctx, decl, n->type, uid, nm, l);
 }
 
@@ -237,7 +241,7 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
 }
 
 static bool write_struct(enc *e, wire_node *n) {
-  const wire_layout *l = n->v.st->layout;
+  const wire_layout *l = wire__st_layout(n);
   if (!e->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT)
     wire__put_le(&e->b, wire__peer_schema_hash(e->ctx, l), 4);
   if (!enter(e)) return false;

@@ -296,10 +296,10 @@ static wire_node *struct_idx(rd *r, unsigned depth, const uint8_t *at) {
   if (r->status) return NULL;
   n = wire_node_new_struct(d, type);
   if (!keep(r, n, at)) return NULL;
-  if (nf != n->v.st->layout->nfields) {
+  if (nf != wire__st_layout(n)->nfields) {
     wire__fail(r->ctx, WIRE_E_ARG, 0, "struct %s has %u fields, the tape "
                "gives %u", wire_schema_type_name(r->ctx, type),
-               n->v.st->layout->nfields, nf);
+               wire__st_layout(n)->nfields, nf);
     rfail(r, WIRE_E_ARG, at);
     return NULL;
   }

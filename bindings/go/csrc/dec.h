@@ -67,6 +67,8 @@ typedef struct wire_dec {
                               read in such a root (WIRE_NB_*) */
   struct wire_sbody *empty_st; /* the body structs without fields share */
   wire_doc *empty_doc;         /* (in this document) */
+  struct wire_smeta *smeta;    /* the last layout + names of named structs */
+  wire_doc *smeta_doc;         /* (in this document) */
 } dec;
 typedef dec wire_dec;
 

@@ -581,8 +581,7 @@ wire_sbody *wire__struct_body(wire_doc *d, wire_layout *l) {
     nomem(d);
     return NULL;
   }
-  b->layout = l;
-  b->names = NULL;
+  b->meta = l;
   for (size_t i = 0; i < n; i++) b->fields[i] = NULL;
   return b;
 }
@@ -614,8 +613,7 @@ wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
                     (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
       wire_sbody *b = (wire_sbody *)(void *)a->p;
       a->p += sz; /* a multiple of 8 */
-      b->layout = l;
-      b->names = NULL;
+      b->meta = l;
       for (uint32_t i = 0; i < l->nfields; i++) b->fields[i] = NULL;
       wire_node *n = wire__node_new(d, wire__struct_kind(d->ctx, t));
       n->v.st = b;
@@ -644,8 +642,8 @@ int32_t wire__node_own_names(wire_doc *d, wire_node *n) {
   if (n->type != WIRE_T_NAMED_STRUCT && n->type != WIRE_T_NAMED_COMPATIBLE_STRUCT &&
       n->type != WIRE_T_NAMED_EXT)
     return WIRE_OK;
-  if (n->v.st->names) return WIRE_OK;
-  const wire_layout *l = n->v.st->layout;
+  if (wire__st_names(n)) return WIRE_OK;
+  wire_layout *l = wire__st_layout(n);
   wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
   if (!nm) return wire__fail(d->ctx, WIRE_E_NOMEM, 0, "out of memory");
   memset(nm, 0, sizeof *nm);
@@ -653,7 +651,9 @@ int32_t wire__node_own_names(wire_doc *d, wire_node *n) {
   nm->ns_len = l->ns_len;
   nm->name = l->name;
   nm->name_len = l->name_len;
-  n->v.st->names = nm;
+  wire_smeta *sm = wire__arena_alloc(&d->arena, sizeof *sm);
+  if (!sm) return wire__fail(d->ctx, WIRE_E_NOMEM, 0, "out of memory");
+  n->v.st->meta = wire__sb_meta(l, nm, sm);
   return WIRE_OK;
 }
 
@@ -688,7 +688,7 @@ int32_t wire__field_index(wire_ctx *ctx, const wire_layout *l,
 int32_t wire_struct_set_field(wire_doc *d, wire_node *n, const char *name,
                               size_t len, wire_node *value) {
   if (!d || !is_struct(n) || !name || !value) return WIRE_E_ARG;
-  int32_t i = wire__field_index(d->ctx, n->v.st->layout, name, len);
+  int32_t i = wire__field_index(d->ctx, wire__st_layout(n), name, len);
   if (i < 0)
     return wire__fail(d->ctx, WIRE_E_ENCODE, 0, "no field %.*s", (int)len,
                       name);
@@ -711,9 +711,9 @@ int32_t wire_struct_set_field_at(wire_doc *d, wire_node *n, size_t index,
 static int32_t set_field_slow(wire_doc *d, wire_node *n, size_t index,
                               wire_node *value) {
   if (!d || !is_struct(n) || !value) return WIRE_E_ARG;
-  if (index >= n->v.st->layout->nfields)
+  if (index >= wire__st_layout(n)->nfields)
     return wire__fail(d->ctx, WIRE_E_ARG, 0, "field index %zu of %u", index,
-                      n->v.st->layout->nfields);
+                      wire__st_layout(n)->nfields);
   /* A decoded struct may hold fewer values than its layout has fields
    * (n->small); the ones between are unset. */
   if (index >= n->small) {
@@ -742,7 +742,7 @@ static inline int32_t put_field(wire_doc *d, wire_node *n, size_t index,
 /* An enum value of the registered enum that field `index` declares. */
 static wire_node *field_enum(wire_doc *d, const wire_node *n, size_t index,
                              uint64_t value) {
-  const wire_layout *l = n->v.st->layout;
+  const wire_layout *l = wire__st_layout(n);
   if (index >= l->nfields) {
     wire__fail(d->ctx, WIRE_E_ARG, 0, "field index %zu of %u", index,
                l->nfields);
@@ -820,7 +820,7 @@ __attribute__((noinline)) static int32_t set_value_more(
       bits <= UINT32_MAX &&
       (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node)) {
     /* a value of the enum (registered by id) the field declares */
-    uint32_t ti = n->v.st->layout->fields[index].type->user;
+    uint32_t ti = wire__st_layout(n)->fields[index].type->user;
     const wire_registry *r = d->ctx->reg;
     if (ti != WIRE_NO_TYPE && r && ti < r->ntypes &&
         r->types[ti].kind == WIRE_KIND_ENUM && !r->types[ti].by_name) {
@@ -927,7 +927,7 @@ int32_t wire_struct_field_index(const wire_doc *d, const wire_node *n,
                                 const char *name, size_t len,
                                 uint32_t *out_index) {
   if (!d || !is_struct(n) || (!name && len) || !out_index) return WIRE_E_ARG;
-  int32_t i = wire__field_index(d->ctx, n->v.st->layout, name ? name : "", len);
+  int32_t i = wire__field_index(d->ctx, wire__st_layout(n), name ? name : "", len);
   if (i < 0)
     return wire__fail(d->ctx, WIRE_E_SCHEMA, 0, "no field %.*s",
                       (int)(len > 64 ? 64 : len), name ? name : "");
@@ -995,15 +995,15 @@ wire_node *wire_node_field(const wire_node *n, size_t i) {
 const char *wire_node_field_name(const wire_node *n, size_t i,
                                  size_t *out_len) {
   if (out_len) *out_len = 0;
-  if (!is_struct(n) || i >= n->v.st->layout->nfields) return NULL;
-  const wire_lfield *f = &n->v.st->layout->fields[i];
+  if (!is_struct(n) || i >= wire__st_layout(n)->nfields) return NULL;
+  const wire_lfield *f = &wire__st_layout(n)->fields[i];
   if (out_len) *out_len = f->name_len;
   return (const char *)f->name;
 }
 
 int32_t wire_node_field_tag(const wire_node *n, size_t i) {
-  if (!is_struct(n) || i >= n->v.st->layout->nfields) return -1;
-  return n->v.st->layout->fields[i].tag;
+  if (!is_struct(n) || i >= wire__st_layout(n)->nfields) return -1;
+  return wire__st_layout(n)->fields[i].tag;
 }
 
 /* The registered type of a given kind with this id or these names. */
@@ -1027,7 +1027,7 @@ int32_t wire_node_user_type(const wire_doc *d, const wire_node *n,
                             uint32_t *out_type) {
   if (!n || !out_type) return WIRE_E_ARG;
   uint32_t ti = WIRE_NO_TYPE;
-  if (is_struct(n)) ti = n->v.st->layout->type_index;
+  if (is_struct(n)) ti = wire__st_layout(n)->type_index;
   else if (n->type == WIRE_T_ENUM) ti = lookup(d, WIRE_KIND_ENUM, n->v.en, NULL);
   else if (n->type == WIRE_T_NAMED_ENUM) ti = lookup(d, WIRE_KIND_ENUM, 0, n->v.names);
   else if (n->type == WIRE_T_UNION) ti = n->v.un->reg;
@@ -1049,7 +1049,7 @@ int32_t wire_node_type_names(const wire_node *n, const uint8_t **ns,
   *ns_len = *name_len = 0;
   const wire_names *nm = NULL;
   if (is_struct(n)) {
-    const wire_layout *l = n->v.st->layout;
+    const wire_layout *l = wire__st_layout(n);
     if (!l->by_name) return WIRE_E_ARG;
     *ns = l->ns;
     *ns_len = l->ns_len;
@@ -1070,8 +1070,8 @@ int32_t wire_node_type_names(const wire_node *n, const uint8_t **ns,
 /* User type id of a struct, enum or typed union; UINT32_MAX if by name. */
 uint32_t wire_node_user_type_id(const wire_node *n) {
   if (!n) return UINT32_MAX;
-  if (is_struct(n)) return n->v.st->layout->by_name ? UINT32_MAX
-                                                   : n->v.st->layout->user_id;
+  if (is_struct(n)) return wire__st_layout(n)->by_name ? UINT32_MAX
+                                                   : wire__st_layout(n)->user_id;
   if (n->type == WIRE_T_ENUM) return n->v.en;
   if (is_union(n)) return n->v.un->user_id;
   return UINT32_MAX;
@@ -1087,7 +1087,7 @@ wire_node *wire_node_union_value(const wire_node *n) {
 const uint8_t *wire_node_typedef(const wire_node *n, size_t *out_len) {
   if (out_len) *out_len = 0;
   if (!is_struct(n)) return NULL;
-  const wire_layout *l = n->v.st->layout;
+  const wire_layout *l = wire__st_layout(n);
   if (!l->td || l->matches_schema) return NULL;
   if (out_len) *out_len = l->td_len;
   return l->td;
@@ -1097,10 +1097,10 @@ const uint8_t *wire__node_typedef_raw(const wire_node *n, size_t *out_len,
                                       bool *matches_schema) {
   *out_len = 0;
   *matches_schema = false;
-  if (!is_struct(n) || !n->v.st->layout->td) return NULL;
-  *out_len = n->v.st->layout->td_len;
-  *matches_schema = n->v.st->layout->matches_schema;
-  return n->v.st->layout->td;
+  if (!is_struct(n) || !wire__st_layout(n)->td) return NULL;
+  *out_len = wire__st_layout(n)->td_len;
+  *matches_schema = wire__st_layout(n)->matches_schema;
+  return wire__st_layout(n)->td;
 }
 
 static wire_node *struct_of_layout(wire_doc *d, wire_layout *l) {
@@ -1146,7 +1146,7 @@ wire_node *wire_node_new_struct_typedef(wire_doc *d, const uint8_t *td,
 
 wire_node *wire_node_new_struct_like(wire_doc *d, const wire_node *other) {
   if (!d || !is_struct(other)) return NULL;
-  wire_node *n = struct_of_layout(d, other->v.st->layout);
+  wire_node *n = struct_of_layout(d, wire__st_layout(other));
   if (n) n->type = other->type;
   return n;
 }

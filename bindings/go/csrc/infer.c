@@ -124,7 +124,7 @@ static void *grow(wire_ctx *ctx, void *p, size_t *cap, size_t n, size_t size) {
 }
 
 static int32_t add_instance(infer *x, const wire_node *n) {
-  const wire_layout *l = n->v.st->layout;
+  const wire_layout *l = wire__st_layout(n);
   if (!l) return WIRE_OK;
   istruct *s = NULL;
   for (size_t i = 0; i < x->nst && !s; i++)
@@ -305,7 +305,7 @@ static const istruct *struct_of(const infer *x, const wire_node *n) {
   if (!n || n->type < WIRE_T_STRUCT || n->type > WIRE_T_NAMED_COMPATIBLE_STRUCT)
     return NULL;
   for (size_t i = 0; i < x->nst; i++)
-    if (same_identity(x->st[i].l, n->v.st->layout)) return &x->st[i];
+    if (same_identity(x->st[i].l, wire__st_layout(n))) return &x->st[i];
   return NULL;
 }
 

@@ -494,11 +494,36 @@ typedef struct wire_mbody {  /* MAP: small = entry count */
   uint32_t cap, pad_;
   wire_node *kv[];           /* key, value pairs: 2 * cap */
 } wire_mbody;
-typedef struct wire_sbody {  /* STRUCT kinds: small = field values set */
-  struct wire_layout *layout;
+typedef struct wire_smeta { /* a struct's layout with its names */
+  struct wire_layout *layout; /* first, as wire_layout's `self` */
   wire_names *names;
+} wire_smeta;
+typedef struct wire_sbody {  /* STRUCT kinds: small = field values set */
+  /* The layout itself (no names, the usual case) or a wire_smeta (layout
+   * and names): one word, so that a struct of one field costs 16 bytes of
+   * body (issue 9). Both start with a pointer to the layout (wire_layout's
+   * `self`), so reading it costs one load more and no branch. Read
+   * through wire__sb_layout / wire__sb_names. */
+  const void *meta;
   wire_node *fields[];       /* in wire order, layout->nfields */
 } wire_sbody;
+static inline struct wire_layout *wire__sb_layout(const wire_sbody *b) {
+  return *(struct wire_layout *const *)b->meta;
+}
+static inline wire_names *wire__sb_names(const wire_sbody *b) {
+  const void *m = b->meta;
+  return m == (const void *)wire__sb_layout(b) ? NULL
+                                               : ((const wire_smeta *)m)->names;
+}
+/* The meta word of a body of layout l with names nm: l itself without
+ * names, else *sm (filled here; it must outlive the body). */
+static inline const void *wire__sb_meta(struct wire_layout *l,
+                                        wire_names *nm, wire_smeta *sm) {
+  if (!nm) return l;
+  sm->layout = l;
+  sm->names = nm;
+  return sm;
+}
 typedef struct wire_ubody {  /* UNION kinds: small = case id */
   wire_node *value;
   wire_names *names;
@@ -558,7 +583,10 @@ static inline wire_chunks *wire__chunks(const wire_node *n) {
   return b ? b->chunks : NULL;
 }
 static inline struct wire_layout *wire__st_layout(const wire_node *n) {
-  return n->v.st->layout;
+  return wire__sb_layout(n->v.st);
+}
+static inline wire_names *wire__st_names(const wire_node *n) {
+  return wire__sb_names(n->v.st);
 }
 static inline wire_node **wire__st_fields(const wire_node *n) {
   return n->v.st->fields;

@@ -520,7 +520,7 @@ static int32_t p_union(parser *p, const wj *j, const wj *v, wire_node **out) {
 static bool same_kind(const wire_node *a, const wire_node *b) {
   if (a->type != b->type) return false;
   if (a->type >= WIRE_T_STRUCT && a->type <= WIRE_T_NAMED_EXT)
-    return a->v.st->layout == b->v.st->layout;
+    return wire__st_layout(a) == wire__st_layout(b);
   return true;
 }
 

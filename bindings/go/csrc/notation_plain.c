@@ -726,7 +726,7 @@ static int32_t b_struct(builder *b, const wj *v, uint32_t ti, wire_node **out) {
     return bfail(b, v, "struct %s takes an object", u->full_name);
   wire_node *n = wire_node_new_struct(b->doc, ti);
   if (!n) return bnode(b, v, NULL, out);
-  const wire_layout *l = n->v.st->layout;
+  const wire_layout *l = wire__st_layout(n);
   uint8_t *used = wire__alloc(b->ctx, v->n + 1);
   if (!used) return wire__fail(b->ctx, WIRE_E_NOMEM, v->off, "out of memory");
   memset(used, 0, v->n + 1);

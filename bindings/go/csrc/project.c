@@ -76,7 +76,7 @@ static int32_t default_of(proj *p, const wire_ftype *f, wire_node **out) {
       return wire__fail(d->ctx, WIRE_E_DEPTH, 0, "defaults nested too deep");
     wire_node *s = wire_node_new_struct(d, f->user);
     if (!s) return d->ctx->err_code;
-    const wire_layout *l = s->v.st->layout;
+    const wire_layout *l = wire__st_layout(s);
     for (uint32_t i = 0; i < l->nfields; i++) {
       int32_t st = default_of(p, l->fields[i].type, &s->v.st->fields[i]);
       if (st) return st;
@@ -268,7 +268,7 @@ static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
     return wire__fail(d->ctx, WIRE_E_DEPTH, 0, "structs nested too deep");
   wire_node *r = wire_node_new_struct(d, type);
   if (!r) return d->ctx->err_code;
-  const wire_layout *rl = r->v.st->layout, *wl = v->v.st->layout;
+  const wire_layout *rl = wire__st_layout(r), *wl = wire__st_layout(v);
   size_t plen = strlen(p->path);
   for (uint32_t i = 0; i < rl->nfields; i++) {
     const wire_lfield *rf = &rl->fields[i];

@@ -63,6 +63,10 @@ enum { WIRE_FOP_SLOT = 0, WIRE_FOP_VARINT32, WIRE_FOP_VARINT64,
 uint8_t wire__field_op(const wire_ftype *f);
 
 typedef struct wire_layout {
+  /* This layout (set where it is made, and again in a copy): a struct
+   * body's meta word points at a layout or at a wire_smeta, both starting
+   * with their layout (internal.h, wire_sbody). */
+  struct wire_layout *self;
   uint32_t type_index;  /* registered type, or WIRE_NO_TYPE */
   bool by_name;
   bool compatible;      /* read from / written as a TypeDef */

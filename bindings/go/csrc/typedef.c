@@ -220,6 +220,7 @@ int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti) {
   wire_layout *l = wire__arena_alloc(&r->arena, sizeof *l);
   if (!l) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
   memset(l, 0, sizeof *l);
+  l->self = l;
   l->type_index = ti;
   l->by_name = t->by_name;
   l->user_id = t->user_id;
@@ -690,6 +691,7 @@ int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
   wire_layout *l = wire__arena_alloc(arena, sizeof *l);
   if (!l) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
   memset(l, 0, sizeof *l);
+  l->self = l;
   l->type_index = WIRE_NO_TYPE;
   l->compatible = true;
   l->td = start;

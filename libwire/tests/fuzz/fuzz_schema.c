@@ -135,7 +135,7 @@ static int conform(const wire_node *v, const wire_ftype *f, int depth,
 static wire_ctx *conform_ctx; /* the registry of the declared types */
 
 static int conform_fields(const wire_node *n, int depth, bool inside) {
-  const wire_layout *l = n->v.st->layout;
+  const wire_layout *l = wire__st_layout(n);
   int worst = 0;
   for (uint32_t i = 0; i < n->small && i < l->nfields; i++) {
     int c = conform(n->v.st->fields[i], l->fields[i].type, depth + 1, inside);

@@ -9,8 +9,9 @@ per input byte. Per class it adds the spread of Ir per byte between the
 smallest and the largest size (the goal: at most 2x) and whether every
 size stays within 32 x input + 64 KiB of heap (the goal of issue 9).
 
---check: exit 1 when a class misses the Ir goal (the heap goal is known
-not to hold for every class yet; see spec/04-errors-and-limits.md).
+--check: exit 1 when a class misses the Ir goal or passes its heap bound:
+32 x input + 64 KiB for every class but the one known to miss that goal
+(HEAP_BOUND below, the bounds of spec/04-errors-and-limits.md, R-SEC-9).
 --wire CLI: also the peak RSS of `CLI decode` (GNU time) on the largest
 payload of every class, against 64 x input + 16 MiB (the CLI's goal).
 Environment: HG_CLASSES=a,b limits the classes (names as printed)."""
@@ -20,6 +21,13 @@ import re
 import subprocess
 import sys
 import tempfile
+
+# Peak heap per input byte (+ 64 KiB) that --check enforces: the goal of
+# issue 9, and the bound kept where the node layout does not meet it yet
+# (a list of structs of one one-byte field: two 20-byte nodes, two
+# pointers and the struct body's one-word header per input byte, 64).
+HEAP_GOAL = 32
+HEAP_BOUND = {"structs": 68}
 
 
 def main():
@@ -58,11 +66,16 @@ def main():
     print("%-15s %8s %8s %-6s %10s %9s" % ("class", "size", "bytes", "status",
                                            "heap/byte", "Ir/byte"))
     by_class = {}
+    over = []
     for cls, size, length, st, peak in rows:
         n = int(length)
         irb = ir.get(cls + " " + size, 0) / n
         hb = int(peak) / n
-        ok_heap = int(peak) <= 32 * n + 65536
+        ok_heap = int(peak) <= HEAP_GOAL * n + 65536
+        bound = HEAP_BOUND.get(cls, HEAP_GOAL)
+        if int(peak) > bound * n + 65536:
+            over.append("%s %s: %d bytes of heap for %d input bytes (bound "
+                        "%dx+64KiB)" % (cls, size, int(peak), n, bound))
         print("%-15s %8s %8d %-6s %10.1f %9.1f%s" % (
             cls, size, n, "ok" if st == "0" else "err" + st, hb, irb,
             "" if ok_heap else "  (heap over 32x+64KiB)"))
@@ -96,8 +109,11 @@ def main():
                 kib = int(r.stderr.strip().splitlines()[-1])
                 goal = (64 * n + (16 << 20)) // 1024
                 print("%-15s %8d %12d %10s" % (cls, n, kib, "met" if kib <= goal else "MISSED"))
-    if check and bad:
-        print("%d class(es) over the 2x Ir spread" % bad)
+    for o in over:
+        print("over its heap bound: " + o)
+    if check and (bad or over):
+        if bad:
+            print("%d class(es) over the 2x Ir spread" % bad)
         sys.exit(1)
 
 
