@@ -784,7 +784,7 @@ static void dec_map_fn(cg *x, uint32_t ti) {
   const char *P = P_(x);
   put(c, "static const uint8_t *%s_x1(%s__dec *d, struct %s *v, uint32_t m,\n"
          "                              const uint8_t *p) {\n", nm, P, nm);
-  put(c, "  const uint8_t *end = d->end;\n"
+  put(c, "  const uint8_t *end = d->end;\n  (void)v;\n"
          "  switch (m) { /* WIRE_GEN_MAP_READ: the field's number */\n");
   x->tail = true;
   for (uint32_t k = 0; k < t->nfields; k++) {

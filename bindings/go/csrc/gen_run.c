@@ -44,8 +44,11 @@ int32_t wire_gen_grow(wire_ctx *ctx, size_t used, size_t need, uint8_t **buf,
  * same registered type). */
 static bool same_type(const wire_ftype *a, const wire_ftype *b) {
   if (!a || !b) return a == b;
-  return a->type_id == b->type_id && a->nullable == b->nullable &&
-         a->ref == b->ref && a->user == b->user &&
+  /* (a user type by its registered index: a TypeDef names a struct field's
+   * kind as the writer wrote it, the registry as declared) */
+  return (a->user != WIRE_NO_TYPE ? a->user == b->user
+                                  : a->type_id == b->type_id && b->user == WIRE_NO_TYPE) &&
+         a->nullable == b->nullable && a->ref == b->ref &&
          same_type(a->elem, b->elem) && same_type(a->key, b->key) &&
          same_type(a->value, b->value);
 }
