@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "4d168cfd914057903e388036a87e891fa87f97e784c5391ee9aa3d5c58a45a4f"
+const csrcDigest = "4be92d917f914823870c41c2f6d47ee5081059a81aade516b1d0fa6b5999221f"

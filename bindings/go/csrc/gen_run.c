@@ -49,7 +49,10 @@ static bool same_type(const wire_ftype *a, const wire_ftype *b) {
   return (a->user != WIRE_NO_TYPE ? a->user == b->user
                                   : a->type_id == b->type_id && b->user == WIRE_NO_TYPE) &&
          a->nullable == b->nullable && a->ref == b->ref &&
-         same_type(a->elem, b->elem) && same_type(a->key, b->key) &&
+         /* (a dense array's element is its type id; the registry may spell
+          * it out, a TypeDef does not) */
+         (wire_type_array_width(a->type_id) || same_type(a->elem, b->elem)) &&
+         same_type(a->key, b->key) &&
          same_type(a->value, b->value);
 }
 
