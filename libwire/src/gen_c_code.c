@@ -8,9 +8,12 @@
  * They handle the common case only: the context in its default options
  * (no reference tracking, strings as given, no peer quirks) in either
  * mode, and on the decoding side the bytes that libwire's own writer would
- * produce for the registered TypeDefs (another writer's TypeDef, a list
- * header, a reference flag, a Latin-1 or UTF-16 string, a limit reached,
- * ... are not handled). Whatever they do not handle, the whole message
+ * produce for the registered TypeDefs, or another writer's TypeDef of a
+ * struct through its field map (wire_gen_map; dec_map_fn: fields read as
+ * declared, integers converted, primitives skipped, missing fields zero).
+ * Another list header, a reference flag, a Latin-1 or UTF-16 string, a
+ * limit reached, a writer's field of another kind, ... are not handled.
+ * Whatever they do not handle, the whole message
  * goes to wire_mem_encode / wire_mem_decode over the same structs, which
  * read every form and report errors with their class and byte offset. So
  * their checks only need to be at least as strict as the interpreter's: a
