@@ -1092,6 +1092,7 @@ void wire__gen_code(gen *g, sb *c) {
              "    d.p = data;\n    d.end = data + len;\n    d.arena = arena;\n"
              "    d.cap = arena_cap;\n    d.used = arena_used ? *arena_used : 0;\n"
              "    d.max_collection = s.max_collection;\n    d.max_binary = s.max_binary;\n"
+             "    d.nskip = 0;\n"
              "    d.depth = 0;\n    d.max_depth = s.max_depth;\n"
              "    d.copy = (flags & WIRE_MEM_COPY) != 0;\n    d.nann = 0;\n"
              "    d.ctx = ctx;\n    d.layout = w->layout;\n    d.base = data;\n"

@@ -8,9 +8,12 @@
  * They handle the common case only: the context in its default options
  * (no reference tracking, strings as given, no peer quirks) in either
  * mode, and on the decoding side the bytes that libwire's own writer would
- * produce for the registered TypeDefs (another writer's TypeDef, a list
- * header, a reference flag, a Latin-1 or UTF-16 string, a limit reached,
- * ... are not handled). Whatever they do not handle, the whole message
+ * produce for the registered TypeDefs, or another writer's TypeDef of a
+ * struct through its field map (wire_gen_map; dec_map_fn: fields read as
+ * declared, integers converted, primitives skipped, missing fields zero).
+ * Another list header, a reference flag, a Latin-1 or UTF-16 string, a
+ * limit reached, a writer's field of another kind, ... are not handled.
+ * Whatever they do not handle, the whole message
  * goes to wire_mem_encode / wire_mem_decode over the same structs, which
  * read every form and report errors with their class and byte offset. So
  * their checks only need to be at least as strict as the interpreter's: a
@@ -1089,6 +1092,7 @@ void wire__gen_code(gen *g, sb *c) {
              "    d.p = data;\n    d.end = data + len;\n    d.arena = arena;\n"
              "    d.cap = arena_cap;\n    d.used = arena_used ? *arena_used : 0;\n"
              "    d.max_collection = s.max_collection;\n    d.max_binary = s.max_binary;\n"
+             "    d.nskip = 0;\n"
              "    d.depth = 0;\n    d.max_depth = s.max_depth;\n"
              "    d.copy = (flags & WIRE_MEM_COPY) != 0;\n    d.nann = 0;\n"
              "    d.ctx = ctx;\n    d.layout = w->layout;\n    d.base = data;\n"

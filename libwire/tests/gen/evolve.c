@@ -12,7 +12,7 @@
  * the same bytes), using as much of the arena, with the converted and
  * missing fields checked one by one. A narrowed value out of the reader's
  * range must be refused (WIRE_E_VALUE through the interpreter, or handed
- * over). With an argument DIR it also writes the messages as seeds of
+ * over), and so must more skipped values than the node limit allows. With an argument DIR it also writes the messages as seeds of
  * fuzz_gen_decode (DIR/evolve_NN.bin: the mode byte, then the bytes). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +192,18 @@ int main(int argc, char **argv) {
   CHECK(st == WIRE_E_UNSUPPORTED, "Outer.i8 = 300: not handed over (%d)", (int)st);
 #else
   CHECK(st == WIRE_E_VALUE, "Outer.i8 = 300: not refused (%d)", (int)st);
+#endif
+  /* more values skipped than the node limit allows wire_mem_decode */
+  o.i8 = -8;
+  if (fw_Outer_encode(wc, &ww, &o, &p, &n)) return 1;
+  wire_ctx_set_limit(rc, WIRE_LIMIT_NODES, 3);
+  st = fg_Outer_decode(rc, &rw, p, n, &a.o, arena1, sizeof arena1, &used, 0);
+  int32_t st2 = wire_mem_decode(rc, rw.layout[1], p, n, &a.o, arena1, sizeof arena1, &used, 0);
+  CHECK(st2 != WIRE_OK, "wire_mem_decode skipped more values than the node limit");
+#ifdef WIRE_GEN_NO_FALLBACK
+  CHECK(st == WIRE_E_UNSUPPORTED, "node limit: not handed over (%d)", (int)st);
+#else
+  CHECK(st == st2, "node limit: %d, wire_mem_decode %d", (int)st, (int)st2);
 #endif
   wire_ctx_free(wc);
   wire_ctx_free(rc);
