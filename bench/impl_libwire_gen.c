@@ -10,16 +10,21 @@
  *        "libwire-gen-zc" decodes the same with strings pointing into the
  *        input (lists still go to the arena).
  *   de of libwire-gen:v2: the mismatch read, a reader whose types widen one
- *        int32 field to int64 (schemas/bench_v2.fdl). Its layouts are built
- *        at run time through wire_mem_layout_field over hand-written C
- *        structs - as a binding describes its own object image - and the
- *        writer's TypeDefs are read through the cached mappings. */
+ *        int32 field to int64 (schemas/bench_v2.fdl): the code `wire gen c
+ *        schemas/bench_v2.fdl --prefix bw2` writes, whose decoders read the
+ *        writer's TypeDefs through their field maps (wire_gen_map, once per
+ *        TypeDef and cached).
+ *   de of libwire-mem:v2: the same read through wire_mem_decode over
+ *        layouts built at run time through wire_mem_layout_field over
+ *        hand-written C structs - as a binding describes its own object
+ *        image - the writer's TypeDefs read through the cached mappings. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.wire.h"
+#include "bench_v2.wire.h"
 #include "impl.h"
 
 #ifndef BENCH_SCHEMA_DIR
@@ -76,8 +81,9 @@ enum { V_NUMERIC, V_SAMPLE, V_MEDIA, V_IMAGE, V_MC, V_NL, V_SL, V_MCL, V_N };
 
 typedef struct {
   const bench_values *values;
-  wire_ctx *ctx, *ctx_v2;
+  wire_ctx *ctx, *ctx_v2, *ctx_g2;
   bw_wire w;
+  bw2_wire w2;
   uint32_t v2[V_N];
   /* the workloads' values as generated structs */
   bw_NumericStruct numeric;
@@ -103,6 +109,12 @@ typedef struct {
     v2_sample vs;
     v2_media_content vmc;
     v2_list vl;
+    bw2_NumericStruct gn;
+    bw2_Sample gs;
+    bw2_MediaContent gmc;
+    bw2_NumericStructList gnl;
+    bw2_SampleList gsl;
+    bw2_MediaContentList gmcl;
   } out;
 } gen_state;
 
@@ -346,8 +358,44 @@ static int v2_read(gen_state *s, int w, const uint8_t *data, size_t len) {
     return fail(s->ctx_v2, "decode (v2)");
   return 0;
 }
-static int gen_decode_v2(void *st, int w, const uint8_t *data, size_t len) {
+static int mem_decode_v2(void *st, int w, const uint8_t *data, size_t len) {
   return v2_read(st, w, data, len);
+}
+
+/* The generated V2 reader (bench_v2.fdl). */
+static int g2_read(gen_state *s, int w, const uint8_t *data, size_t len) {
+  size_t used = 0;
+  int32_t rc;
+  switch (w) {
+  case W_NUMERIC_STRUCT:
+    rc = bw2_NumericStruct_decode(s->ctx_g2, &s->w2, data, len, &s->out.gn, s->arena,
+                                  ARENA, &used, WIRE_MEM_COPY);
+    break;
+  case W_SAMPLE:
+    rc = bw2_Sample_decode(s->ctx_g2, &s->w2, data, len, &s->out.gs, s->arena, ARENA,
+                           &used, WIRE_MEM_COPY);
+    break;
+  case W_MEDIA_CONTENT:
+    rc = bw2_MediaContent_decode(s->ctx_g2, &s->w2, data, len, &s->out.gmc, s->arena,
+                                 ARENA, &used, WIRE_MEM_COPY);
+    break;
+  case W_NUMERIC_STRUCT_LIST:
+    rc = bw2_NumericStructList_decode(s->ctx_g2, &s->w2, data, len, &s->out.gnl,
+                                      s->arena, ARENA, &used, WIRE_MEM_COPY);
+    break;
+  case W_SAMPLE_LIST:
+    rc = bw2_SampleList_decode(s->ctx_g2, &s->w2, data, len, &s->out.gsl, s->arena,
+                               ARENA, &used, WIRE_MEM_COPY);
+    break;
+  default:
+    rc = bw2_MediaContentList_decode(s->ctx_g2, &s->w2, data, len, &s->out.gmcl,
+                                     s->arena, ARENA, &used, WIRE_MEM_COPY);
+    break;
+  }
+  return rc ? fail(s->ctx_g2, "decode (generated v2)") : 0;
+}
+static int gen_decode_v2(void *st, int w, const uint8_t *data, size_t len) {
+  return g2_read(st, w, data, len);
 }
 
 static int mc_ok(const v2_media_content *m, const bench_media_content *v) {
@@ -362,7 +410,7 @@ static int mc_ok(const v2_media_content *m, const bench_media_content *v) {
   return 1;
 }
 
-static int gen_check_v2(void *st, int w, const uint8_t *data, size_t len,
+static int mem_check_v2(void *st, int w, const uint8_t *data, size_t len,
                         const bench_values *v) {
   gen_state *s = st;
   if (v2_read(s, w, data, len)) return -1;
@@ -402,6 +450,63 @@ static int gen_check_v2(void *st, int w, const uint8_t *data, size_t len,
   }
   if (!ok) {
     fprintf(stderr, "libwire-gen: %s: the v2 read got other values\n",
+            bench_workload_name(w));
+    return -1;
+  }
+  return 0;
+}
+
+static int g2_sample_ok(const bw2_Sample *g, const bench_sample *v) {
+  return g->int_value == v->int_value && g->long_value == v->long_value &&
+         g->boolean_value_boxed == v->boolean_value_boxed &&
+         g->string.len == v->string.len &&
+         !memcmp(g->string.ptr, v->string.p, v->string.len);
+}
+static int g2_mc_ok(const bw2_MediaContent *m, const bench_media_content *v) {
+  if (m->media.width != v->media.width || m->images.count != v->n_images ||
+      m->media.uri.len != v->media.uri.len ||
+      memcmp(m->media.uri.ptr, v->media.uri.p, v->media.uri.len) ||
+      m->media.copyright.len != v->media.copyright.len)
+    return 0;
+  for (uint32_t i = 0; i < v->n_images; i++)
+    if (m->images.items[i].width != v->images[i].width ||
+        m->images.items[i].height != v->images[i].height ||
+        m->images.items[i].uri.len != v->images[i].uri.len)
+      return 0;
+  return 1;
+}
+static int g2_num_ok(const bw2_NumericStruct *g, const bench_numeric *v) {
+  return g->f1 == v->f[0] && g->f2 == v->f[1] && g->f12 == v->f[11];
+}
+
+static int gen_check_v2(void *st, int w, const uint8_t *data, size_t len,
+                        const bench_values *v) {
+  gen_state *s = st;
+  if (g2_read(s, w, data, len)) return -1;
+  int ok = 1;
+  switch (w) {
+  case W_NUMERIC_STRUCT: ok = g2_num_ok(&s->out.gn, &v->numeric); break;
+  case W_SAMPLE: ok = g2_sample_ok(&s->out.gs, &v->sample); break;
+  case W_MEDIA_CONTENT: ok = g2_mc_ok(&s->out.gmc, &v->media_content); break;
+  case W_NUMERIC_STRUCT_LIST:
+    ok = s->out.gnl.struct_list.count == v->numeric_list.n;
+    for (uint32_t i = 0; ok && i < v->numeric_list.n; i++)
+      ok = g2_num_ok(&s->out.gnl.struct_list.items[i], &v->numeric_list.items[i]);
+    break;
+  case W_SAMPLE_LIST:
+    ok = s->out.gsl.sample_list.count == v->sample_list.n;
+    for (uint32_t i = 0; ok && i < v->sample_list.n; i++)
+      ok = g2_sample_ok(&s->out.gsl.sample_list.items[i], &v->sample_list.items[i]);
+    break;
+  default:
+    ok = s->out.gmcl.media_content_list.count == v->media_content_list.n;
+    for (uint32_t i = 0; ok && i < v->media_content_list.n; i++)
+      ok = g2_mc_ok(&s->out.gmcl.media_content_list.items[i],
+                    &v->media_content_list.items[i]);
+    break;
+  }
+  if (!ok) {
+    fprintf(stderr, "libwire-gen: %s: the generated v2 read got other values\n",
             bench_workload_name(w));
     return -1;
   }
@@ -497,6 +602,7 @@ static void gen_fini(void *st) {
   if (!s) return;
   wire_ctx_free(s->ctx);
   wire_ctx_free(s->ctx_v2);
+  wire_ctx_free(s->ctx_g2);
   free(s->images);
   free(s->mcs);
   free(s->nums);
@@ -512,6 +618,7 @@ static void *gen_init(const bench_values *v) {
   s->values = v;
   s->ctx = wire_ctx_new();
   s->ctx_v2 = wire_ctx_new();
+  s->ctx_g2 = wire_ctx_new();
   s->arena = malloc(ARENA);
   size_t nimg = v->media_content.n_images, npers = v->media_content.media.n_persons;
   for (uint32_t i = 0; i < v->media_content_list.n; i++) {
@@ -523,7 +630,7 @@ static void *gen_init(const bench_values *v) {
   s->mcs = calloc(v->media_content_list.n + 1, sizeof *s->mcs);
   s->nums = calloc(v->numeric_list.n + 1, sizeof *s->nums);
   s->samples = calloc(v->sample_list.n + 1, sizeof *s->samples);
-  if (!s->ctx || !s->ctx_v2 || !s->arena || !s->images || !s->persons ||
+  if (!s->ctx || !s->ctx_v2 || !s->ctx_g2 || !s->arena || !s->images || !s->persons ||
       !s->mcs || !s->nums || !s->samples) {
     gen_fini(s);
     return NULL;
@@ -541,6 +648,12 @@ static void *gen_init(const bench_values *v) {
   if (wire_schema_load_fdl_file(s->ctx_v2, BENCH_SCHEMA_DIR "/bench_v2.fdl") ||
       wire_schema_finish(s->ctx_v2) || v2_layouts(s)) {
     fail(s->ctx_v2, "bench_v2.fdl");
+    gen_fini(s);
+    return NULL;
+  }
+  wire_ctx_set_option(s->ctx_g2, WIRE_OPT_COMPATIBLE, 1);
+  if (bw2_register(s->ctx_g2, &s->w2)) {
+    fail(s->ctx_g2, "bw2_register");
     gen_fini(s);
     return NULL;
   }
@@ -610,6 +723,6 @@ const bench_impl bench_impl_libwire_gen_zc = {
 };
 const bench_impl bench_impl_libwire_mem = {
     "libwire-mem", BENCH_FORY_BYTES, gen_init,         gen_fini,
-    mem_encode,    mem_decode,       gen_decode_value, NULL,
-    NULL,
+    mem_encode,    mem_decode,       gen_decode_value, mem_decode_v2,
+    mem_check_v2,
 };

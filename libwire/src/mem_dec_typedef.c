@@ -128,6 +128,8 @@ const wire_mplan *wire__mdec_plan_for_td(mdec *x, uint32_t li,
   c->plan.missing = mm + 1;
   c->td = copy;
   c->td_len = (uint32_t)len;
+  c->gen = NULL; /* built on first use by generated code (gen_run.c) */
+  c->ngen = 0;
   l = &m->layouts[li];
   c->next = l->maps;
   l->maps = c;

@@ -6,6 +6,7 @@
  * flat table form, and hostile input: truncation at every length fails
  * with a class and an offset inside the input, a small arena gives
  * WIRE_E_LIMIT, a bad bool / UTF-8 / count are refused. */
+#include <stdio.h>
 #include <criterion/criterion.h>
 
 #include <stddef.h>
@@ -266,6 +267,61 @@ Test(mem, writer_typedef_mapping) {
     check_same(&v.b, &out, 0);
     cr_assert_eq(out.ratio, 0.0); /* not sent: the default */
   }
+  wire_ctx_free(w);
+  wire_ctx_free(r);
+}
+
+/* wire_gen_map (what generated decoders ask for another writer's TypeDef):
+ * the field map of the v2 Bag, cached, and the TypeDefs it refuses. */
+Test(mem, gen_field_map) {
+  lay W, R;
+  wire_ctx *w = make(fdl_v2, 1, &W);
+  wire_ctx *r = make(fdl, 1, &R);
+  uint32_t tb, tp;
+  cr_assert_eq(wire_schema_find_type(w, "t.Bag", 5, &tb), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(r, "t.Pt", 4, &tp), WIRE_OK);
+  const uint8_t *td;
+  size_t tdn;
+  cr_assert_eq(wire_schema_typedef(w, tb, &td, &tdn), WIRE_OK);
+  uint8_t wtd[1024];
+  cr_assert_leq(tdn + 8, sizeof wtd);
+  memcpy(wtd, td, tdn);
+  memset(wtd + tdn, 0xEE, 8); /* what follows the TypeDef in a message */
+  size_t n = 0;
+  const uint32_t *map = NULL, *again = NULL;
+  uint32_t nmap = 0, nagain = 0;
+  cr_assert_eq(wire_gen_map(r, R.bag, wtd, tdn + 8, &n, &map, &nmap), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  cr_assert_eq(n, tdn);
+  cr_assert_eq(nmap, 11); /* the writer's fields */
+  uint32_t reads = 0, skips = 0;
+  for (uint32_t i = 0; i < nmap; i++) {
+    if (map[i] >> 24 == WIRE_GEN_MAP_READ) reads++;
+    if (map[i] >> 24 == WIRE_GEN_MAP_SKIP) {
+      cr_assert_eq((map[i] >> 16) & 0xFF, WIRE_T_STRING); /* extra */
+      skips++;
+    }
+  }
+  cr_assert_eq(reads, 10);
+  cr_assert_eq(skips, 1);
+  /* the second time: the same map, from the cache */
+  cr_assert_eq(wire_gen_map(r, R.bag, wtd, tdn, &n, &again, &nagain), WIRE_OK);
+  cr_assert_eq(again, map);
+  cr_assert_eq(nagain, nmap);
+  /* refused: cut short, a bad hash, another type's TypeDef, the
+   * registered one, bad arguments */
+  cr_assert_eq(wire_gen_map(r, R.bag, wtd, 7, &n, &map, &nmap), WIRE_E_TRUNCATED);
+  cr_assert_eq(wire_gen_map(r, R.bag, wtd, tdn - 1, &n, &map, &nmap), WIRE_E_TYPEDEF);
+  wtd[tdn - 1] ^= 1;
+  cr_assert_neq(wire_gen_map(r, R.bag, wtd, tdn, &n, &map, &nmap), WIRE_OK);
+  wtd[tdn - 1] ^= 1;
+  cr_assert_eq(wire_schema_typedef(r, tp, &td, &tdn), WIRE_OK);
+  cr_assert_eq(wire_gen_map(r, R.bag, td, tdn, &n, &map, &nmap), WIRE_E_SCHEMA);
+  cr_assert_eq(wire_schema_typedef(r, tb, &td, &tdn), WIRE_OK);
+  cr_assert_eq(wire_gen_map(r, R.bag, td, tdn, &n, &map, &nmap), WIRE_E_UNSUPPORTED);
+  cr_assert_eq(wire_gen_map(r, 999, td, tdn, &n, &map, &nmap), WIRE_E_ARG);
+  cr_assert_eq(wire_gen_map(r, R.bag, NULL, tdn, &n, &map, &nmap), WIRE_E_ARG);
+  cr_assert_eq(wire_gen_map(NULL, R.bag, td, tdn, &n, &map, &nmap), WIRE_E_ARG);
   wire_ctx_free(w);
   wire_ctx_free(r);
 }

@@ -8,9 +8,12 @@
  * They handle the common case only: the context in its default options
  * (no reference tracking, strings as given, no peer quirks) in either
  * mode, and on the decoding side the bytes that libwire's own writer would
- * produce for the registered TypeDefs (another writer's TypeDef, a list
- * header, a reference flag, a Latin-1 or UTF-16 string, a limit reached,
- * ... are not handled). Whatever they do not handle, the whole message
+ * produce for the registered TypeDefs, or another writer's TypeDef of a
+ * struct through its field map (wire_gen_map; dec_map_fn: fields read as
+ * declared, integers converted, primitives skipped, missing fields zero).
+ * Another list header, a reference flag, a Latin-1 or UTF-16 string, a
+ * limit reached, a writer's field of another kind, ... are not handled.
+ * Whatever they do not handle, the whole message
  * goes to wire_mem_encode / wire_mem_decode over the same structs, which
  * read every form and report errors with their class and byte offset. So
  * their checks only need to be at least as strict as the interpreter's: a
@@ -84,6 +87,10 @@ typedef struct {
   const uint8_t *ok; /* sl_compute of this mode */
   uint32_t tmp;      /* numbering of local variables */
   bool unchecked;    /* decoding a run whose bytes were checked to be there */
+  bool tail;         /* checked varints through the readers that take
+                        the input's start (@__rvu32t, in the map bodies) */
+  int lmp;           /* the map variable of the struct elements of the list
+                        being decoded (dec_meta), or -1 */
 } cg;
 
 static const char *P_(const cg *x) { return x->g->prefix; }
@@ -417,17 +424,37 @@ static void enc_struct_fn(cg *x, uint32_t ti) {
 
 /* ---- decoders -------------------------------------------------------------- */
 
-static void dec_meta(cg *x, uint32_t ti, int d) {
+/* Type meta of a struct of type ti. With a TypeDef: declares mp<N> / mn<N>,
+ * the field map of the writer's TypeDef (NULL: the registered one), and
+ * returns N; else -1. */
+static int dec_meta(cg *x, uint32_t ti, int d) {
   char nm[160];
   wire__gen_cname(x->g, ti, nm, sizeof nm);
   const wire_utype *t = &x->g->r->types[ti];
   ind(x->c, d);
-  if (has_td(x, ti))
-    put(x->c, "if (!(p = %s__dmeta(d, p, end, %u, 0x%02x, %s_td, sizeof %s_td))) return 0;\n",
-        P_(x), ti, kind_in(x, ti), nm, nm);
+  if (has_td(x, ti)) {
+    uint32_t u = x->tmp++;
+    put(x->c, "const uint32_t *mp%u = NULL;\n", u);
+    ind(x->c, d); put(x->c, "uint32_t mn%u = 0;\n", u);
+    ind(x->c, d);
+    put(x->c, "if (!(p = %s__dmeta(d, p, end, %u, %u, 0x%02x, %s_td, sizeof %s_td, &mp%u, &mn%u)))"
+              " return 0;\n", P_(x), ti, x->g->layout_of[ti], kind_in(x, ti), nm, nm, u, u);
+    return (int)u;
+  }
+  put(x->c, "if (!(p = %s__did(p, end, 0x%02x, %uu))) return 0;\n", P_(x), kind_in(x, ti),
+      t->user_id);
+  return -1;
+}
+
+/* The call of the body decoder of struct `nm` into pointer expression S:
+ * through the writer's field map when map variable mv (>= 0) is set. */
+static void dec_call(cg *x, const char *nm, int mv, const char *S, int d) {
+  ind(x->c, d);
+  if (mv >= 0)
+    put(x->c, "if (!(mp%d ? %s_m1(d, %s, mp%d, mn%d) : %s_d%d(d, %s))) return 0;\n", mv, nm,
+        S, mv, mv, nm, x->mode, S);
   else
-    put(x->c, "if (!(p = %s__did(p, end, 0x%02x, %uu))) return 0;\n", P_(x), kind_in(x, ti),
-        t->user_id);
+    put(x->c, "if (!%s_d%d(d, %s)) return 0;\n", nm, x->mode, S);
 }
 
 /* Reads a primitive of wire type t into lvalue X of C type ct. */
@@ -438,6 +465,8 @@ static void dec_prim(cg *x, uint8_t t, const char *X, int d) {
    * assume 9 bytes are there */
   const char *B1 = x->unchecked ? "0" : "p >= end";
   const char *U = x->unchecked ? "u" : "";
+  const char *V = x->unchecked ? "u" : x->tail ? "t" : "";
+  const char *DA = !x->unchecked && x->tail ? "d, " : "";
   char B[32];
   ind(c, d);
   switch (t) {
@@ -475,7 +504,7 @@ static void dec_prim(cg *x, uint8_t t, const char *X, int d) {
   case WIRE_T_VARINT32: case WIRE_T_VAR_UINT32: {
     uint32_t u = x->tmp++;
     put(c, "uint32_t u%u;\n", u);
-    ind(c, d); put(c, "if (!(p = %s__rvu32%s(p, end, &u%u))) return 0;\n", P, U, u);
+    ind(c, d); put(c, "if (!(p = %s__rvu32%s(%sp, end, &u%u))) return 0;\n", P, V, DA, u);
     ind(c, d);
     if (t == WIRE_T_VARINT32) put(c, "%s = %s__unzz32(u%u);\n", X, P, u);
     else put(c, "%s = u%u;\n", X, u);
@@ -484,7 +513,7 @@ static void dec_prim(cg *x, uint8_t t, const char *X, int d) {
   case WIRE_T_VARINT64: case WIRE_T_VAR_UINT64: case WIRE_T_DATE: {
     uint32_t u = x->tmp++;
     put(c, "uint64_t u%u;\n", u);
-    ind(c, d); put(c, "if (!(p = %s__rvu64%s(p, end, &u%u))) return 0;\n", P, U, u);
+    ind(c, d); put(c, "if (!(p = %s__rvu64%s(%sp, end, &u%u))) return 0;\n", P, V, DA, u);
     ind(c, d);
     if (t == WIRE_T_VAR_UINT64) put(c, "%s = u%u;\n", X, u);
     else put(c, "%s = %s__unzz64(u%u);\n", X, P, u);
@@ -583,9 +612,11 @@ static void dec_list(cg *x, const wire_ftype *f, const vinfo *v, const char *X,
   } else {
     ind(c, b); put(c, "if (h != 0x%02x && h != 0x%02x) return 0;\n", lh, lhn);
   }
+  int saved_lmp = x->lmp;
+  x->lmp = -1;
   if ((lh & WIRE_LF_SAME_TYPE) && !(lh & WIRE_LF_DECL)) {
     if (is_struct_t(x, ef)) {
-      dec_meta(x, ef->user, b);
+      x->lmp = dec_meta(x, ef->user, b);
     } else {
       ind(c, b); put(c, "if (p >= end || *p++ != 0x%02x) return 0;\n", ef->type_id);
     }
@@ -614,6 +645,7 @@ static void dec_list(cg *x, const wire_ftype *f, const vinfo *v, const char *X,
    * payload's zero-width budget for it */
   ind(c, b + 1); put(c, "if (p == es%u) return 0;\n", n);
   ind(c, b); put(c, "}\n");
+  x->lmp = saved_lmp;
   ind(c, b); put(c, "d->depth--;\n");
   ind(c, d + 1); put(c, "}\n");
   ind(c, d); put(c, "}\n");
@@ -628,27 +660,31 @@ static void dec_value(cg *x, const wire_ftype *f, const vinfo *v,
     uint32_t u = x->tmp++;
     ind(c, d); put(c, "uint32_t u%u;\n", u);
     ind(c, d);
-    put(c, "if (!(p = %s__rvu32%s(p, end, &u%u))) return 0;\n", P,
-        x->unchecked ? "u" : "", u);
+    put(c, "if (!(p = %s__rvu32%s(%sp, end, &u%u))) return 0;\n", P,
+        x->unchecked ? "u" : x->tail ? "t" : "", !x->unchecked && x->tail ? "d, " : "", u);
     ind(c, d); put(c, "%s = u%u;\n", X, u);
     return;
   }
   if (k == WIRE_KIND_STRUCT) {
     char nm[160];
     wire__gen_cname(x->g, f->user, nm, sizeof nm);
-    if (meta) dec_meta(x, f->user, d);
+    int mv = meta ? dec_meta(x, f->user, d) : x->lmp;
     if (!strcmp(v->form, "WIRE_MEM_STRUCT_PTR")) {
       uint32_t s = x->tmp++;
+      char S[32];
+      snprintf(S, sizeof S, "s%u", s);
       ind(c, d); put(c, "struct %s *s%u = %s__alloc(d, sizeof *s%u, 8);\n", nm, s, P, s);
       ind(c, d); put(c, "if (!s%u) return 0;\n", s);
       ind(c, d); put(c, "memset(s%u, 0, sizeof *s%u);\n", s, s);
       ind(c, d); put(c, "%s = s%u;\n", X, s);
       ind(c, d); put(c, "d->p = p;\n");
-      ind(c, d); put(c, "if (!%s_d%d(d, s%u)) return 0;\n", nm, x->mode, s);
+      dec_call(x, nm, mv, S, d);
       ind(c, d); put(c, "p = d->p;\n");
     } else {
+      char S[220];
+      snprintf(S, sizeof S, "&%s", X);
       ind(c, d); put(c, "d->p = p;\n");
-      ind(c, d); put(c, "if (!%s_d%d(d, &%s)) return 0;\n", nm, x->mode, X);
+      dec_call(x, nm, mv, S, d);
       ind(c, d); put(c, "p = d->p;\n");
     }
     return;
@@ -679,11 +715,10 @@ static void dec_value(cg *x, const wire_ftype *f, const vinfo *v,
   dec_prim(x, t, X, d);
 }
 
-/* Field number w (wire order) of struct ti, indented by d. */
-static void dec_field(cg *x, uint32_t ti, uint32_t w, int d) {
+/* Declared field k of struct ti, indented by d. */
+static void dec_field_k(cg *x, uint32_t ti, uint32_t k, int d) {
   sb *c = x->c;
   const wire_utype *t = &x->g->r->types[ti];
-  uint32_t k = t->layout->fields[w].local;
   const wire_field *fd = &t->fields[k];
   const wire_ftype *f = fd->type;
   const vinfo *v = x->g->fv[ti][k];
@@ -713,6 +748,91 @@ static void dec_field(cg *x, uint32_t ti, uint32_t w, int d) {
     if (v->flag) { ind(c, d); put(c, "%s = 1;\n", has); }
     dec_value(x, f, v, X, d, slot_meta(x, f));
   }
+}
+
+/* Field number w (wire order) of struct ti, indented by d. */
+static void dec_field(cg *x, uint32_t ti, uint32_t w, int d) {
+  dec_field_k(x, ti, x->g->r->types[ti].layout->fields[w].local, d);
+}
+
+/* Bits and signedness of an integer wire type; false for other types. */
+static bool int_type(uint8_t t, int *bits, int *sgn) {
+  switch (t) {
+  case WIRE_T_INT8: *bits = 8; *sgn = 1; return true;
+  case WIRE_T_INT16: *bits = 16; *sgn = 1; return true;
+  case WIRE_T_INT32: case WIRE_T_VARINT32: *bits = 32; *sgn = 1; return true;
+  case WIRE_T_INT64: case WIRE_T_VARINT64: case WIRE_T_TAGGED_INT64:
+    *bits = 64; *sgn = 1; return true;
+  case WIRE_T_UINT8: *bits = 8; *sgn = 0; return true;
+  case WIRE_T_UINT16: *bits = 16; *sgn = 0; return true;
+  case WIRE_T_UINT32: case WIRE_T_VAR_UINT32: *bits = 32; *sgn = 0; return true;
+  case WIRE_T_UINT64: case WIRE_T_VAR_UINT64: case WIRE_T_TAGGED_UINT64:
+    *bits = 64; *sgn = 0; return true;
+  default: return false;
+  }
+}
+
+/* The body of struct ti as another writer's TypeDef lists its fields (the
+ * field map of wire_gen_map): each field read by the same code as in
+ * dec_struct_fn, or converted from another integer type, or skipped; the
+ * fields the writer lacks stay zero, as wire_mem_decode leaves them.
+ * NM_x1 takes one map entry; NM_m1 walks the map, with the registered
+ * fields written out in their order where the writer sends them there
+ * (a compare each) and NM_x1 for every other entry. */
+static void dec_map_fn(cg *x, uint32_t ti) {
+  sb *c = x->c;
+  char nm[160];
+  wire__gen_cname(x->g, ti, nm, sizeof nm);
+  const wire_utype *t = &x->g->r->types[ti];
+  const char *P = P_(x);
+  put(c, "static const uint8_t *%s_x1(%s__dec *d, struct %s *v, uint32_t m,\n"
+         "                              const uint8_t *p) {\n", nm, P, nm);
+  put(c, "  const uint8_t *end = d->end;\n  (void)v;\n"
+         "  switch (m) { /* WIRE_GEN_MAP_READ: the field's number */\n");
+  x->tail = true;
+  for (uint32_t k = 0; k < t->nfields; k++) {
+    put(c, "  case %u: {\n", k);
+    dec_field_k(x, ti, k, 2);
+    put(c, "    return p;\n  }\n");
+  }
+  put(c, "  default:\n"
+         "    break;\n  }\n"
+         "  if ((m >> 24) == WIRE_GEN_MAP_SKIP || (m >> 24) == WIRE_GEN_MAP_SKIP_FLAG)\n"
+         "    return %s__skip(d, p, end, (m >> 16) & 0xFF, (m >> 24) == WIRE_GEN_MAP_SKIP_FLAG);\n"
+         "  if ((m >> 24) != WIRE_GEN_MAP_INT) return NULL;\n"
+         "  uint64_t raw;\n  int sg;\n"
+         "  if (!(p = %s__rint(p, end, (m >> 16) & 0xFF, &raw, &sg))) return NULL;\n"
+         "  switch (m & 0xFFFF) {\n", P, P);
+  for (uint32_t k = 0; k < t->nfields; k++) {
+    const wire_ftype *f = t->fields[k].type;
+    const vinfo *v = x->g->fv[ti][k];
+    int bits, sgn;
+    if (!v || v->flag || v->shape || slot_flag(f) || wire__gen_kind_of(x->g, f) ||
+        !int_type(f->type_id, &bits, &sgn))
+      continue;
+    char mb[200];
+    put(c, "  case %u:\n    if (!%s__fits(raw, sg, %d, %d)) return NULL;\n"
+           "    v->%s = (%s)raw;\n    return p;\n", k, P, sgn, bits,
+        wire__gen_member(t->fields[k].name, mb, sizeof mb), v->ctype);
+  }
+  put(c, "  default:\n    return NULL;\n  }\n}\n\n");
+  put(c, "static int %s_m1(%s__dec *d, struct %s *v, const uint32_t *map, uint32_t n) {\n",
+      nm, P, nm);
+  put(c, "  if (++d->depth > d->max_depth) return 0;\n"
+         "  const uint8_t *p = d->p, *end = d->end;\n"
+         "  uint32_t fi = 0;\n"
+         "  (void)end;\n"
+         "  memset(v, 0, sizeof *v);\n");
+  for (uint32_t w = 0; w < t->nfields; w++) {
+    uint32_t k = t->layout->fields[w].local;
+    put(c, "  if (fi < n) {\n    if (map[fi] == %u) {\n", k);
+    dec_field_k(x, ti, k, 3);
+    put(c, "    } else if (!(p = %s_x1(d, v, map[fi], p))) {\n      return 0;\n    }\n"
+           "    fi++;\n  }\n", nm);
+  }
+  x->tail = false;
+  put(c, "  for (; fi < n; fi++)\n    if (!(p = %s_x1(d, v, map[fi], p))) return 0;\n"
+         "  d->p = p;\n  d->depth--;\n  return 1;\n}\n\n", nm);
 }
 
 /* The largest run of bounded fields read from a padded copy on the stack
@@ -823,7 +943,7 @@ void wire__gen_code_tds(gen *g, sb *c) {
     put(c, "\n};\n");
     /* a root in compatible mode starts with these bytes: the header, the
      * not-null flag, the kind and TypeDef #0 */
-    cg x = {g, c, 1, NULL, 0, false};
+    cg x = {g, c, 1, NULL, 0, false, false, -1};
     if (g->sl[1][i] && has_td(&x, i)) {
       put(c, "static const uint8_t %s_pre[%u] = {\n  0x01, 0xff, 0x%02x, 0x00,",
           nm, len + 4, kind_in(&x, i));
@@ -883,15 +1003,20 @@ void wire__gen_code(gen *g, sb *c) {
       wire__gen_cname(g, i, nm, sizeof nm);
       put(c, "static int %s_e%d(%s__enc *e, const struct %s *v);\n", nm, mode, P, nm);
       put(c, "static int %s_d%d(%s__dec *d, struct %s *v);\n", nm, mode, P, nm);
+      cg x = {g, c, mode, ok[mode], 0, false, false, -1};
+      if (mode && has_td(&x, i))
+        put(c, "static int %s_m1(%s__dec *d, struct %s *v, const uint32_t *map, uint32_t n);\n",
+            nm, P, nm);
     }
   put(c, "\n");
   for (int mode = 0; mode < 2; mode++) {
     ctx->compatible = mode != 0;
-    cg x = {g, c, mode, ok[mode], 0, false};
+    cg x = {g, c, mode, ok[mode], 0, false, false, -1};
     for (uint32_t i = 0; i < nt; i++) {
       if (!ok[mode][i]) continue;
       enc_struct_fn(&x, i);
       dec_struct_fn(&x, i);
+      if (mode && has_td(&x, i)) dec_map_fn(&x, i);
     }
   }
   ctx->compatible = save_c;
@@ -923,7 +1048,7 @@ void wire__gen_code(gen *g, sb *c) {
         put(c, "    %sif (%s(s.mode & WIRE_GEN_COMPATIBLE)) {\n", mode ? "else " : "",
             mode ? "" : "!");
         if (ok[mode][i]) {
-          cg x = {g, c, mode, ok[mode], 0, false};
+          cg x = {g, c, mode, ok[mode], 0, false, false, -1};
           if (mode && has_td(&x, i)) {
             put(c, "      ok = %s__room(&e, &q, sizeof %s_pre);\n"
                    "      if (ok) {\n"
@@ -967,27 +1092,40 @@ void wire__gen_code(gen *g, sb *c) {
              "    d.p = data;\n    d.end = data + len;\n    d.arena = arena;\n"
              "    d.cap = arena_cap;\n    d.used = arena_used ? *arena_used : 0;\n"
              "    d.max_collection = s.max_collection;\n    d.max_binary = s.max_binary;\n"
+             "    d.nskip = 0;\n"
              "    d.depth = 0;\n    d.max_depth = s.max_depth;\n"
              "    d.copy = (flags & WIRE_MEM_COPY) != 0;\n    d.nann = 0;\n"
+             "    d.ctx = ctx;\n    d.layout = w->layout;\n    d.base = data;\n"
              "    int ok = d.used <= arena_cap;\n", P);
       for (int mode = 0; mode < 2; mode++) {
         put(c, "    %sif (%s(s.mode & WIRE_GEN_COMPATIBLE)) {\n", mode ? "else " : "",
             mode ? "" : "!");
         if (ok[mode][i]) {
-          cg x = {g, c, mode, ok[mode], 0, false};
+          cg x = {g, c, mode, ok[mode], 0, false, false, -1};
           if (mode && has_td(&x, i)) {
-            put(c, "      ok = ok && len >= sizeof %s_pre && !memcmp(data, %s_pre, sizeof %s_pre);\n"
-                   "      d.p = data + sizeof %s_pre;\n"
-                   "      d.ann[0] = %u;\n      d.nann = 1;\n"
-                   "      ok = ok && %s_d1(&d, out);\n", nm, nm, nm, nm, i, nm);
+            /* (the TypeDef's first 8 bytes, its hash, tell another one) */
+            put(c, "      if (len >= sizeof %s_pre && %s__ld64(data + 4) == %s__ld64(%s_pre + 4) &&\n"
+                   "          !memcmp(data, %s_pre, sizeof %s_pre)) {\n"
+                   "        d.p = data + sizeof %s_pre;\n"
+                   "        d.ann[0] = %u;\n        d.map[0] = NULL;\n        d.nann = 1;\n"
+                   "        ok = ok && %s_d1(&d, out);\n", nm, P, P, nm, nm, nm, nm, i, nm);
+            /* another writer's TypeDef (or none of ours): its field map */
+            put(c, "      } else {\n"
+                   "        const uint32_t *mp = NULL;\n        uint32_t mn = 0;\n"
+                   "        ok = ok && len >= 2 && data[0] == 0x01 && data[1] == 0xFF &&\n"
+                   "             (d.p = %s__dmeta(&d, data + 2, d.end, %u, %u, 0x%02x, %s_td,\n"
+                   "                              sizeof %s_td, &mp, &mn)) != NULL &&\n"
+                   "             (mp ? %s_m1(&d, out, mp, mn) : %s_d1(&d, out));\n"
+                   "      }\n", P, i, li, kind_in(&x, i), nm, nm, nm, nm);
             put(c, "    }\n");
             continue;
           }
           put(c, "      ok = ok && len >= 2 && data[0] == 0x01 && data[1] == 0xFF;\n"
                  "      d.p = data + 2;\n");
           put(c, "      ok = ok && (d.p = ");
-          if (has_td(&x, i))
-            put(c, "%s__dmeta(&d, d.p, d.end, %u, 0x%02x, %s_td, sizeof %s_td)", P, i, kind_in(&x, i), nm, nm);
+          if (has_td(&x, i)) /* (not in same-schema mode) */
+            put(c, "%s__dmeta(&d, d.p, d.end, %u, %u, 0x%02x, %s_td, sizeof %s_td, &d.map[63], &d.nmap[63])",
+                P, i, li, kind_in(&x, i), nm, nm);
           else
             put(c, "%s__did(d.p, d.end, 0x%02x, %uu)", P, kind_in(&x, i), r->types[i].user_id);
           put(c, ") != NULL && %s_d%d(&d, out);\n", nm, mode);

@@ -112,6 +112,8 @@ typedef struct wire_mmap {
   const uint8_t *td;   /* copy of the TypeDef bytes */
   uint32_t td_len;
   wire_mplan plan;
+  const uint32_t *gen;  /* the generated code's map (gen_run.c), or NULL */
+  uint32_t ngen;
 } wire_mmap;
 
 /* What binding compiles from a layout for one mode of the context (the

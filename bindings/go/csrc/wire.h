@@ -1139,6 +1139,35 @@ WIRE_API int32_t wire_gen_begin(wire_ctx *ctx, wire_gen_state *state);
  * failure. */
 WIRE_API int32_t wire_gen_grow(wire_ctx *ctx, size_t used, size_t need,
                                uint8_t **buf, size_t *cap);
+/* How the generated decoder reads a field of a writer's TypeDef that is
+ * not the registered one (schema evolution): one uint32_t per writer
+ * field, in the writer's order: action << 24 | writer's wire type << 16 |
+ * the registered field's declaration index (INT), and for READ the
+ * declaration index alone. */
+enum {
+  WIRE_GEN_MAP_READ = 0,      /* the registered field, read as declared */
+  WIRE_GEN_MAP_INT = 1,       /* the registered integer field from another
+                                 integer type (the writer's), the value
+                                 checked against the field's range */
+  WIRE_GEN_MAP_SKIP = 2,      /* no field of the reader's: a value of the
+                                 writer's (primitive, string, binary or
+                                 dense array) type, read and dropped */
+  WIRE_GEN_MAP_SKIP_FLAG = 3, /* the same behind a null flag */
+  WIRE_GEN_MAP_OTHER = 4      /* anything else (the interpreter's case) */
+};
+/* For generated decoders: the TypeDef that starts at data[0..len) (its
+ * header and body) as a writer's version of memory layout `layout`'s type.
+ * *td_len gets the TypeDef's size in bytes, *map / *nmap its field map
+ * (WIRE_GEN_MAP_*), computed on the first sight of those TypeDef bytes and
+ * cached in the context with the interpreter's mapping (as wire_mem_decode
+ * caches it, at most 64 per type). Ownership: the map is the context's,
+ * valid until the context's layouts or options change or it is freed.
+ * Errors: WIRE_E_TYPEDEF / WIRE_E_SCHEMA / WIRE_E_LIMIT for bytes the
+ * interpreter refuses too; WIRE_E_UNSUPPORTED for the registered TypeDef
+ * (the generated code reads it straight). */
+WIRE_API int32_t wire_gen_map(wire_ctx *ctx, uint32_t layout,
+                              const uint8_t *data, size_t len, size_t *td_len,
+                              const uint32_t **map, uint32_t *nmap);
 
 /* ===================================================================== */
 /* Section - Value notation                                               */

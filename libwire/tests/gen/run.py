@@ -9,12 +9,18 @@
    generated structs, encodes them with the generated entry points and
    compares the bytes with the fixture's; it then decodes those bytes with
    the generated decoder and encodes the result again (same bytes).
+3. Schema evolution: evolve.c reads, with the code generated for
+   ../fuzz/fuzz_gen.fdl, the messages the code generated for
+   evolve_writer.fdl writes (fields added, removed, widened, narrowed,
+   retyped; nested, by pointer, in lists), built as is and with
+   -DWIRE_GEN_NO_FALLBACK, and compares with wire_mem_decode.
 
 Fixtures whose values need a form the generated code does not have (a root
 that is not a struct, a union or ext field) are counted and listed, never
 passed silently. Exit status 1 on any failure.
 
 usage: run.py --wire build/bin/wire --lib build/lib/libwire.a [--keep DIR]
+              [--evolve-seeds DIR]  (3. also writes fuzz_gen_decode seeds)
 """
 import argparse
 import glob
@@ -421,6 +427,7 @@ def main():
     ap.add_argument("--lib", required=True)
     ap.add_argument("--keep")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    ap.add_argument("--evolve-seeds")
     a = ap.parse_args()
     tmp = a.keep or tempfile.mkdtemp(prefix="wire-gen-")
     os.makedirs(tmp, exist_ok=True)
@@ -567,6 +574,29 @@ def main():
           "fallback to wire_mem_encode / wire_mem_decode)" % straight_passed)
     for name, why in unsupported:
         print("gen: not covered: %s: %s" % (name, why))
+    # 3. another writer's TypeDefs
+    here = os.path.dirname(os.path.abspath(__file__))
+    d = os.path.join(tmp, "evolve")
+    os.makedirs(d, exist_ok=True)
+    for schema, prefix in ((os.path.join(here, "evolve_writer.fdl"), "fw"),
+                           (os.path.join(ROOT, "libwire/tests/fuzz/fuzz_gen.fdl"), "fg")):
+        r = run([a.wire, "gen", "c", schema, "-o", d, "--prefix", prefix])
+        if r.returncode != 0:
+            failures.append("evolve: wire gen c %s: %s" % (schema, r.stderr.strip()))
+    for extra in ([], ["-DWIRE_GEN_NO_FALLBACK"]):
+        exe = os.path.join(d, "evolve" + ("_straight" if extra else ""))
+        r = run([a.cc] + CFLAGS + ["-Wno-missing-field-initializers"] + extra +
+                ["-I" + inc, "-I" + d, os.path.join(here, "evolve.c"),
+                 os.path.join(d, "evolve_writer.wire.c"),
+                 os.path.join(d, "fuzz_gen.wire.c"), a.lib, "-lm", "-o", exe])
+        if r.returncode == 0:
+            r = run([exe] + ([a.evolve_seeds] if a.evolve_seeds and not extra else []))
+        if r.returncode != 0:
+            failures.append("evolve%s: %s%s" % (" (straight-line alone)" if extra else "",
+                                               r.stdout.strip(), r.stderr[:2000]))
+        else:
+            print("gen: evolve%s: another writer's TypeDefs read as wire_mem_decode "
+                  "reads them" % (" (straight-line alone)" if extra else ""))
     for x in failures:
         print("FAIL " + x)
     if not a.keep:

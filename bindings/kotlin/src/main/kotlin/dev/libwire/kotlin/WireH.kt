@@ -187,6 +187,11 @@ internal object WireH {
     const val GEN_TRUSTED_TEXT = 4
     const val GEN_STRING_JAVA = 8
     const val GEN_PEER = 16
+    const val GEN_MAP_READ = 0
+    const val GEN_MAP_INT = 1
+    const val GEN_MAP_SKIP = 2
+    const val GEN_MAP_SKIP_FLAG = 3
+    const val GEN_MAP_OTHER = 4
     const val NOTATION_PRETTY = 1
     const val NOTATION_UNTRACKED = 2
     const val NOTATION_PLAIN = 4
