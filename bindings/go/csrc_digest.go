@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "d83b17f37e4a3ad70cdfb0099eec0e12b344d7475680ab0768be691c48e78d1e"
+const csrcDigest = "c4bc497b208d35d8b3cd34125f649dd0ae6e8dcc1df17afd8849ab23bcc8d2d3"

@@ -17,6 +17,9 @@ typedef struct {
   wire_mem *m;
   wire_buf *b;
   uint32_t depth;
+  /* strings as given: UTF-8 unless the Java policy asks otherwise, checked
+   * unless the caller vouches for them */
+  bool utf8_str, check_str;
 } menc;
 
 static bool efail(menc *e, int32_t code, const char *what) {
@@ -28,6 +31,17 @@ static inline bool room(menc *e, size_t n) {
   wire_buf *b = e->b;
   if (WIRE_LIKELY(b->cap - b->len >= n)) return true;
   if (wire__buf_grow(b, n) != WIRE_OK) return efail(e, WIRE_E_NOMEM, "out of memory");
+  return true;
+}
+
+/* Room for n bytes at *q and 8 more (a fixed-width writer stores a
+ * whole word), growing the buffer when there is not. */
+static inline bool reserve(menc *e, uint8_t **q, size_t n) {
+  wire_buf *b = e->b;
+  if (WIRE_LIKELY((size_t)(b->p + b->cap - *q) >= n + 8)) return true;
+  b->len = (size_t)(*q - b->p);
+  if (!room(e, n + 8)) return false;
+  *q = b->p + b->len;
   return true;
 }
 
@@ -621,10 +635,7 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
                              4) - b->p);
   }
   const wire_mop *o = l->plan.ops, *end = o + l->plan.nops;
-  /* strings as given: UTF-8 unless the Java policy asks otherwise, checked
-   * unless the caller vouches for them */
-  const bool utf8_str = e->ctx->string_policy != WIRE_STRING_JAVA;
-  const bool check_str = !e->ctx->trusted_text;
+  const bool utf8_str = e->utf8_str, check_str = e->check_str;
   if (o < end && !room(e, o->rest + 8)) return false;
   uint8_t *q = b->p + b->len;
   for (; o < end; o++) {
@@ -664,12 +675,8 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
         const uint8_t *sp = ld_ptr(p);
         uint64_t h = ld_len(base, o), len = h >> 2;
         if ((h & 3) == 3 || len > UINT32_MAX || (len && !sp)) break;
-        size_t more = o + 1 < end ? o[1].rest : 0;
-        if (WIRE_UNLIKELY((size_t)(b->p + b->cap - q) < (size_t)len + 9 + more + 8)) {
-          b->len = (size_t)(q - b->p);
-          if (!room(e, (size_t)len + 9 + more + 8)) return false;
-          q = b->p + b->len;
-        }
+        /* room: header and text, and what the next inline ops write */
+        if (!reserve(e, &q, (size_t)len + o->rest)) return false;
         q = put_varu64(q, h);
         if (len) wire__copy(q, sp, (size_t)len);
         q += len;
@@ -683,12 +690,7 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
       if (n > UINT32_MAX || (n && !d)) break;
       uint64_t len = n * o->esize;
       if (len > UINT32_MAX) break;
-      size_t more = o + 1 < end ? o[1].rest : 0;
-      if (WIRE_UNLIKELY((size_t)(b->p + b->cap - q) < (size_t)len + 5 + more + 8)) {
-        b->len = (size_t)(q - b->p);
-        if (!room(e, (size_t)len + 5 + more + 8)) return false;
-        q = b->p + b->len;
-      }
+      if (!reserve(e, &q, (size_t)len + o->rest)) return false;
       q = put_varu32(q, (uint32_t)len);
       if (len) wire__copy(q, d, (size_t)len);
       q += len;
@@ -703,18 +705,23 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
         /* (text that fails the check goes the general way, which says so) */
         if (check_str && !text_ok(sp, len, sp + len)) break;
         /* room: header and text, and what the next inline ops write */
-        size_t more = o + 1 < end ? o[1].rest : 0;
-        if (WIRE_UNLIKELY((size_t)(b->p + b->cap - q) < (size_t)len + 5 + more + 8)) {
-          b->len = (size_t)(q - b->p);
-          if (!room(e, (size_t)len + 5 + more + 8)) return false;
-          q = b->p + b->len;
-        }
+        if (!reserve(e, &q, (size_t)len + o->rest)) return false;
         q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
         copy_short(q, sp, len);
         q += len;
         continue;
       }
       break;
+    case MX_NEST: /* (a struct inline, without a flag) */
+      b->len = (size_t)(q - b->p);
+      if ((o->fl & MF_META) && !enc_meta(e, &e->m->layouts[o->elem]))
+        return false;
+      if (!enc_struct_body(e, &e->m->layouts[o->elem], p)) return false;
+      goto next;
+    case MX_LIST: /* (a list without a flag) */
+      b->len = (size_t)(q - b->p);
+      if (!enc_list(e, o, base)) return false;
+      goto next;
     default:
       break;
     }
@@ -756,7 +763,8 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   if (!value) return wire__fail(ctx, WIRE_E_ARG, 0, "no value");
   if (ctx->reg->types[l->type].kind != WIRE_KIND_STRUCT)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
-  menc e = {ctx, m, b, 0};
+  menc e = {ctx, m, b, 0, ctx->string_policy != WIRE_STRING_JAVA,
+            !ctx->trusted_text};
   if (++m->gen == 0) {
     memset(m->td_gen, 0, m->ntd * sizeof *m->td_gen);
     m->gen = 1;
