@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "c4bc497b208d35d8b3cd34125f649dd0ae6e8dcc1df17afd8849ab23bcc8d2d3"
+const csrcDigest = "6288870149faf61138ed44d1cb123672e39413db16b15f74046b1a3819c371a5"

@@ -71,6 +71,35 @@ static inline uint8_t *put_le(uint8_t *q, uint64_t v, int n) {
 
 static bool enc_struct_body(menc *e, const wire_mlayout *l, const uint8_t *base);
 
+/* n bytes of bool memory as wire bools (any byte other than 0 is true),
+ * eight at a time: a byte's top bit after adding 0x7F to its low bits,
+ * or'ed with the byte, says whether it is other than 0. */
+static inline uint8_t *put_bools(uint8_t *q, const uint8_t *d, size_t n) {
+  const uint64_t lo = UINT64_C(0x7F7F7F7F7F7F7F7F);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, d + i, 8);
+    w = ((((w & lo) + lo) | w) >> 7) & UINT64_C(0x0101010101010101);
+    memcpy(q + i, &w, 8);
+  }
+  for (; i < n; i++) q[i] = d[i] ? 1 : 0;
+  return q + n;
+}
+
+/* Copies n bytes: up to 64 without a call. */
+static inline void copy_mid(uint8_t *d, const uint8_t *s, size_t n) {
+  if (n <= 32 || n > 64) {
+    copy_short(d, s, n);
+    return;
+  }
+  uint8_t a[32], b[32];
+  memcpy(a, s, 32);
+  memcpy(b, s + n - 32, 32);
+  memcpy(d, a, 32);
+  memcpy(d + n - 32, b, 32);
+}
+
 /* Type meta of a struct value of layout l. */
 static bool enc_meta(menc *e, const wire_mlayout *l) {
   wire_mem *m = e->m;
@@ -678,7 +707,7 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
         /* room: header and text, and what the next inline ops write */
         if (!reserve(e, &q, (size_t)len + o->rest)) return false;
         q = put_varu64(q, h);
-        if (len) wire__copy(q, sp, (size_t)len);
+        copy_mid(q, sp, (size_t)len);
         q += len;
         continue;
       }
@@ -692,7 +721,7 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
       if (len > UINT32_MAX) break;
       if (!reserve(e, &q, (size_t)len + o->rest)) return false;
       q = put_varu32(q, (uint32_t)len);
-      if (len) wire__copy(q, d, (size_t)len);
+      copy_mid(q, d, (size_t)len);
       q += len;
       continue;
     }
@@ -707,11 +736,20 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
         /* room: header and text, and what the next inline ops write */
         if (!reserve(e, &q, (size_t)len + o->rest)) return false;
         q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
-        copy_short(q, sp, len);
+        copy_mid(q, sp, len);
         q += len;
         continue;
       }
       break;
+    case MX_BOOLS: { /* (a bool array held as bytes) */
+      const uint8_t *d = ld_ptr(p);
+      uint64_t n = ld_len(base, o);
+      if (n > UINT32_MAX || (n && !d)) break;
+      if (!reserve(e, &q, (size_t)n + 5 + o->rest)) return false;
+      q = put_varu32(q, (uint32_t)n);
+      q = put_bools(q, d, (size_t)n);
+      continue;
+    }
     case MX_NEST: /* (a struct inline, without a flag) */
       b->len = (size_t)(q - b->p);
       if ((o->fl & MF_META) && !enc_meta(e, &e->m->layouts[o->elem]))

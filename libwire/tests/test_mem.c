@@ -443,6 +443,65 @@ Test(mem, refs_of_shared_pointers) {
   }
 }
 
+/* A bool array held as bytes: any byte other than 0 is written as 1 (the
+ * encoder takes eight at a time, then the rest one by one). */
+Test(mem, bool_array_bytes) {
+  static const char f[] =
+      "package b;\n"
+      "message Flags [id=310] { array<bool> on = 1; int32 after = 2; }\n";
+  typedef struct { const uint8_t *on; uint32_t n; int32_t after; } flags;
+  wire_ctx *c = wire_ctx_new();
+  cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "b.fdl"), WIRE_OK,
+               "%s", wire_ctx_error_message(c));
+  wire_schema_finish(c);
+  uint32_t t, l;
+  cr_assert_eq(wire_schema_find_type(c, "b.Flags", 7, &t), WIRE_OK);
+  const uint32_t rows[][WIRE_MEM_ROW] = {
+      {WIRE_MEM_ROW_LAYOUT, t, sizeof(flags), 0, 0, 0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_ARRAY, O(flags, on), O(flags, n), N, N, 0},
+      {WIRE_MEM_ROW_FIELD, 1, WIRE_MEM_I32, O(flags, after), N, N, N, 0},
+  };
+  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], 3, &l), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  static const uint8_t on[19] = {0, 1, 2, 0x7F, 0x80, 0xFF, 0, 0x10,
+                                 0x01, 0, 0, 0, 0, 0, 0, 0x40,
+                                 0xFE, 0, 3};
+  for (uint32_t n = 0; n <= sizeof on; n++) {
+    flags v = {on, n, -3};
+    const uint8_t *p;
+    size_t len;
+    cr_assert_eq(wire_mem_encode(c, l, &v, &p, &len), WIRE_OK, "%s",
+                 wire_ctx_error_message(c));
+    cr_assert(len <= 128);
+    uint8_t got[128];
+    memcpy(got, p, len);
+    /* the same bytes as the array of 0s and 1s gives */
+    uint8_t norm[sizeof on];
+    for (uint32_t i = 0; i < n; i++) norm[i] = on[i] ? 1 : 0;
+    flags w = {norm, n, -3};
+    size_t wlen;
+    cr_assert_eq(wire_mem_encode(c, l, &w, &p, &wlen), WIRE_OK);
+    cr_assert_eq(wlen, len);
+    cr_assert(!memcmp(p, got, len), "bools of %u bytes", n);
+    /* and the 0/1 bytes are on the wire: the last n+? bytes hold them */
+    const uint8_t *hit = NULL;
+    for (size_t k = 0; n && k + n <= len && !hit; k++)
+      if (!memcmp(got + k, norm, n) && k && got[k - 1] == n) hit = got + k;
+    cr_assert(!n || hit, "the normalized bools are in the bytes");
+    uint8_t bytes[128];
+    memcpy(bytes, got, len);
+    flags out;
+    size_t used = 0;
+    cr_assert_eq(wire_mem_decode(c, l, bytes, len, &out, arena, sizeof arena,
+                                 &used, WIRE_MEM_COPY),
+                 WIRE_OK, "%s", wire_ctx_error_message(c));
+    cr_assert_eq(out.n, n);
+    cr_assert(!n || !memcmp(out.on, norm, n));
+    cr_assert_eq(out.after, -3);
+  }
+  wire_ctx_free(c);
+}
+
 /* A tracked struct pointer that is an item of a list, named again by a
  * later field: the decoder records list items as references too. */
 Test(mem, refs_to_list_items) {
