@@ -502,6 +502,46 @@ Test(mem, bool_array_bytes) {
   wire_ctx_free(c);
 }
 
+/* The depth limit counts the items of a list of structs as one level
+ * below the list's struct: refused when that level is past the limit,
+ * and not when the list is empty. */
+Test(mem, depth_of_list_items) {
+  static const char f[] =
+      "package d;\n"
+      "message P [id=320] { int32 x = 1; }\n"
+      "message L [id=321] { list<P> ps = 1; }\n";
+  typedef struct { int32_t x; } P;
+  typedef struct { const P *ps; uint32_t n; } Lst;
+  for (int compatible = 0; compatible < 2; compatible++) {
+    wire_ctx *c = wire_ctx_new();
+    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
+    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "d.fdl"), WIRE_OK,
+                 "%s", wire_ctx_error_message(c));
+    wire_schema_finish(c);
+    uint32_t tp, tl, lp, ll;
+    cr_assert_eq(wire_schema_find_type(c, "d.P", 3, &tp), WIRE_OK);
+    cr_assert_eq(wire_schema_find_type(c, "d.L", 3, &tl), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_new(c, tp, sizeof(P), &lp), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_new(c, tl, sizeof(Lst), &ll), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_field(c, lp, 0, WIRE_MEM_I32, O(P, x), N, N, N), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_field(c, ll, 0, WIRE_MEM_LIST, O(Lst, ps), O(Lst, n), N, lp), WIRE_OK);
+    static const P ps[2] = {{1}, {-2}};
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_ctx_set_limit(c, WIRE_LIMIT_DEPTH, 1), WIRE_OK);
+    Lst empty = {NULL, 0}, two = {ps, 2};
+    cr_assert_eq(wire_mem_encode(c, ll, &empty, &p, &n), WIRE_OK, "%s",
+                 wire_ctx_error_message(c));
+    cr_assert_eq(wire_mem_encode(c, ll, &two, &p, &n), WIRE_E_DEPTH);
+    cr_assert_eq(wire_ctx_set_limit(c, WIRE_LIMIT_DEPTH, 2), WIRE_OK);
+    cr_assert_eq(wire_mem_encode(c, ll, &two, &p, &n), WIRE_OK, "%s",
+                 wire_ctx_error_message(c));
+    /* the depth is back at the root's after the list: encoding again */
+    cr_assert_eq(wire_mem_encode(c, ll, &two, &p, &n), WIRE_OK);
+    wire_ctx_free(c);
+  }
+}
+
 /* A tracked struct pointer that is an item of a list, named again by a
  * later field: the decoder records list items as references too. */
 Test(mem, refs_to_list_items) {

@@ -20,6 +20,8 @@ typedef struct {
   /* strings as given: UTF-8 unless the Java policy asks otherwise, checked
    * unless the caller vouches for them */
   bool utf8_str, check_str;
+  bool hashed;        /* same-schema structs begin with their hash */
+  uint32_t max_depth;
 } menc;
 
 static bool efail(menc *e, int32_t code, const char *what) {
@@ -70,6 +72,7 @@ static inline uint8_t *put_le(uint8_t *q, uint64_t v, int n) {
 }
 
 static bool enc_struct_body(menc *e, const wire_mlayout *l, const uint8_t *base);
+static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base);
 
 /* n bytes of bool memory as wire bools (any byte other than 0 is true),
  * eight at a time: a byte's top bit after adding 0x7F to its low bits,
@@ -367,9 +370,13 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
   }
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   if (!flags && so->code == MOP_STRUCT) {
+    /* the items' depth, counted once */
     const wire_mlayout *el = &e->m->layouts[so->elem];
+    if (WIRE_UNLIKELY(++e->depth > e->max_depth))
+      return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
     for (uint64_t i = 0; i < count; i++)
-      if (!enc_struct_body(e, el, items + i * o->esize + so->off)) return false;
+      if (!enc_fields(e, el, items + i * o->esize + so->off)) return false;
+    e->depth--;
     return true;
   }
   if (!flags && so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64)) &&
@@ -586,7 +593,7 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
   case MOP_MAP:
     return enc_map(e, o, base);
   case MOP_UNION:
-    if (WIRE_UNLIKELY(++e->depth > e->ctx->max_depth))
+    if (WIRE_UNLIKELY(++e->depth > e->max_depth))
       return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
     if (!enc_union(e, o, base)) return false;
     e->depth--;
@@ -651,12 +658,10 @@ static uint8_t *put_run(const wire_mop *o, const uint8_t *base, uint8_t *q) {
   return q;
 }
 
-static bool enc_struct_body(menc *e, const wire_mlayout *l,
-                            const uint8_t *base) {
-  if (WIRE_UNLIKELY(++e->depth > e->ctx->max_depth))
-    return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+/* The fields of a struct body (its depth counted by the caller). */
+static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
   wire_buf *b = e->b;
-  if (!e->ctx->compatible &&
+  if (e->hashed &&
       (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
     if (!room(e, 4)) return false;
     b->len = (size_t)(put_le(b->p + b->len,
@@ -782,6 +787,14 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
     q = b->p + b->len;
   }
   b->len = (size_t)(q - b->p);
+  return true;
+}
+
+static bool enc_struct_body(menc *e, const wire_mlayout *l,
+                            const uint8_t *base) {
+  if (WIRE_UNLIKELY(++e->depth > e->max_depth))
+    return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+  if (!enc_fields(e, l, base)) return false;
   e->depth--;
   return true;
 }
@@ -802,7 +815,7 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   if (ctx->reg->types[l->type].kind != WIRE_KIND_STRUCT)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   menc e = {ctx, m, b, 0, ctx->string_policy != WIRE_STRING_JAVA,
-            !ctx->trusted_text};
+            !ctx->trusted_text, !ctx->compatible, ctx->max_depth};
   if (++m->gen == 0) {
     memset(m->td_gen, 0, m->ntd * sizeof *m->td_gen);
     m->gen = 1;
