@@ -137,6 +137,19 @@ static bool enc_meta(menc *e, const wire_mlayout *l) {
   return wire__enc_type_meta(&m->e, l->kind, &um); /* e->b is &m->e.b */
 }
 
+/* enc_meta, a TypeDef this message announced already without a call. */
+static inline bool put_meta(menc *e, const wire_mlayout *l) {
+  wire_mem *m = e->m;
+  uint32_t ti = l->type;
+  if (!l->td || m->td_gen[ti] != m->gen) return enc_meta(e, l);
+  if (!room(e, 6)) return false;
+  uint8_t *q = e->b->p + e->b->len;
+  *q++ = l->kind;
+  q = put_varu32(q, (m->td_idx[ti] << 1) | 1);
+  e->b->len = (size_t)(q - e->b->p);
+  return true;
+}
+
 static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
   wire_ctx *ctx = e->ctx;
   if (len > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "string longer than 4 GiB");
@@ -360,7 +373,7 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
   e->b->len++;
   if ((h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL)) {
     if (so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR) {
-      if (!enc_meta(e, &e->m->layouts[so->elem])) return false;
+      if (!put_meta(e, &e->m->layouts[so->elem])) return false;
     } else {
       if (!room(e, 1)) return false;
       e->b->p[e->b->len++] = so->wt;
@@ -757,7 +770,7 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
     }
     case MX_NEST: /* (a struct inline, without a flag) */
       b->len = (size_t)(q - b->p);
-      if ((o->fl & MF_META) && !enc_meta(e, &e->m->layouts[o->elem]))
+      if ((o->fl & MF_META) && !put_meta(e, &e->m->layouts[o->elem]))
         return false;
       if (!enc_struct_body(e, &e->m->layouts[o->elem], p)) return false;
       goto next;
