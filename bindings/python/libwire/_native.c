@@ -9,7 +9,8 @@
  * the layouts cannot express, through the tape: the walk writes a version
  * 2 tape (spec/tape.md) into a buffer the codec reuses and makes one call,
  * wire_encode_tape_to; loads makes one call, wire_decode_tape_to with
- * WIRE_TAPE_FIELD_INDEX, and builds Python objects in C from the tape.
+ * WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS, and builds Python objects in C
+ * from the tape (binaries and dense arrays straight from the payload).
  * Registered classes get a plan when they are first met (fields in wire
  * order, their declared types from wire_schema_field, interned attribute
  * names, slot offsets), so plain ints and floats go into fields of any
@@ -1765,22 +1766,21 @@ PyObject *lw_array_from(Codec *c, char code, const void *p, size_t nb) {
   return a;
 }
 
-static PyObject *dec_array(Codec *c, uint8_t op, const hint *h) {
-  if (!AVAIL(c, 4)) return bad_tape(c);
-  uint32_t n = get32(c->p);
-  c->p += 4;
-  if (!AVAIL(c, n)) return bad_tape(c);
-  const char *raw = (const char *)c->p;
-  c->p += n;
+/* A BINARY or dense array (op) of the n bytes at raw: in the tape, or in
+ * the payload (SPAN). */
+static PyObject *dec_bytes_of(Codec *c, uint8_t op, const hint *h,
+                              const char *raw, uint32_t n) {
   PyObject *v;
   const char *tc = array_code(op);
-  if (op == WIRE_T_BOOL_ARRAY && h && h->tid == op) {
+  if (op == WIRE_T_BINARY) {
+    v = PyBytes_FromStringAndSize(raw, n);
+  } else if (op == WIRE_T_BOOL_ARRAY && h && h->tid == op) {
     /* a declared bool array: a list of bools */
     PyObject *l = PyList_New(n);
     for (uint32_t i = 0; l && i < n; i++)
       PyList_SET_ITEM(l, i, PyBool_FromLong(raw[i] != 0));
     v = l;
-  } else if (tc) {          /* one copy: the tape's bytes into the array */
+  } else if (tc) {          /* one copy: the bytes into the array */
     v = lw_array_from(c, tc[0], raw, n);
   } else {
     PyObject *b = PyBytes_FromStringAndSize(raw, n);
@@ -1789,6 +1789,32 @@ static PyObject *dec_array(Codec *c, uint8_t op, const hint *h) {
   }
   if (v && keep(c, v)) Py_CLEAR(v);
   return v;
+}
+
+/* BINARY and dense arrays copied into the tape: u32 n, n bytes. */
+static PyObject *dec_array(Codec *c, uint8_t op, const hint *h) {
+  if (!AVAIL(c, 4)) return bad_tape(c);
+  uint32_t n = get32(c->p);
+  c->p += 4;
+  if (!AVAIL(c, n)) return bad_tape(c);
+  const char *raw = (const char *)c->p;
+  c->p += n;
+  return dec_bytes_of(c, op, h, raw, n);
+}
+
+/* SPAN: u8 type, u32 n, u64 offset; the bytes stay in the payload, which
+ * is copied once, straight into the value (the tape holds no copy). */
+static PyObject *dec_span(Codec *c, const hint *h) {
+  if (!AVAIL(c, 13)) return bad_tape(c);
+  uint8_t op = c->p[0];
+  uint32_t n = get32(c->p + 1);
+  uint64_t off = get64(c->p + 5);
+  c->p += 13;
+  if (op != WIRE_T_BINARY &&
+      !(op >= WIRE_T_BOOL_ARRAY && op <= WIRE_T_FLOAT64_ARRAY))
+    return bad_tape(c);
+  if (off > c->src_len || n > c->src_len - off) return bad_tape(c);
+  return dec_bytes_of(c, op, h, (const char *)c->src + off, n);
 }
 
 static PyObject *dec_packed(Codec *c) {
@@ -1884,16 +1910,8 @@ static PyObject *dec(Codec *c, const hint *h) {
     return Py_NewRef(c->objs[k]);
   }
   case WIRE_TAPE_PACKED: return dec_packed(c);
-  case WIRE_T_BINARY: {
-    if (!AVAIL(c, 4)) return bad_tape(c);
-    uint32_t n = get32(c->p);
-    c->p += 4;
-    if (!AVAIL(c, n)) return bad_tape(c);
-    PyObject *v = PyBytes_FromStringAndSize((const char *)c->p, n);
-    c->p += n;
-    if (v && keep(c, v)) Py_CLEAR(v);
-    return v;
-  }
+  case WIRE_T_BINARY: return dec_array(c, op, h);
+  case WIRE_TAPE_SPAN: return dec_span(c, h);
   case WIRE_T_ENUM: {
     if (!AVAIL(c, 8)) return bad_tape(c);
     uint32_t ti = get32(c->p), val = get32(c->p + 4);
@@ -2071,7 +2089,8 @@ PyObject *lw_tape_decode(Codec *c, const uint8_t *data, size_t len) {
     if (!c->tout) return PyErr_NoMemory();
   }
   wire_writer_reset(c->tout);
-  int32_t st = wire_decode_tape_to(c->ctx, data, len, WIRE_TAPE_FIELD_INDEX,
+  int32_t st = wire_decode_tape_to(c->ctx, data, len,
+                                   WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS,
                                    c->tout);
   if (st) return lw_ctx_fail(c, st);
   const uint8_t *t = wire_writer_data(c->tout);
@@ -2081,6 +2100,8 @@ PyObject *lw_tape_decode(Codec *c, const uint8_t *data, size_t len) {
   uint32_t roots = get32(t + 4);
   c->p = t + 8;
   c->end = t + n;
+  c->src = data;
+  c->src_len = len;
   PyObject *out = PyList_New(0);
   if (!out) return NULL;
   for (uint32_t i = 0; i < roots; i++) {

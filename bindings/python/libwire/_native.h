@@ -114,6 +114,8 @@ typedef struct {
   wire_writer *tout;    /* reused tape writer (decode) */
   /* decode state */
   const uint8_t *p, *end;
+  const uint8_t *src;   /* the payload being decoded (SPAN ops point in) */
+  size_t src_len;
   PyObject **objs;
   size_t nobjs, objs_cap;
   struct mstate *ms;    /* _mem.c, allocated on first use */

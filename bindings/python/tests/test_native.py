@@ -128,6 +128,23 @@ def test_large_binary_and_array_round_trip():
             else back == v
 
 
+def test_nested_binaries_and_arrays_are_copied_out_of_the_payload():
+    # Inside containers, binaries and dense arrays reach Python as SPAN ops
+    # (offsets into the payload): each value must be its own copy, intact
+    # after the caller's buffer changes, and empty ones must work too.
+    ctx = libwire.Context()
+    blob = os.urandom(3000)
+    value = {"b": [blob, b"", b"z"],
+             "q": array.array("q", range(-500, 500)),
+             "d": array.array("d", [0.5, -1.25]),
+             "e": array.array("i")}
+    buf = bytearray(ctx.dumps(value))
+    back = ctx.loads(buf)
+    assert back == value
+    buf[:] = bytes(len(buf))
+    assert back == value
+    assert ctx.loads(memoryview(b"xyz" + bytes(ctx.dumps(value)))[3:]) == value
+
 def test_no_reference_leak_and_bounded_memory(bctx):
     v = bench.lw_values()
     dyn = {"l": [1, 2.5, "s", None, True, b"b", {"k": [1, 2]}, {1, 2}],
