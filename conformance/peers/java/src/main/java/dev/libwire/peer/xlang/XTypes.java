@@ -239,8 +239,9 @@ public final class XTypes {
     TestEnum f2;
   }
 
-  @ForyStruct
-  public static class NullableComprehensiveSchemaConsistent {
+  /** The fields the two NullableComprehensive classes share (a class's inherited fields are
+   * fields of its struct). */
+  public abstract static class NullableComprehensiveBase {
     byte byteField;
     short shortField;
     int intField;
@@ -252,6 +253,10 @@ public final class XTypes {
     List<String> listField;
     Set<String> setField;
     Map<String, String> mapField;
+  }
+
+  @ForyStruct
+  public static class NullableComprehensiveSchemaConsistent extends NullableComprehensiveBase {
     @Nullable Integer nullableInt;
     @Nullable Long nullableLong;
     @Nullable Float nullableFloat;
@@ -264,23 +269,12 @@ public final class XTypes {
   }
 
   @ForyStruct
-  public static class NullableComprehensiveCompatible {
-    byte byteField;
-    short shortField;
-    int intField;
-    long longField;
-    float floatField;
-    double doubleField;
-    boolean boolField;
+  public static class NullableComprehensiveCompatible extends NullableComprehensiveBase {
     Integer boxedInt;
     Long boxedLong;
     Float boxedFloat;
     Double boxedDouble;
     Boolean boxedBool;
-    String stringField;
-    List<String> listField;
-    Set<String> setField;
-    Map<String, String> mapField;
     @Nullable Integer nullableInt1;
     @Nullable Long nullableLong1;
     @Nullable Float nullableFloat1;
