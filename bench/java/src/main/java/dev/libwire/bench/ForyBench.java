@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import dev.libwire.bench.ForyModel.Image;
+import dev.libwire.bench.ForyModel.ImageRest;
 import dev.libwire.bench.ForyModel.Media;
 import dev.libwire.bench.ForyModel.MediaContent;
 import dev.libwire.bench.ForyModel.MediaContentList;
+import dev.libwire.bench.ForyModel.MediaRest;
 import dev.libwire.bench.ForyModel.NumericStruct;
 import dev.libwire.bench.ForyModel.NumericStructList;
 import dev.libwire.bench.ForyModel.Player;
@@ -73,27 +75,12 @@ public final class ForyBench {
     @ForyField(id = 1) public long int_value;
   }
 
-  public static class MediaV2 {
-    @ForyField(id = 1) public String uri;
-    @ForyField(id = 2) public String title;
+  public static class MediaV2 extends MediaRest {
     @ForyField(id = 3) public long width;
-    @ForyField(id = 4) public int height;
-    @ForyField(id = 5) public String format;
-    @ForyField(id = 6) public long duration;
-    @ForyField(id = 7) public long size;
-    @ForyField(id = 8) public int bitrate;
-    @ForyField(id = 9) public boolean has_bitrate;
-    @ForyField(id = 10) public List<String> persons;
-    @ForyField(id = 11) public Player player;
-    @ForyField(id = 12) public String copyright;
   }
 
-  public static class ImageV2 {
-    @ForyField(id = 1) public String uri;
-    @ForyField(id = 2) public String title;
+  public static class ImageV2 extends ImageRest {
     @ForyField(id = 3) public long width;
-    @ForyField(id = 4) public int height;
-    @ForyField(id = 5) public Size size;
   }
 
   public static class MediaContentV2 {

@@ -65,10 +65,10 @@ public final class ForyModel {
     @ForyField(id = 1) public int int_value;
   }
 
-  public static class Media {
+  /** Media's fields but width (the one ForyBench's MediaV2 widens). */
+  public abstract static class MediaRest {
     @ForyField(id = 1) public String uri;
     @ForyField(id = 2) public String title;
-    @ForyField(id = 3) public int width;
     @ForyField(id = 4) public int height;
     @ForyField(id = 5) public String format;
     @ForyField(id = 6) public long duration;
@@ -80,12 +80,20 @@ public final class ForyModel {
     @ForyField(id = 12) public String copyright;
   }
 
-  public static class Image {
+  public static class Media extends MediaRest {
+    @ForyField(id = 3) public int width;
+  }
+
+  /** Image's fields but width (the one ForyBench's ImageV2 widens). */
+  public abstract static class ImageRest {
     @ForyField(id = 1) public String uri;
     @ForyField(id = 2) public String title;
-    @ForyField(id = 3) public int width;
     @ForyField(id = 4) public int height;
     @ForyField(id = 5) public Size size;
+  }
+
+  public static class Image extends ImageRest {
+    @ForyField(id = 3) public int width;
   }
 
   public static class MediaContent {
