@@ -38,7 +38,8 @@ NUM = r"(0[xX][0-9a-fA-F]+|\d+)[uU]?"
 
 def constants(text):
     """(name, value, header line) in header order, without the WIRE_ prefix."""
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    # (comments out, their line breaks kept: the lines are the header's)
+    text = re.sub(r"/\*.*?\*/", lambda m: " " + "\n" * m.group(0).count("\n"), text, flags=re.S)
     out = []
     for m in re.finditer(r"^\s*#\s*define\s+WIRE_([A-Z0-9_]+)\s+" + NUM + r"\s*$", text, flags=re.M):
         out.append((m.start(), m.group(1), int(m.group(2), 0)))
