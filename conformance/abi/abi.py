@@ -58,7 +58,7 @@ def returns_memory(f):
 
 # Generated copies of the header in the bindings: (what, checker command).
 GENERATED = [
-    ("kotlin constants (WireH.kt)",
+    ("kotlin constants (WireH.kt, TypeId, Status)",
      [sys.executable, "bindings/kotlin/scripts/gen_constants.py", "--check"]),
     ("go C sources (csrc/)", ["sh", "bindings/go/sync_csrc.sh", "--check"]),
 ]

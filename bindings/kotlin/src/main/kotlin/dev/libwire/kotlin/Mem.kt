@@ -1070,49 +1070,49 @@ internal class MemCodec(private val ctx: Context) {
         fun no(): Nothing = throw NoLayout("$where: a ${kt} cannot carry ${TypeId.name(d.typeId)}")
         val t = d.typeId
         return when {
-            t == WireH.T_STRUCT -> {
+            t == TypeId.STRUCT -> {
                 val nested = ctx.boundType(d.user)?.info?.kclass?.java ?: throw NoLayout("$where: struct ${ctx.typeName(d.user)} has no bound class")
                 if (nested != kt.jvmErasure.java) no()
                 StructSlot(build(nested, created))
             }
-            t == WireH.T_ENUM -> {
+            t == TypeId.ENUM -> {
                 val e = ctx.boundType(d.user)?.enumInfo ?: throw NoLayout("$where: enum ${ctx.typeName(d.user)} has no bound class")
                 if (!Enum::class.java.isAssignableFrom(k)) no()
                 EnumSlot(e.constants, kt.jvmErasure.java)
             }
-            t == WireH.T_UNION || t == WireH.T_EXT || t == WireH.T_UNKNOWN -> throw NoLayout("$where: ${TypeId.name(t)} fields have no memory form")
-            t in WireH.T_INT8..WireH.T_TAGGED_UINT64 -> when (k) {
+            t == TypeId.UNION || t == TypeId.EXT || t == TypeId.UNKNOWN -> throw NoLayout("$where: ${TypeId.name(t)} fields have no memory form")
+            t in TypeId.INT8..TypeId.TAGGED_UINT64 -> when (k) {
                 java.lang.Byte::class.java -> IntSlot(WireH.MEM_I8, 1, 0)
                 java.lang.Short::class.java -> IntSlot(WireH.MEM_I16, 2, 1)
                 java.lang.Integer::class.java -> IntSlot(WireH.MEM_I32, 4, 2)
                 java.lang.Long::class.java -> IntSlot(WireH.MEM_I64, 8, 3)
                 else -> no()
             }
-            t == WireH.T_BOOL -> if (k == java.lang.Boolean::class.java) BoolSlot else no()
-            t == WireH.T_FLOAT32 || t == WireH.T_FLOAT64 -> when (k) {
+            t == TypeId.BOOL -> if (k == java.lang.Boolean::class.java) BoolSlot else no()
+            t == TypeId.FLOAT32 || t == TypeId.FLOAT64 -> when (k) {
                 java.lang.Float::class.java -> F32Slot
                 java.lang.Double::class.java -> F64Slot
                 else -> no()
             }
-            t == WireH.T_STRING -> if (k == String::class.java) StrSlot else no()
-            t == WireH.T_BINARY -> if (k == ByteArray::class.java) BytesSlot else no()
-            t == WireH.T_DATE -> if (k == LocalDate::class.java) DateSlot else no()
-            t == WireH.T_TIMESTAMP -> if (k == Instant::class.java) TimeSlot(false) else no()
-            t == WireH.T_DURATION -> if (k == Duration::class.java) TimeSlot(true) else no()
-            t == WireH.T_DECIMAL -> if (k == BigDecimal::class.java) DecimalSlot else no()
-            TypeId.arrayWidth(t) > 0 || ((t == WireH.T_LIST || t == WireH.T_SET) && primArrayWidth(k) > 0) -> {
+            t == TypeId.STRING -> if (k == String::class.java) StrSlot else no()
+            t == TypeId.BINARY -> if (k == ByteArray::class.java) BytesSlot else no()
+            t == TypeId.DATE -> if (k == LocalDate::class.java) DateSlot else no()
+            t == TypeId.TIMESTAMP -> if (k == Instant::class.java) TimeSlot(false) else no()
+            t == TypeId.DURATION -> if (k == Duration::class.java) TimeSlot(true) else no()
+            t == TypeId.DECIMAL -> if (k == BigDecimal::class.java) DecimalSlot else no()
+            TypeId.arrayWidth(t) > 0 || ((t == TypeId.LIST || t == TypeId.SET) && primArrayWidth(k) > 0) -> {
                 val et = if (TypeId.arrayWidth(t) > 0) arrayElem(t) else d.elem?.typeId ?: no()
                 val w = primArrayWidth(k)
                 if (w <= 0 || naturalWidth(et, k) != w) no()
                 ArraySlot(w, k)
             }
-            t == WireH.T_LIST || t == WireH.T_SET -> {
+            t == TypeId.LIST || t == TypeId.SET -> {
                 if (!Collection::class.java.isAssignableFrom(k) && !k.isArray) no()
                 val et = kt.arguments.firstOrNull()?.type ?: no()
                 val item = slotFor(et, d.elem ?: no(), "$where[]", created)
                 ListSlot(Elem(item, et.isMarkedNullable && !item.pointer), Set::class.java.isAssignableFrom(k))
             }
-            t == WireH.T_MAP -> {
+            t == TypeId.MAP -> {
                 if (!Map::class.java.isAssignableFrom(k)) no()
                 val kt0 = kt.arguments.getOrNull(0)?.type ?: no()
                 val vt0 = kt.arguments.getOrNull(1)?.type ?: no()
@@ -1134,23 +1134,23 @@ internal class MemCodec(private val ctx: Context) {
 
     /** Natural packed width of element type [t] in libwire's memory form, if [k] holds that kind. */
     private fun naturalWidth(t: Int, k: Class<*>): Int = when (t) {
-        WireH.T_BOOL -> if (k == BooleanArray::class.java) 1 else 0
-        WireH.T_INT16 -> if (k == ShortArray::class.java) 2 else 0
-        WireH.T_INT32, WireH.T_VARINT32 -> if (k == IntArray::class.java) 4 else 0
-        WireH.T_INT64, WireH.T_VARINT64, WireH.T_TAGGED_INT64 -> if (k == LongArray::class.java) 8 else 0
-        WireH.T_FLOAT32 -> if (k == FloatArray::class.java) 4 else 0
-        WireH.T_FLOAT64 -> if (k == DoubleArray::class.java) 8 else 0
+        TypeId.BOOL -> if (k == BooleanArray::class.java) 1 else 0
+        TypeId.INT16 -> if (k == ShortArray::class.java) 2 else 0
+        TypeId.INT32, TypeId.VARINT32 -> if (k == IntArray::class.java) 4 else 0
+        TypeId.INT64, TypeId.VARINT64, TypeId.TAGGED_INT64 -> if (k == LongArray::class.java) 8 else 0
+        TypeId.FLOAT32 -> if (k == FloatArray::class.java) 4 else 0
+        TypeId.FLOAT64 -> if (k == DoubleArray::class.java) 8 else 0
         else -> 0
     }
 
     private fun arrayElem(t: Int): Int = when (t) {
-        WireH.T_BOOL_ARRAY -> WireH.T_BOOL
-        WireH.T_INT8_ARRAY -> WireH.T_INT8
-        WireH.T_INT16_ARRAY -> WireH.T_INT16
-        WireH.T_INT32_ARRAY -> WireH.T_INT32
-        WireH.T_INT64_ARRAY -> WireH.T_INT64
-        WireH.T_FLOAT32_ARRAY -> WireH.T_FLOAT32
-        WireH.T_FLOAT64_ARRAY -> WireH.T_FLOAT64
+        TypeId.BOOL_ARRAY -> TypeId.BOOL
+        TypeId.INT8_ARRAY -> TypeId.INT8
+        TypeId.INT16_ARRAY -> TypeId.INT16
+        TypeId.INT32_ARRAY -> TypeId.INT32
+        TypeId.INT64_ARRAY -> TypeId.INT64
+        TypeId.FLOAT32_ARRAY -> TypeId.FLOAT32
+        TypeId.FLOAT64_ARRAY -> TypeId.FLOAT64
         else -> -1
     }
 
@@ -1371,7 +1371,7 @@ internal class MemCodec(private val ctx: Context) {
         if (flag != -1 && flag != 0) return null
         val kind = bytes[2].toInt() and 0xff
         if (roots == null) findRoots()
-        if (kind == WireH.T_COMPATIBLE_STRUCT || kind == WireH.T_NAMED_COMPATIBLE_STRUCT || kind == WireH.T_NAMED_STRUCT) {
+        if (kind == TypeId.COMPATIBLE_STRUCT || kind == TypeId.NAMED_COMPATIBLE_STRUCT || kind == TypeId.NAMED_STRUCT) {
             if (bytes[3].toInt() != 0) return null
             val last = lastRoot
             if (last != null && rootIs(bytes, last.first)) return last.second
@@ -1383,7 +1383,7 @@ internal class MemCodec(private val ctx: Context) {
             }
             return null
         }
-        if (kind == WireH.T_STRUCT) {
+        if (kind == TypeId.STRUCT) {
             var i = 3
             while (i < bytes.size && bytes[i] < 0) i++
             i++

@@ -2,95 +2,13 @@
 // Do not edit: run the script after changing wire.h (`make test` checks it is current).
 package dev.libwire.kotlin
 
-/** The integer constants of wire.h, named as in C without the `WIRE_` prefix. */
+/** The integer constants of wire.h, named as in C without the `WIRE_` prefix
+ * (the type ids and status codes are in [TypeId] and [Status]). */
 internal object WireH {
     const val VERSION_MAJOR = 0
     const val VERSION_MINOR = 1
     const val VERSION_PATCH = 0
-    const val OK = 0
-    const val E_TRUNCATED = 1
-    const val E_VARINT = 2
-    const val E_HEADER = 3
-    const val E_REF = 4
-    const val E_TYPE = 5
-    const val E_STRING = 6
-    const val E_LENGTH = 7
-    const val E_DEPTH = 8
-    const val E_LIMIT = 9
-    const val E_NOMEM = 10
-    const val E_ARG = 11
-    const val E_META_STRING = 12
-    const val E_DECIMAL = 13
-    const val E_VALUE = 14
-    const val E_UNSUPPORTED = 15
-    const val E_COLLECTION = 16
-    const val E_NOTATION = 17
-    const val E_BUFFER_FULL = 18
-    const val E_STATE = 19
-    const val E_TRAILING = 20
-    const val E_TYPEDEF = 21
-    const val E_SCHEMA = 22
-    const val E_IDL = 23
-    const val E_ENCODE = 24
     const val STATUS_COUNT = 25
-    const val T_UNKNOWN = 0
-    const val T_BOOL = 1
-    const val T_INT8 = 2
-    const val T_INT16 = 3
-    const val T_INT32 = 4
-    const val T_VARINT32 = 5
-    const val T_INT64 = 6
-    const val T_VARINT64 = 7
-    const val T_TAGGED_INT64 = 8
-    const val T_UINT8 = 9
-    const val T_UINT16 = 10
-    const val T_UINT32 = 11
-    const val T_VAR_UINT32 = 12
-    const val T_UINT64 = 13
-    const val T_VAR_UINT64 = 14
-    const val T_TAGGED_UINT64 = 15
-    const val T_FLOAT8 = 16
-    const val T_FLOAT16 = 17
-    const val T_BFLOAT16 = 18
-    const val T_FLOAT32 = 19
-    const val T_FLOAT64 = 20
-    const val T_STRING = 21
-    const val T_LIST = 22
-    const val T_SET = 23
-    const val T_MAP = 24
-    const val T_ENUM = 25
-    const val T_NAMED_ENUM = 26
-    const val T_STRUCT = 27
-    const val T_COMPATIBLE_STRUCT = 28
-    const val T_NAMED_STRUCT = 29
-    const val T_NAMED_COMPATIBLE_STRUCT = 30
-    const val T_EXT = 31
-    const val T_NAMED_EXT = 32
-    const val T_UNION = 33
-    const val T_TYPED_UNION = 34
-    const val T_NAMED_UNION = 35
-    const val T_NONE = 36
-    const val T_DURATION = 37
-    const val T_TIMESTAMP = 38
-    const val T_DATE = 39
-    const val T_DECIMAL = 40
-    const val T_BINARY = 41
-    const val T_ARRAY = 42
-    const val T_BOOL_ARRAY = 43
-    const val T_INT8_ARRAY = 44
-    const val T_INT16_ARRAY = 45
-    const val T_INT32_ARRAY = 46
-    const val T_INT64_ARRAY = 47
-    const val T_UINT8_ARRAY = 48
-    const val T_UINT16_ARRAY = 49
-    const val T_UINT32_ARRAY = 50
-    const val T_UINT64_ARRAY = 51
-    const val T_FLOAT8_ARRAY = 52
-    const val T_FLOAT16_ARRAY = 53
-    const val T_BFLOAT16_ARRAY = 54
-    const val T_FLOAT32_ARRAY = 55
-    const val T_FLOAT64_ARRAY = 56
-    const val T_NULL = 255
     const val OPT_REF_TRACKING = 1
     const val OPT_COMPATIBLE = 2
     const val OPT_STRING_POLICY = 3
@@ -118,23 +36,16 @@ internal object WireH {
     const val DEPTH_MAX = 1024
     const val STACK_PER_LEVEL = 1024
     const val STACK_BASE = 65536
-    const val STR_LATIN1 = 0
-    const val STR_UTF16 = 1
-    const val STR_UTF8 = 2
-    const val MS_UTF8 = 0
-    const val MS_LOWER_SPECIAL = 1
-    const val MS_LOWER_UPPER_DIGIT_SPECIAL = 2
-    const val MS_FIRST_TO_LOWER_SPECIAL = 3
+    const val STR_LATIN1 = 0; const val STR_UTF16 = 1; const val STR_UTF8 = 2
+    const val MS_UTF8 = 0; const val MS_LOWER_SPECIAL = 1
+    const val MS_LOWER_UPPER_DIGIT_SPECIAL = 2; const val MS_FIRST_TO_LOWER_SPECIAL = 3
     const val MS_ALL_TO_LOWER_SPECIAL = 4
-    const val MSCTX_NAMESPACE = 0
-    const val MSCTX_TYPE_NAME = 1
+    const val MSCTX_NAMESPACE = 0; const val MSCTX_TYPE_NAME = 1
     const val MSCTX_FIELD_NAME = 2
     const val BAND_IN = 0
     const val BAND_OUT = 1
     const val BY_NAME = 4294967295L
-    const val KIND_STRUCT = 1
-    const val KIND_ENUM = 2
-    const val KIND_UNION = 3
+    const val KIND_STRUCT = 1; const val KIND_ENUM = 2; const val KIND_UNION = 3
     const val KIND_EXT = 4
     const val TAPE_VERSION = 2
     const val TAPE_NULL = 0
@@ -150,17 +61,10 @@ internal object WireH {
     const val TAPE_SPANS = 2
     const val MEM_ELEMENT = 4294967295L
     const val MEM_NONE = 4294967295L
-    const val MEM_I8 = 1
-    const val MEM_I16 = 2
-    const val MEM_I32 = 3
-    const val MEM_I64 = 4
-    const val MEM_U8 = 5
-    const val MEM_U16 = 6
-    const val MEM_U32 = 7
-    const val MEM_U64 = 8
+    const val MEM_I8 = 1; const val MEM_I16 = 2; const val MEM_I32 = 3; const val MEM_I64 = 4
+    const val MEM_U8 = 5; const val MEM_U16 = 6; const val MEM_U32 = 7; const val MEM_U64 = 8
     const val MEM_BITS16 = 9
-    const val MEM_F32 = 10
-    const val MEM_F64 = 11
+    const val MEM_F32 = 10; const val MEM_F64 = 11
     const val MEM_BOOL = 12
     const val MEM_STR = 13
     const val MEM_BYTES = 14
@@ -179,8 +83,7 @@ internal object WireH {
     const val MEM_STR_TAGGED = 512
     const val MEM_F_MASK = 255
     const val MEM_ROW = 8
-    const val MEM_ROW_LAYOUT = 1
-    const val MEM_ROW_FIELD = 2
+    const val MEM_ROW_LAYOUT = 1; const val MEM_ROW_FIELD = 2
     const val MEM_COPY = 1
     const val GEN_COMPATIBLE = 1
     const val GEN_REF_TRACKING = 2

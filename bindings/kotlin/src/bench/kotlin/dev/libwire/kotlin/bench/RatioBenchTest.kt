@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule
 import com.fasterxml.jackson.module.kotlin.kotlinModule
+import dev.libwire.bench.ForyModel
 import dev.libwire.kotlin.Context
 import dev.libwire.kotlin.WireOptions
 import kotlinx.serialization.ExperimentalSerializationApi

@@ -239,8 +239,9 @@ public final class XTypes {
     TestEnum f2;
   }
 
-  @ForyStruct
-  public static class NullableComprehensiveSchemaConsistent {
+  /** The fields the two NullableComprehensive classes share (a class's inherited fields are
+   * fields of its struct). */
+  public abstract static class NullableComprehensiveBase {
     byte byteField;
     short shortField;
     int intField;
@@ -252,6 +253,10 @@ public final class XTypes {
     List<String> listField;
     Set<String> setField;
     Map<String, String> mapField;
+  }
+
+  @ForyStruct
+  public static class NullableComprehensiveSchemaConsistent extends NullableComprehensiveBase {
     @Nullable Integer nullableInt;
     @Nullable Long nullableLong;
     @Nullable Float nullableFloat;
@@ -264,23 +269,12 @@ public final class XTypes {
   }
 
   @ForyStruct
-  public static class NullableComprehensiveCompatible {
-    byte byteField;
-    short shortField;
-    int intField;
-    long longField;
-    float floatField;
-    double doubleField;
-    boolean boolField;
+  public static class NullableComprehensiveCompatible extends NullableComprehensiveBase {
     Integer boxedInt;
     Long boxedLong;
     Float boxedFloat;
     Double boxedDouble;
     Boolean boxedBool;
-    String stringField;
-    List<String> listField;
-    Set<String> setField;
-    Map<String, String> mapField;
     @Nullable Integer nullableInt1;
     @Nullable Long nullableLong1;
     @Nullable Float nullableFloat1;
@@ -351,38 +345,17 @@ public final class XTypes {
     @UInt8Type int u8Field;
     @UInt16Type int u16Field;
     @UInt32Type long u32VarField;
-
-    @UInt32Type(encoding = Int32Encoding.FIXED)
-    long u32FixedField;
-
-    @UInt64Type(encoding = Int64Encoding.VARINT)
-    long u64VarField;
-
-    @UInt64Type(encoding = Int64Encoding.FIXED)
-    long u64FixedField;
-
-    @UInt64Type(encoding = Int64Encoding.TAGGED)
-    long u64TaggedField;
-
+    @UInt32Type(encoding = Int32Encoding.FIXED) long u32FixedField;
+    @UInt64Type(encoding = Int64Encoding.VARINT) long u64VarField;
+    @UInt64Type(encoding = Int64Encoding.FIXED) long u64FixedField;
+    @UInt64Type(encoding = Int64Encoding.TAGGED) long u64TaggedField;
     @Nullable @UInt8Type Integer u8NullableField;
     @Nullable @UInt16Type Integer u16NullableField;
     @Nullable @UInt32Type Long u32VarNullableField;
-
-    @Nullable
-    @UInt32Type(encoding = Int32Encoding.FIXED)
-    Long u32FixedNullableField;
-
-    @Nullable
-    @UInt64Type(encoding = Int64Encoding.VARINT)
-    Long u64VarNullableField;
-
-    @Nullable
-    @UInt64Type(encoding = Int64Encoding.FIXED)
-    Long u64FixedNullableField;
-
-    @Nullable
-    @UInt64Type(encoding = Int64Encoding.TAGGED)
-    Long u64TaggedNullableField;
+    @Nullable @UInt32Type(encoding = Int32Encoding.FIXED) Long u32FixedNullableField;
+    @Nullable @UInt64Type(encoding = Int64Encoding.VARINT) Long u64VarNullableField;
+    @Nullable @UInt64Type(encoding = Int64Encoding.FIXED) Long u64FixedNullableField;
+    @Nullable @UInt64Type(encoding = Int64Encoding.TAGGED) Long u64TaggedNullableField;
   }
 
   @ForyStruct
@@ -390,37 +363,16 @@ public final class XTypes {
     @UInt8Type int u8Field1;
     @UInt16Type int u16Field1;
     @UInt32Type long u32VarField1;
-
-    @UInt32Type(encoding = Int32Encoding.FIXED)
-    long u32FixedField1;
-
-    @UInt64Type(encoding = Int64Encoding.VARINT)
-    long u64VarField1;
-
-    @UInt64Type(encoding = Int64Encoding.FIXED)
-    long u64FixedField1;
-
-    @UInt64Type(encoding = Int64Encoding.TAGGED)
-    long u64TaggedField1;
-
+    @UInt32Type(encoding = Int32Encoding.FIXED) long u32FixedField1;
+    @UInt64Type(encoding = Int64Encoding.VARINT) long u64VarField1;
+    @UInt64Type(encoding = Int64Encoding.FIXED) long u64FixedField1;
+    @UInt64Type(encoding = Int64Encoding.TAGGED) long u64TaggedField1;
     @Nullable @UInt8Type Integer u8Field2;
     @Nullable @UInt16Type Integer u16Field2;
     @Nullable @UInt32Type Long u32VarField2;
-
-    @Nullable
-    @UInt32Type(encoding = Int32Encoding.FIXED)
-    Long u32FixedField2;
-
-    @Nullable
-    @UInt64Type(encoding = Int64Encoding.VARINT)
-    Long u64VarField2;
-
-    @Nullable
-    @UInt64Type(encoding = Int64Encoding.FIXED)
-    Long u64FixedField2;
-
-    @Nullable
-    @UInt64Type(encoding = Int64Encoding.TAGGED)
-    Long u64TaggedField2;
+    @Nullable @UInt32Type(encoding = Int32Encoding.FIXED) Long u32FixedField2;
+    @Nullable @UInt64Type(encoding = Int64Encoding.VARINT) Long u64VarField2;
+    @Nullable @UInt64Type(encoding = Int64Encoding.FIXED) Long u64FixedField2;
+    @Nullable @UInt64Type(encoding = Int64Encoding.TAGGED) Long u64TaggedField2;
   }
 }

@@ -1,13 +1,17 @@
-package dev.libwire.kotlin.bench;
+package dev.libwire.bench;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.fory.Fory;
 import org.apache.fory.annotation.ForyField;
 
 /**
- * The benchmark's structs as plain Java classes for Fory Java (bench/schemas/bench.fdl: field
- * ids and registration ids of Fory's benchmark suite). The Kotlin side is BenchModel.kt.
+ * The benchmark's structs as Fory Java classes (bench/schemas/bench.fdl: the field ids and
+ * registration ids of Fory's benchmark suite, bench/README.md) and the values of its workloads.
+ * One source for two builds: bench/java (ForyBench, the fory-java side of `make bench`) and the
+ * Kotlin binding's ratio benchmark (bindings/kotlin/pom.xml compiles this directory as a test
+ * source).
  */
 public final class ForyModel {
   private ForyModel() {}
@@ -31,8 +35,9 @@ public final class ForyModel {
     @ForyField(id = 12) public int f12;
   }
 
-  public static class Sample {
-    @ForyField(id = 1) public int int_value;
+  /** Sample's fields after the first (the one ForyBench's SampleV2 widens); Fory reads a class's
+   * inherited fields as its own, so both classes have the benchmark's 22 fields. */
+  public abstract static class SampleRest {
     @ForyField(id = 2) public long long_value;
     @ForyField(id = 3) public float float_value;
     @ForyField(id = 4) public double double_value;
@@ -56,10 +61,14 @@ public final class ForyModel {
     @ForyField(id = 22) public String string;
   }
 
-  public static class Media {
+  public static class Sample extends SampleRest {
+    @ForyField(id = 1) public int int_value;
+  }
+
+  /** Media's fields but width (the one ForyBench's MediaV2 widens). */
+  public abstract static class MediaRest {
     @ForyField(id = 1) public String uri;
     @ForyField(id = 2) public String title;
-    @ForyField(id = 3) public int width;
     @ForyField(id = 4) public int height;
     @ForyField(id = 5) public String format;
     @ForyField(id = 6) public long duration;
@@ -71,12 +80,20 @@ public final class ForyModel {
     @ForyField(id = 12) public String copyright;
   }
 
-  public static class Image {
+  public static class Media extends MediaRest {
+    @ForyField(id = 3) public int width;
+  }
+
+  /** Image's fields but width (the one ForyBench's ImageV2 widens). */
+  public abstract static class ImageRest {
     @ForyField(id = 1) public String uri;
     @ForyField(id = 2) public String title;
-    @ForyField(id = 3) public int width;
     @ForyField(id = 4) public int height;
     @ForyField(id = 5) public Size size;
+  }
+
+  public static class Image extends ImageRest {
+    @ForyField(id = 3) public int width;
   }
 
   public static class MediaContent {
@@ -84,7 +101,20 @@ public final class ForyModel {
     @ForyField(id = 2) public List<Image> images;
   }
 
-  public static void register(org.apache.fory.Fory f) {
+  public static class NumericStructList {
+    @ForyField(id = 1) public List<NumericStruct> struct_list;
+  }
+
+  public static class SampleList {
+    @ForyField(id = 1) public List<Sample> sample_list;
+  }
+
+  public static class MediaContentList {
+    @ForyField(id = 1) public List<MediaContent> media_content_list;
+  }
+
+  /** Registers the structs, enums and lists under the benchmark's ids. */
+  public static void register(Fory f) {
     f.register(NumericStruct.class, 1);
     f.register(Sample.class, 2);
     f.register(Media.class, 3);
@@ -92,21 +122,44 @@ public final class ForyModel {
     f.register(MediaContent.class, 5);
     f.register(Player.class, 6);
     f.register(Size.class, 7);
+    f.register(NumericStructList.class, 8);
+    f.register(SampleList.class, 9);
+    f.register(MediaContentList.class, 10);
   }
 
   public static NumericStruct numericStruct() {
     NumericStruct s = new NumericStruct();
-    s.f1 = -12345; s.f2 = 987654321; s.f3 = -31415; s.f4 = 27182818; s.f5 = -32000; s.f6 = 1000000;
-    s.f7 = -999999999; s.f8 = 42; s.f9 = 123456789; s.f10 = -42; s.f11 = 31415926; s.f12 = -27182818;
+    s.f1 = -12345;
+    s.f2 = 987654321;
+    s.f3 = -31415;
+    s.f4 = 27182818;
+    s.f5 = -32000;
+    s.f6 = 1000000;
+    s.f7 = -999999999;
+    s.f8 = 42;
+    s.f9 = 123456789;
+    s.f10 = -42;
+    s.f11 = 31415926;
+    s.f12 = -27182818;
     return s;
   }
 
   public static Sample sample() {
     Sample s = new Sample();
-    s.int_value = 123; s.long_value = 1230000L; s.float_value = 12.345f; s.double_value = 1.234567;
-    s.short_value = 12345; s.char_value = '!'; s.boolean_value = true; s.int_value_boxed = 321;
-    s.long_value_boxed = 3210000L; s.float_value_boxed = 54.321f; s.double_value_boxed = 7.654321;
-    s.short_value_boxed = 32100; s.char_value_boxed = '$'; s.boolean_value_boxed = false;
+    s.int_value = 123;
+    s.long_value = 1230000L;
+    s.float_value = 12.345f;
+    s.double_value = 1.234567;
+    s.short_value = 12345;
+    s.char_value = '!';
+    s.boolean_value = true;
+    s.int_value_boxed = 321;
+    s.long_value_boxed = 3210000L;
+    s.float_value_boxed = 54.321f;
+    s.double_value_boxed = 7.654321;
+    s.short_value_boxed = 32100;
+    s.char_value_boxed = '$';
+    s.boolean_value_boxed = false;
     s.int_array = new int[] {-1234, -123, -12, -1, 0, 1, 12, 123, 1234};
     s.long_array = new long[] {-123400, -12300, -1200, -100, 0, 100, 1200, 12300, 123400};
     s.float_array = new float[] {-12.34f, -12.3f, -12.0f, -1.0f, 0.0f, 1.0f, 12.0f, 12.3f, 12.34f};
@@ -118,16 +171,26 @@ public final class ForyModel {
     return s;
   }
 
-  static Image image(String uri, String title, int width, int height, Size size) {
+  public static Image image(String uri, String title, int width, int height, Size size) {
     Image i = new Image();
-    i.uri = uri; i.title = title; i.width = width; i.height = height; i.size = size;
+    i.uri = uri;
+    i.title = title;
+    i.width = width;
+    i.height = height;
+    i.size = size;
     return i;
   }
 
   public static MediaContent mediaContent() {
     Media m = new Media();
-    m.uri = "http://javaone.com/keynote.ogg"; m.title = ""; m.width = 641; m.height = 481;
-    m.format = "video/theora\u1234"; m.duration = 18000001L; m.size = 58982401L; m.bitrate = 0;
+    m.uri = "http://javaone.com/keynote.ogg";
+    m.title = "";
+    m.width = 641;
+    m.height = 481;
+    m.format = "video/theora\u1234";
+    m.duration = 18000001L;
+    m.size = 58982401L;
+    m.bitrate = 0;
     m.has_bitrate = false;
     m.persons = new ArrayList<>(Arrays.asList("Bill Gates, Jr.", "Steven Jobs"));
     m.player = Player.FLASH;
@@ -135,7 +198,8 @@ public final class ForyModel {
     MediaContent c = new MediaContent();
     c.media = m;
     c.images = new ArrayList<>();
-    c.images.add(image("http://javaone.com/keynote_huge.jpg", "Javaone Keynote\u1234", 32000, 24000, Size.LARGE));
+    c.images.add(image("http://javaone.com/keynote_huge.jpg", "Javaone Keynote\u1234", 32000,
+        24000, Size.LARGE));
     c.images.add(image("http://javaone.com/keynote_large.jpg", "", 1024, 768, Size.LARGE));
     c.images.add(image("http://javaone.com/keynote_small.jpg", "", 320, 240, Size.SMALL));
     return c;
