@@ -499,9 +499,22 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
             .asType(MethodType.methodType(Any::class.java, Array<Any?>::class.java))
         writeAll = MemHandles.writer(fields)
         readAll = MemHandles.reader(raw, fields)
+        gen = if (COMPOSED) MemGenerator.make(this) else null
     }
 
+    /** The generated codec ([MemGenerator]), or null (then the composed handles). */
+    @JvmField var gen: MemGen? = null
+
     fun write(w: MemWriter, at: Int, v: Any) {
+        val g = gen
+        if (g != null) {
+            try {
+                g.write(w, v, at)
+            } catch (e: ClassCastException) {
+                throw WireException("value", -1, "${cls.simpleName}: $e")
+            }
+            return
+        }
         if (COMPOSED) {
             try {
                 writeAll.invokeExact(w, v, at)
@@ -545,6 +558,16 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
     }
 
     fun read(r: MemReader, at: Int): Any {
+        val g = gen
+        if (g != null) {
+            return try {
+                g.read(r, at)
+            } catch (e: NullPointerException) {
+                throw WireException("value", -1, "${cls.simpleName}: a null for a field that is not nullable")
+            } catch (e: ClassCastException) {
+                throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
+            }
+        }
         if (COMPOSED) {
             return try {
                 readAll.invokeExact(r, at) as Any
