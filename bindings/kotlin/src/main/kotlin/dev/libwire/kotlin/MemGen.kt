@@ -163,6 +163,12 @@ internal object MemGenerator {
                             c.invokestatic(CD_H, "gStr", MethodTypeDesc.of(ConstantDescs.CD_String, CD_R, CD_INT, CD_INT))
                             if (!pt.isAssignableFrom(String::class.java)) c.checkcast(desc(pt))
                         }
+                        f.present < 0 -> {
+                            // (the slot read straight at its offset: no presence byte)
+                            c.getstatic(self, "s$i", CD_SLOT); c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.offset)); c.iadd()
+                            c.invokevirtual(CD_SLOT, "get", MethodTypeDesc.of(CD_OBJ, CD_R, CD_INT))
+                            if (pt != Any::class.java) c.checkcast(desc(pt))
+                        }
                         else -> {
                             c.getstatic(self, "s$i", CD_SLOT); c.getstatic(self, "f$i", CD_FIELD); c.aload(1); c.iload(2)
                             c.invokestatic(CD_H, "gAny", MethodTypeDesc.of(CD_OBJ, CD_SLOT, CD_FIELD, CD_R, CD_INT))

@@ -93,6 +93,39 @@ object ProfileMain {
             }
             return
         }
+        if (dir == "gen") {
+            // the JVM halves with the generated codecs against the composed handles, interleaved in
+            // this JVM: thread CPU time per value, best of 12 batches, 3 rounds
+            val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+            val plans = values.map { ctx.mem.planOf(it.javaClass)!! }
+            val all = listOf(NumericStruct::class.java, Sample::class.java, Media::class.java, Image::class.java, MediaContent::class.java)
+                .mapNotNull { ctx.mem.planOf(it) }
+            val gens = all.map { it.gen }
+            if (gens.any { it == null }) { println("no generated codec (JDK < 24 or -Dlibwire.bytecode=false)"); return }
+            val used = IntArray(values.size)
+            val reps = 100000
+            fun best(f: () -> Unit): Double {
+                var b = Long.MAX_VALUE
+                repeat(12) {
+                    val t = mx.currentThreadCpuTime
+                    repeat(reps) { f() }
+                    b = minOf(b, mx.currentThreadCpuTime - t)
+                }
+                return b / reps.toDouble()
+            }
+            repeat(3) { round ->
+                for (on in (if (System.getProperty("composedFirst") != null) listOf(false, true) else listOf(true, false))) {
+                    for ((k, p) in all.withIndex()) p.gen = if (on) gens[k] else null
+                    for (i in values.indices) {
+                        val img = best { ctx.mem.imageOnly(plans[i], values[i]) }
+                        used[i] = ctx.mem.nativeOnly(plans[i], bytes[i])
+                        val obj = best { ctx.mem.objectsOnly(plans[i], bytes[i], used[i]) }
+                        println("round %d %s %s: image %.1f ns, objects %.1f ns".format(round, values[i].javaClass.simpleName, if (on) "generated" else "composed", img, obj))
+                    }
+                }
+            }
+            return
+        }
         if (dir == "copy") {
             // ways to copy native bytes into a new array (MemCodec.encode's result) and back
             val n = args.getOrElse(3) { "388" }.toInt()
