@@ -62,15 +62,7 @@ object ProfileMain {
             val mx = java.lang.management.ManagementFactory.getThreadMXBean()
             val plans = values.map { ctx.mem.planOf(it.javaClass)!! }
             val reps = if (values.size > 1) 1000 else 100000
-            fun best(f: () -> Unit): Double {
-                var b = Long.MAX_VALUE
-                repeat(12) {
-                    val t = mx.currentThreadCpuTime
-                    repeat(reps) { f() }
-                    b = minOf(b, mx.currentThreadCpuTime - t)
-                }
-                return b / reps.toDouble() / values.size
-            }
+            fun best(f: () -> Unit): Double = batches(reps, f) / values.size
             val used = IntArray(values.size)
             val enc = best { for (i in values.indices) ctx.encode(values[i]) }
             val image = best { for (i in values.indices) ctx.mem.imageOnly(plans[i], values[i]) }
@@ -104,15 +96,7 @@ object ProfileMain {
             if (gens.any { it == null }) { println("no generated codec (JDK < 24 or -Dlibwire.bytecode=false)"); return }
             val used = IntArray(values.size)
             val reps = 100000
-            fun best(f: () -> Unit): Double {
-                var b = Long.MAX_VALUE
-                repeat(12) {
-                    val t = mx.currentThreadCpuTime
-                    repeat(reps) { f() }
-                    b = minOf(b, mx.currentThreadCpuTime - t)
-                }
-                return b / reps.toDouble()
-            }
+            fun best(f: () -> Unit): Double = batches(reps, f)
             repeat(3) { round ->
                 for (on in (if (System.getProperty("composedFirst") != null) listOf(false, true) else listOf(true, false))) {
                     for ((k, p) in all.withIndex()) p.gen = if (on) gens[k] else null
@@ -237,6 +221,18 @@ object ProfileMain {
     }
 
     /** ns per call of [f]: thread CPU time, the fastest of 12 batches of a million calls. */
+    /** Thread CPU time per call of [f], ns: the best of 12 batches of [reps] calls. */
+    private fun batches(reps: Int, f: () -> Unit): Double {
+        val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+        var b = Long.MAX_VALUE
+        repeat(12) {
+            val t = mx.currentThreadCpuTime
+            repeat(reps) { f() }
+            b = minOf(b, mx.currentThreadCpuTime - t)
+        }
+        return b / reps.toDouble()
+    }
+
     private fun perCall(f: () -> Int): Double {
         val mx = java.lang.management.ManagementFactory.getThreadMXBean()
         var b = Long.MAX_VALUE
