@@ -499,7 +499,11 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
             .asType(MethodType.methodType(Any::class.java, Array<Any?>::class.java))
         writeAll = MemHandles.writer(fields)
         readAll = MemHandles.reader(raw, fields)
-        gen = if (COMPOSED) MemGenerator.make(this) else null
+        gen = if (!COMPOSED) null else try {
+            MemGenerator.make(this)
+        } catch (e: LinkageError) {
+            null // (a JVM whose java.lang.classfile cannot be linked: the handles)
+        }
     }
 
     /** The generated codec ([MemGenerator]), or null (then the composed handles); read through only when [flat]. */
