@@ -17,6 +17,9 @@ enum class Tone { LOW, HIGH }
 
 data class Addr(val street: String, val city: String)
 
+/** Not public in bytecode: the generated codecs cannot name it (LayoutTest.generatedCodecsAgreeWithTheComposedHandles). */
+private data class HiddenAddr(val street: String, val city: String)
+
 data class Holder(
     val id: Long,
     val small: Short,
@@ -121,6 +124,37 @@ class LayoutTest {
                 // and the tape decoder reads the layout's bytes to the same value
                 assertEquals(v, c.decodeAll(bytes).single())
             }
+        }
+    }
+
+    @Test fun generatedCodecsAgreeWithTheComposedHandles() {
+        // a class the generated code cannot name (private: package-private in bytecode) keeps its handles
+        for (compatible in listOf(false, true)) Context(WireOptions(compatible = compatible)).use { h ->
+            h.registerSchemaText(fdl, "lt.fdl")
+            h.registerDataClass(HiddenAddr::class, "lt.Addr")
+            assertTrue(h.hasLayout(HiddenAddr::class), h.layoutProblem(HiddenAddr::class))
+            assertNull(h.mem.planOf(HiddenAddr::class.java)!!.gen, "a private class has no generated codec")
+            assertEquals(HiddenAddr("x", "y"), h.decode(h.encode(HiddenAddr("x", "y")), HiddenAddr::class))
+        }
+        for (compatible in listOf(false, true)) ctx(compatible).use { c ->
+            val classes = listOf(Holder::class.java, Addr::class.java, Flat::class.java, Link::class.java)
+            val values = listOf<Any>(
+                holder(true), holder(false), Flat(1, 2, 3.5, true, Tone.LOW, null, LocalDate.of(2001, 1, 1)),
+                Link("a", Link("b", null)),
+            )
+            for (k in classes) {
+                assertEquals(MemGenerator.ENABLED, c.mem.planOf(k)!!.gen != null, "${k.simpleName}: generated codec")
+            }
+            val gen = values.map { c.encode(it) }
+            for ((v, b) in values.zip(gen)) assertEquals(v, c.decode(b, v::class))
+            // the same plans with their composed handles: the same bytes and values
+            val saved = classes.map { c.mem.planOf(it)!!.gen }
+            for (k in classes) c.mem.planOf(k)!!.gen = null
+            for ((v, b) in values.zip(gen)) {
+                assertEquals(hex(b), hex(c.encode(v)), "$v")
+                assertEquals(v, c.decode(b, v::class))
+            }
+            for ((k, g) in classes.zip(saved)) c.mem.planOf(k)!!.gen = g
         }
     }
 

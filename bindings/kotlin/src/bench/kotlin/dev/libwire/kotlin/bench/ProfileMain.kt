@@ -62,15 +62,7 @@ object ProfileMain {
             val mx = java.lang.management.ManagementFactory.getThreadMXBean()
             val plans = values.map { ctx.mem.planOf(it.javaClass)!! }
             val reps = if (values.size > 1) 1000 else 100000
-            fun best(f: () -> Unit): Double {
-                var b = Long.MAX_VALUE
-                repeat(12) {
-                    val t = mx.currentThreadCpuTime
-                    repeat(reps) { f() }
-                    b = minOf(b, mx.currentThreadCpuTime - t)
-                }
-                return b / reps.toDouble() / values.size
-            }
+            fun best(f: () -> Unit): Double = batches(reps, f) / values.size
             val used = IntArray(values.size)
             val enc = best { for (i in values.indices) ctx.encode(values[i]) }
             val image = best { for (i in values.indices) ctx.mem.imageOnly(plans[i], values[i]) }
@@ -90,6 +82,31 @@ object ProfileMain {
                 val call = best { ctx.mem.decodeStage(plans[0], bytes[0], 2) }
                 val ac = best { ctx.mem.decodeStage(plans[0], bytes[0], 4) }
                 println("dec: payload copy %.1f, wire_mem_decode call %.1f, arena copy %.1f (%d bytes)".format(pc, call, ac, ctx.mem.decodeStage(plans[0], bytes[0], 0)))
+            }
+            return
+        }
+        if (dir == "gen") {
+            // the JVM halves with the generated codecs against the composed handles, interleaved in
+            // this JVM: thread CPU time per value, best of 12 batches, 3 rounds (-DcomposedFirst: handles first)
+            val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+            val plans = values.map { ctx.mem.planOf(it.javaClass)!! }
+            val all = listOf(NumericStruct::class.java, Sample::class.java, Media::class.java, Image::class.java, MediaContent::class.java)
+                .mapNotNull { ctx.mem.planOf(it) }
+            val gens = all.map { it.gen }
+            if (gens.any { it == null }) { println("no generated codec (JDK < 24 or -Dlibwire.bytecode=false)"); return }
+            val used = IntArray(values.size)
+            val reps = 100000
+            fun best(f: () -> Unit): Double = batches(reps, f)
+            repeat(3) { round ->
+                for (on in (if (System.getProperty("composedFirst") != null) listOf(false, true) else listOf(true, false))) {
+                    for ((k, p) in all.withIndex()) p.gen = if (on) gens[k] else null
+                    for (i in values.indices) {
+                        val img = best { ctx.mem.imageOnly(plans[i], values[i]) }
+                        used[i] = ctx.mem.nativeOnly(plans[i], bytes[i])
+                        val obj = best { ctx.mem.objectsOnly(plans[i], bytes[i], used[i]) }
+                        println("round %d %s %s: image %.1f ns, objects %.1f ns".format(round, values[i].javaClass.simpleName, if (on) "generated" else "composed", img, obj))
+                    }
+                }
             }
             return
         }
@@ -204,6 +221,18 @@ object ProfileMain {
     }
 
     /** ns per call of [f]: thread CPU time, the fastest of 12 batches of a million calls. */
+    /** Thread CPU time per call of [f], ns: the best of 12 batches of [reps] calls. */
+    private fun batches(reps: Int, f: () -> Unit): Double {
+        val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+        var b = Long.MAX_VALUE
+        repeat(12) {
+            val t = mx.currentThreadCpuTime
+            repeat(reps) { f() }
+            b = minOf(b, mx.currentThreadCpuTime - t)
+        }
+        return b / reps.toDouble()
+    }
+
     private fun perCall(f: () -> Int): Double {
         val mx = java.lang.management.ManagementFactory.getThreadMXBean()
         var b = Long.MAX_VALUE
