@@ -238,21 +238,31 @@ func timeBatch(n int, fn func()) float64 {
 	return float64(time.Since(t0).Nanoseconds()) / float64(n)
 }
 
-// interleave calibrates a batch size of about 2 ms for the slower of a
-// and b, then times rounds batches of a and b alternately (a b, then b a: each goes first
+// interleave calibrates a batch size of about 2 ms for a, then times
+// rounds batches of a and b alternately (a b, then b a: each goes first
 // half of the time); it returns the median ns/op of each and the median of
 // the per-round ratios a/b. Short batches and many rounds keep both sides
 // under the same load on a shared machine.
 func interleave(rounds int, a, b func()) (na, nb, ratio float64) {
+	return interleaveN(rounds, batchFor(a), a, b)
+}
+
+// batchFor is the number of calls of the slowest of fns that take about
+// 2 ms.
+func batchFor(fns ...func()) int {
 	n := 1
-	for {
-		// the slower side's batch (a WithZeroCopy view takes nanoseconds
-		// next to Fory Go's copy of a MiB)
-		if timeBatch(n, a)*float64(n) > 2e6 || timeBatch(n, b)*float64(n) > 2e6 || n > 1<<20 {
-			break
+	for n <= 1<<20 {
+		for _, f := range fns {
+			if timeBatch(n, f)*float64(n) > 2e6 {
+				return n
+			}
 		}
 		n *= 2
 	}
+	return n
+}
+
+func interleaveN(rounds, n int, a, b func()) (na, nb, ratio float64) {
 	var as, bs, rs []float64
 	for r := 0; r < rounds; r++ {
 		var x, y float64
@@ -335,9 +345,10 @@ func BenchmarkInterleaved(b *testing.B) {
 			// the WithZeroCopy option (views of the input where aligned;
 			// Fory Go has no such option and copies): not the BENCH row
 			view, _ := c.viewOf(mine, wl.target())
-			ln, fn, r = interleave(rounds,
-				func() { cz.Unmarshal(mine, wl.target()) },
-				func() { f.Deserialize(forIn, wl.target()) })
+			za := func() { cz.Unmarshal(mine, wl.target()) }
+			zb := func() { f.Deserialize(forIn, wl.target()) }
+			// batches sized by Fory Go's side: a view takes nanoseconds
+			ln, fn, r = interleaveN(rounds, batchFor(za, zb), za, zb)
 			fmt.Fprintf(w, "%s\tdec zero-copy\t%.0f\t%.0f\t%.2f\t\t\t\t\n", wl.name, ln, fn, r)
 			lines = append(lines, fmt.Sprintf("INFO go %s dec WithZeroCopy (view: %v) ratio=%.2f", wl.name, view, r))
 		}
