@@ -92,6 +92,7 @@ type Option func(*config)
 type config struct {
 	ref, compatible bool
 	utf8            bool // write all strings as UTF-8 (the Fory Go runtime's choice)
+	zeroCopy        bool // binaries and dense arrays decoded as views of the input
 	peer            Peer
 	limitSet        [numLimits]bool
 	limits          [numLimits]uint64
@@ -122,6 +123,18 @@ func WithLimit(l Limit, v uint64) Option {
 // UTF-8 gives a payload with that invalid text (never a crash). Decoding
 // always checks.
 func WithUTF8Strings(on bool) Option { return func(c *config) { c.utf8 = on } }
+
+// WithZeroCopy makes Unmarshal, UnmarshalAll and Decode return a binary
+// decoded into a []byte, and a dense array decoded into a slice of its own
+// element type ([]int64 for an int64 array, ...) whose bytes are aligned
+// for that type in the input, as a view of the input data instead of a
+// copy: no allocation and no copy, whatever the size. The views share
+// data: the caller must not change data while it uses them, and one view
+// kept alive keeps all of data alive. Off by default (every value owns
+// its memory, as with Fory Go, which copies). Registered structs decoded
+// by the compiled codecs (RegisterStruct) still copy their fields, since
+// those codecs read a copy of the payload in C memory.
+func WithZeroCopy(on bool) Option { return func(c *config) { c.zeroCopy = on } }
 
 // Peer names the runtime whose choices libwire reads and writes where the
 // runtimes' same-schema bytes differ (WIRE_OPT_PEER: the schema hash, the
