@@ -592,6 +592,19 @@ static inline wire_node **wire__st_fields(const wire_node *n) {
   return n->v.st->fields;
 }
 
+/* A node of `type` with its two values set, from the node page's room
+ * (the caller checked it), in whole-word stores (no zeroing first). */
+static inline wire_node *wire__node_put(wire_doc *d, uint8_t type,
+                                        uint32_t small, uint64_t u) {
+  wire_node *n = (wire_node *)(void *)d->nodes.p;
+  d->nodes.p += sizeof(wire_node);
+  const uint8_t head[4] = {type, 0, 0, 0}; /* type, flags, a, b */
+  memcpy(n, head, 4);
+  n->index = d->nnodes++;
+  n->small = small;
+  n->v.u = u;
+  return n;
+}
 /* A zeroed node from the document's node pages (the first of a new page,
  * and out of memory, in wire__node_new_slow). */
 wire_node *wire__node_new_slow(wire_doc *doc, uint8_t type);
@@ -599,12 +612,7 @@ static inline wire_node *wire__node_new(wire_doc *d, uint8_t type) {
   wire_arena *a = &d->nodes;
   if (WIRE_UNLIKELY((size_t)(a->end - a->p) < sizeof(wire_node)))
     return wire__node_new_slow(d, type);
-  wire_node *n = (wire_node *)(void *)a->p;
-  a->p += sizeof(wire_node);
-  memset(n, 0, sizeof *n);
-  n->type = type;
-  n->index = d->nnodes++;
-  return n;
+  return wire__node_put(d, type, 0, 0);
 }
 /* The document's shared null (decoded nulls carry no wire choice of their
  * own); NULL when out of memory. */
