@@ -842,12 +842,18 @@ int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
  * a node, have room), set as field `index`. */
 static inline wire_node *bytes_field(wire_doc *d, wire_node *n, size_t index,
                                      uint8_t type, size_t len, size_t sz) {
-  wire_node *v = wire__node_new(d, type);
+  wire_node *v = wire__node_put(d, type, (uint32_t)len, 0);
   v->v.p = d->arena.p;
-  v->small = (uint32_t)len;
   d->arena.p += sz;
   n->v.st->fields[index] = v;
   return v;
+}
+/* The same for text in wire encoding enc. */
+static inline void text_field(wire_doc *d, wire_node *n, size_t index,
+                              size_t len, size_t sz, int32_t enc) {
+  wire_node *v = bytes_field(d, n, index, WIRE_T_STRING, len, sz);
+  v->a = (uint8_t)enc;
+  v->flags = WIRE_NF_HDR_SET;
 }
 
 __attribute__((noinline)) static int32_t set_string_slow(
@@ -857,12 +863,23 @@ __attribute__((noinline)) static int32_t set_string_slow(
   return put_field(d, n, index, string_node(d, utf8, len, encoding));
 }
 
+/* set_string's text that is not all ASCII, copied to the arena's next sz
+ * bytes (with room for them and a node): kept when it is valid UTF-8
+ * given as UTF-8; anything else through set_string_slow. */
+__attribute__((noinline)) static int32_t set_string_copied(
+    wire_doc *d, wire_node *n, size_t index, const uint8_t *utf8, size_t len,
+    int32_t encoding, size_t sz) {
+  if (encoding != WIRE_STR_UTF8 || wire__utf8_check(d->arena.p, len) != len)
+    return set_string_slow(d, n, index, utf8, len, encoding);
+  text_field(d, n, index, len, sz, encoding);
+  return WIRE_OK;
+}
+
 int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
                                const uint8_t *utf8, size_t len,
                                int32_t encoding) {
-  /* The common case without a call to the slow path: text of a field in
-   * range, with room for the copy and the node, ASCII (the copy checks)
-   * or valid UTF-8 kept as UTF-8 (checked on the copy). */
+  /* The common case without a call: text of a field in range, with room
+   * for the copy and the node, all ASCII (the copy checks). */
   if (WIRE_LIKELY(d && is_struct(n) && index < n->small && utf8 &&
                   len <= 4096 &&
                   (encoding == WIRE_STR_UTF8 ||
@@ -870,13 +887,11 @@ int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
     wire_arena *a = &d->arena;
     size_t sz = (len + 7 + !len) & ~(size_t)7;
     if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz &&
-                    (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node) &&
-                    (copy_ascii(a->p, utf8, len) ||
-                     (encoding == WIRE_STR_UTF8 &&
-                      wire__utf8_check(a->p, len) == len)))) {
-      wire_node *v = bytes_field(d, n, index, WIRE_T_STRING, len, sz);
-      v->a = (uint8_t)encoding;
-      v->flags = WIRE_NF_HDR_SET;
+                    (size_t)(d->nodes.end - d->nodes.p) >=
+                        sizeof(wire_node))) {
+      if (WIRE_UNLIKELY(!copy_ascii(a->p, utf8, len)))
+        return set_string_copied(d, n, index, utf8, len, encoding, sz);
+      text_field(d, n, index, len, sz, encoding);
       return WIRE_OK;
     }
   }

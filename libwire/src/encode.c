@@ -101,6 +101,9 @@ static inline bool same_type(const wire_node *a, const wire_node *b) {
 }
 
 static bool write_type_meta(enc *e, const wire_node *n) {
+  if (n->type == WIRE_T_COMPATIBLE_STRUCT ||
+      n->type == WIRE_T_NAMED_COMPATIBLE_STRUCT)
+    return wire__enc_struct_td_meta(e, n->type, wire__st_layout(n));
   wire_user_meta um = {UINT32_MAX, NULL, NULL, -1, -1};
   switch (n->type) {
   case WIRE_T_ENUM: um.user_id = n->v.en; break;
@@ -390,6 +393,22 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
       if (WIRE_UNLIKELY(x->type == WIRE_T_NULL || mark_of(e, x))) {
         if (!write_slot(e, x, false, false, false, false, NULL)) return false;
       } else if (!write_struct(e, x)) {
+        return false;
+      }
+    }
+  } else if (!flags && edecl && edecl->type_id == WIRE_T_STRING &&
+             edecl->user == WIRE_NO_TYPE) {
+    /* strings declared, no flags: their bodies (what write_slot writes for
+     * each; it reports anything else) */
+    wire_buf *b = &e->b;
+    for (uint32_t i = 0; i < count; i++) {
+      wire_node *x = it[i];
+      if (WIRE_LIKELY(x->type == WIRE_T_STRING && !mark_of(e, x) &&
+                      wire__buf_room(b, 5 + (size_t)x->small))) {
+        wire__put_varu36(b, ((uint64_t)x->small << 2) | x->a);
+        if (x->small) memcpy(b->p + b->len, x->v.p, x->small);
+        b->len += x->small;
+      } else if (!write_slot(e, x, false, false, false, false, edecl)) {
         return false;
       }
     }

@@ -268,6 +268,24 @@ static bool write_shared_typedef(wire_enc *e, const wire_layout *l,
   return wire__enc_ok(e);
 }
 
+bool wire__enc_struct_td_meta(wire_enc *e, uint8_t type, const wire_layout *l) {
+  const void *const *t = e->tds;
+  for (size_t i = 0, n = e->ntds;
+       i < n && !WIRE_MUTANT(shared_announce_again); i++) {
+    if (t[i] == l) {
+      wire_buf *b = &e->b;
+      if (!wire__buf_room(b, 6)) return wire__enc_ok(e);
+      b->p[b->len++] = type;
+      b->len += wire__varu32_at(
+          b->p + b->len,
+          (uint32_t)(i << 1 | !WIRE_MUTANT(shared_bit_inverted)));
+      return true;
+    }
+  }
+  wire__put_u8(&e->b, type);
+  return write_shared_typedef(e, l, l->type_index);
+}
+
 /* A named enum/ext/union that neither the schema nor a decoded TypeDef
  * describes: its TypeDef is built from its names, keyed by the names. */
 static bool write_shared_typedef_named(wire_enc *e, uint8_t kind,
