@@ -614,10 +614,11 @@ wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
       wire_sbody *b = (wire_sbody *)(void *)a->p;
       a->p += sz; /* a multiple of 8 */
       b->meta = l;
-      for (uint32_t i = 0; i < l->nfields; i++) b->fields[i] = NULL;
-      wire_node *n = wire__node_new(d, wire__struct_kind(d->ctx, t));
+      wire_node *n = wire__node_put(d, wire__struct_kind(d->ctx, t),
+                                    l->nfields, 0);
       n->v.st = b;
-      n->small = l->nfields;
+      /* last: only n is live across the call */
+      memset(b->fields, 0, (size_t)l->nfields * sizeof(wire_node *));
       return n;
     }
   }

@@ -137,13 +137,21 @@ static bool write_struct(enc *e, wire_node *n);
 
 /* A value in a slot of declared type `decl` whose type meta is not
  * written must be of that type (wire__pol_fits_decl). */
-static bool fits(const enc *e, const wire_node *n, const wire_ftype *decl) {
+static bool fits_slow(const enc *e, const wire_node *n,
+                      const wire_ftype *decl);
+static inline bool fits(const enc *e, const wire_node *n,
+                        const wire_ftype *decl) {
   const wire_registry *r = e->ctx->reg;
   if (n->type == WIRE_T_ENUM && r && decl->user < r->ntypes) {
     /* an enum registered by id: the common case, inline */
     const wire_utype *t = &r->types[decl->user];
     if (t->kind == WIRE_KIND_ENUM && !t->by_name) return n->v.en == t->user_id;
   }
+  return fits_slow(e, n, decl);
+}
+__attribute__((noinline)) static bool fits_slow(const enc *e,
+                                                const wire_node *n,
+                                                const wire_ftype *decl) {
   uint32_t uid = UINT32_MAX;
   const wire_names *nm = NULL;
   const wire_layout *l = NULL;
@@ -333,12 +341,16 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   if (count == 0) return ok(e);
   wire_node **it = wire__items(n);
   wire_node *first = NULL;
-  bool has_null = false, same = true, track = false;
+  bool has_null = false, same = true, track = false, anchor = false;
   for (uint32_t i = 0; i < count; i++) {
-    if (it[i]->type == WIRE_T_NULL) { has_null = true; continue; }
-    if (!first) first = it[i];
-    else if (!same_type(first, it[i])) same = false;
-    if (tracked(e, it[i])) track = true;
+    wire_node *x = it[i];
+    /* (a value the document marks tracked: an anchor, shared) */
+    anchor |= (x->flags & (WIRE_NF_TRACK_SET | WIRE_NF_TRACKED)) ==
+              (WIRE_NF_TRACK_SET | WIRE_NF_TRACKED);
+    if (x->type == WIRE_T_NULL) { has_null = true; continue; }
+    if (!first) first = x;
+    else if (!same_type(first, x)) same = false;
+    if (tracked(e, x)) track = true;
   }
   const wire_ftype *edecl;
   uint8_t h;
@@ -357,9 +369,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
     h = wire__pol_list_header(e->ctx, decl, same, has_null, track, &edecl);
     /* a value the document marks tracked (an anchor: shared) needs the
      * tracking bit, whatever the declared element type says */
-    for (uint32_t i = 0; i < count && !(h & WIRE_LF_TRACKING); i++)
-      if ((it[i]->flags & WIRE_NF_TRACK_SET) && (it[i]->flags & WIRE_NF_TRACKED))
-        h |= WIRE_LF_TRACKING;
+    if (anchor) h |= WIRE_LF_TRACKING;
   }
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   if (has_null && !flags)
