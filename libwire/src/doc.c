@@ -528,6 +528,22 @@ int32_t wire_list_append(wire_doc *d, wire_node *l, wire_node *e) {
     b->items[l->small++] = e;
     return WIRE_OK;
   }
+  if (!b) {
+    /* the first item: a body of 4 slots (wire__list_push's first size)
+     * from the arena's room */
+    wire_arena *a = &d->arena;
+    size_t sz = sizeof(wire_lbody) + 4 * sizeof(wire_node *);
+    if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz)) {
+      b = (wire_lbody *)(void *)a->p;
+      a->p += sz;
+      b->cap = 4;
+      b->pad_ = 0;
+      b->items[0] = e;
+      l->v.list = b;
+      l->small = 1;
+      return WIRE_OK;
+    }
+  }
   return wire__list_push(d, l, e);
 }
 

@@ -131,6 +131,7 @@ static bool write_type_meta(enc *e, const wire_node *n) {
 
 static bool write_body(enc *e, wire_node *n, const wire_ftype *decl);
 static bool write_struct(enc *e, wire_node *n);
+static bool write_list(enc *e, wire_node *n, const wire_ftype *decl);
 
 #define is_prim wire__is_prim
 #define static_type(e, f) wire__pol_static_type((e)->ctx, (f))
@@ -268,6 +269,7 @@ static bool write_struct(enc *e, wire_node *n) {
   wire_buf *b = &e->b;
   uint8_t *p = b->p;
   size_t len = b->len, cap = b->status == WIRE_OK ? b->cap : 0;
+  bool compat = e->ctx->compatible;
   for (uint32_t i = 0; i < nf; i++) {
     wire_node *v = fv[i];
     if (WIRE_LIKELY(v != NULL)) {
@@ -302,7 +304,7 @@ static bool write_struct(enc *e, wire_node *n) {
             mark_of(e, v))
           break;
         len += wire__varu36_at(p + len, ((uint64_t)v->small << 2) | v->a);
-        if (v->small) memcpy(p + len, v->v.p, v->small);
+        wire__copy_short(p + len, v->v.p, v->small);
         len += v->small;
         continue;
       case WIRE_FOP_ENUM: /* the value alone, of the declared enum */
@@ -317,8 +319,30 @@ static bool write_struct(enc *e, wire_node *n) {
             mark_of(e, v) || e->oob) /* markers: oob.c */
           break;
         len += wire__varu32_at(p + len, v->small);
-        if (v->small) memcpy(p + len, v->v.p, v->small);
+        wire__copy_short(p + len, v->v.p, v->small);
         len += v->small;
+        continue;
+      case WIRE_FOP_LIST: /* the body, of the declared kind */
+        if (v->type != lf[i].type->type_id || mark_of(e, v)) break;
+        b->len = len;
+        if (!write_list(e, v, lf[i].type)) return false;
+        p = b->p;
+        len = b->len;
+        cap = b->status == WIRE_OK ? b->cap : 0;
+        continue;
+      case WIRE_FOP_STRUCT:
+        /* compatible mode: type meta (the field's type is not static)
+         * and the body; else the body of a value of the declared type */
+        if (!wire__is_struct_or_ext(v->type) || mark_of(e, v) ||
+            (!compat && (!fits(e, v, lf[i].type) ||
+                         wire__peer_field_meta(e->ctx, lf[i].type))))
+          break;
+        b->len = len;
+        if ((compat && !write_type_meta(e, v)) || !write_struct(e, v))
+          return false;
+        p = b->p;
+        len = b->len;
+        cap = b->status == WIRE_OK ? b->cap : 0;
         continue;
       default:
         break;
@@ -416,7 +440,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
       if (WIRE_LIKELY(x->type == WIRE_T_STRING && !mark_of(e, x) &&
                       wire__buf_room(b, 5 + (size_t)x->small))) {
         wire__put_varu36(b, ((uint64_t)x->small << 2) | x->a);
-        if (x->small) memcpy(b->p + b->len, x->v.p, x->small);
+        wire__copy_short(b->p + b->len, x->v.p, x->small);
         b->len += x->small;
       } else if (!write_slot(e, x, false, false, false, false, edecl)) {
         return false;

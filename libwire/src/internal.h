@@ -154,6 +154,44 @@ static inline void wire__copy(void *d, const void *s, size_t n) {
   }
   memcpy(d, s, n);
 }
+/* The same without a call when n is at most 32 (the common string):
+ * overlapping word moves that touch no byte outside d[0..n), s[0..n). */
+static inline void wire__copy_short(void *d, const void *s, size_t n) {
+  uint8_t *q = (uint8_t *)d;
+  const uint8_t *p = (const uint8_t *)s;
+  if (n <= 16) {
+    if (n >= 8) {
+      uint64_t a, z;
+      memcpy(&a, p, 8);
+      memcpy(&z, p + n - 8, 8);
+      memcpy(q, &a, 8);
+      memcpy(q + n - 8, &z, 8);
+    } else if (n >= 4) {
+      uint32_t a, z;
+      memcpy(&a, p, 4);
+      memcpy(&z, p + n - 4, 4);
+      memcpy(q, &a, 4);
+      memcpy(q + n - 4, &z, 4);
+    } else if (n) {
+      uint8_t a = p[0], m = p[n / 2], z = p[n - 1];
+      q[0] = a;
+      q[n / 2] = m;
+      q[n - 1] = z;
+    }
+  } else if (n <= 32) {
+    uint64_t a, b, y, z;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + 8, 8);
+    memcpy(&y, p + n - 16, 8);
+    memcpy(&z, p + n - 8, 8);
+    memcpy(q, &a, 8);
+    memcpy(q + 8, &b, 8);
+    memcpy(q + n - 16, &y, 8);
+    memcpy(q + n - 8, &z, 8);
+  } else {
+    wire__copy(d, s, n);
+  }
+}
 static inline void wire__put_u8(wire_buf *b, uint8_t v) {
   if (wire__buf_room(b, 1)) b->p[b->len++] = v;
 }
