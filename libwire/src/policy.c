@@ -41,7 +41,6 @@ void wire__enc_end_root(wire_enc *e) {
 void wire__enc_begin(wire_enc *e, wire_ctx *ctx) {
   memset(e, 0, sizeof *e);
   e->ctx = ctx;
-  e->max_depth = ctx->max_depth;
   e->b.ctx = ctx;
   e->marked = ctx->enc_keep.marked;
   e->marked_cap = ctx->enc_keep.marked_cap;

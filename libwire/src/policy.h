@@ -29,7 +29,6 @@ typedef struct {
   struct wire_tdn { const wire_names *nm; uint32_t index; } *tdn;
   size_t ntdn, tdn_cap;
   uint32_t depth;
-  uint32_t max_depth; /* the context's, read once */
   uint32_t nrefs;  /* reference ids given out in this root */
   void **marked;   /* values given a reference id in this root (walker's) */
   size_t nmarked, marked_cap;
@@ -51,7 +50,7 @@ static inline bool wire__enc_ok(wire_enc *e) {
   return wire__enc_fail(e, e->b.status, "output buffer");
 }
 static inline bool wire__enc_enter(wire_enc *e) {
-  if (WIRE_LIKELY(++e->depth <= e->max_depth)) return true;
+  if (WIRE_LIKELY(++e->depth <= e->ctx->max_depth)) return true;
   return wire__enc_fail(e, WIRE_E_DEPTH, "nesting deeper than %u (a cycle "
                         "through untracked values?)", e->ctx->max_depth);
 }
