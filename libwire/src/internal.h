@@ -154,6 +154,44 @@ static inline void wire__copy(void *d, const void *s, size_t n) {
   }
   memcpy(d, s, n);
 }
+/* The same without a call when n is at most 32 (the common string):
+ * overlapping word moves that touch no byte outside d[0..n), s[0..n). */
+static inline void wire__copy_short(void *d, const void *s, size_t n) {
+  uint8_t *q = (uint8_t *)d;
+  const uint8_t *p = (const uint8_t *)s;
+  if (n <= 16) {
+    if (n >= 8) {
+      uint64_t a, z;
+      memcpy(&a, p, 8);
+      memcpy(&z, p + n - 8, 8);
+      memcpy(q, &a, 8);
+      memcpy(q + n - 8, &z, 8);
+    } else if (n >= 4) {
+      uint32_t a, z;
+      memcpy(&a, p, 4);
+      memcpy(&z, p + n - 4, 4);
+      memcpy(q, &a, 4);
+      memcpy(q + n - 4, &z, 4);
+    } else if (n) {
+      uint8_t a = p[0], m = p[n / 2], z = p[n - 1];
+      q[0] = a;
+      q[n / 2] = m;
+      q[n - 1] = z;
+    }
+  } else if (n <= 32) {
+    uint64_t a, b, y, z;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + 8, 8);
+    memcpy(&y, p + n - 16, 8);
+    memcpy(&z, p + n - 8, 8);
+    memcpy(q, &a, 8);
+    memcpy(q + 8, &b, 8);
+    memcpy(q + n - 16, &y, 8);
+    memcpy(q + n - 8, &z, 8);
+  } else {
+    wire__copy(d, s, n);
+  }
+}
 static inline void wire__put_u8(wire_buf *b, uint8_t v) {
   if (wire__buf_room(b, 1)) b->p[b->len++] = v;
 }
@@ -592,6 +630,19 @@ static inline wire_node **wire__st_fields(const wire_node *n) {
   return n->v.st->fields;
 }
 
+/* A node of `type` with its two values set, from the node page's room
+ * (the caller checked it), in whole-word stores (no zeroing first). */
+static inline wire_node *wire__node_put(wire_doc *d, uint8_t type,
+                                        uint32_t small, uint64_t u) {
+  wire_node *n = (wire_node *)(void *)d->nodes.p;
+  d->nodes.p += sizeof(wire_node);
+  const uint8_t head[4] = {type, 0, 0, 0}; /* type, flags, a, b */
+  memcpy(n, head, 4);
+  n->index = d->nnodes++;
+  n->small = small;
+  n->v.u = u;
+  return n;
+}
 /* A zeroed node from the document's node pages (the first of a new page,
  * and out of memory, in wire__node_new_slow). */
 wire_node *wire__node_new_slow(wire_doc *doc, uint8_t type);
@@ -599,12 +650,7 @@ static inline wire_node *wire__node_new(wire_doc *d, uint8_t type) {
   wire_arena *a = &d->nodes;
   if (WIRE_UNLIKELY((size_t)(a->end - a->p) < sizeof(wire_node)))
     return wire__node_new_slow(d, type);
-  wire_node *n = (wire_node *)(void *)a->p;
-  a->p += sizeof(wire_node);
-  memset(n, 0, sizeof *n);
-  n->type = type;
-  n->index = d->nnodes++;
-  return n;
+  return wire__node_put(d, type, 0, 0);
 }
 /* The document's shared null (decoded nulls carry no wire choice of their
  * own); NULL when out of memory. */

@@ -268,6 +268,43 @@ static bool write_shared_typedef(wire_enc *e, const wire_layout *l,
   return wire__enc_ok(e);
 }
 
+bool wire__enc_struct_td_meta(wire_enc *e, uint8_t type, const wire_layout *l) {
+  const void *const *t = e->tds;
+  for (size_t i = 0, n = e->ntds;
+       i < n && !WIRE_MUTANT(shared_announce_again); i++) {
+    if (t[i] == l) {
+      wire_buf *b = &e->b;
+      if (!wire__buf_room(b, 6)) return wire__enc_ok(e);
+      b->p[b->len++] = type;
+      b->len += wire__varu32_at(
+          b->p + b->len,
+          (uint32_t)(i << 1 | !WIRE_MUTANT(shared_bit_inverted)));
+      return true;
+    }
+  }
+  /* Not announced: with a TypeDef of the schema (built once) and room in
+   * the table and the buffer, the next index and its bytes here; anything
+   * else through write_shared_typedef. */
+  const wire_registry *r = e->ctx->reg;
+  uint32_t ti = l->type_index;
+  if (!l->td && r && ti < r->ntypes && e->ntds < e->tds_cap &&
+      !WIRE_MUTANT(shared_bit_inverted)) {
+    const wire_utype *ut = &r->types[ti];
+    wire_buf *b = &e->b;
+    if (ut->td && ut->td_gen == r->gen &&
+        wire__buf_room(b, 6 + (size_t)ut->td_len)) {
+      b->p[b->len++] = type;
+      b->len += wire__varu32_at(b->p + b->len, (uint32_t)(e->ntds << 1));
+      memcpy(b->p + b->len, ut->td, ut->td_len);
+      b->len += ut->td_len;
+      e->tds[e->ntds++] = l;
+      return true;
+    }
+  }
+  wire__put_u8(&e->b, type);
+  return write_shared_typedef(e, l, ti);
+}
+
 /* A named enum/ext/union that neither the schema nor a decoded TypeDef
  * describes: its TypeDef is built from its names, keyed by the names. */
 static bool write_shared_typedef_named(wire_enc *e, uint8_t kind,

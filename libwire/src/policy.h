@@ -302,6 +302,12 @@ typedef struct {
  * strings or a shared TypeDef. */
 bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um);
 
+/* The type meta of a struct value of a compatible kind (COMPATIBLE_STRUCT,
+ * NAMED_COMPATIBLE_STRUCT: the type id and a shared TypeDef, keyed by its
+ * layout l), as wire__enc_type_meta writes it; a TypeDef this root
+ * announced costs the search of the announced ones and two writes. */
+bool wire__enc_struct_td_meta(wire_enc *e, uint8_t type, const wire_layout *l);
+
 /* A decimal body (R-WNUM-1: small form whenever the value allows it). */
 bool wire__enc_decimal(wire_enc *e, int32_t scale, bool negative,
                        const uint8_t *mag, uint32_t len);

@@ -55,11 +55,13 @@ typedef struct {
 
 /* How a field's value is written, from its declared type alone (computed
  * with the layout): the body of a primitive, string or dense array in a
- * slot of its declared type without flags, or the general path (SLOT: type
- * meta, flags, references, every other type; also the zero value). */
+ * slot of its declared type without flags; a list or set, or a struct
+ * (type meta in compatible mode, then the body), without flags; or the
+ * general path (SLOT: type meta, flags, references, every other type;
+ * also the zero value). */
 enum { WIRE_FOP_SLOT = 0, WIRE_FOP_VARINT32, WIRE_FOP_VARINT64,
        WIRE_FOP_FIXED4, WIRE_FOP_FIXED8, WIRE_FOP_BOOL, WIRE_FOP_STRING,
-       WIRE_FOP_BYTES, WIRE_FOP_ENUM };
+       WIRE_FOP_BYTES, WIRE_FOP_ENUM, WIRE_FOP_LIST, WIRE_FOP_STRUCT };
 uint8_t wire__field_op(const wire_ftype *f);
 
 typedef struct wire_layout {

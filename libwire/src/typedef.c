@@ -274,7 +274,12 @@ uint8_t wire__field_op(const wire_ftype *f) {
   case WIRE_T_BOOL: return WIRE_FOP_BOOL;
   case WIRE_T_STRING: return WIRE_FOP_STRING;
   case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM: return WIRE_FOP_ENUM;
+  case WIRE_T_LIST: case WIRE_T_SET:
+    return f->user == WIRE_NO_TYPE ? WIRE_FOP_LIST : WIRE_FOP_SLOT;
   default:
+    if (f->type_id >= WIRE_T_STRUCT && f->type_id <= WIRE_T_NAMED_EXT &&
+        f->user != WIRE_NO_TYPE)
+      return WIRE_FOP_STRUCT;
     return wire__is_array_type(f->type_id) ? WIRE_FOP_BYTES : WIRE_FOP_SLOT;
   }
 }

@@ -606,6 +606,25 @@ Test(meta_abi, create_and_set_checks_like_the_builders) {
   cr_assert_eq(wire_struct_set_string(d, s, str, (const uint8_t *)"\xff", 1,
                                       WIRE_STR_UTF8), WIRE_E_STRING);
   cr_assert_null(wire_node_field(s, str));
+  /* not all ASCII: valid UTF-8 kept as UTF-8, a sequence cut short refused,
+   * Latin-1 asked for: transcoded */
+  cr_assert_eq(wire_struct_set_string(d, s, str,
+                                      (const uint8_t *)"abcdefgh\xe1\x88", 10,
+                                      WIRE_STR_UTF8), WIRE_E_STRING);
+  cr_assert_null(wire_node_field(s, str));
+  size_t tl;
+  cr_assert_eq(wire_struct_set_string(d, s, str,
+                                      (const uint8_t *)"abcdefgh\xe1\x88\xb4", 11,
+                                      WIRE_STR_UTF8), WIRE_OK);
+  cr_assert_eq(wire_node_string_encoding(wire_node_field(s, str)), WIRE_STR_UTF8);
+  cr_assert_arr_eq(wire_node_bytes(wire_node_field(s, str), &tl),
+                   "abcdefgh\xe1\x88\xb4", 11);
+  cr_assert_eq(tl, 11);
+  cr_assert_eq(wire_struct_set_string(d, s, str, (const uint8_t *)"h\xc3\xa9", 3,
+                                      WIRE_STR_LATIN1), WIRE_OK);
+  cr_assert_eq(wire_node_string_encoding(wire_node_field(s, str)), WIRE_STR_LATIN1);
+  cr_assert_arr_eq(wire_node_bytes(wire_node_field(s, str), &tl), "h\xe9", 2);
+  cr_assert_eq(tl, 2);
   cr_assert_eq(wire_struct_set_bytes(d, s, raw, WIRE_T_INT32_ARRAY,
                                      (const uint8_t *)"abc", 3), WIRE_E_ARG);
   cr_assert_eq(wire_struct_set_bytes(d, s, raw, WIRE_T_BOOL_ARRAY,

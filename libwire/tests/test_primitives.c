@@ -1079,6 +1079,10 @@ Test(text, utf8_validate_accepts_valid_text_and_boundaries) {
   cr_assert_eq(v8("\xf0\x90\x80\x80", 4), WIRE_OK, "U+10000");
   cr_assert_eq(v8("\xf4\x8f\xbf\xbf", 4), WIRE_OK, "U+10FFFF");
   cr_assert_eq(v8("abcdefgh\xe6\x97\xa5xyz", 14), WIRE_OK, "after fast path");
+  /* sequences in the last, partial word (read overlapping the one before) */
+  cr_assert_eq(v8("0123456789\xe1\x88\xb4", 13), WIRE_OK, "U+1234 in the tail");
+  cr_assert_eq(v8("Javaone Keynote\xe1\x88\xb4", 18), WIRE_OK, "two words, tail");
+  cr_assert_eq(v8("0123456789ab\xf4\x8f\xbf\xbf", 16), WIRE_OK, "U+10FFFF last");
 }
 
 Test(text, utf8_validate_rejects_malformed_text) {
@@ -1106,6 +1110,10 @@ Test(text, utf8_validate_rejects_malformed_text) {
       {"\xc3", 1, "truncated 2-byte"},
       {"\xe6\x41\xa5", 3, "ASCII inside a sequence"},
       {"abcdefgh\x80", 9, "bad byte after the 8-byte fast path"},
+      {"0123456789\xe1\x88", 12, "truncated 3-byte in the tail"},
+      {"0123456789\xed\xa0\x80", 13, "surrogate in the tail"},
+      {"0123456789ab\xf4\x90\x80\x80", 16, "U+110000 in the tail"},
+      {"0123456789\xe0\x9f\xbfxy", 15, "overlong in the tail"},
   };
   for (size_t i = 0; i < sizeof k / sizeof *k; i++)
     cr_assert_eq(v8(k[i].s, k[i].n), WIRE_E_STRING, "%s", k[i].why);

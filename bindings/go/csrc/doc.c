@@ -528,6 +528,22 @@ int32_t wire_list_append(wire_doc *d, wire_node *l, wire_node *e) {
     b->items[l->small++] = e;
     return WIRE_OK;
   }
+  if (!b) {
+    /* the first item: a body of 4 slots (wire__list_push's first size)
+     * from the arena's room */
+    wire_arena *a = &d->arena;
+    size_t sz = sizeof(wire_lbody) + 4 * sizeof(wire_node *);
+    if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz)) {
+      b = (wire_lbody *)(void *)a->p;
+      a->p += sz;
+      b->cap = 4;
+      b->pad_ = 0;
+      b->items[0] = e;
+      l->v.list = b;
+      l->small = 1;
+      return WIRE_OK;
+    }
+  }
   return wire__list_push(d, l, e);
 }
 
@@ -614,10 +630,11 @@ wire_node *wire_node_new_struct(wire_doc *d, uint32_t type) {
       wire_sbody *b = (wire_sbody *)(void *)a->p;
       a->p += sz; /* a multiple of 8 */
       b->meta = l;
-      for (uint32_t i = 0; i < l->nfields; i++) b->fields[i] = NULL;
-      wire_node *n = wire__node_new(d, wire__struct_kind(d->ctx, t));
+      wire_node *n = wire__node_put(d, wire__struct_kind(d->ctx, t),
+                                    l->nfields, 0);
       n->v.st = b;
-      n->small = l->nfields;
+      /* last: only n is live across the call */
+      memset(b->fields, 0, (size_t)l->nfields * sizeof(wire_node *));
       return n;
     }
   }
@@ -789,71 +806,71 @@ __attribute__((noinline)) static int32_t set_value_slow(wire_doc *d, wire_node *
   return put_field(d, n, index, v);
 }
 
-/* A scalar of a fixed-width kind into field `index` without a call (so
- * without saving registers), when the field is in range and there is
- * room for the node; false otherwise (nothing done). */
-static inline __attribute__((always_inline)) bool set_scalar_fast(
-    wire_doc *d, wire_node *n, size_t index, uint32_t t, uint64_t bits) {
-  if (WIRE_LIKELY(d && is_struct(n) && index < n->small &&
-                  (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
-    wire_node *v = wire__node_new(d, (uint8_t)t);
-    v->v.u = bits;
-    n->v.st->fields[index] = v;
-    return true;
-  }
-  return false;
+/* set_value's enum case (n is a struct, the field in range, room for the
+ * node): a value of the enum registered by id that field `index`
+ * declares; anything else through set_value_slow. */
+__attribute__((noinline)) static int32_t set_enum(wire_doc *d, wire_node *n,
+                                                  size_t index,
+                                                  uint64_t bits) {
+  uint32_t ti = wire__st_layout(n)->fields[index].type->user;
+  const wire_registry *r = d->ctx->reg;
+  if (bits > UINT32_MAX || ti == WIRE_NO_TYPE || !r || ti >= r->ntypes ||
+      r->types[ti].kind != WIRE_KIND_ENUM || r->types[ti].by_name)
+    return set_value_slow(d, n, index, WIRE_T_ENUM, bits);
+  wire_node *v = wire__node_put(d, WIRE_T_ENUM, (uint32_t)bits, 0);
+  v->v.en = r->types[ti].user_id;
+  n->v.st->fields[index] = v;
+  return WIRE_OK;
 }
 
-/* Other scalars: 64-bit integers, floats, bool, enums of a field's enum
- * registered by id; then everything else. */
-__attribute__((noinline)) static int32_t set_value_more(
-    wire_doc *d, wire_node *n, size_t index, uint32_t t, uint64_t bits) {
-  bool fast = t == WIRE_T_VARINT64 || t == WIRE_T_INT64 ||
-              t == WIRE_T_FLOAT64 ||
-              (t == WIRE_T_FLOAT32 && bits <= UINT32_MAX);
-  if (t == WIRE_T_BOOL) {
-    bits = bits != 0;
-    fast = true;
-  }
-  if (fast && set_scalar_fast(d, n, index, t, bits)) return WIRE_OK;
-  if (t == WIRE_T_ENUM && d && is_struct(n) && index < n->small &&
-      bits <= UINT32_MAX &&
-      (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node)) {
-    /* a value of the enum (registered by id) the field declares */
-    uint32_t ti = wire__st_layout(n)->fields[index].type->user;
-    const wire_registry *r = d->ctx->reg;
-    if (ti != WIRE_NO_TYPE && r && ti < r->ntypes &&
-        r->types[ti].kind == WIRE_KIND_ENUM && !r->types[ti].by_name) {
-      wire_node *v = wire__node_new(d, WIRE_T_ENUM);
-      v->v.en = r->types[ti].user_id;
-      v->small = (uint32_t)bits;
-      n->v.st->fields[index] = v;
+int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
+                              uint32_t t, uint64_t bits) {
+  /* The common kinds without a call to the slow path: a field in range,
+   * room for the node, and a value its kind takes as it is (32-bit
+   * integers in range, 64-bit integers, float32 / float64 bits, bool, a
+   * value of the enum registered by id the field declares). Everything
+   * else, and every error, through set_value_slow. */
+  if (WIRE_LIKELY(d && is_struct(n) && index < n->small &&
+                  (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
+    bool fast;
+    if (t == WIRE_T_VARINT32 || t == WIRE_T_INT32) /* the commonest */
+      fast = (int64_t)bits == (int32_t)bits;
+    else switch (t) {
+    case WIRE_T_VARINT64: case WIRE_T_INT64: case WIRE_T_FLOAT64:
+      fast = true;
+      break;
+    case WIRE_T_FLOAT32: fast = bits <= UINT32_MAX; break;
+    case WIRE_T_BOOL:
+      bits = bits != 0;
+      fast = true;
+      break;
+    case WIRE_T_ENUM: return set_enum(d, n, index, bits);
+    default: fast = false; break;
+    }
+    if (WIRE_LIKELY(fast)) {
+      n->v.st->fields[index] = wire__node_put(d, (uint8_t)t, 0, bits);
       return WIRE_OK;
     }
   }
   return set_value_slow(d, n, index, t, bits);
 }
 
-int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
-                              uint32_t t, uint64_t bits) {
-  /* 32-bit integers inline; other kinds and every error further on */
-  if (WIRE_LIKELY((t == WIRE_T_VARINT32 || t == WIRE_T_INT32) &&
-                  (int64_t)bits == (int32_t)bits &&
-                  set_scalar_fast(d, n, index, t, bits)))
-    return WIRE_OK;
-  return set_value_more(d, n, index, t, bits);
-}
-
 /* The node of bytes just copied to the arena's next sz bytes (which, and
  * a node, have room), set as field `index`. */
 static inline wire_node *bytes_field(wire_doc *d, wire_node *n, size_t index,
                                      uint8_t type, size_t len, size_t sz) {
-  wire_node *v = wire__node_new(d, type);
+  wire_node *v = wire__node_put(d, type, (uint32_t)len, 0);
   v->v.p = d->arena.p;
-  v->small = (uint32_t)len;
   d->arena.p += sz;
   n->v.st->fields[index] = v;
   return v;
+}
+/* The same for text in wire encoding enc. */
+static inline void text_field(wire_doc *d, wire_node *n, size_t index,
+                              size_t len, size_t sz, int32_t enc) {
+  wire_node *v = bytes_field(d, n, index, WIRE_T_STRING, len, sz);
+  v->a = (uint8_t)enc;
+  v->flags = WIRE_NF_HDR_SET;
 }
 
 __attribute__((noinline)) static int32_t set_string_slow(
@@ -863,11 +880,23 @@ __attribute__((noinline)) static int32_t set_string_slow(
   return put_field(d, n, index, string_node(d, utf8, len, encoding));
 }
 
+/* set_string's text that is not all ASCII, copied to the arena's next sz
+ * bytes (with room for them and a node): kept when it is valid UTF-8
+ * given as UTF-8; anything else through set_string_slow. */
+__attribute__((noinline)) static int32_t set_string_copied(
+    wire_doc *d, wire_node *n, size_t index, const uint8_t *utf8, size_t len,
+    int32_t encoding, size_t sz) {
+  if (encoding != WIRE_STR_UTF8 || wire__utf8_check(d->arena.p, len) != len)
+    return set_string_slow(d, n, index, utf8, len, encoding);
+  text_field(d, n, index, len, sz, encoding);
+  return WIRE_OK;
+}
+
 int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
                                const uint8_t *utf8, size_t len,
                                int32_t encoding) {
-  /* The common case without a call: ASCII text of a field in range, with
-   * room for the copy and the node (the copy checks for ASCII). */
+  /* The common case without a call: text of a field in range, with room
+   * for the copy and the node, all ASCII (the copy checks). */
   if (WIRE_LIKELY(d && is_struct(n) && index < n->small && utf8 &&
                   len <= 4096 &&
                   (encoding == WIRE_STR_UTF8 ||
@@ -875,11 +904,11 @@ int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
     wire_arena *a = &d->arena;
     size_t sz = (len + 7 + !len) & ~(size_t)7;
     if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz &&
-                    (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node) &&
-                    copy_ascii(a->p, utf8, len))) {
-      wire_node *v = bytes_field(d, n, index, WIRE_T_STRING, len, sz);
-      v->a = (uint8_t)encoding;
-      v->flags = WIRE_NF_HDR_SET;
+                    (size_t)(d->nodes.end - d->nodes.p) >=
+                        sizeof(wire_node))) {
+      if (WIRE_UNLIKELY(!copy_ascii(a->p, utf8, len)))
+        return set_string_copied(d, n, index, utf8, len, encoding, sz);
+      text_field(d, n, index, len, sz, encoding);
       return WIRE_OK;
     }
   }

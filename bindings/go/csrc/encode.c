@@ -101,6 +101,9 @@ static inline bool same_type(const wire_node *a, const wire_node *b) {
 }
 
 static bool write_type_meta(enc *e, const wire_node *n) {
+  if (n->type == WIRE_T_COMPATIBLE_STRUCT ||
+      n->type == WIRE_T_NAMED_COMPATIBLE_STRUCT)
+    return wire__enc_struct_td_meta(e, n->type, wire__st_layout(n));
   wire_user_meta um = {UINT32_MAX, NULL, NULL, -1, -1};
   switch (n->type) {
   case WIRE_T_ENUM: um.user_id = n->v.en; break;
@@ -128,19 +131,28 @@ static bool write_type_meta(enc *e, const wire_node *n) {
 
 static bool write_body(enc *e, wire_node *n, const wire_ftype *decl);
 static bool write_struct(enc *e, wire_node *n);
+static bool write_list(enc *e, wire_node *n, const wire_ftype *decl);
 
 #define is_prim wire__is_prim
 #define static_type(e, f) wire__pol_static_type((e)->ctx, (f))
 
 /* A value in a slot of declared type `decl` whose type meta is not
  * written must be of that type (wire__pol_fits_decl). */
-static bool fits(const enc *e, const wire_node *n, const wire_ftype *decl) {
+static bool fits_slow(const enc *e, const wire_node *n,
+                      const wire_ftype *decl);
+static inline bool fits(const enc *e, const wire_node *n,
+                        const wire_ftype *decl) {
   const wire_registry *r = e->ctx->reg;
   if (n->type == WIRE_T_ENUM && r && decl->user < r->ntypes) {
     /* an enum registered by id: the common case, inline */
     const wire_utype *t = &r->types[decl->user];
     if (t->kind == WIRE_KIND_ENUM && !t->by_name) return n->v.en == t->user_id;
   }
+  return fits_slow(e, n, decl);
+}
+__attribute__((noinline)) static bool fits_slow(const enc *e,
+                                                const wire_node *n,
+                                                const wire_ftype *decl) {
   uint32_t uid = UINT32_MAX;
   const wire_names *nm = NULL;
   const wire_layout *l = NULL;
@@ -257,6 +269,7 @@ static bool write_struct(enc *e, wire_node *n) {
   wire_buf *b = &e->b;
   uint8_t *p = b->p;
   size_t len = b->len, cap = b->status == WIRE_OK ? b->cap : 0;
+  bool compat = e->ctx->compatible;
   for (uint32_t i = 0; i < nf; i++) {
     wire_node *v = fv[i];
     if (WIRE_LIKELY(v != NULL)) {
@@ -291,7 +304,7 @@ static bool write_struct(enc *e, wire_node *n) {
             mark_of(e, v))
           break;
         len += wire__varu36_at(p + len, ((uint64_t)v->small << 2) | v->a);
-        if (v->small) memcpy(p + len, v->v.p, v->small);
+        wire__copy_short(p + len, v->v.p, v->small);
         len += v->small;
         continue;
       case WIRE_FOP_ENUM: /* the value alone, of the declared enum */
@@ -306,8 +319,30 @@ static bool write_struct(enc *e, wire_node *n) {
             mark_of(e, v) || e->oob) /* markers: oob.c */
           break;
         len += wire__varu32_at(p + len, v->small);
-        if (v->small) memcpy(p + len, v->v.p, v->small);
+        wire__copy_short(p + len, v->v.p, v->small);
         len += v->small;
+        continue;
+      case WIRE_FOP_LIST: /* the body, of the declared kind */
+        if (v->type != lf[i].type->type_id || mark_of(e, v)) break;
+        b->len = len;
+        if (!write_list(e, v, lf[i].type)) return false;
+        p = b->p;
+        len = b->len;
+        cap = b->status == WIRE_OK ? b->cap : 0;
+        continue;
+      case WIRE_FOP_STRUCT:
+        /* compatible mode: type meta (the field's type is not static)
+         * and the body; else the body of a value of the declared type */
+        if (!wire__is_struct_or_ext(v->type) || mark_of(e, v) ||
+            (!compat && (!fits(e, v, lf[i].type) ||
+                         wire__peer_field_meta(e->ctx, lf[i].type))))
+          break;
+        b->len = len;
+        if ((compat && !write_type_meta(e, v)) || !write_struct(e, v))
+          return false;
+        p = b->p;
+        len = b->len;
+        cap = b->status == WIRE_OK ? b->cap : 0;
         continue;
       default:
         break;
@@ -330,12 +365,16 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
   if (count == 0) return ok(e);
   wire_node **it = wire__items(n);
   wire_node *first = NULL;
-  bool has_null = false, same = true, track = false;
+  bool has_null = false, same = true, track = false, anchor = false;
   for (uint32_t i = 0; i < count; i++) {
-    if (it[i]->type == WIRE_T_NULL) { has_null = true; continue; }
-    if (!first) first = it[i];
-    else if (!same_type(first, it[i])) same = false;
-    if (tracked(e, it[i])) track = true;
+    wire_node *x = it[i];
+    /* (a value the document marks tracked: an anchor, shared) */
+    anchor |= (x->flags & (WIRE_NF_TRACK_SET | WIRE_NF_TRACKED)) ==
+              (WIRE_NF_TRACK_SET | WIRE_NF_TRACKED);
+    if (x->type == WIRE_T_NULL) { has_null = true; continue; }
+    if (!first) first = x;
+    else if (!same_type(first, x)) same = false;
+    if (tracked(e, x)) track = true;
   }
   const wire_ftype *edecl;
   uint8_t h;
@@ -354,9 +393,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
     h = wire__pol_list_header(e->ctx, decl, same, has_null, track, &edecl);
     /* a value the document marks tracked (an anchor: shared) needs the
      * tracking bit, whatever the declared element type says */
-    for (uint32_t i = 0; i < count && !(h & WIRE_LF_TRACKING); i++)
-      if ((it[i]->flags & WIRE_NF_TRACK_SET) && (it[i]->flags & WIRE_NF_TRACKED))
-        h |= WIRE_LF_TRACKING;
+    if (anchor) h |= WIRE_LF_TRACKING;
   }
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   if (has_null && !flags)
@@ -390,6 +427,22 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
       if (WIRE_UNLIKELY(x->type == WIRE_T_NULL || mark_of(e, x))) {
         if (!write_slot(e, x, false, false, false, false, NULL)) return false;
       } else if (!write_struct(e, x)) {
+        return false;
+      }
+    }
+  } else if (!flags && edecl && edecl->type_id == WIRE_T_STRING &&
+             edecl->user == WIRE_NO_TYPE) {
+    /* strings declared, no flags: their bodies (what write_slot writes for
+     * each; it reports anything else) */
+    wire_buf *b = &e->b;
+    for (uint32_t i = 0; i < count; i++) {
+      wire_node *x = it[i];
+      if (WIRE_LIKELY(x->type == WIRE_T_STRING && !mark_of(e, x) &&
+                      wire__buf_room(b, 5 + (size_t)x->small))) {
+        wire__put_varu36(b, ((uint64_t)x->small << 2) | x->a);
+        wire__copy_short(b->p + b->len, x->v.p, x->small);
+        b->len += x->small;
+      } else if (!write_slot(e, x, false, false, false, false, edecl)) {
         return false;
       }
     }

@@ -31,23 +31,39 @@ size_t wire__utf8_check(const uint8_t *s, size_t len) {
 #else
       while (s[i] < 0x80) i++;
 #endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    } else if (len >= 8) {
+      /* the tail: the last word, without its bytes before i */
+      uint64_t w;
+      memcpy(&w, s + len - 8, 8);
+      uint64_t m = (w & UINT64_C(0x8080808080808080)) >> (8 * (i - (len - 8)));
+      if (!m) return len;
+      i += (size_t)__builtin_ctzll(m) >> 3;
+#endif
     } else if (s[i] < 0x80) {
       i++;
       continue;
     }
-    uint8_t c = s[i];
+    /* A sequence of RFC 3629: the lead byte gives its length and the
+     * range of its second byte (no overlong forms, no surrogates, nothing
+     * past U+10FFFF); the other bytes are continuation bytes. */
+    uint8_t c = s[i], lo = 0x80, hi = 0xBF;
     size_t n;
-    uint32_t cp, min;
-    if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; min = 0x80; }
-    else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; min = 0x800; }
-    else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; min = 0x10000; }
-    else return i;
-    if (len - i < n) return i;
-    for (size_t k = 1; k < n; k++) {
-      if ((s[i + k] & 0xC0) != 0x80) return i;
-      cp = (cp << 6) | (s[i + k] & 0x3F);
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      n = 3;
+      if (c == 0xE0) lo = 0xA0;
+      else if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 4;
+      if (c == 0xF0) lo = 0x90;
+      else if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
     }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    if (len - i < n || s[i + 1] < lo || s[i + 1] > hi) return i;
+    if (n > 2 && (s[i + 2] & 0xC0) != 0x80) return i;
+    if (n > 3 && (s[i + 3] & 0xC0) != 0x80) return i;
     i += n;
   }
   return len;
