@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "c42970606cc44385e7b923641c843b19ae0026b87e726347b50f8bf1afae6bb9"
+const csrcDigest = "5af504bbf4c5097f83f09adb04db2a5db7c1a6c1531e0388f201d48938c0e5a1"
