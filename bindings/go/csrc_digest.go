@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "5af504bbf4c5097f83f09adb04db2a5db7c1a6c1531e0388f201d48938c0e5a1"
+const csrcDigest = "589505a33b3442e64a9bc103317156cc30f62bbea989d17c7c45cafd8c22c34f"

@@ -866,6 +866,22 @@ static void dec_map_fn(cg *x, uint32_t ti) {
     uint32_t k = t->layout->fields[w].local;
     put(c, "  if (fi < n) {\n    if (map[fi] == %u) {\n", k);
     dec_field_k(x, ti, k, 3);
+    /* the usual widening, a writer's int32 (varint) into a 64-bit signed
+     * field, read here too (no range to check) */
+    const wire_ftype *f = t->fields[k].type;
+    const vinfo *v = x->g->fv[ti][k];
+    int bits, sgn;
+    if (v && !v->flag && !v->shape && !slot_flag(f) && !wire__gen_kind_of(x->g, f) &&
+        int_type(f->type_id, &bits, &sgn) && sgn && bits == 64) {
+      char mb[200];
+      uint32_t u = x->tmp++;
+      put(c, "    } else if (map[fi] == 0x%08xu) { /* from int32 */\n"
+             "      uint32_t u%u;\n"
+             "      if (!(p = %s__rvu32t(d, p, end, &u%u))) return 0;\n"
+             "      v->%s = (%s)%s__unzz32(u%u);\n",
+          (uint32_t)WIRE_GEN_MAP_INT << 24 | (uint32_t)WIRE_T_VARINT32 << 16 | k, u, P, u,
+          wire__gen_member(t->fields[k].name, mb, sizeof mb), v->ctype, P, u);
+    }
     put(c, "    } else if (!(p = %s_x1(d, v, map[fi], p))) {\n      return 0;\n    }\n"
            "    fi++;\n  }\n", nm);
   }
