@@ -71,6 +71,17 @@ void wire__gen_code_tds(gen *g, sb *c);
 void wire__gen_code(gen *g, sb *c);
 void wire__gen_code_register(gen *g, sb *c);
 
+/* gen_c_calls.c: per struct with straight-line code in one mode (ok: that
+ * mode's sl), how the decoders' bodies call it. -1: out of memory. */
+typedef struct {
+  uint32_t parents; /* calls of its body in bounded bodies */
+  uint32_t depth;   /* bounded: most depth levels its body enters, its own
+                       included */
+  bool unbounded;   /* on a cycle of struct types, or reaching one */
+  bool nonzero;     /* bounded: its body always reads a byte or more */
+} wire_gen_call;
+int wire__gen_calls(const gen *g, const uint8_t *ok, int mode, wire_gen_call *calls);
+
 /* gen_c_helpers.c: the helpers every generated file starts with (their
  * text, for nann announced TypeDefs at most), written to c. */
 void wire__gen_helpers(gen *g, sb *c, uint32_t nann);

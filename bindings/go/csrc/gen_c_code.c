@@ -91,6 +91,15 @@ typedef struct {
                         the input's start (@__rvu32t, in the map bodies) */
   int lmp;           /* the map variable of the struct elements of the list
                         being decoded (dec_meta), or -1 */
+  const wire_gen_call *calls; /* the decoders' calls of this mode
+                                 (gen_c_calls.c), NULL: none known */
+  bool bounded;      /* writing a bounded body (NM_i<mode>): no depth count,
+                        lvl levels entered in it so far (its own included)
+                        on top of its caller's `lv` */
+  uint32_t lvl;
+  uint32_t les;      /* the list whose struct element is being decoded, + 1:
+                        its zero-width check after a field map's read; 0:
+                        none */
 } cg;
 
 static const char *P_(const cg *x) { return x->g->prefix; }
@@ -446,15 +455,35 @@ static int dec_meta(cg *x, uint32_t ti, int d) {
   return -1;
 }
 
-/* The call of the body decoder of struct `nm` into pointer expression S:
- * through the writer's field map when map variable mv (>= 0) is set. */
-static void dec_call(cg *x, const char *nm, int mv, const char *S, int d) {
-  ind(x->c, d);
-  if (mv >= 0)
-    put(x->c, "if (!(mp%d ? %s_m1(d, %s, mp%d, mn%d) : %s_d%d(d, %s))) return 0;\n", mv, nm,
-        S, mv, mv, nm, x->mode, S);
-  else
-    put(x->c, "if (!%s_d%d(d, %s)) return 0;\n", nm, x->mode, S);
+/* The call of the body decoder of struct ti into pointer expression S:
+ * through the writer's field map when map variable mv (>= 0) is set. A
+ * bounded body calls a bounded one's body straight (NM_i: no depth check,
+ * its levels passed on); a field map's reader counts depth itself, so it
+ * gets the levels entered so far added to d->depth. */
+static void dec_call(cg *x, uint32_t ti, int mv, const char *S, int d) {
+  sb *c = x->c;
+  char nm[160], body[400], lv[48] = "";
+  wire__gen_cname(x->g, ti, nm, sizeof nm);
+  bool direct = x->bounded && x->calls && !x->calls[ti].unbounded;
+  if (direct) {
+    snprintf(lv, sizeof lv, "lv + %u", x->lvl);
+    snprintf(body, sizeof body, "%s_i%d(d, %s, %s)", nm, x->mode, S, lv);
+  } else {
+    snprintf(body, sizeof body, "%s_d%d(d, %s)", nm, x->mode, S);
+  }
+  if (mv < 0) {
+    ind(c, d); put(c, "if (!%s) return 0;\n", body);
+    return;
+  }
+  char zw[40] = "";
+  if (x->les) snprintf(zw, sizeof zw, " || d->p == es%u", x->les - 1);
+  ind(c, d); put(c, "if (mp%d) {\n", mv);
+  if (direct) { ind(c, d + 1); put(c, "d->depth += %s;\n", lv); }
+  ind(c, d + 1); put(c, "if (!%s_m1(d, %s, mp%d, mn%d)%s) return 0;\n", nm, S, mv, mv, zw);
+  if (direct) { ind(c, d + 1); put(c, "d->depth -= %s;\n", lv); }
+  ind(c, d); put(c, "} else if (!%s) {\n", body);
+  ind(c, d + 1); put(c, "return 0;\n");
+  ind(c, d); put(c, "}\n");
 }
 
 /* Reads a primitive of wire type t into lvalue X of C type ct. */
@@ -594,13 +623,13 @@ static void dec_list(cg *x, const wire_ftype *f, const vinfo *v, const char *X,
     if (!(lh & WIRE_LF_DECL)) {
       ind(c, b); put(c, "if (p >= end || *p++ != 0x%02x) return 0;\n", ef->type_id);
     }
-    ind(c, b); put(c, "if (++d->depth > d->max_depth) return 0;\n");
+    if (!x->bounded) { ind(c, b); put(c, "if (++d->depth > d->max_depth) return 0;\n"); }
     ind(c, b); put(c, "for (uint32_t i = 0; i < n%u; i++) {\n", n);
     char it[64];
     snprintf(it, sizeof it, "a%u[i]", n);
     dec_prim(x, ef->type_id, it, b + 1);
     ind(c, b); put(c, "}\n");
-    ind(c, b); put(c, "d->depth--;\n");
+    if (!x->bounded) { ind(c, b); put(c, "d->depth--;\n"); }
     ind(c, d + 1); put(c, "}\n");
     ind(c, d); put(c, "}\n");
     return;
@@ -623,9 +652,17 @@ static void dec_list(cg *x, const wire_ftype *f, const vinfo *v, const char *X,
   } else if (!(lh & WIRE_LF_DECL)) {
     ind(c, b); put(c, "return 0; /* elements of undeclared type */\n");
   }
-  ind(c, b); put(c, "if (++d->depth > d->max_depth) return 0;\n");
+  /* an element of no bytes (an empty struct): wire_mem_decode charges the
+   * payload's zero-width budget for it. Any other element reads a byte at
+   * least, as does a struct whose body does (then only a field map's read
+   * is checked). */
+  bool st = is_struct_t(x, ef);
+  bool zw = st && !(x->calls && x->calls[ef->user].nonzero);
+  bool zwm = st && !zw && x->lmp >= 0;
+  if (x->bounded) x->lvl++;
+  else { ind(c, b); put(c, "if (++d->depth > d->max_depth) return 0;\n"); }
   ind(c, b); put(c, "for (uint32_t i = 0; i < n%u; i++) {\n", n);
-  ind(c, b + 1); put(c, "const uint8_t *es%u = p;\n", n);
+  if (zw || zwm) { ind(c, b + 1); put(c, "const uint8_t *es%u = p;\n", n); }
   char item[80], has[96];
   snprintf(item, sizeof item, ev->flag ? "a%u[i].value" : "a%u[i]", n);
   snprintf(has, sizeof has, "a%u[i].has_value", n);
@@ -640,13 +677,15 @@ static void dec_list(cg *x, const wire_ftype *f, const vinfo *v, const char *X,
   ind(c, b + 2); put(c, "if (fl != 0xFF) return 0;\n");
   ind(c, b + 1); put(c, "}\n");
   if (ev->flag) { ind(c, b + 1); put(c, "%s = 1;\n", has); }
+  uint32_t saved_les = x->les;
+  x->les = zwm ? n + 1 : 0;
   dec_value(x, ef, ev, item, b + 1, false);
-  /* an element of no bytes (an empty struct): wire_mem_decode charges the
-   * payload's zero-width budget for it */
-  ind(c, b + 1); put(c, "if (p == es%u) return 0;\n", n);
+  x->les = saved_les;
+  if (zw) { ind(c, b + 1); put(c, "if (p == es%u) return 0;\n", n); }
   ind(c, b); put(c, "}\n");
   x->lmp = saved_lmp;
-  ind(c, b); put(c, "d->depth--;\n");
+  if (x->bounded) x->lvl--;
+  else { ind(c, b); put(c, "d->depth--;\n"); }
   ind(c, d + 1); put(c, "}\n");
   ind(c, d); put(c, "}\n");
 }
@@ -678,13 +717,13 @@ static void dec_value(cg *x, const wire_ftype *f, const vinfo *v,
       ind(c, d); put(c, "memset(s%u, 0, sizeof *s%u);\n", s, s);
       ind(c, d); put(c, "%s = s%u;\n", X, s);
       ind(c, d); put(c, "d->p = p;\n");
-      dec_call(x, nm, mv, S, d);
+      dec_call(x, f->user, mv, S, d);
       ind(c, d); put(c, "p = d->p;\n");
     } else {
       char S[220];
       snprintf(S, sizeof S, "&%s", X);
       ind(c, d); put(c, "d->p = p;\n");
-      dec_call(x, nm, mv, S, d);
+      dec_call(x, f->user, mv, S, d);
       ind(c, d); put(c, "p = d->p;\n");
     }
     return;
@@ -827,6 +866,22 @@ static void dec_map_fn(cg *x, uint32_t ti) {
     uint32_t k = t->layout->fields[w].local;
     put(c, "  if (fi < n) {\n    if (map[fi] == %u) {\n", k);
     dec_field_k(x, ti, k, 3);
+    /* the usual widening, a writer's int32 (varint) into a 64-bit signed
+     * field, read here too (no range to check) */
+    const wire_ftype *f = t->fields[k].type;
+    const vinfo *v = x->g->fv[ti][k];
+    int bits, sgn;
+    if (v && !v->flag && !v->shape && !slot_flag(f) && !wire__gen_kind_of(x->g, f) &&
+        int_type(f->type_id, &bits, &sgn) && sgn && bits == 64) {
+      char mb[200];
+      uint32_t u = x->tmp++;
+      put(c, "    } else if (map[fi] == 0x%08xu) { /* from int32 */\n"
+             "      uint32_t u%u;\n"
+             "      if (!(p = %s__rvu32t(d, p, end, &u%u))) return 0;\n"
+             "      v->%s = (%s)%s__unzz32(u%u);\n",
+          (uint32_t)WIRE_GEN_MAP_INT << 24 | (uint32_t)WIRE_T_VARINT32 << 16 | k, u, P, u,
+          wire__gen_member(t->fields[k].name, mb, sizeof mb), v->ctype, P, u);
+    }
     put(c, "    } else if (!(p = %s_x1(d, v, map[fi], p))) {\n      return 0;\n    }\n"
            "    fi++;\n  }\n", nm);
   }
@@ -845,9 +900,21 @@ static void dec_struct_fn(cg *x, uint32_t ti) {
   wire__gen_cname(x->g, ti, nm, sizeof nm);
   const wire_utype *t = &x->g->r->types[ti];
   const char *P = P_(x);
-  put(c, "static int %s_d%d(%s__dec *d, struct %s *v) {\n", nm, x->mode, P, nm);
-  put(c, "  if (++d->depth > d->max_depth) return 0;\n"
-         "  const uint8_t *p = d->p, *end = d->end;\n  (void)v;\n  (void)end;\n");
+  /* a bounded body: NM_i<mode>, its levels `lv` on top of d->depth; NM_d
+   * checks the most it can enter once */
+  const wire_gen_call *cl = x->calls ? &x->calls[ti] : NULL;
+  x->bounded = cl && !cl->unbounded;
+  x->lvl = 1;
+  if (x->bounded) {
+    if (cl->parents <= 1) put(c, "%s__HOT", P);
+    else put(c, "static");
+    put(c, " int %s_i%d(%s__dec *d, struct %s *v, uint32_t lv) {\n", nm, x->mode, P, nm);
+    put(c, "  (void)lv;\n");
+  } else {
+    put(c, "static int %s_d%d(%s__dec *d, struct %s *v) {\n", nm, x->mode, P, nm);
+    put(c, "  if (++d->depth > d->max_depth) return 0;\n");
+  }
+  put(c, "  const uint8_t *p = d->p, *end = d->end;\n  (void)v;\n  (void)end;\n");
   uint8_t kd = kind_in(x, ti);
   if (!x->mode && (kd == WIRE_T_STRUCT || kd == WIRE_T_NAMED_STRUCT)) {
     put(c, "  if (end - p < 4 || %s__ld32(p) != 0x%08xu) return 0;\n", P,
@@ -897,7 +964,15 @@ static void dec_struct_fn(cg *x, uint32_t ti) {
     put(c, "  }\n");
     w = end;
   }
-  put(c, "  d->p = p;\n  d->depth--;\n  return 1;\n}\n\n");
+  if (!x->bounded) {
+    put(c, "  d->p = p;\n  d->depth--;\n  return 1;\n}\n\n");
+    return;
+  }
+  x->bounded = false;
+  put(c, "  d->p = p;\n  return 1;\n}\n\n");
+  put(c, "static int %s_d%d(%s__dec *d, struct %s *v) {\n"
+         "  if (d->depth + %uu > d->max_depth) return 0;\n"
+         "  return %s_i%d(d, v, 0);\n}\n\n", nm, x->mode, P, nm, cl->depth, nm, x->mode);
 }
 
 /* ---- entry points ------------------------------------------------------------ */
@@ -1128,6 +1203,55 @@ static void dec_entry(gen *g, sb *c, uint32_t i, const char *nm) {
       nofb_open(g, i), li, nofb_close(g, i));
 }
 
+/* The prototypes, then the bodies per mode (false: out of memory). */
+static bool code_bodies(gen *g, sb *c, uint8_t *const *ok) {
+  wire_ctx *ctx = g->ctx;
+  uint32_t nt = g->r->ntypes;
+  const char *P = g->prefix;
+  bool done = false;
+  /* how the decoders call one another, per mode */
+  wire_gen_call *calls[2] = {NULL, NULL};
+  size_t ncalls = (nt ? nt : 1) * sizeof *calls[0];
+  for (int mode = 0; mode < 2; mode++)
+    if (!(calls[mode] = wire__alloc(ctx, ncalls)) ||
+        wire__gen_calls(g, ok[mode], mode, calls[mode]))
+      goto out;
+  /* prototypes, then the bodies per mode */
+  for (int mode = 0; mode < 2; mode++)
+    for (uint32_t i = 0; i < nt; i++) {
+      if (!ok[mode][i]) continue;
+      char nm[160];
+      wire__gen_cname(g, i, nm, sizeof nm);
+      put(c, "static int %s_e%d(%s__enc *e, const struct %s *v);\n", nm, mode, P, nm);
+      put(c, "static int %s_d%d(%s__dec *d, struct %s *v);\n", nm, mode, P, nm);
+      const wire_gen_call *cl = &calls[mode][i];
+      if (!cl->unbounded) {
+        if (cl->parents <= 1) put(c, "%s__HOT", P);
+        else put(c, "static");
+        put(c, " int %s_i%d(%s__dec *d, struct %s *v, uint32_t lv);\n", nm, mode, P, nm);
+      }
+      cg x = {g, c, mode, ok[mode], 0, false, false, -1};
+      if (mode && has_td(&x, i))
+        put(c, "static int %s_m1(%s__dec *d, struct %s *v, const uint32_t *map, uint32_t n);\n",
+            nm, P, nm);
+    }
+  put(c, "\n");
+  for (int mode = 0; mode < 2; mode++) {
+    ctx->compatible = mode != 0;
+    cg x = {g, c, mode, ok[mode], 0, false, false, -1, calls[mode], false, 0, 0};
+    for (uint32_t i = 0; i < nt; i++) {
+      if (!ok[mode][i]) continue;
+      enc_struct_fn(&x, i);
+      dec_struct_fn(&x, i);
+      if (mode && has_td(&x, i)) dec_map_fn(&x, i);
+    }
+  }
+  done = true;
+out:
+  for (int mode = 0; mode < 2; mode++) wire__free(ctx, calls[mode], ncalls);
+  return done;
+}
+
 void wire__gen_code(gen *g, sb *c) {
   wire_ctx *ctx = g->ctx;
   wire_registry *r = g->r;
@@ -1141,30 +1265,7 @@ void wire__gen_code(gen *g, sb *c) {
   ctx->peer = WIRE_PEER_NONE;
   helpers(g, c, nt ? nt : 1);
   put(c, "\n");
-  /* prototypes, then the bodies per mode */
-  for (int mode = 0; mode < 2; mode++)
-    for (uint32_t i = 0; i < nt; i++) {
-      if (!ok[mode][i]) continue;
-      char nm[160];
-      wire__gen_cname(g, i, nm, sizeof nm);
-      put(c, "static int %s_e%d(%s__enc *e, const struct %s *v);\n", nm, mode, P, nm);
-      put(c, "static int %s_d%d(%s__dec *d, struct %s *v);\n", nm, mode, P, nm);
-      cg x = {g, c, mode, ok[mode], 0, false, false, -1};
-      if (mode && has_td(&x, i))
-        put(c, "static int %s_m1(%s__dec *d, struct %s *v, const uint32_t *map, uint32_t n);\n",
-            nm, P, nm);
-    }
-  put(c, "\n");
-  for (int mode = 0; mode < 2; mode++) {
-    ctx->compatible = mode != 0;
-    cg x = {g, c, mode, ok[mode], 0, false, false, -1};
-    for (uint32_t i = 0; i < nt; i++) {
-      if (!ok[mode][i]) continue;
-      enc_struct_fn(&x, i);
-      dec_struct_fn(&x, i);
-      if (mode && has_td(&x, i)) dec_map_fn(&x, i);
-    }
-  }
+  if (!code_bodies(g, c, ok)) g->nomem = true;
   ctx->compatible = save_c;
   ctx->ref_tracking = save_r;
   ctx->peer = save_p;

@@ -12,7 +12,8 @@
  * the same bytes), using as much of the arena, with the converted and
  * missing fields checked one by one. A narrowed value out of the reader's
  * range must be refused (WIRE_E_VALUE through the interpreter, or handed
- * over), and so must more skipped values than the node limit allows. With an argument DIR it also writes the messages as seeds of
+ * over), and so must more skipped values than the node limit allows, and
+ * at every depth limit the messages reach (depth_limits). With an argument DIR it also writes the messages as seeds of
  * fuzz_gen_decode (DIR/evolve_NN.bin: the mode byte, then the bytes). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +56,7 @@ static void check_inner(const fg_Inner *i, int64_t a, const char *s) {
 static void check_outer(const fg_Outer *o) {
   CHECK(o->b == 1 && o->i8 == -8 && o->i16 == -1600, "Outer b/i8/i16");
   CHECK(o->i32 == 0, "Outer.i32 (not written) is %d", (int)o->i32);
-  CHECK(o->i64 == -(INT64_C(1) << 50) && o->u32 == 4000000000u, "Outer i64/u32");
+  CHECK(o->i64 == -2000000000 && o->u32 == 4000000000u, "Outer i64 (written as int32) / u32");
   CHECK(o->oi == 0 && !o->has_oi, "Outer.oi (written as a string) is not zero");
   CHECK(str_is(o->s, "hello"), "Outer.s");
   CHECK(o->e == 2 && o->ts.seconds == 1700000000 && o->du.nanos == 7, "Outer e/ts/du");
@@ -114,6 +115,51 @@ static void read_both(wire_ctx *ctx, const fg_wire *w, int which, const uint8_t 
   }
 }
 
+/* The depth limit at every value around the messages' depth: what the
+ * generated decoder accepts, wire_mem_decode accepts; what it refuses, it
+ * hands over (or, with the fallback, refuses as wire_mem_decode does) -
+ * for the writer's TypeDefs (the field maps count depth as they go) and
+ * for the reader's own (the bodies of bounded types check their deepest
+ * level once, at their entry). */
+static void depth_limits(wire_ctx *ctx, const fg_wire *w, int which, const uint8_t *p,
+                         size_t n) {
+  static const char *const names[] = {"Outer", "Inner", "Holder"};
+  uint32_t layout = w->layout[which == 0 ? 1 : which == 1 ? 0 : 2];
+  uint64_t saved = wire_ctx_get_limit(ctx, WIRE_LIMIT_DEPTH);
+  value a;
+  size_t u = 0, own_n = 0;
+  if (wire_mem_decode(ctx, layout, p, n, &a, arena2, sizeof arena2, &u, WIRE_MEM_COPY)) {
+    CHECK(0, "depth: %s: wire_mem_decode: %s", names[which], wire_ctx_error_message(ctx));
+    return;
+  }
+  uint8_t *own = mem_bytes(ctx, layout, &a, &own_n);
+  CHECK(own != NULL, "depth: %s: wire_mem_encode", names[which]);
+  for (int mine = 0; mine < 2 && own; mine++) {
+    const uint8_t *q = mine ? own : p;
+    size_t qn = mine ? own_n : n;
+    int accepted = 0;
+    for (uint64_t lim = 1; lim <= 7; lim++) {
+      wire_ctx_set_limit(ctx, WIRE_LIMIT_DEPTH, lim);
+      size_t u1 = 0, u2 = 0;
+      int32_t sg = gen_decode(ctx, w, which, q, qn, &a, &u1, 0);
+      int32_t sm = wire_mem_decode(ctx, layout, q, qn, &a, arena2, sizeof arena2, &u2, 0);
+#ifdef WIRE_GEN_NO_FALLBACK
+      CHECK(sg == WIRE_OK ? sm == WIRE_OK : sg == WIRE_E_UNSUPPORTED,
+            "depth %d: %s (%s TypeDefs): generated %d, wire_mem_decode %d", (int)lim,
+            names[which], mine ? "own" : "writer's", (int)sg, (int)sm);
+#else
+      CHECK(sg == sm, "depth %d: %s (%s TypeDefs): generated %d, wire_mem_decode %d",
+            (int)lim, names[which], mine ? "own" : "writer's", (int)sg, (int)sm);
+#endif
+      accepted |= sm == WIRE_OK;
+      CHECK(which == 1 || lim > 1 || sm != WIRE_OK, "depth 1: %s read", names[which]);
+    }
+    CHECK(accepted, "depth: %s not read at depth 7", names[which]);
+  }
+  free(own);
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_DEPTH, saved);
+}
+
 int main(int argc, char **argv) {
   static const fw_str names[] = {{"ann", 3}, {"b\xc3\xa9", 3}};
   static const fw_str onames[] = {{"x", 1}, {NULL, 0}};
@@ -126,7 +172,7 @@ int main(int argc, char **argv) {
                        {-2, {"", 0}, -2, 1, {"x", 1}, 0, 0}};
   fw_Outer o;
   memset(&o, 0, sizeof o);
-  o.b = 1; o.i8 = -8; o.i16 = -1600; o.i64 = -(INT64_C(1) << 50);
+  o.b = 1; o.i8 = -8; o.i16 = -1600; o.i64 = -2000000000;
   o.u8 = 200; o.u16 = 60000; o.u32 = 4000000000u; o.u64 = UINT64_C(1) << 63;
   o.fi32 = -5; o.fu64 = 9; o.ti64 = -3; o.tu64 = 12345;
   o.f32 = 1.5f; o.f64 = -2.25; o.h = 0x3c00;
@@ -166,6 +212,7 @@ int main(int argc, char **argv) {
     uint8_t *bytes = malloc(n);
     if (!bytes) return 2;
     memcpy(bytes, p, n);
+    depth_limits(rc, &rw, which, bytes, n);
     for (uint32_t copy = 0; copy < 2; copy++) {
       read_both(rc, &rw, which, bytes, n, copy ? WIRE_MEM_COPY : 0);
       if (argc == 2) {

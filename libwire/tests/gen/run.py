@@ -14,6 +14,10 @@
    evolve_writer.fdl writes (fields added, removed, widened, narrowed,
    retyped; nested, by pointer, in lists), built as is and with
    -DWIRE_GEN_NO_FALLBACK, and compares with wire_mem_decode.
+4. The depth limit: depth.c reads, with the code generated for depth.fdl
+   (a struct type on a cycle between bounded ones), chains of nested
+   values at every limit around their depth, built both ways, and
+   compares with wire_mem_decode.
 
 Fixtures whose values need a form the generated code does not have (a root
 that is not a struct, a union or ext field) are counted and listed, never
@@ -597,6 +601,25 @@ def main():
         else:
             print("gen: evolve%s: another writer's TypeDefs read as wire_mem_decode "
                   "reads them" % (" (straight-line alone)" if extra else ""))
+    # 4. the depth limit over a type on a cycle and bounded ones
+    d = os.path.join(tmp, "depth")
+    os.makedirs(d, exist_ok=True)
+    r = run([a.wire, "gen", "c", os.path.join(here, "depth.fdl"), "-o", d, "--prefix", "dp"])
+    if r.returncode != 0:
+        failures.append("depth: wire gen c: %s" % r.stderr.strip())
+    for extra in ([], ["-DWIRE_GEN_NO_FALLBACK"]):
+        exe = os.path.join(d, "depth" + ("_straight" if extra else ""))
+        r = run([a.cc] + CFLAGS + ["-Wno-missing-field-initializers"] + extra +
+                ["-I" + inc, "-I" + d, os.path.join(here, "depth.c"),
+                 os.path.join(d, "depth.wire.c"), a.lib, "-lm", "-o", exe])
+        if r.returncode == 0:
+            r = run([exe])
+        if r.returncode != 0:
+            failures.append("depth%s: %s%s" % (" (straight-line alone)" if extra else "",
+                                              r.stdout.strip(), r.stderr[:2000]))
+        else:
+            print("gen: depth%s: the depth limit as wire_mem_decode applies it"
+                  % (" (straight-line alone)" if extra else ""))
     for x in failures:
         print("FAIL " + x)
     if not a.keep:
