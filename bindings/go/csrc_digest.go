@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "df45c4ef18156d019246fce81263afe0f82d399f60be89ea083dd0c00f76c593"
+const csrcDigest = "a4a56618e940cc01548dbe935295bbdc0fd7c065218c47acf8a1d0d8889f14e7"

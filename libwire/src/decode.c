@@ -1,9 +1,9 @@
 /* decode.c - bytes to document: the value bodies, lists, sets and maps,
  * structs and unions, the reference slots and the roots (the type meta in
- * front of a value is read by decode_meta.c; the decoder's state and each
- * root's header byte are decode_state.c's). Every length, count,
- * id and depth read from the input is checked before use; see spec/
- * "Security considerations". */
+ * front of a value is read by decode_meta.c; the decoder's state, each
+ * root's header byte, the errors and the dump lines are decode_state.c's).
+ * Every length, count, id and depth read from the input is checked before
+ * use; see spec/ "Security considerations". */
 #include "dec.h"
 
 #include <stdio.h>
@@ -35,26 +35,6 @@ static const char *rd_value(dec *d, uint8_t type, int64_t i, uint32_t small,
 }
 
 #define fail wire__dec_fail
-bool wire__dec_fail(dec *d, int32_t code, const uint8_t *at, const char *fmt,
-                    ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char msg[256];
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  wire__fail(d->ctx, code, wire__off(&d->in, at), "%s", msg);
-  return false;
-}
-
-void wire__dec_trace(dec *d, const uint8_t *start, const char *fmt, ...) {
-  char text[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  d->dump(d->dump_user, wire__off(&d->in, start),
-          (uint64_t)(d->in.p - start), d->depth, text);
-}
 #define T WIRE_DEC_T
 
 /* The document's shared null: a null slot records no choice of its own. */

@@ -1,9 +1,9 @@
 /* decode_state.c - the decoder's state around the values (dec.h), shared
  * by the document, tape and compiled decoders: the meta string hash seed,
  * what each root resets, the tables kept on the context for the next
- * decode, and the header byte of each root. The values themselves are
- * read by decode.c (which also has wire__dec_init, so that wire_decode
- * inlines it). */
+ * decode, the header byte of each root, the errors and the dump lines.
+ * The values themselves are read by decode.c (which also has
+ * wire__dec_init, so that wire_decode inlines it). */
 #include "dec.h"
 
 #include <stdio.h>
@@ -82,4 +82,27 @@ bool wire__dec_root_header(dec *d, size_t roots) {
     d->dump(d->dump_user, wire__off(&d->in, s), 1, 0, text);
   }
   return true;
+}
+
+/* ---- errors and dump lines (cold: off the values' path) ---- */
+
+bool wire__dec_fail(dec *d, int32_t code, const uint8_t *at, const char *fmt,
+                    ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char msg[256];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  wire__fail(d->ctx, code, wire__off(&d->in, at), "%s", msg);
+  return false;
+}
+
+void wire__dec_trace(dec *d, const uint8_t *start, const char *fmt, ...) {
+  char text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  d->dump(d->dump_user, wire__off(&d->in, start),
+          (uint64_t)(d->in.p - start), d->depth, text);
 }

@@ -21,6 +21,10 @@
 
 #define plan_for_td wire__mdec_plan_for_td
 #define push_td wire__mdec_push_td_fast
+#define dec_meta wire__mdec_meta
+#define zero_spec wire__mdec_zero_spec
+#define zero_struct wire__mdec_zero_struct
+#define zero_any wire__mdec_zero_any
 
 static void *aalloc(mdec *x, size_t n, size_t align) {
   size_t at = (x->used + (align - 1)) & ~(align - 1);
@@ -32,176 +36,6 @@ static void *aalloc(mdec *x, size_t n, size_t align) {
 static bool dec_struct_body(mdec *x, const wire_mplan *p,
                             const wire_mlayout *l, uint8_t *base);
 
-/* Zero / default for a field the writer did not send or sent as null. */
-static void zero_spec(const wire_mspec *s, uint8_t *base) {
-  uint32_t f = s->form & WIRE_MEM_F_MASK;
-  size_t n;
-  switch (f) {
-  case WIRE_MEM_STR: case WIRE_MEM_BYTES: case WIRE_MEM_STRUCT_PTR:
-  case WIRE_MEM_LIST: case WIRE_MEM_ARRAY: case WIRE_MEM_MAP:
-    n = sizeof(void *);
-    break;
-  case WIRE_MEM_STRUCT: n = 0; break; /* handled by the caller */
-  case WIRE_MEM_DATE: n = 8; break;
-  case WIRE_MEM_TIMESTAMP: case WIRE_MEM_DURATION: n = sizeof(wire_mem_time); break;
-  case WIRE_MEM_DECIMAL: n = sizeof(wire_mem_decimal); break;
-  default: n = form_size(f); break;
-  }
-  if (n) memset(base + s->offset, 0, n);
-  if (s->aux != WIRE_MEM_NONE && f != WIRE_MEM_UNION)
-    memset(base + s->aux, 0, (s->form & WIRE_MEM_LEN64) ? 8 : 4);
-  if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
-}
-
-static void zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base);
-static void zero_any(mdec *x, const wire_mspec *s, uint8_t *base) {
-  if ((s->form & WIRE_MEM_F_MASK) == WIRE_MEM_UNION && s->elem < x->m->n) {
-    /* case id 0 with its value storage cleared */
-    if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
-    memset(base + s->aux, 0, 4);
-    memset(base + s->offset, 0, x->m->layouts[s->elem].size);
-    return;
-  }
-  if ((s->form & WIRE_MEM_F_MASK) == WIRE_MEM_STRUCT &&
-      s->elem < x->m->n) {
-    if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
-    zero_struct(x, &x->m->layouts[s->elem], base + s->offset);
-    return;
-  }
-  zero_spec(s, base);
-}
-static void zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base) {
-  if (x->d.depth > x->ctx->max_depth) return;
-  x->d.depth++;
-  for (uint32_t i = 0; i < l->nspecs; i++) zero_any(x, &l->specs[i], base);
-  x->d.depth--;
-}
-
-/* ---- writers' TypeDefs ---- */
-
-/* Reads the type meta of a struct value expected to be of layout li and
- * gives the plan to read its body with. */
-static const wire_mplan *dec_meta(mdec *x, uint32_t li) {
-  wire_in *in = IN(x);
-  const uint8_t *s = in->p;
-  wire_mem *m = x->m;
-  wire_mlayout *l = &m->layouts[li];
-  uint8_t t;
-  if (!wire__get_u8(in, &t)) return NULL;
-  wire_dec *d = &x->d;
-  if (t == l->kind && l->td && d->ntds < 64 && in->p < in->end &&
-      in->p[0] == (uint8_t)(d->ntds << 1) && l->td_len <= x->ctx->max_typedef_bytes &&
-      (size_t)(in->end - in->p) - 1 >= l->td_len &&
-      memcmp(in->p + 1, l->td, l->td_len) == 0) {
-    /* the usual case: the registered TypeDef announced as the next one */
-    const uint8_t *ts = in->p + 1;
-    in->p = ts + l->td_len;
-    if (!push_td(x, x->ctx->reg->types[l->type].layout, &l->plan, ts))
-      return NULL;
-    return &l->plan;
-  }
-  if (t == WIRE_T_COMPATIBLE_STRUCT || t == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
-      (t == WIRE_T_NAMED_STRUCT && x->ctx->compatible)) {
-    const uint8_t *ms = in->p;
-    uint32_t marker;
-    if (!wire__get_varu32(in, &marker)) return NULL;
-    uint32_t index = marker >> 1;
-    if (marker & 1) {
-      if (index >= d->ntds) {
-        dfail(x, WIRE_E_TYPEDEF, ms, "TypeDef reference to an index not "
-                                     "announced");
-        return NULL;
-      }
-      if (index < m->ndtd && m->dtd[index] &&
-          (m->dtd[index] == &l->plan || d->tds[index]->type_index == l->type))
-        return m->dtd[index];
-      /* announced by a skipped value, or for another layout of the type */
-      const wire_layout *wl = d->tds[index];
-      if (wl->type_index != l->type || !wl->td) {
-        dfail(x, WIRE_E_SCHEMA, s, "struct of another type than the "
-                                   "declared one");
-        return NULL;
-      }
-      const wire_layout *w2;
-      return plan_for_td(x, li, wl->td, wl->td_len, s, &w2);
-    }
-    if (index != d->ntds) {
-      dfail(x, WIRE_E_TYPEDEF, ms, "new TypeDef announced out of order");
-      return NULL;
-    }
-    const uint8_t *ts = in->p;
-    uint64_t header;
-    if (!wire__get_le(in, 8, &header)) return NULL;
-    uint64_t size = header & 0xFF;
-    if (size == 0xFF) {
-      uint32_t extra;
-      if (!wire__get_varu32(in, &extra)) return NULL;
-      size += extra;
-    }
-    if (size > x->ctx->max_typedef_bytes) {
-      dfail(x, WIRE_E_LIMIT, ts, "TypeDef body exceeds the limit");
-      return NULL;
-    }
-    const uint8_t *body;
-    if (!wire__get_bytes(in, size, &body)) return NULL;
-    size_t len = (size_t)(in->p - ts);
-    const wire_layout *wl;
-    const wire_mplan *p = plan_for_td(x, li, ts, len, ts, &wl);
-    if (!p) return NULL;
-    if (!push_td(x, wl, p, ts)) return NULL;
-    return p;
-  }
-  if (t != l->kind) {
-    dfail(x, WIRE_E_SCHEMA, s, "struct type meta of another kind than the "
-                               "layout's");
-    return NULL;
-  }
-  wire_utype *ut = &x->ctx->reg->types[l->type];
-  if (t == WIRE_T_STRUCT) {
-    uint32_t id;
-    const uint8_t *u = in->p;
-    if (!wire__get_varu32(in, &id)) return NULL;
-    if (id != ut->user_id) {
-      dfail(x, WIRE_E_SCHEMA, u, "struct of another type id than the "
-                                 "declared one");
-      return NULL;
-    }
-    return &l->plan;
-  }
-  /* named same-schema: meta strings */
-  in->p = s;
-  wire_tmeta tm;
-  if (!wire__dec_type_meta(&x->d, &tm)) return NULL;
-  if (!tm.layout || tm.layout->type_index != l->type) {
-    dfail(x, WIRE_E_SCHEMA, s, "struct of another type than the declared one");
-    return NULL;
-  }
-  return &l->plan;
-}
-
-/* Bounds a count of items each at least `min` bytes. */
-static inline bool dcount(mdec *x, const uint8_t *s, uint64_t count,
-                          uint64_t min) {
-  /* (what wire__dec_check_count accepts without a doubt, inline) */
-  uint64_t left = (uint64_t)(IN(x)->end - IN(x)->p);
-  if (WIRE_LIKELY(min == 1 && count <= x->ctx->max_collection &&
-                  x->d.pending <= left && count <= left - x->d.pending))
-    return true;
-  return wire__dec_check_count(&x->d, s, count, min);
-}
-
-/* Whether every byte of s[0..n) is 0 or 1, a word at a time. */
-static inline bool bools_ok(const uint8_t *s, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    if (w & UINT64_C(0xFEFEFEFEFEFEFEFE)) return false;
-  }
-  uint32_t o = 0;
-  for (; i < n; i++) o |= s[i];
-  return o <= 1;
-}
 
 static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
                     bool binary) {
@@ -297,63 +131,6 @@ ALWAYS_INLINE const uint8_t *fast_str(mdec *x, const wire_mop *o,
   st_ptr(base + o->off, len ? sp : (const uint8_t *)"");
   memcpy(base + o->aux, &len, 4);
   return t + len;
-}
-
-/* Varints with at least 5 / 9 bytes left, without per-byte bounds checks;
- * false for anything unusual (truncation, overlong, too long), which the
- * checked readers then report. */
-static inline bool fast_u32(const uint8_t *s, const uint8_t *end, uint32_t *v,
-                            const uint8_t **np) {
-  if (WIRE_UNLIKELY(end - s < 5)) {
-    uint32_t r = 0;
-    for (int i = 0; i < 4 && s + i < end; i++) {
-      uint32_t c = s[i];
-      r |= (c & 0x7F) << (7 * i);
-      if (c < 0x80) {
-        if (i && !c) return false;
-        *v = r;
-        *np = s + i + 1;
-        return true;
-      }
-    }
-    return false;
-  }
-  uint32_t c = s[0], r;
-  if (c < 0x80) { *v = c; *np = s + 1; return true; }
-  r = c & 0x7F;
-  c = s[1];
-  r |= (c & 0x7F) << 7;
-  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 2; return true; }
-  c = s[2];
-  r |= (c & 0x7F) << 14;
-  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 3; return true; }
-  c = s[3];
-  r |= (c & 0x7F) << 21;
-  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 4; return true; }
-  c = s[4];
-  if (c & 0xF0 || !c) return false;
-  *v = r | c << 28;
-  *np = s + 5;
-  return true;
-}
-static inline bool fast_u64(const uint8_t *s, const uint8_t *end, uint64_t *v,
-                            const uint8_t **np) {
-  if (WIRE_UNLIKELY(end - s < 9)) return false;
-  uint64_t r = 0;
-  for (int i = 0; i < 8; i++) {
-    uint64_t c = s[i];
-    r |= (c & 0x7F) << (7 * i);
-    if (c < 0x80) {
-      if (i && !c) return false;
-      *v = r;
-      *np = s + i + 1;
-      return true;
-    }
-  }
-  if (!s[8]) return false;
-  *v = r | (uint64_t)s[8] << 56;
-  *np = s + 9;
-  return true;
 }
 
 /* An integer of wire type t at the cursor, sign- or zero-extended. */
@@ -996,42 +773,6 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
   }
   if (o->fl & MF_PRESENT) base[o->present] = 1;
   return dec_body(x, o, base);
-}
-
-/* Varints where the bytes are known to be there (a run's bounds check, or
- * its zero-padded copy): the cursor after, or NULL for an overlong or too
- * long one. */
-static inline const uint8_t *vu32_in(const uint8_t *p, uint32_t *v) {
-  uint32_t b = p[0];
-  if (b < 0x80) { *v = b; return p + 1; }
-  uint32_t r = b & 0x7F;
-  b = p[1];
-  if (b < 0x80) { *v = r | b << 7; return b ? p + 2 : NULL; }
-  r |= (b & 0x7F) << 7;
-  b = p[2];
-  if (b < 0x80) { *v = r | b << 14; return b ? p + 3 : NULL; }
-  r |= (b & 0x7F) << 14;
-  b = p[3];
-  if (b < 0x80) { *v = r | b << 21; return b ? p + 4 : NULL; }
-  r |= (b & 0x7F) << 21;
-  b = p[4];
-  if (!b || (b & 0xF0)) return NULL;
-  *v = r | b << 28;
-  return p + 5;
-}
-static inline const uint8_t *vu64_in(const uint8_t *p, uint64_t *v) {
-  uint64_t r = 0;
-  for (int i = 0; i < 8; i++) {
-    uint64_t b = p[i];
-    if (b < 0x80) {
-      *v = r | b << (7 * i);
-      return b || !i ? p + i + 1 : NULL;
-    }
-    r |= (b & 0x7F) << (7 * i);
-  }
-  if (!p[8]) return NULL;
-  *v = r | (uint64_t)p[8] << 56;
-  return p + 9;
 }
 
 /* Reads ops o..e (a run of varints of one inline case) from p without

@@ -52,4 +52,134 @@ static inline bool wire__mdec_push_td_fast(mdec *x, const wire_layout *wl,
   return wire__mdec_push_td(x, wl, p, at);
 }
 
+/* Reads the type meta of a struct value expected to be of layout li and
+ * gives the plan to read its body with (mem_dec_typedef.c). NULL with the
+ * error set. */
+const wire_mplan *wire__mdec_meta(mdec *x, uint32_t li);
+/* Zero / default for a field the writer did not send or sent as null: one
+ * field's storage (not a nested struct's), any field (structs and unions
+ * included), every field of a struct (mem_dec_typedef.c). */
+void wire__mdec_zero_spec(const wire_mspec *s, uint8_t *base);
+void wire__mdec_zero_any(mdec *x, const wire_mspec *s, uint8_t *base);
+void wire__mdec_zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base);
+
+/* ---- inline readers of the decoder ---- */
+
+/* Bounds a count of items each at least `min` bytes. */
+static inline bool dcount(mdec *x, const uint8_t *s, uint64_t count,
+                          uint64_t min) {
+  /* (what wire__dec_check_count accepts without a doubt, inline) */
+  uint64_t left = (uint64_t)(IN(x)->end - IN(x)->p);
+  if (WIRE_LIKELY(min == 1 && count <= x->ctx->max_collection &&
+                  x->d.pending <= left && count <= left - x->d.pending))
+    return true;
+  return wire__dec_check_count(&x->d, s, count, min);
+}
+
+/* Whether every byte of s[0..n) is 0 or 1, a word at a time. */
+static inline bool bools_ok(const uint8_t *s, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (w & UINT64_C(0xFEFEFEFEFEFEFEFE)) return false;
+  }
+  uint32_t o = 0;
+  for (; i < n; i++) o |= s[i];
+  return o <= 1;
+}
+
+/* Varints with at least 5 / 9 bytes left, without per-byte bounds checks;
+ * false for anything unusual (truncation, overlong, too long), which the
+ * checked readers then report. */
+static inline bool fast_u32(const uint8_t *s, const uint8_t *end, uint32_t *v,
+                            const uint8_t **np) {
+  if (WIRE_UNLIKELY(end - s < 5)) {
+    uint32_t r = 0;
+    for (int i = 0; i < 4 && s + i < end; i++) {
+      uint32_t c = s[i];
+      r |= (c & 0x7F) << (7 * i);
+      if (c < 0x80) {
+        if (i && !c) return false;
+        *v = r;
+        *np = s + i + 1;
+        return true;
+      }
+    }
+    return false;
+  }
+  uint32_t c = s[0], r;
+  if (c < 0x80) { *v = c; *np = s + 1; return true; }
+  r = c & 0x7F;
+  c = s[1];
+  r |= (c & 0x7F) << 7;
+  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 2; return true; }
+  c = s[2];
+  r |= (c & 0x7F) << 14;
+  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 3; return true; }
+  c = s[3];
+  r |= (c & 0x7F) << 21;
+  if (c < 0x80) { if (!c) return false; *v = r; *np = s + 4; return true; }
+  c = s[4];
+  if (c & 0xF0 || !c) return false;
+  *v = r | c << 28;
+  *np = s + 5;
+  return true;
+}
+static inline bool fast_u64(const uint8_t *s, const uint8_t *end, uint64_t *v,
+                            const uint8_t **np) {
+  if (WIRE_UNLIKELY(end - s < 9)) return false;
+  uint64_t r = 0;
+  for (int i = 0; i < 8; i++) {
+    uint64_t c = s[i];
+    r |= (c & 0x7F) << (7 * i);
+    if (c < 0x80) {
+      if (i && !c) return false;
+      *v = r;
+      *np = s + i + 1;
+      return true;
+    }
+  }
+  if (!s[8]) return false;
+  *v = r | (uint64_t)s[8] << 56;
+  *np = s + 9;
+  return true;
+}
+
+/* Varints where the bytes are known to be there (a run's bounds check, or
+ * its zero-padded copy): the cursor after, or NULL for an overlong or too
+ * long one. */
+static inline const uint8_t *vu32_in(const uint8_t *p, uint32_t *v) {
+  uint32_t b = p[0];
+  if (b < 0x80) { *v = b; return p + 1; }
+  uint32_t r = b & 0x7F;
+  b = p[1];
+  if (b < 0x80) { *v = r | b << 7; return b ? p + 2 : NULL; }
+  r |= (b & 0x7F) << 7;
+  b = p[2];
+  if (b < 0x80) { *v = r | b << 14; return b ? p + 3 : NULL; }
+  r |= (b & 0x7F) << 14;
+  b = p[3];
+  if (b < 0x80) { *v = r | b << 21; return b ? p + 4 : NULL; }
+  r |= (b & 0x7F) << 21;
+  b = p[4];
+  if (!b || (b & 0xF0)) return NULL;
+  *v = r | b << 28;
+  return p + 5;
+}
+static inline const uint8_t *vu64_in(const uint8_t *p, uint64_t *v) {
+  uint64_t r = 0;
+  for (int i = 0; i < 8; i++) {
+    uint64_t b = p[i];
+    if (b < 0x80) {
+      *v = r | b << (7 * i);
+      return b || !i ? p + i + 1 : NULL;
+    }
+    r |= (b & 0x7F) << (7 * i);
+  }
+  if (!p[8]) return NULL;
+  *v = r | (uint64_t)p[8] << 56;
+  return p + 9;
+}
+
 #endif

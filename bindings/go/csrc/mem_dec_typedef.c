@@ -3,9 +3,16 @@
  * type) is parsed once, linked to the registered type and
  * compiled into a plan for the layout's memory (fields the reader lacks
  * are skipped, fields the writer lacks are zeroed); plans are cached per
- * layout, at most 64 per type. wire_mem_decode (mem_dec.c) reads the type
- * meta and asks here for the plan. */
+ * layout, at most 64 per type. The type meta in front of each struct
+ * value is read here too (wire__mdec_meta: the registered TypeDef, a
+ * reference to one announced, or a new one mapped), and the fields a
+ * writer did not send are zeroed here. */
 #include "mem_dec.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* as mem_dec.c: the type meta of every struct value is read here */
+#pragma GCC optimize("O3")
+#endif
 
 static const wire_mspec *spec_for(const wire_mlayout *l, uint32_t local) {
   return local == NOTYPE ? NULL : wire__mem_spec_of(l, local);
@@ -157,4 +164,153 @@ bool wire__mdec_push_td(mdec *x, const wire_layout *wl, const wire_mplan *p,
   d->tds[d->ntds++] = (wire_layout *)wl;
   m->ndtd = (uint32_t)d->ntds;
   return true;
+}
+
+/* ---- the type meta of a struct value ---- */
+
+/* Reads the type meta of a struct value expected to be of layout li and
+ * gives the plan to read its body with. */
+const wire_mplan *wire__mdec_meta(mdec *x, uint32_t li) {
+  wire_in *in = IN(x);
+  const uint8_t *s = in->p;
+  wire_mem *m = x->m;
+  wire_mlayout *l = &m->layouts[li];
+  uint8_t t;
+  if (!wire__get_u8(in, &t)) return NULL;
+  wire_dec *d = &x->d;
+  if (t == l->kind && l->td && d->ntds < 64 && in->p < in->end &&
+      in->p[0] == (uint8_t)(d->ntds << 1) && l->td_len <= x->ctx->max_typedef_bytes &&
+      (size_t)(in->end - in->p) - 1 >= l->td_len &&
+      memcmp(in->p + 1, l->td, l->td_len) == 0) {
+    /* the usual case: the registered TypeDef announced as the next one */
+    const uint8_t *ts = in->p + 1;
+    in->p = ts + l->td_len;
+    if (!wire__mdec_push_td_fast(x, x->ctx->reg->types[l->type].layout, &l->plan, ts))
+      return NULL;
+    return &l->plan;
+  }
+  if (t == WIRE_T_COMPATIBLE_STRUCT || t == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
+      (t == WIRE_T_NAMED_STRUCT && x->ctx->compatible)) {
+    const uint8_t *ms = in->p;
+    uint32_t marker;
+    if (!wire__get_varu32(in, &marker)) return NULL;
+    uint32_t index = marker >> 1;
+    if (marker & 1) {
+      if (index >= d->ntds) {
+        dfail(x, WIRE_E_TYPEDEF, ms, "TypeDef reference to an index not "
+                                     "announced");
+        return NULL;
+      }
+      if (index < m->ndtd && m->dtd[index] &&
+          (m->dtd[index] == &l->plan || d->tds[index]->type_index == l->type))
+        return m->dtd[index];
+      /* announced by a skipped value, or for another layout of the type */
+      const wire_layout *wl = d->tds[index];
+      if (wl->type_index != l->type || !wl->td) {
+        dfail(x, WIRE_E_SCHEMA, s, "struct of another type than the "
+                                   "declared one");
+        return NULL;
+      }
+      const wire_layout *w2;
+      return wire__mdec_plan_for_td(x, li, wl->td, wl->td_len, s, &w2);
+    }
+    if (index != d->ntds) {
+      dfail(x, WIRE_E_TYPEDEF, ms, "new TypeDef announced out of order");
+      return NULL;
+    }
+    const uint8_t *ts = in->p;
+    uint64_t header;
+    if (!wire__get_le(in, 8, &header)) return NULL;
+    uint64_t size = header & 0xFF;
+    if (size == 0xFF) {
+      uint32_t extra;
+      if (!wire__get_varu32(in, &extra)) return NULL;
+      size += extra;
+    }
+    if (size > x->ctx->max_typedef_bytes) {
+      dfail(x, WIRE_E_LIMIT, ts, "TypeDef body exceeds the limit");
+      return NULL;
+    }
+    const uint8_t *body;
+    if (!wire__get_bytes(in, size, &body)) return NULL;
+    size_t len = (size_t)(in->p - ts);
+    const wire_layout *wl;
+    const wire_mplan *p = wire__mdec_plan_for_td(x, li, ts, len, ts, &wl);
+    if (!p) return NULL;
+    if (!wire__mdec_push_td_fast(x, wl, p, ts)) return NULL;
+    return p;
+  }
+  if (t != l->kind) {
+    dfail(x, WIRE_E_SCHEMA, s, "struct type meta of another kind than the "
+                               "layout's");
+    return NULL;
+  }
+  wire_utype *ut = &x->ctx->reg->types[l->type];
+  if (t == WIRE_T_STRUCT) {
+    uint32_t id;
+    const uint8_t *u = in->p;
+    if (!wire__get_varu32(in, &id)) return NULL;
+    if (id != ut->user_id) {
+      dfail(x, WIRE_E_SCHEMA, u, "struct of another type id than the "
+                                 "declared one");
+      return NULL;
+    }
+    return &l->plan;
+  }
+  /* named same-schema: meta strings */
+  in->p = s;
+  wire_tmeta tm;
+  if (!wire__dec_type_meta(&x->d, &tm)) return NULL;
+  if (!tm.layout || tm.layout->type_index != l->type) {
+    dfail(x, WIRE_E_SCHEMA, s, "struct of another type than the declared one");
+    return NULL;
+  }
+  return &l->plan;
+}
+
+/* ---- fields the writer did not send ---- */
+
+/* Zero / default for a field the writer did not send or sent as null. */
+void wire__mdec_zero_spec(const wire_mspec *s, uint8_t *base) {
+  uint32_t f = s->form & WIRE_MEM_F_MASK;
+  size_t n;
+  switch (f) {
+  case WIRE_MEM_STR: case WIRE_MEM_BYTES: case WIRE_MEM_STRUCT_PTR:
+  case WIRE_MEM_LIST: case WIRE_MEM_ARRAY: case WIRE_MEM_MAP:
+    n = sizeof(void *);
+    break;
+  case WIRE_MEM_STRUCT: n = 0; break; /* handled by the caller */
+  case WIRE_MEM_DATE: n = 8; break;
+  case WIRE_MEM_TIMESTAMP: case WIRE_MEM_DURATION: n = sizeof(wire_mem_time); break;
+  case WIRE_MEM_DECIMAL: n = sizeof(wire_mem_decimal); break;
+  default: n = form_size(f); break;
+  }
+  if (n) memset(base + s->offset, 0, n);
+  if (s->aux != WIRE_MEM_NONE && f != WIRE_MEM_UNION)
+    memset(base + s->aux, 0, (s->form & WIRE_MEM_LEN64) ? 8 : 4);
+  if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
+}
+
+void wire__mdec_zero_any(mdec *x, const wire_mspec *s, uint8_t *base) {
+  if ((s->form & WIRE_MEM_F_MASK) == WIRE_MEM_UNION && s->elem < x->m->n) {
+    /* case id 0 with its value storage cleared */
+    if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
+    memset(base + s->aux, 0, 4);
+    memset(base + s->offset, 0, x->m->layouts[s->elem].size);
+    return;
+  }
+  if ((s->form & WIRE_MEM_F_MASK) == WIRE_MEM_STRUCT &&
+      s->elem < x->m->n) {
+    if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
+    wire__mdec_zero_struct(x, &x->m->layouts[s->elem], base + s->offset);
+    return;
+  }
+  wire__mdec_zero_spec(s, base);
+}
+void wire__mdec_zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base) {
+  if (x->d.depth > x->ctx->max_depth) return;
+  x->d.depth++;
+  for (uint32_t i = 0; i < l->nspecs; i++)
+    wire__mdec_zero_any(x, &l->specs[i], base);
+  x->d.depth--;
 }
