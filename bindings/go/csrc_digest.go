@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "a4a56618e940cc01548dbe935295bbdc0fd7c065218c47acf8a1d0d8889f14e7"
+const csrcDigest = "395e65ab33959878d4660b4503e28ed1a91a9f8d6e409a330adf29ca41cb83b0"

@@ -16,6 +16,8 @@
 #include "dec.h"
 #include "policy.h"
 
+#define copy_short wire__copy_short
+
 typedef struct {
   uint32_t field, form, offset, aux, present, elem;
 } wire_mspec;
@@ -480,32 +482,6 @@ static inline bool text_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
   return ascii_ok(s, n, lim) || utf8_ok(s, n);
 }
 
-/* Copies n bytes; short runs without a call. */
-static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
-  if (n > 32) {
-    wire__copy(d, s, n);
-  } else if (n >= 16) {
-    uint8_t a[16], b[16];
-    memcpy(a, s, 16);
-    memcpy(b, s + n - 16, 16);
-    memcpy(d, a, 16);
-    memcpy(d + n - 16, b, 16);
-  } else if (n >= 8) {
-    uint64_t a, b;
-    memcpy(&a, s, 8);
-    memcpy(&b, s + n - 8, 8);
-    memcpy(d, &a, 8);
-    memcpy(d + n - 8, &b, 8);
-  } else if (n >= 4) {
-    uint32_t a, b;
-    memcpy(&a, s, 4);
-    memcpy(&b, s + n - 4, 4);
-    memcpy(d, &a, 4);
-    memcpy(d + n - 4, &b, 4);
-  } else {
-    for (size_t i = 0; i < n; i++) d[i] = s[i];
-  }
-}
 
 /* compiling (mem_layout.c), also used for writers' TypeDefs
  * (mem_dec_typedef.c) */
