@@ -1256,7 +1256,6 @@ void wire__gen_code(gen *g, sb *c) {
   wire_ctx *ctx = g->ctx;
   wire_registry *r = g->r;
   uint32_t nt = r->ntypes;
-  const char *P = g->prefix;
   if (!g->sl[0] || !g->sl[1]) return; /* out of memory (g->nomem) */
   uint8_t *ok[2] = {g->sl[0], g->sl[1]};
   bool save_c = ctx->compatible, save_r = ctx->ref_tracking;
