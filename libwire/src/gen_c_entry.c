@@ -19,8 +19,8 @@ typedef void (*entry_body)(cg *x, uint32_t ti, const char *nm);
  * type fails its branch (the interpreter follows). */
 static void entry_modes(gen *g, sb *c, uint32_t ti, const char *nm, entry_body body) {
   for (int mode = 0; mode < 2; mode++) {
-    put(c, "    %sif (%s(s.mode & WIRE_GEN_COMPATIBLE)) {\n", mode ? "else " : "",
-        mode ? "" : "!");
+    /* (a plain else: every path through the two sets ok) */
+    put(c, "%s", mode ? "    else {\n" : "    if (!(s.mode & WIRE_GEN_COMPATIBLE)) {\n");
     if (g->sl[mode][ti]) {
       cg x = {g, c, mode, g->sl[mode], 0, false, false, -1};
       body(&x, ti, nm);
