@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "a667d551d1f14a8f8a508bf3a73ae6686495ad03986012cbc84b88257a3da0b2"
+const csrcDigest = "f0e21de64208d313102eae2ef58b72cf0ad4bbf95bdb76e70e7bf68f89d5a6b6"
