@@ -1,7 +1,8 @@
 /* gen_c.h - what the parts of `wire gen c` share: gen_c.c writes the
  * C structs, the layout tables and the registration; gen_c_code.c writes
- * the straight-line encoders and decoders over the same structs, and
- * gen_c_helpers.c the helpers those call. Not installed. */
+ * the straight-line encoders and decoders over the same structs,
+ * gen_c_entry.c the per-message entry points and gen_c_helpers.c the
+ * helpers those call. Not installed. */
 #ifndef WIRE_GEN_C_H
 #define WIRE_GEN_C_H
 
@@ -62,9 +63,10 @@ const char *wire__gen_flag(const gen *g, uint32_t ti, uint32_t k, char *buf,
 uint8_t wire__gen_kind_of(const gen *g, const wire_ftype *f);
 uint8_t wire__gen_dense_elem(uint8_t t);
 
-/* gen_c_code.c: the straight-line codecs, the entry points and the checks
- * the registration makes of what they assume. `c` gets the code;
- * wire__gen_code_fields adds the members of <prefix>_wire they use. */
+/* gen_c_code.c: the straight-line codecs, the entry points (written by
+ * gen_c_entry.c) and the checks the registration makes of what they
+ * assume. `c` gets the code; wire__gen_code_fields adds the members of
+ * <prefix>_wire they use. */
 void wire__gen_code_fields(gen *g, sb *h);
 void wire__gen_code_prepare(gen *g);
 void wire__gen_code_tds(gen *g, sb *c);
@@ -81,6 +83,41 @@ typedef struct {
   bool nonzero;     /* bounded: its body always reads a byte or more */
 } wire_gen_call;
 int wire__gen_calls(const gen *g, const uint8_t *ok, int mode, wire_gen_call *calls);
+
+/* gen_c_code.c: the state of writing one mode's code (the codecs, and
+ * the entry points' branches). */
+typedef struct {
+  gen *g;
+  sb *c;
+  int mode;          /* 0 same-schema, 1 compatible */
+  const uint8_t *ok; /* sl_compute of this mode */
+  uint32_t tmp;      /* numbering of local variables */
+  bool unchecked;    /* decoding a run whose bytes were checked to be there */
+  bool tail;         /* checked varints through the readers that take
+                        the input's start (@__rvu32t, in the map bodies) */
+  int lmp;           /* the map variable of the struct elements of the list
+                        being decoded (dec_meta), or -1 */
+  const wire_gen_call *calls; /* the decoders' calls of this mode
+                                 (gen_c_calls.c), NULL: none known */
+  bool bounded;      /* writing a bounded body (NM_i<mode>): no depth count,
+                        lvl levels entered in it so far (its own included)
+                        on top of its caller's `lv` */
+  uint32_t lvl;
+  uint32_t les;      /* the list whose struct element is being decoded, + 1:
+                        its zero-width check after a field map's read; 0:
+                        none */
+} cg;
+
+/* The struct kind written for ti in x's mode, and whether it carries its
+ * TypeDef (else its user id). */
+uint8_t wire__gen_kind_in(const cg *x, uint32_t ti);
+#define kind_in wire__gen_kind_in
+bool wire__gen_has_td(const cg *x, uint32_t ti);
+#define has_td wire__gen_has_td
+
+/* gen_c_entry.c: <Type>_encode and <Type>_decode of struct ti, C name nm
+ * (the modes with straight-line code in g->sl, the interpreter after). */
+void wire__gen_entries(gen *g, sb *c, uint32_t ti, const char *nm);
 
 /* gen_c_helpers.c: the helpers every generated file starts with (their
  * text, for nann announced TypeDefs at most), written to c. */
