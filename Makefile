@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols install clean demo \
+.PHONY: python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols src-size-check install clean demo \
         go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile hostile-check tsan help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
@@ -70,13 +70,13 @@ $(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a $(wildcard libwire/sr
 	  $(FFI_LIBS) $(JSON_LIBS) -ldl -lm -o $@
 
 # Every test: the C unit tests (Criterion), the exported-symbol check, the
-# CLI and library tests in pytest (round trips, golden CLI output, interop
+# size of the library's files, the CLI and library tests in pytest (round trips, golden CLI output, interop
 # with the real pyfory, Java and Go runtimes), the code `wire gen c` writes
 # compiled and run (libwire/tests/gen), the Python, Go and Kotlin
 # bindings' tests (with the checks that Go's copy of the C sources and
 # Kotlin's generated constants match libwire), and a replay of the fuzz
 # corpora.
-test: all $(TEST_BIN) check-symbols
+test: all $(TEST_BIN) check-symbols src-size-check
 	@set -e; for t in $(TEST_BIN); do \
 	  echo "== $$t"; WIRE_LIB=$(BUILD)/lib/libwire.so $$t --jobs 2; done
 	python3 -m pytest -q libwire/tests/py --wire $(BUILD)/bin/wire
@@ -245,6 +245,12 @@ check-symbols: $(BUILD)/lib/libwire.so
 	@diff -u libwire/symbols.txt $(BUILD)/symbols.txt && \
 	  echo "exported symbols match libwire/symbols.txt"
 
+# One job per file (issue 17): no source of the library over 1,200 lines.
+src-size-check:
+	@awk 'FNR == 1201 { print FILENAME ": over 1,200 lines"; bad = 1 } \
+	  END { exit bad }' libwire/src/*.c libwire/src/*.h && \
+	  echo "every file of libwire/src has at most 1,200 lines"
+
 # A tour of the CLI: encode, dump and decode sample values (the main job
 # is `make conform`).
 demo: all
@@ -322,6 +328,7 @@ help:
 	@echo "make check      every test, sanitizer, valgrind and fuzz pass (CI)"
 	@echo "make spec-check rule/fixture/source traceability (writes spec/TRACE.md)"
 	@echo "make abi-check  abi.json, signatures, symbols, bindings' coverage and generated copies"
+	@echo "make src-size-check  no file of libwire/src over 1,200 lines (part of make test)"
 	@echo "make fixtures-verify  re-check the valid fixtures against pyfory and Java"
 	@echo "make peers      build the Go, Rust and Java peers (conformance/peers)"
 	@echo "make conformance-results  regenerate conformance/RESULTS.md"
