@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "39d5e406ace5f6d7c4a77cd282377c116f76668a9b92faf2d8e5a24e348064ac"
+const csrcDigest = "91a965bd603c65a04fada72d518e5141f10ebcb91ed8ccb2e84317ef666c82a5"

@@ -60,7 +60,6 @@ typedef struct wire_dec {
   void *dump_user;
   wire_layout **tds;       /* TypeDefs announced in this root, by index */
   size_t ntds, tds_cap;
-  char rd[96];             /* wire_dump: a value in readable form */
   bool oob;                /* the root's header announces out-of-band
                               buffers (03) */
   uint8_t band;            /* the band of the last body wire__dec_bytes
@@ -69,6 +68,9 @@ typedef struct wire_dec {
   wire_doc *empty_doc;         /* (in this document) */
   struct wire_smeta *smeta;    /* the last layout + names of named structs */
   wire_doc *smeta_doc;         /* (in this document) */
+  /* Last, and not zeroed by wire__dec_init (only written before it is
+   * read): */
+  char rd[96];             /* wire_dump: a value in readable form */
 } dec;
 typedef dec wire_dec;
 
