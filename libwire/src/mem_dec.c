@@ -776,14 +776,16 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
 }
 
 /* Reads ops o..e (a run of varints of one inline case) from p without
- * bounds checks (the caller made sure of the bytes); stops at the first
+ * bounds checks (the caller made sure of the bytes), or, with `tail`,
+ * while the most bytes of one op are left before lim; stops at the first
  * overlong or too long one. The op it stopped at; *pp: the cursor there. */
-static const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
-                               uint8_t *base, const uint8_t **pp) {
+ALWAYS_INLINE const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
+                                      uint8_t *base, const uint8_t **pp,
+                                      const uint8_t *lim, bool tail) {
   const uint8_t *p = *pp, *n;
   switch (o->x) {
   case MX_VI32:
-    for (; o < e; o++) {
+    for (; o < e && (!tail || lim - p >= 5); o++) {
       uint32_t u;
       if (!(n = vu32_in(p, &u))) break;
       int32_t v = wire__unzz32(u);
@@ -792,7 +794,7 @@ static const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
     }
     break;
   case MX_VI32_64:
-    for (; o < e; o++) {
+    for (; o < e && (!tail || lim - p >= 5); o++) {
       uint32_t u;
       if (!(n = vu32_in(p, &u))) break;
       int64_t v = wire__unzz32(u);
@@ -801,7 +803,7 @@ static const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
     }
     break;
   default: /* MX_VI64 */
-    for (; o < e; o++) {
+    for (; o < e && (!tail || lim - p >= 9); o++) {
       uint64_t u;
       if (!(n = vu64_in(p, &u))) break;
       int64_t v = wire__unzz64(u);
@@ -813,30 +815,32 @@ static const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
   *pp = p;
   return o;
 }
+static const wire_mop *run_all(const wire_mop *o, const wire_mop *e,
+                               uint8_t *base, const uint8_t **pp) {
+  return run_ops(o, e, base, pp, NULL, false);
+}
+static const wire_mop *run_tail(const wire_mop *o, const wire_mop *e,
+                                uint8_t *base, const uint8_t **pp,
+                                const uint8_t *lim) {
+  return run_ops(o, e, base, pp, lim, true);
+}
 
-/* The run of varints from o (o->drun of them) with one bounds check;
- * near the end of the input, from a zero-padded copy, kept only when
- * every op read its value within the input. The op to go on with: the
- * run's end, where it stopped, or o itself when nothing was read (the
- * checked cases then read or report). */
+/* The run of varints from o (o->drun of them) with one bounds check, or
+ * near the end of the input with one per op (the last few, with fewer
+ * bytes left than one may take, then go their checked way). The op to go
+ * on with: the run's end, where it stopped, or o itself when nothing was
+ * read (the checked cases then read or report). */
 static inline const wire_mop *dec_run(mdec *x, const wire_mop *o,
                                       uint8_t *base) {
   wire_in *in = IN(x);
   const uint8_t *p = in->p;
-  const wire_mop *e = o + o->drun;
-  size_t left = (size_t)(in->end - p);
-  if (WIRE_LIKELY(left >= o->dneed)) {
-    const wire_mop *r = run_ops(o, e, base, &p);
-    in->p = p;
-    return r;
-  }
-  uint8_t pad[WIRE_MEM_RUN_MAX];
-  memset(pad, 0, sizeof pad);
-  if (left) memcpy(pad, p, left);
-  const uint8_t *q = pad;
-  if (run_ops(o, e, base, &q) != e || (size_t)(q - pad) > left) return o;
-  in->p = p + (q - pad);
-  return e;
+  const wire_mop *e = o + o->drun, *r;
+  if (WIRE_LIKELY((size_t)(in->end - p) >= o->dneed))
+    r = run_all(o, e, base, &p);
+  else
+    r = run_tail(o, e, base, &p, in->end);
+  in->p = p;
+  return r;
 }
 
 /* The inline cases of byte runs: the cursor after the value, or NULL for
@@ -1029,7 +1033,7 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
     int32_t st = wire_mem_bind(ctx, layout);
     if (st) return st;
   }
-  if (ctx->reg->types[m->layouts[layout].type].kind != WIRE_KIND_STRUCT)
+  if (!m->layouts[layout].is_struct)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   mdec x;
   x.ctx = ctx;
@@ -1046,15 +1050,14 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   x.d.tds_cap = m->tds_cap;
   x.d.ms = m->ms;
   x.d.ms_cap = m->ms_cap;
-  wire__dec_root(&x.d);
+  /* (wire__dec_init left the per-root counts at zero: no wire__dec_root) */
   m->ndtd = 0;
   m->ndref = 0;
   const wire_mplan *p = NULL;
   wire_mlayout *rl = &m->layouts[layout];
   bool okk;
-  if (len >= 4 && data[0] == 0x01 && data[1] == 0xFF && rl->td &&
-      data[2] == rl->kind && data[3] == 0x00 && len - 4 >= rl->td_len &&
-      memcmp(data + 4, rl->td, rl->td_len) == 0) {
+  if (rl->td && len >= 4 + (size_t)rl->td_len &&
+      memcmp(data, rl->td - 4, 4 + (size_t)rl->td_len) == 0) {
     /* the common root: xlang header, not-null flag, the registered
      * TypeDef announced as #0 */
     x.d.in.p = data + 4 + rl->td_len;
