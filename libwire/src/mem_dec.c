@@ -15,8 +15,12 @@
 /* the inline cases that the compiler would otherwise call */
 #if defined(__GNUC__)
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
+/* an op's case is one of MX_* (mem_layout.c sets no other): the switch
+ * needs no range check */
+#define DX_KNOWN(v) do { if ((v) > MX_LIST) __builtin_unreachable(); } while (0)
 #else
 #define ALWAYS_INLINE static inline
+#define DX_KNOWN(v) ((void)0)
 #endif
 
 #define plan_for_td wire__mdec_plan_for_td
@@ -35,6 +39,57 @@ static void *aalloc(mdec *x, size_t n, size_t align) {
 
 static bool dec_struct_body(mdec *x, const wire_mplan *p,
                             const wire_mlayout *l, uint8_t *base);
+
+/* Whether the n bytes at a are the TypeDef td: its first word (the
+ * header, with the hash) at once, which tells another writer's TypeDef
+ * without a call. */
+ALWAYS_INLINE bool td_same(const uint8_t *a, const uint8_t *td, size_t n) {
+  if (n >= 8) {
+    uint64_t u, v;
+    memcpy(&u, a, 8);
+    memcpy(&v, td, 8);
+    if (u != v) return false;
+  }
+  return memcmp(a, td, n) == 0;
+}
+
+/* The type meta of a struct value of layout li, its usual forms inline:
+ * the registered TypeDef announced as the next one, or a reference to a
+ * TypeDef this message announced for the layout's plan; anything else
+ * goes to dec_meta (mem_dec_typedef.c), which reads or reports it. */
+ALWAYS_INLINE const wire_mplan *meta_fast(mdec *x, uint32_t li) {
+  wire_in *in = IN(x);
+  wire_dec *d = &x->d;
+  wire_mem *m = x->m;
+  const wire_mlayout *l = &m->layouts[li];
+  const uint8_t *c = in->p;
+  size_t n = d->ntds;
+  if (WIRE_LIKELY(l->td && in->end - c >= 2 && c[0] == l->kind && c[1] < 0x80)) {
+    uint32_t mk = c[1];
+    if (mk == (uint32_t)(n << 1)) {
+      /* (n < 64 here: the marker is one byte) */
+      if (n < d->tds_cap && n < m->dtd_cap &&
+          (size_t)(in->end - c) - 2 >= l->td_len &&
+          l->td_len <= x->ctx->max_typedef_bytes &&
+          td_same(c + 2, l->td, l->td_len)) {
+        m->dtd[n] = &l->plan;
+        d->tds[n] = x->ctx->reg->types[l->type].layout;
+        d->ntds = n + 1;
+        m->ndtd = (uint32_t)n + 1;
+        in->p = c + 2 + l->td_len;
+        return &l->plan;
+      }
+    } else if ((mk & 1) && (mk >> 1) < n && (mk >> 1) < m->ndtd) {
+      /* (as dec_meta takes a reference) */
+      const wire_mplan *rp = m->dtd[mk >> 1];
+      if (rp && (rp == &l->plan || d->tds[mk >> 1]->type_index == l->type)) {
+        in->p = c + 2;
+        return rp;
+      }
+    }
+  }
+  return wire__mdec_meta_other(x, li);
+}
 
 
 static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
@@ -278,7 +333,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   bool is_struct = so && (so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR);
   if ((h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL)) {
     if (is_struct) {
-      if (!(ep = dec_meta(x, so->elem))) return false;
+      if (!(ep = meta_fast(x, so->elem))) return false;
     } else {
       const uint8_t *ts = in->p;
       uint8_t t;
@@ -915,6 +970,7 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
   for (; o < end; o++) {
     uint8_t *d = base + o->off;
     const uint8_t *c = in->p, *np;
+    DX_KNOWN(o->dx);
     switch (o->dx) {
     case MX_RUN: {
       const wire_mop *r = dec_run(x, o, base);
@@ -988,7 +1044,7 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
       /* (dec_field and dec_body's way for it, without their dispatch) */
       const wire_mlayout *el = &x->m->layouts[o->elem];
       const wire_mplan *pp = &el->plan;
-      if ((o->fl & MF_META) && !(pp = dec_meta(x, o->elem))) return false;
+      if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return false;
       if (!dec_struct_body(x, pp, el, d)) return false;
       continue;
     }
@@ -1057,7 +1113,7 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   wire_mlayout *rl = &m->layouts[layout];
   bool okk;
   if (rl->td && len >= 4 + (size_t)rl->td_len &&
-      memcmp(data, rl->td - 4, 4 + (size_t)rl->td_len) == 0) {
+      td_same(data, rl->td - 4, 4 + (size_t)rl->td_len)) {
     /* the common root: xlang header, not-null flag, the registered
      * TypeDef announced as #0 */
     x.d.in.p = data + 4 + rl->td_len;
@@ -1084,7 +1140,9 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
       }
     }
   }
-  p = okk ? dec_meta(&x, layout) : NULL;
+  /* (the usual type meta, the registered TypeDef as #0, was the compare
+   * above) */
+  p = okk ? wire__mdec_meta_other(&x, layout) : NULL;
   okk = p != NULL;
 body:
   okk = okk && dec_struct_body(&x, p, &m->layouts[layout], out);
