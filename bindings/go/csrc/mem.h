@@ -95,8 +95,8 @@ struct wire_mop {
   uint8_t dx;        /* the decoder's case: x, or MX_RUN at a run's start */
 };
 
-/* The most bytes a run of varint ops may read (their decoder reads a run
- * near the end of the input from a zero-padded copy of this size). */
+/* The most bytes a run of varint ops may read (a run is read after one
+ * bounds check of this many bytes at most). */
 #define WIRE_MEM_RUN_MAX 128
 
 /* The op sequence of a struct as some writer sent it. */
@@ -142,13 +142,16 @@ typedef struct {
   uint32_t nspecs, cap;
   bool frozen;       /* bound once: no more rows */
   bool binding;
+  bool is_struct;    /* a registered struct's (set when bound) */
   /* compiled for the current mode (wire_mem.mode); the other modes'
    * compilations wait in `other` (wire__mem_mode swaps them) */
   bool bound;
   uint32_t hash;       /* the same-schema hash written (the peer's) */
   wire_mplan plan;     /* registered field order */
   uint8_t kind;        /* struct kind written (WIRE_T_COMPATIBLE_STRUCT...) */
-  uint8_t *td;         /* TypeDef bytes (compatible struct kinds) */
+  uint8_t *td;         /* TypeDef bytes (compatible struct kinds), after
+                          the four bytes that begin a root of this
+                          layout: 01 FF kind 00 (td - 4) */
   uint32_t td_len;
   wire_mmap *maps;     /* writers' other TypeDefs */
   uint32_t nmaps;

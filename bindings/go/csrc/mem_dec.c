@@ -15,8 +15,12 @@
 /* the inline cases that the compiler would otherwise call */
 #if defined(__GNUC__)
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
+/* an op's case is one of MX_* (mem_layout.c sets no other): the switch
+ * needs no range check */
+#define DX_KNOWN(v) do { if ((v) > MX_LIST) __builtin_unreachable(); } while (0)
 #else
 #define ALWAYS_INLINE static inline
+#define DX_KNOWN(v) ((void)0)
 #endif
 
 #define plan_for_td wire__mdec_plan_for_td
@@ -35,6 +39,57 @@ static void *aalloc(mdec *x, size_t n, size_t align) {
 
 static bool dec_struct_body(mdec *x, const wire_mplan *p,
                             const wire_mlayout *l, uint8_t *base);
+
+/* Whether the n bytes at a are the TypeDef td: its first word (the
+ * header, with the hash) at once, which tells another writer's TypeDef
+ * without a call. */
+ALWAYS_INLINE bool td_same(const uint8_t *a, const uint8_t *td, size_t n) {
+  if (n >= 8) {
+    uint64_t u, v;
+    memcpy(&u, a, 8);
+    memcpy(&v, td, 8);
+    if (u != v) return false;
+  }
+  return memcmp(a, td, n) == 0;
+}
+
+/* The type meta of a struct value of layout li, its usual forms inline:
+ * the registered TypeDef announced as the next one, or a reference to a
+ * TypeDef this message announced for the layout's plan; anything else
+ * goes to dec_meta (mem_dec_typedef.c), which reads or reports it. */
+ALWAYS_INLINE const wire_mplan *meta_fast(mdec *x, uint32_t li) {
+  wire_in *in = IN(x);
+  wire_dec *d = &x->d;
+  wire_mem *m = x->m;
+  const wire_mlayout *l = &m->layouts[li];
+  const uint8_t *c = in->p;
+  size_t n = d->ntds;
+  if (WIRE_LIKELY(l->td && in->end - c >= 2 && c[0] == l->kind && c[1] < 0x80)) {
+    uint32_t mk = c[1];
+    if (mk == (uint32_t)(n << 1)) {
+      /* (n < 64 here: the marker is one byte) */
+      if (n < d->tds_cap && n < m->dtd_cap &&
+          (size_t)(in->end - c) - 2 >= l->td_len &&
+          l->td_len <= x->ctx->max_typedef_bytes &&
+          td_same(c + 2, l->td, l->td_len)) {
+        m->dtd[n] = &l->plan;
+        d->tds[n] = x->ctx->reg->types[l->type].layout;
+        d->ntds = n + 1;
+        m->ndtd = (uint32_t)n + 1;
+        in->p = c + 2 + l->td_len;
+        return &l->plan;
+      }
+    } else if ((mk & 1) && (mk >> 1) < n && (mk >> 1) < m->ndtd) {
+      /* (as dec_meta takes a reference) */
+      const wire_mplan *rp = m->dtd[mk >> 1];
+      if (rp && (rp == &l->plan || d->tds[mk >> 1]->type_index == l->type)) {
+        in->p = c + 2;
+        return rp;
+      }
+    }
+  }
+  return wire__mdec_meta_other(x, li);
+}
 
 
 static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
@@ -278,7 +333,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   bool is_struct = so && (so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR);
   if ((h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL)) {
     if (is_struct) {
-      if (!(ep = dec_meta(x, so->elem))) return false;
+      if (!(ep = meta_fast(x, so->elem))) return false;
     } else {
       const uint8_t *ts = in->p;
       uint8_t t;
@@ -776,14 +831,16 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
 }
 
 /* Reads ops o..e (a run of varints of one inline case) from p without
- * bounds checks (the caller made sure of the bytes); stops at the first
+ * bounds checks (the caller made sure of the bytes), or, with `tail`,
+ * while the most bytes of one op are left before lim; stops at the first
  * overlong or too long one. The op it stopped at; *pp: the cursor there. */
-static const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
-                               uint8_t *base, const uint8_t **pp) {
+ALWAYS_INLINE const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
+                                      uint8_t *base, const uint8_t **pp,
+                                      const uint8_t *lim, bool tail) {
   const uint8_t *p = *pp, *n;
   switch (o->x) {
   case MX_VI32:
-    for (; o < e; o++) {
+    for (; o < e && (!tail || lim - p >= 5); o++) {
       uint32_t u;
       if (!(n = vu32_in(p, &u))) break;
       int32_t v = wire__unzz32(u);
@@ -792,7 +849,7 @@ static const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
     }
     break;
   case MX_VI32_64:
-    for (; o < e; o++) {
+    for (; o < e && (!tail || lim - p >= 5); o++) {
       uint32_t u;
       if (!(n = vu32_in(p, &u))) break;
       int64_t v = wire__unzz32(u);
@@ -801,7 +858,7 @@ static const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
     }
     break;
   default: /* MX_VI64 */
-    for (; o < e; o++) {
+    for (; o < e && (!tail || lim - p >= 9); o++) {
       uint64_t u;
       if (!(n = vu64_in(p, &u))) break;
       int64_t v = wire__unzz64(u);
@@ -813,30 +870,32 @@ static const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
   *pp = p;
   return o;
 }
+static const wire_mop *run_all(const wire_mop *o, const wire_mop *e,
+                               uint8_t *base, const uint8_t **pp) {
+  return run_ops(o, e, base, pp, NULL, false);
+}
+static const wire_mop *run_tail(const wire_mop *o, const wire_mop *e,
+                                uint8_t *base, const uint8_t **pp,
+                                const uint8_t *lim) {
+  return run_ops(o, e, base, pp, lim, true);
+}
 
-/* The run of varints from o (o->drun of them) with one bounds check;
- * near the end of the input, from a zero-padded copy, kept only when
- * every op read its value within the input. The op to go on with: the
- * run's end, where it stopped, or o itself when nothing was read (the
- * checked cases then read or report). */
+/* The run of varints from o (o->drun of them) with one bounds check, or
+ * near the end of the input with one per op (the last few, with fewer
+ * bytes left than one may take, then go their checked way). The op to go
+ * on with: the run's end, where it stopped, or o itself when nothing was
+ * read (the checked cases then read or report). */
 static inline const wire_mop *dec_run(mdec *x, const wire_mop *o,
                                       uint8_t *base) {
   wire_in *in = IN(x);
   const uint8_t *p = in->p;
-  const wire_mop *e = o + o->drun;
-  size_t left = (size_t)(in->end - p);
-  if (WIRE_LIKELY(left >= o->dneed)) {
-    const wire_mop *r = run_ops(o, e, base, &p);
-    in->p = p;
-    return r;
-  }
-  uint8_t pad[WIRE_MEM_RUN_MAX];
-  memset(pad, 0, sizeof pad);
-  if (left) memcpy(pad, p, left);
-  const uint8_t *q = pad;
-  if (run_ops(o, e, base, &q) != e || (size_t)(q - pad) > left) return o;
-  in->p = p + (q - pad);
-  return e;
+  const wire_mop *e = o + o->drun, *r;
+  if (WIRE_LIKELY((size_t)(in->end - p) >= o->dneed))
+    r = run_all(o, e, base, &p);
+  else
+    r = run_tail(o, e, base, &p, in->end);
+  in->p = p;
+  return r;
 }
 
 /* The inline cases of byte runs: the cursor after the value, or NULL for
@@ -911,6 +970,7 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
   for (; o < end; o++) {
     uint8_t *d = base + o->off;
     const uint8_t *c = in->p, *np;
+    DX_KNOWN(o->dx);
     switch (o->dx) {
     case MX_RUN: {
       const wire_mop *r = dec_run(x, o, base);
@@ -984,7 +1044,7 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
       /* (dec_field and dec_body's way for it, without their dispatch) */
       const wire_mlayout *el = &x->m->layouts[o->elem];
       const wire_mplan *pp = &el->plan;
-      if ((o->fl & MF_META) && !(pp = dec_meta(x, o->elem))) return false;
+      if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return false;
       if (!dec_struct_body(x, pp, el, d)) return false;
       continue;
     }
@@ -1029,7 +1089,7 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
     int32_t st = wire_mem_bind(ctx, layout);
     if (st) return st;
   }
-  if (ctx->reg->types[m->layouts[layout].type].kind != WIRE_KIND_STRUCT)
+  if (!m->layouts[layout].is_struct)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   mdec x;
   x.ctx = ctx;
@@ -1046,15 +1106,14 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   x.d.tds_cap = m->tds_cap;
   x.d.ms = m->ms;
   x.d.ms_cap = m->ms_cap;
-  wire__dec_root(&x.d);
+  /* (wire__dec_init left the per-root counts at zero: no wire__dec_root) */
   m->ndtd = 0;
   m->ndref = 0;
   const wire_mplan *p = NULL;
   wire_mlayout *rl = &m->layouts[layout];
   bool okk;
-  if (len >= 4 && data[0] == 0x01 && data[1] == 0xFF && rl->td &&
-      data[2] == rl->kind && data[3] == 0x00 && len - 4 >= rl->td_len &&
-      memcmp(data + 4, rl->td, rl->td_len) == 0) {
+  if (rl->td && len >= 4 + (size_t)rl->td_len &&
+      td_same(data, rl->td - 4, 4 + (size_t)rl->td_len)) {
     /* the common root: xlang header, not-null flag, the registered
      * TypeDef announced as #0 */
     x.d.in.p = data + 4 + rl->td_len;
@@ -1081,7 +1140,9 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
       }
     }
   }
-  p = okk ? dec_meta(&x, layout) : NULL;
+  /* (the usual type meta, the registered TypeDef as #0, was the compare
+   * above) */
+  p = okk ? wire__mdec_meta_other(&x, layout) : NULL;
   okk = p != NULL;
 body:
   okk = okk && dec_struct_body(&x, p, &m->layouts[layout], out);

@@ -56,6 +56,9 @@ static inline bool wire__mdec_push_td_fast(mdec *x, const wire_layout *wl,
  * gives the plan to read its body with (mem_dec_typedef.c). NULL with the
  * error set. */
 const wire_mplan *wire__mdec_meta(mdec *x, uint32_t li);
+/* The same after its usual case (the registered TypeDef announced as the
+ * next one) did not match: every other form, and the errors. */
+const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li);
 /* Zero / default for a field the writer did not send or sent as null: one
  * field's storage (not a nested struct's), any field (structs and unions
  * included), every field of a struct (mem_dec_typedef.c). */

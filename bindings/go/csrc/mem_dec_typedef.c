@@ -172,23 +172,32 @@ bool wire__mdec_push_td(mdec *x, const wire_layout *wl, const wire_mplan *p,
  * gives the plan to read its body with. */
 const wire_mplan *wire__mdec_meta(mdec *x, uint32_t li) {
   wire_in *in = IN(x);
+  wire_mem *m = x->m;
+  wire_mlayout *l = &m->layouts[li];
+  wire_dec *d = &x->d;
+  const uint8_t *c = in->p;
+  if (l->td && in->end - c >= 2 && c[0] == l->kind && d->ntds < 64 &&
+      c[1] == (uint8_t)(d->ntds << 1) && l->td_len <= x->ctx->max_typedef_bytes &&
+      (size_t)(in->end - c) - 2 >= l->td_len &&
+      memcmp(c + 2, l->td, l->td_len) == 0) {
+    /* the usual case: the registered TypeDef announced as the next one */
+    const uint8_t *ts = c + 2;
+    in->p = ts + l->td_len;
+    if (!wire__mdec_push_td_fast(x, x->ctx->reg->types[l->type].layout, &l->plan, ts))
+      return NULL;
+    return &l->plan;
+  }
+  return wire__mdec_meta_other(x, li);
+}
+
+const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
+  wire_in *in = IN(x);
   const uint8_t *s = in->p;
   wire_mem *m = x->m;
   wire_mlayout *l = &m->layouts[li];
   uint8_t t;
   if (!wire__get_u8(in, &t)) return NULL;
   wire_dec *d = &x->d;
-  if (t == l->kind && l->td && d->ntds < 64 && in->p < in->end &&
-      in->p[0] == (uint8_t)(d->ntds << 1) && l->td_len <= x->ctx->max_typedef_bytes &&
-      (size_t)(in->end - in->p) - 1 >= l->td_len &&
-      memcmp(in->p + 1, l->td, l->td_len) == 0) {
-    /* the usual case: the registered TypeDef announced as the next one */
-    const uint8_t *ts = in->p + 1;
-    in->p = ts + l->td_len;
-    if (!wire__mdec_push_td_fast(x, x->ctx->reg->types[l->type].layout, &l->plan, ts))
-      return NULL;
-    return &l->plan;
-  }
   if (t == WIRE_T_COMPATIBLE_STRUCT || t == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
       (t == WIRE_T_NAMED_STRUCT && x->ctx->compatible)) {
     const uint8_t *ms = in->p;

@@ -538,11 +538,19 @@ static int32_t bind_struct(wire_ctx *ctx, uint32_t li) {
       wire__free(ctx, b.p, b.cap);
       return st;
     }
-    l->td = wire__arena_alloc(&m->arena, b.len);
-    if (!l->td) {
+    /* the TypeDef after the root's first four bytes as this writer sends
+     * them (xlang header, not-null flag, the kind, TypeDef #0): a root
+     * is recognised with one compare (wire_mem_decode, wire_mem_encode) */
+    uint8_t *pre = wire__arena_alloc(&m->arena, b.len + 4);
+    if (!pre) {
       wire__free(ctx, b.p, b.cap);
       return nomem(ctx);
     }
+    pre[0] = 0x01;
+    pre[1] = 0xFF;
+    pre[2] = l->kind;
+    pre[3] = 0x00;
+    l->td = pre + 4;
     memcpy(l->td, b.p, b.len);
     l->td_len = (uint32_t)b.len;
     wire__free(ctx, b.p, b.cap);
@@ -607,7 +615,11 @@ static int32_t bind_layout(wire_ctx *ctx, uint32_t li) {
                                                           : bind_struct(ctx, li);
   l = &m->layouts[li];
   l->binding = false;
-  if (st == WIRE_OK) l->bound = l->frozen = true;
+  if (st == WIRE_OK) {
+    l->bound = l->frozen = true;
+    l->is_struct = l->type != WIRE_MEM_ELEMENT &&
+                   ctx->reg->types[l->type].kind == WIRE_KIND_STRUCT;
+  }
   return st;
 }
 
