@@ -15,12 +15,8 @@
 /* the inline cases that the compiler would otherwise call */
 #if defined(__GNUC__)
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
-/* an op's case is one of MX_* (mem_layout.c sets no other): the switch
- * needs no range check */
-#define DX_KNOWN(v) do { if ((v) > MX_LIST) __builtin_unreachable(); } while (0)
 #else
 #define ALWAYS_INLINE static inline
-#define DX_KNOWN(v) ((void)0)
 #endif
 
 #define plan_for_td wire__mdec_plan_for_td

@@ -687,6 +687,7 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
   uint8_t *q = b->p + b->len;
   for (; o < end; o++) {
     const uint8_t *p = base + o->off;
+    DX_KNOWN(o->dx);
     switch (o->dx) { /* (o->x, or the start of a run of varints) */
     case MX_RUN:
       if (o->x == MX_VI32 || o->x == MX_VI64) {
@@ -825,7 +826,7 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
     l = &m->layouts[layout];
   }
   if (!value) return wire__fail(ctx, WIRE_E_ARG, 0, "no value");
-  if (ctx->reg->types[l->type].kind != WIRE_KIND_STRUCT)
+  if (!l->is_struct)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   menc e = {ctx, m, b, 0, ctx->string_policy != WIRE_STRING_JAVA,
             !ctx->trusted_text, !ctx->compatible, ctx->max_depth};
@@ -836,6 +837,21 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   m->next_td = 0;
   m->nref = 0;
   m->e.nrefs = 0;
+  if (l->td && !ctx->ref_tracking) {
+    /* the usual root: xlang header, not-null flag, the type meta with the
+     * TypeDef announced as #0, stored together at bind (td - 4) */
+    size_t n = 4 + (size_t)l->td_len;
+    if (!room(&e, n)) return ctx->err_code;
+    memcpy(b->p + b->len, l->td - 4, n);
+    b->len += n;
+    m->td_gen[l->type] = m->gen;
+    m->td_idx[l->type] = 0;
+    m->next_td = 1;
+    bool okk = enc_struct_body(&e, l, value);
+    wire__enc_end_root(&m->e);
+    if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
+    return WIRE_OK;
+  }
   if (!room(&e, 2)) return ctx->err_code;
   b->p[b->len++] = 0x01;
   /* the root: a slot of undeclared type */
