@@ -813,6 +813,43 @@ static bool enc_struct_body(menc *e, const wire_mlayout *l,
   return true;
 }
 
+/* The root's header, reference flag and type meta. */
+static bool put_root(menc *e, const wire_mlayout *l, const void *value) {
+  wire_ctx *ctx = e->ctx;
+  wire_mem *m = e->m;
+  wire_buf *b = e->b;
+  if (l->td && !ctx->ref_tracking) {
+    /* the usual root: xlang header, not-null flag, the type meta with the
+     * TypeDef announced as #0, stored together at bind (td - 4) */
+    size_t n = 4 + (size_t)l->td_len;
+    if (!room(e, n)) return false;
+    memcpy(b->p + b->len, l->td - 4, n);
+    b->len += n;
+    m->td_gen[l->type] = m->gen;
+    m->td_idx[l->type] = 0;
+    m->next_td = 1;
+    return true;
+  }
+  if (!room(e, 2)) return false;
+  b->p[b->len++] = 0x01;
+  /* the root: a slot of undeclared type */
+  if (ctx->ref_tracking) {
+    /* the root is reference 0 */
+    b->p[b->len++] = 0x00;
+    if (!ref_room(ctx, m, 1)) {
+      nomem(ctx);
+      return false;
+    }
+    m->refp[0] = value;
+    m->refid[0] = 0;
+    m->nref = 1;
+    m->e.nrefs = 1;
+  } else {
+    b->p[b->len++] = 0xFF;
+  }
+  return enc_meta(e, l);
+}
+
 static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
                           wire_buf *b) {
   if (!ctx->mem || layout >= ctx->mem->n)
@@ -837,36 +874,7 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   m->next_td = 0;
   m->nref = 0;
   m->e.nrefs = 0;
-  if (l->td && !ctx->ref_tracking) {
-    /* the usual root: xlang header, not-null flag, the type meta with the
-     * TypeDef announced as #0, stored together at bind (td - 4) */
-    size_t n = 4 + (size_t)l->td_len;
-    if (!room(&e, n)) return ctx->err_code;
-    memcpy(b->p + b->len, l->td - 4, n);
-    b->len += n;
-    m->td_gen[l->type] = m->gen;
-    m->td_idx[l->type] = 0;
-    m->next_td = 1;
-    bool okk = enc_struct_body(&e, l, value);
-    wire__enc_end_root(&m->e);
-    if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
-    return WIRE_OK;
-  }
-  if (!room(&e, 2)) return ctx->err_code;
-  b->p[b->len++] = 0x01;
-  /* the root: a slot of undeclared type */
-  if (ctx->ref_tracking) {
-    /* the root is reference 0 */
-    b->p[b->len++] = 0x00;
-    if (!ref_room(ctx, m, 1)) return nomem(ctx);
-    m->refp[0] = value;
-    m->refid[0] = 0;
-    m->nref = 1;
-    m->e.nrefs = 1;
-  } else {
-    b->p[b->len++] = 0xFF;
-  }
-  bool okk = enc_meta(&e, l) && enc_struct_body(&e, l, value);
+  bool okk = put_root(&e, l, value) && enc_struct_body(&e, l, value);
   wire__enc_end_root(&m->e);
   if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
   return WIRE_OK;
