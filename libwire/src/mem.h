@@ -70,14 +70,6 @@ enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
        MX_NEST,  /* decode only: an inline struct without a flag */
        MX_LIST   /* decode only: a list without a flag */ };
 
-/* An op's case is one of MX_* (mem_layout.c sets no other): the struct
- * loops' switches need no range check. */
-#if defined(__GNUC__)
-#define DX_KNOWN(v) do { if ((v) > MX_LIST) __builtin_unreachable(); } while (0)
-#else
-#define DX_KNOWN(v) ((void)0)
-#endif
-
 struct wire_mop {
   uint8_t x;     /* MX_*: the inline case of the struct loops */
   uint8_t code;  /* MOP_* */

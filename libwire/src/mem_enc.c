@@ -687,7 +687,6 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
   uint8_t *q = b->p + b->len;
   for (; o < end; o++) {
     const uint8_t *p = base + o->off;
-    DX_KNOWN(o->dx);
     switch (o->dx) { /* (o->x, or the start of a run of varints) */
     case MX_RUN:
       if (o->x == MX_VI32 || o->x == MX_VI64) {

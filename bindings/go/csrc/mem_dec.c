@@ -966,7 +966,6 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
   for (; o < end; o++) {
     uint8_t *d = base + o->off;
     const uint8_t *c = in->p, *np;
-    DX_KNOWN(o->dx);
     switch (o->dx) {
     case MX_RUN: {
       const wire_mop *r = dec_run(x, o, base);
