@@ -409,61 +409,33 @@ internal class TapeDecoder(private val ctx: Context) {
 
     private fun fullName(ns: String, name: String) = if (ns.isEmpty()) name else "$ns.$name"
 
-    /**
-     * An item of a list, set or map: strings and 64-bit ints read in place, without the call and
-     * dispatch of [value] (strings_10000, list_mixed_1000, map_str_i64_10000).
-     */
-    private fun item(): Any? {
-        val op = b[p].toInt()
-        if (op == TypeId.STRING) {
-            p++
-            return string()
-        }
-        if (op == TypeId.VARINT64) {
-            val v = TapeOps.LE64.get(b, p + 1) as Long
-            p += 9
-            return v
-        }
-        return value()
-    }
-
-    /** The operands of a STRING op (after the op byte): encoding, length, text. */
-    private fun string(): String {
-        val enc = b[p].toInt() and 0xff
-        val k = TapeOps.LE32.get(b, p + 1) as Int
-        val o = p + 5
-        p = o + k
-        return when (enc) {
-            // (String(byte[], hibyte 0, ...): one copy, no charset decoder)
-            StringEncoding.LATIN1 -> latin1(b, o, k)
-            // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
-            StringEncoding.UTF16 -> JStr.utf16(b, o, k) ?: String(CharArray(k ushr 1) { ((b[o + 2 * it].toInt() and 0xff) or (b[o + 2 * it + 1].toInt() shl 8)).toChar() })
-            else -> String(b, o, k, Charsets.UTF_8)
-        }
-    }
-
     @OptIn(ExperimentalUnsignedTypes::class)
     fun value(): Any? {
         val op = u8()
         return when (op) {
-            TypeId.STRING -> string()
+            TypeId.STRING -> {
+                val enc = u8()
+                val k = u32()
+                val s = when (enc) {
+                    // (String(byte[], hibyte 0, ...): one copy, no charset decoder)
+                    StringEncoding.LATIN1 -> latin1(b, p, k)
+                    // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
+                    StringEncoding.UTF16 -> JStr.utf16(b, p, k) ?: run { val o = p; String(CharArray(k ushr 1) { ((b[o + 2 * it].toInt() and 0xff) or (b[o + 2 * it + 1].toInt() shl 8)).toChar() }) }
+                    else -> String(b, p, k, Charsets.UTF_8)
+                }
+                p += k
+                s
+            }
             TypeId.VARINT64, TypeId.INT64, TypeId.TAGGED_INT64 -> u64()
             TypeId.VARINT32, TypeId.INT32 -> u64().toInt()
             TypeId.FLOAT64 -> f64()
             TypeId.BOOL -> u8() != 0
             TapeOps.NULL -> null
-            TypeId.LIST -> {
+            TypeId.LIST, TypeId.SET -> {
                 val c = u32()
-                val l = ArrayList<Any?>(c)
-                ords.add(l)
-                for (i in 0 until c) l.add(item())
-                l
-            }
-            TypeId.SET -> {
-                val c = u32()
-                val coll = LinkedHashSet<Any?>(hashCapacity(c))
+                val coll: MutableCollection<Any?> = if (op == TypeId.LIST) ArrayList(c) else LinkedHashSet(hashCapacity(c))
                 ords.add(coll)
-                for (i in 0 until c) coll.add(item())
+                repeat(c) { coll.add(value()) }
                 coll
             }
             TypeId.MAP -> {
@@ -471,8 +443,8 @@ internal class TapeDecoder(private val ctx: Context) {
                 val m = LinkedHashMap<Any?, Any?>(hashCapacity(c))
                 ords.add(m)
                 repeat(c) {
-                    val k = item()
-                    m[k] = item()
+                    val k = value()
+                    m[k] = value()
                 }
                 m
             }
