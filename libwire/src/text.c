@@ -71,15 +71,32 @@ size_t wire__utf8_check(const uint8_t *s, size_t len) {
 
 /* Implements R-STR-2, R-STR-3. */
 size_t wire__utf16_check(const uint8_t *s, size_t len) {
-  for (size_t i = 0; i + 1 < len; i += 2) {
+  const uint64_t ones = UINT64_C(0x0101010101010101);
+  size_t i = 0;
+  while (i + 1 < len) {
+    /* Four units a word while no byte of it is 0xD8-0xDF (a surrogate has
+     * its high byte there; a low byte there only sends the word the long
+     * way): t has a zero byte exactly where such a byte is, in either byte
+     * order. */
+    if (i + 8 <= len) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      uint64_t t = (w & 0xF8 * ones) ^ (0xD8 * ones);
+      if (!((t - ones) & ~t & (0x80 * ones))) {
+        i += 8;
+        continue;
+      }
+    }
     uint32_t u = (uint32_t)s[i] | ((uint32_t)s[i + 1] << 8);
     if (u >= 0xD800 && u <= 0xDBFF) {
       if (i + 3 >= len) return i;
       uint32_t l = (uint32_t)s[i + 2] | ((uint32_t)s[i + 3] << 8);
       if (l < 0xDC00 || l > 0xDFFF) return i;
-      i += 2;
+      i += 4;
     } else if (u >= 0xDC00 && u <= 0xDFFF) {
       return i;
+    } else {
+      i += 2;
     }
   }
   return (len & 1) ? len - 1 : len;

@@ -200,6 +200,45 @@ static void roundtrip(int compatible) {
   wire_ctx_free(c);
 }
 
+/* wire_mem_decode_bases: the bases are the input and the arena the call
+ * saw, the image is wire_mem_decode's, and its addresses less the bases are
+ * offsets of the same bytes (a string in the input, list items in the
+ * arena). */
+Test(mem, decode_bases) {
+  lay L;
+  wire_ctx *c = make(fdl, 1, &L);
+  bag v = sample();
+  const uint8_t *p;
+  size_t n;
+  cr_assert_eq(wire_mem_encode(c, L.bag, &v, &p, &n), WIRE_OK);
+  uint8_t bytes[4096];
+  cr_assert_lt(n, sizeof bytes);
+  memcpy(bytes, p, n);
+  bag a, b;
+  size_t ua = 0, ub = 0;
+  static uint8_t arena2[1 << 16];
+  cr_assert_eq(wire_mem_decode(c, L.bag, bytes, n, &a, arena, sizeof arena,
+                               &ua, 0), WIRE_OK);
+  uint64_t bases[2] = {0, 0};
+  cr_assert_eq(wire_mem_decode_bases(c, L.bag, bytes, n, &b, arena2,
+                                     sizeof arena2, &ub, 0, bases),
+               WIRE_OK, "%s", wire_ctx_error_message(c));
+  cr_assert_eq(bases[0], (uint64_t)(uintptr_t)bytes);
+  cr_assert_eq(bases[1], (uint64_t)(uintptr_t)arena2);
+  cr_assert_eq(ua, ub);
+  check_same(&a, &b, 1);
+  uint64_t t = (uint64_t)(uintptr_t)b.title.p - bases[0];
+  cr_assert_lt(t, n);
+  cr_assert_eq((const uint8_t *)a.title.p, bytes + t);
+  uint64_t k = (uint64_t)(uintptr_t)b.tags - bases[1];
+  cr_assert_lt(k, ub);
+  cr_assert(!memcmp(arena2 + k, a.tags, b.ntags * sizeof *b.tags));
+  cr_assert_eq(wire_mem_decode_bases(c, L.bag, bytes, n, &b, arena2,
+                                     sizeof arena2, &ub, 0, NULL),
+               WIRE_E_ARG);
+  wire_ctx_free(c);
+}
+
 Test(mem, roundtrip_same_schema) { roundtrip(0); }
 Test(mem, roundtrip_compatible) { roundtrip(1); }
 

@@ -1186,3 +1186,30 @@ Test(writer, large_copies_are_exact_at_every_relative_offset) {
         cr_assert_eq(dst[1 + d + n], 0xA5);
       }
 }
+
+/* wire__utf16_check reads four units a word while no byte is 0xD8-0xDF:
+ * in texts of 1-12 units (word and tail), a lone high surrogate, a lone
+ * low one, a reversed pair and a high one ending the text are found at
+ * every position, a valid pair is passed at every position, and Latin
+ * text with low bytes in that range (U+00D8..U+00DF) passes. */
+Test(text, utf16_check_at_every_position) {
+  uint8_t s[26] = {0};
+  for (size_t n = 1; n <= 12; n++)
+    for (size_t at = 0; at < n; at++) {
+      for (size_t k = 0; k < n; k++) { s[2 * k] = (uint8_t)('a' + k); s[2 * k + 1] = 0; }
+      size_t len = 2 * n;
+      s[2 * at] = 0x00; s[2 * at + 1] = 0xDC; /* lone low */
+      cr_assert_eq(wire__utf16_check(s, len), 2 * at, "low n=%zu at=%zu", n, at);
+      s[2 * at + 1] = 0xD8; /* high: followed by 'a'+.. or the end */
+      cr_assert_eq(wire__utf16_check(s, len), 2 * at, "high n=%zu at=%zu", n, at);
+      if (at + 1 < n) {
+        s[2 * at + 3] = 0xDC; s[2 * at + 2] = 0x01; /* a pair */
+        cr_assert_eq(wire__utf16_check(s, len), len, "pair n=%zu at=%zu", n, at);
+        s[2 * at + 1] = 0xDC; s[2 * at + 3] = 0xD8; /* reversed */
+        cr_assert_eq(wire__utf16_check(s, len), 2 * at, "reversed n=%zu at=%zu", n, at);
+      }
+      for (size_t k = 0; k < n; k++) { s[2 * k] = (uint8_t)(0xD8 + k % 8); s[2 * k + 1] = 0; }
+      cr_assert_eq(wire__utf16_check(s, len), len, "latin n=%zu", n);
+      cr_assert_eq(wire__utf16_check(s, len + 1), len, "odd n=%zu", n);
+    }
+}

@@ -1101,6 +1101,18 @@ WIRE_API int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout,
                                  const uint8_t *data, size_t len, void *out,
                                  uint8_t *arena, size_t arena_cap,
                                  size_t *arena_used, uint32_t flags);
+/* wire_mem_decode, and bases[0] = data, bases[1] = arena as this call saw
+ * them. For a caller whose input and arena are memory that moves between
+ * calls (a garbage-collected heap pinned for the call only, such as a JVM
+ * array passed to a critical downcall): the addresses written into *out and
+ * the arena are then only numbers, and (address - base) is the offset of
+ * the bytes pointed to in the input or the arena. Empty strings, binaries
+ * and lists may point elsewhere (their length or count is 0). */
+WIRE_API int32_t wire_mem_decode_bases(wire_ctx *ctx, uint32_t layout,
+                                       const uint8_t *data, size_t len,
+                                       void *out, uint8_t *arena,
+                                       size_t arena_cap, size_t *arena_used,
+                                       uint32_t flags, uint64_t *bases);
 
 /* ===================================================================== */
 /* Section - Generated code support                                       */

@@ -1266,12 +1266,13 @@ internal class MemCodec(private val ctx: Context) {
         return writer.top
     }
 
-    /** Only the native half of [decode]: the call and the copy of the arena (benchmark breakdown). */
+    /** Only the native half of [decode]: the call (and the copies of the copying path; benchmark breakdown). */
     internal fun nativeOnly(plan: MemPlan, bytes: ByteArray): Int {
         if (plan.flat) {
             val used = decodeFlat(plan, bytes)
             if (used >= 0) return used
         }
+        if (Native.mem_decode_bases != null && !copying) return decodeHeap(plan, bytes, Int.MAX_VALUE - 8L)
         ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
         val st = Native.mem_decode.invokeExact(
             ctx.ptr, plan.layout, payload(bytes), bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, 0,
@@ -1285,8 +1286,9 @@ internal class MemCodec(private val ctx: Context) {
 
     /** Only the JVM half of [decode], after [nativeOnly] of the same [bytes]: the objects built again. */
     internal fun objectsOnly(plan: MemPlan, bytes: ByteArray, used: Int): Any {
-        reader.reset(mirror, if (plan.flat) 0L else arena.address(), ctx.refTrackingOption, used)
-        reader.source(bytes, if (plan.flat) 0L else input.address())
+        val heap = Native.mem_decode_bases != null && !copying
+        reader.reset(mirror, if (plan.flat) 0L else if (heap) heapBases.get(ValueLayout.JAVA_LONG, 8) else arena.address(), ctx.refTrackingOption, used)
+        reader.source(bytes, if (plan.flat) 0L else if (heap) heapBases.get(ValueLayout.JAVA_LONG, 0) else input.address())
         return reader.struct(plan, 0)
     }
 
@@ -1295,6 +1297,9 @@ internal class MemCodec(private val ctx: Context) {
      * the payload to native, 2 = the wire_mem_decode call alone, 4 = copy the arena to the heap.
      */
     internal fun decodeStage(plan: MemPlan, bytes: ByteArray, stage: Int): Int {
+        // (the copying path's buffers: decode no longer makes them when wire_mem_decode_bases is there)
+        if (arena.byteSize() < plan.size + 4096L) arena = ctx.arena.allocate(maxOf(1L shl 16, 4 * (plan.size + 4096L)), 8)
+        if (input.byteSize() < bytes.size) payload(bytes)
         if (stage and 1 != 0) payload(bytes)
         if (stage and 2 != 0) {
             ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
@@ -1355,6 +1360,12 @@ internal class MemCodec(private val ctx: Context) {
         val root = plan.size.toLong()
         // an image is bounded by the input times the largest stride; grow up to that on WIRE_E_LIMIT
         val ceiling = minOf(Int.MAX_VALUE - 8L, 512L * bytes.size + root + (1L shl 20))
+        if (Native.mem_decode_bases != null && !copying) {
+            val used = decodeHeap(plan, bytes, ceiling)
+            reader.reset(mirror, heapBases.get(ValueLayout.JAVA_LONG, 8), ctx.refTrackingOption, used)
+            reader.source(bytes, heapBases.get(ValueLayout.JAVA_LONG, 0))
+            return reader.struct(plan, 0)
+        }
         if (arena.byteSize() < root + 4096) arena = ctx.arena.allocate(maxOf(1L shl 16, 4 * (root + 4096)), 8)
         val data = payload(bytes)
         while (true) {
@@ -1375,6 +1386,39 @@ internal class MemCodec(private val ctx: Context) {
             reader.reset(mirror, arena.address(), ctx.refTrackingOption, used)
             reader.source(bytes, data.address())
             return reader.struct(plan, 0)
+        }
+    }
+
+    /** `-Dlibwire.decodeCopies=true`: the payload copied to native memory and the arena back (the path before wire_mem_decode_bases; for comparison). */
+    private val copying = java.lang.Boolean.getBoolean("libwire.decodeCopies")
+
+    /** The addresses [decodeHeap]'s call saw for the payload (0) and [mirror] (8). */
+    private var heapBases: MemorySegment = MemorySegment.NULL
+
+    /**
+     * The message decoded from the caller's array straight into [mirror], root image at 0 and the
+     * arena after it (`wire_mem_decode_bases`: both heap segments, pinned for the call only). The
+     * pointers in the image are the addresses the call saw, turned into offsets by the reader with
+     * [heapBases]. Returns the bytes of [mirror] used; grows [mirror] up to [ceiling].
+     */
+    private fun decodeHeap(plan: MemPlan, bytes: ByteArray, ceiling: Long): Int {
+        if (heapBases.byteSize() < 16) heapBases = ctx.arena.allocate(16, 8)
+        val root = plan.size.toLong()
+        if (mirror.size < root + 4096) mirror = ByteArray(maxOf(1 shl 16, (4 * (root + 4096)).toInt()))
+        while (true) {
+            ctx.out.set(ValueLayout.JAVA_LONG, 0, root)
+            val m = MemorySegment.ofArray(mirror)
+            val st = Native.mem_decode_bases!!.invokeExact(
+                ctx.ptr, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), ctx.out, 0, heapBases,
+            ) as Int
+            if (st == Status.LIMIT && mirror.size < ceiling) {
+                val e = ctx.error(st)
+                if (!e.detail.contains("arena")) throw e
+                mirror = ByteArray(minOf(ceiling, mirror.size * 4L).toInt())
+                continue
+            }
+            if (st != 0) throw ctx.error(st)
+            return Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
         }
     }
 

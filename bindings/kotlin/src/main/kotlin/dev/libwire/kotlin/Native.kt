@@ -297,6 +297,16 @@ internal object Native {
         lookup.find("wire_mem_decode").get(), FunctionDescriptor.of(I, P, I, P, J, P, P, J, P, I), CRITICAL,
     )
 
+    /**
+     * The same with the payload and the arena as heap segments (Kotlin byte arrays, pinned for the
+     * call only), and the addresses the call saw for them in `bases`: the image's pointers less
+     * those are offsets into the two arrays (no copy of the payload to native memory, nor of the
+     * arena back). Null with a libwire that lacks it (`-Dlibwire.path`): the copying path then.
+     */
+    @JvmField val mem_decode_bases: MethodHandle? = if (lookup.find("wire_mem_decode_bases").isPresent) linker.downcallHandle(
+        lookup.find("wire_mem_decode_bases").get(), FunctionDescriptor.of(I, P, I, P, J, P, P, J, P, I, P), CRITICAL,
+    ) else null
+
     // --- annotated listing (calls back into Java: never a critical downcall) ---------
     @JvmField val dump = fn("wire_dump", I, P, P, J, P, P, critical = false)
     @JvmField val DUMP_CALLBACK: FunctionDescriptor =

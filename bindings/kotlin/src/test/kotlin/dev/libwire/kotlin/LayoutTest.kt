@@ -246,6 +246,31 @@ class LayoutTest {
         }
     }
 
+    /**
+     * Decoding into a heap arena (wire_mem_decode_bases, the default) and through native copies
+     * (-Dlibwire.decodeCopies) give the same values, the arena grown or not.
+     */
+    @Test fun heapAndCopyingDecodesAgree() {
+        assertNotNull(Native.mem_decode_bases, "the bundled libwire has wire_mem_decode_bases")
+        System.setProperty("libwire.decodeCopies", "true")
+        val copying = try { ctx(true) } finally {
+            System.clearProperty("libwire.decodeCopies")
+        }
+        copying.use { old ->
+            ctx(true).use { c ->
+                val big = holder(true).copy(blob = ByteArray(1 shl 16) { it.toByte() }, words = List(9000) { "w$it" })
+                for (v in listOf(holder(true), holder(false), big, holder(true))) {
+                    val bytes = c.encode(v)
+                    val a = c.decode(bytes, Holder::class)
+                    val b = old.decode(bytes, Holder::class)
+                    assertEquals(b, a)
+                    assertEquals(v.words, a.words)
+                    assertArrayEquals(v.blob, a.blob)
+                }
+            }
+        }
+    }
+
     @Test fun flatStructsCrossAsHeapSegments() {
         val vs = listOf(
             Flat(Long.MIN_VALUE, -1, -0.0, true, Tone.HIGH, 7, LocalDate.of(1969, 12, 31)),

@@ -85,6 +85,20 @@ object ProfileMain {
             }
             return
         }
+        if (dir == "bases") {
+            // decode with wire_mem_decode_bases (heap payload and arena) against the copying path
+            // (-Dlibwire.decodeCopies=true), interleaved in this JVM: ns per value, best of 12 batches
+            System.setProperty("libwire.decodeCopies", "true")
+            val old = if (what == "orders") OrderGraph.context() else BenchValues.context()
+            System.clearProperty("libwire.decodeCopies")
+            val reps = if (values.size > 1) 1000 else 100000
+            repeat(3) { round ->
+                val a = batches(reps) { for (i in values.indices) ctx.decode(bytes[i], values[i]::class) } / values.size
+                val b = batches(reps) { for (i in values.indices) old.decode(bytes[i], values[i]::class) } / values.size
+                println("round %d decode ns per value: bases %.1f, copies %.1f".format(round, a, b))
+            }
+            return
+        }
         if (dir == "gen") {
             // the JVM halves with the generated codecs against the composed handles, interleaved in
             // this JVM: thread CPU time per value, best of 12 batches, 3 rounds (-DcomposedFirst: handles first)
@@ -206,7 +220,8 @@ object ProfileMain {
         }
         if (System.getProperty("loop") != null) {
             val end = System.nanoTime() + 15_000_000_000L
-            while (System.nanoTime() < end) sink += (ctx.decode(bytes) as? Collection<*>)?.size ?: 1
+            if (System.getProperty("loop") == "enc") while (System.nanoTime() < end) sink += ctx.encode(v).size
+            else while (System.nanoTime() < end) sink += (ctx.decode(bytes) as? Collection<*>)?.size ?: 1
             return
         }
         for (round in 0 until 3) {
