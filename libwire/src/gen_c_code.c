@@ -513,7 +513,9 @@ static void dec_prim(cg *x, uint8_t t, const char *X, int d) {
   case WIRE_T_VARINT32: case WIRE_T_VAR_UINT32: {
     uint32_t u = x->tmp++;
     put(c, "uint32_t u%u;\n", u);
-    ind(c, d); put(c, "if (!(p = %s__rvu32%s(%sp, end, &u%u))) return 0;\n", P, V, DA, u);
+    ind(c, d);
+    put(c, "if (!(p = %s__rvu32%s(%sp, end, &u%u))) return 0;\n", P,
+        x->unchecked ? "w" : V, DA, u);
     ind(c, d);
     if (t == WIRE_T_VARINT32) put(c, "%s = %s__unzz32(u%u);\n", X, P, u);
     else put(c, "%s = u%u;\n", X, u);
