@@ -512,6 +512,12 @@ static void dec_prim(cg *x, uint8_t t, const char *X, int d) {
     break;
   case WIRE_T_VARINT32: case WIRE_T_VAR_UINT32: {
     uint32_t u = x->tmp++;
+    if (t == WIRE_T_VARINT32 && x->unchecked) {
+      put(c, "int32_t z%u;\n", u);
+      ind(c, d); put(c, "if (!(p = %s__rvz32w(p, end, &z%u))) return 0;\n", P, u);
+      ind(c, d); put(c, "%s = z%u;\n", X, u);
+      break;
+    }
     put(c, "uint32_t u%u;\n", u);
     ind(c, d);
     put(c, "if (!(p = %s__rvu32%s(%sp, end, &u%u))) return 0;\n", P,
