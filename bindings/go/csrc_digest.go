@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "58273c13b89d156d774693924e9ce2603a699afcc98a5cb7a2c70529cd862650"
+const csrcDigest = "97bfe01294a110f90d847bd768bbeb577c458d04e8dc51afbe800a4708c50fc2"

@@ -512,9 +512,11 @@ static void dec_prim(cg *x, uint8_t t, const char *X, int d) {
     break;
   case WIRE_T_VARINT32: case WIRE_T_VAR_UINT32: {
     uint32_t u = x->tmp++;
-    if (t == WIRE_T_VARINT32 && x->unchecked) {
+    if (t == WIRE_T_VARINT32 && (x->unchecked || x->tail)) {
       put(c, "int32_t z%u;\n", u);
-      ind(c, d); put(c, "if (!(p = %s__rvz32w(p, end, &z%u))) return 0;\n", P, u);
+      ind(c, d);
+      put(c, "if (!(p = %s__rvz32%s(%sp, end, &z%u))) return 0;\n", P,
+          x->unchecked ? "w" : "t", DA, u);
       ind(c, d); put(c, "%s = z%u;\n", X, u);
       break;
     }
