@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "97bfe01294a110f90d847bd768bbeb577c458d04e8dc51afbe800a4708c50fc2"
+const csrcDigest = "43bdf0e2c8d1d6498c073c24f5a38a8abffce3dda74b30c27d727c6516aa3782"
