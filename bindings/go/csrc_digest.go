@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "a5823ecf1dd28fb4e6aca9362ca0af12244038ed53ae7eff17a12094686bb946"
+const csrcDigest = "ba72fa4733a824421cb900be70917ccc6af78b888c46ea382d4c3dca3ff2bb7f"

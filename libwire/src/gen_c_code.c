@@ -512,8 +512,18 @@ static void dec_prim(cg *x, uint8_t t, const char *X, int d) {
     break;
   case WIRE_T_VARINT32: case WIRE_T_VAR_UINT32: {
     uint32_t u = x->tmp++;
+    if (t == WIRE_T_VARINT32 && (x->unchecked || x->tail)) {
+      put(c, "int32_t z%u;\n", u);
+      ind(c, d);
+      put(c, "if (!(p = %s__rvz32%s(%sp, end, &z%u))) return 0;\n", P,
+          x->unchecked ? "w" : "t", DA, u);
+      ind(c, d); put(c, "%s = z%u;\n", X, u);
+      break;
+    }
     put(c, "uint32_t u%u;\n", u);
-    ind(c, d); put(c, "if (!(p = %s__rvu32%s(%sp, end, &u%u))) return 0;\n", P, V, DA, u);
+    ind(c, d);
+    put(c, "if (!(p = %s__rvu32%s(%sp, end, &u%u))) return 0;\n", P,
+        x->unchecked ? "w" : V, DA, u);
     ind(c, d);
     if (t == WIRE_T_VARINT32) put(c, "%s = %s__unzz32(u%u);\n", X, P, u);
     else put(c, "%s = u%u;\n", X, u);
@@ -925,19 +935,24 @@ static void dec_struct_fn(cg *x, uint32_t ti) {
     put(c, "  } else {\n");
     if (sum + 9 <= PAD_MAX) {
       /* near the end of the input: the same unchecked reads from a copy
-       * padded with zeros, then whether they stayed within the input
-       * (a varint running into the padding reads as ended there) */
-      put(c, "    uint8_t %s__pad[%u];\n", P, sum + 9);
-      put(c, "    const uint8_t *%s__at = p, *%s__end = end;\n", P, P);
+       * of the input's last bytes (a fixed-size copy of the last S when
+       * the input has them) followed by S zeros, then whether they stayed
+       * within the input (a varint running into the zeros reads as ended
+       * there) */
+      uint32_t S = sum + 9;
+      put(c, "    uint8_t %s__pad[%u];\n", P, 2 * S);
+      put(c, "    const uint8_t *%s__end = end;\n", P);
       put(c, "    size_t %s__n = (size_t)(end - p);\n", P);
-      put(c, "    memset(%s__pad, 0, sizeof %s__pad);\n", P, P);
-      put(c, "    memcpy(%s__pad, p, %s__n);\n", P, P);
-      put(c, "    p = %s__pad;\n    end = %s__pad + sizeof %s__pad;\n", P, P, P);
+      put(c, "    if (end - d->base >= %u) memcpy(%s__pad, end - %u, %u);\n", S, P, S, S);
+      put(c, "    else memcpy(%s__pad + %u - %s__n, p, %s__n);\n", P, S, P, P);
+      put(c, "    memset(%s__pad + %u, 0, %u);\n", P, S, S);
+      put(c, "    p = %s__pad + %u - %s__n;\n    end = %s__pad + sizeof %s__pad;\n", P, S, P,
+          P, P);
       x->unchecked = true;
       for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
       x->unchecked = false;
-      put(c, "    if ((size_t)(p - %s__pad) > %s__n) return 0;\n", P, P);
-      put(c, "    p = %s__at + (p - %s__pad);\n    end = %s__end;\n", P, P, P);
+      put(c, "    if (p > %s__pad + %u) return 0;\n", P, S);
+      put(c, "    p = %s__end - (%s__pad + %u - p);\n    end = %s__end;\n", P, P, S, P);
     } else {
       for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
     }

@@ -99,12 +99,15 @@ static void dec_entry_body(cg *x, uint32_t i, const char *nm) {
   const char *P = x->g->prefix;
   uint32_t li = x->g->layout_of[i];
   if (x->mode && has_td(x, i)) {
-    /* (the TypeDef's first 8 bytes, its hash, tell another one) */
-    put(c, "      if (len >= sizeof %s_pre && %s__ld64(data + 4) == %s__ld64(%s_pre + 4) &&\n"
+    /* (a memcmp of a constant size up to 64 bytes: compilers compare it
+     * a word at a time, in place; a longer one, a call, first the
+     * TypeDef's first 8 bytes, its hash, which tell another one) */
+    put(c, "      if (len >= sizeof %s_pre &&\n"
+           "          (sizeof %s_pre <= 64 || %s__ld64(data + 4) == %s__ld64(%s_pre + 4)) &&\n"
            "          !memcmp(data, %s_pre, sizeof %s_pre)) {\n"
            "        d.p = data + sizeof %s_pre;\n"
            "        d.ann[0] = %u;\n        d.map[0] = NULL;\n        d.nann = 1;\n"
-           "        ok = ok && %s_d1(&d, out);\n", nm, P, P, nm, nm, nm, nm, i, nm);
+           "        ok = ok && %s_d1(&d, out);\n", nm, nm, P, P, nm, nm, nm, nm, i, nm);
     /* another writer's TypeDef (or none of ours): its field map */
     put(c, "      } else {\n"
            "        const uint32_t *mp = NULL;\n        uint32_t mn = 0;\n"

@@ -7,17 +7,32 @@
 #include "mem_dec.h"
 #include "policy.h"
 
-int32_t wire_gen_begin(wire_ctx *ctx, wire_gen_state *s) {
-  if (!ctx || !s) return WIRE_E_ARG;
-  if (ctx->err_code) wire_ctx_clear_error(ctx);
-  wire_mem *m = ctx->mem;
-  if (WIRE_UNLIKELY(!m) && !(m = wire__mem_state(ctx))) return WIRE_E_NOMEM;
+static inline void gen_state_of(const wire_ctx *ctx, const wire_mem *m, wire_gen_state *s) {
   s->mode = ctx->gen_mode;
   s->max_depth = ctx->max_depth;
   s->max_collection = ctx->max_collection;
   s->max_binary = ctx->max_binary;
   s->buf = m->e.b.p;
   s->cap = m->e.b.cap;
+}
+
+/* wire_gen_begin's first call on a context, or after an error: the
+ * codec state made, the error cleared (apart, so that the usual call
+ * saves no registers) */
+__attribute__((noinline)) static int32_t gen_begin_slow(wire_ctx *ctx, wire_gen_state *s) {
+  if (!ctx || !s) return WIRE_E_ARG;
+  if (ctx->err_code) wire_ctx_clear_error(ctx);
+  wire_mem *m = ctx->mem;
+  if (!m && !(m = wire__mem_state(ctx))) return WIRE_E_NOMEM;
+  gen_state_of(ctx, m, s);
+  return WIRE_OK;
+}
+
+int32_t wire_gen_begin(wire_ctx *ctx, wire_gen_state *s) {
+  wire_mem *m;
+  if (WIRE_UNLIKELY(!ctx || !s || ctx->err_code || !(m = ctx->mem)))
+    return gen_begin_slow(ctx, s);
+  gen_state_of(ctx, m, s);
   return WIRE_OK;
 }
 

@@ -52,6 +52,17 @@ def run(cmd, **kw):
                           text=True, **kw)
 
 
+def c_program(a, inc, d, exe, sources, extra, args=()):
+    """Compiles sources (-I inc and d, the test flags and `extra`) with the
+    library into exe and runs it with args: the result of the compile when
+    it failed, else of the run."""
+    r = run([a.cc] + CFLAGS + ["-Wno-missing-field-initializers"] + extra +
+            ["-I" + inc, "-I" + d] + sources + [a.lib, "-lm", "-o", exe])
+    if r.returncode == 0:
+        r = run([exe] + list(args))
+    return r
+
+
 def parse_header(text):
     """{C type name: [(member type, member name)]} of the generated header."""
     types = {}
@@ -604,12 +615,10 @@ def main():
             failures.append("evolve: wire gen c %s: %s" % (schema, r.stderr.strip()))
     for extra in ([], ["-DWIRE_GEN_NO_FALLBACK"]):
         exe = os.path.join(d, "evolve" + ("_straight" if extra else ""))
-        r = run([a.cc] + CFLAGS + ["-Wno-missing-field-initializers"] + extra +
-                ["-I" + inc, "-I" + d, os.path.join(here, "evolve.c"),
-                 os.path.join(d, "evolve_writer.wire.c"),
-                 os.path.join(d, "fuzz_gen.wire.c"), a.lib, "-lm", "-o", exe])
-        if r.returncode == 0:
-            r = run([exe] + ([a.evolve_seeds] if a.evolve_seeds and not extra else []))
+        r = c_program(a, inc, d, exe, [os.path.join(here, "evolve.c"),
+                                       os.path.join(d, "evolve_writer.wire.c"),
+                                       os.path.join(d, "fuzz_gen.wire.c")], extra,
+                      [a.evolve_seeds] if a.evolve_seeds and not extra else [])
         if r.returncode != 0:
             failures.append("evolve%s: %s%s" % (" (straight-line alone)" if extra else "",
                                                r.stdout.strip(), r.stderr[:2000]))
@@ -624,17 +633,38 @@ def main():
         failures.append("depth: wire gen c: %s" % r.stderr.strip())
     for extra in ([], ["-DWIRE_GEN_NO_FALLBACK"]):
         exe = os.path.join(d, "depth" + ("_straight" if extra else ""))
-        r = run([a.cc] + CFLAGS + ["-Wno-missing-field-initializers"] + extra +
-                ["-I" + inc, "-I" + d, os.path.join(here, "depth.c"),
-                 os.path.join(d, "depth.wire.c"), a.lib, "-lm", "-o", exe])
-        if r.returncode == 0:
-            r = run([exe])
+        r = c_program(a, inc, d, exe, [os.path.join(here, "depth.c"),
+                                       os.path.join(d, "depth.wire.c")], extra)
         if r.returncode != 0:
             failures.append("depth%s: %s%s" % (" (straight-line alone)" if extra else "",
                                               r.stdout.strip(), r.stderr[:2000]))
         else:
             print("gen: depth%s: the depth limit as wire_mem_decode applies it"
                   % (" (straight-line alone)" if extra else ""))
+    # 5. varint32 fields on hostile bytes, also through the word-at-a-time
+    # readers (-march=x86-64-v3) when this machine runs them
+    d = os.path.join(tmp, "varint")
+    os.makedirs(d, exist_ok=True)
+    r = run([a.wire, "gen", "c", os.path.join(here, "varint.fdl"), "-o", d, "--prefix", "vt"])
+    if r.returncode != 0:
+        failures.append("varint: wire gen c: %s" % r.stderr.strip())
+    variants = [[], ["-DWIRE_GEN_NO_FALLBACK"]]
+    try:
+        bmi2 = " bmi2 " in open("/proc/cpuinfo").read().replace("\n", " ")
+    except OSError:
+        bmi2 = False
+    if bmi2:
+        variants += [v + ["-march=x86-64-v3"] for v in variants]
+    for extra in variants:
+        exe = os.path.join(d, "varint%d" % variants.index(extra))
+        r = c_program(a, inc, d, exe, [os.path.join(here, "varint.c"),
+                                       os.path.join(d, "varint.wire.c")], extra)
+        if r.returncode != 0:
+            failures.append("varint (%s): %s%s" % (" ".join(extra) or "as is",
+                                                  r.stdout.strip()[:2000], r.stderr[:2000]))
+        else:
+            print("gen: varint (%s): varint32 fields read as wire_mem_decode reads "
+                  "them" % (" ".join(extra) or "as is"))
     for x in failures:
         print("FAIL " + x)
     if not a.keep:
