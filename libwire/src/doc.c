@@ -806,23 +806,6 @@ __attribute__((noinline)) static int32_t set_value_slow(wire_doc *d, wire_node *
   return put_field(d, n, index, v);
 }
 
-/* set_value's enum case (n is a struct, the field in range, room for the
- * node): a value of the enum registered by id that field `index`
- * declares; anything else through set_value_slow. */
-__attribute__((noinline)) static int32_t set_enum(wire_doc *d, wire_node *n,
-                                                  size_t index,
-                                                  uint64_t bits) {
-  uint32_t ti = wire__st_layout(n)->fields[index].type->user;
-  const wire_registry *r = d->ctx->reg;
-  if (bits > UINT32_MAX || ti == WIRE_NO_TYPE || !r || ti >= r->ntypes ||
-      r->types[ti].kind != WIRE_KIND_ENUM || r->types[ti].by_name)
-    return set_value_slow(d, n, index, WIRE_T_ENUM, bits);
-  wire_node *v = wire__node_put(d, WIRE_T_ENUM, (uint32_t)bits, 0);
-  v->v.en = r->types[ti].user_id;
-  n->v.st->fields[index] = v;
-  return WIRE_OK;
-}
-
 int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
                               uint32_t t, uint64_t bits) {
   /* The common kinds without a call to the slow path: a field in range,
@@ -832,7 +815,7 @@ int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
    * else, and every error, through set_value_slow. */
   if (WIRE_LIKELY(d && is_struct(n) && index < n->small &&
                   (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
-    bool fast;
+    bool fast = false;
     if (t == WIRE_T_VARINT32 || t == WIRE_T_INT32) /* the commonest */
       fast = (int64_t)bits == (int32_t)bits;
     else switch (t) {
@@ -844,8 +827,16 @@ int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
       bits = bits != 0;
       fast = true;
       break;
-    case WIRE_T_ENUM: return set_enum(d, n, index, bits);
-    default: fast = false; break;
+    case WIRE_T_ENUM: { /* a value of the enum registered by id the
+                           field declares (wire_layout.enum_ids) */
+      const uint32_t *ids = wire__st_layout(n)->enum_ids;
+      if (!ids || ids[index] == WIRE_NO_TYPE || bits > UINT32_MAX) break;
+      wire_node *v = wire__node_put(d, WIRE_T_ENUM, (uint32_t)bits, 0);
+      v->v.en = ids[index];
+      n->v.st->fields[index] = v;
+      return WIRE_OK;
+    }
+    default: break;
     }
     if (WIRE_LIKELY(fast)) {
       n->v.st->fields[index] = wire__node_put(d, (uint8_t)t, 0, bits);
