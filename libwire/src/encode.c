@@ -156,6 +156,15 @@ copy_body(uint8_t *q, const uint8_t *p, size_t n) {
   wire__copy_short(q, p, n);
 }
 
+/* write_type_meta, a compatible struct's TypeDef this root announced
+ * without a call. */
+static inline bool type_meta(enc *e, const wire_node *n) {
+  if (n->type == WIRE_T_COMPATIBLE_STRUCT ||
+      n->type == WIRE_T_NAMED_COMPATIBLE_STRUCT)
+    return wire__enc_struct_td(e, n->type, wire__st_layout(n));
+  return write_type_meta(e, n);
+}
+
 static bool write_body(enc *e, wire_node *n, const wire_ftype *decl);
 static bool write_struct(enc *e, wire_node *n);
 static bool write_list(enc *e, wire_node *n, const wire_ftype *decl);
@@ -365,7 +374,7 @@ static bool write_struct(enc *e, wire_node *n) {
                          wire__peer_field_meta(e->ctx, lf[i].type))))
           break;
         b->len = len;
-        if ((compat && !write_type_meta(e, v)) || !write_struct(e, v))
+        if ((compat && !type_meta(e, v)) || !write_struct(e, v))
           return false;
         p = b->p;
         len = b->len;
@@ -436,7 +445,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
           return efail(e, WIRE_E_ENCODE, "same-type header but element %u "
                                            "is a %s", i,
                        wire_type_name(it[i]->type));
-      if (!write_type_meta(e, first)) return false;
+      if (!type_meta(e, first)) return false;
     } else {
       uint8_t et = (n->flags & WIRE_NF_ELEM_SET) ? n->b : WIRE_T_NONE;
       if (et == WIRE_T_ENUM || et == WIRE_T_NAMED_ENUM)
