@@ -871,15 +871,15 @@ __attribute__((noinline)) static int32_t set_string_slow(
   return put_field(d, n, index, string_node(d, utf8, len, encoding));
 }
 
-/* set_string's text that is not all ASCII, copied to the arena's next sz
- * bytes (with room for them and a node): kept when it is valid UTF-8
+/* set_string's text that is not all ASCII, copied to the arena's next
+ * bytes (with room for them, rounded up to 8, and a node): kept when it is valid UTF-8
  * given as UTF-8; anything else through set_string_slow. */
 __attribute__((noinline)) static int32_t set_string_copied(
     wire_doc *d, wire_node *n, size_t index, const uint8_t *utf8, size_t len,
-    int32_t encoding, size_t sz) {
+    int32_t encoding) {
   if (encoding != WIRE_STR_UTF8 || wire__utf8_check(d->arena.p, len) != len)
     return set_string_slow(d, n, index, utf8, len, encoding);
-  text_field(d, n, index, len, sz, encoding);
+  text_field(d, n, index, len, (len + 7 + !len) & ~(size_t)7, encoding);
   return WIRE_OK;
 }
 
@@ -898,7 +898,7 @@ int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
                     (size_t)(d->nodes.end - d->nodes.p) >=
                         sizeof(wire_node))) {
       if (WIRE_UNLIKELY(!copy_ascii(a->p, utf8, len)))
-        return set_string_copied(d, n, index, utf8, len, encoding, sz);
+        return set_string_copied(d, n, index, utf8, len, encoding);
       text_field(d, n, index, len, sz, encoding);
       return WIRE_OK;
     }
