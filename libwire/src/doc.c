@@ -198,7 +198,9 @@ int32_t wire__chunk_push(wire_doc *d, wire_node *m, uint32_t header,
 
 /* ---- builders ---- */
 
-static wire_node *bad(wire_doc *d, const char *msg) {
+/* (out of line: the builders' common paths then need no frame) */
+__attribute__((noinline, cold)) static wire_node *bad(wire_doc *d,
+                                                      const char *msg) {
   if (d) wire__fail(d->ctx, WIRE_E_ARG, 0, "%s", msg);
   return NULL;
 }
@@ -326,8 +328,10 @@ static inline bool copy_ascii(uint8_t *out, const uint8_t *s, size_t len) {
 static wire_node *string_slow(wire_doc *d, const uint8_t *s, size_t len,
                               int32_t enc);
 /* A string node of text in wire encoding enc at buf (the document's). */
-static inline wire_node *text_node(wire_doc *d, const uint8_t *buf, size_t n,
-                                   int32_t enc) {
+__attribute__((noinline)) static wire_node *text_node_slow(wire_doc *d,
+                                                           const uint8_t *buf,
+                                                           size_t n,
+                                                           int32_t enc) {
   wire_node *node = wire__node_new(d, WIRE_T_STRING);
   if (node) {
     node->a = (uint8_t)enc;
@@ -335,6 +339,16 @@ static inline wire_node *text_node(wire_doc *d, const uint8_t *buf, size_t n,
     node->v.p = buf;
     node->small = (uint32_t)n;
   }
+  return node;
+}
+static inline wire_node *text_node(wire_doc *d, const uint8_t *buf, size_t n,
+                                   int32_t enc) {
+  if (WIRE_UNLIKELY((size_t)(d->nodes.end - d->nodes.p) < sizeof(wire_node)))
+    return text_node_slow(d, buf, n, enc); /* (a new node page) */
+  wire_node *node = wire__node_put(d, WIRE_T_STRING, (uint32_t)n, 0);
+  node->a = (uint8_t)enc;
+  node->flags = WIRE_NF_HDR_SET;
+  node->v.p = buf;
   return node;
 }
 static inline __attribute__((always_inline)) wire_node *
