@@ -90,7 +90,8 @@ int32_t wire_doc_add_root(wire_doc *d, wire_node *n) {
   return WIRE_OK;
 }
 
-wire_node *wire__node_new_slow(wire_doc *d, uint8_t type) {
+__attribute__((noinline)) wire_node *wire__node_new_slow(wire_doc *d,
+                                                         uint8_t type) {
   /* nodes only: the page is bumped by 20 bytes at a time */
   wire_node *n = wire__arena_alloc_slow(&d->nodes, sizeof *n);
   if (!n) {
