@@ -474,10 +474,13 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
     for (uint32_t i = 0; i < count; i++) {
       wire_node *x = it[i];
       if (WIRE_LIKELY(x->type == WIRE_T_STRING && !mark_of(e, x) &&
-                      wire__buf_room(b, 5 + (size_t)x->small))) {
-        wire__put_varu36(b, ((uint64_t)x->small << 2) | x->a);
-        copy_body(b->p + b->len, x->v.p, x->small);
-        b->len += x->small;
+                      b->status == WIRE_OK &&
+                      b->cap - b->len >= 5 + (size_t)x->small)) {
+        /* (as write_struct writes a string field) */
+        uint8_t *q = b->p + b->len;
+        size_t hl = wire__varu36_at(q, ((uint64_t)x->small << 2) | x->a);
+        copy_body(q + hl, x->v.p, x->small);
+        b->len += hl + x->small;
       } else if (!write_slot(e, x, false, false, false, false, edecl)) {
         return false;
       }
