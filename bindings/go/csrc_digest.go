@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "ba72fa4733a824421cb900be70917ccc6af78b888c46ea382d4c3dca3ff2bb7f"
+const csrcDigest = "96607ae26881dda2fa4d9eaa5dbf8e08783edcafd09d82bc828a896421f3fe76"

@@ -90,7 +90,8 @@ int32_t wire_doc_add_root(wire_doc *d, wire_node *n) {
   return WIRE_OK;
 }
 
-wire_node *wire__node_new_slow(wire_doc *d, uint8_t type) {
+__attribute__((noinline)) wire_node *wire__node_new_slow(wire_doc *d,
+                                                         uint8_t type) {
   /* nodes only: the page is bumped by 20 bytes at a time */
   wire_node *n = wire__arena_alloc_slow(&d->nodes, sizeof *n);
   if (!n) {
@@ -198,7 +199,9 @@ int32_t wire__chunk_push(wire_doc *d, wire_node *m, uint32_t header,
 
 /* ---- builders ---- */
 
-static wire_node *bad(wire_doc *d, const char *msg) {
+/* (out of line: the builders' common paths then need no frame) */
+__attribute__((noinline, cold)) static wire_node *bad(wire_doc *d,
+                                                      const char *msg) {
   if (d) wire__fail(d->ctx, WIRE_E_ARG, 0, "%s", msg);
   return NULL;
 }
@@ -326,8 +329,10 @@ static inline bool copy_ascii(uint8_t *out, const uint8_t *s, size_t len) {
 static wire_node *string_slow(wire_doc *d, const uint8_t *s, size_t len,
                               int32_t enc);
 /* A string node of text in wire encoding enc at buf (the document's). */
-static inline wire_node *text_node(wire_doc *d, const uint8_t *buf, size_t n,
-                                   int32_t enc) {
+__attribute__((noinline)) static wire_node *text_node_slow(wire_doc *d,
+                                                           const uint8_t *buf,
+                                                           size_t n,
+                                                           int32_t enc) {
   wire_node *node = wire__node_new(d, WIRE_T_STRING);
   if (node) {
     node->a = (uint8_t)enc;
@@ -335,6 +340,16 @@ static inline wire_node *text_node(wire_doc *d, const uint8_t *buf, size_t n,
     node->v.p = buf;
     node->small = (uint32_t)n;
   }
+  return node;
+}
+static inline wire_node *text_node(wire_doc *d, const uint8_t *buf, size_t n,
+                                   int32_t enc) {
+  if (WIRE_UNLIKELY((size_t)(d->nodes.end - d->nodes.p) < sizeof(wire_node)))
+    return text_node_slow(d, buf, n, enc); /* (a new node page) */
+  wire_node *node = wire__node_put(d, WIRE_T_STRING, (uint32_t)n, 0);
+  node->a = (uint8_t)enc;
+  node->flags = WIRE_NF_HDR_SET;
+  node->v.p = buf;
   return node;
 }
 static inline __attribute__((always_inline)) wire_node *
@@ -806,23 +821,6 @@ __attribute__((noinline)) static int32_t set_value_slow(wire_doc *d, wire_node *
   return put_field(d, n, index, v);
 }
 
-/* set_value's enum case (n is a struct, the field in range, room for the
- * node): a value of the enum registered by id that field `index`
- * declares; anything else through set_value_slow. */
-__attribute__((noinline)) static int32_t set_enum(wire_doc *d, wire_node *n,
-                                                  size_t index,
-                                                  uint64_t bits) {
-  uint32_t ti = wire__st_layout(n)->fields[index].type->user;
-  const wire_registry *r = d->ctx->reg;
-  if (bits > UINT32_MAX || ti == WIRE_NO_TYPE || !r || ti >= r->ntypes ||
-      r->types[ti].kind != WIRE_KIND_ENUM || r->types[ti].by_name)
-    return set_value_slow(d, n, index, WIRE_T_ENUM, bits);
-  wire_node *v = wire__node_put(d, WIRE_T_ENUM, (uint32_t)bits, 0);
-  v->v.en = r->types[ti].user_id;
-  n->v.st->fields[index] = v;
-  return WIRE_OK;
-}
-
 int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
                               uint32_t t, uint64_t bits) {
   /* The common kinds without a call to the slow path: a field in range,
@@ -832,7 +830,7 @@ int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
    * else, and every error, through set_value_slow. */
   if (WIRE_LIKELY(d && is_struct(n) && index < n->small &&
                   (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
-    bool fast;
+    bool fast = false;
     if (t == WIRE_T_VARINT32 || t == WIRE_T_INT32) /* the commonest */
       fast = (int64_t)bits == (int32_t)bits;
     else switch (t) {
@@ -844,8 +842,16 @@ int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
       bits = bits != 0;
       fast = true;
       break;
-    case WIRE_T_ENUM: return set_enum(d, n, index, bits);
-    default: fast = false; break;
+    case WIRE_T_ENUM: { /* a value of the enum registered by id the
+                           field declares (wire_layout.enum_ids) */
+      const uint32_t *ids = wire__st_layout(n)->enum_ids;
+      if (!ids || ids[index] == WIRE_NO_TYPE || bits > UINT32_MAX) break;
+      wire_node *v = wire__node_put(d, WIRE_T_ENUM, (uint32_t)bits, 0);
+      v->v.en = ids[index];
+      n->v.st->fields[index] = v;
+      return WIRE_OK;
+    }
+    default: break;
     }
     if (WIRE_LIKELY(fast)) {
       n->v.st->fields[index] = wire__node_put(d, (uint8_t)t, 0, bits);
@@ -880,15 +886,15 @@ __attribute__((noinline)) static int32_t set_string_slow(
   return put_field(d, n, index, string_node(d, utf8, len, encoding));
 }
 
-/* set_string's text that is not all ASCII, copied to the arena's next sz
- * bytes (with room for them and a node): kept when it is valid UTF-8
+/* set_string's text that is not all ASCII, copied to the arena's next
+ * bytes (with room for them, rounded up to 8, and a node): kept when it is valid UTF-8
  * given as UTF-8; anything else through set_string_slow. */
 __attribute__((noinline)) static int32_t set_string_copied(
     wire_doc *d, wire_node *n, size_t index, const uint8_t *utf8, size_t len,
-    int32_t encoding, size_t sz) {
+    int32_t encoding) {
   if (encoding != WIRE_STR_UTF8 || wire__utf8_check(d->arena.p, len) != len)
     return set_string_slow(d, n, index, utf8, len, encoding);
-  text_field(d, n, index, len, sz, encoding);
+  text_field(d, n, index, len, (len + 7 + !len) & ~(size_t)7, encoding);
   return WIRE_OK;
 }
 
@@ -907,7 +913,7 @@ int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
                     (size_t)(d->nodes.end - d->nodes.p) >=
                         sizeof(wire_node))) {
       if (WIRE_UNLIKELY(!copy_ascii(a->p, utf8, len)))
-        return set_string_copied(d, n, index, utf8, len, encoding, sz);
+        return set_string_copied(d, n, index, utf8, len, encoding);
       text_field(d, n, index, len, sz, encoding);
       return WIRE_OK;
     }

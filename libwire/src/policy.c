@@ -268,23 +268,12 @@ static bool write_shared_typedef(wire_enc *e, const wire_layout *l,
   return wire__enc_ok(e);
 }
 
-bool wire__enc_struct_td_meta(wire_enc *e, uint8_t type, const wire_layout *l) {
-  const void *const *t = e->tds;
-  for (size_t i = 0, n = e->ntds;
-       i < n && !WIRE_MUTANT(shared_announce_again); i++) {
-    if (t[i] == l) {
-      wire_buf *b = &e->b;
-      if (!wire__buf_room(b, 6)) return wire__enc_ok(e);
-      b->p[b->len++] = type;
-      b->len += wire__varu32_at(
-          b->p + b->len,
-          (uint32_t)(i << 1 | !WIRE_MUTANT(shared_bit_inverted)));
-      return true;
-    }
-  }
-  /* Not announced: with a TypeDef of the schema (built once) and room in
-   * the table and the buffer, the next index and its bytes here; anything
-   * else through write_shared_typedef. */
+/* A TypeDef not announced in this root (wire__enc_struct_td_new; inline in
+ * both callers): with a TypeDef of the schema (built once) and room in the
+ * table and the buffer, the next index and its bytes here; anything else
+ * through write_shared_typedef. */
+static inline bool td_announce(wire_enc *e, uint8_t type,
+                               const wire_layout *l) {
   const wire_registry *r = e->ctx->reg;
   uint32_t ti = l->type_index;
   if (!l->td && r && ti < r->ntypes && e->ntds < e->tds_cap &&
@@ -303,6 +292,27 @@ bool wire__enc_struct_td_meta(wire_enc *e, uint8_t type, const wire_layout *l) {
   }
   wire__put_u8(&e->b, type);
   return write_shared_typedef(e, l, ti);
+}
+
+bool wire__enc_struct_td_meta(wire_enc *e, uint8_t type, const wire_layout *l) {
+  const void *const *t = e->tds;
+  for (size_t i = 0, n = e->ntds;
+       i < n && !WIRE_MUTANT(shared_announce_again); i++) {
+    if (t[i] == l) {
+      wire_buf *b = &e->b;
+      if (!wire__buf_room(b, 6)) return wire__enc_ok(e);
+      b->p[b->len++] = type;
+      b->len += wire__varu32_at(
+          b->p + b->len,
+          (uint32_t)(i << 1 | !WIRE_MUTANT(shared_bit_inverted)));
+      return true;
+    }
+  }
+  return td_announce(e, type, l);
+}
+
+bool wire__enc_struct_td_new(wire_enc *e, uint8_t type, const wire_layout *l) {
+  return td_announce(e, type, l);
 }
 
 /* A named enum/ext/union that neither the schema nor a decoded TypeDef

@@ -129,6 +129,42 @@ static bool write_type_meta(enc *e, const wire_node *n) {
   return wire__enc_type_meta(e, n->type, &um);
 }
 
+/* Text and array bytes: wire__copy_short, and up to 64 bytes (a URL, a
+ * sentence) without a call too, in overlapping 32-byte moves. */
+static inline __attribute__((always_inline)) void
+copy_body(uint8_t *q, const uint8_t *p, size_t n) {
+  if (n > 32 && n <= 64) {
+    uint64_t a, b, c, w, x, y, z, t;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + 8, 8);
+    memcpy(&c, p + 16, 8);
+    memcpy(&w, p + 24, 8);
+    memcpy(&x, p + n - 32, 8);
+    memcpy(&y, p + n - 24, 8);
+    memcpy(&z, p + n - 16, 8);
+    memcpy(&t, p + n - 8, 8);
+    memcpy(q, &a, 8);
+    memcpy(q + 8, &b, 8);
+    memcpy(q + 16, &c, 8);
+    memcpy(q + 24, &w, 8);
+    memcpy(q + n - 32, &x, 8);
+    memcpy(q + n - 24, &y, 8);
+    memcpy(q + n - 16, &z, 8);
+    memcpy(q + n - 8, &t, 8);
+    return;
+  }
+  wire__copy_short(q, p, n);
+}
+
+/* write_type_meta, a compatible struct's TypeDef this root announced
+ * without a call. */
+static inline bool type_meta(enc *e, const wire_node *n) {
+  if (n->type == WIRE_T_COMPATIBLE_STRUCT ||
+      n->type == WIRE_T_NAMED_COMPATIBLE_STRUCT)
+    return wire__enc_struct_td(e, n->type, wire__st_layout(n));
+  return write_type_meta(e, n);
+}
+
 static bool write_body(enc *e, wire_node *n, const wire_ftype *decl);
 static bool write_struct(enc *e, wire_node *n);
 static bool write_list(enc *e, wire_node *n, const wire_ftype *decl);
@@ -304,7 +340,7 @@ static bool write_struct(enc *e, wire_node *n) {
             mark_of(e, v))
           break;
         len += wire__varu36_at(p + len, ((uint64_t)v->small << 2) | v->a);
-        wire__copy_short(p + len, v->v.p, v->small);
+        copy_body(p + len, v->v.p, v->small);
         len += v->small;
         continue;
       case WIRE_FOP_ENUM: /* the value alone, of the declared enum */
@@ -319,7 +355,7 @@ static bool write_struct(enc *e, wire_node *n) {
             mark_of(e, v) || e->oob) /* markers: oob.c */
           break;
         len += wire__varu32_at(p + len, v->small);
-        wire__copy_short(p + len, v->v.p, v->small);
+        copy_body(p + len, v->v.p, v->small);
         len += v->small;
         continue;
       case WIRE_FOP_LIST: /* the body, of the declared kind */
@@ -338,7 +374,7 @@ static bool write_struct(enc *e, wire_node *n) {
                          wire__peer_field_meta(e->ctx, lf[i].type))))
           break;
         b->len = len;
-        if ((compat && !write_type_meta(e, v)) || !write_struct(e, v))
+        if ((compat && !type_meta(e, v)) || !write_struct(e, v))
           return false;
         p = b->p;
         len = b->len;
@@ -409,7 +445,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
           return efail(e, WIRE_E_ENCODE, "same-type header but element %u "
                                            "is a %s", i,
                        wire_type_name(it[i]->type));
-      if (!write_type_meta(e, first)) return false;
+      if (!type_meta(e, first)) return false;
     } else {
       uint8_t et = (n->flags & WIRE_NF_ELEM_SET) ? n->b : WIRE_T_NONE;
       if (et == WIRE_T_ENUM || et == WIRE_T_NAMED_ENUM)
@@ -438,10 +474,13 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
     for (uint32_t i = 0; i < count; i++) {
       wire_node *x = it[i];
       if (WIRE_LIKELY(x->type == WIRE_T_STRING && !mark_of(e, x) &&
-                      wire__buf_room(b, 5 + (size_t)x->small))) {
-        wire__put_varu36(b, ((uint64_t)x->small << 2) | x->a);
-        wire__copy_short(b->p + b->len, x->v.p, x->small);
-        b->len += x->small;
+                      b->status == WIRE_OK &&
+                      b->cap - b->len >= 5 + (size_t)x->small)) {
+        /* (as write_struct writes a string field) */
+        uint8_t *q = b->p + b->len;
+        size_t hl = wire__varu36_at(q, ((uint64_t)x->small << 2) | x->a);
+        copy_body(q + hl, x->v.p, x->small);
+        b->len += hl + x->small;
       } else if (!write_slot(e, x, false, false, false, false, edecl)) {
         return false;
       }

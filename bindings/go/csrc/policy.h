@@ -307,6 +307,27 @@ bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um);
  * layout l), as wire__enc_type_meta writes it; a TypeDef this root
  * announced costs the search of the announced ones and two writes. */
 bool wire__enc_struct_td_meta(wire_enc *e, uint8_t type, const wire_layout *l);
+/* Its part after the search: the TypeDef l, not announced in this root,
+ * announced. */
+bool wire__enc_struct_td_new(wire_enc *e, uint8_t type, const wire_layout *l);
+/* wire__enc_struct_td_meta with the search inline: a TypeDef this root
+ * announced (the type id and its index) without a call. */
+static inline bool wire__enc_struct_td(wire_enc *e, uint8_t type,
+                                       const wire_layout *l) {
+  if (WIRE_MUTANT(shared_announce_again) || WIRE_MUTANT(shared_bit_inverted))
+    return wire__enc_struct_td_meta(e, type, l);
+  const void *const *t = e->tds;
+  for (size_t i = 0, n = e->ntds; i < n; i++) {
+    if (t[i] != l) continue;
+    wire_buf *b = &e->b;
+    if (b->cap - b->len < 6 || b->status != WIRE_OK)
+      return wire__enc_struct_td_meta(e, type, l);
+    b->p[b->len++] = type;
+    b->len += wire__varu32_at(b->p + b->len, (uint32_t)(i << 1 | 1));
+    return true;
+  }
+  return wire__enc_struct_td_new(e, type, l);
+}
 
 /* A decimal body (R-WNUM-1: small form whenever the value allows it). */
 bool wire__enc_decimal(wire_enc *e, int32_t scale, bool negative,

@@ -78,6 +78,13 @@ typedef struct wire_layout {
   uint32_t ns_len, name_len;
   uint32_t nfields;
   wire_lfield *fields;
+  /* Per field (wire order): the user id of the enum registered by id that
+   * the field declares, else WIRE_NO_TYPE; NULL when no field declares
+   * one, and for layouts read from TypeDefs. Made with the layout of a
+   * registered struct (an enum's registration never changes), so that
+   * wire_struct_set_value and the encoder check an enum field's value
+   * with one load. */
+  const uint32_t *enum_ids;
   uint32_t schema_hash; /* same-schema hash of the fields */
   /* The hashes other runtimes write for these fields (WIRE_OPT_PEER,
    * spec R-PEER-1): without ref flags (Fory Java with reference tracking

@@ -212,6 +212,24 @@ size_t wire__snake_case(const char *in, size_t n, char *out) {
 
 /* ---- layouts from the registry ---- */
 
+/* l->enum_ids (schema.h), when a field declares an enum registered by id. */
+static int32_t layout_enum_ids(wire_registry *r, wire_layout *l) {
+  uint32_t *ids = NULL;
+  for (uint32_t i = 0; i < l->nfields; i++) {
+    uint32_t ti = l->fields[i].type->user;
+    if (ti >= r->ntypes || r->types[ti].kind != WIRE_KIND_ENUM || r->types[ti].by_name)
+      continue;
+    if (!ids) {
+      ids = wire__arena_alloc(&r->arena, l->nfields * sizeof *ids);
+      if (!ids) return WIRE_E_NOMEM;
+      for (uint32_t k = 0; k < l->nfields; k++) ids[k] = WIRE_NO_TYPE;
+    }
+    ids[i] = r->types[ti].user_id;
+  }
+  l->enum_ids = ids;
+  return WIRE_OK;
+}
+
 int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti) {
   wire_registry *r = ctx->reg;
   wire_utype *t = &r->types[ti];
@@ -256,6 +274,8 @@ int32_t wire__layout_of(wire_ctx *ctx, uint32_t ti) {
                                 WIRE_HASH_GO_NULLABLE, &l->schema_hash_go);
     if (st) return st;
   }
+  if (layout_enum_ids(r, l) != WIRE_OK)
+    return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
   int32_t st = wire__layout_index(ctx, &r->arena, l);
   if (st) return st;
   t->layout = l;
