@@ -808,6 +808,52 @@ static bool int_type(uint8_t t, int *bits, int *sgn) {
  * NM_x1 takes one map entry; NM_m1 walks the map, with the registered
  * fields written out in their order where the writer sends them there
  * (a compare each) and NM_x1 for every other entry. */
+/* Whether field k of struct ti is a plain 64-bit signed integer, which the
+ * field maps' code also reads from a writer's int32 (varint): the usual
+ * widening, no range to check. */
+static bool widen_from_int32(const cg *x, uint32_t ti, uint32_t k) {
+  const wire_ftype *f = x->g->r->types[ti].fields[k].type;
+  const vinfo *v = x->g->fv[ti][k];
+  int bits, sgn;
+  return v && !v->flag && !v->shape && !slot_flag(f) && !wire__gen_kind_of(x->g, f) &&
+         int_type(f->type_id, &bits, &sgn) && sgn && bits == 64;
+}
+
+/* The largest run of bounded fields read from a padded copy on the stack
+ * when the input ends within the run's most bytes. */
+#define PAD_MAX 512u
+
+/* The registered fields of struct ti (all bounded) read in their order
+ * without checks while the field map lists them so, the writer's int32
+ * widened where dec_map_fn reads it too; `miss` is the code for the first
+ * other entry (the general walk takes over at fi). */
+static void map_run(cg *x, uint32_t ti, const char *miss) {
+  sb *c = x->c;
+  const wire_utype *t = &x->g->r->types[ti];
+  const char *P = P_(x);
+  bool tail = x->tail;
+  x->tail = false;
+  x->unchecked = true;
+  for (uint32_t w = 0; w < t->nfields; w++) {
+    uint32_t k = t->layout->fields[w].local;
+    put(c, "      if (map[fi] == %u) {\n", k);
+    dec_field_k(x, ti, k, 4);
+    if (widen_from_int32(x, ti, k)) {
+      char mb[200];
+      uint32_t u = x->tmp++;
+      put(c, "      } else if (map[fi] == 0x%08xu) { /* from int32 */\n"
+             "        uint32_t u%u;\n"
+             "        if (!(p = %s__rvu32u(p, end, &u%u))) return 0;\n"
+             "        v->%s = (%s)%s__unzz32(u%u);\n",
+          (uint32_t)WIRE_GEN_MAP_INT << 24 | (uint32_t)WIRE_T_VARINT32 << 16 | k, u, P, u,
+          wire__gen_member(t->fields[k].name, mb, sizeof mb), x->g->fv[ti][k]->ctype, P, u);
+    }
+    put(c, "      } else {\n%s      }\n      fi++;\n", miss);
+  }
+  x->unchecked = false;
+  x->tail = tail;
+}
+
 static void dec_map_fn(cg *x, uint32_t ti) {
   sb *c = x->c;
   char nm[160];
@@ -852,17 +898,54 @@ static void dec_map_fn(cg *x, uint32_t ti) {
          "  uint32_t fi = 0;\n"
          "  (void)end;\n"
          "  memset(v, 0, sizeof *v);\n");
+  /* Every registered field bounded (NumericStruct-like): while the writer
+   * sends them in their order, read them as the matching read does, after
+   * one check for their most bytes; at the first other entry, or when the
+   * input may end within them, the general walk below takes over at fi. */
+  uint32_t sum = 0;
+  bool fast = t->nfields >= 2;
+  for (uint32_t w = 0; fast && w < t->nfields; w++) {
+    uint32_t k = t->layout->fields[w].local;
+    const vinfo *v = x->g->fv[ti][k];
+    uint32_t bo = v ? bound_of(x, t->fields[k].type, v) : 0;
+    fast = bo != 0;
+    sum += bo + (slot_flag(t->fields[k].type) ? 1 : 0);
+  }
+  if (fast) {
+    uint32_t S = sum + 9;
+    put(c, "  if (n >= %u) {\n", t->nfields);
+    put(c, "    if (end - p >= %u) {\n", S);
+    map_run(x, ti, "      goto slow;\n");
+    put(c, "      goto rest;\n    }\n");
+    if (S <= PAD_MAX) {
+      /* near the end of the input: the same reads from a padded copy, as
+       * dec_struct_fn does; at a miss, back to the input */
+      put(c, "    uint8_t %s__pad[%u];\n", P, 2 * S);
+      put(c, "    const uint8_t *%s__end = end;\n", P);
+      put(c, "    size_t %s__n = (size_t)(end - p);\n", P);
+      put(c, "    if (end - d->base >= %u) memcpy(%s__pad, end - %u, %u);\n", S, P, S, S);
+      put(c, "    else memcpy(%s__pad + %u - %s__n, p, %s__n);\n", P, S, P, P);
+      put(c, "    memset(%s__pad + %u, 0, %u);\n", P, S, S);
+      put(c, "    p = %s__pad + %u - %s__n;\n    end = %s__pad + sizeof %s__pad;\n", P, S, P,
+          P, P);
+      char miss[1200];
+      snprintf(miss, sizeof miss,
+               "      if (p > %s__pad + %u) return 0;\n"
+               "      p = %s__end - (%s__pad + %u - p);\n      end = %s__end;\n"
+               "      goto slow;\n", P, S, P, P, S, P);
+      map_run(x, ti, miss);
+      put(c, "%s", miss);
+    }
+    put(c, "  }\nslow:\n");
+  }
   for (uint32_t w = 0; w < t->nfields; w++) {
     uint32_t k = t->layout->fields[w].local;
     put(c, "  if (fi < n) {\n    if (map[fi] == %u) {\n", k);
     dec_field_k(x, ti, k, 3);
     /* the usual widening, a writer's int32 (varint) into a 64-bit signed
      * field, read here too (no range to check) */
-    const wire_ftype *f = t->fields[k].type;
     const vinfo *v = x->g->fv[ti][k];
-    int bits, sgn;
-    if (v && !v->flag && !v->shape && !slot_flag(f) && !wire__gen_kind_of(x->g, f) &&
-        int_type(f->type_id, &bits, &sgn) && sgn && bits == 64) {
+    if (widen_from_int32(x, ti, k)) {
       char mb[200];
       uint32_t u = x->tmp++;
       put(c, "    } else if (map[fi] == 0x%08xu) { /* from int32 */\n"
@@ -876,13 +959,11 @@ static void dec_map_fn(cg *x, uint32_t ti) {
            "    fi++;\n  }\n", nm);
   }
   x->tail = false;
+  if (fast) put(c, "rest:\n");
   put(c, "  for (; fi < n; fi++)\n    if (!(p = %s_x1(d, v, map[fi], p))) return 0;\n"
          "  d->p = p;\n  d->depth--;\n  return 1;\n}\n\n", nm);
 }
 
-/* The largest run of bounded fields read from a padded copy on the stack
- * when the input ends within the run's most bytes. */
-#define PAD_MAX 512u
 
 static void dec_struct_fn(cg *x, uint32_t ti) {
   sb *c = x->c;

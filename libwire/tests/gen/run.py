@@ -19,6 +19,12 @@
    (a struct type on a cycle between bounded ones), chains of nested
    values at every limit around their depth, built both ways, and
    compares with wire_mem_decode.
+5. varint32 fields on hostile bytes (varint.c, varint.fdl) and 6. another
+   writer's TypeDefs over structs of bounded fields only (mapped.c reads
+   what mapped_writer.fdl writes with the code for mapped.fdl: the field
+   maps' checked run, in place and from the padded copy), each built as is,
+   with -DWIRE_GEN_NO_FALLBACK and, when the machine has BMI2, for
+   x86-64-v3, and compared with wire_mem_decode.
 
 Fixtures whose values need a form the generated code does not have (a root
 that is not a struct, a union or ext field) are counted and listed, never
@@ -641,13 +647,9 @@ def main():
         else:
             print("gen: depth%s: the depth limit as wire_mem_decode applies it"
                   % (" (straight-line alone)" if extra else ""))
-    # 5. varint32 fields on hostile bytes, also through the word-at-a-time
-    # readers (-march=x86-64-v3) when this machine runs them
-    d = os.path.join(tmp, "varint")
-    os.makedirs(d, exist_ok=True)
-    r = run([a.wire, "gen", "c", os.path.join(here, "varint.fdl"), "-o", d, "--prefix", "vt"])
-    if r.returncode != 0:
-        failures.append("varint: wire gen c: %s" % r.stderr.strip())
+    # 5. varint32 fields on hostile bytes, and 6. the field maps' run of
+    # bounded fields (another writer's TypeDef), also through the
+    # word-at-a-time readers (-march=x86-64-v3) when this machine runs them
     variants = [[], ["-DWIRE_GEN_NO_FALLBACK"]]
     try:
         bmi2 = " bmi2 " in open("/proc/cpuinfo").read().replace("\n", " ")
@@ -655,16 +657,27 @@ def main():
         bmi2 = False
     if bmi2:
         variants += [v + ["-march=x86-64-v3"] for v in variants]
-    for extra in variants:
-        exe = os.path.join(d, "varint%d" % variants.index(extra))
-        r = c_program(a, inc, d, exe, [os.path.join(here, "varint.c"),
-                                       os.path.join(d, "varint.wire.c")], extra)
-        if r.returncode != 0:
-            failures.append("varint (%s): %s%s" % (" ".join(extra) or "as is",
+    for name, schemas, what in (
+            ("varint", (("varint", "vt"),),
+             "varint32 fields read as wire_mem_decode reads them"),
+            ("mapped", (("mapped", "mr"), ("mapped_writer", "mw")),
+             "another writer's bounded fields read as wire_mem_decode reads them")):
+        d = os.path.join(tmp, name)
+        os.makedirs(d, exist_ok=True)
+        for schema, prefix in schemas:
+            r = run([a.wire, "gen", "c", os.path.join(here, schema + ".fdl"), "-o", d,
+                     "--prefix", prefix])
+            if r.returncode != 0:
+                failures.append("%s: wire gen c: %s" % (name, r.stderr.strip()))
+        for extra in variants:
+            exe = os.path.join(d, name + "%d" % variants.index(extra))
+            r = c_program(a, inc, d, exe, [os.path.join(here, name + ".c")] +
+                          [os.path.join(d, s + ".wire.c") for s, _ in schemas], extra)
+            if r.returncode != 0:
+                failures.append("%s (%s): %s%s" % (name, " ".join(extra) or "as is",
                                                   r.stdout.strip()[:2000], r.stderr[:2000]))
-        else:
-            print("gen: varint (%s): varint32 fields read as wire_mem_decode reads "
-                  "them" % (" ".join(extra) or "as is"))
+            else:
+                print("gen: %s (%s): %s" % (name, " ".join(extra) or "as is", what))
     for x in failures:
         print("FAIL " + x)
     if not a.keep:
