@@ -306,6 +306,7 @@ typedef struct {
   const uint8_t *p, *end;
   uint8_t *q, *qend;
   uint64_t nv, maxn, maxb;
+  const uint8_t *sbase; /* the payload (WIRE_TAPE_STRING_SPANS), or NULL */
 } fc;
 
 HOT void fc_load(fc *c, const td *t) {
@@ -317,6 +318,7 @@ HOT void fc_load(fc *c, const td *t) {
   c->nv = t->nvalues;
   c->maxn = t->d.ctx->max_nodes;
   c->maxb = t->d.ctx->max_binary;
+  c->sbase = t->flags & WIRE_TAPE_STRING_SPANS ? t->d.in.base : NULL;
 }
 HOT void fc_store(const fc *c, td *t) {
   t->d.in.p = c->p;
@@ -347,6 +349,19 @@ HOT bool fc_string(fc *c) {
     if ((len & 1) || wire__utf16_check(b, len) != len) return false;
   }
   uint8_t *q = c->q;
+  if (c->sbase && len) {
+    /* b[0..len) lies in the payload (c->end is its end) */
+    if (WIRE_UNLIKELY((size_t)(c->qend - q) < 14)) return false;
+    uint64_t off = (uint64_t)(b - c->sbase);
+    q[0] = TAPE_STR_SPAN;
+    q[1] = (uint8_t)enc;
+    memcpy(q + 2, &len, 4);
+    memcpy(q + 6, &off, 8);
+    c->q = q + 14;
+    c->p = b + len;
+    c->nv++;
+    return true;
+  }
   if (WIRE_UNLIKELY((size_t)(c->qend - q) < 6 + (size_t)len + 16)) return false;
   q[0] = WIRE_T_STRING;
   q[1] = (uint8_t)enc;
@@ -800,6 +815,20 @@ static bool string_out(td *t) {
   if (!wire__dec_string(d, &enc, &p, &len)) return false;
   if (len > UINT32_MAX)
     return fail(d, WIRE_E_LIMIT, d->in.p, "string longer than 4 GiB");
+  if (wire__tape_str_span(t->flags, d->in.base,
+                          (size_t)(d->in.end - d->in.base), p, len)) {
+    if (wire__buf_room(t->o, 14)) {
+      uint8_t *q = t->o->p + t->o->len;
+      uint64_t off = (uint64_t)(p - d->in.base);
+      uint32_t l32 = (uint32_t)len;
+      q[0] = TAPE_STR_SPAN;
+      q[1] = (uint8_t)enc;
+      memcpy(q + 2, &l32, 4);
+      memcpy(q + 6, &off, 8);
+      t->o->len += 14;
+    }
+    return true;
+  }
   if (wire__buf_room(t->o, 6 + (size_t)len)) {
     uint8_t *q = t->o->p + t->o->len;
     q[0] = WIRE_T_STRING;
@@ -1026,7 +1055,16 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
         put_num(t, r->type, r->raw);
         t->reemit += t->o->len - at;
       } else {
-        t->reemit += r->len;
+        /* a STR_SPAN counts as the STRING it stands for: a reader makes
+         * the text again at every reference */
+        const uint8_t *rec = t->o->p + r->off;
+        uint32_t sn;
+        if (r->len == 14 && rec[0] == TAPE_STR_SPAN) {
+          memcpy(&sn, rec + 2, 4);
+          t->reemit += 6 + (uint64_t)sn;
+        } else {
+          t->reemit += r->len;
+        }
         if (t->reemit <= t->budget && wire__buf_room(t->o, r->len)) {
           memcpy(t->o->p + t->o->len, t->o->p + r->off, r->len);
           t->o->len += r->len;
