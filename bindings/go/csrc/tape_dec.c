@@ -306,8 +306,14 @@ typedef struct {
   const uint8_t *p, *end;
   uint8_t *q, *qend;
   uint64_t nv, maxn, maxb;
-  const uint8_t *sbase; /* the payload (WIRE_TAPE_STRING_SPANS), or NULL */
 } fc;
+
+/* The payload when strings are read as STR_SPAN ops
+ * (WIRE_TAPE_STRING_SPANS), else NULL. Passed apart from fc: a larger fc
+ * no longer lives in registers in the copying loops. */
+static inline const uint8_t *span_base(const td *t) {
+  return t->flags & WIRE_TAPE_STRING_SPANS ? t->d.in.base : NULL;
+}
 
 HOT void fc_load(fc *c, const td *t) {
   wire_buf *o = t->o;
@@ -318,7 +324,6 @@ HOT void fc_load(fc *c, const td *t) {
   c->nv = t->nvalues;
   c->maxn = t->d.ctx->max_nodes;
   c->maxb = t->d.ctx->max_binary;
-  c->sbase = t->flags & WIRE_TAPE_STRING_SPANS ? t->d.in.base : NULL;
 }
 HOT void fc_store(const fc *c, td *t) {
   t->d.in.p = c->p;
@@ -326,8 +331,10 @@ HOT void fc_store(const fc *c, td *t) {
   t->nvalues = c->nv;
 }
 
-/* A string body and its tape op. */
-HOT bool fc_string(fc *c) {
+/* A string body and its tape op: a STR_SPAN when sbase (the payload) is
+ * given, else a STRING with the bytes (NULL is a constant at the copying
+ * loops' calls, so that they carry no test of it). */
+HOT bool fc_string(fc *c, const uint8_t *sbase) {
   const uint8_t *p = c->p;
   size_t left = (size_t)(c->end - p);
   if (WIRE_UNLIKELY(!left || c->nv >= c->maxn)) return false;
@@ -349,10 +356,10 @@ HOT bool fc_string(fc *c) {
     if ((len & 1) || wire__utf16_check(b, len) != len) return false;
   }
   uint8_t *q = c->q;
-  if (c->sbase && len) {
+  if (sbase && len) {
     /* b[0..len) lies in the payload (c->end is its end) */
     if (WIRE_UNLIKELY((size_t)(c->qend - q) < 14)) return false;
-    uint64_t off = (uint64_t)(b - c->sbase);
+    uint64_t off = (uint64_t)(b - sbase);
     q[0] = TAPE_STR_SPAN;
     q[1] = (uint8_t)enc;
     memcpy(q + 2, &len, 4);
@@ -403,7 +410,8 @@ static inline bool fast_type(uint8_t ty) {
 /* A slot of a list or map: has_flag: a reference flag, of which not-null
  * and null are read here; ty: the slot's type (0: read from the input)
  * among fast_type. *type gets the value's kind. False: nothing read. */
-HOT bool fc_slot(fc *c, bool has_flag, uint8_t ty, uint8_t *type) {
+HOT bool fc_slot(fc *c, bool has_flag, uint8_t ty, uint8_t *type,
+             const uint8_t *sbase) {
   const uint8_t *s = c->p;
   if (has_flag) {
     if (WIRE_UNLIKELY(s == c->end)) return false;
@@ -423,7 +431,7 @@ HOT bool fc_slot(fc *c, bool has_flag, uint8_t ty, uint8_t *type) {
     ty = *c->p++;
     if (!fast_type(ty)) goto no;
   }
-  if (ty == WIRE_T_STRING ? !fc_string(c) : !fc_num(c, ty)) goto no;
+  if (ty == WIRE_T_STRING ? !fc_string(c, sbase) : !fc_num(c, ty)) goto no;
   *type = ty;
   return true;
 no:
@@ -480,6 +488,31 @@ static inline void note(elems *el, uint32_t i, uint8_t et) {
   }
 }
 
+/* A run of a list's elements the fast way (as in list(): fty the declared
+ * type, 0 read per element; flags: with reference flags, of which not-null
+ * and null are read), strings as STR_SPAN ops, from element i up to one
+ * that is not read so; returns its index, or count. Out of line and with
+ * its own fc, so that the copying loops of list() stay as they were. */
+static __attribute__((noinline)) uint32_t
+span_run(td *t, uint32_t i, uint32_t count, bool flags, uint8_t fty,
+         elems *el) {
+  const uint8_t *sbase = span_base(t);
+  fc f;
+  fc_load(&f, t);
+  if (!f.q) return i;
+  uint8_t et;
+  if (fty == WIRE_T_STRING && !flags) {
+    uint32_t i0 = i;
+    while (i < count && fc_string(&f, sbase)) i++;
+    if (i > i0) note(el, i0, WIRE_T_STRING);
+  } else {
+    for (; i < count && fc_slot(&f, flags, fty, &et, sbase); i++)
+      note(el, i, et);
+  }
+  fc_store(&f, t);
+  return i;
+}
+
 static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   wire_dec *d = &t->d;
   const uint8_t *s = d->in.p;
@@ -531,17 +564,20 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   uint32_t i = 0;
   while (i < count) {
     uint8_t et;
-    if (fty != 0xFF) {
+    if (fty != 0xFF && (t->flags & WIRE_TAPE_STRING_SPANS)) {
+      i = span_run(t, i, count, l.flags, fty, &el);
+      if (i == count) break;
+    } else if (fty != 0xFF) {
       /* a run the fast way */
       fc c;
       fc_load(&c, t);
       if (c.q) {
         if (fty == WIRE_T_STRING && !l.flags) {
           uint32_t i0 = i;
-          while (i < count && fc_string(&c)) i++;
+          while (i < count && fc_string(&c, NULL)) i++;
           if (i > i0) note(&el, i0, WIRE_T_STRING);
         } else {
-          for (; i < count && fc_slot(&c, l.flags, fty, &et); i++)
+          for (; i < count && fc_slot(&c, l.flags, fty, &et, NULL); i++)
             note(&el, i, et);
         }
         fc_store(&c, t);
@@ -565,11 +601,11 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
 }
 
 /* Entries done..end-1 of a map chunk (key and value types kty, vty among
- * fast_type; kf, vf: reference flags) the fast way, up to one that is not
- * (a null, a reference, an unusual value: read again the long way).
- * Returns the index of that one, or end. */
+ * fast_type; kf, vf: reference flags; sbase: span_base) the fast
+ * way, up to one that is not (a null, a reference, an unusual value: read
+ * again the long way). Returns the index of that one, or end. */
 HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
-                     uint8_t kty, uint8_t vty);
+                     uint8_t kty, uint8_t vty, const uint8_t *sbase);
 
 static __attribute__((noinline)) uint32_t
 fast_entries(td *t, uint32_t done, uint32_t end, bool kf, bool vf, uint8_t kty,
@@ -577,10 +613,14 @@ fast_entries(td *t, uint32_t done, uint32_t end, bool kf, bool vf, uint8_t kty,
   fc f;
   fc_load(&f, t);
   if (!f.q) return done;
+  const uint8_t *sb = span_base(t);
   if (kty == WIRE_T_STRING && !kf && !vf) {
     /* the usual kinds of value spelled out */
     switch (vty) {
-#define E(v) done = entries(&f, done, end, false, false, WIRE_T_STRING, v); break
+#define E(v)                                                                  \
+  done = sb ? entries(&f, done, end, false, false, WIRE_T_STRING, v, sb)      \
+            : entries(&f, done, end, false, false, WIRE_T_STRING, v, NULL);   \
+  break
     case WIRE_T_STRING: E(WIRE_T_STRING);
     case WIRE_T_VARINT64: E(WIRE_T_VARINT64);
     case WIRE_T_VARINT32: E(WIRE_T_VARINT32);
@@ -591,14 +631,14 @@ fast_entries(td *t, uint32_t done, uint32_t end, bool kf, bool vf, uint8_t kty,
 #undef E
     }
   } else {
-    done = entries(&f, done, end, kf, vf, kty, vty);
+    done = entries(&f, done, end, kf, vf, kty, vty, sb);
   }
   fc_store(&f, t);
   return done;
 }
 
 HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
-                     uint8_t kty, uint8_t vty) {
+                     uint8_t kty, uint8_t vty, const uint8_t *sbase) {
   fc f = *c;
   uint8_t kt = 0, vt = 0;
   for (; done < end; done++) {
@@ -606,9 +646,9 @@ HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
     uint8_t *q0 = f.q;
     uint64_t nv0 = f.nv;
     bool good = kty == WIRE_T_STRING && !kf
-                    ? fc_string(&f) && (kt = WIRE_T_STRING)
-                    : fc_slot(&f, kf, kty, &kt);
-    if (!good || !fc_slot(&f, vf, vty, &vt) || kt == WIRE_T_NULL ||
+                    ? fc_string(&f, sbase) && (kt = WIRE_T_STRING)
+                    : fc_slot(&f, kf, kty, &kt, sbase);
+    if (!good || !fc_slot(&f, vf, vty, &vt, sbase) || kt == WIRE_T_NULL ||
         vt == WIRE_T_NULL) {
       f.p = p0;
       f.q = q0;
