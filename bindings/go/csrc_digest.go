@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "d7c7b3e04cb103408c440e45314bf7dd172d50b1a55431969f5854c29c109d16"
+const csrcDigest = "914d04b9a563c121265649d77f1990f16fedef526f8525055ee22492ca835a5c"
