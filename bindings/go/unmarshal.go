@@ -1279,17 +1279,9 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 					}
 				}
 				key, p := c.spanTextAt(b, p+1, in)
-				if len(b)-p >= 9 && b[p] >= TypeInt8 && b[p] <= TypeTaggedInt64 {
-					m[key] = int64(binary.LittleEndian.Uint64(b[p+1 : p+9]))
-					d.p = p + 9
-					continue
-				}
-				d.p = p
-				var x int64
-				if err := d.decode(reflect.ValueOf(&x).Elem()); err != nil {
+				if err := d.putI64(m, key, p); err != nil {
 					return err
 				}
-				m[key] = x
 				continue
 			}
 			if p >= len(b) || b[p] != TypeString {
@@ -1312,21 +1304,31 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 				}
 			}
 			key, p := c.textAt(b, p+1)
-			if len(b)-p >= 9 && b[p] >= TypeInt8 && b[p] <= TypeTaggedInt64 {
-				m[key] = int64(binary.LittleEndian.Uint64(b[p+1 : p+9]))
-				d.p = p + 9
-				continue
-			}
-			d.p = p
-			var x int64
-			if err := d.decode(reflect.ValueOf(&x).Elem()); err != nil {
+			if err := d.putI64(m, key, p); err != nil {
 				return err
 			}
-			m[key] = x
 		}
 		return nil
 	}
 	return d.mapSlow(n, v)
+}
+
+// putI64 reads the value record at d.b[p:] of a map[string]int64 entry
+// (an integer the short way, anything else through decode) into m[key].
+func (d *decoder) putI64(m map[string]int64, key string, p int) error {
+	b := d.b
+	if len(b)-p >= 9 && b[p] >= TypeInt8 && b[p] <= TypeTaggedInt64 {
+		m[key] = int64(binary.LittleEndian.Uint64(b[p+1 : p+9]))
+		d.p = p + 9
+		return nil
+	}
+	d.p = p
+	var x int64
+	if err := d.decode(reflect.ValueOf(&x).Elem()); err != nil {
+		return err
+	}
+	m[key] = x
+	return nil
 }
 
 func (d *decoder) mapSlow(n int, m reflect.Value) error {
