@@ -426,6 +426,11 @@ func (d *decoder) planField(f *planField, fp unsafe.Pointer) error {
 			*(*string)(fp) = d.text()
 			return nil
 		}
+		if op == opStrSpan {
+			d.p++
+			*(*string)(fp) = d.spanText()
+			return nil
+		}
 	case pkStrings:
 		if op == TypeList {
 			d.p++
@@ -438,14 +443,18 @@ func (d *decoder) planField(f *planField, fp unsafe.Pointer) error {
 			d.refs[k] = reflect.NewAt(f.typ, fp).Elem()
 			for i := range s {
 				d.need(1)
-				if d.b[d.p] != TypeString {
+				switch d.b[d.p] {
+				case TypeString:
+					d.p++
+					s[i] = d.text()
+				case opStrSpan:
+					d.p++
+					s[i] = d.spanText()
+				default:
 					if err := d.decode(reflect.ValueOf(&s[i]).Elem()); err != nil {
 						return err
 					}
-					continue
 				}
-				d.p++
-				s[i] = d.text()
 			}
 			*(*[]string)(fp) = s
 			return nil

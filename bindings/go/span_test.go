@@ -2,7 +2,10 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -148,6 +151,115 @@ func TestDecodedStrings(t *testing.T) {
 	for _, s := range keep { // later decodes wrote nothing over earlier strings
 		if !reflect.DeepEqual(s, ss) {
 			t.Fatal("a decoded string changed")
+		}
+	}
+}
+
+// Strings come out of the read tape as STR_SPAN records
+// (WIRE_TAPE_STRING_SPANS): the decoded strings are copies, never views of
+// the payload, in every encoding a writer picks (UTF-8, Latin-1 and UTF-16
+// under the Java policy), in lists (a []string takes views of segments
+// copied at once), map keys, struct fields, []any and at the root, shared
+// ones under reference tracking too; a payload holding more after a list
+// of strings decodes the rest as well.
+func TestStringSpans(t *testing.T) {
+	type rec struct {
+		Name  string
+		Names []string
+	}
+	ss := []string{"a", "é", "ünïcödé 🎉", strings.Repeat("x", 40), strings.Repeat("ÿ", 300), strings.Repeat("z", 700), ""}
+	for i := 0; i < 3000; i++ { // past one 32 KiB segment
+		ss = append(ss, "string-value-"+strconv.Itoa(i*31))
+	}
+	m := map[string]int64{}
+	for i, s := range ss {
+		m[s] = int64(i)
+	}
+	for _, utf8 := range []bool{true, false} {
+		for _, ref := range []bool{false, true} {
+			c, err := NewContext(WithUTF8Strings(utf8), WithRefTracking(ref))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.RegisterStruct("rec", rec{}); err != nil {
+				t.Fatal(err)
+			}
+			r := &rec{Name: "the name", Names: ss[:10]}
+			for _, v := range []any{ss, m, []any{"x", ss[2], int64(1)}, r, ss[4], []any{ss[5], ss[5]}} {
+				b, err := c.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := reflect.New(reflect.TypeOf(v))
+				if err := c.Unmarshal(b, out.Interface()); err != nil {
+					t.Fatalf("%T: %v", v, err)
+				}
+				if tp := c.readTape(); reflect.TypeOf(v) != reflect.TypeOf(r) && !bytes.Contains(tp, []byte{opStrSpan}) {
+					t.Errorf("%T: no STR_SPAN in the read tape", v)
+				}
+				clear(b) // the decoded strings are not views of the payload
+				if got := out.Elem().Interface(); !reflect.DeepEqual(got, v) {
+					t.Fatalf("utf8=%v ref=%v %T: strings differ", utf8, ref, v)
+				}
+			}
+			// more after the list: two roots
+			b, err := c.MarshalAll([]any{ss[:50], []byte("tail")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			var tail []byte
+			if err := c.UnmarshalAll(b, []any{&got, &tail}); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, ss[:50]) || string(tail) != "tail" {
+				t.Fatalf("two roots: %q %q", got[:3], tail)
+			}
+			c.Close()
+		}
+	}
+}
+
+// A malformed STR_SPAN record (offset or length past the payload, a
+// record cut short) is the tape error, not a crash, in every reader of it.
+func TestStringSpansMalformed(t *testing.T) {
+	c, err := NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	in := []byte("0123456789abcdef0123456789abcdef0123456789")
+	rec := func(n uint32, off uint64) []byte {
+		r := []byte{opStrSpan, StrUTF8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+		binary.LittleEndian.PutUint32(r[2:], n)
+		binary.LittleEndian.PutUint64(r[6:], off)
+		return r
+	}
+	bad := [][]byte{rec(5, uint64(len(in))), rec(uint32(len(in)+1), 0), rec(1, 1<<63),
+		rec(8, uint64(len(in)-7)), rec(3, 0)[:10]}
+	readers := map[string]func(d *decoder){
+		"[]string": func(d *decoder) { d.spanStrings(make([]string, 2)) },
+		"any":      func(d *decoder) { var x any; d.anyValue(&x) },
+		"map": func(d *decoder) {
+			d.mapInto(-1, reflect.New(reflect.TypeOf(map[string]int64{})).Elem())
+		},
+	}
+	for i, r := range bad {
+		for name, read := range readers {
+			var tape []byte
+			if name == "map" {
+				tape = []byte{2, 0, 0, 0}
+			}
+			tape = append(append(tape, r...), r...)
+			d := &decoder{c: c, b: tape, in: in}
+			func() {
+				defer func() {
+					if e := recover(); e != errTape {
+						t.Errorf("record %d, %s: got %v, want the tape error", i, name, e)
+					}
+				}()
+				read(d)
+			}()
 		}
 	}
 }

@@ -120,6 +120,48 @@ func (c *Context) shortString(src unsafe.Pointer, n int) (s string, ok bool) {
 	return unsafe.String((*byte)(dst), n), true
 }
 
+// The read tape's flags (wire_decode_tape_to): structs by field index,
+// binaries, dense arrays and strings as SPAN / STR_SPAN records (offsets
+// into the payload, which the decoder keeps while it reads the tape).
+const tapeFlags = C.WIRE_TAPE_FIELD_INDEX | C.WIRE_TAPE_SPANS | C.WIRE_TAPE_STRING_SPANS
+
+// opStrSpan: a string whose bytes are in the payload (u8 encoding, u32 n,
+// u64 offset; n >= 1).
+const opStrSpan = C.WIRE_TAPE_STR_SPAN
+
+// spanText reads a STR_SPAN record (op read): the text of its bytes in
+// the payload.
+func (d *decoder) spanText() string {
+	s, p := d.c.spanTextAt(d.b, d.p, d.in)
+	d.p = p
+	return s
+}
+
+// spanTextAt reads the STR_SPAN record whose encoding byte is b[p] (the
+// bytes in the payload in) and returns its text and the offset after it.
+func (c *Context) spanTextAt(b []byte, p int, in []byte) (string, int) {
+	if p < 0 || len(b)-p < 13 {
+		panic(errTape)
+	}
+	h := (*[13]byte)(b[p:])
+	enc := h[0]
+	n := uint64(binary.LittleEndian.Uint32(h[1:]))
+	off := binary.LittleEndian.Uint64(h[5:])
+	if off > uint64(len(in)) || n > uint64(len(in))-off {
+		panic(errTape)
+	}
+	src := unsafe.Add(unsafe.Pointer(unsafe.SliceData(in)), off)
+	if enc == StrUTF8 {
+		if n-1 < 32 && uint64(len(in))-off >= 32 {
+			if s, ok := c.shortString(src, int(n)); ok {
+				return s, p + 13
+			}
+		}
+		return c.goStringAt(src, int(n)), p + 13
+	}
+	return c.otherText(enc, unsafe.Slice((*byte)(src), int(n))), p + 13
+}
+
 // otherText is the Go text of a Latin-1 or UTF-16 string.
 func (c *Context) otherText(enc byte, b []byte) string {
 	switch enc {
@@ -238,7 +280,7 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 	}
 	// Binaries and dense arrays come as SPAN records: offsets into data,
 	// whose bytes are copied once, straight into the Go slices.
-	if st := C.wirego_decode(c.s, p, C.size_t(len(data)), C.WIRE_TAPE_FIELD_INDEX|C.WIRE_TAPE_SPANS); st != 0 {
+	if st := C.wirego_decode(c.s, p, C.size_t(len(data)), tapeFlags); st != 0 {
 		return c.lastError(st)
 	}
 	tp := unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
@@ -319,6 +361,9 @@ func (d *decoder) anyValue(dst *any) error {
 	case TypeString:
 		d.p++
 		*dst = d.text()
+	case opStrSpan:
+		d.p++
+		*dst = d.spanText()
 	case TypeVarint64, TypeInt64, TypeTaggedInt64:
 		d.p++
 		*dst = int64(d.u64())
@@ -517,8 +562,13 @@ func (d *decoder) body(op byte, k int, v reflect.Value) error {
 		return setUint(v, d.u64(), op)
 	case op >= TypeFloat16 && op <= TypeFloat64:
 		return setFloat(v, op, d.f64())
-	case op == TypeString:
-		s := d.text()
+	case op == TypeString || op == opStrSpan:
+		var s string
+		if op == TypeString {
+			s = d.text()
+		} else {
+			s = d.spanText()
+		}
 		if t.Kind() != reflect.String {
 			return mismatch(op, t)
 		}
@@ -903,6 +953,8 @@ func (d *decoder) natural(op byte, k int) (reflect.Value, error) {
 		return naturalFloat(op, d.f64()), nil
 	case op == TypeString:
 		return reflect.ValueOf(d.text()), nil
+	case op == opStrSpan:
+		return reflect.ValueOf(d.spanText()), nil
 	case op == TypeDate:
 		return reflect.ValueOf(Date(int64(d.u64()))), nil
 	case op == TypeTimestamp:
@@ -995,6 +1047,9 @@ func (d *decoder) list(op byte, k int, v reflect.Value) error {
 		d.keep(k, v)
 		if t == typStrings {
 			s, b, c := *(*[]string)(v.Addr().UnsafePointer()), d.b, d.c
+			if len(b)-d.p >= 14 && b[d.p] == opStrSpan {
+				return d.spanStrings(s)
+			}
 			base := unsafe.Pointer(unsafe.SliceData(b))
 			for i := range s {
 				// the usual string (UTF-8, 1-32 bytes, 32 more bytes of tape
@@ -1011,6 +1066,8 @@ func (d *decoder) list(op byte, k int, v reflect.Value) error {
 				}
 				if p := d.p; p < len(b) && b[p] == TypeString {
 					s[i], d.p = c.textAt(b, p+1)
+				} else if p < len(b) && b[p] == opStrSpan {
+					s[i], d.p = c.spanTextAt(b, p+1, d.in)
 				} else if err := d.decode(v.Index(i)); err != nil {
 					return err
 				}
@@ -1043,6 +1100,64 @@ func (d *decoder) list(op byte, k int, v reflect.Value) error {
 		}
 	default:
 		return mismatch(op, t)
+	}
+	return nil
+}
+
+// spanStrings reads the elements of a list into s when they come as
+// STR_SPAN records (WIRE_TAPE_STRING_SPANS): the payload bytes of a run of
+// them are copied into Go memory at once, a segment of at most strChunk
+// bytes (the strings' varint headers between them included: one byte per
+// string under 64 bytes), and each string of up to strOwn bytes is a view
+// of its segment; no string is copied on its own. A segment ends with the
+// list's last string (its record tells where, when it is a STR_SPAN), so a
+// short list copies only its own bytes. Other records (and longer strings)
+// are read the general way.
+func (d *decoder) spanStrings(s []string) error {
+	b, in, c := d.b, d.in, d.c
+	inBase := unsafe.Pointer(unsafe.SliceData(in))
+	var seg unsafe.Pointer // a copy of in[segOff:segEnd)
+	var segOff, segEnd uint64
+	for i := range s {
+		p := d.p
+		if len(b)-p >= 14 && b[p] == opStrSpan && b[p+1] == StrUTF8 {
+			h := (*[14]byte)(b[p:])
+			n := uint64(binary.LittleEndian.Uint32(h[2:]))
+			off := binary.LittleEndian.Uint64(h[6:])
+			if n-1 < strOwn {
+				if off >= segOff && off <= segEnd && n <= segEnd-off {
+					s[i] = unsafe.String((*byte)(unsafe.Add(seg, off-segOff)), int(n))
+					d.p = p + 14
+					continue
+				}
+				if off <= uint64(len(in)) && n <= uint64(len(in))-off {
+					end := min(off+strChunk, uint64(len(in)))
+					// the list's last record, if it is a STR_SPAN
+					if last := p + 14*(len(s)-1-i); last <= len(b)-14 && b[last] == opStrSpan {
+						le := binary.LittleEndian.Uint64(b[last+6:]) + uint64(binary.LittleEndian.Uint32(b[last+2:]))
+						if le >= off+n && le < end {
+							end = le
+						}
+					}
+					// one allocation, not zeroed (append), one copy
+					cp := append([]byte(nil), unsafe.Slice((*byte)(unsafe.Add(inBase, off)), int(end-off))...)
+					seg, segOff, segEnd = unsafe.Pointer(unsafe.SliceData(cp)), off, end
+					s[i] = unsafe.String((*byte)(seg), int(n))
+					d.p = p + 14
+					continue
+				}
+			}
+		}
+		switch {
+		case p < len(b) && b[p] == opStrSpan:
+			s[i], d.p = c.spanTextAt(b, p+1, in)
+		case p < len(b) && b[p] == TypeString:
+			s[i], d.p = c.textAt(b, p+1)
+		default:
+			if err := d.decode(reflect.ValueOf(&s[i]).Elem()); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -1142,10 +1257,33 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 	d.keep(k, v)
 	if ms, ok := v.Addr().Interface().(*map[string]int64); ok {
 		// fast path for a common shape
-		m, b, c := *ms, d.b, d.c
+		m, b, c, in := *ms, d.b, d.c, d.in
 		base := unsafe.Pointer(unsafe.SliceData(b))
+		inBase := unsafe.Pointer(unsafe.SliceData(in))
 		for i := 0; i < n; i++ {
 			p := d.p
+			if p < len(b) && b[p] == opStrSpan {
+				// The usual entry (a UTF-8 key of 1-32 bytes with 32 bytes
+				// of payload from its start, an integer value) without the
+				// general readers; anything else through spanTextAt.
+				if len(b)-p >= 14+9 && b[p+1] == StrUTF8 {
+					h := (*[14]byte)(b[p:])
+					kn := uint64(binary.LittleEndian.Uint32(h[2:]))
+					off := binary.LittleEndian.Uint64(h[6:])
+					if q := p + 14; kn-1 < 32 && off <= uint64(len(in))-32 && uint64(len(in)) >= 32 && b[q] >= TypeInt8 && b[q] <= TypeTaggedInt64 {
+						if key, ok := c.shortString(unsafe.Add(inBase, off), int(kn)); ok {
+							m[key] = int64(binary.LittleEndian.Uint64(b[q+1 : q+9]))
+							d.p = q + 9
+							continue
+						}
+					}
+				}
+				key, p := c.spanTextAt(b, p+1, in)
+				if err := d.putI64(m, key, p); err != nil {
+					return err
+				}
+				continue
+			}
 			if p >= len(b) || b[p] != TypeString {
 				return d.mapSlow(n-i, v)
 			}
@@ -1166,21 +1304,31 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 				}
 			}
 			key, p := c.textAt(b, p+1)
-			if len(b)-p >= 9 && b[p] >= TypeInt8 && b[p] <= TypeTaggedInt64 {
-				m[key] = int64(binary.LittleEndian.Uint64(b[p+1 : p+9]))
-				d.p = p + 9
-				continue
-			}
-			d.p = p
-			var x int64
-			if err := d.decode(reflect.ValueOf(&x).Elem()); err != nil {
+			if err := d.putI64(m, key, p); err != nil {
 				return err
 			}
-			m[key] = x
 		}
 		return nil
 	}
 	return d.mapSlow(n, v)
+}
+
+// putI64 reads the value record at d.b[p:] of a map[string]int64 entry
+// (an integer the short way, anything else through decode) into m[key].
+func (d *decoder) putI64(m map[string]int64, key string, p int) error {
+	b := d.b
+	if len(b)-p >= 9 && b[p] >= TypeInt8 && b[p] <= TypeTaggedInt64 {
+		m[key] = int64(binary.LittleEndian.Uint64(b[p+1 : p+9]))
+		d.p = p + 9
+		return nil
+	}
+	d.p = p
+	var x int64
+	if err := d.decode(reflect.ValueOf(&x).Elem()); err != nil {
+		return err
+	}
+	m[key] = x
+	return nil
 }
 
 func (d *decoder) mapSlow(n int, m reflect.Value) error {
@@ -1277,7 +1425,7 @@ func (d *decoder) skip() error {
 // decodeTapeOnly is the C half of Unmarshal, with its flags (to time the
 // C pass alone from a test; round 3 of the README measured it so).
 func (c *Context) decodeTapeOnly(data []byte) int32 {
-	return int32(C.wirego_decode(c.s, (*C.uint8_t)(unsafe.Pointer(&data[0])), C.size_t(len(data)), C.WIRE_TAPE_FIELD_INDEX|C.WIRE_TAPE_SPANS))
+	return int32(C.wirego_decode(c.s, (*C.uint8_t)(unsafe.Pointer(&data[0])), C.size_t(len(data)), tapeFlags))
 }
 
 // readTape is the read tape of the last Unmarshal (in C memory, valid

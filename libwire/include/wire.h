@@ -917,6 +917,8 @@ enum {
   WIRE_TAPE_STRUCT_IDX = 0xF4, /* registered struct, fields by wire index */
   WIRE_TAPE_SPAN = 0xF5,       /* binary / dense array: payload bytes by
                                   offset (read tapes, WIRE_TAPE_SPANS) */
+  WIRE_TAPE_STR_SPAN = 0xF6,   /* string: payload bytes by offset (read
+                                  tapes, WIRE_TAPE_STRING_SPANS) */
   WIRE_TAPE_STR_JAVA = 0x80,   /* | WIRE_STR_*: written as Java would */
   WIRE_TAPE_STR_UTF8_JAVA = 0xFF /* version 1 spelling of 0x80 | UTF8 */
 };
@@ -943,14 +945,17 @@ WIRE_API int32_t wire_decode_tape(wire_ctx *ctx, const uint8_t *data,
 enum {
   WIRE_TAPE_FIELD_INDEX = 1, /* registered structs as STRUCT_IDX (fields by
                                wire index, no names; a version 2 tape) */
-  WIRE_TAPE_SPANS = 2 /* binaries and dense arrays whose bytes are in the
-                         payload as SPAN ops (offset and length into `data`)
-                         instead of copies: for a caller that keeps the
-                         payload while it reads the tape (a version 2 tape) */
+  WIRE_TAPE_SPANS = 2, /* binaries and dense arrays whose bytes are in the
+                          payload as SPAN ops (offset and length into `data`)
+                          instead of copies: for a caller that keeps the
+                          payload while it reads the tape (a version 2 tape) */
+  WIRE_TAPE_STRING_SPANS = 4 /* the same for strings: STR_SPAN ops (a
+                                version 2 tape) */
 };
 /* Same, appending the tape to a writer (reuse one per context). Strings,
  * binaries and arrays are copied once, from the payload into the tape
- * (binaries and arrays not at all with WIRE_TAPE_SPANS). On
+ * (binaries and arrays not at all with WIRE_TAPE_SPANS, strings not at all
+ * with WIRE_TAPE_STRING_SPANS). On
  * failure the writer's content is left as it was; a fixed buffer that is
  * too small gives WIRE_E_BUFFER_FULL and wire_writer_size tells the size
  * that was needed. A tape that would write shared scalars (tracked strings,

@@ -20,6 +20,7 @@
 #define TAPE_PACKED WIRE_TAPE_PACKED
 #define TAPE_STRUCT_IDX WIRE_TAPE_STRUCT_IDX
 #define TAPE_SPAN WIRE_TAPE_SPAN
+#define TAPE_STR_SPAN WIRE_TAPE_STR_SPAN
 
 /* String encoding bytes: 0..2 the bytes are in that encoding and are
  * written as WIRE_OPT_STRING_POLICY says (by default in that encoding);
@@ -70,7 +71,8 @@ static inline int32_t wire__tape_string_enc(const wire_ctx *ctx, uint8_t e,
 
 /* The flags of wire_decode_tape_to, and the version of the tapes it writes
  * with them. */
-#define TAPE_DEC_FLAGS (WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS)
+#define TAPE_DEC_FLAGS \
+  (WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS | WIRE_TAPE_STRING_SPANS)
 static inline uint8_t wire__tape_dec_version(uint32_t flags) {
   return flags ? 2 : 1;
 }
@@ -82,6 +84,16 @@ static inline bool wire__tape_span(uint32_t flags, const uint8_t *data,
                                    size_t len, const uint8_t *p, size_t n) {
   uintptr_t off = (uintptr_t)p - (uintptr_t)data; /* wraps if p < data */
   return (flags & WIRE_TAPE_SPANS) && n && data && n <= len && off <= len - n;
+}
+
+/* A string of a read tape with WIRE_TAPE_STRING_SPANS: its n bytes at p
+ * as a STR_SPAN op (op, u8 encoding, u32 n, u64 offset: 14 bytes) when
+ * they are bytes of the payload data[0..len), else (0) copied. */
+static inline bool wire__tape_str_span(uint32_t flags, const uint8_t *data,
+                                       size_t len, const uint8_t *p,
+                                       size_t n) {
+  return (flags & WIRE_TAPE_STRING_SPANS) &&
+         wire__tape_span(WIRE_TAPE_SPANS, data, len, p, n);
 }
 
 /* Values a REF op can name: the kinds with identity (lists, sets, maps,

@@ -139,150 +139,13 @@ static result dec_direct(wire_ctx *ctx, wire_writer *w, const uint8_t *p,
 static int same(const char *what, const char *id, const result *a,
                 const result *b);
 
-typedef struct {
-  const uint8_t *p, *end, *data;
-  size_t data_len;
-  uint8_t *o;
-  size_t n, cap;
-  int bad;
-} unspan_t;
-
-static void u_put(unspan_t *u, const void *p, size_t k) {
-  if (u->n + k > u->cap) {
-    u->cap = (u->n + k) * 2 + 64;
-    u->o = realloc(u->o, u->cap);
-  }
-  if (k) memcpy(u->o + u->n, p, k);
-  u->n += k;
-}
-/* Copies k tape bytes. */
-static const uint8_t *u_copy(unspan_t *u, size_t k) {
-  if ((size_t)(u->end - u->p) < k) {
-    u->bad = 1;
-    return NULL;
-  }
-  const uint8_t *q = u->p;
-  u_put(u, q, k);
-  u->p += k;
-  return q;
-}
-static uint32_t u_copy32(unspan_t *u) {
-  const uint8_t *q = u_copy(u, 4);
-  uint32_t v = 0;
-  if (q) memcpy(&v, q, 4);
-  return v;
-}
-static uint16_t u_copy16(unspan_t *u) {
-  const uint8_t *q = u_copy(u, 2);
-  return q ? (uint16_t)(q[0] | q[1] << 8) : 0;
-}
-
-/* One value of a read tape, its SPAN ops made the ops they stand for. */
-static void u_value(unspan_t *u) {
-  const uint8_t *q = u_copy(u, 1);
-  if (!q) return;
-  uint8_t op = *q;
-  if (op >= WIRE_T_INT8 && op <= WIRE_T_TAGGED_UINT64) { u_copy(u, 8); return; }
-  if (op >= WIRE_T_FLOAT16 && op <= WIRE_T_FLOAT64) { u_copy(u, 8); return; }
-  if (op == WIRE_T_BINARY || wire_type_array_width(op)) {
-    u_copy(u, u_copy32(u));
-    return;
-  }
-  switch (op) {
-  case TAPE_NULL: case WIRE_T_NONE: return;
-  case WIRE_T_BOOL: u_copy(u, 1); return;
-  case WIRE_T_STRING: u_copy(u, 1); u_copy(u, u_copy32(u)); return;
-  case WIRE_T_LIST: case WIRE_T_SET: {
-    uint32_t c = u_copy32(u);
-    for (uint32_t i = 0; i < c && !u->bad; i++) u_value(u);
-    return;
-  }
-  case WIRE_T_MAP: {
-    uint32_t c = u_copy32(u);
-    for (uint32_t i = 0; i < 2 * c && !u->bad; i++) u_value(u);
-    return;
-  }
-  case WIRE_T_ENUM: case TAPE_ENUM_ID: case TAPE_REF:
-    u_copy(u, op == TAPE_REF ? 4 : 8);
-    return;
-  case WIRE_T_NAMED_ENUM:
-    u_copy(u, u_copy16(u));
-    u_copy(u, u_copy16(u));
-    u_copy(u, 4);
-    return;
-  case WIRE_T_STRUCT: case TAPE_STRUCT_TD: {
-    if (op == TAPE_STRUCT_TD) u_copy(u, u_copy32(u));
-    if (u_copy32(u) == 0xFFFFFFFFu) {
-      u_copy(u, 4);
-      u_copy(u, u_copy16(u));
-      u_copy(u, u_copy16(u));
-    }
-    uint32_t nf = u_copy32(u);
-    for (uint32_t i = 0; i < nf && !u->bad; i++) {
-      u_copy(u, u_copy16(u));
-      u_value(u);
-    }
-    return;
-  }
-  case TAPE_STRUCT_IDX: {
-    u_copy(u, 4);
-    uint32_t nf = u_copy32(u);
-    for (uint32_t i = 0; i < nf && !u->bad; i++) u_value(u);
-    return;
-  }
-  case WIRE_T_UNION: u_copy(u, 8); u_value(u); return;
-  case WIRE_T_DURATION: case WIRE_T_TIMESTAMP: u_copy(u, 12); return;
-  case WIRE_T_DATE: u_copy(u, 8); return;
-  case WIRE_T_DECIMAL: u_copy(u, 5); u_copy(u, u_copy32(u)); return;
-  case TAPE_PACKED: {
-    u_copy(u, 2);
-    u_copy(u, 8 * (size_t)u_copy32(u));
-    return;
-  }
-  case TAPE_SPAN: {
-    /* op type, u32 n, u64 offset -> op type, u32 n, the n payload bytes */
-    u->n--;
-    if ((size_t)(u->end - u->p) < 13) { u->bad = 1; return; }
-    uint8_t t = u->p[0];
-    uint32_t n;
-    uint64_t off;
-    memcpy(&n, u->p + 1, 4);
-    memcpy(&off, u->p + 5, 8);
-    u->p += 13;
-    if ((t != WIRE_T_BINARY && !wire_type_array_width(t)) || !n ||
-        off > u->data_len || n > u->data_len - off) {
-      u->bad = 1;
-      return;
-    }
-    u_put(u, &t, 1);
-    u_put(u, &n, 4);
-    u_put(u, u->data + off, n);
-    return;
-  }
-  default: u->bad = 1;
-  }
-}
-
-/* The tape read with WIRE_TAPE_SPANS, its spans made copies: malloc'ed, or
- * NULL if it is not a tape of this payload. */
-static uint8_t *unspan(const uint8_t *t, size_t tl, const uint8_t *data,
-                       size_t data_len, size_t *out_len) {
-  unspan_t u = {t + 8, t + tl, data, data_len, NULL, 0, 0, 0};
-  if (tl < 8) return NULL;
-  u_put(&u, t, 8);
-  uint32_t roots;
-  memcpy(&roots, t + 4, 4);
-  for (uint32_t i = 0; i < roots && !u.bad; i++) u_value(&u);
-  if (u.bad || u.p != u.end) {
-    free(u.o);
-    return NULL;
-  }
-  *out_len = u.n;
-  return u.o;
-}
+#include "fuzz/tape_unspan.h"
 
 /* WIRE_TAPE_SPANS: both paths give the same tape, and it is the tape
- * without spans once its spans are copied from the payload. */
+ * without spans once its spans are copied from the payload. With
+ * WIRE_TAPE_STRING_SPANS as well (the direct path only): the same status
+ * and error offset, and once its spans and string spans are copied, the
+ * same tape again. */
 static int check_spans(wire_ctx *ctx, wire_writer *w, const char *id,
                        const uint8_t *p, size_t n) {
   uint32_t fl = WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS;
@@ -298,7 +161,24 @@ static int check_spans(wire_ctx *ctx, wire_writer *w, const char *id,
       good = 0;
     }
     free(un);
+    result s = dec_direct(ctx, w, p, n, fl | WIRE_TAPE_STRING_SPANS);
+    un = unspan(s.p, s.n, p, n, &ul);
+    if (s.st || !un || ul != c.n || memcmp(un, c.p, ul) != 0) {
+      cr_log_error("%s: the string spans of the tape are not its bytes", id);
+      good = 0;
+    }
+    free(un);
+    free(s.p);
     free(c.p);
+  } else if (good) {
+    result s = dec_direct(ctx, w, p, n, fl | WIRE_TAPE_STRING_SPANS);
+    if (s.st != a.st || s.off != a.off) {
+      cr_log_error("%s: with string spans %s @%llu, without %s @%llu", id,
+                   wire_status_name(s.st), (unsigned long long)s.off,
+                   wire_status_name(a.st), (unsigned long long)a.off);
+      good = 0;
+    }
+    free(s.p);
   }
   result_free(ctx, &a);
   free(b.p);
@@ -1409,7 +1289,7 @@ Test(api, writer_reuse_and_fixed_buffers) {
   w = wire_writer_new(ctx, tb2, tn);
   cr_expect_eq(wire_decode_tape_to(ctx, ref, rn, 0, w), WIRE_OK);
   cr_expect(memcmp(tb2, tp, tn) == 0);
-  cr_expect_eq(wire_decode_tape_to(ctx, ref, rn, 4, w), WIRE_E_ARG);
+  cr_expect_eq(wire_decode_tape_to(ctx, ref, rn, 8, w), WIRE_E_ARG);
   wire_writer_free(w);
   free(tb2);
   wire_ctx_free_bytes(ctx, tp);
@@ -1491,6 +1371,56 @@ Test(decode, shared_scalars_capped) {
     }
     free(b.p);
   }
+  wire_ctx_free(ctx);
+}
+
+/* WIRE_TAPE_STRING_SPANS: strings read in band come as STR_SPAN ops naming
+ * their bytes in the payload (the list's run read fast, a root string the
+ * long way); an empty one is copied. */
+Test(format, string_spans) {
+  wire_ctx *ctx = wire_ctx_new();
+  tbuf t = {0};
+  tput(&t, "WT\x02\x00\x02\x00\x00\x00", 8);
+  t8(&t, WIRE_T_LIST); t32(&t, 3);
+  t8(&t, WIRE_T_STRING); t8(&t, WIRE_STR_UTF8); t32(&t, 5); tput(&t, "hello", 5);
+  t8(&t, WIRE_T_STRING); t8(&t, WIRE_STR_UTF8); t32(&t, 0);
+  t8(&t, WIRE_T_STRING); t8(&t, WIRE_STR_UTF8); t32(&t, 6);
+  tput(&t, "w\xc3\xb6rld", 6);
+  t8(&t, WIRE_T_STRING); t8(&t, WIRE_STR_UTF8); t32(&t, 4); tput(&t, "root", 4);
+  uint8_t *pay;
+  size_t pn;
+  cr_assert_eq(wire_encode_tape(ctx, t.p, t.n, &pay, &pn), WIRE_OK);
+  wire_writer *w = wire_writer_new(ctx, NULL, 0);
+  cr_assert_eq(wire_decode_tape_to(ctx, pay, pn, WIRE_TAPE_STRING_SPANS, w),
+               WIRE_OK);
+  const uint8_t *tp = wire_writer_data(w);
+  size_t tn = wire_writer_size(w);
+  cr_expect_eq(tp[2], 2, "a version 2 tape");
+  /* list, STR_SPAN 5, STRING 0, STR_SPAN 6, STR_SPAN 4 */
+  cr_assert_eq(tn, 8 + 5 + 14 + 6 + 14 + 14);
+  static const struct { size_t at; uint32_t n; const char *s; } want[] = {
+      {13, 5, "hello"}, {33, 6, "w\xc3\xb6rld"}, {47, 4, "root"}};
+  for (int i = 0; i < 3; i++) {
+    const uint8_t *v = tp + want[i].at;
+    uint32_t n;
+    uint64_t off;
+    cr_expect_eq(v[0], TAPE_STR_SPAN);
+    cr_expect_eq(v[1], WIRE_STR_UTF8);
+    memcpy(&n, v + 2, 4);
+    memcpy(&off, v + 6, 8);
+    cr_expect_eq(n, want[i].n);
+    cr_assert_leq(off + n, pn);
+    cr_expect(memcmp(pay + off, want[i].s, n) == 0, "string %d's bytes", i);
+  }
+  cr_expect_eq(tp[27], WIRE_T_STRING, "the empty string is copied");
+  cr_expect(check_decode(ctx, "string spans", pay, pn));
+  /* a tape with a STR_SPAN op does not encode */
+  uint8_t *o;
+  size_t on;
+  cr_expect_eq(wire_encode_tape(ctx, tp, tn, &o, &on), WIRE_E_ARG);
+  wire_writer_free(w);
+  wire_ctx_free_bytes(ctx, pay);
+  free(t.p);
   wire_ctx_free(ctx);
 }
 

@@ -11,6 +11,7 @@
  * tape. Tables live in the context's tape scratch and are reused. */
 #include "dec.h"
 #include "tape.h"
+#include "tape_fast.h"
 
 /* ---- state -------------------------------------------------------------- */
 
@@ -143,28 +144,6 @@ static bool body(td *t, const tmeta *tm, int64_t ref, uint8_t *type);
 
 static inline bool is_num(uint8_t t) { return wire__tape_packable(t); }
 
-/* A number op from its decoded bits (as the document walk writes it: the
- * value widened to i64 / u64 / f64). */
-static inline uint64_t tape_num(uint8_t type, uint64_t raw) {
-  if (type >= WIRE_T_FLOAT16 && type <= WIRE_T_FLOAT64) {
-    double d;
-    switch (type) {
-    case WIRE_T_FLOAT16: d = wire_float16_to_double((uint16_t)raw); break;
-    case WIRE_T_BFLOAT16: d = wire_bfloat16_to_float((uint16_t)raw); break;
-    case WIRE_T_FLOAT32: {
-      float f;
-      uint32_t x = (uint32_t)raw;
-      memcpy(&f, &x, 4);
-      d = f;
-      break;
-    }
-    default: memcpy(&d, &raw, 8);
-    }
-    memcpy(&raw, &d, 8);
-  }
-  return raw;
-}
-
 static void put_num(td *t, uint8_t type, uint64_t raw) {
   if (!wire__buf_room(t->o, 9)) return;
   uint8_t *q = t->o->p + t->o->len;
@@ -179,134 +158,13 @@ static void put_num(td *t, uint8_t type, uint64_t raw) {
   t->o->len += 9;
 }
 
-/* ---- the usual cases, read fast ---------------------------------------------
- * Scalars in lists and maps (numbers, bools, strings) are read here
- * without the general readers when the input is valid and of the usual
- * shape: nothing is read or written otherwise, and the caller reads the
- * value the long way (dec.h), which reports any error as wire_decode
- * does. */
 
-#define HOT static inline __attribute__((always_inline))
-#define HI8 UINT64_C(0x8080808080808080)
-
-/* Bytes of 7 bits each (in the low bytes of x) put together. */
-HOT uint64_t unspread(uint64_t x) {
-  x &= UINT64_C(0x7F7F7F7F7F7F7F7F);
-  x = (x & UINT64_C(0x007F007F007F007F)) | (x & UINT64_C(0x7F007F007F007F00)) >> 1;
-  x = (x & UINT64_C(0x00003FFF00003FFF)) | (x & UINT64_C(0x3FFF00003FFF0000)) >> 2;
-  return (x & UINT64_C(0x0FFFFFFF)) | (x & UINT64_C(0x0FFFFFFF00000000)) >> 4;
+/* The payload when strings are read as STR_SPAN ops
+ * (WIRE_TAPE_STRING_SPANS), else NULL. Passed apart from fc: a larger fc
+ * no longer lives in registers in the copying loops. */
+static inline const uint8_t *span_base(const td *t) {
+  return t->flags & WIRE_TAPE_STRING_SPANS ? t->d.in.base : NULL;
 }
-
-/* A varint (LEB128) of at most `most` bytes (5 or 8, the 9-byte form of a
- * varuint64 aside), not overlong, with 8 bytes readable at p: *n gets its
- * length, 0 if it is not such a varint. */
-HOT uint64_t varint_word(const uint8_t *p, unsigned most, unsigned *n) {
-  uint64_t w;
-  memcpy(&w, p, 8);
-  uint64_t stop = ~w & HI8;
-  if (!stop) {
-    *n = 0;
-    return 0;
-  }
-  unsigned k = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
-  if (k > most || (k > 1 && (uint8_t)(w >> (8 * k - 8)) == 0)) {
-    *n = 0;
-    return 0;
-  }
-  *n = k;
-  return unspread(k == 8 ? w : w & ((UINT64_C(1) << (8 * k)) - 1));
-}
-
-/* A number body of type ty at *pp (ends at end): *raw as wire__dec_prim
- * gives it. False: not read (an unusual or bad one, or a type read the
- * long way). */
-HOT bool fast_num(const uint8_t **pp, const uint8_t *end, uint8_t ty,
-                  uint64_t *raw) {
-  const uint8_t *p = *pp;
-  size_t left = (size_t)(end - p);
-  uint64_t u;
-  unsigned n;
-  switch (ty) {
-  case WIRE_T_VARINT64: case WIRE_T_VAR_UINT64:
-    if (left && p[0] < 0x80) {
-      u = p[0];
-      n = 1;
-    } else if (left >= 9) {
-      u = varint_word(p, 8, &n);
-      if (!n) {
-        uint64_t w; /* nine bytes, or overlong */
-        memcpy(&w, p, 8);
-        if (p[8] == 0 || (~w & HI8)) return false;
-        u = unspread(w) | (uint64_t)p[8] << 56;
-        n = 9;
-      }
-    } else {
-      return false;
-    }
-    *raw = ty == WIRE_T_VARINT64 ? (uint64_t)wire__unzz64(u) : u;
-    break;
-  case WIRE_T_VARINT32: case WIRE_T_VAR_UINT32:
-    if (left && p[0] < 0x80) {
-      u = p[0];
-      n = 1;
-    } else if (left >= 8) {
-      u = varint_word(p, 5, &n);
-      if (!n || (n == 5 && (p[4] & 0xF0))) return false;
-    } else {
-      return false;
-    }
-    *raw = ty == WIRE_T_VARINT32 ? (uint64_t)(int64_t)wire__unzz32((uint32_t)u)
-                                 : u;
-    break;
-  case WIRE_T_BOOL:
-    if (!left || p[0] > 1) return false;
-    *raw = p[0];
-    n = 1;
-    break;
-  case WIRE_T_INT8: case WIRE_T_UINT8:
-    if (!left) return false;
-    *raw = ty == WIRE_T_INT8 ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
-    n = 1;
-    break;
-  case WIRE_T_INT16: case WIRE_T_UINT16: case WIRE_T_FLOAT16:
-  case WIRE_T_BFLOAT16: {
-    uint16_t x;
-    if (left < 2) return false;
-    memcpy(&x, p, 2);
-    *raw = ty == WIRE_T_INT16 ? (uint64_t)(int64_t)(int16_t)x : x;
-    n = 2;
-    break;
-  }
-  case WIRE_T_INT32: case WIRE_T_UINT32: case WIRE_T_FLOAT32: {
-    uint32_t x;
-    if (left < 4) return false;
-    memcpy(&x, p, 4);
-    *raw = ty == WIRE_T_INT32 ? (uint64_t)(int64_t)(int32_t)x : x;
-    n = 4;
-    break;
-  }
-  case WIRE_T_INT64: case WIRE_T_UINT64: case WIRE_T_FLOAT64:
-    if (left < 8) return false;
-    memcpy(raw, p, 8);
-    n = 8;
-    break;
-  default: /* tagged: the long way */
-    return false;
-  }
-  *pp = p + n;
-  return true;
-}
-
-#define copy16 wire__copy16
-
-/* The state the fast readers work on, in locals: the input, the output
- * (its room ends at qend; only when the buffer has not failed) and the
- * node count. fc_load / fc_store move it from / back to the decoder. */
-typedef struct {
-  const uint8_t *p, *end;
-  uint8_t *q, *qend;
-  uint64_t nv, maxn, maxb;
-} fc;
 
 HOT void fc_load(fc *c, const td *t) {
   wire_buf *o = t->o;
@@ -322,98 +180,6 @@ HOT void fc_store(const fc *c, td *t) {
   t->d.in.p = c->p;
   if (c->q) t->o->len = (size_t)(c->q - t->o->p);
   t->nvalues = c->nv;
-}
-
-/* A string body and its tape op. */
-HOT bool fc_string(fc *c) {
-  const uint8_t *p = c->p;
-  size_t left = (size_t)(c->end - p);
-  if (WIRE_UNLIKELY(!left || c->nv >= c->maxn)) return false;
-  uint32_t h = p[0], hl = 1;
-  if (h >= 0x80) {
-    if (left < 2 || p[1] >= 0x80 || !p[1]) return false;
-    h = (h & 0x7F) | (uint32_t)p[1] << 7;
-    hl = 2;
-  }
-  uint32_t enc = h & 3, len = h >> 2;
-  const uint8_t *b = p + hl;
-  size_t avail = (size_t)(c->end - b);
-  if (WIRE_UNLIKELY(enc == 3 || len > c->maxb || avail < len)) return false;
-  bool over = avail >= 16;
-  if (enc == WIRE_STR_UTF8) {
-    if (!wire__tape_ascii(b, len, c->end) && wire__utf8_check(b, len) != len)
-      return false;
-  } else if (enc == WIRE_STR_UTF16) {
-    if ((len & 1) || wire__utf16_check(b, len) != len) return false;
-  }
-  uint8_t *q = c->q;
-  if (WIRE_UNLIKELY((size_t)(c->qend - q) < 6 + (size_t)len + 16)) return false;
-  q[0] = WIRE_T_STRING;
-  q[1] = (uint8_t)enc;
-  memcpy(q + 2, &len, 4);
-  if (over && len <= 16) copy16(q + 6, b);
-  else wire__copy(q + 6, b, len);
-  c->q = q + 6 + len;
-  c->p = b + len;
-  c->nv++;
-  return true;
-}
-
-/* A number body of type ty and its tape op. */
-HOT bool fc_num(fc *c, uint8_t ty) {
-  if (WIRE_UNLIKELY((size_t)(c->qend - c->q) < 9 || c->nv >= c->maxn))
-    return false;
-  uint64_t raw;
-  if (!fast_num(&c->p, c->end, ty, &raw)) return false;
-  uint8_t *q = c->q;
-  q[0] = ty;
-  if (ty == WIRE_T_BOOL) {
-    q[1] = (uint8_t)raw;
-    c->q = q + 2;
-  } else {
-    uint64_t v = tape_num(ty, raw);
-    memcpy(q + 1, &v, 8);
-    c->q = q + 9;
-  }
-  c->nv++;
-  return true;
-}
-
-/* Types the fast readers read. */
-static inline bool fast_type(uint8_t ty) {
-  return (ty >= WIRE_T_BOOL && ty <= WIRE_T_TAGGED_UINT64) ||
-         (ty >= WIRE_T_FLOAT16 && ty <= WIRE_T_STRING);
-}
-
-/* A slot of a list or map: has_flag: a reference flag, of which not-null
- * and null are read here; ty: the slot's type (0: read from the input)
- * among fast_type. *type gets the value's kind. False: nothing read. */
-HOT bool fc_slot(fc *c, bool has_flag, uint8_t ty, uint8_t *type) {
-  const uint8_t *s = c->p;
-  if (has_flag) {
-    if (WIRE_UNLIKELY(s == c->end)) return false;
-    if (*s == 0xFD) { /* null */
-      if (c->nv >= c->maxn || c->q == c->qend) return false;
-      c->nv++;
-      *c->q++ = TAPE_NULL;
-      c->p = s + 1;
-      *type = WIRE_T_NULL;
-      return true;
-    }
-    if (*s != 0xFF) return false;
-    c->p = s + 1;
-  }
-  if (!ty) {
-    if (WIRE_UNLIKELY(c->p == c->end)) goto no;
-    ty = *c->p++;
-    if (!fast_type(ty)) goto no;
-  }
-  if (ty == WIRE_T_STRING ? !fc_string(c) : !fc_num(c, ty)) goto no;
-  *type = ty;
-  return true;
-no:
-  c->p = s;
-  return false;
 }
 
 /* Rewrites a LIST/SET op at `at` whose `count` elements were written as
@@ -463,6 +229,31 @@ static inline void note(elems *el, uint32_t i, uint8_t et) {
   } else if (et != el->first) {
     el->packable = false;
   }
+}
+
+/* A run of a list's elements the fast way (as in list(): fty the declared
+ * type, 0 read per element; flags: with reference flags, of which not-null
+ * and null are read), strings as STR_SPAN ops, from element i up to one
+ * that is not read so; returns its index, or count. Out of line and with
+ * its own fc, so that the copying loops of list() stay as they were. */
+static __attribute__((noinline)) uint32_t
+span_run(td *t, uint32_t i, uint32_t count, bool flags, uint8_t fty,
+         elems *el) {
+  const uint8_t *sbase = span_base(t);
+  fc f;
+  fc_load(&f, t);
+  if (!f.q) return i;
+  uint8_t et;
+  if (fty == WIRE_T_STRING && !flags) {
+    uint32_t i0 = i;
+    while (i < count && fc_string(&f, sbase)) i++;
+    if (i > i0) note(el, i0, WIRE_T_STRING);
+  } else {
+    for (; i < count && fc_slot(&f, flags, fty, &et, sbase); i++)
+      note(el, i, et);
+  }
+  fc_store(&f, t);
+  return i;
 }
 
 static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
@@ -516,17 +307,20 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   uint32_t i = 0;
   while (i < count) {
     uint8_t et;
-    if (fty != 0xFF) {
+    if (fty != 0xFF && (t->flags & WIRE_TAPE_STRING_SPANS)) {
+      i = span_run(t, i, count, l.flags, fty, &el);
+      if (i == count) break;
+    } else if (fty != 0xFF) {
       /* a run the fast way */
       fc c;
       fc_load(&c, t);
       if (c.q) {
         if (fty == WIRE_T_STRING && !l.flags) {
           uint32_t i0 = i;
-          while (i < count && fc_string(&c)) i++;
+          while (i < count && fc_string(&c, NULL)) i++;
           if (i > i0) note(&el, i0, WIRE_T_STRING);
         } else {
-          for (; i < count && fc_slot(&c, l.flags, fty, &et); i++)
+          for (; i < count && fc_slot(&c, l.flags, fty, &et, NULL); i++)
             note(&el, i, et);
         }
         fc_store(&c, t);
@@ -550,11 +344,11 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
 }
 
 /* Entries done..end-1 of a map chunk (key and value types kty, vty among
- * fast_type; kf, vf: reference flags) the fast way, up to one that is not
- * (a null, a reference, an unusual value: read again the long way).
- * Returns the index of that one, or end. */
+ * fast_type; kf, vf: reference flags; sbase: span_base) the fast
+ * way, up to one that is not (a null, a reference, an unusual value: read
+ * again the long way). Returns the index of that one, or end. */
 HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
-                     uint8_t kty, uint8_t vty);
+                     uint8_t kty, uint8_t vty, const uint8_t *sbase);
 
 static __attribute__((noinline)) uint32_t
 fast_entries(td *t, uint32_t done, uint32_t end, bool kf, bool vf, uint8_t kty,
@@ -562,10 +356,14 @@ fast_entries(td *t, uint32_t done, uint32_t end, bool kf, bool vf, uint8_t kty,
   fc f;
   fc_load(&f, t);
   if (!f.q) return done;
+  const uint8_t *sb = span_base(t);
   if (kty == WIRE_T_STRING && !kf && !vf) {
     /* the usual kinds of value spelled out */
     switch (vty) {
-#define E(v) done = entries(&f, done, end, false, false, WIRE_T_STRING, v); break
+#define E(v)                                                                  \
+  done = sb ? entries(&f, done, end, false, false, WIRE_T_STRING, v, sb)      \
+            : entries(&f, done, end, false, false, WIRE_T_STRING, v, NULL);   \
+  break
     case WIRE_T_STRING: E(WIRE_T_STRING);
     case WIRE_T_VARINT64: E(WIRE_T_VARINT64);
     case WIRE_T_VARINT32: E(WIRE_T_VARINT32);
@@ -576,14 +374,14 @@ fast_entries(td *t, uint32_t done, uint32_t end, bool kf, bool vf, uint8_t kty,
 #undef E
     }
   } else {
-    done = entries(&f, done, end, kf, vf, kty, vty);
+    done = entries(&f, done, end, kf, vf, kty, vty, sb);
   }
   fc_store(&f, t);
   return done;
 }
 
 HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
-                     uint8_t kty, uint8_t vty) {
+                     uint8_t kty, uint8_t vty, const uint8_t *sbase) {
   fc f = *c;
   uint8_t kt = 0, vt = 0;
   for (; done < end; done++) {
@@ -591,9 +389,9 @@ HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
     uint8_t *q0 = f.q;
     uint64_t nv0 = f.nv;
     bool good = kty == WIRE_T_STRING && !kf
-                    ? fc_string(&f) && (kt = WIRE_T_STRING)
-                    : fc_slot(&f, kf, kty, &kt);
-    if (!good || !fc_slot(&f, vf, vty, &vt) || kt == WIRE_T_NULL ||
+                    ? fc_string(&f, sbase) && (kt = WIRE_T_STRING)
+                    : fc_slot(&f, kf, kty, &kt, sbase);
+    if (!good || !fc_slot(&f, vf, vty, &vt, sbase) || kt == WIRE_T_NULL ||
         vt == WIRE_T_NULL) {
       f.p = p0;
       f.q = q0;
@@ -800,6 +598,20 @@ static bool string_out(td *t) {
   if (!wire__dec_string(d, &enc, &p, &len)) return false;
   if (len > UINT32_MAX)
     return fail(d, WIRE_E_LIMIT, d->in.p, "string longer than 4 GiB");
+  if (wire__tape_str_span(t->flags, d->in.base,
+                          (size_t)(d->in.end - d->in.base), p, len)) {
+    if (wire__buf_room(t->o, 14)) {
+      uint8_t *q = t->o->p + t->o->len;
+      uint64_t off = (uint64_t)(p - d->in.base);
+      uint32_t l32 = (uint32_t)len;
+      q[0] = TAPE_STR_SPAN;
+      q[1] = (uint8_t)enc;
+      memcpy(q + 2, &l32, 4);
+      memcpy(q + 6, &off, 8);
+      t->o->len += 14;
+    }
+    return true;
+  }
   if (wire__buf_room(t->o, 6 + (size_t)len)) {
     uint8_t *q = t->o->p + t->o->len;
     q[0] = WIRE_T_STRING;
@@ -1026,7 +838,16 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
         put_num(t, r->type, r->raw);
         t->reemit += t->o->len - at;
       } else {
-        t->reemit += r->len;
+        /* a STR_SPAN counts as the STRING it stands for: a reader makes
+         * the text again at every reference */
+        const uint8_t *rec = t->o->p + r->off;
+        uint32_t sn;
+        if (r->len == 14 && rec[0] == TAPE_STR_SPAN) {
+          memcpy(&sn, rec + 2, 4);
+          t->reemit += 6 + (uint64_t)sn;
+        } else {
+          t->reemit += r->len;
+        }
         if (t->reemit <= t->budget && wire__buf_room(t->o, r->len)) {
           memcpy(t->o->p + t->o->len, t->o->p + r->off, r->len);
           t->o->len += r->len;
