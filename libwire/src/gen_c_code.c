@@ -808,15 +808,30 @@ static bool int_type(uint8_t t, int *bits, int *sgn) {
  * NM_x1 takes one map entry; NM_m1 walks the map, with the registered
  * fields written out in their order where the writer sends them there
  * (a compare each) and NM_x1 for every other entry. */
-/* Whether field k of struct ti is a plain 64-bit signed integer, which the
- * field maps' code also reads from a writer's int32 (varint): the usual
- * widening, no range to check. */
-static bool widen_from_int32(const cg *x, uint32_t ti, uint32_t k) {
+/* When field k of struct ti is a plain 64-bit signed integer: the branch
+ * that reads it from a writer's int32 (varint; the usual widening, no
+ * range to check) at indent d, unchecked in a checked run. */
+static void put_widen(cg *x, uint32_t ti, uint32_t k, int d) {
   const wire_ftype *f = x->g->r->types[ti].fields[k].type;
   const vinfo *v = x->g->fv[ti][k];
   int bits, sgn;
-  return v && !v->flag && !v->shape && !slot_flag(f) && !wire__gen_kind_of(x->g, f) &&
-         int_type(f->type_id, &bits, &sgn) && sgn && bits == 64;
+  if (!v || v->flag || v->shape || slot_flag(f) || wire__gen_kind_of(x->g, f) ||
+      !int_type(f->type_id, &bits, &sgn) || !sgn || bits != 64)
+    return;
+  char mb[200];
+  uint32_t u = x->tmp++;
+  const char *P = P_(x);
+  ind(x->c, d);
+  put(x->c, "} else if (map[fi] == 0x%08xu) { /* from int32 */\n",
+      (uint32_t)WIRE_GEN_MAP_INT << 24 | (uint32_t)WIRE_T_VARINT32 << 16 | k);
+  ind(x->c, d + 1);
+  put(x->c, "uint32_t u%u;\n", u);
+  ind(x->c, d + 1);
+  if (x->unchecked) put(x->c, "if (!(p = %s__rvu32u(p, end, &u%u))) return 0;\n", P, u);
+  else put(x->c, "if (!(p = %s__rvu32t(d, p, end, &u%u))) return 0;\n", P, u);
+  ind(x->c, d + 1);
+  put(x->c, "v->%s = (%s)%s__unzz32(u%u);\n",
+      wire__gen_member(x->g->r->types[ti].fields[k].name, mb, sizeof mb), v->ctype, P, u);
 }
 
 /* The largest run of bounded fields read from a padded copy on the stack
@@ -830,7 +845,6 @@ static bool widen_from_int32(const cg *x, uint32_t ti, uint32_t k) {
 static void map_run(cg *x, uint32_t ti, const char *miss) {
   sb *c = x->c;
   const wire_utype *t = &x->g->r->types[ti];
-  const char *P = P_(x);
   bool tail = x->tail;
   x->tail = false;
   x->unchecked = true;
@@ -838,16 +852,7 @@ static void map_run(cg *x, uint32_t ti, const char *miss) {
     uint32_t k = t->layout->fields[w].local;
     put(c, "      if (map[fi] == %u) {\n", k);
     dec_field_k(x, ti, k, 4);
-    if (widen_from_int32(x, ti, k)) {
-      char mb[200];
-      uint32_t u = x->tmp++;
-      put(c, "      } else if (map[fi] == 0x%08xu) { /* from int32 */\n"
-             "        uint32_t u%u;\n"
-             "        if (!(p = %s__rvu32u(p, end, &u%u))) return 0;\n"
-             "        v->%s = (%s)%s__unzz32(u%u);\n",
-          (uint32_t)WIRE_GEN_MAP_INT << 24 | (uint32_t)WIRE_T_VARINT32 << 16 | k, u, P, u,
-          wire__gen_member(t->fields[k].name, mb, sizeof mb), x->g->fv[ti][k]->ctype, P, u);
-    }
+    put_widen(x, ti, k, 3);
     put(c, "      } else {\n%s      }\n      fi++;\n", miss);
   }
   x->unchecked = false;
@@ -913,16 +918,14 @@ static void dec_map_fn(cg *x, uint32_t ti) {
   }
   if (fast) {
     uint32_t S = sum + 9;
-    put(c, "  if (n >= %u) {\n", t->nfields);
-    put(c, "    if (end - p >= %u) {\n", S);
+    put(c, "  if (n >= %u) {\n    if (end - p >= %u) {\n", t->nfields, S);
     map_run(x, ti, "      goto slow;\n");
     put(c, "      goto rest;\n    }\n");
     if (S <= PAD_MAX) {
       /* near the end of the input: the same reads from a padded copy, as
        * dec_struct_fn does; at a miss, back to the input */
-      put(c, "    uint8_t %s__pad[%u];\n", P, 2 * S);
-      put(c, "    const uint8_t *%s__end = end;\n", P);
-      put(c, "    size_t %s__n = (size_t)(end - p);\n", P);
+      put(c, "    uint8_t %s__pad[%u];\n    const uint8_t *%s__end = end;\n"
+             "    size_t %s__n = (size_t)(end - p);\n", P, 2 * S, P, P);
       put(c, "    if (end - d->base >= %u) memcpy(%s__pad, end - %u, %u);\n", S, P, S, S);
       put(c, "    else memcpy(%s__pad + %u - %s__n, p, %s__n);\n", P, S, P, P);
       put(c, "    memset(%s__pad + %u, 0, %u);\n", P, S, S);
@@ -942,19 +945,7 @@ static void dec_map_fn(cg *x, uint32_t ti) {
     uint32_t k = t->layout->fields[w].local;
     put(c, "  if (fi < n) {\n    if (map[fi] == %u) {\n", k);
     dec_field_k(x, ti, k, 3);
-    /* the usual widening, a writer's int32 (varint) into a 64-bit signed
-     * field, read here too (no range to check) */
-    const vinfo *v = x->g->fv[ti][k];
-    if (widen_from_int32(x, ti, k)) {
-      char mb[200];
-      uint32_t u = x->tmp++;
-      put(c, "    } else if (map[fi] == 0x%08xu) { /* from int32 */\n"
-             "      uint32_t u%u;\n"
-             "      if (!(p = %s__rvu32t(d, p, end, &u%u))) return 0;\n"
-             "      v->%s = (%s)%s__unzz32(u%u);\n",
-          (uint32_t)WIRE_GEN_MAP_INT << 24 | (uint32_t)WIRE_T_VARINT32 << 16 | k, u, P, u,
-          wire__gen_member(t->fields[k].name, mb, sizeof mb), v->ctype, P, u);
-    }
+    put_widen(x, ti, k, 2);
     put(c, "    } else if (!(p = %s_x1(d, v, map[fi], p))) {\n      return 0;\n    }\n"
            "    fi++;\n  }\n", nm);
   }
@@ -1021,9 +1012,8 @@ static void dec_struct_fn(cg *x, uint32_t ti) {
        * within the input (a varint running into the zeros reads as ended
        * there) */
       uint32_t S = sum + 9;
-      put(c, "    uint8_t %s__pad[%u];\n", P, 2 * S);
-      put(c, "    const uint8_t *%s__end = end;\n", P);
-      put(c, "    size_t %s__n = (size_t)(end - p);\n", P);
+      put(c, "    uint8_t %s__pad[%u];\n    const uint8_t *%s__end = end;\n"
+             "    size_t %s__n = (size_t)(end - p);\n", P, 2 * S, P, P);
       put(c, "    if (end - d->base >= %u) memcpy(%s__pad, end - %u, %u);\n", S, P, S, S);
       put(c, "    else memcpy(%s__pad + %u - %s__n, p, %s__n);\n", P, S, P, P);
       put(c, "    memset(%s__pad + %u, 0, %u);\n", P, S, S);
