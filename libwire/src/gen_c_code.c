@@ -838,6 +838,19 @@ static void put_widen(cg *x, uint32_t ti, uint32_t k, int d) {
  * when the input ends within the run's most bytes. */
 #define PAD_MAX 512u
 
+/* Near the end of the input: p and end moved to a copy of its last S bytes
+ * (fixed-size when it has them) and S zeros; NM__end, NM__n: the way back. */
+static void put_pad(cg *x, uint32_t S) {
+  const char *P = P_(x);
+  put(x->c, "    uint8_t %s__pad[%u];\n    const uint8_t *%s__end = end;\n"
+            "    size_t %s__n = (size_t)(end - p);\n", P, 2 * S, P, P);
+  put(x->c, "    if (end - d->base >= %u) memcpy(%s__pad, end - %u, %u);\n", S, P, S, S);
+  put(x->c, "    else memcpy(%s__pad + %u - %s__n, p, %s__n);\n", P, S, P, P);
+  put(x->c, "    memset(%s__pad + %u, 0, %u);\n", P, S, S);
+  put(x->c, "    p = %s__pad + %u - %s__n;\n    end = %s__pad + sizeof %s__pad;\n", P, S, P,
+      P, P);
+}
+
 /* The registered fields of struct ti (all bounded) read in their order
  * without checks while the field map lists them so, the writer's int32
  * widened where dec_map_fn reads it too; `miss` is the code for the first
@@ -924,13 +937,7 @@ static void dec_map_fn(cg *x, uint32_t ti) {
     if (S <= PAD_MAX) {
       /* near the end of the input: the same reads from a padded copy, as
        * dec_struct_fn does; at a miss, back to the input */
-      put(c, "    uint8_t %s__pad[%u];\n    const uint8_t *%s__end = end;\n"
-             "    size_t %s__n = (size_t)(end - p);\n", P, 2 * S, P, P);
-      put(c, "    if (end - d->base >= %u) memcpy(%s__pad, end - %u, %u);\n", S, P, S, S);
-      put(c, "    else memcpy(%s__pad + %u - %s__n, p, %s__n);\n", P, S, P, P);
-      put(c, "    memset(%s__pad + %u, 0, %u);\n", P, S, S);
-      put(c, "    p = %s__pad + %u - %s__n;\n    end = %s__pad + sizeof %s__pad;\n", P, S, P,
-          P, P);
+      put_pad(x, S);
       char miss[1200];
       snprintf(miss, sizeof miss,
                "      if (p > %s__pad + %u) return 0;\n"
@@ -1012,13 +1019,7 @@ static void dec_struct_fn(cg *x, uint32_t ti) {
        * within the input (a varint running into the zeros reads as ended
        * there) */
       uint32_t S = sum + 9;
-      put(c, "    uint8_t %s__pad[%u];\n    const uint8_t *%s__end = end;\n"
-             "    size_t %s__n = (size_t)(end - p);\n", P, 2 * S, P, P);
-      put(c, "    if (end - d->base >= %u) memcpy(%s__pad, end - %u, %u);\n", S, P, S, S);
-      put(c, "    else memcpy(%s__pad + %u - %s__n, p, %s__n);\n", P, S, P, P);
-      put(c, "    memset(%s__pad + %u, 0, %u);\n", P, S, S);
-      put(c, "    p = %s__pad + %u - %s__n;\n    end = %s__pad + sizeof %s__pad;\n", P, S, P,
-          P, P);
+      put_pad(x, S);
       x->unchecked = true;
       for (uint32_t k = w; k < end; k++) dec_field(x, ti, k, 2);
       x->unchecked = false;
