@@ -1229,7 +1229,7 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
   case MK_BYTES: {
     const uint8_t *t = ld_ptr(p);
     if (!t) Py_RETURN_NONE;
-    return PyBytes_FromStringAndSize((const char *)t, ld_len(p));
+    return lw_bytes_from(t, ld_len(p));
   }
   case MK_ENUM: {
     uint32_t v;

@@ -1075,7 +1075,7 @@ static int loads_big(Codec *c, const uint8_t *d, size_t len, PyObject **out) {
   wire_ctx_clear_error(c->ctx);
   if (!ok) return LW_FALLBACK;
   if (!code) {
-    *out = PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
+    *out = lw_bytes_from(p, n);
     return *out ? 0 : -1;
   }
   *out = lw_array_from(c, code[0], p, n);
@@ -1773,7 +1773,7 @@ static PyObject *dec_bytes_of(Codec *c, uint8_t op, const hint *h,
   PyObject *v;
   const char *tc = array_code(op);
   if (op == WIRE_T_BINARY) {
-    v = PyBytes_FromStringAndSize(raw, n);
+    v = lw_bytes_from(raw, n);
   } else if (op == WIRE_T_BOOL_ARRAY && h && h->tid == op) {
     /* a declared bool array: a list of bools */
     PyObject *l = PyList_New(n);

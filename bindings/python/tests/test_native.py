@@ -8,6 +8,7 @@ import dataclasses
 import gc
 import mmap
 import os
+import random
 import sys
 import tracemalloc
 from typing import List, Optional
@@ -126,6 +127,29 @@ def test_large_binary_and_array_round_trip():
         back = ctx.loads(ctx.dumps(v))
         assert bytes(back) == bytes(v) if not isinstance(v, array.array) \
             else back == v
+
+
+def test_large_binaries_copied_intact_at_every_size_and_offset():
+    # Binaries of 4 KiB or more are copied by _copy.c's loop (forwards or
+    # backwards, by where the new bytes object lies against the payload
+    # modulo 4 KiB): sizes around its 128-byte steps, its 4 KiB and 4 MiB
+    # limits, sources at every offset modulo 64 and spread over a page
+    # (so both directions run), at the root, in a list and in a map.
+    ctx = libwire.Context()
+    rnd = random.Random(12)
+    sizes = [4095, 4096, 4097, 4096 + 127, 4096 + 128, 4096 + 129, 70001,
+             (1 << 20) + 33, (4 << 20) - 1, 4 << 20, (4 << 20) + 1]
+    for i, size in enumerate(sizes):
+        blob = rnd.randbytes(size)
+        for value in (blob, [b"x", blob], {"k": blob}):
+            data = ctx.dumps(value)
+            buf = bytearray(len(data) + 4096)
+            offsets = range(0, 4096, 61) if size < 1 << 16 else \
+                range(i % 7, 4096, 509)
+            for off in offsets:
+                buf[off:off + len(data)] = data
+                assert ctx.loads(memoryview(buf)[off:off + len(data)]) \
+                    == value, (size, off)
 
 
 def test_nested_binaries_and_arrays_are_copied_out_of_the_payload():
