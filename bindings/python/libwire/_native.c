@@ -2026,7 +2026,10 @@ static void objs_clear(Codec *c) {
 
 /* Every root of a payload, as a list: a registered struct root through its
  * layout, anything else through the tape. */
-static PyObject *decode_buffer(Codec *c, PyObject *data) {
+/* The roots of a payload, as a list; with `single` (loads), a root read by
+ * a layout or the streaming reader is returned as it is, *single = 1 (no
+ * list made and dropped per call). */
+static PyObject *decode_buffer(Codec *c, PyObject *data, int *single) {
   Py_buffer b;
   if (PyObject_GetBuffer(data, &b, PyBUF_SIMPLE)) return NULL;
   PyObject *one = NULL, *res = NULL;
@@ -2037,7 +2040,10 @@ static PyObject *decode_buffer(Codec *c, PyObject *data) {
     r = lw_mem_decode(c, b.buf, (size_t)b.len, &one);
     c->n_mem_dec += !r;
   }
-  if (r == 0) {
+  if (r == 0 && single) {
+    *single = 1;
+    res = one;
+  } else if (r == 0) {
     res = PyList_New(1);
     if (res) PyList_SET_ITEM(res, 0, one);
     else Py_DECREF(one);
@@ -2051,7 +2057,7 @@ static PyObject *decode_buffer(Codec *c, PyObject *data) {
 /* Codec.decode(data) -> list of the root values; data: any buffer. */
 static PyObject *Codec_decode(Codec *c, PyObject *data) {
   if (acquire(c)) return NULL;
-  PyObject *res = sync_regs(c) ? NULL : decode_buffer(c, data);
+  PyObject *res = sync_regs(c) ? NULL : decode_buffer(c, data, NULL);
   release(c);
   return res;
 }
@@ -2059,9 +2065,10 @@ static PyObject *Codec_decode(Codec *c, PyObject *data) {
 /* Codec.loads(data) -> the one root value of a payload. */
 static PyObject *Codec_loads(Codec *c, PyObject *data) {
   if (acquire(c)) return NULL;
-  PyObject *roots = sync_regs(c) ? NULL : decode_buffer(c, data);
+  int single = 0;
+  PyObject *roots = sync_regs(c) ? NULL : decode_buffer(c, data, &single);
   release(c);
-  if (!roots) return NULL;
+  if (!roots || single) return roots;
   Py_ssize_t n = PyList_GET_SIZE(roots);
   if (n == 1) {
     PyObject *v = Py_NewRef(PyList_GET_ITEM(roots, 0));
