@@ -58,8 +58,8 @@ if not lib_sources:
 
 native = Extension(
     "libwire._native",
-    sources=["libwire/_native.c", "libwire/_mem.c",
-             "libwire/_copy.c"] + lib_sources,
+    sources=["libwire/_native.c", "libwire/_mem.c", "libwire/_pybytes.c"]
+    + lib_sources,
     depends=["libwire/_native.h", "libwire/_constants.h"],
     include_dirs=["_libwire/include", "_libwire/src", "libwire"],
     define_macros=[("_DEFAULT_SOURCE", None)],

@@ -149,8 +149,8 @@ PyObject *lw_new_instance(PyObject *cls);
 int lw_is_array(PyObject *o);
 /* An array.array of typecode `code` holding a copy of p[0..nb). */
 PyObject *lw_array_from(Codec *c, char code, const void *p, size_t nb);
-/* _copy.c: a bytes object of the n bytes at p (large ones copied by a loop
- * that suits unaligned sources). */
+/* _pybytes.c: a bytes object of the n bytes at p (large ones copied by a
+ * loop that suits unaligned sources). */
 PyObject *lw_bytes_from(const void *p, size_t n);
 /* Tape path: roots (a sequence) -> bytes (or the length written into
  * `into`); payload -> list of roots. */

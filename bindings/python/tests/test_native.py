@@ -130,7 +130,7 @@ def test_large_binary_and_array_round_trip():
 
 
 def test_large_binaries_copied_intact_at_every_size_and_offset():
-    # Binaries of 4 KiB or more are copied by _copy.c's loop (forwards or
+    # Binaries of 4 KiB or more are copied by _pybytes.c's loop (forwards or
     # backwards, by where the new bytes object lies against the payload
     # modulo 4 KiB): sizes around its 128-byte steps, its 4 KiB and 4 MiB
     # limits, sources at every offset modulo 64 and spread over a page

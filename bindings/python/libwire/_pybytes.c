@@ -1,4 +1,4 @@
-/* _copy.c - the bytes objects of large binaries read from a payload: one
+/* _pybytes.c - the bytes objects of large binaries read from a payload: one
  * copy, by a loop of 32-byte loads and 32-byte-aligned stores where the
  * CPU has AVX2, else by memcpy.
  *
@@ -13,6 +13,7 @@
 #include "_native.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define LW_COPY_AVX2 1
 #endif
@@ -69,12 +70,26 @@ __attribute__((target("avx2"))) static void copy_bwd(uint8_t *d,
   memcpy(d, s, n);
 }
 
+/* Whether the CPU has AVX2 and the OS saves the YMM registers (cpuid and
+ * xgetbv here, rather than __builtin_cpu_supports, which links libgcc's
+ * CPU model code into the module). */
+static int cpu_avx2(void) {
+  unsigned a, b, c, d, lo, hi;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) ||
+      !(c & bit_AVX))
+    return 0;
+  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  if ((lo & 6) != 6 || __get_cpuid_max(0, NULL) < 7) return 0;
+  __cpuid_count(7, 0, a, b, c, d);
+  return (b & bit_AVX2) != 0;
+}
+
 static int have_avx2 = -1;
 #endif
 
 static void lw_copy(void *d, const void *s, size_t n) {
 #ifdef LW_COPY_AVX2
-  if (have_avx2 < 0) have_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+  if (have_avx2 < 0) have_avx2 = cpu_avx2();
   if (have_avx2 && n >= 128 && n <= LW_COPY_MAX) {
     if ((((uintptr_t)d - (uintptr_t)s) & 4095) < 256)
       copy_bwd(d, s, n);
