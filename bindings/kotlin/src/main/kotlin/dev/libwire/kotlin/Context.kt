@@ -344,8 +344,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
 
     /**
      * Decodes a payload into a tape (`wire_decode_tape_to` with `WIRE_TAPE_FIELD_INDEX` and
-     * `WIRE_TAPE_SPANS` and `WIRE_TAPE_STRING_SPANS`: binaries, dense arrays and strings as offsets
-     * into [bytes], which the reader keeps; the
+     * `WIRE_TAPE_SPANS`: binaries and dense arrays as offsets into [bytes], which the reader keeps; the
      * payload passed as a heap segment), copied into [readBuffer]; returns its length.
      */
     internal fun decodeToTape(bytes: ByteArray): Int {
@@ -353,7 +352,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         if (o.writer.address() == 0L) newOut(o, maxOf(1L shl 16, 2L * bytes.size + 64))
         while (true) {
             Native.writer_reset.invokeExact(o.writer)
-            val st = Native.decode_tape_to.invokeExact(ptr, MemorySegment.ofArray(bytes), bytes.size.toLong(), WireH.TAPE_FIELD_INDEX or WireH.TAPE_SPANS or WireH.TAPE_STRING_SPANS, o.writer) as Int
+            val st = Native.decode_tape_to.invokeExact(ptr, MemorySegment.ofArray(bytes), bytes.size.toLong(), WireH.TAPE_FIELD_INDEX or WireH.TAPE_SPANS, o.writer) as Int
             val size = Native.writer_size.invokeExact(o.writer) as Long
             if (st == 0) {
                 val n = Math.toIntExact(size)

@@ -28,7 +28,6 @@ internal object TapeOps {
     const val PACKED = WireH.TAPE_PACKED
     const val STRUCT_IDX = WireH.TAPE_STRUCT_IDX
     const val SPAN = WireH.TAPE_SPAN
-    const val STR_SPAN = WireH.TAPE_STR_SPAN
     /** String encodings of tape v2: the text as the JVM holds it, written in the Java runtime's choice. */
     const val LATIN1_JAVA = WireH.TAPE_STR_JAVA or WireH.STR_LATIN1
     const val UTF16_JAVA = WireH.TAPE_STR_JAVA or WireH.STR_UTF16
@@ -427,34 +426,38 @@ internal class TapeDecoder(private val ctx: Context) {
     fun value(): Any? {
         val op = u8()
         return when (op) {
-            TapeOps.STR_SPAN -> strSpan()
-            TypeId.STRING -> inlineString()
+            TypeId.STRING -> {
+                val enc = u8()
+                val k = u32()
+                val s = when (enc) {
+                    // (String(byte[], hibyte 0, ...): one copy, no charset decoder)
+                    StringEncoding.LATIN1 -> latin1(b, p, k)
+                    // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
+                    StringEncoding.UTF16 -> JStr.utf16(b, p, k) ?: run { val o = p; String(CharArray(k ushr 1) { ((b[o + 2 * it].toInt() and 0xff) or (b[o + 2 * it + 1].toInt() shl 8)).toChar() }) }
+                    else -> String(b, p, k, Charsets.UTF_8)
+                }
+                p += k
+                s
+            }
             TypeId.VARINT64, TypeId.INT64, TypeId.TAGGED_INT64 -> u64()
             TypeId.VARINT32, TypeId.INT32 -> u64().toInt()
             TypeId.FLOAT64 -> f64()
             TypeId.BOOL -> u8() != 0
             TapeOps.NULL -> null
-            TypeId.LIST -> {
+            TypeId.LIST, TypeId.SET -> {
                 val c = u32()
-                val l = ArrayList<Any?>(c)
-                ords.add(l)
-                items(l, c)
-                l
-            }
-            TypeId.SET -> {
-                val c = u32()
-                val s = LinkedHashSet<Any?>(hashCapacity(c))
-                ords.add(s)
-                for (i in 0 until c) s.add(item())
-                s
+                val coll: MutableCollection<Any?> = if (op == TypeId.LIST) ArrayList(c) else LinkedHashSet(hashCapacity(c))
+                ords.add(coll)
+                repeat(c) { coll.add(value()) }
+                coll
             }
             TypeId.MAP -> {
                 val c = u32()
                 val m = LinkedHashMap<Any?, Any?>(hashCapacity(c))
                 ords.add(m)
-                for (i in 0 until c) {
-                    val k = item()
-                    m[k] = item()
+                repeat(c) {
+                    val k = value()
+                    m[k] = value()
                 }
                 m
             }
@@ -539,80 +542,6 @@ internal class TapeDecoder(private val ctx: Context) {
                 else throw WireException("arg", -1, "unknown tape op 0x%02x".format(op))
             }
         }
-    }
-
-    /**
-     * A list's items: strings and 64-bit integers (the usual items) read here, without a call of
-     * [value] and its dispatch over every op each.
-     */
-    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
-    private fun items(l: ArrayList<Any?>, c: Int) {
-        val b = b
-        val a = src
-        var i = 0
-        while (i < c) {
-            // a run of Latin-1 strings by span (the usual list of text): each String made from the
-            // payload's bytes in one copy, the span checked against the payload
-            var q = p
-            while (i < c && b[q] == STR_SPAN_OP && b[q + 1] == LATIN1_ENC) {
-                val k = TapeOps.LE32.get(b, q + 2) as Int
-                val at = TapeOps.LE64.get(b, q + 6) as Long
-                if (k < 0 || at < 0 || at > a.size - k) throw WireException("arg", -1, "a tape string span outside the payload")
-                l.add(java.lang.String(a, 0, at.toInt(), k) as String)
-                q += 14
-                i++
-            }
-            p = q
-            if (i < c) {
-                l.add(item())
-                i++
-            }
-        }
-    }
-
-    /** One item of a list, set or map: strings and 64-bit integers read here, anything else by [value]. */
-    private fun item(): Any? {
-        val op = b[p].toInt() and 0xff
-        return when (op) {
-            TapeOps.STR_SPAN -> { p++; strSpan() }
-            TypeId.STRING -> { p++; inlineString() }
-            TypeId.VARINT64 -> { val v = TapeOps.LE64.get(b, p + 1) as Long; p += 9; v }
-            else -> value()
-        }
-    }
-
-    /** STRING after its op: u8 encoding, u32 n, the n bytes in the tape. */
-    private fun inlineString(): String {
-        val enc = b[p].toInt() and 0xff
-        val k = TapeOps.LE32.get(b, p + 1) as Int
-        p += 5
-        val s = makeString(enc, b, p, k)
-        p += k
-        return s
-    }
-
-    /**
-     * STR_SPAN after its op (`WIRE_TAPE_STRING_SPANS`): u8 encoding, u32 n, u64 offset: the n bytes
-     * are the payload's (C checked the bounds and the text), so the String is made from them
-     * with one copy and none into the tape.
-     */
-    private fun strSpan(): String {
-        val enc = b[p].toInt() and 0xff
-        val k = TapeOps.LE32.get(b, p + 1) as Int
-        val at = TapeOps.LE64.get(b, p + 5) as Long
-        p += 13
-        val a = src
-        if (k < 0 || at < 0 || at > a.size - k) throw WireException("arg", -1, "a tape string span outside the payload")
-        return makeString(enc, a, at.toInt(), k)
-    }
-
-    /** The text of [k] bytes at [o] of [a] in the wire encoding [enc]. */
-    private fun makeString(enc: Int, a: ByteArray, o: Int, k: Int): String = when (enc) {
-        // (String(byte[], hibyte 0, ...): one copy, no charset decoder)
-        StringEncoding.LATIN1 -> latin1(a, o, k)
-        // (the JDK's UTF-16LE decoder goes through a CharsetDecoder per string)
-        StringEncoding.UTF16 -> JStr.utf16(a, o, k) ?: String(CharArray(k ushr 1) { ((a[o + 2 * it].toInt() and 0xff) or (a[o + 2 * it + 1].toInt() shl 8)).toChar() })
-        else -> String(a, o, k, Charsets.UTF_8)
     }
 
     private fun packed(): Any {
@@ -766,8 +695,6 @@ internal class TapeDecoder(private val ctx: Context) {
     }
 
     companion object {
-        private const val STR_SPAN_OP = TapeOps.STR_SPAN.toByte()
-        private const val LATIN1_ENC = StringEncoding.LATIN1.toByte()
         private val LE_I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN)
         private val LE_I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN)
         private val LE_I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN)
