@@ -94,11 +94,19 @@ internal class TapeEncoder(private val ctx: Context) {
             val v = JStr.VALUE.get(s) as ByteArray
             val m = v.size
             room(6 + m)
-            b[n] = TypeId.STRING.toByte()
-            b[n + 1] = (if ((JStr.CODER.get(s) as Byte).toInt() == 0) TapeOps.LATIN1_JAVA else TapeOps.UTF16_JAVA).toByte()
-            TapeOps.LE32.set(b, n + 2, m)
-            System.arraycopy(v, 0, b, n + 6, m)
-            n += 6 + m
+            val b = b
+            val o = n
+            b[o] = TypeId.STRING.toByte()
+            b[o + 1] = (if ((JStr.CODER.get(s) as Byte).toInt() == 0) TapeOps.LATIN1_JAVA else TapeOps.UTF16_JAVA).toByte()
+            TapeOps.LE32.set(b, o + 2, m)
+            if (m in 8..16) {
+                // short text in two (overlapping) words: no call of the array copy stub
+                TapeOps.LE64.set(b, o + 6, TapeOps.LE64.get(v, 0) as Long)
+                TapeOps.LE64.set(b, o + 6 + m - 8, TapeOps.LE64.get(v, m - 8) as Long)
+            } else {
+                System.arraycopy(v, 0, b, o + 6, m)
+            }
+            n = o + 6 + m
             return
         }
         val len = s.length
@@ -170,7 +178,12 @@ internal class TapeEncoder(private val ctx: Context) {
         if (++depth > maxDepth) throw WireException("depth", -1, "nesting deeper than $maxDepth (a cycle without reference tracking?)")
         try {
             when (v) {
-                is List<*> -> { if (!shared(v)) { u8(TypeId.LIST); u32(v.size); for (e in v) value(e) } }
+                is List<*> -> {
+                    if (!shared(v)) {
+                        u8(TypeId.LIST); u32(v.size)
+                        if (v is java.util.RandomAccess) for (i in 0 until v.size) value(v[i]) else for (e in v) value(e)
+                    }
+                }
                 is Set<*> -> { if (!shared(v)) { u8(TypeId.SET); u32(v.size); for (e in v) value(e) } }
                 is Map<*, *> -> {
                     if (!shared(v)) {

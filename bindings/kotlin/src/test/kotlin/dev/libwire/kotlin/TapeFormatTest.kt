@@ -44,4 +44,26 @@ class TapeFormatTest {
             assertTrue(e.detail.contains("tape offset"), e.detail)
         }
     }
+
+    @Test fun stringLengths() {
+        // every length around the short copy (two 8-byte words for 8..16 bytes), Latin-1 and UTF-16,
+        // in a list: the tape holds each string's bytes exactly, and the payload decodes to them
+        Context().use { ctx ->
+            val all = ArrayList<Any?>()
+            for (len in 0..20) {
+                val latin = String(CharArray(len) { ('a' + (it * 7 + len) % 26) }).replaceRange(0, minOf(1, len), if (len > 0) "\u00e9" else "")
+                val wide = String(CharArray(len) { (0x4e00 + it * 31 + len).toChar() })
+                for (s in listOf(latin, wide)) {
+                    val isLatin = s.all { it.code <= 0xff }
+                    val bytes = if (isLatin) s.toByteArray(Charsets.ISO_8859_1) else s.toByteArray(Charsets.UTF_16LE)
+                    val enc = if (isLatin) "80" else "81"
+                    val lenHex = hex(byteArrayOf(bytes.size.toByte(), 0, 0, 0))
+                    assertEquals("57540200" + "01000000" + "1603000000" + "00" + "15" + enc + lenHex + hex(bytes) + "00",
+                        tape(ctx, listOf(null, s, null)), "length $len: $s")
+                    all.add(s)
+                }
+            }
+            assertEquals(all, ctx.decode(ctx.encode(all)))
+        }
+    }
 }
