@@ -116,7 +116,7 @@ internal object BytesSlot : Slot(WireH.MEM_BYTES, 16) {
 }
 
 /** A primitive array (dense array or list of primitives) of [width]-byte items. */
-internal class ArraySlot(width: Int, private val type: Class<*>) : Slot(WireH.MEM_ARRAY, 16) {
+internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.MEM_ARRAY, 16) {
     override val pointer get() = true
     override val hasAux get() = true
     /** Which array class [type] is (one int compare per value instead of a chain of class compares). */
@@ -168,42 +168,85 @@ internal class ArraySlot(width: Int, private val type: Class<*>) : Slot(WireH.ME
         w.span(at, o, n)
     }
 
-    override fun get(r: MemReader, at: Int): Any? {
-        val p = Img.I64.get(r.b, at) as Long
-        if (p == 0L) return null
-        val n = Img.I32.get(r.b, at + 8) as Int
-        val o = if (n == 0) 0 else r.off(p)
-        val b = r.b
-        val at0 = o.toLong()
-        return when (kind) {
-            A_INT -> IntArray(n).also {
-                if (n <= SHORT) for (i in 0 until n) it[i] = Img.I32.get(b, o + 4 * i) as Int
-                else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I32, at0, it, 0, n)
-            }
-            A_LONG -> LongArray(n).also {
-                if (n <= SHORT) for (i in 0 until n) it[i] = Img.I64.get(b, o + 8 * i) as Long
-                else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I64, at0, it, 0, n)
-            }
-            A_DOUBLE -> DoubleArray(n).also {
-                if (n <= SHORT) for (i in 0 until n) it[i] = Double.fromBits(Img.I64.get(b, o + 8 * i) as Long)
-                else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F64, at0, it, 0, n)
-            }
-            A_FLOAT -> FloatArray(n).also {
-                if (n <= SHORT) for (i in 0 until n) it[i] = Float.fromBits(Img.I32.get(b, o + 4 * i) as Int)
-                else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F32, at0, it, 0, n)
-            }
-            A_SHORT -> ShortArray(n).also {
-                if (n <= SHORT) for (i in 0 until n) it[i] = Img.I16.get(b, o + 2 * i) as Short
-                else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I16, at0, it, 0, n)
-            }
-            else -> {
-                if (o + n > b.size) throw WireException("state", -1, "a decoded pointer outside the arena")
-                BooleanArray(n) { b[o + it].toInt() != 0 }
-            }
-        }
+    override fun get(r: MemReader, at: Int): Any? = when (kind) {
+        A_INT -> ints(r, at)
+        A_LONG -> longs(r, at)
+        A_DOUBLE -> doubles(r, at)
+        A_FLOAT -> floats(r, at)
+        A_SHORT -> shorts(r, at)
+        else -> booleans(r, at)
     }
 
-    private companion object {
+    /** The name of the reader of this slot's array class (the generated codecs call it directly). */
+    val reader: String get() = arrayOf("ints", "longs", "doubles", "floats", "shorts", "booleans")[kind]
+
+    companion object {
+        // one reader per array class: pointer + count at [at], the items in the arena copy
+        @JvmStatic fun ints(r: MemReader, at: Int): IntArray? {
+            val b = r.b
+            val p = Img.I64.get(b, at) as Long
+            if (p == 0L) return null
+            val n = Img.I32.get(b, at + 8) as Int
+            val o = if (n == 0) 0 else r.off(p)
+            val a = IntArray(n)
+            if (n <= SHORT) for (i in 0 until n) a[i] = Img.I32.get(b, o + 4 * i) as Int
+            else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I32, o.toLong(), a, 0, n)
+            return a
+        }
+        @JvmStatic fun longs(r: MemReader, at: Int): LongArray? {
+            val b = r.b
+            val p = Img.I64.get(b, at) as Long
+            if (p == 0L) return null
+            val n = Img.I32.get(b, at + 8) as Int
+            val o = if (n == 0) 0 else r.off(p)
+            val a = LongArray(n)
+            if (n <= SHORT) for (i in 0 until n) a[i] = Img.I64.get(b, o + 8 * i) as Long
+            else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I64, o.toLong(), a, 0, n)
+            return a
+        }
+        @JvmStatic fun doubles(r: MemReader, at: Int): DoubleArray? {
+            val b = r.b
+            val p = Img.I64.get(b, at) as Long
+            if (p == 0L) return null
+            val n = Img.I32.get(b, at + 8) as Int
+            val o = if (n == 0) 0 else r.off(p)
+            val a = DoubleArray(n)
+            if (n <= SHORT) for (i in 0 until n) a[i] = Double.fromBits(Img.I64.get(b, o + 8 * i) as Long)
+            else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F64, o.toLong(), a, 0, n)
+            return a
+        }
+        @JvmStatic fun floats(r: MemReader, at: Int): FloatArray? {
+            val b = r.b
+            val p = Img.I64.get(b, at) as Long
+            if (p == 0L) return null
+            val n = Img.I32.get(b, at + 8) as Int
+            val o = if (n == 0) 0 else r.off(p)
+            val a = FloatArray(n)
+            if (n <= SHORT) for (i in 0 until n) a[i] = Float.fromBits(Img.I32.get(b, o + 4 * i) as Int)
+            else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F32, o.toLong(), a, 0, n)
+            return a
+        }
+        @JvmStatic fun shorts(r: MemReader, at: Int): ShortArray? {
+            val b = r.b
+            val p = Img.I64.get(b, at) as Long
+            if (p == 0L) return null
+            val n = Img.I32.get(b, at + 8) as Int
+            val o = if (n == 0) 0 else r.off(p)
+            val a = ShortArray(n)
+            if (n <= SHORT) for (i in 0 until n) a[i] = Img.I16.get(b, o + 2 * i) as Short
+            else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I16, o.toLong(), a, 0, n)
+            return a
+        }
+        @JvmStatic fun booleans(r: MemReader, at: Int): BooleanArray? {
+            val b = r.b
+            val p = Img.I64.get(b, at) as Long
+            if (p == 0L) return null
+            val n = Img.I32.get(b, at + 8) as Int
+            val o = if (n == 0) 0 else r.off(p)
+            if (o + n > b.size) throw WireException("state", -1, "a decoded pointer outside the arena")
+            return BooleanArray(n) { b[o + it].toInt() != 0 }
+        }
+
         const val A_INT = 0
         const val A_LONG = 1
         const val A_DOUBLE = 2
@@ -327,11 +370,11 @@ internal class Elem(@JvmField val slot: Slot, @JvmField val present: Boolean) {
 }
 
 /** A list or set: pointer to `count` items of an element layout (slot 0), count at + 8. */
-internal class ListSlot(@JvmField val item: Elem, private val set: Boolean) : Slot(WireH.MEM_LIST, 16) {
+internal class ListSlot(@JvmField val item: Elem, @JvmField val set: Boolean) : Slot(WireH.MEM_LIST, 16) {
     override val pointer get() = true
     override val hasAux get() = true
     @JvmField var elemLayout = NONE
-    val stride = (item.size + 7) and 7.inv()
+    @JvmField val stride = (item.size + 7) and 7.inv()
     override fun elem() = elemLayout
     override fun put(w: MemWriter, at: Int, v: Any) {
         val c: Collection<*> = when (v) {
@@ -562,11 +605,12 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
     }
 
     fun read(r: MemReader, at: Int): Any {
-        // (the generated read only for flat classes: there it builds NumericStruct in 11.5 ns against
-        // 17 through the composed handles; with strings, lists and nested classes it measured 2-6 %
-        // slower than the handles, Sample and MediaContent, `ProfileMain <value> gen`)
+        // (the generated read for every class: nested data classes and lists of them through the
+        // nested class's codec called directly (MemGenRt), arrays through a reader per array
+        // class; `ProfileMain <value> gen`, objects: NumericStruct 11.5 ns against 17 through the
+        // composed handles, Sample 95-97 against 100, MediaContent 176-177 against 185-186)
         val g = gen
-        if (g != null && flat) {
+        if (g != null && GEN_READ) {
             return try {
                 g.read(r, at)
             } catch (e: NullPointerException) {
@@ -615,6 +659,8 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
          * constructor). Measured in the README; -Dlibwire.composed=false for the loop.
          */
         @JvmField val COMPOSED = System.getProperty("libwire.composed") != "false"
+        /** Decode through the generated codecs too (-Dlibwire.generatedRead=false: the composed handles, as before). */
+        @JvmField val GEN_READ = System.getProperty("libwire.generatedRead") != "false"
         const val K_ANY = 0
         const val K_I32 = 1
         const val K_I64 = 2
@@ -684,6 +730,22 @@ internal class MemWriter {
         return o
     }
 
+    /** [struct] written by [plan]'s generated codec [g] (a constant where the caller is generated code). */
+    fun struct(plan: MemPlan, g: MemGen, v: Any): Int {
+        val s = seen
+        if (s != null) {
+            val k = s.get(v)
+            if (k >= 0) return k
+        }
+        if (++depth > maxDepth) throw WireException("depth", -1, "nesting deeper than $maxDepth (a cycle without reference tracking?)")
+        val o = alloc(plan.size, 8)
+        java.util.Arrays.fill(b, o, o + plan.size, 0)
+        s?.put(v, o)
+        g.write(this, v, o)
+        depth--
+        return o
+    }
+
     /** Scratch for the chars of a UTF-16 string. */
     private var chars = CharArray(256)
 
@@ -700,8 +762,25 @@ internal class MemWriter {
      * bytes (`getBytes(int, int, byte[], int)`, an array copy), UTF-8, or its chars in one bulk
      * copy.
      */
-    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     fun string(at: Int, s: String) {
+        // (the usual case, a compact String, in a method small enough to be inlined where it is called)
+        if (JStr.OPEN && (JStr.CODER.get(s) as Byte).toInt() == 0) {
+            val v = JStr.VALUE.get(s) as ByteArray
+            val m = v.size
+            if (m < 1 shl 30) {
+                val o = alloc(m, 1)
+                val b = b
+                System.arraycopy(v, 0, b, o, m)
+                Img.I64.set(b, at, base + o)
+                Img.I32.set(b, at + 8, (m shl 2) or WireH.STR_LATIN1)
+                return
+            }
+        }
+        stringSlow(at, s)
+    }
+
+    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
+    private fun stringSlow(at: Int, s: String) {
         if (JStr.OPEN) {
             val latin1 = (JStr.CODER.get(s) as Byte).toInt() == 0
             if (latin1 || !javaPicksUtf8(JStr.VALUE.get(s) as ByteArray)) {
@@ -879,7 +958,7 @@ internal object JStr {
 internal class MemReader {
     @JvmField var b = ByteArray(0)
     @JvmField var base = 0L
-    private var track = false
+    @JvmField var track = false
     /** Under reference tracking: the object built from the struct image at offset 8k, at k. */
     private var objs = arrayOfNulls<Any>(0)
     private var touched = IntArray(64)
@@ -944,9 +1023,22 @@ internal class MemReader {
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     /** A string left in its wire encoding by the decoder (`WIRE_MEM_STR_TAGGED`: header in the length word). */
     fun string(at: Int): String? {
+        val b = b
         val p = Img.I64.get(b, at) as Long
         if (p == 0L) return null
         val h = Img.I32.get(b, at + 8) as Int
+        // (the usual case, Latin-1 text in the payload, in a method small enough to be inlined)
+        if (h and 3 == WireH.STR_LATIN1) {
+            val n = h ushr 2
+            val d = p - srcBase
+            val a = src
+            if (n > 0 && d >= 0 && d <= a.size - n) return java.lang.String(a, 0, d.toInt(), n) as String
+        }
+        return stringSlow(p, h)
+    }
+
+    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
+    private fun stringSlow(p: Long, h: Int): String {
         val n = h ushr 2
         if (n == 0) return ""
         val a = bytes(p, n)
