@@ -310,7 +310,7 @@ internal object MemGenRt {
     @JvmStatic fun pStruct(s: Slot, g: MemGen, f: MemField, w: MemWriter, at: Int, x: Any?) {
         if (x == null) {
             if (!f.nullable) throw WireException("value", -1, "field ${f.name}: null in a field that is not nullable")
-            Img.I64.set(w.b, at + f.offset, 0L)
+            w.nul(s, at + f.offset)
             return
         }
         val plan = (s as StructSlot).plan
@@ -321,7 +321,7 @@ internal object MemGenRt {
     @JvmStatic fun pStructList(s: Slot, g: MemGen, f: MemField, w: MemWriter, at: Int, x: Any?) {
         if (x == null) {
             if (!f.nullable) throw WireException("value", -1, "field ${f.name}: null in a field that is not nullable")
-            Img.I64.set(w.b, at + f.offset, 0L)
+            w.nul(s, at + f.offset)
             return
         }
         val ls = s as ListSlot
