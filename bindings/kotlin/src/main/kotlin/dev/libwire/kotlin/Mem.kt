@@ -130,43 +130,19 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
     }
 
     override fun put(w: MemWriter, at: Int, v: Any) {
-        val n: Int
-        val o: Int
-        // short arrays item by item, longer ones in bulk copies between heap segments (ProfileMain
-        // arr, a LongArray out of an image: 9 items 7.4 ns against 8.1, 32 items 13.2 against
-        // 13.4: about even); the image is little-endian, as are the hosts packaged for
-        val b = w.b
-        when (v) {
-            is IntArray -> {
-                n = v.size; o = w.alloc(n * 4, 8)
-                if (n <= SHORT) for (i in 0 until n) Img.I32.set(b, o + 4 * i, v[i])
-                else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_I32, o.toLong(), n)
-            }
-            is LongArray -> {
-                n = v.size; o = w.alloc(n * 8, 8)
-                if (n <= SHORT) for (i in 0 until n) Img.I64.set(b, o + 8 * i, v[i])
-                else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_I64, o.toLong(), n)
-            }
-            is DoubleArray -> {
-                n = v.size; o = w.alloc(n * 8, 8)
-                if (n <= SHORT) for (i in 0 until n) Img.I64.set(b, o + 8 * i, v[i].toRawBits())
-                else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_F64, o.toLong(), n)
-            }
-            is FloatArray -> {
-                n = v.size; o = w.alloc(n * 4, 8)
-                if (n <= SHORT) for (i in 0 until n) Img.I32.set(b, o + 4 * i, v[i].toRawBits())
-                else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_F32, o.toLong(), n)
-            }
-            is ShortArray -> {
-                n = v.size; o = w.alloc(n * 2, 8)
-                if (n <= SHORT) for (i in 0 until n) Img.I16.set(b, o + 2 * i, v[i])
-                else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_I16, o.toLong(), n)
-            }
-            is BooleanArray -> { n = v.size; o = w.alloc(n, 8); for (i in 0 until n) b[o + i] = if (v[i]) 1 else 0 }
+        when {
+            kind == A_INT && v is IntArray -> ints(w, at, v)
+            kind == A_LONG && v is LongArray -> longs(w, at, v)
+            kind == A_DOUBLE && v is DoubleArray -> doubles(w, at, v)
+            kind == A_FLOAT && v is FloatArray -> floats(w, at, v)
+            kind == A_SHORT && v is ShortArray -> shorts(w, at, v)
+            kind == A_BOOL && v is BooleanArray -> booleans(w, at, v)
             else -> throw WireException("value", -1, "a ${v.javaClass.simpleName} where a ${type.simpleName} is declared")
         }
-        w.span(at, o, n)
     }
+
+    /** The name of the writer of this slot's array class (`(MemField, MemWriter, int, Object)void`, for the generated codecs). */
+    val writer: String get() = "p" + reader
 
     override fun get(r: MemReader, at: Int): Any? = when (kind) {
         A_INT -> ints(r, at)
@@ -181,6 +157,67 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
     val reader: String get() = arrayOf("ints", "longs", "doubles", "floats", "shorts", "booleans")[kind]
 
     companion object {
+        // one writer per array class. Short arrays item by item, longer ones in bulk copies
+        // between heap segments (ProfileMain arr, a LongArray out of an image: 9 items 7.4 ns
+        // against 8.1, 32 items 13.2 against 13.4: about even); the image is little-endian, as
+        // are the hosts packaged for
+        @JvmStatic fun ints(w: MemWriter, at: Int, v: IntArray) {
+            val n = v.size
+            val o = w.alloc(n * 4, 8)
+            val b = w.b
+            if (n <= SHORT) for (i in 0 until n) Img.I32.set(b, o + 4 * i, v[i])
+            else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_I32, o.toLong(), n)
+            w.span(at, o, n)
+        }
+        @JvmStatic fun longs(w: MemWriter, at: Int, v: LongArray) {
+            val n = v.size
+            val o = w.alloc(n * 8, 8)
+            val b = w.b
+            if (n <= SHORT) for (i in 0 until n) Img.I64.set(b, o + 8 * i, v[i])
+            else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_I64, o.toLong(), n)
+            w.span(at, o, n)
+        }
+        @JvmStatic fun doubles(w: MemWriter, at: Int, v: DoubleArray) {
+            val n = v.size
+            val o = w.alloc(n * 8, 8)
+            val b = w.b
+            if (n <= SHORT) for (i in 0 until n) Img.I64.set(b, o + 8 * i, v[i].toRawBits())
+            else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_F64, o.toLong(), n)
+            w.span(at, o, n)
+        }
+        @JvmStatic fun floats(w: MemWriter, at: Int, v: FloatArray) {
+            val n = v.size
+            val o = w.alloc(n * 4, 8)
+            val b = w.b
+            if (n <= SHORT) for (i in 0 until n) Img.I32.set(b, o + 4 * i, v[i].toRawBits())
+            else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_F32, o.toLong(), n)
+            w.span(at, o, n)
+        }
+        @JvmStatic fun shorts(w: MemWriter, at: Int, v: ShortArray) {
+            val n = v.size
+            val o = w.alloc(n * 2, 8)
+            val b = w.b
+            if (n <= SHORT) for (i in 0 until n) Img.I16.set(b, o + 2 * i, v[i])
+            else MemorySegment.copy(v, 0, MemorySegment.ofArray(b), Img.LE_I16, o.toLong(), n)
+            w.span(at, o, n)
+        }
+        @JvmStatic fun booleans(w: MemWriter, at: Int, v: BooleanArray) {
+            val n = v.size
+            val o = w.alloc(n, 8)
+            val b = w.b
+            for (i in 0 until n) b[o + i] = if (v[i]) 1 else 0
+            w.span(at, o, n)
+        }
+
+        // a field of each array class, as the generated codecs write it (null and other classes
+        // through pAny: the error, or the NULL pointer)
+        @JvmStatic fun pints(f: MemField, w: MemWriter, at: Int, x: Any?) { if (x is IntArray) ints(w, at + f.offset, x) else MemHandles.pAny(f.slot, f, w, at, x) }
+        @JvmStatic fun plongs(f: MemField, w: MemWriter, at: Int, x: Any?) { if (x is LongArray) longs(w, at + f.offset, x) else MemHandles.pAny(f.slot, f, w, at, x) }
+        @JvmStatic fun pdoubles(f: MemField, w: MemWriter, at: Int, x: Any?) { if (x is DoubleArray) doubles(w, at + f.offset, x) else MemHandles.pAny(f.slot, f, w, at, x) }
+        @JvmStatic fun pfloats(f: MemField, w: MemWriter, at: Int, x: Any?) { if (x is FloatArray) floats(w, at + f.offset, x) else MemHandles.pAny(f.slot, f, w, at, x) }
+        @JvmStatic fun pshorts(f: MemField, w: MemWriter, at: Int, x: Any?) { if (x is ShortArray) shorts(w, at + f.offset, x) else MemHandles.pAny(f.slot, f, w, at, x) }
+        @JvmStatic fun pbooleans(f: MemField, w: MemWriter, at: Int, x: Any?) { if (x is BooleanArray) booleans(w, at + f.offset, x) else MemHandles.pAny(f.slot, f, w, at, x) }
+
         // one reader per array class: pointer + count at [at], the items in the arena copy
         @JvmStatic fun ints(r: MemReader, at: Int): IntArray? {
             val b = r.b

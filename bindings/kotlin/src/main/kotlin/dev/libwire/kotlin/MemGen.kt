@@ -188,6 +188,11 @@ internal object MemGenerator {
                             c.invokestatic(CD_RT, h, MethodTypeDesc.of(CD_OBJ, CD_SLOT, CD_GEN, CD_R, CD_INT))
                             if (pt != Any::class.java) c.checkcast(desc(pt))
                         }
+                        f.slot is ListSlot && (f.slot as ListSlot).item.slot === StrSlot && !(f.slot as ListSlot).set && (f.slot as ListSlot).stride == 16 && f.present < 0 -> {
+                            c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.offset)); c.iadd()
+                            c.invokestatic(CD_RT, "gStrList", MethodTypeDesc.of(CD_OBJ, CD_R, CD_INT))
+                            if (pt != Any::class.java) c.checkcast(desc(pt))
+                        }
                         f.slot is ArraySlot && f.present < 0 -> {
                             val a = f.slot as ArraySlot
                             c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.offset)); c.iadd()
@@ -225,6 +230,11 @@ internal object MemGenerator {
                             c.getstatic(self, "f$i", CD_FIELD); c.aload(1); c.iload(3)
                             get(c, g, 4)
                             c.invokestatic(CD_H, "pStr", MethodTypeDesc.of(ConstantDescs.CD_void, CD_FIELD, CD_W, CD_INT, CD_OBJ))
+                        }
+                        f.slot is ArraySlot && f.present < 0 -> {
+                            c.getstatic(self, "f$i", CD_FIELD); c.aload(1); c.iload(3)
+                            get(c, g, 4)
+                            c.invokestatic(CD_ARR, (f.slot as ArraySlot).writer, MethodTypeDesc.of(ConstantDescs.CD_void, CD_FIELD, CD_W, CD_INT, CD_OBJ))
                         }
                         nested[i] != null -> {
                             c.getstatic(self, "s$i", CD_SLOT); gen(c, i); c.getstatic(self, "f$i", CD_FIELD); c.aload(1); c.iload(3)
@@ -302,6 +312,23 @@ internal object MemGenRt {
                 val q = Img.I64.get(b, k) as Long
                 l.add(if (q == 0L) null else if (track) r.struct(plan, r.off(q)) else g.read(r, r.off(q)))
                 k += stride
+            }
+        }
+        return l
+    }
+
+    /** A list of strings (`ListSlot.get` without its dispatch on the item slot). */
+    @JvmStatic fun gStrList(r: MemReader, at: Int): Any? {
+        val b = r.b
+        val p = Img.I64.get(b, at) as Long
+        if (p == 0L) return null
+        val n = Img.I32.get(b, at + 8) as Int
+        val l = ArrayList<Any?>(n)
+        if (n > 0) {
+            var k = r.off(p)
+            for (i in 0 until n) {
+                l.add(r.string(k))
+                k += 16 // (a string item: pointer + header, 16 bytes)
             }
         }
         return l
