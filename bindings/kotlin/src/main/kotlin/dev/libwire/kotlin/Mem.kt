@@ -220,66 +220,60 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
 
         // one reader per array class: pointer + count at [at], the items in the arena copy
         @JvmStatic fun ints(r: MemReader, at: Int): IntArray? {
+            val o = r.items(at)
+            if (o < 0) return null
+            val n = r.count
             val b = r.b
-            val p = Img.I64.get(b, at) as Long
-            if (p == 0L) return null
-            val n = Img.I32.get(b, at + 8) as Int
-            val o = if (n == 0) 0 else r.off(p)
             val a = IntArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I32.get(b, o + 4 * i) as Int
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I32, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun longs(r: MemReader, at: Int): LongArray? {
+            val o = r.items(at)
+            if (o < 0) return null
+            val n = r.count
             val b = r.b
-            val p = Img.I64.get(b, at) as Long
-            if (p == 0L) return null
-            val n = Img.I32.get(b, at + 8) as Int
-            val o = if (n == 0) 0 else r.off(p)
             val a = LongArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I64.get(b, o + 8 * i) as Long
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I64, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun doubles(r: MemReader, at: Int): DoubleArray? {
+            val o = r.items(at)
+            if (o < 0) return null
+            val n = r.count
             val b = r.b
-            val p = Img.I64.get(b, at) as Long
-            if (p == 0L) return null
-            val n = Img.I32.get(b, at + 8) as Int
-            val o = if (n == 0) 0 else r.off(p)
             val a = DoubleArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Double.fromBits(Img.I64.get(b, o + 8 * i) as Long)
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F64, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun floats(r: MemReader, at: Int): FloatArray? {
+            val o = r.items(at)
+            if (o < 0) return null
+            val n = r.count
             val b = r.b
-            val p = Img.I64.get(b, at) as Long
-            if (p == 0L) return null
-            val n = Img.I32.get(b, at + 8) as Int
-            val o = if (n == 0) 0 else r.off(p)
             val a = FloatArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Float.fromBits(Img.I32.get(b, o + 4 * i) as Int)
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F32, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun shorts(r: MemReader, at: Int): ShortArray? {
+            val o = r.items(at)
+            if (o < 0) return null
+            val n = r.count
             val b = r.b
-            val p = Img.I64.get(b, at) as Long
-            if (p == 0L) return null
-            val n = Img.I32.get(b, at + 8) as Int
-            val o = if (n == 0) 0 else r.off(p)
             val a = ShortArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I16.get(b, o + 2 * i) as Short
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I16, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun booleans(r: MemReader, at: Int): BooleanArray? {
+            val o = r.items(at)
+            if (o < 0) return null
+            val n = r.count
             val b = r.b
-            val p = Img.I64.get(b, at) as Long
-            if (p == 0L) return null
-            val n = Img.I32.get(b, at + 8) as Int
-            val o = if (n == 0) 0 else r.off(p)
             if (o + n > b.size) throw WireException("state", -1, "a decoded pointer outside the arena")
             return BooleanArray(n) { b[o + it].toInt() != 0 }
         }
@@ -1053,6 +1047,18 @@ internal class MemReader {
         pos = off(p)
         if (pos + n > b.size) throw WireException("state", -1, "a decoded pointer outside the arena")
         return b
+    }
+
+    /** The count of the last [items]. */
+    @JvmField var count = 0
+
+    /** Pointer and count at [at] (arrays, lists): the offset of the items in [b] (the count in [count]), or -1 for a NULL pointer. */
+    fun items(at: Int): Int {
+        val p = Img.I64.get(b, at) as Long
+        if (p == 0L) return -1
+        val n = Img.I32.get(b, at + 8) as Int
+        count = n
+        return if (n == 0) 0 else off(p)
     }
 
     fun off(p: Long): Int {

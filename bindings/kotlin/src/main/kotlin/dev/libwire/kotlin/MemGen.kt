@@ -297,16 +297,15 @@ internal object MemGenRt {
     }
 
     @JvmStatic fun gStructList(s: Slot, g: MemGen, r: MemReader, at: Int): Any? {
-        val b = r.b
-        val p = Img.I64.get(b, at) as Long
-        if (p == 0L) return null
-        val n = Img.I32.get(b, at + 8) as Int
+        var k = r.items(at)
+        if (k < 0) return null
+        val n = r.count
         val l = ArrayList<Any?>(n)
         if (n > 0) {
+            val b = r.b
             val ls = s as ListSlot
             val plan = (ls.item.slot as StructSlot).plan
             val stride = ls.stride
-            var k = r.off(p)
             val track = r.track
             for (i in 0 until n) {
                 val q = Img.I64.get(b, k) as Long
@@ -319,17 +318,13 @@ internal object MemGenRt {
 
     /** A list of strings (`ListSlot.get` without its dispatch on the item slot). */
     @JvmStatic fun gStrList(r: MemReader, at: Int): Any? {
-        val b = r.b
-        val p = Img.I64.get(b, at) as Long
-        if (p == 0L) return null
-        val n = Img.I32.get(b, at + 8) as Int
+        var k = r.items(at)
+        if (k < 0) return null
+        val n = r.count
         val l = ArrayList<Any?>(n)
-        if (n > 0) {
-            var k = r.off(p)
-            for (i in 0 until n) {
-                l.add(r.string(k))
-                k += 16 // (a string item: pointer + header, 16 bytes)
-            }
+        for (i in 0 until n) {
+            l.add(r.string(k))
+            k += 16 // (a string item: pointer + header, 16 bytes)
         }
         return l
     }
