@@ -132,34 +132,6 @@ object ProfileMain {
             }
             return
         }
-        if (dir == "floor") {
-            // a hand-written MediaContent built from Latin-1 / UTF-16 bytes: the JVM's floor for the objects
-            val src = ByteArray(512) { (it % 90 + 32).toByte() }
-            @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
-            fun l1(o: Int, n: Int): String = java.lang.String(src, 0, o, n) as String
-            fun u16(o: Int, n: Int): String = String(src, o, n, Charsets.UTF_16LE)
-            val ns = batches(100000) {
-                val persons = ArrayList<String>(2); persons.add(l1(0, 15)); persons.add(l1(20, 11))
-                val m = Media(l1(40, 30), "", 641, 481, u16(80, 26), 18000001L, 58982401L, 0, false, persons, Player.FLASH, l1(120, 36))
-                val imgs = ArrayList<Image>(3)
-                imgs.add(Image(l1(160, 35), u16(200, 32), 32000, 24000, Size.LARGE))
-                imgs.add(Image(l1(240, 36), "", 1024, 768, Size.LARGE))
-                imgs.add(Image(l1(280, 36), "", 320, 240, Size.SMALL))
-                keep = MediaContent(m, imgs)
-            }
-            val ns2 = batches(100000) {
-                val persons = ArrayList<String>(2); persons.add(l1(0, 15)); persons.add(l1(20, 11))
-                val m = Media(l1(40, 30), "", 641, 481, l1(80, 13), 18000001L, 58982401L, 0, false, persons, Player.FLASH, l1(120, 36))
-                val imgs = ArrayList<Image>(3)
-                imgs.add(Image(l1(160, 35), l1(200, 16), 32000, 24000, Size.LARGE))
-                imgs.add(Image(l1(240, 36), "", 1024, 768, Size.LARGE))
-                imgs.add(Image(l1(280, 36), "", 320, 240, Size.SMALL))
-                keep = MediaContent(m, imgs)
-            }
-            val ns3 = batches(100000) { keep = Image(l1(240, 36), "", 1024, 768, Size.LARGE) }
-            println("hand-built MediaContent: %.1f ns (UTF-16 decoder for 2), %.1f ns (all Latin-1); Image %.1f ns".format(ns, ns2, ns3))
-            return
-        }
         if (dir == "copy") {
             // ways to copy native bytes into a new array (MemCodec.encode's result) and back
             val n = args.getOrElse(3) { "388" }.toInt()
@@ -229,7 +201,6 @@ object ProfileMain {
     }
 
     @JvmStatic var sink = 0
-    @JvmStatic var keep: Any? = null
 
     /** A dynamic value through the tape codec: ns per call of decode, of its C half (tape and copy), and of encode. */
     private fun dynamic(what: String) {
