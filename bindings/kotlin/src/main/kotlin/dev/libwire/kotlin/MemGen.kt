@@ -36,6 +36,10 @@ internal object MemGenerator {
     private val CD_R = desc(MemReader::class.java)
     private val CD_W = desc(MemWriter::class.java)
     private val CD_H = desc(MemHandles::class.java)
+    private val CD_RT = desc(MemGenRt::class.java)
+    private val CD_ARR = desc(ArraySlot::class.java)
+    /** Marks a field holding the plan's own class (its codec is `this`). */
+    private val SELF = Any()
     private val CD_SLOT = desc(Slot::class.java)
     private val CD_FIELD = desc(MemField::class.java)
     private val CD_OBJ = ConstantDescs.CD_Object
@@ -113,15 +117,27 @@ internal object MemGenerator {
         }
         if (byArg.any { it == null }) return null
 
+        // per field, the generated codec of the data class it holds (a struct field or a list of
+        // structs) when there is one already: called on a constant, so directly (a plan's own
+        // class, such as a parent field, through the codec being made: `this`, marked SELF)
+        val nested = arrayOfNulls<Any>(fs.size)
+        for ((i, f) in fs.withIndex()) {
+            val np = nestedPlan(f) ?: continue
+            nested[i] = if (np === plan) SELF else np.gen
+        }
         val name = "MemGen\$${cls.simpleName.filter { it.isLetterOrDigit() }}\$${serial++}"
         val self = ClassDesc.of(OWN.packageName + "." + name)
         val cd = desc(cls)
+        fun gen(c: CodeBuilder, i: Int) {
+            if (nested[i] === SELF) c.aload(0) else c.getstatic(self, "g$i", CD_GEN)
+        }
         val bytes = ClassFile.of().build(self) { cb ->
             cb.withFlags(ClassFile.ACC_PUBLIC or ClassFile.ACC_FINAL or ClassFile.ACC_SUPER)
             cb.withSuperclass(CD_GEN)
             for (i in fs.indices) {
                 cb.withField("s$i", CD_SLOT, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
                 cb.withField("f$i", CD_FIELD, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
+                if (nested[i] is MemGen) cb.withField("g$i", CD_GEN, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
             }
             // the plan's slots and fields out of the class data (an Object[] of field, slot pairs)
             cb.withMethodBody("<clinit>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_STATIC) { c ->
@@ -135,8 +151,11 @@ internal object MemGenerator {
                 c.checkcast(ConstantDescs.CD_Object.arrayType())
                 c.astore(0)
                 for (i in fs.indices) {
-                    c.aload(0); c.ldc(c.constantPool().intEntry(2 * i)); c.aaload(); c.checkcast(CD_FIELD); c.putstatic(self, "f$i", CD_FIELD)
-                    c.aload(0); c.ldc(c.constantPool().intEntry(2 * i + 1)); c.aaload(); c.checkcast(CD_SLOT); c.putstatic(self, "s$i", CD_SLOT)
+                    c.aload(0); c.ldc(c.constantPool().intEntry(3 * i)); c.aaload(); c.checkcast(CD_FIELD); c.putstatic(self, "f$i", CD_FIELD)
+                    c.aload(0); c.ldc(c.constantPool().intEntry(3 * i + 1)); c.aaload(); c.checkcast(CD_SLOT); c.putstatic(self, "s$i", CD_SLOT)
+                    if (nested[i] is MemGen) {
+                        c.aload(0); c.ldc(c.constantPool().intEntry(3 * i + 2)); c.aaload(); c.checkcast(CD_GEN); c.putstatic(self, "g$i", CD_GEN)
+                    }
                 }
                 c.return_()
             }
@@ -162,6 +181,23 @@ internal object MemGenerator {
                             c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.offset))
                             c.invokestatic(CD_H, "gStr", MethodTypeDesc.of(ConstantDescs.CD_String, CD_R, CD_INT, CD_INT))
                             if (!pt.isAssignableFrom(String::class.java)) c.checkcast(desc(pt))
+                        }
+                        nested[i] != null -> {
+                            c.getstatic(self, "s$i", CD_SLOT); gen(c, i); c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.offset)); c.iadd()
+                            val h = if (f.slot is StructSlot) "gStruct" else "gStructList"
+                            c.invokestatic(CD_RT, h, MethodTypeDesc.of(CD_OBJ, CD_SLOT, CD_GEN, CD_R, CD_INT))
+                            if (pt != Any::class.java) c.checkcast(desc(pt))
+                        }
+                        f.slot is ListSlot && (f.slot as ListSlot).item.slot === StrSlot && !(f.slot as ListSlot).set && (f.slot as ListSlot).stride == 16 && f.present < 0 -> {
+                            c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.offset)); c.iadd()
+                            c.invokestatic(CD_RT, "gStrList", MethodTypeDesc.of(CD_OBJ, CD_R, CD_INT))
+                            if (pt != Any::class.java) c.checkcast(desc(pt))
+                        }
+                        f.slot is ArraySlot && f.present < 0 -> {
+                            val a = f.slot as ArraySlot
+                            c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.offset)); c.iadd()
+                            c.invokestatic(CD_ARR, a.reader, MethodTypeDesc.of(desc(a.type), CD_R, CD_INT))
+                            if (!pt.isAssignableFrom(a.type)) c.checkcast(desc(pt))
                         }
                         f.present < 0 -> {
                             // (the slot read straight at its offset: no presence byte)
@@ -195,6 +231,17 @@ internal object MemGenerator {
                             get(c, g, 4)
                             c.invokestatic(CD_H, "pStr", MethodTypeDesc.of(ConstantDescs.CD_void, CD_FIELD, CD_W, CD_INT, CD_OBJ))
                         }
+                        f.slot is ArraySlot && f.present < 0 -> {
+                            c.getstatic(self, "f$i", CD_FIELD); c.aload(1); c.iload(3)
+                            get(c, g, 4)
+                            c.invokestatic(CD_ARR, (f.slot as ArraySlot).writer, MethodTypeDesc.of(ConstantDescs.CD_void, CD_FIELD, CD_W, CD_INT, CD_OBJ))
+                        }
+                        nested[i] != null -> {
+                            c.getstatic(self, "s$i", CD_SLOT); gen(c, i); c.getstatic(self, "f$i", CD_FIELD); c.aload(1); c.iload(3)
+                            get(c, g, 4)
+                            val h = if (f.slot is StructSlot) "pStruct" else "pStructList"
+                            c.invokestatic(CD_RT, h, MethodTypeDesc.of(ConstantDescs.CD_void, CD_SLOT, CD_GEN, CD_FIELD, CD_W, CD_INT, CD_OBJ))
+                        }
                         else -> {
                             c.getstatic(self, "s$i", CD_SLOT); c.getstatic(self, "f$i", CD_FIELD); c.aload(1); c.iload(3)
                             get(c, g, 4)
@@ -205,13 +252,23 @@ internal object MemGenerator {
                 c.return_()
             }
         }
-        val data = arrayOfNulls<Any>(2 * fs.size)
+        val data = arrayOfNulls<Any>(3 * fs.size)
         for ((i, f) in fs.withIndex()) {
-            data[2 * i] = f
-            data[2 * i + 1] = f.slot
+            data[3 * i] = f
+            data[3 * i + 1] = f.slot
+            data[3 * i + 2] = nested[i] as? MemGen
         }
         val hl = LOOKUP.defineHiddenClassWithClassData(bytes, data, true)
         return hl.lookupClass().getConstructor().newInstance() as MemGen
+    }
+
+    /** The plan of the data class a field holds (a struct, or a list of non-null-marked struct items), or null. */
+    private fun nestedPlan(f: MemField): MemPlan? {
+        val s = f.slot
+        if (f.present >= 0) return null
+        if (s is StructSlot) return s.plan
+        if (s is ListSlot && s.item.slot is StructSlot && !s.item.present && !s.set) return (s.item.slot as StructSlot).plan
+        return null
     }
 
     private fun getter(plan: MemPlan, f: MemField): java.lang.reflect.Method = plan.info.fields.first { it.index == f.arg }.getter
@@ -222,5 +279,93 @@ internal object MemGenerator {
         val owner = desc(g.declaringClass)
         val mt = MethodTypeDesc.of(desc(g.returnType))
         if (g.declaringClass.isInterface) c.invokeinterface(owner, g.name, mt) else c.invokevirtual(owner, g.name, mt)
+    }
+}
+
+/**
+ * What the generated codecs call for fields holding data classes, with the nested class's own
+ * generated codec [g] as an argument: a constant in the calling code, so `g.read` / `g.write` are
+ * direct calls where `MemPlan.read` / `write` would be one megamorphic call site shared by every
+ * class. Under reference tracking reads go through [MemReader.struct] (objects already built).
+ */
+internal object MemGenRt {
+    @JvmStatic fun gStruct(s: Slot, g: MemGen, r: MemReader, at: Int): Any? {
+        val p = Img.I64.get(r.b, at) as Long
+        if (p == 0L) return null
+        val o = r.off(p)
+        return if (r.track) r.struct((s as StructSlot).plan, o) else g.read(r, o)
+    }
+
+    @JvmStatic fun gStructList(s: Slot, g: MemGen, r: MemReader, at: Int): Any? {
+        var k = r.items(at)
+        if (k < 0) return null
+        val n = r.count
+        val l = ArrayList<Any?>(n)
+        if (n > 0) {
+            val b = r.b
+            val ls = s as ListSlot
+            val plan = (ls.item.slot as StructSlot).plan
+            val stride = ls.stride
+            val track = r.track
+            for (i in 0 until n) {
+                val q = Img.I64.get(b, k) as Long
+                l.add(if (q == 0L) null else if (track) r.struct(plan, r.off(q)) else g.read(r, r.off(q)))
+                k += stride
+            }
+        }
+        return l
+    }
+
+    /** A list of strings (`ListSlot.get` without its dispatch on the item slot). */
+    @JvmStatic fun gStrList(r: MemReader, at: Int): Any? {
+        var k = r.items(at)
+        if (k < 0) return null
+        val n = r.count
+        val l = ArrayList<Any?>(n)
+        for (i in 0 until n) {
+            l.add(r.string(k))
+            k += 16 // (a string item: pointer + header, 16 bytes)
+        }
+        return l
+    }
+
+    @JvmStatic fun pStruct(s: Slot, g: MemGen, f: MemField, w: MemWriter, at: Int, x: Any?) {
+        if (x == null) {
+            if (!f.nullable) throw WireException("value", -1, "field ${f.name}: null in a field that is not nullable")
+            w.nul(s, at + f.offset)
+            return
+        }
+        val plan = (s as StructSlot).plan
+        if (x.javaClass !== plan.cls) throw WireException("value", -1, "a ${x.javaClass.simpleName} where ${plan.cls.simpleName} is declared")
+        w.ptr(at + f.offset, w.struct(plan, g, x))
+    }
+
+    @JvmStatic fun pStructList(s: Slot, g: MemGen, f: MemField, w: MemWriter, at: Int, x: Any?) {
+        if (x == null) {
+            if (!f.nullable) throw WireException("value", -1, "field ${f.name}: null in a field that is not nullable")
+            w.nul(s, at + f.offset)
+            return
+        }
+        val ls = s as ListSlot
+        if (x !is List<*> || x !is java.util.RandomAccess) {
+            ls.put(w, at + f.offset, x)
+            return
+        }
+        val plan = (ls.item.slot as StructSlot).plan
+        val n = x.size
+        val stride = ls.stride
+        val o = w.alloc(n * stride, 8)
+        var k = o
+        for (i in 0 until n) {
+            val v = x[i]
+            if (v == null) {
+                Img.I64.set(w.b, k, 0L)
+            } else {
+                if (v.javaClass !== plan.cls) throw WireException("value", -1, "a ${v.javaClass.simpleName} where ${plan.cls.simpleName} is declared")
+                w.ptr(k, w.struct(plan, g, v))
+            }
+            k += stride
+        }
+        w.span(at + f.offset, o, n)
     }
 }

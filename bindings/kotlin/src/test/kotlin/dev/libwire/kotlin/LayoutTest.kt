@@ -63,6 +63,14 @@ data class Link(val name: String, val next: Link?)
 
 data class Pair2(val a: Addr, val b: Addr)
 
+/** Data classes in a list (null items too) and in a nullable field: the generated codecs call Addr's codec directly. */
+data class Crowd(val people: List<Addr?>, val lead: Addr?, val id: Int, val marks: LongArray?, val names: List<String?>) {
+    override fun equals(other: Any?): Boolean = other is Crowd && people == other.people && lead == other.lead && id == other.id &&
+        (marks?.contentEquals(other.marks) ?: (other.marks == null)) && names == other.names
+
+    override fun hashCode() = id
+}
+
 /** Only fields held in the image itself: crosses to C as heap segments (MemPlan.flat). */
 data class Flat(val id: Long, val n: Int, val f: Double, val on: Boolean, val tone: Tone, val maybe: Int?, val day: LocalDate)
 
@@ -85,6 +93,7 @@ class LayoutTest {
         message WithAny [id=405] { int32 id = 1; any value = 2; }
         message Link [id=406] { string name = 1; ref Link next = 2; }
         message Pair2 [id=407] { ref Addr a = 1 [nullable = false]; ref Addr b = 2 [nullable = false]; }
+        message Crowd [id=409] { list<optional Addr> people = 1; Addr lead = 2; int32 id = 3; optional array<int64> marks = 4; list<optional string> names = 5; }
         message Flat [id=408] { int64 id = 1; int32 n = 2; float64 f = 3; bool on = 4; Tone tone = 5; optional int32 maybe = 6; date day = 7; }
     """.trimIndent()
 
@@ -98,6 +107,7 @@ class LayoutTest {
         c.registerDataClass(WithAny::class, "lt.WithAny")
         c.registerDataClass(Link::class, "lt.Link")
         c.registerDataClass(Pair2::class, "lt.Pair2")
+        c.registerDataClass(Crowd::class, "lt.Crowd")
         c.registerDataClass(Flat::class, "lt.Flat")
         return c
     }
@@ -155,6 +165,40 @@ class LayoutTest {
                 assertEquals(v, c.decode(b, v::class))
             }
             for ((k, g) in classes.zip(saved)) c.mem.planOf(k)!!.gen = g
+        }
+    }
+
+    @Test fun dataClassesInListsAndFieldsThroughTheGeneratedCodecs() {
+        for (compatible in listOf(false, true)) for (ref in listOf(false, true)) ctx(compatible, ref).use { c ->
+            val a = Addr("1 Main St", "Oslo")
+            val values = listOf(
+                Crowd(listOf(a, null, Addr("é", "日本"), a), a, 7, longArrayOf(1, -2, Long.MAX_VALUE), listOf("x", null, "日本", "")),
+                Crowd(java.util.LinkedList(listOf(Addr("x", "y"), a)), null, -1, null, listOf(null)),
+                Crowd(emptyList(), null, 0, LongArray(40) { it * 3L }, emptyList()),
+            )
+            assertEquals(MemGenerator.ENABLED, c.mem.planOf(Crowd::class.java)!!.gen != null)
+            val bytes = values.map { c.encode(it) }
+            for ((v, b) in values.zip(bytes)) {
+                val back = c.decode(b, Crowd::class)
+                assertEquals(v, back)
+                assertEquals(v, c.decodeAll(b).single())
+                // the tape codec writes the Java runtime's bytes (without reference tracking it has
+                // nothing to track here: the fields are not declared `ref`)
+                if (!ref) assertEquals(hex(c.encodeAll(listOf(v))), hex(b), "compatible=$compatible $v")
+            }
+            // the composed handles: the same bytes and values
+            val plans = listOf(Crowd::class.java, Addr::class.java).map { c.mem.planOf(it)!! }
+            val saved = plans.map { it.gen }
+            for (p in plans) p.gen = null
+            for ((v, b) in values.zip(bytes)) {
+                assertEquals(hex(b), hex(c.encode(v)), "$v")
+                assertEquals(v, c.decode(b, Crowd::class))
+            }
+            for ((p, g) in plans.zip(saved)) p.gen = g
+            // a value of another class in the list: an error, not a ClassCastException
+            @Suppress("UNCHECKED_CAST")
+            val wrong = Crowd(listOf("not an Addr") as List<Addr?>, null, 1, null, emptyList())
+            assertThrows<WireException> { c.encode(wrong) }
         }
     }
 

@@ -23,6 +23,9 @@ object ProfileMain {
             "orders" -> OrderGraph.create()
             "numeric" -> listOf(BenchValues.numericStruct())
             "sample" -> listOf(BenchValues.sample())
+            "image" -> listOf(BenchValues.mediaContent().images[1])
+            "structs" -> listOf(BenchValues.mediaContent(), BenchValues.numericStruct(), BenchValues.sample())
+            "media1" -> listOf(BenchValues.mediaContent().media)
             else -> listOf(BenchValues.mediaContent())
         }
         val t0 = System.nanoTime()
@@ -118,7 +121,12 @@ object ProfileMain {
                         val img = best { ctx.mem.imageOnly(plans[i], values[i]) }
                         used[i] = ctx.mem.nativeOnly(plans[i], bytes[i])
                         val obj = best { ctx.mem.objectsOnly(plans[i], bytes[i], used[i]) }
-                        println("round %d %s %s: image %.1f ns, objects %.1f ns".format(round, values[i].javaClass.simpleName, if (on) "generated" else "composed", img, obj))
+                        val dec = best { ctx.decode(bytes[i]) }
+                        val root = best { ctx.mem.rootPlan(bytes[i]) }
+                        val nat = best { used[i] = ctx.mem.nativeOnly(plans[i], bytes[i]) }
+                        val typed = best { ctx.decode(bytes[i], values[i]::class) }
+                        println("   rootPlan %.1f ns, nativeOnly %.1f ns, typed decode %.1f".format(root, nat, typed))
+                        println("round %d %s %s: image %.1f ns, objects %.1f ns, whole decode %.1f ns".format(round, values[i].javaClass.simpleName, if (on) "generated" else "composed", img, obj, dec))
                     }
                 }
             }
