@@ -14,8 +14,12 @@ size_t wire__utf8_check(const uint8_t *s, size_t len) {
     }
     memcpy(&w, s + len - 8, 8);
     if (!((acc | w) & UINT64_C(0x8080808080808080))) return len;
-    i = 0;
   }
+  return wire__utf8_check_mixed(s, len);
+}
+
+size_t wire__utf8_check_mixed(const uint8_t *s, size_t len) {
+  size_t i = 0;
   while (i < len) {
     /* ASCII, 8 bytes at a time; the first other byte found from the mask */
     if (i + 8 <= len) {
