@@ -144,26 +144,21 @@ static wire_node *sample_node(build *b, const bench_sample *v) {
                               I32(v->char_value_boxed));
   rc |= wire_struct_set_value(d, n, fx[13], WIRE_T_BOOL,
                               v->boolean_value_boxed);
-  rc |= wire_struct_set_bytes(d, n, fx[14], WIRE_T_INT32_ARRAY,
-                              (const uint8_t *)v->int_array,
-                              4u * v->n_int_array);
-  rc |= wire_struct_set_bytes(d, n, fx[15], WIRE_T_INT64_ARRAY,
-                              (const uint8_t *)v->long_array,
-                              8u * v->n_long_array);
-  rc |= wire_struct_set_bytes(d, n, fx[16], WIRE_T_FLOAT32_ARRAY,
-                              (const uint8_t *)v->float_array,
-                              4u * v->n_float_array);
-  rc |= wire_struct_set_bytes(d, n, fx[17], WIRE_T_FLOAT64_ARRAY,
-                              (const uint8_t *)v->double_array,
-                              8u * v->n_double_array);
-  rc |= wire_struct_set_bytes(d, n, fx[18], WIRE_T_INT32_ARRAY,
-                              (const uint8_t *)v->short_array,
-                              4u * v->n_short_array);
-  rc |= wire_struct_set_bytes(d, n, fx[19], WIRE_T_INT32_ARRAY,
-                              (const uint8_t *)v->char_array,
-                              4u * v->n_char_array);
-  rc |= wire_struct_set_bytes(d, n, fx[20], WIRE_T_BOOL_ARRAY,
-                              v->boolean_array, v->n_boolean_array);
+  const struct {
+    uint32_t type;
+    const void *p;
+    size_t len;
+  } arrays[7] = {
+      {WIRE_T_INT32_ARRAY, v->int_array, 4u * v->n_int_array},
+      {WIRE_T_INT64_ARRAY, v->long_array, 8u * v->n_long_array},
+      {WIRE_T_FLOAT32_ARRAY, v->float_array, 4u * v->n_float_array},
+      {WIRE_T_FLOAT64_ARRAY, v->double_array, 8u * v->n_double_array},
+      {WIRE_T_INT32_ARRAY, v->short_array, 4u * v->n_short_array},
+      {WIRE_T_INT32_ARRAY, v->char_array, 4u * v->n_char_array},
+      {WIRE_T_BOOL_ARRAY, v->boolean_array, v->n_boolean_array}};
+  for (int i = 0; i < 7; i++)
+    rc |= wire_struct_set_bytes(d, n, fx[14 + i], arrays[i].type,
+                                (const uint8_t *)arrays[i].p, arrays[i].len);
   rc |= set_str(d, n, fx[21], v->string);
   b->rc |= rc;
   return n;
@@ -173,8 +168,7 @@ static wire_node *media_node(build *b, const bench_media *v) {
   wire_doc *d = b->doc;
   const uint32_t *fx = b->s->fx[T_MEDIA];
   wire_node *n = wire_node_new_struct(d, b->s->type[T_MEDIA]);
-  int32_t rc = 0;
-  rc |= set_str(d, n, fx[0], v->uri);
+  int32_t rc = set_str(d, n, fx[0], v->uri);
   rc |= set_str(d, n, fx[1], v->title);
   rc |= wire_struct_set_value(d, n, fx[2], WIRE_T_VARINT32, I32(v->width));
   rc |= wire_struct_set_value(d, n, fx[3], WIRE_T_VARINT32, I32(v->height));
@@ -199,8 +193,7 @@ static wire_node *image_node(build *b, const bench_image *v) {
   wire_doc *d = b->doc;
   const uint32_t *fx = b->s->fx[T_IMAGE];
   wire_node *n = wire_node_new_struct(d, b->s->type[T_IMAGE]);
-  int32_t rc = 0;
-  rc |= set_str(d, n, fx[0], v->uri);
+  int32_t rc = set_str(d, n, fx[0], v->uri);
   rc |= set_str(d, n, fx[1], v->title);
   rc |= wire_struct_set_value(d, n, fx[2], WIRE_T_VARINT32, I32(v->width));
   rc |= wire_struct_set_value(d, n, fx[3], WIRE_T_VARINT32, I32(v->height));
