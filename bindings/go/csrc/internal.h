@@ -8,6 +8,9 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define WIRE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define WIRE_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -191,6 +194,59 @@ static inline void wire__copy_short(void *d, const void *s, size_t n) {
   } else {
     wire__copy(d, s, n);
   }
+}
+/* Copies s[0..len) to out (no overlap); whether it was all ASCII (then
+ * it is valid in every encoding and its UTF-8, Latin-1 forms are the
+ * bytes themselves). Up to 64 bytes without a loop, in overlapping moves
+ * that touch no byte outside out[0..len), s[0..len). */
+static inline bool wire__copy_ascii(uint8_t *out, const uint8_t *s,
+                                    size_t len) {
+#if defined(__SSE2__)
+  if (len >= 16) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i z = _mm_loadu_si128((const __m128i *)(const void *)(s + len - 16));
+    _mm_storeu_si128((__m128i *)(void *)out, a);
+    _mm_storeu_si128((__m128i *)(void *)(out + len - 16), z);
+    a = _mm_or_si128(a, z);
+    for (size_t i = 16; i + 16 < len; i += 16) {
+      __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+      _mm_storeu_si128((__m128i *)(void *)(out + i), x);
+      a = _mm_or_si128(a, x);
+    }
+    return !_mm_movemask_epi8(a);
+  }
+#else
+  if (len >= 16) {
+    uint64_t w, acc = 0;
+    for (size_t i = 0; i + 8 < len; i += 8) {
+      memcpy(&w, s + i, 8);
+      memcpy(out + i, &w, 8);
+      acc |= w;
+    }
+    memcpy(&w, s + len - 8, 8);
+    memcpy(out + len - 8, &w, 8);
+    return !((acc | w) & UINT64_C(0x8080808080808080));
+  }
+#endif
+  if (len >= 8) {
+    uint64_t a, z;
+    memcpy(&a, s, 8);
+    memcpy(&z, s + len - 8, 8);
+    memcpy(out, &a, 8);
+    memcpy(out + len - 8, &z, 8);
+    return !((a | z) & UINT64_C(0x8080808080808080));
+  }
+  if (len >= 4) {
+    uint32_t a, z;
+    memcpy(&a, s, 4);
+    memcpy(&z, s + len - 4, 4);
+    memcpy(out, &a, 4);
+    memcpy(out + len - 4, &z, 4);
+    return !((a | z) & 0x80808080u);
+  }
+  uint8_t acc = 0;
+  for (size_t i = 0; i < len; i++) acc |= out[i] = s[i];
+  return !(acc & 0x80);
 }
 static inline void wire__put_u8(wire_buf *b, uint8_t v) {
   if (wire__buf_room(b, 1)) b->p[b->len++] = v;
@@ -399,6 +455,9 @@ static inline bool wire__get_bytes(wire_in *in, uint64_t n,
 
 /* Returns the byte offset of the first invalid sequence, or len if valid. */
 size_t wire__utf8_check(const uint8_t *s, size_t len);
+/* The same for text known not to be all ASCII (without the first pass
+ * that returns at once for ASCII text). */
+size_t wire__utf8_check_mixed(const uint8_t *s, size_t len);
 /* Same for UTF-16LE code units (len bytes, even). */
 size_t wire__utf16_check(const uint8_t *s, size_t len);
 /* UTF-8 length of wire string bytes in an encoding. */

@@ -2,20 +2,10 @@
  * (Latin-1, UTF-16LE, UTF-8) and the Java runtime's encoding choice. */
 #include "internal.h"
 
-/* Implements R-STR-3. */
-size_t wire__utf8_check(const uint8_t *s, size_t len) {
+/* Implements R-STR-3 (inline in both checks below). */
+static inline __attribute__((always_inline)) size_t
+utf8_scan(const uint8_t *s, size_t len) {
   size_t i = 0;
-  if (len >= 8) {
-    /* All ASCII: 8 bytes at a time, the last word overlapping. */
-    uint64_t w, acc = 0;
-    for (; i + 8 <= len; i += 8) {
-      memcpy(&w, s + i, 8);
-      acc |= w;
-    }
-    memcpy(&w, s + len - 8, 8);
-    if (!((acc | w) & UINT64_C(0x8080808080808080))) return len;
-    i = 0;
-  }
   while (i < len) {
     /* ASCII, 8 bytes at a time; the first other byte found from the mask */
     if (i + 8 <= len) {
@@ -67,6 +57,24 @@ size_t wire__utf8_check(const uint8_t *s, size_t len) {
     i += n;
   }
   return len;
+}
+
+size_t wire__utf8_check(const uint8_t *s, size_t len) {
+  if (len >= 8) {
+    /* All ASCII: 8 bytes at a time, the last word overlapping. */
+    uint64_t w, acc = 0;
+    for (size_t i = 0; i + 8 <= len; i += 8) {
+      memcpy(&w, s + i, 8);
+      acc |= w;
+    }
+    memcpy(&w, s + len - 8, 8);
+    if (!((acc | w) & UINT64_C(0x8080808080808080))) return len;
+  }
+  return utf8_scan(s, len);
+}
+
+size_t wire__utf8_check_mixed(const uint8_t *s, size_t len) {
+  return utf8_scan(s, len);
 }
 
 /* Implements R-STR-2, R-STR-3. */
