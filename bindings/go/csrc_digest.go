@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "c9185a6e7612d7eb4a970e57dcf602b442a230ae4bca90e2bb69eafc7a4a2f93"
+const csrcDigest = "b6ba0432b3f9c9c33d7ef7c26cdfe2a66f2a7ddef7e8bed635673281c00ebd82"

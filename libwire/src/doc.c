@@ -870,7 +870,7 @@ __attribute__((noinline)) static int32_t set_string_copied(
     wire_doc *d, wire_node *n, size_t index, const uint8_t *utf8, size_t len,
     int32_t encoding) {
   if (encoding != WIRE_STR_UTF8 ||
-      wire__utf8_check_mixed(d->arena.p, len) != len)
+      wire__utf8_scan(d->arena.p, len) != len)
     return set_string_slow(d, n, index, utf8, len, encoding);
   text_field(d, n, index, len, (len + 7 + !len) & ~(size_t)7, encoding);
   return WIRE_OK;
