@@ -5,7 +5,7 @@
  *   ser: build the document from the model values (wire_doc_new,
  *        wire_node_new_struct, scalar, string and array fields made and
  *        set in one call each (wire_struct_set_value, _string, _bytes)
- *        with indexes looked up once by name, other fields through
+ *        with indexes looked up once by name at set-up, other fields through
  *        wire_struct_set_field_at, lists appended),
  *        wire_encode, wire_doc_free; the bytes of the previous call are
  *        released at the next one (wire_ctx_free_bytes).
@@ -41,8 +41,31 @@ typedef struct {
   const bench_values *values;
   wire_ctx *ctx, *ctx_v2;
   uint32_t type[T_COUNT], type_v2[T_COUNT];
+  /* Index of each field of field_names[t] in type t (set-up) */
+  uint32_t fx[T_COUNT][22];
   uint8_t *last; /* bytes of the previous encode */
 } doc_state;
+
+/* The fields the builders set, per type, in the order of doc_state.fx. */
+static const char *const field_names[T_COUNT][23] = {
+    [T_NUMERIC] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9",
+                   "f10", "f11", "f12"},
+    [T_SAMPLE] = {"int_value", "long_value", "float_value", "double_value",
+                  "short_value", "char_value", "boolean_value",
+                  "int_value_boxed", "long_value_boxed", "float_value_boxed",
+                  "double_value_boxed", "short_value_boxed",
+                  "char_value_boxed", "boolean_value_boxed", "int_array",
+                  "long_array", "float_array", "double_array", "short_array",
+                  "char_array", "boolean_array", "string"},
+    [T_MEDIA] = {"uri", "title", "width", "height", "format", "duration",
+                 "size", "bitrate", "has_bitrate", "persons", "player",
+                 "copyright"},
+    [T_IMAGE] = {"uri", "title", "width", "height", "size"},
+    [T_MEDIA_CONTENT] = {"media", "images"},
+    [T_NUMERIC_LIST] = {"struct_list"},
+    [T_SAMPLE_LIST] = {"sample_list"},
+    [T_MEDIA_CONTENT_LIST] = {"media_content_list"},
+};
 
 static int fail(wire_ctx *ctx, const char *what) {
   fprintf(stderr, "libwire-doc: %s: %s (offset %llu)\n", what,
@@ -52,66 +75,20 @@ static int fail(wire_ctx *ctx, const char *what) {
 }
 
 /* ---- building ----------------------------------------------------------
- * Every builder returns NULL on failure (the error is on the context);
- * NULL arguments propagate, so one check at the end suffices. */
+ * Fields are set by index: every field's index is looked up once by name
+ * at set-up (wire_schema_field_index, into doc_state.fx), as a binding
+ * resolves a class's fields once. Scalar, string and array fields are made
+ * and set in one call each (wire_struct_set_value, _string, _bytes);
+ * struct and list fields through wire_struct_set_field_at. The library
+ * takes NULL nodes and reports them, so a builder ORs the statuses of its
+ * calls and checks them once (the error is on the context). */
 
 typedef struct {
   doc_state *s;
   wire_doc *doc;
-  int bad;
+  int32_t rc; /* the builders' statuses, ORed */
 } build;
 
-/* Fields are set by index (wire_struct_set_field_at): each call site looks
- * its field's name up once (wire_schema_field_index) and keeps the index,
- * as a binding resolves a class's fields once. The index depends only on
- * the schema, the same for every context that loads bench.fdl. */
-#define NO_INDEX UINT32_MAX
-static uint32_t field_index(build *b, int type, const char *name) {
-  uint32_t ix;
-  if (wire_schema_field_index(b->s->ctx, b->s->type[type], name, strlen(name),
-                              &ix) != WIRE_OK)
-    return NO_INDEX - 1; /* set_at fails on it */
-  return ix;
-}
-static void set_at(build *b, wire_node *st, uint32_t ix, wire_node *v) {
-  if (!st || !v || wire_struct_set_field_at(b->doc, st, ix, v) != WIRE_OK)
-    b->bad = 1;
-}
-#define set(b, st, type, name, v)                                   \
-  do {                                                              \
-    static uint32_t ix_ = NO_INDEX;                                 \
-    if (ix_ == NO_INDEX) ix_ = field_index((b), (type), (name));    \
-    set_at((b), (st), ix_, (v));                                    \
-  } while (0)
-/* Scalar, string and array fields: made and set in one call. */
-static void set_value_at(build *b, wire_node *st, uint32_t ix, uint32_t t,
-                         uint64_t bits) {
-  if (!st || wire_struct_set_value(b->doc, st, ix, t, bits) != WIRE_OK)
-    b->bad = 1;
-}
-#define setv(b, st, type, name, t, bits)                            \
-  do {                                                              \
-    static uint32_t ix_ = NO_INDEX;                                 \
-    if (ix_ == NO_INDEX) ix_ = field_index((b), (type), (name));    \
-    set_value_at((b), (st), ix_, (t), (bits));                      \
-  } while (0)
-#define sets(b, st, type, name, sv)                                 \
-  do {                                                              \
-    static uint32_t ix_ = NO_INDEX;                                 \
-    if (ix_ == NO_INDEX) ix_ = field_index((b), (type), (name));    \
-    if (!(st) || wire_struct_set_string((b)->doc, (st), ix_,        \
-                                        (const uint8_t *)(sv).p,    \
-                                        (sv).len, WIRE_STR_UTF8))   \
-      (b)->bad = 1;                                                 \
-  } while (0)
-#define seta(b, st, type, name, t, p, n)                            \
-  do {                                                              \
-    static uint32_t ix_ = NO_INDEX;                                 \
-    if (ix_ == NO_INDEX) ix_ = field_index((b), (type), (name));    \
-    if (!(st) || wire_struct_set_bytes((b)->doc, (st), ix_, (t),    \
-                                       (const uint8_t *)(p), (n)))  \
-      (b)->bad = 1;                                                 \
-  } while (0)
 #define I32(v) (uint64_t)(int64_t)(v)
 static uint64_t f32_bits(float v) {
   uint32_t bits;
@@ -123,130 +100,158 @@ static uint64_t f64_bits(double v) {
   memcpy(&bits, &v, 8);
   return bits;
 }
-static wire_node *str(build *b, bench_str v) {
-  return wire_node_new_string(b->doc, (const uint8_t *)v.p, v.len,
-                              WIRE_STR_UTF8);
-}
-static void append(build *b, wire_node *list, wire_node *e) {
-  if (!list || !e || wire_list_append(b->doc, list, e) != WIRE_OK) b->bad = 1;
+static int32_t set_str(wire_doc *d, wire_node *n, uint32_t ix, bench_str v) {
+  return wire_struct_set_string(d, n, ix, (const uint8_t *)v.p, v.len,
+                                WIRE_STR_UTF8);
 }
 
 static wire_node *numeric_node(build *b, const bench_numeric *v) {
-  static const char *const names[12] = {"f1", "f2", "f3", "f4",  "f5",  "f6",
-                                        "f7", "f8", "f9", "f10", "f11", "f12"};
-  static uint32_t ix[12] = {NO_INDEX};
-  if (ix[0] == NO_INDEX)
-    for (int i = 0; i < 12; i++) ix[i] = field_index(b, T_NUMERIC, names[i]);
-  wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_NUMERIC]);
-  for (int i = 0; i < 12; i++) set_value_at(b, n, ix[i], WIRE_T_VARINT32, I32(v->f[i]));
+  wire_doc *d = b->doc;
+  const uint32_t *fx = b->s->fx[T_NUMERIC];
+  wire_node *n = wire_node_new_struct(d, b->s->type[T_NUMERIC]);
+  int32_t rc = 0;
+  for (int i = 0; i < 12; i++)
+    rc |= wire_struct_set_value(d, n, fx[i], WIRE_T_VARINT32, I32(v->f[i]));
+  b->rc |= rc;
   return n;
 }
 
 static wire_node *sample_node(build *b, const bench_sample *v) {
-  wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_SAMPLE]);
-  setv(b, n, T_SAMPLE, "int_value", WIRE_T_VARINT32, I32(v->int_value));
-  setv(b, n, T_SAMPLE, "long_value", WIRE_T_VARINT64, I32(v->long_value));
-  setv(b, n, T_SAMPLE, "float_value", WIRE_T_FLOAT32, f32_bits(v->float_value));
-  setv(b, n, T_SAMPLE, "double_value", WIRE_T_FLOAT64, f64_bits(v->double_value));
-  setv(b, n, T_SAMPLE, "short_value", WIRE_T_VARINT32, I32(v->short_value));
-  setv(b, n, T_SAMPLE, "char_value", WIRE_T_VARINT32, I32(v->char_value));
-  setv(b, n, T_SAMPLE, "boolean_value", WIRE_T_BOOL, v->boolean_value);
-  setv(b, n, T_SAMPLE, "int_value_boxed", WIRE_T_VARINT32, I32(v->int_value_boxed));
-  setv(b, n, T_SAMPLE, "long_value_boxed", WIRE_T_VARINT64, I32(v->long_value_boxed));
-  setv(b, n, T_SAMPLE, "float_value_boxed", WIRE_T_FLOAT32,
-       f32_bits(v->float_value_boxed));
-  setv(b, n, T_SAMPLE, "double_value_boxed", WIRE_T_FLOAT64,
-       f64_bits(v->double_value_boxed));
-  setv(b, n, T_SAMPLE, "short_value_boxed", WIRE_T_VARINT32, I32(v->short_value_boxed));
-  setv(b, n, T_SAMPLE, "char_value_boxed", WIRE_T_VARINT32, I32(v->char_value_boxed));
-  setv(b, n, T_SAMPLE, "boolean_value_boxed", WIRE_T_BOOL,
-       v->boolean_value_boxed);
-  seta(b, n, T_SAMPLE, "int_array", WIRE_T_INT32_ARRAY, v->int_array,
-       4u * v->n_int_array);
-  seta(b, n, T_SAMPLE, "long_array", WIRE_T_INT64_ARRAY, v->long_array,
-       8u * v->n_long_array);
-  seta(b, n, T_SAMPLE, "float_array", WIRE_T_FLOAT32_ARRAY, v->float_array,
-       4u * v->n_float_array);
-  seta(b, n, T_SAMPLE, "double_array", WIRE_T_FLOAT64_ARRAY, v->double_array,
-       8u * v->n_double_array);
-  seta(b, n, T_SAMPLE, "short_array", WIRE_T_INT32_ARRAY, v->short_array,
-       4u * v->n_short_array);
-  seta(b, n, T_SAMPLE, "char_array", WIRE_T_INT32_ARRAY, v->char_array,
-       4u * v->n_char_array);
-  seta(b, n, T_SAMPLE, "boolean_array", WIRE_T_BOOL_ARRAY, v->boolean_array,
-       v->n_boolean_array);
-  sets(b, n, T_SAMPLE, "string", v->string);
+  wire_doc *d = b->doc;
+  const uint32_t *fx = b->s->fx[T_SAMPLE];
+  wire_node *n = wire_node_new_struct(d, b->s->type[T_SAMPLE]);
+  int32_t rc = 0;
+  rc |= wire_struct_set_value(d, n, fx[0], WIRE_T_VARINT32, I32(v->int_value));
+  rc |= wire_struct_set_value(d, n, fx[1], WIRE_T_VARINT64, I32(v->long_value));
+  rc |= wire_struct_set_value(d, n, fx[2], WIRE_T_FLOAT32,
+                              f32_bits(v->float_value));
+  rc |= wire_struct_set_value(d, n, fx[3], WIRE_T_FLOAT64,
+                              f64_bits(v->double_value));
+  rc |= wire_struct_set_value(d, n, fx[4], WIRE_T_VARINT32, I32(v->short_value));
+  rc |= wire_struct_set_value(d, n, fx[5], WIRE_T_VARINT32, I32(v->char_value));
+  rc |= wire_struct_set_value(d, n, fx[6], WIRE_T_BOOL, v->boolean_value);
+  rc |= wire_struct_set_value(d, n, fx[7], WIRE_T_VARINT32,
+                              I32(v->int_value_boxed));
+  rc |= wire_struct_set_value(d, n, fx[8], WIRE_T_VARINT64,
+                              I32(v->long_value_boxed));
+  rc |= wire_struct_set_value(d, n, fx[9], WIRE_T_FLOAT32,
+                              f32_bits(v->float_value_boxed));
+  rc |= wire_struct_set_value(d, n, fx[10], WIRE_T_FLOAT64,
+                              f64_bits(v->double_value_boxed));
+  rc |= wire_struct_set_value(d, n, fx[11], WIRE_T_VARINT32,
+                              I32(v->short_value_boxed));
+  rc |= wire_struct_set_value(d, n, fx[12], WIRE_T_VARINT32,
+                              I32(v->char_value_boxed));
+  rc |= wire_struct_set_value(d, n, fx[13], WIRE_T_BOOL,
+                              v->boolean_value_boxed);
+  const struct {
+    uint32_t type;
+    const void *p;
+    size_t len;
+  } arrays[7] = {
+      {WIRE_T_INT32_ARRAY, v->int_array, 4u * v->n_int_array},
+      {WIRE_T_INT64_ARRAY, v->long_array, 8u * v->n_long_array},
+      {WIRE_T_FLOAT32_ARRAY, v->float_array, 4u * v->n_float_array},
+      {WIRE_T_FLOAT64_ARRAY, v->double_array, 8u * v->n_double_array},
+      {WIRE_T_INT32_ARRAY, v->short_array, 4u * v->n_short_array},
+      {WIRE_T_INT32_ARRAY, v->char_array, 4u * v->n_char_array},
+      {WIRE_T_BOOL_ARRAY, v->boolean_array, v->n_boolean_array}};
+  for (int i = 0; i < 7; i++)
+    rc |= wire_struct_set_bytes(d, n, fx[14 + i], arrays[i].type,
+                                (const uint8_t *)arrays[i].p, arrays[i].len);
+  rc |= set_str(d, n, fx[21], v->string);
+  b->rc |= rc;
   return n;
 }
 
 static wire_node *media_node(build *b, const bench_media *v) {
-  wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_MEDIA]);
-  sets(b, n, T_MEDIA, "uri", v->uri);
-  sets(b, n, T_MEDIA, "title", v->title);
-  setv(b, n, T_MEDIA, "width", WIRE_T_VARINT32, I32(v->width));
-  setv(b, n, T_MEDIA, "height", WIRE_T_VARINT32, I32(v->height));
-  sets(b, n, T_MEDIA, "format", v->format);
-  setv(b, n, T_MEDIA, "duration", WIRE_T_VARINT64, I32(v->duration));
-  setv(b, n, T_MEDIA, "size", WIRE_T_VARINT64, I32(v->size));
-  setv(b, n, T_MEDIA, "bitrate", WIRE_T_VARINT32, I32(v->bitrate));
-  setv(b, n, T_MEDIA, "has_bitrate", WIRE_T_BOOL, v->has_bitrate);
-  wire_node *persons = wire_node_new_list(b->doc, WIRE_T_LIST);
+  wire_doc *d = b->doc;
+  const uint32_t *fx = b->s->fx[T_MEDIA];
+  wire_node *n = wire_node_new_struct(d, b->s->type[T_MEDIA]);
+  int32_t rc = set_str(d, n, fx[0], v->uri);
+  rc |= set_str(d, n, fx[1], v->title);
+  rc |= wire_struct_set_value(d, n, fx[2], WIRE_T_VARINT32, I32(v->width));
+  rc |= wire_struct_set_value(d, n, fx[3], WIRE_T_VARINT32, I32(v->height));
+  rc |= set_str(d, n, fx[4], v->format);
+  rc |= wire_struct_set_value(d, n, fx[5], WIRE_T_VARINT64, I32(v->duration));
+  rc |= wire_struct_set_value(d, n, fx[6], WIRE_T_VARINT64, I32(v->size));
+  rc |= wire_struct_set_value(d, n, fx[7], WIRE_T_VARINT32, I32(v->bitrate));
+  rc |= wire_struct_set_value(d, n, fx[8], WIRE_T_BOOL, v->has_bitrate);
+  wire_node *persons = wire_node_new_list(d, WIRE_T_LIST);
   for (uint32_t i = 0; i < v->n_persons; i++)
-    append(b, persons, str(b, v->persons[i]));
-  set(b, n, T_MEDIA, "persons", persons);
-  setv(b, n, T_MEDIA, "player", WIRE_T_ENUM, (uint32_t)v->player);
-  sets(b, n, T_MEDIA, "copyright", v->copyright);
+    rc |= wire_list_append(d, persons,
+                           wire_node_new_string(d, (const uint8_t *)v->persons[i].p,
+                                                v->persons[i].len, WIRE_STR_UTF8));
+  rc |= wire_struct_set_field_at(d, n, fx[9], persons);
+  rc |= wire_struct_set_value(d, n, fx[10], WIRE_T_ENUM, (uint32_t)v->player);
+  rc |= set_str(d, n, fx[11], v->copyright);
+  b->rc |= rc;
   return n;
 }
 
 static wire_node *image_node(build *b, const bench_image *v) {
-  wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_IMAGE]);
-  sets(b, n, T_IMAGE, "uri", v->uri);
-  sets(b, n, T_IMAGE, "title", v->title);
-  setv(b, n, T_IMAGE, "width", WIRE_T_VARINT32, I32(v->width));
-  setv(b, n, T_IMAGE, "height", WIRE_T_VARINT32, I32(v->height));
-  setv(b, n, T_IMAGE, "size", WIRE_T_ENUM, (uint32_t)v->size);
+  wire_doc *d = b->doc;
+  const uint32_t *fx = b->s->fx[T_IMAGE];
+  wire_node *n = wire_node_new_struct(d, b->s->type[T_IMAGE]);
+  int32_t rc = set_str(d, n, fx[0], v->uri);
+  rc |= set_str(d, n, fx[1], v->title);
+  rc |= wire_struct_set_value(d, n, fx[2], WIRE_T_VARINT32, I32(v->width));
+  rc |= wire_struct_set_value(d, n, fx[3], WIRE_T_VARINT32, I32(v->height));
+  rc |= wire_struct_set_value(d, n, fx[4], WIRE_T_ENUM, (uint32_t)v->size);
+  b->rc |= rc;
   return n;
 }
 
 static wire_node *media_content_node(build *b, const bench_media_content *v) {
-  wire_node *n = wire_node_new_struct(b->doc, b->s->type[T_MEDIA_CONTENT]);
-  set(b, n, T_MEDIA_CONTENT, "media", media_node(b, &v->media));
-  wire_node *images = wire_node_new_list(b->doc, WIRE_T_LIST);
+  wire_doc *d = b->doc;
+  const uint32_t *fx = b->s->fx[T_MEDIA_CONTENT];
+  wire_node *n = wire_node_new_struct(d, b->s->type[T_MEDIA_CONTENT]);
+  int32_t rc = wire_struct_set_field_at(d, n, fx[0], media_node(b, &v->media));
+  wire_node *images = wire_node_new_list(d, WIRE_T_LIST);
   for (uint32_t i = 0; i < v->n_images; i++)
-    append(b, images, image_node(b, &v->images[i]));
-  set(b, n, T_MEDIA_CONTENT, "images", images);
+    rc |= wire_list_append(d, images, image_node(b, &v->images[i]));
+  rc |= wire_struct_set_field_at(d, n, fx[1], images);
+  b->rc |= rc;
+  return n;
+}
+
+/* A list-of-structs root (the three *List workloads): one field. */
+static wire_node *list_root(build *b, int type, int item_type) {
+  wire_doc *d = b->doc;
+  const bench_values *v = b->s->values;
+  wire_node *n = wire_node_new_struct(d, b->s->type[type]);
+  wire_node *list = wire_node_new_list(d, WIRE_T_LIST);
+  int32_t rc = 0;
+  switch (item_type) {
+  case T_NUMERIC:
+    for (uint32_t i = 0; i < v->numeric_list.n; i++)
+      rc |= wire_list_append(d, list, numeric_node(b, &v->numeric_list.items[i]));
+    break;
+  case T_SAMPLE:
+    for (uint32_t i = 0; i < v->sample_list.n; i++)
+      rc |= wire_list_append(d, list, sample_node(b, &v->sample_list.items[i]));
+    break;
+  default:
+    for (uint32_t i = 0; i < v->media_content_list.n; i++)
+      rc |= wire_list_append(
+          d, list, media_content_node(b, &v->media_content_list.items[i]));
+    break;
+  }
+  rc |= wire_struct_set_field_at(d, n, b->s->fx[type][0], list);
+  b->rc |= rc;
   return n;
 }
 
 static wire_node *root_node(build *b, int w) {
   const bench_values *v = b->s->values;
-  wire_node *n, *list;
   switch (w) {
   case W_NUMERIC_STRUCT: return numeric_node(b, &v->numeric);
   case W_SAMPLE: return sample_node(b, &v->sample);
   case W_MEDIA_CONTENT: return media_content_node(b, &v->media_content);
-  case W_NUMERIC_STRUCT_LIST:
-    n = wire_node_new_struct(b->doc, b->s->type[T_NUMERIC_LIST]);
-    list = wire_node_new_list(b->doc, WIRE_T_LIST);
-    for (uint32_t i = 0; i < v->numeric_list.n; i++)
-      append(b, list, numeric_node(b, &v->numeric_list.items[i]));
-    set(b, n, T_NUMERIC_LIST, "struct_list", list);
-    return n;
-  case W_SAMPLE_LIST:
-    n = wire_node_new_struct(b->doc, b->s->type[T_SAMPLE_LIST]);
-    list = wire_node_new_list(b->doc, WIRE_T_LIST);
-    for (uint32_t i = 0; i < v->sample_list.n; i++)
-      append(b, list, sample_node(b, &v->sample_list.items[i]));
-    set(b, n, T_SAMPLE_LIST, "sample_list", list);
-    return n;
+  case W_NUMERIC_STRUCT_LIST: return list_root(b, T_NUMERIC_LIST, T_NUMERIC);
+  case W_SAMPLE_LIST: return list_root(b, T_SAMPLE_LIST, T_SAMPLE);
   case W_MEDIA_CONTENT_LIST:
-    n = wire_node_new_struct(b->doc, b->s->type[T_MEDIA_CONTENT_LIST]);
-    list = wire_node_new_list(b->doc, WIRE_T_LIST);
-    for (uint32_t i = 0; i < v->media_content_list.n; i++)
-      append(b, list, media_content_node(b, &v->media_content_list.items[i]));
-    set(b, n, T_MEDIA_CONTENT_LIST, "media_content_list", list);
-    return n;
+    return list_root(b, T_MEDIA_CONTENT_LIST, T_MEDIA_CONTENT);
   default: return NULL;
   }
 }
@@ -258,7 +263,7 @@ static int doc_encode(void *st, int w, const uint8_t **out, size_t *out_len) {
   build b = {s, wire_doc_new(s->ctx), 0};
   if (!b.doc) return fail(s->ctx, "wire_doc_new");
   wire_node *root = root_node(&b, w);
-  if (b.bad || !root || wire_doc_add_root(b.doc, root) != WIRE_OK) {
+  if (b.rc != WIRE_OK || !root || wire_doc_add_root(b.doc, root) != WIRE_OK) {
     wire_doc_free(b.doc);
     return fail(s->ctx, "building the document");
   }
@@ -635,7 +640,8 @@ static int doc_check_v2(void *st, int w, const uint8_t *data, size_t len,
 
 /* ---- set-up ------------------------------------------------------------ */
 
-static wire_ctx *load(const char *file, uint32_t types[T_COUNT]) {
+static wire_ctx *load(const char *file, uint32_t types[T_COUNT],
+                      uint32_t (*fx)[22]) {
   char path[1024];
   snprintf(path, sizeof path, "%s/%s", BENCH_SCHEMA_DIR, file);
   wire_ctx *ctx = wire_ctx_new();
@@ -654,6 +660,15 @@ static wire_ctx *load(const char *file, uint32_t types[T_COUNT]) {
       wire_ctx_free(ctx);
       return NULL;
     }
+    for (int k = 0; fx && field_names[i][k]; k++) {
+      const char *name = field_names[i][k];
+      if (wire_schema_field_index(ctx, types[i], name, strlen(name),
+                                  &fx[i][k]) != WIRE_OK) {
+        fail(ctx, name);
+        wire_ctx_free(ctx);
+        return NULL;
+      }
+    }
   }
   return ctx;
 }
@@ -671,8 +686,8 @@ static void *doc_init(const bench_values *values) {
   doc_state *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   s->values = values;
-  s->ctx = load("bench.fdl", s->type);
-  s->ctx_v2 = load("bench_v2.fdl", s->type_v2);
+  s->ctx = load("bench.fdl", s->type, s->fx);
+  s->ctx_v2 = load("bench_v2.fdl", s->type_v2, NULL);
   if (!s->ctx || !s->ctx_v2) {
     doc_fini(s);
     return NULL;

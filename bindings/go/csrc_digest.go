@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "cb7c44e46ed5024db507218b0badb94b90b4e8aa4448e570b2e2ea0dae9d64bc"
+const csrcDigest = "b6ba0432b3f9c9c33d7ef7c26cdfe2a66f2a7ddef7e8bed635673281c00ebd82"

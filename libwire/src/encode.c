@@ -380,8 +380,10 @@ static bool write_struct(enc *e, wire_node *n) {
         len = b->len;
         cap = b->status == WIRE_OK ? b->cap : 0;
         continue;
-      default:
+      case WIRE_FOP_SLOT:
         break;
+      default: /* (wire__field_op gives one of the above) */
+        __builtin_unreachable();
       }
     }
     b->len = len;

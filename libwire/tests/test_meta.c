@@ -634,6 +634,61 @@ Test(meta_abi, create_and_set_checks_like_the_builders) {
   wire_ctx_free(c);
 }
 
+/* Text of every length up to 80 (the copy's word and 16-byte moves, the
+ * loop past 32 bytes): ASCII, valid UTF-8 with a two-byte sequence at
+ * every place, and a byte that is never UTF-8 at every place, through
+ * both text builders. */
+static void check_text(wire_doc *d, wire_node *s, uint32_t str,
+                       const uint8_t *t, size_t len, int32_t want) {
+  wire_node *prev = wire_node_field(s, str);
+  cr_assert_eq(wire_struct_set_string(d, s, str, t, len, WIRE_STR_UTF8), want,
+               "length %zu", len);
+  wire_node *n = wire_node_new_string(d, t, len, WIRE_STR_UTF8);
+  if (want != WIRE_OK) {
+    cr_assert_eq(wire_node_field(s, str), prev, "the field as it was");
+    cr_assert_null(n, "length %zu", len);
+    return;
+  }
+  wire_node *v[2] = {wire_node_field(s, str), n};
+  for (int k = 0; k < 2; k++) {
+    size_t got;
+    cr_assert_not_null(v[k]);
+    cr_assert_eq(wire_node_string_encoding(v[k]), WIRE_STR_UTF8);
+    const uint8_t *b = wire_node_bytes(v[k], &got);
+    cr_assert_eq(got, len, "length %zu", len);
+    cr_assert(len == 0 || memcmp(b, t, len) == 0, "length %zu", len);
+  }
+}
+
+Test(meta_abi, text_of_every_length_is_copied_and_checked) {
+  wire_ctx *c = new_ctx(SET_SCHEMA);
+  uint32_t all = type_of(c, "s.All"), str = ix_of(c, all, "s");
+  uint8_t t[80];
+  for (size_t len = 0; len <= sizeof t; len++) {
+    wire_doc *d = wire_doc_new(c);
+    wire_node *s = wire_node_new_struct(d, all);
+    for (size_t i = 0; i < len; i++) t[i] = (uint8_t)('a' + i % 26);
+    check_text(d, s, str, t, len, WIRE_OK);
+    for (size_t at = 0; at < len; at++) {
+      uint8_t keep = t[at];
+      t[at] = 0xFF;
+      check_text(d, s, str, t, len, WIRE_E_STRING);
+      t[at] = 0xC3; /* cut short at the end, else followed by its 0xA9 */
+      if (at + 1 < len) {
+        uint8_t next = t[at + 1];
+        t[at + 1] = 0xA9;
+        check_text(d, s, str, t, len, WIRE_OK);
+        t[at + 1] = next;
+      } else {
+        check_text(d, s, str, t, len, WIRE_E_STRING);
+      }
+      t[at] = keep;
+    }
+    wire_doc_free(d);
+  }
+  wire_ctx_free(c);
+}
+
 /* A value written without its type meta must be of the declared type:
  * before, a nullable field or a declared list element of another integer
  * type was written with its own encoding, and the bytes did not decode

@@ -303,29 +303,6 @@ wire_node *wire_node_new_float(wire_doc *d, uint32_t t, double v) {
   return wire_node_new_float_bits(d, t, bits);
 }
 
-/* Copies s[0..len) to out; whether it was all ASCII (then it is valid in
- * every encoding and its UTF-8, Latin-1 forms are the bytes themselves). */
-static inline bool copy_ascii(uint8_t *out, const uint8_t *s, size_t len) {
-  uint64_t w, acc = 0;
-  size_t i = 0;
-  if (len >= 8) {
-    for (; i + 8 <= len; i += 8) {
-      memcpy(&w, s + i, 8);
-      memcpy(out + i, &w, 8);
-      acc |= w;
-    }
-    memcpy(&w, s + len - 8, 8);
-    memcpy(out + len - 8, &w, 8);
-    acc |= w;
-  } else {
-    for (; i < len; i++) {
-      out[i] = s[i];
-      acc |= s[i];
-    }
-  }
-  return !(acc & UINT64_C(0x8080808080808080));
-}
-
 static wire_node *string_slow(wire_doc *d, const uint8_t *s, size_t len,
                               int32_t enc);
 /* A string node of text in wire encoding enc at buf (the document's). */
@@ -362,7 +339,7 @@ string_node(wire_doc *d, const uint8_t *s, size_t len, int32_t enc) {
     size_t sz = (len + 7 + !len) & ~(size_t)7;
     if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz)) {
       uint8_t *buf = a->p;
-      if (copy_ascii(buf, s, len)) {
+      if (wire__copy_ascii(buf, s, len)) {
         a->p += sz;
         return text_node(d, buf, len, enc);
       }
@@ -385,7 +362,7 @@ static wire_node *string_slow(wire_doc *d, const uint8_t *s, size_t len,
       nomem(d);
       return NULL;
     }
-    if (copy_ascii(buf, s, len) ||
+    if (wire__copy_ascii(buf, s, len) ||
         (enc == WIRE_STR_UTF8 && wire__utf8_check(s, len) == len)) {
       /* ASCII, or valid UTF-8 kept as UTF-8: the copy is the string */
       return text_node(d, buf, len, enc);
@@ -892,7 +869,8 @@ __attribute__((noinline)) static int32_t set_string_slow(
 __attribute__((noinline)) static int32_t set_string_copied(
     wire_doc *d, wire_node *n, size_t index, const uint8_t *utf8, size_t len,
     int32_t encoding) {
-  if (encoding != WIRE_STR_UTF8 || wire__utf8_check(d->arena.p, len) != len)
+  if (encoding != WIRE_STR_UTF8 ||
+      wire__utf8_scan(d->arena.p, len) != len)
     return set_string_slow(d, n, index, utf8, len, encoding);
   text_field(d, n, index, len, (len + 7 + !len) & ~(size_t)7, encoding);
   return WIRE_OK;
@@ -912,7 +890,7 @@ int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
     if (WIRE_LIKELY((size_t)(a->end - a->p) >= sz &&
                     (size_t)(d->nodes.end - d->nodes.p) >=
                         sizeof(wire_node))) {
-      if (WIRE_UNLIKELY(!copy_ascii(a->p, utf8, len)))
+      if (WIRE_UNLIKELY(!wire__copy_ascii(a->p, utf8, len)))
         return set_string_copied(d, n, index, utf8, len, encoding);
       text_field(d, n, index, len, sz, encoding);
       return WIRE_OK;

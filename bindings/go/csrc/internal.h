@@ -8,6 +8,9 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define WIRE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define WIRE_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -191,6 +194,59 @@ static inline void wire__copy_short(void *d, const void *s, size_t n) {
   } else {
     wire__copy(d, s, n);
   }
+}
+/* Copies s[0..len) to out (no overlap); whether it was all ASCII (then
+ * it is valid in every encoding and its UTF-8, Latin-1 forms are the
+ * bytes themselves). Up to 64 bytes without a loop, in overlapping moves
+ * that touch no byte outside out[0..len), s[0..len). */
+static inline bool wire__copy_ascii(uint8_t *out, const uint8_t *s,
+                                    size_t len) {
+#if defined(__SSE2__)
+  if (len >= 16) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i z = _mm_loadu_si128((const __m128i *)(const void *)(s + len - 16));
+    _mm_storeu_si128((__m128i *)(void *)out, a);
+    _mm_storeu_si128((__m128i *)(void *)(out + len - 16), z);
+    a = _mm_or_si128(a, z);
+    for (size_t i = 16; i + 16 < len; i += 16) {
+      __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+      _mm_storeu_si128((__m128i *)(void *)(out + i), x);
+      a = _mm_or_si128(a, x);
+    }
+    return !_mm_movemask_epi8(a);
+  }
+#else
+  if (len >= 16) {
+    uint64_t w, acc = 0;
+    for (size_t i = 0; i + 8 < len; i += 8) {
+      memcpy(&w, s + i, 8);
+      memcpy(out + i, &w, 8);
+      acc |= w;
+    }
+    memcpy(&w, s + len - 8, 8);
+    memcpy(out + len - 8, &w, 8);
+    return !((acc | w) & UINT64_C(0x8080808080808080));
+  }
+#endif
+  if (len >= 8) {
+    uint64_t a, z;
+    memcpy(&a, s, 8);
+    memcpy(&z, s + len - 8, 8);
+    memcpy(out, &a, 8);
+    memcpy(out + len - 8, &z, 8);
+    return !((a | z) & UINT64_C(0x8080808080808080));
+  }
+  if (len >= 4) {
+    uint32_t a, z;
+    memcpy(&a, s, 4);
+    memcpy(&z, s + len - 4, 4);
+    memcpy(out, &a, 4);
+    memcpy(out + len - 4, &z, 4);
+    return !((a | z) & 0x80808080u);
+  }
+  uint8_t acc = 0;
+  for (size_t i = 0; i < len; i++) acc |= out[i] = s[i];
+  return !(acc & 0x80);
 }
 static inline void wire__put_u8(wire_buf *b, uint8_t v) {
   if (wire__buf_room(b, 1)) b->p[b->len++] = v;
@@ -399,6 +455,64 @@ static inline bool wire__get_bytes(wire_in *in, uint64_t n,
 
 /* Returns the byte offset of the first invalid sequence, or len if valid. */
 size_t wire__utf8_check(const uint8_t *s, size_t len);
+/* wire__utf8_check without its first pass over ASCII text: for text known
+ * not to be all ASCII, and inline (R-STR-3). */
+static inline __attribute__((always_inline)) size_t
+wire__utf8_scan(const uint8_t *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    /* ASCII, 8 bytes at a time; the first other byte found from the mask */
+    if (i + 8 <= len) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      uint64_t m = w & UINT64_C(0x8080808080808080);
+      if (!m) {
+        i += 8;
+        continue;
+      }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      i += (size_t)__builtin_ctzll(m) >> 3;
+#else
+      while (s[i] < 0x80) i++;
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    } else if (len >= 8) {
+      /* the tail: the last word, without its bytes before i */
+      uint64_t w;
+      memcpy(&w, s + len - 8, 8);
+      uint64_t m = (w & UINT64_C(0x8080808080808080)) >> (8 * (i - (len - 8)));
+      if (!m) return len;
+      i += (size_t)__builtin_ctzll(m) >> 3;
+#endif
+    } else if (s[i] < 0x80) {
+      i++;
+      continue;
+    }
+    /* A sequence of RFC 3629: the lead byte gives its length and the
+     * range of its second byte (no overlong forms, no surrogates, nothing
+     * past U+10FFFF); the other bytes are continuation bytes. */
+    uint8_t c = s[i], lo = 0x80, hi = 0xBF;
+    size_t n;
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      n = 3;
+      if (c == 0xE0) lo = 0xA0;
+      else if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 4;
+      if (c == 0xF0) lo = 0x90;
+      else if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (len - i < n || s[i + 1] < lo || s[i + 1] > hi) return i;
+    if (n > 2 && (s[i + 2] & 0xC0) != 0x80) return i;
+    if (n > 3 && (s[i + 3] & 0xC0) != 0x80) return i;
+    i += n;
+  }
+  return len;
+}
+
 /* Same for UTF-16LE code units (len bytes, even). */
 size_t wire__utf16_check(const uint8_t *s, size_t len);
 /* UTF-8 length of wire string bytes in an encoding. */

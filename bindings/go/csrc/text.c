@@ -2,71 +2,19 @@
  * (Latin-1, UTF-16LE, UTF-8) and the Java runtime's encoding choice. */
 #include "internal.h"
 
-/* Implements R-STR-3. */
+/* Implements R-STR-3 (the scan: wire__utf8_scan, internal.h). */
 size_t wire__utf8_check(const uint8_t *s, size_t len) {
-  size_t i = 0;
   if (len >= 8) {
     /* All ASCII: 8 bytes at a time, the last word overlapping. */
     uint64_t w, acc = 0;
-    for (; i + 8 <= len; i += 8) {
+    for (size_t i = 0; i + 8 <= len; i += 8) {
       memcpy(&w, s + i, 8);
       acc |= w;
     }
     memcpy(&w, s + len - 8, 8);
     if (!((acc | w) & UINT64_C(0x8080808080808080))) return len;
-    i = 0;
   }
-  while (i < len) {
-    /* ASCII, 8 bytes at a time; the first other byte found from the mask */
-    if (i + 8 <= len) {
-      uint64_t w;
-      memcpy(&w, s + i, 8);
-      uint64_t m = w & UINT64_C(0x8080808080808080);
-      if (!m) {
-        i += 8;
-        continue;
-      }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-      i += (size_t)__builtin_ctzll(m) >> 3;
-#else
-      while (s[i] < 0x80) i++;
-#endif
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    } else if (len >= 8) {
-      /* the tail: the last word, without its bytes before i */
-      uint64_t w;
-      memcpy(&w, s + len - 8, 8);
-      uint64_t m = (w & UINT64_C(0x8080808080808080)) >> (8 * (i - (len - 8)));
-      if (!m) return len;
-      i += (size_t)__builtin_ctzll(m) >> 3;
-#endif
-    } else if (s[i] < 0x80) {
-      i++;
-      continue;
-    }
-    /* A sequence of RFC 3629: the lead byte gives its length and the
-     * range of its second byte (no overlong forms, no surrogates, nothing
-     * past U+10FFFF); the other bytes are continuation bytes. */
-    uint8_t c = s[i], lo = 0x80, hi = 0xBF;
-    size_t n;
-    if (c >= 0xC2 && c <= 0xDF) n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-      n = 3;
-      if (c == 0xE0) lo = 0xA0;
-      else if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      n = 4;
-      if (c == 0xF0) lo = 0x90;
-      else if (c == 0xF4) hi = 0x8F;
-    } else {
-      return i;
-    }
-    if (len - i < n || s[i + 1] < lo || s[i + 1] > hi) return i;
-    if (n > 2 && (s[i + 2] & 0xC0) != 0x80) return i;
-    if (n > 3 && (s[i + 3] & 0xC0) != 0x80) return i;
-    i += n;
-  }
-  return len;
+  return wire__utf8_scan(s, len);
 }
 
 /* Implements R-STR-2, R-STR-3. */
