@@ -122,37 +122,3 @@ void wirego_mem_trim(wirego_sess *s) {
 
 void *wirego_alloc(size_t n) { return malloc(n ? n : 1); }
 void wirego_free(void *p) { free(p); }
-
-
-#if defined(__x86_64__) || defined(_M_X64)
-#include <emmintrin.h>
-/* 64 bytes a step with non-temporal (streaming) stores once d is 16-byte
- * aligned: the destination's cache lines are written whole without being
- * read first, and stay out of the cache. */
-void wirego_copy_stream(void *dst, const void *src, size_t n) {
-  uint8_t *d = dst;
-  const uint8_t *s = src;
-  size_t head = (16 - ((uintptr_t)d & 15)) & 15;
-  if (head > n) head = n;
-  memcpy(d, s, head);
-  d += head;
-  s += head;
-  n -= head;
-  for (; n >= 64; d += 64, s += 64, n -= 64) {
-    __m128i a = _mm_loadu_si128((const __m128i *)s);
-    __m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
-    __m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
-    __m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
-    _mm_stream_si128((__m128i *)d, a);
-    _mm_stream_si128((__m128i *)(d + 16), b);
-    _mm_stream_si128((__m128i *)(d + 32), c);
-    _mm_stream_si128((__m128i *)(d + 48), e);
-  }
-  _mm_sfence(); /* the streamed stores are ordered before what follows */
-  memcpy(d, s, n);
-}
-#else
-void wirego_copy_stream(void *dst, const void *src, size_t n) {
-  memcpy(dst, src, n);
-}
-#endif

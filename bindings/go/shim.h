@@ -59,10 +59,5 @@ void wirego_mem_trim(wirego_sess *s);
  * memory); freed with wirego_free. */
 void *wirego_alloc(size_t n);
 void wirego_free(void *p);
-/* Copies src[0..n) to dst[0..n) (no overlap) around the cache where the
- * host has streaming stores (x86-64), else with memcpy: for a large
- * decoded binary or dense array whose destination is fresh from the Go
- * allocator and not in the cache (unmarshal.go, cloneInto). */
-void wirego_copy_stream(void *dst, const void *src, size_t n);
 
 #endif

@@ -15,6 +15,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unsafe"
+
+	"libwire.dev/wire/internal/stream"
 )
 
 // decoder reads a read tape (spec/tape.md, from wire_decode_tape_to) into Go
@@ -822,8 +824,8 @@ func (d *decoder) dense(kind byte, raw []byte, v reflect.Value, view bool) error
 // allocator recycles and that is no longer in the cache, where an ordinary
 // copy reads every destination line before it writes it (so one pass
 // costs two): such slices are allocated without zeroing (noZero) and
-// filled by one C call that streams the bytes past the cache
-// (wirego_copy_stream). Fory Go zeroes and then copies (two passes); Go's
+// filled with streaming stores that write the lines without reading them
+// (internal/stream). Fory Go zeroes and then copies (two passes); Go's
 // own memmove streams only from 1 MiB.
 func cloneInto(v reflect.Value, raw []byte, n, w int) {
 	src := unsafe.Pointer(unsafe.SliceData(raw))
@@ -832,7 +834,7 @@ func cloneInto(v reflect.Value, raw []byte, n, w int) {
 	switch {
 	case len(raw) >= copyStreamMin:
 		p, c = noZero(len(raw))
-		C.wirego_copy_stream(p, src, C.size_t(len(raw)))
+		stream.Copy(p, src, len(raw))
 		c /= w
 	case w == 1:
 		s := append([]byte(nil), raw...)
