@@ -875,8 +875,7 @@ func noZero(n int) (unsafe.Pointer, int) {
 // of n elements (capacity c) at p. A settable v is written in place, so
 // that no slice header is allocated on the heap (a small allocation per
 // message between large ones fragments the heap: the runtime then returns
-// pages to the OS and faults them in again, measured in bench_test.go's
-// BenchmarkDenseAllocs).
+// pages to the OS and faults them in again, BenchmarkLargeAllocs).
 func setSlice(v reflect.Value, p unsafe.Pointer, n, c int) {
 	if v.CanSet() {
 		*(*sliceHeader)(v.Addr().UnsafePointer()) = sliceHeader{p, n, c}
