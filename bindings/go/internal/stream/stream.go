@@ -5,7 +5,8 @@
 // destination line before it writes it, so that one pass over the bytes
 // costs two. The Go binding uses it for large decoded binaries and dense
 // arrays, whose memory the allocator has just handed out (recycled, not in
-// the cache). Go's own memmove streams only from 1 MiB.
+// the cache). Go's own memmove streams from 1 MiB on (with AVX stores and
+// prefetching, on amd64), so Copy leaves copies of that size to it.
 //
 // It is Go assembly rather than C so that the copy is no cgo call: a cgo
 // call of the 50-100 µs that a large copy takes can lose its P to the
@@ -18,11 +19,14 @@ import "unsafe"
 // goroutine can be preempted between them (the assembly loop cannot be).
 const chunk = 256 << 10
 
+// goStreams: from this many bytes on Go's memmove streams itself.
+const goStreams = 1 << 20
+
 // Copy copies src[0..n) to dst[0..n) (the two do not overlap).
 func Copy(dst, src unsafe.Pointer, n int) {
 	d := unsafe.Slice((*byte)(dst), n)
 	s := unsafe.Slice((*byte)(src), n)
-	if !hasStream || n < 64 {
+	if !hasStream || n < 64 || n >= goStreams {
 		copy(d, s)
 		return
 	}

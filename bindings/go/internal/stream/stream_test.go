@@ -10,12 +10,12 @@ import (
 // alignment of source and destination, copies exactly the bytes asked
 // for and writes nothing outside the destination.
 func TestCopy(t *testing.T) {
-	src := make([]byte, chunk+300)
+	src := make([]byte, goStreams+300)
 	for i := range src {
 		src[i] = byte(i*131 + i>>8)
 	}
 	dst := make([]byte, len(src)+64)
-	lens := []int{0, 1, 15, 16, 63, 64, 65, 127, 128, 129, 1000, 4096 + 7, chunk - 1, chunk, chunk + 65}
+	lens := []int{0, 1, 15, 16, 63, 64, 65, 127, 128, 129, 1000, 4096 + 7, chunk - 1, chunk, chunk + 65, goStreams - 1, goStreams}
 	for _, n := range lens {
 		for so := 0; so < 16; so += 5 {
 			for do := 0; do < 16; do++ {
