@@ -825,8 +825,8 @@ func (d *decoder) dense(kind byte, raw []byte, v reflect.Value, view bool) error
 // copy reads every destination line before it writes it (so one pass
 // costs two): such slices are allocated without zeroing (noZero) and
 // filled with streaming stores that write the lines without reading them
-// (internal/stream). Fory Go zeroes and then copies (two passes); Go's
-// own memmove streams only from 1 MiB.
+// (internal/stream; from 1 MiB Go's memmove streams by itself). Fory Go
+// zeroes and then copies (two passes).
 func cloneInto(v reflect.Value, raw []byte, n, w int) {
 	src := unsafe.Pointer(unsafe.SliceData(raw))
 	var p unsafe.Pointer
@@ -853,17 +853,17 @@ func cloneInto(v reflect.Value, raw []byte, n, w int) {
 }
 
 // copyStreamMin: decoded binaries and dense arrays of at least this many
-// bytes are copied by wirego_copy_stream (a variable for the tests, which
-// check both ways).
+// bytes take cloneInto's streaming path (a variable for the tests and
+// BenchmarkDenseDecodeAB, which run both paths).
 var copyStreamMin = 256 << 10
 
-// noZero allocates n bytes of Go memory without pointers that is not
-// zeroed first, and returns it and its capacity (at least n; aligned for
-// any element type when n is copyStreamMin or more, the only use: a large
-// object starts a page). The standard library
-// offers such an allocation only through strings.Builder.Grow (which
-// allocates with the runtime's MakeNoZero); the builder is dropped at once
-// and the memory is written before any Go code reads it.
+// noZero allocates n > 0 bytes of Go memory without pointers that is not
+// zeroed first, and returns it and its capacity (at least n, the size
+// rounded up to the allocator's class, so the block is 8-byte aligned at
+// least, page aligned from 32 KiB). The standard library offers such an
+// allocation only through strings.Builder.Grow (which allocates with the
+// runtime's MakeNoZero); the builder is dropped at once and the memory is
+// written before any Go code reads it.
 func noZero(n int) (unsafe.Pointer, int) {
 	var b strings.Builder
 	b.Grow(n)
