@@ -493,3 +493,51 @@ func BenchmarkPinVsCopy(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDenseDecodeAB times, in one process with interleaved batches,
+// the i64_array_100000 and binary_1MiB decodes with the copy of round 5
+// (from copyStreamMin bytes on: memory not zeroed first, streaming
+// stores) against the append of a nil slice (copyStreamMin out of reach),
+// and prints `INFO go <workload> dec stream/append ratio=...`:
+//
+//	go test -run '^$' -bench DenseDecodeAB -benchtime 1x .
+func BenchmarkDenseDecodeAB(b *testing.B) {
+	c, _ := benchRuntimes(b)
+	defer c.Close()
+	defer func(m int) { copyStreamMin = m }(copyStreamMin)
+	streamMin := copyStreamMin
+	for _, wl := range workloads()[5:7] {
+		data, err := c.Marshal(wl.value)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, ap, r := interleave(201,
+			func() { copyStreamMin = streamMin; c.Unmarshal(data, wl.target()) },
+			func() { copyStreamMin = 1 << 62; c.Unmarshal(data, wl.target()) })
+		fmt.Printf("INFO go %s dec stream/append ratio=%.2f (%.0f ns / %.0f ns)\n", wl.name, r, st, ap)
+	}
+}
+
+// BenchmarkLargeAllocs: an 800 KB allocation and copy per call alone, and
+// with one small allocation per call besides (what the decoder did for
+// every dense array until round 5: a slice header on the heap). With the
+// small one the heap fragments, the runtime returns pages to the OS and
+// faults them in again: count with
+// `perf stat -e page-faults,syscalls:sys_enter_madvise` per sub-benchmark.
+func BenchmarkLargeAllocs(b *testing.B) {
+	src := i64Array(100000)
+	var keep []int64
+	var small *[]int64
+	b.Run("large", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			keep = append([]int64(nil), src...)
+		}
+	})
+	b.Run("large+small", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			small = new([]int64)
+			keep = append([]int64(nil), src...)
+		}
+	})
+	_, _ = keep, small
+}

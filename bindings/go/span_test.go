@@ -9,6 +9,29 @@ import (
 	"testing"
 )
 
+// spanRoundTrip decodes v's payload, placed at every offset mod 8, into a
+// fresh v and compares after changing the payload.
+func spanRoundTrip(t *testing.T, c *Context, v any) {
+	t.Helper()
+	b, err := c.Marshal(v)
+	if err != nil {
+		t.Fatalf("%T: %v", v, err)
+	}
+	for shift := 0; shift < 8; shift++ {
+		in := append(make([]byte, shift), b...)[shift:] // payload at every offset mod 8
+		out := reflect.New(reflect.TypeOf(v))
+		if err := c.Unmarshal(in, out.Interface()); err != nil {
+			t.Fatalf("%T at +%d: %v", v, shift, err)
+		}
+		for i := range in {
+			in[i] ^= 0xFF // the payload changes after the call; the values do not
+		}
+		if got := out.Elem().Interface(); !reflect.DeepEqual(got, v) {
+			t.Fatalf("%T at +%d (stream from %d): values differ", v, shift, copyStreamMin)
+		}
+	}
+}
+
 // Binaries and dense arrays come out of the read tape as SPAN records
 // (offsets into the payload, WIRE_TAPE_SPANS): the decoded slices are
 // copies of the payload's bytes, never views of it, at any alignment of the
@@ -32,34 +55,31 @@ func TestSpanDecode(t *testing.T) {
 	for i := range big {
 		big[i] = int64(i)*0x1E3779B97F4A7C15 - 3
 	}
+	// from copyStreamMin bytes on (huge, blob) the copy streams past the
+	// cache into memory that is not zeroed first (cloneInto)
+	huge := make([]int64, copyStreamMin/8+3)
+	for i := range huge {
+		huge[i] = int64(i)*-0x61C8864680B583EB + 11
+	}
+	blob := bytes.Repeat([]byte("0123456789abcdefg"), copyStreamMin/17+5)
 	shared := []byte("shared bytes")
 	values := []any{
-		[]byte("root binary"), big, []int16{-1, 2, -3}, []uint32{1 << 31, 7},
+		[]byte("root binary"), big, huge, blob, []any{huge[:7], blob[:copyStreamMin+1]},
+		[]int16{-1, 2, -3}, []uint32{1 << 31, 7},
 		[]float64{1.5, -2.25}, []bool{true, false, true}, []Float16{Float16FromFloat64(0.5)},
 		[]any{[]byte{1, 2}, []int32{3, -4}, "x"},
 		map[string][]uint64{"k": {1, 2, 3}},
 		&holder{B: []byte{9, 8, 7}, A: []float32{0.5, -1}},
 		[]any{shared, shared},
 	}
-	for _, v := range values {
-		b, err := c.Marshal(v)
-		if err != nil {
-			t.Fatalf("%T: %v", v, err)
-		}
-		for shift := 0; shift < 8; shift++ {
-			in := append(make([]byte, shift), b...)[shift:] // payload at every offset mod 8
-			out := reflect.New(reflect.TypeOf(v))
-			if err := c.Unmarshal(in, out.Interface()); err != nil {
-				t.Fatalf("%T at +%d: %v", v, shift, err)
-			}
-			for i := range in {
-				in[i] ^= 0xFF // the payload changes after the call; the values do not
-			}
-			if got := out.Elem().Interface(); !reflect.DeepEqual(got, v) {
-				t.Fatalf("%T at +%d: got %v", v, shift, got)
-			}
+	defer func(m int) { copyStreamMin = m }(copyStreamMin)
+	for _, streamMin := range []int{copyStreamMin, 1} { // and every copy streamed
+		copyStreamMin = streamMin
+		for _, v := range values {
+			spanRoundTrip(t, c, v)
 		}
 	}
+
 	// a shared binary (one node twice, written with a reference under
 	// reference tracking) is one Go slice again: REF to the SPAN's number
 	doc, err := c.NewDoc()

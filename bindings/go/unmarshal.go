@@ -11,9 +11,12 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"strings"
 	"time"
 	"unicode/utf16"
 	"unsafe"
+
+	"libwire.dev/wire/internal/stream"
 )
 
 // decoder reads a read tape (spec/tape.md, from wire_decode_tape_to) into Go
@@ -738,6 +741,10 @@ func (d *decoder) dense(kind byte, raw []byte, v reflect.Value, view bool) error
 				v.SetBytes(raw) // its capacity ends with it
 				return nil
 			}
+			if len(raw) >= copyStreamMin {
+				cloneInto(v, raw, len(raw), 1)
+				return nil
+			}
 			v.SetBytes(append([]byte{}, raw...)) // no zeroing before the copy
 			return nil
 		case t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 && t.Len() == len(raw):
@@ -758,11 +765,10 @@ func (d *decoder) dense(kind byte, raw []byte, v reflect.Value, view bool) error
 	if denseArrayType(t) == int(kind) && int(et.Size()) == w && t.Kind() == reflect.Slice && n > 0 {
 		if view && uintptr(unsafe.Pointer(unsafe.SliceData(raw)))%uintptr(et.Align()) == 0 {
 			// the elements in place (little-endian, as the wire is)
-			s := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(raw))), n)
-			v.Set(reflect.NewAt(t, unsafe.Pointer(&s)).Elem())
+			setSlice(v, unsafe.Pointer(unsafe.SliceData(raw)), n, n)
 			return nil
 		}
-		v.Set(cloneSlice(t, raw, n, w))
+		cloneInto(v, raw, n, w)
 		return nil
 	}
 	if t.Kind() == reflect.Slice {
@@ -809,28 +815,74 @@ func (d *decoder) dense(kind byte, raw []byte, v reflect.Value, view bool) error
 	return nil
 }
 
-// cloneSlice is a new slice of type t (elements of w bytes, no pointers)
-// holding the n elements in raw: one allocation that is not zeroed first
-// (append of a nil slice), one copy. raw need not be aligned: the view of
-// it as []uintW is only read, and x86-64 and arm64 read unaligned words.
-func cloneSlice(t reflect.Type, raw []byte, n, w int) reflect.Value {
+// cloneInto sets v (a slice whose elements are w bytes without pointers)
+// to a new slice holding the n elements in raw: one allocation that is not
+// zeroed first, one copy. raw need not be aligned: it is only copied from.
+//
+// Up to copyStreamMin bytes the allocation and copy are an append to a nil
+// slice. From copyStreamMin on the destination is, as a rule, memory the
+// allocator recycles and that is no longer in the cache, where an ordinary
+// copy reads every destination line before it writes it (so one pass
+// costs two): such slices are allocated without zeroing (noZero) and
+// filled with streaming stores that write the lines without reading them
+// (internal/stream; from 1 MiB Go's memmove streams by itself). Fory Go
+// zeroes and then copies (two passes).
+func cloneInto(v reflect.Value, raw []byte, n, w int) {
 	src := unsafe.Pointer(unsafe.SliceData(raw))
-	var hdr unsafe.Pointer
-	switch w {
-	case 1:
+	var p unsafe.Pointer
+	var c int
+	switch {
+	case len(raw) >= copyStreamMin:
+		p, c = noZero(len(raw))
+		stream.Copy(p, src, len(raw))
+		c /= w
+	case w == 1:
 		s := append([]byte(nil), raw...)
-		hdr = unsafe.Pointer(&s)
-	case 2:
+		p, c = unsafe.Pointer(unsafe.SliceData(s)), cap(s)
+	case w == 2:
 		s := append([]uint16(nil), unsafe.Slice((*uint16)(src), n)...)
-		hdr = unsafe.Pointer(&s)
-	case 4:
+		p, c = unsafe.Pointer(unsafe.SliceData(s)), cap(s)
+	case w == 4:
 		s := append([]uint32(nil), unsafe.Slice((*uint32)(src), n)...)
-		hdr = unsafe.Pointer(&s)
+		p, c = unsafe.Pointer(unsafe.SliceData(s)), cap(s)
 	default:
 		s := append([]uint64(nil), unsafe.Slice((*uint64)(src), n)...)
-		hdr = unsafe.Pointer(&s)
+		p, c = unsafe.Pointer(unsafe.SliceData(s)), cap(s)
 	}
-	return reflect.NewAt(t, hdr).Elem() // the same slice header, typed t
+	setSlice(v, p, n, c)
+}
+
+// copyStreamMin: decoded binaries and dense arrays of at least this many
+// bytes take cloneInto's streaming path (a variable for the tests and
+// BenchmarkDenseDecodeAB, which run both paths).
+var copyStreamMin = 256 << 10
+
+// noZero allocates n > 0 bytes of Go memory without pointers that is not
+// zeroed first, and returns it and its capacity (at least n, the size
+// rounded up to the allocator's class, so the block is 8-byte aligned at
+// least, page aligned from 32 KiB). The standard library offers such an
+// allocation only through strings.Builder.Grow (which allocates with the
+// runtime's MakeNoZero); the builder is dropped at once and the memory is
+// written before any Go code reads it.
+func noZero(n int) (unsafe.Pointer, int) {
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(0)
+	return unsafe.Pointer(unsafe.StringData(b.String())), b.Cap()
+}
+
+// setSlice sets v, a slice whose elements hold no pointers, to the slice
+// of n elements (capacity c) at p. A settable v is written in place, so
+// that no slice header is allocated on the heap (a small allocation per
+// message between large ones fragments the heap: the runtime then returns
+// pages to the OS and faults them in again, BenchmarkLargeAllocs).
+func setSlice(v reflect.Value, p unsafe.Pointer, n, c int) {
+	if v.CanSet() {
+		*(*sliceHeader)(v.Addr().UnsafePointer()) = sliceHeader{p, n, c}
+		return
+	}
+	s := sliceHeader{p, n, c}
+	v.Set(reflect.NewAt(v.Type(), unsafe.Pointer(&s)).Elem())
 }
 
 func signExtend(u uint64, w int) int64 {
