@@ -15,6 +15,7 @@ typedef struct {
   uint8_t *arena;
   size_t cap, used;
   bool copy;
+  uint64_t max_bin; /* ctx->max_binary */
   wire_doc *scratch;
 } mdec;
 
@@ -65,6 +66,14 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li);
 void wire__mdec_zero_spec(const wire_mspec *s, uint8_t *base);
 void wire__mdec_zero_any(mdec *x, const wire_mspec *s, uint8_t *base);
 void wire__mdec_zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base);
+
+/* The run of varints from op o (o->drun ops of one inline case,
+ * mem_dec_run.c) at *pc, stored at base: the op to go on with (the run's
+ * end, the op it stopped at, or o when it read nothing: the checked cases
+ * then read or report); *pc the cursor there. start..end: the input. */
+const wire_mop *wire__mdec_run(const wire_mop *o, uint8_t *base,
+                               const uint8_t **pc, const uint8_t *start,
+                               const uint8_t *end);
 
 /* ---- inline readers of the decoder ---- */
 
