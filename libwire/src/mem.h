@@ -188,9 +188,14 @@ typedef struct wire_mem_s {
   size_t tds_cap;
   ms_entry *ms;        /* the decoder's meta string table */
   size_t ms_cap;
+  bool words;          /* the decoder reads varint runs a word at a time
+                          (mem_dec_run.c: the CPU can) */
 } wire_mem;
 
 void wire__mem_free(wire_ctx *ctx);
+/* Whether the decoder's varint runs may be read a word at a time: the
+ * CPU has BMI1 and BMI2 (mem_dec_run.c). */
+bool wire__mdec_words(void);
 /* Puts the layouts' compilations for the context's current options in
  * place (each mode is compiled once, when first used). */
 void wire__mem_switch(wire_mem *m, uint32_t mode);

@@ -33,8 +33,13 @@ static void *aalloc(mdec *x, size_t n, size_t align) {
   return x->arena + at;
 }
 
+/* One struct value's body (its type meta read) by plan p into base; the
+ * bodies of `count` list items (mem_dec.c, below). */
 static bool dec_struct_body(mdec *x, const wire_mplan *p,
                             const wire_mlayout *l, uint8_t *base);
+static bool dec_struct_items(mdec *x, const wire_mplan *p,
+                             const wire_mlayout *l, uint8_t *base,
+                             size_t stride, uint32_t count);
 
 /* Whether the n bytes at a are the TypeDef td: its first word (the
  * header, with the hash) at once, which tells another writer's TypeDef
@@ -225,15 +230,10 @@ static bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
                       uint8_t *items, size_t stride, uint32_t count) {
   wire_in *in = IN(x);
   const uint8_t *prev = in->p;
-  if (so->code == MOP_STRUCT) {
-    const wire_mlayout *el = &x->m->layouts[so->elem];
-    for (uint32_t i = 0; i < count; i++) {
-      if (i && !wire__dec_took_bytes(&x->d, prev)) return false;
-      prev = in->p;
-      if (!dec_struct_body(x, ep, el, items + (size_t)i * stride + so->off))
-        return false;
-    }
-  } else {
+  if (so->code == MOP_STRUCT)
+    return dec_struct_items(x, ep, &x->m->layouts[so->elem], items + so->off,
+                            stride, count);
+  {
     for (uint32_t i = 0; i < count; i++) {
       if (i && !wire__dec_took_bytes(&x->d, prev)) return false;
       prev = in->p;
@@ -891,138 +891,164 @@ ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
   return t + n;
 }
 
-/* The struct loop keeps the cursor in c (the input's end in end: no
- * store into the memory being written can change them) and puts it back
- * into the reader around every call that reads on its own. */
-static bool dec_struct_body(mdec *x, const wire_mplan *p,
-                            const wire_mlayout *l, uint8_t *base) {
+/* The bodies of `count` struct values by plan p, the first at base, the
+ * others `stride` bytes apart (list items: each must take bytes or draw
+ * on the zero-width budget, as dec_list checks its items). The loop keeps
+ * the cursor in c (the input's end in end: no store into the memory
+ * being written can change them) and puts it back into the reader around
+ * every call that reads on its own. */
+ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
+                               const wire_mlayout *l, uint8_t *base,
+                               size_t stride, uint32_t count, bool items) {
   if (!wire__dec_enter(&x->d)) return false;
   wire_in *in = IN(x);
-  if (!x->ctx->compatible &&
-      (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
-    const uint8_t *s = in->p;
-    uint64_t h;
-    if (!wire__get_le(in, 4, &h)) return false;
-    if ((uint32_t)h != l->hash)
-      return dfail(x, WIRE_E_SCHEMA, s, "schema hash differs from the "
-                                        "registered struct's");
-  }
+  bool hashed = !x->ctx->compatible &&
+                (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT);
   const uint8_t *c = in->p, *const end = in->end, *np;
-  const wire_mop *o = p->ops, *oe = o + p->nops;
-  for (; o < oe; o++) {
-    uint8_t *d = base + o->off;
-    switch (o->dx) {
-    case MX_RUN: {
-      const uint8_t *rc = c; /* (c itself stays out of memory) */
-      const wire_mop *r = wire__mdec_run(o, base, &rc, in->base, end);
-      if (r != o) {
-        c = rc;
-        o = r - 1;
-        continue;
-      }
-      break; /* the checked reader of the first */
-    }
-    case MX_VI32: {
-      uint32_t u;
-      if (fast_u32(c, end, &u, &np)) {
-        int32_t v = wire__unzz32(u);
-        memcpy(d, &v, 4);
-        c = np;
-        continue;
-      }
-      break;
-    }
-    case MX_VI32_64: {
-      uint32_t u;
-      if (fast_u32(c, end, &u, &np)) {
-        int64_t v = wire__unzz32(u);
-        memcpy(d, &v, 8);
-        c = np;
-        continue;
-      }
-      break;
-    }
-    case MX_VI64: {
-      uint64_t u;
-      if (fast_u64(c, end, &u, &np)) {
-        int64_t v = wire__unzz64(u);
-        memcpy(d, &v, 8);
-        c = np;
-        continue;
-      }
-      break;
-    }
-    case MX_BOOL:
-      if (WIRE_LIKELY(c < end && c[0] <= 1)) {
-        *d = *c++;
-        continue;
-      }
-      break;
-    case MX_ENUM:
-      if (WIRE_LIKELY(c < end && c[0] < 0x80)) {
-        uint32_t v = *c++;
-        memcpy(d, &v, 4);
-        continue;
-      }
-      break;
-    case MX_F32:
-      if (WIRE_LIKELY(end - c >= 4)) {
-        memcpy(d, c, 4);
-        c += 4;
-        continue;
-      }
-      break;
-    case MX_F64:
-      if (WIRE_LIKELY(end - c >= 8)) {
-        memcpy(d, c, 8);
-        c += 8;
-        continue;
-      }
-      break;
-    case MX_STR: /* a UTF-8 string with a header of one or two bytes */
-      np = fast_str(x, o, base, c, end);
-      goto bytes;
-    case MX_NEST: {
-      /* (dec_field and dec_body's way for it, without their dispatch) */
-      const wire_mlayout *el = &x->m->layouts[o->elem];
-      const wire_mplan *pp = &el->plan;
+  for (uint32_t i = 0; i < count; i++, base += stride) {
+    const uint8_t *prev = c;
+    if (hashed) {
+      uint64_t h;
       in->p = c;
-      if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return false;
-      if (!dec_struct_body(x, pp, el, d)) return false;
+      if (!wire__get_le(in, 4, &h)) return false;
+      if ((uint32_t)h != l->hash)
+        return dfail(x, WIRE_E_SCHEMA, c, "schema hash differs from the "
+                                          "registered struct's");
       c = in->p;
-      continue;
     }
-    case MX_LIST:
-      in->p = c;
-      if (!dec_list(x, o, base)) return false;
-      c = in->p;
-      continue;
-    case MX_TSTR: np = fast_tstr(x, o, base, c, end); goto bytes;
-    case MX_DENSE: np = fast_dense(x, o, base, c, end, false); goto bytes;
-    case MX_BOOLS:
-      np = fast_dense(x, o, base, c, end, true);
-    bytes:
-      if (WIRE_LIKELY(np != NULL)) {
-        c = np;
+    const wire_mop *o = p->ops, *oe = o + p->nops;
+    for (; o < oe; o++) {
+      uint8_t *d = base + o->off;
+      switch (o->dx) {
+      case MX_RUN: {
+        const uint8_t *rc = c; /* (c itself stays out of memory) */
+        const wire_mop *r =
+            WIRE_LIKELY((size_t)(end - c) >= (size_t)o->dneed + WIRE_MEM_RUN_SLACK)
+                ? x->run(o, base, &rc)
+                : wire__mdec_run_end(o, base, &rc, end, x->words);
+        if (r != o) {
+          c = rc;
+          o = r - 1;
+          continue;
+        }
+        break; /* the checked reader of the first */
+      }
+      case MX_VI32: {
+        uint32_t u;
+        if (fast_u32(c, end, &u, &np)) {
+          int32_t v = wire__unzz32(u);
+          memcpy(d, &v, 4);
+          c = np;
+          continue;
+        }
+        break;
+      }
+      case MX_VI32_64: {
+        uint32_t u;
+        if (fast_u32(c, end, &u, &np)) {
+          int64_t v = wire__unzz32(u);
+          memcpy(d, &v, 8);
+          c = np;
+          continue;
+        }
+        break;
+      }
+      case MX_VI64: {
+        uint64_t u;
+        if (fast_u64(c, end, &u, &np)) {
+          int64_t v = wire__unzz64(u);
+          memcpy(d, &v, 8);
+          c = np;
+          continue;
+        }
+        break;
+      }
+      case MX_BOOL:
+        if (WIRE_LIKELY(c < end && c[0] <= 1)) {
+          *d = *c++;
+          continue;
+        }
+        break;
+      case MX_ENUM:
+        if (WIRE_LIKELY(c < end && c[0] < 0x80)) {
+          uint32_t v = *c++;
+          memcpy(d, &v, 4);
+          continue;
+        }
+        break;
+      case MX_F32:
+        if (WIRE_LIKELY(end - c >= 4)) {
+          memcpy(d, c, 4);
+          c += 4;
+          continue;
+        }
+        break;
+      case MX_F64:
+        if (WIRE_LIKELY(end - c >= 8)) {
+          memcpy(d, c, 8);
+          c += 8;
+          continue;
+        }
+        break;
+      case MX_STR: /* a UTF-8 string with a header of one or two bytes */
+        np = fast_str(x, o, base, c, end);
+        goto bytes;
+      case MX_NEST: {
+        /* (dec_field and dec_body's way for it, without their dispatch) */
+        const wire_mlayout *el = &x->m->layouts[o->elem];
+        const wire_mplan *pp = &el->plan;
+        in->p = c;
+        if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return false;
+        if (!dec_struct_body(x, pp, el, d)) return false;
+        c = in->p;
         continue;
       }
-      break;
-    default:
-      break;
+      case MX_LIST:
+        in->p = c;
+        if (!dec_list(x, o, base)) return false;
+        c = in->p;
+        continue;
+      case MX_TSTR: np = fast_tstr(x, o, base, c, end); goto bytes;
+      case MX_DENSE: np = fast_dense(x, o, base, c, end, false); goto bytes;
+      case MX_BOOLS:
+        np = fast_dense(x, o, base, c, end, true);
+      bytes:
+        if (WIRE_LIKELY(np != NULL)) {
+          c = np;
+          continue;
+        }
+        break;
+      default:
+        break;
+      }
+      in->p = c;
+      if (o->code == MOP_SKIP || o->code == MOP_NONE) {
+        /* a field the layout does not hold */
+        if (!dec_skip(x, o)) return false;
+      } else if (!dec_field(x, o, base)) {
+        return false;
+      }
+      c = in->p;
     }
-    in->p = c;
-    if (o->code == MOP_SKIP || o->code == MOP_NONE) {
-      /* a field the layout does not hold */
-      if (!dec_skip(x, o)) return false;
-    } else if (!dec_field(x, o, base)) {
-      return false;
+    for (uint32_t k = 0; k < p->nmissing; k++) zero_any(x, p->missing[k], base);
+    if (items && WIRE_UNLIKELY(c == prev)) {
+      in->p = c;
+      if (!wire__dec_unbacked(&x->d, prev)) return false;
     }
-    c = in->p;
   }
   in->p = c;
-  for (uint32_t i = 0; i < p->nmissing; i++) zero_any(x, p->missing[i], base);
   x->d.depth--;
   return true;
+}
+
+static bool dec_struct_body(mdec *x, const wire_mplan *p,
+                            const wire_mlayout *l, uint8_t *base) {
+  return dec_structs(x, p, l, base, 0, 1, false);
+}
+static bool dec_struct_items(mdec *x, const wire_mplan *p,
+                             const wire_mlayout *l, uint8_t *base,
+                             size_t stride, uint32_t count) {
+  return dec_structs(x, p, l, base, stride, count, true);
 }
 
 int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
@@ -1049,6 +1075,8 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   if (x.used > arena_cap) return WIRE_E_ARG;
   x.copy = (flags & WIRE_MEM_COPY) != 0;
   x.max_bin = ctx->max_binary;
+  x.words = m->words;
+  x.run = x.words ? wire__mdec_run_words : wire__mdec_run_bytes;
   x.scratch = NULL;
   /* (wire__dec_init, decode.c, inline: no document) */
   memset(&x.d, 0, offsetof(wire_dec, rd));

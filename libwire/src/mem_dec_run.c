@@ -75,11 +75,6 @@ static const wire_mop *bytes_all(const wire_mop *o, const wire_mop *e,
                                  uint8_t *base, const uint8_t **pp) {
   return run_bytes(o, e, base, pp, NULL, RUN_ALL);
 }
-static const wire_mop *bytes_most(const wire_mop *o, const wire_mop *e,
-                                  uint8_t *base, const uint8_t **pp,
-                                  const uint8_t *lim) {
-  return run_bytes(o, e, base, pp, lim, RUN_MOST);
-}
 static const wire_mop *bytes_pad(const wire_mop *o, const wire_mop *e,
                                  uint8_t *base, const uint8_t **pp,
                                  const uint8_t *lim) {
@@ -173,14 +168,9 @@ ALWAYS_INLINE WORDS const wire_mop *run_words(const wire_mop *o,
   *pp = p;
   return o;
 }
-static WORDS const wire_mop *words_all(const wire_mop *o, const wire_mop *e,
+ALWAYS_INLINE WORDS const wire_mop *words_all(const wire_mop *o, const wire_mop *e,
                                        uint8_t *base, const uint8_t **pp) {
   return run_words(o, e, base, pp, NULL, RUN_ALL);
-}
-static WORDS const wire_mop *words_most(const wire_mop *o, const wire_mop *e,
-                                        uint8_t *base, const uint8_t **pp,
-                                        const uint8_t *lim) {
-  return run_words(o, e, base, pp, lim, RUN_MOST);
 }
 static WORDS const wire_mop *words_pad(const wire_mop *o, const wire_mop *e,
                                        uint8_t *base, const uint8_t **pp,
@@ -199,42 +189,46 @@ static inline bool have_words(void) {
 #else
 static inline bool have_words(void) { return false; }
 #define words_all(o, e, base, pp) bytes_all(o, e, base, pp)
-#define words_most(o, e, base, pp, lim) bytes_most(o, e, base, pp, lim)
 #define words_pad(o, e, base, pp, lim) bytes_pad(o, e, base, pp, lim)
 #endif
 
-/* Reads at most the bytes a word reader may look at past a value's start
- * less the value's most bytes (8 - 5). */
-#define WORD_SLACK 3
+/* Whether the word readers may be used where the CPU has them (tests
+ * turn them off to reach the byte readers). */
+bool wire__mdec_words_ok = true;
 
-const wire_mop *wire__mdec_run(const wire_mop *o, uint8_t *base,
-                               const uint8_t **pc, const uint8_t *start,
-                               const uint8_t *end) {
-  const wire_mop *e = o + o->drun;
-  bool w = have_words();
-  size_t left = (size_t)(end - *pc);
-  if (WIRE_LIKELY(left >= (size_t)o->dneed + WORD_SLACK))
-    return w ? words_all(o, e, base, pc) : bytes_all(o, e, base, pc);
-  /* near the end: one check per value while one value's most bytes are
-   * left, then the last bytes (fewer than nine) from a zeroed copy, the
-   * cursor moved by what that took */
-  o = w ? words_most(o, e, base, pc, end) : bytes_most(o, e, base, pc, end);
-  const uint8_t *p = *pc;
-  left = (size_t)(end - p);
-  if (o == e || !left || left >= 9) return o;
-  uint8_t pad[24];
-  memset(pad, 0, sizeof pad);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  if (end - start >= 8) {
-    /* the input's last word, its last `left` bytes moved down */
-    uint64_t lw;
-    memcpy(&lw, end - 8, 8);
-    lw >>= 8 * (8 - left);
-    memcpy(pad, &lw, 8);
-  } else
+bool wire__mdec_words(void) { return wire__mdec_words_ok && have_words(); }
+
+const wire_mop *wire__mdec_run_bytes(const wire_mop *o, uint8_t *base,
+                                     const uint8_t **pc) {
+  return bytes_all(o, o + o->drun, base, pc);
+}
+#if RUN_WORDS
+WORDS const wire_mop *wire__mdec_run_words(const wire_mop *o, uint8_t *base,
+                                           const uint8_t **pc) {
+  return words_all(o, o + o->drun, base, pc);
+}
+#else
+const wire_mop *wire__mdec_run_words(const wire_mop *o, uint8_t *base,
+                                     const uint8_t **pc) {
+  return bytes_all(o, o + o->drun, base, pc);
+}
 #endif
-    memcpy(pad, p, left);
-  (void)start;
+
+const wire_mop *wire__mdec_run_end(const wire_mop *o, uint8_t *base,
+                                   const uint8_t **pc, const uint8_t *end,
+                                   bool w) {
+  /* the bytes left (fewer than the run may take: at most
+   * WIRE_MEM_RUN_MAX + WIRE_MEM_RUN_SLACK) copied with 16 zero bytes
+   * after them, read there with one compare per value, the cursor moved
+   * by what that took */
+  const uint8_t *p = *pc;
+  size_t left = (size_t)(end - p), i = 0;
+  uint8_t pad[WIRE_MEM_RUN_MAX + WIRE_MEM_RUN_SLACK + 16];
+  if (!left || left > WIRE_MEM_RUN_MAX + WIRE_MEM_RUN_SLACK) return o;
+  for (; i + 16 <= left; i += 16) memcpy(pad + i, p + i, 16);
+  copy_short(pad + i, p + i, left - i);
+  memset(pad + left, 0, 16);
+  const wire_mop *e = o + o->drun;
   const uint8_t *q = pad;
   o = w ? words_pad(o, e, base, &q, pad + left)
         : bytes_pad(o, e, base, &q, pad + left);
