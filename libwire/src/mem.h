@@ -475,14 +475,14 @@ static inline bool utf8_ok(const uint8_t *s, size_t len) {
  * overlapping. */
 static inline bool ascii_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
   const uint64_t hi = UINT64_C(0x8080808080808080);
-  uint64_t w, acc = 0;
+  uint64_t w;
   if (n >= 8) {
-    for (size_t i = 0; i + 8 < n; i += 8) {
+    for (size_t i = 0; i + 8 <= n; i += 8) {
       memcpy(&w, s + i, 8);
-      acc |= w;
+      if (w & hi) return false;
     }
     memcpy(&w, s + n - 8, 8);
-    return !((acc | w) & hi);
+    return !(w & hi);
   }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   if (lim - s >= 8) {

@@ -1,12 +1,13 @@
 /* mem_dec_run.c - the compiled decoder's runs of varints: three or more
  * consecutive varint fields of one inline case (mem_layout.c groups them,
  * mop.drun), which the struct loop of mem_dec.c hands over as one op. A
- * run is read after one bounds check, without dispatch; near the end of
- * the input with one check per value, its last values from a zero-padded
- * copy of the last bytes. Where the CPU has BMI2 (checked once per call,
- * or known at compile time), values are read a word at a time (pext).
- * Every reader here stops at the first value that is cut, overlong or too
- * long; the struct loop's checked case then reads or reports it. */
+ * run is read without dispatch after one bounds check; near the end of
+ * the input (fewer bytes left than the run may take) from a copy of the
+ * bytes left followed by zeros, with one compare per value. Where the CPU
+ * has BMI1 and BMI2 (known at compile time, or asked once per context),
+ * values of two bytes or more are read a word at a time (pext). Every
+ * reader here stops at the first value that is cut, overlong or too long;
+ * the struct loop's checked case then reads or reports it. */
 #include "mem_dec.h"
 
 #if defined(__GNUC__)
@@ -25,13 +26,11 @@
 #endif
 
 /* How a run's reads are bounded: not at all (the caller checked the bytes
- * of the whole run), while the most bytes of one value are left before
- * lim, or while the cursor is before lim (in a zero-padded copy: a value
- * that would go on past lim meets a zero byte, an overlong or too long
- * form). */
-enum { RUN_ALL, RUN_MOST, RUN_PAD };
-#define RUN_ROOM(most) \
-  (how == RUN_ALL || (how == RUN_MOST ? lim - p >= (most) : p < lim))
+ * of the whole run), or while the cursor is before lim (in a zero-padded
+ * copy: a value that would go on past lim meets a zero byte, an overlong
+ * or too long form, and stops the run). */
+enum { RUN_ALL, RUN_PAD };
+#define RUN_ROOM() (how == RUN_ALL || p < lim)
 
 /* Ops o..e from *pp, a byte at a time: the op it stopped at, *pp the
  * cursor there. */
@@ -41,7 +40,7 @@ ALWAYS_INLINE const wire_mop *run_bytes(const wire_mop *o, const wire_mop *e,
   const uint8_t *p = *pp, *n;
   switch (o->x) {
   case MX_VI32:
-    for (; o < e && RUN_ROOM(5); o++) {
+    for (; o < e && RUN_ROOM(); o++) {
       uint32_t u;
       if (!(n = vu32_in(p, &u))) break;
       int32_t v = wire__unzz32(u);
@@ -50,7 +49,7 @@ ALWAYS_INLINE const wire_mop *run_bytes(const wire_mop *o, const wire_mop *e,
     }
     break;
   case MX_VI32_64:
-    for (; o < e && RUN_ROOM(5); o++) {
+    for (; o < e && RUN_ROOM(); o++) {
       uint32_t u;
       if (!(n = vu32_in(p, &u))) break;
       int64_t v = wire__unzz32(u);
@@ -59,7 +58,7 @@ ALWAYS_INLINE const wire_mop *run_bytes(const wire_mop *o, const wire_mop *e,
     }
     break;
   default: /* MX_VI64 */
-    for (; o < e && RUN_ROOM(9); o++) {
+    for (; o < e && RUN_ROOM(); o++) {
       uint64_t u;
       if (!(n = vu64_in(p, &u))) break;
       int64_t v = wire__unzz64(u);
@@ -138,7 +137,7 @@ ALWAYS_INLINE WORDS const wire_mop *run_words(const wire_mop *o,
   const uint8_t *p = *pp, *n;
   switch (o->x) {
   case MX_VI32:
-    for (; o < e && RUN_ROOM(8); o++) {
+    for (; o < e && RUN_ROOM(); o++) {
       uint32_t u;
       if (!(n = wu32(p, &u))) break;
       int32_t v = wire__unzz32(u);
@@ -147,7 +146,7 @@ ALWAYS_INLINE WORDS const wire_mop *run_words(const wire_mop *o,
     }
     break;
   case MX_VI32_64:
-    for (; o < e && RUN_ROOM(8); o++) {
+    for (; o < e && RUN_ROOM(); o++) {
       uint32_t u;
       if (!(n = wu32(p, &u))) break;
       int64_t v = wire__unzz32(u);
@@ -156,7 +155,7 @@ ALWAYS_INLINE WORDS const wire_mop *run_words(const wire_mop *o,
     }
     break;
   default: /* MX_VI64 */
-    for (; o < e && RUN_ROOM(9); o++) {
+    for (; o < e && RUN_ROOM(); o++) {
       uint64_t u;
       if (!(n = wu64(p, &u))) break;
       int64_t v = wire__unzz64(u);
