@@ -179,12 +179,14 @@ ALWAYS_INLINE const uint8_t *fast_str(mdec *x, const wire_mop *o,
   const uint8_t *sp = t;
   if (x->copy && len) {
     /* copied and checked in one pass where it is long enough (ASCII: no
-     * more to check); the arena taken first is given back by no caller:
-     * text that is not valid fails the whole decode */
+     * more to check); text that is not valid gives the arena back */
     uint8_t *q = aalloc(x, len, 1);
     if (!q) return NULL;
     if (len >= 8) {
-      if (!copy_ascii8(q, t, len) && !utf8_ok(t, len)) return NULL;
+      if (!copy_ascii8(q, t, len) && !utf8_ok(t, len)) {
+        x->used -= len; /* (taken at alignment 1) */
+        return NULL;
+      }
     } else {
       if (!text_ok(t, len, end)) return NULL;
       copy_short(q, t, len);
