@@ -32,43 +32,33 @@
 enum { RUN_ALL, RUN_PAD };
 #define RUN_ROOM() (how == RUN_ALL || p < lim)
 
-/* Ops o..e from *pp, a byte at a time: the op it stopped at, *pp the
- * cursor there. */
+/* The loops over ops o..e from *pp (one per case: the value's width in
+ * memory), each value read by RD32 / RD64 (the cursor after it, or NULL
+ * to stop): the op it stopped at, *pp the cursor there. */
+#define RUN_LOOP(T, U, RD, UNZZ)                    \
+  for (; o < e && RUN_ROOM(); o++) {                \
+    U u;                                            \
+    if (!(n = RD(p, &u))) break;                    \
+    T v = UNZZ(u);                                  \
+    memcpy(base + o->off, &v, sizeof v);            \
+    p = n;                                          \
+  }
+#define RUN_OPS(RD32, RD64)                                      \
+  const uint8_t *p = *pp, *n;                                    \
+  switch (o->x) {                                                \
+  case MX_VI32: RUN_LOOP(int32_t, uint32_t, RD32, wire__unzz32) break;   \
+  case MX_VI32_64: RUN_LOOP(int64_t, uint32_t, RD32, wire__unzz32) break; \
+  default: /* MX_VI64 */                                         \
+    RUN_LOOP(int64_t, uint64_t, RD64, wire__unzz64) break;       \
+  }                                                              \
+  *pp = p;                                                       \
+  return o
+
+/* Ops o..e a byte at a time. */
 ALWAYS_INLINE const wire_mop *run_bytes(const wire_mop *o, const wire_mop *e,
                                         uint8_t *base, const uint8_t **pp,
                                         const uint8_t *lim, int how) {
-  const uint8_t *p = *pp, *n;
-  switch (o->x) {
-  case MX_VI32:
-    for (; o < e && RUN_ROOM(); o++) {
-      uint32_t u;
-      if (!(n = vu32_in(p, &u))) break;
-      int32_t v = wire__unzz32(u);
-      memcpy(base + o->off, &v, 4);
-      p = n;
-    }
-    break;
-  case MX_VI32_64:
-    for (; o < e && RUN_ROOM(); o++) {
-      uint32_t u;
-      if (!(n = vu32_in(p, &u))) break;
-      int64_t v = wire__unzz32(u);
-      memcpy(base + o->off, &v, 8);
-      p = n;
-    }
-    break;
-  default: /* MX_VI64 */
-    for (; o < e && RUN_ROOM(); o++) {
-      uint64_t u;
-      if (!(n = vu64_in(p, &u))) break;
-      int64_t v = wire__unzz64(u);
-      memcpy(base + o->off, &v, 8);
-      p = n;
-    }
-    break;
-  }
-  *pp = p;
-  return o;
+  RUN_OPS(vu32_in, vu64_in);
 }
 static const wire_mop *bytes_all(const wire_mop *o, const wire_mop *e,
                                  uint8_t *base, const uint8_t **pp) {
@@ -134,41 +124,11 @@ ALWAYS_INLINE WORDS const wire_mop *run_words(const wire_mop *o,
                                               uint8_t *base,
                                               const uint8_t **pp,
                                               const uint8_t *lim, int how) {
-  const uint8_t *p = *pp, *n;
-  switch (o->x) {
-  case MX_VI32:
-    for (; o < e && RUN_ROOM(); o++) {
-      uint32_t u;
-      if (!(n = wu32(p, &u))) break;
-      int32_t v = wire__unzz32(u);
-      memcpy(base + o->off, &v, 4);
-      p = n;
-    }
-    break;
-  case MX_VI32_64:
-    for (; o < e && RUN_ROOM(); o++) {
-      uint32_t u;
-      if (!(n = wu32(p, &u))) break;
-      int64_t v = wire__unzz32(u);
-      memcpy(base + o->off, &v, 8);
-      p = n;
-    }
-    break;
-  default: /* MX_VI64 */
-    for (; o < e && RUN_ROOM(); o++) {
-      uint64_t u;
-      if (!(n = wu64(p, &u))) break;
-      int64_t v = wire__unzz64(u);
-      memcpy(base + o->off, &v, 8);
-      p = n;
-    }
-    break;
-  }
-  *pp = p;
-  return o;
+  RUN_OPS(wu32, wu64);
 }
-ALWAYS_INLINE WORDS const wire_mop *words_all(const wire_mop *o, const wire_mop *e,
-                                       uint8_t *base, const uint8_t **pp) {
+ALWAYS_INLINE WORDS const wire_mop *words_all(const wire_mop *o,
+                                              const wire_mop *e, uint8_t *base,
+                                              const uint8_t **pp) {
   return run_words(o, e, base, pp, NULL, RUN_ALL);
 }
 static WORDS const wire_mop *words_pad(const wire_mop *o, const wire_mop *e,
