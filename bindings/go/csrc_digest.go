@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "b6ba0432b3f9c9c33d7ef7c26cdfe2a66f2a7ddef7e8bed635673281c00ebd82"
+const csrcDigest = "d7cf84350a47e177c51a380c178d716e6d31f9e64183537fd2d3918dfe492722"

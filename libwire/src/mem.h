@@ -16,6 +16,10 @@
 #include "dec.h"
 #include "policy.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define copy_short wire__copy_short
 
 typedef struct {
@@ -184,9 +188,14 @@ typedef struct wire_mem_s {
   size_t tds_cap;
   ms_entry *ms;        /* the decoder's meta string table */
   size_t ms_cap;
+  bool words;          /* the decoder reads varint runs a word at a time
+                          (mem_dec_run.c: the CPU can) */
 } wire_mem;
 
 void wire__mem_free(wire_ctx *ctx);
+/* Whether the decoder's varint runs may be read a word at a time: the
+ * CPU has BMI1 and BMI2 (mem_dec_run.c). */
+bool wire__mdec_words(void);
 /* Puts the layouts' compilations for the context's current options in
  * place (each mode is compiled once, when first used). */
 void wire__mem_switch(wire_mem *m, uint32_t mode);
@@ -423,7 +432,14 @@ static inline bool utf8_ok(const uint8_t *s, size_t len) {
     while (i + 8 <= len) {
       uint64_t w;
       memcpy(&w, s + i, 8);
-      if (w & UINT64_C(0x8080808080808080)) break;
+      w &= UINT64_C(0x8080808080808080);
+      if (w) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        i += (size_t)__builtin_ctzll(w) >> 3; /* (to the first high byte) */
+#endif
+        break;
+      }
       i += 8;
     }
     while (i < len && s[i] < 0x80) i++;
@@ -480,6 +496,51 @@ static inline bool ascii_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
   for (size_t i = 0; i < n; i++) o |= s[i];
   return !(o & 0x80);
 }
+/* Copies s[0..n) (n >= 8) to d and tells whether it is ASCII: 16 bytes
+ * (SSE2) or a word at a time, the last move overlapping. */
+static inline bool copy_ascii8(uint8_t *d, const uint8_t *s, size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    __m128i acc = _mm_setzero_si128(), v;
+    for (size_t i = 0; i + 16 < n; i += 16) {
+      v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+      _mm_storeu_si128((__m128i *)(void *)(d + i), v);
+      acc = _mm_or_si128(acc, v);
+    }
+    v = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
+    _mm_storeu_si128((__m128i *)(void *)(d + n - 16), v);
+    return _mm_movemask_epi8(_mm_or_si128(acc, v)) == 0;
+  }
+#endif
+  uint64_t w, acc = 0;
+  for (size_t i = 0; i + 8 < n; i += 8) {
+    memcpy(&w, s + i, 8);
+    memcpy(d + i, &w, 8);
+    acc |= w;
+  }
+  memcpy(&w, s + n - 8, 8);
+  memcpy(d + n - 8, &w, 8);
+  return !((acc | w) & UINT64_C(0x8080808080808080));
+}
+
+/* Copies s[0..n) to d, up to 128 bytes without a call: by 16-byte moves
+ * (SSE2), the last overlapping; else as copy_short. */
+static inline void copy_128(uint8_t *d, const uint8_t *s, size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16 && n <= 128) {
+    __m128i v;
+    for (size_t i = 0; i + 16 < n; i += 16) {
+      v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+      _mm_storeu_si128((__m128i *)(void *)(d + i), v);
+    }
+    v = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
+    _mm_storeu_si128((__m128i *)(void *)(d + n - 16), v);
+    return;
+  }
+#endif
+  copy_short(d, s, n);
+}
+
 /* Valid UTF-8, ASCII text taking the short way. */
 static inline bool text_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
   return ascii_ok(s, n, lim) || utf8_ok(s, n);

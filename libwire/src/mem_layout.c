@@ -26,6 +26,7 @@ wire_mem *wire__mem_state(wire_ctx *ctx) {
   m->arena.next_size = 4096;
   m->e.ctx = ctx;
   m->e.b.ctx = ctx;
+  m->words = wire__mdec_words();
   ctx->mem = m;
   return m;
 }

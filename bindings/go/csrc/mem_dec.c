@@ -33,8 +33,13 @@ static void *aalloc(mdec *x, size_t n, size_t align) {
   return x->arena + at;
 }
 
+/* One struct value's body (its type meta read) by plan p into base; the
+ * bodies of `count` list items (mem_dec.c, below). */
 static bool dec_struct_body(mdec *x, const wire_mplan *p,
                             const wire_mlayout *l, uint8_t *base);
+static bool dec_struct_items(mdec *x, const wire_mplan *p,
+                             const wire_mlayout *l, uint8_t *base,
+                             size_t stride, uint32_t count);
 
 /* Whether the n bytes at a are the TypeDef td: its first word (the
  * header, with the hash) at once, which tells another writer's TypeDef
@@ -155,29 +160,40 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
  * length at base: the cursor after it, or NULL for anything else, which
  * the general reader (dec_str) then reads or reports. */
 ALWAYS_INLINE const uint8_t *fast_str(mdec *x, const wire_mop *o,
-                                      uint8_t *base, const uint8_t *c) {
-  const uint8_t *end = IN(x)->end;
-  if (WIRE_UNLIKELY(c >= end || (c[0] & 3) != WIRE_STR_UTF8)) return NULL;
-  uint32_t len;
+                                      uint8_t *base, const uint8_t *c,
+                                      const uint8_t *end) {
+  if (WIRE_UNLIKELY(c >= end)) return NULL;
+  uint32_t len, h = c[0];
   const uint8_t *t;
-  if (c[0] < 0x80) {
-    len = c[0] >> 2;
+  if ((h & 0x83) == WIRE_STR_UTF8) {
+    len = h >> 2;
     t = c + 1;
-  } else if (end - c >= 2 && c[1] < 0x80 && c[1]) {
-    len = ((uint32_t)(c[0] & 0x7F) | (uint32_t)c[1] << 7) >> 2;
+  } else if ((h & 3) == WIRE_STR_UTF8 && end - c >= 2 && c[1] < 0x80 && c[1]) {
+    len = ((h & 0x7F) | (uint32_t)c[1] << 7) >> 2;
     t = c + 2;
   } else {
     return NULL;
   }
-  if (WIRE_UNLIKELY((size_t)(end - t) < len) || len > x->ctx->max_binary)
+  if (WIRE_UNLIKELY((size_t)(end - t) < len) || len > x->max_bin)
     return NULL;
-  if (!text_ok(t, len, end)) return NULL;
   const uint8_t *sp = t;
   if (x->copy && len) {
+    /* copied and checked in one pass where it is long enough (ASCII: no
+     * more to check); text that is not valid gives the arena back */
     uint8_t *q = aalloc(x, len, 1);
     if (!q) return NULL;
-    copy_short(q, t, len);
+    if (len >= 8) {
+      if (!copy_ascii8(q, t, len) && !utf8_ok(t, len)) {
+        x->used -= len; /* (taken at alignment 1) */
+        return NULL;
+      }
+    } else {
+      if (!text_ok(t, len, end)) return NULL;
+      copy_short(q, t, len);
+    }
     sp = q;
+  } else if (!text_ok(t, len, end)) {
+    return NULL;
   }
   st_ptr(base + o->off, len ? sp : (const uint8_t *)"");
   memcpy(base + o->aux, &len, 4);
@@ -216,20 +232,15 @@ static bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
                       uint8_t *items, size_t stride, uint32_t count) {
   wire_in *in = IN(x);
   const uint8_t *prev = in->p;
-  if (so->code == MOP_STRUCT) {
-    const wire_mlayout *el = &x->m->layouts[so->elem];
-    for (uint32_t i = 0; i < count; i++) {
-      if (i && !wire__dec_took_bytes(&x->d, prev)) return false;
-      prev = in->p;
-      if (!dec_struct_body(x, ep, el, items + (size_t)i * stride + so->off))
-        return false;
-    }
-  } else {
+  if (so->code == MOP_STRUCT)
+    return dec_struct_items(x, ep, &x->m->layouts[so->elem], items + so->off,
+                            stride, count);
+  {
     for (uint32_t i = 0; i < count; i++) {
       if (i && !wire__dec_took_bytes(&x->d, prev)) return false;
       prev = in->p;
       uint8_t *it = items + (size_t)i * stride;
-      const uint8_t *np = fast_str(x, so, it, in->p);
+      const uint8_t *np = fast_str(x, so, it, in->p, in->end);
       if (WIRE_LIKELY(np != NULL)) in->p = np;
       else if (!dec_body(x, so, it)) return false;
     }
@@ -417,7 +428,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
       continue;
     }
     if (so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64))) {
-      const uint8_t *np = fast_str(x, so, it, in->p);
+      const uint8_t *np = fast_str(x, so, it, in->p, in->end);
       if (WIRE_LIKELY(np != NULL)) {
         in->p = np;
         continue;
@@ -826,86 +837,19 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
   return dec_body(x, o, base);
 }
 
-/* Reads ops o..e (a run of varints of one inline case) from p without
- * bounds checks (the caller made sure of the bytes), or, with `tail`,
- * while the most bytes of one op are left before lim; stops at the first
- * overlong or too long one. The op it stopped at; *pp: the cursor there. */
-ALWAYS_INLINE const wire_mop *run_ops(const wire_mop *o, const wire_mop *e,
-                                      uint8_t *base, const uint8_t **pp,
-                                      const uint8_t *lim, bool tail) {
-  const uint8_t *p = *pp, *n;
-  switch (o->x) {
-  case MX_VI32:
-    for (; o < e && (!tail || lim - p >= 5); o++) {
-      uint32_t u;
-      if (!(n = vu32_in(p, &u))) break;
-      int32_t v = wire__unzz32(u);
-      memcpy(base + o->off, &v, 4);
-      p = n;
-    }
-    break;
-  case MX_VI32_64:
-    for (; o < e && (!tail || lim - p >= 5); o++) {
-      uint32_t u;
-      if (!(n = vu32_in(p, &u))) break;
-      int64_t v = wire__unzz32(u);
-      memcpy(base + o->off, &v, 8);
-      p = n;
-    }
-    break;
-  default: /* MX_VI64 */
-    for (; o < e && (!tail || lim - p >= 9); o++) {
-      uint64_t u;
-      if (!(n = vu64_in(p, &u))) break;
-      int64_t v = wire__unzz64(u);
-      memcpy(base + o->off, &v, 8);
-      p = n;
-    }
-    break;
-  }
-  *pp = p;
-  return o;
-}
-static const wire_mop *run_all(const wire_mop *o, const wire_mop *e,
-                               uint8_t *base, const uint8_t **pp) {
-  return run_ops(o, e, base, pp, NULL, false);
-}
-static const wire_mop *run_tail(const wire_mop *o, const wire_mop *e,
-                                uint8_t *base, const uint8_t **pp,
-                                const uint8_t *lim) {
-  return run_ops(o, e, base, pp, lim, true);
-}
-
-/* The run of varints from o (o->drun of them) with one bounds check, or
- * near the end of the input with one per op (the last few, with fewer
- * bytes left than one may take, then go their checked way). The op to go
- * on with: the run's end, where it stopped, or o itself when nothing was
- * read (the checked cases then read or report). */
-static inline const wire_mop *dec_run(mdec *x, const wire_mop *o,
-                                      uint8_t *base) {
-  wire_in *in = IN(x);
-  const uint8_t *p = in->p;
-  const wire_mop *e = o + o->drun, *r;
-  if (WIRE_LIKELY((size_t)(in->end - p) >= o->dneed))
-    r = run_all(o, e, base, &p);
-  else
-    r = run_tail(o, e, base, &p, in->end);
-  in->p = p;
-  return r;
-}
-
 /* The inline cases of byte runs: the cursor after the value, or NULL for
  * anything unusual (the general readers then read or report it). A
  * string left in its wire encoding, with its header (MX_TSTR): */
 ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
-                                       uint8_t *base, const uint8_t *c) {
-  const uint8_t *end = IN(x)->end, *t;
+                                       uint8_t *base, const uint8_t *c,
+                                       const uint8_t *end) {
+  const uint8_t *t;
   uint8_t *d = base + o->off;
   uint32_t n;
   if (!fast_u32(c, end, &n, &t)) return NULL;
   {
     uint32_t enc = n & 3, len = n >> 2;
-    if (enc == 3 || len > x->ctx->max_binary || (size_t)(end - t) < len)
+    if (enc == 3 || len > x->max_bin || (size_t)(end - t) < len)
       return NULL;
     if (enc == WIRE_STR_UTF8 ? !text_ok(t, len, end)
         : enc == WIRE_STR_UTF16 && ((len & 1) || wire__utf16_check(t, len) != len))
@@ -927,13 +871,13 @@ ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
  * payload (where they may carry a band marker). */
 ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
                                         uint8_t *base, const uint8_t *c,
-                                        bool bools) {
-  const uint8_t *end = IN(x)->end, *t;
+                                        const uint8_t *end, bool bools) {
+  const uint8_t *t;
   uint8_t *d = base + o->off;
   uint32_t n;
   if (x->d.oob || !fast_u32(c, end, &n, &t)) return NULL;
-  uint32_t w = bools ? 1 : o->esize;
-  if (n % w || n > x->ctx->max_binary || (size_t)(end - t) < n ||
+  uint32_t w = bools ? 1 : o->esize; /* (1, 2, 4 or 8) */
+  if ((n & (w - 1)) || n > x->max_bin || (size_t)(end - t) < n ||
       (bools && !bools_ok(t, n)))
     return NULL;
   uint32_t count = n / w;
@@ -941,7 +885,7 @@ ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
   if (o->code == MOP_DENSE ? count != 0 : x->copy && n) {
     uint8_t *q = aalloc(x, n, o->code == MOP_DENSE ? 8 : 1);
     if (!q) return NULL;
-    copy_short(q, t, n);
+    copy_128(q, t, n);
     v = q;
   }
   st_ptr(d, count ? v : (const uint8_t *)"");
@@ -949,126 +893,164 @@ ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
   return t + n;
 }
 
-static bool dec_struct_body(mdec *x, const wire_mplan *p,
-                            const wire_mlayout *l, uint8_t *base) {
+/* The bodies of `count` struct values by plan p, the first at base, the
+ * others `stride` bytes apart (list items: each must take bytes or draw
+ * on the zero-width budget, as dec_list checks its items). The loop keeps
+ * the cursor in c (the input's end in end: no store into the memory
+ * being written can change them) and puts it back into the reader around
+ * every call that reads on its own. */
+ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
+                               const wire_mlayout *l, uint8_t *base,
+                               size_t stride, uint32_t count, bool items) {
   if (!wire__dec_enter(&x->d)) return false;
   wire_in *in = IN(x);
-  if (!x->ctx->compatible &&
-      (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
-    const uint8_t *s = in->p;
-    uint64_t h;
-    if (!wire__get_le(in, 4, &h)) return false;
-    if ((uint32_t)h != l->hash)
-      return dfail(x, WIRE_E_SCHEMA, s, "schema hash differs from the "
-                                        "registered struct's");
-  }
-  const wire_mop *o = p->ops, *end = o + p->nops;
-  for (; o < end; o++) {
-    uint8_t *d = base + o->off;
-    const uint8_t *c = in->p, *np;
-    switch (o->dx) {
-    case MX_RUN: {
-      const wire_mop *r = dec_run(x, o, base);
-      if (r != o) {
-        o = r - 1;
-        continue;
-      }
-      break; /* the checked reader of the first */
+  bool hashed = !x->ctx->compatible &&
+                (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT);
+  const uint8_t *c = in->p, *const end = in->end, *np;
+  for (uint32_t i = 0; i < count; i++, base += stride) {
+    const uint8_t *prev = c;
+    if (hashed) {
+      uint64_t h;
+      in->p = c;
+      if (!wire__get_le(in, 4, &h)) return false;
+      if ((uint32_t)h != l->hash)
+        return dfail(x, WIRE_E_SCHEMA, c, "schema hash differs from the "
+                                          "registered struct's");
+      c = in->p;
     }
-    case MX_VI32:
-      {
+    const wire_mop *o = p->ops, *oe = o + p->nops;
+    for (; o < oe; o++) {
+      uint8_t *d = base + o->off;
+      switch (o->dx) {
+      case MX_RUN: {
+        const uint8_t *rc = c; /* (c itself stays out of memory) */
+        const wire_mop *r =
+            WIRE_LIKELY((size_t)(end - c) >= (size_t)o->dneed + WIRE_MEM_RUN_SLACK)
+                ? x->run(o, base, &rc)
+                : wire__mdec_run_end(o, base, &rc, end, x->words);
+        if (r != o) {
+          c = rc;
+          o = r - 1;
+          continue;
+        }
+        break; /* the checked reader of the first */
+      }
+      case MX_VI32: {
         uint32_t u;
-        if (fast_u32(c, in->end, &u, &in->p)) {
+        if (fast_u32(c, end, &u, &np)) {
           int32_t v = wire__unzz32(u);
+          memcpy(d, &v, 4);
+          c = np;
+          continue;
+        }
+        break;
+      }
+      case MX_VI32_64: {
+        uint32_t u;
+        if (fast_u32(c, end, &u, &np)) {
+          int64_t v = wire__unzz32(u);
+          memcpy(d, &v, 8);
+          c = np;
+          continue;
+        }
+        break;
+      }
+      case MX_VI64: {
+        uint64_t u;
+        if (fast_u64(c, end, &u, &np)) {
+          int64_t v = wire__unzz64(u);
+          memcpy(d, &v, 8);
+          c = np;
+          continue;
+        }
+        break;
+      }
+      case MX_BOOL:
+        if (WIRE_LIKELY(c < end && c[0] <= 1)) {
+          *d = *c++;
+          continue;
+        }
+        break;
+      case MX_ENUM:
+        if (WIRE_LIKELY(c < end && c[0] < 0x80)) {
+          uint32_t v = *c++;
           memcpy(d, &v, 4);
           continue;
         }
-      }
-      break;
-    case MX_VI32_64: {
-      uint32_t u;
-      if (fast_u32(c, in->end, &u, &in->p)) {
-        int64_t v = wire__unzz32(u);
-        memcpy(d, &v, 8);
+        break;
+      case MX_F32:
+        if (WIRE_LIKELY(end - c >= 4)) {
+          memcpy(d, c, 4);
+          c += 4;
+          continue;
+        }
+        break;
+      case MX_F64:
+        if (WIRE_LIKELY(end - c >= 8)) {
+          memcpy(d, c, 8);
+          c += 8;
+          continue;
+        }
+        break;
+      case MX_STR: /* a UTF-8 string with a header of one or two bytes */
+        np = fast_str(x, o, base, c, end);
+        goto bytes;
+      case MX_NEST: {
+        /* (dec_field and dec_body's way for it, without their dispatch) */
+        const wire_mlayout *el = &x->m->layouts[o->elem];
+        const wire_mplan *pp = &el->plan;
+        in->p = c;
+        if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return false;
+        if (!dec_struct_body(x, pp, el, d)) return false;
+        c = in->p;
         continue;
       }
-      break;
+      case MX_LIST:
+        in->p = c;
+        if (!dec_list(x, o, base)) return false;
+        c = in->p;
+        continue;
+      case MX_TSTR: np = fast_tstr(x, o, base, c, end); goto bytes;
+      case MX_DENSE: np = fast_dense(x, o, base, c, end, false); goto bytes;
+      case MX_BOOLS:
+        np = fast_dense(x, o, base, c, end, true);
+      bytes:
+        if (WIRE_LIKELY(np != NULL)) {
+          c = np;
+          continue;
+        }
+        break;
+      default:
+        break;
+      }
+      in->p = c;
+      if (o->code == MOP_SKIP || o->code == MOP_NONE) {
+        /* a field the layout does not hold */
+        if (!dec_skip(x, o)) return false;
+      } else if (!dec_field(x, o, base)) {
+        return false;
+      }
+      c = in->p;
     }
-    case MX_VI64: {
-      uint64_t u;
-      if (fast_u64(c, in->end, &u, &in->p)) {
-        int64_t v = wire__unzz64(u);
-        memcpy(d, &v, 8);
-        continue;
-      }
-      break;
+    for (uint32_t k = 0; k < p->nmissing; k++) zero_any(x, p->missing[k], base);
+    if (items && WIRE_UNLIKELY(c == prev)) {
+      in->p = c;
+      if (!wire__dec_unbacked(&x->d, prev)) return false;
     }
-    case MX_BOOL:
-      if (WIRE_LIKELY(c < in->end && c[0] <= 1)) {
-        *d = c[0];
-        in->p = c + 1;
-        continue;
-      }
-      break;
-    case MX_ENUM:
-      if (WIRE_LIKELY(c < in->end && c[0] < 0x80)) {
-        uint32_t v = c[0];
-        memcpy(d, &v, 4);
-        in->p = c + 1;
-        continue;
-      }
-      break;
-    case MX_F32:
-      if (WIRE_LIKELY(in->end - c >= 4)) {
-        memcpy(d, c, 4);
-        in->p = c + 4;
-        continue;
-      }
-      break;
-    case MX_F64:
-      if (WIRE_LIKELY(in->end - c >= 8)) {
-        memcpy(d, c, 8);
-        in->p = c + 8;
-        continue;
-      }
-      break;
-    case MX_STR: /* a UTF-8 string with a header of one or two bytes */
-      np = fast_str(x, o, base, c);
-      goto bytes;
-    case MX_NEST: {
-      /* (dec_field and dec_body's way for it, without their dispatch) */
-      const wire_mlayout *el = &x->m->layouts[o->elem];
-      const wire_mplan *pp = &el->plan;
-      if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return false;
-      if (!dec_struct_body(x, pp, el, d)) return false;
-      continue;
-    }
-    case MX_LIST:
-      if (!dec_list(x, o, base)) return false;
-      continue;
-    case MX_TSTR: np = fast_tstr(x, o, base, c); goto bytes;
-    case MX_DENSE: np = fast_dense(x, o, base, c, false); goto bytes;
-    case MX_BOOLS:
-      np = fast_dense(x, o, base, c, true);
-    bytes:
-      if (WIRE_LIKELY(np != NULL)) {
-        in->p = np;
-        continue;
-      }
-      break;
-    default:
-      break;
-    }
-    if (o->code == MOP_SKIP || o->code == MOP_NONE) {
-      /* a field the layout does not hold */
-      if (!dec_skip(x, o)) return false;
-      continue;
-    }
-    if (!dec_field(x, o, base)) return false;
   }
-  for (uint32_t i = 0; i < p->nmissing; i++) zero_any(x, p->missing[i], base);
+  in->p = c;
   x->d.depth--;
   return true;
+}
+
+static bool dec_struct_body(mdec *x, const wire_mplan *p,
+                            const wire_mlayout *l, uint8_t *base) {
+  return dec_structs(x, p, l, base, 0, 1, false);
+}
+static bool dec_struct_items(mdec *x, const wire_mplan *p,
+                             const wire_mlayout *l, uint8_t *base,
+                             size_t stride, uint32_t count) {
+  return dec_structs(x, p, l, base, stride, count, true);
 }
 
 int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
@@ -1094,8 +1076,17 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   x.used = arena_used ? *arena_used : 0;
   if (x.used > arena_cap) return WIRE_E_ARG;
   x.copy = (flags & WIRE_MEM_COPY) != 0;
+  x.max_bin = ctx->max_binary;
+  x.words = m->words;
+  x.run = x.words ? wire__mdec_run_words : wire__mdec_run_bytes;
   x.scratch = NULL;
-  wire__dec_init(&x.d, ctx, data, len, NULL, &m->arena);
+  /* (wire__dec_init, decode.c, inline: no document) */
+  memset(&x.d, 0, offsetof(wire_dec, rd));
+  x.d.in = (wire_in){ctx, data, data, data + len};
+  x.d.ctx = ctx;
+  x.d.arena = &m->arena;
+  x.d.unbacked = wire__dec_unbacked_budget(len);
+  ctx->oob_used = 0;
   /* the per-message tables live in the context across calls */
   x.d.tds = m->tds;
   x.d.tds_cap = m->tds_cap;

@@ -8,6 +8,10 @@
 
 #define NOTYPE WIRE_NO_TYPE
 
+/* A reader of a run of varints (mem_dec_run.c, below). */
+typedef const wire_mop *(*wire_mdec_run_fn)(const wire_mop *o, uint8_t *base,
+                                            const uint8_t **pc);
+
 typedef struct {
   wire_dec d;      /* the cursor and the shared reading rules */
   wire_ctx *ctx;
@@ -15,6 +19,9 @@ typedef struct {
   uint8_t *arena;
   size_t cap, used;
   bool copy;
+  uint64_t max_bin; /* ctx->max_binary */
+  bool words;       /* wire__mdec_words() */
+  wire_mdec_run_fn run; /* the run reader of words (or bytes) */
   wire_doc *scratch;
 } mdec;
 
@@ -65,6 +72,23 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li);
 void wire__mdec_zero_spec(const wire_mspec *s, uint8_t *base);
 void wire__mdec_zero_any(mdec *x, const wire_mspec *s, uint8_t *base);
 void wire__mdec_zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base);
+
+/* Runs of varints (mem_dec_run.c): the run from op o (o->drun ops of
+ * one inline case) at *pc, stored at base. The op to go on with (the
+ * run's end, the op it stopped at, or o when it read nothing: the checked
+ * cases then read or report); *pc the cursor there. With o->dneed +
+ * WIRE_MEM_RUN_SLACK bytes there: a byte at a time, or a word at a time
+ * (where wire__mdec_words() says the CPU can); with fewer, run_end (w:
+ * the words too; end: the input's). */
+#define WIRE_MEM_RUN_SLACK 3
+const wire_mop *wire__mdec_run_bytes(const wire_mop *o, uint8_t *base,
+                                     const uint8_t **pc);
+const wire_mop *wire__mdec_run_words(const wire_mop *o, uint8_t *base,
+                                     const uint8_t **pc);
+const wire_mop *wire__mdec_run_end(const wire_mop *o, uint8_t *base,
+                                   const uint8_t **pc, const uint8_t *end,
+                                   bool w);
+extern bool wire__mdec_words_ok;
 
 /* ---- inline readers of the decoder ---- */
 

@@ -1,0 +1,175 @@
+/* test_mem_runs.c - the compiled decoder's runs of varint fields
+ * (mem_dec_run.c): read a word at a time where the CPU has BMI2 and a
+ * byte at a time otherwise, near the end of the input from a zero-padded
+ * copy of the bytes left. Whatever reader takes them, a message decodes
+ * to its values, and every prefix of it, and every message with one byte
+ * changed, gets the status and the byte offset the document decoder
+ * (wire_decode) reports for the same bytes. */
+#include <criterion/criterion.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire.h"
+
+/* (internal, mem_dec_run.c: off, the byte readers are used) */
+extern bool wire__mdec_words_ok;
+
+static const char fdl[] =
+    "package r;\n"
+    "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n"
+    "  int64 e = 5; int64 f = 6; int64 g = 7; }\n"
+    "message L [id=401] { list<V> vs = 1; }\n";
+
+typedef struct { int32_t a, b, c, d; int64_t e, f, g; } v_t;
+typedef struct { const v_t *vs; uint32_t n; } l_t;
+
+#define N WIRE_MEM_NONE
+#define O(t, f) (uint32_t) offsetof(t, f)
+
+static wire_ctx *make(int compatible, int words, uint32_t *lv, uint32_t *ll) {
+  wire__mdec_words_ok = words != 0; /* (read when the layouts are made) */
+  wire_ctx *c = wire_ctx_new();
+  cr_assert_not_null(c);
+  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
+  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "r.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
+  uint32_t tv, tl;
+  cr_assert_eq(wire_schema_find_type(c, "r.V", 3, &tv), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(c, "r.L", 3, &tl), WIRE_OK);
+  int32_t st = wire_mem_layout_new(c, tv, sizeof(v_t), lv);
+  st |= wire_mem_layout_new(c, tl, sizeof(l_t), ll);
+  st |= wire_mem_layout_field(c, *lv, 0, WIRE_MEM_I32, O(v_t, a), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 1, WIRE_MEM_I32, O(v_t, b), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 2, WIRE_MEM_I32, O(v_t, c), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 3, WIRE_MEM_I32, O(v_t, d), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 4, WIRE_MEM_I64, O(v_t, e), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 5, WIRE_MEM_I64, O(v_t, f), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 6, WIRE_MEM_I64, O(v_t, g), N, N, N);
+  st |= wire_mem_layout_field(c, *ll, 0, WIRE_MEM_LIST, O(l_t, vs), O(l_t, n),
+                              N, *lv);
+  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  cr_assert_eq(wire_mem_bind(c, *ll), WIRE_OK, "%s", wire_ctx_error_message(c));
+  wire__mdec_words_ok = true;
+  return c;
+}
+
+/* values of every varint length, both signs */
+static const int32_t i32s[] = {0, -1, 63, -65, 8191, -8193, 1048575,
+                               -1048577, 134217727, -134217729, INT32_MAX,
+                               INT32_MIN};
+static const int64_t i64s[] = {0, -1, 100, INT64_C(1) << 34,
+                               -(INT64_C(1) << 41), INT64_C(1) << 55,
+                               INT64_C(1) << 62, INT64_MAX, INT64_MIN};
+
+static v_t value(unsigned k) {
+  v_t v = {i32s[k % 12], i32s[(k * 5 + 3) % 12], i32s[(k * 7 + 1) % 12],
+           i32s[(k + 9) % 12], i64s[k % 9], i64s[(k * 4 + 2) % 9],
+           i64s[(k * 2 + 7) % 9]};
+  return v;
+}
+
+/* The bytes of V's body: its varints (zigzag). */
+static size_t vlen(uint64_t z) {
+  size_t k = 1;
+  while (z >= 0x80 && k < 9) {
+    z >>= 7;
+    k++;
+  }
+  return k;
+}
+static size_t body_len(const v_t *v) {
+  const int32_t a[4] = {v->a, v->b, v->c, v->d};
+  const int64_t e[3] = {v->e, v->f, v->g};
+  size_t n = 0;
+  for (int i = 0; i < 4; i++)
+    n += vlen((uint32_t)(((uint32_t)a[i] << 1) ^ (uint32_t)(a[i] >> 31)));
+  for (int i = 0; i < 3; i++)
+    n += vlen(((uint64_t)e[i] << 1) ^ (uint64_t)(e[i] >> 63));
+  return n;
+}
+
+static uint8_t arena[1 << 14];
+
+/* Decodes data[0..n) with layout l and wire_decode: the same status and,
+ * on failure, the same byte offset. */
+static int32_t same_as_doc(wire_ctx *c, uint32_t l, const uint8_t *data,
+                           size_t n, void *out, int strict) {
+  size_t used = 0;
+  int32_t st = wire_mem_decode(c, l, data, n, out, arena, sizeof arena, &used,
+                               WIRE_MEM_COPY);
+  uint64_t off = wire_ctx_error_offset(c);
+  wire_doc *d = NULL;
+  int32_t ds = wire_decode(c, data, n, &d);
+  if (ds == WIRE_OK) wire_doc_free(d);
+  if (!strict || st == WIRE_E_TRAILING) {
+    /* (the type meta: the two decoders name its errors differently; the
+     * document decoder reads what follows a root as the next root) */
+    cr_assert(st == WIRE_OK || off <= n);
+    return st;
+  }
+  cr_assert_eq(st, ds, "%zu bytes: mem %d, doc %d (%s)", n, st, ds,
+               wire_ctx_error_message(c));
+  if (st) cr_assert_eq(off, wire_ctx_error_offset(c), "%zu bytes: at %llu, doc "
+                       "at %llu", n, (unsigned long long)off,
+                       (unsigned long long)wire_ctx_error_offset(c));
+  return st;
+}
+
+static void check(int compatible, int words) {
+  uint32_t lv, ll;
+  wire_ctx *c = make(compatible, words, &lv, &ll);
+  for (unsigned k = 0; k < 12; k++) {
+    v_t items[3] = {value(k), value(k + 1), value(k + 2)};
+    l_t lst = {items, 3};
+    for (int root = 0; root < 2; root++) {
+      uint32_t l = root ? ll : lv;
+      const void *in = root ? (const void *)&lst : (const void *)&items[0];
+      const uint8_t *p;
+      size_t n;
+      cr_assert_eq(wire_mem_encode(c, l, in, &p, &n), WIRE_OK);
+      uint8_t bytes[512];
+      cr_assert_lt(n, sizeof bytes);
+      memcpy(bytes, p, n);
+      union { v_t v; l_t l; } out;
+      cr_assert_eq(same_as_doc(c, l, bytes, n, &out, 1), WIRE_OK);
+      size_t body = n - body_len(&items[root ? 2 : 0]); /* (the last) */
+      if (root) {
+        cr_assert_eq(out.l.n, 3);
+        cr_assert(!memcmp(out.l.vs, items, sizeof items));
+      } else {
+        cr_assert(!memcmp(&out.v, &items[0], sizeof(v_t)));
+      }
+      /* cut at every length, in a buffer that ends where the input does
+       * (the padded copy must not read past it: ASan, valgrind) */
+      for (size_t cut = 0; cut < n; cut++) {
+        uint8_t *exact = malloc(cut ? cut : 1);
+        cr_assert_not_null(exact);
+        memcpy(exact, bytes, cut);
+        cr_assert_neq(same_as_doc(c, l, exact, cut, &out, cut >= body),
+                      WIRE_OK);
+        free(exact);
+      }
+      /* one byte changed: a continuation bit set or cleared, a zero (an
+       * overlong end), a byte of all ones */
+      for (size_t i = 0; i < n; i++) {
+        const uint8_t subs[4] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0x80};
+        for (int s = 0; s < 4; s++) {
+          uint8_t b = bytes[i];
+          bytes[i] = subs[s];
+          same_as_doc(c, l, bytes, n, &out, i >= body);
+          bytes[i] = b;
+        }
+      }
+    }
+  }
+  wire_ctx_free(c);
+}
+
+Test(mem_runs, words_compatible) { check(1, 1); }
+Test(mem_runs, words_same_schema) { check(0, 1); }
+Test(mem_runs, bytes_compatible) { check(1, 0); }
+Test(mem_runs, bytes_same_schema) { check(0, 0); }
