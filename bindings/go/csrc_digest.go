@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "d7cf84350a47e177c51a380c178d716e6d31f9e64183537fd2d3918dfe492722"
+const csrcDigest = "e5eab4ca0ab38e28f84cea0bf14bf86bb6621e6bde8da21f8f377e4065c0fb47"

@@ -179,3 +179,117 @@ Test(project, same_version_reads_without_a_typedef) {
   wire_ctx_free(w);
   wire_ctx_free(r);
 }
+
+/* Nested structs and lists of them, projected message after message (the
+ * field map of a cached TypeDef is made once and reused), onto two reader
+ * types in turn, and an error deep inside naming its path. */
+static const char nest_w_fdl[] =
+    "package q;\n"
+    "message Inner [id=410] { int32 a = 1; string b = 2; }\n"
+    "message Outer [id=411] { Inner inner = 1; list<Inner> items = 2; "
+    "int32 n = 3; }\n";
+static const char nest_r_fdl[] =
+    "package q;\n"
+    "message Inner [id=410] { int64 a = 1; string b = 2; string extra = 3; }\n"
+    "message Outer [id=411] { Inner inner = 1; list<Inner> items = 2; "
+    "int64 n = 3; }\n"
+    "message Other [id=412] { int64 n = 3; }\n";
+static const char nest_clash_fdl[] =
+    "package q;\n"
+    "message Inner [id=410] { int32 a = 1; bool b = 2; }\n"
+    "message Outer [id=411] { Inner inner = 1; list<Inner> items = 2; "
+    "int32 n = 3; }\n";
+
+static wire_node *inner(wire_ctx *w, wire_doc *doc, int64_t a, const char *b) {
+  wire_node *s = wire_node_new_struct(doc, type_of(w, "q.Inner"));
+  set(doc, s, "a", wire_node_new_int(doc, WIRE_T_VARINT32, a));
+  set(doc, s, "b", wire_node_new_string(doc, (const uint8_t *)b, strlen(b),
+                                        WIRE_STR_LATIN1));
+  return s;
+}
+
+static uint8_t *nest_written(wire_ctx *w, size_t *len) {
+  wire_doc *doc = wire_doc_new(w);
+  wire_node *s = wire_node_new_struct(doc, type_of(w, "q.Outer"));
+  set(doc, s, "inner", inner(w, doc, 5, "x"));
+  wire_node *items = wire_node_new_list(doc, WIRE_T_LIST);
+  cr_assert_eq(wire_list_append(doc, items, inner(w, doc, 1, "p")), WIRE_OK);
+  cr_assert_eq(wire_list_append(doc, items, inner(w, doc, 2, "q")), WIRE_OK);
+  set(doc, s, "items", items);
+  set(doc, s, "n", wire_node_new_int(doc, WIRE_T_VARINT32, 9));
+  cr_assert_eq(wire_doc_add_root(doc, s), WIRE_OK);
+  uint8_t *out = NULL;
+  cr_assert_eq(wire_encode(w, doc, &out, len), WIRE_OK, "%s",
+               wire_ctx_error_message(w));
+  wire_doc_free(doc);
+  return out;
+}
+
+static void inner_is(const wire_node *s, int64_t a, const char *b) {
+  cr_assert_eq(wire_node_type(field(s, "a")), WIRE_T_VARINT64);
+  cr_assert_eq(wire_node_int(field(s, "a")), a);
+  text_is(field(s, "b"), b);
+  text_is(field(s, "extra"), "");
+}
+
+Test(project, nested_message_after_message_onto_two_types) {
+  wire_ctx *w = new_ctx(nest_w_fdl), *r = new_ctx(nest_r_fdl);
+  size_t len;
+  uint8_t *bytes = nest_written(w, &len);
+  for (int round = 0; round < 3; round++) {
+    wire_doc *doc = NULL;
+    cr_assert_eq(wire_decode(r, bytes, len, &doc), WIRE_OK, "%s",
+                 wire_ctx_error_message(r));
+    wire_node *root = wire_doc_root(doc, 0), *p = NULL, *o = NULL;
+    for (int again = 0; again < 2; again++) {
+      cr_assert_eq(wire_struct_project(doc, root, type_of(r, "q.Outer"), &p),
+                   WIRE_OK, "%s", wire_ctx_error_message(r));
+      inner_is(field(p, "inner"), 5, "x");
+      wire_node *items = field(p, "items");
+      cr_assert_eq(wire_node_count(items), 2);
+      inner_is(wire_node_child(items, 0), 1, "p");
+      inner_is(wire_node_child(items, 1), 2, "q");
+      cr_assert_eq(wire_node_type(field(p, "n")), WIRE_T_VARINT64);
+      cr_assert_eq(wire_node_int(field(p, "n")), 9);
+      /* the same writer's type onto another reader's type */
+      cr_assert_eq(wire_struct_project(doc, root, type_of(r, "q.Other"), &o),
+                   WIRE_OK, "%s", wire_ctx_error_message(r));
+      cr_assert_eq(wire_node_count(o), 1);
+      cr_assert_eq(wire_node_int(field(o, "n")), 9);
+    }
+    wire_doc_free(doc);
+  }
+  /* strict: the writer's inner and items, which Other lacks, are errors */
+  cr_assert_eq(wire_ctx_set_option(r, WIRE_OPT_PROJECT_STRICT, 1), WIRE_OK);
+  wire_doc *doc = NULL;
+  cr_assert_eq(wire_decode(r, bytes, len, &doc), WIRE_OK);
+  wire_node *o = NULL;
+  cr_assert_eq(wire_struct_project(doc, wire_doc_root(doc, 0),
+                                   type_of(r, "q.Other"), &o),
+               WIRE_E_SCHEMA);
+  cr_assert(strstr(wire_ctx_error_message(r), "has no field of the reader") !=
+                NULL, "%s", wire_ctx_error_message(r));
+  wire_doc_free(doc);
+  wire_ctx_free_bytes(w, bytes);
+  wire_ctx_free(w);
+  wire_ctx_free(r);
+}
+
+Test(project, an_error_inside_names_its_path) {
+  wire_ctx *w = new_ctx(nest_w_fdl), *r = new_ctx(nest_clash_fdl);
+  size_t len;
+  uint8_t *bytes = nest_written(w, &len);
+  wire_doc *doc = NULL;
+  cr_assert_eq(wire_decode(r, bytes, len, &doc), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  wire_node *p = NULL;
+  cr_assert_eq(wire_struct_project(doc, wire_doc_root(doc, 0),
+                                   type_of(r, "q.Outer"), &p),
+               WIRE_E_SCHEMA);
+  cr_assert(strncmp(wire_ctx_error_message(r), "inner.b: ", 9) == 0, "%s",
+            wire_ctx_error_message(r));
+  wire_doc_free(doc);
+  wire_ctx_free_bytes(w, bytes);
+  wire_ctx_free(w);
+  wire_ctx_free(r);
+}

@@ -6,14 +6,38 @@
 
 #include "schema.h"
 
+/* The reader's field being projected, innermost first: the path an error
+ * names ("media.width") is written only when there is an error. */
+typedef struct pframe {
+  const struct pframe *up;
+  const wire_lfield *f;
+} pframe;
+
 typedef struct {
   wire_doc *doc;
   uint32_t depth;
-  char path[256];
+  const pframe *top;
 } proj;
 
+/* The dotted path of p's open fields into buf (the innermost 32 levels). */
+static const char *path_of(const proj *p, char *buf, size_t cap) {
+  const wire_lfield *f[32];
+  size_t n = 0, len = 0;
+  for (const pframe *q = p->top; q && n < 32; q = q->up) f[n++] = q->f;
+  buf[0] = 0;
+  while (n-- > 0) {
+    int w = snprintf(buf + len, cap - len, "%s%.*s", len ? "." : "",
+                     (int)f[n]->name_len, (const char *)f[n]->name);
+    if (w < 0 || (size_t)w >= cap - len) break;
+    len += (size_t)w;
+  }
+  return buf;
+}
+
 static int32_t pfail(proj *p, const char *fmt, const char *a, const char *b) {
-  return wire__fail(p->doc->ctx, WIRE_E_SCHEMA, 0, fmt, p->path, a, b);
+  char path[256];
+  return wire__fail(p->doc->ctx, WIRE_E_SCHEMA, 0, fmt,
+                    path_of(p, path, sizeof path), a, b);
 }
 
 static bool is_int(uint8_t t) { return t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_INT64; }
@@ -261,6 +285,48 @@ static bool name_matches(const wire_lfield *wf, const wire_lfield *rf) {
   return n == rf->name_len && wire__eq(sn, rf->name, n);
 }
 
+/* Which writer's field each of the reader's fields reads (matched by tag
+ * id or name), worked out once per writer's layout and reader's type. */
+typedef struct wire_projmap {
+  uint32_t type;     /* the reader's registered type */
+  int32_t unmatched; /* the first writer's field the reader lacks, or -1 */
+  int32_t field[];   /* per reader's field: the writer's field, or -1 */
+} wire_projmap;
+
+static wire_projmap *field_map(wire_doc *d, wire_layout *wl,
+                               const wire_layout *rl, uint32_t type) {
+  if (wl->proj && wl->proj->type == type) return wl->proj;
+  /* the first reader's type is kept with a cached layout; another one is
+   * worked out again each time (in the document), so that the cache's
+   * memory stays bounded */
+  bool keep = wl->proj_home && !wl->proj;
+  wire_arena *a = keep ? wl->proj_home : &d->arena;
+  wire_projmap *m =
+      wire__arena_alloc(a, sizeof *m + (size_t)rl->nfields * sizeof(int32_t));
+  if (!m) {
+    wire__fail(d->ctx, WIRE_E_NOMEM, 0, "out of memory");
+    return NULL;
+  }
+  m->type = type;
+  m->unmatched = -1;
+  for (uint32_t i = 0; i < rl->nfields; i++) {
+    m->field[i] = -1;
+    for (uint32_t k = 0; k < wl->nfields; k++)
+      if (name_matches(&wl->fields[k], &rl->fields[i])) {
+        m->field[i] = (int32_t)k;
+        break;
+      }
+  }
+  for (uint32_t k = 0; k < wl->nfields && m->unmatched < 0; k++) {
+    bool found = false;
+    for (uint32_t i = 0; i < rl->nfields && !found; i++)
+      found = name_matches(&wl->fields[k], &rl->fields[i]);
+    if (!found) m->unmatched = (int32_t)k;
+  }
+  if (keep) wl->proj = m;
+  return m;
+}
+
 static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
                               wire_node **out) {
   wire_doc *d = p->doc;
@@ -268,45 +334,41 @@ static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
     return wire__fail(d->ctx, WIRE_E_DEPTH, 0, "structs nested too deep");
   wire_node *r = wire_node_new_struct(d, type);
   if (!r) return d->ctx->err_code;
-  const wire_layout *rl = wire__st_layout(r), *wl = wire__st_layout(v);
-  size_t plen = strlen(p->path);
+  const wire_layout *rl = wire__st_layout(r);
+  wire_layout *wl = wire__st_layout(v);
+  const wire_projmap *m = field_map(d, wl, rl, type);
+  if (!m) return d->ctx->err_code;
+  pframe fr = {p->top, NULL};
+  p->top = &fr;
   for (uint32_t i = 0; i < rl->nfields; i++) {
     const wire_lfield *rf = &rl->fields[i];
-    snprintf(p->path + plen, sizeof p->path - plen, "%s%.*s", plen ? "." : "",
-             (int)rf->name_len, (const char *)rf->name);
-    wire_node *val = NULL;
-    for (uint32_t k = 0; k < wl->nfields && k < v->small; k++) {
-      if (name_matches(&wl->fields[k], rf)) {
-        val = v->v.st->fields[k];
-        break;
-      }
-    }
+    fr.f = rf;
+    int32_t k = m->field[i];
+    wire_node *val = k >= 0 && (uint32_t)k < v->small ? v->v.st->fields[k] : NULL;
     if (!val && WIRE_MUTANT(evolve_no_defaults))
       return pfail(p, "%s: the writer has no such field%s%s", "", "");
     int32_t st = val ? convert(p, val, rf->type, &r->v.st->fields[i])
                      : default_of(p, rf->type, &r->v.st->fields[i]);
     if (st) return st;
   }
+  p->top = fr.up;
   /* a writer's field the reader has no place for: dropped, or an error
    * under WIRE_OPT_PROJECT_STRICT (R-EVOLVE-8) */
-  if (d->ctx->project_strict) {
-    for (uint32_t k = 0; k < wl->nfields && k < v->small; k++) {
-      bool found = false;
-      for (uint32_t i = 0; i < rl->nfields && !found; i++)
-        found = name_matches(&wl->fields[k], &rl->fields[i]);
-      if (!found && wl->fields[k].tag >= 0)
-        return wire__fail(d->ctx, WIRE_E_SCHEMA, 0, "%.*s%sthe writer's field "
-                          "#%d has no field of the reader's type", (int)plen,
-                          p->path, plen ? ": " : "", wl->fields[k].tag);
-      if (!found)
-        return wire__fail(d->ctx, WIRE_E_SCHEMA, 0, "%.*s%sthe writer's field "
-                          "\"%.*s\" has no field of the reader's type",
-                          (int)plen, p->path, plen ? ": " : "",
-                          (int)(wl->fields[k].name_len > 80 ? 80 : wl->fields[k].name_len),
-                          (const char *)wl->fields[k].name);
-    }
+  if (d->ctx->project_strict && m->unmatched >= 0 &&
+      (uint32_t)m->unmatched < v->small) {
+    const wire_lfield *wf = &wl->fields[m->unmatched];
+    char path[256];
+    path_of(p, path, sizeof path);
+    if (wf->tag >= 0)
+      return wire__fail(d->ctx, WIRE_E_SCHEMA, 0, "%s%sthe writer's field "
+                        "#%d has no field of the reader's type", path,
+                        path[0] ? ": " : "", wf->tag);
+    return wire__fail(d->ctx, WIRE_E_SCHEMA, 0, "%s%sthe writer's field "
+                      "\"%.*s\" has no field of the reader's type", path,
+                      path[0] ? ": " : "",
+                      (int)(wf->name_len > 80 ? 80 : wf->name_len),
+                      (const char *)wf->name);
   }
-  p->path[plen] = 0;
   p->depth--;
   *out = r;
   return WIRE_OK;
@@ -321,12 +383,12 @@ int32_t wire_struct_project(wire_doc *doc, wire_node *node, uint32_t type,
       node->type < WIRE_T_STRUCT || node->type > WIRE_T_NAMED_COMPATIBLE_STRUCT)
     return wire__fail(doc->ctx, WIRE_E_ARG, 0, "project a struct onto a struct "
                                                "type of the schema");
-  proj p = {doc, 0, ""};
+  proj p = {doc, 0, NULL};
   return project_struct(&p, node, type, out);
 }
 
 int32_t wire__field_default(wire_doc *doc, const wire_ftype *f,
                             wire_node **out) {
-  proj p = {doc, 0, ""};
+  proj p = {doc, 0, NULL};
   return default_of(&p, f, out);
 }

@@ -97,6 +97,12 @@ typedef struct wire_layout {
    * open addressing, nix slots (a power of two), NULL if not built. */
   struct wire_name_slot *ix;
   uint32_t nix;
+  /* wire_struct_project's field map from this layout (the writer's) onto
+   * one registered type, made at the first projection (project.c) in
+   * proj_home: the arena of the TypeDef cache, for a layout that lives as
+   * long as its context; NULL: the map is made per projection. */
+  struct wire_projmap *proj;
+  wire_arena *proj_home;
 } wire_layout;
 
 typedef struct wire_name_slot {

@@ -1048,6 +1048,7 @@ int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **lp) {
   if ((st = wire__typedef_resolve(ctx, cl)) ||
       (st = wire__layout_index(ctx, &c->arena, cl)))
     return st;
+  cl->proj_home = &c->arena;
   memcpy(&e->header, copy, 8);
   e->layout = cl;
   uint32_t k = td_bucket(c, e->header);
