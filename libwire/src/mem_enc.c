@@ -29,6 +29,12 @@ static bool efail(menc *e, int32_t code, const char *what) {
   return false;
 }
 
+/* efail for the writers that answer -1 on error */
+static int lfail(menc *e, int32_t code, const char *what) {
+  efail(e, code, what);
+  return -1;
+}
+
 static inline bool room(menc *e, size_t n) {
   wire_buf *b = e->b;
   if (WIRE_LIKELY(b->cap - b->len >= n)) return true;
@@ -315,15 +321,19 @@ static int put_utf8(menc *e, const uint8_t *sp, const uint8_t *lenp) {
   return 1;
 }
 
-static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
+/* A list: 0 when written, -1 on error, 1 when it is a list of structs
+ * without flags whose head is written and whose items (*itemsp, *countp
+ * of them) the caller writes. */
+static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
+                      const uint8_t **itemsp, uint64_t *countp) {
   const uint8_t *items = ld_ptr(base + o->off);
   uint64_t count = ld_len(base, o);
-  if (count > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "list too long");
-  if (count && !items) return efail(e, WIRE_E_ENCODE, "NULL list with a count");
-  if (!room(e, 16)) return false;
+  if (count > UINT32_MAX) return lfail(e, WIRE_E_LENGTH, "list too long");
+  if (count && !items) return lfail(e, WIRE_E_ENCODE, "NULL list with a count");
+  if (!room(e, 16)) return -1;
   uint8_t *q = put_varu32(e->b->p + e->b->len, (uint32_t)count);
   e->b->len = (size_t)(q - e->b->p);
-  if (!count) return true;
+  if (!count) return 0;
   if (o->code == MOP_PLIST) {
     *q++ = o->lh;
     e->b->len++;
@@ -332,7 +342,7 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
       e->b->len++;
     }
     uint32_t w = form_size(o->eform);
-    if (!room(e, count * 10)) return false;
+    if (!room(e, count * 10)) return -1;
     wire_mop eo = {0};
     eo.wt = o->ewt;
     eo.form = o->eform;
@@ -346,7 +356,7 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
         q = put_varu32(q, wire__zz32(v));
       }
       e->b->len = (size_t)(q - e->b->p);
-      return true;
+      return 0;
     }
     if (eo.wt == WIRE_T_VARINT64 && eo.form == WIRE_MEM_I64) {
       q = e->b->p + e->b->len;
@@ -356,11 +366,11 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
         q = put_varu64(q, wire__zz64(v));
       }
       e->b->len = (size_t)(q - e->b->p);
-      return true;
+      return 0;
     }
     for (uint64_t i = 0; i < count; i++)
-      if (!enc_prim_elem(e, &eo, items + i * w)) return false;
-    return true;
+      if (!enc_prim_elem(e, &eo, items + i * w)) return -1;
+    return 0;
   }
   const wire_mop *so = &o->sub[0];
   bool has_null = false;
@@ -373,24 +383,19 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
   e->b->len++;
   if ((h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL)) {
     if (so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR) {
-      if (!put_meta(e, &e->m->layouts[so->elem])) return false;
+      if (!put_meta(e, &e->m->layouts[so->elem])) return -1;
     } else {
-      if (!room(e, 1)) return false;
+      if (!room(e, 1)) return -1;
       e->b->p[e->b->len++] = so->wt;
     }
   } else if (!(h & WIRE_LF_DECL)) {
-    return efail(e, WIRE_E_UNSUPPORTED, "list elements of undeclared type");
+    return lfail(e, WIRE_E_UNSUPPORTED, "list elements of undeclared type");
   }
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   if (!flags && so->code == MOP_STRUCT) {
-    /* the items' depth, counted once */
-    const wire_mlayout *el = &e->m->layouts[so->elem];
-    if (WIRE_UNLIKELY(++e->depth > e->max_depth))
-      return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
-    for (uint64_t i = 0; i < count; i++)
-      if (!enc_fields(e, el, items + i * o->esize + so->off)) return false;
-    e->depth--;
-    return true;
+    *itemsp = items;
+    *countp = count;
+    return 1;
   }
   if (!flags && so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64)) &&
       e->ctx->string_policy != WIRE_STRING_JAVA) {
@@ -398,9 +403,9 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
     for (uint64_t i = 0; i < count; i++) {
       const uint8_t *it = items + i * o->esize;
       int r = put_utf8(e, ld_ptr(it + so->off), it + so->aux);
-      if (r < 0 || (!r && !enc_body(e, so, it))) return false;
+      if (r < 0 || (!r && !enc_body(e, so, it))) return -1;
     }
-    return true;
+    return 0;
   }
   wire_mop fo = *so;
   fo.fl = (uint8_t)((fo.fl & ~(MF_TRACK | MF_META)) |
@@ -412,12 +417,33 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
     const uint8_t *it = items + i * o->esize;
     if (flags) {
       bool body;
-      if (!enc_flag(e, &fo, it, &body)) return false;
+      if (!enc_flag(e, &fo, it, &body)) return -1;
       if (!body) continue;
     }
-    if (!enc_body(e, so, it)) return false;
+    if (!enc_body(e, so, it)) return -1;
   }
+  return 0;
+}
+
+/* The items of a list of structs without flags (their depth counted
+ * once). */
+static bool enc_items(menc *e, const wire_mop *o, const uint8_t *items,
+                      uint64_t count) {
+  const wire_mop *so = &o->sub[0];
+  const wire_mlayout *el = &e->m->layouts[so->elem];
+  if (WIRE_UNLIKELY(++e->depth > e->max_depth))
+    return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+  for (uint64_t i = 0; i < count; i++)
+    if (!enc_fields(e, el, items + i * o->esize + so->off)) return false;
+  e->depth--;
   return true;
+}
+
+static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
+  const uint8_t *items;
+  uint64_t count;
+  int r = list_begin(e, o, base, &items, &count);
+  return r == 0 || (r > 0 && enc_items(e, o, items, count));
 }
 
 static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
@@ -671,20 +697,42 @@ static uint8_t *put_run(const wire_mop *o, const uint8_t *base, uint8_t *q) {
   return q;
 }
 
-/* The fields of a struct body (its depth counted by the caller). */
+/* A struct enc_fields writes inside another without a call: where the
+ * outer one goes on, and for the items of a list the ones left. */
+typedef struct {
+  const wire_mop *o, *end; /* the outer struct's op, resumed after it */
+  const uint8_t *base;     /* the outer struct's memory */
+  const wire_mlayout *l;   /* list items: their layout */
+  const uint8_t *item;     /* list items: the current one */
+  uint64_t left;           /* list items: how many after it */
+  uint32_t stride;
+} eframe;
+
+/* How deep enc_fields nests structs (inline ones and lists of them
+ * without flags) in one call; deeper ones take a call each. */
+#define ENC_NEST 16
+
+/* The fields of a struct body (its depth counted by the caller), with
+ * the structs nested in it without flags. */
 static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
   wire_buf *b = e->b;
-  if (e->hashed &&
+  const bool utf8_str = e->utf8_str, check_str = e->check_str;
+  const bool hashed = e->hashed;
+  eframe st[ENC_NEST];
+  uint32_t nest = 0;
+  const wire_mop *o, *end;
+  uint8_t *q;
+start: /* the struct l at base (b->len up to date) */
+  if (hashed &&
       (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
     if (!room(e, 4)) return false;
-    b->len = (size_t)(put_le(b->p + b->len,
-                             l->hash,
-                             4) - b->p);
+    b->len = (size_t)(put_le(b->p + b->len, l->hash, 4) - b->p);
   }
-  const wire_mop *o = l->plan.ops, *end = o + l->plan.nops;
-  const bool utf8_str = e->utf8_str, check_str = e->check_str;
+  o = l->plan.ops;
+  end = o + l->plan.nops;
   if (o < end && !room(e, o->rest + 8)) return false;
-  uint8_t *q = b->p + b->len;
+  q = b->p + b->len;
+  for (;;) {
   for (; o < end; o++) {
     const uint8_t *p = base + o->off;
     switch (o->dx) { /* (o->x, or the start of a run of varints) */
@@ -772,12 +820,38 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
       b->len = (size_t)(q - b->p);
       if ((o->fl & MF_META) && !put_meta(e, &e->m->layouts[o->elem]))
         return false;
-      if (!enc_struct_body(e, &e->m->layouts[o->elem], p)) return false;
-      goto next;
-    case MX_LIST: /* (a list without a flag) */
+      if (WIRE_UNLIKELY(nest == ENC_NEST)) {
+        if (!enc_struct_body(e, &e->m->layouts[o->elem], p)) return false;
+        goto next;
+      }
+      if (WIRE_UNLIKELY(++e->depth > e->max_depth))
+        return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+      st[nest++] = (eframe){o, end, base, NULL, NULL, 0, 0};
+      l = &e->m->layouts[o->elem];
+      base = p;
+      goto start;
+    case MX_LIST: { /* (a list without a flag) */
       b->len = (size_t)(q - b->p);
-      if (!enc_list(e, o, base)) return false;
-      goto next;
+      const uint8_t *items;
+      uint64_t count;
+      int r = list_begin(e, o, base, &items, &count);
+      if (r < 0) return false;
+      if (r == 0) goto next;
+      if (WIRE_UNLIKELY(nest == ENC_NEST)) {
+        if (!enc_items(e, o, items, count)) return false;
+        goto next;
+      }
+      /* the items' depth, counted once */
+      if (WIRE_UNLIKELY(++e->depth > e->max_depth))
+        return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+      const wire_mop *so = &o->sub[0];
+      eframe *f = &st[nest++];
+      *f = (eframe){o, end, base, &e->m->layouts[so->elem], items + so->off,
+                    count - 1, o->esize};
+      l = f->l;
+      base = f->item;
+      goto start;
+    }
     default:
       break;
     }
@@ -799,8 +873,26 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
     if (o + 1 < end && !room(e, o[1].rest + 8)) return false;
     q = b->p + b->len;
   }
+  /* the end of a struct: the next item of a list, or the outer struct */
   b->len = (size_t)(q - b->p);
-  return true;
+  if (!nest) return true;
+  eframe *f = &st[nest - 1];
+  if (f->left) {
+    f->left--;
+    f->item += f->stride;
+    l = f->l;
+    base = f->item;
+    goto start;
+  }
+  e->depth--;
+  nest--;
+  o = f->o;
+  end = f->end;
+  base = f->base;
+  if (o + 1 < end && !room(e, o[1].rest + 8)) return false;
+  q = b->p + b->len;
+  o++;
+  }
 }
 
 static bool enc_struct_body(menc *e, const wire_mlayout *l,
