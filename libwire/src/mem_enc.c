@@ -43,13 +43,16 @@ static inline bool room(menc *e, size_t n) {
 }
 
 /* Room for n bytes at *q and 8 more (a fixed-width writer stores a
- * whole word), growing the buffer when there is not. */
-static inline bool reserve(menc *e, uint8_t **q, size_t n) {
+ * whole word) before *lim, the buffer's end, growing the buffer (and
+ * moving both) when there is not. The end is kept in a local: the bytes
+ * stored through q could alias the buffer's fields. */
+static inline bool reserve(menc *e, uint8_t **q, uint8_t **lim, size_t n) {
+  if (WIRE_LIKELY((size_t)(*lim - *q) >= n + 8)) return true;
   wire_buf *b = e->b;
-  if (WIRE_LIKELY((size_t)(b->p + b->cap - *q) >= n + 8)) return true;
   b->len = (size_t)(*q - b->p);
   if (!room(e, n + 8)) return false;
   *q = b->p + b->len;
+  *lim = b->p + b->cap;
   return true;
 }
 
@@ -175,7 +178,7 @@ static bool enc_meta(menc *e, const wire_mlayout *l) {
       m->td_gen[ti] = m->gen;
       m->td_idx[ti] = m->next_td;
       q = put_varu32(q, m->next_td++ << 1);
-      memcpy(q, l->td, l->td_len);
+      copy_mid(q, l->td, l->td_len);
       q += l->td_len;
     }
     e->b->len = (size_t)(q - e->b->p);
@@ -774,7 +777,7 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
   eframe st[ENC_NEST];
   uint32_t nest = 0;
   const wire_mop *o, *end;
-  uint8_t *q;
+  uint8_t *q, *lim;
 start: /* the struct l at base (b->len up to date) */
   if (hashed &&
       (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
@@ -785,6 +788,7 @@ start: /* the struct l at base (b->len up to date) */
   end = o + l->plan.nops;
   if (o < end && !room(e, o->rest + 8)) return false;
   q = b->p + b->len;
+  lim = b->p + b->cap;
   for (;;) {
   for (; o < end; o++) {
     const uint8_t *p = base + o->off;
@@ -824,7 +828,7 @@ start: /* the struct l at base (b->len up to date) */
         uint64_t h = ld_len(base, o), len = h >> 2;
         if ((h & 3) == 3 || len > UINT32_MAX || (len && !sp)) break;
         /* room: header and text, and what the next inline ops write */
-        if (!reserve(e, &q, (size_t)len + o->rest)) return false;
+        if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
         q = put_varu64(q, h);
         copy_mid(q, sp, (size_t)len);
         q += len;
@@ -838,7 +842,7 @@ start: /* the struct l at base (b->len up to date) */
       if (n > UINT32_MAX || (n && !d)) break;
       uint64_t len = n * o->esize;
       if (len > UINT32_MAX) break;
-      if (!reserve(e, &q, (size_t)len + o->rest)) return false;
+      if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
       q = put_varu32(q, (uint32_t)len);
       copy_mid(q, d, (size_t)len);
       q += len;
@@ -853,7 +857,7 @@ start: /* the struct l at base (b->len up to date) */
         /* (text that fails the check goes the general way, which says so) */
         if (check_str && !text_ok(sp, len, sp + len)) break;
         /* room: header and text, and what the next inline ops write */
-        if (!reserve(e, &q, (size_t)len + o->rest)) return false;
+        if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
         q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
         copy_mid(q, sp, len);
         q += len;
@@ -864,7 +868,7 @@ start: /* the struct l at base (b->len up to date) */
       const uint8_t *d = ld_ptr(p);
       uint64_t n = ld_len(base, o);
       if (n > UINT32_MAX || (n && !d)) break;
-      if (!reserve(e, &q, (size_t)n + 5 + o->rest)) return false;
+      if (!reserve(e, &q, &lim, (size_t)n + 5 + o->rest)) return false;
       q = put_varu32(q, (uint32_t)n);
       q = put_bools(q, d, (size_t)n);
       continue;
@@ -925,6 +929,7 @@ start: /* the struct l at base (b->len up to date) */
   next:
     if (o + 1 < end && !room(e, o[1].rest + 8)) return false;
     q = b->p + b->len;
+    lim = b->p + b->cap;
   }
   /* the end of a struct: the next item of a list, or the outer struct */
   b->len = (size_t)(q - b->p);
@@ -944,6 +949,7 @@ start: /* the struct l at base (b->len up to date) */
   base = f->base;
   if (o + 1 < end && !room(e, o[1].rest + 8)) return false;
   q = b->p + b->len;
+  lim = b->p + b->cap;
   o++;
   }
 }
@@ -967,7 +973,7 @@ static bool put_root(menc *e, const wire_mlayout *l, const void *value) {
      * TypeDef announced as #0, stored together at bind (td - 4) */
     size_t n = 4 + (size_t)l->td_len;
     if (!room(e, n)) return false;
-    memcpy(b->p + b->len, l->td - 4, n);
+    copy_mid(b->p + b->len, l->td - 4, n);
     b->len += n;
     m->td_gen[l->type] = m->gen;
     m->td_idx[l->type] = 0;
