@@ -141,13 +141,29 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base);
 static inline uint8_t *put_bools(uint8_t *q, const uint8_t *d, size_t n) {
   const uint64_t lo = UINT64_C(0x7F7F7F7F7F7F7F7F);
   size_t i = 0;
+  uint64_t w;
   for (; i + 8 <= n; i += 8) {
-    uint64_t w;
     memcpy(&w, d + i, 8);
     w = ((((w & lo) + lo) | w) >> 7) & UINT64_C(0x0101010101010101);
     memcpy(q + i, &w, 8);
   }
-  for (; i < n; i++) q[i] = d[i] ? 1 : 0;
+  if (i == n) return q + n;
+  if (n >= 8) { /* the tail: the last eight, again (the same bytes) */
+    memcpy(&w, d + n - 8, 8);
+    w = ((((w & lo) + lo) | w) >> 7) & UINT64_C(0x0101010101010101);
+    memcpy(q + n - 8, &w, 8);
+  } else if (n >= 4) { /* four to seven: two words of four overlapping */
+    uint32_t a, z;
+    const uint32_t lo4 = 0x7F7F7F7Fu, one4 = 0x01010101u;
+    memcpy(&a, d, 4);
+    memcpy(&z, d + n - 4, 4);
+    a = ((((a & lo4) + lo4) | a) >> 7) & one4;
+    z = ((((z & lo4) + lo4) | z) >> 7) & one4;
+    memcpy(q, &a, 4);
+    memcpy(q + n - 4, &z, 4);
+  } else {
+    for (; i < n; i++) q[i] = d[i] ? 1 : 0;
+  }
   return q + n;
 }
 
