@@ -180,26 +180,11 @@ static inline void copy_mid(uint8_t *d, const uint8_t *s, size_t n) {
   memcpy(d + n - 32, b, 32);
 }
 
-/* Type meta of a struct value of layout l. */
-static bool enc_meta(menc *e, const wire_mlayout *l) {
+/* Type meta of a struct value of layout l without a TypeDef (put_meta
+ * writes those). */
+static bool enc_meta_id(menc *e, const wire_mlayout *l) {
   wire_mem *m = e->m;
   uint32_t ti = l->type;
-  if (l->td) {
-    if (!room(e, 6 + l->td_len)) return false;
-    uint8_t *q = e->b->p + e->b->len;
-    *q++ = l->kind;
-    if (m->td_gen[ti] == m->gen) {
-      q = put_varu32(q, (m->td_idx[ti] << 1) | 1);
-    } else {
-      m->td_gen[ti] = m->gen;
-      m->td_idx[ti] = m->next_td;
-      q = put_varu32(q, m->next_td++ << 1);
-      copy_mid(q, l->td, l->td_len);
-      q += l->td_len;
-    }
-    e->b->len = (size_t)(q - e->b->p);
-    return true;
-  }
   wire_utype *t = &e->ctx->reg->types[ti];
   if (l->kind == WIRE_T_STRUCT) {
     if (!room(e, 6)) return false;
@@ -214,18 +199,31 @@ static bool enc_meta(menc *e, const wire_mlayout *l) {
   return wire__enc_type_meta(&m->e, l->kind, &um); /* e->b is &m->e.b */
 }
 
-/* enc_meta, a TypeDef this message announced already without a call. */
-static inline bool put_meta(menc *e, const wire_mlayout *l) {
+/* Type meta of a struct value of layout l: a TypeDef (announced in this
+ * message already or not) without a call. */
+static inline __attribute__((always_inline)) bool
+put_meta(menc *e, const wire_mlayout *l) {
   wire_mem *m = e->m;
   uint32_t ti = l->type;
-  if (!l->td || m->td_gen[ti] != m->gen) return enc_meta(e, l);
-  if (!room(e, 6)) return false;
+  if (!l->td) return enc_meta_id(e, l);
+  if (!room(e, 6 + l->td_len)) return false;
   uint8_t *q = e->b->p + e->b->len;
   *q++ = l->kind;
-  q = put_varu32(q, (m->td_idx[ti] << 1) | 1);
+  if (m->td_gen[ti] == m->gen) {
+    q = put_varu32(q, (m->td_idx[ti] << 1) | 1);
+  } else {
+    m->td_gen[ti] = m->gen;
+    m->td_idx[ti] = m->next_td;
+    q = put_varu32(q, m->next_td++ << 1);
+    copy_mid(q, l->td, l->td_len);
+    q += l->td_len;
+  }
   e->b->len = (size_t)(q - e->b->p);
   return true;
 }
+
+/* put_meta, called (the colder paths). */
+static bool enc_meta(menc *e, const wire_mlayout *l) { return put_meta(e, l); }
 
 static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
   wire_ctx *ctx = e->ctx;
