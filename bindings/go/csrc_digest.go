@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "e5eab4ca0ab38e28f84cea0bf14bf86bb6621e6bde8da21f8f377e4065c0fb47"
+const csrcDigest = "c1f271ae819053a4f30dbbc5aae3673babe52bb95a3966c7c708711f2cff03a8"

@@ -29,6 +29,12 @@ static bool efail(menc *e, int32_t code, const char *what) {
   return false;
 }
 
+/* efail for the writers that answer -1 on error */
+static int lfail(menc *e, int32_t code, const char *what) {
+  efail(e, code, what);
+  return -1;
+}
+
 static inline bool room(menc *e, size_t n) {
   wire_buf *b = e->b;
   if (WIRE_LIKELY(b->cap - b->len >= n)) return true;
@@ -37,13 +43,16 @@ static inline bool room(menc *e, size_t n) {
 }
 
 /* Room for n bytes at *q and 8 more (a fixed-width writer stores a
- * whole word), growing the buffer when there is not. */
-static inline bool reserve(menc *e, uint8_t **q, size_t n) {
+ * whole word) before *lim, the buffer's end, growing the buffer (and
+ * moving both) when there is not. The end is kept in a local: the bytes
+ * stored through q could alias the buffer's fields. */
+static inline bool reserve(menc *e, uint8_t **q, uint8_t **lim, size_t n) {
+  if (WIRE_LIKELY((size_t)(*lim - *q) >= n + 8)) return true;
   wire_buf *b = e->b;
-  if (WIRE_LIKELY((size_t)(b->p + b->cap - *q) >= n + 8)) return true;
   b->len = (size_t)(*q - b->p);
   if (!room(e, n + 8)) return false;
   *q = b->p + b->len;
+  *lim = b->p + b->cap;
   return true;
 }
 
@@ -66,6 +75,58 @@ static inline uint8_t *put_varu64(uint8_t *q, uint64_t v) {
   *q++ = (uint8_t)v;
   return q;
 }
+/* BMI2's pdep (CPUID leaf 7: EBX bit 8), looked up once when the library
+ * is loaded: the struct loops' varints then spread their 7-bit groups to
+ * bytes in one instruction. Inline assembly, so that the library needs no
+ * -mbmi2 and runs on any x86-64. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <cpuid.h>
+#define ENC_PDEP 1
+static bool enc_bmi2;
+__attribute__((constructor)) static void enc_cpu(void) {
+  unsigned a, b, c, d;
+  enc_bmi2 = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 8));
+}
+/* The continuation bits of a varint of n + 1 bytes (n < 8). */
+static const uint64_t enc_cont[8] = {
+    0, 0x80, 0x8080, 0x808080, 0x80808080, UINT64_C(0x8080808080),
+    UINT64_C(0x808080808080), UINT64_C(0x80808080808080)};
+/* The varint of v (at least 0x80; g: the mask of its 7-bit groups, five
+ * or eight of them), storing a whole word at q. */
+static inline uint8_t *put_pdep(uint8_t *q, uint64_t v, uint64_t g) {
+  uint64_t w;
+  __asm__("pdepq %2, %1, %0" : "=r"(w) : "r"(v), "rm"(g));
+  unsigned n = (63u ^ (unsigned)__builtin_clzll(w)) >> 3;
+  w |= enc_cont[n];
+  memcpy(q, &w, 8);
+  return q + n + 1;
+}
+#else
+#define enc_bmi2 false
+#endif
+
+/* The varint writers of the struct loops, where a whole word may be
+ * stored at q (room for 8 more is reserved); bmi2: enc_bmi2. */
+static inline uint8_t *put_vu32(uint8_t *q, uint32_t v, bool bmi2) {
+  if (v < 0x80) { q[0] = (uint8_t)v; return q + 1; }
+#ifdef ENC_PDEP
+  if (bmi2)
+    return put_pdep(q, v, UINT64_C(0x7F7F7F7F7F));
+#else
+  (void)bmi2;
+#endif
+  return put_varu32(q, v);
+}
+static inline uint8_t *put_vu64(uint8_t *q, uint64_t v, bool bmi2) {
+  if (v < 0x80) { q[0] = (uint8_t)v; return q + 1; }
+#ifdef ENC_PDEP
+  if (bmi2 && v < (UINT64_C(1) << 56))
+    return put_pdep(q, v, UINT64_C(0x7F7F7F7F7F7F7F7F));
+#else
+  (void)bmi2;
+#endif
+  return put_varu64(q, v);
+}
 static inline uint8_t *put_le(uint8_t *q, uint64_t v, int n) {
   memcpy(q, &v, 8); /* little-endian host; room for 8 reserved */
   return q + n;
@@ -80,13 +141,29 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base);
 static inline uint8_t *put_bools(uint8_t *q, const uint8_t *d, size_t n) {
   const uint64_t lo = UINT64_C(0x7F7F7F7F7F7F7F7F);
   size_t i = 0;
+  uint64_t w;
   for (; i + 8 <= n; i += 8) {
-    uint64_t w;
     memcpy(&w, d + i, 8);
     w = ((((w & lo) + lo) | w) >> 7) & UINT64_C(0x0101010101010101);
     memcpy(q + i, &w, 8);
   }
-  for (; i < n; i++) q[i] = d[i] ? 1 : 0;
+  if (i == n) return q + n;
+  if (n >= 8) { /* the tail: the last eight, again (the same bytes) */
+    memcpy(&w, d + n - 8, 8);
+    w = ((((w & lo) + lo) | w) >> 7) & UINT64_C(0x0101010101010101);
+    memcpy(q + n - 8, &w, 8);
+  } else if (n >= 4) { /* four to seven: two words of four overlapping */
+    uint32_t a, z;
+    const uint32_t lo4 = 0x7F7F7F7Fu, one4 = 0x01010101u;
+    memcpy(&a, d, 4);
+    memcpy(&z, d + n - 4, 4);
+    a = ((((a & lo4) + lo4) | a) >> 7) & one4;
+    z = ((((z & lo4) + lo4) | z) >> 7) & one4;
+    memcpy(q, &a, 4);
+    memcpy(q + n - 4, &z, 4);
+  } else {
+    for (; i < n; i++) q[i] = d[i] ? 1 : 0;
+  }
   return q + n;
 }
 
@@ -103,26 +180,11 @@ static inline void copy_mid(uint8_t *d, const uint8_t *s, size_t n) {
   memcpy(d + n - 32, b, 32);
 }
 
-/* Type meta of a struct value of layout l. */
-static bool enc_meta(menc *e, const wire_mlayout *l) {
+/* Type meta of a struct value of layout l without a TypeDef (put_meta
+ * writes those). */
+static bool enc_meta_id(menc *e, const wire_mlayout *l) {
   wire_mem *m = e->m;
   uint32_t ti = l->type;
-  if (l->td) {
-    if (!room(e, 6 + l->td_len)) return false;
-    uint8_t *q = e->b->p + e->b->len;
-    *q++ = l->kind;
-    if (m->td_gen[ti] == m->gen) {
-      q = put_varu32(q, (m->td_idx[ti] << 1) | 1);
-    } else {
-      m->td_gen[ti] = m->gen;
-      m->td_idx[ti] = m->next_td;
-      q = put_varu32(q, m->next_td++ << 1);
-      memcpy(q, l->td, l->td_len);
-      q += l->td_len;
-    }
-    e->b->len = (size_t)(q - e->b->p);
-    return true;
-  }
   wire_utype *t = &e->ctx->reg->types[ti];
   if (l->kind == WIRE_T_STRUCT) {
     if (!room(e, 6)) return false;
@@ -137,18 +199,31 @@ static bool enc_meta(menc *e, const wire_mlayout *l) {
   return wire__enc_type_meta(&m->e, l->kind, &um); /* e->b is &m->e.b */
 }
 
-/* enc_meta, a TypeDef this message announced already without a call. */
-static inline bool put_meta(menc *e, const wire_mlayout *l) {
+/* Type meta of a struct value of layout l: a TypeDef (announced in this
+ * message already or not) without a call. */
+static inline __attribute__((always_inline)) bool
+put_meta(menc *e, const wire_mlayout *l) {
   wire_mem *m = e->m;
   uint32_t ti = l->type;
-  if (!l->td || m->td_gen[ti] != m->gen) return enc_meta(e, l);
-  if (!room(e, 6)) return false;
+  if (!l->td) return enc_meta_id(e, l);
+  if (!room(e, 6 + l->td_len)) return false;
   uint8_t *q = e->b->p + e->b->len;
   *q++ = l->kind;
-  q = put_varu32(q, (m->td_idx[ti] << 1) | 1);
+  if (m->td_gen[ti] == m->gen) {
+    q = put_varu32(q, (m->td_idx[ti] << 1) | 1);
+  } else {
+    m->td_gen[ti] = m->gen;
+    m->td_idx[ti] = m->next_td;
+    q = put_varu32(q, m->next_td++ << 1);
+    copy_mid(q, l->td, l->td_len);
+    q += l->td_len;
+  }
   e->b->len = (size_t)(q - e->b->p);
   return true;
 }
+
+/* put_meta, called (the colder paths). */
+static bool enc_meta(menc *e, const wire_mlayout *l) { return put_meta(e, l); }
 
 static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
   wire_ctx *ctx = e->ctx;
@@ -315,15 +390,19 @@ static int put_utf8(menc *e, const uint8_t *sp, const uint8_t *lenp) {
   return 1;
 }
 
-static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
+/* A list: 0 when written, -1 on error, 1 when it is a list of structs
+ * without flags whose head is written and whose items (*itemsp, *countp
+ * of them) the caller writes. */
+static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
+                      const uint8_t **itemsp, uint64_t *countp) {
   const uint8_t *items = ld_ptr(base + o->off);
   uint64_t count = ld_len(base, o);
-  if (count > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "list too long");
-  if (count && !items) return efail(e, WIRE_E_ENCODE, "NULL list with a count");
-  if (!room(e, 16)) return false;
+  if (count > UINT32_MAX) return lfail(e, WIRE_E_LENGTH, "list too long");
+  if (count && !items) return lfail(e, WIRE_E_ENCODE, "NULL list with a count");
+  if (!room(e, 16)) return -1;
   uint8_t *q = put_varu32(e->b->p + e->b->len, (uint32_t)count);
   e->b->len = (size_t)(q - e->b->p);
-  if (!count) return true;
+  if (!count) return 0;
   if (o->code == MOP_PLIST) {
     *q++ = o->lh;
     e->b->len++;
@@ -332,7 +411,7 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
       e->b->len++;
     }
     uint32_t w = form_size(o->eform);
-    if (!room(e, count * 10)) return false;
+    if (!room(e, count * 10)) return -1;
     wire_mop eo = {0};
     eo.wt = o->ewt;
     eo.form = o->eform;
@@ -346,7 +425,7 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
         q = put_varu32(q, wire__zz32(v));
       }
       e->b->len = (size_t)(q - e->b->p);
-      return true;
+      return 0;
     }
     if (eo.wt == WIRE_T_VARINT64 && eo.form == WIRE_MEM_I64) {
       q = e->b->p + e->b->len;
@@ -356,11 +435,11 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
         q = put_varu64(q, wire__zz64(v));
       }
       e->b->len = (size_t)(q - e->b->p);
-      return true;
+      return 0;
     }
     for (uint64_t i = 0; i < count; i++)
-      if (!enc_prim_elem(e, &eo, items + i * w)) return false;
-    return true;
+      if (!enc_prim_elem(e, &eo, items + i * w)) return -1;
+    return 0;
   }
   const wire_mop *so = &o->sub[0];
   bool has_null = false;
@@ -373,24 +452,19 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
   e->b->len++;
   if ((h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL)) {
     if (so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR) {
-      if (!put_meta(e, &e->m->layouts[so->elem])) return false;
+      if (!put_meta(e, &e->m->layouts[so->elem])) return -1;
     } else {
-      if (!room(e, 1)) return false;
+      if (!room(e, 1)) return -1;
       e->b->p[e->b->len++] = so->wt;
     }
   } else if (!(h & WIRE_LF_DECL)) {
-    return efail(e, WIRE_E_UNSUPPORTED, "list elements of undeclared type");
+    return lfail(e, WIRE_E_UNSUPPORTED, "list elements of undeclared type");
   }
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   if (!flags && so->code == MOP_STRUCT) {
-    /* the items' depth, counted once */
-    const wire_mlayout *el = &e->m->layouts[so->elem];
-    if (WIRE_UNLIKELY(++e->depth > e->max_depth))
-      return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
-    for (uint64_t i = 0; i < count; i++)
-      if (!enc_fields(e, el, items + i * o->esize + so->off)) return false;
-    e->depth--;
-    return true;
+    *itemsp = items;
+    *countp = count;
+    return 1;
   }
   if (!flags && so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64)) &&
       e->ctx->string_policy != WIRE_STRING_JAVA) {
@@ -398,9 +472,9 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
     for (uint64_t i = 0; i < count; i++) {
       const uint8_t *it = items + i * o->esize;
       int r = put_utf8(e, ld_ptr(it + so->off), it + so->aux);
-      if (r < 0 || (!r && !enc_body(e, so, it))) return false;
+      if (r < 0 || (!r && !enc_body(e, so, it))) return -1;
     }
-    return true;
+    return 0;
   }
   wire_mop fo = *so;
   fo.fl = (uint8_t)((fo.fl & ~(MF_TRACK | MF_META)) |
@@ -412,12 +486,33 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
     const uint8_t *it = items + i * o->esize;
     if (flags) {
       bool body;
-      if (!enc_flag(e, &fo, it, &body)) return false;
+      if (!enc_flag(e, &fo, it, &body)) return -1;
       if (!body) continue;
     }
-    if (!enc_body(e, so, it)) return false;
+    if (!enc_body(e, so, it)) return -1;
   }
+  return 0;
+}
+
+/* The items of a list of structs without flags (their depth counted
+ * once). */
+static bool enc_items(menc *e, const wire_mop *o, const uint8_t *items,
+                      uint64_t count) {
+  const wire_mop *so = &o->sub[0];
+  const wire_mlayout *el = &e->m->layouts[so->elem];
+  if (WIRE_UNLIKELY(++e->depth > e->max_depth))
+    return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+  for (uint64_t i = 0; i < count; i++)
+    if (!enc_fields(e, el, items + i * o->esize + so->off)) return false;
+  e->depth--;
   return true;
+}
+
+static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
+  const uint8_t *items;
+  uint64_t count;
+  int r = list_begin(e, o, base, &items, &count);
+  return r == 0 || (r > 0 && enc_items(e, o, items, count));
 }
 
 static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
@@ -653,44 +748,79 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
 
 /* A run of int32 or int64 varints (o->drun ops from o, all o->x) into
  * the room reserved for them, without dispatch. */
-static uint8_t *put_run(const wire_mop *o, const uint8_t *base, uint8_t *q) {
+static uint8_t *put_run(const wire_mop *o, const uint8_t *base, uint8_t *q,
+                        bool bmi2) {
   const wire_mop *e = o + o->drun;
   if (o->x == MX_VI32) {
     for (; o < e; o++) {
       int32_t v;
       memcpy(&v, base + o->off, 4);
-      q = put_varu32(q, wire__zz32(v));
+      q = put_vu32(q, wire__zz32(v), bmi2);
     }
   } else {
     for (; o < e; o++) {
       int64_t v;
       memcpy(&v, base + o->off, 8);
-      q = put_varu64(q, wire__zz64(v));
+      q = put_vu64(q, wire__zz64(v), bmi2);
     }
   }
   return q;
 }
 
-/* The fields of a struct body (its depth counted by the caller). */
+/* A struct enc_fields writes inside another without a call: where the
+ * outer one goes on, and for the items of a list the ones left. */
+typedef struct {
+  const wire_mop *o, *end; /* the outer struct's op, resumed after it */
+  const uint8_t *base;     /* the outer struct's memory */
+  const wire_mlayout *l;   /* list items: their layout */
+  const uint8_t *item;     /* list items: the current one */
+  uint64_t left;           /* list items: how many after it */
+  uint32_t stride;
+} eframe;
+
+/* How deep enc_fields nests structs (inline ones and lists of them
+ * without flags) in one call; deeper ones take a call each. */
+#define ENC_NEST 16
+
+/* The last MX_ value (mem.h): enc_fields' dispatch lists every case up
+ * to it and leaves out the range check (~2 instructions an op); an MX_
+ * value added to mem.h needs its case there (MX_SLOW's, the general path,
+ * when it is the decoder's only), and this number changed. */
+#define ENC_MX_LAST 14
+_Static_assert(MX_LIST == ENC_MX_LAST,
+               "a new MX_ case: give it a case in enc_fields' dispatch");
+
+/* The fields of a struct body (its depth counted by the caller), with
+ * the structs nested in it without flags. */
 static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
   wire_buf *b = e->b;
-  if (e->hashed &&
+  const bool utf8_str = e->utf8_str, check_str = e->check_str;
+  const bool hashed = e->hashed, bmi2 = enc_bmi2;
+  eframe st[ENC_NEST];
+  uint32_t nest = 0;
+  const wire_mop *o, *end;
+  uint8_t *q, *lim;
+start: /* the struct l at base (b->len up to date) */
+  if (hashed &&
       (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
     if (!room(e, 4)) return false;
-    b->len = (size_t)(put_le(b->p + b->len,
-                             l->hash,
-                             4) - b->p);
+    b->len = (size_t)(put_le(b->p + b->len, l->hash, 4) - b->p);
   }
-  const wire_mop *o = l->plan.ops, *end = o + l->plan.nops;
-  const bool utf8_str = e->utf8_str, check_str = e->check_str;
+  o = l->plan.ops;
+  end = o + l->plan.nops;
   if (o < end && !room(e, o->rest + 8)) return false;
-  uint8_t *q = b->p + b->len;
+  q = b->p + b->len;
+  lim = b->p + b->cap;
+  for (;;) {
   for (; o < end; o++) {
     const uint8_t *p = base + o->off;
-    switch (o->dx) { /* (o->x, or the start of a run of varints) */
+    /* (dx: x, or the start of a run of varints, or a case of its own;
+     * every MX_ value has its case here, the dispatch has no range
+     * check: see ENC_MX_LAST) */
+    switch (o->dx) {
     case MX_RUN:
       if (o->x == MX_VI32 || o->x == MX_VI64) {
-        q = put_run(o, base, q);
+        q = put_run(o, base, q, bmi2);
         o += o->drun - 1;
         continue;
       }
@@ -698,20 +828,20 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
     case MX_VI32: {
       int32_t v;
       memcpy(&v, p, 4);
-      q = put_varu32(q, wire__zz32(v));
+      q = put_vu32(q, wire__zz32(v), bmi2);
       continue;
     }
     case MX_VI64: {
       int64_t v;
       memcpy(&v, p, 8);
-      q = put_varu64(q, wire__zz64(v));
+      q = put_vu64(q, wire__zz64(v), bmi2);
       continue;
     }
     case MX_BOOL: *q++ = *p ? 1 : 0; continue;
     case MX_ENUM: {
       uint32_t v;
       memcpy(&v, p, 4);
-      q = put_varu32(q, v);
+      q = put_vu32(q, v, bmi2);
       continue;
     }
     case MX_F32: memcpy(q, p, 4); q += 4; continue;
@@ -723,7 +853,7 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
         uint64_t h = ld_len(base, o), len = h >> 2;
         if ((h & 3) == 3 || len > UINT32_MAX || (len && !sp)) break;
         /* room: header and text, and what the next inline ops write */
-        if (!reserve(e, &q, (size_t)len + o->rest)) return false;
+        if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
         q = put_varu64(q, h);
         copy_mid(q, sp, (size_t)len);
         q += len;
@@ -737,7 +867,7 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
       if (n > UINT32_MAX || (n && !d)) break;
       uint64_t len = n * o->esize;
       if (len > UINT32_MAX) break;
-      if (!reserve(e, &q, (size_t)len + o->rest)) return false;
+      if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
       q = put_varu32(q, (uint32_t)len);
       copy_mid(q, d, (size_t)len);
       q += len;
@@ -752,7 +882,7 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
         /* (text that fails the check goes the general way, which says so) */
         if (check_str && !text_ok(sp, len, sp + len)) break;
         /* room: header and text, and what the next inline ops write */
-        if (!reserve(e, &q, (size_t)len + o->rest)) return false;
+        if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
         q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
         copy_mid(q, sp, len);
         q += len;
@@ -763,7 +893,7 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
       const uint8_t *d = ld_ptr(p);
       uint64_t n = ld_len(base, o);
       if (n > UINT32_MAX || (n && !d)) break;
-      if (!reserve(e, &q, (size_t)n + 5 + o->rest)) return false;
+      if (!reserve(e, &q, &lim, (size_t)n + 5 + o->rest)) return false;
       q = put_varu32(q, (uint32_t)n);
       q = put_bools(q, d, (size_t)n);
       continue;
@@ -772,14 +902,42 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
       b->len = (size_t)(q - b->p);
       if ((o->fl & MF_META) && !put_meta(e, &e->m->layouts[o->elem]))
         return false;
-      if (!enc_struct_body(e, &e->m->layouts[o->elem], p)) return false;
-      goto next;
-    case MX_LIST: /* (a list without a flag) */
+      if (WIRE_UNLIKELY(nest == ENC_NEST)) {
+        if (!enc_struct_body(e, &e->m->layouts[o->elem], p)) return false;
+        goto next;
+      }
+      if (WIRE_UNLIKELY(++e->depth > e->max_depth))
+        return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+      st[nest++] = (eframe){o, end, base, NULL, NULL, 0, 0};
+      l = &e->m->layouts[o->elem];
+      base = p;
+      goto start;
+    case MX_LIST: { /* (a list without a flag) */
       b->len = (size_t)(q - b->p);
-      if (!enc_list(e, o, base)) return false;
-      goto next;
-    default:
+      const uint8_t *items;
+      uint64_t count;
+      int r = list_begin(e, o, base, &items, &count);
+      if (r < 0) return false;
+      if (r == 0) goto next;
+      if (WIRE_UNLIKELY(nest == ENC_NEST)) {
+        if (!enc_items(e, o, items, count)) return false;
+        goto next;
+      }
+      /* the items' depth, counted once */
+      if (WIRE_UNLIKELY(++e->depth > e->max_depth))
+        return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+      const wire_mop *so = &o->sub[0];
+      eframe *f = &st[nest++];
+      *f = (eframe){o, end, base, &e->m->layouts[so->elem], items + so->off,
+                    count - 1, o->esize};
+      l = f->l;
+      base = f->item;
+      goto start;
+    }
+    case MX_SLOW: case MX_VI32_64:
       break;
+    default:
+      __builtin_unreachable();
     }
     /* the general path */
     b->len = (size_t)(q - b->p);
@@ -798,9 +956,29 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
   next:
     if (o + 1 < end && !room(e, o[1].rest + 8)) return false;
     q = b->p + b->len;
+    lim = b->p + b->cap;
   }
+  /* the end of a struct: the next item of a list, or the outer struct */
   b->len = (size_t)(q - b->p);
-  return true;
+  if (!nest) return true;
+  eframe *f = &st[nest - 1];
+  if (f->left) {
+    f->left--;
+    f->item += f->stride;
+    l = f->l;
+    base = f->item;
+    goto start;
+  }
+  e->depth--;
+  nest--;
+  o = f->o;
+  end = f->end;
+  base = f->base;
+  if (o + 1 < end && !room(e, o[1].rest + 8)) return false;
+  q = b->p + b->len;
+  lim = b->p + b->cap;
+  o++;
+  }
 }
 
 static bool enc_struct_body(menc *e, const wire_mlayout *l,
@@ -822,7 +1000,7 @@ static bool put_root(menc *e, const wire_mlayout *l, const void *value) {
      * TypeDef announced as #0, stored together at bind (td - 4) */
     size_t n = 4 + (size_t)l->td_len;
     if (!room(e, n)) return false;
-    memcpy(b->p + b->len, l->td - 4, n);
+    copy_mid(b->p + b->len, l->td - 4, n);
     b->len += n;
     m->td_gen[l->type] = m->gen;
     m->td_idx[l->type] = 0;

@@ -581,6 +581,126 @@ Test(mem, depth_of_list_items) {
   }
 }
 
+/* Lists of structs nested deeper than the encoder's frame stack (16):
+ * the levels past it are written by a call each, the bytes read back,
+ * and the depth limit still counts every level. */
+Test(mem, deep_list_of_structs) {
+  static const char f[] =
+      "package t;\n"
+      "message T [id=322] { int32 v = 1; list<T> kids = 2; int32 w = 3; }\n";
+  typedef struct T T;
+  struct T { int32_t v; const T *kids; uint32_t n; int32_t w; };
+  enum { D = 40 };
+  static T chain[D], leaves[2];
+  for (int i = 0; i < D; i++)
+    chain[i] = (T){i, i + 1 < D ? &chain[i + 1] : leaves, i + 1 < D ? 1 : 2,
+                   -i};
+  leaves[0] = (T){100, NULL, 0, 7};
+  leaves[1] = (T){101, NULL, 0, 8};
+  for (int compatible = 0; compatible < 2; compatible++) {
+    wire_ctx *c = wire_ctx_new();
+    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
+    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "t.fdl"), WIRE_OK,
+                 "%s", wire_ctx_error_message(c));
+    wire_schema_finish(c);
+    uint32_t tt, lt;
+    cr_assert_eq(wire_schema_find_type(c, "t.T", 3, &tt), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_new(c, tt, sizeof(T), &lt), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_field(c, lt, 0, WIRE_MEM_I32, O(T, v), N, N, N), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_field(c, lt, 1, WIRE_MEM_LIST, O(T, kids), O(T, n), N, lt), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_field(c, lt, 2, WIRE_MEM_I32, O(T, w), N, N, N), WIRE_OK);
+    const uint8_t *p;
+    size_t n;
+    /* the root and D levels of items below it */
+    cr_assert_eq(wire_ctx_set_limit(c, WIRE_LIMIT_DEPTH, D), WIRE_OK);
+    cr_assert_eq(wire_mem_encode(c, lt, chain, &p, &n), WIRE_E_DEPTH);
+    cr_assert_eq(wire_ctx_set_limit(c, WIRE_LIMIT_DEPTH, D + 1), WIRE_OK);
+    cr_assert_eq(wire_mem_encode(c, lt, chain, &p, &n), WIRE_OK, "%s",
+                 wire_ctx_error_message(c));
+    uint8_t bytes[1024];
+    cr_assert(n <= sizeof bytes);
+    memcpy(bytes, p, n);
+    /* the same bytes again: the depth is back at the root's */
+    cr_assert_eq(wire_mem_encode(c, lt, chain, &p, &n), WIRE_OK);
+    cr_assert(!memcmp(bytes, p, n));
+    T out;
+    size_t used = 0;
+    /* (the decoder counts its levels its own way: not tested here) */
+    cr_assert_eq(wire_ctx_set_limit(c, WIRE_LIMIT_DEPTH, 1000), WIRE_OK);
+    cr_assert_eq(wire_mem_decode(c, lt, bytes, n, &out, arena, sizeof arena,
+                                 &used, WIRE_MEM_COPY),
+                 WIRE_OK, "%s", wire_ctx_error_message(c));
+    const T *t = &out;
+    for (int i = 0; i < D; i++) {
+      cr_assert_eq(t->v, i);
+      cr_assert_eq(t->w, -i);
+      cr_assert_eq(t->n, i + 1 < D ? 1u : 2u);
+      if (i + 1 < D) t = t->kids;
+    }
+    cr_assert_eq(t->kids[0].v, 100);
+    cr_assert_eq(t->kids[0].w, 7);
+    cr_assert_eq(t->kids[1].v, 101);
+    cr_assert_eq(t->kids[1].w, 8);
+    cr_assert_eq(t->kids[1].n, 0u);
+    wire_ctx_free(c);
+  }
+}
+
+/* Varints at every length boundary (the encoder has a word-at-a-time
+ * writer besides the byte-at-a-time one): the shortest form, read back. */
+static size_t vlen(uint64_t u) {
+  size_t n = 1;
+  while (u >= 0x80 && n < 9) { u >>= 7; n++; }
+  return n;
+}
+Test(mem, varint_boundaries) {
+  static const char f[] =
+      "package v;\n"
+      "message V [id=323] { int32 a = 1; int64 b = 2; int32 c = 3; int64 d = 4; }\n";
+  typedef struct { int32_t a; int64_t b; int32_t c; int64_t d; } V;
+  wire_ctx *c = wire_ctx_new();
+  cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "v.fdl"), WIRE_OK,
+               "%s", wire_ctx_error_message(c));
+  wire_schema_finish(c);
+  uint32_t tv, lv;
+  cr_assert_eq(wire_schema_find_type(c, "v.V", 3, &tv), WIRE_OK);
+  cr_assert_eq(wire_mem_layout_new(c, tv, sizeof(V), &lv), WIRE_OK);
+  cr_assert_eq(wire_mem_layout_field(c, lv, 0, WIRE_MEM_I32, O(V, a), N, N, N), WIRE_OK);
+  cr_assert_eq(wire_mem_layout_field(c, lv, 1, WIRE_MEM_I64, O(V, b), N, N, N), WIRE_OK);
+  cr_assert_eq(wire_mem_layout_field(c, lv, 2, WIRE_MEM_I32, O(V, c), N, N, N), WIRE_OK);
+  cr_assert_eq(wire_mem_layout_field(c, lv, 3, WIRE_MEM_I64, O(V, d), N, N, N), WIRE_OK);
+  const uint8_t *p;
+  size_t n, base = 0;
+  V zero = {0, 0, 0, 0};
+  cr_assert_eq(wire_mem_encode(c, lv, &zero, &p, &n), WIRE_OK);
+  base = n - 4; /* four one-byte varints */
+  for (int bit = 0; bit < 64; bit++) {
+    for (int k = -1; k <= 1; k++) {
+      uint64_t u = (UINT64_C(1) << bit) + (uint64_t)(int64_t)k;
+      /* zigzag of a and b: u itself; c and d: -u */
+      int64_t s64 = (int64_t)((u >> 1) ^ (uint64_t)-(int64_t)(u & 1));
+      int32_t s32 = (int32_t)(uint32_t)(u & 0xFFFFFFFFu);
+      V v = {s32, s64, (int32_t)(0u - (uint32_t)s32), (int64_t)(0 - (uint64_t)s64)};
+      cr_assert_eq(wire_mem_encode(c, lv, &v, &p, &n), WIRE_OK);
+      uint32_t za = ((uint32_t)v.a << 1) ^ (uint32_t)(v.a >> 31);
+      uint32_t zc = ((uint32_t)v.c << 1) ^ (uint32_t)(v.c >> 31);
+      uint64_t zd = ((uint64_t)v.d << 1) ^ (uint64_t)(v.d >> 63);
+      cr_assert_eq(n, base + vlen(za) + vlen(u) + vlen(zc) + vlen(zd),
+                   "bit %d k %d", bit, k);
+      uint8_t bytes[128];
+      memcpy(bytes, p, n);
+      V out;
+      size_t used = 0;
+      cr_assert_eq(wire_mem_decode(c, lv, bytes, n, &out, arena, sizeof arena,
+                                   &used, WIRE_MEM_COPY),
+                   WIRE_OK, "%s", wire_ctx_error_message(c));
+      cr_assert(out.a == v.a && out.b == v.b && out.c == v.c && out.d == v.d,
+                "bit %d k %d", bit, k);
+    }
+  }
+  wire_ctx_free(c);
+}
+
 /* A tracked struct pointer that is an item of a list, named again by a
  * later field: the decoder records list items as references too. */
 Test(mem, refs_to_list_items) {
