@@ -646,6 +646,100 @@ Test(mem, deep_list_of_structs) {
   }
 }
 
+/* The decoder's depth limit on structs nested past its frame stack (16
+ * levels read in one loop, deeper ones by a call): lists of structs
+ * (each list and its items one level each) and inline structs (one
+ * level each), at the limit and one below it: the same status and
+ * offset whatever the frame stack's size. */
+Test(mem, deep_decode_limits) {
+  enum { D = 40, K = 24 };
+  /* lists: T's kids, D levels below the root */
+  static const char f[] =
+      "package t;\n"
+      "message T [id=322] { int32 v = 1; list<T> kids = 2; int32 w = 3; }\n";
+  typedef struct T T;
+  struct T { int32_t v; const T *kids; uint32_t n; int32_t w; };
+  static T chain[D + 1];
+  for (int i = 0; i <= D; i++)
+    chain[i] = (T){i, i < D ? &chain[i + 1] : NULL, i < D ? 1 : 0, -i};
+  /* inline structs: S0 { S1 s; int32 v } ... S(K-1) { int32 v } */
+  char g[4096];
+  size_t gl = (size_t)snprintf(g, sizeof g, "package u;\n");
+  for (int i = 0; i < K; i++)
+    gl += (size_t)snprintf(g + gl, sizeof g - gl,
+                           i + 1 < K ? "message S%d [id=%d] { S%d s = 1 [nullable = false]; int32 v = 2; }\n"
+                                     : "message S%d [id=%d] { int32 v = 2; }\n",
+                           i, 400 + i, i + 1);
+  for (int compatible = 0; compatible < 2; compatible++) {
+    wire_ctx *c = wire_ctx_new();
+    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
+    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "t.fdl"), WIRE_OK,
+                 "%s", wire_ctx_error_message(c));
+    cr_assert_eq(wire_schema_load_fdl(c, g, gl, "u.fdl"), WIRE_OK, "%s",
+                 wire_ctx_error_message(c));
+    wire_schema_finish(c);
+    uint32_t tt, lt, ls[K];
+    cr_assert_eq(wire_schema_find_type(c, "t.T", 3, &tt), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_new(c, tt, sizeof(T), &lt), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_field(c, lt, 0, WIRE_MEM_I32, O(T, v), N, N, N), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_field(c, lt, 1, WIRE_MEM_LIST, O(T, kids), O(T, n), N, lt), WIRE_OK);
+    cr_assert_eq(wire_mem_layout_field(c, lt, 2, WIRE_MEM_I32, O(T, w), N, N, N), WIRE_OK);
+    /* S_i at offset 0 of S_(i-1): v of S_i at 4 * (K - 1 - i)... laid out
+     * as int32 v[K] read from the innermost: S_i's v at 4 * i from the
+     * outermost's start, S_(i+1) at 4 * (i + 1) */
+    for (int i = K - 1; i >= 0; i--) {
+      char name[16];
+      snprintf(name, sizeof name, "u.S%d", i);
+      uint32_t ti;
+      cr_assert_eq(wire_schema_find_type(c, name, strlen(name), &ti), WIRE_OK);
+      cr_assert_eq(wire_mem_layout_new(c, ti, 4 * (size_t)(K - i), &ls[i]), WIRE_OK);
+      if (i + 1 < K)
+        cr_assert_eq(wire_mem_layout_field(c, ls[i], 0, WIRE_MEM_STRUCT, 4, N, N, ls[i + 1]), WIRE_OK);
+      cr_assert_eq(wire_mem_layout_field(c, ls[i], i + 1 < K ? 1 : 0, WIRE_MEM_I32, 0, N, N, N), WIRE_OK);
+    }
+    int32_t sv[K];
+    for (int i = 0; i < K; i++) sv[i] = 10 * i;
+    for (int which = 0; which < 2; which++) {
+      const uint8_t *p;
+      size_t n;
+      uint32_t l = which ? ls[0] : lt;
+      const void *v = which ? (const void *)sv : (const void *)chain;
+      cr_assert_eq(wire_mem_encode(c, l, v, &p, &n), WIRE_OK, "%s",
+                   wire_ctx_error_message(c));
+      uint8_t bytes[2048];
+      cr_assert(n <= sizeof bytes);
+      memcpy(bytes, p, n);
+      /* the levels: the root, then two a list (D lists) or one an inline
+       * struct (K - 1 of them) */
+      uint32_t need = which ? K : 1 + 2 * D;
+      /* where the first level past the limit begins (the decoder enters a
+       * level after its struct's type meta): a list's (the count, the
+       * element header and meta of the deepest list, each limit below it
+       * failing there too, at its list's level); an inline struct's body,
+       * one struct (its v and, not compatible, hash) further per level */
+      static const uint64_t at[2][2][2] = {{{325, 325}, {130, 136}},
+                                           {{262, 262}, {430, 447}}};
+      for (uint32_t lim = need - 2; lim <= need; lim++) {
+        cr_assert_eq(wire_ctx_set_limit(c, WIRE_LIMIT_DEPTH, lim), WIRE_OK);
+        static uint8_t out[4096];
+        size_t used = 0;
+        int32_t st = wire_mem_decode(c, l, bytes, n, out, arena, sizeof arena,
+                                     &used, WIRE_MEM_COPY);
+        if (lim == need) {
+          cr_assert_eq(st, WIRE_OK, "%s", wire_ctx_error_message(c));
+          continue;
+        }
+        cr_assert_eq(st, WIRE_E_DEPTH);
+        cr_assert_eq(wire_ctx_error_offset(c), at[compatible][which][lim - (need - 2)],
+                     "compatible %d, %s, limit %u: at %llu", compatible,
+                     which ? "inline" : "lists", lim,
+                     (unsigned long long)wire_ctx_error_offset(c));
+      }
+    }
+    wire_ctx_free(c);
+  }
+}
+
 /* Varints at every length boundary (the encoder has a word-at-a-time
  * writer besides the byte-at-a-time one): the shortest form, read back. */
 static size_t vlen(uint64_t u) {
