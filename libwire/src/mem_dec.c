@@ -893,6 +893,15 @@ ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
   return t + n;
 }
 
+/* The last MX_ value (mem.h): dec_structs' dispatch lists every case up
+ * to it and leaves out the range check (~2 instructions an op); an MX_
+ * value added to mem.h needs its case there (MX_SLOW's, the checked
+ * path, when the decoder has no inline case for it), and this number
+ * changed. */
+#define DEC_MX_LAST 14
+_Static_assert(MX_LIST == DEC_MX_LAST,
+               "a new MX_ case: give it a case in dec_structs' dispatch");
+
 /* The bodies of `count` struct values by plan p, the first at base, the
  * others `stride` bytes apart (list items: each must take bytes or draw
  * on the zero-width budget, as dec_list checks its items). The loop keeps
@@ -1020,8 +1029,10 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
           continue;
         }
         break;
-      default:
+      case MX_SLOW:
         break;
+      default: /* (every MX_ value has its case: see DEC_MX_LAST) */
+        __builtin_unreachable();
       }
       in->p = c;
       if (o->code == MOP_SKIP || o->code == MOP_NONE) {
