@@ -228,8 +228,8 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base);
 /* The usual list items, inline structs of one plan (ep) or UTF-8
  * strings, without flags or type meta of their own: what the general loop
  * of dec_list does for them, in a loop of their own. */
-static bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
-                      uint8_t *items, size_t stride, uint32_t count) {
+ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
+                        uint8_t *items, size_t stride, uint32_t count) {
   wire_in *in = IN(x);
   const uint8_t *prev = in->p;
   if (so->code == MOP_STRUCT)
