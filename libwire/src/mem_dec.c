@@ -358,10 +358,8 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   bool track = h & WIRE_LF_TRACKING;
   if (!wire__dec_enter(&x->d)) return false;
-  if (!flags && same && !packed && !(so->fl & MF_PRESENT) &&
-      (so->code == MOP_STRUCT ? ep != NULL
-                              : so->code == MOP_STR &&
-                                    !(so->fl & (MF_TAGGED | MF_LEN64)))) {
+  /* (o->ditems: a list, not packed, of the usual items) */
+  if (!flags && same && o->ditems && (o->ditems == MDI_STR || ep != NULL)) {
     if (!dec_items(x, so, ep, items, stride, count)) return false;
     x->d.depth--;
     return true;
