@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "c1f271ae819053a4f30dbbc5aae3673babe52bb95a3966c7c708711f2cff03a8"
+const csrcDigest = "39f0437a67524b0fd5dfd6ae28791b9227268c9580053e0da751f6bcec604039"

@@ -97,7 +97,12 @@ struct wire_mop {
   uint32_t rest;     /* most bytes this and the following inline ops
                         write (strings: their header), for one reserve */
   uint8_t dx;        /* the decoder's case: x, or MX_RUN at a run's start */
+  uint8_t ditems;    /* lists: the items the decoder reads in a loop of
+                        their own when they come without flags (MDI_*) */
 };
+/* mop.ditems: the element op (sub[0]) an inline struct, or a UTF-8
+ * string with a 32-bit length (neither with a presence flag) */
+enum { MDI_NONE = 0, MDI_STRUCT, MDI_STR };
 
 /* The most bytes a run of varint ops may read (a run is read after one
  * bounds check of this many bytes at most). */

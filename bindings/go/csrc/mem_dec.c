@@ -228,8 +228,8 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base);
 /* The usual list items, inline structs of one plan (ep) or UTF-8
  * strings, without flags or type meta of their own: what the general loop
  * of dec_list does for them, in a loop of their own. */
-static bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
-                      uint8_t *items, size_t stride, uint32_t count) {
+ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
+                        uint8_t *items, size_t stride, uint32_t count) {
   wire_in *in = IN(x);
   const uint8_t *prev = in->p;
   if (so->code == MOP_STRUCT)
@@ -358,10 +358,8 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   bool track = h & WIRE_LF_TRACKING;
   if (!wire__dec_enter(&x->d)) return false;
-  if (!flags && same && !packed && !(so->fl & MF_PRESENT) &&
-      (so->code == MOP_STRUCT ? ep != NULL
-                              : so->code == MOP_STR &&
-                                    !(so->fl & (MF_TAGGED | MF_LEN64)))) {
+  /* (o->ditems: a list, not packed, of the usual items) */
+  if (!flags && same && o->ditems && (o->ditems == MDI_STR || ep != NULL)) {
     if (!dec_items(x, so, ep, items, stride, count)) return false;
     x->d.depth--;
     return true;
@@ -893,6 +891,15 @@ ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
   return t + n;
 }
 
+/* The last MX_ value (mem.h): dec_structs' dispatch lists every case up
+ * to it and leaves out the range check (~2 instructions an op); an MX_
+ * value added to mem.h needs its case there (MX_SLOW's, the checked
+ * path, when the decoder has no inline case for it), and this number
+ * changed. */
+#define DEC_MX_LAST 14
+_Static_assert(MX_LIST == DEC_MX_LAST,
+               "a new MX_ case: give it a case in dec_structs' dispatch");
+
 /* The bodies of `count` struct values by plan p, the first at base, the
  * others `stride` bytes apart (list items: each must take bytes or draw
  * on the zero-width budget, as dec_list checks its items). The loop keeps
@@ -1020,8 +1027,10 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
           continue;
         }
         break;
-      default:
+      case MX_SLOW:
         break;
+      default: /* (every MX_ value has its case: see DEC_MX_LAST) */
+        __builtin_unreachable();
       }
       in->p = c;
       if (o->code == MOP_SKIP || o->code == MOP_NONE) {

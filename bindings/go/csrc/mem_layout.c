@@ -283,6 +283,12 @@ static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
     const wire_ftype *ed;
     o->lh = wire__pol_list_header(ctx, wf, true, false, false, &ed);
     o->lh_null = wire__pol_list_header(ctx, wf, true, true, false, &ed);
+    const wire_mop *so = &o->sub[0];
+    if (!(so->fl & MF_PRESENT))
+      o->ditems = so->code == MOP_STRUCT ? MDI_STRUCT
+                  : so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64))
+                      ? MDI_STR
+                      : MDI_NONE;
   }
   return WIRE_OK;
 }
