@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "39f0437a67524b0fd5dfd6ae28791b9227268c9580053e0da751f6bcec604039"
+const csrcDigest = "f68a78f9c4401f7927627ac1575e91b9ee031743c402c54c3eede37cb5c4459e"

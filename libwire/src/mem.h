@@ -501,33 +501,6 @@ static inline bool ascii_ok(const uint8_t *s, size_t n, const uint8_t *lim) {
   for (size_t i = 0; i < n; i++) o |= s[i];
   return !(o & 0x80);
 }
-/* Copies s[0..n) (n >= 8) to d and tells whether it is ASCII: 16 bytes
- * (SSE2) or a word at a time, the last move overlapping. */
-static inline bool copy_ascii8(uint8_t *d, const uint8_t *s, size_t n) {
-#if defined(__SSE2__)
-  if (n >= 16) {
-    __m128i acc = _mm_setzero_si128(), v;
-    for (size_t i = 0; i + 16 < n; i += 16) {
-      v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-      _mm_storeu_si128((__m128i *)(void *)(d + i), v);
-      acc = _mm_or_si128(acc, v);
-    }
-    v = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
-    _mm_storeu_si128((__m128i *)(void *)(d + n - 16), v);
-    return _mm_movemask_epi8(_mm_or_si128(acc, v)) == 0;
-  }
-#endif
-  uint64_t w, acc = 0;
-  for (size_t i = 0; i + 8 < n; i += 8) {
-    memcpy(&w, s + i, 8);
-    memcpy(d + i, &w, 8);
-    acc |= w;
-  }
-  memcpy(&w, s + n - 8, 8);
-  memcpy(d + n - 8, &w, 8);
-  return !((acc | w) & UINT64_C(0x8080808080808080));
-}
-
 /* Copies s[0..n) to d, up to 128 bytes without a call: by 16-byte moves
  * (SSE2), the last overlapping; else as copy_short. */
 static inline void copy_128(uint8_t *d, const uint8_t *s, size_t n) {

@@ -432,6 +432,10 @@ Test(mem, small_arena_and_bad_values) {
   used = 0;
   cr_assert_eq(wire_mem_decode(c, L.bag, bytes, n, &out, arena, sizeof arena,
                                &used, 0), WIRE_E_STRING);
+  /* the same when strings are copied (copied and checked in one pass) */
+  used = 0;
+  cr_assert_eq(wire_mem_decode(c, L.bag, bytes, n, &out, arena, sizeof arena,
+                               &used, WIRE_MEM_COPY), WIRE_E_STRING);
   wire_ctx_free(c);
 }
 

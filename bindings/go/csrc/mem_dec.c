@@ -182,14 +182,9 @@ ALWAYS_INLINE const uint8_t *fast_str(mdec *x, const wire_mop *o,
      * more to check); text that is not valid gives the arena back */
     uint8_t *q = aalloc(x, len, 1);
     if (!q) return NULL;
-    if (len >= 8) {
-      if (!copy_ascii8(q, t, len) && !utf8_ok(t, len)) {
-        x->used -= len; /* (taken at alignment 1) */
-        return NULL;
-      }
-    } else {
-      if (!text_ok(t, len, end)) return NULL;
-      copy_short(q, t, len);
+    if (!wire__copy_ascii(q, t, len) && !utf8_ok(t, len)) {
+      x->used -= len; /* (taken at alignment 1) */
+      return NULL;
     }
     sp = q;
   } else if (!text_ok(t, len, end)) {
