@@ -289,13 +289,15 @@ static bool name_matches(const wire_lfield *wf, const wire_lfield *rf) {
  * id or name), worked out once per writer's layout and reader's type. */
 typedef struct wire_projmap {
   uint32_t type;     /* the reader's registered type */
+  uint32_t n;        /* its field count when the map was made */
   int32_t unmatched; /* the first writer's field the reader lacks, or -1 */
   int32_t field[];   /* per reader's field: the writer's field, or -1 */
 } wire_projmap;
 
 static wire_projmap *field_map(wire_doc *d, wire_layout *wl,
                                const wire_layout *rl, uint32_t type) {
-  if (wl->proj && wl->proj->type == type) return wl->proj;
+  if (wl->proj && wl->proj->type == type && wl->proj->n == rl->nfields)
+    return wl->proj;
   /* the first reader's type is kept with a cached layout; another one is
    * worked out again each time (in the document), so that the cache's
    * memory stays bounded */
@@ -308,6 +310,7 @@ static wire_projmap *field_map(wire_doc *d, wire_layout *wl,
     return NULL;
   }
   m->type = type;
+  m->n = rl->nfields;
   m->unmatched = -1;
   for (uint32_t i = 0; i < rl->nfields; i++) {
     m->field[i] = -1;
