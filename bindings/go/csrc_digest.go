@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "8496b77d2a543ea9e96a826ed00b13414d043582d8d67c84c46e5be87bac1b65"
+const csrcDigest = "f4d2533572ffba3eaab92c44f57275cd09b074006b37f8814242cd482bfcd3df"

@@ -75,6 +75,7 @@ typedef struct wire_dec {
   bool lazy;
   uint32_t touched;
   struct wire_lazy *lazy_rec;
+  struct wire_lazy_src *lazy_src; /* (of this document) */
   /* Last, and not zeroed by wire__dec_init (only written before it is
    * read): */
   char rd[96];             /* wire_dump: a value in readable form */

@@ -8,7 +8,8 @@
  * TypeDefs, references: what the same bytes would decode to depends on
  * them), out-of-band buffers or any block the arenas took meanwhile, its
  * body and nodes are given back and the node keeps a pointer to a shared
- * record (meta word, document) and the offset of its field bytes: 28
+ * record (meta word, and the document's input and options) and the offset
+ * of its field bytes: 28
  * bytes per one-byte struct with the item pointer. The fields are decoded
  * again, from the same input under the same options, on first access
  * (wire__st_open), with the node indexes they had. */
@@ -71,18 +72,23 @@ bool wire__dec_lazy_end(dec *d, wire_node *n, const wire_lazy_mark *m) {
    * those its fields take again */
   doc->arena.p = m->arena_p;
   doc->nodes.p = m->nodes_p;
+  wire_lazy_src *src = d->lazy_src;
+  if (!src) {
+    if (!(src = wire__arena_alloc(&doc->arena, sizeof *src)))
+      return wire__dec_fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+    src->doc = doc;
+    src->in = d->in.base;
+    src->len = (size_t)(d->in.end - d->in.base);
+    opts_get(d->ctx, &src->opts);
+    d->lazy_src = src;
+  }
   wire_lazy *z = d->lazy_rec;
   if (!z || z->meta != meta) {
     if (!(z = wire__arena_alloc(&doc->arena, sizeof *z)))
       return wire__dec_fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
     z->meta = meta;
-    z->doc = doc;
+    z->src = src;
     d->lazy_rec = z;
-  }
-  if (!doc->lazy_in) {
-    doc->lazy_in = d->in.base;
-    doc->lazy_len = (size_t)(d->in.end - d->in.base);
-    opts_get(d->ctx, &doc->lazy_opts);
   }
   n->v.u = (uint64_t)(uintptr_t)z | WIRE_ST_LAZY;
   n->small = (uint32_t)(m->at - d->in.base);
@@ -91,7 +97,8 @@ bool wire__dec_lazy_end(dec *d, wire_node *n, const wire_lazy_mark *m) {
 
 bool wire__st_materialise(wire_node *n) {
   wire_lazy *z = (wire_lazy *)(uintptr_t)(n->v.u & ~(uint64_t)WIRE_ST_LAZY);
-  wire_doc *doc = z->doc;
+  wire_lazy_src *src = z->src;
+  wire_doc *doc = src->doc;
   wire_ctx *ctx = doc->ctx;
   wire_layout *l = wire__meta_layout(z->meta);
   wire_sbody *body = wire__struct_body(doc, l);
@@ -100,11 +107,11 @@ bool wire__st_materialise(wire_node *n) {
   /* the options it was validated under, the context's own afterwards */
   struct wire_lazy_opts own;
   opts_get(ctx, &own);
-  opts_set(ctx, &doc->lazy_opts);
+  opts_set(ctx, &src->opts);
   size_t oob_used = ctx->oob_used;
   dec d;
-  wire__dec_init(&d, ctx, doc->lazy_in, doc->lazy_len, doc, NULL);
-  d.in.p = doc->lazy_in + n->small;
+  wire__dec_init(&d, ctx, src->in, src->len, doc, NULL);
+  d.in.p = src->in + n->small;
   uint32_t nnodes = doc->nnodes;
   doc->nnodes = n->index + 1;
   bool ok = true;

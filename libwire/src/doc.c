@@ -580,7 +580,7 @@ static bool open_struct(const wire_node *n) {
  * the error is on its document's context). */
 static int32_t open_failed(const wire_node *n) {
   const wire_lazy *z = (const wire_lazy *)(uintptr_t)(n->v.u & ~(uint64_t)WIRE_ST_LAZY);
-  int32_t st = z->doc->ctx->err_code;
+  int32_t st = z->src->doc->ctx->err_code;
   return st ? st : WIRE_E_NOMEM;
 }
 static bool is_union(const wire_node *n) {

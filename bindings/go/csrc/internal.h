@@ -681,9 +681,22 @@ static inline wire_names *wire__sb_names(const wire_sbody *b) {
  * its field bytes in the input; the fields are decoded again, into the
  * body, on first access (wire__st_open). The record starts with the
  * body's meta word, so that the layout and names read the same way. */
+typedef struct wire_lazy_src {
+  wire_doc *doc;
+  /* the input the structs were read from, and the context's options they
+   * were validated under (restored while their fields are decoded) */
+  const uint8_t *in;
+  size_t len;
+  struct wire_lazy_opts {
+    bool ref_tracking, compatible;
+    uint8_t peer;
+    uint32_t max_depth;
+    uint64_t max_binary, max_collection, max_nodes, max_decimal_bytes;
+  } opts;
+} wire_lazy_src;             /* one per document that has lazy structs */
 typedef struct wire_lazy {
   const void *meta; /* as wire_sbody's */
-  wire_doc *doc;
+  wire_lazy_src *src;
 } wire_lazy;
 #define WIRE_ST_LAZY 1u
 /* The meta word of a body of layout l with names nm: l itself without
@@ -737,17 +750,6 @@ struct wire_doc {
   wire_node *roots_small[4];
   uint32_t nnodes;
   wire_node *null;       /* the null the decoder shares (created once) */
-  /* Lazy structs (decode_lazy.c): the input they were read from, and the
-   * context's options they were validated under (restored while their
-   * fields are decoded) */
-  const uint8_t *lazy_in;
-  size_t lazy_len;
-  struct wire_lazy_opts {
-    bool ref_tracking, compatible;
-    uint8_t peer;
-    uint32_t max_depth;
-    uint64_t max_binary, max_collection, max_nodes, max_decimal_bytes;
-  } lazy_opts;
 };
 
 /* Items of a list/set, key-value pairs of a map, fields of a struct (none
