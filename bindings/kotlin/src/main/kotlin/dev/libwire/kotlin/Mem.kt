@@ -1024,6 +1024,26 @@ internal class MemReader {
         return v
     }
 
+    /**
+     * [struct] under reference tracking with the class's generated codec [g] (a constant where the
+     * generated codecs call it: `g.read` is a direct call, where [MemPlan.read] is one call site
+     * shared by every class).
+     */
+    fun tracked(g: MemGen, o: Int): Any {
+        val k = o ushr 3
+        val x = objs[k]
+        if (x != null) {
+            if (x === BUILDING) throw WireException("ref", -1, "a cycle through a struct cannot be built into immutable objects")
+            return x
+        }
+        objs[k] = BUILDING
+        if (ntouched == touched.size) touched = touched.copyOf(ntouched * 2)
+        touched[ntouched++] = k
+        val v = g.read(this, o)
+        objs[k] = v
+        return v
+    }
+
     private object BUILDING
 
     /** The caller's payload, whose native copy starts at [srcBase]. */
