@@ -1548,6 +1548,12 @@ internal class MemCodec(private val ctx: Context) {
             reader.source(bytes, heapBases.get(ValueLayout.JAVA_LONG, 0))
             return reader.struct(plan, 0)
         }
+        return decodeCopying(plan, bytes, ceiling)
+    }
+
+    /** [decode] through native copies of the payload and the arena (a libwire without wire_mem_decode_bases, or [copying]). */
+    private fun decodeCopying(plan: MemPlan, bytes: ByteArray, ceiling: Long): Any {
+        val root = plan.size.toLong()
         if (arena.byteSize() < root + 4096) arena = ctx.arena.allocate(maxOf(1L shl 16, 4 * (root + 4096)), 8)
         val data = payload(bytes)
         while (true) {
