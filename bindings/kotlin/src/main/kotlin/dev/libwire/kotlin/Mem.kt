@@ -1011,14 +1011,8 @@ internal class MemReader {
     fun struct(plan: MemPlan, o: Int): Any {
         if (!track) return plan.read(this, o)
         val k = o ushr 3 // struct images are 8-aligned
-        val x = objs[k]
-        if (x != null) {
-            if (x === BUILDING) throw WireException("ref", -1, "a cycle through a struct cannot be built into immutable objects")
-            return x
-        }
-        objs[k] = BUILDING
-        if (ntouched == touched.size) touched = touched.copyOf(ntouched * 2)
-        touched[ntouched++] = k
+        val x = built(k)
+        if (x != null) return x
         val v = plan.read(this, o)
         objs[k] = v
         return v
@@ -1031,6 +1025,15 @@ internal class MemReader {
      */
     fun tracked(g: MemGen, o: Int): Any {
         val k = o ushr 3
+        val x = built(k)
+        if (x != null) return x
+        val v = g.read(this, o)
+        objs[k] = v
+        return v
+    }
+
+    /** The object built from the struct image at 8[k], or null after marking that image as being built. */
+    private fun built(k: Int): Any? {
         val x = objs[k]
         if (x != null) {
             if (x === BUILDING) throw WireException("ref", -1, "a cycle through a struct cannot be built into immutable objects")
@@ -1039,9 +1042,7 @@ internal class MemReader {
         objs[k] = BUILDING
         if (ntouched == touched.size) touched = touched.copyOf(ntouched * 2)
         touched[ntouched++] = k
-        val v = g.read(this, o)
-        objs[k] = v
-        return v
+        return null
     }
 
     private object BUILDING
