@@ -1011,29 +1011,6 @@ internal class MemReader {
     fun struct(plan: MemPlan, o: Int): Any {
         if (!track) return plan.read(this, o)
         val k = o ushr 3 // struct images are 8-aligned
-        val x = built(k)
-        if (x != null) return x
-        val v = plan.read(this, o)
-        objs[k] = v
-        return v
-    }
-
-    /**
-     * [struct] under reference tracking with the class's generated codec [g] (a constant where the
-     * generated codecs call it: `g.read` is a direct call, where [MemPlan.read] is one call site
-     * shared by every class).
-     */
-    fun tracked(g: MemGen, o: Int): Any {
-        val k = o ushr 3
-        val x = built(k)
-        if (x != null) return x
-        val v = g.read(this, o)
-        objs[k] = v
-        return v
-    }
-
-    /** The object built from the struct image at 8[k], or null after marking that image as being built. */
-    private fun built(k: Int): Any? {
         val x = objs[k]
         if (x != null) {
             if (x === BUILDING) throw WireException("ref", -1, "a cycle through a struct cannot be built into immutable objects")
@@ -1042,7 +1019,9 @@ internal class MemReader {
         objs[k] = BUILDING
         if (ntouched == touched.size) touched = touched.copyOf(ntouched * 2)
         touched[ntouched++] = k
-        return null
+        val v = plan.read(this, o)
+        objs[k] = v
+        return v
     }
 
     private object BUILDING

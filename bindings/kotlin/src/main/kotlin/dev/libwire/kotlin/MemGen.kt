@@ -286,14 +286,14 @@ internal object MemGenerator {
  * What the generated codecs call for fields holding data classes, with the nested class's own
  * generated codec [g] as an argument: a constant in the calling code, so `g.read` / `g.write` are
  * direct calls where `MemPlan.read` / `write` would be one megamorphic call site shared by every
- * class. Under reference tracking reads go through [MemReader.tracked] (objects already built).
+ * class. Under reference tracking reads go through [MemReader.struct] (objects already built).
  */
 internal object MemGenRt {
     @JvmStatic fun gStruct(s: Slot, g: MemGen, r: MemReader, at: Int): Any? {
         val p = Img.I64.get(r.b, at) as Long
         if (p == 0L) return null
         val o = r.off(p)
-        return if (r.track) r.tracked(g, o) else g.read(r, o)
+        return if (r.track) r.struct((s as StructSlot).plan, o) else g.read(r, o)
     }
 
     @JvmStatic fun gStructList(s: Slot, g: MemGen, r: MemReader, at: Int): Any? {
@@ -303,11 +303,13 @@ internal object MemGenRt {
         val l = ArrayList<Any?>(n)
         if (n > 0) {
             val b = r.b
-            val stride = (s as ListSlot).stride
+            val ls = s as ListSlot
+            val plan = (ls.item.slot as StructSlot).plan
+            val stride = ls.stride
             val track = r.track
             for (i in 0 until n) {
                 val q = Img.I64.get(b, k) as Long
-                l.add(if (q == 0L) null else if (track) r.tracked(g, r.off(q)) else g.read(r, r.off(q)))
+                l.add(if (q == 0L) null else if (track) r.struct(plan, r.off(q)) else g.read(r, r.off(q)))
                 k += stride
             }
         }
