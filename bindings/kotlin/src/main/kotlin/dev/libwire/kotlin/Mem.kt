@@ -1074,14 +1074,29 @@ internal class MemReader {
         val p = Img.I64.get(b, at) as Long
         if (p == 0L) return null
         val h = Img.I32.get(b, at + 8) as Int
+        val n = h ushr 2
+        if (n == 0) return "" // (any encoding)
         // (the usual case, Latin-1 text in the payload, in a method small enough to be inlined)
         if (h and 3 == WireH.STR_LATIN1) {
-            val n = h ushr 2
             val d = p - srcBase
             val a = src
-            if (n > 0 && d >= 0 && d <= a.size - n) return java.lang.String(a, 0, d.toInt(), n) as String
+            if (d >= 0 && d <= a.size - n) return latin1(a, d.toInt(), n)
         }
         return stringSlow(p, h)
+    }
+
+    /**
+     * The string of the Latin-1 bytes `a[o, o + n)`: with `java.lang` open, a new array the bytes
+     * are copied into becomes the String's own (`String(byte[], coder)`, as the JDK makes its
+     * compact strings: one allocation that is not zeroed first, no bounds checks of the
+     * constructor's); else `String(byte[], hibyte = 0, ...)`, one copy too.
+     */
+    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
+    private fun latin1(a: ByteArray, o: Int, n: Int): String {
+        if (!JStr.OPEN) return java.lang.String(a, 0, o, n) as String
+        val v = ByteArray(n)
+        System.arraycopy(a, o, v, 0, n)
+        return JStr.NEW.invokeExact(v, 0.toByte()) as String
     }
 
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
@@ -1093,7 +1108,7 @@ internal class MemReader {
         return when (h and 3) {
             // String(byte[], hibyte = 0, ...): the Latin-1 bytes become the string's own array in
             // one copy (measured 8.8 ns against 11.2 for String(bytes, ISO_8859_1))
-            WireH.STR_LATIN1 -> java.lang.String(a, 0, o, n) as String
+            WireH.STR_LATIN1 -> latin1(a, o, n)
             WireH.STR_UTF16 -> JStr.utf16(a, o, n) ?: run {
                 // into scratch chars, then the String (ProfileMain u16, a 16-char string: this
                 // loop 21 ns, MemorySegment.copy into the chars 32, the JDK's UTF-16LE decoder 56)
@@ -1126,6 +1141,15 @@ internal class MemCodec(private val ctx: Context) {
     /** The decode arena (root image at 0) and its heap copy. */
     private var arena: MemorySegment = MemorySegment.NULL
     private var mirror = ByteArray(0)
+    /** A heap segment of [mirror], made again only when [mirror] is replaced (one allocation less per decode). */
+    private var mirrorSeg: MemorySegment = MemorySegment.ofArray(mirror)
+    private var mirrorSegOf = mirror
+    private fun mirrorSegment(): MemorySegment {
+        val a = mirror
+        if (mirrorSegOf === a) return mirrorSeg
+        mirrorSegOf = a
+        return MemorySegment.ofArray(a).also { mirrorSeg = it }
+    }
     /** The native copy of the payload being decoded. */
     private var input: MemorySegment = MemorySegment.NULL
     /** Root candidates of untyped decodes: registered TypeDefs (compatible) and schema hashes. */
@@ -1140,7 +1164,6 @@ internal class MemCodec(private val ctx: Context) {
         rootsByHash = null
         lastClass = null
         lastPlan = null
-        lastRoot = null
     }
 
     /** The class asked for last and its plan (one comparison instead of two map lookups per message). */
@@ -1505,6 +1528,12 @@ internal class MemCodec(private val ctx: Context) {
             reader.source(bytes, heapBases.get(ValueLayout.JAVA_LONG, 0))
             return reader.struct(plan, 0)
         }
+        return decodeCopying(plan, bytes, ceiling)
+    }
+
+    /** [decode] through native copies of the payload and the arena (a libwire without wire_mem_decode_bases, or [copying]). */
+    private fun decodeCopying(plan: MemPlan, bytes: ByteArray, ceiling: Long): Any {
+        val root = plan.size.toLong()
         if (arena.byteSize() < root + 4096) arena = ctx.arena.allocate(maxOf(1L shl 16, 4 * (root + 4096)), 8)
         val data = payload(bytes)
         while (true) {
@@ -1532,7 +1561,18 @@ internal class MemCodec(private val ctx: Context) {
     private val copying = java.lang.Boolean.getBoolean("libwire.decodeCopies")
 
     /** The addresses [decodeHeap]'s call saw for the payload (0) and [mirror] (8). */
-    private var heapBases: MemorySegment = MemorySegment.NULL
+    private val heapBases: MemorySegment
+    /** The used-bytes in/out parameter of the decode calls. */
+    private val usedOut: MemorySegment
+
+    init {
+        // both in memory of an automatic arena (freed with this codec by the GC): a downcall
+        // acquires and releases the session of every segment it is passed, two atomic updates
+        // per call for the context's shared arena, none for an automatic one
+        val m = java.lang.foreign.Arena.ofAuto().allocate(24, 8)
+        heapBases = m.asSlice(0, 16)
+        usedOut = m.asSlice(16, 8)
+    }
 
     /**
      * The message decoded from the caller's array straight into [mirror], root image at 0 and the
@@ -1541,14 +1581,14 @@ internal class MemCodec(private val ctx: Context) {
      * [heapBases]. Returns the bytes of [mirror] used; grows [mirror] up to [ceiling].
      */
     private fun decodeHeap(plan: MemPlan, bytes: ByteArray, ceiling: Long): Int {
-        if (heapBases.byteSize() < 16) heapBases = ctx.arena.allocate(16, 8)
         val root = plan.size.toLong()
         if (mirror.size < root + 4096) mirror = ByteArray(maxOf(1 shl 16, (4 * (root + 4096)).toInt()))
         while (true) {
-            ctx.out.set(ValueLayout.JAVA_LONG, 0, root)
-            val m = MemorySegment.ofArray(mirror)
+            val c = ctx.ptr
+            usedOut.set(ValueLayout.JAVA_LONG, 0, root)
+            val m = mirrorSegment()
             val st = Native.mem_decode_bases!!.invokeExact(
-                ctx.ptr, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), ctx.out, 0, heapBases,
+                c, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), usedOut, 0, heapBases,
             ) as Int
             if (st == Status.LIMIT && mirror.size < ceiling) {
                 val e = ctx.error(st)
@@ -1557,7 +1597,7 @@ internal class MemCodec(private val ctx: Context) {
                 continue
             }
             if (st != 0) throw ctx.error(st)
-            return Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
+            return Math.toIntExact(usedOut.get(ValueLayout.JAVA_LONG, 0))
         }
     }
 
@@ -1569,10 +1609,11 @@ internal class MemCodec(private val ctx: Context) {
      */
     private fun decodeFlat(plan: MemPlan, bytes: ByteArray): Int {
         if (mirror.size < plan.size + 4096) mirror = ByteArray(maxOf(mirror.size * 2, plan.size + 4096))
-        val m = MemorySegment.ofArray(mirror)
-        ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
+        val c = ctx.ptr
+        val m = mirrorSegment()
+        usedOut.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
         val st = Native.mem_decode.invokeExact(
-            ctx.ptr, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), ctx.out, 0,
+            c, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), usedOut, 0,
         ) as Int
         if (st == Status.LIMIT) {
             val e = ctx.error(st)
@@ -1580,7 +1621,7 @@ internal class MemCodec(private val ctx: Context) {
             throw e
         }
         if (st != 0) throw ctx.error(st)
-        return Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
+        return Math.toIntExact(usedOut.get(ValueLayout.JAVA_LONG, 0))
     }
 
     /**
@@ -1603,14 +1644,18 @@ internal class MemCodec(private val ctx: Context) {
         if (roots == null) findRoots()
         if (kind == TypeId.COMPATIBLE_STRUCT || kind == TypeId.NAMED_COMPATIBLE_STRUCT || kind == TypeId.NAMED_STRUCT) {
             if (bytes[3].toInt() != 0) return null
-            val last = lastRoot
-            if (last != null && rootIs(bytes, last.first)) return last.second
-            for (r in roots!!) {
-                if (rootIs(bytes, r.first)) {
-                    lastRoot = r
-                    return r.second
+            // the TypeDef's first word (its header: body size, flags and a hash of the body)
+            // picks the root: wire_mem_decode compares the whole TypeDef with the layout's own
+            // again and refuses a TypeDef of another type, so an equal header of another
+            // TypeDef (a collision of the hash) ends in that error, never in another class
+            if (bytes.size >= 12) {
+                val head = Img.I64.get(bytes, 4) as Long
+                val heads = rootHeads
+                for (i in heads.indices) {
+                    if (heads[i] == head && bytes.size - 4 >= rootLens[i]) return rootPlans[i]
                 }
             }
+            for (r in roots!!) if (r.first.size < 8 && rootIs(bytes, r.first)) return r.second
             return null
         }
         if (kind == TypeId.STRUCT) {
@@ -1623,8 +1668,10 @@ internal class MemCodec(private val ctx: Context) {
         return null
     }
 
-    /** The root TypeDef matched last. */
-    private var lastRoot: Pair<ByteArray, MemPlan>? = null
+    /** Of each root TypeDef of 8 bytes or more ([roots]): its first word, its length and its plan. */
+    private var rootHeads = LongArray(0)
+    private var rootLens = IntArray(0)
+    private var rootPlans: Array<MemPlan> = emptyArray()
 
     private fun rootIs(bytes: ByteArray, td: ByteArray): Boolean =
         bytes.size - 4 >= td.size && java.util.Arrays.equals(bytes, 4, 4 + td.size, td, 0, td.size)
@@ -1650,6 +1697,10 @@ internal class MemCodec(private val ctx: Context) {
         }
         roots = tds
         rootsByHash = hashes
+        val long = tds.filter { it.first.size >= 8 }
+        rootHeads = LongArray(long.size) { Img.I64.get(long[it].first, 0) as Long }
+        rootLens = IntArray(long.size) { long[it].first.size }
+        rootPlans = Array(long.size) { long[it].second }
     }
 }
 

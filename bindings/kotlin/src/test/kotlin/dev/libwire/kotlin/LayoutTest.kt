@@ -367,4 +367,55 @@ class LayoutTest {
             assertNotNull(w.layoutProblem(Addr2::class) ?: "ok")
         }
     }
+    /**
+     * Untyped decodes pick the root's class by the first word of its TypeDef (MemCodec.rootPlan);
+     * C compares the whole TypeDef again. Alternating classes come back as themselves, and a
+     * TypeDef with another registered TypeDef's first word put in front of its body is an error,
+     * never a value of either class.
+     */
+    @Test fun untypedDecodesPickTheRootByItsTypeDef() {
+        ctx(true).use { c ->
+            val values = listOf<Any>(
+                Addr("a", "b"), holder(true), Flat(1, 2, 3.5, true, Tone.LOW, null, LocalDate.of(2001, 1, 1)),
+                Link("x", null), Crowd(emptyList(), null, 3, null, emptyList()), Addr("", "ÿ"),
+            )
+            val bytes = values.map { c.encode(it) }
+            repeat(2) { for ((v, b) in values.zip(bytes)) assertEquals(v, c.decode(b)) }
+            val addr = bytes[0]
+            val flat = bytes[2]
+            assertEquals(0, addr[3].toInt(), "a new TypeDef, #0, at byte 4")
+            for (other in listOf(flat, bytes[3], bytes[1])) {
+                val forged = addr.copyOf()
+                System.arraycopy(other, 4, forged, 4, 8)
+                val e = runCatching { c.decode(forged) }
+                assertTrue(e.exceptionOrNull() is WireException, "a forged TypeDef header: ${e.getOrNull() ?: e.exceptionOrNull()}")
+            }
+            // the header alone (fewer bytes than the TypeDef): not a root of the layouts
+            assertThrows<WireException> { c.decode(flat.copyOf(12)) }
+            assertEquals(values[2], c.decode(flat))
+        }
+    }
+
+    /**
+     * Strings at the edges of MemReader.string's paths: empty (any encoding), Latin-1 bytes above
+     * 0x7f (made a compact String from a copy of the payload's bytes), UTF-16 (a char above 0xff
+     * anywhere, also last), UTF-8 (Fory Java's choice for text beyond Latin-1 whose first 64 chars
+     * are ASCII), in fields, lists, sets and maps.
+     */
+    @Test fun stringsOfEveryEncodingAndLength() {
+        val texts = listOf(
+            "", "a", "\u00ff", "\u0080", "\u00e9".repeat(3), "x".repeat(127) + "\u00ff", "abc\u0100", "\u0100abc", "ab\u1234",
+            "\ud83d\ude00", "a".repeat(9) + "\u65e5", "\u0000", "\u00ff\u0000\u00ff", "z".repeat(300), "a".repeat(64) + "\u65e5", "b".repeat(70) + "\u00e9\u65e5",
+        )
+        for (compatible in listOf(false, true)) ctx(compatible).use { c ->
+            for (t in texts) {
+                val v = holder(true).copy(name = t, note = t, words = listOf(t, "", t), tags = linkedSetOf(t, "k"), scores = linkedMapOf(t to 1L))
+                val back = c.decode(c.encode(v), Holder::class)
+                assertEquals(v, back, "\"$t\"")
+                assertEquals(t.length, back.name.length)
+                val a = Addr(t, t + t)
+                assertEquals(a, c.decode(c.encode(a)))
+            }
+        }
+    }
 }
