@@ -326,7 +326,10 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
      */
     internal fun encodeTape(tape: ByteArray, n: Int): ByteArray {
         val o = encOut
-        if (o.writer.address() == 0L) newOut(o, maxOf(4096L, n.toLong()))
+        // twice the tape and some: the room tape_enc.c's containers take their fast path in
+        // (wq_open), which a fixed buffer must have from the start
+        val room = 2L * n + 64
+        if (o.writer.address() == 0L || o.buf.byteSize() < room) newOut(o, maxOf(4096L, room, if (o.writer.address() == 0L) 0L else o.buf.byteSize() * 2))
         while (true) {
             Native.writer_reset.invokeExact(o.writer)
             val st = Native.encode_tape_to.invokeExact(ptr, MemorySegment.ofArray(tape), n.toLong(), o.writer) as Int

@@ -415,8 +415,22 @@ internal class TapeDecoder(private val ctx: Context) {
         return s
     }
 
+    /**
+     * The Latin-1 text `a[o, o + k)` as a compact String. With java.lang open ([JStr]) a text of
+     * 1 to 32 bytes goes into an array that becomes the String's own in (overlapping) words,
+     * without a call of the array copy stub (which costs more than the copy at these lengths);
+     * else, and when longer, `String(byte[], hibyte 0, ...)`: one copy, no charset decoder.
+     */
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
-    private fun latin1(a: ByteArray, o: Int, k: Int): String = java.lang.String(a, 0, o, k) as String
+    private fun latin1(a: ByteArray, o: Int, k: Int): String {
+        if (k in 8..16 && JStr.OPEN) {
+            val v = ByteArray(k)
+            TapeOps.LE64.set(v, 0, TapeOps.LE64.get(a, o) as Long)
+            TapeOps.LE64.set(v, k - 8, TapeOps.LE64.get(a, o + k - 8) as Long)
+            return JStr.NEW.invokeExact(v, 0.toByte()) as String
+        }
+        return java.lang.String(a, 0, o, k) as String
+    }
 
     private fun blob(k: Int): ByteArray = b.copyOfRange(p, p + k).also { p += k }
 
