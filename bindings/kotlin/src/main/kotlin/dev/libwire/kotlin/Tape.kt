@@ -14,10 +14,12 @@ import java.util.IdentityHashMap
 
 /**
  * The codec path: a whole message crosses the FFI boundary in one call
- * (`wire_encode_tape_to` / `wire_decode_tape_to`, the direct tape codec; format in
+ * (`wire_encode_tape_to` / `wire_decode_tape_into`, the direct tape codec; format in
  * spec/tape.md, version 2). The JVM writes or reads the tape in a heap `byte[]` reused
- * per context, passed to C as a heap segment (critical downcall, no copy); C writes into
- * a writer over a native buffer of the context. Registered data classes with a
+ * per context, passed to C as a heap segment (critical downcall, no copy). Encode: C writes
+ * the payload into a writer over a native buffer of the context (then copied into the
+ * result; writing into a heap array lent to the call and copying that was slower, measured);
+ * decode: C writes the tape straight into the context's heap array (`readBuffer`). Registered data classes with a
  * [StructPlan] go as `STRUCT_IDX` (fields by wire index).
  */
 internal object TapeOps {
