@@ -90,5 +90,14 @@ class TapeFormatTest {
             val m = linkedMapOf<Any?, Any?>("caf\u00e9 00001" to "na\u00efve-00002", "\ud83d\ude00 wide" to 1L, "" to "x")
             assertEquals(m, ctx.decode(ctx.encode(m)))
         }
+        // a fresh context's tape buffer (4 KiB) grown for a larger tape; a truncated payload gives
+        // its own error at the offset where it ends, not the buffer's, and the context goes on
+        val big = List(2000) { "value %05d".format(it) }
+        val bytes = Context().use { it.encode(big) }
+        Context().use { ctx ->
+            val e = assertThrows<WireException> { ctx.decode(bytes.copyOf(bytes.size - 3)) }
+            assertEquals(Status.TRUNCATED, e.status, e.toString())
+            assertEquals(big, ctx.decode(bytes))
+        }
     }
 }
