@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "eca1d915255739bbd7c3d5359815108d653aba7b1259099f7e0d5001b1e02b8b"
+const csrcDigest = "719b569bdb89793e9214b593ab8b3eeb2b61310810a1f7e04d2b60ebbf44421a"

@@ -453,7 +453,18 @@ WIRE_API uint32_t wire_read_type_id(wire_reader *r);
  * bytes belong to the document and die with wire_doc_free. A decoded
  * document's string and binary nodes point into the input bytes
  * (zero-copy), which must outlive the document, and its null values are
- * one node (a null records no wire choice; it is never a reference). */
+ * one node (a null records no wire choice; it is never a reference).
+ * Lazy structs (spec R-SEC-13): once a decoded document's heap passes
+ * 32 KiB and 24 x the input read so far, the structs read from then on are
+ * validated in full by wire_decode (every error is reported there, with
+ * the offset it has otherwise) but their fields are decoded again from
+ * the input, under the options of the decode, the first time any function
+ * reads or changes them: so the input must outlive the document, reading a
+ * decoded document may allocate (out of memory there: NULL or
+ * WIRE_E_NOMEM, the error on the document's context, the struct still
+ * lazy), and a decoded document must not be read from two threads at
+ * once. Values, node indexes and re-encoded bytes are those of eager
+ * decoding. */
 typedef struct wire_doc wire_doc;
 typedef struct wire_node wire_node;
 
@@ -880,13 +891,15 @@ WIRE_API int32_t wire_schema_infer(wire_ctx *ctx, const uint8_t *data,
 
 /* Decodes every root value of a payload into a new document (*out_doc; free
  * with wire_doc_free). String and binary nodes point into `data`, which must
- * outlive the document. On failure *out_doc is NULL and the context has the
+ * outlive the document (lazy structs read their fields from it later:
+ * see the Document section). On failure *out_doc is NULL and the context has the
  * error and its byte offset. */
 WIRE_API int32_t wire_decode(wire_ctx *ctx, const uint8_t *data, size_t len,
                              wire_doc **out_doc);
 /* Encodes every root of the document. *out is allocated through the context
- * (free with wire_ctx_free_bytes). The document is not changed, but it
- * must not be encoded from two threads at once. Wire choices recorded in the document are
+ * (free with wire_ctx_free_bytes). The document's values are not changed
+ * (its lazy structs are decoded), and it must not be encoded from two
+ * threads at once. Wire choices recorded in the document are
  * reproduced; others follow the writer policy (spec/). */
 WIRE_API int32_t wire_encode(wire_ctx *ctx, wire_doc *doc,
                              uint8_t **out, size_t *out_len);

@@ -68,6 +68,14 @@ typedef struct wire_dec {
   wire_doc *empty_doc;         /* (in this document) */
   struct wire_smeta *smeta;    /* the last layout + names of named structs */
   wire_doc *smeta_doc;         /* (in this document) */
+  /* Lazy structs (decode_lazy.c): whether this decode may keep structs
+   * lazy, the reads of the root's tables (meta strings, TypeDefs,
+   * references) so far - a struct whose fields read none decodes the same
+   * again later - and the last lazy record made */
+  bool lazy;
+  uint32_t touched;
+  struct wire_lazy *lazy_rec;
+  struct wire_lazy_src *lazy_src; /* (of this document) */
   /* Last, and not zeroed by wire__dec_init (only written before it is
    * read): */
   char rd[96];             /* wire_dump: a value in readable form */
@@ -91,6 +99,36 @@ bool wire__dec_unbacked(wire_dec *d, const uint8_t *at);
 static inline bool wire__dec_took_bytes(wire_dec *d, const uint8_t *start) {
   return WIRE_LIKELY(d->in.p != start) || wire__dec_unbacked(d, start);
 }
+
+/* Lazy structs (issue 9, decode_lazy.c). Once a decoded document's heap
+ * passes WIRE_LAZY_MIN bytes and WIRE_LAZY_RATIO x the input read so far,
+ * the structs read from then on are validated in full and kept as a lazy
+ * node (internal.h, wire_lazy) when their fields read none of the root's
+ * tables: their bodies and field nodes are given back, and decoded again
+ * on first access. */
+#define WIRE_LAZY_MIN ((size_t)32 << 10)
+#define WIRE_LAZY_RATIO 24
+typedef struct {
+  uint8_t *arena_p, *nodes_p;
+  size_t arena_total, nodes_total;
+  wire_node *null;
+  uint32_t touched;
+  struct wire_sbody *empty_st;
+  struct wire_smeta *smeta;
+  const uint8_t *at; /* the struct's field bytes */
+} wire_lazy_mark;
+static inline bool wire__dec_lazy_due(const wire_dec *d) {
+  const wire_doc *doc = d->doc;
+  size_t heap = doc->arena.total + doc->nodes.total;
+  return WIRE_UNLIKELY(heap > WIRE_LAZY_MIN) &&
+         heap / WIRE_LAZY_RATIO > (size_t)(d->in.p - d->in.base);
+}
+/* Whether the struct of type meta tm (read next) may be kept lazy: then
+ * *m marks where its decoding starts (nested structs stay eager). */
+bool wire__dec_lazy_begin(wire_dec *d, const wire_tmeta *tm, wire_lazy_mark *m);
+/* After its fields were read: n made lazy when nothing but its own nodes
+ * and bodies came of them (false: out of memory). */
+bool wire__dec_lazy_end(wire_dec *d, wire_node *n, const wire_lazy_mark *m);
 
 /* Starts decoding data[0..len) (into doc, or NULL for another output whose
  * names and layouts go to `arena`). */

@@ -174,6 +174,7 @@ static bool read_slot_hint(dec *d, bool has_flag, bool allow_ref,
       return *out != NULL;
     }
     if (f == WIRE_REF_REF) {
+      d->touched++;
       wire_node *target = (wire_node *)d->ctx->refs[id];
       if (!target)
         return fail(d, WIRE_E_REF, s,
@@ -187,6 +188,7 @@ static bool read_slot_hint(dec *d, bool has_flag, bool allow_ref,
       return true;
     }
     if (f == WIRE_REF_VALUE) {
+      d->touched++;
       if (wire__refs_reserve(d->ctx, d->nrefs + 1) != WIRE_OK)
         return fail(d, WIRE_E_NOMEM, s, "out of memory");
       slot = (int64_t)d->nrefs;
@@ -757,6 +759,9 @@ static const void *struct_meta(dec *d, wire_layout *l, wire_names *nm) {
 
 static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
   wire_layout *l = tm->layout;
+  wire_lazy_mark lz;
+  bool lazy = WIRE_UNLIKELY(d->lazy) && wire__dec_lazy_due(d) &&
+              wire__dec_lazy_begin(d, tm, &lz);
   /* Structs without fields share their body (it never changes), so that
    * a list of them costs a node each. */
   wire_sbody *body = d->empty_st;
@@ -779,6 +784,7 @@ static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
   }
   if (!wire__dec_struct_hash(d, l)) return false;
   if (!enter(d)) return false;
+  lz.at = d->in.p;
   wire_node **fields = body->fields;
   for (uint32_t i = 0; i < l->nfields; i++) {
     const uint8_t *fs = d->in.p;
@@ -788,7 +794,7 @@ static bool read_struct(dec *d, const tmeta *tm, wire_node *n) {
     n->small = i + 1;
   }
   d->depth--;
-  return true;
+  return !lazy || wire__dec_lazy_end(d, n, &lz);
 }
 
 bool wire__dec_union_case(dec *d, uint32_t *c) {
@@ -1119,6 +1125,7 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
   memset(&ctx->dec_keep, 0, sizeof ctx->dec_keep);
   d.dump = dump;
   d.dump_user = user;
+  d.lazy = !dump;
   int32_t st = WIRE_OK;
   if (len == 0) {
     st = wire__fail(ctx, WIRE_E_TRUNCATED, 0, "empty input");

@@ -103,6 +103,7 @@ static bool read_meta_string(dec *d, int msctx, wire_names *nm, bool is_ns,
                              uint8_t *enc_out) {
   const uint8_t *s = d->in.p;
   uint32_t h;
+  d->touched++;
   if (!wire__get_varu32(&d->in, &h)) return false;
   ms_entry *e;
   if (h & 1) {
@@ -280,6 +281,7 @@ static bool find_named(dec *d, const uint8_t *s, tmeta *tm) {
  * this root, index << 1 announces the next one, which follows. */
 static bool read_shared_typedef(dec *d, tmeta *tm) {
   const uint8_t *s = d->in.p;
+  d->touched++;
   uint32_t marker;
   if (!wire__get_varu32(&d->in, &marker)) return false;
   uint32_t index = marker >> 1;

@@ -567,6 +567,22 @@ uint8_t wire__layout_struct_kind(const wire_layout *l) {
 static bool is_struct(const wire_node *n) {
   return n && n->type >= WIRE_T_STRUCT && n->type <= WIRE_T_NAMED_EXT;
 }
+/* The fields a struct node holds (n->small) on the setters' fast paths:
+ * none while it is lazy (they open it on the slow path). */
+static inline uint32_t set_count(const wire_node *n) {
+  return (n->v.u & WIRE_ST_LAZY) ? 0 : n->small;
+}
+/* A struct whose fields can be read and set (a lazy one decoded now). */
+static bool open_struct(const wire_node *n) {
+  return is_struct(n) && wire__st_open(n);
+}
+/* The status of a lazy struct that could not be decoded (out of memory:
+ * the error is on its document's context). */
+static int32_t open_failed(const wire_node *n) {
+  const wire_lazy *z = (const wire_lazy *)(uintptr_t)(n->v.u & ~(uint64_t)WIRE_ST_LAZY);
+  int32_t st = z->src->doc->ctx->err_code;
+  return st ? st : WIRE_E_NOMEM;
+}
 static bool is_union(const wire_node *n) {
   return n && n->type >= WIRE_T_UNION && n->type <= WIRE_T_NAMED_UNION;
 }
@@ -652,6 +668,7 @@ int32_t wire__node_own_names(wire_doc *d, wire_node *n) {
       n->type != WIRE_T_NAMED_EXT)
     return WIRE_OK;
   if (wire__st_names(n)) return WIRE_OK;
+  if (!wire__st_open(n)) return open_failed(n);
   wire_layout *l = wire__st_layout(n);
   wire_names *nm = wire__arena_alloc(&d->arena, sizeof *nm);
   if (!nm) return wire__fail(d->ctx, WIRE_E_NOMEM, 0, "out of memory");
@@ -697,6 +714,7 @@ int32_t wire__field_index(wire_ctx *ctx, const wire_layout *l,
 int32_t wire_struct_set_field(wire_doc *d, wire_node *n, const char *name,
                               size_t len, wire_node *value) {
   if (!d || !is_struct(n) || !name || !value) return WIRE_E_ARG;
+  if (!wire__st_open(n)) return open_failed(n);
   int32_t i = wire__field_index(d->ctx, wire__st_layout(n), name, len);
   if (i < 0)
     return wire__fail(d->ctx, WIRE_E_ENCODE, 0, "no field %.*s", (int)len,
@@ -710,7 +728,7 @@ static int32_t set_field_slow(wire_doc *d, wire_node *n, size_t index,
 
 int32_t wire_struct_set_field_at(wire_doc *d, wire_node *n, size_t index,
                                  wire_node *value) {
-  if (WIRE_LIKELY(d && value && is_struct(n) && index < n->small)) {
+  if (WIRE_LIKELY(d && value && is_struct(n) && index < set_count(n))) {
     n->v.st->fields[index] = value;
     return WIRE_OK;
   }
@@ -720,6 +738,7 @@ int32_t wire_struct_set_field_at(wire_doc *d, wire_node *n, size_t index,
 static int32_t set_field_slow(wire_doc *d, wire_node *n, size_t index,
                               wire_node *value) {
   if (!d || !is_struct(n) || !value) return WIRE_E_ARG;
+  if (!wire__st_open(n)) return open_failed(n);
   if (index >= wire__st_layout(n)->nfields)
     return wire__fail(d->ctx, WIRE_E_ARG, 0, "field index %zu of %u", index,
                       wire__st_layout(n)->nfields);
@@ -741,7 +760,7 @@ static inline int32_t put_field(wire_doc *d, wire_node *n, size_t index,
                                 wire_node *v) {
   if (WIRE_UNLIKELY(!v))
     return d->ctx->err_code ? d->ctx->err_code : WIRE_E_NOMEM;
-  if (WIRE_LIKELY(index < n->small)) {
+  if (WIRE_LIKELY(index < set_count(n))) {
     n->v.st->fields[index] = v;
     return WIRE_OK;
   }
@@ -793,6 +812,7 @@ static wire_node *value_node(wire_doc *d, const wire_node *n, size_t index,
 __attribute__((noinline)) static int32_t set_value_slow(wire_doc *d, wire_node *n, size_t index,
                               uint32_t t, uint64_t bits) {
   if (!d || !is_struct(n)) return WIRE_E_ARG;
+  if (!wire__st_open(n)) return open_failed(n);
   wire_node *v = wire__is_int_type(t) ? int_node(d, t, (int64_t)bits)
                                       : value_node(d, n, index, t, bits);
   return put_field(d, n, index, v);
@@ -805,7 +825,7 @@ int32_t wire_struct_set_value(wire_doc *d, wire_node *n, size_t index,
    * integers in range, 64-bit integers, float32 / float64 bits, bool, a
    * value of the enum registered by id the field declares). Everything
    * else, and every error, through set_value_slow. */
-  if (WIRE_LIKELY(d && is_struct(n) && index < n->small &&
+  if (WIRE_LIKELY(d && is_struct(n) && index < set_count(n) &&
                   (size_t)(d->nodes.end - d->nodes.p) >= sizeof(wire_node))) {
     bool fast = false;
     if (t == WIRE_T_VARINT32 || t == WIRE_T_INT32) /* the commonest */
@@ -860,6 +880,7 @@ __attribute__((noinline)) static int32_t set_string_slow(
     wire_doc *d, wire_node *n, size_t index, const uint8_t *utf8, size_t len,
     int32_t encoding) {
   if (!d || !is_struct(n)) return WIRE_E_ARG;
+  if (!wire__st_open(n)) return open_failed(n);
   return put_field(d, n, index, string_node(d, utf8, len, encoding));
 }
 
@@ -881,7 +902,7 @@ int32_t wire_struct_set_string(wire_doc *d, wire_node *n, size_t index,
                                int32_t encoding) {
   /* The common case without a call: text of a field in range, with room
    * for the copy and the node, all ASCII (the copy checks). */
-  if (WIRE_LIKELY(d && is_struct(n) && index < n->small && utf8 &&
+  if (WIRE_LIKELY(d && is_struct(n) && index < set_count(n) && utf8 &&
                   len <= 4096 &&
                   (encoding == WIRE_STR_UTF8 ||
                    encoding == WIRE_STR_LATIN1))) {
@@ -903,6 +924,7 @@ __attribute__((noinline)) static int32_t set_bytes_slow(
     wire_doc *d, wire_node *n, size_t index, uint32_t t, const uint8_t *bytes,
     size_t len) {
   if (!d || !is_struct(n)) return WIRE_E_ARG;
+  if (!wire__st_open(n)) return open_failed(n);
   return put_field(d, n, index, wire_node_new_array(d, t, bytes, len));
 }
 
@@ -921,7 +943,7 @@ int32_t wire_struct_set_bytes(wire_doc *d, wire_node *n, size_t index,
                        t == WIRE_T_UINT64_ARRAY
                    ? 8
                    : wire_type_array_width(t);
-  if (WIRE_LIKELY(d && is_struct(n) && index < n->small && bytes && w &&
+  if (WIRE_LIKELY(d && is_struct(n) && index < set_count(n) && bytes && w &&
                   t != WIRE_T_BOOL_ARRAY && !(len & (w - 1)) &&
                   len <= 4096)) {
     wire_arena *a = &d->arena;
@@ -1002,7 +1024,7 @@ wire_node *wire_node_new_union(wire_doc *d, uint32_t type, uint32_t case_id,
 }
 
 wire_node *wire_node_field(const wire_node *n, size_t i) {
-  return is_struct(n) && i < n->small ? n->v.st->fields[i] : NULL;
+  return open_struct(n) && i < n->small ? n->v.st->fields[i] : NULL;
 }
 
 const char *wire_node_field_name(const wire_node *n, size_t i,

@@ -113,9 +113,11 @@ size_t wire_node_count(const wire_node *n) {
   if (!n) return 0;
   switch (n->type) {
   case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP:
+    return n->small;
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
-    return n->small;
+    /* (a lazy struct holds every field of its layout) */
+    return (n->v.u & WIRE_ST_LAZY) ? wire__st_layout(n)->nfields : n->small;
   default:
     if (wire__is_array_type(n->type))
       return (size_t)n->small / wire_type_array_width(n->type);

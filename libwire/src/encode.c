@@ -93,7 +93,7 @@ static inline bool same_type(const wire_node *a, const wire_node *b) {
   case WIRE_T_STRUCT: case WIRE_T_COMPATIBLE_STRUCT: case WIRE_T_NAMED_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT: case WIRE_T_EXT: case WIRE_T_NAMED_EXT:
     /* (one meta word: one layout) */
-    return a->v.st->meta == b->v.st->meta ||
+    return wire__st_meta(a) == wire__st_meta(b) ||
            wire__pol_same_layout(wire__st_layout(a), wire__st_layout(b));
   default:
     return true;
@@ -289,7 +289,8 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
 }
 
 static bool write_struct(enc *e, wire_node *n) {
-  const wire_layout *l = wire__st_layout(n);
+  if (!wire__st_open(n)) return efail(e, WIRE_E_NOMEM, "out of memory");
+  const wire_layout *l = wire__sb_layout(n->v.st); /* (open: no tag) */
   if (!e->ctx->compatible && !l->td && l->kind == WIRE_KIND_STRUCT)
     wire__put_le(&e->b, wire__peer_schema_hash(e->ctx, l), 4);
   if (!enter(e)) return false;

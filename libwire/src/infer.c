@@ -166,7 +166,8 @@ static size_t nchildren(const wire_node *n) {
   case WIRE_T_MAP: return 2 * (size_t)n->small;
   case WIRE_T_UNION: case WIRE_T_TYPED_UNION: case WIRE_T_NAMED_UNION: return 1;
   default:
-    if (n->type >= WIRE_T_STRUCT && n->type <= WIRE_T_NAMED_EXT) return n->small;
+    if (n->type >= WIRE_T_STRUCT && n->type <= WIRE_T_NAMED_EXT)
+      return wire__st_open(n) ? n->small : 0;
     return 0;
   }
 }
@@ -220,7 +221,7 @@ static void observe(infer *x, const istruct *s, uint32_t fi, const char *path) {
   x->nobs = 0;
   for (size_t i = 0; i < s->ninst; i++) {
     const wire_node *n = s->inst[i];
-    if (fi < n->small && n->v.st->fields[fi]) {
+    if (wire__st_open(n) && fi < n->small && n->v.st->fields[fi]) {
       const wire_node **g = grow(x->ctx, (void *)x->obs, &x->obs_cap, x->nobs, sizeof *g);
       if (!g) return;
       x->obs = g;

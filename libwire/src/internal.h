@@ -556,6 +556,7 @@ typedef struct {
   wire_block *head;
   uint8_t *p, *end;
   size_t next_size;
+  size_t total; /* bytes of the blocks allocated since the last reset */
 } wire_arena;
 
 void *wire__arena_alloc_slow(wire_arena *a, size_t size);
@@ -659,14 +660,45 @@ typedef struct wire_sbody {  /* STRUCT kinds: small = field values set */
   const void *meta;
   wire_node *fields[];       /* in wire order, layout->nfields */
 } wire_sbody;
+static inline struct wire_layout *wire__meta_layout(const void *m) {
+  return *(struct wire_layout *const *)m;
+}
+static inline wire_names *wire__meta_names(const void *m) {
+  return m == (const void *)wire__meta_layout(m)
+             ? NULL
+             : ((const wire_smeta *)m)->names;
+}
 static inline struct wire_layout *wire__sb_layout(const wire_sbody *b) {
-  return *(struct wire_layout *const *)b->meta;
+  return wire__meta_layout(b->meta);
 }
 static inline wire_names *wire__sb_names(const wire_sbody *b) {
-  const void *m = b->meta;
-  return m == (const void *)wire__sb_layout(b) ? NULL
-                                               : ((const wire_smeta *)m)->names;
+  return wire__meta_names(b->meta);
 }
+/* A struct decoded lazily (issue 9; decode_lazy.c): a decoded document
+ * whose heap passes its budget keeps the structs it reads from then on,
+ * validated in full, as a node whose 64-bit value is a pointer to this
+ * record with bit 0 set (WIRE_ST_LAZY) and whose `small` is the offset of
+ * its field bytes in the input; the fields are decoded again, into the
+ * body, on first access (wire__st_open). The record starts with the
+ * body's meta word, so that the layout and names read the same way. */
+typedef struct wire_lazy_src {
+  wire_doc *doc;
+  /* the input the structs were read from, and the context's options they
+   * were validated under (restored while their fields are decoded) */
+  const uint8_t *in;
+  size_t len;
+  struct wire_lazy_opts {
+    bool ref_tracking, compatible;
+    uint8_t peer;
+    uint32_t max_depth;
+    uint64_t max_binary, max_collection, max_nodes, max_decimal_bytes;
+  } opts;
+} wire_lazy_src;             /* one per document that has lazy structs */
+typedef struct wire_lazy {
+  const void *meta; /* as wire_sbody's */
+  wire_lazy_src *src;
+} wire_lazy;
+#define WIRE_ST_LAZY 1u
 /* The meta word of a body of layout l with names nm: l itself without
  * names, else *sm (filled here; it must outlive the body). */
 static inline const void *wire__sb_meta(struct wire_layout *l,
@@ -734,11 +766,24 @@ static inline wire_chunks *wire__chunks(const wire_node *n) {
   wire_mbody *b = n->v.map;
   return b ? b->chunks : NULL;
 }
+/* The meta word of a struct node, lazy or not (the body's, or the lazy
+ * record's first word). */
+static inline const void *wire__st_meta(const wire_node *n) {
+  return *(const void *const *)(uintptr_t)(n->v.u & ~(uint64_t)WIRE_ST_LAZY);
+}
 static inline struct wire_layout *wire__st_layout(const wire_node *n) {
-  return wire__sb_layout(n->v.st);
+  return wire__meta_layout(wire__st_meta(n));
 }
 static inline wire_names *wire__st_names(const wire_node *n) {
-  return wire__sb_names(n->v.st);
+  return wire__meta_names(wire__st_meta(n));
+}
+/* A struct node's fields (its `small` and v.st) are read only after
+ * wire__st_open: a lazy struct's fields are decoded then (false: out of
+ * memory, recorded on the document's context; the node stays lazy). */
+bool wire__st_materialise(wire_node *n);
+static inline bool wire__st_open(const wire_node *n) {
+  return WIRE_LIKELY(!(n->v.u & WIRE_ST_LAZY)) ||
+         wire__st_materialise((wire_node *)(uintptr_t)n);
 }
 static inline wire_node **wire__st_fields(const wire_node *n) {
   return n->v.st->fields;

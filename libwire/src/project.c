@@ -335,6 +335,7 @@ static int32_t project_struct(proj *p, wire_node *v, uint32_t type,
   wire_doc *d = p->doc;
   if (++p->depth > d->ctx->max_depth)
     return wire__fail(d->ctx, WIRE_E_DEPTH, 0, "structs nested too deep");
+  if (!wire__st_open(v)) return WIRE_E_NOMEM;
   wire_node *r = wire_node_new_struct(d, type);
   if (!r) return d->ctx->err_code;
   const wire_layout *rl = wire__st_layout(r);

@@ -18,6 +18,7 @@ void *wire__arena_alloc_slow(wire_arena *a, size_t size) {
     wire_block *blk = wire__alloc(a->ctx, n);
     if (!blk) return NULL;
     blk->size = n;
+    a->total += n;
     if (a->head) {
       blk->next = a->head->next;
       a->head->next = blk;
@@ -32,6 +33,7 @@ void *wire__arena_alloc_slow(wire_arena *a, size_t size) {
   if (!blk) return NULL;
   blk->next = a->head;
   blk->size = want;
+  a->total += want;
   a->head = blk;
   a->p = (uint8_t *)(blk + 1);
   a->end = (uint8_t *)blk + want;
@@ -50,10 +52,12 @@ void wire__arena_free(wire_arena *a) {
   }
   a->head = NULL;
   a->p = a->end = NULL;
+  a->total = 0;
 }
 
 void wire__arena_reset(wire_arena *a, size_t keep_max) {
   wire_block *keep = a->head;
+  a->total = 0; /* (a kept block is not counted again) */
   if (keep && !keep->next && keep->size <= keep_max) { /* one block, kept */
     a->next_size = keep->size;
     a->p = (uint8_t *)(keep + 1);
