@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "f4d2533572ffba3eaab92c44f57275cd09b074006b37f8814242cd482bfcd3df"
+const csrcDigest = "719b569bdb89793e9214b593ab8b3eeb2b61310810a1f7e04d2b60ebbf44421a"

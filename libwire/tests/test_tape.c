@@ -1291,6 +1291,29 @@ Test(api, writer_reuse_and_fixed_buffers) {
   cr_expect(memcmp(tb2, tp, tn) == 0);
   cr_expect_eq(wire_decode_tape_to(ctx, ref, rn, 8, w), WIRE_E_ARG);
   wire_writer_free(w);
+  /* the same into a caller's buffer for one call: too small (or none)
+   * gives the size needed, a bad payload its own error whatever the room */
+  size_t got = 0;
+  cr_expect_eq(wire_decode_tape_into(ctx, ref, rn, 0, tb2, tn - 1, &got),
+               WIRE_E_BUFFER_FULL);
+  cr_expect_eq(got, tn);
+  cr_expect_eq(wire_decode_tape_into(ctx, ref, rn, 0, NULL, 0, &got),
+               WIRE_E_BUFFER_FULL);
+  cr_expect_eq(got, tn);
+  memset(tb2, 0, tn);
+  cr_expect_eq(wire_decode_tape_into(ctx, ref, rn, 0, tb2, tn, &got), WIRE_OK);
+  cr_expect_eq(got, tn);
+  cr_expect(memcmp(tb2, tp, tn) == 0);
+  cr_expect_eq(wire_decode_tape_into(ctx, ref, rn, 8, tb2, tn, &got),
+               WIRE_E_ARG);
+  cr_expect_eq(wire_decode_tape_into(ctx, ref, rn, 0, tb2, tn, NULL),
+               WIRE_E_ARG);
+  uint8_t *tp2;
+  size_t tn2;
+  int32_t trunc = wire_decode_tape(ctx, ref, rn - 1, &tp2, &tn2);
+  cr_expect_neq(trunc, WIRE_OK);
+  cr_expect_eq(wire_decode_tape_into(ctx, ref, rn - 1, 0, tb2, 1, &got), trunc);
+  cr_expect_eq(got, 0);
   free(tb2);
   wire_ctx_free_bytes(ctx, tp);
   free(buf);

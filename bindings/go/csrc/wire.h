@@ -978,6 +978,15 @@ enum {
 WIRE_API int32_t wire_decode_tape_to(wire_ctx *ctx, const uint8_t *data,
                                      size_t len, uint32_t flags,
                                      wire_writer *tape_out);
+/* Same, into the caller's buffer buf[0, cap) for the length of this call
+ * (for a binding that lends its own memory, such as a JVM array, to one
+ * call): *tape_len gets the tape's length; WIRE_E_BUFFER_FULL when cap is
+ * too small, and then *tape_len gets the size that was needed (buf's
+ * content is then undefined). */
+WIRE_API int32_t wire_decode_tape_into(wire_ctx *ctx, const uint8_t *data,
+                                       size_t len, uint32_t flags,
+                                       uint8_t *buf, size_t cap,
+                                       size_t *tape_len);
 /* Adds the roots of a tape to a document. */
 WIRE_API int32_t wire_doc_add_tape(wire_ctx *ctx, wire_doc *doc,
                                    const uint8_t *tape, size_t len);

@@ -64,10 +64,9 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
 
     internal class Bound(val typeIndex: Int, val info: ClassInfo?, val enumInfo: EnumInfo?, val plan: StructPlan? = null)
 
-    /** The codec's output writers over native buffers of this context (grown on WIRE_E_BUFFER_FULL). */
+    /** The encoder's output writer over a native buffer of this context (grown on WIRE_E_BUFFER_FULL). */
     private class Out(var arena: Arena?, var buf: MemorySegment, var writer: MemorySegment)
     private val encOut = Out(null, MemorySegment.NULL, MemorySegment.NULL)
-    private val decOut = Out(null, MemorySegment.NULL, MemorySegment.NULL)
 
     init {
         val p = Native.ctx_new.invokeExact() as MemorySegment
@@ -326,7 +325,10 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
      */
     internal fun encodeTape(tape: ByteArray, n: Int): ByteArray {
         val o = encOut
-        if (o.writer.address() == 0L) newOut(o, maxOf(4096L, n.toLong()))
+        // twice the tape and some: the room tape_enc.c's containers take their fast path in
+        // (wq_open), which a fixed buffer must have from the start
+        val room = 2L * n + 64
+        if (o.writer.address() == 0L || o.buf.byteSize() < room) newOut(o, maxOf(4096L, room, if (o.writer.address() == 0L) 0L else o.buf.byteSize() * 2))
         while (true) {
             Native.writer_reset.invokeExact(o.writer)
             val st = Native.encode_tape_to.invokeExact(ptr, MemorySegment.ofArray(tape), n.toLong(), o.writer) as Int
@@ -343,28 +345,31 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     }
 
     /**
-     * Decodes a payload into a tape (`wire_decode_tape_to` with `WIRE_TAPE_FIELD_INDEX` and
-     * `WIRE_TAPE_SPANS`: binaries and dense arrays as offsets into [bytes], which the reader keeps; the
-     * payload passed as a heap segment), copied into [readBuffer]; returns its length.
+     * Decodes a payload into a tape, written by C straight into [readBuffer] (`wire_decode_tape_into`
+     * with `WIRE_TAPE_FIELD_INDEX` and `WIRE_TAPE_SPANS`: binaries and dense arrays as offsets into
+     * [bytes], which the reader keeps; the payload and the buffer passed as heap segments, no
+     * copy); returns its length. A buffer too small is grown to the size C reports and the call
+     * made again.
      */
     internal fun decodeToTape(bytes: ByteArray): Int {
-        val o = decOut
-        if (o.writer.address() == 0L) newOut(o, maxOf(1L shl 16, 2L * bytes.size + 64))
+        val lenOut = tapeLen
         while (true) {
-            Native.writer_reset.invokeExact(o.writer)
-            val st = Native.decode_tape_to.invokeExact(ptr, MemorySegment.ofArray(bytes), bytes.size.toLong(), WireH.TAPE_FIELD_INDEX or WireH.TAPE_SPANS, o.writer) as Int
-            val size = Native.writer_size.invokeExact(o.writer) as Long
-            if (st == 0) {
-                val n = Math.toIntExact(size)
-                if (readBuffer.size < n) readBuffer = ByteArray(maxOf(n, readBuffer.size * 2))
-                MemorySegment.copy(o.buf, ValueLayout.JAVA_BYTE, 0L, readBuffer, 0, n)
-                return n
-            }
+            val buf = readBuffer
+            val st = Native.decode_tape_into.invokeExact(
+                ptr, MemorySegment.ofArray(bytes), bytes.size.toLong(), WireH.TAPE_FIELD_INDEX or WireH.TAPE_SPANS,
+                MemorySegment.ofArray(buf), buf.size.toLong(), MemorySegment.ofArray(lenOut),
+            ) as Int
+            val n = lenOut[0]
+            if (st == 0) return Math.toIntExact(n)
             if (st != Status.BUFFER_FULL) throw error(st)
             Native.ctx_clear_error.invokeExact(ptr)
-            newOut(o, maxOf(size, o.buf.byteSize() * 2))
+            if (n > Int.MAX_VALUE - 8) throw WireException("limit", -1, "a tape of $n bytes does not fit a JVM array")
+            readBuffer = ByteArray(maxOf(n, 2L * buf.size).coerceAtMost(Int.MAX_VALUE - 8L).toInt())
         }
     }
+
+    /** The tape length `wire_decode_tape_into` writes (a heap array lent to the call). */
+    private val tapeLen = LongArray(1)
 
     // ------------------------------------------------------------------ errors
     /** The context's last error as an exception (and clears it). */
@@ -401,10 +406,8 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         if (closed) return
         for (d in openDocuments.toList()) d.close()
         closed = true
-        for (o in listOf(encOut, decOut)) {
-            if (o.writer.address() != 0L) Native.writer_free.invokeExact(o.writer)
-            o.arena?.close()
-        }
+        if (encOut.writer.address() != 0L) Native.writer_free.invokeExact(encOut.writer)
+        encOut.arena?.close()
         Native.ctx_free.invokeExact(handle)
         arena.close()
     }

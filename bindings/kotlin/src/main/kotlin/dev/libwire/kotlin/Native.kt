@@ -272,8 +272,10 @@ internal object Native {
     @JvmField val encode_tape_to: MethodHandle = linker.downcallHandle(
         lookup.find("wire_encode_tape_to").get(), FunctionDescriptor.of(I, P, P, J, P), HEAP,
     )
-    @JvmField val decode_tape_to: MethodHandle = linker.downcallHandle(
-        lookup.find("wire_decode_tape_to").get(), FunctionDescriptor.of(I, P, P, J, I, P), HEAP,
+    // (decode: the tape written straight into a heap array lent to the call, and its length
+    // into another)
+    @JvmField val decode_tape_into: MethodHandle = linker.downcallHandle(
+        lookup.find("wire_decode_tape_into").get(), FunctionDescriptor.of(I, P, P, J, I, P, J, P), HEAP,
     )
     @JvmField val writer_new = fn("wire_writer_new", P, P, P, J, critical = false)
     @JvmField val writer_free = fn("wire_writer_free", null, P, critical = false)

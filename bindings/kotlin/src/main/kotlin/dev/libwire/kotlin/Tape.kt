@@ -14,10 +14,12 @@ import java.util.IdentityHashMap
 
 /**
  * The codec path: a whole message crosses the FFI boundary in one call
- * (`wire_encode_tape_to` / `wire_decode_tape_to`, the direct tape codec; format in
+ * (`wire_encode_tape_to` / `wire_decode_tape_into`, the direct tape codec; format in
  * spec/tape.md, version 2). The JVM writes or reads the tape in a heap `byte[]` reused
- * per context, passed to C as a heap segment (critical downcall, no copy); C writes into
- * a writer over a native buffer of the context. Registered data classes with a
+ * per context, passed to C as a heap segment (critical downcall, no copy). Encode: C writes
+ * the payload into a writer over a native buffer of the context (then copied into the
+ * result; writing into a heap array lent to the call and copying that was slower, measured);
+ * decode: C writes the tape straight into the context's heap array (`readBuffer`). Registered data classes with a
  * [StructPlan] go as `STRUCT_IDX` (fields by wire index).
  */
 internal object TapeOps {
@@ -415,8 +417,22 @@ internal class TapeDecoder(private val ctx: Context) {
         return s
     }
 
+    /**
+     * The Latin-1 text `a[o, o + k)` as a compact String. With java.lang open ([JStr]) a text of
+     * 1 to 32 bytes goes into an array that becomes the String's own in (overlapping) words,
+     * without a call of the array copy stub (which costs more than the copy at these lengths);
+     * else, and when longer, `String(byte[], hibyte 0, ...)`: one copy, no charset decoder.
+     */
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
-    private fun latin1(a: ByteArray, o: Int, k: Int): String = java.lang.String(a, 0, o, k) as String
+    private fun latin1(a: ByteArray, o: Int, k: Int): String {
+        if (k in 8..16 && JStr.OPEN) {
+            val v = ByteArray(k)
+            TapeOps.LE64.set(v, 0, TapeOps.LE64.get(a, o) as Long)
+            TapeOps.LE64.set(v, k - 8, TapeOps.LE64.get(a, o + k - 8) as Long)
+            return JStr.NEW.invokeExact(v, 0.toByte()) as String
+        }
+        return java.lang.String(a, 0, o, k) as String
+    }
 
     private fun blob(k: Int): ByteArray = b.copyOfRange(p, p + k).also { p += k }
 

@@ -66,4 +66,38 @@ class TapeFormatTest {
             assertEquals(all, ctx.decode(ctx.encode(all)))
         }
     }
+
+    @Test fun decodedStrings() {
+        // the reader's Latin-1 strings at every length around its word copies (8..16 bytes), ASCII
+        // and not, at every offset in the tape, alone and between other values: each decodes to
+        // its text, as a String of its own (a later decode into the same tape buffer leaves it)
+        Context().use { ctx ->
+            val all = ArrayList<Any?>()
+            for (len in 0..40) {
+                for (shift in 0..2) {
+                    all.add(String(CharArray(len) { ('A' + (it * 5 + len + shift) % 58) }))
+                    all.add(String(CharArray(len) { (0xa0 + (it * 3 + len + shift) % 96).toChar() }))
+                    if (shift == 1) all.add(len.toLong())
+                    if (shift == 2) all.add(null)
+                }
+            }
+            val first = ctx.decode(ctx.encode(all)) as List<*>
+            assertEquals(all, first)
+            val other = List(all.size) { "#".repeat(it % 41) }
+            assertEquals(other, ctx.decode(ctx.encode(other)))
+            assertEquals(all, first)
+            // Latin-1 and UTF-16 text (a surrogate pair) as map keys and values
+            val m = linkedMapOf<Any?, Any?>("caf\u00e9 00001" to "na\u00efve-00002", "\ud83d\ude00 wide" to 1L, "" to "x")
+            assertEquals(m, ctx.decode(ctx.encode(m)))
+        }
+        // a fresh context's tape buffer (4 KiB) grown for a larger tape; a truncated payload gives
+        // its own error at the offset where it ends, not the buffer's, and the context goes on
+        val big = List(2000) { "value %05d".format(it) }
+        val bytes = Context().use { it.encode(big) }
+        Context().use { ctx ->
+            val e = assertThrows<WireException> { ctx.decode(bytes.copyOf(bytes.size - 3)) }
+            assertEquals(Status.TRUNCATED, e.status, e.toString())
+            assertEquals(big, ctx.decode(bytes))
+        }
+    }
 }
