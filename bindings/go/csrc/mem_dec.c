@@ -41,34 +41,6 @@ static bool dec_struct_items(mdec *x, const wire_mplan *p,
                              const wire_mlayout *l, uint8_t *base,
                              size_t stride, uint32_t count);
 
-/* Whether the n bytes at a are the TypeDef td: its first word (the
- * header, with the hash) at once, which tells another writer's TypeDef
- * without a call. */
-ALWAYS_INLINE bool td_same(const uint8_t *a, const uint8_t *td, size_t n) {
-  if (n >= 8) {
-    uint64_t u, v;
-    memcpy(&u, a, 8);
-    memcpy(&v, td, 8);
-    if (u != v) return false;
-  }
-#if defined(__SSE2__)
-  /* the rest without a call: 16 bytes at a time, the last 16 overlapping
-   * (a TypeDef is tens of bytes; the header, its first 8, is equal) */
-  if (n >= 16) {
-    __m128i acc = _mm_setzero_si128();
-    for (size_t i = 8; i + 16 < n; i += 16)
-      acc = _mm_or_si128(acc, _mm_xor_si128(
-                                  _mm_loadu_si128((const __m128i *)(const void *)(a + i)),
-                                  _mm_loadu_si128((const __m128i *)(const void *)(td + i))));
-    acc = _mm_or_si128(acc, _mm_xor_si128(
-                                _mm_loadu_si128((const __m128i *)(const void *)(a + n - 16)),
-                                _mm_loadu_si128((const __m128i *)(const void *)(td + n - 16))));
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(acc, _mm_setzero_si128())) == 0xFFFF;
-  }
-#endif
-  return memcmp(a, td, n) == 0;
-}
-
 /* The type meta of a struct value of layout li, its usual forms inline:
  * the registered TypeDef announced as the next one, or a reference to a
  * TypeDef this message announced for the layout's plan; anything else
@@ -1157,6 +1129,22 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
     p = &rl->plan;
     okk = push_td(&x, ctx->reg->types[rl->type].layout, p, data + 4);
     goto body;
+  }
+  if (rl->maps && len >= 4 + 8 && rl->td && td_same(data, rl->td - 4, 4)) {
+    /* the same root of another writer whose TypeDef was mapped before
+     * (what the general path below finds after parsing the TypeDef's
+     * header: wire__mdec_plan_for_td compares its bytes with the cached
+     * ones, and no more than max_typedef_bytes of them) */
+    for (wire_mmap *c = rl->maps; c; c = c->next) {
+      if (len - 4 >= c->td_len && c->td_len <= ctx->max_typedef_bytes &&
+          td_same(data + 4, c->td, c->td_len)) {
+        x.d.in.p = data + 4 + c->td_len;
+        p = &c->plan;
+        okk = push_td(&x, (const wire_layout *)c->plan.missing[-1], p,
+                      data + 4);
+        goto body;
+      }
+    }
   }
   /* (the header reader expects a byte) */
   okk = len ? wire__dec_root_header(&x.d, 0) : wire__truncated(&x.d.in, 1);
