@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "c39bcecec643937dd4465bcd15c19d1d9130f502a5fce4ac1329f0dc69d9b2ee"
+const csrcDigest = "21f3214c18da0dbcbd80fb3a1455542ff98361a9eb60adc7932752c584904f15"

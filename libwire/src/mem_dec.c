@@ -101,7 +101,8 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
       p = in->p;
       in->p += len;
       if (!text_ok(p, (size_t)len, in->end))
-        return dfail(x, WIRE_E_STRING, p, "invalid UTF-8");
+        return dfail(x, WIRE_E_STRING, p + wire__utf8_check(p, (size_t)len),
+                     "invalid UTF-8"); /* (at its first bad byte) */
     } else {
       in->p = s;
       if (!wire__dec_string(&x->d, &enc, &p, &len)) return false;
@@ -182,6 +183,30 @@ ALWAYS_INLINE const uint8_t *fast_str(mdec *x, const wire_mop *o,
   return t + len;
 }
 
+/* A reference / null flag (wire__dec_ref_flag), its one-byte forms
+ * inline: not null, null, a tracked value where references are allowed;
+ * a reference and the errors go to the general reader. */
+ALWAYS_INLINE bool ref_flag(mdec *x, bool allow_ref, int8_t *f, uint32_t *id) {
+  wire_in *in = IN(x);
+  if (WIRE_LIKELY(in->p < in->end)) {
+    int8_t b = (int8_t)in->p[0];
+    if (b == WIRE_REF_NOT_NULL || b == WIRE_REF_NULL ||
+        (b == WIRE_REF_VALUE && allow_ref)) {
+      in->p++;
+      *f = b;
+      return true;
+    }
+  }
+  return wire__dec_ref_flag(&x->d, allow_ref, f, id);
+}
+
+/* n (4 or 8) bytes at p, little-endian (one load where the host is). */
+ALWAYS_INLINE uint64_t ld_le(const uint8_t *p, int n) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
 /* An integer of wire type t at the cursor, sign- or zero-extended. */
 static inline bool dec_int_raw(mdec *x, uint8_t t, uint64_t *raw) {
   wire_in *in = IN(x);
@@ -240,7 +265,7 @@ static int item_flag(mdec *x, const wire_mop *so, uint8_t *it, size_t stride,
   const uint8_t *fs = in->p;
   int8_t f;
   uint32_t id;
-  if (!wire__dec_ref_flag(&x->d, track, &f, &id)) return -1;
+  if (!ref_flag(x, track, &f, &id)) return -1;
   if (f == WIRE_REF_NULL) {
     if (!so) {
       memset(it, 0, stride);
@@ -492,7 +517,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
           const uint8_t *fs = in->p;
           int8_t f;
           uint32_t id;
-          if (!wire__dec_ref_flag(&x->d, true, &f, &id)) return false;
+          if (!ref_flag(x, true, &f, &id)) return false;
           if (f == WIRE_REF_NULL || f == WIRE_REF_REF)
             return dfail(x, WIRE_E_UNSUPPORTED, fs, "map entry reference");
           if (f == WIRE_REF_VALUE) x->d.nrefs++;
@@ -712,6 +737,24 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
   }
   case MOP_TIMESTAMP: case MOP_DURATION: {
     wire_mem_time t = {0, 0, 0};
+    /* (inline: the seconds, fixed or a varint, and the nanoseconds in
+     * range; anything else wire__dec_time reads or reports) */
+    const uint8_t *np = NULL;
+    uint64_t u = 0;
+    if (o->wt == WIRE_T_DURATION) {
+      if (fast_u64(s, in->end, &u, &np)) u = (uint64_t)wire__unzz64(u);
+      else np = NULL;
+    } else if (in->end - s >= 8) {
+      u = ld_le(s, 8);
+      np = s + 8;
+    }
+    if (np && in->end - np >= 4 && ld_le(np, 4) < 1000000000u) {
+      t.seconds = (int64_t)u;
+      t.nanos = (uint32_t)ld_le(np, 4);
+      memcpy(p, &t, sizeof t);
+      in->p = np + 4;
+      return true;
+    }
     if (!wire__dec_time(&x->d, o->wt, &t.seconds, &t.nanos)) return false;
     memcpy(p, &t, sizeof t);
     return true;
@@ -722,8 +765,24 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     bool neg;
     const uint8_t *mag;
     uint8_t small[8];
-    if (!wire__dec_decimal(&x->d, &dv.scale, &neg, &mag, &dv.len, small))
+    uint32_t zs;
+    uint64_t h;
+    const uint8_t *np, *np2;
+    if (fast_u32(s, in->end, &zs, &np) && fast_u64(np, in->end, &h, &np2) &&
+        !(h & 1)) {
+      /* the small form inline (as wire__dec_decimal reads it) */
+      int64_t v = wire__unzz64(h >> 1);
+      uint64_t mg = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+      uint32_t n = 0;
+      while (mg) { small[n++] = (uint8_t)mg; mg >>= 8; }
+      dv.scale = wire__unzz32(zs);
+      dv.len = n;
+      neg = v < 0;
+      mag = small;
+      in->p = np2;
+    } else if (!wire__dec_decimal(&x->d, &dv.scale, &neg, &mag, &dv.len, small)) {
       return false;
+    }
     if (mag == small || x->copy) {
       uint8_t *q = aalloc(x, dv.len ? dv.len : 1, 1);
       if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
@@ -764,8 +823,7 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
     const uint8_t *fs = in->p;
     int8_t f;
     uint32_t id;
-    if (!wire__dec_ref_flag(&x->d, (o->fl & MF_REF) != 0, &f, &id))
-      return false;
+    if (!ref_flag(x, (o->fl & MF_REF) != 0, &f, &id)) return false;
     if (f == WIRE_REF_NULL) {
       const wire_mspec tmp = {0, o->form | ((o->fl & MF_LEN64) ? WIRE_MEM_LEN64 : 0),
                               o->off, o->aux, o->present, o->elem};
@@ -1076,6 +1134,37 @@ ALWAYS_INLINE void zero_dec(wire_dec *d) {
   d->smeta_doc = NULL;
 }
 
+/* The root's header, flag and type meta in the forms wire_mem_decode
+ * does not recognise inline: the plan of its body, or NULL with the error
+ * set. */
+static const wire_mplan *root_meta(mdec *x, uint32_t layout, void *out) {
+  wire_ctx *ctx = x->ctx;
+  wire_mem *m = x->m;
+  size_t len = (size_t)(x->d.in.end - x->d.in.base);
+  /* (the header reader expects a byte) */
+  bool okk = len ? wire__dec_root_header(&x->d, 0) : wire__truncated(&x->d.in, 1);
+  if (okk) {
+    const uint8_t *fs = x->d.in.p;
+    int8_t f;
+    uint32_t id;
+    okk = wire__dec_ref_flag(&x->d, true, &f, &id);
+    if (okk && (f == WIRE_REF_NULL || f == WIRE_REF_REF))
+      okk = dfail(x, WIRE_E_VALUE, fs, "the root is null or a reference");
+    if (okk && f == WIRE_REF_VALUE) {
+      x->d.nrefs++;
+      if (!dref_room(ctx, m, 1)) okk = dfail(x, WIRE_E_NOMEM, fs, "out of memory");
+      else {
+        m->dref[0] = out;
+        m->dref_layout[0] = layout;
+        m->ndref = 1;
+      }
+    }
+  }
+  /* (the usual type meta, the registered TypeDef as #0, was the compare
+   * in wire_mem_decode) */
+  return okk ? wire__mdec_meta_other(x, layout) : NULL;
+}
+
 int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
                         size_t len, void *out, uint8_t *arena,
                         size_t arena_cap, size_t *arena_used, uint32_t flags) {
@@ -1130,9 +1219,23 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
     okk = push_td(&x, ctx->reg->types[rl->type].layout, p, data + 4);
     goto body;
   }
+  if (rl->td && len >= 4 + (size_t)rl->td_len && data[1] == 0x00 &&
+      data[0] == 0x01 && data[2] == rl->td[-2] && data[3] == 0x00 &&
+      td_same(data + 4, rl->td, rl->td_len) && dref_room(ctx, m, 1)) {
+    /* the common form with a tracked value's flag (ref tracking): the
+     * root is reference #0 (as the general path, root_meta, notes it) */
+    x.d.nrefs = 1;
+    m->dref[0] = out;
+    m->dref_layout[0] = layout;
+    m->ndref = 1;
+    x.d.in.p = data + 4 + rl->td_len;
+    p = &rl->plan;
+    okk = push_td(&x, ctx->reg->types[rl->type].layout, p, data + 4);
+    goto body;
+  }
   if (rl->maps && len >= 4 + 8 && rl->td && td_same(data, rl->td - 4, 4)) {
     /* the same root of another writer whose TypeDef was mapped before
-     * (what the general path below finds after parsing the TypeDef's
+     * (what the general path, root_meta, finds after parsing the TypeDef's
      * header: wire__mdec_plan_for_td compares its bytes with the cached
      * ones, and no more than max_typedef_bytes of them) */
     for (wire_mmap *c = rl->maps; c; c = c->next) {
@@ -1146,28 +1249,7 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
       }
     }
   }
-  /* (the header reader expects a byte) */
-  okk = len ? wire__dec_root_header(&x.d, 0) : wire__truncated(&x.d.in, 1);
-  if (okk) {
-    const uint8_t *fs = x.d.in.p;
-    int8_t f;
-    uint32_t id;
-    okk = wire__dec_ref_flag(&x.d, true, &f, &id);
-    if (okk && (f == WIRE_REF_NULL || f == WIRE_REF_REF))
-      okk = dfail(&x, WIRE_E_VALUE, fs, "the root is null or a reference");
-    if (okk && f == WIRE_REF_VALUE) {
-      x.d.nrefs++;
-      if (!dref_room(ctx, m, 1)) okk = dfail(&x, WIRE_E_NOMEM, fs, "out of memory");
-      else {
-        m->dref[0] = out;
-        m->dref_layout[0] = layout;
-        m->ndref = 1;
-      }
-    }
-  }
-  /* (the usual type meta, the registered TypeDef as #0, was the compare
-   * above) */
-  p = okk ? wire__mdec_meta_other(&x, layout) : NULL;
+  p = root_meta(&x, layout, out);
   okk = p != NULL;
 body:
   okk = okk && dec_struct_body(&x, p, &m->layouts[layout], out);

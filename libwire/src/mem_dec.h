@@ -95,6 +95,9 @@ extern bool wire__mdec_words_ok;
 /* Whether the n bytes at a are the TypeDef td: its first word (the
  * header, with the hash) at once, which tells another writer's TypeDef
  * without a call. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline bool td_same(const uint8_t *a, const uint8_t *td, size_t n) {
   if (n >= 8) {
     uint64_t u, v;

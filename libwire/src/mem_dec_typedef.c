@@ -179,7 +179,7 @@ const wire_mplan *wire__mdec_meta(mdec *x, uint32_t li) {
   if (l->td && in->end - c >= 2 && c[0] == l->kind && d->ntds < 64 &&
       c[1] == (uint8_t)(d->ntds << 1) && l->td_len <= x->ctx->max_typedef_bytes &&
       (size_t)(in->end - c) - 2 >= l->td_len &&
-      memcmp(c + 2, l->td, l->td_len) == 0) {
+      td_same(c + 2, l->td, l->td_len)) {
     /* the usual case: the registered TypeDef announced as the next one */
     const uint8_t *ts = c + 2;
     in->p = ts + l->td_len;

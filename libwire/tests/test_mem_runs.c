@@ -305,3 +305,85 @@ Test(mem_runs, mapped_typedef_cached) {
   }
   wire_ctx_free(w);
 }
+
+/* The inline cases of the general fields (mem_dec.c): a timestamp, a
+ * duration, a decimal in its small form, reference / null flags (here a
+ * nullable string's), and the root with a tracked value's flag (ref
+ * tracking). Each message, every prefix of it and every message with one
+ * byte of its body changed gets the document decoder's status and byte
+ * offset. */
+static const char fdl_t[] =
+    "package t;\n"
+    "message T [id=410] { timestamp ts = 1; duration du = 2; decimal dec = 3;\n"
+    "  optional string s = 4; int32 k = 5; }\n";
+
+typedef struct { wire_mem_time ts, du; wire_mem_decimal dec; const char *s;
+                 uint32_t sn; uint8_t s_present; int32_t k; } t_t;
+
+static void check_general(int tracking) {
+  wire_ctx *c = wire_ctx_new();
+  cr_assert_not_null(c);
+  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
+  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, tracking);
+  cr_assert_eq(wire_schema_load_fdl(c, fdl_t, strlen(fdl_t), "t.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
+  uint32_t tt, lt;
+  cr_assert_eq(wire_schema_find_type(c, "t.T", 3, &tt), WIRE_OK);
+  int32_t st = wire_mem_layout_new(c, tt, sizeof(t_t), &lt);
+  st |= wire_mem_layout_field(c, lt, 0, WIRE_MEM_TIMESTAMP, O(t_t, ts), N, N, N);
+  st |= wire_mem_layout_field(c, lt, 1, WIRE_MEM_DURATION, O(t_t, du), N, N, N);
+  st |= wire_mem_layout_field(c, lt, 2, WIRE_MEM_DECIMAL, O(t_t, dec), N, N, N);
+  st |= wire_mem_layout_field(c, lt, 3, WIRE_MEM_STR, O(t_t, s), O(t_t, sn),
+                              O(t_t, s_present), N);
+  st |= wire_mem_layout_field(c, lt, 4, WIRE_MEM_I32, O(t_t, k), N, N, N);
+  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  cr_assert_eq(wire_mem_bind(c, lt), WIRE_OK, "%s", wire_ctx_error_message(c));
+  static const uint8_t mag[] = {0x39, 0x30}; /* 12345 */
+  for (int k = 0; k < 2; k++) {
+    /* the body: 12 + 6 + 4 + (7 or 1) + 1 bytes */
+    t_t v = {{1700000000, 5000, 0}, {100, 7, 0}, {mag, 2, 2, k, 0},
+             k ? NULL : "hello", k ? 0 : 5, (uint8_t)!k, 7};
+    size_t body = 12 + 6 + 4 + (k ? 1 : 7) + 1;
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(c, lt, &v, &p, &n), WIRE_OK, "%s",
+                 wire_ctx_error_message(c));
+    uint8_t bytes[256];
+    cr_assert_lt(n, sizeof bytes);
+    cr_assert_gt(n, body);
+    memcpy(bytes, p, n);
+    cr_assert_eq(bytes[1], tracking ? 0x00 : 0xFF); /* the root's flag */
+    t_t out;
+    memset(&out, 0, sizeof out);
+    cr_assert_eq(same_as_doc(c, lt, bytes, n, &out, 1), WIRE_OK);
+    cr_assert(out.ts.seconds == v.ts.seconds && out.ts.nanos == v.ts.nanos);
+    cr_assert(out.du.seconds == v.du.seconds && out.du.nanos == v.du.nanos);
+    cr_assert(out.dec.len == 2 && !memcmp(out.dec.magnitude, mag, 2) &&
+              out.dec.scale == 2 && out.dec.negative == (uint32_t)k);
+    cr_assert_eq(out.s_present, !k);
+    if (!k) cr_assert(out.sn == 5 && !memcmp(out.s, "hello", 5));
+    cr_assert_eq(out.k, 7);
+    body = n - body;
+    for (size_t cut = 0; cut < n; cut++) {
+      uint8_t *exact = malloc(cut ? cut : 1);
+      cr_assert_not_null(exact);
+      memcpy(exact, bytes, cut);
+      cr_assert_neq(same_as_doc(c, lt, exact, cut, &out, cut >= body), WIRE_OK);
+      free(exact);
+    }
+    for (size_t i = 0; i < n; i++) {
+      const uint8_t subs[7] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0xFD,
+                               0xFE, 0x3B, 0x9A};
+      for (int s = 0; s < 7; s++) {
+        uint8_t b = bytes[i];
+        bytes[i] = subs[s];
+        same_as_doc(c, lt, bytes, n, &out, i >= body);
+        bytes[i] = b;
+      }
+    }
+  }
+  wire_ctx_free(c);
+}
+
+Test(mem_runs, general_fields) { check_general(0); }
+Test(mem_runs, general_fields_tracked) { check_general(1); }
