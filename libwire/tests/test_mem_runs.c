@@ -315,10 +315,11 @@ Test(mem_runs, mapped_typedef_cached) {
 static const char fdl_t[] =
     "package t;\n"
     "message T [id=410] { timestamp ts = 1; duration du = 2; decimal dec = 3;\n"
-    "  optional string s = 4; int32 k = 5; }\n";
+    "  optional string s = 4; int32 k = 5; optional bytes b = 6; }\n";
 
 typedef struct { wire_mem_time ts, du; wire_mem_decimal dec; const char *s;
-                 uint32_t sn; uint8_t s_present; int32_t k; } t_t;
+                 uint32_t sn; uint8_t s_present; int32_t k; const uint8_t *b;
+                 uint32_t bn; uint8_t b_present; } t_t;
 
 static void check_general(int tracking) {
   wire_ctx *c = wire_ctx_new();
@@ -336,14 +337,17 @@ static void check_general(int tracking) {
   st |= wire_mem_layout_field(c, lt, 3, WIRE_MEM_STR, O(t_t, s), O(t_t, sn),
                               O(t_t, s_present), N);
   st |= wire_mem_layout_field(c, lt, 4, WIRE_MEM_I32, O(t_t, k), N, N, N);
+  st |= wire_mem_layout_field(c, lt, 5, WIRE_MEM_BYTES, O(t_t, b), O(t_t, bn),
+                              O(t_t, b_present), N);
   cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
   cr_assert_eq(wire_mem_bind(c, lt), WIRE_OK, "%s", wire_ctx_error_message(c));
   static const uint8_t mag[] = {0x39, 0x30}; /* 12345 */
   for (int k = 0; k < 2; k++) {
-    /* the body: 12 + 6 + 4 + (7 or 1) + 1 bytes */
+    /* the body: 12 + 6 + 4 + (7 or 1) + 1 + (5 or 1) bytes */
     t_t v = {{1700000000, 5000, 0}, {100, 7, 0}, {mag, 2, 2, k, 0},
-             k ? NULL : "hello", k ? 0 : 5, (uint8_t)!k, 7};
-    size_t body = 12 + 6 + 4 + (k ? 1 : 7) + 1;
+             k ? NULL : "hello", k ? 0 : 5, (uint8_t)!k, 7,
+             k ? (const uint8_t *)"abc" : NULL, k ? 3 : 0, (uint8_t)k};
+    size_t body = 12 + 6 + 4 + (k ? 1 : 7) + 1 + (k ? 5 : 1);
     const uint8_t *p;
     size_t n;
     cr_assert_eq(wire_mem_encode(c, lt, &v, &p, &n), WIRE_OK, "%s",
@@ -363,6 +367,8 @@ static void check_general(int tracking) {
     cr_assert_eq(out.s_present, !k);
     if (!k) cr_assert(out.sn == 5 && !memcmp(out.s, "hello", 5));
     cr_assert_eq(out.k, 7);
+    cr_assert_eq(out.b_present, k);
+    if (k) cr_assert(out.bn == 3 && !memcmp(out.b, "abc", 3));
     body = n - body;
     for (size_t cut = 0; cut < n; cut++) {
       uint8_t *exact = malloc(cut ? cut : 1);

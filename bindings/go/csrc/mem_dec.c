@@ -677,8 +677,37 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     in->p += n;
     return true;
   }
-  case MOP_STR: return dec_str(x, o, base, false);
-  case MOP_BYTES: return dec_str(x, o, base, true);
+  case MOP_STR:
+    if (!(o->fl & (MF_TAGGED | MF_LEN64))) {
+      /* (the struct loop's inline case, for a flagged string) */
+      const uint8_t *np = fast_str(x, o, base, s, in->end);
+      if (WIRE_LIKELY(np != NULL)) {
+        in->p = np;
+        return true;
+      }
+    }
+    return dec_str(x, o, base, false);
+  case MOP_BYTES: {
+    /* the usual binary inline (as wire__dec_bytes reads it): its length
+     * within the input and the limit, not in an out-of-band payload */
+    const uint8_t *t;
+    uint32_t n;
+    if (!x->d.oob && fast_u32(s, in->end, &n, &t) && n <= x->max_bin &&
+        (size_t)(in->end - t) >= n) {
+      const uint8_t *v = t;
+      if (x->copy && n) {
+        uint8_t *q = aalloc(x, n, 1);
+        if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+        wire__copy(q, t, n);
+        v = q;
+      }
+      st_ptr(p, n ? v : (const uint8_t *)"");
+      st_len(base, o, n);
+      in->p = t + n;
+      return true;
+    }
+    return dec_str(x, o, base, true);
+  }
   case MOP_DENSE: {
     const uint8_t *d;
     uint32_t n;
@@ -786,7 +815,8 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     if (mag == small || x->copy) {
       uint8_t *q = aalloc(x, dv.len ? dv.len : 1, 1);
       if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
-      memcpy(q, mag, dv.len);
+      if (dv.len <= 16) copy_short(q, mag, dv.len);
+      else wire__copy(q, mag, dv.len);
       mag = q;
     }
     dv.magnitude = mag;
