@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "9f8752bd4038558c0dd623d1fa1a10f447c8eb38c4473bd4898b99a179770bcc"
+const csrcDigest = "703893c3d598510a6cd708bcdeb888b72cc72f9eeaba509b0fee7fedb35a115e"

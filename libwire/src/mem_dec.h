@@ -8,6 +8,13 @@
 
 #define NOTYPE WIRE_NO_TYPE
 
+/* the inline cases that the compiler would otherwise call */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
 /* A reader of a run of varints (mem_dec_run.c, below). */
 typedef const wire_mop *(*wire_mdec_run_fn)(const wire_mop *o, uint8_t *base,
                                             const uint8_t **pc);
@@ -59,6 +66,10 @@ static inline bool wire__mdec_push_td_fast(mdec *x, const wire_layout *wl,
   return wire__mdec_push_td(x, wl, p, at);
 }
 
+/* One struct value's body (its type meta read) by plan p into base
+ * (mem_dec.c). */
+bool wire__mdec_struct_body(mdec *x, const wire_mplan *p,
+                            const wire_mlayout *l, uint8_t *base);
 /* Reads the type meta of a struct value expected to be of layout li and
  * gives the plan to read its body with (mem_dec_typedef.c). NULL with the
  * error set. */
@@ -95,10 +106,7 @@ extern bool wire__mdec_words_ok;
 /* Whether the n bytes at a are the TypeDef td: its first word (the
  * header, with the hash) at once, which tells another writer's TypeDef
  * without a call. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline bool td_same(const uint8_t *a, const uint8_t *td, size_t n) {
+ALWAYS_INLINE bool td_same(const uint8_t *a, const uint8_t *td, size_t n) {
   if (n >= 8) {
     uint64_t u, v;
     memcpy(&u, a, 8);

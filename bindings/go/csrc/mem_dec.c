@@ -1,8 +1,9 @@
-/* mem_dec.c - compiled codecs, the decoder: wire_mem_decode walks a bound
- * layout's op sequence (mem.h), or the cached mapping of a writer's
- * TypeDef, and stores into native memory. It reads untrusted bytes with
- * the checks of the document decoder (dec.h): bounds before use, counts
- * against the bytes left and the limits, the depth limit, UTF-8. */
+/* mem_dec.c - compiled codecs, the decoder: the values of a struct by a
+ * bound layout's op sequence (mem.h), or the cached mapping of a writer's
+ * TypeDef, stored into native memory (wire_mem_decode, mem_dec_root.c,
+ * starts it). It reads untrusted bytes with the checks of the document
+ * decoder (dec.h): bounds before use, counts against the bytes left and
+ * the limits, the depth limit, UTF-8. */
 #include "mem_dec.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -11,13 +12,6 @@
 #endif
 
 #include <stdlib.h>
-
-/* the inline cases that the compiler would otherwise call */
-#if defined(__GNUC__)
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE static inline
-#endif
 
 #define plan_for_td wire__mdec_plan_for_td
 #define push_td wire__mdec_push_td_fast
@@ -78,7 +72,6 @@ ALWAYS_INLINE const wire_mplan *meta_fast(mdec *x, uint32_t li) {
   }
   return wire__mdec_meta_other(x, li);
 }
-
 
 static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
                     bool binary) {
@@ -1126,175 +1119,12 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
                             const wire_mlayout *l, uint8_t *base) {
   return dec_structs(x, p, l, base, 0, 1, false);
 }
+bool wire__mdec_struct_body(mdec *x, const wire_mplan *p,
+                            const wire_mlayout *l, uint8_t *base) {
+  return dec_struct_body(x, p, l, base);
+}
 static bool dec_struct_items(mdec *x, const wire_mplan *p,
                              const wire_mlayout *l, uint8_t *base,
                              size_t stride, uint32_t count) {
   return dec_structs(x, p, l, base, stride, count, true);
-}
-
-/* wire__dec_init's memset of the decoder state up to rd, field by field
- * (the compiler's memset of these ~180 bytes is a `rep stos`, slow to
- * start); a field added to wire_dec needs its line here. */
-_Static_assert(offsetof(wire_dec, rd) ==
-                       offsetof(wire_dec, smeta_doc) + sizeof(wire_doc *) &&
-                   (sizeof(void *) != 8 || offsetof(wire_dec, rd) == 216),
-               "wire_dec changed: zero the new field in zero_dec");
-ALWAYS_INLINE void zero_dec(wire_dec *d) {
-  d->in = (wire_in){NULL, NULL, NULL, NULL};
-  d->ctx = NULL;
-  d->doc = NULL;
-  d->arena = NULL;
-  d->depth = 0;
-  d->nrefs = 0;
-  d->unbacked = 0;
-  d->pending = 0;
-  d->seed[0] = d->seed[1] = 0;
-  d->seeded = false;
-  d->ms = NULL;
-  d->nms = d->ms_cap = 0;
-  d->dump = NULL;
-  d->dump_user = NULL;
-  d->tds = NULL;
-  d->ntds = d->tds_cap = 0;
-  d->oob = false;
-  d->band = 0;
-  d->empty_st = NULL;
-  d->empty_doc = NULL;
-  d->smeta = NULL;
-  d->smeta_doc = NULL;
-}
-
-/* The root's header, flag and type meta in the forms wire_mem_decode
- * does not recognise inline: the plan of its body, or NULL with the error
- * set. */
-static const wire_mplan *root_meta(mdec *x, uint32_t layout, void *out) {
-  wire_ctx *ctx = x->ctx;
-  wire_mem *m = x->m;
-  size_t len = (size_t)(x->d.in.end - x->d.in.base);
-  /* (the header reader expects a byte) */
-  bool okk = len ? wire__dec_root_header(&x->d, 0) : wire__truncated(&x->d.in, 1);
-  if (okk) {
-    const uint8_t *fs = x->d.in.p;
-    int8_t f;
-    uint32_t id;
-    okk = wire__dec_ref_flag(&x->d, true, &f, &id);
-    if (okk && (f == WIRE_REF_NULL || f == WIRE_REF_REF))
-      okk = dfail(x, WIRE_E_VALUE, fs, "the root is null or a reference");
-    if (okk && f == WIRE_REF_VALUE) {
-      x->d.nrefs++;
-      if (!dref_room(ctx, m, 1)) okk = dfail(x, WIRE_E_NOMEM, fs, "out of memory");
-      else {
-        m->dref[0] = out;
-        m->dref_layout[0] = layout;
-        m->ndref = 1;
-      }
-    }
-  }
-  /* (the usual type meta, the registered TypeDef as #0, was the compare
-   * in wire_mem_decode) */
-  return okk ? wire__mdec_meta_other(x, layout) : NULL;
-}
-
-int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
-                        size_t len, void *out, uint8_t *arena,
-                        size_t arena_cap, size_t *arena_used, uint32_t flags) {
-  if (!ctx || (!data && len) || !out || (!arena && arena_cap)) return WIRE_E_ARG;
-  if (ctx->err_code) wire_ctx_clear_error(ctx);
-  if (!ctx->mem || layout >= ctx->mem->n)
-    return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
-  wire_mem *m = ctx->mem;
-  wire__mem_mode(ctx, m);
-  if (WIRE_UNLIKELY(!m->layouts[layout].bound)) {
-    int32_t st = wire_mem_bind(ctx, layout);
-    if (st) return st;
-  }
-  if (!m->layouts[layout].is_struct)
-    return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
-  mdec x;
-  x.ctx = ctx;
-  x.m = m;
-  x.arena = arena;
-  x.cap = arena_cap;
-  x.used = arena_used ? *arena_used : 0;
-  if (x.used > arena_cap) return WIRE_E_ARG;
-  x.copy = (flags & WIRE_MEM_COPY) != 0;
-  x.max_bin = ctx->max_binary;
-  x.words = m->words;
-  x.run = x.words ? wire__mdec_run_words : wire__mdec_run_bytes;
-  x.scratch = NULL;
-  /* (wire__dec_init, decode.c, inline: no document) */
-  zero_dec(&x.d);
-  x.d.in = (wire_in){ctx, data, data, data + len};
-  x.d.ctx = ctx;
-  x.d.arena = &m->arena;
-  x.d.unbacked = wire__dec_unbacked_budget(len);
-  ctx->oob_used = 0;
-  /* the per-message tables live in the context across calls */
-  x.d.tds = m->tds;
-  x.d.tds_cap = m->tds_cap;
-  x.d.ms = m->ms;
-  x.d.ms_cap = m->ms_cap;
-  /* (wire__dec_init left the per-root counts at zero: no wire__dec_root) */
-  m->ndtd = 0;
-  m->ndref = 0;
-  const wire_mplan *p = NULL;
-  wire_mlayout *rl = &m->layouts[layout];
-  bool okk;
-  if (rl->td && len >= 4 + (size_t)rl->td_len &&
-      td_same(data, rl->td - 4, 4 + (size_t)rl->td_len)) {
-    /* the common root: xlang header, not-null flag, the registered
-     * TypeDef announced as #0 */
-    x.d.in.p = data + 4 + rl->td_len;
-    p = &rl->plan;
-    okk = push_td(&x, ctx->reg->types[rl->type].layout, p, data + 4);
-    goto body;
-  }
-  if (rl->td && len >= 4 + (size_t)rl->td_len && data[1] == 0x00 &&
-      data[0] == 0x01 && data[2] == rl->td[-2] && data[3] == 0x00 &&
-      td_same(data + 4, rl->td, rl->td_len) && dref_room(ctx, m, 1)) {
-    /* the common form with a tracked value's flag (ref tracking): the
-     * root is reference #0 (as the general path, root_meta, notes it) */
-    x.d.nrefs = 1;
-    m->dref[0] = out;
-    m->dref_layout[0] = layout;
-    m->ndref = 1;
-    x.d.in.p = data + 4 + rl->td_len;
-    p = &rl->plan;
-    okk = push_td(&x, ctx->reg->types[rl->type].layout, p, data + 4);
-    goto body;
-  }
-  if (rl->maps && len >= 4 + 8 && rl->td && td_same(data, rl->td - 4, 4)) {
-    /* the same root of another writer whose TypeDef was mapped before
-     * (what the general path, root_meta, finds after parsing the TypeDef's
-     * header: wire__mdec_plan_for_td compares its bytes with the cached
-     * ones, and no more than max_typedef_bytes of them) */
-    for (wire_mmap *c = rl->maps; c; c = c->next) {
-      if (len - 4 >= c->td_len && c->td_len <= ctx->max_typedef_bytes &&
-          td_same(data + 4, c->td, c->td_len)) {
-        x.d.in.p = data + 4 + c->td_len;
-        p = &c->plan;
-        okk = push_td(&x, (const wire_layout *)c->plan.missing[-1], p,
-                      data + 4);
-        goto body;
-      }
-    }
-  }
-  p = root_meta(&x, layout, out);
-  okk = p != NULL;
-body:
-  okk = okk && dec_struct_body(&x, p, &m->layouts[layout], out);
-  if (okk && x.d.in.p != x.d.in.end)
-    okk = dfail(&x, WIRE_E_TRAILING, x.d.in.p, "bytes after the root value");
-  if (x.scratch) wire_doc_free(x.scratch);
-  m->tds = x.d.tds;
-  m->tds_cap = x.d.tds_cap;
-  m->ms = x.d.ms;
-  m->ms_cap = x.d.ms_cap;
-  x.d.tds = NULL;
-  x.d.ms = NULL;
-  /* (no wire__dec_fini: the tables went back to m above, and the
-   * context's kept tables are the document decoder's) */
-  if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
-  if (arena_used) *arena_used = x.used;
-  return WIRE_OK;
 }
