@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "703893c3d598510a6cd708bcdeb888b72cc72f9eeaba509b0fee7fedb35a115e"
+const csrcDigest = "a99efad4cc0fb25eae59ad138fee582f0a1e89bb663372f53a0f8c936159551d"

@@ -22,7 +22,9 @@
 
 static void *aalloc(mdec *x, size_t n, size_t align) {
   size_t at = (x->used + (align - 1)) & ~(align - 1);
-  if (at > x->cap || n > x->cap - at) return NULL;
+  /* (used <= cap always: wire_mem_decode checks it first, and every
+   * allocation keeps it; unaligned, at is used) */
+  if ((align > 1 && at > x->cap) || n > x->cap - at) return NULL;
   x->used = at + n;
   return x->arena + at;
 }
