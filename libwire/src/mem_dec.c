@@ -1,8 +1,9 @@
-/* mem_dec.c - compiled codecs, the decoder: wire_mem_decode walks a bound
- * layout's op sequence (mem.h), or the cached mapping of a writer's
- * TypeDef, and stores into native memory. It reads untrusted bytes with
- * the checks of the document decoder (dec.h): bounds before use, counts
- * against the bytes left and the limits, the depth limit, UTF-8. */
+/* mem_dec.c - compiled codecs, the decoder: the values of a struct by a
+ * bound layout's op sequence (mem.h), or the cached mapping of a writer's
+ * TypeDef, stored into native memory (wire_mem_decode, mem_dec_root.c,
+ * starts it). It reads untrusted bytes with the checks of the document
+ * decoder (dec.h): bounds before use, counts against the bytes left and
+ * the limits, the depth limit, UTF-8. */
 #include "mem_dec.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -11,13 +12,6 @@
 #endif
 
 #include <stdlib.h>
-
-/* the inline cases that the compiler would otherwise call */
-#if defined(__GNUC__)
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE static inline
-#endif
 
 #define plan_for_td wire__mdec_plan_for_td
 #define push_td wire__mdec_push_td_fast
@@ -28,7 +22,9 @@
 
 static void *aalloc(mdec *x, size_t n, size_t align) {
   size_t at = (x->used + (align - 1)) & ~(align - 1);
-  if (at > x->cap || n > x->cap - at) return NULL;
+  /* (used <= cap always: wire_mem_decode checks it first, and every
+   * allocation keeps it; unaligned, at is used) */
+  if ((align > 1 && at > x->cap) || n > x->cap - at) return NULL;
   x->used = at + n;
   return x->arena + at;
 }
@@ -40,19 +36,6 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
 static bool dec_struct_items(mdec *x, const wire_mplan *p,
                              const wire_mlayout *l, uint8_t *base,
                              size_t stride, uint32_t count);
-
-/* Whether the n bytes at a are the TypeDef td: its first word (the
- * header, with the hash) at once, which tells another writer's TypeDef
- * without a call. */
-ALWAYS_INLINE bool td_same(const uint8_t *a, const uint8_t *td, size_t n) {
-  if (n >= 8) {
-    uint64_t u, v;
-    memcpy(&u, a, 8);
-    memcpy(&v, td, 8);
-    if (u != v) return false;
-  }
-  return memcmp(a, td, n) == 0;
-}
 
 /* The type meta of a struct value of layout li, its usual forms inline:
  * the registered TypeDef announced as the next one, or a reference to a
@@ -92,7 +75,6 @@ ALWAYS_INLINE const wire_mplan *meta_fast(mdec *x, uint32_t li) {
   return wire__mdec_meta_other(x, li);
 }
 
-
 static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
                     bool binary) {
   wire_in *in = IN(x);
@@ -114,7 +96,8 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
       p = in->p;
       in->p += len;
       if (!text_ok(p, (size_t)len, in->end))
-        return dfail(x, WIRE_E_STRING, p, "invalid UTF-8");
+        return dfail(x, WIRE_E_STRING, p + wire__utf8_check(p, (size_t)len),
+                     "invalid UTF-8"); /* (at its first bad byte) */
     } else {
       in->p = s;
       if (!wire__dec_string(&x->d, &enc, &p, &len)) return false;
@@ -195,6 +178,30 @@ ALWAYS_INLINE const uint8_t *fast_str(mdec *x, const wire_mop *o,
   return t + len;
 }
 
+/* A reference / null flag (wire__dec_ref_flag), its one-byte forms
+ * inline: not null, null, a tracked value where references are allowed;
+ * a reference and the errors go to the general reader. */
+ALWAYS_INLINE bool ref_flag(mdec *x, bool allow_ref, int8_t *f, uint32_t *id) {
+  wire_in *in = IN(x);
+  if (WIRE_LIKELY(in->p < in->end)) {
+    int8_t b = (int8_t)in->p[0];
+    if (b == WIRE_REF_NOT_NULL || b == WIRE_REF_NULL ||
+        (b == WIRE_REF_VALUE && allow_ref)) {
+      in->p++;
+      *f = b;
+      return true;
+    }
+  }
+  return wire__dec_ref_flag(&x->d, allow_ref, f, id);
+}
+
+/* n (4 or 8) bytes at p, little-endian (one load where the host is). */
+ALWAYS_INLINE uint64_t ld_le(const uint8_t *p, int n) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
 /* An integer of wire type t at the cursor, sign- or zero-extended. */
 static inline bool dec_int_raw(mdec *x, uint8_t t, uint64_t *raw) {
   wire_in *in = IN(x);
@@ -253,7 +260,7 @@ static int item_flag(mdec *x, const wire_mop *so, uint8_t *it, size_t stride,
   const uint8_t *fs = in->p;
   int8_t f;
   uint32_t id;
-  if (!wire__dec_ref_flag(&x->d, track, &f, &id)) return -1;
+  if (!ref_flag(x, track, &f, &id)) return -1;
   if (f == WIRE_REF_NULL) {
     if (!so) {
       memset(it, 0, stride);
@@ -505,7 +512,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
           const uint8_t *fs = in->p;
           int8_t f;
           uint32_t id;
-          if (!wire__dec_ref_flag(&x->d, true, &f, &id)) return false;
+          if (!ref_flag(x, true, &f, &id)) return false;
           if (f == WIRE_REF_NULL || f == WIRE_REF_REF)
             return dfail(x, WIRE_E_UNSUPPORTED, fs, "map entry reference");
           if (f == WIRE_REF_VALUE) x->d.nrefs++;
@@ -665,8 +672,37 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     in->p += n;
     return true;
   }
-  case MOP_STR: return dec_str(x, o, base, false);
-  case MOP_BYTES: return dec_str(x, o, base, true);
+  case MOP_STR:
+    if (!(o->fl & (MF_TAGGED | MF_LEN64))) {
+      /* (the struct loop's inline case, for a flagged string) */
+      const uint8_t *np = fast_str(x, o, base, s, in->end);
+      if (WIRE_LIKELY(np != NULL)) {
+        in->p = np;
+        return true;
+      }
+    }
+    return dec_str(x, o, base, false);
+  case MOP_BYTES: {
+    /* the usual binary inline (as wire__dec_bytes reads it): its length
+     * within the input and the limit, not in an out-of-band payload */
+    const uint8_t *t;
+    uint32_t n;
+    if (!x->d.oob && fast_u32(s, in->end, &n, &t) && n <= x->max_bin &&
+        (size_t)(in->end - t) >= n) {
+      const uint8_t *v = t;
+      if (x->copy && n) {
+        uint8_t *q = aalloc(x, n, 1);
+        if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
+        wire__copy(q, t, n);
+        v = q;
+      }
+      st_ptr(p, n ? v : (const uint8_t *)"");
+      st_len(base, o, n);
+      in->p = t + n;
+      return true;
+    }
+    return dec_str(x, o, base, true);
+  }
   case MOP_DENSE: {
     const uint8_t *d;
     uint32_t n;
@@ -725,6 +761,24 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
   }
   case MOP_TIMESTAMP: case MOP_DURATION: {
     wire_mem_time t = {0, 0, 0};
+    /* (inline: the seconds, fixed or a varint, and the nanoseconds in
+     * range; anything else wire__dec_time reads or reports) */
+    const uint8_t *np = NULL;
+    uint64_t u = 0;
+    if (o->wt == WIRE_T_DURATION) {
+      if (fast_u64(s, in->end, &u, &np)) u = (uint64_t)wire__unzz64(u);
+      else np = NULL;
+    } else if (in->end - s >= 8) {
+      u = ld_le(s, 8);
+      np = s + 8;
+    }
+    if (np && in->end - np >= 4 && ld_le(np, 4) < 1000000000u) {
+      t.seconds = (int64_t)u;
+      t.nanos = (uint32_t)ld_le(np, 4);
+      memcpy(p, &t, sizeof t);
+      in->p = np + 4;
+      return true;
+    }
     if (!wire__dec_time(&x->d, o->wt, &t.seconds, &t.nanos)) return false;
     memcpy(p, &t, sizeof t);
     return true;
@@ -735,12 +789,29 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     bool neg;
     const uint8_t *mag;
     uint8_t small[8];
-    if (!wire__dec_decimal(&x->d, &dv.scale, &neg, &mag, &dv.len, small))
+    uint32_t zs;
+    uint64_t h;
+    const uint8_t *np, *np2;
+    if (fast_u32(s, in->end, &zs, &np) && fast_u64(np, in->end, &h, &np2) &&
+        !(h & 1)) {
+      /* the small form inline (as wire__dec_decimal reads it) */
+      int64_t v = wire__unzz64(h >> 1);
+      uint64_t mg = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+      uint32_t n = 0;
+      while (mg) { small[n++] = (uint8_t)mg; mg >>= 8; }
+      dv.scale = wire__unzz32(zs);
+      dv.len = n;
+      neg = v < 0;
+      mag = small;
+      in->p = np2;
+    } else if (!wire__dec_decimal(&x->d, &dv.scale, &neg, &mag, &dv.len, small)) {
       return false;
+    }
     if (mag == small || x->copy) {
       uint8_t *q = aalloc(x, dv.len ? dv.len : 1, 1);
       if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
-      memcpy(q, mag, dv.len);
+      if (dv.len <= 16) copy_short(q, mag, dv.len);
+      else wire__copy(q, mag, dv.len);
       mag = q;
     }
     dv.magnitude = mag;
@@ -777,8 +848,7 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
     const uint8_t *fs = in->p;
     int8_t f;
     uint32_t id;
-    if (!wire__dec_ref_flag(&x->d, (o->fl & MF_REF) != 0, &f, &id))
-      return false;
+    if (!ref_flag(x, (o->fl & MF_REF) != 0, &f, &id)) return false;
     if (f == WIRE_REF_NULL) {
       const wire_mspec tmp = {0, o->form | ((o->fl & MF_LEN64) ? WIRE_MEM_LEN64 : 0),
                               o->off, o->aux, o->present, o->elem};
@@ -1051,103 +1121,12 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
                             const wire_mlayout *l, uint8_t *base) {
   return dec_structs(x, p, l, base, 0, 1, false);
 }
+bool wire__mdec_struct_body(mdec *x, const wire_mplan *p,
+                            const wire_mlayout *l, uint8_t *base) {
+  return dec_struct_body(x, p, l, base);
+}
 static bool dec_struct_items(mdec *x, const wire_mplan *p,
                              const wire_mlayout *l, uint8_t *base,
                              size_t stride, uint32_t count) {
   return dec_structs(x, p, l, base, stride, count, true);
-}
-
-int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
-                        size_t len, void *out, uint8_t *arena,
-                        size_t arena_cap, size_t *arena_used, uint32_t flags) {
-  if (!ctx || (!data && len) || !out || (!arena && arena_cap)) return WIRE_E_ARG;
-  if (ctx->err_code) wire_ctx_clear_error(ctx);
-  if (!ctx->mem || layout >= ctx->mem->n)
-    return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
-  wire_mem *m = ctx->mem;
-  wire__mem_mode(ctx, m);
-  if (WIRE_UNLIKELY(!m->layouts[layout].bound)) {
-    int32_t st = wire_mem_bind(ctx, layout);
-    if (st) return st;
-  }
-  if (!m->layouts[layout].is_struct)
-    return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
-  mdec x;
-  x.ctx = ctx;
-  x.m = m;
-  x.arena = arena;
-  x.cap = arena_cap;
-  x.used = arena_used ? *arena_used : 0;
-  if (x.used > arena_cap) return WIRE_E_ARG;
-  x.copy = (flags & WIRE_MEM_COPY) != 0;
-  x.max_bin = ctx->max_binary;
-  x.words = m->words;
-  x.run = x.words ? wire__mdec_run_words : wire__mdec_run_bytes;
-  x.scratch = NULL;
-  /* (wire__dec_init, decode.c, inline: no document) */
-  memset(&x.d, 0, offsetof(wire_dec, rd));
-  x.d.in = (wire_in){ctx, data, data, data + len};
-  x.d.ctx = ctx;
-  x.d.arena = &m->arena;
-  x.d.unbacked = wire__dec_unbacked_budget(len);
-  ctx->oob_used = 0;
-  /* the per-message tables live in the context across calls */
-  x.d.tds = m->tds;
-  x.d.tds_cap = m->tds_cap;
-  x.d.ms = m->ms;
-  x.d.ms_cap = m->ms_cap;
-  /* (wire__dec_init left the per-root counts at zero: no wire__dec_root) */
-  m->ndtd = 0;
-  m->ndref = 0;
-  const wire_mplan *p = NULL;
-  wire_mlayout *rl = &m->layouts[layout];
-  bool okk;
-  if (rl->td && len >= 4 + (size_t)rl->td_len &&
-      td_same(data, rl->td - 4, 4 + (size_t)rl->td_len)) {
-    /* the common root: xlang header, not-null flag, the registered
-     * TypeDef announced as #0 */
-    x.d.in.p = data + 4 + rl->td_len;
-    p = &rl->plan;
-    okk = push_td(&x, ctx->reg->types[rl->type].layout, p, data + 4);
-    goto body;
-  }
-  /* (the header reader expects a byte) */
-  okk = len ? wire__dec_root_header(&x.d, 0) : wire__truncated(&x.d.in, 1);
-  if (okk) {
-    const uint8_t *fs = x.d.in.p;
-    int8_t f;
-    uint32_t id;
-    okk = wire__dec_ref_flag(&x.d, true, &f, &id);
-    if (okk && (f == WIRE_REF_NULL || f == WIRE_REF_REF))
-      okk = dfail(&x, WIRE_E_VALUE, fs, "the root is null or a reference");
-    if (okk && f == WIRE_REF_VALUE) {
-      x.d.nrefs++;
-      if (!dref_room(ctx, m, 1)) okk = dfail(&x, WIRE_E_NOMEM, fs, "out of memory");
-      else {
-        m->dref[0] = out;
-        m->dref_layout[0] = layout;
-        m->ndref = 1;
-      }
-    }
-  }
-  /* (the usual type meta, the registered TypeDef as #0, was the compare
-   * above) */
-  p = okk ? wire__mdec_meta_other(&x, layout) : NULL;
-  okk = p != NULL;
-body:
-  okk = okk && dec_struct_body(&x, p, &m->layouts[layout], out);
-  if (okk && x.d.in.p != x.d.in.end)
-    okk = dfail(&x, WIRE_E_TRAILING, x.d.in.p, "bytes after the root value");
-  if (x.scratch) wire_doc_free(x.scratch);
-  m->tds = x.d.tds;
-  m->tds_cap = x.d.tds_cap;
-  m->ms = x.d.ms;
-  m->ms_cap = x.d.ms_cap;
-  x.d.tds = NULL;
-  x.d.ms = NULL;
-  /* (no wire__dec_fini: the tables went back to m above, and the
-   * context's kept tables are the document decoder's) */
-  if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
-  if (arena_used) *arena_used = x.used;
-  return WIRE_OK;
 }

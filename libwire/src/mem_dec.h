@@ -8,6 +8,13 @@
 
 #define NOTYPE WIRE_NO_TYPE
 
+/* the inline cases that the compiler would otherwise call */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
 /* A reader of a run of varints (mem_dec_run.c, below). */
 typedef const wire_mop *(*wire_mdec_run_fn)(const wire_mop *o, uint8_t *base,
                                             const uint8_t **pc);
@@ -59,6 +66,10 @@ static inline bool wire__mdec_push_td_fast(mdec *x, const wire_layout *wl,
   return wire__mdec_push_td(x, wl, p, at);
 }
 
+/* One struct value's body (its type meta read) by plan p into base
+ * (mem_dec.c). */
+bool wire__mdec_struct_body(mdec *x, const wire_mplan *p,
+                            const wire_mlayout *l, uint8_t *base);
 /* Reads the type meta of a struct value expected to be of layout li and
  * gives the plan to read its body with (mem_dec_typedef.c). NULL with the
  * error set. */
@@ -91,6 +102,34 @@ const wire_mop *wire__mdec_run_end(const wire_mop *o, uint8_t *base,
 extern bool wire__mdec_words_ok;
 
 /* ---- inline readers of the decoder ---- */
+
+/* Whether the n bytes at a are the TypeDef td: its first word (the
+ * header, with the hash) at once, which tells another writer's TypeDef
+ * without a call. */
+ALWAYS_INLINE bool td_same(const uint8_t *a, const uint8_t *td, size_t n) {
+  if (n >= 8) {
+    uint64_t u, v;
+    memcpy(&u, a, 8);
+    memcpy(&v, td, 8);
+    if (u != v) return false;
+  }
+#if defined(__SSE2__)
+  /* the rest without a call: 16 bytes at a time, the last 16 overlapping
+   * (a TypeDef is tens of bytes; the header, its first 8, is equal) */
+  if (n >= 16) {
+    __m128i acc = _mm_setzero_si128();
+    for (size_t i = 8; i + 16 < n; i += 16)
+      acc = _mm_or_si128(acc, _mm_xor_si128(
+                                  _mm_loadu_si128((const __m128i *)(const void *)(a + i)),
+                                  _mm_loadu_si128((const __m128i *)(const void *)(td + i))));
+    acc = _mm_or_si128(acc, _mm_xor_si128(
+                                _mm_loadu_si128((const __m128i *)(const void *)(a + n - 16)),
+                                _mm_loadu_si128((const __m128i *)(const void *)(td + n - 16))));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(acc, _mm_setzero_si128())) == 0xFFFF;
+  }
+#endif
+  return memcmp(a, td, n) == 0;
+}
 
 /* Bounds a count of items each at least `min` bytes. */
 static inline bool dcount(mdec *x, const uint8_t *s, uint64_t count,

@@ -179,7 +179,7 @@ const wire_mplan *wire__mdec_meta(mdec *x, uint32_t li) {
   if (l->td && in->end - c >= 2 && c[0] == l->kind && d->ntds < 64 &&
       c[1] == (uint8_t)(d->ntds << 1) && l->td_len <= x->ctx->max_typedef_bytes &&
       (size_t)(in->end - c) - 2 >= l->td_len &&
-      memcmp(c + 2, l->td, l->td_len) == 0) {
+      td_same(c + 2, l->td, l->td_len)) {
     /* the usual case: the registered TypeDef announced as the next one */
     const uint8_t *ts = c + 2;
     in->p = ts + l->td_len;
@@ -195,9 +195,25 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
   const uint8_t *s = in->p;
   wire_mem *m = x->m;
   wire_mlayout *l = &m->layouts[li];
+  wire_dec *d = &x->d;
+  if (l->maps && l->td && in->end - s >= 2 && s[0] == l->kind &&
+      d->ntds < 64 && s[1] == (uint8_t)(d->ntds << 1)) {
+    /* another writer's TypeDef mapped before, announced as the next
+     * one: what the general path below finds after parsing its header
+     * (wire__mdec_plan_for_td: the cached bytes, within the limit) */
+    size_t left = (size_t)(in->end - s) - 2;
+    for (wire_mmap *c = l->maps; c; c = c->next)
+      if (left >= c->td_len && c->td_len <= x->ctx->max_typedef_bytes &&
+          td_same(s + 2, c->td, c->td_len)) {
+        in->p = s + 2 + c->td_len;
+        if (!wire__mdec_push_td_fast(
+                x, (const wire_layout *)c->plan.missing[-1], &c->plan, s + 2))
+          return NULL;
+        return &c->plan;
+      }
+  }
   uint8_t t;
   if (!wire__get_u8(in, &t)) return NULL;
-  wire_dec *d = &x->d;
   if (t == WIRE_T_COMPATIBLE_STRUCT || t == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
       (t == WIRE_T_NAMED_STRUCT && x->ctx->compatible)) {
     const uint8_t *ms = in->p;

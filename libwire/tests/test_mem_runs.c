@@ -173,3 +173,223 @@ Test(mem_runs, words_compatible) { check(1, 1); }
 Test(mem_runs, words_same_schema) { check(0, 1); }
 Test(mem_runs, bytes_compatible) { check(1, 0); }
 Test(mem_runs, bytes_same_schema) { check(0, 0); }
+
+/* Another writer's TypeDef (V with a field more), mapped once and then
+ * recognised by its cached bytes (the root's, and a list item's type
+ * meta): a message, every prefix of it and every message with one byte
+ * changed gets from a context that has the mapping cached the status and
+ * byte offset one that maps it afresh reports. */
+static const char fdl_w[] =
+    "package r;\n"
+    "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n"
+    "  int64 e = 5; int64 f = 6; int64 g = 7; string x = 8; }\n"
+    "message L [id=401] { list<V> vs = 1; }\n";
+
+typedef struct { int32_t a, b, c, d; int64_t e, f, g; const char *x;
+                 uint32_t xn; } w_t;
+typedef struct { const w_t *vs; uint32_t n; } wl_t;
+
+static wire_ctx *make_writer(uint32_t *lv, uint32_t *ll) {
+  wire_ctx *c = wire_ctx_new();
+  cr_assert_not_null(c);
+  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
+  cr_assert_eq(wire_schema_load_fdl(c, fdl_w, strlen(fdl_w), "w.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
+  uint32_t tv, tl;
+  cr_assert_eq(wire_schema_find_type(c, "r.V", 3, &tv), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(c, "r.L", 3, &tl), WIRE_OK);
+  int32_t st = wire_mem_layout_new(c, tv, sizeof(w_t), lv);
+  st |= wire_mem_layout_new(c, tl, sizeof(wl_t), ll);
+  st |= wire_mem_layout_field(c, *lv, 0, WIRE_MEM_I32, O(w_t, a), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 1, WIRE_MEM_I32, O(w_t, b), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 2, WIRE_MEM_I32, O(w_t, c), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 3, WIRE_MEM_I32, O(w_t, d), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 4, WIRE_MEM_I64, O(w_t, e), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 5, WIRE_MEM_I64, O(w_t, f), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 6, WIRE_MEM_I64, O(w_t, g), N, N, N);
+  st |= wire_mem_layout_field(c, *lv, 7, WIRE_MEM_STR, O(w_t, x), O(w_t, xn),
+                              N, N);
+  st |= wire_mem_layout_field(c, *ll, 0, WIRE_MEM_LIST, O(wl_t, vs),
+                              O(wl_t, n), N, *lv);
+  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  return c;
+}
+
+/* Decodes data[0..n) with a reader context that first read `orig` (its
+ * writer's TypeDefs mapped and cached) and with a fresh one: the same
+ * status and, on failure, the same byte offset. */
+static int32_t cached_as_fresh(int root, const uint8_t *orig, size_t on,
+                               const uint8_t *data, size_t n) {
+  uint32_t lv[2], ll[2];
+  wire_ctx *warm = make(1, 1, &lv[0], &ll[0]);
+  wire_ctx *cold = make(1, 1, &lv[1], &ll[1]);
+  union { v_t v; l_t l; } out;
+  size_t used = 0;
+  cr_assert_eq(wire_mem_decode(warm, root ? ll[0] : lv[0], orig, on, &out,
+                               arena, sizeof arena, &used, WIRE_MEM_COPY),
+               WIRE_OK, "%s", wire_ctx_error_message(warm));
+  int32_t st[2];
+  uint64_t off[2];
+  for (int k = 0; k < 2; k++) {
+    wire_ctx *c = k ? cold : warm;
+    used = 0;
+    st[k] = wire_mem_decode(c, root ? ll[k] : lv[k], data, n, &out, arena,
+                            sizeof arena, &used, WIRE_MEM_COPY);
+    off[k] = wire_ctx_error_offset(c);
+  }
+  cr_assert_eq(st[0], st[1], "%zu bytes: cached %d, fresh %d", n, st[0], st[1]);
+  if (st[0]) cr_assert_eq(off[0], off[1], "%zu bytes: cached at %llu, fresh "
+                          "at %llu", n, (unsigned long long)off[0],
+                          (unsigned long long)off[1]);
+  wire_ctx_free(warm);
+  wire_ctx_free(cold);
+  return st[0];
+}
+
+Test(mem_runs, mapped_typedef_cached) {
+  uint32_t lv, ll;
+  wire_ctx *w = make_writer(&lv, &ll);
+  w_t items[2];
+  for (unsigned k = 0; k < 2; k++) {
+    v_t v = value(k + 3);
+    items[k] = (w_t){v.a, v.b, v.c, v.d, v.e, v.f, v.g, "xyz", 3};
+  }
+  wl_t lst = {items, 2};
+  for (int root = 0; root < 2; root++) {
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(w, root ? ll : lv,
+                                 root ? (const void *)&lst
+                                      : (const void *)&items[0],
+                                 &p, &n), WIRE_OK);
+    uint8_t bytes[512], orig[512];
+    cr_assert_lt(n, sizeof bytes);
+    memcpy(bytes, p, n);
+    memcpy(orig, p, n);
+    /* the values: the reader's fields of the writer's message */
+    {
+      uint32_t rv, rl;
+      wire_ctx *r = make(1, 1, &rv, &rl);
+      union { v_t v; l_t l; } out;
+      for (int pass = 0; pass < 2; pass++) { /* mapped, then cached */
+        size_t used = 0;
+        cr_assert_eq(wire_mem_decode(r, root ? rl : rv, bytes, n, &out, arena,
+                                     sizeof arena, &used, WIRE_MEM_COPY),
+                     WIRE_OK, "%s", wire_ctx_error_message(r));
+        const v_t *got = root ? out.l.vs : &out.v;
+        for (uint32_t k = 0; k < (root ? 2u : 1u); k++) {
+          v_t want = value(k + 3);
+          cr_assert(!memcmp(&got[k], &want, sizeof want));
+        }
+        if (root) cr_assert_eq(out.l.n, 2);
+      }
+      wire_ctx_free(r);
+    }
+    cr_assert_eq(cached_as_fresh(root, orig, n, bytes, n), WIRE_OK);
+    for (size_t cut = 0; cut < n; cut++) {
+      uint8_t *exact = malloc(cut ? cut : 1);
+      cr_assert_not_null(exact);
+      memcpy(exact, bytes, cut);
+      cr_assert_neq(cached_as_fresh(root, orig, n, exact, cut), WIRE_OK);
+      free(exact);
+    }
+    for (size_t i = 0; i < n; i++) {
+      const uint8_t subs[3] = {(uint8_t)(bytes[i] ^ 0x01), 0x00, 0xFF};
+      for (int s = 0; s < 3; s++) {
+        uint8_t b = bytes[i];
+        bytes[i] = subs[s];
+        cached_as_fresh(root, orig, n, bytes, n);
+        bytes[i] = b;
+      }
+    }
+  }
+  wire_ctx_free(w);
+}
+
+/* The inline cases of the general fields (mem_dec.c): a timestamp, a
+ * duration, a decimal in its small form, reference / null flags (here a
+ * nullable string's), and the root with a tracked value's flag (ref
+ * tracking). Each message, every prefix of it and every message with one
+ * byte of its body changed gets the document decoder's status and byte
+ * offset. */
+static const char fdl_t[] =
+    "package t;\n"
+    "message T [id=410] { timestamp ts = 1; duration du = 2; decimal dec = 3;\n"
+    "  optional string s = 4; int32 k = 5; optional bytes b = 6; }\n";
+
+typedef struct { wire_mem_time ts, du; wire_mem_decimal dec; const char *s;
+                 uint32_t sn; uint8_t s_present; int32_t k; const uint8_t *b;
+                 uint32_t bn; uint8_t b_present; } t_t;
+
+static void check_general(int tracking) {
+  wire_ctx *c = wire_ctx_new();
+  cr_assert_not_null(c);
+  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
+  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, tracking);
+  cr_assert_eq(wire_schema_load_fdl(c, fdl_t, strlen(fdl_t), "t.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
+  uint32_t tt, lt;
+  cr_assert_eq(wire_schema_find_type(c, "t.T", 3, &tt), WIRE_OK);
+  int32_t st = wire_mem_layout_new(c, tt, sizeof(t_t), &lt);
+  st |= wire_mem_layout_field(c, lt, 0, WIRE_MEM_TIMESTAMP, O(t_t, ts), N, N, N);
+  st |= wire_mem_layout_field(c, lt, 1, WIRE_MEM_DURATION, O(t_t, du), N, N, N);
+  st |= wire_mem_layout_field(c, lt, 2, WIRE_MEM_DECIMAL, O(t_t, dec), N, N, N);
+  st |= wire_mem_layout_field(c, lt, 3, WIRE_MEM_STR, O(t_t, s), O(t_t, sn),
+                              O(t_t, s_present), N);
+  st |= wire_mem_layout_field(c, lt, 4, WIRE_MEM_I32, O(t_t, k), N, N, N);
+  st |= wire_mem_layout_field(c, lt, 5, WIRE_MEM_BYTES, O(t_t, b), O(t_t, bn),
+                              O(t_t, b_present), N);
+  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  cr_assert_eq(wire_mem_bind(c, lt), WIRE_OK, "%s", wire_ctx_error_message(c));
+  static const uint8_t mag[] = {0x39, 0x30}; /* 12345 */
+  for (int k = 0; k < 2; k++) {
+    /* the body: 12 + 6 + 4 + (7 or 1) + 1 + (5 or 1) bytes */
+    t_t v = {{1700000000, 5000, 0}, {100, 7, 0}, {mag, 2, 2, k, 0},
+             k ? NULL : "hello", k ? 0 : 5, (uint8_t)!k, 7,
+             k ? (const uint8_t *)"abc" : NULL, k ? 3 : 0, (uint8_t)k};
+    size_t body = 12 + 6 + 4 + (k ? 1 : 7) + 1 + (k ? 5 : 1);
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(c, lt, &v, &p, &n), WIRE_OK, "%s",
+                 wire_ctx_error_message(c));
+    uint8_t bytes[256];
+    cr_assert_lt(n, sizeof bytes);
+    cr_assert_gt(n, body);
+    memcpy(bytes, p, n);
+    cr_assert_eq(bytes[1], tracking ? 0x00 : 0xFF); /* the root's flag */
+    t_t out;
+    memset(&out, 0, sizeof out);
+    cr_assert_eq(same_as_doc(c, lt, bytes, n, &out, 1), WIRE_OK);
+    cr_assert(out.ts.seconds == v.ts.seconds && out.ts.nanos == v.ts.nanos);
+    cr_assert(out.du.seconds == v.du.seconds && out.du.nanos == v.du.nanos);
+    cr_assert(out.dec.len == 2 && !memcmp(out.dec.magnitude, mag, 2) &&
+              out.dec.scale == 2 && out.dec.negative == (uint32_t)k);
+    cr_assert_eq(out.s_present, !k);
+    if (!k) cr_assert(out.sn == 5 && !memcmp(out.s, "hello", 5));
+    cr_assert_eq(out.k, 7);
+    cr_assert_eq(out.b_present, k);
+    if (k) cr_assert(out.bn == 3 && !memcmp(out.b, "abc", 3));
+    body = n - body;
+    for (size_t cut = 0; cut < n; cut++) {
+      uint8_t *exact = malloc(cut ? cut : 1);
+      cr_assert_not_null(exact);
+      memcpy(exact, bytes, cut);
+      cr_assert_neq(same_as_doc(c, lt, exact, cut, &out, cut >= body), WIRE_OK);
+      free(exact);
+    }
+    for (size_t i = 0; i < n; i++) {
+      const uint8_t subs[7] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0xFD,
+                               0xFE, 0x3B, 0x9A};
+      for (int s = 0; s < 7; s++) {
+        uint8_t b = bytes[i];
+        bytes[i] = subs[s];
+        same_as_doc(c, lt, bytes, n, &out, i >= body);
+        bytes[i] = b;
+      }
+    }
+  }
+  wire_ctx_free(c);
+}
+
+Test(mem_runs, general_fields) { check_general(0); }
+Test(mem_runs, general_fields_tracked) { check_general(1); }

@@ -10,12 +10,6 @@
  * the struct loop's checked case then reads or reports it. */
 #include "mem_dec.h"
 
-#if defined(__GNUC__)
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE static inline
-#endif
-
 #if defined(__GNUC__) && defined(__x86_64__) && \
     defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define RUN_WORDS 1
