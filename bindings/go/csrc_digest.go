@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "a94c33cb9703b2e2e899b8a8ce8ac8b58775641c2da5609d06206f4700e1b287"
+const csrcDigest = "41e59c5a44d1ea7177dec03f653ae798e7112578aa8759b3f6f37ada9852f73a"
