@@ -29,6 +29,9 @@ typedef struct {
   bool utf8_str, check_str;
   bool hashed;        /* same-schema structs begin with their hash */
   uint32_t max_depth;
+  /* what is added to a pointer of the image other than NULL
+   * (wire_mem_encode_based; else 0) */
+  uintptr_t rel;
   /* under tracking: an index of the first ENC_REF_HASHED references of
    * m->refp (slot: 1 + their index, 0 free), open addressing */
   uint8_t rh[ENC_REF_SLOTS];
@@ -64,6 +67,16 @@ static inline bool reserve(menc *e, uint8_t **q, uint8_t **lim, size_t n) {
   *q = b->p + b->len;
   *lim = b->p + b->cap;
   return true;
+}
+
+/* The pointer stored at p, relocated by rel (menc.rel). */
+static inline const void *rptr(uintptr_t rel, const uint8_t *p) {
+  uintptr_t v;
+  memcpy(&v, p, sizeof v);
+  return (const void *)(v ? v + rel : 0);
+}
+static inline const void *eptr(const menc *e, const uint8_t *p) {
+  return rptr(e->rel, p);
 }
 
 static bool enc_struct_body(menc *e, const wire_mlayout *l, const uint8_t *base);
@@ -292,7 +305,7 @@ static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
                      bool *body) {
   *body = false;
   if (o->code == MOP_STRUCT_PTR && !(o->fl & MF_PRESENT)) {
-    int r = put_ptr_flag(e, o->fl & MF_TRACK, ld_ptr(base + o->off));
+    int r = put_ptr_flag(e, o->fl & MF_TRACK, eptr(e, base + o->off));
     *body = r > 0;
     return r >= 0;
   }
@@ -311,7 +324,7 @@ static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
   }
   wire_mem *m = e->m;
   if (o->code == MOP_STRUCT_PTR) { /* (with a presence flag) */
-    const void *p = ld_ptr(base + o->off);
+    const void *p = eptr(e, base + o->off);
     int64_t id = ref_find(e, p);
     if (id >= 0) {
       *q++ = 0xFE;
@@ -355,7 +368,7 @@ enum { LI_INLINE, LI_PTR, LI_FLAG, LI_TRACK };
  * its header well-formed: 1 when written, 0 when it is anything else (the
  * general writer then writes or reports it), -1 on error. */
 static inline int put_tstr(menc *e, const wire_mop *so, const uint8_t *it) {
-  const uint8_t *sp = ld_ptr(it + so->off);
+  const uint8_t *sp = eptr(e, it + so->off);
   uint64_t h = ld_len(it, so), len = h >> 2;
   if ((h & 3) == 3 || len > UINT32_MAX || (len && !sp)) return 0;
   if (!room(e, (size_t)len + 9 + 8)) return -1;
@@ -370,7 +383,7 @@ static inline int put_tstr(menc *e, const wire_mop *so, const uint8_t *it) {
  * caller writes: *how says how (LI_INLINE only when how is NULL). */
 static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
                       const uint8_t **itemsp, uint64_t *countp, int *how) {
-  const uint8_t *items = ld_ptr(base + o->off);
+  const uint8_t *items = eptr(e, base + o->off);
   uint64_t count = ld_len(base, o);
   if (count > UINT32_MAX) return lfail(e, WIRE_E_LENGTH, "list too long");
   if (count && !items) return lfail(e, WIRE_E_ENCODE, "NULL list with a count");
@@ -465,7 +478,7 @@ static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
     /* UTF-8 strings: the valid ones inline, the others the general way */
     for (uint64_t i = 0; i < count; i++) {
       const uint8_t *it = items + i * o->esize;
-      int r = put_utf8(e, ld_ptr(it + so->off), it + so->aux);
+      int r = put_utf8(e, eptr(e, it + so->off), it + so->aux);
       if (r < 0 || (!r && !enc_body(e, so, it))) return -1;
     }
     return 0;
@@ -510,7 +523,7 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
 }
 
 static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
-  const uint8_t *items = ld_ptr(base + o->off);
+  const uint8_t *items = eptr(e, base + o->off);
   uint64_t count = ld_len(base, o);
   if (count > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "map too large");
   if (count && !items) return efail(e, WIRE_E_ENCODE, "NULL map with a count");
@@ -665,10 +678,10 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
     e->b->len += 8;
     return true;
   case MOP_STR:
-    if (o->fl & MF_TAGGED) return enc_str_tagged(e, ld_ptr(p), ld_len(base, o));
-    return enc_str(e, ld_ptr(p), ld_len(base, o));
+    if (o->fl & MF_TAGGED) return enc_str_tagged(e, eptr(e, p), ld_len(base, o));
+    return enc_str(e, eptr(e, p), ld_len(base, o));
   case MOP_BYTES: case MOP_DENSE: {
-    const uint8_t *d = ld_ptr(p);
+    const uint8_t *d = eptr(e, p);
     uint64_t n = ld_len(base, o);
     uint32_t w = o->code == MOP_DENSE ? form_size(o->eform) : 1;
     if (n > UINT32_MAX / (w ? w : 1))
@@ -711,7 +724,7 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
   case MOP_STRUCT:
     return enc_struct_body(e, &e->m->layouts[o->elem], p);
   case MOP_STRUCT_PTR: {
-    const uint8_t *s = ld_ptr(p);
+    const uint8_t *s = eptr(e, p);
     if (!s) return efail(e, WIRE_E_ENCODE, "NULL struct pointer in a "
                                            "non-nullable slot");
     return enc_struct_body(e, &e->m->layouts[o->elem], s);
@@ -738,6 +751,7 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
   case MOP_DECIMAL: {
     wire_mem_decimal dv;
     memcpy(&dv, p, sizeof dv);
+    dv.magnitude = eptr(e, p + offsetof(wire_mem_decimal, magnitude));
     if (dv.len && !dv.magnitude)
       return efail(e, WIRE_E_ENCODE, "NULL decimal magnitude");
     if (dv.len <= 8) {
@@ -808,7 +822,7 @@ static inline int next_item(menc *e, eframe *f, const uint8_t **basep) {
       *basep = it;
       return 1;
     }
-    const uint8_t *s = ld_ptr(it);
+    const uint8_t *s = eptr(e, it);
     if (f->how != LI_PTR) {
       int r = put_ptr_flag(e, f->how == LI_TRACK, s);
       if (r < 0) return -1;
@@ -841,6 +855,7 @@ static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
   wire_buf *b = e->b;
   const bool utf8_str = e->utf8_str, check_str = e->check_str;
   const bool hashed = e->hashed, bmi2 = enc_bmi2;
+  const uintptr_t rel = e->rel;
   eframe st[ENC_NEST];
   uint32_t nest = 0;
   const wire_mop *o, *end;
@@ -894,7 +909,7 @@ start: /* the struct l at base (b->len up to date) */
     case MX_TSTR:
       if (e->ctx->trusted_text) {
         /* the wire header as given, then the bytes */
-        const uint8_t *sp = ld_ptr(p);
+        const uint8_t *sp = rptr(rel, p);
         uint64_t h = ld_len(base, o), len = h >> 2;
         if ((h & 3) == 3 || len > UINT32_MAX || (len && !sp)) break;
         /* room: header and text, and what the next inline ops write */
@@ -907,7 +922,7 @@ start: /* the struct l at base (b->len up to date) */
       break;
     case MX_DENSE: {
       /* the bytes as they are in memory */
-      const uint8_t *d = ld_ptr(p);
+      const uint8_t *d = rptr(rel, p);
       uint64_t n = ld_len(base, o);
       if (n > UINT32_MAX || (n && !d)) break;
       uint64_t len = n * o->esize;
@@ -920,7 +935,7 @@ start: /* the struct l at base (b->len up to date) */
     }
     case MX_STR:
       if (utf8_str) {
-        const uint8_t *sp = ld_ptr(p);
+        const uint8_t *sp = rptr(rel, p);
         uint32_t len;
         memcpy(&len, base + o->aux, 4);
         if (len && !sp) break;
@@ -935,7 +950,7 @@ start: /* the struct l at base (b->len up to date) */
       }
       break;
     case MX_BOOLS: { /* (a bool array held as bytes) */
-      const uint8_t *d = ld_ptr(p);
+      const uint8_t *d = rptr(rel, p);
       uint64_t n = ld_len(base, o);
       if (n > UINT32_MAX || (n && !d)) break;
       if (!reserve(e, &q, &lim, (size_t)n + 5 + o->rest)) return false;
@@ -989,7 +1004,7 @@ start: /* the struct l at base (b->len up to date) */
         WIRE_LIKELY(nest < ENC_NEST)) {
       /* a struct by pointer: its flag and meta, then its fields as those
        * of an inline one */
-      const uint8_t *s = ld_ptr(p);
+      const uint8_t *s = rptr(rel, p);
       if (o->fl & MF_FLAG) {
         int r = put_ptr_flag(e, o->fl & MF_TRACK, s);
         if (r < 0) return false;
@@ -1093,7 +1108,7 @@ static bool put_root(menc *e, const wire_mlayout *l, const void *value) {
 }
 
 static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
-                          wire_buf *b) {
+                          uintptr_t rel, wire_buf *b) {
   if (!ctx->mem || layout >= ctx->mem->n)
     return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
   wire_mem *m = ctx->mem;
@@ -1108,7 +1123,7 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   if (!l->is_struct)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   menc e = {ctx, m, b, 0, ctx->string_policy != WIRE_STRING_JAVA,
-            !ctx->trusted_text, !ctx->compatible, ctx->max_depth};
+            !ctx->trusted_text, !ctx->compatible, ctx->max_depth, rel};
   if (++m->gen == 0) {
     memset(m->td_gen, 0, m->ntd * sizeof *m->td_gen);
     m->gen = 1;
@@ -1122,8 +1137,9 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   return WIRE_OK;
 }
 
-int32_t wire_mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
-                        const uint8_t **out, size_t *out_len) {
+static int32_t encode_rel(wire_ctx *ctx, uint32_t layout, const void *value,
+                          uintptr_t rel, const uint8_t **out,
+                          size_t *out_len) {
   if (!ctx || !out || !out_len) return WIRE_E_ARG;
   *out = NULL;
   *out_len = 0;
@@ -1133,11 +1149,29 @@ int32_t wire_mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   wire_buf *b = &m->e.b;
   b->len = 0;
   b->status = WIRE_OK;
-  int32_t st = mem_encode(ctx, layout, value, b);
+  int32_t st = mem_encode(ctx, layout, value, rel, b);
   if (st) return st;
   *out = b->p;
   *out_len = b->len;
   return WIRE_OK;
+}
+
+int32_t wire_mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
+                        const uint8_t **out, size_t *out_len) {
+  return encode_rel(ctx, layout, value, 0, out, out_len);
+}
+
+int32_t wire_mem_encode_based(wire_ctx *ctx, uint32_t layout,
+                              const void *value, uint64_t base,
+                              const uint8_t **out, size_t *out_len) {
+  if (!base) {
+    if (out) *out = NULL;
+    if (out_len) *out_len = 0;
+    return ctx ? wire__fail(ctx, WIRE_E_ARG, 0, "base 0") : WIRE_E_ARG;
+  }
+  /* (unsigned arithmetic: value + (p - base) for every pointer p) */
+  return encode_rel(ctx, layout, value,
+                    (uintptr_t)value - (uintptr_t)base, out, out_len);
 }
 
 int32_t wire_mem_encode_to(wire_ctx *ctx, uint32_t layout, const void *value,

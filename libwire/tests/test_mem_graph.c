@@ -5,7 +5,8 @@
  * than the encoder nests without a call, tagged strings in lists and maps,
  * decimals at the edges of their small form. The bytes are checked against
  * the document codec (decoded into a document and encoded again: the same
- * bytes), and decoding gives the graph back with its sharing. */
+ * bytes), and decoding gives the graph back with its sharing; an image
+ * moved elsewhere is read through its old addresses (wire_mem_encode_based). */
 #include <stdio.h>
 #include <criterion/criterion.h>
 
@@ -296,5 +297,66 @@ Test(mem_graph, nulls_where_not_nullable) {
   bx.root = &root;
   cr_assert_eq(wire_mem_encode(c, L.box, &bx, &p, &n), WIRE_OK, "%s",
                wire_ctx_error_message(c));
+  wire_ctx_free(c);
+}
+
+/* A bump allocator in one buffer (the graph of based_images). */
+typedef struct { uint8_t *p; size_t at; } bump;
+static void *take(bump *b, size_t n) {
+  b->at = (b->at + 7) & ~(size_t)7;
+  void *r = b->p + b->at;
+  b->at += n;
+  cr_assert_leq(b->at, 4096);
+  return r;
+}
+static jstr bstr(bump *b, const char *s) {
+  size_t n = strlen(s);
+  uint8_t *p = take(b, n ? n : 1);
+  memcpy(p, s, n);
+  return (jstr){p, (uint32_t)n << 2 | WIRE_STR_LATIN1, 0};
+}
+
+/* wire_mem_encode_based: a graph laid out in one buffer, copied elsewhere
+ * and the original overwritten, is read at the copy through its old
+ * addresses: the same bytes as encoding the original. */
+Test(mem_graph, based_images) {
+  static _Alignas(16) uint8_t orig[4096], moved[4096];
+  lays L;
+  wire_ctx *c = make(1, &L);
+  bump b = {orig, 0};
+  box *bx = take(&b, sizeof *bx); /* the root first: base is its address */
+  cat *root = take(&b, sizeof *root), *sub = take(&b, sizeof *sub);
+  *root = (cat){1, bstr(&b, "root"), sub};
+  *sub = (cat){2, bstr(&b, "sub"), root}; /* a cycle */
+  uint8_t *mag = take(&b, 2);
+  mag[0] = 0x39;
+  mag[1] = 0x30;
+  jstr *tags = take(&b, 2 * sizeof *tags);
+  tags[0] = bstr(&b, "new");
+  tags[1] = bstr(&b, "sale");
+  kv *attrs = take(&b, sizeof *attrs);
+  attrs[0] = (kv){bstr(&b, "k"), bstr(&b, "v")};
+  item *x = take(&b, sizeof *x);
+  *x = (item){bstr(&b, "SKU"), sub, {mag, 2, 2, 0, 0}, tags, 2, 0, attrs, 1, 0};
+  const item **list = take(&b, 3 * sizeof *list);
+  list[0] = x;
+  list[1] = NULL;
+  list[2] = x;
+  *bx = (box){list, 3, 0, list, 1, 0, list, 1, 0, x, root, sub};
+  const uint8_t *p;
+  size_t n;
+  cr_assert_eq(wire_mem_encode(c, L.box, bx, &p, &n), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  uint8_t want[2048];
+  cr_assert_leq(n, sizeof want);
+  memcpy(want, p, n);
+  memcpy(moved, orig, sizeof orig);
+  memset(orig, 0xEE, sizeof orig);
+  size_t m;
+  cr_assert_eq(wire_mem_encode_based(c, L.box, moved, (uint64_t)(uintptr_t)orig,
+                                     &p, &m),
+               WIRE_OK, "%s", wire_ctx_error_message(c));
+  cr_assert(m == n && !memcmp(p, want, n), "the same bytes from the copy");
+  cr_assert_eq(wire_mem_encode_based(c, L.box, moved, 0, &p, &m), WIRE_E_ARG);
   wire_ctx_free(c);
 }
