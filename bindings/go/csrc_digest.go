@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "a4739e09675d28f8b47d8d98c037e517d930434925345b6a42f5c1e5b2c2b177"
+const csrcDigest = "de01d99259139ea6e987418e86547ec81f5aba3c1e1815bdff43225413000483"

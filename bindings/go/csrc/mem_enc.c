@@ -16,7 +16,7 @@
 
 /* The encoder's reference index: its slots, and how many references it
  * holds (the ones after those are looked for one by one). */
-#define ENC_REF_SLOTS 128
+#define ENC_REF_SLOTS 128 /* (ref_slot, mem_put.h: 7 bits) */
 #define ENC_REF_HASHED 96
 
 typedef struct {
@@ -69,12 +69,6 @@ static inline bool reserve(menc *e, uint8_t **q, uint8_t **lim, size_t n) {
   return true;
 }
 
-/* The pointer stored at p, relocated by rel (menc.rel). */
-static inline const void *rptr(uintptr_t rel, const uint8_t *p) {
-  uintptr_t v;
-  memcpy(&v, p, sizeof v);
-  return (const void *)(v ? v + rel : 0);
-}
 static inline const void *eptr(const menc *e, const uint8_t *p) {
   return rptr(e->rel, p);
 }
@@ -232,12 +226,6 @@ static inline bool enc_prim_elem(menc *e, const wire_mop *eo, const uint8_t *p) 
 
 static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base);
 
-/* The slot of pointer p in the reference index. */
-static inline uint32_t ref_slot(const void *p) {
-  return (uint32_t)(((uint64_t)(uintptr_t)p * UINT64_C(0x9E3779B97F4A7C15)) >>
-                    57);
-}
-
 /* The reference id of struct pointer p when it was written before in
  * this message, else -1. */
 static inline int64_t ref_find(const menc *e, const void *p) {
@@ -270,7 +258,8 @@ static bool ref_add(menc *e, const void *p) {
  * with REF_VALUE, an earlier equal pointer as a reference): 1 when the
  * body follows, 0 when the flag is all (null or a reference), -1 on
  * error. */
-static int put_ptr_flag(menc *e, bool track, const void *s) {
+static inline __attribute__((always_inline)) int
+put_ptr_flag(menc *e, bool track, const void *s) {
   if (!room(e, 6)) return -1;
   uint8_t *q = e->b->p + e->b->len;
   if (!s) {
@@ -754,20 +743,10 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
     dv.magnitude = eptr(e, p + offsetof(wire_mem_decimal, magnitude));
     if (dv.len && !dv.magnitude)
       return efail(e, WIRE_E_ENCODE, "NULL decimal magnitude");
-    if (dv.len <= 8) {
-      /* a magnitude below 2^62 (the usual) without a call: the scale,
-       * then the value's zigzag shifted left (wire__enc_decimal's small
-       * form; room for 16 made above) */
-      uint64_t mag = 0;
-      for (uint32_t i = 0; i < dv.len; i++)
-        mag |= (uint64_t)dv.magnitude[i] << (8 * i);
-      if (mag < (UINT64_C(1) << 62)) {
-        int64_t v = dv.negative ? -(int64_t)mag : (int64_t)mag;
-        uint8_t *q = put_varu32(e->b->p + e->b->len, wire__zz32(dv.scale));
-        q = put_varu64(q, wire__zz64(v) << 1);
-        e->b->len = (size_t)(q - e->b->p);
-        return true;
-      }
+    uint8_t *q = put_small_dec(e->b->p + e->b->len, &dv); /* (room: above) */
+    if (q) {
+      e->b->len = (size_t)(q - e->b->p);
+      return true;
     }
     return wire__enc_decimal(&e->m->e, dv.scale, dv.negative != 0,
                              dv.magnitude, dv.len); /* e->b is &m->e.b */
@@ -1000,6 +979,29 @@ start: /* the struct l at base (b->len up to date) */
     }
     /* the general path */
     b->len = (size_t)(q - b->p);
+    if (!(o->fl & (MF_FLAG | MF_META | MF_PRESENT)) &&
+        (o->code == MOP_DECIMAL || o->code == MOP_TIMESTAMP)) {
+      /* decimals and timestamps without a call (the others, and any
+       * error, through enc_body) */
+      if (!reserve(e, &q, &lim, 16)) return false;
+      uint8_t *r = NULL;
+      if (o->code == MOP_DECIMAL) {
+        wire_mem_decimal dv;
+        memcpy(&dv, p, sizeof dv);
+        dv.magnitude = rptr(rel, p + offsetof(wire_mem_decimal, magnitude));
+        r = put_small_dec(q, &dv);
+      } else {
+        wire_mem_time t;
+        memcpy(&t, p, sizeof t);
+        if (t.nanos < 1000000000u)
+          r = put_le(put_le(q, (uint64_t)t.seconds, 8), t.nanos, 4);
+      }
+      if (r) {
+        b->len = (size_t)(r - b->p);
+        goto next;
+      }
+      b->len = (size_t)(q - b->p);
+    }
     if (o->code == MOP_STRUCT_PTR && !(o->fl & MF_PRESENT) &&
         WIRE_LIKELY(nest < ENC_NEST)) {
       /* a struct by pointer: its flag and meta, then its fields as those
@@ -1099,7 +1101,8 @@ static bool put_root(menc *e, const wire_mlayout *l, const void *value) {
   if (ctx->ref_tracking) {
     /* the root is reference 0 */
     b->p[b->len++] = 0x00;
-    if (!ref_add(e, value)) return false; /* (e->rh: zeroed by mem_encode) */
+    memset(e->rh, 0, sizeof e->rh);
+    if (!ref_add(e, value)) return false;
     m->e.nrefs = 1;
   } else {
     b->p[b->len++] = 0xFF;
@@ -1122,8 +1125,12 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   if (!value) return wire__fail(ctx, WIRE_E_ARG, 0, "no value");
   if (!l->is_struct)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
-  menc e = {ctx, m, b, 0, ctx->string_policy != WIRE_STRING_JAVA,
-            !ctx->trusted_text, !ctx->compatible, ctx->max_depth, rel};
+  menc e; /* (field by field: e.rh is cleared by put_root under tracking) */
+  e.ctx = ctx, e.m = m, e.b = b, e.depth = 0, e.rel = rel;
+  e.utf8_str = ctx->string_policy != WIRE_STRING_JAVA;
+  e.check_str = !ctx->trusted_text;
+  e.hashed = !ctx->compatible;
+  e.max_depth = ctx->max_depth;
   if (++m->gen == 0) {
     memset(m->td_gen, 0, m->ntd * sizeof *m->td_gen);
     m->gen = 1;

@@ -762,7 +762,7 @@ internal class MemWriter {
         }
         if (++depth > maxDepth) throw WireException("depth", -1, "nesting deeper than $maxDepth (a cycle without reference tracking?)")
         val o = alloc(plan.size, 8)
-        s?.put(v, o)
+        s?.putAfterGet(v, o)
         plan.write(this, o, v)
         depth--
         return o
@@ -777,7 +777,7 @@ internal class MemWriter {
         }
         if (++depth > maxDepth) throw WireException("depth", -1, "nesting deeper than $maxDepth (a cycle without reference tracking?)")
         val o = alloc(plan.size, 8)
-        s?.put(v, o)
+        s?.putAfterGet(v, o)
         g.write(this, v, o)
         depth--
         return o
@@ -1815,14 +1815,34 @@ internal class IdentityInts {
         n = 0
     }
 
+    /** The free slot where [get] found nothing ([putAfterGet]). */
+    private var free = 0
+
     fun get(k: Any): Int {
         val m = keys.size - 1
         var i = System.identityHashCode(k) * -0x61c88647 ushr 7 and m
         while (true) {
-            val x = keys[i] ?: return -1
+            val x = keys[i]
+            if (x == null) {
+                free = i
+                return -1
+            }
             if (x === k) return vals[i]
             i = (i + 1) and m
         }
+    }
+
+    /** [put] of the key [get] has just not found, nothing put since: into the slot it stopped at (no second hash and probe). */
+    fun putAfterGet(k: Any, v: Int) {
+        if (2 * (n + 1) > keys.size) {
+            put(k, v)
+            return
+        }
+        val i = free
+        keys[i] = k
+        vals[i] = v
+        if (n == used.size) used = used.copyOf(n * 2)
+        used[n++] = i
     }
 
     fun put(k: Any, v: Int) {
