@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "de01d99259139ea6e987418e86547ec81f5aba3c1e1815bdff43225413000483"
+const csrcDigest = "e96072f8ecdf23eefbe13ac9ef7ec40ec8c2d0006d6ca1f3306aa85e16c86c85"

@@ -356,8 +356,9 @@ enum { LI_INLINE, LI_PTR, LI_FLAG, LI_TRACK };
 /* A tagged string at `it` (op so, no flag) when the text is trusted and
  * its header well-formed: 1 when written, 0 when it is anything else (the
  * general writer then writes or reports it), -1 on error. */
-static inline int put_tstr(menc *e, const wire_mop *so, const uint8_t *it) {
-  const uint8_t *sp = eptr(e, it + so->off);
+static inline int put_tstr(menc *e, uintptr_t rel, const wire_mop *so,
+                           const uint8_t *it) {
+  const uint8_t *sp = rptr(rel, it + so->off);
   uint64_t h = ld_len(it, so), len = h >> 2;
   if ((h & 3) == 3 || len > UINT32_MAX || (len && !sp)) return 0;
   if (!room(e, (size_t)len + 9 + 8)) return -1;
@@ -372,7 +373,8 @@ static inline int put_tstr(menc *e, const wire_mop *so, const uint8_t *it) {
  * caller writes: *how says how (LI_INLINE only when how is NULL). */
 static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
                       const uint8_t **itemsp, uint64_t *countp, int *how) {
-  const uint8_t *items = eptr(e, base + o->off);
+  const uintptr_t rel = e->rel;
+  const uint8_t *items = rptr(rel, base + o->off);
   uint64_t count = ld_len(base, o);
   if (count > UINT32_MAX) return lfail(e, WIRE_E_LENGTH, "list too long");
   if (count && !items) return lfail(e, WIRE_E_ENCODE, "NULL list with a count");
@@ -457,7 +459,7 @@ static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
     /* tagged strings as given: the well-formed ones inline */
     for (uint64_t i = 0; i < count; i++) {
       const uint8_t *it = items + i * o->esize;
-      int r = put_tstr(e, so, it);
+      int r = put_tstr(e, rel, so, it);
       if (r < 0 || (!r && !enc_body(e, so, it))) return -1;
     }
     return 0;
@@ -467,7 +469,7 @@ static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
     /* UTF-8 strings: the valid ones inline, the others the general way */
     for (uint64_t i = 0; i < count; i++) {
       const uint8_t *it = items + i * o->esize;
-      int r = put_utf8(e, eptr(e, it + so->off), it + so->aux);
+      int r = put_utf8(e, rptr(rel, it + so->off), it + so->aux);
       if (r < 0 || (!r && !enc_body(e, so, it))) return -1;
     }
     return 0;
@@ -512,7 +514,8 @@ static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
 }
 
 static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
-  const uint8_t *items = eptr(e, base + o->off);
+  const uintptr_t rel = e->rel;
+  const uint8_t *items = rptr(rel, base + o->off);
   uint64_t count = ld_len(base, o);
   if (count > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "map too large");
   if (count && !items) return efail(e, WIRE_E_ENCODE, "NULL map with a count");
@@ -584,9 +587,9 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
     }
     for (uint64_t i = 0; i < size; i++) {
       const uint8_t *it = items + (at + i) * o->esize;
-      int r = kt ? put_tstr(e, ko, it) : 0;
+      int r = kt ? put_tstr(e, rel, ko, it) : 0;
       if (r < 0 || (!r && !enc_body(e, ko, it))) return false;
-      r = vt ? put_tstr(e, vo, it) : 0;
+      r = vt ? put_tstr(e, rel, vo, it) : 0;
       if (r < 0 || (!r && !enc_body(e, vo, it))) return false;
     }
     at += size;
@@ -756,27 +759,6 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
   }
 }
 
-/* A run of int32 or int64 varints (o->drun ops from o, all o->x) into
- * the room reserved for them, without dispatch. */
-static uint8_t *put_run(const wire_mop *o, const uint8_t *base, uint8_t *q,
-                        bool bmi2) {
-  const wire_mop *e = o + o->drun;
-  if (o->x == MX_VI32) {
-    for (; o < e; o++) {
-      int32_t v;
-      memcpy(&v, base + o->off, 4);
-      q = put_vu32(q, wire__zz32(v), bmi2);
-    }
-  } else {
-    for (; o < e; o++) {
-      int64_t v;
-      memcpy(&v, base + o->off, 8);
-      q = put_vu64(q, wire__zz64(v), bmi2);
-    }
-  }
-  return q;
-}
-
 /* A struct enc_fields writes inside another without a call: where the
  * outer one goes on, and for the items of a list the ones left. */
 typedef struct {
@@ -829,12 +811,14 @@ _Static_assert(MX_LIST == ENC_MX_LAST,
                "a new MX_ case: give it a case in enc_fields' dispatch");
 
 /* The fields of a struct body (its depth counted by the caller), with
- * the structs nested in it without flags. */
-static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
+ * the structs nested in it without flags (based: the image's pointers are
+ * relocated by e->rel). */
+static inline __attribute__((always_inline)) bool
+fields_of(menc *e, const wire_mlayout *l, const uint8_t *base, bool based) {
   wire_buf *b = e->b;
   const bool utf8_str = e->utf8_str, check_str = e->check_str;
   const bool hashed = e->hashed, bmi2 = enc_bmi2;
-  const uintptr_t rel = e->rel;
+  const uintptr_t rel = based ? e->rel : 0; /* (0: the pointers as they are) */
   eframe st[ENC_NEST];
   uint32_t nest = 0;
   const wire_mop *o, *end;
@@ -1047,6 +1031,13 @@ start: /* the struct l at base (b->len up to date) */
   b->len = (size_t)(q - b->p);
   if (!nest) return true;
   eframe *f = &st[nest - 1];
+  if (f->left && f->how == LI_INLINE) { /* (the usual next item) */
+    base = f->item;
+    f->item += f->stride;
+    f->left--;
+    l = f->l;
+    goto start;
+  }
   if (f->l) {
   item: /* (b->len up to date) */
     f = &st[nest - 1];
@@ -1067,6 +1058,18 @@ start: /* the struct l at base (b->len up to date) */
   lim = b->p + b->cap;
   o++;
   }
+}
+
+/* fields_of compiled twice: for images as they are, and for the images of
+ * wire_mem_encode_based (their pointers relocated). */
+static bool fields_plain(menc *e, const wire_mlayout *l, const uint8_t *base) {
+  return fields_of(e, l, base, false);
+}
+static bool fields_based(menc *e, const wire_mlayout *l, const uint8_t *base) {
+  return fields_of(e, l, base, true);
+}
+static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
+  return e->rel ? fields_based(e, l, base) : fields_plain(e, l, base);
 }
 
 static bool enc_struct_body(menc *e, const wire_mlayout *l,

@@ -1,9 +1,10 @@
 /* mem_put.h - the byte writers of the layout encoder (mem_enc.c, its
  * only includer): varints (spread by BMI2's pdep where the CPU has it),
  * little-endian words, bool memory as wire bools, copies of up to 64 bytes
- * without a call, small decimals; the image's pointers, relocated, and
- * their slots in the reference index. Each writes at q, where the caller made room, and
- * answers where the next byte goes. */
+ * without a call, runs of varints, small decimals; the image's pointers,
+ * relocated, and their slots in the reference index. Each writer writes
+ * at q, where the caller made room, and answers where the next byte
+ * goes. */
 #ifndef WIRE_MEM_PUT_H
 #define WIRE_MEM_PUT_H
 
@@ -56,35 +57,6 @@ static inline uint8_t *put_pdep(uint8_t *q, uint64_t v, uint64_t g) {
 }
 #else
 #define enc_bmi2 false
-/* The pointer stored at p, relocated by rel (what wire_mem_encode_based
- * adds to every pointer but NULL; else 0). */
-static inline const void *rptr(uintptr_t rel, const uint8_t *p) {
-  uintptr_t v;
-  memcpy(&v, p, sizeof v);
-  return (const void *)(v ? v + rel : 0);
-}
-
-/* A decimal whose magnitude is below 2^62 (the usual), at q (room for
- * 14): the scale, then the value's zigzag shifted left (the small form of
- * wire__enc_decimal, without a call). Where the next byte goes, or NULL
- * when the decimal is another (or has no magnitude): nothing written. */
-static inline uint8_t *put_small_dec(uint8_t *q, const wire_mem_decimal *dv) {
-  if (dv->len > 8 || (dv->len && !dv->magnitude)) return NULL;
-  uint64_t mag = 0;
-  for (uint32_t i = 0; i < dv->len; i++)
-    mag |= (uint64_t)dv->magnitude[i] << (8 * i);
-  if (mag >= (UINT64_C(1) << 62)) return NULL;
-  int64_t v = dv->negative ? -(int64_t)mag : (int64_t)mag;
-  q = put_varu32(q, wire__zz32(dv->scale));
-  return put_varu64(q, wire__zz64(v) << 1);
-}
-
-/* The slot of pointer p in mem_enc.c's reference index (of 128 slots). */
-static inline uint32_t ref_slot(const void *p) {
-  return (uint32_t)(((uint64_t)(uintptr_t)p * UINT64_C(0x9E3779B97F4A7C15)) >>
-                    57);
-}
-
 #endif
 
 /* The varint writers of the struct loops, where a whole word may be
@@ -96,35 +68,6 @@ static inline uint8_t *put_vu32(uint8_t *q, uint32_t v, bool bmi2) {
     return put_pdep(q, v, UINT64_C(0x7F7F7F7F7F));
 #else
   (void)bmi2;
-/* The pointer stored at p, relocated by rel (what wire_mem_encode_based
- * adds to every pointer but NULL; else 0). */
-static inline const void *rptr(uintptr_t rel, const uint8_t *p) {
-  uintptr_t v;
-  memcpy(&v, p, sizeof v);
-  return (const void *)(v ? v + rel : 0);
-}
-
-/* A decimal whose magnitude is below 2^62 (the usual), at q (room for
- * 14): the scale, then the value's zigzag shifted left (the small form of
- * wire__enc_decimal, without a call). Where the next byte goes, or NULL
- * when the decimal is another (or has no magnitude): nothing written. */
-static inline uint8_t *put_small_dec(uint8_t *q, const wire_mem_decimal *dv) {
-  if (dv->len > 8 || (dv->len && !dv->magnitude)) return NULL;
-  uint64_t mag = 0;
-  for (uint32_t i = 0; i < dv->len; i++)
-    mag |= (uint64_t)dv->magnitude[i] << (8 * i);
-  if (mag >= (UINT64_C(1) << 62)) return NULL;
-  int64_t v = dv->negative ? -(int64_t)mag : (int64_t)mag;
-  q = put_varu32(q, wire__zz32(dv->scale));
-  return put_varu64(q, wire__zz64(v) << 1);
-}
-
-/* The slot of pointer p in mem_enc.c's reference index (of 128 slots). */
-static inline uint32_t ref_slot(const void *p) {
-  return (uint32_t)(((uint64_t)(uintptr_t)p * UINT64_C(0x9E3779B97F4A7C15)) >>
-                    57);
-}
-
 #endif
   return put_varu32(q, v);
 }
@@ -135,35 +78,6 @@ static inline uint8_t *put_vu64(uint8_t *q, uint64_t v, bool bmi2) {
     return put_pdep(q, v, UINT64_C(0x7F7F7F7F7F7F7F7F));
 #else
   (void)bmi2;
-/* The pointer stored at p, relocated by rel (what wire_mem_encode_based
- * adds to every pointer but NULL; else 0). */
-static inline const void *rptr(uintptr_t rel, const uint8_t *p) {
-  uintptr_t v;
-  memcpy(&v, p, sizeof v);
-  return (const void *)(v ? v + rel : 0);
-}
-
-/* A decimal whose magnitude is below 2^62 (the usual), at q (room for
- * 14): the scale, then the value's zigzag shifted left (the small form of
- * wire__enc_decimal, without a call). Where the next byte goes, or NULL
- * when the decimal is another (or has no magnitude): nothing written. */
-static inline uint8_t *put_small_dec(uint8_t *q, const wire_mem_decimal *dv) {
-  if (dv->len > 8 || (dv->len && !dv->magnitude)) return NULL;
-  uint64_t mag = 0;
-  for (uint32_t i = 0; i < dv->len; i++)
-    mag |= (uint64_t)dv->magnitude[i] << (8 * i);
-  if (mag >= (UINT64_C(1) << 62)) return NULL;
-  int64_t v = dv->negative ? -(int64_t)mag : (int64_t)mag;
-  q = put_varu32(q, wire__zz32(dv->scale));
-  return put_varu64(q, wire__zz64(v) << 1);
-}
-
-/* The slot of pointer p in mem_enc.c's reference index (of 128 slots). */
-static inline uint32_t ref_slot(const void *p) {
-  return (uint32_t)(((uint64_t)(uintptr_t)p * UINT64_C(0x9E3779B97F4A7C15)) >>
-                    57);
-}
-
 #endif
   return put_varu64(q, v);
 }
@@ -215,6 +129,27 @@ static inline void copy_mid(uint8_t *d, const uint8_t *s, size_t n) {
   memcpy(b, s + n - 32, 32);
   memcpy(d, a, 32);
   memcpy(d + n - 32, b, 32);
+}
+
+/* A run of int32 or int64 varints (o->drun ops from o, all o->x) into
+ * the room reserved for them, without dispatch. */
+static inline __attribute__((always_inline)) uint8_t *
+put_run(const wire_mop *o, const uint8_t *base, uint8_t *q, bool bmi2) {
+  const wire_mop *e = o + o->drun;
+  if (o->x == MX_VI32) {
+    for (; o < e; o++) {
+      int32_t v;
+      memcpy(&v, base + o->off, 4);
+      q = put_vu32(q, wire__zz32(v), bmi2);
+    }
+  } else {
+    for (; o < e; o++) {
+      int64_t v;
+      memcpy(&v, base + o->off, 8);
+      q = put_vu64(q, wire__zz64(v), bmi2);
+    }
+  }
+  return q;
 }
 
 /* The pointer stored at p, relocated by rel (what wire_mem_encode_based
