@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "cac9bf818f8a1621934a747c6bb09f1d683b1bda90d8dea9858815f742057c03"
+const csrcDigest = "db6a3f5e6f328e836f58d6d9e7514737e2f93e5cd27b67d114b9b657132cefc9"

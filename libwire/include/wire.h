@@ -1111,6 +1111,16 @@ WIRE_API int32_t wire_mem_encode(wire_ctx *ctx, uint32_t layout,
 WIRE_API int32_t wire_mem_encode_to(wire_ctx *ctx, uint32_t layout,
                                     const void *value, uint8_t *buf,
                                     size_t cap, size_t *out_len);
+/* wire_mem_encode of a value whose pointers are numbers relative to
+ * `base` (not 0): a pointer p other than NULL is read at
+ * value + (p - base). For a caller whose value lives in memory that moves
+ * between calls (a garbage-collected heap array pinned for the call only,
+ * such as a JVM array passed to a critical downcall): every pointer of the
+ * value then points into the value's own memory (its strings, lists and
+ * structs laid out after it). *out as for wire_mem_encode. */
+WIRE_API int32_t wire_mem_encode_based(wire_ctx *ctx, uint32_t layout,
+                                       const void *value, uint64_t base,
+                                       const uint8_t **out, size_t *out_len);
 /* Decode flags. */
 enum {
   WIRE_MEM_COPY = 1 /* copy strings and binaries into the arena (else they

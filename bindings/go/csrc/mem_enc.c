@@ -8,9 +8,16 @@
 #pragma GCC optimize("O3")
 #endif
 
+#include "mem_put.h" /* (after the pragma: its writers at -O3 too) */
+
 #include <stdlib.h>
 
 #define NOTYPE WIRE_NO_TYPE
+
+/* The encoder's reference index: its slots, and how many references it
+ * holds (the ones after those are looked for one by one). */
+#define ENC_REF_SLOTS 128 /* (ref_slot, mem_put.h: 7 bits) */
+#define ENC_REF_HASHED 96
 
 typedef struct {
   wire_ctx *ctx;
@@ -22,6 +29,12 @@ typedef struct {
   bool utf8_str, check_str;
   bool hashed;        /* same-schema structs begin with their hash */
   uint32_t max_depth;
+  /* what is added to a pointer of the image other than NULL
+   * (wire_mem_encode_based; else 0) */
+  uintptr_t rel;
+  /* under tracking: an index of the first ENC_REF_HASHED references of
+   * m->refp (slot: 1 + their index, 0 free), open addressing */
+  uint8_t rh[ENC_REF_SLOTS];
 } menc;
 
 static bool efail(menc *e, int32_t code, const char *what) {
@@ -56,129 +69,12 @@ static inline bool reserve(menc *e, uint8_t **q, uint8_t **lim, size_t n) {
   return true;
 }
 
-static inline uint8_t *put_varu32(uint8_t *q, uint32_t v) {
-  if (v < 0x80) { q[0] = (uint8_t)v; return q + 1; }
-  q[0] = (uint8_t)(v | 0x80);
-  if (v < 0x4000) { q[1] = (uint8_t)(v >> 7); return q + 2; }
-  q[1] = (uint8_t)((v >> 7) | 0x80);
-  if (v < 0x200000) { q[2] = (uint8_t)(v >> 14); return q + 3; }
-  q[2] = (uint8_t)((v >> 14) | 0x80);
-  if (v < 0x10000000) { q[3] = (uint8_t)(v >> 21); return q + 4; }
-  q[3] = (uint8_t)((v >> 21) | 0x80);
-  q[4] = (uint8_t)(v >> 28);
-  return q + 5;
-}
-static inline uint8_t *put_varu64(uint8_t *q, uint64_t v) {
-  if (v < (UINT64_C(1) << 28)) return put_varu32(q, (uint32_t)v);
-  int n = 0;
-  while (v >= 0x80 && n < 8) { *q++ = (uint8_t)(v | 0x80); v >>= 7; n++; }
-  *q++ = (uint8_t)v;
-  return q;
-}
-/* BMI2's pdep (CPUID leaf 7: EBX bit 8), looked up once when the library
- * is loaded: the struct loops' varints then spread their 7-bit groups to
- * bytes in one instruction. Inline assembly, so that the library needs no
- * -mbmi2 and runs on any x86-64. */
-#if defined(__GNUC__) && defined(__x86_64__)
-#include <cpuid.h>
-#define ENC_PDEP 1
-static bool enc_bmi2;
-__attribute__((constructor)) static void enc_cpu(void) {
-  unsigned a, b, c, d;
-  enc_bmi2 = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 8));
-}
-/* The continuation bits of a varint of n + 1 bytes (n < 8). */
-static const uint64_t enc_cont[8] = {
-    0, 0x80, 0x8080, 0x808080, 0x80808080, UINT64_C(0x8080808080),
-    UINT64_C(0x808080808080), UINT64_C(0x80808080808080)};
-/* The varint of v (at least 0x80; g: the mask of its 7-bit groups, five
- * or eight of them), storing a whole word at q. */
-static inline uint8_t *put_pdep(uint8_t *q, uint64_t v, uint64_t g) {
-  uint64_t w;
-  __asm__("pdepq %2, %1, %0" : "=r"(w) : "r"(v), "rm"(g));
-  unsigned n = (63u ^ (unsigned)__builtin_clzll(w)) >> 3;
-  w |= enc_cont[n];
-  memcpy(q, &w, 8);
-  return q + n + 1;
-}
-#else
-#define enc_bmi2 false
-#endif
-
-/* The varint writers of the struct loops, where a whole word may be
- * stored at q (room for 8 more is reserved); bmi2: enc_bmi2. */
-static inline uint8_t *put_vu32(uint8_t *q, uint32_t v, bool bmi2) {
-  if (v < 0x80) { q[0] = (uint8_t)v; return q + 1; }
-#ifdef ENC_PDEP
-  if (bmi2)
-    return put_pdep(q, v, UINT64_C(0x7F7F7F7F7F));
-#else
-  (void)bmi2;
-#endif
-  return put_varu32(q, v);
-}
-static inline uint8_t *put_vu64(uint8_t *q, uint64_t v, bool bmi2) {
-  if (v < 0x80) { q[0] = (uint8_t)v; return q + 1; }
-#ifdef ENC_PDEP
-  if (bmi2 && v < (UINT64_C(1) << 56))
-    return put_pdep(q, v, UINT64_C(0x7F7F7F7F7F7F7F7F));
-#else
-  (void)bmi2;
-#endif
-  return put_varu64(q, v);
-}
-static inline uint8_t *put_le(uint8_t *q, uint64_t v, int n) {
-  memcpy(q, &v, 8); /* little-endian host; room for 8 reserved */
-  return q + n;
+static inline const void *eptr(const menc *e, const uint8_t *p) {
+  return rptr(e->rel, p);
 }
 
 static bool enc_struct_body(menc *e, const wire_mlayout *l, const uint8_t *base);
 static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base);
-
-/* n bytes of bool memory as wire bools (any byte other than 0 is true),
- * eight at a time: a byte's top bit after adding 0x7F to its low bits,
- * or'ed with the byte, says whether it is other than 0. */
-static inline uint8_t *put_bools(uint8_t *q, const uint8_t *d, size_t n) {
-  const uint64_t lo = UINT64_C(0x7F7F7F7F7F7F7F7F);
-  size_t i = 0;
-  uint64_t w;
-  for (; i + 8 <= n; i += 8) {
-    memcpy(&w, d + i, 8);
-    w = ((((w & lo) + lo) | w) >> 7) & UINT64_C(0x0101010101010101);
-    memcpy(q + i, &w, 8);
-  }
-  if (i == n) return q + n;
-  if (n >= 8) { /* the tail: the last eight, again (the same bytes) */
-    memcpy(&w, d + n - 8, 8);
-    w = ((((w & lo) + lo) | w) >> 7) & UINT64_C(0x0101010101010101);
-    memcpy(q + n - 8, &w, 8);
-  } else if (n >= 4) { /* four to seven: two words of four overlapping */
-    uint32_t a, z;
-    const uint32_t lo4 = 0x7F7F7F7Fu, one4 = 0x01010101u;
-    memcpy(&a, d, 4);
-    memcpy(&z, d + n - 4, 4);
-    a = ((((a & lo4) + lo4) | a) >> 7) & one4;
-    z = ((((z & lo4) + lo4) | z) >> 7) & one4;
-    memcpy(q, &a, 4);
-    memcpy(q + n - 4, &z, 4);
-  } else {
-    for (; i < n; i++) q[i] = d[i] ? 1 : 0;
-  }
-  return q + n;
-}
-
-/* Copies n bytes: up to 64 without a call. */
-static inline void copy_mid(uint8_t *d, const uint8_t *s, size_t n) {
-  if (n <= 32 || n > 64) {
-    copy_short(d, s, n);
-    return;
-  }
-  uint8_t a[32], b[32];
-  memcpy(a, s, 32);
-  memcpy(b, s + n - 32, 32);
-  memcpy(d, a, 32);
-  memcpy(d + n - 32, b, 32);
-}
 
 /* Type meta of a struct value of layout l without a TypeDef (put_meta
  * writes those). */
@@ -330,12 +226,78 @@ static inline bool enc_prim_elem(menc *e, const wire_mop *eo, const uint8_t *p) 
 
 static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base);
 
+/* The reference id of struct pointer p when it was written before in
+ * this message, else -1. */
+static inline int64_t ref_find(const menc *e, const void *p) {
+  const wire_mem *m = e->m;
+  for (uint32_t h = ref_slot(p); e->rh[h]; h = (h + 1) & (ENC_REF_SLOTS - 1))
+    if (m->refp[e->rh[h] - 1] == p) return m->refid[e->rh[h] - 1];
+  for (uint32_t i = ENC_REF_HASHED; i < m->nref; i++)
+    if (m->refp[i] == p) return m->refid[i];
+  return -1;
+}
+
+/* Struct pointer p, written now, as reference m->e.nrefs (which the
+ * caller counts). */
+static bool ref_add(menc *e, const void *p) {
+  wire_mem *m = e->m;
+  if (m->nref >= 1u << 20) return efail(e, WIRE_E_LIMIT, "too many references");
+  if (!ref_room(e->ctx, m, m->nref + 1))
+    return efail(e, WIRE_E_NOMEM, "out of memory");
+  if (m->nref < ENC_REF_HASHED) {
+    uint32_t h = ref_slot(p);
+    while (e->rh[h]) h = (h + 1) & (ENC_REF_SLOTS - 1);
+    e->rh[h] = (uint8_t)(m->nref + 1);
+  }
+  m->refp[m->nref] = p;
+  m->refid[m->nref++] = m->e.nrefs;
+  return true;
+}
+
+/* The flag of struct pointer s in a slot with a flag (track: written
+ * with REF_VALUE, an earlier equal pointer as a reference): 1 when the
+ * body follows, 0 when the flag is all (null or a reference), -1 on
+ * error. */
+static inline __attribute__((always_inline)) int
+put_ptr_flag(menc *e, bool track, const void *s) {
+  if (!room(e, 6)) return -1;
+  uint8_t *q = e->b->p + e->b->len;
+  if (!s) {
+    *q = 0xFD;
+    e->b->len++;
+    return 0;
+  }
+  if (!track) {
+    *q = 0xFF;
+    e->b->len++;
+    return 1;
+  }
+  wire_mem *m = e->m;
+  int64_t id = ref_find(e, s);
+  if (id >= 0) {
+    *q++ = 0xFE;
+    q = put_varu32(q, (uint32_t)id);
+    e->b->len = (size_t)(q - e->b->p);
+    return 0;
+  }
+  if (!ref_add(e, s)) return -1;
+  m->e.nrefs++;
+  *q = 0x00;
+  e->b->len++;
+  return 1;
+}
+
 /* The reference / null flag of a value with MF_FLAG, and whether the body
  * follows (*body). Struct pointers under tracking: an earlier equal
  * pointer is written as a reference. */
 static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
                      bool *body) {
   *body = false;
+  if (o->code == MOP_STRUCT_PTR && !(o->fl & MF_PRESENT)) {
+    int r = put_ptr_flag(e, o->fl & MF_TRACK, eptr(e, base + o->off));
+    *body = r > 0;
+    return r >= 0;
+  }
   if (!room(e, 6)) return false;
   uint8_t *q = e->b->p + e->b->len;
   if (is_null(o, base)) {
@@ -350,21 +312,17 @@ static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
     return true;
   }
   wire_mem *m = e->m;
-  if (o->code == MOP_STRUCT_PTR) {
-    const void *p = ld_ptr(base + o->off);
-    for (uint32_t i = 0; i < m->nref; i++)
-      if (m->refp[i] == p) {
-        *q++ = 0xFE;
-        q = put_varu32(q, m->refid[i]);
-        e->b->len = (size_t)(q - e->b->p);
-        *body = false;
-        return true;
-      }
-    if (m->nref >= 1u << 20) return efail(e, WIRE_E_LIMIT, "too many references");
-    if (!ref_room(e->ctx, m, m->nref + 1))
-      return efail(e, WIRE_E_NOMEM, "out of memory");
-    m->refp[m->nref] = p;
-    m->refid[m->nref++] = m->e.nrefs;
+  if (o->code == MOP_STRUCT_PTR) { /* (with a presence flag) */
+    const void *p = eptr(e, base + o->off);
+    int64_t id = ref_find(e, p);
+    if (id >= 0) {
+      *q++ = 0xFE;
+      q = put_varu32(q, (uint32_t)id);
+      e->b->len = (size_t)(q - e->b->p);
+      *body = false;
+      return true;
+    }
+    if (!ref_add(e, p)) return false;
   }
   m->e.nrefs++;
   *q = 0x00;
@@ -390,12 +348,33 @@ static int put_utf8(menc *e, const uint8_t *sp, const uint8_t *lenp) {
   return 1;
 }
 
+/* How the caller of list_begin writes a list's items: structs inline
+ * without flags, struct pointers without flags, with flags, with flags
+ * under tracking. */
+enum { LI_INLINE, LI_PTR, LI_FLAG, LI_TRACK };
+
+/* A tagged string at `it` (op so, no flag) when the text is trusted and
+ * its header well-formed: 1 when written, 0 when it is anything else (the
+ * general writer then writes or reports it), -1 on error. */
+static inline int put_tstr(menc *e, uintptr_t rel, const wire_mop *so,
+                           const uint8_t *it) {
+  const uint8_t *sp = rptr(rel, it + so->off);
+  uint64_t h = ld_len(it, so), len = h >> 2;
+  if ((h & 3) == 3 || len > UINT32_MAX || (len && !sp)) return 0;
+  if (!room(e, (size_t)len + 9 + 8)) return -1;
+  uint8_t *q = put_varu64(e->b->p + e->b->len, h);
+  copy_mid(q, sp, (size_t)len);
+  e->b->len = (size_t)(q - e->b->p) + (size_t)len;
+  return 1;
+}
+
 /* A list: 0 when written, -1 on error, 1 when it is a list of structs
- * without flags whose head is written and whose items (*itemsp, *countp
- * of them) the caller writes. */
+ * whose head is written and whose items (*itemsp, *countp of them) the
+ * caller writes: *how says how (LI_INLINE only when how is NULL). */
 static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
-                      const uint8_t **itemsp, uint64_t *countp) {
-  const uint8_t *items = ld_ptr(base + o->off);
+                      const uint8_t **itemsp, uint64_t *countp, int *how) {
+  const uintptr_t rel = e->rel;
+  const uint8_t *items = rptr(rel, base + o->off);
   uint64_t count = ld_len(base, o);
   if (count > UINT32_MAX) return lfail(e, WIRE_E_LENGTH, "list too long");
   if (count && !items) return lfail(e, WIRE_E_ENCODE, "NULL list with a count");
@@ -464,14 +443,33 @@ static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
   if (!flags && so->code == MOP_STRUCT) {
     *itemsp = items;
     *countp = count;
+    if (how) *how = LI_INLINE;
     return 1;
+  }
+  if (how && so->code == MOP_STRUCT_PTR && !(so->fl & MF_PRESENT)) {
+    *itemsp = items;
+    *countp = count;
+    *how = !flags ? LI_PTR
+           : (h & WIRE_LF_TRACKING) && e->ctx->ref_tracking ? LI_TRACK
+                                                            : LI_FLAG;
+    return 1;
+  }
+  if (!flags && so->code == MOP_STR && (so->fl & MF_TAGGED) &&
+      e->ctx->trusted_text) {
+    /* tagged strings as given: the well-formed ones inline */
+    for (uint64_t i = 0; i < count; i++) {
+      const uint8_t *it = items + i * o->esize;
+      int r = put_tstr(e, rel, so, it);
+      if (r < 0 || (!r && !enc_body(e, so, it))) return -1;
+    }
+    return 0;
   }
   if (!flags && so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64)) &&
       e->ctx->string_policy != WIRE_STRING_JAVA) {
     /* UTF-8 strings: the valid ones inline, the others the general way */
     for (uint64_t i = 0; i < count; i++) {
       const uint8_t *it = items + i * o->esize;
-      int r = put_utf8(e, ld_ptr(it + so->off), it + so->aux);
+      int r = put_utf8(e, rptr(rel, it + so->off), it + so->aux);
       if (r < 0 || (!r && !enc_body(e, so, it))) return -1;
     }
     return 0;
@@ -511,12 +509,13 @@ static bool enc_items(menc *e, const wire_mop *o, const uint8_t *items,
 static bool enc_list(menc *e, const wire_mop *o, const uint8_t *base) {
   const uint8_t *items;
   uint64_t count;
-  int r = list_begin(e, o, base, &items, &count);
+  int r = list_begin(e, o, base, &items, &count, NULL);
   return r == 0 || (r > 0 && enc_items(e, o, items, count));
 }
 
 static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
-  const uint8_t *items = ld_ptr(base + o->off);
+  const uintptr_t rel = e->rel;
+  const uint8_t *items = rptr(rel, base + o->off);
   uint64_t count = ld_len(base, o);
   if (count > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "map too large");
   if (count && !items) return efail(e, WIRE_E_ENCODE, "NULL map with a count");
@@ -529,6 +528,11 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
   uint32_t h = wire__pol_chunk(o->ft, kd, vd, false, false);
   if (h & (WIRE_MF_KEY_TRACK | WIRE_MF_VAL_TRACK))
     return efail(e, WIRE_E_UNSUPPORTED, "tracked map entries");
+  /* tagged strings inline (as given, trusted) */
+  const bool kt = ko->code == MOP_STR && (ko->fl & MF_TAGGED) &&
+                  e->ctx->trusted_text;
+  const bool vt = vo->code == MOP_STR && (vo->fl & MF_TAGGED) &&
+                  e->ctx->trusted_text;
   uint64_t at = 0;
   while (at < count) {
     uint64_t size = count - at;
@@ -583,7 +587,10 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
     }
     for (uint64_t i = 0; i < size; i++) {
       const uint8_t *it = items + (at + i) * o->esize;
-      if (!enc_body(e, ko, it) || !enc_body(e, vo, it)) return false;
+      int r = kt ? put_tstr(e, rel, ko, it) : 0;
+      if (r < 0 || (!r && !enc_body(e, ko, it))) return false;
+      r = vt ? put_tstr(e, rel, vo, it) : 0;
+      if (r < 0 || (!r && !enc_body(e, vo, it))) return false;
     }
     at += size;
   }
@@ -663,10 +670,10 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
     e->b->len += 8;
     return true;
   case MOP_STR:
-    if (o->fl & MF_TAGGED) return enc_str_tagged(e, ld_ptr(p), ld_len(base, o));
-    return enc_str(e, ld_ptr(p), ld_len(base, o));
+    if (o->fl & MF_TAGGED) return enc_str_tagged(e, eptr(e, p), ld_len(base, o));
+    return enc_str(e, eptr(e, p), ld_len(base, o));
   case MOP_BYTES: case MOP_DENSE: {
-    const uint8_t *d = ld_ptr(p);
+    const uint8_t *d = eptr(e, p);
     uint64_t n = ld_len(base, o);
     uint32_t w = o->code == MOP_DENSE ? form_size(o->eform) : 1;
     if (n > UINT32_MAX / (w ? w : 1))
@@ -709,7 +716,7 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
   case MOP_STRUCT:
     return enc_struct_body(e, &e->m->layouts[o->elem], p);
   case MOP_STRUCT_PTR: {
-    const uint8_t *s = ld_ptr(p);
+    const uint8_t *s = eptr(e, p);
     if (!s) return efail(e, WIRE_E_ENCODE, "NULL struct pointer in a "
                                            "non-nullable slot");
     return enc_struct_body(e, &e->m->layouts[o->elem], s);
@@ -736,8 +743,14 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
   case MOP_DECIMAL: {
     wire_mem_decimal dv;
     memcpy(&dv, p, sizeof dv);
+    dv.magnitude = eptr(e, p + offsetof(wire_mem_decimal, magnitude));
     if (dv.len && !dv.magnitude)
       return efail(e, WIRE_E_ENCODE, "NULL decimal magnitude");
+    uint8_t *q = put_small_dec(e->b->p + e->b->len, &dv); /* (room: above) */
+    if (q) {
+      e->b->len = (size_t)(q - e->b->p);
+      return true;
+    }
     return wire__enc_decimal(&e->m->e, dv.scale, dv.negative != 0,
                              dv.magnitude, dv.len); /* e->b is &m->e.b */
   }
@@ -746,37 +759,44 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
   }
 }
 
-/* A run of int32 or int64 varints (o->drun ops from o, all o->x) into
- * the room reserved for them, without dispatch. */
-static uint8_t *put_run(const wire_mop *o, const uint8_t *base, uint8_t *q,
-                        bool bmi2) {
-  const wire_mop *e = o + o->drun;
-  if (o->x == MX_VI32) {
-    for (; o < e; o++) {
-      int32_t v;
-      memcpy(&v, base + o->off, 4);
-      q = put_vu32(q, wire__zz32(v), bmi2);
-    }
-  } else {
-    for (; o < e; o++) {
-      int64_t v;
-      memcpy(&v, base + o->off, 8);
-      q = put_vu64(q, wire__zz64(v), bmi2);
-    }
-  }
-  return q;
-}
-
 /* A struct enc_fields writes inside another without a call: where the
  * outer one goes on, and for the items of a list the ones left. */
 typedef struct {
   const wire_mop *o, *end; /* the outer struct's op, resumed after it */
   const uint8_t *base;     /* the outer struct's memory */
-  const wire_mlayout *l;   /* list items: their layout */
-  const uint8_t *item;     /* list items: the current one */
-  uint64_t left;           /* list items: how many after it */
+  const wire_mlayout *l;   /* list items: their layout (NULL: a struct) */
+  const uint8_t *item;     /* list items: the next one's memory */
+  uint64_t left;           /* list items: how many from it on */
   uint32_t stride;
+  int how;                 /* list items: LI_* */
 } eframe;
+
+/* The next item of list frame f to write a body for (flags and
+ * references written on the way): 1 with its memory at *basep, 0 when
+ * the list is done, -1 on error. */
+static inline int next_item(menc *e, eframe *f, const uint8_t **basep) {
+  while (f->left) {
+    const uint8_t *it = f->item;
+    f->item += f->stride;
+    f->left--;
+    if (f->how == LI_INLINE) {
+      *basep = it;
+      return 1;
+    }
+    const uint8_t *s = eptr(e, it);
+    if (f->how != LI_PTR) {
+      int r = put_ptr_flag(e, f->how == LI_TRACK, s);
+      if (r < 0) return -1;
+      if (!r) continue;
+    } else if (!s) {
+      return lfail(e, WIRE_E_ENCODE, "NULL struct pointer in a "
+                                     "non-nullable slot");
+    }
+    *basep = s;
+    return 1;
+  }
+  return 0;
+}
 
 /* How deep enc_fields nests structs (inline ones and lists of them
  * without flags) in one call; deeper ones take a call each. */
@@ -791,11 +811,14 @@ _Static_assert(MX_LIST == ENC_MX_LAST,
                "a new MX_ case: give it a case in enc_fields' dispatch");
 
 /* The fields of a struct body (its depth counted by the caller), with
- * the structs nested in it without flags. */
-static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
+ * the structs nested in it without flags (based: the image's pointers are
+ * relocated by e->rel). */
+static inline __attribute__((always_inline)) bool
+fields_of(menc *e, const wire_mlayout *l, const uint8_t *base, bool based) {
   wire_buf *b = e->b;
   const bool utf8_str = e->utf8_str, check_str = e->check_str;
   const bool hashed = e->hashed, bmi2 = enc_bmi2;
+  const uintptr_t rel = based ? e->rel : 0; /* (0: the pointers as they are) */
   eframe st[ENC_NEST];
   uint32_t nest = 0;
   const wire_mop *o, *end;
@@ -849,7 +872,7 @@ start: /* the struct l at base (b->len up to date) */
     case MX_TSTR:
       if (e->ctx->trusted_text) {
         /* the wire header as given, then the bytes */
-        const uint8_t *sp = ld_ptr(p);
+        const uint8_t *sp = rptr(rel, p);
         uint64_t h = ld_len(base, o), len = h >> 2;
         if ((h & 3) == 3 || len > UINT32_MAX || (len && !sp)) break;
         /* room: header and text, and what the next inline ops write */
@@ -862,7 +885,7 @@ start: /* the struct l at base (b->len up to date) */
       break;
     case MX_DENSE: {
       /* the bytes as they are in memory */
-      const uint8_t *d = ld_ptr(p);
+      const uint8_t *d = rptr(rel, p);
       uint64_t n = ld_len(base, o);
       if (n > UINT32_MAX || (n && !d)) break;
       uint64_t len = n * o->esize;
@@ -875,7 +898,7 @@ start: /* the struct l at base (b->len up to date) */
     }
     case MX_STR:
       if (utf8_str) {
-        const uint8_t *sp = ld_ptr(p);
+        const uint8_t *sp = rptr(rel, p);
         uint32_t len;
         memcpy(&len, base + o->aux, 4);
         if (len && !sp) break;
@@ -890,7 +913,7 @@ start: /* the struct l at base (b->len up to date) */
       }
       break;
     case MX_BOOLS: { /* (a bool array held as bytes) */
-      const uint8_t *d = ld_ptr(p);
+      const uint8_t *d = rptr(rel, p);
       uint64_t n = ld_len(base, o);
       if (n > UINT32_MAX || (n && !d)) break;
       if (!reserve(e, &q, &lim, (size_t)n + 5 + o->rest)) return false;
@@ -916,7 +939,9 @@ start: /* the struct l at base (b->len up to date) */
       b->len = (size_t)(q - b->p);
       const uint8_t *items;
       uint64_t count;
-      int r = list_begin(e, o, base, &items, &count);
+      int how;
+      int r = list_begin(e, o, base, &items, &count,
+                         nest < ENC_NEST ? &how : NULL);
       if (r < 0) return false;
       if (r == 0) goto next;
       if (WIRE_UNLIKELY(nest == ENC_NEST)) {
@@ -927,12 +952,9 @@ start: /* the struct l at base (b->len up to date) */
       if (WIRE_UNLIKELY(++e->depth > e->max_depth))
         return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
       const wire_mop *so = &o->sub[0];
-      eframe *f = &st[nest++];
-      *f = (eframe){o, end, base, &e->m->layouts[so->elem], items + so->off,
-                    count - 1, o->esize};
-      l = f->l;
-      base = f->item;
-      goto start;
+      st[nest++] = (eframe){o, end, base, &e->m->layouts[so->elem],
+                            items + so->off, count, o->esize, how};
+      goto item;
     }
     case MX_SLOW: case MX_VI32_64:
       break;
@@ -941,6 +963,53 @@ start: /* the struct l at base (b->len up to date) */
     }
     /* the general path */
     b->len = (size_t)(q - b->p);
+    if (!(o->fl & (MF_FLAG | MF_META | MF_PRESENT)) &&
+        (o->code == MOP_DECIMAL || o->code == MOP_TIMESTAMP)) {
+      /* decimals and timestamps without a call (the others, and any
+       * error, through enc_body) */
+      if (!reserve(e, &q, &lim, 16)) return false;
+      uint8_t *r = NULL;
+      if (o->code == MOP_DECIMAL) {
+        wire_mem_decimal dv;
+        memcpy(&dv, p, sizeof dv);
+        dv.magnitude = rptr(rel, p + offsetof(wire_mem_decimal, magnitude));
+        r = put_small_dec(q, &dv);
+      } else {
+        wire_mem_time t;
+        memcpy(&t, p, sizeof t);
+        if (t.nanos < 1000000000u)
+          r = put_le(put_le(q, (uint64_t)t.seconds, 8), t.nanos, 4);
+      }
+      if (r) {
+        b->len = (size_t)(r - b->p);
+        goto next;
+      }
+      b->len = (size_t)(q - b->p);
+    }
+    if (o->code == MOP_STRUCT_PTR && !(o->fl & MF_PRESENT) &&
+        WIRE_LIKELY(nest < ENC_NEST)) {
+      /* a struct by pointer: its flag and meta, then its fields as those
+       * of an inline one */
+      const uint8_t *s = rptr(rel, p);
+      if (o->fl & MF_FLAG) {
+        int r = put_ptr_flag(e, o->fl & MF_TRACK, s);
+        if (r < 0) return false;
+        if (!r) goto next;
+      }
+      if ((o->fl & MF_META) && !put_meta(e, &e->m->layouts[o->elem]))
+        return false;
+      if (!s) {
+        if (!room(e, 16)) return false; /* (as enc_body reports it) */
+        return efail(e, WIRE_E_ENCODE, "NULL struct pointer in a "
+                                       "non-nullable slot");
+      }
+      if (WIRE_UNLIKELY(++e->depth > e->max_depth))
+        return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+      st[nest++] = (eframe){o, end, base, NULL, NULL, 0, 0, 0};
+      l = &e->m->layouts[o->elem];
+      base = s;
+      goto start;
+    }
     if (o->fl & MF_FLAG) {
       bool body;
       if (!enc_flag(e, o, base, &body)) return false;
@@ -962,12 +1031,22 @@ start: /* the struct l at base (b->len up to date) */
   b->len = (size_t)(q - b->p);
   if (!nest) return true;
   eframe *f = &st[nest - 1];
-  if (f->left) {
-    f->left--;
-    f->item += f->stride;
-    l = f->l;
+  if (f->left && f->how == LI_INLINE) { /* (the usual next item) */
     base = f->item;
+    f->item += f->stride;
+    f->left--;
+    l = f->l;
     goto start;
+  }
+  if (f->l) {
+  item: /* (b->len up to date) */
+    f = &st[nest - 1];
+    int r = next_item(e, f, &base);
+    if (r < 0) return false;
+    if (r) {
+      l = f->l;
+      goto start;
+    }
   }
   e->depth--;
   nest--;
@@ -979,6 +1058,18 @@ start: /* the struct l at base (b->len up to date) */
   lim = b->p + b->cap;
   o++;
   }
+}
+
+/* fields_of compiled twice: for images as they are, and for the images of
+ * wire_mem_encode_based (their pointers relocated). */
+static bool fields_plain(menc *e, const wire_mlayout *l, const uint8_t *base) {
+  return fields_of(e, l, base, false);
+}
+static bool fields_based(menc *e, const wire_mlayout *l, const uint8_t *base) {
+  return fields_of(e, l, base, true);
+}
+static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
+  return e->rel ? fields_based(e, l, base) : fields_plain(e, l, base);
 }
 
 static bool enc_struct_body(menc *e, const wire_mlayout *l,
@@ -1013,13 +1104,8 @@ static bool put_root(menc *e, const wire_mlayout *l, const void *value) {
   if (ctx->ref_tracking) {
     /* the root is reference 0 */
     b->p[b->len++] = 0x00;
-    if (!ref_room(ctx, m, 1)) {
-      nomem(ctx);
-      return false;
-    }
-    m->refp[0] = value;
-    m->refid[0] = 0;
-    m->nref = 1;
+    memset(e->rh, 0, sizeof e->rh);
+    if (!ref_add(e, value)) return false;
     m->e.nrefs = 1;
   } else {
     b->p[b->len++] = 0xFF;
@@ -1028,7 +1114,7 @@ static bool put_root(menc *e, const wire_mlayout *l, const void *value) {
 }
 
 static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
-                          wire_buf *b) {
+                          uintptr_t rel, wire_buf *b) {
   if (!ctx->mem || layout >= ctx->mem->n)
     return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
   wire_mem *m = ctx->mem;
@@ -1042,8 +1128,12 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   if (!value) return wire__fail(ctx, WIRE_E_ARG, 0, "no value");
   if (!l->is_struct)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
-  menc e = {ctx, m, b, 0, ctx->string_policy != WIRE_STRING_JAVA,
-            !ctx->trusted_text, !ctx->compatible, ctx->max_depth};
+  menc e; /* (field by field: e.rh is cleared by put_root under tracking) */
+  e.ctx = ctx, e.m = m, e.b = b, e.depth = 0, e.rel = rel;
+  e.utf8_str = ctx->string_policy != WIRE_STRING_JAVA;
+  e.check_str = !ctx->trusted_text;
+  e.hashed = !ctx->compatible;
+  e.max_depth = ctx->max_depth;
   if (++m->gen == 0) {
     memset(m->td_gen, 0, m->ntd * sizeof *m->td_gen);
     m->gen = 1;
@@ -1057,8 +1147,9 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   return WIRE_OK;
 }
 
-int32_t wire_mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
-                        const uint8_t **out, size_t *out_len) {
+static int32_t encode_rel(wire_ctx *ctx, uint32_t layout, const void *value,
+                          uintptr_t rel, const uint8_t **out,
+                          size_t *out_len) {
   if (!ctx || !out || !out_len) return WIRE_E_ARG;
   *out = NULL;
   *out_len = 0;
@@ -1068,11 +1159,29 @@ int32_t wire_mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   wire_buf *b = &m->e.b;
   b->len = 0;
   b->status = WIRE_OK;
-  int32_t st = mem_encode(ctx, layout, value, b);
+  int32_t st = mem_encode(ctx, layout, value, rel, b);
   if (st) return st;
   *out = b->p;
   *out_len = b->len;
   return WIRE_OK;
+}
+
+int32_t wire_mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
+                        const uint8_t **out, size_t *out_len) {
+  return encode_rel(ctx, layout, value, 0, out, out_len);
+}
+
+int32_t wire_mem_encode_based(wire_ctx *ctx, uint32_t layout,
+                              const void *value, uint64_t base,
+                              const uint8_t **out, size_t *out_len) {
+  if (!base) {
+    if (out) *out = NULL;
+    if (out_len) *out_len = 0;
+    return ctx ? wire__fail(ctx, WIRE_E_ARG, 0, "base 0") : WIRE_E_ARG;
+  }
+  /* (unsigned arithmetic: value + (p - base) for every pointer p) */
+  return encode_rel(ctx, layout, value,
+                    (uintptr_t)value - (uintptr_t)base, out, out_len);
 }
 
 int32_t wire_mem_encode_to(wire_ctx *ctx, uint32_t layout, const void *value,

@@ -20,7 +20,8 @@ import kotlin.reflect.jvm.jvmErasure
  * struct's fields as slots of a native "image" (a C-like struct: ints, pointer + length for strings,
  * lists and maps, pointers to the images of nested data classes), described to libwire once as a
  * layout. Encoding writes the image of a message into a heap array of the context whose pointers
- * already name the native buffer it is then copied to, and makes one call (`wire_mem_encode`).
+ * are numbers from a base, and makes one call (`wire_mem_encode_based`, the array passed as a heap
+ * segment: C reads the pointers relative to where the array is during the call).
  * Decoding is one call (`wire_mem_decode`, the payload passed as a heap segment) into a native
  * arena of the context, one bulk copy of the arena back to the heap, and the objects are built from
  * that copy. Buffers are reused per context and grown (the message is then redone) when short.
@@ -704,8 +705,9 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
 }
 
 /**
- * Builds the image of one message in the heap array [b]; pointers are written as the addresses
- * the bytes will have once copied to [base]. Reused per context.
+ * Builds the image of one message in the heap array [b]; pointers are written as [base] plus the
+ * offset of what they point to (the addresses the bytes will have once copied to native memory at
+ * [base], or numbers from a base C relocates). Reused per context.
  */
 internal class MemWriter {
     @JvmField var b = ByteArray(1 shl 14)
@@ -760,7 +762,7 @@ internal class MemWriter {
         }
         if (++depth > maxDepth) throw WireException("depth", -1, "nesting deeper than $maxDepth (a cycle without reference tracking?)")
         val o = alloc(plan.size, 8)
-        s?.put(v, o)
+        s?.putAfterGet(v, o)
         plan.write(this, o, v)
         depth--
         return o
@@ -775,7 +777,7 @@ internal class MemWriter {
         }
         if (++depth > maxDepth) throw WireException("depth", -1, "nesting deeper than $maxDepth (a cycle without reference tracking?)")
         val o = alloc(plan.size, 8)
-        s?.put(v, o)
+        s?.putAfterGet(v, o)
         g.write(this, v, o)
         depth--
         return o
@@ -1130,6 +1132,12 @@ internal class MemReader {
  * The compiled-codec side of a [Context]: plans per data class (made on first use), the layouts in
  * libwire, and the buffers reused per message.
  */
+/**
+ * The number an encode image's pointers count from when C reads the image where the heap array is
+ * (wire_mem_encode_based): any but 0 (a NULL pointer is 0).
+ */
+private const val IMAGE_BASE = 1L shl 32
+
 internal class MemCodec(private val ctx: Context) {
     private val plans = HashMap<Class<*>, MemPlan?>()
     /** Why a class has no plan (it goes through the tape codec). */
@@ -1423,7 +1431,8 @@ internal class MemCodec(private val ctx: Context) {
     // ------------------------------------------------------------------ messages
     /** Only the JVM half of [encode]: the image, written in the heap array (benchmark breakdown). */
     internal fun imageOnly(plan: MemPlan, v: Any): Int {
-        writer.reset(image.address(), ctx.refTrackingOption, ctx.maxDepth)
+        if (!plan.flat && !BASED && image.byteSize() < writer.b.size) image = ctx.arena.allocate(writer.b.size.toLong(), 8)
+        writer.reset(if (plan.flat) 0L else if (BASED) IMAGE_BASE else image.address(), ctx.refTrackingOption, ctx.maxDepth)
         writer.struct(plan, v)
         return writer.top
     }
@@ -1477,10 +1486,15 @@ internal class MemCodec(private val ctx: Context) {
 
     /** Benchmark breakdown of [encode] after one [imageOnly]: 1 = copy the image to native, 2 = the call alone, 3 = both. */
     internal fun encodeStage(plan: MemPlan, stage: Int): Long {
-        if (stage and 1 != 0 && !plan.flat) MemorySegment.copy(writer.b, 0, image, ValueLayout.JAVA_BYTE, 0, writer.top)
+        val based = !plan.flat && BASED
+        if (stage and 1 != 0 && !plan.flat && !based) MemorySegment.copy(writer.b, 0, image, ValueLayout.JAVA_BYTE, 0, writer.top)
         if (stage and 2 != 0) {
-            val img = if (plan.flat) MemorySegment.ofArray(writer.b) else image
-            val st = Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, ctx.out, ctx.out8) as Int
+            val st = if (based) {
+                Native.mem_encode_based!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(writer.b), IMAGE_BASE, ctx.out, ctx.out8) as Int
+            } else {
+                val img = if (plan.flat) MemorySegment.ofArray(writer.b) else image
+                Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, ctx.out, ctx.out8) as Int
+            }
             if (st != 0) throw ctx.error(st)
         }
         return ctx.out8.get(ValueLayout.JAVA_LONG, 0)
@@ -1489,19 +1503,26 @@ internal class MemCodec(private val ctx: Context) {
     fun encode(plan: MemPlan, v: Any): ByteArray {
         val w = writer
         val flat = plan.flat
+        val based = !flat && BASED
         while (true) {
-            if (!flat && image.byteSize() < w.b.size) image = ctx.arena.allocate(w.b.size.toLong(), 8)
-            w.reset(if (flat) 0L else image.address(), ctx.refTrackingOption, ctx.maxDepth)
+            if (!flat && !based && image.byteSize() < w.b.size) image = ctx.arena.allocate(w.b.size.toLong(), 8)
+            w.reset(if (flat) 0L else if (based) IMAGE_BASE else image.address(), ctx.refTrackingOption, ctx.maxDepth)
             try {
                 w.struct(plan, v)
             } catch (e: Regrow) {
                 w.b = ByteArray(maxOf(w.b.size * 2, e.need + (e.need shr 1)))
                 continue
             }
-            // (a flat image holds no pointer: C reads it from the heap array during the call)
-            val img = if (flat) MemorySegment.ofArray(w.b) else image
-            if (!flat) MemorySegment.copy(w.b, 0, image, ValueLayout.JAVA_BYTE, 0, w.top)
-            val st = Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, ctx.out, ctx.out8) as Int
+            // (a flat image holds no pointer: C reads it from the heap array during the call; the
+            // pointers of any other are numbers from IMAGE_BASE, which C reads relative to where
+            // the array is during the call: no copy to native memory either)
+            val st = if (based) {
+                Native.mem_encode_based!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(w.b), IMAGE_BASE, ctx.out, ctx.out8) as Int
+            } else {
+                val img = if (flat) MemorySegment.ofArray(w.b) else image
+                if (!flat) MemorySegment.copy(w.b, 0, image, ValueLayout.JAVA_BYTE, 0, w.top)
+                Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, ctx.out, ctx.out8) as Int
+            }
             if (st != 0) throw ctx.error(st)
             val n = Math.toIntExact(ctx.out8.get(ValueLayout.JAVA_LONG, 0))
             val r = ByteArray(n)
@@ -1556,6 +1577,9 @@ internal class MemCodec(private val ctx: Context) {
             return reader.struct(plan, 0)
         }
     }
+
+    /** Encode images whose pointers are numbers from [IMAGE_BASE], read by C where the array is (wire_mem_encode_based); `-Dlibwire.encodeCopies=true`: copied to native memory first (the path before it; for comparison). */
+    private val BASED = Native.mem_encode_based != null && !java.lang.Boolean.getBoolean("libwire.encodeCopies")
 
     /** `-Dlibwire.decodeCopies=true`: the payload copied to native memory and the arena back (the path before wire_mem_decode_bases; for comparison). */
     private val copying = java.lang.Boolean.getBoolean("libwire.decodeCopies")
@@ -1842,14 +1866,34 @@ internal class IdentityInts {
         n = 0
     }
 
+    /** The free slot where [get] found nothing ([putAfterGet]). */
+    private var free = 0
+
     fun get(k: Any): Int {
         val m = keys.size - 1
         var i = System.identityHashCode(k) * -0x61c88647 ushr 7 and m
         while (true) {
-            val x = keys[i] ?: return -1
+            val x = keys[i]
+            if (x == null) {
+                free = i
+                return -1
+            }
             if (x === k) return vals[i]
             i = (i + 1) and m
         }
+    }
+
+    /** [put] of the key [get] has just not found, nothing put since: into the slot it stopped at (no second hash and probe). */
+    fun putAfterGet(k: Any, v: Int) {
+        if (2 * (n + 1) > keys.size) {
+            put(k, v)
+            return
+        }
+        val i = free
+        keys[i] = k
+        vals[i] = v
+        if (n == used.size) used = used.copyOf(n * 2)
+        used[n++] = i
     }
 
     fun put(k: Any, v: Int) {

@@ -294,6 +294,12 @@ internal object Native {
     @JvmField val mem_bind = fn("wire_mem_bind", I, P, I, critical = false)
     /** The image is native memory of the context; the payload stays in the context until the next call. */
     @JvmField val mem_encode = fn("wire_mem_encode", I, P, I, P, P, P)
+    /**
+     * The image as a heap segment (a Kotlin byte array, pinned for the call only) whose pointers are
+     * numbers from `base` (no copy of the image to native memory). Null with a libwire that lacks
+     * it (`-Dlibwire.path`): the image is then copied to native memory.
+     */
+    @JvmField val mem_encode_based: MethodHandle? = fnOpt("wire_mem_encode_based", I, P, I, P, J, P, P)
     /** The payload is a heap segment (a Kotlin byte array, read during the call only). */
     @JvmField val mem_decode: MethodHandle = linker.downcallHandle(
         lookup.find("wire_mem_decode").get(), FunctionDescriptor.of(I, P, I, P, J, P, P, J, P, I), CRITICAL,
