@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "db6a3f5e6f328e836f58d6d9e7514737e2f93e5cd27b67d114b9b657132cefc9"
+const csrcDigest = "7de6ffd4d743e8f5a0e839766c3cd0e0b41d5617edd89bd76ed59d68fe5c5374"

@@ -69,8 +69,8 @@ def hostile(b):
     b.add(A, G, "depth over the cap", "%d nested lists: deeper than the largest depth limit (1024)" % 1026,
           "01ff16" + "010816" * 1025 + "00", "depth", ["R-LIMIT-8", "R-LIMIT-1", "R-SEC-4"])
     b.add(A, G, "zero width two roots", "two roots of 1024 NONE each in 14 bytes: the zero-width budget "
-          "(1024 + 14/2) is the payload's", "01ff16800808 24" * 2, "limit", ["R-SEC-11", "R-LIST-9"])
-    b.add(A, G, "zero width one root", "1032 NONE in a 7-byte payload (budget 1027)", "01ff16880808 24",
+          "(1024 + 14/8) is the payload's", "01ff16800808 24" * 2, "limit", ["R-SEC-11", "R-LIST-9"])
+    b.add(A, G, "zero width one root", "1032 NONE in a 7-byte payload (budget 1024 + 7/8 = 1024)", "01ff16880808 24",
           "limit", ["R-SEC-11", "R-LIST-9"])
     b.add(A, G, "nested counts", "a list of 5 whose first element, a list of 5 nulls, takes the bytes its "
           "4 later siblings need", "01ff160500 160502fdfdfdfdfd", "truncated", ["R-SEC-12", "R-LIST-7"])

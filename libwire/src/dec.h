@@ -87,7 +87,7 @@ typedef dec wire_dec;
  * costs a node, so the budget grows with the input (spec R-LIST-9,
  * R-SEC-11). */
 static inline uint64_t wire__dec_unbacked_budget(size_t len) {
-  return 1024 + (uint64_t)len / 2;
+  return 1024 + (uint64_t)len / 8;
 }
 
 /* A value that took no input bytes although it was not charged up front

@@ -88,7 +88,7 @@ Test(hostile, referenced_names_keep_their_text) {
   wire_ctx_free(ctx);
 }
 
-/* The zero-width budget is the payload's: 1024 + len/2 elements in all
+/* The zero-width budget is the payload's: 1024 + len/8 elements in all
  * roots together, not 8192 per root. */
 Test(hostile, zero_width_budget_covers_the_whole_payload) {
   uint8_t one[] = {0x01, 0xff, 0x16, 0x80, 0x08, 0x08, 0x24}; /* 1024 NONE */
@@ -102,13 +102,16 @@ Test(hostile, zero_width_budget_covers_the_whole_payload) {
   wire_doc_free(doc);
   cr_assert_eq(wire_decode(ctx, two, sizeof two, &doc), WIRE_E_LIMIT);
   cr_assert_eq(wire_ctx_error_offset(ctx), 10, "the second root's count");
-  /* with more input the budget grows: 1024 + 2100/2 > 2 * 1024 */
-  uint8_t *big = calloc(1, 2100);
+  /* with more input the budget grows: 1024 + 8200/8 > 2 * 1024, and not
+   * faster than that: 1024 + 8190/8 < 2 * 1024 */
+  uint8_t *big = calloc(1, 8200);
   memcpy(big, two, sizeof two);
-  for (size_t i = sizeof two; i + 2 <= 2100; i += 2) memcpy(big + i, "\x01\xfd", 2);
-  cr_assert_eq(wire_decode(ctx, big, 2100, &doc), WIRE_OK, "%s",
+  for (size_t i = sizeof two; i + 2 <= 8200; i += 2) memcpy(big + i, "\x01\xfd", 2);
+  cr_assert_eq(wire_decode(ctx, big, 8200, &doc), WIRE_OK, "%s",
                wire_ctx_error_message(ctx));
   wire_doc_free(doc);
+  cr_assert_eq(wire_decode(ctx, big, 8190, &doc), WIRE_E_LIMIT);
+  cr_assert_eq(wire_ctx_error_offset(ctx), 10, "the second root's count");
   free(big);
   wire_ctx_free(ctx);
 }
@@ -129,7 +132,7 @@ Test(hostile, empty_structs_draw_on_the_zero_width_budget) {
   cr_assert_eq(wire_decode_tape(ctx, p, len, &tape, &tl), WIRE_E_LIMIT);
   free(p);
   /* one root of 1024 of them, then the 1024 bytes they claim (null
-   * roots), is within the budget of 1024 + n/2, and lossless */
+   * roots), is within the budget of 1024 + n/8, and lossless */
   size_t n = 6 + sizeof hg_empty_td + 1024;
   uint8_t *one = malloc(n);
   memcpy(one, "\x01\xff\x16\x80\x08\x08", 6);
@@ -146,7 +149,7 @@ Test(hostile, empty_structs_draw_on_the_zero_width_budget) {
   cr_assert_arr_eq(out, one, n, "lossless");
   wire_ctx_free_bytes(ctx, out);
   wire_doc_free(doc);
-  /* the same root twice, with the same backing: 2048 > 1024 + 1060/2 */
+  /* the same root twice, with the same backing: 2048 > 1024 + 1060/8 */
   uint8_t *two = malloc(n + 6 + sizeof hg_empty_td);
   memcpy(two, one, 6 + sizeof hg_empty_td);
   memcpy(two + 6 + sizeof hg_empty_td, one, n);
