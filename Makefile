@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols src-size-check install clean demo \
+.PHONY: bench-orders python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols src-size-check install clean demo \
         go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile hostile-check tsan help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
@@ -267,6 +267,22 @@ bench-dynamic: all
 	$(MAKE) -C bench dynamic BUILD=$(abspath $(BUILD))
 bench-tape: all
 	$(MAKE) -C bench tape BUILD=$(abspath $(BUILD)) BASE=$(BASE)
+# One Order of the Kotlin binding's order graph through wire_mem_decode
+# (bench/mem_orders.c): callgrind Ir per decode, (200 - 2 decodes) / 198.
+bench-orders: all
+	mkdir -p $(BUILD)/bench/orders
+	$(BUILD)/bin/wire gen c bindings/kotlin/src/test/orders.fdl --prefix og \
+	  -o $(BUILD)/bench/orders
+	$(CC) -std=c11 -O2 -march=x86-64-v3 -Wall -Wextra -Werror \
+	  -Ilibwire/include -I$(BUILD)/bench/orders bench/mem_orders.c \
+	  $(BUILD)/bench/orders/orders.wire.c $(BUILD)/lib/libwire.a -lm \
+	  -o $(BUILD)/bench/mem_orders
+	valgrind --tool=callgrind --instr-atstart=no --combine-dumps=yes \
+	  --callgrind-out-file=$(BUILD)/bench/mem_orders.cg $(BUILD)/bench/mem_orders
+	awk '/^desc: Trigger: Client Request: order de/ {n = $$NF} \
+	  /^summary:/ && n {ir[n] = $$2; n = 0} \
+	  END {printf "BENCH mem orders de ir=%d\n", (ir[200] - ir[2]) / 198}' \
+	  $(BUILD)/bench/mem_orders.cg
 
 fuzz:
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
@@ -340,6 +356,7 @@ help:
 	@echo "make bench-check  the benchmark's byte checks (C side, no peers)"
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
 	@echo "make bench-tape [BASE=<commit>]  tape codec Ir/op: document path vs direct"
+	@echo "make bench-orders  one order of the Kotlin order graph through wire_mem_decode (Ir)"
 	@echo "make hostile    hostile payloads: peak heap and Ir per input byte"
 	@echo "make tsan       several threads decoding at once, under ThreadSanitizer"
 	@echo "make bench-go   the Go binding against Fory Go (interleaved ratios)"

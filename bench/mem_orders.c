@@ -3,7 +3,8 @@
  * compatible mode with reference tracking, so the decoder's general paths
  * (reference flags, struct pointers announcing their TypeDefs, a shared
  * product, nullable list items, a map, decimals, timestamps, binary).
- * A benchmark, not a test; nothing builds it by default:
+ * A benchmark, not a test: `make bench-orders` builds it, runs it under
+ * callgrind and prints `BENCH mem orders de ir=N`. By hand:
  *
  *   make all && mkdir -p build/bench/orders
  *   build/bin/wire gen c bindings/kotlin/src/test/orders.fdl --prefix og \
