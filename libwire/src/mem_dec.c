@@ -178,6 +178,42 @@ ALWAYS_INLINE const uint8_t *fast_str(mdec *x, const wire_mop *o,
   return t + len;
 }
 
+/* A string op's form has an inline reader: tagged (fast_tstr), or UTF-8
+ * with a 32-bit length (fast_str). */
+ALWAYS_INLINE bool fast_form(const wire_mop *o) {
+  return (o->fl & MF_TAGGED) || !(o->fl & MF_LEN64);
+}
+
+/* A string left in its wire encoding, with its header (MX_TSTR): the
+ * cursor after it, or NULL for anything unusual (the general readers then
+ * read or report it). */
+ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
+                                       uint8_t *base, const uint8_t *c,
+                                       const uint8_t *end) {
+  const uint8_t *t;
+  uint8_t *d = base + o->off;
+  uint32_t n;
+  if (!fast_u32(c, end, &n, &t)) return NULL;
+  {
+    uint32_t enc = n & 3, len = n >> 2;
+    if (enc == 3 || len > x->max_bin || (size_t)(end - t) < len)
+      return NULL;
+    if (enc == WIRE_STR_UTF8 ? !text_ok(t, len, end)
+        : enc == WIRE_STR_UTF16 && ((len & 1) || wire__utf16_check(t, len) != len))
+      return NULL;
+    const uint8_t *sp = t;
+    if (x->copy && len) {
+      uint8_t *q = aalloc(x, len, 1);
+      if (!q) return NULL;
+      copy_short(q, t, len);
+      sp = q;
+    }
+    st_ptr(d, len ? sp : (const uint8_t *)"");
+    st_len(base, o, n);
+    return t + len;
+  }
+}
+
 /* A reference / null flag (wire__dec_ref_flag), its one-byte forms
  * inline: not null, null, a tracked value where references are allowed;
  * a reference and the errors go to the general reader. */
@@ -227,9 +263,9 @@ static inline bool dec_int_raw(mdec *x, uint8_t t, uint64_t *raw) {
 
 static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base);
 
-/* The usual list items, inline structs of one plan (ep) or UTF-8
- * strings, without flags or type meta of their own: what the general loop
- * of dec_list does for them, in a loop of their own. */
+/* The usual list items, inline structs of one plan (ep) or strings
+ * (UTF-8 or tagged), without flags or type meta of their own: what the
+ * general loop of dec_list does for them, in a loop of their own. */
 ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
                         uint8_t *items, size_t stride, uint32_t count) {
   wire_in *in = IN(x);
@@ -238,11 +274,13 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
     return dec_struct_items(x, ep, &x->m->layouts[so->elem], items + so->off,
                             stride, count);
   {
+    bool tagged = (so->fl & MF_TAGGED) != 0; /* (MDI_TSTR) */
     for (uint32_t i = 0; i < count; i++) {
       if (i && !wire__dec_took_bytes(&x->d, prev)) return false;
       prev = in->p;
       uint8_t *it = items + (size_t)i * stride;
-      const uint8_t *np = fast_str(x, so, it, in->p, in->end);
+      const uint8_t *np = tagged ? fast_tstr(x, so, it, in->p, in->end)
+                                 : fast_str(x, so, it, in->p, in->end);
       if (WIRE_LIKELY(np != NULL)) in->p = np;
       else if (!dec_body(x, so, it)) return false;
     }
@@ -361,7 +399,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   bool track = h & WIRE_LF_TRACKING;
   if (!wire__dec_enter(&x->d)) return false;
   /* (o->ditems: a list, not packed, of the usual items) */
-  if (!flags && same && o->ditems && (o->ditems == MDI_STR || ep != NULL)) {
+  if (!flags && same && o->ditems && (o->ditems != MDI_STRUCT || ep != NULL)) {
     if (!dec_items(x, so, ep, items, stride, count)) return false;
     x->d.depth--;
     return true;
@@ -427,8 +465,10 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
       if (!dec_struct_body(x, pp, el, sb)) return false;
       continue;
     }
-    if (so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64))) {
-      const uint8_t *np = fast_str(x, so, it, in->p, in->end);
+    if (so->code == MOP_STR && fast_form(so)) {
+      const uint8_t *np = so->fl & MF_TAGGED
+                              ? fast_tstr(x, so, it, in->p, in->end)
+                              : fast_str(x, so, it, in->p, in->end);
       if (WIRE_LIKELY(np != NULL)) {
         in->p = np;
         continue;
@@ -673,9 +713,10 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     return true;
   }
   case MOP_STR:
-    if (!(o->fl & (MF_TAGGED | MF_LEN64))) {
-      /* (the struct loop's inline case, for a flagged string) */
-      const uint8_t *np = fast_str(x, o, base, s, in->end);
+    if (fast_form(o)) {
+      /* (the struct loop's inline cases, for a flagged string) */
+      const uint8_t *np = o->fl & MF_TAGGED ? fast_tstr(x, o, base, s, in->end)
+                                            : fast_str(x, o, base, s, in->end);
       if (WIRE_LIKELY(np != NULL)) {
         in->p = np;
         return true;
@@ -740,7 +781,7 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     wire_mlayout *el = &x->m->layouts[o->elem];
     const wire_mplan *pp = &el->plan;
     if (o->fl & MF_META) {
-      if (!(pp = dec_meta(x, o->elem))) return false;
+      if (!(pp = meta_fast(x, o->elem))) return false;
     } else if (el->kind == WIRE_T_STRUCT || el->kind == WIRE_T_NAMED_STRUCT) {
       pp = &el->plan;
     }
@@ -900,35 +941,9 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
   return dec_body(x, o, base);
 }
 
-/* The inline cases of byte runs: the cursor after the value, or NULL for
- * anything unusual (the general readers then read or report it). A
- * string left in its wire encoding, with its header (MX_TSTR): */
-ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
-                                       uint8_t *base, const uint8_t *c,
-                                       const uint8_t *end) {
-  const uint8_t *t;
-  uint8_t *d = base + o->off;
-  uint32_t n;
-  if (!fast_u32(c, end, &n, &t)) return NULL;
-  {
-    uint32_t enc = n & 3, len = n >> 2;
-    if (enc == 3 || len > x->max_bin || (size_t)(end - t) < len)
-      return NULL;
-    if (enc == WIRE_STR_UTF8 ? !text_ok(t, len, end)
-        : enc == WIRE_STR_UTF16 && ((len & 1) || wire__utf16_check(t, len) != len))
-      return NULL;
-    const uint8_t *sp = t;
-    if (x->copy && len) {
-      uint8_t *q = aalloc(x, len, 1);
-      if (!q) return NULL;
-      copy_short(q, t, len);
-      sp = q;
-    }
-    st_ptr(d, len ? sp : (const uint8_t *)"");
-    st_len(base, o, n);
-    return t + len;
-  }
-}
+/* The inline cases of byte runs (as fast_tstr): the cursor after the
+ * value, or NULL for anything unusual (the general readers then read or
+ * report it). */
 /* Binary or an array at its wire width (MX_DENSE, esize: the width), or a
  * bool array (bools: MX_BOOLS, bytes each 0 or 1); not in an out-of-band
  * payload (where they may carry a band marker). */

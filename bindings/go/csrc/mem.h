@@ -100,9 +100,10 @@ struct wire_mop {
   uint8_t ditems;    /* lists: the items the decoder reads in a loop of
                         their own when they come without flags (MDI_*) */
 };
-/* mop.ditems: the element op (sub[0]) an inline struct, or a UTF-8
- * string with a 32-bit length (neither with a presence flag) */
-enum { MDI_NONE = 0, MDI_STRUCT, MDI_STR };
+/* mop.ditems: the element op (sub[0]) an inline struct, a UTF-8 string
+ * with a 32-bit length, or a string left in its wire encoding
+ * (WIRE_MEM_STR_TAGGED; none of them with a presence flag) */
+enum { MDI_NONE = 0, MDI_STRUCT, MDI_STR, MDI_TSTR };
 
 /* The most bytes a run of varint ops may read (a run is read after one
  * bounds check of this many bytes at most). */
