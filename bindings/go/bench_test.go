@@ -27,6 +27,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"text/tabwriter"
 	"time"
@@ -231,7 +232,7 @@ func workloads() []workload {
 	}
 }
 
-// timeBatch runs fn n times and returns ns per call.
+// timeBatch runs fn n times and returns wall ns per call.
 func timeBatch(n int, fn func()) float64 {
 	t0 := time.Now()
 	for i := 0; i < n; i++ {
@@ -240,22 +241,67 @@ func timeBatch(n int, fn func()) float64 {
 	return float64(time.Since(t0).Nanoseconds()) / float64(n)
 }
 
-// interleave calibrates a batch size of about 2 ms for a, then times
-// rounds batches of a and b alternately (a b, then b a: each goes first
-// half of the time); it returns the median ns/op of each and the median of
-// the per-round ratios a/b. Short batches and many rounds keep both sides
-// under the same load on a shared machine.
-func interleave(rounds int, a, b func()) (na, nb, ratio float64) {
-	return interleaveN(rounds, batchFor(a), a, b)
+// batch is one timed batch: per call, wall time and the CPU time of the
+// whole process (every thread: the caller, the garbage collector's
+// workers on other cores, the kernel's page faults), and what the
+// runtime and the kernel counted meanwhile.
+type batch struct {
+	wall, cpu       float64 // ns per call
+	bytes, gcs, flt float64 // bytes allocated, GC cycles, minor page faults per call
+}
+
+func rusageNs(r *syscall.Rusage) int64 {
+	return r.Utime.Nano() + r.Stime.Nano()
+}
+
+// runBatch collects the garbage and finishes sweeping first (untimed:
+// every batch starts from the same heap, with no collection in flight
+// that another batch started), then times n calls of fn.
+func runBatch(n int, fn func()) batch {
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	var r0, r1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
+	t0 := time.Now()
+	for i := 0; i < n; i++ {
+		fn()
+	}
+	wall := time.Since(t0).Nanoseconds()
+	syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
+	runtime.ReadMemStats(&m1)
+	f := float64(n)
+	return batch{
+		wall:  float64(wall) / f,
+		cpu:   float64(rusageNs(&r1)-rusageNs(&r0)) / f,
+		bytes: float64(m1.TotalAlloc-m0.TotalAlloc) / f,
+		gcs:   float64(m1.NumGC-m0.NumGC) / f,
+		flt:   float64(r1.Minflt-r0.Minflt) / f,
+	}
+}
+
+// pair is what interleaveN measured: the medians of each side's batches
+// and of the per-round ratios a/b, in wall and in CPU time.
+type pair struct {
+	a, b            batch // medians, field by field
+	ratio, wallRatio float64
+}
+
+// interleave times rounds batches of a and b alternately (a b, then b a:
+// each goes first half of the time), batches of about 10 ms of the slower
+// side. Short batches and many rounds keep both sides under the same load
+// on a shared machine.
+func interleave(rounds int, a, b func()) pair {
+	return interleaveN(rounds, batchFor(10e6, a, b), a, b)
 }
 
 // batchFor is the number of calls of the slowest of fns that take about
-// 2 ms.
-func batchFor(fns ...func()) int {
+// target ns.
+func batchFor(target float64, fns ...func()) int {
 	n := 1
 	for n <= 1<<20 {
 		for _, f := range fns {
-			if timeBatch(n, f)*float64(n) > 2e6 {
+			if timeBatch(n, f)*float64(n) > target {
 				return n
 			}
 		}
@@ -264,20 +310,42 @@ func batchFor(fns ...func()) int {
 	return n
 }
 
-func interleaveN(rounds, n int, a, b func()) (na, nb, ratio float64) {
-	var as, bs, rs []float64
+// interleaveN: the ratio is that of CPU time (the collector's work
+// counted wherever it runs), wallRatio that of wall time (README,
+// "Method").
+func interleaveN(rounds, n int, a, b func()) pair {
+	var as, bs []batch
+	var rs, ws []float64
 	for r := 0; r < rounds; r++ {
-		var x, y float64
+		var x, y batch
 		if r%2 == 0 {
-			x = timeBatch(n, a)
-			y = timeBatch(n, b)
+			x = runBatch(n, a)
+			y = runBatch(n, b)
 		} else {
-			y = timeBatch(n, b)
-			x = timeBatch(n, a)
+			y = runBatch(n, b)
+			x = runBatch(n, a)
 		}
-		as, bs, rs = append(as, x), append(bs, y), append(rs, x/y)
+		as, bs = append(as, x), append(bs, y)
+		rs, ws = append(rs, x.cpu/y.cpu), append(ws, x.wall/y.wall)
 	}
-	return median(as), median(bs), median(rs)
+	return pair{a: medianBatch(as), b: medianBatch(bs), ratio: median(rs), wallRatio: median(ws)}
+}
+
+func medianBatch(bs []batch) batch {
+	pick := func(f func(batch) float64) float64 {
+		x := make([]float64, len(bs))
+		for i, b := range bs {
+			x[i] = f(b)
+		}
+		return median(x)
+	}
+	return batch{
+		wall:  pick(func(b batch) float64 { return b.wall }),
+		cpu:   pick(func(b batch) float64 { return b.cpu }),
+		bytes: pick(func(b batch) float64 { return b.bytes }),
+		gcs:   pick(func(b batch) float64 { return b.gcs }),
+		flt:   pick(func(b batch) float64 { return b.flt }),
+	}
 }
 
 func median(x []float64) float64 {
@@ -296,8 +364,17 @@ func BenchmarkInterleaved(b *testing.B) {
 		rounds, _ = strconv.Atoi(s)
 	}
 	w := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "workload\top\tlibwire ns\tfory-go ns\tratio\tlibwire B\tfory-go B\tsame bytes\t")
+	fmt.Fprintln(w, "workload\top\tlibwire cpu ns\tfory-go cpu ns\tratio\twall ratio\tlibwire B/op\tfory-go B/op\tlibwire B\tfory-go B\tsame bytes\t")
 	var lines []string
+	row := func(name, op string, p pair, extra string) {
+		fmt.Fprintf(w, "%s\t%s\t%.0f\t%.0f\t%.2f\t%.2f\t%.0f\t%.0f\t%s\t\n", name, op, p.a.cpu, p.b.cpu,
+			p.ratio, p.wallRatio, p.a.bytes, p.b.bytes, extra)
+		side := func(x batch) string {
+			return fmt.Sprintf("cpu/wall=%.2f B/op=%.0f gc/op=%.3f faults/op=%.1f", x.cpu/x.wall, x.bytes, x.gcs, x.flt)
+		}
+		lines = append(lines, fmt.Sprintf("INFO go %s %s wall ratio=%.2f; libwire %s; fory-go %s", name, op, p.wallRatio, side(p.a), side(p.b)))
+	}
+	var bench []string
 	var only *regexp.Regexp // WIRE_BENCH_ONLY: the workloads to run (a regexp)
 	if s := os.Getenv("WIRE_BENCH_ONLY"); s != "" {
 		only = regexp.MustCompile(s)
@@ -333,40 +410,39 @@ func BenchmarkInterleaved(b *testing.B) {
 			b.Fatalf("%s: fory decode: %v", wl.name, err)
 		}
 		var buf []byte
-		ln, fn, r := interleave(rounds,
+		p := interleave(rounds,
 			func() { buf, _ = c.MarshalAppend(buf[:0], wl.value) },
 			func() { f.Serialize(wl.value) })
-		fmt.Fprintf(w, "%s\tenc\t%.0f\t%.0f\t%.2f\t%d\t%d\t%s\t\n", wl.name, ln, fn, r, len(mine), len(theirs), same)
-		lines = append(lines, fmt.Sprintf("BENCH go %s enc ratio=%.2f%s", wl.name, r, note))
-		ln, fn, r = interleave(rounds,
+		row(wl.name, "enc", p, fmt.Sprintf("%d\t%d\t%s", len(mine), len(theirs), same))
+		bench = append(bench, fmt.Sprintf("BENCH go %s enc ratio=%.2f%s", wl.name, p.ratio, note))
+		p = interleave(rounds,
 			func() { c.Unmarshal(mine, wl.target()) },
 			func() { f.Deserialize(forIn, wl.target()) })
-		fmt.Fprintf(w, "%s\tdec\t%.0f\t%.0f\t%.2f\t\t\t\t\n", wl.name, ln, fn, r)
-		lines = append(lines, fmt.Sprintf("BENCH go %s dec ratio=%.2f", wl.name, r))
+		row(wl.name, "dec", p, "\t\t")
+		bench = append(bench, fmt.Sprintf("BENCH go %s dec ratio=%.2f", wl.name, p.ratio))
 		if wl.name == "binary_1MiB" || wl.name == "i64_array_100000" {
 			// the WithZeroCopy option (views of the input where aligned;
 			// Fory Go has no such option and copies): not the BENCH row
 			view, _ := c.viewOf(mine, wl.target())
-			za := func() { cz.Unmarshal(mine, wl.target()) }
-			zb := func() { f.Deserialize(forIn, wl.target()) }
-			// batches sized by Fory Go's side: a view takes nanoseconds
-			ln, fn, r = interleaveN(rounds, batchFor(za, zb), za, zb)
-			fmt.Fprintf(w, "%s\tdec zero-copy\t%.0f\t%.0f\t%.2f\t\t\t\t\n", wl.name, ln, fn, r)
-			lines = append(lines, fmt.Sprintf("INFO go %s dec WithZeroCopy (view: %v) ratio=%.2f", wl.name, view, r))
+			p = interleave(rounds,
+				func() { cz.Unmarshal(mine, wl.target()) },
+				func() { f.Deserialize(forIn, wl.target()) })
+			row(wl.name, "dec zero-copy", p, "\t\t")
+			lines = append(lines, fmt.Sprintf("INFO go %s dec WithZeroCopy (view: %v) ratio=%.2f", wl.name, view, p.ratio))
 		}
 	}
 	// What one empty cgo call costs next to Fory Go's whole NumericStruct
 	// encode, under the same load (every libwire message pays one call).
 	var nb []byte
 	numeric := benchNumeric()
-	cn, fn, r := interleave(rounds, cgoNoop, func() { nb, _ = f.Serialize(numeric) })
-	fmt.Fprintf(w, "cgo call\t(empty)\t%.0f\t%.0f\t%.2f\t\t\t\t\n", cn, fn, r)
+	p := interleave(rounds, cgoNoop, func() { nb, _ = f.Serialize(numeric) })
+	row("cgo call", "(empty)", p, "\t\t")
 	_ = nb
 	w.Flush()
-	for _, l := range lines {
+	for _, l := range append(lines, bench...) {
 		fmt.Println(l)
 	}
-	fmt.Printf("INFO go empty cgo call / fory-go NumericStruct enc ratio=%.2f (%.0f ns / %.0f ns)\n", r, cn, fn)
+	fmt.Printf("INFO go empty cgo call / fory-go NumericStruct enc ratio=%.2f (%.0f ns / %.0f ns CPU)\n", p.ratio, p.a.cpu, p.b.cpu)
 }
 
 // viewOf reports whether a WithZeroCopy decode of data into target (a
@@ -511,10 +587,11 @@ func BenchmarkDenseDecodeAB(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		st, ap, r := interleave(201,
+		p := interleave(201,
 			func() { copyStreamMin = streamMin; c.Unmarshal(data, wl.target()) },
 			func() { copyStreamMin = 1 << 62; c.Unmarshal(data, wl.target()) })
-		fmt.Printf("INFO go %s dec stream/append ratio=%.2f (%.0f ns / %.0f ns)\n", wl.name, r, st, ap)
+		fmt.Printf("INFO go %s dec stream/append ratio=%.2f (%.0f ns / %.0f ns CPU), wall ratio=%.2f\n",
+			wl.name, p.ratio, p.a.cpu, p.b.cpu, p.wallRatio)
 	}
 }
 
