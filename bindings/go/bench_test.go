@@ -254,11 +254,11 @@ func rusageNs(r *syscall.Rusage) int64 {
 	return r.Utime.Nano() + r.Stime.Nano()
 }
 
-// runBatch collects the garbage and finishes sweeping first (untimed:
-// every batch starts from the same heap, with no collection in flight
-// that another batch started), then times n calls of fn.
+// runBatch times n calls of fn. It does not collect the garbage first:
+// a forced collection lowers the heap goal and lets the runtime's
+// scavenger return the pages to the OS, so the next batch would fault
+// them in again (4-9 times the page faults per call of a steady run).
 func runBatch(n int, fn func()) batch {
-	runtime.GC()
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	var r0, r1 syscall.Rusage
@@ -283,7 +283,7 @@ func runBatch(n int, fn func()) batch {
 // pair is what interleaveN measured: the medians of each side's batches
 // and of the per-round ratios a/b, in wall and in CPU time.
 type pair struct {
-	a, b            batch // medians, field by field
+	a, b             batch // medians, field by field
 	ratio, wallRatio float64
 }
 
@@ -316,7 +316,8 @@ func batchFor(target float64, fns ...func()) int {
 func interleaveN(rounds, n int, a, b func()) pair {
 	var as, bs []batch
 	var rs, ws []float64
-	for r := 0; r < rounds; r++ {
+	runtime.GC() // start each workload from the same heap
+	for r := -1; r < rounds; r++ {
 		var x, y batch
 		if r%2 == 0 {
 			x = runBatch(n, a)
@@ -324,6 +325,9 @@ func interleaveN(rounds, n int, a, b func()) pair {
 		} else {
 			y = runBatch(n, b)
 			x = runBatch(n, a)
+		}
+		if r < 0 {
+			continue // a warm-up round: the heap reaches its steady size
 		}
 		as, bs = append(as, x), append(bs, y)
 		rs, ws = append(rs, x.cpu/y.cpu), append(ws, x.wall/y.wall)
