@@ -258,8 +258,15 @@ func timeBatch(n int, fn func()) float64 {
 // runtime and the kernel counted meanwhile.
 type batch struct {
 	wall, cpu       float64 // ns per call
+	own             float64 // CPU ns per call on the caller's own thread
 	bytes, gcs, flt float64 // bytes allocated, GC cycles, minor page faults per call
 }
+
+// rusageThread is Linux's RUSAGE_THREAD: the calling thread's times
+// (BenchmarkInterleaved locks its goroutine to its thread, so these are
+// the caller's own: its code, cgo calls, allocation and GC assists, not
+// the collector's background workers or the sweeper on other threads).
+const rusageThread = 1
 
 func rusageNs(r *syscall.Rusage) int64 {
 	return r.Utime.Nano() + r.Stime.Nano()
@@ -272,7 +279,8 @@ func rusageNs(r *syscall.Rusage) int64 {
 func runBatch(n int, fn func()) batch {
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	var r0, r1 syscall.Rusage
+	var r0, r1, t0r, t1r syscall.Rusage
+	syscall.Getrusage(rusageThread, &t0r)
 	syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
 	t0 := time.Now()
 	for i := 0; i < n; i++ {
@@ -280,11 +288,13 @@ func runBatch(n int, fn func()) batch {
 	}
 	wall := time.Since(t0).Nanoseconds()
 	syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
+	syscall.Getrusage(rusageThread, &t1r)
 	runtime.ReadMemStats(&m1)
 	f := float64(n)
 	return batch{
 		wall:  float64(wall) / f,
 		cpu:   float64(rusageNs(&r1)-rusageNs(&r0)) / f,
+		own:   float64(rusageNs(&t1r)-rusageNs(&t0r)) / f,
 		bytes: float64(m1.TotalAlloc-m0.TotalAlloc) / f,
 		gcs:   float64(m1.NumGC-m0.NumGC) / f,
 		flt:   float64(r1.Minflt-r0.Minflt) / f,
@@ -296,6 +306,7 @@ func runBatch(n int, fn func()) batch {
 type pair struct {
 	a, b             batch // medians, field by field
 	ratio, wallRatio float64
+	ownRatio         float64 // of the callers' own thread CPU
 }
 
 // interleave times rounds batches of a and b alternately (a b, then b a:
@@ -326,7 +337,7 @@ func batchFor(target float64, fns ...func()) int {
 // "Method").
 func interleaveN(rounds, n int, a, b func()) pair {
 	var as, bs []batch
-	var rs, ws []float64
+	var rs, ws, ows []float64
 	runtime.GC() // start each workload from the same heap
 	for r := -1; r < rounds; r++ {
 		var x, y batch
@@ -342,8 +353,9 @@ func interleaveN(rounds, n int, a, b func()) pair {
 		}
 		as, bs = append(as, x), append(bs, y)
 		rs, ws = append(rs, x.cpu/y.cpu), append(ws, x.wall/y.wall)
+		ows = append(ows, x.own/y.own)
 	}
-	return pair{a: medianBatch(as), b: medianBatch(bs), ratio: median(rs), wallRatio: median(ws)}
+	return pair{a: medianBatch(as), b: medianBatch(bs), ratio: median(rs), wallRatio: median(ws), ownRatio: median(ows)}
 }
 
 func medianBatch(bs []batch) batch {
@@ -357,6 +369,7 @@ func medianBatch(bs []batch) batch {
 	return batch{
 		wall:  pick(func(b batch) float64 { return b.wall }),
 		cpu:   pick(func(b batch) float64 { return b.cpu }),
+		own:   pick(func(b batch) float64 { return b.own }),
 		bytes: pick(func(b batch) float64 { return b.bytes }),
 		gcs:   pick(func(b batch) float64 { return b.gcs }),
 		flt:   pick(func(b batch) float64 { return b.flt }),
@@ -370,6 +383,8 @@ func median(x []float64) float64 {
 }
 
 func BenchmarkInterleaved(b *testing.B) {
+	runtime.LockOSThread() // the callers' own CPU time: RUSAGE_THREAD
+	defer runtime.UnlockOSThread()
 	c, f := benchRuntimes(b)
 	defer c.Close()
 	cz, _ := benchRuntimes(b, WithZeroCopy(true))
@@ -385,9 +400,11 @@ func BenchmarkInterleaved(b *testing.B) {
 		fmt.Fprintf(w, "%s\t%s\t%.0f\t%.0f\t%.2f\t%.2f\t%.0f\t%.0f\t%s\t\n", name, op, p.a.cpu, p.b.cpu,
 			p.ratio, p.wallRatio, p.a.bytes, p.b.bytes, extra)
 		side := func(x batch) string {
-			return fmt.Sprintf("cpu/wall=%.2f B/op=%.0f gc/op=%.3f faults/op=%.1f", x.cpu/x.wall, x.bytes, x.gcs, x.flt)
+			return fmt.Sprintf("cpu/wall=%.2f other-threads=%.0f%% B/op=%.0f gc/op=%.3f faults/op=%.1f",
+				x.cpu/x.wall, 100*(1-x.own/x.cpu), x.bytes, x.gcs, x.flt)
 		}
-		lines = append(lines, fmt.Sprintf("INFO go %s %s wall ratio=%.2f; libwire %s; fory-go %s", name, op, p.wallRatio, side(p.a), side(p.b)))
+		lines = append(lines, fmt.Sprintf("INFO go %s %s wall ratio=%.2f own-thread ratio=%.2f; libwire %s; fory-go %s",
+			name, op, p.wallRatio, p.ownRatio, side(p.a), side(p.b)))
 	}
 	var bench []string
 	var only *regexp.Regexp // WIRE_BENCH_ONLY: the workloads to run (a regexp)
