@@ -243,15 +243,6 @@ func workloads() []workload {
 	}
 }
 
-// timeBatch runs fn n times and returns wall ns per call.
-func timeBatch(n int, fn func()) float64 {
-	t0 := time.Now()
-	for i := 0; i < n; i++ {
-		fn()
-	}
-	return float64(time.Since(t0).Nanoseconds()) / float64(n)
-}
-
 // batch is one timed batch: per call, wall time and the CPU time of the
 // whole process (every thread: the caller, the garbage collector's
 // workers on other cores, the kernel's page faults), and what the
@@ -318,12 +309,16 @@ func interleave(rounds int, a, b func()) pair {
 }
 
 // batchFor is the number of calls of the slowest of fns that take about
-// target ns.
+// target ns of CPU time (not wall time: on a loaded machine a batch timed
+// while the process waited for a core came out a few calls long, too
+// short to hold a collection, so that the median batch of an allocating
+// side had none and the ratio of the int64 array encode read 0.49-0.65
+// in such runs instead of 0.12-0.27).
 func batchFor(target float64, fns ...func()) int {
 	n := 1
 	for n <= 1<<20 {
 		for _, f := range fns {
-			if timeBatch(n, f)*float64(n) > target {
+			if runBatch(n, f).cpu*float64(n) > target {
 				return n
 			}
 		}
