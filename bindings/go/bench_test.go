@@ -301,8 +301,8 @@ type pair struct {
 }
 
 // interleave times rounds batches of a and b alternately (a b, then b a:
-// each goes first half of the time), batches of about 10 ms of the slower
-// side. Short batches and many rounds keep both sides under the same load
+// each goes first half of the time), batches of about 10 ms of CPU time
+// of the slower side. Short batches and many rounds keep both sides under the same load
 // on a shared machine.
 func interleave(rounds int, a, b func()) pair {
 	return interleaveN(rounds, batchFor(10e6, a, b), a, b)
