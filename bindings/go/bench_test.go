@@ -672,3 +672,43 @@ func BenchmarkLargeAllocs(b *testing.B) {
 	})
 	_, _ = keep, small
 }
+
+// BenchmarkAllocCopyAB: the floor of a decode that returns a new 1 MiB
+// slice, in pure Go, timed interleaved (CPU time): memory not zeroed
+// first (noZero, as the decoder) and copied, with and without an empty
+// cgo call per message, and append to a nil slice, each against make
+// (zeroed) and copy, as Fory Go does. Prints `INFO go alloc+copy 1MiB
+// <a>/make ratio=...` with each side's share of CPU time on other
+// threads (the collector's workers, the sweeper):
+//
+//	go test -run '^$' -bench AllocCopyAB -benchtime 1x .
+func BenchmarkAllocCopyAB(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	src := binary1MiB()
+	var keep []byte
+	nz := func() {
+		p, c := noZero(len(src))
+		s := unsafe.Slice((*byte)(p), c)[:len(src)]
+		copy(s, src)
+		keep = s
+	}
+	mk := func() {
+		s := make([]byte, len(src))
+		copy(s, src)
+		keep = s
+	}
+	for _, c := range []struct {
+		name string
+		a    func()
+	}{
+		{"noZero", nz},
+		{"cgo+noZero", func() { cgoNoop(); nz() }},
+		{"append", func() { keep = append([]byte(nil), src...) }},
+	} {
+		p := interleave(41, c.a, mk)
+		fmt.Printf("INFO go alloc+copy 1MiB %s/make ratio=%.2f own-thread ratio=%.2f other-threads %.0f%% / %.0f%%\n",
+			c.name, p.ratio, p.ownRatio, 100*(1-p.a.own/p.a.cpu), 100*(1-p.b.own/p.b.cpu))
+	}
+	_ = keep
+}
