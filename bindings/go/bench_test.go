@@ -11,9 +11,20 @@ package wire
 // Fory Go runs in its fastest documented xlang configuration: xlang,
 // no reference tracking, schema-consistent structs (WithCompatible(false)),
 // one reused instance whose Serialize returns a view of its own buffer (no
-// copy); libwire's side appends to one reused buffer (MarshalAppend), so
-// neither allocates its output per message. libwire writes UTF-8 strings (WithUTF8Strings), so that both write
-// the same bytes; the table says where they differ. The `dec zero-copy`
+// copy); libwire's side appends to one reused buffer (MarshalAppend).
+// (Fory Go drops a buffer that grew past 64 KiB after each call, so on the
+// large payloads it allocates twice the payload per message: B/op in the
+// INFO lines.) libwire writes UTF-8 strings (WithUTF8Strings), so that both
+// write the same bytes; the table says where they differ.
+//
+// The ratio is of CPU time: the process's CPU time
+// (CLOCK_PROCESS_CPUTIME_ID) over a batch, which counts the garbage collector's work and
+// the kernel's page faults on whichever core they run. Wall time is
+// printed too (INFO lines), with each side's CPU/wall: on an idle core the
+// collector runs beside the caller and costs the allocating side no wall
+// time, and on a loaded machine a batch longer than the scheduler's slice
+// waits in the run queue, so wall ratios move with the load (README,
+// "Method"). The `dec zero-copy`
 // rows (INFO lines, not BENCH) decode binary_1MiB and i64_array_100000
 // with WithZeroCopy, an option Fory Go does not have (it copies).
 
@@ -27,6 +38,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"text/tabwriter"
 	"time"
@@ -231,31 +243,87 @@ func workloads() []workload {
 	}
 }
 
-// timeBatch runs fn n times and returns ns per call.
-func timeBatch(n int, fn func()) float64 {
+// batch is one timed batch: per call, wall time and the CPU time of the
+// whole process (every thread: the caller, the garbage collector's
+// workers on other cores, the kernel's page faults), and what the
+// runtime and the kernel counted meanwhile.
+type batch struct {
+	wall, cpu       float64 // ns per call
+	own             float64 // CPU ns per call on the caller's own thread
+	bytes, gcs, flt float64 // bytes allocated, GC cycles, minor page faults per call
+}
+
+// cpuNow is the CPU time so far of the process (every thread) and of the
+// calling thread: clock_gettime of CLOCK_PROCESS_CPUTIME_ID and
+// CLOCK_THREAD_CPUTIME_ID, exact to the scheduler's accounting (getrusage
+// splits user and system time from tick samples, which moved single
+// batches by up to 20 %). BenchmarkInterleaved locks its goroutine to its
+// thread, so the thread's time is the caller's own: its code, cgo calls,
+// allocation and GC assists, not the collector's background workers or
+// the sweeper on other threads.
+func cpuNow() (proc, thread int64) {
+	var p, t syscall.Timespec
+	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 2, uintptr(unsafe.Pointer(&p)), 0) // CLOCK_PROCESS_CPUTIME_ID
+	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 3, uintptr(unsafe.Pointer(&t)), 0) // CLOCK_THREAD_CPUTIME_ID
+	return p.Nano(), t.Nano()
+}
+
+// runBatch times n calls of fn. It does not collect the garbage first:
+// a forced collection lowers the heap goal and lets the runtime's
+// scavenger return the pages to the OS, so the next batch would fault
+// them in again (4-9 times the page faults per call of a steady run).
+func runBatch(n int, fn func()) batch {
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	var r0, r1 syscall.Rusage // minor page faults
+	syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
+	p0, th0 := cpuNow()
 	t0 := time.Now()
 	for i := 0; i < n; i++ {
 		fn()
 	}
-	return float64(time.Since(t0).Nanoseconds()) / float64(n)
+	wall := time.Since(t0).Nanoseconds()
+	p1, th1 := cpuNow()
+	syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
+	runtime.ReadMemStats(&m1)
+	f := float64(n)
+	return batch{
+		wall:  float64(wall) / f,
+		cpu:   float64(p1-p0) / f,
+		own:   float64(th1-th0) / f,
+		bytes: float64(m1.TotalAlloc-m0.TotalAlloc) / f,
+		gcs:   float64(m1.NumGC-m0.NumGC) / f,
+		flt:   float64(r1.Minflt-r0.Minflt) / f,
+	}
 }
 
-// interleave calibrates a batch size of about 2 ms for a, then times
-// rounds batches of a and b alternately (a b, then b a: each goes first
-// half of the time); it returns the median ns/op of each and the median of
-// the per-round ratios a/b. Short batches and many rounds keep both sides
-// under the same load on a shared machine.
-func interleave(rounds int, a, b func()) (na, nb, ratio float64) {
-	return interleaveN(rounds, batchFor(a), a, b)
+// pair is what interleaveN measured: the medians of each side's batches
+// and of the per-round ratios a/b, in wall and in CPU time.
+type pair struct {
+	a, b             batch // medians, field by field
+	ratio, wallRatio float64
+	ownRatio         float64 // of the callers' own thread CPU
+}
+
+// interleave times rounds batches of a and b alternately (a b, then b a:
+// each goes first half of the time), batches of about 10 ms of CPU time
+// of the slower side. Short batches and many rounds keep both sides under the same load
+// on a shared machine.
+func interleave(rounds int, a, b func()) pair {
+	return interleaveN(rounds, batchFor(10e6, a, b), a, b)
 }
 
 // batchFor is the number of calls of the slowest of fns that take about
-// 2 ms.
-func batchFor(fns ...func()) int {
+// target ns of CPU time (not wall time: on a loaded machine a batch timed
+// while the process waited for a core came out a few calls long, too
+// short to hold a collection, so that the median batch of an allocating
+// side had none and the ratio of the int64 array encode read 0.49-0.65
+// in such runs instead of 0.12-0.27).
+func batchFor(target float64, fns ...func()) int {
 	n := 1
 	for n <= 1<<20 {
 		for _, f := range fns {
-			if timeBatch(n, f)*float64(n) > 2e6 {
+			if runBatch(n, f).cpu*float64(n) > target {
 				return n
 			}
 		}
@@ -264,20 +332,48 @@ func batchFor(fns ...func()) int {
 	return n
 }
 
-func interleaveN(rounds, n int, a, b func()) (na, nb, ratio float64) {
-	var as, bs, rs []float64
-	for r := 0; r < rounds; r++ {
-		var x, y float64
+// interleaveN: the ratio is that of CPU time (the collector's work
+// counted wherever it runs), wallRatio that of wall time (README,
+// "Method").
+func interleaveN(rounds, n int, a, b func()) pair {
+	var as, bs []batch
+	var rs, ws, ows []float64
+	runtime.GC() // start each workload from the same heap
+	for r := -1; r < rounds; r++ {
+		var x, y batch
 		if r%2 == 0 {
-			x = timeBatch(n, a)
-			y = timeBatch(n, b)
+			x = runBatch(n, a)
+			y = runBatch(n, b)
 		} else {
-			y = timeBatch(n, b)
-			x = timeBatch(n, a)
+			y = runBatch(n, b)
+			x = runBatch(n, a)
 		}
-		as, bs, rs = append(as, x), append(bs, y), append(rs, x/y)
+		if r < 0 {
+			continue // a warm-up round: the heap reaches its steady size
+		}
+		as, bs = append(as, x), append(bs, y)
+		rs, ws = append(rs, x.cpu/y.cpu), append(ws, x.wall/y.wall)
+		ows = append(ows, x.own/y.own)
 	}
-	return median(as), median(bs), median(rs)
+	return pair{a: medianBatch(as), b: medianBatch(bs), ratio: median(rs), wallRatio: median(ws), ownRatio: median(ows)}
+}
+
+func medianBatch(bs []batch) batch {
+	pick := func(f func(batch) float64) float64 {
+		x := make([]float64, len(bs))
+		for i, b := range bs {
+			x[i] = f(b)
+		}
+		return median(x)
+	}
+	return batch{
+		wall:  pick(func(b batch) float64 { return b.wall }),
+		cpu:   pick(func(b batch) float64 { return b.cpu }),
+		own:   pick(func(b batch) float64 { return b.own }),
+		bytes: pick(func(b batch) float64 { return b.bytes }),
+		gcs:   pick(func(b batch) float64 { return b.gcs }),
+		flt:   pick(func(b batch) float64 { return b.flt }),
+	}
 }
 
 func median(x []float64) float64 {
@@ -287,6 +383,8 @@ func median(x []float64) float64 {
 }
 
 func BenchmarkInterleaved(b *testing.B) {
+	runtime.LockOSThread() // the callers' own CPU time: CLOCK_THREAD_CPUTIME_ID
+	defer runtime.UnlockOSThread()
 	c, f := benchRuntimes(b)
 	defer c.Close()
 	cz, _ := benchRuntimes(b, WithZeroCopy(true))
@@ -296,8 +394,19 @@ func BenchmarkInterleaved(b *testing.B) {
 		rounds, _ = strconv.Atoi(s)
 	}
 	w := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "workload\top\tlibwire ns\tfory-go ns\tratio\tlibwire B\tfory-go B\tsame bytes\t")
+	fmt.Fprintln(w, "workload\top\tlibwire cpu ns\tfory-go cpu ns\tratio\twall ratio\tlibwire B/op\tfory-go B/op\tlibwire B\tfory-go B\tsame bytes\t")
 	var lines []string
+	row := func(name, op string, p pair, extra string) {
+		fmt.Fprintf(w, "%s\t%s\t%.0f\t%.0f\t%.2f\t%.2f\t%.0f\t%.0f\t%s\t\n", name, op, p.a.cpu, p.b.cpu,
+			p.ratio, p.wallRatio, p.a.bytes, p.b.bytes, extra)
+		side := func(x batch) string {
+			return fmt.Sprintf("cpu/wall=%.2f other-threads=%.0f%% B/op=%.0f gc/op=%.3f faults/op=%.1f",
+				x.cpu/x.wall, 100*(1-x.own/x.cpu), x.bytes, x.gcs, x.flt)
+		}
+		lines = append(lines, fmt.Sprintf("INFO go %s %s wall ratio=%.2f own-thread ratio=%.2f; libwire %s; fory-go %s",
+			name, op, p.wallRatio, p.ownRatio, side(p.a), side(p.b)))
+	}
+	var bench []string
 	var only *regexp.Regexp // WIRE_BENCH_ONLY: the workloads to run (a regexp)
 	if s := os.Getenv("WIRE_BENCH_ONLY"); s != "" {
 		only = regexp.MustCompile(s)
@@ -333,40 +442,39 @@ func BenchmarkInterleaved(b *testing.B) {
 			b.Fatalf("%s: fory decode: %v", wl.name, err)
 		}
 		var buf []byte
-		ln, fn, r := interleave(rounds,
+		p := interleave(rounds,
 			func() { buf, _ = c.MarshalAppend(buf[:0], wl.value) },
 			func() { f.Serialize(wl.value) })
-		fmt.Fprintf(w, "%s\tenc\t%.0f\t%.0f\t%.2f\t%d\t%d\t%s\t\n", wl.name, ln, fn, r, len(mine), len(theirs), same)
-		lines = append(lines, fmt.Sprintf("BENCH go %s enc ratio=%.2f%s", wl.name, r, note))
-		ln, fn, r = interleave(rounds,
+		row(wl.name, "enc", p, fmt.Sprintf("%d\t%d\t%s", len(mine), len(theirs), same))
+		bench = append(bench, fmt.Sprintf("BENCH go %s enc ratio=%.2f%s", wl.name, p.ratio, note))
+		p = interleave(rounds,
 			func() { c.Unmarshal(mine, wl.target()) },
 			func() { f.Deserialize(forIn, wl.target()) })
-		fmt.Fprintf(w, "%s\tdec\t%.0f\t%.0f\t%.2f\t\t\t\t\n", wl.name, ln, fn, r)
-		lines = append(lines, fmt.Sprintf("BENCH go %s dec ratio=%.2f", wl.name, r))
+		row(wl.name, "dec", p, "\t\t")
+		bench = append(bench, fmt.Sprintf("BENCH go %s dec ratio=%.2f", wl.name, p.ratio))
 		if wl.name == "binary_1MiB" || wl.name == "i64_array_100000" {
 			// the WithZeroCopy option (views of the input where aligned;
 			// Fory Go has no such option and copies): not the BENCH row
 			view, _ := c.viewOf(mine, wl.target())
-			za := func() { cz.Unmarshal(mine, wl.target()) }
-			zb := func() { f.Deserialize(forIn, wl.target()) }
-			// batches sized by Fory Go's side: a view takes nanoseconds
-			ln, fn, r = interleaveN(rounds, batchFor(za, zb), za, zb)
-			fmt.Fprintf(w, "%s\tdec zero-copy\t%.0f\t%.0f\t%.2f\t\t\t\t\n", wl.name, ln, fn, r)
-			lines = append(lines, fmt.Sprintf("INFO go %s dec WithZeroCopy (view: %v) ratio=%.2f", wl.name, view, r))
+			p = interleave(rounds,
+				func() { cz.Unmarshal(mine, wl.target()) },
+				func() { f.Deserialize(forIn, wl.target()) })
+			row(wl.name, "dec zero-copy", p, "\t\t")
+			lines = append(lines, fmt.Sprintf("INFO go %s dec WithZeroCopy (view: %v) ratio=%.2f", wl.name, view, p.ratio))
 		}
 	}
 	// What one empty cgo call costs next to Fory Go's whole NumericStruct
 	// encode, under the same load (every libwire message pays one call).
 	var nb []byte
 	numeric := benchNumeric()
-	cn, fn, r := interleave(rounds, cgoNoop, func() { nb, _ = f.Serialize(numeric) })
-	fmt.Fprintf(w, "cgo call\t(empty)\t%.0f\t%.0f\t%.2f\t\t\t\t\n", cn, fn, r)
+	p := interleave(rounds, cgoNoop, func() { nb, _ = f.Serialize(numeric) })
+	row("cgo call", "(empty)", p, "\t\t")
 	_ = nb
 	w.Flush()
-	for _, l := range lines {
+	for _, l := range append(lines, bench...) {
 		fmt.Println(l)
 	}
-	fmt.Printf("INFO go empty cgo call / fory-go NumericStruct enc ratio=%.2f (%.0f ns / %.0f ns)\n", r, cn, fn)
+	fmt.Printf("INFO go empty cgo call / fory-go NumericStruct enc ratio=%.2f (%.0f ns / %.0f ns CPU)\n", p.ratio, p.a.cpu, p.b.cpu)
 }
 
 // viewOf reports whether a WithZeroCopy decode of data into target (a
@@ -511,10 +619,33 @@ func BenchmarkDenseDecodeAB(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		st, ap, r := interleave(201,
+		p := interleave(201,
 			func() { copyStreamMin = streamMin; c.Unmarshal(data, wl.target()) },
 			func() { copyStreamMin = 1 << 62; c.Unmarshal(data, wl.target()) })
-		fmt.Printf("INFO go %s dec stream/append ratio=%.2f (%.0f ns / %.0f ns)\n", wl.name, r, st, ap)
+		fmt.Printf("INFO go %s dec stream/append ratio=%.2f (%.0f ns / %.0f ns CPU), wall ratio=%.2f\n",
+			wl.name, p.ratio, p.a.cpu, p.b.cpu, p.wallRatio)
+	}
+}
+
+// BenchmarkEncodeDirectAB times, interleaved in one process (CPU time),
+// MarshalAppend into a reused buffer with the payload encoded straight
+// into the buffer's spare capacity (directMin) against through the
+// session's writer and a copy out, and prints `INFO go <workload> enc
+// direct/copy ratio=...`:
+//
+//	go test -run '^$' -bench EncodeDirectAB -benchtime 1x .
+func BenchmarkEncodeDirectAB(b *testing.B) {
+	c, _ := benchRuntimes(b)
+	defer c.Close()
+	defer func(m int) { directMin = m }(directMin)
+	min := directMin
+	for _, wl := range workloads()[3:] {
+		var b1, b2 []byte
+		p := interleave(41,
+			func() { directMin = min; b1, _ = c.MarshalAppend(b1[:0], wl.value) },
+			func() { directMin = 1 << 62; b2, _ = c.MarshalAppend(b2[:0], wl.value) })
+		fmt.Printf("INFO go %s enc direct/copy ratio=%.2f (%.0f ns / %.0f ns CPU), wall ratio=%.2f\n",
+			wl.name, p.ratio, p.a.cpu, p.b.cpu, p.wallRatio)
 	}
 }
 
@@ -540,4 +671,44 @@ func BenchmarkLargeAllocs(b *testing.B) {
 		}
 	})
 	_, _ = keep, small
+}
+
+// BenchmarkAllocCopyAB: the floor of a decode that returns a new 1 MiB
+// slice, in pure Go, timed interleaved (CPU time): memory not zeroed
+// first (noZero, as the decoder) and copied, with and without an empty
+// cgo call per message, and append to a nil slice, each against make
+// (zeroed) and copy, as Fory Go does. Prints `INFO go alloc+copy 1MiB
+// <a>/make ratio=...` with each side's share of CPU time on other
+// threads (the collector's workers, the sweeper):
+//
+//	go test -run '^$' -bench AllocCopyAB -benchtime 1x .
+func BenchmarkAllocCopyAB(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	src := binary1MiB()
+	var keep []byte
+	nz := func() {
+		p, c := noZero(len(src))
+		s := unsafe.Slice((*byte)(p), c)[:len(src)]
+		copy(s, src)
+		keep = s
+	}
+	mk := func() {
+		s := make([]byte, len(src))
+		copy(s, src)
+		keep = s
+	}
+	for _, c := range []struct {
+		name string
+		a    func()
+	}{
+		{"noZero", nz},
+		{"cgo+noZero", func() { cgoNoop(); nz() }},
+		{"append", func() { keep = append([]byte(nil), src...) }},
+	} {
+		p := interleave(41, c.a, mk)
+		fmt.Printf("INFO go alloc+copy 1MiB %s/make ratio=%.2f own-thread ratio=%.2f other-threads %.0f%% / %.0f%%\n",
+			c.name, p.ratio, p.ownRatio, 100*(1-p.a.own/p.a.cpu), 100*(1-p.b.own/p.b.cpu))
+	}
+	_ = keep
 }

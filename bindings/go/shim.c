@@ -40,6 +40,20 @@ int32_t wirego_encode(wirego_sess *s, const uint8_t *tape, size_t len) {
   return done(s, wire_encode_tape_to(s->ctx, tape, len, s->w));
 }
 
+int32_t wirego_encode_into(wirego_sess *s, const uint8_t *tape, size_t len,
+                           uint8_t *buf, size_t cap) {
+  s->out = NULL;
+  s->out_len = 0;
+  wire_writer *w = wire_writer_new(s->ctx, buf, cap);
+  if (!w) return WIRE_E_NOMEM;
+  wire_ctx_clear_error(s->ctx);
+  int32_t st = wire_encode_tape_to(s->ctx, tape, len, w);
+  /* s->out stays NULL: buf is Go memory, which C keeps no pointer to */
+  if (st == 0) s->out_len = wire_writer_size(w);
+  wire_writer_free(w);
+  return st;
+}
+
 int32_t wirego_decode(wirego_sess *s, const uint8_t *data, size_t len,
                       uint32_t flags) {
   wire_writer_reset(s->w);

@@ -39,6 +39,13 @@ wirego_sess *wirego_sess_new(void);
 void wirego_sess_free(wirego_sess *s);
 /* wire_encode_tape_to into the session's writer (s->out / s->out_len). */
 int32_t wirego_encode(wirego_sess *s, const uint8_t *tape, size_t len);
+/* wire_encode_tape_to straight into the caller's buf[0..cap) (a writer
+ * over it for the call; s->out_len = the payload's size, s->out NULL: buf
+ * may be Go memory, which C must not keep a pointer to).
+ * WIRE_E_BUFFER_FULL when the payload does not fit: buf[0..cap) may then
+ * hold a part of it. */
+int32_t wirego_encode_into(wirego_sess *s, const uint8_t *tape, size_t len,
+                           uint8_t *buf, size_t cap);
 /* wire_decode_tape_to with flags into the session's writer. */
 int32_t wirego_decode(wirego_sess *s, const uint8_t *data, size_t len,
                       uint32_t flags);

@@ -317,3 +317,69 @@ func TestArrayWidthTable(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalAppendDirect: from directMin tape bytes on, MarshalAppend
+// encodes into dst's spare capacity when the payload fits, and the usual
+// way when it does not (a Java-choice UTF-16 payload is longer than its
+// tape); the bytes are Marshal's either way and dst's own bytes stay.
+func TestMarshalAppendDirect(t *testing.T) {
+	bin := make([]byte, 100000)
+	for i := range bin {
+		bin[i] = byte(i * 7)
+	}
+	arr := make([]int64, 5000)
+	for i := range arr {
+		arr[i] = int64(i) * -977
+	}
+	wide := make([]string, 2000) // mostly ASCII, one CJK character each
+	for i := range wide {
+		wide[i] = "abcdefghijklmnopqrstuvwxyz\u4e2d" + itoa(int64(i))
+	}
+	m := map[string]int64{}
+	for i := 0; i < 3000; i++ {
+		m["k"+itoa(int64(i))] = int64(i)
+	}
+	fallback := false
+	for _, utf8 := range []bool{false, true} {
+		c, err := NewContext(WithUTF8Strings(utf8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []any{bin, arr, wide, m, []byte{1, 2, 3}} {
+			want, err := c.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tp, err := c.Tape(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, spare := range []int{0, len(tp) + 64, len(want) + len(tp) + 64} {
+				dst := make([]byte, 3, 3+spare)
+				copy(dst, "abc")
+				got, err := c.MarshalAppend(dst, v)
+				if err != nil {
+					t.Fatalf("%T utf8=%v spare=%d: %v", v, utf8, spare, err)
+				}
+				if string(got[:3]) != "abc" {
+					t.Fatalf("%T utf8=%v spare=%d: dst's bytes changed", v, utf8, spare)
+				}
+				if _, isMap := v.(map[string]int64); isMap { // entry order varies
+					var back map[string]int64
+					if len(got)-3 != len(want) || c.Unmarshal(got[3:], &back) != nil || !reflect.DeepEqual(back, m) {
+						t.Fatalf("map utf8=%v spare=%d: does not read back", utf8, spare)
+					}
+				} else if string(got[3:]) != string(want) {
+					t.Fatalf("%T utf8=%v spare=%d: bytes differ from Marshal's", v, utf8, spare)
+				}
+				if len(tp) >= directMin && spare == len(tp)+64 && len(want) > spare {
+					fallback = true // tried the spare capacity, did not fit
+				}
+			}
+		}
+		c.Close()
+	}
+	if !fallback {
+		t.Fatal("no case took the fallback (a payload longer than its tape + 64)")
+	}
+}
