@@ -267,4 +267,62 @@ no:
   return false;
 }
 
+/* fc_slot for a slot whose value carries its own type byte (ty 0): one
+ * dispatch on that byte, each case reading its body and writing its op,
+ * so that an element of a list of mixed types takes one type-dependent
+ * jump, not one per step (the type test, the number reader's switch, the
+ * float widening, the bool form). Other types and nulls go to fc_slot.
+ * False: nothing read. */
+HOT bool fc_any(fc *c, bool has_flag, uint8_t *type, const uint8_t *sbase) {
+  const uint8_t *s = c->p, *p = s;
+  if (has_flag) {
+    if (WIRE_UNLIKELY(p == c->end || *p != 0xFF))
+      return fc_slot(c, true, 0, type, sbase);
+    p++;
+  }
+  if (WIRE_UNLIKELY(p == c->end || c->nv >= c->maxn ||
+                    (size_t)(c->qend - c->q) < 9))
+    return false;
+  uint8_t ty = *p++;
+  uint8_t *q = c->q;
+  uint64_t raw;
+  switch (ty) {
+#define FC_NUM(T)                                   \
+  case T:                                           \
+    if (!fast_num(&p, c->end, T, &raw)) return false; \
+    raw = tape_num(T, raw);                         \
+    q[0] = T;                                       \
+    memcpy(q + 1, &raw, 8);                         \
+    c->q = q + 9;                                   \
+    break;
+  FC_NUM(WIRE_T_VARINT64)
+  FC_NUM(WIRE_T_VARINT32)
+  FC_NUM(WIRE_T_INT64)
+  FC_NUM(WIRE_T_INT32)
+  FC_NUM(WIRE_T_FLOAT64)
+  FC_NUM(WIRE_T_FLOAT32)
+#undef FC_NUM
+  case WIRE_T_BOOL:
+    if (p == c->end || *p > 1) return false;
+    q[0] = WIRE_T_BOOL;
+    q[1] = *p++;
+    c->q = q + 2;
+    break;
+  case WIRE_T_STRING:
+    c->p = p;
+    if (!fc_string(c, sbase)) {
+      c->p = s;
+      return false;
+    }
+    *type = WIRE_T_STRING;
+    return true;
+  default:
+    return fc_slot(c, has_flag, 0, type, sbase);
+  }
+  c->p = p;
+  c->nv++;
+  *type = ty;
+  return true;
+}
+
 #endif

@@ -226,8 +226,9 @@ static inline void note(elems *el, uint32_t i, uint8_t et) {
   if (i == 0) {
     el->first = et;
     el->packable = el->packable && is_num(et);
-  } else if (et != el->first) {
-    el->packable = false;
+  } else {
+    /* without a branch: in a list of mixed types it would go either way */
+    el->packable = el->packable & (et == el->first);
   }
 }
 
@@ -248,6 +249,8 @@ span_run(td *t, uint32_t i, uint32_t count, bool flags, uint8_t fty,
     uint32_t i0 = i;
     while (i < count && fc_string(&f, sbase)) i++;
     if (i > i0) note(el, i0, WIRE_T_STRING);
+  } else if (!fty) {
+    for (; i < count && fc_any(&f, flags, &et, sbase); i++) note(el, i, et);
   } else {
     for (; i < count && fc_slot(&f, flags, fty, &et, sbase); i++)
       note(el, i, et);
@@ -319,6 +322,10 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
           uint32_t i0 = i;
           while (i < count && fc_string(&c, NULL)) i++;
           if (i > i0) note(&el, i0, WIRE_T_STRING);
+        } else if (!fty) {
+          /* values of mixed types: one dispatch on the type each */
+          for (; i < count && fc_any(&c, l.flags, &et, NULL); i++)
+            note(&el, i, et);
         } else {
           for (; i < count && fc_slot(&c, l.flags, fty, &et, NULL); i++)
             note(&el, i, et);

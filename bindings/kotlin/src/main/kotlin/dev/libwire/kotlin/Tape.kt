@@ -419,16 +419,21 @@ internal class TapeDecoder(private val ctx: Context) {
 
     /**
      * The Latin-1 text `a[o, o + k)` as a compact String. With java.lang open ([JStr]) a text of
-     * 1 to 32 bytes goes into an array that becomes the String's own in (overlapping) words,
+     * 4 to 16 bytes goes into an array that becomes the String's own in (overlapping) words,
      * without a call of the array copy stub (which costs more than the copy at these lengths);
      * else, and when longer, `String(byte[], hibyte 0, ...)`: one copy, no charset decoder.
      */
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     private fun latin1(a: ByteArray, o: Int, k: Int): String {
-        if (k in 8..16 && JStr.OPEN) {
+        if (k in 4..16 && JStr.OPEN) {
             val v = ByteArray(k)
-            TapeOps.LE64.set(v, 0, TapeOps.LE64.get(a, o) as Long)
-            TapeOps.LE64.set(v, k - 8, TapeOps.LE64.get(a, o + k - 8) as Long)
+            if (k >= 8) {
+                TapeOps.LE64.set(v, 0, TapeOps.LE64.get(a, o) as Long)
+                TapeOps.LE64.set(v, k - 8, TapeOps.LE64.get(a, o + k - 8) as Long)
+            } else {
+                TapeOps.LE32.set(v, 0, TapeOps.LE32.get(a, o) as Int)
+                TapeOps.LE32.set(v, k - 4, TapeOps.LE32.get(a, o + k - 4) as Int)
+            }
             return JStr.NEW.invokeExact(v, 0.toByte()) as String
         }
         return java.lang.String(a, 0, o, k) as String
@@ -464,16 +469,16 @@ internal class TapeDecoder(private val ctx: Context) {
                 val c = u32()
                 val coll: MutableCollection<Any?> = if (op == TypeId.LIST) ArrayList(c) else LinkedHashSet(hashCapacity(c))
                 ords.add(coll)
-                repeat(c) { coll.add(value()) }
+                for (i in 0 until c) coll.add(item())
                 coll
             }
             TypeId.MAP -> {
                 val c = u32()
                 val m = LinkedHashMap<Any?, Any?>(hashCapacity(c))
                 ords.add(m)
-                repeat(c) {
-                    val k = value()
-                    m[k] = value()
+                for (i in 0 until c) {
+                    val k = item()
+                    m[k] = item()
                 }
                 m
             }
@@ -558,6 +563,29 @@ internal class TapeDecoder(private val ctx: Context) {
                 else throw WireException("arg", -1, "unknown tape op 0x%02x".format(op))
             }
         }
+    }
+
+    /**
+     * An element of a list, set or map: the usual scalars (Latin-1 strings, 64-bit ints,
+     * doubles, bools, nulls) read here, in a method small enough to be inlined into the
+     * container's loop (the op read once, no dispatch through [value]'s whole switch); any
+     * other op by [value].
+     */
+    private fun item(): Any? {
+        val b = b
+        val o = p
+        when (b[o].toInt()) {
+            TypeId.STRING -> if (b[o + 1].toInt() == StringEncoding.LATIN1) {
+                val k = TapeOps.LE32.get(b, o + 2) as Int
+                p = o + 6 + k
+                return latin1(b, o + 6, k)
+            }
+            TypeId.VARINT64 -> { p = o + 9; return TapeOps.LE64.get(b, o + 1) as Long }
+            TypeId.FLOAT64 -> { p = o + 9; return Double.fromBits(TapeOps.LE64.get(b, o + 1) as Long) }
+            TypeId.BOOL -> { p = o + 2; return b[o + 1].toInt() != 0 }
+            TapeOps.NULL -> { p = o + 1; return null }
+        }
+        return value()
     }
 
     private fun packed(): Any {
