@@ -227,6 +227,17 @@ class LayoutTest {
             ctx(true).use { d -> assertTrue(d.encode(Pair2(x, x)).size > bytes.size) }
             val chain = Link("a", Link("b", null))
             assertEquals(chain, c.decode(c.encode(chain)))
+            // a class met only in positions not declared `ref` (Crowd's people and lead) is not
+            // looked up by identity (MemPlan.referable): the object met three times is written
+            // in full three times, as three equal objects are
+            assertTrue(c.hasLayout(Crowd::class), c.layoutProblem(Crowd::class))
+            val crowd = Crowd(listOf(x, null, x), x, 7, null, listOf("n"))
+            val cb = c.encode(crowd)
+            assertEquals(hex(c.encode(Crowd(listOf(x.copy(), null, x.copy()), x.copy(), 7, null, listOf("n")))), hex(cb))
+            assertEquals(crowd, c.decode(cb))
+            // and a referable class still is: Pair2's fields are `ref Addr`, the same Addr a
+            // reference, two equal ones two values
+            assertTrue(c.encode(Pair2(x, x.copy())).size > bytes.size)
         }
     }
 
