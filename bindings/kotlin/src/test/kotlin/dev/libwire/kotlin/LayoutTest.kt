@@ -262,6 +262,24 @@ class LayoutTest {
         }
     }
 
+    /** Decimals of up to 18 digits (read as a long) and longer (through BigInteger): the tape codec's bytes, and back equal. */
+    @Test fun decimalsOfEveryWidthAndScale() {
+        val ds = listOf(
+            "0", "0.00", "-1", "1E+3", "-7E-20", "255", "256", "-65536", "0.015", "123456789012345678", "-999999999999999999",
+            "9223372036854775807", "-9223372036854775808", "1234567890123456789", "-12345678901234567890.125", "1E-400",
+        ).map { BigDecimal(it) }
+        for (compatible in listOf(false, true)) ctx(compatible).use { c ->
+            for (d in ds) {
+                val v = holder(true).copy(price = d)
+                val bytes = c.encode(v)
+                assertEquals(hex(c.encodeAll(listOf(v))), hex(bytes), "$d")
+                val back = c.decode(bytes, Holder::class)
+                assertEquals(d, back.price, "$d")
+                assertEquals(d.scale(), back.price.scale(), "$d")
+            }
+        }
+    }
+
     /** [decode] of [n] copies of [bytes] with 1-3 bytes flipped: a value or a WireException, never another exception. */
     private fun mutated(bytes: ByteArray, seed: Long, n: Int, decode: (ByteArray) -> Any) {
         val r = java.util.Random(seed)
