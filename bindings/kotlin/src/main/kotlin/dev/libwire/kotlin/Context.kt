@@ -121,7 +121,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     fun getLimit(limit: Limit): Long = Native.ctx_get_limit.invokeExact(ptr, limit.id) as Long
 
     val options: WireOptions get() = WireOptions(refTracking, compatible, peer = peerOption)
-    private val peerOption = options.peer
+    internal val peerOption = options.peer
 
     // ------------------------------------------------------------------ schema
     /** Loads an FDL file (and its imports) and resolves names. */

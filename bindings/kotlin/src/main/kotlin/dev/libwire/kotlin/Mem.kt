@@ -558,6 +558,14 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
      * and the decoded image (no copies to and from native memory).
      */
     @JvmField var flat = false
+    /**
+     * Some field, list item or map entry of this class is declared `ref` (or is a nullable struct
+     * field a peer's framing tracks, `WIRE_OPT_PEER` Go): only then can libwire write one of its
+     * values as a reference, so only then does the encoder look its values up by identity (under
+     * reference tracking). libwire writes a struct in any other position in full each time it is
+     * met (`MF_TRACK`, mem_layout.c), so a second image of a value met twice changes no byte.
+     */
+    @JvmField var referable = false
     @JvmField var fields: Array<MemField> = emptyArray()
     private lateinit var ctor: MethodHandle
     private var nparams = 0
@@ -755,7 +763,7 @@ internal class MemWriter {
      * count, [nul]; a presence byte 0).
      */
     fun struct(plan: MemPlan, v: Any): Int {
-        val s = seen
+        val s = if (plan.referable) seen else null
         if (s != null) {
             val k = s.get(v)
             if (k >= 0) return k
@@ -770,7 +778,7 @@ internal class MemWriter {
 
     /** [struct] written by [plan]'s generated codec [g] (a constant where the caller is generated code). */
     fun struct(plan: MemPlan, g: MemGen, v: Any): Int {
-        val s = seen
+        val s = if (plan.referable) seen else null
         if (s != null) {
             val k = s.get(v)
             if (k >= 0) return k
@@ -1290,7 +1298,7 @@ internal class MemCodec(private val ctx: Context) {
             t == TypeId.STRUCT -> {
                 val nested = ctx.boundType(d.user)?.info?.kclass?.java ?: throw NoLayout("$where: struct ${ctx.typeName(d.user)} has no bound class")
                 if (nested != kt.jvmErasure.java) no()
-                StructSlot(build(nested, created))
+                StructSlot(build(nested, created).also { if (d.ref || (d.nullable && peerFrames)) it.referable = true })
             }
             t == TypeId.ENUM -> {
                 val e = ctx.boundType(d.user)?.enumInfo ?: throw NoLayout("$where: enum ${ctx.typeName(d.user)} has no bound class")
@@ -1340,6 +1348,9 @@ internal class MemCodec(private val ctx: Context) {
             else -> no()
         }
     }
+
+    /** A peer's framing (`WIRE_OPT_PEER`) may track struct fields not declared `ref` (Go: the nullable ones). */
+    private val peerFrames: Boolean get() = ctx.peerOption != Peer.NONE
 
     private fun primArrayWidth(k: Class<*>): Int = when (k) {
         IntArray::class.java, FloatArray::class.java -> 4

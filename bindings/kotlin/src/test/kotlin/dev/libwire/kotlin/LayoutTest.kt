@@ -227,6 +227,17 @@ class LayoutTest {
             ctx(true).use { d -> assertTrue(d.encode(Pair2(x, x)).size > bytes.size) }
             val chain = Link("a", Link("b", null))
             assertEquals(chain, c.decode(c.encode(chain)))
+            // a class met only in positions not declared `ref` (Crowd's people and lead) is not
+            // looked up by identity (MemPlan.referable): the object met three times is written
+            // in full three times, as three equal objects are
+            assertTrue(c.hasLayout(Crowd::class), c.layoutProblem(Crowd::class))
+            val crowd = Crowd(listOf(x, null, x), x, 7, null, listOf("n"))
+            val cb = c.encode(crowd)
+            assertEquals(hex(c.encode(Crowd(listOf(x.copy(), null, x.copy()), x.copy(), 7, null, listOf("n")))), hex(cb))
+            assertEquals(crowd, c.decode(cb))
+            // and a referable class still is: Pair2's fields are `ref Addr`, the same Addr a
+            // reference, two equal ones two values
+            assertTrue(c.encode(Pair2(x, x.copy())).size > bytes.size)
         }
     }
 
@@ -248,6 +259,24 @@ class LayoutTest {
             Link::class.java.getDeclaredField("next").also { it.isAccessible = true }.set(n, n)
             val bytes = c.encode(n) // a cycle is written as a reference
             assertEquals("ref", assertThrows<WireException> { c.decode(bytes) }.cls)
+        }
+    }
+
+    /** Decimals of up to 18 digits (read as a long) and longer (through BigInteger): the tape codec's bytes, and back equal. */
+    @Test fun decimalsOfEveryWidthAndScale() {
+        val ds = listOf(
+            "0", "0.00", "-1", "1E+3", "-7E-20", "255", "256", "-65536", "0.015", "123456789012345678", "-999999999999999999",
+            "9223372036854775807", "-9223372036854775808", "1234567890123456789", "-12345678901234567890.125", "1E-400",
+        ).map { BigDecimal(it) }
+        for (compatible in listOf(false, true)) ctx(compatible).use { c ->
+            for (d in ds) {
+                val v = holder(true).copy(price = d)
+                val bytes = c.encode(v)
+                assertEquals(hex(c.encodeAll(listOf(v))), hex(bytes), "$d")
+                val back = c.decode(bytes, Holder::class)
+                assertEquals(d, back.price, "$d")
+                assertEquals(d.scale(), back.price.scale(), "$d")
+            }
         }
     }
 
