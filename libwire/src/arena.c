@@ -6,12 +6,26 @@
  * sixteenth of the block size gets a block of its own, put behind the
  * current one, so that no block is left with more than a sixteenth of it
  * unused: the arena holds at most about 1/16 more than was asked of it,
- * plus one block (spec R-SEC-9). */
+ * plus its newest block, which the end of the input may leave almost
+ * empty. So while a decoder fills the arena from an input of n bytes
+ * (a->input_len), a new block is at most PER_BYTE x n (at least
+ * BLOCK_CAP_MIN, which the constant of the heap bound holds): the two
+ * arenas of a decoded document then hold at most 2 x PER_BYTE x n bytes
+ * more than they hand out, where doubling up to 64 KiB let them hold
+ * about twice what they hand out (spec R-SEC-9). Inputs of 32 KiB and
+ * more grow as without the cap. */
 #define BLOCK_FIRST ((size_t)4 << 10)
 #define BLOCK_MAX ((size_t)64 << 10)
+#define BLOCK_CAP_MIN ((size_t)8 << 10)
+#define PER_BYTE 2
 
 void *wire__arena_alloc_slow(wire_arena *a, size_t size) {
   size_t want = a->next_size ? a->next_size : BLOCK_FIRST;
+  if (a->input_len && want > BLOCK_CAP_MIN) {
+    size_t cap = (a->input_len * PER_BYTE + 4095) & ~(size_t)4095;
+    if (cap < BLOCK_CAP_MIN) cap = BLOCK_CAP_MIN;
+    if (want > cap) want = cap;
+  }
   if (size > SIZE_MAX - sizeof(wire_block) - 8) return NULL;
   if (size > want / 16) {
     size_t n = size + sizeof(wire_block);

@@ -583,23 +583,6 @@ static bool read_decimal(dec *d, wire_node *n) {
   return true;
 }
 
-wire_names *wire__dec_layout_names(dec *d, const wire_layout *l) {
-  wire_names *nm = wire__arena_alloc(d->arena, sizeof *nm);
-  if (!nm) {
-    fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
-    return NULL;
-  }
-  memset(nm, 0, sizeof *nm);
-  if (l) {
-    nm->ns = l->ns;
-    nm->ns_len = l->ns_len;
-    nm->name = l->name;
-    nm->name_len = l->name_len;
-    nm->layout = l;
-  }
-  return nm;
-}
-
 static bool is_prim(uint8_t t) {
   return t == WIRE_T_BOOL || (t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_UINT64) ||
          (t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64);
@@ -632,16 +615,8 @@ bool wire__dec_decl_tmeta(dec *d, const wire_ftype *f, tmeta *tm) {
       break;
     case WIRE_KIND_ENUM:
       tm->type = t->by_name ? WIRE_T_NAMED_ENUM : WIRE_T_ENUM;
-      if (t->by_name) {
-        wire_names *nm = wire__arena_alloc(d->arena, sizeof *nm);
-        if (!nm) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
-        memset(nm, 0, sizeof *nm);
-        nm->ns = (const uint8_t *)t->ns;
-        nm->ns_len = (uint32_t)strlen(t->ns);
-        nm->name = (const uint8_t *)t->name;
-        nm->name_len = (uint32_t)strlen(t->name);
-        tm->names = nm;
-      }
+      if (t->by_name && !(tm->names = wire__dec_type_names(d, t)))
+        return false;
       break;
     case WIRE_KIND_UNION:
       tm->type = WIRE_T_UNION;
@@ -1126,6 +1101,8 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
   d.dump = dump;
   d.dump_user = user;
   d.lazy = !dump;
+  /* blocks in proportion to the input while it is read (arena.c) */
+  doc->arena.input_len = doc->nodes.input_len = len;
   int32_t st = WIRE_OK;
   if (len == 0) {
     st = wire__fail(ctx, WIRE_E_TRUNCATED, 0, "empty input");
@@ -1155,6 +1132,7 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
     }
   }
   wire__dec_fini(&d);
+  doc->arena.input_len = doc->nodes.input_len = 0;
   return st;
 }
 

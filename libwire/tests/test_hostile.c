@@ -21,7 +21,7 @@ static const unsigned bound_per_byte[HG_NCLASSES] = {
     [HG_TYPEDEFS] = 32,  [HG_ROOTS] = 32,       [HG_REFS] = 32,
     [HG_NULL_MAP] = 32,  [HG_NULL_LIST] = 32,   [HG_LISTS] = 32,
     [HG_DEEP] = 32,      [HG_ZERO_WIDTH] = 32,  [HG_NESTED_COUNTS] = 32,
-    [HG_STRUCTS] = 32,   [HG_EMPTY_STRUCTS] = 32};
+    [HG_STRUCTS] = 32,   [HG_EMPTY_STRUCTS] = 32, [HG_NAMED_ENUMS] = 32};
 
 Test(hostile, peak_heap_is_proportional_to_the_input) {
   static const size_t sizes[] = {1000, 10000, 100000};

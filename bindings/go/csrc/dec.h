@@ -68,6 +68,12 @@ typedef struct wire_dec {
   wire_doc *empty_doc;         /* (in this document) */
   struct wire_smeta *smeta;    /* the last layout + names of named structs */
   wire_doc *smeta_doc;         /* (in this document) */
+  /* The last names made for values of a type known by its layout or its
+   * registration (wire__dec_layout_names, wire__dec_type_names): what
+   * they were made from, and in which arena */
+  wire_names *nm_last;
+  const void *nm_from;
+  wire_arena *nm_arena;
   /* Lazy structs (decode_lazy.c): whether this decode may keep structs
    * lazy, the reads of the root's tables (meta strings, TypeDefs,
    * references) so far - a struct whose fields read none decodes the same
@@ -115,6 +121,7 @@ typedef struct {
   uint32_t touched;
   struct wire_sbody *empty_st;
   struct wire_smeta *smeta;
+  wire_names *nm_last;
   const uint8_t *at; /* the struct's field bytes */
 } wire_lazy_mark;
 static inline bool wire__dec_lazy_due(const wire_dec *d) {
@@ -175,8 +182,12 @@ bool wire__dec_check_count(wire_dec *d, const uint8_t *s, uint64_t count,
 bool wire__dec_type_meta(wire_dec *d, wire_tmeta *tm);
 /* The type meta a declared type stands for (nothing is read). */
 bool wire__dec_decl_tmeta(wire_dec *d, const wire_ftype *f, wire_tmeta *tm);
-/* Names of a named type known from a layout, in d->arena. */
+/* Names of a named type known from a layout (NULL: no names), or from
+ * its registration, in d->arena: made once and shared by the values that
+ * follow of the same type (a list of named enums costs no names per
+ * element; spec R-SEC-9). NULL when out of memory (the error set). */
 wire_names *wire__dec_layout_names(wire_dec *d, const wire_layout *l);
+wire_names *wire__dec_type_names(wire_dec *d, const wire_utype *t);
 /* Whether a value (its type, enum / union user id, names, layout) has the
  * type meta `tm` (references must name a value of the declared type). */
 bool wire__dec_matches(const wire_tmeta *tm, uint8_t type, uint32_t user_id,

@@ -52,6 +52,7 @@ bool wire__dec_lazy_begin(dec *d, const tmeta *tm, wire_lazy_mark *m) {
   m->touched = d->touched;
   m->empty_st = d->empty_st;
   m->smeta = d->smeta;
+  m->nm_last = d->nm_last;
   d->lazy = false; /* the structs inside it stay eager */
   return true;
 }
@@ -65,7 +66,7 @@ bool wire__dec_lazy_end(dec *d, wire_node *n, const wire_lazy_mark *m) {
   if (d->touched != m->touched || doc->null != m->null ||
       doc->arena.total != m->arena_total ||
       doc->nodes.total != m->nodes_total || d->empty_st != m->empty_st ||
-      d->smeta != m->smeta)
+      d->smeta != m->smeta || d->nm_last != m->nm_last)
     return true;
   const void *meta = n->v.st->meta;
   /* its body and nodes given back; doc->nnodes is not: the indexes are

@@ -259,6 +259,37 @@ static bool find_by_id(dec *d, const uint8_t *s, tmeta *tm) {
   return need_layout(d, s, tm, ti);
 }
 
+static wire_names *names_from(dec *d, const void *from, const char *ns,
+                              size_t ns_len, const char *name,
+                              size_t name_len, const wire_layout *l) {
+  if (d->nm_last && d->nm_from == from && d->nm_arena == d->arena)
+    return d->nm_last;
+  wire_names *nm = wire__arena_alloc(d->arena, sizeof *nm);
+  if (!nm) {
+    fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+    return NULL;
+  }
+  memset(nm, 0, sizeof *nm);
+  nm->ns = (const uint8_t *)ns;
+  nm->ns_len = (uint32_t)ns_len;
+  nm->name = (const uint8_t *)name;
+  nm->name_len = (uint32_t)name_len;
+  nm->layout = l;
+  d->nm_last = nm;
+  d->nm_from = from;
+  d->nm_arena = d->arena;
+  return nm;
+}
+wire_names *wire__dec_layout_names(dec *d, const wire_layout *l) {
+  if (!l) return names_from(d, NULL, NULL, 0, NULL, 0, NULL);
+  return names_from(d, l, (const char *)l->ns, l->ns_len,
+                    (const char *)l->name, l->name_len, l);
+}
+wire_names *wire__dec_type_names(dec *d, const wire_utype *t) {
+  return names_from(d, t, t->ns, strlen(t->ns), t->name, strlen(t->name),
+                    NULL);
+}
+
 static bool read_names(dec *d, tmeta *tm) {
   wire_names *nm = wire__arena_alloc(d->arena, sizeof *nm);
   if (!nm) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");

@@ -557,6 +557,9 @@ typedef struct {
   uint8_t *p, *end;
   size_t next_size;
   size_t total; /* bytes of the blocks allocated since the last reset */
+  /* 0, or the length of the input a decoder is filling the arena from:
+   * new blocks then stay in proportion to it (arena.c, spec R-SEC-9) */
+  size_t input_len;
 } wire_arena;
 
 void *wire__arena_alloc_slow(wire_arena *a, size_t size);

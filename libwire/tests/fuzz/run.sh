@@ -14,7 +14,7 @@
 #   fuzz_tape_encode  mode byte + tape: the direct tape encoder against
 #                the document path (corpus_tape/, tape.dict)
 #   fuzz_heap    mode byte + payload: peak heap through the context
-#                allocator within 48 x input + 64 KiB (corpus_heap/,
+#                allocator within 32 x input + 64 KiB (corpus_heap/,
 #                wire.dict, inputs up to 64 KiB)
 #   fuzz_mem_decode  mode byte + payload: the compiled codecs' decoder into
 #                C structs bound at run time (corpus_mem/, wire.dict)

@@ -38,20 +38,23 @@ enum {
   HG_EMPTY_STRUCTS, /* compatible mode: roots, each a list of empty structs
                        (0 bytes each) claiming the same backing bytes:
                        rejected */
+  HG_NAMED_ENUMS, /* compatible mode: a same-type list of named enums, one
+                     TypeDef, 1 byte each */
   HG_NCLASSES
 };
 
 static const char *const hg_names[HG_NCLASSES] = {
     "ms-referenced", "ms-distinct", "ms-repeated", "typedefs", "roots",
     "references", "map-null", "list-null", "lists", "deep", "zero-width",
-    "nested-counts", "structs", "empty-structs"};
+    "nested-counts", "structs", "empty-structs", "named-enums"};
 /* Whether the payload of the class decodes (1) or is rejected (0). */
 static const int hg_valid[HG_NCLASSES] = {1, 1, 1, 1, 1, 1, 1,
-                                          1, 1, 1, 0, 0, 1, 0};
+                                          1, 1, 1, 0, 0, 1, 0, 1};
 
 /* Whether the class is decoded in compatible mode (its TypeDefs). */
 static inline int hg_compatible(int cls) {
-  return cls == HG_TYPEDEFS || cls == HG_STRUCTS || cls == HG_EMPTY_STRUCTS;
+  return cls == HG_TYPEDEFS || cls == HG_STRUCTS || cls == HG_EMPTY_STRUCTS ||
+         cls == HG_NAMED_ENUMS;
 }
 
 typedef struct {
@@ -287,6 +290,18 @@ static inline uint8_t *hg_gen(int cls, size_t target, size_t *out_len) {
       hg_put(&b, hg_empty_td, sizeof hg_empty_td);
     }
     while (b.len + 2 <= target) hg_put(&b, "\x01\xfd", 2);
+    break;
+  }
+  case HG_NAMED_ENUMS: {
+    /* every element: ordinal 1 of demo.Color, whose names each value
+     * once made again from the TypeDef (48 bytes an element) */
+    size_t n = target - 10 - sizeof hg_color_td;
+    hg_put(&b, "\x01\xff\x16", 3);
+    hg_var(&b, n);
+    hg_put(&b, "\x08\x1a\x00", 3); /* same type, NAMED_ENUM, TypeDef #0 */
+    hg_put(&b, hg_color_td, sizeof hg_color_td);
+    memset(b.p + b.len, 0x01, n);
+    b.len += n;
     break;
   }
   default:
