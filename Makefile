@@ -63,7 +63,8 @@ $(BUILD)/man/wire.1: $(BUILD)/bin/wire
 	@mkdir -p $(dir $@)
 	$(BUILD)/bin/wire help --man > $@
 
-$(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a $(wildcard libwire/src/*.h)
+$(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a $(wildcard libwire/src/*.h) \
+    $(wildcard libwire/tests/*.h libwire/tests/hostile/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -Ilibwire/src $(FFI_CFLAGS) \
 	  $(JSON_CFLAGS) $< $(BUILD)/lib/libwire.a $(LDFLAGS) $(CRIT_LIBS) \

@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "be40c85d2c05e4ae97cfb72428c5b21edaa9b88ff21f2d30c1a047fb80fa626d"
+const csrcDigest = "f48f2e96139baa2ff2c91ac028d7d989dd61aebe77dcea50793d58ca2ca53e74"

@@ -711,7 +711,11 @@ WIRE_API size_t wire_doc_node_count(const wire_doc *doc);
 
 /* Wire choices that exist only because one runtime writes them that way;
  * they let a decoded document re-encode byte for byte. Not part of the
- * stable ABI: they may change or go before 1.0 as the runtimes converge. */
+ * stable ABI: they may change or go before 1.0 as the runtimes converge.
+ * A decoded document shares one names record among the values of a type
+ * whose names come from one place (the items of a same-type list, the
+ * values of a declared named-enum field, named structs of one TypeDef):
+ * setting these on one such node sets them for all that share it. */
 
 /* Hash form of the namespace and name of a value of a type registered by
  * name (named enum, struct, union, ext) when longer than 16 bytes
