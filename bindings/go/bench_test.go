@@ -45,6 +45,7 @@ import (
 	"unsafe"
 
 	"github.com/apache/fory/go/fory"
+	"libwire.dev/wire/internal/stream"
 )
 
 // The structs of Fory's benchmark suite (fields as in bench/schemas/bench.fdl;
@@ -310,8 +311,18 @@ type pair struct {
 // of the slower side. Short batches and many rounds keep both sides under the same load
 // on a shared machine.
 func interleave(rounds int, a, b func()) pair {
-	return interleaveN(rounds, batchFor(10e6, a, b), a, b)
+	return interleaveN(rounds, batchFor(batchNs, a, b), a, b)
 }
+
+// batchNs: the CPU time of a batch of the slower side, 10 ms unless
+// WIRE_BENCH_BATCH_MS says otherwise (README, round 7: how much of one
+// side's garbage the other side's next batch sweeps).
+var batchNs = func() float64 {
+	if ms, err := strconv.ParseFloat(os.Getenv("WIRE_BENCH_BATCH_MS"), 64); err == nil && ms > 0 {
+		return ms * 1e6
+	}
+	return 10e6
+}()
 
 // batchFor is the number of calls of the slowest of fns that take about
 // target ns of CPU time (not wall time: on a loaded machine a batch timed
@@ -711,4 +722,82 @@ func BenchmarkAllocCopyAB(b *testing.B) {
 			c.name, p.ratio, p.ownRatio, 100*(1-p.a.own/p.a.cpu), 100*(1-p.b.own/p.b.cpu))
 	}
 	_ = keep
+}
+
+// BenchmarkCgoLongCallAB tests whether a long cgo call costs the decoders
+// scheduler work beyond its own time (the runtime's sysmon retakes a P
+// whose goroutine has been in a cgo call for over 20 µs and hands it to
+// another thread), and what the one cgo call per message costs the 1 MiB
+// binary decode, in CPU time of the process, interleaved (README, round
+// 7). Prints `INFO go cgo ...` lines:
+//
+//	go test -run '^$' -bench CgoLongCallAB -benchtime 1x .
+func BenchmarkCgoLongCallAB(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c, _ := benchRuntimes(b)
+	defer c.Close()
+	// the map's C pass: one call over 10,000 entries (~100 µs) against
+	// five calls over 2,000 entries each, with and without a 512 KiB
+	// allocation per message (a collection every few messages, as in the
+	// decode)
+	all := mapStrI64(10000)
+	big, _ := c.Marshal(all)
+	parts := make([]map[string]int64, 5)
+	for i := range parts {
+		parts[i] = map[string]int64{}
+	}
+	i := 0
+	for k, v := range all {
+		parts[i%5][k] = v
+		i++
+	}
+	var small [][]byte
+	for _, m := range parts {
+		p, _ := c.Marshal(m)
+		small = append(small, p)
+	}
+	var keep []byte
+	for _, alloc := range []bool{false, true} {
+		one := func() {
+			c.decodeTapeOnly(big)
+			if alloc {
+				keep = make([]byte, 512<<10)
+			}
+		}
+		five := func() {
+			for _, p := range small {
+				c.decodeTapeOnly(p)
+			}
+			if alloc {
+				keep = make([]byte, 512<<10)
+			}
+		}
+		p := interleave(41, one, five)
+		fmt.Printf("INFO go cgo one 10000-entry tape call / five 2000-entry calls (512 KiB alloc: %v) ratio=%.2f own-thread ratio=%.2f (%.0f / %.0f ns) other-threads %.0f%% / %.0f%%\n",
+			alloc, p.ratio, p.ownRatio, p.a.cpu, p.b.cpu, 100*(1-p.a.own/p.a.cpu), 100*(1-p.b.own/p.b.cpu))
+	}
+	// the binary decode against its floor in pure Go (the same allocation
+	// and streaming copy, no cgo call), and that floor with an empty cgo
+	// call added
+	src := binary1MiB()
+	payload, _ := c.Marshal(src)
+	goOnly := func() {
+		p, n := noZero(len(src))
+		stream.Copy(p, unsafe.Pointer(unsafe.SliceData(src)), len(src))
+		keep = unsafe.Slice((*byte)(p), n)[:len(src)]
+	}
+	var out []byte
+	for _, x := range []struct {
+		name string
+		a, b func()
+	}{
+		{"Unmarshal binary_1MiB / alloc+copy in Go", func() { c.Unmarshal(payload, &out) }, goOnly},
+		{"alloc+copy 1MiB with / without an empty cgo call", func() { cgoNoop(); goOnly() }, goOnly},
+	} {
+		p := interleave(41, x.a, x.b)
+		fmt.Printf("INFO go cgo %s ratio=%.2f own-thread ratio=%.2f (%.0f / %.0f ns) other-threads %.0f%% / %.0f%%\n",
+			x.name, p.ratio, p.ownRatio, p.a.cpu, p.b.cpu, 100*(1-p.a.own/p.a.cpu), 100*(1-p.b.own/p.b.cpu))
+	}
+	_, _ = keep, out
 }
