@@ -977,13 +977,29 @@ internal object JStr {
 
     @JvmStatic fun utf16(a: ByteArray, o: Int, n: Int): String? {
         if (!OPEN || n and 1 != 0) return null
+        return utf16Open(a, o, n)
+    }
+
+    /** [utf16] when [OPEN] and n is even (checked by the caller). */
+    @JvmStatic fun utf16Open(a: ByteArray, o: Int, n: Int): String {
         val end = o + n
-        // high bytes four chars a word, then char by char
-        var i = o
-        while (i + 8 <= end && (Img.I64.get(a, i) as Long) and HIGH16 == 0L) i += 8
-        var k = i + 1
-        while (k < end && a[k].toInt() == 0) k += 2
-        if (k < end) return NEW.invokeExact(a.copyOfRange(o, end), 1.toByte()) as String
+        // the high bytes of every char ORed together, four chars a word with no branch per word and
+        // the last word overlapping the one before it (text of 8 bytes and more; shorter, char by
+        // char): a String with a char above 0xff is the usual case (the writer chose UTF-16 for it)
+        var hi = 0L
+        if (n >= 8) {
+            var i = o
+            while (i + 8 < end) { hi = hi or (Img.I64.get(a, i) as Long); i += 8 }
+            hi = (hi or (Img.I64.get(a, end - 8) as Long)) and HIGH16
+        } else {
+            var k = o + 1
+            while (k < end) { hi = hi or a[k].toLong(); k += 2 }
+        }
+        if (hi != 0L) {
+            val v = ByteArray(n)
+            System.arraycopy(a, o, v, 0, n)
+            return NEW.invokeExact(v, 1.toByte()) as String
+        }
         val m = n ushr 1
         val l = ByteArray(m)
         for (i in 0 until m) l[i] = a[o + 2 * i]
@@ -1078,11 +1094,15 @@ internal class MemReader {
         val h = Img.I32.get(b, at + 8) as Int
         val n = h ushr 2
         if (n == 0) return "" // (any encoding)
-        // (the usual case, Latin-1 text in the payload, in a method small enough to be inlined)
-        if (h and 3 == WireH.STR_LATIN1) {
+        // (the usual cases, Latin-1 or UTF-16 text in the payload, in a method small enough to be inlined)
+        val t = h and 3
+        if (t != WireH.STR_UTF8) {
             val d = p - srcBase
             val a = src
-            if (d >= 0 && d <= a.size - n) return latin1(a, d.toInt(), n)
+            if (d >= 0 && d <= a.size - n) {
+                if (t == WireH.STR_LATIN1) return latin1(a, d.toInt(), n)
+                if (JStr.OPEN && n and 1 == 0) return JStr.utf16Open(a, d.toInt(), n)
+            }
         }
         return stringSlow(p, h)
     }
