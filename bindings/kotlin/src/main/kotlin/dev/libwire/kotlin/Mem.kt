@@ -1094,15 +1094,11 @@ internal class MemReader {
         val h = Img.I32.get(b, at + 8) as Int
         val n = h ushr 2
         if (n == 0) return "" // (any encoding)
-        // (the usual cases, Latin-1 or UTF-16 text in the payload, in a method small enough to be inlined)
-        val t = h and 3
-        if (t != WireH.STR_UTF8) {
+        // (the usual case, Latin-1 text in the payload, in a method small enough to be inlined)
+        if (h and 3 == WireH.STR_LATIN1) {
             val d = p - srcBase
             val a = src
-            if (d >= 0 && d <= a.size - n) {
-                if (t == WireH.STR_LATIN1) return latin1(a, d.toInt(), n)
-                if (JStr.OPEN && n and 1 == 0) return JStr.utf16Open(a, d.toInt(), n)
-            }
+            if (d >= 0 && d <= a.size - n) return latin1(a, d.toInt(), n)
         }
         return stringSlow(p, h)
     }
@@ -1125,6 +1121,12 @@ internal class MemReader {
     private fun stringSlow(p: Long, h: Int): String {
         val n = h ushr 2
         if (n == 0) return ""
+        if (h and 3 == WireH.STR_UTF16 && JStr.OPEN && n and 1 == 0) {
+            // (UTF-16 text in the payload: here, not in [string], which stays small enough to be
+            // inlined for the Latin-1 case)
+            val d = p - srcBase
+            if (d >= 0 && d <= src.size - n) return JStr.utf16Open(src, d.toInt(), n)
+        }
         val a = bytes(p, n)
         val o = pos
         return when (h and 3) {
