@@ -965,6 +965,9 @@ internal object JStr {
         CODER = c ?: MethodHandles.arrayElementVarHandle(ByteArray::class.java)
     }
 
+    /** The high bytes of four UTF-16LE chars in a word. */
+    private const val HIGH16 = -0x00FF00FF00FF0100L
+
     /**
      * The string of the UTF-16LE text in `a[o, o + n)` (n even) when [OPEN]: one array copy that
      * becomes the String's own (a String with a char above 0xff holds its chars as UTF-16 in the
@@ -972,9 +975,6 @@ internal object JStr {
      * (Latin-1) String in the runtime, so it is made one, as `String(char[])` would. Null when
      * closed or n is odd (the caller's own path then).
      */
-    /** The high bytes of four UTF-16LE chars in a word. */
-    private const val HIGH16 = -0x00FF00FF00FF0100L
-
     @JvmStatic fun utf16(a: ByteArray, o: Int, n: Int): String? {
         if (!OPEN || n and 1 != 0) return null
         return utf16Open(a, o, n)
