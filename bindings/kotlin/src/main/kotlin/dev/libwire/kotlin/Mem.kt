@@ -973,6 +973,9 @@ internal object JStr {
         CODER = c ?: MethodHandles.arrayElementVarHandle(ByteArray::class.java)
     }
 
+    /** The high bytes of four UTF-16LE chars in a word. */
+    private const val HIGH16 = -0x00FF00FF00FF0100L
+
     /**
      * The string of the UTF-16LE text in `a[o, o + n)` (n even) when [OPEN]: one array copy that
      * becomes the String's own (a String with a char above 0xff holds its chars as UTF-16 in the
@@ -980,18 +983,31 @@ internal object JStr {
      * (Latin-1) String in the runtime, so it is made one, as `String(char[])` would. Null when
      * closed or n is odd (the caller's own path then).
      */
-    /** The high bytes of four UTF-16LE chars in a word. */
-    private const val HIGH16 = -0x00FF00FF00FF0100L
-
     @JvmStatic fun utf16(a: ByteArray, o: Int, n: Int): String? {
         if (!OPEN || n and 1 != 0) return null
+        return utf16Open(a, o, n)
+    }
+
+    /** [utf16] when [OPEN] and n is even (checked by the caller). */
+    @JvmStatic fun utf16Open(a: ByteArray, o: Int, n: Int): String {
         val end = o + n
-        // high bytes four chars a word, then char by char
-        var i = o
-        while (i + 8 <= end && (Img.I64.get(a, i) as Long) and HIGH16 == 0L) i += 8
-        var k = i + 1
-        while (k < end && a[k].toInt() == 0) k += 2
-        if (k < end) return NEW.invokeExact(a.copyOfRange(o, end), 1.toByte()) as String
+        // the high bytes of every char ORed together, four chars a word with no branch per word and
+        // the last word overlapping the one before it (text of 8 bytes and more; shorter, char by
+        // char): a String with a char above 0xff is the usual case (the writer chose UTF-16 for it)
+        var hi = 0L
+        if (n >= 8) {
+            var i = o
+            while (i + 8 < end) { hi = hi or (Img.I64.get(a, i) as Long); i += 8 }
+            hi = (hi or (Img.I64.get(a, end - 8) as Long)) and HIGH16
+        } else {
+            var k = o + 1
+            while (k < end) { hi = hi or a[k].toLong(); k += 2 }
+        }
+        if (hi != 0L) {
+            val v = ByteArray(n)
+            System.arraycopy(a, o, v, 0, n)
+            return NEW.invokeExact(v, 1.toByte()) as String
+        }
         val m = n ushr 1
         val l = ByteArray(m)
         for (i in 0 until m) l[i] = a[o + 2 * i]
@@ -1113,6 +1129,12 @@ internal class MemReader {
     private fun stringSlow(p: Long, h: Int): String {
         val n = h ushr 2
         if (n == 0) return ""
+        if (h and 3 == WireH.STR_UTF16 && JStr.OPEN && n and 1 == 0) {
+            // (UTF-16 text in the payload: here, not in [string], which stays small enough to be
+            // inlined for the Latin-1 case)
+            val d = p - srcBase
+            if (d >= 0 && d <= src.size - n) return JStr.utf16Open(src, d.toInt(), n)
+        }
         val a = bytes(p, n)
         val o = pos
         return when (h and 3) {

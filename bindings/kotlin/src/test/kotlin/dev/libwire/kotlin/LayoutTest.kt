@@ -447,4 +447,26 @@ class LayoutTest {
             }
         }
     }
+    /**
+     * UTF-16 text whose chars all fit in a byte (not what Fory Java or libwire write, but valid
+     * input): MemReader makes it a compact String, equal to the same text written as Latin-1, on
+     * the word-at-a-time check (8 bytes and more, the last word overlapping) and the short one.
+     */
+    @Test fun utf16TextOfLatin1CharsIsACompactString() {
+        for (t in listOf("\u1234", "\u1234b", "\u1234bc", "\u1234bcd", "\u1234bcdefgh", "\u1234bcdefghijklmnop", "\u00e9\u1234", "\u00e9bc\u1234", "\u00e9bcdefghijklm\u1234")) {
+            val wide = Addr(t, "x")
+            for (compatible in listOf(false, true)) ctx(compatible).use { c ->
+                val bytes = c.encode(wide)
+                var n = 0
+                for (i in 0 until bytes.size - 1) {
+                    if (bytes[i] == 0x34.toByte() && bytes[i + 1] == 0x12.toByte()) { bytes[i] = 'z'.code.toByte(); bytes[i + 1] = 0; n++ }
+                }
+                assertEquals(1, n, "\"$t\"")
+                val narrow = t.replace('\u1234', 'z')
+                val back = c.decode(bytes, Addr::class)
+                assertEquals(Addr(narrow, "x"), back, "\"$t\"")
+                assertEquals(narrow.hashCode(), back.street.hashCode())
+            }
+        }
+    }
 }

@@ -175,6 +175,26 @@ object ProfileMain {
             }
             val dec = best { String(a, 0, a.size, Charsets.UTF_16LE) }
             println("ns per 16-char UTF-16 string: segment copy %.1f, loop %.1f, UTF_16LE decoder %.1f".format(seg, loop, dec))
+            if (dev.libwire.kotlin.JStr.OPEN) {
+                // MemReader's paths: UTF-16 (the check whether every char fits a byte, a copy that
+                // becomes the String's) against Latin-1 text of as many chars (the copy only)
+                val l1 = "Javaone Keynote!".toByteArray(Charsets.ISO_8859_1)
+                val u = best { dev.libwire.kotlin.JStr.utf16Open(a, 0, a.size) }
+                val l = best {
+                    val v = ByteArray(l1.size)
+                    System.arraycopy(l1, 0, v, 0, l1.size)
+                    dev.libwire.kotlin.JStr.NEW.invokeExact(v, 0.toByte()) as String
+                }
+                // the check before round 9 (word by word with a branch each, then char by char)
+                val before = best {
+                    var i = 0
+                    while (i + 8 <= a.size && (dev.libwire.kotlin.Img.I64.get(a, i) as Long) and -0x00FF00FF00FF0100L == 0L) i += 8
+                    var k = i + 1
+                    while (k < a.size && a[k].toInt() == 0) k += 2
+                    if (k < a.size) dev.libwire.kotlin.JStr.NEW.invokeExact(a.copyOfRange(0, a.size), 1.toByte()) as String else ""
+                }
+                println("ns per 16-char string built as MemReader does: UTF-16 %.1f (the check before round 9: %.1f), Latin-1 %.1f".format(u, before, l))
+            }
             return
         }
         val plans = values.map { ctx.mem.planOf(it.javaClass)!! }
