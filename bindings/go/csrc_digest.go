@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "672e728cadf821776e8bfb0e6952f32298baa1e9e6191ce45d53a6b544337108"
+const csrcDigest = "472c04517fc530cd641d0e3407dc478251da5f202843a7c1c08f51cb16b55dce"
