@@ -432,7 +432,7 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
     h = wire__pol_list_header(e->ctx, decl, same, has_null, track, &edecl);
     /* a value the document marks tracked (an anchor: shared) needs the
      * tracking bit, whatever the declared element type says */
-    if (anchor) h |= WIRE_LF_TRACKING;
+    if (anchor) h = wire__pol_list_shared(h);
   }
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   if (has_null && !flags)

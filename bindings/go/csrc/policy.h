@@ -242,6 +242,17 @@ static inline uint8_t wire__pol_list_header(const wire_ctx *ctx,
                    (track ? WIRE_LF_TRACKING : 0));
 }
 
+/* The header of a list one of whose elements is shared (an anchor, a tape
+ * REF) although the policy gave it no tracking bit (R-WLIST-8): tracking
+ * set; a declared header then leaves has-null clear, since the reference
+ * flags cover nulls (as the Java runtime writes its tracked declared
+ * elements: `0d`, never `0f`). */
+static inline uint8_t wire__pol_list_shared(uint8_t h) {
+  if (h & WIRE_LF_TRACKING) return h;
+  h |= WIRE_LF_TRACKING;
+  return (h & WIRE_LF_DECL) ? (uint8_t)(h & ~WIRE_LF_HAS_NULL) : h;
+}
+
 /* Map keys and values of a declared type are declared in the chunk header,
  * except structs and ext, whose type the Java runtime writes in every chunk
  * (spec R-WMAP-5). */

@@ -782,7 +782,7 @@ static bool write_list(const wt *w, const trec *t, const wire_ftype *decl) {
   uint8_t h = wire__pol_list_header(w->ctx, decl, same, has_null, track, &edecl);
   /* an element recorded tracked (shared) needs the tracking bit (R-WLIST-8) */
   for (uint32_t c = first_at; c < end && !(h & WIRE_LF_TRACKING); c = w->recs[c].end)
-    if (res(w, c)->flags & R_TRACKED) h |= WIRE_LF_TRACKING;
+    if (res(w, c)->flags & R_TRACKED) h = wire__pol_list_shared(h);
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   wire__put_u8(&e->b, h);
   bool st = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);

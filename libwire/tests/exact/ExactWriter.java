@@ -192,6 +192,19 @@ public final class ExactWriter {
     @Ref public List<String> second;
   }
 
+  public static class Stop {
+    public String city;
+    public Stop() {}
+    Stop(String city) { this.city = city; }
+  }
+
+  /** Lists of a struct whose elements are not annotated @Ref, written with
+   * reference tracking on: one Stop object twice in each list. */
+  public static class Route {
+    public List<@Nullable Stop> stops;
+    public List<Stop> fixed;
+  }
+
   /** A field annotated @Ref, written without reference tracking. */
   public static class RefOff {
     public String name;
@@ -234,6 +247,7 @@ public final class ExactWriter {
     OrderLine.class, Order.class, Image.class, Media.class, MediaContent.class, Sample.class,
     SampleList.class, Node.class, Person.class, Inner.class, Outer.class, Empty.class,
     HasEmpty.class, Optionals.class, Holder.class, Camel.class, Evo.class, SharedLists.class,
+    Stop.class, Route.class,
     RefOff.class, Blobs.class, Point.class, Inventory.class
   };
 
@@ -379,6 +393,12 @@ public final class ExactWriter {
     s.first = new ArrayList<>(List.of("a", "b"));
     s.second = s.first;
     v.put("shared", s);
+    Route rt = new Route();
+    Stop x = new Stop("X");
+    Stop q = new Stop("Q");
+    rt.stops = new ArrayList<>(java.util.Arrays.asList(x, null, x, new Stop("Y")));
+    rt.fixed = new ArrayList<>(List.of(q, q, new Stop("Z")));
+    v.put("reflist", rt);
     RefOff ro = new RefOff();
     ro.name = "r";
     ro.inner = new Inner();
@@ -537,7 +557,7 @@ public final class ExactWriter {
   }
 
   static boolean ref(String name) {
-    return name.equals("order") || name.equals("shared");
+    return name.equals("order") || name.equals("shared") || name.equals("reflist");
   }
 
   /** Field-by-field equality of the models (they define no equals). */

@@ -57,6 +57,8 @@ def rules_of(rt, model, compat):
         r += ["R-FDLX-9", "R-WLIST-8"] + (["E-45"] if rt == "pyfory" else [])
     if model == "order":
         r += ["R-WLIST-8"]
+    if model == "reflist":
+        r += ["R-WREF-2", "R-WLIST-1", "R-WLIST-8", "E-50"] + ([] if compat else ["R-WLIST-5"])
     if model == "longname" and rt in ("pyfory", "go"):
         r += ["R-PEER-4", "R-MSWIRE-3", "E-26"]
     if model in ("tree", "person", "order", "media", "samples") and compat:

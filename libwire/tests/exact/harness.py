@@ -28,7 +28,7 @@ RUNTIMES = ("pyfory", "java", "go")
 ROOTS = {"order": "Order", "media": "MediaContent", "sample": "Sample", "samples": "SampleList",
          "tree": "Node", "person": "Person", "nested": "Outer", "empty": "HasEmpty",
          "optionals": "Optionals", "any": "Holder", "camel": "Camel", "evo": "Evo",
-         "shared": "SharedLists", "refoff": "RefOff",
+         "shared": "SharedLists", "refoff": "RefOff", "reflist": "Route",
          "longname": "LongNamedStructForTheLongNamesCheck",
          "ulist": "UHolder", "umap": "UHolder", "ulabel": "UHolder",
          "blobs": "Blobs", "mapfixed": "Inventory", "shapes": "Shapes"}
@@ -88,7 +88,7 @@ def format_payload(data):
 
 
 # Models written with reference tracking on.
-REF = {"order", "shared"}
+REF = {"order", "shared", "reflist"}
 
 
 def _lines(text):

@@ -210,6 +210,20 @@ class SharedLists:
 
 
 @dataclasses.dataclass
+class Stop:
+    city: str = ""
+
+
+@dataclasses.dataclass
+class Route:
+    """Lists of a struct whose elements are not annotated ref, written with
+    reference tracking on: one Stop object twice in `stops` (and a None),
+    one twice in `fixed` (non-optional elements)."""
+    stops: List[Optional[Stop]] = dataclasses.field(default_factory=list)
+    fixed: List[Stop] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
 class RefOff:
     """A field annotated ref=True in a Fory(ref=False) instance."""
     name: str = ""
@@ -244,7 +258,7 @@ LONG_NS = "longnamespace.forthemetastrings"
 
 TYPES = (Status, Player, Size, Address, Customer, Product, OrderLine, Order, Image,
          Media, MediaContent, Sample, SampleList, Node, Person, Inner, Outer, Empty,
-         HasEmpty, Optionals, Holder, Camel, EvoV1, SharedLists, Blobs)
+         HasEmpty, Optionals, Holder, Camel, EvoV1, SharedLists, Blobs, Stop, Route)
 
 
 def fory(compatible, ref=False):
@@ -282,6 +296,11 @@ def _sample(k):
                   double_array=pyfory.Float64Array([0.5]), string="sample %d" % k)
 
 
+def _route():
+    x, q = Stop("X"), Stop("Q")
+    return Route([x, None, x, Stop("Y")], [q, q, Stop("Z")])
+
+
 def values():
     """{name: (object, ref)}: ref says the instance tracks references."""
     media = Media("http://javaone.com/keynote.mpg", "Javaone Keynote", 640, 480, "video/mpg4",
@@ -304,6 +323,7 @@ def values():
         "evo": (EvoV1(7, "seven", "gone in v2", 42), False),
         "shared": (SharedLists(shared, shared), True),
         "refoff": (RefOff("r", Inner(1, "one")), False),
+        "reflist": (_route(), True),
         "longname": (LongNamedStructForTheLongNamesCheck(5), False),
         "blobs": (Blobs("b", b"\x00data\xff", b"s", [b"p1", b"q"], b"mm",
                         pyfory.Int32Array([1, -1])), False),
@@ -458,6 +478,8 @@ def read_back(key, data):
             return "differs: the shipping address is not shared"
         if name == "shared" and got.first is not got.second:
             return "differs: the list is not shared"
+        if name == "reflist" and (got.stops[0] is not got.stops[2] or got.fixed[0] is not got.fixed[1]):
+            return "differs: the repeated stop is not shared"
         return "ok"
     return "differs: %r" % (got,)
 

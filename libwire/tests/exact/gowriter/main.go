@@ -157,6 +157,18 @@ type Evo struct {
 	Count int32
 }
 
+// Stop is the element of Route's lists.
+type Stop struct {
+	City string
+}
+
+// Route holds lists of a struct not tagged ref, written with reference
+// tracking on: one *Stop twice in Stops (and a nil); Fixed holds values.
+type Route struct {
+	Stops []*Stop
+	Fixed []Stop
+}
+
 // RefOff has a field tagged ref, written without reference tracking.
 type RefOff struct {
 	Name  string
@@ -182,7 +194,7 @@ func newFory(compatible, ref bool) *fory.Fory {
 		{Sample{}, "Sample"}, {SampleList{}, "SampleList"}, {Node{}, "Node"}, {Person{}, "Person"},
 		{Inner{}, "Inner"}, {Outer{}, "Outer"}, {Empty{}, "Empty"}, {HasEmpty{}, "HasEmpty"},
 		{Optionals{}, "Optionals"}, {Holder{}, "Holder"}, {Camel{}, "Camel"}, {Evo{}, "Evo"},
-		{RefOff{}, "RefOff"}} {
+		{RefOff{}, "RefOff"}, {Stop{}, "Stop"}, {Route{}, "Route"}} {
 		if err := f.RegisterStructByName(r.v, "ex."+r.name); err != nil {
 			panic(err)
 		}
@@ -224,6 +236,7 @@ func models() []model {
 			{"http://javaone.com/keynote_small.jpg", "small", 320, 240}},
 	}
 	sample0 := sample(0)
+	x := &Stop{"X"}
 	return []model{
 		{"order", order, true},
 		{"media", media, false},
@@ -238,6 +251,7 @@ func models() []model {
 		{"camel", &Camel{"Grace", "Hopper", 1906, true}, false},
 		{"evo", &Evo{7, "seven", "gone in v2", 42}, false},
 		{"refoff", &RefOff{"r", &Inner{1, "one"}}, false},
+		{"reflist", &Route{[]*Stop{x, nil, x, {"Y"}}, []Stop{{"Q"}, {"Q"}, {"Z"}}}, true},
 		{"longname", &LongNamedStructForTheLongNamesCheck{5}, false},
 	}
 }
@@ -286,6 +300,8 @@ func main() {
 					verdict = fmt.Sprintf("differs: %+v", got.Elem().Interface())
 				} else if o, ok := got.Interface().(*Order); ok && identity && o.Shipping != o.Customer.Addresses[0] {
 					verdict = "differs: the shipping address is not shared"
+				} else if r, ok := got.Interface().(*Route); ok && identity && r.Stops[0] != r.Stops[2] {
+					verdict = "differs: the repeated stop is not shared"
 				}
 			}
 			fmt.Println(kv[0], verdict)

@@ -2,6 +2,7 @@ package dev.libwire.kotlin
 
 import org.junit.jupiter.api.Assertions.assertArrayEquals
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertNotNull
 import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Assertions.assertSame
@@ -238,6 +239,34 @@ class LayoutTest {
             // and a referable class still is: Pair2's fields are `ref Addr`, the same Addr a
             // reference, two equal ones two values
             assertTrue(c.encode(Pair2(x, x.copy())).size > bytes.size)
+        }
+    }
+
+    @Test fun sharedItemsOfAListNotDeclaredRef() {
+        // spec R-WLIST-8, errata E-50: Crowd's `list<optional Addr> people` holding x, null, x.
+        // The layout codec writes each occurrence in full, as Java 1.6.0 does (header 0a, ff
+        // flags; same-schema 0e); encodeAll keeps the sharing, as pyfory 1.7.7 and Go 1.6.1 do
+        // (0b, 00 / fd / fe 01); in same-schema mode the declared header is then 0d, has-null
+        // clear, as Java writes tracked declared elements (0f, which no runtime writes, before).
+        for (compatible in listOf(true, false)) {
+            ctx(compatible, ref = true).use { c ->
+                val x = Addr("s", "c")
+                val crowd = Crowd(listOf(x, null, x), Addr("l", "d"), 7, null, listOf("n"))
+                val layout = c.encode(crowd)
+                val tape = c.encodeAll(listOf(crowd))
+                val lh = if (compatible) "030a" else "030e"
+                val th = if (compatible) "030b" else "030d"
+                assertTrue(hex(layout).contains(lh), "compatible=$compatible layout ${hex(layout)}")
+                assertTrue(hex(tape).contains(th), "compatible=$compatible encodeAll ${hex(tape)}")
+                assertTrue(hex(tape).contains("fdfe"), "compatible=$compatible: the repeat is a reference ${hex(tape)}")
+                assertFalse(hex(tape).contains("030f"), "compatible=$compatible ${hex(tape)}")
+                for (b in listOf(layout, tape)) {
+                    assertEquals(crowd, c.decode(b), "compatible=$compatible ${hex(b)}")
+                    assertEquals(listOf<Any?>(crowd), c.decodeAll(b), "compatible=$compatible ${hex(b)}")
+                }
+                val back = c.decodeAll(tape)[0] as Crowd
+                assertSame(back.people[0], back.people[2], "compatible=$compatible: shared after the tape decoder")
+            }
         }
     }
 
