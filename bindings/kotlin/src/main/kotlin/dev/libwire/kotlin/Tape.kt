@@ -91,32 +91,12 @@ internal class TapeEncoder(private val ctx: Context) {
      */
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     private fun string(s: String) {
-        if (JStr.OPEN) ownString(s) else copiedString(s)
-    }
-
-    /** [string] with java.lang open: the String's own bytes (Mem.kt, JStr), Latin-1 when compact, else UTF-16LE. */
-    private fun ownString(s: String) {
-        val v = JStr.VALUE.get(s) as ByteArray
-        val m = v.size
-        room(6 + m)
-        val b = b
-        val o = n
-        b[o] = TypeId.STRING.toByte()
-        b[o + 1] = (if ((JStr.CODER.get(s) as Byte).toInt() == 0) TapeOps.LATIN1_JAVA else TapeOps.UTF16_JAVA).toByte()
-        TapeOps.LE32.set(b, o + 2, m)
-        if (m in 8..16) {
-            // short text in two (overlapping) words: no call of the array copy stub
-            TapeOps.LE64.set(b, o + 6, TapeOps.LE64.get(v, 0) as Long)
-            TapeOps.LE64.set(b, o + 6 + m - 8, TapeOps.LE64.get(v, m - 8) as Long)
-        } else {
-            System.arraycopy(v, 0, b, o + 6, m)
+        if (JStr.OPEN) {
+            ownString(s)
+            return
         }
-        n = o + 6 + m
-    }
-
-    /** [string] through the public API only. */
-    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
-    private fun copiedString(s: String) {
+        // (the public-API path written out here: string() stays too large to be inlined into
+        // value(), which keeps value() small enough for the loops of maps and sets)
         val len = s.length
         if (len >= ASCII_PROBE) {
             // ASCII (the common case) through the JDK's vectorized UTF-8 encoder: its own Latin-1
@@ -149,6 +129,26 @@ internal class TapeEncoder(private val ctx: Context) {
             for (k in 0 until len) { TapeOps.LE16.set(b, o, s[k].code.toShort()); o += 2 }
             n = o
         }
+    }
+
+    /** [string] with java.lang open: the String's own bytes (Mem.kt, JStr), Latin-1 when compact, else UTF-16LE. */
+    private fun ownString(s: String) {
+        val v = JStr.VALUE.get(s) as ByteArray
+        val m = v.size
+        room(6 + m)
+        val b = b
+        val o = n
+        b[o] = TypeId.STRING.toByte()
+        b[o + 1] = (if ((JStr.CODER.get(s) as Byte).toInt() == 0) TapeOps.LATIN1_JAVA else TapeOps.UTF16_JAVA).toByte()
+        TapeOps.LE32.set(b, o + 2, m)
+        if (m in 8..16) {
+            // short text in two (overlapping) words: no call of the array copy stub
+            TapeOps.LE64.set(b, o + 6, TapeOps.LE64.get(v, 0) as Long)
+            TapeOps.LE64.set(b, o + 6 + m - 8, TapeOps.LE64.get(v, m - 8) as Long)
+        } else {
+            System.arraycopy(v, 0, b, o + 6, m)
+        }
+        n = o + 6 + m
     }
 
     /** Under ref tracking: a REF to an object already written in this root; else numbers it. */
@@ -190,7 +190,7 @@ internal class TapeEncoder(private val ctx: Context) {
                     if (!shared(v)) {
                         u8(TypeId.LIST); u32(v.size)
                         if (v is java.util.RandomAccess) {
-                            for (i in 0 until v.size) { val e = v[i]; if (e is String) string(e) else value(e) }
+                            for (i in 0 until v.size) { val e = v[i]; if (e is String && JStr.OPEN) ownString(e) else value(e) }
                         } else {
                             for (e in v) value(e)
                         }
