@@ -50,6 +50,8 @@ class ForyInteropTest {
         arrayListOf2<Any?>(),
         arrayListOf2<Any?>(1L, 2L, 3L),
         arrayListOf2<Any?>("x", "y"),
+        // a list that starts with Latin-1 strings (read as runs of them), of every short length, then other values
+        arrayListOf2<Any?>("ab", "h\u00e9llo", "abcdefgh", "d".repeat(16), "e".repeat(17), 1L, "\u65e5\u672c", null, "caf\u00e9 1", 2.5, "z", arrayListOf2<Any?>("f", 3L)),
         arrayListOf2<Any?>(arrayListOf2<Any?>(1L), arrayListOf2<Any?>("z", 2.5)),
         java.util.LinkedHashSet(listOf("a", "b")),
         java.util.LinkedHashMap<Any?, Any?>().apply { put("a", 1L); put("b", "x") },
