@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "f48f2e96139baa2ff2c91ac028d7d989dd61aebe77dcea50793d58ca2ca53e74"
+const csrcDigest = "e602c9b1545c3e7f706430af147c75f34200c745bd029600bbbddb7739cb81d0"
