@@ -1014,7 +1014,8 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         const wire_mop *r =
             WIRE_LIKELY((size_t)(end - c) >= (size_t)o->dneed + WIRE_MEM_RUN_SLACK)
                 ? x->run(o, base, &rc)
-                : wire__mdec_run_end(o, base, &rc, end, x->words);
+                : x->words ? wire__mdec_run_end_words(o, base, &rc, end)
+                           : wire__mdec_run_end_bytes(o, base, &rc, end);
         if (r != o) {
           c = rc;
           o = r - 1;

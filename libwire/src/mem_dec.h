@@ -89,16 +89,19 @@ void wire__mdec_zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base);
  * run's end, the op it stopped at, or o when it read nothing: the checked
  * cases then read or report); *pc the cursor there. With o->dneed +
  * WIRE_MEM_RUN_SLACK bytes there: a byte at a time, or a word at a time
- * (where wire__mdec_words() says the CPU can); with fewer, run_end (w:
- * the words too; end: the input's). */
+ * (where wire__mdec_words() says the CPU can); with fewer, run_end_words
+ * or run_end_bytes (end: the input's). */
 #define WIRE_MEM_RUN_SLACK 3
 const wire_mop *wire__mdec_run_bytes(const wire_mop *o, uint8_t *base,
                                      const uint8_t **pc);
 const wire_mop *wire__mdec_run_words(const wire_mop *o, uint8_t *base,
                                      const uint8_t **pc);
-const wire_mop *wire__mdec_run_end(const wire_mop *o, uint8_t *base,
-                                   const uint8_t **pc, const uint8_t *end,
-                                   bool w);
+const wire_mop *wire__mdec_run_end_bytes(const wire_mop *o, uint8_t *base,
+                                         const uint8_t **pc,
+                                         const uint8_t *end);
+const wire_mop *wire__mdec_run_end_words(const wire_mop *o, uint8_t *base,
+                                         const uint8_t **pc,
+                                         const uint8_t *end);
 extern bool wire__mdec_words_ok;
 
 /* ---- inline readers of the decoder ---- */

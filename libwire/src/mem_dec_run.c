@@ -58,11 +58,6 @@ static const wire_mop *bytes_all(const wire_mop *o, const wire_mop *e,
                                  uint8_t *base, const uint8_t **pp) {
   return run_bytes(o, e, base, pp, NULL, RUN_ALL);
 }
-static const wire_mop *bytes_pad(const wire_mop *o, const wire_mop *e,
-                                 uint8_t *base, const uint8_t **pp,
-                                 const uint8_t *lim) {
-  return run_bytes(o, e, base, pp, lim, RUN_PAD);
-}
 
 #if RUN_WORDS
 /* A varint's value is canonical when it is at least the least value of
@@ -125,11 +120,6 @@ ALWAYS_INLINE WORDS const wire_mop *words_all(const wire_mop *o,
                                               const uint8_t **pp) {
   return run_words(o, e, base, pp, NULL, RUN_ALL);
 }
-static WORDS const wire_mop *words_pad(const wire_mop *o, const wire_mop *e,
-                                       uint8_t *base, const uint8_t **pp,
-                                       const uint8_t *lim) {
-  return run_words(o, e, base, pp, lim, RUN_PAD);
-}
 /* Whether the CPU has BMI1 and BMI2 (the compiler's word on it, else the
  * CPU's, which the compiler's runtime reads once at start-up). */
 static inline bool have_words(void) {
@@ -142,7 +132,6 @@ static inline bool have_words(void) {
 #else
 static inline bool have_words(void) { return false; }
 #define words_all(o, e, base, pp) bytes_all(o, e, base, pp)
-#define words_pad(o, e, base, pp, lim) bytes_pad(o, e, base, pp, lim)
 #endif
 
 /* Whether the word readers may be used where the CPU has them (tests
@@ -167,24 +156,39 @@ const wire_mop *wire__mdec_run_words(const wire_mop *o, uint8_t *base,
 }
 #endif
 
-const wire_mop *wire__mdec_run_end(const wire_mop *o, uint8_t *base,
-                                   const uint8_t **pc, const uint8_t *end,
-                                   bool w) {
-  /* the bytes left (fewer than the run may take: at most
-   * WIRE_MEM_RUN_MAX + WIRE_MEM_RUN_SLACK) copied with 16 zero bytes
-   * after them, read there with one compare per value, the cursor moved
-   * by what that took */
-  const uint8_t *p = *pc;
-  size_t left = (size_t)(end - p), i = 0;
-  uint8_t pad[WIRE_MEM_RUN_MAX + WIRE_MEM_RUN_SLACK + 16];
-  if (!left || left > WIRE_MEM_RUN_MAX + WIRE_MEM_RUN_SLACK) return o;
-  for (; i + 16 <= left; i += 16) memcpy(pad + i, p + i, 16);
-  copy_short(pad + i, p + i, left - i);
-  memset(pad + left, 0, 16);
-  const wire_mop *e = o + o->drun;
-  const uint8_t *q = pad;
-  o = w ? words_pad(o, e, base, &q, pad + left)
-        : bytes_pad(o, e, base, &q, pad + left);
-  *pc = p + (q - pad);
-  return o;
+/* The bytes left (fewer than the run may take: at most
+ * WIRE_MEM_RUN_MAX + WIRE_MEM_RUN_SLACK) copied with 16 zero bytes after
+ * them, read there by the padded reader PAD (inline: no second call and
+ * its entry), the cursor moved by what that took. */
+#define RUN_END(PAD)                                                      \
+  const uint8_t *p = *pc;                                                 \
+  size_t left = (size_t)(end - p), i = 0;                                 \
+  uint8_t pad[WIRE_MEM_RUN_MAX + WIRE_MEM_RUN_SLACK + 16];                \
+  if (!left || left > WIRE_MEM_RUN_MAX + WIRE_MEM_RUN_SLACK) return o;    \
+  for (; i + 16 <= left; i += 16) memcpy(pad + i, p + i, 16);             \
+  copy_short(pad + i, p + i, left - i);                                   \
+  memset(pad + left, 0, 16);                                              \
+  const uint8_t *q = pad;                                                 \
+  o = PAD(o, o + o->drun, base, &q, pad + left, RUN_PAD);                 \
+  *pc = p + (q - pad);                                                    \
+  return o
+
+const wire_mop *wire__mdec_run_end_bytes(const wire_mop *o, uint8_t *base,
+                                         const uint8_t **pc,
+                                         const uint8_t *end) {
+  RUN_END(run_bytes);
 }
+#if RUN_WORDS
+WORDS const wire_mop *wire__mdec_run_end_words(const wire_mop *o,
+                                               uint8_t *base,
+                                               const uint8_t **pc,
+                                               const uint8_t *end) {
+  RUN_END(run_words);
+}
+#else
+const wire_mop *wire__mdec_run_end_words(const wire_mop *o, uint8_t *base,
+                                         const uint8_t **pc,
+                                         const uint8_t *end) {
+  return wire__mdec_run_end_bytes(o, base, pc, end);
+}
+#endif
