@@ -92,11 +92,25 @@ internal class TapeEncoder(private val ctx: Context) {
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     private fun string(s: String) {
         if (JStr.OPEN) {
-            ownString(s)
+            // the String's own bytes (Mem.kt, JStr): Latin-1 when compact, else UTF-16LE
+            val v = JStr.VALUE.get(s) as ByteArray
+            val m = v.size
+            room(6 + m)
+            val b = b
+            val o = n
+            b[o] = TypeId.STRING.toByte()
+            b[o + 1] = (if ((JStr.CODER.get(s) as Byte).toInt() == 0) TapeOps.LATIN1_JAVA else TapeOps.UTF16_JAVA).toByte()
+            TapeOps.LE32.set(b, o + 2, m)
+            if (m in 8..16) {
+                // short text in two (overlapping) words: no call of the array copy stub
+                TapeOps.LE64.set(b, o + 6, TapeOps.LE64.get(v, 0) as Long)
+                TapeOps.LE64.set(b, o + 6 + m - 8, TapeOps.LE64.get(v, m - 8) as Long)
+            } else {
+                System.arraycopy(v, 0, b, o + 6, m)
+            }
+            n = o + 6 + m
             return
         }
-        // (the public-API path written out here: string() stays too large to be inlined into
-        // value(), which keeps value() small enough for the loops of maps and sets)
         val len = s.length
         if (len >= ASCII_PROBE) {
             // ASCII (the common case) through the JDK's vectorized UTF-8 encoder: its own Latin-1
@@ -129,26 +143,6 @@ internal class TapeEncoder(private val ctx: Context) {
             for (k in 0 until len) { TapeOps.LE16.set(b, o, s[k].code.toShort()); o += 2 }
             n = o
         }
-    }
-
-    /** [string] with java.lang open: the String's own bytes (Mem.kt, JStr), Latin-1 when compact, else UTF-16LE. */
-    private fun ownString(s: String) {
-        val v = JStr.VALUE.get(s) as ByteArray
-        val m = v.size
-        room(6 + m)
-        val b = b
-        val o = n
-        b[o] = TypeId.STRING.toByte()
-        b[o + 1] = (if ((JStr.CODER.get(s) as Byte).toInt() == 0) TapeOps.LATIN1_JAVA else TapeOps.UTF16_JAVA).toByte()
-        TapeOps.LE32.set(b, o + 2, m)
-        if (m in 8..16) {
-            // short text in two (overlapping) words: no call of the array copy stub
-            TapeOps.LE64.set(b, o + 6, TapeOps.LE64.get(v, 0) as Long)
-            TapeOps.LE64.set(b, o + 6 + m - 8, TapeOps.LE64.get(v, m - 8) as Long)
-        } else {
-            System.arraycopy(v, 0, b, o + 6, m)
-        }
-        n = o + 6 + m
     }
 
     /** Under ref tracking: a REF to an object already written in this root; else numbers it. */
@@ -189,11 +183,7 @@ internal class TapeEncoder(private val ctx: Context) {
                 is List<*> -> {
                     if (!shared(v)) {
                         u8(TypeId.LIST); u32(v.size)
-                        if (v is java.util.RandomAccess) {
-                            for (i in 0 until v.size) { val e = v[i]; if (e is String && JStr.OPEN) ownString(e) else value(e) }
-                        } else {
-                            for (e in v) value(e)
-                        }
+                        if (v is java.util.RandomAccess) for (i in 0 until v.size) value(v[i]) else for (e in v) value(e)
                     }
                 }
                 is Set<*> -> { if (!shared(v)) { u8(TypeId.SET); u32(v.size); for (e in v) value(e) } }
@@ -475,25 +465,9 @@ internal class TapeDecoder(private val ctx: Context) {
             TypeId.FLOAT64 -> f64()
             TypeId.BOOL -> u8() != 0
             TapeOps.NULL -> null
-            TypeId.LIST -> {
+            TypeId.LIST, TypeId.SET -> {
                 val c = u32()
-                val l = ArrayList<Any?>(c)
-                ords.add(l)
-                if (c > 0 && b[p].toInt() == TypeId.STRING && b[p + 1].toInt() == StringEncoding.LATIN1) {
-                    // a list that starts with a Latin-1 string: read as runs of them
-                    var i = 0
-                    while (i < c) {
-                        i = latin1Run(l, i, c)
-                        if (i < c) { l.add(item()); i++ }
-                    }
-                } else {
-                    for (i in 0 until c) l.add(item())
-                }
-                l
-            }
-            TypeId.SET -> {
-                val c = u32()
-                val coll = LinkedHashSet<Any?>(hashCapacity(c))
+                val coll: MutableCollection<Any?> = if (op == TypeId.LIST) ArrayList(c) else LinkedHashSet(hashCapacity(c))
                 ords.add(coll)
                 for (i in 0 until c) coll.add(item())
                 coll
@@ -612,25 +586,6 @@ internal class TapeDecoder(private val ctx: Context) {
             TapeOps.NULL -> { p = o + 1; return null }
         }
         return value()
-    }
-
-    /**
-     * The run of Latin-1 strings among a list's elements [i, c) that starts at [p], added to [l];
-     * returns the index after it. A loop of its own (locals, one op test per string), so that
-     * a list of strings is read by code whose profile other lists do not share.
-     */
-    private fun latin1Run(l: ArrayList<Any?>, i0: Int, c: Int): Int {
-        val b = b
-        var o = p
-        var i = i0
-        while (i < c && b[o].toInt() == TypeId.STRING && b[o + 1].toInt() == StringEncoding.LATIN1) {
-            val k = TapeOps.LE32.get(b, o + 2) as Int
-            l.add(latin1(b, o + 6, k))
-            o += 6 + k
-            i++
-        }
-        p = o
-        return i
     }
 
     private fun packed(): Any {
