@@ -1666,12 +1666,12 @@ internal class MemCodec(private val ctx: Context) {
      */
     private fun decodeFlat(plan: MemPlan, bytes: ByteArray): Int {
         if (mirror.size < plan.size + 4096) mirror = ByteArray(maxOf(mirror.size * 2, plan.size + 4096))
-        val c = ctx.ptr
-        val m = mirrorSegment()
-        val u = usedHeap
-        u[0] = plan.size.toLong()
+        // no arena (NULL, capacity 0) and no used-bytes word: a flat image holds no pointer, so C
+        // allocates nothing; if it ever wanted to, the call fails with WIRE_E_LIMIT "decode arena
+        // exhausted" and the native path below decodes the message again with its arena. One
+        // heap segment and the out-parameter fewer per downcall (round 10 in the README).
         val st = Native.mem_decode.invokeExact(
-            c, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), usedHeapSeg, 0,
+            ctx.ptr, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), mirrorSegment(), MemorySegment.NULL, 0L, MemorySegment.NULL, 0,
         ) as Int
         if (st == Status.LIMIT) {
             val e = ctx.error(st)
@@ -1679,18 +1679,8 @@ internal class MemCodec(private val ctx: Context) {
             throw e
         }
         if (st != 0) throw ctx.error(st)
-        return Math.toIntExact(u[0])
+        return plan.size
     }
-
-    /**
-     * [decodeFlat]'s used-bytes in/out parameter: a heap `long[1]` passed as a heap segment (the
-     * handle is critical, so C reads and writes the array in place). Measured against [usedOut]
-     * (native memory written before the call and read after it through `MemorySegment.get/set`):
-     * a critical downcall of wire_mem_decode that returns at its argument check took 27 ns with
-     * the native word, 16.6 ns with the heap one (JDK 25, round 10 in the README).
-     */
-    private val usedHeap = LongArray(1)
-    private val usedHeapSeg: MemorySegment = MemorySegment.ofArray(usedHeap)
 
     /**
      * The payload copied to native memory of the context: decoded without WIRE_MEM_COPY, strings,
