@@ -60,6 +60,20 @@ object ProfileMain {
             println("image ns per value: ${best / (if (values.size > 1) 2000.0 else 200000.0) / values.size}")
             return
         }
+        if (dir == "ab") {
+            // for A/B runs of two builds in alternate JVMs: whole decode and encode only, thread
+            // CPU time per value, best of 8 batches of ~0.15-0.3 s after a warm-up, 3 rounds
+            val reps = if (values.size > 1) 250 else 100000
+            repeat(3) { for (i in values.indices) { ctx.decode(bytes[i], values[i]::class); ctx.encode(values[i]) } }
+            var bd = Double.MAX_VALUE
+            var be = Double.MAX_VALUE
+            repeat(3) {
+                bd = minOf(bd, batches(reps, 8) { for (i in values.indices) ctx.decode(bytes[i], values[i]::class) } / values.size)
+                be = minOf(be, batches(reps, 8) { for (i in values.indices) ctx.encode(values[i]) } / values.size)
+            }
+            println("ns per value: dec %.1f enc %.1f".format(bd, be))
+            return
+        }
         if (dir == "parts") {
             // thread CPU time per value of each half, best of 10 rounds of ~0.2 s
             val mx = java.lang.management.ManagementFactory.getThreadMXBean()
@@ -265,10 +279,12 @@ object ProfileMain {
 
     /** ns per call of [f]: thread CPU time, the fastest of 12 batches of a million calls. */
     /** Thread CPU time per call of [f], ns: the best of 12 batches of [reps] calls. */
-    private fun batches(reps: Int, f: () -> Unit): Double {
+    private fun batches(reps: Int, f: () -> Unit): Double = batches(reps, 12, f)
+
+    private fun batches(reps: Int, count: Int, f: () -> Unit): Double {
         val mx = java.lang.management.ManagementFactory.getThreadMXBean()
         var b = Long.MAX_VALUE
-        repeat(12) {
+        repeat(count) {
             val t = mx.currentThreadCpuTime
             repeat(reps) { f() }
             b = minOf(b, mx.currentThreadCpuTime - t)
