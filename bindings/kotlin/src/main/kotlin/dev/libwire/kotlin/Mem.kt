@@ -1898,11 +1898,14 @@ internal class IdentityInts {
     /**
      * Empties the table: a new key array once anything was put. The keys are the caller's
      * objects, usually long-lived: storing one into the long-lived array costs G1 a card-marking
-     * fence per key, into a young array it does not (README, round 11).
+     * fence per key, into a young array it does not (README, round 11). A table grown by a large
+     * message halves while messages use less than an eighth of it (the new array is zeroed).
      */
     fun clear() {
         if (n != 0) {
-            keys = arrayOfNulls(keys.size)
+            val size = if (keys.size > 64 && 8 * n < keys.size) keys.size / 2 else keys.size
+            keys = arrayOfNulls(size)
+            if (vals.size != size) vals = IntArray(size)
             n = 0
         }
     }
