@@ -1895,19 +1895,9 @@ internal class IdentityInts {
     private var used = IntArray(32)
     private var n = 0
 
-    /**
-     * Empties the table: a new key array once anything was put. The keys are the caller's
-     * objects, usually long-lived: storing one into the long-lived array costs G1 a card-marking
-     * fence per key, into a young array it does not (README, round 11). A table grown by a large
-     * message halves while messages use less than an eighth of it (the new array is zeroed).
-     */
     fun clear() {
-        if (n != 0) {
-            val size = if (keys.size > 64 && 8 * n < keys.size) keys.size / 2 else keys.size
-            keys = arrayOfNulls(size)
-            if (vals.size != size) vals = IntArray(size)
-            n = 0
-        }
+        for (i in 0 until n) keys[used[i]] = null
+        n = 0
     }
 
     /** The free slot where [get] found nothing ([putAfterGet]). */

@@ -242,18 +242,18 @@ class LayoutTest {
         }
     }
 
-    /** The encoder's identity table grows for a message of many referable objects, then shrinks over small ones (IdentityInts.clear). */
-    @Test fun identityTableGrowsAndShrinksBetweenMessages() {
+    /** The encoder's identity table (IdentityInts) grows for a message of many referable objects and is emptied for each next one. */
+    @Test fun identityTableAcrossMessages() {
         ctx(true, ref = true).use { c ->
             fun chain(n: Int): Link { var l: Link? = null; for (i in n downTo 1) l = Link("n$i", l); return l!! }
             val x = Addr("s", "c")
             for (round in 0 until 3) {
-                val long = chain(40) // 40 keys: the table grows past its 64 slots
+                val long = chain(40) // 40 keys: the table grows past its first 64 slots
                 val lb = c.encode(long)
                 assertEquals(hex(c.encodeAll(listOf(long))), hex(lb))
                 assertEquals(long, c.decode(lb))
                 repeat(3) {
-                    val small = c.encode(Pair2(x, x)) // 1 key: the table halves, then stays at 64
+                    val small = c.encode(Pair2(x, x)) // 1 key
                     assertEquals(hex(c.encodeAll(listOf(Pair2(x, x)))), hex(small))
                     val back = c.decode(small) as Pair2
                     assertSame(back.a, back.b)
