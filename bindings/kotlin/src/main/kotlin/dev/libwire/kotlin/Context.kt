@@ -334,8 +334,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
             val st = Native.encode_tape_to.invokeExact(ptr, MemorySegment.ofArray(tape), n.toLong(), o.writer) as Int
             val size = Native.writer_size.invokeExact(o.writer) as Long
             if (st == 0) {
-                // (not zeroed when java.lang is open: the copy writes every byte)
-                val r = JStr.NEW_BYTES.invokeExact(Math.toIntExact(size)) as ByteArray
+                val r = ByteArray(Math.toIntExact(size))
                 MemorySegment.copy(o.buf, ValueLayout.JAVA_BYTE, 0L, r, 0, r.size)
                 return r
             }

@@ -929,13 +929,6 @@ internal object JStr {
     @JvmField val CODER: java.lang.invoke.VarHandle
     /** `String(byte[] value, byte coder)`, the runtime's own constructor: the array becomes the string's. */
     @JvmField val NEW: MethodHandle
-    /**
-     * `(int) -> byte[]`: with java.lang open, the runtime's own allocation of a byte array that is
-     * not zeroed (`StringConcatHelper.newArray(int)`, which string concatenation fills at once), for
-     * a result the caller overwrites whole before anything else sees it; else `new byte[n]`. Not
-     * tied to [OPEN] (`-Dlibwire.uninitArrays=false` turns it off).
-     */
-    @JvmField val NEW_BYTES: MethodHandle
     @JvmField val OPEN: Boolean
 
     init {
@@ -973,22 +966,6 @@ internal object JStr {
             }
         }
         OPEN = v != null
-        var nb: MethodHandle? = null
-        if (System.getProperty("libwire.uninitArrays") != "false" &&
-            String::class.java.module.isOpen("java.lang", JStr::class.java.module)
-        ) {
-            try {
-                val l = MethodHandles.privateLookupIn(String::class.java, MethodHandles.lookup())
-                val h = l.findStatic(
-                    Class.forName("java.lang.StringConcatHelper"), "newArray",
-                    MethodType.methodType(ByteArray::class.java, Int::class.javaPrimitiveType),
-                )
-                if ((h.invoke(3) as ByteArray).size == 3 && (h.invoke(0) as ByteArray).isEmpty()) nb = h
-            } catch (_: ReflectiveOperationException) {
-            } catch (_: RuntimeException) {
-            }
-        }
-        NEW_BYTES = nb ?: MethodHandles.arrayConstructor(ByteArray::class.java)
         NEW = k ?: MethodHandles.throwException(String::class.java, IllegalStateException::class.java)
             .let { MethodHandles.dropArguments(MethodHandles.insertArguments(it, 0, IllegalStateException("java.lang is not open")), 0, ByteArray::class.java, Byte::class.javaPrimitiveType) }
         // (unused when closed: any handle of the right shape)
