@@ -6,7 +6,9 @@
  * map_str_i64_10000, i64_array_100000, binary_1MiB, strings_10000; the
  * tapes a binding would build, strings handed as UTF-8 for the writer's
  * choice as the bindings do today, and "given" variants whose strings come
- * in the host's own encoding, as given and trusted), it measures
+ * in the host's own encoding, as given and trusted, and "jvm" variants
+ * whose strings come as a JVM holds them, for the Java choice (encodings
+ * 0x80 / 0x81, what the Kotlin binding writes)), it measures
  *   enc_doc  the document path: wire_doc_add_tape + wire_encode (the tape
  *            codec before the direct one; with -DTAPE_BASE: the library's
  *            wire_encode_tape, for a build of the older library)
@@ -75,7 +77,8 @@ static void p32(buf *b, uint32_t v) { put(b, &v, 4); }
 static void p64(buf *b, uint64_t v) { put(b, &v, 8); }
 static void header(buf *b) { put(b, "WT\x01\x00\x01\x00\x00\x00", 8); }
 
-/* A string op: UTF-8 text for the writer's choice (0xFF), or, `given`,
+/* A string op: UTF-8 text for the writer's choice (0xFF), or, `given`
+ * (2: with the Java choice flag, 0x80 / 0x81),
  * the text in the encoding a JVM or CPython host holds it in (Latin-1 when
  * every character fits, else UTF-16), written as given. */
 static void string(buf *b, const char *utf8, int given) {
@@ -102,11 +105,11 @@ static void string(buf *b, const char *utf8, int given) {
   }
   p8(b, 0x15);
   if (latin1) {
-    p8(b, 0); /* Latin-1 */
+    p8(b, given == 2 ? 0x80 : 0); /* Latin-1 (2: for the Java choice, as a JVM hands it) */
     p32(b, (uint32_t)(k / 2));
     for (size_t i = 0; i < k; i += 2) p8(b, tmp[i]);
   } else {
-    p8(b, 1); /* UTF-16 */
+    p8(b, given == 2 ? 0x81 : 1); /* UTF-16 */
     p32(b, (uint32_t)k);
     put(b, tmp, k);
   }
@@ -317,6 +320,8 @@ int main(int argc, char **argv) {
   workload("list_mixed_1000_given", list_mixed, 1, n1, n2);
   workload("map_str_i64_10000_given", map_str_i64, 1, n1, n2);
   workload("strings_10000_given", strings, 1, n1, n2);
+  workload("list_mixed_1000_jvm", list_mixed, 2, n1, n2);
+  workload("strings_10000_jvm", strings, 2, n1, n2);
   CALLGRIND_STOP_INSTRUMENTATION;
   return 0;
 }

@@ -232,6 +232,26 @@ static inline void note(elems *el, uint32_t i, uint8_t et) {
   }
 }
 
+/* A run of a list's strings (all of the string type, no reference flags)
+ * the fast way, from element i up to one that is not read so; returns its
+ * index, or count: short Latin-1 ones by fc_latin1_run, others by
+ * fc_string. Out of line, as span_run. */
+static __attribute__((noinline)) uint32_t
+string_run(td *t, uint32_t i, uint32_t count, elems *el) {
+  fc c;
+  fc_load(&c, t);
+  if (!c.q) return i;
+  uint32_t i0 = i;
+  while (i < count) {
+    i = fc_latin1_run(&c, i, count);
+    if (i == count || !fc_string(&c, NULL)) break;
+    i++;
+  }
+  if (i > i0) note(el, i0, WIRE_T_STRING);
+  fc_store(&c, t);
+  return i;
+}
+
 /* A run of a list's elements the fast way (as in list(): fty the declared
  * type, 0 read per element; flags: with reference flags, of which not-null
  * and null are read), strings as STR_SPAN ops, from element i up to one
@@ -313,16 +333,15 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
     if (fty != 0xFF && (t->flags & WIRE_TAPE_STRING_SPANS)) {
       i = span_run(t, i, count, l.flags, fty, &el);
       if (i == count) break;
+    } else if (fty == WIRE_T_STRING && !l.flags) {
+      i = string_run(t, i, count, &el);
+      if (i == count) break;
     } else if (fty != 0xFF) {
       /* a run the fast way */
       fc c;
       fc_load(&c, t);
       if (c.q) {
-        if (fty == WIRE_T_STRING && !l.flags) {
-          uint32_t i0 = i;
-          while (i < count && fc_string(&c, NULL)) i++;
-          if (i > i0) note(&el, i0, WIRE_T_STRING);
-        } else if (!fty) {
+        if (!fty) {
           /* values of mixed types: one dispatch on the type each */
           for (; i < count && fc_any(&c, l.flags, &et, NULL); i++)
             note(&el, i, et);

@@ -585,7 +585,20 @@ static bool write_flat_list(const wt *w, const trec *t, const wire_ftype *decl) 
       t->a == WIRE_T_STRING) {
     /* strings, bodies alone */
     uint8_t *q = o.q;
-    if (o.over)
+    if (o.over && (t->flags & R_FL1)) {
+      /* a JVM's Latin-1 strings (R_FL1): each its length as the header
+       * and its bytes, without their entries in strs */
+      const uint8_t *te = w->tape_end;
+      for (uint32_t i = 0; i < count; i++) {
+        uint32_t len = rd32(p + 2);
+        const uint8_t *s = p + 6;
+        p = s + len;
+        q = q_varu36(q, (uint64_t)len << 2 | WIRE_STR_LATIN1);
+        if (WIRE_LIKELY(len <= 16 && (size_t)(te - p) >= 16)) copy16(q, s);
+        else memcpy(q, s, len);
+        q += len;
+      }
+    } else if (o.over)
       for (uint32_t i = 0; i < count; i++)
         q = body_raw(q, &p, WIRE_T_STRING, &xs, true, w->tape_end);
     else

@@ -209,6 +209,36 @@ HOT bool fc_string(fc *c, const uint8_t *sbase) {
   return true;
 }
 
+/* Strings of a list from element i (count in all) while they are the
+ * usual short Latin-1 ones (a one-byte header, at most 16 bytes, with 16
+ * bytes of input after the header and room for their ops): each a STRING
+ * op, as fc_string writes it, in straight-line code. Returns the index of
+ * the first string it leaves to fc_string (or count). */
+HOT uint32_t fc_latin1_run(fc *c, uint32_t i, uint32_t count) {
+  if (c->maxb < 16) return i;
+  const uint8_t *p = c->p, *end = c->end;
+  uint8_t *q = c->q, *qend = c->qend;
+  uint64_t nv = c->nv, maxn = c->maxn;
+  while (i < count && (size_t)(end - p) >= 17 && (size_t)(qend - q) >= 22 &&
+         nv < maxn) {
+    uint32_t h = p[0];
+    /* a one-byte header of Latin-1 text (enc 0) of 0..16 bytes */
+    if (h > (16u << 2) || (h & 3) != WIRE_STR_LATIN1) break;
+    uint32_t len = h >> 2;
+    uint64_t op = (uint64_t)WIRE_T_STRING | (uint64_t)len << 16;
+    memcpy(q, &op, 8); /* the op, encoding 0 and the length (2 bytes over) */
+    copy16(q + 6, p + 1);
+    q += 6 + len;
+    p += 1 + len;
+    nv++;
+    i++;
+  }
+  c->p = p;
+  c->q = q;
+  c->nv = nv;
+  return i;
+}
+
 /* A number body of type ty and its tape op. */
 HOT bool fc_num(fc *c, uint8_t ty) {
   if (WIRE_UNLIKELY((size_t)(c->qend - c->q) < 9 || c->nv >= c->maxn))

@@ -610,13 +610,37 @@ static int flat(rd *r, uint32_t ri, uint8_t op, uint32_t cnt, unsigned depth) {
   uint8_t kt = NO_OP, vt = NO_OP;
   bool same = true, null = false;
   int k;
+  uint32_t nl1 = 0; /* elements read by the run of Latin-1 strings below */
   if (!map) {
     for (uint32_t i = 0; i < cnt; i++) {
       e = p;
       if (WIRE_UNLIKELY(p == end)) goto slow;
       uint8_t o = *p;
       if (o == WIRE_T_STRING) {
-        /* a run of strings */
+        /* a run of strings; first any run of Latin-1 ones for the Java
+         * choice (a JVM's compact strings: enc 0x80, written as they are,
+         * nothing to check), each entry S_COPY of the same bytes */
+        if (end - p >= 6 && p[1] == (TAPE_STR_JAVA | WIRE_STR_LATIN1)) {
+          const tstr l1 = {0, WIRE_STR_LATIN1, WIRE_STR_LATIN1, S_COPY, 0};
+          uint32_t i0 = i;
+          do {
+            uint32_t len;
+            memcpy(&len, p + 2, 4);
+            if (WIRE_UNLIKELY((size_t)(end - p) - 6 < len)) break;
+            *xs = l1;
+            xs->n = len;
+            xs++;
+            p += 6 + (size_t)len;
+          } while (++i < cnt && end - p >= 6 && p[0] == WIRE_T_STRING &&
+                   p[1] == (TAPE_STR_JAVA | WIRE_STR_LATIN1));
+          nl1 += i - i0;
+          if (i == cnt || end - p < 6 || p[0] != WIRE_T_STRING) {
+            /* the run ended (at the end, or at another op: the general
+             * loop reads it next) */
+            i--;
+            goto typed;
+          }
+        }
         do {
           e = p;
           if (WIRE_UNLIKELY((size_t)(end - p) < 6)) goto slow;
@@ -632,6 +656,7 @@ static int flat(rd *r, uint32_t ri, uint8_t op, uint32_t cnt, unsigned depth) {
       } else if (WIRE_UNLIKELY((k = scalar(r, &p, &xs)) != EL_OK)) {
         goto bad;
       }
+    typed:
       if (WIRE_LIKELY(o == kt)) continue;
       if (o == TAPE_NULL) null = true;
       else if (kt == NO_OP) kt = o;
@@ -673,6 +698,7 @@ static int flat(rd *r, uint32_t ri, uint8_t op, uint32_t cnt, unsigned depth) {
   t->b = vt == NO_OP ? 0 : vt;
   if (map ? same && !null : same) t->flags |= R_FSAME;
   if (null && !map) t->flags |= R_FNULL;
+  if (!map && nl1 == cnt) t->flags |= R_FL1;
   s->nstrs = (size_t)(xs - s->strs);
   return 1;
 bad:

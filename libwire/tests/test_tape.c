@@ -1630,3 +1630,92 @@ Test(format, ascii_check_at_every_length) {
                    want);
     }
 }
+
+/* Lists of a JVM's Latin-1 strings (encoding 0x80): the index pass's run
+ * of them and the writer's loop for a list made only of them (R_FL1), and
+ * the decoder's run of short Latin-1 strings (fc_latin1_run) on the
+ * payloads. Lists of 1..6 strings of 0..40 bytes (short ones copied in 16
+ * bytes, so some end within 16 bytes of the tape or payload end), one
+ * element at times replaced by a string in another encoding (0x81, 0,
+ * 0xFF), a null, an int or a nested list, so that runs end and start
+ * again; then each tape cut at every length and its length words made too
+ * large. Every result against the document path (encode) and the
+ * document decoder (decode, also with spans); lists of the fast decoder's
+ * strings also under a binary limit below 16 and a node limit. */
+static void jvm_list(tbuf *t, uint64_t seed, int odd, int at, int tail) {
+  tput(t, "WT\x02\x00", 4);
+  t32(t, tail ? 2 : 1);
+  uint32_t n = 1 + (uint32_t)(seed % 6);
+  t8(t, WIRE_T_LIST);
+  t32(t, n);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t len = (uint32_t)((seed >> (4 * (i % 8))) * 7 + i * 13) % 41;
+    if ((int)i == at && odd) {
+      switch (odd) {
+      case 1: t8(t, WIRE_T_STRING); t8(t, 0x81); t32(t, 4); tput(t, "a\0\x01\x30", 4); continue;
+      case 2: t8(t, WIRE_T_STRING); t8(t, 0); t32(t, 3); tput(t, "x\xe9y", 3); continue;
+      case 3: t8(t, WIRE_T_STRING); t8(t, 0xFF); t32(t, 2); tput(t, "\xc3\xa9", 2); continue;
+      case 4: t8(t, TAPE_NULL); continue;
+      case 5: t8(t, WIRE_T_VARINT64); t64(t, 12345); continue;
+      default: t8(t, WIRE_T_LIST); t32(t, 1); t8(t, WIRE_T_STRING); t8(t, 0x80); t32(t, 1); t8(t, 'z'); continue;
+      }
+    }
+    t8(t, WIRE_T_STRING);
+    t8(t, 0x80);
+    t32(t, len);
+    for (uint32_t k = 0; k < len; k++) t8(t, (uint8_t)(k * 37 + i + 0x41 + (k & 1) * 0x80));
+  }
+  if (tail) { t8(t, WIRE_T_BOOL); t8(t, 1); }
+}
+
+Test(format, jvm_latin1_string_lists) {
+  wire_ctx *ctx = wire_ctx_new();
+  int bad = 0, cases = 0;
+  for (uint64_t seed = 0; seed < 240; seed++)
+    for (int odd = 0; odd <= 6; odd++)
+      for (int tail = 0; tail <= 1; tail++) {
+        tbuf t = {NULL, 0, 0};
+        int at = (int)(seed % 7);
+        jvm_list(&t, seed * 0x9E3779B97F4A7C15ull >> 20, odd, at, tail);
+        char id[64];
+        snprintf(id, sizeof id, "jvm list %llu/%d/%d", (unsigned long long)seed, odd, tail);
+        bad += !check_encode(ctx, id, t.p, t.n);
+        cases++;
+        uint8_t *out;
+        size_t n;
+        if (wire_encode_tape(ctx, t.p, t.n, &out, &n) == WIRE_OK) {
+          bad += !check_decode(ctx, id, out, n);
+          /* payloads cut short, the decoder's run reading to the end */
+          for (size_t cut = n > 24 ? n - 24 : 0; cut < n; cut++)
+            bad += !check_decode(ctx, id, out, cut);
+          if (seed % 16 == 0) {
+            uint64_t bin = wire_ctx_get_limit(ctx, WIRE_LIMIT_BINARY);
+            wire_ctx_set_limit(ctx, WIRE_LIMIT_BINARY, 7);
+            bad += !check_decode(ctx, id, out, n);
+            wire_ctx_set_limit(ctx, WIRE_LIMIT_BINARY, bin);
+            uint64_t nodes = wire_ctx_get_limit(ctx, WIRE_LIMIT_NODES);
+            wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, 3);
+            bad += !check_decode(ctx, id, out, n);
+            wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, nodes);
+          }
+          wire_ctx_free_bytes(ctx, out);
+        }
+        if (seed % 8 == 0) {
+          /* every cut of the tape, and each length word too large */
+          for (size_t cut = 8; cut < t.n; cut++) bad += !check_encode(ctx, id, t.p, cut);
+          for (size_t k = 13; k + 6 <= t.n; k++)
+            if (t.p[k] == WIRE_T_STRING && t.p[k + 1] == 0x80) {
+              uint32_t len;
+              memcpy(&len, t.p + k + 2, 4);
+              uint32_t big = (uint32_t)(t.n - k - 6 + 1);
+              memcpy(t.p + k + 2, &big, 4);
+              bad += !check_encode(ctx, id, t.p, t.n);
+              memcpy(t.p + k + 2, &len, 4);
+            }
+        }
+        free(t.p);
+      }
+  cr_log_info("%d lists", cases);
+  cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
+  wire_ctx_free(ctx);
+}

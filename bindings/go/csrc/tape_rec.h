@@ -17,6 +17,9 @@
 #define R_FSAME 0x20   /* flat list: the non-null elements are all of type a;
                           flat map: no null, keys all of type a, values of b */
 #define R_FNULL 0x40   /* flat list: an element is null */
+#define R_FL1 0x08     /* flat list: every element a STRING of encoding
+                          0x80 (a JVM's compact Latin-1 text for the Java
+                          choice), written as it is (S_COPY, its length) */
 #define NONE32 UINT32_MAX
 
 typedef struct {
