@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "bb10aa1bfbca1531e58e8d52f2ef02bdc92eacb6c623f3fd8e7a54b84ed7d811"
+const csrcDigest = "de7d71a5b70e8320f5f44fa9640da541c44eb2d3d5d91d0fc1b7be30f40abf8b"

@@ -1312,11 +1312,10 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 	if n > (len(d.b)-d.p)/2+len(d.in)/2 {
 		panic(errTape)
 	}
-	m := reflect.MakeMapWithSize(t, n)
-	v.Set(m)
-	d.keep(k, v)
 	if ms, ok := v.Addr().Interface().(*map[string]int64); ok {
 		// fast path for a common shape
+		*ms = make(map[string]int64, n)
+		d.keep(k, v)
 		m, b, c, in := *ms, d.b, d.c, d.in
 		base := unsafe.Pointer(unsafe.SliceData(b))
 		inBase := unsafe.Pointer(unsafe.SliceData(in))
@@ -1376,6 +1375,8 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 		}
 		return nil
 	}
+	v.Set(reflect.MakeMapWithSize(t, n))
+	d.keep(k, v)
 	return d.mapSlow(n, v)
 }
 

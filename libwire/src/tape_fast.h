@@ -163,14 +163,15 @@ typedef struct {
  * given, else a STRING with the bytes (NULL is a constant at the copying
  * loops' calls, so that they carry no test of it). */
 /* A string body at c->p checked as the fast readers take it (a header of
- * one or two bytes, text valid in its encoding, within the node and
- * binary limits): *b its bytes, *len their count, *enc the encoding; c is
- * not moved. False: not read so (the long way reports what is wrong). */
+ * one or two bytes, text valid in its encoding, within the binary limit;
+ * the node limit is the caller's): *b its bytes, *len their count, *enc
+ * the encoding; c is not moved. False: not read so (the long way reports
+ * what is wrong). */
 HOT bool fc_string_body(const fc *c, const uint8_t **bp, uint32_t *lenp,
                         uint32_t *encp) {
   const uint8_t *p = c->p;
   size_t left = (size_t)(c->end - p);
-  if (WIRE_UNLIKELY(!left || c->nv >= c->maxn)) return false;
+  if (WIRE_UNLIKELY(!left)) return false;
   uint32_t h = p[0], hl = 1;
   if (h >= 0x80) {
     if (left < 2 || p[1] >= 0x80 || !p[1]) return false;
@@ -196,7 +197,8 @@ HOT bool fc_string_body(const fc *c, const uint8_t **bp, uint32_t *lenp,
 HOT bool fc_string(fc *c, const uint8_t *sbase) {
   const uint8_t *b;
   uint32_t len, enc;
-  if (!fc_string_body(c, &b, &len, &enc)) return false;
+  if (WIRE_UNLIKELY(c->nv >= c->maxn) || !fc_string_body(c, &b, &len, &enc))
+    return false;
   bool over = (size_t)(c->end - b) >= 16;
   uint8_t *q = c->q;
   if (sbase && len) {

@@ -419,8 +419,13 @@ HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
  * (read again the long way), or end; writes nothing if it is done. */
 #define RUN_OP 22
 /* The entries of a run (vty a constant at each call, so that fast_num's
- * switch is resolved at compile time): the index of the first not read. */
+ * switch is resolved at compile time): the index of the first not read.
+ * The node limit is tested once: the run stops before an entry that
+ * would pass it (two nodes each), which the long way then reports. */
 HOT uint32_t run_loop(fc *f, uint32_t done, uint32_t end, uint8_t vty) {
+  uint64_t room = f->nv < f->maxn ? (f->maxn - f->nv) / 2 : 0;
+  if (end - done > room) end = done + (uint32_t)room;
+  uint32_t d0 = done;
   for (; done < end; done++) {
     const uint8_t *b;
     uint32_t len, enc;
@@ -428,13 +433,12 @@ HOT uint32_t run_loop(fc *f, uint32_t done, uint32_t end, uint8_t vty) {
     if (!fc_string_body(f, &b, &len, &enc)) break;
     const uint8_t *e = f->p;
     f->p = b + len;
-    if (WIRE_UNLIKELY(f->nv + 1 >= f->maxn) ||
-        !fast_num(&f->p, f->end, vty, &raw)) {
+    if (!fast_num(&f->p, f->end, vty, &raw)) {
       f->p = e;
       break;
     }
-    f->nv += 2;
   }
+  f->nv += 2 * (uint64_t)(done - d0);
   return done;
 }
 
