@@ -355,9 +355,29 @@ func TestEntryRuns(t *testing.T) {
 				}
 			}
 		}
+		// a map field of a struct on the tape path (an any field keeps
+		// it off the compiled codecs)
+		type withMap struct {
+			M map[string]int64
+			X any
+		}
+		if err := c.RegisterStruct("withMap", withMap{}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := c.Marshal(&withMap{M: m64, X: "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wm withMap
+		if err := c.Unmarshal(b, &wm); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(c.readTape(), []byte{opEntryRun}) || !reflect.DeepEqual(wm.M, m64) || wm.X != "x" {
+			t.Fatalf("utf8=%v: the struct's map differs", utf8)
+		}
 		// a value out of the Go type's range is the type error, as
 		// without runs
-		b, _ := c.Marshal(map[string]int64{"big": 1 << 40})
+		b, _ = c.Marshal(map[string]int64{"big": 1 << 40})
 		var small map[string]int8
 		if err := c.Unmarshal(b, &small); err == nil {
 			t.Error("map[string]int8 took 1<<40")
