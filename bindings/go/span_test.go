@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -280,6 +281,156 @@ func TestStringSpansMalformed(t *testing.T) {
 				}()
 				read(d)
 			}()
+		}
+	}
+}
+
+// Maps of string keys and varint values come as ENTRY_RUN records (their
+// entries' payload bytes, checked by libwire) and decode as before into
+// every map type: keys of every length (a key of 4096 bytes or more ends a
+// run, the next entry starts another) and encoding (Latin-1 and UTF-16
+// under the Java policy), the extreme values of varint64 (a nine-byte
+// varint) and varint32, into map[string]int64 (the fast path),
+// map[string]int32, map[string]any and any (the general readers).
+func TestEntryRuns(t *testing.T) {
+	keys := []string{"", "a", "é", "ünïcödé 🎉", "日本", strings.Repeat("k", 31), strings.Repeat("k", 33),
+		strings.Repeat("ÿ", 300), strings.Repeat("z", 700), strings.Repeat("q", 5000)}
+	for i := 0; i < 3000; i++ { // keys past one 32 KiB chunk
+		keys = append(keys, "key-"+strconv.Itoa(i))
+	}
+	m64 := map[string]int64{}
+	m32 := map[string]int32{}
+	for i, k := range keys {
+		v := int64(i) * 1000003
+		switch i % 5 {
+		case 1:
+			v = math.MaxInt64 - int64(i)
+		case 2:
+			v = math.MinInt64 + int64(i)
+		case 3:
+			v = -v
+		}
+		m64[k] = v
+		m32[k] = int32(v)
+	}
+	m32["max"], m32["min"] = math.MaxInt32, math.MinInt32
+	for _, utf8 := range []bool{true, false} {
+		c, err := NewContext(WithUTF8Strings(utf8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []any{m64, m32, map[string]int64{"one": 1}} {
+			b, err := c.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := reflect.New(reflect.TypeOf(v))
+			if err := c.Unmarshal(b, out.Interface()); err != nil {
+				t.Fatalf("%T: %v", v, err)
+			}
+			if !bytes.Contains(c.readTape(), []byte{opEntryRun}) {
+				t.Errorf("%T: no ENTRY_RUN in the read tape", v)
+			}
+			if got := out.Elem().Interface(); !reflect.DeepEqual(got, v) {
+				t.Fatalf("utf8=%v %T: maps differ", utf8, v)
+			}
+			// the general readers: map[string]any and any
+			var ma map[string]any
+			if err := c.Unmarshal(b, &ma); err != nil {
+				t.Fatal(err)
+			}
+			var x any
+			if err := c.Unmarshal(b, &x); err != nil {
+				t.Fatal(err)
+			}
+			mx, _ := x.(map[any]any)
+			rv := reflect.ValueOf(v)
+			if len(ma) != rv.Len() || len(mx) != rv.Len() {
+				t.Fatalf("%T: %d / %d entries, want %d", v, len(ma), len(mx), rv.Len())
+			}
+			for it := rv.MapRange(); it.Next(); {
+				k, want := it.Key().String(), it.Value().Interface()
+				if ma[k] != want || mx[k] != want {
+					t.Fatalf("%T[%q]: %v / %v, want %v", v, k, ma[k], mx[k], want)
+				}
+			}
+		}
+		// a map field of a struct on the tape path (an any field keeps
+		// it off the compiled codecs)
+		type withMap struct {
+			M map[string]int64
+			X any
+		}
+		if err := c.RegisterStruct("withMap", withMap{}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := c.Marshal(&withMap{M: m64, X: "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wm withMap
+		if err := c.Unmarshal(b, &wm); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(c.readTape(), []byte{opEntryRun}) || !reflect.DeepEqual(wm.M, m64) || wm.X != "x" {
+			t.Fatalf("utf8=%v: the struct's map differs", utf8)
+		}
+		// a value out of the Go type's range is the type error, as
+		// without runs
+		b, _ = c.Marshal(map[string]int64{"big": 1 << 40})
+		var small map[string]int8
+		if err := c.Unmarshal(b, &small); err == nil {
+			t.Error("map[string]int8 took 1<<40")
+		}
+		c.Close()
+	}
+}
+
+// A malformed ENTRY_RUN record (its bytes past the payload, a count past
+// the map's, entries that do not fill its bytes, a record cut short, an
+// unknown value type) is the tape error, not a crash, in both readers.
+func TestEntryRunsMalformed(t *testing.T) {
+	c, err := NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// two entries: "ab" -> 1, "c" -> -1
+	in := []byte{2<<2 | StrUTF8, 'a', 'b', 2, 1<<2 | StrUTF8, 'c', 1}
+	rec := func(vty byte, cnt uint32, off, n uint64) []byte {
+		r := make([]byte, 22)
+		r[0], r[1] = opEntryRun, vty
+		binary.LittleEndian.PutUint32(r[2:], cnt)
+		binary.LittleEndian.PutUint64(r[6:], off)
+		binary.LittleEndian.PutUint64(r[14:], n)
+		return r
+	}
+	good := rec(TypeVarint64, 2, 0, uint64(len(in)))
+	bad := [][]byte{rec(TypeVarint64, 2, 1, uint64(len(in))), rec(TypeVarint64, 3, 0, uint64(len(in))),
+		rec(TypeVarint64, 2, 0, 6), rec(TypeVarint64, 1, 0, uint64(len(in))), rec(TypeVarint64, 2, 1<<63, 2),
+		rec(TypeInt64, 2, 0, uint64(len(in))), rec(TypeVarint64, 0, 0, 0), good[:21]}
+	readers := map[string]reflect.Type{"map[string]int64": reflect.TypeOf(map[string]int64{}),
+		"map[any]any": reflect.TypeOf(map[any]any{})}
+	for name, typ := range readers {
+		for i, r := range append([][]byte{good}, bad...) {
+			tape := append([]byte{2, 0, 0, 0}, r...)
+			d := &decoder{c: c, b: tape, in: in}
+			v := reflect.New(typ).Elem()
+			func() {
+				defer func() {
+					e := recover()
+					if i == 0 && e != nil {
+						t.Errorf("%s: the good record: %v", name, e)
+					}
+					if i > 0 && e != errTape {
+						t.Errorf("record %d, %s: got %v, want the tape error", i, name, e)
+					}
+				}()
+				d.mapInto(-1, v)
+			}()
+			if i == 0 && v.Len() != 2 {
+				t.Errorf("%s: %d entries from the good record", name, v.Len())
+			}
 		}
 	}
 }

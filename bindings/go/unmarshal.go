@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/big"
+	"math/bits"
 	"reflect"
 	"strings"
 	"time"
@@ -126,11 +127,16 @@ func (c *Context) shortString(src unsafe.Pointer, n int) (s string, ok bool) {
 // The read tape's flags (wire_decode_tape_to): structs by field index,
 // binaries, dense arrays and strings as SPAN / STR_SPAN records (offsets
 // into the payload, which the decoder keeps while it reads the tape).
-const tapeFlags = C.WIRE_TAPE_FIELD_INDEX | C.WIRE_TAPE_SPANS | C.WIRE_TAPE_STRING_SPANS
+const tapeFlags = C.WIRE_TAPE_FIELD_INDEX | C.WIRE_TAPE_SPANS | C.WIRE_TAPE_STRING_SPANS | C.WIRE_TAPE_ENTRY_RUNS
 
 // opStrSpan: a string whose bytes are in the payload (u8 encoding, u32 n,
 // u64 offset; n >= 1).
 const opStrSpan = C.WIRE_TAPE_STR_SPAN
+
+// opEntryRun: map entries of string keys and varint32 / varint64 values
+// that libwire has checked, as their bytes in the payload (u8 value type,
+// u32 count, u64 offset, u64 n; spec/tape.md).
+const opEntryRun = C.WIRE_TAPE_ENTRY_RUN
 
 // spanText reads a STR_SPAN record (op read): the text of its bytes in
 // the payload.
@@ -1301,19 +1307,26 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 		return err
 	}
 	defer func() { d.depth-- }()
-	if 2*n > len(d.b)-d.p {
+	// an entry takes two tape bytes at least, or (in an ENTRY_RUN) two
+	// payload bytes
+	if n > (len(d.b)-d.p)/2+len(d.in)/2 {
 		panic(errTape)
 	}
-	m := reflect.MakeMapWithSize(t, n)
-	v.Set(m)
-	d.keep(k, v)
 	if ms, ok := v.Addr().Interface().(*map[string]int64); ok {
 		// fast path for a common shape
+		*ms = make(map[string]int64, n)
+		d.keep(k, v)
 		m, b, c, in := *ms, d.b, d.c, d.in
 		base := unsafe.Pointer(unsafe.SliceData(b))
 		inBase := unsafe.Pointer(unsafe.SliceData(in))
 		for i := 0; i < n; i++ {
 			p := d.p
+			if p < len(b) && b[p] == opEntryRun {
+				// the usual case: the entries' payload bytes, read here
+				cnt := d.runStrI64(m, n-i)
+				i += cnt - 1
+				continue
+			}
 			if p < len(b) && b[p] == opStrSpan {
 				// The usual entry (a UTF-8 key of 1-32 bytes with 32 bytes
 				// of payload from its start, an integer value) without the
@@ -1362,7 +1375,177 @@ func (d *decoder) mapInto(k int, v reflect.Value) error {
 		}
 		return nil
 	}
+	v.Set(reflect.MakeMapWithSize(t, n))
+	d.keep(k, v)
 	return d.mapSlow(n, v)
+}
+
+// run reads the ENTRY_RUN record at d.b[d.p] (op not read) of a map with
+// left entries still to read: the value type, the entry count and the
+// entries' payload bytes in[at:end].
+func (d *decoder) run(left int) (vty byte, cnt, at, end int) {
+	b, p := d.b, d.p
+	if p < 0 || len(b)-p < 22 {
+		panic(errTape)
+	}
+	h := (*[22]byte)(b[p:])
+	vty = h[1]
+	c := binary.LittleEndian.Uint32(h[2:])
+	off := binary.LittleEndian.Uint64(h[6:])
+	n := binary.LittleEndian.Uint64(h[14:])
+	if c == 0 || uint64(c) > uint64(left) || off > uint64(len(d.in)) || n > uint64(len(d.in))-off ||
+		(vty != TypeVarint64 && vty != TypeVarint32) {
+		panic(errTape)
+	}
+	d.p = p + 22
+	return vty, int(c), int(off), int(off + n)
+}
+
+// runStrI64 reads the ENTRY_RUN record at d.p into m and returns its
+// entry count. Each entry is a string header of one or two bytes (length
+// << 2 | encoding), the key's bytes and a zigzag varint: libwire has
+// checked them (text, varints, limits), so this only takes them apart,
+// with bounds checks; bytes that do not add up are a malformed tape.
+func (d *decoder) runStrI64(m map[string]int64, left int) int {
+	vty, cnt, q, end := d.run(left)
+	c, in := d.c, d.in
+	inBase := unsafe.Pointer(unsafe.SliceData(in))
+	room := len(in)
+	for j := 0; j < cnt; j++ {
+		// The usual entry: a one-byte header of a UTF-8 key of 1-32 bytes
+		// and a varint64, with 41 payload bytes from the entry's start
+		// (the key's 32-byte move, the varint's 8-byte load), in one go.
+		if q < end && room-q >= 41 && vty == TypeVarint64 {
+			h := uint(*(*byte)(unsafe.Add(inBase, q)))
+			kn := int(h >> 2)
+			if h&0x83 == StrUTF8 && uint(kn-1) < 32 {
+				w := *(*uint64)(unsafe.Add(inBase, q+1+kn))
+				if stop := ^w & 0x8080808080808080; stop != 0 {
+					k := bits.TrailingZeros64(stop)>>3 + 1
+					if e := q + 1 + kn + k; e <= end {
+						if key, ok := c.shortString(unsafe.Add(inBase, q+1), kn); ok {
+							u := unspread(w & (1<<(8*k) - 1))
+							m[key] = int64(u>>1) ^ -int64(u&1)
+							q = e
+							continue
+						}
+					}
+				}
+			}
+		}
+		var key string
+		var x int64
+		key, x, q = d.runEntry(vty, q, end)
+		m[key] = x
+	}
+	if q != end {
+		panic(errTape)
+	}
+	return cnt
+}
+
+// runEntry reads the ENTRY_RUN entry at d.in[q:end] of value type vty:
+// its key, its value and the offset after it.
+func (d *decoder) runEntry(vty byte, q, end int) (string, int64, int) {
+	in := d.in
+	u, w := varintAt(in, q, end)
+	kn := int(u >> 2)
+	q += w
+	if w > 2 || kn > end-q {
+		panic(errTape)
+	}
+	var key string
+	if u&3 == StrUTF8 {
+		src := unsafe.Add(unsafe.Pointer(unsafe.SliceData(in)), q)
+		ok := false
+		if uint(kn-1) < 32 && len(in)-q >= 32 {
+			key, ok = d.c.shortString(src, kn)
+		}
+		if !ok {
+			key = d.c.goStringAt(src, kn)
+		}
+	} else {
+		key = d.c.otherText(byte(u&3), in[q:q+kn])
+	}
+	q += kn
+	u, w = varintAt(in, q, end)
+	x := int64(u>>1) ^ -int64(u&1)
+	if vty == TypeVarint32 {
+		x = int64(int32(uint32(u>>1) ^ -uint32(u&1)))
+	}
+	return key, x, q + w
+}
+
+// varintAt is the varint (LEB128, a ninth byte of 8 bits) at in[q:end]
+// and its length; libwire has checked it, so it ends before end.
+func varintAt(in []byte, q, end int) (uint64, int) {
+	if q < 0 || q >= end || end > len(in) {
+		panic(errTape)
+	}
+	if len(in)-q >= 8 {
+		w := binary.LittleEndian.Uint64(in[q:])
+		if stop := ^w & 0x8080808080808080; stop != 0 {
+			k := bits.TrailingZeros64(stop)>>3 + 1
+			if k > end-q {
+				panic(errTape)
+			}
+			return unspread(w & (1<<(8*k) - 1)), k
+		}
+	}
+	var x uint64
+	for i := 0; q+i < end; i++ {
+		c := in[q+i]
+		if i == 8 {
+			return x | uint64(c)<<56, 9
+		}
+		x |= uint64(c&0x7F) << (7 * i)
+		if c < 0x80 {
+			return x, i + 1
+		}
+	}
+	panic(errTape)
+}
+
+// unspread puts the 7-bit groups of a varint's bytes (the low bytes of x)
+// together.
+func unspread(x uint64) uint64 {
+	x &= 0x7F7F7F7F7F7F7F7F
+	x = x&0x007F007F007F007F | (x&0x7F007F007F007F00)>>1
+	x = x&0x00003FFF00003FFF | (x&0x3FFF00003FFF0000)>>2
+	return x&0x0FFFFFFF | (x&0x0FFFFFFF00000000)>>4
+}
+
+// runRecords makes the ENTRY_RUN record at d.p (of a map with left
+// entries still to read) the STRING and number records it stands for, for
+// the general readers, and returns them and its entry count.
+func (d *decoder) runRecords(left int) ([]byte, int) {
+	vty, cnt, q, end := d.run(left)
+	in := d.in
+	var out []byte
+	for j := 0; j < cnt; j++ {
+		u, w := varintAt(in, q, end)
+		q += w
+		kn := int(u >> 2)
+		if w > 2 || kn > end-q {
+			panic(errTape)
+		}
+		out = append(out, TypeString, byte(u&3))
+		out = binary.LittleEndian.AppendUint32(out, uint32(kn))
+		out = append(out, in[q:q+kn]...)
+		q += kn
+		u, w = varintAt(in, q, end)
+		q += w
+		x := int64(u>>1) ^ -int64(u&1)
+		if vty == TypeVarint32 {
+			x = int64(int32(uint32(u>>1) ^ -uint32(u&1)))
+		}
+		out = append(out, vty)
+		out = binary.LittleEndian.AppendUint64(out, uint64(x))
+	}
+	if q != end {
+		panic(errTape)
+	}
+	return out, cnt
 }
 
 // putI64 reads the value record at d.b[p:] of a map[string]int64 entry
@@ -1387,7 +1570,28 @@ func (d *decoder) mapSlow(n int, m reflect.Value) error {
 	t := m.Type()
 	k := reflect.New(t.Key()).Elem()
 	e := reflect.New(t.Elem()).Elem()
+	var saved []byte // the read tape while an ENTRY_RUN's records are read
+	savedP, runLeft := 0, 0
+	defer func() {
+		if saved != nil { // an error inside a run
+			d.b, d.p = saved, savedP
+		}
+	}()
 	for i := 0; i < n; i++ {
+		if runLeft == 0 && saved != nil {
+			if d.p != len(d.b) {
+				panic(errTape)
+			}
+			d.b, d.p, saved = saved, savedP, nil
+		}
+		if saved == nil && d.p < len(d.b) && d.b[d.p] == opEntryRun {
+			recs, cnt := d.runRecords(n - i)
+			saved, savedP, runLeft = d.b, d.p, cnt
+			d.b, d.p = recs, 0
+		}
+		if saved != nil {
+			runLeft--
+		}
 		k.SetZero()
 		e.SetZero()
 		if err := d.decode(k); err != nil {
@@ -1400,6 +1604,12 @@ func (d *decoder) mapSlow(n int, m reflect.Value) error {
 			return goErr("type", "a map key of Go type %s is not comparable", k.Elem().Type())
 		}
 		m.SetMapIndex(k, e)
+	}
+	if saved != nil {
+		if d.p != len(d.b) {
+			panic(errTape)
+		}
+		d.b, d.p, saved = saved, savedP, nil
 	}
 	return nil
 }

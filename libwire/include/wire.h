@@ -936,6 +936,9 @@ enum {
                                   offset (read tapes, WIRE_TAPE_SPANS) */
   WIRE_TAPE_STR_SPAN = 0xF6,   /* string: payload bytes by offset (read
                                   tapes, WIRE_TAPE_STRING_SPANS) */
+  WIRE_TAPE_ENTRY_RUN = 0xF7,  /* map entries (string keys, varint values):
+                                  their payload bytes by offset (read tapes,
+                                  WIRE_TAPE_ENTRY_RUNS) */
   WIRE_TAPE_STR_JAVA = 0x80,   /* | WIRE_STR_*: written as Java would */
   WIRE_TAPE_STR_UTF8_JAVA = 0xFF /* version 1 spelling of 0x80 | UTF8 */
 };
@@ -966,8 +969,12 @@ enum {
                           payload as SPAN ops (offset and length into `data`)
                           instead of copies: for a caller that keeps the
                           payload while it reads the tape (a version 2 tape) */
-  WIRE_TAPE_STRING_SPANS = 4 /* the same for strings: STR_SPAN ops (a
-                                version 2 tape) */
+  WIRE_TAPE_STRING_SPANS = 4, /* the same for strings: STR_SPAN ops (a
+                                 version 2 tape) */
+  WIRE_TAPE_ENTRY_RUNS = 8 /* map entries of string keys and varint32 /
+                              varint64 values without flags, checked, as
+                              ENTRY_RUN ops naming their payload bytes (a
+                              version 2 tape; spec/tape.md) */
 };
 /* Same, appending the tape to a writer (reuse one per context). Strings,
  * binaries and arrays are copied once, from the payload into the tape

@@ -21,6 +21,7 @@
 #define TAPE_STRUCT_IDX WIRE_TAPE_STRUCT_IDX
 #define TAPE_SPAN WIRE_TAPE_SPAN
 #define TAPE_STR_SPAN WIRE_TAPE_STR_SPAN
+#define TAPE_ENTRY_RUN WIRE_TAPE_ENTRY_RUN
 
 /* String encoding bytes: 0..2 the bytes are in that encoding and are
  * written as WIRE_OPT_STRING_POLICY says (by default in that encoding);
@@ -71,8 +72,9 @@ static inline int32_t wire__tape_string_enc(const wire_ctx *ctx, uint8_t e,
 
 /* The flags of wire_decode_tape_to, and the version of the tapes it writes
  * with them. */
-#define TAPE_DEC_FLAGS \
-  (WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS | WIRE_TAPE_STRING_SPANS)
+#define TAPE_DEC_FLAGS                                                  \
+  (WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS | WIRE_TAPE_STRING_SPANS |   \
+   WIRE_TAPE_ENTRY_RUNS)
 static inline uint8_t wire__tape_dec_version(uint32_t flags) {
   return flags ? 2 : 1;
 }

@@ -429,6 +429,61 @@ HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
   return done;
 }
 
+/* Entries done..end-1 of a map chunk of string keys and values of type
+ * vty (VARINT32 or VARINT64), without reference flags, as one ENTRY_RUN
+ * op (WIRE_TAPE_ENTRY_RUNS: u8 vty, u32 count, u64 offset, u64 n; the
+ * entries are the payload's bytes offset .. offset + n - 1), each entry
+ * checked as fast_entries checks it (fc_string_body, fast_num, the node
+ * limit), up to one that is not read so. Returns the index of that one
+ * (read again the long way), or end; writes nothing if it is done. */
+#define RUN_OP 22
+/* The entries of a run (vty a constant at each call, so that fast_num's
+ * switch is resolved at compile time): the index of the first not read.
+ * The node limit is tested once: the run stops before an entry that
+ * would pass it (two nodes each), which the long way then reports. */
+HOT uint32_t run_loop(fc *f, uint32_t done, uint32_t end, uint8_t vty) {
+  uint64_t room = f->nv < f->maxn ? (f->maxn - f->nv) / 2 : 0;
+  if (end - done > room) end = done + (uint32_t)room;
+  uint32_t d0 = done;
+  for (; done < end; done++) {
+    const uint8_t *b;
+    uint32_t len, enc;
+    uint64_t raw;
+    if (!fc_string_body(f, &b, &len, &enc)) break;
+    const uint8_t *e = f->p;
+    f->p = b + len;
+    if (!fast_num(&f->p, f->end, vty, &raw)) {
+      f->p = e;
+      break;
+    }
+  }
+  f->nv += 2 * (uint64_t)(done - d0);
+  return done;
+}
+
+static __attribute__((noinline)) uint32_t
+run_entries(td *t, uint32_t done, uint32_t end, uint8_t vty) {
+  fc f;
+  fc_load(&f, t);
+  if (!f.q || (size_t)(f.qend - f.q) < RUN_OP) return done;
+  const uint8_t *p0 = f.p;
+  uint32_t d0 = done;
+  done = vty == WIRE_T_VARINT64 ? run_loop(&f, done, end, WIRE_T_VARINT64)
+                                : run_loop(&f, done, end, WIRE_T_VARINT32);
+  if (done == d0) return done;
+  uint8_t *q = f.q;
+  uint32_t cnt = done - d0;
+  uint64_t off = (uint64_t)(p0 - t->d.in.base), n = (uint64_t)(f.p - p0);
+  q[0] = TAPE_ENTRY_RUN;
+  q[1] = vty;
+  memcpy(q + 2, &cnt, 4);
+  memcpy(q + 6, &off, 8);
+  memcpy(q + 14, &n, 8);
+  f.q = q + RUN_OP;
+  fc_store(&f, t);
+  return done;
+}
+
 static bool map(td *t, const wire_ftype *decl) {
   wire_dec *d = &t->d;
   const uint8_t *s = d->in.p;
@@ -481,8 +536,14 @@ static bool map(td *t, const wire_ftype *decl) {
     uint8_t kty = fast_type(ktm.type) ? ktm.type : 0;
     uint8_t vty = fast_type(vtm.type) ? vtm.type : 0;
     uint32_t end = done + size;
+    bool run = (t->flags & WIRE_TAPE_ENTRY_RUNS) && kty == WIRE_T_STRING &&
+               !kf && !vf &&
+               (vty == WIRE_T_VARINT64 || vty == WIRE_T_VARINT32);
     while (done < end) {
-      if (kty && vty) {
+      if (run) {
+        done = run_entries(t, done, end, vty);
+        if (done == end) break;
+      } else if (kty && vty) {
         done = fast_entries(t, done, end, kf, vf, kty, vty);
         if (done == end) break;
       }

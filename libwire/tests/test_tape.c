@@ -161,24 +161,32 @@ static int check_spans(wire_ctx *ctx, wire_writer *w, const char *id,
       good = 0;
     }
     free(un);
-    result s = dec_direct(ctx, w, p, n, fl | WIRE_TAPE_STRING_SPANS);
-    un = unspan(s.p, s.n, p, n, &ul);
-    if (s.st || !un || ul != c.n || memcmp(un, c.p, ul) != 0) {
-      cr_log_error("%s: the string spans of the tape are not its bytes", id);
-      good = 0;
+    for (uint32_t x = 0; x < 2; x++) {
+      uint32_t more = WIRE_TAPE_STRING_SPANS | (x ? WIRE_TAPE_ENTRY_RUNS : 0);
+      result s = dec_direct(ctx, w, p, n, fl | more);
+      un = unspan(s.p, s.n, p, n, &ul);
+      if (s.st || !un || ul != c.n || memcmp(un, c.p, ul) != 0) {
+        cr_log_error("%s: the string spans%s of the tape are not its bytes",
+                     id, x ? " and entry runs" : "");
+        good = 0;
+      }
+      free(un);
+      free(s.p);
     }
-    free(un);
-    free(s.p);
     free(c.p);
   } else if (good) {
-    result s = dec_direct(ctx, w, p, n, fl | WIRE_TAPE_STRING_SPANS);
-    if (s.st != a.st || s.off != a.off) {
-      cr_log_error("%s: with string spans %s @%llu, without %s @%llu", id,
-                   wire_status_name(s.st), (unsigned long long)s.off,
-                   wire_status_name(a.st), (unsigned long long)a.off);
-      good = 0;
+    for (uint32_t x = 0; x < 2; x++) {
+      uint32_t more = WIRE_TAPE_STRING_SPANS | (x ? WIRE_TAPE_ENTRY_RUNS : 0);
+      result s = dec_direct(ctx, w, p, n, fl | more);
+      if (s.st != a.st || s.off != a.off) {
+        cr_log_error("%s: with string spans%s %s @%llu, without %s @%llu", id,
+                     x ? " and entry runs" : "", wire_status_name(s.st),
+                     (unsigned long long)s.off, wire_status_name(a.st),
+                     (unsigned long long)a.off);
+        good = 0;
+      }
+      free(s.p);
     }
-    free(s.p);
   }
   result_free(ctx, &a);
   free(b.p);
@@ -1289,7 +1297,7 @@ Test(api, writer_reuse_and_fixed_buffers) {
   w = wire_writer_new(ctx, tb2, tn);
   cr_expect_eq(wire_decode_tape_to(ctx, ref, rn, 0, w), WIRE_OK);
   cr_expect(memcmp(tb2, tp, tn) == 0);
-  cr_expect_eq(wire_decode_tape_to(ctx, ref, rn, 8, w), WIRE_E_ARG);
+  cr_expect_eq(wire_decode_tape_to(ctx, ref, rn, 16, w), WIRE_E_ARG);
   wire_writer_free(w);
   /* the same into a caller's buffer for one call: too small (or none)
    * gives the size needed, a bad payload its own error whatever the room */
@@ -1304,7 +1312,7 @@ Test(api, writer_reuse_and_fixed_buffers) {
   cr_expect_eq(wire_decode_tape_into(ctx, ref, rn, 0, tb2, tn, &got), WIRE_OK);
   cr_expect_eq(got, tn);
   cr_expect(memcmp(tb2, tp, tn) == 0);
-  cr_expect_eq(wire_decode_tape_into(ctx, ref, rn, 8, tb2, tn, &got),
+  cr_expect_eq(wire_decode_tape_into(ctx, ref, rn, 16, tb2, tn, &got),
                WIRE_E_ARG);
   cr_expect_eq(wire_decode_tape_into(ctx, ref, rn, 0, tb2, tn, NULL),
                WIRE_E_ARG);
@@ -1445,6 +1453,117 @@ Test(format, string_spans) {
   wire_ctx_free_bytes(ctx, pay);
   free(t.p);
   wire_ctx_free(ctx);
+}
+
+/* The ops of the read tape of pay with the string spans and entry runs
+ * after its root MAP op: how many ENTRY_RUN ops and the entries they hold
+ * (the others: one key and one value op each). */
+static void runs_of(wire_ctx *ctx, const uint8_t *pay, size_t pn,
+                    uint32_t *nruns, uint32_t *in_runs) {
+  wire_writer *w = wire_writer_new(ctx, NULL, 0);
+  cr_assert_eq(wire_decode_tape_to(ctx, pay, pn,
+                                   WIRE_TAPE_STRING_SPANS |
+                                       WIRE_TAPE_ENTRY_RUNS, w),
+               WIRE_OK);
+  const uint8_t *tp = wire_writer_data(w);
+  size_t tn = wire_writer_size(w), at = 13;
+  cr_assert_eq(tp[8], WIRE_T_MAP);
+  *nruns = *in_runs = 0;
+  while (at < tn) {
+    if (tp[at] == TAPE_ENTRY_RUN) {
+      uint32_t c;
+      uint64_t off, n;
+      memcpy(&c, tp + at + 2, 4);
+      memcpy(&off, tp + at + 6, 8);
+      memcpy(&n, tp + at + 14, 8);
+      cr_expect(c > 0 && n > 0 && off <= pn && n <= pn - off);
+      (*nruns)++;
+      *in_runs += c;
+      at += 22;
+    } else if (tp[at] == TAPE_STR_SPAN) {
+      at += 14 + 9; /* a long key, its number */
+    } else {
+      cr_assert_fail("op 0x%02x in the map", tp[at]);
+    }
+  }
+  wire_writer_free(w);
+}
+
+/* WIRE_TAPE_ENTRY_RUNS: a map chunk of string keys and varint values comes
+ * as ENTRY_RUN ops naming the entries' payload bytes; an entry the fast
+ * readers do not take (a key of 4096 bytes or more: a longer header) ends
+ * a run and the next entry starts another; bad text, the node limit
+ * inside a run fail as without the flag (check_decode compares status,
+ * offset and, unspanned, the tape). */
+Test(format, entry_runs) {
+  static const uint8_t vts[] = {WIRE_T_VARINT64, WIRE_T_VARINT32};
+  for (int vi = 0; vi < 2; vi++) {
+    wire_ctx *ctx = wire_ctx_new();
+    tbuf t = {0};
+    static char big[5000];
+    memset(big, 'x', sizeof big);
+    static const struct { const char *k; size_t n; int64_t v; } e[] = {
+        {"a", 1, 1}, {"b\xc3\xa9", 3, -2}, {"", 0, 3}, {big, sizeof big, 4},
+        {"k5", 2, 1 << 30}, {"k6", 2, -(1 << 30)}};
+    tput(&t, "WT\x02\x00\x01\x00\x00\x00", 8);
+    t8(&t, WIRE_T_MAP);
+    t32(&t, 6);
+    for (int i = 0; i < 6; i++) {
+      t8(&t, WIRE_T_STRING);
+      t8(&t, WIRE_STR_UTF8);
+      t32(&t, (uint32_t)e[i].n);
+      tput(&t, e[i].k, e[i].n);
+      t8(&t, vts[vi]);
+      t64(&t, (uint64_t)e[i].v);
+    }
+    uint8_t *pay;
+    size_t pn;
+    cr_assert_eq(wire_encode_tape(ctx, t.p, t.n, &pay, &pn), WIRE_OK);
+    uint32_t nruns, in_runs;
+    runs_of(ctx, pay, pn, &nruns, &in_runs);
+    /* a run before the long key, one after it; the last entry, whose
+     * varint has less than 9 bytes of payload from its start, is read the
+     * long way (fast_num) */
+    cr_expect_eq(nruns, 2);
+    cr_expect_eq(in_runs, 4, "%u entries in runs", in_runs);
+    {
+      /* a tape with an ENTRY_RUN op does not encode */
+      wire_writer *w = wire_writer_new(ctx, NULL, 0);
+      cr_assert_eq(wire_decode_tape_to(ctx, pay, pn,
+                                       WIRE_TAPE_STRING_SPANS |
+                                           WIRE_TAPE_ENTRY_RUNS, w),
+                   WIRE_OK);
+      uint8_t *o;
+      size_t on;
+      cr_expect_eq(wire_encode_tape(ctx, wire_writer_data(w),
+                                    wire_writer_size(w), &o, &on),
+                   WIRE_E_ARG);
+      wire_writer_free(w);
+    }
+    cr_expect(check_decode(ctx, "entry runs", pay, pn));
+    /* the node limit inside the first run */
+    wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, 4);
+    cr_expect(check_decode(ctx, "entry runs, node limit", pay, pn));
+    wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, 1 << 20);
+    /* bad text in the second key, in the last; a varint cut short */
+    uint8_t *bad = malloc(pn);
+    cr_assert_not_null(bad);
+    static const char *const keys[] = {"b\xc3\xa9", "k6"};
+    for (int k = 0; k < 2; k++) {
+      memcpy(bad, pay, pn);
+      size_t kl = strlen(keys[k]), i = 0;
+      while (i + kl <= pn && memcmp(bad + i, keys[k], kl) != 0) i++;
+      cr_assert_leq(i + kl, pn);
+      uint8_t *at = bad + i;
+      at[1] = 0xFF;
+      cr_expect(check_decode(ctx, "entry runs, bad text", bad, pn));
+    }
+    cr_expect(check_decode(ctx, "entry runs, cut", pay, pn - 1));
+    free(bad);
+    wire_ctx_free_bytes(ctx, pay);
+    free(t.p);
+    wire_ctx_free(ctx);
+  }
 }
 
 /* WIRE_TAPE_SPANS: binaries and dense arrays read in band come as SPAN ops

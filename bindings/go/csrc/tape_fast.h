@@ -162,10 +162,16 @@ typedef struct {
 /* A string body and its tape op: a STR_SPAN when sbase (the payload) is
  * given, else a STRING with the bytes (NULL is a constant at the copying
  * loops' calls, so that they carry no test of it). */
-HOT bool fc_string(fc *c, const uint8_t *sbase) {
+/* A string body at c->p checked as the fast readers take it (a header of
+ * one or two bytes, text valid in its encoding, within the binary limit;
+ * the node limit is the caller's): *b its bytes, *len their count, *enc
+ * the encoding; c is not moved. False: not read so (the long way reports
+ * what is wrong). */
+HOT bool fc_string_body(const fc *c, const uint8_t **bp, uint32_t *lenp,
+                        uint32_t *encp) {
   const uint8_t *p = c->p;
   size_t left = (size_t)(c->end - p);
-  if (WIRE_UNLIKELY(!left || c->nv >= c->maxn)) return false;
+  if (WIRE_UNLIKELY(!left)) return false;
   uint32_t h = p[0], hl = 1;
   if (h >= 0x80) {
     if (left < 2 || p[1] >= 0x80 || !p[1]) return false;
@@ -176,13 +182,24 @@ HOT bool fc_string(fc *c, const uint8_t *sbase) {
   const uint8_t *b = p + hl;
   size_t avail = (size_t)(c->end - b);
   if (WIRE_UNLIKELY(enc == 3 || len > c->maxb || avail < len)) return false;
-  bool over = avail >= 16;
   if (enc == WIRE_STR_UTF8) {
     if (!wire__tape_ascii(b, len, c->end) && wire__utf8_check(b, len) != len)
       return false;
   } else if (enc == WIRE_STR_UTF16) {
     if ((len & 1) || wire__utf16_check(b, len) != len) return false;
   }
+  *bp = b;
+  *lenp = len;
+  *encp = enc;
+  return true;
+}
+
+HOT bool fc_string(fc *c, const uint8_t *sbase) {
+  const uint8_t *b;
+  uint32_t len, enc;
+  if (WIRE_UNLIKELY(c->nv >= c->maxn) || !fc_string_body(c, &b, &len, &enc))
+    return false;
+  bool over = (size_t)(c->end - b) >= 16;
   uint8_t *q = c->q;
   if (sbase && len) {
     /* b[0..len) lies in the payload (c->end is its end) */

@@ -5,8 +5,9 @@
  * payload. Checks (fuzz_tape.h): wire_decode_tape_to gives the status,
  * error offset and tape of the document path, with and without
  * WIRE_TAPE_FIELD_INDEX (and with WIRE_TAPE_SPANS); with
- * WIRE_TAPE_STRING_SPANS as well, the status and error offset without it
- * and, its spans copied from the payload (tape_unspan.h), the same tape;
+ * WIRE_TAPE_STRING_SPANS as well (and WIRE_TAPE_ENTRY_RUNS), the status
+ * and error offset without it and, its spans and runs copied from the
+ * payload (tape_unspan.h), the same tape;
  * a tape that decodes
  * encodes alike both ways (and, with every string policy, alike again).
  * Runs under ASan/UBSan/LSan.
@@ -17,9 +18,10 @@
 #include "fuzz_tape.h"
 #include "tape_unspan.h"
 
-/* WIRE_TAPE_STRING_SPANS against the copying tape (direct path both). */
+/* WIRE_TAPE_STRING_SPANS (| more) against the copying tape (direct path
+ * both). */
 static void check_string_spans(wire_ctx *ctx, wire_writer *w,
-                               const uint8_t *p, size_t n) {
+                               const uint8_t *p, size_t n, uint32_t more) {
   uint32_t fl = WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS;
   uint8_t *a = NULL, *b = NULL;
   size_t an = 0, bn = 0;
@@ -29,7 +31,7 @@ static void check_string_spans(wire_ctx *ctx, wire_writer *w,
   if (!sa && !(a = unspan(wire_writer_data(w), wire_writer_size(w), p, n, &an)))
     tape_fail("spans (not a tape of the payload)", p, n, sa, oa, sa, oa);
   wire_writer_reset(w);
-  int32_t sb = wire_decode_tape_to(ctx, p, n, fl | WIRE_TAPE_STRING_SPANS, w);
+  int32_t sb = wire_decode_tape_to(ctx, p, n, fl | more, w);
   uint64_t ob = sb ? wire_ctx_error_offset(ctx) : 0;
   fuzz_check_error(ctx, sb, n, "wire_decode_tape_to (string spans)");
   if (sa != sb || (sa && oa != ob))
@@ -88,6 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
    * to encode) */
   tape_check_decode(ctx, w, data + 1, size - 1,
                     WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS, NULL, NULL);
-  check_string_spans(ctx, w, data + 1, size - 1);
+  check_string_spans(ctx, w, data + 1, size - 1, WIRE_TAPE_STRING_SPANS);
+  check_string_spans(ctx, w, data + 1, size - 1,
+                     WIRE_TAPE_STRING_SPANS | WIRE_TAPE_ENTRY_RUNS);
   return 0;
 }

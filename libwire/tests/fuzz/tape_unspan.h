@@ -1,7 +1,7 @@
-/* tape_unspan.h - a read tape with its SPAN and STR_SPAN ops made the
- * copies they stand for (the tape read without WIRE_TAPE_SPANS and
- * WIRE_TAPE_STRING_SPANS), for the tests: test_tape.c and the fuzz target
- * fuzz_tape_decode. Not installed. */
+/* tape_unspan.h - a read tape with its SPAN, STR_SPAN and ENTRY_RUN ops
+ * made the copies they stand for (the tape read without WIRE_TAPE_SPANS,
+ * WIRE_TAPE_STRING_SPANS and WIRE_TAPE_ENTRY_RUNS), for the tests:
+ * test_tape.c and the fuzz target fuzz_tape_decode. Not installed. */
 #ifndef WIRE_TAPE_UNSPAN_H
 #define WIRE_TAPE_UNSPAN_H
 
@@ -50,6 +50,70 @@ static uint16_t u_copy16(unspan_t *u) {
   return q ? (uint16_t)(q[0] | q[1] << 8) : 0;
 }
 
+/* A varint of the payload at *p (before end), up to 9 bytes (the ninth
+ * of 8 bits); 0 bytes read if it does not end. */
+static uint64_t u_varint(const uint8_t **p, const uint8_t *end, int *ok) {
+  uint64_t v = 0;
+  for (int i = 0; i < 9 && *p < end; i++) {
+    uint8_t b = *(*p)++;
+    if (i == 8) {
+      v |= (uint64_t)b << 56;
+      return v;
+    }
+    v |= (uint64_t)(b & 0x7F) << (7 * i);
+    if (b < 0x80) return v;
+  }
+  *ok = 0;
+  return 0;
+}
+
+/* An ENTRY_RUN op (u8 value type, u32 count, u64 offset, u64 n) made the
+ * count (STRING, number) pairs it stands for, read from the payload with
+ * a reader of its own; returns count. */
+static uint32_t u_run(unspan_t *u) {
+  if ((size_t)(u->end - u->p) < 22) {
+    u->bad = 1;
+    return 0;
+  }
+  uint8_t vt = u->p[1];
+  uint32_t cnt;
+  uint64_t off, n;
+  memcpy(&cnt, u->p + 2, 4);
+  memcpy(&off, u->p + 6, 8);
+  memcpy(&n, u->p + 14, 8);
+  u->p += 22;
+  if ((vt != WIRE_T_VARINT64 && vt != WIRE_T_VARINT32) || !cnt || !n ||
+      off > u->data_len || n > u->data_len - off) {
+    u->bad = 1;
+    return 0;
+  }
+  const uint8_t *p = u->data + off, *end = p + n;
+  int ok = 1;
+  for (uint32_t i = 0; i < cnt && ok; i++) {
+    uint64_t h = u_varint(&p, end, &ok);
+    uint32_t len = (uint32_t)(h >> 2);
+    uint8_t op = WIRE_T_STRING, e = (uint8_t)(h & 3);
+    if (!ok || (size_t)(end - p) < len) {
+      ok = 0;
+      break;
+    }
+    u_put(u, &op, 1);
+    u_put(u, &e, 1);
+    u_put(u, &len, 4);
+    u_put(u, p, len);
+    p += len;
+    uint64_t z = u_varint(&p, end, &ok);
+    int64_t v = vt == WIRE_T_VARINT64
+                    ? (int64_t)(z >> 1) ^ -(int64_t)(z & 1)
+                    : (int64_t)(int32_t)((uint32_t)(z >> 1) ^
+                                         -(uint32_t)(z & 1));
+    u_put(u, &vt, 1);
+    u_put(u, &v, 8);
+  }
+  if (!ok || p != end) u->bad = 1;
+  return cnt;
+}
+
 /* One value of a read tape, its SPAN ops made the ops they stand for. */
 static void u_value(unspan_t *u) {
   const uint8_t *q = u_copy(u, 1);
@@ -72,7 +136,17 @@ static void u_value(unspan_t *u) {
   }
   case WIRE_T_MAP: {
     uint32_t c = u_copy32(u);
-    for (uint32_t i = 0; i < 2 * c && !u->bad; i++) u_value(u);
+    while (c && !u->bad) {
+      if (u->p < u->end && *u->p == TAPE_ENTRY_RUN) {
+        uint32_t k = u_run(u);
+        if (k > c) u->bad = 1;
+        else c -= k;
+        continue;
+      }
+      u_value(u);
+      u_value(u);
+      c--;
+    }
     return;
   }
   case WIRE_T_ENUM: case TAPE_ENUM_ID: case TAPE_REF:

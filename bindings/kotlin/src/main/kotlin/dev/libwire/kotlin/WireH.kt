@@ -56,11 +56,13 @@ internal object WireH {
     const val TAPE_STRUCT_IDX = 244
     const val TAPE_SPAN = 245
     const val TAPE_STR_SPAN = 246
+    const val TAPE_ENTRY_RUN = 247
     const val TAPE_STR_JAVA = 128
     const val TAPE_STR_UTF8_JAVA = 255
     const val TAPE_FIELD_INDEX = 1
     const val TAPE_SPANS = 2
     const val TAPE_STRING_SPANS = 4
+    const val TAPE_ENTRY_RUNS = 8
     const val MEM_ELEMENT = 4294967295L
     const val MEM_NONE = 4294967295L
     const val MEM_I8 = 1; const val MEM_I16 = 2; const val MEM_I32 = 3; const val MEM_I64 = 4
