@@ -116,6 +116,11 @@ typedef struct wire_mplan {
   /* fields of the reader the writer did not send: zeroed / defaulted */
   const wire_mspec **missing;
   uint32_t nmissing;
+  /* every op one of the struct loop's inline cases of a fixed-size value
+   * or a varint (no string, list, nested struct, flag or meta) and no
+   * field missing: a root of this plan may be read by wire_mem_decode's
+   * flat path (mem_dec_root.c), without the decoder's state */
+  bool flat;
 } wire_mplan;
 
 /* A cached writer TypeDef of a layout's type and its mapping. */
@@ -533,6 +538,8 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
                                 const wire_mspec *s, wire_mop *o, bool encoder);
 void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o);
 void wire__mem_fast_paths(wire_mop *ops, uint32_t n);
+/* Whether ops[0..n) make a flat plan (wire_mplan.flat). */
+bool wire__mem_flat(const wire_mop *ops, uint32_t n);
 const wire_mspec *wire__mem_spec_of(const wire_mlayout *l, uint32_t field);
 
 

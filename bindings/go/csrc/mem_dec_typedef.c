@@ -64,6 +64,7 @@ static int32_t compile_map(wire_ctx *ctx, uint32_t li, const wire_layout *wl,
   out->nops = wl->nfields;
   out->missing = miss;
   out->nmissing = nm;
+  out->flat = false; /* (the flat path reads the registered TypeDef only) */
   return WIRE_OK;
 }
 
