@@ -102,8 +102,9 @@ struct wire_mop {
 };
 /* mop.ditems: the element op (sub[0]) an inline struct, a UTF-8 string
  * with a 32-bit length, or a string left in its wire encoding
- * (WIRE_MEM_STR_TAGGED; none of them with a presence flag) */
-enum { MDI_NONE = 0, MDI_STRUCT, MDI_STR, MDI_TSTR };
+ * (WIRE_MEM_STR_TAGGED), a struct pointer (none of them with a presence
+ * flag) */
+enum { MDI_NONE = 0, MDI_STRUCT, MDI_STR, MDI_TSTR, MDI_SPTR };
 
 /* The most bytes a run of varint ops may read (a run is read after one
  * bounds check of this many bytes at most). */

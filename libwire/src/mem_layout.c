@@ -286,6 +286,7 @@ static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
     const wire_mop *so = &o->sub[0];
     if (!(so->fl & MF_PRESENT))
       o->ditems = so->code == MOP_STRUCT ? MDI_STRUCT
+                  : so->code == MOP_STRUCT_PTR ? MDI_SPTR
                   : so->code != MOP_STR ? MDI_NONE
                   : so->fl & MF_TAGGED ? MDI_TSTR
                   : !(so->fl & MF_LEN64) ? MDI_STR

@@ -516,3 +516,77 @@ static void check_flat(int words) {
 
 Test(mem_runs, flat_words) { check_flat(1); }
 Test(mem_runs, flat_bytes) { check_flat(0); }
+
+/* A list of struct pointers without flags (its images allocated and
+ * cleared at once, read as the items of a list of inline structs,
+ * mem_dec.c): the bytes of a list of inline V decode through a layout
+ * whose items point to V to the same values; every prefix and every
+ * message with one byte changed get the status and byte offset the
+ * document decoder reports; an arena too small at every size fails with
+ * WIRE_E_LIMIT and writes nothing past it. */
+typedef struct { const v_t **vs; uint32_t n; } lp_t;
+
+static void check_ptrs(int compatible, int words) {
+  uint32_t lv, ll;
+  wire_ctx *c = make(compatible, words, &lv, &ll);
+  uint32_t tl, le, lp;
+  cr_assert_eq(wire_schema_find_type(c, "r.L", 3, &tl), WIRE_OK);
+  int32_t st = wire_mem_layout_new(c, WIRE_MEM_ELEMENT, sizeof(void *), &le);
+  st |= wire_mem_layout_field(c, le, 0, WIRE_MEM_STRUCT_PTR, 0, N, N, lv);
+  st |= wire_mem_layout_new(c, tl, sizeof(lp_t), &lp);
+  st |= wire_mem_layout_field(c, lp, 0, WIRE_MEM_LIST, O(lp_t, vs),
+                              O(lp_t, n), N, le);
+  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  cr_assert_eq(wire_mem_bind(c, lp), WIRE_OK, "%s", wire_ctx_error_message(c));
+  for (unsigned k = 0; k < 12; k += 3) {
+    v_t items[3] = {value(k), value(k + 1), value(k + 2)};
+    l_t lst = {items, 3};
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(c, ll, &lst, &p, &n), WIRE_OK);
+    uint8_t bytes[512];
+    cr_assert_lt(n, sizeof bytes);
+    memcpy(bytes, p, n);
+    lp_t out;
+    cr_assert_eq(same_as_doc(c, lp, bytes, n, &out, 1), WIRE_OK);
+    cr_assert_eq(out.n, 3);
+    for (int i = 0; i < 3; i++) {
+      cr_assert(!memcmp(out.vs[i], &items[i], sizeof(v_t)));
+      cr_assert_eq((uintptr_t)out.vs[i] % 8, 0);
+    }
+    size_t body = n - body_len(&items[2]);
+    for (size_t cut = 0; cut < n; cut++) {
+      uint8_t *exact = malloc(cut ? cut : 1);
+      cr_assert_not_null(exact);
+      memcpy(exact, bytes, cut);
+      cr_assert_neq(same_as_doc(c, lp, exact, cut, &out, cut >= body),
+                    WIRE_OK);
+      free(exact);
+    }
+    for (size_t i = 0; i < n; i++) {
+      const uint8_t subs[4] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0x80};
+      for (int s = 0; s < 4; s++) {
+        uint8_t b = bytes[i];
+        bytes[i] = subs[s];
+        same_as_doc(c, lp, bytes, n, &out, i >= body);
+        bytes[i] = b;
+      }
+    }
+    /* arenas of every size below what it takes (exact buffers: ASan) */
+    size_t need = 0;
+    cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, arena, sizeof arena,
+                                 &need, 0), WIRE_OK);
+    for (size_t cap = 0; cap < need; cap++) {
+      uint8_t *a = malloc(cap ? cap : 1);
+      cr_assert_not_null(a);
+      size_t used = 0;
+      cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, cap ? a : NULL, cap,
+                                   &used, 0), WIRE_E_LIMIT);
+      free(a);
+    }
+  }
+  wire_ctx_free(c);
+}
+
+Test(mem_runs, struct_pointer_items_compatible) { check_ptrs(1, 1); }
+Test(mem_runs, struct_pointer_items_same_schema) { check_ptrs(0, 0); }
