@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "e0c438f0e8275bf08b88728dcfd3d9f1c91913fd3dda8e63fd7a269af61aa99a"
+const csrcDigest = "db0477bfe36938e48f09b4d24db659aac6031aaa40efbdc3adc1d42041f39827"

@@ -1009,8 +1009,8 @@ ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
  * value added to mem.h needs its case there (MX_SLOW's, the checked
  * path, when the decoder has no inline case for it), and this number
  * changed. */
-#define DEC_MX_LAST 14
-_Static_assert(MX_LIST == DEC_MX_LAST,
+#define DEC_MX_LAST 15
+_Static_assert(MX_END == DEC_MX_LAST,
                "a new MX_ case: give it a case in dec_structs' dispatch");
 
 /* The bodies of `count` struct values by plan p, the first at base, the
@@ -1038,10 +1038,12 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
                                           "registered struct's");
       c = in->p;
     }
-    const wire_mop *o = p->ops, *oe = o + p->nops;
-    for (; o < oe; o++) {
+    /* (to the op after the last, MX_END: no bound to compare with) */
+    for (const wire_mop *o = p->ops;; o++) {
       uint8_t *d = base + o->off;
       switch (o->dx) {
+      case MX_END:
+        goto done;
       case MX_RUN: {
         const uint8_t *rc = c; /* (c itself stays out of memory) */
         const wire_mop *r =
@@ -1167,6 +1169,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       }
       c = in->p;
     }
+  done:
     for (uint32_t k = 0; k < p->nmissing; k++) zero_any(x, p->missing[k], base);
     if (items && WIRE_UNLIKELY(c == prev)) {
       in->p = c;

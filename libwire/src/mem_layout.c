@@ -546,6 +546,7 @@ static int32_t bind_struct(wire_ctx *ctx, uint32_t li) {
     n++;
   }
   wire__mem_fast_paths(ops, n);
+  wire__mem_plan_end(ops, n);
   wire_mlayout *l = &m->layouts[li];
   l->plan.ops = ops;
   l->plan.nops = n;
