@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "db0477bfe36938e48f09b4d24db659aac6031aaa40efbdc3adc1d42041f39827"
+const csrcDigest = "8adb72900580f33680cfa75a4056a76db749ccbcfa89768165a946f92cae3118"

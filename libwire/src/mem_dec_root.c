@@ -159,9 +159,12 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   if (!m->layouts[layout].is_struct)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   wire_mlayout *rl = &m->layouts[layout];
-  if (rl->plan.flat && wire__mdec_flat_ok && rl->td &&
-      len >= 4 + (size_t)rl->td_len && ctx->max_depth && (!arena_used || *arena_used <= arena_cap) &&
-      td_same(data, rl->td - 4, 4 + (size_t)rl->td_len) &&
+  /* the common root: xlang header, not-null flag, the registered TypeDef
+   * announced as #0 */
+  bool common = rl->td && len >= 4 + (size_t)rl->td_len &&
+                td_same(data, rl->td - 4, 4 + (size_t)rl->td_len);
+  if (common && rl->plan.flat && wire__mdec_flat_ok && ctx->max_depth &&
+      (!arena_used || *arena_used <= arena_cap) &&
       flat_body(&rl->plan, data + 4 + rl->td_len, data + len, out, m->words)) {
     /* a flat root in the usual form: what the general path below leaves
      * after it (no table, reference or arena byte used) */
@@ -199,10 +202,7 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   m->ndref = 0;
   const wire_mplan *p = NULL;
   bool okk;
-  if (rl->td && len >= 4 + (size_t)rl->td_len &&
-      td_same(data, rl->td - 4, 4 + (size_t)rl->td_len)) {
-    /* the common root: xlang header, not-null flag, the registered
-     * TypeDef announced as #0 */
+  if (common) {
     x.d.in.p = data + 4 + rl->td_len;
     p = &rl->plan;
     okk = push_td(&x, ctx->reg->types[rl->type].layout, p, data + 4);
