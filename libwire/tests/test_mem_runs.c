@@ -590,3 +590,93 @@ static void check_ptrs(int compatible, int words) {
 
 Test(mem_runs, struct_pointer_items_compatible) { check_ptrs(1, 1); }
 Test(mem_runs, struct_pointer_items_same_schema) { check_ptrs(0, 0); }
+
+/* A struct pointer field without a flag (read in the struct loop,
+ * mem_dec.c): the bytes of an inline V field decode through a layout
+ * that points to V to the same values, every prefix and every message
+ * with one byte changed get the status and byte offset the document
+ * decoder reports, and every arena too small fails with WIRE_E_LIMIT. */
+static const char fdl_p[] =
+    "package r;\n"
+    "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n"
+    "  int64 e = 5; int64 f = 6; int64 g = 7; }\n"
+    "message P [id=405] { int32 k = 1; V v = 2 [nullable = false];\n"
+    "  int32 z = 3; }\n";
+
+typedef struct { int32_t k; v_t v; int32_t z; } pi_t;
+typedef struct { int32_t k; const v_t *v; int32_t z; } pp_t;
+
+static void check_ptr_field(int compatible) {
+  wire_ctx *c = wire_ctx_new();
+  cr_assert_not_null(c);
+  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
+  cr_assert_eq(wire_schema_load_fdl(c, fdl_p, strlen(fdl_p), "p.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
+  uint32_t tv, tp, lv, li, lp;
+  cr_assert_eq(wire_schema_find_type(c, "r.V", 3, &tv), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(c, "r.P", 3, &tp), WIRE_OK);
+  int32_t st = wire_mem_layout_new(c, tv, sizeof(v_t), &lv);
+  st |= wire_mem_layout_field(c, lv, 0, WIRE_MEM_I32, O(v_t, a), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 1, WIRE_MEM_I32, O(v_t, b), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 2, WIRE_MEM_I32, O(v_t, c), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 3, WIRE_MEM_I32, O(v_t, d), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 4, WIRE_MEM_I64, O(v_t, e), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 5, WIRE_MEM_I64, O(v_t, f), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 6, WIRE_MEM_I64, O(v_t, g), N, N, N);
+  st |= wire_mem_layout_new(c, tp, sizeof(pi_t), &li);
+  st |= wire_mem_layout_field(c, li, 0, WIRE_MEM_I32, O(pi_t, k), N, N, N);
+  st |= wire_mem_layout_field(c, li, 1, WIRE_MEM_STRUCT, O(pi_t, v), N, N, lv);
+  st |= wire_mem_layout_field(c, li, 2, WIRE_MEM_I32, O(pi_t, z), N, N, N);
+  st |= wire_mem_layout_new(c, tp, sizeof(pp_t), &lp);
+  st |= wire_mem_layout_field(c, lp, 0, WIRE_MEM_I32, O(pp_t, k), N, N, N);
+  st |= wire_mem_layout_field(c, lp, 1, WIRE_MEM_STRUCT_PTR, O(pp_t, v), N, N,
+                              lv);
+  st |= wire_mem_layout_field(c, lp, 2, WIRE_MEM_I32, O(pp_t, z), N, N, N);
+  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  cr_assert_eq(wire_mem_bind(c, lp), WIRE_OK, "%s", wire_ctx_error_message(c));
+  for (unsigned k = 0; k < 12; k += 4) {
+    pi_t in = {i32s[k], value(k), i32s[(k + 5) % 12]};
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(c, li, &in, &p, &n), WIRE_OK);
+    uint8_t bytes[512];
+    cr_assert_lt(n, sizeof bytes);
+    memcpy(bytes, p, n);
+    pp_t out;
+    cr_assert_eq(same_as_doc(c, lp, bytes, n, &out, 1), WIRE_OK);
+    cr_assert_eq(out.k, in.k);
+    cr_assert_eq(out.z, in.z);
+    cr_assert(!memcmp(out.v, &in.v, sizeof(v_t)));
+    for (size_t cut = 0; cut < n; cut++) {
+      uint8_t *exact = malloc(cut ? cut : 1);
+      cr_assert_not_null(exact);
+      memcpy(exact, bytes, cut);
+      cr_assert_neq(same_as_doc(c, lp, exact, cut, &out, 0), WIRE_OK);
+      free(exact);
+    }
+    for (size_t i = 0; i < n; i++) {
+      const uint8_t subs[4] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0x80};
+      for (int s = 0; s < 4; s++) {
+        uint8_t b = bytes[i];
+        bytes[i] = subs[s];
+        same_as_doc(c, lp, bytes, n, &out, 0);
+        bytes[i] = b;
+      }
+    }
+    size_t need = 0;
+    cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, arena, sizeof arena,
+                                 &need, 0), WIRE_OK);
+    for (size_t cap = 0; cap < need; cap++) {
+      uint8_t *a = malloc(cap ? cap : 1);
+      cr_assert_not_null(a);
+      size_t used = 0;
+      cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, cap ? a : NULL, cap,
+                                   &used, 0), WIRE_E_LIMIT);
+      free(a);
+    }
+  }
+  wire_ctx_free(c);
+}
+
+Test(mem_runs, struct_pointer_field_compatible) { check_ptr_field(1); }
+Test(mem_runs, struct_pointer_field_same_schema) { check_ptr_field(0); }
