@@ -373,6 +373,7 @@ help:
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
 	@echo "make bench-tape [BASE=<commit>]  tape codec Ir/op: document path vs direct"
 	@echo "make bench-orders  one order of the Kotlin order graph through wire_mem_decode (Ir)"
+	@echo "make bench-structs the Kotlin struct workloads through wire_mem_decode (Ir)"
 	@echo "make hostile    hostile payloads: peak heap and Ir per input byte"
 	@echo "make tsan       several threads decoding at once, under ThreadSanitizer"
 	@echo "make bench-go   the Go binding against Fory Go (interleaved ratios)"
