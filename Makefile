@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: bench-orders python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols src-size-check install clean demo \
+.PHONY: bench-orders bench-structs python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols src-size-check install clean demo \
         go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile hostile-check tsan help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
@@ -285,6 +285,21 @@ bench-orders: all
 	  END {printf "BENCH mem orders de ir=%d\n", (ir[200] - ir[2]) / 198}' \
 	  $(BUILD)/bench/mem_orders.cg
 
+# The Kotlin binding's struct workloads through wire_mem_decode with its
+# layouts and flags (bench/mem_structs.c): callgrind Ir per decode,
+# (200 - 2 decodes) / 198; `$(BUILD)/bench/mem_structs time`: ns.
+bench-structs: all
+	mkdir -p $(BUILD)/bench
+	$(CC) -std=c11 -O2 -g -march=x86-64-v3 -Wall -Wextra -Werror \
+	  -Ilibwire/include -DBENCH_SCHEMA_DIR='"$(abspath bench/schemas)"' \
+	  bench/mem_structs.c $(BUILD)/lib/libwire.a -lm -o $(BUILD)/bench/mem_structs
+	valgrind --tool=callgrind --instr-atstart=no --combine-dumps=yes \
+	  --callgrind-out-file=$(BUILD)/bench/mem_structs.cg $(BUILD)/bench/mem_structs
+	awk '/^desc: Trigger: Client Request: / {w = $$5; n = $$NF} \
+	  /^summary:/ && n {ir[w, n] = $$2; if (!(w in seen)) {seen[w] = 1; o[++k] = w}; n = 0} \
+	  END {for (i = 1; i <= k; i++) printf "BENCH mem %s de ir=%d\n", o[i], (ir[o[i], 200] - ir[o[i], 2]) / 198}' \
+	  $(BUILD)/bench/mem_structs.cg
+
 fuzz:
 	sh libwire/tests/fuzz/run.sh $(FUZZ_SECONDS)
 
@@ -358,6 +373,7 @@ help:
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
 	@echo "make bench-tape [BASE=<commit>]  tape codec Ir/op: document path vs direct"
 	@echo "make bench-orders  one order of the Kotlin order graph through wire_mem_decode (Ir)"
+	@echo "make bench-structs the Kotlin struct workloads through wire_mem_decode (Ir)"
 	@echo "make hostile    hostile payloads: peak heap and Ir per input byte"
 	@echo "make tsan       several threads decoding at once, under ThreadSanitizer"
 	@echo "make bench-go   the Go binding against Fory Go (interleaved ratios)"

@@ -103,6 +103,7 @@ const wire_mop *wire__mdec_run_end_words(const wire_mop *o, uint8_t *base,
                                          const uint8_t **pc,
                                          const uint8_t *end);
 extern bool wire__mdec_words_ok;
+extern bool wire__mdec_flat_ok;
 
 /* ---- inline readers of the decoder ---- */
 

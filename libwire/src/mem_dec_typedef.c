@@ -60,10 +60,12 @@ static int32_t compile_map(wire_ctx *ctx, uint32_t li, const wire_layout *wl,
     if (!sent) miss[nm++] = &ml->specs[k];
   }
   wire__mem_fast_paths(ops, wl->nfields);
+  wire__mem_plan_end(ops, wl->nfields);
   out->ops = ops;
   out->nops = wl->nfields;
   out->missing = miss;
   out->nmissing = nm;
+  out->flat = false; /* (the flat path reads the registered TypeDef only) */
   return WIRE_OK;
 }
 

@@ -17,6 +17,8 @@
 
 /* (internal, mem_dec_run.c: off, the byte readers are used) */
 extern bool wire__mdec_words_ok;
+/* (internal, mem_dec_root.c: off, every root takes the general path) */
+extern bool wire__mdec_flat_ok;
 
 static const char fdl[] =
     "package r;\n"
@@ -393,3 +395,288 @@ static void check_general(int tracking) {
 
 Test(mem_runs, general_fields) { check_general(0); }
 Test(mem_runs, general_fields_tracked) { check_general(1); }
+
+/* A flat struct (fixed-size values and varints only: wire_mem_decode's
+ * flat path, mem_dec_root.c): a message, every prefix of it, every
+ * message with one byte changed and one with a byte more decode through
+ * the flat path to the status, byte offset and memory the general path
+ * gives (the flat path turned off). */
+static const char fdl_f[] =
+    "package r;\n"
+    "enum E [id=403] { A = 0; B = 1; C = 2; }\n"
+    "message F [id=402] { bool a = 1; float32 b = 2; float64 c = 3; E e = 4;\n"
+    "  int32 d = 5; int64 f = 6; int32 g = 7; int32 h = 8; int32 i = 9;\n"
+    "  int64 j = 10; }\n";
+
+typedef struct { uint8_t a; float b; double c; uint32_t e; int32_t d;
+                 int64_t f; int32_t g, h, i; int64_t j; } f_t;
+
+static wire_ctx *make_flat(int words, uint32_t *lf) {
+  wire__mdec_words_ok = words != 0;
+  wire_ctx *c = wire_ctx_new();
+  cr_assert_not_null(c);
+  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
+  cr_assert_eq(wire_schema_load_fdl(c, fdl_f, strlen(fdl_f), "f.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
+  uint32_t tf;
+  cr_assert_eq(wire_schema_find_type(c, "r.F", 3, &tf), WIRE_OK);
+  int32_t st = wire_mem_layout_new(c, tf, sizeof(f_t), lf);
+  st |= wire_mem_layout_field(c, *lf, 0, WIRE_MEM_BOOL, O(f_t, a), N, N, N);
+  st |= wire_mem_layout_field(c, *lf, 1, WIRE_MEM_F32, O(f_t, b), N, N, N);
+  st |= wire_mem_layout_field(c, *lf, 2, WIRE_MEM_F64, O(f_t, c), N, N, N);
+  st |= wire_mem_layout_field(c, *lf, 3, WIRE_MEM_ENUM, O(f_t, e), N, N, N);
+  st |= wire_mem_layout_field(c, *lf, 4, WIRE_MEM_I32, O(f_t, d), N, N, N);
+  st |= wire_mem_layout_field(c, *lf, 5, WIRE_MEM_I64, O(f_t, f), N, N, N);
+  st |= wire_mem_layout_field(c, *lf, 6, WIRE_MEM_I32, O(f_t, g), N, N, N);
+  st |= wire_mem_layout_field(c, *lf, 7, WIRE_MEM_I32, O(f_t, h), N, N, N);
+  st |= wire_mem_layout_field(c, *lf, 8, WIRE_MEM_I32, O(f_t, i), N, N, N);
+  st |= wire_mem_layout_field(c, *lf, 9, WIRE_MEM_I64, O(f_t, j), N, N, N);
+  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  cr_assert_eq(wire_mem_bind(c, *lf), WIRE_OK, "%s", wire_ctx_error_message(c));
+  wire__mdec_words_ok = true;
+  return c;
+}
+
+/* data[0..n) through the flat path and the general one: the same status,
+ * offset and memory. */
+static int32_t flat_as_general(wire_ctx *c, uint32_t lf, const uint8_t *data,
+                               size_t n) {
+  f_t out[2];
+  int32_t st[2];
+  uint64_t off[2];
+  for (int k = 0; k < 2; k++) {
+    memset(&out[k], 0x5A, sizeof out[k]);
+    wire__mdec_flat_ok = k == 0;
+    st[k] = wire_mem_decode(c, lf, data, n, &out[k], NULL, 0, NULL, 0);
+    off[k] = wire_ctx_error_offset(c);
+  }
+  wire__mdec_flat_ok = true;
+  cr_assert_eq(st[0], st[1], "%zu bytes: flat %d, general %d", n, st[0], st[1]);
+  if (st[0]) cr_assert_eq(off[0], off[1], "%zu bytes: flat at %llu, general "
+                          "at %llu", n, (unsigned long long)off[0],
+                          (unsigned long long)off[1]);
+  else cr_assert(!memcmp(&out[0], &out[1], sizeof out[0]));
+  return st[0];
+}
+
+static void check_flat(int words) {
+  uint32_t lf;
+  wire_ctx *c = make_flat(words, &lf);
+  for (unsigned k = 0; k < 12; k++) {
+    f_t v;
+    memset(&v, 0, sizeof v);
+    v.a = k & 1;
+    v.b = (float)k * 1.5f;
+    v.c = -(double)k / 3.0;
+    v.e = k % 3;
+    v.d = i32s[k % 12];
+    v.f = i64s[k % 9];
+    v.g = i32s[(k * 5 + 3) % 12];
+    v.h = i32s[(k * 7 + 1) % 12];
+    v.i = i32s[(k + 9) % 12];
+    v.j = i64s[(k * 4 + 2) % 9];
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(c, lf, &v, &p, &n), WIRE_OK);
+    uint8_t bytes[256];
+    cr_assert_lt(n + 1, sizeof bytes);
+    memcpy(bytes, p, n);
+    cr_assert_eq(flat_as_general(c, lf, bytes, n), WIRE_OK);
+    f_t out;
+    memset(&out, 0, sizeof out);
+    cr_assert_eq(wire_mem_decode(c, lf, bytes, n, &out, NULL, 0, NULL, 0),
+                 WIRE_OK);
+    cr_assert(!memcmp(&out, &v, sizeof v));
+    /* every prefix, in a buffer that ends where the input does */
+    for (size_t cut = 0; cut < n; cut++) {
+      uint8_t *exact = malloc(cut ? cut : 1);
+      cr_assert_not_null(exact);
+      memcpy(exact, bytes, cut);
+      cr_assert_neq(flat_as_general(c, lf, exact, cut), WIRE_OK);
+      free(exact);
+    }
+    /* one byte changed: a continuation bit, a zero, all ones, a lone
+     * continuation byte, a bool or enum byte out of range */
+    for (size_t i = 0; i < n; i++) {
+      const uint8_t subs[6] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0x80,
+                               0x02, 0x7F};
+      for (int s = 0; s < 6; s++) {
+        uint8_t b = bytes[i];
+        bytes[i] = subs[s];
+        flat_as_general(c, lf, bytes, n);
+        bytes[i] = b;
+      }
+    }
+    /* a byte more */
+    bytes[n] = 0;
+    cr_assert_eq(flat_as_general(c, lf, bytes, n + 1), WIRE_E_TRAILING);
+  }
+  wire_ctx_free(c);
+}
+
+Test(mem_runs, flat_words) { check_flat(1); }
+Test(mem_runs, flat_bytes) { check_flat(0); }
+
+/* A list of struct pointers without flags (its images allocated and
+ * cleared at once, read as the items of a list of inline structs,
+ * mem_dec.c): the bytes of a list of inline V decode through a layout
+ * whose items point to V to the same values; every prefix and every
+ * message with one byte changed get the status and byte offset the
+ * document decoder reports; an arena too small at every size fails with
+ * WIRE_E_LIMIT and writes nothing past it. */
+typedef struct { const v_t **vs; uint32_t n; } lp_t;
+
+static void check_ptrs(int compatible, int words) {
+  uint32_t lv, ll;
+  wire_ctx *c = make(compatible, words, &lv, &ll);
+  uint32_t tl, le, lp;
+  cr_assert_eq(wire_schema_find_type(c, "r.L", 3, &tl), WIRE_OK);
+  int32_t st = wire_mem_layout_new(c, WIRE_MEM_ELEMENT, sizeof(void *), &le);
+  st |= wire_mem_layout_field(c, le, 0, WIRE_MEM_STRUCT_PTR, 0, N, N, lv);
+  st |= wire_mem_layout_new(c, tl, sizeof(lp_t), &lp);
+  st |= wire_mem_layout_field(c, lp, 0, WIRE_MEM_LIST, O(lp_t, vs),
+                              O(lp_t, n), N, le);
+  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  cr_assert_eq(wire_mem_bind(c, lp), WIRE_OK, "%s", wire_ctx_error_message(c));
+  for (unsigned k = 0; k < 12; k += 3) {
+    v_t items[3] = {value(k), value(k + 1), value(k + 2)};
+    l_t lst = {items, 3};
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(c, ll, &lst, &p, &n), WIRE_OK);
+    uint8_t bytes[512];
+    cr_assert_lt(n, sizeof bytes);
+    memcpy(bytes, p, n);
+    lp_t out;
+    cr_assert_eq(same_as_doc(c, lp, bytes, n, &out, 1), WIRE_OK);
+    cr_assert_eq(out.n, 3);
+    for (int i = 0; i < 3; i++) {
+      cr_assert(!memcmp(out.vs[i], &items[i], sizeof(v_t)));
+      cr_assert_eq((uintptr_t)out.vs[i] % 8, 0);
+    }
+    size_t body = n - body_len(&items[2]);
+    for (size_t cut = 0; cut < n; cut++) {
+      uint8_t *exact = malloc(cut ? cut : 1);
+      cr_assert_not_null(exact);
+      memcpy(exact, bytes, cut);
+      cr_assert_neq(same_as_doc(c, lp, exact, cut, &out, cut >= body),
+                    WIRE_OK);
+      free(exact);
+    }
+    for (size_t i = 0; i < n; i++) {
+      const uint8_t subs[4] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0x80};
+      for (int s = 0; s < 4; s++) {
+        uint8_t b = bytes[i];
+        bytes[i] = subs[s];
+        same_as_doc(c, lp, bytes, n, &out, i >= body);
+        bytes[i] = b;
+      }
+    }
+    /* arenas of every size below what it takes (exact buffers: ASan) */
+    size_t need = 0;
+    cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, arena, sizeof arena,
+                                 &need, 0), WIRE_OK);
+    for (size_t cap = 0; cap < need; cap++) {
+      uint8_t *a = malloc(cap ? cap : 1);
+      cr_assert_not_null(a);
+      size_t used = 0;
+      cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, cap ? a : NULL, cap,
+                                   &used, 0), WIRE_E_LIMIT);
+      free(a);
+    }
+  }
+  wire_ctx_free(c);
+}
+
+Test(mem_runs, struct_pointer_items_compatible) { check_ptrs(1, 1); }
+Test(mem_runs, struct_pointer_items_same_schema) { check_ptrs(0, 0); }
+
+/* A struct pointer field without a flag (read in the struct loop,
+ * mem_dec.c): the bytes of an inline V field decode through a layout
+ * that points to V to the same values, every prefix and every message
+ * with one byte changed get the status and byte offset the document
+ * decoder reports, and every arena too small fails with WIRE_E_LIMIT. */
+static const char fdl_p[] =
+    "package r;\n"
+    "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n"
+    "  int64 e = 5; int64 f = 6; int64 g = 7; }\n"
+    "message P [id=405] { int32 k = 1; V v = 2 [nullable = false];\n"
+    "  int32 z = 3; }\n";
+
+typedef struct { int32_t k; v_t v; int32_t z; } pi_t;
+typedef struct { int32_t k; const v_t *v; int32_t z; } pp_t;
+
+static void check_ptr_field(int compatible) {
+  wire_ctx *c = wire_ctx_new();
+  cr_assert_not_null(c);
+  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
+  cr_assert_eq(wire_schema_load_fdl(c, fdl_p, strlen(fdl_p), "p.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
+  uint32_t tv, tp, lv, li, lp;
+  cr_assert_eq(wire_schema_find_type(c, "r.V", 3, &tv), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(c, "r.P", 3, &tp), WIRE_OK);
+  int32_t st = wire_mem_layout_new(c, tv, sizeof(v_t), &lv);
+  st |= wire_mem_layout_field(c, lv, 0, WIRE_MEM_I32, O(v_t, a), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 1, WIRE_MEM_I32, O(v_t, b), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 2, WIRE_MEM_I32, O(v_t, c), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 3, WIRE_MEM_I32, O(v_t, d), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 4, WIRE_MEM_I64, O(v_t, e), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 5, WIRE_MEM_I64, O(v_t, f), N, N, N);
+  st |= wire_mem_layout_field(c, lv, 6, WIRE_MEM_I64, O(v_t, g), N, N, N);
+  st |= wire_mem_layout_new(c, tp, sizeof(pi_t), &li);
+  st |= wire_mem_layout_field(c, li, 0, WIRE_MEM_I32, O(pi_t, k), N, N, N);
+  st |= wire_mem_layout_field(c, li, 1, WIRE_MEM_STRUCT, O(pi_t, v), N, N, lv);
+  st |= wire_mem_layout_field(c, li, 2, WIRE_MEM_I32, O(pi_t, z), N, N, N);
+  st |= wire_mem_layout_new(c, tp, sizeof(pp_t), &lp);
+  st |= wire_mem_layout_field(c, lp, 0, WIRE_MEM_I32, O(pp_t, k), N, N, N);
+  st |= wire_mem_layout_field(c, lp, 1, WIRE_MEM_STRUCT_PTR, O(pp_t, v), N, N,
+                              lv);
+  st |= wire_mem_layout_field(c, lp, 2, WIRE_MEM_I32, O(pp_t, z), N, N, N);
+  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  cr_assert_eq(wire_mem_bind(c, lp), WIRE_OK, "%s", wire_ctx_error_message(c));
+  for (unsigned k = 0; k < 12; k += 4) {
+    pi_t in = {i32s[k], value(k), i32s[(k + 5) % 12]};
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(c, li, &in, &p, &n), WIRE_OK);
+    uint8_t bytes[512];
+    cr_assert_lt(n, sizeof bytes);
+    memcpy(bytes, p, n);
+    pp_t out;
+    cr_assert_eq(same_as_doc(c, lp, bytes, n, &out, 1), WIRE_OK);
+    cr_assert_eq(out.k, in.k);
+    cr_assert_eq(out.z, in.z);
+    cr_assert(!memcmp(out.v, &in.v, sizeof(v_t)));
+    for (size_t cut = 0; cut < n; cut++) {
+      uint8_t *exact = malloc(cut ? cut : 1);
+      cr_assert_not_null(exact);
+      memcpy(exact, bytes, cut);
+      cr_assert_neq(same_as_doc(c, lp, exact, cut, &out, 0), WIRE_OK);
+      free(exact);
+    }
+    for (size_t i = 0; i < n; i++) {
+      const uint8_t subs[4] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0x80};
+      for (int s = 0; s < 4; s++) {
+        uint8_t b = bytes[i];
+        bytes[i] = subs[s];
+        same_as_doc(c, lp, bytes, n, &out, 0);
+        bytes[i] = b;
+      }
+    }
+    size_t need = 0;
+    cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, arena, sizeof arena,
+                                 &need, 0), WIRE_OK);
+    for (size_t cap = 0; cap < need; cap++) {
+      uint8_t *a = malloc(cap ? cap : 1);
+      cr_assert_not_null(a);
+      size_t used = 0;
+      cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, cap ? a : NULL, cap,
+                                   &used, 0), WIRE_E_LIMIT);
+      free(a);
+    }
+  }
+  wire_ctx_free(c);
+}
+
+Test(mem_runs, struct_pointer_field_compatible) { check_ptr_field(1); }
+Test(mem_runs, struct_pointer_field_same_schema) { check_ptr_field(0); }

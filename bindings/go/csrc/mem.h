@@ -72,7 +72,9 @@ enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
                     of one case (drun of them) */
        MX_BOOLS, /* decode only: a bool array held as bytes */
        MX_NEST,  /* decode only: an inline struct without a flag */
-       MX_LIST   /* decode only: a list without a flag */ };
+       MX_LIST,  /* decode only: a list without a flag */
+       MX_END    /* decode only: the op after a struct plan's last (its
+                    ops[nops]), where the decoder's struct loop ends */ };
 
 struct wire_mop {
   uint8_t x;     /* MX_*: the inline case of the struct loops */
@@ -102,8 +104,9 @@ struct wire_mop {
 };
 /* mop.ditems: the element op (sub[0]) an inline struct, a UTF-8 string
  * with a 32-bit length, or a string left in its wire encoding
- * (WIRE_MEM_STR_TAGGED; none of them with a presence flag) */
-enum { MDI_NONE = 0, MDI_STRUCT, MDI_STR, MDI_TSTR };
+ * (WIRE_MEM_STR_TAGGED), a struct pointer (none of them with a presence
+ * flag) */
+enum { MDI_NONE = 0, MDI_STRUCT, MDI_STR, MDI_TSTR, MDI_SPTR };
 
 /* The most bytes a run of varint ops may read (a run is read after one
  * bounds check of this many bytes at most). */
@@ -111,11 +114,16 @@ enum { MDI_NONE = 0, MDI_STRUCT, MDI_STR, MDI_TSTR };
 
 /* The op sequence of a struct as some writer sent it. */
 typedef struct wire_mplan {
-  wire_mop *ops;
+  wire_mop *ops;     /* nops of them, then one of dx MX_END */
   uint32_t nops;
   /* fields of the reader the writer did not send: zeroed / defaulted */
   const wire_mspec **missing;
   uint32_t nmissing;
+  /* every op one of the struct loop's inline cases of a fixed-size value
+   * or a varint (no string, list, nested struct, flag or meta) and no
+   * field missing: a root of this plan may be read by wire_mem_decode's
+   * flat path (mem_dec_root.c), without the decoder's state */
+  bool flat;
 } wire_mplan;
 
 /* A cached writer TypeDef of a layout's type and its mapping. */
@@ -533,6 +541,13 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
                                 const wire_mspec *s, wire_mop *o, bool encoder);
 void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o);
 void wire__mem_fast_paths(wire_mop *ops, uint32_t n);
+/* ops[n] made the end of a struct plan's ops (MX_END). */
+static inline void wire__mem_plan_end(wire_mop *ops, uint32_t n) {
+  memset(&ops[n], 0, sizeof ops[n]);
+  ops[n].dx = MX_END;
+}
+/* Whether ops[0..n) make a flat plan (wire_mplan.flat). */
+bool wire__mem_flat(const wire_mop *ops, uint32_t n);
 const wire_mspec *wire__mem_spec_of(const wire_mlayout *l, uint32_t field);
 
 

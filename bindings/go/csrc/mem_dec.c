@@ -29,6 +29,22 @@ static void *aalloc(mdec *x, size_t n, size_t align) {
   return x->arena + at;
 }
 
+/* The n bytes of a struct pointer's image cleared (fields the writer
+ * did not send read as zero): 16 bytes at a time inline, the last 16
+ * overlapping, up to 256; memset otherwise. */
+ALWAYS_INLINE void zero_img(uint8_t *p, size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16 && n <= 256) {
+    const __m128i z = _mm_setzero_si128();
+    for (size_t i = 0; i + 16 < n; i += 16)
+      _mm_storeu_si128((__m128i *)(void *)(p + i), z);
+    _mm_storeu_si128((__m128i *)(void *)(p + n - 16), z);
+    return;
+  }
+#endif
+  memset(p, 0, n);
+}
+
 /* One struct value's body (its type meta read) by plan p into base; the
  * bodies of `count` list items (mem_dec.c, below). */
 static bool dec_struct_body(mdec *x, const wire_mplan *p,
@@ -273,6 +289,22 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
   if (so->code == MOP_STRUCT)
     return dec_struct_items(x, ep, &x->m->layouts[so->elem], items + so->off,
                             stride, count);
+  if (so->code == MOP_STRUCT_PTR) {
+    /* the images one after the other at the 8-byte stride the items'
+     * allocations one by one would have (the same arena bytes), cleared
+     * at once, read as the items of a list of inline structs */
+    const wire_mlayout *el = &x->m->layouts[so->elem];
+    size_t sz = el->size ? el->size : 1, is = (sz + 7) & ~(size_t)7;
+    if ((size_t)count - 1 > (SIZE_MAX - sz) / is)
+      return dfail(x, WIRE_E_LIMIT, prev, "decode arena exhausted");
+    size_t all = ((size_t)count - 1) * is + sz;
+    uint8_t *img = aalloc(x, all, 8);
+    if (!img) return dfail(x, WIRE_E_LIMIT, prev, "decode arena exhausted");
+    zero_img(img, all);
+    for (uint32_t i = 0; i < count; i++)
+      st_ptr(items + (size_t)i * stride + so->off, img + (size_t)i * is);
+    return dec_struct_items(x, ep, el, img, is, count);
+  }
   {
     bool tagged = (so->fl & MF_TAGGED) != 0; /* (MDI_TSTR) */
     for (uint32_t i = 0; i < count; i++) {
@@ -399,7 +431,8 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   bool track = h & WIRE_LF_TRACKING;
   if (!wire__dec_enter(&x->d)) return false;
   /* (o->ditems: a list, not packed, of the usual items) */
-  if (!flags && same && o->ditems && (o->ditems != MDI_STRUCT || ep != NULL)) {
+  if (!flags && same && o->ditems &&
+      ((o->ditems != MDI_STRUCT && o->ditems != MDI_SPTR) || ep != NULL)) {
     if (!dec_items(x, so, ep, items, stride, count)) return false;
     x->d.depth--;
     return true;
@@ -976,8 +1009,8 @@ ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
  * value added to mem.h needs its case there (MX_SLOW's, the checked
  * path, when the decoder has no inline case for it), and this number
  * changed. */
-#define DEC_MX_LAST 14
-_Static_assert(MX_LIST == DEC_MX_LAST,
+#define DEC_MX_LAST 15
+_Static_assert(MX_END == DEC_MX_LAST,
                "a new MX_ case: give it a case in dec_structs' dispatch");
 
 /* The bodies of `count` struct values by plan p, the first at base, the
@@ -1005,10 +1038,12 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
                                           "registered struct's");
       c = in->p;
     }
-    const wire_mop *o = p->ops, *oe = o + p->nops;
-    for (; o < oe; o++) {
+    /* (to the op after the last, MX_END: no bound to compare with) */
+    for (const wire_mop *o = p->ops;; o++) {
       uint8_t *d = base + o->off;
       switch (o->dx) {
+      case MX_END:
+        goto done;
       case MX_RUN: {
         const uint8_t *rc = c; /* (c itself stays out of memory) */
         const wire_mop *r =
@@ -1114,7 +1149,19 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         __builtin_unreachable();
       }
       in->p = c;
-      if (o->code == MOP_SKIP || o->code == MOP_NONE) {
+      if (o->code == MOP_STRUCT_PTR &&
+          !(o->fl & (MF_FLAG | MF_PRESENT | MF_CHECK))) {
+        /* a struct pointer without a flag: dec_body's way, without its
+         * call and dispatch */
+        const wire_mlayout *el = &x->m->layouts[o->elem];
+        const wire_mplan *pp = &el->plan;
+        if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return false;
+        uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
+        if (!sb) return dfail(x, WIRE_E_LIMIT, c, "decode arena exhausted");
+        zero_img(sb, el->size);
+        st_ptr(d, sb);
+        if (!dec_struct_body(x, pp, el, sb)) return false;
+      } else if (o->code == MOP_SKIP || o->code == MOP_NONE) {
         /* a field the layout does not hold */
         if (!dec_skip(x, o)) return false;
       } else if (!dec_field(x, o, base)) {
@@ -1122,6 +1169,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       }
       c = in->p;
     }
+  done:
     for (uint32_t k = 0; k < p->nmissing; k++) zero_any(x, p->missing[k], base);
     if (items && WIRE_UNLIKELY(c == prev)) {
       in->p = c;

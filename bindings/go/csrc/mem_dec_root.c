@@ -63,6 +63,86 @@ static const wire_mplan *root_meta(mdec *x, uint32_t layout, void *out) {
   return okk ? wire__mdec_meta_other(x, layout) : NULL;
 }
 
+/* A flat plan's body (wire_mplan.flat) at c, to the end of the input:
+ * the struct loop's inline cases (mem_dec.c) without the decoder's state,
+ * depth or allocation. False for anything they do not read (a value cut,
+ * overlong or too long, a bool other than 0 or 1, an enum of more than
+ * one byte, bytes after the body): wire_mem_decode then reads the message
+ * again by the general path, which reads or reports it. */
+static bool flat_body(const wire_mplan *p, const uint8_t *c,
+                      const uint8_t *const end, uint8_t *base, bool words) {
+  const uint8_t *np;
+  for (const wire_mop *o = p->ops, *oe = o + p->nops; o < oe; o++) {
+    uint8_t *d = base + o->off;
+    switch (o->dx) {
+    case MX_RUN: {
+      const uint8_t *rc = c;
+      const wire_mop *r =
+          WIRE_LIKELY((size_t)(end - c) >= (size_t)o->dneed + WIRE_MEM_RUN_SLACK)
+              ? (words ? wire__mdec_run_words(o, base, &rc)
+                       : wire__mdec_run_bytes(o, base, &rc))
+          : words ? wire__mdec_run_end_words(o, base, &rc, end)
+                  : wire__mdec_run_end_bytes(o, base, &rc, end);
+      if (r == o) return false;
+      c = rc;
+      o = r - 1;
+      continue;
+    }
+    case MX_VI32: {
+      uint32_t u;
+      if (!fast_u32(c, end, &u, &np)) return false;
+      int32_t v = wire__unzz32(u);
+      memcpy(d, &v, 4);
+      c = np;
+      continue;
+    }
+    case MX_VI32_64: {
+      uint32_t u;
+      if (!fast_u32(c, end, &u, &np)) return false;
+      int64_t v = wire__unzz32(u);
+      memcpy(d, &v, 8);
+      c = np;
+      continue;
+    }
+    case MX_VI64: {
+      uint64_t u;
+      if (!fast_u64(c, end, &u, &np)) return false;
+      int64_t v = wire__unzz64(u);
+      memcpy(d, &v, 8);
+      c = np;
+      continue;
+    }
+    case MX_BOOL:
+      if (c >= end || c[0] > 1) return false;
+      *d = *c++;
+      continue;
+    case MX_ENUM: {
+      if (c >= end || c[0] >= 0x80) return false;
+      uint32_t v = *c++;
+      memcpy(d, &v, 4);
+      continue;
+    }
+    case MX_F32:
+      if (end - c < 4) return false;
+      memcpy(d, c, 4);
+      c += 4;
+      continue;
+    case MX_F64:
+      if (end - c < 8) return false;
+      memcpy(d, c, 8);
+      c += 8;
+      continue;
+    default:
+      return false;
+    }
+  }
+  return c == end;
+}
+
+/* Whether wire_mem_decode may take the flat path (tests turn it off to
+ * compare it with the general one). */
+bool wire__mdec_flat_ok = true;
+
 int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
                         size_t len, void *out, uint8_t *arena,
                         size_t arena_cap, size_t *arena_used, uint32_t flags) {
@@ -78,6 +158,21 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   }
   if (!m->layouts[layout].is_struct)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
+  wire_mlayout *rl = &m->layouts[layout];
+  /* the common root: xlang header, not-null flag, the registered TypeDef
+   * announced as #0 */
+  bool common = rl->td && len >= 4 + (size_t)rl->td_len &&
+                td_same(data, rl->td - 4, 4 + (size_t)rl->td_len);
+  if (common && rl->plan.flat && wire__mdec_flat_ok && ctx->max_depth &&
+      (!arena_used || *arena_used <= arena_cap) &&
+      flat_body(&rl->plan, data + 4 + rl->td_len, data + len, out, m->words)) {
+    /* a flat root in the usual form: what the general path below leaves
+     * after it (no table, reference or arena byte used) */
+    ctx->oob_used = 0;
+    m->ndtd = 0;
+    m->ndref = 0;
+    return WIRE_OK;
+  }
   mdec x;
   x.ctx = ctx;
   x.m = m;
@@ -106,12 +201,8 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   m->ndtd = 0;
   m->ndref = 0;
   const wire_mplan *p = NULL;
-  wire_mlayout *rl = &m->layouts[layout];
   bool okk;
-  if (rl->td && len >= 4 + (size_t)rl->td_len &&
-      td_same(data, rl->td - 4, 4 + (size_t)rl->td_len)) {
-    /* the common root: xlang header, not-null flag, the registered
-     * TypeDef announced as #0 */
+  if (common) {
     x.d.in.p = data + 4 + rl->td_len;
     p = &rl->plan;
     okk = push_td(&x, ctx->reg->types[rl->type].layout, p, data + 4);

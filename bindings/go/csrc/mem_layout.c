@@ -286,6 +286,7 @@ static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
     const wire_mop *so = &o->sub[0];
     if (!(so->fl & MF_PRESENT))
       o->ditems = so->code == MOP_STRUCT ? MDI_STRUCT
+                  : so->code == MOP_STRUCT_PTR ? MDI_SPTR
                   : so->code != MOP_STR ? MDI_NONE
                   : so->fl & MF_TAGGED ? MDI_TSTR
                   : !(so->fl & MF_LEN64) ? MDI_STR
@@ -485,6 +486,19 @@ void wire__mem_fast_paths(wire_mop *ops, uint32_t n) {
   dec_runs(ops, n);
 }
 
+bool wire__mem_flat(const wire_mop *ops, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    switch (ops[i].dx) {
+    case MX_RUN: case MX_VI32: case MX_VI32_64: case MX_VI64: case MX_BOOL:
+    case MX_ENUM: case MX_F32: case MX_F64:
+      break;
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
 const wire_mspec *wire__mem_spec_of(const wire_mlayout *l, uint32_t field) {
   for (uint32_t i = 0; i < l->nspecs; i++)
     if (l->specs[i].field == field) return &l->specs[i];
@@ -532,9 +546,11 @@ static int32_t bind_struct(wire_ctx *ctx, uint32_t li) {
     n++;
   }
   wire__mem_fast_paths(ops, n);
+  wire__mem_plan_end(ops, n);
   wire_mlayout *l = &m->layouts[li];
   l->plan.ops = ops;
   l->plan.nops = n;
+  l->plan.flat = wire__mem_flat(ops, n) && !l->plan.nmissing;
   l->kind = wire__struct_kind(ctx, t);
   l->hash = wire__peer_schema_hash(ctx, rl);
   if (l->kind == WIRE_T_COMPATIBLE_STRUCT ||
