@@ -239,11 +239,20 @@ static inline int64_t ref_find(const menc *e, const void *p) {
 
 /* Struct pointer p, written now, as reference m->e.nrefs (which the
  * caller counts). */
-static bool ref_add(menc *e, const void *p) {
+static __attribute__((noinline, cold)) bool ref_grow(menc *e) {
   wire_mem *m = e->m;
   if (m->nref >= 1u << 20) return efail(e, WIRE_E_LIMIT, "too many references");
   if (!ref_room(e->ctx, m, m->nref + 1))
     return efail(e, WIRE_E_NOMEM, "out of memory");
+  return true;
+}
+
+static bool ref_add(menc *e, const void *p) {
+  wire_mem *m = e->m;
+  /* (the limit and the growth out of line: no registers saved here) */
+  if (WIRE_UNLIKELY(m->nref >= m->ref_cap || m->nref >= 1u << 20) &&
+      !ref_grow(e))
+    return false;
   if (m->nref < ENC_REF_HASHED) {
     uint32_t h = ref_slot(p);
     while (e->rh[h]) h = (h + 1) & (ENC_REF_SLOTS - 1);
