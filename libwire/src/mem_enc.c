@@ -343,7 +343,8 @@ static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
  * transcoding and is valid (or trusted): 1 when written, 0 when it is
  * anything else (the general writer then writes or reports it), -1 on
  * error (no room). */
-static int put_utf8(menc *e, const uint8_t *sp, const uint8_t *lenp) {
+static inline __attribute__((always_inline)) int
+put_utf8(menc *e, const uint8_t *sp, const uint8_t *lenp) {
   uint32_t len;
   memcpy(&len, lenp, 4);
   if ((len && !sp) ||
@@ -542,6 +543,12 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
                   e->ctx->trusted_text;
   const bool vt = vo->code == MOP_STR && (vo->fl & MF_TAGGED) &&
                   e->ctx->trusted_text;
+  /* UTF-8 strings (as in list_begin): the valid ones inline */
+  const bool utf8 = e->ctx->string_policy != WIRE_STRING_JAVA;
+  const bool ku = utf8 && ko->code == MOP_STR &&
+                  !(ko->fl & (MF_TAGGED | MF_LEN64));
+  const bool vu = utf8 && vo->code == MOP_STR &&
+                  !(vo->fl & (MF_TAGGED | MF_LEN64));
   uint64_t at = 0;
   while (at < count) {
     uint64_t size = count - at;
@@ -596,9 +603,13 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
     }
     for (uint64_t i = 0; i < size; i++) {
       const uint8_t *it = items + (at + i) * o->esize;
-      int r = kt ? put_tstr(e, rel, ko, it) : 0;
+      int r = kt   ? put_tstr(e, rel, ko, it)
+              : ku ? put_utf8(e, rptr(rel, it + ko->off), it + ko->aux)
+                   : 0;
       if (r < 0 || (!r && !enc_body(e, ko, it))) return false;
-      r = vt ? put_tstr(e, rel, vo, it) : 0;
+      r = vt   ? put_tstr(e, rel, vo, it)
+          : vu ? put_utf8(e, rptr(rel, it + vo->off), it + vo->aux)
+               : 0;
       if (r < 0 || (!r && !enc_body(e, vo, it))) return false;
     }
     at += size;
