@@ -87,6 +87,15 @@ int main(void) {
     snprintf(lab, sizeof lab, "order de %d", loops[k]);
     CALLGRIND_DUMP_STATS_AT(lab);
   }
+  /* and the encode of the same order ("order en N") */
+  for (int k = 0; k < 2; k++) {
+    CALLGRIND_ZERO_STATS;
+    for (int i = 0; i < loops[k]; i++)
+      if (og_Order_encode(ctx, &w, &o, &p, &n)) return 1;
+    char lab[64];
+    snprintf(lab, sizeof lab, "order en %d", loops[k]);
+    CALLGRIND_DUMP_STATS_AT(lab);
+  }
   wire_ctx_free(ctx);
   return 0;
 }
