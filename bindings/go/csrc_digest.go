@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "c9a56c4297f39a4cdb8e7f209d630e6ad51bc02c90b1b5c6eb72be4ccb8c6e30"
+const csrcDigest = "7e9ee6efc36dc9e3b9dd5ff2bf52bb20cfb94ee553ef96040861432a75abd36b"

@@ -133,7 +133,10 @@ static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
   if (enc == WIRE_STR_UTF8) {
     if (!room(e, 9 + len)) return false;
     uint8_t *q = e->b->p + e->b->len;
-    q = put_varu64(q, (len << 2) | WIRE_STR_UTF8);
+    uint64_t h = (len << 2) | WIRE_STR_UTF8;
+    int n = 0;
+    while (h >= 0x80 && n < 4) { *q++ = (uint8_t)(h | 0x80); h >>= 7; n++; }
+    *q++ = (uint8_t)h;
     wire__copy(q, s, (size_t)len);
     e->b->len = (size_t)(q - e->b->p) + (size_t)len;
     return true;
@@ -141,7 +144,10 @@ static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
   size_t wl = wire__transcode_len(WIRE_STR_UTF8, enc, s, (size_t)len);
   if (!room(e, 9 + wl)) return false;
   uint8_t *q = e->b->p + e->b->len;
-  q = put_varu64(q, ((uint64_t)wl << 2) | (uint64_t)enc);
+  uint64_t h = ((uint64_t)wl << 2) | (uint64_t)enc;
+  int n = 0;
+  while (h >= 0x80 && n < 4) { *q++ = (uint8_t)(h | 0x80); h >>= 7; n++; }
+  *q++ = (uint8_t)h;
   wire__transcode(WIRE_STR_UTF8, enc, s, (size_t)len, q, wl);
   e->b->len = (size_t)(q - e->b->p) + wl;
   return true;
@@ -233,13 +239,11 @@ static inline int64_t ref_find(const menc *e, const void *p) {
 
 /* Struct pointer p, written now, as reference m->e.nrefs (which the
  * caller counts). */
-static __attribute__((noinline, cold)) bool ref_grow(menc *e, wire_mem *m) {
-  if (m->nref >= 1u << 20) return efail(e, WIRE_E_LIMIT, "too many references");
-  return ref_room(e->ctx, m, m->nref + 1) || efail(e, WIRE_E_NOMEM, "out of memory");
-}
-static bool ref_add(menc *e, const void *p) { /* (ref_grow: out of line) */
+static bool ref_add(menc *e, const void *p) {
   wire_mem *m = e->m;
-  if ((m->nref >= m->ref_cap || m->nref >= 1u << 20) && !ref_grow(e, m)) return false;
+  if (m->nref >= 1u << 20) return efail(e, WIRE_E_LIMIT, "too many references");
+  if (!ref_room(e->ctx, m, m->nref + 1))
+    return efail(e, WIRE_E_NOMEM, "out of memory");
   if (m->nref < ENC_REF_HASHED) {
     uint32_t h = ref_slot(p);
     while (e->rh[h]) h = (h + 1) & (ENC_REF_SLOTS - 1);
@@ -296,9 +300,14 @@ static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
   }
   if (!room(e, 6)) return false;
   uint8_t *q = e->b->p + e->b->len;
-  *body = !is_null(o, base);
-  if (!*body || !(o->fl & MF_TRACK)) { /* null, or not tracked */
-    *q = *body ? 0xFF : 0xFD;
+  if (is_null(o, base)) {
+    *q = 0xFD;
+    e->b->len++;
+    return true;
+  }
+  *body = true;
+  if (!(o->fl & MF_TRACK)) {
+    *q = 0xFF;
     e->b->len++;
     return true;
   }
@@ -325,8 +334,7 @@ static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
  * transcoding and is valid (or trusted): 1 when written, 0 when it is
  * anything else (the general writer then writes or reports it), -1 on
  * error (no room). */
-static inline __attribute__((always_inline)) int
-put_utf8(menc *e, const uint8_t *sp, const uint8_t *lenp) {
+static int put_utf8(menc *e, const uint8_t *sp, const uint8_t *lenp) {
   uint32_t len;
   memcpy(&len, lenp, 4);
   if ((len && !sp) ||
@@ -376,8 +384,11 @@ static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
   if (!count) return 0;
   if (o->code == MOP_PLIST) {
     *q++ = o->lh;
-    if (!(o->lh & WIRE_LF_DECL)) *q++ = o->ewt;
-    e->b->len = (size_t)(q - e->b->p);
+    e->b->len++;
+    if (!(o->lh & WIRE_LF_DECL)) {
+      *q++ = o->ewt;
+      e->b->len++;
+    }
     uint32_t w = form_size(o->eform);
     if (!room(e, count * 10)) return -1;
     wire_mop eo = {0};
@@ -522,10 +533,6 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
                   e->ctx->trusted_text;
   const bool vt = vo->code == MOP_STR && (vo->fl & MF_TAGGED) &&
                   e->ctx->trusted_text;
-  /* UTF-8 strings (as in list_begin): the valid ones inline */
-  const bool utf8 = e->ctx->string_policy != WIRE_STRING_JAVA;
-  const bool ku = utf8 && ko->code == MOP_STR && !(ko->fl & (MF_TAGGED | MF_LEN64));
-  const bool vu = utf8 && vo->code == MOP_STR && !(vo->fl & (MF_TAGGED | MF_LEN64));
   uint64_t at = 0;
   while (at < count) {
     uint64_t size = count - at;
@@ -580,13 +587,9 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
     }
     for (uint64_t i = 0; i < size; i++) {
       const uint8_t *it = items + (at + i) * o->esize;
-      int r = kt   ? put_tstr(e, rel, ko, it)
-              : ku ? put_utf8(e, rptr(rel, it + ko->off), it + ko->aux)
-                   : 0;
+      int r = kt ? put_tstr(e, rel, ko, it) : 0;
       if (r < 0 || (!r && !enc_body(e, ko, it))) return false;
-      r = vt   ? put_tstr(e, rel, vo, it)
-          : vu ? put_utf8(e, rptr(rel, it + vo->off), it + vo->aux)
-               : 0;
+      r = vt ? put_tstr(e, rel, vo, it) : 0;
       if (r < 0 || (!r && !enc_body(e, vo, it))) return false;
     }
     at += size;
