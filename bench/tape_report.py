@@ -17,7 +17,8 @@ CALLGRIND = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
              "--combine-dumps=yes"]
 WORKLOADS = ["list_mixed_1000", "map_str_i64_10000", "i64_array_100000",
              "binary_1MiB", "strings_10000", "list_mixed_1000_given",
-             "map_str_i64_10000_given", "strings_10000_given"]
+             "map_str_i64_10000_given", "strings_10000_given",
+             "list_mixed_1000_jvm", "strings_10000_jvm"]
 
 
 def parse_dumps(path):
