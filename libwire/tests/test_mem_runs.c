@@ -121,6 +121,66 @@ static int32_t same_as_doc(wire_ctx *c, uint32_t l, const uint8_t *data,
   return st;
 }
 
+/* A probe decodes data[0..n) two ways and asserts that they agree;
+ * strict: the cut or the changed byte lies in the message's body, where
+ * the status must agree too (prefixes_and_changes). */
+typedef int32_t (*probe_fn)(const void *env, const uint8_t *data, size_t n,
+                            int strict);
+
+/* Probes every prefix of bytes[0..n), each in a buffer that ends where
+ * the prefix does (a read past it shows under ASan and valgrind), and
+ * asserts that it fails; then every message with one byte replaced by
+ * that byte ^ flip and by each of subs[0..ns). A cut or a change at
+ * `body` or later is probed strictly. */
+static void prefixes_and_changes(probe_fn f, const void *env, uint8_t *bytes,
+                                 size_t n, size_t body, uint8_t flip,
+                                 const uint8_t *subs, size_t ns) {
+  for (size_t cut = 0; cut < n; cut++) {
+    uint8_t *exact = malloc(cut ? cut : 1);
+    cr_assert_not_null(exact);
+    memcpy(exact, bytes, cut);
+    cr_assert_neq(f(env, exact, cut, cut >= body), WIRE_OK);
+    free(exact);
+  }
+  for (size_t i = 0; i < n; i++) {
+    uint8_t b = bytes[i];
+    for (size_t s = 0; s <= ns; s++) {
+      bytes[i] = s ? subs[s - 1] : (uint8_t)(b ^ flip);
+      f(env, bytes, n, i >= body);
+    }
+    bytes[i] = b;
+  }
+}
+
+/* Every arena smaller than decoding bytes[0..n) with layout l takes (in
+ * a buffer of exactly that size: ASan) fails with WIRE_E_LIMIT. */
+static void small_arenas(wire_ctx *c, uint32_t l, const uint8_t *bytes,
+                         size_t n, void *out) {
+  size_t need = 0;
+  cr_assert_eq(wire_mem_decode(c, l, bytes, n, out, arena, sizeof arena,
+                               &need, 0), WIRE_OK);
+  for (size_t cap = 0; cap < need; cap++) {
+    uint8_t *a = malloc(cap ? cap : 1);
+    cr_assert_not_null(a);
+    size_t used = 0;
+    cr_assert_eq(wire_mem_decode(c, l, bytes, n, out, cap ? a : NULL, cap,
+                                 &used, 0), WIRE_E_LIMIT);
+    free(a);
+  }
+}
+
+/* same_as_doc as a probe: env is a doc_env. */
+typedef struct { wire_ctx *c; uint32_t l; void *out; } doc_env;
+static int32_t doc_probe(const void *env, const uint8_t *data, size_t n,
+                         int strict) {
+  const doc_env *e = env;
+  return same_as_doc(e->c, e->l, data, n, e->out, strict);
+}
+
+/* (the substitutes most tests use besides the flipped top bit: a zero
+ * (an overlong end), a byte of all ones, a lone continuation byte) */
+static const uint8_t subs3[3] = {0x00, 0xFF, 0x80};
+
 static void check(int compatible, int words) {
   uint32_t lv, ll;
   wire_ctx *c = make(compatible, words, &lv, &ll);
@@ -145,27 +205,11 @@ static void check(int compatible, int words) {
       } else {
         cr_assert(!memcmp(&out.v, &items[0], sizeof(v_t)));
       }
-      /* cut at every length, in a buffer that ends where the input does
-       * (the padded copy must not read past it: ASan, valgrind) */
-      for (size_t cut = 0; cut < n; cut++) {
-        uint8_t *exact = malloc(cut ? cut : 1);
-        cr_assert_not_null(exact);
-        memcpy(exact, bytes, cut);
-        cr_assert_neq(same_as_doc(c, l, exact, cut, &out, cut >= body),
-                      WIRE_OK);
-        free(exact);
-      }
-      /* one byte changed: a continuation bit set or cleared, a zero (an
-       * overlong end), a byte of all ones */
-      for (size_t i = 0; i < n; i++) {
-        const uint8_t subs[4] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0x80};
-        for (int s = 0; s < 4; s++) {
-          uint8_t b = bytes[i];
-          bytes[i] = subs[s];
-          same_as_doc(c, l, bytes, n, &out, i >= body);
-          bytes[i] = b;
-        }
-      }
+      /* every prefix (the padded copy must not read past the input); one
+       * byte changed: a continuation bit set or cleared, a zero (an
+       * overlong end), a byte of all ones, a lone continuation byte */
+      doc_env e = {c, l, &out};
+      prefixes_and_changes(doc_probe, &e, bytes, n, body, 0x80, subs3, 3);
     }
   }
   wire_ctx_free(c);
@@ -248,6 +292,15 @@ static int32_t cached_as_fresh(int root, const uint8_t *orig, size_t on,
   return st[0];
 }
 
+/* cached_as_fresh as a probe (it compares statuses always) */
+typedef struct { int root; const uint8_t *orig; size_t on; } cached_env;
+static int32_t cached_probe(const void *env, const uint8_t *data, size_t n,
+                            int strict) {
+  const cached_env *e = env;
+  (void)strict;
+  return cached_as_fresh(e->root, e->orig, e->on, data, n);
+}
+
 Test(mem_runs, mapped_typedef_cached) {
   uint32_t lv, ll;
   wire_ctx *w = make_writer(&lv, &ll);
@@ -288,22 +341,8 @@ Test(mem_runs, mapped_typedef_cached) {
       wire_ctx_free(r);
     }
     cr_assert_eq(cached_as_fresh(root, orig, n, bytes, n), WIRE_OK);
-    for (size_t cut = 0; cut < n; cut++) {
-      uint8_t *exact = malloc(cut ? cut : 1);
-      cr_assert_not_null(exact);
-      memcpy(exact, bytes, cut);
-      cr_assert_neq(cached_as_fresh(root, orig, n, exact, cut), WIRE_OK);
-      free(exact);
-    }
-    for (size_t i = 0; i < n; i++) {
-      const uint8_t subs[3] = {(uint8_t)(bytes[i] ^ 0x01), 0x00, 0xFF};
-      for (int s = 0; s < 3; s++) {
-        uint8_t b = bytes[i];
-        bytes[i] = subs[s];
-        cached_as_fresh(root, orig, n, bytes, n);
-        bytes[i] = b;
-      }
-    }
+    cached_env e = {root, orig, n};
+    prefixes_and_changes(cached_probe, &e, bytes, n, SIZE_MAX, 0x01, subs3, 2);
   }
   wire_ctx_free(w);
 }
@@ -372,23 +411,11 @@ static void check_general(int tracking) {
     cr_assert_eq(out.b_present, k);
     if (k) cr_assert(out.bn == 3 && !memcmp(out.b, "abc", 3));
     body = n - body;
-    for (size_t cut = 0; cut < n; cut++) {
-      uint8_t *exact = malloc(cut ? cut : 1);
-      cr_assert_not_null(exact);
-      memcpy(exact, bytes, cut);
-      cr_assert_neq(same_as_doc(c, lt, exact, cut, &out, cut >= body), WIRE_OK);
-      free(exact);
-    }
-    for (size_t i = 0; i < n; i++) {
-      const uint8_t subs[7] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0xFD,
-                               0xFE, 0x3B, 0x9A};
-      for (int s = 0; s < 7; s++) {
-        uint8_t b = bytes[i];
-        bytes[i] = subs[s];
-        same_as_doc(c, lt, bytes, n, &out, i >= body);
-        bytes[i] = b;
-      }
-    }
+    /* besides the flipped top bit: a zero, all ones, 0xFD and 0xFE (null
+     * and not-null flags), 0x3B 0x9A (a timestamp's nanos past 1e9) */
+    static const uint8_t subs[6] = {0x00, 0xFF, 0xFD, 0xFE, 0x3B, 0x9A};
+    doc_env e = {c, lt, &out};
+    prefixes_and_changes(doc_probe, &e, bytes, n, body, 0x80, subs, 6);
   }
   wire_ctx_free(c);
 }
@@ -459,6 +486,15 @@ static int32_t flat_as_general(wire_ctx *c, uint32_t lf, const uint8_t *data,
   return st[0];
 }
 
+/* flat_as_general as a probe (it compares statuses always) */
+typedef struct { wire_ctx *c; uint32_t lf; } flat_env;
+static int32_t flat_probe(const void *env, const uint8_t *data, size_t n,
+                          int strict) {
+  const flat_env *e = env;
+  (void)strict;
+  return flat_as_general(e->c, e->lf, data, n);
+}
+
 static void check_flat(int words) {
   uint32_t lf;
   wire_ctx *c = make_flat(words, &lf);
@@ -487,26 +523,11 @@ static void check_flat(int words) {
     cr_assert_eq(wire_mem_decode(c, lf, bytes, n, &out, NULL, 0, NULL, 0),
                  WIRE_OK);
     cr_assert(!memcmp(&out, &v, sizeof v));
-    /* every prefix, in a buffer that ends where the input does */
-    for (size_t cut = 0; cut < n; cut++) {
-      uint8_t *exact = malloc(cut ? cut : 1);
-      cr_assert_not_null(exact);
-      memcpy(exact, bytes, cut);
-      cr_assert_neq(flat_as_general(c, lf, exact, cut), WIRE_OK);
-      free(exact);
-    }
-    /* one byte changed: a continuation bit, a zero, all ones, a lone
-     * continuation byte, a bool or enum byte out of range */
-    for (size_t i = 0; i < n; i++) {
-      const uint8_t subs[6] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0x80,
-                               0x02, 0x7F};
-      for (int s = 0; s < 6; s++) {
-        uint8_t b = bytes[i];
-        bytes[i] = subs[s];
-        flat_as_general(c, lf, bytes, n);
-        bytes[i] = b;
-      }
-    }
+    /* every prefix; one byte changed: a continuation bit, a zero, all
+     * ones, a lone continuation byte, a bool or enum byte out of range */
+    static const uint8_t subs[5] = {0x00, 0xFF, 0x80, 0x02, 0x7F};
+    flat_env e = {c, lf};
+    prefixes_and_changes(flat_probe, &e, bytes, n, SIZE_MAX, 0x80, subs, 5);
     /* a byte more */
     bytes[n] = 0;
     cr_assert_eq(flat_as_general(c, lf, bytes, n + 1), WIRE_E_TRAILING);
@@ -554,36 +575,10 @@ static void check_ptrs(int compatible, int words) {
       cr_assert(!memcmp(out.vs[i], &items[i], sizeof(v_t)));
       cr_assert_eq((uintptr_t)out.vs[i] % 8, 0);
     }
-    size_t body = n - body_len(&items[2]);
-    for (size_t cut = 0; cut < n; cut++) {
-      uint8_t *exact = malloc(cut ? cut : 1);
-      cr_assert_not_null(exact);
-      memcpy(exact, bytes, cut);
-      cr_assert_neq(same_as_doc(c, lp, exact, cut, &out, cut >= body),
-                    WIRE_OK);
-      free(exact);
-    }
-    for (size_t i = 0; i < n; i++) {
-      const uint8_t subs[4] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0x80};
-      for (int s = 0; s < 4; s++) {
-        uint8_t b = bytes[i];
-        bytes[i] = subs[s];
-        same_as_doc(c, lp, bytes, n, &out, i >= body);
-        bytes[i] = b;
-      }
-    }
-    /* arenas of every size below what it takes (exact buffers: ASan) */
-    size_t need = 0;
-    cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, arena, sizeof arena,
-                                 &need, 0), WIRE_OK);
-    for (size_t cap = 0; cap < need; cap++) {
-      uint8_t *a = malloc(cap ? cap : 1);
-      cr_assert_not_null(a);
-      size_t used = 0;
-      cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, cap ? a : NULL, cap,
-                                   &used, 0), WIRE_E_LIMIT);
-      free(a);
-    }
+    doc_env e = {c, lp, &out};
+    prefixes_and_changes(doc_probe, &e, bytes, n, n - body_len(&items[2]),
+                         0x80, subs3, 3);
+    small_arenas(c, lp, bytes, n, &out);
   }
   wire_ctx_free(c);
 }
@@ -647,33 +642,9 @@ static void check_ptr_field(int compatible) {
     cr_assert_eq(out.k, in.k);
     cr_assert_eq(out.z, in.z);
     cr_assert(!memcmp(out.v, &in.v, sizeof(v_t)));
-    for (size_t cut = 0; cut < n; cut++) {
-      uint8_t *exact = malloc(cut ? cut : 1);
-      cr_assert_not_null(exact);
-      memcpy(exact, bytes, cut);
-      cr_assert_neq(same_as_doc(c, lp, exact, cut, &out, 0), WIRE_OK);
-      free(exact);
-    }
-    for (size_t i = 0; i < n; i++) {
-      const uint8_t subs[4] = {(uint8_t)(bytes[i] ^ 0x80), 0x00, 0xFF, 0x80};
-      for (int s = 0; s < 4; s++) {
-        uint8_t b = bytes[i];
-        bytes[i] = subs[s];
-        same_as_doc(c, lp, bytes, n, &out, 0);
-        bytes[i] = b;
-      }
-    }
-    size_t need = 0;
-    cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, arena, sizeof arena,
-                                 &need, 0), WIRE_OK);
-    for (size_t cap = 0; cap < need; cap++) {
-      uint8_t *a = malloc(cap ? cap : 1);
-      cr_assert_not_null(a);
-      size_t used = 0;
-      cr_assert_eq(wire_mem_decode(c, lp, bytes, n, &out, cap ? a : NULL, cap,
-                                   &used, 0), WIRE_E_LIMIT);
-      free(a);
-    }
+    doc_env e = {c, lp, &out};
+    prefixes_and_changes(doc_probe, &e, bytes, n, SIZE_MAX, 0x80, subs3, 3);
+    small_arenas(c, lp, bytes, n, &out);
   }
   wire_ctx_free(c);
 }
