@@ -660,49 +660,19 @@ func unpackInto(p unsafe.Pointer, n int, k reflect.Kind, et byte, raw []byte) (o
 			s[i] = at(i) != 0
 		}
 	case k == reflect.Int64 && signed:
-		for i, s := 0, unsafe.Slice((*int64)(p), n); i < n; i++ {
-			s[i] = int64(at(i))
-		}
+		return true, unpackInts[int64](p, n, raw, true)
 	case k == reflect.Int && signed:
-		for i, s := 0, unsafe.Slice((*int)(p), n); i < n; i++ {
-			s[i] = int(at(i))
-		}
+		return true, unpackInts[int](p, n, raw, true)
 	case k == reflect.Int32 && signed:
-		for i, s := 0, unsafe.Slice((*int32)(p), n); i < n; i++ {
-			x := int64(at(i))
-			if x != int64(int32(x)) {
-				return true, goErr("value", "%d overflows a Go int32", x)
-			}
-			s[i] = int32(x)
-		}
+		return true, unpackInts[int32](p, n, raw, true)
 	case k == reflect.Int16 && signed:
-		for i, s := 0, unsafe.Slice((*int16)(p), n); i < n; i++ {
-			x := int64(at(i))
-			if x != int64(int16(x)) {
-				return true, goErr("value", "%d overflows a Go int16", x)
-			}
-			s[i] = int16(x)
-		}
+		return true, unpackInts[int16](p, n, raw, true)
 	case k == reflect.Int8 && signed:
-		for i, s := 0, unsafe.Slice((*int8)(p), n); i < n; i++ {
-			x := int64(at(i))
-			if x != int64(int8(x)) {
-				return true, goErr("value", "%d overflows a Go int8", x)
-			}
-			s[i] = int8(x)
-		}
+		return true, unpackInts[int8](p, n, raw, true)
 	case k == reflect.Uint64 && unsigned:
-		for i, s := 0, unsafe.Slice((*uint64)(p), n); i < n; i++ {
-			s[i] = at(i)
-		}
+		return true, unpackInts[uint64](p, n, raw, false)
 	case k == reflect.Uint32 && unsigned:
-		for i, s := 0, unsafe.Slice((*uint32)(p), n); i < n; i++ {
-			x := at(i)
-			if x > math.MaxUint32 {
-				return true, goErr("value", "%d overflows a Go uint32", x)
-			}
-			s[i] = uint32(x)
-		}
+		return true, unpackInts[uint32](p, n, raw, false)
 	case k == reflect.Float64 && float:
 		for i, s := 0, unsafe.Slice((*float64)(p), n); i < n; i++ {
 			s[i] = math.Float64frombits(at(i))
@@ -715,6 +685,23 @@ func unpackInto(p unsafe.Pointer, n int, k reflect.Kind, et byte, raw []byte) (o
 		return false, nil
 	}
 	return true, nil
+}
+
+// unpackInts stores the n 8-byte values of raw (signed or not) into the
+// T elements at p; a value that T cannot hold is an error naming it.
+func unpackInts[T int | int8 | int16 | int32 | int64 | uint32 | uint64](p unsafe.Pointer, n int, raw []byte, signed bool) error {
+	for i, s := 0, unsafe.Slice((*T)(p), n); i < n; i++ {
+		u := binary.LittleEndian.Uint64(raw[8*i:])
+		x := T(u)
+		if signed && int64(x) != int64(u) {
+			return goErr("value", "%d overflows a Go %T", int64(u), x)
+		}
+		if !signed && uint64(x) != u {
+			return goErr("value", "%d overflows a Go %T", u, x)
+		}
+		s[i] = x
+	}
+	return nil
 }
 
 func isIntKind(k reflect.Kind) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -380,5 +381,31 @@ func TestPlanHostileInput(t *testing.T) {
 		if errs == 0 {
 			t.Errorf("%s: no mutation was rejected", wl.name)
 		}
+	}
+}
+
+// A list of integers read into slices of narrower Go integers (the PACKED
+// run's typed loops): values that fit are stored, the first that does not
+// is an error that names the Go type.
+func TestPackedNarrowing(t *testing.T) {
+	c, _ := NewContext()
+	defer c.Close()
+	small, _ := c.Marshal([]any{int64(-5), int64(100), int64(0)})
+	var i8 []int8
+	if err := c.Unmarshal(small, &i8); err != nil || !reflect.DeepEqual(i8, []int8{-5, 100, 0}) {
+		t.Fatalf("[]int8: %v %v", i8, err)
+	}
+	big, _ := c.Marshal([]any{int64(1), int64(40000)})
+	var i16 []int16
+	if err := c.Unmarshal(big, &i16); err == nil || !strings.Contains(err.Error(), "40000 overflows a Go int16") {
+		t.Fatalf("[]int16: %v %v", i16, err)
+	}
+	var i32 []int32
+	if err := c.Unmarshal(big, &i32); err != nil || !reflect.DeepEqual(i32, []int32{1, 40000}) {
+		t.Fatalf("[]int32: %v %v", i32, err)
+	}
+	neg, _ := c.Marshal([]any{int64(-1) << 40})
+	if err := c.Unmarshal(neg, &i32); err == nil || !strings.Contains(err.Error(), "-1099511627776 overflows a Go int32") {
+		t.Fatalf("[]int32: %v %v", i32, err)
 	}
 }
