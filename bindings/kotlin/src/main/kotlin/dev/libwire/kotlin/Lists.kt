@@ -33,8 +33,16 @@ internal fun emptyFixed(): List<Any?> = NO_ITEMS.asList()
  * `readOnlyListsAreFixedSizeOnEveryPath`); the Kotlin type does: `MutableList<T>` is a subtype of
  * `MutableCollection<*>`, `List<T>` is not.
  */
-internal fun isReadOnlyList(t: KType): Boolean =
-    (t.classifier as? KClass<*>)?.java == List::class.java && !t.withNullability(false).isSubtypeOf(MUTABLE_COLLECTION)
+internal fun isReadOnlyList(t: KType): Boolean {
+    if ((t.classifier as? KClass<*>)?.java != List::class.java) return false
+    return try {
+        !t.withNullability(false).isSubtypeOf(MUTABLE_COLLECTION)
+    } catch (_: Error) {
+        false // (kotlin-reflect cannot compare this type: an ArrayList, as before)
+    } catch (_: RuntimeException) {
+        false
+    }
+}
 
 /**
  * The tape codec's counterpart of [ListSlot.fixed]: makes what the tape decoder built (`ArrayList`,
