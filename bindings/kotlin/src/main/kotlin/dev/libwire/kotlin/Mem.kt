@@ -401,8 +401,12 @@ internal class Elem(@JvmField val slot: Slot, @JvmField val present: Boolean) {
     fun get(r: MemReader, at: Int): Any? = if (present && r.b[at + slot.size].toInt() == 0) null else slot.get(r, at)
 }
 
-/** A list or set: pointer to `count` items of an element layout (slot 0), count at + 8. */
-internal class ListSlot(@JvmField val item: Elem, @JvmField val set: Boolean) : Slot(WireH.MEM_LIST, 16) {
+/**
+ * A list or set: pointer to `count` items of an element layout (slot 0), count at + 8. [fixed]: a
+ * read-only `List<T>` property (or item), read into a fixed-size list ([fixedList]); otherwise a
+ * list is an `ArrayList` (`MutableList<T>`, `Collection<T>`...) and a set a `LinkedHashSet`.
+ */
+internal class ListSlot(@JvmField val item: Elem, @JvmField val set: Boolean, @JvmField val fixed: Boolean = false) : Slot(WireH.MEM_LIST, 16) {
     override val pointer get() = true
     override val hasAux get() = true
     @JvmField var elemLayout = NONE
@@ -455,6 +459,18 @@ internal class ListSlot(@JvmField val item: Elem, @JvmField val set: Boolean) : 
                 else for (i in 0 until n) { s.add(item.get(r, k)); k += stride }
             }
             return s
+        }
+        if (fixed) {
+            if (n == 0) return emptyFixed()
+            val a = arrayOfNulls<Any?>(n)
+            var k = r.off(p)
+            val s = item.slot
+            when {
+                s === StrSlot -> for (i in 0 until n) { a[i] = r.string(k); k += stride }
+                s is StructSlot -> for (i in 0 until n) { a[i] = s.get(r, k); k += stride }
+                else -> for (i in 0 until n) { a[i] = item.get(r, k); k += stride }
+            }
+            return a.asList()
         }
         val l = ArrayList<Any?>(n)
         if (n > 0) {
@@ -1357,7 +1373,7 @@ internal class MemCodec(private val ctx: Context) {
                 if (!Collection::class.java.isAssignableFrom(k) && !k.isArray) no()
                 val et = kt.arguments.firstOrNull()?.type ?: no()
                 val item = slotFor(et, d.elem ?: no(), "$where[]", created)
-                ListSlot(Elem(item, et.isMarkedNullable && !item.pointer), Set::class.java.isAssignableFrom(k))
+                ListSlot(Elem(item, et.isMarkedNullable && !item.pointer), Set::class.java.isAssignableFrom(k), isReadOnlyList(kt))
             }
             t == TypeId.MAP -> {
                 if (!Map::class.java.isAssignableFrom(k)) no()

@@ -184,13 +184,13 @@ internal object MemGenerator {
                         }
                         nested[i] != null -> {
                             c.getstatic(self, "s$i", CD_SLOT); gen(c, i); c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.offset)); c.iadd()
-                            val h = if (f.slot is StructSlot) "gStruct" else "gStructList"
+                            val h = if (f.slot is StructSlot) "gStruct" else if ((f.slot as ListSlot).fixed) "gStructListFixed" else "gStructList"
                             c.invokestatic(CD_RT, h, MethodTypeDesc.of(CD_OBJ, CD_SLOT, CD_GEN, CD_R, CD_INT))
                             if (pt != Any::class.java) c.checkcast(desc(pt))
                         }
                         f.slot is ListSlot && (f.slot as ListSlot).item.slot === StrSlot && !(f.slot as ListSlot).set && (f.slot as ListSlot).stride == 16 && f.present < 0 -> {
                             c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.offset)); c.iadd()
-                            c.invokestatic(CD_RT, "gStrList", MethodTypeDesc.of(CD_OBJ, CD_R, CD_INT))
+                            c.invokestatic(CD_RT, if ((f.slot as ListSlot).fixed) "gStrListFixed" else "gStrList", MethodTypeDesc.of(CD_OBJ, CD_R, CD_INT))
                             if (pt != Any::class.java) c.checkcast(desc(pt))
                         }
                         f.slot is ArraySlot && f.present < 0 -> {
@@ -314,6 +314,40 @@ internal object MemGenRt {
             }
         }
         return l
+    }
+
+    /** [gStructList] for a read-only `List` property: the items in an array, a fixed-size list over it. */
+    @JvmStatic fun gStructListFixed(s: Slot, g: MemGen, r: MemReader, at: Int): Any? {
+        var k = r.items(at)
+        if (k < 0) return null
+        val n = r.count
+        if (n == 0) return emptyFixed()
+        val a = arrayOfNulls<Any?>(n)
+        val b = r.b
+        val ls = s as ListSlot
+        val plan = (ls.item.slot as StructSlot).plan
+        val stride = ls.stride
+        val track = r.track
+        for (i in 0 until n) {
+            val q = Img.I64.get(b, k) as Long
+            a[i] = if (q == 0L) null else if (track) r.struct(plan, r.off(q)) else g.read(r, r.off(q))
+            k += stride
+        }
+        return a.asList()
+    }
+
+    /** [gStrList] for a read-only `List` property. */
+    @JvmStatic fun gStrListFixed(r: MemReader, at: Int): Any? {
+        var k = r.items(at)
+        if (k < 0) return null
+        val n = r.count
+        if (n == 0) return emptyFixed()
+        val a = arrayOfNulls<Any?>(n)
+        for (i in 0 until n) {
+            a[i] = r.string(k)
+            k += 16 // (a string item: pointer + header, 16 bytes)
+        }
+        return a.asList()
     }
 
     /** A list of strings (`ListSlot.get` without its dispatch on the item slot). */

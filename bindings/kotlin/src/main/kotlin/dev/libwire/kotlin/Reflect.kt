@@ -48,6 +48,9 @@ internal class FieldInfo(
 ) {
     val nameBytes: ByteArray = wireName.toByteArray(Charsets.UTF_8)
 
+    /** How the tape decoder's lists become this property's (read-only `List`: fixed-size), or null. */
+    val shape: Shape? = Shape.of(param.type)
+
     fun read(obj: Any): Any? = if (kgetter != null) kgetter.get(obj) else getter.invoke(obj)
 }
 

@@ -384,8 +384,20 @@ internal class TapeDecoder(private val ctx: Context) {
     /** The payload being decoded: SPAN ops give binaries and dense arrays as offsets into it. */
     private var src: ByteArray = b
 
+    /** Under reference tracking, lists already shaped for a property (one instance when shared). */
+    private var shapes: java.util.IdentityHashMap<Any, Any>? = null
+
+    private fun memo(): java.util.IdentityHashMap<Any, Any>? =
+        if (!ctx.refTrackingOption) null else shapes ?: java.util.IdentityHashMap<Any, Any>().also { shapes = it }
+
+    private fun shaped(v: Any?, f: FieldInfo): Any? {
+        val sh = f.shape
+        return if (sh == null || v == null) v else sh.apply(v, memo())
+    }
+
     fun decode(bytes: ByteArray): List<Any?> {
         ords.clear()
+        shapes?.clear()
         fetch(bytes)
         src = bytes
         p = 4
@@ -660,7 +672,9 @@ internal class TapeDecoder(private val ctx: Context) {
         val args = plan.newArgs()
         for (f in plan.fields) {
             val v = value()
-            args[f.arg] = if (v == null || f.info.type.isInstance(v)) v else coerceField(v, f.info)
+            val c = if (v == null || f.info.type.isInstance(v)) v else coerceField(v, f.info)
+            val sh = f.info.shape
+            args[f.arg] = if (sh == null || c == null) c else sh.apply(c, memo())
         }
         val obj = plan.construct(args)
         ords[at] = obj
@@ -686,7 +700,7 @@ internal class TapeDecoder(private val ctx: Context) {
         for (i in 0 until nf) {
             val v = value()
             val f = names.getOrNull(i)?.let { info.byWireName[it] } ?: continue
-            values[f.index] = coerceField(v, f)
+            values[f.index] = shaped(coerceField(v, f), f)
             present[f.index] = true
         }
         val obj = info.construct(values, present)
@@ -730,7 +744,7 @@ internal class TapeDecoder(private val ctx: Context) {
             p += k
             val v = value()
             if (f == null) continue // a field this class does not have: skipped
-            values[f.index] = coerceField(v, f)
+            values[f.index] = shaped(coerceField(v, f), f)
             present[f.index] = true
         }
         val obj = info.construct(values, present)
