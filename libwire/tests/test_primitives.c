@@ -1187,14 +1187,15 @@ Test(writer, large_copies_are_exact_at_every_relative_offset) {
       }
 }
 
-/* wire__utf16_check reads four units a word while no byte is 0xD8-0xDF:
- * in texts of 1-12 units (word and tail), a lone high surrogate, a lone
+/* wire__utf16_check reads four units a word (eight a step with SSE2, from
+ * 16 bytes) while no byte is 0xD8-0xDF: in texts of 1-40 units (steps,
+ * the overlapping last one, word and tail), a lone high surrogate, a lone
  * low one, a reversed pair and a high one ending the text are found at
  * every position, a valid pair is passed at every position, and Latin
  * text with low bytes in that range (U+00D8..U+00DF) passes. */
 Test(text, utf16_check_at_every_position) {
-  uint8_t s[26] = {0};
-  for (size_t n = 1; n <= 12; n++)
+  uint8_t s[82] = {0};
+  for (size_t n = 1; n <= 40; n++)
     for (size_t at = 0; at < n; at++) {
       for (size_t k = 0; k < n; k++) { s[2 * k] = (uint8_t)('a' + k); s[2 * k + 1] = 0; }
       size_t len = 2 * n;
