@@ -117,6 +117,19 @@ object ProfileMain {
                         println("round %d: %d KB copied before each order: libwire objects %.1f, fory decode %.1f (the copy alone %.1f); %d KB read (a byte a line): objects %.1f".format(it, kb, o, f, cp, kb, rd))
                     }
                 }
+                if (System.getProperty("sweeps") != null) {
+                    // the decoder's code with little data: the C call of a Sample (non-flat, strings)
+                    // or a MediaContent from another context before each order's objects
+                    val other = BenchValues.context()
+                    for (v in listOf<Any>(BenchValues.sample(), BenchValues.mediaContent())) {
+                        val sp = other.mem.planOf(v.javaClass)!!
+                        val sb = other.encode(v)
+                        val alone = batches(250, 8) { for (i in 0 until n) other.mem.nativeOnly(sp, sb) } / n
+                        val with = batches(250, 8) { for (i in 0 until n) { other.mem.nativeOnly(sp, sb); ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } } / n
+                        val obj = batches(250, 8, lwObj) / n
+                        println("round %d: objects with the C call of a %s (%d bytes) each %.1f (that call alone %.1f, objects alone %.1f)".format(it, v.javaClass.simpleName, sb.size, with, alone, obj))
+                    }
+                }
                 println("round %d: objects with a trivial downcall each %.1f; with the C call of order 0 each %.1f; with a 16 KB arraycopy each %.1f (the copy alone %.1f)".format(it, t1, t2, t3, t4))
                 println("round %d: C call then objects from its image %.1f, C call then objects from a snapshot %.1f".format(it, batches(250, 8, lwSeq) / n, batches(250, 8, lwMix) / n))
                 println("round %d decode ns per order: libwire %.1f (objects alone %.1f, C call alone %.1f), fory %.1f; bytes allocated per order: libwire %.0f (objects alone %.0f), fory %.0f".format(it, a, c, d, b, alloc(lwDec), alloc(lwObj), alloc(fxDec)))
