@@ -1504,6 +1504,25 @@ internal class MemCodec(private val ctx: Context) {
     }
 
 
+    /**
+     * Benchmark breakdown of a decode of many messages: the image [nativeOnly] wrote for [bytes]
+     * (a copy of the arena's used bytes) and the two bases its pointers count from, for
+     * [objectsFrom] to build the objects again later without the C call.
+     */
+    internal fun snapshot(plan: MemPlan, bytes: ByteArray): Triple<ByteArray, Long, Long> {
+        val used = nativeOnly(plan, bytes)
+        val heap = Native.mem_decode_bases != null && !copying
+        return Triple(mirror.copyOf(used + 64), if (plan.flat) 0L else if (heap) heapBases.get(ValueLayout.JAVA_LONG, 8) else arena.address(),
+            if (plan.flat) 0L else if (heap) heapBases.get(ValueLayout.JAVA_LONG, 0) else input.address())
+    }
+
+    /** The objects of a [snapshot] of [bytes] built (the JVM half of decode only). */
+    internal fun objectsFrom(plan: MemPlan, bytes: ByteArray, snap: Triple<ByteArray, Long, Long>): Any {
+        reader.reset(snap.first, snap.second, ctx.refTrackingOption, snap.first.size)
+        reader.source(bytes, snap.third)
+        return reader.struct(plan, 0)
+    }
+
     /** Only the JVM half of [decode], after [nativeOnly] of the same [bytes]: the objects built again. */
     internal fun objectsOnly(plan: MemPlan, bytes: ByteArray, used: Int): Any {
         val heap = Native.mem_decode_bases != null && !copying

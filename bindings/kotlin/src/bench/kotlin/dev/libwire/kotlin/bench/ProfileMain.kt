@@ -60,6 +60,82 @@ object ProfileMain {
             println("image ns per value: ${best / (if (values.size > 1) 2000.0 else 200000.0) / values.size}")
             return
         }
+        if (dir == "fory" || dir == "foryloop") {
+            // the same orders decoded by Fory Java xlang (the bench's configuration) against
+            // libwire, interleaved in this JVM: thread CPU time and bytes allocated per order
+            @Suppress("UNCHECKED_CAST") val orders = values as List<Order>
+            val fx = org.apache.fory.Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
+                .withClassVersionCheck(false).requireClassRegistration(true).build()
+            OrderModelJava.register(fx)
+            val fb = orders.map { fx.serialize(OrderGraph.toJava(it)) }
+            val n = orders.size
+            if (dir == "foryloop") {
+                val end = System.nanoTime() + secs * 1_000_000_000L
+                var s = 0
+                while (System.nanoTime() < end) for (i in 0 until n) if (fx.deserialize(fb[i]) != null) s++
+                println(s)
+                return
+            }
+            val j0 = fx.deserialize(fb[0]) as OrderModelJava.Order
+            println("Fory's collections: lines ${j0.lines.javaClass.name}, tags ${j0.lines[0].product.tags.javaClass.name}, attributes ${j0.attributes.javaClass.name}")
+            val mx = java.lang.management.ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
+            val tid = Thread.currentThread().threadId()
+            fun alloc(f: () -> Unit): Double {
+                val a = mx.getThreadAllocatedBytes(tid)
+                repeat(20) { f() }
+                return (mx.getThreadAllocatedBytes(tid) - a) / 20.0 / n
+            }
+            val lwDec = { for (i in 0 until n) ctx.decode(bytes[i], Order::class) }
+            val plan = ctx.mem.planOf(Order::class.java)!!
+            val snaps = bytes.map { ctx.mem.snapshot(plan, it) }
+            for (i in 0 until n) check(ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) == orders[i])
+            println("payload bytes per order %.0f, image bytes per order %.0f".format(bytes.sumOf { it.size } / n.toDouble(), snaps.sumOf { it.first.size - 64 } / n.toDouble()))
+            val lwObj = { for (i in 0 until n) ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) }
+            val lwNat = { for (i in 0 until n) ctx.mem.nativeOnly(plan, bytes[i]) }
+            // the two halves one after the other, the objects from the image the call wrote (as
+            // decode does) or from the snapshot of it
+            val lwSeq = { for (i in 0 until n) { val u = ctx.mem.nativeOnly(plan, bytes[i]); ctx.mem.objectsOnly(plan, bytes[i], u) } }
+            val lwMix = { for (i in 0 until n) { ctx.mem.nativeOnly(plan, bytes[i]); ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } }
+            val fxDec = { for (i in 0 until n) fx.deserialize(fb[i]) }
+            repeat(3) {
+                val a = batches(250, 8, lwDec) / n
+                val b = batches(250, 8, fxDec) / n
+                val c = batches(250, 8, lwObj) / n
+                val d = batches(250, 8, lwNat) / n
+                val scratchA = ByteArray(1 shl 16); val scratchB = ByteArray(1 shl 16)
+                val t1 = batches(250, 8) { for (i in 0 until n) { sink += dev.libwire.kotlin.Native.version_number.invokeExact() as Int; ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } } / n
+                val t2 = batches(250, 8) { for (i in 0 until n) { ctx.mem.nativeOnly(plan, bytes[0]); ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } } / n
+                val t3 = batches(250, 8) { for (i in 0 until n) { System.arraycopy(scratchA, 0, scratchB, 0, 16384); ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } } / n
+                val t4 = batches(250, 8) { for (i in 0 until n) { System.arraycopy(scratchA, 0, scratchB, 0, 16384) } } / n
+                if (System.getProperty("sweeps") != null) {
+                    for (kb in intArrayOf(2, 8, 16, 32)) {
+                        val len = kb * 1024
+                        val cp = batches(250, 8) { for (i in 0 until n) System.arraycopy(scratchA, 0, scratchB, 0, len) } / n
+                        val o = batches(250, 8) { for (i in 0 until n) { System.arraycopy(scratchA, 0, scratchB, 0, len); ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } } / n
+                        val f = batches(250, 8) { for (i in 0 until n) { System.arraycopy(scratchA, 0, scratchB, 0, len); fx.deserialize(fb[i]) } } / n
+                        val rd = batches(250, 8) { for (i in 0 until n) { var x = 0L; var k = 0; while (k < len) { x += scratchA[k]; k += 64 }; sink += x.toInt(); ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } } / n
+                        println("round %d: %d KB copied before each order: libwire objects %.1f, fory decode %.1f (the copy alone %.1f); %d KB read (a byte a line): objects %.1f".format(it, kb, o, f, cp, kb, rd))
+                    }
+                }
+                if (System.getProperty("sweeps") != null) {
+                    // the decoder's code with little data: the C call of a Sample (non-flat, strings)
+                    // or a MediaContent from another context before each order's objects
+                    val other = BenchValues.context()
+                    for (v in listOf<Any>(BenchValues.sample(), BenchValues.mediaContent())) {
+                        val sp = other.mem.planOf(v.javaClass)!!
+                        val sb = other.encode(v)
+                        val alone = batches(250, 8) { for (i in 0 until n) other.mem.nativeOnly(sp, sb) } / n
+                        val with = batches(250, 8) { for (i in 0 until n) { other.mem.nativeOnly(sp, sb); ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } } / n
+                        val obj = batches(250, 8, lwObj) / n
+                        println("round %d: objects with the C call of a %s (%d bytes) each %.1f (that call alone %.1f, objects alone %.1f)".format(it, v.javaClass.simpleName, sb.size, with, alone, obj))
+                    }
+                }
+                println("round %d: objects with a trivial downcall each %.1f; with the C call of order 0 each %.1f; with a 16 KB arraycopy each %.1f (the copy alone %.1f)".format(it, t1, t2, t3, t4))
+                println("round %d: C call then objects from its image %.1f, C call then objects from a snapshot %.1f".format(it, batches(250, 8, lwSeq) / n, batches(250, 8, lwMix) / n))
+                println("round %d decode ns per order: libwire %.1f (objects alone %.1f, C call alone %.1f), fory %.1f; bytes allocated per order: libwire %.0f (objects alone %.0f), fory %.0f".format(it, a, c, d, b, alloc(lwDec), alloc(lwObj), alloc(fxDec)))
+            }
+            return
+        }
         if (dir == "ab") {
             // for A/B runs of two builds in alternate JVMs: whole decode and encode only, thread
             // CPU time per value, best of 8 batches of ~0.15-0.3 s after a warm-up, 3 rounds
