@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "63a8e6806295e51a6106f466fe661a8390b8ed2dbf2de94e186f3491bf2ee35f"
+const csrcDigest = "7e9ee6efc36dc9e3b9dd5ff2bf52bb20cfb94ee553ef96040861432a75abd36b"

@@ -1,9 +1,6 @@
 /* text.c - string validation, transcoding between the wire encodings
  * (Latin-1, UTF-16LE, UTF-8) and the Java runtime's encoding choice. */
 #include "internal.h"
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* Implements R-STR-3 (the scan: wire__utf8_scan, internal.h). */
 size_t wire__utf8_check(const uint8_t *s, size_t len) {
@@ -24,21 +21,6 @@ size_t wire__utf8_check(const uint8_t *s, size_t len) {
 size_t wire__utf16_check(const uint8_t *s, size_t len) {
   const uint64_t ones = UINT64_C(0x0101010101010101);
   size_t i = 0, even = len & ~(size_t)1;
-#if defined(__SSE2__)
-  if (even >= 16) {
-    /* the same test 16 bytes a step: a byte 0xD8-0xDF anywhere (compared
-     * after masking its low three bits), the last step overlapping */
-    const __m128i m = _mm_set1_epi8((char)0xF8), sd = _mm_set1_epi8((char)0xD8);
-    __m128i acc = _mm_setzero_si128();
-    for (size_t k = 0; k + 16 < even; k += 16)
-      acc = _mm_or_si128(acc, _mm_cmpeq_epi8(
-          _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(s + k)), m), sd));
-    acc = _mm_or_si128(acc, _mm_cmpeq_epi8(
-        _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(s + even - 16)), m),
-        sd));
-    if (!_mm_movemask_epi8(acc)) return even;
-  } else
-#endif
   if (even >= 8) {
     /* The usual text in one pass: no byte of it 0xD8-0xDF (test below),
      * eight bytes a word, the last word ending at the last whole unit
