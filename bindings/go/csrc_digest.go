@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "7e9ee6efc36dc9e3b9dd5ff2bf52bb20cfb94ee553ef96040861432a75abd36b"
+const csrcDigest = "a098dda853d46b20873d499562e10d6d92ba43fbbe702fc8e77d095b140b7a4e"
