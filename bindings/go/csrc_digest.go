@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "a098dda853d46b20873d499562e10d6d92ba43fbbe702fc8e77d095b140b7a4e"
+const csrcDigest = "5dd8ce320d47ffe2715e5074bfeb633ba7c0837c650ef363ef9d80f7bb8c7d53"

@@ -915,7 +915,11 @@ start: /* the struct l at base (b->len up to date) */
       }
       break;
     case MX_DENSE: {
-      if (WIRE_UNLIKELY(holes) && o->code == MOP_BYTES) break; /* enc_hole */
+      if (WIRE_UNLIKELY(holes) && o->code == MOP_BYTES) {
+        b->len = (size_t)(q - b->p);
+        if (!enc_hole(e, o, base)) return false;
+        goto next;
+      }
       /* the bytes as they are in memory */
       const uint8_t *d = rptr(rel, p);
       uint64_t n = ld_len(base, o);
