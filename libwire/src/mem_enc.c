@@ -848,7 +848,6 @@ fields_of(menc *e, const wire_mlayout *l, const uint8_t *base, bool based) {
   wire_buf *b = e->b;
   const bool utf8_str = e->utf8_str, check_str = e->check_str;
   const bool hashed = e->hashed, bmi2 = enc_bmi2;
-  const bool holes = e->holes;
   const uintptr_t rel = based ? e->rel : 0; /* (0: the pointers as they are) */
   eframe st[ENC_NEST];
   uint32_t nest = 0;
@@ -915,7 +914,7 @@ start: /* the struct l at base (b->len up to date) */
       }
       break;
     case MX_DENSE: {
-      if (WIRE_UNLIKELY(holes) && o->code == MOP_BYTES) {
+      if (WIRE_UNLIKELY(e->holes) && o->code == MOP_BYTES) {
         b->len = (size_t)(q - b->p);
         if (!enc_hole(e, o, base)) return false;
         goto next;

@@ -1672,7 +1672,7 @@ internal class MemCodec(private val ctx: Context) {
     }
 
     /** Binaries as holes (wire_mem_encode_holes) when the image is read where it is; `-Dlibwire.encodeHoles=false`: copied into the image (for comparison). */
-    private val HOLES = Native.mem_encode_holes != null && !java.lang.Boolean.getBoolean("libwire.encodeCopies") &&
+    internal val HOLES = Native.mem_encode_holes != null && !java.lang.Boolean.getBoolean("libwire.encodeCopies") &&
         System.getProperty("libwire.encodeHoles") != "false"
 
     /** Encode images whose pointers are numbers from [IMAGE_BASE], read by C where the array is (wire_mem_encode_based); `-Dlibwire.encodeCopies=true`: copied to native memory first (the path before it; for comparison). */
