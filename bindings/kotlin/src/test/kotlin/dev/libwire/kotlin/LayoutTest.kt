@@ -409,7 +409,7 @@ class LayoutTest {
     /**
      * Binaries left as holes by C and copied by the JVM into the result (wire_mem_encode_holes, the
      * default) give the tape codec's bytes and those of binaries copied into the image
-     * (-Dlibwire.encodeHoles=false): empty, null, one array twice, more than the writer's first
+     * (-Dlibwire.encodeHoles=false): empty, null, one array in several places, more than the writer's first
      * table of 16, a large one; in both modes and under reference tracking; then decoded back.
      */
     @Test fun binariesAsHoles() {
@@ -434,9 +434,11 @@ class LayoutTest {
                         val got = c.encode(v)
                         val what = "compatible=$compatible ref=$ref id=${v.id}"
                         assertArrayEquals(old.encode(v), got, what)
-                        assertArrayEquals(c.encodeAll(listOf(v)), got, what)
+                        // (the tape codec refuses an array met twice under tracking in slots
+                        // without reference flags; the layout path writes it twice)
+                        if (!ref || v.id !in setOf(2, 3)) assertArrayEquals(c.encodeAll(listOf(v)), got, what)
                         assertEquals(v, c.decode(got, Blobs::class), what)
-                        assertEquals(v, c.decodeAll(got).single(), what)
+                        if (!ref || v.id !in setOf(2, 3)) assertEquals(v, c.decodeAll(got).single(), what)
                     }
                 }
             }
