@@ -288,10 +288,6 @@ bench-orders: all
 	  /^summary:/ && n {ir[n] = $$2; n = 0} \
 	  END {printf "BENCH mem orders en ir=%d\n", (ir[200] - ir[2]) / 198}' \
 	  $(BUILD)/bench/mem_orders.cg
-	awk '/^desc: Trigger: Client Request: order eh/ {n = $$NF} \
-	  /^summary:/ && n {ir[n] = $$2; n = 0} \
-	  END {printf "BENCH mem orders eh ir=%d\n", (ir[200] - ir[2]) / 198}' \
-	  $(BUILD)/bench/mem_orders.cg
 
 # The Kotlin binding's struct workloads through wire_mem_decode with its
 # layouts and flags (bench/mem_structs.c): callgrind Ir per decode,

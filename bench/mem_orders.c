@@ -15,8 +15,7 @@
  *   valgrind --tool=callgrind --instr-atstart=no --combine-dumps=yes \
  *       --callgrind-out-file=X build/bench/mem_orders
  *
- * Ir/op = (dump "order de 200" - dump "order de 2") / 198; likewise
- * "order en" (wire_mem_encode) and "order eh" (wire_mem_encode_holes). */
+ * Ir/op = (dump "order de 200" - dump "order de 2") / 198. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,20 +96,6 @@ int main(void) {
     snprintf(lab, sizeof lab, "order en %d", loops[k]);
     CALLGRIND_DUMP_STATS_AT(lab);
   }
-  /* and with the binaries left as holes ("order eh N",
-   * wire_mem_encode_holes: the Kotlin binding's call) */
-  size_t n0 = n;
-  const wire_mem_hole *h;
-  size_t nh;
-  for (int k = 0; k < 2; k++) {
-    CALLGRIND_ZERO_STATS;
-    for (int i = 0; i < loops[k]; i++)
-      if (wire_mem_encode_holes(ctx, w.layout[5], &o, 0, &p, &n, &h, &nh)) return 1;
-    char lab[64];
-    snprintf(lab, sizeof lab, "order eh %d", loops[k]);
-    CALLGRIND_DUMP_STATS_AT(lab);
-  }
-  if (n != n0 || nh != 2) /* (p1 is written once) */ { fprintf(stderr, "holes: %zu bytes, %zu holes\n", n, nh); return 1; }
   wire_ctx_free(ctx);
   return 0;
 }

@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "acf1c8a55d8fc18e87cab6c909c85a38adb02892f43ddada91070f9a7a34bcdd"
+const csrcDigest = "7e9ee6efc36dc9e3b9dd5ff2bf52bb20cfb94ee553ef96040861432a75abd36b"

@@ -187,8 +187,6 @@ typedef struct wire_mem_s {
   uint32_t *td_gen, *td_idx; /* per registered type */
   uint32_t ntd;
   uint32_t next_td;
-  wire_mem_hole *holes; /* wire_mem_encode_holes: the binaries left */
-  size_t nholes, holes_cap;
   const void **refp;   /* tracked pointers of this message */
   uint32_t *refid;
   uint32_t nref, ref_cap;

@@ -32,8 +32,6 @@ typedef struct {
   /* what is added to a pointer of the image other than NULL
    * (wire_mem_encode_based; else 0) */
   uintptr_t rel;
-  /* wire_mem_encode_holes: binaries are left as holes (m->holes) */
-  bool holes;
   /* under tracking: an index of the first ENC_REF_HASHED references of
    * m->refp (slot: 1 + their index, 0 free), open addressing */
   uint8_t rh[ENC_REF_SLOTS];
@@ -640,33 +638,6 @@ static bool enc_union(menc *e, const wire_mop *o, const uint8_t *base) {
   return enc_body(e, c, vb);
 }
 
-/* A binary left for the caller (wire_mem_encode_holes): its header, and
- * room for its bytes, noted in m->holes. */
-static __attribute__((noinline)) bool enc_hole(menc *e, const wire_mop *o,
-                                               const uint8_t *base) {
-  uint64_t ref;
-  memcpy(&ref, base + o->off, sizeof ref);
-  uint64_t n = ld_len(base, o);
-  if (n > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "payload longer than 4 GiB");
-  if (n && !ref) return efail(e, WIRE_E_ENCODE, "NULL data with a length");
-  wire_mem *m = e->m;
-  if (m->nholes == m->holes_cap) {
-    size_t cap = m->holes_cap ? 2 * m->holes_cap : 16;
-    wire_mem_hole *h = wire__realloc(e->ctx, m->holes,
-                                     m->holes_cap * sizeof *h, cap * sizeof *h);
-    if (!h) return efail(e, WIRE_E_NOMEM, "out of memory");
-    m->holes = h;
-    m->holes_cap = cap;
-  }
-  if (!room(e, 5 + (size_t)n + 8)) return false;
-  wire_buf *b = e->b;
-  uint8_t *q = put_varu32(b->p + b->len, (uint32_t)n);
-  b->len = (size_t)(q - b->p);
-  m->holes[m->nholes++] = (wire_mem_hole){ref, b->len, n};
-  b->len += (size_t)n;
-  return true;
-}
-
 static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
   if (!room(e, 16)) return false;
   const uint8_t *p = base + o->off;
@@ -702,7 +673,6 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
     if (o->fl & MF_TAGGED) return enc_str_tagged(e, eptr(e, p), ld_len(base, o));
     return enc_str(e, eptr(e, p), ld_len(base, o));
   case MOP_BYTES: case MOP_DENSE: {
-    if (o->code == MOP_BYTES && e->holes) return enc_hole(e, o, base);
     const uint8_t *d = eptr(e, p);
     uint64_t n = ld_len(base, o);
     uint32_t w = o->code == MOP_DENSE ? form_size(o->eform) : 1;
@@ -914,11 +884,6 @@ start: /* the struct l at base (b->len up to date) */
       }
       break;
     case MX_DENSE: {
-      if (WIRE_UNLIKELY(e->holes) && o->code == MOP_BYTES) {
-        b->len = (size_t)(q - b->p);
-        if (!enc_hole(e, o, base)) return false;
-        goto next;
-      }
       /* the bytes as they are in memory */
       const uint8_t *d = rptr(rel, p);
       uint64_t n = ld_len(base, o);
@@ -1149,7 +1114,7 @@ static bool put_root(menc *e, const wire_mlayout *l, const void *value) {
 }
 
 static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
-                          uintptr_t rel, bool holes, wire_buf *b) {
+                          uintptr_t rel, wire_buf *b) {
   if (!ctx->mem || layout >= ctx->mem->n)
     return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
   wire_mem *m = ctx->mem;
@@ -1164,8 +1129,7 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   if (!l->is_struct)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   menc e; /* (field by field: e.rh is cleared by put_root under tracking) */
-  e.ctx = ctx, e.m = m, e.b = b, e.depth = 0, e.rel = rel, e.holes = holes;
-  m->nholes = 0;
+  e.ctx = ctx, e.m = m, e.b = b, e.depth = 0, e.rel = rel;
   e.utf8_str = ctx->string_policy != WIRE_STRING_JAVA;
   e.check_str = !ctx->trusted_text;
   e.hashed = !ctx->compatible;
@@ -1184,7 +1148,7 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
 }
 
 static int32_t encode_rel(wire_ctx *ctx, uint32_t layout, const void *value,
-                          uintptr_t rel, bool holes, const uint8_t **out,
+                          uintptr_t rel, const uint8_t **out,
                           size_t *out_len) {
   if (!ctx || !out || !out_len) return WIRE_E_ARG;
   *out = NULL;
@@ -1195,7 +1159,7 @@ static int32_t encode_rel(wire_ctx *ctx, uint32_t layout, const void *value,
   wire_buf *b = &m->e.b;
   b->len = 0;
   b->status = WIRE_OK;
-  int32_t st = mem_encode(ctx, layout, value, rel, holes, b);
+  int32_t st = mem_encode(ctx, layout, value, rel, b);
   if (st) return st;
   *out = b->p;
   *out_len = b->len;
@@ -1204,7 +1168,7 @@ static int32_t encode_rel(wire_ctx *ctx, uint32_t layout, const void *value,
 
 int32_t wire_mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
                         const uint8_t **out, size_t *out_len) {
-  return encode_rel(ctx, layout, value, 0, false, out, out_len);
+  return encode_rel(ctx, layout, value, 0, out, out_len);
 }
 
 int32_t wire_mem_encode_based(wire_ctx *ctx, uint32_t layout,
@@ -1217,26 +1181,7 @@ int32_t wire_mem_encode_based(wire_ctx *ctx, uint32_t layout,
   }
   /* (unsigned arithmetic: value + (p - base) for every pointer p) */
   return encode_rel(ctx, layout, value,
-                    (uintptr_t)value - (uintptr_t)base, false, out, out_len);
-}
-
-int32_t wire_mem_encode_holes(wire_ctx *ctx, uint32_t layout,
-                              const void *value, uint64_t base,
-                              const uint8_t **out, size_t *out_len,
-                              const wire_mem_hole **holes, size_t *nholes) {
-  if (!holes || !nholes) {
-    if (out) *out = NULL;
-    if (out_len) *out_len = 0;
-    return WIRE_E_ARG;
-  }
-  *holes = NULL;
-  *nholes = 0;
-  uintptr_t rel = base ? (uintptr_t)value - (uintptr_t)base : 0;
-  int32_t st = encode_rel(ctx, layout, value, rel, true, out, out_len);
-  if (st) return st;
-  *holes = ctx->mem->holes;
-  *nholes = ctx->mem->nholes;
-  return WIRE_OK;
+                    (uintptr_t)value - (uintptr_t)base, out, out_len);
 }
 
 int32_t wire_mem_encode_to(wire_ctx *ctx, uint32_t layout, const void *value,

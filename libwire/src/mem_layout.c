@@ -42,7 +42,6 @@ void wire__mem_free(wire_ctx *ctx) {
   wire__enc_release(&m->e);
   wire__free(ctx, m->td_gen, m->ntd * sizeof(uint32_t));
   wire__free(ctx, m->td_idx, m->ntd * sizeof(uint32_t));
-  wire__free(ctx, m->holes, m->holes_cap * sizeof *m->holes);
   wire__free(ctx, m->refp, m->ref_cap * sizeof(void *));
   wire__free(ctx, m->refid, m->ref_cap * sizeof(uint32_t));
   wire__free(ctx, m->dtd, m->dtd_cap * sizeof(void *));

@@ -1132,28 +1132,6 @@ WIRE_API int32_t wire_mem_encode_to(wire_ctx *ctx, uint32_t layout,
 WIRE_API int32_t wire_mem_encode_based(wire_ctx *ctx, uint32_t layout,
                                        const void *value, uint64_t base,
                                        const uint8_t **out, size_t *out_len);
-/* A binary the encoder left for the caller to write
- * (wire_mem_encode_holes). */
-typedef struct {
-  uint64_t ref; /* the binary's pointer as the value holds it (not read) */
-  uint64_t at;  /* offset of its first byte in the output */
-  uint64_t len; /* its length in bytes */
-} wire_mem_hole;
-/* wire_mem_encode_based (base 0: the pointers as they are, as for
- * wire_mem_encode), except that no binary's bytes are read: the pointer of
- * a binary (WIRE_MEM_BYTES; NULL still null) is the caller's number, and
- * the encoder writes the binary's length header and leaves room for its
- * bytes, which the caller then copies into the output at `at` of the
- * binary's hole (their bytes in *out are unspecified until then). For a
- * caller whose binaries are arrays of its own: they are copied once, into
- * the caller's copy of the output, instead of into the value's memory and
- * the output. *holes gets the holes in the order of the output (*nholes of
- * them), in memory of the context valid until its next wire_mem_* call. */
-WIRE_API int32_t wire_mem_encode_holes(wire_ctx *ctx, uint32_t layout,
-                                       const void *value, uint64_t base,
-                                       const uint8_t **out, size_t *out_len,
-                                       const wire_mem_hole **holes,
-                                       size_t *nholes);
 /* Decode flags. */
 enum {
   WIRE_MEM_COPY = 1 /* copy strings and binaries into the arena (else they

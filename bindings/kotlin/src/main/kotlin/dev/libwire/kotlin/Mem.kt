@@ -102,7 +102,6 @@ internal object BytesSlot : Slot(WireH.MEM_BYTES, 16) {
     override val hasAux get() = true
     override fun put(w: MemWriter, at: Int, v: Any) {
         val a = v as ByteArray
-        if (w.holes != null) { w.hole(at, a); return }
         val o = w.alloc(a.size, 1)
         System.arraycopy(a, 0, w.b, o, a.size)
         w.span(at, o, a.size)
@@ -726,26 +725,9 @@ internal class MemWriter {
     private var depth = 0
     private var maxDepth = 64
 
-    /**
-     * Binaries written as holes (wire_mem_encode_holes): the arrays by number (1 + index), the
-     * image holding the number and the length; null: copied into the image.
-     */
-    @JvmField var holes: Array<ByteArray?>? = null
-    @JvmField var nholes = 0
-
-    /** A binary left as a hole: its number and length at [at]. */
-    fun hole(at: Int, a: ByteArray) {
-        var h = holes!!
-        if (nholes == h.size) { h = h.copyOf(h.size * 2); holes = h }
-        h[nholes++] = a
-        Img.I64.set(b, at, nholes.toLong())
-        Img.I32.set(b, at + 8, a.size)
-    }
-
     fun reset(native: Long, track: Boolean, depthLimit: Int) {
         base = native
         top = 0
-        nholes = 0
         depth = 0
         maxDepth = depthLimit
         seen = if (track) (seen ?: IdentityInts()).also { it.clear() } else null
@@ -1540,9 +1522,7 @@ internal class MemCodec(private val ctx: Context) {
         val based = !plan.flat && BASED
         if (stage and 1 != 0 && !plan.flat && !based) MemorySegment.copy(writer.b, 0, image, ValueLayout.JAVA_BYTE, 0, writer.top)
         if (stage and 2 != 0) {
-            val st = if (based && HOLES) {
-                Native.mem_encode_holes!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(writer.b), IMAGE_BASE, ctx.out, ctx.out8, holesOut, holesOut8) as Int
-            } else if (based) {
+            val st = if (based) {
                 Native.mem_encode_based!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(writer.b), IMAGE_BASE, ctx.out, ctx.out8) as Int
             } else {
                 val img = if (plan.flat) MemorySegment.ofArray(writer.b) else image
@@ -1569,11 +1549,6 @@ internal class MemCodec(private val ctx: Context) {
             // (a flat image holds no pointer: C reads it from the heap array during the call; the
             // pointers of any other are numbers from IMAGE_BASE, which C reads relative to where
             // the array is during the call: no copy to native memory either)
-            if (based && HOLES) {
-                val st = Native.mem_encode_holes!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(w.b), IMAGE_BASE, ctx.out, ctx.out8, holesOut, holesOut8) as Int
-                if (st != 0) throw ctx.error(st)
-                return filled(w)
-            }
             val st = if (based) {
                 Native.mem_encode_based!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(w.b), IMAGE_BASE, ctx.out, ctx.out8) as Int
             } else {
@@ -1636,45 +1611,6 @@ internal class MemCodec(private val ctx: Context) {
         }
     }
 
-    /**
-     * The result of a wire_mem_encode_holes call: the bytes between the holes copied from C's
-     * output, each binary from its own array (one copy of it, not three). The holes come in the
-     * order of the output; their numbers and places are checked before anything is copied.
-     */
-    private fun filled(w: MemWriter): ByteArray {
-        val n = Math.toIntExact(ctx.out8.get(ValueLayout.JAVA_LONG, 0))
-        val src = ctx.out.get(ValueLayout.ADDRESS, 0).reinterpret(n.toLong())
-        val r = ByteArray(n)
-        val nh = holesOut8.get(ValueLayout.JAVA_LONG, 0)
-        if (nh != w.nholes.toLong()) throw WireException("encode", -1, "libwire reported $nh binaries of ${w.nholes}")
-        // all of C's output in one copy (its holes' bytes unspecified), then each binary over its
-        // hole (copying the pieces between the holes one by one, a copy call each, read the same
-        // within the noise of `ProfileMain orders parts`)
-        MemorySegment.copy(src, ValueLayout.JAVA_BYTE, 0, r, 0, n)
-        if (nh == 0L) return r
-        val arrays = w.holes!!
-        val hs = holesOut.get(ValueLayout.ADDRESS, 0).reinterpret(nh * 24)
-        var prev = 0
-        var o = 0L
-        for (i in 0 until nh.toInt()) {
-            val ref = hs.get(ValueLayout.JAVA_LONG, o)
-            val at = hs.get(ValueLayout.JAVA_LONG, o + 8)
-            o += 24
-            if (ref < 1 || ref > nh || at < prev) throw WireException("encode", -1, "libwire reported a binary $ref at $at")
-            val a = arrays[(ref - 1).toInt()]!!
-            arrays[(ref - 1).toInt()] = null
-            if (at + a.size > n || hs.get(ValueLayout.JAVA_LONG, o - 8) != a.size.toLong()) throw WireException("encode", -1, "libwire reported a binary $ref at $at")
-            val k = at.toInt()
-            System.arraycopy(a, 0, r, k, a.size)
-            prev = k + a.size
-        }
-        return r
-    }
-
-    /** Binaries as holes (wire_mem_encode_holes) when the image is read where it is; `-Dlibwire.encodeHoles=false`: copied into the image (for comparison). */
-    internal val HOLES = Native.mem_encode_holes != null && !java.lang.Boolean.getBoolean("libwire.encodeCopies") &&
-        System.getProperty("libwire.encodeHoles") != "false"
-
     /** Encode images whose pointers are numbers from [IMAGE_BASE], read by C where the array is (wire_mem_encode_based); `-Dlibwire.encodeCopies=true`: copied to native memory first (the path before it; for comparison). */
     private val BASED = Native.mem_encode_based != null && !java.lang.Boolean.getBoolean("libwire.encodeCopies")
 
@@ -1685,20 +1621,14 @@ internal class MemCodec(private val ctx: Context) {
     private val heapBases: MemorySegment
     /** The used-bytes in/out parameter of the decode calls. */
     private val usedOut: MemorySegment
-    /** wire_mem_encode_holes' holes and their count. */
-    private val holesOut: MemorySegment
-    private val holesOut8: MemorySegment
 
     init {
         // both in memory of an automatic arena (freed with this codec by the GC): a downcall
         // acquires and releases the session of every segment it is passed, two atomic updates
         // per call for the context's shared arena, none for an automatic one
-        val m = java.lang.foreign.Arena.ofAuto().allocate(40, 8)
+        val m = java.lang.foreign.Arena.ofAuto().allocate(24, 8)
         heapBases = m.asSlice(0, 16)
         usedOut = m.asSlice(16, 8)
-        holesOut = m.asSlice(24, 8)
-        holesOut8 = m.asSlice(32, 8)
-        if (HOLES) writer.holes = arrayOfNulls(16)
     }
 
     /**

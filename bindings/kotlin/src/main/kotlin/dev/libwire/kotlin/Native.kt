@@ -300,12 +300,6 @@ internal object Native {
      * it (`-Dlibwire.path`): the image is then copied to native memory.
      */
     @JvmField val mem_encode_based: MethodHandle? = fnOpt("wire_mem_encode_based", I, P, I, P, J, P, P)
-    /**
-     * [mem_encode_based] with the binaries left as holes (their pointers are the writer's numbers,
-     * never read): the JVM copies each binary once, from its own array into the result. Null with
-     * a libwire that lacks it.
-     */
-    @JvmField val mem_encode_holes: MethodHandle? = fnOpt("wire_mem_encode_holes", I, P, I, P, J, P, P, P, P)
     /** The payload is a heap segment (a Kotlin byte array, read during the call only). */
     @JvmField val mem_decode: MethodHandle = linker.downcallHandle(
         lookup.find("wire_mem_decode").get(), FunctionDescriptor.of(I, P, I, P, J, P, P, J, P, I), CRITICAL,
