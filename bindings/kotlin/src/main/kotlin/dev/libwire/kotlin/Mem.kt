@@ -1558,14 +1558,14 @@ internal class MemCodec(private val ctx: Context) {
         if (stage and 1 != 0 && !plan.flat && !based) MemorySegment.copy(writer.b, 0, image, ValueLayout.JAVA_BYTE, 0, writer.top)
         if (stage and 2 != 0) {
             val st = if (based) {
-                Native.mem_encode_based!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(writer.b), IMAGE_BASE, ctx.out, ctx.out8) as Int
+                Native.mem_encode_based!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(writer.b), IMAGE_BASE, encPtr, encLen) as Int
             } else {
                 val img = if (plan.flat) MemorySegment.ofArray(writer.b) else image
-                Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, ctx.out, ctx.out8) as Int
+                Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, encPtr, encLen) as Int
             }
             if (st != 0) throw ctx.error(st)
         }
-        return ctx.out8.get(ValueLayout.JAVA_LONG, 0)
+        return encLen.get(ValueLayout.JAVA_LONG, 0)
     }
 
     fun encode(plan: MemPlan, v: Any): ByteArray {
@@ -1585,16 +1585,16 @@ internal class MemCodec(private val ctx: Context) {
             // pointers of any other are numbers from IMAGE_BASE, which C reads relative to where
             // the array is during the call: no copy to native memory either)
             val st = if (based) {
-                Native.mem_encode_based!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(w.b), IMAGE_BASE, ctx.out, ctx.out8) as Int
+                Native.mem_encode_based!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(w.b), IMAGE_BASE, encPtr, encLen) as Int
             } else {
                 val img = if (flat) MemorySegment.ofArray(w.b) else image
                 if (!flat) MemorySegment.copy(w.b, 0, image, ValueLayout.JAVA_BYTE, 0, w.top)
-                Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, ctx.out, ctx.out8) as Int
+                Native.mem_encode.invokeExact(ctx.ptr, plan.layout, img, encPtr, encLen) as Int
             }
             if (st != 0) throw ctx.error(st)
-            val n = Math.toIntExact(ctx.out8.get(ValueLayout.JAVA_LONG, 0))
+            val n = Math.toIntExact(encLen.get(ValueLayout.JAVA_LONG, 0))
             val r = ByteArray(n)
-            MemorySegment.copy(ctx.out.get(ValueLayout.ADDRESS, 0).reinterpret(n.toLong()), ValueLayout.JAVA_BYTE, 0, r, 0, n)
+            MemorySegment.copy(encPtr.get(ValueLayout.ADDRESS, 0).reinterpret(n.toLong()), ValueLayout.JAVA_BYTE, 0, r, 0, n)
             return r
         }
     }
@@ -1656,14 +1656,19 @@ internal class MemCodec(private val ctx: Context) {
     private val heapBases: MemorySegment
     /** The used-bytes in/out parameter of the decode calls. */
     private val usedOut: MemorySegment
+    /** The encode calls' out-parameters (the payload's address and length), for the same reason. */
+    private val encPtr: MemorySegment
+    private val encLen: MemorySegment
 
     init {
-        // both in memory of an automatic arena (freed with this codec by the GC): a downcall
+        // all in memory of an automatic arena (freed with this codec by the GC): a downcall
         // acquires and releases the session of every segment it is passed, two atomic updates
         // per call for the context's shared arena, none for an automatic one
-        val m = java.lang.foreign.Arena.ofAuto().allocate(24, 8)
+        val m = java.lang.foreign.Arena.ofAuto().allocate(40, 8)
         heapBases = m.asSlice(0, 16)
         usedOut = m.asSlice(16, 8)
+        encPtr = m.asSlice(24, 8)
+        encLen = m.asSlice(32, 8)
     }
 
     /**
