@@ -939,6 +939,8 @@ enum {
   WIRE_TAPE_ENTRY_RUN = 0xF7,  /* map entries (string keys, varint values):
                                   their payload bytes by offset (read tapes,
                                   WIRE_TAPE_ENTRY_RUNS) */
+  WIRE_TAPE_L1_LIST = 0xF8,    /* list of Latin-1 strings given as their
+                                  wire bytes (build tapes) */
   WIRE_TAPE_STR_JAVA = 0x80,   /* | WIRE_STR_*: written as Java would */
   WIRE_TAPE_STR_UTF8_JAVA = 0xFF /* version 1 spelling of 0x80 | UTF8 */
 };

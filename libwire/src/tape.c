@@ -130,11 +130,20 @@ static int fields(rd *r, wire_node *s, unsigned depth, const uint8_t *at) {
 }
 
 /* A string node in the wire encoding the tape and the policy give. */
+static wire_node *string_node(rd *r, const uint8_t *at, uint8_t e,
+                              const uint8_t *b, uint32_t len);
+
 static wire_node *string(rd *r, const uint8_t *at) {
   uint8_t e = u8(r);
   uint32_t len = u32(r);
   const uint8_t *b = bytes(r, len);
   if (!b) return NULL;
+  return string_node(r, at, e, b, len);
+}
+
+/* The string node of the text b[0, len) of tape encoding byte e. */
+static wire_node *string_node(rd *r, const uint8_t *at, uint8_t e,
+                              const uint8_t *b, uint32_t len) {
   int32_t given, enc = wire__tape_string_enc(r->ctx, e, b, len, &given);
   if (enc < 0) {
     rfail(r, WIRE_E_ARG, at);
@@ -222,6 +231,38 @@ static wire_node *map(rd *r, unsigned depth, const uint8_t *at) {
     wire_node *v = k ? value(r, depth + 1) : NULL;
     if (!v) return NULL;
     if (wire_map_put(d, n, k, v)) {
+      bfail(r, at);
+      return NULL;
+    }
+  }
+  return n;
+}
+
+/* L1_LIST: a list of Latin-1 strings for the Java choice, as their wire
+ * bytes (u32 count >= 1, u32 size, size bytes). */
+static wire_node *l1_list(rd *r, const uint8_t *at) {
+  wire_doc *d = r->doc;
+  uint32_t cnt = u32(r), size = u32(r);
+  if (r->status || !count_ok(r, cnt, at)) return NULL;
+  const uint8_t *b = bytes(r, size);
+  if (!b) return NULL;
+  const uint8_t *end = b + size, *p = b;
+  uint32_t i = 0, len;
+  while (i < cnt && wire__tape_l1_next(&p, end, &len)) /* as pass 1 */
+    i++;
+  if (cnt == 0 || i < cnt || p != end) {
+    rfail(r, WIRE_E_ARG, at);
+    return NULL;
+  }
+  wire_node *n = wire_node_new_list(d, WIRE_T_LIST);
+  if (!keep(r, n, at)) return NULL;
+  for (i = 0; i < cnt; i++) {
+    len = 0;
+    wire__tape_l1_next(&b, end, &len);
+    wire_node *e = string_node(r, at, TAPE_STR_JAVA | WIRE_STR_LATIN1,
+                               b - len, len);
+    if (!e) return NULL;
+    if (wire_list_append(d, n, e)) {
       bfail(r, at);
       return NULL;
     }
@@ -359,6 +400,7 @@ static wire_node *value(rd *r, unsigned depth) {
   case WIRE_T_LIST: case WIRE_T_SET: return list(r, op, depth, at);
   case WIRE_T_MAP: return map(r, depth, at);
   case TAPE_PACKED: return packed(r, at);
+  case TAPE_L1_LIST: return l1_list(r, at);
   case WIRE_T_DATE: n = wire_node_new_date(d, (int64_t)u64(r)); break;
   case WIRE_T_TIMESTAMP: case WIRE_T_DURATION: {
     int64_t s = (int64_t)u64(r);

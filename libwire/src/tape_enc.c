@@ -774,7 +774,46 @@ static bool write_flat_map(const wt *w, const trec *t, const wire_ftype *decl) {
   return ok(e);
 }
 
+/* write_list for an L1_LIST: the header of a list of strings without a
+ * null, then each element's wire bytes as the tape gives them (pass 1
+ * checked their framing), after its flag when the header asks for flags. */
+static bool write_l1_list(const wt *w, const trec *t,
+                          const wire_ftype *decl) {
+  wire_enc *e = w->e;
+  uint32_t count = t->n;
+  wire__put_varu32(&e->b, count);
+  const wire_ftype *edecl;
+  uint8_t h = wire__pol_list_header(w->ctx, decl, true, false, false, &edecl);
+  bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
+  wire__put_u8(&e->b, h);
+  bool st = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
+  if (st && !edecl) wire__put_u8(&e->b, WIRE_T_STRING);
+  if (!wire__enc_enter(e)) return false;
+  if (edecl && !op_fits(w, edecl, WIRE_T_STRING))
+    return wire__enc_not_declared(e, WIRE_T_STRING, edecl);
+  const uint8_t *p = w->tape + t->at + 9, *end = p + t->span;
+  if (!flags) {
+    wire__put_bytes(&e->b, p, t->span);
+  } else {
+    /* as write_flat_list: a value of undeclared type is tracked under
+     * reference tracking (a reference id that nothing names) */
+    uint8_t flag = (h & WIRE_LF_TRACKING) && !st && w->ctx->ref_tracking
+                       ? 0x00 : 0xFF;
+    for (uint32_t i = 0; i < count; i++) {
+      const uint8_t *s = p;
+      uint32_t len = 0;
+      wire__tape_l1_next(&p, end, &len); /* (checked in pass 1) */
+      wire__put_u8(&e->b, flag);
+      wire__put_bytes(&e->b, s, (size_t)(p - s));
+      if (flag == 0) e->nrefs++;
+    }
+  }
+  e->depth--;
+  return ok(e);
+}
+
 static bool write_list(const wt *w, const trec *t, const wire_ftype *decl) {
+  if (t->flags & R_L1LIST) return write_l1_list(w, t, decl);
   if (t->flags & R_FLAT) return write_flat_list(w, t, decl);
   if (t->flags & R_PACKED) return write_packed(w, t, decl);
   wire_enc *e = w->e;

@@ -20,6 +20,8 @@
 #define R_FL1 0x08     /* flat list: every element a STRING of encoding
                           0x80 (a JVM's compact Latin-1 text for the Java
                           choice), written as it is (S_COPY, its length) */
+#define R_L1LIST 0x80  /* L1_LIST: n = count, span = bytes of its elements'
+                          wire bytes (after the op's 9 bytes), checked */
 #define NONE32 UINT32_MAX
 
 typedef struct {

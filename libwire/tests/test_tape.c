@@ -1838,3 +1838,130 @@ Test(format, jvm_latin1_string_lists) {
   cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
   wire_ctx_free(ctx);
 }
+
+/* ---- L1_LIST: a JVM's list of Latin-1 strings as their wire bytes ------- */
+
+/* One list of n strings (lengths from seed, 0..40 bytes and, for some, 40
+ * past the one-byte header's 31) in the two spellings: `ref` as STRING ops
+ * of encoding 0x80, `l1` as one L1_LIST. `wrap` puts the list inside a
+ * list with other values and a REF to it after it. */
+static void l1_pair(tbuf *ref, tbuf *l1, uint64_t seed, uint32_t n, int wrap) {
+  tbuf *both[2] = {ref, l1};
+  for (int w = 0; w < 2; w++) {
+    tbuf *t = both[w];
+    tput(t, "WT\x02\x00", 4);
+    t32(t, 1);
+    if (wrap) { t8(t, WIRE_T_LIST); t32(t, 4); t8(t, WIRE_T_VARINT64); t64(t, 7); }
+    uint8_t *sizeat = NULL;
+    size_t size0 = 0;
+    if (w == 0) { t8(t, WIRE_T_LIST); t32(t, n); }
+    else { t8(t, TAPE_L1_LIST); t32(t, n); t32(t, 0); size0 = t->n; }
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t len = (uint32_t)((seed >> (4 * (i % 8))) * 7 + i * 13) % 41;
+      if ((seed + i) % 5 == 0) len += 40;
+      if (w == 0) { t8(t, WIRE_T_STRING); t8(t, 0x80); t32(t, len); }
+      else {
+        uint32_t h = len << 2;
+        while (h >= 0x80) { t8(t, (uint8_t)(h | 0x80)); h >>= 7; }
+        t8(t, (uint8_t)h);
+      }
+      for (uint32_t k = 0; k < len; k++) t8(t, (uint8_t)(k * 37 + i + 0x41 + (k & 1) * 0x80));
+    }
+    if (w == 1) { sizeat = t->p + size0 - 4; uint32_t sz = (uint32_t)(t->n - size0); memcpy(sizeat, &sz, 4); }
+    if (wrap) { t8(t, TAPE_REF); t32(t, 1); t8(t, WIRE_T_BOOL); t8(t, 0); }
+  }
+}
+
+/* The same bytes as the STRING ops, by both encode paths, plain and under
+ * reference tracking (element flags), at the root and inside a list with
+ * a REF to it. */
+Test(format, l1_list_same_bytes) {
+  wire_ctx *ctx = wire_ctx_new();
+  int bad = 0, cases = 0;
+  for (int track = 0; track <= 1; track++) {
+    wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, track);
+    for (uint64_t seed = 0; seed < 200; seed++)
+      for (int wrap = 0; wrap <= 1; wrap++) {
+        tbuf a = {NULL, 0, 0}, b = {NULL, 0, 0};
+        uint32_t n = 1 + (uint32_t)(seed % 9) + (seed % 50 == 0 ? 300 : 0);
+        l1_pair(&a, &b, seed * 0x9E3779B97F4A7C15ull >> 17, n, wrap);
+        char id[64];
+        snprintf(id, sizeof id, "l1 list %llu/%d/%d", (unsigned long long)seed, wrap, track);
+        result x = enc_direct(ctx, a.p, a.n), y = enc_direct(ctx, b.p, b.n);
+        bad += !same("L1_LIST against STRING ops", id, &x, &y);
+        bad += !check_encode(ctx, id, b.p, b.n);
+        result_free(ctx, &x);
+        result_free(ctx, &y);
+        free(a.p);
+        free(b.p);
+        cases++;
+      }
+  }
+  cr_log_info("%d lists", cases);
+  cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
+  wire_ctx_free(ctx);
+}
+
+/* Broken L1_LISTs fail with WIRE_E_ARG at the op (or TRUNCATED), the
+ * same by both paths: every cut, every byte of a list changed, and the
+ * framing broken on purpose (another encoding's header, a header not in
+ * its shortest form, a length past the bytes, the count or size off by
+ * one, no strings). */
+Test(hostile, l1_list) {
+  wire_ctx *ctx = wire_ctx_new();
+  int bad = 0;
+  for (uint64_t seed = 0; seed < 24; seed++) {
+    tbuf a = {NULL, 0, 0}, b = {NULL, 0, 0};
+    l1_pair(&a, &b, seed * 0x9E3779B97F4A7C15ull >> 17, 1 + (uint32_t)(seed % 4), (int)(seed & 1));
+    char id[64];
+    snprintf(id, sizeof id, "l1 hostile %llu", (unsigned long long)seed);
+    for (size_t cut = 8; cut < b.n; cut++) bad += !check_encode(ctx, id, b.p, cut);
+    for (size_t k = 8; k < b.n; k++)
+      for (int v = 0; v < 4; v++) {
+        uint8_t old = b.p[k];
+        b.p[k] = (uint8_t)(v == 0 ? old ^ 1 : v == 1 ? old ^ 0x80 : v == 2 ? old + 1 : 0);
+        bad += !check_encode(ctx, id, b.p, b.n);
+        b.p[k] = old;
+      }
+    free(a.p);
+    free(b.p);
+  }
+  /* hand-made: {op, count, size, bytes} */
+  char id[64];
+  static const struct { uint32_t cnt; const char *bytes; size_t n; } cases[] = {
+    {1, "\x0c" "abc", 4},          /* ok: "abc" */
+    {1, "\x0d" "abc", 4},          /* UTF-16 header */
+    {1, "\x0e" "abc", 4},          /* UTF-8 header */
+    {1, "\x8c\x00" "abc", 5},      /* header not in its shortest form */
+    {1, "\x10" "abc", 4},          /* length 4, 3 bytes */
+    {2, "\x0c" "abc", 4},          /* count past the bytes */
+    {1, "\x0c" "abcd", 5},         /* a byte after the strings */
+    {0, "", 0},                    /* no strings */
+    {1, "\x80\x80\x80\x80\x10", 5}, /* a five-byte header, length past the end */
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    tbuf t = {NULL, 0, 0};
+    tput(&t, "WT\x02\x00", 4);
+    t32(&t, 1);
+    t8(&t, TAPE_L1_LIST);
+    t32(&t, cases[c].cnt);
+    t32(&t, (uint32_t)cases[c].n);
+    tput(&t, cases[c].bytes, cases[c].n);
+    result r = enc_direct(ctx, t.p, t.n);
+    int32_t want = c == 0 ? WIRE_OK : WIRE_E_ARG;
+    if (r.st != want) {
+      cr_log_error("case %zu: %s, expected %s", c, wire_status_name(r.st), wire_status_name(want));
+      bad++;
+    } else if (want && r.off != 8) {
+      cr_log_error("case %zu: error at %llu, expected 8 (the op)", c,
+                   (unsigned long long)r.off);
+      bad++;
+    }
+    snprintf(id, sizeof id, "l1 hand-made %zu", c);
+    bad += !check_encode(ctx, id, t.p, t.n);
+    result_free(ctx, &r);
+    free(t.p);
+  }
+  cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
+  wire_ctx_free(ctx);
+}

@@ -22,6 +22,7 @@
 #define TAPE_SPAN WIRE_TAPE_SPAN
 #define TAPE_STR_SPAN WIRE_TAPE_STR_SPAN
 #define TAPE_ENTRY_RUN WIRE_TAPE_ENTRY_RUN
+#define TAPE_L1_LIST WIRE_TAPE_L1_LIST
 
 /* String encoding bytes: 0..2 the bytes are in that encoding and are
  * written as WIRE_OPT_STRING_POLICY says (by default in that encoding);
@@ -68,6 +69,31 @@ static inline int32_t wire__tape_string_enc(const wire_ctx *ctx, uint8_t e,
   bool java;
   if (!wire__tape_string_given(e, given, &java)) return -1;
   return wire__tape_wire_enc(ctx, *given, java, false, s, len);
+}
+
+/* One element of the bytes of an L1_LIST at *p (before end): a string
+ * header, the shortest varuint36small of length << 2 | WIRE_STR_LATIN1,
+ * then that many bytes. On success *p moves past them and *len gets the
+ * length; false (nothing moved) if the bytes are not such an element. */
+static inline bool wire__tape_l1_next(const uint8_t **p, const uint8_t *end,
+                                      uint32_t *len) {
+  const uint8_t *q = *p;
+  uint64_t h = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    if (q == end) return false;
+    uint8_t c = *q++;
+    if (shift == 28 || !(c & 0x80)) { /* the last byte (the fifth: 8 bits) */
+      if (shift && c == 0) return false; /* not the shortest form */
+      h |= (uint64_t)c << shift;
+      break;
+    }
+    h |= (uint64_t)(c & 0x7f) << shift;
+  }
+  if ((h & 3) != WIRE_STR_LATIN1 || (h >> 2) > (uint64_t)(end - q))
+    return false;
+  *len = (uint32_t)(h >> 2);
+  *p = q + *len;
+  return true;
 }
 
 /* The flags of wire_decode_tape_to, and the version of the tapes it writes

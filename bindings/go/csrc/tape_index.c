@@ -780,6 +780,36 @@ static bool packed_op(rd *r, const uint8_t *at) {
   return true;
 }
 
+/* L1_LIST: u32 count (>= 1), u32 size, then size bytes: count strings'
+ * wire bytes (wire__tape_l1_next), exactly. */
+static bool l1_list_op(rd *r, const uint8_t *at) {
+  uint32_t cnt = g32(r), size = g32(r), ri;
+  if (r->status) return false;
+  if (!count_ok(r, cnt, at)) return false;
+  const uint8_t *b = gbytes(r, size);
+  if (!b) return false;
+  const uint8_t *end = b + size;
+  if (cnt == 0)
+    return bfail(r, WIRE_E_ARG, at, "an L1_LIST of no strings");
+  for (uint32_t i = 0; i < cnt; i++) {
+    uint32_t len;
+    if (!wire__tape_l1_next(&b, end, &len))
+      return bfail(r, WIRE_E_ARG, at, "L1_LIST string %u is not a Latin-1 "
+                   "string header and its bytes within the list's bytes", i);
+  }
+  if (b != end)
+    return bfail(r, WIRE_E_ARG, at, "L1_LIST bytes after its %u strings",
+                 cnt);
+  if ((ri = new_rec(r, at, WIRE_T_LIST)) == NONE32 || !number(r, ri, at))
+    return false;
+  trec *rec = &r->s->recs[ri];
+  rec->flags = R_L1LIST;
+  rec->a = WIRE_T_STRING;
+  rec->n = cnt;
+  rec->span = size;
+  return true;
+}
+
 static bool time_op(rd *r, uint8_t op, const uint8_t *at) {
   g64(r);
   uint32_t ns = g32(r);
@@ -985,6 +1015,7 @@ static bool value(rd *r, unsigned depth) {
   case WIRE_T_LIST: case WIRE_T_SET: case WIRE_T_MAP:
     return collection_op(r, op, depth, at);
   case TAPE_PACKED: return packed_op(r, at);
+  case TAPE_L1_LIST: return l1_list_op(r, at);
   case WIRE_T_DATE:
     g64(r);
     return !r->status && new_rec(r, at, op) != NONE32;

@@ -29,6 +29,7 @@ internal object TapeOps {
     const val ENUM_ID = WireH.TAPE_ENUM_ID
     const val PACKED = WireH.TAPE_PACKED
     const val STRUCT_IDX = WireH.TAPE_STRUCT_IDX
+    const val L1_LIST = WireH.TAPE_L1_LIST
     const val SPAN = WireH.TAPE_SPAN
     /** String encodings of tape v2: the text as the JVM holds it, written in the Java runtime's choice. */
     const val LATIN1_JAVA = WireH.TAPE_STR_JAVA or WireH.STR_LATIN1
@@ -181,7 +182,7 @@ internal class TapeEncoder(private val ctx: Context) {
         try {
             when (v) {
                 is List<*> -> {
-                    if (!shared(v)) {
+                    if (!shared(v) && !(JStr.OPEN && L1_LISTS && v is java.util.RandomAccess && v.size > 0 && v[0] is String && latin1List(v))) {
                         u8(TypeId.LIST); u32(v.size)
                         if (v is java.util.RandomAccess) for (i in 0 until v.size) value(v[i]) else for (e in v) value(e)
                     }
@@ -226,6 +227,47 @@ internal class TapeEncoder(private val ctx: Context) {
         } finally {
             depth--
         }
+    }
+
+    /**
+     * A list of compact (Latin-1) Strings only, as one `L1_LIST` (spec/tape.md): each string's
+     * wire bytes (its header, length << 2 | Latin-1, then its bytes), which C checks and copies
+     * at once. At the first element that is not such a String nothing is left written and false
+     * is returned (the list is then written as a LIST).
+     */
+    private fun latin1List(v: List<*>): Boolean {
+        val c = v.size
+        val start = n
+        room(9)
+        b[start] = TapeOps.L1_LIST.toByte()
+        TapeOps.LE32.set(b, start + 1, c)
+        n = start + 9
+        for (i in 0 until c) {
+            val s = v[i]
+            if (s !is String || (JStr.CODER.get(s) as Byte).toInt() != 0) { n = start; return false }
+            val a = JStr.VALUE.get(s) as ByteArray
+            val m = a.size
+            room(5 + m)
+            val b = b
+            var o = n
+            if (m < 32) {
+                b[o++] = (m shl 2).toByte()
+            } else {
+                var h = m.toLong() shl 2
+                while (h >= 0x80) { b[o++] = (h or 0x80).toByte(); h = h ushr 7 }
+                b[o++] = h.toByte()
+            }
+            if (m in 8..16) {
+                // short text in two (overlapping) words: no call of the array copy stub
+                TapeOps.LE64.set(b, o, TapeOps.LE64.get(a, 0) as Long)
+                TapeOps.LE64.set(b, o + m - 8, TapeOps.LE64.get(a, m - 8) as Long)
+            } else {
+                System.arraycopy(a, 0, b, o, m)
+            }
+            n = o + m
+        }
+        TapeOps.LE32.set(b, start + 5, n - start - 9)
+        return true
     }
 
     private fun array(a: Pair<Int, MemorySegment>) {
@@ -361,6 +403,9 @@ internal class TapeEncoder(private val ctx: Context) {
  * walked for nothing).
  */
 internal fun hashCapacity(n: Int): Int = if (n < 3) 4 else n + n / 3 + 1
+
+/** Lists of compact Strings as one L1_LIST (`-Dlibwire.l1Lists=false`: as a LIST of STRING ops). */
+private val L1_LISTS = System.getProperty("libwire.l1Lists") != "false"
 
 /** Strings at least this long are checked for ASCII by the JDK's UTF-8 encoder (-Dlibwire.tapeAsciiProbe=N). */
 private val ASCII_PROBE = Integer.getInteger("libwire.tapeAsciiProbe", 8)

@@ -57,6 +57,7 @@ internal object WireH {
     const val TAPE_SPAN = 245
     const val TAPE_STR_SPAN = 246
     const val TAPE_ENTRY_RUN = 247
+    const val TAPE_L1_LIST = 248
     const val TAPE_STR_JAVA = 128
     const val TAPE_STR_UTF8_JAVA = 255
     const val TAPE_FIELD_INDEX = 1

@@ -53,6 +53,14 @@ class ForyInteropTest {
         // a list that starts with Latin-1 strings (read as runs of them), of every short length, then other values
         arrayListOf2<Any?>("ab", "h\u00e9llo", "abcdefgh", "d".repeat(16), "e".repeat(17), 1L, "\u65e5\u672c", null, "caf\u00e9 1", 2.5, "z", arrayListOf2<Any?>("f", 3L)),
         arrayListOf2<Any?>(arrayListOf2<Any?>(1L), arrayListOf2<Any?>("z", 2.5)),
+        // lists of compact strings only (one L1_LIST op on the tape): every length to 40, one- and
+        // two-byte headers, Latin-1 beyond ASCII; one that turns out to hold a UTF-16 string at its
+        // end, one with a null, nested ones
+        java.util.ArrayList<Any?>((0..40).map { "x".repeat(it) } + "y".repeat(100) + "\u00e9".repeat(300) + "caf\u00e9"),
+        arrayListOf2<Any?>(""),
+        arrayListOf2<Any?>("a", "b", "\u65e5"),
+        arrayListOf2<Any?>("a", null, "b"),
+        arrayListOf2<Any?>(arrayListOf2<Any?>("p", "q"), arrayListOf2<Any?>("r"), "s"),
         java.util.LinkedHashSet(listOf("a", "b")),
         java.util.LinkedHashMap<Any?, Any?>().apply { put("a", 1L); put("b", "x") },
         java.util.LinkedHashMap<Any?, Any?>().apply { put(null, 1L) },
@@ -89,6 +97,17 @@ class ForyInteropTest {
         for (o in paths) for (v in builtins()) {
             assertEquals(hex(plain.serialize(v)), hex(Wire.encode(v, o)), "bytes of $v ($o)")
         }
+    }
+
+    @Test fun sharedStringListsUnderRefTracking() {
+        // a list of compact strings (L1_LIST) met twice: one reference, the same bytes as Fory's
+        val f = fory(ref = true)
+        val opts = WireOptions(refTracking = true)
+        val ss = arrayListOf2<Any?>("alpha", "b\u00e9ta", "g".repeat(40))
+        val outer = arrayListOf2<Any?>(ss, ss, arrayListOf2<Any?>("x", ss))
+        assertEquals(hex(f.serialize(outer)), hex(Wire.encode(outer, opts)))
+        val got = Wire.decode(Wire.encode(outer, opts), opts) as List<*>
+        assertTrue(got[0] === got[1] && (got[2] as List<*>)[1] === got[0] && got[0] == ss)
     }
 
     @Test fun refTrackingBothWays() {
