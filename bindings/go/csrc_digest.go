@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "7e9ee6efc36dc9e3b9dd5ff2bf52bb20cfb94ee553ef96040861432a75abd36b"
+const csrcDigest = "93259da109ddf56d928f45aab0aeb6ef8f56d4b017ee8ef24ed5a6c5ccf9ab73"
