@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "3febbcfd895a62ad2116b133b15277bf942abbb9b01381f5b25d6411bba0637a"
+const csrcDigest = "56130dcac348727255f92f5f06bb3cc397f997580428467fd7448600e29500a6"

@@ -151,8 +151,10 @@ void wire__dec_fini(wire_dec *d);
 bool wire__dec_root_header(wire_dec *d, size_t roots);
 void wire__dec_seed(wire_dec *d);
 
+/* cold: the branches to it are laid out apart from the decoders' hot code */
 bool wire__dec_fail(wire_dec *d, int32_t code, const uint8_t *at,
-                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+                    const char *fmt, ...)
+    __attribute__((cold, format(printf, 4, 5)));
 static inline bool wire__dec_enter(wire_dec *d) {
   if (WIRE_LIKELY(++d->depth <= d->ctx->max_depth)) return true;
   return wire__dec_fail(d, WIRE_E_DEPTH, d->in.p, "nesting deeper than %u",

@@ -37,14 +37,14 @@ typedef struct {
   uint8_t rh[ENC_REF_SLOTS];
 } menc;
 
-static bool efail(menc *e, int32_t code, const char *what) {
-  wire__fail(e->ctx, code, e->b->len, "%s", what);
+__attribute__((cold)) static bool efail(menc *e, int32_t code, const char *w) {
+  wire__fail(e->ctx, code, e->b->len, "%s", w);
   return false;
 }
 
-/* efail for the writers that answer -1 on error */
-static int lfail(menc *e, int32_t code, const char *what) {
-  efail(e, code, what);
+/* efail for the writers that answer -1 on error (both cold: apart) */
+__attribute__((cold)) static int lfail(menc *e, int32_t code, const char *w) {
+  efail(e, code, w);
   return -1;
 }
 

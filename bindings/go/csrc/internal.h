@@ -105,9 +105,11 @@ uint8_t *wire__out_finish(uint8_t *p, size_t cap);
 void *wire__alloc(wire_ctx *ctx, size_t size);
 void *wire__realloc(wire_ctx *ctx, void *p, size_t old_size, size_t size);
 void wire__free(wire_ctx *ctx, void *p, size_t size);
-/* Records an error on the context and returns code. */
+/* Records an error on the context and returns code (cold: the branches to
+ * it are laid out apart from the hot code). */
 int32_t wire__fail(wire_ctx *ctx, int32_t code, uint64_t offset,
-                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+                   const char *fmt, ...)
+    __attribute__((cold, format(printf, 4, 5)));
 /* Allocates a block released by wire_ctx_free_bytes (size kept in front). */
 uint8_t *wire__bytes_alloc(wire_ctx *ctx, size_t size);
 int32_t wire__refs_reserve(wire_ctx *ctx, size_t n);
@@ -131,7 +133,7 @@ typedef struct {
   int32_t status; /* sticky */
 } wire_buf;
 
-int32_t wire__buf_grow(wire_buf *b, size_t extra);
+int32_t wire__buf_grow(wire_buf *b, size_t extra) __attribute__((cold));
 
 /* The streaming writer (stream.c): a buffer, and the size needed so far
  * once a caller's fixed buffer has overflowed. */
