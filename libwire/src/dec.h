@@ -239,6 +239,8 @@ bool wire__dec_enum_value(wire_dec *d, uint32_t *v);
 typedef struct {
   uint8_t h;
   bool same, flags, track;
+  bool owed;   /* each element reserves a byte of the input up front */
+  bool charge; /* an element that takes no bytes draws on the budget */
   const uint8_t *hs; /* where the header is */
   wire_tmeta et;     /* element type meta (same-type or declared) */
 } wire_dec_list;

@@ -260,14 +260,29 @@ bool wire__dec_list_begin(dec *d, const wire_ftype *decl, uint32_t count,
   } else if (l->same) {
     if (!read_type_meta(d, &l->et)) return false;
   }
-  /* Every element takes at least one byte unless it is a flag-less
-   * same-type element of a zero-width type. */
-  bool zero_width = l->same && !l->flags && l->et.type == WIRE_T_NONE;
-  if (zero_width) {
+  /* Every element takes at least one byte, except flag-less same-type
+   * elements of a zero-width type (NONE: the budget pays for all of them
+   * here) and of a struct or ext type, whose body can be empty (a
+   * compatible struct without fields): each of those takes a byte or,
+   * when it takes none, a unit of the budget as it is read, so they are
+   * not owed up front and their count is bounded by both together. */
+  bool bare = l->same && !l->flags;
+  l->owed = l->charge = true;
+  if (bare && l->et.type == WIRE_T_NONE) {
     if (count > d->unbacked)
       return fail(d, WIRE_E_LIMIT, s, "%u zero-width elements exceed the "
                                       "budget", count);
     d->unbacked -= count;
+    l->owed = l->charge = false;
+  } else if (bare && l->et.type >= WIRE_T_STRUCT &&
+             l->et.type <= WIRE_T_NAMED_EXT) {
+    if (!check_count(d, s, count, 0)) return false;
+    uint64_t left = (uint64_t)(d->in.end - d->in.p);
+    left = left > d->pending ? left - d->pending : 0;
+    if (count > left + d->unbacked)
+      return fail(d, WIRE_E_TRUNCATED, s, "%u elements cannot fit in the "
+                  "%llu byte(s) left", count, (unsigned long long)left);
+    l->owed = false;
   } else if (!check_count(d, s, count, 1)) {
     return false;
   }
@@ -310,14 +325,13 @@ static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
   wire_node **items = body->items;
   if (!enter(d)) return false;
   bool any = false;
-  bool owed = !(l.same && !l.flags && l.et.type == WIRE_T_NONE);
-  if (owed) d->pending += count;
+  if (l.owed) d->pending += count;
   for (uint32_t i = 0; i < count; i++) {
     wire_node *e;
     const uint8_t *es = d->in.p;
-    if (owed) d->pending--;
+    if (l.owed) d->pending--;
     if (!read_slot(d, l.flags, l.track, l.same ? &l.et : NULL, &e)) return false;
-    if (owed && !wire__dec_took_bytes(d, es)) return false;
+    if (l.charge && !wire__dec_took_bytes(d, es)) return false;
     items[i] = e;
     n->small = i + 1;
     any |= e->type != WIRE_T_NULL;

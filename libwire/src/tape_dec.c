@@ -323,7 +323,6 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   elems el = {false, WIRE_T_NULL, count >= 2};
   /* elements still owed take a byte each (as in decode.c): the pending
    * count is only read by the long way, which gets it as it would be */
-  bool owed = !(l.same && !l.flags && l.et.type == WIRE_T_NONE);
   uint64_t pending = d->pending;
   const tmeta *fixed = l.same ? &l.et : NULL;
   uint8_t fty = fixed ? (fast_type(fixed->type) ? fixed->type : 0xFF) : 0;
@@ -355,9 +354,9 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
     }
     /* one element the long way */
     const uint8_t *es = d->in.p;
-    d->pending = pending + (owed ? count - i - 1 : 0);
+    d->pending = pending + (l.owed ? count - i - 1 : 0);
     if (!slot(t, l.flags, l.track, fixed, &et)) return false;
-    if (owed && !wire__dec_took_bytes(d, es)) return false;
+    if (l.charge && !wire__dec_took_bytes(d, es)) return false;
     note(&el, i, et);
     i++;
   }

@@ -384,3 +384,81 @@ Test(hostile, structs_of_two_layouts_do_not_share_a_typedef) {
   wire_ctx_free(w);
   wire_ctx_free(r);
 }
+
+/* A list of empty structs (a compatible struct without fields takes no
+ * bytes) as the message's last field: its elements are not owed a byte
+ * each, so the list is read, by the document and the tape decoder, and
+ * written back the same; each element that takes no bytes still draws
+ * on the zero-width budget, so a count past the bytes left plus the
+ * budget fails before anything is allocated for it. (Found by fuzz_fdl:
+ * "1 elements cannot fit in the 0 byte(s) left".) */
+Test(hostile, lists_of_empty_structs_end_a_message) {
+  static const char fdl[] =
+      "package e;\n"
+      "message E [id=310] { }\n"
+      "message O [id=311] { string id = 1; list<E> es = 2; }\n";
+  wire_ctx *ctx = wire_ctx_new();
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
+  cr_assert_eq(wire_schema_load_fdl(ctx, fdl, sizeof fdl - 1, "e.fdl"),
+               WIRE_OK, "%s", wire_ctx_error_message(ctx));
+  uint32_t te, to;
+  cr_assert_eq(wire_schema_find_type(ctx, "e.E", 3, &te), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(ctx, "e.O", 3, &to), WIRE_OK);
+  for (uint32_t k = 1; k <= 3; k++) {
+    wire_doc *d = wire_doc_new(ctx);
+    wire_node *o = wire_node_new_struct(d, to);
+    wire_node *es = wire_node_new_list(d, WIRE_T_LIST);
+    cr_assert(o && es);
+    for (uint32_t i = 0; i < k; i++)
+      cr_assert_eq(wire_list_append(d, es, wire_node_new_struct(d, te)),
+                   WIRE_OK);
+    cr_assert_eq(wire_struct_set_field(d, o, "id", 2,
+                                       wire_node_new_string(d, (const uint8_t *)"x", 1, -1)),
+                 WIRE_OK);
+    cr_assert_eq(wire_struct_set_field(d, o, "es", 2, es), WIRE_OK);
+    cr_assert_eq(wire_doc_add_root(d, o), WIRE_OK);
+    uint8_t *p;
+    size_t pl;
+    cr_assert_eq(wire_encode(ctx, d, &p, &pl), WIRE_OK, "%s",
+                 wire_ctx_error_message(ctx));
+    wire_doc_free(d);
+    wire_doc *back = NULL;
+    cr_assert_eq(wire_decode(ctx, p, pl, &back), WIRE_OK, "%u: %s", k,
+                 wire_ctx_error_message(ctx));
+    uint8_t *again;
+    size_t al;
+    cr_assert_eq(wire_encode(ctx, back, &again, &al), WIRE_OK);
+    cr_assert_eq(al, pl);
+    cr_assert_arr_eq(again, p, pl, "lossless");
+    wire_ctx_free_bytes(ctx, again);
+    wire_doc_free(back);
+    uint8_t *tape;
+    size_t tl;
+    cr_assert_eq(wire_decode_tape(ctx, p, pl, &tape, &tl), WIRE_OK, "%u: %s",
+                 k, wire_ctx_error_message(ctx));
+    wire_ctx_free_bytes(ctx, tape);
+    /* the list's count (1, then its element header 0x08 and E's type
+     * meta 0x1c) made 1 << 20, under the collection limit but past the
+     * bytes left and the budget: fails in both decoders */
+    if (k == 1) {
+      size_t at = 0;
+      for (size_t i = 0; i + 2 < pl; i++)
+        if (!memcmp(p + i, "\x01\x08\x1c", 3)) at = i;
+      cr_assert_gt(at, 0);
+      size_t bl = pl + 2;
+      uint8_t *big = malloc(bl);
+      memcpy(big, p, at);
+      memcpy(big + at, "\x80\x80\x40", 3);
+      memcpy(big + at + 3, p + at + 1, pl - at - 1);
+      cr_assert_eq(wire_decode(ctx, big, bl, &back), WIRE_E_TRUNCATED, "%s",
+                   wire_ctx_error_message(ctx));
+      cr_assert_eq(wire_ctx_error_offset(ctx), at);
+      cr_assert_eq(wire_decode_tape(ctx, big, bl, &tape, &tl),
+                   WIRE_E_TRUNCATED);
+      cr_assert_eq(wire_ctx_error_offset(ctx), at);
+      free(big);
+    }
+    wire_ctx_free_bytes(ctx, p);
+  }
+  wire_ctx_free(ctx);
+}
