@@ -483,7 +483,13 @@ internal class TapeDecoder(private val ctx: Context) {
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
     private fun latin1(a: ByteArray, o: Int, k: Int): String {
         if (k in 4..16 && JStr.OPEN) {
-            val v = ByteArray(k)
+            val v = when (k) {
+                // (a constant length each: the new array's zeroing is straight stores, no loop)
+                4 -> ByteArray(4); 5 -> ByteArray(5); 6 -> ByteArray(6); 7 -> ByteArray(7)
+                8 -> ByteArray(8); 9 -> ByteArray(9); 10 -> ByteArray(10); 11 -> ByteArray(11)
+                12 -> ByteArray(12); 13 -> ByteArray(13); 14 -> ByteArray(14); 15 -> ByteArray(15)
+                else -> ByteArray(16)
+            }
             if (k >= 8) {
                 TapeOps.LE64.set(v, 0, TapeOps.LE64.get(a, o) as Long)
                 TapeOps.LE64.set(v, k - 8, TapeOps.LE64.get(a, o + k - 8) as Long)
@@ -522,9 +528,10 @@ internal class TapeDecoder(private val ctx: Context) {
             TypeId.FLOAT64 -> f64()
             TypeId.BOOL -> u8() != 0
             TapeOps.NULL -> null
-            TypeId.LIST, TypeId.SET -> {
+            TypeId.LIST -> list(u32())
+            TypeId.SET -> {
                 val c = u32()
-                val coll: MutableCollection<Any?> = if (op == TypeId.LIST) ArrayList(c) else LinkedHashSet(hashCapacity(c))
+                val coll = LinkedHashSet<Any?>(hashCapacity(c))
                 ords.add(coll)
                 for (i in 0 until c) coll.add(item())
                 coll
@@ -620,6 +627,18 @@ internal class TapeDecoder(private val ctx: Context) {
                 else throw WireException("arg", -1, "unknown tape op 0x%02x".format(op))
             }
         }
+    }
+
+    /**
+     * A LIST's [c] elements into an `ArrayList` of that capacity, in a method of its own: the
+     * loop's `add` is `ArrayList`'s alone (no call through `MutableCollection` shared with sets)
+     * and the loop is compiled apart from [value]'s large switch.
+     */
+    private fun list(c: Int): ArrayList<Any?> {
+        val l = ArrayList<Any?>(c)
+        ords.add(l)
+        for (i in 0 until c) l.add(item())
+        return l
     }
 
     /**
