@@ -387,8 +387,13 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   const uint8_t *s = in->p;
   uint32_t count;
   if (!wire__get_varu32(in, &count)) return false;
-  if (!dcount(x, s, count, 1)) return false;
   bool packed = o->code == MOP_PLIST;
+  const wire_mop *so = packed ? NULL : &o->sub[0];
+  bool is_struct = so && (so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR);
+  /* (struct items may take no bytes: an empty body) */
+  if (is_struct ? !wire__dec_check_count_empty(&x->d, s, count)
+                : !dcount(x, s, count, 1))
+    return false;
   size_t stride = packed ? form_size(o->eform) : o->esize;
   if (stride && count > SIZE_MAX / stride)
     return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
@@ -405,11 +410,9 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   if (!wire__get_u8(in, &h)) return false;
   if (h & 0xF0) return dfail(x, WIRE_E_COLLECTION, hs, "element header has "
                                                        "reserved bits");
-  const wire_mop *so = packed ? NULL : &o->sub[0];
   uint8_t ewt = packed ? o->ewt : so->wt;
   const wire_mplan *ep = NULL;
   bool same = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
-  bool is_struct = so && (so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR);
   if ((h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL)) {
     if (is_struct) {
       if (!(ep = meta_fast(x, so->elem))) return false;

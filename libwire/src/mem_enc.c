@@ -826,7 +826,7 @@ fields_of(menc *e, const wire_mlayout *l, const uint8_t *base, bool based) {
 start: /* the struct l at base (b->len up to date) */
   if (hashed &&
       (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
-    if (!room(e, 4)) return false;
+    if (!room(e, 8)) return false; /* (put_le stores a word) */
     b->len = (size_t)(put_le(b->p + b->len, l->hash, 4) - b->p);
   }
   o = l->plan.ops;

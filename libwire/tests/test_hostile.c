@@ -462,3 +462,70 @@ Test(hostile, lists_of_empty_structs_end_a_message) {
   }
   wire_ctx_free(ctx);
 }
+
+/* The compiled decoder alike: 100 empty structs ending a message (33
+ * bytes, compatible) decode through a layout; their count made 1 << 20
+ * fails with WIRE_E_TRUNCATED at the count, and each count up to the
+ * budget that the bytes do not hold fails without a crash (ASan). */
+typedef struct { char pad; } hx_e;
+typedef struct { const hx_e *es; uint32_t n; } hx_o;
+
+Test(hostile, mem_lists_of_empty_structs_end_a_message) {
+  static const char fdl[] =
+      "package e;\nmessage E [id=310] { }\n"
+      "message O [id=311] { list<E> es = 1; }\n";
+  for (int comp = 0; comp < 2; comp++) {
+    wire_ctx *c = wire_ctx_new();
+    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, comp);
+    cr_assert_eq(wire_schema_load_fdl(c, fdl, sizeof fdl - 1, "e.fdl"),
+                 WIRE_OK);
+    cr_assert_eq(wire_schema_finish(c), WIRE_OK);
+    uint32_t te, to, le, lo;
+    cr_assert_eq(wire_schema_find_type(c, "e.E", 3, &te), WIRE_OK);
+    cr_assert_eq(wire_schema_find_type(c, "e.O", 3, &to), WIRE_OK);
+    int32_t st = wire_mem_layout_new(c, te, sizeof(hx_e), &le);
+    st |= wire_mem_layout_new(c, to, sizeof(hx_o), &lo);
+    st |= wire_mem_layout_field(c, lo, 0, WIRE_MEM_LIST,
+                                (uint32_t)offsetof(hx_o, es),
+                                (uint32_t)offsetof(hx_o, n), WIRE_MEM_NONE, le);
+    cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+    cr_assert_eq(wire_mem_bind(c, lo), WIRE_OK);
+    static hx_e items[100];
+    hx_o o = {items, 100};
+    const uint8_t *p;
+    size_t n;
+    cr_assert_eq(wire_mem_encode(c, lo, &o, &p, &n), WIRE_OK);
+    uint8_t *b = malloc(n + 2);
+    memcpy(b, p, n);
+    static uint8_t arena[1 << 16];
+    hx_o out;
+    size_t used = 0;
+    cr_assert_eq(wire_mem_decode(c, lo, b, n, &out, arena, sizeof arena,
+                                 &used, 0), WIRE_OK, "%d: %s", comp,
+                 wire_ctx_error_message(c));
+    cr_assert_eq(out.n, 100);
+    /* the count is the byte 0x64 after the root's type meta (and, in
+     * compatible mode, its TypeDef): the first 0x64 */
+    size_t at = 0;
+    while (at < n && b[at] != 0x64) at++;
+    cr_assert_lt(at, n);
+    uint8_t *big = malloc(n + 2);
+    memcpy(big, b, at);
+    memcpy(big + at, "\x80\x80\x40", 3);
+    memcpy(big + at + 3, b + at + 1, n - at - 1);
+    cr_assert_eq(wire_mem_decode(c, lo, big, n + 2, &out, arena, sizeof arena,
+                                 &used, 0), WIRE_E_TRUNCATED, "%s",
+                 wire_ctx_error_message(c));
+    cr_assert_eq(wire_ctx_error_offset(c), at);
+    for (uint32_t k = 101; k < 1200; k += 37) { /* held by the budget only */
+      big[at] = (uint8_t)(0x80 | (k & 0x7F));
+      big[at + 1] = (uint8_t)(0x80 | (k >> 7));
+      big[at + 2] = 0x00; /* (an overlong varint: a clean error too) */
+      (void)wire_mem_decode(c, lo, big, n + 2, &out, arena, sizeof arena,
+                            &used, 0);
+    }
+    free(b);
+    free(big);
+    wire_ctx_free(c);
+  }
+}

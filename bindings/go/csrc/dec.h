@@ -179,6 +179,12 @@ static inline uint8_t wire__dec_kind_of(uint8_t t) {
  * collection limit and the bytes left. */
 bool wire__dec_check_count(wire_dec *d, const uint8_t *s, uint64_t count,
                            uint64_t min_width);
+/* The same for items that may take no bytes (structs: an empty body):
+ * each takes a byte or a unit of the zero-width budget, so the count is
+ * bounded by the bytes left (less those pending) plus the budget left;
+ * the budget is drawn on as each item turns out to take none. */
+bool wire__dec_check_count_empty(wire_dec *d, const uint8_t *s,
+                                 uint64_t count);
 
 /* Type meta at the cursor. */
 bool wire__dec_type_meta(wire_dec *d, wire_tmeta *tm);

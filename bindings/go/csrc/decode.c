@@ -233,6 +233,17 @@ bool wire__dec_check_count(dec *d, const uint8_t *s, uint64_t count,
   return true;
 }
 
+bool wire__dec_check_count_empty(dec *d, const uint8_t *s, uint64_t count) {
+  if (!check_count(d, s, count, 0)) return false;
+  uint64_t left = (uint64_t)(d->in.end - d->in.p);
+  left = left > d->pending ? left - d->pending : 0;
+  if (count > left + d->unbacked)
+    return fail(d, WIRE_E_TRUNCATED, s, "%llu elements cannot fit in the "
+                "%llu byte(s) left", (unsigned long long)count,
+                (unsigned long long)left);
+  return true;
+}
+
 bool wire__dec_list_begin(dec *d, const wire_ftype *decl, uint32_t count,
                           const uint8_t *s, wire_dec_list *l) {
   if (!check_count(d, s, count, 0)) return false;
@@ -276,12 +287,7 @@ bool wire__dec_list_begin(dec *d, const wire_ftype *decl, uint32_t count,
     l->owed = l->charge = false;
   } else if (bare && l->et.type >= WIRE_T_STRUCT &&
              l->et.type <= WIRE_T_NAMED_EXT) {
-    if (!check_count(d, s, count, 0)) return false;
-    uint64_t left = (uint64_t)(d->in.end - d->in.p);
-    left = left > d->pending ? left - d->pending : 0;
-    if (count > left + d->unbacked)
-      return fail(d, WIRE_E_TRUNCATED, s, "%u elements cannot fit in the "
-                  "%llu byte(s) left", count, (unsigned long long)left);
+    if (!wire__dec_check_count_empty(d, s, count)) return false;
     l->owed = false;
   } else if (!check_count(d, s, count, 1)) {
     return false;
