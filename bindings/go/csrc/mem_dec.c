@@ -391,9 +391,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   const wire_mop *so = packed ? NULL : &o->sub[0];
   bool is_struct = so && (so->code == MOP_STRUCT || so->code == MOP_STRUCT_PTR);
   /* (struct items may take no bytes: an empty body) */
-  if (is_struct ? !wire__dec_check_count_empty(&x->d, s, count)
-                : !dcount(x, s, count, 1))
-    return false;
+  if (!dcount(x, s, count, is_struct ? 0 : 1)) return false;
   size_t stride = packed ? form_size(o->eform) : o->esize;
   if (stride && count > SIZE_MAX / stride)
     return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");

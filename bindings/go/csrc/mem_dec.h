@@ -135,15 +135,17 @@ ALWAYS_INLINE bool td_same(const uint8_t *a, const uint8_t *td, size_t n) {
   return memcmp(a, td, n) == 0;
 }
 
-/* Bounds a count of items each at least `min` bytes. */
+/* Bounds a count of items each at least `min` bytes (0: items that may
+ * take none, wire__dec_check_count_empty). */
 static inline bool dcount(mdec *x, const uint8_t *s, uint64_t count,
                           uint64_t min) {
-  /* (what wire__dec_check_count accepts without a doubt, inline) */
+  /* (what either check accepts without a doubt, inline) */
   uint64_t left = (uint64_t)(IN(x)->end - IN(x)->p);
-  if (WIRE_LIKELY(min == 1 && count <= x->ctx->max_collection &&
+  if (WIRE_LIKELY(min <= 1 && count <= x->ctx->max_collection &&
                   x->d.pending <= left && count <= left - x->d.pending))
     return true;
-  return wire__dec_check_count(&x->d, s, count, min);
+  return min ? wire__dec_check_count(&x->d, s, count, min)
+             : wire__dec_check_count_empty(&x->d, s, count);
 }
 
 /* Whether every byte of s[0..n) is 0 or 1, a word at a time. */
