@@ -225,7 +225,7 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
             if (o < 0) return null
             val n = r.count
             val b = r.b
-            val a = JArr.ints(n)
+            val a = IntArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I32.get(b, o + 4 * i) as Int
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I32, o.toLong(), a, 0, n)
             return a
@@ -235,7 +235,7 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
             if (o < 0) return null
             val n = r.count
             val b = r.b
-            val a = JArr.longs(n)
+            val a = LongArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I64.get(b, o + 8 * i) as Long
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I64, o.toLong(), a, 0, n)
             return a
@@ -245,7 +245,7 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
             if (o < 0) return null
             val n = r.count
             val b = r.b
-            val a = JArr.doubles(n)
+            val a = DoubleArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Double.fromBits(Img.I64.get(b, o + 8 * i) as Long)
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F64, o.toLong(), a, 0, n)
             return a
@@ -255,7 +255,7 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
             if (o < 0) return null
             val n = r.count
             val b = r.b
-            val a = JArr.floats(n)
+            val a = FloatArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Float.fromBits(Img.I32.get(b, o + 4 * i) as Int)
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F32, o.toLong(), a, 0, n)
             return a
@@ -265,7 +265,7 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
             if (o < 0) return null
             val n = r.count
             val b = r.b
-            val a = JArr.shorts(n)
+            val a = ShortArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I16.get(b, o + 2 * i) as Short
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I16, o.toLong(), a, 0, n)
             return a
@@ -276,9 +276,7 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
             val n = r.count
             val b = r.b
             if (o + n > b.size) throw WireException("state", -1, "a decoded pointer outside the arena")
-            val a = JArr.booleans(n)
-            for (i in 0 until n) a[i] = b[o + i].toInt() != 0
-            return a
+            return BooleanArray(n) { b[o + it].toInt() != 0 }
         }
 
         const val A_INT = 0
@@ -1031,61 +1029,6 @@ internal object JStr {
         for (i in 0 until m) l[i] = a[o + 2 * i]
         return NEW.invokeExact(l, 0.toByte()) as String
     }
-}
-
-/**
- * New primitive arrays that are not zeroed first, for the decoders that copy a whole array's
- * items into them at once (`jdk.internal.misc.Unsafe.allocateUninitializedArray`, which C2
- * compiles to an allocation without its clearing). Reachable when the JVM exports
- * `jdk.internal.misc` to the binding (`--add-exports java.base/jdk.internal.misc=ALL-UNNAMED`);
- * [ON] is false otherwise, or with `-Dlibwire.uninitArrays=false`, and the arrays are made as
- * usual. A caller fills every item before anything else can see the array.
- */
-internal object JArr {
-    @JvmField val ON: Boolean
-    @JvmField val LONGS: MethodHandle
-    @JvmField val INTS: MethodHandle
-    @JvmField val SHORTS: MethodHandle
-    @JvmField val DOUBLES: MethodHandle
-    @JvmField val FLOATS: MethodHandle
-    @JvmField val BOOLEANS: MethodHandle
-
-    init {
-        var alloc: MethodHandle? = null
-        if (System.getProperty("libwire.uninitArrays") != "false" &&
-            Any::class.java.module.isExported("jdk.internal.misc", JArr::class.java.module)
-        ) {
-            try {
-                val cls = Class.forName("jdk.internal.misc.Unsafe")
-                val l = MethodHandles.lookup()
-                val unsafe = l.findStatic(cls, "getUnsafe", MethodType.methodType(cls)).invoke()
-                val a = l.findVirtual(cls, "allocateUninitializedArray",
-                    MethodType.methodType(Any::class.java, Class::class.java, Int::class.javaPrimitiveType)).bindTo(unsafe)
-                if ((a.invoke(java.lang.Long.TYPE, 3) as? LongArray)?.size == 3) alloc = a
-            } catch (_: ReflectiveOperationException) {
-            } catch (_: RuntimeException) {
-            } catch (_: LinkageError) {
-            }
-        }
-        ON = alloc != null
-        fun h(arr: Class<*>): MethodHandle = alloc?.let {
-            MethodHandles.insertArguments(it, 0, arr.componentType).asType(MethodType.methodType(arr, Int::class.javaPrimitiveType))
-        } ?: MethodHandles.arrayConstructor(arr)
-        LONGS = h(LongArray::class.java)
-        INTS = h(IntArray::class.java)
-        SHORTS = h(ShortArray::class.java)
-        DOUBLES = h(DoubleArray::class.java)
-        FLOATS = h(FloatArray::class.java)
-        BOOLEANS = h(BooleanArray::class.java)
-    }
-
-    // each an array of n items whose contents are undefined when [ON]: the caller writes them all
-    @JvmStatic fun longs(n: Int): LongArray = if (ON && n >= 0) LONGS.invokeExact(n) as LongArray else LongArray(n)
-    @JvmStatic fun ints(n: Int): IntArray = if (ON && n >= 0) INTS.invokeExact(n) as IntArray else IntArray(n)
-    @JvmStatic fun shorts(n: Int): ShortArray = if (ON && n >= 0) SHORTS.invokeExact(n) as ShortArray else ShortArray(n)
-    @JvmStatic fun doubles(n: Int): DoubleArray = if (ON && n >= 0) DOUBLES.invokeExact(n) as DoubleArray else DoubleArray(n)
-    @JvmStatic fun floats(n: Int): FloatArray = if (ON && n >= 0) FLOATS.invokeExact(n) as FloatArray else FloatArray(n)
-    @JvmStatic fun booleans(n: Int): BooleanArray = if (ON && n >= 0) BOOLEANS.invokeExact(n) as BooleanArray else BooleanArray(n)
 }
 
 /** Reads decoded images from the heap copy [b] of the native arena at [base]. */

@@ -704,19 +704,19 @@ internal class TapeDecoder(private val ctx: Context) {
         val seg = MemorySegment.ofArray(a)
         val at = p.toLong()
         return when (t) {
-            TypeId.BOOL_ARRAY -> JArr.booleans(c).also { for (i in 0 until c) it[i] = a[p + i] != 0.toByte() }
+            TypeId.BOOL_ARRAY -> BooleanArray(c) { a[p + it] != 0.toByte() }
             TypeId.INT8_ARRAY -> a.copyOfRange(p, p + c)
             TypeId.UINT8_ARRAY -> a.copyOfRange(p, p + c).asUByteArray()
-            TypeId.INT16_ARRAY -> JArr.shorts(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) }
-            TypeId.UINT16_ARRAY -> JArr.shorts(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) }.asUShortArray()
-            TypeId.INT32_ARRAY -> JArr.ints(c).also { MemorySegment.copy(seg, LE_I32, at, it, 0, c) }
-            TypeId.UINT32_ARRAY -> JArr.ints(c).also { MemorySegment.copy(seg, LE_I32, at, it, 0, c) }.asUIntArray()
-            TypeId.INT64_ARRAY -> JArr.longs(c).also { MemorySegment.copy(seg, LE_I64, at, it, 0, c) }
-            TypeId.UINT64_ARRAY -> JArr.longs(c).also { MemorySegment.copy(seg, LE_I64, at, it, 0, c) }.asULongArray()
-            TypeId.FLOAT32_ARRAY -> JArr.floats(c).also { MemorySegment.copy(seg, LE_F32, at, it, 0, c) }
-            TypeId.FLOAT64_ARRAY -> JArr.doubles(c).also { MemorySegment.copy(seg, LE_F64, at, it, 0, c) }
-            TypeId.FLOAT16_ARRAY -> Float16Array(JArr.shorts(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) })
-            TypeId.BFLOAT16_ARRAY -> BFloat16Array(JArr.shorts(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) })
+            TypeId.INT16_ARRAY -> ShortArray(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) }
+            TypeId.UINT16_ARRAY -> ShortArray(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) }.asUShortArray()
+            TypeId.INT32_ARRAY -> IntArray(c).also { MemorySegment.copy(seg, LE_I32, at, it, 0, c) }
+            TypeId.UINT32_ARRAY -> IntArray(c).also { MemorySegment.copy(seg, LE_I32, at, it, 0, c) }.asUIntArray()
+            TypeId.INT64_ARRAY -> LongArray(c).also { MemorySegment.copy(seg, LE_I64, at, it, 0, c) }
+            TypeId.UINT64_ARRAY -> LongArray(c).also { MemorySegment.copy(seg, LE_I64, at, it, 0, c) }.asULongArray()
+            TypeId.FLOAT32_ARRAY -> FloatArray(c).also { MemorySegment.copy(seg, LE_F32, at, it, 0, c) }
+            TypeId.FLOAT64_ARRAY -> DoubleArray(c).also { MemorySegment.copy(seg, LE_F64, at, it, 0, c) }
+            TypeId.FLOAT16_ARRAY -> Float16Array(ShortArray(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) })
+            TypeId.BFLOAT16_ARRAY -> BFloat16Array(ShortArray(c).also { MemorySegment.copy(seg, LE_I16, at, it, 0, c) })
             else -> throw WireException("unsupported", -1, "no Kotlin mapping for ${TypeId.name(t)}")
         }
     }

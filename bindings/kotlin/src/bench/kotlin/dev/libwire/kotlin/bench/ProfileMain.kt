@@ -326,7 +326,6 @@ object ProfileMain {
         }
         val ctx = Context()
         val bytes = ctx.encode(v)
-        System.err.println("uninitialized arrays (JArr.ON): ${dev.libwire.kotlin.JArr.ON}")
         val dec = dev.libwire.kotlin.TapeDecoder(ctx)
         val mx = java.lang.management.ManagementFactory.getThreadMXBean()
         fun best(f: () -> Unit): Double {
