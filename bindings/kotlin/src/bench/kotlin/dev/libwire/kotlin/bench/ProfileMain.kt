@@ -11,7 +11,7 @@ object ProfileMain {
         val what = args.getOrElse(0) { "orders" }
         val dir = args.getOrElse(1) { "dec" }
         val secs = args.getOrElse(2) { "20" }.toLong()
-        if (what == "strings" || what == "mixed" || what == "longs" || what == "map") {
+        if (what == "strings" || what == "mixed" || what == "longs" || what == "map" || what == "ints" || what == "doubles" || what == "binary") {
             dynamic(what)
             return
         }
@@ -318,6 +318,9 @@ object ProfileMain {
         val v: Any = when (what) {
             "strings" -> List(10000) { "%s %05d".format(words[it % 8], it) }
             "longs" -> LongArray(100000) { it * 0x9E3779B97F4A7C15uL.toLong() }
+            "ints" -> IntArray(100000) { it * -0x61c88647 }
+            "doubles" -> DoubleArray(100000) { it / 3.0 }
+            "binary" -> ByteArray(1 shl 20) { (it * 31).toByte() }
             "map" -> LinkedHashMap<String, Long>().also { m -> for (i in 0 until 10000) m["key%05d".format(i)] = i * 0x9E3779B97F4A7C15uL.toLong() ushr (i and 63) }
             else -> List(1000) { i -> when (i % 8) { 0, 1, 7 -> i * 1234567L; 2 -> i / 3.0; 3 -> i % 3 == 0; 4, 5 -> words[i % 8] + "-" + i; else -> "\u6570\u636e" + i } }
         }
