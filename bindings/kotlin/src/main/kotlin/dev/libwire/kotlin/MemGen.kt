@@ -283,25 +283,6 @@ internal object MemGenerator {
 }
 
 /**
- * The loop of [gStructList] and [gStructListFixed]: the [n] struct items from [k0] (each a
- * pointer, 0 for null), read and handed to [put] with their index. `inline` and top-level, so each
- * caller still compiles to its one loop with its own store, no lambda object and no call.
- */
-private inline fun structItems(s: Slot, g: MemGen, r: MemReader, k0: Int, n: Int, put: (Int, Any?) -> Unit) {
-    var k = k0
-    val b = r.b
-    val ls = s as ListSlot
-    val plan = (ls.item.slot as StructSlot).plan
-    val stride = ls.stride
-    val track = r.track
-    for (i in 0 until n) {
-        val q = Img.I64.get(b, k) as Long
-        put(i, if (q == 0L) null else if (track) r.struct(plan, r.off(q)) else g.read(r, r.off(q)))
-        k += stride
-    }
-}
-
-/**
  * What the generated codecs call for fields holding data classes, with the nested class's own
  * generated codec [g] as an argument: a constant in the calling code, so `g.read` / `g.write` are
  * direct calls where `MemPlan.read` / `write` would be one megamorphic call site shared by every
@@ -316,22 +297,42 @@ internal object MemGenRt {
     }
 
     @JvmStatic fun gStructList(s: Slot, g: MemGen, r: MemReader, at: Int): Any? {
-        val k = r.items(at)
+        var k = r.items(at)
         if (k < 0) return null
         val n = r.count
         val l = ArrayList<Any?>(n)
-        if (n > 0) structItems(s, g, r, k, n) { _, v -> l.add(v) }
+        if (n > 0) {
+            val b = r.b
+            val ls = s as ListSlot
+            val plan = (ls.item.slot as StructSlot).plan
+            val stride = ls.stride
+            val track = r.track
+            for (i in 0 until n) {
+                val q = Img.I64.get(b, k) as Long
+                l.add(if (q == 0L) null else if (track) r.struct(plan, r.off(q)) else g.read(r, r.off(q)))
+                k += stride
+            }
+        }
         return l
     }
 
     /** [gStructList] for a read-only `List` property: the items in an array, a fixed-size list over it. */
     @JvmStatic fun gStructListFixed(s: Slot, g: MemGen, r: MemReader, at: Int): Any? {
-        val k = r.items(at)
+        var k = r.items(at)
         if (k < 0) return null
         val n = r.count
         if (n == 0) return emptyFixed()
         val a = arrayOfNulls<Any?>(n)
-        structItems(s, g, r, k, n) { i, v -> a[i] = v }
+        val b = r.b
+        val ls = s as ListSlot
+        val plan = (ls.item.slot as StructSlot).plan
+        val stride = ls.stride
+        val track = r.track
+        for (i in 0 until n) {
+            val q = Img.I64.get(b, k) as Long
+            a[i] = if (q == 0L) null else if (track) r.struct(plan, r.off(q)) else g.read(r, r.off(q))
+            k += stride
+        }
         return a.asList()
     }
 
