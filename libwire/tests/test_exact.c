@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "wire.h"
+#include "test_hex.h"
 
 static wire_ctx *ctx;
 
@@ -22,24 +23,6 @@ static void setup(void) {
 static void teardown(void) { wire_ctx_free(ctx); }
 
 TestSuite(exact, .init = setup, .fini = teardown);
-
-static uint8_t *unhex(const char *h, size_t *n) {
-  *n = strlen(h) / 2;
-  uint8_t *b = malloc(*n + 1);
-  for (size_t i = 0; i < *n; i++) {
-    unsigned v;
-    cr_assert(sscanf(h + 2 * i, "%2x", &v) == 1);
-    b[i] = (uint8_t)v;
-  }
-  return b;
-}
-
-static char *tohex(const uint8_t *b, size_t n) {
-  char *h = malloc(2 * n + 1);
-  for (size_t i = 0; i < n; i++) snprintf(h + 2 * i, 3, "%02x", b[i]);
-  h[2 * n] = 0;
-  return h;
-}
 
 static void load(const char *fdl) {
   int32_t st = wire_schema_load_fdl(ctx, fdl, strlen(fdl), "exact.fdl");

@@ -321,6 +321,37 @@ Test(hostile, typedef_paths_fail_cleanly_at_every_allocation) {
 
 /* ---- no encode that its own decoder rejects (issue 9, item 6) ---- */
 
+/* A context with the FDL schema `fdl` (named `name`) loaded, in compatible
+ * mode or not; the test fails if it does not load. */
+static wire_ctx *fdl_ctx(const char *fdl, const char *name, int compatible) {
+  wire_ctx *ctx = wire_ctx_new();
+  cr_assert_not_null(ctx);
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, compatible);
+  cr_assert_eq(wire_schema_load_fdl(ctx, fdl, strlen(fdl), name), WIRE_OK,
+               "%s: %s", name, wire_ctx_error_message(ctx));
+  return ctx;
+}
+
+/* The id of the type registered as `name`; the test fails if there is
+ * none. */
+static uint32_t type_id(wire_ctx *ctx, const char *name) {
+  uint32_t id;
+  cr_assert_eq(wire_schema_find_type(ctx, name, strlen(name), &id), WIRE_OK,
+               "%s", name);
+  return id;
+}
+
+/* A copy of `in` (len bytes) whose one-byte count at `at` is made the
+ * three-byte varint 1 << 20 (80 80 40): len + 2 bytes, malloc'd. */
+static uint8_t *count_made_1m(const uint8_t *in, size_t len, size_t at) {
+  uint8_t *big = malloc(len + 2);
+  cr_assert_not_null(big);
+  memcpy(big, in, at);
+  memcpy(big + at, "\x80\x80\x40", 3);
+  memcpy(big + at + 3, in + at + 1, len - at - 1);
+  return big;
+}
+
 /* A struct read with an older writer's TypeDef and its projection onto the
  * reader's version are of one registered type but not of one layout: in
  * one list they must not share a TypeDef. */
@@ -331,16 +362,8 @@ Test(hostile, structs_of_two_layouts_do_not_share_a_typedef) {
   static const char v2[] =
       "option wire_fields_by_name = true;\n"
       "message S [id=300] { int32 a = 1; }\n";
-  wire_ctx *w = wire_ctx_new(), *r = wire_ctx_new();
-  wire_ctx_set_option(w, WIRE_OPT_COMPATIBLE, 1);
-  wire_ctx_set_option(r, WIRE_OPT_COMPATIBLE, 1);
-  cr_assert_eq(wire_schema_load_fdl(w, v1, sizeof v1 - 1, "v1"), WIRE_OK, "%s",
-               wire_ctx_error_message(w));
-  cr_assert_eq(wire_schema_load_fdl(r, v2, sizeof v2 - 1, "v2"), WIRE_OK, "%s",
-               wire_ctx_error_message(r));
-  uint32_t tw, tr;
-  cr_assert_eq(wire_schema_find_type(w, "S", 1, &tw), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(r, "S", 1, &tr), WIRE_OK);
+  wire_ctx *w = fdl_ctx(v1, "v1", 1), *r = fdl_ctx(v2, "v2", 1);
+  uint32_t tw = type_id(w, "S"), tr = type_id(r, "S");
   /* the writer: one S {a: 1, b: 2} */
   wire_doc *d = wire_doc_new(w);
   wire_node *s = wire_node_new_struct(d, tw);
@@ -397,13 +420,8 @@ Test(hostile, lists_of_empty_structs_end_a_message) {
       "package e;\n"
       "message E [id=310] { }\n"
       "message O [id=311] { string id = 1; list<E> es = 2; }\n";
-  wire_ctx *ctx = wire_ctx_new();
-  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
-  cr_assert_eq(wire_schema_load_fdl(ctx, fdl, sizeof fdl - 1, "e.fdl"),
-               WIRE_OK, "%s", wire_ctx_error_message(ctx));
-  uint32_t te, to;
-  cr_assert_eq(wire_schema_find_type(ctx, "e.E", 3, &te), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(ctx, "e.O", 3, &to), WIRE_OK);
+  wire_ctx *ctx = fdl_ctx(fdl, "e.fdl", 1);
+  uint32_t te = type_id(ctx, "e.E"), to = type_id(ctx, "e.O");
   for (uint32_t k = 1; k <= 3; k++) {
     wire_doc *d = wire_doc_new(ctx);
     wire_node *o = wire_node_new_struct(d, to);
@@ -446,10 +464,7 @@ Test(hostile, lists_of_empty_structs_end_a_message) {
         if (!memcmp(p + i, "\x01\x08\x1c", 3)) at = i;
       cr_assert_gt(at, 0);
       size_t bl = pl + 2;
-      uint8_t *big = malloc(bl);
-      memcpy(big, p, at);
-      memcpy(big + at, "\x80\x80\x40", 3);
-      memcpy(big + at + 3, p + at + 1, pl - at - 1);
+      uint8_t *big = count_made_1m(p, pl, at);
       cr_assert_eq(wire_decode(ctx, big, bl, &back), WIRE_E_TRUNCATED, "%s",
                    wire_ctx_error_message(ctx));
       cr_assert_eq(wire_ctx_error_offset(ctx), at);
@@ -475,14 +490,9 @@ Test(hostile, mem_lists_of_empty_structs_end_a_message) {
       "package e;\nmessage E [id=310] { }\n"
       "message O [id=311] { list<E> es = 1; }\n";
   for (int comp = 0; comp < 2; comp++) {
-    wire_ctx *c = wire_ctx_new();
-    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, comp);
-    cr_assert_eq(wire_schema_load_fdl(c, fdl, sizeof fdl - 1, "e.fdl"),
-                 WIRE_OK);
+    wire_ctx *c = fdl_ctx(fdl, "e.fdl", comp);
     cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-    uint32_t te, to, le, lo;
-    cr_assert_eq(wire_schema_find_type(c, "e.E", 3, &te), WIRE_OK);
-    cr_assert_eq(wire_schema_find_type(c, "e.O", 3, &to), WIRE_OK);
+    uint32_t te = type_id(c, "e.E"), to = type_id(c, "e.O"), le, lo;
     int32_t st = wire_mem_layout_new(c, te, sizeof(hx_e), &le);
     st |= wire_mem_layout_new(c, to, sizeof(hx_o), &lo);
     st |= wire_mem_layout_field(c, lo, 0, WIRE_MEM_LIST,
@@ -509,10 +519,7 @@ Test(hostile, mem_lists_of_empty_structs_end_a_message) {
     size_t at = 0;
     while (at < n && b[at] != 0x64) at++;
     cr_assert_lt(at, n);
-    uint8_t *big = malloc(n + 2);
-    memcpy(big, b, at);
-    memcpy(big + at, "\x80\x80\x40", 3);
-    memcpy(big + at + 3, b + at + 1, n - at - 1);
+    uint8_t *big = count_made_1m(b, n, at);
     cr_assert_eq(wire_mem_decode(c, lo, big, n + 2, &out, arena, sizeof arena,
                                  &used, 0), WIRE_E_TRUNCATED, "%s",
                  wire_ctx_error_message(c));

@@ -169,17 +169,28 @@ static void doc_bytes(wire_ctx *c, const uint8_t *p, size_t n) {
 
 static uint8_t arena[1 << 16];
 
+/* The sample encoded through layout L->bag of c and copied into bytes (the
+ * encoder's output is the context's buffer, reused by its next encode);
+ * returns its length, which is under cap. */
+static size_t sample_bytes(wire_ctx *c, const lay *L, uint8_t *bytes,
+                           size_t cap) {
+  bag v = sample();
+  const uint8_t *p;
+  size_t n;
+  cr_assert_eq(wire_mem_encode(c, L->bag, &v, &p, &n), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  cr_assert_lt(n, cap);
+  memcpy(bytes, p, n);
+  return n;
+}
+
 static void roundtrip(int compatible) {
   lay L;
   wire_ctx *c = make(fdl, compatible, &L);
   bag v = sample();
-  const uint8_t *p;
-  size_t n;
-  cr_assert_eq(wire_mem_encode(c, L.bag, &v, &p, &n), WIRE_OK, "%s",
-               wire_ctx_error_message(c));
   uint8_t bytes[4096];
-  cr_assert_lt(n, sizeof bytes);
-  memcpy(bytes, p, n);
+  size_t n = sample_bytes(c, &L, bytes, sizeof bytes);
+  const uint8_t *p;
   doc_bytes(c, bytes, n); /* the document decoder reads them */
   for (int copy = 0; copy < 2; copy++) {
     bag out;
@@ -207,13 +218,8 @@ static void roundtrip(int compatible) {
 Test(mem, decode_bases) {
   lay L;
   wire_ctx *c = make(fdl, 1, &L);
-  bag v = sample();
-  const uint8_t *p;
-  size_t n;
-  cr_assert_eq(wire_mem_encode(c, L.bag, &v, &p, &n), WIRE_OK);
   uint8_t bytes[4096];
-  cr_assert_lt(n, sizeof bytes);
-  memcpy(bytes, p, n);
+  size_t n = sample_bytes(c, &L, bytes, sizeof bytes);
   bag a, b;
   size_t ua = 0, ub = 0;
   static uint8_t arena2[1 << 16];
@@ -368,12 +374,8 @@ Test(mem, gen_field_map) {
 Test(mem, truncated_everywhere) {
   lay L;
   wire_ctx *c = make(fdl, 1, &L);
-  bag v = sample();
-  const uint8_t *p;
-  size_t n;
-  cr_assert_eq(wire_mem_encode(c, L.bag, &v, &p, &n), WIRE_OK);
   uint8_t bytes[4096];
-  memcpy(bytes, p, n);
+  size_t n = sample_bytes(c, &L, bytes, sizeof bytes);
   for (size_t k = 0; k < n; k++) {
     bag out;
     size_t used = 0;
@@ -398,12 +400,8 @@ Test(mem, truncated_everywhere) {
 Test(mem, small_arena_and_bad_values) {
   lay L;
   wire_ctx *c = make(fdl, 0, &L);
-  bag v = sample();
-  const uint8_t *p;
-  size_t n;
-  cr_assert_eq(wire_mem_encode(c, L.bag, &v, &p, &n), WIRE_OK);
   uint8_t bytes[4096];
-  memcpy(bytes, p, n);
+  size_t n = sample_bytes(c, &L, bytes, sizeof bytes);
   bag out;
   size_t used = 0;
   cr_assert_eq(wire_mem_decode(c, L.bag, bytes, n, &out, arena, 8, &used,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "wire.h"
+#include "test_hex.h"
 
 static wire_ctx *ctx;
 static wire_doc *doc;
@@ -25,20 +26,6 @@ static void teardown(void) {
 TestSuite(notation, .init = setup, .fini = teardown);
 TestSuite(plain, .init = setup, .fini = teardown);
 
-static uint8_t *unhex(const char *h, size_t *n) {
-  *n = strlen(h) / 2;
-  uint8_t *b = malloc(*n + 1);
-  for (size_t i = 0; i < *n; i++) sscanf(h + 2 * i, "%2hhx", &b[i]);
-  return b;
-}
-
-static char *hexof(const uint8_t *b, size_t n) {
-  char *s = malloc(2 * n + 1);
-  for (size_t i = 0; i < n; i++) sprintf(s + 2 * i, "%02x", b[i]);
-  s[2 * n] = 0;
-  return s;
-}
-
 /* text -> one root -> payload hex */
 static char *encode_text(const char *text, uint32_t flags, int32_t *st) {
   wire_node *n;
@@ -50,7 +37,7 @@ static char *encode_text(const char *text, uint32_t flags, int32_t *st) {
   size_t olen;
   *st = wire_encode(ctx, doc, &out, &olen);
   if (*st) return NULL;
-  char *h = hexof(out, olen);
+  char *h = tohex(out, olen);
   wire_ctx_free_bytes(ctx, out);
   return h;
 }

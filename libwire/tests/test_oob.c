@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "wire.h"
+#include "test_hex.h"
 
 static wire_ctx *ctx;
 
@@ -21,24 +22,6 @@ static void setup(void) {
 static void teardown(void) { wire_ctx_free(ctx); }
 
 TestSuite(oob, .init = setup, .fini = teardown);
-
-static uint8_t *unhex(const char *h, size_t *n) {
-  *n = strlen(h) / 2;
-  uint8_t *b = malloc(*n + 1);
-  for (size_t i = 0; i < *n; i++) {
-    unsigned v;
-    cr_assert(sscanf(h + 2 * i, "%2x", &v) == 1);
-    b[i] = (uint8_t)v;
-  }
-  return b;
-}
-
-static char *tohex(const uint8_t *b, size_t n) {
-  char *h = malloc(2 * n + 1);
-  for (size_t i = 0; i < n; i++) snprintf(h + 2 * i, 3, "%02x", b[i]);
-  h[2 * n] = 0;
-  return h;
-}
 
 /* Up to 8 buffers given as hex. */
 typedef struct {

@@ -22,21 +22,9 @@
 
 #include "wire.h"
 #include "tape.h"
+#include "test_hex.h"
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static uint8_t *unhex(const char *h, size_t *len) {
-  size_t n = strlen(h);
-  uint8_t *out = malloc(n / 2 + 1);
-  cr_assert_not_null(out);
-  for (size_t i = 0; i < n / 2; i++) {
-    unsigned v;
-    cr_assert_eq(sscanf(h + 2 * i, "%2x", &v), 1);
-    out[i] = (uint8_t)v;
-  }
-  *len = n / 2;
-  return out;
-}
 
 static char *hex(const uint8_t *p, size_t n) {
   size_t m = n > 200 ? 200 : n;

@@ -251,10 +251,13 @@ static json_t *decode_with(const json_t *req, wire_ctx *ctx, json_t *resp) {
   int32_t st = wire_decode(ctx, data, len, &doc);
   if (st) {
     fail_ctx(resp, ctx, st, NULL);
-  } else if (json_is_true(project)) {
+    free(data);
+    return resp;
+  }
+  json_t *values = json_array();
+  if (json_is_true(project)) {
     /* Every root struct whose type the schemas have, read as the schemas'
      * version of that type; other roots are left out. */
-    json_t *values = json_array();
     for (size_t i = 0; !st && i < wire_doc_root_count(doc); i++) {
       wire_node *root = wire_doc_root(doc, i), *proj;
       uint32_t ti, t = wire_node_type(root);
@@ -264,32 +267,23 @@ static json_t *decode_with(const json_t *req, wire_ctx *ctx, json_t *resp) {
       json_t *j = st ? NULL : notation_of(ctx, doc, proj, 0, &st);
       if (j) json_array_append_new(values, j);
     }
-    if (st) {
-      fail_ctx(resp, ctx, st, NULL);
-      json_decref(values);
-    } else {
-      json_object_set_new(resp, "ok", json_true());
-      json_object_set_new(resp, "values", values);
-    }
-    wire_doc_free(doc);
   } else {
     uint32_t flags = wire_ctx_get_option(ctx, WIRE_OPT_REF_TRACKING)
                          ? WIRE_NOTATION_UNTRACKED
                          : 0;
-    json_t *values = json_array();
     for (size_t i = 0; !st && i < wire_doc_root_count(doc); i++) {
       json_t *j = notation_of(ctx, doc, wire_doc_root(doc, i), flags, &st);
       if (j) json_array_append_new(values, j);
     }
-    if (st) {
-      fail_ctx(resp, ctx, st, NULL);
-      json_decref(values);
-    } else {
-      json_object_set_new(resp, "ok", json_true());
-      json_object_set_new(resp, "values", values);
-    }
-    wire_doc_free(doc);
   }
+  if (st) {
+    fail_ctx(resp, ctx, st, NULL);
+    json_decref(values);
+  } else {
+    json_object_set_new(resp, "ok", json_true());
+    json_object_set_new(resp, "values", values);
+  }
+  wire_doc_free(doc);
   free(data);
   return resp;
 }

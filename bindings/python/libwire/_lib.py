@@ -7,6 +7,7 @@ file, so the documents and the codec share one library and one wire_ctx.
 
 import ctypes
 import os
+import sys
 
 from ctypes import (POINTER, c_char_p, c_double, c_float, c_int32, c_int64,
                     c_size_t, c_uint16, c_uint32, c_uint64, c_void_p)
@@ -193,3 +194,24 @@ def has(name):
         return True
     except AttributeError:
         return False
+
+
+class Closing:
+    """What Context and Document share about their C handle: close() on
+    leaving a `with` block and when collected, but not while the interpreter
+    exits, when objects go in any order (a document may outlive its
+    context): then the handle is left to the process's end, not freed."""
+
+    def __del__(self):
+        if sys.is_finalizing():
+            return
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -3,14 +3,13 @@
 import dataclasses
 import os
 import re
-import sys
 import threading
 import typing
 from ctypes import byref, c_uint32
 
 from . import _hooks, _native, _registry, ids
 from ._errors import WireError, ctx_error, py_error
-from ._lib import lib
+from ._lib import Closing, lib
 
 __all__ = ["Context", "default_context"]
 
@@ -32,7 +31,7 @@ def snake(name):
     return _SNAKE2.sub(r"\1_\2", _SNAKE1.sub(r"\1_\2", name)).lower()
 
 
-class Context:
+class Context(Closing):
     """Options, limits, loaded FDL schemas and class registrations, around one
     wire_ctx. Not thread-safe: use one Context per thread (the module-level
     dumps/loads keep one per thread and configuration).
@@ -83,20 +82,6 @@ class Context:
             self._codec = None
         if p:
             lib.wire_ctx_free(p)
-
-    def __del__(self):
-        if sys.is_finalizing():
-            return  # documents may outlive us at exit: leak, do not free
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     @property
     def ptr(self):

@@ -13,12 +13,11 @@ testee (libwire_testee.py) and libwire.notation work at this level.
         data = doc.encode()
 """
 
-import sys
 from ctypes import byref, c_int32, c_size_t, c_uint32, c_void_p, string_at
 
 from . import ids
 from ._errors import ctx_error, py_error
-from ._lib import lib
+from ._lib import Closing, lib
 
 __all__ = ["Document", "Node", "type_id", "type_name"]
 
@@ -46,7 +45,7 @@ def type_name(t):
     return raw.decode() if raw is not None else None
 
 
-class Document:
+class Document(Closing):
     """A wire_doc. Nodes belong to the document and die with it; a decoded
     document also keeps the input bytes it points into."""
 
@@ -73,20 +72,6 @@ class Document:
         p, self._ptr = self._ptr, None
         if p:
             lib.wire_doc_free(p)
-
-    def __del__(self):
-        if sys.is_finalizing():
-            return
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     # ---- roots and encoding ----------------------------------------------
     @property

@@ -3,6 +3,7 @@ package dev.libwire.kotlin
 import java.lang.foreign.Arena
 import java.lang.foreign.MemorySegment
 import java.lang.foreign.ValueLayout
+import java.lang.invoke.MethodHandle
 import java.math.BigDecimal
 
 /**
@@ -366,43 +367,33 @@ class Node internal constructor(val document: Document, private val p: MemorySeg
     fun addChunk(header: Int, count: Int) = ctx.check(Native.map_add_chunk.invokeExact(document.ptr, ptr, header, count) as Int)
     fun clearChunks() = ctx.check(Native.map_clear_chunks.invokeExact(ptr) as Int)
 
+    /**
+     * The (namespace, name) pair that the node getter [h] (`h(node, &ns, &name)`) writes, or null
+     * where it fails (not a named type); its error is cleared.
+     */
+    private fun namePair(h: MethodHandle): Pair<Int, Int>? {
+        val c = ctx
+        val st = h.invokeExact(ptr, c.out, c.out8) as Int
+        if (st != 0) {
+            Native.ctx_clear_error.invokeExact(c.ptr)
+            return null
+        }
+        return c.out.get(ValueLayout.JAVA_INT, 0) to c.out8.get(ValueLayout.JAVA_INT, 0)
+    }
+
     /** Meta string encodings (namespace, name) of a named type; -1 = policy. */
     var nameEncodings: Pair<Int, Int>
-        get() {
-            val c = ctx
-            val st = Native.node_name_encodings.invokeExact(ptr, c.out, c.out8) as Int
-            if (st != 0) {
-                Native.ctx_clear_error.invokeExact(c.ptr)
-                return -1 to -1
-            }
-            return c.out.get(ValueLayout.JAVA_INT, 0) to c.out8.get(ValueLayout.JAVA_INT, 0)
-        }
+        get() = namePair(Native.node_name_encodings) ?: (-1 to -1)
         set(v) { ctx.check(Native.node_set_name_encodings.invokeExact(ptr, v.first, v.second) as Int) }
 
     /** Hash forms of long names: 0 = Java (abs), 1 = pyfory (raw). */
     var nameHashForms: Pair<Int, Int>
-        get() {
-            val c = ctx
-            val st = Native.node_name_hash_forms.invokeExact(ptr, c.out, c.out8) as Int
-            if (st != 0) {
-                Native.ctx_clear_error.invokeExact(c.ptr)
-                return 0 to 0
-            }
-            return c.out.get(ValueLayout.JAVA_INT, 0) to c.out8.get(ValueLayout.JAVA_INT, 0)
-        }
+        get() = namePair(Native.node_name_hash_forms) ?: (0 to 0)
         set(v) { ctx.check(Native.node_set_name_hash_forms.invokeExact(ptr, v.first, v.second) as Int) }
 
     /** Whether namespace / name were written as cross-role meta string references (pyfory). */
     var nameRefs: Pair<Boolean, Boolean>
-        get() {
-            val c = ctx
-            val st = Native.node_name_refs.invokeExact(ptr, c.out, c.out8) as Int
-            if (st != 0) {
-                Native.ctx_clear_error.invokeExact(c.ptr)
-                return false to false
-            }
-            return (c.out.get(ValueLayout.JAVA_INT, 0) != 0) to (c.out8.get(ValueLayout.JAVA_INT, 0) != 0)
-        }
+        get() = namePair(Native.node_name_refs)?.let { (ns, nm) -> (ns != 0) to (nm != 0) } ?: (false to false)
         set(v) { ctx.check(Native.node_set_name_refs.invokeExact(ptr, if (v.first) 1 else 0, if (v.second) 1 else 0) as Int) }
 
     private fun copy(p: MemorySegment, len: Long): ByteArray {

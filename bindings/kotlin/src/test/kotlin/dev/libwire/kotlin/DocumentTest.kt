@@ -72,6 +72,30 @@ class DocumentTest {
         }
     }
 
+    /** The name choices of a named value (set, read back), and of a value without names (the fallbacks). */
+    @Test fun nameChoices() {
+        Context().use { ctx ->
+            Document(ctx).use { d ->
+                val e = d.newNamedEnum("ns", "color", 3)
+                assertEquals(-1 to -1, e.nameEncodings) // the policy's
+                e.nameEncodings = 0 to 2
+                assertEquals(0 to 2, e.nameEncodings)
+                assertEquals(0 to 0, e.nameHashForms)
+                e.nameHashForms = 1 to 0
+                assertEquals(1 to 0, e.nameHashForms)
+                assertEquals(false to false, e.nameRefs)
+                e.nameRefs = false to true
+                assertEquals(false to true, e.nameRefs)
+                val i = d.newInt(TypeId.INT32, 1)
+                assertEquals(-1 to -1, i.nameEncodings)
+                assertEquals(0 to 0, i.nameHashForms)
+                assertEquals(false to false, i.nameRefs)
+                d.addRoot(e)
+                Document.decode(ctx, d.encode()).use { x -> assertEquals(0 to 2, x.root(0).nameEncodings) }
+            }
+        }
+    }
+
     @Test fun scalarsAndErrors() {
         Context().use { ctx ->
             Document(ctx).use { d ->
