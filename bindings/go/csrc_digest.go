@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "4fb10bbb539a86b544101486476368a632cd682c2200e3b36fe60a51dbfcd603"
+const csrcDigest = "6834bbe58775e63098af10aa72541acbb13ca9ca2de228a05822115b22a9553e"

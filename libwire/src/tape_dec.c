@@ -342,9 +342,10 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
       fc c;
       fc_load(&c, t);
       if (c.q) {
-        /* (el's copy in a local whose address is not taken: el itself
-         * lives in memory, its address being passed out of line, and its
-         * update each element would be a store read back by the next) */
+        /* (el in a local whose address is not taken, so that note()
+         * updates it in registers: el itself lives in memory, its address
+         * going out of line, and each element's update was a store the
+         * next one read back. Its time: the Kotlin README's round 24) */
         elems e = el;
         if (!fty) {
           /* values of mixed types: one dispatch on the type each */

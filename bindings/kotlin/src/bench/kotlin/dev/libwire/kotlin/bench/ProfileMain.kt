@@ -366,6 +366,9 @@ object ProfileMain {
      * Java's (the bench's dynamic configuration): the whole decode, the C call writing the tape
      * alone, the JVM's objects alone from a kept copy of the tape, Fory's decode; thread CPU time
      * per call, best of 12 batches of >= 20 ms, 3 rounds; and bytes allocated per call.
+     * `-Donly=long|latin1|utf16`: the elements of one kind (a null first, so that the longs are
+     * not packed; C then takes other paths than for the mixed list); `-Dloop=jvm|c|fory|dec`: one
+     * part in a loop for perf; `-Ddump=FILE`: the payload, for a C harness.
      */
     private fun mixedParts() {
         var state = -7046029254386353131L
@@ -414,7 +417,6 @@ object ProfileMain {
         val tape = ctx.readBuffer.copyOf(len)
         check(dev.libwire.kotlin.deepEq(v, dec.fromTape(bytes, tape, len)[0]))
         println("payload bytes: libwire %d, Fory %d; tape bytes %d".format(bytes.size, fb.size, len))
-        // -Ddump=FILE: the payload, for a C harness
         System.getProperty("dump")?.let { java.nio.file.Files.write(java.nio.file.Path.of(it), bytes) }
         val mx = java.lang.management.ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
         val tid = Thread.currentThread().threadId()
@@ -442,28 +444,6 @@ object ProfileMain {
                 "c" -> while (System.nanoTime() < end) sink += dec.tapeOnly(bytes)
                 "fory" -> while (System.nanoTime() < end) sink += (fory.deserialize(fb) as List<*>).size
                 else -> while (System.nanoTime() < end) sink += (ctx.decode(bytes) as List<*>).size
-            }
-            return
-        }
-        if (System.getProperty("subsets") != null) {
-            // the JVM half per kind of element: the list's elements of one kind (a null first, so
-            // that a list of numbers is not packed), ns per element, next to the whole list's
-            val kinds = listOf<Pair<String, (Any?) -> Boolean>>(
-                "Long" to { it is Long }, "Double" to { it is Double }, "Boolean" to { it is Boolean },
-                "Latin-1 String" to { it is String && it.all { c -> c.code < 256 } },
-                "UTF-16 String" to { it is String && it.any { c -> c.code >= 256 } },
-            )
-            for (round in 0 until 3) {
-                val parts = kinds.map { (name, pick) ->
-                    val sub = ArrayList<Any?>().also { it.add(null); v.filterTo(it, pick) }
-                    val sb = ctx.encode(sub)
-                    val sl = dec.tapeOnly(sb)
-                    val st = ctx.readBuffer.copyOf(sl)
-                    val t = best { sink += (dec.fromTape(sb, st, sl)[0] as List<*>).size }
-                    "%s %d: %.2f ns".format(name, sub.size - 1, t / sub.size)
-                }
-                val t = best { sink += (dec.fromTape(bytes, tape, len)[0] as List<*>).size }
-                println("round %d JVM half per element: all %.2f ns; %s".format(round, t / 1000, parts.joinToString("; ")))
             }
             return
         }
