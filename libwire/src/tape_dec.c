@@ -265,16 +265,18 @@ span_run(td *t, uint32_t i, uint32_t count, bool flags, uint8_t fty,
   fc_load(&f, t);
   if (!f.q) return i;
   uint8_t et;
+  elems e = *el; /* in a local, as in list() */
   if (fty == WIRE_T_STRING && !flags) {
     uint32_t i0 = i;
     while (i < count && fc_string(&f, sbase)) i++;
-    if (i > i0) note(el, i0, WIRE_T_STRING);
+    if (i > i0) note(&e, i0, WIRE_T_STRING);
   } else if (!fty) {
-    for (; i < count && fc_any(&f, flags, &et, sbase); i++) note(el, i, et);
+    for (; i < count && fc_any(&f, flags, &et, sbase); i++) note(&e, i, et);
   } else {
     for (; i < count && fc_slot(&f, flags, fty, &et, sbase); i++)
-      note(el, i, et);
+      note(&e, i, et);
   }
+  *el = e;
   fc_store(&f, t);
   return i;
 }
@@ -340,14 +342,20 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
       fc c;
       fc_load(&c, t);
       if (c.q) {
+        /* (el in a local whose address is not taken, so that note()
+         * updates it in registers: el itself lives in memory, its address
+         * going out of line, and each element's update was a store the
+         * next one read back. Its time: the Kotlin README's round 24) */
+        elems e = el;
         if (!fty) {
           /* values of mixed types: one dispatch on the type each */
           for (; i < count && fc_any(&c, l.flags, &et, NULL); i++)
-            note(&el, i, et);
+            note(&e, i, et);
         } else {
           for (; i < count && fc_slot(&c, l.flags, fty, &et, NULL); i++)
-            note(&el, i, et);
+            note(&e, i, et);
         }
+        el = e;
         fc_store(&c, t);
         if (i == count) break;
       }

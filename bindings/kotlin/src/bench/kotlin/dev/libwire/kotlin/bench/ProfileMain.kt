@@ -11,6 +11,10 @@ object ProfileMain {
         val what = args.getOrElse(0) { "orders" }
         val dir = args.getOrElse(1) { "dec" }
         val secs = args.getOrElse(2) { "20" }.toLong()
+        if (what == "mixed" && dir == "parts") {
+            mixedParts()
+            return
+        }
         if (what == "strings" || what == "mixed" || what == "longs" || what == "map" || what == "ints" || what == "doubles" || what == "binary") {
             dynamic(what)
             return
@@ -357,6 +361,108 @@ object ProfileMain {
             val c = best { sink += ctx.encodeTape(ctx.tapeBuffer, tn).size }
             println("$what µs per call: dec %.2f (C and tape copy %.2f, JVM %.2f), enc %.2f (JVM tape %.2f, C and copy %.2f; measured alone %.2f)".format(d / 1000, t / 1000, (d - t) / 1000, e / 1000, j / 1000, (e - j) / 1000, c / 1000))
         }
+    }
+
+    /**
+     * RatioBenchTest's list_mixed_1000 (the same generator and seed, after the 10,000 `spread()`
+     * calls of the map built before it): its decode in parts, interleaved in this JVM, against Fory
+     * Java's (the bench's dynamic configuration): the whole decode, the C call writing the tape
+     * alone, the JVM's objects alone from a kept copy of the tape, Fory's decode; thread CPU time
+     * per call, best of 12 batches of >= 20 ms, 3 rounds; and bytes allocated per call.
+     * `-Donly=long|latin1|utf16`: the elements of one kind (a null first, so that the longs are
+     * not packed; C then takes other paths than for the mixed list); `-Dloop=jvm|c|fory|dec`: one
+     * part in a loop for perf; `-Ddump=FILE`: the payload, for a C harness.
+     */
+    private fun mixedParts() {
+        var state = -7046029254386353131L
+        fun rng(): Long {
+            state = state xor (state ushr 12)
+            state = state xor (state shl 25)
+            state = state xor (state ushr 27)
+            return state * 0x2545F4914F6CDD1DL
+        }
+        fun spread(): Long {
+            val r = rng()
+            val v = rng() ushr (r and 63).toInt()
+            return if (r and 64 != 0L) -v else v
+        }
+        repeat(10000) { spread() }
+        val words = listOf("alpha", "beta", "gamma", "delta", "caf\u00e9", "na\u00efve", "id", "value")
+        val cjk = listOf("\u6570\u636e", "\u5b57\u7b26\u4e32", "\u7f16\u7801\u5668", "\u89e3\u7801", "\u6d4b\u8bd5\u503c", "\u5217\u8868", "\u6620\u5c04\u8868", "\u5e8f\u5217\u5316")
+        val v = ArrayList<Any?>(1000).also { list ->
+            for (i in 0 until 1000) list.add(
+                when (i % 8) {
+                    0, 1, 7 -> spread()
+                    2 -> rng().toDouble() / 1048576.0
+                    3 -> (rng() and 1L) != 0L
+                    4, 5 -> words[(rng() and 7).toInt()] + "-" + i
+                    else -> cjk[(rng() and 7).toInt()] + cjk[(rng() and 7).toInt()]
+                },
+            )
+        }
+        // -Donly=utf16|latin1|long: the list's elements of that kind only, a null first (for perf)
+        when (System.getProperty("only")) {
+            "utf16" -> v.retainAll { it is String && it.any { c -> c.code >= 256 } }
+            "latin1" -> v.retainAll { it is String && it.all { c -> c.code < 256 } }
+            "long" -> v.retainAll { it is Long }
+            else -> {}
+        }
+        if (System.getProperty("only") != null) v.add(0, null)
+        val ctx = Context()
+        val bytes = ctx.encode(v)
+        val fory = org.apache.fory.Fory.builder().withLanguage(org.apache.fory.config.Language.XLANG).withRefTracking(false)
+            .withCompatibleMode(org.apache.fory.config.CompatibleMode.SCHEMA_CONSISTENT).build()
+        val fb = fory.serialize(v)
+        check(dev.libwire.kotlin.deepEq(v, ctx.decode(bytes)) && dev.libwire.kotlin.deepEq(v, fory.deserialize(fb)))
+        check(dev.libwire.kotlin.deepEq(v, ctx.decode(fb)) && dev.libwire.kotlin.deepEq(v, fory.deserialize(bytes)))
+        val dec = dev.libwire.kotlin.TapeDecoder(ctx)
+        val len = dec.tapeOnly(bytes)
+        val tape = ctx.readBuffer.copyOf(len)
+        check(dev.libwire.kotlin.deepEq(v, dec.fromTape(bytes, tape, len)[0]))
+        println("payload bytes: libwire %d, Fory %d; tape bytes %d".format(bytes.size, fb.size, len))
+        System.getProperty("dump")?.let { java.nio.file.Files.write(java.nio.file.Path.of(it), bytes) }
+        val mx = java.lang.management.ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
+        val tid = Thread.currentThread().threadId()
+        fun best(f: () -> Unit): Double {
+            var b = Long.MAX_VALUE
+            var reps = 1
+            while (true) { val t = mx.currentThreadCpuTime; repeat(reps) { f() }; if (mx.currentThreadCpuTime - t > 20_000_000) break; reps *= 2 }
+            repeat(12) {
+                val t = mx.currentThreadCpuTime
+                repeat(reps) { f() }
+                b = minOf(b, mx.currentThreadCpuTime - t)
+            }
+            return b / reps.toDouble()
+        }
+        fun alloc(f: () -> Unit): Double {
+            val a = mx.getThreadAllocatedBytes(tid)
+            repeat(100) { f() }
+            return (mx.getThreadAllocatedBytes(tid) - a) / 100.0
+        }
+        if (System.getProperty("loop") != null) {
+            // for perf: one part in a loop of 15 s
+            val end = System.nanoTime() + 15_000_000_000L
+            when (System.getProperty("loop")) {
+                "jvm" -> while (System.nanoTime() < end) sink += (dec.fromTape(bytes, tape, len)[0] as List<*>).size
+                "c" -> while (System.nanoTime() < end) sink += dec.tapeOnly(bytes)
+                "fory" -> while (System.nanoTime() < end) sink += (fory.deserialize(fb) as List<*>).size
+                else -> while (System.nanoTime() < end) sink += (ctx.decode(bytes) as List<*>).size
+            }
+            return
+        }
+        val whole = { sink += (ctx.decode(bytes) as List<*>).size }
+        val cOnly = { sink += dec.tapeOnly(bytes) }
+        val jvmOnly = { sink += (dec.fromTape(bytes, tape, len)[0] as List<*>).size }
+        val fx = { sink += (fory.deserialize(fb) as List<*>).size }
+        for (round in 0 until 3) {
+            val d = best(whole)
+            val c = best(cOnly)
+            val j = best(jvmOnly)
+            val f = best(fx)
+            println("round %d list_mixed_1000 decode µs: libwire %.2f (C call writing the tape %.2f, JVM objects from a kept tape %.2f; sum %.2f), Fory %.2f; ratio %.3f".format(
+                round, d / 1000, c / 1000, j / 1000, (c + j) / 1000, f / 1000, d / f))
+        }
+        println("bytes allocated per decode: libwire %.0f (JVM from the tape %.0f), Fory %.0f".format(alloc(whole), alloc(jvmOnly), alloc(fx)))
     }
 
     /** ns per call of [f]: thread CPU time, the fastest of 12 batches of a million calls. */
