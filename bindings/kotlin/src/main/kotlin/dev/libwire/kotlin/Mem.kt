@@ -219,62 +219,62 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
         @JvmStatic fun pshorts(f: MemField, w: MemWriter, at: Int, x: Any?) { if (x is ShortArray) shorts(w, at + f.offset, x) else MemHandles.pAny(f.slot, f, w, at, x) }
         @JvmStatic fun pbooleans(f: MemField, w: MemWriter, at: Int, x: Any?) { if (x is BooleanArray) booleans(w, at + f.offset, x) else MemHandles.pAny(f.slot, f, w, at, x) }
 
-        // one reader per array class: pointer + count at [at], the items in the arena copy
+        // one reader per array class: pointer + count at [at], the items in the payload or the arena copy
         @JvmStatic fun ints(r: MemReader, at: Int): IntArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             val a = IntArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I32.get(b, o + 4 * i) as Int
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I32, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun longs(r: MemReader, at: Int): LongArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             val a = LongArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I64.get(b, o + 8 * i) as Long
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I64, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun doubles(r: MemReader, at: Int): DoubleArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             val a = DoubleArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Double.fromBits(Img.I64.get(b, o + 8 * i) as Long)
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F64, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun floats(r: MemReader, at: Int): FloatArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             val a = FloatArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Float.fromBits(Img.I32.get(b, o + 4 * i) as Int)
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F32, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun shorts(r: MemReader, at: Int): ShortArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             val a = ShortArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I16.get(b, o + 2 * i) as Short
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I16, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun booleans(r: MemReader, at: Int): BooleanArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             if (o + n > b.size) throw WireException("state", -1, "a decoded pointer outside the arena")
             return BooleanArray(n) { b[o + it].toInt() != 0 }
         }
@@ -1100,7 +1100,27 @@ internal class MemReader {
         if (p == 0L) return -1
         val n = Img.I32.get(b, at + 8) as Int
         count = n
+        ib = b
         return if (n == 0) 0 else off(p)
+    }
+
+    /** The array the items of the last [arrayItems] are in (the arena copy, or the payload). */
+    @JvmField var ib = ByteArray(0)
+
+    /**
+     * [items] of a dense array, which points into the payload under `WIRE_MEM_ARRAYS_IN_PLACE`
+     * (unaligned; else into the arena): the offset of the items in [ib].
+     */
+    fun arrayItems(at: Int): Int {
+        val p = Img.I64.get(b, at) as Long
+        if (p == 0L) return -1
+        val n = Img.I32.get(b, at + 8) as Int
+        count = n
+        if (n == 0) { ib = b; return 0 }
+        val d = p - srcBase
+        if (d >= 0 && d <= src.size) { ib = src; return d.toInt() }
+        ib = b
+        return off(p)
     }
 
     fun off(p: Long): Int {
@@ -1662,6 +1682,13 @@ internal class MemCodec(private val ctx: Context) {
 
     /** The addresses [decodeHeap]'s call saw for the payload (0) and [mirror] (8). */
     private val heapBases: MemorySegment
+    /**
+     * Dense arrays left in the payload (`WIRE_MEM_ARRAYS_IN_PLACE`): C copies none of them into the
+     * arena, the JVM copies their items once, out of the caller's array ([MemReader.arrayItems]
+     * reads either answer, so a libwire without the flag, which copies them, works the same).
+     * `-Dlibwire.arraysInPlace=false`: copied into the arena, as before (round 25).
+     */
+    private val DFLAGS = if (System.getProperty("libwire.arraysInPlace") != "false") WireH.MEM_ARRAYS_IN_PLACE else 0
     private val basesAddr: Long
     private val usedAddr: Long
     /**
@@ -1709,9 +1736,9 @@ internal class MemCodec(private val ctx: Context) {
             val m = mirrorSegment()
             // (the context and the two out-words as addresses where pointers are 64-bit: round 25)
             val st = if (outsAsAddresses && Native.mem_decode_bases_at != null) Native.mem_decode_bases_at.invokeExact(
-                c.address(), plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), usedAddr, 0, basesAddr,
+                c.address(), plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), usedAddr, DFLAGS, basesAddr,
             ) as Int else Native.mem_decode_bases!!.invokeExact(
-                c, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), usedOut, 0, heapBases,
+                c, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), usedOut, DFLAGS, heapBases,
             ) as Int
             if (st == Status.LIMIT && mirror.size < ceiling) {
                 val e = ctx.error(st)
