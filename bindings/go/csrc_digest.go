@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "212e0f783478cae861a9cf73d404066a9d25ff81bdbffd3fe91022a644266314"
+const csrcDigest = "8a2acb50236bf3bf3a9b2ff1ce91f8b76ef8ff72554045b69ceb1e7fc385dc80"

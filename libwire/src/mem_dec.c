@@ -786,13 +786,10 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     uint32_t count = n / ww;
     uint32_t w = form_size(o->eform);
     uint8_t *q = NULL;
-    if (count && x->inplace && natural_form(o->ewt) == o->eform &&
-        d >= IN(x)->base && (size_t)(IN(x)->end - d) >= n) {
-      st_ptr(p, d); /* (WIRE_MEM_ARRAYS_IN_PLACE: the items in the input) */
-      st_len(base, o, count);
-      return true;
-    }
-    if (count) {
+    /* (WIRE_MEM_ARRAYS_IN_PLACE: the items left in the input) */
+    bool keep = x->inplace && natural_form(o->ewt) == o->eform &&
+                d >= IN(x)->base && (size_t)(IN(x)->end - d) >= n;
+    if (count && !keep) {
       q = aalloc(x, (size_t)count * w, 8);
       if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
       if (natural_form(o->ewt) == o->eform) {
@@ -810,7 +807,7 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
         }
       }
     }
-    st_ptr(p, count ? q : (const uint8_t *)"");
+    st_ptr(p, !count ? (const uint8_t *)"" : keep ? d : q);
     st_len(base, o, count);
     return true;
   }
