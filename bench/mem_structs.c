@@ -5,7 +5,7 @@
  * encoding (WIRE_MEM_STR_TAGGED, MediaContent's two UTF-16 strings sent as
  * UTF-16), nested classes and list items as struct pointers, a flat
  * struct decoded with no arena, the others through wire_mem_decode_bases
- * with the root image at the arena's start. A benchmark, not a test:
+ * with WIRE_MEM_ARRAYS_IN_PLACE and the root image at the arena's start. A benchmark, not a test:
  * `make bench-structs` builds it, runs it under callgrind and prints
  * `BENCH mem <workload> de ir=N`; `mem_structs time` prints ns per decode
  * (thread CPU time: median and least of 31 batches) instead, `mem_structs one K` decodes
@@ -210,7 +210,8 @@ int main(int argc, char **argv) {
                                NULL, 0)                                      \
              : (used = w[k].size,                                            \
                 wire_mem_decode_bases(ctx, w[k].l, buf[k], len[k], arena,    \
-                                      arena, sizeof arena, &used, 0, bases)))
+                                      arena, sizeof arena, &used,      \
+                                      WIRE_MEM_ARRAYS_IN_PLACE, bases)))
   size_t used = 0;
   for (int k = 0; k < 3; k++) {
     ck(DECODE(k), "decode");

@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "6834bbe58775e63098af10aa72541acbb13ca9ca2de228a05822115b22a9553e"
+const csrcDigest = "04ccdfa3e44e380bc053cabded6611e588afd9dfb86b64ebb82798e6ac22188e"

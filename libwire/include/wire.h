@@ -1136,9 +1136,14 @@ WIRE_API int32_t wire_mem_encode_based(wire_ctx *ctx, uint32_t layout,
                                        const uint8_t **out, size_t *out_len);
 /* Decode flags. */
 enum {
-  WIRE_MEM_COPY = 1 /* copy strings and binaries into the arena (else they
+  WIRE_MEM_COPY = 1, /* copy strings and binaries into the arena (else they
                        point into `data`, except text that must be
                        transcoded to UTF-8) */
+  WIRE_MEM_ARRAYS_IN_PLACE = 2 /* dense arrays whose items are held at their
+                       wire width point into `data` (unaligned: read them
+                       with memcpy) instead of being copied into the arena;
+                       for callers that copy the items out anyway (ignored
+                       with WIRE_MEM_COPY) */
 };
 /* Decodes one root value of the layout's type into *out (every bound field
  * written; missing fields get defaults). Lists, pointed-to structs and

@@ -26,6 +26,8 @@ typedef struct {
   uint8_t *arena;
   size_t cap, used;
   bool copy;
+  bool inplace;     /* dense arrays at their wire width point into the
+                       input (WIRE_MEM_ARRAYS_IN_PLACE) */
   uint64_t max_bin; /* ctx->max_binary */
   bool words;       /* wire__mdec_words() */
   wire_mdec_run_fn run; /* the run reader of words (or bytes) */

@@ -181,6 +181,7 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   x.used = arena_used ? *arena_used : 0;
   if (x.used > arena_cap) return WIRE_E_ARG;
   x.copy = (flags & WIRE_MEM_COPY) != 0;
+  x.inplace = !x.copy && (flags & WIRE_MEM_ARRAYS_IN_PLACE) != 0;
   x.max_bin = ctx->max_binary;
   x.words = m->words;
   x.run = x.words ? wire__mdec_run_words : wire__mdec_run_bytes;

@@ -192,18 +192,25 @@ static void roundtrip(int compatible) {
   size_t n = sample_bytes(c, &L, bytes, sizeof bytes);
   const uint8_t *p;
   doc_bytes(c, bytes, n); /* the document decoder reads them */
-  for (int copy = 0; copy < 2; copy++) {
+  for (int mode = 0; mode < 4; mode++) {
+    int copy = mode & 1, in_place = mode >> 1;
     bag out;
     memset(&out, 0xAB, sizeof out);
     size_t used = 0;
     cr_assert_eq(wire_mem_decode(c, L.bag, bytes, n, &out, arena, sizeof arena,
-                                 &used, copy ? WIRE_MEM_COPY : 0),
+                                 &used, (copy ? WIRE_MEM_COPY : 0) |
+                                 (in_place ? WIRE_MEM_ARRAYS_IN_PLACE : 0)),
                  WIRE_OK, "%s", wire_ctx_error_message(c));
     check_same(&v, &out, 1);
     /* views point into the input, copies into the arena */
     const uint8_t *t = (const uint8_t *)out.title.p;
     if (copy) cr_assert(t >= arena && t < arena + used);
     else cr_assert(t >= bytes && t < bytes + n);
+    /* dense arrays: into the arena, unless left in place (not with
+     * WIRE_MEM_COPY) */
+    const uint8_t *a = (const uint8_t *)out.nums;
+    if (in_place && !copy) cr_assert(a >= bytes && a + 4 * out.nnums <= bytes + n);
+    else cr_assert(a >= arena && a + 4 * out.nnums <= arena + used);
     /* and encoding the decoded value gives the same bytes */
     cr_assert_eq(wire_mem_encode(c, L.bag, &out, &p, &n), WIRE_OK);
     cr_assert(!memcmp(p, bytes, n));
@@ -1304,6 +1311,17 @@ Test(mem, arrays_in_an_out_of_band_payload) {
                    WIRE_OK, "min %d: %s at %llu", min, wire_ctx_error_message(c),
                    (unsigned long long)wire_ctx_error_offset(c));
       check_same(&v, &o, 1);
+      /* arrays left in place only when their bytes are in the input: an
+       * out-of-band array is copied into the arena */
+      memset(&o, 0xAB, sizeof o);
+      used = 0;
+      cr_assert_eq(wire_mem_decode(c, L.bag, out, len, &o, arena, sizeof arena,
+                                   &used, WIRE_MEM_ARRAYS_IN_PLACE),
+                   WIRE_OK, "min %d: %s", min, wire_ctx_error_message(c));
+      check_same(&v, &o, 1);
+      const uint8_t *a = (const uint8_t *)o.nums;
+      if (min) cr_assert(a >= out && a + 4 * o.nnums <= out + len);
+      else cr_assert(a >= arena && a + 4 * o.nnums <= arena + used);
       wire_ctx_set_oob_buffers(c, NULL, NULL, 0);
       wire_ctx_free_bytes(c, out);
     }

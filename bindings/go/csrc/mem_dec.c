@@ -786,7 +786,10 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     uint32_t count = n / ww;
     uint32_t w = form_size(o->eform);
     uint8_t *q = NULL;
-    if (count) {
+    /* (WIRE_MEM_ARRAYS_IN_PLACE: the items left in the input) */
+    bool keep = x->inplace && natural_form(o->ewt) == o->eform &&
+                d >= IN(x)->base && (size_t)(IN(x)->end - d) >= n;
+    if (count && !keep) {
       q = aalloc(x, (size_t)count * w, 8);
       if (!q) return dfail(x, WIRE_E_LIMIT, s, "decode arena exhausted");
       if (natural_form(o->ewt) == o->eform) {
@@ -804,7 +807,7 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
         }
       }
     }
-    st_ptr(p, count ? q : (const uint8_t *)"");
+    st_ptr(p, !count ? (const uint8_t *)"" : keep ? d : q);
     st_len(base, o, count);
     return true;
   }
@@ -994,7 +997,7 @@ ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
     return NULL;
   uint32_t count = n / w;
   const uint8_t *v = t;
-  if (o->code == MOP_DENSE ? count != 0 : x->copy && n) {
+  if (o->code == MOP_DENSE ? count != 0 && !x->inplace : x->copy && n) {
     uint8_t *q = aalloc(x, n, o->code == MOP_DENSE ? 8 : 1);
     if (!q) return NULL;
     copy_128(q, t, n);

@@ -5,7 +5,8 @@
  * strings copied into the arena (else views into the input); bit 2:
  * reference tracking; bits 3-4: the root layout (Outer, Inner, a list
  * holder); bit 5: strings bound as WIRE_MEM_STR_TAGGED (left in their wire
- * encoding). The payload is decoded into C structs bound at run time
+ * encoding); bit 6: dense arrays left in the input
+ * (WIRE_MEM_ARRAYS_IN_PLACE). The payload is decoded into C structs bound at run time
  * (wire_mem_layout_field) to a schema with every memory form: integers of
  * each width, floats, float16 bits, bool, strings, binary, enums, nested
  * structs inline and by pointer, optional fields with presence flags,
@@ -174,8 +175,8 @@ static const uint8_t *in_lo, *in_hi, *ar_lo, *ar_hi;
 static void check_span(const uint8_t *p, uint32_t n) {
   if (!n) return;
   if ((p >= in_lo && p + n <= in_hi) || (p >= ar_lo && p + n <= ar_hi)) return;
-  fprintf(stderr, "fuzz_mem_decode: a decoded string points outside the "
-                  "input and the arena\n");
+  fprintf(stderr, "fuzz_mem_decode: a decoded string or array points "
+                  "outside the input and the arena\n");
   abort();
 }
 /* a string's byte length */
@@ -200,6 +201,8 @@ static void check_outer(const outer_t *v) {
     check_span(v->names[i].p, slen(v->names[i].n));
   for (uint32_t i = 0; i < v->n_items; i++) check_inner(&v->items[i]);
   for (uint32_t i = 0; i < v->n_m; i++) check_span(v->m[i].k.p, slen(v->m[i].k.n));
+  check_span((const uint8_t *)v->arr, 4 * v->n_arr);
+  check_span((const uint8_t *)v->li, 8 * v->n_li);
 }
 
 static uint8_t arena[1 << 16];
@@ -231,7 +234,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   in_hi = copy + size;
   ar_lo = arena;
   ar_hi = arena + sizeof arena;
-  uint32_t flags = (mode & 2) ? WIRE_MEM_COPY : 0;
+  uint32_t flags = ((mode & 2) ? WIRE_MEM_COPY : 0) |
+                   ((mode >> 6) & 1 ? WIRE_MEM_ARRAYS_IN_PLACE : 0);
   int32_t st = wire_mem_decode(ctx, root, copy, size, &out, arena,
                                sizeof arena, &used, flags);
   fuzz_check_error(ctx, st, size, "wire_mem_decode");

@@ -219,62 +219,62 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
         @JvmStatic fun pshorts(f: MemField, w: MemWriter, at: Int, x: Any?) { if (x is ShortArray) shorts(w, at + f.offset, x) else MemHandles.pAny(f.slot, f, w, at, x) }
         @JvmStatic fun pbooleans(f: MemField, w: MemWriter, at: Int, x: Any?) { if (x is BooleanArray) booleans(w, at + f.offset, x) else MemHandles.pAny(f.slot, f, w, at, x) }
 
-        // one reader per array class: pointer + count at [at], the items in the arena copy
+        // one reader per array class: pointer + count at [at], the items in the payload or the arena copy
         @JvmStatic fun ints(r: MemReader, at: Int): IntArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             val a = IntArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I32.get(b, o + 4 * i) as Int
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I32, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun longs(r: MemReader, at: Int): LongArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             val a = LongArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I64.get(b, o + 8 * i) as Long
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I64, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun doubles(r: MemReader, at: Int): DoubleArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             val a = DoubleArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Double.fromBits(Img.I64.get(b, o + 8 * i) as Long)
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F64, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun floats(r: MemReader, at: Int): FloatArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             val a = FloatArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Float.fromBits(Img.I32.get(b, o + 4 * i) as Int)
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_F32, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun shorts(r: MemReader, at: Int): ShortArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             val a = ShortArray(n)
             if (n <= SHORT) for (i in 0 until n) a[i] = Img.I16.get(b, o + 2 * i) as Short
             else MemorySegment.copy(MemorySegment.ofArray(b), Img.LE_I16, o.toLong(), a, 0, n)
             return a
         }
         @JvmStatic fun booleans(r: MemReader, at: Int): BooleanArray? {
-            val o = r.items(at)
+            val o = r.arrayItems(at)
             if (o < 0) return null
             val n = r.count
-            val b = r.b
+            val b = r.ib
             if (o + n > b.size) throw WireException("state", -1, "a decoded pointer outside the arena")
             return BooleanArray(n) { b[o + it].toInt() != 0 }
         }
@@ -1100,7 +1100,27 @@ internal class MemReader {
         if (p == 0L) return -1
         val n = Img.I32.get(b, at + 8) as Int
         count = n
+        ib = b
         return if (n == 0) 0 else off(p)
+    }
+
+    /** The array the items of the last [arrayItems] are in (the arena copy, or the payload). */
+    @JvmField var ib = ByteArray(0)
+
+    /**
+     * [items] of a dense array, which points into the payload under `WIRE_MEM_ARRAYS_IN_PLACE`
+     * (unaligned; else into the arena): the offset of the items in [ib].
+     */
+    fun arrayItems(at: Int): Int {
+        val p = Img.I64.get(b, at) as Long
+        if (p == 0L) return -1
+        val n = Img.I32.get(b, at + 8) as Int
+        count = n
+        if (n == 0) { ib = b; return 0 }
+        val d = p - srcBase
+        if (d >= 0 && d <= src.size) { ib = src; return d.toInt() }
+        ib = b
+        return off(p)
     }
 
     fun off(p: Long): Int {
@@ -1512,8 +1532,8 @@ internal class MemCodec(private val ctx: Context) {
     internal fun snapshot(plan: MemPlan, bytes: ByteArray): Triple<ByteArray, Long, Long> {
         val used = nativeOnly(plan, bytes)
         val heap = Native.mem_decode_bases != null && !copying
-        return Triple(mirror.copyOf(used + 64), if (plan.flat) 0L else if (heap) heapBases.get(ValueLayout.JAVA_LONG, 8) else arena.address(),
-            if (plan.flat) 0L else if (heap) heapBases.get(ValueLayout.JAVA_LONG, 0) else input.address())
+        return Triple(mirror.copyOf(used + 64), if (plan.flat) 0L else if (heap) arenaBase else arena.address(),
+            if (plan.flat) 0L else if (heap) srcBase else input.address())
     }
 
     /** The objects of a [snapshot] of [bytes] built (the JVM half of decode only). */
@@ -1526,9 +1546,17 @@ internal class MemCodec(private val ctx: Context) {
     /** Only the JVM half of [decode], after [nativeOnly] of the same [bytes]: the objects built again. */
     internal fun objectsOnly(plan: MemPlan, bytes: ByteArray, used: Int): Any {
         val heap = Native.mem_decode_bases != null && !copying
-        reader.reset(mirror, if (plan.flat) 0L else if (heap) heapBases.get(ValueLayout.JAVA_LONG, 8) else arena.address(), ctx.refTrackingOption, used)
-        reader.source(bytes, if (plan.flat) 0L else if (heap) heapBases.get(ValueLayout.JAVA_LONG, 0) else input.address())
+        reader.reset(mirror, if (plan.flat) 0L else if (heap) arenaBase else arena.address(), ctx.refTrackingOption, used)
+        reader.source(bytes, if (plan.flat) 0L else if (heap) srcBase else input.address())
         return reader.struct(plan, 0)
+    }
+
+    /** The reader as [objectsOnly] leaves it before the objects are built (benchmark breakdown per field). */
+    internal fun readerFor(plan: MemPlan, bytes: ByteArray, used: Int): MemReader {
+        val heap = Native.mem_decode_bases != null && !copying
+        reader.reset(mirror, if (plan.flat) 0L else if (heap) arenaBase else arena.address(), ctx.refTrackingOption, used)
+        reader.source(bytes, if (plan.flat) 0L else if (heap) srcBase else input.address())
+        return reader
     }
 
     /**
@@ -1613,8 +1641,8 @@ internal class MemCodec(private val ctx: Context) {
         val ceiling = minOf(Int.MAX_VALUE - 8L, 512L * bytes.size + root + (1L shl 20))
         if (Native.mem_decode_bases != null && !copying) {
             val used = decodeHeap(plan, bytes, ceiling)
-            reader.reset(mirror, heapBases.get(ValueLayout.JAVA_LONG, 8), ctx.refTrackingOption, used)
-            reader.source(bytes, heapBases.get(ValueLayout.JAVA_LONG, 0))
+            reader.reset(mirror, arenaBase, ctx.refTrackingOption, used)
+            reader.source(bytes, srcBase)
             return reader.struct(plan, 0)
         }
         return decodeCopying(plan, bytes, ceiling)
@@ -1654,6 +1682,26 @@ internal class MemCodec(private val ctx: Context) {
 
     /** The addresses [decodeHeap]'s call saw for the payload (0) and [mirror] (8). */
     private val heapBases: MemorySegment
+    /**
+     * Dense arrays left in the payload (`WIRE_MEM_ARRAYS_IN_PLACE`): C copies none of them into the
+     * arena, the JVM copies their items once, out of the caller's array ([MemReader.arrayItems]
+     * reads either answer, so a libwire without the flag, which copies them, works the same).
+     * `-Dlibwire.arraysInPlace=false`: copied into the arena, as before (round 25).
+     */
+    private val DFLAGS = if (System.getProperty("libwire.arraysInPlace") != "false") WireH.MEM_ARRAYS_IN_PLACE else 0
+    private val basesAddr: Long
+    private val usedAddr: Long
+    /**
+     * Pass the context and the decode call's two out-words (`arena_used`, `bases`) as addresses
+     * (`long`s: the same register as a pointer where pointers are 64-bit) instead of segments: no
+     * segment checks or session acquire for them in the downcall (`ProfileMain sample rawab`:
+     * the call 87.5-89.0 -> 83.3-84.0 ns). `-Dlibwire.decodeOutSegments=true`: segments, as before.
+     */
+    @JvmField internal var outsAsAddresses = ValueLayout.ADDRESS.byteSize() == 8L &&
+        !java.lang.Boolean.getBoolean("libwire.decodeOutSegments")
+    /** The addresses the last [decodeHeap] call saw for the payload and [mirror]. */
+    private var srcBase = 0L
+    private var arenaBase = 0L
     /** The used-bytes in/out parameter of the decode calls. */
     private val usedOut: MemorySegment
     /** The encode calls' out-parameters (the payload's address and length), for the same reason. */
@@ -1666,6 +1714,8 @@ internal class MemCodec(private val ctx: Context) {
         // per call for the context's shared arena, none for an automatic one
         val m = java.lang.foreign.Arena.ofAuto().allocate(40, 8)
         heapBases = m.asSlice(0, 16)
+        basesAddr = heapBases.address()
+        usedAddr = m.address() + 16
         usedOut = m.asSlice(16, 8)
         encPtr = m.asSlice(24, 8)
         encLen = m.asSlice(32, 8)
@@ -1684,8 +1734,11 @@ internal class MemCodec(private val ctx: Context) {
             val c = ctx.ptr
             usedOut.set(ValueLayout.JAVA_LONG, 0, root)
             val m = mirrorSegment()
-            val st = Native.mem_decode_bases!!.invokeExact(
-                c, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), usedOut, 0, heapBases,
+            // (the context and the two out-words as addresses where pointers are 64-bit: round 25)
+            val st = if (outsAsAddresses && Native.mem_decode_bases_at != null) Native.mem_decode_bases_at.invokeExact(
+                c.address(), plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), usedAddr, DFLAGS, basesAddr,
+            ) as Int else Native.mem_decode_bases!!.invokeExact(
+                c, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), usedOut, DFLAGS, heapBases,
             ) as Int
             if (st == Status.LIMIT && mirror.size < ceiling) {
                 val e = ctx.error(st)
@@ -1694,6 +1747,8 @@ internal class MemCodec(private val ctx: Context) {
                 continue
             }
             if (st != 0) throw ctx.error(st)
+            srcBase = heapBases.get(ValueLayout.JAVA_LONG, 0)
+            arenaBase = heapBases.get(ValueLayout.JAVA_LONG, 8)
             return Math.toIntExact(usedOut.get(ValueLayout.JAVA_LONG, 0))
         }
     }
@@ -1710,7 +1765,9 @@ internal class MemCodec(private val ctx: Context) {
         // allocates nothing; if it ever wanted to, the call fails with WIRE_E_LIMIT "decode arena
         // exhausted" and the native path below decodes the message again with its arena. One
         // heap segment and the out-parameter fewer per downcall (round 10 in the README).
-        val st = Native.mem_decode.invokeExact(
+        val st = if (outsAsAddresses) Native.mem_decode_at.invokeExact(
+            ctx.ptr.address(), plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), mirrorSegment(), 0L, 0L, 0L, 0,
+        ) as Int else Native.mem_decode.invokeExact(
             ctx.ptr, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), mirrorSegment(), MemorySegment.NULL, 0L, MemorySegment.NULL, 0,
         ) as Int
         if (st == Status.LIMIT) {

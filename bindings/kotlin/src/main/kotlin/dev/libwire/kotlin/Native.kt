@@ -315,6 +315,20 @@ internal object Native {
         lookup.find("wire_mem_decode_bases").get(), FunctionDescriptor.of(I, P, I, P, J, P, P, J, P, I, P), CRITICAL,
     ) else null
 
+    /** [mem_decode] with the context, the arena and `arena_used` passed as addresses (a flat root: 0, 0; see [mem_decode_bases_at]). */
+    @JvmField val mem_decode_at: MethodHandle = linker.downcallHandle(
+        lookup.find("wire_mem_decode").get(), FunctionDescriptor.of(I, J, I, P, J, P, J, J, J, I), CRITICAL,
+    )
+
+    /**
+     * [mem_decode_bases] with the context, `arena_used` and `bases` passed as addresses (`long`s:
+     * native memory the caller keeps alive; no segment checks or session acquire for them). Only
+     * where pointers are 64-bit (then a pointer and a `long` argument travel alike).
+     */
+    @JvmField val mem_decode_bases_at: MethodHandle? = if (lookup.find("wire_mem_decode_bases").isPresent) linker.downcallHandle(
+        lookup.find("wire_mem_decode_bases").get(), FunctionDescriptor.of(I, J, I, P, J, P, P, J, J, I, J), CRITICAL,
+    ) else null
+
     // --- annotated listing (calls back into Java: never a critical downcall) ---------
     @JvmField val dump = fn("wire_dump", I, P, P, J, P, P, critical = false)
     @JvmField val DUMP_CALLBACK: FunctionDescriptor =

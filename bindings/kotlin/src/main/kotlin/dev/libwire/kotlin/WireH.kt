@@ -90,6 +90,7 @@ internal object WireH {
     const val MEM_ROW = 8
     const val MEM_ROW_LAYOUT = 1; const val MEM_ROW_FIELD = 2
     const val MEM_COPY = 1
+    const val MEM_ARRAYS_IN_PLACE = 2
     const val GEN_COMPATIBLE = 1
     const val GEN_REF_TRACKING = 2
     const val GEN_TRUSTED_TEXT = 4

@@ -182,6 +182,163 @@ object ProfileMain {
             }
             return
         }
+        if (dir == "fields") {
+            // the JVM half of decode field by field: thread CPU time per read of each field of the
+            // root alone (its reader called on the decoded image), best of 12 batches, 3 rounds
+            val plan = ctx.mem.planOf(values[0].javaClass)!!
+            val used0 = ctx.mem.nativeOnly(plan, bytes[0])
+            val r = ctx.mem.readerFor(plan, bytes[0], used0)
+            val reps = 100000
+            repeat(3) { round ->
+                val whole = batches(reps) { sink += System.identityHashCode(plan.read(r, 0)) and 1 }
+                val sb = StringBuilder("round %d: objects %.1f ns;".format(round, whole))
+                var sum = 0.0
+                for (f in plan.fields) {
+                    val s = f.slot
+                    val o = f.offset
+                    val t = when {
+                        s is dev.libwire.kotlin.ArraySlot && s.type == IntArray::class.java -> batches(reps) { sink += dev.libwire.kotlin.ArraySlot.ints(r, o)!!.size }
+                        s is dev.libwire.kotlin.ArraySlot && s.type == LongArray::class.java -> batches(reps) { sink += dev.libwire.kotlin.ArraySlot.longs(r, o)!!.size }
+                        s is dev.libwire.kotlin.ArraySlot && s.type == FloatArray::class.java -> batches(reps) { sink += dev.libwire.kotlin.ArraySlot.floats(r, o)!!.size }
+                        s is dev.libwire.kotlin.ArraySlot && s.type == DoubleArray::class.java -> batches(reps) { sink += dev.libwire.kotlin.ArraySlot.doubles(r, o)!!.size }
+                        s is dev.libwire.kotlin.ArraySlot -> batches(reps) { sink += dev.libwire.kotlin.ArraySlot.booleans(r, o)!!.size }
+                        s === dev.libwire.kotlin.StrSlot -> batches(reps) { sink += r.string(o)!!.length }
+                        else -> continue
+                    }
+                    sum += t
+                    sb.append(" %s %.1f".format(f.name, t))
+                }
+                println(sb.append("; sum %.1f".format(sum)))
+                if (System.getProperty("arrv") != null) {
+                    val fi = plan.fields.first { it.name == "int_array" || it.name == "intArray" }
+                    val o = fi.offset
+                    val nine = IntArray(1) { 9 }
+                    val nothing = batches(reps) { sink += nine[0] }
+                    val alloc = batches(reps) { sink += IntArray(nine[0]).size }
+                    val items = batches(reps) { sink += r.items(o) }
+                    val cur = batches(reps) { sink += dev.libwire.kotlin.ArraySlot.ints(r, o)!!.size }
+                    val loc = batches(reps) {
+                        val b = r.b
+                        val p = dev.libwire.kotlin.Img.I64.get(b, o) as Long
+                        val n = dev.libwire.kotlin.Img.I32.get(b, o + 8) as Int
+                        val q = (p - r.base).toInt()
+                        val a = IntArray(n)
+                        for (i in 0 until n) a[i] = dev.libwire.kotlin.Img.I32.get(b, q + 4 * i) as Int
+                        sink += a.size
+                    }
+                    val pairs = batches(reps) {
+                        val b = r.b
+                        val p = dev.libwire.kotlin.Img.I64.get(b, o) as Long
+                        val n = dev.libwire.kotlin.Img.I32.get(b, o + 8) as Int
+                        val q = (p - r.base).toInt()
+                        val a = IntArray(n)
+                        var i = 0
+                        while (i + 1 < n) { val x = dev.libwire.kotlin.Img.I64.get(b, q + 4 * i) as Long; a[i] = x.toInt(); a[i + 1] = (x ushr 32).toInt(); i += 2 }
+                        if (i < n) a[i] = dev.libwire.kotlin.Img.I32.get(b, q + 4 * i) as Int
+                        sink += a.size
+                    }
+                    val bb = java.nio.ByteBuffer.wrap(ByteArray(0))
+                    val nio = batches(reps) {
+                        val b = r.b
+                        val p = dev.libwire.kotlin.Img.I64.get(b, o) as Long
+                        val n = dev.libwire.kotlin.Img.I32.get(b, o + 8) as Int
+                        val q = (p - r.base).toInt()
+                        val a = IntArray(n)
+                        java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(q ushr 2, a)
+                        sink += a.size + bb.capacity()
+                    }
+                    val allocKeep = batches(reps) { keep = IntArray(nine[0]) }
+                    val allocKeep36 = batches(reps) { keep = IntArray(36) }
+                    val sumLoop = batches(reps) {
+                        val b = r.b
+                        val p = dev.libwire.kotlin.Img.I64.get(b, o) as Long
+                        val n = dev.libwire.kotlin.Img.I32.get(b, o + 8) as Int
+                        val q = (p - r.base).toInt()
+                        var x = 0
+                        for (i in 0 until n) x += dev.libwire.kotlin.Img.I32.get(b, q + 4 * i) as Int
+                        sink += x
+                    }
+                    val copyKeep = batches(reps) { val a = IntArray(nine[0]); val src = nine; for (i in 0 until a.size) a[i] = src[0] + i; keep = a }
+                    val segC = java.lang.foreign.MemorySegment.ofArray(r.b)
+                    val ibC = java.nio.ByteBuffer.wrap(r.b).order(java.nio.ByteOrder.LITTLE_ENDIAN).asIntBuffer()
+                    val segCached = batches(reps) {
+                        val b = r.b
+                        val p = dev.libwire.kotlin.Img.I64.get(b, o) as Long
+                        val n = dev.libwire.kotlin.Img.I32.get(b, o + 8) as Int
+                        val q = (p - r.base)
+                        val a = IntArray(n)
+                        java.lang.foreign.MemorySegment.copy(segC, dev.libwire.kotlin.Img.LE_I32, q, a, 0, n)
+                        keep = a
+                    }
+                    val ibCached = batches(reps) {
+                        val b = r.b
+                        val p = dev.libwire.kotlin.Img.I64.get(b, o) as Long
+                        val n = dev.libwire.kotlin.Img.I32.get(b, o + 8) as Int
+                        val q = (p - r.base).toInt()
+                        val a = IntArray(n)
+                        ibC.get(q ushr 2, a, 0, n)
+                        keep = a
+                    }
+                    val locKeep = batches(reps) {
+                        val b = r.b
+                        val p = dev.libwire.kotlin.Img.I64.get(b, o) as Long
+                        val n = dev.libwire.kotlin.Img.I32.get(b, o + 8) as Int
+                        val q = (p - r.base).toInt()
+                        val a = IntArray(n)
+                        for (i in 0 until n) a[i] = dev.libwire.kotlin.Img.I32.get(b, q + 4 * i) as Int
+                        keep = a
+                    }
+                    val curKeep = batches(reps) { keep = dev.libwire.kotlin.ArraySlot.ints(r, o) }
+                    val fo = plan.fields.associate { it.name to it.offset }
+                    val sv = BenchValues.sample()
+                    fun i32(n: String) = dev.libwire.kotlin.Img.I32.get(r.b, fo[n]!!) as Int
+                    val offs = IntArray(14) { k -> fo[listOf("int_value", "long_value", "float_value", "double_value", "short_value", "char_value", "boolean_value",
+                        "int_value_boxed", "long_value_boxed", "float_value_boxed", "double_value_boxed", "short_value_boxed", "char_value_boxed", "boolean_value_boxed")[k]] ?: 0 }
+
+
+                    val scal = batches(reps) {
+                        val b = r.b
+                        keep = Sample(dev.libwire.kotlin.Img.I32.get(b, offs[0]) as Int, dev.libwire.kotlin.Img.I64.get(b, offs[1]) as Long, Float.fromBits(dev.libwire.kotlin.Img.I32.get(b, offs[2]) as Int), Double.fromBits(dev.libwire.kotlin.Img.I64.get(b, offs[3]) as Long),
+                            dev.libwire.kotlin.Img.I32.get(b, offs[4]) as Int, dev.libwire.kotlin.Img.I32.get(b, offs[5]) as Int, b[offs[6]].toInt() != 0,
+                            dev.libwire.kotlin.Img.I32.get(b, offs[7]) as Int, dev.libwire.kotlin.Img.I64.get(b, offs[8]) as Long, Float.fromBits(dev.libwire.kotlin.Img.I32.get(b, offs[9]) as Int), Double.fromBits(dev.libwire.kotlin.Img.I64.get(b, offs[10]) as Long),
+                            dev.libwire.kotlin.Img.I32.get(b, offs[11]) as Int, dev.libwire.kotlin.Img.I32.get(b, offs[12]) as Int, b[offs[13]].toInt() != 0,
+                            sv.intArray, sv.longArray, sv.floatArray, sv.doubleArray, sv.shortArray, sv.charArray, sv.booleanArray, sv.string)
+                    }
+                    val ctorOnly = batches(reps) {
+                        keep = Sample(offs[0], offs[1].toLong(), 1f, 2.0, offs[4], offs[5], true, offs[7], 3L, 4f, 5.0, offs[11], offs[12], false,
+                            sv.intArray, sv.longArray, sv.floatArray, sv.doubleArray, sv.shortArray, sv.charArray, sv.booleanArray, sv.string)
+                    }
+                    val nsOnly = batches(reps) { keep = NumericStruct(offs[0], offs[1], 1, 2, offs[4], offs[5], 3, offs[7], 4, offs[11], offs[12], 5) }
+                    println("  Sample(...) of given values %.1f, NumericStruct(...) %.1f".format(ctorOnly, nsOnly))
+                    val g = plan.gen!!
+                    val genOnly = batches(reps) { keep = g.read(r, 0) }
+                    println("  scalars and the constructor (arrays, string given) %.1f; generated read alone %.1f; plan.read %.1f".format(scal, genOnly, batches(reps) { keep = plan.read(r, 0) }))
+                    println("  kept: segment cached %.1f, IntBuffer cached %.1f, local loop %.1f, current %.1f".format(segCached, ibCached, locKeep, curKeep))
+                    println("  kept IntArray(n=9) %.1f, kept IntArray(36) %.1f, sum loop (no array) %.1f, fill loop kept %.1f".format(allocKeep, allocKeep36, sumLoop, copyKeep))
+                    println("  int_array variants: empty lambda %.1f, IntArray(9) %.1f, items() %.1f, current %.1f, local loop %.1f, long pairs %.1f, IntBuffer %.1f".format(nothing, alloc, items, cur, loc, pairs, nio))
+                }
+            }
+            return
+        }
+        if (dir == "rawab") {
+            // the decode call's context and out-words as segments (0) or addresses (1), two
+            // contexts interleaved in this JVM (-DaddressesFirst: that one first in each round):
+            // the call alone and the whole decode, ns per value
+            val ctxs = (0..1).map { k -> BenchValues.context().also { it.mem.outsAsAddresses = k == 1 } }
+            val plans2 = ctxs.map { c -> c.mem.planOf(values[0].javaClass)!! }
+            for (k in 0..1) ctxs[k].decode(bytes[0], values[0]::class)
+            repeat(5) { round ->
+                val sb = StringBuilder("round $round:")
+                for (k in (if (System.getProperty("addressesFirst") != null) listOf(1, 0) else listOf(0, 1))) {
+                    val c = ctxs[k]; val p = plans2[k]
+                    val nat = batches(100000) { sink += c.mem.nativeOnly(p, bytes[0]) }
+                    val dec = batches(100000) { sink += System.identityHashCode(c.decode(bytes[0])) and 1 }
+                    sb.append(" %s: call %.1f, decode %.1f;".format(if (k == 1) "addresses" else "segments", nat, dec))
+                }
+                println(sb)
+            }
+            return
+        }
         if (dir == "bases") {
             // decode with wire_mem_decode_bases (heap payload and arena) against the copying path
             // (-Dlibwire.decodeCopies=true), interleaved in this JVM: ns per value, best of 12 batches
@@ -315,6 +472,7 @@ object ProfileMain {
     }
 
     @JvmStatic var sink = 0
+    @JvmStatic var keep: Any? = null
 
     /** A dynamic value through the tape codec: ns per call of decode, of its C half (tape and copy), and of encode. */
     private fun dynamic(what: String) {
