@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "212e0f783478cae861a9cf73d404066a9d25ff81bdbffd3fe91022a644266314"
+const csrcDigest = "36dad1647ba7f4c56fe6a5889aa6e052069a1e6ac6601cc39fa277d1701b253e"
