@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: bench-orders bench-structs python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols src-size-check install clean demo \
+.PHONY: go-race bench-orders bench-structs python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols src-size-check install clean demo \
         go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile hostile-check tsan help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
@@ -87,9 +87,11 @@ test: all $(TEST_BIN) check-symbols src-size-check
 	cd bindings/python && python3 -m pytest -q tests
 	sh bindings/go/sync_csrc.sh --check
 	cd bindings/go && go vet ./... && go test -count=1 ./...
+	sh bindings/go/fresh_module_check.sh
 	sh libwire/tests/fuzz/replay.sh
 	python3 bindings/kotlin/scripts/gen_constants.py --check
 	cd bindings/kotlin && JAVA_HOME=$(JAVA22) mvn -q -B -o package
+	JAVA_HOME=$(JAVA22) sh bindings/kotlin/scripts/consumer-check.sh
 
 # The Go binding against Fory Go 1.6.1: interleaved batches in one
 # process, `BENCH go <workload> <enc|dec> ratio=...` lines and a table.
@@ -119,6 +121,10 @@ tsan:
 	  LDFLAGS="-fsanitize=thread" build/tsan/tests/test_threads
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" build/tsan/tests/test_threads \
 	  --jobs 1
+
+# The Go binding's tests under the race detector (issue 13: `go test -race` passes).
+go-race:
+	cd bindings/go && go test -race -count=1 ./...
 
 test-c-only: $(BUILD)/lib/libwire.a $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t --jobs 1; done
@@ -233,7 +239,7 @@ FUZZ_SECONDS ?= 60
 # the checked-in corpora) so that CI repeats a run known to pass; `make
 # fuzz` explores with a time budget instead.
 check: test conform fixtures-verify spec-check mutants abi-check bench-check bindings-conform \
-       conformance-results sanitize python-sanitize valgrind tsan hostile-check
+       conformance-results sanitize python-sanitize valgrind tsan go-race hostile-check
 	FUZZ_ARGS="-seed=1" FUZZ_RUNS=300000 sh libwire/tests/fuzz/run.sh 900
 
 # valgrind on a CLI round trip and the C tests (no leak, no error).
@@ -380,6 +386,7 @@ help:
 	@echo "make bench-structs the Kotlin struct workloads through wire_mem_decode (Ir)"
 	@echo "make hostile    hostile payloads: peak heap and Ir per input byte"
 	@echo "make tsan       several threads decoding at once, under ThreadSanitizer"
+	@echo "make go-race    the Go binding's tests under the race detector (in check)"
 	@echo "make bench-go   the Go binding against Fory Go (interleaved ratios)"
 	@echo "make go-csrc    copy libwire's C sources into the Go package again"
 	@echo "make install PREFIX=/usr/local   (library, header, libwire.pc, wire, wire.1)"

@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "04ccdfa3e44e380bc053cabded6611e588afd9dfb86b64ebb82798e6ac22188e"
+const csrcDigest = "6eda5820f79b0c1e6ad8b7755cb9d66b241583824d468973684af7f60fe845bf"

@@ -368,6 +368,25 @@ static bool write_layout_names(wire_enc *e, const wire_user_meta *um) {
                            um->name_enc, raw, false, 0);
 }
 
+/* Type meta without a TypeDef (STRUCT and EXT by id, NAMED_STRUCT and
+ * NAMED_EXT outside compatible mode) leaves the field layout to the
+ * reader's schema: the value's layout must be the schema's for a type it
+ * has (not a layout only a TypeDef describes), or the bytes do not decode
+ * (found by fuzz_tape_encode: a STRUCT_TD tape of a non-evolving named
+ * struct the schema lacks, encoded outside compatible mode). A tape's
+ * STRUCT_TD layout linked to a schema type by name is refused too, even
+ * with the schema's TypeDef bytes: it does not have the schema's
+ * same-schema hash, so its bytes did not decode either (project it onto
+ * the schema first, wire_struct_project). */
+static bool same_schema_layout(wire_enc *e, const wire_layout *l) {
+  if (l->type_index != WIRE_NO_TYPE && (!l->td || l->matches_schema))
+    return true;
+  return wire__enc_fail(e, WIRE_E_SCHEMA, "a struct or ext written without "
+                        "a TypeDef needs its type in the schema, with the "
+                        "schema's fields (a layout read from a TypeDef: "
+                        "compatible mode, or an evolving type)");
+}
+
 /* Implements R-WSTRUCT-1, R-WSTRUCT-3, R-UTYPE-1, R-UTYPE-2, R-UTYPE-3. */
 bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um) {
   wire__put_u8(&e->b, WIRE_MUTANT(ext_as_struct) && type == WIRE_T_EXT ? WIRE_T_STRUCT : type);
@@ -388,11 +407,12 @@ bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um) {
     }
     return write_names(e, um->names, um->ns_enc, um->name_enc);
   case WIRE_T_STRUCT: case WIRE_T_EXT:
+    if (!same_schema_layout(e, um->layout)) return false;
     wire__put_varu32(&e->b, um->layout->user_id);
     break;
   case WIRE_T_NAMED_STRUCT:
     if (compat) return write_shared_typedef(e, um->layout, um->layout->type_index);
-    return write_layout_names(e, um);
+    return same_schema_layout(e, um->layout) && write_layout_names(e, um);
   case WIRE_T_COMPATIBLE_STRUCT:
   case WIRE_T_NAMED_COMPATIBLE_STRUCT:
     return write_shared_typedef(e, um->layout, um->layout->type_index);
@@ -400,7 +420,7 @@ bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um) {
     if (compat)
       return write_shared_typedef(e, um->names ? um->names->layout : NULL,
                                   um->layout->type_index);
-    return write_layout_names(e, um);
+    return same_schema_layout(e, um->layout) && write_layout_names(e, um);
   case WIRE_T_TYPED_UNION:
     wire__put_varu32(&e->b, um->user_id);
     break;

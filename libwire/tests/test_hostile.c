@@ -536,3 +536,82 @@ Test(hostile, mem_lists_of_empty_structs_end_a_message) {
     wire_ctx_free(c);
   }
 }
+
+/* A struct whose layout only a TypeDef describes (a STRUCT_TD tape, here
+ * of test.evolving_off, a named struct with [evolving = false]) is
+ * written outside compatible mode with its names and no TypeDef, so the
+ * reader's schema must have the type with the same fields. Both encoders
+ * refuse it otherwise (before: bytes that no reader decodes, "struct
+ * test.evolving_off is not in the schema"; found by fuzz_tape_encode, the
+ * corpus_tape seed tape-01-000057ad.bin with its mode byte changed). */
+static const uint8_t td_only_tape[] =
+    "\x57\x54\x01\x00\x01\x00\x00\x00" /* tape v1, one root */
+    "\xf1\x1a\x00\x00\x00\x12\x50\x21" /* STRUCT_TD, 26 TypeDef bytes */
+    "\xae\x89\xd6\x9d\x40\xa1\x0d\x4c\x92\x98\x21\x12\xae\x5d\x50\xd3"
+    "\x6d\xc5\x28\x84\x15\x0b\xa8"
+    "\xff\xff\xff\xff\xff\xff\xff\xff\x04" /* no registered type, names */
+    "\x00\x74\x65\x73\x74\x0c\x00\x65\x76\x6f\x6c\x76\x69\x6e\x67\x5f"
+    "\x6f\x66\x66\x01\x00\x00\x00\x02\x00\x66\x31\x15\x00\x07\x00\x00"
+    "\x00\x70\x61\x79\x6c\x6f\x61\x64"; /* f1: STRING "payload" */
+
+/* Encodes td_only_tape both ways: the status, the same for both; on
+ * success the bytes decode in the same context. */
+static int32_t encode_td_only(wire_ctx *ctx) {
+  size_t tl = sizeof td_only_tape - 1;
+  uint8_t *p = NULL, *q = NULL;
+  size_t pl = 0, ql = 0;
+  int32_t st = wire_encode_tape(ctx, td_only_tape, tl, &p, &pl);
+  wire_doc *d = wire_doc_new(ctx);
+  cr_assert_eq(wire_doc_add_tape(ctx, d, td_only_tape, tl), WIRE_OK, "%s",
+               wire_ctx_error_message(ctx));
+  int32_t st2 = wire_encode(ctx, d, &q, &ql);
+  wire_doc_free(d);
+  cr_assert_eq(st, st2, "direct %s, document %s", wire_status_name(st),
+               wire_status_name(st2));
+  if (st == WIRE_OK) {
+    cr_assert_eq(pl, ql);
+    cr_assert_arr_eq(p, q, pl);
+    wire_doc *back = NULL;
+    cr_assert_eq(wire_decode(ctx, p, pl, &back), WIRE_OK, "%s",
+                 wire_ctx_error_message(ctx));
+    wire_doc_free(back);
+    wire_ctx_free_bytes(ctx, p);
+    wire_ctx_free_bytes(ctx, q);
+  }
+  return st;
+}
+
+Test(hostile, typedef_only_layouts_are_not_written_without_a_typedef) {
+  static const char same[] =
+      "package test;\noption wire_fields_by_name = true;\n"
+      "option enable_auto_type_id = false;\n"
+      "message evolving_off [evolving = false] { string f1 = 1; }\n";
+  static const char other[] =
+      "package test;\noption wire_fields_by_name = true;\n"
+      "option enable_auto_type_id = false;\n"
+      "message evolving_off [evolving = false] { int32 f1 = 1; }\n";
+  /* no schema, a schema whose evolving_off has other fields, or the
+   * same fields (the layout is linked to the schema's type by name, but
+   * its same-schema hash is not the schema's: the bytes did not decode
+   * either, "schema hash ... does not match"): refused outside
+   * compatible mode, with or without reference tracking */
+  for (int s = 0; s < 3; s++) {
+    for (int ref = 0; ref < 2; ref++) {
+      wire_ctx *ctx = wire_ctx_new();
+      if (s == 1)
+        cr_assert_eq(wire_schema_load_fdl(ctx, other, sizeof other - 1,
+                                          "o.fdl"), WIRE_OK);
+      if (s == 2)
+        cr_assert_eq(wire_schema_load_fdl(ctx, same, sizeof same - 1,
+                                          "s.fdl"), WIRE_OK);
+      wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, ref);
+      cr_assert_eq(encode_td_only(ctx), WIRE_E_SCHEMA, "schema %d ref %d",
+                   s, ref);
+      /* compatible mode writes its TypeDef: fine */
+      wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
+      cr_assert_eq(encode_td_only(ctx), WIRE_OK, "%s",
+                   wire_ctx_error_message(ctx));
+      wire_ctx_free(ctx);
+    }
+  }
+}

@@ -27,11 +27,14 @@ import java.nio.file.Path
 /**
  * The FFM API (`java.lang.foreign`) is final since JDK 22. The classes target 17 so that an
  * older JVM loads them and gets this message instead of an obscure linkage error; every entry
- * point ([Wire], [Context], [Native]) calls [require] before touching `java.lang.foreign`.
+ * point ([Wire], [Context], [Native], [Status], [TypeId], [Float16], [BFloat16]) calls [require]
+ * before touching `java.lang.foreign` (or JDK 20+ methods); PackagingTest checks each on an old JDK.
  */
 internal object Jdk {
+    private val supported = Runtime.version().feature() >= 22
+
     @JvmStatic fun require() {
-        if (Runtime.version().feature() < 22) {
+        if (!supported) {
             throw UnsupportedOperationException(
                 "libwire-kotlin needs JDK 22 or newer (the java.lang.foreign API); this JVM is " +
                     "${System.getProperty("java.version")} at ${System.getProperty("java.home")}",

@@ -38,14 +38,17 @@ object Wire {
 
     private val local = ThreadLocal<PerThread>()
 
+    // These three reach Native directly: Jdk.require() first, so that a JVM older than 22 gets
+    // the UnsupportedOperationException itself, not an ExceptionInInitializerError of Native.
+
     /** Version of the loaded libwire ("0.1.0"). */
-    @JvmStatic val libraryVersion: String get() = Native.versionString()
+    @JvmStatic val libraryVersion: String get() { Jdk.require(); return Native.versionString() }
 
     /** The file libwire was loaded from with `-Dlibwire.path` or `LIBWIRE_PATH`; null when it is the copy bundled in the jar. */
-    @JvmStatic val libraryPath: Path? get() = Native.libraryPath
+    @JvmStatic val libraryPath: Path? get() { Jdk.require(); return Native.libraryPath }
 
     /** Where libwire came from: the file, or the URL of the bundled jar resource. */
-    @JvmStatic val libraryLocation: String get() = Native.libraryLocation
+    @JvmStatic val libraryLocation: String get() { Jdk.require(); return Native.libraryLocation }
 
     @JvmStatic @JvmOverloads
     fun encode(value: Any?, options: WireOptions = WireOptions.DEFAULT): ByteArray = context(options).encode(value)

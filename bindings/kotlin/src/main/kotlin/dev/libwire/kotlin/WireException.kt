@@ -50,11 +50,13 @@ object Status {
     private val names: Array<String> by lazy { Array(WireH.STATUS_COUNT) { Native.statusName(it) } }
 
     /** The status name as libwire prints it (`wire_status_name`). */
-    fun name(status: Int): String = Native.statusName(status)
+    fun name(status: Int): String { Jdk.require(); return Native.statusName(status) }
 
     /** One-sentence description of a status (`wire_status_message`). */
-    fun message(status: Int): String =
-        Native.cString(Native.status_message.invokeExact(status) as java.lang.foreign.MemorySegment) ?: "unknown status"
+    fun message(status: Int): String {
+        Jdk.require()
+        return Native.cString(Native.status_message.invokeExact(status) as java.lang.foreign.MemorySegment) ?: "unknown status"
+    }
 
     internal fun fromName(name: String): Int = names.indexOf(name).let { if (it < 0) UNSUPPORTED else it }
 }

@@ -34,11 +34,7 @@ class PackagingTest {
     /** A JVM older than 22 (Debian's OpenJDK 17 here) loads the classes and says what it needs. */
     @Test
     fun `an old JDK gets a clear message`() {
-        val old = (File("/usr/lib/jvm").listFiles() ?: emptyArray()).map { it.toPath() }.firstOrNull { j ->
-            val rel = j.resolve("release")
-            Files.exists(j.resolve("bin/java")) && Files.exists(rel) &&
-                Regex("JAVA_VERSION=\"(\\d+)").find(Files.readString(rel))?.groupValues?.get(1)?.toInt()?.let { it < 22 } == true
-        }
+        val old = oldJdk()
         assumeTrue(old != null, "no JDK older than 22 under /usr/lib/jvm")
         val cp = System.getProperty("java.class.path")
         val p = ProcessBuilder(old!!.resolve("bin/java").toString(), "-cp", cp, "dev.libwire.kotlin.testee.TesteeMain")
@@ -48,5 +44,31 @@ class PackagingTest {
         p.waitFor()
         assertTrue(out.contains("libwire-kotlin needs JDK 22 or newer"), out)
         assertTrue(p.exitValue() != 0)
+    }
+
+    /**
+     * Every public entry point that reaches native code throws the UnsupportedOperationException
+     * itself on an old JDK (the README's promise), not an ExceptionInInitializerError of Native
+     * or a NoSuchMethodError, and so does a second call.
+     */
+    @Test
+    fun `every entry point gives an old JDK the same message`() {
+        val old = oldJdk()
+        assumeTrue(old != null, "no JDK older than 22 under /usr/lib/jvm")
+        val p = ProcessBuilder(old!!.resolve("bin/java").toString(), "-cp", System.getProperty("java.class.path"),
+            "dev.libwire.kotlin.OldJdkProbe").redirectErrorStream(true).start()
+        p.outputStream.close()
+        val lines = p.inputStream.readBytes().toString(Charsets.UTF_8).lines().filter { it.isNotBlank() }
+        p.waitFor()
+        assertEquals(15, lines.size, lines.joinToString("\n"))
+        for (line in lines) {
+            assertTrue(line.contains(": java.lang.UnsupportedOperationException: libwire-kotlin needs JDK 22 or newer (the java.lang.foreign API); this JVM is "), line)
+        }
+    }
+
+    private fun oldJdk(): Path? = (File("/usr/lib/jvm").listFiles() ?: emptyArray()).map { it.toPath() }.firstOrNull { j ->
+        val rel = j.resolve("release")
+        Files.exists(j.resolve("bin/java")) && Files.exists(rel) &&
+            Regex("JAVA_VERSION=\"(\\d+)").find(Files.readString(rel))?.groupValues?.get(1)?.toInt()?.let { it < 22 } == true
     }
 }
