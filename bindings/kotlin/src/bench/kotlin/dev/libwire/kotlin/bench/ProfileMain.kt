@@ -489,18 +489,6 @@ object ProfileMain {
         val ctx = Context()
         val bytes = ctx.encode(v)
         val dec = dev.libwire.kotlin.TapeDecoder(ctx)
-        val mx = java.lang.management.ManagementFactory.getThreadMXBean()
-        fun best(f: () -> Unit): Double {
-            var b = Long.MAX_VALUE
-            var reps = 1
-            while (true) { val t = mx.currentThreadCpuTime; repeat(reps) { f() }; if (mx.currentThreadCpuTime - t > 20_000_000) break; reps *= 2 }
-            repeat(12) {
-                val t = mx.currentThreadCpuTime
-                repeat(reps) { f() }
-                b = minOf(b, mx.currentThreadCpuTime - t)
-            }
-            return b / reps.toDouble()
-        }
         if (System.getProperty("loop") != null) {
             val end = System.nanoTime() + 15_000_000_000L
             if (System.getProperty("loop") == "enc") while (System.nanoTime() < end) sink += ctx.encode(v).size
@@ -581,17 +569,6 @@ object ProfileMain {
         System.getProperty("dump")?.let { java.nio.file.Files.write(java.nio.file.Path.of(it), bytes) }
         val mx = java.lang.management.ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
         val tid = Thread.currentThread().threadId()
-        fun best(f: () -> Unit): Double {
-            var b = Long.MAX_VALUE
-            var reps = 1
-            while (true) { val t = mx.currentThreadCpuTime; repeat(reps) { f() }; if (mx.currentThreadCpuTime - t > 20_000_000) break; reps *= 2 }
-            repeat(12) {
-                val t = mx.currentThreadCpuTime
-                repeat(reps) { f() }
-                b = minOf(b, mx.currentThreadCpuTime - t)
-            }
-            return b / reps.toDouble()
-        }
         fun alloc(f: () -> Unit): Double {
             val a = mx.getThreadAllocatedBytes(tid)
             repeat(100) { f() }
@@ -625,6 +602,20 @@ object ProfileMain {
 
     /** ns per call of [f]: thread CPU time, the fastest of 12 batches of a million calls. */
     /** Thread CPU time per call of [f], ns: the best of 12 batches of [reps] calls. */
+    /** Thread CPU ns per call of [f]: calls doubled until a batch takes 20 ms, then the best of 12 batches. */
+    private fun best(f: () -> Unit): Double {
+        val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+        var b = Long.MAX_VALUE
+        var reps = 1
+        while (true) { val t = mx.currentThreadCpuTime; repeat(reps) { f() }; if (mx.currentThreadCpuTime - t > 20_000_000) break; reps *= 2 }
+        repeat(12) {
+            val t = mx.currentThreadCpuTime
+            repeat(reps) { f() }
+            b = minOf(b, mx.currentThreadCpuTime - t)
+        }
+        return b / reps.toDouble()
+    }
+
     private fun batches(reps: Int, f: () -> Unit): Double = batches(reps, 12, f)
 
     private fun batches(reps: Int, count: Int, f: () -> Unit): Double {
