@@ -431,9 +431,16 @@ internal class TapeDecoder(private val ctx: Context) {
      * JVM half alone, no C call (benchmark breakdown, `ProfileMain mixed parts`).
      */
     fun fromTape(bytes: ByteArray, tape: ByteArray, len: Int): List<Any?> {
+        ords.clear()
+        shapes?.clear()
         b = tape
         end = len
-        return roots(bytes)
+        src = bytes
+        p = 4
+        val roots = u32()
+        val out = ArrayList<Any?>(roots)
+        repeat(roots) { out.add(value()) }
+        return out
     }
 
     /** The payload being decoded: SPAN ops give binaries and dense arrays as offsets into it. */
@@ -451,14 +458,9 @@ internal class TapeDecoder(private val ctx: Context) {
     }
 
     fun decode(bytes: ByteArray): List<Any?> {
-        fetch(bytes)
-        return roots(bytes)
-    }
-
-    /** Reads the roots of the tape in [b] (its payload [bytes], for SPANs). */
-    private fun roots(bytes: ByteArray): List<Any?> {
         ords.clear()
         shapes?.clear()
+        fetch(bytes)
         src = bytes
         p = 4
         val roots = u32()
