@@ -1448,7 +1448,13 @@ func (c *Context) runFastI64(m map[string]int64, in []byte, cnt, q, end int) (in
 	sBase := unsafe.Pointer(unsafe.SliceData(strs))
 	sLim := len(strs) - 32 // a key is copied to at <= sLim
 	j := 0
-	for ; j < cnt && q <= lim && at <= sLim; j++ {
+	for ; j < cnt && q <= lim; j++ {
+		if at > sLim {
+			// a new chunk (the rest of this one stays unused, < 32 bytes)
+			strs = make([]byte, strChunk)
+			c.strs = strs
+			sBase, at, sLim = unsafe.Pointer(unsafe.SliceData(strs)), 0, len(strs)-32
+		}
 		h := uint(*(*byte)(unsafe.Add(inBase, q)))
 		kn := int(h >> 2)
 		if h&0x83 != StrUTF8 || uint(kn-1) >= 32 {
