@@ -1408,29 +1408,12 @@ func (d *decoder) run(left int) (vty byte, cnt, at, end int) {
 // with bounds checks; bytes that do not add up are a malformed tape.
 func (d *decoder) runStrI64(m map[string]int64, left int) int {
 	vty, cnt, q, end := d.run(left)
-	c, in := d.c, d.in
-	inBase := unsafe.Pointer(unsafe.SliceData(in))
-	room := len(in)
 	for j := 0; j < cnt; j++ {
-		// The usual entry: a one-byte header of a UTF-8 key of 1-32 bytes
-		// and a varint64, with 41 payload bytes from the entry's start
-		// (the key's 32-byte move, the varint's 8-byte load), in one go.
-		if q < end && room-q >= 41 && vty == TypeVarint64 {
-			h := uint(*(*byte)(unsafe.Add(inBase, q)))
-			kn := int(h >> 2)
-			if h&0x83 == StrUTF8 && uint(kn-1) < 32 {
-				w := *(*uint64)(unsafe.Add(inBase, q+1+kn))
-				if stop := ^w & 0x8080808080808080; stop != 0 {
-					k := bits.TrailingZeros64(stop)>>3 + 1
-					if e := q + 1 + kn + k; e <= end {
-						if key, ok := c.shortString(unsafe.Add(inBase, q+1), kn); ok {
-							u := unspread(w & (1<<(8*k) - 1))
-							m[key] = int64(u>>1) ^ -int64(u&1)
-							q = e
-							continue
-						}
-					}
-				}
+		if vty == TypeVarint64 {
+			var n int
+			n, q = d.c.runFastI64(m, d.in, cnt-j, q, end)
+			if j += n; j == cnt {
+				break
 			}
 		}
 		var key string
@@ -1442,6 +1425,64 @@ func (d *decoder) runStrI64(m map[string]int64, left int) int {
 		panic(errTape)
 	}
 	return cnt
+}
+
+// strHeader is a string's header, to make a string of bytes in a chunk
+// without unsafe.String's length test (the bytes are there: a chunk).
+type strHeader struct {
+	p unsafe.Pointer
+	n int
+}
+
+// runFastI64 reads up to cnt entries of an ENTRY_RUN of varint64 values
+// from in[q:end] into m the usual way (a one-byte header of a UTF-8 key of
+// 1-32 bytes and a varint of 1-8 bytes, with 41 payload bytes from the
+// entry's start: the key's 32-byte move, the varint's 8-byte load), up to
+// one that is not so, and returns the count read and the offset after
+// them. The key is copied into the current string chunk (shortString, its
+// state in locals).
+func (c *Context) runFastI64(m map[string]int64, in []byte, cnt, q, end int) (int, int) {
+	inBase := unsafe.Pointer(unsafe.SliceData(in))
+	lim := min(end-1, len(in)-41) // an entry starts at q <= lim
+	strs, at := c.strs, c.strsAt
+	sBase := unsafe.Pointer(unsafe.SliceData(strs))
+	sLim := len(strs) - 32 // a key is copied to at <= sLim
+	j := 0
+	for ; j < cnt && q <= lim; j++ {
+		if at > sLim {
+			// a new chunk (the rest of this one stays unused, < 32 bytes)
+			strs = make([]byte, strChunk)
+			c.strs = strs
+			sBase, at, sLim = unsafe.Pointer(unsafe.SliceData(strs)), 0, len(strs)-32
+		}
+		h := uint(*(*byte)(unsafe.Add(inBase, q)))
+		kn := int(h >> 2)
+		if h&0x83 != StrUTF8 || uint(kn-1) >= 32 {
+			break
+		}
+		src := unsafe.Add(inBase, q+1)
+		w := *(*uint64)(unsafe.Add(src, kn))
+		stop := ^w & 0x8080808080808080
+		if stop == 0 {
+			break
+		}
+		k := bits.TrailingZeros64(stop)>>3 + 1
+		e := q + 1 + kn + k
+		if e > end {
+			break
+		}
+		u := unspread(w & (1<<(8*k) - 1))
+		dst := unsafe.Add(sBase, at)
+		*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+		if kn > 16 {
+			*(*[2]uint64)(unsafe.Add(dst, 16)) = *(*[2]uint64)(unsafe.Add(src, 16))
+		}
+		at += kn
+		q = e
+		m[*(*string)(unsafe.Pointer(&strHeader{dst, kn}))] = int64(u>>1) ^ -int64(u&1)
+	}
+	c.strsAt = at
+	return j, q
 }
 
 // runEntry reads the ENTRY_RUN entry at d.in[q:end] of value type vty:

@@ -444,15 +444,62 @@ HOT uint32_t entries(fc *c, uint32_t done, uint32_t end, bool kf, bool vf,
  * limit), up to one that is not read so. Returns the index of that one
  * (read again the long way), or end; writes nothing if it is done. */
 #define RUN_OP 22
+/* the bytes an entry of run_loop's fast path may read: a one-byte header,
+ * 32 bytes from the key's start (ascii31), a word at the varint (at most
+ * 1 + 31 + 8) */
+#define RUN_SHORT 40
+
+/* Whether the n (at most 31) bytes at s are ASCII; 32 bytes at s are
+ * readable. */
+HOT bool ascii31(const uint8_t *s, uint32_t n) {
+#if defined(__SSE2__)
+  __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+  __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+  uint32_t m = (uint32_t)_mm_movemask_epi8(a) |
+               (uint32_t)_mm_movemask_epi8(b) << 16;
+  return !(m & ((UINT32_C(1) << n) - 1));
+#else
+  return wire__tape_ascii(s, n, s + 32);
+#endif
+}
+
 /* The entries of a run (vty a constant at each call, so that fast_num's
  * switch is resolved at compile time): the index of the first not read.
  * The node limit is tested once: the run stops before an entry that
- * would pass it (two nodes each), which the long way then reports. */
+ * would pass it (two nodes each), which the long way then reports.
+ * The usual entry (a one-byte header of a UTF-8 key of ASCII text, so at
+ * most 31 bytes and within any binary limit of 31 or more, and a varint
+ * of at most 8 bytes, with RUN_SHORT bytes readable) is read by a loop of
+ * its own, which accepts what fc_string_body and fast_num accept of it;
+ * any other, and the last entries before the input's end, by those. */
 HOT uint32_t run_loop(fc *f, uint32_t done, uint32_t end, uint8_t vty) {
   uint64_t room = f->nv < f->maxn ? (f->maxn - f->nv) / 2 : 0;
   if (end - done > room) end = done + (uint32_t)room;
   uint32_t d0 = done;
-  for (; done < end; done++) {
+  bool short_ok = f->maxb >= 31;
+  for (;;) {
+    if (short_ok) {
+      const uint8_t *p = f->p;
+      size_t avail = (size_t)(f->end - p);
+      for (; done < end && avail >= RUN_SHORT; done++) {
+        uint32_t h = p[0], len = h >> 2;
+        if ((h & 0x83) != WIRE_STR_UTF8 || !ascii31(p + 1, len))
+          break;
+        uint64_t w;
+        memcpy(&w, p + 1 + len, 8);
+        uint64_t stop = ~w & HI8;
+        if (!stop) break;
+        unsigned k = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+        if (k > 1 && !(uint8_t)(w >> (8 * k - 8))) break;
+        if (vty == WIRE_T_VARINT32 && (k > 5 || (k == 5 && (p[len + 5] & 0xF0))))
+          break;
+        p += 1 + len + k;
+        avail -= 1 + len + k;
+      }
+      f->p = p;
+    }
+    if (done >= end) break;
+    /* one entry the general way */
     const uint8_t *b;
     uint32_t len, enc;
     uint64_t raw;
@@ -463,6 +510,7 @@ HOT uint32_t run_loop(fc *f, uint32_t done, uint32_t end, uint8_t vty) {
       f->p = e;
       break;
     }
+    done++;
   }
   f->nv += 2 * (uint64_t)(done - d0);
   return done;

@@ -1554,6 +1554,90 @@ Test(format, entry_runs) {
   }
 }
 
+/* WIRE_TAPE_ENTRY_RUNS, the run loop's own path for the usual entry (a
+ * one-byte header of an ASCII key, a varint of at most 8 bytes, 40 bytes
+ * of payload from its start): forty entries with keys of 0-31 ASCII bytes,
+ * a UTF-8 key that is not ASCII, one of 32 bytes (a two-byte header), and
+ * varints of 1-9 bytes, then the same payload with each byte replaced by
+ * 0x00, 0x7F, 0x80, 0xC3 and 0xFF and each bit flipped: every outcome (the
+ * status, its offset, the tape unspanned) as without the flag; and with
+ * binary limits of 30, 31 and 32 bytes, and node limits inside the run. */
+Test(format, entry_runs_short) {
+  static const uint8_t vts[] = {WIRE_T_VARINT64, WIRE_T_VARINT32};
+  for (int vi = 0; vi < 2; vi++) {
+    wire_ctx *ctx = wire_ctx_new();
+    tbuf t = {0};
+    enum { N = 40 };
+    char keys[N][40];
+    size_t kn[N];
+    int64_t v[N];
+    for (int i = 0; i < N; i++) {
+      kn[i] = (size_t)snprintf(keys[i], sizeof keys[i], "k%d", i);
+      v[i] = (int64_t)i * 1000003 * (i % 2 ? -1 : 1);
+    }
+    kn[3] = 0;
+    memset(keys[7], 'y', 31), kn[7] = 31;
+    memset(keys[9], 'z', 32), kn[9] = 32;
+    memcpy(keys[12], "b\xc3\xa9", 3), kn[12] = 3;
+    memset(keys[15], 'q', 8), kn[15] = 8;
+    memset(keys[16], 'r', 16), kn[16] = 16;
+    memset(keys[17], 's', 17), kn[17] = 17;
+    v[20] = vi ? INT32_MIN : INT64_C(1) << 54; /* 5 / 8 varint bytes */
+    v[21] = vi ? INT32_MAX : INT64_MIN;         /* 5 / 9 */
+    v[22] = 0;
+    tput(&t, "WT\x02\x00\x01\x00\x00\x00", 8);
+    t8(&t, WIRE_T_MAP);
+    t32(&t, N);
+    for (int i = 0; i < N; i++) {
+      t8(&t, WIRE_T_STRING);
+      t8(&t, WIRE_STR_UTF8);
+      t32(&t, (uint32_t)kn[i]);
+      tput(&t, keys[i], kn[i]);
+      t8(&t, vts[vi]);
+      t64(&t, (uint64_t)v[i]);
+    }
+    uint8_t *pay;
+    size_t pn;
+    cr_assert_eq(wire_encode_tape(ctx, t.p, t.n, &pay, &pn), WIRE_OK);
+    uint32_t nruns, in_runs;
+    runs_of(ctx, pay, pn, &nruns, &in_runs);
+    /* one run (the entries the run loop's own path does not take are
+     * read by fc_string_body and fast_num in it); the last entry, with
+     * less than 9 bytes of payload from its varint's start, the long way */
+    cr_expect_eq(nruns, 1, "%u runs, %u entries in runs", nruns, in_runs);
+    cr_expect_eq(in_runs, N - 1, "%u entries in runs", in_runs);
+    int bad = !check_decode(ctx, "short entries", pay, pn);
+    static const int64_t bl[] = {30, 31, 32};
+    for (int i = 0; i < 3; i++) {
+      wire_ctx_set_limit(ctx, WIRE_LIMIT_BINARY, bl[i]);
+      bad += !check_decode(ctx, "short entries, binary limit", pay, pn);
+    }
+    wire_ctx_set_limit(ctx, WIRE_LIMIT_BINARY, INT64_C(1) << 30);
+    static const int64_t nl[] = {3, 20, 41};
+    for (int i = 0; i < 3; i++) {
+      wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, nl[i]);
+      bad += !check_decode(ctx, "short entries, node limit", pay, pn);
+    }
+    wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, 1 << 20);
+    uint8_t *m = malloc(pn);
+    cr_assert_not_null(m);
+    static const uint8_t sub[] = {0x00, 0x7F, 0x80, 0xC3, 0xFF};
+    for (size_t at = 0; at < pn; at++) {
+      for (int j = 0; j < 5 + 8; j++) {
+        memcpy(m, pay, pn);
+        m[at] = j < 5 ? sub[j] : (uint8_t)(m[at] ^ (1u << (j - 5)));
+        if (m[at] == pay[at]) continue;
+        bad += !check_decode(ctx, "short entries, one byte changed", m, pn);
+      }
+    }
+    cr_expect_eq(bad, 0, "%d mismatches (see the log)", bad);
+    free(m);
+    wire_ctx_free_bytes(ctx, pay);
+    free(t.p);
+    wire_ctx_free(ctx);
+  }
+}
+
 /* WIRE_TAPE_SPANS: binaries and dense arrays read in band come as SPAN ops
  * naming their bytes in the payload; one read out of band is copied. */
 Test(format, spans) {
