@@ -496,12 +496,39 @@ internal class TapeDecoder(private val ctx: Context) {
      * 4 to 16 bytes goes into an array that becomes the String's own in (overlapping) words,
      * without a call of the array copy stub (which costs more than the copy at these lengths);
      * else, and when longer, `String(byte[], hibyte 0, ...)`: one copy, no charset decoder.
-     * Written into each caller's bytecode (`inline`): compiled alone, its code grows with the
-     * lengths seen (≈ 3,000 bytes in the full benchmark, over C2's `InlineSmallCode`, 2,500), and
-     * then a caller compiled after it called it instead of inlining it (round 26).
+     */
+    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN")
+    private fun latin1(a: ByteArray, o: Int, k: Int): String {
+        if (k in 4..16 && JStr.OPEN) {
+            val v = when (k) {
+                // (a constant length each: the new array's zeroing is straight stores, no loop)
+                4 -> ByteArray(4); 5 -> ByteArray(5); 6 -> ByteArray(6); 7 -> ByteArray(7)
+                8 -> ByteArray(8); 9 -> ByteArray(9); 10 -> ByteArray(10); 11 -> ByteArray(11)
+                12 -> ByteArray(12); 13 -> ByteArray(13); 14 -> ByteArray(14); 15 -> ByteArray(15)
+                else -> ByteArray(16)
+            }
+            if (k >= 8) {
+                TapeOps.LE64.set(v, 0, TapeOps.LE64.get(a, o) as Long)
+                TapeOps.LE64.set(v, k - 8, TapeOps.LE64.get(a, o + k - 8) as Long)
+            } else {
+                TapeOps.LE32.set(v, 0, TapeOps.LE32.get(a, o) as Int)
+                TapeOps.LE32.set(v, k - 4, TapeOps.LE32.get(a, o + k - 4) as Int)
+            }
+            return JStr.NEW.invokeExact(v, 0.toByte()) as String
+        }
+        return java.lang.String(a, 0, o, k) as String
+    }
+
+    /**
+     * [latin1] written into the caller's bytecode (`inline`; the same lines, kept apart so that
+     * [latin1], [item] and [value] stay as they were: 292 bytecodes, under `FreqInlineSize`, 325,
+     * which a wrapper around this would pass), for [latin1s] and [elements]: compiled alone,
+     * [latin1]'s code grows with the lengths seen (≈ 3,000 bytes in the full benchmark, over C2's
+     * `InlineSmallCode`, 2,500), and a loop compiled after it then called it instead of inlining
+     * it (round 26).
      */
     @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN", "NOTHING_TO_INLINE")
-    private inline fun latin1(a: ByteArray, o: Int, k: Int): String {
+    private inline fun latin1Here(a: ByteArray, o: Int, k: Int): String {
         if (k in 4..16 && JStr.OPEN) {
             val v = when (k) {
                 // (a constant length each: the new array's zeroing is straight stores, no loop)
@@ -676,7 +703,7 @@ internal class TapeDecoder(private val ctx: Context) {
             }
             val k = TapeOps.LE32.get(b, o + 2) as Int
             p = o + 6 + k
-            l.add(latin1(b, o + 6, k))
+            l.add(latin1Here(b, o + 6, k))
             i++
         }
     }
@@ -700,7 +727,7 @@ internal class TapeDecoder(private val ctx: Context) {
                 TypeId.STRING -> if (b[o + 1].toInt() == StringEncoding.LATIN1) {
                     val k = TapeOps.LE32.get(b, o + 2) as Int
                     p = o + 6 + k
-                    latin1(b, o + 6, k)
+                    latin1Here(b, o + 6, k)
                 } else {
                     value()
                 }
