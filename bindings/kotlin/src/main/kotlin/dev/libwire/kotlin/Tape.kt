@@ -519,6 +519,36 @@ internal class TapeDecoder(private val ctx: Context) {
         return java.lang.String(a, 0, o, k) as String
     }
 
+    /**
+     * [latin1] written into the caller's bytecode (`inline`; the same lines, kept apart so that
+     * [latin1], [item] and [value] stay as they were: 292 bytecodes, under `FreqInlineSize`, 325,
+     * which a wrapper around this would pass), for [latin1s] and [elements]: compiled alone,
+     * [latin1]'s code grows with the lengths seen (≈ 3,000 bytes in the full benchmark, over C2's
+     * `InlineSmallCode`, 2,500), and a loop compiled after it then called it instead of inlining
+     * it (round 26).
+     */
+    @Suppress("DEPRECATION", "PLATFORM_CLASS_MAPPED_TO_KOTLIN", "NOTHING_TO_INLINE")
+    private inline fun latin1Here(a: ByteArray, o: Int, k: Int): String {
+        if (k in 4..16 && JStr.OPEN) {
+            val v = when (k) {
+                // (a constant length each: the new array's zeroing is straight stores, no loop)
+                4 -> ByteArray(4); 5 -> ByteArray(5); 6 -> ByteArray(6); 7 -> ByteArray(7)
+                8 -> ByteArray(8); 9 -> ByteArray(9); 10 -> ByteArray(10); 11 -> ByteArray(11)
+                12 -> ByteArray(12); 13 -> ByteArray(13); 14 -> ByteArray(14); 15 -> ByteArray(15)
+                else -> ByteArray(16)
+            }
+            if (k >= 8) {
+                TapeOps.LE64.set(v, 0, TapeOps.LE64.get(a, o) as Long)
+                TapeOps.LE64.set(v, k - 8, TapeOps.LE64.get(a, o + k - 8) as Long)
+            } else {
+                TapeOps.LE32.set(v, 0, TapeOps.LE32.get(a, o) as Int)
+                TapeOps.LE32.set(v, k - 4, TapeOps.LE32.get(a, o + k - 4) as Int)
+            }
+            return JStr.NEW.invokeExact(v, 0.toByte()) as String
+        }
+        return java.lang.String(a, 0, o, k) as String
+    }
+
     private fun blob(k: Int): ByteArray = b.copyOfRange(p, p + k).also { p += k }
 
     private fun fullName(ns: String, name: String) = if (ns.isEmpty()) name else "$ns.$name"
@@ -647,15 +677,69 @@ internal class TapeDecoder(private val ctx: Context) {
     }
 
     /**
-     * A LIST's [c] elements into an `ArrayList` of that capacity, in a method of its own: the
-     * loop's `add` is `ArrayList`'s alone (no call through `MutableCollection` shared with sets)
-     * and the loop is compiled apart from [value]'s large switch.
+     * A LIST's [c] elements into an `ArrayList` of that capacity, in methods of their own: the
+     * loops' `add` is `ArrayList`'s alone (no call through `MutableCollection` shared with sets)
+     * and the loops are compiled apart from [value]'s large switch. A list whose first element is
+     * a Latin-1 string is read by [latin1s], any other by [elements] (round 26: a loop shared by
+     * all lists takes its branch profile from all of them, and the strings decode ran 20–40 %
+     * slower after list_mixed's in the same JVM).
      */
     private fun list(c: Int): ArrayList<Any?> {
         val l = ArrayList<Any?>(c)
         ords.add(l)
-        for (i in 0 until c) l.add(item())
+        if (c > 0 && b[p].toInt() == TypeId.STRING && b[p + 1].toInt() == StringEncoding.LATIN1) latin1s(l, c) else elements(l, c, 0)
         return l
+    }
+
+    /** A list's elements from its first Latin-1 string; from the first other element on, [elements]. */
+    private fun latin1s(l: ArrayList<Any?>, c: Int) {
+        var i = 0
+        while (i < c) {
+            val b = b
+            val o = p
+            if (b[o].toInt() != TypeId.STRING || b[o + 1].toInt() != StringEncoding.LATIN1) {
+                elements(l, c, i)
+                return
+            }
+            val k = TapeOps.LE32.get(b, o + 2) as Int
+            p = o + 6 + k
+            l.add(latin1Here(b, o + 6, k))
+            i++
+        }
+    }
+
+    /**
+     * A list's elements [from] on into [l]. The usual ones are read in this loop's own bytecode,
+     * Latin-1 text included ([latin1] is `inline`), not through [item] (which sets and maps use):
+     * C2 compiles [item] on its own first (it runs once per element), and when [latin1] was
+     * already hot then, that code (3,200–4,800 bytes with [latin1] inlined) is over
+     * `InlineSmallCode` (2,500), so the loop called it for every element instead of inlining it
+     * ("already compiled into a big method": the JVM half's slow mode, round 26). Other elements,
+     * UTF-16 strings among them, go through [value] (a call): reading UTF-16 here too
+     * ([JStr.utf16Open] inlined into the loop) made list_mixed's JVM half slower (round 26).
+     */
+    private fun elements(l: ArrayList<Any?>, c: Int, from: Int) {
+        var i = from
+        while (i < c) {
+            val b = b
+            val o = p
+            val v: Any? = when (b[o].toInt()) {
+                TypeId.STRING -> if (b[o + 1].toInt() == StringEncoding.LATIN1) {
+                    val k = TapeOps.LE32.get(b, o + 2) as Int
+                    p = o + 6 + k
+                    latin1Here(b, o + 6, k)
+                } else {
+                    value()
+                }
+                TypeId.VARINT64 -> { p = o + 9; TapeOps.LE64.get(b, o + 1) as Long }
+                TypeId.FLOAT64 -> { p = o + 9; Double.fromBits(TapeOps.LE64.get(b, o + 1) as Long) }
+                TypeId.BOOL -> { p = o + 2; b[o + 1].toInt() != 0 }
+                TapeOps.NULL -> { p = o + 1; null }
+                else -> value()
+            }
+            l.add(v)
+            i++
+        }
     }
 
     /**

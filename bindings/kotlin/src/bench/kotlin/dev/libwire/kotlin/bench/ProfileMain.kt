@@ -15,6 +15,10 @@ object ProfileMain {
             mixedParts()
             return
         }
+        if (what == "seq") {
+            sequence()
+            return
+        }
         if (what == "strings" || what == "mixed" || what == "longs" || what == "map" || what == "ints" || what == "doubles" || what == "binary") {
             dynamic(what)
             return
@@ -598,6 +602,77 @@ object ProfileMain {
                 round, d / 1000, c / 1000, j / 1000, (c + j) / 1000, f / 1000, d / f))
         }
         println("bytes allocated per decode: libwire %.0f (JVM from the tape %.0f), Fory %.0f".format(alloc(whole), alloc(jvmOnly), alloc(fx)))
+    }
+
+    /**
+     * RatioBenchTest's five tape workloads (the same generators and seed) decoded in its order,
+     * round after round in one JVM, so that each decode runs with the profiles the ones before it
+     * left (round 26): per round and workload, libwire's decode, its C call alone, the JVM's
+     * objects alone from a kept tape, and Fory Java's decode, µs (thread CPU time, best of 12
+     * batches of >= 20 ms).
+     */
+    private fun sequence() {
+        var state = -7046029254386353131L
+        fun rng(): Long {
+            state = state xor (state ushr 12)
+            state = state xor (state shl 25)
+            state = state xor (state ushr 27)
+            return state * 0x2545F4914F6CDD1DL
+        }
+        fun spread(): Long {
+            val r = rng()
+            val v = rng() ushr (r and 63).toInt()
+            return if (r and 64 != 0L) -v else v
+        }
+        val words = listOf("alpha", "beta", "gamma", "delta", "caf\u00e9", "na\u00efve", "id", "value")
+        val cjk = listOf("\u6570\u636e", "\u5b57\u7b26\u4e32", "\u7f16\u7801\u5668", "\u89e3\u7801", "\u6d4b\u8bd5\u503c", "\u5217\u8868", "\u6620\u5c04\u8868", "\u5e8f\u5217\u5316")
+        val map = LinkedHashMap<String, Long>().also { m -> for (i in 0 until 10000) m["key%05d".format(i)] = spread() }
+        val mixed = ArrayList<Any?>(1000).also { list ->
+            for (i in 0 until 1000) list.add(
+                when (i % 8) {
+                    0, 1, 7 -> spread()
+                    2 -> rng().toDouble() / 1048576.0
+                    3 -> (rng() and 1L) != 0L
+                    4, 5 -> words[(rng() and 7).toInt()] + "-" + i
+                    else -> cjk[(rng() and 7).toInt()] + cjk[(rng() and 7).toInt()]
+                },
+            )
+        }
+        // -Dmixed=long|latin1|utf16|double: list_mixed_1000's elements of that kind only (a null first)
+        System.getProperty("mixed")?.let { kind ->
+            when (kind) {
+                "utf16" -> mixed.retainAll { it is String && it.any { c -> c.code >= 256 } }
+                "latin1" -> mixed.retainAll { it is String && it.all { c -> c.code < 256 } }
+                "long" -> mixed.retainAll { it is Long }
+                "double" -> mixed.retainAll { it is Double }
+            }
+            mixed.add(0, null)
+        }
+        val values = listOf<Pair<String, Any>>(
+            "list_mixed_1000" to mixed, "map_str_i64_10000" to map,
+            "i64_array_100000" to LongArray(100000) { spread() }, "binary_1MiB" to ByteArray(1 shl 20) { rng().toByte() },
+            "strings_10000" to List(10000) { "%s %05d".format(words[(rng() and 7).toInt()], it) },
+        )
+        val only = System.getProperty("only")?.split(",")?.toSet()
+        val ctx = Context()
+        val fory = org.apache.fory.Fory.builder().withLanguage(org.apache.fory.config.Language.XLANG).withRefTracking(false)
+            .withCompatibleMode(org.apache.fory.config.CompatibleMode.SCHEMA_CONSISTENT).build()
+        val dec = dev.libwire.kotlin.TapeDecoder(ctx)
+        for (round in 0 until 3) {
+            for ((name, v) in values) {
+                if (only != null && name !in only) continue
+                val bytes = ctx.encode(v)
+                val fb = fory.serialize(v)
+                val d = best { sink += (ctx.decode(bytes) as? Collection<*>)?.size ?: 1 }
+                val len = dec.tapeOnly(bytes)
+                val tape = ctx.readBuffer.copyOf(len)
+                val c = best { sink += dec.tapeOnly(bytes) }
+                val j = best { sink += dec.fromTape(bytes, tape, len).size }
+                val f = best { sink += (fory.deserialize(fb) as? Collection<*>)?.size ?: 1 }
+                println("round %d %s decode µs: libwire %.2f (C call %.2f, JVM from a kept tape %.2f), Fory %.2f; ratio %.3f".format(
+                    round, name, d / 1000, c / 1000, j / 1000, f / 1000, d / f))
+            }
+        }
     }
 
     /** ns per call of [f]: thread CPU time, the fastest of 12 batches of a million calls. */
