@@ -142,6 +142,13 @@ func fuzzSeeds(f *testing.F, add func(mode uint8, b []byte)) {
 // fuzzCheckErr: an error is a *WireError with a class and an offset at
 // most the input's length.
 func fuzzCheckErr(t *testing.T, err error, data []byte) {
+	if we := fuzzCheckClass(t, err); we.Offset > uint64(len(data)) {
+		t.Fatalf("error offset %d beyond the input of %d bytes: %v", we.Offset, len(data), err)
+	}
+}
+
+// fuzzCheckClass: an error is a *WireError with a class and a message.
+func fuzzCheckClass(t *testing.T, err error) *WireError {
 	var we *WireError
 	if !errors.As(err, &we) {
 		t.Fatalf("error %T is not a *WireError: %v", err, err)
@@ -149,9 +156,7 @@ func fuzzCheckErr(t *testing.T, err error, data []byte) {
 	if we.Class == "" || we.Message == "" {
 		t.Fatalf("error without class or message: %#v", we)
 	}
-	if we.Offset > uint64(len(data)) {
-		t.Fatalf("error offset %d beyond the input of %d bytes: %v", we.Offset, len(data), err)
-	}
+	return we
 }
 
 // Bounds of the memory a call may take per input byte (plus a constant).
@@ -585,6 +590,72 @@ func FuzzDecodeDoc(f *testing.F) {
 		}
 		if !bytes.Equal(out, data) {
 			t.Fatalf("re-encoded to other bytes:\n%x\n%x", data, out)
+		}
+	})
+}
+
+// FuzzDocAdd: the document API's other readers of caller bytes, a tape
+// (Doc.AddTape, kind bit 0 clear) and the value notation (Doc.AddNotation;
+// kind bit 1: NotationRefit). A document they build either fails to
+// encode with a *WireError or encodes to bytes that decode (DecodeDoc)
+// and encode again to the same bytes.
+func FuzzDocAdd(f *testing.F) {
+	for mode := uint8(0); mode < fuzzBaseModes; mode++ {
+		c := fuzzContext(f, mode)
+		for _, v := range fuzzSeedValues() {
+			tape, err := c.Tape(v)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(mode, uint8(0), tape)
+			b, err := c.Marshal(v)
+			if err != nil {
+				f.Fatal(err)
+			}
+			d, err := c.DecodeDoc(b)
+			if err != nil {
+				f.Fatal(err)
+			}
+			text, err := d.Notation(d.Root(0), 0)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(mode, uint8(1), text)
+			d.Free()
+		}
+		c.Close()
+	}
+	f.Fuzz(func(t *testing.T, mode, kind uint8, data []byte) {
+		mode %= fuzzBaseModes
+		c := fuzzContext(t, mode)
+		defer c.Close()
+		d, err := c.NewDoc()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Free()
+		if kind&1 == 0 {
+			err = d.AddTape(data)
+		} else {
+			err = d.AddNotation(data, int(kind&2)<<2) // NotationRefit
+		}
+		if err != nil {
+			fuzzCheckErr(t, err, data)
+			return
+		}
+		out, err := d.Encode()
+		if err != nil {
+			fuzzCheckClass(t, err)
+			return
+		}
+		back, err := c.DecodeDoc(out)
+		if err != nil {
+			t.Fatalf("the encoded document does not decode: %v", err)
+		}
+		defer back.Free()
+		again, err := back.Encode()
+		if err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("decoded and encoded again to other bytes (%v)", err)
 		}
 	})
 }
