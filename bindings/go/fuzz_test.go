@@ -845,3 +845,41 @@ func TestFuzzRepairTypeDefs(t *testing.T) {
 		t.Fatal("no TypeDef hash was found to repair")
 	}
 }
+
+// The worst case the heap bound allows for: in compatible mode a writer
+// whose version of memAll has one bool field sends a list of them, two
+// bytes or so each; the reader makes a whole memAll per element (and its
+// image in C memory). Both stay within the fuzz targets' bounds.
+func TestFuzzStructAmplification(t *testing.T) {
+	type memAllSmall struct{ B bool }
+	type memManySmall struct{ Items []memAllSmall }
+	w, _ := NewContext(WithCompatible(true))
+	defer w.Close()
+	if err := w.RegisterStructID(401, memAllSmall{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RegisterStructID(410, memManySmall{}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := w.Marshal(&memManySmall{Items: make([]memAllSmall, 20000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := fuzzContext(t, fuzzCompatible)
+	defer c.Close()
+	var back memMany
+	if err := c.Unmarshal(data, &back); err != nil || len(back.Items) != 20000 {
+		t.Fatalf("%d items, %v", len(back.Items), err)
+	}
+	h := heapAllocated()
+	if err := c.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	used := heapAllocated() - h
+	perByte := float64(used) / float64(len(data))
+	arena := float64(c.s.arena_cap) / float64(len(data))
+	t.Logf("%d bytes: Go heap %.0f B/B, arena %.0f B/B (sizeof memAll %d; bounds %d B/B + constants)",
+		len(data), perByte, arena, reflect.TypeOf(memAll{}).Size(), fuzzHeapPerByte)
+	fuzzCheckHeap(t, "Unmarshal", h, data)
+	fuzzCheckArena(t, c, data)
+}
