@@ -1,0 +1,885 @@
+package wire
+
+// Native Go fuzz targets for every decode entry point of the package
+// (README, "Fuzzing"). libwire's C decoders have their own libFuzzer
+// targets (libwire/tests/fuzz); these cover what the Go side adds on top:
+// the read tape and the compiled codecs' images interpreted in Go (partly
+// with unsafe), the conversions into Go types, and the options.
+//
+// Each target checks, for any input:
+//   - no panic, no hang (go test -fuzz's per-input timeout);
+//   - an error is a *WireError with a class and an offset inside the input;
+//   - a value that decodes re-encodes, and the bytes decode again to an
+//     equal value (floats compare NaN = NaN; nil and empty collections are
+//     equal, as looseEqual in mem_test.go);
+//   - the Go heap allocated by the call, and the C buffers the session
+//     keeps, stay within fuzzHeapPerByte / fuzzArenaPerByte times the input
+//     plus a constant.
+//
+//	go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 600s -parallel 1 .
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"math/big"
+	"math/bits"
+	"reflect"
+	"runtime/metrics"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// Mode bits of a fuzz input (its first argument).
+const (
+	fuzzCompatible = 1 << iota
+	fuzzRef
+	fuzzZeroCopy
+	fuzzUTF8
+	fuzzForceTape // registered structs through the tape path (FuzzUnmarshalStruct)
+	fuzzModes     = 1 << 5
+	fuzzBaseModes = 4 // compatible × reference tracking
+)
+
+func fuzzOptions(mode uint8) []Option {
+	return []Option{
+		WithCompatible(mode&fuzzCompatible != 0),
+		WithRefTracking(mode&fuzzRef != 0),
+		WithZeroCopy(mode&fuzzZeroCopy != 0),
+		WithUTF8Strings(mode&fuzzUTF8 != 0),
+	}
+}
+
+// fuzzHolder takes the tape path (an any field, a Go array, a Set, a
+// list of any: TestMemTapeFallback).
+type fuzzHolder struct {
+	Name string
+	A    any
+	Arr  [2]int32
+	S    Set
+	L    []any
+	Leaf *memLeaf
+	M    map[string]any
+}
+
+// fuzzContext is a new context in the given mode with the test types
+// registered: memAll and its parts (400-403), the benchmark structs (1-5)
+// and fuzzHolder (420). Every input gets a new context, so that a finding
+// does not depend on the inputs before it (libwire caches the writers'
+// TypeDefs per context, at most 64 per type).
+func fuzzContext(tb testing.TB, mode uint8) *Context {
+	c, err := NewContext(fuzzOptions(mode)...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	memRegister(tb, c)
+	for _, bt := range benchTypes {
+		if err := c.RegisterStructID(bt.id, bt.v); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := c.RegisterStructID(410, memMany{}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := c.RegisterStructID(420, fuzzHolder{}); err != nil {
+		tb.Fatal(err)
+	}
+	c.forceTape = mode&fuzzForceTape != 0
+	return c
+}
+
+// fuzzSeedValues are the values the seeds are made of: several shapes
+// of each kind the decoders read.
+func fuzzSeedValues() []any {
+	shared := map[string]any{"k": int64(1)}
+	leaf := &memLeaf{"shared", 7}
+	mixed := list1000()[:24]
+	return []any{
+		int32(-5), int64(math.MinInt64), uint64(math.MaxUint64), 3.5, float32(math.NaN()), true,
+		"latin", "日本語 €", strings.Repeat("long", 40), []byte{0, 1, 2, 250},
+		mixed,
+		[]any{nil, int8(-1), int16(300), uint8(7), uint16(65535), uint32(1 << 31), Float16FromFloat64(1.5),
+			BFloat16FromFloat64(-2), Date(19000), time.Unix(1700000000, 5).UTC(), -3 * time.Second,
+			Decimal{Unscaled: big.NewInt(-12345), Scale: 2}, Set{"a", int64(2)}, None{}},
+		[]int64{-1, 0, 1 << 40}, []int32{5, -5}, []int8{-1, 2}, []int16{1, -1}, []uint16{9}, []float32{1.5, -0},
+		[]float64{math.Inf(1), 2}, []bool{true, false}, []uint64{1 << 63}, []string{"a", "", "ccc"},
+		map[string]int64{"a": 1, "b": -2}, map[int32]string{-1: "m", 2: ""}, map[any]any{"x": []any{int64(1)}, int64(2): nil},
+		[]any{[]any{[]any{}}, map[string]any{}, []int32{}, []any{int64(1), "s"}},
+		[]map[string]int32{{"z": 26}}, [][]int32{{1, 2}, nil},
+		[]any{shared, shared}, []any{leaf, leaf},
+		memValue(), &memOuter{Z: 1, All: *memValue(), Tag: "outer"}, &memNode{V: 9, Next: &memNode{V: -1}},
+		&memNode{V: 1, Kids: []memNode{{V: 2, Kids: []memNode{}}}},
+		benchMediaContent(), benchSample(), benchNumeric(),
+		&memMany{Items: []memAll{{I32: 1, Dec: Decimal{Unscaled: big.NewInt(2)}}, {S: "two", Dec: Decimal{Unscaled: big.NewInt(0)}}}},
+		&fuzzHolder{Name: "h", A: int64(5), Arr: [2]int32{1, -1}, S: Set{"x"}, L: []any{"l", 2.5}, Leaf: leaf,
+			M: map[string]any{"n": nil, "s": "v"}},
+	}
+}
+
+// fuzzSeeds adds the payload of every seed value in every mode.
+func fuzzSeeds(f *testing.F, add func(mode uint8, b []byte)) {
+	for mode := uint8(0); mode < fuzzBaseModes; mode++ {
+		c := fuzzContext(f, mode)
+		for _, v := range fuzzSeedValues() {
+			b, err := c.Marshal(v)
+			if err != nil {
+				f.Fatalf("seed %T in mode %d: %v", v, mode, err)
+			}
+			add(mode, b)
+		}
+		b, err := c.MarshalAll([]any{int64(1), "two", []any{3.0}})
+		if err != nil {
+			f.Fatal(err)
+		}
+		add(mode, b)
+		c.Close()
+	}
+}
+
+// fuzzCheckErr: an error is a *WireError with a class and an offset at
+// most the input's length.
+func fuzzCheckErr(t *testing.T, err error, data []byte) {
+	if we := fuzzCheckClass(t, err); we.Offset > uint64(len(data)) {
+		t.Fatalf("error offset %d beyond the input of %d bytes: %v", we.Offset, len(data), err)
+	}
+}
+
+// fuzzCheckClass: an error is a *WireError with a class and a message.
+func fuzzCheckClass(t *testing.T, err error) *WireError {
+	var we *WireError
+	if !errors.As(err, &we) {
+		t.Fatalf("error %T is not a *WireError: %v", err, err)
+	}
+	if we.Class == "" || we.Message == "" {
+		t.Fatalf("error without class or message: %#v", we)
+	}
+	return we
+}
+
+// Bounds of the memory a call may take per input byte (plus a constant).
+// A Go value per wire element costs up to a few tens of bytes (an
+// interface and its boxed value, a slice header, a map entry) and an
+// element takes at least one input byte (spec R-SEC-12) or draws on the
+// zero-width budget (R-SEC-11). A struct element may take one byte (a
+// writer's TypeDef with one field; the reader zeroes the rest) and still
+// be a whole Go struct: the largest registered one, memAll, counts twice
+// (the Go value and its image in C memory).
+var (
+	fuzzHeapPerByte  = 512 + 2*uint64(reflect.TypeOf(memAll{}).Size())
+	fuzzArenaPerByte = 512 + 2*uint64(reflect.TypeOf(memAll{}).Size())
+)
+
+const (
+	fuzzHeapBase  = 4 << 20
+	fuzzArenaBase = 1 << 20
+)
+
+var fuzzAllocSample = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+
+func heapAllocated() uint64 {
+	metrics.Read(fuzzAllocSample)
+	return fuzzAllocSample[0].Value.Uint64()
+}
+
+func fuzzCheckHeap(t *testing.T, what string, before uint64, data []byte) {
+	used := heapAllocated() - before
+	if used > fuzzHeapBase+fuzzHeapPerByte*uint64(len(data)) {
+		t.Fatalf("%s: %d bytes allocated for an input of %d bytes", what, used, len(data))
+	}
+}
+
+func fuzzCheckArena(t *testing.T, c *Context, data []byte) {
+	if n := uint64(c.s.arena_cap); n > fuzzArenaBase+fuzzArenaPerByte*uint64(len(data)) {
+		t.Fatalf("arena of %d bytes for an input of %d bytes", n, len(data))
+	}
+}
+
+// FuzzDecode: Decode (every root as natural Go values) and UnmarshalAll
+// into as many *any, in every mode; values re-encode with MarshalAll and
+// decode again to equal values.
+func FuzzDecode(f *testing.F) {
+	fuzzSeeds(f, func(mode uint8, b []byte) { f.Add(mode, b) })
+	f.Fuzz(func(t *testing.T, mode uint8, data []byte) {
+		mode %= fuzzModes &^ fuzzForceTape
+		c := fuzzContext(t, mode)
+		defer c.Close()
+		h := heapAllocated()
+		vals, err := c.Decode(data)
+		fuzzCheckHeap(t, "Decode", h, data)
+		if err != nil {
+			fuzzCheckErr(t, err, data)
+			return
+		}
+		targets := make([]any, len(vals))
+		for i := range targets {
+			targets[i] = new(any)
+		}
+		if err := c.UnmarshalAll(data, targets); err != nil {
+			t.Fatalf("Decode read %d roots, UnmarshalAll failed: %v", len(vals), err)
+		}
+		for i, p := range targets {
+			if !fuzzEqual(reflect.ValueOf(*p.(*any)), reflect.ValueOf(vals[i])) {
+				t.Fatalf("root %d: UnmarshalAll %#v, Decode %#v", i, *p.(*any), vals[i])
+			}
+		}
+		again, err := c.MarshalAll(vals)
+		if err != nil {
+			t.Fatalf("the decoded values do not encode: %v\n%#v", err, vals)
+		}
+		back, err := c.Decode(again)
+		if err != nil {
+			t.Fatalf("the re-encoded values do not decode: %v", err)
+		}
+		if !fuzzEqual(reflect.ValueOf(back), reflect.ValueOf(vals)) {
+			t.Fatalf("decoded again to another value:\n%#v\n%#v", vals, back)
+		}
+	})
+}
+
+// fuzzTargets are the Go types FuzzUnmarshal decodes into.
+var fuzzTargets = []func() any{
+	func() any { return new(any) },
+	func() any { return new([]any) },
+	func() any { return new(map[any]any) },
+	func() any { return new(map[string]int64) },
+	func() any { return new(map[string]any) },
+	func() any { return new(string) },
+	func() any { return new([]byte) },
+	func() any { return new([]int64) },
+	func() any { return new([]int32) },
+	func() any { return new([]int8) },
+	func() any { return new([]string) },
+	func() any { return new([]float64) },
+	func() any { return new([]bool) },
+	func() any { return new(int64) },
+	func() any { return new(float32) },
+	func() any { return new(time.Time) },
+	func() any { return new(Decimal) },
+	func() any { return new(Set) },
+	func() any { return new([][]int32) },
+	func() any { return new(map[int32][]string) },
+	func() any { return new([]*memLeaf) },
+	func() any { return new([]map[string]any) },
+	func() any { return new(time.Duration) },
+	func() any { return new(Float16) },
+	func() any { return new(uint64) },
+	func() any { return new([]uint16) },
+	func() any { return new([3]int32) },
+	func() any { return new(bool) },
+	func() any { return new([]float32) },
+	func() any { return new(*memNode) },
+	func() any { return new(map[string]memLeaf) },
+	func() any { return new([]time.Time) },
+}
+
+// FuzzUnmarshal: Unmarshal into one of fuzzTargets (picked by which);
+// a value that decodes re-encodes (Marshal) and decodes again into an
+// equal value of the same Go type.
+func FuzzUnmarshal(f *testing.F) {
+	fuzzSeeds(f, func(mode uint8, b []byte) {
+		// each payload with the targets it fits and a few it does not
+		for which := range fuzzTargets {
+			var probe = fuzzTargets[which]()
+			c := fuzzContext(f, mode)
+			if c.Unmarshal(b, probe) == nil || which < 3 {
+				f.Add(mode, uint8(which), b)
+			}
+			c.Close()
+		}
+	})
+	f.Fuzz(func(t *testing.T, mode, which uint8, data []byte) {
+		mode %= fuzzModes &^ fuzzForceTape
+		mk := fuzzTargets[int(which)%len(fuzzTargets)]
+		c := fuzzContext(t, mode)
+		defer c.Close()
+		target := mk()
+		h := heapAllocated()
+		err := c.Unmarshal(data, target)
+		fuzzCheckHeap(t, "Unmarshal", h, data)
+		if err != nil {
+			fuzzCheckErr(t, err, data)
+			return
+		}
+		fuzzCheckArena(t, c, data)
+		fuzzReread(t, c, target, mk)
+	})
+}
+
+// fuzzReread: target (a pointer to a decoded value) re-encodes and
+// decodes into an equal value.
+func fuzzReread(t *testing.T, c *Context, target any, mk func() any) {
+	v := reflect.ValueOf(target).Elem().Interface()
+	if fuzzBadText(reflect.ValueOf(v), map[uintptr]bool{}) {
+		// a binary read into a Go string: not valid UTF-8, which Marshal
+		// refuses, or with WithUTF8Strings writes as it is and the
+		// decoder then refuses (README: WithUTF8Strings)
+		return
+	}
+	again, err := c.Marshal(v)
+	if err != nil {
+		t.Fatalf("the decoded %T does not encode: %v\n%#v", target, err, v)
+	}
+	back := mk()
+	if err := c.Unmarshal(again, back); err != nil {
+		t.Fatalf("the re-encoded %T does not decode: %v", target, err)
+	}
+	if !fuzzEqual(reflect.ValueOf(back).Elem(), reflect.ValueOf(target).Elem()) {
+		t.Fatalf("%T decoded again to another value:\n%#v\n%#v", target, v, reflect.ValueOf(back).Elem().Interface())
+	}
+}
+
+// fuzzBadText reports whether v holds a string that is not valid UTF-8
+// (a binary decodes into a Go string as its bytes).
+func fuzzBadText(v reflect.Value, seen map[uintptr]bool) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return !utf8.ValidString(v.String())
+	case reflect.Interface:
+		return !v.IsNil() && fuzzBadText(v.Elem(), seen)
+	case reflect.Pointer:
+		if v.IsNil() || seen[v.Pointer()] {
+			return false
+		}
+		seen[v.Pointer()] = true
+		return fuzzBadText(v.Elem(), seen)
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			if fuzzBadText(v.Index(i), seen) {
+				return true
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if fuzzBadText(it.Key(), seen) || fuzzBadText(it.Value(), seen) {
+				return true
+			}
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() && fuzzBadText(v.Field(i), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fuzzStructs are the registered structs FuzzUnmarshalStruct decodes
+// into: the compiled codecs (all but fuzzHolder) unless the mode says
+// fuzzForceTape.
+var fuzzStructs = []func() any{
+	func() any { return new(memAll) },
+	func() any { return new(memOuter) },
+	func() any { return new(memNode) },
+	func() any { return new(memLeaf) },
+	func() any { return new(MediaContent) },
+	func() any { return new(Sample) },
+	func() any { return new(NumericStruct) },
+	func() any { return new(Media) },
+	func() any { return new(fuzzHolder) },
+	func() any { return new(memMany) },
+}
+
+// fuzzRepairTypeDefs rewrites the hash of every TypeDef header in data
+// that the decoder rejects for its hash, so that mutations inside TypeDef
+// bodies reach the code behind the hash check (as fuzz_schema.c does).
+// The hash: murmur3 x64 128 (seed 47) of the body and the header's low 12
+// bits, shifted left by 12, negated when negative (spec/01-primitives.md).
+func fuzzRepairTypeDefs(c *Context, data []byte) []byte {
+	out := data
+	for i := 0; i < 32; i++ {
+		d, err := c.DecodeDoc(out)
+		if err == nil {
+			d.Free()
+			return out
+		}
+		var we *WireError
+		if !errors.As(err, &we) || we.Class != StatusName(21) { // WIRE_E_TYPEDEF
+			return out
+		}
+		off := int(we.Offset)
+		fixed, ok := typedefHeaderHash(out, off)
+		if !ok || binary.LittleEndian.Uint64(out[off:]) == fixed {
+			return out
+		}
+		if &out[0] == &data[0] {
+			out = bytes.Clone(data)
+		}
+		binary.LittleEndian.PutUint64(out[off:], fixed)
+	}
+	return out
+}
+
+func typedefHeaderHash(data []byte, off int) (uint64, bool) {
+	if off < 0 || off > len(data) || len(data)-off < 8 {
+		return 0, false
+	}
+	header := binary.LittleEndian.Uint64(data[off:])
+	if header&0xF00 != 0 {
+		return 0, false
+	}
+	at := off + 8
+	body := int(header & 0xFF)
+	if body == 0xFF {
+		extra, shift := 0, 0
+		for {
+			if at >= len(data) || shift > 28 {
+				return 0, false
+			}
+			b := data[at]
+			at++
+			extra |= int(b&0x7F) << shift
+			if b&0x80 == 0 {
+				break
+			}
+			shift += 7
+		}
+		body += extra
+	}
+	if body > len(data)-at || body > 4096 {
+		return 0, false
+	}
+	buf := make([]byte, body+2)
+	copy(buf, data[at:at+body])
+	buf[body] = byte(header)
+	buf[body+1] = byte(header>>8) & 0x0F
+	h, _ := murmur3x64(buf, 47)
+	h <<= 12
+	if int64(h) < 0 && h != 1<<63 {
+		h = -h
+	}
+	h &= 0xFFFFFFFFFFFFF000
+	return h | header&0xFFF, true
+}
+
+// murmur3x64 is MurmurHash3_x64_128.
+func murmur3x64(data []byte, seed uint64) (uint64, uint64) {
+	const c1, c2 = 0x87c37b91114253d5, 0x4cf5ad432745937f
+	h1, h2 := seed, seed
+	n := len(data) / 16
+	for i := 0; i < n; i++ {
+		k1 := binary.LittleEndian.Uint64(data[16*i:])
+		k2 := binary.LittleEndian.Uint64(data[16*i+8:])
+		k1 *= c1
+		k1 = bits.RotateLeft64(k1, 31)
+		k1 *= c2
+		h1 ^= k1
+		h1 = bits.RotateLeft64(h1, 27)
+		h1 += h2
+		h1 = h1*5 + 0x52dce729
+		k2 *= c2
+		k2 = bits.RotateLeft64(k2, 33)
+		k2 *= c1
+		h2 ^= k2
+		h2 = bits.RotateLeft64(h2, 31)
+		h2 += h1
+		h2 = h2*5 + 0x38495ab5
+	}
+	tail := data[16*n:]
+	var k1, k2 uint64
+	for i := len(tail) - 1; i >= 8; i-- {
+		k2 ^= uint64(tail[i]) << (8 * (i - 8))
+	}
+	if len(tail) > 8 {
+		k2 *= c2
+		k2 = bits.RotateLeft64(k2, 33)
+		k2 *= c1
+		h2 ^= k2
+	}
+	for i := min(len(tail), 8) - 1; i >= 0; i-- {
+		k1 ^= uint64(tail[i]) << (8 * i)
+	}
+	if len(tail) > 0 {
+		k1 *= c1
+		k1 = bits.RotateLeft64(k1, 31)
+		k1 *= c2
+		h1 ^= k1
+	}
+	h1 ^= uint64(len(data))
+	h2 ^= uint64(len(data))
+	h1 += h2
+	h2 += h1
+	h1, h2 = fmix64(h1), fmix64(h2)
+	h1 += h2
+	h2 += h1
+	return h1, h2
+}
+
+func fmix64(k uint64) uint64 {
+	k ^= k >> 33
+	k *= 0xff51afd7ed558ccd
+	k ^= k >> 33
+	k *= 0xc4ceb9fe1a85ec53
+	k ^= k >> 33
+	return k
+}
+
+// FuzzUnmarshalStruct: Unmarshal into one of fuzzStructs (picked by
+// which), in schema-consistent and compatible mode, with and without
+// reference tracking, through the compiled codecs or (fuzzForceTape) the
+// tape path. In compatible mode the TypeDef hashes are repaired first.
+// A value that decodes re-encodes and decodes again into an equal value.
+func FuzzUnmarshalStruct(f *testing.F) {
+	for mode := uint8(0); mode < fuzzBaseModes; mode++ {
+		c := fuzzContext(f, mode)
+		for _, v := range fuzzSeedValues() {
+			which := -1
+			for i, mk := range fuzzStructs {
+				if reflect.TypeOf(mk()) == reflect.TypeOf(v) {
+					which = i
+				}
+			}
+			if which < 0 {
+				continue
+			}
+			b, err := c.Marshal(v)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(mode, uint8(which), b)
+			f.Add(mode|fuzzForceTape, uint8(which), b)
+		}
+		c.Close()
+	}
+	f.Fuzz(func(t *testing.T, mode, which uint8, data []byte) {
+		mode %= fuzzModes
+		mk := fuzzStructs[int(which)%len(fuzzStructs)]
+		c := fuzzContext(t, mode)
+		defer c.Close()
+		if mode&fuzzCompatible != 0 {
+			data = fuzzRepairTypeDefs(c, data)
+		}
+		target := mk()
+		h := heapAllocated()
+		err := c.Unmarshal(data, target)
+		fuzzCheckHeap(t, "Unmarshal", h, data)
+		fuzzCheckArena(t, c, data)
+		if err != nil {
+			fuzzCheckErr(t, err, data)
+			return
+		}
+		fuzzReread(t, c, target, mk)
+	})
+}
+
+// FuzzDecodeDoc: the document API (DecodeDoc) and every accessor of every
+// node reachable from the roots; a document that decodes encodes back to
+// the input byte for byte (README: decode then encode reproduces it).
+func FuzzDecodeDoc(f *testing.F) {
+	fuzzSeeds(f, func(mode uint8, b []byte) { f.Add(mode, b) })
+	f.Fuzz(func(t *testing.T, mode uint8, data []byte) {
+		mode %= fuzzBaseModes
+		c := fuzzContext(t, mode)
+		defer c.Close()
+		d, err := c.DecodeDoc(data)
+		if err != nil {
+			fuzzCheckErr(t, err, data)
+			return
+		}
+		defer d.Free()
+		seen := map[Node]bool{}
+		for i := 0; i < d.RootCount(); i++ {
+			fuzzWalk(t, d, d.Root(i), seen, 0)
+		}
+		out, err := d.Encode()
+		if err != nil {
+			t.Fatalf("a decoded document does not encode: %v", err)
+		}
+		if !bytes.Equal(out, data) {
+			t.Fatalf("re-encoded to other bytes:\n%x\n%x", data, out)
+		}
+	})
+}
+
+// FuzzDocAdd: the document API's other readers of caller bytes, a tape
+// (Doc.AddTape, kind bit 0 clear) and the value notation (Doc.AddNotation;
+// kind bit 1: NotationRefit). A document they build either fails to
+// encode with a *WireError or encodes to bytes that decode (DecodeDoc)
+// and encode again to the same bytes.
+func FuzzDocAdd(f *testing.F) {
+	for mode := uint8(0); mode < fuzzBaseModes; mode++ {
+		c := fuzzContext(f, mode)
+		for _, v := range fuzzSeedValues() {
+			tape, err := c.Tape(v)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(mode, uint8(0), tape)
+			b, err := c.Marshal(v)
+			if err != nil {
+				f.Fatal(err)
+			}
+			d, err := c.DecodeDoc(b)
+			if err != nil {
+				f.Fatal(err)
+			}
+			text, err := d.Notation(d.Root(0), 0)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(mode, uint8(1), text)
+			d.Free()
+		}
+		c.Close()
+	}
+	f.Fuzz(func(t *testing.T, mode, kind uint8, data []byte) {
+		mode %= fuzzBaseModes
+		c := fuzzContext(t, mode)
+		defer c.Close()
+		d, err := c.NewDoc()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Free()
+		if kind&1 == 0 {
+			err = d.AddTape(data)
+		} else {
+			err = d.AddNotation(data, int(kind&2)<<2) // NotationRefit
+		}
+		if err != nil {
+			fuzzCheckErr(t, err, data)
+			return
+		}
+		out, err := d.Encode()
+		if err != nil {
+			fuzzCheckClass(t, err)
+			return
+		}
+		back, err := c.DecodeDoc(out)
+		if err != nil {
+			t.Fatalf("the encoded document does not decode: %v", err)
+		}
+		defer back.Free()
+		again, err := back.Encode()
+		if err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("decoded and encoded again to other bytes (%v)", err)
+		}
+	})
+}
+
+// fuzzWalk calls every read accessor of n and of the nodes below it.
+func fuzzWalk(t *testing.T, d *Doc, n Node, seen map[Node]bool, depth int) {
+	if !n.Valid() || seen[n] || depth > 10000 {
+		return
+	}
+	seen[n] = true
+	_ = n.Type()
+	_, _, _, _, _ = n.Int(), n.Uint(), n.FloatBits(), n.Float(), n.Nanos()
+	_, _, _ = n.Bytes(), n.StringEncoding(), n.Text()
+	_, _ = n.DecimalNegative(), n.DecimalScale()
+	_, _, _ = n.EnumTypeID(), n.EnumValue(), n.EnumNamespace()
+	_, _ = n.Tracked(), n.ListHeader()
+	_ = n.Chunks()
+	_, _, _ = n.NameEncodings()
+	_, _ = n.NameHashForms()
+	_, _, _ = n.NameRefs()
+	_, _ = n.UserType()
+	_, _, _ = n.TypeNames()
+	_, _, _ = n.UserTypeID(), n.TypeDef(), n.TypeDefID()
+	_, _ = n.UnionCase(), n.Index()
+	if _, err := d.Notation(n, 0); err != nil {
+		fuzzCheckErr(t, err, nil)
+	}
+	count := n.Count()
+	for i := 0; i < count; i++ {
+		fuzzWalk(t, d, n.Child(i), seen, depth+1)
+		fuzzWalk(t, d, n.MapKey(i), seen, depth+1)
+		fuzzWalk(t, d, n.MapValue(i), seen, depth+1)
+		fuzzWalk(t, d, n.Field(i), seen, depth+1)
+		_, _ = n.FieldName(i)
+		_ = n.FieldTag(i)
+	}
+	fuzzWalk(t, d, n.UnionValue(), seen, depth+1)
+}
+
+// fuzzEqual is looseEqual for fuzzed values: floats compare NaN = NaN,
+// big.Int by value (nil = 0), interfaces by their dynamic values, map keys by
+// value when they are pointers, and shared or cyclic values terminate.
+func fuzzEqual(a, b reflect.Value) bool {
+	return fuzzEq(a, b, map[[3]uintptr]bool{})
+}
+
+func fuzzEq(a, b reflect.Value, seen map[[3]uintptr]bool) bool {
+	if !a.IsValid() || !b.IsValid() {
+		return a.IsValid() == b.IsValid()
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return fuzzEq(a.Elem(), b.Elem(), seen)
+	case reflect.Pointer:
+		if a.Type() == reflect.TypeOf((*big.Int)(nil)) {
+			// a Decimal's nil Unscaled is 0 (the zero Decimal of a
+			// struct read as null is written back as 0)
+			x, y := a.Interface().(*big.Int), b.Interface().(*big.Int)
+			return (x == nil && (y == nil || y.Sign() == 0)) || (y == nil && x.Sign() == 0) ||
+				(x != nil && y != nil && x.Cmp(y) == 0)
+		}
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		k := [3]uintptr{a.Pointer(), b.Pointer(), 1}
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		return fuzzEq(a.Elem(), b.Elem(), seen)
+	case reflect.Slice:
+		if a.Len() != b.Len() {
+			return false
+		}
+		if a.Len() == 0 {
+			return true
+		}
+		k := [3]uintptr{a.Pointer(), b.Pointer(), uintptr(a.Len())}
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		fallthrough
+	case reflect.Array:
+		for i := 0; i < a.Len(); i++ {
+			if !fuzzEq(a.Index(i), b.Index(i), seen) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		if a.Len() == 0 {
+			return true
+		}
+		k := [3]uintptr{a.Pointer(), b.Pointer(), 2}
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		var rest []reflect.Value // keys of a not found by lookup in b
+		for _, key := range a.MapKeys() {
+			bv := b.MapIndex(key)
+			if !bv.IsValid() {
+				rest = append(rest, key)
+				continue
+			}
+			if !fuzzEq(a.MapIndex(key), bv, seen) {
+				return false
+			}
+		}
+		if len(rest) == 0 {
+			return true
+		}
+		// keys held by pointer, NaN keys: match them by value
+		used := map[int]bool{}
+		bkeys := b.MapKeys()
+	next:
+		for _, key := range rest {
+			for j, bk := range bkeys {
+				if !used[j] && !a.MapIndex(bk).IsValid() && fuzzEq(key, bk, seen) &&
+					fuzzEq(a.MapIndex(key), b.MapIndex(bk), seen) {
+					used[j] = true
+					continue next
+				}
+			}
+			return false
+		}
+		return true
+	case reflect.Struct:
+		if a.Type() == typTime {
+			return a.Interface().(time.Time).Equal(b.Interface().(time.Time))
+		}
+		for i := 0; i < a.NumField(); i++ {
+			if a.Type().Field(i).IsExported() && !fuzzEq(a.Field(i), b.Field(i), seen) {
+				return false
+			}
+		}
+		return true
+	case reflect.Float32, reflect.Float64:
+		x, y := a.Float(), b.Float()
+		return x == y || (math.IsNaN(x) && math.IsNaN(y))
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.String:
+		return a.String() == b.String()
+	}
+	return reflect.DeepEqual(a.Interface(), b.Interface())
+}
+
+// The hash repair of the fuzz targets gives back a valid payload whose
+// TypeDef hash was damaged (so murmur3x64 and the header rules are right).
+func TestFuzzRepairTypeDefs(t *testing.T) {
+	c := fuzzContext(t, fuzzCompatible)
+	defer c.Close()
+	good, err := c.Marshal(memValue())
+	if err != nil {
+		t.Fatal(err)
+	}
+	repaired := 0
+	for i := 0; i+8 <= len(good); i++ {
+		b := bytes.Clone(good)
+		b[i+3] ^= 0x10 // hash bits only (bits 12-63 of the header)
+		_, err := c.DecodeDoc(b)
+		var we *WireError
+		if !errors.As(err, &we) || we.Class != StatusName(21) || we.Offset != uint64(i) {
+			continue
+		}
+		if fixed := fuzzRepairTypeDefs(c, b); !bytes.Equal(fixed, good) {
+			t.Fatalf("TypeDef at %d: not repaired", i)
+		}
+		repaired++
+	}
+	if repaired == 0 {
+		t.Fatal("no TypeDef hash was found to repair")
+	}
+}
+
+// The worst case the heap bound allows for: in compatible mode a writer
+// whose version of memAll has one bool field sends a list of them, two
+// bytes or so each; the reader makes a whole memAll per element (and its
+// image in C memory). Both stay within the fuzz targets' bounds.
+func TestFuzzStructAmplification(t *testing.T) {
+	type memAllSmall struct{ B bool }
+	type memManySmall struct{ Items []memAllSmall }
+	w, _ := NewContext(WithCompatible(true))
+	defer w.Close()
+	if err := w.RegisterStructID(401, memAllSmall{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RegisterStructID(410, memManySmall{}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := w.Marshal(&memManySmall{Items: make([]memAllSmall, 20000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := fuzzContext(t, fuzzCompatible)
+	defer c.Close()
+	var back memMany
+	if err := c.Unmarshal(data, &back); err != nil || len(back.Items) != 20000 {
+		t.Fatalf("%d items, %v", len(back.Items), err)
+	}
+	h := heapAllocated()
+	if err := c.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	used := heapAllocated() - h
+	perByte := float64(used) / float64(len(data))
+	arena := float64(c.s.arena_cap) / float64(len(data))
+	t.Logf("%d bytes: Go heap %.0f B/B, arena %.0f B/B (sizeof memAll %d; bounds %d B/B + constants)",
+		len(data), perByte, arena, reflect.TypeOf(memAll{}).Size(), fuzzHeapPerByte)
+	fuzzCheckHeap(t, "Unmarshal", h, data)
+	fuzzCheckArena(t, c, data)
+}
