@@ -583,16 +583,7 @@ internal class TapeDecoder(private val ctx: Context) {
                 for (i in 0 until c) coll.add(item())
                 coll
             }
-            TypeId.MAP -> {
-                val c = u32()
-                val m = LinkedHashMap<Any?, Any?>(hashCapacity(c))
-                ords.add(m)
-                for (i in 0 until c) {
-                    val k = item()
-                    m[k] = item()
-                }
-                m
-            }
+            TypeId.MAP -> map(u32())
             TapeOps.PACKED -> packed()
             TapeOps.REF -> {
                 val k = u32()
@@ -740,6 +731,40 @@ internal class TapeDecoder(private val ctx: Context) {
             l.add(v)
             i++
         }
+    }
+
+    /**
+     * A MAP's [c] entries into a `LinkedHashMap`, in a method of its own (as [list], and for the
+     * same reason: [item] compiled alone may be too big to inline, and a loop inside [value]'s
+     * switch shares its profile with every other container). A Latin-1 key and a 64-bit integer
+     * value, the usual entry of a `Map<String, Long>`, are read in this loop's own bytecode; any
+     * other key or value by [item].
+     */
+    private fun map(c: Int): LinkedHashMap<Any?, Any?> {
+        val m = LinkedHashMap<Any?, Any?>(hashCapacity(c))
+        ords.add(m)
+        var i = 0
+        while (i < c) {
+            val b = b
+            var o = p
+            val k: Any? = if (b[o].toInt() == TypeId.STRING && b[o + 1].toInt() == StringEncoding.LATIN1) {
+                val n = TapeOps.LE32.get(b, o + 2) as Int
+                p = o + 6 + n
+                latin1Here(b, o + 6, n)
+            } else {
+                item()
+            }
+            o = p
+            val v: Any? = if (b[o].toInt() == TypeId.VARINT64) {
+                p = o + 9
+                TapeOps.LE64.get(b, o + 1) as Long
+            } else {
+                item()
+            }
+            m[k] = v
+            i++
+        }
+        return m
     }
 
     /**
