@@ -320,6 +320,12 @@ func fuzzReread(t *testing.T, c *Context, target any, mk func() any) {
 	}
 	again, err := c.Marshal(v)
 	if err != nil {
+		var we *WireError
+		if errors.As(err, &we) && we.Class == "schema" && fuzzForeignEnum(c, reflect.ValueOf(v), map[uintptr]bool{}) {
+			// a named enum the schema lacks decodes (Type from the
+			// payload) but is not written (README: Type mapping)
+			return
+		}
 		t.Fatalf("the decoded %T does not encode: %v\n%#v", target, err, v)
 	}
 	back := mk()
@@ -360,6 +366,48 @@ func fuzzBadText(v reflect.Value, seen map[uintptr]bool) bool {
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
 			if v.Type().Field(i).IsExported() && fuzzBadText(v.Field(i), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fuzzForeignEnum: whether v holds an Enum that names no type of c's
+// schema (a NAMED_ENUM the schema lacks, decoded by its payload names).
+func fuzzForeignEnum(c *Context, v reflect.Value, seen map[uintptr]bool) bool {
+	if v.Type() == reflect.TypeOf(Enum{}) {
+		en := v.Interface().(Enum)
+		if en.TypeID != noType {
+			return false
+		}
+		_, ok := c.findType(en.Type)
+		return !ok
+	}
+	switch v.Kind() {
+	case reflect.Interface:
+		return !v.IsNil() && fuzzForeignEnum(c, v.Elem(), seen)
+	case reflect.Pointer:
+		if v.IsNil() || seen[v.Pointer()] {
+			return false
+		}
+		seen[v.Pointer()] = true
+		return fuzzForeignEnum(c, v.Elem(), seen)
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			if fuzzForeignEnum(c, v.Index(i), seen) {
+				return true
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if fuzzForeignEnum(c, it.Key(), seen) || fuzzForeignEnum(c, it.Value(), seen) {
+				return true
+			}
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() && fuzzForeignEnum(c, v.Field(i), seen) {
 				return true
 			}
 		}

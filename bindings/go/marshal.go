@@ -312,6 +312,9 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 			}
 			e.sh(TypeEnum)
 			e.t.u32(idx)
+		} else if en.TypeID == noType {
+			// a named enum the schema lacks, as decoded with an empty name
+			return goErr("schema", "an enum with neither a type name nor a type id cannot be written")
 		} else {
 			e.sh(opEnumID)
 			e.t.u32(en.TypeID)

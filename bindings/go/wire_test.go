@@ -383,3 +383,30 @@ func TestMarshalAppendDirect(t *testing.T) {
 		t.Fatal("no case took the fallback (a payload longer than its tape + 64)")
 	}
 }
+
+// A NAMED_ENUM the schema lacks decodes to an Enum named from the payload
+// (here with an empty namespace and name: Type "" and no TypeID), and
+// Marshal refuses it with a "schema" error instead of writing an enum of
+// no type (a Go fuzz finding: it used to reach C as an id-less enum).
+func TestForeignNamedEnumIsNotWritten(t *testing.T) {
+	c, err := NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var v any
+	if err := c.Unmarshal([]byte{0x01, 0x00, 0x1a, 0x00, 0x00, 0x30}, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v != (Enum{Type: "", TypeID: noType, Value: 48}) {
+		t.Fatalf("decoded %#v", v)
+	}
+	_, err = c.Marshal(v)
+	var we *WireError
+	if !errors.As(err, &we) || we.Class != "schema" {
+		t.Fatalf("Marshal: %v", err)
+	}
+	if _, err := c.Marshal(Enum{TypeID: 7, Value: 1}); err != nil {
+		t.Fatalf("an enum by type id: %v", err)
+	}
+}
