@@ -227,6 +227,10 @@ func FuzzDecode(f *testing.F) {
 		}
 		again, err := c.MarshalAll(vals)
 		if err != nil {
+			var we *WireError
+			if errors.As(err, &we) && we.Class == "schema" && fuzzForeignEnum(c, reflect.ValueOf(vals), map[uintptr]bool{}) {
+				return // read, not written (README: Type mapping)
+			}
 			t.Fatalf("the decoded values do not encode: %v\n%#v", err, vals)
 		}
 		back, err := c.Decode(again)
