@@ -344,74 +344,64 @@ func fuzzReread(t *testing.T, c *Context, target any, mk func() any) {
 // fuzzBadText reports whether v holds a string that is not valid UTF-8
 // (a binary decodes into a Go string as its bytes).
 func fuzzBadText(v reflect.Value, seen map[uintptr]bool) bool {
-	switch v.Kind() {
-	case reflect.String:
-		return !utf8.ValidString(v.String())
-	case reflect.Interface:
-		return !v.IsNil() && fuzzBadText(v.Elem(), seen)
-	case reflect.Pointer:
-		if v.IsNil() || seen[v.Pointer()] {
-			return false
+	return fuzzAnyValue(v, seen, func(v reflect.Value) (bool, bool) {
+		if v.Kind() == reflect.String {
+			return !utf8.ValidString(v.String()), true
 		}
-		seen[v.Pointer()] = true
-		return fuzzBadText(v.Elem(), seen)
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			if fuzzBadText(v.Index(i), seen) {
-				return true
-			}
-		}
-	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			if fuzzBadText(it.Key(), seen) || fuzzBadText(it.Value(), seen) {
-				return true
-			}
-		}
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() && fuzzBadText(v.Field(i), seen) {
-				return true
-			}
-		}
-	}
-	return false
+		return false, false
+	})
 }
 
 // fuzzForeignEnum: whether v holds an Enum that names no type of c's
 // schema (a NAMED_ENUM the schema lacks, decoded by its payload names).
 func fuzzForeignEnum(c *Context, v reflect.Value, seen map[uintptr]bool) bool {
-	if v.Type() == reflect.TypeOf(Enum{}) {
-		en := v.Interface().(Enum)
-		if en.TypeID != noType {
-			return false
+	return fuzzAnyValue(v, seen, func(v reflect.Value) (bool, bool) {
+		en, ok := v.Interface().(Enum)
+		if !ok || v.Kind() != reflect.Struct {
+			return false, false
 		}
-		_, ok := c.findType(en.Type)
-		return !ok
+		if en.TypeID != noType {
+			return false, true
+		}
+		_, found := c.findType(en.Type)
+		return !found, true
+	})
+}
+
+// fuzzAnyValue: whether leaf holds for a value reachable from v (through
+// interfaces, pointers, each pointer once, slices, arrays, maps and
+// exported struct fields); leaf answers (result, true) where it decides
+// and (_, false) to look inside.
+func fuzzAnyValue(v reflect.Value, seen map[uintptr]bool, leaf func(reflect.Value) (bool, bool)) bool {
+	if v.CanInterface() {
+		if r, ok := leaf(v); ok {
+			return r
+		}
 	}
 	switch v.Kind() {
 	case reflect.Interface:
-		return !v.IsNil() && fuzzForeignEnum(c, v.Elem(), seen)
+		return !v.IsNil() && fuzzAnyValue(v.Elem(), seen, leaf)
 	case reflect.Pointer:
 		if v.IsNil() || seen[v.Pointer()] {
 			return false
 		}
 		seen[v.Pointer()] = true
-		return fuzzForeignEnum(c, v.Elem(), seen)
+		return fuzzAnyValue(v.Elem(), seen, leaf)
 	case reflect.Slice, reflect.Array:
 		for i := 0; i < v.Len(); i++ {
-			if fuzzForeignEnum(c, v.Index(i), seen) {
+			if fuzzAnyValue(v.Index(i), seen, leaf) {
 				return true
 			}
 		}
 	case reflect.Map:
 		for it := v.MapRange(); it.Next(); {
-			if fuzzForeignEnum(c, it.Key(), seen) || fuzzForeignEnum(c, it.Value(), seen) {
+			if fuzzAnyValue(it.Key(), seen, leaf) || fuzzAnyValue(it.Value(), seen, leaf) {
 				return true
 			}
 		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() && fuzzForeignEnum(c, v.Field(i), seen) {
+			if v.Type().Field(i).IsExported() && fuzzAnyValue(v.Field(i), seen, leaf) {
 				return true
 			}
 		}
