@@ -514,8 +514,7 @@ object ProfileMain {
     }
 
     /**
-     * RatioBenchTest's list_mixed_1000 (the same generator and seed, after the 10,000 `spread()`
-     * calls of the map built before it): its decode in parts, interleaved in this JVM, against Fory
+     * RatioBenchTest's list_mixed_1000 (the same value, from [TapeValues]): its decode in parts, interleaved in this JVM, against Fory
      * Java's (the bench's dynamic configuration): the whole decode, the C call writing the tape
      * alone, the JVM's objects alone from a kept copy of the tape, Fory's decode; thread CPU time
      * per call, best of 12 batches of >= 20 ms, 3 rounds; and bytes allocated per call.
@@ -524,32 +523,7 @@ object ProfileMain {
      * part in a loop for perf; `-Ddump=FILE`: the payload, for a C harness.
      */
     private fun mixedParts() {
-        var state = -7046029254386353131L
-        fun rng(): Long {
-            state = state xor (state ushr 12)
-            state = state xor (state shl 25)
-            state = state xor (state ushr 27)
-            return state * 0x2545F4914F6CDD1DL
-        }
-        fun spread(): Long {
-            val r = rng()
-            val v = rng() ushr (r and 63).toInt()
-            return if (r and 64 != 0L) -v else v
-        }
-        repeat(10000) { spread() }
-        val words = listOf("alpha", "beta", "gamma", "delta", "caf\u00e9", "na\u00efve", "id", "value")
-        val cjk = listOf("\u6570\u636e", "\u5b57\u7b26\u4e32", "\u7f16\u7801\u5668", "\u89e3\u7801", "\u6d4b\u8bd5\u503c", "\u5217\u8868", "\u6620\u5c04\u8868", "\u5e8f\u5217\u5316")
-        val v = ArrayList<Any?>(1000).also { list ->
-            for (i in 0 until 1000) list.add(
-                when (i % 8) {
-                    0, 1, 7 -> spread()
-                    2 -> rng().toDouble() / 1048576.0
-                    3 -> (rng() and 1L) != 0L
-                    4, 5 -> words[(rng() and 7).toInt()] + "-" + i
-                    else -> cjk[(rng() and 7).toInt()] + cjk[(rng() and 7).toInt()]
-                },
-            )
-        }
+        val v = TapeValues().mixed
         // -Donly=utf16|latin1|long: the list's elements of that kind only, a null first (for perf)
         when (System.getProperty("only")) {
             "utf16" -> v.retainAll { it is String && it.any { c -> c.code >= 256 } }
@@ -612,32 +586,8 @@ object ProfileMain {
      * batches of >= 20 ms).
      */
     private fun sequence() {
-        var state = -7046029254386353131L
-        fun rng(): Long {
-            state = state xor (state ushr 12)
-            state = state xor (state shl 25)
-            state = state xor (state ushr 27)
-            return state * 0x2545F4914F6CDD1DL
-        }
-        fun spread(): Long {
-            val r = rng()
-            val v = rng() ushr (r and 63).toInt()
-            return if (r and 64 != 0L) -v else v
-        }
-        val words = listOf("alpha", "beta", "gamma", "delta", "caf\u00e9", "na\u00efve", "id", "value")
-        val cjk = listOf("\u6570\u636e", "\u5b57\u7b26\u4e32", "\u7f16\u7801\u5668", "\u89e3\u7801", "\u6d4b\u8bd5\u503c", "\u5217\u8868", "\u6620\u5c04\u8868", "\u5e8f\u5217\u5316")
-        val map = LinkedHashMap<String, Long>().also { m -> for (i in 0 until 10000) m["key%05d".format(i)] = spread() }
-        val mixed = ArrayList<Any?>(1000).also { list ->
-            for (i in 0 until 1000) list.add(
-                when (i % 8) {
-                    0, 1, 7 -> spread()
-                    2 -> rng().toDouble() / 1048576.0
-                    3 -> (rng() and 1L) != 0L
-                    4, 5 -> words[(rng() and 7).toInt()] + "-" + i
-                    else -> cjk[(rng() and 7).toInt()] + cjk[(rng() and 7).toInt()]
-                },
-            )
-        }
+        val tv = TapeValues()
+        val mixed = tv.mixed
         // -Dmixed=long|latin1|utf16|double: list_mixed_1000's elements of that kind only (a null first)
         System.getProperty("mixed")?.let { kind ->
             when (kind) {
@@ -649,9 +599,8 @@ object ProfileMain {
             mixed.add(0, null)
         }
         val values = listOf<Pair<String, Any>>(
-            "list_mixed_1000" to mixed, "map_str_i64_10000" to map,
-            "i64_array_100000" to LongArray(100000) { spread() }, "binary_1MiB" to ByteArray(1 shl 20) { rng().toByte() },
-            "strings_10000" to List(10000) { "%s %05d".format(words[(rng() and 7).toInt()], it) },
+            "list_mixed_1000" to mixed, "map_str_i64_10000" to tv.map,
+            "i64_array_100000" to tv.longs, "binary_1MiB" to tv.binary, "strings_10000" to tv.strings,
         )
         val only = System.getProperty("only")?.split(",")?.toSet()
         val ctx = Context()
@@ -675,8 +624,6 @@ object ProfileMain {
         }
     }
 
-    /** ns per call of [f]: thread CPU time, the fastest of 12 batches of a million calls. */
-    /** Thread CPU time per call of [f], ns: the best of 12 batches of [reps] calls. */
     /** Thread CPU ns per call of [f]: calls doubled until a batch takes 20 ms, then the best of 12 batches. */
     private fun best(f: () -> Unit): Double {
         val mx = java.lang.management.ManagementFactory.getThreadMXBean()

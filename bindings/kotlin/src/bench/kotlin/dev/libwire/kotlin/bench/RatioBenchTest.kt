@@ -45,36 +45,6 @@ class RatioBenchTest {
         val check: (libBytes: ByteArray, foryBytes: ByteArray) -> Unit,
     )
 
-    private var state = -7046029254386353131L
-
-    private fun rng(): Long {
-        state = state xor (state ushr 12)
-        state = state xor (state shl 25)
-        state = state xor (state ushr 27)
-        return state * 0x2545F4914F6CDD1DL
-    }
-
-    private fun spread(): Long {
-        val r = rng()
-        val v = rng() ushr (r and 63).toInt()
-        return if (r and 64 != 0L) -v else v
-    }
-
-    private val words = listOf("alpha", "beta", "gamma", "delta", "café", "naïve", "id", "value")
-    private val cjk = listOf("数据", "字符串", "编码器", "解码", "测试值", "列表", "映射表", "序列化")
-
-    private fun listMixed(): List<Any?> = ArrayList<Any?>(1000).also { list ->
-        for (i in 0 until 1000) list.add(
-            when (i % 8) {
-                0, 1, 7 -> spread()
-                2 -> rng().toDouble() / 1048576.0
-                3 -> (rng() and 1L) != 0L
-                4, 5 -> words[(rng() and 7).toInt()] + "-" + i
-                else -> cjk[(rng() and 7).toInt()] + cjk[(rng() and 7).toInt()]
-            },
-        )
-    }
-
     private val mx = java.lang.management.ManagementFactory.getThreadMXBean()
     private fun cpu(): Long = mx.currentThreadCpuTime
     private var sink = 0L
@@ -133,16 +103,16 @@ class RatioBenchTest {
             assertTrue(deepEq(v, dyn.decode(fb)), "$name: libwire reads Fory's bytes")
             assertTrue(deepEq(v, foryDyn.deserialize(lb)), "$name: Fory reads libwire's bytes")
         }
-        val map = LinkedHashMap<String, Long>().also { m -> for (i in 0 until 10000) m["key%05d".format(i)] = spread() }
+        val tape = TapeValues()
         val allWorkloads = listOf(
             struct("MediaContent", BenchValues.mediaContent(), ForyModel.mediaContent()),
             struct("NumericStruct", BenchValues.numericStruct(), ForyModel.numericStruct()),
             struct("Sample", BenchValues.sample(), ForyModel.sample()),
-            dynamic("list_mixed_1000", listMixed()),
-            dynamic("map_str_i64_10000", map),
-            dynamic("i64_array_100000", LongArray(100000) { spread() }),
-            dynamic("binary_1MiB", ByteArray(1 shl 20) { rng().toByte() }),
-            dynamic("strings_10000", List(10000) { "%s %05d".format(words[(rng() and 7).toInt()], it) }),
+            dynamic("list_mixed_1000", tape.mixed),
+            dynamic("map_str_i64_10000", tape.map),
+            dynamic("i64_array_100000", tape.longs),
+            dynamic("binary_1MiB", tape.binary),
+            dynamic("strings_10000", tape.strings),
         )
         // -Dbench.only=NAME,NAME (e.g. MediaContent,orders): a quicker run of some workloads
         val only = System.getProperty("bench.only")?.split(",")?.toSet()
