@@ -36,6 +36,7 @@ import "C"
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"runtime"
@@ -44,6 +45,15 @@ import (
 )
 
 const noOff = ^uintptr(0)
+
+// strForm is the layout form of a string: a pointer and a 32-bit length
+// (WIRE_MEM_STR without WIRE_MEM_LEN64). The length is read from the low
+// half of the Go header's length word (little-endian hosts only); this is
+// the form libwire's inline string readers and writers take (fast_str,
+// MX_STR, the string lists' loops), where a 64-bit length goes through
+// the general path. Encoding refuses a string over 4 GiB (menc.str), as
+// libwire does; decoding reads the 32-bit length (ldLen32).
+const strForm = C.WIRE_MEM_STR
 
 // pinMin: strings and slices of at least this many bytes are pinned and
 // handed to C in place instead of copied (a pin and unpin cost 40-80 ns,
@@ -54,7 +64,7 @@ type mkind uint8
 
 const (
 	mkNone      mkind = iota // a number or bool at its Go offset (runs)
-	mkString                 // string -> {ptr, len64}
+	mkString                 // string -> {ptr, len} (strForm)
 	mkBlock                  // []byte or a slice of numbers -> {ptr, len64} (BYTES, ARRAY)
 	mkList                   // []E -> {items, len64} (LIST)
 	mkMap                    // map[K]V -> {entries, len64} (MAP)
@@ -62,7 +72,7 @@ const (
 	mkBox                    // a struct held inline, image elsewhere (STRUCT_PTR)
 	mkPtr                    // *T of a registered struct (STRUCT_PTR)
 	mkPtrScalar              // *X of a number or bool: value + presence flag
-	mkPtrString              // *string: {ptr, len64}, NULL for nil
+	mkPtrString              // *string: {ptr, len} (strForm), NULL for nil
 	mkTime                   // time.Time -> wire_mem_time
 	mkDuration               // time.Duration -> wire_mem_time
 	mkDecimal                // Decimal -> wire_mem_decimal
@@ -537,7 +547,7 @@ func (c *Context) fieldOp(gt reflect.Type, dt *dtype, off uintptr, ex *placer) (
 	}
 	switch gt.Kind() {
 	case reflect.String:
-		o.k, o.form, o.aux = mkString, C.WIRE_MEM_STR|C.WIRE_MEM_LEN64, off+8
+		o.k, o.form, o.aux = mkString, strForm, off+8
 		return o, nil
 	case reflect.Slice:
 		if err := c.sliceOp(o, gt, dt); err != nil {
@@ -581,7 +591,7 @@ func (c *Context) fieldOp(gt reflect.Type, dt *dtype, off uintptr, ex *placer) (
 			return o, nil
 		}
 		if et.Kind() == reflect.String {
-			o.k, o.form = mkPtrString, C.WIRE_MEM_STR|C.WIRE_MEM_LEN64
+			o.k, o.form = mkPtrString, strForm
 			o.aux = ex.take(8, 8)
 			return o, nil
 		}
@@ -728,7 +738,7 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 	}
 	switch gt.Kind() {
 	case reflect.String:
-		o.k, o.form, o.m, o.aux = mkString, C.WIRE_MEM_STR|C.WIRE_MEM_LEN64, 0, 8
+		o.k, o.form, o.m, o.aux = mkString, strForm, 0, 8
 		return o, 16, nil
 	case reflect.Slice:
 		if err := c.sliceOp(o, gt, dt); err != nil {
@@ -768,7 +778,7 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 			return o, 16, nil
 		}
 		if et.Kind() == reflect.String {
-			o.k, o.form, o.m, o.aux = mkPtrString, C.WIRE_MEM_STR|C.WIRE_MEM_LEN64, 0, 8
+			o.k, o.form, o.m, o.aux = mkPtrString, strForm, 0, 8
 			return o, 16, nil
 		}
 	}
@@ -1052,6 +1062,10 @@ func (e *menc) bytesTo(p unsafe.Pointer, n uintptr) (uintptr, error) {
 }
 
 func (e *menc) str(m, aux unsafe.Pointer, s string) error {
+	if uint64(len(s)) > math.MaxUint32 {
+		// (strForm holds 32 bits; what libwire says of such a string)
+		return goErr("length", "string longer than 4 GiB")
+	}
 	a, err := e.bytesTo(unsafe.Pointer(unsafe.StringData(s)), uintptr(len(s)))
 	if err != nil {
 		return err

@@ -2,12 +2,14 @@ package wire
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"math/big"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/apache/fory/go/fory"
 )
@@ -789,5 +791,69 @@ func TestMemRefInteropForyGo(t *testing.T) {
 	}
 	if fback.P == nil || *fback.P != *ln || fback.Q == nil || *fback.Q != *ln {
 		t.Fatalf("Fory Go read %+v", fback)
+	}
+}
+
+// Strings cross in a 32-bit length form (strForm: the low half of the Go
+// header's length word), which libwire's inline string readers and
+// writers take. Decoding reads those 32 bits only: libwire does not write
+// the word's other half, so the arena filled with other bytes beforehand
+// must not change a decoded string. Encoding refuses a string over 4 GiB
+// (whose length the form cannot hold) instead of sending its low 32 bits.
+func TestMemStringLength32(t *testing.T) {
+	for _, utf8 := range []bool{false, true} {
+		c, _ := NewContext(WithUTF8Strings(utf8))
+		memRegister(t, c)
+		for i, v := range memValues() {
+			data, err := c.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			typ := reflect.TypeOf(deref(v))
+			for pass := 0; pass < 2; pass++ {
+				if pass == 1 {
+					// what the first decode left, and 0xA5 elsewhere
+					arena := unsafe.Slice((*byte)(unsafe.Pointer(c.s.arena)), int(c.s.arena_cap))
+					for j := int(c.s.arena_used); j < len(arena); j++ {
+						arena[j] = 0xA5
+					}
+					for j := 0; j < int(c.s.arena_used); j++ {
+						arena[j] |= 0xA0
+					}
+				}
+				back := reflect.New(typ)
+				if err := c.Unmarshal(data, back.Interface()); err != nil {
+					t.Fatalf("#%d utf8=%v pass %d: %v", i, utf8, pass, err)
+				}
+				if !looseEqual(back.Elem(), reflect.ValueOf(deref(v))) {
+					t.Errorf("#%d utf8=%v pass %d:\n got %+v\nwant %+v", i, utf8, pass, back.Elem().Interface(), deref(v))
+				}
+			}
+		}
+		c.Close()
+	}
+
+	c, _ := NewContext(WithUTF8Strings(true))
+	defer c.Close()
+	memRegister(t, c)
+	buf := []byte("abcd")
+	huge := unsafe.String(&buf[0], 1<<32+3) // never read: refused first
+	for name, v := range map[string]any{
+		"field":     &memLeaf{Name: huge},
+		"list":      &memAll{Strs: []string{"a", huge}},
+		"pointer":   &memAll{PS: &huge},
+		"map value": &memAll{MS: map[string]string{"k": huge}},
+	} {
+		if memCodec := c.memCodec(v); memCodec != "layout" {
+			t.Fatalf("%s: %s", name, memCodec)
+		}
+		_, err := c.Marshal(v)
+		var we *WireError
+		if !errors.As(err, &we) || we.Class != "length" {
+			t.Errorf("%s: a string of 4 GiB + 3 bytes: got %v, want a length error", name, err)
+		}
+	}
+	if _, err := c.Marshal(&memLeaf{Name: "after"}); err != nil {
+		t.Errorf("after the refusals: %v", err)
 	}
 }
