@@ -123,6 +123,7 @@ type imgType struct {
 	rows   []*mop  // one per schema field (the layout rows)
 	runs   []span  // bytes copied as they are (bound numbers and bools)
 	ops    []*mop  // the rest, nested inline structs' included
+	prog   []estep // encode: the runs, then the ops, as flat steps
 	whole  bool    // one run covers the struct and there are no ops
 	extras bool    // bytes after the Go struct's (not nestable inline)
 	refs   bool    // a field declared ref
@@ -418,7 +419,44 @@ func (c *Context) buildImage(t *imgType) error {
 	if len(t.ops) == 0 && len(t.runs) == 0 {
 		t.whole = true
 	}
+	t.prog = encProg(t.runs, t.ops)
 	return nil
+}
+
+// Steps of a struct's encode program (imgType.prog).
+const (
+	esRun  uint8 = iota // n bytes at off copied as they are (Go = image offset)
+	esStr               // a string field at off ({ptr, len} at off in the image)
+	esList              // a list field (o): menc.list
+	esOp                // any other op (o): menc.op
+)
+
+// estep is one step of an encode program: a flat array that structTo
+// walks instead of the runs and the []*mop (nothing to follow for runs and
+// strings, no call for a string that fits the current block).
+type estep struct {
+	k   uint8
+	off uint32 // Go offset of the run or value
+	n   uint32 // esRun: its length
+	o   *mop   // esStr (for what does not fit the block), esList, esOp
+}
+
+func encProg(runs []span, ops []*mop) []estep {
+	prog := make([]estep, 0, len(runs)+len(ops))
+	for _, r := range runs {
+		prog = append(prog, estep{k: esRun, off: uint32(r.off), n: uint32(r.n)})
+	}
+	for _, o := range ops {
+		s := estep{k: esOp, off: uint32(o.g), o: o}
+		switch {
+		case o.k == mkString && o.m == o.g && o.aux == o.g+8:
+			s.k = esStr
+		case o.k == mkList && o.m == o.g && o.aux == o.g+8:
+			s.k = esList
+		}
+		prog = append(prog, s)
+	}
+	return prog
 }
 
 // anyRef: some struct the root reaches has a field declared ref.
@@ -1083,22 +1121,70 @@ func copyRuns(dst, src unsafe.Pointer, runs []span) {
 
 // structTo writes the image of the Go struct at g into m.
 func (e *menc) structTo(t *imgType, g, m unsafe.Pointer) error {
-	if len(t.runs) == 1 {
-		r := t.runs[0]
-		copy(unsafe.Slice((*byte)(unsafe.Add(m, r.off)), r.n), unsafe.Slice((*byte)(unsafe.Add(g, r.off)), r.n))
-	} else {
-		copyRuns(m, g, t.runs)
+	if t.whole {
+		copy(unsafe.Slice((*byte)(m), t.goSize), unsafe.Slice((*byte)(g), t.goSize))
+		return nil
 	}
-	for _, o := range t.ops {
-		if o.k == mkString && e.shortStr(*(*string)(unsafe.Add(g, o.g)), unsafe.Add(m, o.m), unsafe.Add(m, o.aux)) {
-			continue
-		}
-		if err := e.op(o, g, m); err != nil {
-			return err
+	prog, a := t.prog, e.a
+	for i := 0; i < len(prog); i++ {
+		s := &prog[i]
+		switch s.k {
+		case esRun:
+			d, p, n := unsafe.Add(m, s.off), unsafe.Add(g, s.off), uintptr(s.n)
+			if unalignedOK && n-4 <= 12 {
+				// 4 to 16 bytes: two words that may overlap
+				if n >= 8 {
+					x, y := *(*uint64)(p), *(*uint64)(unsafe.Add(p, n-8))
+					*(*uint64)(d), *(*uint64)(unsafe.Add(d, n-8)) = x, y
+				} else {
+					x, y := *(*uint32)(p), *(*uint32)(unsafe.Add(p, n-4))
+					*(*uint32)(d), *(*uint32)(unsafe.Add(d, n-4)) = x, y
+				}
+				continue
+			}
+			copy(unsafe.Slice((*byte)(d), n), unsafe.Slice((*byte)(p), n))
+		case esStr:
+			// the usual string: its bytes next to the image in the
+			// current block (else op: a new block, pinned, refused)
+			gs := (*stringHeader)(unsafe.Add(g, s.off))
+			n, off := uintptr(gs.len), a.off
+			pm := unsafe.Add(m, s.off)
+			if n == 0 {
+				putWord(pm, emptyC)
+				putU64(unsafe.Add(pm, 8), 0)
+				continue
+			}
+			if n < pinMin && off+n <= a.size {
+				d := unsafe.Add(a.base, off)
+				a.off = off + n
+				copy(unsafe.Slice((*byte)(d), n), unsafe.Slice((*byte)(gs.data), n))
+				putWord(pm, uintptr(d))
+				putU64(unsafe.Add(pm, 8), uint64(n))
+				continue
+			}
+			if err := e.op(s.o, g, m); err != nil {
+				return err
+			}
+		case esList:
+			if err := e.list(s.o, (*sliceHeader)(unsafe.Add(g, s.off)), m); err != nil {
+				return err
+			}
+		default:
+			if err := e.op(s.o, g, m); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+type stringHeader struct {
+	data unsafe.Pointer
+	len  int
+}
+
+// unalignedOK: the host loads and stores words at any address.
+const unalignedOK = runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64"
 
 // shortStr puts a string shorter than pinMin into the image (pointer at
 // pm, length at pa) when the current block has room; false otherwise.
