@@ -1121,28 +1121,12 @@ func copyRuns(dst, src unsafe.Pointer, runs []span) {
 
 // structTo writes the image of the Go struct at g into m.
 func (e *menc) structTo(t *imgType, g, m unsafe.Pointer) error {
-	if t.whole {
-		copy(unsafe.Slice((*byte)(m), t.goSize), unsafe.Slice((*byte)(g), t.goSize))
-		return nil
-	}
 	prog, a := t.prog, e.a
 	for i := 0; i < len(prog); i++ {
 		s := &prog[i]
 		switch s.k {
 		case esRun:
-			d, p, n := unsafe.Add(m, s.off), unsafe.Add(g, s.off), uintptr(s.n)
-			if unalignedOK && n-4 <= 12 {
-				// 4 to 16 bytes: two words that may overlap
-				if n >= 8 {
-					x, y := *(*uint64)(p), *(*uint64)(unsafe.Add(p, n-8))
-					*(*uint64)(d), *(*uint64)(unsafe.Add(d, n-8)) = x, y
-				} else {
-					x, y := *(*uint32)(p), *(*uint32)(unsafe.Add(p, n-4))
-					*(*uint32)(d), *(*uint32)(unsafe.Add(d, n-4)) = x, y
-				}
-				continue
-			}
-			copy(unsafe.Slice((*byte)(d), n), unsafe.Slice((*byte)(p), n))
+			moveRun(unsafe.Add(m, s.off), unsafe.Add(g, s.off), uintptr(s.n))
 		case esStr:
 			// the usual string: its bytes next to the image in the
 			// current block (else op: a new block, pinned, refused)
@@ -1185,6 +1169,22 @@ type stringHeader struct {
 
 // unalignedOK: the host loads and stores words at any address.
 const unalignedOK = runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64"
+
+// moveRun copies a run of n bytes (numbers and bools) from p to d: 4 to
+// 16 bytes as two words that may overlap, others with copy (inlined).
+func moveRun(d, p unsafe.Pointer, n uintptr) {
+	if unalignedOK && n-4 <= 12 {
+		if n >= 8 {
+			x, y := *(*uint64)(p), *(*uint64)(unsafe.Add(p, n-8))
+			*(*uint64)(d), *(*uint64)(unsafe.Add(d, n-8)) = x, y
+		} else {
+			x, y := *(*uint32)(p), *(*uint32)(unsafe.Add(p, n-4))
+			*(*uint32)(d), *(*uint32)(unsafe.Add(d, n-4)) = x, y
+		}
+		return
+	}
+	copy(unsafe.Slice((*byte)(d), n), unsafe.Slice((*byte)(p), n))
+}
 
 // shortStr puts a string shorter than pinMin into the image (pointer at
 // pm, length at pa) when the current block has room; false otherwise.
