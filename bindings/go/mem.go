@@ -36,6 +36,7 @@ import "C"
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"runtime"
@@ -44,6 +45,15 @@ import (
 )
 
 const noOff = ^uintptr(0)
+
+// strForm is the layout form of a string: a pointer and a 32-bit length
+// (WIRE_MEM_STR without WIRE_MEM_LEN64). The length is read from the low
+// half of the Go header's length word (little-endian hosts only); this is
+// the form libwire's inline string readers and writers take (fast_str,
+// MX_STR, the string lists' loops), where a 64-bit length goes through
+// the general path. Encoding refuses a string over 4 GiB (menc.str), as
+// libwire does; decoding reads the 32-bit length (ldLen32).
+const strForm = C.WIRE_MEM_STR
 
 // pinMin: strings and slices of at least this many bytes are pinned and
 // handed to C in place instead of copied (a pin and unpin cost 40-80 ns,
@@ -54,7 +64,7 @@ type mkind uint8
 
 const (
 	mkNone      mkind = iota // a number or bool at its Go offset (runs)
-	mkString                 // string -> {ptr, len64}
+	mkString                 // string -> {ptr, len} (strForm)
 	mkBlock                  // []byte or a slice of numbers -> {ptr, len64} (BYTES, ARRAY)
 	mkList                   // []E -> {items, len64} (LIST)
 	mkMap                    // map[K]V -> {entries, len64} (MAP)
@@ -62,7 +72,7 @@ const (
 	mkBox                    // a struct held inline, image elsewhere (STRUCT_PTR)
 	mkPtr                    // *T of a registered struct (STRUCT_PTR)
 	mkPtrScalar              // *X of a number or bool: value + presence flag
-	mkPtrString              // *string: {ptr, len64}, NULL for nil
+	mkPtrString              // *string: {ptr, len} (strForm), NULL for nil
 	mkTime                   // time.Time -> wire_mem_time
 	mkDuration               // time.Duration -> wire_mem_time
 	mkDecimal                // Decimal -> wire_mem_decimal
@@ -113,6 +123,7 @@ type imgType struct {
 	rows   []*mop  // one per schema field (the layout rows)
 	runs   []span  // bytes copied as they are (bound numbers and bools)
 	ops    []*mop  // the rest, nested inline structs' included
+	prog   []estep // encode: the runs, then the ops, as flat steps
 	whole  bool    // one run covers the struct and there are no ops
 	extras bool    // bytes after the Go struct's (not nestable inline)
 	refs   bool    // a field declared ref
@@ -408,7 +419,44 @@ func (c *Context) buildImage(t *imgType) error {
 	if len(t.ops) == 0 && len(t.runs) == 0 {
 		t.whole = true
 	}
+	t.prog = encProg(t.runs, t.ops)
 	return nil
+}
+
+// Steps of a struct's encode program (imgType.prog).
+const (
+	esRun  uint8 = iota // n bytes at off copied as they are (Go = image offset)
+	esStr               // a string field at off ({ptr, len} at off in the image)
+	esList              // a list field (o): menc.list
+	esOp                // any other op (o): menc.op
+)
+
+// estep is one step of an encode program: a flat array that structTo
+// walks instead of the runs and the []*mop (nothing to follow for runs and
+// strings, no call for a string that fits the current block).
+type estep struct {
+	k   uint8
+	off uint32 // Go offset of the run or value
+	n   uint32 // esRun: its length
+	o   *mop   // esStr (for what does not fit the block), esList, esOp
+}
+
+func encProg(runs []span, ops []*mop) []estep {
+	prog := make([]estep, 0, len(runs)+len(ops))
+	for _, r := range runs {
+		prog = append(prog, estep{k: esRun, off: uint32(r.off), n: uint32(r.n)})
+	}
+	for _, o := range ops {
+		s := estep{k: esOp, off: uint32(o.g), o: o}
+		switch {
+		case o.k == mkString && o.m == o.g && o.aux == o.g+8:
+			s.k = esStr
+		case o.k == mkList && o.m == o.g && o.aux == o.g+8:
+			s.k = esList
+		}
+		prog = append(prog, s)
+	}
+	return prog
 }
 
 // anyRef: some struct the root reaches has a field declared ref.
@@ -537,7 +585,7 @@ func (c *Context) fieldOp(gt reflect.Type, dt *dtype, off uintptr, ex *placer) (
 	}
 	switch gt.Kind() {
 	case reflect.String:
-		o.k, o.form, o.aux = mkString, C.WIRE_MEM_STR|C.WIRE_MEM_LEN64, off+8
+		o.k, o.form, o.aux = mkString, strForm, off+8
 		return o, nil
 	case reflect.Slice:
 		if err := c.sliceOp(o, gt, dt); err != nil {
@@ -581,7 +629,7 @@ func (c *Context) fieldOp(gt reflect.Type, dt *dtype, off uintptr, ex *placer) (
 			return o, nil
 		}
 		if et.Kind() == reflect.String {
-			o.k, o.form = mkPtrString, C.WIRE_MEM_STR|C.WIRE_MEM_LEN64
+			o.k, o.form = mkPtrString, strForm
 			o.aux = ex.take(8, 8)
 			return o, nil
 		}
@@ -728,7 +776,7 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 	}
 	switch gt.Kind() {
 	case reflect.String:
-		o.k, o.form, o.m, o.aux = mkString, C.WIRE_MEM_STR|C.WIRE_MEM_LEN64, 0, 8
+		o.k, o.form, o.m, o.aux = mkString, strForm, 0, 8
 		return o, 16, nil
 	case reflect.Slice:
 		if err := c.sliceOp(o, gt, dt); err != nil {
@@ -768,7 +816,7 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 			return o, 16, nil
 		}
 		if et.Kind() == reflect.String {
-			o.k, o.form, o.m, o.aux = mkPtrString, C.WIRE_MEM_STR|C.WIRE_MEM_LEN64, 0, 8
+			o.k, o.form, o.m, o.aux = mkPtrString, strForm, 0, 8
 			return o, 16, nil
 		}
 	}
@@ -1052,6 +1100,10 @@ func (e *menc) bytesTo(p unsafe.Pointer, n uintptr) (uintptr, error) {
 }
 
 func (e *menc) str(m, aux unsafe.Pointer, s string) error {
+	if uint64(len(s)) > math.MaxUint32 {
+		// (strForm holds 32 bits; what libwire says of such a string)
+		return goErr("length", "string longer than 4 GiB")
+	}
 	a, err := e.bytesTo(unsafe.Pointer(unsafe.StringData(s)), uintptr(len(s)))
 	if err != nil {
 		return err
@@ -1069,21 +1121,69 @@ func copyRuns(dst, src unsafe.Pointer, runs []span) {
 
 // structTo writes the image of the Go struct at g into m.
 func (e *menc) structTo(t *imgType, g, m unsafe.Pointer) error {
-	if len(t.runs) == 1 {
-		r := t.runs[0]
-		copy(unsafe.Slice((*byte)(unsafe.Add(m, r.off)), r.n), unsafe.Slice((*byte)(unsafe.Add(g, r.off)), r.n))
-	} else {
-		copyRuns(m, g, t.runs)
-	}
-	for _, o := range t.ops {
-		if o.k == mkString && e.shortStr(*(*string)(unsafe.Add(g, o.g)), unsafe.Add(m, o.m), unsafe.Add(m, o.aux)) {
-			continue
-		}
-		if err := e.op(o, g, m); err != nil {
-			return err
+	prog, a := t.prog, e.a
+	for i := 0; i < len(prog); i++ {
+		s := &prog[i]
+		switch s.k {
+		case esRun:
+			moveRun(unsafe.Add(m, s.off), unsafe.Add(g, s.off), uintptr(s.n))
+		case esStr:
+			// the usual string: its bytes next to the image in the
+			// current block (else op: a new block, pinned, refused)
+			gs := (*stringHeader)(unsafe.Add(g, s.off))
+			n, off := uintptr(gs.len), a.off
+			pm := unsafe.Add(m, s.off)
+			if n == 0 {
+				putWord(pm, emptyC)
+				putU64(unsafe.Add(pm, 8), 0)
+				continue
+			}
+			if n < pinMin && off+n <= a.size {
+				d := unsafe.Add(a.base, off)
+				a.off = off + n
+				copy(unsafe.Slice((*byte)(d), n), unsafe.Slice((*byte)(gs.data), n))
+				putWord(pm, uintptr(d))
+				putU64(unsafe.Add(pm, 8), uint64(n))
+				continue
+			}
+			if err := e.op(s.o, g, m); err != nil {
+				return err
+			}
+		case esList:
+			if err := e.list(s.o, (*sliceHeader)(unsafe.Add(g, s.off)), m); err != nil {
+				return err
+			}
+		default:
+			if err := e.op(s.o, g, m); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+type stringHeader struct {
+	data unsafe.Pointer
+	len  int
+}
+
+// unalignedOK: the host loads and stores words at any address.
+const unalignedOK = runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64"
+
+// moveRun copies a run of n bytes (numbers and bools) from p to d: 4 to
+// 16 bytes as two words that may overlap, others with copy (inlined).
+func moveRun(d, p unsafe.Pointer, n uintptr) {
+	if unalignedOK && n-4 <= 12 {
+		if n >= 8 {
+			x, y := *(*uint64)(p), *(*uint64)(unsafe.Add(p, n-8))
+			*(*uint64)(d), *(*uint64)(unsafe.Add(d, n-8)) = x, y
+		} else {
+			x, y := *(*uint32)(p), *(*uint32)(unsafe.Add(p, n-4))
+			*(*uint32)(d), *(*uint32)(unsafe.Add(d, n-4)) = x, y
+		}
+		return
+	}
+	copy(unsafe.Slice((*byte)(d), n), unsafe.Slice((*byte)(p), n))
 }
 
 // shortStr puts a string shorter than pinMin into the image (pointer at

@@ -2,12 +2,14 @@ package wire
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"math/big"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/apache/fory/go/fory"
 )
@@ -789,5 +791,343 @@ func TestMemRefInteropForyGo(t *testing.T) {
 	}
 	if fback.P == nil || *fback.P != *ln || fback.Q == nil || *fback.Q != *ln {
 		t.Fatalf("Fory Go read %+v", fback)
+	}
+}
+
+// Strings cross in a 32-bit length form (strForm: the low half of the Go
+// header's length word), which libwire's inline string readers and
+// writers take. Decoding reads those 32 bits only: libwire does not write
+// the word's other half, so the arena filled with other bytes beforehand
+// must not change a decoded string. Encoding refuses a string over 4 GiB
+// (whose length the form cannot hold) instead of sending its low 32 bits.
+func TestMemStringLength32(t *testing.T) {
+	for _, utf8 := range []bool{false, true} {
+		c, _ := NewContext(WithUTF8Strings(utf8))
+		memRegister(t, c)
+		for i, v := range memValues() {
+			data, err := c.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			typ := reflect.TypeOf(deref(v))
+			for pass := 0; pass < 2; pass++ {
+				if pass == 1 {
+					// what the first decode left, and 0xA5 elsewhere
+					arena := unsafe.Slice((*byte)(unsafe.Pointer(c.s.arena)), int(c.s.arena_cap))
+					for j := int(c.s.arena_used); j < len(arena); j++ {
+						arena[j] = 0xA5
+					}
+					for j := 0; j < int(c.s.arena_used); j++ {
+						arena[j] |= 0xA0
+					}
+				}
+				back := reflect.New(typ)
+				if err := c.Unmarshal(data, back.Interface()); err != nil {
+					t.Fatalf("#%d utf8=%v pass %d: %v", i, utf8, pass, err)
+				}
+				if !looseEqual(back.Elem(), reflect.ValueOf(deref(v))) {
+					t.Errorf("#%d utf8=%v pass %d:\n got %+v\nwant %+v", i, utf8, pass, back.Elem().Interface(), deref(v))
+				}
+			}
+		}
+		c.Close()
+	}
+
+	c, _ := NewContext(WithUTF8Strings(true))
+	defer c.Close()
+	memRegister(t, c)
+	// never read (refused first); over read-only data, which the race
+	// detector's pointer checks do not take for a heap allocation
+	huge := unsafe.String(unsafe.StringData("abcd"), 1<<32+3)
+	for name, v := range map[string]any{
+		"field":     &memLeaf{Name: huge},
+		"list":      &memAll{Strs: []string{"a", huge}},
+		"pointer":   &memAll{PS: &huge},
+		"map value": &memAll{MS: map[string]string{"k": huge}},
+	} {
+		if memCodec := c.memCodec(v); memCodec != "layout" {
+			t.Fatalf("%s: %s", name, memCodec)
+		}
+		_, err := c.Marshal(v)
+		var we *WireError
+		if !errors.As(err, &we) || we.Class != "length" {
+			t.Errorf("%s: a string of 4 GiB + 3 bytes: got %v, want a length error", name, err)
+		}
+	}
+	if _, err := c.Marshal(&memLeaf{Name: "after"}); err != nil {
+		t.Errorf("after the refusals: %v", err)
+	}
+}
+
+// Encode images copy a run of numbers and bools of 4 to 16 bytes as two
+// words that may overlap (structTo's esRun), other runs with copy, and
+// the strings next to each other in the current block (esStr): structs
+// with runs of 1 to 18 bytes between two strings, each byte its own
+// value, through memRoundTrip (the tape path's bytes, both decoders).
+type memRun1 struct {
+	S  string
+	B0 uint8
+	T  string
+}
+type memRun2 struct {
+	S  string
+	B0 uint8
+	B1 uint8
+	T  string
+}
+type memRun3 struct {
+	S  string
+	B0 uint8
+	B1 uint8
+	B2 uint8
+	T  string
+}
+type memRun4 struct {
+	S  string
+	B0 uint8
+	B1 uint8
+	B2 uint8
+	B3 uint8
+	T  string
+}
+type memRun5 struct {
+	S  string
+	B0 uint8
+	B1 uint8
+	B2 uint8
+	B3 uint8
+	B4 uint8
+	T  string
+}
+type memRun6 struct {
+	S  string
+	B0 uint8
+	B1 uint8
+	B2 uint8
+	B3 uint8
+	B4 uint8
+	B5 uint8
+	T  string
+}
+type memRun7 struct {
+	S  string
+	B0 uint8
+	B1 uint8
+	B2 uint8
+	B3 uint8
+	B4 uint8
+	B5 uint8
+	B6 uint8
+	T  string
+}
+type memRun8 struct {
+	S  string
+	B0 uint8
+	B1 uint8
+	B2 uint8
+	B3 uint8
+	B4 uint8
+	B5 uint8
+	B6 uint8
+	B7 uint8
+	T  string
+}
+type memRun9 struct {
+	S  string
+	B0 uint8
+	B1 uint8
+	B2 uint8
+	B3 uint8
+	B4 uint8
+	B5 uint8
+	B6 uint8
+	B7 uint8
+	B8 uint8
+	T  string
+}
+type memRun10 struct {
+	S  string
+	B0 uint8
+	B1 uint8
+	B2 uint8
+	B3 uint8
+	B4 uint8
+	B5 uint8
+	B6 uint8
+	B7 uint8
+	B8 uint8
+	B9 uint8
+	T  string
+}
+type memRun11 struct {
+	S   string
+	B0  uint8
+	B1  uint8
+	B2  uint8
+	B3  uint8
+	B4  uint8
+	B5  uint8
+	B6  uint8
+	B7  uint8
+	B8  uint8
+	B9  uint8
+	B10 uint8
+	T   string
+}
+type memRun12 struct {
+	S   string
+	B0  uint8
+	B1  uint8
+	B2  uint8
+	B3  uint8
+	B4  uint8
+	B5  uint8
+	B6  uint8
+	B7  uint8
+	B8  uint8
+	B9  uint8
+	B10 uint8
+	B11 uint8
+	T   string
+}
+type memRun13 struct {
+	S   string
+	B0  uint8
+	B1  uint8
+	B2  uint8
+	B3  uint8
+	B4  uint8
+	B5  uint8
+	B6  uint8
+	B7  uint8
+	B8  uint8
+	B9  uint8
+	B10 uint8
+	B11 uint8
+	B12 uint8
+	T   string
+}
+type memRun14 struct {
+	S   string
+	B0  uint8
+	B1  uint8
+	B2  uint8
+	B3  uint8
+	B4  uint8
+	B5  uint8
+	B6  uint8
+	B7  uint8
+	B8  uint8
+	B9  uint8
+	B10 uint8
+	B11 uint8
+	B12 uint8
+	B13 uint8
+	T   string
+}
+type memRun15 struct {
+	S   string
+	B0  uint8
+	B1  uint8
+	B2  uint8
+	B3  uint8
+	B4  uint8
+	B5  uint8
+	B6  uint8
+	B7  uint8
+	B8  uint8
+	B9  uint8
+	B10 uint8
+	B11 uint8
+	B12 uint8
+	B13 uint8
+	B14 uint8
+	T   string
+}
+type memRun16 struct {
+	S   string
+	B0  uint8
+	B1  uint8
+	B2  uint8
+	B3  uint8
+	B4  uint8
+	B5  uint8
+	B6  uint8
+	B7  uint8
+	B8  uint8
+	B9  uint8
+	B10 uint8
+	B11 uint8
+	B12 uint8
+	B13 uint8
+	B14 uint8
+	B15 uint8
+	T   string
+}
+type memRun17 struct {
+	S   string
+	B0  uint8
+	B1  uint8
+	B2  uint8
+	B3  uint8
+	B4  uint8
+	B5  uint8
+	B6  uint8
+	B7  uint8
+	B8  uint8
+	B9  uint8
+	B10 uint8
+	B11 uint8
+	B12 uint8
+	B13 uint8
+	B14 uint8
+	B15 uint8
+	B16 uint8
+	T   string
+}
+type memRun18 struct {
+	S   string
+	B0  uint8
+	B1  uint8
+	B2  uint8
+	B3  uint8
+	B4  uint8
+	B5  uint8
+	B6  uint8
+	B7  uint8
+	B8  uint8
+	B9  uint8
+	B10 uint8
+	B11 uint8
+	B12 uint8
+	B13 uint8
+	B14 uint8
+	B15 uint8
+	B16 uint8
+	B17 uint8
+	T   string
+}
+
+func TestMemRunLengths(t *testing.T) {
+	protos := []any{memRun1{}, memRun2{}, memRun3{}, memRun4{}, memRun5{}, memRun6{}, memRun7{}, memRun8{}, memRun9{}, memRun10{}, memRun11{}, memRun12{}, memRun13{}, memRun14{}, memRun15{}, memRun16{}, memRun17{}, memRun18{}}
+	for _, utf8 := range []bool{false, true} {
+		c, _ := NewContext(WithUTF8Strings(utf8))
+		for i, proto := range protos {
+			if err := c.RegisterStructID(uint32(900+i), proto); err != nil {
+				t.Fatal(err)
+			}
+			v := reflect.New(reflect.TypeOf(proto))
+			k := v.Elem().NumField() - 2
+			v.Elem().Field(0).SetString("first string " + itoa(int64(k)))
+			for j := 0; j < k; j++ {
+				v.Elem().Field(1 + j).SetUint(uint64(0x11*(j+1) + k)) // (not the last type's)
+			}
+			v.Elem().Field(k + 1).SetString("second, " + strings.Repeat("é", k))
+			if got := c.memCodec(v.Interface()); got != "layout" {
+				t.Fatalf("run of %d: %s", k, got)
+			}
+			memRoundTrip(t, c, v.Interface(), "run of "+itoa(int64(k)))
+		}
+		c.Close()
 	}
 }

@@ -27,6 +27,10 @@ type mdec struct {
 func ldPtr(p unsafe.Pointer) unsafe.Pointer { return *(*unsafe.Pointer)(p) }
 func ldU64(p unsafe.Pointer) uint64         { return *(*uint64)(p) }
 
+// ldLen32 reads a string's length (strForm: 32 bits; the word's other
+// half is not written by libwire).
+func ldLen32(p unsafe.Pointer) uint64 { return uint64(*(*uint32)(p)) }
+
 // str copies n bytes of C memory into a Go string.
 func (d *mdec) str(p unsafe.Pointer, n uint64) string {
 	if n == 0 || p == nil {
@@ -45,7 +49,7 @@ func (d *mdec) structFrom(t *imgType, m, g unsafe.Pointer) error {
 	}
 	for _, o := range t.ops {
 		if o.k == mkString {
-			*(*string)(unsafe.Add(g, o.g)) = d.str(ldPtr(unsafe.Add(m, o.m)), ldU64(unsafe.Add(m, o.aux)))
+			*(*string)(unsafe.Add(g, o.g)) = d.str(ldPtr(unsafe.Add(m, o.m)), ldLen32(unsafe.Add(m, o.aux)))
 			continue
 		}
 		if err := d.op(o, m, g); err != nil {
@@ -106,7 +110,7 @@ func (d *mdec) op(o *mop, m, g unsafe.Pointer) error {
 	case mkScalar:
 		copy(unsafe.Slice((*byte)(gv), o.gsz), unsafe.Slice((*byte)(unsafe.Add(m, o.m)), o.gsz))
 	case mkString:
-		*(*string)(gv) = d.str(ldPtr(unsafe.Add(m, o.m)), ldU64(unsafe.Add(m, o.aux)))
+		*(*string)(gv) = d.str(ldPtr(unsafe.Add(m, o.m)), ldLen32(unsafe.Add(m, o.aux)))
 	case mkBlock:
 		p, n := ldPtr(unsafe.Add(m, o.m)), uintptr(ldU64(unsafe.Add(m, o.aux)))
 		if p == nil {
@@ -162,7 +166,7 @@ func (d *mdec) op(o *mop, m, g unsafe.Pointer) error {
 			return nil
 		}
 		s := new(string)
-		*s = d.str(p, ldU64(unsafe.Add(m, o.aux)))
+		*s = d.str(p, ldLen32(unsafe.Add(m, o.aux)))
 		*(*unsafe.Pointer)(gv) = unsafe.Pointer(s)
 	case mkTime:
 		s, ns := *(*int64)(unsafe.Add(m, o.m)), *(*uint32)(unsafe.Add(m, o.m+8))
@@ -216,7 +220,7 @@ func (d *mdec) list(o *mop, m, gv unsafe.Pointer) error {
 		ss := unsafe.Slice((*string)(items), n)
 		for i := range ss {
 			it := unsafe.Add(p, uintptr(i)*stride)
-			ss[i] = d.str(ldPtr(unsafe.Add(it, el.m)), ldU64(unsafe.Add(it, el.aux)))
+			ss[i] = d.str(ldPtr(unsafe.Add(it, el.m)), ldLen32(unsafe.Add(it, el.aux)))
 		}
 	} else if el.k == mkStruct {
 		if err := d.enter(); err != nil {
