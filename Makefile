@@ -297,6 +297,13 @@ bench-orders: all
 	  /^summary:/ && n {ir[n] = $$2; n = 0} \
 	  END {printf "BENCH mem orders en ir=%d\n", (ir[200] - ir[2]) / 198}' \
 	  $(BUILD)/bench/mem_orders.cg
+	valgrind --tool=callgrind --instr-atstart=no --combine-dumps=yes \
+	  --callgrind-out-file=$(BUILD)/bench/mem_orders_1100.cg \
+	  $(BUILD)/bench/mem_orders 1100
+	awk '/^desc: Trigger: Client Request: order en/ {n = $$NF} \
+	  /^summary:/ && n {ir[n] = $$2; n = 0} \
+	  END {printf "BENCH mem orders en-1100 ir=%d\n", (ir[200] - ir[2]) / 198}' \
+	  $(BUILD)/bench/mem_orders_1100.cg
 
 # The Kotlin binding's struct workloads through wire_mem_decode with its
 # layouts and flags (bench/mem_structs.c): callgrind Ir per decode,

@@ -15,7 +15,10 @@
  *   valgrind --tool=callgrind --instr-atstart=no --combine-dumps=yes \
  *       --callgrind-out-file=X build/bench/mem_orders
  *
- * Ir/op = (dump "order de 200" - dump "order de 2") / 198. */
+ * Ir/op = (dump "order de 200" - dump "order de 2") / 198. An argument
+ * sets the first product's thumbnail size (300 by default; the second
+ * gets two thirds of it; at most 2,000): the Kotlin binding's orders carry
+ * 200-2,000 bytes a thumbnail (`mem_orders 1100`). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +28,10 @@
 #define S(x) {x, sizeof(x) - 1}
 static uint8_t arena[1 << 20];
 
-int main(void) {
+int main(int argc, char **argv) {
   int n1 = 2, n2 = 200;
+  int tn = argc > 1 ? atoi(argv[1]) : 300;
+  if (tn < 2 || tn > 2000) { fprintf(stderr, "thumbnail size: 2..2000\n"); return 1; }
   wire_ctx *ctx = wire_ctx_new();
   wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
   wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, 1);
@@ -35,8 +40,8 @@ int main(void) {
   static og_Category root = {1, S("Electronics"), NULL};
   static og_Category sub = {2, S("Electronics Premium"), &root};
   static og_str tags[] = {S("new"), S("sale"), S("bestseller")};
-  static uint8_t thumb[300];
-  for (int i = 0; i < 300; i++) thumb[i] = (uint8_t)(i * 7);
+  static uint8_t thumb[2000];
+  for (int i = 0; i < 2000; i++) thumb[i] = (uint8_t)(i * 7);
   static const uint8_t mag1[] = {0x39, 0x30};
   static og_Product p1 = {S("SKU-100001"), S("Ultra Pro 1001"),
     S("Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor"),
@@ -44,6 +49,8 @@ int main(void) {
   static og_Product p2 = {S("SKU-100002"), S("Eco Max 1002"),
     S("labore et dolore magna aliqua enim ad minim veniam"),
     &root, {mag1, 2, 2, 0, 0}, 321, {tags, 2}, {thumb, 200}};
+  p1.thumbnail.len = (uint32_t)tn;
+  p2.thumbnail.len = (uint32_t)(tn * 2 / 3);
   static og_Address a1 = {S("Hauptstrasse 12"), S("Berlin"), S("10115"), S("DE")};
   static og_Address a2 = {S("Parkallee 3"), S("Vienna"), S("1010"), S("AT")};
   static const og_Address *addrs[] = {&a1, &a2};

@@ -12,230 +12,9 @@
 
 #include <stdlib.h>
 
-#define NOTYPE WIRE_NO_TYPE
-
-/* The encoder's reference index: its slots, and how many references it
- * holds (the ones after those are looked for one by one). */
-#define ENC_REF_SLOTS 128 /* (ref_slot, mem_put.h: 7 bits) */
-#define ENC_REF_HASHED 96
-
-typedef struct {
-  wire_ctx *ctx;
-  wire_mem *m;
-  wire_buf *b;
-  uint32_t depth;
-  /* strings as given: UTF-8 unless the Java policy asks otherwise, checked
-   * unless the caller vouches for them */
-  bool utf8_str, check_str;
-  bool hashed;        /* same-schema structs begin with their hash */
-  uint32_t max_depth;
-  /* what is added to a pointer of the image other than NULL
-   * (wire_mem_encode_based; else 0) */
-  uintptr_t rel;
-  /* under tracking: an index of the first ENC_REF_HASHED references of
-   * m->refp (slot: 1 + their index, 0 free), open addressing */
-  uint8_t rh[ENC_REF_SLOTS];
-} menc;
-
-__attribute__((cold)) static bool efail(menc *e, int32_t code, const char *w) {
-  wire__fail(e->ctx, code, e->b->len, "%s", w);
-  return false;
-}
-
-/* efail for the writers that answer -1 on error (both cold: apart) */
-__attribute__((cold)) static int lfail(menc *e, int32_t code, const char *w) {
-  efail(e, code, w);
-  return -1;
-}
-
-static inline bool room(menc *e, size_t n) {
-  wire_buf *b = e->b;
-  if (WIRE_LIKELY(b->cap - b->len >= n)) return true;
-  if (wire__buf_grow(b, n) != WIRE_OK) return efail(e, WIRE_E_NOMEM, "out of memory");
-  return true;
-}
-
-/* Room for n bytes at *q and 8 more (a fixed-width writer stores a
- * whole word) before *lim, the buffer's end, growing the buffer (and
- * moving both) when there is not. The end is kept in a local: the bytes
- * stored through q could alias the buffer's fields. */
-static inline bool reserve(menc *e, uint8_t **q, uint8_t **lim, size_t n) {
-  if (WIRE_LIKELY((size_t)(*lim - *q) >= n + 8)) return true;
-  wire_buf *b = e->b;
-  b->len = (size_t)(*q - b->p);
-  if (!room(e, n + 8)) return false;
-  *q = b->p + b->len;
-  *lim = b->p + b->cap;
-  return true;
-}
-
-static inline const void *eptr(const menc *e, const uint8_t *p) {
-  return rptr(e->rel, p);
-}
-
-static bool enc_struct_body(menc *e, const wire_mlayout *l, const uint8_t *base);
-static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base);
-
-/* Type meta of a struct value of layout l without a TypeDef (put_meta
- * writes those). */
-static bool enc_meta_id(menc *e, const wire_mlayout *l) {
-  wire_mem *m = e->m;
-  uint32_t ti = l->type;
-  wire_utype *t = &e->ctx->reg->types[ti];
-  if (l->kind == WIRE_T_STRUCT) {
-    if (!room(e, 6)) return false;
-    uint8_t *q = e->b->p + e->b->len;
-    *q++ = l->kind;
-    q = put_varu32(q, t->user_id);
-    e->b->len = (size_t)(q - e->b->p);
-    return true;
-  }
-  /* named same-schema structs: meta strings through the writer policy */
-  wire_user_meta um = {UINT32_MAX, NULL, t->layout, -1, -1};
-  return wire__enc_type_meta(&m->e, l->kind, &um); /* e->b is &m->e.b */
-}
-
-/* Type meta of a struct value of layout l: a TypeDef (announced in this
- * message already or not) without a call. */
-static inline __attribute__((always_inline)) bool
-put_meta(menc *e, const wire_mlayout *l) {
-  wire_mem *m = e->m;
-  uint32_t ti = l->type;
-  if (!l->td) return enc_meta_id(e, l);
-  if (!room(e, 6 + l->td_len)) return false;
-  uint8_t *q = e->b->p + e->b->len;
-  *q++ = l->kind;
-  if (m->td_gen[ti] == m->gen) {
-    q = put_varu32(q, (m->td_idx[ti] << 1) | 1);
-  } else {
-    m->td_gen[ti] = m->gen;
-    m->td_idx[ti] = m->next_td;
-    q = put_varu32(q, m->next_td++ << 1);
-    copy_mid(q, l->td, l->td_len);
-    q += l->td_len;
-  }
-  e->b->len = (size_t)(q - e->b->p);
-  return true;
-}
-
-/* put_meta, called (the colder paths). */
-static bool enc_meta(menc *e, const wire_mlayout *l) { return put_meta(e, l); }
-
-static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
-  wire_ctx *ctx = e->ctx;
-  if (len > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "string longer than 4 GiB");
-  if (len && !s) return efail(e, WIRE_E_ENCODE, "NULL string with a length");
-  if (!ctx->trusted_text && wire__utf8_check(s, (size_t)len) != len)
-    return efail(e, WIRE_E_STRING, "invalid UTF-8");
-  int32_t enc = WIRE_STR_UTF8;
-  if (ctx->string_policy == WIRE_STRING_JAVA)
-    enc = wire__java_encoding_of(WIRE_STR_UTF8, s, (size_t)len);
-  if (enc == WIRE_STR_UTF8) {
-    if (!room(e, 9 + len)) return false;
-    uint8_t *q = e->b->p + e->b->len;
-    uint64_t h = (len << 2) | WIRE_STR_UTF8;
-    int n = 0;
-    while (h >= 0x80 && n < 4) { *q++ = (uint8_t)(h | 0x80); h >>= 7; n++; }
-    *q++ = (uint8_t)h;
-    wire__copy(q, s, (size_t)len);
-    e->b->len = (size_t)(q - e->b->p) + (size_t)len;
-    return true;
-  }
-  size_t wl = wire__transcode_len(WIRE_STR_UTF8, enc, s, (size_t)len);
-  if (!room(e, 9 + wl)) return false;
-  uint8_t *q = e->b->p + e->b->len;
-  uint64_t h = ((uint64_t)wl << 2) | (uint64_t)enc;
-  int n = 0;
-  while (h >= 0x80 && n < 4) { *q++ = (uint8_t)(h | 0x80); h >>= 7; n++; }
-  *q++ = (uint8_t)h;
-  wire__transcode(WIRE_STR_UTF8, enc, s, (size_t)len, q, wl);
-  e->b->len = (size_t)(q - e->b->p) + wl;
-  return true;
-}
-
-/* A string whose length word is the wire header (WIRE_MEM_STR_TAGGED):
- * written in the encoding the caller chose, checked unless trusted. */
-static bool enc_str_tagged(menc *e, const uint8_t *s, uint64_t h) {
-  uint64_t len = h >> 2;
-  int32_t enc = (int32_t)(h & 3);
-  if (enc == 3) return efail(e, WIRE_E_ENCODE, "string encoding 3 is reserved");
-  if (len > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "string longer than 4 GiB");
-  if (len && !s) return efail(e, WIRE_E_ENCODE, "NULL string with a length");
-  if (!e->ctx->trusted_text) {
-    if (enc == WIRE_STR_UTF8 && wire__utf8_check(s, (size_t)len) != len)
-      return efail(e, WIRE_E_STRING, "invalid UTF-8");
-    if (enc == WIRE_STR_UTF16 &&
-        ((len & 1) || wire__utf16_check(s, (size_t)len) != len))
-      return efail(e, WIRE_E_STRING, "invalid UTF-16");
-  }
-  if (!room(e, 9 + len)) return false;
-  uint8_t *q = put_varu64(e->b->p + e->b->len, h);
-  if (len) wire__copy(q, s, (size_t)len);
-  e->b->len = (size_t)(q - e->b->p) + (size_t)len;
-  return true;
-}
-
-static inline bool enc_int(menc *e, const wire_mop *o, uint64_t raw) {
-  if ((o->fl & MF_CHECK) && !int_in_range(raw, o->form, o->wt))
-    return efail(e, WIRE_E_ENCODE, "integer out of the range of its wire type");
-  uint8_t *q = e->b->p + e->b->len;
-  switch (o->wt) {
-  case WIRE_T_INT8: case WIRE_T_UINT8: *q++ = (uint8_t)raw; break;
-  case WIRE_T_INT16: case WIRE_T_UINT16: q = put_le(q, raw, 2); break;
-  case WIRE_T_INT32: case WIRE_T_UINT32: q = put_le(q, raw, 4); break;
-  case WIRE_T_INT64: case WIRE_T_UINT64: q = put_le(q, raw, 8); break;
-  case WIRE_T_VARINT32: q = put_varu32(q, wire__zz32((int32_t)raw)); break;
-  case WIRE_T_VAR_UINT32: q = put_varu32(q, (uint32_t)raw); break;
-  case WIRE_T_VARINT64: q = put_varu64(q, wire__zz64((int64_t)raw)); break;
-  case WIRE_T_VAR_UINT64: q = put_varu64(q, raw); break;
-  case WIRE_T_TAGGED_INT64: {
-    int64_t v = (int64_t)raw;
-    if (v >= -(INT64_C(1) << 30) && v < (INT64_C(1) << 30)) {
-      q = put_le(q, (uint32_t)((uint32_t)(int32_t)v << 1), 4);
-    } else {
-      *q++ = 1;
-      q = put_le(q, raw, 8);
-    }
-    break;
-  }
-  default: /* TAGGED_UINT64 */
-    if (raw < (UINT64_C(1) << 31)) q = put_le(q, (uint32_t)raw << 1, 4);
-    else { *q++ = 1; q = put_le(q, raw, 8); }
-    break;
-  }
-  e->b->len = (size_t)(q - e->b->p);
-  return true;
-}
-
-/* A primitive element of a packed list / dense conversion; `eo`: the
- * element's op (wt, form, MF_CHECK), made once per list. */
-static inline bool enc_prim_elem(menc *e, const wire_mop *eo, const uint8_t *p) {
-  uint8_t wt = eo->wt;
-  uint64_t raw = ld_u(p, eo->form);
-  if (is_int_wt(wt)) return enc_int(e, eo, raw);
-  uint8_t *q = e->b->p + e->b->len;
-  switch (wt) {
-  case WIRE_T_BOOL: *q++ = raw ? 1 : 0; break;
-  case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16: q = put_le(q, raw, 2); break;
-  case WIRE_T_FLOAT32: q = put_le(q, raw, 4); break;
-  default: q = put_le(q, raw, 8); break;
-  }
-  e->b->len = (size_t)(q - e->b->p);
-  return true;
-}
+#include "mem_enc.h" /* (the encoder's state and value writers) */
 
 static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base);
-
-/* The reference id of struct pointer p when it was written before in
- * this message, else -1. */
-static inline int64_t ref_find(const menc *e, const void *p) {
-  const wire_mem *m = e->m;
-  for (uint32_t h = ref_slot(p); e->rh[h]; h = (h + 1) & (ENC_REF_SLOTS - 1))
-    if (m->refp[e->rh[h] - 1] == p) return m->refid[e->rh[h] - 1];
-  for (uint32_t i = ENC_REF_HASHED; i < m->nref; i++)
-    if (m->refp[i] == p) return m->refid[i];
-  return -1;
-}
 
 /* Struct pointer p, written now, as reference m->e.nrefs (which the
  * caller counts). */
@@ -252,6 +31,34 @@ static bool ref_add(menc *e, const void *p) {
   m->refp[m->nref] = p;
   m->refid[m->nref++] = m->e.nrefs;
   return true;
+}
+
+/* ref_note past the index's first ENC_REF_HASHED references, or when the
+ * reference arrays are full. */
+__attribute__((noinline)) static int64_t ref_more(menc *e, const void *p) {
+  const wire_mem *m = e->m;
+  for (uint32_t i = ENC_REF_HASHED; i < m->nref; i++)
+    if (m->refp[i] == p) return m->refid[i];
+  return ref_add(e, p) ? -1 : -2;
+}
+
+/* The reference id of struct pointer p when it was written before in
+ * this message; else p is noted (ref_add) and the answer is -1; -2 on
+ * error. The index's probe that misses ends at the slot p takes. */
+static inline __attribute__((always_inline)) int64_t
+ref_note(menc *e, const void *p) {
+  wire_mem *m = e->m;
+  uint32_t h = ref_slot(p);
+  for (; e->rh[h]; h = (h + 1) & (ENC_REF_SLOTS - 1))
+    if (m->refp[e->rh[h] - 1] == p) return m->refid[e->rh[h] - 1];
+  uint32_t n = m->nref;
+  if (WIRE_UNLIKELY(n >= ENC_REF_HASHED || n >= m->ref_cap))
+    return ref_more(e, p);
+  e->rh[h] = (uint8_t)(n + 1);
+  m->refp[n] = p;
+  m->refid[n] = m->e.nrefs;
+  m->nref = n + 1;
+  return -1;
 }
 
 /* The flag of struct pointer s in a slot with a flag (track: written
@@ -273,14 +80,14 @@ put_ptr_flag(menc *e, bool track, const void *s) {
     return 1;
   }
   wire_mem *m = e->m;
-  int64_t id = ref_find(e, s);
+  int64_t id = ref_note(e, s);
   if (id >= 0) {
     *q++ = 0xFE;
     q = put_varu32(q, (uint32_t)id);
     e->b->len = (size_t)(q - e->b->p);
     return 0;
   }
-  if (!ref_add(e, s)) return -1;
+  if (id < -1) return -1;
   m->e.nrefs++;
   *q = 0x00;
   e->b->len++;
@@ -314,7 +121,7 @@ static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
   wire_mem *m = e->m;
   if (o->code == MOP_STRUCT_PTR) { /* (with a presence flag) */
     const void *p = eptr(e, base + o->off);
-    int64_t id = ref_find(e, p);
+    int64_t id = ref_note(e, p);
     if (id >= 0) {
       *q++ = 0xFE;
       q = put_varu32(q, (uint32_t)id);
@@ -322,7 +129,7 @@ static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
       *body = false;
       return true;
     }
-    if (!ref_add(e, p)) return false;
+    if (id < -1) return false;
   }
   m->e.nrefs++;
   *q = 0x00;
@@ -348,25 +155,46 @@ static int put_utf8(menc *e, const uint8_t *sp, const uint8_t *lenp) {
   return 1;
 }
 
+/* What is_null answers for the values of op o: never true, true for a
+ * NULL pointer at o->off alone, or something else. */
+enum { NK_NEVER, NK_PTR, NK_OTHER };
+static int null_kind(const wire_mop *o) {
+  if (o->fl & MF_PRESENT) return NK_OTHER;
+  switch (o->code) {
+  case MOP_NONE: return NK_OTHER;
+  case MOP_STRUCT_PTR: return NK_PTR;
+  case MOP_STR: case MOP_BYTES: case MOP_LIST: case MOP_PLIST: case MOP_DENSE:
+  case MOP_MAP:
+    return o->ft->nullable ? NK_PTR : NK_NEVER;
+  default: return NK_NEVER;
+  }
+}
+
 /* How the caller of list_begin writes a list's items: structs inline
  * without flags, struct pointers without flags, with flags, with flags
  * under tracking. */
 enum { LI_INLINE, LI_PTR, LI_FLAG, LI_TRACK };
 
 /* A tagged string at `it` (op so, no flag) when the text is trusted and
- * its header well-formed: 1 when written, 0 when it is anything else (the
- * general writer then writes or reports it), -1 on error. */
-static inline int put_tstr(menc *e, uintptr_t rel, const wire_mop *so,
-                           const uint8_t *it) {
+ * its header well-formed, written at *q (the caller's write position, *lim
+ * the buffer's end, as for reserve; e->b->len is not kept): 1 when
+ * written, 0 when it is anything else (the general writer then writes or
+ * reports it), -1 on error. */
+static inline __attribute__((always_inline)) int
+put_tstr(menc *e, uintptr_t rel, const wire_mop *so, const uint8_t *it,
+         uint8_t **q, uint8_t **lim) {
   const uint8_t *sp = rptr(rel, it + so->off);
   uint64_t h = ld_len(it, so), len = h >> 2;
   if ((h & 3) == 3 || len > UINT32_MAX || (len && !sp)) return 0;
-  if (!room(e, (size_t)len + 9 + 8)) return -1;
-  uint8_t *q = put_varu64(e->b->p + e->b->len, h);
-  copy_mid(q, sp, (size_t)len);
-  e->b->len = (size_t)(q - e->b->p) + (size_t)len;
+  if (!reserve(e, q, lim, (size_t)len + 9)) return -1;
+  uint8_t *w = put_varu64(*q, h);
+  copy_mid(w, sp, (size_t)len);
+  *q = w + len;
   return 1;
 }
+
+/* The write position of put_tstr's callers, and the buffer's end. */
+#define WPOS(q, lim) ((q) = e->b->p + e->b->len, (lim) = e->b->p + e->b->cap)
 
 /* A list: 0 when written, -1 on error, 1 when it is a list of structs
  * whose head is written and whose items (*itemsp, *countp of them) the
@@ -422,9 +250,15 @@ static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
   }
   const wire_mop *so = &o->sub[0];
   bool has_null = false;
-  if (so->ft->nullable || (so->fl & MF_PRESENT))
+  int nk = so->ft->nullable || (so->fl & MF_PRESENT) ? null_kind(so) : NK_NEVER;
+  if (nk == NK_PTR) { /* (is_null's answer without its switch per item) */
+    const uint8_t *it = items + so->off;
+    for (uint64_t i = 0; i < count && !has_null; i++, it += o->esize)
+      has_null = ld_ptr(it) == NULL;
+  } else if (nk == NK_OTHER) {
     for (uint64_t i = 0; i < count && !has_null; i++)
       has_null = is_null(so, items + i * o->esize);
+  }
   uint8_t h = has_null ? o->lh_null : o->lh;
   q = e->b->p + e->b->len;
   *q = h;
@@ -457,11 +291,18 @@ static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
   if (!flags && so->code == MOP_STR && (so->fl & MF_TAGGED) &&
       e->ctx->trusted_text) {
     /* tagged strings as given: the well-formed ones inline */
+    uint8_t *lim;
+    WPOS(q, lim);
     for (uint64_t i = 0; i < count; i++) {
       const uint8_t *it = items + i * o->esize;
-      int r = put_tstr(e, rel, so, it);
-      if (r < 0 || (!r && !enc_body(e, so, it))) return -1;
+      int r = put_tstr(e, rel, so, it, &q, &lim);
+      if (r > 0) continue;
+      if (r < 0) return -1;
+      e->b->len = (size_t)(q - e->b->p);
+      if (!enc_body(e, so, it)) return -1;
+      WPOS(q, lim);
     }
+    e->b->len = (size_t)(q - e->b->p);
     return 0;
   }
   if (!flags && so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64)) &&
@@ -533,15 +374,26 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
                   e->ctx->trusted_text;
   const bool vt = vo->code == MOP_STR && (vo->fl & MF_TAGGED) &&
                   e->ctx->trusted_text;
+  const int kk = null_kind(ko), vk = null_kind(vo);
   uint64_t at = 0;
   while (at < count) {
     uint64_t size = count - at;
     if (size > WIRE_POL_CHUNK_MAX - 1) size = WIRE_POL_CHUNK_MAX - 1;
     /* null keys or values go in chunks of their own */
     uint64_t k;
-    for (k = 0; k < size; k++) {
-      const uint8_t *it = items + (at + k) * o->esize;
-      if (is_null(ko, it) || is_null(vo, it)) break;
+    if (kk != NK_OTHER && vk != NK_OTHER) {
+      /* (is_null's answers without its switch per entry) */
+      for (k = 0; k < size; k++) {
+        const uint8_t *it = items + (at + k) * o->esize;
+        if ((kk == NK_PTR && !ld_ptr(it + ko->off)) ||
+            (vk == NK_PTR && !ld_ptr(it + vo->off)))
+          break;
+      }
+    } else {
+      for (k = 0; k < size; k++) {
+        const uint8_t *it = items + (at + k) * o->esize;
+        if (is_null(ko, it) || is_null(vo, it)) break;
+      }
     }
     if (k == 0) {
       const uint8_t *it = items + at * o->esize;
@@ -585,13 +437,26 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
         return efail(e, WIRE_E_UNSUPPORTED, "map value of undeclared type");
       if (!enc_meta(e, &e->m->layouts[vo->elem])) return false;
     }
+    uint8_t *lim;
+    WPOS(q, lim);
     for (uint64_t i = 0; i < size; i++) {
       const uint8_t *it = items + (at + i) * o->esize;
-      int r = kt ? put_tstr(e, rel, ko, it) : 0;
-      if (r < 0 || (!r && !enc_body(e, ko, it))) return false;
-      r = vt ? put_tstr(e, rel, vo, it) : 0;
-      if (r < 0 || (!r && !enc_body(e, vo, it))) return false;
+      int r = kt ? put_tstr(e, rel, ko, it, &q, &lim) : 0;
+      if (r < 0) return false;
+      if (!r) {
+        e->b->len = (size_t)(q - e->b->p);
+        if (!enc_body(e, ko, it)) return false;
+        WPOS(q, lim);
+      }
+      r = vt ? put_tstr(e, rel, vo, it, &q, &lim) : 0;
+      if (r < 0) return false;
+      if (!r) {
+        e->b->len = (size_t)(q - e->b->p);
+        if (!enc_body(e, vo, it)) return false;
+        WPOS(q, lim);
+      }
     }
+    e->b->len = (size_t)(q - e->b->p);
     at += size;
   }
   return true;
@@ -762,7 +627,7 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
 /* A struct enc_fields writes inside another without a call: where the
  * outer one goes on, and for the items of a list the ones left. */
 typedef struct {
-  const wire_mop *o, *end; /* the outer struct's op, resumed after it */
+  const wire_mop *o;       /* the outer struct's op, resumed after it */
   const uint8_t *base;     /* the outer struct's memory */
   const wire_mlayout *l;   /* list items: their layout (NULL: a struct) */
   const uint8_t *item;     /* list items: the next one's memory */
@@ -805,9 +670,11 @@ static inline int next_item(menc *e, eframe *f, const uint8_t **basep) {
 /* The last MX_ value (mem.h): enc_fields' dispatch lists every case up
  * to it and leaves out the range check (~2 instructions an op); an MX_
  * value added to mem.h needs its case there (MX_SLOW's, the general path,
- * when it is the decoder's only), and this number changed. */
-#define ENC_MX_LAST 14
-_Static_assert(MX_LIST == ENC_MX_LAST,
+ * when it is the decoder's only), and this number changed. A struct's
+ * ops end with one of MX_END (wire__mem_plan_end): the loop has no bound
+ * to compare with. */
+#define ENC_MX_LAST 15
+_Static_assert(MX_END == ENC_MX_LAST,
                "a new MX_ case: give it a case in enc_fields' dispatch");
 
 /* The fields of a struct body (its depth counted by the caller), with
@@ -821,21 +688,19 @@ fields_of(menc *e, const wire_mlayout *l, const uint8_t *base, bool based) {
   const uintptr_t rel = based ? e->rel : 0; /* (0: the pointers as they are) */
   eframe st[ENC_NEST];
   uint32_t nest = 0;
-  const wire_mop *o, *end;
+  const wire_mop *o;
   uint8_t *q, *lim;
-start: /* the struct l at base (b->len up to date) */
+  WPOS(q, lim);
+start: /* the struct l at base, written at q (lim: the buffer's end) */
   if (hashed &&
       (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
-    if (!room(e, 8)) return false; /* (put_le stores a word) */
-    b->len = (size_t)(put_le(b->p + b->len, l->hash, 4) - b->p);
+    if (!reserve(e, &q, &lim, 4)) return false;
+    q = put_le(q, l->hash, 4);
   }
   o = l->plan.ops;
-  end = o + l->plan.nops;
-  if (o < end && !room(e, o->rest + 8)) return false;
-  q = b->p + b->len;
-  lim = b->p + b->cap;
+  if (!reserve(e, &q, &lim, o->rest)) return false;
   for (;;) {
-  for (; o < end; o++) {
+  for (;; o++) {
     const uint8_t *p = base + o->off;
     /* (dx: x, or the start of a run of varints, or a case of its own;
      * every MX_ value has its case here, the dispatch has no range
@@ -870,15 +735,18 @@ start: /* the struct l at base (b->len up to date) */
     case MX_F32: memcpy(q, p, 4); q += 4; continue;
     case MX_F64: memcpy(q, p, 8); q += 8; continue;
     case MX_TSTR:
-      if (e->ctx->trusted_text) {
-        /* the wire header as given, then the bytes */
-        const uint8_t *sp = rptr(rel, p);
+      if (!check_str) { /* (trusted text) */
+        /* the wire header as given, then the bytes (a pointer other
+         * than NULL relocated) */
+        uintptr_t v;
+        memcpy(&v, p, sizeof v);
         uint64_t h = ld_len(base, o), len = h >> 2;
-        if ((h & 3) == 3 || len > UINT32_MAX || (len && !sp)) break;
+        if ((h & 3) == 3 || len > UINT32_MAX || (len && !v)) break;
         /* room: header and text, and what the next inline ops write */
         if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
-        q = put_varu64(q, h);
-        copy_mid(q, sp, (size_t)len);
+        if (h < 0x80) *q++ = (uint8_t)h;
+        else q = put_varu64(q, h);
+        copy_mid(q, (const uint8_t *)(v + rel), (size_t)len);
         q += len;
         continue;
       }
@@ -931,9 +799,10 @@ start: /* the struct l at base (b->len up to date) */
       }
       if (WIRE_UNLIKELY(++e->depth > e->max_depth))
         return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
-      st[nest++] = (eframe){o, end, base, NULL, NULL, 0, 0};
+      st[nest++] = (eframe){o, base, NULL, NULL, 0, 0, 0};
       l = &e->m->layouts[o->elem];
       base = p;
+      WPOS(q, lim);
       goto start;
     case MX_LIST: { /* (a list without a flag) */
       b->len = (size_t)(q - b->p);
@@ -952,22 +821,75 @@ start: /* the struct l at base (b->len up to date) */
       if (WIRE_UNLIKELY(++e->depth > e->max_depth))
         return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
       const wire_mop *so = &o->sub[0];
-      st[nest++] = (eframe){o, end, base, &e->m->layouts[so->elem],
+      st[nest++] = (eframe){o, base, &e->m->layouts[so->elem],
                             items + so->off, count, o->esize, how};
       goto item;
     }
     case MX_SLOW: case MX_VI32_64:
       break;
+    case MX_END:
+      goto done;
     default:
       __builtin_unreachable();
     }
     /* the general path */
-    b->len = (size_t)(q - b->p);
+    if (o->code == MOP_STRUCT_PTR && !(o->fl & MF_PRESENT) &&
+        WIRE_LIKELY(nest < ENC_NEST)) {
+      /* a struct by pointer: its flag and meta written here, then its
+       * fields as those of an inline one */
+      const uint8_t *s = rptr(rel, p);
+      const wire_mlayout *sl = &e->m->layouts[o->elem];
+      /* room: the flag and a reference id, the type meta, and the inline
+       * ops after this one (the flag may be all) */
+      if (!reserve(e, &q, &lim, 12 + (size_t)sl->td_len + o->rest))
+        return false;
+      if (o->fl & MF_FLAG) {
+        if (!s) {
+          *q++ = 0xFD;
+          continue;
+        }
+        if (o->fl & MF_TRACK) {
+          int64_t id = ref_note(e, s);
+          if (id >= 0) {
+            *q++ = 0xFE;
+            q = put_varu32(q, (uint32_t)id);
+            continue;
+          }
+          if (id < -1) return false;
+          e->m->e.nrefs++;
+          *q++ = 0x00;
+        } else {
+          *q++ = 0xFF;
+        }
+      }
+      if (o->fl & MF_META) {
+        if (sl->td) {
+          q = put_td(e->m, sl, q);
+        } else {
+          b->len = (size_t)(q - b->p);
+          if (!enc_meta_id(e, sl)) return false;
+          WPOS(q, lim);
+        }
+      }
+      if (WIRE_UNLIKELY(!s || ++e->depth > e->max_depth)) {
+        b->len = (size_t)(q - b->p);
+        if (s)
+          return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+        if (!room(e, 16)) return false; /* (as enc_body reports it) */
+        return efail(e, WIRE_E_ENCODE, "NULL struct pointer in a "
+                                       "non-nullable slot");
+      }
+      st[nest++] = (eframe){o, base, NULL, NULL, 0, 0, 0};
+      l = sl;
+      base = s;
+      goto start;
+    }
     if (!(o->fl & (MF_FLAG | MF_META | MF_PRESENT)) &&
         (o->code == MOP_DECIMAL || o->code == MOP_TIMESTAMP)) {
       /* decimals and timestamps without a call (the others, and any
-       * error, through enc_body) */
-      if (!reserve(e, &q, &lim, 16)) return false;
+       * error, through enc_body); room: theirs, and the inline ops'
+       * after them */
+      if (!reserve(e, &q, &lim, 16 + (size_t)o->rest)) return false;
       uint8_t *r = NULL;
       if (o->code == MOP_DECIMAL) {
         wire_mem_decimal dv;
@@ -981,35 +903,11 @@ start: /* the struct l at base (b->len up to date) */
           r = put_le(put_le(q, (uint64_t)t.seconds, 8), t.nanos, 4);
       }
       if (r) {
-        b->len = (size_t)(r - b->p);
-        goto next;
+        q = r;
+        continue;
       }
-      b->len = (size_t)(q - b->p);
     }
-    if (o->code == MOP_STRUCT_PTR && !(o->fl & MF_PRESENT) &&
-        WIRE_LIKELY(nest < ENC_NEST)) {
-      /* a struct by pointer: its flag and meta, then its fields as those
-       * of an inline one */
-      const uint8_t *s = rptr(rel, p);
-      if (o->fl & MF_FLAG) {
-        int r = put_ptr_flag(e, o->fl & MF_TRACK, s);
-        if (r < 0) return false;
-        if (!r) goto next;
-      }
-      if ((o->fl & MF_META) && !put_meta(e, &e->m->layouts[o->elem]))
-        return false;
-      if (!s) {
-        if (!room(e, 16)) return false; /* (as enc_body reports it) */
-        return efail(e, WIRE_E_ENCODE, "NULL struct pointer in a "
-                                       "non-nullable slot");
-      }
-      if (WIRE_UNLIKELY(++e->depth > e->max_depth))
-        return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
-      st[nest++] = (eframe){o, end, base, NULL, NULL, 0, 0, 0};
-      l = &e->m->layouts[o->elem];
-      base = s;
-      goto start;
-    }
+    b->len = (size_t)(q - b->p);
     if (o->fl & MF_FLAG) {
       bool body;
       if (!enc_flag(e, o, base, &body)) return false;
@@ -1022,12 +920,12 @@ start: /* the struct l at base (b->len up to date) */
       if (!enc_meta(e, &e->m->layouts[o->elem])) return false;
     }
     if (!enc_body(e, o, base)) return false;
-  next:
-    if (o + 1 < end && !room(e, o[1].rest + 8)) return false;
+  next: /* (o[1]: the next op, or the end's, whose rest is 0) */
+    if (!room(e, o[1].rest + 8)) return false;
     q = b->p + b->len;
     lim = b->p + b->cap;
   }
-  /* the end of a struct: the next item of a list, or the outer struct */
+done: /* the end of a struct: the next item of a list, or the outer one */
   b->len = (size_t)(q - b->p);
   if (!nest) return true;
   eframe *f = &st[nest - 1];
@@ -1043,6 +941,7 @@ start: /* the struct l at base (b->len up to date) */
     f = &st[nest - 1];
     int r = next_item(e, f, &base);
     if (r < 0) return false;
+    WPOS(q, lim);
     if (r) {
       l = f->l;
       goto start;
@@ -1051,11 +950,8 @@ start: /* the struct l at base (b->len up to date) */
   e->depth--;
   nest--;
   o = f->o;
-  end = f->end;
   base = f->base;
-  if (o + 1 < end && !room(e, o[1].rest + 8)) return false;
-  q = b->p + b->len;
-  lim = b->p + b->cap;
+  if (!reserve(e, &q, &lim, o[1].rest)) return false;
   o++;
   }
 }

@@ -149,7 +149,7 @@ static void decode(wire_ctx *c, uint32_t l, const uint8_t *bytes, size_t n,
 }
 
 static int jeq(jstr a, jstr b) {
-  return a.h == b.h && !memcmp(a.p, b.p, a.h >> 2);
+  return a.h == b.h && (!(a.h >> 2) || !memcmp(a.p, b.p, a.h >> 2));
 }
 
 static void same_dec(const wire_mem_decimal *a, const wire_mem_decimal *b) {
@@ -358,5 +358,72 @@ Test(mem_graph, based_images) {
                WIRE_OK, "%s", wire_ctx_error_message(c));
   cr_assert(m == n && !memcmp(p, want, n), "the same bytes from the copy");
   cr_assert_eq(wire_mem_encode_based(c, L.box, moved, 0, &p, &m), WIRE_E_ARG);
+  wire_ctx_free(c);
+}
+
+/* Many tagged strings in a list and a map (the encoder writes them at its
+ * own write pointer, growing the buffer on the way), a null among them,
+ * headers of one and two bytes; more distinct shared items than the
+ * encoder's reference index hashes (96), named again from the end: the
+ * document codec's bytes, and the graph read back. */
+Test(mem_graph, many_strings_nulls_and_references) {
+  enum { NT = 2000, NA = 400, NI = 150 };
+  static char text[NT][80];
+  static jstr tags[NT];
+  static kv attrs[NA];
+  static item items[NI];
+  static cat cats[NI];
+  static const item *shared[NI + 4];
+  for (int i = 0; i < NT; i++) {
+    int len = (i * 7) % 75; /* 0..74: every copy size, headers of 1 and 2 bytes */
+    for (int k = 0; k < len; k++) text[i][k] = (char)('a' + (i + k) % 26);
+    tags[i] = (jstr){(const uint8_t *)text[i],
+                     (uint32_t)len << 2 | WIRE_STR_LATIN1, 0};
+  }
+  for (int i = 0; i < NA; i++)
+    attrs[i] = (kv){tags[i], tags[NT - 1 - i]};
+  lays L;
+  wire_ctx *c = make(1, &L);
+  for (int round = 0; round < 3; round++) {
+    /* round 1: a null tag in the list, round 2: a null value in the map */
+    jstr keep_tag = tags[5];
+    jstr keep_val = attrs[7].v;
+    if (round == 1) tags[5] = (jstr){NULL, 0, 0};
+    if (round == 2) attrs[7].v = (jstr){NULL, 0, 0};
+    for (int i = 0; i < NI; i++) {
+      cats[i] = (cat){i, tags[i + 1], i ? &cats[i - 1] : NULL};
+      items[i] = (item){tags[i + 2], &cats[i], {NULL, 0, 0, 0, 0},
+                        i == 0 ? tags : NULL, i == 0 ? NT : 0, 0,
+                        i == 1 ? attrs : NULL, i == 1 ? NA : 0, 0};
+      shared[i] = &items[i];
+    }
+    shared[NI] = &items[NI - 1]; /* past the hashed ones */
+    shared[NI + 1] = &items[120];
+    shared[NI + 2] = &items[3];
+    shared[NI + 3] = NULL;
+    box bx = {shared, NI + 4, 0, NULL, 0, 0, NULL, 0, 0,
+              &items[140], &cats[2], &cats[130]};
+    static uint8_t bytes[1 << 17];
+    size_t n;
+    encode(c, L.box, &bx, bytes, sizeof bytes, &n);
+    box out;
+    decode(c, L.box, bytes, n, &out);
+    cr_assert_eq(out.nshared, NI + 4);
+    for (int i = 0; i < NI; i++) {
+      same_item(out.shared[i], &items[i]);
+      cr_assert_eq(out.shared[i]->cat->id, i);
+    }
+    cr_assert_eq(out.shared[NI], out.shared[NI - 1]);
+    cr_assert_eq(out.shared[NI + 1], out.shared[120]);
+    cr_assert_eq(out.shared[NI + 2], out.shared[3]);
+    cr_assert_null(out.shared[NI + 3]);
+    cr_assert_eq(out.pick, out.shared[140]);
+    cr_assert_eq(out.maybe->id, 130); /* (not a ref field: written again) */
+    cr_assert_eq(out.root->id, 2);
+    if (round == 1) cr_assert_null(out.shared[0]->tags[5].p);
+    if (round == 2) cr_assert_null(out.shared[1]->attrs[7].v.p);
+    tags[5] = keep_tag;
+    attrs[7].v = keep_val;
+  }
   wire_ctx_free(c);
 }
