@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "ed3ed2811bf0e883902d0186f101e5cb1618c012f86288a2b012965d1e65ad8d"
+const csrcDigest = "6b253f0fdd63fd0fce88c265fcda156145695ba0b86bf888960266a9eef567bb"

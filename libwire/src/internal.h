@@ -61,6 +61,7 @@ struct wire_ctx {
   uint64_t max_typedef_bytes;
   uint64_t max_typedef_fields;
   uint64_t max_typedef_cache; /* entries of the incoming TypeDef cache */
+  uint64_t max_mem_decode;    /* arena bytes per input byte (mem_dec) */
   int32_t err_code;
   uint64_t err_offset;
   char err_msg[256];
