@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "6b253f0fdd63fd0fce88c265fcda156145695ba0b86bf888960266a9eef567bb"
+const csrcDigest = "4fc7576ce4b7917f3bce3aa109a6e41fa8685055051152be0fa3e3797ed44bbd"

@@ -38,13 +38,14 @@ static void *aalloc(mdec *x, size_t n, size_t align) {
  * small, WIRE_E_BUFFER_FULL (wire_mem_decode then reports x->need). Only
  * on the way out: no check on the values' path. */
 static COLD bool afail(mdec *x, const uint8_t *at) {
-  if (x->need > x->lim_end)
+  size_t len = (size_t)(x->d.in.end - x->d.in.base);
+  size_t lim_end = wire__mdec_lim_end(x->ctx->max_mem_decode, len, x->used0);
+  if (x->need > lim_end)
     return wire__dec_fail(&x->d, WIRE_E_LIMIT, at,
                           "decoding takes more than %llu bytes of arena for "
                           "%zu input bytes (WIRE_LIMIT_MEM_DECODE: %llu per "
                           "input byte + %u)",
-                          (unsigned long long)(x->lim_end - x->used0),
-                          (size_t)(x->d.in.end - x->d.in.base),
+                          (unsigned long long)(lim_end - x->used0), len,
                           (unsigned long long)x->ctx->max_mem_decode,
                           (unsigned)WIRE_MEM_DECODE_BASE);
   return wire__dec_fail(&x->d, WIRE_E_BUFFER_FULL, at,

@@ -31,8 +31,8 @@ typedef struct {
   uint8_t *arena;
   size_t cap, used;
   size_t need;      /* after an allocation failed: where it would end */
-  size_t used0;     /* used when the call began */
-  size_t lim_end;   /* used0 + what WIRE_LIMIT_MEM_DECODE allows */
+  size_t used0;     /* used when the call began (WIRE_LIMIT_MEM_DECODE
+                       counts from there) */
   bool copy;
   bool inplace;     /* dense arrays at their wire width point into the
                        input (WIRE_MEM_ARRAYS_IN_PLACE) */

@@ -180,9 +180,14 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   x.cap = arena_cap;
   x.used = arena_used ? *arena_used : 0;
   if (x.used > arena_cap) return WIRE_E_ARG;
+  /* WIRE_LIMIT_MEM_DECODE: the arena capped where the limit ends (an
+   * arena of at most WIRE_MEM_DECODE_BASE after `used` is within it
+   * whatever the limit: no multiply for the usual small arenas) */
   x.used0 = x.used;
-  x.lim_end = wire__mdec_lim_end(ctx->max_mem_decode, len, x.used);
-  if (x.lim_end < arena_cap) x.cap = x.lim_end;
+  if (WIRE_UNLIKELY(arena_cap - x.used > WIRE_MEM_DECODE_BASE)) {
+    size_t e = wire__mdec_lim_end(ctx->max_mem_decode, len, x.used);
+    if (e < arena_cap) x.cap = e;
+  }
   x.copy = (flags & WIRE_MEM_COPY) != 0;
   x.inplace = !x.copy && (flags & WIRE_MEM_ARRAYS_IN_PLACE) != 0;
   x.max_bin = ctx->max_binary;
