@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "4fc7576ce4b7917f3bce3aa109a6e41fa8685055051152be0fa3e3797ed44bbd"
+const csrcDigest = "dd2ed506494d95d9126f5fc0ad20047a3767d07f8b6e97cb9179ac9e86c0195f"
