@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "66688a1877336f2458992a41002e5d0a8aea81d8177fc1de9cc6a518d56bb2bc"
+const csrcDigest = "799f116f3c43242984115fe19b109ca95b581f667144f13720e06f949acd5c28"

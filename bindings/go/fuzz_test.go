@@ -13,8 +13,8 @@ package wire
 //     equal value (floats compare NaN = NaN; nil and empty collections are
 //     equal, as looseEqual in mem_test.go);
 //   - the Go heap allocated by the call, and the C buffers the session
-//     keeps, stay within fuzzHeapPerByte / fuzzArenaPerByte times the input
-//     plus a constant.
+//     keeps, stay within fuzzHeapPerByte / the context's LimitMemDecode
+//     times the input plus a constant.
 //
 //	go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 600s -parallel 1 .
 
@@ -165,16 +165,25 @@ func fuzzCheckClass(t *testing.T, err error) *WireError {
 // element takes at least one input byte (spec R-SEC-12) or draws on the
 // zero-width budget (R-SEC-11). A struct element may take one byte (a
 // writer's TypeDef with one field; the reader zeroes the rest) and still
-// be a whole Go struct: the largest registered one, memAll, counts twice
-// (the Go value and its image in C memory).
-var (
-	fuzzHeapPerByte  = 512 + 2*uint64(reflect.TypeOf(memAll{}).Size())
-	fuzzArenaPerByte = 512 + 2*uint64(reflect.TypeOf(memAll{}).Size())
-)
+// be a whole struct: its image in C memory is bounded by the context's
+// LimitMemDecode per input byte (+ 1 MiB; Unmarshal fails past it), and
+// its Go value is about as large as that image. So the C arena stays
+// within the limit per byte, and the Go heap within the limit + 512.
+var fuzzMemLimit = func() uint64 {
+	c, err := NewContext()
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	return c.GetLimit(LimitMemDecode)
+}()
+
+func fuzzHeapPerByte(limit uint64) uint64 { return 512 + limit }
 
 const (
-	fuzzHeapBase  = 4 << 20
-	fuzzArenaBase = 1 << 20
+	fuzzHeapBase = 4 << 20
+	// the limit's 1 MiB and the root's image, which the arena holds too
+	fuzzArenaBase = memDecodeBase + 64<<10
 )
 
 var fuzzAllocSample = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
@@ -184,16 +193,24 @@ func heapAllocated() uint64 {
 	return fuzzAllocSample[0].Value.Uint64()
 }
 
+// fuzzCheckHeap: the Go heap a call on a context with the default limits
+// allocated.
 func fuzzCheckHeap(t *testing.T, what string, before uint64, data []byte) {
+	fuzzCheckHeapAt(t, what, before, data, fuzzMemLimit)
+}
+
+func fuzzCheckHeapAt(t *testing.T, what string, before uint64, data []byte, limit uint64) {
 	used := heapAllocated() - before
-	if used > fuzzHeapBase+fuzzHeapPerByte*uint64(len(data)) {
+	if used > fuzzHeapBase+fuzzHeapPerByte(limit)*uint64(len(data)) {
 		t.Fatalf("%s: %d bytes allocated for an input of %d bytes", what, used, len(data))
 	}
 }
 
+// fuzzCheckArena: the session's C arena within the context's LimitMemDecode.
 func fuzzCheckArena(t *testing.T, c *Context, data []byte) {
-	if n := uint64(c.s.arena_cap); n > fuzzArenaBase+fuzzArenaPerByte*uint64(len(data)) {
-		t.Fatalf("arena of %d bytes for an input of %d bytes", n, len(data))
+	per := c.GetLimit(LimitMemDecode)
+	if n := uint64(c.s.arena_cap); n > fuzzArenaBase+per*uint64(len(data)) {
+		t.Fatalf("arena of %d bytes for an input of %d bytes (limit %d per byte)", n, len(data), per)
 	}
 }
 
@@ -907,9 +924,25 @@ func TestFuzzStructAmplification(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the default limit refuses it: a limit error inside the input, and
+	// the arena grown no further than the limit allows
 	c := fuzzContext(t, fuzzCompatible)
 	defer c.Close()
 	var back memMany
+	err = c.Unmarshal(data, &back)
+	var we *WireError
+	if !errors.As(err, &we) || we.Class != "limit" || we.Offset > uint64(len(data)) {
+		t.Fatalf("default limit: %v", err)
+	}
+	if !strings.Contains(we.Message, "WIRE_LIMIT_MEM_DECODE") {
+		t.Fatalf("message: %q", we.Message)
+	}
+	fuzzCheckArena(t, c, data)
+	// raised, it decodes
+	const raised = 2048
+	if err := c.SetLimit(LimitMemDecode, raised); err != nil {
+		t.Fatal(err)
+	}
 	if err := c.Unmarshal(data, &back); err != nil || len(back.Items) != 20000 {
 		t.Fatalf("%d items, %v", len(back.Items), err)
 	}
@@ -920,8 +953,19 @@ func TestFuzzStructAmplification(t *testing.T) {
 	used := heapAllocated() - h
 	perByte := float64(used) / float64(len(data))
 	arena := float64(c.s.arena_cap) / float64(len(data))
-	t.Logf("%d bytes: Go heap %.0f B/B, arena %.0f B/B (sizeof memAll %d; bounds %d B/B + constants)",
-		len(data), perByte, arena, reflect.TypeOf(memAll{}).Size(), fuzzHeapPerByte)
-	fuzzCheckHeap(t, "Unmarshal", h, data)
+	arenaUsed := float64(c.s.arena_used) / float64(len(data))
+	t.Logf("%d bytes: Go heap %.0f B/B, arena %.0f B/B (%.0f used; sizeof memAll %d; limit %d B/B + constants)",
+		len(data), perByte, arena, arenaUsed, reflect.TypeOf(memAll{}).Size(), raised)
+	if arenaUsed <= float64(fuzzMemLimit) {
+		t.Fatalf("the payload takes %.0f B/B, within the default limit %d: no amplification to test", arenaUsed, fuzzMemLimit)
+	}
+	fuzzCheckHeapAt(t, "Unmarshal", h, data, raised)
 	fuzzCheckArena(t, c, data)
+	// and back at the default, refused again
+	if err := c.SetLimit(LimitMemDecode, fuzzMemLimit); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Unmarshal(data, &back); !errors.As(err, &we) || we.Class != "limit" {
+		t.Fatalf("limit restored: %v", err)
+	}
 }

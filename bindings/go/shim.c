@@ -69,14 +69,6 @@ int32_t wirego_mem_encode(uintptr_t sess, uint32_t layout, uintptr_t img) {
                          &s->out_len);
 }
 
-/* Whether the last error is the decode arena running out (the one
- * WIRE_E_LIMIT that a larger arena cures). */
-static int arena_full(wire_ctx *ctx) {
-  const char *m = wire_ctx_error_message(ctx);
-  return wire_ctx_error_code(ctx) == WIRE_E_LIMIT && m &&
-         strstr(m, "arena") != NULL;
-}
-
 /* Buffers above this size are given back after the call. */
 #define KEEP_MAX WIREGO_KEEP_MAX
 
@@ -93,13 +85,20 @@ int32_t wirego_mem_decode(uintptr_t sess, uint32_t layout, uint32_t root_size,
   }
   if (len) memcpy(s->in, data, len);
   size_t root = ((size_t)root_size + 15) & ~(size_t)15;
+  /* the arena C may take for this input (WIRE_LIMIT_MEM_DECODE): grown up
+   * to that, no further */
+  uint64_t per = wire_ctx_get_limit(s->ctx, WIRE_LIMIT_MEM_DECODE);
+  size_t most = SIZE_MAX;
+  if (len <= (SIZE_MAX - WIRE_MEM_DECODE_BASE - root) / (per ? per : 1))
+    most = root + WIRE_MEM_DECODE_BASE + (size_t)per * len;
   /* a first guess; most messages need less than their own size again */
   size_t want = root + 2 * len + 1024;
   int32_t st;
   for (;;) {
     if (s->arena_cap < want) {
       size_t cap = s->arena_cap ? s->arena_cap : 4096;
-      while (cap < want) cap *= 2;
+      while (cap < want && cap < most) cap = cap > most / 2 ? most : cap * 2;
+      if (cap < want) cap = want; /* (the first guess past `most`) */
       uint8_t *p = malloc(cap);
       if (!p) return WIRE_E_NOMEM;
       free(s->arena);
@@ -109,14 +108,13 @@ int32_t wirego_mem_decode(uintptr_t sess, uint32_t layout, uint32_t root_size,
     size_t used = root;
     st = wire_mem_decode(s->ctx, layout, s->in, len, s->arena, s->arena,
                          s->arena_cap, &used, 0);
-    s->arena_used = used;
-    /* the arena needed is at most linear in the input (every list
-     * element and struct takes input bytes), so doubling ends */
-    if (st == WIRE_E_LIMIT && arena_full(s->ctx) &&
-        s->arena_cap < ((size_t)1 << 40)) {
-      want = s->arena_cap * 2;
+    /* too small: `used` is at least the size needed, which C keeps
+     * within `most` (WIRE_E_LIMIT past it), so growing ends */
+    if (st == WIRE_E_BUFFER_FULL && used > s->arena_cap) {
+      want = used;
       continue;
     }
+    s->arena_used = st == 0 ? used : root;
     return st;
   }
 }

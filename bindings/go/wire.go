@@ -83,8 +83,19 @@ const (
 	LimitRoots         Limit = C.WIRE_LIMIT_ROOTS          // root values in one payload (1 Mi)
 	LimitTypeDefBytes  Limit = C.WIRE_LIMIT_TYPEDEF_BYTES  // body bytes of one TypeDef (4096)
 	LimitTypeDefFields Limit = C.WIRE_LIMIT_TYPEDEF_FIELDS // fields of one TypeDef (512)
-	numLimits                = C.WIRE_LIMIT_TYPEDEF_FIELDS + 1
+	LimitTypeDefCache  Limit = C.WIRE_LIMIT_TYPEDEF_CACHE  // incoming TypeDefs a context keeps (256)
+	// LimitMemDecode: bytes of C memory a struct decode (Unmarshal into a
+	// registered struct) may take per input byte, beyond 1 MiB (512). A
+	// compatible-mode writer can send a struct as one byte that becomes a
+	// whole struct here; past the limit Unmarshal fails with a *WireError
+	// of class "limit".
+	LimitMemDecode Limit = C.WIRE_LIMIT_MEM_DECODE
+	numLimits            = C.WIRE_LIMIT_MEM_DECODE + 1
 )
+
+// memDecodeBase: the C memory a struct decode may take beside
+// LimitMemDecode per input byte (WIRE_MEM_DECODE_BASE).
+const memDecodeBase = C.WIRE_MEM_DECODE_BASE
 
 // Option configures Marshal, Unmarshal and NewContext.
 type Option func(*config)

@@ -214,11 +214,20 @@ enum {
   WIRE_LIMIT_ROOTS = 6,        /* root values in one payload (1 Mi) */
   WIRE_LIMIT_TYPEDEF_BYTES = 7,/* body bytes of one TypeDef (4096) */
   WIRE_LIMIT_TYPEDEF_FIELDS = 8,/* fields of one TypeDef (512) */
-  WIRE_LIMIT_TYPEDEF_CACHE = 9 /* distinct incoming TypeDefs a context keeps
+  WIRE_LIMIT_TYPEDEF_CACHE = 9,/* distinct incoming TypeDefs a context keeps
                                   across messages (256; 0 = none); more are
                                   read per message. Kept until the context
                                   is freed (documents point at them). */
+  WIRE_LIMIT_MEM_DECODE = 10   /* arena bytes one wire_mem_decode may take
+                                  per input byte, beyond
+                                  WIRE_MEM_DECODE_BASE (512): a compatible
+                                  writer can send a struct as one byte that
+                                  the reader's layout makes an image of
+                                  hundreds. WIRE_E_LIMIT past it. */
 };
+/* The arena bytes every wire_mem_decode may take whatever its input's
+ * length (1 MiB), beside WIRE_LIMIT_MEM_DECODE per input byte. */
+#define WIRE_MEM_DECODE_BASE 1048576
 /* The largest depth limit (WIRE_LIMIT_DEPTH accepts 1..WIRE_DEPTH_MAX).
  * Decoding, dumping and encoding recurse once per nesting level and use at
  * most WIRE_STACK_PER_LEVEL bytes of C stack per level plus
@@ -1148,7 +1157,15 @@ enum {
 /* Decodes one root value of the layout's type into *out (every bound field
  * written; missing fields get defaults). Lists, pointed-to structs and
  * copies go into arena[0..arena_cap): *arena_used (in: bytes already used,
- * out: bytes used after) - WIRE_E_LIMIT when it is too small. A writer's
+ * out: bytes used after). Arena bytes past the caller's *arena_used are
+ * bounded by the context's WIRE_LIMIT_MEM_DECODE times len plus
+ * WIRE_MEM_DECODE_BASE: WIRE_E_LIMIT (at the value that would pass it)
+ * when decoding needs more, whatever the arena's size. Else
+ * WIRE_E_BUFFER_FULL when the arena is too small: *arena_used then gets
+ * a lower bound of the arena size needed (where the allocation that did
+ * not fit would end, more than arena_cap); a caller that grows the arena
+ * to at least that and decodes again ends with WIRE_OK or WIRE_E_LIMIT
+ * (or another error of the input). A writer's
  * TypeDef that differs from the registered one is read through a mapping
  * computed once and cached in the context. Errors have class and byte
  * offset as for wire_decode; *out may then be partly written. */

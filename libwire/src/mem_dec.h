@@ -14,6 +14,11 @@
 #else
 #define ALWAYS_INLINE static inline
 #endif
+#if defined(__GNUC__)
+#define COLD __attribute__((cold, noinline))
+#else
+#define COLD
+#endif
 
 /* A reader of a run of varints (mem_dec_run.c, below). */
 typedef const wire_mop *(*wire_mdec_run_fn)(const wire_mop *o, uint8_t *base,
@@ -25,6 +30,9 @@ typedef struct {
   wire_mem *m;
   uint8_t *arena;
   size_t cap, used;
+  size_t need;      /* after an allocation failed: where it would end */
+  size_t used0;     /* used when the call began (WIRE_LIMIT_MEM_DECODE
+                       counts from there) */
   bool copy;
   bool inplace;     /* dense arrays at their wire width point into the
                        input (WIRE_MEM_ARRAYS_IN_PLACE) */
@@ -35,6 +43,24 @@ typedef struct {
 } mdec;
 
 #define IN(x) (&(x)->d.in)
+
+/* Where the arena may end (WIRE_LIMIT_MEM_DECODE) for a payload of len
+ * bytes decoded from `used` on: used + per_byte * len +
+ * WIRE_MEM_DECODE_BASE, SIZE_MAX when that does not fit. */
+static inline size_t wire__mdec_lim_end(uint64_t per_byte, size_t len,
+                                        size_t used) {
+  uint64_t room;
+#if defined(__GNUC__)
+  if (__builtin_mul_overflow(per_byte, (uint64_t)len, &room) ||
+      __builtin_add_overflow(room, (uint64_t)WIRE_MEM_DECODE_BASE, &room))
+    return SIZE_MAX;
+#else
+  if (per_byte && len > (UINT64_MAX - WIRE_MEM_DECODE_BASE) / per_byte)
+    return SIZE_MAX;
+  room = per_byte * len + WIRE_MEM_DECODE_BASE;
+#endif
+  return room > SIZE_MAX - used ? SIZE_MAX : used + (size_t)room;
+}
 
 static inline bool dfail(mdec *x, int32_t code, const uint8_t *at,
                          const char *what) {

@@ -153,7 +153,10 @@ static void prefixes_and_changes(probe_fn f, const void *env, uint8_t *bytes,
 }
 
 /* Every arena smaller than decoding bytes[0..n) with layout l takes (in
- * a buffer of exactly that size: ASan) fails with WIRE_E_LIMIT. */
+ * a buffer of exactly that size: ASan) fails with WIRE_E_BUFFER_FULL and
+ * a size needed more than the arena's and at most what it takes; an
+ * arena of the size reported, grown so again while asked, ends with
+ * WIRE_OK. */
 static void small_arenas(wire_ctx *c, uint32_t l, const uint8_t *bytes,
                          size_t n, void *out) {
   size_t need = 0;
@@ -164,8 +167,26 @@ static void small_arenas(wire_ctx *c, uint32_t l, const uint8_t *bytes,
     cr_assert_not_null(a);
     size_t used = 0;
     cr_assert_eq(wire_mem_decode(c, l, bytes, n, out, cap ? a : NULL, cap,
-                                 &used, 0), WIRE_E_LIMIT);
+                                 &used, 0), WIRE_E_BUFFER_FULL);
+    cr_assert_lt(wire_ctx_error_offset(c), n);
+    cr_assert(used > cap && used <= need, "arena %zu: %zu reported, %zu taken",
+              cap, used, need);
     free(a);
+    size_t grown = used;
+    int32_t st;
+    do {
+      a = malloc(grown);
+      cr_assert_not_null(a);
+      used = 0;
+      st = wire_mem_decode(c, l, bytes, n, out, a, grown, &used, 0);
+      free(a);
+      if (st == WIRE_E_BUFFER_FULL) {
+        cr_assert_gt(used, grown);
+        grown = used;
+      }
+    } while (st == WIRE_E_BUFFER_FULL);
+    cr_assert_eq(st, WIRE_OK, "%s", wire_ctx_error_message(c));
+    cr_assert_eq(used, need);
   }
 }
 
@@ -544,7 +565,7 @@ Test(mem_runs, flat_bytes) { check_flat(0); }
  * whose items point to V to the same values; every prefix and every
  * message with one byte changed get the status and byte offset the
  * document decoder reports; an arena too small at every size fails with
- * WIRE_E_LIMIT and writes nothing past it. */
+ * WIRE_E_BUFFER_FULL and writes nothing past it. */
 typedef struct { const v_t **vs; uint32_t n; } lp_t;
 
 static void check_ptrs(int compatible, int words) {
@@ -590,7 +611,8 @@ Test(mem_runs, struct_pointer_items_same_schema) { check_ptrs(0, 0); }
  * mem_dec.c): the bytes of an inline V field decode through a layout
  * that points to V to the same values, every prefix and every message
  * with one byte changed get the status and byte offset the document
- * decoder reports, and every arena too small fails with WIRE_E_LIMIT. */
+ * decoder reports, and every arena too small fails with
+ * WIRE_E_BUFFER_FULL. */
 static const char fdl_p[] =
     "package r;\n"
     "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n"

@@ -87,6 +87,10 @@ struct wire_ctx {
     void *ms, *tds;
     size_t ms_cap, tds_cap;
   } dec_keep;
+  /* WIRE_LIMIT_MEM_DECODE: arena bytes per input byte (mem_dec); last, so
+   * that the fields before keep their offsets (the Go struct ratios move
+   * with them) */
+  uint64_t max_mem_decode;
 };
 
 /* Frees what the context keeps between calls (ctx.c; the tables by

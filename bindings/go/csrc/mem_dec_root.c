@@ -180,6 +180,14 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   x.cap = arena_cap;
   x.used = arena_used ? *arena_used : 0;
   if (x.used > arena_cap) return WIRE_E_ARG;
+  /* WIRE_LIMIT_MEM_DECODE: the arena capped where the limit ends (an
+   * arena of at most WIRE_MEM_DECODE_BASE after `used` is within it
+   * whatever the limit: no multiply for the usual small arenas) */
+  x.used0 = x.used;
+  if (WIRE_UNLIKELY(arena_cap - x.used > WIRE_MEM_DECODE_BASE)) {
+    size_t e = wire__mdec_lim_end(ctx->max_mem_decode, len, x.used);
+    if (e < arena_cap) x.cap = e;
+  }
   x.copy = (flags & WIRE_MEM_COPY) != 0;
   x.inplace = !x.copy && (flags & WIRE_MEM_ARRAYS_IN_PLACE) != 0;
   x.max_bin = ctx->max_binary;
@@ -254,7 +262,12 @@ body:
   x.d.ms = NULL;
   /* (no wire__dec_fini: the tables went back to m above, and the
    * context's kept tables are the document decoder's) */
-  if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
+  if (!okk) {
+    /* (the arena too small: a lower bound of what it takes) */
+    if (ctx->err_code == WIRE_E_BUFFER_FULL && arena_used)
+      *arena_used = x.need;
+    return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
+  }
   if (arena_used) *arena_used = x.used;
   return WIRE_OK;
 }

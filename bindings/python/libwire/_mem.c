@@ -1600,15 +1600,20 @@ int lw_mem_decode(Codec *c, const uint8_t *data, size_t len, PyObject **out) {
   struct mlay *ml = mem_ready(c, sp, var);
   if (!ml) return PyErr_Occurred() ? -1 : LW_FALLBACK;
   /* lists and pointed-to images go to the arena after the root's image;
-   * grown and retried when short, up to the tape path's own bound */
-  size_t most = len > (SIZE_MAX - (16u << 20)) / 64 ? SIZE_MAX
-                                                     : 64 * len + (16u << 20);
+   * grown while libwire asks for more (WIRE_E_BUFFER_FULL: `used` is at
+   * least the size needed), which it keeps within the context's
+   * WIRE_LIMIT_MEM_DECODE (WIRE_E_LIMIT past it, raised as it is: the
+   * tape path would build the same objects) */
+  uint64_t per = wire_ctx_get_limit(c->ctx, WIRE_LIMIT_MEM_DECODE);
+  size_t most = SIZE_MAX;
+  if (len <= (SIZE_MAX - WIRE_MEM_DECODE_BASE - ml->size) / (per ? per : 1))
+    most = ml->size + WIRE_MEM_DECODE_BASE + (size_t)per * len;
+  size_t want = ml->size > ARENA0 ? ml->size : ARENA0;
   for (;;) {
-    if (s->arena_cap < ml->size || !s->arena) {
-      size_t cap = ml->size > ARENA0 ? ml->size : ARENA0;
+    if (s->arena_cap < want || !s->arena) {
       PyMem_Free(s->arena);
-      s->arena = PyMem_Malloc(cap);
-      s->arena_cap = s->arena ? cap : 0;
+      s->arena = PyMem_Malloc(want);
+      s->arena_cap = s->arena ? want : 0;
       if (!s->arena) {
         PyErr_NoMemory();
         return -1;
@@ -1619,16 +1624,18 @@ int lw_mem_decode(Codec *c, const uint8_t *data, size_t len, PyObject **out) {
     int32_t st = wire_mem_decode(c->ctx, ml->layout, data, len, s->arena,
                                  s->arena, s->arena_cap, &used, 0);
     if (!st) break;
-    wire_ctx_clear_error(c->ctx);
-    if (st != WIRE_E_LIMIT || s->arena_cap >= most) return LW_FALLBACK;
-    size_t cap = s->arena_cap > most / 4 ? most : s->arena_cap * 4;
-    PyMem_Free(s->arena);
-    s->arena = PyMem_Malloc(cap);
-    s->arena_cap = s->arena ? cap : 0;
-    if (!s->arena) {
-      PyErr_NoMemory();
+    if (st == WIRE_E_BUFFER_FULL && used > s->arena_cap) {
+      wire_ctx_clear_error(c->ctx);
+      want = s->arena_cap > most / 4 ? most : s->arena_cap * 4;
+      if (want < used) want = used;
+      continue;
+    }
+    if (st == WIRE_E_LIMIT) {
+      lw_ctx_fail(c, st);
       return -1;
     }
+    wire_ctx_clear_error(c->ctx);
+    return LW_FALLBACK;
   }
   s->fallback = 0;
   *out = build_struct(c, sp, var, s->arena, 1);

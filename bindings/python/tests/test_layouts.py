@@ -651,3 +651,66 @@ def test_a_setter_that_drops_a_struct_a_later_reference_names():
         v = ctx.loads(bytes.fromhex(case["java_hex"]))
         assert type(v.inner2) is I and v.inner2 == I(99, "compatible_shared")
         [I(i, "x" * i) for i in range(20)]    # reuse freed memory, if any
+
+
+# ---- the arena's limit (WIRE_LIMIT_MEM_DECODE) ------------------------------
+
+AMP_W = """
+package am;
+message S [id=601] { bool b = 1; }
+message M [id=602] { list<S> items = 1; }
+"""
+AMP_FIELDS = 48
+
+
+def test_struct_images_stay_within_the_mem_decode_limit():
+    """A compatible writer's struct of one bool sends each list item as one
+    byte; the reader's class of 49 fields makes it an image of 49 slots of
+    16 bytes. The default limit (512 arena bytes per input byte + 1 MiB)
+    refuses that with a limit error inside the input; raised, it decodes;
+    a message within the 1 MiB decodes at any limit."""
+    w = libwire.Context(compatible=True)
+    w.load_schema_text(AMP_W)
+    r = libwire.Context(compatible=True)
+    r.load_schema_text(AMP_W.replace(
+        "bool b = 1;", "bool b = 1; " + " ".join(
+            "int64 f%d = %d;" % (i, i + 1) for i in range(1, AMP_FIELDS + 1))))
+
+    @dataclasses.dataclass
+    class S1:
+        b: bool
+
+    @dataclasses.dataclass
+    class M1:
+        items: list
+    S2 = dataclasses.make_dataclass(
+        "S2", [("b", bool)] + [("f%d" % i, int, dataclasses.field(default=0))
+                               for i in range(1, AMP_FIELDS + 1)])
+
+    @dataclasses.dataclass
+    class M2:
+        items: list
+    w.register(S1, "am.S")
+    w.register(M1, "am.M")
+    r.register(S2, "am.S")
+    r.register(M2, "am.M")
+    data = w.dumps(M1([S1(i % 3 == 0) for i in range(20000)]))
+    assert len(data) < 21000
+    assert r.get_limit("mem_decode") == 512
+    with pytest.raises(libwire.WireError) as e:
+        r.loads(data)
+    assert e.value.cls == "limit"
+    assert 0 <= e.value.offset <= len(data)
+    assert "WIRE_LIMIT_MEM_DECODE" in e.value.message
+    r.set_limit("mem_decode", 4096)
+    v = r.loads(data)
+    assert len(v.items) == 20000
+    assert [s.b for s in v.items[:4]] == [True, False, False, True]
+    assert v.items[5].f48 == 0
+    assert r._codec.stats()["layout_loads"] == 1
+    r.set_limit("mem_decode", 512)
+    with pytest.raises(libwire.WireError) as e:
+        r.loads(data)
+    assert e.value.cls == "limit"
+    r.set_limit("mem_decode", 0)
+    assert len(r.loads(w.dumps(M1([S1(True)] * 100))).items) == 100

@@ -8,7 +8,8 @@
  * under a Top. For both modes and every depth limit from 1 to 20, what
  * the generated decoder accepts wire_mem_decode accepts, and what it does
  * not it hands over (or, with the fallback, refuses as wire_mem_decode
- * does); every message is read straight at some limit. */
+ * does); every message is read straight at some limit. The same for
+ * WIRE_LIMIT_MEM_DECODE over a Top of many Leafs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,53 @@ int main(void) {
       free(b);
       wire_ctx_free(c);
     }
+  }
+  /* WIRE_LIMIT_MEM_DECODE: a Top of 100,000 Leafs takes more arena than
+   * 1 MiB; at limit 0 the generated decoder refuses it as wire_mem_decode
+   * does (or hands it over), at the default both read it */
+  {
+    enum { K = 100000 };
+    dp_Leaf *many = malloc(K * sizeof *many);
+    size_t cap = (size_t)64 << 20;
+    uint8_t *a1 = malloc(cap), *a2 = malloc(cap);
+    wire_ctx *c = wire_ctx_new();
+    dp_wire w;
+    const uint8_t *p;
+    size_t n;
+    if (!many || !a1 || !a2 || !c) return 2;
+    for (int i = 0; i < K; i++) many[i] = (dp_Leaf){i, {xs, 2}};
+    dp_Top top = {nodes[5], {many, K}};
+    if (dp_register(c, &w) || !w.fast || dp_Top_encode(c, &w, &top, &p, &n)) {
+      printf("FAIL depth: register / encode of %d leaves\n", K);
+      return 1;
+    }
+    uint8_t *b = malloc(n);
+    if (!b) return 2;
+    memcpy(b, p, n);
+    for (uint64_t per = 0; per <= 512; per += 512) {
+      dp_Top o1, o2;
+      size_t u1 = 0, u2 = 0;
+      wire_ctx_set_limit(c, WIRE_LIMIT_MEM_DECODE, per);
+      int32_t sg = dp_Top_decode(c, &w, b, n, &o1, a1, cap, &u1, WIRE_MEM_COPY);
+      int32_t sm = wire_mem_decode(c, w.layout[2], b, n, &o2, a2, cap, &u2, WIRE_MEM_COPY);
+      int want = per ? WIRE_OK : WIRE_E_LIMIT;
+#ifdef WIRE_GEN_NO_FALLBACK
+      int ok = sm == want && (sg == want || (!per && sg == WIRE_E_UNSUPPORTED));
+#else
+      int ok = sm == want && sg == want;
+#endif
+      if (!ok || (sm == WIRE_OK && (u1 != u2 || u2 <= WIRE_MEM_DECODE_BASE))) {
+        printf("FAIL depth: %d leaves (%zu bytes) at WIRE_LIMIT_MEM_DECODE %d: "
+               "generated %d, wire_mem_decode %d (%zu / %zu arena bytes)\n", K, n,
+               (int)per, (int)sg, (int)sm, u1, u2);
+        failed = 1;
+      }
+    }
+    free(b);
+    free(a1);
+    free(a2);
+    free(many);
+    wire_ctx_free(c);
   }
   if (!failed) printf("depth: ok\n");
   return failed;

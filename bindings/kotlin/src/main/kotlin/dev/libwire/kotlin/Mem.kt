@@ -1512,7 +1512,7 @@ internal class MemCodec(private val ctx: Context) {
             val used = decodeFlat(plan, bytes)
             if (used >= 0) return used
         }
-        if (Native.mem_decode_bases != null && !copying) return decodeHeap(plan, bytes, Int.MAX_VALUE - 8L)
+        if (Native.mem_decode_bases != null && !copying) return decodeHeap(plan, bytes)
         ctx.out.set(ValueLayout.JAVA_LONG, 0, plan.size.toLong())
         val st = Native.mem_decode.invokeExact(
             ctx.ptr, plan.layout, payload(bytes), bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, 0,
@@ -1636,20 +1636,36 @@ internal class MemCodec(private val ctx: Context) {
                 return reader.struct(plan, 0)
             }
         }
-        val root = plan.size.toLong()
-        // an image is bounded by the input times the largest stride; grow up to that on WIRE_E_LIMIT
-        val ceiling = minOf(Int.MAX_VALUE - 8L, 512L * bytes.size + root + (1L shl 20))
         if (Native.mem_decode_bases != null && !copying) {
-            val used = decodeHeap(plan, bytes, ceiling)
+            val used = decodeHeap(plan, bytes)
             reader.reset(mirror, arenaBase, ctx.refTrackingOption, used)
             reader.source(bytes, srcBase)
             return reader.struct(plan, 0)
         }
-        return decodeCopying(plan, bytes, ceiling)
+        return decodeCopying(plan, bytes)
+    }
+
+    /**
+     * The arena size to decode [bytes] again with after WIRE_E_BUFFER_FULL: at least [need] (what C
+     * reported), else [have] × 4, no more than C lets the decode take (the context's
+     * [Limit.MEM_DECODE] per input byte + WireH.MEM_DECODE_BASE past the root's [root] bytes; C
+     * fails with WIRE_E_LIMIT past it, so growing ends). A size past the largest JVM array: a limit
+     * error at the offset C reported.
+     */
+    private fun grown(bytes: ByteArray, root: Long, have: Long, need: Long): Long {
+        val per = ctx.getLimit(Limit.MEM_DECODE)
+        val most = if (per != 0L && bytes.size > (Long.MAX_VALUE - root - WireH.MEM_DECODE_BASE) / per) Long.MAX_VALUE
+            else root + WireH.MEM_DECODE_BASE + per * bytes.size
+        val size = maxOf(need, minOf(most, have * 4))
+        if (size > Int.MAX_VALUE - 8L) {
+            val e = ctx.error(Status.BUFFER_FULL)
+            throw WireException("limit", e.offset, "a decode arena of $size bytes does not fit a JVM array (${e.detail})")
+        }
+        return size
     }
 
     /** [decode] through native copies of the payload and the arena (a libwire without wire_mem_decode_bases, or [copying]). */
-    private fun decodeCopying(plan: MemPlan, bytes: ByteArray, ceiling: Long): Any {
+    private fun decodeCopying(plan: MemPlan, bytes: ByteArray): Any {
         val root = plan.size.toLong()
         if (arena.byteSize() < root + 4096) arena = ctx.arena.allocate(maxOf(1L shl 16, 4 * (root + 4096)), 8)
         val data = payload(bytes)
@@ -1658,10 +1674,8 @@ internal class MemCodec(private val ctx: Context) {
             val st = Native.mem_decode.invokeExact(
                 ctx.ptr, plan.layout, data, bytes.size.toLong(), arena, arena, arena.byteSize(), ctx.out, 0,
             ) as Int
-            if (st == Status.LIMIT && arena.byteSize() < ceiling) {
-                val e = ctx.error(st)
-                if (!e.detail.contains("arena")) throw e
-                arena = ctx.arena.allocate(minOf(ceiling, arena.byteSize() * 4), 8)
+            if (st == Status.BUFFER_FULL) {
+                arena = ctx.arena.allocate(grown(bytes, root, arena.byteSize(), ctx.out.get(ValueLayout.JAVA_LONG, 0)), 8)
                 continue
             }
             if (st != 0) throw ctx.error(st)
@@ -1725,9 +1739,10 @@ internal class MemCodec(private val ctx: Context) {
      * The message decoded from the caller's array straight into [mirror], root image at 0 and the
      * arena after it (`wire_mem_decode_bases`: both heap segments, pinned for the call only). The
      * pointers in the image are the addresses the call saw, turned into offsets by the reader with
-     * [heapBases]. Returns the bytes of [mirror] used; grows [mirror] up to [ceiling].
+     * [heapBases]. Returns the bytes of [mirror] used; grows [mirror] while C asks for more
+     * (WIRE_E_BUFFER_FULL), within the context's [Limit.MEM_DECODE] ([grown]).
      */
-    private fun decodeHeap(plan: MemPlan, bytes: ByteArray, ceiling: Long): Int {
+    private fun decodeHeap(plan: MemPlan, bytes: ByteArray): Int {
         val root = plan.size.toLong()
         if (mirror.size < root + 4096) mirror = ByteArray(maxOf(1 shl 16, (4 * (root + 4096)).toInt()))
         while (true) {
@@ -1740,10 +1755,8 @@ internal class MemCodec(private val ctx: Context) {
             ) as Int else Native.mem_decode_bases!!.invokeExact(
                 c, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), m, m, mirror.size.toLong(), usedOut, DFLAGS, heapBases,
             ) as Int
-            if (st == Status.LIMIT && mirror.size < ceiling) {
-                val e = ctx.error(st)
-                if (!e.detail.contains("arena")) throw e
-                mirror = ByteArray(minOf(ceiling, mirror.size * 4L).toInt())
+            if (st == Status.BUFFER_FULL) {
+                mirror = ByteArray(grown(bytes, root, mirror.size.toLong(), usedOut.get(ValueLayout.JAVA_LONG, 0)).toInt())
                 continue
             }
             if (st != 0) throw ctx.error(st)
@@ -1762,19 +1775,15 @@ internal class MemCodec(private val ctx: Context) {
     private fun decodeFlat(plan: MemPlan, bytes: ByteArray): Int {
         if (mirror.size < plan.size + 4096) mirror = ByteArray(maxOf(mirror.size * 2, plan.size + 4096))
         // no arena (NULL, capacity 0) and no used-bytes word: a flat image holds no pointer, so C
-        // allocates nothing; if it ever wanted to, the call fails with WIRE_E_LIMIT "decode arena
-        // exhausted" and the native path below decodes the message again with its arena. One
+        // allocates nothing; if it ever wanted to, the call fails with WIRE_E_BUFFER_FULL and the
+        // native path below decodes the message again with its arena. One
         // heap segment and the out-parameter fewer per downcall (round 10 in the README).
         val st = if (outsAsAddresses) Native.mem_decode_at.invokeExact(
             ctx.ptr.address(), plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), mirrorSegment(), 0L, 0L, 0L, 0,
         ) as Int else Native.mem_decode.invokeExact(
             ctx.ptr, plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), mirrorSegment(), MemorySegment.NULL, 0L, MemorySegment.NULL, 0,
         ) as Int
-        if (st == Status.LIMIT) {
-            val e = ctx.error(st)
-            if (e.detail.contains("arena")) return -1
-            throw e
-        }
+        if (st == Status.BUFFER_FULL) return -1
         if (st != 0) throw ctx.error(st)
         return plan.size
     }

@@ -18,6 +18,14 @@ enum class Limit(val id: Int) {
     TYPEDEF_BYTES(WireH.LIMIT_TYPEDEF_BYTES),
     /** Fields of one TypeDef (512). */
     TYPEDEF_FIELDS(WireH.LIMIT_TYPEDEF_FIELDS),
+    /** Incoming TypeDefs a context keeps across messages (256). */
+    TYPEDEF_CACHE(WireH.LIMIT_TYPEDEF_CACHE),
+    /**
+     * Bytes of native memory a data-class decode may take per payload byte, beyond
+     * [WireH.MEM_DECODE_BASE] (512): a compatible-mode writer can send a struct as one byte that
+     * becomes a whole object image here. Past it the decode fails with a "limit" [WireException].
+     */
+    MEM_DECODE(WireH.LIMIT_MEM_DECODE),
 }
 
 /** The runtime whose choices are read and written where the runtimes' same-schema bytes differ (`WIRE_OPT_PEER`, spec R-PEER-1..4). */
