@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "799f116f3c43242984115fe19b109ca95b581f667144f13720e06f949acd5c28"
+const csrcDigest = "ea641e09698981deb7f90f4e92ea9920e44cde52f370e408dfc17870f31d1511"

@@ -24,55 +24,14 @@ static void *aalloc(mdec *x, size_t n, size_t align) {
   size_t at = (x->used + (align - 1)) & ~(align - 1);
   /* (used <= cap always: wire_mem_decode checks it first, and every
    * allocation keeps it; unaligned, at is used. cap is the arena's size or
-   * where WIRE_LIMIT_MEM_DECODE ends, the smaller: afail tells which) */
+   * where WIRE_LIMIT_MEM_DECODE ends, the smaller: wire__mdec_afail tells
+   * which) */
   if ((align > 1 && at > x->cap) || n > x->cap - at) {
     x->need = n > SIZE_MAX - at ? SIZE_MAX : at + n;
     return NULL;
   }
   x->used = at + n;
   return x->arena + at;
-}
-
-/* An allocation did not fit (aalloc set x->need; spec R-LIMIT-9): past
- * the context's limit, WIRE_E_LIMIT; else the caller's arena is too
- * small, WIRE_E_BUFFER_FULL (wire_mem_decode then reports x->need). Only
- * on the way out: no check on the values' path. */
-static COLD bool afail(mdec *x, const uint8_t *at) {
-  size_t len = (size_t)(x->d.in.end - x->d.in.base);
-  size_t lim_end = wire__mdec_lim_end(x->ctx->max_mem_decode, len, x->used0);
-  if (x->need > lim_end)
-    return wire__dec_fail(&x->d, WIRE_E_LIMIT, at,
-                          "decoding takes more than %llu bytes of arena for "
-                          "%zu input bytes (WIRE_LIMIT_MEM_DECODE: %llu per "
-                          "input byte + %u)",
-                          (unsigned long long)(lim_end - x->used0), len,
-                          (unsigned long long)x->ctx->max_mem_decode,
-                          (unsigned)WIRE_MEM_DECODE_BASE);
-  return wire__dec_fail(&x->d, WIRE_E_BUFFER_FULL, at,
-                        "decode arena of %zu bytes too small (%zu needed "
-                        "so far)", x->cap, x->need);
-}
-
-/* afail of a size that does not fit size_t. */
-static COLD bool afail_over(mdec *x, const uint8_t *at) {
-  x->need = SIZE_MAX;
-  return afail(x, at);
-}
-
-/* The n bytes of a struct pointer's image cleared (fields the writer
- * did not send read as zero): 16 bytes at a time inline, the last 16
- * overlapping, up to 256; memset otherwise. */
-ALWAYS_INLINE void zero_img(uint8_t *p, size_t n) {
-#if defined(__SSE2__)
-  if (n >= 16 && n <= 256) {
-    const __m128i z = _mm_setzero_si128();
-    for (size_t i = 0; i + 16 < n; i += 16)
-      _mm_storeu_si128((__m128i *)(void *)(p + i), z);
-    _mm_storeu_si128((__m128i *)(void *)(p + n - 16), z);
-    return;
-  }
-#endif
-  memset(p, 0, n);
 }
 
 /* One struct value's body (its type meta read) by plan p into base; the
@@ -154,7 +113,7 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
     /* left in its wire encoding; the length word gets the header */
     if (x->copy && len) {
       uint8_t *q = aalloc(x, (size_t)len, 1);
-      if (!q) return afail(x, s);
+      if (!q) return wire__mdec_afail(x, s);
       wire__copy(q, p, (size_t)len);
       p = q;
     }
@@ -167,13 +126,13 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
   if (enc != WIRE_STR_UTF8) {
     size_t ul = wire__string_utf8_len(enc, p, (size_t)len);
     uint8_t *q = aalloc(x, ul ? ul : 1, 1);
-    if (!q) return afail(x, s);
+    if (!q) return wire__mdec_afail(x, s);
     wire__string_to_utf8(enc, p, (size_t)len, q);
     p = q;
     len = ul;
   } else if (x->copy && len) {
     uint8_t *q = aalloc(x, (size_t)len, 1);
-    if (!q) return afail(x, s);
+    if (!q) return wire__mdec_afail(x, s);
     wire__copy(q, p, (size_t)len);
     p = q;
   }
@@ -326,10 +285,10 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
     const wire_mlayout *el = &x->m->layouts[so->elem];
     size_t sz = el->size ? el->size : 1, is = (sz + 7) & ~(size_t)7;
     if ((size_t)count - 1 > (SIZE_MAX - sz) / is)
-      return afail_over(x, prev);
+      return wire__mdec_afail_over(x, prev);
     size_t all = ((size_t)count - 1) * is + sz;
     uint8_t *img = aalloc(x, all, 8);
-    if (!img) return afail(x, prev);
+    if (!img) return wire__mdec_afail(x, prev);
     zero_img(img, all);
     for (uint32_t i = 0; i < count; i++)
       st_ptr(items + (size_t)i * stride + so->off, img + (size_t)i * is);
@@ -424,11 +383,11 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   if (!dcount(x, s, count, is_struct ? 0 : 1)) return false;
   size_t stride = packed ? form_size(o->eform) : o->esize;
   if (stride && count > SIZE_MAX / stride)
-    return afail_over(x, s);
+    return wire__mdec_afail_over(x, s);
   uint8_t *items = NULL;
   if (count) {
     items = aalloc(x, (size_t)count * stride, 8);
-    if (!items) return afail(x, s);
+    if (!items) return wire__mdec_afail(x, s);
   }
   st_ptr(base + o->off, count ? items : (const uint8_t *)"");
   st_len(base, o, count);
@@ -518,7 +477,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
       uint8_t *sb = it + so->off;
       if (so->code == MOP_STRUCT_PTR) {
         sb = aalloc(x, el->size ? el->size : 1, 8);
-        if (!sb) return afail(x, in->p);
+        if (!sb) return wire__mdec_afail(x, in->p);
         memset(sb, 0, el->size);
         st_ptr(it + so->off, sb);
         if (rid != NOTYPE) {
@@ -554,9 +513,9 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
   uint8_t *items = NULL;
   if (count) {
     if (o->esize && count > SIZE_MAX / o->esize)
-      return afail_over(x, s);
+      return wire__mdec_afail_over(x, s);
     items = aalloc(x, (size_t)count * o->esize, 8);
-    if (!items) return afail(x, s);
+    if (!items) return wire__mdec_afail(x, s);
     memset(items, 0, (size_t)count * o->esize);
   }
   st_ptr(base + o->off, count ? items : (const uint8_t *)"");
@@ -643,7 +602,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
           uint8_t *sb = it + so->off;
           if (so->code == MOP_STRUCT_PTR) {
             sb = aalloc(x, el->size ? el->size : 1, 8);
-            if (!sb) return afail(x, in->p);
+            if (!sb) return wire__mdec_afail(x, in->p);
             memset(sb, 0, el->size);
             st_ptr(it + so->off, sb);
           }
@@ -796,7 +755,7 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
       const uint8_t *v = t;
       if (x->copy && n) {
         uint8_t *q = aalloc(x, n, 1);
-        if (!q) return afail(x, s);
+        if (!q) return wire__mdec_afail(x, s);
         wire__copy(q, t, n);
         v = q;
       }
@@ -820,7 +779,7 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
                 d >= IN(x)->base && (size_t)(IN(x)->end - d) >= n;
     if (count && !keep) {
       q = aalloc(x, (size_t)count * w, 8);
-      if (!q) return afail(x, s);
+      if (!q) return wire__mdec_afail(x, s);
       if (natural_form(o->ewt) == o->eform) {
         wire__copy(q, d, n);
       } else {
@@ -854,7 +813,7 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     uint8_t *sb = p;
     if (o->code == MOP_STRUCT_PTR) {
       sb = aalloc(x, el->size ? el->size : 1, 8);
-      if (!sb) return afail(x, s);
+      if (!sb) return wire__mdec_afail(x, s);
       memset(sb, 0, el->size);
       st_ptr(p, sb);
     }
@@ -916,7 +875,7 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     }
     if (mag == small || x->copy) {
       uint8_t *q = aalloc(x, dv.len ? dv.len : 1, 1);
-      if (!q) return afail(x, s);
+      if (!q) return wire__mdec_afail(x, s);
       if (dv.len <= 16) copy_short(q, mag, dv.len);
       else wire__copy(q, mag, dv.len);
       mag = q;
@@ -993,7 +952,7 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
           if (!(pp = dec_meta(x, o->elem))) return false;
         }
         uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
-        if (!sb) return afail(x, fs);
+        if (!sb) return wire__mdec_afail(x, fs);
         memset(sb, 0, el->size);
         st_ptr(base + o->off, sb);
         m = x->m;
@@ -1190,7 +1149,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         const wire_mplan *pp = &el->plan;
         if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return false;
         uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
-        if (!sb) return afail(x, c);
+        if (!sb) return wire__mdec_afail(x, c);
         zero_img(sb, el->size);
         st_ptr(d, sb);
         if (!dec_struct_body(x, pp, el, sb)) return false;

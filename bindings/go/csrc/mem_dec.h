@@ -62,6 +62,28 @@ static inline size_t wire__mdec_lim_end(uint64_t per_byte, size_t len,
   return room > SIZE_MAX - used ? SIZE_MAX : used + (size_t)room;
 }
 
+/* The n bytes of a struct pointer's image cleared (fields the writer
+ * did not send read as zero): 16 bytes at a time inline, the last 16
+ * overlapping, up to 256; memset otherwise. */
+ALWAYS_INLINE void zero_img(uint8_t *p, size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16 && n <= 256) {
+    const __m128i z = _mm_setzero_si128();
+    for (size_t i = 0; i + 16 < n; i += 16)
+      _mm_storeu_si128((__m128i *)(void *)(p + i), z);
+    _mm_storeu_si128((__m128i *)(void *)(p + n - 16), z);
+    return;
+  }
+#endif
+  memset(p, 0, n);
+}
+
+/* An arena allocation failed at input position at (aalloc set x->need):
+ * WIRE_E_LIMIT past WIRE_LIMIT_MEM_DECODE, else WIRE_E_BUFFER_FULL. Always
+ * false. _over: for a size that does not fit size_t. (mem_dec_root.c) */
+bool wire__mdec_afail(mdec *x, const uint8_t *at);
+bool wire__mdec_afail_over(mdec *x, const uint8_t *at);
+
 static inline bool dfail(mdec *x, int32_t code, const uint8_t *at,
                          const char *what) {
   return wire__dec_fail(&x->d, code, at, "%s", what);

@@ -11,6 +11,33 @@
 
 #define push_td wire__mdec_push_td_fast
 
+/* An allocation did not fit (aalloc set x->need; spec R-LIMIT-9): past
+ * the context's limit, WIRE_E_LIMIT; else the caller's arena is too
+ * small, WIRE_E_BUFFER_FULL (wire_mem_decode then reports x->need). Only
+ * on the way out: no check on the values' path (mem_dec.c calls it where
+ * aalloc returned NULL). */
+COLD bool wire__mdec_afail(mdec *x, const uint8_t *at) {
+  size_t len = (size_t)(x->d.in.end - x->d.in.base);
+  size_t lim_end = wire__mdec_lim_end(x->ctx->max_mem_decode, len, x->used0);
+  if (x->need > lim_end)
+    return wire__dec_fail(&x->d, WIRE_E_LIMIT, at,
+                          "decoding takes more than %llu bytes of arena for "
+                          "%zu input bytes (WIRE_LIMIT_MEM_DECODE: %llu per "
+                          "input byte + %u)",
+                          (unsigned long long)(lim_end - x->used0), len,
+                          (unsigned long long)x->ctx->max_mem_decode,
+                          (unsigned)WIRE_MEM_DECODE_BASE);
+  return wire__dec_fail(&x->d, WIRE_E_BUFFER_FULL, at,
+                        "decode arena of %zu bytes too small (%zu needed "
+                        "so far)", x->cap, x->need);
+}
+
+/* wire__mdec_afail of a size that does not fit size_t. */
+COLD bool wire__mdec_afail_over(mdec *x, const uint8_t *at) {
+  x->need = SIZE_MAX;
+  return wire__mdec_afail(x, at);
+}
+
 /* wire__dec_init's memset of the decoder state up to rd, in 16-byte
  * stores kept inline: GCC makes that memset of some 200 bytes a
  * `rep stos`, slow to start (the empty asm keeps it from seeing the loop
