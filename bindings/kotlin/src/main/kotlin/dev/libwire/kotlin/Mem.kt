@@ -1009,12 +1009,19 @@ internal object JStr {
         val end = o + n
         // the high bytes of every char ORed together, four chars a word with no branch per word and
         // the last word overlapping the one before it (text of 8 bytes and more; shorter, char by
-        // char): a String with a char above 0xff is the usual case (the writer chose UTF-16 for it)
+        // char): a String with a char above 0xff is the usual case (the writer chose UTF-16 for it).
+        // Before that loop, the last four chars and the first four are tested alone: text whose
+        // chars above 0xff are many (CJK) or lie at either end (MediaContent's two) is known wide
+        // after one or two words (round 28b in the README)
         var hi = 0L
         if (n >= 8) {
-            var i = o
-            while (i + 8 < end) { hi = hi or (Img.I64.get(a, i) as Long); i += 8 }
-            hi = (hi or (Img.I64.get(a, end - 8) as Long)) and HIGH16
+            hi = (Img.I64.get(a, end - 8) as Long) and HIGH16
+            if (hi == 0L) hi = (Img.I64.get(a, o) as Long) and HIGH16
+            if (hi == 0L) {
+                var i = o + 8
+                while (i + 8 < end) { hi = hi or (Img.I64.get(a, i) as Long); i += 8 }
+                hi = hi and HIGH16
+            }
         } else {
             var k = o + 1
             while (k < end) { hi = hi or a[k].toLong(); k += 2 }

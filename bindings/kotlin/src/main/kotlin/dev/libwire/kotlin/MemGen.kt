@@ -316,32 +316,55 @@ internal object MemGenRt {
         return l
     }
 
-    /** [gStructList] for a read-only `List` property: the items in an array, a fixed-size list over it. */
+    /**
+     * [gStructList] for a read-only `List` property: the items in an array, a fixed-size list over
+     * it. Lists of one to three items are read item by item before their array is made (no loop:
+     * the array is allocated with its items, not cleared and then filled; round 28b).
+     */
     @JvmStatic fun gStructListFixed(s: Slot, g: MemGen, r: MemReader, at: Int): Any? {
         var k = r.items(at)
         if (k < 0) return null
         val n = r.count
         if (n == 0) return emptyFixed()
-        val a = arrayOfNulls<Any?>(n)
-        val b = r.b
         val ls = s as ListSlot
-        val plan = (ls.item.slot as StructSlot).plan
         val stride = ls.stride
-        val track = r.track
+        if (n <= 3) {
+            val x0 = structItem(ls, g, r, k)
+            if (n == 1) return arrayOf(x0).asList()
+            val x1 = structItem(ls, g, r, k + stride)
+            if (n == 2) return arrayOf(x0, x1).asList()
+            val x2 = structItem(ls, g, r, k + 2 * stride)
+            return arrayOf(x0, x1, x2).asList()
+        }
+        val a = arrayOfNulls<Any?>(n)
         for (i in 0 until n) {
-            val q = Img.I64.get(b, k) as Long
-            a[i] = if (q == 0L) null else if (track) r.struct(plan, r.off(q)) else g.read(r, r.off(q))
+            a[i] = structItem(ls, g, r, k)
             k += stride
         }
         return a.asList()
     }
 
-    /** [gStrList] for a read-only `List` property. */
+    /** The struct item of a list at [k]: null, the object already built (reference tracking) or [g]'s read. */
+    @Suppress("NOTHING_TO_INLINE")
+    private inline fun structItem(ls: ListSlot, g: MemGen, r: MemReader, k: Int): Any? {
+        val q = Img.I64.get(r.b, k) as Long
+        return if (q == 0L) null else if (r.track) r.struct((ls.item.slot as StructSlot).plan, r.off(q)) else g.read(r, r.off(q))
+    }
+
+    /** [gStrList] for a read-only `List` property (one to three strings read before their array is made, as above). */
     @JvmStatic fun gStrListFixed(r: MemReader, at: Int): Any? {
         var k = r.items(at)
         if (k < 0) return null
         val n = r.count
         if (n == 0) return emptyFixed()
+        if (n <= 3) {
+            val x0 = r.string(k)
+            if (n == 1) return arrayOf(x0).asList()
+            val x1 = r.string(k + 16)
+            if (n == 2) return arrayOf(x0, x1).asList()
+            val x2 = r.string(k + 32)
+            return arrayOf(x0, x1, x2).asList()
+        }
         val a = arrayOfNulls<Any?>(n)
         for (i in 0 until n) {
             a[i] = r.string(k)

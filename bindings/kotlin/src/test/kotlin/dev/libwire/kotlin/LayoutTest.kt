@@ -519,4 +519,32 @@ class LayoutTest {
             }
         }
     }
+
+    /**
+     * UTF-16 text of 1-24 chars (Latin-1 chars above 0x7f, so that the writer picks UTF-16, not
+     * UTF-8) with its one char above 0xff at every position (the last word
+     * tested first, then the first, then the loop over the words between: JStr.utf16Open), and the
+     * same text with that char made narrow on the wire (a compact String then): each decodes equal,
+     * with the hash of the text.
+     */
+    @Test fun utf16TextWithItsWideCharAnywhere() {
+        for (compatible in listOf(false, true)) ctx(compatible).use { c ->
+            for (len in 1..24) for (pos in 0 until len) {
+                val t = buildString { for (i in 0 until len) append(if (i == pos) '\u1234' else '\u00c0' + i % 32) }
+                val bytes = c.encode(Addr(t, "x"))
+                val back = c.decode(bytes, Addr::class)
+                assertEquals(Addr(t, "x"), back, "\"$t\"")
+                assertEquals(t.hashCode(), back.street.hashCode())
+                var n = 0
+                for (i in 0 until bytes.size - 1) {
+                    if (bytes[i] == 0x34.toByte() && bytes[i + 1] == 0x12.toByte()) { bytes[i] = 'z'.code.toByte(); bytes[i + 1] = 0; n++ }
+                }
+                assertEquals(1, n, "\"$t\"")
+                val narrow = t.replace('\u1234', 'z')
+                val nb = c.decode(bytes, Addr::class)
+                assertEquals(Addr(narrow, "x"), nb, "\"$narrow\" (UTF-16 on the wire)")
+                assertEquals(narrow.hashCode(), nb.street.hashCode())
+            }
+        }
+    }
 }

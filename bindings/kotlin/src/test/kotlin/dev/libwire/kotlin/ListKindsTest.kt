@@ -142,6 +142,30 @@ class ListKindsTest {
         }
     }
 
+    /**
+     * Read-only lists of strings and of structs of every length from 0 to 6 through the generated
+     * codecs (MemGenRt.gStrListFixed / gStructListFixed: one to three items read one by one, more in
+     * a loop), in order, with and without reference tracking (a struct met twice in a list is
+     * written twice there: list items are not a `ref` position).
+     */
+    @Test fun readOnlyListsOfEverySmallLength() {
+        val texts = listOf("a", "", "日本語", "é", "x".repeat(40), "b", "c")
+        for (compatible in listOf(false, true)) for (ref in listOf(false, true)) ctx(compatible, ref).use { c ->
+            for (n in 0..6) {
+                val shared = LkAddr("shared", "twice")
+                val addrs = List(n) { i -> if (n >= 2 && (i == 0 || i == n - 1)) shared else LkAddr("s$i", texts[i]) }
+                val v = Kinds(texts.take(n), mutableListOf(), addrs, mutableListOf(), listOf(), mapOf(), mapOf(), null, listOf())
+                val what = "n=$n compatible=$compatible ref=$ref"
+                val back = c.decode(c.encode(v), Kinds::class)
+                assertEquals(v, back, what)
+                assertEquals(texts.take(n), back.ro.toList(), what)
+                assertFixed(back.ro, "$what ro")
+                assertFixed(back.roAddr, "$what roAddr")
+                assertEquals(addrs, back.roAddr.toList(), what)
+            }
+        }
+    }
+
     @Test fun theTapeFallbackShapesListsTheSameWay() {
         for (compatible in listOf(false, true)) ctx(compatible).use { c ->
             assertFalse(c.hasLayout(KindsU::class))

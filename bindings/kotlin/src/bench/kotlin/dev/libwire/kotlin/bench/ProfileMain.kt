@@ -452,6 +452,24 @@ object ProfileMain {
             }
             return
         }
+        if (dir == "objn" || dir == "decn") {
+            // SECONDS x 10,000 calls of the JVM half of decode alone (objn) or of the whole decode
+            // (decn), for instruction counts (perf stat: the difference of two counts over the
+            // difference of their calls)
+            val plan = ctx.mem.planOf(values[0].javaClass)!!
+            countLoop(ctx, plan, bytes[0], ctx.mem.nativeOnly(plan, bytes[0]), secs, dir == "decn")
+            return
+        }
+        if (dir == "objloop") {
+            // the JVM half of decode alone in a loop of its own (compiled apart from main), for JFR / perf
+            val plan = ctx.mem.planOf(values[0].javaClass)!!
+            objLoop(ctx, plan, bytes[0], ctx.mem.nativeOnly(plan, bytes[0]), secs)
+            return
+        }
+        if (dir == "floor") {
+            mediaFloor(ctx, bytes[0])
+            return
+        }
         val plans = values.map { ctx.mem.planOf(it.javaClass)!! }
         val used = IntArray(values.size)
         if (dir == "objects") {
@@ -473,6 +491,190 @@ object ProfileMain {
             }
         }
         println(sink)
+    }
+
+    private fun countLoop(ctx: Context, plan: dev.libwire.kotlin.MemPlan, payload: ByteArray, used: Int, n: Long, whole: Boolean) {
+        var k = 0L
+        if (whole) while (k < n) { for (i in 0 until 10000) keep = ctx.decode(payload); k++ }
+        else while (k < n) { for (i in 0 until 10000) keep = ctx.mem.objectsOnly(plan, payload, used); k++ }
+    }
+
+    private fun objLoop(ctx: Context, plan: dev.libwire.kotlin.MemPlan, payload: ByteArray, used: Int, secs: Long) {
+        val end = System.nanoTime() + secs * 1_000_000_000L
+        while (System.nanoTime() < end) for (i in 0 until 10000) keep = ctx.mem.objectsOnly(plan, payload, used)
+    }
+
+    /**
+     * MediaContent's JVM half against its floor, interleaved in one JVM (thread CPU time, best of 12
+     * batches, 3 rounds): the objects built from the decoded image (MemCodec.objectsOnly), the same
+     * objects built from the payload with every string's offset, length and coder known in
+     * advance (no image read: allocations and copies only), the whole decode, Fory Java's decode
+     * (the bench's configuration), bytes allocated per decode.
+     */
+    private fun mediaFloor(ctx: Context, payload: ByteArray) {
+        val v = BenchValues.mediaContent()
+        fun find(s: String): IntArray {
+            if (s.isEmpty()) return intArrayOf(0, 0, 0)
+            val latin = s.all { it.code < 256 }
+            val enc = if (latin) s.toByteArray(Charsets.ISO_8859_1) else s.toByteArray(Charsets.UTF_16LE)
+            for (i in 0..payload.size - enc.size) if (payload.copyOfRange(i, i + enc.size).contentEquals(enc)) return intArrayOf(i, enc.size, if (latin) 0 else 1)
+            throw IllegalStateException("not in the payload: $s")
+        }
+        val m = v.media
+        val strs = listOf(m.uri, m.title, m.format, m.persons[0], m.persons[1], m.copyright) + v.images.flatMap { listOf(it.uri, it.title) }
+        val d = IntArray(3 * strs.size)
+        for ((k, s) in strs.withIndex()) find(s).copyInto(d, 3 * k)
+        fun str(k: Int): String {
+            val n = d[3 * k + 1]
+            if (n == 0) return ""
+            val a = ByteArray(n)
+            System.arraycopy(payload, d[3 * k], a, 0, n)
+            return dev.libwire.kotlin.JStr.NEW.invokeExact(a, d[3 * k + 2].toByte()) as String
+        }
+        val players = Player.values()
+        val sizes = Size.values()
+        fun floor(): MediaContent {
+            val media = Media(str(0), str(1), d[0] + 641, d[1] + 481, str(2), d[2] + 18000001L, d[3] + 58982401L, d[4], d[5] == 1,
+                arrayOf<String>(str(3), str(4)).asList(), players[d[6] and 1], str(5))
+            val im = arrayOfNulls<Image>(3)
+            for (i in 0 until 3) im[i] = Image(str(6 + 2 * i), str(7 + 2 * i), d[i] + 1024, d[i + 1] + 768, sizes[d[i + 2] and 1])
+            return MediaContent(media, im.asList() as List<Image>)
+        }
+        check(floor().media.persons == v.media.persons)
+        val plan = ctx.mem.planOf(MediaContent::class.java)!!
+        val used = ctx.mem.nativeOnly(plan, payload)
+        // where each string's pointer and header lie in the decoded image
+        val r = ctx.mem.readerFor(plan, payload, used)
+        val I64 = dev.libwire.kotlin.Img.I64
+        fun fo(p: dev.libwire.kotlin.MemPlan, name: String) = p.fields.first { it.name == name }.offset
+        val mf = plan.fields.first { it.name == "media" }
+        val mp = (mf.slot as dev.libwire.kotlin.StructSlot).plan
+        val mediaAt = r.off(I64.get(r.b, mf.offset) as Long)
+        val imf = plan.fields.first { it.name == "images" }
+        val ils = imf.slot as dev.libwire.kotlin.ListSlot
+        val ip = (ils.item.slot as dev.libwire.kotlin.StructSlot).plan
+        val k0 = r.items(imf.offset)
+        val imageAts = IntArray(3) { r.off(I64.get(r.b, k0 + it * ils.stride) as Long) }
+        val pk = r.items(mediaAt + fo(mp, "persons"))
+        val so = intArrayOf(mediaAt + fo(mp, "uri"), mediaAt + fo(mp, "title"), mediaAt + fo(mp, "format"), pk, pk + 16, mediaAt + fo(mp, "copyright"),
+            imageAts[0] + fo(ip, "uri"), imageAts[0] + fo(ip, "title"), imageAts[1] + fo(ip, "uri"), imageAts[1] + fo(ip, "title"),
+            imageAts[2] + fo(ip, "uri"), imageAts[2] + fo(ip, "title"))
+        for ((k, s) in strs.withIndex()) check(r.string(so[k]) == s) { "string $k" }
+        fun strU(k: Int): String {
+            val n = d[3 * k + 1]
+            if (n == 0) return ""
+            if (d[3 * k + 2] == 1) return dev.libwire.kotlin.JStr.utf16Open(payload, d[3 * k], n)
+            val a = ByteArray(n)
+            System.arraycopy(payload, d[3 * k], a, 0, n)
+            return dev.libwire.kotlin.JStr.NEW.invokeExact(a, 0.toByte()) as String
+        }
+        fun floorU(): MediaContent {
+            val media = Media(strU(0), strU(1), d[0] + 641, d[1] + 481, strU(2), d[2] + 18000001L, d[3] + 58982401L, d[4], d[5] == 1,
+                arrayOf<String>(strU(3), strU(4)).asList(), players[d[6] and 1], strU(5))
+            val im = arrayOfNulls<Image>(3)
+            for (i in 0 until 3) im[i] = Image(strU(6 + 2 * i), strU(7 + 2 * i), d[i] + 1024, d[i + 1] + 768, sizes[d[i + 2] and 1])
+            return MediaContent(media, im.asList() as List<Image>)
+        }
+        fun strR(k: Int): String = r.string(so[k])!!
+        fun floorR(): MediaContent {
+            val media = Media(strR(0), strR(1), d[0] + 641, d[1] + 481, strR(2), d[2] + 18000001L, d[3] + 58982401L, d[4], d[5] == 1,
+                arrayOf<String>(strR(3), strR(4)).asList(), players[d[6] and 1], strR(5))
+            val im = arrayOfNulls<Image>(3)
+            for (i in 0 until 3) im[i] = Image(strR(6 + 2 * i), strR(7 + 2 * i), d[i] + 1024, d[i + 1] + 768, sizes[d[i + 2] and 1])
+            return MediaContent(media, im.asList() as List<Image>)
+        }
+        check(ctx.mem.objectsOnly(plan, payload, used) == v)
+        val fx = org.apache.fory.Fory.builder().withXlang(true).withCompatible(true).withCodegen(true)
+            .withRefTracking(false).withClassVersionCheck(false).requireClassRegistration(true).build()
+        dev.libwire.bench.ForyModel.register(fx)
+        val fb = fx.serialize(dev.libwire.bench.ForyModel.mediaContent())
+        val mx = java.lang.management.ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
+        val tid = Thread.currentThread().threadId()
+        fun alloc(f: () -> Unit): Double {
+            val a = mx.getThreadAllocatedBytes(tid)
+            repeat(1000) { f() }
+            return (mx.getThreadAllocatedBytes(tid) - a) / 1000.0
+        }
+        val reps = 100000
+        val objs = { keep = ctx.mem.objectsOnly(plan, payload, used) }
+        val flo = { keep = floor() }
+        val dec = { keep = ctx.decode(payload) }
+        val fdec = { keep = fx.deserialize(fb) }
+        val mg = mp.gen!!
+        val ig = ip.gen!!
+        // Media from its generated read, the images as in floorR / the images from theirs, Media as in floorR
+        fun floorM(): MediaContent {
+            val media = mg.read(r, mediaAt) as Media
+            val im = arrayOfNulls<Image>(3)
+            for (i in 0 until 3) im[i] = Image(strR(6 + 2 * i), strR(7 + 2 * i), d[i] + 1024, d[i + 1] + 768, sizes[d[i + 2] and 1])
+            return MediaContent(media, im.asList() as List<Image>)
+        }
+        fun floorI(): MediaContent {
+            val media = Media(strR(0), strR(1), d[0] + 641, d[1] + 481, strR(2), d[2] + 18000001L, d[3] + 58982401L, d[4], d[5] == 1,
+                arrayOf<String>(strR(3), strR(4)).asList(), players[d[6] and 1], strR(5))
+            val im = arrayOfNulls<Image>(3)
+            for (i in 0 until 3) im[i] = ig.read(r, imageAts[i]) as Image
+            return MediaContent(media, im.asList() as List<Image>)
+        }
+        val personsAt = mediaAt + fo(mp, "persons")
+        val playerF = mp.fields.first { it.name == "player" }
+        val playerAt = mediaAt + playerF.offset
+        val playerSlot = playerF.slot
+        // floorR with the persons list through the generated code's reader / the player through its slot
+        fun floorP(): MediaContent {
+            @Suppress("UNCHECKED_CAST")
+            val media = Media(strR(0), strR(1), d[0] + 641, d[1] + 481, strR(2), d[2] + 18000001L, d[3] + 58982401L, d[4], d[5] == 1,
+                dev.libwire.kotlin.MemGenRt.gStrListFixed(r, personsAt) as List<String>, players[d[6] and 1], strR(5))
+            val im = arrayOfNulls<Image>(3)
+            for (i in 0 until 3) im[i] = Image(strR(6 + 2 * i), strR(7 + 2 * i), d[i] + 1024, d[i + 1] + 768, sizes[d[i + 2] and 1])
+            return MediaContent(media, im.asList() as List<Image>)
+        }
+        fun floorE(): MediaContent {
+            val media = Media(strR(0), strR(1), d[0] + 641, d[1] + 481, strR(2), d[2] + 18000001L, d[3] + 58982401L, d[4], d[5] == 1,
+                arrayOf<String>(strR(3), strR(4)).asList(), playerSlot.get(r, playerAt) as Player, strR(5))
+            val im = arrayOfNulls<Image>(3)
+            for (i in 0 until 3) im[i] = Image(strR(6 + 2 * i), strR(7 + 2 * i), d[i] + 1024, d[i + 1] + 768, sizes[d[i + 2] and 1])
+            return MediaContent(media, im.asList() as List<Image>)
+        }
+        // the persons: items() then two strings, no loop / a loop over precomputed items, no items()
+        fun floorP1(): MediaContent {
+            val k = r.items(personsAt)
+            val media = Media(strR(0), strR(1), d[0] + 641, d[1] + 481, strR(2), d[2] + 18000001L, d[3] + 58982401L, d[4], d[5] == 1,
+                arrayOf<String>(r.string(k)!!, r.string(k + 16)!!).asList(), players[d[6] and 1], strR(5))
+            val im = arrayOfNulls<Image>(3)
+            for (i in 0 until 3) im[i] = Image(strR(6 + 2 * i), strR(7 + 2 * i), d[i] + 1024, d[i + 1] + 768, sizes[d[i + 2] and 1])
+            return MediaContent(media, im.asList() as List<Image>)
+        }
+        val pk0 = so[3]
+        val pn = v.media.persons.size
+        fun personsLoop(): List<String> {
+            val a = arrayOfNulls<Any?>(pn)
+            var k = pk0
+            for (i in 0 until pn) { a[i] = r.string(k); k += 16 }
+            @Suppress("UNCHECKED_CAST")
+            return a.asList() as List<String>
+        }
+        fun floorP2(): MediaContent {
+            val media = Media(strR(0), strR(1), d[0] + 641, d[1] + 481, strR(2), d[2] + 18000001L, d[3] + 58982401L, d[4], d[5] == 1,
+                personsLoop(), players[d[6] and 1], strR(5))
+            val im = arrayOfNulls<Image>(3)
+            for (i in 0 until 3) im[i] = Image(strR(6 + 2 * i), strR(7 + 2 * i), d[i] + 1024, d[i + 1] + 768, sizes[d[i + 2] and 1])
+            return MediaContent(media, im.asList() as List<Image>)
+        }
+        val floP1 = { keep = floorP1() }
+        val floP2 = { keep = floorP2() }
+        val floP = { keep = floorP() }
+        val floE = { keep = floorE() }
+        val floM = { keep = floorM() }
+        val floI = { keep = floorI() }
+        val floU = { keep = floorU() }
+        val floR = { keep = floorR() }
+        repeat(3) { round ->
+            println("round %d ns: floor with the UTF-16 check %.1f, floor with the strings read from the image %.1f, that with Media's generated read %.1f, with Image's %.1f; floorR with the persons through gStrListFixed %.1f, the player through its slot %.1f".format(round, batches(reps, floU), batches(reps, floR), batches(reps, floM), batches(reps, floI), batches(reps, floP), batches(reps, floE)))
+            println("round %d ns: persons: items() and two strings %.1f, a loop, no items() %.1f".format(round, batches(reps, floP1), batches(reps, floP2)))
+            println("round %d ns: objects %.1f, floor %.1f, whole decode %.1f, fory decode %.1f; bytes allocated: objects %.0f, floor %.0f, decode %.0f, fory %.0f".format(
+                round, batches(reps, objs), batches(reps, flo), batches(reps, dec), batches(reps, fdec), alloc(objs), alloc(flo), alloc(dec), alloc(fdec)))
+        }
     }
 
     @JvmStatic var sink = 0
