@@ -9,8 +9,10 @@
  * `make bench-structs` builds it, runs it under callgrind and prints
  * `BENCH mem <workload> de ir=N`; `mem_structs time` prints ns per decode
  * (thread CPU time: median and least of 31 batches) instead, `mem_structs one K` decodes
- * workload K (0-2) 10,000 times under instrumentation (for
- * callgrind_annotate). */
+ * workload K (0-3) 10,000 times under instrumentation (for
+ * callgrind_annotate). GoSample: Sample as the Go binding decodes Fory
+ * Go's bytes (schema consistent mode, the seven arrays written as lists of
+ * declared elements), into the same image. */
 #define _POSIX_C_SOURCE 199309L
 #include <stddef.h>
 #include <stdio.h>
@@ -24,6 +26,21 @@
 #define STR (WIRE_MEM_STR | WIRE_MEM_STR_TAGGED)
 
 static wire_ctx *ctx;
+/* Sample as Fory Go writes it: the arrays are lists */
+static const char go_fdl[] =
+    "package gobench;\n"
+    "message Sample [id=2] {\n"
+    "  int32 int_value = 1; int64 long_value = 2; float32 float_value = 3;\n"
+    "  float64 double_value = 4; int32 short_value = 5; int32 char_value = 6;\n"
+    "  bool boolean_value = 7; int32 int_value_boxed = 8;\n"
+    "  int64 long_value_boxed = 9; float32 float_value_boxed = 10;\n"
+    "  float64 double_value_boxed = 11; int32 short_value_boxed = 12;\n"
+    "  int32 char_value_boxed = 13; bool boolean_value_boxed = 14;\n"
+    "  list<int32> int_array = 15; list<int64> long_array = 16;\n"
+    "  list<float32> float_array = 17; list<float64> double_array = 18;\n"
+    "  list<int32> short_array = 19; list<int32> char_array = 20;\n"
+    "  list<bool> boolean_array = 21; string string = 22;\n"
+    "}\n";
 static void ck(int32_t st, const char *what) {
   if (st) {
     fprintf(stderr, "%s: %d %s\n", what, st, wire_ctx_error_message(ctx));
@@ -108,8 +125,16 @@ int main(int argc, char **argv) {
   uint32_t ln = layout(type_of("bench.NumericStruct"), sizeof(numeric));
   for (uint32_t i = 0; i < 12; i++) field(ln, i, WIRE_MEM_I32, 4 * i, NONE);
 
-  uint32_t ls = layout(type_of("bench.Sample"), sizeof(sample));
-  {
+  wire_ctx *kctx = ctx, *gctx = wire_ctx_new();
+  ck(wire_ctx_set_option(gctx, WIRE_OPT_TRUSTED_TEXT, 1), "option");
+  uint32_t ls = layout(type_of("bench.Sample"), sizeof(sample)), ks = ls, lg = NONE;
+  for (int g = 0; g < 2; g++) {
+    if (g) {
+      ctx = gctx;
+      ck(wire_schema_load_fdl(ctx, go_fdl, strlen(go_fdl), "go.fdl"), "go schema");
+      ck(wire_schema_finish(ctx), "finish");
+      ls = lg = layout(type_of("gobench.Sample"), sizeof(sample));
+    }
     static const uint32_t forms[14] = {
         WIRE_MEM_I32, WIRE_MEM_I64, WIRE_MEM_F32, WIRE_MEM_F64, WIRE_MEM_I32,
         WIRE_MEM_I32, WIRE_MEM_BOOL, WIRE_MEM_I32, WIRE_MEM_I64, WIRE_MEM_F32,
@@ -124,6 +149,7 @@ int main(int argc, char **argv) {
     for (uint32_t i = 0; i < 7; i++)
       field(ls, 14 + i, WIRE_MEM_ARRAY, offsetof(sample, ia) + 16 * i, NONE);
     field(ls, 21, STR, offsetof(sample, s), NONE);
+    if (g) ls = ks, ctx = kctx;
   }
 
   uint32_t li = layout(type_of("bench.Image"), sizeof(image));
@@ -191,32 +217,42 @@ int main(int argc, char **argv) {
   static const image *imp[3] = {&im[0], &im[1], &im[2]};
   content cv = {&mv, {imp, 3, 0}};
 
-  struct { const char *name; uint32_t l; const void *v; size_t size; int flat; } w[3] = {
-      {"NumericStruct", ln, &nv, sizeof nv, 1},
-      {"Sample", ls, &sv, sizeof sv, 0},
-      {"MediaContent", lc, &cv, sizeof cv, 0}};
-  uint8_t *buf[3];
-  size_t len[3];
-  for (int k = 0; k < 3; k++) {
+  struct { const char *name; uint32_t l; const void *v; size_t size; int flat; wire_ctx *c; } w[4] = {
+      {"NumericStruct", ln, &nv, sizeof nv, 1, kctx},
+      {"Sample", ls, &sv, sizeof sv, 0, kctx},
+      {"MediaContent", lc, &cv, sizeof cv, 0, kctx},
+      {"GoSample", lg, &sv, sizeof sv, 0, gctx}};
+  uint8_t *buf[4];
+  size_t len[4];
+  for (int k = 0; k < 4; k++) {
     const uint8_t *p;
-    ck(wire_mem_encode(ctx, w[k].l, w[k].v, &p, &len[k]), "encode");
+    ck(wire_mem_encode(w[k].c, w[k].l, w[k].v, &p, &len[k]), "encode");
     buf[k] = malloc(len[k]);
     memcpy(buf[k], p, len[k]);
   }
   uint64_t bases[2];
   /* one decode as the binding makes it */
 #define DECODE(k)                                                            \
-  (w[k].flat ? wire_mem_decode(ctx, w[k].l, buf[k], len[k], arena, NULL, 0, \
+  (w[k].flat ? wire_mem_decode(w[k].c, w[k].l, buf[k], len[k], arena, NULL, 0, \
                                NULL, 0)                                      \
              : (used = w[k].size,                                            \
-                wire_mem_decode_bases(ctx, w[k].l, buf[k], len[k], arena,    \
+                wire_mem_decode_bases(w[k].c, w[k].l, buf[k], len[k], arena,    \
                                       arena, sizeof arena, &used,      \
                                       WIRE_MEM_ARRAYS_IN_PLACE, bases)))
   size_t used = 0;
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < 4; k++) {
+    ctx = w[k].c;
     ck(DECODE(k), "decode");
     if (k == 0 && memcmp(arena, &nv, sizeof nv)) { fprintf(stderr, "bad numeric\n"); return 1; }
-    if (k == 1 && ((sample *)arena)->lvb != 3210000) { fprintf(stderr, "bad sample\n"); return 1; }
+    if ((k == 1 || k == 3) &&
+        (((sample *)arena)->lvb != 3210000 || ((sample *)arena)->da.n != 9 ||
+         memcmp(((sample *)arena)->la.p, la, sizeof la) ||
+         memcmp(((sample *)arena)->ia.p, ia, sizeof ia) ||
+         memcmp(((sample *)arena)->fa.p, fa, sizeof fa) ||
+         memcmp(((sample *)arena)->ba.p, ba, sizeof ba))) {
+      fprintf(stderr, "bad sample\n");
+      return 1;
+    }
     if (k == 2 && (((content *)arena)->images.n != 3 ||
                    ((const media *)((content *)arena)->media)->duration != 18000001)) {
       fprintf(stderr, "bad media\n"); return 1;
@@ -224,7 +260,7 @@ int main(int argc, char **argv) {
     if (!timing) printf("%s: bytes %zu arena %zu\n", w[k].name, len[k], w[k].flat ? w[k].size : used);
   }
   if (timing) {
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
       double t[31];
       int reps = 20000;
       for (int b = 0; b < 31; b++) {
@@ -238,16 +274,16 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (argc > 2 && !strcmp(argv[1], "one")) {
-    /* 10,000 decodes of workload argv[2] (0-2) under instrumentation, for
+    /* 10,000 decodes of workload argv[2] (0-3) under instrumentation, for
      * callgrind_annotate */
-    int k = atoi(argv[2]) % 3;
+    int k = atoi(argv[2]) % 4;
     CALLGRIND_START_INSTRUMENTATION;
     for (int i = 0; i < 10000; i++) DECODE(k);
     CALLGRIND_STOP_INSTRUMENTATION;
     return 0;
   }
   CALLGRIND_START_INSTRUMENTATION;
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < 4; k++) {
     static const int loops[2] = {2, 200};
     for (int j = 0; j < 2; j++) {
       char dump[64];

@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "ea641e09698981deb7f90f4e92ea9920e44cde52f370e408dfc17870f31d1511"
+const csrcDigest = "f5c27a4028a5bd232634677db0b80a11e6cf5ea9e40fe5fb80b13818d96b96d0"

@@ -421,11 +421,17 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   bool track = h & WIRE_LF_TRACKING;
   if (!wire__dec_enter(&x->d)) return false;
   /* (o->ditems: a list, not packed, of the usual items) */
-  if (!flags && same && o->ditems &&
-      ((o->ditems != MDI_STRUCT && o->ditems != MDI_SPTR) || ep != NULL)) {
-    if (!dec_items(x, so, ep, items, stride, count)) return false;
-    x->d.depth--;
-    return true;
+  if (!flags && same) {
+    if (o->ditems &&
+        ((o->ditems != MDI_STRUCT && o->ditems != MDI_SPTR) || ep != NULL)) {
+      if (!dec_items(x, so, ep, items, stride, count)) return false;
+      x->d.depth--;
+      return true;
+    }
+    if (packed && wire__mdec_plist(x, o, items, count)) {
+      x->d.depth--;
+      return true;
+    }
   }
   /* an element that takes no bytes (an empty struct) draws on the
    * payload's zero-width budget (R-SEC-11), checked as the next begins */

@@ -152,6 +152,14 @@ const wire_mop *wire__mdec_run_end_bytes(const wire_mop *o, uint8_t *base,
 const wire_mop *wire__mdec_run_end_words(const wire_mop *o, uint8_t *base,
                                          const uint8_t **pc,
                                          const uint8_t *end);
+/* The elements of a list of numbers (MOP_PLIST, no flags, all of the
+ * declared type) from the cursor into items (mem_dec_lists.c): true when
+ * it read them all (the cursor after them); false, the cursor unmoved,
+ * when one is not read without doubt: dec_list's general loop then reads
+ * the list again and reports. */
+bool wire__mdec_plist(mdec *x, const wire_mop *o, uint8_t *items,
+                      uint32_t count);
+extern bool wire__mdec_lists_ok;
 extern bool wire__mdec_words_ok;
 extern bool wire__mdec_flat_ok;
 

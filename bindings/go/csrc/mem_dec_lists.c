@@ -1,0 +1,83 @@
+/* mem_dec_lists.c - the compiled decoder's lists of numbers (MOP_PLIST)
+ * whose header says every element is of the declared type with no null
+ * or reference flags: varint32 / varint64 into 32- / 64-bit integers,
+ * fixed-width numbers and bools of the memory width, read in a loop of
+ * their own into the dense item array. The loop gives up at the first
+ * element it does not read without doubt (cut, overlong or too long,
+ * a bool byte other than 0 or 1, fewer bytes than the rest of the list
+ * takes), which happens only for input in error: dec_list's general loop
+ * then reads the list from its start and reports, so errors and their
+ * offsets are those of the general loop. */
+#include "mem_dec.h"
+
+/* A varint64 of at most 9 bytes before end; false for anything unusual. */
+ALWAYS_INLINE bool chk_u64(const uint8_t *s, const uint8_t *end, uint64_t *v,
+                           const uint8_t **np) {
+  if (WIRE_LIKELY(end - s >= 9)) return fast_u64(s, end, v, np);
+  uint64_t r = 0;
+  for (int i = 0; i < 8 && s + i < end; i++) {
+    uint64_t c = s[i];
+    r |= (c & 0x7F) << (7 * i);
+    if (c < 0x80) {
+      if (i && !c) return false;
+      *v = r;
+      *np = s + i + 1;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* (off: every list takes dec_list's general loop; for tests) */
+bool wire__mdec_lists_ok = true;
+
+bool wire__mdec_plist(mdec *x, const wire_mop *o, uint8_t *items,
+                      uint32_t count) {
+  if (!wire__mdec_lists_ok) return false;
+  wire_in *in = IN(x);
+  const uint8_t *p = in->p, *end = in->end;
+  uint8_t t = o->ewt;
+  uint32_t f = o->eform;
+  if (t == WIRE_T_VARINT32 && f == WIRE_MEM_I32) {
+    for (uint32_t i = 0; i < count; i++) {
+      uint32_t u;
+      if (!fast_u32(p, end, &u, &p)) return false;
+      int32_t v = wire__unzz32(u);
+      memcpy(items + (size_t)i * 4, &v, 4);
+    }
+  } else if (t == WIRE_T_VARINT64 && f == WIRE_MEM_I64) {
+    for (uint32_t i = 0; i < count; i++) {
+      uint64_t u;
+      if (!chk_u64(p, end, &u, &p)) return false;
+      int64_t v = wire__unzz64(u);
+      memcpy(items + (size_t)i * 8, &v, 8);
+    }
+  } else {
+    /* fixed widths: the memory width, the wire's bytes as they are */
+    uint32_t w;
+    if ((t == WIRE_T_FLOAT32 && f == WIRE_MEM_F32) ||
+        (t == WIRE_T_INT32 && f == WIRE_MEM_I32) ||
+        (t == WIRE_T_UINT32 && f == WIRE_MEM_U32))
+      w = 4;
+    else if ((t == WIRE_T_FLOAT64 && f == WIRE_MEM_F64) ||
+             (t == WIRE_T_INT64 && f == WIRE_MEM_I64) ||
+             (t == WIRE_T_UINT64 && f == WIRE_MEM_U64))
+      w = 8;
+    else if ((t == WIRE_T_BOOL && f == WIRE_MEM_BOOL) ||
+             (t == WIRE_T_INT8 && f == WIRE_MEM_I8) ||
+             (t == WIRE_T_UINT8 && f == WIRE_MEM_U8))
+      w = 1;
+    else
+      return false;
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    if (w > 1) return false;
+#endif
+    size_t n = (size_t)count * w;
+    if ((size_t)(end - p) < n) return false;
+    if (t == WIRE_T_BOOL && !bools_ok(p, n)) return false;
+    memcpy(items, p, n);
+    p += n;
+  }
+  in->p = p;
+  return true;
+}
