@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"math/bits"
@@ -967,5 +968,97 @@ func TestFuzzStructAmplification(t *testing.T) {
 	}
 	if err := c.Unmarshal(data, &back); !errors.As(err, &we) || we.Class != "limit" {
 		t.Fatalf("limit restored: %v", err)
+	}
+}
+
+// TestTapeStructAmplification: TestFuzzStructAmplification's payload (a
+// compatible writer's one-bool struct, one byte per list item) read
+// through the tape path (the forced tape path of FuzzUnmarshalStruct, and
+// Decode's natural values): the reader's structs are charged against the
+// same LimitMemDecode budget as the compiled codecs' arena, so the default
+// refuses it with a limit error at offset 0 and a raised limit reads it.
+func TestTapeStructAmplification(t *testing.T) {
+	type memAllSmall struct{ B bool }
+	type memManySmall struct{ Items []memAllSmall }
+	w, _ := NewContext(WithCompatible(true))
+	defer w.Close()
+	if err := w.RegisterStructID(401, memAllSmall{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RegisterStructID(410, memManySmall{}); err != nil {
+		t.Fatal(err)
+	}
+	const items = 40000
+	data, err := w.Marshal(&memManySmall{Items: make([]memAllSmall, items)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := uint64(reflect.TypeOf(memAll{}).Size())
+	if budget := fuzzMemLimit*uint64(len(data)) + memDecodeBase; size*items <= budget {
+		t.Fatalf("%d structs of %d bytes fit the default budget %d: no amplification to test", items, size, budget)
+	}
+	ways := []struct {
+		name string
+		read func(c *Context) (int, error)
+	}{
+		{"Unmarshal forced tape", func(c *Context) (int, error) {
+			var back memMany
+			err := c.Unmarshal(data, &back)
+			return len(back.Items), err
+		}},
+		{"Decode", func(c *Context) (int, error) {
+			vals, err := c.Decode(data)
+			if err != nil {
+				return 0, err
+			}
+			m, ok := vals[0].(*memMany)
+			if !ok {
+				return 0, fmt.Errorf("decoded %T", vals[0])
+			}
+			for _, it := range m.Items {
+				if it.B || it.I64 != 0 {
+					return 0, fmt.Errorf("item %+v", it)
+				}
+			}
+			return len(m.Items), nil
+		}},
+	}
+	// a struct made on its own per item: charged one by one
+	type memManyPtrs struct{ Items []*memAll }
+	ways = append(ways, struct {
+		name string
+		read func(c *Context) (int, error)
+	}{"Unmarshal []*T", func(c *Context) (int, error) {
+		var back memManyPtrs
+		err := c.Unmarshal(data, &back)
+		return len(back.Items), err
+	}})
+	for i, way := range ways {
+		c := fuzzContext(t, fuzzCompatible|fuzzForceTape)
+		if i == 2 {
+			c.Close()
+			c, _ = NewContext(WithCompatible(true))
+			c.forceTape = true
+			memRegister(t, c)
+			if err := c.RegisterStructID(410, memManyPtrs{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h := heapAllocated()
+		_, err := way.read(c)
+		var we *WireError
+		if !errors.As(err, &we) || we.Class != "limit" || we.Offset != 0 ||
+			!strings.Contains(we.Message, "WIRE_LIMIT_MEM_DECODE") {
+			t.Fatalf("%s, default limit: %v", way.name, err)
+		}
+		fuzzCheckHeap(t, way.name, h, data)
+		const raised = 2048
+		if err := c.SetLimit(LimitMemDecode, raised); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := way.read(c); err != nil || n != items {
+			t.Fatalf("%s, limit %d: %d items, %v", way.name, raised, n, err)
+		}
+		c.Close()
 	}
 }

@@ -507,7 +507,7 @@ func (d *decoder) planField(f *planField, fp unsafe.Pointer) error {
 			if err := d.enter(); err != nil {
 				return err
 			}
-			sv := reflect.MakeSlice(f.typ, n, n)
+			sv := d.makeSlice(f.typ, n)
 			base := sv.UnsafePointer()
 			sz := f.sub.typ.Size()
 			fv := reflect.NewAt(f.typ, fp).Elem()
@@ -554,6 +554,7 @@ func (d *decoder) structIdxGeneric(reg uint32, nf int, s *Struct) error {
 	}
 	s.Type = d.c.TypeName(reg)
 	s.TypeID = noType
+	d.charge(uint64(nf) * uint64(typField.Size()))
 	s.Fields = make([]Field, nf)
 	for i := range s.Fields {
 		s.Fields[i].Name = names[i]

@@ -78,6 +78,7 @@ var (
 	typSet      = reflect.TypeOf(Set(nil))
 	typNone     = reflect.TypeOf(None{})
 	typStruct   = reflect.TypeOf(Struct{})
+	typField    = reflect.TypeOf(Field{})
 	typUnion    = reflect.TypeOf(Union{})
 	typBigInt   = reflect.TypeOf(big.Int{})
 	typAny      = reflect.TypeOf((*any)(nil)).Elem()

@@ -29,6 +29,70 @@ type decoder struct {
 	in    []byte          // the payload (SPAN records point into it)
 	refs  []reflect.Value // referenceable values by tape number
 	depth int
+	// Go memory made for struct objects so far (charge), and what the
+	// context's LimitMemDecode allows for this input (memKnown: read
+	// from C at the first charge).
+	mem, memMax uint64
+	memKnown    bool
+}
+
+// charge counts n bytes of Go memory about to be made for struct objects
+// (a struct made on its own, a slice or map of structs, a Struct's
+// fields) against the context's LimitMemDecode budget: the limit per
+// input byte + 1 MiB, as for the compiled codecs (spec R-LIMIT-9). In
+// compatible mode a writer's struct can take one input byte and the
+// reader's be hundreds of bytes long, so the tape path keeps the same
+// ceiling. Past it: a limit error at offset 0 (the read tape does not
+// carry input offsets; the whole payload has been read by then). The
+// values held by value inside a struct are in its size, not charged
+// again.
+func (d *decoder) charge(n uint64) {
+	if n > d.memMax-d.mem { // memMax >= mem always
+		d.memOver(n)
+	}
+	d.mem += n
+}
+
+// memOver: the first charge reads the limit; later ones fail.
+func (d *decoder) memOver(n uint64) {
+	if !d.memKnown {
+		d.memKnown = true
+		per := uint64(C.wire_ctx_get_limit(d.c.ctx(), C.WIRE_LIMIT_MEM_DECODE))
+		d.memMax = math.MaxUint64
+		if hi, lo := bits.Mul64(per, uint64(len(d.in))); hi == 0 && lo <= math.MaxUint64-memDecodeBase {
+			d.memMax = lo + memDecodeBase
+		}
+		if n <= d.memMax-d.mem {
+			return
+		}
+	}
+	per := uint64(C.wire_ctx_get_limit(d.c.ctx(), C.WIRE_LIMIT_MEM_DECODE))
+	panic(goErr("limit", "decoding makes more than %d bytes of Go structs for %d input bytes "+
+		"(WIRE_LIMIT_MEM_DECODE: %d per input byte + %d; tape path: offset 0, the read tape has no input offsets)",
+		d.memMax, len(d.in), per, memDecodeBase))
+}
+
+// structBytes: the bytes a value of t takes in Go memory when it is a
+// struct (its fields held by value, slice and string headers included),
+// 0 for other types (not charged).
+func structBytes(t reflect.Type) uint64 {
+	if t.Kind() == reflect.Struct {
+		return uint64(t.Size())
+	}
+	return 0
+}
+
+// makeSlice is reflect.MakeSlice(t, n, n), charged first when the
+// elements are structs.
+func (d *decoder) makeSlice(t reflect.Type, n int) reflect.Value {
+	if sz := structBytes(t.Elem()); sz != 0 {
+		if hi, lo := bits.Mul64(uint64(n), sz); hi != 0 {
+			d.charge(math.MaxUint64)
+		} else {
+			d.charge(lo)
+		}
+	}
+	return reflect.MakeSlice(t, n, n)
 }
 
 // reserve numbers a referenceable record (pre-order) and returns its number.
@@ -420,6 +484,9 @@ func (d *decoder) assignRef(v reflect.Value, k uint32) error {
 		if src.CanAddr() {
 			v.Set(src.Addr())
 		} else {
+			if sz := structBytes(src.Type()); sz != 0 {
+				d.charge(sz)
+			}
 			p := reflect.New(src.Type())
 			p.Elem().Set(src)
 			v.Set(p)
@@ -475,6 +542,9 @@ func (d *decoder) decodeNum(op byte, k int, v reflect.Value) error {
 		if op == opNull {
 			v.Set(reflect.Zero(t))
 			return nil
+		}
+		if sz := structBytes(t.Elem()); sz != 0 {
+			d.charge(sz)
 		}
 		p := reflect.New(t.Elem())
 		v.Set(p)
@@ -778,7 +848,7 @@ func (d *decoder) dense(kind byte, raw []byte, v reflect.Value, view bool) error
 		return nil
 	}
 	if t.Kind() == reflect.Slice {
-		v.Set(reflect.MakeSlice(t, n, n))
+		v.Set(d.makeSlice(t, n))
 	} else if t.Len() != n {
 		return goErr("value", "a %s of %d elements does not fit a Go %s", TypeName(int(kind)), n, t)
 	}
@@ -1038,6 +1108,7 @@ func (d *decoder) natural(op byte, k int) (reflect.Value, error) {
 		if si := d.c.reg.byIndex[reg]; si != nil && reg != noType {
 			typ = si.typ
 		}
+		d.charge(uint64(typ.Size()))
 		p := reflect.New(typ)
 		d.keep(k, p)
 		return p, d.structInto(op, -1, p.Elem())
@@ -1047,6 +1118,7 @@ func (d *decoder) natural(op byte, k int) (reflect.Value, error) {
 		if si := d.c.reg.byIndex[binary.LittleEndian.Uint32(d.b[d.p:])]; si != nil {
 			typ = si.typ
 		}
+		d.charge(uint64(typ.Size()))
 		p := reflect.New(typ)
 		d.keep(k, p)
 		return p, d.structIdxInto(-1, p.Elem())
@@ -1101,7 +1173,7 @@ func (d *decoder) list(op byte, k int, v reflect.Value) error {
 	}
 	switch t.Kind() {
 	case reflect.Slice:
-		v.Set(reflect.MakeSlice(t, n, n))
+		v.Set(d.makeSlice(t, n))
 		d.keep(k, v)
 		if t == typStrings {
 			s, b, c := *(*[]string)(v.Addr().UnsafePointer()), d.b, d.c
@@ -1230,7 +1302,7 @@ func (d *decoder) packedInto(k int, v reflect.Value) error {
 	var el reflect.Type
 	switch t.Kind() {
 	case reflect.Slice:
-		v.Set(reflect.MakeSlice(t, n, n))
+		v.Set(d.makeSlice(t, n))
 		el = t.Elem()
 	case reflect.Array:
 		if t.Len() != n {
@@ -1611,6 +1683,8 @@ func (d *decoder) mapSlow(n int, m reflect.Value) error {
 	t := m.Type()
 	k := reflect.New(t.Key()).Elem()
 	e := reflect.New(t.Elem()).Elem()
+	// struct keys and values: their bytes charged per entry
+	entry := structBytes(t.Key()) + structBytes(t.Elem())
 	var saved []byte // the read tape while an ENTRY_RUN's records are read
 	savedP, runLeft := 0, 0
 	defer func() {
@@ -1643,6 +1717,9 @@ func (d *decoder) mapSlow(n int, m reflect.Value) error {
 		}
 		if k.Kind() == reflect.Interface && !k.IsNil() && !k.Elem().Type().Comparable() {
 			return goErr("type", "a map key of Go type %s is not comparable", k.Elem().Type())
+		}
+		if entry != 0 {
+			d.charge(entry)
 		}
 		m.SetMapIndex(k, e)
 	}
@@ -1686,6 +1763,7 @@ func (d *decoder) structInto(op byte, k int, v reflect.Value) error {
 		default:
 			s.Type = string(nm)
 		}
+		d.charge(uint64(nf) * uint64(typField.Size()))
 		s.Fields = make([]Field, nf)
 		for i := range s.Fields {
 			s.Fields[i].Name = string(d.bytes16())

@@ -27,6 +27,9 @@ internal class StructPlan(
 ) {
     fun newArgs(): Array<Any?> = arrayOfNulls(nparams)
 
+    /** The JVM memory an instance takes, estimated (a header, a word a field), for Limit.MEM_DECODE. */
+    @JvmField val heapBytes: Long = 16L + 8L * nparams
+
     fun construct(args: Array<Any?>): Any = try {
         ctor.invokeExact(args) as Any
     } catch (e: NullPointerException) {

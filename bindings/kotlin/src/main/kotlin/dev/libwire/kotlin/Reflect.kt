@@ -100,6 +100,9 @@ internal class ClassInfo private constructor(val kclass: KClass<*>) {
         for (f in fields) byWireName[f.wireName] = f
     }
 
+    /** The JVM memory an instance takes, estimated (a header, a word a field), for Limit.MEM_DECODE. */
+    val heapBytes: Long = 16L + 8L * fields.size
+
     /** The field whose wire name is the UTF-8 bytes `buf[off, off+len)`; [guess] is tried first. */
     fun field(buf: ByteArray, off: Int, len: Int, guess: Int): FieldInfo? {
         if (guess in fields.indices && nameIs(fields[guess], buf, off, len)) return fields[guess]

@@ -433,6 +433,7 @@ internal class TapeDecoder(private val ctx: Context) {
     fun fromTape(bytes: ByteArray, tape: ByteArray, len: Int): List<Any?> {
         ords.clear()
         shapes?.clear()
+        memStart(bytes.size)
         b = tape
         end = len
         src = bytes
@@ -460,6 +461,7 @@ internal class TapeDecoder(private val ctx: Context) {
     fun decode(bytes: ByteArray): List<Any?> {
         ords.clear()
         shapes?.clear()
+        memStart(bytes.size)
         fetch(bytes)
         src = bytes
         p = 4
@@ -467,6 +469,50 @@ internal class TapeDecoder(private val ctx: Context) {
         val out = ArrayList<Any?>(roots)
         repeat(roots) { out.add(value()) }
         return out
+    }
+
+    /**
+     * JVM memory made for struct objects so far ([charge]), and what [Limit.MEM_DECODE] allows for
+     * this payload of [memLen] bytes (-1: the limit not read yet).
+     */
+    private var mem = 0L
+    private var memMax = -1L
+    private var memLen = 0
+
+    private fun memStart(len: Int) {
+        mem = 0L
+        memMax = -1L
+        memLen = len
+    }
+
+    /**
+     * Counts [n] bytes about to be made for a struct object (an estimate per class,
+     * [ClassInfo.heapBytes], [StructPlan.heapBytes]) against the context's [Limit.MEM_DECODE]
+     * budget: the limit per payload byte + WireH.MEM_DECODE_BASE, as for the compiled codecs' arena
+     * (spec R-LIMIT-9). In compatible mode a writer's struct can take one payload byte and the
+     * reader's class be hundreds of bytes, so the tape path keeps the same ceiling.
+     */
+    private fun charge(n: Long) {
+        mem += n
+        if (mem > memMax) memOver()
+    }
+
+    /** A [WireStruct] of [nf] fields, estimated: the object and its map, a map entry a field. */
+    private fun wireStructBytes(nf: Int): Long = 64L + 48L * nf
+
+    /** The first charge reads the limit; past it, a "limit" error at offset 0 (the read tape carries no payload offsets). */
+    private fun memOver() {
+        val per = ctx.getLimit(Limit.MEM_DECODE)
+        if (memMax < 0) {
+            memMax = if (per != 0L && memLen > (Long.MAX_VALUE - WireH.MEM_DECODE_BASE) / per) Long.MAX_VALUE
+                else WireH.MEM_DECODE_BASE + per * memLen
+            if (mem <= memMax) return
+        }
+        throw WireException(
+            "limit", 0,
+            "decoding makes more than $memMax bytes of objects for $memLen input bytes (WIRE_LIMIT_MEM_DECODE: " +
+                "$per per input byte + ${WireH.MEM_DECODE_BASE}; tape path: offset 0, the read tape has no input offsets)",
+        )
     }
 
     private fun fetch(bytes: ByteArray) {
@@ -857,6 +903,7 @@ internal class TapeDecoder(private val ctx: Context) {
             // no class, or a class bound by name: the field names come from the schema
             return structIdxByName(type, nf, bd?.info)
         }
+        charge(plan.heapBytes)
         val at = ords.size
         ords.add(Building)
         val args = plan.newArgs()
@@ -874,6 +921,7 @@ internal class TapeDecoder(private val ctx: Context) {
     private fun structIdxByName(type: Int, nf: Int, info: ClassInfo?): Any {
         val names = ctx.wireNames(type)
         if (info == null) {
+            charge(wireStructBytes(nf))
             val fields = LinkedHashMap<String, Any?>()
             val s = WireStruct(ctx.cachedTypeName(type), fields, null)
             ords.add(s)
@@ -883,6 +931,7 @@ internal class TapeDecoder(private val ctx: Context) {
             }
             return s
         }
+        charge(info.heapBytes)
         val at = ords.size
         ords.add(Building)
         val values = arrayOfNulls<Any?>(info.fields.size)
@@ -915,6 +964,7 @@ internal class TapeDecoder(private val ctx: Context) {
         val info = if (type != -1) ctx.boundType(type)?.info else null
         val nf = u32()
         if (info == null) {
+            charge(wireStructBytes(nf))
             val fields = LinkedHashMap<String, Any?>()
             val s = WireStruct(if (type != -1) ctx.cachedTypeName(type) else name, fields, typeId)
             ords.add(s)
@@ -924,6 +974,7 @@ internal class TapeDecoder(private val ctx: Context) {
             }
             return s
         }
+        charge(info.heapBytes)
         val at = ords.size
         ords.add(Building)
         val values = arrayOfNulls<Any?>(info.fields.size)

@@ -13,6 +13,10 @@ data class SmallM(val items: List<SmallS>)
 data class BigS(val b: Boolean, val f1: Long, val f2: Long, val f3: Long, val f4: Long, val f5: Long, val f6: Long, val f7: Long, val f8: Long, val f9: Long, val f10: Long, val f11: Long, val f12: Long, val f13: Long, val f14: Long, val f15: Long, val f16: Long, val f17: Long, val f18: Long, val f19: Long, val f20: Long, val f21: Long, val f22: Long, val f23: Long, val f24: Long, val f25: Long, val f26: Long, val f27: Long, val f28: Long, val f29: Long, val f30: Long, val f31: Long, val f32: Long, val f33: Long, val f34: Long, val f35: Long, val f36: Long, val f37: Long, val f38: Long, val f39: Long, val f40: Long, val f41: Long, val f42: Long, val f43: Long, val f44: Long, val f45: Long, val f46: Long, val f47: Long, val f48: Long, val f49: Long, val f50: Long, val f51: Long, val f52: Long, val f53: Long, val f54: Long, val f55: Long, val f56: Long, val f57: Long, val f58: Long, val f59: Long, val f60: Long, val f61: Long, val f62: Long, val f63: Long, val f64: Long, val f65: Long, val f66: Long, val f67: Long, val f68: Long, val f69: Long, val f70: Long, val f71: Long, val f72: Long, val f73: Long, val f74: Long, val f75: Long, val f76: Long, val f77: Long, val f78: Long, val f79: Long, val f80: Long, val f81: Long, val f82: Long, val f83: Long, val f84: Long, val f85: Long, val f86: Long, val f87: Long, val f88: Long, val f89: Long, val f90: Long, val f91: Long, val f92: Long, val f93: Long, val f94: Long, val f95: Long, val f96: Long, val f97: Long, val f98: Long, val f99: Long, val f100: Long)
 data class BigM(val items: List<BigS>)
 
+/** BigS with defaults: the tape path builds one from the writer's one field (without defaults it is a "schema" error). */
+data class BigSD(val b: Boolean, val f1: Long = 0, val f2: Long = 0, val f3: Long = 0, val f4: Long = 0, val f5: Long = 0, val f6: Long = 0, val f7: Long = 0, val f8: Long = 0, val f9: Long = 0, val f10: Long = 0, val f11: Long = 0, val f12: Long = 0, val f13: Long = 0, val f14: Long = 0, val f15: Long = 0, val f16: Long = 0, val f17: Long = 0, val f18: Long = 0, val f19: Long = 0, val f20: Long = 0, val f21: Long = 0, val f22: Long = 0, val f23: Long = 0, val f24: Long = 0, val f25: Long = 0, val f26: Long = 0, val f27: Long = 0, val f28: Long = 0, val f29: Long = 0, val f30: Long = 0, val f31: Long = 0, val f32: Long = 0, val f33: Long = 0, val f34: Long = 0, val f35: Long = 0, val f36: Long = 0, val f37: Long = 0, val f38: Long = 0, val f39: Long = 0, val f40: Long = 0, val f41: Long = 0, val f42: Long = 0, val f43: Long = 0, val f44: Long = 0, val f45: Long = 0, val f46: Long = 0, val f47: Long = 0, val f48: Long = 0, val f49: Long = 0, val f50: Long = 0, val f51: Long = 0, val f52: Long = 0, val f53: Long = 0, val f54: Long = 0, val f55: Long = 0, val f56: Long = 0, val f57: Long = 0, val f58: Long = 0, val f59: Long = 0, val f60: Long = 0, val f61: Long = 0, val f62: Long = 0, val f63: Long = 0, val f64: Long = 0, val f65: Long = 0, val f66: Long = 0, val f67: Long = 0, val f68: Long = 0, val f69: Long = 0, val f70: Long = 0, val f71: Long = 0, val f72: Long = 0, val f73: Long = 0, val f74: Long = 0, val f75: Long = 0, val f76: Long = 0, val f77: Long = 0, val f78: Long = 0, val f79: Long = 0, val f80: Long = 0, val f81: Long = 0, val f82: Long = 0, val f83: Long = 0, val f84: Long = 0, val f85: Long = 0, val f86: Long = 0, val f87: Long = 0, val f88: Long = 0, val f89: Long = 0, val f90: Long = 0, val f91: Long = 0, val f92: Long = 0, val f93: Long = 0, val f94: Long = 0, val f95: Long = 0, val f96: Long = 0, val f97: Long = 0, val f98: Long = 0, val f99: Long = 0, val f100: Long = 0)
+data class BigMD(val items: List<BigSD>)
+
 /**
  * Limit.MEM_DECODE (WIRE_LIMIT_MEM_DECODE): a compatible writer's list of one-byte structs that the
  * reader's data class makes images of hundreds of bytes is refused with a "limit" error at the
@@ -93,6 +97,36 @@ class MemLimitTest {
                 }
                 assertEquals(100, c.decode(few, BigM::class).items.size)
             }
+        }
+    }
+
+    /**
+     * The same payload through the tape path (decodeAll: Tape.kt builds the objects): each item is
+     * a BigSD made from the writer's one field and the class's defaults, charged its estimate
+     * (16 + 8 × 101 bytes) against the same budget, so the default refuses it with the same
+     * "limit" error (at offset 0: the read tape carries no payload offsets) and a raised limit
+     * decodes it.
+     */
+    @Test fun theTapePathHasTheSameCeiling() {
+        val bytes = payload()
+        Context(WireOptions.COMPATIBLE).use { c ->
+            c.registerSchemaText(readerFdl, "r.fdl")
+            c.registerDataClass(BigSD::class, "ml.S")
+            c.registerDataClass(BigMD::class, "ml.M")
+            val e = assertThrows<WireException> { c.decodeAll(bytes) }
+            assertEquals("limit", e.cls, e.message)
+            assertEquals(Status.LIMIT, e.status)
+            assertEquals(0L, e.offset)
+            assertTrue(e.detail.contains("WIRE_LIMIT_MEM_DECODE"), e.detail)
+            c.setLimit(Limit.MEM_DECODE, 4096L)
+            val m = c.decodeAll(bytes).single() as BigMD
+            assertEquals(items, m.items.size)
+            for ((i, s) in m.items.withIndex()) {
+                assertEquals(i % 3 == 0, s.b)
+                assertEquals(0L, s.f100)
+            }
+            c.setLimit(Limit.MEM_DECODE, 512L)
+            assertEquals("limit", assertThrows<WireException> { c.decodeAll(bytes) }.cls)
         }
     }
 }
