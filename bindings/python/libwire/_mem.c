@@ -1141,6 +1141,7 @@ static PyObject *build_items(Codec *c, const mval *m, const uint8_t *p,
   if (!items) Py_RETURN_NONE;
   uint32_t n = ld_len(p);
   const mval *e = m->sub;
+  if (lw_charge(c, m->set ? LW_EST_SET(n) : LW_EST_LIST(n))) return NULL;
   if (!m->set) {
     PyObject *l = PyList_New(n);
     if (!l) return NULL;
@@ -1184,6 +1185,13 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
   const uint8_t *p = base + m->off;
   if (m->present != NONE && !base[m->present]) Py_RETURN_NONE;
   switch (m->kind) {
+  case MK_INT: case MK_UINT: case MK_F32: case MK_F64:
+    if (lw_charge(c, LW_EST_NUM)) return NULL;
+    break;
+  default:
+    break;
+  }
+  switch (m->kind) {
   case MK_INT:
     switch (m->form) {
     case WIRE_MEM_I8: { int8_t y; memcpy(&y, p, 1); return PyLong_FromLong(y); }
@@ -1215,20 +1223,29 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
     if (!t) Py_RETURN_NONE;
     uint32_t h = ld_len(p);       /* the wire header: length << 2 | enc */
     Py_ssize_t n = (Py_ssize_t)(h >> 2);
+    PyObject *v;
     switch (h & 3) {
     case WIRE_STR_LATIN1:
-      return lw_str_latin1((const char *)t, (size_t)n);
+      v = lw_str_latin1((const char *)t, (size_t)n);
+      break;
     case WIRE_STR_UTF16: {
       int bo = -1;
-      return PyUnicode_DecodeUTF16((const char *)t, n, "surrogatepass", &bo);
+      v = PyUnicode_DecodeUTF16((const char *)t, n, "surrogatepass", &bo);
+      break;
     }
     default:
-      return PyUnicode_DecodeUTF8((const char *)t, n, "surrogatepass");
+      v = PyUnicode_DecodeUTF8((const char *)t, n, "surrogatepass");
+      break;
     }
+    if (v && lw_charge(c, LW_EST_STR(PyUnicode_GET_LENGTH(v),
+                                     PyUnicode_KIND(v))))
+      Py_CLEAR(v);
+    return v;
   }
   case MK_BYTES: {
     const uint8_t *t = ld_ptr(p);
     if (!t) Py_RETURN_NONE;
+    if (lw_charge(c, LW_EST_BYTES(ld_len(p)))) return NULL;
     return lw_bytes_from(t, ld_len(p));
   }
   case MK_ENUM: {
@@ -1258,12 +1275,14 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
     const uint8_t *t = ld_ptr(p);
     if (!t) Py_RETURN_NONE;
     if (!m->acode) return build_items(c, m, p, m->ew);   /* bools: a list */
+    if (lw_charge(c, LW_EST_ARRAY((size_t)ld_len(p) * m->ew))) return NULL;
     return lw_array_from(c, m->acode, t, (size_t)ld_len(p) * m->ew);
   }
   case MK_MAP: {
     const uint8_t *items = ld_ptr(p);
     if (!items) Py_RETURN_NONE;
     uint32_t n = ld_len(p);
+    if (lw_charge(c, LW_EST_DICT(n))) return NULL;
     PyObject *d = _PyDict_NewPresized(n);
     if (!d) return NULL;
     for (uint32_t i = 0; i < n; i++) {
@@ -1301,6 +1320,7 @@ static PyObject *build_struct(Codec *c, splan *sp, int var, uint8_t *img,
     memcpy(&seen, img + ml->memo, sizeof seen);
     if (seen) return Py_NewRef(seen);
   }
+  if (lw_charge(c, sp->est)) return NULL;
   if (Py_EnterRecursiveCall(" in libwire.loads")) return NULL;
   PyObject *o = lw_new_instance(sp->cls);
   if (!o) goto fail;
@@ -1318,6 +1338,7 @@ static PyObject *build_struct(Codec *c, splan *sp, int var, uint8_t *img,
       /* a field the writer did not send (or sent as null) */
       v = sp->factory[i] ? PyObject_CallNoArgs(sp->factory[i])
                          : Py_NewRef(sp->dflt[i] ? sp->dflt[i] : Py_None);
+      if (v && sp->factory[i] && lw_charge(c, lw_obj_est(v))) Py_CLEAR(v);
     } else {
       v = build_value(c, m, img);
     }
@@ -1638,6 +1659,9 @@ int lw_mem_decode(Codec *c, const uint8_t *data, size_t len, PyObject **out) {
     return LW_FALLBACK;
   }
   s->fallback = 0;
+  /* the objects: charged against a budget of their own, by the same
+   * formula as the arena's */
+  lw_budget_start(c, len);
   *out = build_struct(c, sp, var, s->arena, 1);
   int r = *out ? 0 : (s->fallback && !PyErr_Occurred()) ? LW_FALLBACK : -1;
   scratch_reset(s);
