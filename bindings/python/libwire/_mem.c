@@ -56,6 +56,8 @@ struct mval {
   uint32_t esize;    /* their stride */
   int64_t lo;        /* MK_INT: range [lo, hi]; MK_UINT: [0, hi] */
   uint64_t hi;
+  uint32_t est;      /* what the object read from it takes besides its
+                        items and text (lw_charge; 0: charged elsewhere) */
   mval *sub;         /* item (MK_LIST, MK_PACKED, MK_DENSE); key, value */
   splan *sp;         /* MK_STRUCT */
   eplan *ep;         /* MK_ENUM */
@@ -68,6 +70,8 @@ struct mlay {
   uint32_t layout;
   uint32_t size;     /* image bytes, the memo slot included */
   uint32_t memo;     /* offset of the object built from the image */
+  size_t est;        /* the object and its fields' objects besides their
+                        items and text (charged per object built) */
   mval *f;           /* per wire field */
 };
 
@@ -537,6 +541,35 @@ static int mval_init(Codec *c, mval *m, const hint *h, uint32_t off, int var,
  * libwire layout: 0, 1 (the layouts cannot carry the class), -1. Variant 1
  * has a presence byte on every field, to tell fields a writer did not send
  * (they get the class defaults). */
+/* Sets m->est (and its items' and entries'): the fixed part of the object
+ * read from m, charged by its owner (the struct's object, the list or
+ * map), the rest (items, text) where it is built; a struct charges its
+ * own object. Returns m->est. */
+static uint32_t mval_est(mval *m) {
+  uint32_t e = 0;
+  switch (m->kind) {
+  case MK_INT: case MK_UINT: case MK_F32: case MK_F64: e = LW_EST_NUM; break;
+  case MK_STR: e = LW_EST_STR(0, 1); break;
+  case MK_BYTES: e = LW_EST_BYTES(0); break;
+  case MK_LIST: case MK_PACKED:
+    mval_est(m->sub);
+    e = m->set ? LW_EST_SET(0) : LW_EST_LIST(0);
+    break;
+  case MK_DENSE:
+    mval_est(m->sub);
+    e = m->acode ? LW_EST_ARRAY(0) : LW_EST_LIST(0);
+    break;
+  case MK_MAP:
+    mval_est(&m->sub[0]);
+    mval_est(&m->sub[1]);
+    e = LW_EST_DICT(0);
+    break;
+  default: break;     /* none, bools, enum members, structs */
+  }
+  m->est = e;
+  return e;
+}
+
 static int mem_build(Codec *c, splan *sp, int var) {
   struct mlay *ml = PyMem_Calloc(1, sizeof *ml);
   if (!ml) {
@@ -575,6 +608,8 @@ static int mem_build(Codec *c, splan *sp, int var) {
     if (add_row(c, ml->layout, decl[i], m)) goto done;
   }
   r = 0;
+  ml->est = sp->est;
+  for (uint32_t i = 0; i < n; i++) ml->est += mval_est(&ml->f[i]);
 done:
   PyMem_Free(decl);
   if (r > 0) wire_ctx_clear_error(c->ctx);
@@ -1141,6 +1176,10 @@ static PyObject *build_items(Codec *c, const mval *m, const uint8_t *p,
   if (!items) Py_RETURN_NONE;
   uint32_t n = ld_len(p);
   const mval *e = m->sub;
+  if (lw_charge(c, (size_t)n * ((m->set ? LW_EST_SET(1) - LW_EST_SET(0)
+                                         : LW_EST_LIST(1) - LW_EST_LIST(0)) +
+                                 e->est)))
+    return NULL;
   if (!m->set) {
     PyObject *l = PyList_New(n);
     if (!l) return NULL;
@@ -1215,20 +1254,29 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
     if (!t) Py_RETURN_NONE;
     uint32_t h = ld_len(p);       /* the wire header: length << 2 | enc */
     Py_ssize_t n = (Py_ssize_t)(h >> 2);
+    /* the text at its wire length (a str of UTF-8 text may take up to
+     * four times that) */
+    if (lw_charge(c, (size_t)n)) return NULL;
+    PyObject *v;
     switch (h & 3) {
     case WIRE_STR_LATIN1:
-      return lw_str_latin1((const char *)t, (size_t)n);
+      v = lw_str_latin1((const char *)t, (size_t)n);
+      break;
     case WIRE_STR_UTF16: {
       int bo = -1;
-      return PyUnicode_DecodeUTF16((const char *)t, n, "surrogatepass", &bo);
+      v = PyUnicode_DecodeUTF16((const char *)t, n, "surrogatepass", &bo);
+      break;
     }
     default:
-      return PyUnicode_DecodeUTF8((const char *)t, n, "surrogatepass");
+      v = PyUnicode_DecodeUTF8((const char *)t, n, "surrogatepass");
+      break;
     }
+    return v;
   }
   case MK_BYTES: {
     const uint8_t *t = ld_ptr(p);
     if (!t) Py_RETURN_NONE;
+    if (lw_charge(c, ld_len(p))) return NULL;
     return lw_bytes_from(t, ld_len(p));
   }
   case MK_ENUM: {
@@ -1258,12 +1306,16 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
     const uint8_t *t = ld_ptr(p);
     if (!t) Py_RETURN_NONE;
     if (!m->acode) return build_items(c, m, p, m->ew);   /* bools: a list */
+    if (lw_charge(c, (size_t)ld_len(p) * m->ew)) return NULL;
     return lw_array_from(c, m->acode, t, (size_t)ld_len(p) * m->ew);
   }
   case MK_MAP: {
     const uint8_t *items = ld_ptr(p);
     if (!items) Py_RETURN_NONE;
     uint32_t n = ld_len(p);
+    if (lw_charge(c, (size_t)n * (LW_EST_DICT(1) - LW_EST_DICT(0) +
+                                   m->sub[0].est + m->sub[1].est)))
+      return NULL;
     PyObject *d = _PyDict_NewPresized(n);
     if (!d) return NULL;
     for (uint32_t i = 0; i < n; i++) {
@@ -1301,6 +1353,7 @@ static PyObject *build_struct(Codec *c, splan *sp, int var, uint8_t *img,
     memcpy(&seen, img + ml->memo, sizeof seen);
     if (seen) return Py_NewRef(seen);
   }
+  if (lw_charge(c, ml->est)) return NULL;
   if (Py_EnterRecursiveCall(" in libwire.loads")) return NULL;
   PyObject *o = lw_new_instance(sp->cls);
   if (!o) goto fail;
@@ -1318,6 +1371,7 @@ static PyObject *build_struct(Codec *c, splan *sp, int var, uint8_t *img,
       /* a field the writer did not send (or sent as null) */
       v = sp->factory[i] ? PyObject_CallNoArgs(sp->factory[i])
                          : Py_NewRef(sp->dflt[i] ? sp->dflt[i] : Py_None);
+      if (v && sp->factory[i] && lw_charge(c, lw_obj_est(v))) Py_CLEAR(v);
     } else {
       v = build_value(c, m, img);
     }
@@ -1638,6 +1692,9 @@ int lw_mem_decode(Codec *c, const uint8_t *data, size_t len, PyObject **out) {
     return LW_FALLBACK;
   }
   s->fallback = 0;
+  /* the objects: charged against a budget of their own, by the same
+   * formula as the arena's */
+  lw_budget_start(c, len);
   *out = build_struct(c, sp, var, s->arena, 1);
   int r = *out ? 0 : (s->fallback && !PyErr_Occurred()) ? LW_FALLBACK : -1;
   scratch_reset(s);

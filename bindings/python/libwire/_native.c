@@ -148,6 +148,48 @@ PyObject *lw_buffer_full(Codec *c, size_t need) {
   return NULL;
 }
 
+/* ---- the decode budget (spec R-LIMIT-9) ------------------------------ */
+
+void lw_budget_start(Codec *c, size_t len) {
+  uint64_t per = wire_ctx_get_limit(c->ctx, WIRE_LIMIT_MEM_DECODE);
+  size_t max = SIZE_MAX;
+  if (!per || len <= (SIZE_MAX - WIRE_MEM_DECODE_BASE) / per)
+    max = (size_t)per * len + WIRE_MEM_DECODE_BASE;
+  c->mem_left = c->mem_max = max;
+  c->mem_in = len;
+}
+
+__attribute__((cold, noinline)) int lw_mem_over(Codec *c, size_t n) {
+  (void)n;
+  c->mem_left = 0;
+  PyObject *zero = PyLong_FromLong(0);
+  if (!zero) return -1;
+  PyObject *m = PyUnicode_FromFormat(
+      "decoding makes more than %zu bytes of Python objects for %zu input "
+      "bytes (WIRE_LIMIT_MEM_DECODE: %llu per input byte + %u; offset 0: "
+      "the objects are built after the input has been read)",
+      c->mem_max, c->mem_in,
+      (unsigned long long)wire_ctx_get_limit(c->ctx, WIRE_LIMIT_MEM_DECODE),
+      (unsigned)WIRE_MEM_DECODE_BASE);
+  const char *s = m ? PyUnicode_AsUTF8(m) : NULL;
+  if (s) lw_error(c, "limit", zero, s, WIRE_E_LIMIT);
+  Py_XDECREF(m);
+  Py_DECREF(zero);
+  return -1;
+}
+
+size_t lw_obj_est(PyObject *v) {
+  PyTypeObject *t = Py_TYPE(v);
+  size_t n = (size_t)t->tp_basicsize;
+  if (PyLong_Check(v)) return LW_EST_NUM;   /* ob_size is not a count */
+  if (t->tp_itemsize) {
+    Py_ssize_t k = Py_SIZE(v);
+    n += (size_t)(k < 0 ? -k : k) * (size_t)t->tp_itemsize;
+  }
+  if (PyType_IS_GC(t)) n += 16;
+  return n;
+}
+
 /* ---- tape writing --------------------------------------------------- */
 
 static int grow(Codec *c, size_t n) {
@@ -1302,6 +1344,16 @@ static int keep(Codec *c, PyObject *o) {
 
 static PyObject *dec(Codec *c, const hint *h);
 
+/* An object the hooks (or a default factory) made, charged at its
+ * estimate; NULL stays NULL. */
+static PyObject *charged(Codec *c, PyObject *v) {
+  if (v && lw_charge(c, lw_obj_est(v))) Py_CLEAR(v);
+  return v;
+}
+
+/* A generic Struct of nf fields: the object and its fields dict. */
+#define LW_EST_STRUCT(nf) (64 + LW_EST_DICT(nf))
+
 static PyObject *hashable(Codec *c, PyObject *k) {
   if (PyObject_Hash(k) != -1) {
     Py_INCREF(k);
@@ -1319,14 +1371,20 @@ static PyObject *dec_str(Codec *c) {
   if (!AVAIL(c, n)) return bad_tape(c);
   const char *s = (const char *)c->p;
   c->p += n;
+  PyObject *v;
   switch (e & 3) {
-  case 0: return lw_str_latin1(s, n);
+  case 0: v = lw_str_latin1(s, n); break;
   case 1: {
     int bo = -1;
-    return PyUnicode_DecodeUTF16(s, n, "surrogatepass", &bo);
+    v = PyUnicode_DecodeUTF16(s, n, "surrogatepass", &bo);
+    break;
   }
-  default: return PyUnicode_DecodeUTF8(s, n, "surrogatepass");
+  default: v = PyUnicode_DecodeUTF8(s, n, "surrogatepass"); break;
   }
+  if (v && lw_charge(c, LW_EST_STR(PyUnicode_GET_LENGTH(v),
+                                   PyUnicode_KIND(v))))
+    Py_CLEAR(v);
+  return v;
 }
 
 static PyObject *wrap_num(Codec *c, PyObject *classes, uint32_t op,
@@ -1399,6 +1457,7 @@ static PyObject *dec_struct_idx(Codec *c) {
   if (!p && PyErr_Occurred()) return NULL;
   if (!p || p->n != nf) {
     /* no class: a generic Struct and its wire names from the hooks */
+    if (lw_charge(c, LW_EST_STRUCT(nf))) return NULL;
     PyObject *r = PyObject_CallFunction(c->h_decode, "iI", WIRE_TAPE_STRUCT_IDX, ti);
     if (!r) return NULL;
     if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2 ||
@@ -1430,6 +1489,7 @@ static PyObject *dec_struct_idx(Codec *c) {
     Py_DECREF(st);
     return NULL;
   }
+  if (lw_charge(c, p->est)) return NULL;
   PyObject *o = lw_new_instance(p->cls);
   if (!o) return NULL;
   if (keep(c, o)) goto fail;
@@ -1444,6 +1504,43 @@ static PyObject *dec_struct_idx(Codec *c) {
 fail:
   Py_DECREF(o);
   return NULL;
+}
+
+/* Field i's name: a new str, or for a generic Struct's fields (keep) the
+ * str of the same place in the last Struct read by name in this decode
+ * when its text is the same (a read tape repeats the names at every
+ * struct: one str each would make a one-byte item cost its names). */
+static PyObject *field_name(Codec *c, int keep_it, uint32_t i, const char *s,
+                            uint16_t n) {
+  if (!keep_it) return PyUnicode_DecodeUTF8(s, n, NULL);
+  PyObject *l = c->names_last;
+  if (l && i < (uint32_t)PyList_GET_SIZE(l)) {
+    PyObject *k = PyList_GET_ITEM(l, i);
+    Py_ssize_t kl;
+    const char *ks = PyUnicode_AsUTF8AndSize(k, &kl);
+    if (!ks) return NULL;
+    if (kl == (Py_ssize_t)n && memcmp(ks, s, n) == 0) return Py_NewRef(k);
+  }
+  PyObject *name = PyUnicode_DecodeUTF8(s, n, NULL);
+  if (!name) return NULL;
+  if (lw_charge(c, LW_EST_STR(n, 1))) {
+    Py_DECREF(name);
+    return NULL;
+  }
+  if (!l) {
+    l = c->names_last = PyList_New(0);
+    if (!l) {
+      Py_DECREF(name);
+      return NULL;
+    }
+  }
+  if (i < (uint32_t)PyList_GET_SIZE(l)) {
+    PyList_SetItem(l, i, Py_NewRef(name));
+  } else if (i == (uint32_t)PyList_GET_SIZE(l) && PyList_Append(l, name)) {
+    Py_DECREF(name);
+    return NULL;
+  }
+  return name;
 }
 
 /* STRUCT (0x1B) and STRUCT_TD: fields by name. */
@@ -1490,12 +1587,29 @@ static PyObject *dec_struct_named(Codec *c, uint8_t op) {
   }
   uint32_t nf = get32(c->p);
   c->p += 4;
+  if (lw_charge(c, p ? p->est : LW_EST_STRUCT(nf))) {
+    Py_XDECREF(ident);
+    return NULL;
+  }
   PyObject *o, *fields = NULL;
   if (p) {
     o = lw_new_instance(p->cls);
   } else {
-    PyObject *tdb = td ? PyBytes_FromStringAndSize((const char *)td, tdn)
-                       : Py_NewRef(Py_None);
+    /* the TypeDef's bytes: one object for the Structs of this decode
+     * that were read with the same TypeDef (a read tape repeats a shared
+     * TypeDef at every struct; one bytes object each would make a
+     * one-byte item cost a whole TypeDef) */
+    PyObject *tdb;
+    if (!td) {
+      tdb = Py_NewRef(Py_None);
+    } else if (c->td_last && PyBytes_GET_SIZE(c->td_last) == (Py_ssize_t)tdn &&
+               memcmp(PyBytes_AS_STRING(c->td_last), td, tdn) == 0) {
+      tdb = Py_NewRef(c->td_last);
+    } else {
+      tdb = lw_charge(c, LW_EST_BYTES(tdn)) ? NULL
+          : PyBytes_FromStringAndSize((const char *)td, tdn);
+      if (tdb) Py_XSETREF(c->td_last, Py_NewRef(tdb));
+    }
     if (!tdb) {
       Py_XDECREF(ident);
       return NULL;
@@ -1529,7 +1643,7 @@ static PyObject *dec_struct_named(Codec *c, uint8_t op) {
       bad_tape(c);
       goto fail;
     }
-    PyObject *name = PyUnicode_DecodeUTF8((const char *)c->p, n, NULL);
+    PyObject *name = field_name(c, fields != NULL, i, (const char *)c->p, n);
     c->p += n;
     if (!name) goto fail;
     long fi = -1;
@@ -1560,7 +1674,8 @@ static PyObject *dec_struct_named(Codec *c, uint8_t op) {
   if (p) {
     for (uint32_t i = 0; i < p->n; i++) {
       if (seen[i] || !p->attr[i]) continue;
-      PyObject *v = p->factory[i] ? PyObject_CallNoArgs(p->factory[i])
+      PyObject *v = p->factory[i]
+                    ? charged(c, PyObject_CallNoArgs(p->factory[i]))
                     : Py_NewRef(p->dflt[i] ? p->dflt[i] : Py_None);
       if (!v) goto fail;
       int r = lw_set_field(o, p, i, v);
@@ -1612,6 +1727,7 @@ dec_fast(Codec *c, const hint *h) {
     uint32_t n = get32(p + 2);
     const uint8_t *s = p + 6;
     if (n <= left - 6 && n < 64 && ascii_short(s, n)) {
+      if (lw_charge(c, LW_EST_STR(n, 1))) return NULL;
       PyObject *u = PyUnicode_New((Py_ssize_t)n, 127);
       if (!u) return NULL;
       copy_short(PyUnicode_1BYTE_DATA(u), s, n);
@@ -1619,6 +1735,7 @@ dec_fast(Codec *c, const hint *h) {
       return u;
     }
   } else if (left >= 9 && p[0] == WIRE_T_VARINT64) {
+    if (lw_charge(c, LW_EST_NUM)) return NULL;
     c->p = p + 9;
     return PyLong_FromLongLong((long long)get64(p + 1));
   }
@@ -1631,6 +1748,8 @@ static PyObject *dec_list(Codec *c, uint8_t op, const hint *h) {
   c->p += 4;
   if (!AVAIL(c, n)) return bad_tape(c);   /* every value is >= 1 byte */
   const hint *eh = h ? h->elem : NULL;
+  if (lw_charge(c, op == WIRE_T_LIST ? LW_EST_LIST(n) : LW_EST_SET(n)))
+    return NULL;
   if (op == WIRE_T_LIST) {
     PyObject *l = PyList_New(n);
     if (!l) return NULL;
@@ -1678,6 +1797,7 @@ static PyObject *dec_map(Codec *c, const hint *h) {
   c->p += 4;
   if (!AVAIL(c, (size_t)n * 2)) return bad_tape(c);
   const hint *kh = h ? h->key : NULL, *vh = h ? h->val : NULL;
+  if (lw_charge(c, LW_EST_DICT(n))) return NULL;
   PyObject *d = _PyDict_NewPresized(n);
   if (!d) return NULL;
   if (keep(c, d)) goto fail;
@@ -1772,9 +1892,13 @@ static PyObject *dec_bytes_of(Codec *c, uint8_t op, const hint *h,
                               const char *raw, uint32_t n) {
   PyObject *v;
   const char *tc = array_code(op);
+  int bools = op == WIRE_T_BOOL_ARRAY && h && h->tid == op;
+  if (lw_charge(c, op == WIRE_T_BINARY ? LW_EST_BYTES(n)
+                   : bools ? LW_EST_LIST(n) : LW_EST_ARRAY(n) + 64))
+    return NULL;
   if (op == WIRE_T_BINARY) {
     v = lw_bytes_from(raw, n);
-  } else if (op == WIRE_T_BOOL_ARRAY && h && h->tid == op) {
+  } else if (bools) {
     /* a declared bool array: a list of bools */
     PyObject *l = PyList_New(n);
     for (uint32_t i = 0; l && i < n; i++)
@@ -1823,6 +1947,9 @@ static PyObject *dec_packed(Codec *c) {
   uint32_t n = get32(c->p + 2);
   c->p += 6;
   if ((size_t)(c->end - c->p) / 8 < n) return bad_tape(c);
+  if (lw_charge(c, LW_EST_LIST(n) + (size_t)n * LW_EST_NUM +
+                       (kind == WIRE_T_SET ? LW_EST_SET(n) : 0)))
+    return NULL;
   PyObject *l = PyList_New(n);
   if (!l) return NULL;
   for (uint32_t i = 0; i < n; i++) {
@@ -1878,6 +2005,7 @@ static PyObject *dec(Codec *c, const hint *h) {
     double d;
     memcpy(&d, &u, 8);
     c->p += 8;
+    if (lw_charge(c, LW_EST_NUM)) return NULL;
     PyObject *v = PyFloat_FromDouble(d);
     if (v && op != WIRE_T_FLOAT64 && !(h && h->tid == op))
       v = wrap_num(c, c->float_classes, op, v);
@@ -1929,7 +2057,7 @@ static PyObject *dec(Codec *c, const hint *h) {
       return lw_fail(c, "value", WIRE_E_VALUE, "%S has no member for wire "
                      "value %u", ep->cls, val);
     }
-    return PyObject_CallFunction(c->h_decode, "iII", op, ti, val);
+    return charged(c, PyObject_CallFunction(c->h_decode, "iII", op, ti, val));
   }
   case WIRE_T_NONE: return Py_NewRef(c->none_value);
   case WIRE_T_DATE: case WIRE_T_DURATION: case WIRE_T_TIMESTAMP: {
@@ -1938,7 +2066,7 @@ static PyObject *dec(Codec *c, const hint *h) {
     long long s = (long long)get64(c->p);
     unsigned ns = op == WIRE_T_DATE ? 0 : get32(c->p + 8);
     c->p += n;
-    return PyObject_CallFunction(c->h_decode, "iLI", op, s, ns);
+    return charged(c, PyObject_CallFunction(c->h_decode, "iLI", op, s, ns));
   }
   case WIRE_T_DECIMAL: {
     if (!AVAIL(c, 9)) return bad_tape(c);
@@ -1947,9 +2075,9 @@ static PyObject *dec(Codec *c, const hint *h) {
     uint32_t n = get32(c->p + 5);
     c->p += 9;
     if (!AVAIL(c, n)) return bad_tape(c);
-    PyObject *v = PyObject_CallFunction(c->h_decode, "iiiy#", op, (int)scale,
-                                        (int)neg, (const char *)c->p,
-                                        (Py_ssize_t)n);
+    PyObject *v = charged(c, PyObject_CallFunction(
+        c->h_decode, "iiiy#", op, (int)scale, (int)neg, (const char *)c->p,
+        (Py_ssize_t)n));
     c->p += n;
     if (v && keep(c, v)) Py_CLEAR(v);
     return v;
@@ -1968,20 +2096,22 @@ static PyObject *dec(Codec *c, const hint *h) {
     c->p += mn;
     uint32_t val = get32(c->p);
     c->p += 4;
-    return PyObject_CallFunction(c->h_decode, "is#s#I", op, ns,
-                                 (Py_ssize_t)nn, nm, (Py_ssize_t)mn, val);
+    return charged(c, PyObject_CallFunction(c->h_decode, "is#s#I", op, ns,
+                                            (Py_ssize_t)nn, nm,
+                                            (Py_ssize_t)mn, val));
   }
   case WIRE_TAPE_ENUM_ID: {
     if (!AVAIL(c, 8)) return bad_tape(c);
     uint32_t tid = get32(c->p), val = get32(c->p + 4);
     c->p += 8;
-    return PyObject_CallFunction(c->h_decode, "iII", op, tid, val);
+    return charged(c, PyObject_CallFunction(c->h_decode, "iII", op, tid, val));
   }
   case WIRE_T_UNION: {
     if (!AVAIL(c, 8)) return bad_tape(c);
     uint32_t ti = get32(c->p), cs = get32(c->p + 4);
     c->p += 8;
-    PyObject *u = PyObject_CallFunction(c->h_decode, "iII", op, ti, cs);
+    PyObject *u = charged(c, PyObject_CallFunction(c->h_decode, "iII", op,
+                                                   ti, cs));
     if (!u) return NULL;
     if (keep(c, u)) {
       Py_DECREF(u);
@@ -2006,6 +2136,7 @@ static PyObject *dec(Codec *c, const hint *h) {
       if (!AVAIL(c, 8)) return bad_tape(c);
       uint64_t u = get64(c->p);
       c->p += 8;
+      if (lw_charge(c, LW_EST_NUM)) return NULL;
       PyObject *v = op >= WIRE_T_UINT8 ? PyLong_FromUnsignedLongLong(u)
                                        : PyLong_FromLongLong((long long)u);
       if (v && op != WIRE_T_VARINT64 && !(h && h->tid == op))
@@ -2109,6 +2240,7 @@ PyObject *lw_tape_decode(Codec *c, const uint8_t *data, size_t len) {
   c->end = t + n;
   c->src = data;
   c->src_len = len;
+  lw_budget_start(c, len);
   PyObject *out = PyList_New(0);
   if (!out) return NULL;
   for (uint32_t i = 0; i < roots; i++) {
@@ -2121,6 +2253,8 @@ PyObject *lw_tape_decode(Codec *c, const uint8_t *data, size_t len) {
     Py_DECREF(v);
   }
   objs_clear(c);
+  Py_CLEAR(c->td_last);
+  Py_CLEAR(c->names_last);
   return out;
 }
 
@@ -2278,6 +2412,15 @@ static PyObject *Codec_add_struct(Codec *c, PyObject *args) {
     p->dorder[i] = i;
     if (p->attr[i]) p->nattr++;
   }
+  /* one instance (measured on CPython 3.11): the object, its GC header,
+   * __slots__ included; with a __dict__ its values, ~8 bytes a field while
+   * the class's instances share their keys (below 30 attributes), ~32
+   * bytes a field in a dict of their own beyond */
+  PyTypeObject *tp = (PyTypeObject *)cls;
+  p->est = (size_t)tp->tp_basicsize + (PyType_IS_GC(tp) ? 16 : 0);
+  if (tp->tp_dictoffset != 0)
+    p->est += p->nattr < 30 ? 72 + 8 * (size_t)p->nattr
+                            : 96 + 32 * (size_t)p->nattr;
   return store_plan(c, cls, ti, cap);
 }
 
@@ -2530,6 +2673,8 @@ static void Codec_dealloc(Codec *c) {
   PyMem_Free(c->t);
   objs_clear(c);
   PyMem_Free(c->objs);
+  Py_CLEAR(c->td_last);
+  Py_CLEAR(c->names_last);
   lw_mem_free(c);
   Codec_clear_refs(c);
   Py_TYPE(c)->tp_free((PyObject *)c);

@@ -43,6 +43,8 @@ typedef struct splan {
   int use_dict;        /* instances have a __dict__ and no field is a
                           descriptor of the class: read it directly */
   uint32_t nattr;      /* fields with an attribute */
+  size_t est;          /* bytes one instance takes, estimated (what a
+                          decode charges per object: lw_charge) */
   uint32_t *dorder;    /* wire index of the k-th entry of an instance
                           __dict__ as last seen (learned), n entries */
   int pin_walk;        /* _mem.c: writing it ran Python code (a property):
@@ -119,11 +121,47 @@ typedef struct {
   PyObject **objs;
   size_t nobjs, objs_cap;
   struct mstate *ms;    /* _mem.c, allocated on first use */
+  /* what the decode under way may still build (lw_charge) */
+  size_t mem_left, mem_max, mem_in;
+  PyObject *td_last;    /* the last STRUCT_TD's TypeDef bytes (shared by
+                           the Structs of one decode that have them) */
+  PyObject *names_last; /* field names of the last Struct read by name */
   PyTypeObject *last_tp;/* the class of the last root written ... */
   PyObject *last_plan;  /* ... and its plan (borrowed; reset on clear) */
 } Codec;
 
 /* ---- _native.c ---------------------------------------------------------- */
+
+/* The Python objects a decode builds are charged against the context's
+ * WIRE_LIMIT_MEM_DECODE budget, as libwire charges the compiled codecs'
+ * arena (spec R-LIMIT-9): the limit x the input's length +
+ * WIRE_MEM_DECODE_BASE per decode. The charges are estimates of each
+ * object's size (CPython 3.11 on a 64-bit host, GC header included);
+ * scalars from the singletons' caches are charged like any other. */
+#define LW_EST_NUM 32                                   /* int, float */
+#define LW_EST_STR(n, kind) (56 + (size_t)(n) * (kind)) /* n chars */
+#define LW_EST_BYTES(n) (40 + (size_t)(n))
+#define LW_EST_ARRAY(n) (64 + (size_t)(n))              /* n bytes */
+#define LW_EST_LIST(n) (56 + 8 * (size_t)(n))
+#define LW_EST_SET(n) (216 + 64 * (size_t)(n))
+#define LW_EST_DICT(n) (64 + 48 * (size_t)(n))
+/* Starts a decode's budget: len input bytes. */
+void lw_budget_start(Codec *c, size_t len);
+/* Past the budget: raises WireError("limit") at offset 0 (the objects are
+ * built after the input has been read; a read tape and an image carry no
+ * input offsets) and returns -1. */
+int lw_mem_over(Codec *c, size_t n);
+/* Charges n bytes: 0, or -1 with the limit error raised. */
+static inline int lw_charge(Codec *c, size_t n) {
+  if (__builtin_expect(n <= c->mem_left, 1)) {
+    c->mem_left -= n;
+    return 0;
+  }
+  return lw_mem_over(c, n);
+}
+/* The estimate for any object (those the hooks and factories make): its
+ * type's size, its items, the GC header. */
+size_t lw_obj_est(PyObject *v);
 
 /* Raises WireError(cls, offset, msg, code); returns NULL. */
 PyObject *lw_error(Codec *c, const char *cls, PyObject *offset,
