@@ -236,16 +236,6 @@ internal object MemGenerator {
                             get(c, g, 4)
                             c.invokestatic(CD_ARR, (f.slot as ArraySlot).writer, MethodTypeDesc.of(ConstantDescs.CD_void, CD_FIELD, CD_W, CD_INT, CD_OBJ))
                         }
-                        strItems(f) && STR_WRITERS -> {
-                            c.getstatic(self, "s$i", CD_SLOT); c.getstatic(self, "f$i", CD_FIELD); c.aload(1); c.iload(3)
-                            get(c, g, 4)
-                            c.invokestatic(CD_RT, "pStrItems", MethodTypeDesc.of(ConstantDescs.CD_void, CD_SLOT, CD_FIELD, CD_W, CD_INT, CD_OBJ))
-                        }
-                        strMap(f) && STR_WRITERS -> {
-                            c.getstatic(self, "s$i", CD_SLOT); c.getstatic(self, "f$i", CD_FIELD); c.aload(1); c.iload(3)
-                            get(c, g, 4)
-                            c.invokestatic(CD_RT, "pStrMap", MethodTypeDesc.of(ConstantDescs.CD_void, CD_SLOT, CD_FIELD, CD_W, CD_INT, CD_OBJ))
-                        }
                         nested[i] != null -> {
                             c.getstatic(self, "s$i", CD_SLOT); gen(c, i); c.getstatic(self, "f$i", CD_FIELD); c.aload(1); c.iload(3)
                             get(c, g, 4)
@@ -270,26 +260,6 @@ internal object MemGenerator {
         }
         val hl = LOOKUP.defineHiddenClassWithClassData(bytes, data, true)
         return hl.lookupClass().getConstructor().newInstance() as MemGen
-    }
-
-    /**
-     * Lists and sets of strings (and maps of strings to strings) are written by small writers of
-     * their own (`MemGenRt.pStrItems`, `pStrMap`) instead of the slot's `put`
-     * (-Dlibwire.strWriters=false: the slot's, as before).
-     */
-    @JvmField val STR_WRITERS: Boolean = System.getProperty("libwire.strWriters") != "false"
-
-    /** A list or set field of strings (items 16 bytes: pointer and header, no presence byte). */
-    private fun strItems(f: MemField): Boolean {
-        val s = f.slot
-        return f.present < 0 && s is ListSlot && s.item.slot === StrSlot && !s.item.present && s.stride == 16
-    }
-
-    /** A map field of strings to strings (entries of 32 bytes: key, value at 16). */
-    private fun strMap(f: MemField): Boolean {
-        val s = f.slot
-        return f.present < 0 && s is MapSlot && s.key.slot === StrSlot && s.value.slot === StrSlot &&
-            !s.key.present && !s.value.present && s.valueAt == 16 && s.stride == 32
     }
 
     /** The plan of the data class a field holds (a struct, or a list of non-null-marked struct items), or null. */
@@ -425,60 +395,6 @@ internal object MemGenRt {
         val plan = (s as StructSlot).plan
         if (x.javaClass !== plan.cls) throw WireException("value", -1, "a ${x.javaClass.simpleName} where ${plan.cls.simpleName} is declared")
         w.ptr(at + f.offset, w.struct(plan, g, x))
-    }
-
-    /**
-     * A list or set field of strings ([MemGenerator.strItems]): the items (16 bytes each: pointer and
-     * header) written here, in a method of its own small enough for the collection's iterator to be
-     * inlined into it (`ListSlot.put`, shared by every list, is not: its iterator calls stayed calls).
-     * Anything but a collection (null, an array) goes to the slot.
-     */
-    @JvmStatic fun pStrItems(s: Slot, f: MemField, w: MemWriter, at: Int, x: Any?) {
-        if (x !is Collection<*>) {
-            MemHandles.pAny(s, f, w, at, x)
-            return
-        }
-        val n = x.size
-        val o = w.alloc(n * 16, 8)
-        var k = o
-        if (x is List<*> && x is java.util.RandomAccess) {
-            for (i in 0 until n) {
-                val e = x[i]
-                if (e == null) w.nul(StrSlot, k) else w.string(k, e as String)
-                k += 16
-            }
-        } else {
-            var m = 0
-            for (e in x) {
-                if (++m > n) break // (a collection whose iterator gives more than its size said)
-                if (e == null) w.nul(StrSlot, k) else w.string(k, e as String)
-                k += 16
-            }
-            if (m != n) throw WireException("value", -1, "field ${f.name}: a collection whose size ($n) is not its number of items")
-        }
-        w.span(at + f.offset, o, n)
-    }
-
-    /** A map field of strings to strings ([MemGenerator.strMap]): entries of 32 bytes, key then value. */
-    @JvmStatic fun pStrMap(s: Slot, f: MemField, w: MemWriter, at: Int, x: Any?) {
-        if (x !is Map<*, *>) {
-            MemHandles.pAny(s, f, w, at, x)
-            return
-        }
-        val n = x.size
-        val o = w.alloc(n * 32, 8)
-        var k = o
-        var m = 0
-        for (e in x.entries) {
-            if (++m > n) break
-            val a = e.key
-            val b = e.value
-            if (a == null) w.nul(StrSlot, k) else w.string(k, a as String)
-            if (b == null) w.nul(StrSlot, k + 16) else w.string(k + 16, b as String)
-            k += 32
-        }
-        if (m != n) throw WireException("value", -1, "field ${f.name}: a map whose size ($n) is not its number of entries")
-        w.span(at + f.offset, o, n)
     }
 
     @JvmStatic fun pStructList(s: Slot, g: MemGen, f: MemField, w: MemWriter, at: Int, x: Any?) {

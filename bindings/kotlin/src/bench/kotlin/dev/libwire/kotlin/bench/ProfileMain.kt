@@ -549,10 +549,8 @@ object ProfileMain {
             w.struct(plan, o)
             images.add(w.b.copyOf(w.top))
         }
-        val tagField = ctx.mem.planOf(Product::class.java)!!.fields.first { it.name == "tags" }
-        val mapField = plan.fields.first { it.name == "attributes" }
-        val tagSlot = tagField.slot
-        val mapSlot = mapField.slot
+        val tagSlot = ctx.mem.planOf(Product::class.java)!!.fields.first { it.name == "tags" }.slot
+        val mapSlot = plan.fields.first { it.name == "attributes" }.slot
         println("per order: image %.0f bytes, %.1f strings, %.1f thumbnails (%.0f bytes), %.1f decimals, %.1f tag sets (%.1f tags), %.1f referable objects met, %.1f attributes".format(
             images.sumOf { it.size } / n.toDouble(), strs.sumOf { it.size } / n.toDouble(), thumbs.sumOf { it.size } / n.toDouble(),
             thumbs.sumOf { a -> a.sumOf { it.size } } / n.toDouble(), decs.sumOf { it.size } / n.toDouble(), tagSets.sumOf { it.size } / n.toDouble(),
@@ -564,9 +562,6 @@ object ProfileMain {
         val pDec = { for (i in 0 until n) { w.reset(1L shl 32, true, 64); val a = decs[i]; val at = w.alloc(24 * a.size, 8); for (k in a.indices) dev.libwire.kotlin.DecimalSlot.put(w, at + 24 * k, a[k]) } }
         val pTags = { for (i in 0 until n) { w.reset(1L shl 32, true, 64); val a = tagSets[i]; val at = w.alloc(16 * a.size, 8); for (k in a.indices) tagSlot.put(w, at + 16 * k, a[k]) } }
         val pMap = { for (i in 0 until n) { w.reset(1L shl 32, true, 64); mapSlot.put(w, w.alloc(16, 8), maps[i]) } }
-        // the same through the generated codecs' writers of string collections and maps (MemGenRt)
-        val pTagsG = { for (i in 0 until n) { w.reset(1L shl 32, true, 64); val a = tagSets[i]; val at = w.alloc(16 * a.size, 8); for (k in a.indices) dev.libwire.kotlin.MemGenRt.pStrItems(tagSlot, tagField, w, at + 16 * k - tagField.offset, a[k]) } }
-        val pMapG = { for (i in 0 until n) { w.reset(1L shl 32, true, 64); dev.libwire.kotlin.MemGenRt.pStrMap(mapSlot, mapField, w, w.alloc(16, 8) - mapField.offset, maps[i]) } }
         val ids = dev.libwire.kotlin.IdentityInts()
         val pRef = { for (i in 0 until n) { ids.clear(); val a = refs[i]; for (k in a.indices) { if (ids.get(a[k]) < 0) ids.putAfterGet(a[k], k) } } }
         val pReset = { for (i in 0 until n) { w.reset(1L shl 32, true, 64) } }
@@ -580,11 +575,9 @@ object ProfileMain {
             val tm = batches(250, 8, pMap) / n
             val tr = batches(250, 8, pRef) / n
             val t0 = batches(250, 8, pReset) / n
-            val tg2 = batches(250, 8, pTagsG) / n
-            val tm2 = batches(250, 8, pMapG) / n
             val parts = ts + tt + td + tg + tm + tr
-            println("round %d ns per order: image %.1f, floor (copy of the finished image) %.1f; parts: strings %.1f, thumbnails %.1f, decimals %.1f, tag sets %.1f, attributes %.1f, identity lookups %.1f (sum %.1f; reset %.1f); rest %.1f; tag sets through MemGenRt.pStrItems %.1f, attributes through pStrMap %.1f".format(
-                round, tw, tf, ts, tt, td, tg, tm, tr, parts, t0, tw - parts, tg2, tm2))
+            println("round %d ns per order: image %.1f, floor (copy of the finished image) %.1f; parts: strings %.1f, thumbnails %.1f, decimals %.1f, tag sets %.1f, attributes %.1f, identity lookups %.1f (sum %.1f; reset %.1f); rest %.1f".format(
+                round, tw, tf, ts, tt, td, tg, tm, tr, parts, t0, tw - parts))
         }
     }
 
