@@ -436,14 +436,22 @@ internal class ListSlot(@JvmField val item: Elem, @JvmField val set: Boolean, @J
                 k += stride
             }
         } else if (s === StrSlot) {
+            val end = o + n * stride
             for (x in c) {
+                if (k == end) sizeMismatch(n)
                 if (x == null) w.nul(StrSlot, k) else w.string(k, x as String)
                 k += stride
             }
+            if (k != end) sizeMismatch(n)
         } else if (c is List<*> && c is java.util.RandomAccess) {
             for (i in 0 until n) { item.put(w, k, c[i]); k += stride }
         } else {
-            for (x in c) { item.put(w, k, x); k += stride }
+            val end = o + n * stride
+            for (x in c) {
+                if (k == end) sizeMismatch(n)
+                item.put(w, k, x); k += stride
+            }
+            if (k != end) sizeMismatch(n)
         }
         w.span(at, o, n)
     }
@@ -499,20 +507,24 @@ internal class MapSlot(@JvmField val key: Elem, @JvmField val value: Elem) : Slo
         val n = m.size
         val o = w.alloc(n * stride, 8)
         var k = o
+        val end = o + n * stride
         if (key.slot === StrSlot && value.slot === StrSlot) {
             // (string to string, as attributes are: without the virtual calls of Elem and Slot)
             for ((x, y) in m) {
+                if (k == end) sizeMismatch(n)
                 if (x == null) w.nul(StrSlot, k) else w.string(k, x as String)
                 if (y == null) w.nul(StrSlot, k + valueAt) else w.string(k + valueAt, y as String)
                 k += stride
             }
         } else {
             for ((x, y) in m) {
+                if (k == end) sizeMismatch(n)
                 key.put(w, k, x)
                 value.put(w, k + valueAt, y)
                 k += stride
             }
         }
+        if (k != end) sizeMismatch(n)
         w.span(at, o, n)
     }
     override fun get(r: MemReader, at: Int): Any? {
@@ -531,6 +543,14 @@ internal class MapSlot(@JvmField val key: Elem, @JvmField val value: Elem) : Slo
         return m
     }
 }
+
+/**
+ * A collection or map whose iterator gave more or fewer items than its `size` said (modified while
+ * it was written, or a broken implementation): refused, because the items not written would leave
+ * bytes of an earlier message in the image, where C would read them as pointers.
+ */
+internal fun sizeMismatch(n: Int): Nothing =
+    throw WireException("value", -1, "a collection or map whose number of items is not its size ($n)")
 
 /** Little-endian views of the heap images. */
 internal object Img {

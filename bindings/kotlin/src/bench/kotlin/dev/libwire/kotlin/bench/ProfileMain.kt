@@ -470,6 +470,11 @@ object ProfileMain {
             mediaFloor(ctx, bytes[0])
             return
         }
+        if (dir == "encfloor") {
+            @Suppress("UNCHECKED_CAST")
+            ordersEncFloor(ctx, values as List<Order>)
+            return
+        }
         val plans = values.map { ctx.mem.planOf(it.javaClass)!! }
         val used = IntArray(values.size)
         if (dir == "objects") {
@@ -497,6 +502,83 @@ object ProfileMain {
         var k = 0L
         if (whole) while (k < n) { for (i in 0 until 10000) keep = ctx.decode(payload); k++ }
         else while (k < n) { for (i in 0 until 10000) keep = ctx.mem.objectsOnly(plan, payload, used); k++ }
+    }
+
+    /**
+     * The order graph's encode image (the JVM half of encode) against a floor and its parts, in one
+     * JVM (thread CPU time per order, best of 8 batches of 250 x 200 orders, 3 rounds): the image as
+     * encode writes it; the floor, each order's finished image copied into the writer's array; and
+     * each kind of value alone, written by the writer's own code into an image of its own: the
+     * strings of struct fields, the thumbnails, the decimals, the tag sets, the attributes maps, the
+     * identity lookups of the referable objects (Address, Product, Category), as often as the
+     * image has them. The whole less the parts is the per-field rest (getters, dispatch, scalars,
+     * struct images).
+     */
+    private fun ordersEncFloor(ctx: Context, orders: List<Order>) {
+        val n = orders.size
+        val plan = ctx.mem.planOf(Order::class.java)!!
+        val w = dev.libwire.kotlin.MemWriter()
+        w.b = ByteArray(1 shl 16)
+        // per order, what its image holds once (shared objects met again are references)
+        val strs = ArrayList<Array<String>>(); val thumbs = ArrayList<Array<ByteArray>>(); val decs = ArrayList<Array<java.math.BigDecimal>>()
+        val tagSets = ArrayList<Array<Set<String>>>(); val refs = ArrayList<Array<Any>>(); val maps = ArrayList<Map<String, String>>()
+        val images = ArrayList<ByteArray>()
+        for (o in orders) {
+            val seen = java.util.IdentityHashMap<Any, Boolean>()
+            val s = ArrayList<String>(); val t = ArrayList<ByteArray>(); val d = ArrayList<java.math.BigDecimal>()
+            val g = ArrayList<Set<String>>(); val r = ArrayList<Any>()
+            fun first(x: Any): Boolean { r.add(x); return seen.put(x, true) == null }
+            fun address(a: Address) { if (first(a)) { s.add(a.street); s.add(a.city); s.add(a.zip); s.add(a.country) } }
+            fun category(c: Category?) { if (c != null && first(c)) { s.add(c.name); category(c.parent) } }
+            s.add(o.id)
+            s.add(o.customer.firstName); s.add(o.customer.lastName); s.add(o.customer.email)
+            for (a in o.customer.addresses) address(a)
+            for (l in o.lines) {
+                val p = l.product
+                if (first(p)) {
+                    s.add(p.sku); s.add(p.name); s.add(p.description); category(p.category)
+                    d.add(p.price); g.add(p.tags); t.add(p.thumbnail)
+                }
+                d.add(l.unitPrice)
+            }
+            address(o.shippingAddress)
+            o.notes?.let { s.add(it) }
+            strs.add(s.toTypedArray()); thumbs.add(t.toTypedArray()); decs.add(d.toTypedArray())
+            tagSets.add(g.toTypedArray()); refs.add(r.toTypedArray()); maps.add(o.attributes)
+            w.reset(1L shl 32, true, 64)
+            w.struct(plan, o)
+            images.add(w.b.copyOf(w.top))
+        }
+        val tagSlot = ctx.mem.planOf(Product::class.java)!!.fields.first { it.name == "tags" }.slot
+        val mapSlot = plan.fields.first { it.name == "attributes" }.slot
+        println("per order: image %.0f bytes, %.1f strings, %.1f thumbnails (%.0f bytes), %.1f decimals, %.1f tag sets (%.1f tags), %.1f referable objects met, %.1f attributes".format(
+            images.sumOf { it.size } / n.toDouble(), strs.sumOf { it.size } / n.toDouble(), thumbs.sumOf { it.size } / n.toDouble(),
+            thumbs.sumOf { a -> a.sumOf { it.size } } / n.toDouble(), decs.sumOf { it.size } / n.toDouble(), tagSets.sumOf { it.size } / n.toDouble(),
+            tagSets.sumOf { a -> a.sumOf { it.size } } / n.toDouble(), refs.sumOf { it.size } / n.toDouble(), maps.sumOf { it.size } / n.toDouble()))
+        val whole = { for (i in 0 until n) { w.reset(1L shl 32, true, 64); w.struct(plan, orders[i]) } }
+        val floor = { for (i in 0 until n) { val a = images[i]; w.reset(1L shl 32, true, 64); System.arraycopy(a, 0, w.b, w.alloc(a.size, 8), a.size) } }
+        val pStr = { for (i in 0 until n) { w.reset(1L shl 32, true, 64); val a = strs[i]; val at = w.alloc(16 * a.size, 8); for (k in a.indices) w.string(at + 16 * k, a[k]) } }
+        val pThumb = { for (i in 0 until n) { w.reset(1L shl 32, true, 64); val a = thumbs[i]; val at = w.alloc(16 * a.size, 8); for (k in a.indices) dev.libwire.kotlin.BytesSlot.put(w, at + 16 * k, a[k]) } }
+        val pDec = { for (i in 0 until n) { w.reset(1L shl 32, true, 64); val a = decs[i]; val at = w.alloc(24 * a.size, 8); for (k in a.indices) dev.libwire.kotlin.DecimalSlot.put(w, at + 24 * k, a[k]) } }
+        val pTags = { for (i in 0 until n) { w.reset(1L shl 32, true, 64); val a = tagSets[i]; val at = w.alloc(16 * a.size, 8); for (k in a.indices) tagSlot.put(w, at + 16 * k, a[k]) } }
+        val pMap = { for (i in 0 until n) { w.reset(1L shl 32, true, 64); mapSlot.put(w, w.alloc(16, 8), maps[i]) } }
+        val ids = dev.libwire.kotlin.IdentityInts()
+        val pRef = { for (i in 0 until n) { ids.clear(); val a = refs[i]; for (k in a.indices) { if (ids.get(a[k]) < 0) ids.putAfterGet(a[k], k) } } }
+        val pReset = { for (i in 0 until n) { w.reset(1L shl 32, true, 64) } }
+        repeat(3) { round ->
+            val tw = batches(250, 8, whole) / n
+            val tf = batches(250, 8, floor) / n
+            val ts = batches(250, 8, pStr) / n
+            val tt = batches(250, 8, pThumb) / n
+            val td = batches(250, 8, pDec) / n
+            val tg = batches(250, 8, pTags) / n
+            val tm = batches(250, 8, pMap) / n
+            val tr = batches(250, 8, pRef) / n
+            val t0 = batches(250, 8, pReset) / n
+            val parts = ts + tt + td + tg + tm + tr
+            println("round %d ns per order: image %.1f, floor (copy of the finished image) %.1f; parts: strings %.1f, thumbnails %.1f, decimals %.1f, tag sets %.1f, attributes %.1f, identity lookups %.1f (sum %.1f; reset %.1f); rest %.1f".format(
+                round, tw, tf, ts, tt, td, tg, tm, tr, parts, t0, tw - parts))
+        }
     }
 
     private fun objLoop(ctx: Context, plan: dev.libwire.kotlin.MemPlan, payload: ByteArray, used: Int, secs: Long) {
