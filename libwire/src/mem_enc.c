@@ -673,8 +673,8 @@ static inline int next_item(menc *e, eframe *f, const uint8_t **basep) {
  * when it is the decoder's only), and this number changed. A struct's
  * ops end with one of MX_END (wire__mem_plan_end): the loop has no bound
  * to compare with. */
-#define ENC_MX_LAST 15
-_Static_assert(MX_END == ENC_MX_LAST,
+#define ENC_MX_LAST 19
+_Static_assert(MX_TSTRF == ENC_MX_LAST,
                "a new MX_ case: give it a case in enc_fields' dispatch");
 
 /* The fields of a struct body (its depth counted by the caller), with
@@ -705,7 +705,7 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
     /* (dx: x, or the start of a run of varints, or a case of its own;
      * every MX_ value has its case here, the dispatch has no range
      * check: see ENC_MX_LAST) */
-    switch (o->dx) {
+    switch (o->ex) {
     case MX_RUN:
       if (o->x == MX_VI32 || o->x == MX_VI64) {
         q = put_run(o, base, q, bmi2);
@@ -825,18 +825,10 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
                             items + so->off, count, o->esize, how};
       goto item;
     }
-    case MX_SLOW: case MX_VI32_64:
-      break;
-    case MX_END:
-      goto done;
-    default:
-      __builtin_unreachable();
-    }
-    /* the general path */
-    if (o->code == MOP_STRUCT_PTR && !(o->fl & MF_PRESENT) &&
-        WIRE_LIKELY(nest < ENC_NEST)) {
-      /* a struct by pointer: its flag and meta written here, then its
-       * fields as those of an inline one */
+    case MX_SPTR: { /* (a struct by pointer, without a presence flag) */
+      if (WIRE_UNLIKELY(nest == ENC_NEST)) break;
+      /* its flag and meta written here, then its fields as those of an
+       * inline one */
       const uint8_t *s = rptr(rel, p);
       const wire_mlayout *sl = &e->m->layouts[o->elem];
       /* room: the flag and a reference id, the type meta, and the inline
@@ -884,29 +876,54 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
       base = s;
       goto start;
     }
-    if (!(o->fl & (MF_FLAG | MF_META | MF_PRESENT)) &&
-        (o->code == MOP_DECIMAL || o->code == MOP_TIMESTAMP)) {
-      /* decimals and timestamps without a call (the others, and any
-       * error, through enc_body); room: theirs, and the inline ops'
-       * after them */
+    /* decimals and timestamps without a call (the others, and any error,
+     * through enc_body); room: theirs, and the inline ops' after them */
+    case MX_DEC: {
       if (!reserve(e, &q, &lim, 16 + (size_t)o->rest)) return false;
-      uint8_t *r = NULL;
-      if (o->code == MOP_DECIMAL) {
-        wire_mem_decimal dv;
-        memcpy(&dv, p, sizeof dv);
-        dv.magnitude = rptr(rel, p + offsetof(wire_mem_decimal, magnitude));
-        r = put_small_dec(q, &dv);
-      } else {
-        wire_mem_time t;
-        memcpy(&t, p, sizeof t);
-        if (t.nanos < 1000000000u)
-          r = put_le(put_le(q, (uint64_t)t.seconds, 8), t.nanos, 4);
-      }
-      if (r) {
-        q = r;
+      wire_mem_decimal dv;
+      memcpy(&dv, p, sizeof dv);
+      dv.magnitude = rptr(rel, p + offsetof(wire_mem_decimal, magnitude));
+      uint8_t *r = put_small_dec(q, &dv);
+      if (!r) break;
+      q = r;
+      continue;
+    }
+    case MX_TIME: {
+      if (!reserve(e, &q, &lim, 16 + (size_t)o->rest)) return false;
+      wire_mem_time t;
+      memcpy(&t, p, sizeof t);
+      if (t.nanos >= 1000000000u) break;
+      q = put_le(put_le(q, (uint64_t)t.seconds, 8), t.nanos, 4);
+      continue;
+    }
+    case MX_TSTRF: { /* (a nullable tagged string: its flag, then as MX_TSTR) */
+      uintptr_t v;
+      memcpy(&v, p, sizeof v);
+      uint32_t h;
+      memcpy(&h, base + o->aux, 4);
+      if (!v) { /* null (what its length says does not matter) */
+        if (!reserve(e, &q, &lim, 1 + (size_t)o->rest)) return false;
+        *q++ = 0xFD;
         continue;
       }
+      if (check_str || (h & 3) == 3) break;
+      uint32_t len = h >> 2;
+      if (!reserve(e, &q, &lim, 6 + (size_t)len + o->rest)) return false;
+      *q++ = 0xFF;
+      if (h < 0x80) *q++ = (uint8_t)h;
+      else q = put_varu32(q, h);
+      copy_mid(q, (const uint8_t *)(v + rel), len);
+      q += len;
+      continue;
     }
+    case MX_SLOW: case MX_VI32_64:
+      break;
+    case MX_END:
+      goto done;
+    default:
+      __builtin_unreachable();
+    }
+    /* the general path */
     b->len = (size_t)(q - b->p);
     if (o->fl & MF_FLAG) {
       bool body;
