@@ -79,8 +79,12 @@ enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
        MX_SPTR,  /* a struct pointer without a presence flag */
        MX_DEC,   /* a decimal without a flag, meta or presence flag */
        MX_TIME,  /* a timestamp, likewise */
-       MX_TSTRF  /* a tagged string with a null flag alone (nullable, not
-                    tracked, no presence flag, 32-bit header) */ };
+       MX_TSTRF, /* a tagged string with a null flag alone (nullable, not
+                    tracked, no presence flag, 32-bit header) */
+       MX_LTSTR, /* an MX_LIST of tagged strings (32-bit count and headers,
+                    no presence flags) */
+       MX_LSPTR  /* an MX_LIST of struct pointers (32-bit count, no
+                    presence flags) */ };
 
 struct wire_mop {
   uint8_t x;     /* MX_*: the inline case of the struct loops */

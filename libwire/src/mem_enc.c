@@ -675,8 +675,8 @@ static inline int next_item(menc *e, eframe *f, const uint8_t **basep) {
  * it is the decoder's only), and this number changed. A struct's ops end
  * with one of MX_END (wire__mem_plan_end): the loop has no bound to
  * compare with. */
-#define ENC_MX_LAST 19
-_Static_assert(MX_TSTRF == ENC_MX_LAST,
+#define ENC_MX_LAST 21
+_Static_assert(MX_LSPTR == ENC_MX_LAST,
                "a new MX_ case: give it a label in the struct loop's tables");
 
 /* The struct loop, compiled twice: for images as they are, and for the

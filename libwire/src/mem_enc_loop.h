@@ -18,7 +18,8 @@ ENC_LOOP(menc *e, const wire_mlayout *l, const uint8_t *base) {
       [MX_TSTR] = &&c_TSTR, [MX_DENSE] = &&c_DENSE, [MX_RUN] = &&c_RUN,
       [MX_BOOLS] = &&c_BOOLS, [MX_NEST] = &&c_NEST, [MX_LIST] = &&c_LIST,
       [MX_END] = &&c_END, [MX_SPTR] = &&c_SPTR, [MX_DEC] = &&c_DEC,
-      [MX_TIME] = &&c_TIME, [MX_TSTRF] = &&c_TSTRF};
+      [MX_TIME] = &&c_TIME, [MX_TSTRF] = &&c_TSTRF, [MX_LTSTR] = &&c_LTSTR,
+      [MX_LSPTR] = &&c_LSPTR};
   static const void *const tab_c[ENC_MX_LAST + 1] = {
       [MX_SLOW] = &&slow, [MX_VI32] = &&c_VI32, [MX_VI64] = &&c_VI64,
       [MX_BOOL] = &&c_BOOL, [MX_ENUM] = &&c_ENUM, [MX_F32] = &&c_F32,
@@ -26,7 +27,8 @@ ENC_LOOP(menc *e, const wire_mlayout *l, const uint8_t *base) {
       [MX_TSTR] = &&slow, [MX_DENSE] = &&c_DENSE, [MX_RUN] = &&c_RUN,
       [MX_BOOLS] = &&c_BOOLS, [MX_NEST] = &&c_NEST, [MX_LIST] = &&c_LIST,
       [MX_END] = &&c_END, [MX_SPTR] = &&c_SPTR, [MX_DEC] = &&c_DEC,
-      [MX_TIME] = &&c_TIME, [MX_TSTRF] = &&slow};
+      [MX_TIME] = &&c_TIME, [MX_TSTRF] = &&slow, [MX_LTSTR] = &&c_LIST,
+      [MX_LSPTR] = &&c_LSPTR};
   wire_buf *b = e->b;
   const bool utf8_str = e->utf8_str, check_str = e->check_str;
   const bool hashed = e->hashed, bmi2 = enc_bmi2;
@@ -157,6 +159,84 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
       base = p;
       WPOS(q, lim);
       goto start;
+    c_LTSTR: { /* (tagged strings, trusted: a list without flags inline) */
+      const uint8_t *items = rptr(rel, p);
+      uint32_t count;
+      memcpy(&count, base + o->aux, 4);
+      if (!count) { /* (room: the count, and the inline ops after it) */
+        if (!reserve(e, &q, &lim, 1 + (size_t)o->rest)) return false;
+        *q++ = 0;
+        NEXT;
+      }
+      if (!items) goto c_LIST; /* (the error) */
+      const wire_mop *so = &o->sub[0];
+      const uint32_t soff = so->off, saux = so->aux, esz = o->esize;
+      uint8_t h = o->lh;
+      if (so->ft->nullable)
+        for (uint32_t i = 0; i < count; i++)
+          if (!ld_ptr(items + (size_t)i * esz + soff)) h = o->lh_null;
+      /* (flags, or a type the list does not declare: the general way) */
+      if ((h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING)) || !(h & WIRE_LF_DECL))
+        goto c_LIST;
+      if (!reserve(e, &q, &lim, 6)) return false;
+      q = put_varu32(q, count);
+      *q++ = h;
+      for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *it = items + (size_t)i * esz;
+        const uint8_t *sp = rptr(rel, it + soff);
+        uint32_t sh;
+        memcpy(&sh, it + saux, 4);
+        uint32_t len = sh >> 2;
+        if (WIRE_UNLIKELY((sh & 3) == 3 || (len && !sp))) {
+          b->len = (size_t)(q - b->p); /* (enc_body reports it) */
+          if (!enc_body(e, so, it)) return false;
+          WPOS(q, lim);
+          continue;
+        }
+        if (!reserve(e, &q, &lim, (size_t)len + 5)) return false;
+        if (sh < 0x80) *q++ = (uint8_t)sh;
+        else q = put_varu32(q, sh);
+        copy_mid(q, sp, len);
+        q += len;
+      }
+      if (!reserve(e, &q, &lim, o[1].rest)) return false;
+      NEXT;
+    }
+    c_LSPTR: { /* (struct pointers: a list without flags, its items in
+                * this loop) */
+      const uint8_t *items = rptr(rel, p);
+      uint32_t count;
+      memcpy(&count, base + o->aux, 4);
+      if (!count) { /* (room: the count, and the inline ops after it) */
+        if (!reserve(e, &q, &lim, 1 + (size_t)o->rest)) return false;
+        *q++ = 0;
+        NEXT;
+      }
+      if (!items || WIRE_UNLIKELY(nest == ENC_NEST)) goto c_LIST;
+      const wire_mop *so = &o->sub[0];
+      const wire_mlayout *el = &e->m->layouts[so->elem];
+      const uint32_t esz = o->esize;
+      uint8_t h = o->lh;
+      if (so->ft->nullable)
+        for (uint32_t i = 0; i < count; i++)
+          if (!ld_ptr(items + (size_t)i * esz + so->off)) h = o->lh_null;
+      const bool meta = (h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL);
+      if (meta ? !el->td : !(h & WIRE_LF_DECL)) goto c_LIST;
+      if (!reserve(e, &q, &lim, 12 + (size_t)el->td_len)) return false;
+      q = put_varu32(q, count);
+      *q++ = h;
+      if (meta) q = put_td(e->m, el, q);
+      b->len = (size_t)(q - b->p);
+      /* the items' depth, counted once */
+      if (WIRE_UNLIKELY(++e->depth > e->max_depth))
+        return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
+      const int how = !(h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING)) ? LI_PTR
+                      : (h & WIRE_LF_TRACKING) && e->ctx->ref_tracking
+                          ? LI_TRACK
+                          : LI_FLAG;
+      st[nest++] = (eframe){o, base, el, items + so->off, count, esz, how};
+      goto item;
+    }
     c_LIST: { /* (a list without a flag) */
       b->len = (size_t)(q - b->p);
       const uint8_t *items;

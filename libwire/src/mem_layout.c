@@ -451,6 +451,12 @@ static void dec_runs(wire_mop *ops, uint32_t n) {
     if (o->code == MOP_STR && fmp == MF_FLAG && o->ft && o->ft->nullable &&
         (o->fl & MF_TAGGED) && !(o->fl & (MF_TRACK | MF_LEN64)))
       o->ex = MX_TSTRF;
+    const wire_mop *so = o->code == MOP_LIST ? &o->sub[0] : NULL;
+    if (o->dx == MX_LIST && so && !((o->fl | so->fl) & MF_LEN64) &&
+        !(so->fl & MF_PRESENT)) {
+      if (so->code == MOP_STR && (so->fl & MF_TAGGED)) o->ex = MX_LTSTR;
+      if (so->code == MOP_STRUCT_PTR) o->ex = MX_LSPTR;
+    }
   }
 }
 
