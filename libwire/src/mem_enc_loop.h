@@ -7,7 +7,7 @@
 
 /* The fields of a struct body (its depth counted by the caller), with
  * the structs nested in it without flags. */
-static __attribute__((noinline, noclone)) bool
+static __attribute__((noinline)) ENC_NOCLONE bool
 ENC_LOOP(menc *e, const wire_mlayout *l, const uint8_t *base) {
   /* the cases by mop.ex, for trusted text and for text that is checked
    * (its tagged strings the general way); MX_SLOW's, the general path */

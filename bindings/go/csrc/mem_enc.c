@@ -679,6 +679,13 @@ static inline int next_item(menc *e, eframe *f, const uint8_t **basep) {
 _Static_assert(MX_LSPTR == ENC_MX_LAST,
                "a new MX_ case: give it a label in the struct loop's tables");
 
+/* (GCC alone knows noclone: the loop's label tables are its own) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ENC_NOCLONE __attribute__((noclone))
+#else
+#define ENC_NOCLONE
+#endif
+
 /* The struct loop, compiled twice: for images as they are, and for the
  * images of wire_mem_encode_based (their pointers relocated). */
 #define ENC_LOOP fields_plain
