@@ -7,10 +7,11 @@
  * struct decoded with no arena, the others through wire_mem_decode_bases
  * with WIRE_MEM_ARRAYS_IN_PLACE and the root image at the arena's start. A benchmark, not a test:
  * `make bench-structs` builds it, runs it under callgrind and prints
- * `BENCH mem <workload> de ir=N`; `mem_structs time` prints ns per decode
+ * `BENCH mem <workload> de ir=N`, then `... en ir=N` for wire_mem_encode
+ * of the same values; `mem_structs time` prints ns per decode
  * (thread CPU time: median and least of 31 batches) instead, `mem_structs one K` decodes
  * workload K (0-3) 10,000 times under instrumentation (for
- * callgrind_annotate). GoSample: Sample as the Go binding decodes Fory
+ * callgrind_annotate; `one-en K` encodes it). GoSample: Sample as the Go binding decodes Fory
  * Go's bytes (schema consistent mode, the seven arrays written as lists of
  * declared elements), into the same image. */
 #define _POSIX_C_SOURCE 199309L
