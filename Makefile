@@ -305,9 +305,10 @@ bench-orders: all
 	  END {printf "BENCH mem orders en-1100 ir=%d\n", (ir[200] - ir[2]) / 198}' \
 	  $(BUILD)/bench/mem_orders_1100.cg
 
-# The Kotlin binding's struct workloads through wire_mem_decode with its
-# layouts and flags (bench/mem_structs.c): callgrind Ir per decode,
-# (200 - 2 decodes) / 198; `$(BUILD)/bench/mem_structs time`: ns.
+# The Kotlin binding's struct workloads through wire_mem_decode and
+# wire_mem_encode with its layouts and flags (bench/mem_structs.c):
+# callgrind Ir per call, (200 - 2 calls) / 198; `$(BUILD)/bench/mem_structs
+# time`: ns per decode.
 bench-structs: all
 	mkdir -p $(BUILD)/bench
 	$(CC) -std=c11 -O2 -g -march=x86-64-v3 -Wall -Wextra -Werror \
@@ -315,9 +316,9 @@ bench-structs: all
 	  bench/mem_structs.c $(BUILD)/lib/libwire.a -lm -o $(BUILD)/bench/mem_structs
 	valgrind --tool=callgrind --instr-atstart=no --combine-dumps=yes \
 	  --callgrind-out-file=$(BUILD)/bench/mem_structs.cg $(BUILD)/bench/mem_structs
-	awk '/^desc: Trigger: Client Request: / {w = $$5; n = $$NF} \
+	awk '/^desc: Trigger: Client Request: / {w = $$5 " " $$6; n = $$NF} \
 	  /^summary:/ && n {ir[w, n] = $$2; if (!(w in seen)) {seen[w] = 1; o[++k] = w}; n = 0} \
-	  END {for (i = 1; i <= k; i++) printf "BENCH mem %s de ir=%d\n", o[i], (ir[o[i], 200] - ir[o[i], 2]) / 198}' \
+	  END {for (i = 1; i <= k; i++) printf "BENCH mem %s ir=%d\n", o[i], (ir[o[i], 200] - ir[o[i], 2]) / 198}' \
 	  $(BUILD)/bench/mem_structs.cg
 
 fuzz:
@@ -393,7 +394,7 @@ help:
 	@echo "make bench-dynamic  list/map document API vs pyfory (Ir)"
 	@echo "make bench-tape [BASE=<commit>]  tape codec Ir/op: document path vs direct"
 	@echo "make bench-orders  one order of the Kotlin order graph through wire_mem_decode (Ir)"
-	@echo "make bench-structs the Kotlin struct workloads through wire_mem_decode (Ir)"
+	@echo "make bench-structs the Kotlin struct workloads through wire_mem_decode and _encode (Ir)"
 	@echo "make hostile    hostile payloads: peak heap and Ir per input byte"
 	@echo "make tsan       several threads decoding at once, under ThreadSanitizer"
 	@echo "make go-race    the Go binding's tests under the race detector (in check)"

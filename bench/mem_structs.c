@@ -7,10 +7,11 @@
  * struct decoded with no arena, the others through wire_mem_decode_bases
  * with WIRE_MEM_ARRAYS_IN_PLACE and the root image at the arena's start. A benchmark, not a test:
  * `make bench-structs` builds it, runs it under callgrind and prints
- * `BENCH mem <workload> de ir=N`; `mem_structs time` prints ns per decode
+ * `BENCH mem <workload> de ir=N`, then `... en ir=N` for wire_mem_encode
+ * of the same values; `mem_structs time` prints ns per decode
  * (thread CPU time: median and least of 31 batches) instead, `mem_structs one K` decodes
  * workload K (0-3) 10,000 times under instrumentation (for
- * callgrind_annotate). GoSample: Sample as the Go binding decodes Fory
+ * callgrind_annotate; `one-en K` encodes it). GoSample: Sample as the Go binding decodes Fory
  * Go's bytes (schema consistent mode, the seven arrays written as lists of
  * declared elements), into the same image. */
 #define _POSIX_C_SOURCE 199309L
@@ -240,8 +241,17 @@ int main(int argc, char **argv) {
                                       arena, sizeof arena, &used,      \
                                       WIRE_MEM_ARRAYS_IN_PLACE, bases)))
   size_t used = 0;
+  const uint8_t *eout;
+  size_t elen;
+  /* one encode (its bytes equal to the first's: checked below) */
+#define ENCODE(k) wire_mem_encode(w[k].c, w[k].l, w[k].v, &eout, &elen)
   for (int k = 0; k < 4; k++) {
     ctx = w[k].c;
+    ck(ENCODE(k), "encode");
+    if (elen != len[k] || memcmp(eout, buf[k], elen)) {
+      fprintf(stderr, "encode: other bytes\n");
+      return 1;
+    }
     ck(DECODE(k), "decode");
     if (k == 0 && memcmp(arena, &nv, sizeof nv)) { fprintf(stderr, "bad numeric\n"); return 1; }
     if ((k == 1 || k == 3) &&
@@ -282,6 +292,14 @@ int main(int argc, char **argv) {
     CALLGRIND_STOP_INSTRUMENTATION;
     return 0;
   }
+  if (argc > 2 && !strcmp(argv[1], "one-en")) {
+    /* 10,000 encodes of workload argv[2] (0-3), as one-decodes */
+    int k = atoi(argv[2]) % 4;
+    CALLGRIND_START_INSTRUMENTATION;
+    for (int i = 0; i < 10000; i++) ENCODE(k);
+    CALLGRIND_STOP_INSTRUMENTATION;
+    return 0;
+  }
   CALLGRIND_START_INSTRUMENTATION;
   for (int k = 0; k < 4; k++) {
     static const int loops[2] = {2, 200};
@@ -290,6 +308,18 @@ int main(int argc, char **argv) {
       snprintf(dump, sizeof dump, "%s de %d", w[k].name, loops[j]);
       CALLGRIND_ZERO_STATS;
       for (int i = 0; i < loops[j]; i++) DECODE(k);
+      CALLGRIND_DUMP_STATS_AT(dump);
+    }
+  }
+  /* the encodes (wire_mem_encode of the same values; GoSample: Go's
+   * context) */
+  for (int k = 0; k < 4; k++) {
+    static const int loops[2] = {2, 200};
+    for (int j = 0; j < 2; j++) {
+      char dump[64];
+      snprintf(dump, sizeof dump, "%s en %d", w[k].name, loops[j]);
+      CALLGRIND_ZERO_STATS;
+      for (int i = 0; i < loops[j]; i++) ENCODE(k);
       CALLGRIND_DUMP_STATS_AT(dump);
     }
   }

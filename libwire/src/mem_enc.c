@@ -4,8 +4,10 @@
 #include "mem.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
-/* the struct loops gain ~4% Ir at -O3 (inlining into the op switch) */
-#pragma GCC optimize("O3")
+/* the struct loops gain ~4% Ir at -O3 (inlining into the op cases);
+ * without cross-jumping each case keeps its own jump to the next op's
+ * (mem_enc_loop.h; merged into one, ~50 Ir more an order) */
+#pragma GCC optimize("O3", "no-crossjumping")
 #endif
 
 #include "mem_put.h" /* (after the pragma: its writers at -O3 too) */
@@ -667,303 +669,36 @@ static inline int next_item(menc *e, eframe *f, const uint8_t **basep) {
  * without flags) in one call; deeper ones take a call each. */
 #define ENC_NEST 16
 
-/* The last MX_ value (mem.h): enc_fields' dispatch lists every case up
- * to it and leaves out the range check (~2 instructions an op); an MX_
- * value added to mem.h needs its case there (MX_SLOW's, the general path,
- * when it is the decoder's only), and this number changed. A struct's
- * ops end with one of MX_END (wire__mem_plan_end): the loop has no bound
- * to compare with. */
-#define ENC_MX_LAST 15
-_Static_assert(MX_END == ENC_MX_LAST,
-               "a new MX_ case: give it a case in enc_fields' dispatch");
+/* The last MX_ value (mem.h): the struct loop's tables (mem_enc_loop.h)
+ * have a label for every one up to it and no range check; an MX_ value
+ * added to mem.h needs its label there (the general path's, `slow`, when
+ * it is the decoder's only), and this number changed. A struct's ops end
+ * with one of MX_END (wire__mem_plan_end): the loop has no bound to
+ * compare with. */
+#define ENC_MX_LAST 21
+_Static_assert(MX_LSPTR == ENC_MX_LAST,
+               "a new MX_ case: give it a label in the struct loop's tables");
 
-/* The fields of a struct body (its depth counted by the caller), with
- * the structs nested in it without flags (based: the image's pointers are
- * relocated by e->rel). */
-static inline __attribute__((always_inline)) bool
-fields_of(menc *e, const wire_mlayout *l, const uint8_t *base, bool based) {
-  wire_buf *b = e->b;
-  const bool utf8_str = e->utf8_str, check_str = e->check_str;
-  const bool hashed = e->hashed, bmi2 = enc_bmi2;
-  const uintptr_t rel = based ? e->rel : 0; /* (0: the pointers as they are) */
-  eframe st[ENC_NEST];
-  uint32_t nest = 0;
-  const wire_mop *o;
-  uint8_t *q, *lim;
-  WPOS(q, lim);
-start: /* the struct l at base, written at q (lim: the buffer's end) */
-  if (hashed &&
-      (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
-    if (!reserve(e, &q, &lim, 4)) return false;
-    q = put_le(q, l->hash, 4);
-  }
-  o = l->plan.ops;
-  if (!reserve(e, &q, &lim, o->rest)) return false;
-  for (;;) {
-  for (;; o++) {
-    const uint8_t *p = base + o->off;
-    /* (dx: x, or the start of a run of varints, or a case of its own;
-     * every MX_ value has its case here, the dispatch has no range
-     * check: see ENC_MX_LAST) */
-    switch (o->dx) {
-    case MX_RUN:
-      if (o->x == MX_VI32 || o->x == MX_VI64) {
-        q = put_run(o, base, q, bmi2);
-        o += o->drun - 1;
-        continue;
-      }
-      break;
-    case MX_VI32: {
-      int32_t v;
-      memcpy(&v, p, 4);
-      q = put_vu32(q, wire__zz32(v), bmi2);
-      continue;
-    }
-    case MX_VI64: {
-      int64_t v;
-      memcpy(&v, p, 8);
-      q = put_vu64(q, wire__zz64(v), bmi2);
-      continue;
-    }
-    case MX_BOOL: *q++ = *p ? 1 : 0; continue;
-    case MX_ENUM: {
-      uint32_t v;
-      memcpy(&v, p, 4);
-      q = put_vu32(q, v, bmi2);
-      continue;
-    }
-    case MX_F32: memcpy(q, p, 4); q += 4; continue;
-    case MX_F64: memcpy(q, p, 8); q += 8; continue;
-    case MX_TSTR:
-      if (!check_str) { /* (trusted text) */
-        /* the wire header as given, then the bytes (a pointer other
-         * than NULL relocated) */
-        uintptr_t v;
-        memcpy(&v, p, sizeof v);
-        uint64_t h = ld_len(base, o), len = h >> 2;
-        if ((h & 3) == 3 || len > UINT32_MAX || (len && !v)) break;
-        /* room: header and text, and what the next inline ops write */
-        if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
-        if (h < 0x80) *q++ = (uint8_t)h;
-        else q = put_varu64(q, h);
-        copy_mid(q, (const uint8_t *)(v + rel), (size_t)len);
-        q += len;
-        continue;
-      }
-      break;
-    case MX_DENSE: {
-      /* the bytes as they are in memory */
-      const uint8_t *d = rptr(rel, p);
-      uint64_t n = ld_len(base, o);
-      if (n > UINT32_MAX || (n && !d)) break;
-      uint64_t len = n * o->esize;
-      if (len > UINT32_MAX) break;
-      if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
-      q = put_varu32(q, (uint32_t)len);
-      copy_mid(q, d, (size_t)len);
-      q += len;
-      continue;
-    }
-    case MX_STR:
-      if (utf8_str) {
-        const uint8_t *sp = rptr(rel, p);
-        uint32_t len;
-        memcpy(&len, base + o->aux, 4);
-        if (len && !sp) break;
-        /* (text that fails the check goes the general way, which says so) */
-        if (check_str && !text_ok(sp, len, sp + len)) break;
-        /* room: header and text, and what the next inline ops write */
-        if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
-        q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
-        copy_mid(q, sp, len);
-        q += len;
-        continue;
-      }
-      break;
-    case MX_BOOLS: { /* (a bool array held as bytes) */
-      const uint8_t *d = rptr(rel, p);
-      uint64_t n = ld_len(base, o);
-      if (n > UINT32_MAX || (n && !d)) break;
-      if (!reserve(e, &q, &lim, (size_t)n + 5 + o->rest)) return false;
-      q = put_varu32(q, (uint32_t)n);
-      q = put_bools(q, d, (size_t)n);
-      continue;
-    }
-    case MX_NEST: /* (a struct inline, without a flag) */
-      b->len = (size_t)(q - b->p);
-      if ((o->fl & MF_META) && !put_meta(e, &e->m->layouts[o->elem]))
-        return false;
-      if (WIRE_UNLIKELY(nest == ENC_NEST)) {
-        if (!enc_struct_body(e, &e->m->layouts[o->elem], p)) return false;
-        goto next;
-      }
-      if (WIRE_UNLIKELY(++e->depth > e->max_depth))
-        return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
-      st[nest++] = (eframe){o, base, NULL, NULL, 0, 0, 0};
-      l = &e->m->layouts[o->elem];
-      base = p;
-      WPOS(q, lim);
-      goto start;
-    case MX_LIST: { /* (a list without a flag) */
-      b->len = (size_t)(q - b->p);
-      const uint8_t *items;
-      uint64_t count;
-      int how;
-      int r = list_begin(e, o, base, &items, &count,
-                         nest < ENC_NEST ? &how : NULL);
-      if (r < 0) return false;
-      if (r == 0) goto next;
-      if (WIRE_UNLIKELY(nest == ENC_NEST)) {
-        if (!enc_items(e, o, items, count)) return false;
-        goto next;
-      }
-      /* the items' depth, counted once */
-      if (WIRE_UNLIKELY(++e->depth > e->max_depth))
-        return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
-      const wire_mop *so = &o->sub[0];
-      st[nest++] = (eframe){o, base, &e->m->layouts[so->elem],
-                            items + so->off, count, o->esize, how};
-      goto item;
-    }
-    case MX_SLOW: case MX_VI32_64:
-      break;
-    case MX_END:
-      goto done;
-    default:
-      __builtin_unreachable();
-    }
-    /* the general path */
-    if (o->code == MOP_STRUCT_PTR && !(o->fl & MF_PRESENT) &&
-        WIRE_LIKELY(nest < ENC_NEST)) {
-      /* a struct by pointer: its flag and meta written here, then its
-       * fields as those of an inline one */
-      const uint8_t *s = rptr(rel, p);
-      const wire_mlayout *sl = &e->m->layouts[o->elem];
-      /* room: the flag and a reference id, the type meta, and the inline
-       * ops after this one (the flag may be all) */
-      if (!reserve(e, &q, &lim, 12 + (size_t)sl->td_len + o->rest))
-        return false;
-      if (o->fl & MF_FLAG) {
-        if (!s) {
-          *q++ = 0xFD;
-          continue;
-        }
-        if (o->fl & MF_TRACK) {
-          int64_t id = ref_note(e, s);
-          if (id >= 0) {
-            *q++ = 0xFE;
-            q = put_varu32(q, (uint32_t)id);
-            continue;
-          }
-          if (id < -1) return false;
-          e->m->e.nrefs++;
-          *q++ = 0x00;
-        } else {
-          *q++ = 0xFF;
-        }
-      }
-      if (o->fl & MF_META) {
-        if (sl->td) {
-          q = put_td(e->m, sl, q);
-        } else {
-          b->len = (size_t)(q - b->p);
-          if (!enc_meta_id(e, sl)) return false;
-          WPOS(q, lim);
-        }
-      }
-      if (WIRE_UNLIKELY(!s || ++e->depth > e->max_depth)) {
-        b->len = (size_t)(q - b->p);
-        if (s)
-          return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
-        if (!room(e, 16)) return false; /* (as enc_body reports it) */
-        return efail(e, WIRE_E_ENCODE, "NULL struct pointer in a "
-                                       "non-nullable slot");
-      }
-      st[nest++] = (eframe){o, base, NULL, NULL, 0, 0, 0};
-      l = sl;
-      base = s;
-      goto start;
-    }
-    if (!(o->fl & (MF_FLAG | MF_META | MF_PRESENT)) &&
-        (o->code == MOP_DECIMAL || o->code == MOP_TIMESTAMP)) {
-      /* decimals and timestamps without a call (the others, and any
-       * error, through enc_body); room: theirs, and the inline ops'
-       * after them */
-      if (!reserve(e, &q, &lim, 16 + (size_t)o->rest)) return false;
-      uint8_t *r = NULL;
-      if (o->code == MOP_DECIMAL) {
-        wire_mem_decimal dv;
-        memcpy(&dv, p, sizeof dv);
-        dv.magnitude = rptr(rel, p + offsetof(wire_mem_decimal, magnitude));
-        r = put_small_dec(q, &dv);
-      } else {
-        wire_mem_time t;
-        memcpy(&t, p, sizeof t);
-        if (t.nanos < 1000000000u)
-          r = put_le(put_le(q, (uint64_t)t.seconds, 8), t.nanos, 4);
-      }
-      if (r) {
-        q = r;
-        continue;
-      }
-    }
-    b->len = (size_t)(q - b->p);
-    if (o->fl & MF_FLAG) {
-      bool body;
-      if (!enc_flag(e, o, base, &body)) return false;
-      if (!body) goto next;
-    } else if (WIRE_UNLIKELY(o->code == MOP_NONE)) {
-      return efail(e, WIRE_E_ENCODE, "a non-nullable field of the struct is "
-                                     "not bound to memory");
-    }
-    if (o->fl & MF_META) {
-      if (!enc_meta(e, &e->m->layouts[o->elem])) return false;
-    }
-    if (!enc_body(e, o, base)) return false;
-  next: /* (o[1]: the next op, or the end's, whose rest is 0) */
-    if (!room(e, o[1].rest + 8)) return false;
-    q = b->p + b->len;
-    lim = b->p + b->cap;
-  }
-done: /* the end of a struct: the next item of a list, or the outer one */
-  b->len = (size_t)(q - b->p);
-  if (!nest) return true;
-  eframe *f = &st[nest - 1];
-  if (f->left && f->how == LI_INLINE) { /* (the usual next item) */
-    base = f->item;
-    f->item += f->stride;
-    f->left--;
-    l = f->l;
-    goto start;
-  }
-  if (f->l) {
-  item: /* (b->len up to date) */
-    f = &st[nest - 1];
-    int r = next_item(e, f, &base);
-    if (r < 0) return false;
-    WPOS(q, lim);
-    if (r) {
-      l = f->l;
-      goto start;
-    }
-  }
-  e->depth--;
-  nest--;
-  o = f->o;
-  base = f->base;
-  if (!reserve(e, &q, &lim, o[1].rest)) return false;
-  o++;
-  }
-}
+/* (GCC alone knows noclone: the loop's label tables are its own) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ENC_NOCLONE __attribute__((noclone))
+#else
+#define ENC_NOCLONE
+#endif
 
-/* fields_of compiled twice: for images as they are, and for the images of
- * wire_mem_encode_based (their pointers relocated). */
-static bool fields_plain(menc *e, const wire_mlayout *l, const uint8_t *base) {
-  return fields_of(e, l, base, false);
-}
-static bool fields_based(menc *e, const wire_mlayout *l, const uint8_t *base) {
-  return fields_of(e, l, base, true);
-}
+/* The struct loop, compiled twice: for images as they are, and for the
+ * images of wire_mem_encode_based (their pointers relocated). */
+#define ENC_LOOP fields_plain
+#define ENC_BASED 0
+#include "mem_enc_loop.h"
+#undef ENC_LOOP
+#undef ENC_BASED
+#define ENC_LOOP fields_based
+#define ENC_BASED 1
+#include "mem_enc_loop.h"
+#undef ENC_LOOP
+#undef ENC_BASED
+
 static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
   return e->rel ? fields_based(e, l, base) : fields_plain(e, l, base);
 }

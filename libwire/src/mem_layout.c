@@ -441,6 +441,22 @@ static void dec_runs(wire_mop *ops, uint32_t n) {
     if ((o->code == MOP_LIST || o->code == MOP_PLIST) && plain &&
         !(o->fl & MF_META))
       o->dx = MX_LIST;
+    /* the encoder's case: the decoder's, or one of its own for a value
+     * the decoder reads the general way */
+    o->ex = o->dx;
+    const uint8_t fmp = o->fl & (MF_FLAG | MF_META | MF_PRESENT);
+    if (o->code == MOP_STRUCT_PTR && !(o->fl & MF_PRESENT)) o->ex = MX_SPTR;
+    if (o->code == MOP_DECIMAL && !fmp) o->ex = MX_DEC;
+    if (o->code == MOP_TIMESTAMP && !fmp) o->ex = MX_TIME;
+    if (o->code == MOP_STR && fmp == MF_FLAG && o->ft && o->ft->nullable &&
+        (o->fl & MF_TAGGED) && !(o->fl & (MF_TRACK | MF_LEN64)))
+      o->ex = MX_TSTRF;
+    const wire_mop *so = o->code == MOP_LIST ? &o->sub[0] : NULL;
+    if (o->dx == MX_LIST && so && !((o->fl | so->fl) & MF_LEN64) &&
+        !(so->fl & MF_PRESENT)) {
+      if (so->code == MOP_STR && (so->fl & MF_TAGGED)) o->ex = MX_LTSTR;
+      if (so->code == MOP_STRUCT_PTR) o->ex = MX_LSPTR;
+    }
   }
 }
 

@@ -73,8 +73,18 @@ enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
        MX_BOOLS, /* decode only: a bool array held as bytes */
        MX_NEST,  /* decode only: an inline struct without a flag */
        MX_LIST,  /* decode only: a list without a flag */
-       MX_END    /* decode only: the op after a struct plan's last (its
-                    ops[nops]), where the decoder's struct loop ends */ };
+       MX_END,   /* the op after a struct plan's last (its ops[nops]),
+                    where the struct loops end */
+       /* encode only (mop.ex): */
+       MX_SPTR,  /* a struct pointer without a presence flag */
+       MX_DEC,   /* a decimal without a flag, meta or presence flag */
+       MX_TIME,  /* a timestamp, likewise */
+       MX_TSTRF, /* a tagged string with a null flag alone (nullable, not
+                    tracked, no presence flag, 32-bit header) */
+       MX_LTSTR, /* an MX_LIST of tagged strings (32-bit count and headers,
+                    no presence flags) */
+       MX_LSPTR  /* an MX_LIST of struct pointers (32-bit count, no
+                    presence flags) */ };
 
 struct wire_mop {
   uint8_t x;     /* MX_*: the inline case of the struct loops */
@@ -101,6 +111,7 @@ struct wire_mop {
   uint8_t dx;        /* the decoder's case: x, or MX_RUN at a run's start */
   uint8_t ditems;    /* lists: the items the decoder reads in a loop of
                         their own when they come without flags (MDI_*) */
+  uint8_t ex;        /* the encoder's case: dx, or one of encode only */
 };
 /* mop.ditems: the element op (sub[0]) an inline struct, a UTF-8 string
  * with a 32-bit length, or a string left in its wire encoding
@@ -545,6 +556,7 @@ void wire__mem_fast_paths(wire_mop *ops, uint32_t n);
 static inline void wire__mem_plan_end(wire_mop *ops, uint32_t n) {
   memset(&ops[n], 0, sizeof ops[n]);
   ops[n].dx = MX_END;
+  ops[n].ex = MX_END;
 }
 /* Whether ops[0..n) make a flat plan (wire_mplan.flat). */
 bool wire__mem_flat(const wire_mop *ops, uint32_t n);

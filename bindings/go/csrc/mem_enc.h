@@ -43,7 +43,7 @@ __attribute__((cold)) static int lfail(menc *e, int32_t code, const char *w) {
   return -1;
 }
 
-static inline bool room(menc *e, size_t n) {
+static inline __attribute__((always_inline)) bool room(menc *e, size_t n) {
   wire_buf *b = e->b;
   if (WIRE_LIKELY(b->cap - b->len >= n)) return true;
   if (wire__buf_grow(b, n) != WIRE_OK) return efail(e, WIRE_E_NOMEM, "out of memory");
@@ -54,7 +54,7 @@ static inline bool room(menc *e, size_t n) {
  * whole word) before *lim, the buffer's end, growing the buffer (and
  * moving both) when there is not. The end is kept in a local: the bytes
  * stored through q could alias the buffer's fields. */
-static inline bool reserve(menc *e, uint8_t **q, uint8_t **lim, size_t n) {
+static inline __attribute__((always_inline)) bool reserve(menc *e, uint8_t **q, uint8_t **lim, size_t n) {
   if (WIRE_LIKELY((size_t)(*lim - *q) >= n + 8)) return true;
   wire_buf *b = e->b;
   b->len = (size_t)(*q - b->p);

@@ -10,7 +10,7 @@
 
 #include "mem.h"
 
-static inline uint8_t *put_varu32(uint8_t *q, uint32_t v) {
+static inline __attribute__((always_inline)) uint8_t *put_varu32(uint8_t *q, uint32_t v) {
   if (v < 0x80) { q[0] = (uint8_t)v; return q + 1; }
   q[0] = (uint8_t)(v | 0x80);
   if (v < 0x4000) { q[1] = (uint8_t)(v >> 7); return q + 2; }
@@ -119,7 +119,7 @@ static inline uint8_t *put_bools(uint8_t *q, const uint8_t *d, size_t n) {
 }
 
 /* Copies n bytes: up to 64 without a call. */
-static inline void copy_mid(uint8_t *d, const uint8_t *s, size_t n) {
+static inline __attribute__((always_inline)) void copy_mid(uint8_t *d, const uint8_t *s, size_t n) {
   if (n <= 32 || n > 64) {
     copy_short(d, s, n);
     return;
@@ -154,7 +154,7 @@ put_run(const wire_mop *o, const uint8_t *base, uint8_t *q, bool bmi2) {
 
 /* The pointer stored at p, relocated by rel (what wire_mem_encode_based
  * adds to every pointer but NULL; else 0). */
-static inline const void *rptr(uintptr_t rel, const uint8_t *p) {
+static inline __attribute__((always_inline)) const void *rptr(uintptr_t rel, const uint8_t *p) {
   uintptr_t v;
   memcpy(&v, p, sizeof v);
   return (const void *)(v ? v + rel : 0);
