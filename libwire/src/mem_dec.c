@@ -660,22 +660,9 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
   }
   case MOP_TIMESTAMP: case MOP_DURATION: {
     wire_mem_time t = {0, 0, 0};
-    /* (inline: the seconds, fixed or a varint, and the nanoseconds in
-     * range; anything else wire__dec_time reads or reports) */
-    const uint8_t *np = NULL;
-    uint64_t u = 0;
-    if (o->wt == WIRE_T_DURATION) {
-      if (fast_u64(s, in->end, &u, &np)) u = (uint64_t)wire__unzz64(u);
-      else np = NULL;
-    } else if (in->end - s >= 8) {
-      u = ld_le(s, 8);
-      np = s + 8;
-    }
-    if (np && in->end - np >= 4 && ld_le(np, 4) < 1000000000u) {
-      t.seconds = (int64_t)u;
-      t.nanos = (uint32_t)ld_le(np, 4);
-      memcpy(p, &t, sizeof t);
-      in->p = np + 4;
+    const uint8_t *np = fast_time(o, p, s, in->end);
+    if (np) {
+      in->p = np;
       return true;
     }
     if (!wire__dec_time(&x->d, o->wt, &t.seconds, &t.nanos)) return false;
@@ -688,24 +675,13 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     bool neg;
     const uint8_t *mag;
     uint8_t small[8];
-    uint32_t zs;
-    uint64_t h;
-    const uint8_t *np, *np2;
-    if (fast_u32(s, in->end, &zs, &np) && fast_u64(np, in->end, &h, &np2) &&
-        !(h & 1)) {
-      /* the small form inline (as wire__dec_decimal reads it) */
-      int64_t v = wire__unzz64(h >> 1);
-      uint64_t mg = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-      uint32_t n = 0;
-      while (mg) { small[n++] = (uint8_t)mg; mg >>= 8; }
-      dv.scale = wire__unzz32(zs);
-      dv.len = n;
-      neg = v < 0;
-      mag = small;
-      in->p = np2;
-    } else if (!wire__dec_decimal(&x->d, &dv.scale, &neg, &mag, &dv.len, small)) {
-      return false;
+    const uint8_t *np = fast_decimal(x, p, s, in->end);
+    if (np) {
+      in->p = np;
+      return true;
     }
+    if (!wire__dec_decimal(&x->d, &dv.scale, &neg, &mag, &dv.len, small))
+      return false;
     if (mag == small || x->copy) {
       uint8_t *q = aalloc(x, dv.len ? dv.len : 1, 1);
       if (!q) return wire__mdec_afail(x, s);
@@ -741,6 +717,19 @@ static bool dec_skip(mdec *x, const wire_mop *o) {
   return okk;
 }
 
+/* A field's null (its flag 0xFD): its storage cleared, a nested struct's
+ * every field. */
+static void null_field(mdec *x, const wire_mop *o, uint8_t *base) {
+  if (o->code == MOP_STRUCT) {
+    if (o->present != WIRE_MEM_NONE) base[o->present] = 0;
+    zero_struct(x, &x->m->layouts[o->elem], base + o->off);
+    return;
+  }
+  const wire_mspec tmp = {0, o->form | ((o->fl & MF_LEN64) ? WIRE_MEM_LEN64 : 0),
+                          o->off, o->aux, o->present, o->elem};
+  zero_spec(&tmp, base);
+}
+
 static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
   wire_in *in = IN(x);
   if (o->fl & MF_FLAG) {
@@ -749,14 +738,7 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
     uint32_t id;
     if (!ref_flag(x, (o->fl & MF_REF) != 0, &f, &id)) return false;
     if (f == WIRE_REF_NULL) {
-      const wire_mspec tmp = {0, o->form | ((o->fl & MF_LEN64) ? WIRE_MEM_LEN64 : 0),
-                              o->off, o->aux, o->present, o->elem};
-      if (o->code == MOP_STRUCT) {
-        if (o->present != WIRE_MEM_NONE) base[o->present] = 0;
-        zero_struct(x, &x->m->layouts[o->elem], base + o->off);
-      } else {
-        zero_spec(&tmp, base);
-      }
+      null_field(x, o, base);
       return true;
     }
     if (f == WIRE_REF_REF) {
@@ -782,11 +764,11 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
         wire_mlayout *el = &m->layouts[o->elem];
         const wire_mplan *pp = &el->plan;
         if (o->fl & MF_META) {
-          if (!(pp = dec_meta(x, o->elem))) return false;
+          if (!(pp = meta_fast(x, o->elem))) return false;
         }
         uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
         if (!sb) return wire__mdec_afail(x, fs);
-        memset(sb, 0, el->size);
+        zero_img(sb, el->size);
         st_ptr(base + o->off, sb);
         m = x->m;
         m->dref[id2] = sb;
@@ -798,6 +780,65 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
   if (o->fl & MF_PRESENT) base[o->present] = 1;
   return dec_body(x, o, base);
 }
+
+/* A struct pointer with a reference / null flag (MDS_FPTR) at c, as
+ * dec_field reads it, without its calls: 1 when read (the cursor in the
+ * reader), 0 on error, -1 for a form it leaves to dec_field (a flag of
+ * more than the usual bytes, and every error; nothing read). */
+ALWAYS_INLINE int fptr_field(mdec *x, const wire_mop *o, uint8_t *base,
+                             const uint8_t *c) {
+  wire_in *in = IN(x);
+  wire_mem *m = x->m;
+  uint8_t *d = base + o->off;
+  bool ref = (o->fl & MF_REF) != 0;
+  if (WIRE_UNLIKELY(c >= in->end)) return -1;
+  uint8_t b = c[0];
+  if (b == 0xFF || (b == 0x00 && ref)) { /* not null; a tracked value */
+    const wire_mlayout *el = &m->layouts[o->elem];
+    uint32_t id2 = NOTYPE;
+    in->p = c + 1;
+    if (!b) {
+      id2 = (uint32_t)x->d.nrefs++;
+      if (!dref_room(x->ctx, m, id2 + 1))
+        return dfail(x, WIRE_E_NOMEM, c, "out of memory");
+      while (m->ndref <= id2) {
+        m->dref[m->ndref] = NULL;
+        m->dref_layout[m->ndref++] = NOTYPE;
+      }
+    }
+    const wire_mplan *pp = &el->plan;
+    if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return 0;
+    uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
+    if (!sb) return wire__mdec_afail(x, b ? c + 1 : c);
+    zero_img(sb, el->size);
+    st_ptr(d, sb);
+    if (!b) {
+      m->dref[id2] = sb;
+      m->dref_layout[id2] = o->elem;
+    }
+    return dec_struct_body(x, pp, el, sb);
+  }
+  if (b == 0xFE && ref && in->end - c >= 2 && c[1] < 0x80) {
+    /* a reference to a value read before, one the layout holds */
+    uint32_t id = c[1];
+    if (id >= x->d.nrefs || id >= m->ndref || !m->dref[id] ||
+        m->dref_layout[id] != o->elem)
+      return -1;
+    st_ptr(d, m->dref[id]);
+    in->p = c + 2;
+    return 1;
+  }
+  if (b == 0xFD) { /* null */
+    null_field(x, o, base);
+    in->p = c + 1;
+    return 1;
+  }
+  return -1;
+}
+
+/* (off: the struct loop reads every op without an inline case by
+ * dec_field, mop.ds; for tests) */
+bool wire__mdec_ds_ok = true;
 
 /* The last MX_ value (mem.h): dec_structs' dispatch lists every case up
  * to it and leaves out the range check (~2 instructions an op); an MX_
@@ -944,8 +985,9 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         __builtin_unreachable();
       }
       in->p = c;
-      if (o->code == MOP_STRUCT_PTR &&
-          !(o->fl & (MF_FLAG | MF_PRESENT | MF_CHECK))) {
+      /* (the ops without an inline case of their own: mem.h, MDS_*) */
+      switch (o->ds) {
+      case MDS_PTR: {
         /* a struct pointer without a flag: dec_body's way, without its
          * call and dispatch */
         const wire_mlayout *el = &x->m->layouts[o->elem];
@@ -956,7 +998,47 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         zero_img(sb, el->size);
         st_ptr(d, sb);
         if (!dec_struct_body(x, pp, el, sb)) return false;
-      } else if (o->code == MOP_SKIP || o->code == MOP_NONE) {
+        c = in->p;
+        continue;
+      }
+      case MDS_FPTR: {
+        int r = fptr_field(x, o, base, c);
+        if (r > 0) {
+          c = in->p;
+          continue;
+        }
+        if (!r) return false;
+        break;
+      }
+      case MDS_DEC:
+        np = fast_decimal(x, d, c, end);
+        goto slow;
+      case MDS_TIME:
+        np = fast_time(o, d, c, end);
+        goto slow;
+      case MDS_FSTR:
+        np = NULL;
+        if (WIRE_LIKELY(c < end && c[0] == 0xFF)) {
+          np = o->fl & MF_TAGGED ? fast_tstr(x, o, base, c + 1, end)
+                                 : fast_str(x, o, base, c + 1, end);
+        } else if (c < end && c[0] == 0xFD) {
+          null_field(x, o, base);
+          np = c + 1;
+        }
+      slow:
+        if (WIRE_LIKELY(np != NULL)) {
+          c = np;
+          continue;
+        }
+        break;
+      case MDS_MAP:
+        if (!dec_map(x, o, base)) return false;
+        c = in->p;
+        continue;
+      default:
+        break;
+      }
+      if (o->code == MOP_SKIP || o->code == MOP_NONE) {
         /* a field the layout does not hold */
         if (!dec_skip(x, o)) return false;
       } else if (!dec_field(x, o, base)) {

@@ -140,16 +140,25 @@ ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
   }
 }
 
-/* A reference / null flag (wire__dec_ref_flag), its one-byte forms
- * inline: not null, null, a tracked value where references are allowed;
- * a reference and the errors go to the general reader. */
+/* A reference / null flag (wire__dec_ref_flag), its usual forms inline:
+ * not null, null, a tracked value and a reference with a one-byte id to
+ * a value read before where references are allowed; the rest and the
+ * errors go to the general reader. */
 ALWAYS_INLINE bool ref_flag(mdec *x, bool allow_ref, int8_t *f, uint32_t *id) {
   wire_in *in = IN(x);
   if (WIRE_LIKELY(in->p < in->end)) {
-    int8_t b = (int8_t)in->p[0];
+    const uint8_t *c = in->p;
+    int8_t b = (int8_t)c[0];
     if (b == WIRE_REF_NOT_NULL || b == WIRE_REF_NULL ||
         (b == WIRE_REF_VALUE && allow_ref)) {
       in->p++;
+      *f = b;
+      return true;
+    }
+    if (b == WIRE_REF_REF && allow_ref && in->end - c >= 2 && c[1] < 0x80 &&
+        c[1] < x->d.nrefs) {
+      *id = c[1];
+      in->p += 2;
       *f = b;
       return true;
     }
@@ -162,6 +171,59 @@ ALWAYS_INLINE uint64_t ld_le(const uint8_t *p, int n) {
   uint64_t v = 0;
   for (int i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
   return v;
+}
+
+/* A timestamp or duration (o->wt) in its usual form (the seconds, fixed
+ * or a varint, then nanoseconds in range) at s into p: the cursor after
+ * it, or NULL (wire__dec_time then reads or reports it). */
+ALWAYS_INLINE const uint8_t *fast_time(const wire_mop *o, uint8_t *p,
+                                       const uint8_t *s, const uint8_t *end) {
+  const uint8_t *np;
+  uint64_t u;
+  if (o->wt == WIRE_T_DURATION) {
+    if (!fast_u64(s, end, &u, &np)) return NULL;
+    u = (uint64_t)wire__unzz64(u);
+  } else {
+    if (end - s < 8) return NULL;
+    u = ld_le(s, 8);
+    np = s + 8;
+  }
+  if (end - np < 4 || ld_le(np, 4) >= 1000000000u) return NULL;
+  wire_mem_time t = {(int64_t)u, (uint32_t)ld_le(np, 4), 0};
+  memcpy(p, &t, sizeof t);
+  return np + 4;
+}
+
+/* A decimal in its small form (as wire__dec_decimal reads it) at s into
+ * p, its magnitude copied into the arena: the cursor after it, or NULL
+ * for another form or an arena without room (dec_body's general reader
+ * then reads or reports it). */
+ALWAYS_INLINE const uint8_t *fast_decimal(mdec *x, uint8_t *p,
+                                          const uint8_t *s,
+                                          const uint8_t *end) {
+  uint32_t zs;
+  uint64_t h;
+  const uint8_t *np, *np2;
+  if (!fast_u32(s, end, &zs, &np) || !fast_u64(np, end, &h, &np2) || (h & 1))
+    return NULL;
+  int64_t v = wire__unzz64(h >> 1);
+  uint64_t mg = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  uint8_t small[8];
+  uint32_t n = 0;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* (the bytes up to the highest one not zero, little-endian) */
+  n = mg ? (uint32_t)(71 - __builtin_clzll(mg)) >> 3 : 0;
+  memcpy(small, &mg, 8);
+#else
+  while (mg) { small[n++] = (uint8_t)mg; mg >>= 8; }
+#endif
+  uint8_t *q = aalloc(x, n ? n : 1, 1);
+  if (!q) return NULL;
+  copy_short(q, small, n);
+  wire_mem_decimal dv = {q, n, wire__unzz32(zs), v < 0, 0};
+  memcpy(p, &dv, sizeof dv);
+  return np2;
 }
 
 /* An integer of wire type t at the cursor, sign- or zero-extended. */
