@@ -349,7 +349,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
       return wire__mdec_afail_over(x, s);
     items = aalloc(x, (size_t)count * o->esize, 8);
     if (!items) return wire__mdec_afail(x, s);
-    memset(items, 0, (size_t)count * o->esize);
+    zero_img(items, (size_t)count * o->esize);
   }
   st_ptr(base + o->off, count ? items : (const uint8_t *)"");
   st_len(base, o, count);
@@ -392,6 +392,24 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
       } else if (st_) {
         plans[k] = &x->m->layouts[so->elem].plan;
       }
+    }
+    if (in_chunk && !trk[0] && !trk[1] && o->ditems == MDI_STR) {
+      /* strings to strings (the usual map of a struct), without the
+       * general loop's per-entry cases */
+      for (uint32_t i = 0; i < size; i++) {
+        uint8_t *it = items + (size_t)(at + i) * o->esize;
+        const uint8_t *es = in->p, *np;
+        for (int k = 0; k < 2; k++) {
+          const wire_mop *so = sides[k];
+          np = so->fl & MF_TAGGED ? fast_tstr(x, so, it, in->p, in->end)
+                                  : fast_str(x, so, it, in->p, in->end);
+          if (WIRE_LIKELY(np != NULL)) in->p = np;
+          else if (!dec_body(x, so, it)) return false;
+        }
+        if (!wire__dec_took_bytes(&x->d, es)) return false;
+      }
+      at += size;
+      continue;
     }
     for (uint32_t i = 0; i < size; i++) {
       uint8_t *it = items + (size_t)(at + i) * o->esize;

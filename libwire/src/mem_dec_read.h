@@ -110,6 +110,25 @@ ALWAYS_INLINE bool fast_form(const wire_mop *o) {
   return (o->fl & MF_TAGGED) || !(o->fl & MF_LEN64);
 }
 
+/* Whether the n bytes at s (n even) are valid UTF-16 (wire__utf16_check):
+ * text with no byte 0xD8-0xDF (so no surrogate) told inline, 16 bytes at
+ * a time, the last 16 overlapping. */
+ALWAYS_INLINE bool utf16_ok(const uint8_t *s, size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    const __m128i hi = _mm_set1_epi8((char)0xF8), sur = _mm_set1_epi8((char)0xD8);
+    __m128i acc = _mm_setzero_si128();
+    for (size_t i = 0; i + 16 < n; i += 16)
+      acc = _mm_or_si128(acc, _mm_cmpeq_epi8(_mm_and_si128(_mm_loadu_si128(
+                                  (const __m128i *)(const void *)(s + i)), hi), sur));
+    acc = _mm_or_si128(acc, _mm_cmpeq_epi8(_mm_and_si128(_mm_loadu_si128(
+                                (const __m128i *)(const void *)(s + n - 16)), hi), sur));
+    if (!_mm_movemask_epi8(acc)) return true;
+  }
+#endif
+  return wire__utf16_check(s, n) == n;
+}
+
 /* A string left in its wire encoding, with its header (MX_TSTR): the
  * cursor after it, or NULL for anything unusual (the general readers then
  * read or report it). */
@@ -125,7 +144,7 @@ ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
     if (enc == 3 || len > x->max_bin || (size_t)(end - t) < len)
       return NULL;
     if (enc == WIRE_STR_UTF8 ? !text_ok(t, len, end)
-        : enc == WIRE_STR_UTF16 && ((len & 1) || wire__utf16_check(t, len) != len))
+        : enc == WIRE_STR_UTF16 && ((len & 1) || !utf16_ok(t, len)))
       return NULL;
     const uint8_t *sp = t;
     if (x->copy && len) {

@@ -291,6 +291,15 @@ static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
                   : so->fl & MF_TAGGED ? MDI_TSTR
                   : !(so->fl & MF_LEN64) ? MDI_STR
                                          : MDI_NONE;
+  } else if (o->code == MOP_MAP) {
+    /* (keys and values strings of the inline forms: MDI_STR) */
+    bool strs = true;
+    for (int k = 0; k < 2; k++) {
+      const wire_mop *so = &o->sub[k];
+      strs = strs && so->code == MOP_STR && !(so->fl & MF_PRESENT) &&
+             ((so->fl & MF_TAGGED) || !(so->fl & MF_LEN64));
+    }
+    o->ditems = strs && wire__mdec_ds_ok ? MDI_STR : MDI_NONE;
   }
   return WIRE_OK;
 }
