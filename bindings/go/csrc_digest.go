@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "d5d2b94a45007c1a02f77357d73dffe0609848dd956d804c77989cd50772e787"
+const csrcDigest = "7b59a58370dc420ed14a66f1f34c9d221a6b8a878d1f04d85189e7203f5c7b15"

@@ -11,6 +11,8 @@
 #pragma GCC optimize("O3")
 #endif
 
+#include "mem_dec_read.h"
+
 #include <stdlib.h>
 
 #define plan_for_td wire__mdec_plan_for_td
@@ -20,20 +22,6 @@
 #define zero_struct wire__mdec_zero_struct
 #define zero_any wire__mdec_zero_any
 
-static void *aalloc(mdec *x, size_t n, size_t align) {
-  size_t at = (x->used + (align - 1)) & ~(align - 1);
-  /* (used <= cap always: wire_mem_decode checks it first, and every
-   * allocation keeps it; unaligned, at is used. cap is the arena's size or
-   * where WIRE_LIMIT_MEM_DECODE ends, the smaller: wire__mdec_afail tells
-   * which) */
-  if ((align > 1 && at > x->cap) || n > x->cap - at) {
-    x->need = n > SIZE_MAX - at ? SIZE_MAX : at + n;
-    return NULL;
-  }
-  x->used = at + n;
-  return x->arena + at;
-}
-
 /* One struct value's body (its type meta read) by plan p into base; the
  * bodies of `count` list items (mem_dec.c, below). */
 static bool dec_struct_body(mdec *x, const wire_mplan *p,
@@ -41,44 +29,6 @@ static bool dec_struct_body(mdec *x, const wire_mplan *p,
 static bool dec_struct_items(mdec *x, const wire_mplan *p,
                              const wire_mlayout *l, uint8_t *base,
                              size_t stride, uint32_t count);
-
-/* The type meta of a struct value of layout li, its usual forms inline:
- * the registered TypeDef announced as the next one, or a reference to a
- * TypeDef this message announced for the layout's plan; anything else
- * goes to dec_meta (mem_dec_typedef.c), which reads or reports it. */
-ALWAYS_INLINE const wire_mplan *meta_fast(mdec *x, uint32_t li) {
-  wire_in *in = IN(x);
-  wire_dec *d = &x->d;
-  wire_mem *m = x->m;
-  const wire_mlayout *l = &m->layouts[li];
-  const uint8_t *c = in->p;
-  size_t n = d->ntds;
-  if (WIRE_LIKELY(l->td && in->end - c >= 2 && c[0] == l->kind && c[1] < 0x80)) {
-    uint32_t mk = c[1];
-    if (mk == (uint32_t)(n << 1)) {
-      /* (n < 64 here: the marker is one byte) */
-      if (n < d->tds_cap && n < m->dtd_cap &&
-          (size_t)(in->end - c) - 2 >= l->td_len &&
-          l->td_len <= x->ctx->max_typedef_bytes &&
-          td_same(c + 2, l->td, l->td_len)) {
-        m->dtd[n] = &l->plan;
-        d->tds[n] = x->ctx->reg->types[l->type].layout;
-        d->ntds = n + 1;
-        m->ndtd = (uint32_t)n + 1;
-        in->p = c + 2 + l->td_len;
-        return &l->plan;
-      }
-    } else if ((mk & 1) && (mk >> 1) < n && (mk >> 1) < m->ndtd) {
-      /* (as dec_meta takes a reference) */
-      const wire_mplan *rp = m->dtd[mk >> 1];
-      if (rp && (rp == &l->plan || d->tds[mk >> 1]->type_index == l->type)) {
-        in->p = c + 2;
-        return rp;
-      }
-    }
-  }
-  return wire__mdec_meta_other(x, li);
-}
 
 static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
                     bool binary) {
@@ -141,129 +91,6 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
     return dfail(x, WIRE_E_LIMIT, s, "length does not fit the layout");
   st_len(base, o, len);
   return true;
-}
-
-/* The usual UTF-8 string (header of one or two bytes, valid text within
- * the limits, arena room for a copy) into op o's pointer and 32-bit
- * length at base: the cursor after it, or NULL for anything else, which
- * the general reader (dec_str) then reads or reports. */
-ALWAYS_INLINE const uint8_t *fast_str(mdec *x, const wire_mop *o,
-                                      uint8_t *base, const uint8_t *c,
-                                      const uint8_t *end) {
-  if (WIRE_UNLIKELY(c >= end)) return NULL;
-  uint32_t len, h = c[0];
-  const uint8_t *t;
-  if ((h & 0x83) == WIRE_STR_UTF8) {
-    len = h >> 2;
-    t = c + 1;
-  } else if ((h & 3) == WIRE_STR_UTF8 && end - c >= 2 && c[1] < 0x80 && c[1]) {
-    len = ((h & 0x7F) | (uint32_t)c[1] << 7) >> 2;
-    t = c + 2;
-  } else {
-    return NULL;
-  }
-  if (WIRE_UNLIKELY((size_t)(end - t) < len) || len > x->max_bin)
-    return NULL;
-  const uint8_t *sp = t;
-  if (x->copy && len) {
-    /* copied and checked in one pass where it is long enough (ASCII: no
-     * more to check); text that is not valid gives the arena back */
-    uint8_t *q = aalloc(x, len, 1);
-    if (!q) return NULL;
-    if (!wire__copy_ascii(q, t, len) && !utf8_ok(t, len)) {
-      x->used -= len; /* (taken at alignment 1) */
-      return NULL;
-    }
-    sp = q;
-  } else if (!text_ok(t, len, end)) {
-    return NULL;
-  }
-  st_ptr(base + o->off, len ? sp : (const uint8_t *)"");
-  memcpy(base + o->aux, &len, 4);
-  return t + len;
-}
-
-/* A string op's form has an inline reader: tagged (fast_tstr), or UTF-8
- * with a 32-bit length (fast_str). */
-ALWAYS_INLINE bool fast_form(const wire_mop *o) {
-  return (o->fl & MF_TAGGED) || !(o->fl & MF_LEN64);
-}
-
-/* A string left in its wire encoding, with its header (MX_TSTR): the
- * cursor after it, or NULL for anything unusual (the general readers then
- * read or report it). */
-ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
-                                       uint8_t *base, const uint8_t *c,
-                                       const uint8_t *end) {
-  const uint8_t *t;
-  uint8_t *d = base + o->off;
-  uint32_t n;
-  if (!fast_u32(c, end, &n, &t)) return NULL;
-  {
-    uint32_t enc = n & 3, len = n >> 2;
-    if (enc == 3 || len > x->max_bin || (size_t)(end - t) < len)
-      return NULL;
-    if (enc == WIRE_STR_UTF8 ? !text_ok(t, len, end)
-        : enc == WIRE_STR_UTF16 && ((len & 1) || wire__utf16_check(t, len) != len))
-      return NULL;
-    const uint8_t *sp = t;
-    if (x->copy && len) {
-      uint8_t *q = aalloc(x, len, 1);
-      if (!q) return NULL;
-      copy_short(q, t, len);
-      sp = q;
-    }
-    st_ptr(d, len ? sp : (const uint8_t *)"");
-    st_len(base, o, n);
-    return t + len;
-  }
-}
-
-/* A reference / null flag (wire__dec_ref_flag), its one-byte forms
- * inline: not null, null, a tracked value where references are allowed;
- * a reference and the errors go to the general reader. */
-ALWAYS_INLINE bool ref_flag(mdec *x, bool allow_ref, int8_t *f, uint32_t *id) {
-  wire_in *in = IN(x);
-  if (WIRE_LIKELY(in->p < in->end)) {
-    int8_t b = (int8_t)in->p[0];
-    if (b == WIRE_REF_NOT_NULL || b == WIRE_REF_NULL ||
-        (b == WIRE_REF_VALUE && allow_ref)) {
-      in->p++;
-      *f = b;
-      return true;
-    }
-  }
-  return wire__dec_ref_flag(&x->d, allow_ref, f, id);
-}
-
-/* n (4 or 8) bytes at p, little-endian (one load where the host is). */
-ALWAYS_INLINE uint64_t ld_le(const uint8_t *p, int n) {
-  uint64_t v = 0;
-  for (int i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
-
-/* An integer of wire type t at the cursor, sign- or zero-extended. */
-static inline bool dec_int_raw(mdec *x, uint8_t t, uint64_t *raw) {
-  wire_in *in = IN(x);
-  if (t == WIRE_T_VARINT32) {
-    uint32_t v;
-    if (fast_u32(in->p, in->end, &v, &in->p)) {
-      *raw = (uint64_t)(int64_t)wire__unzz32(v);
-      return true;
-    }
-    if (!wire__get_varu32(in, &v)) return false;
-    *raw = (uint64_t)(int64_t)wire__unzz32(v);
-    return true;
-  }
-  if (t == WIRE_T_VARINT64) {
-    uint64_t v;
-    if (!fast_u64(in->p, in->end, &v, &in->p) && !wire__get_varu64(in, &v))
-      return false;
-    *raw = (uint64_t)wire__unzz64(v);
-    return true;
-  }
-  return wire__dec_prim(&x->d, t, raw);
 }
 
 static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base);
@@ -522,7 +349,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
       return wire__mdec_afail_over(x, s);
     items = aalloc(x, (size_t)count * o->esize, 8);
     if (!items) return wire__mdec_afail(x, s);
-    memset(items, 0, (size_t)count * o->esize);
+    zero_img(items, (size_t)count * o->esize);
   }
   st_ptr(base + o->off, count ? items : (const uint8_t *)"");
   st_len(base, o, count);
@@ -565,6 +392,24 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
       } else if (st_) {
         plans[k] = &x->m->layouts[so->elem].plan;
       }
+    }
+    if (in_chunk && !trk[0] && !trk[1] && o->ditems == MDI_STR) {
+      /* strings to strings (the usual map of a struct), without the
+       * general loop's per-entry cases */
+      for (uint32_t i = 0; i < size; i++) {
+        uint8_t *it = items + (size_t)(at + i) * o->esize;
+        const uint8_t *es = in->p, *np;
+        for (int k = 0; k < 2; k++) {
+          const wire_mop *so = sides[k];
+          np = so->fl & MF_TAGGED ? fast_tstr(x, so, it, in->p, in->end)
+                                  : fast_str(x, so, it, in->p, in->end);
+          if (WIRE_LIKELY(np != NULL)) in->p = np;
+          else if (!dec_body(x, so, it)) return false;
+        }
+        if (!wire__dec_took_bytes(&x->d, es)) return false;
+      }
+      at += size;
+      continue;
     }
     for (uint32_t i = 0; i < size; i++) {
       uint8_t *it = items + (size_t)(at + i) * o->esize;
@@ -833,22 +678,11 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
   }
   case MOP_TIMESTAMP: case MOP_DURATION: {
     wire_mem_time t = {0, 0, 0};
-    /* (inline: the seconds, fixed or a varint, and the nanoseconds in
-     * range; anything else wire__dec_time reads or reports) */
-    const uint8_t *np = NULL;
-    uint64_t u = 0;
-    if (o->wt == WIRE_T_DURATION) {
-      if (fast_u64(s, in->end, &u, &np)) u = (uint64_t)wire__unzz64(u);
-      else np = NULL;
-    } else if (in->end - s >= 8) {
-      u = ld_le(s, 8);
-      np = s + 8;
-    }
-    if (np && in->end - np >= 4 && ld_le(np, 4) < 1000000000u) {
-      t.seconds = (int64_t)u;
-      t.nanos = (uint32_t)ld_le(np, 4);
-      memcpy(p, &t, sizeof t);
-      in->p = np + 4;
+    /* (the struct loop's inline reader; tests compare it with the
+     * general one, wire__mdec_ds_ok off) */
+    const uint8_t *np = wire__mdec_ds_ok ? fast_time(o, p, s, in->end) : NULL;
+    if (np) {
+      in->p = np;
       return true;
     }
     if (!wire__dec_time(&x->d, o->wt, &t.seconds, &t.nanos)) return false;
@@ -861,24 +695,14 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     bool neg;
     const uint8_t *mag;
     uint8_t small[8];
-    uint32_t zs;
-    uint64_t h;
-    const uint8_t *np, *np2;
-    if (fast_u32(s, in->end, &zs, &np) && fast_u64(np, in->end, &h, &np2) &&
-        !(h & 1)) {
-      /* the small form inline (as wire__dec_decimal reads it) */
-      int64_t v = wire__unzz64(h >> 1);
-      uint64_t mg = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-      uint32_t n = 0;
-      while (mg) { small[n++] = (uint8_t)mg; mg >>= 8; }
-      dv.scale = wire__unzz32(zs);
-      dv.len = n;
-      neg = v < 0;
-      mag = small;
-      in->p = np2;
-    } else if (!wire__dec_decimal(&x->d, &dv.scale, &neg, &mag, &dv.len, small)) {
-      return false;
+    const uint8_t *np = wire__mdec_ds_ok ? fast_decimal(x, p, s, in->end)
+                                         : NULL;
+    if (np) {
+      in->p = np;
+      return true;
     }
+    if (!wire__dec_decimal(&x->d, &dv.scale, &neg, &mag, &dv.len, small))
+      return false;
     if (mag == small || x->copy) {
       uint8_t *q = aalloc(x, dv.len ? dv.len : 1, 1);
       if (!q) return wire__mdec_afail(x, s);
@@ -914,6 +738,19 @@ static bool dec_skip(mdec *x, const wire_mop *o) {
   return okk;
 }
 
+/* A field's null (its flag 0xFD): its storage cleared, a nested struct's
+ * every field. */
+static void null_field(mdec *x, const wire_mop *o, uint8_t *base) {
+  if (o->code == MOP_STRUCT) {
+    if (o->present != WIRE_MEM_NONE) base[o->present] = 0;
+    zero_struct(x, &x->m->layouts[o->elem], base + o->off);
+    return;
+  }
+  const wire_mspec tmp = {0, o->form | ((o->fl & MF_LEN64) ? WIRE_MEM_LEN64 : 0),
+                          o->off, o->aux, o->present, o->elem};
+  zero_spec(&tmp, base);
+}
+
 static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
   wire_in *in = IN(x);
   if (o->fl & MF_FLAG) {
@@ -922,14 +759,7 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
     uint32_t id;
     if (!ref_flag(x, (o->fl & MF_REF) != 0, &f, &id)) return false;
     if (f == WIRE_REF_NULL) {
-      const wire_mspec tmp = {0, o->form | ((o->fl & MF_LEN64) ? WIRE_MEM_LEN64 : 0),
-                              o->off, o->aux, o->present, o->elem};
-      if (o->code == MOP_STRUCT) {
-        if (o->present != WIRE_MEM_NONE) base[o->present] = 0;
-        zero_struct(x, &x->m->layouts[o->elem], base + o->off);
-      } else {
-        zero_spec(&tmp, base);
-      }
+      null_field(x, o, base);
       return true;
     }
     if (f == WIRE_REF_REF) {
@@ -955,11 +785,11 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
         wire_mlayout *el = &m->layouts[o->elem];
         const wire_mplan *pp = &el->plan;
         if (o->fl & MF_META) {
-          if (!(pp = dec_meta(x, o->elem))) return false;
+          if (!(pp = meta_fast(x, o->elem))) return false;
         }
         uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
         if (!sb) return wire__mdec_afail(x, fs);
-        memset(sb, 0, el->size);
+        zero_img(sb, el->size);
         st_ptr(base + o->off, sb);
         m = x->m;
         m->dref[id2] = sb;
@@ -972,35 +802,64 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
   return dec_body(x, o, base);
 }
 
-/* The inline cases of byte runs (as fast_tstr): the cursor after the
- * value, or NULL for anything unusual (the general readers then read or
- * report it). */
-/* Binary or an array at its wire width (MX_DENSE, esize: the width), or a
- * bool array (bools: MX_BOOLS, bytes each 0 or 1); not in an out-of-band
- * payload (where they may carry a band marker). */
-ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
-                                        uint8_t *base, const uint8_t *c,
-                                        const uint8_t *end, bool bools) {
-  const uint8_t *t;
+/* A struct pointer with a reference / null flag (MDS_FPTR) at c, as
+ * dec_field reads it, without its calls: 1 when read (the cursor in the
+ * reader), 0 on error, -1 for a form it leaves to dec_field (a flag of
+ * more than the usual bytes, and every error; nothing read). */
+ALWAYS_INLINE int fptr_field(mdec *x, const wire_mop *o, uint8_t *base,
+                             const uint8_t *c) {
+  wire_in *in = IN(x);
+  wire_mem *m = x->m;
   uint8_t *d = base + o->off;
-  uint32_t n;
-  if (x->d.oob || !fast_u32(c, end, &n, &t)) return NULL;
-  uint32_t w = bools ? 1 : o->esize; /* (1, 2, 4 or 8) */
-  if ((n & (w - 1)) || n > x->max_bin || (size_t)(end - t) < n ||
-      (bools && !bools_ok(t, n)))
-    return NULL;
-  uint32_t count = n / w;
-  const uint8_t *v = t;
-  if (o->code == MOP_DENSE ? count != 0 && !x->inplace : x->copy && n) {
-    uint8_t *q = aalloc(x, n, o->code == MOP_DENSE ? 8 : 1);
-    if (!q) return NULL;
-    copy_128(q, t, n);
-    v = q;
+  bool ref = (o->fl & MF_REF) != 0;
+  if (WIRE_UNLIKELY(c >= in->end)) return -1;
+  uint8_t b = c[0];
+  if (b == 0xFF || (b == 0x00 && ref)) { /* not null; a tracked value */
+    const wire_mlayout *el = &m->layouts[o->elem];
+    uint32_t id2 = NOTYPE;
+    in->p = c + 1;
+    if (!b) {
+      id2 = (uint32_t)x->d.nrefs++;
+      if (!dref_room(x->ctx, m, id2 + 1))
+        return dfail(x, WIRE_E_NOMEM, c, "out of memory");
+      while (m->ndref <= id2) {
+        m->dref[m->ndref] = NULL;
+        m->dref_layout[m->ndref++] = NOTYPE;
+      }
+    }
+    const wire_mplan *pp = &el->plan;
+    if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return 0;
+    uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
+    if (!sb) return wire__mdec_afail(x, b ? c + 1 : c);
+    zero_img(sb, el->size);
+    st_ptr(d, sb);
+    if (!b) {
+      m->dref[id2] = sb;
+      m->dref_layout[id2] = o->elem;
+    }
+    return dec_struct_body(x, pp, el, sb);
   }
-  st_ptr(d, count ? v : (const uint8_t *)"");
-  st_len(base, o, count);
-  return t + n;
+  if (b == 0xFE && ref && in->end - c >= 2 && c[1] < 0x80) {
+    /* a reference to a value read before, one the layout holds */
+    uint32_t id = c[1];
+    if (id >= x->d.nrefs || id >= m->ndref || !m->dref[id] ||
+        m->dref_layout[id] != o->elem)
+      return -1;
+    st_ptr(d, m->dref[id]);
+    in->p = c + 2;
+    return 1;
+  }
+  if (b == 0xFD) { /* null */
+    null_field(x, o, base);
+    in->p = c + 1;
+    return 1;
+  }
+  return -1;
 }
+
+/* (off: the struct loop reads every op without an inline case by
+ * dec_field, mop.ds; for tests) */
+bool wire__mdec_ds_ok = true;
 
 /* The last MX_ value (mem.h): dec_structs' dispatch lists every case up
  * to it and leaves out the range check (~2 instructions an op); an MX_
@@ -1147,8 +1006,9 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         __builtin_unreachable();
       }
       in->p = c;
-      if (o->code == MOP_STRUCT_PTR &&
-          !(o->fl & (MF_FLAG | MF_PRESENT | MF_CHECK))) {
+      /* (the ops without an inline case of their own: mem.h, MDS_*) */
+      switch (o->ds) {
+      case MDS_PTR: {
         /* a struct pointer without a flag: dec_body's way, without its
          * call and dispatch */
         const wire_mlayout *el = &x->m->layouts[o->elem];
@@ -1159,7 +1019,47 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         zero_img(sb, el->size);
         st_ptr(d, sb);
         if (!dec_struct_body(x, pp, el, sb)) return false;
-      } else if (o->code == MOP_SKIP || o->code == MOP_NONE) {
+        c = in->p;
+        continue;
+      }
+      case MDS_FPTR: {
+        int r = fptr_field(x, o, base, c);
+        if (r > 0) {
+          c = in->p;
+          continue;
+        }
+        if (!r) return false;
+        break;
+      }
+      case MDS_DEC:
+        np = fast_decimal(x, d, c, end);
+        goto slow;
+      case MDS_TIME:
+        np = fast_time(o, d, c, end);
+        goto slow;
+      case MDS_FSTR:
+        np = NULL;
+        if (WIRE_LIKELY(c < end && c[0] == 0xFF)) {
+          np = o->fl & MF_TAGGED ? fast_tstr(x, o, base, c + 1, end)
+                                 : fast_str(x, o, base, c + 1, end);
+        } else if (c < end && c[0] == 0xFD) {
+          null_field(x, o, base);
+          np = c + 1;
+        }
+      slow:
+        if (WIRE_LIKELY(np != NULL)) {
+          c = np;
+          continue;
+        }
+        break;
+      case MDS_MAP:
+        if (!dec_map(x, o, base)) return false;
+        c = in->p;
+        continue;
+      default:
+        break;
+      }
+      if (o->code == MOP_SKIP || o->code == MOP_NONE) {
         /* a field the layout does not hold */
         if (!dec_skip(x, o)) return false;
       } else if (!dec_field(x, o, base)) {

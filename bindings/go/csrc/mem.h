@@ -112,11 +112,21 @@ struct wire_mop {
   uint8_t ditems;    /* lists: the items the decoder reads in a loop of
                         their own when they come without flags (MDI_*) */
   uint8_t ex;        /* the encoder's case: dx, or one of encode only */
+  uint8_t ds;        /* decode only: the struct loop's case of an op of dx
+                        MX_SLOW (MDS_*; MDS_NONE: dec_field's way) */
 };
+/* mop.ds: the decoder's struct loop reads these without dec_field's call
+ * and dispatch (none of them with a presence flag or a range check): a
+ * struct pointer without a flag (PTR) and with one (FPTR, a reference /
+ * null flag), a decimal (DEC) or timestamp / duration (TIME) without a
+ * flag, a string of an inline form with a flag (FSTR), a map without a
+ * flag (MAP). */
+enum { MDS_NONE = 0, MDS_PTR, MDS_FPTR, MDS_DEC, MDS_TIME, MDS_FSTR, MDS_MAP };
 /* mop.ditems: the element op (sub[0]) an inline struct, a UTF-8 string
  * with a 32-bit length, or a string left in its wire encoding
  * (WIRE_MEM_STR_TAGGED), a struct pointer (none of them with a presence
- * flag) */
+ * flag); of a map, MDI_STR: the key and the value strings of those two
+ * forms (without a presence flag) */
 enum { MDI_NONE = 0, MDI_STRUCT, MDI_STR, MDI_TSTR, MDI_SPTR };
 
 /* The most bytes a run of varint ops may read (a run is read after one
@@ -221,6 +231,9 @@ void wire__mem_free(wire_ctx *ctx);
 /* Whether the decoder's varint runs may be read a word at a time: the
  * CPU has BMI1 and BMI2 (mem_dec_run.c). */
 bool wire__mdec_words(void);
+/* Whether ops get the decoder's struct loop cases (mop.ds; read when
+ * plans are made; tests turn it off to compare with dec_field's way). */
+extern bool wire__mdec_ds_ok;
 /* Puts the layouts' compilations for the context's current options in
  * place (each mode is compiled once, when first used). */
 void wire__mem_switch(wire_mem *m, uint32_t mode);

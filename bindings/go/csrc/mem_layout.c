@@ -291,6 +291,15 @@ static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
                   : so->fl & MF_TAGGED ? MDI_TSTR
                   : !(so->fl & MF_LEN64) ? MDI_STR
                                          : MDI_NONE;
+  } else if (o->code == MOP_MAP) {
+    /* (keys and values strings of the inline forms: MDI_STR) */
+    bool strs = true;
+    for (int k = 0; k < 2; k++) {
+      const wire_mop *so = &o->sub[k];
+      strs = strs && so->code == MOP_STR && !(so->fl & MF_PRESENT) &&
+             ((so->fl & MF_TAGGED) || !(so->fl & MF_LEN64));
+    }
+    o->ditems = strs && wire__mdec_ds_ok ? MDI_STR : MDI_NONE;
   }
   return WIRE_OK;
 }
@@ -409,6 +418,24 @@ static uint32_t dec_bound(const wire_mop *o) {
 
 #define RUN_MIN 3
 
+/* The decoder's struct loop case of an op without an inline one (mop.ds). */
+static uint8_t dec_slow_case(const wire_mop *o) {
+  bool flag = (o->fl & MF_FLAG) != 0;
+  if (o->fl & (MF_PRESENT | MF_CHECK)) return MDS_NONE;
+  if (o->code == MOP_STRUCT_PTR) return flag ? MDS_FPTR : MDS_PTR;
+  if (o->fl & MF_META) return MDS_NONE;
+  switch (o->code) {
+  case MOP_DECIMAL: return flag ? MDS_NONE : MDS_DEC;
+  case MOP_TIMESTAMP: case MOP_DURATION: return flag ? MDS_NONE : MDS_TIME;
+  case MOP_STR:
+    /* (the forms of fast_str and fast_tstr) */
+    return flag && ((o->fl & MF_TAGGED) || !(o->fl & MF_LEN64)) ? MDS_FSTR
+                                                                : MDS_NONE;
+  case MOP_MAP: return flag ? MDS_NONE : MDS_MAP;
+  default: return MDS_NONE;
+  }
+}
+
 /* Groups consecutive varint ops of one inline case into runs the decoder
  * reads after one bounds check, without dispatch (each op: the length and
  * the most bytes of the rest of its run, and the case). */
@@ -457,6 +484,7 @@ static void dec_runs(wire_mop *ops, uint32_t n) {
       if (so->code == MOP_STR && (so->fl & MF_TAGGED)) o->ex = MX_LTSTR;
       if (so->code == MOP_STRUCT_PTR) o->ex = MX_LSPTR;
     }
+    o->ds = o->dx == MX_SLOW && wire__mdec_ds_ok ? dec_slow_case(o) : MDS_NONE;
   }
 }
 

@@ -1,4 +1,4 @@
-/* test_mem_cases.c - the layout encoder's struct loop cases of its own
+/* test_mem_enc_cases.c - the layout encoder's struct loop cases of its own
  * (mop.ex, mem_enc_loop.h): a nullable tagged string with its flag (null,
  * every length of a one- and two-byte header, each encoding, a header the
  * general path refuses), decimals (small and past the small form),
@@ -118,7 +118,7 @@ static void tags_of(void) {
     tagv[i] = (jstr){text + 3 * i, (uint32_t)(i * 37 % 150) << 2, 0};
 }
 
-Test(mem_cases, notes_decimals_timestamps_and_pointers) {
+Test(mem_enc_cases, notes_decimals_timestamps_and_pointers) {
   for (int i = 0; i < (int)sizeof text; i++)
     text[i] = (uint8_t)('A' + i % 26); /* ASCII: valid in every encoding */
   tags_of();
@@ -152,7 +152,7 @@ static int32_t enc_err(wire_ctx *c, uint32_t l, const rec *v, uint64_t *off) {
   return st;
 }
 
-Test(mem_cases, refused_values_where_the_general_path_refuses_them) {
+Test(mem_enc_cases, refused_values_where_the_general_path_refuses_them) {
   for (int i = 0; i < (int)sizeof text; i++) text[i] = (uint8_t)('a' + i % 26);
   tags_of();
   for (int trusted = 0; trusted < 2; trusted++) {
