@@ -41,6 +41,16 @@ ENC_LOOP(menc *e, const wire_mlayout *l, const uint8_t *base) {
     p = base + o->off;  \
     goto *tab[o->ex];   \
   } while (0)
+  /* a struct's frame: only what done reads of it (left 0 and l NULL:
+   * not a list's; item, stride and how left unset) */
+#define PUSH_STRUCT()         \
+  do {                        \
+    st[nest].o = o;           \
+    st[nest].base = base;     \
+    st[nest].l = NULL;        \
+    st[nest].left = 0;        \
+    nest++;                   \
+  } while (0)
   eframe st[ENC_NEST];
   uint32_t nest = 0;
   const wire_mop *o;
@@ -154,7 +164,7 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
       }
       if (WIRE_UNLIKELY(++e->depth > e->max_depth))
         return efail(e, WIRE_E_DEPTH, "nesting deeper than the depth limit");
-      st[nest++] = (eframe){o, base, NULL, NULL, 0, 0, 0};
+      PUSH_STRUCT();
       l = &e->m->layouts[o->elem];
       base = p;
       WPOS(q, lim);
@@ -304,7 +314,7 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
         return efail(e, WIRE_E_ENCODE, "NULL struct pointer in a "
                                        "non-nullable slot");
       }
-      st[nest++] = (eframe){o, base, NULL, NULL, 0, 0, 0};
+      PUSH_STRUCT();
       l = sl;
       base = s;
       goto start;
@@ -401,3 +411,4 @@ done: /* the end of a struct: the next item of a list, or the outer one */
   }
 }
 #undef NEXT
+#undef PUSH_STRUCT
