@@ -22,9 +22,10 @@ import kotlin.reflect.jvm.jvmErasure
  * layout. Encoding writes the image of a message into a heap array of the context whose pointers
  * are numbers from a base, and makes one call (`wire_mem_encode_based`, the array passed as a heap
  * segment: C reads the pointers relative to where the array is during the call).
- * Decoding is one call (`wire_mem_decode`, the payload passed as a heap segment) into a native
- * arena of the context, one bulk copy of the arena back to the heap, and the objects are built from
- * that copy. Buffers are reused per context and grown (the message is then redone) when short.
+ * Decoding is one call (`wire_mem_decode_bases`, the payload and a heap arena of the context both
+ * passed as heap segments): C writes the image into the arena, its pointers are read back as offsets
+ * from the bases the call reports, and the objects are built from the arena
+ * (`-Dlibwire.decodeCopies=true`: the earlier path through native memory, for comparison). Buffers are reused per context and grown (the message is then redone) when short.
  */
 
 /** A declared field type (`wire_schema_field_type_info`). */
