@@ -315,7 +315,7 @@ func interleave(rounds int, a, b func()) pair {
 }
 
 // batchNs: the CPU time of a batch of the slower side, 10 ms unless
-// WIRE_BENCH_BATCH_MS says otherwise (README, round 7: how much of one
+// WIRE_BENCH_BATCH_MS says otherwise (ROUNDS.md, round 7: how much of one
 // side's garbage the other side's next batch sweeps).
 var batchNs = func() float64 {
 	if ms, err := strconv.ParseFloat(os.Getenv("WIRE_BENCH_BATCH_MS"), 64); err == nil && ms > 0 {
@@ -728,7 +728,7 @@ func BenchmarkAllocCopyAB(b *testing.B) {
 // scheduler work beyond its own time (the runtime's sysmon retakes a P
 // whose goroutine has been in a cgo call for over 20 µs and hands it to
 // another thread), and what the one cgo call per message costs the 1 MiB
-// binary decode, in CPU time of the process, interleaved (README, round
+// binary decode, in CPU time of the process, interleaved (ROUNDS.md, round
 // 7). Prints `INFO go cgo ...` lines:
 //
 //	go test -run '^$' -bench CgoLongCallAB -benchtime 1x .

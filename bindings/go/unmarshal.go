@@ -1804,7 +1804,7 @@ func (d *decoder) skip() error {
 }
 
 // decodeTapeOnly is the C half of Unmarshal, with its flags (to time the
-// C pass alone from a test; round 3 of the README measured it so).
+// C pass alone from a test; round 3 of ROUNDS.md measured it so).
 func (c *Context) decodeTapeOnly(data []byte) int32 {
 	return int32(C.wirego_decode(c.s, (*C.uint8_t)(unsafe.Pointer(&data[0])), C.size_t(len(data)), tapeFlags))
 }

@@ -345,7 +345,7 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
         /* (el in a local whose address is not taken, so that note()
          * updates it in registers: el itself lives in memory, its address
          * going out of line, and each element's update was a store the
-         * next one read back. Its time: the Kotlin README's round 24) */
+         * next one read back. Its time: round 24 of bindings/kotlin/ROUNDS.md) */
         elems e = el;
         if (!fty) {
           /* values of mixed types: one dispatch on the type each */

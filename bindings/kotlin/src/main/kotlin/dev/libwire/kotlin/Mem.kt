@@ -1033,7 +1033,7 @@ internal object JStr {
         // char): a String with a char above 0xff is the usual case (the writer chose UTF-16 for it).
         // Before that loop, the last four chars and the first four are tested alone: text whose
         // chars above 0xff are many (CJK) or lie at either end (MediaContent's two) is known wide
-        // after one or two words (round 28b in the README)
+        // after one or two words (round 28b in ROUNDS.md)
         var hi = 0L
         if (n >= 8) {
             hi = (Img.I64.get(a, end - 8) as Long) and HIGH16
@@ -1805,7 +1805,7 @@ internal class MemCodec(private val ctx: Context) {
         // no arena (NULL, capacity 0) and no used-bytes word: a flat image holds no pointer, so C
         // allocates nothing; if it ever wanted to, the call fails with WIRE_E_BUFFER_FULL and the
         // native path below decodes the message again with its arena. One
-        // heap segment and the out-parameter fewer per downcall (round 10 in the README).
+        // heap segment and the out-parameter fewer per downcall (round 10 in ROUNDS.md).
         val st = if (outsAsAddresses) Native.mem_decode_at.invokeExact(
             ctx.ptr.address(), plan.layout, MemorySegment.ofArray(bytes), bytes.size.toLong(), mirrorSegment(), 0L, 0L, 0L, 0,
         ) as Int else Native.mem_decode.invokeExact(

@@ -21,7 +21,7 @@ data class Arrs(
  * Decoded dense arrays hold every item, on both decode paths and at the lengths where the mem
  * readers change method (item by item up to libwire.shortArray = 32, one bulk copy above). Each
  * length is decoded right after arrays of another pattern were made and dropped, so an item left
- * unwritten (a short copy, or an array allocated without zeroing, as round 23 of the README
+ * unwritten (a short copy, or an array allocated without zeroing, as round 23 of ROUNDS.md
  * tried) would show their bytes or zeros, never the expected value.
  */
 @OptIn(ExperimentalUnsignedTypes::class)
