@@ -6,9 +6,10 @@
  * reference tracking; bits 3-4: the root layout (Outer, Inner, a list
  * holder, G); bit 5: strings bound as WIRE_MEM_STR_TAGGED (left in their
  * wire encoding); bit 6: dense arrays left in the input
- * (WIRE_MEM_ARRAYS_IN_PLACE); bit 7: runs of varints read a byte at a time
- * (else a word at a time where the CPU can, mem_dec_run.c). The payload is decoded into C structs bound
- * at run time (wire_mem_layout_field) to a schema with every memory form:
+ * (WIRE_MEM_ARRAYS_IN_PLACE); bit 7: runs of varints read a byte at a
+ * time (else a word at a time where the CPU can, mem_dec_run.c). The
+ * payload is decoded into C structs bound at run time
+ * (wire_mem_layout_field) to a schema with every memory form:
  * integers of each width, floats, float16 bits, bool, strings, binary,
  * enums, nested structs inline and by pointer, optional fields with
  * presence flags, lists of strings / structs / primitives, a map, a dense
@@ -276,12 +277,15 @@ static void check_kvs(const skv_t *e, uint32_t n) {
 static void check_g(const g_t *v) {
   check_kvs(v->sm, v->n_sm);
   check_kvs(v->om, v->n_om);
-  check_inner(v->hp);
+  /* (pointers may be null: a field another writer's TypeDef leaves out,
+   * a list item read with flags) */
+  if (v->hp) check_inner(v->hp);
   if (v->r1) check_inner(v->r1);
   if (v->r2) check_inner(v->r2);
   for (uint32_t i = 0; i < v->n_ritems; i++)
     if (v->ritems[i]) check_inner(v->ritems[i]);
-  for (uint32_t i = 0; i < v->n_plist; i++) check_inner(v->plist[i]);
+  for (uint32_t i = 0; i < v->n_plist; i++)
+    if (v->plist[i]) check_inner(v->plist[i]);
   check_span(v->fs.p, slen(v->fs.n));
   check_span(v->text.p, slen(v->text.n));
   for (uint32_t i = 0; i < v->n_texts; i++)
@@ -380,7 +384,12 @@ static const char wschema[] =
     "package fz;\n"
     "message Inner [id=101] { int32 a = 1; string s = 2; string x = 4;\n"
     "  list<int64> y = 5; }\n";
-typedef struct { int32_t a; span s, x; const int64_t *y; uint32_t ny; } winner_t;
+typedef struct {
+  int32_t a;
+  span s, x;
+  const int64_t *y;
+  uint32_t ny;
+} winner_t;
 
 /* An Inner of wschema, encoded by ctx in mode into *enc. */
 static int writer_inner(wire_ctx *ctx, int mode, const uint8_t **enc,
@@ -460,10 +469,12 @@ int main(int argc, char **argv) {
   holder_t h = {&o, 1};
   /* G: shared and null items, two references to one Inner */
   inner_t in2 = {-2, {(const uint8_t *)"two", 3}, 0, 0};
-  static const skv_t sm[] = {{{(const uint8_t *)"k", 1}, {(const uint8_t *)"v", 1}},
-                             {{(const uint8_t *)"", 0}, {(const uint8_t *)"caf\xc3\xa9", 5}}};
-  static const skv_t om[] = {{{(const uint8_t *)"a", 1}, {NULL, 0}},
-                             {{(const uint8_t *)"b", 1}, {(const uint8_t *)"x", 1}}};
+  skv_t sm[2], om[2];
+  sm[0] = (skv_t){{(const uint8_t *)"k", 1}, {(const uint8_t *)"v", 1}};
+  sm[1] = (skv_t){{(const uint8_t *)"", 0},
+                  {(const uint8_t *)"caf\xc3\xa9", 5}};
+  om[0] = (skv_t){{(const uint8_t *)"a", 1}, {NULL, 0}};
+  om[1] = (skv_t){{(const uint8_t *)"b", 1}, {(const uint8_t *)"x", 1}};
   const inner_t *ritems[] = {&in1, &in2, &in1, NULL};
   const inner_t *plist[] = {&in2, &in1};
   g_t gv = {sm, 2, {-7, 999999999, 0}, &in1, ritems, 4, &in2, &in1,
@@ -473,14 +484,16 @@ int main(int argc, char **argv) {
   /* the same with text of every tagged encoding: UTF-16 of 9 code units
    * (past the 16 bytes the decoder checks at once), Latin-1, UTF-8 */
   static const char u16[] = "h\0e\0l\0l\0o\0 \0\xac\x20w\0!\0";
-  static const span wtexts[] = {{(const uint8_t *)"\xe9t\xe9", 3 << 2 | WIRE_STR_LATIN1},
-                                {(const uint8_t *)u16, 18 << 2 | WIRE_STR_UTF16}};
+  span wtexts[2];
+  wtexts[0] = tag("\xe9t\xe9", 3, WIRE_STR_LATIN1);
+  wtexts[1] = tag(u16, 18, WIRE_STR_UTF16);
   skv_t wsm[2], wom[2];
   g_t gw = gv;
   wsm[0] = (skv_t){tag(u16, 18, WIRE_STR_UTF16), tag("v", 1, WIRE_STR_LATIN1)};
   wsm[1] = (skv_t){tag("k2", 2, WIRE_STR_UTF8), tag(u16, 4, WIRE_STR_UTF16)};
   wom[0] = (skv_t){tag("a", 1, WIRE_STR_LATIN1), (span){NULL, 0}};
-  wom[1] = (skv_t){tag("\xff", 1, WIRE_STR_LATIN1), tag(u16, 18, WIRE_STR_UTF16)};
+  wom[1] = (skv_t){tag("\xff", 1, WIRE_STR_LATIN1),
+                   tag(u16, 18, WIRE_STR_UTF16)};
   /* (their strings tagged too) */
   inner_t in1w = {7, tag("seven", 5, WIRE_STR_LATIN1), 70, 1};
   inner_t in2w = {-2, tag(u16, 6, WIRE_STR_UTF16), 0, 0};
