@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "6b0ef1a178040556156f7b551c871c85035cc71182ce0f72bd69fb05e4a50d4f"
+const csrcDigest = "47f1048c3135e77f1703edf67d2f7f77e316e12bdfdad68f8bd3922d54c8d03f"

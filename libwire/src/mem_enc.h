@@ -134,7 +134,7 @@ static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
     int n = 0;
     while (h >= 0x80 && n < 4) { *q++ = (uint8_t)(h | 0x80); h >>= 7; n++; }
     *q++ = (uint8_t)h;
-    wire__copy(q, s, (size_t)len);
+    if (len) wire__copy(q, s, (size_t)len); /* (s may be NULL when empty) */
     e->b->len = (size_t)(q - e->b->p) + (size_t)len;
     return true;
   }
