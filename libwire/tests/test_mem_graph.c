@@ -6,7 +6,8 @@
  * decimals at the edges of their small form. The bytes are checked against
  * the document codec (decoded into a document and encoded again: the same
  * bytes), and decoding gives the graph back with its sharing; an image
- * moved elsewhere is read through its old addresses (wire_mem_encode_based). */
+ * moved elsewhere is read through its old addresses (wire_mem_encode_based);
+ * the graph damaged (mem_damage.h) fails cleanly or decodes again. */
 #include <stdio.h>
 #include <criterion/criterion.h>
 
@@ -14,6 +15,8 @@
 #include <string.h>
 
 #include "wire.h"
+
+#include "mem_damage.h"
 
 #define N WIRE_MEM_NONE
 #define O(t, f) (uint32_t) offsetof(t, f)
@@ -114,7 +117,7 @@ static wire_ctx *make(int compatible, lays *L) {
   return c;
 }
 
-static uint8_t arena[1 << 18];
+static uint8_t arena[1 << 18], arena2[1 << 14];
 
 /* Encodes v: the bytes are the document codec's too (decoded into a
  * document, encoded again); *n their length, copied to out. */
@@ -426,4 +429,83 @@ Test(mem_graph, many_strings_nulls_and_references) {
     attrs[7].v = keep_val;
   }
   wire_ctx_free(c);
+}
+
+/* Decodes data[0..n) with strings copied into the arena (cap bytes of it)
+ * and left in the input: the same status and byte offset, or graphs that
+ * encode to the same bytes. */
+typedef struct { wire_ctx *c; uint32_t l; } graph_env;
+static uint8_t enc1[1 << 14];
+static int32_t graph_probe(const void *env, const uint8_t *data, size_t n,
+                           size_t cap, int strict) {
+  const graph_env *e = env;
+  (void)strict;
+  box o1, o2;
+  size_t u1 = 0, u2 = 0;
+  if (cap > sizeof arena2) cap = sizeof arena2;
+  int32_t s1 = wire_mem_decode(e->c, e->l, data, n, &o1, arena, cap, &u1,
+                               WIRE_MEM_COPY);
+  uint64_t f1 = mem_damage_clean(e->c, s1, n);
+  int32_t s2 = wire_mem_decode(e->c, e->l, data, n, &o2, arena2, cap, &u2,
+                               0);
+  uint64_t f2 = mem_damage_clean(e->c, s2, n);
+  if (s1 == WIRE_E_BUFFER_FULL || s2 == WIRE_E_BUFFER_FULL) {
+    /* (the copies take more of the arena than views: either may run out
+     * first) */
+    cr_assert(s1 == WIRE_E_BUFFER_FULL ? u1 > cap : u2 > cap);
+    return WIRE_E_BUFFER_FULL;
+  }
+  mem_damage_agree("copied", s1, f1, "in place", s2, f2, n, cap);
+  if (s1) return s1;
+  const uint8_t *p;
+  size_t n1, n2;
+  int32_t e1 = wire_mem_encode(e->c, e->l, &o1, &p, &n1);
+  if (!e1) {
+    cr_assert_leq(n1, sizeof enc1);
+    memcpy(enc1, p, n1);
+  }
+  int32_t e2 = wire_mem_encode(e->c, e->l, &o2, &p, &n2);
+  cr_assert_eq(e1, e2);
+  if (!e1)
+    cr_assert(n1 == n2 && !memcmp(enc1, p, n1), "%zu bytes: the graphs "
+              "differ", n);
+  return s1;
+}
+
+/* The graph of shared_items_nulls_cycles_and_strings (flagged and
+ * unflagged lists of struct pointers, references across lists and
+ * fields, a cycle, tagged strings, decimals), damaged: every prefix fails,
+ * every message with one byte changed and every one-byte reference id
+ * fails cleanly or decodes to a graph that encodes again, the same with
+ * strings copied and in place; every arena too small fails with
+ * WIRE_E_BUFFER_FULL. */
+Test(mem_graph, damaged) {
+  static const uint8_t m1[] = {0x39, 0x30};
+  static const uint8_t subs[] = {0x00, 0xFF, 0xFD, 0xFE, 0x01, 0x7F};
+  for (int compatible = 0; compatible < 2; compatible++) {
+    lays L;
+    wire_ctx *c = make(compatible, &L);
+    cat a = {1, L1("a"), NULL}, b = {2, L1("b"), &a};
+    a.parent = &b;
+    cat root = {3, L1("root"), NULL};
+    jstr tags[2] = {L1("new"), L1("")};
+    kv attrs[1] = {{L1("k1"), L1("v1")}};
+    item x = {L1("SKU-1"), &b, {m1, 2, 2, 0, 0}, tags, 2, 0, attrs, 1, 0};
+    item y = {L1("SKU-2"), &a, {m1, 2, 0, 1, 0}, NULL, 0, 0, NULL, 0, 0};
+    const item *shared[4] = {&x, &y, &x, NULL};
+    const item *plain[2] = {&y, NULL};
+    const item *strict[1] = {&x};
+    box bx = {shared, 4, 0, plain, 2, 0, strict, 1, 0, &y, &root, &b};
+    uint8_t bytes[1024];
+    size_t n;
+    encode(c, L.box, &bx, bytes, sizeof bytes, &n);
+    graph_env e = {c, L.box};
+    cr_assert_eq(graph_probe(&e, bytes, n, MEM_DAMAGE_ARENA, 1), WIRE_OK);
+    mem_damage_all(graph_probe, &e, bytes, n, 0, 0x80, subs, sizeof subs);
+    cr_assert_gt(mem_damage_ref_ids(graph_probe, &e, bytes, n, 0xFE, 12), 0);
+    box out;
+    mem_damage_arenas(c, L.box, bytes, n, &out, WIRE_MEM_COPY, NULL, NULL);
+    mem_damage_arenas(c, L.box, bytes, n, &out, 0, NULL, NULL);
+    wire_ctx_free(c);
+  }
 }

@@ -15,6 +15,8 @@
 
 #include "wire.h"
 
+#include "mem_damage.h"
+
 /* (internal, mem_dec_run.c: off, the byte readers are used) */
 extern bool wire__mdec_words_ok;
 /* (internal, mem_dec_root.c: off, every root takes the general path) */
@@ -103,98 +105,25 @@ static int32_t same_as_doc(wire_ctx *c, uint32_t l, const uint8_t *data,
   size_t used = 0;
   int32_t st = wire_mem_decode(c, l, data, n, out, arena, sizeof arena, &used,
                                WIRE_MEM_COPY);
-  uint64_t off = wire_ctx_error_offset(c);
+  uint64_t off = mem_damage_clean(c, st, n);
   wire_doc *d = NULL;
   int32_t ds = wire_decode(c, data, n, &d);
   if (ds == WIRE_OK) wire_doc_free(d);
-  if (!strict || st == WIRE_E_TRAILING) {
+  uint64_t doff = mem_damage_clean(c, ds, n);
+  if (!strict || st == WIRE_E_TRAILING)
     /* (the type meta: the two decoders name its errors differently; the
      * document decoder reads what follows a root as the next root) */
-    cr_assert(st == WIRE_OK || off <= n);
     return st;
-  }
-  cr_assert_eq(st, ds, "%zu bytes: mem %d, doc %d (%s)", n, st, ds,
-               wire_ctx_error_message(c));
-  if (st) cr_assert_eq(off, wire_ctx_error_offset(c), "%zu bytes: at %llu, doc "
-                       "at %llu", n, (unsigned long long)off,
-                       (unsigned long long)wire_ctx_error_offset(c));
+  mem_damage_agree("mem", st, off, "doc", ds, doff, n, sizeof arena);
   return st;
-}
-
-/* A probe decodes data[0..n) two ways and asserts that they agree;
- * strict: the cut or the changed byte lies in the message's body, where
- * the status must agree too (prefixes_and_changes). */
-typedef int32_t (*probe_fn)(const void *env, const uint8_t *data, size_t n,
-                            int strict);
-
-/* Probes every prefix of bytes[0..n), each in a buffer that ends where
- * the prefix does (a read past it shows under ASan and valgrind), and
- * asserts that it fails; then every message with one byte replaced by
- * that byte ^ flip and by each of subs[0..ns). A cut or a change at
- * `body` or later is probed strictly. */
-static void prefixes_and_changes(probe_fn f, const void *env, uint8_t *bytes,
-                                 size_t n, size_t body, uint8_t flip,
-                                 const uint8_t *subs, size_t ns) {
-  for (size_t cut = 0; cut < n; cut++) {
-    uint8_t *exact = malloc(cut ? cut : 1);
-    cr_assert_not_null(exact);
-    memcpy(exact, bytes, cut);
-    cr_assert_neq(f(env, exact, cut, cut >= body), WIRE_OK);
-    free(exact);
-  }
-  for (size_t i = 0; i < n; i++) {
-    uint8_t b = bytes[i];
-    for (size_t s = 0; s <= ns; s++) {
-      bytes[i] = s ? subs[s - 1] : (uint8_t)(b ^ flip);
-      f(env, bytes, n, i >= body);
-    }
-    bytes[i] = b;
-  }
-}
-
-/* Every arena smaller than decoding bytes[0..n) with layout l takes (in
- * a buffer of exactly that size: ASan) fails with WIRE_E_BUFFER_FULL and
- * a size needed more than the arena's and at most what it takes; an
- * arena of the size reported, grown so again while asked, ends with
- * WIRE_OK. */
-static void small_arenas(wire_ctx *c, uint32_t l, const uint8_t *bytes,
-                         size_t n, void *out) {
-  size_t need = 0;
-  cr_assert_eq(wire_mem_decode(c, l, bytes, n, out, arena, sizeof arena,
-                               &need, 0), WIRE_OK);
-  for (size_t cap = 0; cap < need; cap++) {
-    uint8_t *a = malloc(cap ? cap : 1);
-    cr_assert_not_null(a);
-    size_t used = 0;
-    cr_assert_eq(wire_mem_decode(c, l, bytes, n, out, cap ? a : NULL, cap,
-                                 &used, 0), WIRE_E_BUFFER_FULL);
-    cr_assert_lt(wire_ctx_error_offset(c), n);
-    cr_assert(used > cap && used <= need, "arena %zu: %zu reported, %zu taken",
-              cap, used, need);
-    free(a);
-    size_t grown = used;
-    int32_t st;
-    do {
-      a = malloc(grown);
-      cr_assert_not_null(a);
-      used = 0;
-      st = wire_mem_decode(c, l, bytes, n, out, a, grown, &used, 0);
-      free(a);
-      if (st == WIRE_E_BUFFER_FULL) {
-        cr_assert_gt(used, grown);
-        grown = used;
-      }
-    } while (st == WIRE_E_BUFFER_FULL);
-    cr_assert_eq(st, WIRE_OK, "%s", wire_ctx_error_message(c));
-    cr_assert_eq(used, need);
-  }
 }
 
 /* same_as_doc as a probe: env is a doc_env. */
 typedef struct { wire_ctx *c; uint32_t l; void *out; } doc_env;
 static int32_t doc_probe(const void *env, const uint8_t *data, size_t n,
-                         int strict) {
+                         size_t cap, int strict) {
   const doc_env *e = env;
+  (void)cap;
   return same_as_doc(e->c, e->l, data, n, e->out, strict);
 }
 
@@ -230,7 +159,7 @@ static void check(int compatible, int words) {
        * byte changed: a continuation bit set or cleared, a zero (an
        * overlong end), a byte of all ones, a lone continuation byte */
       doc_env e = {c, l, &out};
-      prefixes_and_changes(doc_probe, &e, bytes, n, body, 0x80, subs3, 3);
+      mem_damage_all(doc_probe, &e, bytes, n, body, 0x80, subs3, 3);
     }
   }
   wire_ctx_free(c);
@@ -302,12 +231,10 @@ static int32_t cached_as_fresh(int root, const uint8_t *orig, size_t on,
     used = 0;
     st[k] = wire_mem_decode(c, root ? ll[k] : lv[k], data, n, &out, arena,
                             sizeof arena, &used, WIRE_MEM_COPY);
-    off[k] = wire_ctx_error_offset(c);
+    off[k] = mem_damage_clean(c, st[k], n);
   }
-  cr_assert_eq(st[0], st[1], "%zu bytes: cached %d, fresh %d", n, st[0], st[1]);
-  if (st[0]) cr_assert_eq(off[0], off[1], "%zu bytes: cached at %llu, fresh "
-                          "at %llu", n, (unsigned long long)off[0],
-                          (unsigned long long)off[1]);
+  mem_damage_agree("cached", st[0], off[0], "fresh", st[1], off[1], n,
+                   sizeof arena);
   wire_ctx_free(warm);
   wire_ctx_free(cold);
   return st[0];
@@ -316,8 +243,9 @@ static int32_t cached_as_fresh(int root, const uint8_t *orig, size_t on,
 /* cached_as_fresh as a probe (it compares statuses always) */
 typedef struct { int root; const uint8_t *orig; size_t on; } cached_env;
 static int32_t cached_probe(const void *env, const uint8_t *data, size_t n,
-                            int strict) {
+                            size_t cap, int strict) {
   const cached_env *e = env;
+  (void)cap;
   (void)strict;
   return cached_as_fresh(e->root, e->orig, e->on, data, n);
 }
@@ -363,7 +291,7 @@ Test(mem_runs, mapped_typedef_cached) {
     }
     cr_assert_eq(cached_as_fresh(root, orig, n, bytes, n), WIRE_OK);
     cached_env e = {root, orig, n};
-    prefixes_and_changes(cached_probe, &e, bytes, n, SIZE_MAX, 0x01, subs3, 2);
+    mem_damage_all(cached_probe, &e, bytes, n, SIZE_MAX, 0x01, subs3, 2);
   }
   wire_ctx_free(w);
 }
@@ -436,7 +364,7 @@ static void check_general(int tracking) {
      * and not-null flags), 0x3B 0x9A (a timestamp's nanos past 1e9) */
     static const uint8_t subs[6] = {0x00, 0xFF, 0xFD, 0xFE, 0x3B, 0x9A};
     doc_env e = {c, lt, &out};
-    prefixes_and_changes(doc_probe, &e, bytes, n, body, 0x80, subs, 6);
+    mem_damage_all(doc_probe, &e, bytes, n, body, 0x80, subs, 6);
   }
   wire_ctx_free(c);
 }
@@ -496,22 +424,20 @@ static int32_t flat_as_general(wire_ctx *c, uint32_t lf, const uint8_t *data,
     memset(&out[k], 0x5A, sizeof out[k]);
     wire__mdec_flat_ok = k == 0;
     st[k] = wire_mem_decode(c, lf, data, n, &out[k], NULL, 0, NULL, 0);
-    off[k] = wire_ctx_error_offset(c);
+    off[k] = mem_damage_clean(c, st[k], n);
   }
   wire__mdec_flat_ok = true;
-  cr_assert_eq(st[0], st[1], "%zu bytes: flat %d, general %d", n, st[0], st[1]);
-  if (st[0]) cr_assert_eq(off[0], off[1], "%zu bytes: flat at %llu, general "
-                          "at %llu", n, (unsigned long long)off[0],
-                          (unsigned long long)off[1]);
-  else cr_assert(!memcmp(&out[0], &out[1], sizeof out[0]));
+  mem_damage_agree("flat", st[0], off[0], "general", st[1], off[1], n, 0);
+  if (!st[0]) cr_assert(!memcmp(&out[0], &out[1], sizeof out[0]));
   return st[0];
 }
 
 /* flat_as_general as a probe (it compares statuses always) */
 typedef struct { wire_ctx *c; uint32_t lf; } flat_env;
 static int32_t flat_probe(const void *env, const uint8_t *data, size_t n,
-                          int strict) {
+                          size_t cap, int strict) {
   const flat_env *e = env;
+  (void)cap;
   (void)strict;
   return flat_as_general(e->c, e->lf, data, n);
 }
@@ -548,7 +474,7 @@ static void check_flat(int words) {
      * ones, a lone continuation byte, a bool or enum byte out of range */
     static const uint8_t subs[5] = {0x00, 0xFF, 0x80, 0x02, 0x7F};
     flat_env e = {c, lf};
-    prefixes_and_changes(flat_probe, &e, bytes, n, SIZE_MAX, 0x80, subs, 5);
+    mem_damage_all(flat_probe, &e, bytes, n, SIZE_MAX, 0x80, subs, 5);
     /* a byte more */
     bytes[n] = 0;
     cr_assert_eq(flat_as_general(c, lf, bytes, n + 1), WIRE_E_TRAILING);
@@ -597,9 +523,9 @@ static void check_ptrs(int compatible, int words) {
       cr_assert_eq((uintptr_t)out.vs[i] % 8, 0);
     }
     doc_env e = {c, lp, &out};
-    prefixes_and_changes(doc_probe, &e, bytes, n, n - body_len(&items[2]),
+    mem_damage_all(doc_probe, &e, bytes, n, n - body_len(&items[2]),
                          0x80, subs3, 3);
-    small_arenas(c, lp, bytes, n, &out);
+    mem_damage_arenas(c, lp, bytes, n, &out, 0, NULL, NULL);
   }
   wire_ctx_free(c);
 }
@@ -665,8 +591,8 @@ static void check_ptr_field(int compatible) {
     cr_assert_eq(out.z, in.z);
     cr_assert(!memcmp(out.v, &in.v, sizeof(v_t)));
     doc_env e = {c, lp, &out};
-    prefixes_and_changes(doc_probe, &e, bytes, n, SIZE_MAX, 0x80, subs3, 3);
-    small_arenas(c, lp, bytes, n, &out);
+    mem_damage_all(doc_probe, &e, bytes, n, SIZE_MAX, 0x80, subs3, 3);
+    mem_damage_arenas(c, lp, bytes, n, &out, 0, NULL, NULL);
   }
   wire_ctx_free(c);
 }

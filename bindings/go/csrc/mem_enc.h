@@ -121,7 +121,10 @@ static bool enc_meta(menc *e, const wire_mlayout *l) { return put_meta(e, l); }
 static bool enc_str(menc *e, const uint8_t *s, uint64_t len) {
   wire_ctx *ctx = e->ctx;
   if (len > UINT32_MAX) return efail(e, WIRE_E_LENGTH, "string longer than 4 GiB");
-  if (len && !s) return efail(e, WIRE_E_ENCODE, "NULL string with a length");
+  if (WIRE_UNLIKELY(!s)) {
+    if (len) return efail(e, WIRE_E_ENCODE, "NULL string with a length");
+    s = (const uint8_t *)""; /* (empty: memcpy takes no NULL, even for 0) */
+  }
   if (!ctx->trusted_text && wire__utf8_check(s, (size_t)len) != len)
     return efail(e, WIRE_E_STRING, "invalid UTF-8");
   int32_t enc = WIRE_STR_UTF8;

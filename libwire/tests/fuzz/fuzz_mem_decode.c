@@ -4,14 +4,23 @@
  * Input: a mode byte, then a payload. Mode bit 0: compatible mode; bit 1:
  * strings copied into the arena (else views into the input); bit 2:
  * reference tracking; bits 3-4: the root layout (Outer, Inner, a list
- * holder); bit 5: strings bound as WIRE_MEM_STR_TAGGED (left in their wire
- * encoding); bit 6: dense arrays left in the input
- * (WIRE_MEM_ARRAYS_IN_PLACE). The payload is decoded into C structs bound at run time
- * (wire_mem_layout_field) to a schema with every memory form: integers of
- * each width, floats, float16 bits, bool, strings, binary, enums, nested
- * structs inline and by pointer, optional fields with presence flags,
- * lists of strings / structs / primitives, a map, a dense array, date,
- * timestamp, decimal. Checks:
+ * holder, G); bit 5: strings bound as WIRE_MEM_STR_TAGGED (left in their
+ * wire encoding); bit 6: dense arrays left in the input
+ * (WIRE_MEM_ARRAYS_IN_PLACE); bit 7: runs of varints read a byte at a
+ * time (else a word at a time where the CPU can, mem_dec_run.c). The
+ * payload is decoded into C structs bound at run time
+ * (wire_mem_layout_field) to a schema with every memory form:
+ * integers of each width, floats, float16 bits, bool, strings, binary,
+ * enums, nested structs inline and by pointer, optional fields with
+ * presence flags, lists of strings / structs / primitives, a map, a dense
+ * array, date, timestamp, decimal. G holds what the struct loop reads in
+ * cases of its own (mem.h, mop.ds): a map of strings to strings (its own
+ * loop), a duration, a struct pointer without a flag, struct pointers
+ * with a reference flag (one-byte references), a list of tracked struct
+ * pointers with null items, a list of struct pointers without flags,
+ * nullable strings (null too), text in UTF-16 and Latin-1 (tagged seeds),
+ * a map with null values, and runs of varint fields (mem_dec_run.c).
+ * Checks:
  *   - a failure is clean (error code = status, offset within the input)
  *     and the arena is not overrun;
  *   - on success every decoded string points into the input or the arena,
@@ -21,6 +30,10 @@
 #include <stddef.h>
 
 #include "fuzz_common.h"
+
+/* (internal, mem_dec_run.c: off, layouts made from then on read runs of
+ * varints a byte at a time) */
+extern bool wire__mdec_words_ok;
 
 static const char schema[] =
     "package fz;\n"
@@ -39,7 +52,16 @@ static const char schema[] =
     "}\n"
     "union U [id=104] { string name = 1; int32 n = 2; Inner in = 3;\n"
     "  list<string> tags = 4; E e = 5; float64 unbound = 6; }\n"
-    "message Holder [id=103] { list<Outer> outers = 1; }\n";
+    "message Holder [id=103] { list<Outer> outers = 1; }\n"
+    "message G [id=105] {\n"
+    "  map<string, string> sm = 1; duration du = 2;\n"
+    "  Inner hp = 3 [nullable = false]; list<optional ref Inner> ritems = 4;\n"
+    "  ref Inner r1 = 5; ref Inner r2 = 6; optional string fs = 7;\n"
+    "  string text = 8; list<string> texts = 9;\n"
+    "  map<string, optional string> om = 10; list<Inner> plist = 11;\n"
+    "  int32 n1 = 12; int32 n2 = 13; int32 n3 = 14;\n"
+    "  int64 w1 = 15; int64 w2 = 16; int64 w3 = 17;\n"
+    "}\n";
 
 typedef struct { const uint8_t *p; uint32_t n; } span;
 typedef struct {
@@ -92,9 +114,28 @@ typedef struct {
   uint32_t n_us;
 } outer_t;
 typedef struct { const outer_t *items; uint32_t n; } holder_t;
+typedef struct { span k, v; } skv_t;
+typedef struct {
+  const skv_t *sm;
+  uint32_t n_sm;
+  wire_mem_time du;
+  const inner_t *hp;
+  const inner_t *const *ritems;
+  uint32_t n_ritems;
+  const inner_t *r1, *r2;
+  span fs, text;
+  const span *texts;
+  uint32_t n_texts;
+  const skv_t *om;
+  uint32_t n_om;
+  const inner_t *const *plist;
+  uint32_t n_plist;
+  int32_t n[3];
+  int64_t w[3];
+} g_t;
 
 typedef struct {
-  uint32_t inner, outer, holder, str, entry, u, uel;
+  uint32_t inner, outer, holder, str, entry, u, uel, g, skv, iptr;
 } layouts;
 
 #define N WIRE_MEM_NONE
@@ -106,9 +147,46 @@ typedef struct {
 static int tagged;
 #define STRF (WIRE_MEM_STR | (tagged ? WIRE_MEM_STR_TAGGED : 0))
 
-static int setup(wire_ctx *ctx, layouts *L) {
+/* G's layouts (the schema with G loaded) */
+static int setup_g(wire_ctx *ctx, layouts *L) {
+  uint32_t tg;
+  if (wire_schema_find_type(ctx, "fz.G", 4, &tg)) return -1;
+  int32_t st = 0;
+  st |= wire_mem_layout_new(ctx, tg, sizeof(g_t), &L->g);
+  st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(skv_t), &L->skv);
+  st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(void *), &L->iptr);
+  if (st) return -1;
+  F(L->skv, 0, STRF, O(skv_t, k.p), O(skv_t, k.n), N, N);
+  F(L->skv, 1, STRF, O(skv_t, v.p), O(skv_t, v.n), N, N);
+  F(L->iptr, 0, WIRE_MEM_STRUCT_PTR, 0, N, N, L->inner);
+  uint32_t g = L->g;
+  F(g, 0, WIRE_MEM_MAP, O(g_t, sm), O(g_t, n_sm), N, L->skv);
+  F(g, 1, WIRE_MEM_DURATION, O(g_t, du), N, N, N);
+  F(g, 2, WIRE_MEM_STRUCT_PTR, O(g_t, hp), N, N, L->inner);
+  F(g, 3, WIRE_MEM_LIST, O(g_t, ritems), O(g_t, n_ritems), N, L->iptr);
+  F(g, 4, WIRE_MEM_STRUCT_PTR, O(g_t, r1), N, N, L->inner);
+  F(g, 5, WIRE_MEM_STRUCT_PTR, O(g_t, r2), N, N, L->inner);
+  F(g, 6, STRF, O(g_t, fs.p), O(g_t, fs.n), N, N);
+  F(g, 7, STRF, O(g_t, text.p), O(g_t, text.n), N, N);
+  F(g, 8, WIRE_MEM_LIST, O(g_t, texts), O(g_t, n_texts), N, L->str);
+  F(g, 9, WIRE_MEM_MAP, O(g_t, om), O(g_t, n_om), N, L->skv);
+  F(g, 10, WIRE_MEM_LIST, O(g_t, plist), O(g_t, n_plist), N, L->iptr);
+  for (uint32_t k = 0; k < 3; k++) {
+    F(g, 11 + k, WIRE_MEM_I32, O(g_t, n) + 4 * k, N, N, N);
+    F(g, 14 + k, WIRE_MEM_I64, O(g_t, w) + 8 * k, N, N, N);
+  }
+  return st ? -1 : 0;
+}
+
+/* The schema and the layouts; G (the schema's last message) only when
+ * with_g: the other roots do without its parse and layouts (a quarter of
+ * the inputs is G's). */
+static int setup(wire_ctx *ctx, layouts *L, int with_g) {
   uint32_t ti, to, th, tu;
-  if (wire_schema_load_fdl(ctx, schema, sizeof schema - 1, "fz.fdl") ||
+  L->g = L->skv = L->iptr = UINT32_MAX; /* (none: without G) */
+  size_t len = with_g ? sizeof schema - 1
+                      : (size_t)(strstr(schema, "message G [") - schema);
+  if (wire_schema_load_fdl(ctx, schema, len, "fz.fdl") ||
       wire_schema_finish(ctx) ||
       wire_schema_find_type(ctx, "fz.Inner", 8, &ti) ||
       wire_schema_find_type(ctx, "fz.Outer", 8, &to) ||
@@ -168,7 +246,8 @@ static int setup(wire_ctx *ctx, layouts *L) {
   F(o, 28, WIRE_MEM_UNION, O(outer_t, u), O(outer_t, u.id), N, L->u);
   F(o, 29, WIRE_MEM_LIST, O(outer_t, us), O(outer_t, n_us), N, L->uel);
   F(L->holder, 0, WIRE_MEM_LIST, O(holder_t, items), O(holder_t, n), N, L->outer);
-  return st ? -1 : 0;
+  if (st) return -1;
+  return with_g ? setup_g(ctx, L) : 0;
 }
 
 static const uint8_t *in_lo, *in_hi, *ar_lo, *ar_hi;
@@ -204,6 +283,29 @@ static void check_outer(const outer_t *v) {
   check_span((const uint8_t *)v->arr, 4 * v->n_arr);
   check_span((const uint8_t *)v->li, 8 * v->n_li);
 }
+static void check_kvs(const skv_t *e, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    check_span(e[i].k.p, slen(e[i].k.n));
+    check_span(e[i].v.p, slen(e[i].v.n));
+  }
+}
+static void check_g(const g_t *v) {
+  check_kvs(v->sm, v->n_sm);
+  check_kvs(v->om, v->n_om);
+  /* (pointers may be null: a field another writer's TypeDef leaves out,
+   * a list item read with flags) */
+  if (v->hp) check_inner(v->hp);
+  if (v->r1) check_inner(v->r1);
+  if (v->r2) check_inner(v->r2);
+  for (uint32_t i = 0; i < v->n_ritems; i++)
+    if (v->ritems[i]) check_inner(v->ritems[i]);
+  for (uint32_t i = 0; i < v->n_plist; i++)
+    if (v->plist[i]) check_inner(v->plist[i]);
+  check_span(v->fs.p, slen(v->fs.n));
+  check_span(v->text.p, slen(v->text.n));
+  for (uint32_t i = 0; i < v->n_texts; i++)
+    check_span(v->texts[i].p, slen(v->texts[i].n));
+}
 
 static uint8_t arena[1 << 16];
 
@@ -216,14 +318,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
   wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
   tagged = (mode >> 5) & 1;
+  wire__mdec_words_ok = !(mode >> 7);
   layouts L;
-  if (setup(ctx, &L)) {
+  uint32_t which = (mode >> 3) & 3;
+  int bad = setup(ctx, &L, which == 3);
+  wire__mdec_words_ok = true;
+  if (bad) {
     fprintf(stderr, "fuzz_mem_decode: setup: %s\n", wire_ctx_error_message(ctx));
     abort();
   }
-  uint32_t which = (mode >> 3) & 3;
-  uint32_t root = which == 1 ? L.inner : which == 2 ? L.holder : L.outer;
-  union { inner_t i; outer_t o; holder_t h; } out;
+  uint32_t root = which == 1 ? L.inner : which == 2 ? L.holder
+                : which == 3 ? L.g : L.outer;
+  union { inner_t i; outer_t o; holder_t h; g_t g; } out;
   memset(&out, 0, sizeof out);
   size_t used = 0;
   /* a copy, so that reads past the payload are caught */
@@ -245,6 +351,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (st == WIRE_OK) {
     if (root == L.inner) check_inner(&out.i);
     else if (root == L.outer) check_outer(&out.o);
+    else if (root == L.g) check_g(&out.g);
     else
       for (uint32_t i = 0; i < out.h.n; i++) check_outer(&out.h.items[i]);
     /* what was read can be written, and read again */
@@ -255,7 +362,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       uint8_t *again = malloc(len);
       if (!again) abort();
       memcpy(again, enc, len);
-      union { inner_t i; outer_t o; holder_t h; } back;
+      union { inner_t i; outer_t o; holder_t h; g_t g; } back;
       size_t used2 = used;
       st = wire_mem_decode(ctx, root, again, len, &back, arena, sizeof arena,
                            &used2, WIRE_MEM_COPY);
@@ -279,7 +386,70 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
 #ifdef FUZZ_MEM_SEEDS
 /* cc -DFUZZ_MEM_SEEDS ... -o seeds && ./seeds DIR: writes the seed corpus
- * (corpus_mem/): a populated Outer, an Inner and a Holder in each mode. */
+ * (corpus_mem/, README.md): a populated Outer, an Inner, a Holder and a G
+ * in each mode (mem_NN.bin, NN the mode byte), the G again with runs of
+ * varints read a byte at a time (mem_gb_NNN.bin, mode bit 7), a G with
+ * text in UTF-16 and Latin-1 written through tagged strings
+ * (mem_gw_NN.bin), and in compatible mode an Inner from a writer whose
+ * Inner has a field less and two more (mem_wi_NN.bin: its TypeDef mapped
+ * onto the reader's, mem_dec_typedef.c). */
+
+/* The other writer's Inner (id 101 as the reader's) */
+static const char wschema[] =
+    "package fz;\n"
+    "message Inner [id=101] { int32 a = 1; string s = 2; string x = 4;\n"
+    "  list<int64> y = 5; }\n";
+typedef struct {
+  int32_t a;
+  span s, x;
+  const int64_t *y;
+  uint32_t ny;
+} winner_t;
+
+/* An Inner of wschema, encoded by ctx in mode into *enc. */
+static int writer_inner(wire_ctx *ctx, int mode, const uint8_t **enc,
+                        size_t *len) {
+  static const int64_t ys[] = {1, -1, INT64_C(1) << 50};
+  static const winner_t w = {11, {(const uint8_t *)"eleven", 6},
+                             {(const uint8_t *)"more", 4}, ys, 3};
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
+  wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+  uint32_t ti, l;
+  if (wire_schema_load_fdl(ctx, wschema, sizeof wschema - 1, "w.fdl") ||
+      wire_schema_finish(ctx) ||
+      wire_schema_find_type(ctx, "fz.Inner", 8, &ti) ||
+      wire_mem_layout_new(ctx, ti, sizeof(winner_t), &l))
+    return -1;
+  int32_t st = 0;
+  F(l, 0, WIRE_MEM_I32, O(winner_t, a), N, N, N);
+  F(l, 1, WIRE_MEM_STR, O(winner_t, s.p), O(winner_t, s.n), N, N);
+  F(l, 2, WIRE_MEM_STR, O(winner_t, x.p), O(winner_t, x.n), N, N);
+  F(l, 3, WIRE_MEM_ARRAY, O(winner_t, y), O(winner_t, ny), N, N);
+  if (st) return -1;
+  return wire_mem_encode(ctx, l, &w, enc, len);
+}
+
+/* Writes mode byte + payload to DIR/NAME_MM.bin for mode and mode | 0x20
+ * (the same payload read with plain and with tagged strings). */
+static int put_seed(const char *dir, const char *name, int mode,
+                    const uint8_t *enc, size_t len) {
+  for (int t = 0; t < 2; t++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s_%02d.bin", dir, name, mode | (t << 5));
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    fputc(mode | (t << 5), f);
+    fwrite(enc, 1, len, f);
+    fclose(f);
+  }
+  return 0;
+}
+
+/* a tagged span of text s (n bytes) in encoding enc */
+static span tag(const char *s, uint32_t n, uint32_t enc) {
+  return (span){(const uint8_t *)s, n << 2 | enc};
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) return 2;
   static const int32_t arr[] = {1, -2, 300000};
@@ -312,35 +482,100 @@ int main(int argc, char **argv) {
   o.u.id = 2; o.u.v.n = -77;
   o.us = us; o.n_us = 3;
   holder_t h = {&o, 1};
+  /* G: shared and null items, two references to one Inner */
+  inner_t in2 = {-2, {(const uint8_t *)"two", 3}, 0, 0};
+  skv_t sm[2], om[2];
+  sm[0] = (skv_t){{(const uint8_t *)"k", 1}, {(const uint8_t *)"v", 1}};
+  sm[1] = (skv_t){{(const uint8_t *)"", 0},
+                  {(const uint8_t *)"caf\xc3\xa9", 5}};
+  om[0] = (skv_t){{(const uint8_t *)"a", 1}, {NULL, 0}};
+  om[1] = (skv_t){{(const uint8_t *)"b", 1}, {(const uint8_t *)"x", 1}};
+  const inner_t *ritems[] = {&in1, &in2, &in1, NULL};
+  const inner_t *plist[] = {&in2, &in1};
+  g_t gv = {sm, 2, {-7, 999999999, 0}, &in1, ritems, 4, &in2, &in1,
+            {NULL, 0}, {(const uint8_t *)"plain text", 10}, names, 2, om, 2,
+            plist, 2, {1, -300000, INT32_MIN},
+            {5, -(INT64_C(1) << 40), INT64_MAX}};
+  /* the same with text of every tagged encoding: UTF-16 of 9 code units
+   * (past the 16 bytes the decoder checks at once), Latin-1, UTF-8 */
+  static const char u16[] = "h\0e\0l\0l\0o\0 \0\xac\x20w\0!\0";
+  span wtexts[2];
+  wtexts[0] = tag("\xe9t\xe9", 3, WIRE_STR_LATIN1);
+  wtexts[1] = tag(u16, 18, WIRE_STR_UTF16);
+  skv_t wsm[2], wom[2];
+  g_t gw = gv;
+  wsm[0] = (skv_t){tag(u16, 18, WIRE_STR_UTF16), tag("v", 1, WIRE_STR_LATIN1)};
+  wsm[1] = (skv_t){tag("k2", 2, WIRE_STR_UTF8), tag(u16, 4, WIRE_STR_UTF16)};
+  wom[0] = (skv_t){tag("a", 1, WIRE_STR_LATIN1), (span){NULL, 0}};
+  wom[1] = (skv_t){tag("\xff", 1, WIRE_STR_LATIN1),
+                   tag(u16, 18, WIRE_STR_UTF16)};
+  /* (their strings tagged too) */
+  inner_t in1w = {7, tag("seven", 5, WIRE_STR_LATIN1), 70, 1};
+  inner_t in2w = {-2, tag(u16, 6, WIRE_STR_UTF16), 0, 0};
+  const inner_t *writems[] = {&in1w, &in2w, &in1w, NULL};
+  const inner_t *wplist[] = {&in2w, &in1w};
+  gw.hp = &in1w;
+  gw.ritems = writems;
+  gw.plist = wplist;
+  gw.r1 = &in2w;
+  gw.sm = wsm;
+  gw.om = wom;
+  gw.fs = tag("\xe9", 1, WIRE_STR_LATIN1);
+  gw.text = tag(u16, 18, WIRE_STR_UTF16);
+  gw.texts = wtexts;
+  gw.r2 = NULL;
   int k = 0;
   for (int mode = 0; mode < 32; mode++) {
-    if ((mode >> 3) == 3) continue;
+    if ((mode >> 3) == 3) {
+      /* G, through tagged strings */
+      tagged = 1;
+      wire_ctx *ctx = wire_ctx_new();
+      wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
+      wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+      layouts L;
+      const uint8_t *enc;
+      size_t len;
+      if (setup(ctx, &L, 1) || wire_mem_encode(ctx, L.g, &gw, &enc, &len) ||
+          put_seed(argv[1], "mem_gw", mode, enc, len)) {
+        fprintf(stderr, "seed gw %d: %s\n", mode, wire_ctx_error_message(ctx));
+        return 1;
+      }
+      wire_ctx_free(ctx);
+      tagged = 0;
+      k++;
+    }
     wire_ctx *ctx = wire_ctx_new();
     wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
     wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
     layouts L;
-    if (setup(ctx, &L)) {
+    uint32_t which = (mode >> 3) & 3;
+    if (setup(ctx, &L, which == 3)) {
       fprintf(stderr, "setup: %s\n", wire_ctx_error_message(ctx));
       return 1;
     }
-    uint32_t which = (mode >> 3) & 3;
-    const void *v = which == 1 ? (const void *)&in1 : which == 2 ? (const void *)&h : (const void *)&o;
-    uint32_t root = which == 1 ? L.inner : which == 2 ? L.holder : L.outer;
+    const void *v = which == 1 ? (const void *)&in1
+                    : which == 2 ? (const void *)&h
+                    : which == 3 ? (const void *)&gv : (const void *)&o;
+    uint32_t root = which == 1 ? L.inner : which == 2 ? L.holder
+                  : which == 3 ? L.g : L.outer;
     const uint8_t *enc;
     size_t len;
     if (wire_mem_encode(ctx, root, v, &enc, &len)) {
       fprintf(stderr, "seed %d: %s\n", mode, wire_ctx_error_message(ctx));
       return 1;
     }
-    /* the same payload read with plain and with tagged strings */
-    for (int t = 0; t < 2; t++) {
-      char path[4096];
-      snprintf(path, sizeof path, "%s/mem_%02d.bin", argv[1], mode | (t << 5));
-      FILE *f = fopen(path, "wb");
-      if (!f) return 1;
-      fputc(mode | (t << 5), f);
-      fwrite(enc, 1, len, f);
-      fclose(f);
+    if (put_seed(argv[1], "mem", mode, enc, len) ||
+        (which == 3 && put_seed(argv[1], "mem_gb", mode | 0x80, enc, len)))
+      return 1;
+    if (which == 1 && (mode & 1)) {
+      wire_ctx *w = wire_ctx_new();
+      if (writer_inner(w, mode, &enc, &len) ||
+          put_seed(argv[1], "mem_wi", mode, enc, len)) {
+        fprintf(stderr, "seed wi %d: %s\n", mode, wire_ctx_error_message(w));
+        return 1;
+      }
+      wire_ctx_free(w);
+      k++;
     }
     wire_ctx_free(ctx);
     k++;
