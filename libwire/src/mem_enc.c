@@ -139,24 +139,6 @@ static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
   return true;
 }
 
-/* A UTF-8 string (pointer sp, 32-bit length at lenp) that needs no
- * transcoding and is valid (or trusted): 1 when written, 0 when it is
- * anything else (the general writer then writes or reports it), -1 on
- * error (no room). */
-static int put_utf8(menc *e, const uint8_t *sp, const uint8_t *lenp) {
-  uint32_t len;
-  memcpy(&len, lenp, 4);
-  if ((len && !sp) ||
-      (!e->ctx->trusted_text && !text_ok(sp, len, sp + len)))
-    return 0;
-  if (!room(e, (size_t)len + 5)) return -1;
-  uint8_t *q = e->b->p + e->b->len;
-  q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
-  copy_short(q, sp, len);
-  e->b->len = (size_t)(q - e->b->p) + len;
-  return 1;
-}
-
 /* What is_null answers for the values of op o: never true, true for a
  * NULL pointer at o->off alone, or something else. */
 enum { NK_NEVER, NK_PTR, NK_OTHER };
@@ -195,8 +177,62 @@ put_tstr(menc *e, uintptr_t rel, const wire_mop *so, const uint8_t *it,
   return 1;
 }
 
+/* A UTF-8 string at `it` (op so, no flag, a 32-bit length; the caller
+ * writes strings as given: no Java policy) when it is valid or not
+ * checked (check: the text is not trusted), written at *q as put_tstr
+ * writes: 1 when written, 0 when it is anything else (the general writer
+ * then writes or reports it), -1 on error. */
+static inline __attribute__((always_inline)) int
+put_ustr(menc *e, uintptr_t rel, bool check, const wire_mop *so,
+         const uint8_t *it, uint8_t **q, uint8_t **lim) {
+  const uint8_t *sp = rptr(rel, it + so->off);
+  uint32_t len;
+  memcpy(&len, it + so->aux, 4);
+  if ((len && !sp) || (check && !text_ok(sp, len, sp + len))) return 0;
+  if (!reserve(e, q, lim, (size_t)len + 5)) return -1;
+  uint8_t *w = put_varu64(*q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
+  copy_mid(w, sp, len);
+  *q = w + len;
+  return 1;
+}
+
+/* How a map's keys or values, or a list's items, that are strings
+ * without flags go: put_tstr, put_ustr, or the general way. */
+enum { SK_BODY, SK_TSTR, SK_USTR };
+static inline int str_kind(const menc *e, const wire_mop *so) {
+  if (so->code != MOP_STR) return SK_BODY;
+  if (so->fl & MF_TAGGED) return e->ctx->trusted_text ? SK_TSTR : SK_BODY;
+  return !(so->fl & MF_LEN64) && e->utf8_str ? SK_USTR : SK_BODY;
+}
+
 /* The write position of put_tstr's callers, and the buffer's end. */
 #define WPOS(q, lim) ((q) = e->b->p + e->b->len, (lim) = e->b->p + e->b->cap)
+
+/* The items of a list of strings without flags (sk: SK_TSTR or SK_USTR):
+ * the ones as given (tagged ones trusted) or valid UTF-8 inline, the
+ * others the general way; 0 when written, -1 on error (a call of its
+ * own: list_begin's other lists keep their registers). */
+static int
+put_strs(menc *e, const wire_mop *o, const uint8_t *items, uint64_t count,
+         int sk) {
+  const wire_mop *so = &o->sub[0];
+  const uintptr_t rel = e->rel;
+  const bool check = !e->ctx->trusted_text;
+  uint8_t *q, *lim;
+  WPOS(q, lim);
+  for (uint64_t i = 0; i < count; i++) {
+    const uint8_t *it = items + i * o->esize;
+    int r = sk == SK_TSTR ? put_tstr(e, rel, so, it, &q, &lim)
+                          : put_ustr(e, rel, check, so, it, &q, &lim);
+    if (r > 0) continue;
+    if (r < 0) return -1;
+    e->b->len = (size_t)(q - e->b->p);
+    if (!enc_body(e, so, it)) return -1;
+    WPOS(q, lim);
+  }
+  e->b->len = (size_t)(q - e->b->p);
+  return 0;
+}
 
 /* A list: 0 when written, -1 on error, 1 when it is a list of structs
  * whose head is written and whose items (*itemsp, *countp of them) the
@@ -290,33 +326,8 @@ static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
                                                             : LI_FLAG;
     return 1;
   }
-  if (!flags && so->code == MOP_STR && (so->fl & MF_TAGGED) &&
-      e->ctx->trusted_text) {
-    /* tagged strings as given: the well-formed ones inline */
-    uint8_t *lim;
-    WPOS(q, lim);
-    for (uint64_t i = 0; i < count; i++) {
-      const uint8_t *it = items + i * o->esize;
-      int r = put_tstr(e, rel, so, it, &q, &lim);
-      if (r > 0) continue;
-      if (r < 0) return -1;
-      e->b->len = (size_t)(q - e->b->p);
-      if (!enc_body(e, so, it)) return -1;
-      WPOS(q, lim);
-    }
-    e->b->len = (size_t)(q - e->b->p);
-    return 0;
-  }
-  if (!flags && so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64)) &&
-      e->ctx->string_policy != WIRE_STRING_JAVA) {
-    /* UTF-8 strings: the valid ones inline, the others the general way */
-    for (uint64_t i = 0; i < count; i++) {
-      const uint8_t *it = items + i * o->esize;
-      int r = put_utf8(e, rptr(rel, it + so->off), it + so->aux);
-      if (r < 0 || (!r && !enc_body(e, so, it))) return -1;
-    }
-    return 0;
-  }
+  const int sk = flags ? SK_BODY : str_kind(e, so);
+  if (sk != SK_BODY) return put_strs(e, o, items, count, sk);
   wire_mop fo = *so;
   fo.fl = (uint8_t)((fo.fl & ~(MF_TRACK | MF_META)) |
                     ((h & WIRE_LF_TRACKING) && e->ctx->ref_tracking &&
@@ -371,11 +382,9 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
   uint32_t h = wire__pol_chunk(o->ft, kd, vd, false, false);
   if (h & (WIRE_MF_KEY_TRACK | WIRE_MF_VAL_TRACK))
     return efail(e, WIRE_E_UNSUPPORTED, "tracked map entries");
-  /* tagged strings inline (as given, trusted) */
-  const bool kt = ko->code == MOP_STR && (ko->fl & MF_TAGGED) &&
-                  e->ctx->trusted_text;
-  const bool vt = vo->code == MOP_STR && (vo->fl & MF_TAGGED) &&
-                  e->ctx->trusted_text;
+  /* strings inline: tagged ones as given (trusted), valid UTF-8 */
+  const int ks = str_kind(e, ko), vs = str_kind(e, vo);
+  const bool check = !e->ctx->trusted_text;
   const int kk = null_kind(ko), vk = null_kind(vo);
   uint64_t at = 0;
   while (at < count) {
@@ -443,14 +452,18 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
     WPOS(q, lim);
     for (uint64_t i = 0; i < size; i++) {
       const uint8_t *it = items + (at + i) * o->esize;
-      int r = kt ? put_tstr(e, rel, ko, it, &q, &lim) : 0;
+      int r = ks == SK_TSTR   ? put_tstr(e, rel, ko, it, &q, &lim)
+              : ks == SK_USTR ? put_ustr(e, rel, check, ko, it, &q, &lim)
+                              : 0;
       if (r < 0) return false;
       if (!r) {
         e->b->len = (size_t)(q - e->b->p);
         if (!enc_body(e, ko, it)) return false;
         WPOS(q, lim);
       }
-      r = vt ? put_tstr(e, rel, vo, it, &q, &lim) : 0;
+      r = vs == SK_TSTR   ? put_tstr(e, rel, vo, it, &q, &lim)
+          : vs == SK_USTR ? put_ustr(e, rel, check, vo, it, &q, &lim)
+                          : 0;
       if (r < 0) return false;
       if (!r) {
         e->b->len = (size_t)(q - e->b->p);
