@@ -188,7 +188,7 @@ put_ustr(menc *e, uintptr_t rel, bool check, const wire_mop *so,
   const uint8_t *sp = rptr(rel, it + so->off);
   uint32_t len;
   memcpy(&len, it + so->aux, 4);
-  if ((len && !sp) || (check && !text_ok(sp, len, sp + len))) return 0;
+  if ((len && !sp) || (check && !etext_ok(sp, len))) return 0;
   if (!reserve(e, q, lim, (size_t)len + 5)) return -1;
   uint8_t *w = put_varu64(*q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
   copy_mid(w, sp, len);

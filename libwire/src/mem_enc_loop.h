@@ -136,7 +136,7 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
         memcpy(&len, base + o->aux, 4);
         if (len && !sp) goto slow;
         /* (text that fails the check goes the general way, which says so) */
-        if (check_str && !text_ok(sp, len, sp + len)) goto slow;
+        if (check_str && !etext_ok(sp, len)) goto slow;
         /* room: header and text, and what the next inline ops write */
         if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
         q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
