@@ -83,8 +83,10 @@ enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
                     tracked, no presence flag, 32-bit header) */
        MX_LTSTR, /* an MX_LIST of tagged strings (32-bit count and headers,
                     no presence flags) */
-       MX_LSPTR  /* an MX_LIST of struct pointers (32-bit count, no
-                    presence flags) */ };
+       MX_LSPTR, /* an MX_LIST of struct pointers (32-bit count, no
+                    presence flags) */
+       MX_STRF   /* a UTF-8 string with a null flag alone (as MX_TSTRF,
+                    a 32-bit length) */ };
 
 struct wire_mop {
   uint8_t x;     /* MX_*: the inline case of the struct loops */

@@ -688,8 +688,8 @@ static inline int next_item(menc *e, eframe *f, const uint8_t **basep) {
  * it is the decoder's only), and this number changed. A struct's ops end
  * with one of MX_END (wire__mem_plan_end): the loop has no bound to
  * compare with. */
-#define ENC_MX_LAST 21
-_Static_assert(MX_LSPTR == ENC_MX_LAST,
+#define ENC_MX_LAST 22
+_Static_assert(MX_STRF == ENC_MX_LAST,
                "a new MX_ case: give it a label in the struct loop's tables");
 
 /* (GCC alone knows noclone: the loop's label tables are its own) */
@@ -712,7 +712,81 @@ _Static_assert(MX_LSPTR == ENC_MX_LAST,
 #undef ENC_LOOP
 #undef ENC_BASED
 
+/* The fields of a struct of a flat plan (wire_mplan.flat: numbers and
+ * bools alone, no pointer), without the struct loop's state: its cases of
+ * those values, and the general path for a varint32 held as an int64. */
+static __attribute__((noinline)) ENC_NOCLONE bool
+fields_flat(menc *e, const wire_mlayout *l, const uint8_t *base) {
+  static const void *const tab[ENC_MX_LAST + 1] = {
+      [MX_SLOW] = &&slow, [MX_VI32] = &&c_VI32, [MX_VI64] = &&c_VI64,
+      [MX_BOOL] = &&c_BOOL, [MX_ENUM] = &&c_ENUM, [MX_F32] = &&c_F32,
+      [MX_F64] = &&c_F64, [MX_STR] = &&slow, [MX_VI32_64] = &&slow,
+      [MX_TSTR] = &&slow, [MX_DENSE] = &&slow, [MX_RUN] = &&c_RUN,
+      [MX_BOOLS] = &&slow, [MX_NEST] = &&slow, [MX_LIST] = &&slow,
+      [MX_END] = &&done, [MX_SPTR] = &&slow, [MX_DEC] = &&slow,
+      [MX_TIME] = &&slow, [MX_TSTRF] = &&slow, [MX_LTSTR] = &&slow,
+      [MX_LSPTR] = &&slow, [MX_STRF] = &&slow};
+  wire_buf *b = e->b;
+  const bool bmi2 = enc_bmi2;
+  uint8_t *q, *lim;
+  WPOS(q, lim);
+  if (e->hashed &&
+      (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
+    if (!reserve(e, &q, &lim, 4)) return false;
+    q = put_le(q, l->hash, 4);
+  }
+  const wire_mop *o = l->plan.ops;
+  if (!reserve(e, &q, &lim, o->rest)) return false;
+  const uint8_t *p = base + o->off;
+  goto *tab[o->ex];
+#define NEXT_FLAT       \
+  do {                  \
+    o++;                \
+    p = base + o->off;  \
+    goto *tab[o->ex];   \
+  } while (0)
+c_RUN:
+  if (o->x == MX_VI32 || o->x == MX_VI64) {
+    q = put_run(o, base, q, bmi2);
+    o += o->drun - 1;
+    NEXT_FLAT;
+  }
+  goto slow;
+c_VI32: {
+  int32_t v;
+  memcpy(&v, p, 4);
+  q = put_vu32(q, wire__zz32(v), bmi2);
+  NEXT_FLAT;
+}
+c_VI64: {
+  int64_t v;
+  memcpy(&v, p, 8);
+  q = put_vu64(q, wire__zz64(v), bmi2);
+  NEXT_FLAT;
+}
+c_BOOL: *q++ = *p ? 1 : 0; NEXT_FLAT;
+c_ENUM: {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  q = put_vu32(q, v, bmi2);
+  NEXT_FLAT;
+}
+c_F32: memcpy(q, p, 4); q += 4; NEXT_FLAT;
+c_F64: memcpy(q, p, 8); q += 8; NEXT_FLAT;
+slow: /* (no flag or meta in a flat plan) */
+  b->len = (size_t)(q - b->p);
+  if (!enc_body(e, o, base)) return false;
+  if (!room(e, o[1].rest + 8)) return false;
+  WPOS(q, lim);
+  NEXT_FLAT;
+done:
+  b->len = (size_t)(q - b->p);
+  return true;
+#undef NEXT_FLAT
+}
+
 static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
+  if (l->plan.flat) return fields_flat(e, l, base);
   return e->rel ? fields_based(e, l, base) : fields_plain(e, l, base);
 }
 
@@ -773,7 +847,7 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   if (!l->is_struct)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   menc e; /* (field by field: e.rh is cleared by put_root under tracking) */
-  e.ctx = ctx, e.m = m, e.b = b, e.depth = 0, e.rel = rel;
+  e.ctx = ctx, e.m = m, e.b = b, e.rel = rel;
   e.utf8_str = ctx->string_policy != WIRE_STRING_JAVA;
   e.check_str = !ctx->trusted_text;
   e.hashed = !ctx->compatible;
@@ -785,7 +859,9 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   m->next_td = 0;
   m->nref = 0;
   m->e.nrefs = 0;
-  bool okk = put_root(&e, l, value) && enc_struct_body(&e, l, value);
+  /* the root's body at depth 1, within every limit (at least 1) */
+  e.depth = 1;
+  bool okk = put_root(&e, l, value) && enc_fields(&e, l, value);
   wire__enc_end_root(&m->e);
   if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
   return WIRE_OK;

@@ -476,8 +476,8 @@ static void dec_runs(wire_mop *ops, uint32_t n) {
     if (o->code == MOP_DECIMAL && !fmp) o->ex = MX_DEC;
     if (o->code == MOP_TIMESTAMP && !fmp) o->ex = MX_TIME;
     if (o->code == MOP_STR && fmp == MF_FLAG && o->ft && o->ft->nullable &&
-        (o->fl & MF_TAGGED) && !(o->fl & (MF_TRACK | MF_LEN64)))
-      o->ex = MX_TSTRF;
+        !(o->fl & (MF_TRACK | MF_LEN64)))
+      o->ex = o->fl & MF_TAGGED ? MX_TSTRF : MX_STRF;
     const wire_mop *so = o->code == MOP_LIST ? &o->sub[0] : NULL;
     if (o->dx == MX_LIST && so && !((o->fl | so->fl) & MF_LEN64) &&
         !(so->fl & MF_PRESENT)) {
