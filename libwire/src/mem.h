@@ -94,7 +94,8 @@ struct wire_mop {
   uint8_t wt;    /* wire type of the value (writer's, for mappings) */
   uint8_t form;  /* memory form (WIRE_MEM_*, flags masked) */
   uint8_t fl;    /* MF_* */
-  uint8_t lh;    /* list header without nulls */
+  uint8_t lh;    /* list header without nulls; of a map, the header of
+                    its chunks without nulls (wire__pol_chunk) */
   uint8_t lh_null; /* list header with a null element */
   uint8_t ewt;   /* element wire type (dense arrays, lists of primitives) */
   uint8_t eform; /* element form of packed lists */

@@ -377,11 +377,13 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
   uint8_t *q = put_varu32(e->b->p + e->b->len, (uint32_t)count);
   e->b->len = (size_t)(q - e->b->p);
   const wire_mop *ko = &o->sub[0], *vo = &o->sub[1];
-  const wire_ftype *kd = wire__pol_map_decl(e->ctx, o->ft->key);
-  const wire_ftype *vd = wire__pol_map_decl(e->ctx, o->ft->value);
-  uint32_t h = wire__pol_chunk(o->ft, kd, vd, false, false);
+  /* the chunk header, made at bind; the declared key and value types
+   * (wire__pol_map_decl's) are those it declares */
+  const uint32_t h = o->lh;
   if (h & (WIRE_MF_KEY_TRACK | WIRE_MF_VAL_TRACK))
     return efail(e, WIRE_E_UNSUPPORTED, "tracked map entries");
+  const wire_ftype *kd = h & WIRE_MF_KEY_DECL ? o->ft->key : NULL;
+  const wire_ftype *vd = h & WIRE_MF_VAL_DECL ? o->ft->value : NULL;
   /* strings inline: tagged ones as given (trusted), valid UTF-8 */
   const int ks = str_kind(e, ko), vs = str_kind(e, vo);
   const bool check = !e->ctx->trusted_text;

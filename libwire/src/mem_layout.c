@@ -292,6 +292,10 @@ static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
                   : !(so->fl & MF_LEN64) ? MDI_STR
                                          : MDI_NONE;
   } else if (o->code == MOP_MAP) {
+    /* the encoder's chunk header (mem_enc.c's enc_map) */
+    o->lh = (uint8_t)wire__pol_chunk(wf, wire__pol_map_decl(ctx, wf->key),
+                                     wire__pol_map_decl(ctx, wf->value),
+                                     false, false);
     /* (keys and values strings of the inline forms: MDI_STR) */
     bool strs = true;
     for (int k = 0; k < 2; k++) {
