@@ -154,6 +154,19 @@ static int null_kind(const wire_mop *o) {
   }
 }
 
+/* The width of a number of wire type wt written at a fixed width (its
+ * bytes little-endian), or 0. */
+static inline uint32_t fixed_width(uint8_t wt) {
+  switch (wt) {
+  case WIRE_T_INT8: case WIRE_T_UINT8: return 1;
+  case WIRE_T_INT16: case WIRE_T_UINT16: case WIRE_T_FLOAT16:
+  case WIRE_T_BFLOAT16: return 2;
+  case WIRE_T_INT32: case WIRE_T_UINT32: case WIRE_T_FLOAT32: return 4;
+  case WIRE_T_INT64: case WIRE_T_UINT64: case WIRE_T_FLOAT64: return 8;
+  default: return 0;
+  }
+}
+
 /* How the caller of list_begin writes a list's items: structs inline
  * without flags, struct pointers without flags, with flags, with flags
  * under tracking. */
@@ -280,6 +293,19 @@ static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
         q = put_varu64(q, wire__zz64(v));
       }
       e->b->len = (size_t)(q - e->b->p);
+      return 0;
+    }
+    if (eo.wt == WIRE_T_BOOL && w == 1) {
+      /* bools: bytes other than 0 true, eight at a time */
+      q = put_bools(e->b->p + e->b->len, items, (size_t)count);
+      e->b->len = (size_t)(q - e->b->p);
+      return 0;
+    }
+    if (!eo.fl && fixed_width(eo.wt) == w) {
+      /* fixed-width numbers held at their wire width (a little-endian
+       * host, floats of their own form): the bytes as they are */
+      wire__copy(e->b->p + e->b->len, items, (size_t)(count * w));
+      e->b->len += (size_t)(count * w);
       return 0;
     }
     for (uint64_t i = 0; i < count; i++)

@@ -140,7 +140,6 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
         if (check_str && !etext_ok(str, slen)) goto slow;
         /* room: header and text, and what the next inline ops write */
         if (!reserve(e, &q, &lim, (size_t)slen + o->rest)) return false;
-      put_str: /* (str, slen: the string, room made) */
         q = put_varu64(q, ((uint64_t)slen << 2) | WIRE_STR_UTF8);
         copy_mid(q, str, slen);
         q += slen;
@@ -374,7 +373,10 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
         /* (o->rest: the inline ops' after it, not its own) */
         if (!reserve(e, &q, &lim, 6 + (size_t)slen + o->rest)) return false;
         *q++ = 0xFF;
-        goto put_str;
+        q = put_varu64(q, ((uint64_t)slen << 2) | WIRE_STR_UTF8);
+        copy_mid(q, str, slen);
+        q += slen;
+        NEXT;
       }
       goto slow;
     c_END:
