@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "6b0ef1a178040556156f7b551c871c85035cc71182ce0f72bd69fb05e4a50d4f"
+const csrcDigest = "1bc1755d6fc587bd44aa491da96c15f90fff641204a47b3ddcda3911a6cb3465"

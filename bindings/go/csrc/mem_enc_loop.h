@@ -19,7 +19,7 @@ ENC_LOOP(menc *e, const wire_mlayout *l, const uint8_t *base) {
       [MX_BOOLS] = &&c_BOOLS, [MX_NEST] = &&c_NEST, [MX_LIST] = &&c_LIST,
       [MX_END] = &&c_END, [MX_SPTR] = &&c_SPTR, [MX_DEC] = &&c_DEC,
       [MX_TIME] = &&c_TIME, [MX_TSTRF] = &&c_TSTRF, [MX_LTSTR] = &&c_LTSTR,
-      [MX_LSPTR] = &&c_LSPTR};
+      [MX_LSPTR] = &&c_LSPTR, [MX_STRF] = &&c_STRF};
   static const void *const tab_c[ENC_MX_LAST + 1] = {
       [MX_SLOW] = &&slow, [MX_VI32] = &&c_VI32, [MX_VI64] = &&c_VI64,
       [MX_BOOL] = &&c_BOOL, [MX_ENUM] = &&c_ENUM, [MX_F32] = &&c_F32,
@@ -28,7 +28,7 @@ ENC_LOOP(menc *e, const wire_mlayout *l, const uint8_t *base) {
       [MX_BOOLS] = &&c_BOOLS, [MX_NEST] = &&c_NEST, [MX_LIST] = &&c_LIST,
       [MX_END] = &&c_END, [MX_SPTR] = &&c_SPTR, [MX_DEC] = &&c_DEC,
       [MX_TIME] = &&c_TIME, [MX_TSTRF] = &&slow, [MX_LTSTR] = &&c_LIST,
-      [MX_LSPTR] = &&c_LSPTR};
+      [MX_LSPTR] = &&c_LSPTR, [MX_STRF] = &&c_STRF};
   wire_buf *b = e->b;
   const bool utf8_str = e->utf8_str, check_str = e->check_str;
   const bool hashed = e->hashed, bmi2 = enc_bmi2;
@@ -55,6 +55,8 @@ ENC_LOOP(menc *e, const wire_mlayout *l, const uint8_t *base) {
   uint32_t nest = 0;
   const wire_mop *o;
   uint8_t *q, *lim;
+  const uint8_t *str; /* (MX_STR, MX_STRF: the string and its length) */
+  uint32_t slen;
   WPOS(q, lim);
 start: /* the struct l at base, written at q (lim: the buffer's end) */
   if (hashed &&
@@ -131,17 +133,16 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
     }
     c_STR:
       if (utf8_str) {
-        const uint8_t *sp = rptr(rel, p);
-        uint32_t len;
-        memcpy(&len, base + o->aux, 4);
-        if (len && !sp) goto slow;
+        str = rptr(rel, p);
+        memcpy(&slen, base + o->aux, 4);
+        if (slen && !str) goto slow;
         /* (text that fails the check goes the general way, which says so) */
-        if (check_str && !text_ok(sp, len, sp + len)) goto slow;
+        if (check_str && !etext_ok(str, slen)) goto slow;
         /* room: header and text, and what the next inline ops write */
-        if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
-        q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
-        copy_mid(q, sp, len);
-        q += len;
+        if (!reserve(e, &q, &lim, (size_t)slen + o->rest)) return false;
+        q = put_varu64(q, ((uint64_t)slen << 2) | WIRE_STR_UTF8);
+        copy_mid(q, str, slen);
+        q += slen;
         NEXT;
       }
       goto slow;
@@ -359,6 +360,25 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
       q += len;
       NEXT;
     }
+    c_STRF: /* (a nullable UTF-8 string: its flag, then as MX_STR) */
+      if (utf8_str) {
+        str = rptr(rel, p);
+        if (!str) { /* null (what its length says does not matter) */
+          if (!reserve(e, &q, &lim, 1 + (size_t)o->rest)) return false;
+          *q++ = 0xFD;
+          NEXT;
+        }
+        memcpy(&slen, base + o->aux, 4);
+        if (check_str && !etext_ok(str, slen)) goto slow;
+        /* (o->rest: the inline ops' after it, not its own) */
+        if (!reserve(e, &q, &lim, 6 + (size_t)slen + o->rest)) return false;
+        *q++ = 0xFF;
+        q = put_varu64(q, ((uint64_t)slen << 2) | WIRE_STR_UTF8);
+        copy_mid(q, str, slen);
+        q += slen;
+        NEXT;
+      }
+      goto slow;
     c_END:
       goto done;
   slow: /* the general path */
