@@ -71,34 +71,7 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
     /* (ex: x, or the start of a run of varints, or a case of its own;
      * every MX_ value has its label in the tables above) */
     goto *tab[o->ex];
-    c_RUN:
-      if (o->x == MX_VI32 || o->x == MX_VI64) {
-        q = put_run(o, base, q, bmi2);
-        o += o->drun - 1;
-        NEXT;
-      }
-      goto slow;
-    c_VI32: {
-      int32_t v;
-      memcpy(&v, p, 4);
-      q = put_vu32(q, wire__zz32(v), bmi2);
-      NEXT;
-    }
-    c_VI64: {
-      int64_t v;
-      memcpy(&v, p, 8);
-      q = put_vu64(q, wire__zz64(v), bmi2);
-      NEXT;
-    }
-    c_BOOL: *q++ = *p ? 1 : 0; NEXT;
-    c_ENUM: {
-      uint32_t v;
-      memcpy(&v, p, 4);
-      q = put_vu32(q, v, bmi2);
-      NEXT;
-    }
-    c_F32: memcpy(q, p, 4); q += 4; NEXT;
-    c_F64: memcpy(q, p, 8); q += 8; NEXT;
+#include "mem_enc_nums.h" /* (c_RUN ... c_F64) */
     c_TSTR: /* (trusted text) */
       {
         /* the wire header as given, then the bytes (a pointer other

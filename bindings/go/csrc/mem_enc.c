@@ -767,50 +767,23 @@ fields_flat(menc *e, const wire_mlayout *l, const uint8_t *base) {
   if (!reserve(e, &q, &lim, o->rest)) return false;
   const uint8_t *p = base + o->off;
   goto *tab[o->ex];
-#define NEXT_FLAT       \
+#define NEXT            \
   do {                  \
     o++;                \
     p = base + o->off;  \
     goto *tab[o->ex];   \
   } while (0)
-c_RUN:
-  if (o->x == MX_VI32 || o->x == MX_VI64) {
-    q = put_run(o, base, q, bmi2);
-    o += o->drun - 1;
-    NEXT_FLAT;
-  }
-  goto slow;
-c_VI32: {
-  int32_t v;
-  memcpy(&v, p, 4);
-  q = put_vu32(q, wire__zz32(v), bmi2);
-  NEXT_FLAT;
-}
-c_VI64: {
-  int64_t v;
-  memcpy(&v, p, 8);
-  q = put_vu64(q, wire__zz64(v), bmi2);
-  NEXT_FLAT;
-}
-c_BOOL: *q++ = *p ? 1 : 0; NEXT_FLAT;
-c_ENUM: {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  q = put_vu32(q, v, bmi2);
-  NEXT_FLAT;
-}
-c_F32: memcpy(q, p, 4); q += 4; NEXT_FLAT;
-c_F64: memcpy(q, p, 8); q += 8; NEXT_FLAT;
+#include "mem_enc_nums.h" /* (c_RUN ... c_F64) */
 slow: /* (no flag or meta in a flat plan) */
   b->len = (size_t)(q - b->p);
   if (!enc_body(e, o, base)) return false;
   if (!room(e, o[1].rest + 8)) return false;
   WPOS(q, lim);
-  NEXT_FLAT;
+  NEXT;
 done:
   b->len = (size_t)(q - b->p);
   return true;
-#undef NEXT_FLAT
+#undef NEXT
 }
 
 static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
