@@ -727,6 +727,15 @@ _Static_assert(MX_STRF == ENC_MX_LAST,
 #define ENC_NOCLONE
 #endif
 
+/* The struct loops' next op (o, its memory p), its case jumped to
+ * through their table (a jump each case). */
+#define NEXT            \
+  do {                  \
+    o++;                \
+    p = base + o->off;  \
+    goto *tab[o->ex];   \
+  } while (0)
+
 /* The struct loop, compiled twice: for images as they are, and for the
  * images of wire_mem_encode_based (their pointers relocated). */
 #define ENC_LOOP fields_plain
@@ -767,12 +776,6 @@ fields_flat(menc *e, const wire_mlayout *l, const uint8_t *base) {
   if (!reserve(e, &q, &lim, o->rest)) return false;
   const uint8_t *p = base + o->off;
   goto *tab[o->ex];
-#define NEXT            \
-  do {                  \
-    o++;                \
-    p = base + o->off;  \
-    goto *tab[o->ex];   \
-  } while (0)
 #include "mem_enc_nums.h" /* (c_RUN ... c_F64) */
 slow: /* (no flag or meta in a flat plan) */
   b->len = (size_t)(q - b->p);
@@ -783,8 +786,8 @@ slow: /* (no flag or meta in a flat plan) */
 done:
   b->len = (size_t)(q - b->p);
   return true;
-#undef NEXT
 }
+#undef NEXT
 
 static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
   if (l->plan.flat) return fields_flat(e, l, base);

@@ -34,13 +34,6 @@ ENC_LOOP(menc *e, const wire_mlayout *l, const uint8_t *base) {
   const bool hashed = e->hashed, bmi2 = enc_bmi2;
   const uintptr_t rel = ENC_BASED ? e->rel : 0; /* (0: as they are) */
   const void *const *tab = check_str ? tab_c : tab_t;
-  /* the next op, its case jumped to from here (a jump each case) */
-#define NEXT            \
-  do {                  \
-    o++;                \
-    p = base + o->off;  \
-    goto *tab[o->ex];   \
-  } while (0)
   /* a struct's frame: only what done reads of it (left 0 and l NULL:
    * not a list's; item, stride and how left unset) */
 #define PUSH_STRUCT()         \
@@ -405,5 +398,4 @@ done: /* the end of a struct: the next item of a list, or the outer one */
   o++;
   }
 }
-#undef NEXT
 #undef PUSH_STRUCT
