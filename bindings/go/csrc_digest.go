@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "9093736db9b0b6f084775a68b0e0cc78ee3f90c56e67095102e78335d0ac547f"
+const csrcDigest = "e2dce787630f496a2880f913eb126392c6ca65cb039de47cba43da05f6412394"

@@ -83,8 +83,10 @@ enum { MX_SLOW = 0, MX_VI32, MX_VI64, MX_BOOL, MX_ENUM, MX_F32, MX_F64,
                     tracked, no presence flag, 32-bit header) */
        MX_LTSTR, /* an MX_LIST of tagged strings (32-bit count and headers,
                     no presence flags) */
-       MX_LSPTR  /* an MX_LIST of struct pointers (32-bit count, no
-                    presence flags) */ };
+       MX_LSPTR, /* an MX_LIST of struct pointers (32-bit count, no
+                    presence flags) */
+       MX_STRF   /* a UTF-8 string with a null flag alone (as MX_TSTRF,
+                    a 32-bit length) */ };
 
 struct wire_mop {
   uint8_t x;     /* MX_*: the inline case of the struct loops */
@@ -92,7 +94,8 @@ struct wire_mop {
   uint8_t wt;    /* wire type of the value (writer's, for mappings) */
   uint8_t form;  /* memory form (WIRE_MEM_*, flags masked) */
   uint8_t fl;    /* MF_* */
-  uint8_t lh;    /* list header without nulls */
+  uint8_t lh;    /* list header without nulls; of a map, the header of
+                    its chunks without nulls (wire__pol_chunk) */
   uint8_t lh_null; /* list header with a null element */
   uint8_t ewt;   /* element wire type (dense arrays, lists of primitives) */
   uint8_t eform; /* element form of packed lists */

@@ -139,24 +139,6 @@ static bool enc_flag(menc *e, const wire_mop *o, const uint8_t *base,
   return true;
 }
 
-/* A UTF-8 string (pointer sp, 32-bit length at lenp) that needs no
- * transcoding and is valid (or trusted): 1 when written, 0 when it is
- * anything else (the general writer then writes or reports it), -1 on
- * error (no room). */
-static int put_utf8(menc *e, const uint8_t *sp, const uint8_t *lenp) {
-  uint32_t len;
-  memcpy(&len, lenp, 4);
-  if ((len && !sp) ||
-      (!e->ctx->trusted_text && !text_ok(sp, len, sp + len)))
-    return 0;
-  if (!room(e, (size_t)len + 5)) return -1;
-  uint8_t *q = e->b->p + e->b->len;
-  q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
-  copy_short(q, sp, len);
-  e->b->len = (size_t)(q - e->b->p) + len;
-  return 1;
-}
-
 /* What is_null answers for the values of op o: never true, true for a
  * NULL pointer at o->off alone, or something else. */
 enum { NK_NEVER, NK_PTR, NK_OTHER };
@@ -169,6 +151,19 @@ static int null_kind(const wire_mop *o) {
   case MOP_MAP:
     return o->ft->nullable ? NK_PTR : NK_NEVER;
   default: return NK_NEVER;
+  }
+}
+
+/* The width of a number of wire type wt written at a fixed width (its
+ * bytes little-endian), or 0. */
+static inline uint32_t fixed_width(uint8_t wt) {
+  switch (wt) {
+  case WIRE_T_INT8: case WIRE_T_UINT8: return 1;
+  case WIRE_T_INT16: case WIRE_T_UINT16: case WIRE_T_FLOAT16:
+  case WIRE_T_BFLOAT16: return 2;
+  case WIRE_T_INT32: case WIRE_T_UINT32: case WIRE_T_FLOAT32: return 4;
+  case WIRE_T_INT64: case WIRE_T_UINT64: case WIRE_T_FLOAT64: return 8;
+  default: return 0;
   }
 }
 
@@ -195,8 +190,62 @@ put_tstr(menc *e, uintptr_t rel, const wire_mop *so, const uint8_t *it,
   return 1;
 }
 
+/* A UTF-8 string at `it` (op so, no flag, a 32-bit length; the caller
+ * writes strings as given: no Java policy) when it is valid or not
+ * checked (check: the text is not trusted), written at *q as put_tstr
+ * writes: 1 when written, 0 when it is anything else (the general writer
+ * then writes or reports it), -1 on error. */
+static inline __attribute__((always_inline)) int
+put_ustr(menc *e, uintptr_t rel, bool check, const wire_mop *so,
+         const uint8_t *it, uint8_t **q, uint8_t **lim) {
+  const uint8_t *sp = rptr(rel, it + so->off);
+  uint32_t len;
+  memcpy(&len, it + so->aux, 4);
+  if ((len && !sp) || (check && !etext_ok(sp, len))) return 0;
+  if (!reserve(e, q, lim, (size_t)len + 5)) return -1;
+  uint8_t *w = put_varu64(*q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
+  copy_mid(w, sp, len);
+  *q = w + len;
+  return 1;
+}
+
+/* How a map's keys or values, or a list's items, that are strings
+ * without flags go: put_tstr, put_ustr, or the general way. */
+enum { SK_BODY, SK_TSTR, SK_USTR };
+static inline int str_kind(const menc *e, const wire_mop *so) {
+  if (so->code != MOP_STR) return SK_BODY;
+  if (so->fl & MF_TAGGED) return e->ctx->trusted_text ? SK_TSTR : SK_BODY;
+  return !(so->fl & MF_LEN64) && e->utf8_str ? SK_USTR : SK_BODY;
+}
+
 /* The write position of put_tstr's callers, and the buffer's end. */
 #define WPOS(q, lim) ((q) = e->b->p + e->b->len, (lim) = e->b->p + e->b->cap)
+
+/* The items of a list of strings without flags (sk: SK_TSTR or SK_USTR):
+ * the ones as given (tagged ones trusted) or valid UTF-8 inline, the
+ * others the general way; 0 when written, -1 on error (a call of its
+ * own: list_begin's other lists keep their registers). */
+static int
+put_strs(menc *e, const wire_mop *o, const uint8_t *items, uint64_t count,
+         int sk) {
+  const wire_mop *so = &o->sub[0];
+  const uintptr_t rel = e->rel;
+  const bool check = !e->ctx->trusted_text;
+  uint8_t *q, *lim;
+  WPOS(q, lim);
+  for (uint64_t i = 0; i < count; i++) {
+    const uint8_t *it = items + i * o->esize;
+    int r = sk == SK_TSTR ? put_tstr(e, rel, so, it, &q, &lim)
+                          : put_ustr(e, rel, check, so, it, &q, &lim);
+    if (r > 0) continue;
+    if (r < 0) return -1;
+    e->b->len = (size_t)(q - e->b->p);
+    if (!enc_body(e, so, it)) return -1;
+    WPOS(q, lim);
+  }
+  e->b->len = (size_t)(q - e->b->p);
+  return 0;
+}
 
 /* A list: 0 when written, -1 on error, 1 when it is a list of structs
  * whose head is written and whose items (*itemsp, *countp of them) the
@@ -246,6 +295,19 @@ static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
       e->b->len = (size_t)(q - e->b->p);
       return 0;
     }
+    if (eo.wt == WIRE_T_BOOL && w == 1) {
+      /* bools: bytes other than 0 true, eight at a time */
+      q = put_bools(e->b->p + e->b->len, items, (size_t)count);
+      e->b->len = (size_t)(q - e->b->p);
+      return 0;
+    }
+    if (!eo.fl && fixed_width(eo.wt) == w) {
+      /* fixed-width numbers held at their wire width (a little-endian
+       * host, floats of their own form): the bytes as they are */
+      wire__copy(e->b->p + e->b->len, items, (size_t)(count * w));
+      e->b->len += (size_t)(count * w);
+      return 0;
+    }
     for (uint64_t i = 0; i < count; i++)
       if (!enc_prim_elem(e, &eo, items + i * w)) return -1;
     return 0;
@@ -290,33 +352,8 @@ static int list_begin(menc *e, const wire_mop *o, const uint8_t *base,
                                                             : LI_FLAG;
     return 1;
   }
-  if (!flags && so->code == MOP_STR && (so->fl & MF_TAGGED) &&
-      e->ctx->trusted_text) {
-    /* tagged strings as given: the well-formed ones inline */
-    uint8_t *lim;
-    WPOS(q, lim);
-    for (uint64_t i = 0; i < count; i++) {
-      const uint8_t *it = items + i * o->esize;
-      int r = put_tstr(e, rel, so, it, &q, &lim);
-      if (r > 0) continue;
-      if (r < 0) return -1;
-      e->b->len = (size_t)(q - e->b->p);
-      if (!enc_body(e, so, it)) return -1;
-      WPOS(q, lim);
-    }
-    e->b->len = (size_t)(q - e->b->p);
-    return 0;
-  }
-  if (!flags && so->code == MOP_STR && !(so->fl & (MF_TAGGED | MF_LEN64)) &&
-      e->ctx->string_policy != WIRE_STRING_JAVA) {
-    /* UTF-8 strings: the valid ones inline, the others the general way */
-    for (uint64_t i = 0; i < count; i++) {
-      const uint8_t *it = items + i * o->esize;
-      int r = put_utf8(e, rptr(rel, it + so->off), it + so->aux);
-      if (r < 0 || (!r && !enc_body(e, so, it))) return -1;
-    }
-    return 0;
-  }
+  const int sk = flags ? SK_BODY : str_kind(e, so);
+  if (sk != SK_BODY) return put_strs(e, o, items, count, sk);
   wire_mop fo = *so;
   fo.fl = (uint8_t)((fo.fl & ~(MF_TRACK | MF_META)) |
                     ((h & WIRE_LF_TRACKING) && e->ctx->ref_tracking &&
@@ -366,16 +403,16 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
   uint8_t *q = put_varu32(e->b->p + e->b->len, (uint32_t)count);
   e->b->len = (size_t)(q - e->b->p);
   const wire_mop *ko = &o->sub[0], *vo = &o->sub[1];
-  const wire_ftype *kd = wire__pol_map_decl(e->ctx, o->ft->key);
-  const wire_ftype *vd = wire__pol_map_decl(e->ctx, o->ft->value);
-  uint32_t h = wire__pol_chunk(o->ft, kd, vd, false, false);
+  /* the chunk header, made at bind; the declared key and value types
+   * (wire__pol_map_decl's) are those it declares */
+  const uint32_t h = o->lh;
   if (h & (WIRE_MF_KEY_TRACK | WIRE_MF_VAL_TRACK))
     return efail(e, WIRE_E_UNSUPPORTED, "tracked map entries");
-  /* tagged strings inline (as given, trusted) */
-  const bool kt = ko->code == MOP_STR && (ko->fl & MF_TAGGED) &&
-                  e->ctx->trusted_text;
-  const bool vt = vo->code == MOP_STR && (vo->fl & MF_TAGGED) &&
-                  e->ctx->trusted_text;
+  const wire_ftype *kd = h & WIRE_MF_KEY_DECL ? o->ft->key : NULL;
+  const wire_ftype *vd = h & WIRE_MF_VAL_DECL ? o->ft->value : NULL;
+  /* strings inline: tagged ones as given (trusted), valid UTF-8 */
+  const int ks = str_kind(e, ko), vs = str_kind(e, vo);
+  const bool check = !e->ctx->trusted_text;
   const int kk = null_kind(ko), vk = null_kind(vo);
   uint64_t at = 0;
   while (at < count) {
@@ -443,14 +480,18 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
     WPOS(q, lim);
     for (uint64_t i = 0; i < size; i++) {
       const uint8_t *it = items + (at + i) * o->esize;
-      int r = kt ? put_tstr(e, rel, ko, it, &q, &lim) : 0;
+      int r = ks == SK_TSTR   ? put_tstr(e, rel, ko, it, &q, &lim)
+              : ks == SK_USTR ? put_ustr(e, rel, check, ko, it, &q, &lim)
+                              : 0;
       if (r < 0) return false;
       if (!r) {
         e->b->len = (size_t)(q - e->b->p);
         if (!enc_body(e, ko, it)) return false;
         WPOS(q, lim);
       }
-      r = vt ? put_tstr(e, rel, vo, it, &q, &lim) : 0;
+      r = vs == SK_TSTR   ? put_tstr(e, rel, vo, it, &q, &lim)
+          : vs == SK_USTR ? put_ustr(e, rel, check, vo, it, &q, &lim)
+                          : 0;
       if (r < 0) return false;
       if (!r) {
         e->b->len = (size_t)(q - e->b->p);
@@ -675,8 +716,8 @@ static inline int next_item(menc *e, eframe *f, const uint8_t **basep) {
  * it is the decoder's only), and this number changed. A struct's ops end
  * with one of MX_END (wire__mem_plan_end): the loop has no bound to
  * compare with. */
-#define ENC_MX_LAST 21
-_Static_assert(MX_LSPTR == ENC_MX_LAST,
+#define ENC_MX_LAST 22
+_Static_assert(MX_STRF == ENC_MX_LAST,
                "a new MX_ case: give it a label in the struct loop's tables");
 
 /* (GCC alone knows noclone: the loop's label tables are its own) */
@@ -685,6 +726,15 @@ _Static_assert(MX_LSPTR == ENC_MX_LAST,
 #else
 #define ENC_NOCLONE
 #endif
+
+/* The struct loops' next op (o, its memory p), its case jumped to
+ * through their table (a jump each case). */
+#define NEXT            \
+  do {                  \
+    o++;                \
+    p = base + o->off;  \
+    goto *tab[o->ex];   \
+  } while (0)
 
 /* The struct loop, compiled twice: for images as they are, and for the
  * images of wire_mem_encode_based (their pointers relocated). */
@@ -699,7 +749,48 @@ _Static_assert(MX_LSPTR == ENC_MX_LAST,
 #undef ENC_LOOP
 #undef ENC_BASED
 
+/* The fields of a struct of a flat plan (wire_mplan.flat: numbers and
+ * bools alone, no pointer), without the struct loop's state: its cases of
+ * those values, and the general path for a varint32 held as an int64. */
+static __attribute__((noinline)) ENC_NOCLONE bool
+fields_flat(menc *e, const wire_mlayout *l, const uint8_t *base) {
+  static const void *const tab[ENC_MX_LAST + 1] = {
+      [MX_SLOW] = &&slow, [MX_VI32] = &&c_VI32, [MX_VI64] = &&c_VI64,
+      [MX_BOOL] = &&c_BOOL, [MX_ENUM] = &&c_ENUM, [MX_F32] = &&c_F32,
+      [MX_F64] = &&c_F64, [MX_STR] = &&slow, [MX_VI32_64] = &&slow,
+      [MX_TSTR] = &&slow, [MX_DENSE] = &&slow, [MX_RUN] = &&c_RUN,
+      [MX_BOOLS] = &&slow, [MX_NEST] = &&slow, [MX_LIST] = &&slow,
+      [MX_END] = &&done, [MX_SPTR] = &&slow, [MX_DEC] = &&slow,
+      [MX_TIME] = &&slow, [MX_TSTRF] = &&slow, [MX_LTSTR] = &&slow,
+      [MX_LSPTR] = &&slow, [MX_STRF] = &&slow};
+  wire_buf *b = e->b;
+  const bool bmi2 = enc_bmi2;
+  uint8_t *q, *lim;
+  WPOS(q, lim);
+  if (e->hashed &&
+      (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT)) {
+    if (!reserve(e, &q, &lim, 4)) return false;
+    q = put_le(q, l->hash, 4);
+  }
+  const wire_mop *o = l->plan.ops;
+  if (!reserve(e, &q, &lim, o->rest)) return false;
+  const uint8_t *p = base + o->off;
+  goto *tab[o->ex];
+#include "mem_enc_nums.h" /* (c_RUN ... c_F64) */
+slow: /* (no flag or meta in a flat plan) */
+  b->len = (size_t)(q - b->p);
+  if (!enc_body(e, o, base)) return false;
+  if (!room(e, o[1].rest + 8)) return false;
+  WPOS(q, lim);
+  NEXT;
+done:
+  b->len = (size_t)(q - b->p);
+  return true;
+}
+#undef NEXT
+
 static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base) {
+  if (l->plan.flat) return fields_flat(e, l, base);
   return e->rel ? fields_based(e, l, base) : fields_plain(e, l, base);
 }
 
@@ -760,7 +851,7 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   if (!l->is_struct)
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   menc e; /* (field by field: e.rh is cleared by put_root under tracking) */
-  e.ctx = ctx, e.m = m, e.b = b, e.depth = 0, e.rel = rel;
+  e.ctx = ctx, e.m = m, e.b = b, e.rel = rel;
   e.utf8_str = ctx->string_policy != WIRE_STRING_JAVA;
   e.check_str = !ctx->trusted_text;
   e.hashed = !ctx->compatible;
@@ -772,7 +863,9 @@ static int32_t mem_encode(wire_ctx *ctx, uint32_t layout, const void *value,
   m->next_td = 0;
   m->nref = 0;
   m->e.nrefs = 0;
-  bool okk = put_root(&e, l, value) && enc_struct_body(&e, l, value);
+  /* the root's body at depth 1, within every limit (at least 1) */
+  e.depth = 1;
+  bool okk = put_root(&e, l, value) && enc_fields(&e, l, value);
   wire__enc_end_root(&m->e);
   if (!okk) return ctx->err_code ? ctx->err_code : WIRE_E_STATE;
   return WIRE_OK;

@@ -292,6 +292,10 @@ static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
                   : !(so->fl & MF_LEN64) ? MDI_STR
                                          : MDI_NONE;
   } else if (o->code == MOP_MAP) {
+    /* the encoder's chunk header (mem_enc.c's enc_map) */
+    o->lh = (uint8_t)wire__pol_chunk(wf, wire__pol_map_decl(ctx, wf->key),
+                                     wire__pol_map_decl(ctx, wf->value),
+                                     false, false);
     /* (keys and values strings of the inline forms: MDI_STR) */
     bool strs = true;
     for (int k = 0; k < 2; k++) {
@@ -476,8 +480,8 @@ static void dec_runs(wire_mop *ops, uint32_t n) {
     if (o->code == MOP_DECIMAL && !fmp) o->ex = MX_DEC;
     if (o->code == MOP_TIMESTAMP && !fmp) o->ex = MX_TIME;
     if (o->code == MOP_STR && fmp == MF_FLAG && o->ft && o->ft->nullable &&
-        (o->fl & MF_TAGGED) && !(o->fl & (MF_TRACK | MF_LEN64)))
-      o->ex = MX_TSTRF;
+        !(o->fl & (MF_TRACK | MF_LEN64)))
+      o->ex = o->fl & MF_TAGGED ? MX_TSTRF : MX_STRF;
     const wire_mop *so = o->code == MOP_LIST ? &o->sub[0] : NULL;
     if (o->dx == MX_LIST && so && !((o->fl | so->fl) & MF_LEN64) &&
         !(so->fl & MF_PRESENT)) {

@@ -68,6 +68,24 @@ static inline const void *eptr(const menc *e, const uint8_t *p) {
   return rptr(e->rel, p);
 }
 
+/* Whether text s[0..n) is valid UTF-8 (text_ok), for the caller's
+ * strings, past whose end nothing may be read: ASCII text shorter than a
+ * word by two loads of four bytes overlapping, or of its first, middle
+ * and last bytes (which are all of them below four), not byte by byte. */
+static inline __attribute__((always_inline)) bool
+etext_ok(const uint8_t *s, size_t n) {
+  if (n >= 8) return text_ok(s, n, s + n);
+  uint32_t a = 0, z = 0;
+  if (n >= 4) {
+    memcpy(&a, s, 4);
+    memcpy(&z, s + n - 4, 4);
+  } else if (n) {
+    a = (uint32_t)(s[0] | s[n / 2]);
+    z = s[n - 1];
+  }
+  return !((a | z) & 0x80808080u) || utf8_ok(s, n);
+}
+
 static bool enc_struct_body(menc *e, const wire_mlayout *l, const uint8_t *base);
 static bool enc_fields(menc *e, const wire_mlayout *l, const uint8_t *base);
 
