@@ -121,7 +121,12 @@ struct wire_mop {
  * null flag), a decimal (DEC) or timestamp / duration (TIME) without a
  * flag, a string of an inline form with a flag (FSTR), a map without a
  * flag (MAP). */
-enum { MDS_NONE = 0, MDS_PTR, MDS_FPTR, MDS_DEC, MDS_TIME, MDS_FSTR, MDS_MAP };
+enum { MDS_NONE = 0, MDS_PTR, MDS_FPTR, MDS_DEC, MDS_TIME, MDS_FSTR, MDS_MAP,
+       /* every op of a plan made with wire__mdec_ds_ok off (tests): no
+        * struct loop case, and dec_body and ref_flag leave their inline
+        * readers of decimals, timestamps and references to the general
+        * ones; the decision is the plan's, none is read per value */
+       MDS_GENERAL };
 /* mop.ditems: the element op (sub[0]) an inline struct, a UTF-8 string
  * with a 32-bit length, or a string left in its wire encoding
  * (WIRE_MEM_STR_TAGGED), a struct pointer (none of them with a presence
@@ -232,7 +237,8 @@ void wire__mem_free(wire_ctx *ctx);
  * CPU has BMI1 and BMI2 (mem_dec_run.c). */
 bool wire__mdec_words(void);
 /* Whether ops get the decoder's struct loop cases (mop.ds; read when
- * plans are made; tests turn it off to compare with dec_field's way). */
+ * plans are made, never per value: off, the ops made from then on are
+ * MDS_GENERAL; tests turn it off to compare with dec_field's way). */
 extern bool wire__mdec_ds_ok;
 /* Puts the layouts' compilations for the context's current options in
  * place (each mode is compiled once, when first used). */

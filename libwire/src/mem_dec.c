@@ -136,17 +136,18 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
   return wire__dec_took_bytes(&x->d, prev);
 }
 
-/* The reference / null flag of list item `it` (so: the element op, NULL
- * for packed items of `stride` bytes): 0 when that was the whole item (a
- * null, a reference), 1 when its value follows (*rid: the reference id to
- * note for a tracked struct pointer, else NOTYPE), -1 on error. */
-static int item_flag(mdec *x, const wire_mop *so, uint8_t *it, size_t stride,
-                     bool track, uint32_t *rid) {
+/* The reference / null flag of list item `it` of list op o (so: the
+ * element op, NULL for packed items of `stride` bytes): 0 when that was
+ * the whole item (a null, a reference), 1 when its value follows (*rid:
+ * the reference id to note for a tracked struct pointer, else NOTYPE), -1
+ * on error. */
+static int item_flag(mdec *x, const wire_mop *o, const wire_mop *so,
+                     uint8_t *it, size_t stride, bool track, uint32_t *rid) {
   wire_in *in = IN(x);
   const uint8_t *fs = in->p;
   int8_t f;
   uint32_t id;
-  if (!ref_flag(x, track, &f, &id)) return -1;
+  if (!ref_flag(x, o, track, &f, &id)) return -1;
   if (f == WIRE_REF_NULL) {
     if (!so) {
       memset(it, 0, stride);
@@ -270,7 +271,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
     const wire_mplan *pp = ep;
     uint32_t rid = NOTYPE; /* reference id of a tracked struct pointer */
     if (flags) {
-      int r = item_flag(x, so, it, stride, track, &rid);
+      int r = item_flag(x, o, so, it, stride, track, &rid);
       if (r < 0) return false;
       if (!r) continue;
     } else if (so && (so->fl & MF_PRESENT)) {
@@ -426,7 +427,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
           const uint8_t *fs = in->p;
           int8_t f;
           uint32_t id;
-          if (!ref_flag(x, true, &f, &id)) return false;
+          if (!ref_flag(x, o, true, &f, &id)) return false;
           if (f == WIRE_REF_NULL || f == WIRE_REF_REF)
             return dfail(x, WIRE_E_UNSUPPORTED, fs, "map entry reference");
           if (f == WIRE_REF_VALUE) x->d.nrefs++;
@@ -679,8 +680,9 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
   case MOP_TIMESTAMP: case MOP_DURATION: {
     wire_mem_time t = {0, 0, 0};
     /* (the struct loop's inline reader; tests compare it with the
-     * general one, wire__mdec_ds_ok off) */
-    const uint8_t *np = wire__mdec_ds_ok ? fast_time(o, p, s, in->end) : NULL;
+     * general one: MDS_GENERAL) */
+    const uint8_t *np = o->ds != MDS_GENERAL ? fast_time(o, p, s, in->end)
+                                             : NULL;
     if (np) {
       in->p = np;
       return true;
@@ -695,8 +697,8 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     bool neg;
     const uint8_t *mag;
     uint8_t small[8];
-    const uint8_t *np = wire__mdec_ds_ok ? fast_decimal(x, p, s, in->end)
-                                         : NULL;
+    const uint8_t *np = o->ds != MDS_GENERAL ? fast_decimal(x, p, s, in->end)
+                                             : NULL;
     if (np) {
       in->p = np;
       return true;
@@ -757,7 +759,7 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
     const uint8_t *fs = in->p;
     int8_t f;
     uint32_t id;
-    if (!ref_flag(x, (o->fl & MF_REF) != 0, &f, &id)) return false;
+    if (!ref_flag(x, o, (o->fl & MF_REF) != 0, &f, &id)) return false;
     if (f == WIRE_REF_NULL) {
       null_field(x, o, base);
       return true;
@@ -856,10 +858,6 @@ ALWAYS_INLINE int fptr_field(mdec *x, const wire_mop *o, uint8_t *base,
   }
   return -1;
 }
-
-/* (off: the struct loop reads every op without an inline case by
- * dec_field, mop.ds; for tests) */
-bool wire__mdec_ds_ok = true;
 
 /* The last MX_ value (mem.h): dec_structs' dispatch lists every case up
  * to it and leaves out the range check (~2 instructions an op); an MX_
