@@ -571,7 +571,9 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
                                 const wire_mspec *s, wire_mop *o, bool encoder);
 void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o);
 void wire__mem_fast_paths(wire_mop *ops, uint32_t n);
-/* ops[n] made the end of a struct plan's ops (MX_END). */
+/* ops[n] made the end of a struct plan's ops (MX_END). Its aux: the
+ * plan's nmissing (0 here; a mapping sets it), which the decoder's struct
+ * loop reads there with the op at hand. */
 static inline void wire__mem_plan_end(wire_mop *ops, uint32_t n) {
   memset(&ops[n], 0, sizeof ops[n]);
   ops[n].dx = MX_END;

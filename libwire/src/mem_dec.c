@@ -859,6 +859,11 @@ ALWAYS_INLINE int fptr_field(mdec *x, const wire_mop *o, uint8_t *base,
   return -1;
 }
 
+/* The reader's fields the writer of plan p did not send, at base. */
+static COLD void zero_missing(mdec *x, const wire_mplan *p, uint8_t *base) {
+  for (uint32_t k = 0; k < p->nmissing; k++) zero_any(x, p->missing[k], base);
+}
+
 /* The last MX_ value (mem.h): dec_structs' dispatch lists every case up
  * to it and leaves out the range check (~2 instructions an op); an MX_
  * value added to mem.h needs its case there (MX_SLOW's, the checked
@@ -898,6 +903,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       uint8_t *d = base + o->off;
       switch (o->dx) {
       case MX_END:
+        if (WIRE_UNLIKELY(o->aux)) zero_missing(x, p, base); /* (nmissing) */
         goto done;
       case MX_RUN: {
         const uint8_t *rc = c; /* (c itself stays out of memory) */
@@ -1066,7 +1072,6 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       c = in->p;
     }
   done:
-    for (uint32_t k = 0; k < p->nmissing; k++) zero_any(x, p->missing[k], base);
     if (items && WIRE_UNLIKELY(c == prev)) {
       in->p = c;
       if (!wire__dec_unbacked(&x->d, prev)) return false;
