@@ -150,6 +150,9 @@ typedef struct wire_mplan {
    * field missing: a root of this plan may be read by wire_mem_decode's
    * flat path (mem_dec_root.c), without the decoder's state */
   bool flat;
+  /* a body by this plan begins with the struct's schema hash (not
+   * compatible mode, a kind that has one: wire__mem_hashed) */
+  bool hashed;
 } wire_mplan;
 
 /* A cached writer TypeDef of a layout's type and its mapping. */
@@ -571,6 +574,13 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
                                 const wire_mspec *s, wire_mop *o, bool encoder);
 void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o);
 void wire__mem_fast_paths(wire_mop *ops, uint32_t n);
+/* Whether a body of layout l begins with its schema hash in the
+ * context's mode (wire_mplan.hashed). */
+static inline bool wire__mem_hashed(const wire_ctx *ctx,
+                                    const wire_mlayout *l) {
+  return !ctx->compatible &&
+         (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT);
+}
 /* ops[n] made the end of a struct plan's ops (MX_END). Its aux: the
  * plan's nmissing (0 here; a mapping sets it), which the decoder's struct
  * loop reads there with the op at hand. */

@@ -884,8 +884,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
                                size_t stride, uint32_t count, bool items) {
   if (!wire__dec_enter(&x->d)) return false;
   wire_in *in = IN(x);
-  bool hashed = !x->ctx->compatible &&
-                (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT);
+  bool hashed = p->hashed;
   const uint8_t *c = in->p, *const end = in->end, *np;
   for (uint32_t i = 0; i < count; i++, base += stride) {
     const uint8_t *prev = c;

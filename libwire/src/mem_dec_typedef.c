@@ -67,6 +67,7 @@ static int32_t compile_map(wire_ctx *ctx, uint32_t li, const wire_layout *wl,
   out->missing = miss;
   out->nmissing = nm;
   out->flat = false; /* (the flat path reads the registered TypeDef only) */
+  out->hashed = wire__mem_hashed(ctx, ml);
   return WIRE_OK;
 }
 

@@ -602,6 +602,7 @@ static int32_t bind_struct(wire_ctx *ctx, uint32_t li) {
   l->plan.nops = n;
   l->plan.flat = wire__mem_flat(ops, n) && !l->plan.nmissing;
   l->kind = wire__struct_kind(ctx, t);
+  l->plan.hashed = wire__mem_hashed(ctx, l);
   l->hash = wire__peer_schema_hash(ctx, rl);
   if (l->kind == WIRE_T_COMPATIBLE_STRUCT ||
       l->kind == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
