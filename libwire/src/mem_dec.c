@@ -365,6 +365,13 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
                                                          "reserved bits");
     bool kn = h & WIRE_MF_KEY_NULL, vn = h & WIRE_MF_VAL_NULL;
     uint32_t size = 1;
+    if (h == (WIRE_MF_KEY_DECL | WIRE_MF_VAL_DECL) && o->ditems == MDI_STR &&
+        in->p < in->end && in->p[0] && in->p[0] <= count - at) {
+      /* the usual chunk of strings (declared, no null or tracking) and
+       * its size as wire__dec_chunk_size takes it, to their loop */
+      size = *in->p++;
+      goto strs;
+    }
     if (!kn && !vn) {
       uint8_t sz;
       if (!wire__dec_chunk_size(&x->d, count - at, &sz)) return false;
@@ -397,11 +404,12 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
     if (in_chunk && !trk[0] && !trk[1] && o->ditems == MDI_STR) {
       /* strings to strings (the usual map of a struct), without the
        * general loop's per-entry cases */
+    strs:
       for (uint32_t i = 0; i < size; i++) {
         uint8_t *it = items + (size_t)(at + i) * o->esize;
         const uint8_t *es = in->p, *np;
         for (int k = 0; k < 2; k++) {
-          const wire_mop *so = sides[k];
+          const wire_mop *so = k ? vo : ko;
           np = so->fl & MF_TAGGED ? fast_tstr(x, so, it, in->p, in->end)
                                   : fast_str(x, so, it, in->p, in->end);
           if (WIRE_LIKELY(np != NULL)) in->p = np;
