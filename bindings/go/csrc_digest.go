@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "6b0ef1a178040556156f7b551c871c85035cc71182ce0f72bd69fb05e4a50d4f"
+const csrcDigest = "a6090f2297cc05613c2dc0a15a726445675e6a8b4c1a29ff69537f7ba6ec5f85"

@@ -136,17 +136,18 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
   return wire__dec_took_bytes(&x->d, prev);
 }
 
-/* The reference / null flag of list item `it` (so: the element op, NULL
- * for packed items of `stride` bytes): 0 when that was the whole item (a
- * null, a reference), 1 when its value follows (*rid: the reference id to
- * note for a tracked struct pointer, else NOTYPE), -1 on error. */
-static int item_flag(mdec *x, const wire_mop *so, uint8_t *it, size_t stride,
-                     bool track, uint32_t *rid) {
+/* The reference / null flag of list item `it` of list op o (so: the
+ * element op, NULL for packed items of `stride` bytes): 0 when that was
+ * the whole item (a null, a reference), 1 when its value follows (*rid:
+ * the reference id to note for a tracked struct pointer, else NOTYPE), -1
+ * on error. */
+static int item_flag(mdec *x, const wire_mop *o, const wire_mop *so,
+                     uint8_t *it, size_t stride, bool track, uint32_t *rid) {
   wire_in *in = IN(x);
   const uint8_t *fs = in->p;
   int8_t f;
   uint32_t id;
-  if (!ref_flag(x, track, &f, &id)) return -1;
+  if (!ref_flag(x, o, track, &f, &id)) return -1;
   if (f == WIRE_REF_NULL) {
     if (!so) {
       memset(it, 0, stride);
@@ -270,7 +271,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
     const wire_mplan *pp = ep;
     uint32_t rid = NOTYPE; /* reference id of a tracked struct pointer */
     if (flags) {
-      int r = item_flag(x, so, it, stride, track, &rid);
+      int r = item_flag(x, o, so, it, stride, track, &rid);
       if (r < 0) return false;
       if (!r) continue;
     } else if (so && (so->fl & MF_PRESENT)) {
@@ -364,6 +365,13 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
                                                          "reserved bits");
     bool kn = h & WIRE_MF_KEY_NULL, vn = h & WIRE_MF_VAL_NULL;
     uint32_t size = 1;
+    if (h == (WIRE_MF_KEY_DECL | WIRE_MF_VAL_DECL) && o->ditems == MDI_STR &&
+        in->p < in->end && in->p[0] && in->p[0] <= count - at) {
+      /* the usual chunk of strings (declared, no null or tracking) and
+       * its size as wire__dec_chunk_size takes it, to their loop */
+      size = *in->p++;
+      goto strs;
+    }
     if (!kn && !vn) {
       uint8_t sz;
       if (!wire__dec_chunk_size(&x->d, count - at, &sz)) return false;
@@ -396,11 +404,12 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
     if (in_chunk && !trk[0] && !trk[1] && o->ditems == MDI_STR) {
       /* strings to strings (the usual map of a struct), without the
        * general loop's per-entry cases */
+    strs:
       for (uint32_t i = 0; i < size; i++) {
         uint8_t *it = items + (size_t)(at + i) * o->esize;
         const uint8_t *es = in->p, *np;
         for (int k = 0; k < 2; k++) {
-          const wire_mop *so = sides[k];
+          const wire_mop *so = k ? vo : ko;
           np = so->fl & MF_TAGGED ? fast_tstr(x, so, it, in->p, in->end)
                                   : fast_str(x, so, it, in->p, in->end);
           if (WIRE_LIKELY(np != NULL)) in->p = np;
@@ -426,7 +435,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
           const uint8_t *fs = in->p;
           int8_t f;
           uint32_t id;
-          if (!ref_flag(x, true, &f, &id)) return false;
+          if (!ref_flag(x, o, true, &f, &id)) return false;
           if (f == WIRE_REF_NULL || f == WIRE_REF_REF)
             return dfail(x, WIRE_E_UNSUPPORTED, fs, "map entry reference");
           if (f == WIRE_REF_VALUE) x->d.nrefs++;
@@ -679,8 +688,9 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
   case MOP_TIMESTAMP: case MOP_DURATION: {
     wire_mem_time t = {0, 0, 0};
     /* (the struct loop's inline reader; tests compare it with the
-     * general one, wire__mdec_ds_ok off) */
-    const uint8_t *np = wire__mdec_ds_ok ? fast_time(o, p, s, in->end) : NULL;
+     * general one: MDS_GENERAL) */
+    const uint8_t *np = o->ds != MDS_GENERAL ? fast_time(o, p, s, in->end)
+                                             : NULL;
     if (np) {
       in->p = np;
       return true;
@@ -695,8 +705,8 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     bool neg;
     const uint8_t *mag;
     uint8_t small[8];
-    const uint8_t *np = wire__mdec_ds_ok ? fast_decimal(x, p, s, in->end)
-                                         : NULL;
+    const uint8_t *np = o->ds != MDS_GENERAL ? fast_decimal(x, p, s, in->end)
+                                             : NULL;
     if (np) {
       in->p = np;
       return true;
@@ -757,7 +767,7 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
     const uint8_t *fs = in->p;
     int8_t f;
     uint32_t id;
-    if (!ref_flag(x, (o->fl & MF_REF) != 0, &f, &id)) return false;
+    if (!ref_flag(x, o, (o->fl & MF_REF) != 0, &f, &id)) return false;
     if (f == WIRE_REF_NULL) {
       null_field(x, o, base);
       return true;
@@ -857,9 +867,10 @@ ALWAYS_INLINE int fptr_field(mdec *x, const wire_mop *o, uint8_t *base,
   return -1;
 }
 
-/* (off: the struct loop reads every op without an inline case by
- * dec_field, mop.ds; for tests) */
-bool wire__mdec_ds_ok = true;
+/* The reader's fields the writer of plan p did not send, at base. */
+static COLD void zero_missing(mdec *x, const wire_mplan *p, uint8_t *base) {
+  for (uint32_t k = 0; k < p->nmissing; k++) zero_any(x, p->missing[k], base);
+}
 
 /* The last MX_ value (mem.h): dec_structs' dispatch lists every case up
  * to it and leaves out the range check (~2 instructions an op); an MX_
@@ -881,8 +892,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
                                size_t stride, uint32_t count, bool items) {
   if (!wire__dec_enter(&x->d)) return false;
   wire_in *in = IN(x);
-  bool hashed = !x->ctx->compatible &&
-                (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT);
+  bool hashed = p->hashed;
   const uint8_t *c = in->p, *const end = in->end, *np;
   for (uint32_t i = 0; i < count; i++, base += stride) {
     const uint8_t *prev = c;
@@ -900,6 +910,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       uint8_t *d = base + o->off;
       switch (o->dx) {
       case MX_END:
+        if (WIRE_UNLIKELY(o->aux)) zero_missing(x, p, base); /* (nmissing) */
         goto done;
       case MX_RUN: {
         const uint8_t *rc = c; /* (c itself stays out of memory) */
@@ -1068,7 +1079,6 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       c = in->p;
     }
   done:
-    for (uint32_t k = 0; k < p->nmissing; k++) zero_any(x, p->missing[k], base);
     if (items && WIRE_UNLIKELY(c == prev)) {
       in->p = c;
       if (!wire__dec_unbacked(&x->d, prev)) return false;
