@@ -125,7 +125,8 @@ enum { MDS_NONE = 0, MDS_PTR, MDS_FPTR, MDS_DEC, MDS_TIME, MDS_FSTR, MDS_MAP,
        /* every op of a plan made with wire__mdec_ds_ok off (tests): no
         * struct loop case, and dec_body and ref_flag leave their inline
         * readers of decimals, timestamps and references to the general
-        * ones; the decision is the plan's, none is read per value */
+        * ones (lists and maps get no ditems either); the decision is the
+        * plan's, none is read per value */
        MDS_GENERAL };
 /* mop.ditems: the element op (sub[0]) an inline struct, a UTF-8 string
  * with a 32-bit length, or a string left in its wire encoding

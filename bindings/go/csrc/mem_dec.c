@@ -198,9 +198,62 @@ static int item_flag(mdec *x, const wire_mop *o, const wire_mop *so,
   return 1;
 }
 
+/* A list of the usual items (o->ditems) in its usual form, read without
+ * the general front's cases of dec_list: a count of at most five bytes,
+ * not 0, and a header without flags (structs: their type meta next, or
+ * declared outside compatible mode; strings: declared, or their type id
+ * next). 1 when read, 0 on error (reported where dec_list reports it:
+ * the checks up to the header are dec_list's own, in its order), -1 with
+ * nothing read or changed for any other form (dec_list then reads it).
+ * Lists of numbers: wire__mdec_plist_list, in a file of its own (here,
+ * its registers cost the other lists more). */
+ALWAYS_INLINE int list_usual(mdec *x, const wire_mop *o, uint8_t *base) {
+  wire_in *in = IN(x);
+  const uint8_t *s = in->p, *hp;
+  uint32_t count;
+  if (!fast_u32(s, in->end, &count, &hp) || !count || hp >= in->end) return -1;
+  const wire_mop *so = &o->sub[0];
+  bool st = o->ditems == MDI_STRUCT || o->ditems == MDI_SPTR, meta = false;
+  uint8_t h = hp[0];
+  const uint8_t *c = hp + 1; /* (after the header and a type id) */
+  if (h == WIRE_LF_SAME_TYPE) {
+    if (st) {
+      meta = true;
+    } else {
+      if (c >= in->end || *c != so->wt) return -1;
+      c++;
+    }
+  } else if ((h & ~WIRE_LF_SAME_TYPE) != WIRE_LF_DECL ||
+             (st && x->ctx->compatible)) {
+    return -1;
+  }
+  in->p = hp;
+  if (!dcount(x, s, count, st ? 0 : 1)) return 0;
+  size_t stride = o->esize;
+  if (stride && count > SIZE_MAX / stride) return wire__mdec_afail_over(x, s);
+  uint8_t *items = aalloc(x, (size_t)count * stride, 8);
+  if (!items) return wire__mdec_afail(x, s);
+  st_ptr(base + o->off, items);
+  st_len(base, o, count);
+  in->p = c;
+  const wire_mplan *ep = NULL;
+  if (st) {
+    ep = meta ? meta_fast(x, so->elem) : &x->m->layouts[so->elem].plan;
+    if (!ep) return 0;
+  }
+  if (!wire__dec_enter(&x->d) || !dec_items(x, so, ep, items, stride, count))
+    return 0;
+  x->d.depth--;
+  return 1;
+}
+
 /* The elements of a list after its count. */
 static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   wire_in *in = IN(x);
+  if (o->ditems) {
+    int r = list_usual(x, o, base);
+    if (r >= 0) return r;
+  }
   const uint8_t *s = in->p;
   uint32_t count;
   if (!wire__get_varu32(in, &count)) return false;
@@ -998,6 +1051,14 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       }
       case MX_LIST:
         in->p = c;
+        if (o->code == MOP_PLIST) { /* (numbers: its usual form) */
+          int r = wire__mdec_plist_list(x, o, base);
+          if (r > 0) {
+            c = in->p;
+            continue;
+          }
+          if (!r) return false;
+        }
         if (!dec_list(x, o, base)) return false;
         c = in->p;
         continue;

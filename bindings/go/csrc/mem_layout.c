@@ -288,7 +288,7 @@ static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
     o->lh = wire__pol_list_header(ctx, wf, true, false, false, &ed);
     o->lh_null = wire__pol_list_header(ctx, wf, true, true, false, &ed);
     const wire_mop *so = &o->sub[0];
-    if (!(so->fl & MF_PRESENT))
+    if (!(so->fl & MF_PRESENT) && wire__mdec_ds_ok)
       o->ditems = so->code == MOP_STRUCT ? MDI_STRUCT
                   : so->code == MOP_STRUCT_PTR ? MDI_SPTR
                   : so->code != MOP_STR ? MDI_NONE
