@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "7b03faf45b02e8c3cfc8197a8a2d584cddf2bd3907df4eda4e56387f0cba71ec"
+const csrcDigest = "d6fcc9c42dad4622534a2106e8bad7bb44e95ee9c64f265ff4ec633fd45d65c4"
