@@ -227,9 +227,14 @@ ALWAYS_INLINE int list_usual(mdec *x, const wire_mop *o, uint8_t *base) {
              (st && x->ctx->compatible)) {
     return -1;
   }
+  in->p = hp;
+  if (!dcount(x, s, count, st ? 0 : 1)) return 0;
   size_t stride = o->esize;
-  uint8_t *items = list_alloc(x, o, base, s, hp, count, stride, st ? 0 : 1);
-  if (!items) return 0;
+  if (stride && count > SIZE_MAX / stride) return wire__mdec_afail_over(x, s);
+  uint8_t *items = aalloc(x, (size_t)count * stride, 8);
+  if (!items) return wire__mdec_afail(x, s);
+  st_ptr(base + o->off, items);
+  st_len(base, o, count);
   in->p = c;
   const wire_mplan *ep = NULL;
   if (st) {

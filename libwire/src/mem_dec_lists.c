@@ -98,10 +98,14 @@ int wire__mdec_plist_list(mdec *x, const wire_mop *o, uint8_t *base) {
     return -1;
   }
   /* (dec_list's checks up to the header, in its order) */
-  size_t used = x->used;
-  uint8_t *items =
-      list_alloc(x, o, base, s, hp, count, form_size(o->eform), 1);
-  if (!items) return 0;
+  in->p = hp;
+  if (!dcount(x, s, count, 1)) return 0;
+  size_t stride = form_size(o->eform), used = x->used;
+  if (stride && count > SIZE_MAX / stride) return wire__mdec_afail_over(x, s);
+  uint8_t *items = aalloc(x, (size_t)count * stride, 8);
+  if (!items) return wire__mdec_afail(x, s);
+  st_ptr(base + o->off, items);
+  st_len(base, o, count);
   in->p = c;
   if (!wire__dec_enter(&x->d)) return 0;
   if (!wire__mdec_plist(x, o, items, count)) {

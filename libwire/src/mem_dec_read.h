@@ -26,30 +26,6 @@ static inline void *aalloc(mdec *x, size_t n, size_t align) {
   return x->arena + at;
 }
 
-/* A list's items after its count (the header at hp; s: where the count
- * began), as dec_list takes them: the count checked against the bytes
- * left (items of at least min bytes), `stride` bytes each from the
- * arena, stored with the count at op o. NULL with the error reported. */
-ALWAYS_INLINE uint8_t *list_alloc(mdec *x, const wire_mop *o, uint8_t *base,
-                                  const uint8_t *s, const uint8_t *hp,
-                                  uint32_t count, size_t stride,
-                                  uint64_t min) {
-  IN(x)->p = hp;
-  if (!dcount(x, s, count, min)) return NULL;
-  uint8_t *items;
-  if (WIRE_UNLIKELY(stride && count > SIZE_MAX / stride)) {
-    wire__mdec_afail_over(x, s);
-    return NULL;
-  }
-  if (WIRE_UNLIKELY(!(items = aalloc(x, (size_t)count * stride, 8)))) {
-    wire__mdec_afail(x, s);
-    return NULL;
-  }
-  st_ptr(base + o->off, items);
-  st_len(base, o, count);
-  return items;
-}
-
 /* The type meta of a struct value of layout li, its usual forms inline:
  * the registered TypeDef announced as the next one, or a reference to a
  * TypeDef this message announced for the layout's plan; anything else
