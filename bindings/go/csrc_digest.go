@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "e2dce787630f496a2880f913eb126392c6ca65cb039de47cba43da05f6412394"
+const csrcDigest = "54ffcea9c40e0cc57cdd1b30d162dd498f196fa49517f857ac684c0842f45824"

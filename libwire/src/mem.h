@@ -124,7 +124,13 @@ struct wire_mop {
  * null flag), a decimal (DEC) or timestamp / duration (TIME) without a
  * flag, a string of an inline form with a flag (FSTR), a map without a
  * flag (MAP). */
-enum { MDS_NONE = 0, MDS_PTR, MDS_FPTR, MDS_DEC, MDS_TIME, MDS_FSTR, MDS_MAP };
+enum { MDS_NONE = 0, MDS_PTR, MDS_FPTR, MDS_DEC, MDS_TIME, MDS_FSTR, MDS_MAP,
+       /* every op of a plan made with wire__mdec_ds_ok off (tests): no
+        * struct loop case, and dec_body and ref_flag leave their inline
+        * readers of decimals, timestamps and references to the general
+        * ones (lists and maps get no ditems either); the decision is the
+        * plan's, none is read per value */
+       MDS_GENERAL };
 /* mop.ditems: the element op (sub[0]) an inline struct, a UTF-8 string
  * with a 32-bit length, or a string left in its wire encoding
  * (WIRE_MEM_STR_TAGGED), a struct pointer (none of them with a presence
@@ -148,6 +154,9 @@ typedef struct wire_mplan {
    * field missing: a root of this plan may be read by wire_mem_decode's
    * flat path (mem_dec_root.c), without the decoder's state */
   bool flat;
+  /* a body by this plan begins with the struct's schema hash (not
+   * compatible mode, a kind that has one: wire__mem_hashed) */
+  bool hashed;
 } wire_mplan;
 
 /* A cached writer TypeDef of a layout's type and its mapping. */
@@ -235,7 +244,8 @@ void wire__mem_free(wire_ctx *ctx);
  * CPU has BMI1 and BMI2 (mem_dec_run.c). */
 bool wire__mdec_words(void);
 /* Whether ops get the decoder's struct loop cases (mop.ds; read when
- * plans are made; tests turn it off to compare with dec_field's way). */
+ * plans are made, never per value: off, the ops made from then on are
+ * MDS_GENERAL; tests turn it off to compare with dec_field's way). */
 extern bool wire__mdec_ds_ok;
 /* Puts the layouts' compilations for the context's current options in
  * place (each mode is compiled once, when first used). */
@@ -568,7 +578,16 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
                                 const wire_mspec *s, wire_mop *o, bool encoder);
 void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o);
 void wire__mem_fast_paths(wire_mop *ops, uint32_t n);
-/* ops[n] made the end of a struct plan's ops (MX_END). */
+/* Whether a body of layout l begins with its schema hash in the
+ * context's mode (wire_mplan.hashed). */
+static inline bool wire__mem_hashed(const wire_ctx *ctx,
+                                    const wire_mlayout *l) {
+  return !ctx->compatible &&
+         (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT);
+}
+/* ops[n] made the end of a struct plan's ops (MX_END). Its aux: the
+ * plan's nmissing (0 here; a mapping sets it), which the decoder's struct
+ * loop reads there with the op at hand. */
 static inline void wire__mem_plan_end(wire_mop *ops, uint32_t n) {
   memset(&ops[n], 0, sizeof ops[n]);
   ops[n].dx = MX_END;

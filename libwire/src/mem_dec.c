@@ -136,17 +136,18 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
   return wire__dec_took_bytes(&x->d, prev);
 }
 
-/* The reference / null flag of list item `it` (so: the element op, NULL
- * for packed items of `stride` bytes): 0 when that was the whole item (a
- * null, a reference), 1 when its value follows (*rid: the reference id to
- * note for a tracked struct pointer, else NOTYPE), -1 on error. */
-static int item_flag(mdec *x, const wire_mop *so, uint8_t *it, size_t stride,
-                     bool track, uint32_t *rid) {
+/* The reference / null flag of list item `it` of list op o (so: the
+ * element op, NULL for packed items of `stride` bytes): 0 when that was
+ * the whole item (a null, a reference), 1 when its value follows (*rid:
+ * the reference id to note for a tracked struct pointer, else NOTYPE), -1
+ * on error. */
+static int item_flag(mdec *x, const wire_mop *o, const wire_mop *so,
+                     uint8_t *it, size_t stride, bool track, uint32_t *rid) {
   wire_in *in = IN(x);
   const uint8_t *fs = in->p;
   int8_t f;
   uint32_t id;
-  if (!ref_flag(x, track, &f, &id)) return -1;
+  if (!ref_flag(x, o, track, &f, &id)) return -1;
   if (f == WIRE_REF_NULL) {
     if (!so) {
       memset(it, 0, stride);
@@ -197,9 +198,62 @@ static int item_flag(mdec *x, const wire_mop *so, uint8_t *it, size_t stride,
   return 1;
 }
 
+/* A list of the usual items (o->ditems) in its usual form, read without
+ * the general front's cases of dec_list: a count of at most five bytes,
+ * not 0, and a header without flags (structs: their type meta next, or
+ * declared outside compatible mode; strings: declared, or their type id
+ * next). 1 when read, 0 on error (reported where dec_list reports it:
+ * the checks up to the header are dec_list's own, in its order), -1 with
+ * nothing read or changed for any other form (dec_list then reads it).
+ * Lists of numbers: wire__mdec_plist_list, in a file of its own (here,
+ * its registers cost the other lists more). */
+ALWAYS_INLINE int list_usual(mdec *x, const wire_mop *o, uint8_t *base) {
+  wire_in *in = IN(x);
+  const uint8_t *s = in->p, *hp;
+  uint32_t count;
+  if (!fast_u32(s, in->end, &count, &hp) || !count || hp >= in->end) return -1;
+  const wire_mop *so = &o->sub[0];
+  bool st = o->ditems == MDI_STRUCT || o->ditems == MDI_SPTR, meta = false;
+  uint8_t h = hp[0];
+  const uint8_t *c = hp + 1; /* (after the header and a type id) */
+  if (h == WIRE_LF_SAME_TYPE) {
+    if (st) {
+      meta = true;
+    } else {
+      if (c >= in->end || *c != so->wt) return -1;
+      c++;
+    }
+  } else if ((h & ~WIRE_LF_SAME_TYPE) != WIRE_LF_DECL ||
+             (st && x->ctx->compatible)) {
+    return -1;
+  }
+  in->p = hp;
+  if (!dcount(x, s, count, st ? 0 : 1)) return 0;
+  size_t stride = o->esize;
+  if (stride && count > SIZE_MAX / stride) return wire__mdec_afail_over(x, s);
+  uint8_t *items = aalloc(x, (size_t)count * stride, 8);
+  if (!items) return wire__mdec_afail(x, s);
+  st_ptr(base + o->off, items);
+  st_len(base, o, count);
+  in->p = c;
+  const wire_mplan *ep = NULL;
+  if (st) {
+    ep = meta ? meta_fast(x, so->elem) : &x->m->layouts[so->elem].plan;
+    if (!ep) return 0;
+  }
+  if (!wire__dec_enter(&x->d) || !dec_items(x, so, ep, items, stride, count))
+    return 0;
+  x->d.depth--;
+  return 1;
+}
+
 /* The elements of a list after its count. */
 static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   wire_in *in = IN(x);
+  if (o->ditems) {
+    int r = list_usual(x, o, base);
+    if (r >= 0) return r;
+  }
   const uint8_t *s = in->p;
   uint32_t count;
   if (!wire__get_varu32(in, &count)) return false;
@@ -270,7 +324,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
     const wire_mplan *pp = ep;
     uint32_t rid = NOTYPE; /* reference id of a tracked struct pointer */
     if (flags) {
-      int r = item_flag(x, so, it, stride, track, &rid);
+      int r = item_flag(x, o, so, it, stride, track, &rid);
       if (r < 0) return false;
       if (!r) continue;
     } else if (so && (so->fl & MF_PRESENT)) {
@@ -364,6 +418,13 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
                                                          "reserved bits");
     bool kn = h & WIRE_MF_KEY_NULL, vn = h & WIRE_MF_VAL_NULL;
     uint32_t size = 1;
+    if (h == (WIRE_MF_KEY_DECL | WIRE_MF_VAL_DECL) && o->ditems == MDI_STR &&
+        in->p < in->end && in->p[0] && in->p[0] <= count - at) {
+      /* the usual chunk of strings (declared, no null or tracking) and
+       * its size as wire__dec_chunk_size takes it, to their loop */
+      size = *in->p++;
+      goto strs;
+    }
     if (!kn && !vn) {
       uint8_t sz;
       if (!wire__dec_chunk_size(&x->d, count - at, &sz)) return false;
@@ -396,11 +457,12 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
     if (in_chunk && !trk[0] && !trk[1] && o->ditems == MDI_STR) {
       /* strings to strings (the usual map of a struct), without the
        * general loop's per-entry cases */
+    strs:
       for (uint32_t i = 0; i < size; i++) {
         uint8_t *it = items + (size_t)(at + i) * o->esize;
         const uint8_t *es = in->p, *np;
         for (int k = 0; k < 2; k++) {
-          const wire_mop *so = sides[k];
+          const wire_mop *so = k ? vo : ko;
           np = so->fl & MF_TAGGED ? fast_tstr(x, so, it, in->p, in->end)
                                   : fast_str(x, so, it, in->p, in->end);
           if (WIRE_LIKELY(np != NULL)) in->p = np;
@@ -426,7 +488,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
           const uint8_t *fs = in->p;
           int8_t f;
           uint32_t id;
-          if (!ref_flag(x, true, &f, &id)) return false;
+          if (!ref_flag(x, o, true, &f, &id)) return false;
           if (f == WIRE_REF_NULL || f == WIRE_REF_REF)
             return dfail(x, WIRE_E_UNSUPPORTED, fs, "map entry reference");
           if (f == WIRE_REF_VALUE) x->d.nrefs++;
@@ -679,8 +741,9 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
   case MOP_TIMESTAMP: case MOP_DURATION: {
     wire_mem_time t = {0, 0, 0};
     /* (the struct loop's inline reader; tests compare it with the
-     * general one, wire__mdec_ds_ok off) */
-    const uint8_t *np = wire__mdec_ds_ok ? fast_time(o, p, s, in->end) : NULL;
+     * general one: MDS_GENERAL) */
+    const uint8_t *np = o->ds != MDS_GENERAL ? fast_time(o, p, s, in->end)
+                                             : NULL;
     if (np) {
       in->p = np;
       return true;
@@ -695,8 +758,8 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     bool neg;
     const uint8_t *mag;
     uint8_t small[8];
-    const uint8_t *np = wire__mdec_ds_ok ? fast_decimal(x, p, s, in->end)
-                                         : NULL;
+    const uint8_t *np = o->ds != MDS_GENERAL ? fast_decimal(x, p, s, in->end)
+                                             : NULL;
     if (np) {
       in->p = np;
       return true;
@@ -757,7 +820,7 @@ static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
     const uint8_t *fs = in->p;
     int8_t f;
     uint32_t id;
-    if (!ref_flag(x, (o->fl & MF_REF) != 0, &f, &id)) return false;
+    if (!ref_flag(x, o, (o->fl & MF_REF) != 0, &f, &id)) return false;
     if (f == WIRE_REF_NULL) {
       null_field(x, o, base);
       return true;
@@ -857,9 +920,10 @@ ALWAYS_INLINE int fptr_field(mdec *x, const wire_mop *o, uint8_t *base,
   return -1;
 }
 
-/* (off: the struct loop reads every op without an inline case by
- * dec_field, mop.ds; for tests) */
-bool wire__mdec_ds_ok = true;
+/* The reader's fields the writer of plan p did not send, at base. */
+static COLD void zero_missing(mdec *x, const wire_mplan *p, uint8_t *base) {
+  for (uint32_t k = 0; k < p->nmissing; k++) zero_any(x, p->missing[k], base);
+}
 
 /* The last MX_ value (mem.h): dec_structs' dispatch lists every case up
  * to it and leaves out the range check (~2 instructions an op); an MX_
@@ -881,8 +945,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
                                size_t stride, uint32_t count, bool items) {
   if (!wire__dec_enter(&x->d)) return false;
   wire_in *in = IN(x);
-  bool hashed = !x->ctx->compatible &&
-                (l->kind == WIRE_T_STRUCT || l->kind == WIRE_T_NAMED_STRUCT);
+  bool hashed = p->hashed;
   const uint8_t *c = in->p, *const end = in->end, *np;
   for (uint32_t i = 0; i < count; i++, base += stride) {
     const uint8_t *prev = c;
@@ -900,6 +963,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       uint8_t *d = base + o->off;
       switch (o->dx) {
       case MX_END:
+        if (WIRE_UNLIKELY(o->aux)) zero_missing(x, p, base); /* (nmissing) */
         goto done;
       case MX_RUN: {
         const uint8_t *rc = c; /* (c itself stays out of memory) */
@@ -987,6 +1051,14 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       }
       case MX_LIST:
         in->p = c;
+        if (o->code == MOP_PLIST) { /* (numbers: its usual form) */
+          int r = wire__mdec_plist_list(x, o, base);
+          if (r > 0) {
+            c = in->p;
+            continue;
+          }
+          if (!r) return false;
+        }
         if (!dec_list(x, o, base)) return false;
         c = in->p;
         continue;
@@ -1068,7 +1140,6 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       c = in->p;
     }
   done:
-    for (uint32_t k = 0; k < p->nmissing; k++) zero_any(x, p->missing[k], base);
     if (items && WIRE_UNLIKELY(c == prev)) {
       in->p = c;
       if (!wire__dec_unbacked(&x->d, prev)) return false;

@@ -159,6 +159,13 @@ const wire_mop *wire__mdec_run_end_words(const wire_mop *o, uint8_t *base,
  * the list again and reports. */
 bool wire__mdec_plist(mdec *x, const wire_mop *o, uint8_t *items,
                       uint32_t count);
+/* A whole list of numbers (MOP_PLIST) from its count, in its usual form
+ * (count of at most five bytes, not 0; a header without flags, declared
+ * or with the declared type id; every element read by wire__mdec_plist):
+ * 1 when read, 0 on an error dec_list would report there (the count
+ * against the bytes left, the arena, the depth), -1 with nothing read or
+ * kept for anything else, which dec_list then reads and reports. */
+int wire__mdec_plist_list(mdec *x, const wire_mop *o, uint8_t *base);
 extern bool wire__mdec_lists_ok;
 extern bool wire__mdec_words_ok;
 extern bool wire__mdec_flat_ok;

@@ -9,6 +9,7 @@
  * then reads the list from its start and reports, so errors and their
  * offsets are those of the general loop. */
 #include "mem_dec.h"
+#include "mem_dec_read.h"
 
 /* A varint64 of at most 9 bytes before end; false for anything unusual. */
 ALWAYS_INLINE bool chk_u64(const uint8_t *s, const uint8_t *end, uint64_t *v,
@@ -80,4 +81,40 @@ bool wire__mdec_plist(mdec *x, const wire_mop *o, uint8_t *items,
   }
   in->p = p;
   return true;
+}
+
+int wire__mdec_plist_list(mdec *x, const wire_mop *o, uint8_t *base) {
+  if (!wire__mdec_lists_ok) return -1;
+  wire_in *in = IN(x);
+  const uint8_t *s = in->p, *hp;
+  uint32_t count;
+  if (!fast_u32(s, in->end, &count, &hp) || !count || hp >= in->end) return -1;
+  uint8_t h = hp[0];
+  const uint8_t *c = hp + 1; /* (after the header and a type id) */
+  if (h == WIRE_LF_SAME_TYPE) {
+    if (c >= in->end || *c != o->ewt) return -1;
+    c++;
+  } else if ((h & ~WIRE_LF_SAME_TYPE) != WIRE_LF_DECL) {
+    return -1;
+  }
+  /* (dec_list's checks up to the header, in its order) */
+  in->p = hp;
+  if (!dcount(x, s, count, 1)) return 0;
+  size_t stride = form_size(o->eform), used = x->used;
+  if (stride && count > SIZE_MAX / stride) return wire__mdec_afail_over(x, s);
+  uint8_t *items = aalloc(x, (size_t)count * stride, 8);
+  if (!items) return wire__mdec_afail(x, s);
+  st_ptr(base + o->off, items);
+  st_len(base, o, count);
+  in->p = c;
+  if (!wire__dec_enter(&x->d)) return 0;
+  if (!wire__mdec_plist(x, o, items, count)) {
+    /* an element in error: nothing kept (dec_list reads it again) */
+    x->used = used;
+    x->d.depth--;
+    in->p = s;
+    return -1;
+  }
+  x->d.depth--;
+  return 1;
 }

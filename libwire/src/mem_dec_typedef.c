@@ -61,11 +61,13 @@ static int32_t compile_map(wire_ctx *ctx, uint32_t li, const wire_layout *wl,
   }
   wire__mem_fast_paths(ops, wl->nfields);
   wire__mem_plan_end(ops, wl->nfields);
+  ops[wl->nfields].aux = nm; /* (the decoder's struct loop reads it there) */
   out->ops = ops;
   out->nops = wl->nfields;
   out->missing = miss;
   out->nmissing = nm;
   out->flat = false; /* (the flat path reads the registered TypeDef only) */
+  out->hashed = wire__mem_hashed(ctx, ml);
   return WIRE_OK;
 }
 

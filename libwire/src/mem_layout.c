@@ -149,6 +149,10 @@ static uint8_t user_kind(wire_ctx *ctx, const wire_ftype *f) {
 
 static int32_t bind_layout(wire_ctx *ctx, uint32_t li);
 
+/* (off: plans made from then on are read without the decoder's inline
+ * cases, mop.ds MDS_GENERAL; for tests) */
+bool wire__mdec_ds_ok = true;
+
 static int32_t cfail(wire_ctx *ctx, uint32_t li, const wire_mspec *s,
                      const char *what) {
   return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u field %u: %s", li,
@@ -284,7 +288,7 @@ static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
     o->lh = wire__pol_list_header(ctx, wf, true, false, false, &ed);
     o->lh_null = wire__pol_list_header(ctx, wf, true, true, false, &ed);
     const wire_mop *so = &o->sub[0];
-    if (!(so->fl & MF_PRESENT))
+    if (!(so->fl & MF_PRESENT) && wire__mdec_ds_ok)
       o->ditems = so->code == MOP_STRUCT ? MDI_STRUCT
                   : so->code == MOP_STRUCT_PTR ? MDI_SPTR
                   : so->code != MOP_STR ? MDI_NONE
@@ -386,6 +390,7 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
   o->elem = s->elem;
   o->ft = wf;
   o->local = NOTYPE;
+  o->ds = wire__mdec_ds_ok ? MDS_NONE : MDS_GENERAL;
   if (s->form & WIRE_MEM_LEN64) o->fl |= MF_LEN64;
   if (s->form & WIRE_MEM_STR_TAGGED) o->fl |= MF_TAGGED;
   if (s->present != WIRE_MEM_NONE) o->fl |= MF_PRESENT;
@@ -488,7 +493,8 @@ static void dec_runs(wire_mop *ops, uint32_t n) {
       if (so->code == MOP_STR && (so->fl & MF_TAGGED)) o->ex = MX_LTSTR;
       if (so->code == MOP_STRUCT_PTR) o->ex = MX_LSPTR;
     }
-    o->ds = o->dx == MX_SLOW && wire__mdec_ds_ok ? dec_slow_case(o) : MDS_NONE;
+    o->ds = !wire__mdec_ds_ok ? MDS_GENERAL
+            : o->dx == MX_SLOW ? dec_slow_case(o) : MDS_NONE;
   }
 }
 
@@ -600,6 +606,7 @@ static int32_t bind_struct(wire_ctx *ctx, uint32_t li) {
   l->plan.nops = n;
   l->plan.flat = wire__mem_flat(ops, n) && !l->plan.nmissing;
   l->kind = wire__struct_kind(ctx, t);
+  l->plan.hashed = wire__mem_hashed(ctx, l);
   l->hash = wire__peer_schema_hash(ctx, rl);
   if (l->kind == WIRE_T_COMPATIBLE_STRUCT ||
       l->kind == WIRE_T_NAMED_COMPATIBLE_STRUCT ||

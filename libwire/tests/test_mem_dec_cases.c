@@ -20,8 +20,9 @@
 
 #include "mem_damage.h"
 
-/* (internal, mem_dec.c: off, plans made from then on have no mop.ds
- * cases and maps no string loop) */
+/* (internal, mem_layout.c: off, plans made from then on have no mop.ds
+ * cases, no inline decimal, timestamp or reference reader and maps no
+ * string loop; the library reads it only when it makes a plan) */
 extern bool wire__mdec_ds_ok;
 
 #define N WIRE_MEM_NONE

@@ -1214,3 +1214,23 @@ Test(text, utf16_check_at_every_position) {
       cr_assert_eq(wire__utf16_check(s, len + 1), len, "odd n=%zu", n);
     }
 }
+
+/* wire__copy_ascii at every length to 80: the bytes copied and nothing
+ * around them touched; false when any one byte is past ASCII (each
+ * position; 1-3 bytes are read as first, middle and last). */
+Test(text, copy_ascii_at_every_length_and_position) {
+  uint8_t s[80], out[96];
+  for (size_t n = 0; n <= sizeof s; n++) {
+    for (size_t k = 0; k < n; k++) s[k] = (uint8_t)('a' + k % 26);
+    memset(out, 0xEE, sizeof out);
+    cr_assert(wire__copy_ascii(out + 8, s, n), "ascii n=%zu", n);
+    cr_assert(!memcmp(out + 8, s, n), "copy n=%zu", n);
+    for (size_t k = 0; k < 8; k++)
+      cr_assert(out[k] == 0xEE && out[8 + n + k] == 0xEE, "outside n=%zu", n);
+    for (size_t at = 0; at < n; at++) {
+      s[at] = 0x80;
+      cr_assert(!wire__copy_ascii(out + 8, s, n), "n=%zu at=%zu", n, at);
+      s[at] = (uint8_t)('a' + at % 26);
+    }
+  }
+}

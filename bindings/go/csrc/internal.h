@@ -250,9 +250,14 @@ static inline bool wire__copy_ascii(uint8_t *out, const uint8_t *s,
     memcpy(out + len - 4, &z, 4);
     return !((a | z) & 0x80808080u);
   }
-  uint8_t acc = 0;
-  for (size_t i = 0; i < len; i++) acc |= out[i] = s[i];
-  return !(acc & 0x80);
+  if (len) { /* 1-3 bytes: the first, the middle and the last */
+    uint8_t a = s[0], m = s[len / 2], z = s[len - 1];
+    out[0] = a;
+    out[len / 2] = m;
+    out[len - 1] = z;
+    return !((a | m | z) & 0x80);
+  }
+  return true;
 }
 static inline void wire__put_u8(wire_buf *b, uint8_t v) {
   if (wire__buf_room(b, 1)) b->p[b->len++] = v;

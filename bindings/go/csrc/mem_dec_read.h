@@ -159,12 +159,14 @@ ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
   }
 }
 
-/* A reference / null flag (wire__dec_ref_flag), its usual forms inline:
- * not null, null, a tracked value and a reference with a one-byte id to
- * a value read before where references are allowed; the rest and the
- * errors go to the general reader (references too when tests turn
- * wire__mdec_ds_ok off: only they read it here). */
-ALWAYS_INLINE bool ref_flag(mdec *x, bool allow_ref, int8_t *f, uint32_t *id) {
+/* A reference / null flag (wire__dec_ref_flag) of a value of op o (a
+ * list's items: the list's op), its usual forms inline: not null, null, a
+ * tracked value and a reference with a one-byte id to a value read before
+ * where references are allowed (not for an op of MDS_GENERAL, where tests
+ * compare with the general reader); the rest and the errors go to the
+ * general reader. */
+ALWAYS_INLINE bool ref_flag(mdec *x, const wire_mop *o, bool allow_ref,
+                            int8_t *f, uint32_t *id) {
   wire_in *in = IN(x);
   if (WIRE_LIKELY(in->p < in->end)) {
     const uint8_t *c = in->p;
@@ -176,7 +178,7 @@ ALWAYS_INLINE bool ref_flag(mdec *x, bool allow_ref, int8_t *f, uint32_t *id) {
       return true;
     }
     if (b == WIRE_REF_REF && allow_ref && in->end - c >= 2 && c[1] < 0x80 &&
-        c[1] < x->d.nrefs && wire__mdec_ds_ok) {
+        c[1] < x->d.nrefs && o->ds != MDS_GENERAL) {
       *id = c[1];
       in->p += 2;
       *f = b;
