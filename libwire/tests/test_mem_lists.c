@@ -197,6 +197,27 @@ Test(mem_lists, prefixes_and_changed_bytes) {
   wire_ctx_free(c);
 }
 
+/* The same sweeps with the context's depth limit at exactly what the
+ * message needs: a list whose loop gives up on an element and hands it
+ * back to the general reader must leave the depth as it found it (else
+ * the general reader's error becomes a depth error). */
+Test(mem_lists, changed_bytes_at_the_depth_limit) {
+  uint32_t lp;
+  wire_ctx *c = make(&lp);
+  static uint8_t buf[1 << 12];
+  size_t len = message(c, lp, 9, 1, buf, sizeof buf);
+  lists_env e = {c, lp};
+  uint64_t d = 1;
+  for (; d < 64; d++) {
+    cr_assert_eq(wire_ctx_set_limit(c, WIRE_LIMIT_DEPTH, d), WIRE_OK);
+    if (both(c, lp, buf, len, sizeof arena) == WIRE_OK) break;
+  }
+  cr_assert(d > 1 && d < 64, "the message needs depth %u", (unsigned)d);
+  static const uint8_t subs[] = {0x00, 0xFF, 0x02, 0x7F};
+  mem_damage_bytes(lists_probe, &e, buf, len, 0, 0x80, subs, sizeof subs);
+  wire_ctx_free(c);
+}
+
 /* One list l (the others empty) with hand-made elements: the message's
  * bytes for a count of 1 and element 0, its count and element then
  * replaced (*el_end: where the element ends). */
