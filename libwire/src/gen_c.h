@@ -61,7 +61,6 @@ const char *wire__gen_member(const char *name, char *buf, size_t cap);
 const char *wire__gen_flag(const gen *g, uint32_t ti, uint32_t k, char *buf,
                            size_t cap);
 uint8_t wire__gen_kind_of(const gen *g, const wire_ftype *f);
-uint8_t wire__gen_dense_elem(uint8_t t);
 
 /* gen_c_code.c: the straight-line codecs, the entry points (written by
  * gen_c_entry.c) and the checks the registration makes of what they

@@ -321,15 +321,15 @@ static int32_t compile_coll(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
   uint32_t form = o->form;
   uint8_t wt = wf->type_id;
   /* the reader's element type decides the packed memory width */
-  if (array_elem(wt)) {
-    uint8_t re = array_elem(rf->type_id);
+  if (wire__array_elem_type(wt)) {
+    uint8_t re = wire__array_elem_type(rf->type_id);
     if (!re && (rf->type_id == WIRE_T_LIST || rf->type_id == WIRE_T_SET) &&
         rf->elem)
       re = rf->elem->type_id;
     if (form != WIRE_MEM_ARRAY || s->aux == WIRE_MEM_NONE || !natural_form(re))
       return WIRE_E_SCHEMA;
     o->code = MOP_DENSE;
-    o->ewt = array_elem(wt);
+    o->ewt = wire__array_elem_type(wt);
     o->eform = natural_form(re);
     if (natural_form(o->ewt) != o->eform &&
         !(is_int_form(o->eform) && is_int_wt(o->ewt)))
@@ -339,7 +339,7 @@ static int32_t compile_coll(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
   if ((wt == WIRE_T_LIST || wt == WIRE_T_SET) && wf->elem) {
     if (s->aux == WIRE_MEM_NONE) return WIRE_E_SCHEMA;
     if (form == WIRE_MEM_ARRAY) {
-      uint8_t re = array_elem(rf->type_id);
+      uint8_t re = wire__array_elem_type(rf->type_id);
       if (!re && rf->elem) re = rf->elem->type_id;
       uint8_t we = wf->elem->type_id;
       if (!natural_form(re) || !natural_form(we) || user_kind(ctx, wf->elem))

@@ -131,24 +131,6 @@ static const char *prim_form(uint8_t t) {
   default: return NULL;
   }
 }
-uint8_t wire__gen_dense_elem(uint8_t t) {
-  switch (t) {
-  case WIRE_T_BOOL_ARRAY: return WIRE_T_BOOL;
-  case WIRE_T_INT8_ARRAY: return WIRE_T_INT8;
-  case WIRE_T_INT16_ARRAY: return WIRE_T_INT16;
-  case WIRE_T_INT32_ARRAY: return WIRE_T_INT32;
-  case WIRE_T_INT64_ARRAY: return WIRE_T_INT64;
-  case WIRE_T_UINT8_ARRAY: return WIRE_T_UINT8;
-  case WIRE_T_UINT16_ARRAY: return WIRE_T_UINT16;
-  case WIRE_T_UINT32_ARRAY: return WIRE_T_UINT32;
-  case WIRE_T_UINT64_ARRAY: return WIRE_T_UINT64;
-  case WIRE_T_FLOAT16_ARRAY: return WIRE_T_FLOAT16;
-  case WIRE_T_BFLOAT16_ARRAY: return WIRE_T_BFLOAT16;
-  case WIRE_T_FLOAT32_ARRAY: return WIRE_T_FLOAT32;
-  case WIRE_T_FLOAT64_ARRAY: return WIRE_T_FLOAT64;
-  default: return 0;
-  }
-}
 static bool packable(uint8_t t) {
   return prim_form(t) && t != WIRE_T_DATE && t != WIRE_T_TIMESTAMP &&
          t != WIRE_T_DURATION && t != WIRE_T_DECIMAL;
@@ -165,7 +147,7 @@ static bool supported(const gen *g, const wire_ftype *f) {
   if (k == WIRE_KIND_STRUCT || k == WIRE_KIND_UNION) return g->ok[f->user];
   if (k) return false;
   uint8_t t = f->type_id;
-  if (prim_ctype(t) || t == WIRE_T_STRING || t == WIRE_T_BINARY || wire__gen_dense_elem(t))
+  if (prim_ctype(t) || t == WIRE_T_STRING || t == WIRE_T_BINARY || wire__array_elem_type(t))
     return true;
   if (t == WIRE_T_LIST || t == WIRE_T_SET) return supported(g, f->elem);
   if (t == WIRE_T_MAP) return supported(g, f->key) && supported(g, f->value);
@@ -222,7 +204,7 @@ static bool flag_needed(const gen *g, const wire_ftype *f) {
   if (k == WIRE_KIND_STRUCT) return false;
   uint8_t t = f->type_id;
   return !(t == WIRE_T_STRING || t == WIRE_T_BINARY || t == WIRE_T_LIST ||
-           t == WIRE_T_SET || t == WIRE_T_MAP || wire__gen_dense_elem(t));
+           t == WIRE_T_SET || t == WIRE_T_MAP || wire__array_elem_type(t));
 }
 
 /* A lasting copy of v (freed with the generation). */
@@ -287,10 +269,10 @@ static void val(gen *g, const wire_ftype *f, vinfo *v) {
   uint32_t id = g->nhelper++;
   v->shape = 2;
   char it[240];
-  if (wire__gen_dense_elem(t) || ((t == WIRE_T_LIST || t == WIRE_T_SET) &&
+  if (wire__array_elem_type(t) || ((t == WIRE_T_LIST || t == WIRE_T_SET) &&
                         packable(f->elem->type_id) && !f->elem->nullable &&
                         !f->elem->ref && !wire__gen_kind_of(g, f->elem))) {
-    uint8_t e = wire__gen_dense_elem(t) ? wire__gen_dense_elem(t) : f->elem->type_id;
+    uint8_t e = wire__array_elem_type(t) ? wire__array_elem_type(t) : f->elem->type_id;
     snprintf(it, sizeof it, "%s", prim_ctype(e));
     v->form = "WIRE_MEM_ARRAY";
   } else if (t == WIRE_T_MAP) {

@@ -322,7 +322,7 @@ static void enc_value(cg *x, const wire_ftype *f, const vinfo *v,
     ind(c, d); put(c, "if (!(q = %s__bin(e, q, %s.ptr, %s.len, 1))) return 0;\n", P, X, X);
     return;
   }
-  uint8_t de = wire__gen_dense_elem(t);
+  uint8_t de = wire__array_elem_type(t);
   if (de) {
     ind(c, d);
     put(c, "if (!(q = %s__bin(e, q, (const uint8_t *)%s.items, %s.count, %u))) return 0;\n",
@@ -727,7 +727,7 @@ static void dec_value(cg *x, const wire_ftype *f, const vinfo *v,
     ind(c, d); put(c, "if (!(p = %s__rbin(d, p, end, &%s.ptr, &%s.len))) return 0;\n", P, X, X);
     return;
   }
-  uint8_t de = wire__gen_dense_elem(t);
+  uint8_t de = wire__array_elem_type(t);
   if (de) {
     uint32_t u = x->tmp++;
     ind(c, d); put(c, "const void *q%u;\n", u);

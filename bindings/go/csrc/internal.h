@@ -871,6 +871,16 @@ static inline bool wire__is_array_type(uint32_t t) {
   return t >= WIRE_T_BOOL_ARRAY && t <= WIRE_T_FLOAT64_ARRAY &&
          t != WIRE_T_FLOAT8_ARRAY;
 }
+/* The scalar type id of a dense array type's items; 0 for any other type
+ * (float8 arrays included: no scalar float8 exists). */
+static inline uint8_t wire__array_elem_type(uint32_t t) {
+  static const uint8_t elem[] = {
+    WIRE_T_BOOL, WIRE_T_INT8, WIRE_T_INT16, WIRE_T_INT32, WIRE_T_INT64,
+    WIRE_T_UINT8, WIRE_T_UINT16, WIRE_T_UINT32, WIRE_T_UINT64, 0,
+    WIRE_T_FLOAT16, WIRE_T_BFLOAT16, WIRE_T_FLOAT32, WIRE_T_FLOAT64};
+  return t >= WIRE_T_BOOL_ARRAY && t <= WIRE_T_FLOAT64_ARRAY
+             ? elem[t - WIRE_T_BOOL_ARRAY] : 0;
+}
 
 /* Java-policy helpers shared by the encoder and the builders. */
 int32_t wire__java_string_encoding(const uint8_t *utf8, size_t len);

@@ -358,25 +358,6 @@ static inline uint8_t natural_form(uint8_t t) {
   default: return 0;
   }
 }
-/* Element type of a dense array type. */
-static inline uint8_t array_elem(uint8_t t) {
-  switch (t) {
-  case WIRE_T_BOOL_ARRAY: return WIRE_T_BOOL;
-  case WIRE_T_INT8_ARRAY: return WIRE_T_INT8;
-  case WIRE_T_INT16_ARRAY: return WIRE_T_INT16;
-  case WIRE_T_INT32_ARRAY: return WIRE_T_INT32;
-  case WIRE_T_INT64_ARRAY: return WIRE_T_INT64;
-  case WIRE_T_UINT8_ARRAY: return WIRE_T_UINT8;
-  case WIRE_T_UINT16_ARRAY: return WIRE_T_UINT16;
-  case WIRE_T_UINT32_ARRAY: return WIRE_T_UINT32;
-  case WIRE_T_UINT64_ARRAY: return WIRE_T_UINT64;
-  case WIRE_T_FLOAT16_ARRAY: return WIRE_T_FLOAT16;
-  case WIRE_T_BFLOAT16_ARRAY: return WIRE_T_BFLOAT16;
-  case WIRE_T_FLOAT32_ARRAY: return WIRE_T_FLOAT32;
-  case WIRE_T_FLOAT64_ARRAY: return WIRE_T_FLOAT64;
-  default: return 0;
-  }
-}
 static inline uint32_t form_size(uint32_t f) { return (uint32_t)form_bits(f) / 8; }
 
 /* Whether every value of form f fits integer wire type t. */

@@ -40,34 +40,12 @@ static int32_t pfail(proj *p, const char *fmt, const char *a, const char *b) {
                     path_of(p, path, sizeof path), a, b);
 }
 
-static bool is_int(uint8_t t) { return t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_INT64; }
-static bool is_uint(uint8_t t) { return t >= WIRE_T_UINT8 && t <= WIRE_T_TAGGED_UINT64; }
-
-/* Element type of a dense array, as a scalar type id. */
-static uint8_t array_elem(uint8_t t) {
-  switch (t) {
-  case WIRE_T_BOOL_ARRAY: return WIRE_T_BOOL;
-  case WIRE_T_INT8_ARRAY: return WIRE_T_INT8;
-  case WIRE_T_INT16_ARRAY: return WIRE_T_INT16;
-  case WIRE_T_INT32_ARRAY: return WIRE_T_INT32;
-  case WIRE_T_INT64_ARRAY: return WIRE_T_INT64;
-  case WIRE_T_UINT8_ARRAY: return WIRE_T_UINT8;
-  case WIRE_T_UINT16_ARRAY: return WIRE_T_UINT16;
-  case WIRE_T_UINT32_ARRAY: return WIRE_T_UINT32;
-  case WIRE_T_UINT64_ARRAY: return WIRE_T_UINT64;
-  case WIRE_T_FLOAT16_ARRAY: return WIRE_T_FLOAT16;
-  case WIRE_T_BFLOAT16_ARRAY: return WIRE_T_BFLOAT16;
-  case WIRE_T_FLOAT32_ARRAY: return WIRE_T_FLOAT32;
-  case WIRE_T_FLOAT64_ARRAY: return WIRE_T_FLOAT64;
-  default: return 0;
-  }
-}
-
 /* Integer families: any signed encoding reads as another signed encoding
  * (and unsigned likewise) when the value fits. */
 static bool same_family(uint8_t a, uint8_t b) {
-  if (array_elem(b) == 0) return (is_int(a) && is_int(b)) || (is_uint(a) && is_uint(b));
-  return false;
+  if (wire__array_elem_type(b) != 0) return false;
+  return (wire__is_int_type(a) && wire__is_int_type(b)) ||
+         (wire__is_uint_type(a) && wire__is_uint_type(b));
 }
 
 static int32_t convert(proj *p, wire_node *v, const wire_ftype *f,
@@ -78,11 +56,11 @@ static int32_t default_of(proj *p, const wire_ftype *f, wire_node **out) {
   uint8_t t = f->type_id;
   if (f->nullable || t == WIRE_T_UNKNOWN) *out = wire_node_new_null(d);
   else if (t == WIRE_T_BOOL) *out = wire_node_new_bool(d, 0);
-  else if (is_int(t)) *out = wire_node_new_int(d, t, 0);
-  else if (is_uint(t)) *out = wire_node_new_uint(d, t, 0);
+  else if (wire__is_int_type(t)) *out = wire_node_new_int(d, t, 0);
+  else if (wire__is_uint_type(t)) *out = wire_node_new_uint(d, t, 0);
   else if (t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64) *out = wire_node_new_float_bits(d, t, 0);
   else if (t == WIRE_T_STRING) *out = wire_node_new_string(d, (const uint8_t *)"", 0, -1);
-  else if (t == WIRE_T_BINARY || array_elem(t)) *out = wire_node_new_array(d, t, NULL, 0);
+  else if (t == WIRE_T_BINARY || wire__array_elem_type(t)) *out = wire_node_new_array(d, t, NULL, 0);
   else if (t == WIRE_T_LIST || t == WIRE_T_SET) *out = wire_node_new_list(d, t);
   else if (t == WIRE_T_MAP) *out = wire_node_new_map(d);
   else if (t == WIRE_T_DATE) *out = wire_node_new_date(d, 0);
@@ -114,7 +92,7 @@ static int32_t default_of(proj *p, const wire_ftype *f, wire_node **out) {
 }
 
 static int32_t list_to_array(proj *p, wire_node *v, uint8_t at, wire_node **out) {
-  uint8_t et = array_elem(at);
+  uint8_t et = wire__array_elem_type(at);
   uint32_t w = wire_type_array_width(at);
   size_t n = v->small;
   if ((uint64_t)n * w > UINT32_MAX)
@@ -128,16 +106,16 @@ static int32_t list_to_array(proj *p, wire_node *v, uint8_t at, wire_node **out)
                    wire_type_name(at), "");
     uint64_t u;
     if (e->type == et) u = e->v.u;
-    else if (same_family(e->type, et) || (is_int(e->type) && is_int(et)))
+    else if (same_family(e->type, et) || (wire__is_int_type(e->type) && wire__is_int_type(et)))
       u = e->v.u; /* range checked below */
     else
       return pfail(p, "%s: a list of %s cannot be read as %s",
                    wire_type_name(e->type), wire_type_name(at));
-    if (is_int(et) && w < 8) {
+    if (wire__is_int_type(et) && w < 8) {
       int64_t x = e->v.i, lim = INT64_C(1) << (8 * w - 1);
       if (x < -lim || x >= lim)
         return pfail(p, "%s: element out of range for %s%s", wire_type_name(at), "");
-    } else if (is_uint(et) && w < 8 && e->v.u >> (8 * w)) {
+    } else if (wire__is_uint_type(et) && w < 8 && e->v.u >> (8 * w)) {
       return pfail(p, "%s: element out of range for %s%s", wire_type_name(at), "");
     }
     for (uint32_t k = 0; k < w; k++) buf[i * w + k] = (uint8_t)(u >> (8 * k));
@@ -152,8 +130,8 @@ static int32_t list_to_array(proj *p, wire_node *v, uint8_t at, wire_node **out)
 
 static int32_t array_to_list(proj *p, wire_node *v, const wire_ftype *f,
                              wire_node **out) {
-  uint8_t et = f->elem ? f->elem->type_id : array_elem(v->type);
-  uint8_t src = v->type == WIRE_T_BINARY ? WIRE_T_UINT8 : array_elem(v->type);
+  uint8_t et = f->elem ? f->elem->type_id : wire__array_elem_type(v->type);
+  uint8_t src = v->type == WIRE_T_BINARY ? WIRE_T_UINT8 : wire__array_elem_type(v->type);
   uint32_t w = v->type == WIRE_T_BINARY ? 1 : wire_type_array_width(v->type);
   if (!(et == src || same_family(src, et)))
     return pfail(p, "%s: %s cannot be read as a list of %s", wire_type_name(v->type),
@@ -164,10 +142,10 @@ static int32_t array_to_list(proj *p, wire_node *v, const wire_ftype *f,
     uint64_t u = 0;
     for (uint32_t k = 0; k < w; k++) u |= (uint64_t)v->v.p[i * w + k] << (8 * k);
     wire_node *e;
-    if (is_int(et)) {
+    if (wire__is_int_type(et)) {
       int64_t x = w == 1 ? (int8_t)u : w == 2 ? (int16_t)u : w == 4 ? (int32_t)u : (int64_t)u;
       e = wire_node_new_int(p->doc, et, x);
-    } else if (is_uint(et)) {
+    } else if (wire__is_uint_type(et)) {
       e = wire_node_new_uint(p->doc, et, u);
     } else if (et == WIRE_T_BOOL) {
       e = wire_node_new_bool(p->doc, (int32_t)u);
@@ -241,9 +219,9 @@ static int32_t convert(proj *p, wire_node *v, const wire_ftype *f,
     return WIRE_OK;
   }
   /* list <-> dense array, binary <-> uint8 array */
-  if ((s == WIRE_T_LIST || s == WIRE_T_SET) && array_elem(t))
+  if ((s == WIRE_T_LIST || s == WIRE_T_SET) && wire__array_elem_type(t))
     return list_to_array(p, v, t, out);
-  if ((t == WIRE_T_LIST || t == WIRE_T_SET) && (array_elem(s) || s == WIRE_T_BINARY))
+  if ((t == WIRE_T_LIST || t == WIRE_T_SET) && (wire__array_elem_type(s) || s == WIRE_T_BINARY))
     return array_to_list(p, v, f, out);
   if ((s == WIRE_T_BINARY && t == WIRE_T_UINT8_ARRAY) ||
       (s == WIRE_T_UINT8_ARRAY && t == WIRE_T_BINARY) ||
@@ -252,12 +230,12 @@ static int32_t convert(proj *p, wire_node *v, const wire_ftype *f,
     return *out ? WIRE_OK : p->doc->ctx->err_code;
   }
   /* scalar conversions that keep the value exactly */
-  if (is_int(s) && is_int(t)) {
+  if (wire__is_int_type(s) && wire__is_int_type(t)) {
     *out = wire_node_new_int(p->doc, t, v->v.i);
     if (!*out) return pfail(p, "%s: value does not fit %s%s", wire_type_name(t), "");
     return WIRE_OK;
   }
-  if (is_uint(s) && is_uint(t)) {
+  if (wire__is_uint_type(s) && wire__is_uint_type(t)) {
     *out = wire_node_new_uint(p->doc, t, v->v.u);
     if (!*out) return pfail(p, "%s: value does not fit %s%s", wire_type_name(t), "");
     return WIRE_OK;
