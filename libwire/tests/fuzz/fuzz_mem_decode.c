@@ -188,33 +188,21 @@ static const struct { uint32_t form, w, size, pres; } nel[NEL] = {
 };
 /* Nums' fields in declaration order: the form (WIRE_MEM_ARRAY: packed, of
  * `width` bytes; WIRE_MEM_LIST: items of element layout nel[el]) */
+#define PK(w) {WIRE_MEM_ARRAY, w, 0}
+#define PK64(w) {WIRE_MEM_ARRAY | WIRE_MEM_LEN64, w, 0}
+#define EL(k) {WIRE_MEM_LIST, 0, k}
+#define EL64(k) {WIRE_MEM_LIST | WIRE_MEM_LEN64, 0, k}
 static const struct { uint32_t form; uint8_t width, el; } nrow[NUMS] = {
-    {WIRE_MEM_ARRAY, 4, 0},                  /* vi32 */
-    {WIRE_MEM_ARRAY | WIRE_MEM_LEN64, 8, 0}, /* vi64 */
-    {WIRE_MEM_ARRAY, 4, 0},                  /* fi32 */
-    {WIRE_MEM_ARRAY | WIRE_MEM_LEN64, 4, 0}, /* fu32 */
-    {WIRE_MEM_ARRAY, 4, 0},                  /* f32 */
-    {WIRE_MEM_ARRAY | WIRE_MEM_LEN64, 8, 0}, /* f64 */
-    {WIRE_MEM_ARRAY, 8, 0},                  /* fi64 */
-    {WIRE_MEM_ARRAY, 8, 0},                  /* fu64 */
-    {WIRE_MEM_ARRAY, 1, 0},                  /* bo */
-    {WIRE_MEM_ARRAY, 1, 0},                  /* i8 */
-    {WIRE_MEM_ARRAY | WIRE_MEM_LEN64, 1, 0}, /* u8 */
-    {WIRE_MEM_ARRAY, 2, 0},                  /* i16 */
-    {WIRE_MEM_ARRAY, 4, 0},                  /* vu32 */
-    {WIRE_MEM_ARRAY, 8, 0},                  /* ti64 */
-    {WIRE_MEM_ARRAY, 4, 0},                  /* si32 */
-    {WIRE_MEM_ARRAY, 8, 0},                  /* on64 */
-    {WIRE_MEM_ARRAY, 2, 0},                  /* h16 */
-    {WIRE_MEM_LIST, 0, 0},                   /* ni32 */
-    {WIRE_MEM_LIST | WIRE_MEM_LEN64, 0, 1},  /* ei64 */
-    {WIRE_MEM_LIST, 0, 2},                   /* nf64 */
-    {WIRE_MEM_LIST, 0, 3},                   /* nbo */
-    {WIRE_MEM_LIST, 0, 4},                   /* ei8 */
-    {WIRE_MEM_LIST, 0, 5},                   /* ni16 */
-    {WIRE_MEM_LIST, 0, 6},                   /* ef32 */
-    {WIRE_MEM_LIST | WIRE_MEM_LEN64, 0, 7},  /* eu64 */
-};
+    /* vi32, vi64, fi32, fu32, f32, f64, fi64, fu64 */
+    PK(4), PK64(8), PK(4), PK64(4), PK(4), PK64(8), PK(8), PK(8),
+    /* bo, i8, u8, i16, vu32, ti64, si32, on64, h16 */
+    PK(1), PK(1), PK64(1), PK(2), PK(4), PK(8), PK(4), PK(8), PK(2),
+    /* ni32, ei64, nf64, nbo, ei8, ni16, ef32, eu64 */
+    EL(0), EL64(1), EL(2), EL(3), EL(4), EL(5), EL(6), EL64(7)};
+#undef PK
+#undef PK64
+#undef EL
+#undef EL64
 
 typedef struct {
   uint32_t inner, outer, holder, str, entry, u, uel, g, skv, iptr, nums;
@@ -882,21 +870,14 @@ int main(int argc, char **argv) {
       }
       k++;
     }
-    if (which == 2 && (mode & 1)) {
+    if ((which == 1 || which == 2) && (mode & 1)) {
+      /* another writer's Inner, or Holder of Nums */
+      const char *name = which == 1 ? "mem_wi" : "mem_wn";
       wire_ctx *w = wire_ctx_new();
-      if (writer_nums(w, mode, &enc, &len) ||
-          put_seed(argv[1], "mem_wn", mode, enc, len)) {
-        fprintf(stderr, "seed wn %d: %s\n", mode, wire_ctx_error_message(w));
-        return 1;
-      }
-      wire_ctx_free(w);
-      k++;
-    }
-    if (which == 1 && (mode & 1)) {
-      wire_ctx *w = wire_ctx_new();
-      if (writer_inner(w, mode, &enc, &len) ||
-          put_seed(argv[1], "mem_wi", mode, enc, len)) {
-        fprintf(stderr, "seed wi %d: %s\n", mode, wire_ctx_error_message(w));
+      if ((which == 1 ? writer_inner : writer_nums)(w, mode, &enc, &len) ||
+          put_seed(argv[1], name, mode, enc, len)) {
+        fprintf(stderr, "seed %s %d: %s\n", name, mode,
+                wire_ctx_error_message(w));
         return 1;
       }
       wire_ctx_free(w);
