@@ -34,32 +34,39 @@ static const char rbfdl[] =
     "message R [id=501] { ref Node b = 2; }\n";
 
 typedef struct { int32_t v; } node_t;
-typedef struct { const node_t *a, *b, *c; } wr_t;
-typedef struct { const node_t *a; } rr_t;
+typedef struct { const node_t *a, *b, *c; } wr_t; /* (a reader uses a) */
 
+/* A context in compatible mode with reference tracking, the schema fdl
+ * loaded and R's layout (the writer's: a, b, c; a reader's: its one field
+ * at offset 0) in *lr. */
 static wire_ctx *ctx_of(const char *fdl, uint32_t *lr) {
   wire_ctx *c = wire_ctx_new();
   cr_assert_not_null(c);
+  uint32_t tn = 0, tr = 0, ln = 0;
   wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
   wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, 1);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "s.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tn, tr, ln;
-  cr_assert_eq(wire_schema_find_type(c, "s.Node", 6, &tn), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "s.R", 3, &tr), WIRE_OK);
-  int32_t st = wire_mem_layout_new(c, tn, sizeof(node_t), &ln);
-  st |= wire_mem_layout_field(c, ln, 0, WIRE_MEM_I32, 0, N, N, N);
-  st |= wire_mem_layout_new(c, tr, fdl == wfdl ? sizeof(wr_t) : sizeof(rr_t),
-                            lr);
-  st |= wire_mem_layout_field(c, *lr, 0, WIRE_MEM_STRUCT_PTR,
-                              offsetof(wr_t, a), N, N, ln);
-  for (uint32_t f = 1; f < 3 && fdl == wfdl; f++)
-    st |= wire_mem_layout_field(c, *lr, f, WIRE_MEM_STRUCT_PTR,
-                                offsetof(wr_t, b) + (f - 1) * sizeof(void *),
-                                N, N, ln);
-  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  if (wire_schema_load_fdl(c, fdl, strlen(fdl), "s.fdl") ||
+      wire_schema_finish(c) || wire_schema_find_type(c, "s.Node", 6, &tn) ||
+      wire_schema_find_type(c, "s.R", 3, &tr) ||
+      wire_mem_layout_new(c, tn, sizeof(node_t), &ln) ||
+      wire_mem_layout_field(c, ln, 0, WIRE_MEM_I32, 0, N, N, N) ||
+      wire_mem_layout_new(c, tr, sizeof(wr_t), lr))
+    cr_assert_fail("schema: %s", wire_ctx_error_message(c));
+  uint32_t nf = fdl == wfdl ? 3 : 1;
+  for (uint32_t f = 0; f < nf; f++)
+    cr_assert_eq(wire_mem_layout_field(c, *lr, f, WIRE_MEM_STRUCT_PTR,
+                                       f * sizeof(void *), N, N, ln),
+                 WIRE_OK, "%s", wire_ctx_error_message(c));
   return c;
+}
+
+/* Decodes payload buf[0..len) with the reader's layout lr on r into
+ * *out: the status. */
+static int32_t read_r(wire_ctx *r, uint32_t lr, const uint8_t *buf,
+                      size_t len, wr_t *out) {
+  static uint8_t arena[4096];
+  size_t used = 0;
+  return wire_mem_decode(r, lr, buf, len, out, arena, sizeof arena, &used, 0);
 }
 
 /* The writer's R v, encoded into out. */
@@ -100,11 +107,8 @@ static void skipped_reference(int used_before) {
                  wire_ctx_error_message(r));
     wire_doc_free(doc);
   }
-  rr_t out;
-  static uint8_t arena[4096];
-  size_t used = 0;
-  int32_t st = wire_mem_decode(r, lr, buf, len, &out, arena, sizeof arena,
-                               &used, 0);
+  wr_t out;
+  int32_t st = read_r(r, lr, buf, len, &out);
   cr_assert_eq(st, WIRE_E_REF, "status %d: %s", st, wire_ctx_error_message(r));
   cr_assert_eq(wire_ctx_error_offset(r), at, "error at %llu, reference at %zu",
                (unsigned long long)wire_ctx_error_offset(r), at);
@@ -131,11 +135,8 @@ Test(mem_skip_ref, reference_between_skipped_fields) {
   cr_assert(len >= 2 && buf[len - 2] == 0xFE, "c is not a reference");
   uint32_t lr;
   wire_ctx *r = ctx_of(rbfdl, &lr);
-  rr_t out;
-  static uint8_t arena[4096];
-  size_t used = 0;
-  int32_t st = wire_mem_decode(r, lr, buf, len, &out, arena, sizeof arena,
-                               &used, 0);
+  wr_t out;
+  int32_t st = read_r(r, lr, buf, len, &out);
   cr_assert_eq(st, WIRE_OK, "status %d: %s", st, wire_ctx_error_message(r));
   cr_assert_eq(out.a->v, 1);
   wire_ctx_free(r);
