@@ -40,6 +40,8 @@ typedef struct {
   bool words;       /* wire__mdec_words() */
   wire_mdec_run_fn run; /* the run reader of words (or bytes) */
   wire_doc *scratch;
+  size_t skip_refs; /* reference ids below it have their entry in the
+                       document decoder's table (dec_skip, mem_dec.c) */
 } mdec;
 
 #define IN(x) (&(x)->d.in)

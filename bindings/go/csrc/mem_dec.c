@@ -784,11 +784,21 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
 }
 
 /* A writer's field the reader does not have: read into a scratch document
- * through the document decoder's rules. */
+ * through the document decoder's rules. The ids of values read into
+ * memory since the last skip get an empty entry in the document decoder's
+ * table: a reference to one is its error (a value not complete), never a
+ * read of the table where nothing was put (or a freed document's node). */
 static bool dec_skip(mdec *x, const wire_mop *o) {
   if (!x->scratch) {
     x->scratch = wire_doc_new(x->ctx);
     if (!x->scratch) return dfail(x, WIRE_E_NOMEM, IN(x)->p, "out of memory");
+  }
+  wire_ctx *ctx = x->ctx;
+  if (x->skip_refs < x->d.nrefs) {
+    if (wire__refs_reserve(ctx, x->d.nrefs) != WIRE_OK)
+      return dfail(x, WIRE_E_NOMEM, IN(x)->p, "out of memory");
+    memset(ctx->refs + x->skip_refs, 0,
+           (x->d.nrefs - x->skip_refs) * sizeof *ctx->refs);
   }
   wire_doc *saved = x->d.doc;
   wire_arena *sa = x->d.arena;
@@ -798,6 +808,7 @@ static bool dec_skip(mdec *x, const wire_mop *o) {
   bool okk = wire__dec_field(&x->d, o->lf, &n);
   x->d.doc = saved;
   x->d.arena = sa;
+  x->skip_refs = x->d.nrefs;
   return okk;
 }
 

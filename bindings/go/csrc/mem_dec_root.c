@@ -221,6 +221,7 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   x.words = m->words;
   x.run = x.words ? wire__mdec_run_words : wire__mdec_run_bytes;
   x.scratch = NULL;
+  x.skip_refs = 0;
   /* (wire__dec_init, decode.c, inline: no document) */
   zero_dec(&x.d);
   x.d.in = (wire_in){ctx, data, data, data + len};

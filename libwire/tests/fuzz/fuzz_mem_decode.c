@@ -3,9 +3,10 @@
  *
  * Input: a mode byte, then a payload. Mode bit 0: compatible mode; bit 1:
  * strings copied into the arena (else views into the input); bit 2:
- * reference tracking; bits 3-4: the root layout (Outer, Inner, a list
- * holder, G); bit 5: strings bound as WIRE_MEM_STR_TAGGED (left in their
- * wire encoding); bit 6: dense arrays left in the input
+ * reference tracking; bits 3-4: the root layout (Outer, Inner, Holder: a
+ * list of Outer and the lists of numbers Nums, G); bit 5: strings bound
+ * as WIRE_MEM_STR_TAGGED (left in their wire encoding); bit 6: dense
+ * arrays left in the input
  * (WIRE_MEM_ARRAYS_IN_PLACE); bit 7: runs of varints read a byte at a
  * time (else a word at a time where the CPU can, mem_dec_run.c). The
  * payload is decoded into C structs bound at run time
@@ -20,16 +21,29 @@
  * pointers with null items, a list of struct pointers without flags,
  * nullable strings (null too), text in UTF-16 and Latin-1 (tagged seeds),
  * a map with null values, and runs of varint fields (mem_dec_run.c).
+ * Nums has a list of every number type in the forms the bindings bind
+ * them: packed (WIRE_MEM_ARRAY, the packed loops of mem_dec_lists.c and
+ * dec_list's general one: varint, fixed and tagged encodings, sets, null
+ * elements) with a 32-bit count (C, Kotlin) or a 64-bit one
+ * (WIRE_MEM_LEN64, Go), and as element layouts of one number, nullable
+ * ones with a presence byte right after the value (Kotlin's List<Int?>:
+ * strides of 2, 5 and 9 bytes, items unaligned) or padded (C).
+ * In compatible mode the TypeDef hashes are repaired first
+ * (fuzz_typedef.h, with wire_mem_decode as the decoder), so mutations
+ * inside TypeDef bodies reach the mapping of a writer's TypeDef.
  * Checks:
  *   - a failure is clean (error code = status, offset within the input)
  *     and the arena is not overrun;
- *   - on success every decoded string points into the input or the arena,
- *     and encoding the decoded value succeeds and decodes again.
+ *   - on success every decoded string and array points into the input or
+ *     the arena, bools and presence bytes are 0 or 1, and encoding the
+ *     decoded value succeeds and decodes again (Nums: to the same
+ *     numbers).
  * Everything is freed, so LeakSanitizer reports any leak.
  */
 #include <stddef.h>
 
 #include "fuzz_common.h"
+#include "fuzz_typedef.h" /* fuzz_repair_typedefs */
 
 /* (internal, mem_dec_run.c: off, layouts made from then on read runs of
  * varints a byte at a time) */
@@ -52,7 +66,6 @@ static const char schema[] =
     "}\n"
     "union U [id=104] { string name = 1; int32 n = 2; Inner in = 3;\n"
     "  list<string> tags = 4; E e = 5; float64 unbound = 6; }\n"
-    "message Holder [id=103] { list<Outer> outers = 1; }\n"
     "message G [id=105] {\n"
     "  map<string, string> sm = 1; duration du = 2;\n"
     "  Inner hp = 3 [nullable = false]; list<optional ref Inner> ritems = 4;\n"
@@ -61,6 +74,22 @@ static const char schema[] =
     "  map<string, optional string> om = 10; list<Inner> plist = 11;\n"
     "  int32 n1 = 12; int32 n2 = 13; int32 n3 = 14;\n"
     "  int64 w1 = 15; int64 w2 = 16; int64 w3 = 17;\n"
+    "}\n"
+    "message Holder [id=103] { list<Outer> outers = 1; Nums nums = 2; }\n"
+    "message Nums [id=106] {\n"
+    "  list<int32> vi32 = 1; list<int64> vi64 = 2;\n"
+    "  list<fixed int32> fi32 = 3; list<fixed uint32> fu32 = 4;\n"
+    "  list<float32> f32 = 5;\n"
+    "  list<float64> f64 = 6; list<fixed int64> fi64 = 7;\n"
+    "  list<fixed uint64> fu64 = 8; list<bool> bo = 9; list<int8> i8 = 10;\n"
+    "  list<uint8> u8 = 11; list<int16> i16 = 12; list<uint32> vu32 = 13;\n"
+    "  list<tagged int64> ti64 = 14;\n"
+    "  list<int32> si32 = 15 [wire_set = true];\n"
+    "  list<optional int64> on64 = 16; list<float16> h16 = 17;\n"
+    "  list<optional int32> ni32 = 18; list<int64> ei64 = 19;\n"
+    "  list<optional float64> nf64 = 20; list<optional bool> nbo = 21;\n"
+    "  list<int8> ei8 = 22; list<optional int16> ni16 = 23;\n"
+    "  list<float32> ef32 = 24; list<uint64> eu64 = 25;\n"
     "}\n";
 
 typedef struct { const uint8_t *p; uint32_t n; } span;
@@ -113,7 +142,18 @@ typedef struct {
   const u_t *us;
   uint32_t n_us;
 } outer_t;
-typedef struct { const outer_t *items; uint32_t n; } holder_t;
+/* Nums: a pointer and a count, 32 bits (C, Kotlin) or 64 (Go) */
+typedef struct {
+  const uint8_t *p;
+  union { uint32_t n32; uint64_t n64; } n;
+} seq_t;
+#define NUMS 25
+typedef struct { seq_t f[NUMS]; } nums_t;
+typedef struct {
+  const outer_t *items;
+  uint32_t n;
+  const nums_t *nums;
+} holder_t;
 typedef struct { span k, v; } skv_t;
 typedef struct {
   const skv_t *sm;
@@ -134,8 +174,39 @@ typedef struct {
   int64_t w[3];
 } g_t;
 
+/* Nums' element layouts: one number at 0, its presence byte at pres */
+#define NEL 8
+static const struct { uint32_t form, w, size, pres; } nel[NEL] = {
+    {WIRE_MEM_I32, 4, 5, 4},  /* Kotlin's List<Int?> */
+    {WIRE_MEM_I64, 8, 8, WIRE_MEM_NONE},
+    {WIRE_MEM_F64, 8, 9, 8},  /* List<Double?> */
+    {WIRE_MEM_BOOL, 1, 2, 1}, /* List<Boolean?> */
+    {WIRE_MEM_I8, 1, 1, WIRE_MEM_NONE},
+    {WIRE_MEM_I16, 2, 4, 2},  /* a C struct { int16_t v; uint8_t has; } */
+    {WIRE_MEM_F32, 4, 4, WIRE_MEM_NONE},
+    {WIRE_MEM_U64, 8, 8, WIRE_MEM_NONE},
+};
+/* Nums' fields in declaration order: the form (WIRE_MEM_ARRAY: packed, of
+ * `width` bytes; WIRE_MEM_LIST: items of element layout nel[el]) */
+#define PK(w) {WIRE_MEM_ARRAY, w, 0}
+#define PK64(w) {WIRE_MEM_ARRAY | WIRE_MEM_LEN64, w, 0}
+#define EL(k) {WIRE_MEM_LIST, 0, k}
+#define EL64(k) {WIRE_MEM_LIST | WIRE_MEM_LEN64, 0, k}
+static const struct { uint32_t form; uint8_t width, el; } nrow[NUMS] = {
+    /* vi32, vi64, fi32, fu32, f32, f64, fi64, fu64 */
+    PK(4), PK64(8), PK(4), PK64(4), PK(4), PK64(8), PK(8), PK(8),
+    /* bo, i8, u8, i16, vu32, ti64, si32, on64, h16 */
+    PK(1), PK(1), PK64(1), PK(2), PK(4), PK(8), PK(4), PK(8), PK(2),
+    /* ni32, ei64, nf64, nbo, ei8, ni16, ef32, eu64 */
+    EL(0), EL64(1), EL(2), EL(3), EL(4), EL(5), EL(6), EL64(7)};
+#undef PK
+#undef PK64
+#undef EL
+#undef EL64
+
 typedef struct {
-  uint32_t inner, outer, holder, str, entry, u, uel, g, skv, iptr;
+  uint32_t inner, outer, holder, str, entry, u, uel, g, skv, iptr, nums;
+  uint32_t nel[NEL];
 } layouts;
 
 #define N WIRE_MEM_NONE
@@ -178,25 +249,51 @@ static int setup_g(wire_ctx *ctx, layouts *L) {
   return st ? -1 : 0;
 }
 
-/* The schema and the layouts; G (the schema's last message) only when
- * with_g: the other roots do without its parse and layouts (a quarter of
- * the inputs is G's). */
-static int setup(wire_ctx *ctx, layouts *L, int with_g) {
-  uint32_t ti, to, th, tu;
-  L->g = L->skv = L->iptr = UINT32_MAX; /* (none: without G) */
-  size_t len = with_g ? sizeof schema - 1
-                      : (size_t)(strstr(schema, "message G [") - schema);
+/* Nums' layouts and Holder's (the schema with Holder loaded) */
+static int setup_holder(wire_ctx *ctx, layouts *L) {
+  uint32_t th, tn;
+  if (wire_schema_find_type(ctx, "fz.Holder", 9, &th) ||
+      wire_schema_find_type(ctx, "fz.Nums", 7, &tn))
+    return -1;
+  int32_t st = 0;
+  st |= wire_mem_layout_new(ctx, th, sizeof(holder_t), &L->holder);
+  st |= wire_mem_layout_new(ctx, tn, sizeof(nums_t), &L->nums);
+  for (uint32_t k = 0; k < NEL; k++) {
+    st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, nel[k].size, &L->nel[k]);
+    if (!st) F(L->nel[k], 0, nel[k].form, 0, N, nel[k].pres, N);
+  }
+  if (st) return -1;
+  for (uint32_t i = 0; i < NUMS; i++)
+    F(L->nums, i, nrow[i].form, O(nums_t, f) + i * sizeof(seq_t),
+      O(nums_t, f) + i * sizeof(seq_t) + O(seq_t, n), N,
+      (nrow[i].form & WIRE_MEM_F_MASK) == WIRE_MEM_LIST ? L->nel[nrow[i].el]
+                                                        : N);
+  F(L->holder, 0, WIRE_MEM_LIST, O(holder_t, items), O(holder_t, n), N,
+    L->outer);
+  F(L->holder, 1, WIRE_MEM_STRUCT_PTR, O(holder_t, nums), N, N, L->nums);
+  return st ? -1 : 0;
+}
+
+/* The schema and the layouts of root `which` (0 Outer, 1 Inner, 2 Holder,
+ * 3 G). The schema is loaded up to what the root needs (Outer and Inner:
+ * the messages before G; G: up to Holder; Holder: all), so that a root
+ * does without the parse and layouts of the others. */
+static int setup(wire_ctx *ctx, layouts *L, uint32_t which) {
+  uint32_t ti, to, tu;
+  L->g = L->skv = L->iptr = L->holder = L->nums = UINT32_MAX; /* (none) */
+  const char *cut = which == 2 ? NULL
+                    : which == 3 ? strstr(schema, "message Holder [")
+                                 : strstr(schema, "message G [");
+  size_t len = cut ? (size_t)(cut - schema) : sizeof schema - 1;
   if (wire_schema_load_fdl(ctx, schema, len, "fz.fdl") ||
       wire_schema_finish(ctx) ||
       wire_schema_find_type(ctx, "fz.Inner", 8, &ti) ||
       wire_schema_find_type(ctx, "fz.Outer", 8, &to) ||
-      wire_schema_find_type(ctx, "fz.Holder", 9, &th) ||
       wire_schema_find_type(ctx, "fz.U", 4, &tu))
     return -1;
   int32_t st = 0;
   st |= wire_mem_layout_new(ctx, ti, sizeof(inner_t), &L->inner);
   st |= wire_mem_layout_new(ctx, to, sizeof(outer_t), &L->outer);
-  st |= wire_mem_layout_new(ctx, th, sizeof(holder_t), &L->holder);
   st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(span), &L->str);
   st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(entry_t), &L->entry);
   st |= wire_mem_layout_new(ctx, tu, sizeof(u_t), &L->u);
@@ -245,9 +342,8 @@ static int setup(wire_ctx *ctx, layouts *L, int with_g) {
   F(o, 27, WIRE_MEM_STRUCT_PTR, O(outer_t, rin), N, N, L->inner);
   F(o, 28, WIRE_MEM_UNION, O(outer_t, u), O(outer_t, u.id), N, L->u);
   F(o, 29, WIRE_MEM_LIST, O(outer_t, us), O(outer_t, n_us), N, L->uel);
-  F(L->holder, 0, WIRE_MEM_LIST, O(holder_t, items), O(holder_t, n), N, L->outer);
   if (st) return -1;
-  return with_g ? setup_g(ctx, L) : 0;
+  return which == 3 ? setup_g(ctx, L) : which == 2 ? setup_holder(ctx, L) : 0;
 }
 
 static const uint8_t *in_lo, *in_hi, *ar_lo, *ar_hi;
@@ -307,7 +403,76 @@ static void check_g(const g_t *v) {
     check_span(v->texts[i].p, slen(v->texts[i].n));
 }
 
+static uint64_t seq_n(const seq_t *q, uint32_t i) {
+  return nrow[i].form & WIRE_MEM_LEN64 ? q->n.n64 : q->n.n32;
+}
+/* the bytes of an item of Nums' field i */
+static uint32_t nums_stride(uint32_t i) {
+  return nrow[i].width ? nrow[i].width : nel[nrow[i].el].size;
+}
+static void nums_bad(const char *what, uint32_t i) {
+  fprintf(stderr, "fuzz_mem_decode: Nums field %u: %s\n", i + 1, what);
+  abort();
+}
+static void check_nums(const nums_t *v) {
+  for (uint32_t i = 0; i < NUMS; i++) {
+    const seq_t *q = &v->f[i];
+    uint64_t n = seq_n(q, i);
+    if (n > (1u << 16)) nums_bad("count past the collection limit", i);
+    uint32_t w = nums_stride(i);
+    check_span(q->p, (uint32_t)n * w);
+    bool el = !nrow[i].width;
+    uint32_t pres = el ? nel[nrow[i].el].pres : WIRE_MEM_NONE;
+    bool bools = el ? nel[nrow[i].el].form == WIRE_MEM_BOOL : i == 8;
+    for (uint64_t k = 0; k < n; k++) {
+      const uint8_t *it = q->p + k * w;
+      if (pres != WIRE_MEM_NONE && it[pres] > 1)
+        nums_bad("a presence byte other than 0 or 1", i);
+      if (bools && (pres == WIRE_MEM_NONE || it[pres]) && it[0] > 1)
+        nums_bad("a bool other than 0 or 1", i);
+    }
+  }
+}
+/* Nums decoded again from its encoding: the same numbers (null items of
+ * an element layout: their presence byte only) */
+static void same_nums(const nums_t *a, const nums_t *b) {
+  if (!a || !b) {
+    if (a != b) nums_bad("null after a round trip, or not null", 0);
+    return;
+  }
+  for (uint32_t i = 0; i < NUMS; i++) {
+    uint64_t n = seq_n(&a->f[i], i);
+    if (seq_n(&b->f[i], i) != n)
+      nums_bad("another count after a round trip", i);
+    uint32_t w = nums_stride(i);
+    uint32_t pres = nrow[i].width ? WIRE_MEM_NONE : nel[nrow[i].el].pres;
+    for (uint64_t k = 0; k < n; k++) {
+      const uint8_t *x = a->f[i].p + k * w, *y = b->f[i].p + k * w;
+      bool same = pres == WIRE_MEM_NONE ? !memcmp(x, y, w)
+                  : x[pres] == y[pres] && (!x[pres] || !memcmp(x, y, pres));
+      if (!same) nums_bad("another number after a round trip", i);
+    }
+  }
+}
+static void check_holder(const holder_t *h) {
+  for (uint32_t i = 0; i < h->n; i++) check_outer(&h->items[i]);
+  if (h->nums) check_nums(h->nums);
+}
+
+typedef union { inner_t i; outer_t o; holder_t h; g_t g; } root_t;
+
 static uint8_t arena[1 << 16];
+
+/* One decode of the input (fuzz_repair_typedefs' decoder, the check's) */
+typedef struct { uint32_t root, flags; root_t *out; size_t used; } mem_run;
+static int32_t decode_mem(wire_ctx *ctx, const uint8_t *buf, size_t size,
+                          void *user) {
+  mem_run *r = user;
+  memset(r->out, 0, sizeof *r->out);
+  r->used = 0;
+  return wire_mem_decode(ctx, r->root, buf, size, r->out, arena, sizeof arena,
+                         &r->used, r->flags);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
@@ -321,7 +486,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wire__mdec_words_ok = !(mode >> 7);
   layouts L;
   uint32_t which = (mode >> 3) & 3;
-  int bad = setup(ctx, &L, which == 3);
+  int bad = setup(ctx, &L, which);
   wire__mdec_words_ok = true;
   if (bad) {
     fprintf(stderr, "fuzz_mem_decode: setup: %s\n", wire_ctx_error_message(ctx));
@@ -329,9 +494,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   uint32_t root = which == 1 ? L.inner : which == 2 ? L.holder
                 : which == 3 ? L.g : L.outer;
-  union { inner_t i; outer_t o; holder_t h; g_t g; } out;
-  memset(&out, 0, sizeof out);
-  size_t used = 0;
+  root_t out;
   /* a copy, so that reads past the payload are caught */
   uint8_t *copy = malloc(size ? size : 1);
   if (!copy) abort();
@@ -342,8 +505,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ar_hi = arena + sizeof arena;
   uint32_t flags = ((mode & 2) ? WIRE_MEM_COPY : 0) |
                    ((mode >> 6) & 1 ? WIRE_MEM_ARRAYS_IN_PLACE : 0);
-  int32_t st = wire_mem_decode(ctx, root, copy, size, &out, arena,
-                               sizeof arena, &used, flags);
+  mem_run run = {root, flags, &out, 0};
+  int32_t st = (mode & 1)
+                   ? fuzz_repair_typedefs(ctx, copy, size, decode_mem, &run)
+                   : decode_mem(ctx, copy, size, &run);
+  size_t used = run.used;
+  if (getenv("WIRE_FUZZ_VERBOSE")) {
+    fprintf(stderr, "fuzz_mem_decode: mode byte 0x%02x\n", mode);
+    fuzz_hexdump("  payload (TypeDef hashes repaired)", copy, size);
+    fprintf(stderr, "  decode: %s%s%s\n", wire_status_name(st),
+            st ? ": " : "", st ? wire_ctx_error_message(ctx) : "");
+  }
   fuzz_check_error(ctx, st, size, "wire_mem_decode");
   /* (too small: the size needed, more than the arena's) */
   if (st == WIRE_E_BUFFER_FULL ? used <= sizeof arena : used > sizeof arena)
@@ -352,8 +524,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (root == L.inner) check_inner(&out.i);
     else if (root == L.outer) check_outer(&out.o);
     else if (root == L.g) check_g(&out.g);
-    else
-      for (uint32_t i = 0; i < out.h.n; i++) check_outer(&out.h.items[i]);
+    else check_holder(&out.h);
     /* what was read can be written, and read again */
     const uint8_t *enc;
     size_t len;
@@ -362,7 +533,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       uint8_t *again = malloc(len);
       if (!again) abort();
       memcpy(again, enc, len);
-      union { inner_t i; outer_t o; holder_t h; g_t g; } back;
+      root_t back;
       size_t used2 = used;
       st = wire_mem_decode(ctx, root, again, len, &back, arena, sizeof arena,
                            &used2, WIRE_MEM_COPY);
@@ -371,6 +542,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         "%s\n", wire_ctx_error_message(ctx));
         abort();
       }
+      if (st == WIRE_OK && root == L.holder) same_nums(out.h.nums, back.h.nums);
       free(again);
     } else if (st != WIRE_E_ENCODE && st != WIRE_E_STRING &&
                st != WIRE_E_DEPTH) {
@@ -390,9 +562,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
  * in each mode (mem_NN.bin, NN the mode byte), the G again with runs of
  * varints read a byte at a time (mem_gb_NNN.bin, mode bit 7), a G with
  * text in UTF-16 and Latin-1 written through tagged strings
- * (mem_gw_NN.bin), and in compatible mode an Inner from a writer whose
+ * (mem_gw_NN.bin), in compatible mode an Inner from a writer whose
  * Inner has a field less and two more (mem_wi_NN.bin: its TypeDef mapped
- * onto the reader's, mem_dec_typedef.c). */
+ * onto the reader's, mem_dec_typedef.c), a Holder of Nums alone, with
+ * its arrays read in place too (mem_hn_NN.bin, NN up to 0x57), and in
+ * compatible mode a Holder of a writer's Nums whose lists have other
+ * number types and encodings, null items, and a field the reader lacks
+ * (mem_wn_NN.bin). */
 
 /* The other writer's Inner (id 101 as the reader's) */
 static const char wschema[] =
@@ -429,20 +605,82 @@ static int writer_inner(wire_ctx *ctx, int mode, const uint8_t **enc,
   return wire_mem_encode(ctx, l, &w, enc, len);
 }
 
-/* Writes mode byte + payload to DIR/NAME_MM.bin for mode and mode | 0x20
- * (the same payload read with plain and with tagged strings). */
-static int put_seed(const char *dir, const char *name, int mode,
-                    const uint8_t *enc, size_t len) {
+/* The other writer's Nums (its Holder has no list of Outer): fields
+ * named as the reader's with other number types, encodings and null
+ * items, and one the reader lacks */
+static const char wnschema[] =
+    "package fz;\n"
+    "message Holder [id=103] { Nums nums = 2; }\n"
+    "message Nums [id=106] {\n"
+    "  list<int64> vi32 = 1; list<int32> vi64 = 2; list<int32> fi32 = 3;\n"
+    "  list<optional fixed uint32> fu32 = 4; list<int16> i8 = 10;\n"
+    "  list<int8> i16 = 12; list<fixed int32> ni32 = 18;\n"
+    "  list<int32> ei64 = 19; list<float64> ef32 = 24; list<int16> x = 30;\n"
+    "}\n";
+#define WN 10
+typedef struct { seq_t f[WN]; } wnums_t;
+
+/* A Holder of wnschema, encoded by ctx in mode into *enc. */
+static int writer_nums(wire_ctx *ctx, int mode, const uint8_t **enc,
+                       size_t *len) {
+  static const int64_t vi32[] = {1, -1, INT32_MAX};
+  static const int32_t vi64[] = {-5, 70000}, fi32[] = {3, -300};
+  static const uint32_t fu32[] = {1, 2};
+  static const int16_t i8[] = {-100, 100}, x[] = {9};
+  static const int8_t i16[] = {-1, 1};
+  static const int32_t ni32[] = {42}, ei64[] = {-42, 7};
+  static const double ef32[] = {0.25};
+  static const struct { const void *p; uint32_t n; } v[WN] = {
+      {vi32, 3}, {vi64, 2}, {fi32, 2}, {fu32, 2}, {i8, 2},
+      {i16, 2},  {ni32, 1}, {ei64, 2}, {ef32, 1}, {x, 1}};
+  wnums_t w;
+  for (int i = 0; i < WN; i++)
+    w.f[i] = (seq_t){(const uint8_t *)v[i].p, {.n32 = v[i].n}};
+  const wnums_t *wp = &w;
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
+  wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+  uint32_t th, tn, lh, ln;
+  if (wire_schema_load_fdl(ctx, wnschema, sizeof wnschema - 1, "wn.fdl") ||
+      wire_schema_finish(ctx) ||
+      wire_schema_find_type(ctx, "fz.Holder", 9, &th) ||
+      wire_schema_find_type(ctx, "fz.Nums", 7, &tn) ||
+      wire_mem_layout_new(ctx, th, sizeof wp, &lh) ||
+      wire_mem_layout_new(ctx, tn, sizeof(wnums_t), &ln))
+    return -1;
+  int32_t st = 0;
+  for (uint32_t i = 0; i < WN; i++)
+    F(ln, i, WIRE_MEM_ARRAY, i * sizeof(seq_t), i * sizeof(seq_t) + 8, N, N);
+  F(lh, 0, WIRE_MEM_STRUCT_PTR, 0, N, N, ln);
+  if (st) return -1;
+  return wire_mem_encode(ctx, lh, &wp, enc, len);
+}
+
+/* Writes mode byte + payload to DIR/NAME_MM.bin for mode and mode | also
+ * (0x20: the same payload read with plain and with tagged strings). */
+static int put_seed2(const char *dir, const char *name, int mode, int also,
+                     const uint8_t *enc, size_t len) {
   for (int t = 0; t < 2; t++) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s_%02d.bin", dir, name, mode | (t << 5));
+    int m = mode | (t ? also : 0);
+    snprintf(path, sizeof path, "%s/%s_%02d.bin", dir, name, m);
     FILE *f = fopen(path, "wb");
     if (!f) return -1;
-    fputc(mode | (t << 5), f);
+    fputc(m, f);
     fwrite(enc, 1, len, f);
     fclose(f);
   }
   return 0;
+}
+static int put_seed(const char *dir, const char *name, int mode,
+                    const uint8_t *enc, size_t len) {
+  return put_seed2(dir, name, mode, 0x20, enc, len);
+}
+
+/* An item of Nums' element layout k: the value's first bytes of v (none:
+ * a null item) */
+static void put_item(uint8_t *it, uint32_t k, const void *v) {
+  if (v) memcpy(it, v, nel[k].w);
+  if (nel[k].pres != WIRE_MEM_NONE) it[nel[k].pres] = v != NULL;
 }
 
 /* a tagged span of text s (n bytes) in encoding enc */
@@ -481,7 +719,64 @@ int main(int argc, char **argv) {
   us[2].id = 5; us[2].v.e = 1;
   o.u.id = 2; o.u.v.n = -77;
   o.us = us; o.n_us = 3;
-  holder_t h = {&o, 1};
+  /* Nums: edge values of each type; element lists with null items */
+  static const int32_t vi32[] = {0, -1, 63, -64, 300, INT32_MAX, INT32_MIN};
+  static const int64_t vi64[] = {0, INT64_C(1) << 40, -(INT64_C(1) << 56),
+                                 INT64_MAX, INT64_MIN};
+  static const int32_t fi32[] = {1, -2, INT32_MAX};
+  static const uint32_t fu32[] = {0, 4000000000u};
+  static const float f32[] = {1.5f, -2.0f, 1e30f};
+  static const double f64[] = {3.25, -1e300};
+  static const int64_t fi64[] = {1, -(INT64_C(1) << 50)};
+  static const uint64_t fu64[] = {UINT64_MAX, 7};
+  static const uint8_t bo[] = {1, 0, 1}, u8[] = {255, 0};
+  static const int8_t i8[] = {-128, 127, 0};
+  static const int16_t i16[] = {-32768, 300};
+  static const uint32_t vu32[] = {0, 128, UINT32_MAX};
+  static const int64_t ti64[] = {1, INT64_C(1) << 40, -5};
+  static const int32_t si32[] = {3, 1, 2};
+  static const int64_t on64[] = {9, -9};
+  static const uint16_t h16[] = {0x3c00, 0x7e00};
+  static const struct { const void *p; uint32_t n; } packed[17] = {
+      {vi32, 7}, {vi64, 5}, {fi32, 3}, {fu32, 2}, {f32, 3}, {f64, 2},
+      {fi64, 2}, {fu64, 2}, {bo, 3},   {i8, 3},   {u8, 2},  {i16, 2},
+      {vu32, 3}, {ti64, 3}, {si32, 3}, {on64, 2}, {h16, 2}};
+  static const int32_t e_i32[] = {5, -7};
+  static const int64_t e_i64[] = {1, -1, INT64_C(1) << 60};
+  static const double e_f64[] = {2.5};
+  static const uint8_t e_bo[] = {1, 0};
+  static const int8_t e_i8[] = {-1, 2};
+  static const int16_t e_i16[] = {300};
+  static const float e_f32[] = {0.5f};
+  static const uint64_t e_u64[] = {UINT64_C(1) << 63, 5};
+  /* items by element layout (NULL: a null item) */
+  const void *eitems[NEL][3] = {
+      {&e_i32[0], NULL, &e_i32[1]}, {&e_i64[0], &e_i64[1], &e_i64[2]},
+      {&e_f64[0], NULL},            {&e_bo[0], NULL, &e_bo[1]},
+      {&e_i8[0], &e_i8[1]},         {&e_i16[0], NULL},
+      {&e_f32[0]},                  {&e_u64[0], &e_u64[1]}};
+  static const uint32_t eitems_n[NEL] = {3, 3, 2, 3, 2, 2, 1, 2};
+  static uint8_t ebuf[NEL][3 * 9];
+  nums_t nv;
+  memset(&nv, 0, sizeof nv);
+  for (uint32_t i = 0; i < NUMS; i++) {
+    uint32_t n;
+    if (nrow[i].width) {
+      nv.f[i].p = packed[i].p;
+      n = packed[i].n;
+    } else {
+      uint32_t k = nrow[i].el;
+      memset(ebuf[k], 0, sizeof ebuf[k]);
+      n = eitems_n[k];
+      for (uint32_t j = 0; j < n; j++)
+        put_item(ebuf[k] + j * nel[k].size, k, eitems[k][j]);
+      nv.f[i].p = ebuf[k];
+    }
+    if (nrow[i].form & WIRE_MEM_LEN64) nv.f[i].n.n64 = n;
+    else nv.f[i].n.n32 = n;
+  }
+  holder_t h = {&o, 1, &nv};
+  holder_t hn = {NULL, 0, &nv}; /* Nums alone */
   /* G: shared and null items, two references to one Inner */
   inner_t in2 = {-2, {(const uint8_t *)"two", 3}, 0, 0};
   skv_t sm[2], om[2];
@@ -535,7 +830,7 @@ int main(int argc, char **argv) {
       layouts L;
       const uint8_t *enc;
       size_t len;
-      if (setup(ctx, &L, 1) || wire_mem_encode(ctx, L.g, &gw, &enc, &len) ||
+      if (setup(ctx, &L, 3) || wire_mem_encode(ctx, L.g, &gw, &enc, &len) ||
           put_seed(argv[1], "mem_gw", mode, enc, len)) {
         fprintf(stderr, "seed gw %d: %s\n", mode, wire_ctx_error_message(ctx));
         return 1;
@@ -549,7 +844,7 @@ int main(int argc, char **argv) {
     wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
     layouts L;
     uint32_t which = (mode >> 3) & 3;
-    if (setup(ctx, &L, which == 3)) {
+    if (setup(ctx, &L, which)) {
       fprintf(stderr, "setup: %s\n", wire_ctx_error_message(ctx));
       return 1;
     }
@@ -567,11 +862,22 @@ int main(int argc, char **argv) {
     if (put_seed(argv[1], "mem", mode, enc, len) ||
         (which == 3 && put_seed(argv[1], "mem_gb", mode | 0x80, enc, len)))
       return 1;
-    if (which == 1 && (mode & 1)) {
+    if (which == 2) {
+      if (wire_mem_encode(ctx, L.holder, &hn, &enc, &len) ||
+          put_seed2(argv[1], "mem_hn", mode, 0x40, enc, len)) {
+        fprintf(stderr, "seed hn %d: %s\n", mode, wire_ctx_error_message(ctx));
+        return 1;
+      }
+      k++;
+    }
+    if ((which == 1 || which == 2) && (mode & 1)) {
+      /* another writer's Inner, or Holder of Nums */
+      const char *name = which == 1 ? "mem_wi" : "mem_wn";
       wire_ctx *w = wire_ctx_new();
-      if (writer_inner(w, mode, &enc, &len) ||
-          put_seed(argv[1], "mem_wi", mode, enc, len)) {
-        fprintf(stderr, "seed wi %d: %s\n", mode, wire_ctx_error_message(w));
+      if ((which == 1 ? writer_inner : writer_nums)(w, mode, &enc, &len) ||
+          put_seed(argv[1], name, mode, enc, len)) {
+        fprintf(stderr, "seed %s %d: %s\n", name, mode,
+                wire_ctx_error_message(w));
         return 1;
       }
       wire_ctx_free(w);
