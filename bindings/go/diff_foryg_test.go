@@ -12,7 +12,8 @@ package wire
 //   (d) libwire round trips its own bytes;
 // through both of libwire's struct paths (the compiled codecs and the tape
 // path, forceTape). Deterministic (fixed seeds); WIRE_DIFF_N sets the
-// number of values per type (default 60), WIRE_DIFF_SEED the first seed.
+// number of values per type (default 60, 12 under -race), WIRE_DIFF_SEED
+// the first seed.
 
 import (
 	"bytes"
@@ -747,7 +748,11 @@ func dgEnvInt(name string, def int) int {
 
 // TestDiffForyGo: the randomized differential test (see the file comment).
 func TestDiffForyGo(t *testing.T) {
-	n := dgEnvInt("WIRE_DIFF_N", 60)
+	def := 60
+	if raceOn {
+		def = 12
+	}
+	n := dgEnvInt("WIRE_DIFF_N", def)
 	seed := uint64(dgEnvInt("WIRE_DIFF_SEED", 13))
 	gens := []struct {
 		typ reflect.Type
