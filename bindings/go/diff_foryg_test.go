@@ -426,6 +426,29 @@ func dgAllNullStructList(v reflect.Value) bool {
 	return found
 }
 
+// dgBits32: a float32's bits (reflect's Float widens to float64, which
+// sets a signaling NaN's quiet bit).
+func dgBits32(v reflect.Value) uint32 {
+	if v.CanAddr() {
+		return math.Float32bits(*(*float32)(v.Addr().UnsafePointer()))
+	}
+	return math.Float32bits(v.Interface().(float32))
+}
+
+// dgSignalingNaN32: a float32 NaN with the quiet bit clear somewhere in v.
+func dgSignalingNaN32(v reflect.Value) bool {
+	found := false
+	dgWalk(v, func(x reflect.Value) {
+		if x.Kind() == reflect.Float32 {
+			b := dgBits32(x)
+			if b&0x7f800000 == 0x7f800000 && b&0x007fffff != 0 && b&0x00400000 == 0 {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
 // dgRaiseDurations moves every Duration Fory Go cannot read (E-51) to
 // -9223372036 s, the lowest it reads.
 func dgRaiseDurations(v reflect.Value) {
@@ -448,7 +471,7 @@ func dgDiff(a, b reflect.Value, path string, nilEmpty bool) string {
 	}
 	switch a.Kind() {
 	case reflect.Float32:
-		if math.Float32bits(float32(a.Float())) != math.Float32bits(float32(b.Float())) {
+		if dgBits32(a) != dgBits32(b) {
 			return fmt.Sprintf("%s: %v / %v", path, a.Float(), b.Float())
 		}
 		return ""
@@ -637,6 +660,15 @@ func dgCheck(t *testing.T, c *Context, f *fory.Fory, m dgMode, v any, st *dgStat
 		// a misread without reference tracking), so neither the bytes nor
 		// Fory Go's reading of them is checked for these values.
 		st.excluded["libwire tape path: all-null list of structs"]++
+	case dgSignalingNaN32(rv):
+		// A libwire limitation: the tape carries a float32 as an f64
+		// (spec/tape.md), and narrowing sets a NaN's quiet bit
+		// (R-FLOAT-2), so the tape path writes a signaling float32 NaN
+		// quiet, and reads one quiet too; the compiled codecs and Fory Go
+		// keep its bits (R-FLOAT-1). Not fixed: the tape would need a
+		// float32 payload.
+		st.excluded["libwire tape path: signaling float32 NaN"]++
+		tapeDiffers = true
 	case !ordered:
 		tapeDiffers = true
 	default:
@@ -685,7 +717,10 @@ func dgCheck(t *testing.T, c *Context, f *fory.Fory, m dgMode, v any, st *dgStat
 	} else if dgDiff(rv, fb.Elem(), "v", false) == "" {
 		st.foryKeepsNil++
 	}
-	if tapeDiffers && !e52 && !foryCannotRead {
+	snan := dgSignalingNaN32(rv) // the tape path quiets these (see above)
+	if snan && tapeDiffers {
+		st.excluded["libwire tape path: signaling float32 NaN"]++
+	} else if tapeDiffers && !e52 && !foryCannotRead {
 		tb := reflect.New(typ)
 		if err := f.Deserialize(tape, tb.Interface()); err != nil {
 			fail("fory reads libwire's tape path", err.Error(), tape)
@@ -702,6 +737,10 @@ func dgCheck(t *testing.T, c *Context, f *fory.Fory, m dgMode, v any, st *dgStat
 			what := in.who
 			if tapePath {
 				what += " (tape path)"
+				if snan {
+					st.excluded["libwire tape path: signaling float32 NaN"]++
+					continue
+				}
 				if dgAllNullStructList(rv) && (in.who != "libwire round trip" || m.compatible) {
 					st.excluded["libwire tape path cannot read an all-null list of structs"]++
 					continue
