@@ -481,11 +481,8 @@ func dgDiff(a, b reflect.Value, path string, nilEmpty bool) string {
 		}
 		return ""
 	case reflect.Slice:
-		if a.IsNil() != b.IsNil() && !(nilEmpty && a.Len() == 0 && b.Len() == 0) {
-			return fmt.Sprintf("%s: nil %v / %v", path, a.IsNil(), b.IsNil())
-		}
-		if a.Len() != b.Len() {
-			return fmt.Sprintf("%s: len %d / %d", path, a.Len(), b.Len())
+		if d := dgShapeDiff(a, b, path, nilEmpty); d != "" {
+			return d
 		}
 		for i := 0; i < a.Len(); i++ {
 			if d := dgDiff(a.Index(i), b.Index(i), path+"["+strconv.Itoa(i)+"]", nilEmpty); d != "" {
@@ -494,11 +491,8 @@ func dgDiff(a, b reflect.Value, path string, nilEmpty bool) string {
 		}
 		return ""
 	case reflect.Map:
-		if a.IsNil() != b.IsNil() && !(nilEmpty && a.Len() == 0 && b.Len() == 0) {
-			return fmt.Sprintf("%s: nil %v / %v", path, a.IsNil(), b.IsNil())
-		}
-		if a.Len() != b.Len() {
-			return fmt.Sprintf("%s: len %d / %d", path, a.Len(), b.Len())
+		if d := dgShapeDiff(a, b, path, nilEmpty); d != "" {
+			return d
 		}
 		for _, k := range a.MapKeys() {
 			bv := b.MapIndex(k)
@@ -535,6 +529,18 @@ func dgDiff(a, b reflect.Value, path string, nilEmpty bool) string {
 	}
 	if !reflect.DeepEqual(a.Interface(), b.Interface()) {
 		return fmt.Sprintf("%s: %#v / %#v", path, a.Interface(), b.Interface())
+	}
+	return ""
+}
+
+// dgShapeDiff: two slices or maps differ in nil-ness (unless nilEmpty and
+// both empty) or length.
+func dgShapeDiff(a, b reflect.Value, path string, nilEmpty bool) string {
+	if a.IsNil() != b.IsNil() && !(nilEmpty && a.Len() == 0 && b.Len() == 0) {
+		return fmt.Sprintf("%s: nil %v / %v", path, a.IsNil(), b.IsNil())
+	}
+	if a.Len() != b.Len() {
+		return fmt.Sprintf("%s: len %d / %d", path, a.Len(), b.Len())
 	}
 	return ""
 }
