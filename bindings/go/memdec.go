@@ -11,7 +11,6 @@ package wire
 import "C"
 
 import (
-	"math"
 	"math/big"
 	"reflect"
 	"time"
@@ -173,10 +172,11 @@ func (d *mdec) op(o *mop, m, g unsafe.Pointer) error {
 		*(*time.Time)(gv) = time.Unix(s, int64(ns)).UTC()
 	case mkDuration:
 		s, ns := *(*int64)(unsafe.Add(m, o.m)), *(*uint32)(unsafe.Add(m, o.m+8))
-		if s > math.MaxInt64/int64(time.Second)-1 || s < math.MinInt64/int64(time.Second)+1 {
+		dur, ok := durationOf(s, ns)
+		if !ok {
 			return goErr("value", "duration of %d s overflows time.Duration", s)
 		}
-		*(*time.Duration)(gv) = time.Duration(s*int64(time.Second) + int64(ns))
+		*(*time.Duration)(gv) = dur
 	case mkDecimal:
 		dm := unsafe.Add(m, o.m)
 		p, n := ldPtr(dm), *(*uint32)(unsafe.Add(dm, 8))

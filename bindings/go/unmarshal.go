@@ -674,10 +674,11 @@ func (d *decoder) body(op byte, k int, v reflect.Value) error {
 		if t != typDuration {
 			return mismatch(op, t)
 		}
-		if s > math.MaxInt64/int64(time.Second)-1 || s < math.MinInt64/int64(time.Second)+1 {
+		dur, ok := durationOf(s, ns)
+		if !ok {
 			return goErr("value", "duration of %d s overflows time.Duration", s)
 		}
-		v.SetInt(s*int64(time.Second) + int64(ns))
+		v.SetInt(int64(dur))
 	case op == TypeDecimal:
 		dec := d.decimal()
 		if t != typDecimal {
@@ -1813,4 +1814,32 @@ func (c *Context) decodeTapeOnly(data []byte) int32 {
 // until the next call; for tests).
 func (c *Context) readTape() []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(c.s.out)), int(c.s.out_len))
+}
+
+// durationOf is s seconds and ns nanoseconds as a time.Duration, and false
+// when that is outside int64 nanoseconds. Every Duration fits: the
+// writers split it into floor seconds and 0 <= ns < 1e9, so MinInt64 is
+// -9223372037 s + 145224192 ns and MaxInt64 9223372036 s + 854775807 ns.
+func durationOf(s int64, ns uint32) (time.Duration, bool) {
+	const sec = int64(time.Second)
+	if s > math.MaxInt64/sec || s < math.MinInt64/sec-1 {
+		return 0, false
+	}
+	s += int64(ns) / sec // a reader may get ns of a second or more
+	r := int64(ns) % sec
+	if s > math.MaxInt64/sec || s < math.MinInt64/sec-1 {
+		return 0, false
+	}
+	if s >= 0 {
+		t := s * sec
+		if t > math.MaxInt64-r {
+			return 0, false
+		}
+		return time.Duration(t + r), true
+	}
+	t, d := (s+1)*sec, r-sec // d in [-sec, 0): no step overflows
+	if t < math.MinInt64-d {
+		return 0, false
+	}
+	return time.Duration(t + d), true
 }
