@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "54ffcea9c40e0cc57cdd1b30d162dd498f196fa49517f857ac684c0842f45824"
+const csrcDigest = "6864a0112c13b0f654c96d4e91792c1b219e0554d197695f8291a66c51954a7e"
