@@ -154,7 +154,8 @@ class DifferentialTest {
                 assertTrue(lw.hasLayout(k), lw.layoutProblem(k))
             }
             val writer = fory(mode)
-            val g = Gen(Random(seed xor mode.hashCode().toLong()), mode.ref)
+            // seeded by the mode's place in the list (an enum's hashCode differs from run to run)
+            val g = Gen(Random(seed + 7919L * modes.indexOf(mode)), mode.ref)
             var n = 0
             var cyclic = 0
             var foryMisreads = 0
