@@ -1,5 +1,5 @@
 /* test_reflist_off.c - a list whose struct elements are declared ref,
- * written with reference tracking off (spec R-WLIST-8, errata E-54):
+ * written with reference tracking off (spec R-WLIST-8, errata E-56):
  * `list<optional ref Addr> items` holding X, null, Y. Fory Java 1.6.0
  * writes `List<@Ref Addr>` then without the tracking bit (its TypeDef keeps
  * the element's ref bit) and misreads a header that has it; the layout and

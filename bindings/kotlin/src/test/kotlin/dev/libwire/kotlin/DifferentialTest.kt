@@ -81,13 +81,13 @@ class DifferentialTest {
           optional date oday = 23; optional timestamp oat = 24; optional duration ospan = 25; optional decimal odec = 26;
           int64 weight_grams = 27;
         }
-        // obin and oints are @Nullable in DiffModelJava, but Fory Java declares them not nullable (errata E-53)
+        // obin and oints are @Nullable in DiffModelJava, but Fory Java declares them not nullable (errata E-55)
         message Arrays [id=703] {
           bytes bin = 1; bytes obin = 2; array<bool> zs = 3; array<int16> ss = 4; array<int32> ints = 5;
           array<int64> ls = 6; array<float32> fs = 7; array<float64> ds = 8; array<int32> oints = 9;
         }
         // leaves (and Graph.plain), leafmap and nested are declared with @Nullable elements or values in
-        // Java: without it they are tracked in same-schema mode under reference tracking (errata E-50, E-52)
+        // Java: without it they are tracked in same-schema mode under reference tracking (errata E-50, E-54)
         message Colls [id=704] {
           list<optional string> strs = 1; list<optional int64> longs = 2; list<optional int32> ints = 3;
           list<optional float64> dbls = 4; list<optional string> tags = 5 [wire_set = true];
@@ -182,7 +182,7 @@ class DifferentialTest {
                     val back = fromJava(fory(mode).deserialize(mine), k, IdentityHashMap())
                     val miss = runCatching { same(v, back, mode.ref) }.exceptionOrNull()
                     if (miss != null) {
-                        // errata E-51: fory-core 1.6.0 misreads some UTF-8 strings after others in one
+                        // errata E-53: fory-core 1.6.0 misreads some UTF-8 strings after others in one
                         // payload, its own bytes too; excluded when it misreads its own bytes of the
                         // value the same way (and so says nothing about libwire's)
                         val own = fromJava(fory(mode).deserialize(theirs), k, IdentityHashMap())
@@ -206,7 +206,7 @@ class DifferentialTest {
                 }
                 n++
             }
-            stats.append("$mode: $n values ($cyclic cyclic; Fory Java misread its own bytes of $foryMisreads, errata E-51)\n")
+            stats.append("$mode: $n values ($cyclic cyclic; Fory Java misread its own bytes of $foryMisreads, errata E-53)\n")
         }
         println("DifferentialTest seed $seed:\n$stats")
         java.nio.file.Files.writeString(java.nio.file.Path.of("target", "diff-problems.txt"), problems.joinToString("\n"))
@@ -324,7 +324,7 @@ class DifferentialTest {
         )
 
         fun arrays() = DkArrays(
-            // never null where DiffModelJava says @Nullable: Fory Java cannot write a null array field (errata E-53)
+            // never null where DiffModelJava says @Nullable: Fory Java cannot write a null array field (errata E-55)
             ByteArray(size()).also { r.nextBytes(it) }, ByteArray(size()).also { r.nextBytes(it) },
             BooleanArray(size()) { r.nextBoolean() }, ShortArray(size()) { short() }, IntArray(size()) { int() },
             LongArray(size()) { long() }, FloatArray(size()) { float() }, DoubleArray(size()) { double() },
