@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "90a0937012ca69cc1a5aef589f7859cebf5d16f5862404972d246e338bbc308d"
+const csrcDigest = "ff758f07eb1a22e2d46c9007b71f04357f05f09fbe592d8579b124516e0091ef"

@@ -228,15 +228,19 @@ static inline uint8_t wire__pol_list_header(const wire_ctx *ctx,
   *edecl = ed;
   if (ed) {
     /* Ref-tracked elements carry full reference flags, which cover nulls:
-     * the Java runtime then leaves the has-null bit clear. */
+     * the Java runtime then leaves the has-null bit clear. With reference
+     * tracking off a `ref` element is a TypeDef bit only: Java writes
+     * `List<@Ref T>` then with the tracking bit clear (R-WLIST-8). */
     return (uint8_t)(WIRE_LF_DECL | WIRE_LF_SAME_TYPE |
-                     (wire__pol_elem_ref(ed) ? WIRE_LF_TRACKING
-                              : (has_null ? WIRE_LF_HAS_NULL : 0)));
+                     (wire__pol_elem_ref(ed) && ctx->ref_tracking
+                          ? WIRE_LF_TRACKING
+                          : (has_null ? WIRE_LF_HAS_NULL : 0)));
   }
   if (!same && ctx->ref_tracking) track = true;
-  /* A declared element type says whether its values are tracked. */
+  /* A declared element type says whether its values are tracked (under
+   * reference tracking only, as above). */
   if (decl && decl->elem && decl->elem->type_id != WIRE_T_UNKNOWN)
-    track = wire__pol_elem_ref(decl->elem);
+    track = wire__pol_elem_ref(decl->elem) && ctx->ref_tracking;
   return (uint8_t)((same ? WIRE_LF_SAME_TYPE : 0) |
                    (has_null ? WIRE_LF_HAS_NULL : 0) |
                    (track ? WIRE_LF_TRACKING : 0));
