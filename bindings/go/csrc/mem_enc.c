@@ -437,8 +437,7 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
   const uint32_t h = o->lh;
   if (h & (WIRE_MF_KEY_TRACK | WIRE_MF_VAL_TRACK))
     return efail(e, WIRE_E_UNSUPPORTED, "tracked map entries");
-  const wire_ftype *kd = h & WIRE_MF_KEY_DECL ? o->ft->key : NULL;
-  const wire_ftype *vd = h & WIRE_MF_VAL_DECL ? o->ft->value : NULL;
+  const bool kd = h & WIRE_MF_KEY_DECL, vd = h & WIRE_MF_VAL_DECL;
   /* strings inline: tagged ones as given (trusted), valid UTF-8 */
   const uint8_t ek = o->ek;
   const int ks = ek_str(e, EK_SK(ek, 0)), vs = ek_str(e, EK_SK(ek, 1));
@@ -467,7 +466,8 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
     if (k == 0) {
       const uint8_t *it = items + at * o->esize;
       bool kn = is_null(ko, it), vn = is_null(vo, it);
-      uint32_t nh = wire__pol_null_chunk(kn, vn, kd, vd);
+      uint32_t nh = wire__pol_null_chunk(kn, vn, kd ? o->ft->key : NULL,
+                                         vd ? o->ft->value : NULL);
       if (!room(e, 1)) return false;
       e->b->p[e->b->len++] = (uint8_t)nh;
       if (!kn) {
