@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "ff758f07eb1a22e2d46c9007b71f04357f05f09fbe592d8579b124516e0091ef"
+const csrcDigest = "e7dbc66f63de4ecde26029f5c645008c6afcf8ee6a3ba8e64f07f55fa7f49237"

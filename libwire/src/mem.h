@@ -106,6 +106,9 @@ struct wire_mop {
   uint32_t elem;     /* layout of a nested struct / element layout */
   uint32_t esize;    /* stride of list items */
   uint32_t local;    /* registered field (decl index), or WIRE_NO_TYPE */
+  uint8_t ek;        /* encode only, maps: how their keys and values
+                        are null and are strings, made at bind
+                        (wire__menc_kinds) */
   const wire_ftype *ft;   /* declared (or writer's) type */
   wire_mop *sub;     /* element ops: 1 (list) or 2 (map: key, value) */
   const wire_lfield *lf;  /* the writer's field (skips) */
@@ -559,6 +562,9 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
                                 const wire_mspec *s, wire_mop *o, bool encoder);
 void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o);
 void wire__mem_fast_paths(wire_mop *ops, uint32_t n);
+/* The encoder's mop.ek of collection op o (a map's; 0 for others),
+ * whose element ops are made (mem_enc.c). */
+void wire__menc_kinds(wire_mop *o);
 /* Whether a body of layout l begins with its schema hash in the
  * context's mode (wire_mplan.hashed). */
 static inline bool wire__mem_hashed(const wire_ctx *ctx,

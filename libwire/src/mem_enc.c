@@ -218,6 +218,35 @@ static inline int str_kind(const menc *e, const wire_mop *so) {
   return !(so->fl & MF_LEN64) && e->utf8_str ? SK_USTR : SK_BODY;
 }
 
+/* mop.ek of a map, made at bind: bits 0-1 the null kind (NK_*) of its
+ * keys, bits 2-3 of its values; bits 4-5 the string kind its keys take
+ * where the context allows it (ek_str), bits 6-7 its values'. */
+#define EK_NK(ek, side) (((ek) >> (2 * (side))) & 3)
+#define EK_SK(ek, side) (((ek) >> (4 + 2 * (side))) & 3)
+
+/* The string kind of element op so where the context allows it: SK_TSTR
+ * for tagged strings, SK_USTR for UTF-8 ones of a 32-bit length. */
+static int str_kind_of(const wire_mop *so) {
+  if (so->code != MOP_STR) return SK_BODY;
+  if (so->fl & MF_TAGGED) return SK_TSTR;
+  return so->fl & MF_LEN64 ? SK_BODY : SK_USTR;
+}
+
+void wire__menc_kinds(wire_mop *o) {
+  if (o->code == MOP_MAP)
+    o->ek = (uint8_t)(null_kind(&o->sub[0]) | null_kind(&o->sub[1]) << 2 |
+                      str_kind_of(&o->sub[0]) << 4 |
+                      str_kind_of(&o->sub[1]) << 6);
+}
+
+/* String kind sk (EK_SK) as e's context takes it (str_kind's answer):
+ * tagged strings as given when the text is trusted, UTF-8 ones unless
+ * the Java policy chooses their encodings. */
+static inline int ek_str(const menc *e, int sk) {
+  if (sk == SK_TSTR) return e->check_str ? SK_BODY : SK_TSTR;
+  return sk == SK_USTR && e->utf8_str ? SK_USTR : SK_BODY;
+}
+
 /* The write position of put_tstr's callers, and the buffer's end. */
 #define WPOS(q, lim) ((q) = e->b->p + e->b->len, (lim) = e->b->p + e->b->cap)
 
@@ -408,12 +437,12 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
   const uint32_t h = o->lh;
   if (h & (WIRE_MF_KEY_TRACK | WIRE_MF_VAL_TRACK))
     return efail(e, WIRE_E_UNSUPPORTED, "tracked map entries");
-  const wire_ftype *kd = h & WIRE_MF_KEY_DECL ? o->ft->key : NULL;
-  const wire_ftype *vd = h & WIRE_MF_VAL_DECL ? o->ft->value : NULL;
+  const bool kd = h & WIRE_MF_KEY_DECL, vd = h & WIRE_MF_VAL_DECL;
   /* strings inline: tagged ones as given (trusted), valid UTF-8 */
-  const int ks = str_kind(e, ko), vs = str_kind(e, vo);
-  const bool check = !e->ctx->trusted_text;
-  const int kk = null_kind(ko), vk = null_kind(vo);
+  const uint8_t ek = o->ek;
+  const int ks = ek_str(e, EK_SK(ek, 0)), vs = ek_str(e, EK_SK(ek, 1));
+  const bool check = e->check_str;
+  const int kk = EK_NK(ek, 0), vk = EK_NK(ek, 1);
   uint64_t at = 0;
   while (at < count) {
     uint64_t size = count - at;
@@ -437,7 +466,8 @@ static bool enc_map(menc *e, const wire_mop *o, const uint8_t *base) {
     if (k == 0) {
       const uint8_t *it = items + at * o->esize;
       bool kn = is_null(ko, it), vn = is_null(vo, it);
-      uint32_t nh = wire__pol_null_chunk(kn, vn, kd, vd);
+      uint32_t nh = wire__pol_null_chunk(kn, vn, kd ? o->ft->key : NULL,
+                                         vd ? o->ft->value : NULL);
       if (!room(e, 1)) return false;
       e->b->p[e->b->len++] = (uint8_t)nh;
       if (!kn) {

@@ -309,6 +309,7 @@ static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
     }
     o->ditems = strs && wire__mdec_ds_ok ? MDI_STR : MDI_NONE;
   }
+  wire__menc_kinds(o);
   return WIRE_OK;
 }
 
