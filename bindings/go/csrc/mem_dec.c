@@ -958,9 +958,10 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
                                           "registered struct's");
       c = in->p;
     }
-    /* (to the op after the last, MX_END: no bound to compare with) */
+    /* (to the op after the last, MX_END: no bound to compare with; each
+     * case forms base + o->off where it stores, not before the dispatch:
+     * one register fewer held across it, 7-137 Ir a decode) */
     for (const wire_mop *o = p->ops;; o++) {
-      uint8_t *d = base + o->off;
       switch (o->dx) {
       case MX_END:
         if (WIRE_UNLIKELY(o->aux)) zero_missing(x, p, base); /* (nmissing) */
@@ -983,7 +984,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         uint32_t u;
         if (fast_u32(c, end, &u, &np)) {
           int32_t v = wire__unzz32(u);
-          memcpy(d, &v, 4);
+          memcpy(base + o->off, &v, 4);
           c = np;
           continue;
         }
@@ -993,7 +994,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         uint32_t u;
         if (fast_u32(c, end, &u, &np)) {
           int64_t v = wire__unzz32(u);
-          memcpy(d, &v, 8);
+          memcpy(base + o->off, &v, 8);
           c = np;
           continue;
         }
@@ -1003,7 +1004,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         uint64_t u;
         if (fast_u64(c, end, &u, &np)) {
           int64_t v = wire__unzz64(u);
-          memcpy(d, &v, 8);
+          memcpy(base + o->off, &v, 8);
           c = np;
           continue;
         }
@@ -1011,27 +1012,27 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       }
       case MX_BOOL:
         if (WIRE_LIKELY(c < end && c[0] <= 1)) {
-          *d = *c++;
+          base[o->off] = *c++;
           continue;
         }
         break;
       case MX_ENUM:
         if (WIRE_LIKELY(c < end && c[0] < 0x80)) {
           uint32_t v = *c++;
-          memcpy(d, &v, 4);
+          memcpy(base + o->off, &v, 4);
           continue;
         }
         break;
       case MX_F32:
         if (WIRE_LIKELY(end - c >= 4)) {
-          memcpy(d, c, 4);
+          memcpy(base + o->off, c, 4);
           c += 4;
           continue;
         }
         break;
       case MX_F64:
         if (WIRE_LIKELY(end - c >= 8)) {
-          memcpy(d, c, 8);
+          memcpy(base + o->off, c, 8);
           c += 8;
           continue;
         }
@@ -1045,7 +1046,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         const wire_mplan *pp = &el->plan;
         in->p = c;
         if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return false;
-        if (!dec_struct_body(x, pp, el, d)) return false;
+        if (!dec_struct_body(x, pp, el, base + o->off)) return false;
         c = in->p;
         continue;
       }
@@ -1089,7 +1090,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
         if (!sb) return wire__mdec_afail(x, c);
         zero_img(sb, el->size);
-        st_ptr(d, sb);
+        st_ptr(base + o->off, sb);
         if (!dec_struct_body(x, pp, el, sb)) return false;
         c = in->p;
         continue;
@@ -1104,10 +1105,10 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         break;
       }
       case MDS_DEC:
-        np = fast_decimal(x, d, c, end);
+        np = fast_decimal(x, base + o->off, c, end);
         goto slow;
       case MDS_TIME:
-        np = fast_time(o, d, c, end);
+        np = fast_time(o, base + o->off, c, end);
         goto slow;
       case MDS_FSTR:
         np = NULL;
