@@ -136,134 +136,6 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
   return wire__dec_took_bytes(&x->d, prev);
 }
 
-/* The reference / null flag of list item `it` of list op o (so: the
- * element op, NULL for packed items of `stride` bytes): 0 when that was
- * the whole item (a null, a reference), 1 when its value follows (*rid:
- * the reference id to note for a tracked struct pointer, else NOTYPE), -1
- * on error. */
-static int item_flag(mdec *x, const wire_mop *o, const wire_mop *so,
-                     uint8_t *it, size_t stride, bool track, uint32_t *rid) {
-  wire_in *in = IN(x);
-  const uint8_t *fs = in->p;
-  int8_t f;
-  uint32_t id;
-  if (!ref_flag(x, o, track, &f, &id)) return -1;
-  if (f == WIRE_REF_NULL) {
-    if (!so) {
-      memset(it, 0, stride);
-    } else if (so->code == MOP_STRUCT_PTR) {
-      st_ptr(it + so->off, NULL);
-    } else if (so->fl & MF_PRESENT) {
-      it[so->present] = 0;
-    } else if (so->code == MOP_STRUCT) {
-      zero_struct(x, &x->m->layouts[so->elem], it + so->off);
-    } else if (!(so->code == MOP_STR || so->code == MOP_BYTES ||
-                 so->code == MOP_LIST || so->code == MOP_MAP ||
-                 so->code == MOP_DENSE || so->code == MOP_PLIST)) {
-      memset(it, 0, stride);
-    } else {
-      st_ptr(it + so->off, NULL);
-      st_len(it, so, 0);
-    }
-    return 0;
-  }
-  if (f == WIRE_REF_REF) {
-    wire_mem *m = x->m;
-    if (!so || so->code != MOP_STRUCT_PTR || id >= m->ndref ||
-        !m->dref[id] || m->dref_layout[id] != so->elem) {
-      dfail(x, WIRE_E_UNSUPPORTED, fs, "a reference the layout cannot hold");
-      return -1;
-    }
-    st_ptr(it + so->off, m->dref[id]);
-    return 0;
-  }
-  if (f == WIRE_REF_VALUE) {
-    *rid = (uint32_t)x->d.nrefs++;
-    if (so && so->code == MOP_STRUCT_PTR) {
-      /* later references may name this item: note its id now */
-      wire_mem *m = x->m;
-      if (!dref_room(x->ctx, m, *rid + 1)) {
-        dfail(x, WIRE_E_NOMEM, fs, "out of memory");
-        return -1;
-      }
-      while (m->ndref <= *rid) {
-        m->dref[m->ndref] = NULL;
-        m->dref_layout[m->ndref++] = NOTYPE;
-      }
-    } else {
-      *rid = NOTYPE;
-    }
-  }
-  if (so && (so->fl & MF_PRESENT)) it[so->present] = 1;
-  return 1;
-}
-
-/* A list of struct pointers (MDI_SPTR) with reference / null flags, of
- * list_usual's count: its header (hp[0]) one of the same type with the
- * flags, the type meta next or declared outside compatible mode; the
- * general loop of dec_list for those items, in a loop of its own. 1 when
- * read, 0 on error (where dec_list reports it), -1 with nothing read or
- * changed for any other header. */
-static __attribute__((noinline)) int list_sptrs(mdec *x, const wire_mop *o, uint8_t *base,
-                      const uint8_t *s, const uint8_t *hp, uint32_t count) {
-  wire_in *in = IN(x);
-  uint8_t h = hp[0];
-  bool meta = (h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL);
-  if ((h & 0xF0) || (!meta && (!(h & WIRE_LF_DECL) || x->ctx->compatible)))
-    return -1;
-  const wire_mop *so = &o->sub[0];
-  in->p = hp;
-  if (!dcount(x, s, count, 0)) return 0;
-  size_t stride = o->esize;
-  if (stride && count > SIZE_MAX / stride) return wire__mdec_afail_over(x, s);
-  uint8_t *items = aalloc(x, (size_t)count * stride, 8);
-  if (!items) return wire__mdec_afail(x, s);
-  st_ptr(base + o->off, items);
-  st_len(base, o, count);
-  in->p = hp + 1;
-  const wire_mlayout *el = &x->m->layouts[so->elem];
-  const wire_mplan *ep = meta ? meta_fast(x, so->elem) : &el->plan;
-  if (!ep || !wire__dec_enter(&x->d)) return 0;
-  bool track = h & WIRE_LF_TRACKING;
-  /* (every item takes its flag's byte: none draws on the zero-width
-   * budget dec_list's loop checks) */
-  for (uint32_t i = 0; i < count; i++) {
-    uint8_t *it = items + (size_t)i * stride;
-    uint32_t rid = NOTYPE;
-    const uint8_t *c = in->p;
-    uint8_t b = c < in->end ? c[0] : 0xFD;
-    if (b == 0xFF || (b == 0x00 && track)) {
-      /* (item_flag's usual two: not null, a tracked value) */
-      in->p = c + 1;
-      if (!b) {
-        wire_mem *m = x->m;
-        rid = (uint32_t)x->d.nrefs++;
-        if (!dref_room(x->ctx, m, rid + 1))
-          return dfail(x, WIRE_E_NOMEM, c, "out of memory");
-        while (m->ndref <= rid) {
-          m->dref[m->ndref] = NULL;
-          m->dref_layout[m->ndref++] = NOTYPE;
-        }
-      }
-    } else {
-      int r = item_flag(x, o, so, it, stride, track, &rid);
-      if (r < 0) return 0;
-      if (!r) continue;
-    }
-    uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
-    if (!sb) return wire__mdec_afail(x, in->p);
-    zero_img(sb, el->size);
-    st_ptr(it + so->off, sb);
-    if (rid != NOTYPE) {
-      x->m->dref[rid] = sb;
-      x->m->dref_layout[rid] = so->elem;
-    }
-    if (!dec_struct_body(x, ep, el, sb)) return 0;
-  }
-  x->d.depth--;
-  return 1;
-}
-
 /* A list of the usual items (o->ditems) in its usual form, read without
  * the general front's cases of dec_list: a count of at most five bytes,
  * not 0, and a header without flags (structs: their type meta next, or
@@ -293,7 +165,7 @@ ALWAYS_INLINE int list_usual(mdec *x, const wire_mop *o, uint8_t *base) {
              (st && x->ctx->compatible)) {
     /* (struct pointers with flags: a loop of their own) */
     return o->ditems == MDI_SPTR && (h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING))
-               ? list_sptrs(x, o, base, s, hp, count)
+               ? wire__mdec_list_sptrs(x, o, base, s, hp, count)
                : -1;
   }
   in->p = hp;
