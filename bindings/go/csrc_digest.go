@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "54ffcea9c40e0cc57cdd1b30d162dd498f196fa49517f857ac684c0842f45824"
+const csrcDigest = "64e62baac15041d088635ade01000a37c137cb6529a5afaea8974a46290d4508"
