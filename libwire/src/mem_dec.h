@@ -168,6 +168,16 @@ bool wire__mdec_plist(mdec *x, const wire_mop *o, uint8_t *items,
  * against the bytes left, the arena, the depth), -1 with nothing read or
  * kept for anything else, which dec_list then reads and reports. */
 int wire__mdec_plist_list(mdec *x, const wire_mop *o, uint8_t *base);
+/* A list of struct pointers (MDI_SPTR) with reference / null flags after
+ * list_usual (mem_dec.c) read its count (s: where it began; hp: its
+ * header, within the input; count not 0): a header of one type with
+ * HAS_NULL or TRACKING, the type meta next or declared outside compatible
+ * mode; dec_list's front and loop for those items, in a loop of their
+ * own (mem_dec_lists.c). 1 when read, 0 on error (where dec_list reports
+ * it), -1 with nothing read or changed for any other header. */
+int wire__mdec_list_sptrs(mdec *x, const wire_mop *o, uint8_t *base,
+                          const uint8_t *s, const uint8_t *hp,
+                          uint32_t count);
 extern bool wire__mdec_lists_ok;
 extern bool wire__mdec_words_ok;
 extern bool wire__mdec_flat_ok;

@@ -301,4 +301,66 @@ ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
   return t + n;
 }
 
+/* The reference / null flag of list item `it` of list op o (so: the
+ * element op, NULL for packed items of `stride` bytes): 0 when that was
+ * the whole item (a null, a reference), 1 when its value follows (*rid:
+ * the reference id to note for a tracked struct pointer, else NOTYPE), -1
+ * on error. */
+static inline int item_flag(mdec *x, const wire_mop *o, const wire_mop *so,
+                     uint8_t *it, size_t stride, bool track, uint32_t *rid) {
+  wire_in *in = IN(x);
+  const uint8_t *fs = in->p;
+  int8_t f;
+  uint32_t id;
+  if (!ref_flag(x, o, track, &f, &id)) return -1;
+  if (f == WIRE_REF_NULL) {
+    if (!so) {
+      memset(it, 0, stride);
+    } else if (so->code == MOP_STRUCT_PTR) {
+      st_ptr(it + so->off, NULL);
+    } else if (so->fl & MF_PRESENT) {
+      it[so->present] = 0;
+    } else if (so->code == MOP_STRUCT) {
+      wire__mdec_zero_struct(x, &x->m->layouts[so->elem], it + so->off);
+    } else if (!(so->code == MOP_STR || so->code == MOP_BYTES ||
+                 so->code == MOP_LIST || so->code == MOP_MAP ||
+                 so->code == MOP_DENSE || so->code == MOP_PLIST)) {
+      memset(it, 0, stride);
+    } else {
+      st_ptr(it + so->off, NULL);
+      st_len(it, so, 0);
+    }
+    return 0;
+  }
+  if (f == WIRE_REF_REF) {
+    wire_mem *m = x->m;
+    if (!so || so->code != MOP_STRUCT_PTR || id >= m->ndref ||
+        !m->dref[id] || m->dref_layout[id] != so->elem) {
+      dfail(x, WIRE_E_UNSUPPORTED, fs, "a reference the layout cannot hold");
+      return -1;
+    }
+    st_ptr(it + so->off, m->dref[id]);
+    return 0;
+  }
+  if (f == WIRE_REF_VALUE) {
+    *rid = (uint32_t)x->d.nrefs++;
+    if (so && so->code == MOP_STRUCT_PTR) {
+      /* later references may name this item: note its id now */
+      wire_mem *m = x->m;
+      if (!dref_room(x->ctx, m, *rid + 1)) {
+        dfail(x, WIRE_E_NOMEM, fs, "out of memory");
+        return -1;
+      }
+      while (m->ndref <= *rid) {
+        m->dref[m->ndref] = NULL;
+        m->dref_layout[m->ndref++] = NOTYPE;
+      }
+    } else {
+      *rid = NOTYPE;
+    }
+  }
+  if (so && (so->fl & MF_PRESENT)) it[so->present] = 1;
+  return 1;
+}
+
 #endif

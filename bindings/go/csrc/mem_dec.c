@@ -136,68 +136,6 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
   return wire__dec_took_bytes(&x->d, prev);
 }
 
-/* The reference / null flag of list item `it` of list op o (so: the
- * element op, NULL for packed items of `stride` bytes): 0 when that was
- * the whole item (a null, a reference), 1 when its value follows (*rid:
- * the reference id to note for a tracked struct pointer, else NOTYPE), -1
- * on error. */
-static int item_flag(mdec *x, const wire_mop *o, const wire_mop *so,
-                     uint8_t *it, size_t stride, bool track, uint32_t *rid) {
-  wire_in *in = IN(x);
-  const uint8_t *fs = in->p;
-  int8_t f;
-  uint32_t id;
-  if (!ref_flag(x, o, track, &f, &id)) return -1;
-  if (f == WIRE_REF_NULL) {
-    if (!so) {
-      memset(it, 0, stride);
-    } else if (so->code == MOP_STRUCT_PTR) {
-      st_ptr(it + so->off, NULL);
-    } else if (so->fl & MF_PRESENT) {
-      it[so->present] = 0;
-    } else if (so->code == MOP_STRUCT) {
-      zero_struct(x, &x->m->layouts[so->elem], it + so->off);
-    } else if (!(so->code == MOP_STR || so->code == MOP_BYTES ||
-                 so->code == MOP_LIST || so->code == MOP_MAP ||
-                 so->code == MOP_DENSE || so->code == MOP_PLIST)) {
-      memset(it, 0, stride);
-    } else {
-      st_ptr(it + so->off, NULL);
-      st_len(it, so, 0);
-    }
-    return 0;
-  }
-  if (f == WIRE_REF_REF) {
-    wire_mem *m = x->m;
-    if (!so || so->code != MOP_STRUCT_PTR || id >= m->ndref ||
-        !m->dref[id] || m->dref_layout[id] != so->elem) {
-      dfail(x, WIRE_E_UNSUPPORTED, fs, "a reference the layout cannot hold");
-      return -1;
-    }
-    st_ptr(it + so->off, m->dref[id]);
-    return 0;
-  }
-  if (f == WIRE_REF_VALUE) {
-    *rid = (uint32_t)x->d.nrefs++;
-    if (so && so->code == MOP_STRUCT_PTR) {
-      /* later references may name this item: note its id now */
-      wire_mem *m = x->m;
-      if (!dref_room(x->ctx, m, *rid + 1)) {
-        dfail(x, WIRE_E_NOMEM, fs, "out of memory");
-        return -1;
-      }
-      while (m->ndref <= *rid) {
-        m->dref[m->ndref] = NULL;
-        m->dref_layout[m->ndref++] = NOTYPE;
-      }
-    } else {
-      *rid = NOTYPE;
-    }
-  }
-  if (so && (so->fl & MF_PRESENT)) it[so->present] = 1;
-  return 1;
-}
-
 /* A list of the usual items (o->ditems) in its usual form, read without
  * the general front's cases of dec_list: a count of at most five bytes,
  * not 0, and a header without flags (structs: their type meta next, or
@@ -225,7 +163,10 @@ ALWAYS_INLINE int list_usual(mdec *x, const wire_mop *o, uint8_t *base) {
     }
   } else if ((h & ~WIRE_LF_SAME_TYPE) != WIRE_LF_DECL ||
              (st && x->ctx->compatible)) {
-    return -1;
+    /* (struct pointers with flags: a loop of their own) */
+    return o->ditems == MDI_SPTR && (h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING))
+               ? wire__mdec_list_sptrs(x, o, base, s, hp, count)
+               : -1;
   }
   in->p = hp;
   if (!dcount(x, s, count, st ? 0 : 1)) return 0;
@@ -969,9 +910,10 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
                                           "registered struct's");
       c = in->p;
     }
-    /* (to the op after the last, MX_END: no bound to compare with) */
+    /* (to the op after the last, MX_END: no bound to compare with; each
+     * case forms base + o->off where it stores, not before the dispatch:
+     * one register fewer held across it, 7-137 Ir a decode) */
     for (const wire_mop *o = p->ops;; o++) {
-      uint8_t *d = base + o->off;
       switch (o->dx) {
       case MX_END:
         if (WIRE_UNLIKELY(o->aux)) zero_missing(x, p, base); /* (nmissing) */
@@ -994,7 +936,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         uint32_t u;
         if (fast_u32(c, end, &u, &np)) {
           int32_t v = wire__unzz32(u);
-          memcpy(d, &v, 4);
+          memcpy(base + o->off, &v, 4);
           c = np;
           continue;
         }
@@ -1004,7 +946,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         uint32_t u;
         if (fast_u32(c, end, &u, &np)) {
           int64_t v = wire__unzz32(u);
-          memcpy(d, &v, 8);
+          memcpy(base + o->off, &v, 8);
           c = np;
           continue;
         }
@@ -1014,7 +956,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         uint64_t u;
         if (fast_u64(c, end, &u, &np)) {
           int64_t v = wire__unzz64(u);
-          memcpy(d, &v, 8);
+          memcpy(base + o->off, &v, 8);
           c = np;
           continue;
         }
@@ -1022,27 +964,27 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
       }
       case MX_BOOL:
         if (WIRE_LIKELY(c < end && c[0] <= 1)) {
-          *d = *c++;
+          base[o->off] = *c++;
           continue;
         }
         break;
       case MX_ENUM:
         if (WIRE_LIKELY(c < end && c[0] < 0x80)) {
           uint32_t v = *c++;
-          memcpy(d, &v, 4);
+          memcpy(base + o->off, &v, 4);
           continue;
         }
         break;
       case MX_F32:
         if (WIRE_LIKELY(end - c >= 4)) {
-          memcpy(d, c, 4);
+          memcpy(base + o->off, c, 4);
           c += 4;
           continue;
         }
         break;
       case MX_F64:
         if (WIRE_LIKELY(end - c >= 8)) {
-          memcpy(d, c, 8);
+          memcpy(base + o->off, c, 8);
           c += 8;
           continue;
         }
@@ -1056,7 +998,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         const wire_mplan *pp = &el->plan;
         in->p = c;
         if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem))) return false;
-        if (!dec_struct_body(x, pp, el, d)) return false;
+        if (!dec_struct_body(x, pp, el, base + o->off)) return false;
         c = in->p;
         continue;
       }
@@ -1100,7 +1042,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
         if (!sb) return wire__mdec_afail(x, c);
         zero_img(sb, el->size);
-        st_ptr(d, sb);
+        st_ptr(base + o->off, sb);
         if (!dec_struct_body(x, pp, el, sb)) return false;
         c = in->p;
         continue;
@@ -1115,10 +1057,10 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         break;
       }
       case MDS_DEC:
-        np = fast_decimal(x, d, c, end);
+        np = fast_decimal(x, base + o->off, c, end);
         goto slow;
       case MDS_TIME:
-        np = fast_time(o, d, c, end);
+        np = fast_time(o, base + o->off, c, end);
         goto slow;
       case MDS_FSTR:
         np = NULL;

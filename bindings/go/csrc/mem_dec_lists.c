@@ -1,6 +1,7 @@
-/* mem_dec_lists.c - the compiled decoder's lists of numbers (MOP_PLIST)
- * whose header says every element is of the declared type with no null
- * or reference flags: varint32 / varint64 into 32- / 64-bit integers,
+/* mem_dec_lists.c - the compiled decoder's lists in loops of their own:
+ * lists of struct pointers with reference / null flags (at the end), and
+ * lists of numbers (MOP_PLIST) whose header says every element is of the
+ * declared type with no null or reference flags: varint32 / varint64 into 32- / 64-bit integers,
  * fixed-width numbers and bools of the memory width, read in a loop of
  * their own into the dense item array. The loop gives up at the first
  * element it does not read without doubt (cut, overlong or too long,
@@ -114,6 +115,68 @@ int wire__mdec_plist_list(mdec *x, const wire_mop *o, uint8_t *base) {
     x->d.depth--;
     in->p = s;
     return -1;
+  }
+  x->d.depth--;
+  return 1;
+}
+
+/* A list of struct pointers with reference / null flags (mem_dec.h). */
+int wire__mdec_list_sptrs(mdec *x, const wire_mop *o, uint8_t *base,
+                          const uint8_t *s, const uint8_t *hp,
+                          uint32_t count) {
+  wire_in *in = IN(x);
+  uint8_t h = hp[0];
+  bool meta = (h & WIRE_LF_SAME_TYPE) && !(h & WIRE_LF_DECL);
+  if ((h & 0xF0) || (!meta && (!(h & WIRE_LF_DECL) || x->ctx->compatible)))
+    return -1;
+  const wire_mop *so = &o->sub[0];
+  in->p = hp;
+  if (!dcount(x, s, count, 0)) return 0;
+  size_t stride = o->esize;
+  if (stride && count > SIZE_MAX / stride) return wire__mdec_afail_over(x, s);
+  uint8_t *items = aalloc(x, (size_t)count * stride, 8);
+  if (!items) return wire__mdec_afail(x, s);
+  st_ptr(base + o->off, items);
+  st_len(base, o, count);
+  in->p = hp + 1;
+  const wire_mlayout *el = &x->m->layouts[so->elem];
+  const wire_mplan *ep = meta ? meta_fast(x, so->elem) : &el->plan;
+  if (!ep || !wire__dec_enter(&x->d)) return 0;
+  bool track = h & WIRE_LF_TRACKING;
+  /* (every item takes its flag's byte: none draws on the zero-width
+   * budget dec_list's loop checks) */
+  for (uint32_t i = 0; i < count; i++) {
+    uint8_t *it = items + (size_t)i * stride;
+    uint32_t rid = NOTYPE;
+    const uint8_t *c = in->p;
+    uint8_t b = c < in->end ? c[0] : 0xFD;
+    if (b == 0xFF || (b == 0x00 && track)) {
+      /* (item_flag's usual two: not null, a tracked value) */
+      in->p = c + 1;
+      if (!b) {
+        wire_mem *m = x->m;
+        rid = (uint32_t)x->d.nrefs++;
+        if (!dref_room(x->ctx, m, rid + 1))
+          return dfail(x, WIRE_E_NOMEM, c, "out of memory");
+        while (m->ndref <= rid) {
+          m->dref[m->ndref] = NULL;
+          m->dref_layout[m->ndref++] = NOTYPE;
+        }
+      }
+    } else {
+      int r = item_flag(x, o, so, it, stride, track, &rid);
+      if (r < 0) return 0;
+      if (!r) continue;
+    }
+    uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
+    if (!sb) return wire__mdec_afail(x, in->p);
+    zero_img(sb, el->size);
+    st_ptr(it + so->off, sb);
+    if (rid != NOTYPE) {
+      x->m->dref[rid] = sb;
+      x->m->dref_layout[rid] = so->elem;
+    }
+    if (!wire__mdec_struct_body(x, ep, el, sb)) return 0;
   }
   x->d.depth--;
   return 1;
