@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "a9ea5a34ed55f4f66905f27a149105e93edb9efadd1dc75746a2c70c763095d8"
+const csrcDigest = "e18995074ba8fa9c595a71c0eb4d39613a86646aa5a6359a210506576e6abe4c"
