@@ -24,11 +24,12 @@ object ProfileMain {
             return
         }
         val ctx: Context = when (what) {
-            "orders" -> OrderGraph.context()
+            "orders", "orders1" -> OrderGraph.context()
             else -> BenchValues.context()
         }
         val values: List<Any> = when (what) {
             "orders" -> OrderGraph.create()
+            "orders1" -> listOf(benchOrder())
             "numeric" -> listOf(BenchValues.numericStruct())
             "sample" -> listOf(BenchValues.sample())
             "image" -> listOf(BenchValues.mediaContent().images[1])
@@ -496,6 +497,30 @@ object ProfileMain {
             }
         }
         println(sink)
+    }
+
+    /**
+     * The one order of bench/mem_orders.c (`make bench-orders`, the generated C structs) as the
+     * binding's classes: the same values, so the C calls of `orders1` and of the C bench differ
+     * only by the layouts (`/work/coord/kvg.sh`-style callgrind runs; Kotlin round 41).
+     */
+    private fun benchOrder(): Order {
+        val root = Category(1, "Electronics", null)
+        val sub = Category(2, "Electronics Premium", root)
+        val thumb = ByteArray(2000) { (it * 7).toByte() }
+        val price = java.math.BigDecimal.valueOf(12345, 2)
+        val p1 = Product("SKU-100001", "Ultra Pro 1001",
+            "Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor", sub, price, 1234,
+            linkedSetOf("new", "sale", "bestseller"), thumb.copyOf(300))
+        val p2 = Product("SKU-100002", "Eco Max 1002", "labore et dolore magna aliqua enim ad minim veniam", root,
+            price, 321, linkedSetOf("new", "sale"), thumb.copyOf(200))
+        val a1 = Address("Hauptstrasse 12", "Berlin", "10115", "DE")
+        val a2 = Address("Parkallee 3", "Vienna", "1010", "AT")
+        val customer = Customer(10001, "Alice", "Anderson", "alice.anderson1@example.com",
+            java.time.Instant.ofEpochSecond(500000000), true, listOf(a1, a2))
+        val lines = listOf(OrderLine(p1, 2, price, 0.1), OrderLine(p2, 1, price, 0.0), OrderLine(p1, 5, price, 0.25))
+        return Order("ORD-000001", customer, lines, OrderStatus.PAID, java.time.Instant.ofEpochSecond(1700000000, 5000),
+            a1, linkedMapOf("channel" to "web", "priority" to "high", "source" to "app"), "leave at the door")
     }
 
     private fun countLoop(ctx: Context, plan: dev.libwire.kotlin.MemPlan, payload: ByteArray, used: Int, n: Long, whole: Boolean) {
