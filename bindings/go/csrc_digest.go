@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "b084f799025e3a2c4f303f47f2b8fa9fc1f2dbdb6d0b6659f0f62d72a04fb355"
+const csrcDigest = "b9e78747a98259281241f6bec3dc145c0f3375a0a6668636fbf3be3e4e079f42"

@@ -766,15 +766,6 @@ static void null_field(mdec *x, const wire_mop *o, uint8_t *base) {
   zero_spec(&tmp, base);
 }
 
-/* null_field's work for a string or a struct pointer read by the struct
- * loop (MDS_FSTR, MDS_FPTR), without its call and zero_spec's switch:
- * the pointer NULL, the length 0 (ops of these cases have no presence
- * byte: dec_slow_case). */
-ALWAYS_INLINE void null_ptr(const wire_mop *o, uint8_t *base) {
-  st_ptr(base + o->off, NULL);
-  if (o->aux != WIRE_MEM_NONE) st_len(base, o, 0);
-}
-
 static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
   wire_in *in = IN(x);
   if (o->fl & MF_FLAG) {
@@ -874,7 +865,7 @@ ALWAYS_INLINE int fptr_field(mdec *x, const wire_mop *o, uint8_t *base,
     return 1;
   }
   if (b == 0xFD) { /* null */
-    null_ptr(o, base);
+    null_field(x, o, base);
     in->p = c + 1;
     return 1;
   }
@@ -1077,7 +1068,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
           np = o->fl & MF_TAGGED ? fast_tstr(x, o, base, c + 1, end)
                                  : fast_str(x, o, base, c + 1, end);
         } else if (c < end && c[0] == 0xFD) {
-          null_ptr(o, base);
+          null_field(x, o, base);
           np = c + 1;
         }
       slow:
