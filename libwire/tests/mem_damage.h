@@ -63,6 +63,24 @@ static inline uint8_t *mem_damage_exact(const uint8_t *bytes, size_t n) {
   return p;
 }
 
+/* Two decoded values of layout l (a decoded by ca, b by cb) are the same
+ * value: each context encodes its own to the same bytes, or both fail
+ * with the same status. */
+static inline void mem_damage_same_values(wire_ctx *ca, wire_ctx *cb,
+                                          uint32_t l, const void *a,
+                                          const void *b) {
+  const uint8_t *p;
+  size_t n1, n2;
+  int32_t e1 = wire_mem_encode(ca, l, a, &p, &n1);
+  uint8_t *first = e1 ? NULL : mem_damage_exact(p, n1);
+  int32_t e2 = wire_mem_encode(cb, l, b, &p, &n2);
+  cr_assert_eq(e1, e2, "%s / %s", wire_ctx_error_message(ca),
+               wire_ctx_error_message(cb));
+  if (!e1)
+    cr_assert(n1 == n2 && !memcmp(first, p, n1), "values differ");
+  free(first);
+}
+
 /* Every prefix of bytes[0..n) fails; a cut at body or later is probed
  * strictly. */
 static inline void mem_damage_prefixes(mem_damage_probe f, const void *env,
