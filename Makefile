@@ -126,8 +126,9 @@ tsan:
 go-race:
 	cd bindings/go && go test -race -count=1 ./...
 
-test-c-only: $(BUILD)/lib/libwire.a $(TEST_BIN)
-	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t --jobs 1; done
+test-c-only: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do \
+	  echo "== $$t"; WIRE_LIB=$(BUILD)/lib/libwire.so $$t --jobs 1; done
 
 # A JDK with the final FFM API (22+) for the Kotlin binding: Temurin in
 # /usr/lib/jvm, else the Java 25 runtime that .ci/setup installs from PyPI on

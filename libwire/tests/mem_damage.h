@@ -81,6 +81,51 @@ static inline void mem_damage_same_values(wire_ctx *ca, wire_ctx *cb,
   free(first);
 }
 
+/* v encoded with layout l of c and decoded back by c (WIRE_MEM_COPY, into
+ * out with an arena of cap bytes), which must succeed. Returns the bytes in
+ * a buffer of exactly their length (free it), their count in *n. */
+static inline uint8_t *mem_damage_round_trip(wire_ctx *c, uint32_t l,
+                                             const void *v, size_t *n,
+                                             void *out, void *arena,
+                                             size_t cap) {
+  const uint8_t *p;
+  cr_assert_eq(wire_mem_encode(c, l, v, &p, n), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  uint8_t *bytes = mem_damage_exact(p, *n);
+  size_t used = 0;
+  cr_assert_eq(wire_mem_decode(c, l, bytes, *n, out, arena, cap, &used,
+                               WIRE_MEM_COPY),
+               WIRE_OK, "%s", wire_ctx_error_message(c));
+  return bytes;
+}
+
+/* A comparing probe: data[0..n) decoded with layout l by ca one way and by
+ * cb another, asserted to agree; returns the status. */
+typedef int32_t (*mem_damage_pair)(wire_ctx *ca, wire_ctx *cb, uint32_t l,
+                                   const uint8_t *data, size_t n);
+
+/* Every message with one byte set to each of its 256 values, then every
+ * prefix, which must fail, each through f in a buffer of exactly its
+ * length. */
+static inline void mem_damage_every_value(mem_damage_pair f, wire_ctx *ca,
+                                          wire_ctx *cb, uint32_t l,
+                                          const uint8_t *bytes, size_t n) {
+  uint8_t *p = mem_damage_exact(bytes, n);
+  for (size_t i = 0; i < n; i++) {
+    for (unsigned v = 0; v < 256; v++) {
+      p[i] = (uint8_t)v;
+      f(ca, cb, l, p, n);
+    }
+    p[i] = bytes[i];
+  }
+  free(p);
+  for (size_t cut = 0; cut < n; cut++) {
+    p = mem_damage_exact(bytes, cut);
+    cr_assert_neq(f(ca, cb, l, p, cut), WIRE_OK, "%zu of %zu", cut, n);
+    free(p);
+  }
+}
+
 /* Every prefix of bytes[0..n) fails; a cut at body or later is probed
  * strictly. */
 static inline void mem_damage_prefixes(mem_damage_probe f, const void *env,

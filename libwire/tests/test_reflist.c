@@ -12,14 +12,7 @@
 #include <stdio.h>
 #include <criterion/criterion.h>
 
-#include <stddef.h>
-#include <string.h>
-
-#include "wire.h"
-
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
-#define TSTR (WIRE_MEM_STR | WIRE_MEM_STR_TAGGED)
+#include "reflist_holder.h"
 
 static const char fdl[] =
     "package ex;\n"
@@ -27,38 +20,6 @@ static const char fdl[] =
     "option wire_fields_by_name = true;\n"
     "message Addr { string city = 1; }\n"
     "message Holder { list<optional Addr> items = 1; }\n";
-
-typedef struct { const uint8_t *p; uint32_t h, pad; } jstr; /* tagged */
-typedef struct { jstr city; } addr;
-typedef struct {
-  const addr *const *items;
-  uint32_t nitems, pad;
-} holder;
-
-static wire_ctx *make(int compatible, uint32_t *lay) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, 1);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, 1);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "ex.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t ta, th;
-  cr_assert_eq(wire_schema_find_type(c, "ex.Addr", 7, &ta), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "ex.Holder", 9, &th), WIRE_OK);
-  /* layouts: 0 holder, 1 addr, 2 addr pointer */
-  const uint32_t rows[][WIRE_MEM_ROW] = {
-      {WIRE_MEM_ROW_LAYOUT, th, sizeof(holder), 0, 0, 0, 0, 0},
-      {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_LIST, O(holder, items), O(holder, nitems), N, 2, 0},
-      {WIRE_MEM_ROW_LAYOUT, ta, sizeof(addr), 0, 0, 0, 0, 0},
-      {WIRE_MEM_ROW_FIELD, 0, TSTR, O(addr, city), O(addr, city.h), N, N, 0},
-      {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(void *), 0, 0, 0, 0, 0},
-      {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_STRUCT_PTR, 0, N, N, 1, 0},
-  };
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0], lay),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
-  return c;
-}
 
 static size_t unhex(const char *s, uint8_t *out) {
   size_t n = 0;
@@ -101,7 +62,7 @@ static int city_is(const addr *a, char ch) {
 Test(reflist, every_runtime_form_reads) {
   for (size_t i = 0; i < sizeof peers / sizeof peers[0]; i++) {
     uint32_t lay;
-    wire_ctx *c = make(peers[i].compatible, &lay);
+    wire_ctx *c = reflist_make(fdl, peers[i].compatible, 1, &lay);
     uint8_t in[256];
     size_t n = unhex(peers[i].hex, in);
     /* the layout decoder */
@@ -132,15 +93,11 @@ Test(reflist, every_runtime_form_reads) {
   }
 }
 
-static jstr L1(const char *s) {
-  return (jstr){(const uint8_t *)s, (uint32_t)strlen(s) << 2 | WIRE_STR_LATIN1, 0};
-}
-
 /* The layout encoder writes a shared element in full at each occurrence
  * (the Java runtime's bytes); the document encoder keeps it shared. */
 static void check_encoders(int compatible, const char *mem_hex, const char *doc_hex) {
   uint32_t lay;
-  wire_ctx *c = make(compatible, &lay);
+  wire_ctx *c = reflist_make(fdl, compatible, 1, &lay);
   addr x = {L1("X")}, y = {L1("Y")};
   const addr *items[] = {&x, NULL, &x, &y};
   holder h = {items, 4, 0};
@@ -156,19 +113,11 @@ static void check_encoders(int compatible, const char *mem_hex, const char *doc_
       "{\"struct\":{\"type\":\"ex.Addr\",\"fields\":{\"city\":{\"string\":\"X\"}}},\"anchor\":\"x\"},"
       "{\"null\":null},{\"ref\":\"x\"},"
       "{\"struct\":{\"type\":\"ex.Addr\",\"fields\":{\"city\":{\"string\":\"Y\"}}}}]}}}}";
-  wire_doc *d = wire_doc_new(c);
-  wire_node *root;
-  size_t used;
-  cr_assert_eq(wire_notation_parse(c, d, text, strlen(text), 0, &root, &used), WIRE_OK, "%s",
-               wire_ctx_error_message(c));
-  cr_assert_eq(wire_doc_add_root(d, root), WIRE_OK);
-  uint8_t *out;
   size_t on;
   wn = unhex(doc_hex, want);
-  cr_assert_eq(wire_encode(c, d, &out, &on), WIRE_OK, "%s", wire_ctx_error_message(c));
+  uint8_t *out = reflist_doc_encode(c, text, &on);
   cr_assert(on == wn && !memcmp(out, want, on), "document encoder, compatible %d", compatible);
   wire_ctx_free_bytes(c, out);
-  wire_doc_free(d);
   wire_ctx_free(c);
 }
 

@@ -1,0 +1,72 @@
+/* reflist_holder.h - the two-struct schema shared by the tests of a list of
+ * struct elements (test_reflist.c, test_reflist_off.c): `Holder` with one
+ * list `items` of `Addr` (one string, `city`), its C images with tagged
+ * strings, and a context with their layouts bound. Each test supplies its own
+ * FDL text (the list's modifiers differ); the type names are ex.Addr and
+ * ex.Holder in both. Include after <criterion/criterion.h>. */
+#ifndef REFLIST_HOLDER_H
+#define REFLIST_HOLDER_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "wire.h"
+
+#define N WIRE_MEM_NONE
+#define O(t, f) (uint32_t) offsetof(t, f)
+#define TSTR (WIRE_MEM_STR | WIRE_MEM_STR_TAGGED)
+
+typedef struct { const uint8_t *p; uint32_t h, pad; } jstr; /* tagged */
+typedef struct { jstr city; } addr;
+typedef struct {
+  const addr *const *items;
+  uint32_t nitems, pad;
+} holder;
+
+/* A context with the FDL loaded and the options set; *lay is the holder's
+ * layout (layouts: 0 holder, 1 addr, 2 addr pointer). */
+static wire_ctx *reflist_make(const char *fdl, int compatible, int ref, uint32_t *lay) {
+  wire_ctx *c = wire_ctx_new();
+  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, ref);
+  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
+  wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, 1);
+  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "ex.fdl"), WIRE_OK,
+               "%s", wire_ctx_error_message(c));
+  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
+  uint32_t ta, th;
+  cr_assert_eq(wire_schema_find_type(c, "ex.Addr", 7, &ta), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(c, "ex.Holder", 9, &th), WIRE_OK);
+  const uint32_t rows[][WIRE_MEM_ROW] = {
+      {WIRE_MEM_ROW_LAYOUT, th, sizeof(holder), 0, 0, 0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_LIST, O(holder, items), O(holder, nitems), N, 2, 0},
+      {WIRE_MEM_ROW_LAYOUT, ta, sizeof(addr), 0, 0, 0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, TSTR, O(addr, city), O(addr, city.h), N, N, 0},
+      {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(void *), 0, 0, 0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_STRUCT_PTR, 0, N, N, 1, 0},
+  };
+  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0], lay),
+               WIRE_OK, "%s", wire_ctx_error_message(c));
+  return c;
+}
+
+/* A one-character Latin-1 tagged string. */
+static jstr L1(const char *s) {
+  return (jstr){(const uint8_t *)s, (uint32_t)strlen(s) << 2 | WIRE_STR_LATIN1, 0};
+}
+
+/* The bytes the document encoder writes for a holder given in notation
+ * text; free them with wire_ctx_free_bytes. */
+static uint8_t *reflist_doc_encode(wire_ctx *c, const char *text, size_t *n) {
+  wire_doc *d = wire_doc_new(c);
+  wire_node *root;
+  size_t used;
+  cr_assert_eq(wire_notation_parse(c, d, text, strlen(text), 0, &root, &used), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  cr_assert_eq(wire_doc_add_root(d, root), WIRE_OK);
+  uint8_t *out;
+  cr_assert_eq(wire_encode(c, d, &out, n), WIRE_OK, "%s", wire_ctx_error_message(c));
+  wire_doc_free(d);
+  return out;
+}
+
+#endif
