@@ -484,6 +484,10 @@ for s, ns, what in [(0, 0, "zero"), (1, 5000, "1.000005 s"), (-1, 999999000, "-1
                     (-86400000000, 0, "-1e6 days"), (63, 0, "63 s"), (64, 0, "64 s (two-byte seconds)"),
                     (3600, 1000, "1 h + 1 us"), (0, 999999000, "0.999999 s")]:
     add(A, "temp.duration", "duration %d %d" % (s, ns), "duration %s" % what, DUR(s, ns), R_DUR, tags=["temporal"])
+# -9223372036.854775 s: inside Go's time.Duration (its least value is -2^63 ns), whole microseconds
+# (pyfory, E-20), below -9223372036 s, where Fory Go 1.6.1's reader refuses it (E-51)
+add(A, "temp.duration", "duration -9223372037 145225000", "duration -9223372036.854775 s (floor seconds below "
+    "Fory Go's read bound)", DUR(-9223372037, 145225000), R_DUR, tags=["temporal"])
 add(A, "temp.mixed", "temporal list", "list of a date, a timestamp and a duration",
     L(DATE(1), TS(2), DUR(3)), R_DATE + R_TS + ["R-LIST-4"], tags=["temporal"])
 add(A, "temp.mixed", "temporal map", "map string to date with a null", M((S("a"), DATE(5)), (S("b"), NULL)),

@@ -205,6 +205,30 @@ public final class ExactWriter {
     public List<Stop> fixed;
   }
 
+  public static class Leaf {
+    public int n;
+    public Leaf() {}
+    Leaf(int n) { this.n = n; }
+  }
+
+  /** Generic fields whose elements and values are not annotated, written with reference
+   * tracking on: same-schema mode tracks them (errata E-54). */
+  public static class Nests {
+    public List<List<String>> lists;
+    public Map<String, Leaf> leaves;
+  }
+
+  /** @Nullable primitive array fields: Fory Java declares them not nullable (errata E-55). */
+  public static class NullArrays {
+    @Nullable public byte[] bin;
+    @Nullable public int[] ints;
+  }
+
+  /** A list of @Ref elements, written without reference tracking (errata E-56). */
+  public static class RefListOff {
+    public List<@Ref Leaf> leaves;
+  }
+
   /** A field annotated @Ref, written without reference tracking. */
   public static class RefOff {
     public String name;
@@ -248,7 +272,8 @@ public final class ExactWriter {
     SampleList.class, Node.class, Person.class, Inner.class, Outer.class, Empty.class,
     HasEmpty.class, Optionals.class, Holder.class, Camel.class, Evo.class, SharedLists.class,
     Stop.class, Route.class,
-    RefOff.class, Blobs.class, Point.class, Inventory.class
+    RefOff.class, Blobs.class, Point.class, Inventory.class, Leaf.class, Nests.class,
+    NullArrays.class, RefListOff.class
   };
 
   static Fory fory(boolean compatible, boolean ref) {
@@ -368,6 +393,7 @@ public final class ExactWriter {
     o.inner.b = "seven";
     o.label = "outer";
     v.put("nested", o);
+    v.put("nestedref", o); // the same Outer with reference tracking on (errata E-52)
     HasEmpty he = new HasEmpty();
     he.e = new Empty();
     he.n = 3;
@@ -405,6 +431,23 @@ public final class ExactWriter {
     ro.inner.a = 1;
     ro.inner.b = "one";
     v.put("refoff", ro);
+    Nests ns = new Nests();
+    List<String> ab = new ArrayList<>(List.of("a", "b"));
+    ns.lists = new ArrayList<>(List.of(ab, ab, new ArrayList<>(List.of("c"))));
+    Leaf seven = new Leaf(7);
+    ns.leaves = new LinkedHashMap<>();
+    ns.leaves.put("p", seven);
+    ns.leaves.put("q", seven);
+    ns.leaves.put("r", new Leaf(-1));
+    v.put("nests", ns);
+    NullArrays na = new NullArrays();
+    na.bin = new byte[] {1, 2, (byte) 0xff};
+    na.ints = new int[] {3, -4};
+    v.put("nullarrays", na);
+    RefListOff rlo = new RefListOff();
+    Leaf one = new Leaf(1);
+    rlo.leaves = new ArrayList<>(List.of(one, one, new Leaf(63)));
+    v.put("reflistoff", rlo);
     LongNamedStructForTheLongNamesCheck ln = new LongNamedStructForTheLongNamesCheck();
     ln.v = 5;
     v.put("longname", ln);
@@ -557,7 +600,8 @@ public final class ExactWriter {
   }
 
   static boolean ref(String name) {
-    return name.equals("order") || name.equals("shared") || name.equals("reflist");
+    return name.equals("order") || name.equals("shared") || name.equals("reflist")
+        || name.equals("nests") || name.equals("nestedref");
   }
 
   /** Field-by-field equality of the models (they define no equals). */

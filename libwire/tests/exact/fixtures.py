@@ -74,6 +74,16 @@ def rules_of(rt, model, compat):
     if model in harness.SHAPES_MODELS:
         r += ["R-UNION-1", "R-UNION-2", "R-UNION-5", "R-UMODE-2"] + \
             (["R-LIST-3", "E-49"] if compat and rt == "pyfory" else [])
+    if model == "nestedref":
+        r += [] if compat else ["E-52"]
+    if model == "words":
+        r += ["R-WSTR-1", "E-53"]
+    if model == "nests":
+        r += ["R-WLIST-1", "R-WLIST-8", "E-54"] + ([] if compat else ["E-50"])
+    if model == "nullarrays":
+        r += ["E-55"]
+    if model == "reflistoff":
+        r += ["R-WLIST-8", "E-40", "E-56"]
     if model == "camel" and compat:
         r += ["R-EVOLVE-7", "E-47"]
     if model == "evo" and compat:

@@ -175,6 +175,13 @@ type RefOff struct {
 	Inner *Inner `fory:"ref"`
 }
 
+// Words holds UTF-8 strings that Fory Java 1.6.0 misreads when they stand
+// in this order in one payload (errata E-53): the long one, after the
+// short non-ASCII one, comes back with its third character replaced.
+type Words struct {
+	Words []string
+}
+
 // LongNamedStructForTheLongNamesCheck is registered with a namespace and a
 // type name over 16 bytes (meta string hashes).
 type LongNamedStructForTheLongNamesCheck struct {
@@ -194,7 +201,7 @@ func newFory(compatible, ref bool) *fory.Fory {
 		{Sample{}, "Sample"}, {SampleList{}, "SampleList"}, {Node{}, "Node"}, {Person{}, "Person"},
 		{Inner{}, "Inner"}, {Outer{}, "Outer"}, {Empty{}, "Empty"}, {HasEmpty{}, "HasEmpty"},
 		{Optionals{}, "Optionals"}, {Holder{}, "Holder"}, {Camel{}, "Camel"}, {Evo{}, "Evo"},
-		{RefOff{}, "RefOff"}, {Stop{}, "Stop"}, {Route{}, "Route"}} {
+		{RefOff{}, "RefOff"}, {Stop{}, "Stop"}, {Route{}, "Route"}, {Words{}, "Words"}} {
 		if err := f.RegisterStructByName(r.v, "ex."+r.name); err != nil {
 			panic(err)
 		}
@@ -237,6 +244,7 @@ func models() []model {
 	}
 	sample0 := sample(0)
 	x := &Stop{"X"}
+	long := strings.Repeat("a", 70) + "日"
 	return []model{
 		{"order", order, true},
 		{"media", media, false},
@@ -253,6 +261,7 @@ func models() []model {
 		{"refoff", &RefOff{"r", &Inner{1, "one"}}, false},
 		{"reflist", &Route{[]*Stop{x, nil, x, {"Y"}}, []Stop{{"Q"}, {"Q"}, {"Z"}}}, true},
 		{"longname", &LongNamedStructForTheLongNamesCheck{5}, false},
+		{"words", &Words{[]string{long, "aé日", long}}, false},
 	}
 }
 
