@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: go-race bench-orders bench-structs python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols src-size-check install clean demo \
+.PHONY: go-race bench-orders bench-structs python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify fixtures-check fixtures-regen-check conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols src-size-check install clean demo \
         go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile hostile-check tsan help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
@@ -81,6 +81,7 @@ test: all $(TEST_BIN) check-symbols src-size-check
 	@set -e; for t in $(TEST_BIN); do \
 	  echo "== $$t"; WIRE_LIB=$(BUILD)/lib/libwire.so $$t --jobs 2; done
 	python3 -m pytest -q libwire/tests/py --wire $(BUILD)/bin/wire
+	$(MAKE) fixtures-check fixtures-regen-check
 	python3 libwire/tests/gen/run.py --wire $(BUILD)/bin/wire \
 	  --lib $(BUILD)/lib/libwire.a
 	$(MAKE) python-ext
@@ -195,6 +196,17 @@ conform: all
 fixtures-verify: all
 	python3 conformance/tools/verify.py
 	python3 conformance/tools/manifest.py --check
+
+# The committed fixtures are self-consistent (JSON Schema, ids.json,
+# MANIFEST.json, the counts in README.md and fixtures/README.md): a few
+# seconds, no runtime.
+fixtures-check:
+	python3 conformance/tools/fixtures_check.py
+
+# The generator reproduces the committed fixtures byte for byte (pyfory and
+# the Java peer; about 1.5 min): it writes nothing and fails on a difference.
+fixtures-regen-check: all
+	python3 conformance/tools/generate.py --check
 
 # The Go, Rust and Java peers, each built with foryc 1.7.7's classes for every
 # schema set the fixtures name (conformance/peers/usertypes: one generated
@@ -349,6 +361,7 @@ FIXTURE_JSON := $(shell find fixtures/valid fixtures/invalid -name '*.json' 2>/d
 SPEC_TOOLS   := conformance/tools/spec_check.py conformance/tools/render_spec.py
 spec-check:
 	python3 conformance/tools/spec_check.py
+	python3 conformance/tools/fixtures_check.py
 spec: $(BUILD)/spec/index.html
 $(BUILD)/spec/index.html: $(SPEC_MD) $(FIXTURE_JSON) $(SPEC_TOOLS)
 	python3 conformance/tools/spec_check.py --no-coverage --quiet
@@ -384,6 +397,8 @@ help:
 	@echo "make abi-check  abi.json, signatures, symbols, bindings' coverage and generated copies"
 	@echo "make src-size-check  no file of libwire/src over 1,200 lines (part of make test)"
 	@echo "make fixtures-verify  re-check the valid fixtures against pyfory and Java"
+	@echo "make fixtures-check   schema, ids.json, MANIFEST and README counts of the fixtures (fast)"
+	@echo "make fixtures-regen-check  the generator reproduces the committed fixtures"
 	@echo "make peers      build the Go, Rust and Java peers (conformance/peers)"
 	@echo "make conformance-results  regenerate conformance/RESULTS.md"
 	@echo "make bindings-conform  each binding through the conformance suite"

@@ -76,6 +76,14 @@ def hostile(b):
           "4 later siblings need", "01ff160500 160502fdfdfdfdfd", "truncated", ["R-SEC-12", "R-LIST-7"])
     b.add(A, G, "nested map counts", "a map of 4 null->null entries inside a list of 3 that owes 2 more "
           "elements", "01ff160300 180412121212", "truncated", ["R-SEC-12", "R-LIST-7"])
+    # Each root: a list (16) of 700 (bc05) elements of one declared type
+    # (08), a compatible struct (1c) whose TypeDef has no fields; the 700
+    # null roots (01 fd) after them are the bytes both lists claim.
+    empty_structs = "01ff16bc05081c0006a0e25a1cd9f237c092e496ff06"
+    b.add(A, G, "zero width empty structs", "two roots, each a list of 700 empty structs (read through a TypeDef) "
+          "claiming the same 700 bytes of null roots: the structs take no bytes, so they draw on the zero-width "
+          "budget (1024 + 744/2)", empty_structs * 2 + "01fd" * 350, "limit", ["R-SEC-11", "R-LIST-9"],
+          compatible=True, tags=["typedef"])
 
 
 def out_of_band(b):

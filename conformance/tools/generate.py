@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Regenerates the golden fixture set fixtures/valid/ and fixtures/invalid/.
 
-    python3 conformance/tools/generate.py [--no-build] [--keep-going]
+    python3 conformance/tools/generate.py [--no-build] [--check]
+
+--check writes nothing: it compares what it would write with the files
+(fixtures, ids.json, wide.fdl, MANIFEST.json) and exits 1 on a difference.
 
 1. Valid schema-less cases (cases_builtin.py): every available JSON-lines
    peer (peers.py) encodes the values; the Java runtime's bytes are the
@@ -23,6 +26,9 @@
 6. Ids from ids.json (ids.py), JSON Schema validation (fixtures/schema.json),
    MANIFEST.json (manifest.py).
 
+Fixture files that another tool writes (OWNED_ELSEWHERE) are kept as they
+are: their ids count as used, and they are validated with the rest.
+
 Deterministic: the same runtimes give the same files.
 """
 
@@ -38,14 +44,56 @@ sys.path.insert(0, HERE)
 
 import typed  # noqa: E402  (puts the corpus modules on sys.path first)
 from common import (  # noqa: E402
-    FIXTURES, FORMAT, REPO, SCHEMA_JSON, Peer, PeerError, log, read_json, strip, write_json,
+    FIXTURES, FORMAT, REPO, SCHEMA_JSON, Peer, PeerError, dump_json, log, read_json, strip,
 )
 import ids as IDS  # noqa: E402
+from fixtures_check import validate  # noqa: E402
 import peers as P  # noqa: E402
 import verify as V  # noqa: E402
 
 SINCE = "0.1.0"
 CORPUS_DIR = os.path.join(FIXTURES, "xlang-corpus")
+
+# Fixture files written by other tools (path under fixtures/ -> the tool).
+OWNED_ELSEWHERE = {
+    "valid/structs/exact.json": "libwire/tests/exact/fixtures.py",
+}
+
+
+class Output:
+    """Writes the generated files, or with check=True compares them with
+    the files on disk and records each difference."""
+
+    def __init__(self, check):
+        self.check = check
+        self.diffs = []
+
+    def text(self, path, text):
+        if not self.check:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            return
+        try:
+            with open(path, encoding="utf-8") as f:
+                have = f.read()
+        except FileNotFoundError:
+            self.diffs.append("%s: missing" % os.path.relpath(path, REPO))
+            return
+        if have != text:
+            a, b = have.splitlines(), text.splitlines()
+            i = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
+            self.diffs.append("%s: differs from line %d (%d lines committed, %d generated)" % (
+                os.path.relpath(path, REPO), i + 1, len(a), len(b)))
+
+    def remove(self, path):
+        if self.check:
+            self.diffs.append("%s: not generated" % os.path.relpath(path, REPO))
+        else:
+            os.remove(path)
+
+
+OUT = Output(False)
 
 
 # ---------------------------------------------------------------------------
@@ -128,8 +176,7 @@ def builtin_tests(report):
 
 def typed_tests(report):
     import cases_typed
-    with open(os.path.join(REPO, "fixtures", "schemas", "idl", "wide.fdl"), "w") as f:
-        f.write(typed.wide_fdl())
+    OUT.text(os.path.join(REPO, "fixtures", "schemas", "idl", "wide.fdl"), typed.wide_fdl())
     jobs, tests = [], []
     for c in cases_typed.CASES:
         if c.schemas:
@@ -577,64 +624,15 @@ def check_rules(tests):
         sys.exit("unknown rule ids: %s" % bad)
 
 
-TYPE_KEYS = frozenset("""null none bool int8 int16 int32 varint32 int64 varint64 tagged_int64 uint8 uint16 uint32
-var_uint32 uint64 var_uint64 tagged_uint64 float16 bfloat16 float32 float64 string binary date timestamp duration
-decimal enum named_enum list set map ref struct union ext bool_array int8_array int16_array int32_array int64_array
-uint8_array uint16_array uint32_array uint64_array float16_array bfloat16_array float32_array float64_array""".split())
-
-
-def check_nodes(path, values):
-    """Every node has exactly one type key (spec/notation.md N-1), which the
-    JSON Schema cannot say."""
-
-    def walk(n, where):
-        keys = [k for k in n if k in TYPE_KEYS]
-        if len(keys) != 1:
-            sys.exit("%s: node %s has type keys %s" % (path, where, keys))
-        k, v = keys[0], n[keys[0]]
-        if k in ("list", "set"):
-            for i, c in enumerate(v):
-                walk(c, "%s/%s/%d" % (where, k, i))
-        elif k == "map":
-            for i, (a, b) in enumerate(v):
-                walk(a, "%s/map/%d/0" % (where, i))
-                walk(b, "%s/map/%d/1" % (where, i))
-        elif k in ("struct", "ext"):
-            for f, c in v["fields"].items():
-                walk(c, "%s/%s/%s" % (where, k, f))
-        elif k == "union":
-            walk(v["value"], where + "/union")
-
-    for i, v in enumerate(values):
-        walk(v, str(i))
-
-
-def validate(docs):
-    import jsonschema
-    for path, doc in docs.items():
-        for t in doc["tests"]:
-            if "values" in t:
-                check_nodes("%s %s" % (path, t["id"]), t["values"])
-            for j, r in enumerate(t.get("readers", [])):
-                check_nodes("%s %s reader %d" % (path, t["id"], j), r.get("values", []))
-    schema = read_json(SCHEMA_JSON)
-    jsonschema.Draft202012Validator.check_schema(schema)
-    v = jsonschema.Draft202012Validator(schema)
-    errors = 0
-    for path, doc in docs.items():
-        for e in v.iter_errors(doc):
-            errors += 1
-            if errors < 20:
-                log("schema error in %s at %s: %s" % (path, "/".join(str(x) for x in e.path), e.message[:300]))
-    if errors:
-        sys.exit("%d JSON Schema errors" % errors)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-build", action="store_true", help="do not build the Java peer")
     ap.add_argument("--peers", help="comma-separated runtimes (default: pyfory,java or $LIBWIRE_PEERS)")
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; exit 1 when a generated file differs from the committed one")
     args = ap.parse_args()
+    global OUT
+    OUT = Output(args.check)
     if args.peers:
         P.select(args.peers.split(","))
     t0 = time.time()
@@ -694,20 +692,34 @@ def main():
     for (kind, area), tests in files.items():
         path = os.path.join(FIXTURES, kind, area + ".json")
         docs[path] = {"format": FORMAT, "area": area, "tests": tests}
-    validate(docs)
+    owned = {}
+    for name, tool in OWNED_ELSEWHERE.items():
+        path = os.path.join(FIXTURES, name)
+        if path in docs:
+            sys.exit("%s is written by %s, not here" % (name, tool))
+        if not os.path.exists(path):
+            sys.exit("%s is missing: run %s" % (name, tool))
+        owned[path] = read_json(path)
+        for t in owned[path]["tests"]:
+            reg.keep(t["id"])
+    validate(dict(docs, **owned))
     # Remove fixture files no longer produced, then write.
     for kind in ("valid", "invalid"):
         base = os.path.join(FIXTURES, kind)
         for root, _, fs in os.walk(base):
             for f in fs:
                 p = os.path.join(root, f)
-                if f.endswith(".json") and p not in docs:
-                    os.remove(p)
+                if f.endswith(".json") and p not in docs and p not in owned:
+                    OUT.remove(p)
     for path, doc in docs.items():
-        write_json(path, doc)
-    reg.save()
+        OUT.text(path, dump_json(doc))
+    OUT.text(reg.path, reg.text())
     import manifest
-    manifest.build()
+    if OUT.check:
+        if not OUT.diffs and manifest.compute() != read_json(manifest.MANIFEST):
+            OUT.diffs.append("fixtures/MANIFEST.json: out of date")
+    else:
+        manifest.build()
 
     per_area = collections.Counter()
     for (kind, area), tests in files.items():
@@ -716,6 +728,13 @@ def main():
         print("%-8s %-60s %4d" % (kind, area, n))
     print("valid %d, invalid %d, dropped %d, in %.1f s" % (
         len(kept), len(invalid), len(valid) - len(kept), time.time() - t0))
+    if OUT.check:
+        for d in OUT.diffs:
+            print("generate --check: " + d)
+        if OUT.diffs:
+            sys.exit("generate --check: %d generated file(s) differ from the committed fixtures; run "
+                     "conformance/tools/generate.py and review the diff" % len(OUT.diffs))
+        print("generate --check: every generated file matches the committed one")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,9 @@ import harness  # noqa: E402
 
 REPO = harness.REPO
 sys.path.insert(0, os.path.join(REPO, "conformance", "tools"))
-from common import dump_json, write_json  # noqa: E402
+from common import fixture_files, read_json, write_json  # noqa: E402
+import ids as id_registry  # noqa: E402
+from fixtures_check import validate  # noqa: E402
 
 OUT = os.path.join(REPO, "fixtures", "valid", "structs", "exact.json")
 IDS = os.path.join(REPO, "conformance", "tools", "ids.json")
@@ -181,9 +183,14 @@ def main(argv):
                     "confirmed_by": [],
                 }]
             tests.append(t)
-    write_json(OUT, {"format": "libwire-fixtures/1", "area": "structs/exact", "tests": tests})
+    doc = {"format": "libwire-fixtures/1", "area": "structs/exact", "tests": tests}
+    validate({OUT: doc})  # fixtures/schema.json, as generate.py does for its files
+    write_json(OUT, doc)
+    # ids.json in the form conformance/tools/generate.py writes: retired =
+    # the registered ids that no fixture file holds.
+    present = {t["id"] for p in fixture_files() for t in read_json(p)["tests"]}
     with open(IDS, "w", encoding="utf-8") as f:
-        f.write(dump_json(reg))
+        f.write(id_registry.text(reg["ids"], reg["next"], [v for v in reg["ids"].values() if v not in present]))
     print("wrote %d tests to %s" % (len(tests), os.path.relpath(OUT, REPO)))
 
 
