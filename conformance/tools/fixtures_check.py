@@ -84,7 +84,11 @@ def schema_errors(docs):
     v = jsonschema.Draft202012Validator(schema)
     for path, doc in docs.items():
         for e in v.iter_errors(doc):
-            errors.append("schema error in %s at %s: %s" % (rel(path), "/".join(str(x) for x in e.path),
+            if e.context:  # oneOf: the errors of the branch of the test's kind (0 valid, 1 invalid)
+                branch = 0 if isinstance(e.instance, dict) and "values" in e.instance else 1
+                e = jsonschema.exceptions.best_match(
+                    [c for c in e.context if c.relative_schema_path[0] == branch] or e.context)
+            errors.append("schema error in %s at %s: %s" % (rel(path), "/".join(str(x) for x in e.absolute_path),
                                                             e.message[:300]))
     return errors
 
