@@ -639,6 +639,11 @@ def main():
     report = []
     if not args.no_build:
         P.available_peers(build=True)
+    if args.check:
+        missing = [n for n in ("pyfory", "java") if n not in P.available_peers()]
+        if missing:
+            sys.exit("generate --check: the runtimes %s are not available (conformance/tools/README.md, "
+                     "Needs); without them the generated files cannot match" % ", ".join(missing))
 
     valid = builtin_tests(report)
     log("generate: %d schema-less cases encoded (%.1f s)" % (len(valid), time.time() - t0))
