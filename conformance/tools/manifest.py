@@ -21,6 +21,7 @@ RUNTIMES = {
     "pyfory": "1.7.7",
     "org.apache.fory:fory-core": "1.6.0 (newest on Maven Central; 1.7.x not published there)",
     "fory-compiler": "1.7.7 (foryc: carriers of fixtures/schemas/idl/)",
+    "github.com/apache/fory/go/fory": "v1.6.1 (writer of the exact.go.* payloads in exact.json)",
 }
 
 
