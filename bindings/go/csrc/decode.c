@@ -305,10 +305,50 @@ bool wire__dec_unbacked(dec *d, const uint8_t *at) {
 }
 
 bool wire__dec_list_end(dec *d, const wire_dec_list *l, bool any_non_null) {
-  if (l->same && !(l->h & WIRE_LF_DECL) && l->et.type >= WIRE_T_ENUM &&
+  if (l->same && !(l->h & WIRE_LF_DECL) && l->et.type >= WIRE_T_UNION &&
       l->et.type <= WIRE_T_NAMED_UNION && !any_non_null)
     return fail(d, WIRE_E_UNSUPPORTED, l->hs,
                 "all-null list of a user element type cannot be kept");
+  return true;
+}
+
+static const void *struct_meta(dec *d, wire_layout *l, wire_names *nm);
+
+/* Keeps the user element type tm of the all-null list n (its type meta,
+ * written once after the header, R-LIST-5; wire__dec_list_keeps_type): a
+ * node of that type with no value, pointed at by the 64-bit value of a
+ * null of the list's own in place of its first element, where the encoder
+ * finds it (wire__list_elem_type). */
+static bool keep_elem_type(dec *d, const tmeta *tm, wire_node *n) {
+  wire_node *t = node(d, tm->type), *nul = t ? node(d, WIRE_T_NULL) : NULL;
+  if (!nul) return false;
+  switch (tm->type) {
+  case WIRE_T_ENUM:
+    t->v.en = tm->user_id;
+    break;
+  case WIRE_T_NAMED_ENUM:
+    if (tm->names) {
+      t->v.names = tm->names;
+      t->a = tm->ns_enc;
+      t->b = tm->name_enc;
+      t->flags |= WIRE_NF_NAMES_SET;
+    } else if (!(t->v.names = layout_names(d, tm->layout))) {
+      return false;
+    }
+    break;
+  default: { /* struct and ext kinds: a meta word, as a body starts */
+    const void *meta = tm->layout;
+    if (tm->names && !(meta = struct_meta(d, tm->layout, tm->names)))
+      return false;
+    const void **w = wire__arena_alloc(&d->doc->arena, sizeof *w);
+    if (!w) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+    *w = meta;
+    t->v.u = (uint64_t)(uintptr_t)w;
+    break;
+  }
+  }
+  nul->v.u = (uint64_t)(uintptr_t)t;
+  n->v.list->items[0] = nul;
   return true;
 }
 
@@ -343,6 +383,8 @@ static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
     any |= e->type != WIRE_T_NULL;
   }
   if (!wire__dec_list_end(d, &l, any)) return false;
+  if (wire__dec_list_keeps_type(&l, any) && !keep_elem_type(d, &l.et, n))
+    return false;
   d->depth--;
   return true;
 }
