@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "3fd385084764a2e6589ae6b81c2b11d9adb64193af9175ac16197dcf9577f4bd"
+const csrcDigest = "44431bc9a26fa6a41b729dd75087b2ac1bdca1ed8096b03a9f04d5aa87b0b782"

@@ -258,8 +258,7 @@ bool wire__dec_list_end(wire_dec *d, const wire_dec_list *l, bool any_non_null);
 /* Whether a list (after wire__dec_list_end) is one whose elements are all
  * null and whose element type meta, of an enum, struct or ext, is written
  * once after the header (R-LIST-5): a document keeps that type in two
- * nodes more (decode.c keep_elem_type), which the tape decoder counts
- * against the node limit as well. */
+ * nodes more (decode.c keep_elem_type); a tape does not hold it. */
 static inline bool wire__dec_list_keeps_type(const wire_dec_list *l,
                                              bool any_non_null) {
   return l->same && !(l->h & WIRE_LF_DECL) && !any_non_null &&

@@ -308,7 +308,7 @@ bool wire__dec_list_end(dec *d, const wire_dec_list *l, bool any_non_null) {
   if (l->same && !(l->h & WIRE_LF_DECL) && l->et.type >= WIRE_T_UNION &&
       l->et.type <= WIRE_T_NAMED_UNION && !any_non_null)
     return fail(d, WIRE_E_UNSUPPORTED, l->hs,
-                "all-null list of a user element type cannot be kept");
+                "all-null list of a union element type cannot be kept");
   return true;
 }
 

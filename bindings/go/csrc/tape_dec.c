@@ -370,10 +370,6 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   }
   d->pending = pending;
   if (!wire__dec_list_end(d, &l, el.any)) return false;
-  /* (the two nodes a document keeps the element type in) */
-  if (wire__dec_list_keeps_type(&l, el.any) &&
-      (!count_value(t) || !count_value(t)))
-    return false;
   d->depth--;
   if (!out_ok(t)) return false;
   if (el.packable && t->reemit <= t->budget) pack(t, at, kind, el.first, count);
