@@ -314,6 +314,22 @@ bool wire__dec_list_end(dec *d, const wire_dec_list *l, bool any_non_null) {
 
 static const void *struct_meta(dec *d, wire_layout *l, wire_names *nm);
 
+/* An enum node's type (ENUM: its user id; NAMED_ENUM: its names, with
+ * their recorded encodings when read as meta strings) from tm. */
+static bool enum_type(dec *d, const tmeta *tm, wire_node *n) {
+  if (tm->type == WIRE_T_ENUM) {
+    n->v.en = tm->user_id;
+  } else if (tm->names) {
+    n->v.names = tm->names;
+    n->a = tm->ns_enc;
+    n->b = tm->name_enc;
+    n->flags |= WIRE_NF_NAMES_SET;
+  } else if (!(n->v.names = layout_names(d, tm->layout))) {
+    return false;
+  }
+  return true;
+}
+
 /* Keeps the user element type tm of the all-null list n (its type meta,
  * written once after the header, R-LIST-5; wire__dec_list_keeps_type): a
  * node of that type with no value, pointed at by the 64-bit value of a
@@ -323,18 +339,8 @@ static bool keep_elem_type(dec *d, const tmeta *tm, wire_node *n) {
   wire_node *t = node(d, tm->type), *nul = t ? node(d, WIRE_T_NULL) : NULL;
   if (!nul) return false;
   switch (tm->type) {
-  case WIRE_T_ENUM:
-    t->v.en = tm->user_id;
-    break;
-  case WIRE_T_NAMED_ENUM:
-    if (tm->names) {
-      t->v.names = tm->names;
-      t->a = tm->ns_enc;
-      t->b = tm->name_enc;
-      t->flags |= WIRE_NF_NAMES_SET;
-    } else if (!(t->v.names = layout_names(d, tm->layout))) {
-      return false;
-    }
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM:
+    if (!enum_type(d, tm, t)) return false;
     break;
   default: { /* struct and ext kinds: a meta word, as a body starts */
     const void *meta = tm->layout;
@@ -1076,16 +1082,7 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
     uint32_t v;
     if (!wire__dec_enum_value(d, &v)) return false;
     n->small = v;
-    if (tm->type == WIRE_T_ENUM) {
-      n->v.en = tm->user_id;
-    } else if (tm->names) {
-      n->v.names = tm->names;
-      n->a = tm->ns_enc;
-      n->b = tm->name_enc;
-      n->flags |= WIRE_NF_NAMES_SET;
-    } else if (!(n->v.names = layout_names(d, tm->layout))) {
-      return false;
-    }
+    if (!enum_type(d, tm, n)) return false;
     T(s, "enum value %u%s", v, RD(n));
     return true;
   }
