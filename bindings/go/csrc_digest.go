@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "b9e78747a98259281241f6bec3dc145c0f3375a0a6668636fbf3be3e4e079f42"
+const csrcDigest = "af989b3fef5dd50e3f96b811815b5496447be7f879782abff9fcabc7a4b536a7"

@@ -1,7 +1,8 @@
 /* decode.c - bytes to document: the value bodies, lists, sets and maps,
  * structs and unions, the reference slots and the roots (the type meta in
- * front of a value is read by decode_meta.c; the decoder's state, each
- * root's header byte, the errors and the dump lines are decode_state.c's).
+ * front of a value is read by decode_meta.c, a list's framing by
+ * decode_lists.c; the decoder's state, each root's header byte, the errors
+ * and the dump lines are decode_state.c's).
  * Every length, count, id and depth read from the input is checked before
  * use; see spec/ "Security considerations". */
 #include "dec.h"
@@ -233,82 +234,49 @@ bool wire__dec_check_count(dec *d, const uint8_t *s, uint64_t count,
   return true;
 }
 
-bool wire__dec_check_count_empty(dec *d, const uint8_t *s, uint64_t count) {
-  if (!check_count(d, s, count, 0)) return false;
-  uint64_t left = (uint64_t)(d->in.end - d->in.p);
-  left = left > d->pending ? left - d->pending : 0;
-  if (count > left + d->unbacked)
-    return fail(d, WIRE_E_TRUNCATED, s, "%llu elements cannot fit in the "
-                "%llu byte(s) left", (unsigned long long)count,
-                (unsigned long long)left);
-  return true;
-}
+static const void *struct_meta(dec *d, wire_layout *l, wire_names *nm);
 
-bool wire__dec_list_begin(dec *d, const wire_ftype *decl, uint32_t count,
-                          const uint8_t *s, wire_dec_list *l) {
-  if (!check_count(d, s, count, 0)) return false;
-  const uint8_t *hs = l->hs = d->in.p;
-  uint8_t h;
-  if (!wire__get_u8(&d->in, &h)) return false;
-  if (h & 0xF0)
-    return fail(d, WIRE_E_COLLECTION, hs, "element header 0x%02x has reserved "
-                                          "bits", h);
-  T(hs, "element header 0x%02x:%s%s%s%s", h,
-    (h & WIRE_LF_SAME_TYPE) ? " same-type" : "",
-    (h & WIRE_LF_DECL) ? " declared-type" : "",
-    (h & WIRE_LF_HAS_NULL) ? " has-null" : "",
-    (h & WIRE_LF_TRACKING) ? " ref-tracking" : "");
-  l->h = h;
-  l->flags = (h & (WIRE_LF_TRACKING | (WIRE_MUTANT(list_has_null_ignored) ? 0 : WIRE_LF_HAS_NULL))) != 0;
-  l->track = (h & WIRE_LF_TRACKING) != 0;
-  l->same = (h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL)) != 0;
-  memset(&l->et, 0, sizeof l->et);
-  if (h & WIRE_LF_DECL) {
-    if (!decl || !decl->elem)
-      return fail(d, WIRE_E_UNSUPPORTED, hs,
-                  "declared element type needs a schema");
-    if (!decl_tmeta(d, decl->elem, &l->et)) return false;
-  } else if (l->same) {
-    if (!read_type_meta(d, &l->et)) return false;
-  }
-  /* Every element takes at least one byte, except flag-less same-type
-   * elements of a zero-width type (NONE: the budget pays for all of them
-   * here) and of a struct or ext type, whose body can be empty (a
-   * compatible struct without fields): each of those takes a byte or,
-   * when it takes none, a unit of the budget as it is read, so they are
-   * not owed up front and their count is bounded by both together. */
-  bool bare = l->same && !l->flags;
-  l->owed = l->charge = true;
-  if (bare && l->et.type == WIRE_T_NONE) {
-    if (count > d->unbacked)
-      return fail(d, WIRE_E_LIMIT, s, "%u zero-width elements exceed the "
-                                      "budget", count);
-    d->unbacked -= count;
-    l->owed = l->charge = false;
-  } else if (bare && l->et.type >= WIRE_T_STRUCT &&
-             l->et.type <= WIRE_T_NAMED_EXT) {
-    if (!wire__dec_check_count_empty(d, s, count)) return false;
-    l->owed = false;
-  } else if (!check_count(d, s, count, 1)) {
+/* An enum node's type (ENUM: its user id; NAMED_ENUM: its names, with
+ * their recorded encodings when read as meta strings) from tm. */
+static bool enum_type(dec *d, const tmeta *tm, wire_node *n) {
+  if (tm->type == WIRE_T_ENUM) {
+    n->v.en = tm->user_id;
+  } else if (tm->names) {
+    n->v.names = tm->names;
+    n->a = tm->ns_enc;
+    n->b = tm->name_enc;
+    n->flags |= WIRE_NF_NAMES_SET;
+  } else if (!(n->v.names = layout_names(d, tm->layout))) {
     return false;
   }
   return true;
 }
 
-bool wire__dec_unbacked(dec *d, const uint8_t *at) {
-  if (d->unbacked) {
-    d->unbacked--;
-    return true;
+/* Keeps the user element type tm of the all-null list n (its type meta,
+ * written once after the header, R-LIST-5; wire__dec_list_keeps_type): a
+ * node of that type with no value, pointed at by the 64-bit value of a
+ * null of the list's own in place of its first element, where the encoder
+ * finds it (wire__list_elem_type). */
+static bool keep_elem_type(dec *d, const tmeta *tm, wire_node *n) {
+  wire_node *t = node(d, tm->type), *nul = t ? node(d, WIRE_T_NULL) : NULL;
+  if (!nul) return false;
+  switch (tm->type) {
+  case WIRE_T_ENUM: case WIRE_T_NAMED_ENUM:
+    if (!enum_type(d, tm, t)) return false;
+    break;
+  default: { /* struct and ext kinds: a meta word, as a body starts */
+    const void *meta = tm->layout;
+    if (tm->names && !(meta = struct_meta(d, tm->layout, tm->names)))
+      return false;
+    const void **w = wire__arena_alloc(&d->doc->arena, sizeof *w);
+    if (!w) return fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
+    *w = meta;
+    t->v.u = (uint64_t)(uintptr_t)w;
+    break;
   }
-  return fail(d, WIRE_E_LIMIT, at, "values that take no bytes exceed the "
-                                   "payload's budget");
-}
-
-bool wire__dec_list_end(dec *d, const wire_dec_list *l, bool any_non_null) {
-  if (l->same && !(l->h & WIRE_LF_DECL) && l->et.type >= WIRE_T_ENUM &&
-      l->et.type <= WIRE_T_NAMED_UNION && !any_non_null)
-    return fail(d, WIRE_E_UNSUPPORTED, l->hs,
-                "all-null list of a user element type cannot be kept");
+  }
+  nul->v.u = (uint64_t)(uintptr_t)t;
+  n->v.list->items[0] = nul;
   return true;
 }
 
@@ -343,6 +311,8 @@ static bool read_list(dec *d, wire_node *n, const wire_ftype *decl) {
     any |= e->type != WIRE_T_NULL;
   }
   if (!wire__dec_list_end(d, &l, any)) return false;
+  if (wire__dec_list_keeps_type(&l, any) && !keep_elem_type(d, &l.et, n))
+    return false;
   d->depth--;
   return true;
 }
@@ -1034,16 +1004,7 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
     uint32_t v;
     if (!wire__dec_enum_value(d, &v)) return false;
     n->small = v;
-    if (tm->type == WIRE_T_ENUM) {
-      n->v.en = tm->user_id;
-    } else if (tm->names) {
-      n->v.names = tm->names;
-      n->a = tm->ns_enc;
-      n->b = tm->name_enc;
-      n->flags |= WIRE_NF_NAMES_SET;
-    } else if (!(n->v.names = layout_names(d, tm->layout))) {
-      return false;
-    }
+    if (!enum_type(d, tm, n)) return false;
     T(s, "enum value %u%s", v, RD(n));
     return true;
   }

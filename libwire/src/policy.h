@@ -84,6 +84,9 @@ static inline bool wire__is_prim(uint32_t t) {
   return t == WIRE_T_BOOL || (t >= WIRE_T_INT8 && t <= WIRE_T_TAGGED_UINT64) ||
          (t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64);
 }
+static inline bool wire__is_user_type(uint32_t t) {
+  return t >= WIRE_T_ENUM && t <= WIRE_T_NAMED_UNION;
+}
 static inline bool wire__is_struct_or_ext(uint32_t t) {
   return t >= WIRE_T_STRUCT && t <= WIRE_T_NAMED_EXT;
 }
@@ -316,6 +319,14 @@ typedef struct {
 /* Writes the type id and the type meta after it (R-WSTRUCT-1): ids, meta
  * strings or a shared TypeDef. */
 bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um);
+
+/* The element type meta of a same-type list whose elements are all null
+ * (R-WLIST-2): a declared element type that is a registered struct or ext
+ * (one written with type meta: compatible mode) gives the type meta a
+ * fresh value of it carries, as Fory Go, pyfory and the compiled codecs
+ * write it; any other list gets NONE. `decl` is the declared list type or
+ * NULL. */
+bool wire__enc_null_list_meta(wire_enc *e, const wire_ftype *decl);
 
 /* The type meta of a struct value of a compatible kind (COMPATIBLE_STRUCT,
  * NAMED_COMPATIBLE_STRUCT: the type id and a shared TypeDef, keyed by its

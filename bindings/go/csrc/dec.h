@@ -252,9 +252,18 @@ typedef struct {
 } wire_dec_list;
 bool wire__dec_list_begin(wire_dec *d, const wire_ftype *decl, uint32_t count,
                           const uint8_t *s, wire_dec_list *l);
-/* After the elements: a same-type list of a user element type that holds
- * no non-null element cannot be kept. */
+/* After the elements: a same-type list of a union element type that
+ * holds no non-null element cannot be kept (its type meta is not kept). */
 bool wire__dec_list_end(wire_dec *d, const wire_dec_list *l, bool any_non_null);
+/* Whether a list (after wire__dec_list_end) is one whose elements are all
+ * null and whose element type meta, of an enum, struct or ext, is written
+ * once after the header (R-LIST-5): a document keeps that type in two
+ * nodes more (decode.c keep_elem_type); a tape does not hold it. */
+static inline bool wire__dec_list_keeps_type(const wire_dec_list *l,
+                                             bool any_non_null) {
+  return l->same && !(l->h & WIRE_LF_DECL) && !any_non_null &&
+         l->et.type >= WIRE_T_ENUM && l->et.type <= WIRE_T_NAMED_EXT;
+}
 
 /* A map chunk header and its declared key / value type meta. */
 typedef struct {

@@ -450,10 +450,17 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
                        wire_type_name(it[i]->type));
       if (!type_meta(e, first)) return false;
     } else {
-      uint8_t et = (n->flags & WIRE_NF_ELEM_SET) ? n->b : WIRE_T_NONE;
-      if (et == WIRE_T_ENUM || et == WIRE_T_NAMED_ENUM)
-        return efail(e, WIRE_E_ENCODE, "element type of an all-null list");
-      wire__put_u8(&e->b, et);
+      /* all null: the user element type the list was read with (kept by
+       * its first null, wire__list_elem_type), a recorded type id that
+       * needs nothing after it, or the declared type's (R-WLIST-2) */
+      const wire_node *et = wire__list_elem_type(n);
+      if (et) {
+        if (!write_type_meta(e, et)) return false;
+      } else if ((n->flags & WIRE_NF_ELEM_SET) && !wire__is_user_type(n->b)) {
+        wire__put_u8(&e->b, n->b);
+      } else if (!wire__enc_null_list_meta(e, decl)) {
+        return false;
+      }
     }
   }
   if (!enter(e)) return false;

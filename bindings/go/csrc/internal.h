@@ -772,6 +772,16 @@ static inline wire_node **wire__items(const wire_node *n) {
   wire_lbody *b = n->v.list;
   return b ? b->items : NULL;
 }
+/* The user element type an all-null list was read with (decode.c
+ * keep_elem_type): a node of that type holding its type meta only, kept by
+ * the list's first element, a null of its own (other nulls have no 64-bit
+ * value); NULL for any other list. */
+static inline const wire_node *wire__list_elem_type(const wire_node *n) {
+  wire_node **it = wire__items(n);
+  return it && n->small && it[0]->type == WIRE_T_NULL
+             ? (const wire_node *)(uintptr_t)it[0]->v.u
+             : NULL;
+}
 static inline wire_node **wire__kv(const wire_node *n) {
   wire_mbody *b = n->v.map;
   return b ? b->kv : NULL;

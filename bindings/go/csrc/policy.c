@@ -440,6 +440,21 @@ bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um) {
   return wire__enc_ok(e);
 }
 
+/* Implements R-WLIST-2 (an all-null list's element type). */
+bool wire__enc_null_list_meta(wire_enc *e, const wire_ftype *decl) {
+  const wire_ftype *ed = decl ? decl->elem : NULL;
+  const wire_registry *r = e->ctx->reg;
+  if (ed && wire__is_struct_or_ext(ed->type_id) && r && ed->user < r->ntypes) {
+    if (wire__layout_of(e->ctx, ed->user) != WIRE_OK) /* (computed once) */
+      return wire__enc_fail(e, WIRE_E_NOMEM, "out of memory");
+    const wire_utype *t = &r->types[ed->user];
+    wire_user_meta um = {UINT32_MAX, NULL, t->layout, -1, -1};
+    return wire__enc_type_meta(e, wire__struct_kind(e->ctx, t), &um);
+  }
+  wire__put_u8(&e->b, WIRE_T_NONE);
+  return wire__enc_ok(e);
+}
+
 /* ---- decimals ---------------------------------------------------------- */
 
 /* Implements R-DEC-1, R-DEC-2, R-DEC-5. */

@@ -567,7 +567,10 @@ static bool write_flat_list(const wt *w, const trec *t, const wire_ftype *decl) 
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   wire__put_u8(&e->b, h);
   bool st = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
-  if (st && !edecl) wire__put_u8(&e->b, t->a ? t->a : WIRE_T_NONE);
+  if (st && !edecl) {
+    if (t->a) wire__put_u8(&e->b, t->a);
+    else if (!wire__enc_null_list_meta(e, decl)) return false; /* all null */
+  }
   if (!wire__enc_enter(e)) return false;
   /* slot(): a value of undeclared type is tracked under reference
    * tracking (a reference id that nothing names) */
@@ -841,8 +844,8 @@ static bool write_list(const wt *w, const trec *t, const wire_ftype *decl) {
   if (st && !edecl) {
     if (first) {
       if (!type_meta(w, first)) return false;
-    } else {
-      wire__put_u8(&e->b, WIRE_T_NONE);
+    } else if (!wire__enc_null_list_meta(e, decl)) {
+      return false;
     }
   }
   if (!wire__enc_enter(e)) return false;
