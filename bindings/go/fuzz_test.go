@@ -66,16 +66,89 @@ type fuzzHolder struct {
 	M    map[string]any
 }
 
+// fuzzPacked holds lists of 1- and 2-byte integers: 2-byte blocks in the
+// compiled codecs' images, PACKED runs into int16 and uint16 on the tape
+// path (plan.go).
+type fuzzPacked struct {
+	I16s []int16
+	U16s []uint16
+	I8s  []int8
+	U8s  []uint8
+}
+
+// fuzzShare's pointers are tracked (tag ref): under reference tracking a
+// struct they share is written once, and the compiled codecs read it back
+// as one Go struct (the decoder's memo of struct images).
+type fuzzShare struct {
+	Name  string
+	A     *memLeaf   `wire:",ref"`
+	B     *memLeaf   `wire:",ref"`
+	Again *fuzzShare `wire:",ref"`
+}
+
+// The schema types of fuzzContext: an enum held as a Go integer (the
+// plan's enum kind) and fields declared nullable but held by value (a
+// null read into them: the compiled codecs' presence flags).
+const fuzzFDL = `package fz;
+enum Level [id=440] { LOW = 0; MID = 1; HIGH = 2; }
+message Point [id=441] { int32 x = 1; int32 y = 2; }
+message Stamp [id=443] { timestamp at = 1; int32 n = 2; }
+message Opt [id=442] {
+    string name = 1;
+    optional int32 count = 2;
+    Level level = 3;
+    Point at = 4;
+    optional date day = 5;
+    optional timestamp when = 6;
+    optional decimal price = 7;
+    optional duration wait = 8;
+    Stamp stamp = 9;
+}
+`
+
+type fuzzPoint struct{ X, Y int32 }
+
+type fuzzStamp struct {
+	At time.Time
+	N  int32
+}
+
+type fuzzOpt struct {
+	Name  string
+	Count int32
+	Level int32
+	At    fuzzPoint
+	Day   Date
+	When  time.Time
+	Price Decimal
+	Wait  time.Duration
+	Stamp fuzzStamp
+}
+
+// fuzzOptNil is fz.Opt as another program holds it, whose nil pointers
+// are written as nulls (fuzzWriterContext): the seeds with nulls for
+// fuzzOpt's fields held by value.
+type fuzzOptNil struct {
+	Name  string
+	Count *int32
+	Level int32
+	At    *fuzzPoint
+	Day   *Date
+	When  *time.Time
+	Price *Decimal
+	Wait  *time.Duration
+	Stamp *fuzzStamp
+}
+
 // fuzzContext is a new context in the given mode with the test types
-// registered: memAll and its parts (400-403), the benchmark structs (1-5)
-// and fuzzHolder (420). Every input gets a new context, so that a finding
+// registered: memAll and its parts (400-403), the benchmark structs (1-5),
+// memMany (410), fuzzHolder (420), fuzzPacked (430), fuzzShare (431) and
+// fuzzFDL's types
+// (fz.Point, fz.Opt). Every input gets a new context, so that a finding
 // does not depend on the inputs before it (libwire caches the writers'
 // TypeDefs per context, at most 64 per type).
 func fuzzContext(tb testing.TB, mode uint8) *Context {
-	c, err := NewContext(fuzzOptions(mode)...)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	c := fuzzSchemaContext(tb, mode, fuzzOpt{})
 	memRegister(tb, c)
 	for _, bt := range benchTypes {
 		if err := c.RegisterStructID(bt.id, bt.v); err != nil {
@@ -88,7 +161,35 @@ func fuzzContext(tb testing.TB, mode uint8) *Context {
 	if err := c.RegisterStructID(420, fuzzHolder{}); err != nil {
 		tb.Fatal(err)
 	}
+	if err := c.RegisterStructID(430, fuzzPacked{}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := c.RegisterStructID(431, fuzzShare{}); err != nil {
+		tb.Fatal(err)
+	}
 	c.forceTape = mode&fuzzForceTape != 0
+	return c
+}
+
+// fuzzSchemaContext is a new context in the given mode with fuzzFDL
+// loaded and opt (a fuzzOpt or fuzzOptNil) bound to fz.Opt.
+func fuzzSchemaContext(tb testing.TB, mode uint8, opt any) *Context {
+	c, err := NewContext(fuzzOptions(mode)...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := c.LoadSchemaText("fz.fdl", fuzzFDL); err != nil {
+		tb.Fatal(err)
+	}
+	if err := c.RegisterStruct("fz.Point", fuzzPoint{}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := c.RegisterStruct("fz.Stamp", fuzzStamp{}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := c.RegisterStruct("fz.Opt", opt); err != nil {
+		tb.Fatal(err)
+	}
 	return c
 }
 
@@ -117,7 +218,31 @@ func fuzzSeedValues() []any {
 		&memMany{Items: []memAll{{I32: 1, Dec: Decimal{Unscaled: big.NewInt(2)}}, {S: "two", Dec: Decimal{Unscaled: big.NewInt(0)}}}},
 		&fuzzHolder{Name: "h", A: int64(5), Arr: [2]int32{1, -1}, S: Set{"x"}, L: []any{"l", 2.5}, Leaf: leaf,
 			M: map[string]any{"n": nil, "s": "v"}},
+		&fuzzShare{Name: "s", A: leaf, B: leaf, Again: &fuzzShare{Name: "t", A: leaf}},
+		&fuzzPacked{I16s: []int16{math.MinInt16, -1, 0, math.MaxInt16}, U16s: []uint16{0, 1, math.MaxUint16},
+			I8s: []int8{math.MinInt8, 5}, U8s: []uint8{255, 0}},
+		&fuzzOpt{Name: "opt", Count: -3, Level: 2, At: fuzzPoint{1, -1}, Day: 19000,
+			When: time.Unix(1700000000, 9).UTC(), Price: Decimal{Unscaled: big.NewInt(-995), Scale: 2}, Wait: time.Second,
+			Stamp: fuzzStamp{At: time.Unix(-5, 0).UTC(), N: 8}},
 	}
+}
+
+// fuzzNullSeeds are fz.Opt values with every nullable field null, written
+// by a context that binds fuzzOptNil to fz.Opt: the payloads that read as
+// nulls into fuzzOpt's fields held by value.
+func fuzzNullSeeds(tb testing.TB, mode uint8) [][]byte {
+	w := fuzzSchemaContext(tb, mode, fuzzOptNil{})
+	defer w.Close()
+	count := int32(4)
+	var out [][]byte
+	for _, v := range []*fuzzOptNil{{Name: "nulls", Level: 1}, {Level: 0, Count: &count}} {
+		b, err := w.Marshal(v)
+		if err != nil {
+			tb.Fatalf("null seed in mode %d: %v", mode, err)
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // fuzzSeeds adds the payload of every seed value in every mode.
@@ -441,6 +566,20 @@ var fuzzStructs = []func() any{
 	func() any { return new(Media) },
 	func() any { return new(fuzzHolder) },
 	func() any { return new(memMany) },
+	func() any { return new(fuzzPacked) },
+	func() any { return new(fuzzOpt) },
+	func() any { return new(fuzzShare) },
+}
+
+// fuzzStructIndex is the index in fuzzStructs of v's type (a pointer to
+// a struct), or -1.
+func fuzzStructIndex(v any) int {
+	for i, mk := range fuzzStructs {
+		if reflect.TypeOf(mk()) == reflect.TypeOf(v) {
+			return i
+		}
+	}
+	return -1
 }
 
 // fuzzRepairTypeDefs rewrites the hash of every TypeDef header in data
@@ -586,12 +725,7 @@ func FuzzUnmarshalStruct(f *testing.F) {
 	for mode := uint8(0); mode < fuzzBaseModes; mode++ {
 		c := fuzzContext(f, mode)
 		for _, v := range fuzzSeedValues() {
-			which := -1
-			for i, mk := range fuzzStructs {
-				if reflect.TypeOf(mk()) == reflect.TypeOf(v) {
-					which = i
-				}
-			}
+			which := fuzzStructIndex(v)
 			if which < 0 {
 				continue
 			}
@@ -603,6 +737,11 @@ func FuzzUnmarshalStruct(f *testing.F) {
 			f.Add(mode|fuzzForceTape, uint8(which), b)
 		}
 		c.Close()
+		which := uint8(fuzzStructIndex(&fuzzOpt{}))
+		for _, b := range fuzzNullSeeds(f, mode) {
+			f.Add(mode, which, b)
+			f.Add(mode|fuzzForceTape, which, b)
+		}
 	}
 	f.Fuzz(func(t *testing.T, mode, which uint8, data []byte) {
 		mode %= fuzzModes

@@ -77,7 +77,7 @@ const (
 	mkDuration               // time.Duration -> wire_mem_time
 	mkDecimal                // Decimal -> wire_mem_decimal
 	mkScalar                 // a number or bool in an element slot
-	mkPresent                // a nullable-declared field always present
+	mkPresent                // a nullable-declared field always present (typ: a struct, zeroed when null)
 )
 
 // mop is one value in an image: a struct field or an element slot.
@@ -403,7 +403,8 @@ func (c *Context) buildImage(t *imgType) error {
 				t.ops = append(t.ops, shifted(so, o.g))
 			}
 			if o.pres != noOff {
-				t.ops = append(t.ops, &mop{k: mkPresent, pres: o.pres})
+				// after the lifted ops: a null zeroes the Go struct
+				t.ops = append(t.ops, &mop{k: mkPresent, pres: o.pres, g: o.g, typ: o.typ})
 			}
 			continue
 		}

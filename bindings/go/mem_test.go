@@ -1131,3 +1131,34 @@ func TestMemRunLengths(t *testing.T) {
 		c.Close()
 	}
 }
+
+// A null read into a field declared nullable but held by value (a Go
+// time.Time, Decimal, number or struct: fuzzOpt, from fuzzNullSeeds) is
+// the field's Go zero value, through the compiled codecs as through the
+// tape path: not time.Unix(0, 0) for a timestamp, nor a non-nil 0 for a
+// decimal, nor those inside a by-value struct read as null.
+func TestMemNullIntoValueFields(t *testing.T) {
+	for mode := uint8(0); mode < fuzzBaseModes; mode++ {
+		seeds := fuzzNullSeeds(t, mode)
+		for _, path := range []uint8{0, fuzzForceTape} {
+			c := fuzzContext(t, mode|path)
+			if got := c.memCodec(fuzzOpt{}); got != "layout" {
+				t.Fatalf("fuzzOpt: %s", got)
+			}
+			for i, want := range []fuzzOpt{{Name: "nulls", Level: 1}, {Count: 4}} {
+				back := fuzzOpt{Count: 99, When: time.Now(), Price: Decimal{Unscaled: big.NewInt(5)},
+					At: fuzzPoint{1, 2}, Stamp: fuzzStamp{At: time.Now(), N: 3}, Wait: time.Hour, Day: 3}
+				if i == 1 {
+					back.Count = 0
+				}
+				if err := c.Unmarshal(seeds[i], &back); err != nil {
+					t.Fatalf("mode %d path %d seed %d: %v", mode, path, i, err)
+				}
+				if !reflect.DeepEqual(back, want) {
+					t.Errorf("mode %d path %d seed %d:\n got %#v\nwant %#v", mode, path, i, back, want)
+				}
+			}
+			c.Close()
+		}
+	}
+}

@@ -99,13 +99,23 @@ func newBlock(n, w uintptr) unsafe.Pointer {
 	return unsafe.Pointer(unsafe.SliceData(make([]uint64, n)))
 }
 
+// null: whether the value of o (declared nullable, with a presence byte)
+// was null; a null reads as the Go zero value, as on the tape path.
+func (d *mdec) null(o *mop, m unsafe.Pointer) bool {
+	return o.pres != noOff && *(*byte)(unsafe.Add(m, o.pres)) == 0
+}
+
 // op reads one value: m is the image of the struct (or the element slot),
 // g the Go struct (or element).
 func (d *mdec) op(o *mop, m, g unsafe.Pointer) error {
 	gv := unsafe.Add(g, o.g)
 	switch o.k {
 	case mkPresent:
-		// a null value: libwire wrote the zero value
+		// a null number: libwire wrote 0, the Go zero value; a null
+		// struct: its lifted ops made time.Unix(0, 0) of a timestamp
+		if o.typ != nil && d.null(o, m) {
+			reflect.NewAt(o.typ, gv).Elem().SetZero()
+		}
 	case mkScalar:
 		copy(unsafe.Slice((*byte)(gv), o.gsz), unsafe.Slice((*byte)(unsafe.Add(m, o.m)), o.gsz))
 	case mkString:
@@ -168,6 +178,10 @@ func (d *mdec) op(o *mop, m, g unsafe.Pointer) error {
 		*s = d.str(p, ldLen32(unsafe.Add(m, o.aux)))
 		*(*unsafe.Pointer)(gv) = unsafe.Pointer(s)
 	case mkTime:
+		if d.null(o, m) {
+			*(*time.Time)(gv) = time.Time{} // the Go zero value, not time.Unix(0, 0)
+			return nil
+		}
 		s, ns := *(*int64)(unsafe.Add(m, o.m)), *(*uint32)(unsafe.Add(m, o.m+8))
 		*(*time.Time)(gv) = time.Unix(s, int64(ns)).UTC()
 	case mkDuration:
@@ -178,6 +192,10 @@ func (d *mdec) op(o *mop, m, g unsafe.Pointer) error {
 		}
 		*(*time.Duration)(gv) = dur
 	case mkDecimal:
+		if d.null(o, m) {
+			*(*Decimal)(gv) = Decimal{} // the Go zero value: a nil Unscaled
+			return nil
+		}
 		dm := unsafe.Add(m, o.m)
 		p, n := ldPtr(dm), *(*uint32)(unsafe.Add(dm, 8))
 		be := make([]byte, n)
