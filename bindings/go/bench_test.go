@@ -198,26 +198,10 @@ func binary1MiB() []byte {
 }
 
 // benchTypes registers the structs in both runtimes under the suite's ids.
-var benchTypes = []struct {
-	id uint32
-	v  any
-}{{1, NumericStruct{}}, {2, Sample{}}, {3, Media{}}, {4, Image{}}, {5, MediaContent{}}}
+var benchTypes = []pairType{{1, NumericStruct{}}, {2, Sample{}}, {3, Media{}}, {4, Image{}}, {5, MediaContent{}}}
 
 func benchRuntimes(tb testing.TB, opts ...Option) (*Context, *fory.Fory) {
-	c, err := NewContext(append([]Option{WithUTF8Strings(true)}, opts...)...)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	f := fory.New(fory.WithXlang(true), fory.WithTrackRef(false), fory.WithCompatible(false))
-	for _, bt := range benchTypes {
-		if err := c.RegisterStructID(bt.id, bt.v); err != nil {
-			tb.Fatal(err)
-		}
-		if err := f.RegisterStruct(bt.v, bt.id); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return c, f
+	return pairRuntimes(tb, false, false, benchTypes, append([]Option{WithUTF8Strings(true)}, opts...)...)
 }
 
 type workload struct {

@@ -88,10 +88,7 @@ type dgNest struct {
 	Note   string
 }
 
-var dgTypes = []struct {
-	id uint32
-	v  any
-}{{700, dgLeaf{}}, {701, dgFlat{}}, {702, dgNest{}}}
+var dgTypes = []pairType{{700, dgLeaf{}}, {701, dgFlat{}}, {702, dgNest{}}}
 
 // ---- the generator ----
 
@@ -551,24 +548,11 @@ func dgModes() []dgMode {
 
 func dgRuntimes(t testing.TB, m dgMode) (*Context, *fory.Fory) {
 	t.Helper()
-	opts := []Option{WithCompatible(m.compatible), WithRefTracking(m.ref), WithUTF8Strings(m.utf8)}
+	opts := []Option{WithUTF8Strings(m.utf8)}
 	if m.peerGo {
 		opts = append(opts, WithPeer(PeerGo))
 	}
-	c, err := NewContext(opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := fory.New(fory.WithXlang(true), fory.WithTrackRef(m.ref), fory.WithCompatible(m.compatible))
-	for _, ty := range dgTypes {
-		if err := c.RegisterStructID(ty.id, ty.v); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.RegisterStruct(ty.v, ty.id); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return c, f
+	return pairRuntimes(t, m.ref, m.compatible, dgTypes, opts...)
 }
 
 // diffSameBytes: where libwire's bytes must be Fory Go's. The README

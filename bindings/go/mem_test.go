@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 	"unsafe"
-
-	"github.com/apache/fory/go/fory"
 )
 
 // Types covering every memory form of the compiled-codec path (mem.go).
@@ -598,12 +596,7 @@ func TestMemTypeDefMapping(t *testing.T) {
 			t.Fatalf("%s: %s", r.name, got)
 		}
 	}
-	f := fory.New(fory.WithXlang(true), fory.WithTrackRef(false), fory.WithCompatible(true))
-	for _, bt := range benchTypes {
-		if err := f.RegisterStruct(bt.v, bt.id); err != nil {
-			t.Fatal(err)
-		}
-	}
+	f := foryRuntime(t, false, true, benchTypes)
 	want := benchMediaContent()
 	theirs, err := f.Serialize(want)
 	if err != nil {
@@ -754,17 +747,8 @@ type refShare struct {
 }
 
 func TestMemRefInteropForyGo(t *testing.T) {
-	f := newFory(true, true)
-	if err := f.RegisterStruct(refShare{}, 991); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.RegisterStruct(Line{}, 992); err != nil {
-		t.Fatal(err)
-	}
-	c, _ := NewContext(WithRefTracking(true), WithCompatible(true))
+	c, f := pairRuntimes(t, true, true, []pairType{{992, Line{}}, {991, refShare{}}})
 	defer c.Close()
-	c.RegisterStructID(992, Line{})
-	c.RegisterStructID(991, refShare{})
 	if got := c.memCodec(refShare{}); got != "layout" {
 		t.Fatal(got)
 	}

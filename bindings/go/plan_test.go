@@ -57,20 +57,7 @@ func planValue() *planAll {
 
 func planRuntimes(t *testing.T, compatible bool) (*Context, *fory.Fory) {
 	t.Helper()
-	c, err := NewContext(WithUTF8Strings(true), WithCompatible(compatible))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := fory.New(fory.WithXlang(true), fory.WithTrackRef(false), fory.WithCompatible(compatible))
-	for i, v := range []any{planInner{}, planAll{}} {
-		if err := c.RegisterStructID(uint32(100+i), v); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.RegisterStruct(v, uint32(100+i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return c, f
+	return pairRuntimes(t, false, compatible, []pairType{{100, planInner{}}, {101, planAll{}}}, WithUTF8Strings(true))
 }
 
 func TestPlanBuilt(t *testing.T) {
