@@ -1045,31 +1045,41 @@ func TestFuzzRepairTypeDefs(t *testing.T) {
 	}
 }
 
+// fuzzSmallItems is a memMany of n items as a compatible writer whose
+// version of memAll has one bool field writes it (one byte or so per item).
+func fuzzSmallItems(tb testing.TB, n int) []byte {
+	type memAllSmall struct{ B bool }
+	type memManySmall struct{ Items []memAllSmall }
+	w, err := NewContext(WithCompatible(true))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.RegisterStructID(401, memAllSmall{}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.RegisterStructID(410, memManySmall{}); err != nil {
+		tb.Fatal(err)
+	}
+	data, err := w.Marshal(&memManySmall{Items: make([]memAllSmall, n)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
 // The worst case the heap bound allows for: in compatible mode a writer
 // whose version of memAll has one bool field sends a list of them, two
 // bytes or so each; the reader makes a whole memAll per element (and its
 // image in C memory). Both stay within the fuzz targets' bounds.
 func TestFuzzStructAmplification(t *testing.T) {
-	type memAllSmall struct{ B bool }
-	type memManySmall struct{ Items []memAllSmall }
-	w, _ := NewContext(WithCompatible(true))
-	defer w.Close()
-	if err := w.RegisterStructID(401, memAllSmall{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.RegisterStructID(410, memManySmall{}); err != nil {
-		t.Fatal(err)
-	}
-	data, err := w.Marshal(&memManySmall{Items: make([]memAllSmall, 20000)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := fuzzSmallItems(t, 20000)
 	// the default limit refuses it: a limit error inside the input, and
 	// the arena grown no further than the limit allows
 	c := fuzzContext(t, fuzzCompatible)
 	defer c.Close()
 	var back memMany
-	err = c.Unmarshal(data, &back)
+	err := c.Unmarshal(data, &back)
 	var we *WireError
 	if !errors.As(err, &we) || we.Class != "limit" || we.Offset > uint64(len(data)) {
 		t.Fatalf("default limit: %v", err)
@@ -1117,21 +1127,8 @@ func TestFuzzStructAmplification(t *testing.T) {
 // same LimitMemDecode budget as the compiled codecs' arena, so the default
 // refuses it with a limit error at offset 0 and a raised limit reads it.
 func TestTapeStructAmplification(t *testing.T) {
-	type memAllSmall struct{ B bool }
-	type memManySmall struct{ Items []memAllSmall }
-	w, _ := NewContext(WithCompatible(true))
-	defer w.Close()
-	if err := w.RegisterStructID(401, memAllSmall{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.RegisterStructID(410, memManySmall{}); err != nil {
-		t.Fatal(err)
-	}
 	const items = 40000
-	data, err := w.Marshal(&memManySmall{Items: make([]memAllSmall, items)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := fuzzSmallItems(t, items)
 	size := uint64(reflect.TypeOf(memAll{}).Size())
 	if budget := fuzzMemLimit*uint64(len(data)) + memDecodeBase; size*items <= budget {
 		t.Fatalf("%d structs of %d bytes fit the default budget %d: no amplification to test", items, size, budget)
