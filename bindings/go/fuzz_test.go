@@ -426,17 +426,23 @@ var fuzzTargets = []func() any{
 // a value that decodes re-encodes (Marshal) and decodes again into an
 // equal value of the same Go type.
 func FuzzUnmarshal(f *testing.F) {
+	probers := map[uint8]*Context{} // one context per mode to pick the seeds
 	fuzzSeeds(f, func(mode uint8, b []byte) {
+		c := probers[mode]
+		if c == nil {
+			c = fuzzContext(f, mode)
+			probers[mode] = c
+		}
 		// each payload with the targets it fits and a few it does not
 		for which := range fuzzTargets {
-			var probe = fuzzTargets[which]()
-			c := fuzzContext(f, mode)
-			if c.Unmarshal(b, probe) == nil || which < 3 {
+			if c.Unmarshal(b, fuzzTargets[which]()) == nil || which < 3 {
 				f.Add(mode, uint8(which), b)
 			}
-			c.Close()
 		}
 	})
+	for _, c := range probers {
+		c.Close()
+	}
 	f.Fuzz(func(t *testing.T, mode, which uint8, data []byte) {
 		mode %= fuzzModes &^ fuzzForceTape
 		mk := fuzzTargets[int(which)%len(fuzzTargets)]
