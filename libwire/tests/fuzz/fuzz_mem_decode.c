@@ -43,7 +43,7 @@
 #include <stddef.h>
 
 #include "fuzz_common.h"
-#include "fuzz_typedef.h" /* fuzz_repair_typedefs */
+#include "fuzz_typedef.h" /* fuzz_repaired_copy, fuzz_decode_mem */
 
 /* (internal, mem_dec_run.c: off, layouts made from then on read runs of
  * varints a byte at a time) */
@@ -463,17 +463,6 @@ typedef union { inner_t i; outer_t o; holder_t h; g_t g; } root_t;
 
 static uint8_t arena[1 << 16];
 
-/* One decode of the input (fuzz_repair_typedefs' decoder, the check's) */
-typedef struct { uint32_t root, flags; root_t *out; size_t used; } mem_run;
-static int32_t decode_mem(wire_ctx *ctx, const uint8_t *buf, size_t size,
-                          void *user) {
-  mem_run *r = user;
-  memset(r->out, 0, sizeof *r->out);
-  r->used = 0;
-  return wire_mem_decode(ctx, r->root, buf, size, r->out, arena, sizeof arena,
-                         &r->used, r->flags);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
   uint8_t mode = data[0];
@@ -495,20 +484,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint32_t root = which == 1 ? L.inner : which == 2 ? L.holder
                 : which == 3 ? L.g : L.outer;
   root_t out;
-  /* a copy, so that reads past the payload are caught */
-  uint8_t *copy = malloc(size ? size : 1);
-  if (!copy) abort();
-  if (size) memcpy(copy, data, size);
+  uint32_t flags = ((mode & 2) ? WIRE_MEM_COPY : 0) |
+                   ((mode >> 6) & 1 ? WIRE_MEM_ARRAYS_IN_PLACE : 0);
+  fuzz_mem_run run = {root, flags, &out, sizeof out, arena, sizeof arena, 0};
+  int32_t st;
+  uint8_t *copy = fuzz_repaired_copy(ctx, data, size, mode & 1,
+                                     fuzz_decode_mem, &run, &st);
   in_lo = copy;
   in_hi = copy + size;
   ar_lo = arena;
   ar_hi = arena + sizeof arena;
-  uint32_t flags = ((mode & 2) ? WIRE_MEM_COPY : 0) |
-                   ((mode >> 6) & 1 ? WIRE_MEM_ARRAYS_IN_PLACE : 0);
-  mem_run run = {root, flags, &out, 0};
-  int32_t st = (mode & 1)
-                   ? fuzz_repair_typedefs(ctx, copy, size, decode_mem, &run)
-                   : decode_mem(ctx, copy, size, &run);
   size_t used = run.used;
   if (getenv("WIRE_FUZZ_VERBOSE")) {
     fprintf(stderr, "fuzz_mem_decode: mode byte 0x%02x\n", mode);
