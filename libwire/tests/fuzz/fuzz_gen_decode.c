@@ -95,10 +95,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint32_t layout = w.layout[which == 0 ? 1 : which == 1 ? 0 : 2];
   value a, b;
   memset(&a, 0, sizeof a);
-  /* compatible mode: TypeDef hashes repaired (by wire_mem_decode) */
-  fuzz_mem_run run = {layout, flags, &b, sizeof b, arena2, sizeof arena2, 0};
-  uint8_t *copy = fuzz_repaired_copy(ctx, data, size, mode & 1,
+  /* compatible mode: TypeDef hashes repaired by wire_mem_decode on a
+   * context of its own (on ctx it would leave the writer's TypeDef mapped
+   * before the straight-line decoder maps it, gen_run.c) */
+  wire_ctx *rc = ctx;
+  fg_wire rw = w;
+  if (mode & 1) {
+    rc = fuzz_new_ctx();
+    wire_ctx_set_option(rc, WIRE_OPT_COMPATIBLE, 1);
+    if (fg_register(rc, &rw)) die("fg_register", rc);
+  }
+  fuzz_mem_run run = {rw.layout[which == 0 ? 1 : which == 1 ? 0 : 2], flags,
+                      &b, sizeof b, arena2, sizeof arena2, 0};
+  uint8_t *copy = fuzz_repaired_copy(rc, data, size, mode & 1,
                                      fuzz_decode_mem, &run, NULL);
+  if (rc != ctx) wire_ctx_free(rc);
   memset(&b, 0, sizeof b);
   in_lo = copy;
   in_hi = copy + size;
