@@ -335,21 +335,25 @@ static int setup_holder(wire_ctx *ctx, layouts *L) {
   return st ? -1 : 0;
 }
 
+/* A new layout of `size` bytes in *out: of the type named `name`, or
+ * an element layout (name NULL). */
+static bool new_layout(wire_ctx *ctx, const char *name, size_t size,
+                       uint32_t *out) {
+  uint32_t t = WIRE_MEM_ELEMENT;
+  return (name && wire_schema_find_type(ctx, name, strlen(name), &t)) ||
+         wire_mem_layout_new(ctx, t, size, out);
+}
+
 /* X's layouts and Flat's (the whole schema loaded) */
 static int setup_x(wire_ctx *ctx, layouts *L) {
-  uint32_t tx, tn, tf;
-  if (wire_schema_find_type(ctx, "fz.X", 4, &tx) ||
-      wire_schema_find_type(ctx, "fz.NS", 5, &tn) ||
-      wire_schema_find_type(ctx, "fz.Flat", 7, &tf))
+  if (new_layout(ctx, "fz.X", sizeof(x_t), &L->x) ||
+      new_layout(ctx, "fz.NS", sizeof(ns_t), &L->ns) ||
+      new_layout(ctx, "fz.Flat", sizeof(flat_t), &L->flat) ||
+      new_layout(ctx, NULL, sizeof(sie_t), &L->sie) ||
+      new_layout(ctx, NULL, sizeof(ipe_t), &L->ipe) ||
+      new_layout(ctx, NULL, sizeof(sne_t), &L->sne))
     return -1;
   int32_t st = 0;
-  st |= wire_mem_layout_new(ctx, tx, sizeof(x_t), &L->x);
-  st |= wire_mem_layout_new(ctx, tn, sizeof(ns_t), &L->ns);
-  st |= wire_mem_layout_new(ctx, tf, sizeof(flat_t), &L->flat);
-  st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(sie_t), &L->sie);
-  st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(ipe_t), &L->ipe);
-  st |= wire_mem_layout_new(ctx, WIRE_MEM_ELEMENT, sizeof(sne_t), &L->sne);
-  if (st) return -1;
   F(L->ns, 0, WIRE_MEM_I32, O(ns_t, k), N, N, N);
   F(L->ns, 1, STRF, O(ns_t, t.p), O(ns_t, t.n), N, N);
   F(L->ns, 2, WIRE_MEM_ENUM, O(ns_t, e), N, N, N);
