@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "b9e78747a98259281241f6bec3dc145c0f3375a0a6668636fbf3be3e4e079f42"
+const csrcDigest = "e96a1779dc4b4c30439e923a7a50954f953b0788fa008a539cffaafc3e6f5c7b"
