@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "e96a1779dc4b4c30439e923a7a50954f953b0788fa008a539cffaafc3e6f5c7b"
+const csrcDigest = "86c944b47497ad98cce064e5d1b445d4f51fdc1fd73cf4389af4191a42978e1c"

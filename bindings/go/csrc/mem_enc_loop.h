@@ -100,16 +100,13 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
         const uint8_t *sp = rptr(rel, p);
         uint32_t len;
         memcpy(&len, base + o->aux, 4);
-        if (!sp) {
-          /* NULL of length 0: the empty string (no offset added to the
-           * null pointer below, undefined behaviour) */
-          if (len) goto slow;
-          sp = (const uint8_t *)"";
-        }
+        if (len && !sp) goto slow;
         /* (text that fails the check goes the general way, which says so;
          * etext_ok here costs MediaContent's trusted plain strings ~30 Ir
          * in the loop's code, for ~100 less in the order graph's) */
-        if (check_str && !text_ok(sp, len, sp + len)) goto slow;
+        /* (limit sp: no read past the text, as sp + len, whose sum
+         * with an empty string's NULL is undefined behaviour) */
+        if (check_str && !text_ok(sp, len, sp)) goto slow;
         /* room: header and text, and what the next inline ops write */
         if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
         q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);
