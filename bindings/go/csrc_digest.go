@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "86c944b47497ad98cce064e5d1b445d4f51fdc1fd73cf4389af4191a42978e1c"
+const csrcDigest = "7e8515e45a6c5049f8a7ba353d1a3b7d6432b2853a26960c2abd5afd73c3fa61"
