@@ -372,17 +372,15 @@ static int setup_x(wire_ctx *ctx, layouts *L) {
   F(x, 5, WIRE_MEM_LIST, O(x_t, nss), O(x_t, n_nss), N, L->ns);
   F(x, 6, WIRE_MEM_MAP, O(x_t, mns), O(x_t, n_mns), N, L->sne);
   F(x, 7, WIRE_MEM_LIST, O(x_t, many), O(x_t, n_many), N, L->inner);
-  uint32_t f = L->flat;
-  F(f, 0, WIRE_MEM_I32, O(flat_t, a), N, N, N);
-  F(f, 1, WIRE_MEM_I32, O(flat_t, b), N, N, N);
-  F(f, 2, WIRE_MEM_I32, O(flat_t, c), N, N, N);
-  F(f, 3, WIRE_MEM_I64, O(flat_t, d), N, N, N);
-  F(f, 4, WIRE_MEM_I64, O(flat_t, e), N, N, N);
-  F(f, 5, WIRE_MEM_F32, O(flat_t, f), N, N, N);
-  F(f, 6, WIRE_MEM_F64, O(flat_t, g), N, N, N);
-  F(f, 7, WIRE_MEM_BOOL, O(flat_t, h), N, N, N);
-  F(f, 8, WIRE_MEM_ENUM, O(flat_t, i), N, N, N);
-  F(f, 9, WIRE_MEM_I32, O(flat_t, j), N, N, N);
+  /* Flat's fields in declaration order: the form and the offset */
+  static const uint32_t flat_f[][2] = {
+      {WIRE_MEM_I32, O(flat_t, a)},  {WIRE_MEM_I32, O(flat_t, b)},
+      {WIRE_MEM_I32, O(flat_t, c)},  {WIRE_MEM_I64, O(flat_t, d)},
+      {WIRE_MEM_I64, O(flat_t, e)},  {WIRE_MEM_F32, O(flat_t, f)},
+      {WIRE_MEM_F64, O(flat_t, g)},  {WIRE_MEM_BOOL, O(flat_t, h)},
+      {WIRE_MEM_ENUM, O(flat_t, i)}, {WIRE_MEM_I32, O(flat_t, j)}};
+  for (uint32_t k = 0; k < 10; k++)
+    F(L->flat, k, flat_f[k][0], flat_f[k][1], N, N, N);
   return st ? -1 : 0;
 }
 
