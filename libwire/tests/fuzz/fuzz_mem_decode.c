@@ -835,7 +835,10 @@ static int writer_inner_i(wire_ctx *ctx, int i, const uint8_t **enc,
   int n = snprintf(fdl, sizeof fdl,
                    "package fz;\nmessage Inner [id=101] { int32 a = 1; "
                    "string s = 2; int32 x = %d; }\n", 10 + i);
-  wi_t w = {i, {(const uint8_t *)"w", 1}, -i};
+  /* (a string of 24 bytes: with one byte, the list of 64 items, about
+   * 24 input bytes each, took fuzz_heap's document decoder past its
+   * bound, crashers/open/heap-64-typedefs-list.bin) */
+  wi_t w = {i, {(const uint8_t *)"an Inner of one writer..", 24}, -i};
   wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
   uint32_t ti, l;
   if (wire_schema_load_fdl(ctx, fdl, (size_t)n, "wi.fdl") ||
