@@ -4,7 +4,10 @@
  * for a null map key (fuzz_mem_decode found it). Written as the empty
  * string is, without a copy from the NULL pointer (memcpy's arguments may
  * not be NULL even for no bytes: the sanitizer build's UBSan stops
- * there). */
+ * there), and without adding its length to it for the UTF-8 check of the
+ * struct loop (mem_enc_loop.h, c_STR: NULL + 0, which clang's UBSan stops
+ * at and GCC's does not; fuzz_gen_decode found it,
+ * fuzz/crashers/gen-null-empty-string-check.bin). */
 #include <criterion/criterion.h>
 
 #include <stddef.h>

@@ -9,7 +9,10 @@
  *
  * Input: a mode byte, then a payload. Mode bit 0: compatible mode; bit 1:
  * strings copied into the arena (else views into the input); bits 2-3: the
- * root (Outer, Inner, the list holder). Checks:
+ * root (Outer, Inner, the list holder). In compatible mode the TypeDef
+ * hashes are repaired first (fuzz_typedef.h, with wire_mem_decode as the
+ * decoder), so that mutated TypeDefs reach the mapping of a writer's
+ * TypeDef in both decoders. Checks:
  *   - whatever the straight-line decoder accepts, wire_mem_decode accepts
  *     too, using as much of the arena, and the two values are the same
  *     (each encodes, through wire_mem_encode, to the same bytes);
@@ -23,6 +26,7 @@
 
 #include "fuzz_common.h"
 #include "fuzz_gen.wire.h"
+#include "fuzz_typedef.h" /* fuzz_repaired_copy, fuzz_decode_mem */
 
 #ifndef WIRE_GEN_NO_FALLBACK
 #error "fuzz_gen_decode.c tests the straight-line code: build with -DWIRE_GEN_NO_FALLBACK"
@@ -87,16 +91,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fg_wire w;
   if (fg_register(ctx, &w) || !w.fast) die("fg_register", ctx);
   uint32_t flags = (mode & 2) ? WIRE_MEM_COPY : 0;
-  uint8_t *copy = malloc(size ? size : 1);
-  if (!copy) abort();
-  if (size) memcpy(copy, data, size);
-  in_lo = copy;
-  in_hi = copy + size;
   /* layouts: fg_register binds Inner, Outer, Holder in schema order */
   uint32_t layout = w.layout[which == 0 ? 1 : which == 1 ? 0 : 2];
   value a, b;
   memset(&a, 0, sizeof a);
+  /* compatible mode: TypeDef hashes repaired by wire_mem_decode on a
+   * context of its own (on ctx it would leave the writer's TypeDef mapped
+   * before the straight-line decoder maps it, gen_run.c) */
+  wire_ctx *rc = ctx;
+  fg_wire rw = w;
+  if (mode & 1) {
+    rc = fuzz_new_ctx();
+    wire_ctx_set_option(rc, WIRE_OPT_COMPATIBLE, 1);
+    if (fg_register(rc, &rw)) die("fg_register", rc);
+  }
+  fuzz_mem_run run = {rw.layout[which == 0 ? 1 : which == 1 ? 0 : 2], flags,
+                      &b, sizeof b, arena2, sizeof arena2, 0};
+  uint8_t *copy = fuzz_repaired_copy(rc, data, size, mode & 1,
+                                     fuzz_decode_mem, &run, NULL);
+  if (rc != ctx) wire_ctx_free(rc);
   memset(&b, 0, sizeof b);
+  in_lo = copy;
+  in_hi = copy + size;
   size_t used1 = 0, used2 = 0;
   int32_t st1 =
       which == 0 ? fg_Outer_decode(ctx, &w, copy, size, &a.o, arena1, sizeof arena1, &used1, flags)

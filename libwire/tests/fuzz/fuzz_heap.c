@@ -3,6 +3,9 @@
  *
  * Input: a mode byte, then a payload. Mode bit 0: compatible mode; bit 1:
  * also decode to a tape; bit 2: the largest depth limit (WIRE_DEPTH_MAX).
+ * In compatible mode the TypeDef hashes are repaired first (fuzz_typedef.h,
+ * wire_decode on an uncounted context), so that mutated TypeDefs reach
+ * the parsing behind the hash check and its allocations.
  * The payload is decoded on a context whose allocator (through
  * wire_ctx_new_with_allocator, which every library allocation goes
  * through) counts live bytes; the target aborts when the peak of one call
@@ -20,6 +23,7 @@
  * 2.7 KB over the bound, before that and before a list of named enums
  * shared one set of names: crashers/heap-named-enum-list.bin). */
 #include "fuzz_common.h"
+#include "fuzz_typedef.h" /* fuzz_repaired_copy */
 #include "hostile/hostile_gen.h"
 
 #ifndef HEAP_PER_BYTE /* (-D: to look for what passes a smaller bound) */
@@ -46,8 +50,19 @@ static void check_peak(const hg_heap *h, size_t base, size_t len,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 2) return 0;
   uint8_t mode = data[0];
-  const uint8_t *p = data + 1;
   size_t len = size - 1;
+  uint8_t *p;
+  {
+    /* compatible mode: TypeDef hashes repaired on a context of its own
+     * (the same options, not counted) */
+    wire_ctx *rc = wire_ctx_new();
+    if (!rc) abort();
+    wire_ctx_set_option(rc, WIRE_OPT_COMPATIBLE, mode & 1);
+    if (mode & 4) wire_ctx_set_limit(rc, WIRE_LIMIT_DEPTH, WIRE_DEPTH_MAX);
+    p = fuzz_repaired_copy(rc, data + 1, len, mode & 1, fuzz_decode_doc, NULL,
+                           NULL);
+    wire_ctx_free(rc);
+  }
   hg_heap h = {0, 0, 0, 0};
   wire_ctx *ctx = wire_ctx_new_with_allocator(hg_malloc, hg_realloc, hg_free,
                                               &h);
@@ -77,6 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wire_ctx_free_bytes(ctx, tape);
   }
   wire_ctx_free(ctx);
+  free(p);
   if (h.cur != 0) {
     fprintf(stderr, "fuzz_heap: %zu bytes left live after the frees\n",
             h.cur);

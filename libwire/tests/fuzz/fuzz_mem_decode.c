@@ -8,7 +8,17 @@
  * as WIRE_MEM_STR_TAGGED (left in their wire encoding); bit 6: dense
  * arrays left in the input
  * (WIRE_MEM_ARRAYS_IN_PLACE); bit 7: runs of varints read a byte at a
- * time (else a word at a time where the CPU can, mem_dec_run.c). The
+ * time (else a word at a time where the CPU can, mem_dec_run.c). Inner
+ * has no arrays: Inner with bit 6 picks the root X instead (bit 7 then
+ * its arrays in place, as X has no runs of varints), and with bits 5 and
+ * 6 the root Flat (no strings to tag). X has maps with struct values
+ * (inline and by pointer, each chunk's value type meta), array<bool>, a
+ * struct and an enum registered by name (NS, NE: meta strings, named
+ * TypeDefs), and a list of Inner whose items may each announce a TypeDef
+ * of their own (seeded with 64 and 65 writers' TypeDefs: the limit of 64
+ * mappings of one type, mem_dec_typedef.c); Flat has numbers only, all
+ * bound, so that the root in the usual form is read by flat_body
+ * (mem_dec_root.c). The
  * payload is decoded into C structs bound at run time
  * (wire_mem_layout_field) to a schema with every memory form:
  * integers of each width, floats, float16 bits, bool, strings, binary,
@@ -35,7 +45,8 @@
  *   - a failure is clean (error code = status, offset within the input)
  *     and the arena is not overrun;
  *   - on success every decoded string and array points into the input or
- *     the arena, bools and presence bytes are 0 or 1, and encoding the
+ *     the arena, bools (X's array<bool> too) and presence bytes are 0 or
+ *     1, and encoding the
  *     decoded value succeeds and decodes again (Nums: to the same
  *     numbers).
  * Everything is freed, so LeakSanitizer reports any leak.
@@ -43,13 +54,14 @@
 #include <stddef.h>
 
 #include "fuzz_common.h"
-#include "fuzz_typedef.h" /* fuzz_repair_typedefs */
+#include "fuzz_typedef.h" /* fuzz_repaired_copy, fuzz_decode_mem */
 
 /* (internal, mem_dec_run.c: off, layouts made from then on read runs of
  * varints a byte at a time) */
 extern bool wire__mdec_words_ok;
 
 static const char schema[] =
+    "option enable_auto_type_id = false;\n" /* NE, NS: by name */
     "package fz;\n"
     "enum E [id=100] { A = 0; B = 1; C = 2; }\n"
     "message Inner [id=101] { int32 a = 1; string s = 2; optional int64 o = 3; }\n"
@@ -90,6 +102,17 @@ static const char schema[] =
     "  list<optional float64> nf64 = 20; list<optional bool> nbo = 21;\n"
     "  list<int8> ei8 = 22; list<optional int16> ni16 = 23;\n"
     "  list<float32> ef32 = 24; list<uint64> eu64 = 25;\n"
+    "}\n"
+    "enum NE { N0 = 0; N1 = 1; N2 = 2; }\n"
+    "message NS { int32 k = 1; string t = 2; NE e = 3; }\n"
+    "message X [id=107] {\n"
+    "  map<string, Inner> mi = 1; map<int32, Inner> mp = 2;\n"
+    "  array<bool> flags = 3; NS ns = 4; NE ne = 5;\n"
+    "  list<NS> nss = 6; map<string, NS> mns = 7; list<Inner> many = 99;\n"
+    "}\n"
+    "message Flat [id=108] {\n"
+    "  int32 a = 1; int32 b = 2; int32 c = 3; int64 d = 4; int64 e = 5;\n"
+    "  float32 f = 6; float64 g = 7; bool h = 8; E i = 9; int32 j = 10;\n"
     "}\n";
 
 typedef struct { const uint8_t *p; uint32_t n; } span;
@@ -174,6 +197,43 @@ typedef struct {
   int64_t w[3];
 } g_t;
 
+/* X: maps with struct values (inline and by pointer), array<bool>, the
+ * types registered by name (NS, NE), and a list of Inner whose items may
+ * each bring a TypeDef of their own (the 64-TypeDef limit) */
+typedef struct { span k; inner_t v; } sie_t;
+typedef struct { int32_t k; const inner_t *v; } ipe_t;
+typedef struct { int32_t k; span t; uint32_t e; } ns_t;
+typedef struct { span k; const ns_t *v; } sne_t;
+typedef struct {
+  const sie_t *mi;
+  uint32_t n_mi;
+  const ipe_t *mp;
+  uint32_t n_mp;
+  const uint8_t *flags;
+  uint32_t n_flags;
+  const ns_t *ns;
+  uint32_t ne;
+  const ns_t *nss;
+  uint32_t n_nss;
+  const sne_t *mns;
+  uint32_t n_mns;
+  const inner_t *many;
+  uint32_t n_many;
+} x_t;
+/* Flat: numbers only, every field bound (a flat plan: mem_dec_root.c's
+ * flat_body reads the root in the usual form). (An int32 bound to 64 bits
+ * would not do: the layout's own plan is also the encoder's, which
+ * range-checks it, so it is no flat op.) */
+typedef struct {
+  int32_t a, b, c;
+  int64_t d, e;
+  float f;
+  double g;
+  uint8_t h;
+  uint32_t i;
+  int32_t j;
+} flat_t;
+
 /* Nums' element layouts: one number at 0, its presence byte at pres */
 #define NEL 8
 static const struct { uint32_t form, w, size, pres; } nel[NEL] = {
@@ -207,6 +267,7 @@ static const struct { uint32_t form; uint8_t width, el; } nrow[NUMS] = {
 typedef struct {
   uint32_t inner, outer, holder, str, entry, u, uel, g, skv, iptr, nums;
   uint32_t nel[NEL];
+  uint32_t x, sie, ipe, ns, sne, flat;
 } layouts;
 
 #define N WIRE_MEM_NONE
@@ -274,14 +335,64 @@ static int setup_holder(wire_ctx *ctx, layouts *L) {
   return st ? -1 : 0;
 }
 
+/* A new layout of `size` bytes in *out: of the type named `name`, or
+ * an element layout (name NULL). */
+static bool new_layout(wire_ctx *ctx, const char *name, size_t size,
+                       uint32_t *out) {
+  uint32_t t = WIRE_MEM_ELEMENT;
+  return (name && wire_schema_find_type(ctx, name, strlen(name), &t)) ||
+         wire_mem_layout_new(ctx, t, size, out);
+}
+
+/* X's layouts and Flat's (the whole schema loaded) */
+static int setup_x(wire_ctx *ctx, layouts *L) {
+  if (new_layout(ctx, "fz.X", sizeof(x_t), &L->x) ||
+      new_layout(ctx, "fz.NS", sizeof(ns_t), &L->ns) ||
+      new_layout(ctx, "fz.Flat", sizeof(flat_t), &L->flat) ||
+      new_layout(ctx, NULL, sizeof(sie_t), &L->sie) ||
+      new_layout(ctx, NULL, sizeof(ipe_t), &L->ipe) ||
+      new_layout(ctx, NULL, sizeof(sne_t), &L->sne))
+    return -1;
+  int32_t st = 0;
+  F(L->ns, 0, WIRE_MEM_I32, O(ns_t, k), N, N, N);
+  F(L->ns, 1, STRF, O(ns_t, t.p), O(ns_t, t.n), N, N);
+  F(L->ns, 2, WIRE_MEM_ENUM, O(ns_t, e), N, N, N);
+  F(L->sie, 0, STRF, O(sie_t, k.p), O(sie_t, k.n), N, N);
+  F(L->sie, 1, WIRE_MEM_STRUCT, O(sie_t, v), N, N, L->inner);
+  F(L->ipe, 0, WIRE_MEM_I32, O(ipe_t, k), N, N, N);
+  F(L->ipe, 1, WIRE_MEM_STRUCT_PTR, O(ipe_t, v), N, N, L->inner);
+  F(L->sne, 0, STRF, O(sne_t, k.p), O(sne_t, k.n), N, N);
+  F(L->sne, 1, WIRE_MEM_STRUCT_PTR, O(sne_t, v), N, N, L->ns);
+  uint32_t x = L->x;
+  F(x, 0, WIRE_MEM_MAP, O(x_t, mi), O(x_t, n_mi), N, L->sie);
+  F(x, 1, WIRE_MEM_MAP, O(x_t, mp), O(x_t, n_mp), N, L->ipe);
+  F(x, 2, WIRE_MEM_ARRAY, O(x_t, flags), O(x_t, n_flags), N, N);
+  F(x, 3, WIRE_MEM_STRUCT_PTR, O(x_t, ns), N, N, L->ns);
+  F(x, 4, WIRE_MEM_ENUM, O(x_t, ne), N, N, N);
+  F(x, 5, WIRE_MEM_LIST, O(x_t, nss), O(x_t, n_nss), N, L->ns);
+  F(x, 6, WIRE_MEM_MAP, O(x_t, mns), O(x_t, n_mns), N, L->sne);
+  F(x, 7, WIRE_MEM_LIST, O(x_t, many), O(x_t, n_many), N, L->inner);
+  /* Flat's fields in declaration order: the form and the offset */
+  static const uint32_t flat_f[][2] = {
+      {WIRE_MEM_I32, O(flat_t, a)},  {WIRE_MEM_I32, O(flat_t, b)},
+      {WIRE_MEM_I32, O(flat_t, c)},  {WIRE_MEM_I64, O(flat_t, d)},
+      {WIRE_MEM_I64, O(flat_t, e)},  {WIRE_MEM_F32, O(flat_t, f)},
+      {WIRE_MEM_F64, O(flat_t, g)},  {WIRE_MEM_BOOL, O(flat_t, h)},
+      {WIRE_MEM_ENUM, O(flat_t, i)}, {WIRE_MEM_I32, O(flat_t, j)}};
+  for (uint32_t k = 0; k < 10; k++)
+    F(L->flat, k, flat_f[k][0], flat_f[k][1], N, N, N);
+  return st ? -1 : 0;
+}
+
 /* The schema and the layouts of root `which` (0 Outer, 1 Inner, 2 Holder,
- * 3 G). The schema is loaded up to what the root needs (Outer and Inner:
+ * 3 G, 4 X, 5 Flat). The schema is loaded up to what the root needs (Outer and Inner:
  * the messages before G; G: up to Holder; Holder: all), so that a root
  * does without the parse and layouts of the others. */
 static int setup(wire_ctx *ctx, layouts *L, uint32_t which) {
   uint32_t ti, to, tu;
   L->g = L->skv = L->iptr = L->holder = L->nums = UINT32_MAX; /* (none) */
-  const char *cut = which == 2 ? NULL
+  L->x = L->flat = UINT32_MAX;
+  const char *cut = which == 2 || which >= 4 ? NULL
                     : which == 3 ? strstr(schema, "message Holder [")
                                  : strstr(schema, "message G [");
   size_t len = cut ? (size_t)(cut - schema) : sizeof schema - 1;
@@ -343,7 +454,10 @@ static int setup(wire_ctx *ctx, layouts *L, uint32_t which) {
   F(o, 28, WIRE_MEM_UNION, O(outer_t, u), O(outer_t, u.id), N, L->u);
   F(o, 29, WIRE_MEM_LIST, O(outer_t, us), O(outer_t, n_us), N, L->uel);
   if (st) return -1;
-  return which == 3 ? setup_g(ctx, L) : which == 2 ? setup_holder(ctx, L) : 0;
+  return which == 3   ? setup_g(ctx, L)
+         : which == 2 ? setup_holder(ctx, L)
+         : which >= 4 ? setup_x(ctx, L)
+                      : 0;
 }
 
 static const uint8_t *in_lo, *in_hi, *ar_lo, *ar_hi;
@@ -403,6 +517,32 @@ static void check_g(const g_t *v) {
     check_span(v->texts[i].p, slen(v->texts[i].n));
 }
 
+static void check_bools(const uint8_t *p, uint32_t n, const char *what) {
+  for (uint32_t i = 0; i < n; i++)
+    if (p[i] > 1) {
+      fprintf(stderr, "fuzz_mem_decode: %s: a bool other than 0 or 1\n", what);
+      abort();
+    }
+}
+static void check_ns(const ns_t *v) { check_span(v->t.p, slen(v->t.n)); }
+static void check_x(const x_t *v) {
+  for (uint32_t i = 0; i < v->n_mi; i++) {
+    check_span(v->mi[i].k.p, slen(v->mi[i].k.n));
+    check_inner(&v->mi[i].v);
+  }
+  for (uint32_t i = 0; i < v->n_mp; i++)
+    if (v->mp[i].v) check_inner(v->mp[i].v);
+  check_span(v->flags, v->n_flags);
+  check_bools(v->flags, v->n_flags, "X.flags");
+  if (v->ns) check_ns(v->ns);
+  for (uint32_t i = 0; i < v->n_nss; i++) check_ns(&v->nss[i]);
+  for (uint32_t i = 0; i < v->n_mns; i++) {
+    check_span(v->mns[i].k.p, slen(v->mns[i].k.n));
+    if (v->mns[i].v) check_ns(v->mns[i].v);
+  }
+  for (uint32_t i = 0; i < v->n_many; i++) check_inner(&v->many[i]);
+}
+
 static uint64_t seq_n(const seq_t *q, uint32_t i) {
   return nrow[i].form & WIRE_MEM_LEN64 ? q->n.n64 : q->n.n32;
 }
@@ -459,19 +599,27 @@ static void check_holder(const holder_t *h) {
   if (h->nums) check_nums(h->nums);
 }
 
-typedef union { inner_t i; outer_t o; holder_t h; g_t g; } root_t;
+typedef union { inner_t i; outer_t o; holder_t h; g_t g; x_t x; flat_t f; } root_t;
 
 static uint8_t arena[1 << 16];
 
-/* One decode of the input (fuzz_repair_typedefs' decoder, the check's) */
-typedef struct { uint32_t root, flags; root_t *out; size_t used; } mem_run;
-static int32_t decode_mem(wire_ctx *ctx, const uint8_t *buf, size_t size,
-                          void *user) {
-  mem_run *r = user;
-  memset(r->out, 0, sizeof *r->out);
-  r->used = 0;
-  return wire_mem_decode(ctx, r->root, buf, size, r->out, arena, sizeof arena,
-                         &r->used, r->flags);
+/* The root a mode byte picks (setup's `which`): bits 3-4, Inner with bit
+ * 6 (arrays in place, of which Inner has none) standing for X, or with
+ * bits 5 and 6 (tagged strings too) for Flat (which has no strings). */
+static uint32_t mem_root(uint8_t mode) {
+  uint32_t which = (mode >> 3) & 3;
+  if (which == 1 && (mode & 0x40)) which = (mode & 0x20) ? 5 : 4;
+  return which;
+}
+static uint32_t root_layout(const layouts *L, uint32_t which) {
+  switch (which) {
+  case 1: return L->inner;
+  case 2: return L->holder;
+  case 3: return L->g;
+  case 4: return L->x;
+  case 5: return L->flat;
+  default: return L->outer;
+  }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -483,32 +631,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
   wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
   tagged = (mode >> 5) & 1;
-  wire__mdec_words_ok = !(mode >> 7);
   layouts L;
-  uint32_t which = (mode >> 3) & 3;
+  uint32_t which = mem_root(mode);
+  /* (X: bit 7 is its arrays in place; it has no runs of varints) */
+  wire__mdec_words_ok = !(mode >> 7) || which == 4;
   int bad = setup(ctx, &L, which);
   wire__mdec_words_ok = true;
   if (bad) {
     fprintf(stderr, "fuzz_mem_decode: setup: %s\n", wire_ctx_error_message(ctx));
     abort();
   }
-  uint32_t root = which == 1 ? L.inner : which == 2 ? L.holder
-                : which == 3 ? L.g : L.outer;
+  uint32_t root = root_layout(&L, which);
   root_t out;
-  /* a copy, so that reads past the payload are caught */
-  uint8_t *copy = malloc(size ? size : 1);
-  if (!copy) abort();
-  if (size) memcpy(copy, data, size);
+  uint32_t flags = ((mode & 2) ? WIRE_MEM_COPY : 0) |
+                   ((which == 4 ? mode >> 7 : (mode >> 6) & 1)
+                        ? WIRE_MEM_ARRAYS_IN_PLACE : 0);
+  fuzz_mem_run run = {root, flags, &out, sizeof out, arena, sizeof arena, 0};
+  int32_t st;
+  uint8_t *copy = fuzz_repaired_copy(ctx, data, size, mode & 1,
+                                     fuzz_decode_mem, &run, &st);
   in_lo = copy;
   in_hi = copy + size;
   ar_lo = arena;
   ar_hi = arena + sizeof arena;
-  uint32_t flags = ((mode & 2) ? WIRE_MEM_COPY : 0) |
-                   ((mode >> 6) & 1 ? WIRE_MEM_ARRAYS_IN_PLACE : 0);
-  mem_run run = {root, flags, &out, 0};
-  int32_t st = (mode & 1)
-                   ? fuzz_repair_typedefs(ctx, copy, size, decode_mem, &run)
-                   : decode_mem(ctx, copy, size, &run);
   size_t used = run.used;
   if (getenv("WIRE_FUZZ_VERBOSE")) {
     fprintf(stderr, "fuzz_mem_decode: mode byte 0x%02x\n", mode);
@@ -524,6 +669,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (root == L.inner) check_inner(&out.i);
     else if (root == L.outer) check_outer(&out.o);
     else if (root == L.g) check_g(&out.g);
+    else if (root == L.x) check_x(&out.x);
+    else if (root == L.flat) check_bools(&out.f.h, 1, "Flat.h");
     else check_holder(&out.h);
     /* what was read can be written, and read again */
     const uint8_t *enc;
@@ -559,7 +706,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #ifdef FUZZ_MEM_SEEDS
 /* cc -DFUZZ_MEM_SEEDS ... -o seeds && ./seeds DIR: writes the seed corpus
  * (corpus_mem/, README.md): a populated Outer, an Inner, a Holder and a G
- * in each mode (mem_NN.bin, NN the mode byte), the G again with runs of
+ * in each mode (mem_NN.bin, NN the mode byte), X and Flat (x_seeds), the G again with runs of
  * varints read a byte at a time (mem_gb_NNN.bin, mode bit 7), a G with
  * text in UTF-16 and Latin-1 written through tagged strings
  * (mem_gw_NN.bin), in compatible mode an Inner from a writer whose
@@ -656,10 +803,11 @@ static int writer_nums(wire_ctx *ctx, int mode, const uint8_t **enc,
 }
 
 /* Writes mode byte + payload to DIR/NAME_MM.bin for mode and mode | also
- * (0x20: the same payload read with plain and with tagged strings). */
+ * (0x20: the same payload read with plain and with tagged strings; 0:
+ * mode alone). */
 static int put_seed2(const char *dir, const char *name, int mode, int also,
                      const uint8_t *enc, size_t len) {
-  for (int t = 0; t < 2; t++) {
+  for (int t = 0; t < (also ? 2 : 1); t++) {
     char path[4096];
     int m = mode | (t ? also : 0);
     snprintf(path, sizeof path, "%s/%s_%02d.bin", dir, name, m);
@@ -674,6 +822,153 @@ static int put_seed2(const char *dir, const char *name, int mode, int also,
 static int put_seed(const char *dir, const char *name, int mode,
                     const uint8_t *enc, size_t len) {
   return put_seed2(dir, name, mode, 0x20, enc, len);
+}
+
+/* An Inner of a writer whose Inner has an int32 field x of tag 10 + i
+ * besides a and s (a TypeDef of its own for each i: fields are written
+ * by tag), encoded as a compatible
+ * root: header, flag, then the item's type meta from [2]. */
+typedef struct { int32_t a; span s; int32_t x; } wi_t;
+static int writer_inner_i(wire_ctx *ctx, int i, const uint8_t **enc,
+                          size_t *len) {
+  char fdl[160];
+  int n = snprintf(fdl, sizeof fdl,
+                   "package fz;\nmessage Inner [id=101] { int32 a = 1; "
+                   "string s = 2; int32 x = %d; }\n", 10 + i);
+  /* (a string of 24 bytes: with one byte, the list of 64 items, about
+   * 24 input bytes each, took fuzz_heap's document decoder past its
+   * bound, crashers/open/heap-64-typedefs-list.bin) */
+  wi_t w = {i, {(const uint8_t *)"an Inner of one writer..", 24}, -i};
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
+  uint32_t ti, l;
+  if (wire_schema_load_fdl(ctx, fdl, (size_t)n, "wi.fdl") ||
+      wire_schema_finish(ctx) ||
+      wire_schema_find_type(ctx, "fz.Inner", 8, &ti) ||
+      wire_mem_layout_new(ctx, ti, sizeof w, &l))
+    return -1;
+  int32_t st = 0;
+  F(l, 0, WIRE_MEM_I32, O(wi_t, a), N, N, N);
+  F(l, 1, WIRE_MEM_STR, O(wi_t, s.p), O(wi_t, s.n), N, N);
+  F(l, 2, WIRE_MEM_I32, O(wi_t, x), N, N, N);
+  if (st) return -1;
+  return wire_mem_encode(ctx, l, &w, enc, len);
+}
+
+/* A varuint32 at p; its length. */
+static size_t put_varu32(uint8_t *p, uint32_t v) {
+  size_t n = 0;
+  for (; v >= 0x80; v >>= 7) p[n++] = (uint8_t)(v | 0x80);
+  p[n++] = (uint8_t)v;
+  return n;
+}
+
+/* In compatible mode (mode byte 0x49), an X whose list `many` holds
+ * `count` Inner items of as many writers, each item with its own type
+ * meta announcing its writer's TypeDef (list header 0: items of no one
+ * type): 64 of them map (mem_dec_typedef.c, MAX_MAPS), a 65th is past
+ * the limit. The payload is X encoded with `many` empty (the last field:
+ * the highest tag of the non-primitive group, R-FORDER-2) and the items
+ * spliced in for its count 0; read back here to check the splice. */
+static int many_typedefs(const char *dir, const x_t *xv, uint32_t count) {
+  wire_ctx *ctx = wire_ctx_new();
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
+  layouts L;
+  const uint8_t *enc;
+  size_t len;
+  if (setup(ctx, &L, 4) || wire_mem_encode(ctx, L.x, xv, &enc, &len) ||
+      !len || enc[len - 1] != 0)
+    return -1;
+  size_t cap = len + 16 + (size_t)count * 64, n = len - 1;
+  uint8_t *buf = malloc(cap);
+  if (!buf) return -1;
+  memcpy(buf, enc, n);
+  n += put_varu32(buf + n, count);
+  buf[n++] = 0; /* list header: no flags, items of their own types */
+  for (uint32_t i = 0; i < count; i++) {
+    wire_ctx *w = wire_ctx_new();
+    const uint8_t *we;
+    size_t wl;
+    /* (the writer's root: header, not-null flag, type, marker 0) */
+    if (writer_inner_i(w, (int)i, &we, &wl) || wl < 4 || we[3] != 0 ||
+        n + wl + 8 > cap) {
+      free(buf);
+      return -1;
+    }
+    buf[n++] = we[2];
+    n += put_varu32(buf + n, (i + 1) << 1); /* TypeDef #i+1 (X's is #0) */
+    memcpy(buf + n, we + 4, wl - 4);
+    n += wl - 4;
+    wire_ctx_free(w);
+  }
+  static uint8_t ar[1 << 16];
+  root_t back;
+  size_t used = 0;
+  int32_t st = wire_mem_decode(ctx, L.x, buf, n, &back, ar, sizeof ar, &used,
+                               0);
+  int32_t want = count > 64 ? WIRE_E_LIMIT : WIRE_OK;
+  if (st != want || (!st && back.x.n_many != count)) {
+    fprintf(stderr, "many_typedefs(%u): %s\n", count,
+            st ? wire_ctx_error_message(ctx) : "items lost");
+    free(buf);
+    return -1;
+  }
+  char name[32];
+  snprintf(name, sizeof name, "mem_xtd%u", count);
+  int r = put_seed2(dir, name, 0x49, 0, buf, n);
+  free(buf);
+  wire_ctx_free(ctx);
+  return r;
+}
+
+/* X and Flat (mem_root): X populated in each mode (mem_x_MM.bin, also
+ * with its arrays in place: bit 7), Flat likewise with runs of varints
+ * read a word and a byte at a time (mem_f_MM.bin), and X's list of Inner
+ * of 64 and 65 writers' TypeDefs (many_typedefs). Returns the number of
+ * seeds written, or -1. */
+static int x_seeds(const char *dir) {
+  static const uint8_t flags[] = {1, 0, 0, 1, 1};
+  inner_t in1 = {7, {(const uint8_t *)"seven", 5}, 70, 1};
+  inner_t in2 = {-2, {(const uint8_t *)"two", 3}, 0, 0};
+  sie_t mi[2] = {{{(const uint8_t *)"a", 1}, {0, {NULL, 0}, 0, 0}},
+                 {{(const uint8_t *)"bee", 3}, {0, {NULL, 0}, 0, 0}}};
+  mi[0].v = in1;
+  mi[1].v = in2;
+  ipe_t mp[2] = {{1, &in1}, {-300, &in2}};
+  ns_t ns = {42, {(const uint8_t *)"named", 5}, 2};
+  ns_t nss[2] = {{1, {(const uint8_t *)"x", 1}, 0}, {-1, {NULL, 0}, 1}};
+  sne_t mns[2] = {{{(const uint8_t *)"k", 1}, &ns},
+                  {{(const uint8_t *)"k2", 2}, &nss[0]}};
+  inner_t many[2] = {in2, in1};
+  x_t xv = {mi, 2, mp, 2, flags, 5, &ns, 1, nss, 2, mns, 2, many, 2};
+  flat_t fv = {1, -300000, INT32_MAX, INT64_MIN, 1 << 20, 1.5f, -0.25, 1, 2,
+               -5};
+  int k = 0;
+  for (int m = 0; m < 32; m++) {
+    /* bits 0-2: compatible, copied strings, reference tracking; bit 3:
+     * bit 7 of the mode byte; bit 4: Flat */
+    int flat = m >> 4;
+    int mode = (m & 7) | 0x48 | (flat ? 0x20 : 0) | ((m & 8) ? 0x80 : 0);
+    wire_ctx *ctx = wire_ctx_new();
+    wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
+    wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+    layouts L;
+    const uint8_t *enc;
+    size_t len;
+    if (setup(ctx, &L, mem_root((uint8_t)mode)) ||
+        wire_mem_encode(ctx, flat ? L.flat : L.x, flat ? (const void *)&fv
+                                                       : (const void *)&xv,
+                        &enc, &len) ||
+        put_seed2(dir, flat ? "mem_f" : "mem_x", mode, 0, enc, len)) {
+      fprintf(stderr, "seed x %02x: %s\n", mode, wire_ctx_error_message(ctx));
+      return -1;
+    }
+    wire_ctx_free(ctx);
+    k++;
+  }
+  x_t empty = {NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0};
+  if (many_typedefs(dir, &empty, 64) || many_typedefs(dir, &empty, 65))
+    return -1;
+  return k + 2;
 }
 
 /* An item of Nums' element layout k: the value's first bytes of v (none:
@@ -886,7 +1181,9 @@ int main(int argc, char **argv) {
     wire_ctx_free(ctx);
     k++;
   }
-  printf("%d seeds\n", k);
+  int kx = x_seeds(argv[1]);
+  if (kx < 0) return 1;
+  printf("%d seeds\n", k + kx);
   return 0;
 }
 #endif

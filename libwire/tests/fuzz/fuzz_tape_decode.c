@@ -2,7 +2,9 @@
  *
  * Input: the mode byte of fuzz_tape.h (compatible, reference tracking,
  * schema slot; fuzz_schema's layout, so corpus_schema/ seeds it), then a
- * payload. Checks (fuzz_tape.h): wire_decode_tape_to gives the status,
+ * payload. In compatible mode the TypeDef hashes are repaired first
+ * (fuzz_typedef.h, with wire_decode as the decoder), so mutations inside
+ * TypeDef bodies reach the tape decoders' TypeDef reading. Checks (fuzz_tape.h): wire_decode_tape_to gives the status,
  * error offset and tape of the document path, with and without
  * WIRE_TAPE_FIELD_INDEX (and with WIRE_TAPE_SPANS); with
  * WIRE_TAPE_STRING_SPANS as well (and WIRE_TAPE_ENTRY_RUNS), the status
@@ -16,6 +18,7 @@
  * decodes to DIR (how corpus_tape/, the seeds of fuzz_tape_encode, was
  * made). */
 #include "fuzz_tape.h"
+#include "fuzz_typedef.h" /* fuzz_repaired_copy */
 #include "tape_unspan.h"
 
 /* WIRE_TAPE_STRING_SPANS (| more) against the copying tape (direct path
@@ -61,10 +64,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t slot = tape_mode(data[0]);
   wire_ctx *ctx = tctxs[slot];
   wire_writer *w = twriter[slot];
+  /* compatible mode: TypeDef hashes repaired (by the document decoder) */
+  const size_t n = size - 1;
+  uint8_t *p = fuzz_repaired_copy(ctx, data + 1, n, data[0] & 1,
+                                  fuzz_decode_doc, NULL, NULL);
   for (uint32_t fl = 0; fl <= WIRE_TAPE_FIELD_INDEX; fl++) {
     uint8_t *tape;
     size_t tl;
-    tape_check_decode(ctx, w, data + 1, size - 1, fl, &tape, &tl);
+    tape_check_decode(ctx, w, p, n, fl, &tape, &tl);
     if (!tape) continue;
     const char *dir = getenv("WIRE_FUZZ_WRITE_TAPES");
     if (dir && fl == 0) {
@@ -88,10 +95,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   /* binaries and arrays as spans of the payload (such a tape is not one
    * to encode) */
-  tape_check_decode(ctx, w, data + 1, size - 1,
-                    WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS, NULL, NULL);
-  check_string_spans(ctx, w, data + 1, size - 1, WIRE_TAPE_STRING_SPANS);
-  check_string_spans(ctx, w, data + 1, size - 1,
+  tape_check_decode(ctx, w, p, n, WIRE_TAPE_FIELD_INDEX | WIRE_TAPE_SPANS,
+                    NULL, NULL);
+  check_string_spans(ctx, w, p, n, WIRE_TAPE_STRING_SPANS);
+  check_string_spans(ctx, w, p, n,
                      WIRE_TAPE_STRING_SPANS | WIRE_TAPE_ENTRY_RUNS);
+  free(p);
   return 0;
 }

@@ -1,5 +1,6 @@
 /* fuzz_typedef.h - TypeDef hash repair for the fuzz targets that read
- * compatible-mode payloads (header only; fuzz_schema.c, fuzz_mem_decode.c).
+ * compatible-mode payloads (header only; fuzz_schema.c, fuzz_mem_decode.c,
+ * fuzz_tape_decode.c, fuzz_heap.c, fuzz_gen_decode.c).
  *
  * A TypeDef header carries a 52-bit hash of its body, so almost every
  * mutation inside a TypeDef stops at the hash check and the code behind it
@@ -17,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The hash bits of the TypeDef header at data[off], computed from the
@@ -75,6 +77,54 @@ static int32_t fuzz_repair_typedefs(wire_ctx *ctx, uint8_t *buf, size_t size,
     st = decode(ctx, buf, size, user);
   }
   return st;
+}
+
+/* fuzz_repair_typedefs' decoder for the document path: wire_decode (the
+ * document freed). */
+static int32_t fuzz_decode_doc(wire_ctx *ctx, const uint8_t *buf, size_t size,
+                               void *user) {
+  (void)user;
+  wire_doc *doc = NULL;
+  int32_t st = wire_decode(ctx, buf, size, &doc);
+  wire_doc_free(doc);
+  return st;
+}
+
+/* fuzz_repair_typedefs' decoder for the compiled codecs: wire_mem_decode
+ * of layout `root` into out (zeroed first: out_size bytes) and the arena;
+ * used gets the arena bytes taken (or needed). */
+typedef struct {
+  uint32_t root, flags;
+  void *out;
+  size_t out_size;
+  uint8_t *arena;
+  size_t cap, used;
+} fuzz_mem_run;
+static int32_t fuzz_decode_mem(wire_ctx *ctx, const uint8_t *buf, size_t size,
+                               void *user) {
+  fuzz_mem_run *r = user;
+  memset(r->out, 0, r->out_size);
+  r->used = 0;
+  return wire_mem_decode(ctx, r->root, buf, size, r->out, r->arena, r->cap,
+                         &r->used, r->flags);
+}
+
+/* A malloc'ed copy of data[0..size) of exactly size bytes (so that
+ * AddressSanitizer sees a read past the payload), its TypeDef hashes
+ * repaired by decode when `repair` (compatible mode); *st (if not NULL)
+ * gets the status of the last decode, or of one decode when not
+ * repairing. */
+static uint8_t *fuzz_repaired_copy(wire_ctx *ctx, const uint8_t *data,
+                                   size_t size, bool repair,
+                                   fuzz_decode_fn decode, void *user,
+                                   int32_t *st) {
+  uint8_t *buf = malloc(size ? size : 1);
+  if (!buf) abort();
+  if (size) memcpy(buf, data, size);
+  int32_t s = repair ? fuzz_repair_typedefs(ctx, buf, size, decode, user)
+              : st ? decode(ctx, buf, size, user) : WIRE_OK;
+  if (st) *st = s;
+  return buf;
 }
 
 #endif

@@ -14,8 +14,8 @@
 #   fuzz_tape_encode  mode byte + tape: the direct tape encoder against
 #                the document path (corpus_tape/, tape.dict)
 #   fuzz_heap    mode byte + payload: peak heap through the context
-#                allocator within 32 x input + 64 KiB (corpus_heap/,
-#                wire.dict, inputs up to 64 KiB)
+#                allocator within 32 x input + 64 KiB (corpus_heap/ and
+#                corpus_schema/, wire.dict, inputs up to 64 KiB)
 #   fuzz_mem_decode  mode byte + payload: the compiled codecs' decoder into
 #                C structs bound at run time (corpus_mem/, wire.dict)
 #   fuzz_gen_decode  mode byte + payload: the straight-line codecs of
@@ -98,7 +98,8 @@ for t in $TARGETS; do
     fuzz_notation) seeds=$FZ/corpus_notation dict=$FZ/notation.dict maxlen=8192 ;;
     fuzz_tape_decode) seeds=$FZ/corpus_schema dict=$FZ/wire.dict maxlen=4096 ;;
     fuzz_tape_encode) seeds=$FZ/corpus_tape dict=$FZ/tape.dict maxlen=8192 ;;
-    fuzz_heap) seeds=$FZ/corpus_heap dict=$FZ/wire.dict maxlen=65536 ;;
+    fuzz_heap) # (corpus_schema: compatible payloads, TypeDefs to mutate)
+      seeds="$FZ/corpus_heap $FZ/corpus_schema" dict=$FZ/wire.dict maxlen=65536 ;;
     fuzz_mem_decode) seeds=$FZ/corpus_mem dict=$FZ/wire.dict maxlen=4096 ;;
     fuzz_gen_decode) seeds=$FZ/corpus_gen dict=$FZ/wire.dict maxlen=4096 ;;
     *) echo "run.sh: unknown target $t" >&2; exit 2 ;;
@@ -118,7 +119,7 @@ for t in $TARGETS; do
   fi
   if [ "${FUZZ_FRESH:-0}" = 1 ]; then rm -rf "$OUT/corpus-$t"; fi
   mkdir -p "$OUT/corpus-$t" "$OUT/artifacts/$t"
-  cp "$seeds"/* "$OUT/corpus-$t/"
+  for d in $seeds; do cp "$d"/* "$OUT/corpus-$t/"; done
   touch "$OUT/.start-$t"
   echo "== fuzzing $t for ${per}s (jobs: $JOBS)"
   st=0
