@@ -174,21 +174,24 @@ func fuzzContext(tb testing.TB, mode uint8) *Context {
 // fuzzSchemaContext is a new context in the given mode with fuzzFDL
 // loaded and opt (a fuzzOpt or fuzzOptNil) bound to fz.Opt.
 func fuzzSchemaContext(tb testing.TB, mode uint8, opt any) *Context {
+	return schemaContext(tb, mode, "fz.fdl", fuzzFDL, "fz.Point", fuzzPoint{}, "fz.Stamp", fuzzStamp{}, "fz.Opt", opt)
+}
+
+// schemaContext is a new context in the given mode (fuzzOptions) with
+// the FDL text loaded and Go types bound to its structs: binds holds
+// (struct name, Go value) pairs, registered in that order.
+func schemaContext(tb testing.TB, mode uint8, file, fdl string, binds ...any) *Context {
 	c, err := NewContext(fuzzOptions(mode)...)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := c.LoadSchemaText("fz.fdl", fuzzFDL); err != nil {
+	if err := c.LoadSchemaText(file, fdl); err != nil {
 		tb.Fatal(err)
 	}
-	if err := c.RegisterStruct("fz.Point", fuzzPoint{}); err != nil {
-		tb.Fatal(err)
-	}
-	if err := c.RegisterStruct("fz.Stamp", fuzzStamp{}); err != nil {
-		tb.Fatal(err)
-	}
-	if err := c.RegisterStruct("fz.Opt", opt); err != nil {
-		tb.Fatal(err)
+	for i := 0; i+1 < len(binds); i += 2 {
+		if err := c.RegisterStruct(binds[i].(string), binds[i+1]); err != nil {
+			tb.Fatal(err)
+		}
 	}
 	return c
 }

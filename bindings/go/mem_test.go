@@ -1215,22 +1215,7 @@ type nullElemPtr struct {
 }
 
 func nullElemContext(t *testing.T, mode uint8, l any) *Context {
-	c, err := NewContext(fuzzOptions(mode)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.LoadSchemaText("ne.fdl", nullElemFDL); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.RegisterStruct("ne.Stamp", nullElemStamp{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.RegisterStruct("ne.P", nullElemP{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.RegisterStruct("ne.L", l); err != nil {
-		t.Fatal(err)
-	}
+	c := schemaContext(t, mode, "ne.fdl", nullElemFDL, "ne.Stamp", nullElemStamp{}, "ne.P", nullElemP{}, "ne.L", l)
 	c.forceTape = mode&fuzzForceTape != 0
 	return c
 }
