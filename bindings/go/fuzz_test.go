@@ -174,21 +174,24 @@ func fuzzContext(tb testing.TB, mode uint8) *Context {
 // fuzzSchemaContext is a new context in the given mode with fuzzFDL
 // loaded and opt (a fuzzOpt or fuzzOptNil) bound to fz.Opt.
 func fuzzSchemaContext(tb testing.TB, mode uint8, opt any) *Context {
+	return schemaContext(tb, mode, "fz.fdl", fuzzFDL, "fz.Point", fuzzPoint{}, "fz.Stamp", fuzzStamp{}, "fz.Opt", opt)
+}
+
+// schemaContext is a new context in the given mode (fuzzOptions) with
+// the FDL text loaded and Go types bound to its structs: binds holds
+// (struct name, Go value) pairs, registered in that order.
+func schemaContext(tb testing.TB, mode uint8, file, fdl string, binds ...any) *Context {
 	c, err := NewContext(fuzzOptions(mode)...)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := c.LoadSchemaText("fz.fdl", fuzzFDL); err != nil {
+	if err := c.LoadSchemaText(file, fdl); err != nil {
 		tb.Fatal(err)
 	}
-	if err := c.RegisterStruct("fz.Point", fuzzPoint{}); err != nil {
-		tb.Fatal(err)
-	}
-	if err := c.RegisterStruct("fz.Stamp", fuzzStamp{}); err != nil {
-		tb.Fatal(err)
-	}
-	if err := c.RegisterStruct("fz.Opt", opt); err != nil {
-		tb.Fatal(err)
+	for i := 0; i+1 < len(binds); i += 2 {
+		if err := c.RegisterStruct(binds[i].(string), binds[i+1]); err != nil {
+			tb.Fatal(err)
+		}
 	}
 	return c
 }
@@ -726,7 +729,9 @@ func fmix64(k uint64) uint64 {
 // which), in schema-consistent and compatible mode, with and without
 // reference tracking, through the compiled codecs or (fuzzForceTape) the
 // tape path. In compatible mode the TypeDef hashes are repaired first.
-// A value that decodes re-encodes and decodes again into an equal value.
+// A value that decodes reads the same through the other path (when that
+// path accepts the input), and re-encodes and decodes again into an
+// equal value.
 func FuzzUnmarshalStruct(f *testing.F) {
 	for mode := uint8(0); mode < fuzzBaseModes; mode++ {
 		c := fuzzContext(f, mode)
@@ -766,8 +771,28 @@ func FuzzUnmarshalStruct(f *testing.F) {
 			fuzzCheckErr(t, err, data)
 			return
 		}
+		fuzzOtherPath(t, mode, data, target, mk)
 		fuzzReread(t, c, target, mk)
 	})
+}
+
+// fuzzOtherPath: what one struct path (compiled codecs or tape) read
+// from data, the other path reads too when it accepts data (a null read
+// into an element held by value included: TestMemNullElements). The
+// paths may refuse different inputs (the tape path's limits and offsets);
+// fuzzEqual's leniences (nil and empty slices, a nil Decimal and 0,
+// NaNs) apply.
+func fuzzOtherPath(t *testing.T, mode uint8, data []byte, target any, mk func() any) {
+	o := fuzzContext(t, mode^fuzzForceTape)
+	defer o.Close()
+	other := mk()
+	if o.Unmarshal(data, other) != nil {
+		return
+	}
+	if !fuzzEqual(reflect.ValueOf(other).Elem(), reflect.ValueOf(target).Elem()) {
+		t.Fatalf("%T reads otherwise through the other struct path (mode %d):\n%#v\n%#v", target, mode,
+			reflect.ValueOf(target).Elem().Interface(), reflect.ValueOf(other).Elem().Interface())
+	}
 }
 
 // FuzzDecodeDoc: the document API (DecodeDoc) and every accessor of every

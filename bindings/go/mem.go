@@ -104,6 +104,9 @@ func (o *mop) stride() uintptr {
 	if o.elay == nil {
 		return o.sub.size
 	}
+	if o.elay.sub != nil {
+		return slotHead + o.elay.sub.size
+	}
 	return o.esize
 }
 
@@ -111,6 +114,40 @@ func (o *mop) stride() uintptr {
 type elemLay struct {
 	size  uintptr
 	slots []*mop
+	sub   *imgType // items of a struct held by value with a presence byte: size is slotHead + sub.size (read late: a struct may list itself)
+}
+
+func (l *elemLay) sizeOf() uintptr {
+	if l.sub != nil {
+		return slotHead + l.sub.size
+	}
+	return l.size
+}
+
+// slotHead: a struct held by value in an element slot declared nullable
+// (and zeroNeedsFlag) is at this offset, after its presence byte (at 0).
+const slotHead = 8
+
+// zeroNeedsFlag: a value of Go type t held by value reads from a zeroed
+// image as something else than the Go zero value, which is what a null
+// reads as on the tape path: a time.Time (time.Unix(0, 0)), a Decimal (a
+// non-nil 0), or a struct holding one by value. Such an element slot
+// declared nullable gets a presence byte; numbers, strings, slices, maps
+// and pointers read from zeros as their zero value.
+func zeroNeedsFlag(t reflect.Type) bool {
+	switch {
+	case t == typTime || t == typDecimal:
+		return true
+	case t.Kind() == reflect.Array:
+		return t.Len() > 0 && zeroNeedsFlag(t.Elem())
+	case t.Kind() == reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if zeroNeedsFlag(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type span struct{ off, n uintptr }
@@ -693,8 +730,14 @@ func (c *Context) sliceOp(o *mop, gt reflect.Type, dt *dtype) error {
 		if err != nil {
 			return err
 		}
-		o.el = &mop{k: mkStruct, sub: sub, aux: noOff, pres: noOff, typ: et, gsz: et.Size()}
+		o.el = &mop{k: mkStruct, form: C.WIRE_MEM_STRUCT, sub: sub, aux: noOff, pres: noOff, typ: et, gsz: et.Size()}
 		o.sub = sub
+		if dt.elem.nullable && zeroNeedsFlag(et) {
+			// a null item reads as the zero struct (the tape path's
+			// value): an element layout with a presence byte
+			o.el.m, o.el.pres = slotHead, 0
+			o.elay = &elemLay{slots: []*mop{o.el}, sub: sub}
+		}
 		return nil
 	}
 	el, size, err := c.slotOp(et, dt.elem)
@@ -761,11 +804,21 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 		o.m = p.take(gt.Size(), gt.Size())
 		return o, align(p.next, gt.Size()), nil
 	}
+	// a null time.Time, Decimal or struct reads as the Go zero value (as
+	// on the tape path), not as what libwire's zero slot makes of it
+	// (time.Unix(0, 0), a non-nil 0): a presence byte when nullable
+	// (numbers, dates and durations: the zero slot is the zero value)
+	pres := func() uintptr {
+		if dt.nullable {
+			o.pres = p.take(1, 1)
+		}
+		return align(p.next, 8)
+	}
 	switch gt {
 	case typTime:
 		o.k, o.form = mkTime, C.WIRE_MEM_TIMESTAMP
 		o.m = p.take(16, 8)
-		return o, 16, nil
+		return o, pres(), nil
 	case typDuration:
 		o.k, o.form = mkDuration, C.WIRE_MEM_DURATION
 		o.m = p.take(16, 8)
@@ -773,7 +826,7 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 	case typDecimal:
 		o.k, o.form = mkDecimal, C.WIRE_MEM_DECIMAL
 		o.m = p.take(24, 8)
-		return o, 24, nil
+		return o, pres(), nil
 	}
 	switch gt.Kind() {
 	case reflect.String:
@@ -801,7 +854,10 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 			return nil, 0, fmt.Errorf("%s holds itself in a map", gt)
 		}
 		o.k, o.form, o.m = mkStruct, C.WIRE_MEM_STRUCT, 0
-		return o, sub.size, nil
+		if dt.nullable && zeroNeedsFlag(gt) {
+			o.m, o.pres = slotHead, 0
+		}
+		return o, o.m + sub.size, nil
 	case reflect.Pointer:
 		et := gt.Elem()
 		if et.Kind() == reflect.Struct && !isSpecial(et) && et != typTime {
@@ -872,7 +928,7 @@ func memTable(root *imgType) []uint32 {
 				rows = append(rows, row(o, o.decl, elemOf(o))...)
 			}
 		case *elemLay:
-			rows = append(rows, C.WIRE_MEM_ROW_LAYOUT, C.WIRE_MEM_ELEMENT, uint32(v.size), 0, 0, 0, 0, 0)
+			rows = append(rows, C.WIRE_MEM_ROW_LAYOUT, C.WIRE_MEM_ELEMENT, uint32(v.sizeOf()), 0, 0, 0, 0, 0)
 			for k, o := range v.slots {
 				rows = append(rows, row(o, uint32(k), elemOf(o))...)
 			}
@@ -1389,7 +1445,11 @@ func (e *menc) list(o *mop, sh *sliceHeader, m unsafe.Pointer) error {
 	switch el.k {
 	case mkStruct:
 		for i := uintptr(0); i < n; i++ {
-			if err := e.structTo(el.sub, unsafe.Add(sh.data, i*el.gsz), unsafe.Add(items, i*stride)); err != nil {
+			it := unsafe.Add(items, i*stride)
+			if el.pres != noOff {
+				*(*byte)(unsafe.Add(it, el.pres)) = 1
+			}
+			if err := e.structTo(el.sub, unsafe.Add(sh.data, i*el.gsz), unsafe.Add(it, el.m)); err != nil {
 				return err
 			}
 		}

@@ -1146,3 +1146,151 @@ func TestMemNullIntoValueFields(t *testing.T) {
 		}
 	}
 }
+
+// The schema of TestMemNullElements: lists and map values declared
+// optional, read into Go elements held by value.
+const nullElemFDL = `package ne;
+message Stamp [id=451] { timestamp at = 1; decimal d = 2; int32 n = 3; }
+message P [id=452] { int32 x = 1; string s = 2; list<string> xs = 3; }
+message L [id=450] {
+    list<optional timestamp> ts = 1;
+    list<optional date> days = 2;
+    list<optional duration> waits = 3;
+    list<optional decimal> ds = 4;
+    list<optional Stamp> stamps = 5;
+    map<string, optional timestamp> tm = 6;
+    map<string, optional decimal> dm = 7;
+    map<string, optional Stamp> sm = 8;
+    list<optional string> strs = 9;
+    list<optional bytes> bins = 10;
+    list<optional P> ps = 11;
+    map<string, optional P> pm = 12;
+}
+`
+
+// nullElemP reads from a zeroed image as its zero value: no presence
+// byte for it (zeroNeedsFlag).
+type nullElemP struct {
+	X  int32
+	S  string
+	Xs []string
+}
+
+type nullElemStamp struct {
+	At time.Time
+	D  Decimal
+	N  int32
+}
+
+// nullElemVal holds ne.L's elements by value; nullElemPtr by pointer
+// (its nils are written as nulls).
+type nullElemVal struct {
+	Ts     []time.Time
+	Days   []Date
+	Waits  []time.Duration
+	Ds     []Decimal
+	Stamps []nullElemStamp
+	Tm     map[string]time.Time
+	Dm     map[string]Decimal
+	Sm     map[string]nullElemStamp
+	Strs   []string
+	Bins   [][]byte
+	Ps     []nullElemP
+	Pm     map[string]nullElemP
+}
+
+type nullElemPtr struct {
+	Ts     []*time.Time
+	Days   []*Date
+	Waits  []*time.Duration
+	Ds     []*Decimal
+	Stamps []*nullElemStamp
+	Tm     map[string]*time.Time
+	Dm     map[string]*Decimal
+	Sm     map[string]*nullElemStamp
+	Strs   []*string
+	Bins   [][]byte
+	Ps     []*nullElemP
+	Pm     map[string]*nullElemP
+}
+
+func nullElemContext(t *testing.T, mode uint8, l any) *Context {
+	c := schemaContext(t, mode, "ne.fdl", nullElemFDL, "ne.Stamp", nullElemStamp{}, "ne.P", nullElemP{}, "ne.L", l)
+	c.forceTape = mode&fuzzForceTape != 0
+	return c
+}
+
+// TestMemNullElements: a null list item or map value read into a Go
+// element held by value is the Go zero value through the compiled codecs
+// as through the tape path (time.Time{}, not time.Unix(0, 0); a Decimal
+// with a nil Unscaled; a zero struct), in the 4 modes; and what each path
+// writes of those values reads back the same through both.
+func TestMemNullElements(t *testing.T) {
+	tm := time.Unix(1700000000, 7).UTC()
+	dec := Decimal{Unscaled: big.NewInt(-31), Scale: 1}
+	day, wait, s := Date(19000), time.Minute, "s"
+	st := &nullElemStamp{At: tm, D: dec, N: 5}
+	src := &nullElemPtr{
+		Ts: []*time.Time{nil, &tm}, Days: []*Date{nil, &day}, Waits: []*time.Duration{nil, &wait},
+		Ds: []*Decimal{nil, &dec}, Stamps: []*nullElemStamp{nil, st},
+		Tm: map[string]*time.Time{"n": nil, "t": &tm}, Dm: map[string]*Decimal{"n": nil, "d": &dec},
+		Sm: map[string]*nullElemStamp{"n": nil, "s": {At: tm, D: dec, N: 5}}, Strs: []*string{nil, &s}, Bins: [][]byte{nil, {1}},
+		Ps: []*nullElemP{nil, {X: 1, S: "p", Xs: []string{"x"}}}, Pm: map[string]*nullElemP{"n": nil, "p": {X: 3}},
+	}
+	want := nullElemVal{
+		Ts: []time.Time{{}, tm}, Days: []Date{0, day}, Waits: []time.Duration{0, wait},
+		Ds: []Decimal{{}, dec}, Stamps: []nullElemStamp{{}, *st},
+		Tm: map[string]time.Time{"n": {}, "t": tm}, Dm: map[string]Decimal{"n": {}, "d": dec},
+		Sm: map[string]nullElemStamp{"n": {}, "s": *st}, Strs: []string{"", s}, Bins: [][]byte{nil, {1}},
+		Ps: []nullElemP{{}, {X: 1, S: "p", Xs: []string{"x"}}}, Pm: map[string]nullElemP{"n": {}, "p": {X: 3, Xs: []string{}}},
+	}
+	for mode := uint8(0); mode < fuzzBaseModes; mode++ {
+		w := nullElemContext(t, mode, nullElemPtr{})
+		b, err := w.Marshal(src)
+		w.Close()
+		if err != nil {
+			t.Fatalf("mode %d: %v", mode, err)
+		}
+		var got [2]nullElemVal
+		var again [2][]byte
+		for i, path := range []uint8{0, fuzzForceTape} {
+			c := nullElemContext(t, mode|path, nullElemVal{})
+			if codec := c.memCodec(nullElemVal{}); codec != "layout" {
+				t.Fatalf("nullElemVal: %s", codec)
+			}
+			if err := c.Unmarshal(b, &got[i]); err != nil {
+				t.Fatalf("mode %d path %d: %v", mode, path, err)
+			}
+			if again[i], err = c.Marshal(&got[i]); err != nil {
+				t.Fatalf("mode %d path %d: %v", mode, path, err)
+			}
+			c.Close()
+		}
+		if !reflect.DeepEqual(got[0], got[1]) {
+			t.Errorf("mode %d: the paths differ:\nlayout %#v\n  tape %#v", mode, got[0], got[1])
+		}
+		if !reflect.DeepEqual(got[1], want) {
+			t.Errorf("mode %d: tape path\n got %#v\nwant %#v", mode, got[1], want)
+		}
+		for i := range again {
+			var back [2]nullElemVal
+			for j, path := range []uint8{0, fuzzForceTape} {
+				c := nullElemContext(t, mode|path, nullElemVal{})
+				if err := c.Unmarshal(again[i], &back[j]); err != nil {
+					t.Fatalf("mode %d path %d: re-read: %v", mode, path, err)
+				}
+				c.Close()
+			}
+			if !reflect.DeepEqual(back[0], back[1]) {
+				t.Errorf("mode %d: the paths differ on the bytes of path %d:\nlayout %#v\n  tape %#v", mode, i, back[0], back[1])
+			}
+			// the values that were not null stay (a presence byte the
+			// encoder left 0 would write them as nulls)
+			v := back[0]
+			kept := []any{v.Ts[1], v.Ds[1], v.Stamps[1], v.Tm["t"], v.Dm["d"], v.Sm["s"]}
+			if wantKept := []any{tm, dec, *st, tm, dec, *st}; !reflect.DeepEqual(kept, wantKept) {
+				t.Errorf("mode %d: the bytes of path %d read back\n got %#v\nwant %#v", mode, i, kept, wantKept)
+			}
+		}
+	}
+}

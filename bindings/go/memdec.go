@@ -136,6 +136,10 @@ func (d *mdec) op(o *mop, m, g unsafe.Pointer) error {
 	case mkMap:
 		return d.mapFrom(o, m, gv)
 	case mkStruct:
+		if d.null(o, m) {
+			reflect.NewAt(o.typ, gv).Elem().SetZero()
+			return nil
+		}
 		return d.structFrom(o.sub, unsafe.Add(m, o.m), gv)
 	case mkBox:
 		p := ldPtr(unsafe.Add(m, o.m))
@@ -245,7 +249,11 @@ func (d *mdec) list(o *mop, m, gv unsafe.Pointer) error {
 			return err
 		}
 		for i := uintptr(0); i < n; i++ {
-			if err := d.structFrom(el.sub, unsafe.Add(p, i*stride), unsafe.Add(items, i*el.gsz)); err != nil {
+			it := unsafe.Add(p, i*stride)
+			if d.null(el, it) {
+				continue // a null item: the zero struct MakeSlice made
+			}
+			if err := d.structFrom(el.sub, unsafe.Add(it, el.m), unsafe.Add(items, i*el.gsz)); err != nil {
 				return err
 			}
 		}
