@@ -104,11 +104,9 @@ start: /* the struct l at base, written at q (lim: the buffer's end) */
         /* (text that fails the check goes the general way, which says so;
          * etext_ok here costs MediaContent's trusted plain strings ~30 Ir
          * in the loop's code, for ~100 less in the order graph's) */
-        /* (the limit as an integer sum: sp may be the NULL of an empty
-         * string, and NULL + 0 is undefined behaviour) */
-        if (check_str &&
-            !text_ok(sp, len, (const uint8_t *)((uintptr_t)sp + len)))
-          goto slow;
+        /* (an empty string is valid text, and its sp may be NULL, where
+         * sp + 0 would be undefined behaviour) */
+        if (check_str && len && !text_ok(sp, len, sp + len)) goto slow;
         /* room: header and text, and what the next inline ops write */
         if (!reserve(e, &q, &lim, (size_t)len + o->rest)) return false;
         q = put_varu64(q, ((uint64_t)len << 2) | WIRE_STR_UTF8);

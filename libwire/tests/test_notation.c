@@ -129,7 +129,7 @@ Test(notation, parses_sequences_and_reports_offsets) {
   pos += used;
   cr_assert_eq(wire_notation_parse(ctx, doc, text + pos, len - pos, 0, &n, &used),
                WIRE_E_NOTATION);
-  cr_assert_eq(wire_ctx_error_offset(ctx), strchr(text + pos, '5') - (text + pos),
+  cr_assert_eq(wire_ctx_error_offset(ctx), (uint64_t)(strchr(text + pos, '5') - (text + pos)),
                "offset of the bad value in the text");
   cr_assert(strstr(wire_ctx_error_message(ctx), "int8 takes a decimal string"));
 }

@@ -368,7 +368,7 @@ static const char *const texts[] = {
     "", "a", "hi", "key00001", "caf\xc3\xa9", "na\xc3\xafve", "\xe6\x95\xb0\xe6\x8d\xae",
     "a\xc3\xa9\xe6\x97\xa5", "\xf0\x9f\x98\x80", "a\xf0\x9f\x98\x80",
     "abcde\xe6\x97\xa5", "abcd\xc3\xa9\xe6\x97\xa5",
-    "\xe6\x97\xa5" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    "\xe6\x97\245aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xe6\x97\xa5",
     "\xc3\xbf\xc3\x80 latin one", "hello world, a longer ascii string"};
 
