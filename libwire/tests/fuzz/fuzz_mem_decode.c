@@ -729,14 +729,27 @@ typedef struct {
   uint32_t ny;
 } winner_t;
 
+/* The seed writer's options for a mode byte: bit 0 compatible, bit 2
+ * reference tracking (as LLVMFuzzerTestOneInput reads them). */
+static void seed_options(wire_ctx *ctx, int mode) {
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
+  wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+}
+
+/* A new context with the seed writer's options for mode. */
+static wire_ctx *seed_ctx(int mode) {
+  wire_ctx *ctx = wire_ctx_new();
+  seed_options(ctx, mode);
+  return ctx;
+}
+
 /* An Inner of wschema, encoded by ctx in mode into *enc. */
 static int writer_inner(wire_ctx *ctx, int mode, const uint8_t **enc,
                         size_t *len) {
   static const int64_t ys[] = {1, -1, INT64_C(1) << 50};
   static const winner_t w = {11, {(const uint8_t *)"eleven", 6},
                              {(const uint8_t *)"more", 4}, ys, 3};
-  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
-  wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+  seed_options(ctx, mode);
   uint32_t ti, l;
   if (wire_schema_load_fdl(ctx, wschema, sizeof wschema - 1, "w.fdl") ||
       wire_schema_finish(ctx) ||
@@ -784,8 +797,7 @@ static int writer_nums(wire_ctx *ctx, int mode, const uint8_t **enc,
   for (int i = 0; i < WN; i++)
     w.f[i] = (seq_t){(const uint8_t *)v[i].p, {.n32 = v[i].n}};
   const wnums_t *wp = &w;
-  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
-  wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+  seed_options(ctx, mode);
   uint32_t th, tn, lh, ln;
   if (wire_schema_load_fdl(ctx, wnschema, sizeof wnschema - 1, "wn.fdl") ||
       wire_schema_finish(ctx) ||
@@ -948,9 +960,7 @@ static int x_seeds(const char *dir) {
      * bit 7 of the mode byte; bit 4: Flat */
     int flat = m >> 4;
     int mode = (m & 7) | 0x48 | (flat ? 0x20 : 0) | ((m & 8) ? 0x80 : 0);
-    wire_ctx *ctx = wire_ctx_new();
-    wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
-    wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+    wire_ctx *ctx = seed_ctx(mode);
     layouts L;
     const uint8_t *enc;
     size_t len;
@@ -1119,9 +1129,7 @@ int main(int argc, char **argv) {
     if ((mode >> 3) == 3) {
       /* G, through tagged strings */
       tagged = 1;
-      wire_ctx *ctx = wire_ctx_new();
-      wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
-      wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+      wire_ctx *ctx = seed_ctx(mode);
       layouts L;
       const uint8_t *enc;
       size_t len;
@@ -1134,9 +1142,7 @@ int main(int argc, char **argv) {
       tagged = 0;
       k++;
     }
-    wire_ctx *ctx = wire_ctx_new();
-    wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, mode & 1);
-    wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+    wire_ctx *ctx = seed_ctx(mode);
     layouts L;
     uint32_t which = (mode >> 3) & 3;
     if (setup(ctx, &L, which)) {
