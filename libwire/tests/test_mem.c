@@ -14,6 +14,8 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
+
 static const char fdl[] =
     "package t;\n"
     "enum Color [id=200] { RED = 0; GREEN = 1; }\n"
@@ -65,15 +67,9 @@ typedef struct {
 typedef struct { uint32_t pt, bag, str, kv; } lay;
 
 static wire_ctx *make(const char *text, int compatible, lay *L) {
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_not_null(c);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  cr_assert_eq(wire_schema_load_fdl(c, text, strlen(text), "t.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tp, tb;
-  cr_assert_eq(wire_schema_find_type(c, "t.Pt", 4, &tp), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "t.Bag", 5, &tb), WIRE_OK);
+  wire_ctx *c =
+      mem_ctx(text, "t.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
+  uint32_t tp = mem_ctx_type(c, "t.Pt"), tb = mem_ctx_type(c, "t.Bag");
   int32_t st = 0;
   st |= wire_mem_layout_new(c, tp, sizeof(pt), &L->pt);
   st |= wire_mem_layout_new(c, tb, sizeof(bag), &L->bag);

@@ -16,6 +16,7 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
 #include "mem_damage.h"
 
 /* (internal: off, plans made from then on have no inline cases, lists of
@@ -50,14 +51,9 @@ typedef struct {
 } box;
 
 static wire_ctx *make(int compatible, uint32_t *lr) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "lf.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tp, tb;
-  cr_assert_eq(wire_schema_find_type(c, "lf.Pt", 5, &tp), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "lf.Box", 6, &tb), WIRE_OK);
+  wire_ctx *c =
+      mem_ctx(fdl, "lf.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
+  uint32_t tp = mem_ctx_type(c, "lf.Pt"), tb = mem_ctx_type(c, "lf.Box");
   /* layouts: 0 box, 1 pt, 2 a string element */
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, tb, sizeof(box), 0, 0, 0, 0, 0},
@@ -72,9 +68,7 @@ static wire_ctx *make(int compatible, uint32_t *lr) {
       {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(ustr), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_STR, 0, O(ustr, n), N, N, 0},
   };
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0],
-                                     lr),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
+  *lr = MEM_CTX_TABLE(c, rows);
   return c;
 }
 

@@ -15,6 +15,7 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
 #include "mem_damage.h"
 
 /* (internal: off, plans made from then on have no inline cases) */
@@ -40,15 +41,10 @@ typedef struct {
 } bag;
 
 static wire_ctx *make(int tracking, int compatible, uint32_t *lr) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, tracking);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "ls.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tp, tb;
-  cr_assert_eq(wire_schema_find_type(c, "ls.Pt", 5, &tp), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "ls.Bag", 6, &tb), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl, "ls.fdl",
+                        MEM_OPTS(WIRE_OPT_REF_TRACKING, tracking,
+                                 WIRE_OPT_COMPATIBLE, compatible));
+  uint32_t tp = mem_ctx_type(c, "ls.Pt"), tb = mem_ctx_type(c, "ls.Bag");
   /* layouts: 0 bag, 1 pt, 2 a pt pointer element */
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, tb, sizeof(bag), 0, 0, 0, 0, 0},
@@ -60,9 +56,7 @@ static wire_ctx *make(int tracking, int compatible, uint32_t *lr) {
       {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(void *), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_STRUCT_PTR, 0, N, N, 1, 0},
   };
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0],
-                                     lr),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
+  *lr = MEM_CTX_TABLE(c, rows);
   return c;
 }
 
