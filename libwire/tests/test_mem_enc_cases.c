@@ -17,6 +17,8 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
+
 #define N WIRE_MEM_NONE
 #define O(t, f) (uint32_t) offsetof(t, f)
 #define TSTR (WIRE_MEM_STR | WIRE_MEM_STR_TAGGED)
@@ -43,15 +45,11 @@ typedef struct rec {
 } rec;
 
 static wire_ctx *make(int trusted, uint32_t *l) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, 1);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-  wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, trusted);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "c.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t t;
-  cr_assert_eq(wire_schema_find_type(c, "c.Rec", 5, &t), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl, "c.fdl",
+                        MEM_OPTS(WIRE_OPT_REF_TRACKING, 1,
+                                 WIRE_OPT_COMPATIBLE, 1,
+                                 WIRE_OPT_TRUSTED_TEXT, trusted));
+  uint32_t t = mem_ctx_type(c, "c.Rec");
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, t, sizeof(rec), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, TSTR, O(rec, note), O(rec, note.h), N, N, 0},
@@ -64,9 +62,7 @@ static wire_ctx *make(int trusted, uint32_t *l) {
       {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(jstr), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, TSTR, 0, 8, N, N, 0},
   };
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0],
-                                     l),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
+  *l = MEM_CTX_TABLE(c, rows);
   return c;
 }
 
@@ -288,17 +284,13 @@ static const size_t lw[NLS] = {4, 8, 1, 1, 4, 8, 1, 2};
  * (-1: the default) */
 static wire_ctx *make2(int trusted, int compatible, int policy, uint32_t *ls,
                        uint32_t *lf, uint32_t *ll) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, trusted);
-  if (policy >= 0) wire_ctx_set_option(c, WIRE_OPT_STRING_POLICY, policy);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl2, strlen(fdl2), "u.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t ts, tf, tl;
-  cr_assert_eq(wire_schema_find_type(c, "u.S", 3, &ts), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "u.F", 3, &tf), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "u.L", 3, &tl), WIRE_OK);
+  wire_ctx *c = mem_ctx(
+      fdl2, "u.fdl",
+      MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible, WIRE_OPT_TRUSTED_TEXT, trusted,
+               policy >= 0 ? WIRE_OPT_STRING_POLICY : MEM_OPT_NONE, policy));
+  uint32_t ts = mem_ctx_type(c, "u.S");
+  uint32_t tf = mem_ctx_type(c, "u.F");
+  uint32_t tl = mem_ctx_type(c, "u.L");
   /* layouts: 0 S, 1 string items, 2 entries, 3 F, 4 L */
   uint32_t rows[32][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, ts, sizeof(srec), 0, 0, 0, 0, 0},
@@ -328,9 +320,7 @@ static wire_ctx *make2(int trusted, int compatible, int policy, uint32_t *ls,
                                       N, N, 0};
     memcpy(rows[nr], r, sizeof r);
   }
-  uint32_t first;
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], nr, &first), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
+  uint32_t first = mem_ctx_table(c, &rows[0][0], nr);
   *ls = first;
   *lf = first + 3;
   *ll = first + 4;

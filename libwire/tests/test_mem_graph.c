@@ -16,6 +16,7 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
 #include "mem_damage.h"
 
 #define N WIRE_MEM_NONE
@@ -69,17 +70,13 @@ static jstr L1(const char *s) {
 typedef struct { uint32_t box, item, cat; } lays;
 
 static wire_ctx *make(int compatible, lays *L) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, 1);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, 1);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "g.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tc, ti, tb;
-  cr_assert_eq(wire_schema_find_type(c, "g.Cat", 5, &tc), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "g.Item", 6, &ti), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "g.Box", 5, &tb), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl, "g.fdl",
+                        MEM_OPTS(WIRE_OPT_REF_TRACKING, 1,
+                                 WIRE_OPT_COMPATIBLE, compatible,
+                                 WIRE_OPT_TRUSTED_TEXT, 1));
+  uint32_t tc = mem_ctx_type(c, "g.Cat");
+  uint32_t ti = mem_ctx_type(c, "g.Item");
+  uint32_t tb = mem_ctx_type(c, "g.Box");
   /* layouts: 0 box, 1 item, 2 cat, 3 item pointer, 4 tag, 5 attr */
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, tb, sizeof(box), 0, 0, 0, 0, 0},
@@ -107,10 +104,7 @@ static wire_ctx *make(int compatible, lays *L) {
       {WIRE_MEM_ROW_FIELD, 0, TSTR, O(kv, k), O(kv, k.h), N, N, 0},
       {WIRE_MEM_ROW_FIELD, 1, TSTR, O(kv, v), O(kv, v.h), N, N, 0},
   };
-  uint32_t first;
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0],
-                                     &first),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
+  uint32_t first = MEM_CTX_TABLE(c, rows);
   L->box = first;
   L->item = first + 1;
   L->cat = first + 2;
