@@ -114,6 +114,16 @@ typedef struct {
   uint32_t n;
 } bench_media_content_list;
 
+/* Room for the model value of any workload (what decode_value reads). */
+typedef union {
+  bench_numeric numeric;
+  bench_sample sample;
+  bench_media_content media_content;
+  bench_numeric_list numeric_list;
+  bench_sample_list sample_list;
+  bench_media_content_list media_content_list;
+} bench_any_value;
+
 /* One value of each workload. */
 typedef struct {
   bench_numeric numeric;
