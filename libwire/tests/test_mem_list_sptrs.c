@@ -92,14 +92,7 @@ static int32_t both(wire_ctx *ca, wire_ctx *cb, uint32_t lr,
   int32_t s2 = wire_mem_decode(cb, lr, data, n, &o2, arena2, sizeof arena2,
                                &u2, WIRE_MEM_COPY);
   wire__mdec_ds_ok = true;
-  cr_assert_eq(s1, s2, "%zu bytes: cases %d (%s), general %d (%s)", n, s1,
-               wire_ctx_error_message(ca), s2, wire_ctx_error_message(cb));
-  if (s1) {
-    cr_assert_eq(wire_ctx_error_offset(ca), wire_ctx_error_offset(cb),
-                 "%s / %s", wire_ctx_error_message(ca),
-                 wire_ctx_error_message(cb));
-    return s1;
-  }
+  if (mem_damage_agree_ctx(ca, s1, cb, s2, n)) return s1;
   cr_assert_eq(u1, u2, "arena bytes used %zu %zu", u1, u2);
   cr_assert(o1.npts == o2.npts && o1.nmore == o2.nmore);
   items_ok(o1.pts, o2.pts, o1.npts);
