@@ -100,14 +100,7 @@ static uint64_t thread_ns(void) {
 static int value_check(size_t i, int w, const uint8_t *p, size_t len,
                        bench_arena *arena, const char *whose, int verbose) {
   const bench_impl *im = bench_impls[i];
-  union {
-    bench_numeric a;
-    bench_sample b;
-    bench_media_content c;
-    bench_numeric_list d;
-    bench_sample_list e;
-    bench_media_content_list f;
-  } value;
+  bench_any_value value;
   bench_arena_reset(arena);
   if (im->decode_value(states[i], w, p, len, arena, &value)) {
     fprintf(stderr, "bench_c: %s cannot read %s's %s bytes\n", im->name,

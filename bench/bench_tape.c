@@ -30,6 +30,8 @@
 
 #include <valgrind/callgrind.h>
 
+#include "xorshift.h"
+
 #ifndef TAPE_BASE
 /* The document path of the library (tape.c), kept as the reference. */
 int32_t wire__tape_encode_doc(wire_ctx *ctx, const uint8_t *tape, size_t len,
@@ -43,19 +45,6 @@ static void die(wire_ctx *ctx, const char *what) {
   fprintf(stderr, "bench_tape: %s failed: %s\n", what,
           ctx ? wire_ctx_error_message(ctx) : "?");
   exit(1);
-}
-
-static uint64_t rng_state = UINT64_C(0x9E3779B97F4A7C15);
-static uint64_t rng(void) {
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * UINT64_C(0x2545F4914F6CDD1D);
-}
-static int64_t spread_int(void) {
-  uint64_t r = rng();
-  int64_t v = (int64_t)(rng() >> (r & 63));
-  return (r & 64) ? -v : v;
 }
 
 typedef struct {

@@ -24,6 +24,8 @@
 
 #include <valgrind/callgrind.h>
 
+#include "xorshift.h"
+
 #define LIST_LEN 1000
 #define MAP_LEN 10000
 
@@ -31,23 +33,6 @@ static void die(wire_ctx *ctx, const char *what) {
   fprintf(stderr, "bench_wire: %s failed: %s\n", what,
           ctx ? wire_ctx_error_message(ctx) : "?");
   exit(1);
-}
-
-/* xorshift64*: deterministic values. */
-static uint64_t rng_state = UINT64_C(0x9E3779B97F4A7C15);
-static uint64_t rng(void) {
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * UINT64_C(0x2545F4914F6CDD1D);
-}
-
-/* An int64 with a spread of varint lengths (1..9 bytes). */
-static int64_t spread_int(void) {
-  uint64_t r = rng();
-  int shift = (int)(r & 63);
-  int64_t v = (int64_t)(rng() >> shift);
-  return (r & 64) ? -v : v;
 }
 
 static wire_node *must(wire_ctx *ctx, wire_node *n, const char *what) {

@@ -402,14 +402,7 @@ static int floor_decode_value(void *st, int w, const uint8_t *data,
 
 static int floor_decode(void *st, int w, const uint8_t *data, size_t len) {
   floor_state *s = st;
-  union {
-    bench_numeric a;
-    bench_sample b;
-    bench_media_content c;
-    bench_numeric_list d;
-    bench_sample_list e;
-    bench_media_content_list f;
-  } value;
+  bench_any_value value;
   bench_arena_reset(&s->arena);
   return floor_decode_value(st, w, data, len, &s->arena, &value);
 }

@@ -141,52 +141,29 @@ static void to_numeric(bench_numeric *o, const bw_NumericStruct *v) {
   o->f[8] = v->f9; o->f[9] = v->f10; o->f[10] = v->f11; o->f[11] = v->f12;
 }
 
+/* Sample's fields, named alike in the model and the generated struct:
+ * the scalars, then the arrays (a pointer and a count in the model, a
+ * span in the generated struct), in declared order. */
+#define SAMPLE_SCALARS(X)                                                  \
+  X(int_value) X(long_value) X(float_value) X(double_value)               \
+  X(short_value) X(char_value) X(boolean_value) X(int_value_boxed)        \
+  X(long_value_boxed) X(float_value_boxed) X(double_value_boxed)          \
+  X(short_value_boxed) X(char_value_boxed) X(boolean_value_boxed)
+#define SAMPLE_ARRAYS(X)                                                   \
+  X(int_array) X(long_array) X(float_array) X(double_array)               \
+  X(short_array) X(char_array) X(boolean_array)
+#define FIELD_COPY(f) o->f = v->f;
+#define TO_SPAN(f) o->f.items = v->f; o->f.count = v->n_##f;
+#define FROM_SPAN(f) o->f = v->f.items; o->n_##f = v->f.count;
+
 static void from_sample(bw_Sample *o, const bench_sample *v) {
-  o->int_value = v->int_value;
-  o->long_value = v->long_value;
-  o->float_value = v->float_value;
-  o->double_value = v->double_value;
-  o->short_value = v->short_value;
-  o->char_value = v->char_value;
-  o->boolean_value = v->boolean_value;
-  o->int_value_boxed = v->int_value_boxed;
-  o->long_value_boxed = v->long_value_boxed;
-  o->float_value_boxed = v->float_value_boxed;
-  o->double_value_boxed = v->double_value_boxed;
-  o->short_value_boxed = v->short_value_boxed;
-  o->char_value_boxed = v->char_value_boxed;
-  o->boolean_value_boxed = v->boolean_value_boxed;
-  o->int_array.items = v->int_array; o->int_array.count = v->n_int_array;
-  o->long_array.items = v->long_array; o->long_array.count = v->n_long_array;
-  o->float_array.items = v->float_array; o->float_array.count = v->n_float_array;
-  o->double_array.items = v->double_array; o->double_array.count = v->n_double_array;
-  o->short_array.items = v->short_array; o->short_array.count = v->n_short_array;
-  o->char_array.items = v->char_array; o->char_array.count = v->n_char_array;
-  o->boolean_array.items = v->boolean_array; o->boolean_array.count = v->n_boolean_array;
+  SAMPLE_SCALARS(FIELD_COPY)
+  SAMPLE_ARRAYS(TO_SPAN)
   o->string = S(v->string);
 }
 static void to_sample(bench_sample *o, const bw_Sample *v) {
-  o->int_value = v->int_value;
-  o->long_value = v->long_value;
-  o->float_value = v->float_value;
-  o->double_value = v->double_value;
-  o->short_value = v->short_value;
-  o->char_value = v->char_value;
-  o->boolean_value = v->boolean_value;
-  o->int_value_boxed = v->int_value_boxed;
-  o->long_value_boxed = v->long_value_boxed;
-  o->float_value_boxed = v->float_value_boxed;
-  o->double_value_boxed = v->double_value_boxed;
-  o->short_value_boxed = v->short_value_boxed;
-  o->char_value_boxed = v->char_value_boxed;
-  o->boolean_value_boxed = v->boolean_value_boxed;
-  o->int_array = v->int_array.items; o->n_int_array = v->int_array.count;
-  o->long_array = v->long_array.items; o->n_long_array = v->long_array.count;
-  o->float_array = v->float_array.items; o->n_float_array = v->float_array.count;
-  o->double_array = v->double_array.items; o->n_double_array = v->double_array.count;
-  o->short_array = v->short_array.items; o->n_short_array = v->short_array.count;
-  o->char_array = v->char_array.items; o->n_char_array = v->char_array.count;
-  o->boolean_array = v->boolean_array.items; o->n_boolean_array = v->boolean_array.count;
+  SAMPLE_SCALARS(FIELD_COPY)
+  SAMPLE_ARRAYS(FROM_SPAN)
   o->string = M(v->string);
 }
 

@@ -41,6 +41,16 @@ static void pbool(msgpack_packer *pk, uint8_t b) {
   else msgpack_pack_false(pk);
 }
 
+/* A numeric array field: its key, then its n_<field> items, each packed
+ * by pack. */
+#define P_ARRAY(pk, v, field, pack)                  \
+  do {                                               \
+    KEY(pk, #field);                                 \
+    msgpack_pack_array(pk, (v)->n_##field);          \
+    for (uint32_t i_ = 0; i_ < (v)->n_##field; i_++) \
+      pack(pk, (v)->field[i_]);                      \
+  } while (0)
+
 static void p_numeric(msgpack_packer *pk, const bench_numeric *v) {
   static const char *const names[12] = {"f1", "f2", "f3", "f4",  "f5",  "f6",
                                         "f7", "f8", "f9", "f10", "f11", "f12"};
@@ -70,34 +80,13 @@ static void p_sample(msgpack_packer *pk, const bench_sample *v) {
   KEY(pk, "short_value_boxed"); msgpack_pack_int32(pk, v->short_value_boxed);
   KEY(pk, "char_value_boxed"); msgpack_pack_int32(pk, v->char_value_boxed);
   KEY(pk, "boolean_value_boxed"); pbool(pk, v->boolean_value_boxed);
-  KEY(pk, "int_array");
-  msgpack_pack_array(pk, v->n_int_array);
-  for (uint32_t i = 0; i < v->n_int_array; i++)
-    msgpack_pack_int32(pk, v->int_array[i]);
-  KEY(pk, "long_array");
-  msgpack_pack_array(pk, v->n_long_array);
-  for (uint32_t i = 0; i < v->n_long_array; i++)
-    msgpack_pack_int64(pk, v->long_array[i]);
-  KEY(pk, "float_array");
-  msgpack_pack_array(pk, v->n_float_array);
-  for (uint32_t i = 0; i < v->n_float_array; i++)
-    msgpack_pack_float(pk, v->float_array[i]);
-  KEY(pk, "double_array");
-  msgpack_pack_array(pk, v->n_double_array);
-  for (uint32_t i = 0; i < v->n_double_array; i++)
-    msgpack_pack_double(pk, v->double_array[i]);
-  KEY(pk, "short_array");
-  msgpack_pack_array(pk, v->n_short_array);
-  for (uint32_t i = 0; i < v->n_short_array; i++)
-    msgpack_pack_int32(pk, v->short_array[i]);
-  KEY(pk, "char_array");
-  msgpack_pack_array(pk, v->n_char_array);
-  for (uint32_t i = 0; i < v->n_char_array; i++)
-    msgpack_pack_int32(pk, v->char_array[i]);
-  KEY(pk, "boolean_array");
-  msgpack_pack_array(pk, v->n_boolean_array);
-  for (uint32_t i = 0; i < v->n_boolean_array; i++)
-    pbool(pk, v->boolean_array[i]);
+  P_ARRAY(pk, v, int_array, msgpack_pack_int32);
+  P_ARRAY(pk, v, long_array, msgpack_pack_int64);
+  P_ARRAY(pk, v, float_array, msgpack_pack_float);
+  P_ARRAY(pk, v, double_array, msgpack_pack_double);
+  P_ARRAY(pk, v, short_array, msgpack_pack_int32);
+  P_ARRAY(pk, v, char_array, msgpack_pack_int32);
+  P_ARRAY(pk, v, boolean_array, pbool);
   KEY(pk, "string"); pstr(pk, v->string);
 }
 
@@ -449,14 +438,7 @@ static int mp_decode_value(void *st, int w, const uint8_t *data, size_t len,
 
 static int mp_decode(void *st, int w, const uint8_t *data, size_t len) {
   mp_state *s = st;
-  union {
-    bench_numeric a;
-    bench_sample b;
-    bench_media_content c;
-    bench_numeric_list d;
-    bench_sample_list e;
-    bench_media_content_list f;
-  } value;
+  bench_any_value value;
   bench_arena_reset(&s->arena);
   return mp_decode_value(st, w, data, len, &s->arena, &value);
 }

@@ -114,15 +114,25 @@ typedef struct {
   uint32_t n;
 } bench_media_content_list;
 
+/* The workloads' model types in workload order, each with the member
+ * name it has in bench_values and bench_any_value. */
+#define BENCH_WORKLOAD_TYPES(X)                              \
+  X(bench_numeric, numeric) X(bench_sample, sample)          \
+  X(bench_media_content, media_content)                      \
+  X(bench_numeric_list, numeric_list)                        \
+  X(bench_sample_list, sample_list)                          \
+  X(bench_media_content_list, media_content_list)
+#define BENCH_MEMBER(type, name) type name;
+
 /* One value of each workload. */
 typedef struct {
-  bench_numeric numeric;
-  bench_sample sample;
-  bench_media_content media_content;
-  bench_numeric_list numeric_list;
-  bench_sample_list sample_list;
-  bench_media_content_list media_content_list;
+  BENCH_WORKLOAD_TYPES(BENCH_MEMBER)
 } bench_values;
+
+/* Room for the model value of any workload (what decode_value reads). */
+typedef union {
+  BENCH_WORKLOAD_TYPES(BENCH_MEMBER)
+} bench_any_value;
 
 /* The reference values (static storage). */
 const bench_values *bench_reference_values(void);

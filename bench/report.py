@@ -7,36 +7,13 @@ BENCHDIR holds bench_wire and libcgmark.so (built by bench/Makefile); the
 callgrind output files and the payloads go there too. See bench/README.md.
 """
 import os
-import re
 import subprocess
 import sys
 
+from callgrind_dumps import CALLGRIND, parse_dumps, per_op
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ELEMENTS = {"list": 1000, "map": 10000}
-CALLGRIND = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
-             "--combine-dumps=yes"]
-
-
-def parse_dumps(path):
-    """{label: {n: Ir}} from a combined callgrind output file."""
-    out, label = {}, None
-    with open(path) as fh:
-        for line in fh:
-            m = re.match(r"desc: Trigger: Client Request: (.*) (\d+)$", line)
-            if m:
-                label = (m.group(1), int(m.group(2)))
-                continue
-            if line.startswith("summary:") and label:
-                out.setdefault(label[0], {})[label[1]] = int(line.split()[1])
-                label = None
-    return out
-
-
-def per_op(dumps, label, n1, n2):
-    d = dumps.get(label, {})
-    if n1 not in d or n2 not in d:
-        return None
-    return (d[n2] - d[n1]) / (n2 - n1)
 
 
 def run(cmd, env=None):

@@ -24,15 +24,15 @@ implementation (bench/README.md).
 import argparse
 import filecmp
 import os
-import re
 import statistics
 import subprocess
 import sys
 
+import callgrind_dumps
+from callgrind_dumps import CALLGRIND, per_op_all
+
 WORKLOADS = ["NumericStruct", "Sample", "MediaContent", "NumericStructList",
              "SampleList", "MediaContentList"]
-CALLGRIND = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
-             "--combine-dumps=yes"]
 
 
 def run(cmd, echo=False):
@@ -48,18 +48,7 @@ def run(cmd, echo=False):
 
 def parse_dumps(path, n1, n2):
     """{label: Ir per op} from a combined callgrind output file."""
-    parts, label = {}, None
-    with open(path) as fh:
-        for line in fh:
-            m = re.match(r"desc: Trigger: Client Request: (.*) (\d+)$", line)
-            if m:
-                label = (m.group(1), int(m.group(2)))
-                continue
-            if line.startswith("summary:") and label:
-                parts.setdefault(label[0], {})[label[1]] = int(line.split()[1])
-                label = None
-    return {k: (d[n2] - d[n1]) / (n2 - n1) for k, d in parts.items()
-            if n1 in d and n2 in d}
+    return per_op_all(callgrind_dumps.parse_dumps(path), n1, n2)
 
 
 def parse_ns(text):

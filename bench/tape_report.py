@@ -9,37 +9,15 @@ BASE=<commit>`): its enc_doc / dec_doc columns are that library's
 wire_encode_tape / wire_decode_tape. Ir/op = (Ir(N2) - Ir(N1)) / (N2 - N1).
 """
 import os
-import re
 import subprocess
 import sys
 
-CALLGRIND = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
-             "--combine-dumps=yes"]
+from callgrind_dumps import CALLGRIND, parse_dumps, per_op
+
 WORKLOADS = ["list_mixed_1000", "map_str_i64_10000", "i64_array_100000",
              "binary_1MiB", "strings_10000", "list_mixed_1000_given",
              "map_str_i64_10000_given", "strings_10000_given",
              "list_mixed_1000_jvm", "strings_10000_jvm"]
-
-
-def parse_dumps(path):
-    out, label = {}, None
-    with open(path) as fh:
-        for line in fh:
-            m = re.match(r"desc: Trigger: Client Request: (.*) (\d+)$", line)
-            if m:
-                label = (m.group(1), int(m.group(2)))
-                continue
-            if line.startswith("summary:") and label:
-                out.setdefault(label[0], {})[label[1]] = int(line.split()[1])
-                label = None
-    return out
-
-
-def per_op(d, label, n1, n2):
-    x = d.get(label, {})
-    if n1 not in x or n2 not in x:
-        return None
-    return (x[n2] - x[n1]) / (n2 - n1)
 
 
 def run(bdir, prog, n1, n2):

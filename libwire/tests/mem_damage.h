@@ -63,6 +63,55 @@ static inline uint8_t *mem_damage_exact(const uint8_t *bytes, size_t n) {
   return p;
 }
 
+/* Two contexts' decodes of the same n bytes (ca's status s1, cb's s2)
+ * agree: the same status, and on failure the same error offset. Returns
+ * s1. */
+static inline int32_t mem_damage_agree_ctx(wire_ctx *ca, int32_t s1,
+                                           wire_ctx *cb, int32_t s2,
+                                           size_t n) {
+  cr_assert_eq(s1, s2, "%zu bytes: cases %d (%s), general %d (%s)", n, s1,
+               wire_ctx_error_message(ca), s2, wire_ctx_error_message(cb));
+  if (s1)
+    cr_assert_eq(wire_ctx_error_offset(ca), wire_ctx_error_offset(cb),
+                 "%s / %s", wire_ctx_error_message(ca),
+                 wire_ctx_error_message(cb));
+  return s1;
+}
+
+/* v encoded with layout l of c, which must succeed, copied to out (cap
+ * bytes at most). Returns the length. */
+static inline size_t mem_damage_encode(wire_ctx *c, uint32_t l, const void *v,
+                                       uint8_t *out, size_t cap) {
+  const uint8_t *p;
+  size_t n;
+  cr_assert_eq(wire_mem_encode(c, l, v, &p, &n), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  cr_assert_leq(n, cap);
+  memcpy(out, p, n);
+  return n;
+}
+
+/* mem_damage_encode, and the bytes are the document codec's too: decoded
+ * into a document and encoded again, they come out the same. */
+static inline size_t mem_damage_encode_doc(wire_ctx *c, uint32_t l,
+                                           const void *v, uint8_t *out,
+                                           size_t cap) {
+  size_t n = mem_damage_encode(c, l, v, out, cap);
+  wire_doc *d;
+  cr_assert_eq(wire_decode(c, out, n, &d), WIRE_OK, "%s at %llu",
+               wire_ctx_error_message(c),
+               (unsigned long long)wire_ctx_error_offset(c));
+  uint8_t *again;
+  size_t alen;
+  cr_assert_eq(wire_encode(c, d, &again, &alen), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  cr_assert(alen == n && !memcmp(again, out, alen),
+            "the document codec writes the same bytes (%zu / %zu)", alen, n);
+  wire_ctx_free_bytes(c, again);
+  wire_doc_free(d);
+  return n;
+}
+
 /* Two decoded values of layout l (a decoded by ca, b by cb) are the same
  * value: each context encodes its own to the same bytes, or both fail
  * with the same status. */

@@ -12,6 +12,8 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
+
 #define N WIRE_MEM_NONE
 #define O(t, f) (uint32_t) offsetof(t, f)
 #define TSTR (WIRE_MEM_STR | WIRE_MEM_STR_TAGGED)
@@ -26,16 +28,12 @@ typedef struct {
 /* A context with the FDL loaded and the options set; *lay is the holder's
  * layout (layouts: 0 holder, 1 addr, 2 addr pointer). */
 static wire_ctx *reflist_make(const char *fdl, int compatible, int ref, uint32_t *lay) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, ref);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, 1);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "ex.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t ta, th;
-  cr_assert_eq(wire_schema_find_type(c, "ex.Addr", 7, &ta), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "ex.Holder", 9, &th), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl, "ex.fdl",
+                        MEM_OPTS(WIRE_OPT_REF_TRACKING, ref,
+                                 WIRE_OPT_COMPATIBLE, compatible,
+                                 WIRE_OPT_TRUSTED_TEXT, 1));
+  uint32_t ta = mem_ctx_type(c, "ex.Addr");
+  uint32_t th = mem_ctx_type(c, "ex.Holder");
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, th, sizeof(holder), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_LIST, O(holder, items), O(holder, nitems), N, 2, 0},
@@ -44,8 +42,7 @@ static wire_ctx *reflist_make(const char *fdl, int compatible, int ref, uint32_t
       {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(void *), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_STRUCT_PTR, 0, N, N, 1, 0},
   };
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0], lay),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
+  *lay = MEM_CTX_TABLE(c, rows);
   return c;
 }
 

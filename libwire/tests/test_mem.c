@@ -14,6 +14,8 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
+
 static const char fdl[] =
     "package t;\n"
     "enum Color [id=200] { RED = 0; GREEN = 1; }\n"
@@ -65,15 +67,9 @@ typedef struct {
 typedef struct { uint32_t pt, bag, str, kv; } lay;
 
 static wire_ctx *make(const char *text, int compatible, lay *L) {
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_not_null(c);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  cr_assert_eq(wire_schema_load_fdl(c, text, strlen(text), "t.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tp, tb;
-  cr_assert_eq(wire_schema_find_type(c, "t.Pt", 4, &tp), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "t.Bag", 5, &tb), WIRE_OK);
+  wire_ctx *c =
+      mem_ctx(text, "t.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
+  uint32_t tp = mem_ctx_type(c, "t.Pt"), tb = mem_ctx_type(c, "t.Bag");
   int32_t st = 0;
   st |= wire_mem_layout_new(c, tp, sizeof(pt), &L->pt);
   st |= wire_mem_layout_new(c, tb, sizeof(bag), &L->bag);
@@ -452,14 +448,11 @@ Test(mem, refs_of_shared_pointers) {
       " Node other = 3 [ref = true]; }\n";
   typedef struct node { str name; const struct node *next, *other; } node;
   for (int compatible = 0; compatible < 2; compatible++) {
-    wire_ctx *c = wire_ctx_new();
-    wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, 1);
-    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "r.fdl"), WIRE_OK,
-                 "%s", wire_ctx_error_message(c));
-    wire_schema_finish(c);
-    uint32_t t, l;
-    cr_assert_eq(wire_schema_find_type(c, "r.Node", 6, &t), WIRE_OK);
+    wire_ctx *c = mem_ctx(f, "r.fdl",
+                          MEM_OPTS(WIRE_OPT_REF_TRACKING, 1,
+                                   WIRE_OPT_COMPATIBLE, compatible));
+    uint32_t t = mem_ctx_type(c, "r.Node");
+    uint32_t l;
     /* through the flat table */
     const uint32_t rows[][WIRE_MEM_ROW] = {
         {WIRE_MEM_ROW_LAYOUT, t, sizeof(node), 0, 0, 0, 0, 0},
@@ -499,12 +492,9 @@ Test(mem, bool_array_bytes) {
       "package b;\n"
       "message Flags [id=310] { array<bool> on = 1; int32 after = 2; }\n";
   typedef struct { const uint8_t *on; uint32_t n; int32_t after; } flags;
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "b.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  wire_schema_finish(c);
-  uint32_t t, l;
-  cr_assert_eq(wire_schema_find_type(c, "b.Flags", 7, &t), WIRE_OK);
+  wire_ctx *c = mem_ctx(f, "b.fdl", NULL);
+  uint32_t t = mem_ctx_type(c, "b.Flags");
+  uint32_t l;
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, t, sizeof(flags), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_ARRAY, O(flags, on), O(flags, n), N, N, 0},
@@ -562,14 +552,11 @@ Test(mem, depth_of_list_items) {
   typedef struct { int32_t x; } P;
   typedef struct { const P *ps; uint32_t n; } Lst;
   for (int compatible = 0; compatible < 2; compatible++) {
-    wire_ctx *c = wire_ctx_new();
-    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "d.fdl"), WIRE_OK,
-                 "%s", wire_ctx_error_message(c));
-    wire_schema_finish(c);
-    uint32_t tp, tl, lp, ll;
-    cr_assert_eq(wire_schema_find_type(c, "d.P", 3, &tp), WIRE_OK);
-    cr_assert_eq(wire_schema_find_type(c, "d.L", 3, &tl), WIRE_OK);
+    wire_ctx *c = mem_ctx(f, "d.fdl",
+                          MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
+    uint32_t tp = mem_ctx_type(c, "d.P");
+    uint32_t tl = mem_ctx_type(c, "d.L");
+    uint32_t lp, ll;
     cr_assert_eq(wire_mem_layout_new(c, tp, sizeof(P), &lp), WIRE_OK);
     cr_assert_eq(wire_mem_layout_new(c, tl, sizeof(Lst), &ll), WIRE_OK);
     cr_assert_eq(wire_mem_layout_field(c, lp, 0, WIRE_MEM_I32, O(P, x), N, N, N), WIRE_OK);
@@ -608,13 +595,10 @@ Test(mem, deep_list_of_structs) {
   leaves[0] = (T){100, NULL, 0, 7};
   leaves[1] = (T){101, NULL, 0, 8};
   for (int compatible = 0; compatible < 2; compatible++) {
-    wire_ctx *c = wire_ctx_new();
-    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "t.fdl"), WIRE_OK,
-                 "%s", wire_ctx_error_message(c));
-    wire_schema_finish(c);
-    uint32_t tt, lt;
-    cr_assert_eq(wire_schema_find_type(c, "t.T", 3, &tt), WIRE_OK);
+    wire_ctx *c = mem_ctx(f, "t.fdl",
+                          MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
+    uint32_t tt = mem_ctx_type(c, "t.T");
+    uint32_t lt;
     cr_assert_eq(wire_mem_layout_new(c, tt, sizeof(T), &lt), WIRE_OK);
     cr_assert_eq(wire_mem_layout_field(c, lt, 0, WIRE_MEM_I32, O(T, v), N, N, N), WIRE_OK);
     cr_assert_eq(wire_mem_layout_field(c, lt, 1, WIRE_MEM_LIST, O(T, kids), O(T, n), N, lt), WIRE_OK);
@@ -762,12 +746,9 @@ Test(mem, varint_boundaries) {
       "package v;\n"
       "message V [id=323] { int32 a = 1; int64 b = 2; int32 c = 3; int64 d = 4; }\n";
   typedef struct { int32_t a; int64_t b; int32_t c; int64_t d; } V;
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "v.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  wire_schema_finish(c);
-  uint32_t tv, lv;
-  cr_assert_eq(wire_schema_find_type(c, "v.V", 3, &tv), WIRE_OK);
+  wire_ctx *c = mem_ctx(f, "v.fdl", NULL);
+  uint32_t tv = mem_ctx_type(c, "v.V");
+  uint32_t lv;
   cr_assert_eq(wire_mem_layout_new(c, tv, sizeof(V), &lv), WIRE_OK);
   cr_assert_eq(wire_mem_layout_field(c, lv, 0, WIRE_MEM_I32, O(V, a), N, N, N), WIRE_OK);
   cr_assert_eq(wire_mem_layout_field(c, lv, 1, WIRE_MEM_I64, O(V, b), N, N, N), WIRE_OK);
@@ -816,15 +797,12 @@ Test(mem, refs_to_list_items) {
   typedef struct { str name; } item;
   typedef struct { const item *const *items; uint32_t n; const item *pick; } hold;
   for (int compatible = 0; compatible < 2; compatible++) {
-    wire_ctx *c = wire_ctx_new();
-    wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, 1);
-    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "r.fdl"), WIRE_OK,
-                 "%s", wire_ctx_error_message(c));
-    wire_schema_finish(c);
-    uint32_t ti, th, l;
-    cr_assert_eq(wire_schema_find_type(c, "r.Item", 6, &ti), WIRE_OK);
-    cr_assert_eq(wire_schema_find_type(c, "r.Hold", 6, &th), WIRE_OK);
+    wire_ctx *c = mem_ctx(f, "r.fdl",
+                          MEM_OPTS(WIRE_OPT_REF_TRACKING, 1,
+                                   WIRE_OPT_COMPATIBLE, compatible));
+    uint32_t ti = mem_ctx_type(c, "r.Item");
+    uint32_t th = mem_ctx_type(c, "r.Hold");
+    uint32_t l;
     const uint32_t rows[][WIRE_MEM_ROW] = {
         {WIRE_MEM_ROW_LAYOUT, th, sizeof(hold), 0, 0, 0, 0, 0},
         {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_LIST, O(hold, items), O(hold, n), N, 2, 0},
@@ -915,14 +893,12 @@ Test(mem, tagged_strings) {
   typedef struct { tstr a, b, c; const tstr *l; uint32_t nl; } sv;
   const uint32_t TAG = WIRE_MEM_STR | WIRE_MEM_STR_TAGGED;
   for (int policy = 0; policy < 2; policy++) {
-    wire_ctx *c = wire_ctx_new();
-    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-    wire_ctx_set_option(c, WIRE_OPT_STRING_POLICY,
-                        policy ? WIRE_STRING_JAVA : WIRE_STRING_AS_GIVEN);
-    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "s.fdl"), WIRE_OK);
-    wire_schema_finish(c);
-    uint32_t t, l, el;
-    cr_assert_eq(wire_schema_find_type(c, "s.S", 3, &t), WIRE_OK);
+    wire_ctx *c = mem_ctx(
+        f, "s.fdl",
+        MEM_OPTS(WIRE_OPT_COMPATIBLE, 1, WIRE_OPT_STRING_POLICY,
+                 policy ? WIRE_STRING_JAVA : WIRE_STRING_AS_GIVEN));
+    uint32_t t = mem_ctx_type(c, "s.S");
+    uint32_t l, el;
     cr_assert_eq(wire_mem_layout_new(c, WIRE_MEM_ELEMENT, sizeof(tstr), &el), WIRE_OK);
     cr_assert_eq(wire_mem_layout_field(c, el, 0, TAG, O(tstr, p), O(tstr, h), N, N), WIRE_OK);
     cr_assert_eq(wire_mem_layout_new(c, t, sizeof(sv), &l), WIRE_OK);
@@ -1024,15 +1000,11 @@ Test(mem, unions) {
   } shape;
   typedef struct { shape s; shape os; uint8_t has_os; const shape *many; uint32_t nmany; } holder;
   for (int compatible = 0; compatible < 2; compatible++) {
-    wire_ctx *c = wire_ctx_new();
-    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "u.fdl"), WIRE_OK, "%s",
-                 wire_ctx_error_message(c));
-    wire_schema_finish(c);
-    uint32_t tpt, tsh, tho;
-    cr_assert_eq(wire_schema_find_type(c, "u.Pt", 4, &tpt), WIRE_OK);
-    cr_assert_eq(wire_schema_find_type(c, "u.Shape", 7, &tsh), WIRE_OK);
-    cr_assert_eq(wire_schema_find_type(c, "u.Holder", 8, &tho), WIRE_OK);
+    wire_ctx *c = mem_ctx(f, "u.fdl",
+                          MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
+    uint32_t tpt = mem_ctx_type(c, "u.Pt");
+    uint32_t tsh = mem_ctx_type(c, "u.Shape");
+    uint32_t tho = mem_ctx_type(c, "u.Holder");
     uint32_t lpt, lsh, lho, lstr;
     int32_t st = 0;
     st |= wire_mem_layout_new(c, tpt, sizeof(upt), &lpt);
@@ -1177,18 +1149,13 @@ Test(mem, named_writer_fields_reach_a_numbered_schema) {
       "message Out [id=341] { In inner = 1 [nullable = false]; int64 total = 2; }\n";
   typedef struct { int32_t a; str label; } in_t;
   typedef struct { in_t inner; int64_t total; } out_t;
-  wire_ctx *cw = wire_ctx_new(), *cr = wire_ctx_new();
+  wire_ctx *cw = NULL, *cr = NULL;
   uint32_t lw = 0, lr = 0;
   for (int k = 0; k < 2; k++) {
-    wire_ctx *c = k ? cr : cw;
-    const char *f = k ? fr : fw;
-    wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-    cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "n.fdl"), WIRE_OK, "%s",
-                 wire_ctx_error_message(c));
-    wire_schema_finish(c);
-    uint32_t ti, to, li, lo;
-    cr_assert_eq(wire_schema_find_type(c, "n.In", 4, &ti), WIRE_OK);
-    cr_assert_eq(wire_schema_find_type(c, "n.Out", 5, &to), WIRE_OK);
+    wire_ctx *c =
+        mem_ctx(k ? fr : fw, "n.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, 1));
+    uint32_t ti = mem_ctx_type(c, "n.In"), to = mem_ctx_type(c, "n.Out");
+    uint32_t li, lo;
     int32_t st = wire_mem_layout_new(c, ti, sizeof(in_t), &li);
     st |= wire_mem_layout_new(c, to, sizeof(out_t), &lo);
     st |= wire_mem_layout_field(c, li, 0, WIRE_MEM_I32, O(in_t, a), N, N, N);
@@ -1196,7 +1163,7 @@ Test(mem, named_writer_fields_reach_a_numbered_schema) {
     st |= wire_mem_layout_field(c, lo, 0, WIRE_MEM_STRUCT, O(out_t, inner), N, N, li);
     st |= wire_mem_layout_field(c, lo, 1, WIRE_MEM_I64, O(out_t, total), N, N, N);
     cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
-    if (k) lr = lo; else lw = lo;
+    if (k) cr = c, lr = lo; else cw = c, lw = lo;
   }
   out_t v = {{-5, {"lbl", 3}}, 99};
   const uint8_t *p;
@@ -1229,14 +1196,11 @@ Test(mem, zero_width_elements_are_budgeted) {
   typedef struct { uint8_t unused; } e_t;
   typedef struct { const e_t *es; uint32_t n; } w_t;
   typedef struct { const w_t *ws; uint32_t n; } h_t;
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-  cr_assert_eq(wire_schema_load_fdl(c, f, strlen(f), "z.fdl"), WIRE_OK);
-  wire_schema_finish(c);
-  uint32_t te, tw, th, le, lw, lh;
-  cr_assert_eq(wire_schema_find_type(c, "z.E", 3, &te), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "z.W", 3, &tw), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "z.H", 3, &th), WIRE_OK);
+  wire_ctx *c = mem_ctx(f, "z.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, 1));
+  uint32_t te = mem_ctx_type(c, "z.E");
+  uint32_t tw = mem_ctx_type(c, "z.W");
+  uint32_t th = mem_ctx_type(c, "z.H");
+  uint32_t le, lw, lh;
   int32_t st = wire_mem_layout_new(c, te, sizeof(e_t), &le);
   st |= wire_mem_layout_new(c, tw, sizeof(w_t), &lw);
   st |= wire_mem_layout_new(c, th, sizeof(h_t), &lh);

@@ -18,6 +18,7 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
 #include "mem_damage.h"
 
 /* (internal, mem_layout.c: off, plans made from then on have no mop.ds
@@ -81,16 +82,12 @@ static ustr U(const char *s) {
 }
 
 static wire_ctx *make(int compatible, uint32_t *lr) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, 1);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "mc.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tc, ti, tr;
-  cr_assert_eq(wire_schema_find_type(c, "mc.Cat", 6, &tc), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "mc.Item", 7, &ti), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "mc.Root", 7, &tr), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl, "mc.fdl",
+                        MEM_OPTS(WIRE_OPT_REF_TRACKING, 1,
+                                 WIRE_OPT_COMPATIBLE, compatible));
+  uint32_t tc = mem_ctx_type(c, "mc.Cat");
+  uint32_t ti = mem_ctx_type(c, "mc.Item");
+  uint32_t tr = mem_ctx_type(c, "mc.Root");
   /* layouts: 0 root, 1 item, 2 cat, 3 item pointer, 4 kv, 5 kv2 */
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, tr, sizeof(root), 0, 0, 0, 0, 0},
@@ -124,9 +121,7 @@ static wire_ctx *make(int compatible, uint32_t *lr) {
       {WIRE_MEM_ROW_FIELD, 0, TSTR, O(kv2, k), O(kv2, k.h), N, N, 0},
       {WIRE_MEM_ROW_FIELD, 1, TSTR, O(kv2, v), O(kv2, v.h), N, N, 0},
   };
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0],
-                                     lr),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
+  *lr = MEM_CTX_TABLE(c, rows);
   return c;
 }
 
@@ -173,13 +168,7 @@ static size_t message(wire_ctx *c, uint32_t lr, uint8_t *out, size_t cap) {
   tags[1] = (kv2){(jstr){u16, sizeof u16 << 2 | WIRE_STR_UTF16, 0}, J("w")};
   /* (the root's image is not cleared: its nulls are written) */
   root v = {items, 7, 0, &y, tags, 2, 0, (jstr){NULL, 0, 0}, NULL, tags, 1, 0};
-  const uint8_t *p;
-  size_t len;
-  cr_assert_eq(wire_mem_encode(c, lr, &v, &p, &len), WIRE_OK, "%s",
-               wire_ctx_error_message(c));
-  cr_assert(len <= cap);
-  memcpy(out, p, len);
-  return len;
+  return mem_damage_encode(c, lr, &v, out, cap);
 }
 
 static uint8_t enc1[1 << 14];

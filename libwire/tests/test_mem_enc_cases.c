@@ -17,6 +17,9 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
+#include "mem_damage.h"
+
 #define N WIRE_MEM_NONE
 #define O(t, f) (uint32_t) offsetof(t, f)
 #define TSTR (WIRE_MEM_STR | WIRE_MEM_STR_TAGGED)
@@ -43,15 +46,11 @@ typedef struct rec {
 } rec;
 
 static wire_ctx *make(int trusted, uint32_t *l) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, 1);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-  wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, trusted);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "c.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t t;
-  cr_assert_eq(wire_schema_find_type(c, "c.Rec", 5, &t), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl, "c.fdl",
+                        MEM_OPTS(WIRE_OPT_REF_TRACKING, 1,
+                                 WIRE_OPT_COMPATIBLE, 1,
+                                 WIRE_OPT_TRUSTED_TEXT, trusted));
+  uint32_t t = mem_ctx_type(c, "c.Rec");
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, t, sizeof(rec), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, TSTR, O(rec, note), O(rec, note.h), N, N, 0},
@@ -64,9 +63,7 @@ static wire_ctx *make(int trusted, uint32_t *l) {
       {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(jstr), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, TSTR, 0, 8, N, N, 0},
   };
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0],
-                                     l),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
+  *l = MEM_CTX_TABLE(c, rows);
   return c;
 }
 
@@ -78,22 +75,7 @@ static const uint8_t mag[16] = {0x39, 0x30, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
  * codec's too. */
 static void enc_ok(wire_ctx *c, uint32_t l, const void *v, uint8_t *out,
                    size_t *n) {
-  const uint8_t *p;
-  cr_assert_eq(wire_mem_encode(c, l, v, &p, n), WIRE_OK, "%s",
-               wire_ctx_error_message(c));
-  cr_assert_leq(*n, 1 << 16);
-  memcpy(out, p, *n);
-  wire_doc *d;
-  cr_assert_eq(wire_decode(c, out, *n, &d), WIRE_OK, "%s",
-               wire_ctx_error_message(c));
-  uint8_t *again;
-  size_t alen;
-  cr_assert_eq(wire_encode(c, d, &again, &alen), WIRE_OK, "%s",
-               wire_ctx_error_message(c));
-  cr_assert(alen == *n && !memcmp(again, out, alen),
-            "the document codec writes the same bytes (%zu / %zu)", alen, *n);
-  wire_ctx_free_bytes(c, again);
-  wire_doc_free(d);
+  *n = mem_damage_encode_doc(c, l, v, out, 1 << 16);
 }
 
 /* A chain of n records from r[0], each with a note of its own (the
@@ -288,17 +270,13 @@ static const size_t lw[NLS] = {4, 8, 1, 1, 4, 8, 1, 2};
  * (-1: the default) */
 static wire_ctx *make2(int trusted, int compatible, int policy, uint32_t *ls,
                        uint32_t *lf, uint32_t *ll) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, trusted);
-  if (policy >= 0) wire_ctx_set_option(c, WIRE_OPT_STRING_POLICY, policy);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl2, strlen(fdl2), "u.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t ts, tf, tl;
-  cr_assert_eq(wire_schema_find_type(c, "u.S", 3, &ts), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "u.F", 3, &tf), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "u.L", 3, &tl), WIRE_OK);
+  wire_ctx *c = mem_ctx(
+      fdl2, "u.fdl",
+      MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible, WIRE_OPT_TRUSTED_TEXT, trusted,
+               policy >= 0 ? WIRE_OPT_STRING_POLICY : MEM_OPT_NONE, policy));
+  uint32_t ts = mem_ctx_type(c, "u.S");
+  uint32_t tf = mem_ctx_type(c, "u.F");
+  uint32_t tl = mem_ctx_type(c, "u.L");
   /* layouts: 0 S, 1 string items, 2 entries, 3 F, 4 L */
   uint32_t rows[32][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, ts, sizeof(srec), 0, 0, 0, 0, 0},
@@ -328,9 +306,7 @@ static wire_ctx *make2(int trusted, int compatible, int policy, uint32_t *ls,
                                       N, N, 0};
     memcpy(rows[nr], r, sizeof r);
   }
-  uint32_t first;
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], nr, &first), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
+  uint32_t first = mem_ctx_table(c, &rows[0][0], nr);
   *ls = first;
   *lf = first + 3;
   *ll = first + 4;

@@ -15,6 +15,8 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
+
 #define N WIRE_MEM_NONE
 #define O(t, f) (uint32_t) offsetof(t, f)
 #define TSTR (WIRE_MEM_STR | WIRE_MEM_STR_TAGGED)
@@ -41,15 +43,11 @@ typedef struct { const void *p; uint32_t n, pad; } seq;
 typedef struct { seq m[NM]; } mrec;
 
 static wire_ctx *make(int trusted, int policy, uint32_t *l) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-  wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, trusted);
-  if (policy >= 0) wire_ctx_set_option(c, WIRE_OPT_STRING_POLICY, policy);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "mm.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t t;
-  cr_assert_eq(wire_schema_find_type(c, "mm.M", 4, &t), WIRE_OK);
+  wire_ctx *c = mem_ctx(
+      fdl, "mm.fdl",
+      MEM_OPTS(WIRE_OPT_COMPATIBLE, 1, WIRE_OPT_TRUSTED_TEXT, trusted,
+               policy >= 0 ? WIRE_OPT_STRING_POLICY : MEM_OPT_NONE, policy));
+  uint32_t t = mem_ctx_type(c, "mm.M");
   uint32_t rows[32][WIRE_MEM_ROW] = {{WIRE_MEM_ROW_LAYOUT, t, sizeof(mrec), 0, 0, 0, 0, 0}};
   uint32_t nr = 1;
   for (uint32_t k = 0; k < NM; k++, nr++) {
@@ -82,8 +80,7 @@ static wire_ctx *make(int trusted, int policy, uint32_t *l) {
   };
   memcpy(rows[nr], er, sizeof er);
   nr += sizeof er / sizeof er[0];
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], nr, l), WIRE_OK, "%s",
-               wire_ctx_error_message(c));
+  *l = mem_ctx_table(c, &rows[0][0], nr);
   return c;
 }
 

@@ -16,6 +16,7 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
 #include "mem_damage.h"
 
 #define N WIRE_MEM_NONE
@@ -69,17 +70,13 @@ static jstr L1(const char *s) {
 typedef struct { uint32_t box, item, cat; } lays;
 
 static wire_ctx *make(int compatible, lays *L) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, 1);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, 1);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "g.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tc, ti, tb;
-  cr_assert_eq(wire_schema_find_type(c, "g.Cat", 5, &tc), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "g.Item", 6, &ti), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "g.Box", 5, &tb), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl, "g.fdl",
+                        MEM_OPTS(WIRE_OPT_REF_TRACKING, 1,
+                                 WIRE_OPT_COMPATIBLE, compatible,
+                                 WIRE_OPT_TRUSTED_TEXT, 1));
+  uint32_t tc = mem_ctx_type(c, "g.Cat");
+  uint32_t ti = mem_ctx_type(c, "g.Item");
+  uint32_t tb = mem_ctx_type(c, "g.Box");
   /* layouts: 0 box, 1 item, 2 cat, 3 item pointer, 4 tag, 5 attr */
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, tb, sizeof(box), 0, 0, 0, 0, 0},
@@ -107,10 +104,7 @@ static wire_ctx *make(int compatible, lays *L) {
       {WIRE_MEM_ROW_FIELD, 0, TSTR, O(kv, k), O(kv, k.h), N, N, 0},
       {WIRE_MEM_ROW_FIELD, 1, TSTR, O(kv, v), O(kv, v.h), N, N, 0},
   };
-  uint32_t first;
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0],
-                                     &first),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
+  uint32_t first = MEM_CTX_TABLE(c, rows);
   L->box = first;
   L->item = first + 1;
   L->cat = first + 2;
@@ -118,29 +112,6 @@ static wire_ctx *make(int compatible, lays *L) {
 }
 
 static uint8_t arena[1 << 18], arena2[1 << 14];
-
-/* Encodes v: the bytes are the document codec's too (decoded into a
- * document, encoded again); *n their length, copied to out. */
-static void encode(wire_ctx *c, uint32_t l, const box *v, uint8_t *out,
-                   size_t cap, size_t *n) {
-  const uint8_t *p;
-  cr_assert_eq(wire_mem_encode(c, l, v, &p, n), WIRE_OK, "%s",
-               wire_ctx_error_message(c));
-  cr_assert_leq(*n, cap);
-  memcpy(out, p, *n);
-  wire_doc *d;
-  cr_assert_eq(wire_decode(c, out, *n, &d), WIRE_OK, "%s at %llu",
-               wire_ctx_error_message(c),
-               (unsigned long long)wire_ctx_error_offset(c));
-  uint8_t *again;
-  size_t alen;
-  cr_assert_eq(wire_encode(c, d, &again, &alen), WIRE_OK, "%s",
-               wire_ctx_error_message(c));
-  cr_assert(alen == *n && !memcmp(again, out, alen),
-            "the document codec writes the same bytes (%zu / %zu)", alen, *n);
-  wire_ctx_free_bytes(c, again);
-  wire_doc_free(d);
-}
 
 /* Decodes bytes[0..n) into *out, copies in the arena. */
 static void decode(wire_ctx *c, uint32_t l, const uint8_t *bytes, size_t n,
@@ -209,7 +180,7 @@ Test(mem_graph, shared_items_nulls_cycles_and_strings) {
     box bx = {shared, 5, 0, plain, 3, 0, strict, 3, 0, &y, &sub, NULL};
     uint8_t bytes[4096];
     size_t n;
-    encode(c, L.box, &bx, bytes, sizeof bytes, &n);
+    n = mem_damage_encode_doc(c, L.box, &bx, bytes, sizeof bytes);
     box out;
     decode(c, L.box, bytes, n, &out);
     cr_assert_eq(out.nshared, 5);
@@ -263,7 +234,7 @@ Test(mem_graph, long_chains_and_the_depth_limit) {
   box bx = {one, 1, 0, NULL, 0, 0, one, 1, 0, &x, &chain[LEN - 1], &chain[3]};
   uint8_t bytes[8192];
   size_t n;
-  encode(c, L.box, &bx, bytes, sizeof bytes, &n);
+  n = mem_damage_encode_doc(c, L.box, &bx, bytes, sizeof bytes);
   box out;
   decode(c, L.box, bytes, n, &out);
   const cat *k = out.shared[0]->cat;
@@ -408,7 +379,7 @@ Test(mem_graph, many_strings_nulls_and_references) {
               &items[140], &cats[2], &cats[130]};
     static uint8_t bytes[1 << 17];
     size_t n;
-    encode(c, L.box, &bx, bytes, sizeof bytes, &n);
+    n = mem_damage_encode_doc(c, L.box, &bx, bytes, sizeof bytes);
     box out;
     decode(c, L.box, bytes, n, &out);
     cr_assert_eq(out.nshared, NI + 4);
@@ -498,7 +469,7 @@ Test(mem_graph, damaged) {
     box bx = {shared, 4, 0, plain, 2, 0, strict, 1, 0, &y, &root, &b};
     uint8_t bytes[1024];
     size_t n;
-    encode(c, L.box, &bx, bytes, sizeof bytes, &n);
+    n = mem_damage_encode_doc(c, L.box, &bx, bytes, sizeof bytes);
     graph_env e = {c, L.box};
     cr_assert_eq(graph_probe(&e, bytes, n, MEM_DAMAGE_ARENA, 1), WIRE_OK);
     mem_damage_all(graph_probe, &e, bytes, n, 0, 0x80, subs, sizeof subs);

@@ -17,6 +17,8 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
+
 #define N WIRE_MEM_NONE
 #define O(t, f) (uint32_t) offsetof(t, f)
 #define BIG 4096u /* bytes of the reader's image of one item */
@@ -38,19 +40,7 @@ typedef struct { const rs_t *s; } rp_t;
 typedef struct { const rp_t *ps; uint32_t n; } rq_t;
 
 static wire_ctx *ctx_new(void) {
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_not_null(c);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "a.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  return c;
-}
-
-static uint32_t type_of(wire_ctx *c, const char *name) {
-  uint32_t t;
-  cr_assert_eq(wire_schema_find_type(c, name, strlen(name), &t), WIRE_OK);
-  return t;
+  return mem_ctx(fdl, "a.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, 1));
 }
 
 /* ITEMS items of M (or of Q, each a P of one S) as the small writer
@@ -58,7 +48,8 @@ static uint32_t type_of(wire_ctx *c, const char *name) {
 static uint8_t *payload(int nested, size_t *len) {
   wire_ctx *c = ctx_new();
   uint32_t ls, lm, lp, lq;
-  int32_t st = wire_mem_layout_new(c, type_of(c, "a.S"), sizeof(ws_t), &ls);
+  int32_t st =
+      wire_mem_layout_new(c, mem_ctx_type(c, "a.S"), sizeof(ws_t), &ls);
   st |= wire_mem_layout_field(c, ls, 0, WIRE_MEM_BOOL, 0, N, N, N);
   static ws_t items[ITEMS];
   static struct { const ws_t *s; } ps[ITEMS];
@@ -68,7 +59,7 @@ static uint8_t *payload(int nested, size_t *len) {
   }
   const uint8_t *p;
   if (!nested) {
-    st |= wire_mem_layout_new(c, type_of(c, "a.M"), sizeof(wm_t), &lm);
+    st |= wire_mem_layout_new(c, mem_ctx_type(c, "a.M"), sizeof(wm_t), &lm);
     st |= wire_mem_layout_field(c, lm, 0, WIRE_MEM_LIST, O(wm_t, items),
                                 O(wm_t, n), N, ls);
     cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
@@ -77,9 +68,9 @@ static uint8_t *payload(int nested, size_t *len) {
                  wire_ctx_error_message(c));
   } else {
     typedef struct { const void *ps; uint32_t n; } wq_t;
-    st |= wire_mem_layout_new(c, type_of(c, "a.P"), sizeof ps[0], &lp);
+    st |= wire_mem_layout_new(c, mem_ctx_type(c, "a.P"), sizeof ps[0], &lp);
     st |= wire_mem_layout_field(c, lp, 0, WIRE_MEM_STRUCT_PTR, 0, N, N, ls);
-    st |= wire_mem_layout_new(c, type_of(c, "a.Q"), sizeof(wq_t), &lq);
+    st |= wire_mem_layout_new(c, mem_ctx_type(c, "a.Q"), sizeof(wq_t), &lq);
     st |= wire_mem_layout_field(c, lq, 0, WIRE_MEM_LIST, O(wq_t, ps),
                                 O(wq_t, n), N, lp);
     cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
@@ -99,23 +90,24 @@ static uint8_t *payload(int nested, size_t *len) {
 static wire_ctx *reader(int form, uint32_t *root) {
   wire_ctx *c = ctx_new();
   uint32_t ls, le, lp;
-  int32_t st = wire_mem_layout_new(c, type_of(c, "a.S"), sizeof(rs_t), &ls);
+  int32_t st =
+      wire_mem_layout_new(c, mem_ctx_type(c, "a.S"), sizeof(rs_t), &ls);
   st |= wire_mem_layout_field(c, ls, 0, WIRE_MEM_BOOL, O(rs_t, b), N, N, N);
   if (form == 0) {
-    st |= wire_mem_layout_new(c, type_of(c, "a.M"), sizeof(rm_t), root);
+    st |= wire_mem_layout_new(c, mem_ctx_type(c, "a.M"), sizeof(rm_t), root);
     st |= wire_mem_layout_field(c, *root, 0, WIRE_MEM_LIST, O(rm_t, items),
                                 O(rm_t, n), N, ls);
   } else if (form == 1) {
     st |= wire_mem_layout_new(c, WIRE_MEM_ELEMENT, sizeof(void *), &le);
     st |= wire_mem_layout_field(c, le, 0, WIRE_MEM_STRUCT_PTR, 0, N, N, ls);
-    st |= wire_mem_layout_new(c, type_of(c, "a.M"), sizeof(rmp_t), root);
+    st |= wire_mem_layout_new(c, mem_ctx_type(c, "a.M"), sizeof(rmp_t), root);
     st |= wire_mem_layout_field(c, *root, 0, WIRE_MEM_LIST, O(rmp_t, items),
                                 O(rmp_t, n), N, le);
   } else {
-    st |= wire_mem_layout_new(c, type_of(c, "a.P"), sizeof(rp_t), &lp);
+    st |= wire_mem_layout_new(c, mem_ctx_type(c, "a.P"), sizeof(rp_t), &lp);
     st |= wire_mem_layout_field(c, lp, 0, WIRE_MEM_STRUCT_PTR, O(rp_t, s), N,
                                 N, ls);
-    st |= wire_mem_layout_new(c, type_of(c, "a.Q"), sizeof(rq_t), root);
+    st |= wire_mem_layout_new(c, mem_ctx_type(c, "a.Q"), sizeof(rq_t), root);
     st |= wire_mem_layout_field(c, *root, 0, WIRE_MEM_LIST, O(rq_t, ps),
                                 O(rq_t, n), N, lp);
   }
@@ -273,9 +265,10 @@ Test(mem_limit, limit_before_arena_size) {
   size_t len2;
   wire_ctx *w = ctx_new();
   uint32_t ls, lm;
-  int32_t st = wire_mem_layout_new(w, type_of(w, "a.S"), sizeof(ws_t), &ls);
+  int32_t st =
+      wire_mem_layout_new(w, mem_ctx_type(w, "a.S"), sizeof(ws_t), &ls);
   st |= wire_mem_layout_field(w, ls, 0, WIRE_MEM_BOOL, 0, N, N, N);
-  st |= wire_mem_layout_new(w, type_of(w, "a.M"), sizeof(wm_t), &lm);
+  st |= wire_mem_layout_new(w, mem_ctx_type(w, "a.M"), sizeof(wm_t), &lm);
   st |= wire_mem_layout_field(w, lm, 0, WIRE_MEM_LIST, O(wm_t, items),
                               O(wm_t, n), N, ls);
   cr_assert_eq(st, 0);

@@ -16,6 +16,7 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
 #include "mem_damage.h"
 
 /* (internal: off, plans made from then on have no inline cases, lists of
@@ -50,14 +51,9 @@ typedef struct {
 } box;
 
 static wire_ctx *make(int compatible, uint32_t *lr) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "lf.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tp, tb;
-  cr_assert_eq(wire_schema_find_type(c, "lf.Pt", 5, &tp), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "lf.Box", 6, &tb), WIRE_OK);
+  wire_ctx *c =
+      mem_ctx(fdl, "lf.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
+  uint32_t tp = mem_ctx_type(c, "lf.Pt"), tb = mem_ctx_type(c, "lf.Box");
   /* layouts: 0 box, 1 pt, 2 a string element */
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, tb, sizeof(box), 0, 0, 0, 0, 0},
@@ -72,9 +68,7 @@ static wire_ctx *make(int compatible, uint32_t *lr) {
       {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(ustr), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_STR, 0, O(ustr, n), N, N, 0},
   };
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0],
-                                     lr),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
+  *lr = MEM_CTX_TABLE(c, rows);
   return c;
 }
 
@@ -97,14 +91,7 @@ static int32_t both(wire_ctx *ca, wire_ctx *cb, uint32_t lr,
                                &u2, WIRE_MEM_COPY);
   wire__mdec_ds_ok = true;
   wire__mdec_lists_ok = true;
-  cr_assert_eq(s1, s2, "%zu bytes: cases %d (%s), general %d (%s)", n, s1,
-               wire_ctx_error_message(ca), s2, wire_ctx_error_message(cb));
-  if (s1) {
-    cr_assert_eq(wire_ctx_error_offset(ca), wire_ctx_error_offset(cb),
-                 "%s / %s", wire_ctx_error_message(ca),
-                 wire_ctx_error_message(cb));
-    return s1;
-  }
+  if (mem_damage_agree_ctx(ca, s1, cb, s2, n)) return s1;
   cr_assert_eq(u1, u2, "arena bytes used");
   /* (an empty list: the same pointer, the library's empty one) */
   cr_assert(o1.nnames || o1.names == o2.names);

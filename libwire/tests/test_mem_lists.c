@@ -15,6 +15,7 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
 #include "mem_damage.h"
 
 /* (internal, mem_dec_lists.c: off, every list takes the general loop) */
@@ -38,13 +39,8 @@ typedef struct { seq l[NL]; } p_t;
 #define N WIRE_MEM_NONE
 
 static wire_ctx *make(uint32_t *lp) {
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_not_null(c);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "ml.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t t;
-  cr_assert_eq(wire_schema_find_type(c, "ml.P", 4, &t), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl, "ml.fdl", NULL);
+  uint32_t t = mem_ctx_type(c, "ml.P");
   int32_t st = wire_mem_layout_new(c, t, sizeof(p_t), lp);
   for (uint32_t k = 0; k < NL; k++)
     st |= wire_mem_layout_field(c, *lp, k, WIRE_MEM_ARRAY,
@@ -97,13 +93,7 @@ static size_t message(wire_ctx *c, uint32_t lp, uint32_t n, int vary,
     v.l[l].p = vals[l];
     v.l[l].n = m;
   }
-  const uint8_t *b;
-  size_t len;
-  cr_assert_eq(wire_mem_encode(c, lp, &v, &b, &len), WIRE_OK, "%s",
-               wire_ctx_error_message(c));
-  cr_assert(len <= cap);
-  memcpy(out, b, len);
-  return len;
+  return mem_damage_encode(c, lp, &v, out, cap);
 }
 
 /* Decodes data[0..n) with the loop and without it, into an arena of cap

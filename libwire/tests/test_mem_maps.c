@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem_ctx.h"
 #include "mem_damage.h"
 #include "wire.h"
 
@@ -31,13 +32,9 @@ typedef struct { ustr k, v; } kv;
 typedef struct { const kv *m; uint32_t n, pad; } bag;
 
 static wire_ctx *make(int compatible, uint32_t *lr) {
-  wire_ctx *c = wire_ctx_new();
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "mm.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t t;
-  cr_assert_eq(wire_schema_find_type(c, "mm.Bag", 6, &t), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl, "mm.fdl",
+                        MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
+  uint32_t t = mem_ctx_type(c, "mm.Bag");
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, t, sizeof(bag), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_MAP, offsetof(bag, m), offsetof(bag, n),
@@ -48,9 +45,7 @@ static wire_ctx *make(int compatible, uint32_t *lr) {
       {WIRE_MEM_ROW_FIELD, 1, WIRE_MEM_STR, offsetof(kv, v), offsetof(kv, v.n),
        N, N, 0},
   };
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0], sizeof rows / sizeof rows[0],
-                                     lr),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
+  *lr = MEM_CTX_TABLE(c, rows);
   return c;
 }
 
@@ -68,14 +63,7 @@ static int32_t both(wire_ctx *ca, wire_ctx *cb, uint32_t lr,
   int32_t s2 = wire_mem_decode(cb, lr, data, n, &o2, arena2, sizeof arena2,
                                &u2, WIRE_MEM_COPY);
   wire__mdec_ds_ok = true;
-  cr_assert_eq(s1, s2, "cases %d (%s), general %d (%s)", s1,
-               wire_ctx_error_message(ca), s2, wire_ctx_error_message(cb));
-  if (s1) {
-    cr_assert_eq(wire_ctx_error_offset(ca), wire_ctx_error_offset(cb),
-                 "%s / %s", wire_ctx_error_message(ca),
-                 wire_ctx_error_message(cb));
-    return s1;
-  }
+  if (mem_damage_agree_ctx(ca, s1, cb, s2, n)) return s1;
   cr_assert_eq(o1.n, o2.n);
   for (uint32_t i = 0; i < o1.n; i++) {
     const kv *a = &o1.m[i], *b = &o2.m[i];

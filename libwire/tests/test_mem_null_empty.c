@@ -15,6 +15,8 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
+
 #define N WIRE_MEM_NONE
 #define O(t, f) (uint32_t) offsetof(t, f)
 
@@ -34,12 +36,8 @@ typedef struct {
 } e_t;
 
 static wire_ctx *make(uint32_t *le) {
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "ne.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(c));
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t te;
-  cr_assert_eq(wire_schema_find_type(c, "ne.E", 4, &te), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl, "ne.fdl", NULL);
+  uint32_t te = mem_ctx_type(c, "ne.E");
   /* layouts: 0 E, 1 map entry, 2 list item */
   const uint32_t rows[][WIRE_MEM_ROW] = {
       {WIRE_MEM_ROW_LAYOUT, te, sizeof(e_t), 0, 0, 0, 0, 0},
@@ -52,9 +50,7 @@ static wire_ctx *make(uint32_t *le) {
       {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(ustr), 0, 0, 0, 0, 0},
       {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_STR, 0, 8, N, N, 0},
   };
-  cr_assert_eq(wire_mem_layout_table(c, &rows[0][0],
-                                     sizeof rows / sizeof rows[0], le),
-               WIRE_OK, "%s", wire_ctx_error_message(c));
+  *le = MEM_CTX_TABLE(c, rows);
   return c;
 }
 

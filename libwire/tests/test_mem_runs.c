@@ -15,6 +15,7 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
 #include "mem_damage.h"
 
 /* (internal, mem_dec_run.c: off, the byte readers are used) */
@@ -36,14 +37,10 @@ typedef struct { const v_t *vs; uint32_t n; } l_t;
 
 static wire_ctx *make(int compatible, int words, uint32_t *lv, uint32_t *ll) {
   wire__mdec_words_ok = words != 0; /* (read when the layouts are made) */
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_not_null(c);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "r.fdl"), WIRE_OK);
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tv, tl;
-  cr_assert_eq(wire_schema_find_type(c, "r.V", 3, &tv), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "r.L", 3, &tl), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl, "r.fdl",
+                        MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
+  uint32_t tv = mem_ctx_type(c, "r.V");
+  uint32_t tl = mem_ctx_type(c, "r.L");
   int32_t st = wire_mem_layout_new(c, tv, sizeof(v_t), lv);
   st |= wire_mem_layout_new(c, tl, sizeof(l_t), ll);
   st |= wire_mem_layout_field(c, *lv, 0, WIRE_MEM_I32, O(v_t, a), N, N, N);
@@ -186,14 +183,9 @@ typedef struct { int32_t a, b, c, d; int64_t e, f, g; const char *x;
 typedef struct { const w_t *vs; uint32_t n; } wl_t;
 
 static wire_ctx *make_writer(uint32_t *lv, uint32_t *ll) {
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_not_null(c);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl_w, strlen(fdl_w), "w.fdl"), WIRE_OK);
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tv, tl;
-  cr_assert_eq(wire_schema_find_type(c, "r.V", 3, &tv), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "r.L", 3, &tl), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl_w, "w.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, 1));
+  uint32_t tv = mem_ctx_type(c, "r.V");
+  uint32_t tl = mem_ctx_type(c, "r.L");
   int32_t st = wire_mem_layout_new(c, tv, sizeof(w_t), lv);
   st |= wire_mem_layout_new(c, tl, sizeof(wl_t), ll);
   st |= wire_mem_layout_field(c, *lv, 0, WIRE_MEM_I32, O(w_t, a), N, N, N);
@@ -312,14 +304,11 @@ typedef struct { wire_mem_time ts, du; wire_mem_decimal dec; const char *s;
                  uint32_t bn; uint8_t b_present; } t_t;
 
 static void check_general(int tracking) {
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_not_null(c);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, tracking);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl_t, strlen(fdl_t), "t.fdl"), WIRE_OK);
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tt, lt;
-  cr_assert_eq(wire_schema_find_type(c, "t.T", 3, &tt), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl_t, "t.fdl",
+                        MEM_OPTS(WIRE_OPT_COMPATIBLE, 1,
+                                 WIRE_OPT_REF_TRACKING, tracking));
+  uint32_t tt = mem_ctx_type(c, "t.T");
+  uint32_t lt;
   int32_t st = wire_mem_layout_new(c, tt, sizeof(t_t), &lt);
   st |= wire_mem_layout_field(c, lt, 0, WIRE_MEM_TIMESTAMP, O(t_t, ts), N, N, N);
   st |= wire_mem_layout_field(c, lt, 1, WIRE_MEM_DURATION, O(t_t, du), N, N, N);
@@ -389,13 +378,8 @@ typedef struct { uint8_t a; float b; double c; uint32_t e; int32_t d;
 
 static wire_ctx *make_flat(int words, uint32_t *lf) {
   wire__mdec_words_ok = words != 0;
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_not_null(c);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl_f, strlen(fdl_f), "f.fdl"), WIRE_OK);
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tf;
-  cr_assert_eq(wire_schema_find_type(c, "r.F", 3, &tf), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl_f, "f.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, 1));
+  uint32_t tf = mem_ctx_type(c, "r.F");
   int32_t st = wire_mem_layout_new(c, tf, sizeof(f_t), lf);
   st |= wire_mem_layout_field(c, *lf, 0, WIRE_MEM_BOOL, O(f_t, a), N, N, N);
   st |= wire_mem_layout_field(c, *lf, 1, WIRE_MEM_F32, O(f_t, b), N, N, N);
@@ -550,14 +534,11 @@ typedef struct { int32_t k; v_t v; int32_t z; } pi_t;
 typedef struct { int32_t k; const v_t *v; int32_t z; } pp_t;
 
 static void check_ptr_field(int compatible) {
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_not_null(c);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, compatible);
-  cr_assert_eq(wire_schema_load_fdl(c, fdl_p, strlen(fdl_p), "p.fdl"), WIRE_OK);
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  uint32_t tv, tp, lv, li, lp;
-  cr_assert_eq(wire_schema_find_type(c, "r.V", 3, &tv), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "r.P", 3, &tp), WIRE_OK);
+  wire_ctx *c = mem_ctx(fdl_p, "p.fdl",
+                        MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
+  uint32_t tv = mem_ctx_type(c, "r.V");
+  uint32_t tp = mem_ctx_type(c, "r.P");
+  uint32_t lv, li, lp;
   int32_t st = wire_mem_layout_new(c, tv, sizeof(v_t), &lv);
   st |= wire_mem_layout_field(c, lv, 0, WIRE_MEM_I32, O(v_t, a), N, N, N);
   st |= wire_mem_layout_field(c, lv, 1, WIRE_MEM_I32, O(v_t, b), N, N, N);

@@ -90,49 +90,45 @@ void wire__gen_cname(const gen *g, uint32_t ti, char *out, size_t cap) {
   out[i] = 0;
 }
 
-static const char *prim_ctype(uint8_t t) {
-  switch (t) {
-  case WIRE_T_BOOL: return "uint8_t";
-  case WIRE_T_INT8: return "int8_t";
-  case WIRE_T_INT16: return "int16_t";
-  case WIRE_T_INT32: case WIRE_T_VARINT32: return "int32_t";
-  case WIRE_T_INT64: case WIRE_T_VARINT64: case WIRE_T_TAGGED_INT64: return "int64_t";
-  case WIRE_T_UINT8: return "uint8_t";
-  case WIRE_T_UINT16: return "uint16_t";
-  case WIRE_T_UINT32: case WIRE_T_VAR_UINT32: return "uint32_t";
-  case WIRE_T_UINT64: case WIRE_T_VAR_UINT64: case WIRE_T_TAGGED_UINT64: return "uint64_t";
-  case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16: return "uint16_t";
-  case WIRE_T_FLOAT32: return "float";
-  case WIRE_T_FLOAT64: return "double";
-  case WIRE_T_DATE: return "int64_t";
-  case WIRE_T_TIMESTAMP: case WIRE_T_DURATION: return "wire_mem_time";
-  case WIRE_T_DECIMAL: return "wire_mem_decimal";
-  default: return NULL;
-  }
-}
-static const char *prim_form(uint8_t t) {
-  switch (t) {
-  case WIRE_T_BOOL: return "WIRE_MEM_BOOL";
-  case WIRE_T_INT8: return "WIRE_MEM_I8";
-  case WIRE_T_INT16: return "WIRE_MEM_I16";
-  case WIRE_T_INT32: case WIRE_T_VARINT32: return "WIRE_MEM_I32";
-  case WIRE_T_INT64: case WIRE_T_VARINT64: case WIRE_T_TAGGED_INT64: return "WIRE_MEM_I64";
-  case WIRE_T_UINT8: return "WIRE_MEM_U8";
-  case WIRE_T_UINT16: return "WIRE_MEM_U16";
-  case WIRE_T_UINT32: case WIRE_T_VAR_UINT32: return "WIRE_MEM_U32";
-  case WIRE_T_UINT64: case WIRE_T_VAR_UINT64: case WIRE_T_TAGGED_UINT64: return "WIRE_MEM_U64";
-  case WIRE_T_FLOAT16: case WIRE_T_BFLOAT16: return "WIRE_MEM_BITS16";
-  case WIRE_T_FLOAT32: return "WIRE_MEM_F32";
-  case WIRE_T_FLOAT64: return "WIRE_MEM_F64";
-  case WIRE_T_DATE: return "WIRE_MEM_DATE";
-  case WIRE_T_TIMESTAMP: return "WIRE_MEM_TIMESTAMP";
-  case WIRE_T_DURATION: return "WIRE_MEM_DURATION";
-  case WIRE_T_DECIMAL: return "WIRE_MEM_DECIMAL";
-  default: return NULL;
-  }
+/* The primitive field types: each one's C type and WIRE_MEM_* form. */
+typedef struct {
+  uint8_t t;
+  const char *ctype, *form;
+} prim_info;
+static const prim_info prims[] = {
+    {WIRE_T_BOOL, "uint8_t", "WIRE_MEM_BOOL"},
+    {WIRE_T_INT8, "int8_t", "WIRE_MEM_I8"},
+    {WIRE_T_INT16, "int16_t", "WIRE_MEM_I16"},
+    {WIRE_T_INT32, "int32_t", "WIRE_MEM_I32"},
+    {WIRE_T_VARINT32, "int32_t", "WIRE_MEM_I32"},
+    {WIRE_T_INT64, "int64_t", "WIRE_MEM_I64"},
+    {WIRE_T_VARINT64, "int64_t", "WIRE_MEM_I64"},
+    {WIRE_T_TAGGED_INT64, "int64_t", "WIRE_MEM_I64"},
+    {WIRE_T_UINT8, "uint8_t", "WIRE_MEM_U8"},
+    {WIRE_T_UINT16, "uint16_t", "WIRE_MEM_U16"},
+    {WIRE_T_UINT32, "uint32_t", "WIRE_MEM_U32"},
+    {WIRE_T_VAR_UINT32, "uint32_t", "WIRE_MEM_U32"},
+    {WIRE_T_UINT64, "uint64_t", "WIRE_MEM_U64"},
+    {WIRE_T_VAR_UINT64, "uint64_t", "WIRE_MEM_U64"},
+    {WIRE_T_TAGGED_UINT64, "uint64_t", "WIRE_MEM_U64"},
+    {WIRE_T_FLOAT16, "uint16_t", "WIRE_MEM_BITS16"},
+    {WIRE_T_BFLOAT16, "uint16_t", "WIRE_MEM_BITS16"},
+    {WIRE_T_FLOAT32, "float", "WIRE_MEM_F32"},
+    {WIRE_T_FLOAT64, "double", "WIRE_MEM_F64"},
+    {WIRE_T_DATE, "int64_t", "WIRE_MEM_DATE"},
+    {WIRE_T_TIMESTAMP, "wire_mem_time", "WIRE_MEM_TIMESTAMP"},
+    {WIRE_T_DURATION, "wire_mem_time", "WIRE_MEM_DURATION"},
+    {WIRE_T_DECIMAL, "wire_mem_decimal", "WIRE_MEM_DECIMAL"},
+};
+
+/* What primitive type t is in C; NULL when t is no primitive. */
+static const prim_info *prim_of(uint8_t t) {
+  for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++)
+    if (prims[i].t == t) return &prims[i];
+  return NULL;
 }
 static bool packable(uint8_t t) {
-  return prim_form(t) && t != WIRE_T_DATE && t != WIRE_T_TIMESTAMP &&
+  return prim_of(t) && t != WIRE_T_DATE && t != WIRE_T_TIMESTAMP &&
          t != WIRE_T_DURATION && t != WIRE_T_DECIMAL;
 }
 uint8_t wire__gen_kind_of(const gen *g, const wire_ftype *f) {
@@ -147,7 +143,7 @@ static bool supported(const gen *g, const wire_ftype *f) {
   if (k == WIRE_KIND_STRUCT || k == WIRE_KIND_UNION) return g->ok[f->user];
   if (k) return false;
   uint8_t t = f->type_id;
-  if (prim_ctype(t) || t == WIRE_T_STRING || t == WIRE_T_BINARY || wire__array_elem_type(t))
+  if (prim_of(t) || t == WIRE_T_STRING || t == WIRE_T_BINARY || wire__array_elem_type(t))
     return true;
   if (t == WIRE_T_LIST || t == WIRE_T_SET) return supported(g, f->elem);
   if (t == WIRE_T_MAP) return supported(g, f->key) && supported(g, f->value);
@@ -254,9 +250,10 @@ static void val(gen *g, const wire_ftype *f, vinfo *v) {
     return;
   }
   uint8_t t = f->type_id;
-  if (prim_ctype(t)) {
-    snprintf(v->ctype, sizeof v->ctype, "%s", prim_ctype(t));
-    v->form = prim_form(t);
+  const prim_info *pi = prim_of(t);
+  if (pi) {
+    snprintf(v->ctype, sizeof v->ctype, "%s", pi->ctype);
+    v->form = pi->form;
     return;
   }
   if (t == WIRE_T_STRING || t == WIRE_T_BINARY) {
@@ -273,7 +270,7 @@ static void val(gen *g, const wire_ftype *f, vinfo *v) {
                         packable(f->elem->type_id) && !f->elem->nullable &&
                         !f->elem->ref && !wire__gen_kind_of(g, f->elem))) {
     uint8_t e = wire__array_elem_type(t) ? wire__array_elem_type(t) : f->elem->type_id;
-    snprintf(it, sizeof it, "%s", prim_ctype(e));
+    snprintf(it, sizeof it, "%s", prim_of(e)->ctype);
     v->form = "WIRE_MEM_ARRAY";
   } else if (t == WIRE_T_MAP) {
     vinfo kv, vv;

@@ -46,6 +46,27 @@ static size_t tape_mode(uint8_t mode) {
   return slot;
 }
 
+/* libFuzzer's set-up of both tape targets: every slot's context. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  tape_init();
+  return 0;
+}
+
+/* An input's start: its mode byte (tape_mode) read, *ctx and *w the
+ * slot's context and writer. Returns 0 for an empty input (nothing to
+ * do). */
+static int tape_begin(const uint8_t *data, size_t size, wire_ctx **ctx,
+                      wire_writer **w) {
+  tape_init();
+  if (size < 1) return 0;
+  size_t slot = tape_mode(data[0]);
+  *ctx = tctxs[slot];
+  *w = twriter[slot];
+  return 1;
+}
+
 static void tape_fail(const char *what, const uint8_t *in, size_t n,
                       int32_t a, uint64_t ao, int32_t b, uint64_t bo) {
   fprintf(stderr, "fuzz_tape: %s differ: document path %s @%llu, direct %s "

@@ -51,19 +51,10 @@ static void check_string_spans(wire_ctx *ctx, wire_writer *w,
   free(b);
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  tape_init();
-  return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  tape_init();
-  if (size < 1) return 0;
-  size_t slot = tape_mode(data[0]);
-  wire_ctx *ctx = tctxs[slot];
-  wire_writer *w = twriter[slot];
+  wire_ctx *ctx;
+  wire_writer *w;
+  if (!tape_begin(data, size, &ctx, &w)) return 0;
   /* compatible mode: TypeDef hashes repaired (by the document decoder) */
   const size_t n = size - 1;
   uint8_t *p = fuzz_repaired_copy(ctx, data + 1, n, data[0] & 1,

@@ -12,19 +12,10 @@
  * anyway), which must not crash or leak, whatever the text. */
 #include "fuzz_tape.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  tape_init();
-  return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  tape_init();
-  if (size < 1) return 0;
-  size_t slot = tape_mode(data[0]);
-  wire_ctx *ctx = tctxs[slot];
-  wire_writer *w = twriter[slot];
+  wire_ctx *ctx;
+  wire_writer *w;
+  if (!tape_begin(data, size, &ctx, &w)) return 0;
   const uint8_t *t = data + 1;
   size_t n = size - 1;
   int64_t pol = n >= 2 ? t[n - 2] % 3 : 0;
