@@ -429,6 +429,12 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
                    h);
     if (!(h & WIRE_LF_DECL)) edecl = NULL;
   } else {
+    /* all null with no element type to write (none kept, none recorded,
+     * none declared): no same-type bit (R-WLIST-2) */
+    if (!first && !wire__list_elem_type(n) &&
+        !((n->flags & WIRE_NF_ELEM_SET) && !wire__is_user_type(n->b)) &&
+        !wire__pol_null_list_typed(e->ctx, decl))
+      same = false;
     h = wire__pol_list_header(e->ctx, decl, same, has_null, track, &edecl);
     /* a value the document marks tracked (an anchor: shared) needs the
      * tracking bit, whatever the declared element type says */
