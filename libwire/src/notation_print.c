@@ -404,14 +404,17 @@ static int32_t print_union(printer *p, bool *any, const wire_node *n) {
 }
 
 /* Whether the all-null list n was read with a user element type (R-LIST-5)
- * that the context's schema does not have (a compatible payload read
- * without one): the notation cannot name it, and its same-type header
- * alone would be written with NONE, which Java and Go do not read. Its
- * "header" is then left out, so that `wire encode` writes the list as
- * R-WLIST-2 says (the declared type's meta, or no same-type bit). */
+ * that no declaration gives the encoder again: the list is the printed
+ * root, or the type is one the context's schema does not have (a
+ * compatible payload read without one). The notation cannot name that
+ * type, and the list's same-type header alone would be written with NONE,
+ * which Java and Go do not read; its "header" is then left out, so that
+ * `wire encode` writes the list as R-WLIST-2 says (the declared type's
+ * meta, or no same-type bit). */
 static bool elem_type_unnamed(const printer *p, const wire_node *n) {
   const wire_node *et = wire__list_elem_type(n);
   if (!et) return false;
+  if (p->depth == 1) return true;
   uint8_t t = (uint8_t)wire_node_type(et);
   if (t != WIRE_T_ENUM && t != WIRE_T_NAMED_ENUM)
     return wire__st_layout(et)->type_index == WIRE_NO_TYPE;

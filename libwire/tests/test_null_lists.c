@@ -10,7 +10,10 @@
  *  - readers: those bytes decode (the document keeps the element type and
  *    writes the same bytes again; the tape holds the nulls, and the schema's
  *    declaration gives the type again), both decoders giving one tape; a
- *    union element type is still refused. */
+ *    union element type is still refused;
+ *  - without an element type to write (a root list; the notation, which
+ *    cannot name a type the schema lacks), no same-type bit: `02 fd fd`,
+ *    as Fory Go writes `[]any{nil, nil}` (errata E-57). */
 #include <criterion/criterion.h>
 
 #include <stdio.h>
@@ -145,9 +148,11 @@ Test(null_lists, undeclared_lists_have_no_element_type) {
  * (Leaf, known from a TypeDef only) cannot be named, so its header is left
  * out and the list is written again without an element type (`02 fd fd`,
  * which pyfory reads back to Holder(colors=[None], leaves=[None, None]));
- * with the schema the header is kept and the bytes come back as read. */
-static void notation_case(const char *hx, const char *fdl, const char *want) {
-  wire_ctx *ctx = ctx_with(fdl, 1);
+ * with the schema the header is kept and the bytes come back as read. A
+ * root list has no declaration to give the type again. */
+static void notation_case(const char *hx, const char *fdl, int compatible,
+                          const char *want) {
+  wire_ctx *ctx = ctx_with(fdl, compatible);
   size_t n;
   uint8_t *in = unhex(hx, &n);
   wire_doc *doc;
@@ -176,14 +181,17 @@ static void notation_case(const char *hx, const char *fdl, const char *want) {
 }
 
 Test(null_lists, notation_without_the_type) {
-  notation_case(by_id, fdl_id, by_id);
-  notation_case(by_name, fdl_name, by_name);
-  notation_case(by_id, NULL,
+  notation_case(by_id, fdl_id, 1, by_id);
+  notation_case(by_name, fdl_name, 1, by_name);
+  notation_case(by_id, NULL, 1,
                 "01ff1c00108096c08603ec17c2664c166609cb74644c16722c80a924010e"
                 "fd0202fdfd");
-  notation_case(by_name, NULL,
+  notation_case(by_name, NULL, 1,
                 "01ff1e001620c6b217431b5ae2054c131dcb19224c166609cb74644c167a"
                 "2c80a924010efd0202fdfd");
+  /* a root set of STRUCT 101 (same-schema): no declaration gives the type
+   * again, schema or not */
+  notation_case("01ff17020a1b65fdfd", fdl_id, 0, "01ff170202fdfd");
 }
 
 /* A recorded same-type header with no type kept (pyfory's `[None, None]`

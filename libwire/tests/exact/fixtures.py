@@ -82,6 +82,8 @@ def rules_of(rt, model, compat):
         r += ["R-WSTR-1", "E-53"]
     if model == "nests":
         r += ["R-WLIST-1", "R-WLIST-8", "E-54"] + ([] if compat else ["E-50"])
+    if model == "nulls":
+        r += ["R-LIST-5", "R-WLIST-2", "E-57"]
     if model == "nullarrays":
         r += ["E-55"]
     if model == "reflistoff":

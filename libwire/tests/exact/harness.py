@@ -33,7 +33,7 @@ ROOTS = {"order": "Order", "media": "MediaContent", "sample": "Sample", "samples
          "ulist": "UHolder", "umap": "UHolder", "ulabel": "UHolder",
          "blobs": "Blobs", "mapfixed": "Inventory", "shapes": "Shapes",
          "nests": "Nests", "nullarrays": "NullArrays", "reflistoff": "RefListOff",
-         "nestedref": "Outer", "words": "Words"}
+         "nestedref": "Outer", "words": "Words", "nulls": "Nulls"}
 # Union cases of list and map type, through the code foryc generates from
 # fixtures/schemas/exact/union.fdl for pyfory and for Java.
 UNION_MODELS = {"ulist", "umap", "ulabel"}
@@ -61,8 +61,10 @@ JAVA_MODELS = {"mapfixed", "nests", "nullarrays", "reflistoff", "nestedref"}
 
 # Models only the Go writer has: UTF-8 strings that Fory Java 1.6.0
 # misreads in one payload (errata E-53; Java cannot read back its own
-# bytes of them, and pyfory writes UTF-16).
-GO_MODELS = {"words"}
+# bytes of them, and pyfory writes UTF-16), and a list of interface values
+# that are all nil (errata E-57: no element type; Java writes an element
+# type no runtime reads, pyfory one Java and Go do not read).
+GO_MODELS = {"words", "nulls"}
 
 
 def models(runtime):

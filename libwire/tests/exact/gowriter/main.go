@@ -182,6 +182,13 @@ type Words struct {
 	Words []string
 }
 
+// Nulls holds a list of interface values that are all nil: Go writes it
+// with no same-type bit and no element type (`02 fd fd`, errata E-57), the
+// form libwire writes for an all-null list with no element type to write.
+type Nulls struct {
+	Anys []any
+}
+
 // LongNamedStructForTheLongNamesCheck is registered with a namespace and a
 // type name over 16 bytes (meta string hashes).
 type LongNamedStructForTheLongNamesCheck struct {
@@ -201,7 +208,7 @@ func newFory(compatible, ref bool) *fory.Fory {
 		{Sample{}, "Sample"}, {SampleList{}, "SampleList"}, {Node{}, "Node"}, {Person{}, "Person"},
 		{Inner{}, "Inner"}, {Outer{}, "Outer"}, {Empty{}, "Empty"}, {HasEmpty{}, "HasEmpty"},
 		{Optionals{}, "Optionals"}, {Holder{}, "Holder"}, {Camel{}, "Camel"}, {Evo{}, "Evo"},
-		{RefOff{}, "RefOff"}, {Stop{}, "Stop"}, {Route{}, "Route"}, {Words{}, "Words"}} {
+		{RefOff{}, "RefOff"}, {Stop{}, "Stop"}, {Route{}, "Route"}, {Words{}, "Words"}, {Nulls{}, "Nulls"}} {
 		if err := f.RegisterStructByName(r.v, "ex."+r.name); err != nil {
 			panic(err)
 		}
@@ -262,6 +269,7 @@ func models() []model {
 		{"reflist", &Route{[]*Stop{x, nil, x, {"Y"}}, []Stop{{"Q"}, {"Q"}, {"Z"}}}, true},
 		{"longname", &LongNamedStructForTheLongNamesCheck{5}, false},
 		{"words", &Words{[]string{long, "aé日", long}}, false},
+		{"nulls", &Nulls{[]any{nil, nil}}, false},
 	}
 }
 
