@@ -237,7 +237,8 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
 
 static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
   const wire_ftype *f = lf->type;
-  bool flag = f->nullable || f->ref || wire__peer_any_flag(e->ctx, f);
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(e->ctx, f) ||
+              wire__peer_value_flag(e->ctx, f);
   bool ref = f->ref || wire__peer_field_tracks(e->ctx, f);
   if (!v) {
     if (!flag)
@@ -372,7 +373,8 @@ static bool write_struct(enc *e, wire_node *n) {
          * and the body; else the body of a value of the declared type */
         if (!wire__is_struct_or_ext(v->type) || mark_of(e, v) ||
             (!compat && (!fits(e, v, lf[i].type) ||
-                         wire__peer_field_meta(e->ctx, lf[i].type))))
+                         wire__peer_field_meta(e->ctx, lf[i].type) ||
+                         wire__peer_value_flag(e->ctx, lf[i].type))))
           break;
         b->len = len;
         if ((compat && !type_meta(e, v)) || !write_struct(e, v))

@@ -368,7 +368,8 @@ static bool slot(const wt *w, uint32_t i, bool has_flag, bool allow_ref,
 static bool field(const wt *w, const wire_lfield *lf, uint32_t vi) {
   wire_enc *e = w->e;
   const wire_ftype *f = lf->type;
-  bool flag = f->nullable || f->ref || wire__peer_any_flag(w->ctx, f);
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(w->ctx, f) ||
+              wire__peer_value_flag(w->ctx, f);
   bool ref = f->ref || wire__peer_field_tracks(w->ctx, f);
   if (vi == NONE32) {
     if (!flag)

@@ -77,7 +77,7 @@ def rules_of(rt, model, compat):
         r += ["R-UNION-1", "R-UNION-2", "R-UNION-5", "R-UMODE-2"] + \
             (["R-LIST-3", "E-49"] if compat and rt == "pyfory" else [])
     if model == "nestedref":
-        r += [] if compat else ["E-52"]
+        r += [] if compat else ["E-52"] + (["R-PEER-3"] if rt == "go" else [])
     if model == "words":
         r += ["R-WSTR-1", "E-53"]
     if model == "nests":

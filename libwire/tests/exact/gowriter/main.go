@@ -260,6 +260,9 @@ func models() []model {
 		{"tree", &Node{1, []*Node{{2, []*Node{{4, []*Node{}}}}, {3, []*Node{}}}}, false},
 		{"person", &Person{"ann", Address{"1 Home St", "Oslo"}, Address{"2 Work Rd", "Bergen"}}, false},
 		{"nested", &Outer{Inner{7, "seven"}, "outer"}, false},
+		// the same under reference tracking: a flag before the by-value
+		// field in same-schema mode (errata E-52, R-PEER-3)
+		{"nestedref", &Outer{Inner{7, "seven"}, "outer"}, true},
 		{"empty", &HasEmpty{Empty{}, 3}, false},
 		{"optionals", &Optionals{}, false},
 		{"any", &Holder{"h", "a string in an Any field"}, false},
