@@ -396,3 +396,57 @@ func TestPackedNarrowing(t *testing.T) {
 		t.Fatalf("[]int32: %v %v", i32, err)
 	}
 }
+
+// A slice of numbers in a Go struct bound to an FDL `list<int32>` field
+// (a dense array by its Go type) is written as the declared list on the
+// tape path too, as the compiled codec writes it: MarshalAll (always the
+// tape path) gave "a int32_array where list is declared" for it, in every
+// mode, reached through `[]*Item` or not. Both paths give the same bytes,
+// and they read back.
+func TestFDLListOfNumbersOnTheTapePath(t *testing.T) {
+	const fdl = `package r;
+message Item [id=960] { list<int32> vals = 1; string name = 2; list<int64> ids = 3; }
+message Bag [id=961] { list<Item> items = 1; Item one = 2; }
+`
+	type Item struct {
+		Vals []int32
+		Name string
+		Ids  []int64
+	}
+	type Bag struct {
+		Items []*Item
+		One   *Item
+	}
+	for _, compat := range []bool{false, true} {
+		for _, ref := range []bool{false, true} {
+			c, err := NewContext(WithCompatible(compat), WithRefTracking(ref))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.LoadSchemaText("r.fdl", fdl); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.RegisterStruct("r.Item", Item{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.RegisterStruct("r.Bag", Bag{}); err != nil {
+				t.Fatal(err)
+			}
+			v := &Bag{[]*Item{{[]int32{1, -2}, "a", []int64{7}}, {[]int32{}, "", []int64{}}}, &Item{[]int32{3}, "b", []int64{8, 9}}}
+			compiled, err1 := c.Marshal(v)
+			tape, err2 := c.MarshalAll([]any{v})
+			if err1 != nil || err2 != nil {
+				t.Fatalf("compatible=%v ref=%v: Marshal %v, MarshalAll %v", compat, ref, err1, err2)
+			}
+			if !bytes.Equal(compiled, tape) {
+				t.Errorf("compatible=%v ref=%v: the compiled codec writes %x, the tape path %x",
+					compat, ref, compiled, tape)
+			}
+			var back Bag
+			if err := c.Unmarshal(tape, &back); err != nil || !reflect.DeepEqual(&back, v) {
+				t.Errorf("compatible=%v ref=%v: read back %+v, %v", compat, ref, back, err)
+			}
+			c.Close()
+		}
+	}
+}

@@ -356,12 +356,23 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 		}
 		si.index = idx
 		si.fromFDL = true
-		// Go integers bound to enum fields are written as the enum
+		// Go integers bound to enum fields are written as the enum, and a
+		// slice of numbers (a dense array by its Go type) bound to a list or
+		// set field as that list: the tape path writes the field's value
+		// with this type (the compiled codecs take it from the schema)
 		if sfs, err := c.schemaFields(idx); err == nil {
 			for i := range fields {
+				f := &fields[i]
 				for _, sf := range sfs {
-					if sf.name == fields[i].wireName && sf.dt.id == TypeEnum {
-						fields[i].enum = sf.dt.user + 1
+					if sf.name != f.wireName {
+						continue
+					}
+					if sf.dt.id == TypeEnum {
+						f.enum = sf.dt.user + 1
+					}
+					if f.wireType < 0 && (sf.dt.id == TypeList || sf.dt.id == TypeSet) &&
+						denseArrayType(derefType(t.FieldByIndex(f.goIndex).Type)) >= 0 {
+						f.wireType = sf.dt.id
 					}
 				}
 			}

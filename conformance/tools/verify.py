@@ -15,6 +15,9 @@ A test with a peer dialect (config.peer: the fixtures exact.*, bytes one
 runtime writes for its own classes) is confirmed by that runtime reading the
 bytes back to the object it wrote (libwire/tests/exact, the writer's read
 mode); one confirmation suffices there, since the dialect is that runtime's.
+Its reader check (camel, evo: the bytes read with v2.fdl) is confirmed by
+the writer's v2 classes reading the bytes to v2's object (read mode,
+NAME.MODE.v2).
 
 Without --update the recorded "confirmed_by" lists must equal what the
 runtimes do now, and every test needs two confirmations of "bytes" (one for
@@ -170,13 +173,22 @@ def _peer(tests, details):
         data = harness.with_buffers(bytes.fromhex(t["bytes"]),
                                     [bytes.fromhex(b) for b in t.get("buffers", [])])
         by_rt.setdefault(t["config"]["peer"], []).append((i, key, data))
-    got = {}
+    got, tmap = {}, dict(tests)
     for rt, items in by_rt.items():
-        verdicts = harness.peer(rt).read_back({k: b for _i, k, b in items})
+        asked = {k: b for _i, k, b in items}
+        # reader checks (camel, evo): the writer's v2 classes read the bytes
+        # (its read mode's NAME.MODE.v2)
+        asked.update({k + ".v2": b for i, k, b in items if tmap[i].get("readers")})
+        verdicts = harness.peer(rt).read_back(asked)
         for i, k, _b in items:
             got[(i, "bytes")] = [rt] if verdicts.get(k) == "ok" else []
             if verdicts.get(k) != "ok":
                 details.append("%s %s: %s" % (rt, k, verdicts.get(k)))
+            if tmap[i].get("readers"):
+                v = verdicts.get(k + ".v2")
+                got[(i, "reader0")] = [rt] if v == "ok" else []
+                if v != "ok":
+                    details.append("%s %s.v2: %s" % (rt, k, v))
     return got
 
 
@@ -212,6 +224,8 @@ def apply(tests, got):
         t["confirmed_by"] = got.get((i, "bytes"), [])
         for j, a in enumerate(t.get("alternatives", [])):
             a["confirmed_by"] = got.get((i, "alt%d" % j), [])
+        if (i, "reader0") in got:  # peer-dialect reader checks (verify only these)
+            t["readers"][0]["confirmed_by"] = got[(i, "reader0")]
 
 
 def main():
@@ -251,6 +265,12 @@ def main():
             if sorted(nowa) != sorted(a.get("confirmed_by", [])):
                 print("CHANGED %s: alternative %d confirmed_by %s, recorded %s" % (
                     t["id"], j, nowa, a.get("confirmed_by")))
+                problems += 0 if args.update else 1
+                changed.add(where[i][0])
+        if (i, "reader0") in got:
+            nowr, was = got[(i, "reader0")], t["readers"][0].get("confirmed_by", [])
+            if sorted(nowr) != sorted(was):
+                print("CHANGED %s: reader check confirmed_by %s, recorded %s" % (t["id"], nowr, was))
                 problems += 0 if args.update else 1
                 changed.add(where[i][0])
     if args.verbose:

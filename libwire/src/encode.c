@@ -237,7 +237,8 @@ static bool write_slot(enc *e, wire_node *n, bool has_flag, bool allow_ref,
 
 static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
   const wire_ftype *f = lf->type;
-  bool flag = f->nullable || f->ref || wire__peer_any_flag(e->ctx, f);
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(e->ctx, f) ||
+              wire__peer_value_flag(e->ctx, f);
   bool ref = f->ref || wire__peer_field_tracks(e->ctx, f);
   if (!v) {
     if (!flag)
@@ -372,7 +373,8 @@ static bool write_struct(enc *e, wire_node *n) {
          * and the body; else the body of a value of the declared type */
         if (!wire__is_struct_or_ext(v->type) || mark_of(e, v) ||
             (!compat && (!fits(e, v, lf[i].type) ||
-                         wire__peer_field_meta(e->ctx, lf[i].type))))
+                         wire__peer_field_meta(e->ctx, lf[i].type) ||
+                         wire__peer_value_flag(e->ctx, lf[i].type))))
           break;
         b->len = len;
         if ((compat && !type_meta(e, v)) || !write_struct(e, v))
@@ -429,6 +431,12 @@ static bool write_list(enc *e, wire_node *n, const wire_ftype *decl) {
                    h);
     if (!(h & WIRE_LF_DECL)) edecl = NULL;
   } else {
+    /* all null with no element type to write (none kept, none recorded,
+     * none declared): no same-type bit (R-WLIST-2) */
+    if (!first && !wire__list_elem_type(n) &&
+        !((n->flags & WIRE_NF_ELEM_SET) && !wire__is_user_type(n->b)) &&
+        !wire__pol_null_list_typed(e->ctx, decl))
+      same = false;
     h = wire__pol_list_header(e->ctx, decl, same, has_null, track, &edecl);
     /* a value the document marks tracked (an anchor: shared) needs the
      * tracking bit, whatever the declared element type says */

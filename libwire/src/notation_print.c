@@ -403,6 +403,28 @@ static int32_t print_union(printer *p, bool *any, const wire_node *n) {
   return WIRE_OK;
 }
 
+/* Whether the all-null list n was read with a user element type (R-LIST-5)
+ * that no declaration gives the encoder again: the list is the printed
+ * root, or the type is one the context's schema does not have (a
+ * compatible payload read without one). The notation cannot name that
+ * type, and the list's same-type header alone would be written with NONE,
+ * which Java and Go do not read; its "header" is then left out, so that
+ * `wire encode` writes the list as R-WLIST-2 says (the declared type's
+ * meta, or no same-type bit). */
+static bool elem_type_unnamed(const printer *p, const wire_node *n) {
+  const wire_node *et = wire__list_elem_type(n);
+  if (!et) return false;
+  if (p->depth == 1) return true;
+  uint8_t t = (uint8_t)wire_node_type(et);
+  if (t != WIRE_T_ENUM && t != WIRE_T_NAMED_ENUM)
+    return wire__st_layout(et)->type_index == WIRE_NO_TYPE;
+  const wire_names *nm = t == WIRE_T_NAMED_ENUM ? et->v.names : NULL;
+  return wire__reg_lookup(p->ctx, WIRE_KIND_ENUM, nm != NULL,
+                          nm ? 0 : et->v.en, nm ? nm->ns : NULL,
+                          nm ? nm->ns_len : 0, nm ? nm->name : NULL,
+                          nm ? nm->name_len : 0) == WIRE_NO_TYPE;
+}
+
 static int32_t print_list(printer *p, bool *any, const wire_node *n,
                           uint32_t t) {
   bool items = false;
@@ -415,7 +437,7 @@ static int32_t print_list(printer *p, bool *any, const wire_node *n,
   }
   wire__tout_close(p->o, ']', items);
   int32_t h = wire_list_header(n);
-  if (h >= 0) key_u64(p, any, "header", (uint64_t)h);
+  if (h >= 0 && !elem_type_unnamed(p, n)) key_u64(p, any, "header", (uint64_t)h);
   return WIRE_OK;
 }
 

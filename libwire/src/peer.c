@@ -36,6 +36,15 @@ bool wire__peer_any_flag_of(const wire_ctx *ctx, const wire_ftype *f) {
          !WIRE_MUTANT(peer_go_fields_ignored);
 }
 
+bool wire__peer_value_flag_of(const wire_ctx *ctx, const wire_ftype *f) {
+  /* Go with reference tracking, same-schema mode: a struct field held by
+   * value gets a flag too (`ff` before the body; its TypeDef declares it
+   * ref, which compatible mode follows), as a pointer would (E-52) */
+  return ctx->peer == WIRE_PEER_GO && ctx->ref_tracking && !ctx->compatible &&
+         !f->nullable && !f->ref && wire__is_struct_or_ext(f->type_id) &&
+         !WIRE_MUTANT(peer_go_fields_ignored);
+}
+
 bool wire__peer_field_tracks_of(const wire_ctx *ctx, const wire_ftype *f) {
   /* Go with reference tracking: every nullable struct field (a pointer)
    * carries reference flags, while its schema hash counts the ref flag of

@@ -442,9 +442,9 @@ bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um) {
 
 /* Implements R-WLIST-2 (an all-null list's element type). */
 bool wire__enc_null_list_meta(wire_enc *e, const wire_ftype *decl) {
-  const wire_ftype *ed = decl ? decl->elem : NULL;
-  const wire_registry *r = e->ctx->reg;
-  if (ed && wire__is_struct_or_ext(ed->type_id) && r && ed->user < r->ntypes) {
+  if (wire__pol_null_list_typed(e->ctx, decl)) {
+    const wire_ftype *ed = decl->elem;
+    const wire_registry *r = e->ctx->reg;
     if (wire__layout_of(e->ctx, ed->user) != WIRE_OK) /* (computed once) */
       return wire__enc_fail(e, WIRE_E_NOMEM, "out of memory");
     const wire_utype *t = &r->types[ed->user];

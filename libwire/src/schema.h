@@ -237,6 +237,9 @@ bool wire__peer_field_meta_of(const wire_ctx *ctx, const wire_ftype *f);
 /* Whether the peer writes a null flag before an any field that is not
  * declared nullable. */
 bool wire__peer_any_flag_of(const wire_ctx *ctx, const wire_ftype *f);
+/* Whether the peer writes a flag (not tracked) before a struct field that
+ * is neither nullable nor ref. */
+bool wire__peer_value_flag_of(const wire_ctx *ctx, const wire_ftype *f);
 /* Whether the peer writes reference flags in a field not declared ref. */
 bool wire__peer_field_tracks_of(const wire_ctx *ctx, const wire_ftype *f);
 /* (without a peer, inline: every field asks) */
@@ -247,6 +250,10 @@ static inline bool wire__peer_field_meta(const wire_ctx *ctx,
 static inline bool wire__peer_any_flag(const wire_ctx *ctx,
                                        const wire_ftype *f) {
   return ctx->peer != WIRE_PEER_NONE && wire__peer_any_flag_of(ctx, f);
+}
+static inline bool wire__peer_value_flag(const wire_ctx *ctx,
+                                         const wire_ftype *f) {
+  return ctx->peer != WIRE_PEER_NONE && wire__peer_value_flag_of(ctx, f);
 }
 static inline bool wire__peer_field_tracks(const wire_ctx *ctx,
                                            const wire_ftype *f) {

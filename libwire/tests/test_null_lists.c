@@ -10,7 +10,10 @@
  *  - readers: those bytes decode (the document keeps the element type and
  *    writes the same bytes again; the tape holds the nulls, and the schema's
  *    declaration gives the type again), both decoders giving one tape; a
- *    union element type is still refused. */
+ *    union element type is still refused;
+ *  - without an element type to write (a root list; the notation, which
+ *    cannot name a type the schema lacks), no same-type bit: `02 fd fd`,
+ *    as Fory Go writes `[]any{nil, nil}` (errata E-57). */
 #include <criterion/criterion.h>
 
 #include <stdio.h>
@@ -113,21 +116,100 @@ Test(null_lists, written_as_pyfory_writes_them) {
   }
 }
 
-/* Without a declared element type (a root list) an all-null list keeps
- * NONE (R-WLIST-2: pyfory's `[None, None]`). */
-Test(null_lists, undeclared_lists_keep_none) {
-  wire_ctx *ctx = ctx_with(fdl_id, 1);
-  tbuf t = {{0}, 0};
-  put(&t, "WT\x02\x00", 4);
-  put32(&t, 1);
-  put8(&t, 0x16);
-  put32(&t, 2);
-  put8(&t, 0x00);
-  put8(&t, 0x00);
+/* Without an element type to write (a root list, a `list<any>` field) an
+ * all-null list has no same-type bit and no element type, as Fory Go 1.6.1
+ * writes `[]any{nil, nil}` (R-WLIST-2, errata E-57): `02 fd fd`, under
+ * reference tracking `03 fd fd` (R-WLIST-4); pyfory, Java and Go read
+ * both, where NONE (`0a 24`) is read by pyfory alone. The tape codec and
+ * the document agree. */
+Test(null_lists, undeclared_lists_have_no_element_type) {
+  static const char *want[] = {"01ff160202fdfd", "0100160203fdfd"};
+  for (int ref = 0; ref < 2; ref++) {
+    wire_ctx *ctx = ctx_with(fdl_id, 1);
+    wire_ctx_set_option(ctx, WIRE_OPT_REF_TRACKING, ref);
+    tbuf t = {{0}, 0};
+    put(&t, "WT\x02\x00", 4);
+    put32(&t, 1);
+    put8(&t, 0x16);
+    put32(&t, 2);
+    put8(&t, 0x00);
+    put8(&t, 0x00);
+    uint8_t *p;
+    size_t n;
+    int32_t st = wire_encode_tape(ctx, t.b, t.n, &p, &n);
+    expect_bytes(ctx, st, p, n, want[ref], "root list, tape");
+    st = wire__tape_encode_doc(ctx, t.b, t.n, &p, &n);
+    expect_bytes(ctx, st, p, n, want[ref], "root list, document");
+    wire_ctx_free(ctx);
+  }
+}
+
+/* Through the notation: decoded without the schema, the list's element type
+ * (Leaf, known from a TypeDef only) cannot be named, so its header is left
+ * out and the list is written again without an element type (`02 fd fd`,
+ * which pyfory reads back to Holder(colors=[None], leaves=[None, None]));
+ * with the schema the header is kept and the bytes come back as read. A
+ * root list has no declaration to give the type again. */
+static void notation_case(const char *hx, const char *fdl, int compatible,
+                          const char *want) {
+  wire_ctx *ctx = ctx_with(fdl, compatible);
+  size_t n;
+  uint8_t *in = unhex(hx, &n);
+  wire_doc *doc;
+  cr_assert_eq(wire_decode(ctx, in, n, &doc), WIRE_OK, "%s",
+               wire_ctx_error_message(ctx));
+  uint8_t *js;
+  size_t jn;
+  cr_assert_eq(wire_notation_print(ctx, doc, wire_doc_root(doc, 0), 0, &js, &jn),
+               WIRE_OK);
+  wire_doc *back = wire_doc_new(ctx);
+  wire_node *root;
+  size_t used;
+  cr_assert_eq(wire_notation_parse(ctx, back, (const char *)js, jn, 0, &root,
+                                   &used), WIRE_OK, "%s",
+               wire_ctx_error_message(ctx));
+  cr_assert_eq(wire_doc_add_root(back, root), WIRE_OK);
+  uint8_t *p;
+  size_t pn;
+  int32_t st = wire_encode(ctx, back, &p, &pn);
+  expect_bytes(ctx, st, p, pn, want, (const char *)js);
+  wire_ctx_free_bytes(ctx, js);
+  wire_doc_free(back);
+  wire_doc_free(doc);
+  free(in);
+  wire_ctx_free(ctx);
+}
+
+Test(null_lists, notation_without_the_type) {
+  notation_case(by_id, fdl_id, 1, by_id);
+  notation_case(by_name, fdl_name, 1, by_name);
+  notation_case(by_id, NULL, 1,
+                "01ff1c00108096c08603ec17c2664c166609cb74644c16722c80a924010e"
+                "fd0202fdfd");
+  notation_case(by_name, NULL, 1,
+                "01ff1e001620c6b217431b5ae2054c131dcb19224c166609cb74644c167a"
+                "2c80a924010efd0202fdfd");
+  /* a root set of STRUCT 101 (same-schema): no declaration gives the type
+   * again, schema or not */
+  notation_case("01ff17020a1b65fdfd", fdl_id, 0, "01ff170202fdfd");
+}
+
+/* A recorded same-type header with no type kept (pyfory's `[None, None]`
+ * through the notation, which does not show NONE) still gets NONE. */
+Test(null_lists, recorded_same_type_header_gets_none) {
+  wire_ctx *ctx = ctx_with(NULL, 0);
+  const char *js = "{\"list\":[{\"null\":null},{\"null\":null}],\"header\":10}";
+  wire_doc *doc = wire_doc_new(ctx);
+  wire_node *root;
+  size_t used;
+  cr_assert_eq(wire_notation_parse(ctx, doc, js, strlen(js), 0, &root, &used),
+               WIRE_OK, "%s", wire_ctx_error_message(ctx));
+  cr_assert_eq(wire_doc_add_root(doc, root), WIRE_OK);
   uint8_t *p;
   size_t n;
-  int32_t st = wire_encode_tape(ctx, t.b, t.n, &p, &n);
-  expect_bytes(ctx, st, p, n, "01ff16020a24fdfd", "root list");
+  int32_t st = wire_encode(ctx, doc, &p, &n);
+  expect_bytes(ctx, st, p, n, "01ff16020a24fdfd", "header 0a");
+  wire_doc_free(doc);
   wire_ctx_free(ctx);
 }
 

@@ -646,6 +646,7 @@ int wire__dec_field_kind(const dec *d, const wire_ftype *f) {
 static bool read_field(dec *d, const wire_lfield *lf, wire_node **out) {
   const wire_ftype *f = lf->type;
   bool flag = f->nullable || f->ref || wire__peer_any_flag(d->ctx, f) ||
+              wire__peer_value_flag(d->ctx, f) ||
               (WIRE_MUTANT(field_prim_flagged) && is_prim(f->type_id));
   bool ref = f->ref || wire__peer_field_tracks(d->ctx, f);
   if (d->dump) {

@@ -403,9 +403,10 @@ int32_t wire__mem_compile_value(wire_ctx *ctx, uint32_t li,
 
 /* Framing of a field (R-FIELD-*, policy.h). */
 void wire__mem_frame(wire_ctx *ctx, const wire_ftype *f, wire_mop *o) {
-  bool flag = f->nullable || f->ref;
   /* the peer's framing (R-PEER-2..4): pyfory's type meta before a named
-   * struct field, Go's reference flags on nullable struct fields */
+   * struct field, Go's reference flags on nullable struct fields and its
+   * flag on struct fields held by value */
+  bool flag = f->nullable || f->ref || wire__peer_value_flag(ctx, f);
   bool ref = f->ref || wire__peer_field_tracks(ctx, f);
   bool dynamic = !wire__pol_static_type(ctx, f) || wire__peer_field_meta(ctx, f);
   if (dynamic) o->fl |= MF_META;

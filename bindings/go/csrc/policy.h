@@ -260,6 +260,19 @@ static inline uint8_t wire__pol_list_shared(uint8_t h) {
   return (h & WIRE_LF_DECL) ? (uint8_t)(h & ~WIRE_LF_HAS_NULL) : h;
 }
 
+/* Whether a fresh list whose elements are all null has an element type to
+ * write after a same-type header (R-WLIST-2): its declared element type is
+ * a registered struct or ext (wire__enc_null_list_meta writes its type
+ * meta). Without one the list is written as Fory Go 1.6.1 writes `[]any`
+ * of nils, with no same-type bit and no element type (`02 fd fd`), which
+ * pyfory, Java and Go all read; NONE (pyfory's form) Java and Go cannot. */
+static inline bool wire__pol_null_list_typed(const wire_ctx *ctx,
+                                             const wire_ftype *decl) {
+  const wire_ftype *ed = decl ? decl->elem : NULL;
+  return ed && wire__is_struct_or_ext(ed->type_id) && ctx->reg &&
+         ed->user < ctx->reg->ntypes;
+}
+
 /* Map keys and values of a declared type are declared in the chunk header,
  * except structs and ext, whose type the Java runtime writes in every chunk
  * (spec R-WMAP-5). */
@@ -322,10 +335,11 @@ bool wire__enc_type_meta(wire_enc *e, uint8_t type, const wire_user_meta *um);
 
 /* The element type meta of a same-type list whose elements are all null
  * (R-WLIST-2): a declared element type that is a registered struct or ext
- * (one written with type meta: compatible mode) gives the type meta a
- * fresh value of it carries, as Fory Go, pyfory and the compiled codecs
- * write it; any other list gets NONE. `decl` is the declared list type or
- * NULL. */
+ * (one written with type meta: compatible mode; wire__pol_null_list_typed)
+ * gives the type meta a fresh value of it carries, as Fory Go, pyfory and
+ * the compiled codecs write it; any other list gets NONE (a recorded
+ * same-type header: a fresh list without such a type has no same-type
+ * bit). `decl` is the declared list type or NULL. */
 bool wire__enc_null_list_meta(wire_enc *e, const wire_ftype *decl);
 
 /* The type meta of a struct value of a compatible kind (COMPATIBLE_STRUCT,

@@ -622,7 +622,8 @@ static bool field(td *t, const wire_lfield *lf) {
   wire_dec *d = &t->d;
   const wire_ftype *f = lf->type;
   /* the peer's choices, as the document decoder (R-PEER-2, R-PEER-3) */
-  bool flag = f->nullable || f->ref || wire__peer_any_flag(d->ctx, f);
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(d->ctx, f) ||
+              wire__peer_value_flag(d->ctx, f);
   bool ref = f->ref || wire__peer_field_tracks(d->ctx, f);
   uint8_t type;
   if (wire__peer_field_meta(d->ctx, f)) return slot(t, flag, ref, NULL, &type);

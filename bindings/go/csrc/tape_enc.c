@@ -368,7 +368,8 @@ static bool slot(const wt *w, uint32_t i, bool has_flag, bool allow_ref,
 static bool field(const wt *w, const wire_lfield *lf, uint32_t vi) {
   wire_enc *e = w->e;
   const wire_ftype *f = lf->type;
-  bool flag = f->nullable || f->ref || wire__peer_any_flag(w->ctx, f);
+  bool flag = f->nullable || f->ref || wire__peer_any_flag(w->ctx, f) ||
+              wire__peer_value_flag(w->ctx, f);
   bool ref = f->ref || wire__peer_field_tracks(w->ctx, f);
   if (vi == NONE32) {
     if (!flag)
@@ -562,8 +563,11 @@ static bool write_flat_list(const wt *w, const trec *t, const wire_ftype *decl) 
   uint32_t count = t->n;
   wire__put_varu32(&e->b, count);
   const wire_ftype *edecl;
-  uint8_t h = wire__pol_list_header(w->ctx, decl, t->flags & R_FSAME,
-                                    t->flags & R_FNULL, false, &edecl);
+  /* (all null, t->a 0: no same-type bit without a type to write, R-WLIST-2) */
+  bool same = (t->flags & R_FSAME) &&
+              (t->a || wire__pol_null_list_typed(w->ctx, decl));
+  uint8_t h = wire__pol_list_header(w->ctx, decl, same, t->flags & R_FNULL,
+                                    false, &edecl);
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   wire__put_u8(&e->b, h);
   bool st = h & (WIRE_LF_SAME_TYPE | WIRE_LF_DECL);
@@ -833,6 +837,8 @@ static bool write_list(const wt *w, const trec *t, const wire_ftype *decl) {
     else if (same && !same_type(w, first, x)) same = false;
     if (!track && tracked(w, x)) track = true;
   }
+  /* all null: no same-type bit without a type to write (R-WLIST-2) */
+  if (!first && !wire__pol_null_list_typed(w->ctx, decl)) same = false;
   const wire_ftype *edecl;
   uint8_t h = wire__pol_list_header(w->ctx, decl, same, has_null, track, &edecl);
   /* an element recorded tracked (shared) needs the tracking bit (R-WLIST-8) */

@@ -38,7 +38,8 @@ import org.apache.fory.memory.MemoryBuffer;
  *   java -cp OUT:fory-java-peer.jar ExactWriter          # NAME.MODE HEX lines
  *   java -cp OUT:fory-java-peer.jar ExactWriter --read   # NAME.MODE HEX on stdin:
  *                                                        # NAME.MODE ok|differs|error
- *                                                        # (NAME.MODE.plain: values only)
+ *                                                        # (NAME.MODE.plain: values only;
+ *                                                        # NAME.MODE.v2: as v2.fdl's classes)
  */
 public final class ExactWriter {
   public enum Status { NEW, PAID, SHIPPED }
@@ -184,6 +185,56 @@ public final class ExactWriter {
     public String name;
     public String old;
     public int count;
+  }
+
+  /** Version 2 of Evo (fixtures/schemas/exact/v2.fdl): count widened to long, old removed, added added. */
+  public static class EvoV2 {
+    public int id;
+    public String name;
+    public long count;
+    public String added = ""; // the default a v2 user gives the new field (pyfory: the dataclass default, Go: the zero value)
+  }
+
+  /**
+   * The reader checks of camel and evo: the v1 payload read by a user whose classes are v2.fdl's
+   * (EvoV2; Camel has the same shape in both versions), registered under the v1 names.
+   */
+  static String readV2(String name, boolean compatible, byte[] bytes) {
+    Fory f = Fory.builder().withXlang(true).withCompatible(compatible)
+        .requireClassRegistration(true).build();
+    Object want;
+    if (name.equals("evo")) {
+      EvoV2 e = new EvoV2();
+      e.id = 7;
+      e.name = "seven";
+      e.count = 42;
+      e.added = "";
+      want = e;
+      f.register(EvoV2.class, "ex", "Evo");
+    } else if (name.equals("camel")) {
+      Camel c = new Camel();
+      c.firstName = "Grace";
+      c.lastName = "Hopper";
+      c.birthYear = 1906;
+      c.isActive = true;
+      want = c;
+      f.register(Camel.class, "ex", "Camel");
+    } else {
+      return "error: no v2 of " + name;
+    }
+    Object got = f.deserialize(bytes);
+    if (same(want, got)) {
+      return "ok";
+    }
+    StringBuilder sb = new StringBuilder("differs:");
+    for (java.lang.reflect.Field fl : got.getClass().getFields()) {
+      try {
+        sb.append(' ').append(fl.getName()).append('=').append(fl.get(got));
+      } catch (IllegalAccessException e) {
+        sb.append(' ').append(fl.getName()).append("=?");
+      }
+    }
+    return sb.toString();
   }
 
   /** Two fields and a list element referring to one list (reference tracking on). */
@@ -680,6 +731,10 @@ public final class ExactWriter {
         String verdict;
         try {
           byte[] bytes = hx.parseHex(kv[1]);
+          if (kv[0].endsWith(".v2")) {
+            out.println(kv[0] + " " + readV2(name, kv[0].contains(".compat."), bytes));
+            continue;
+          }
           Object got;
           if (bytes.length > 0 && bytes[0] == 3) { // header 03: the out-of-band buffers follow
             List<MemoryBuffer> bufs = new ArrayList<>();

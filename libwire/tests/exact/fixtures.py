@@ -4,7 +4,9 @@ ExactWriter.java, gowriter/) with the values libwire decodes from it with
 the runtime user's schema (fixtures/schemas/exact/) and the runtime as its
 peer (config.peer, spec 3.10). The writer's bytes are the fixture bytes;
 confirmed_by lists the writer when it reads its bytes back to the object it
-wrote (the same check conformance/tools/verify.py repeats).
+wrote, and, for a reader check (camel, evo: the payload read with v2.fdl),
+when the writer's v2 classes read the payload to v2's object (the same
+checks conformance/tools/verify.py repeats).
 
     python3 libwire/tests/exact/fixtures.py [--wire build/bin/wire]
 
@@ -77,11 +79,13 @@ def rules_of(rt, model, compat):
         r += ["R-UNION-1", "R-UNION-2", "R-UNION-5", "R-UMODE-2"] + \
             (["R-LIST-3", "E-49"] if compat and rt == "pyfory" else [])
     if model == "nestedref":
-        r += [] if compat else ["E-52"]
+        r += [] if compat else ["E-52"] + (["R-PEER-3"] if rt == "go" else [])
     if model == "words":
         r += ["R-WSTR-1", "E-53"]
     if model == "nests":
         r += ["R-WLIST-1", "R-WLIST-8", "E-54"] + ([] if compat else ["E-50"])
+    if model == "nulls":
+        r += ["R-LIST-5", "R-WLIST-2", "E-57"]
     if model == "nullarrays":
         r += ["E-55"]
     if model == "reflistoff":
@@ -137,6 +141,10 @@ def main(argv):
         p = harness.peer(rt)
         ps = p.payloads()
         confirmed = p.read_back(ps)
+        # the reader checks: the v1 payload read with the runtime's v2
+        # classes (the writer's read mode, NAME.MODE.v2)
+        confirmed.update(p.read_back({k + ".v2": ps[k] for k in ps
+                                      if k.endswith(".compat") and k.split(".")[0] in harness.PROJECTED}))
         for key in sorted(ps):
             model, mode = key.split(".")
             compat = mode == "compat"
@@ -180,7 +188,7 @@ def main(argv):
                 t["readers"] = [{
                     "schemas": ["fixtures/schemas/exact/v2.fdl"],
                     "values": projected(wire, rt, key, data),
-                    "confirmed_by": [],
+                    "confirmed_by": [rt] if confirmed.get(key + ".v2") == "ok" else [],
                 }]
             tests.append(t)
     doc = {"format": "libwire-fixtures/1", "area": "structs/exact", "tests": tests}

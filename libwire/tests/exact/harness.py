@@ -33,7 +33,7 @@ ROOTS = {"order": "Order", "media": "MediaContent", "sample": "Sample", "samples
          "ulist": "UHolder", "umap": "UHolder", "ulabel": "UHolder",
          "blobs": "Blobs", "mapfixed": "Inventory", "shapes": "Shapes",
          "nests": "Nests", "nullarrays": "NullArrays", "reflistoff": "RefListOff",
-         "nestedref": "Outer", "words": "Words"}
+         "nestedref": "Outer", "words": "Words", "nulls": "Nulls"}
 # Union cases of list and map type, through the code foryc generates from
 # fixtures/schemas/exact/union.fdl for pyfory and for Java.
 UNION_MODELS = {"ulist", "umap", "ulabel"}
@@ -51,18 +51,22 @@ OOB_MODELS = {"blobs"}
 
 
 # Models only the Java writer has: map<string, M> with M not evolving, in
-# compatible mode (issue 11 item 3); the Java cases of errata E-52
-# (nestedref: a struct field held by value, under reference tracking; Fory
-# Go's form of it is not the specification's), E-54 (nests: unannotated
-# generic elements under reference tracking), E-55 (nullarrays: @Nullable
-# primitive arrays) and E-56 (reflistoff: List<@Ref T> without reference
-# tracking).
-JAVA_MODELS = {"mapfixed", "nests", "nullarrays", "reflistoff", "nestedref"}
+# compatible mode (issue 11 item 3); the Java cases of errata E-54 (nests:
+# unannotated generic elements under reference tracking), E-55
+# (nullarrays: @Nullable primitive arrays) and E-56 (reflistoff: List<@Ref
+# T> without reference tracking).
+JAVA_MODELS = {"mapfixed", "nests", "nullarrays", "reflistoff"}
+# Models of the Java and the Go writer: errata E-52 (nestedref: a struct
+# field held by value, under reference tracking; Java writes the
+# specification's form, Go a flag before the field, R-PEER-3).
+JAVA_GO_MODELS = {"nestedref"}
 
 # Models only the Go writer has: UTF-8 strings that Fory Java 1.6.0
 # misreads in one payload (errata E-53; Java cannot read back its own
-# bytes of them, and pyfory writes UTF-16).
-GO_MODELS = {"words"}
+# bytes of them, and pyfory writes UTF-16), and a list of interface values
+# that are all nil (errata E-57: no element type; Java writes an element
+# type no runtime reads, pyfory one Java and Go do not read).
+GO_MODELS = {"words", "nulls"}
 
 
 def models(runtime):
@@ -71,6 +75,7 @@ def models(runtime):
                   not (runtime == "go" and m in UNION_MODELS | SHAPES_MODELS) and
                   not (runtime == "go" and m in OOB_MODELS) and
                   not (runtime != "java" and m in JAVA_MODELS) and
+                  not (runtime == "pyfory" and m in JAVA_GO_MODELS) and
                   not (runtime != "go" and m in GO_MODELS))
 
 

@@ -15,7 +15,8 @@ that the case table does not explain.
 
 Known, explained disagreements (see the comments in pyfory_cases.py):
   - all-null lists: Java 1.6.0 writes a NAMED_STRUCT element type it cannot
-    read back; the suite expects pyfory's NONE (36);
+    read back; the suite expects Fory Go's form (`case.go`: no element
+    type, errata E-57);
   - shared dates under ref tracking: the notation's anchor asks for a
     reference, Java never tracks time values;
   - named enums: the Java peer cannot register enums; those facts were taken

@@ -32,10 +32,12 @@ class Case:
             ordered sets, shared objects, enums).
     expect: notation of each root as libwire must print it.
     java:   hex the Java writer policy gives, where it differs from pyfory.
+    go:     hex libwire writes fresh in Fory Go's form, where neither
+            pyfory's nor Java's is the policy (all-null lists, errata E-57).
     """
 
     def __init__(self, cid, roots, expect, ref=False, java=None, pyfory_cannot_read=None,
-                 pyfory_rejects_fresh=None):
+                 pyfory_rejects_fresh=None, go=None):
         self.id = cid
         self.pyfory_rejects_fresh = pyfory_rejects_fresh
         self.pyfory_cannot_read = pyfory_cannot_read
@@ -43,6 +45,7 @@ class Case:
         self.expect = expect
         self.ref = ref
         self.java = java
+        self.go = go
 
     def __repr__(self):
         return "Case(%s)" % self.id
@@ -259,9 +262,12 @@ case("list ['a',None]", ["a", None], L([S("a"), NULL], 10))
 case("list [1,'a',None]", [1, "a", None], L([V(1), S("a"), NULL], 2))
 # pyfory declares NONE (36) as the element type of an all-null list; Java
 # 1.6.0 writes java.lang.Object as a NAMED_STRUCT there, which it cannot read
-# back (Java PROBES), so this is not a Java policy fact: expect pyfory's bytes.
-case("list all-null [None]", [None], L([NULL], 10))
-case("list all-null [None,None,None]", [None, None, None], L([NULL, NULL, NULL], 10))
+# back (Java PROBES), so this is not a Java policy fact. libwire writes Fory
+# Go's form of []any{nil}: no same-type bit, no element type, which pyfory,
+# Java and Go read (R-WLIST-2, errata E-57).
+case("list all-null [None]", [None], L([NULL], 10), go="01ff160102fd")
+case("list all-null [None,None,None]", [None, None, None], L([NULL, NULL, NULL], 10),
+     go="01ff160302fdfdfd")
 case("list nested [[1],[2]]", [[1], [2]], L([L([V(1)], 8), L([V(2)], 8)], 8))
 case("list nested [[]]", [[]], L([{"list": []}], 8))
 case("list nested [[1,None],'x',[]]", [[1, None], "x", []], L([L([V(1), NULL], 10), S("x"), {"list": []}], 0))
@@ -654,8 +660,8 @@ case(
 case("ref list with null", [[1], None], T(L([T(L([V(1)], 8)), NULL], 11)), ref=True)
 case("ref list [1,None]", [1, None], T(L([V(1), NULL], 10)), ref=True)
 # Java 1.6.0 fails on [null] with ref tracking (ClassUnregisteredException:
-# void); pyfory's NONE element type is the only runtime fact.
-case("ref list [None]", [None], T(L([NULL], 10)), ref=True)
+# void); libwire writes Fory Go's form (03: tracking and has-null, E-57).
+case("ref list [None]", [None], T(L([NULL], 10)), ref=True, go="0100160103fd")
 case(
     "ref list [[1],'a']",
     [[1], "a"],

@@ -79,11 +79,14 @@ def pyfory_hex(case):
 
 
 def expected_fresh_hex(case):
+    if case.go is not None:
+        return case.go
     return case.java if case.java is not None else pyfory_hex(case)
 
 
 def writer_id(case):
-    return "%s-writer=%s" % (case.id, "java" if case.java is not None else "pyfory")
+    return "%s-writer=%s" % (case.id, "go" if case.go is not None else
+                             "java" if case.java is not None else "pyfory")
 
 
 # ---------------------------------------------------------------------------

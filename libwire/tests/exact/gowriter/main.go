@@ -4,6 +4,7 @@
 //
 //	gowriter          # NAME.MODE HEX lines
 //	gowriter --read   # NAME.MODE HEX on stdin: NAME.MODE ok|differs|error
+//	                  # (NAME.MODE.v2: read as v2.fdl's classes, readV2)
 package main
 
 import (
@@ -182,6 +183,51 @@ type Words struct {
 	Words []string
 }
 
+// EvoV2 is version 2 of Evo (fixtures/schemas/exact/v2.fdl): Count
+// widened to int64, Old removed, Added added. The reader checks of camel
+// and evo read the v1 payloads with it and with Camel (the same shape in
+// both versions), registered under the v1 names.
+type EvoV2 struct {
+	Id    int32
+	Name  string
+	Count int64
+	Added string
+}
+
+// readV2 reads the v1 payload b of model name (camel or evo) as a user
+// whose classes are v2.fdl's: "ok" when it gets v2's object.
+func readV2(name string, compatible bool, b []byte) string {
+	var want any
+	switch name {
+	case "evo":
+		want = &EvoV2{7, "seven", 42, ""}
+	case "camel":
+		want = &Camel{"Grace", "Hopper", 1906, true}
+	default:
+		return "error: no v2 of " + name
+	}
+	f := fory.New(fory.WithXlang(true), fory.WithCompatible(compatible))
+	if err := f.RegisterStructByName(reflect.TypeOf(want).Elem(),
+		"ex."+strings.ToUpper(name[:1])+name[1:]); err != nil {
+		return "error: " + err.Error()
+	}
+	got := reflect.New(reflect.TypeOf(want).Elem())
+	if err := f.Deserialize(b, got.Interface()); err != nil {
+		return "error: " + err.Error()
+	}
+	if !reflect.DeepEqual(got.Interface(), want) {
+		return fmt.Sprintf("differs: %+v", got.Elem().Interface())
+	}
+	return "ok"
+}
+
+// Nulls holds a list of interface values that are all nil: Go writes it
+// with no same-type bit and no element type (`02 fd fd`, errata E-57), the
+// form libwire writes for an all-null list with no element type to write.
+type Nulls struct {
+	Anys []any
+}
+
 // LongNamedStructForTheLongNamesCheck is registered with a namespace and a
 // type name over 16 bytes (meta string hashes).
 type LongNamedStructForTheLongNamesCheck struct {
@@ -201,7 +247,7 @@ func newFory(compatible, ref bool) *fory.Fory {
 		{Sample{}, "Sample"}, {SampleList{}, "SampleList"}, {Node{}, "Node"}, {Person{}, "Person"},
 		{Inner{}, "Inner"}, {Outer{}, "Outer"}, {Empty{}, "Empty"}, {HasEmpty{}, "HasEmpty"},
 		{Optionals{}, "Optionals"}, {Holder{}, "Holder"}, {Camel{}, "Camel"}, {Evo{}, "Evo"},
-		{RefOff{}, "RefOff"}, {Stop{}, "Stop"}, {Route{}, "Route"}, {Words{}, "Words"}} {
+		{RefOff{}, "RefOff"}, {Stop{}, "Stop"}, {Route{}, "Route"}, {Words{}, "Words"}, {Nulls{}, "Nulls"}} {
 		if err := f.RegisterStructByName(r.v, "ex."+r.name); err != nil {
 			panic(err)
 		}
@@ -253,6 +299,9 @@ func models() []model {
 		{"tree", &Node{1, []*Node{{2, []*Node{{4, []*Node{}}}}, {3, []*Node{}}}}, false},
 		{"person", &Person{"ann", Address{"1 Home St", "Oslo"}, Address{"2 Work Rd", "Bergen"}}, false},
 		{"nested", &Outer{Inner{7, "seven"}, "outer"}, false},
+		// the same under reference tracking: a flag before the by-value
+		// field in same-schema mode (errata E-52, R-PEER-3)
+		{"nestedref", &Outer{Inner{7, "seven"}, "outer"}, true},
 		{"empty", &HasEmpty{Empty{}, 3}, false},
 		{"optionals", &Optionals{}, false},
 		{"any", &Holder{"h", "a string in an Any field"}, false},
@@ -262,6 +311,7 @@ func models() []model {
 		{"reflist", &Route{[]*Stop{x, nil, x, {"Y"}}, []Stop{{"Q"}, {"Q"}, {"Z"}}}, true},
 		{"longname", &LongNamedStructForTheLongNamesCheck{5}, false},
 		{"words", &Words{[]string{long, "aé日", long}}, false},
+		{"nulls", &Nulls{[]any{nil, nil}}, false},
 	}
 }
 
@@ -301,6 +351,8 @@ func main() {
 			verdict := "ok"
 			if err != nil {
 				verdict = "error: " + err.Error()
+			} else if suffix == "v2" {
+				verdict = readV2(name, mode == "compat", b)
 			} else {
 				got := reflect.New(reflect.TypeOf(m.v).Elem())
 				if err := newFory(mode == "compat", m.ref).Deserialize(b, got.Interface()); err != nil {
