@@ -124,7 +124,6 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
   /* (a string takes one byte at least, its header: no item is empty,
    * so none draws on the zero-width budget) */
   bool tagged = (so->fl & MF_TAGGED) != 0; /* (MDI_TSTR) */
-  (void)prev;
   for (uint32_t i = 0; i < count; i++) {
     uint8_t *it = items + (size_t)i * stride;
     const uint8_t *np = tagged ? fast_tstr(x, so, it, in->p, in->end)
@@ -924,7 +923,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
                 ? x->run(o, base, &rc)
                 : x->run == wire__mdec_run_words
                       ? wire__mdec_run_end_words(o, base, &rc, end)
-                           : wire__mdec_run_end_bytes(o, base, &rc, end);
+                      : wire__mdec_run_end_bytes(o, base, &rc, end);
         if (r != o) {
           c = rc;
           o = r - 1;
