@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "3f372f6c12de76ef3e4af4dffccaecf41b090d0257e2b414ae209eb63805bac6"
+const csrcDigest = "a96f28585cde5b3dc46a4b266f29552bee3fb8b6c8678a7cacb0f5392de0968f"

@@ -108,7 +108,7 @@ int wire__mdec_plist_list(mdec *x, const wire_mop *o, uint8_t *base) {
   st_ptr(base + o->off, items);
   st_len(base, o, count);
   in->p = c;
-  if (!wire__dec_enter(&x->d)) return 0;
+  if (!menter(x)) return 0;
   if (!wire__mdec_plist(x, o, items, count)) {
     /* an element in error: nothing kept (dec_list reads it again) */
     x->used = used;
@@ -141,7 +141,7 @@ int wire__mdec_list_sptrs(mdec *x, const wire_mop *o, uint8_t *base,
   in->p = hp + 1;
   const wire_mlayout *el = &x->m->layouts[so->elem];
   const wire_mplan *ep = meta ? meta_fast(x, so->elem) : &el->plan;
-  if (!ep || !wire__dec_enter(&x->d)) return 0;
+  if (!ep || !menter(x)) return 0;
   bool track = h & WIRE_LF_TRACKING;
   /* (every item takes its flag's byte: none draws on the zero-width
    * budget dec_list's loop checks) */

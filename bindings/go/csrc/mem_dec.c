@@ -121,19 +121,17 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
       st_ptr(items + (size_t)i * stride + so->off, img + (size_t)i * is);
     return dec_struct_items(x, ep, el, img, is, count);
   }
-  {
-    bool tagged = (so->fl & MF_TAGGED) != 0; /* (MDI_TSTR) */
-    for (uint32_t i = 0; i < count; i++) {
-      if (i && !wire__dec_took_bytes(&x->d, prev)) return false;
-      prev = in->p;
-      uint8_t *it = items + (size_t)i * stride;
-      const uint8_t *np = tagged ? fast_tstr(x, so, it, in->p, in->end)
-                                 : fast_str(x, so, it, in->p, in->end);
-      if (WIRE_LIKELY(np != NULL)) in->p = np;
-      else if (!dec_body(x, so, it)) return false;
-    }
+  /* (a string takes one byte at least, its header: no item is empty,
+   * so none draws on the zero-width budget) */
+  bool tagged = (so->fl & MF_TAGGED) != 0; /* (MDI_TSTR) */
+  for (uint32_t i = 0; i < count; i++) {
+    uint8_t *it = items + (size_t)i * stride;
+    const uint8_t *np = tagged ? fast_tstr(x, so, it, in->p, in->end)
+                               : fast_str(x, so, it, in->p, in->end);
+    if (WIRE_LIKELY(np != NULL)) in->p = np;
+    else if (!dec_body(x, so, it)) return false;
   }
-  return wire__dec_took_bytes(&x->d, prev);
+  return true;
 }
 
 /* A list of the usual items (o->ditems) in its usual form, read without
@@ -182,7 +180,7 @@ ALWAYS_INLINE int list_usual(mdec *x, const wire_mop *o, uint8_t *base) {
     ep = meta ? meta_fast(x, so->elem) : &x->m->layouts[so->elem].plan;
     if (!ep) return 0;
   }
-  if (!wire__dec_enter(&x->d) || !dec_items(x, so, ep, items, stride, count))
+  if (!menter(x) || !dec_items(x, so, ep, items, stride, count))
     return 0;
   x->d.depth--;
   return 1;
@@ -241,7 +239,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   }
   bool flags = h & (WIRE_LF_HAS_NULL | WIRE_LF_TRACKING);
   bool track = h & WIRE_LF_TRACKING;
-  if (!wire__dec_enter(&x->d)) return false;
+  if (!menter(x)) return false;
   /* (o->ditems: a list, not packed, of the usual items) */
   if (!flags && same) {
     if (o->ditems &&
@@ -349,7 +347,7 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
   st_ptr(base + o->off, count ? items : (const uint8_t *)"");
   st_len(base, o, count);
   const wire_mop *ko = &o->sub[0], *vo = &o->sub[1];
-  if (!wire__dec_enter(&x->d)) return false;
+  if (!menter(x)) return false;
   uint32_t at = 0;
   while (at < count) {
     const uint8_t *cs = in->p;
@@ -400,8 +398,9 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
        * general loop's per-entry cases */
     strs:
       for (uint32_t i = 0; i < size; i++) {
+        /* (two strings take two bytes at least: no entry is empty) */
         uint8_t *it = items + (size_t)(at + i) * o->esize;
-        const uint8_t *es = in->p, *np;
+        const uint8_t *np;
         for (int k = 0; k < 2; k++) {
           const wire_mop *so = k ? vo : ko;
           np = so->fl & MF_TAGGED ? fast_tstr(x, so, it, in->p, in->end)
@@ -409,7 +408,6 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
           if (WIRE_LIKELY(np != NULL)) in->p = np;
           else if (!dec_body(x, so, it)) return false;
         }
-        if (!wire__dec_took_bytes(&x->d, es)) return false;
       }
       at += size;
       continue;
@@ -490,7 +488,7 @@ static bool dec_union(mdec *x, const wire_mop *o, uint8_t *base) {
   const wire_mop *c = NULL;
   for (uint32_t k = 0; k < ul->plan.nops && !c; k++)
     if (ul->plan.ops[k].local == id) c = &ul->plan.ops[k];
-  if (!wire__dec_enter(&x->d)) return false;
+  if (!menter(x)) return false;
   bool okk;
   if (!c || c->code == MOP_NONE) {
     /* a slot of undeclared type */
@@ -895,7 +893,7 @@ _Static_assert(MX_END == DEC_MX_LAST,
 ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
                                const wire_mlayout *l, uint8_t *base,
                                size_t stride, uint32_t count, bool items) {
-  if (!wire__dec_enter(&x->d)) return false;
+  if (!menter(x)) return false;
   wire_in *in = IN(x);
   bool hashed = p->hashed;
   const uint8_t *c = in->p, *const end = in->end, *np;
@@ -923,8 +921,9 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         const wire_mop *r =
             WIRE_LIKELY((size_t)(end - c) >= (size_t)o->dneed + WIRE_MEM_RUN_SLACK)
                 ? x->run(o, base, &rc)
-                : x->words ? wire__mdec_run_end_words(o, base, &rc, end)
-                           : wire__mdec_run_end_bytes(o, base, &rc, end);
+                : x->run == wire__mdec_run_words
+                      ? wire__mdec_run_end_words(o, base, &rc, end)
+                      : wire__mdec_run_end_bytes(o, base, &rc, end);
         if (r != o) {
           c = rc;
           o = r - 1;

@@ -37,8 +37,9 @@ typedef struct {
   bool inplace;     /* dense arrays at their wire width point into the
                        input (WIRE_MEM_ARRAYS_IN_PLACE) */
   uint64_t max_bin; /* ctx->max_binary */
-  bool words;       /* wire__mdec_words() */
-  wire_mdec_run_fn run; /* the run reader of words (or bytes) */
+  uint32_t max_depth; /* ctx->max_depth */
+  wire_mdec_run_fn run; /* the run reader of words (wire_mem.words) or
+                           bytes */
   wire_doc *scratch;
   size_t skip_refs; /* reference ids below it have their entry in the
                        document decoder's table (dec_skip, mem_dec.c) */
@@ -89,6 +90,14 @@ bool wire__mdec_afail_over(mdec *x, const uint8_t *at);
 static inline bool dfail(mdec *x, int32_t code, const uint8_t *at,
                          const char *what) {
   return wire__dec_fail(&x->d, code, at, "%s", what);
+}
+
+/* wire__dec_enter with the depth limit of the call's start (one load
+ * fewer a struct body or list): the same error, offset and depth. */
+ALWAYS_INLINE bool menter(mdec *x) {
+  if (WIRE_LIKELY(++x->d.depth <= x->max_depth)) return true;
+  return wire__dec_fail(&x->d, WIRE_E_DEPTH, x->d.in.p,
+                        "nesting deeper than %u", x->max_depth);
 }
 
 /* The plan for the TypeDef bytes td[0..len) of layout li's type (the

@@ -288,7 +288,7 @@ ALWAYS_INLINE const uint8_t *fast_dense(mdec *x, const wire_mop *o,
   if ((n & (w - 1)) || n > x->max_bin || (size_t)(end - t) < n ||
       (bools && !bools_ok(t, n)))
     return NULL;
-  uint32_t count = n / w;
+  uint32_t count = n >> __builtin_ctz(w); /* (n / w: w a power of 2) */
   const uint8_t *v = t;
   if (o->code == MOP_DENSE ? count != 0 && !x->inplace : x->copy && n) {
     uint8_t *q = aalloc(x, n, o->code == MOP_DENSE ? 8 : 1);

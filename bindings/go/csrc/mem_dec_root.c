@@ -218,8 +218,8 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   x.copy = (flags & WIRE_MEM_COPY) != 0;
   x.inplace = !x.copy && (flags & WIRE_MEM_ARRAYS_IN_PLACE) != 0;
   x.max_bin = ctx->max_binary;
-  x.words = m->words;
-  x.run = x.words ? wire__mdec_run_words : wire__mdec_run_bytes;
+  x.max_depth = ctx->max_depth;
+  x.run = m->words ? wire__mdec_run_words : wire__mdec_run_bytes;
   x.scratch = NULL;
   x.skip_refs = 0;
   /* (wire__dec_init, decode.c, inline: no document) */
