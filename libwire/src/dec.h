@@ -49,10 +49,6 @@ typedef struct wire_dec {
   uint32_t depth;
   size_t nrefs;
   uint64_t unbacked; /* zero-width elements left in the payload's budget */
-  uint64_t max_nodes; /* the node limit less the nulls read after the
-                         first (document decoder: they share one node but
-                         count one each, R-LIMIT-10; set by wire__dec_init,
-                         and by the compiled codecs' skip, mem_dec.c) */
   uint64_t pending;  /* elements that open lists and maps still owe, one
                         input byte each (document decoder) */
   uint64_t seed[2];  /* key of the meta string hash (per decode, made by
@@ -89,6 +85,10 @@ typedef struct wire_dec {
   /* Last, and not zeroed by wire__dec_init (only written before it is
    * read): */
   char rd[96];             /* wire_dump: a value in readable form */
+  uint64_t max_nodes; /* the node limit less the nulls read after the
+                         first (document decoder: they share one node but
+                         count one each, R-LIMIT-10; set by wire__dec_init,
+                         and by the compiled codecs' skip, mem_dec.c) */
 } dec;
 typedef dec wire_dec;
 
