@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "2c0f0463f80d5bde3180d0bf430de12209a69b7269bf0d08520c0a4f1be68f0b"
+const csrcDigest = "d47648293a374c1394ac190a98e821de4d0d57f19043bf5c775ff5f420eeeaac"
