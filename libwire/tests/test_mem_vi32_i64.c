@@ -106,7 +106,7 @@ Test(mem_vi32_i64, writer_int32_read_as_int64) {
   uint32_t lw, lr;
   wire_ctx *w = make(fdl32, 0, &lw), *r = make(fdl64, 1, &lr);
   for (int k = 0; k < NV; k++) {
-    w32 in = {vals[k], (int64_t)vals[(k + 3) % NV] << 20, vals[NV - 1 - k]};
+    w32 in = {vals[k], (int64_t)vals[(k + 3) % NV] * (INT64_C(1) << 20), vals[NV - 1 - k]};
     const uint8_t *p;
     size_t n;
     cr_assert_eq(wire_mem_encode(w, lw, &in, &p, &n), WIRE_OK, "%s",
