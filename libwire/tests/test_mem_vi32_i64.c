@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "wire.h"
+#include "mem_ctx.h"
 
 /* (internal, mem_dec_root.c: off, every root takes the general path) */
 extern bool wire__mdec_flat_ok;
@@ -44,21 +45,34 @@ enum { NV = sizeof vals / sizeof *vals };
 /* A compatible-mode context with W of fdl bound to memory: the I64 form
  * for every field (wide) or I32 for a and b. */
 static wire_ctx *make(const char *fdl, int wide, uint32_t *lw) {
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_not_null(c);
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-  uint32_t tw;
-  cr_assert_eq(wire_schema_load_fdl(c, fdl, strlen(fdl), "q.fdl"), WIRE_OK);
-  cr_assert_eq(wire_schema_finish(c), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(c, "q.W", 3, &tw), WIRE_OK);
-  uint32_t f32 = wide ? WIRE_MEM_I64 : WIRE_MEM_I32;
-  int32_t st = wire_mem_layout_new(c, tw, wide ? sizeof(w64) : sizeof(w32), lw);
-  st |= wire_mem_layout_field(c, *lw, 0, f32, wide ? O(w64, a) : O(w32, a), N, N, N);
-  st |= wire_mem_layout_field(c, *lw, 1, WIRE_MEM_I64, wide ? O(w64, e) : O(w32, e), N, N, N);
-  st |= wire_mem_layout_field(c, *lw, 2, f32, wide ? O(w64, b) : O(w32, b), N, N, N);
-  cr_assert_eq(st, WIRE_OK, "%s", wire_ctx_error_message(c));
+  wire_ctx *c = mem_ctx(fdl, "q.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, 1));
+  uint32_t tw = mem_ctx_type(c, "q.W");
+  const uint32_t rows64[][WIRE_MEM_ROW] = {
+      {WIRE_MEM_ROW_LAYOUT, tw, sizeof(w64), 0, 0, 0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_I64, O(w64, a), N, N, N, 0},
+      {WIRE_MEM_ROW_FIELD, 1, WIRE_MEM_I64, O(w64, e), N, N, N, 0},
+      {WIRE_MEM_ROW_FIELD, 2, WIRE_MEM_I64, O(w64, b), N, N, N, 0},
+  };
+  const uint32_t rows32[][WIRE_MEM_ROW] = {
+      {WIRE_MEM_ROW_LAYOUT, tw, sizeof(w32), 0, 0, 0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_I32, O(w32, a), N, N, N, 0},
+      {WIRE_MEM_ROW_FIELD, 1, WIRE_MEM_I64, O(w32, e), N, N, N, 0},
+      {WIRE_MEM_ROW_FIELD, 2, WIRE_MEM_I32, O(w32, b), N, N, N, 0},
+  };
+  *lw = wide ? MEM_CTX_TABLE(c, rows64) : MEM_CTX_TABLE(c, rows32);
   cr_assert_eq(wire_mem_bind(c, *lw), WIRE_OK, "%s", wire_ctx_error_message(c));
   return c;
+}
+
+/* The bytes wire_mem_encode writes for *in, copied into bytes[64]. */
+static size_t encode(wire_ctx *c, uint32_t l, const void *in, uint8_t *bytes) {
+  const uint8_t *p;
+  size_t n;
+  cr_assert_eq(wire_mem_encode(c, l, in, &p, &n), WIRE_OK, "%s",
+               wire_ctx_error_message(c));
+  cr_assert_leq(n, 64);
+  memcpy(bytes, p, n);
+  return n;
 }
 
 static uint8_t arena[4096];
@@ -75,13 +89,8 @@ Test(mem_vi32_i64, registered_field_is_range_checked) {
   wire_ctx *c = make(fdl32, 1, &l);
   for (int k = 0; k < NV; k++) {
     w64 in = {vals[k], (int64_t)vals[NV - 1 - k] * 3, vals[(k + 5) % NV]}, out;
-    const uint8_t *p;
-    size_t n;
-    cr_assert_eq(wire_mem_encode(c, l, &in, &p, &n), WIRE_OK, "%s",
-                 wire_ctx_error_message(c));
     uint8_t bytes[64];
-    cr_assert_leq(n, sizeof bytes);
-    memcpy(bytes, p, n);
+    size_t n = encode(c, l, &in, bytes);
     for (int flat = 1; flat >= 0; flat--) {
       wire__mdec_flat_ok = flat;
       int32_t st = mem_dec(c, l, bytes, n, &out);
@@ -107,13 +116,8 @@ Test(mem_vi32_i64, writer_int32_read_as_int64) {
   wire_ctx *w = make(fdl32, 0, &lw), *r = make(fdl64, 1, &lr);
   for (int k = 0; k < NV; k++) {
     w32 in = {vals[k], (int64_t)vals[(k + 3) % NV] * (INT64_C(1) << 20), vals[NV - 1 - k]};
-    const uint8_t *p;
-    size_t n;
-    cr_assert_eq(wire_mem_encode(w, lw, &in, &p, &n), WIRE_OK, "%s",
-                 wire_ctx_error_message(w));
     uint8_t bytes[64];
-    cr_assert_leq(n, sizeof bytes);
-    memcpy(bytes, p, n);
+    size_t n = encode(w, lw, &in, bytes);
     w64 out;
     cr_assert_eq(mem_dec(r, lr, bytes, n, &out), WIRE_OK, "%s",
                  wire_ctx_error_message(r));

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "wire.h"
+#include "mem_ctx.h"
 #include "test_hex.h"
 
 typedef struct {
@@ -191,17 +192,15 @@ static const char skip_reader_fdl[] =
     "message R [id=501] { int32 v = 1; }\n";
 
 Test(node_limit, compiled_decoder_counts_skipped_values_the_same) {
-  wire_ctx *ctx = wire_ctx_new();
-  cr_assert_not_null(ctx);
-  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
-  uint32_t tr = 0, lr = 0;
-  if (wire_schema_load_fdl(ctx, skip_reader_fdl, strlen(skip_reader_fdl),
-                           "r.fdl") ||
-      wire_schema_finish(ctx) || wire_schema_find_type(ctx, "s.R", 3, &tr) ||
-      wire_mem_layout_new(ctx, tr, sizeof(int32_t), &lr) ||
-      wire_mem_layout_field(ctx, lr, 0, WIRE_MEM_I32, 0, WIRE_MEM_NONE,
-                            WIRE_MEM_NONE, WIRE_MEM_NONE))
-    cr_assert_fail("schema: %s", wire_ctx_error_message(ctx));
+  wire_ctx *ctx = mem_ctx(skip_reader_fdl, "r.fdl",
+                          MEM_OPTS(WIRE_OPT_COMPATIBLE, 1));
+  const uint32_t rows[][WIRE_MEM_ROW] = {
+      {WIRE_MEM_ROW_LAYOUT, mem_ctx_type(ctx, "s.R"), sizeof(int32_t), 0, 0,
+       0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_I32, 0, WIRE_MEM_NONE, WIRE_MEM_NONE,
+       WIRE_MEM_NONE, 0},
+  };
+  uint32_t lr = MEM_CTX_TABLE(ctx, rows);
   size_t n;
   uint8_t *p = unhex(skip_payload, &n);
   enum { DOC = 7, SKIPPED = 5 };
