@@ -85,6 +85,10 @@ typedef struct wire_dec {
   /* Last, and not zeroed by wire__dec_init (only written before it is
    * read): */
   char rd[96];             /* wire_dump: a value in readable form */
+  uint64_t max_nodes; /* the node limit less the nulls read after the
+                         first (document decoder: they share one node but
+                         count one each, R-LIMIT-10; set by wire__dec_init,
+                         and by the compiled codecs' skip, mem_dec.c) */
 } dec;
 typedef dec wire_dec;
 
@@ -258,7 +262,8 @@ bool wire__dec_list_end(wire_dec *d, const wire_dec_list *l, bool any_non_null);
 /* Whether a list (after wire__dec_list_end) is one whose elements are all
  * null and whose element type meta, of an enum, struct or ext, is written
  * once after the header (R-LIST-5): a document keeps that type in two
- * nodes more (decode.c keep_elem_type); a tape does not hold it. */
+ * nodes more (decode.c keep_elem_type), which count against the node
+ * limit in every decoder; a tape does not hold it. */
 static inline bool wire__dec_list_keeps_type(const wire_dec_list *l,
                                              bool any_non_null) {
   return l->same && !(l->h & WIRE_LF_DECL) && !any_non_null &&

@@ -38,25 +38,30 @@ static const char *rd_value(dec *d, uint8_t type, int64_t i, uint32_t small,
 #define fail wire__dec_fail
 #define T WIRE_DEC_T
 
-/* The document's shared null: a null slot records no choice of its own. */
+/* The node limit reached (R-LIMIT-10: at the value that would pass it). */
+static wire_node *over_nodes(dec *d) {
+  fail(d, WIRE_E_LIMIT, d->in.p, "more than %llu nodes",
+       (unsigned long long)d->ctx->max_nodes);
+  return NULL;
+}
+
+/* The document's shared null: a null slot records no choice of its own.
+ * Every null read counts against the node limit as the node it would be
+ * unshared (R-LIMIT-10, as the tape decoder counts it): the first makes
+ * the shared node, each later one lowers d->max_nodes by one. */
 static wire_node *null_node(dec *d) {
   wire_node *n = d->doc->null;
-  if (WIRE_LIKELY(n != NULL)) return n;
-  if (WIRE_UNLIKELY(d->doc->nnodes >= d->ctx->max_nodes)) {
-    fail(d, WIRE_E_LIMIT, d->in.p, "more than %llu nodes",
-         (unsigned long long)d->ctx->max_nodes);
-    return NULL;
+  if (WIRE_UNLIKELY(d->doc->nnodes >= d->max_nodes)) return over_nodes(d);
+  if (WIRE_LIKELY(n != NULL)) {
+    d->max_nodes--;
+    return n;
   }
   if (!(n = wire__doc_null(d->doc))) fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
   return n;
 }
 
 static wire_node *node(dec *d, uint8_t type) {
-  if (WIRE_UNLIKELY(d->doc->nnodes >= d->ctx->max_nodes)) {
-    fail(d, WIRE_E_LIMIT, d->in.p, "more than %llu nodes",
-         (unsigned long long)d->ctx->max_nodes);
-    return NULL;
-  }
+  if (WIRE_UNLIKELY(d->doc->nnodes >= d->max_nodes)) return over_nodes(d);
   wire_node *n = wire__node_new(d->doc, type);
   if (!n) fail(d, WIRE_E_NOMEM, d->in.p, "out of memory");
   return n;
@@ -1067,6 +1072,7 @@ void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
   d->doc = doc;
   d->arena = doc ? &doc->arena : arena;
   d->unbacked = wire__dec_unbacked_budget(len);
+  d->max_nodes = ctx->max_nodes;
   ctx->oob_used = 0;
 }
 
@@ -1101,8 +1107,10 @@ static int32_t run(wire_ctx *ctx, const uint8_t *data, size_t len,
     }
     if (d.oob) {
       /* the header is the root's own: not on the document's shared null,
-       * which every null root (and slot) shares */
-      if (root == doc->null && !(root = node(&d, WIRE_T_NULL))) {
+       * which every null root (and slot) shares; a node of its own, not
+       * counted again (null_node counted this null) */
+      if (root == doc->null && !(root = wire__node_new(doc, WIRE_T_NULL))) {
+        fail(&d, WIRE_E_NOMEM, d.in.p, "out of memory");
         st = ctx->err_code;
         break;
       }

@@ -731,6 +731,9 @@ static bool dec_skip(mdec *x, const wire_mop *o) {
   if (!x->scratch) {
     x->scratch = wire_doc_new(x->ctx);
     if (!x->scratch) return dfail(x, WIRE_E_NOMEM, IN(x)->p, "out of memory");
+    /* the skipped values of the call count against the node limit as in
+     * wire_decode (R-LIMIT-10; zero_dec does not set it) */
+    x->d.max_nodes = x->ctx->max_nodes;
   }
   wire_ctx *ctx = x->ctx;
   if (x->skip_refs < x->d.nrefs) {

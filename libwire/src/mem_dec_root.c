@@ -91,11 +91,12 @@ static const wire_mplan *root_meta(mdec *x, uint32_t layout, void *out) {
 }
 
 /* A flat plan's body (wire_mplan.flat) at c, to the end of the input:
- * the struct loop's inline cases (mem_dec.c) without the decoder's state,
- * depth or allocation. False for anything they do not read (a value cut,
- * overlong or too long, a bool other than 0 or 1, an enum of more than
- * one byte, bytes after the body): wire_mem_decode then reads the message
- * again by the general path, which reads or reports it. */
+ * the struct loop's inline cases (mem_dec.c) that wire__mem_flat admits,
+ * without the decoder's state, depth or allocation. False for anything
+ * they do not read (a value cut, overlong or too long, a bool other than
+ * 0 or 1, an enum of more than one byte, bytes after the body):
+ * wire_mem_decode then reads the message again by the general path,
+ * which reads or reports it. */
 static bool flat_body(const wire_mplan *p, const uint8_t *c,
                       const uint8_t *const end, uint8_t *base, bool words) {
   const uint8_t *np;
@@ -120,14 +121,6 @@ static bool flat_body(const wire_mplan *p, const uint8_t *c,
       if (!fast_u32(c, end, &u, &np)) return false;
       int32_t v = wire__unzz32(u);
       memcpy(d, &v, 4);
-      c = np;
-      continue;
-    }
-    case MX_VI32_64: {
-      uint32_t u;
-      if (!fast_u32(c, end, &u, &np)) return false;
-      int64_t v = wire__unzz32(u);
-      memcpy(d, &v, 8);
       c = np;
       continue;
     }

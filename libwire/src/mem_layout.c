@@ -512,6 +512,8 @@ void wire__mem_fast_paths(wire_mop *ops, uint32_t n) {
       case MOP_INT:
         if (o->wt == WIRE_T_VARINT32 && o->form == WIRE_MEM_I32) { o->x = MX_VI32; need = 5; }
         if (o->wt == WIRE_T_VARINT64 && o->form == WIRE_MEM_I64) { o->x = MX_VI64; need = 9; }
+        /* (in a writer's TypeDef's plan only: a registered plan, made for
+         * the encoder too, checks an int64 form's range, MF_CHECK) */
         if (o->wt == WIRE_T_VARINT32 && o->form == WIRE_MEM_I64) o->x = MX_VI32_64;
         break;
       case MOP_BOOL: o->x = MX_BOOL; need = 1; break;
@@ -542,10 +544,12 @@ void wire__mem_fast_paths(wire_mop *ops, uint32_t n) {
   dec_runs(ops, n);
 }
 
+/* The cases flat_body (mem_dec_root.c) reads; not MX_VI32_64, which only
+ * a writer's TypeDef's plan has, never flat (test_mem_vi32_i64). */
 bool wire__mem_flat(const wire_mop *ops, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     switch (ops[i].dx) {
-    case MX_RUN: case MX_VI32: case MX_VI32_64: case MX_VI64: case MX_BOOL:
+    case MX_RUN: case MX_VI32: case MX_VI64: case MX_BOOL:
     case MX_ENUM: case MX_F32: case MX_F64:
       break;
     default:

@@ -996,6 +996,64 @@ Test(decode, mutated_fixtures) {
   cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
 }
 
+/* The outcome of wire_decode at node limit lim. */
+static int32_t doc_status_at(wire_ctx *ctx, uint64_t lim, const uint8_t *p,
+                             size_t n) {
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, (int64_t)lim);
+  wire_doc *doc = NULL;
+  int32_t st = wire_decode(ctx, p, n, &doc);
+  wire_doc_free(doc);
+  return st;
+}
+
+/* Every fixture, valid and invalid, at node limits 1 to 24 and, for a
+ * valid one, around the smallest limit wire_decode takes it at (found by
+ * bisection; the limit counts every null although a document shares one
+ * node for them, R-LIMIT-1): both decoders give the same status, offset
+ * and tape (test_node_limit.c states the counts of chosen payloads). */
+Test(decode, node_limits_on_fixtures) {
+  json_t *man = load("fixtures/MANIFEST.json");
+  size_t fi, ti;
+  const json_t *f, *t;
+  int bad = 0, cases = 0;
+  json_array_foreach(json_object_get(man, "files"), fi, f) {
+    json_t *file = load(json_string_value(json_object_get(f, "path")));
+    json_array_foreach(json_object_get(file, "tests"), ti, t) {
+      const char *id = json_string_value(json_object_get(t, "id"));
+      const char *hx = json_string_value(json_object_get(t, "bytes"));
+      const char *cls = json_string_value(json_object_get(t, "error"));
+      if (!hx || (cls && !strcmp(cls, "idl"))) continue; /* a schema's */
+      wire_ctx *ctx = fixture_ctx(t);
+      size_t n;
+      uint8_t *bytes = unhex(hx, &n);
+      uint64_t lo = 1, hi = 0;
+      if (!cls && doc_status_at(ctx, UINT64_C(1) << 26, bytes, n) == WIRE_OK) {
+        hi = UINT64_C(1) << 26; /* the smallest limit that decodes */
+        while (lo < hi) {
+          uint64_t mid = lo + (hi - lo) / 2;
+          if (doc_status_at(ctx, mid, bytes, n) == WIRE_OK) hi = mid;
+          else lo = mid + 1;
+        }
+      }
+      for (uint64_t lim = 1; lim <= 24 || (hi && lim <= hi + 1); lim++) {
+        if (lim > 24 && lim + 2 < hi) lim = hi - 2;
+        wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, (int64_t)lim);
+        char what[200];
+        snprintf(what, sizeof what, "%s at node limit %llu", id,
+                 (unsigned long long)lim);
+        bad += !check_decode(ctx, what, bytes, n);
+        cases++;
+      }
+      free(bytes);
+      fixture_free(ctx);
+    }
+    json_decref(file);
+  }
+  json_decref(man);
+  cr_log_info("%d fixture decodes at node limits", cases);
+  cr_assert_eq(bad, 0, "%d mismatches (see the log)", bad);
+}
+
 /* ---- the format and the API ---------------------------------------------- */
 
 /* A one-root tape of a string: encoding byte e, bytes s[0..n). */

@@ -123,15 +123,14 @@ static void *grow(wire_ctx *ctx, void *p, size_t *cap, size_t n, size_t size) {
   return wire__grow(ctx, p, cap, n, size, 16);
 }
 
-static int32_t add_instance(infer *x, const wire_node *n) {
-  const wire_layout *l = wire__st_layout(n);
-  if (!l) return WIRE_OK;
+/* The struct type of layout l, added when new (NULL: out of memory). */
+static istruct *struct_type(infer *x, const wire_layout *l) {
   istruct *s = NULL;
   for (size_t i = 0; i < x->nst && !s; i++)
     if (same_identity(x->st[i].l, l)) s = &x->st[i];
   if (!s) {
     istruct *g = grow(x->ctx, x->st, &x->st_cap, x->nst, sizeof *g);
-    if (!g) return WIRE_E_NOMEM;
+    if (!g) return NULL;
     x->st = g;
     s = &x->st[x->nst++];
     memset(s, 0, sizeof *s);
@@ -153,6 +152,14 @@ static int32_t add_instance(infer *x, const wire_node *n) {
       else x->fields_by_name = true;
     }
   }
+  return s;
+}
+
+static int32_t add_instance(infer *x, const wire_node *n) {
+  const wire_layout *l = wire__st_layout(n);
+  if (!l) return WIRE_OK;
+  istruct *s = struct_type(x, l);
+  if (!s) return WIRE_E_NOMEM;
   const wire_node **g = grow(x->ctx, (void *)s->inst, &s->cap, s->ninst, sizeof *g);
   if (!g) return WIRE_E_NOMEM;
   s->inst = g;
@@ -182,6 +189,16 @@ static const wire_node *child(const wire_node *n, size_t k) {
   }
 }
 
+/* A struct element type an all-null list or set n kept (R-LIST-5): a
+ * type of the schema, no instance. */
+static int32_t add_kept_type(infer *x, const wire_node *n) {
+  const wire_node *et = wire__list_elem_type(n);
+  if (!et || et->type < WIRE_T_STRUCT ||
+      et->type > WIRE_T_NAMED_COMPATIBLE_STRUCT || !wire__st_layout(et))
+    return WIRE_OK;
+  return struct_type(x, wire__st_layout(et)) ? WIRE_OK : WIRE_E_NOMEM;
+}
+
 /* Every struct reached from the roots, by type. */
 static int32_t collect(infer *x) {
   size_t nn = x->doc->nnodes + 1;
@@ -198,6 +215,8 @@ static int32_t collect(infer *x) {
       seen[n->index] = 1;
       if (n->type >= WIRE_T_STRUCT && n->type <= WIRE_T_NAMED_COMPATIBLE_STRUCT)
         st = add_instance(x, n);
+      else if (n->type == WIRE_T_LIST || n->type == WIRE_T_SET)
+        st = add_kept_type(x, n);
       size_t k = nchildren(n);
       for (size_t i = 0; !st && i < k; i++) {
         const wire_node **g = grow(x->ctx, (void *)stack, &cap, top, sizeof *g);
@@ -392,6 +411,24 @@ static bool user_text(infer *x, const istruct *s, uint32_t fi, const char *path,
       if (o) {
         put(x, o->name);
         return true;
+      }
+    }
+    /* elements all null: the type an all-null list kept (R-LIST-5) */
+    size_t pl = strlen(path);
+    char up[64];
+    if (pl && pl <= sizeof up && path[pl - 1] == 'e') {
+      memcpy(up, path, pl - 1);
+      up[pl - 1] = 0;
+      observe(x, s, fi, up);
+      for (size_t i = 0; i < x->nobs; i++) {
+        const wire_node *n = x->obs[i];
+        const istruct *o = n->type == WIRE_T_LIST || n->type == WIRE_T_SET
+                               ? struct_of(x, wire__list_elem_type(n))
+                               : NULL;
+        if (o) {
+          put(x, o->name);
+          return true;
+        }
       }
     }
     add_text(note, ncap, " a struct, null in this payload: its type is unknown;");

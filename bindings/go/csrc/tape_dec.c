@@ -100,7 +100,7 @@ static bool out_ok(td *t) {
   return fail(&t->d, t->o->status, t->d.in.p, "cannot write the tape");
 }
 
-/* wire_decode's node limit, counted at the same places. */
+/* wire_decode's node limit, counted at the same places (R-LIMIT-10). */
 static inline bool count_value(td *t) {
   if (WIRE_LIKELY(t->nvalues < t->d.ctx->max_nodes)) {
     t->nvalues++;
@@ -370,6 +370,11 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   }
   d->pending = pending;
   if (!wire__dec_list_end(d, &l, el.any)) return false;
+  /* the two nodes a document keeps the element type in (R-LIMIT-10; the
+   * tape does not hold it) */
+  if (wire__dec_list_keeps_type(&l, el.any) &&
+      (!count_value(t) || !count_value(t)))
+    return false;
   d->depth--;
   if (!out_ok(t)) return false;
   if (el.packable && t->reemit <= t->budget) pack(t, at, kind, el.first, count);
