@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "d4ff1247d82a7516a5147bfc792df7ed20754d829cb7c5fe6764d3c46435de92"
+const csrcDigest = "2f08686f8938bb791fd766600de0c551450a95dd8754ff10f64df57400ec50e9"
