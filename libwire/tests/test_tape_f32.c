@@ -22,15 +22,12 @@
 /* The f64 bits a tape carries for float32 bits x, computed here on its
  * own: a NaN's sign and payload moved up, the rest converted by C. */
 static uint64_t widened(uint32_t x) {
-  if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFFu))
-    return (uint64_t)(x >> 31) << 63 | UINT64_C(0x7FF0000000000000) |
-           (uint64_t)(x & 0x7FFFFFu) << 29;
-  float f;
-  memcpy(&f, &x, 4);
-  double d = f;
-  uint64_t u;
-  memcpy(&u, &d, 8);
-  return u;
+  uint64_t sign = (uint64_t)(x & 0x80000000u) << 32;
+  uint32_t exp = x >> 23 & 0xFF, man = x & 0x7FFFFFu;
+  union { float f; uint32_t u; } in = {.u = x};
+  union { double d; uint64_t u; } out = {.d = in.f};
+  return exp == 0xFF && man ? sign | UINT64_C(0x7FF) << 52 | (uint64_t)man << 29
+                            : out.u;
 }
 
 static const uint32_t pats[] = {
