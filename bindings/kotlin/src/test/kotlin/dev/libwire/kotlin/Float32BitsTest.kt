@@ -1,6 +1,8 @@
 package dev.libwire.kotlin
 
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
+import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 
 data class F32Holder(
@@ -8,6 +10,15 @@ data class F32Holder(
     @param:WireField(type = "float32") val g: Float,
     val l: List<Float>,
     val m: Map<String, Float>,
+)
+
+/** The same with an `any` field, which has no memory form: the tape path (plan fields, typed fields). */
+data class F32TapeHolder(
+    val f: Float,
+    @param:WireField(type = "float32") val g: Float,
+    val l: List<Float>,
+    val m: Map<String, Float>,
+    val x: Any?,
 )
 
 /**
@@ -50,16 +61,24 @@ class Float32BitsTest {
     @Test fun dataClassFields() {
         Context().use { ctx ->
             ctx.registerSchemaText(
-                "package f32;\nmessage F32Holder {\n  float32 f = 1;\n  float32 g = 2;\n  list<float32> l = 3;\n  map<string, float32> m = 4;\n}\n",
+                "package f32;\nmessage F32Holder {\n  float32 f = 1;\n  float32 g = 2;\n  list<float32> l = 3;\n  map<string, float32> m = 4;\n}\n" +
+                    "message F32TapeHolder {\n  float32 f = 1;\n  float32 g = 2;\n  list<float32> l = 3;\n  map<string, float32> m = 4;\n  any x = 5;\n}\n",
             )
             ctx.registerDataClass(F32Holder::class, "f32.F32Holder")
+            ctx.registerDataClass(F32TapeHolder::class, "f32.F32TapeHolder")
+            assertTrue(ctx.hasLayout(F32Holder::class))
+            assertFalse(ctx.hasLayout(F32TapeHolder::class))
             for (x in patterns) {
                 val f = Float.fromBits(x)
+                val want = "%08x".format(x)
                 val b = ctx.encode(F32Holder(f, f, listOf(f, 1f, f), mapOf("k" to f)))
                 val back = ctx.decode(b) as F32Holder
-                val want = "%08x".format(x)
-                assertEquals(listOf(want, want, want, want, want), listOf(bits(back.f), bits(back.g), bits(back.l[0]), bits(back.l[2]), bits(back.m["k"])))
-                assertEquals(hex(b), hex(ctx.encode(back)), "0x%08x written again".format(x))
+                assertEquals(listOf(want, want, want, want, want), listOf(bits(back.f), bits(back.g), bits(back.l[0]), bits(back.l[2]), bits(back.m["k"])), "layout")
+                assertEquals(hex(b), hex(ctx.encode(back)), "0x%08x written again (layout)".format(x))
+                val tb = ctx.encode(F32TapeHolder(f, f, listOf(f, 1f, f), mapOf("k" to f), f))
+                val tback = ctx.decode(tb) as F32TapeHolder
+                assertEquals(listOf(want, want, want, want, want, want), listOf(bits(tback.f), bits(tback.g), bits(tback.l[0]), bits(tback.l[2]), bits(tback.m["k"]), bits(tback.x)), "tape")
+                assertEquals(hex(tb), hex(ctx.encode(tback)), "0x%08x written again (tape)".format(x))
             }
         }
     }
