@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "c8a7b736eda7f060b9cf26467d98c060c255fd42530d4d61d714760c98b8a9e3"
+const csrcDigest = "821133cc7a4683cf9126c974533e626fb5089784766a8dd2beb4c6f53f80e996"

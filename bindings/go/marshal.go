@@ -45,6 +45,52 @@ func (t *tape) str(s string)    { t.u32(uint32(len(s))); t.b = append(t.b, s...)
 func (t *tape) f64(v float64)   { t.u64(math.Float64bits(v)) }
 func (t *tape) name16(s string) { t.u16(uint16(len(s))); t.b = append(t.b, s...) }
 
+// f32Tape is the f64 bits a tape carries for a float32 (spec/tape.md,
+// FLOAT32 NaNs): float64(x), except that a NaN is widened bit for bit,
+// its quiet bit as it was (the conversion sets it, so a signaling NaN would
+// come back quiet).
+func f32Tape(x float32) uint64 {
+	b := math.Float32bits(x)
+	if b&0x7fffffff > 0x7f800000 {
+		return uint64(b>>31)<<63 | 0x7ff<<52 | uint64(b&0x7fffff)<<29
+	}
+	return math.Float64bits(float64(x))
+}
+
+// f32FromTape is the float32 of a tape's f64 bits: float32(f), except that
+// a NaN is narrowed bit for bit (its top 23 payload bits, the quiet bit as
+// it is; the quiet NaN if those are all zero), so f32FromTape(f32Tape(x))
+// has x's bits.
+func f32FromTape(u uint64) float32 {
+	if u&(1<<63-1) > 0x7ff<<52 {
+		m := uint32(u>>29) & 0x7fffff
+		if m == 0 {
+			m = 0x400000
+		}
+		return math.Float32frombits(uint32(u>>63)<<31 | 0x7f800000 | m)
+	}
+	return float32(math.Float64frombits(u))
+}
+
+// f32Of is the float32 in v (of a float32 kind) with its bits: v.Float()
+// goes through float64, which quiets a signaling NaN.
+func f32Of(v reflect.Value) float32 {
+	if v.CanAddr() {
+		return *(*float32)(v.Addr().UnsafePointer())
+	}
+	return v.Convert(typFloat32).Interface().(float32) // keeps the bits
+}
+
+// setF32 stores x in v (a settable float32 kind) with its bits, where
+// v.SetFloat would go through float64.
+func setF32(v reflect.Value, x float32) {
+	if !v.CanSet() {
+		v.SetFloat(float64(x)) // fails as SetFloat does
+		return
+	}
+	*(*float32)(v.Addr().UnsafePointer()) = x
+}
+
 // appendStr appends a STRING record (op, encoding, length, bytes).
 func appendStr(b []byte, enc byte, s string) []byte {
 	b = append(b, TypeString, enc)
@@ -123,6 +169,9 @@ func (e *encoder) any(x any) error {
 	case float64:
 		e.sh(TypeFloat64)
 		e.t.f64(v)
+	case float32:
+		e.sh(TypeFloat32)
+		e.t.u64(f32Tape(v))
 	case []string:
 		if v == nil {
 			e.sh(opNull)
@@ -396,7 +445,11 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 			return goErr("type", "a float cannot be written as %s", TypeName(id))
 		}
 		e.sh(byte(id))
-		e.t.f64(v.Float())
+		if v.Kind() == reflect.Float32 {
+			e.t.u64(f32Tape(f32Of(v)))
+		} else {
+			e.t.f64(v.Float())
+		}
 		return nil
 	case reflect.String:
 		e.sh(TypeString)
@@ -551,7 +604,9 @@ func (e *encoder) packed(v reflect.Value, kind byte) bool {
 			} else {
 				e.t.u64(0)
 			}
-		case reflect.Float32, reflect.Float64:
+		case reflect.Float32:
+			e.t.u64(f32Tape(f32Of(el)))
+		case reflect.Float64:
 			e.t.f64(el.Float())
 		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int:
 			e.t.u64(uint64(el.Int()))
@@ -594,7 +649,7 @@ func (e *encoder) dense(v reflect.Value, id byte) error {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			u = uint64(el.Int())
 		case reflect.Float32:
-			u = uint64(math.Float32bits(float32(el.Float())))
+			u = uint64(math.Float32bits(f32Of(el)))
 		case reflect.Float64:
 			u = math.Float64bits(el.Float())
 		default:

@@ -198,7 +198,7 @@ func (e *encoder) planStruct(si *structInfo, p unsafe.Pointer) error {
 			e.t.u64(uint64(*(*uint)(fp)))
 		case pkFloat32:
 			e.sh(TypeFloat32)
-			e.t.f64(float64(*(*float32)(fp)))
+			e.t.u64(f32Tape(*(*float32)(fp)))
 		case pkFloat64:
 			e.sh(TypeFloat64)
 			e.t.f64(*(*float64)(fp))
@@ -411,7 +411,7 @@ func (d *decoder) planField(f *planField, fp unsafe.Pointer) error {
 	case pkFloat32:
 		if op == TypeFloat32 {
 			d.p++
-			*(*float32)(fp) = float32(d.f64())
+			*(*float32)(fp) = f32FromTape(d.u64())
 			return nil
 		}
 	case pkFloat64:
@@ -636,7 +636,7 @@ func appendPacked(b []byte, p unsafe.Pointer, n int, k reflect.Kind) []byte {
 		}
 	case reflect.Float32:
 		for _, x := range unsafe.Slice((*float32)(p), n) {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(x)))
+			b = binary.LittleEndian.AppendUint64(b, f32Tape(x))
 		}
 	case reflect.Float64:
 		for _, x := range unsafe.Slice((*float64)(p), n) {
@@ -680,7 +680,7 @@ func unpackInto(p unsafe.Pointer, n int, k reflect.Kind, et byte, raw []byte) (o
 		}
 	case k == reflect.Float32 && float:
 		for i, s := 0, unsafe.Slice((*float32)(p), n); i < n; i++ {
-			s[i] = float32(math.Float64frombits(at(i)))
+			s[i] = f32FromTape(at(i))
 		}
 	default:
 		return false, nil

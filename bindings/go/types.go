@@ -73,6 +73,7 @@ var (
 	typDate     = reflect.TypeOf(Date(0))
 	typF16      = reflect.TypeOf(Float16(0))
 	typBF16     = reflect.TypeOf(BFloat16(0))
+	typFloat32  = reflect.TypeOf(float32(0))
 	typDecimal  = reflect.TypeOf(Decimal{})
 	typEnum     = reflect.TypeOf(Enum{})
 	typSet      = reflect.TypeOf(Set(nil))

@@ -640,7 +640,7 @@ func (d *decoder) body(op byte, k int, v reflect.Value) error {
 	case op >= TypeUint8 && op <= TypeTaggedUint64:
 		return setUint(v, d.u64(), op)
 	case op >= TypeFloat16 && op <= TypeFloat64:
-		return setFloat(v, op, d.f64())
+		return setFloat(v, op, d.u64())
 	case op == TypeString || op == opStrSpan:
 		var s string
 		if op == TypeString {
@@ -731,14 +731,18 @@ func (d *decoder) keep(k int, v reflect.Value) {
 	}
 }
 
-func setFloat(v reflect.Value, op byte, f float64) error {
+// setFloat stores a float op's f64 (bits u) in v.
+func setFloat(v reflect.Value, op byte, u uint64) error {
 	t := v.Type()
+	f := math.Float64frombits(u)
 	switch {
 	case t == typF16 && op == TypeFloat16:
 		v.SetUint(uint64(Float16FromFloat64(f)))
 	case t == typBF16 && op == TypeBfloat16:
 		v.SetUint(uint64(BFloat16FromFloat64(f)))
-	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+	case t.Kind() == reflect.Float32:
+		setF32(v, f32FromTape(u))
+	case t.Kind() == reflect.Float64:
 		v.SetFloat(f)
 	default:
 		return mismatch(op, t)
@@ -875,6 +879,8 @@ func (d *decoder) dense(kind byte, raw []byte, v reflect.Value, view bool) error
 			switch {
 			case el.Type() == typF16 && elKind == TypeFloat16, el.Type() == typBF16 && elKind == TypeBfloat16:
 				el.SetUint(u)
+			case el.Kind() == reflect.Float32 && elKind == TypeFloat32:
+				setF32(el, math.Float32frombits(uint32(u)))
 			case el.Kind() == reflect.Float32 || el.Kind() == reflect.Float64:
 				el.SetFloat(floatValue(elKind, u))
 			default:
@@ -1079,7 +1085,7 @@ func (d *decoder) natural(op byte, k int) (reflect.Value, error) {
 	case op >= TypeInt8 && op <= TypeTaggedUint64:
 		return naturalScalar(op, d.u64()), nil
 	case op >= TypeFloat16 && op <= TypeFloat64:
-		return naturalFloat(op, d.f64()), nil
+		return naturalFloat(op, d.u64()), nil
 	case op == TypeString:
 		return reflect.ValueOf(d.text()), nil
 	case op == opStrSpan:
@@ -1150,14 +1156,16 @@ func (d *decoder) natural(op byte, k int) (reflect.Value, error) {
 	return nv, nil
 }
 
-func naturalFloat(op byte, f float64) reflect.Value {
+// naturalFloat is the Go value of a float op's f64 (bits u).
+func naturalFloat(op byte, u uint64) reflect.Value {
+	f := math.Float64frombits(u)
 	switch op {
 	case TypeFloat16:
 		return reflect.ValueOf(Float16FromFloat64(f))
 	case TypeBfloat16:
 		return reflect.ValueOf(BFloat16FromFloat64(f))
 	case TypeFloat32:
-		return reflect.ValueOf(float32(f))
+		return reflect.ValueOf(f32FromTape(u))
 	}
 	return reflect.ValueOf(f)
 }
@@ -1346,7 +1354,7 @@ func (d *decoder) packedInto(k int, v reflect.Value) error {
 		case e.Kind() == reflect.Interface:
 			var x reflect.Value
 			if et >= TypeFloat16 && et <= TypeFloat64 {
-				x = naturalFloat(et, math.Float64frombits(u))
+				x = naturalFloat(et, u)
 			} else {
 				x = naturalScalar(et, u)
 			}
@@ -1361,7 +1369,7 @@ func (d *decoder) packedInto(k int, v reflect.Value) error {
 		case et >= TypeUint8 && et <= TypeTaggedUint64:
 			err = setUint(e, u, et)
 		default:
-			err = setFloat(e, et, math.Float64frombits(u))
+			err = setFloat(e, et, u)
 		}
 		if err != nil {
 			return err

@@ -504,7 +504,9 @@ WIRE_API wire_node *wire_node_new_uint(wire_doc *doc, uint32_t type_id,
 /* type_id FLOAT16/BFLOAT16/FLOAT32/FLOAT64 with the raw IEEE bits. */
 WIRE_API wire_node *wire_node_new_float_bits(wire_doc *doc, uint32_t type_id,
                                              uint64_t bits);
-/* type_id FLOAT16/BFLOAT16/FLOAT32/FLOAT64, rounded to nearest even. */
+/* type_id FLOAT16/BFLOAT16/FLOAT32/FLOAT64, rounded to nearest even; a
+ * NaN made FLOAT32 keeps its top 23 payload bits and its quiet bit (the
+ * quiet NaN if those are all zero: spec/tape.md, FLOAT32 NaNs). */
 WIRE_API wire_node *wire_node_new_float(wire_doc *doc, uint32_t type_id,
                                         double v);
 /* UTF-8 text (validated); encoding -1 = the Java runtime's choice. */
@@ -613,7 +615,9 @@ WIRE_API int64_t wire_node_int(const wire_node *node);    /* signed ints,
                                                    bool, date, seconds */
 WIRE_API uint64_t wire_node_uint(const wire_node *node);  /* unsigned ints */
 WIRE_API uint64_t wire_node_float_bits(const wire_node *node);
-WIRE_API double wire_node_float(const wire_node *node);  /* any float kind */
+/* Any float kind, widened exactly (a FLOAT32 NaN bit for bit, signaling
+ * or quiet: spec/tape.md, FLOAT32 NaNs). */
+WIRE_API double wire_node_float(const wire_node *node);
 /* Nanoseconds of a timestamp/duration (0 for other kinds). */
 WIRE_API uint32_t wire_node_nanos(const wire_node *node);
 /* String: bytes in wire encoding; binary, arrays: payload bytes; decimal:

@@ -290,13 +290,10 @@ wire_node *wire_node_new_float(wire_doc *d, uint32_t t, double v) {
   switch (t) {
   case WIRE_T_FLOAT16: bits = wire_float16_from_double(v); break;
   case WIRE_T_BFLOAT16: bits = wire_bfloat16_from_double(v); break;
-  case WIRE_T_FLOAT32: {
-    float f = (float)v;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    bits = u;
+  case WIRE_T_FLOAT32: /* a NaN keeps its bits (internal.h) */
+    memcpy(&bits, &v, 8);
+    bits = wire__f32_narrow(bits);
     break;
-  }
   case WIRE_T_FLOAT64: memcpy(&bits, &v, 8); break;
   default: return bad(d, "not a float type");
   }

@@ -209,12 +209,7 @@ prim_raw(uint8_t *q, uint8_t type, uint64_t u) {
     double d;
     memcpy(&d, &u, 8);
     if (type == WIRE_T_FLOAT64) return q_le(q, u, 8);
-    if (type == WIRE_T_FLOAT32) {
-      float f = (float)d;
-      uint32_t x;
-      memcpy(&x, &f, 4);
-      return q_le(q, x, 4);
-    }
+    if (type == WIRE_T_FLOAT32) return q_le(q, wire__f32_narrow(u), 4);
     return q_le(q, type == WIRE_T_FLOAT16 ? wire_float16_from_double(d)
                                           : wire_bfloat16_from_double(d), 2);
   }

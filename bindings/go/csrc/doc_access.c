@@ -30,11 +30,11 @@ double wire_node_float(const wire_node *n) {
   switch (n->type) {
   case WIRE_T_FLOAT16: return wire_float16_to_double((uint16_t)n->v.u);
   case WIRE_T_BFLOAT16: return wire_bfloat16_to_float((uint16_t)n->v.u);
-  case WIRE_T_FLOAT32: {
-    float f;
-    uint32_t u = (uint32_t)n->v.u;
-    memcpy(&f, &u, 4);
-    return f;
+  case WIRE_T_FLOAT32: { /* a NaN keeps its bits (internal.h) */
+    uint64_t u = wire__f32_widen((uint32_t)n->v.u);
+    double x;
+    memcpy(&x, &u, 8);
+    return x;
   }
   case WIRE_T_FLOAT64: {
     double x;

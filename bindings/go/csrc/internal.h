@@ -877,6 +877,36 @@ static inline bool wire__is_uint_type(uint32_t t) {
 static inline bool wire__is_float_type(uint32_t t) {
   return t >= WIRE_T_FLOAT16 && t <= WIRE_T_FLOAT64;
 }
+/* A float32 as the double a tape carries for it, and back (spec/tape.md,
+ * FLOAT32; also wire_node_float / wire_node_new_float). Numbers convert as
+ * C converts them (widening is exact, narrowing rounds to nearest even).
+ * A NaN keeps its sign and payload bit for bit, signaling or quiet, where
+ * the hardware conversion would set the quiet bit: the float32 payload is
+ * the top 23 payload bits of the double. A double NaN whose top 23 payload
+ * bits are all zero narrows to the quiet NaN of its sign. */
+static inline uint64_t wire__f32_widen(uint32_t x) {
+  if (WIRE_UNLIKELY((x & 0x7FFFFFFFu) > 0x7F800000u))
+    return (uint64_t)(x >> 31) << 63 | UINT64_C(0x7FF) << 52 |
+           (uint64_t)(x & 0x7FFFFFu) << 29;
+  float f;
+  memcpy(&f, &x, 4);
+  double d = f;
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
+static inline uint32_t wire__f32_narrow(uint64_t u) {
+  if (WIRE_UNLIKELY((u & ~(UINT64_C(1) << 63)) > UINT64_C(0x7FF) << 52)) {
+    uint32_t m = (uint32_t)(u >> 29) & 0x7FFFFFu;
+    return (uint32_t)(u >> 63) << 31 | 0x7F800000u | (m ? m : 0x400000u);
+  }
+  double d;
+  memcpy(&d, &u, 8);
+  float f = (float)d;
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  return x;
+}
 static inline bool wire__is_array_type(uint32_t t) {
   return t >= WIRE_T_BOOL_ARRAY && t <= WIRE_T_FLOAT64_ARRAY &&
          t != WIRE_T_FLOAT8_ARRAY;

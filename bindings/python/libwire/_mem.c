@@ -821,8 +821,8 @@ static int fill_other(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
   }
   case MK_F32: {
     if (!PyFloat_CheckExact(v)) return LW_FALLBACK;
-    float f = (float)PyFloat_AS_DOUBLE(v);
-    memcpy(p, &f, 4);
+    uint32_t x = lw_f32_narrow(PyFloat_AS_DOUBLE(v));
+    memcpy(p, &x, 4);
     return 0;
   }
   case MK_BOOL:
@@ -1238,9 +1238,9 @@ static PyObject *build_value(Codec *c, const mval *m, const uint8_t *base) {
     default: { uint64_t y; memcpy(&y, p, 8); return PyLong_FromUnsignedLongLong(y); }
     }
   case MK_F32: {
-    float f;
-    memcpy(&f, p, 4);
-    return PyFloat_FromDouble(f);
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return PyFloat_FromDouble(lw_f32_widen(x));
   }
   case MK_F64: {
     double d;

@@ -642,9 +642,7 @@ static int enc_list_as_array(Codec *c, PyObject *seq, uint32_t tid) {
       double d = PyFloat_AsDouble(e);
       if (d == -1.0 && PyErr_Occurred()) return -1;
       if (tid == WIRE_T_FLOAT32_ARRAY) {
-        float f = (float)d;
-        uint32_t u;
-        memcpy(&u, &f, 4);
+        uint32_t u = lw_f32_narrow(d);
         for (int k = 0; k < 4; k++) p[k] = (uint8_t)(u >> (8 * k));
       } else {
         uint64_t u;

@@ -18,6 +18,38 @@
 
 #include "wire.h"
 
+/* A float32 as the double Python holds for it, and back, as tapes carry
+ * them (spec/tape.md, FLOAT32 NaNs): C's conversions, except that a NaN is
+ * widened and narrowed bit for bit, its quiet bit as it was (the hardware
+ * sets it), so a signaling NaN read into a float is written back signaling.
+ * Narrowing a NaN whose top 23 payload bits are all zero gives the quiet
+ * NaN. The layout path (_mem.c) and float32 arrays from lists use these;
+ * the tape path leaves the conversions to libwire. */
+static inline double lw_f32_widen(uint32_t x) {
+  double d;
+  if ((x & 0x7FFFFFFFu) > 0x7F800000u) {
+    uint64_t u = (uint64_t)(x >> 31) << 63 | UINT64_C(0x7FF) << 52 |
+                 (uint64_t)(x & 0x7FFFFFu) << 29;
+    memcpy(&d, &u, 8);
+    return d;
+  }
+  float f;
+  memcpy(&f, &x, 4);
+  return f;
+}
+static inline uint32_t lw_f32_narrow(double d) {
+  uint64_t u;
+  uint32_t x;
+  memcpy(&u, &d, 8);
+  if ((u & ~(UINT64_C(1) << 63)) > UINT64_C(0x7FF) << 52) {
+    uint32_t m = (uint32_t)(u >> 29) & 0x7FFFFFu;
+    return (uint32_t)(u >> 63) << 31 | 0x7F800000u | (m ? m : 0x400000u);
+  }
+  float f = (float)d;
+  memcpy(&x, &f, 4);
+  return x;
+}
+
 /* A declared field type (wire_schema_field_type_info), as a tree. */
 typedef struct hint {
   uint32_t tid;        /* WIRE_T_* of the declaration; WIRE_T_UNKNOWN: any */

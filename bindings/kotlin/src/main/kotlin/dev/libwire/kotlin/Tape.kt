@@ -38,6 +38,32 @@ internal object TapeOps {
     @JvmField val LE16: VarHandle = MethodHandles.byteArrayViewVarHandle(ShortArray::class.java, ByteOrder.LITTLE_ENDIAN)
     @JvmField val LE32: VarHandle = MethodHandles.byteArrayViewVarHandle(IntArray::class.java, ByteOrder.LITTLE_ENDIAN)
     @JvmField val LE64: VarHandle = MethodHandles.byteArrayViewVarHandle(LongArray::class.java, ByteOrder.LITTLE_ENDIAN)
+
+    /**
+     * The f64 bits a tape carries for a Float (spec/tape.md, FLOAT32 NaNs): `x.toDouble()`,
+     * except that a NaN is widened bit for bit, its quiet bit as it was (`toDouble()` sets it,
+     * so a signaling NaN would come back quiet).
+     */
+    @JvmStatic fun f32Tape(x: Float): Long {
+        val b = x.toRawBits()
+        if ((b and 0x7fffffff) > 0x7f800000) {
+            return ((b.toLong() ushr 31) shl 63) or 0x7ff0000000000000L or ((b.toLong() and 0x7fffff) shl 29)
+        }
+        return x.toDouble().toRawBits()
+    }
+
+    /**
+     * The Float of a tape's f64 bits: `toFloat()`, except that a NaN is narrowed bit for bit (its
+     * top 23 payload bits, the quiet bit as it is; the quiet NaN if those are all zero), so
+     * `f32FromTape(f32Tape(x))` has x's bits.
+     */
+    @JvmStatic fun f32FromTape(u: Long): Float {
+        if ((u and Long.MAX_VALUE) > 0x7ff0000000000000L) {
+            val m = (u ushr 29).toInt() and 0x7fffff
+            return Float.fromBits(((u ushr 63).toInt() shl 31) or 0x7f800000 or (if (m != 0) m else 0x400000))
+        }
+        return Double.fromBits(u).toFloat()
+    }
 }
 
 /** Kotlin values → build tape → `wire_encode_tape`. */
@@ -169,7 +195,7 @@ internal class TapeEncoder(private val ctx: Context) {
             is Int -> op64(TypeId.VARINT32, v.toLong())
             is Double -> opF64(TypeId.FLOAT64, v)
             is Boolean -> { u8(TypeId.BOOL); u8(if (v) 1 else 0) }
-            is Float -> opF64(TypeId.FLOAT32, v.toDouble())
+            is Float -> op64(TypeId.FLOAT32, TapeOps.f32Tape(v))
             is Short -> op64(TypeId.INT16, v.toLong())
             is Byte -> op64(TypeId.INT8, v.toLong())
             else -> complex(v)
@@ -332,7 +358,7 @@ internal class TapeEncoder(private val ctx: Context) {
                     }
                     StructPlan.K_DOUBLE -> opF64(TypeId.FLOAT64, g.invokeExact(v) as Double)
                     StructPlan.K_BOOL -> { room(2); b[n] = TypeId.BOOL.toByte(); b[n + 1] = if (g.invokeExact(v) as Boolean) 1 else 0; n += 2 }
-                    StructPlan.K_FLOAT -> opF64(TypeId.FLOAT32, (g.invokeExact(v) as Float).toDouble())
+                    StructPlan.K_FLOAT -> op64(TypeId.FLOAT32, TapeOps.f32Tape(g.invokeExact(v) as Float))
                     StructPlan.K_SHORT -> op64(TypeId.INT16, (g.invokeExact(v) as Short).toLong())
                     StructPlan.K_BYTE -> op64(TypeId.INT8, (g.invokeExact(v) as Byte).toLong())
                     else -> {
@@ -391,6 +417,7 @@ internal class TapeEncoder(private val ctx: Context) {
             TypeId.isSignedInt(t) || TypeId.isUnsignedInt(t) -> op64(t, num().toLong())
             t == TypeId.FLOAT16 && v is Float16 -> value(v)
             t == TypeId.BFLOAT16 && v is BFloat16 -> value(v)
+            t == TypeId.FLOAT32 && v is Float -> op64(t, TapeOps.f32Tape(v))
             TypeId.isFloat(t) -> opF64(t, num().toDouble())
             else -> value(v)
         }
@@ -637,7 +664,7 @@ internal class TapeDecoder(private val ctx: Context) {
                 if (v === Building) throw WireException("ref", -1, "a cycle through a struct cannot be built into immutable objects")
                 v
             }
-            TypeId.FLOAT32 -> f64().toFloat()
+            TypeId.FLOAT32 -> TapeOps.f32FromTape(u64())
             TypeId.INT8 -> u64().toByte()
             TypeId.INT16 -> u64().toShort()
             TypeId.UINT8 -> u64().toUByte()
@@ -851,7 +878,7 @@ internal class TapeDecoder(private val ctx: Context) {
                     TypeId.VARINT32, TypeId.INT32 -> raw.toInt()
                     TypeId.FLOAT64 -> Double.fromBits(raw)
                     TypeId.BOOL -> raw != 0L
-                    TypeId.FLOAT32 -> Double.fromBits(raw).toFloat()
+                    TypeId.FLOAT32 -> TapeOps.f32FromTape(raw)
                     TypeId.INT8 -> raw.toByte()
                     TypeId.INT16 -> raw.toShort()
                     TypeId.UINT8 -> raw.toUByte()
