@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "d4ff1247d82a7516a5147bfc792df7ed20754d829cb7c5fe6764d3c46435de92"
+const csrcDigest = "762efcca62db04cd29b0e2c192c6651cbcf3df24a1bd70c6c145b915d5aa42ca"
