@@ -344,7 +344,9 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
         wire__tdcache_drop(d->ctx);
         return false;
       }
+      size_t was = ta ? d->ctx->tdc->bytes : 0;
       if (wire__tdcache_adopt(d->ctx, &l, d->arena) != WIRE_OK) return false;
+      if (ta) d->cached += d->ctx->tdc->bytes - was;
     }
     if (d->dump) {
       if (l->by_name)

@@ -316,7 +316,7 @@ Test(meta_cache, links_are_redone_when_the_schema_changes) {
 /* ---- memory ------------------------------------------------------------ */
 
 typedef struct {
-  size_t live, live_bytes, calls, fail_at;
+  size_t live, live_bytes, calls, fail_at, peak;
   int failed;
 } counter;
 typedef struct {
@@ -333,6 +333,7 @@ static void *c_malloc(void *u, size_t n) {
   h->size = n;
   c->live++;
   c->live_bytes += n;
+  if (c->live_bytes > c->peak) c->peak = c->live_bytes;
   return h + 1;
 }
 static void *c_realloc(void *u, void *p, size_t old, size_t n) {
@@ -347,6 +348,7 @@ static void *c_realloc(void *u, void *p, size_t old, size_t n) {
   hdr *nh = realloc(h, sizeof *nh + n);
   nh->size = n;
   c->live_bytes = c->live_bytes - was + n;
+  if (c->live_bytes > c->peak) c->peak = c->live_bytes;
   return nh + 1;
 }
 static void c_free(void *u, void *p, size_t n) {
@@ -506,6 +508,52 @@ Test(meta_cache, an_entry_takes_its_typedef_times_a_constant) {
   wire_ctx_free_bytes(w, b);
   wire_doc_free(d);
   wire_ctx_free(w);
+}
+
+Test(meta_cache, the_cache_counts_with_the_documents_heap) {
+  /* One list of 256 structs of 256 types, each announcing its TypeDef (8
+   * tag-id fields): every TypeDef goes to the cache, not the document, so
+   * the lazy structs' budget (R-SEC-13) counts the cache's bytes too. The
+   * decode then peaks at 27.7 bytes per input byte; counting only the
+   * document's arenas, 33.2. */
+  char *fdl = malloc(1 << 16);
+  strcpy(fdl, "package z;\n");
+  for (int i = 0; i < 256; i++)
+    sprintf(fdl + strlen(fdl), "message T%d [id=%d] { int32 a = 1; int32 b = 2; "
+            "int32 c = 3; int32 d = 4; int32 e = 5; int32 f = 6; int32 g = 7; "
+            "int32 h = 8; }\n", i, 500 + i);
+  wire_ctx *w = new_ctx(fdl);
+  wire_doc *d = wire_doc_new(w);
+  wire_node *list = wire_node_new_list(d, WIRE_T_LIST);
+  for (int i = 0; i < 256; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "z.T%d", i);
+    wire_node *st = wire_node_new_struct(d, type_of(w, name));
+    for (size_t k = 0; k < 8; k++)
+      cr_assert_eq(wire_struct_set_field_at(
+                       d, st, k, wire_node_new_int(d, WIRE_T_VARINT32, 0)),
+                   WIRE_OK);
+    cr_assert_eq(wire_list_append(d, list, st), WIRE_OK);
+  }
+  size_t n;
+  uint8_t *b = encode_root(w, d, list, &n);
+  counter c = {0};
+  wire_ctx *r = wire_ctx_new_with_allocator(c_malloc, c_realloc, c_free, &c);
+  cr_assert_eq(wire_ctx_set_option(r, WIRE_OPT_COMPATIBLE, 1), WIRE_OK);
+  size_t base = c.live_bytes;
+  c.peak = base;
+  wire_doc *rd;
+  cr_assert_eq(wire_decode(r, b, n, &rd), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  cr_assert_eq(r->tdc->count, 256, "all cached");
+  size_t peak = c.peak - base;
+  cr_assert_leq(peak, 30 * n + 16384, "%zu bytes for %zu", peak, n);
+  wire_doc_free(rd);
+  wire_ctx_free(r);
+  wire_ctx_free_bytes(w, b);
+  wire_doc_free(d);
+  wire_ctx_free(w);
+  free(fdl);
 }
 
 Test(meta_cache, allocation_failures_are_nomem_everywhere) {

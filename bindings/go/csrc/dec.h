@@ -82,6 +82,9 @@ typedef struct wire_dec {
   uint32_t touched;
   struct wire_lazy *lazy_rec;
   struct wire_lazy_src *lazy_src; /* (of this document) */
+  /* Bytes the context's TypeDef cache took in this decode: TypeDefs the
+   * document would otherwise hold, counted with its heap */
+  size_t cached;
   /* Last, and not zeroed by wire__dec_init (only written before it is
    * read): */
   char rd[96];             /* wire_dump: a value in readable form */
@@ -126,7 +129,7 @@ typedef struct {
 } wire_lazy_mark;
 static inline bool wire__dec_lazy_due(const wire_dec *d) {
   const wire_doc *doc = d->doc;
-  size_t heap = doc->arena.total + doc->nodes.total;
+  size_t heap = doc->arena.total + doc->nodes.total + d->cached;
   return WIRE_UNLIKELY(heap > WIRE_LAZY_MIN) &&
          heap / WIRE_LAZY_RATIO > (size_t)(d->in.p - d->in.base);
 }
