@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "4d3d48b345e8744026b4fff3cf77e85349f0e4e601f8c68dfb4039f945b637a3"
+const csrcDigest = "b09a0cc350014afa0e86a5b741b075392c0a3695eb9eab518ed4964509bab6b9"

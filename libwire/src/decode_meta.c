@@ -346,7 +346,7 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
       }
       size_t was = ta ? d->ctx->tdc->bytes : 0;
       if (wire__tdcache_adopt(d->ctx, &l, d->arena) != WIRE_OK) return false;
-      if (ta) d->cached += d->ctx->tdc->bytes - was;
+      if (ta && d->doc) d->cached += d->ctx->tdc->bytes - was;
     }
     if (d->dump) {
       if (l->by_name)

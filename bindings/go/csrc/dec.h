@@ -82,12 +82,14 @@ typedef struct wire_dec {
   uint32_t touched;
   struct wire_lazy *lazy_rec;
   struct wire_lazy_src *lazy_src; /* (of this document) */
-  /* Bytes the context's TypeDef cache took in this decode: TypeDefs the
-   * document would otherwise hold, counted with its heap */
+  /* Last, and not zeroed by wire__dec_init's memset (the compiled
+   * decoder's copy of it stays as it was): */
+  char rd[96];             /* wire_dump: a value in readable form (only
+                              written before it is read) */
+  /* The document decoder's only (zeroed by wire__dec_init): bytes the
+   * context's TypeDef cache took in this decode, TypeDefs the document
+   * would otherwise hold, counted with its heap */
   size_t cached;
-  /* Last, and not zeroed by wire__dec_init (only written before it is
-   * read): */
-  char rd[96];             /* wire_dump: a value in readable form */
 } dec;
 typedef dec wire_dec;
 
