@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "821133cc7a4683cf9126c974533e626fb5089784766a8dd2beb4c6f53f80e996"
+const csrcDigest = "d4ba752bd9f2f7930ad0cb4de7b12ffcae39ea2927b13a9ec59d6686ef56cbdf"

@@ -90,7 +90,10 @@ const (
 	// whole struct here; past the limit Unmarshal fails with a *WireError
 	// of class "limit".
 	LimitMemDecode Limit = C.WIRE_LIMIT_MEM_DECODE
-	numLimits            = C.WIRE_LIMIT_MEM_DECODE + 1
+	// LimitTypeDefCacheBytes: heap bytes those cached TypeDefs may take
+	// together (1 MiB); a TypeDef past it is read per message.
+	LimitTypeDefCacheBytes Limit = C.WIRE_LIMIT_TYPEDEF_CACHE_BYTES
+	numLimits                    = C.WIRE_LIMIT_TYPEDEF_CACHE_BYTES + 1
 )
 
 // memDecodeBase: the C memory a struct decode may take beside

@@ -82,13 +82,18 @@ typedef struct wire_dec {
   uint32_t touched;
   struct wire_lazy *lazy_rec;
   struct wire_lazy_src *lazy_src; /* (of this document) */
-  /* Last, and not zeroed by wire__dec_init (only written before it is
-   * read): */
-  char rd[96];             /* wire_dump: a value in readable form */
+  /* Last, and not zeroed by wire__dec_init's memset (the compiled
+   * decoder's copy of it stays as it was): */
+  char rd[96];             /* wire_dump: a value in readable form (only
+                              written before it is read) */
   uint64_t max_nodes; /* the node limit less the nulls read after the
                          first (document decoder: they share one node but
                          count one each, R-LIMIT-10; set by wire__dec_init,
                          and by the compiled codecs' skip, mem_dec.c) */
+  /* The document decoder's only (zeroed by wire__dec_init): bytes the
+   * context's TypeDef cache took in this decode, TypeDefs the document
+   * would otherwise hold, counted with its heap */
+  size_t cached;
 } dec;
 typedef dec wire_dec;
 
@@ -130,7 +135,7 @@ typedef struct {
 } wire_lazy_mark;
 static inline bool wire__dec_lazy_due(const wire_dec *d) {
   const wire_doc *doc = d->doc;
-  size_t heap = doc->arena.total + doc->nodes.total;
+  size_t heap = doc->arena.total + doc->nodes.total + d->cached;
   return WIRE_UNLIKELY(heap > WIRE_LAZY_MIN) &&
          heap / WIRE_LAZY_RATIO > (size_t)(d->in.p - d->in.base);
 }

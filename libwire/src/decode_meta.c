@@ -335,10 +335,18 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
     l = wire__tdcache_find(d->ctx, ts, (size_t)(d->in.end - ts));
     if (l) {
       d->in.p += l->td_len;
-    } else if (wire__typedef_read(d->ctx, &d->in, d->arena, d->ctx->max_depth,
-                                  &l) != WIRE_OK ||
-               wire__tdcache_adopt(d->ctx, &l) != WIRE_OK) {
-      return false;
+    } else {
+      /* read into the cache's scratch when the cache has room (then
+       * copied into the cache, not the document) */
+      wire_arena *ta = wire__tdcache_scratch(d->ctx);
+      if (wire__typedef_read(d->ctx, &d->in, ta ? ta : d->arena,
+                             d->ctx->max_depth, &l) != WIRE_OK) {
+        wire__tdcache_drop(d->ctx);
+        return false;
+      }
+      size_t was = ta ? d->ctx->tdc->bytes : 0;
+      if (wire__tdcache_adopt(d->ctx, &l, d->arena) != WIRE_OK) return false;
+      if (ta && d->doc) d->cached += d->ctx->tdc->bytes - was;
     }
     if (d->dump) {
       if (l->by_name)

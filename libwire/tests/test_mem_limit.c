@@ -143,7 +143,8 @@ Test(mem_limit, default_and_set_get) {
   /* the limits before it keep their numbers */
   cr_assert_eq(WIRE_LIMIT_TYPEDEF_CACHE, 9);
   cr_assert_eq(WIRE_LIMIT_MEM_DECODE, 10);
-  cr_assert_eq(wire_ctx_set_limit(c, 11, 1), WIRE_E_ARG);
+  cr_assert_eq(WIRE_LIMIT_TYPEDEF_CACHE_BYTES, 11);
+  cr_assert_eq(wire_ctx_set_limit(c, 12, 1), WIRE_E_ARG);
   wire_ctx_free(c);
 }
 

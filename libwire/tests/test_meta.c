@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "wire.h"
+#include "schema.h" /* the cache's entries, for their sizes */
 
 static const char *SCHEMA =
     "package m;\n"
@@ -90,6 +91,9 @@ static void round_trip(wire_ctx *c, const uint8_t *b, size_t n) {
   wire_ctx_free_bytes(c, out);
   wire_doc_free(d);
 }
+
+static uint8_t *encode_root(wire_ctx *c, wire_doc *d, wire_node *root,
+                            size_t *len);
 
 static const uint8_t *find(const uint8_t *hay, size_t n, const uint8_t *needle,
                            size_t m) {
@@ -312,7 +316,7 @@ Test(meta_cache, links_are_redone_when_the_schema_changes) {
 /* ---- memory ------------------------------------------------------------ */
 
 typedef struct {
-  size_t live, live_bytes, calls, fail_at;
+  size_t live, live_bytes, calls, fail_at, peak;
   int failed;
 } counter;
 typedef struct {
@@ -329,6 +333,7 @@ static void *c_malloc(void *u, size_t n) {
   h->size = n;
   c->live++;
   c->live_bytes += n;
+  if (c->live_bytes > c->peak) c->peak = c->live_bytes;
   return h + 1;
 }
 static void *c_realloc(void *u, void *p, size_t old, size_t n) {
@@ -343,6 +348,7 @@ static void *c_realloc(void *u, void *p, size_t old, size_t n) {
   hdr *nh = realloc(h, sizeof *nh + n);
   nh->size = n;
   c->live_bytes = c->live_bytes - was + n;
+  if (c->live_bytes > c->peak) c->peak = c->live_bytes;
   return nh + 1;
 }
 static void c_free(void *u, void *p, size_t n) {
@@ -392,13 +398,18 @@ static uint8_t **distinct_payloads(int k, size_t *lens) {
 
 /* Live bytes of a reading context after message 10 and after message 40
  * of 40 messages with distinct TypeDefs. */
-static void held_after(uint64_t limit, uint8_t **p, const size_t *lens,
-                       size_t *at10, size_t *at40) {
+static void held_after_within(uint64_t limit, uint64_t bytes, uint8_t **p,
+                              const size_t *lens, size_t *at10, size_t *at40) {
   counter c = {0};
   wire_ctx *r = wire_ctx_new_with_allocator(c_malloc, c_realloc, c_free, &c);
   cr_assert_eq(wire_ctx_set_option(r, WIRE_OPT_COMPATIBLE, 1), WIRE_OK);
   cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, limit),
                WIRE_OK);
+  cr_assert_eq(wire_ctx_get_limit(r, WIRE_LIMIT_TYPEDEF_CACHE_BYTES),
+               UINT64_C(1) << 20, "the default byte budget");
+  cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE_BYTES, bytes),
+               WIRE_OK);
+  cr_assert_eq(wire_ctx_get_limit(r, WIRE_LIMIT_TYPEDEF_CACHE_BYTES), bytes);
   for (int i = 0; i < 40; i++) {
     wire_doc *d;
     cr_assert_eq(wire_decode(r, p[i], lens[i], &d), WIRE_OK, "%s",
@@ -406,10 +417,18 @@ static void held_after(uint64_t limit, uint8_t **p, const size_t *lens,
     cr_assert_eq(wire_node_int(wire_node_field(wire_doc_root(d, 0), 0)), i);
     wire_doc_free(d);
     if (i == 9) *at10 = c.live_bytes;
+    if (r->tdc) /* the entries and the bucket table, never past the budget */
+      cr_assert_leq(r->tdc->bytes, bytes, "message %d: %zu bytes", i,
+                    r->tdc->bytes);
   }
   *at40 = c.live_bytes;
   wire_ctx_free(r);
   cr_assert_eq(c.live, 0, "all freed");
+}
+
+static void held_after(uint64_t limit, uint8_t **p, const size_t *lens,
+                       size_t *at10, size_t *at40) {
+  held_after_within(limit, UINT64_C(1) << 20, p, lens, at10, at40);
 }
 
 Test(meta_cache, memory_is_bounded_by_the_limit) {
@@ -424,6 +443,117 @@ Test(meta_cache, memory_is_bounded_by_the_limit) {
   cr_assert_gt(a40, a10, "limit 1000: %zu then %zu bytes", a10, a40);
   for (int i = 0; i < 40; i++) free(p[i]);
   free(p);
+}
+
+Test(meta_cache, memory_is_bounded_by_the_byte_budget) {
+  size_t lens[40];
+  uint8_t **p = distinct_payloads(40, lens);
+  size_t a10, a40, b10, b40, off10, off40;
+  /* each entry here takes a few hundred bytes: a budget of 1,500 holds a
+   * few, then every further TypeDef is read per message (and decoded the
+   * same: held_after checks every value) */
+  held_after_within(1000, 1500, p, lens, &a10, &a40);
+  cr_assert_eq(a40, a10, "budget 1500: %zu then %zu bytes", a10, a40);
+  held_after_within(1000, 0, p, lens, &off10, &off40);
+  cr_assert_eq(off40, off10, "budget 0: %zu then %zu bytes", off10, off40);
+  cr_assert_gt(a10, off10, "budget 1500 keeps some: %zu, none %zu", a10,
+               off10);
+  cr_assert_leq(a10 - off10, 1500 + 1024, "the budget and the cache's own "
+                "struct: %zu", a10 - off10);
+  /* a budget that holds all 40 grows to the end */
+  held_after_within(1000, 1u << 20, p, lens, &b10, &b40);
+  cr_assert_gt(b40, b10, "budget 1 MiB: %zu then %zu bytes", b10, b40);
+  for (int i = 0; i < 40; i++) free(p[i]);
+  free(p);
+}
+
+Test(meta_cache, an_entry_takes_its_typedef_times_a_constant) {
+  /* The costliest TypeDef bytes: tag-id fields of two bytes whose schema
+   * names differ from their wire names (two names each in the index). */
+  char fdl[16384] = "package w;\nmessage W [id=40] {";
+  for (int i = 1; i <= 200; i++) {
+    char f[64];
+    snprintf(f, sizeof f, " int32 fieldNo%d = %d;", i, i);
+    strcat(fdl, f);
+  }
+  strcat(fdl, " }\n");
+  wire_ctx *w = new_ctx(fdl);
+  const uint8_t *td;
+  size_t tl;
+  cr_assert_eq(wire_schema_typedef(w, type_of(w, "w.W"), &td, &tl), WIRE_OK);
+  wire_doc *d = wire_doc_new(w);
+  wire_node *s = wire_node_new_struct(d, type_of(w, "w.W"));
+  for (size_t i = 0; i < 200; i++)
+    cr_assert_eq(wire_struct_set_field_at(
+                     d, s, i, wire_node_new_int(d, WIRE_T_VARINT32, 1)),
+                 WIRE_OK);
+  size_t n;
+  uint8_t *b = encode_root(w, d, s, &n);
+  for (int linked = 0; linked < 2; linked++) {
+    wire_ctx *r = new_ctx(linked ? fdl : NULL);
+    round_trip(r, b, n);
+    const wire_tdcache *c = r->tdc;
+    cr_assert_not_null(c);
+    cr_assert_eq(c->count, 1);
+    const wire_td_entry *e = c->newest;
+    cr_assert_eq(e->layout.td_len, tl);
+    size_t bound = WIRE_TDCACHE_PER_BYTE * tl + WIRE_TDCACHE_ENTRY_BASE;
+    cr_assert_leq(e->size, bound, "%zu bytes for a TypeDef of %zu", e->size,
+                  tl);
+    if (linked) /* 29,627 bytes for 658: the test can fail */
+      cr_assert_gt(e->size, 40 * tl, "%zu bytes", e->size);
+    cr_assert_eq(c->bytes, e->size + c->nbuckets * sizeof *c->buckets);
+    wire_ctx_free(r);
+  }
+  wire_ctx_free_bytes(w, b);
+  wire_doc_free(d);
+  wire_ctx_free(w);
+}
+
+Test(meta_cache, the_cache_counts_with_the_documents_heap) {
+  /* One list of 256 structs of 256 types, each announcing its TypeDef (8
+   * tag-id fields): every TypeDef goes to the cache, not the document, so
+   * the lazy structs' budget (R-SEC-13) counts the cache's bytes too. The
+   * decode then peaks at 27.7 bytes per input byte; counting only the
+   * document's arenas, 33.2. */
+  char *fdl = malloc(1 << 16);
+  strcpy(fdl, "package z;\n");
+  for (int i = 0; i < 256; i++)
+    sprintf(fdl + strlen(fdl), "message T%d [id=%d] { int32 a = 1; int32 b = 2; "
+            "int32 c = 3; int32 d = 4; int32 e = 5; int32 f = 6; int32 g = 7; "
+            "int32 h = 8; }\n", i, 500 + i);
+  wire_ctx *w = new_ctx(fdl);
+  wire_doc *d = wire_doc_new(w);
+  wire_node *list = wire_node_new_list(d, WIRE_T_LIST);
+  for (int i = 0; i < 256; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "z.T%d", i);
+    wire_node *st = wire_node_new_struct(d, type_of(w, name));
+    for (size_t k = 0; k < 8; k++)
+      cr_assert_eq(wire_struct_set_field_at(
+                       d, st, k, wire_node_new_int(d, WIRE_T_VARINT32, 0)),
+                   WIRE_OK);
+    cr_assert_eq(wire_list_append(d, list, st), WIRE_OK);
+  }
+  size_t n;
+  uint8_t *b = encode_root(w, d, list, &n);
+  counter c = {0};
+  wire_ctx *r = wire_ctx_new_with_allocator(c_malloc, c_realloc, c_free, &c);
+  cr_assert_eq(wire_ctx_set_option(r, WIRE_OPT_COMPATIBLE, 1), WIRE_OK);
+  size_t base = c.live_bytes;
+  c.peak = base;
+  wire_doc *rd;
+  cr_assert_eq(wire_decode(r, b, n, &rd), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  cr_assert_eq(r->tdc->count, 256, "all cached");
+  size_t peak = c.peak - base;
+  cr_assert_leq(peak, 30 * n + 16384, "%zu bytes for %zu", peak, n);
+  wire_doc_free(rd);
+  wire_ctx_free(r);
+  wire_ctx_free_bytes(w, b);
+  wire_doc_free(d);
+  wire_ctx_free(w);
+  free(fdl);
 }
 
 Test(meta_cache, allocation_failures_are_nomem_everywhere) {

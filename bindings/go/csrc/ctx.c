@@ -135,6 +135,7 @@ wire_ctx *wire_ctx_new_with_allocator(wire_malloc_fn m, wire_realloc_fn r,
   ctx->max_typedef_fields = 512;
   ctx->max_typedef_cache = 256;
   ctx->max_mem_decode = 512;
+  ctx->max_typedef_cache_bytes = UINT64_C(1) << 20;
   return ctx;
 }
 
@@ -335,6 +336,9 @@ int32_t wire_ctx_set_limit(wire_ctx *ctx, int32_t which, uint64_t v) {
   case WIRE_LIMIT_TYPEDEF_FIELDS: ctx->max_typedef_fields = v; return WIRE_OK;
   case WIRE_LIMIT_TYPEDEF_CACHE: ctx->max_typedef_cache = v; return WIRE_OK;
   case WIRE_LIMIT_MEM_DECODE: ctx->max_mem_decode = v; return WIRE_OK;
+  case WIRE_LIMIT_TYPEDEF_CACHE_BYTES:
+    ctx->max_typedef_cache_bytes = v;
+    return WIRE_OK;
   default:
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown limit %d", (int)which);
   }
@@ -353,6 +357,7 @@ uint64_t wire_ctx_get_limit(const wire_ctx *ctx, int32_t which) {
   case WIRE_LIMIT_TYPEDEF_FIELDS: return ctx->max_typedef_fields;
   case WIRE_LIMIT_TYPEDEF_CACHE: return ctx->max_typedef_cache;
   case WIRE_LIMIT_MEM_DECODE: return ctx->max_mem_decode;
+  case WIRE_LIMIT_TYPEDEF_CACHE_BYTES: return ctx->max_typedef_cache_bytes;
   default: return 0;
   }
 }

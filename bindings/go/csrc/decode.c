@@ -1067,6 +1067,7 @@ static bool read_body(dec *d, const tmeta *tm, int64_t slot,
 void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
                     wire_doc *doc, wire_arena *arena) {
   memset(d, 0, offsetof(dec, rd));
+  d->cached = 0;
   d->in = (wire_in){ctx, data, data, data + len};
   d->ctx = ctx;
   d->doc = doc;

@@ -91,6 +91,8 @@ struct wire_ctx {
    * that the fields before keep their offsets (the Go struct ratios move
    * with them) */
   uint64_t max_mem_decode;
+  /* WIRE_LIMIT_TYPEDEF_CACHE_BYTES: bytes the TypeDef cache may keep */
+  uint64_t max_typedef_cache_bytes;
 };
 
 /* Frees what the context keeps between calls (ctx.c; the tables by

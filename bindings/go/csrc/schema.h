@@ -94,7 +94,7 @@ typedef struct wire_layout {
   uint32_t td_len;
   bool matches_schema;  /* td equals the TypeDef of the registered type */
   /* Field lookup by name (wire name, and declared name where it differs):
-   * open addressing, nix slots (a power of two), NULL if not built. */
+   * open addressing, nix slots (twice the names), NULL if not built. */
   struct wire_name_slot *ix;
   uint32_t nix;
   /* wire_struct_project's field map from this layout (the writer's) onto
@@ -113,6 +113,11 @@ typedef struct wire_name_slot {
 
 /* Builds l->ix in `arena` (WIRE_E_NOMEM on failure, recorded on ctx). */
 int32_t wire__layout_index(wire_ctx *ctx, wire_arena *arena, wire_layout *l);
+/* The slots of l's index (twice its names, at least 4), and
+ * the index built into ix[0..n) of them (the TypeDef cache's entries). */
+uint32_t wire__layout_ix_slots(wire_ctx *ctx, const wire_layout *l);
+void wire__layout_ix_fill(wire_ctx *ctx, wire_layout *l, wire_name_slot *ix,
+                          uint32_t n);
 /* The field of name[0..len) through l->ix (which must be built); -1. */
 int32_t wire__layout_find(const wire_layout *l, const char *name, size_t len);
 
@@ -277,34 +282,53 @@ uint32_t wire__reg_lookup(wire_ctx *ctx, uint8_t kind, bool by_name,
                           const uint8_t *name, uint32_t name_len);
 
 /* ---- Incoming TypeDefs, cached per context across messages ----------
- * Keyed by the 8-byte TypeDef header; a hit is a lookup and a byte
- * compare of the whole TypeDef. Each entry holds a copy of the bytes and
- * the layout read from them, linked to the registry once (type, fields
- * matched by tag id or name, matches_schema). At most
- * WIRE_LIMIT_TYPEDEF_CACHE entries; a full cache leaves further TypeDefs
- * uncached (read per message into the document, as before). Entries live
- * until the context is freed: documents may point at their layouts. A
- * registry change or a new limit makes them unreachable (a flush). */
+ * (typedef_cache.c) Keyed by the 8-byte TypeDef header; a hit is a lookup
+ * and a byte compare of the whole TypeDef. A TypeDef the cache has room
+ * for is read once, into the cache's scratch arena, linked to the registry
+ * there (type, fields matched by tag id or name, matches_schema), then
+ * copied into one allocation of exactly its size: the entry, the layout,
+ * its fields and field types, the names it decoded, its bytes and its
+ * name index; the scratch is freed. So the document holds nothing of a
+ * cached TypeDef, and an entry takes at most WIRE_TDCACHE_PER_BYTE bytes
+ * per byte of its TypeDef plus WIRE_TDCACHE_ENTRY_BASE. At most
+ * WIRE_LIMIT_TYPEDEF_CACHE entries and WIRE_LIMIT_TYPEDEF_CACHE_BYTES
+ * bytes of them; a TypeDef past either is read per message into the
+ * document, as with the cache off. Entries live until the context is
+ * freed: documents may point at their layouts. A registry change or a new
+ * limit makes them unreachable (a flush); their bytes still count. */
+#define WIRE_TDCACHE_PER_BYTE 80
+#define WIRE_TDCACHE_ENTRY_BASE 256
 typedef struct wire_td_entry {
-  struct wire_td_entry *next;
+  struct wire_td_entry *next;  /* in its bucket */
+  struct wire_td_entry *older; /* every entry, for the free */
   uint64_t header;
-  wire_layout *layout;
+  size_t size;                 /* of this allocation */
+  wire_layout layout;
 } wire_td_entry;
 
 typedef struct wire_tdcache {
-  wire_arena arena;
   wire_td_entry **buckets;
+  wire_td_entry *newest;
   uint32_t nbuckets, count;
   uint32_t reg_gen;
+  size_t bytes;        /* entries and the bucket table, flushed ones too */
+  wire_arena scratch;  /* the TypeDef being read for the cache */
+  wire_arena arena;    /* projection maps of the entries (project.c) */
 } wire_tdcache;
 
 /* The cached layout of the TypeDef at p[0..avail), or NULL. */
 wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
                                 size_t avail);
+/* The arena to read a new TypeDef into: the cache's scratch when the cache
+ * has room for one more entry, else NULL (read it into the document). */
+wire_arena *wire__tdcache_scratch(wire_ctx *ctx);
 /* *l was just read (wire__typedef_read) from bytes that may not outlive
- * the call: links it to the registry, and replaces it by a cached copy
- * when the cache has room. */
-int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **l);
+ * the call: links it to the registry, and, when it was read into the
+ * scratch, replaces it by a cached copy (or, past the cache's byte budget,
+ * by a copy in `arena`, the document's). The scratch is emptied. */
+int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **l, wire_arena *arena);
+/* Empties the scratch after a TypeDef that could not be read. */
+void wire__tdcache_drop(wire_ctx *ctx);
 /* Links a layout read from a TypeDef to the registry: its registered type,
  * the fields (wire__layout_link) and matches_schema. */
 int32_t wire__typedef_resolve(wire_ctx *ctx, wire_layout *l);

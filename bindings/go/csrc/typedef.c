@@ -312,10 +312,17 @@ static uint32_t name_hash(const char *s, size_t n) {
   return h;
 }
 
+/* The first slot to probe for hash h: h scaled to the slot count (any
+ * count, not only powers of two, so that the index takes exactly twice
+ * its names). */
+static uint32_t ix_home(const wire_layout *l, uint32_t h) {
+  return (uint32_t)(((uint64_t)h * l->nix) >> 32);
+}
+
 static void ix_put(wire_layout *l, const char *name, uint32_t len,
                    uint32_t field) {
-  uint32_t m = l->nix - 1;
-  for (uint32_t k = name_hash(name, len) & m;; k = (k + 1) & m) {
+  for (uint32_t k = ix_home(l, name_hash(name, len));;
+       k = k + 1 == l->nix ? 0 : k + 1) {
     wire_name_slot *e = &l->ix[k];
     if (!e->name) {
       *e = (wire_name_slot){name, len, field};
@@ -326,8 +333,8 @@ static void ix_put(wire_layout *l, const char *name, uint32_t len,
 }
 
 int32_t wire__layout_find(const wire_layout *l, const char *name, size_t len) {
-  uint32_t m = l->nix - 1;
-  for (uint32_t k = name_hash(name, len) & m;; k = (k + 1) & m) {
+  for (uint32_t k = ix_home(l, name_hash(name, len));;
+       k = k + 1 == l->nix ? 0 : k + 1) {
     const wire_name_slot *e = &l->ix[k];
     if (!e->name) return -1;
     if (e->len == len && memcmp(e->name, name, len) == 0)
@@ -335,26 +342,51 @@ int32_t wire__layout_find(const wire_layout *l, const char *name, size_t len) {
   }
 }
 
-int32_t wire__layout_index(wire_ctx *ctx, wire_arena *arena, wire_layout *l) {
-  uint32_t n = 4;
-  while (n < 4 * (uint64_t)l->nfields) n *= 2;
-  wire_name_slot *ix = wire__arena_alloc(arena, n * sizeof *ix);
-  if (!ix) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+/* The declared name of field f where it is not f's wire name, or NULL. */
+static const char *decl_name(const wire_utype *t, const wire_lfield *f) {
+  if (!t || f->local == WIRE_NO_TYPE || f->local >= t->nfields) return NULL;
+  const char *decl = t->fields[f->local].name;
+  if (f->name && strlen(decl) == f->name_len &&
+      memcmp(decl, f->name, f->name_len) == 0)
+    return NULL;
+  return decl;
+}
+
+static const wire_utype *layout_type(wire_ctx *ctx, const wire_layout *l) {
+  return l->type_index != WIRE_NO_TYPE && ctx->reg
+             ? &ctx->reg->types[l->type_index] : NULL;
+}
+
+uint32_t wire__layout_ix_slots(wire_ctx *ctx, const wire_layout *l) {
+  const wire_utype *t = layout_type(ctx, l);
+  uint64_t names = 0;
+  for (uint32_t i = 0; i < l->nfields; i++)
+    names += (l->fields[i].name != NULL) + (decl_name(t, &l->fields[i]) != NULL);
+  /* at most half full: one probe or two per lookup */
+  return names < 2 ? 4 : (uint32_t)(2 * names);
+}
+
+void wire__layout_ix_fill(wire_ctx *ctx, wire_layout *l, wire_name_slot *ix,
+                          uint32_t n) {
   memset(ix, 0, n * sizeof *ix);
   l->ix = ix;
   l->nix = n;
-  const wire_utype *t = l->type_index != WIRE_NO_TYPE && ctx->reg
-                            ? &ctx->reg->types[l->type_index] : NULL;
+  const wire_utype *t = layout_type(ctx, l);
   /* Field by field, wire name then declared name; the first field to use
    * a name keeps it (the order a scan of the fields would find them). */
   for (uint32_t i = 0; i < l->nfields; i++) {
     const wire_lfield *f = &l->fields[i];
     if (f->name) ix_put(l, (const char *)f->name, f->name_len, i);
-    if (t && f->local != WIRE_NO_TYPE && f->local < t->nfields) {
-      const char *decl = t->fields[f->local].name;
-      ix_put(l, decl, (uint32_t)strlen(decl), i);
-    }
+    const char *decl = decl_name(t, f);
+    if (decl) ix_put(l, decl, (uint32_t)strlen(decl), i);
   }
+}
+
+int32_t wire__layout_index(wire_ctx *ctx, wire_arena *arena, wire_layout *l) {
+  uint32_t n = wire__layout_ix_slots(ctx, l);
+  wire_name_slot *ix = wire__arena_alloc(arena, n * sizeof *ix);
+  if (!ix) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+  wire__layout_ix_fill(ctx, l, ix, n);
   return WIRE_OK;
 }
 
@@ -964,115 +996,6 @@ int32_t wire__typedef_resolve(wire_ctx *ctx, wire_layout *l) {
   else
     wire_ctx_clear_error(ctx); /* a type the schema cannot describe */
   return WIRE_OK;
-}
-
-static uint32_t td_bucket(const wire_tdcache *c, uint64_t header) {
-  return (uint32_t)((header * UINT64_C(0x9E3779B97F4A7C15)) >> 40) &
-         (c->nbuckets - 1);
-}
-
-static wire_tdcache *tdcache(wire_ctx *ctx) {
-  wire_tdcache *c = ctx->tdc;
-  uint32_t gen = ctx->reg ? ctx->reg->gen : 0;
-  if (c && c->reg_gen != gen) {
-    wire__tdcache_flush(ctx);
-    c->reg_gen = gen;
-  }
-  return c;
-}
-
-wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
-                                size_t avail) {
-  wire_tdcache *c = tdcache(ctx);
-  if (!c || !c->count || avail < 8) return NULL;
-  uint64_t header;
-  memcpy(&header, p, 8); /* the key only; little-endian not needed */
-  for (wire_td_entry *e = c->buckets[td_bucket(c, header)]; e; e = e->next) {
-    const wire_layout *l = e->layout;
-    if (e->header == header && l->td_len <= avail &&
-        memcmp(l->td, p, l->td_len) == 0)
-      return e->layout;
-  }
-  return NULL;
-}
-
-static int32_t td_nomem(wire_ctx *ctx) {
-  return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
-}
-
-int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **lp) {
-  wire_layout *l = *lp;
-  int32_t st = wire__typedef_resolve(ctx, l);
-  if (st) return st;
-  if (ctx->max_typedef_cache == 0) return WIRE_OK;
-  wire_tdcache *c = tdcache(ctx);
-  if (!c) {
-    if (!(c = wire__alloc(ctx, sizeof *c))) return td_nomem(ctx);
-    memset(c, 0, sizeof *c);
-    c->arena.ctx = ctx;
-    c->reg_gen = ctx->reg ? ctx->reg->gen : 0;
-    ctx->tdc = c;
-  }
-  if (c->count >= ctx->max_typedef_cache) return WIRE_OK;
-  if (c->count >= c->nbuckets / 2) {
-    uint32_t nb = c->nbuckets ? c->nbuckets * 2 : 16;
-    wire_td_entry **b = wire__alloc(ctx, nb * sizeof *b);
-    if (!b) return td_nomem(ctx);
-    memset(b, 0, nb * sizeof *b);
-    wire_td_entry **old = c->buckets;
-    uint32_t onb = c->nbuckets;
-    c->buckets = b;
-    c->nbuckets = nb;
-    for (uint32_t i = 0; i < onb; i++) {
-      for (wire_td_entry *e = old[i], *next; e; e = next) {
-        next = e->next;
-        uint32_t k = td_bucket(c, e->header);
-        e->next = b[k];
-        b[k] = e;
-      }
-    }
-    if (old) wire__free(ctx, old, onb * sizeof *old);
-  }
-  /* The copy is read again into the cache's arena, so that every pointer
-   * of the cached layout (names, field types, td) is the cache's. */
-  uint8_t *copy = wire__arena_alloc(&c->arena, l->td_len);
-  wire_td_entry *e = wire__arena_alloc(&c->arena, sizeof *e);
-  if (!copy || !e) return td_nomem(ctx);
-  memcpy(copy, l->td, l->td_len);
-  wire_in in = {ctx, copy, copy, copy + l->td_len};
-  wire_layout *cl;
-  /* The bytes were read once with these limits: a second read fails only
-   * for want of memory. */
-  if ((st = wire__typedef_read(ctx, &in, &c->arena, ctx->max_depth, &cl)))
-    return st;
-  if ((st = wire__typedef_resolve(ctx, cl)) ||
-      (st = wire__layout_index(ctx, &c->arena, cl)))
-    return st;
-  cl->proj_home = &c->arena;
-  memcpy(&e->header, copy, 8);
-  e->layout = cl;
-  uint32_t k = td_bucket(c, e->header);
-  e->next = c->buckets[k];
-  c->buckets[k] = e;
-  c->count++;
-  *lp = cl;
-  return WIRE_OK;
-}
-
-void wire__tdcache_flush(wire_ctx *ctx) {
-  wire_tdcache *c = ctx->tdc;
-  if (!c) return;
-  if (c->buckets) memset(c->buckets, 0, c->nbuckets * sizeof *c->buckets);
-  c->count = 0;
-}
-
-void wire__tdcache_free(wire_ctx *ctx) {
-  wire_tdcache *c = ctx->tdc;
-  if (!c) return;
-  wire__arena_free(&c->arena);
-  if (c->buckets) wire__free(ctx, c->buckets, c->nbuckets * sizeof *c->buckets);
-  wire__free(ctx, c, sizeof *c);
-  ctx->tdc = NULL;
 }
 
 /* ---- ABI: a type's metadata ---- */

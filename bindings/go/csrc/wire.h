@@ -218,12 +218,20 @@ enum {
                                   across messages (256; 0 = none); more are
                                   read per message. Kept until the context
                                   is freed (documents point at them). */
-  WIRE_LIMIT_MEM_DECODE = 10   /* arena bytes one wire_mem_decode may take
+  WIRE_LIMIT_MEM_DECODE = 10,  /* arena bytes one wire_mem_decode may take
                                   per input byte, beyond
                                   WIRE_MEM_DECODE_BASE (512): a compatible
                                   writer can send a struct as one byte that
                                   the reader's layout makes an image of
                                   hundreds. WIRE_E_LIMIT past it. */
+  WIRE_LIMIT_TYPEDEF_CACHE_BYTES = 11 /* heap bytes those cached TypeDefs
+                                  may take together (1 MiB; 0 = none): an
+                                  entry is one allocation of at most 80
+                                  bytes per byte of its TypeDef + 256 (spec
+                                  R-LIMIT-1); one that does not fit is read
+                                  per message. Entries made unreachable by
+                                  a schema change or a new limit still
+                                  count. */
 };
 /* The arena bytes every wire_mem_decode may take whatever its input's
  * length (1 MiB), beside WIRE_LIMIT_MEM_DECODE per input byte. */

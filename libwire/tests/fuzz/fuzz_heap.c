@@ -24,6 +24,7 @@
  * shared one set of names: crashers/heap-named-enum-list.bin). */
 #include "fuzz_common.h"
 #include "fuzz_typedef.h" /* fuzz_repaired_copy */
+#include "schema.h"       /* the TypeDef cache's entries */
 #include "hostile/hostile_gen.h"
 
 #ifndef HEAP_PER_BYTE /* (-D: to look for what passes a smaller bound) */
@@ -33,6 +34,33 @@
  * the document's node layout. */
 #define TAPE_PER_BYTE (88 + 3 * 64)
 #define HEAP_BASE 65536
+
+/* The TypeDef cache the decode left on the context (it outlives the
+ * document, within the document's bound above): within its byte limit,
+ * each entry within WIRE_TDCACHE_PER_BYTE x its TypeDef +
+ * WIRE_TDCACHE_ENTRY_BASE, and the entries' sizes summing to what the
+ * cache counts. */
+static void check_cache(const wire_ctx *ctx) {
+  const wire_tdcache *c = ctx->tdc;
+  if (!c) return;
+  size_t sum = (size_t)c->nbuckets * sizeof *c->buckets;
+  for (const wire_td_entry *e = c->newest; e; e = e->older) {
+    size_t bound = WIRE_TDCACHE_PER_BYTE * (size_t)e->layout.td_len +
+                   WIRE_TDCACHE_ENTRY_BASE;
+    if (e->size > bound) {
+      fprintf(stderr, "fuzz_heap: a cached TypeDef of %u bytes takes %zu "
+              "bytes (bound %zu)\n", e->layout.td_len, e->size, bound);
+      abort();
+    }
+    sum += e->size;
+  }
+  uint64_t limit = wire_ctx_get_limit(ctx, WIRE_LIMIT_TYPEDEF_CACHE_BYTES);
+  if (sum != c->bytes || c->bytes > limit) {
+    fprintf(stderr, "fuzz_heap: the TypeDef cache holds %zu bytes, counts "
+            "%zu (limit %llu)\n", sum, c->bytes, (unsigned long long)limit);
+    abort();
+  }
+}
 
 static void check_peak(const hg_heap *h, size_t base, size_t len,
                        size_t per_byte, size_t plus, const char *what,
@@ -77,6 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   check_peak(&h, base, len, HEAP_PER_BYTE, HEAP_BASE, "wire_decode", data,
              size);
   wire_doc_free(doc);
+  check_cache(ctx);
   if (mode & 2) {
     base = h.cur;
     h.peak = h.cur;

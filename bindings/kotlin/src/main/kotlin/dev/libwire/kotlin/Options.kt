@@ -26,6 +26,8 @@ enum class Limit(val id: Int) {
      * becomes a whole object image here. Past it the decode fails with a "limit" [WireException].
      */
     MEM_DECODE(WireH.LIMIT_MEM_DECODE),
+    /** Heap bytes the cached incoming TypeDefs may take together (1 MiB); more are read per message. */
+    TYPEDEF_CACHE_BYTES(WireH.LIMIT_TYPEDEF_CACHE_BYTES),
 }
 
 /** The runtime whose choices are read and written where the runtimes' same-schema bytes differ (`WIRE_OPT_PEER`, spec R-PEER-1..4). */

@@ -34,6 +34,7 @@ internal object WireH {
     const val LIMIT_TYPEDEF_FIELDS = 8
     const val LIMIT_TYPEDEF_CACHE = 9
     const val LIMIT_MEM_DECODE = 10
+    const val LIMIT_TYPEDEF_CACHE_BYTES = 11
     const val MEM_DECODE_BASE = 1048576
     const val DEPTH_MAX = 1024
     const val STACK_PER_LEVEL = 1024

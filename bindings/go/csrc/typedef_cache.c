@@ -1,0 +1,237 @@
+/* typedef_cache.c - the context's cache of incoming TypeDefs (schema.h):
+ * a TypeDef read once per context, kept as one allocation of exactly its
+ * size, found again by its header and bytes. */
+#include "schema.h"
+
+static uint32_t td_bucket(const wire_tdcache *c, uint64_t header) {
+  return (uint32_t)((header * UINT64_C(0x9E3779B97F4A7C15)) >> 40) &
+         (c->nbuckets - 1);
+}
+
+static wire_tdcache *tdcache(wire_ctx *ctx) {
+  wire_tdcache *c = ctx->tdc;
+  uint32_t gen = ctx->reg ? ctx->reg->gen : 0;
+  if (c && c->reg_gen != gen) {
+    wire__tdcache_flush(ctx);
+    c->reg_gen = gen;
+  }
+  return c;
+}
+
+wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
+                                size_t avail) {
+  wire_tdcache *c = tdcache(ctx);
+  if (!c || !c->count || avail < 8) return NULL;
+  uint64_t header;
+  memcpy(&header, p, 8); /* the key only; little-endian not needed */
+  for (wire_td_entry *e = c->buckets[td_bucket(c, header)]; e; e = e->next) {
+    const wire_layout *l = &e->layout;
+    if (e->header == header && l->td_len <= avail &&
+        memcmp(l->td, p, l->td_len) == 0)
+      return &e->layout;
+  }
+  return NULL;
+}
+
+static int32_t td_nomem(wire_ctx *ctx) {
+  return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
+}
+
+/* Room for one more entry: under both limits. */
+static bool has_room(const wire_ctx *ctx, const wire_tdcache *c) {
+  uint32_t count = c ? c->count : 0;
+  size_t bytes = c ? c->bytes : 0;
+  return count < ctx->max_typedef_cache &&
+         bytes < ctx->max_typedef_cache_bytes;
+}
+
+wire_arena *wire__tdcache_scratch(wire_ctx *ctx) {
+  wire_tdcache *c = tdcache(ctx);
+  if (!has_room(ctx, c)) return NULL;
+  if (!c) {
+    if (!(c = wire__alloc(ctx, sizeof *c))) return NULL; /* read uncached */
+    memset(c, 0, sizeof *c);
+    c->scratch.ctx = ctx;
+    c->arena.ctx = ctx;
+    c->reg_gen = ctx->reg ? ctx->reg->gen : 0;
+    ctx->tdc = c;
+  }
+  return &c->scratch;
+}
+
+void wire__tdcache_drop(wire_ctx *ctx) {
+  if (!ctx->tdc) return;
+  wire__arena_free(&ctx->tdc->scratch);
+  ctx->tdc->scratch.next_size = 0; /* the next TypeDef starts small again */
+}
+
+/* ---- the copy: one block, pointers first, then the bytes ---- */
+
+static size_t ftype_count(const wire_ftype *f) {
+  return f ? 1 + ftype_count(f->elem) + ftype_count(f->key) +
+                 ftype_count(f->value)
+           : 0;
+}
+
+static wire_ftype *ftype_copy(const wire_ftype *f, wire_ftype **next) {
+  if (!f) return NULL;
+  wire_ftype *c = (*next)++;
+  *c = *f;
+  c->elem = ftype_copy(f->elem, next);
+  c->key = ftype_copy(f->key, next);
+  c->value = ftype_copy(f->value, next);
+  return c;
+}
+
+static const uint8_t *bytes_copy(const uint8_t *s, uint32_t n, uint8_t **next) {
+  if (!s) return NULL;
+  uint8_t *c = *next;
+  memcpy(c, s, n);
+  c[n] = 0;
+  *next += n + 1;
+  return c;
+}
+
+/* A field's name is the TypeDef's (decoded, copied) when the TypeDef names
+ * it, else the registry's (a tag id matched to the schema: kept as is). */
+static bool own_name(const wire_lfield *f) { return f->tag < 0 && f->name; }
+
+/* The size of the copy of the linked layout l, and the counts the copy
+ * needs. */
+static size_t copy_size(wire_ctx *ctx, const wire_layout *l, size_t *ntypes,
+                        uint32_t *nix) {
+  size_t nt = 0, bytes = l->td_len + 1;
+  if (l->ns) bytes += (size_t)l->ns_len + 1;
+  if (l->name) bytes += (size_t)l->name_len + 1;
+  for (uint32_t i = 0; i < l->nfields; i++) {
+    nt += ftype_count(l->fields[i].type);
+    if (own_name(&l->fields[i])) bytes += (size_t)l->fields[i].name_len + 1;
+  }
+  *ntypes = nt;
+  *nix = wire__layout_ix_slots(ctx, l);
+  return sizeof(wire_td_entry) + (size_t)l->nfields * sizeof(wire_lfield) +
+         nt * sizeof(wire_ftype) + (size_t)*nix * sizeof(wire_name_slot) +
+         bytes;
+}
+
+/* Copies l into mem[0..size) as an entry whose layout points only into
+ * mem (and at the registry's names). */
+static wire_td_entry *copy_into(wire_ctx *ctx, const wire_layout *l,
+                                uint8_t *mem, size_t size, size_t ntypes,
+                                uint32_t nix) {
+  wire_td_entry *e = (wire_td_entry *)(void *)mem;
+  memset(e, 0, sizeof *e);
+  e->size = size;
+  wire_layout *cl = &e->layout;
+  *cl = *l;
+  cl->self = cl;
+  wire_lfield *fields = (wire_lfield *)(void *)(e + 1);
+  wire_ftype *types = (wire_ftype *)(void *)(fields + l->nfields);
+  wire_name_slot *ix = (wire_name_slot *)(void *)(types + ntypes);
+  uint8_t *b = (uint8_t *)(ix + nix);
+  cl->fields = fields;
+  for (uint32_t i = 0; i < l->nfields; i++) {
+    fields[i] = l->fields[i];
+    fields[i].type = ftype_copy(l->fields[i].type, &types);
+    if (own_name(&l->fields[i]))
+      fields[i].name = bytes_copy(l->fields[i].name, l->fields[i].name_len, &b);
+  }
+  cl->ns = bytes_copy(l->ns, l->ns_len, &b);
+  cl->name = bytes_copy(l->name, l->name_len, &b);
+  cl->td = bytes_copy(l->td, l->td_len, &b);
+  memcpy(&e->header, cl->td, 8);
+  wire__layout_ix_fill(ctx, cl, ix, nix);
+  cl->proj = NULL;
+  cl->proj_home = NULL;
+  return e;
+}
+
+/* Doubles the bucket table in place: an entry of bucket i moves to i or
+ * i + the old count (its hash's next bit), so the old table is never
+ * held beside a new one. */
+static int32_t grow_buckets(wire_ctx *ctx, wire_tdcache *c) {
+  uint32_t onb = c->nbuckets, nb = onb ? onb * 2 : 16;
+  wire_td_entry **b = wire__realloc(ctx, c->buckets, onb * sizeof *b,
+                                    nb * sizeof *b);
+  if (!b) return td_nomem(ctx);
+  memset(b + onb, 0, (nb - onb) * sizeof *b);
+  c->buckets = b;
+  c->nbuckets = nb;
+  c->bytes += (nb - onb) * sizeof *b;
+  for (uint32_t i = 0; i < onb; i++) {
+    wire_td_entry **pp = &b[i];
+    while (*pp) {
+      wire_td_entry *e = *pp;
+      uint32_t k = td_bucket(c, e->header);
+      if (k == i) {
+        pp = &e->next;
+        continue;
+      }
+      *pp = e->next;
+      e->next = b[k];
+      b[k] = e;
+    }
+  }
+  return WIRE_OK;
+}
+
+static int32_t adopt(wire_ctx *ctx, wire_tdcache *c, wire_layout **lp,
+                     wire_arena *arena) {
+  const wire_layout *l = *lp;
+  size_t ntypes;
+  uint32_t nix;
+  size_t size = copy_size(ctx, l, &ntypes, &nix);
+  size_t grow = c->count >= c->nbuckets / 2
+                    ? (c->nbuckets ? c->nbuckets : 16) * sizeof *c->buckets
+                    : 0;
+  bool keep = c->bytes + grow + size <= ctx->max_typedef_cache_bytes;
+  if (keep && grow) {
+    int32_t st = grow_buckets(ctx, c);
+    if (st) return st;
+  }
+  /* over the budget: the document's copy, as an uncached read makes */
+  uint8_t *mem = keep ? wire__alloc(ctx, size) : wire__arena_alloc(arena, size);
+  if (!mem) return td_nomem(ctx);
+  wire_td_entry *e = copy_into(ctx, l, mem, size, ntypes, nix);
+  *lp = &e->layout;
+  if (!keep) return WIRE_OK;
+  e->layout.proj_home = &c->arena;
+  e->older = c->newest;
+  c->newest = e;
+  c->bytes += size;
+  uint32_t k = td_bucket(c, e->header);
+  e->next = c->buckets[k];
+  c->buckets[k] = e;
+  c->count++;
+  return WIRE_OK;
+}
+
+int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **lp,
+                            wire_arena *arena) {
+  int32_t st = wire__typedef_resolve(ctx, *lp);
+  wire_tdcache *c = ctx->tdc;
+  if (!st && c && c->scratch.head) st = adopt(ctx, c, lp, arena);
+  wire__tdcache_drop(ctx);
+  return st;
+}
+
+void wire__tdcache_flush(wire_ctx *ctx) {
+  wire_tdcache *c = ctx->tdc;
+  if (!c) return;
+  if (c->buckets) memset(c->buckets, 0, c->nbuckets * sizeof *c->buckets);
+  c->count = 0;
+}
+
+void wire__tdcache_free(wire_ctx *ctx) {
+  wire_tdcache *c = ctx->tdc;
+  if (!c) return;
+  for (wire_td_entry *e = c->newest, *older; e; e = older) {
+    older = e->older;
+    wire__free(ctx, e, e->size);
+  }
+  wire__arena_free(&c->scratch);
+  wire__arena_free(&c->arena);
+  if (c->buckets) wire__free(ctx, c->buckets, c->nbuckets * sizeof *c->buckets);
+  wire__free(ctx, c, sizeof *c);
+  ctx->tdc = NULL;
+}
