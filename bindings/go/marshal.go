@@ -551,7 +551,13 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 				n++
 				continue
 			}
-			if err := e.value(fv, f.wireType, f.nullable); err != nil {
+			var err error
+			if f.shape != nil {
+				err = e.shaped(fv, f.shape, f.wireType, f.nullable)
+			} else {
+				err = e.value(fv, f.wireType, f.nullable)
+			}
+			if err != nil {
 				return fieldErr(err, si, f)
 			}
 			n++
@@ -561,6 +567,86 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 		return nil
 	}
 	return goErr("type", "Go type %s has no xlang type", t)
+}
+
+// shaped writes v like value, with override at this level and the wire
+// types of s below it (a field bound to a schema, wshape).
+func (e *encoder) shaped(v reflect.Value, s *wshape, override int, nullable bool) error {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			e.sh(opNull)
+			return nil
+		}
+		v, nullable = v.Elem(), true
+	}
+	t := v.Type()
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		id := override
+		if id < 0 {
+			id = wireTypeOf(t)
+		}
+		if s.elem == nil || (id != TypeList && id != TypeSet) {
+			break
+		}
+		if t.Kind() == reflect.Slice && v.IsNil() && nullable {
+			e.sh(opNull)
+			return nil
+		}
+		if err := e.enter(); err != nil {
+			return err
+		}
+		e.rec(byte(id))
+		n := v.Len()
+		e.t.u32(uint32(n))
+		for i := 0; i < n; i++ {
+			if err := e.shaped(v.Index(i), s.elem, s.elem.id, true); err != nil {
+				return err
+			}
+		}
+		e.depth--
+		return nil
+	case reflect.Map:
+		if s.key == nil && s.val == nil {
+			break
+		}
+		if v.IsNil() && nullable {
+			e.sh(opNull)
+			return nil
+		}
+		if e.ref && !v.IsNil() && e.seen(v.Pointer(), t) {
+			return nil
+		}
+		if err := e.enter(); err != nil {
+			return err
+		}
+		e.rec(TypeMap)
+		e.t.u32(uint32(v.Len()))
+		it := v.MapRange()
+		k := reflect.New(t.Key()).Elem()
+		val := reflect.New(t.Elem()).Elem()
+		for it.Next() {
+			k.SetIterKey(it)
+			val.SetIterValue(it)
+			if err := e.shapedPart(k, s.key); err != nil {
+				return err
+			}
+			if err := e.shapedPart(val, s.val); err != nil {
+				return err
+			}
+		}
+		e.depth--
+		return nil
+	}
+	return e.value(v, override, nullable)
+}
+
+// shapedPart writes a list element, map key or map value of shape s.
+func (e *encoder) shapedPart(v reflect.Value, s *wshape) error {
+	if s == nil {
+		return e.value(v, -1, true)
+	}
+	return e.shaped(v, s, s.id, true)
 }
 
 func fieldErr(err error, si *structInfo, f *fieldInfo) error {
