@@ -109,9 +109,9 @@ type fieldInfo struct {
 	wireName string
 	nullable bool
 	ref      bool
-	wireType int    // type id from the tag's type=..., or -1
-	named    bool   // the name comes from the tag
-	enum     uint32 // a Go integer bound to a schema enum: its index + 1
+	wireType int     // type id from the tag's type=..., or -1
+	named    bool    // the name comes from the tag
+	enum     uint32  // a Go integer bound to a schema enum: its index + 1
 	shape    *wshape // wire types below the top level (nil: from the Go types)
 }
 
