@@ -547,6 +547,13 @@ message Nest [id=971] {
 			if err := c.UnmarshalAll(tape, []any{&back2}); err != nil || !reflect.DeepEqual(back2, v) {
 				t.Errorf("%s: UnmarshalAll read back %+v, %v", mode, back2, err)
 			}
+			// the tape path without plans (STRUCT records by field names)
+			for _, gt := range []reflect.Type{reflect.TypeOf(Nest{}), reflect.TypeOf(Leaf{})} {
+				c.reg.byType[gt].plan = nil
+			}
+			if byName, err := c.MarshalAll([]any{v}); err != nil || !bytes.Equal(byName, compiled) {
+				t.Errorf("%s: by field names the tape path writes %x, %v; the compiled codec %x", mode, byName, err, compiled)
+			}
 			c.Close()
 		}
 	}
