@@ -488,33 +488,7 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 		e.depth--
 		return nil
 	case reflect.Map:
-		if v.IsNil() && nullable {
-			e.sh(opNull)
-			return nil
-		}
-		if e.ref && !v.IsNil() && e.seen(v.Pointer(), t) {
-			return nil
-		}
-		if err := e.enter(); err != nil {
-			return err
-		}
-		e.rec(TypeMap)
-		e.t.u32(uint32(v.Len()))
-		it := v.MapRange()
-		k := reflect.New(t.Key()).Elem()
-		val := reflect.New(t.Elem()).Elem()
-		for it.Next() {
-			k.SetIterKey(it)
-			val.SetIterValue(it)
-			if err := e.value(k, -1, true); err != nil {
-				return err
-			}
-			if err := e.value(val, -1, true); err != nil {
-				return err
-			}
-		}
-		e.depth--
-		return nil
+		return e.mapOf(v, nil, nil, nullable)
 	case reflect.Struct:
 		si := e.c.reg.byType[t]
 		if si == nil {
@@ -607,38 +581,42 @@ func (e *encoder) shaped(v reflect.Value, s *wshape, override int, nullable bool
 		e.depth--
 		return nil
 	case reflect.Map:
-		if s.key == nil && s.val == nil {
-			break
-		}
-		if v.IsNil() && nullable {
-			e.sh(opNull)
-			return nil
-		}
-		if e.ref && !v.IsNil() && e.seen(v.Pointer(), t) {
-			return nil
-		}
-		if err := e.enter(); err != nil {
-			return err
-		}
-		e.rec(TypeMap)
-		e.t.u32(uint32(v.Len()))
-		it := v.MapRange()
-		k := reflect.New(t.Key()).Elem()
-		val := reflect.New(t.Elem()).Elem()
-		for it.Next() {
-			k.SetIterKey(it)
-			val.SetIterValue(it)
-			if err := e.shapedPart(k, s.key); err != nil {
-				return err
-			}
-			if err := e.shapedPart(val, s.val); err != nil {
-				return err
-			}
-		}
-		e.depth--
-		return nil
+		return e.mapOf(v, s.key, s.val, nullable)
 	}
 	return e.value(v, override, nullable)
+}
+
+// mapOf writes map v, its keys of shape ks and its values of shape vs (nil:
+// from the Go types).
+func (e *encoder) mapOf(v reflect.Value, ks, vs *wshape, nullable bool) error {
+	if v.IsNil() && nullable {
+		e.sh(opNull)
+		return nil
+	}
+	t := v.Type()
+	if e.ref && !v.IsNil() && e.seen(v.Pointer(), t) {
+		return nil
+	}
+	if err := e.enter(); err != nil {
+		return err
+	}
+	e.rec(TypeMap)
+	e.t.u32(uint32(v.Len()))
+	it := v.MapRange()
+	k := reflect.New(t.Key()).Elem()
+	val := reflect.New(t.Elem()).Elem()
+	for it.Next() {
+		k.SetIterKey(it)
+		val.SetIterValue(it)
+		if err := e.shapedPart(k, ks); err != nil {
+			return err
+		}
+		if err := e.shapedPart(val, vs); err != nil {
+			return err
+		}
+	}
+	e.depth--
+	return nil
 }
 
 // shapedPart writes a list element, map key or map value of shape s.
