@@ -474,19 +474,7 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 		if e.packed(v, byte(id)) {
 			return nil
 		}
-		if err := e.enter(); err != nil {
-			return err
-		}
-		e.rec(byte(id))
-		n := v.Len()
-		e.t.u32(uint32(n))
-		for i := 0; i < n; i++ {
-			if err := e.value(v.Index(i), -1, true); err != nil {
-				return err
-			}
-		}
-		e.depth--
-		return nil
+		return e.listOf(v, byte(id), nil)
 	case reflect.Map:
 		return e.mapOf(v, nil, nil, nullable)
 	case reflect.Struct:
@@ -567,23 +555,29 @@ func (e *encoder) shaped(v reflect.Value, s *wshape, override int, nullable bool
 			e.sh(opNull)
 			return nil
 		}
-		if err := e.enter(); err != nil {
-			return err
-		}
-		e.rec(byte(id))
-		n := v.Len()
-		e.t.u32(uint32(n))
-		for i := 0; i < n; i++ {
-			if err := e.shaped(v.Index(i), s.elem, s.elem.id, true); err != nil {
-				return err
-			}
-		}
-		e.depth--
-		return nil
+		return e.listOf(v, byte(id), s.elem)
 	case reflect.Map:
 		return e.mapOf(v, s.key, s.val, nullable)
 	}
 	return e.value(v, override, nullable)
+}
+
+// listOf writes slice or array v as a list or set (id), its elements of
+// shape es (nil: from the Go type).
+func (e *encoder) listOf(v reflect.Value, id byte, es *wshape) error {
+	if err := e.enter(); err != nil {
+		return err
+	}
+	e.rec(id)
+	n := v.Len()
+	e.t.u32(uint32(n))
+	for i := 0; i < n; i++ {
+		if err := e.shapedPart(v.Index(i), es); err != nil {
+			return err
+		}
+	}
+	e.depth--
+	return nil
 }
 
 // mapOf writes map v, its keys of shape ks and its values of shape vs (nil:
