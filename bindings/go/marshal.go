@@ -474,47 +474,9 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 		if e.packed(v, byte(id)) {
 			return nil
 		}
-		if err := e.enter(); err != nil {
-			return err
-		}
-		e.rec(byte(id))
-		n := v.Len()
-		e.t.u32(uint32(n))
-		for i := 0; i < n; i++ {
-			if err := e.value(v.Index(i), -1, true); err != nil {
-				return err
-			}
-		}
-		e.depth--
-		return nil
+		return e.listOf(v, byte(id), nil)
 	case reflect.Map:
-		if v.IsNil() && nullable {
-			e.sh(opNull)
-			return nil
-		}
-		if e.ref && !v.IsNil() && e.seen(v.Pointer(), t) {
-			return nil
-		}
-		if err := e.enter(); err != nil {
-			return err
-		}
-		e.rec(TypeMap)
-		e.t.u32(uint32(v.Len()))
-		it := v.MapRange()
-		k := reflect.New(t.Key()).Elem()
-		val := reflect.New(t.Elem()).Elem()
-		for it.Next() {
-			k.SetIterKey(it)
-			val.SetIterValue(it)
-			if err := e.value(k, -1, true); err != nil {
-				return err
-			}
-			if err := e.value(val, -1, true); err != nil {
-				return err
-			}
-		}
-		e.depth--
-		return nil
+		return e.mapOf(v, nil, nil, nullable)
 	case reflect.Struct:
 		si := e.c.reg.byType[t]
 		if si == nil {
@@ -551,7 +513,13 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 				n++
 				continue
 			}
-			if err := e.value(fv, f.wireType, f.nullable); err != nil {
+			var err error
+			if f.shape != nil {
+				err = e.shaped(fv, f.shape, f.wireType, f.nullable)
+			} else {
+				err = e.value(fv, f.wireType, f.nullable)
+			}
+			if err != nil {
 				return fieldErr(err, si, f)
 			}
 			n++
@@ -561,6 +529,96 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 		return nil
 	}
 	return goErr("type", "Go type %s has no xlang type", t)
+}
+
+// shaped writes v like value, with override at this level and the wire
+// types of s below it (a field bound to a schema, wshape).
+func (e *encoder) shaped(v reflect.Value, s *wshape, override int, nullable bool) error {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			e.sh(opNull)
+			return nil
+		}
+		v, nullable = v.Elem(), true
+	}
+	t := v.Type()
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		id := override
+		if id < 0 {
+			id = wireTypeOf(t)
+		}
+		if s.elem == nil || (id != TypeList && id != TypeSet) {
+			break
+		}
+		if t.Kind() == reflect.Slice && v.IsNil() && nullable {
+			e.sh(opNull)
+			return nil
+		}
+		return e.listOf(v, byte(id), s.elem)
+	case reflect.Map:
+		return e.mapOf(v, s.key, s.val, nullable)
+	}
+	return e.value(v, override, nullable)
+}
+
+// listOf writes slice or array v as a list or set (id), its elements of
+// shape es (nil: from the Go type).
+func (e *encoder) listOf(v reflect.Value, id byte, es *wshape) error {
+	if err := e.enter(); err != nil {
+		return err
+	}
+	e.rec(id)
+	n := v.Len()
+	e.t.u32(uint32(n))
+	for i := 0; i < n; i++ {
+		if err := e.shapedPart(v.Index(i), es); err != nil {
+			return err
+		}
+	}
+	e.depth--
+	return nil
+}
+
+// mapOf writes map v, its keys of shape ks and its values of shape vs (nil:
+// from the Go types).
+func (e *encoder) mapOf(v reflect.Value, ks, vs *wshape, nullable bool) error {
+	if v.IsNil() && nullable {
+		e.sh(opNull)
+		return nil
+	}
+	t := v.Type()
+	if e.ref && !v.IsNil() && e.seen(v.Pointer(), t) {
+		return nil
+	}
+	if err := e.enter(); err != nil {
+		return err
+	}
+	e.rec(TypeMap)
+	e.t.u32(uint32(v.Len()))
+	it := v.MapRange()
+	k := reflect.New(t.Key()).Elem()
+	val := reflect.New(t.Elem()).Elem()
+	for it.Next() {
+		k.SetIterKey(it)
+		val.SetIterValue(it)
+		if err := e.shapedPart(k, ks); err != nil {
+			return err
+		}
+		if err := e.shapedPart(val, vs); err != nil {
+			return err
+		}
+	}
+	e.depth--
+	return nil
+}
+
+// shapedPart writes a list element, map key or map value of shape s.
+func (e *encoder) shapedPart(v reflect.Value, s *wshape) error {
+	if s == nil {
+		return e.value(v, -1, true)
+	}
+	return e.shaped(v, s, s.id, true)
 }
 
 func fieldErr(err error, si *structInfo, f *fieldInfo) error {

@@ -42,6 +42,7 @@ const (
 	pkStructs // []T of a registered struct T, written as a list
 	pkPacked  // a slice of an unnamed number or bool kind written as a list (PACKED)
 	pkEnum    // a Go integer bound to a schema enum field (ENUM record)
+	pkShaped  // a field with nested wire types of its own (fieldInfo.shape)
 )
 
 type planField struct {
@@ -83,6 +84,9 @@ func (c *Context) planKind(t reflect.Type, f *fieldInfo) (pkind, byte, *structIn
 	natural := wireTypeOf(t)
 	if f.enum != 0 && isIntKind(t.Kind()) {
 		return pkEnum, TypeEnum, nil
+	}
+	if f.shape != nil {
+		return pkShaped, 0, nil
 	}
 	if t.Kind() == reflect.Slice && t.PkgPath() == "" && t.Elem().PkgPath() == "" && f.wireType == TypeList {
 		switch t.Elem().Kind() {
@@ -256,6 +260,10 @@ func (e *encoder) planStruct(si *structInfo, p unsafe.Pointer) error {
 				}
 			}
 			e.depth--
+		case pkShaped:
+			if err := e.shaped(reflect.NewAt(f.typ, fp).Elem(), f.fi.shape, f.fi.wireType, f.fi.nullable); err != nil {
+				return fieldErr(err, si, f.fi)
+			}
 		default:
 			fv := reflect.NewAt(f.typ, fp).Elem()
 			if f.fi.nullable && isNilable(fv.Kind()) && fv.IsNil() {

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -445,6 +446,113 @@ message Bag [id=961] { list<Item> items = 1; Item one = 2; }
 			var back Bag
 			if err := c.Unmarshal(tape, &back); err != nil || !reflect.DeepEqual(&back, v) {
 				t.Errorf("compatible=%v ref=%v: read back %+v, %v", compat, ref, back, err)
+			}
+			c.Close()
+		}
+	}
+}
+
+// Nested shapes of numbers in a struct bound to FDL lists, sets and maps:
+// the tape path (MarshalAll) writes each nested Go slice of numbers as the
+// list or set the schema declares at that level, as the compiled codec
+// (Marshal) does; both give the same bytes in all four modes and read back
+// through Unmarshal and UnmarshalAll. Before, the tape held a dense array
+// below the top level and the encoder failed with "a int32_array where
+// list is declared".
+func TestFDLNestedListsOfNumbersOnTheTapePath(t *testing.T) {
+	const fdl = `package n;
+message Leaf [id=970] { list<list<int32>> ll = 1; int32 k = 2; }
+message Nest [id=971] {
+  list<list<int32>> l32 = 1;
+  map<string, list<int32>> m32 = 2;
+  list<list<int8>> l8 = 3;
+  list<list<int16>> l16 = 4;
+  list<list<int64>> l64 = 5;
+  list<list<float32>> lf32 = 6;
+  list<list<float64>> lf64 = 7;
+  list<list<bool>> lb = 8;
+  list<list<list<int16>>> l3 = 9;
+  map<int32, list<float64>> mf = 10;
+  list<Leaf> leaves = 12;
+  map<string, list<list<int64>>> ms = 13;
+  array<int32> arr = 14;
+  list<array<int32>> la = 15;
+}
+`
+	type Leaf struct {
+		Ll [][]int32
+		K  int32
+	}
+	type Nest struct {
+		L32    [][]int32
+		M32    map[string][]int32
+		L8     [][]int8
+		L16    [][]int16
+		L64    [][]int64
+		Lf32   [][]float32
+		Lf64   [][]float64
+		Lb     [][]bool
+		L3     [][][]int16
+		Mf     map[int32][]float64
+		Leaves []*Leaf
+		Ms     map[string][][]int64
+		Arr    []int32
+		La     [][]int32
+	}
+	v := &Nest{
+		L32:    [][]int32{{1, -2, 3}, {}, {1 << 30}},
+		M32:    map[string][]int32{"a": {4, 5}},
+		L8:     [][]int8{{-8, 7}},
+		L16:    [][]int16{{300}, {-300, 1}},
+		L64:    [][]int64{{1 << 40, -1}},
+		Lf32:   [][]float32{{1.5, -2}},
+		Lf64:   [][]float64{{0.25}, {}},
+		Lb:     [][]bool{{true, false, true}},
+		L3:     [][][]int16{{{1, 2}, {}}, {{3}}},
+		Mf:     map[int32][]float64{7: {3.5, 4}},
+		Leaves: []*Leaf{{[][]int32{{6}, {7, 8}}, 1}, {[][]int32{}, 2}},
+		Ms:     map[string][][]int64{"s": {{11}, {}}},
+		Arr:    []int32{5, 6},
+		La:     [][]int32{{1}, {2, 3}},
+	}
+	for _, compat := range []bool{false, true} {
+		for _, ref := range []bool{false, true} {
+			c, err := NewContext(WithCompatible(compat), WithRefTracking(ref))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.LoadSchemaText("n.fdl", fdl); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.RegisterStruct("n.Leaf", Leaf{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.RegisterStruct("n.Nest", Nest{}); err != nil {
+				t.Fatal(err)
+			}
+			mode := fmt.Sprintf("compatible=%v ref=%v", compat, ref)
+			compiled, err1 := c.Marshal(v)
+			tape, err2 := c.MarshalAll([]any{v})
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s: Marshal %v, MarshalAll %v", mode, err1, err2)
+			}
+			if !bytes.Equal(compiled, tape) {
+				t.Errorf("%s: the compiled codec writes %x, the tape path %x", mode, compiled, tape)
+			}
+			var back Nest
+			if err := c.Unmarshal(tape, &back); err != nil || !reflect.DeepEqual(&back, v) {
+				t.Errorf("%s: Unmarshal read back %+v, %v", mode, back, err)
+			}
+			var back2 *Nest
+			if err := c.UnmarshalAll(tape, []any{&back2}); err != nil || !reflect.DeepEqual(back2, v) {
+				t.Errorf("%s: UnmarshalAll read back %+v, %v", mode, back2, err)
+			}
+			// the tape path without plans (STRUCT records by field names)
+			for _, gt := range []reflect.Type{reflect.TypeOf(Nest{}), reflect.TypeOf(Leaf{})} {
+				c.reg.byType[gt].plan = nil
+			}
+			if byName, err := c.MarshalAll([]any{v}); err != nil || !bytes.Equal(byName, compiled) {
+				t.Errorf("%s: by field names the tape path writes %x, %v; the compiled codec %x", mode, byName, err, compiled)
 			}
 			c.Close()
 		}

@@ -109,9 +109,52 @@ type fieldInfo struct {
 	wireName string
 	nullable bool
 	ref      bool
-	wireType int    // type id from the tag's type=..., or -1
-	named    bool   // the name comes from the tag
-	enum     uint32 // a Go integer bound to a schema enum: its index + 1
+	wireType int     // type id from the tag's type=..., or -1
+	named    bool    // the name comes from the tag
+	enum     uint32  // a Go integer bound to a schema enum: its index + 1
+	shape    *wshape // wire types below the top level (nil: from the Go types)
+}
+
+// wshape gives the wire types of a bound field's nested values where their
+// Go types would give others: a slice of numbers (a dense array by its Go
+// type) declared as a list in a list or as a map's key or value. The tape
+// path writes such a field with it (shaped); the compiled codecs take the
+// types from the schema.
+type wshape struct {
+	id             int // the type id at this level, or -1: from the Go type
+	elem, key, val *wshape
+}
+
+// shapeOf is the shape of Go type t bound to declared type d, or nil when
+// every level is written as its Go type says.
+func shapeOf(t reflect.Type, d *dtype, depth int) *wshape {
+	t = derefType(t)
+	if d == nil || depth > 64 {
+		return nil
+	}
+	s := &wshape{id: -1}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		if d.id != TypeList && d.id != TypeSet {
+			return nil
+		}
+		if denseArrayType(t) >= 0 {
+			s.id = d.id
+		}
+		s.elem = shapeOf(t.Elem(), d.elem, depth+1)
+	case reflect.Map:
+		if d.id != TypeMap {
+			return nil
+		}
+		s.key = shapeOf(t.Key(), d.key, depth+1)
+		s.val = shapeOf(t.Elem(), d.vt, depth+1)
+	default:
+		return nil
+	}
+	if s.id < 0 && s.elem == nil && s.key == nil && s.val == nil {
+		return nil
+	}
+	return s
 }
 
 func derefType(t reflect.Type) reflect.Type {
@@ -360,7 +403,7 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 		// Go integers bound to enum fields are written as the enum, and a
 		// slice of numbers (a dense array by its Go type) bound to a list or
 		// set field as that list: the tape path writes the field's value
-		// with this type (the compiled codecs take it from the schema)
+		// with this type (the compiled codecs take it from the schema),
 		if sfs, err := c.schemaFields(idx); err == nil {
 			for i := range fields {
 				f := &fields[i]
@@ -371,9 +414,14 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 					if sf.dt.id == TypeEnum {
 						f.enum = sf.dt.user + 1
 					}
+					gt := t.FieldByIndex(f.goIndex).Type
 					if f.wireType < 0 && (sf.dt.id == TypeList || sf.dt.id == TypeSet) &&
-						denseArrayType(derefType(t.FieldByIndex(f.goIndex).Type)) >= 0 {
+						denseArrayType(derefType(gt)) >= 0 {
 						f.wireType = sf.dt.id
+					}
+					// and so are nested ones, level by level
+					if sh := shapeOf(gt, sf.dt, 0); sh != nil && (sh.elem != nil || sh.key != nil || sh.val != nil) {
+						f.shape = sh
 					}
 				}
 			}
