@@ -25,7 +25,7 @@ SAME_BYTES = [
     "\u65e5\u672c", "\u65e5\u672c\u8a9e", "\u0416\u0417", "a\U0001F600",
     b"", b"\x00\xffbinary",
     [1, 2, 3], ["a", "b"], [1.5, 2.5], [True, False], [b"x"], [1, "a", None],
-    [None, None], [[1], [2]], [], (1, 2), ["a", None, "b"],
+    [[1], [2]], [], (1, 2), ["a", None, "b"],
     {1, 2, 3}, frozenset(["only"]), set(),
     {"a": 1, "b": 2}, {"a": 1, "b": None}, {None: 1}, {"a": [1]}, {},
     {1: "x", "y": 2.5}, {i: str(i) for i in range(300)},
@@ -41,8 +41,11 @@ SAME_BYTES = [
 # Values both read back, but where pyfory's writer differs from Java's:
 # BMP strings whose first units are ASCII (Java: UTF-8, pyfory: UTF-16),
 # a lone astral character (Java: UTF-16, pyfory: UTF-8).
+# An all-null list: pyfory writes NONE as the element type (0a 24), which
+# Java 1.6.0 and Fory Go 1.6.1 cannot read; libwire writes Fory Go's form
+# (02, no element type), which all three read (spec/errata.md E-57).
 DIFFERENT_BYTES = ["a\u00e9\u65e5", "\U0001F600", "abcd\u00e9\u65e5",
-                   ["\u65e5", "a\u65e5"]]
+                   ["\u65e5", "a\u65e5"], [None, None]]
 
 
 def _ids(vals):
@@ -52,6 +55,12 @@ def _ids(vals):
 @pytest.mark.parametrize("value", SAME_BYTES, ids=_ids(SAME_BYTES))
 def test_same_bytes_as_pyfory(value, fory):
     assert libwire.dumps(value).hex() == fory.serialize(value).hex()
+
+
+def test_all_null_list_bytes(fory):
+    """E-57: libwire writes 02 fd fd, pyfory 0a 24 fd fd; each reads both."""
+    assert libwire.dumps([None, None]).hex() == "01ff160202fdfd"
+    assert fory.serialize([None, None]).hex() == "01ff16020a24fdfd"
 
 
 def _plain(v):
