@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "d4ba752bd9f2f7930ad0cb4de7b12ffcae39ea2927b13a9ec59d6686ef56cbdf"
+const csrcDigest = "7043dae39e65115833f0db4c6857b2db04e12139abe27062c7c671d1aad42dc2"

@@ -16,7 +16,11 @@ static inline uint64_t tape_num(uint8_t type, uint64_t raw) {
     switch (type) {
     case WIRE_T_FLOAT16: d = wire_float16_to_double((uint16_t)raw); break;
     case WIRE_T_BFLOAT16: d = wire_bfloat16_to_float((uint16_t)raw); break;
-    case WIRE_T_FLOAT32: return wire__f32_widen((uint32_t)raw);
+    case WIRE_T_FLOAT32: {
+      uint64_t u = wire__f32_widen((uint32_t)raw); /* a NaN's bits kept */
+      memcpy(&d, &u, 8);
+      break;
+    }
     default: memcpy(&d, &raw, 8);
     }
     memcpy(&raw, &d, 8);
