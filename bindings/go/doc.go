@@ -8,6 +8,7 @@ package wire
 import "C"
 
 import (
+	"math"
 	"unsafe"
 )
 
@@ -464,19 +465,27 @@ func MetaEncodingName(e int) string {
 	return C.GoString(p)
 }
 
-// Float16FromFloat64 rounds to a float16 (nearest even).
+// Float16FromFloat64 rounds to a float16 (nearest even); a NaN keeps its
+// sign, quiet bit and top 10 payload bits (the quiet NaN if those are all
+// zero), so Float16FromFloat64(f.Float64()) == f for every f.
 func Float16FromFloat64(v float64) Float16 { return Float16(C.wire_float16_from_double(C.double(v))) }
 
-// Float64 is the exact value of a float16.
+// Float64 is the exact value of a float16; a NaN's payload becomes the top
+// bits of the float64's, its quiet bit as it was (spec/tape.md).
 func (f Float16) Float64() float64 { return float64(C.wire_float16_to_double(C.uint16_t(f))) }
 
-// BFloat16FromFloat64 rounds to a bfloat16 (nearest even).
+// BFloat16FromFloat64 rounds to a bfloat16 (nearest even); a NaN keeps its
+// sign, quiet bit and top 7 payload bits (the quiet NaN if those are all
+// zero), so BFloat16FromFloat64(f.Float64()) == f for every f.
 func BFloat16FromFloat64(v float64) BFloat16 {
 	return BFloat16(C.wire_bfloat16_from_double(C.double(v)))
 }
 
-// Float64 is the exact value of a bfloat16.
-func (f BFloat16) Float64() float64 { return float64(C.wire_bfloat16_to_float(C.uint16_t(f))) }
+// Float64 is the exact value of a bfloat16, widened as a float32 of its
+// bits is (f32Tape: float64() would set a signaling NaN's quiet bit).
+func (f BFloat16) Float64() float64 {
+	return math.Float64frombits(f32Tape(math.Float32frombits(uint32(f) << 16)))
+}
 
 // AddTape adds the roots of a tape (spec/tape.md) to the document in one
 // call (wire_doc_add_tape).
