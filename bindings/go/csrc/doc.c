@@ -287,14 +287,12 @@ wire_node *wire_node_new_float_bits(wire_doc *d, uint32_t t, uint64_t bits) {
 
 wire_node *wire_node_new_float(wire_doc *d, uint32_t t, double v) {
   uint64_t bits;
-  switch (t) {
-  case WIRE_T_FLOAT16: bits = wire_float16_from_double(v); break;
-  case WIRE_T_BFLOAT16: bits = wire_bfloat16_from_double(v); break;
-  case WIRE_T_FLOAT32: /* a NaN keeps its bits (internal.h) */
-    memcpy(&bits, &v, 8);
-    bits = wire__f32_narrow(bits);
-    break;
-  case WIRE_T_FLOAT64: memcpy(&bits, &v, 8); break;
+  memcpy(&bits, &v, 8);
+  switch (t) { /* a NaN keeps its bits (internal.h) */
+  case WIRE_T_FLOAT16: bits = wire__f16_narrow(bits); break;
+  case WIRE_T_BFLOAT16: bits = wire__bf16_narrow(bits); break;
+  case WIRE_T_FLOAT32: bits = wire__f32_narrow(bits); break;
+  case WIRE_T_FLOAT64: break;
   default: return bad(d, "not a float type");
   }
   return wire_node_new_float_bits(d, t, bits);

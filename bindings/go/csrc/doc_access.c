@@ -27,23 +27,17 @@ uint64_t wire_node_float_bits(const wire_node *n) {
 
 double wire_node_float(const wire_node *n) {
   if (!n) return 0;
-  switch (n->type) {
-  case WIRE_T_FLOAT16: return wire_float16_to_double((uint16_t)n->v.u);
-  case WIRE_T_BFLOAT16: return wire_bfloat16_to_float((uint16_t)n->v.u);
-  case WIRE_T_FLOAT32: { /* a NaN keeps its bits (internal.h) */
-    uint64_t u = wire__f32_widen((uint32_t)n->v.u);
-    double x;
-    memcpy(&x, &u, 8);
-    return x;
-  }
-  case WIRE_T_FLOAT64: {
-    double x;
-    uint64_t u = n->v.u;
-    memcpy(&x, &u, 8);
-    return x;
-  }
+  uint64_t u;
+  switch (n->type) { /* a NaN keeps its bits (internal.h) */
+  case WIRE_T_FLOAT16: u = wire__f16_widen((uint16_t)n->v.u); break;
+  case WIRE_T_BFLOAT16: u = wire__bf16_widen((uint16_t)n->v.u); break;
+  case WIRE_T_FLOAT32: u = wire__f32_widen((uint32_t)n->v.u); break;
+  case WIRE_T_FLOAT64: u = n->v.u; break;
   default: return 0;
   }
+  double x;
+  memcpy(&x, &u, 8);
+  return x;
 }
 
 uint32_t wire_node_nanos(const wire_node *n) {

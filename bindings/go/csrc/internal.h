@@ -909,6 +909,30 @@ static inline uint32_t wire__f32_narrow(uint64_t u) {
   memcpy(&x, &f, 4);
   return x;
 }
+/* float16 and bfloat16 as the double a tape carries for them (spec/tape.md,
+ * FLOAT16 and BFLOAT16 NaNs; also wire_node_float and the public
+ * conversions): the exact value, a NaN with its sign and its payload as the
+ * top bits of the double's, quiet bit as it was. Back: wire__f16_narrow /
+ * wire__bf16_narrow (primitives.c) round a number to nearest even and keep
+ * a NaN's top payload bits and quiet bit (the quiet NaN of its sign if those
+ * are all zero), so every 16-bit pattern comes back. */
+static inline uint64_t wire__f16_widen(uint16_t h) {
+  uint64_t sign = (uint64_t)(h >> 15) << 63;
+  uint32_t e = h >> 10 & 0x1F;
+  uint64_t m = h & 0x3FFu;
+  if (e == 0x1F) return sign | UINT64_C(0x7FF) << 52 | m << 42; /* inf, NaN */
+  if (e) return sign | (uint64_t)(e + 1008) << 52 | m << 42;
+  if (!m) return sign;
+  double d = (double)m; /* a subnormal: m * 2^-24, exact */
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return sign | (u - (UINT64_C(24) << 52));
+}
+static inline uint64_t wire__bf16_widen(uint16_t b) {
+  return wire__f32_widen((uint32_t)b << 16);
+}
+uint16_t wire__f16_narrow(uint64_t u);
+uint16_t wire__bf16_narrow(uint64_t u);
 static inline bool wire__is_array_type(uint32_t t) {
   return t >= WIRE_T_BOOL_ARRAY && t <= WIRE_T_FLOAT64_ARRAY &&
          t != WIRE_T_FLOAT8_ARRAY;

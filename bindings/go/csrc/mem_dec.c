@@ -288,10 +288,7 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
         return dfail(x, WIRE_E_VALUE, vs, "list element out of the range of "
                                           "the layout's integer");
       if (o->eform == WIRE_MEM_F64 && ewt == WIRE_T_FLOAT32) {
-        uint32_t b32 = (uint32_t)raw;
-        float f;
-        memcpy(&f, &b32, 4);
-        double dd = f;
+        uint64_t dd = wire__f32_widen((uint32_t)raw); /* a NaN's bits kept */
         memcpy(it, &dd, 8);
       } else {
         st_u(it, o->eform, raw);
@@ -571,14 +568,14 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     if (WIRE_UNLIKELY((size_t)(in->end - in->p) < (size_t)n))
       return wire__truncated(in, (size_t)n);
     if (o->code == MOP_F32 && o->form == WIRE_MEM_F64) {
-      float f;
+      uint32_t f; /* widened, a NaN's bits kept (internal.h) */
       memcpy(&f, in->p, 4);
-      double d = f;
-      memcpy(p, &d, 8);
+      uint64_t u = wire__f32_widen(f);
+      memcpy(p, &u, 8);
     } else if (o->code == MOP_F64 && o->form == WIRE_MEM_F32) {
-      double d;
-      memcpy(&d, in->p, 8);
-      float f = (float)d;
+      uint64_t u; /* rounded, a NaN's bits kept */
+      memcpy(&u, in->p, 8);
+      uint32_t f = wire__f32_narrow(u);
       memcpy(p, &f, 4);
     } else {
       memcpy(p, in->p, (size_t)n);

@@ -597,14 +597,14 @@ static bool enc_body(menc *e, const wire_mop *o, const uint8_t *base) {
     memcpy(e->b->p + e->b->len, p, 2);
     e->b->len += 2;
     return true;
-  case MOP_F32:
+  case MOP_F32: /* from a double: rounded, a NaN's bits kept (internal.h) */
     if (o->form == WIRE_MEM_F32) memcpy(e->b->p + e->b->len, p, 4);
-    else { double d; memcpy(&d, p, 8); float f = (float)d; memcpy(e->b->p + e->b->len, &f, 4); }
+    else { uint64_t u; memcpy(&u, p, 8); uint32_t x = wire__f32_narrow(u); memcpy(e->b->p + e->b->len, &x, 4); }
     e->b->len += 4;
     return true;
-  case MOP_F64:
+  case MOP_F64: /* from a float: widened, a NaN's bits kept */
     if (o->form == WIRE_MEM_F64) memcpy(e->b->p + e->b->len, p, 8);
-    else { float f; memcpy(&f, p, 4); double d = f; memcpy(e->b->p + e->b->len, &d, 8); }
+    else { uint32_t x; memcpy(&x, p, 4); uint64_t u = wire__f32_widen(x); memcpy(e->b->p + e->b->len, &u, 8); }
     e->b->len += 8;
     return true;
   case MOP_STR:

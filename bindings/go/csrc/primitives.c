@@ -2,8 +2,6 @@
  * float16 and bfloat16 conversions. */
 #include "internal.h"
 
-#include <math.h>
-
 /* ---- output buffer ---- */
 
 int32_t wire__buf_grow(wire_buf *b, size_t extra) {
@@ -272,17 +270,18 @@ static inline uint64_t f64_bits(double d) {
   return u;
 }
 
-/* Rounds a double to binary16 directly (no double rounding through float). */
+/* Rounds the double of bits u to binary16 directly (no double rounding
+ * through float); a NaN keeps its sign, quiet bit and top 10 payload bits,
+ * the quiet NaN of its sign if those are all zero (internal.h). */
 /* Implements R-FLOAT-2. */
-uint16_t wire_float16_from_double(double d) {
-  uint64_t u = f64_bits(d);
+uint16_t wire__f16_narrow(uint64_t u) {
   uint16_t sign = (uint16_t)((u >> 48) & 0x8000);
   int exp = (int)((u >> 52) & 0x7FF);
   uint64_t man = u & UINT64_C(0xFFFFFFFFFFFFF);
   if (exp == 0x7FF) {
-    if (man == 0) return sign | 0x7C00;
-    /* NaN: keep the top payload bits, force quiet. */
-    return (uint16_t)(sign | 0x7E00 | (uint16_t)((man >> 42) & 0x1FF));
+    uint16_t m = (uint16_t)(man >> 42);
+    if (man && !m) m = 0x200; /* a NaN with no top payload bit: quiet */
+    return (uint16_t)(sign | 0x7C00 | m);
   }
   if (exp == 0 && man == 0) return sign;
   /* value = 1.man * 2^(exp-1023), or subnormal double (underflows to 0). */
@@ -324,41 +323,31 @@ uint16_t wire_float16_from_double(double d) {
   return (uint16_t)(sign | (uint16_t)(hexp << 10) | (uint16_t)(m & 0x3FF));
 }
 
+uint16_t wire_float16_from_double(double d) {
+  return wire__f16_narrow(f64_bits(d));
+}
+
 uint16_t wire_float16_from_float(float f) {
-  return wire_float16_from_double((double)f); /* float -> double is exact */
+  /* widened bit for bit, then rounded once: float -> double is exact */
+  return wire__f16_narrow(wire__f32_widen(f32_bits(f)));
 }
 
 double wire_float16_to_double(uint16_t h) {
-  int sign = h >> 15;
-  int exp = (h >> 10) & 0x1F;
-  int man = h & 0x3FF;
+  uint64_t u = wire__f16_widen(h);
   double r;
-  if (exp == 0) {
-    r = ldexp((double)man, -24);
-  } else if (exp == 31) {
-    if (man == 0) {
-      r = INFINITY;
-    } else {
-      /* NaN with payload: build the double bits directly. */
-      uint64_t u = ((uint64_t)sign << 63) | (UINT64_C(0x7FF) << 52) |
-                   ((uint64_t)man << 42);
-      memcpy(&r, &u, 8);
-      return r;
-    }
-  } else {
-    r = ldexp((double)(man | 0x400), exp - 25);
-  }
-  return sign ? -r : r;
+  memcpy(&r, &u, 8);
+  return r;
 }
 
 float wire_float16_to_float(uint16_t h) {
-  return (float)wire_float16_to_double(h); /* exact */
+  return bits_f32(wire__f32_narrow(wire__f16_widen(h))); /* exact */
 }
 
 uint16_t wire_bfloat16_from_float(float f) {
   uint32_t u = f32_bits(f);
   if ((u & 0x7F800000) == 0x7F800000 && (u & 0x7FFFFF)) {
-    return (uint16_t)((u >> 16) | 0x0040); /* quiet NaN, keep payload top */
+    /* a NaN: sign, quiet bit and top 7 payload bits; quiet if none is set */
+    return (uint16_t)((u >> 16) | ((u & 0x7F0000) ? 0 : 0x0040));
   }
   uint32_t lsb = (u >> 16) & 1;
   u += 0x7FFF + lsb;
@@ -367,17 +356,17 @@ uint16_t wire_bfloat16_from_float(float f) {
 
 float wire_bfloat16_to_float(uint16_t b) { return bits_f32((uint32_t)b << 16); }
 
+/* Rounds the double of bits u to 8 significant bits directly (no double
+ * rounding through float); a NaN as in wire__f16_narrow (7 payload bits). */
 /* Implements R-FLOAT-2. */
-uint16_t wire_bfloat16_from_double(double d) {
-  /* Round the double directly to 8 significant bits (avoid double rounding
-   * through float). */
-  uint64_t u = f64_bits(d);
+uint16_t wire__bf16_narrow(uint64_t u) {
   uint16_t sign = (uint16_t)((u >> 48) & 0x8000);
   int exp = (int)((u >> 52) & 0x7FF);
   uint64_t man = u & UINT64_C(0xFFFFFFFFFFFFF);
   if (exp == 0x7FF) {
-    if (man == 0) return sign | 0x7F80;
-    return (uint16_t)(sign | 0x7FC0 | (uint16_t)((man >> 45) & 0x3F));
+    uint16_t m = (uint16_t)(man >> 45);
+    if (man && !m) m = 0x40; /* a NaN with no top payload bit: quiet */
+    return (uint16_t)(sign | 0x7F80 | m);
   }
   if (exp == 0) return sign;
   int e = exp - 1023;
@@ -407,6 +396,10 @@ uint16_t wire_bfloat16_from_double(double d) {
   }
   if (hexp >= 255) return sign | 0x7F80;
   return (uint16_t)(sign | (uint16_t)(hexp << 7) | (uint16_t)(m & 0x7F));
+}
+
+uint16_t wire_bfloat16_from_double(double d) {
+  return wire__bf16_narrow(f64_bits(d));
 }
 
 /* MurmurHash3 x86 32-bit, seed 0: foryc's auto type ids

@@ -205,14 +205,11 @@ prim_raw(uint8_t *q, uint8_t type, uint64_t u) {
     if (u < (UINT64_C(1) << 31)) return q_le(q, (uint32_t)u << 1, 4);
     *q = 1;
     return q_le(q + 1, u, 8);
-  default: { /* floats: rounded as wire_node_new_float does */
-    double d;
-    memcpy(&d, &u, 8);
+  default: /* floats: rounded as wire_node_new_float does */
     if (type == WIRE_T_FLOAT64) return q_le(q, u, 8);
     if (type == WIRE_T_FLOAT32) return q_le(q, wire__f32_narrow(u), 4);
-    return q_le(q, type == WIRE_T_FLOAT16 ? wire_float16_from_double(d)
-                                          : wire_bfloat16_from_double(d), 2);
-  }
+    return q_le(q, type == WIRE_T_FLOAT16 ? wire__f16_narrow(u)
+                                          : wire__bf16_narrow(u), 2);
   }
 }
 

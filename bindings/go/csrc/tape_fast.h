@@ -12,18 +12,12 @@
  * value widened to i64 / u64 / f64). */
 static inline uint64_t tape_num(uint8_t type, uint64_t raw) {
   if (type >= WIRE_T_FLOAT16 && type <= WIRE_T_FLOAT64) {
-    double d;
-    switch (type) {
-    case WIRE_T_FLOAT16: d = wire_float16_to_double((uint16_t)raw); break;
-    case WIRE_T_BFLOAT16: d = wire_bfloat16_to_float((uint16_t)raw); break;
-    case WIRE_T_FLOAT32: {
-      uint64_t u = wire__f32_widen((uint32_t)raw); /* a NaN's bits kept */
-      memcpy(&d, &u, 8);
-      break;
+    switch (type) { /* widened, a NaN's bits kept (internal.h) */
+    case WIRE_T_FLOAT16: raw = wire__f16_widen((uint16_t)raw); break;
+    case WIRE_T_BFLOAT16: raw = wire__bf16_widen((uint16_t)raw); break;
+    case WIRE_T_FLOAT32: raw = wire__f32_widen((uint32_t)raw); break;
+    default: break;
     }
-    default: memcpy(&d, &raw, 8);
-    }
-    memcpy(&raw, &d, 8);
   }
   return raw;
 }

@@ -309,8 +309,12 @@ WIRE_API void wire_murmur3_x64_128(const uint8_t *data, size_t len,
                                    uint64_t *out_lane1);
 
 /* float16 (IEEE binary16) and bfloat16 conversions. From float/double the
- * rounding is round-to-nearest-even; NaN stays NaN (quiet); to float/double
- * the conversion is exact. */
+ * rounding is round-to-nearest-even; to float/double the conversion is
+ * exact. A NaN keeps its sign, its quiet bit and its payload, which sits in
+ * the top bits of the wider type's (narrowing keeps as many as fit; the
+ * quiet NaN of its sign if none of those is set), so every 16-bit pattern
+ * converts to double or float and back to itself (spec/tape.md, FLOAT16
+ * and BFLOAT16 NaNs). */
 WIRE_API uint16_t wire_float16_from_double(double value);
 WIRE_API double wire_float16_to_double(uint16_t bits);
 WIRE_API uint16_t wire_float16_from_float(float value);
@@ -513,8 +517,9 @@ WIRE_API wire_node *wire_node_new_uint(wire_doc *doc, uint32_t type_id,
 WIRE_API wire_node *wire_node_new_float_bits(wire_doc *doc, uint32_t type_id,
                                              uint64_t bits);
 /* type_id FLOAT16/BFLOAT16/FLOAT32/FLOAT64, rounded to nearest even; a
- * NaN made FLOAT32 keeps its top 23 payload bits and its quiet bit (the
- * quiet NaN if those are all zero: spec/tape.md, FLOAT32 NaNs). */
+ * NaN keeps its sign, its quiet bit and the top payload bits that fit the
+ * type (10, 7 or 23; the quiet NaN if those are all zero: spec/tape.md,
+ * FLOAT32 NaNs, FLOAT16 and BFLOAT16 NaNs). */
 WIRE_API wire_node *wire_node_new_float(wire_doc *doc, uint32_t type_id,
                                         double v);
 /* UTF-8 text (validated); encoding -1 = the Java runtime's choice. */
@@ -623,8 +628,8 @@ WIRE_API int64_t wire_node_int(const wire_node *node);    /* signed ints,
                                                    bool, date, seconds */
 WIRE_API uint64_t wire_node_uint(const wire_node *node);  /* unsigned ints */
 WIRE_API uint64_t wire_node_float_bits(const wire_node *node);
-/* Any float kind, widened exactly (a FLOAT32 NaN bit for bit, signaling
- * or quiet: spec/tape.md, FLOAT32 NaNs). */
+/* Any float kind, widened exactly (a NaN bit for bit, signaling or quiet:
+ * spec/tape.md, FLOAT32 NaNs, FLOAT16 and BFLOAT16 NaNs). */
 WIRE_API double wire_node_float(const wire_node *node);
 /* Nanoseconds of a timestamp/duration (0 for other kinds). */
 WIRE_API uint32_t wire_node_nanos(const wire_node *node);
