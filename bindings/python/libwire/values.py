@@ -15,6 +15,7 @@
 
 import datetime
 import reprlib
+import struct
 
 from . import ids
 
@@ -249,6 +250,18 @@ class Union:
         return "Union(%r, %r, %r)" % (self.type, self.case, self.value)
 
 
+def _bfloat16_value(b):
+    """The float of bfloat16 bits b as a tape carries it: exact, a NaN with
+    its payload at the top of the double's and its quiet bit as it was
+    (wire_bfloat16_to_float returns a C float, and ctypes' conversion of it
+    to a double would set a signaling NaN's quiet bit)."""
+    x = b << 16
+    if x & 0x7F800000 == 0x7F800000 and x & 0x7FFFFF:
+        u = (x >> 31) << 63 | 0x7FF << 52 | (x & 0x7FFFFF) << 29
+        return struct.unpack("<d", struct.pack("<Q", u))[0]
+    return struct.unpack("<f", struct.pack("<I", x))[0]
+
+
 class TypedArray:
     """A dense array with no array.array typecode: `type` is the wire type
     name ("bool_array", "float16_array", "bfloat16_array"), `data` the raw
@@ -266,7 +279,7 @@ class TypedArray:
         if self.type == "bool_array":
             return [b != 0 for b in d]
         conv = (lib.wire_float16_to_double if self.type == "float16_array"
-                else lib.wire_bfloat16_to_float)
+                else _bfloat16_value)
         return [conv(d[i] | d[i + 1] << 8) for i in range(0, len(d) - 1, 2)]
 
     def __len__(self):

@@ -64,6 +64,59 @@ internal object TapeOps {
         }
         return Double.fromBits(u).toFloat()
     }
+
+    /**
+     * The f64 bits a tape carries for float16 bits h (spec/tape.md, FLOAT16 and BFLOAT16 NaNs):
+     * the exact value, a NaN's 10 payload bits as the top of the f64's, quiet bit as it was.
+     * Worked from the bits, so no conversion can set a signaling NaN's quiet bit.
+     */
+    @JvmStatic fun f16Tape(h: Short): Long {
+        val x = h.toInt() and 0xffff
+        val sign = (x.toLong() ushr 15) shl 63
+        val e = (x ushr 10) and 0x1f
+        val m = (x and 0x3ff).toLong()
+        return when {
+            e == 0x1f -> sign or 0x7ff0000000000000L or (m shl 42)
+            e != 0 -> sign or ((e + 1008).toLong() shl 52) or (m shl 42)
+            m == 0L -> sign
+            else -> sign or (m.toDouble().toRawBits() - (24L shl 52)) // m * 2^-24
+        }
+    }
+
+    /**
+     * The float16 bits of a tape's f64 bits: rounded to nearest even, a NaN narrowed bit for bit
+     * (its top 10 payload bits, quiet bit as it is; the quiet NaN if those are all zero), so
+     * `f16FromTape(f16Tape(h)) == h` for every h.
+     */
+    @JvmStatic fun f16FromTape(u: Long): Short {
+        if ((u and Long.MAX_VALUE) > 0x7ff0000000000000L) {
+            val m = (u ushr 42).toInt() and 0x3ff
+            return (((u ushr 48).toInt() and 0x8000) or 0x7c00 or (if (m != 0) m else 0x200)).toShort()
+        }
+        Jdk.require()
+        return java.lang.Float.floatToFloat16(Double.fromBits(u).toFloat())
+    }
+
+    /** The f64 bits a tape carries for bfloat16 bits b: as [f32Tape] of the float32 `b << 16`. */
+    @JvmStatic fun bf16Tape(b: Short): Long {
+        val x = (b.toInt() and 0xffff) shl 16
+        if ((x and 0x7fffffff) > 0x7f800000) {
+            return ((x.toLong() ushr 31) shl 63) or 0x7ff0000000000000L or ((x.toLong() and 0x7f0000) shl 29)
+        }
+        return Float.fromBits(x).toDouble().toRawBits()
+    }
+
+    /**
+     * The bfloat16 bits of a tape's f64 bits (a bfloat16 widened: the top 16 bits of its float32;
+     * a NaN narrowed bit for bit, its top 7 payload bits, the quiet NaN if those are all zero).
+     */
+    @JvmStatic fun bf16FromTape(u: Long): Short {
+        if ((u and Long.MAX_VALUE) > 0x7ff0000000000000L) {
+            val m = (u ushr 45).toInt() and 0x7f
+            return (((u ushr 48).toInt() and 0x8000) or 0x7f80 or (if (m != 0) m else 0x40)).toShort()
+        }
+        return (Double.fromBits(u).toFloat().toRawBits() ushr 16).toShort()
+    }
 }
 
 /** Kotlin values → build tape → `wire_encode_tape`. */
@@ -228,8 +281,8 @@ internal class TapeEncoder(private val ctx: Context) {
                 is UShort -> op64(TypeId.UINT16, v.toLong())
                 is UInt -> op64(TypeId.UINT32, v.toLong())
                 is ULong -> op64(TypeId.UINT64, v.toLong())
-                is Float16 -> opF64(TypeId.FLOAT16, v.toFloat().toDouble())
-                is BFloat16 -> opF64(TypeId.BFLOAT16, Float.fromBits((v.bits.toInt() and 0xffff) shl 16).toDouble())
+                is Float16 -> op64(TypeId.FLOAT16, TapeOps.f16Tape(v.bits))
+                is BFloat16 -> op64(TypeId.BFLOAT16, TapeOps.bf16Tape(v.bits))
                 is LocalDate -> op64(TypeId.DATE, v.toEpochDay())
                 is Instant -> { op64(TypeId.TIMESTAMP, v.epochSecond); u32(v.nano) }
                 is Duration -> { op64(TypeId.DURATION, v.seconds); u32(v.nano) }
@@ -671,8 +724,8 @@ internal class TapeDecoder(private val ctx: Context) {
             TypeId.UINT16 -> u64().toUShort()
             TypeId.UINT32, TypeId.VAR_UINT32 -> u64().toUInt()
             TypeId.UINT64, TypeId.VAR_UINT64, TypeId.TAGGED_UINT64 -> u64().toULong()
-            TypeId.FLOAT16 -> Float16(java.lang.Float.floatToFloat16(f64().toFloat()))
-            TypeId.BFLOAT16 -> BFloat16((f64().toFloat().toRawBits() ushr 16).toShort())
+            TypeId.FLOAT16 -> Float16(TapeOps.f16FromTape(u64()))
+            TypeId.BFLOAT16 -> BFloat16(TapeOps.bf16FromTape(u64()))
             TypeId.NONE -> WireNone
             TypeId.DATE -> Time.date(u64())
             TypeId.TIMESTAMP -> { val s = u64(); Time.instant(s, (u32().toLong() and 0xffffffffL)) }
@@ -885,8 +938,8 @@ internal class TapeDecoder(private val ctx: Context) {
                     TypeId.UINT16 -> raw.toUShort()
                     TypeId.UINT32, TypeId.VAR_UINT32 -> raw.toUInt()
                     TypeId.UINT64, TypeId.VAR_UINT64, TypeId.TAGGED_UINT64 -> raw.toULong()
-                    TypeId.FLOAT16 -> Float16(java.lang.Float.floatToFloat16(Double.fromBits(raw).toFloat()))
-                    TypeId.BFLOAT16 -> BFloat16((Double.fromBits(raw).toFloat().toRawBits() ushr 16).toShort())
+                    TypeId.FLOAT16 -> Float16(TapeOps.f16FromTape(raw))
+                    TypeId.BFLOAT16 -> BFloat16(TapeOps.bf16FromTape(raw))
                     else -> throw WireException("arg", -1, "packed element type $et")
                 },
             )
