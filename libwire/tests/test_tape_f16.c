@@ -17,6 +17,7 @@
 
 #include "wire.h"
 #include "tape.h"
+#include "tape_rt.h"
 
 enum { NPAT = 1 << 16 };
 
@@ -45,34 +46,6 @@ static uint64_t oracle(uint32_t t, uint16_t h) {
 
 static bool is_nan16(uint32_t t, uint16_t h) {
   return t == WIRE_T_FLOAT16 ? (h & 0x7FFF) > 0x7C00 : (h & 0x7FFF) > 0x7F80;
-}
-
-/* payload -> tape -> payload through the direct codec and through the
- * document path: the same tape both ways, the payload back both ways.
- * *tape gets the direct tape (free with wire_ctx_free_bytes). */
-static void round_trip(wire_ctx *ctx, const uint8_t *p, size_t n,
-                       const char *what, uint8_t **tape, size_t *tape_len) {
-  uint8_t *t1 = NULL, *t2 = NULL, *o1 = NULL, *o2 = NULL;
-  size_t l1 = 0, l2 = 0, n1 = 0, n2 = 0;
-  cr_assert_eq(wire_decode_tape(ctx, p, n, &t1, &l1), 0, "%s: decode: %s",
-               what, wire_ctx_error_message(ctx));
-  cr_assert_eq(wire__tape_decode_doc(ctx, p, n, 0, &t2, &l2), 0,
-               "%s: document decode", what);
-  cr_assert(l1 == l2 && memcmp(t1, t2, l1) == 0,
-            "%s: the direct tape differs from the document path's", what);
-  cr_assert_eq(wire_encode_tape(ctx, t1, l1, &o1, &n1), 0, "%s: encode: %s",
-               what, wire_ctx_error_message(ctx));
-  cr_assert_eq(wire__tape_encode_doc(ctx, t1, l1, &o2, &n2), 0,
-               "%s: document encode", what);
-  cr_assert(n1 == n && memcmp(o1, p, n) == 0,
-            "%s: the payload did not come back", what);
-  cr_assert(n2 == n && memcmp(o2, p, n) == 0,
-            "%s: the payload did not come back through the document", what);
-  wire_ctx_free_bytes(ctx, t2);
-  wire_ctx_free_bytes(ctx, o1);
-  wire_ctx_free_bytes(ctx, o2);
-  *tape = t1;
-  *tape_len = l1;
 }
 
 static const uint32_t types[] = {WIRE_T_FLOAT16, WIRE_T_BFLOAT16};

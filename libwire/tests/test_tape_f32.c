@@ -18,6 +18,7 @@
 
 #include "wire.h"
 #include "tape.h"
+#include "tape_rt.h"
 
 /* The f64 bits a tape carries for float32 bits x, computed here on its
  * own: a NaN's sign and payload moved up, the rest converted by C. */
@@ -68,40 +69,6 @@ static uint8_t *list_payload(const uint32_t *xs, uint32_t n, size_t *len) {
   for (uint32_t i = 0; i < n; i++, k += 4) memcpy(p + k, &xs[i], 4);
   *len = k;
   return p;
-}
-
-/* payload -> tape -> payload through the direct codec, and through the
- * document path (wire__tape_decode_doc / wire__tape_encode_doc): the same
- * tape both ways, and the payload back both ways. *tape_out (if not NULL)
- * gets the direct tape (free with wire_ctx_free_bytes). */
-static void round_trip(wire_ctx *ctx, const uint8_t *p, size_t n,
-                       const char *what, uint8_t **tape_out,
-                       size_t *tape_len) {
-  uint8_t *t1 = NULL, *t2 = NULL, *o1 = NULL, *o2 = NULL;
-  size_t l1 = 0, l2 = 0, n1 = 0, n2 = 0;
-  cr_assert_eq(wire_decode_tape(ctx, p, n, &t1, &l1), 0, "%s: decode: %s",
-               what, wire_ctx_error_message(ctx));
-  cr_assert_eq(wire__tape_decode_doc(ctx, p, n, 0, &t2, &l2), 0,
-               "%s: document decode", what);
-  cr_assert(l1 == l2 && memcmp(t1, t2, l1) == 0,
-            "%s: the direct tape differs from the document path's", what);
-  cr_assert_eq(wire_encode_tape(ctx, t1, l1, &o1, &n1), 0, "%s: encode: %s",
-               what, wire_ctx_error_message(ctx));
-  cr_assert_eq(wire__tape_encode_doc(ctx, t1, l1, &o2, &n2), 0,
-               "%s: document encode", what);
-  cr_assert(n1 == n && memcmp(o1, p, n) == 0,
-            "%s: the payload did not come back", what);
-  cr_assert(n2 == n && memcmp(o2, p, n) == 0,
-            "%s: the payload did not come back through the document", what);
-  wire_ctx_free_bytes(ctx, t2);
-  wire_ctx_free_bytes(ctx, o1);
-  wire_ctx_free_bytes(ctx, o2);
-  if (tape_out) {
-    *tape_out = t1;
-    *tape_len = l1;
-  } else {
-    wire_ctx_free_bytes(ctx, t1);
-  }
 }
 
 Test(tape_f32, root_keeps_bits_and_tape_widens_exactly) {
