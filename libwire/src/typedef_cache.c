@@ -38,12 +38,26 @@ static int32_t td_nomem(wire_ctx *ctx) {
   return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
 }
 
-/* Room for one more entry: under both limits. */
+/* The least an entry takes: its struct and the copy of a TypeDef that
+ * is its 8-byte header alone (and the 0 after it). */
+#define ENTRY_MIN (sizeof(wire_td_entry) + 9)
+
+/* What the bucket table grows by with the next entry (it doubles when
+ * half full; the first table has 16 buckets). */
+static size_t table_growth(const wire_tdcache *c) {
+  uint32_t nb = c ? c->nbuckets : 0, count = c ? c->count : 0;
+  return count >= nb / 2 ? (nb ? nb : 16) * sizeof(wire_td_entry *) : 0;
+}
+
+/* Room for one more entry: under the count limit, and the byte budget
+ * holds the smallest entry with the table growth it brings. Without room
+ * a TypeDef is read straight into the document, not into the scratch
+ * first (adoption would refuse it). */
 static bool has_room(const wire_ctx *ctx, const wire_tdcache *c) {
   uint32_t count = c ? c->count : 0;
   size_t bytes = c ? c->bytes : 0;
   return count < ctx->max_typedef_cache &&
-         bytes < ctx->max_typedef_cache_bytes;
+         bytes + table_growth(c) + ENTRY_MIN <= ctx->max_typedef_cache_bytes;
 }
 
 wire_arena *wire__tdcache_scratch(wire_ctx *ctx) {
@@ -181,9 +195,7 @@ static int32_t adopt(wire_ctx *ctx, wire_tdcache *c, wire_layout **lp,
   size_t ntypes;
   uint32_t nix;
   size_t size = copy_size(ctx, l, &ntypes, &nix);
-  size_t grow = c->count >= c->nbuckets / 2
-                    ? (c->nbuckets ? c->nbuckets : 16) * sizeof *c->buckets
-                    : 0;
+  size_t grow = table_growth(c);
   bool keep = c->bytes + grow + size <= ctx->max_typedef_cache_bytes;
   if (keep && grow) {
     int32_t st = grow_buckets(ctx, c);
