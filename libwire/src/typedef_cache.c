@@ -1,7 +1,7 @@
 /* typedef_cache.c - the context's cache of incoming TypeDefs (schema.h):
  * a TypeDef read once per context, kept as one allocation of exactly its
  * size, found again by its header and bytes; a flush gives the entries
- * back once no document points at them. */
+ * back once no document points at them (spec R-SEC-14). */
 #include "schema.h"
 
 static uint32_t td_bucket(const wire_tdcache *c, uint64_t header) {
