@@ -47,6 +47,25 @@ static void free_payloads(uint8_t **p) {
   free(p);
 }
 
+/* The end of a test: the context freed leaves nothing live. */
+static void finish(wire_ctx *r, const counter *c, uint8_t **p) {
+  wire_ctx_free(r);
+  cr_assert_eq(c->live, 0, "all freed");
+  free_payloads(p);
+}
+
+/* The cache's bytes after messages 0..n-1 (1 MiB budget); for n = 1 its
+ * entry alone (the bucket table left out). */
+static size_t cached_after(uint8_t **p, const size_t *lens, int n) {
+  counter c = {0};
+  wire_ctx *r = reader(&c, UINT64_C(1) << 20);
+  for (int i = 0; i < n; i++) wire_doc_free(decode_one(r, p, lens, i));
+  size_t bytes = n == 1 ? r->tdc->newest->size : r->tdc->bytes;
+  wire_ctx_free(r);
+  return bytes;
+}
+
+
 Test(tdcache, a_flush_gives_the_entries_back) {
   size_t lens[N];
   uint8_t **p = distinct_payloads(N, lens);
@@ -78,9 +97,7 @@ Test(tdcache, a_flush_gives_the_entries_back) {
     if (!round) empty = c.live_bytes;
     cr_assert_eq(c.live_bytes, empty, "round %d: no growth", round);
   }
-  wire_ctx_free(r);
-  cr_assert_eq(c.live, 0);
-  free_payloads(p);
+  finish(r, &c, p);
 }
 
 Test(tdcache, a_schema_change_gives_the_entries_back) {
@@ -102,9 +119,7 @@ Test(tdcache, a_schema_change_gives_the_entries_back) {
   cr_assert_eq(r->tdc->bytes, held(r->tdc));
   cr_assert_lt(c.live_bytes, full + schema - bytes + r->tdc->bytes + 1,
                "%zu live, %zu before", c.live_bytes, full);
-  wire_ctx_free(r);
-  cr_assert_eq(c.live, 0);
-  free_payloads(p);
+  finish(r, &c, p);
 }
 
 Test(tdcache, documents_made_before_a_flush_keep_their_typedefs) {
@@ -162,9 +177,7 @@ Test(tdcache, documents_made_before_a_flush_keep_their_typedefs) {
   cr_assert_eq(r->tdc->bytes, 0);
   cr_assert_leq(c.live_bytes + bytes, before, "%zu live, %zu before",
                 c.live_bytes, before);
-  wire_ctx_free(r);
-  cr_assert_eq(c.live, 0);
-  free_payloads(p);
+  finish(r, &c, p);
 }
 
 Test(tdcache, a_reader_that_keeps_one_document_stays_within_the_budget) {
@@ -194,9 +207,7 @@ Test(tdcache, a_reader_that_keeps_one_document_stays_within_the_budget) {
   cr_assert_gt(freed, 0, "the retired entries were given back");
   cr_assert_leq(most, budget + 1024, "%zu bytes over the first state", most);
   wire_doc_free(prev);
-  wire_ctx_free(r);
-  cr_assert_eq(c.live, 0);
-  free_payloads(p);
+  finish(r, &c, p);
 }
 
 Test(tdcache, the_bucket_table_counts_in_the_budget_at_every_size) {
@@ -205,14 +216,7 @@ Test(tdcache, the_bucket_table_counts_in_the_budget_at_every_size) {
    * table growth would pass the budget is not kept, at each edge. */
   size_t lens[N];
   uint8_t **p = distinct_payloads(N, lens);
-  size_t entry;
-  {
-    counter c = {0};
-    wire_ctx *r = reader(&c, UINT64_C(1) << 20);
-    wire_doc_free(decode_one(r, p, lens, 0));
-    entry = r->tdc->newest->size;
-    wire_ctx_free(r);
-  }
+  size_t entry = cached_after(p, lens, 1);
   uint32_t most = 0;
   for (uint64_t budget = 0; budget < 18 * entry + 1024; budget += 8) {
     counter c = {0};
@@ -239,14 +243,7 @@ Test(tdcache, a_full_cache_reads_new_typedefs_without_its_scratch) {
    * 8 bytes (less than any entry). */
   size_t lens[N];
   uint8_t **p = distinct_payloads(N, lens);
-  size_t four;
-  {
-    counter c = {0};
-    wire_ctx *r = reader(&c, UINT64_C(1) << 20);
-    for (int i = 0; i < 4; i++) wire_doc_free(decode_one(r, p, lens, i));
-    four = r->tdc->bytes;
-    wire_ctx_free(r);
-  }
+  size_t four = cached_after(p, lens, 4);
   for (int run = 0; run < 3; run++) {
     counter c = {0};
     wire_ctx *r = reader(&c, run == 2 ? 0 : four + (run ? 8 : 0));

@@ -1203,26 +1203,21 @@ int main(int argc, char **argv) {
       }
       k++;
     }
-    if ((which == 0 || which == 3) && (mode & 7) == 1) {
-      /* another writer's int32 fields read into int64 ones */
-      const char *name = which ? "mem_wwg" : "mem_ww";
+    /* another writer's version of the root: an Inner or a Holder of Nums
+     * with fields added and left out, or an Outer or a G whose int64
+     * fields are int32 (read widened) */
+    const char *wname = !(mode & 1) ? NULL
+                        : which == 1 ? "mem_wi"
+                        : which == 2 ? "mem_wn"
+                        : (mode & 7) != 1 ? NULL
+                        : which == 3 ? "mem_wwg" : "mem_ww";
+    if (wname) {
       wire_ctx *w = wire_ctx_new();
-      if (writer_widen(w, mode, which == 3, &enc, &len) ||
-          put_seed(argv[1], name, mode, enc, len)) {
-        fprintf(stderr, "seed %s %d: %s\n", name, mode,
-                wire_ctx_error_message(w));
-        return 1;
-      }
-      wire_ctx_free(w);
-      k++;
-    }
-    if ((which == 1 || which == 2) && (mode & 1)) {
-      /* another writer's Inner, or Holder of Nums */
-      const char *name = which == 1 ? "mem_wi" : "mem_wn";
-      wire_ctx *w = wire_ctx_new();
-      if ((which == 1 ? writer_inner : writer_nums)(w, mode, &enc, &len) ||
-          put_seed(argv[1], name, mode, enc, len)) {
-        fprintf(stderr, "seed %s %d: %s\n", name, mode,
+      int bad = which == 1   ? writer_inner(w, mode, &enc, &len)
+                : which == 2 ? writer_nums(w, mode, &enc, &len)
+                             : writer_widen(w, mode, which == 3, &enc, &len);
+      if (bad || put_seed(argv[1], wname, mode, enc, len)) {
+        fprintf(stderr, "seed %s %d: %s\n", wname, mode,
                 wire_ctx_error_message(w));
         return 1;
       }
