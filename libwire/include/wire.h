@@ -229,9 +229,10 @@ enum {
                                   entry is one allocation of at most 80
                                   bytes per byte of its TypeDef + 256 (spec
                                   R-LIMIT-1); one that does not fit is read
-                                  per message. Entries made unreachable by
-                                  a schema change or a new limit still
-                                  count. */
+                                  per message. A schema change or a new
+                                  limit flushes the cache: its entries are
+                                  freed once no document decoded before the
+                                  flush is alive, and count until then. */
 };
 /* The arena bytes every wire_mem_decode may take whatever its input's
  * length (1 MiB), beside WIRE_LIMIT_MEM_DECODE per input byte. */

@@ -374,6 +374,9 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
                 d->depth + 1, line);
       }
     }
+    /* a document that holds a cached layout keeps the cache's entries
+     * from being freed by a flush until it is freed (typedef_cache.c) */
+    if (l->entry && d->doc) wire__tdcache_pin(d->doc);
     /* The same TypeDef announced again in this root (Fory Go, E-44): a
      * layout of its own, so that the document keeps the announcement and
      * re-encoding announces it again (notation N-5.3). */
@@ -384,6 +387,7 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
       if (!tb) return fail(d, WIRE_E_NOMEM, s, "out of memory");
       *c = *l;
       c->self = c;
+      c->entry = NULL; /* (a projection map of its own is the document's) */
       memcpy(tb, l->td, l->td_len);
       c->td = tb;
       l = c;

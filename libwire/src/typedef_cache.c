@@ -1,6 +1,7 @@
 /* typedef_cache.c - the context's cache of incoming TypeDefs (schema.h):
  * a TypeDef read once per context, kept as one allocation of exactly its
- * size, found again by its header and bytes. */
+ * size, found again by its header and bytes; a flush gives the entries
+ * back once no document points at them (spec R-SEC-14). */
 #include "schema.h"
 
 static uint32_t td_bucket(const wire_tdcache *c, uint64_t header) {
@@ -37,12 +38,26 @@ static int32_t td_nomem(wire_ctx *ctx) {
   return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
 }
 
-/* Room for one more entry: under both limits. */
+/* The least an entry takes: its struct and the copy of a TypeDef that
+ * is its 8-byte header alone (and the 0 after it). */
+#define ENTRY_MIN (sizeof(wire_td_entry) + 9)
+
+/* What the bucket table grows by with the next entry (it doubles when
+ * half full; the first table has 16 buckets). */
+static size_t table_growth(const wire_tdcache *c) {
+  uint32_t nb = c ? c->nbuckets : 0, count = c ? c->count : 0;
+  return count >= nb / 2 ? (nb ? nb : 16) * sizeof(wire_td_entry *) : 0;
+}
+
+/* Room for one more entry: under the count limit, and the byte budget
+ * holds the smallest entry with the table growth it brings. Without room
+ * a TypeDef is read straight into the document, not into the scratch
+ * first (adoption would refuse it). */
 static bool has_room(const wire_ctx *ctx, const wire_tdcache *c) {
   uint32_t count = c ? c->count : 0;
   size_t bytes = c ? c->bytes : 0;
   return count < ctx->max_typedef_cache &&
-         bytes < ctx->max_typedef_cache_bytes;
+         bytes + table_growth(c) + ENTRY_MIN <= ctx->max_typedef_cache_bytes;
 }
 
 wire_arena *wire__tdcache_scratch(wire_ctx *ctx) {
@@ -52,7 +67,6 @@ wire_arena *wire__tdcache_scratch(wire_ctx *ctx) {
     if (!(c = wire__alloc(ctx, sizeof *c))) return NULL; /* read uncached */
     memset(c, 0, sizeof *c);
     c->scratch.ctx = ctx;
-    c->arena.ctx = ctx;
     c->reg_gen = ctx->reg ? ctx->reg->gen : 0;
     ctx->tdc = c;
   }
@@ -142,7 +156,7 @@ static wire_td_entry *copy_into(wire_ctx *ctx, const wire_layout *l,
   memcpy(&e->header, cl->td, 8);
   wire__layout_ix_fill(ctx, cl, ix, nix);
   cl->proj = NULL;
-  cl->proj_home = NULL;
+  cl->entry = NULL;
   return e;
 }
 
@@ -181,9 +195,7 @@ static int32_t adopt(wire_ctx *ctx, wire_tdcache *c, wire_layout **lp,
   size_t ntypes;
   uint32_t nix;
   size_t size = copy_size(ctx, l, &ntypes, &nix);
-  size_t grow = c->count >= c->nbuckets / 2
-                    ? (c->nbuckets ? c->nbuckets : 16) * sizeof *c->buckets
-                    : 0;
+  size_t grow = table_growth(c);
   bool keep = c->bytes + grow + size <= ctx->max_typedef_cache_bytes;
   if (keep && grow) {
     int32_t st = grow_buckets(ctx, c);
@@ -195,7 +207,7 @@ static int32_t adopt(wire_ctx *ctx, wire_tdcache *c, wire_layout **lp,
   wire_td_entry *e = copy_into(ctx, l, mem, size, ntypes, nix);
   *lp = &e->layout;
   if (!keep) return WIRE_OK;
-  e->layout.proj_home = &c->arena;
+  e->layout.entry = e;
   e->older = c->newest;
   c->newest = e;
   c->bytes += size;
@@ -215,22 +227,77 @@ int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **lp,
   return st;
 }
 
+static void free_entries(wire_ctx *ctx, wire_tdcache *c, wire_td_entry *e) {
+  for (wire_td_entry *older; e; e = older) {
+    older = e->older;
+    c->bytes -= e->size + e->proj_size;
+    if (e->layout.proj) wire__free(ctx, e->layout.proj, e->proj_size);
+    wire__free(ctx, e, e->size);
+  }
+}
+
 void wire__tdcache_flush(wire_ctx *ctx) {
   wire_tdcache *c = ctx->tdc;
   if (!c) return;
-  if (c->buckets) memset(c->buckets, 0, c->nbuckets * sizeof *c->buckets);
+  if (c->buckets) {
+    wire__free(ctx, c->buckets, c->nbuckets * sizeof *c->buckets);
+    c->bytes -= c->nbuckets * sizeof *c->buckets;
+  }
+  c->buckets = NULL;
+  c->nbuckets = 0;
   c->count = 0;
+  if (c->newest) { /* the reachable entries join the retired ones */
+    wire_td_entry *e = c->newest;
+    while (e->older) e = e->older;
+    e->older = c->retired;
+    c->retired = c->newest;
+    c->newest = NULL;
+  }
+  c->flushes++;
+  c->pins_old += c->pins;
+  c->pins = 0;
+  if (!c->pins_old) {
+    free_entries(ctx, c, c->retired);
+    c->retired = NULL;
+  }
+}
+
+void wire__tdcache_pin(wire_doc *doc) {
+  if (doc->tdc_pin) return;
+  wire_tdcache *c = doc->ctx->tdc;
+  doc->tdc_pin = c->flushes + 1;
+  c->pins++;
+}
+
+void wire__tdcache_unpin(wire_ctx *ctx, uint64_t pin) {
+  wire_tdcache *c = ctx->tdc;
+  if (pin == c->flushes + 1) {
+    c->pins--;
+    return;
+  }
+  if (--c->pins_old) return;
+  free_entries(ctx, c, c->retired);
+  c->retired = NULL;
+}
+
+void *wire__tdcache_proj(wire_ctx *ctx, wire_layout *l, size_t size) {
+  wire_tdcache *c = ctx->tdc;
+  wire_td_entry *e = l->entry;
+  if (!e || l->proj || c->bytes + size > ctx->max_typedef_cache_bytes)
+    return NULL;
+  void *m = wire__alloc(ctx, size);
+  if (!m) return NULL; /* (made per projection instead) */
+  e->proj_size = size;
+  c->bytes += size;
+  return m;
 }
 
 void wire__tdcache_free(wire_ctx *ctx) {
   wire_tdcache *c = ctx->tdc;
   if (!c) return;
-  for (wire_td_entry *e = c->newest, *older; e; e = older) {
-    older = e->older;
-    wire__free(ctx, e, e->size);
-  }
+  free_entries(ctx, c, c->newest);
+  free_entries(ctx, c, c->retired);
   wire__arena_free(&c->scratch);
-  wire__arena_free(&c->arena);
   if (c->buckets) wire__free(ctx, c->buckets, c->nbuckets * sizeof *c->buckets);
   wire__free(ctx, c, sizeof *c);
   ctx->tdc = NULL;

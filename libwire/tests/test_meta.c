@@ -11,6 +11,7 @@
 
 #include "wire.h"
 #include "schema.h" /* the cache's entries, for their sizes */
+#include "tdcache_help.h"
 
 static const char *SCHEMA =
     "package m;\n"
@@ -314,87 +315,6 @@ Test(meta_cache, links_are_redone_when_the_schema_changes) {
 }
 
 /* ---- memory ------------------------------------------------------------ */
-
-typedef struct {
-  size_t live, live_bytes, calls, fail_at, peak;
-  int failed;
-} counter;
-typedef struct {
-  size_t size;
-  size_t pad;
-} hdr;
-static void *c_malloc(void *u, size_t n) {
-  counter *c = u;
-  if (c->fail_at && ++c->calls == c->fail_at) {
-    c->failed = 1;
-    return NULL;
-  }
-  hdr *h = malloc(sizeof *h + n);
-  h->size = n;
-  c->live++;
-  c->live_bytes += n;
-  if (c->live_bytes > c->peak) c->peak = c->live_bytes;
-  return h + 1;
-}
-static void *c_realloc(void *u, void *p, size_t old, size_t n) {
-  counter *c = u;
-  (void)old;
-  if (c->fail_at && ++c->calls == c->fail_at) {
-    c->failed = 1;
-    return NULL;
-  }
-  hdr *h = (hdr *)p - 1;
-  size_t was = h->size;
-  hdr *nh = realloc(h, sizeof *nh + n);
-  nh->size = n;
-  c->live_bytes = c->live_bytes - was + n;
-  if (c->live_bytes > c->peak) c->peak = c->live_bytes;
-  return nh + 1;
-}
-static void c_free(void *u, void *p, size_t n) {
-  counter *c = u;
-  (void)n;
-  if (!p) return;
-  hdr *h = (hdr *)p - 1;
-  c->live--;
-  c->live_bytes -= h->size;
-  free(h);
-}
-
-/* k payloads, payload i one struct of its own type (id 100 + i): k
- * distinct TypeDefs, one per message. */
-static uint8_t **distinct_payloads(int k, size_t *lens) {
-  wire_ctx *w = wire_ctx_new();
-  cr_assert_eq(wire_ctx_set_option(w, WIRE_OPT_COMPATIBLE, 1), WIRE_OK);
-  char fdl[8192] = "package d;\n";
-  for (int i = 0; i < k; i++) {
-    char line[128];
-    snprintf(line, sizeof line, "message T%d [id=%d] { int32 v%d = 1; }\n", i,
-             100 + i, i);
-    strcat(fdl, line);
-  }
-  cr_assert_eq(wire_schema_load_fdl(w, fdl, strlen(fdl), "d.fdl"), WIRE_OK);
-  cr_assert_eq(wire_schema_finish(w), WIRE_OK);
-  uint8_t **out = calloc((size_t)k, sizeof *out);
-  for (int i = 0; i < k; i++) {
-    char name[16];
-    snprintf(name, sizeof name, "d.T%d", i);
-    wire_doc *d = wire_doc_new(w);
-    wire_node *s = wire_node_new_struct(d, type_of(w, name));
-    cr_assert_eq(wire_struct_set_field_at(
-                     d, s, 0, wire_node_new_int(d, WIRE_T_VARINT32, i)),
-                 WIRE_OK);
-    cr_assert_eq(wire_doc_add_root(d, s), WIRE_OK);
-    uint8_t *bytes;
-    cr_assert_eq(wire_encode(w, d, &bytes, &lens[i]), WIRE_OK);
-    out[i] = malloc(lens[i]);
-    memcpy(out[i], bytes, lens[i]);
-    wire_ctx_free_bytes(w, bytes);
-    wire_doc_free(d);
-  }
-  wire_ctx_free(w);
-  return out;
-}
 
 /* Live bytes of a reading context after message 10 and after message 40
  * of 40 messages with distinct TypeDefs. */

@@ -35,6 +35,7 @@ wire_doc *wire_doc_new(wire_ctx *ctx) {
 void wire_doc_free(wire_doc *d) {
   if (!d) return;
   wire_ctx *ctx = d->ctx;
+  if (d->tdc_pin) wire__tdcache_unpin(ctx, d->tdc_pin); /* (before its layouts go) */
   if (d->roots && d->roots != d->roots_small)
     wire__free(ctx, d->roots, d->roots_cap * sizeof *d->roots);
   if (!ctx->spare_doc) {

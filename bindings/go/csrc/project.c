@@ -276,13 +276,13 @@ static wire_projmap *field_map(wire_doc *d, wire_layout *wl,
                                const wire_layout *rl, uint32_t type) {
   if (wl->proj && wl->proj->type == type && wl->proj->n == rl->nfields)
     return wl->proj;
-  /* the first reader's type is kept with a cached layout; another one is
-   * worked out again each time (in the document), so that the cache's
-   * memory stays bounded */
-  bool keep = wl->proj_home && !wl->proj;
-  wire_arena *a = keep ? wl->proj_home : &d->arena;
-  wire_projmap *m =
-      wire__arena_alloc(a, sizeof *m + (size_t)rl->nfields * sizeof(int32_t));
+  /* the first reader's type is kept with a cached layout while the
+   * cache's byte budget has room; another one is worked out again each
+   * time (in the document), so that the cache's memory stays bounded */
+  size_t size = sizeof(wire_projmap) + (size_t)rl->nfields * sizeof(int32_t);
+  wire_projmap *m = wire__tdcache_proj(d->ctx, wl, size);
+  bool keep = m != NULL;
+  if (!m) m = wire__arena_alloc(&d->arena, size);
   if (!m) {
     wire__fail(d->ctx, WIRE_E_NOMEM, 0, "out of memory");
     return NULL;

@@ -98,11 +98,12 @@ typedef struct wire_layout {
   struct wire_name_slot *ix;
   uint32_t nix;
   /* wire_struct_project's field map from this layout (the writer's) onto
-   * one registered type, made at the first projection (project.c) in
-   * proj_home: the arena of the TypeDef cache, for a layout that lives as
-   * long as its context; NULL: the map is made per projection. */
+   * one registered type, made at the first projection (project.c) and
+   * kept with the entry when the layout is the TypeDef cache's (entry:
+   * the cache's entry this layout is, else NULL: the map is made per
+   * projection). */
   struct wire_projmap *proj;
-  wire_arena *proj_home;
+  struct wire_td_entry *entry;
 } wire_layout;
 
 typedef struct wire_name_slot {
@@ -292,28 +293,43 @@ uint32_t wire__reg_lookup(wire_ctx *ctx, uint8_t kind, bool by_name,
  * cached TypeDef, and an entry takes at most WIRE_TDCACHE_PER_BYTE bytes
  * per byte of its TypeDef plus WIRE_TDCACHE_ENTRY_BASE. At most
  * WIRE_LIMIT_TYPEDEF_CACHE entries and WIRE_LIMIT_TYPEDEF_CACHE_BYTES
- * bytes of them; a TypeDef past either is read per message into the
- * document, as with the cache off. Entries live until the context is
- * freed: documents may point at their layouts. A registry change or a new
- * limit makes them unreachable (a flush); their bytes still count. */
+ * bytes of them (with the bucket table and the entries' projection maps);
+ * a TypeDef past either is read per message into the document, as with
+ * the cache off.
+ *
+ * A registry change or a new limit flushes the cache: the bucket table is
+ * freed and the entries become unreachable. Documents may point at
+ * entries, so a document that takes a cached layout pins the cache until
+ * it is freed (wire__tdcache_pin). A flush frees the entries at once when
+ * no document pins them; otherwise they are retired, still counted in
+ * `bytes`, and freed when the last document pinned before the flush is
+ * freed (documents pinned after it do not hold them). So the cache never
+ * holds more than its byte budget plus its own struct, and gives its
+ * memory back once no document made before the flush is alive. */
 #define WIRE_TDCACHE_PER_BYTE 80
 #define WIRE_TDCACHE_ENTRY_BASE 256
 typedef struct wire_td_entry {
   struct wire_td_entry *next;  /* in its bucket */
-  struct wire_td_entry *older; /* every entry, for the free */
+  struct wire_td_entry *older; /* every entry of its list, for the free */
   uint64_t header;
   size_t size;                 /* of this allocation */
+  size_t proj_size;            /* of layout.proj, when kept (project.c) */
   wire_layout layout;
 } wire_td_entry;
 
 typedef struct wire_tdcache {
   wire_td_entry **buckets;
-  wire_td_entry *newest;
+  wire_td_entry *newest;  /* the reachable entries */
+  wire_td_entry *retired; /* flushed, kept for pinning documents */
   uint32_t nbuckets, count;
   uint32_t reg_gen;
-  size_t bytes;        /* entries and the bucket table, flushed ones too */
+  uint64_t flushes;
+  uint32_t pins;       /* live documents pinned since the last flush */
+  uint32_t pins_old;   /* live documents pinned before it (they hold the
+                          retired entries) */
+  size_t bytes;        /* entries, retired ones too, their projection
+                          maps and the bucket table */
   wire_arena scratch;  /* the TypeDef being read for the cache */
-  wire_arena arena;    /* projection maps of the entries (project.c) */
 } wire_tdcache;
 
 /* The cached layout of the TypeDef at p[0..avail), or NULL. */
@@ -332,7 +348,20 @@ void wire__tdcache_drop(wire_ctx *ctx);
 /* Links a layout read from a TypeDef to the registry: its registered type,
  * the fields (wire__layout_link) and matches_schema. */
 int32_t wire__typedef_resolve(wire_ctx *ctx, wire_layout *l);
+/* Makes every entry unreachable, and frees the entries when no document
+ * pins the cache (else they are retired, for wire__tdcache_unpin). */
 void wire__tdcache_flush(wire_ctx *ctx);
+/* Document doc holds a cached entry's layout: counts doc as pinning the
+ * cache (once per document). */
+void wire__tdcache_pin(wire_doc *doc);
+/* A document that pinned the cache (pin: its tdc_pin) is freed: with the
+ * last one pinned before the last flush the retired entries go. */
+void wire__tdcache_unpin(wire_ctx *ctx, uint64_t pin);
+/* Memory for a projection map of `size` bytes kept with the cached
+ * layout l (wire_struct_project), counted in the byte budget; NULL when l
+ * is not cached, already has a map, or the budget has no room (the caller
+ * then makes the map per projection). */
+void *wire__tdcache_proj(wire_ctx *ctx, wire_layout *l, size_t size);
 void wire__tdcache_free(wire_ctx *ctx);
 /* Writes a readable form of a field type ("list<varint32?>") into buf. */
 void wire__ftype_text(const wire_ftype *f, char *buf, size_t cap);

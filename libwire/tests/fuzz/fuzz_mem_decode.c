@@ -715,7 +715,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
  * its arrays read in place too (mem_hn_NN.bin, NN up to 0x57), and in
  * compatible mode a Holder of a writer's Nums whose lists have other
  * number types and encodings, null items, and a field the reader lacks
- * (mem_wn_NN.bin). */
+ * (mem_wn_NN.bin), and in compatible mode an Outer and a G of a writer
+ * whose int64 fields are int32 (mem_ww_NN.bin, mem_wwg_NN.bin: read
+ * widened, writer_widen). */
 
 /* The other writer's Inner (id 101 as the reader's) */
 static const char wschema[] =
@@ -834,6 +836,36 @@ static int put_seed2(const char *dir, const char *name, int mode, int also,
 static int put_seed(const char *dir, const char *name, int mode,
                     const uint8_t *enc, size_t len) {
   return put_seed2(dir, name, mode, 0x20, enc, len);
+}
+
+/* Another writer's Outer and G whose int64 fields are int32 (id and
+ * names as the reader's): the reader's mapped plan reads each varint32
+ * into its int64 (MX_VI32_64: Outer's i64 in the struct loop, G's w1..w3
+ * in a run of varints beside the int32 n1..n3), sign-extended. */
+static const char wwschema[] =
+    "package fz;\n"
+    "message Outer [id=102] { int32 i32 = 4; int32 i64 = 5; }\n"
+    "message G [id=105] { int32 n1 = 12; int32 n2 = 13; int32 n3 = 14;\n"
+    "  int32 w1 = 15; int32 w2 = 16; int32 w3 = 17; }\n";
+
+/* An Outer (g: a G) of wwschema, encoded by ctx in mode into *enc. */
+static int writer_widen(wire_ctx *ctx, int mode, int g, const uint8_t **enc,
+                        size_t *len) {
+  static const int32_t vo[2] = {7, INT32_MIN};
+  static const int32_t vg[6] = {1, -300, 70000, INT32_MIN, -1, INT32_MAX};
+  seed_options(ctx, mode);
+  uint32_t ti, l;
+  if (wire_schema_load_fdl(ctx, wwschema, sizeof wwschema - 1, "ww.fdl") ||
+      wire_schema_finish(ctx) ||
+      wire_schema_find_type(ctx, g ? "fz.G" : "fz.Outer", g ? 4 : 8, &ti) ||
+      wire_mem_layout_new(ctx, ti, g ? sizeof vg : sizeof vo, &l))
+    return -1;
+  int32_t st = 0;
+  for (uint32_t i = 0; i < (g ? 6u : 2u); i++)
+    F(l, i, WIRE_MEM_I32, 4 * i, N, N, N);
+  if (st) return -1;
+  return wire_mem_encode(ctx, l, g ? (const void *)vg : (const void *)vo, enc,
+                         len);
 }
 
 /* An Inner of a writer whose Inner has an int32 field x of tag 10 + i
@@ -1171,13 +1203,21 @@ int main(int argc, char **argv) {
       }
       k++;
     }
-    if ((which == 1 || which == 2) && (mode & 1)) {
-      /* another writer's Inner, or Holder of Nums */
-      const char *name = which == 1 ? "mem_wi" : "mem_wn";
+    /* another writer's version of the root: an Inner or a Holder of Nums
+     * with fields added and left out, or an Outer or a G whose int64
+     * fields are int32 (read widened) */
+    const char *wname = !(mode & 1) ? NULL
+                        : which == 1 ? "mem_wi"
+                        : which == 2 ? "mem_wn"
+                        : (mode & 7) != 1 ? NULL
+                        : which == 3 ? "mem_wwg" : "mem_ww";
+    if (wname) {
       wire_ctx *w = wire_ctx_new();
-      if ((which == 1 ? writer_inner : writer_nums)(w, mode, &enc, &len) ||
-          put_seed(argv[1], name, mode, enc, len)) {
-        fprintf(stderr, "seed %s %d: %s\n", name, mode,
+      int bad = which == 1   ? writer_inner(w, mode, &enc, &len)
+                : which == 2 ? writer_nums(w, mode, &enc, &len)
+                             : writer_widen(w, mode, which == 3, &enc, &len);
+      if (bad || put_seed(argv[1], wname, mode, enc, len)) {
+        fprintf(stderr, "seed %s %d: %s\n", wname, mode,
                 wire_ctx_error_message(w));
         return 1;
       }

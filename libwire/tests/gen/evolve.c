@@ -12,8 +12,9 @@
  * the same bytes), using as much of the arena, with the converted and
  * missing fields checked one by one. A narrowed value out of the reader's
  * range must be refused (WIRE_E_VALUE through the interpreter, or handed
- * over), and so must more skipped values than the node limit allows, and
- * at every depth limit the messages reach (depth_limits). With an argument DIR it also writes the messages as seeds of
+ * over), and so must more skipped values than the node limit allows, at
+ * every node limit around the values skipped (node_limits), and at every
+ * depth limit the messages reach (depth_limits). With an argument DIR it also writes the messages as seeds of
  * fuzz_gen_decode (DIR/evolve_NN.bin: the mode byte, then the bytes). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,42 @@ static void depth_limits(wire_ctx *ctx, const fg_wire *w, int which, const uint8
   wire_ctx_set_limit(ctx, WIRE_LIMIT_DEPTH, saved);
 }
 
+/* The node limit at every value from 0 to past the values the message
+ * skips (the writer's fields the reader lacks: wire_mem_decode reads each
+ * as a node, R-LIMIT-10): the generated decoder reads the message at
+ * exactly the limits wire_mem_decode does, and hands it over (or, with the
+ * fallback, refuses it as wire_mem_decode does) below them. */
+static void node_limits(wire_ctx *ctx, const fg_wire *w, int which, const uint8_t *p,
+                        size_t n) {
+  static const char *const names[] = {"Outer", "Inner", "Holder"};
+  uint32_t layout = w->layout[which == 0 ? 1 : which == 1 ? 0 : 2];
+  uint64_t saved = wire_ctx_get_limit(ctx, WIRE_LIMIT_NODES);
+  int64_t least = -1;
+  for (uint64_t lim = 0; lim <= 64; lim++) {
+    wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, lim);
+    value a;
+    size_t u1 = 0, u2 = 0;
+    int32_t sg = gen_decode(ctx, w, which, p, n, &a, &u1, 0);
+    int32_t sm = wire_mem_decode(ctx, layout, p, n, &a, arena2, sizeof arena2, &u2, 0);
+#ifdef WIRE_GEN_NO_FALLBACK
+    CHECK(sg == WIRE_OK ? sm == WIRE_OK : sg == WIRE_E_UNSUPPORTED && sm != WIRE_OK,
+          "nodes %d: %s: generated %d, wire_mem_decode %d", (int)lim, names[which],
+          (int)sg, (int)sm);
+#else
+    CHECK(sg == sm, "nodes %d: %s: generated %d, wire_mem_decode %d", (int)lim,
+          names[which], (int)sg, (int)sm);
+#endif
+    CHECK(sm == WIRE_OK || sm == WIRE_E_LIMIT, "nodes %d: %s: wire_mem_decode %d",
+          (int)lim, names[which], (int)sm);
+    if (sm == WIRE_OK && least < 0) least = (int64_t)lim;
+    CHECK(sm == WIRE_OK || least < 0, "nodes %d: %s refused above %d", (int)lim,
+          names[which], (int)least);
+  }
+  /* each message skips some of the writer's fields: the sweep crosses */
+  CHECK(least > 0 && least < 64, "nodes: %s read from limit %d", names[which], (int)least);
+  wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, saved);
+}
+
 int main(int argc, char **argv) {
   static const fw_str names[] = {{"ann", 3}, {"b\xc3\xa9", 3}};
   static const fw_str onames[] = {{"x", 1}, {NULL, 0}};
@@ -213,6 +250,7 @@ int main(int argc, char **argv) {
     if (!bytes) return 2;
     memcpy(bytes, p, n);
     depth_limits(rc, &rw, which, bytes, n);
+    node_limits(rc, &rw, which, bytes, n);
     for (uint32_t copy = 0; copy < 2; copy++) {
       read_both(rc, &rw, which, bytes, n, copy ? WIRE_MEM_COPY : 0);
       if (argc == 2) {
