@@ -358,7 +358,9 @@ func (c *Context) applyGlobals() error {
 
 // RegisterStruct binds a Go struct type to the struct `name` of this
 // context's schema (fields matched by wire name), or registers it by name
-// from the Go type when the schema has no such struct.
+// from the Go type when the schema has no such struct. Each field's Go
+// type must hold the type its schema field declares (or its type= tag
+// names): a mismatch is a schema error naming the field (bind.go).
 func (c *Context) RegisterStruct(name string, proto any) error {
 	t, err := structType(proto)
 	if err != nil {
