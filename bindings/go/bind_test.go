@@ -296,7 +296,7 @@ func bindDecodes(t *testing.T, c *Context, data []byte, want reflect.Value, st r
 			t.Errorf("%s: %s: %v", name, path, err)
 			return
 		}
-		if !bindEqual(got, want) {
+		if !fuzzEqual(got, want) { // (times by instant, decimals by value)
 			t.Errorf("%s: %s read %#v, want %#v", name, path, got.Interface(), want.Interface())
 		}
 	}
@@ -313,61 +313,6 @@ func bindDecodes(t *testing.T, c *Context, data []byte, want reflect.Value, st r
 	back = reflect.New(st)
 	check("UnmarshalAll by field names", back.Elem(), c.UnmarshalAll(data, []any{back.Interface()}))
 	si.plan = p
-}
-
-// bindEqual: equal values, times by instant, decimals by value.
-func bindEqual(a, b reflect.Value) bool {
-	if a.Type() != b.Type() {
-		return false
-	}
-	switch a.Kind() {
-	case reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			return a.IsNil() == b.IsNil()
-		}
-		return bindEqual(a.Elem(), b.Elem())
-	case reflect.Slice, reflect.Array:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := 0; i < a.Len(); i++ {
-			if !bindEqual(a.Index(i), b.Index(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Map:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for _, k := range a.MapKeys() {
-			bv := b.MapIndex(k)
-			if !bv.IsValid() || !bindEqual(a.MapIndex(k), bv) {
-				return false
-			}
-		}
-		return true
-	case reflect.Pointer:
-		if a.IsNil() || b.IsNil() {
-			return a.IsNil() == b.IsNil()
-		}
-		return bindEqual(a.Elem(), b.Elem())
-	case reflect.Struct:
-		switch a.Type() {
-		case typTime:
-			return a.Interface().(time.Time).Equal(b.Interface().(time.Time))
-		case typDecimal:
-			x, y := a.Interface().(Decimal), b.Interface().(Decimal)
-			return x.Scale == y.Scale && x.Unscaled.Cmp(y.Unscaled) == 0
-		}
-		for i := 0; i < a.NumField(); i++ {
-			if !bindEqual(a.Field(i), b.Field(i)) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a.Interface(), b.Interface())
 }
 
 // A Go struct held by a bound field may be registered after the struct
