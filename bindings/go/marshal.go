@@ -541,6 +541,9 @@ func (e *encoder) shaped(v reflect.Value, s *wshape, override int, nullable bool
 		}
 		v, nullable = v.Elem(), true
 	}
+	if s.enum != 0 && isIntKind(v.Kind()) {
+		return e.enumOf(s.enum-1, v)
+	}
 	t := v.Type()
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:

@@ -711,7 +711,7 @@ func (c *Context) sliceOp(o *mop, gt reflect.Type, dt *dtype) error {
 	default:
 		return fmt.Errorf("a %s is declared as %s", gt, TypeName(dt.id))
 	}
-	if gc := goNumClass(et); gc != 0 && memForm(et) != C.WIRE_MEM_DATE {
+	if gc := goNumClass(et); gc != 0 && memForm(et) != C.WIRE_MEM_DATE && eid != TypeEnum {
 		wc, w := wireNum(eid)
 		if wc != gc || w != et.Size() {
 			return fmt.Errorf("a %s holds elements of another width or kind than %s", gt, TypeName(eid))

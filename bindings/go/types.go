@@ -121,7 +121,8 @@ type fieldInfo struct {
 // path writes such a field with it (shaped); the compiled codecs take the
 // types from the schema.
 type wshape struct {
-	id             int // the type id at this level, or -1: from the Go type
+	id             int    // the type id at this level, or -1: from the Go type
+	enum           uint32 // a Go integer written as schema enum enum-1 (0: not)
 	elem, key, val *wshape
 }
 
@@ -135,6 +136,10 @@ func shapeOf(t reflect.Type, d *dtype, depth int) *wshape {
 	s := &wshape{id: -1}
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
+		if d.id == TypeUint8Array && denseArrayType(t) == TypeBinary {
+			s.id = d.id // []byte declared array<uint8>
+			return s
+		}
 		if d.id != TypeList && d.id != TypeSet {
 			return nil
 		}
@@ -149,6 +154,14 @@ func shapeOf(t reflect.Type, d *dtype, depth int) *wshape {
 		s.key = shapeOf(t.Key(), d.key, depth+1)
 		s.val = shapeOf(t.Elem(), d.vt, depth+1)
 	default:
+		if isIntWire(d.id) && isIntKind(t.Kind()) && wireTypeOf(t) != d.id {
+			s.id = d.id // an integer declared fixed or tagged
+			return s
+		}
+		if d.id == TypeEnum && isIntKind(t.Kind()) {
+			s.enum = d.user + 1 // a list item, map key or value
+			return s
+		}
 		return nil
 	}
 	if s.id < 0 && s.elem == nil && s.key == nil && s.val == nil {
@@ -156,6 +169,9 @@ func shapeOf(t reflect.Type, d *dtype, depth int) *wshape {
 	}
 	return s
 }
+
+// isIntWire: an integer type id of any width and encoding.
+func isIntWire(id int) bool { return id >= TypeInt8 && id <= TypeTaggedUint64 }
 
 func derefType(t reflect.Type) reflect.Type {
 	for t.Kind() == reflect.Pointer {
@@ -167,10 +183,14 @@ func derefType(t reflect.Type) reflect.Type {
 type registry struct {
 	byType  map[reflect.Type]*structInfo
 	byIndex map[uint32]*structInfo
+	// Go struct types held by bound fields before they are registered,
+	// with the schema type each field declares (checkBinding)
+	want map[reflect.Type][]bindWant
 }
 
 func newRegistry() *registry {
-	return &registry{byType: map[reflect.Type]*structInfo{}, byIndex: map[uint32]*structInfo{}}
+	return &registry{byType: map[reflect.Type]*structInfo{}, byIndex: map[uint32]*structInfo{},
+		want: map[reflect.Type][]bindWant{}}
 }
 
 // foryName is the field name the Fory Go runtime uses on the wire: every
@@ -338,7 +358,9 @@ func (c *Context) applyGlobals() error {
 
 // RegisterStruct binds a Go struct type to the struct `name` of this
 // context's schema (fields matched by wire name), or registers it by name
-// from the Go type when the schema has no such struct.
+// from the Go type when the schema has no such struct. Each field's Go
+// type must hold the type its schema field declares (or its type= tag
+// names): a mismatch is a schema error naming the field (bind.go).
 func (c *Context) RegisterStruct(name string, proto any) error {
 	t, err := structType(proto)
 	if err != nil {
@@ -398,6 +420,10 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 					f.goName, t, f.wireName, name, names)
 			}
 		}
+		// and every Go field's type must hold what its schema field declares
+		if err := c.checkBinding(t, idx, fields); err != nil {
+			return err
+		}
 		si.index = idx
 		si.fromFDL = true
 		// Go integers bound to enum fields are written as the enum, and a
@@ -414,13 +440,33 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 					if sf.dt.id == TypeEnum {
 						f.enum = sf.dt.user + 1
 					}
+					// a nil slice or map is null where the schema says
+					// optional, as the compiled codecs write it
+					if sf.dt.nullable {
+						f.nullable = true
+					}
 					gt := t.FieldByIndex(f.goIndex).Type
+					// a slice bound to a set field is written as the set
+					if gk := derefType(gt).Kind(); f.wireType < 0 && sf.dt.id == TypeSet && derefType(gt) != typSet &&
+						(gk == reflect.Slice || gk == reflect.Array) {
+						f.wireType = TypeSet
+					}
 					if f.wireType < 0 && (sf.dt.id == TypeList || sf.dt.id == TypeSet) &&
 						denseArrayType(derefType(gt)) >= 0 {
 						f.wireType = sf.dt.id
 					}
+					if f.wireType < 0 && sf.dt.id == TypeUint8Array && denseArrayType(derefType(gt)) == TypeBinary {
+						f.wireType = sf.dt.id
+					}
+					// an integer declared fixed or tagged (int32 = 4, tagged
+					// int64, ...) is written in that encoding
+					if f.wireType < 0 && isIntWire(sf.dt.id) && isIntKind(derefType(gt).Kind()) {
+						f.wireType = sf.dt.id
+					}
 					// and so are nested ones, level by level
-					if sh := shapeOf(gt, sf.dt, 0); sh != nil && (sh.elem != nil || sh.key != nil || sh.val != nil) {
+					// (an enum held through a pointer too: nil is null)
+					if sh := shapeOf(gt, sf.dt, 0); sh != nil && (sh.elem != nil || sh.key != nil || sh.val != nil ||
+						(sh.enum != 0 && gt.Kind() == reflect.Pointer)) {
 						f.shape = sh
 					}
 				}
@@ -467,6 +513,13 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 			if st != 0 {
 				return c.lastError(st)
 			}
+		}
+		// a type= tag the Go type cannot hold is refused here, not when
+		// a value is written
+		if err := c.checkBinding(t, si.index, fields); err != nil {
+			delete(c.reg.byType, t)
+			delete(c.reg.byIndex, si.index)
+			return err
 		}
 	}
 	si.name = c.TypeName(si.index)
@@ -659,6 +712,9 @@ func (c *Context) fieldType(t reflect.Type, override int, nullable, ref bool, de
 		}
 		C.wire_schema_field_type_set_element(ft, el)
 	case C.WIRE_T_MAP:
+		if t.Kind() != reflect.Map {
+			return nil, goErr("arg", "a Go %s cannot hold a map", t)
+		}
 		k, err := c.fieldType(t.Key(), -1, nestedNullable(t.Key()), false, depth+1)
 		if err != nil {
 			return nil, err
