@@ -16,6 +16,7 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
+#include "mem_rows.h"
 #include "mem_damage.h"
 
 /* (internal, mem_dec_run.c: off, the byte readers are used) */
@@ -31,9 +32,6 @@ static const char fdl[] =
 
 typedef struct { int32_t a, b, c, d; int64_t e, f, g; } v_t;
 typedef struct { const v_t *vs; uint32_t n; } l_t;
-
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
 
 static wire_ctx *make(int compatible, int words, uint32_t *lv, uint32_t *ll) {
   wire__mdec_words_ok = words != 0; /* (read when the layouts are made) */
