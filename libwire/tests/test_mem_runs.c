@@ -24,10 +24,15 @@ extern bool wire__mdec_words_ok;
 /* (internal, mem_dec_root.c: off, every root takes the general path) */
 extern bool wire__mdec_flat_ok;
 
+/* V and its seven fields, left open: each schema below closes it (fdl_w
+ * after one field more) */
+#define V_DECL                                                              \
+  "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n" \
+  "  int64 e = 5; int64 f = 6; int64 g = 7; "
+
 static const char fdl[] =
     "package r;\n"
-    "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n"
-    "  int64 e = 5; int64 f = 6; int64 g = 7; }\n"
+    V_DECL "}\n"
     "message L [id=401] { list<V> vs = 1; }\n";
 
 typedef struct { int32_t a, b, c, d; int64_t e, f, g; } v_t;
@@ -182,8 +187,7 @@ Test(mem_runs, bytes_same_schema) { check(0, 0); }
  * byte offset one that maps it afresh reports. */
 static const char fdl_w[] =
     "package r;\n"
-    "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n"
-    "  int64 e = 5; int64 f = 6; int64 g = 7; string x = 8; }\n"
+    V_DECL "string x = 8; }\n"
     "message L [id=401] { list<V> vs = 1; }\n";
 
 typedef struct { v_t v; const char *x; uint32_t xn; } w_t;
@@ -522,8 +526,7 @@ Test(mem_runs, struct_pointer_items_same_schema) { check_ptrs(0, 0); }
  * WIRE_E_BUFFER_FULL. */
 static const char fdl_p[] =
     "package r;\n"
-    "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n"
-    "  int64 e = 5; int64 f = 6; int64 g = 7; }\n"
+    V_DECL "}\n"
     "message P [id=405] { int32 k = 1; V v = 2 [nullable = false];\n"
     "  int32 z = 3; }\n";
 
