@@ -419,10 +419,8 @@ static bool elem_type_unnamed(const printer *p, const wire_node *n) {
   if (t != WIRE_T_ENUM && t != WIRE_T_NAMED_ENUM)
     return wire__st_layout(et)->type_index == WIRE_NO_TYPE;
   const wire_names *nm = t == WIRE_T_NAMED_ENUM ? et->v.names : NULL;
-  return wire__reg_lookup(p->ctx, WIRE_KIND_ENUM, nm != NULL,
-                          nm ? 0 : et->v.en, nm ? nm->ns : NULL,
-                          nm ? nm->ns_len : 0, nm ? nm->name : NULL,
-                          nm ? nm->name_len : 0) == WIRE_NO_TYPE;
+  return wire__reg_lookup_names(p->ctx, WIRE_KIND_ENUM, et->v.en, nm) ==
+         WIRE_NO_TYPE;
 }
 
 static int32_t print_list(printer *p, bool *any, const wire_node *n,

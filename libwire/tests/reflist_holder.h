@@ -13,10 +13,7 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
-
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
-#define TSTR (WIRE_MEM_STR | WIRE_MEM_STR_TAGGED)
+#include "mem_rows.h"
 
 typedef struct { const uint8_t *p; uint32_t h, pad; } jstr; /* tagged */
 typedef struct { jstr city; } addr;

@@ -15,6 +15,7 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
+#include "mem_rows.h"
 
 static const char fdl[] =
     "package t;\n"
@@ -60,9 +61,6 @@ typedef struct {
   uint8_t ok;
   double ratio;
 } bag;
-
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
 
 typedef struct { uint32_t pt, bag, str, kv; } lay;
 

@@ -19,16 +19,13 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
+#include "mem_rows.h"
 #include "mem_damage.h"
 
 /* (internal, mem_layout.c: off, plans made from then on have no mop.ds
  * cases, no inline decimal, timestamp or reference reader and maps no
  * string loop; the library reads it only when it makes a plan) */
 extern bool wire__mdec_ds_ok;
-
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
-#define TSTR (WIRE_MEM_STR | WIRE_MEM_STR_TAGGED)
 
 static const char fdl[] =
     "package mc;\n"

@@ -18,11 +18,8 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
+#include "mem_rows.h"
 #include "mem_damage.h"
-
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
-#define TSTR (WIRE_MEM_STR | WIRE_MEM_STR_TAGGED)
 
 static const char fdl[] =
     "package c;\n"

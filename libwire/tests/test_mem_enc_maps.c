@@ -16,10 +16,8 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
+#include "mem_rows.h"
 
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
-#define TSTR (WIRE_MEM_STR | WIRE_MEM_STR_TAGGED)
 #define LSTR (WIRE_MEM_STR | WIRE_MEM_LEN64)
 
 static const char fdl[] =

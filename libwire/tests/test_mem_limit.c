@@ -18,9 +18,8 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
+#include "mem_rows.h"
 
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
 #define BIG 4096u /* bytes of the reader's image of one item */
 #define ITEMS 5000u
 

@@ -17,15 +17,13 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
+#include "mem_rows.h"
 #include "mem_damage.h"
 
 /* (internal: off, plans made from then on have no inline cases, lists of
  * numbers take dec_list's general loop) */
 extern bool wire__mdec_ds_ok;
 extern bool wire__mdec_lists_ok;
-
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
 
 static const char fdl[] =
     "package lf;\n"

@@ -16,13 +16,11 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
+#include "mem_rows.h"
 #include "mem_damage.h"
 
 /* (internal: off, plans made from then on have no inline cases) */
 extern bool wire__mdec_ds_ok;
-
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
 
 static const char fdl[] =
     "package ls;\n"

@@ -16,6 +16,7 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
+#include "mem_rows.h"
 #include "mem_damage.h"
 
 /* (internal, mem_dec_lists.c: off, every list takes the general loop) */
@@ -35,8 +36,6 @@ static const size_t widths[NL] = {4, 8, 4, 8, 1, 4, 8, 1, 1, 4};
 
 typedef struct { const void *p; uint32_t n, pad; } seq;
 typedef struct { seq l[NL]; } p_t;
-
-#define N WIRE_MEM_NONE
 
 static wire_ctx *make(uint32_t *lp) {
   wire_ctx *c = mem_ctx(fdl, "ml.fdl", NULL);

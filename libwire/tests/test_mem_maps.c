@@ -14,14 +14,13 @@
 #include <string.h>
 
 #include "mem_ctx.h"
+#include "mem_rows.h"
 #include "mem_damage.h"
 #include "wire.h"
 
 /* (internal, mem_layout.c: off, plans made from then on have no inline
  * cases; the library reads it only when it makes a plan) */
 extern bool wire__mdec_ds_ok;
-
-#define N WIRE_MEM_NONE
 
 static const char fdl[] =
     "package mm;\n"

@@ -16,9 +16,7 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
-
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
+#include "mem_rows.h"
 
 static const char fdl[] =
     "package ne;\n"

@@ -16,6 +16,7 @@
 #include "wire.h"
 
 #include "mem_ctx.h"
+#include "mem_rows.h"
 #include "mem_damage.h"
 
 /* (internal, mem_dec_run.c: off, the byte readers are used) */
@@ -23,17 +24,36 @@ extern bool wire__mdec_words_ok;
 /* (internal, mem_dec_root.c: off, every root takes the general path) */
 extern bool wire__mdec_flat_ok;
 
+/* V and its seven fields, left open: each schema below closes it (fdl_w
+ * after one field more) */
+#define V_DECL                                                              \
+  "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n" \
+  "  int64 e = 5; int64 f = 6; int64 g = 7; "
+
 static const char fdl[] =
     "package r;\n"
-    "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n"
-    "  int64 e = 5; int64 f = 6; int64 g = 7; }\n"
+    V_DECL "}\n"
     "message L [id=401] { list<V> vs = 1; }\n";
 
 typedef struct { int32_t a, b, c, d; int64_t e, f, g; } v_t;
 typedef struct { const v_t *vs; uint32_t n; } l_t;
 
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
+/* A layout in c of V (type tv) for size bytes that start with a v_t, its
+ * seven fields bound, in *lv: the status. */
+static int32_t v_layout(wire_ctx *c, uint32_t tv, uint32_t size,
+                        uint32_t *lv) {
+  static const uint32_t fields[][2] = {
+      {WIRE_MEM_I32, O(v_t, a)}, {WIRE_MEM_I32, O(v_t, b)},
+      {WIRE_MEM_I32, O(v_t, c)}, {WIRE_MEM_I32, O(v_t, d)},
+      {WIRE_MEM_I64, O(v_t, e)}, {WIRE_MEM_I64, O(v_t, f)},
+      {WIRE_MEM_I64, O(v_t, g)},
+  };
+  int32_t st = wire_mem_layout_new(c, tv, size, lv);
+  for (uint32_t i = 0; i < 7; i++)
+    st |= wire_mem_layout_field(c, *lv, i, fields[i][0], fields[i][1], N, N,
+                                N);
+  return st;
+}
 
 static wire_ctx *make(int compatible, int words, uint32_t *lv, uint32_t *ll) {
   wire__mdec_words_ok = words != 0; /* (read when the layouts are made) */
@@ -41,15 +61,8 @@ static wire_ctx *make(int compatible, int words, uint32_t *lv, uint32_t *ll) {
                         MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
   uint32_t tv = mem_ctx_type(c, "r.V");
   uint32_t tl = mem_ctx_type(c, "r.L");
-  int32_t st = wire_mem_layout_new(c, tv, sizeof(v_t), lv);
+  int32_t st = v_layout(c, tv, sizeof(v_t), lv);
   st |= wire_mem_layout_new(c, tl, sizeof(l_t), ll);
-  st |= wire_mem_layout_field(c, *lv, 0, WIRE_MEM_I32, O(v_t, a), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 1, WIRE_MEM_I32, O(v_t, b), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 2, WIRE_MEM_I32, O(v_t, c), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 3, WIRE_MEM_I32, O(v_t, d), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 4, WIRE_MEM_I64, O(v_t, e), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 5, WIRE_MEM_I64, O(v_t, f), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 6, WIRE_MEM_I64, O(v_t, g), N, N, N);
   st |= wire_mem_layout_field(c, *ll, 0, WIRE_MEM_LIST, O(l_t, vs), O(l_t, n),
                               N, *lv);
   cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
@@ -174,27 +187,18 @@ Test(mem_runs, bytes_same_schema) { check(0, 0); }
  * byte offset one that maps it afresh reports. */
 static const char fdl_w[] =
     "package r;\n"
-    "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n"
-    "  int64 e = 5; int64 f = 6; int64 g = 7; string x = 8; }\n"
+    V_DECL "string x = 8; }\n"
     "message L [id=401] { list<V> vs = 1; }\n";
 
-typedef struct { int32_t a, b, c, d; int64_t e, f, g; const char *x;
-                 uint32_t xn; } w_t;
+typedef struct { v_t v; const char *x; uint32_t xn; } w_t;
 typedef struct { const w_t *vs; uint32_t n; } wl_t;
 
 static wire_ctx *make_writer(uint32_t *lv, uint32_t *ll) {
   wire_ctx *c = mem_ctx(fdl_w, "w.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, 1));
   uint32_t tv = mem_ctx_type(c, "r.V");
   uint32_t tl = mem_ctx_type(c, "r.L");
-  int32_t st = wire_mem_layout_new(c, tv, sizeof(w_t), lv);
+  int32_t st = v_layout(c, tv, sizeof(w_t), lv);
   st |= wire_mem_layout_new(c, tl, sizeof(wl_t), ll);
-  st |= wire_mem_layout_field(c, *lv, 0, WIRE_MEM_I32, O(w_t, a), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 1, WIRE_MEM_I32, O(w_t, b), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 2, WIRE_MEM_I32, O(w_t, c), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 3, WIRE_MEM_I32, O(w_t, d), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 4, WIRE_MEM_I64, O(w_t, e), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 5, WIRE_MEM_I64, O(w_t, f), N, N, N);
-  st |= wire_mem_layout_field(c, *lv, 6, WIRE_MEM_I64, O(w_t, g), N, N, N);
   st |= wire_mem_layout_field(c, *lv, 7, WIRE_MEM_STR, O(w_t, x), O(w_t, xn),
                               N, N);
   st |= wire_mem_layout_field(c, *ll, 0, WIRE_MEM_LIST, O(wl_t, vs),
@@ -246,10 +250,7 @@ Test(mem_runs, mapped_typedef_cached) {
   uint32_t lv, ll;
   wire_ctx *w = make_writer(&lv, &ll);
   w_t items[2];
-  for (unsigned k = 0; k < 2; k++) {
-    v_t v = value(k + 3);
-    items[k] = (w_t){v.a, v.b, v.c, v.d, v.e, v.f, v.g, "xyz", 3};
-  }
+  for (unsigned k = 0; k < 2; k++) items[k] = (w_t){value(k + 3), "xyz", 3};
   wl_t lst = {items, 2};
   for (int root = 0; root < 2; root++) {
     const uint8_t *p;
@@ -525,8 +526,7 @@ Test(mem_runs, struct_pointer_items_same_schema) { check_ptrs(0, 0); }
  * WIRE_E_BUFFER_FULL. */
 static const char fdl_p[] =
     "package r;\n"
-    "message V [id=400] { int32 a = 1; int32 b = 2; int32 c = 3; int32 d = 4;\n"
-    "  int64 e = 5; int64 f = 6; int64 g = 7; }\n"
+    V_DECL "}\n"
     "message P [id=405] { int32 k = 1; V v = 2 [nullable = false];\n"
     "  int32 z = 3; }\n";
 
@@ -539,14 +539,7 @@ static void check_ptr_field(int compatible) {
   uint32_t tv = mem_ctx_type(c, "r.V");
   uint32_t tp = mem_ctx_type(c, "r.P");
   uint32_t lv, li, lp;
-  int32_t st = wire_mem_layout_new(c, tv, sizeof(v_t), &lv);
-  st |= wire_mem_layout_field(c, lv, 0, WIRE_MEM_I32, O(v_t, a), N, N, N);
-  st |= wire_mem_layout_field(c, lv, 1, WIRE_MEM_I32, O(v_t, b), N, N, N);
-  st |= wire_mem_layout_field(c, lv, 2, WIRE_MEM_I32, O(v_t, c), N, N, N);
-  st |= wire_mem_layout_field(c, lv, 3, WIRE_MEM_I32, O(v_t, d), N, N, N);
-  st |= wire_mem_layout_field(c, lv, 4, WIRE_MEM_I64, O(v_t, e), N, N, N);
-  st |= wire_mem_layout_field(c, lv, 5, WIRE_MEM_I64, O(v_t, f), N, N, N);
-  st |= wire_mem_layout_field(c, lv, 6, WIRE_MEM_I64, O(v_t, g), N, N, N);
+  int32_t st = v_layout(c, tv, sizeof(v_t), &lv);
   st |= wire_mem_layout_new(c, tp, sizeof(pi_t), &li);
   st |= wire_mem_layout_field(c, li, 0, WIRE_MEM_I32, O(pi_t, k), N, N, N);
   st |= wire_mem_layout_field(c, li, 1, WIRE_MEM_STRUCT, O(pi_t, v), N, N, lv);

@@ -16,9 +16,9 @@
 
 #include "wire.h"
 
+#include "mem_ctx.h"
 #include "mem_damage.h"
-
-#define N WIRE_MEM_NONE
+#include "mem_rows.h"
 
 /* the writer's R has a field b the reader's lacks */
 static const char wfdl[] =
@@ -42,23 +42,21 @@ typedef struct { const node_t *a, *b, *c; } wr_t; /* (a reader uses a) */
  * loaded and R's layout (the writer's: a, b, c; a reader's: its one field
  * at offset 0) in *lr. */
 static wire_ctx *ctx_of(const char *fdl, uint32_t *lr) {
-  wire_ctx *c = wire_ctx_new();
-  cr_assert_not_null(c);
-  uint32_t tn = 0, tr = 0, ln = 0;
-  wire_ctx_set_option(c, WIRE_OPT_COMPATIBLE, 1);
-  wire_ctx_set_option(c, WIRE_OPT_REF_TRACKING, 1);
-  if (wire_schema_load_fdl(c, fdl, strlen(fdl), "s.fdl") ||
-      wire_schema_finish(c) || wire_schema_find_type(c, "s.Node", 6, &tn) ||
-      wire_schema_find_type(c, "s.R", 3, &tr) ||
-      wire_mem_layout_new(c, tn, sizeof(node_t), &ln) ||
-      wire_mem_layout_field(c, ln, 0, WIRE_MEM_I32, 0, N, N, N) ||
-      wire_mem_layout_new(c, tr, sizeof(wr_t), lr))
-    cr_assert_fail("schema: %s", wire_ctx_error_message(c));
-  uint32_t nf = fdl == wfdl ? 3 : 1;
-  for (uint32_t f = 0; f < nf; f++)
-    cr_assert_eq(wire_mem_layout_field(c, *lr, f, WIRE_MEM_STRUCT_PTR,
-                                       f * sizeof(void *), N, N, ln),
-                 WIRE_OK, "%s", wire_ctx_error_message(c));
+  wire_ctx *c = mem_ctx(fdl, "s.fdl",
+                        MEM_OPTS(WIRE_OPT_COMPATIBLE, 1,
+                                 WIRE_OPT_REF_TRACKING, 1));
+  uint32_t tn = mem_ctx_type(c, "s.Node"), tr = mem_ctx_type(c, "s.R");
+  /* layouts: 0 node, 1 R (its first nf rows of fields) */
+  const uint32_t rows[][WIRE_MEM_ROW] = {
+      {WIRE_MEM_ROW_LAYOUT, tn, sizeof(node_t), 0, 0, 0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_I32, O(node_t, v), N, N, N, 0},
+      {WIRE_MEM_ROW_LAYOUT, tr, sizeof(wr_t), 0, 0, 0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_STRUCT_PTR, O(wr_t, a), N, N, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 1, WIRE_MEM_STRUCT_PTR, O(wr_t, b), N, N, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 2, WIRE_MEM_STRUCT_PTR, O(wr_t, c), N, N, 0, 0},
+  };
+  size_t nf = fdl == wfdl ? 3 : 1;
+  *lr = mem_ctx_table(c, &rows[0][0], 3 + nf) + 1;
   return c;
 }
 

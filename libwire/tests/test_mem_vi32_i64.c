@@ -20,12 +20,10 @@
 
 #include "wire.h"
 #include "mem_ctx.h"
+#include "mem_rows.h"
 
 /* (internal, mem_dec_root.c: off, every root takes the general path) */
 extern bool wire__mdec_flat_ok;
-
-#define N WIRE_MEM_NONE
-#define O(t, f) (uint32_t) offsetof(t, f)
 
 static const char fdl32[] =
     "package q;\n"

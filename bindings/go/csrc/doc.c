@@ -1040,18 +1040,7 @@ int32_t wire_node_field_tag(const wire_node *n, size_t i) {
 /* The registered type of a given kind with this id or these names. */
 static uint32_t lookup(const wire_doc *d, uint8_t kind, uint32_t id,
                        const wire_names *nm) {
-  wire_registry *r = d ? d->ctx->reg : NULL;
-  for (uint32_t i = 0; r && i < r->ntypes; i++) {
-    wire_utype *t = &r->types[i];
-    if (t->kind != kind) continue;
-    if (nm ? (t->by_name && strlen(t->ns) == nm->ns_len &&
-              strlen(t->name) == nm->name_len &&
-              wire__eq(t->ns, nm->ns, nm->ns_len) &&
-              wire__eq(t->name, nm->name, nm->name_len))
-           : (!t->by_name && t->user_id == id))
-      return i;
-  }
-  return WIRE_NO_TYPE;
+  return d ? wire__reg_lookup_names(d->ctx, kind, id, nm) : WIRE_NO_TYPE;
 }
 
 int32_t wire_node_user_type(const wire_doc *d, const wire_node *n,

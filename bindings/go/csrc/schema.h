@@ -281,6 +281,25 @@ int32_t wire__typedef_bytes(wire_ctx *ctx, uint32_t ti, const uint8_t **p,
 uint32_t wire__reg_lookup(wire_ctx *ctx, uint8_t kind, bool by_name,
                           uint32_t id, const uint8_t *ns, uint32_t ns_len,
                           const uint8_t *name, uint32_t name_len);
+/* The same by a value's names (nm, a named type) or, nm NULL, by id. Static
+ * but not inline: each file that calls it gets the code its own copy had
+ * (the tape decoder's object code is the same as with its copy). */
+static __attribute__((unused)) uint32_t
+wire__reg_lookup_names(const wire_ctx *ctx, uint8_t kind, uint32_t id,
+                       const wire_names *nm) {
+  const wire_registry *r = ctx->reg;
+  for (uint32_t i = 0; r && i < r->ntypes; i++) {
+    const wire_utype *u = &r->types[i];
+    if (u->kind != kind) continue;
+    if (nm ? (u->by_name && strlen(u->ns) == nm->ns_len &&
+              strlen(u->name) == nm->name_len &&
+              wire__eq(u->ns, nm->ns, nm->ns_len) &&
+              wire__eq(u->name, nm->name, nm->name_len))
+           : (!u->by_name && u->user_id == id))
+      return i;
+  }
+  return WIRE_NO_TYPE;
+}
 
 /* ---- Incoming TypeDefs, cached per context across messages ----------
  * (typedef_cache.c) Keyed by the 8-byte TypeDef header; a hit is a lookup

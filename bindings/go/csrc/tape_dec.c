@@ -118,24 +118,6 @@ static bool grow_refs(td *t, size_t n) {
   return true;
 }
 
-/* ---- registry lookups (as wire_node_user_type does) ---------------------- */
-
-static uint32_t lookup(const wire_ctx *ctx, uint8_t kind, uint32_t id,
-                       const wire_names *nm) {
-  wire_registry *r = ctx->reg;
-  for (uint32_t i = 0; r && i < r->ntypes; i++) {
-    wire_utype *u = &r->types[i];
-    if (u->kind != kind) continue;
-    if (nm ? (u->by_name && strlen(u->ns) == nm->ns_len &&
-              strlen(u->name) == nm->name_len &&
-              wire__eq(u->ns, nm->ns, nm->ns_len) &&
-              wire__eq(u->name, nm->name, nm->name_len))
-           : (!u->by_name && u->user_id == id))
-      return i;
-  }
-  return WIRE_NO_TYPE;
-}
-
 /* ---- values --------------------------------------------------------------- */
 
 static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
@@ -782,8 +764,8 @@ static bool enum_out(td *t, const tmeta *tm, uint8_t ty,
   bool ok;
   const wire_names *nm = ty == WIRE_T_NAMED_ENUM ? value_names(t, tm, &ok) : NULL;
   if (ty == WIRE_T_NAMED_ENUM && !ok) return false;
-  uint32_t ti = lookup(d->ctx, WIRE_KIND_ENUM, tm->user_id,
-                       ty == WIRE_T_NAMED_ENUM ? nm : NULL);
+  uint32_t ti = wire__reg_lookup_names(d->ctx, WIRE_KIND_ENUM, tm->user_id,
+                                       ty == WIRE_T_NAMED_ENUM ? nm : NULL);
   if (ti != WIRE_NO_TYPE) {
     p8(t, WIRE_T_ENUM);
     p32(t, ti);
@@ -812,8 +794,10 @@ static bool union_out(td *t, const tmeta *tm, int64_t ref, uint8_t ty) {
   if (ty == WIRE_T_NAMED_UNION && !ok) return false;
   uint32_t ti = WIRE_NO_TYPE;
   if (ty == WIRE_T_UNION) ti = tm->decl ? tm->reg : WIRE_NO_TYPE;
-  else if (ty == WIRE_T_TYPED_UNION) ti = lookup(d->ctx, WIRE_KIND_UNION, tm->user_id, NULL);
-  else if (nm) ti = lookup(d->ctx, WIRE_KIND_UNION, 0, nm);
+  else if (ty == WIRE_T_TYPED_UNION)
+    ti = wire__reg_lookup_names(d->ctx, WIRE_KIND_UNION, tm->user_id, NULL);
+  else if (nm)
+    ti = wire__reg_lookup_names(d->ctx, WIRE_KIND_UNION, 0, nm);
   p8(t, WIRE_T_UNION);
   p32(t, ti == WIRE_NO_TYPE ? 0xFFFFFFFFu : ti);
   p32(t, c);
