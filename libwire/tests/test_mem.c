@@ -970,6 +970,47 @@ Test(mem, tagged_strings) {
     wire_ctx_set_option(c, WIRE_OPT_TRUSTED_TEXT, 1);
     bad.b = (tstr){lone, (2u << 2) | WIRE_STR_UTF16};
     cr_assert_eq(wire_mem_encode(c, l, &bad, &p, &n), WIRE_OK);
+    /* the decoder refuses such text in a field (the struct loop's reader)
+     * and in a list item (the items loop's), copied or not: a lone
+     * surrogate, odd UTF-16, Latin-1 bytes labelled UTF-8, encoding 3 */
+    const tstr refused[4] = {{lone, (2u << 2) | WIRE_STR_UTF16},
+                             {u16, (1u << 2) | WIRE_STR_UTF16},
+                             {lat, (4u << 2) | WIRE_STR_UTF8},
+                             {lat, (4u << 2) | WIRE_STR_LATIN1}};
+    for (int k = 0; k < 4; k++) {
+      for (int where = 0; where < 2; where++) {
+        /* (Latin-1 "caf\xe9" only where the text under test is) */
+        tstr its[2] = {items[0], items[0]};
+        bad = v;
+        bad.l = its;
+        if (where) {
+          its[1] = refused[k];
+          bad.a = v.c;
+        } else {
+          bad.a = refused[k];
+        }
+        cr_assert_eq(wire_mem_encode(c, l, &bad, &p, &n), WIRE_OK);
+        memcpy(bytes, p, n);
+        if (k == 3) {
+          /* Latin-1 written, its header's encoding bits set to 3 (the
+           * only 4-byte text with that header: 0x10 then "caf") */
+          size_t at = 0;
+          while (at + 4 <= n && memcmp(bytes + at, "\x10" "caf", 4)) at++;
+          cr_assert(at + 4 <= n);
+          bytes[at] |= 3;
+        }
+        for (int copy = 0; copy < 2; copy++) {
+          sv out;
+          size_t used = 0;
+          int32_t r = wire_mem_decode(c, l, bytes, n, &out, arena,
+                                      sizeof arena, &used,
+                                      copy ? WIRE_MEM_COPY : 0);
+          cr_assert(r == WIRE_E_STRING || (k == 3 && r != WIRE_OK),
+                    "text %d in %s (copy %d): %d", k,
+                    where ? "an item" : "a field", copy, r);
+        }
+      }
+    }
     /* the flag belongs to strings only */
     uint32_t l4;
     cr_assert_eq(wire_mem_layout_new(c, t, sizeof(sv), &l4), WIRE_OK);
