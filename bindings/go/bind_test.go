@@ -130,6 +130,18 @@ func bindCases() []bindCase {
 		{"map<string, Leaf>", []any{map[string]bLeaf{"k": {5}}, map[string]*bLeaf{"k": {5}}}, []reflect.Type{ty[map[string]bOther](), ty[map[string]int32]()}},
 		{"map<string, map<string, int64>>", []any{map[string]map[string]int64{"k": {"j": 9}}}, []reflect.Type{ty[map[string]map[string]int32](), ty[map[string]int64]()}},
 		{"map<string, timestamp>", []any{map[string]time.Time{"k": tm}}, []reflect.Type{ty[map[string]int64]()}},
+		// a nil slice or map item where no null is declared: empty on
+		// every path (a nil item declared optional: null)
+		{"list<list<int32>>", []any{[][]int32{nil, {1}}, [][]int32{{}, {1}}}, nil},
+		{"list<array<int32>>", []any{[][]int32{nil}, [][]int32{{}}}, nil},
+		{"list<bytes>", []any{[][]byte{nil}, [][]byte{{}}}, nil},
+		{"list<list<string>> f = 1 [wire_set = true]", []any{[][]string{nil}, [][]string{{}}}, nil},
+		{"list<map<string, int32>>", []any{[]map[string]int32{nil}, []map[string]int32{{}}}, nil},
+		{"map<string, list<string>>", []any{map[string][]string{"a": nil}, map[string][]string{"a": {}}}, nil},
+		{"map<string, bytes>", []any{map[string][]byte{"a": nil}, map[string][]byte{"a": {}}}, nil},
+		{"map<string, map<string, int64>>", []any{map[string]map[string]int64{"k": nil}, map[string]map[string]int64{"k": {}}}, nil},
+		{"list<optional list<int32>>", []any{[][]int32{nil}, []*[]int32{nil}}, nil},
+		{"map<string, optional list<string>>", []any{map[string][]string{"a": nil}, map[string]*[]string{"a": nil}}, nil},
 		// dense arrays
 		{"array<int32>", []any{[]int32{1, -2}, [2]int32{1, -2}}, []reflect.Type{ty[[]int64](), ty[[]uint32](), ty[[]float32](), ty[[]bColor](), ty[[]Enum](), ty[int32]()}},
 		{"array<int64>", []any{[]int64{1 << 40}, []int{1 << 40}}, []reflect.Type{ty[[]uint64](), ty[[]float64](), ty[[]int32]()}},

@@ -616,12 +616,14 @@ func (e *encoder) mapOf(v reflect.Value, ks, vs *wshape, nullable bool) error {
 	return nil
 }
 
-// shapedPart writes a list element, map key or map value of shape s.
+// shapedPart writes a list element, map key or map value of shape s: a
+// nil slice or map as null, or empty where s says it is declared without
+// optional.
 func (e *encoder) shapedPart(v reflect.Value, s *wshape) error {
 	if s == nil {
 		return e.value(v, -1, true)
 	}
-	return e.shaped(v, s, s.id, true)
+	return e.shaped(v, s, s.id, !s.empty)
 }
 
 func fieldErr(err error, si *structInfo, f *fieldInfo) error {

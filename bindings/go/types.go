@@ -123,17 +123,21 @@ type fieldInfo struct {
 type wshape struct {
 	id             int    // the type id at this level, or -1: from the Go type
 	enum           uint32 // a Go integer written as schema enum enum-1 (0: not)
+	empty          bool   // a Go slice or map item declared without optional: nil is written empty
 	elem, key, val *wshape
 }
 
 // shapeOf is the shape of Go type t bound to declared type d, or nil when
 // every level is written as its Go type says.
 func shapeOf(t reflect.Type, d *dtype, depth int) *wshape {
-	t = derefType(t)
 	if d == nil || depth > 64 {
 		return nil
 	}
 	s := &wshape{id: -1}
+	if k := t.Kind(); (k == reflect.Slice || k == reflect.Map) && !d.nullable {
+		s.empty = true // as the compiled codecs write it (and a field)
+	}
+	t = derefType(t)
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
 		if d.id == TypeUint8Array && denseArrayType(t) == TypeBinary {
@@ -141,7 +145,7 @@ func shapeOf(t reflect.Type, d *dtype, depth int) *wshape {
 			return s
 		}
 		if d.id != TypeList && d.id != TypeSet {
-			return nil
+			return s.orNil()
 		}
 		if denseArrayType(t) >= 0 {
 			s.id = d.id
@@ -164,7 +168,12 @@ func shapeOf(t reflect.Type, d *dtype, depth int) *wshape {
 		}
 		return nil
 	}
-	if s.id < 0 && s.elem == nil && s.key == nil && s.val == nil {
+	return s.orNil()
+}
+
+// orNil is s, or nil when s writes nothing differently from the Go type.
+func (s *wshape) orNil() *wshape {
+	if s.id < 0 && s.elem == nil && s.key == nil && s.val == nil && s.enum == 0 && !s.empty {
 		return nil
 	}
 	return s
