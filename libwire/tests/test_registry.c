@@ -3,7 +3,8 @@
  * union cases, lookups, the schema fingerprint and hash (R-SHASH-1), and
  * the rules that keep a registry consistent: duplicates and wrong kinds are
  * refused with WIRE_E_ARG, a struct in use gains no field, and a failed FDL
- * load leaves the registry as it was. */
+ * load leaves the registry as it was. A decoded enum or union finds the
+ * reader's type of its kind and whole names (document, tape, notation). */
 #include <criterion/criterion.h>
 
 #include <string.h>
@@ -235,4 +236,169 @@ Test(registry, failed_fdl_load_leaves_the_registry_as_it_was) {
   cr_assert_neq(wire_schema_find_type(ctx, S("shop2.A"), &t), WIRE_OK);
   wire_ctx_clear_error(ctx);
   cr_assert_eq(wire_schema_find_type(ctx, S("shop.Item"), &t), WIRE_OK);
+}
+
+/* ---- A decoded enum or union finds its registered type (reader ctx) by
+ * its kind and by the whole of its names: two named enums of one
+ * namespace, and an enum's id / names held by a union (and the reverse),
+ * as another writer registered them. */
+static wire_ctx *writer;
+static const char *const vnames[] = {"V0", "V1", "V2"};
+
+static uint32_t add_w(int32_t kind, uint32_t id, const char *ns,
+                      const char *name) {
+  uint32_t t = 0xFFFFFFFFu;
+  cr_assert_eq(wire_schema_add_type(writer, kind, id, S(ns), S(name), 1, &t),
+               WIRE_OK, "%s: %s", name, wire_ctx_error_message(writer));
+  for (uint32_t v = 0; kind == WIRE_KIND_ENUM && v < 3; v++)
+    cr_assert_eq(wire_schema_add_enum_value(writer, t, vnames[v], 2, v),
+                 WIRE_OK);
+  return t;
+}
+
+/* the reader's type of `value` as the writer wrote it: its index, or
+ * 0xFFFFFFFF when the reader has no such type (WIRE_E_SCHEMA) */
+static uint32_t read_type(wire_node *value, wire_doc *wd) {
+  cr_assert_not_null(value, "%s", wire_ctx_error_message(writer));
+  cr_assert_eq(wire_doc_add_root(wd, value), WIRE_OK);
+  uint8_t *b;
+  size_t n;
+  cr_assert_eq(wire_encode(writer, wd, &b, &n), WIRE_OK, "%s",
+               wire_ctx_error_message(writer));
+  wire_doc *d;
+  cr_assert_eq(wire_decode(ctx, b, n, &d), WIRE_OK, "%s",
+               wire_ctx_error_message(ctx));
+  uint32_t t = 0xFFFFFFFFu;
+  int32_t st = wire_node_user_type(d, wire_doc_root(d, 0), &t);
+  cr_assert(st == WIRE_OK || (st == WIRE_E_SCHEMA && t == 0xFFFFFFFFu),
+            "status %d", st);
+  wire_doc_free(d);
+  /* the tape decoder's: ENUM or UNION with the type's index (a union the
+   * reader lacks: 0xFFFFFFFF), else the enum's id or names (spec/tape.md) */
+  uint8_t *tp;
+  size_t tl;
+  cr_assert_eq(wire_decode_tape(ctx, b, n, &tp, &tl), WIRE_OK);
+  cr_assert_gt(tl, 13);
+  uint32_t tt = 0xFFFFFFFFu;
+  if (tp[8] == WIRE_T_ENUM || tp[8] == WIRE_T_UNION) memcpy(&tt, tp + 9, 4);
+  cr_assert_eq(tt, t, "tape op 0x%02x of type %u, the document's %u", tp[8],
+               tt, t);
+  wire_ctx_free_bytes(ctx, tp);
+  wire_ctx_free_bytes(writer, b);
+  return t;
+}
+
+Test(registry, decoded_enums_and_unions_find_their_type_by_kind_and_names) {
+  writer = wire_ctx_new();
+  cr_assert_not_null(writer);
+  wire_field_type *i32 = prim(WIRE_T_VARINT32, 0);
+  /* reader: geo.A and geo.B (named enums, one namespace); union 7, enum 8,
+   * named union geo.C and named enum geo.U */
+  uint32_t ra = add_type(WIRE_KIND_ENUM, WIRE_BY_NAME, "geo", "A");
+  uint32_t rb = add_type(WIRE_KIND_ENUM, WIRE_BY_NAME, "geo", "B");
+  uint32_t r7 = add_type(WIRE_KIND_UNION, 7, "", "U7");
+  uint32_t r8 = add_type(WIRE_KIND_ENUM, 8, "", "E8");
+  uint32_t rc = add_type(WIRE_KIND_UNION, WIRE_BY_NAME, "geo", "C");
+  uint32_t ru = add_type(WIRE_KIND_ENUM, WIRE_BY_NAME, "geo", "U");
+  for (uint32_t k = 0; k < 3; k++) {
+    uint32_t en[] = {ra, rb, r8, ru};
+    for (int e = 0; e < 4; e++)
+      cr_assert_eq(wire_schema_add_enum_value(ctx, en[e], vnames[k], 2, k),
+                   WIRE_OK);
+  }
+  cr_assert_eq(wire_schema_add_union_case(ctx, r7, 1, S("x"), i32), WIRE_OK);
+  cr_assert_eq(wire_schema_add_union_case(ctx, rc, 1, S("x"), i32), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(ctx), WIRE_OK, "%s",
+               wire_ctx_error_message(ctx));
+  /* writer: the same names and ids with the kinds swapped for 7, 8, C, U */
+  uint32_t wa = add_w(WIRE_KIND_ENUM, WIRE_BY_NAME, "geo", "A");
+  uint32_t wb = add_w(WIRE_KIND_ENUM, WIRE_BY_NAME, "geo", "B");
+  uint32_t w7 = add_w(WIRE_KIND_ENUM, 7, "", "E7");
+  uint32_t w8 = add_w(WIRE_KIND_UNION, 8, "", "U8");
+  uint32_t wc = add_w(WIRE_KIND_ENUM, WIRE_BY_NAME, "geo", "C");
+  uint32_t wu = add_w(WIRE_KIND_UNION, WIRE_BY_NAME, "geo", "U");
+  wire_field_type *wi = wire_schema_field_type(writer, WIRE_T_VARINT32, 0, 0);
+  cr_assert_eq(wire_schema_add_union_case(writer, w8, 1, S("x"), wi), WIRE_OK);
+  cr_assert_eq(wire_schema_add_union_case(writer, wu, 1, S("x"), wi), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(writer), WIRE_OK, "%s",
+               wire_ctx_error_message(writer));
+  static const struct { int w; uint32_t want; } cases[] = {
+      {0, 0}, {1, 1}, {2, ~0u}, {3, ~0u}, {4, ~0u}, {5, ~0u}};
+  uint32_t wt[] = {wa, wb, w7, w8, wc, wu}, want_ix[] = {ra, rb};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    wire_doc *wd = wire_doc_new(writer);
+    cr_assert_not_null(wd);
+    uint32_t w = wt[cases[i].w];
+    wire_node *v =
+        wire_schema_type_kind(writer, w) == WIRE_KIND_ENUM
+            ? wire_node_new_enum_of(wd, w, 2)
+            : wire_node_new_union(wd, w, 1, wire_node_new_int(wd, WIRE_T_VARINT32, 5));
+    uint32_t got = read_type(v, wd);
+    uint32_t want = cases[i].want == ~0u ? ~0u : want_ix[cases[i].want];
+    cr_assert_eq(got, want, "%s: reader type %u, want %u",
+                 wire_schema_type_name(writer, w), got, want);
+    wire_doc_free(wd);
+  }
+  wire_ctx_free(writer);
+}
+
+/* The notation keeps the header of an all-null list nested in a root list
+ * (R-LIST-5) only when its enum element type is one the reader registered
+ * as an enum, by id or by the whole of its names: the payload's element
+ * type meta is the writer's, as it writes a root value of that enum. */
+Test(registry, printed_null_lists_keep_the_header_of_a_known_enum) {
+  writer = wire_ctx_new();
+  cr_assert_not_null(writer);
+  wire_field_type *i32 = prim(WIRE_T_VARINT32, 0);
+  uint32_t ra = add_type(WIRE_KIND_ENUM, WIRE_BY_NAME, "geo", "A");
+  uint32_t r9 = add_type(WIRE_KIND_ENUM, 9, "", "E9");
+  uint32_t r7 = add_type(WIRE_KIND_UNION, 7, "", "U7");
+  uint32_t rc = add_type(WIRE_KIND_UNION, WIRE_BY_NAME, "geo", "C");
+  cr_assert_eq(wire_schema_add_enum_value(ctx, ra, S("V0"), 0), WIRE_OK);
+  cr_assert_eq(wire_schema_add_enum_value(ctx, r9, S("V0"), 0), WIRE_OK);
+  cr_assert_eq(wire_schema_add_union_case(ctx, r7, 1, S("x"), i32), WIRE_OK);
+  cr_assert_eq(wire_schema_add_union_case(ctx, rc, 1, S("x"), i32), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(ctx), WIRE_OK);
+  static const struct { uint32_t id; const char *name; int kept; } e[] = {
+      {WIRE_BY_NAME, "A", 1}, {9, "E9", 1}, {WIRE_BY_NAME, "B", 0},
+      {7, "E7", 0}, {WIRE_BY_NAME, "C", 0}};
+  uint32_t wt[5];
+  for (int i = 0; i < 5; i++)
+    wt[i] = add_w(WIRE_KIND_ENUM, e[i].id, e[i].id == 9 || e[i].id == 7 ? ""
+                                                                      : "geo",
+                  e[i].name);
+  cr_assert_eq(wire_schema_finish(writer), WIRE_OK);
+  for (int i = 0; i < 5; i++) {
+    wire_doc *wd = wire_doc_new(writer);
+    cr_assert_eq(wire_doc_add_root(wd, wire_node_new_enum_of(wd, wt[i], 0)),
+                 WIRE_OK);
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(wire_encode(writer, wd, &b, &n), WIRE_OK);
+    /* 01 ff, the enum's type meta, value 0 */
+    cr_assert(n > 3 && n < 64 && b[n - 1] == 0);
+    uint8_t in[80] = {0x01, 0xFF, WIRE_T_LIST, 1, 0, WIRE_T_LIST, 2, 0x0A};
+    memcpy(in + 8, b + 2, n - 3);
+    size_t len = 8 + n - 3;
+    in[len++] = 0xFD;
+    in[len++] = 0xFD;
+    wire_doc *d;
+    cr_assert_eq(wire_decode(ctx, in, len, &d), WIRE_OK, "%s",
+                 wire_ctx_error_message(ctx));
+    uint8_t *js;
+    size_t jn;
+    cr_assert_eq(wire_notation_print(ctx, d, wire_doc_root(d, 0), 0, &js, &jn),
+                 WIRE_OK);
+    char text[512];
+    cr_assert_lt(jn, sizeof text);
+    memcpy(text, js, jn);
+    text[jn] = 0;
+    cr_assert_eq(strstr(text, "\"header\":10") != NULL, e[i].kept, "%s: %s",
+                 e[i].name, text);
+    wire_ctx_free_bytes(ctx, js);
+    wire_doc_free(d);
+    wire_ctx_free_bytes(writer, b);
+    wire_doc_free(wd);
+  }
+  wire_ctx_free(writer);
 }
