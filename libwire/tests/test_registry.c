@@ -3,7 +3,8 @@
  * union cases, lookups, the schema fingerprint and hash (R-SHASH-1), and
  * the rules that keep a registry consistent: duplicates and wrong kinds are
  * refused with WIRE_E_ARG, a struct in use gains no field, and a failed FDL
- * load leaves the registry as it was. */
+ * load leaves the registry as it was. A decoded enum or union finds the
+ * reader's type of its kind and whole names (document, tape, notation). */
 #include <criterion/criterion.h>
 
 #include <string.h>
@@ -235,4 +236,151 @@ Test(registry, failed_fdl_load_leaves_the_registry_as_it_was) {
   cr_assert_neq(wire_schema_find_type(ctx, S("shop2.A"), &t), WIRE_OK);
   wire_ctx_clear_error(ctx);
   cr_assert_eq(wire_schema_find_type(ctx, S("shop.Item"), &t), WIRE_OK);
+}
+
+/* ---- A decoded enum or union finds its registered type (reader ctx) by
+ * its kind and by the whole of its names: two named enums of one
+ * namespace, and an enum's id / names held by a union (and the reverse),
+ * as another writer registered them. */
+static wire_ctx *writer;
+
+typedef struct { int32_t kind; uint32_t id; const char *ns, *name; } tdesc;
+
+/* Registers types t[0..n) in c (enums: values 0..2; unions: case 1 of
+ * varint32), their indexes in out, and finishes the schema. */
+static void reg_all(wire_ctx *c, const tdesc *t, int n, uint32_t *out) {
+  static const char *const vn[] = {"V0", "V1", "V2"};
+  wire_field_type *i32 = wire_schema_field_type(c, WIRE_T_VARINT32, 0, 0);
+  for (int i = 0; i < n; i++) {
+    cr_assert_eq(wire_schema_add_type(c, t[i].kind, t[i].id, S(t[i].ns),
+                                      S(t[i].name), 1, &out[i]),
+                 WIRE_OK, "%s: %s", t[i].name, wire_ctx_error_message(c));
+    for (uint32_t v = 0; t[i].kind == WIRE_KIND_ENUM && v < 3; v++)
+      cr_assert_eq(wire_schema_add_enum_value(c, out[i], vn[v], 2, v),
+                   WIRE_OK);
+    if (t[i].kind == WIRE_KIND_UNION)
+      cr_assert_eq(wire_schema_add_union_case(c, out[i], 1, S("x"), i32),
+                   WIRE_OK);
+  }
+  cr_assert_eq(wire_schema_finish(c), WIRE_OK, "%s", wire_ctx_error_message(c));
+}
+
+/* The reader's types (ctx) and a new writer's. */
+static void both(const tdesc *rd, int nr, uint32_t *rt, const tdesc *wr,
+                 int nw, uint32_t *wt) {
+  writer = wire_ctx_new();
+  cr_assert_not_null(writer);
+  reg_all(ctx, rd, nr, rt);
+  reg_all(writer, wr, nw, wt);
+}
+
+/* the reader's type of `value` as the writer wrote it: its index, or
+ * 0xFFFFFFFF when the reader has no such type (WIRE_E_SCHEMA) */
+static uint32_t read_type(wire_node *value, wire_doc *wd) {
+  cr_assert_not_null(value, "%s", wire_ctx_error_message(writer));
+  cr_assert_eq(wire_doc_add_root(wd, value), WIRE_OK);
+  uint8_t *b;
+  size_t n;
+  cr_assert_eq(wire_encode(writer, wd, &b, &n), WIRE_OK, "%s",
+               wire_ctx_error_message(writer));
+  wire_doc *d;
+  cr_assert_eq(wire_decode(ctx, b, n, &d), WIRE_OK, "%s",
+               wire_ctx_error_message(ctx));
+  uint32_t t = 0xFFFFFFFFu;
+  int32_t st = wire_node_user_type(d, wire_doc_root(d, 0), &t);
+  cr_assert(st == WIRE_OK || (st == WIRE_E_SCHEMA && t == 0xFFFFFFFFu),
+            "status %d", st);
+  wire_doc_free(d);
+  /* the tape decoder's: ENUM or UNION with the type's index (a union the
+   * reader lacks: 0xFFFFFFFF), else the enum's id or names (spec/tape.md) */
+  uint8_t *tp;
+  size_t tl;
+  cr_assert_eq(wire_decode_tape(ctx, b, n, &tp, &tl), WIRE_OK);
+  cr_assert_gt(tl, 13);
+  uint32_t tt = 0xFFFFFFFFu;
+  if (tp[8] == WIRE_T_ENUM || tp[8] == WIRE_T_UNION) memcpy(&tt, tp + 9, 4);
+  cr_assert_eq(tt, t, "tape op 0x%02x of type %u, the document's %u", tp[8],
+               tt, t);
+  wire_ctx_free_bytes(ctx, tp);
+  wire_ctx_free_bytes(writer, b);
+  return t;
+}
+
+#define E WIRE_KIND_ENUM
+#define U WIRE_KIND_UNION
+#define BN WIRE_BY_NAME
+
+Test(registry, decoded_enums_and_unions_find_their_type_by_kind_and_names) {
+  /* reader: geo.A and geo.B (named enums, one namespace); union 7, enum 8,
+   * named union geo.C and named enum geo.U; the writer: the same names and
+   * ids with the kinds swapped for 7, 8, C and U */
+  static const tdesc rd[] = {{E, BN, "geo", "A"}, {E, BN, "geo", "B"},
+                             {U, 7, "", "U7"},    {E, 8, "", "E8"},
+                             {U, BN, "geo", "C"}, {E, BN, "geo", "U"}};
+  static const tdesc wr[] = {{E, BN, "geo", "A"}, {E, BN, "geo", "B"},
+                             {E, 7, "", "E7"},    {U, 8, "", "U8"},
+                             {E, BN, "geo", "C"}, {U, BN, "geo", "U"}};
+  uint32_t rt[6], wt[6];
+  both(rd, 6, rt, wr, 6, wt);
+  for (int i = 0; i < 6; i++) {
+    wire_doc *wd = wire_doc_new(writer);
+    cr_assert_not_null(wd);
+    wire_node *v =
+        wr[i].kind == E
+            ? wire_node_new_enum_of(wd, wt[i], 2)
+            : wire_node_new_union(wd, wt[i], 1,
+                                  wire_node_new_int(wd, WIRE_T_VARINT32, 5));
+    uint32_t got = read_type(v, wd);
+    uint32_t want = i < 2 ? rt[i] : 0xFFFFFFFFu; /* only A and B match */
+    cr_assert_eq(got, want, "%s: reader type %u, want %u", wr[i].name, got,
+                 want);
+    wire_doc_free(wd);
+  }
+  wire_ctx_free(writer);
+}
+
+/* The notation keeps the header of an all-null list nested in a root list
+ * (R-LIST-5) only when its enum element type is one the reader registered
+ * as an enum, by id or by the whole of its names: the payload's element
+ * type meta is the writer's, as it writes a root value of that enum. */
+Test(registry, printed_null_lists_keep_the_header_of_a_known_enum) {
+  static const tdesc rd[] = {{E, BN, "geo", "A"}, {E, 9, "", "E9"},
+                             {U, 7, "", "U7"}, {U, BN, "geo", "C"}};
+  static const tdesc wr[] = {{E, BN, "geo", "A"}, {E, 9, "", "E9"},
+                             {E, BN, "geo", "B"}, {E, 7, "", "E7"},
+                             {E, BN, "geo", "C"}};
+  uint32_t rt[4], wt[5];
+  both(rd, 4, rt, wr, 5, wt);
+  for (int i = 0; i < 5; i++) {
+    wire_doc *wd = wire_doc_new(writer);
+    cr_assert_eq(wire_doc_add_root(wd, wire_node_new_enum_of(wd, wt[i], 0)),
+                 WIRE_OK);
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(wire_encode(writer, wd, &b, &n), WIRE_OK);
+    /* 01 ff, the enum's type meta, value 0; nested as [[null, null]] */
+    cr_assert(n > 3 && n < 64 && b[n - 1] == 0);
+    uint8_t in[80] = {0x01, 0xFF, WIRE_T_LIST, 1, 0, WIRE_T_LIST, 2, 0x0A};
+    memcpy(in + 8, b + 2, n - 3);
+    size_t len = 8 + n - 3;
+    in[len++] = 0xFD;
+    in[len++] = 0xFD;
+    wire_doc *d;
+    uint8_t *js;
+    size_t jn;
+    char text[512];
+    int32_t st = wire_decode(ctx, in, len, &d);
+    cr_assert_eq(st, WIRE_OK, "%s", wire_ctx_error_message(ctx));
+    st = wire_notation_print(ctx, d, wire_doc_root(d, 0), 0, &js, &jn);
+    cr_assert(st == WIRE_OK && jn < sizeof text);
+    memcpy(text, js, jn);
+    text[jn] = 0;
+    cr_assert_eq(strstr(text, "\"header\":10") != NULL, i < 2, "%s: %s",
+                 wr[i].name, text);
+    wire_ctx_free_bytes(ctx, js);
+    wire_doc_free(d);
+    wire_ctx_free_bytes(writer, b);
+    wire_doc_free(wd);
+  }
+  wire_ctx_free(writer);
 }
