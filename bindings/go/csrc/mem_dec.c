@@ -111,10 +111,7 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
      * at once, read as the items of a list of inline structs */
     const wire_mlayout *el = &x->m->layouts[so->elem];
     size_t sz = el->size ? el->size : 1, is = (sz + 7) & ~(size_t)7;
-    /* (with a 64-bit size_t and images of at most 4 GiB the size fits:
-     * (2^32 - 2) * (2^32 - 1) + 2^32 - 1 < 2^64; no divide then) */
-    if ((sizeof(size_t) < 8 || is > UINT32_MAX) &&
-        (size_t)count - 1 > (SIZE_MAX - sz) / is)
+    if ((size_t)count - 1 > (SIZE_MAX - sz) / is)
       return wire__mdec_afail_over(x, prev);
     size_t all = ((size_t)count - 1) * is + sz;
     uint8_t *img = aalloc(x, all, 8);
@@ -622,8 +619,8 @@ static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base) {
     const uint8_t *d;
     uint32_t n;
     if (!wire__dec_bytes(&x->d, o->wt, &d, &n)) return false;
-    uint32_t ww = wire_type_array_width(o->wt); /* (1, 2, 4 or 8) */
-    uint32_t count = n >> __builtin_ctz(ww);
+    uint32_t ww = wire_type_array_width(o->wt);
+    uint32_t count = n / ww;
     uint32_t w = form_size(o->eform);
     uint8_t *q = NULL;
     /* (WIRE_MEM_ARRAYS_IN_PLACE: the items left in the input) */

@@ -141,11 +141,10 @@ ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
   if (!fast_u32(c, end, &n, &t)) return NULL;
   {
     uint32_t enc = n & 3, len = n >> 2;
-    if (len > x->max_bin || (size_t)(end - t) < len) return NULL;
-    /* (Latin-1, the JVM's usual, with one compare; 3 is no encoding) */
-    if (enc != WIRE_STR_LATIN1 &&
-        (enc == WIRE_STR_UTF8 ? !text_ok(t, len, end)
-         : enc != WIRE_STR_UTF16 || (len & 1) || !utf16_ok(t, len)))
+    if (enc == 3 || len > x->max_bin || (size_t)(end - t) < len)
+      return NULL;
+    if (enc == WIRE_STR_UTF8 ? !text_ok(t, len, end)
+        : enc == WIRE_STR_UTF16 && ((len & 1) || !utf16_ok(t, len)))
       return NULL;
     const uint8_t *sp = t;
     if (x->copy && len) {

@@ -300,39 +300,25 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
 /* ---- fields the writer did not send ---- */
 
 /* Zero / default for a field the writer did not send or sent as null. */
-/* (each clear of a constant size, one store: a memset whose size is
- * known only at run time is a general sequence, ~38 instructions a call
- * where the order graph's null pointers take it) */
-#define ZERO_N(p, n) memset((p), 0, (n))
 void wire__mdec_zero_spec(const wire_mspec *s, uint8_t *base) {
   uint32_t f = s->form & WIRE_MEM_F_MASK;
-  uint8_t *p = base + s->offset;
+  size_t n;
   switch (f) {
   case WIRE_MEM_STR: case WIRE_MEM_BYTES: case WIRE_MEM_STRUCT_PTR:
   case WIRE_MEM_LIST: case WIRE_MEM_ARRAY: case WIRE_MEM_MAP:
-    ZERO_N(p, sizeof(void *));
+    n = sizeof(void *);
     break;
-  case WIRE_MEM_STRUCT: break; /* handled by the caller */
-  case WIRE_MEM_TIMESTAMP: case WIRE_MEM_DURATION:
-    ZERO_N(p, sizeof(wire_mem_time));
-    break;
-  case WIRE_MEM_DECIMAL: ZERO_N(p, sizeof(wire_mem_decimal)); break;
-  default:
-    switch (form_size(f)) { /* (1, 2, 4 or 8; a date 8) */
-    case 1: ZERO_N(p, 1); break;
-    case 2: ZERO_N(p, 2); break;
-    case 4: ZERO_N(p, 4); break;
-    default: ZERO_N(p, 8); break;
-    }
-    break;
+  case WIRE_MEM_STRUCT: n = 0; break; /* handled by the caller */
+  case WIRE_MEM_DATE: n = 8; break;
+  case WIRE_MEM_TIMESTAMP: case WIRE_MEM_DURATION: n = sizeof(wire_mem_time); break;
+  case WIRE_MEM_DECIMAL: n = sizeof(wire_mem_decimal); break;
+  default: n = form_size(f); break;
   }
-  if (s->aux != WIRE_MEM_NONE && f != WIRE_MEM_UNION) {
-    if (s->form & WIRE_MEM_LEN64) ZERO_N(base + s->aux, 8);
-    else ZERO_N(base + s->aux, 4);
-  }
+  if (n) memset(base + s->offset, 0, n);
+  if (s->aux != WIRE_MEM_NONE && f != WIRE_MEM_UNION)
+    memset(base + s->aux, 0, (s->form & WIRE_MEM_LEN64) ? 8 : 4);
   if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
 }
-#undef ZERO_N
 
 void wire__mdec_zero_any(mdec *x, const wire_mspec *s, uint8_t *base) {
   if ((s->form & WIRE_MEM_F_MASK) == WIRE_MEM_UNION && s->elem < x->m->n) {
