@@ -534,6 +534,16 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 // shaped writes v like value, with override at this level and the wire
 // types of s below it (a field bound to a schema, wshape).
 func (e *encoder) shaped(v reflect.Value, s *wshape, override int, nullable bool) error {
+	if s.dyn != nil {
+		// an any under a declared type: its value's Go type bound to that
+		// type (a nil any, or a value written as its Go type says, as before)
+		if v.Kind() == reflect.Interface && !v.IsNil() {
+			if ds := shapeOf(v.Elem().Type(), s.dyn, 0); ds != nil {
+				return e.shaped(v.Elem(), ds, ds.id, !ds.empty)
+			}
+		}
+		return e.value(v, override, nullable)
+	}
 	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
 		if v.IsNil() {
 			e.sh(opNull)

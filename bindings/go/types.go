@@ -125,6 +125,7 @@ type wshape struct {
 	enum           uint32 // a Go integer written as schema enum enum-1 (0: not)
 	empty          bool   // a Go slice or map item declared without optional: nil is written empty
 	elem, key, val *wshape
+	dyn            *dtype // a Go interface: the declared type its value is shaped by when written
 }
 
 // shapeOf is the shape of Go type t bound to declared type d, or nil when
@@ -139,6 +140,9 @@ func shapeOf(t reflect.Type, d *dtype, depth int) *wshape {
 	}
 	t = derefType(t)
 	switch t.Kind() {
+	case reflect.Interface:
+		s.dyn = d // the value's Go type is known only when it is written
+		return s
 	case reflect.Slice, reflect.Array:
 		if d.id == TypeUint8Array && denseArrayType(t) == TypeBinary {
 			s.id = d.id // []byte declared array<uint8>
@@ -474,7 +478,7 @@ func (c *Context) registerStruct(name string, id uint32, byID bool, t reflect.Ty
 					}
 					// and so are nested ones, level by level
 					// (an enum held through a pointer too: nil is null)
-					if sh := shapeOf(gt, sf.dt, 0); sh != nil && (sh.elem != nil || sh.key != nil || sh.val != nil ||
+					if sh := shapeOf(gt, sf.dt, 0); sh != nil && (sh.elem != nil || sh.key != nil || sh.val != nil || sh.dyn != nil ||
 						(sh.enum != 0 && gt.Kind() == reflect.Pointer)) {
 						f.shape = sh
 					}
