@@ -85,6 +85,8 @@ for f in $FZ/crashers/*.bin $FZ/crashers/*.fdl $FZ/crashers/open/*; do
 done
 
 status=0
+failed=""
+: >"$OUT/failures.txt"
 FORK=""
 if [ "$JOBS" -gt 1 ]; then FORK="-fork=$JOBS"; fi
 for t in $TARGETS; do
@@ -134,18 +136,27 @@ for t in $TARGETS; do
     # On stdout as well as stderr, with the finding itself, so that a CI
     # log that keeps only the end of stdout still says what failed and
     # carries the input (base64) needed to reproduce it.
-    echo "== $t FAILED (exit $st); log $OUT/$t.log, artifacts in" \
-      "$OUT/artifacts/$t/:" | tee /dev/stderr
-    grep -E "ERROR|SUMMARY|Assertion|abort|failed|#[0-9]+ 0x" "$OUT/$t.log" |
-      head -n 30 || true
-    for a in $(find "$OUT/artifacts/$t" -type f -newer "$OUT/.start-$t"); do
-      echo "   $a ($(wc -c <"$a") bytes), base64 of the first 3 KiB:"
-      head -c 3072 "$a" | base64 -w 100 | sed 's/^/     /'
-    done
+    {
+      echo "== $t FAILED (exit $st); log $OUT/$t.log, artifacts in" \
+        "$OUT/artifacts/$t/:"
+      grep -E "ERROR|SUMMARY|Assertion|abort|failed|#[0-9]+ 0x" "$OUT/$t.log" |
+        head -n 30 || true
+      for a in $(find "$OUT/artifacts/$t" -type f -newer "$OUT/.start-$t"); do
+        echo "   $a ($(wc -c <"$a") bytes), base64 of the first 3 KiB:"
+        head -c 3072 "$a" | base64 -w 100 | sed 's/^/     /'
+      done
+    } | tee -a "$OUT/failures.txt"
     echo "   minimize: $OUT/$t -minimize_crash=1 -runs=20000 \\" >&2
     echo "     -exact_artifact_path=min.bin $OUT/artifacts/$t/<file>" >&2
     status=1
+    failed="$failed $t"
   fi
 done
-if [ "$status" -ne 0 ]; then exit 1; fi
+if [ "$status" -ne 0 ]; then
+  # Again at the very end: a CI log that keeps only its last lines then
+  # still names the failed targets and carries their findings.
+  echo "== FAILED:$failed (the findings again below)" | tee /dev/stderr
+  cat "$OUT/failures.txt"
+  exit 1
+fi
 echo "== OK: no crash, leak, hang or failed check in ${SECONDS_TO_RUN}s"
