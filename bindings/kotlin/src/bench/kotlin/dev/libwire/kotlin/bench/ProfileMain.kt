@@ -145,6 +145,39 @@ object ProfileMain {
             }
             return
         }
+        if (dir == "objab" || dir == "objsnaploop") {
+            // the order graph's JVM half alone (the objects of every order built from a snapshot of
+            // its image) and the whole decode, interleaved in this JVM: thread CPU time per value,
+            // best of 8 batches, 3 rounds; objsnaploop: the JVM half alone for SECONDS (perf, JFR)
+            val plan = ctx.mem.planOf(values[0].javaClass)!!
+            val snaps = bytes.map { ctx.mem.snapshot(plan, it) }
+            for (i in values.indices) check(ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) == values[i])
+            val n = values.size
+            val lwObj = { for (i in 0 until n) keep = ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) }
+            if (dir == "objsnaploop") {
+                val end = System.nanoTime() + secs * 1_000_000_000L
+                while (System.nanoTime() < end) lwObj()
+                return
+            }
+            val reps = if (n > 1) 250 else 100000
+            @Suppress("UNCHECKED_CAST") val fl = if (what == "orders") OrderDecFloor(bytes, values as List<Order>) else null
+            if (fl != null) for (i in 0 until n) check(fl.build(i) == values[i])
+            val mx = java.lang.management.ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
+            val tid = Thread.currentThread().threadId()
+            fun alloc(f: () -> Unit): Double {
+                val a = mx.getThreadAllocatedBytes(tid)
+                repeat(20) { f() }
+                return (mx.getThreadAllocatedBytes(tid) - a) / 20.0 / n
+            }
+            if (fl != null) println("bytes allocated per order: objects %.0f, floor %.0f".format(alloc(lwObj), alloc { for (i in 0 until n) keep = fl.build(i) }))
+            repeat(3) { round ->
+                if (fl != null) println("round %d ns per value: floor %.1f".format(round, batches(reps, 8) { for (i in 0 until n) keep = fl.build(i) } / n))
+                val o = batches(reps, 8, lwObj) / n
+                val d = batches(reps, 8) { for (i in 0 until n) keep = ctx.decode(bytes[i], values[i]::class) } / n
+                println("round %d ns per value: objects %.1f, whole decode %.1f".format(round, o, d))
+            }
+            return
+        }
         if (dir == "ab") {
             // for A/B runs of two builds in alternate JVMs: whole decode and encode only, thread
             // CPU time per value, best of 8 batches of ~0.15-0.3 s after a warm-up, 3 rounds
