@@ -1064,16 +1064,8 @@ internal class MemReader {
     @JvmField var b = ByteArray(0)
     @JvmField var base = 0L
     @JvmField var track = false
-    /**
-     * Under reference tracking: the object built from the struct image at offset 8k, at k. For an
-     * image of up to [FRESH_MAX] slots a new array per message (young: storing the objects into it
-     * costs no card-marking fence of G1's post-write barrier, which every store of a new object
-     * into a long-lived array pays; Kotlin round 49), else [kept], emptied by [touched].
-     */
+    /** Under reference tracking: the object built from the struct image at offset 8k, at k. */
     private var objs = arrayOfNulls<Any>(0)
-    private var fresh = false
-    /** The table kept across messages for large images (grown, never shrunk). */
-    private var kept = arrayOfNulls<Any>(0)
     private var touched = IntArray(64)
     private var ntouched = 0
 
@@ -1081,19 +1073,9 @@ internal class MemReader {
         b = heap
         base = native
         this.track = track
-        val t = kept
-        for (i in 0 until ntouched) t[touched[i]] = null
+        for (i in 0 until ntouched) objs[touched[i]] = null
         ntouched = 0
-        if (!track) return
-        val n = (used ushr 3) + 1
-        if (n <= FRESH_MAX) {
-            objs = arrayOfNulls(n)
-            fresh = true
-        } else {
-            if (kept.size < n) kept = arrayOfNulls(maxOf(kept.size * 2, n))
-            objs = kept
-            fresh = false
-        }
+        if (track && objs.size <= used ushr 3) objs = arrayOfNulls(maxOf(objs.size * 2, (used ushr 3) + 1))
     }
 
     fun struct(plan: MemPlan, o: Int): Any {
@@ -1105,24 +1087,14 @@ internal class MemReader {
             return x
         }
         objs[k] = BUILDING
-        if (!fresh) {
-            if (ntouched == touched.size) touched = touched.copyOf(ntouched * 2)
-            touched[ntouched++] = k
-        }
+        if (ntouched == touched.size) touched = touched.copyOf(ntouched * 2)
+        touched[ntouched++] = k
         val v = plan.read(this, o)
         objs[k] = v
         return v
     }
 
     private object BUILDING
-
-    companion object {
-        /**
-         * The largest table made per message: 8,192 slots (32 KB with compressed references), an
-         * image of up to 64 KB; `-Dlibwire.freshRefs=N` (0: always the kept table).
-         */
-        @JvmField val FRESH_MAX: Int = Integer.getInteger("libwire.freshRefs", 8192)
-    }
 
     /** The caller's payload, whose native copy starts at [srcBase]. */
     private var src = ByteArray(0)

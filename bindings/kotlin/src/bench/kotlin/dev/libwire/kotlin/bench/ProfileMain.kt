@@ -87,13 +87,7 @@ object ProfileMain {
             }
             val j0 = fx.deserialize(fb[0]) as OrderModelJava.Order
             println("Fory's collections: lines ${j0.lines.javaClass.name}, tags ${j0.lines[0].product.tags.javaClass.name}, attributes ${j0.attributes.javaClass.name}")
-            val mx = java.lang.management.ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
-            val tid = Thread.currentThread().threadId()
-            fun alloc(f: () -> Unit): Double {
-                val a = mx.getThreadAllocatedBytes(tid)
-                repeat(20) { f() }
-                return (mx.getThreadAllocatedBytes(tid) - a) / 20.0 / n
-            }
+            fun alloc(f: () -> Unit): Double = allocatedPer(n, f)
             val lwDec = { for (i in 0 until n) ctx.decode(bytes[i], Order::class) }
             val plan = ctx.mem.planOf(Order::class.java)!!
             val snaps = bytes.map { ctx.mem.snapshot(plan, it) }
@@ -162,13 +156,7 @@ object ProfileMain {
             val reps = if (n > 1) 250 else 100000
             @Suppress("UNCHECKED_CAST") val fl = if (what == "orders") OrderDecFloor(bytes, values as List<Order>) else null
             if (fl != null) for (i in 0 until n) check(fl.build(i) == values[i])
-            val mx = java.lang.management.ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
-            val tid = Thread.currentThread().threadId()
-            fun alloc(f: () -> Unit): Double {
-                val a = mx.getThreadAllocatedBytes(tid)
-                repeat(20) { f() }
-                return (mx.getThreadAllocatedBytes(tid) - a) / 20.0 / n
-            }
+            fun alloc(f: () -> Unit): Double = allocatedPer(n, f)
             if (fl != null) println("bytes allocated per order: objects %.0f, floor %.0f".format(alloc(lwObj), alloc { for (i in 0 until n) keep = fl.build(i) }))
             repeat(3) { round ->
                 if (fl != null) println("round %d ns per value: floor %.1f".format(round, batches(reps, 8) { for (i in 0 until n) keep = fl.build(i) } / n))
@@ -981,6 +969,15 @@ object ProfileMain {
     }
 
     private fun batches(reps: Int, f: () -> Unit): Double = batches(reps, 12, f)
+
+    /** Bytes this thread allocates per value over 20 calls of [f], which handles [n] values. */
+    private fun allocatedPer(n: Int, f: () -> Unit): Double {
+        val mx = java.lang.management.ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
+        val tid = Thread.currentThread().threadId()
+        val a = mx.getThreadAllocatedBytes(tid)
+        repeat(20) { f() }
+        return (mx.getThreadAllocatedBytes(tid) - a) / 20.0 / n
+    }
 
     private fun batches(reps: Int, count: Int, f: () -> Unit): Double {
         val mx = java.lang.management.ManagementFactory.getThreadMXBean()
