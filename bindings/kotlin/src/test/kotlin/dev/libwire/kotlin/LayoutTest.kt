@@ -263,6 +263,29 @@ class LayoutTest {
         }
     }
 
+    /**
+     * The decoder's reference table (kept across messages, emptied for each; Kotlin round 49
+     * measured one made per message for small images): small messages and ones of a ~120 KB
+     * image alternated, each with its own values at the same image offsets, sharing kept.
+     */
+    @Test fun referenceTableOfSmallAndLargeImages() {
+        ctx(true, ref = true).use { c ->
+            fun crowd(tag: String, n: Int) = Crowd(List(n) { Addr("$tag street $it", "$tag city") }, Addr("$tag lead", "l"), n, null, listOf(tag))
+            for (round in 0 until 2) {
+                for (tag in listOf("a", "b")) {
+                    val big = crowd(tag, 3000) // an image of ~120 KB
+                    assertEquals(big, c.decode(c.encode(big)))
+                    val x = Addr("$tag$round", "x")
+                    val back = c.decode(c.encode(Pair2(x, x))) as Pair2
+                    assertEquals(Pair2(x, x), back)
+                    assertSame(back.a, back.b)
+                    val small = crowd(tag + round, 3)
+                    assertEquals(small, c.decode(c.encode(small)))
+                }
+            }
+        }
+    }
+
     @Test fun sharedItemsOfAListNotDeclaredRef() {
         // spec R-WLIST-8, errata E-50: Crowd's `list<optional Addr> people` holding x, null, x.
         // The layout codec writes each occurrence in full, as Java 1.6.0 does (header 0a, ff

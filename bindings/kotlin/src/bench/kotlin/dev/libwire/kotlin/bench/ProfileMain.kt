@@ -87,13 +87,7 @@ object ProfileMain {
             }
             val j0 = fx.deserialize(fb[0]) as OrderModelJava.Order
             println("Fory's collections: lines ${j0.lines.javaClass.name}, tags ${j0.lines[0].product.tags.javaClass.name}, attributes ${j0.attributes.javaClass.name}")
-            val mx = java.lang.management.ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
-            val tid = Thread.currentThread().threadId()
-            fun alloc(f: () -> Unit): Double {
-                val a = mx.getThreadAllocatedBytes(tid)
-                repeat(20) { f() }
-                return (mx.getThreadAllocatedBytes(tid) - a) / 20.0 / n
-            }
+            fun alloc(f: () -> Unit): Double = allocatedPer(n, f)
             val lwDec = { for (i in 0 until n) ctx.decode(bytes[i], Order::class) }
             val plan = ctx.mem.planOf(Order::class.java)!!
             val snaps = bytes.map { ctx.mem.snapshot(plan, it) }
@@ -142,6 +136,33 @@ object ProfileMain {
                 println("round %d: objects with a trivial downcall each %.1f; with the C call of order 0 each %.1f; with a 16 KB arraycopy each %.1f (the copy alone %.1f)".format(it, t1, t2, t3, t4))
                 println("round %d: C call then objects from its image %.1f, C call then objects from a snapshot %.1f".format(it, batches(250, 8, lwSeq) / n, batches(250, 8, lwMix) / n))
                 println("round %d decode ns per order: libwire %.1f (objects alone %.1f, C call alone %.1f), fory %.1f; bytes allocated per order: libwire %.0f (objects alone %.0f), fory %.0f".format(it, a, c, d, b, alloc(lwDec), alloc(lwObj), alloc(fxDec)))
+            }
+            return
+        }
+        if (dir == "objab" || dir == "objsnaploop") {
+            // the order graph's JVM half alone (the objects of every order built from a snapshot of
+            // its image) and the whole decode, interleaved in this JVM: thread CPU time per value,
+            // best of 8 batches, 3 rounds; objsnaploop: the JVM half alone for SECONDS (perf, JFR)
+            val plan = ctx.mem.planOf(values[0].javaClass)!!
+            val snaps = bytes.map { ctx.mem.snapshot(plan, it) }
+            for (i in values.indices) check(ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) == values[i])
+            val n = values.size
+            val lwObj = { for (i in 0 until n) keep = ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) }
+            if (dir == "objsnaploop") {
+                val end = System.nanoTime() + secs * 1_000_000_000L
+                while (System.nanoTime() < end) lwObj()
+                return
+            }
+            val reps = if (n > 1) 250 else 100000
+            @Suppress("UNCHECKED_CAST") val fl = if (what == "orders") OrderDecFloor(bytes, values as List<Order>) else null
+            if (fl != null) for (i in 0 until n) check(fl.build(i) == values[i])
+            fun alloc(f: () -> Unit): Double = allocatedPer(n, f)
+            if (fl != null) println("bytes allocated per order: objects %.0f, floor %.0f".format(alloc(lwObj), alloc { for (i in 0 until n) keep = fl.build(i) }))
+            repeat(3) { round ->
+                if (fl != null) println("round %d ns per value: floor %.1f".format(round, batches(reps, 8) { for (i in 0 until n) keep = fl.build(i) } / n))
+                val o = batches(reps, 8, lwObj) / n
+                val d = batches(reps, 8) { for (i in 0 until n) keep = ctx.decode(bytes[i], values[i]::class) } / n
+                println("round %d ns per value: objects %.1f, whole decode %.1f".format(round, o, d))
             }
             return
         }
@@ -948,6 +969,15 @@ object ProfileMain {
     }
 
     private fun batches(reps: Int, f: () -> Unit): Double = batches(reps, 12, f)
+
+    /** Bytes this thread allocates per value over 20 calls of [f], which handles [n] values. */
+    private fun allocatedPer(n: Int, f: () -> Unit): Double {
+        val mx = java.lang.management.ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
+        val tid = Thread.currentThread().threadId()
+        val a = mx.getThreadAllocatedBytes(tid)
+        repeat(20) { f() }
+        return (mx.getThreadAllocatedBytes(tid) - a) / 20.0 / n
+    }
 
     private fun batches(reps: Int, count: Int, f: () -> Unit): Double {
         val mx = java.lang.management.ManagementFactory.getThreadMXBean()
