@@ -174,6 +174,11 @@ type memRoot struct {
 	t      *imgType
 	layout uint32
 	memo   bool // decoding keeps the identity of struct pointers
+	// direct: the image is the Go struct itself (numbers and bools at
+	// their Go offsets, nothing else, the same size), so libwire decodes
+	// straight into the Go value (memUnmarshal); not under reference
+	// tracking, where C notes the root's address for the message
+	direct bool
 	err    error
 }
 
@@ -997,7 +1002,19 @@ func (c *Context) memRootOf(si *structInfo) *memRoot {
 	}
 	r.t, r.layout = t, uint32(first)
 	r.memo = c.cfg.ref || anyRef(t)
+	r.direct = !c.cfg.ref && t.whole && t.goSize > 0 && t.size == t.goSize && onlyNumbers(t)
 	return r
+}
+
+// onlyNumbers: every row of t is a number or bool at its Go offset (no
+// nested struct, presence byte or pointer).
+func onlyNumbers(t *imgType) bool {
+	for _, o := range t.rows {
+		if o.k != mkNone || o.pres != noOff {
+			return false
+		}
+	}
+	return true
 }
 
 // memCodec reports how Marshal and Unmarshal convert a registered Go type

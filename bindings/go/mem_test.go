@@ -1290,3 +1290,104 @@ func TestMemNullElements(t *testing.T) {
 		}
 	}
 }
+
+// memFlat's image is the Go struct itself (numbers and bools at their Go
+// offsets, padding between them, the same size): memRoot.direct.
+type memFlat struct {
+	A int32
+	B int64
+	C bool
+	D uint8
+	E int16
+	F float32
+	G float64
+}
+
+// memFlatHeld: a memFlat with bytes after it that no decode may write.
+type memFlatHeld struct {
+	F     memFlat
+	After [32]byte
+}
+
+// A root whose image is the Go struct itself is decoded straight into the
+// Go value (memUnmarshal, wirego_mem_decode_direct): the value, the
+// status and message of every cut and changed payload and the bytes after
+// the struct are those of the arena path (memRoot.direct off).
+func TestMemDirect(t *testing.T) {
+	for _, compatible := range []bool{false, true} {
+		c, _ := NewContext(WithCompatible(compatible))
+		memRegister(t, c)
+		if err := c.RegisterStructID(410, memFlat{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []any{new(memFlat), new(memLeaf), new(memAll)} {
+			r, _ := c.memTarget(v, true)
+			if r == nil || r.direct != (reflect.TypeOf(v).Elem() == reflect.TypeOf(memFlat{})) {
+				t.Fatalf("%T: direct %v", v, r != nil && r.direct)
+			}
+		}
+		want := memFlat{A: math.MinInt32, B: math.MaxInt64, C: true, D: 200, E: -300, F: -1.5, G: math.Pi}
+		good := memRoundTrip(t, c, &want, "memFlat")
+		r, _ := c.memTarget(new(memFlat), true)
+		decode := func(in []byte, direct bool) (memFlatHeld, error) {
+			var h memFlatHeld
+			for i := range h.After {
+				h.After[i] = 0xA5
+			}
+			r.direct = direct
+			err := c.Unmarshal(in, &h.F)
+			r.direct = true
+			for i, b := range h.After {
+				if b != 0xA5 {
+					t.Fatalf("direct %v: byte %d after the struct written (% x)", direct, i, in)
+				}
+			}
+			return h, err
+		}
+		check := func(in []byte) {
+			t.Helper()
+			d, derr := decode(in, true)
+			a, aerr := decode(in, false)
+			if (derr == nil) != (aerr == nil) || (derr != nil && derr.Error() != aerr.Error()) {
+				t.Fatalf("% x: direct %v, arena %v", in, derr, aerr)
+			}
+			// (the floats' bits: NaN != NaN; not the padding, which the
+			// arena path fills from the image)
+			x, y := d.F, a.F
+			same := x.A == y.A && x.B == y.B && x.C == y.C && x.D == y.D && x.E == y.E &&
+				math.Float32bits(x.F) == math.Float32bits(y.F) && math.Float64bits(x.G) == math.Float64bits(y.G)
+			if derr == nil && !same {
+				t.Fatalf("% x: direct %+v, arena %+v", in, d.F, a.F)
+			}
+		}
+		if h, err := decode(good, true); err != nil || h.F != want {
+			t.Fatalf("%+v, %v", h.F, err)
+		}
+		for i := 0; i <= len(good); i++ {
+			check(good[:i])
+			if i < len(good) {
+				for _, x := range []byte{0x00, 0xFF, 0x80, 0x01, 0x7F, 0xFD} {
+					b := bytes.Clone(good)
+					b[i] = x
+					check(b)
+				}
+			}
+		}
+		check(append(bytes.Clone(good), 0))
+		c.Close()
+	}
+	// not under reference tracking (C notes the root's address there)
+	c, _ := NewContext(WithRefTracking(true))
+	defer c.Close()
+	if err := c.RegisterStructID(410, memFlat{}); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := c.memTarget(new(memFlat), true); r == nil || r.direct {
+		t.Fatalf("direct under reference tracking")
+	}
+	bc, _ := benchRuntimes(t)
+	defer bc.Close()
+	if r, _ := bc.memTarget(new(NumericStruct), true); r == nil || !r.direct {
+		t.Fatal("NumericStruct is not decoded directly")
+	}
+}

@@ -306,6 +306,17 @@ func (d *mdec) mapFrom(o *mop, m, gv unsafe.Pointer) error {
 	return nil
 }
 
+// memFailed: what memUnmarshal returns for a compiled decode's status st.
+func (c *Context) memFailed(st C.int32_t, data []byte) (fallback bool, err error) {
+	if st == C.WIRE_E_UNSUPPORTED || (len(data) >= 2 && data[1] == 0xFD) {
+		// a shared list or string under reference tracking, or a null
+		// root (Unmarshal sets the zero value): the tape path reads it
+		C.wire_ctx_clear_error(c.ctx())
+		return true, nil
+	}
+	return false, c.lastError(st)
+}
+
 // memUnmarshal decodes data (one root of the registered struct of r) into
 // the Go struct at gp. fallback is true when the compiled codec cannot hold
 // what the payload says (a shared list or string under reference
@@ -316,14 +327,21 @@ func (c *Context) memUnmarshal(r *memRoot, data []byte, gp unsafe.Pointer) (fall
 	if len(data) > 0 {
 		p = (*C.uint8_t)(unsafe.Pointer(&data[0]))
 	}
-	if st := C.wirego_mem_decode(C.uintptr_t(uintptr(unsafe.Pointer(c.s))), C.uint32_t(r.layout), C.uint32_t(r.t.size), p, C.size_t(len(data))); st != 0 {
-		if st == C.WIRE_E_UNSUPPORTED || (len(data) >= 2 && data[1] == 0xFD) {
-			// a shared list or string under reference tracking, or a null
-			// root (Unmarshal sets the zero value): the tape path reads it
-			C.wire_ctx_clear_error(c.ctx())
-			return true, nil
+	if r.direct {
+		// straight into the Go struct (no pointer in it: cgo lets C
+		// write it during the call), from the input in Go memory (the
+		// image holds no pointer into it); the arena path below only when
+		// the decode needs an arena
+		st := C.wirego_mem_decode_direct(C.uintptr_t(uintptr(unsafe.Pointer(c.s))), C.uint32_t(r.layout), p, C.size_t(len(data)), (*C.uint8_t)(gp))
+		if st == 0 {
+			return false, nil
 		}
-		return false, c.lastError(st)
+		if st != C.WIRE_E_BUFFER_FULL {
+			return c.memFailed(st, data)
+		}
+	}
+	if st := C.wirego_mem_decode(C.uintptr_t(uintptr(unsafe.Pointer(c.s))), C.uint32_t(r.layout), C.uint32_t(r.t.size), p, C.size_t(len(data))); st != 0 {
+		return c.memFailed(st, data)
 	}
 	d := &c.mdec
 	d.c, d.depth = c, 0

@@ -85,17 +85,17 @@ int32_t wirego_mem_decode(uintptr_t sess, uint32_t layout, uint32_t root_size,
   }
   if (len) memcpy(s->in, data, len);
   size_t root = ((size_t)root_size + 15) & ~(size_t)15;
-  /* the arena C may take for this input (WIRE_LIMIT_MEM_DECODE): grown up
-   * to that, no further */
-  uint64_t per = wire_ctx_get_limit(s->ctx, WIRE_LIMIT_MEM_DECODE);
-  size_t most = SIZE_MAX;
-  if (len <= (SIZE_MAX - WIRE_MEM_DECODE_BASE - root) / (per ? per : 1))
-    most = root + WIRE_MEM_DECODE_BASE + (size_t)per * len;
   /* a first guess; most messages need less than their own size again */
   size_t want = root + 2 * len + 1024;
   int32_t st;
   for (;;) {
     if (s->arena_cap < want) {
+      /* the arena C may take for this input (WIRE_LIMIT_MEM_DECODE):
+       * grown up to that, no further (asked only when growing) */
+      uint64_t per = wire_ctx_get_limit(s->ctx, WIRE_LIMIT_MEM_DECODE);
+      size_t most = SIZE_MAX;
+      if (len <= (SIZE_MAX - WIRE_MEM_DECODE_BASE - root) / (per ? per : 1))
+        most = root + WIRE_MEM_DECODE_BASE + (size_t)per * len;
       size_t cap = s->arena_cap ? s->arena_cap : 4096;
       while (cap < want && cap < most) cap = cap > most / 2 ? most : cap * 2;
       if (cap < want) cap = want; /* (the first guess past `most`) */
@@ -117,6 +117,13 @@ int32_t wirego_mem_decode(uintptr_t sess, uint32_t layout, uint32_t root_size,
     s->arena_used = st == 0 ? used : root;
     return st;
   }
+}
+
+int32_t wirego_mem_decode_direct(uintptr_t sess, uint32_t layout,
+                                 const uint8_t *data, size_t len,
+                                 uint8_t *out) {
+  wirego_sess *s = (wirego_sess *)sess;
+  return wire_mem_decode(s->ctx, layout, data, len, out, NULL, 0, NULL, 0);
 }
 
 void wirego_mem_trim(wirego_sess *s) {

@@ -58,6 +58,15 @@ int32_t wirego_mem_encode(uintptr_t sess, uint32_t layout, uintptr_t img);
  * too small. */
 int32_t wirego_mem_decode(uintptr_t sess, uint32_t layout, uint32_t root_size,
                           const uint8_t *data, size_t len);
+/* wire_mem_decode of data[0..len) straight into out, with no arena and
+ * no copy of the input: for a root image of numbers and bools alone
+ * (nothing in it points into the input or an arena), which may be Go
+ * memory without pointers (C keeps no pointer to data or out after the
+ * call). WIRE_E_BUFFER_FULL when the decode needs an arena: then
+ * wirego_mem_decode. */
+int32_t wirego_mem_decode_direct(uintptr_t sess, uint32_t layout,
+                                 const uint8_t *data, size_t len,
+                                 uint8_t *out);
 /* Gives back the decode buffers when one large message grew them beyond
  * 16 MiB (the Go side calls it after reading such an image). */
 void wirego_mem_trim(wirego_sess *s);

@@ -299,7 +299,7 @@ func (c *Context) goStringAt(src unsafe.Pointer, n int) string {
 }
 
 // Unmarshal decodes a payload of exactly one root value into v (a non-nil
-// pointer).
+// pointer). On an error, v may have been partly written.
 func (c *Context) Unmarshal(data []byte, v any) error {
 	c.mu.Lock()
 	if err := c.applyGlobals(); err != nil {

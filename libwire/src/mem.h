@@ -184,6 +184,8 @@ typedef struct {
   uint32_t td_len;
   wire_mmap *maps;     /* writers' other TypeDefs */
   uint32_t nmaps;
+  uint8_t pre[16];     /* a same-schema root's first bytes (wire_mlayout) */
+  uint8_t pre_len;
 } wire_mcompiled;
 
 /* The modes a layout is compiled for: compatible, ref tracking, peer. */
@@ -209,6 +211,12 @@ typedef struct {
   uint32_t td_len;
   wire_mmap *maps;     /* writers' other TypeDefs */
   uint32_t nmaps;
+  /* a root of a same-schema struct registered by id (WIRE_T_STRUCT, not
+   * compatible mode) as this writer sends it: xlang header, not-null
+   * flag, the kind, the user type id, the schema hash; recognised with
+   * one compare (wire_mem_decode). pre_len 0: no such root. */
+  uint8_t pre[16];
+  uint8_t pre_len;
   wire_mcompiled other[WIRE_MEM_MODES];
 } wire_mlayout;
 

@@ -97,8 +97,8 @@ static const wire_mplan *root_meta(mdec *x, uint32_t layout, void *out) {
  * 0 or 1, an enum of more than one byte, bytes after the body):
  * wire_mem_decode then reads the message again by the general path,
  * which reads or reports it. */
-static bool flat_body(const wire_mplan *p, const uint8_t *c,
-                      const uint8_t *const end, uint8_t *base, bool words) {
+ALWAYS_INLINE bool flat_body(const wire_mplan *p, const uint8_t *c,
+                             const uint8_t *const end, uint8_t *base, bool words) {
   const uint8_t *np;
   for (const wire_mop *o = p->ops, *oe = o + p->nops; o < oe; o++) {
     uint8_t *d = base + o->off;
@@ -159,6 +159,47 @@ static bool flat_body(const wire_mplan *p, const uint8_t *c,
   return c == end;
 }
 
+/* Whether the 8 to 16 bytes at a are pre[0..n): two words that may
+ * overlap. */
+ALWAYS_INLINE bool pre_same(const uint8_t *a, const uint8_t *pre, size_t n) {
+  uint64_t u, v, w, z;
+  memcpy(&u, a, 8);
+  memcpy(&v, pre, 8);
+  memcpy(&w, a + n - 8, 8);
+  memcpy(&z, pre + n - 8, 8);
+  return ((u ^ v) | (w ^ z)) == 0;
+}
+
+/* Whether a root begins with the first bytes of a same-schema root of
+ * rl (wire_mlayout.pre: rl->pre_len is not 0) up to its schema hash.
+ * (max_roots: root_meta, the general path, refuses any root at 0.) */
+ALWAYS_INLINE bool same_pre(const wire_ctx *ctx, const wire_mlayout *rl,
+                            const uint8_t *data, size_t len) {
+  return len >= rl->pre_len && pre_same(data, rl->pre, rl->pre_len) &&
+         ctx->max_roots;
+}
+
+/* A root of a same-schema flat struct (rl->pre_len, rl->plan.flat) in
+ * the usual form (same_pre), read by flat_body into out, as
+ * wire_mem_decode's flat path reads a compatible one. False when not
+ * read (the general path then reads it). Out of wire_mem_decode's line:
+ * the compatible roots' paths there keep their code. */
+static __attribute__((noinline)) bool same_flat(wire_ctx *ctx,
+                                                const wire_mlayout *rl,
+                                                const uint8_t *data,
+                                                size_t len, void *out) {
+  if (!same_pre(ctx, rl, data, len) || !wire__mdec_flat_ok ||
+      !ctx->max_depth ||
+      !flat_body(&rl->plan, data + rl->pre_len, data + len, out,
+                 ctx->mem->words))
+    return false;
+  /* what the general path leaves after it (as for a compatible root) */
+  ctx->oob_used = 0;
+  ctx->mem->ndtd = 0;
+  ctx->mem->ndref = 0;
+  return true;
+}
+
 /* Whether wire_mem_decode may take the flat path (tests turn it off to
  * compare it with the general one). */
 bool wire__mdec_flat_ok = true;
@@ -180,7 +221,8 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
     return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's", layout);
   wire_mlayout *rl = &m->layouts[layout];
   /* the common root: xlang header, not-null flag, the registered TypeDef
-   * announced as #0 */
+   * announced as #0 (a same-schema layout has none: a flat one's root in
+   * the usual form is read by same_flat) */
   bool common = rl->td && len >= 4 + (size_t)rl->td_len &&
                 td_same(data, rl->td - 4, 4 + (size_t)rl->td_len);
   if (common && rl->plan.flat && wire__mdec_flat_ok && ctx->max_depth &&
@@ -193,6 +235,10 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
     m->ndref = 0;
     return WIRE_OK;
   }
+  if (!common && rl->pre_len && rl->plan.flat &&
+      (!arena_used || *arena_used <= arena_cap) &&
+      same_flat(ctx, rl, data, len, out))
+    return WIRE_OK;
   mdec x;
   x.ctx = ctx;
   x.m = m;
@@ -268,10 +314,18 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
       }
     }
   }
+  if (!rl->td && rl->pre_len && same_pre(ctx, rl, data, len)) {
+    /* a same-schema root in the usual form: its body from the schema
+     * hash, which the struct loop reads */
+    x.d.in.p = data + rl->pre_len - 4;
+    p = &rl->plan;
+    okk = true;
+    goto body;
+  }
   p = root_meta(&x, layout, out);
   okk = p != NULL;
 body:
-  okk = okk && wire__mdec_struct_body(&x, p, &m->layouts[layout], out);
+  okk = okk && wire__mdec_struct_body(&x, p, rl, out);
   if (okk && x.d.in.p != x.d.in.end)
     okk = dfail(&x, WIRE_E_TRAILING, x.d.in.p, "bytes after the root value");
   if (x.scratch) wire_doc_free(x.scratch);

@@ -614,6 +614,17 @@ static int32_t bind_struct(wire_ctx *ctx, uint32_t li) {
   l->kind = wire__struct_kind(ctx, t);
   l->plan.hashed = wire__mem_hashed(ctx, l);
   l->hash = wire__peer_schema_hash(ctx, rl);
+  l->pre_len = 0;
+  if (l->kind == WIRE_T_STRUCT && l->plan.hashed) {
+    /* (a varint32 takes at most 5 bytes: 3 + 5 + 4 fit pre) */
+    uint8_t *q = l->pre;
+    *q++ = 0x01;
+    *q++ = 0xFF;
+    *q++ = l->kind;
+    q += wire__varu32_at(q, t->user_id);
+    for (int k = 0; k < 4; k++) *q++ = (uint8_t)(l->hash >> (8 * k));
+    l->pre_len = (uint8_t)(q - l->pre);
+  }
   if (l->kind == WIRE_T_COMPATIBLE_STRUCT ||
       l->kind == WIRE_T_NAMED_COMPATIBLE_STRUCT ||
       (ctx->compatible && l->kind == WIRE_T_NAMED_STRUCT)) {
@@ -713,7 +724,8 @@ void wire__mem_switch(wire_mem *m, uint32_t mode) {
     wire_mlayout *l = &m->layouts[i];
     wire_mcompiled *was = &l->other[m->mode], *now = &l->other[mode];
     *was = (wire_mcompiled){l->bound, l->hash, l->plan, l->kind, l->td,
-                            l->td_len, l->maps, l->nmaps};
+                            l->td_len, l->maps, l->nmaps, {0}, l->pre_len};
+    memcpy(was->pre, l->pre, sizeof was->pre);
     l->bound = now->bound;
     l->hash = now->hash;
     l->plan = now->plan;
@@ -722,6 +734,8 @@ void wire__mem_switch(wire_mem *m, uint32_t mode) {
     l->td_len = now->td_len;
     l->maps = now->maps;
     l->nmaps = now->nmaps;
+    memcpy(l->pre, now->pre, sizeof l->pre);
+    l->pre_len = now->pre_len;
   }
   m->mode = mode;
 }

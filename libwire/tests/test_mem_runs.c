@@ -363,10 +363,12 @@ Test(mem_runs, general_fields) { check_general(0); }
 Test(mem_runs, general_fields_tracked) { check_general(1); }
 
 /* A flat struct (fixed-size values and varints only: wire_mem_decode's
- * flat path, mem_dec_root.c): a message, every prefix of it, every
- * message with one byte changed and one with a byte more decode through
- * the flat path to the status, byte offset and memory the general path
- * gives (the flat path turned off). */
+ * flat path, mem_dec_root.c), in compatible mode (the root's TypeDef
+ * recognised with one compare) and in same-schema mode (the root's
+ * header, flag, kind, user type id and schema hash: same_flat): a
+ * message, every prefix of it, every message with one byte changed and
+ * one with a byte more decode through the flat path to the status, byte
+ * offset and memory the general path gives (the flat path turned off). */
 static const char fdl_f[] =
     "package r;\n"
     "enum E [id=403] { A = 0; B = 1; C = 2; }\n"
@@ -377,9 +379,10 @@ static const char fdl_f[] =
 typedef struct { uint8_t a; float b; double c; uint32_t e; int32_t d;
                  int64_t f; int32_t g, h, i; int64_t j; } f_t;
 
-static wire_ctx *make_flat(int words, uint32_t *lf) {
+static wire_ctx *make_flat(int compatible, int words, uint32_t *lf) {
   wire__mdec_words_ok = words != 0;
-  wire_ctx *c = mem_ctx(fdl_f, "f.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, 1));
+  wire_ctx *c = mem_ctx(fdl_f, "f.fdl",
+                        MEM_OPTS(WIRE_OPT_COMPATIBLE, compatible));
   uint32_t tf = mem_ctx_type(c, "r.F");
   int32_t st = wire_mem_layout_new(c, tf, sizeof(f_t), lf);
   st |= wire_mem_layout_field(c, *lf, 0, WIRE_MEM_BOOL, O(f_t, a), N, N, N);
@@ -427,9 +430,9 @@ static int32_t flat_probe(const void *env, const uint8_t *data, size_t n,
   return flat_as_general(e->c, e->lf, data, n);
 }
 
-static void check_flat(int words) {
+static void check_flat(int compatible, int words) {
   uint32_t lf;
-  wire_ctx *c = make_flat(words, &lf);
+  wire_ctx *c = make_flat(compatible, words, &lf);
   for (unsigned k = 0; k < 12; k++) {
     f_t v;
     memset(&v, 0, sizeof v);
@@ -463,12 +466,20 @@ static void check_flat(int words) {
     /* a byte more */
     bytes[n] = 0;
     cr_assert_eq(flat_as_general(c, lf, bytes, n + 1), WIRE_E_TRAILING);
+    if (!compatible) {
+      /* no root allowed: refused on either path, as root_meta refuses it */
+      cr_assert_eq(wire_ctx_set_limit(c, WIRE_LIMIT_ROOTS, 0), WIRE_OK);
+      cr_assert_eq(flat_as_general(c, lf, bytes, n), WIRE_E_LIMIT);
+      cr_assert_eq(wire_ctx_set_limit(c, WIRE_LIMIT_ROOTS, 1 << 20), WIRE_OK);
+    }
   }
   wire_ctx_free(c);
 }
 
-Test(mem_runs, flat_words) { check_flat(1); }
-Test(mem_runs, flat_bytes) { check_flat(0); }
+Test(mem_runs, flat_words) { check_flat(1, 1); }
+Test(mem_runs, flat_bytes) { check_flat(1, 0); }
+Test(mem_runs, flat_same_schema_words) { check_flat(0, 1); }
+Test(mem_runs, flat_same_schema_bytes) { check_flat(0, 0); }
 
 /* A list of struct pointers without flags (its images allocated and
  * cleared at once, read as the items of a list of inline structs,
