@@ -90,7 +90,8 @@ type mop struct {
 	m     uintptr      // image offset of the value or its pointer
 	aux   uintptr      // image offset of the length / count (noOff: none)
 	pres  uintptr      // image offset of the presence byte (noOff: none)
-	gsz   uintptr      // Go size of the value
+	gsz   uintptr      // Go size of the value (the Go stride of list items)
+	psz   uintptr      // mkPtrScalar: Go size of the value pointed to
 	ew    uintptr      // Go size of an element (mkBlock)
 	typ   reflect.Type // Go type of the value
 	sub   *imgType     // nested struct
@@ -671,7 +672,7 @@ func (c *Context) fieldOp(gt reflect.Type, dt *dtype, off uintptr, ex *placer) (
 			return o, nil
 		}
 		if f := memForm(et); f != 0 {
-			o.k, o.form, o.gsz, o.en = mkPtrScalar, f, et.Size(), c.enumHeld(dt)
+			o.k, o.form, o.psz, o.en = mkPtrScalar, f, et.Size(), c.enumHeld(dt)
 			o.pres = ex.take(1, 1)
 			return o, nil
 		}
@@ -878,7 +879,7 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 			return o, 8, nil
 		}
 		if f := memForm(et); f != 0 {
-			o.k, o.form, o.gsz, o.m, o.pres, o.en = mkPtrScalar, f, et.Size(), 0, 8, c.enumHeld(dt)
+			o.k, o.form, o.psz, o.m, o.pres, o.en = mkPtrScalar, f, et.Size(), 0, 8, c.enumHeld(dt)
 			return o, 16, nil
 		}
 		if et.Kind() == reflect.String {
@@ -1362,7 +1363,7 @@ func (e *menc) op(o *mop, g, m unsafe.Pointer) error {
 			*(*byte)(unsafe.Add(m, o.pres)) = 0
 			return nil
 		}
-		copy(unsafe.Slice((*byte)(unsafe.Add(m, o.m)), o.gsz), unsafe.Slice((*byte)(gp), o.gsz))
+		copy(unsafe.Slice((*byte)(unsafe.Add(m, o.m)), o.psz), unsafe.Slice((*byte)(gp), o.psz))
 		*(*byte)(unsafe.Add(m, o.pres)) = 1
 		if o.en != nil {
 			return enumCheck(o, gp)
