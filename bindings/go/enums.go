@@ -78,38 +78,30 @@ func (c *Context) enumDeclOf(index uint32) *enumDecl {
 }
 
 // enumValue is the Go integer at p of kind k as an enum number: ok is
-// false for a negative one or one over 32 bits (x then holds it cut).
+// false for a negative one or one over 32 bits.
 func enumValue(p unsafe.Pointer, k reflect.Kind) (x uint32, ok bool) {
-	var s int64
-	var u uint64
-	signed := true
+	var u uint64 // (a negative number: 2^63 and more)
 	switch k {
 	case reflect.Int8:
-		s = int64(*(*int8)(p))
+		u = uint64(*(*int8)(p))
 	case reflect.Int16:
-		s = int64(*(*int16)(p))
+		u = uint64(*(*int16)(p))
 	case reflect.Int32:
-		s = int64(*(*int32)(p))
+		u = uint64(*(*int32)(p))
 	case reflect.Int64:
-		s = *(*int64)(p)
+		u = uint64(*(*int64)(p))
 	case reflect.Int:
-		s = int64(*(*int)(p))
+		u = uint64(*(*int)(p))
 	case reflect.Uint8:
-		u, signed = uint64(*(*uint8)(p)), false
+		u = uint64(*(*uint8)(p))
 	case reflect.Uint16:
-		u, signed = uint64(*(*uint16)(p)), false
+		u = uint64(*(*uint16)(p))
 	case reflect.Uint32:
-		u, signed = uint64(*(*uint32)(p)), false
+		u = uint64(*(*uint32)(p))
 	case reflect.Uint64:
-		u, signed = *(*uint64)(p), false
+		u = *(*uint64)(p)
 	default: // Uint
-		u, signed = uint64(*(*uint)(p)), false
-	}
-	if signed {
-		if s < 0 {
-			return 0, false
-		}
-		u = uint64(s)
+		u = uint64(*(*uint)(p))
 	}
 	return uint32(u), u <= 0xFFFFFFFF
 }

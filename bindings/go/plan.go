@@ -730,15 +730,13 @@ func (e *encoder) enumOf(index uint32, v reflect.Value) error {
 	if d == nil {
 		return goErr("schema", "type %d is not an enum of the schema", index)
 	}
-	var x uint64
-	ok := true
+	var x uint64 // (a negative number: 2^63 and more)
 	if v.CanInt() {
-		ok = v.Int() >= 0
 		x = uint64(v.Int())
 	} else {
 		x = v.Uint()
 	}
-	if !ok || x > math.MaxUint32 || !d.has(uint32(x)) {
+	if x > math.MaxUint32 || !d.has(uint32(x)) {
 		return e.c.notDeclared(d, v.Interface())
 	}
 	e.sh(TypeEnum)
