@@ -10,10 +10,10 @@ package wire
 // codecs check while they build the image (menc.op, mkEnum) and leave the
 // error's wording to the tape path (marshal). Reading keeps any number
 // (a newer writer's enumerator decodes into the Go integer or the
-// wire.Enum); such a value is read, not written back. The runtimes agree:
-// pyfory writes only members of its Enum classes (and refuses an unknown
-// number when it reads), the Fory spec makes the enum's ID the wire
-// contract; Fory Go v1.6.1 writes any Go integer, cut to 32 bits.
+// wire.Enum); such a value is read, not written back. pyfory 1.7.7 writes
+// only members of its Enum classes (and refuses an unknown number when it
+// reads), the Fory spec makes the enumerator's ID the wire value; Fory Go
+// v1.6.1 writes any Go integer, cut to 32 bits (README: Structs).
 
 /*
 #include "wire.h"
@@ -106,8 +106,8 @@ func enumValue(p unsafe.Pointer, k reflect.Kind) (x uint32, ok bool) {
 	return uint32(u), u <= 0xFFFFFFFF
 }
 
-// notDeclared is the error for value v (a Go integer's reflect.Value, or
-// a wire.Enum's number) that enum d does not declare.
+// notDeclared is the error for v (a Go integer, or a wire.Enum's number)
+// that enum d does not declare.
 func (c *Context) notDeclared(d *enumDecl, v any) error {
 	vals := d.sorted
 	if d.dense > 0 {
