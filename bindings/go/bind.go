@@ -22,7 +22,9 @@ import (
 //   - list and set: a slice or Go array whose element binds the declared
 //     element; a set also wire.Set; map: a Go map whose key and value
 //     bind the declared key and value;
-//   - enum: wire.Enum or any Go integer kind (the enumerator's number);
+//   - enum: wire.Enum or any Go integer kind (the enumerator's number;
+//     a number the enum does not declare is refused when written,
+//     enums.go);
 //     union: wire.Union; struct or ext: the Go struct registered for that
 //     schema type (a struct registered later is checked when it is), or
 //     wire.Struct;

@@ -23,12 +23,15 @@ import (
 type bLeaf struct{ A int32 }
 type bOther struct{ A int32 }
 type bColor int32
+type bIn struct{ A, C int32 } // b.In: a Color held as an int32, numbers only (one run)
 
 const bindFDL = `package b;
 enum Color [id=4000] { RED = 0; GREEN = 1; BLUE = 2; }
 union U [id=4001] { string s = 1; int32 i = 2; }
 message Leaf [id=4002] { int32 a = 1; }
 message Other [id=4003] { int32 a = 1; }
+enum Sparse [id=4004] { S1 = 1; S5 = 5; S1000 = 1000; }
+message In [id=4005] { int32 a = 1; Color c = 2; }
 `
 
 func ptr[T any](v T) *T       { return &v }
@@ -77,6 +80,10 @@ func bindCases() []bindCase {
 		{"Color", []any{int32(1), red, bColor(1), uint8(1), int64(1)},
 			[]reflect.Type{ty[bool](), ty[string](), ty[float32](), ty[Date](), ty[Float16](), ty[Union](), ty[[]int32]()}},
 		{"optional Color", []any{int32(1), ptr(int32(1)), red}, []reflect.Type{ty[string]()}},
+		{"Sparse", []any{int32(1000), uint16(1000), Enum{Type: "b.Sparse", TypeID: noType, Value: 1000}, anyHeld{int32(1000), true}}, []reflect.Type{ty[string](), ty[bool]()}},
+		{"list<Sparse>", []any{[]int32{5, 1, 1000}, []Enum{{Type: "b.Sparse", TypeID: noType, Value: 5}, {Type: "b.Sparse", TypeID: noType, Value: 1}, {Type: "b.Sparse", TypeID: noType, Value: 1000}}}, []reflect.Type{ty[[]string]()}},
+		{"In", []any{bIn{3, 2}, &bIn{3, 2}}, []reflect.Type{ty[bLeaf]()}},
+		{"list<In>", []any{[]bIn{{3, 2}, {4, 0}}, []*bIn{{3, 2}, {4, 0}}}, []reflect.Type{ty[[]bLeaf]()}},
 		{"U", []any{Union{Type: "b.U", Case: 1, Value: "yes"}}, []reflect.Type{ty[Enum](), ty[string](), ty[bLeaf]()}},
 		{"Leaf", []any{bLeaf{3}, &bLeaf{3}}, []reflect.Type{ty[bOther](), ty[*bOther](), ty[int32](), ty[[]bLeaf](), ty[Enum]()}},
 		{"Leaf f = 1 [nullable = false]", []any{bLeaf{3}, &bLeaf{3}}, []reflect.Type{ty[bOther]()}},
@@ -108,6 +115,10 @@ func bindCases() []bindCase {
 		{"list<optional timestamp>", []any{[]time.Time{tm}, []*time.Time{&tm}}, []reflect.Type{ty[[]*int64]()}},
 		{"list<decimal>", []any{[]Decimal{dec}}, []reflect.Type{ty[[]float64]()}},
 		{"list<optional int32>", []any{[]int32{4}, []*int32{ptr(int32(4))}}, []reflect.Type{ty[[]*int64]()}},
+		// pointers to numbers as list items: the Go stride is a pointer's
+		{"list<optional int32>", []any{[]*int32{ptr(int32(4)), nil, ptr(int32(-5))}}, nil},
+		{"list<optional bool>", []any{[]*bool{ptr(true), ptr(false), nil, ptr(true)}}, nil},
+		{"list<optional Color>", []any{[]*int32{ptr(int32(2)), nil, ptr(int32(0))}, []*uint8{ptr(uint8(2)), nil, ptr(uint8(0))}}, nil},
 		{"list<Color>", []any{[]int32{1, 2}, []Enum{red, {Type: "b.Color", TypeID: noType, Value: 2}}, []int64{1, 2}, []bColor{1, 2}, []uint16{1, 2}},
 			[]reflect.Type{ty[[]string](), ty[[]bool](), ty[[]float32](), ty[[]Date](), ty[[]Float16](), ty[[]Union]()}},
 		{"list<Leaf>", []any{[]bLeaf{{1}, {2}}, []*bLeaf{{1}, {2}}}, []reflect.Type{ty[[]bOther](), ty[[]*bOther](), ty[[]int32](), ty[bLeaf]()}},
@@ -184,6 +195,9 @@ func bindContext(t *testing.T, decl string, compat, ref bool) *Context {
 		t.Fatal(err)
 	}
 	if err := c.RegisterStruct("b.Other", bOther{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RegisterStruct("b.In", bIn{}); err != nil {
 		t.Fatal(err)
 	}
 	return c

@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "d1f09622653d300c92b41518faaf9b3d4d6ab25ba3d032c04b9e1b9b70ab206d"
+const csrcDigest = "e63453bd3fe2dbb430c863996862f961f46e5660c4a813ae83a5e720cc7ff46c"

@@ -359,6 +359,9 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 			if !ok {
 				return goErr("schema", "enum type %q is not in the schema", en.Type)
 			}
+			if d := e.c.enumDeclOf(idx); d != nil && !d.has(en.Value) {
+				return e.c.notDeclared(d, en.Value)
+			}
 			e.sh(TypeEnum)
 			e.t.u32(idx)
 		} else if en.TypeID == noType {
@@ -780,12 +783,18 @@ func (c *Context) marshal(dst []byte, v any, values []any, all bool) ([]byte, er
 		c.mu.Unlock()
 		return nil, err
 	}
+	refused := false
 	if !all {
 		if r, gp := c.memTarget(v, false); r != nil {
 			out, err := c.memMarshal(dst, r, gp)
-			c.mu.Unlock()
-			runtime.KeepAlive(v)
-			return out, err
+			if err != error(errEnumRefused) {
+				c.mu.Unlock()
+				runtime.KeepAlive(v)
+				return out, err
+			}
+			// an enum number its enum does not declare: the tape path
+			// refuses it too, in words that name the field (enums.go)
+			refused = true
 		}
 	}
 	defer c.mu.Unlock()
@@ -793,6 +802,9 @@ func (c *Context) marshal(dst []byte, v any, values []any, all bool) ([]byte, er
 	if !all {
 		if err := e.root(v); err != nil {
 			return nil, err
+		}
+		if refused {
+			return nil, errEnumRefused // (the paths check the same numbers)
 		}
 	}
 	for _, v := range values {

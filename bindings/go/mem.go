@@ -78,6 +78,7 @@ const (
 	mkDecimal                // Decimal -> wire_mem_decimal
 	mkScalar                 // a number or bool in an element slot
 	mkPresent                // a nullable-declared field always present (typ: a struct, zeroed when null)
+	mkEnum                   // encode only: the Go integer at g, in a run, checked against en
 )
 
 // mop is one value in an image: a struct field or an element slot.
@@ -89,7 +90,8 @@ type mop struct {
 	m     uintptr      // image offset of the value or its pointer
 	aux   uintptr      // image offset of the length / count (noOff: none)
 	pres  uintptr      // image offset of the presence byte (noOff: none)
-	gsz   uintptr      // Go size of the value
+	gsz   uintptr      // Go size of the value (the Go stride of list items)
+	psz   uintptr      // mkPtrScalar: Go size of the value pointed to
 	ew    uintptr      // Go size of an element (mkBlock)
 	typ   reflect.Type // Go type of the value
 	sub   *imgType     // nested struct
@@ -97,6 +99,7 @@ type mop struct {
 	val   *mop         // map value slot op
 	elay  *elemLay     // LIST / MAP element layout (nil: a list of sub's layout)
 	esize uintptr      // image stride of list items / map entries
+	en    *enumDecl    // an enum held as a Go integer: what it declares (checked when written)
 }
 
 // stride is the image size of a list item or map entry.
@@ -160,6 +163,7 @@ type imgType struct {
 	rows   []*mop  // one per schema field (the layout rows)
 	runs   []span  // bytes copied as they are (bound numbers and bools)
 	ops    []*mop  // the rest, nested inline structs' included
+	checks []*mop  // enum fields held in runs (mkEnum), nested inline structs' included
 	prog   []estep // encode: the runs, then the ops, as flat steps
 	whole  bool    // one run covers the struct and there are no ops
 	extras bool    // bytes after the Go struct's (not nestable inline)
@@ -430,6 +434,9 @@ func (c *Context) buildImage(t *imgType) error {
 		t.rows = append(t.rows, o)
 		if o.k == mkNone {
 			scal = append(scal, span{gf.Offset, gf.Type.Size()})
+			if o.en != nil {
+				t.checks = append(t.checks, &mop{k: mkEnum, g: o.g, m: o.g, aux: noOff, pres: noOff, typ: o.typ, en: o.en})
+			}
 			if o.pres != noOff {
 				t.ops = append(t.ops, &mop{k: mkPresent, pres: o.pres})
 			}
@@ -443,6 +450,9 @@ func (c *Context) buildImage(t *imgType) error {
 			}
 			for _, so := range o.sub.ops {
 				t.ops = append(t.ops, shifted(so, o.g))
+			}
+			for _, so := range o.sub.checks {
+				t.checks = append(t.checks, shifted(so, o.g))
 			}
 			if o.pres != noOff {
 				// after the lifted ops: a null zeroes the Go struct
@@ -462,7 +472,7 @@ func (c *Context) buildImage(t *imgType) error {
 	if len(t.ops) == 0 && len(t.runs) == 0 {
 		t.whole = true
 	}
-	t.prog = encProg(t.runs, t.ops)
+	t.prog = encProg(t.runs, append(t.checks[:len(t.checks):len(t.checks)], t.ops...))
 	return nil
 }
 
@@ -606,7 +616,7 @@ func (c *Context) fieldOp(gt reflect.Type, dt *dtype, off uintptr, ex *placer) (
 		}
 	}
 	if f := memForm(gt); f != 0 {
-		o.form = f
+		o.form, o.en = f, c.enumHeld(dt)
 		needPres()
 		return o, nil
 	}
@@ -667,7 +677,7 @@ func (c *Context) fieldOp(gt reflect.Type, dt *dtype, off uintptr, ex *placer) (
 			return o, nil
 		}
 		if f := memForm(et); f != 0 {
-			o.k, o.form, o.gsz = mkPtrScalar, f, et.Size()
+			o.k, o.form, o.psz, o.en = mkPtrScalar, f, et.Size(), c.enumHeld(dt)
 			o.pres = ex.take(1, 1)
 			return o, nil
 		}
@@ -805,7 +815,7 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 	o := &mop{aux: noOff, pres: noOff, typ: gt, gsz: gt.Size()}
 	p := &placer{}
 	if f := memForm(gt); f != 0 {
-		o.k, o.form = mkScalar, f
+		o.k, o.form, o.en = mkScalar, f, c.enumHeld(dt)
 		o.m = p.take(gt.Size(), gt.Size())
 		return o, align(p.next, gt.Size()), nil
 	}
@@ -874,7 +884,7 @@ func (c *Context) slotOp(gt reflect.Type, dt *dtype) (*mop, uintptr, error) {
 			return o, 8, nil
 		}
 		if f := memForm(et); f != 0 {
-			o.k, o.form, o.gsz, o.m, o.pres = mkPtrScalar, f, et.Size(), 0, 8
+			o.k, o.form, o.psz, o.m, o.pres, o.en = mkPtrScalar, f, et.Size(), 0, 8, c.enumHeld(dt)
 			return o, 16, nil
 		}
 		if et.Kind() == reflect.String {
@@ -1316,8 +1326,13 @@ func (e *menc) op(o *mop, g, m unsafe.Pointer) error {
 	switch o.k {
 	case mkPresent:
 		*(*byte)(unsafe.Add(m, o.pres)) = 1
+	case mkEnum:
+		return enumCheck(o, gv)
 	case mkScalar:
 		copy(unsafe.Slice((*byte)(unsafe.Add(m, o.m)), o.gsz), unsafe.Slice((*byte)(gv), o.gsz))
+		if o.en != nil {
+			return enumCheck(o, gv)
+		}
 	case mkString:
 		return e.str(unsafe.Add(m, o.m), unsafe.Add(m, o.aux), *(*string)(gv))
 	case mkBlock:
@@ -1365,8 +1380,11 @@ func (e *menc) op(o *mop, g, m unsafe.Pointer) error {
 			*(*byte)(unsafe.Add(m, o.pres)) = 0
 			return nil
 		}
-		copy(unsafe.Slice((*byte)(unsafe.Add(m, o.m)), o.gsz), unsafe.Slice((*byte)(gp), o.gsz))
+		copy(unsafe.Slice((*byte)(unsafe.Add(m, o.m)), o.psz), unsafe.Slice((*byte)(gp), o.psz))
 		*(*byte)(unsafe.Add(m, o.pres)) = 1
+		if o.en != nil {
+			return enumCheck(o, gp)
+		}
 	case mkPtrString:
 		sp := *(**string)(gv)
 		if sp == nil {
@@ -1452,7 +1470,7 @@ func (e *menc) list(o *mop, sh *sliceHeader, m unsafe.Pointer) error {
 	putWord(pm, uintptr(items))
 	putU64(pa, uint64(n))
 	el := o.el
-	if el.k == mkStruct && el.sub.whole && stride == el.gsz {
+	if el.k == mkStruct && el.sub.whole && len(el.sub.checks) == 0 && stride == el.gsz {
 		copy(unsafe.Slice((*byte)(items), n*stride), unsafe.Slice((*byte)(sh.data), n*stride))
 		return nil
 	}

@@ -170,7 +170,7 @@ func (d *mdec) op(o *mop, m, g unsafe.Pointer) error {
 			return nil
 		}
 		np := reflect.New(o.typ.Elem()).UnsafePointer()
-		copy(unsafe.Slice((*byte)(np), o.gsz), unsafe.Slice((*byte)(unsafe.Add(m, o.m)), o.gsz))
+		copy(unsafe.Slice((*byte)(np), o.psz), unsafe.Slice((*byte)(unsafe.Add(m, o.m)), o.psz))
 		*(*unsafe.Pointer)(gv) = np
 	case mkPtrString:
 		p := ldPtr(unsafe.Add(m, o.m))

@@ -723,19 +723,21 @@ func isIntKind(k reflect.Kind) bool {
 }
 
 // enumOf writes a Go integer as a value of schema enum `index` (an ENUM
-// record: the value is the enumerator's number, not a zigzag integer).
+// record: the value is the enumerator's number, not a zigzag integer); a
+// number the enum does not declare is refused (enums.go).
 func (e *encoder) enumOf(index uint32, v reflect.Value) error {
-	var x uint64
+	d := e.c.enumDeclOf(index)
+	if d == nil {
+		return goErr("schema", "type %d is not an enum of the schema", index)
+	}
+	var x uint64 // (a negative number: 2^63 and more)
 	if v.CanInt() {
-		if v.Int() < 0 {
-			return goErr("value", "enum value %d is negative", v.Int())
-		}
 		x = uint64(v.Int())
 	} else {
 		x = v.Uint()
 	}
-	if x > math.MaxUint32 {
-		return goErr("value", "enum value %d does not fit 32 bits", x)
+	if x > math.MaxUint32 || !d.has(uint32(x)) {
+		return e.c.notDeclared(d, v.Interface())
 	}
 	e.sh(TypeEnum)
 	e.t.u32(index)

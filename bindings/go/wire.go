@@ -188,6 +188,7 @@ type Context struct {
 	strs    []byte              // the current chunk of decoded strings (goString)
 	strsAt  int                 // its bytes in use (an offset: no pointer store per string)
 	names   map[uint32][]string // field names of schema types by index (wire order)
+	enums   []*enumDecl         // declared values of schema enums by index (enums.go)
 	// compiled codecs (mem.go)
 	img       carena         // C memory for encode images
 	menc      menc           // reused encode state

@@ -870,6 +870,15 @@ WIRE_API int32_t wire_schema_field_type_info(const wire_field_type *ft,
                                              const wire_field_type **out_elem,
                                              const wire_field_type **out_key,
                                              const wire_field_type **out_value);
+/* The values enum `type` declares (its enumerators' numbers, in
+ * declaration order) into out_values[0..cap); *out_count gets how many it
+ * declares (out_values may be NULL with cap 0 to ask for the count). For a
+ * binding that checks the values it writes against the schema once, at
+ * registration, instead of per value. WIRE_E_ARG when `type` is not an
+ * enum of the schema, WIRE_E_BUFFER_FULL if cap is short. */
+WIRE_API int32_t wire_schema_enum_values(wire_ctx *ctx, uint32_t type,
+                                         uint32_t *out_values, size_t cap,
+                                         size_t *out_count);
 /* The fingerprint libwire hashes into the same-schema hash of struct
  * `type` (spec R-SHASH-1), NUL-terminated into out[0..cap); *out_len gets
  * its length without the NUL (also with WIRE_E_BUFFER_FULL), *out_hash the

@@ -130,6 +130,42 @@ Test(registry, members_only_on_types_of_their_kind) {
   cr_assert_eq(wire_schema_finish(ctx), WIRE_OK);
 }
 
+/* An enum's declared values, in declaration order (an FDL enum's as
+ * written, gaps kept); the count alone with cap 0; a short buffer gets the
+ * first values and WIRE_E_BUFFER_FULL; a struct or an unknown index is
+ * not an enum. */
+Test(registry, enum_values_in_declaration_order) {
+  cr_assert_eq(wire_schema_load_fdl(ctx, S("enum Level [id=7] { LOW = 5; "
+                                           "HIGH = 40; MID = 9; }\n"
+                                           "message M [id=8] { Level l = 1; }\n"),
+                                    NULL),
+               WIRE_OK, "%s", wire_ctx_error_message(ctx));
+  uint32_t e, m;
+  cr_assert_eq(wire_schema_find_type(ctx, S("Level"), &e), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(ctx, S("M"), &m), WIRE_OK);
+  size_t n = 0;
+  cr_assert_eq(wire_schema_enum_values(ctx, e, NULL, 0, &n), WIRE_E_BUFFER_FULL);
+  cr_assert_eq(n, 3);
+  uint32_t v[4] = {0, 0, 0, 77};
+  cr_assert_eq(wire_schema_enum_values(ctx, e, v, 4, &n), WIRE_OK);
+  cr_assert_eq(n, 3);
+  cr_assert(v[0] == 5 && v[1] == 40 && v[2] == 9 && v[3] == 77,
+            "%u %u %u %u", v[0], v[1], v[2], v[3]);
+  uint32_t w[2] = {0, 0};
+  cr_assert_eq(wire_schema_enum_values(ctx, e, w, 1, &n), WIRE_E_BUFFER_FULL);
+  cr_assert(n == 3 && w[0] == 5 && w[1] == 0);
+  expect_refused(wire_schema_enum_values(ctx, m, v, 4, &n), WIRE_E_ARG,
+                 "not an enum");
+  expect_refused(wire_schema_enum_values(ctx, 99, v, 4, &n), WIRE_E_ARG,
+                 "not an enum");
+  cr_assert_eq(wire_schema_enum_values(ctx, e, NULL, 4, &n), WIRE_E_ARG);
+  cr_assert_eq(wire_schema_enum_values(ctx, e, v, 4, NULL), WIRE_E_ARG);
+  /* an enum registered through the ABI, no value yet: none */
+  uint32_t z = add_type(WIRE_KIND_ENUM, 9, "", "Empty");
+  cr_assert_eq(wire_schema_enum_values(ctx, z, v, 4, &n), WIRE_OK);
+  cr_assert_eq(n, 0);
+}
+
 /* The fingerprint is the text hashed into the same-schema hash, and the
  * hash is the one a struct body carries after its type id. */
 Test(registry, fingerprint_and_hash_match_the_encoded_body) {

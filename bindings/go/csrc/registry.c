@@ -405,6 +405,19 @@ int32_t wire_schema_field_type_info(const wire_field_type *ft,
   return WIRE_OK;
 }
 
+int32_t wire_schema_enum_values(wire_ctx *ctx, uint32_t type,
+                                uint32_t *out_values, size_t cap,
+                                size_t *out_count) {
+  if (!ctx || !out_count || (cap && !out_values)) return WIRE_E_ARG;
+  if (wire_schema_type_kind(ctx, type) != WIRE_KIND_ENUM)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "type %u is not an enum", type);
+  const wire_utype *t = &ctx->reg->types[type];
+  *out_count = t->nvalues;
+  for (uint32_t i = 0; i < t->nvalues && i < cap; i++)
+    out_values[i] = t->values[i].value;
+  return cap < t->nvalues ? WIRE_E_BUFFER_FULL : WIRE_OK;
+}
+
 int32_t wire_schema_finish(wire_ctx *ctx) {
   if (!ctx) return WIRE_E_ARG;
   return wire__reg_finish(ctx);
