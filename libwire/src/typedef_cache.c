@@ -1,7 +1,9 @@
 /* typedef_cache.c - the context's cache of incoming TypeDefs (schema.h):
  * a TypeDef read once per context, kept as one allocation of exactly its
  * size, found again by its header and bytes; a flush gives the entries
- * back once no document points at them (spec R-SEC-14). */
+ * back once no document points at them (spec R-SEC-14), and a full cache
+ * turns over, keeping the entries read since the last turnover (a second
+ * chance, spec R-SEC-15). */
 #include "schema.h"
 
 static uint32_t td_bucket(const wire_tdcache *c, uint64_t header) {
@@ -28,8 +30,10 @@ wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
   for (wire_td_entry *e = c->buckets[td_bucket(c, header)]; e; e = e->next) {
     const wire_layout *l = &e->layout;
     if (e->header == header && l->td_len <= avail &&
-        memcmp(l->td, p, l->td_len) == 0)
+        memcmp(l->td, p, l->td_len) == 0) {
+      e->hit = true; /* (kept by the next turnover) */
       return &e->layout;
+    }
   }
   return NULL;
 }
@@ -60,9 +64,23 @@ static bool has_room(const wire_ctx *ctx, const wire_tdcache *c) {
          bytes + table_growth(c) + ENTRY_MIN <= ctx->max_typedef_cache_bytes;
 }
 
-wire_arena *wire__tdcache_scratch(wire_ctx *ctx) {
+static void turn_over(wire_ctx *ctx, wire_tdcache *c, uint64_t *hold);
+
+/* A full cache may turn over once it has taken at least as many entries
+ * since the last turnover as that one kept: each turnover walks the
+ * entries, at most twice those taken, and that walk is paid for by the
+ * entries taken, each read from its message's bytes. */
+static bool may_turn_over(const wire_tdcache *c) {
+  return c && c->added && c->added >= c->kept;
+}
+
+wire_arena *wire__tdcache_scratch(wire_ctx *ctx, uint64_t *hold) {
   wire_tdcache *c = tdcache(ctx);
-  if (!has_room(ctx, c)) return NULL;
+  if (!has_room(ctx, c)) {
+    if (!may_turn_over(c)) return NULL;
+    turn_over(ctx, c, hold);
+    if (!has_room(ctx, c)) return NULL;
+  }
   if (!c) {
     if (!(c = wire__alloc(ctx, sizeof *c))) return NULL; /* read uncached */
     memset(c, 0, sizeof *c);
@@ -190,13 +208,18 @@ static int32_t grow_buckets(wire_ctx *ctx, wire_tdcache *c) {
 }
 
 static int32_t adopt(wire_ctx *ctx, wire_tdcache *c, wire_layout **lp,
-                     wire_arena *arena) {
+                     wire_arena *arena, uint64_t *hold) {
   const wire_layout *l = *lp;
   size_t ntypes;
   uint32_t nix;
   size_t size = copy_size(ctx, l, &ntypes, &nix);
   size_t grow = table_growth(c);
   bool keep = c->bytes + grow + size <= ctx->max_typedef_cache_bytes;
+  if (!keep && may_turn_over(c)) { /* make room, then try again */
+    turn_over(ctx, c, hold);
+    grow = table_growth(c);
+    keep = c->bytes + grow + size <= ctx->max_typedef_cache_bytes;
+  }
   if (keep && grow) {
     int32_t st = grow_buckets(ctx, c);
     if (st) return st;
@@ -215,14 +238,15 @@ static int32_t adopt(wire_ctx *ctx, wire_tdcache *c, wire_layout **lp,
   e->next = c->buckets[k];
   c->buckets[k] = e;
   c->count++;
+  c->added++;
   return WIRE_OK;
 }
 
 int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **lp,
-                            wire_arena *arena) {
+                            wire_arena *arena, uint64_t *hold) {
   int32_t st = wire__typedef_resolve(ctx, *lp);
   wire_tdcache *c = ctx->tdc;
-  if (!st && c && c->scratch.head) st = adopt(ctx, c, lp, arena);
+  if (!st && c && c->scratch.head) st = adopt(ctx, c, lp, arena, hold);
   wire__tdcache_drop(ctx);
   return st;
 }
@@ -236,22 +260,15 @@ static void free_entries(wire_ctx *ctx, wire_tdcache *c, wire_td_entry *e) {
   }
 }
 
-void wire__tdcache_flush(wire_ctx *ctx) {
-  wire_tdcache *c = ctx->tdc;
-  if (!c) return;
-  if (c->buckets) {
-    wire__free(ctx, c->buckets, c->nbuckets * sizeof *c->buckets);
-    c->bytes -= c->nbuckets * sizeof *c->buckets;
-  }
-  c->buckets = NULL;
-  c->nbuckets = 0;
-  c->count = 0;
-  if (c->newest) { /* the reachable entries join the retired ones */
-    wire_td_entry *e = c->newest;
-    while (e->older) e = e->older;
-    e->older = c->retired;
-    c->retired = c->newest;
-    c->newest = NULL;
+/* Entries first..last (linked by `older`), no longer reachable, join the
+ * retired ones; a new generation of pins starts. The retired entries are
+ * freed now when nothing pinned before holds them, else by the last unpin
+ * of such a holder. */
+static void retire(wire_ctx *ctx, wire_tdcache *c, wire_td_entry *first,
+                   wire_td_entry *last) {
+  if (first) {
+    last->older = c->retired;
+    c->retired = first;
   }
   c->flushes++;
   c->pins_old += c->pins;
@@ -262,10 +279,106 @@ void wire__tdcache_flush(wire_ctx *ctx) {
   }
 }
 
-void wire__tdcache_pin(wire_doc *doc) {
-  if (doc->tdc_pin) return;
-  wire_tdcache *c = doc->ctx->tdc;
-  doc->tdc_pin = c->flushes + 1;
+void wire__tdcache_flush(wire_ctx *ctx) {
+  wire_tdcache *c = ctx->tdc;
+  if (!c) return;
+  if (c->buckets) {
+    wire__free(ctx, c->buckets, c->nbuckets * sizeof *c->buckets);
+    c->bytes -= c->nbuckets * sizeof *c->buckets;
+  }
+  c->buckets = NULL;
+  c->nbuckets = 0;
+  c->count = c->added = c->kept = 0;
+  wire_td_entry *last = c->newest;
+  while (last && last->older) last = last->older;
+  retire(ctx, c, c->newest, last); /* every reachable entry */
+  c->newest = NULL;
+}
+
+/* The turnover's walk: entry e stays when it was read since the last
+ * turnover and the kept ones leave it room (t->room bytes, t->most
+ * entries), else it goes to the retired list. */
+typedef struct {
+  wire_td_entry *keep, **tail, *drop, *drop_last;
+  size_t room, kept_bytes;
+  uint32_t most, kept;
+} turn;
+
+static void turn_one(wire_tdcache *c, turn *t, wire_td_entry *e) {
+  size_t size = e->size + e->proj_size;
+  if (e->hit && t->kept < t->most && size <= t->room - t->kept_bytes) {
+    e->hit = false;
+    t->kept++;
+    t->kept_bytes += size;
+    *t->tail = e;
+    t->tail = &e->older;
+    uint32_t k = td_bucket(c, e->header);
+    e->next = c->buckets[k];
+    c->buckets[k] = e;
+    return;
+  }
+  e->older = t->drop;
+  t->drop = e;
+  if (!t->drop_last) t->drop_last = e;
+}
+
+/* A full cache makes room: the entries read since the last turnover stay
+ * (up to half the count limit and half the byte budget left beside the
+ * bucket table), the oldest first, so that a steady TypeDef outlives a
+ * flood of new ones; the others are retired as by a
+ * flush (freed at once unless a document or a tape decode pins them:
+ * `hold`, the slot of a decode without a document, is pinned first).
+ * The table keeps its size. O(entries): at most twice the entries taken
+ * since the last turnover (may_turn_over), each read from its message. */
+static void turn_over(wire_ctx *ctx, wire_tdcache *c, uint64_t *hold) {
+  if (hold && !*hold) wire__tdcache_pin(ctx, hold);
+  size_t table = c->nbuckets * sizeof *c->buckets;
+  uint64_t budget = ctx->max_typedef_cache_bytes;
+  turn t = {.keep = NULL,
+            .drop = NULL,
+            .drop_last = NULL,
+            .room = budget > table ? (size_t)((budget - table) / 2) : 0,
+            .kept_bytes = 0,
+            .most = (uint32_t)(ctx->max_typedef_cache / 2 < UINT32_MAX
+                                   ? ctx->max_typedef_cache / 2
+                                   : UINT32_MAX),
+            .kept = 0};
+  t.tail = &t.keep;
+  /* every non-empty bucket starts with an entry: emptied through them,
+   * the table is not walked (it may be much larger than the entries) */
+  for (wire_td_entry *e = c->newest; e; e = e->older)
+    c->buckets[td_bucket(c, e->header)] = NULL;
+  /* The list is the entries taken since the last turnover, newest first,
+   * then those it kept, oldest first. Oldest first they all go: those
+   * the last turnover kept, then the others in the order taken (turned
+   * round here), so that a TypeDef read all along outlives newer ones
+   * read as often. */
+  wire_td_entry *e = c->newest, *fresh = NULL, *older;
+  for (uint32_t i = 0; i < c->added && e; i++, e = older) {
+    older = e->older;
+    e->older = fresh;
+    fresh = e;
+  }
+  for (; e; e = older) {
+    older = e->older;
+    turn_one(c, &t, e);
+  }
+  for (e = fresh; e; e = older) {
+    older = e->older;
+    turn_one(c, &t, e);
+  }
+  *t.tail = NULL;
+  c->newest = t.keep;
+  c->count = c->kept = t.kept;
+  c->added = 0;
+  c->turnovers++;
+  retire(ctx, c, t.drop, t.drop_last);
+}
+
+void wire__tdcache_pin(wire_ctx *ctx, uint64_t *pin) {
+  if (*pin) return;
+  wire_tdcache *c = ctx->tdc;
+  *pin = c->flushes + 1;
   c->pins++;
 }
 
