@@ -327,14 +327,19 @@ wire__reg_lookup_names(const wire_ctx *ctx, uint8_t kind, uint32_t id,
  * budget plus its own struct, and gives its memory back once no document
  * made before the flush is alive.
  *
- * A full cache turns over (spec R-SEC-15): when a new TypeDef has no room
- * and the cache has taken at least as many entries since the last
- * turnover as that one kept, the entries read (hit) since the last
- * turnover stay, up to half the count limit and half the byte budget,
- * and the others are retired as by a flush. So a peer that sends many
- * distinct TypeDefs cannot fill the cache for good: the TypeDefs read in
- * every message stay cached through the flood, the others are cached
- * again when next seen. A hit costs one store (the entry's `hit`). */
+ * A full cache turns over (spec R-SEC-15): when, since the last turnover,
+ * more TypeDefs were read without the cache for want of room than a
+ * quarter of its entries plus the distinct entries found in it, and the
+ * cache has taken at least as many entries as the last turnover kept, it
+ * keeps half of itself (half the count limit and half the byte budget):
+ * the entries found since the last turnover first, then the others, each
+ * the oldest first; the others are retired as by a flush. So a peer that
+ * sends many distinct TypeDefs cannot fill the cache for good: the
+ * TypeDefs read in every message stay cached through the flood, the
+ * others are cached again soon after they come back; and a set of
+ * TypeDefs larger than the cache is still served in part. A hit costs a
+ * load and a branch (the entry's `hit`), its first since the last
+ * turnover a store and a count more. */
 #define WIRE_TDCACHE_PER_BYTE 80
 #define WIRE_TDCACHE_ENTRY_BASE 256
 typedef struct wire_td_entry {
@@ -344,6 +349,7 @@ typedef struct wire_td_entry {
   size_t size;                 /* of this allocation */
   size_t proj_size;            /* of layout.proj, when kept (project.c) */
   bool hit;                    /* found since the last turnover */
+  bool keep;                   /* (during a turnover) */
   wire_layout layout;
 } wire_td_entry;
 
@@ -354,6 +360,9 @@ typedef struct wire_tdcache {
   uint32_t nbuckets, count;
   uint32_t added;      /* entries taken since the last turnover or flush */
   uint32_t kept;       /* entries the last turnover kept */
+  uint32_t hot;        /* entries found (hit) since it */
+  uint32_t missed;     /* TypeDefs read without the cache since it, for
+                          want of room */
   uint64_t turnovers;  /* (for the tests) */
   uint32_t reg_gen;
   uint64_t flushes;    /* flushes and turnovers: the pins' generation */

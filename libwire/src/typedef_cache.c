@@ -31,7 +31,10 @@ wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
     const wire_layout *l = &e->layout;
     if (e->header == header && l->td_len <= avail &&
         memcmp(l->td, p, l->td_len) == 0) {
-      e->hit = true; /* (kept by the next turnover) */
+      if (!e->hit) { /* (kept by the next turnover) */
+        e->hit = true;
+        c->hot++;
+      }
       return &e->layout;
     }
   }
@@ -66,12 +69,20 @@ static bool has_room(const wire_ctx *ctx, const wire_tdcache *c) {
 
 static void turn_over(wire_ctx *ctx, wire_tdcache *c, uint64_t *hold);
 
-/* A full cache may turn over once it has taken at least as many entries
- * since the last turnover as that one kept: each turnover walks the
- * entries, at most twice those taken, and that walk is paid for by the
- * entries taken, each read from its message's bytes. */
-static bool may_turn_over(const wire_tdcache *c) {
-  return c && c->added && c->added >= c->kept;
+/* A TypeDef the full cache had no room for was just read (or is about to
+ * be) without it: the cache turns over when, since the last turnover,
+ * more TypeDefs were read without it than a quarter of its entries plus
+ * the distinct entries found in it (so a cache that serves most of what
+ * it is asked for keeps its entries, one that serves little gives way),
+ * and it has taken at least as many entries as the last turnover kept:
+ * each turnover walks the entries, at most twice those taken, three
+ * times, and that walk is paid for by the entries taken, each read from
+ * its message's bytes. */
+static bool may_turn_over(wire_tdcache *c) {
+  if (!c) return false;
+  c->missed++;
+  return c->missed > c->hot + c->count / 4 && c->added &&
+         c->added >= c->kept;
 }
 
 wire_arena *wire__tdcache_scratch(wire_ctx *ctx, uint64_t *hold) {
@@ -288,91 +299,85 @@ void wire__tdcache_flush(wire_ctx *ctx) {
   }
   c->buckets = NULL;
   c->nbuckets = 0;
-  c->count = c->added = c->kept = 0;
+  c->count = c->added = c->kept = c->hot = c->missed = 0;
   wire_td_entry *last = c->newest;
   while (last && last->older) last = last->older;
   retire(ctx, c, c->newest, last); /* every reachable entry */
   c->newest = NULL;
 }
 
-/* The turnover's walk: entry e stays when it was read since the last
- * turnover and the kept ones leave it room (t->room bytes, t->most
- * entries), else it goes to the retired list. */
+/* What a turnover keeps: at most `most` entries of `room` bytes. */
 typedef struct {
-  wire_td_entry *keep, **tail, *drop, *drop_last;
-  size_t room, kept_bytes;
-  uint32_t most, kept;
+  size_t room, bytes;
+  uint32_t most, count;
 } turn;
 
-static void turn_one(wire_tdcache *c, turn *t, wire_td_entry *e) {
+static void keep_if(turn *t, wire_td_entry *e, bool hit) {
   size_t size = e->size + e->proj_size;
-  if (e->hit && t->kept < t->most && size <= t->room - t->kept_bytes) {
-    e->hit = false;
-    t->kept++;
-    t->kept_bytes += size;
-    *t->tail = e;
-    t->tail = &e->older;
-    uint32_t k = td_bucket(c, e->header);
-    e->next = c->buckets[k];
-    c->buckets[k] = e;
+  if (e->hit != hit || e->keep || t->count >= t->most ||
+      size > t->room - t->bytes)
     return;
-  }
-  e->older = t->drop;
-  t->drop = e;
-  if (!t->drop_last) t->drop_last = e;
+  e->keep = true;
+  t->count++;
+  t->bytes += size;
 }
 
-/* A full cache makes room: the entries read since the last turnover stay
- * (up to half the count limit and half the byte budget left beside the
- * bucket table), the oldest first, so that a steady TypeDef outlives a
- * flood of new ones; the others are retired as by a
- * flush (freed at once unless a document or a tape decode pins them:
- * `hold`, the slot of a decode without a document, is pinned first).
- * The table keeps its size. O(entries): at most twice the entries taken
- * since the last turnover (may_turn_over), each read from its message. */
+/* A full cache makes room. It keeps half of itself (half the count limit
+ * and half the byte budget left beside the bucket table): the entries
+ * found since the last turnover first, then the others, each the oldest
+ * first, so that a TypeDef read all along outlives a flood of new ones
+ * and a set of TypeDefs larger than the cache keeps being served in part;
+ * the others are retired as by a flush (freed at once unless a document
+ * or a tape decode pins them: `hold`, the slot of a decode without a
+ * document, is pinned first). The table keeps its size. O(entries): at
+ * most three times the entries taken since the last turnover
+ * (may_turn_over), each read from its message. */
 static void turn_over(wire_ctx *ctx, wire_tdcache *c, uint64_t *hold) {
   if (hold && !*hold) wire__tdcache_pin(ctx, hold);
   size_t table = c->nbuckets * sizeof *c->buckets;
   uint64_t budget = ctx->max_typedef_cache_bytes;
-  turn t = {.keep = NULL,
-            .drop = NULL,
-            .drop_last = NULL,
-            .room = budget > table ? (size_t)((budget - table) / 2) : 0,
-            .kept_bytes = 0,
-            .most = (uint32_t)(ctx->max_typedef_cache / 2 < UINT32_MAX
-                                   ? ctx->max_typedef_cache / 2
-                                   : UINT32_MAX),
-            .kept = 0};
-  t.tail = &t.keep;
+  uint64_t most = ctx->max_typedef_cache / 2;
+  turn t = {budget > table ? (size_t)((budget - table) / 2) : 0, 0,
+            most < UINT32_MAX ? (uint32_t)most : UINT32_MAX, 0};
   /* every non-empty bucket starts with an entry: emptied through them,
    * the table is not walked (it may be much larger than the entries) */
   for (wire_td_entry *e = c->newest; e; e = e->older)
     c->buckets[td_bucket(c, e->header)] = NULL;
   /* The list is the entries taken since the last turnover, newest first,
-   * then those it kept, oldest first. Oldest first they all go: those
-   * the last turnover kept, then the others in the order taken (turned
-   * round here), so that a TypeDef read all along outlives newer ones
-   * read as often. */
+   * then those it kept, oldest first: made all oldest first. */
   wire_td_entry *e = c->newest, *fresh = NULL, *older;
   for (uint32_t i = 0; i < c->added && e; i++, e = older) {
     older = e->older;
     e->older = fresh;
     fresh = e;
   }
-  for (; e; e = older) {
+  wire_td_entry *all = e ? e : fresh;
+  while (e && e->older) e = e->older;
+  if (e) e->older = fresh;
+  for (e = all; e; e = e->older) keep_if(&t, e, true);
+  for (e = all; e; e = e->older) keep_if(&t, e, false);
+  wire_td_entry *keep = NULL, **tail = &keep, *drop = NULL, *last = NULL;
+  for (e = all; e; e = older) {
     older = e->older;
-    turn_one(c, &t, e);
+    if (!e->keep) {
+      e->older = drop;
+      drop = e;
+      if (!last) last = e;
+      continue;
+    }
+    e->keep = e->hit = false;
+    *tail = e;
+    tail = &e->older;
+    uint32_t k = td_bucket(c, e->header);
+    e->next = c->buckets[k];
+    c->buckets[k] = e;
   }
-  for (e = fresh; e; e = older) {
-    older = e->older;
-    turn_one(c, &t, e);
-  }
-  *t.tail = NULL;
-  c->newest = t.keep;
-  c->count = c->kept = t.kept;
-  c->added = 0;
+  *tail = NULL;
+  c->newest = keep;
+  c->count = c->kept = t.count;
+  c->added = c->hot = c->missed = 0;
   c->turnovers++;
-  retire(ctx, c, t.drop, t.drop_last);
+  retire(ctx, c, drop, last);
 }
 
 void wire__tdcache_pin(wire_ctx *ctx, uint64_t *pin) {
