@@ -332,14 +332,15 @@ wire__reg_lookup_names(const wire_ctx *ctx, uint8_t kind, uint32_t id,
  * quarter of its entries plus the distinct entries found in it, and the
  * cache has taken at least as many entries as the last turnover kept, it
  * keeps half of itself (half the count limit and half the byte budget):
- * the entries found since the last turnover first, then the others, each
- * the oldest first; the others are retired as by a flush. So a peer that
+ * the entries found most since the last turnover first (3 times or more,
+ * twice, once), then the others, each the oldest first; the others are
+ * retired as by a flush. So a peer that
  * sends many distinct TypeDefs cannot fill the cache for good: the
  * TypeDefs read in every message stay cached through the flood, the
  * others are cached again soon after they come back; and a set of
  * TypeDefs larger than the cache is still served in part. A hit costs a
- * load and a branch (the entry's `hit`), its first since the last
- * turnover a store and a count more. */
+ * load and a branch (the entry's `hits`), its first three since the last
+ * turnover a store (and the first a count) more. */
 #define WIRE_TDCACHE_PER_BYTE 80
 #define WIRE_TDCACHE_ENTRY_BASE 256
 typedef struct wire_td_entry {
@@ -348,7 +349,7 @@ typedef struct wire_td_entry {
   uint64_t header;
   size_t size;                 /* of this allocation */
   size_t proj_size;            /* of layout.proj, when kept (project.c) */
-  bool hit;                    /* found since the last turnover */
+  uint8_t hits;                 /* found since the last turnover (0-3) */
   bool keep;                   /* (during a turnover) */
   wire_layout layout;
 } wire_td_entry;

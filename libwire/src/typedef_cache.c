@@ -31,10 +31,8 @@ wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
     const wire_layout *l = &e->layout;
     if (e->header == header && l->td_len <= avail &&
         memcmp(l->td, p, l->td_len) == 0) {
-      if (!e->hit) { /* (kept by the next turnover) */
-        e->hit = true;
+      if (e->hits < 3 && !e->hits++) /* (for the next turnover) */
         c->hot++;
-      }
       return &e->layout;
     }
   }
@@ -75,7 +73,7 @@ static void turn_over(wire_ctx *ctx, wire_tdcache *c, uint64_t *hold);
  * the distinct entries found in it (so a cache that serves most of what
  * it is asked for keeps its entries, one that serves little gives way),
  * and it has taken at least as many entries as the last turnover kept:
- * each turnover walks the entries, at most twice those taken, three
+ * each turnover walks the entries, at most twice those taken, six
  * times, and that walk is paid for by the entries taken, each read from
  * its message's bytes. */
 static bool may_turn_over(wire_tdcache *c) {
@@ -312,9 +310,9 @@ typedef struct {
   uint32_t most, count;
 } turn;
 
-static void keep_if(turn *t, wire_td_entry *e, bool hit) {
+static void keep_if(turn *t, wire_td_entry *e, uint8_t hits) {
   size_t size = e->size + e->proj_size;
-  if (e->hit != hit || e->keep || t->count >= t->most ||
+  if (e->hits != hits || e->keep || t->count >= t->most ||
       size > t->room - t->bytes)
     return;
   e->keep = true;
@@ -324,13 +322,15 @@ static void keep_if(turn *t, wire_td_entry *e, bool hit) {
 
 /* A full cache makes room. It keeps half of itself (half the count limit
  * and half the byte budget left beside the bucket table): the entries
- * found since the last turnover first, then the others, each the oldest
- * first, so that a TypeDef read all along outlives a flood of new ones
- * and a set of TypeDefs larger than the cache keeps being served in part;
+ * found most since the last turnover first (3 times or more, twice,
+ * once), then the others, each the oldest first, so that a TypeDef read
+ * all along outlives a flood of new ones, even one whose TypeDefs come
+ * back now and then, and a set of TypeDefs larger than the cache keeps
+ * being served in part;
  * the others are retired as by a flush (freed at once unless a document
  * or a tape decode pins them: `hold`, the slot of a decode without a
  * document, is pinned first). The table keeps its size. O(entries): at
- * most three times the entries taken since the last turnover
+ * most six times the entries taken since the last turnover
  * (may_turn_over), each read from its message. */
 static void turn_over(wire_ctx *ctx, wire_tdcache *c, uint64_t *hold) {
   if (hold && !*hold) wire__tdcache_pin(ctx, hold);
@@ -354,8 +354,8 @@ static void turn_over(wire_ctx *ctx, wire_tdcache *c, uint64_t *hold) {
   wire_td_entry *all = e ? e : fresh;
   while (e && e->older) e = e->older;
   if (e) e->older = fresh;
-  for (e = all; e; e = e->older) keep_if(&t, e, true);
-  for (e = all; e; e = e->older) keep_if(&t, e, false);
+  for (int hits = 3; hits >= 0; hits--)
+    for (e = all; e; e = e->older) keep_if(&t, e, (uint8_t)hits);
   wire_td_entry *keep = NULL, **tail = &keep, *drop = NULL, *last = NULL;
   for (e = all; e; e = older) {
     older = e->older;
@@ -365,7 +365,8 @@ static void turn_over(wire_ctx *ctx, wire_tdcache *c, uint64_t *hold) {
       if (!last) last = e;
       continue;
     }
-    e->keep = e->hit = false;
+    e->keep = false;
+    e->hits = 0;
     *tail = e;
     tail = &e->older;
     uint32_t k = td_bucket(c, e->header);
