@@ -94,6 +94,13 @@ typedef struct wire_dec {
    * context's TypeDef cache took in this decode, TypeDefs the document
    * would otherwise hold, counted with its heap */
   size_t cached;
+  /* A decode without a document (the tape decoder): its pin of the
+   * context's TypeDef cache, taken when the cache turns over during the
+   * decode, which may hold cached layouts (zeroed by wire__dec_init; the
+   * caller unpins it when done, wire__tdcache_unpin).
+   * The compiled decoder takes no cached layout without a document (its
+   * skip reads into a scratch document), so its copy is not zeroed. */
+  uint64_t tdc_pin;
 } dec;
 typedef dec wire_dec;
 

@@ -1068,6 +1068,7 @@ void wire__dec_init(dec *d, wire_ctx *ctx, const uint8_t *data, size_t len,
                     wire_doc *doc, wire_arena *arena) {
   memset(d, 0, offsetof(dec, rd));
   d->cached = 0;
+  d->tdc_pin = 0;
   d->in = (wire_in){ctx, data, data, data + len};
   d->ctx = ctx;
   d->doc = doc;

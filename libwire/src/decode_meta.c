@@ -338,15 +338,21 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
     } else {
       /* read into the cache's scratch when the cache has room (then
        * copied into the cache, not the document) */
-      wire_arena *ta = wire__tdcache_scratch(d->ctx);
+      /* a decode without a document holds its cached layouts until it
+       * returns: a turnover pins it first */
+      uint64_t *hold = d->doc ? NULL : &d->tdc_pin;
+      wire_arena *ta = wire__tdcache_scratch(d->ctx, hold);
       if (wire__typedef_read(d->ctx, &d->in, ta ? ta : d->arena,
                              d->ctx->max_depth, &l) != WIRE_OK) {
         wire__tdcache_drop(d->ctx);
         return false;
       }
       size_t was = ta ? d->ctx->tdc->bytes : 0;
-      if (wire__tdcache_adopt(d->ctx, &l, d->arena) != WIRE_OK) return false;
-      if (ta && d->doc) d->cached += d->ctx->tdc->bytes - was;
+      if (wire__tdcache_adopt(d->ctx, &l, d->arena, hold) != WIRE_OK)
+        return false;
+      /* (a turnover may have given back more than the entry took) */
+      if (ta && d->doc && d->ctx->tdc->bytes > was)
+        d->cached += d->ctx->tdc->bytes - was;
     }
     if (d->dump) {
       if (l->by_name)
@@ -375,8 +381,11 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
       }
     }
     /* a document that holds a cached layout keeps the cache's entries
-     * from being freed by a flush until it is freed (typedef_cache.c) */
-    if (l->entry && d->doc) wire__tdcache_pin(d->doc);
+     * from being freed by a flush or a turnover until it is freed
+     * (typedef_cache.c); a decode without a document (tapes) is pinned
+     * by the turnover itself, until it returns */
+    if (l->entry && d->doc && !d->doc->tdc_pin)
+      wire__tdcache_pin(d->ctx, &d->doc->tdc_pin);
     /* The same TypeDef announced again in this root (Fory Go, E-44): a
      * layout of its own, so that the document keeps the announcement and
      * re-encoding announces it again (notation N-5.3). */

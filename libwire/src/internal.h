@@ -767,8 +767,9 @@ struct wire_doc {
   uint32_t nnodes;
   wire_node *null;       /* the null the decoder shares (created once) */
   uint64_t tdc_pin;      /* holds layouts of the context's TypeDef cache:
-                            1 + the cache's flush count when it took the
-                            first (schema.h: wire__tdcache_pin), or 0 */
+                            1 + the cache's count of flushes and
+                            turnovers when it took the first (schema.h:
+                            wire__tdcache_pin), or 0 */
 };
 
 /* Items of a list/set, key-value pairs of a map, fields of a struct (none

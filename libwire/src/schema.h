@@ -319,12 +319,28 @@ wire__reg_lookup_names(const wire_ctx *ctx, uint8_t kind, uint32_t id,
  * A registry change or a new limit flushes the cache: the bucket table is
  * freed and the entries become unreachable. Documents may point at
  * entries, so a document that takes a cached layout pins the cache until
- * it is freed (wire__tdcache_pin). A flush frees the entries at once when
- * no document pins them; otherwise they are retired, still counted in
- * `bytes`, and freed when the last document pinned before the flush is
- * freed (documents pinned after it do not hold them). So the cache never
- * holds more than its byte budget plus its own struct, and gives its
- * memory back once no document made before the flush is alive. */
+ * it is freed (wire__tdcache_pin); a tape decode is pinned by a turnover
+ * that happens during it, until it returns. A flush frees the entries at once when nothing pins them;
+ * otherwise they are retired, still counted in `bytes`, and freed when
+ * the last holder pinned before the flush is freed (holders pinned after
+ * it do not hold them). So the cache never holds more than its byte
+ * budget plus its own struct, and gives its memory back once no document
+ * made before the flush is alive.
+ *
+ * A full cache turns over (spec R-SEC-15): when, since the last turnover,
+ * more TypeDefs were read without the cache for want of room than a
+ * quarter of its entries plus the distinct entries found in it, and the
+ * cache has taken at least as many entries as the last turnover kept, it
+ * keeps half of itself (half the count limit and half the byte budget):
+ * the entries found most since the last turnover first (3 times or more,
+ * twice, once), then the others, each the oldest first; the others are
+ * retired as by a flush. So a peer that
+ * sends many distinct TypeDefs cannot fill the cache for good: the
+ * TypeDefs read in every message stay cached through the flood, the
+ * others are cached again soon after they come back; and a set of
+ * TypeDefs larger than the cache is still served in part. A hit costs a
+ * load and a branch (the entry's `hits`), its first three since the last
+ * turnover a store (and the first a count) more. */
 #define WIRE_TDCACHE_PER_BYTE 80
 #define WIRE_TDCACHE_ENTRY_BASE 256
 typedef struct wire_td_entry {
@@ -333,6 +349,8 @@ typedef struct wire_td_entry {
   uint64_t header;
   size_t size;                 /* of this allocation */
   size_t proj_size;            /* of layout.proj, when kept (project.c) */
+  uint8_t hits;                 /* found since the last turnover (0-3) */
+  bool keep;                   /* (during a turnover) */
   wire_layout layout;
 } wire_td_entry;
 
@@ -341,10 +359,17 @@ typedef struct wire_tdcache {
   wire_td_entry *newest;  /* the reachable entries */
   wire_td_entry *retired; /* flushed, kept for pinning documents */
   uint32_t nbuckets, count;
+  uint32_t added;      /* entries taken since the last turnover or flush */
+  uint32_t kept;       /* entries the last turnover kept */
+  uint32_t hot;        /* entries found (hit) since it */
+  uint32_t missed;     /* TypeDefs read without the cache since it, for
+                          want of room */
+  uint64_t turnovers;  /* (for the tests) */
   uint32_t reg_gen;
-  uint64_t flushes;
-  uint32_t pins;       /* live documents pinned since the last flush */
-  uint32_t pins_old;   /* live documents pinned before it (they hold the
+  uint64_t flushes;    /* flushes and turnovers: the pins' generation */
+  uint32_t pins;       /* live holders (documents, tape decodes) pinned
+                          since the last flush or turnover */
+  uint32_t pins_old;   /* live holders pinned before it (they hold the
                           retired entries) */
   size_t bytes;        /* entries, retired ones too, their projection
                           maps and the bucket table */
@@ -355,13 +380,20 @@ typedef struct wire_tdcache {
 wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
                                 size_t avail);
 /* The arena to read a new TypeDef into: the cache's scratch when the cache
- * has room for one more entry, else NULL (read it into the document). */
-wire_arena *wire__tdcache_scratch(wire_ctx *ctx);
+ * has room for one more entry (after a turnover, when it may make one),
+ * else NULL (read it into the document). hold: the pin slot of a caller
+ * without a document (a tape decode), which may hold cached layouts
+ * already: pinned before a turnover (wire__tdcache_pin), the caller
+ * unpins it when it returns; NULL for a document decode (a document is
+ * pinned when it takes a cached layout). */
+wire_arena *wire__tdcache_scratch(wire_ctx *ctx, uint64_t *hold);
 /* *l was just read (wire__typedef_read) from bytes that may not outlive
  * the call: links it to the registry, and, when it was read into the
- * scratch, replaces it by a cached copy (or, past the cache's byte budget,
- * by a copy in `arena`, the document's). The scratch is emptied. */
-int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **l, wire_arena *arena);
+ * scratch, replaces it by a cached copy (or, past the cache's byte budget
+ * even after a turnover, by a copy in `arena`, the document's). The
+ * scratch is emptied. hold: as for wire__tdcache_scratch. */
+int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **l, wire_arena *arena,
+                            uint64_t *hold);
 /* Empties the scratch after a TypeDef that could not be read. */
 void wire__tdcache_drop(wire_ctx *ctx);
 /* Links a layout read from a TypeDef to the registry: its registered type,
@@ -370,11 +402,13 @@ int32_t wire__typedef_resolve(wire_ctx *ctx, wire_layout *l);
 /* Makes every entry unreachable, and frees the entries when no document
  * pins the cache (else they are retired, for wire__tdcache_unpin). */
 void wire__tdcache_flush(wire_ctx *ctx);
-/* Document doc holds a cached entry's layout: counts doc as pinning the
- * cache (once per document). */
-void wire__tdcache_pin(wire_doc *doc);
-/* A document that pinned the cache (pin: its tdc_pin) is freed: with the
- * last one pinned before the last flush the retired entries go. */
+/* A holder (a document, a tape decode) takes a cached entry's layout:
+ * counts it as pinning the cache, once (*pin, 0 until then, gets 1 + the
+ * generation; the holder's pin slot). */
+void wire__tdcache_pin(wire_ctx *ctx, uint64_t *pin);
+/* A holder that pinned the cache (pin: its slot's value) is done: with
+ * the last one pinned before the last flush or turnover the retired
+ * entries go. */
 void wire__tdcache_unpin(wire_ctx *ctx, uint64_t pin);
 /* Memory for a projection map of `size` bytes kept with the cached
  * layout l (wire_struct_project), counted in the byte budget; NULL when l

@@ -1,7 +1,9 @@
 /* typedef_cache.c - the context's cache of incoming TypeDefs (schema.h):
  * a TypeDef read once per context, kept as one allocation of exactly its
  * size, found again by its header and bytes; a flush gives the entries
- * back once no document points at them (spec R-SEC-14). */
+ * back once no document points at them (spec R-SEC-14), and a full cache
+ * turns over, keeping the entries read since the last turnover (a second
+ * chance, spec R-SEC-15). */
 #include "schema.h"
 
 static uint32_t td_bucket(const wire_tdcache *c, uint64_t header) {
@@ -28,8 +30,11 @@ wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
   for (wire_td_entry *e = c->buckets[td_bucket(c, header)]; e; e = e->next) {
     const wire_layout *l = &e->layout;
     if (e->header == header && l->td_len <= avail &&
-        memcmp(l->td, p, l->td_len) == 0)
+        memcmp(l->td, p, l->td_len) == 0) {
+      if (e->hits < 3 && !e->hits++) /* (for the next turnover) */
+        c->hot++;
       return &e->layout;
+    }
   }
   return NULL;
 }
@@ -60,9 +65,31 @@ static bool has_room(const wire_ctx *ctx, const wire_tdcache *c) {
          bytes + table_growth(c) + ENTRY_MIN <= ctx->max_typedef_cache_bytes;
 }
 
-wire_arena *wire__tdcache_scratch(wire_ctx *ctx) {
+static void turn_over(wire_ctx *ctx, wire_tdcache *c, uint64_t *hold);
+
+/* A TypeDef the full cache had no room for was just read (or is about to
+ * be) without it: the cache turns over when, since the last turnover,
+ * more TypeDefs were read without it than a quarter of its entries plus
+ * the distinct entries found in it (so a cache that serves most of what
+ * it is asked for keeps its entries, one that serves little gives way),
+ * and it has taken at least as many entries as the last turnover kept:
+ * each turnover walks the entries, at most twice those taken, six
+ * times, and that walk is paid for by the entries taken, each read from
+ * its message's bytes. */
+static bool may_turn_over(wire_tdcache *c) {
+  if (!c) return false;
+  c->missed++;
+  return c->missed > c->hot + c->count / 4 && c->added &&
+         c->added >= c->kept;
+}
+
+wire_arena *wire__tdcache_scratch(wire_ctx *ctx, uint64_t *hold) {
   wire_tdcache *c = tdcache(ctx);
-  if (!has_room(ctx, c)) return NULL;
+  if (!has_room(ctx, c)) {
+    if (!may_turn_over(c)) return NULL;
+    turn_over(ctx, c, hold);
+    if (!has_room(ctx, c)) return NULL;
+  }
   if (!c) {
     if (!(c = wire__alloc(ctx, sizeof *c))) return NULL; /* read uncached */
     memset(c, 0, sizeof *c);
@@ -190,13 +217,18 @@ static int32_t grow_buckets(wire_ctx *ctx, wire_tdcache *c) {
 }
 
 static int32_t adopt(wire_ctx *ctx, wire_tdcache *c, wire_layout **lp,
-                     wire_arena *arena) {
+                     wire_arena *arena, uint64_t *hold) {
   const wire_layout *l = *lp;
   size_t ntypes;
   uint32_t nix;
   size_t size = copy_size(ctx, l, &ntypes, &nix);
   size_t grow = table_growth(c);
   bool keep = c->bytes + grow + size <= ctx->max_typedef_cache_bytes;
+  if (!keep && may_turn_over(c)) { /* make room, then try again */
+    turn_over(ctx, c, hold);
+    grow = table_growth(c);
+    keep = c->bytes + grow + size <= ctx->max_typedef_cache_bytes;
+  }
   if (keep && grow) {
     int32_t st = grow_buckets(ctx, c);
     if (st) return st;
@@ -215,14 +247,15 @@ static int32_t adopt(wire_ctx *ctx, wire_tdcache *c, wire_layout **lp,
   e->next = c->buckets[k];
   c->buckets[k] = e;
   c->count++;
+  c->added++;
   return WIRE_OK;
 }
 
 int32_t wire__tdcache_adopt(wire_ctx *ctx, wire_layout **lp,
-                            wire_arena *arena) {
+                            wire_arena *arena, uint64_t *hold) {
   int32_t st = wire__typedef_resolve(ctx, *lp);
   wire_tdcache *c = ctx->tdc;
-  if (!st && c && c->scratch.head) st = adopt(ctx, c, lp, arena);
+  if (!st && c && c->scratch.head) st = adopt(ctx, c, lp, arena, hold);
   wire__tdcache_drop(ctx);
   return st;
 }
@@ -236,22 +269,15 @@ static void free_entries(wire_ctx *ctx, wire_tdcache *c, wire_td_entry *e) {
   }
 }
 
-void wire__tdcache_flush(wire_ctx *ctx) {
-  wire_tdcache *c = ctx->tdc;
-  if (!c) return;
-  if (c->buckets) {
-    wire__free(ctx, c->buckets, c->nbuckets * sizeof *c->buckets);
-    c->bytes -= c->nbuckets * sizeof *c->buckets;
-  }
-  c->buckets = NULL;
-  c->nbuckets = 0;
-  c->count = 0;
-  if (c->newest) { /* the reachable entries join the retired ones */
-    wire_td_entry *e = c->newest;
-    while (e->older) e = e->older;
-    e->older = c->retired;
-    c->retired = c->newest;
-    c->newest = NULL;
+/* Entries first..last (linked by `older`), no longer reachable, join the
+ * retired ones; a new generation of pins starts. The retired entries are
+ * freed now when nothing pinned before holds them, else by the last unpin
+ * of such a holder. */
+static void retire(wire_ctx *ctx, wire_tdcache *c, wire_td_entry *first,
+                   wire_td_entry *last) {
+  if (first) {
+    last->older = c->retired;
+    c->retired = first;
   }
   c->flushes++;
   c->pins_old += c->pins;
@@ -262,10 +288,103 @@ void wire__tdcache_flush(wire_ctx *ctx) {
   }
 }
 
-void wire__tdcache_pin(wire_doc *doc) {
-  if (doc->tdc_pin) return;
-  wire_tdcache *c = doc->ctx->tdc;
-  doc->tdc_pin = c->flushes + 1;
+void wire__tdcache_flush(wire_ctx *ctx) {
+  wire_tdcache *c = ctx->tdc;
+  if (!c) return;
+  if (c->buckets) {
+    wire__free(ctx, c->buckets, c->nbuckets * sizeof *c->buckets);
+    c->bytes -= c->nbuckets * sizeof *c->buckets;
+  }
+  c->buckets = NULL;
+  c->nbuckets = 0;
+  c->count = c->added = c->kept = c->hot = c->missed = 0;
+  wire_td_entry *last = c->newest;
+  while (last && last->older) last = last->older;
+  retire(ctx, c, c->newest, last); /* every reachable entry */
+  c->newest = NULL;
+}
+
+/* What a turnover keeps: at most `most` entries of `room` bytes. */
+typedef struct {
+  size_t room, bytes;
+  uint32_t most, count;
+} turn;
+
+static void keep_if(turn *t, wire_td_entry *e, uint8_t hits) {
+  size_t size = e->size + e->proj_size;
+  if (e->hits != hits || e->keep || t->count >= t->most ||
+      size > t->room - t->bytes)
+    return;
+  e->keep = true;
+  t->count++;
+  t->bytes += size;
+}
+
+/* A full cache makes room. It keeps half of itself (half the count limit
+ * and half the byte budget left beside the bucket table): the entries
+ * found most since the last turnover first (3 times or more, twice,
+ * once), then the others, each the oldest first, so that a TypeDef read
+ * all along outlives a flood of new ones, even one whose TypeDefs come
+ * back now and then, and a set of TypeDefs larger than the cache keeps
+ * being served in part;
+ * the others are retired as by a flush (freed at once unless a document
+ * or a tape decode pins them: `hold`, the slot of a decode without a
+ * document, is pinned first). The table keeps its size. O(entries): at
+ * most six times the entries taken since the last turnover
+ * (may_turn_over), each read from its message. */
+static void turn_over(wire_ctx *ctx, wire_tdcache *c, uint64_t *hold) {
+  if (hold && !*hold) wire__tdcache_pin(ctx, hold);
+  size_t table = c->nbuckets * sizeof *c->buckets;
+  uint64_t budget = ctx->max_typedef_cache_bytes;
+  uint64_t most = ctx->max_typedef_cache / 2;
+  turn t = {budget > table ? (size_t)((budget - table) / 2) : 0, 0,
+            most < UINT32_MAX ? (uint32_t)most : UINT32_MAX, 0};
+  /* every non-empty bucket starts with an entry: emptied through them,
+   * the table is not walked (it may be much larger than the entries) */
+  for (wire_td_entry *e = c->newest; e; e = e->older)
+    c->buckets[td_bucket(c, e->header)] = NULL;
+  /* The list is the entries taken since the last turnover, newest first,
+   * then those it kept, oldest first: made all oldest first. */
+  wire_td_entry *e = c->newest, *fresh = NULL, *older;
+  for (uint32_t i = 0; i < c->added && e; i++, e = older) {
+    older = e->older;
+    e->older = fresh;
+    fresh = e;
+  }
+  wire_td_entry *all = e ? e : fresh;
+  while (e && e->older) e = e->older;
+  if (e) e->older = fresh;
+  for (int hits = 3; hits >= 0; hits--)
+    for (e = all; e; e = e->older) keep_if(&t, e, (uint8_t)hits);
+  wire_td_entry *keep = NULL, **tail = &keep, *drop = NULL, *last = NULL;
+  for (e = all; e; e = older) {
+    older = e->older;
+    if (!e->keep) {
+      e->older = drop;
+      drop = e;
+      if (!last) last = e;
+      continue;
+    }
+    e->keep = false;
+    e->hits = 0;
+    *tail = e;
+    tail = &e->older;
+    uint32_t k = td_bucket(c, e->header);
+    e->next = c->buckets[k];
+    c->buckets[k] = e;
+  }
+  *tail = NULL;
+  c->newest = keep;
+  c->count = c->kept = t.count;
+  c->added = c->hot = c->missed = 0;
+  c->turnovers++;
+  retire(ctx, c, drop, last);
+}
+
+void wire__tdcache_pin(wire_ctx *ctx, uint64_t *pin) {
+  if (*pin) return;
+  wire_tdcache *c = ctx->tdc;
+  *pin = c->flushes + 1;
   c->pins++;
 }
 

@@ -66,7 +66,7 @@ static size_t cached_after(uint8_t **p, const size_t *lens, int n) {
 }
 
 
-Test(tdcache, a_flush_gives_the_entries_back) {
+Test(tdcache, a_flush_gives_the_entries_back, .timeout = 60) {
   size_t lens[N];
   uint8_t **p = distinct_payloads(N, lens);
   const uint64_t budget = 6000; /* full before the 40th TypeDef */
@@ -74,8 +74,10 @@ Test(tdcache, a_flush_gives_the_entries_back) {
   wire_ctx *r = reader(&c, budget);
   size_t empty = 0;
   for (int round = 0; round < 20; round++) {
+    size_t most = 0;
     for (int i = 0; i < N; i++) {
       wire_doc_free(decode_one(r, p, lens, i));
+      if (r->tdc->bytes > most) most = r->tdc->bytes;
       cr_assert_leq(r->tdc->bytes, budget);
       cr_assert_eq(r->tdc->bytes, held(r->tdc));
       if (round) /* the budget over the empty cache, and nothing more */
@@ -84,9 +86,10 @@ Test(tdcache, a_flush_gives_the_entries_back) {
                       empty);
     }
     size_t full = c.live_bytes, bytes = r->tdc->bytes;
-    cr_assert_gt(bytes, budget / 2, "the cache filled: %zu bytes", bytes);
-    cr_assert_eq(r->tdc->count * 2 < N, 1, "and stopped: %u entries",
+    cr_assert_gt(most, budget / 2, "the cache filled: %zu bytes", most);
+    cr_assert_eq(r->tdc->count * 2 < N, 1, "and turned over: %u entries",
                  r->tdc->count);
+    cr_assert_gt(r->tdc->turnovers, 0);
     /* a new limit flushes the cache: no document is alive, so its entries
      * and bucket table go back to the allocator at once */
     cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE_BYTES, budget),
@@ -100,7 +103,7 @@ Test(tdcache, a_flush_gives_the_entries_back) {
   finish(r, &c, p);
 }
 
-Test(tdcache, a_schema_change_gives_the_entries_back) {
+Test(tdcache, a_schema_change_gives_the_entries_back, .timeout = 60) {
   size_t lens[N];
   uint8_t **p = distinct_payloads(N, lens);
   counter c = {0};
@@ -122,7 +125,7 @@ Test(tdcache, a_schema_change_gives_the_entries_back) {
   finish(r, &c, p);
 }
 
-Test(tdcache, documents_made_before_a_flush_keep_their_typedefs) {
+Test(tdcache, documents_made_before_a_flush_keep_their_typedefs, .timeout = 60) {
   size_t lens[N];
   uint8_t **p = distinct_payloads(N, lens);
   counter c = {0};
@@ -180,7 +183,7 @@ Test(tdcache, documents_made_before_a_flush_keep_their_typedefs) {
   finish(r, &c, p);
 }
 
-Test(tdcache, a_reader_that_keeps_one_document_stays_within_the_budget) {
+Test(tdcache, a_reader_that_keeps_one_document_stays_within_the_budget, .timeout = 60) {
   /* The previous message's document is freed after the next decode and a
    * flush: retired entries wait for documents pinned before the flush,
    * and the budget, which counts them, bounds them. */
@@ -210,7 +213,7 @@ Test(tdcache, a_reader_that_keeps_one_document_stays_within_the_budget) {
   finish(r, &c, p);
 }
 
-Test(tdcache, the_bucket_table_counts_in_the_budget_at_every_size) {
+Test(tdcache, the_bucket_table_counts_in_the_budget_at_every_size, .timeout = 60) {
   /* Budgets every 8 bytes up to past the table's second doubling (16 to
    * 32 buckets at the 9th entry, 32 to 64 at the 17th): the entry whose
    * table growth would pass the budget is not kept, at each edge. */
@@ -227,40 +230,58 @@ Test(tdcache, the_bucket_table_counts_in_the_budget_at_every_size) {
       cr_assert_leq(r->tdc->bytes, budget, "budget %llu, message %d: %zu",
                     (unsigned long long)budget, i, r->tdc->bytes);
       cr_assert_eq(r->tdc->bytes, held(r->tdc));
+      if (r->tdc->count > most) most = r->tdc->count;
     }
-    if (r->tdc && r->tdc->count > most) most = r->tdc->count;
     wire_ctx_free(r);
   }
   cr_assert_geq(most, 17, "the sweep reached 64 buckets: %u entries", most);
   free_payloads(p);
 }
 
-Test(tdcache, a_full_cache_reads_new_typedefs_without_its_scratch) {
-  /* Once the budget has no room for the smallest entry, a new TypeDef is
-   * read into the document as with the cache off: no scratch block is
-   * allocated for it (a spare document and its block make such a decode
-   * allocation-free). The budget: 4 entries exactly, then 4 entries and
-   * 8 bytes (less than any entry). */
+Test(tdcache, a_full_cache_reads_new_typedefs_without_its_scratch, .timeout = 60) {
+  /* Once the budget has no room for the smallest entry and a turnover
+   * cannot make any (the entries it retired are pinned by a live
+   * document, and no entry was taken since the turnover that kept two),
+   * a new TypeDef is read into the document as with the cache off: no
+   * turnover, no scratch block allocated for it (a spare document and its
+   * block make such a decode allocation-free). The budget: 4 entries
+   * exactly, then 4 entries and 8 bytes (less than any entry), then none.
+   * When the document goes, the retired entries go and the cache takes
+   * TypeDefs again. */
   size_t lens[N];
   uint8_t **p = distinct_payloads(N, lens);
   size_t four = cached_after(p, lens, 4);
   for (int run = 0; run < 3; run++) {
     counter c = {0};
     wire_ctx *r = reader(&c, run == 2 ? 0 : four + (run ? 8 : 0));
+    wire_doc *pinned = NULL;
     for (int i = 0; i < N; i++) {
       size_t was = c.allocs;
-      wire_doc_free(decode_one(r, p, lens, i));
+      wire_doc *d = decode_one(r, p, lens, i);
+      if (i == 3) pinned = d; /* holds the 4th entry: pins the first four */
+      else wire_doc_free(d);
+      if (i < 4) wire_doc_free(decode_one(r, p, lens, i)); /* hits */
       if (i >= 8)
         cr_assert_eq(c.allocs, was, "budget %zu, message %d: %zu allocations",
                      run == 2 ? 0 : four + (run ? 8 : 0), i, c.allocs - was);
     }
-    if (run < 2) cr_assert_eq(r->tdc->count, 4, "the cache holds 4");
+    if (run < 2) {
+      cr_assert_eq(r->tdc->count, 2, "the turnover kept two of the four");
+      cr_assert_eq(r->tdc->turnovers, 1, "once");
+      cr_assert_not_null(r->tdc->retired);
+    }
+    wire_doc_free(pinned);
+    if (run < 2) {
+      cr_assert_null(r->tdc->retired);
+      wire_doc_free(decode_one(r, p, lens, 7));
+      cr_assert_eq(r->tdc->count, 3, "taken again");
+    }
     wire_ctx_free(r);
   }
   free_payloads(p);
 }
 
-Test(tdcache, projection_maps_count_in_the_budget_and_go_with_a_flush) {
+Test(tdcache, projection_maps_count_in_the_budget_and_go_with_a_flush, .timeout = 60) {
   /* The reader's d.T0 has a field the writer's lacks: projecting makes a
    * field map, kept with the cached writer's layout while the budget has
    * room for it, and given back with the entry. */
@@ -302,4 +323,374 @@ Test(tdcache, projection_maps_count_in_the_budget_and_go_with_a_flush) {
     cr_assert_eq(c.live, 0);
   }
   free_payloads(p);
+}
+
+/* ---- a full cache turns over (R-SEC-15) ---- */
+
+/* The reachable entry holding TypeDef bytes td[0..n), or NULL. */
+static const wire_td_entry *entry_of(const wire_tdcache *c, const uint8_t *td,
+                                     size_t n) {
+  for (const wire_td_entry *e = c->newest; e; e = e->older)
+    if (e->layout.td_len == n && memcmp(e->layout.td, td, n) == 0) return e;
+  return NULL;
+}
+
+/* Whether document d's root was read with the cache's entry (a hit or a
+ * TypeDef just cached), not a reading of its own. */
+static bool read_from_cache(const wire_tdcache *c, wire_doc *d) {
+  size_t n;
+  const uint8_t *td = wire_node_typedef(wire_doc_root(d, 0), &n);
+  const wire_td_entry *e = entry_of(c, td, n);
+  return e && e->layout.td == td;
+}
+
+/* The TypeDef bytes of payload i (decoded once on a context of its own). */
+static uint8_t *typedef_of(uint8_t **p, const size_t *lens, int i,
+                           size_t *n) {
+  counter c = {0};
+  wire_ctx *r = reader(&c, 0);
+  wire_doc *d = decode_one(r, p, lens, i);
+  const uint8_t *td = wire_node_typedef(wire_doc_root(d, 0), n);
+  uint8_t *copy = malloc(*n);
+  memcpy(copy, td, *n);
+  wire_doc_free(d);
+  wire_ctx_free(r);
+  return copy;
+}
+
+/* The steady peer's TypeDef is payload 0's; a flood of the 39 others
+ * (each sent `times` times in a row) goes between its messages, on a
+ * budget of some 12 entries. Every message of payload 0 after its second
+ * is a hit on the same entry, the cache turns over again and again, and
+ * its memory never passes the budget. */
+static void steady_through_a_flood(int times) {
+  size_t lens[N];
+  uint8_t **p = distinct_payloads(N, lens);
+  size_t ln;
+  uint8_t *l = typedef_of(p, lens, 0, &ln);
+  const uint64_t budget = 6000;
+  counter c = {0};
+  wire_ctx *r = reader(&c, budget);
+  size_t base = 0;
+  for (int k = 0; k < 400; k++) {
+    const wire_td_entry *e = k >= 2 ? entry_of(r->tdc, l, ln) : NULL;
+    if (k >= 2)
+      cr_assert_not_null(e, "times %d, message %d: payload 0 was evicted "
+                         "(%llu turnovers)", times, k,
+                         (unsigned long long)r->tdc->turnovers);
+    wire_doc *d = decode_one(r, p, lens, 0);
+    cr_assert(read_from_cache(r->tdc, d));
+    if (k >= 2) cr_assert_eq(entry_of(r->tdc, l, ln), e, "the same entry");
+    wire_doc_free(d);
+    for (int t = 0; t < times; t++)
+      wire_doc_free(decode_one(r, p, lens, 1 + k % (N - 1)));
+    cr_assert_leq(r->tdc->bytes, budget);
+    cr_assert_eq(r->tdc->bytes, held(r->tdc));
+    cr_assert_null(r->tdc->retired, "no document pins: freed at once");
+    if (k == 1) base = c.live_bytes - r->tdc->bytes;
+    if (k > 1) /* the context's own memory and the budget, no more */
+      cr_assert_leq(c.live_bytes, base + budget, "message %d: %zu over %zu",
+                    k, c.live_bytes - base, base);
+  }
+  cr_assert_gt(r->tdc->turnovers, 10, "%llu turnovers",
+               (unsigned long long)r->tdc->turnovers);
+  free(l);
+  finish(r, &c, p);
+}
+
+Test(tdcache, a_steady_typedef_stays_cached_through_a_flood, .timeout = 60) {
+  steady_through_a_flood(1);
+}
+
+Test(tdcache, a_steady_typedef_stays_cached_through_a_flood_read_twice, .timeout = 60) {
+  /* each flooding TypeDef read twice, so hit too: a turnover keeps the
+   * oldest entries read first, and the steady one stays */
+  steady_through_a_flood(2);
+}
+
+Test(tdcache, a_typedef_after_a_flood_is_cached_again, .timeout = 60) {
+  /* 39 distinct TypeDefs fill a cache of some 12 entries (none read
+   * twice), then payload 0 comes again and again: it is read without the
+   * cache while the cache has no room, until more TypeDefs were read so
+   * than a quarter of its entries (and the entries found, none); then the
+   * cache turns over and takes it (the scratch and the entry allocated),
+   * and from then on it is read from the cache with no allocation. */
+  size_t lens[N];
+  uint8_t **p = distinct_payloads(N, lens);
+  size_t ln;
+  uint8_t *l = typedef_of(p, lens, 0, &ln);
+  counter c = {0};
+  wire_ctx *r = reader(&c, 6000);
+  for (int i = 1; i < N; i++) wire_doc_free(decode_one(r, p, lens, i));
+  cr_assert_null(entry_of(r->tdc, l, ln));
+  uint32_t full = r->tdc->count;
+  int k = 0;
+  wire_doc *d = NULL;
+  for (;; k++) {
+    size_t was = c.allocs;
+    d = decode_one(r, p, lens, 0);
+    if (read_from_cache(r->tdc, d)) {
+      cr_assert_gt(c.allocs, was, "read and copied into the cache");
+      break;
+    }
+    cr_assert_eq(c.allocs, was, "read into the document");
+    wire_doc_free(d);
+    cr_assert_leq(k, full / 4 + 1, "still not cached after %d messages", k);
+  }
+  const wire_td_entry *e = entry_of(r->tdc, l, ln);
+  wire_doc_free(d);
+  for (int m = 0; m < 5; m++) {
+    size_t was = c.allocs;
+    d = decode_one(r, p, lens, 0);
+    cr_assert(read_from_cache(r->tdc, d));
+    cr_assert_eq(entry_of(r->tdc, l, ln), e);
+    cr_assert_eq(c.allocs, was, "a hit: %zu allocations", c.allocs - was);
+    wire_doc_free(d);
+  }
+  /* the flood goes on between its messages: newer than the flood's
+   * first entries, it is kept because it is found */
+  uint64_t turns = r->tdc->turnovers;
+  for (int m = 0; m < 200; m++) {
+    wire_doc_free(decode_one(r, p, lens, 1 + m % (N - 1)));
+    cr_assert_eq(entry_of(r->tdc, l, ln), e, "message %d", m);
+    wire_doc_free(decode_one(r, p, lens, 0));
+  }
+  cr_assert_gt(r->tdc->turnovers, turns + 5);
+  free(l);
+  finish(r, &c, p);
+}
+
+Test(tdcache, documents_made_before_a_turnover_still_read_and_reencode, .timeout = 60) {
+  /* Every 7th document of a long flood is kept to the end: the entries
+   * they hold are retired by the turnovers, not freed (the allocator
+   * fills what is freed with 0xA5; ASan), and the cache's bytes, the
+   * retired entries with them, stay within the budget. */
+  size_t lens[N];
+  uint8_t **p = distinct_payloads(N, lens);
+  const uint64_t budget = 6000;
+  counter c = {0};
+  wire_ctx *r = reader(&c, budget);
+  wire_doc *kept[60];
+  int which[60], nkept = 0;
+  for (int k = 0; k < 400; k++) {
+    wire_doc *d = decode_one(r, p, lens, k % N);
+    if (k % 7 == 0 && nkept < 60) {
+      which[nkept] = k % N;
+      kept[nkept++] = d;
+    } else {
+      wire_doc_free(d);
+    }
+    cr_assert_leq(r->tdc->bytes, budget);
+    cr_assert_eq(r->tdc->bytes, held(r->tdc));
+  }
+  cr_assert_gt(r->tdc->turnovers, 0);
+  for (int k = 0; k < nkept; k++) {
+    wire_doc *d = kept[k];
+    int i = which[k];
+    cr_assert_eq(wire_node_int(wire_node_field(wire_doc_root(d, 0), 0)), i);
+    size_t tl;
+    const uint8_t *td = wire_node_typedef(wire_doc_root(d, 0), &tl);
+    cr_assert_not_null(td);
+    cr_assert_lt(tl, lens[i]);
+    cr_assert_arr_eq(td, p[i] + lens[i] - tl - 1, tl, "document %d", k);
+    uint8_t *out;
+    size_t n;
+    cr_assert_eq(wire_encode(r, d, &out, &n), WIRE_OK, "%s",
+                 wire_ctx_error_message(r));
+    cr_assert_eq(n, lens[i]);
+    cr_assert_arr_eq(out, p[i], n, "document %d re-encodes", k);
+    wire_ctx_free_bytes(r, out);
+  }
+  for (int k = 0; k < nkept; k++) wire_doc_free(kept[k]);
+  cr_assert_null(r->tdc->retired, "all given back with the documents");
+  cr_assert_eq(r->tdc->bytes, held(r->tdc));
+  finish(r, &c, p);
+}
+
+/* One root: a list of structs of types 0..k-1, then one of type 0 again
+ * (a reference to the root's first TypeDef). */
+static uint8_t *list_payload(int k, size_t *len) {
+  wire_ctx *w = wire_ctx_new();
+  cr_assert_eq(wire_ctx_set_option(w, WIRE_OPT_COMPATIBLE, 1), WIRE_OK);
+  char fdl[8192] = "package d;\n";
+  for (int i = 0; i < k; i++)
+    snprintf(fdl + strlen(fdl), sizeof fdl - strlen(fdl),
+             "message T%d [id=%d] { int32 v%d = 1; }\n", i, 100 + i, i);
+  cr_assert_eq(wire_schema_load_fdl(w, fdl, strlen(fdl), "d.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(w), WIRE_OK);
+  wire_doc *d = wire_doc_new(w);
+  wire_node *list = wire_node_new_list(d, WIRE_T_LIST);
+  for (int i = 0; i <= k; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "d.T%d", i % k);
+    uint32_t t;
+    cr_assert_eq(wire_schema_find_type(w, name, strlen(name), &t), WIRE_OK);
+    wire_node *s = wire_node_new_struct(d, t);
+    cr_assert_eq(wire_struct_set_field_at(
+                     d, s, 0, wire_node_new_int(d, WIRE_T_VARINT32, 7 * i)),
+                 WIRE_OK);
+    cr_assert_eq(wire_list_append(d, list, s), WIRE_OK);
+  }
+  cr_assert_eq(wire_doc_add_root(d, list), WIRE_OK);
+  uint8_t *bytes, *out;
+  cr_assert_eq(wire_encode(w, d, &bytes, len), WIRE_OK);
+  out = malloc(*len);
+  memcpy(out, bytes, *len);
+  wire_ctx_free_bytes(w, bytes);
+  wire_doc_free(d);
+  wire_ctx_free(w);
+  return out;
+}
+
+/* A reader whose cache of 4 entries holds 2 found ones (payloads 20 and
+ * 21, read twice): a turnover keeps those, and retires the others. */
+static wire_ctx *primed(counter *c, uint8_t **p, const size_t *lens) {
+  wire_ctx *r = reader(c, UINT64_C(1) << 20);
+  cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 4), WIRE_OK);
+  for (int k = 0; k < 4; k++) wire_doc_free(decode_one(r, p, lens, 20 + k / 2));
+  cr_assert_eq(r->tdc->hot, 2);
+  return r;
+}
+
+Test(tdcache, decodes_keep_their_layouts_through_a_turnover_in_the_payload,
+     .timeout = 60) {
+  /* A cache of 4 entries, 2 of them found, and a payload of 12 TypeDefs
+   * whose last struct refers to the first TypeDef: the cache takes the
+   * first two, turns over at a later one and retires them (it keeps the
+   * found ones) while the decode holds them. A tape decode (no document)
+   * is pinned by the turnover until it returns, then the retired entries
+   * go; a document holds them until it is freed. Both read what a decode
+   * without the cache reads (the allocator fills what is freed with 0xA5;
+   * ASan). */
+  size_t lens[N];
+  uint8_t **p = distinct_payloads(N, lens);
+  size_t n;
+  uint8_t *b = list_payload(12, &n);
+  counter c0 = {0};
+  wire_ctx *plain = reader(&c0, 0);
+  uint8_t *want;
+  size_t want_len;
+  cr_assert_eq(wire_decode_tape(plain, b, n, &want, &want_len), WIRE_OK, "%s",
+               wire_ctx_error_message(plain));
+  for (int round = 0; round < 3; round++) { /* 1 to 3 tapes, then a doc */
+    counter c = {0};
+    wire_ctx *r = primed(&c, p, lens);
+    for (int k = 0; k <= round; k++) {
+      uint64_t turns = r->tdc->turnovers;
+      uint8_t *tape;
+      size_t tape_len;
+      cr_assert_eq(wire_decode_tape(r, b, n, &tape, &tape_len), WIRE_OK,
+                   "%s", wire_ctx_error_message(r));
+      cr_assert_gt(r->tdc->turnovers, turns, "turned over in the call");
+      cr_assert_null(r->tdc->retired, "given back when the call returned");
+      cr_assert_eq(tape_len, want_len);
+      cr_assert_arr_eq(tape, want, tape_len, "round %d, tape %d", round, k);
+      wire_ctx_free_bytes(r, tape);
+      for (int i = 0; i < 4; i++) /* found again */
+        wire_doc_free(decode_one(r, p, lens, 20 + i / 2));
+    }
+    wire_doc *d;
+    cr_assert_eq(wire_decode(r, b, n, &d), WIRE_OK, "%s",
+                 wire_ctx_error_message(r));
+    cr_assert_not_null(r->tdc->retired, "held by the document");
+    wire_node *list = wire_doc_root(d, 0);
+    for (int i = 0; i <= 12; i++)
+      cr_assert_eq(wire_node_int(wire_node_field(wire_node_child(list, (size_t)i), 0)),
+                   7 * i);
+    uint8_t *out;
+    size_t m;
+    cr_assert_eq(wire_encode(r, d, &out, &m), WIRE_OK, "%s",
+                 wire_ctx_error_message(r));
+    cr_assert_eq(m, n);
+    cr_assert_arr_eq(out, b, n);
+    wire_ctx_free_bytes(r, out);
+    wire_doc_free(d);
+    cr_assert_null(r->tdc->retired);
+    cr_assert_leq(r->tdc->count, 4);
+    wire_ctx_free(r);
+    cr_assert_eq(c.live, 0);
+  }
+  wire_ctx_free_bytes(plain, want);
+  wire_ctx_free(plain);
+  free(b);
+  free_payloads(p);
+}
+
+Test(tdcache, a_turnover_leaves_room_when_every_entry_was_read, .timeout = 60) {
+  /* Every cached TypeDef read again (all hit), then a new one: the
+   * turnover keeps at most half the budget (bytes, then entries), so the
+   * new one is cached at once. */
+  size_t lens[N];
+  uint8_t **p = distinct_payloads(N, lens);
+  for (int by_count = 0; by_count < 2; by_count++) {
+    counter c = {0};
+    wire_ctx *r = reader(&c, by_count ? UINT64_C(1) << 20 : 6000);
+    if (by_count)
+      cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 8),
+                   WIRE_OK);
+    int i = 0;
+    for (; !r->tdc || r->tdc->turnovers == 0; i++) { /* each read twice */
+      wire_doc_free(decode_one(r, p, lens, i));
+      wire_doc_free(decode_one(r, p, lens, i));
+    }
+    cr_assert_lt(i, N);
+    /* the turnover came with TypeDef i - 1, which is cached */
+    wire_doc *d = decode_one(r, p, lens, i - 1);
+    cr_assert(read_from_cache(r->tdc, d), "by_count %d: the new TypeDef "
+              "cached", by_count);
+    wire_doc_free(d);
+    cr_assert_leq(r->tdc->kept, by_count ? 4 : i, "half the entries");
+    if (!by_count) {
+      size_t kept = 0;
+      for (const wire_td_entry *e = r->tdc->newest; e; e = e->older)
+        if (e != r->tdc->newest) kept += e->size + e->proj_size;
+      cr_assert_leq(kept, 3000, "half the bytes: %zu", kept);
+    }
+    wire_ctx_free(r);
+    cr_assert_eq(c.live, 0);
+  }
+  free_payloads(p);
+}
+
+/* n TypeDefs in turn on a cache of 8 entries, 30 rounds: the hits of the
+ * last 20 rounds (per cent) and the turnovers. */
+static int served(int n, uint64_t *turnovers) {
+  size_t lens[N];
+  uint8_t **p = distinct_payloads(N, lens);
+  uint8_t *tds[N];
+  size_t tls[N];
+  for (int i = 0; i < n; i++) tds[i] = typedef_of(p, lens, i, &tls[i]);
+  counter c = {0};
+  wire_ctx *r = reader(&c, UINT64_C(1) << 20);
+  cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 8), WIRE_OK);
+  int hits = 0, reads = 0;
+  for (int k = 0; k < 30 * n; k++) {
+    int i = k % n;
+    bool hit = r->tdc && entry_of(r->tdc, tds[i], tls[i]);
+    wire_doc_free(decode_one(r, p, lens, i));
+    if (k >= 10 * n) {
+      reads++;
+      hits += hit;
+    }
+    cr_assert_leq(r->tdc->count, 8);
+  }
+  *turnovers = r->tdc->turnovers;
+  for (int i = 0; i < n; i++) free(tds[i]);
+  finish(r, &c, p);
+  return hits * 100 / reads;
+}
+
+Test(tdcache, a_set_larger_than_the_cache_is_served_in_part, .timeout = 60) {
+  /* The cache turns over only when it serves less than it is asked for,
+   * and keeps half of itself when it does (found entries first, then the
+   * oldest): 10 TypeDefs in turn on 8 entries are mostly hits, 16 on 8
+   * some. A cache that made room at each miss, or kept only the entries
+   * found, would serve none of them: each would be evicted just before it
+   * comes back. */
+  uint64_t t10, t16;
+  int h10 = served(10, &t10), h16 = served(16, &t16);
+  cr_assert_geq(h10, 60, "10 on 8: %d%% hits", h10);
+  cr_assert_leq(t10, 8, "10 on 8: %llu turnovers in 300 reads",
+                (unsigned long long)t10);
+  cr_assert_geq(h16, 10, "16 on 8: %d%% hits", h16);
 }

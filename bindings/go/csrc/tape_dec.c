@@ -1052,6 +1052,9 @@ static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
     out->len = base;
     if (out->status != WIRE_E_BUFFER_FULL) out->status = WIRE_OK;
   }
+  /* the cached layouts it held may go (a turnover during the call pinned
+   * it: typedef_cache.c) */
+  if (t.d.tdc_pin) wire__tdcache_unpin(ctx, t.d.tdc_pin);
   /* the tables go back to the scratch */
   sc->ms = t.d.ms;
   sc->ms_cap = t.d.ms_cap;

@@ -215,9 +215,11 @@ enum {
   WIRE_LIMIT_TYPEDEF_BYTES = 7,/* body bytes of one TypeDef (4096) */
   WIRE_LIMIT_TYPEDEF_FIELDS = 8,/* fields of one TypeDef (512) */
   WIRE_LIMIT_TYPEDEF_CACHE = 9,/* distinct incoming TypeDefs a context keeps
-                                  across messages (256; 0 = none); more are
-                                  read per message. Kept until the context
-                                  is freed (documents point at them). */
+                                  across messages (256; 0 = none). A full
+                                  cache turns over: it keeps half of itself,
+                                  the TypeDefs found most since the last
+                                  turnover first (spec R-SEC-15); one it has
+                                  no room for is read per message. */
   WIRE_LIMIT_MEM_DECODE = 10,  /* arena bytes one wire_mem_decode may take
                                   per input byte, beyond
                                   WIRE_MEM_DECODE_BASE (512): a compatible
@@ -229,10 +231,12 @@ enum {
                                   entry is one allocation of at most 80
                                   bytes per byte of its TypeDef + 256 (spec
                                   R-LIMIT-1); one that does not fit is read
-                                  per message. A schema change or a new
-                                  limit flushes the cache: its entries are
-                                  freed once no document decoded before the
-                                  flush is alive, and count until then. */
+                                  per message, and a full cache turns over
+                                  (as for WIRE_LIMIT_TYPEDEF_CACHE). A
+                                  schema change or a new limit flushes the
+                                  cache: its entries (and those a turnover
+                                  drops) are freed once no document decoded
+                                  before is alive, and count until then. */
 };
 /* The arena bytes every wire_mem_decode may take whatever its input's
  * length (1 MiB), beside WIRE_LIMIT_MEM_DECODE per input byte. */
