@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "2fd1731ca404d9fae2cb17e9585d8098cb87ef3673bb40f073b0dd50ce7aedc0"
+const csrcDigest = "f22ba567923ada69eecdcc7b175cc49e032b0419b3d9c6bb5149a8ac102fcb9a"
