@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "c9103a5d9db21c85402f1f753be02e91177de67ca9639b0059daf6da9a01a7f8"
+const csrcDigest = "65a5359e40bb17ffb6b017f629fa64ba39a8714c70fbded2d6e347013eda2ba8"

@@ -138,7 +138,8 @@ enum { MDS_NONE = 0, MDS_PTR, MDS_FPTR, MDS_DEC, MDS_TIME, MDS_FSTR, MDS_MAP,
  * with a 32-bit length, or a string left in its wire encoding
  * (WIRE_MEM_STR_TAGGED), a struct pointer (none of them with a presence
  * flag); of a map, MDI_STR: the key and the value strings of those two
- * forms (without a presence flag) */
+ * forms (without a presence flag), MDI_TSTR when both are tagged (the
+ * decoder tests `ditems & 2` for either) */
 enum { MDI_NONE = 0, MDI_STRUCT, MDI_STR, MDI_TSTR, MDI_SPTR };
 
 /* The most bytes a run of varint ops may read (a run is read after one

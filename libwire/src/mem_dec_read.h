@@ -159,6 +159,43 @@ ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
   }
 }
 
+/* The header of a tagged string of Latin-1 text (the JVM's usual
+ * strings) of one or two bytes at c, its text within end and max bytes:
+ * the text (*hn: the header), or NULL for any other string, which
+ * fast_tstr then reads (it takes these the same way: Latin-1 has no
+ * text to check, every byte is a character). For loops that hold the
+ * op's fields in registers (tstr_store) and do not copy. */
+ALWAYS_INLINE const uint8_t *l1_head(const uint8_t *c, const uint8_t *end,
+                                     uint64_t max, uint32_t *hn) {
+  if (WIRE_UNLIKELY(end - c < 2)) return NULL;
+  uint32_t n = c[0];
+  const uint8_t *t = c + 1;
+  if (n & 0x80) {
+    uint32_t b = c[1];
+    if (b - 1 >= 0x7F) return NULL; /* (0, overlong, or a longer header) */
+    n = (n & 0x7F) | b << 7;
+    t = c + 2;
+  }
+  if ((n & 3) != WIRE_STR_LATIN1 || (n >> 2) > max ||
+      (size_t)(end - t) < (n >> 2))
+    return NULL;
+  *hn = n;
+  return t;
+}
+
+/* A tagged string's pointer (t; "" when empty) and header n stored as
+ * fast_tstr stores them: at off, and at aux in 4 bytes or 8 (len64). */
+ALWAYS_INLINE void tstr_store(uint8_t *it, uint32_t off, uint32_t aux,
+                              bool len64, const uint8_t *t, uint32_t n) {
+  st_ptr(it + off, n >> 2 ? t : (const uint8_t *)"");
+  if (len64) {
+    uint64_t w = n;
+    memcpy(it + aux, &w, 8);
+  } else {
+    memcpy(it + aux, &n, 4);
+  }
+}
+
 /* A reference / null flag (wire__dec_ref_flag) of a value of op o (a
  * list's items: the list's op), its usual forms inline: not null, null, a
  * tracked value and a reference with a one-byte id to a value read before

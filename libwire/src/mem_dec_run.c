@@ -145,8 +145,9 @@ const wire_mop *wire__mdec_run_bytes(const wire_mop *o, uint8_t *base,
   return bytes_all(o, o + o->drun, base, pc);
 }
 #if RUN_WORDS
-WORDS const wire_mop *wire__mdec_run_words(const wire_mop *o, uint8_t *base,
-                                           const uint8_t **pc) {
+HOT_ALIGN WORDS const wire_mop *wire__mdec_run_words(const wire_mop *o,
+                                                     uint8_t *base,
+                                                     const uint8_t **pc) {
   return words_all(o, o + o->drun, base, pc);
 }
 #else

@@ -123,7 +123,31 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
   }
   /* (a string takes one byte at least, its header: no item is empty,
    * so none draws on the zero-width budget) */
-  bool tagged = (so->fl & MF_TAGGED) != 0; /* (MDI_TSTR) */
+  if ((so->fl & MF_TAGGED) && !x->copy) { /* (MDI_TSTR) */
+    /* (the tag sets of the JVM: Latin-1 items not copied, the op's
+     * fields held in registers; any other item by fast_tstr, then
+     * dec_body) */
+    const uint32_t off = so->off, aux = so->aux;
+    const bool len64 = (so->fl & MF_LEN64) != 0;
+    const uint64_t max = x->max_bin;
+    const uint8_t *c = in->p, *const end = in->end, *t;
+    for (uint32_t i = 0; i < count; i++) {
+      uint8_t *it = items + (size_t)i * stride;
+      uint32_t n;
+      if (WIRE_LIKELY((t = l1_head(c, end, max, &n)) != NULL)) {
+        tstr_store(it, off, aux, len64, t, n);
+        c = t + (n >> 2);
+        continue;
+      }
+      in->p = c;
+      if ((t = fast_tstr(x, so, it, c, end)) != NULL) in->p = t;
+      else if (!dec_body(x, so, it)) return false;
+      c = in->p;
+    }
+    in->p = c;
+    return true;
+  }
+  bool tagged = (so->fl & MF_TAGGED) != 0; /* (copied) */
   for (uint32_t i = 0; i < count; i++) {
     uint8_t *it = items + (size_t)i * stride;
     const uint8_t *np = tagged ? fast_tstr(x, so, it, in->p, in->end)
@@ -327,6 +351,38 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
   return true;
 }
 
+/* The n entries of a map chunk of tagged strings to tagged strings, not
+ * copied, at items (stride apart): Latin-1 keys and values by l1_head,
+ * any other string by fast_tstr, then dec_body, as dec_map reads them. */
+static bool l1_entries(mdec *x, const wire_mop *ko, const wire_mop *vo,
+                       uint8_t *items, size_t stride, uint32_t n) {
+  wire_in *in = IN(x);
+  const uint32_t koff = ko->off, kaux = ko->aux, voff = vo->off,
+                 vaux = vo->aux;
+  const bool k64 = (ko->fl & MF_LEN64) != 0, v64 = (vo->fl & MF_LEN64) != 0;
+  const uint64_t max = x->max_bin;
+  const uint8_t *c = in->p, *const end = in->end, *t;
+  for (uint32_t i = 0; i < n; i++) {
+    uint8_t *it = items + (size_t)i * stride;
+    uint32_t h;
+    for (int k = 0; k < 2; k++) {
+      if (WIRE_LIKELY((t = l1_head(c, end, max, &h)) != NULL)) {
+        if (k) tstr_store(it, voff, vaux, v64, t, h);
+        else tstr_store(it, koff, kaux, k64, t, h);
+        c = t + (h >> 2);
+        continue;
+      }
+      const wire_mop *so = k ? vo : ko;
+      in->p = c;
+      if ((t = fast_tstr(x, so, it, c, end)) != NULL) in->p = t;
+      else if (!dec_body(x, so, it)) return false;
+      c = in->p;
+    }
+  }
+  in->p = c;
+  return true;
+}
+
 static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
   wire_in *in = IN(x);
   const uint8_t *s = in->p;
@@ -354,10 +410,11 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
                                                          "reserved bits");
     bool kn = h & WIRE_MF_KEY_NULL, vn = h & WIRE_MF_VAL_NULL;
     uint32_t size = 1;
-    if (h == (WIRE_MF_KEY_DECL | WIRE_MF_VAL_DECL) && o->ditems == MDI_STR &&
+    if (h == (WIRE_MF_KEY_DECL | WIRE_MF_VAL_DECL) && (o->ditems & 2) &&
         in->p < in->end && in->p[0] && in->p[0] <= count - at) {
       /* the usual chunk of strings (declared, no null or tracking) and
-       * its size as wire__dec_chunk_size takes it, to their loop */
+       * its size as wire__dec_chunk_size takes it, to their loop
+       * (o->ditems & 2: MDI_STR or MDI_TSTR) */
       size = *in->p++;
       goto strs;
     }
@@ -390,10 +447,19 @@ static bool dec_map(mdec *x, const wire_mop *o, uint8_t *base) {
         plans[k] = &x->m->layouts[so->elem].plan;
       }
     }
-    if (in_chunk && !trk[0] && !trk[1] && o->ditems == MDI_STR) {
+    if (in_chunk && !trk[0] && !trk[1] && (o->ditems & 2)) {
       /* strings to strings (the usual map of a struct), without the
        * general loop's per-entry cases */
     strs:
+      if (o->ditems == MDI_TSTR && !x->copy) {
+        /* (Latin-1 keys and values, the JVM's usual strings: the ops'
+         * fields held in registers; any other string as below) */
+        if (!l1_entries(x, ko, vo, items + (size_t)at * o->esize, o->esize,
+                        size))
+          return false;
+        at += size;
+        continue;
+      }
       for (uint32_t i = 0; i < size; i++) {
         /* (two strings take two bytes at least: no entry is empty) */
         uint8_t *it = items + (size_t)(at + i) * o->esize;
@@ -1102,8 +1168,11 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
   return true;
 }
 
-static bool dec_struct_body(mdec *x, const wire_mplan *p,
-                            const wire_mlayout *l, uint8_t *base) {
+/* (at a 64-byte boundary: the struct loop's jumps and their padding lie
+ * where they lie whatever the code before it, so a change elsewhere in
+ * this file does not move them; Kotlin ROUNDS round 50) */
+HOT_ALIGN static bool dec_struct_body(mdec *x, const wire_mplan *p,
+                                      const wire_mlayout *l, uint8_t *base) {
   return dec_structs(x, p, l, base, 0, 1, false);
 }
 bool wire__mdec_struct_body(mdec *x, const wire_mplan *p,

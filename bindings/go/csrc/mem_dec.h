@@ -20,6 +20,15 @@
 #define COLD
 #endif
 
+/* A hot loop's function placed at a 64-byte boundary (a cache line):
+ * its code's place within lines stays what it was when code before it
+ * changes (mem_dec.c's struct loop, mem_dec_run.c's word reader). */
+#if defined(__GNUC__)
+#define HOT_ALIGN __attribute__((aligned(64)))
+#else
+#define HOT_ALIGN
+#endif
+
 /* A reader of a run of varints (mem_dec_run.c, below). */
 typedef const wire_mop *(*wire_mdec_run_fn)(const wire_mop *o, uint8_t *base,
                                             const uint8_t **pc);

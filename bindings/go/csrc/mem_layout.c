@@ -300,14 +300,17 @@ static int32_t compile_elems(wire_ctx *ctx, uint32_t li, const wire_ftype *wf,
     o->lh = (uint8_t)wire__pol_chunk(wf, wire__pol_map_decl(ctx, wf->key),
                                      wire__pol_map_decl(ctx, wf->value),
                                      false, false);
-    /* (keys and values strings of the inline forms: MDI_STR) */
+    /* (keys and values strings of the inline forms: MDI_STR; both
+     * tagged: MDI_TSTR) */
     bool strs = true;
     for (int k = 0; k < 2; k++) {
       const wire_mop *so = &o->sub[k];
       strs = strs && so->code == MOP_STR && !(so->fl & MF_PRESENT) &&
              ((so->fl & MF_TAGGED) || !(so->fl & MF_LEN64));
     }
-    o->ditems = strs && wire__mdec_ds_ok ? MDI_STR : MDI_NONE;
+    o->ditems = !strs || !wire__mdec_ds_ok ? MDI_NONE
+                : o->sub[0].fl & o->sub[1].fl & MF_TAGGED ? MDI_TSTR
+                                                          : MDI_STR;
   }
   wire__menc_kinds(o);
   return WIRE_OK;
