@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "2fd1731ca404d9fae2cb17e9585d8098cb87ef3673bb40f073b0dd50ce7aedc0"
+const csrcDigest = "b697cb647d5dbb436b139adf1c3545a073e3dd2e4b214105c096232439e884de"

@@ -13,6 +13,10 @@
 #include "tape.h"
 #include "tape_fast.h"
 
+/* The list loop's place in its fetch windows fixed by this file alone
+ * (internal.h). */
+WIRE_TEXT_ALIGN64;
+
 /* ---- state -------------------------------------------------------------- */
 
 /* What a reference id names. */
