@@ -281,7 +281,7 @@ check-symbols: $(BUILD)/lib/libwire.so
 # The files that pin their code's place (WIRE_TEXT_ALIGN64, internal.h;
 # bindings/kotlin/ROUNDS.md round 51): their objects' .text aligned to 64
 # bytes, in the shared and static builds.
-PINNED_TEXT := tape_dec
+PINNED_TEXT := tape_dec text
 text-align-check: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
 	@set -e; for b in $(PINNED_TEXT); do \
 	  for o in $(BUILD)/pic/$$b.o $(BUILD)/obj/$$b.o; do \

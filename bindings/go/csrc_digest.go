@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "b697cb647d5dbb436b139adf1c3545a073e3dd2e4b214105c096232439e884de"
+const csrcDigest = "d5ffaf5e3445954524fc9fdec65b7dbc35ba0a471973d3f5e7ff0f4de5f7e61d"
