@@ -30,7 +30,7 @@ CRIT_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriteri
 FFI_CFLAGS  := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS    := $(shell pkg-config --libs libffi 2>/dev/null || echo -lffi)
 
-.PHONY: go-race sanitize-clang bench-orders bench-structs python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify fixtures-check fixtures-regen-check conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols src-size-check install clean demo \
+.PHONY: go-race sanitize-clang bench-orders bench-structs python-ext python-sanitize python-bench mutants bindings-conform abi abi-check conform fixtures-verify fixtures-check fixtures-regen-check conformance-results peers spec spec-check check all lib test sanitize valgrind check-symbols src-size-check text-align-check install clean demo \
         go-csrc bench-go interop bench bench-check bench-payloads bench-dynamic bench-tape fuzz hostile hostile-check tsan help
 all: lib $(BUILD)/bin/wire $(BUILD)/man/wire.1
 
@@ -77,7 +77,7 @@ $(BUILD)/tests/%: libwire/tests/%.c $(BUILD)/lib/libwire.a $(wildcard libwire/sr
 # bindings' tests (with the checks that Go's copy of the C sources and
 # Kotlin's generated constants match libwire), and a replay of the fuzz
 # corpora.
-test: all $(TEST_BIN) check-symbols src-size-check
+test: all $(TEST_BIN) check-symbols src-size-check text-align-check
 	@set -e; for t in $(TEST_BIN); do \
 	  echo "== $$t"; WIRE_LIB=$(BUILD)/lib/libwire.so $$t --jobs 2; done
 	python3 -m pytest -q libwire/tests/py --wire $(BUILD)/bin/wire
@@ -136,7 +136,8 @@ tsan:
 go-race:
 	cd bindings/go && go test -race -count=1 ./...
 
-test-c-only: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so $(TEST_BIN)
+test-c-only: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so $(TEST_BIN) \
+	  text-align-check
 	@set -e; for t in $(TEST_BIN); do \
 	  echo "== $$t"; WIRE_LIB=$(BUILD)/lib/libwire.so $$t --jobs 1; done
 
@@ -276,6 +277,19 @@ check-symbols: $(BUILD)/lib/libwire.so
 	  sort > $(BUILD)/symbols.txt
 	@diff -u libwire/symbols.txt $(BUILD)/symbols.txt && \
 	  echo "exported symbols match libwire/symbols.txt"
+
+# The files that pin their code's place (WIRE_TEXT_ALIGN64, internal.h;
+# bindings/kotlin/ROUNDS.md round 51): their objects' .text aligned to 64
+# bytes, in the shared and static builds.
+PINNED_TEXT := tape_dec text
+text-align-check: $(BUILD)/lib/libwire.a $(BUILD)/lib/libwire.so
+	@set -e; for b in $(PINNED_TEXT); do \
+	  for o in $(BUILD)/pic/$$b.o $(BUILD)/obj/$$b.o; do \
+	  a=$$(readelf -SW $$o | awk '{for (i = 1; i < NF; i++) \
+	    if ($$i == ".text") print $$NF}'); \
+	  [ "$$a" -ge 64 ] 2>/dev/null || \
+	    { echo "$$o: .text aligned to '$$a', not 64"; exit 1; }; \
+	  done; done; echo "$(PINNED_TEXT): .text aligned to 64 bytes"
 
 # One job per file (issue 17): no source of the library over 1,200 lines.
 src-size-check:

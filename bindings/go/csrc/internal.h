@@ -15,6 +15,25 @@
 #define WIRE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define WIRE_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* Starts the file's .text `at` bytes past a 64-byte boundary of the
+ * library (0 <= at < 64; used at the top of a file, before any function:
+ * the assembler raises the section's alignment to 64 and pads only `at`
+ * bytes, the file's code stays as it is). Without it, where a file's hot
+ * loops fall within the 32- and 64-byte fetch windows depends on the
+ * sizes of the objects linked before it, and so moves with changes
+ * elsewhere: the tape decoder's list loop cost 7 % of list_mixed_1000's
+ * decode in half of the places (bindings/kotlin/ROUNDS.md, round 51,
+ * which measured the values used). GCC and clang put top-level asm
+ * before the file's functions; `make text-align-check` checks the
+ * objects. */
+#if defined(__GNUC__) && defined(__ELF__)
+#define WIRE_TEXT_ALIGN64(at)                                           \
+  __asm__(".text\n\t.p2align 6\n\t.if " #at "\n\t.skip " #at ", 0xcc" \
+          "\n\t.endif")
+#else
+#define WIRE_TEXT_ALIGN64(at) struct wire__text_align64_unused
+#endif
+
 /* ---- Context ---------------------------------------------------------- */
 
 /* One out-of-band buffer. */
