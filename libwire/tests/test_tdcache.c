@@ -435,7 +435,7 @@ Test(tdcache, a_typedef_after_a_flood_is_cached_again, .timeout = 60) {
     }
     cr_assert_eq(c.allocs, was, "read into the document");
     wire_doc_free(d);
-    cr_assert_leq(k, full / 4 + 1, "still not cached after %d messages", k);
+    cr_assert_leq((uint32_t)k, full / 4 + 1, "still not cached after %d messages", k);
   }
   const wire_td_entry *e = entry_of(r->tdc, l, ln);
   wire_doc_free(d);
@@ -639,7 +639,7 @@ Test(tdcache, a_turnover_leaves_room_when_every_entry_was_read, .timeout = 60) {
     cr_assert(read_from_cache(r->tdc, d), "by_count %d: the new TypeDef "
               "cached", by_count);
     wire_doc_free(d);
-    cr_assert_leq(r->tdc->kept, by_count ? 4 : i, "half the entries");
+    cr_assert_leq(r->tdc->kept, (uint32_t)(by_count ? 4 : i), "half the entries");
     if (!by_count) {
       size_t kept = 0;
       for (const wire_td_entry *e = r->tdc->newest; e; e = e->older)
