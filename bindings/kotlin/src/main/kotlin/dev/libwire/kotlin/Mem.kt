@@ -1624,6 +1624,58 @@ internal class MemCodec(private val ctx: Context) {
         return encLen.get(ValueLayout.JAVA_LONG, 0)
     }
 
+    /**
+     * Benchmark breakdown of [encode] of a based plan, message by message: 1 = the image, 2 = the C
+     * call on the image in the writer's array, 4 = the result copied into a new array, 8 = the
+     * result copied into [into] instead, 16 = that and `into.copyOf(n)`; returns the payload's length.
+     */
+    internal fun encodeSplit(plan: MemPlan, v: Any, stage: Int, into: ByteArray?): Int {
+        if (stage and 1 != 0) imageOnly(plan, v)
+        if (stage and 2 != 0) {
+            val st = Native.mem_encode_based!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(writer.b), IMAGE_BASE, encPtr, encLen) as Int
+            if (st != 0) throw ctx.error(st)
+        }
+        val n = encLen.get(ValueLayout.JAVA_LONG, 0).toInt()
+        if (stage and 4 != 0) {
+            val r = ByteArray(n)
+            MemorySegment.copy(encPtr.get(ValueLayout.ADDRESS, 0).reinterpret(n.toLong()), ValueLayout.JAVA_BYTE, 0, r, 0, n)
+            return r.size
+        }
+        if (stage and 8 != 0) MemorySegment.copy(encPtr.get(ValueLayout.ADDRESS, 0).reinterpret(n.toLong()), ValueLayout.JAVA_BYTE, 0, into!!, 0, n)
+        if (stage and 16 != 0) return into!!.copyOf(n).size
+        return n
+    }
+
+    /** Benchmark: the C call alone on a saved image [img] (a copy of the writer's array for one message). */
+    internal fun encodeCallOn(plan: MemPlan, img: ByteArray): Int {
+        val st = Native.mem_encode_based!!.invokeExact(ctx.ptr, plan.layout, MemorySegment.ofArray(img), IMAGE_BASE, encPtr, encLen) as Int
+        if (st != 0) throw ctx.error(st)
+        return encLen.get(ValueLayout.JAVA_LONG, 0).toInt()
+    }
+
+    /**
+     * Benchmark: the result of the last encode made [n] bytes long in one of several ways: 0 = a new
+     * array filled from C's buffer (as [encode]), 1 = C's buffer into [into], 2 = that and
+     * `into.copyOf(n)`, 3 = `into.copyOf(n)` alone, 4 = a new array filled from [into] by
+     * System.arraycopy.
+     */
+    internal fun resultOf(n: Int, way: Int, into: ByteArray): Any {
+        val src = encPtr.get(ValueLayout.ADDRESS, 0).reinterpret(n.toLong())
+        return when (way) {
+            0 -> ByteArray(n).also { MemorySegment.copy(src, ValueLayout.JAVA_BYTE, 0, it, 0, n) }
+            1 -> { MemorySegment.copy(src, ValueLayout.JAVA_BYTE, 0, into, 0, n); into }
+            2 -> { MemorySegment.copy(src, ValueLayout.JAVA_BYTE, 0, into, 0, n); into.copyOf(n) }
+            3 -> into.copyOf(n)
+            else -> ByteArray(n).also { System.arraycopy(into, 0, it, 0, n) }
+        }
+    }
+
+    /** Benchmark: a copy of the writer's array as [imageOnly] left it for [v]. */
+    internal fun imageCopy(plan: MemPlan, v: Any): ByteArray {
+        val top = imageOnly(plan, v)
+        return writer.b.copyOf(maxOf(top + 64, 1 shl 14))
+    }
+
     fun encode(plan: MemPlan, v: Any): ByteArray {
         val w = writer
         val flat = plan.flat

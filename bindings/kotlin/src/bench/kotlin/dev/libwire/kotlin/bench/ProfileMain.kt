@@ -166,6 +166,83 @@ object ProfileMain {
             }
             return
         }
+        if (dir == "encsplit" || dir == "callloop" || dir == "encloop") {
+            // the encode of every value in pieces, interleaved in this JVM (thread CPU time per
+            // value, best of 8 batches, 3 rounds); callloop / encloop: the C call alone on saved
+            // images / the whole encode, for SECONDS (perf)
+            val plan = ctx.mem.planOf(values[0].javaClass)!!
+            val n = values.size
+            val imgs = values.map { ctx.mem.imageCopy(plan, it) }
+            val into = ByteArray(1 shl 16)
+            var s = 0L
+            if (dir == "callloop" || dir == "encloop") {
+                val end = System.nanoTime() + secs * 1_000_000_000L
+                if (dir == "callloop") while (System.nanoTime() < end) for (i in 0 until n) s += ctx.mem.encodeCallOn(plan, imgs[i])
+                else while (System.nanoTime() < end) for (i in 0 until n) s += ctx.encode(values[i]).size
+                println(s)
+                return
+            }
+            val reps = if (n > 1) 250 else 100000
+            repeat(3) { for (i in 0 until n) { s += ctx.mem.encodeSplit(plan, values[i], 7, null); s += ctx.encode(values[i]).size } }
+            repeat(3) { round ->
+                val whole = batches(reps, 8) { for (i in 0 until n) s += ctx.encode(values[i]).size } / n
+                val img = batches(reps, 8) { for (i in 0 until n) s += ctx.mem.encodeSplit(plan, values[i], 1, null) } / n
+                val imgCall = batches(reps, 8) { for (i in 0 until n) s += ctx.mem.encodeSplit(plan, values[i], 3, null) } / n
+                val imgCallInto = batches(reps, 8) { for (i in 0 until n) s += ctx.mem.encodeSplit(plan, values[i], 11, into) } / n
+                val imgCallNew = batches(reps, 8) { for (i in 0 until n) s += ctx.mem.encodeSplit(plan, values[i], 7, null) } / n
+                val imgCallCopyOf = batches(reps, 8) { for (i in 0 until n) s += ctx.mem.encodeSplit(plan, values[i], 27, into) } / n
+                val saved = batches(reps, 8) { for (i in 0 until n) s += ctx.mem.encodeCallOn(plan, imgs[i]) } / n
+                val imgSaved = batches(reps, 8) { for (i in 0 until n) { s += ctx.mem.encodeSplit(plan, values[i], 1, null); s += ctx.mem.encodeCallOn(plan, imgs[i]) } } / n
+                val one = batches(reps, 8) { for (i in 0 until n) s += ctx.mem.encodeCallOn(plan, imgs[0]) } / n
+                println("round %d ns per value: whole %.1f; image %.1f, +call %.1f, +call+copy into one array %.1f, +call+new array %.1f, +call+copy into one array+copyOf %.1f; call on saved images %.1f, call on one saved image %.1f; image + call on the saved copy of the same image %.1f".format(
+                    round, whole, img, imgCall, imgCallInto, imgCallNew, imgCallCopyOf, saved, one, imgSaved))
+            }
+            if (s == 42L) println()
+            return
+        }
+        if (dir == "foryenc") {
+            // the orders encoded by Fory Java xlang (the bench's configuration): to a new array, and
+            // into one reused buffer (no result array), against libwire's encode, interleaved
+            @Suppress("UNCHECKED_CAST") val orders = values as List<Order>
+            val fx = org.apache.fory.Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
+                .withClassVersionCheck(false).requireClassRegistration(true).build()
+            OrderModelJava.register(fx)
+            val jo = orders.map { OrderGraph.toJava(it) }
+            val n = orders.size
+            val buf = org.apache.fory.memory.MemoryBuffer.newHeapBuffer(1 shl 16)
+            var s = 0L
+            val reps = 250
+            println("bytes allocated per order: Fory to new array %.0f, Fory into one buffer %.0f, libwire %.0f, libwire image %.0f".format(
+                allocatedPer(n) { for (i in 0 until n) s += fx.serialize(jo[i]).size },
+                allocatedPer(n) { for (i in 0 until n) { buf.writerIndex(0); fx.serialize(buf, jo[i]); s += buf.writerIndex() } },
+                allocatedPer(n) { for (i in 0 until n) s += ctx.encode(values[i]).size },
+                allocatedPer(n) { val p = ctx.mem.planOf(values[0].javaClass)!!; for (i in 0 until n) s += ctx.mem.imageOnly(p, values[i]) }))
+            repeat(3) { round ->
+                val fa = batches(reps, 8) { for (i in 0 until n) s += fx.serialize(jo[i]).size } / n
+                val fb = batches(reps, 8) { for (i in 0 until n) { buf.writerIndex(0); fx.serialize(buf, jo[i]); s += buf.writerIndex() } } / n
+                val lw = batches(reps, 8) { for (i in 0 until n) s += ctx.encode(values[i]).size } / n
+                println("round %d ns per order: Fory to new array %.1f, Fory into one buffer %.1f; libwire %.1f".format(round, fa, fb, lw))
+            }
+            if (s == 42L) println()
+            return
+        }
+        if (dir == "outcopy") {
+            // the result's array alone, after one encode of the largest value, for each value's length
+            val plan = ctx.mem.planOf(values[0].javaClass)!!
+            val n = values.size
+            val lens = values.map { ctx.encode(it).size }
+            val big = values[lens.indices.maxBy { lens[it] }]
+            ctx.encode(big)
+            val into = ByteArray(1 shl 16)
+            val reps = if (n > 1) 2000 else 400000
+            val names = listOf("new+copy from C", "copy into one array", "copy into one+copyOf", "copyOf alone", "new+arraycopy")
+            repeat(3) { round ->
+                val sb = StringBuilder("round $round ns per value:")
+                for (w in 0..4) sb.append(" %s %.1f;".format(names[w], batches(reps, 8) { for (i in 0 until n) keep = ctx.mem.resultOf(lens[i], w, into) } / n))
+                println(sb)
+            }
+            return
+        }
         if (dir == "ab") {
             // for A/B runs of two builds in alternate JVMs: whole decode and encode only, thread
             // CPU time per value, best of 8 batches of ~0.15-0.3 s after a warm-up, 3 rounds
