@@ -358,6 +358,12 @@ typedef struct wire_tdcache {
   wire_td_entry **buckets;
   wire_td_entry *newest;  /* the reachable entries */
   wire_td_entry *retired; /* flushed, kept for pinning documents */
+  /* A header's bucket is the top bits of (a * header + b) mod 2^128, a
+   * and b the context's secret 128-bit key (key[0..1] = a low, high;
+   * key[2..3] = b), drawn from the operating system when the cache is
+   * made: the peer chooses the headers, not where they go (R-SEC-15). */
+  uint64_t key[4];
+  uint32_t shift;         /* 64 - log2(nbuckets) */
   uint32_t nbuckets, count;
   uint32_t added;      /* entries taken since the last turnover or flush */
   uint32_t kept;       /* entries the last turnover kept */
