@@ -343,6 +343,7 @@ wire__reg_lookup_names(const wire_ctx *ctx, uint8_t kind, uint32_t id,
  * turnover a store (and the first a count) more. */
 #define WIRE_TDCACHE_PER_BYTE 80
 #define WIRE_TDCACHE_ENTRY_BASE 256
+#define WIRE_TDCACHE_SEEN 64
 typedef struct wire_td_entry {
   struct wire_td_entry *next;  /* in its bucket */
   struct wire_td_entry *older; /* every entry of its list, for the free */
@@ -354,6 +355,10 @@ typedef struct wire_td_entry {
   wire_layout layout;
 } wire_td_entry;
 
+typedef struct {
+  uint32_t tag, when;
+} wire_td_seen;
+
 typedef struct wire_tdcache {
   wire_td_entry **buckets;
   wire_td_entry *newest;  /* the reachable entries */
@@ -364,6 +369,8 @@ typedef struct wire_tdcache {
    * made: the peer chooses the headers, not where they go (R-SEC-15). */
   uint64_t key[4];
   uint32_t shift;         /* 64 - log2(nbuckets) */
+  wire_td_seen seen[WIRE_TDCACHE_SEEN]; /* headers seen lately while full */
+  uint32_t seen_clock;
   uint32_t nbuckets, count;
   uint32_t added;      /* entries taken since the last turnover or flush */
   uint32_t kept;       /* entries the last turnover kept */
@@ -392,7 +399,8 @@ wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
  * already: pinned before a turnover (wire__tdcache_pin), the caller
  * unpins it when it returns; NULL for a document decode (a document is
  * pinned when it takes a cached layout). */
-wire_arena *wire__tdcache_scratch(wire_ctx *ctx, uint64_t *hold);
+wire_arena *wire__tdcache_scratch(wire_ctx *ctx, const uint8_t *p,
+                                  size_t avail, uint64_t *hold);
 /* *l was just read (wire__typedef_read) from bytes that may not outlive
  * the call: links it to the registry, and, when it was read into the
  * scratch, replaces it by a cached copy (or, past the cache's byte budget

@@ -15,7 +15,7 @@
  * choose: the hash in them only has to match the body) would otherwise
  * make each lookup compare every entry (spec R-SEC-15). One 64x64-bit
  * multiply to 128 bits, one to 64 and three adds. */
-static uint32_t td_bucket(const wire_tdcache *c, uint64_t header) {
+static uint64_t td_hash(const wire_tdcache *c, uint64_t header) {
 #ifdef __SIZEOF_INT128__
   unsigned __int128 lo = (unsigned __int128)c->key[0] * header + c->key[2];
   uint64_t hi = (uint64_t)(lo >> 64);
@@ -28,7 +28,31 @@ static uint32_t td_bucket(const wire_tdcache *c, uint64_t header) {
   uint64_t hi = a1 * x1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
   hi += (low + c->key[2] < low); /* the carry of + b's low word */
 #endif
-  return (uint32_t)((hi + c->key[1] * header + c->key[3]) >> c->shift);
+  return hi + c->key[1] * header + c->key[3];
+}
+
+static uint32_t td_bucket(const wire_tdcache *c, uint64_t header) {
+  return (uint32_t)(td_hash(c, header) >> c->shift);
+}
+
+/* Whether a full cache may take the TypeDef with this header: only
+ * when it was seen lately (spec R-SEC-15). The last headers seen while
+ * the cache was full are remembered by a tag (32 bits of their keyed
+ * hash) in one of two slots the hash picks, the one written longer ago,
+ * so that two TypeDefs read in turn cannot keep pushing each other out
+ * of one slot. A tag stays after its TypeDef is taken: one retired and
+ * seen again is taken at once. */
+static bool seen_before(wire_tdcache *c, uint64_t header) {
+  uint64_t h = td_hash(c, header);
+  uint32_t tag = (uint32_t)h | 1, m = WIRE_TDCACHE_SEEN - 1;
+  uint32_t i = (uint32_t)(h >> 32) & m;
+  uint32_t j = (i + 1 + (uint32_t)(h >> 48) % m) & m; /* (never i) */
+  wire_td_seen *a = &c->seen[i], *b = &c->seen[j];
+  if (a->tag == tag || b->tag == tag) return true;
+  wire_td_seen *old = (int32_t)(a->when - b->when) <= 0 ? a : b;
+  old->tag = tag;
+  old->when = ++c->seen_clock;
+  return false;
 }
 
 static wire_tdcache *tdcache(wire_ctx *ctx) {
@@ -103,20 +127,26 @@ static bool may_turn_over(wire_tdcache *c) {
          c->added >= c->kept;
 }
 
-wire_arena *wire__tdcache_scratch(wire_ctx *ctx, uint64_t *hold) {
+wire_arena *wire__tdcache_scratch(wire_ctx *ctx, const uint8_t *p,
+                                  size_t avail, uint64_t *hold) {
   wire_tdcache *c = tdcache(ctx);
-  if (!has_room(ctx, c)) {
-    if (!may_turn_over(c)) return NULL;
-    turn_over(ctx, c, hold);
-    if (!has_room(ctx, c)) return NULL;
-  }
+  if (avail < 8) return NULL; /* (not a TypeDef) */
   if (!c) {
+    if (!has_room(ctx, c)) return NULL;
     if (!(c = wire__alloc(ctx, sizeof *c))) return NULL; /* read uncached */
     memset(c, 0, sizeof *c);
     wire__os_random(c->key, 4, c); /* for the context's life */
     c->scratch.ctx = ctx;
     c->reg_gen = ctx->reg ? ctx->reg->gen : 0;
     ctx->tdc = c;
+  }
+  if (!has_room(ctx, c)) {
+    uint64_t header;
+    memcpy(&header, p, 8);
+    if (!seen_before(c, header)) return NULL; /* not counted as missed */
+    if (!may_turn_over(c)) return NULL;
+    turn_over(ctx, c, hold);
+    if (!has_room(ctx, c)) return NULL;
   }
   return &c->scratch;
 }
@@ -243,7 +273,10 @@ static int32_t adopt(wire_ctx *ctx, wire_tdcache *c, wire_layout **lp,
   size_t size = copy_size(ctx, l, &ntypes, &nix);
   size_t grow = table_growth(c);
   bool keep = c->bytes + grow + size <= ctx->max_typedef_cache_bytes;
-  if (!keep && may_turn_over(c)) { /* make room, then try again */
+  uint64_t header;
+  memcpy(&header, l->td, 8);
+  if (!keep && seen_before(c, header) && may_turn_over(c)) {
+    /* make room, then try again */
     turn_over(ctx, c, hold);
     grow = table_growth(c);
     keep = c->bytes + grow + size <= ctx->max_typedef_cache_bytes;
