@@ -302,8 +302,10 @@ wire__reg_lookup_names(const wire_ctx *ctx, uint8_t kind, uint32_t id,
 }
 
 /* ---- Incoming TypeDefs, cached per context across messages ----------
- * (typedef_cache.c) Keyed by the 8-byte TypeDef header; a hit is a lookup
- * and a byte compare of the whole TypeDef. A TypeDef the cache has room
+ * (typedef_cache.c) Found by the 8-byte TypeDef header, whose bucket is
+ * a keyed hash under a secret key the context draws from the system (a
+ * peer chooses the headers, not the buckets); a hit is a lookup and a
+ * byte compare of the whole TypeDef. A TypeDef the cache has room
  * for is read once, into the cache's scratch arena, linked to the registry
  * there (type, fields matched by tag id or name, matches_schema), then
  * copied into one allocation of exactly its size: the entry, the layout,
@@ -334,7 +336,9 @@ wire__reg_lookup_names(const wire_ctx *ctx, uint8_t kind, uint32_t id,
  * keeps half of itself (half the count limit and half the byte budget):
  * the entries found most since the last turnover first (3 times or more,
  * twice, once), then the others, each the oldest first; the others are
- * retired as by a flush. So a peer that
+ * retired as by a flush. A full cache counts, and takes, only a TypeDef
+ * it has seen lately (`seen`): one sent once is read into the document,
+ * never copied, and does not hasten a turnover. So a peer that
  * sends many distinct TypeDefs cannot fill the cache for good: the
  * TypeDefs read in every message stay cached through the flood, the
  * others are cached again soon after they come back; and a set of

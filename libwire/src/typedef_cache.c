@@ -3,7 +3,8 @@
  * size, found again by its header and bytes; a flush gives the entries
  * back once no document points at them (spec R-SEC-14), and a full cache
  * turns over, keeping the entries read since the last turnover (a second
- * chance, spec R-SEC-15). */
+ * chance, spec R-SEC-15); it takes only TypeDefs it has seen before, in
+ * buckets a peer cannot aim at (a keyed hash, R-SEC-15). */
 #include "schema.h"
 
 /* The bucket of a header: the top log2(nbuckets) bits of

@@ -868,43 +868,56 @@ Test(tdcache, each_context_has_a_key_of_its_own, .timeout = 60) {
 
 Test(tdcache, a_full_cache_takes_no_typedef_it_has_not_seen_before, .timeout = 60) {
   /* A full cache of 8 entries, one of them read in every other message,
-   * and 32 TypeDefs sent once each: each is read into its document (no
-   * allocation: the spare document), none is copied into the cache, and
-   * the cache does not turn over. Sent a second time, they are taken: the
-   * cache turns over and keeps the steady entry. */
+   * and 32 TypeDefs sent once each: none is copied into the cache and the
+   * cache does not turn over; each is read into its document (with no
+   * allocation, the spare document's, when the cache is full by count).
+   * Sent a second time, they are taken: the cache turns over and keeps
+   * the steady entry. Full by count (8 entries), then by bytes (room for
+   * the smallest entry, not for these: the copy's turnover). */
   size_t lens[N];
   uint8_t **p = distinct_payloads(N, lens);
-  counter c = {0};
-  wire_ctx *r = reader(&c, UINT64_C(1) << 20);
-  cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 8), WIRE_OK);
-  for (int i = 0; i < 8; i++) wire_doc_free(decode_one(r, p, lens, i));
-  const wire_td_entry *steady = r->tdc->newest;
-  for (int i = 8; i < N; i++) {
+  size_t eight = cached_after(p, lens, 8);
+  for (int by_bytes = 0; by_bytes < 2; by_bytes++) {
+    counter c = {0};
+    wire_ctx *r = reader(&c, by_bytes ? eight + 16 * sizeof(wire_td_entry *) +
+                                            sizeof(wire_td_entry) + 9
+                                      : UINT64_C(1) << 20);
+    if (!by_bytes)
+      cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 8), WIRE_OK);
+    for (int i = 0; i < 8; i++) wire_doc_free(decode_one(r, p, lens, i));
+    cr_assert_eq(r->tdc->count, 8);
+    const wire_td_entry *steady = r->tdc->newest;
+    for (int i = 8; i < N; i++) {
+      wire_doc *d = decode_one(r, p, lens, 7);
+      cr_assert(read_from_cache(r->tdc, d));
+      wire_doc_free(d);
+      size_t was = c.allocs;
+      d = decode_one(r, p, lens, i);
+      cr_assert_not(read_from_cache(r->tdc, d));
+      wire_doc_free(d);
+      if (!by_bytes)
+        cr_assert_eq(c.allocs, was, "message %d: %zu allocations", i,
+                     c.allocs - was);
+      cr_assert_eq(r->tdc->turnovers, 0, "by_bytes %d, message %d", by_bytes, i);
+      cr_assert_eq(r->tdc->newest, steady, "nothing new taken");
+    }
+    int taken = 0;
+    for (int i = 8; i < N; i++) {
+      wire_doc_free(decode_one(r, p, lens, 7));
+      wire_doc *d = decode_one(r, p, lens, i);
+      taken += read_from_cache(r->tdc, d);
+      wire_doc_free(d);
+    }
+    cr_assert_gt(r->tdc->turnovers, 0);
+    cr_assert_geq(taken, 8, "by_bytes %d: %d of 32 seen before taken",
+                  by_bytes, taken);
     wire_doc *d = decode_one(r, p, lens, 7);
-    cr_assert(read_from_cache(r->tdc, d));
+    cr_assert(read_from_cache(r->tdc, d), "the steady entry kept");
     wire_doc_free(d);
-    size_t was = c.allocs;
-    d = decode_one(r, p, lens, i);
-    cr_assert_not(read_from_cache(r->tdc, d));
-    wire_doc_free(d);
-    cr_assert_eq(c.allocs, was, "message %d: %zu allocations", i,
-                 c.allocs - was);
-    cr_assert_eq(r->tdc->turnovers, 0);
-    cr_assert_eq(r->tdc->newest, steady, "nothing new taken");
+    wire_ctx_free(r);
+    cr_assert_eq(c.live, 0);
   }
-  int taken = 0;
-  for (int i = 8; i < N; i++) {
-    wire_doc_free(decode_one(r, p, lens, 7));
-    wire_doc *d = decode_one(r, p, lens, i);
-    taken += read_from_cache(r->tdc, d);
-    wire_doc_free(d);
-  }
-  cr_assert_gt(r->tdc->turnovers, 0);
-  cr_assert_geq(taken, 16, "%d of 32 seen before taken", taken);
-  wire_doc *d = decode_one(r, p, lens, 7);
-  cr_assert(read_from_cache(r->tdc, d), "the steady entry kept");
-  wire_doc_free(d);
-  finish(r, &c, p);
+  free_payloads(p);
 }
 
 Test(tdcache, two_typedefs_read_in_turn_are_both_taken, .timeout = 60) {
