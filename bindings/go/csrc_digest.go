@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "9fe0aaac4d98902f6985f5175898cda9bf0284714b4d1cf2b83305207516e869"
+const csrcDigest = "1b68da563b12fcfa9b181d829a8f65047f12ae7cd67149fec876ed32b3e3db9e"

@@ -396,9 +396,10 @@ typedef struct wire_tdcache {
 /* The cached layout of the TypeDef at p[0..avail), or NULL. */
 wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
                                 size_t avail);
-/* The arena to read a new TypeDef into: the cache's scratch when the cache
- * has room for one more entry (after a turnover, when it may make one),
- * else NULL (read it into the document). hold: the pin slot of a caller
+/* The arena to read the new TypeDef at p[0..avail) into: the cache's
+ * scratch when the cache has room for one more entry, or, full, has seen
+ * this TypeDef lately and may make room by a turnover; else NULL (read
+ * it into the document). hold: the pin slot of a caller
  * without a document (a tape decode), which may hold cached layouts
  * already: pinned before a turnover (wire__tdcache_pin), the caller
  * unpins it when it returns; NULL for a document decode (a document is
