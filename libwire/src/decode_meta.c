@@ -341,7 +341,8 @@ static bool read_shared_typedef(dec *d, tmeta *tm) {
       /* a decode without a document holds its cached layouts until it
        * returns: a turnover pins it first */
       uint64_t *hold = d->doc ? NULL : &d->tdc_pin;
-      wire_arena *ta = wire__tdcache_scratch(d->ctx, hold);
+      wire_arena *ta =
+          wire__tdcache_scratch(d->ctx, ts, (size_t)(d->in.end - ts), hold);
       if (wire__typedef_read(d->ctx, &d->in, ta ? ta : d->arena,
                              d->ctx->max_depth, &l) != WIRE_OK) {
         wire__tdcache_drop(d->ctx);

@@ -302,8 +302,10 @@ wire__reg_lookup_names(const wire_ctx *ctx, uint8_t kind, uint32_t id,
 }
 
 /* ---- Incoming TypeDefs, cached per context across messages ----------
- * (typedef_cache.c) Keyed by the 8-byte TypeDef header; a hit is a lookup
- * and a byte compare of the whole TypeDef. A TypeDef the cache has room
+ * (typedef_cache.c) Found by the 8-byte TypeDef header, whose bucket is
+ * a keyed hash under a secret key the context draws from the system (a
+ * peer chooses the headers, not the buckets); a hit is a lookup and a
+ * byte compare of the whole TypeDef. A TypeDef the cache has room
  * for is read once, into the cache's scratch arena, linked to the registry
  * there (type, fields matched by tag id or name, matches_schema), then
  * copied into one allocation of exactly its size: the entry, the layout,
@@ -334,7 +336,9 @@ wire__reg_lookup_names(const wire_ctx *ctx, uint8_t kind, uint32_t id,
  * keeps half of itself (half the count limit and half the byte budget):
  * the entries found most since the last turnover first (3 times or more,
  * twice, once), then the others, each the oldest first; the others are
- * retired as by a flush. So a peer that
+ * retired as by a flush. A full cache counts, and takes, only a TypeDef
+ * it has seen lately (`seen`): one sent once is read into the document,
+ * never copied, and does not hasten a turnover. So a peer that
  * sends many distinct TypeDefs cannot fill the cache for good: the
  * TypeDefs read in every message stay cached through the flood, the
  * others are cached again soon after they come back; and a set of
@@ -343,6 +347,7 @@ wire__reg_lookup_names(const wire_ctx *ctx, uint8_t kind, uint32_t id,
  * turnover a store (and the first a count) more. */
 #define WIRE_TDCACHE_PER_BYTE 80
 #define WIRE_TDCACHE_ENTRY_BASE 256
+#define WIRE_TDCACHE_SEEN 64
 typedef struct wire_td_entry {
   struct wire_td_entry *next;  /* in its bucket */
   struct wire_td_entry *older; /* every entry of its list, for the free */
@@ -354,10 +359,22 @@ typedef struct wire_td_entry {
   wire_layout layout;
 } wire_td_entry;
 
+typedef struct {
+  uint32_t tag, when;
+} wire_td_seen;
+
 typedef struct wire_tdcache {
   wire_td_entry **buckets;
   wire_td_entry *newest;  /* the reachable entries */
   wire_td_entry *retired; /* flushed, kept for pinning documents */
+  /* A header's bucket is the top bits of (a * header + b) mod 2^128, a
+   * and b the context's secret 128-bit key (key[0..1] = a low, high;
+   * key[2..3] = b), drawn from the operating system when the cache is
+   * made: the peer chooses the headers, not where they go (R-SEC-15). */
+  uint64_t key[4];
+  uint32_t shift;         /* 64 - log2(nbuckets) */
+  wire_td_seen seen[WIRE_TDCACHE_SEEN]; /* headers seen lately while full */
+  uint32_t seen_clock;
   uint32_t nbuckets, count;
   uint32_t added;      /* entries taken since the last turnover or flush */
   uint32_t kept;       /* entries the last turnover kept */
@@ -379,14 +396,16 @@ typedef struct wire_tdcache {
 /* The cached layout of the TypeDef at p[0..avail), or NULL. */
 wire_layout *wire__tdcache_find(wire_ctx *ctx, const uint8_t *p,
                                 size_t avail);
-/* The arena to read a new TypeDef into: the cache's scratch when the cache
- * has room for one more entry (after a turnover, when it may make one),
- * else NULL (read it into the document). hold: the pin slot of a caller
+/* The arena to read the new TypeDef at p[0..avail) into: the cache's
+ * scratch when the cache has room for one more entry, or, full, has seen
+ * this TypeDef lately and may make room by a turnover; else NULL (read
+ * it into the document). hold: the pin slot of a caller
  * without a document (a tape decode), which may hold cached layouts
  * already: pinned before a turnover (wire__tdcache_pin), the caller
  * unpins it when it returns; NULL for a document decode (a document is
  * pinned when it takes a cached layout). */
-wire_arena *wire__tdcache_scratch(wire_ctx *ctx, uint64_t *hold);
+wire_arena *wire__tdcache_scratch(wire_ctx *ctx, const uint8_t *p,
+                                  size_t avail, uint64_t *hold);
 /* *l was just read (wire__typedef_read) from bytes that may not outlive
  * the call: links it to the registry, and, when it was read into the
  * scratch, replaces it by a cached copy (or, past the cache's byte budget

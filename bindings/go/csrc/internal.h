@@ -144,6 +144,11 @@ void wire__fdl_warnings_free(wire_ctx *ctx);
 void wire__oob_free(wire_ctx *ctx);
 /* Frees the native memory layouts of the context (mem_layout.c). */
 void wire__mem_free(wire_ctx *ctx);
+/* Fills out[0..n) with secret random words from the operating system
+ * (getrandom(2) on Linux, arc4random_buf on the BSDs and macOS), else with
+ * addresses, `where` among them, the clock and a counter, mixed
+ * (os_random.c). For hash keys only: never fails. */
+void wire__os_random(uint64_t *out, size_t n, const void *where);
 /* MurmurHash3 x86 32-bit with seed 0 (primitives.c): the type ids foryc
  * generates from names (fdl_resolve.c). The 128-bit x64 variant is public. */
 uint32_t wire__murmur3_x86_32(const uint8_t *d, size_t n);

@@ -3,12 +3,57 @@
  * size, found again by its header and bytes; a flush gives the entries
  * back once no document points at them (spec R-SEC-14), and a full cache
  * turns over, keeping the entries read since the last turnover (a second
- * chance, spec R-SEC-15). */
+ * chance, spec R-SEC-15); it takes only TypeDefs it has seen before, in
+ * buckets a peer cannot aim at (a keyed hash, R-SEC-15). */
 #include "schema.h"
 
+/* The bucket of a header: the top log2(nbuckets) bits of
+ * (a * header + b) mod 2^128 under the context's secret key (a, b): the
+ * multiply-add-shift scheme, strongly universal for one 64-bit word
+ * (Dietzfelbinger 1996), so for any two headers a peer picks without
+ * knowing the key, their buckets are independent and uniform. A peer
+ * that sends headers of one bucket under a fixed mix (they are its to
+ * choose: the hash in them only has to match the body) would otherwise
+ * make each lookup compare every entry (spec R-SEC-15). One 64x64-bit
+ * multiply to 128 bits, one to 64 and three adds. */
+static uint64_t td_hash(const wire_tdcache *c, uint64_t header) {
+#ifdef __SIZEOF_INT128__
+  unsigned __int128 lo = (unsigned __int128)c->key[0] * header + c->key[2];
+  uint64_t hi = (uint64_t)(lo >> 64);
+#else
+  uint64_t a0 = c->key[0] & 0xFFFFFFFF, a1 = c->key[0] >> 32;
+  uint64_t x0 = header & 0xFFFFFFFF, x1 = header >> 32;
+  uint64_t p00 = a0 * x0, p01 = a0 * x1, p10 = a1 * x0;
+  uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFF) + (p10 & 0xFFFFFFFF);
+  uint64_t low = (mid << 32) | (p00 & 0xFFFFFFFF);
+  uint64_t hi = a1 * x1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+  hi += (low + c->key[2] < low); /* the carry of + b's low word */
+#endif
+  return hi + c->key[1] * header + c->key[3];
+}
+
 static uint32_t td_bucket(const wire_tdcache *c, uint64_t header) {
-  return (uint32_t)((header * UINT64_C(0x9E3779B97F4A7C15)) >> 40) &
-         (c->nbuckets - 1);
+  return (uint32_t)(td_hash(c, header) >> c->shift);
+}
+
+/* Whether a full cache may take the TypeDef with this header: only
+ * when it was seen lately (spec R-SEC-15). The last headers seen while
+ * the cache was full are remembered by a tag (32 bits of their keyed
+ * hash) in one of two slots the hash picks, the one written longer ago,
+ * so that two TypeDefs read in turn cannot keep pushing each other out
+ * of one slot. A tag stays after its TypeDef is taken: one retired and
+ * seen again is taken at once. */
+static bool seen_before(wire_tdcache *c, uint64_t header) {
+  uint64_t h = td_hash(c, header);
+  uint32_t tag = (uint32_t)h | 1, m = WIRE_TDCACHE_SEEN - 1;
+  uint32_t i = (uint32_t)(h >> 32) & m;
+  uint32_t j = (i + 1 + (uint32_t)(h >> 48) % m) & m; /* (never i) */
+  wire_td_seen *a = &c->seen[i], *b = &c->seen[j];
+  if (a->tag == tag || b->tag == tag) return true;
+  wire_td_seen *old = (int32_t)(a->when - b->when) <= 0 ? a : b;
+  old->tag = tag;
+  old->when = ++c->seen_clock;
+  return false;
 }
 
 static wire_tdcache *tdcache(wire_ctx *ctx) {
@@ -83,19 +128,26 @@ static bool may_turn_over(wire_tdcache *c) {
          c->added >= c->kept;
 }
 
-wire_arena *wire__tdcache_scratch(wire_ctx *ctx, uint64_t *hold) {
+wire_arena *wire__tdcache_scratch(wire_ctx *ctx, const uint8_t *p,
+                                  size_t avail, uint64_t *hold) {
   wire_tdcache *c = tdcache(ctx);
-  if (!has_room(ctx, c)) {
-    if (!may_turn_over(c)) return NULL;
-    turn_over(ctx, c, hold);
-    if (!has_room(ctx, c)) return NULL;
-  }
+  if (avail < 8) return NULL; /* (not a TypeDef) */
   if (!c) {
+    if (!has_room(ctx, c)) return NULL;
     if (!(c = wire__alloc(ctx, sizeof *c))) return NULL; /* read uncached */
     memset(c, 0, sizeof *c);
+    wire__os_random(c->key, 4, c); /* for the context's life */
     c->scratch.ctx = ctx;
     c->reg_gen = ctx->reg ? ctx->reg->gen : 0;
     ctx->tdc = c;
+  }
+  if (!has_room(ctx, c)) {
+    uint64_t header;
+    memcpy(&header, p, 8);
+    if (!seen_before(c, header)) return NULL; /* not counted as missed */
+    if (!may_turn_over(c)) return NULL;
+    turn_over(ctx, c, hold);
+    if (!has_room(ctx, c)) return NULL;
   }
   return &c->scratch;
 }
@@ -187,9 +239,10 @@ static wire_td_entry *copy_into(wire_ctx *ctx, const wire_layout *l,
   return e;
 }
 
-/* Doubles the bucket table in place: an entry of bucket i moves to i or
- * i + the old count (its hash's next bit), so the old table is never
- * held beside a new one. */
+/* Doubles the bucket table in place: the bucket is the hash's top bits,
+ * so an entry of bucket i moves to 2i or 2i + 1 (one more bit). Buckets
+ * are split from the last down: 2i and 2i + 1 are then new or already
+ * emptied, so the old table is never held beside a new one. */
 static int32_t grow_buckets(wire_ctx *ctx, wire_tdcache *c) {
   uint32_t onb = c->nbuckets, nb = onb ? onb * 2 : 16;
   wire_td_entry **b = wire__realloc(ctx, c->buckets, onb * sizeof *b,
@@ -198,17 +251,14 @@ static int32_t grow_buckets(wire_ctx *ctx, wire_tdcache *c) {
   memset(b + onb, 0, (nb - onb) * sizeof *b);
   c->buckets = b;
   c->nbuckets = nb;
+  c->shift = onb ? c->shift - 1 : 64 - 4;
   c->bytes += (nb - onb) * sizeof *b;
-  for (uint32_t i = 0; i < onb; i++) {
-    wire_td_entry **pp = &b[i];
-    while (*pp) {
-      wire_td_entry *e = *pp;
+  for (uint32_t i = onb; i-- > 0;) {
+    wire_td_entry *e = b[i], *next;
+    b[i] = NULL;
+    for (; e; e = next) {
+      next = e->next;
       uint32_t k = td_bucket(c, e->header);
-      if (k == i) {
-        pp = &e->next;
-        continue;
-      }
-      *pp = e->next;
       e->next = b[k];
       b[k] = e;
     }
@@ -224,7 +274,10 @@ static int32_t adopt(wire_ctx *ctx, wire_tdcache *c, wire_layout **lp,
   size_t size = copy_size(ctx, l, &ntypes, &nix);
   size_t grow = table_growth(c);
   bool keep = c->bytes + grow + size <= ctx->max_typedef_cache_bytes;
-  if (!keep && may_turn_over(c)) { /* make room, then try again */
+  uint64_t header;
+  memcpy(&header, l->td, 8);
+  if (!keep && seen_before(c, header) && may_turn_over(c)) {
+    /* make room, then try again */
     turn_over(ctx, c, hold);
     grow = table_growth(c);
     keep = c->bytes + grow + size <= ctx->max_typedef_cache_bytes;
