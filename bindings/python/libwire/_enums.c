@@ -150,3 +150,52 @@ PyObject *lw_Codec_enum_check(Codec *c, PyObject *args) {
   if (r) Py_RETURN_NONE;
   return lw_enum_refuse(c, ti, num);
 }
+
+/* The schema enum registered with numeric user id `id`: its type index, or
+ * WIRE_BY_NAME when the schema has none. wire.h maps an id to a type index
+ * for a node only, so a node of a scratch document is asked
+ * (wire_node_user_type; an enum node is looked up among enums), once per id;
+ * the ids the schema lacks are asked again once it has more types. -1 with
+ * a Python error. */
+static int64_t enum_by_id(Codec *c, uint32_t id) {
+  uint32_t n = wire_schema_type_count(c->ctx);
+  if (n != c->enum_ids_n) {
+    PyDict_Clear(c->enum_ids);
+    c->enum_ids_n = n;
+  }
+  PyObject *key = PyLong_FromUnsignedLong(id);
+  if (!key) return -1;
+  PyObject *v = PyDict_GetItemWithError(c->enum_ids, key);
+  if (v) {
+    Py_DECREF(key);
+    return (int64_t)PyLong_AsUnsignedLong(v);
+  }
+  uint32_t ti = WIRE_BY_NAME;
+  wire_doc *doc = PyErr_Occurred() ? NULL : wire_doc_new(c->ctx);
+  if (doc) {
+    wire_node *nd = wire_node_new_enum(doc, id, 0);
+    uint32_t t;
+    if (nd && wire_node_user_type(doc, nd, &t) == 0) ti = t;
+    wire_doc_free(doc);
+  }
+  wire_ctx_clear_error(c->ctx);
+  v = PyErr_Occurred() ? NULL : PyLong_FromUnsignedLong(ti);
+  int r = v ? PyDict_SetItem(c->enum_ids, key, v) : -1;
+  Py_XDECREF(v);
+  Py_DECREF(key);
+  return r ? -1 : (int64_t)ti;
+}
+
+PyObject *lw_Codec_enum_check_id(Codec *c, PyObject *args) {
+  unsigned int id;
+  PyObject *num;
+  if (!PyArg_ParseTuple(args, "IO!", &id, &PyLong_Type, &num)) return NULL;
+  int64_t ti = enum_by_id(c, id);
+  if (ti < 0) return NULL;
+  if (ti == WIRE_BY_NAME) Py_RETURN_NONE;    /* nothing says what it has */
+  PyObject *a = Py_BuildValue("(IO)", (unsigned int)ti, num);
+  if (!a) return NULL;
+  PyObject *r = lw_Codec_enum_check(c, a);
+  Py_DECREF(a);
+  return r;
+}

@@ -208,6 +208,8 @@ class Hooks:
                 ns, nm = (s.encode("utf-8") for s in ty)
                 return (False, bytes([ids.NAMED_ENUM]) + _p_H(len(ns)) + ns + _p_H(len(nm)) +
                         nm + _p_I(obj.value), None)
+            if ty is not None:
+                self.codec.enum_check_id(ty, obj.value)   # a schema enum's id
             return (False, _p_bII(OP_ENUM_ID, _NO_TYPE if ty is None else ty,
                                   obj.value), None)
         if t is Union:

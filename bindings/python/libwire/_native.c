@@ -2527,6 +2527,7 @@ static void clear_plans(Codec *c) {
   PyDict_Clear(c->classes);
   PyDict_Clear(c->types);
   if (c->enum_decl) PyDict_Clear(c->enum_decl);
+  if (c->enum_ids) PyDict_Clear(c->enum_ids);
   if (c->retired) PyList_SetSlice(c->retired, 0, PY_SSIZE_T_MAX, NULL);
 }
 
@@ -2604,7 +2605,10 @@ static int Codec_init(Codec *c, PyObject *args, PyObject *kw) {
   Py_XSETREF(c->types, PyDict_New());
   Py_XSETREF(c->retired, PyList_New(0));
   Py_XSETREF(c->enum_decl, PyDict_New());
-  if (!c->classes || !c->types || !c->retired || !c->enum_decl) return -1;
+  Py_XSETREF(c->enum_ids, PyDict_New());
+  if (!c->classes || !c->types || !c->retired || !c->enum_decl ||
+      !c->enum_ids)
+    return -1;
   c->seen_version = -1;
   c->stale = 1;
   c->layouts = 1;
@@ -2631,6 +2635,7 @@ static int Codec_traverse(Codec *c, visitproc visit, void *arg) {
   Py_VISIT(c->types);
   Py_VISIT(c->retired);
   Py_VISIT(c->enum_decl);
+  Py_VISIT(c->enum_ids);
   return 0;
 }
 
@@ -2655,6 +2660,7 @@ static int Codec_clear_refs(Codec *c) {
   Py_CLEAR(c->types);
   Py_CLEAR(c->retired);
   Py_CLEAR(c->enum_decl);
+  Py_CLEAR(c->enum_ids);
   return 0;
 }
 
@@ -2718,6 +2724,9 @@ static PyMethodDef Codec_methods[] = {
   {"enum_check", (PyCFunction)lw_Codec_enum_check, METH_VARARGS,
    "enum_check(type, number): WireError('value') unless enum `type` "
    "declares the number"},
+  {"enum_check_id", (PyCFunction)lw_Codec_enum_check_id, METH_VARARGS,
+   "enum_check_id(user_id, number): the same for the schema enum registered "
+   "with that numeric id, if any"},
   {"clear", (PyCFunction)Codec_clear, METH_NOARGS, "forget every plan"},
   {"set_ref", (PyCFunction)Codec_set_ref, METH_O, "reference tracking"},
   {"close", (PyCFunction)Codec_close, METH_NOARGS, "free the writers"},

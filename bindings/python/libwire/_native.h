@@ -129,6 +129,9 @@ typedef struct {
   PyObject *types;      /* type index (PyLong) -> capsule, or None */
   PyObject *enum_decl;  /* type index (PyLong) -> frozenset of the numbers
                            the enum declares, or None (_enums.c) */
+  PyObject *enum_ids;   /* numeric user id (PyLong) -> the schema enum's type
+                           index, or None (_enums.c) ... */
+  uint32_t enum_ids_n;  /* ... while the schema has this many types */
   PyObject *retired;    /* capsules replaced while plans may be in use */
   PyObject *reg_version;/* libwire._registry.VERSION (a list) */
   long seen_version;    /* VERSION[0] at the last sync */
@@ -210,6 +213,9 @@ int lw_enum_split(Codec *c, eplan *p);
 PyObject *lw_enum_refuse(Codec *c, uint32_t ti, PyObject *num);
 /* Codec.enum_check(type index, number) (the hooks, for EnumValue). */
 PyObject *lw_Codec_enum_check(Codec *c, PyObject *args);
+/* Codec.enum_check_id(user id, number): the same for the schema enum
+ * registered with that numeric id, if any. */
+PyObject *lw_Codec_enum_check_id(Codec *c, PyObject *args);
 
 /* Raises WireError(cls, offset, msg, code); returns NULL. */
 PyObject *lw_error(Codec *c, const char *cls, PyObject *offset,
