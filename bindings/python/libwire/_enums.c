@@ -154,15 +154,10 @@ PyObject *lw_Codec_enum_check(Codec *c, PyObject *args) {
 /* The schema enum registered with numeric user id `id`: its type index, or
  * WIRE_BY_NAME when the schema has none. wire.h maps an id to a type index
  * for a node only, so a node of a scratch document is asked
- * (wire_node_user_type; an enum node is looked up among enums), once per id;
- * the ids the schema lacks are asked again once it has more types. -1 with
- * a Python error. */
+ * (wire_node_user_type; an enum node is looked up among enums), once per id
+ * (clear_plans forgets them when the schema changes). -1 with a Python
+ * error. */
 static int64_t enum_by_id(Codec *c, uint32_t id) {
-  uint32_t n = wire_schema_type_count(c->ctx);
-  if (n != c->enum_ids_n) {
-    PyDict_Clear(c->enum_ids);
-    c->enum_ids_n = n;
-  }
   PyObject *key = PyLong_FromUnsignedLong(id);
   if (!key) return -1;
   PyObject *v = PyDict_GetItemWithError(c->enum_ids, key);

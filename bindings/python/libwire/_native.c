@@ -2526,7 +2526,6 @@ static void clear_plans(Codec *c) {
   lw_mem_clear(c);
   PyDict_Clear(c->classes);
   PyDict_Clear(c->types);
-  if (c->enum_decl) PyDict_Clear(c->enum_decl);
   if (c->enum_ids) PyDict_Clear(c->enum_ids);
   if (c->retired) PyList_SetSlice(c->retired, 0, PY_SSIZE_T_MAX, NULL);
 }

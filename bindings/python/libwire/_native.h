@@ -128,10 +128,10 @@ typedef struct {
   PyObject *classes;    /* cls -> capsule (splan / eplan), or False */
   PyObject *types;      /* type index (PyLong) -> capsule, or None */
   PyObject *enum_decl;  /* type index (PyLong) -> frozenset of the numbers
-                           the enum declares, or None (_enums.c) */
+                           the enum declares, or None (_enums.c; kept: a
+                           loaded enum's values never change) */
   PyObject *enum_ids;   /* numeric user id (PyLong) -> the schema enum's type
-                           index, or None (_enums.c) ... */
-  uint32_t enum_ids_n;  /* ... while the schema has this many types */
+                           index, or WIRE_BY_NAME (_enums.c) */
   PyObject *retired;    /* capsules replaced while plans may be in use */
   PyObject *reg_version;/* libwire._registry.VERSION (a list) */
   long seen_version;    /* VERSION[0] at the last sync */
