@@ -8,9 +8,10 @@ package wire
 // the field and the number, on every path: the tape path checks in
 // enumOf and in the wire.Enum case of value (marshal.go), the compiled
 // codecs check while they build the image (menc.op, mkEnum) and leave the
-// error's wording to the tape path (marshal). Reading keeps any number
-// (a newer writer's enumerator decodes into the Go integer or the
-// wire.Enum); such a value is read, not written back. pyfory 1.7.7 writes
+// error's wording to the tape path (marshal); a wire.Enum by TypeID
+// alone is checked when the schema has an enum of that id (enumByID).
+// Reading keeps any number (a newer writer's enumerator decodes into the
+// Go integer or the wire.Enum); such a value is read, not written back. pyfory 1.7.7 writes
 // only members of its Enum classes (and refuses an unknown number when it
 // reads), the Fory spec makes the enumerator's ID the wire value; Fory Go
 // v1.6.1 writes any Go integer, cut to 32 bits (README: Structs).
