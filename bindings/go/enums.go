@@ -8,9 +8,10 @@ package wire
 // the field and the number, on every path: the tape path checks in
 // enumOf and in the wire.Enum case of value (marshal.go), the compiled
 // codecs check while they build the image (menc.op, mkEnum) and leave the
-// error's wording to the tape path (marshal). Reading keeps any number
-// (a newer writer's enumerator decodes into the Go integer or the
-// wire.Enum); such a value is read, not written back. pyfory 1.7.7 writes
+// error's wording to the tape path (marshal); a wire.Enum by TypeID
+// alone is checked when the schema has an enum of that id (enumByID).
+// Reading keeps any number (a newer writer's enumerator decodes into the
+// Go integer or the wire.Enum); such a value is read, not written back. pyfory 1.7.7 writes
 // only members of its Enum classes (and refuses an unknown number when it
 // reads), the Fory spec makes the enumerator's ID the wire value; Fory Go
 // v1.6.1 writes any Go integer, cut to 32 bits (README: Structs).
@@ -75,6 +76,33 @@ func (c *Context) enumDeclOf(index uint32) *enumDecl {
 	}
 	c.enums[index] = d
 	return d
+}
+
+// enumByID is the schema enum registered with numeric user id id, if the
+// schema has one (a wire.Enum given by TypeID alone names it so). wire.h
+// maps an id to a type index only for a node, so a node of a scratch
+// document is asked (wire_node_user_type), once per id; ids the schema
+// lacks are asked again after the schema has gained types.
+func (c *Context) enumByID(id uint32) (uint32, bool) {
+	n := uint32(C.wire_schema_type_count(c.ctx()))
+	if c.enumIDs == nil || c.enumIDn != n {
+		c.enumIDs, c.enumIDn = map[uint32]uint32{}, n
+	}
+	if idx, ok := c.enumIDs[id]; ok {
+		return idx, idx != noType
+	}
+	idx := uint32(noType)
+	if doc := C.wire_doc_new(c.ctx()); doc != nil {
+		var t C.uint32_t
+		if nd := C.wire_node_new_enum(doc, C.uint32_t(id), 0); nd != nil &&
+			C.wire_node_user_type(doc, nd, &t) == 0 { // (an enum node: found among enums only)
+			idx = uint32(t)
+		}
+		C.wire_doc_free(doc)
+	}
+	C.wire_ctx_clear_error(c.ctx())
+	c.enumIDs[id] = idx
+	return idx, idx != noType
 }
 
 // enumValue is the Go integer at p of kind k as an enum number: ok is

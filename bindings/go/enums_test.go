@@ -26,6 +26,7 @@ type enumBad struct {
 
 func enumBadCases() []enumBad {
 	en := func(typ string, v uint32) Enum { return Enum{Type: typ, TypeID: noType, Value: v} }
+	byID := func(id, v uint32) Enum { return Enum{TypeID: id, Value: v} } // (bindFDL: Color 4000, Sparse 4004)
 	return []enumBad{
 		// in range, not declared
 		{"Color", int32(3), "3"},
@@ -37,6 +38,8 @@ func enumBadCases() []enumBad {
 		{"Color", en("b.Color", 3), "3"},
 		{"Color", asAny{int32(5)}, "5"},
 		{"Color", asAny{en("b.Color", 5)}, "5"},
+		{"Color", byID(4000, 3), "3"},
+		{"Color", asAny{byID(4000, 6)}, "6"},
 		// negative, over 32 bits
 		{"Color", int32(-1), "-1"},
 		{"Color", int8(-128), "-128"},
@@ -50,6 +53,7 @@ func enumBadCases() []enumBad {
 		{"Sparse", int32(999), "999"},
 		{"Sparse", uint16(1001), "1001"},
 		{"Sparse", en("b.Sparse", 4), "4"},
+		{"Sparse", byID(4004, 1001), "1001"},
 		// optional: through a pointer, by value
 		{"optional Color", ptr(int32(3)), "3"},
 		{"optional Color", ptr(int32(-2)), "-2"},
@@ -62,12 +66,14 @@ func enumBadCases() []enumBad {
 		{"list<Color>", []int64{1 << 33}, "8589934592"},
 		{"list<Color>", [2]int32{1, 9}, "9"},
 		{"list<Color>", []Enum{en("b.Color", 1), en("b.Color", 4)}, "4"},
+		{"list<Color>", []Enum{byID(4000, 2), byID(4000, 5)}, "5"},
 		{"list<Color>", anyHeld{[]any{int32(1), int32(6)}, false}, "6"},
 		{"list<optional Color>", []*int32{nil, ptr(int32(8))}, "8"},
 		{"list<Sparse>", []int32{1, 5, 6}, "6"},
 		{"map<string, Color>", map[string]int32{"k": 3}, "3"},
 		{"map<string, Color>", map[string]uint64{"k": 1 << 40}, "1099511627776"},
 		{"map<string, Color>", map[string]Enum{"k": en("b.Color", 3)}, "3"},
+		{"map<string, Color>", map[string]Enum{"k": byID(4000, 3)}, "3"},
 		{"map<Color, string>", map[int32]string{3: "v"}, "3"},
 		{"map<Color, string>", map[int64]string{-2: "v"}, "-2"},
 		{"map<Sparse, int32>", map[int32]int32{2: 1}, "2"},
@@ -270,5 +276,44 @@ func TestEnumDeclOf(t *testing.T) {
 	}
 	if c.enumDeclOf(9999) != nil {
 		t.Error("type 9999 is an enum")
+	}
+}
+
+// A wire.Enum by TypeID alone names the schema enum registered with that
+// id: enumByID finds it (not a struct's id, not an id the schema lacks,
+// until a schema that has it is loaded), and its numbers are checked; an
+// id the schema lacks is written as it is.
+func TestEnumByID(t *testing.T) {
+	c := bindContext(t, "Color", false, false)
+	defer c.Close()
+	color, _ := c.findType("b.Color")
+	sparse, _ := c.findType("b.Sparse")
+	for _, tc := range []struct {
+		id   uint32
+		idx  uint32
+		want bool
+	}{{4000, color, true}, {4004, sparse, true}, {4010, 0, false}, {4321, 0, false}, {noType, 0, false}} {
+		for range 2 { // (the second time from the cache)
+			if idx, ok := c.enumByID(tc.id); ok != tc.want || (ok && idx != tc.idx) {
+				t.Errorf("enumByID(%d) = %d %v, want %d %v", tc.id, idx, ok, tc.idx, tc.want)
+			}
+		}
+	}
+	if _, err := c.Marshal(Enum{TypeID: 4321, Value: 77}); err != nil {
+		t.Errorf("an enum of an id the schema lacks: %v", err)
+	}
+	if _, err := c.Marshal(Enum{TypeID: 4000, Value: 2}); err != nil {
+		t.Errorf("a declared number by id: %v", err)
+	}
+	if err := c.LoadSchemaText("later.fdl", "package later;\nenum Late [id=4321] { A = 0; }\n"); err != nil {
+		t.Fatal(err)
+	}
+	late, _ := c.findType("later.Late")
+	if idx, ok := c.enumByID(4321); !ok || idx != late {
+		t.Errorf("enumByID(4321) after the schema gained it = %d %v", idx, ok)
+	}
+	if _, err := c.Marshal(Enum{TypeID: 4321, Value: 77}); err == nil ||
+		!strings.Contains(err.Error(), "enum value 77 is not declared by later.Late (declared: 0)") {
+		t.Errorf("an undeclared number by id: %v", err)
 	}
 }

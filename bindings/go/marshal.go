@@ -368,6 +368,11 @@ func (e *encoder) value(v reflect.Value, override int, nullable bool) error {
 			// a named enum the schema lacks, as decoded with an empty name
 			return goErr("schema", "an enum with neither a type name nor a type id cannot be written")
 		} else {
+			if idx, ok := e.c.enumByID(en.TypeID); ok {
+				if d := e.c.enumDeclOf(idx); d != nil && !d.has(en.Value) {
+					return e.c.notDeclared(d, en.Value)
+				}
+			}
 			e.sh(opEnumID)
 			e.t.u32(en.TypeID)
 		}

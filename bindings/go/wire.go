@@ -189,6 +189,8 @@ type Context struct {
 	strsAt  int                 // its bytes in use (an offset: no pointer store per string)
 	names   map[uint32][]string // field names of schema types by index (wire order)
 	enums   []*enumDecl         // declared values of schema enums by index (enums.go)
+	enumIDs map[uint32]uint32   // schema enum index by numeric user id, noType if none (enums.go)
+	enumIDn uint32              // the schema's type count when enumIDs was filled
 	// compiled codecs (mem.go)
 	img       carena         // C memory for encode images
 	menc      menc           // reused encode state

@@ -58,7 +58,8 @@ if not lib_sources:
 
 native = Extension(
     "libwire._native",
-    sources=["libwire/_native.c", "libwire/_mem.c", "libwire/_pybytes.c"]
+    sources=["libwire/_native.c", "libwire/_mem.c", "libwire/_pybytes.c",
+             "libwire/_enums.c"]
     + lib_sources,
     depends=["libwire/_native.h", "libwire/_constants.h"],
     include_dirs=["_libwire/include", "_libwire/src", "libwire"],

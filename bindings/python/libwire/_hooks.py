@@ -201,11 +201,15 @@ class Hooks:
         if t is EnumValue:
             ty = obj.type
             if isinstance(ty, str):
-                return False, _p_bII(ids.ENUM, self.ctx.find_type(ty), obj.value), None
+                ti = self.ctx.find_type(ty)
+                self.codec.enum_check(ti, obj.value)   # a declared number only
+                return False, _p_bII(ids.ENUM, ti, obj.value), None
             if isinstance(ty, tuple):
                 ns, nm = (s.encode("utf-8") for s in ty)
                 return (False, bytes([ids.NAMED_ENUM]) + _p_H(len(ns)) + ns + _p_H(len(nm)) +
                         nm + _p_I(obj.value), None)
+            if ty is not None:
+                self.codec.enum_check_id(ty, obj.value)   # a schema enum's id
             return (False, _p_bII(OP_ENUM_ID, _NO_TYPE if ty is None else ty,
                                   obj.value), None)
         if t is Union:

@@ -870,7 +870,7 @@ static int fill_other(Codec *c, const mval *m, PyObject *v, uint8_t *base) {
   }
   case MK_ENUM: {
     const eplan *ep = m->ep;
-    for (Py_ssize_t i = 0; i < ep->n; i++)
+    for (Py_ssize_t i = 0; i < ep->nw; i++)   /* others: the tape refuses */
       if (ep->member[i] == v) {
         memcpy(p, &ep->value[i], 4);
         return 0;
@@ -991,7 +991,7 @@ HOT_INLINE int fill_value(Codec *c, const mval *m, PyObject *v,
     return 0;
   case MK_ENUM: {
     const eplan *ep = m->ep;
-    for (Py_ssize_t i = 0; i < ep->n; i++)
+    for (Py_ssize_t i = 0; i < ep->nw; i++)   /* others: the tape refuses */
       if (ep->member[i] == v) {
         memcpy(p, &ep->value[i], 4);
         if (m->present != NONE) base[m->present] = 1;

@@ -738,6 +738,12 @@ fail:
 static int enc_enum(Codec *c, PyObject *o, eplan *p) {
   for (Py_ssize_t i = 0; i < p->n; i++) {
     if (p->member[i] == o) {
+      if (i >= p->nw) {          /* a member the schema enum lacks */
+        PyObject *num = PyLong_FromUnsignedLong(p->value[i]);
+        if (num) lw_enum_refuse(c, p->type, num);
+        Py_XDECREF(num);
+        return -1;
+      }
       NEED(c, 9);
       put8(c, WIRE_T_ENUM);
       put32(c, p->type);
@@ -2507,6 +2513,10 @@ static PyObject *Codec_add_enum(Codec *c, PyObject *args) {
       p->by_value[p->value[i]] = p->member[i];
     p->nvalue = top;
   }
+  if (lw_enum_split(c, p)) {              /* (the values are distinct) */
+    Py_DECREF(cap);
+    return NULL;
+  }
   return store_plan(c, cls, ti, cap);
 }
 
@@ -2516,6 +2526,7 @@ static void clear_plans(Codec *c) {
   lw_mem_clear(c);
   PyDict_Clear(c->classes);
   PyDict_Clear(c->types);
+  if (c->enum_ids) PyDict_Clear(c->enum_ids);
   if (c->retired) PyList_SetSlice(c->retired, 0, PY_SSIZE_T_MAX, NULL);
 }
 
@@ -2592,7 +2603,11 @@ static int Codec_init(Codec *c, PyObject *args, PyObject *kw) {
   Py_XSETREF(c->classes, PyDict_New());
   Py_XSETREF(c->types, PyDict_New());
   Py_XSETREF(c->retired, PyList_New(0));
-  if (!c->classes || !c->types || !c->retired) return -1;
+  Py_XSETREF(c->enum_decl, PyDict_New());
+  Py_XSETREF(c->enum_ids, PyDict_New());
+  if (!c->classes || !c->types || !c->retired || !c->enum_decl ||
+      !c->enum_ids)
+    return -1;
   c->seen_version = -1;
   c->stale = 1;
   c->layouts = 1;
@@ -2618,6 +2633,8 @@ static int Codec_traverse(Codec *c, visitproc visit, void *arg) {
   Py_VISIT(c->classes);
   Py_VISIT(c->types);
   Py_VISIT(c->retired);
+  Py_VISIT(c->enum_decl);
+  Py_VISIT(c->enum_ids);
   return 0;
 }
 
@@ -2641,6 +2658,8 @@ static int Codec_clear_refs(Codec *c) {
   Py_CLEAR(c->classes);
   Py_CLEAR(c->types);
   Py_CLEAR(c->retired);
+  Py_CLEAR(c->enum_decl);
+  Py_CLEAR(c->enum_ids);
   return 0;
 }
 
@@ -2701,6 +2720,12 @@ static PyMethodDef Codec_methods[] = {
    "add_struct(cls, type, attrs, defaults, factories, type_name)"},
   {"add_enum", (PyCFunction)Codec_add_enum, METH_VARARGS,
    "add_enum(cls, type, members, wire_values)"},
+  {"enum_check", (PyCFunction)lw_Codec_enum_check, METH_VARARGS,
+   "enum_check(type, number): WireError('value') unless enum `type` "
+   "declares the number"},
+  {"enum_check_id", (PyCFunction)lw_Codec_enum_check_id, METH_VARARGS,
+   "enum_check_id(user_id, number): the same for the schema enum registered "
+   "with that numeric id, if any"},
   {"clear", (PyCFunction)Codec_clear, METH_NOARGS, "forget every plan"},
   {"set_ref", (PyCFunction)Codec_set_ref, METH_O, "reference tracking"},
   {"close", (PyCFunction)Codec_close, METH_NOARGS, "free the writers"},

@@ -92,6 +92,9 @@ typedef struct {
   PyObject *cls;
   uint32_t type;
   Py_ssize_t n;
+  Py_ssize_t nw;        /* member[0..nw): those whose wire value the schema
+                           enum declares (_enums.c); the rest are refused
+                           when written */
   PyObject **member;
   uint32_t *value;
   PyObject *from_wire; /* PyLong wire value -> member */
@@ -124,6 +127,11 @@ typedef struct {
   PyObject *none_value;    /* libwire.NONE */
   PyObject *classes;    /* cls -> capsule (splan / eplan), or False */
   PyObject *types;      /* type index (PyLong) -> capsule, or None */
+  PyObject *enum_decl;  /* type index (PyLong) -> frozenset of the numbers
+                           the enum declares, or None (_enums.c; kept: a
+                           loaded enum's values never change) */
+  PyObject *enum_ids;   /* numeric user id (PyLong) -> the schema enum's type
+                           index, or WIRE_BY_NAME (_enums.c) */
   PyObject *retired;    /* capsules replaced while plans may be in use */
   PyObject *reg_version;/* libwire._registry.VERSION (a list) */
   long seen_version;    /* VERSION[0] at the last sync */
@@ -194,6 +202,20 @@ static inline int lw_charge(Codec *c, size_t n) {
 /* The estimate for any object (those the hooks and factories make): its
  * type's size, its items, the GC header. */
 size_t lw_obj_est(PyObject *v);
+
+/* ---- _enums.c ----------------------------------------------------------- */
+
+/* Splits the members of a registered enum class: member[0..nw) those whose
+ * wire value the schema enum declares. 0, or -1 with a Python error. */
+int lw_enum_split(Codec *c, eplan *p);
+/* Raises WireError("value"): enum `ti` does not declare `num` (named with
+ * the field being written and the declared numbers); returns NULL. */
+PyObject *lw_enum_refuse(Codec *c, uint32_t ti, PyObject *num);
+/* Codec.enum_check(type index, number) (the hooks, for EnumValue). */
+PyObject *lw_Codec_enum_check(Codec *c, PyObject *args);
+/* Codec.enum_check_id(user id, number): the same for the schema enum
+ * registered with that numeric id, if any. */
+PyObject *lw_Codec_enum_check_id(Codec *c, PyObject *args);
 
 /* Raises WireError(cls, offset, msg, code); returns NULL. */
 PyObject *lw_error(Codec *c, const char *cls, PyObject *offset,

@@ -191,7 +191,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     fun registerEnum(kclass: KClass<out Enum<*>>, typeName: String) {
         val idx = findType(typeName) ?: throw WireException("schema", -1, "type $typeName is not in the schema")
         if (typeKind(idx) != 2) throw WireException("schema", -1, "type $typeName is not an enum")
-        val b = Bound(idx, null, EnumInfo(kclass.java.enumConstants as Array<Enum<*>>))
+        val b = Bound(idx, null, EnumInfo(kclass.java.enumConstants as Array<Enum<*>>, enumDecl(idx)))
         byClass[kclass.java] = b
         byType[idx] = b
         mem.reset()
@@ -215,6 +215,41 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     }
 
     private val wireNameCache = HashMap<Int, List<String?>>()
+
+    private val enumDecls = HashMap<Int, EnumDecl?>()
+
+    /** What schema enum [index] declares (Enums.kt), null for no enum; once per index. */
+    internal fun enumDecl(index: Int): EnumDecl? = enumDecls.getOrPut(index) { EnumDecl.of(this, index) }
+
+    private val enumIds = HashMap<Int, Int>()
+    private var enumIdsAt = -1
+
+    /**
+     * The schema enum registered with numeric user id [id], or null (a WireEnum by typeId alone
+     * names it so). wire.h maps an id to a type index for a node only: a node of a scratch
+     * document is asked, once per id; ids the schema lacks are asked again once it has more types.
+     */
+    internal fun enumById(id: Int): Int? {
+        val n = typeCount
+        if (n != enumIdsAt) { enumIds.clear(); enumIdsAt = n }
+        val idx = enumIds.getOrPut(id) {
+            val doc = Native.doc_new.invokeExact(ptr) as MemorySegment
+            var t = -1
+            if (doc.address() != 0L) {
+                try {
+                    val node = Native.node_new_enum.invokeExact(doc, id, 0) as MemorySegment
+                    if (node.address() != 0L && Native.node_user_type.invokeExact(doc, node, out) as Int == 0) {
+                        t = out.get(ValueLayout.JAVA_INT, 0) // (an enum node: found among enums only)
+                    }
+                } finally {
+                    Native.doc_free.invokeExact(doc)
+                }
+            }
+            Native.ctx_clear_error.invokeExact(ptr)
+            t
+        }
+        return if (idx < 0) null else idx
+    }
 
     /** [wireFieldNames], cached (a struct's fields never change once the schema is finished). */
     internal fun wireNames(idx: Int): List<String?> = wireNameCache.getOrPut(idx) { wireFieldNames(idx) ?: emptyList() }
@@ -241,7 +276,13 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     fun encode(value: Any?): ByteArray {
         if (value != null) {
             val p = mem.planOf(value.javaClass)
-            if (p != null) return mem.encode(p, value)
+            if (p != null) {
+                return try {
+                    mem.encode(p, value)
+                } catch (e: EnumRefused) {
+                    encodeAll(listOf(value)) // (the tape path names the field; Enums.kt)
+                }
+            }
         }
         return encodeAll(listOf(value))
     }

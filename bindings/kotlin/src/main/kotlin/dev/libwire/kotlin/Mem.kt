@@ -291,6 +291,18 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
     }
 }
 
+/** An enum some of whose constants' ordinals the schema enum lacks (EnumInfo.undeclared): those are refused. */
+internal class CheckedEnumSlot(private val info: EnumInfo, private val cls: Class<*>) : Slot(WireH.MEM_ENUM, 4) {
+    private val plain = EnumSlot(info.constants, cls)
+    private val undeclared = info.undeclared!!
+    override fun put(w: MemWriter, at: Int, v: Any) {
+        plain.put(w, at, v)
+        val o = (v as Enum<*>).ordinal
+        if (undeclared[o]) throw EnumRefused(info.decl!!, o)
+    }
+    override fun get(r: MemReader, at: Int): Any = plain.get(r, at)
+}
+
 internal class EnumSlot(private val constants: Array<Enum<*>>, private val cls: Class<*>) : Slot(WireH.MEM_ENUM, 4) {
     override fun put(w: MemWriter, at: Int, v: Any) {
         if (v.javaClass != cls && v.javaClass.superclass != cls) {
@@ -1389,7 +1401,7 @@ internal class MemCodec(private val ctx: Context) {
             t == TypeId.ENUM -> {
                 val e = ctx.boundType(d.user)?.enumInfo ?: throw NoLayout("$where: enum ${ctx.typeName(d.user)} has no bound class")
                 if (!Enum::class.java.isAssignableFrom(k)) no()
-                EnumSlot(e.constants, kt.jvmErasure.java)
+                if (e.undeclared == null) EnumSlot(e.constants, kt.jvmErasure.java) else CheckedEnumSlot(e, kt.jvmErasure.java)
             }
             t == TypeId.UNION || t == TypeId.EXT || t == TypeId.UNKNOWN -> throw NoLayout("$where: ${TypeId.name(t)} fields have no memory form")
             t in TypeId.INT8..TypeId.TAGGED_UINT64 -> when (k) {

@@ -144,5 +144,13 @@ internal class ClassInfo private constructor(val kclass: KClass<*>) {
     }
 }
 
-/** A bound Kotlin enum class: wire value = ordinal. */
-internal class EnumInfo(val constants: Array<Enum<*>>)
+/**
+ * A bound Kotlin enum class: wire value = ordinal. [undeclared]: by ordinal, the constants whose
+ * ordinal the schema enum [decl] does not declare (refused when written; Enums.kt), null when
+ * every ordinal is declared.
+ */
+internal class EnumInfo(val constants: Array<Enum<*>>, val decl: EnumDecl?) {
+    val undeclared: BooleanArray? = decl?.let { d ->
+        BooleanArray(constants.size) { !d.has(it) }.takeIf { u -> u.any { it } }
+    }
+}

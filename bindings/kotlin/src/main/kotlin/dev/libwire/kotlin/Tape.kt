@@ -149,7 +149,11 @@ internal class TapeEncoder(private val ctx: Context) {
     }
 
     fun encode(values: List<Any?>): ByteArray {
-        write(values)
+        try {
+            write(values)
+        } catch (e: EnumRefused) {
+            throw e.named(null) // (a root value)
+        }
         return ctx.encodeTape(b, n)
     }
 
@@ -363,8 +367,11 @@ internal class TapeEncoder(private val ctx: Context) {
             if (v is Enum<*>) throw WireException("unsupported", -1, "enum ${v.javaClass.name} is not registered (registerEnum)")
             throw WireException("unsupported", -1, "no wire mapping for ${v.javaClass.name} (register data classes with registerDataClass)")
         }
-        if (bd.enumInfo != null) {
-            u8(TypeId.ENUM); u32(bd.typeIndex); u32((v as Enum<*>).ordinal)
+        val ei = bd.enumInfo
+        if (ei != null) {
+            val o = (v as Enum<*>).ordinal
+            if (ei.undeclared != null && ei.undeclared[o]) throw EnumRefused(ei.decl!!, o)
+            u8(TypeId.ENUM); u32(bd.typeIndex); u32(o)
             return
         }
         if (shared(v)) return
@@ -385,7 +392,11 @@ internal class TapeEncoder(private val ctx: Context) {
                 throw WireException("value", -1, "getter of ${f.wireName} failed: ${e.targetException}")
             } ?: continue
             u16(f.nameBytes.size); raw(f.nameBytes)
-            if (f.wireType >= 0) typed(f.wireType, fv) else value(fv)
+            try {
+                if (f.wireType >= 0) typed(f.wireType, fv) else value(fv)
+            } catch (e: EnumRefused) {
+                throw e.named("${v.javaClass.simpleName}.${f.wireName}")
+            }
             count++
         }
         TapeOps.LE32.set(b, countAt, count)
@@ -416,8 +427,12 @@ internal class TapeEncoder(private val ctx: Context) {
                     StructPlan.K_BYTE -> op64(TypeId.INT8, (g.invokeExact(v) as Byte).toLong())
                     else -> {
                         val x = g.invokeExact(v) as Any?
-                        if (x == null) u8(TapeOps.NULL)
-                        else if (f.info.wireType >= 0) typed(f.info.wireType, x) else value(x)
+                        try {
+                            if (x == null) u8(TapeOps.NULL)
+                            else if (f.info.wireType >= 0) typed(f.info.wireType, x) else value(x)
+                        } catch (e: EnumRefused) {
+                            throw e.named("${v.javaClass.simpleName}.${f.info.wireName}")
+                        }
                     }
                 }
             }
@@ -440,7 +455,11 @@ internal class TapeEncoder(private val ctx: Context) {
             if (fv == null) continue
             val nb = name.toByteArray(Charsets.UTF_8)
             u16(nb.size); raw(nb)
-            value(fv)
+            try {
+                value(fv)
+            } catch (e: EnumRefused) {
+                throw e.named("$type.$name")
+            }
             count++
         }
         TapeOps.LE32.set(b, countAt, count)
@@ -449,9 +468,14 @@ internal class TapeEncoder(private val ctx: Context) {
     private fun wireEnum(v: WireEnum) {
         if (v.type != null) {
             val idx = ctx.findType(v.type) ?: throw WireException("schema", -1, "enum type ${v.type} is not in the schema")
+            val d = ctx.enumDecl(idx)
+            if (d != null && !d.has(v.value)) throw EnumRefused(d, v.value)
             u8(TypeId.ENUM); u32(idx); u32(v.value)
         } else {
-            u8(TapeOps.ENUM_ID); u32((v.typeId ?: 0xffffffffL).toInt()); u32(v.value)
+            val id = (v.typeId ?: 0xffffffffL).toInt()
+            val d = ctx.enumById(id)?.let { ctx.enumDecl(it) }
+            if (d != null && !d.has(v.value)) throw EnumRefused(d, v.value)
+            u8(TapeOps.ENUM_ID); u32(id); u32(v.value)
         }
     }
 
