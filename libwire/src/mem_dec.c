@@ -95,6 +95,18 @@ static bool dec_str(mdec *x, const wire_mop *o, uint8_t *base,
 
 static bool dec_body(mdec *x, const wire_mop *o, uint8_t *base);
 
+/* A tagged string at c that l1_head does not take (not Latin-1, or a
+ * longer header, or an error), op so, item it: fast_tstr, else dec_body,
+ * which reads or reports it. The cursor after it, NULL on error. (The
+ * fallback of the Latin-1 loops of lists and maps.) */
+static const uint8_t *tstr_other(mdec *x, const wire_mop *so, uint8_t *it,
+                                 const uint8_t *c, const uint8_t *end) {
+  const uint8_t *t = fast_tstr(x, so, it, c, end);
+  if (t) return t;
+  IN(x)->p = c;
+  return dec_body(x, so, it) ? IN(x)->p : NULL;
+}
+
 /* The usual list items, inline structs of one plan (ep) or strings
  * (UTF-8 or tagged), without flags or type meta of their own: what the
  * general loop of dec_list does for them, in a loop of their own. */
@@ -139,10 +151,7 @@ ALWAYS_INLINE bool dec_items(mdec *x, const wire_mop *so, const wire_mplan *ep,
         c = t + (n >> 2);
         continue;
       }
-      in->p = c;
-      if ((t = fast_tstr(x, so, it, c, end)) != NULL) in->p = t;
-      else if (!dec_body(x, so, it)) return false;
-      c = in->p;
+      if (!(c = tstr_other(x, so, it, c, end))) return false;
     }
     in->p = c;
     return true;
@@ -311,12 +320,9 @@ static bool dec_list(mdec *x, const wire_mop *o, uint8_t *base) {
       if (is_int_wt(ewt) && !form_in_range(raw, ewt, o->eform))
         return dfail(x, WIRE_E_VALUE, vs, "list element out of the range of "
                                           "the layout's integer");
-      if (o->eform == WIRE_MEM_F64 && ewt == WIRE_T_FLOAT32) {
-        uint64_t dd = wire__f32_widen((uint32_t)raw); /* a NaN's bits kept */
-        memcpy(it, &dd, 8);
-      } else {
-        st_u(it, o->eform, raw);
-      }
+      /* (a float is stored at its own width: compile_coll gives a
+       * packed list of floats the element form of its wire type) */
+      st_u(it, o->eform, raw);
       continue;
     }
     if (is_struct && pp) {
@@ -372,11 +378,7 @@ static bool l1_entries(mdec *x, const wire_mop *ko, const wire_mop *vo,
         c = t + (h >> 2);
         continue;
       }
-      const wire_mop *so = k ? vo : ko;
-      in->p = c;
-      if ((t = fast_tstr(x, so, it, c, end)) != NULL) in->p = t;
-      else if (!dec_body(x, so, it)) return false;
-      c = in->p;
+      if (!(c = tstr_other(x, k ? vo : ko, it, c, end))) return false;
     }
   }
   in->p = c;

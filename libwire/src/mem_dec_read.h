@@ -146,15 +146,23 @@ ALWAYS_INLINE const uint8_t *fast_tstr(mdec *x, const wire_mop *o,
     if (enc == WIRE_STR_UTF8 ? !text_ok(t, len, end)
         : enc == WIRE_STR_UTF16 && ((len & 1) || !utf16_ok(t, len)))
       return NULL;
+    /* (the bindings that tag strings, the JVM's and CPython's, read
+     * them in place with a 32-bit length word: that way laid out as the
+     * straight one, the others' out of line) */
     const uint8_t *sp = t;
-    if (x->copy && len) {
+    if (WIRE_UNLIKELY(x->copy) && len) {
       uint8_t *q = aalloc(x, len, 1);
       if (!q) return NULL;
       copy_short(q, t, len);
       sp = q;
     }
-    st_ptr(d, len ? sp : (const uint8_t *)"");
-    st_len(base, o, n);
+    st_ptr(d, WIRE_LIKELY(len) ? sp : (const uint8_t *)"");
+    if (WIRE_UNLIKELY(o->fl & MF_LEN64)) {
+      uint64_t w = n;
+      memcpy(base + o->aux, &w, 8);
+    } else {
+      memcpy(base + o->aux, &n, 4);
+    }
     return t + len;
   }
 }
