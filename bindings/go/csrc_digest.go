@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "b625db760f692ea045c584d78d2ea5ba7f2a83600278472e15d7075a230f4144"
+const csrcDigest = "8cf9330cb237fb79bdcce0c28bcfbd135a8d7d74d186b549e248891c59b6d284"

@@ -812,11 +812,12 @@ static bool dec_skip(mdec *x, const wire_mop *o) {
   x->d.doc = x->scratch;
   x->d.arena = &x->scratch->arena;
   wire_node *n;
+  const uint8_t *s = IN(x)->p;
   bool okk = wire__dec_field(&x->d, o->lf, &n);
   x->d.doc = saved;
   x->d.arena = sa;
   x->skip_refs = x->d.nrefs;
-  return okk;
+  return okk && wire__mdec_skipped_tds(x, s);
 }
 
 /* A field's null (its flag 0xFD): its storage cleared, a nested struct's

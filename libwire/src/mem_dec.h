@@ -116,6 +116,12 @@ const wire_mplan *wire__mdec_plan_for_td(mdec *x, uint32_t li,
                                          const uint8_t *td, size_t len,
                                          const uint8_t *at,
                                          const wire_layout **out_wl);
+/* The TypeDefs a skipped value announced (the document decoder's, from
+ * m->ndtd to d->ntds) get no plan: a NULL entry each in m->dtd, which a
+ * reference to one then maps from its TypeDef (else m->dtd would be read
+ * where nothing of this message was put). False with the error set (at:
+ * its offset) when the table cannot grow. */
+bool wire__mdec_skipped_tds(mdec *x, const uint8_t *at);
 /* Records a TypeDef announced in the message (its index is the next one)
  * with the plan it maps to. */
 bool wire__mdec_push_td(mdec *x, const wire_layout *wl, const wire_mplan *p,

@@ -170,6 +170,18 @@ bool wire__mdec_push_td(mdec *x, const wire_layout *wl, const wire_mplan *p,
   return true;
 }
 
+bool wire__mdec_skipped_tds(mdec *x, const uint8_t *at) {
+  wire_dec *d = &x->d;
+  wire_mem *m = x->m;
+  if (m->ndtd >= d->ntds) return true;
+  if (!grow(x->ctx, (void **)&m->dtd, &m->dtd_cap, (uint32_t)d->ntds,
+            sizeof *m->dtd))
+    return dfail(x, WIRE_E_NOMEM, at, "out of memory");
+  for (size_t k = m->ndtd; k < d->ntds; k++) m->dtd[k] = NULL;
+  m->ndtd = (uint32_t)d->ntds;
+  return true;
+}
+
 /* ---- the type meta of a struct value ---- */
 
 /* Reads the type meta of a struct value expected to be of layout li and

@@ -1131,12 +1131,15 @@ int main(int argc, char **argv) {
   /* the same with text of every tagged encoding: UTF-16 of 9 code units
    * (past the 16 bytes the decoder checks at once), Latin-1, UTF-8 */
   static const char u16[] = "h\0e\0l\0l\0o\0 \0\xac\x20w\0!\0";
-  span wtexts[2];
+  /* (Latin-1 of 40 bytes: a header of two bytes, l1_head) */
+  static const char l1long[] = "\xe9t\xe9 d'une longueur de quarante oct";
+  span wtexts[3];
   wtexts[0] = tag("\xe9t\xe9", 3, WIRE_STR_LATIN1);
+  wtexts[2] = tag(l1long, 40, WIRE_STR_LATIN1);
   wtexts[1] = tag(u16, 18, WIRE_STR_UTF16);
   skv_t wsm[2], wom[2];
   g_t gw = gv;
-  wsm[0] = (skv_t){tag(u16, 18, WIRE_STR_UTF16), tag("v", 1, WIRE_STR_LATIN1)};
+  wsm[0] = (skv_t){tag(u16, 18, WIRE_STR_UTF16), tag(l1long, 40, WIRE_STR_LATIN1)};
   wsm[1] = (skv_t){tag("k2", 2, WIRE_STR_UTF8), tag(u16, 4, WIRE_STR_UTF16)};
   wom[0] = (skv_t){tag("a", 1, WIRE_STR_LATIN1), (span){NULL, 0}};
   wom[1] = (skv_t){tag("\xff", 1, WIRE_STR_LATIN1),
@@ -1155,6 +1158,7 @@ int main(int argc, char **argv) {
   gw.fs = tag("\xe9", 1, WIRE_STR_LATIN1);
   gw.text = tag(u16, 18, WIRE_STR_UTF16);
   gw.texts = wtexts;
+  gw.n_texts = 3;
   gw.r2 = NULL;
   int k = 0;
   for (int mode = 0; mode < 32; mode++) {
