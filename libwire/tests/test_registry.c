@@ -134,15 +134,20 @@ Test(registry, members_only_on_types_of_their_kind) {
  * written, gaps kept); the count alone with cap 0; a short buffer gets the
  * first values and WIRE_E_BUFFER_FULL; a struct or an unknown index is
  * not an enum. */
+/* Loads `fdl`, which declares enum `name` and message M; their indexes. */
+static void load_enum_and_m(const char *fdl, const char *name, uint32_t *e,
+                            uint32_t *m) {
+  cr_assert_eq(wire_schema_load_fdl(ctx, S(fdl), NULL), WIRE_OK, "%s",
+               wire_ctx_error_message(ctx));
+  cr_assert_eq(wire_schema_find_type(ctx, S(name), e), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(ctx, S("M"), m), WIRE_OK);
+}
+
 Test(registry, enum_values_in_declaration_order) {
-  cr_assert_eq(wire_schema_load_fdl(ctx, S("enum Level [id=7] { LOW = 5; "
-                                           "HIGH = 40; MID = 9; }\n"
-                                           "message M [id=8] { Level l = 1; }\n"),
-                                    NULL),
-               WIRE_OK, "%s", wire_ctx_error_message(ctx));
   uint32_t e, m;
-  cr_assert_eq(wire_schema_find_type(ctx, S("Level"), &e), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(ctx, S("M"), &m), WIRE_OK);
+  load_enum_and_m("enum Level [id=7] { LOW = 5; HIGH = 40; MID = 9; }\n"
+                  "message M [id=8] { Level l = 1; }\n",
+                  "Level", &e, &m);
   size_t n = 0;
   cr_assert_eq(wire_schema_enum_values(ctx, e, NULL, 0, &n), WIRE_E_BUFFER_FULL);
   cr_assert_eq(n, 3);
@@ -171,14 +176,10 @@ Test(registry, enum_values_in_declaration_order) {
  * past the last value, a struct, an unknown type or a missing out pointer
  * is refused. */
 Test(registry, enum_value_names_in_declaration_order) {
-  cr_assert_eq(wire_schema_load_fdl(ctx, S("enum Sparse [id=7] { ONE = 1; "
-                                           "FIVE = 5; THOUSAND = 1000; }\n"
-                                           "message M [id=8] { Sparse s = 1; }\n"),
-                                    NULL),
-               WIRE_OK, "%s", wire_ctx_error_message(ctx));
   uint32_t e, m;
-  cr_assert_eq(wire_schema_find_type(ctx, S("Sparse"), &e), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(ctx, S("M"), &m), WIRE_OK);
+  load_enum_and_m("enum Sparse [id=7] { ONE = 1; FIVE = 5; THOUSAND = 1000; }\n"
+                  "message M [id=8] { Sparse s = 1; }\n",
+                  "Sparse", &e, &m);
   static const char *const want[] = {"ONE", "FIVE", "THOUSAND"};
   uint32_t v[3];
   size_t n = 0;

@@ -57,13 +57,6 @@ class EnumByNameTest {
         return c
     }
 
-    private fun dropPlan(c: Context, k: Class<*>) {
-        val f = Context::class.java.getDeclaredField("byClass").apply { isAccessible = true }
-        @Suppress("UNCHECKED_CAST") val m = f.get(c) as HashMap<Class<*>, Context.Bound>
-        val b = m[k] ?: return
-        m[k] = Context.Bound(b.typeIndex, b.info, b.enumInfo, null)
-    }
-
     private fun we(v: Int) = WireEnum("en.Sparse", v)
 
     /** [v] and the same value with WireEnums in place of the constants (written as the numbers). */
@@ -126,7 +119,7 @@ class EnumByNameTest {
         for (compatible in listOf(false, true)) ctx(compatible, false).use { c ->
             for (e in EnSparse.entries) {
                 assertEquals(root[e], hex(c.encode(e)), "compatible=$compatible $e")
-                assertEquals(e, c.decode(hexBytes(root[e]!!)), "compatible=$compatible $e")
+                assertEquals(e, c.decode(unhex(root[e]!!)), "compatible=$compatible $e")
             }
         }
         ctx(false, false).use { c ->
@@ -134,7 +127,7 @@ class EnumByNameTest {
                 val ours = hex(c.encode(EnS(e)))
                 fun noHash(h: String) = h.substring(0, 10) + "########" + h.substring(18)
                 assertEquals(noHash(struct[e]!!), noHash(ours), "$e")
-                val py = hexBytes(ours.substring(0, 18) + struct[e]!!.substring(18)) // pyfory's value bytes under our hash
+                val py = unhex(ours.substring(0, 18) + struct[e]!!.substring(18)) // pyfory's value bytes under our hash
                 assertEquals(EnS(e), c.decode(py, EnS::class), "$e")
                 assertEquals(EnS(e), c.decodeAll(py).single(), "$e")
             }
@@ -183,6 +176,4 @@ class EnumByNameTest {
             }
         }
     }
-
-    private fun hexBytes(s: String) = ByteArray(s.length / 2) { s.substring(2 * it, 2 * it + 2).toInt(16).toByte() }
 }

@@ -64,14 +64,6 @@ class EnumUndeclaredTest {
         return c
     }
 
-    /** The bound class of [k] without its plan: the tape path by field names. */
-    private fun dropPlan(c: Context, k: Class<*>) {
-        val f = Context::class.java.getDeclaredField("byClass").apply { isAccessible = true }
-        @Suppress("UNCHECKED_CAST") val m = f.get(c) as HashMap<Class<*>, Context.Bound>
-        val b = m[k] ?: return
-        m[k] = Context.Bound(b.typeIndex, b.info, b.enumInfo, null)
-    }
-
     private fun we(t: String, v: Int) = WireEnum(t, v)
 
     private class Case(val v: Any, val num: String, val enum: String, val field: String?)
