@@ -174,9 +174,6 @@ internal class EnumInfo(val constants: Array<Enum<*>>, val decl: EnumDecl?) {
         }
     }
 
-    /** The number constant [o] (an ordinal) is written as; its undeclared mark is checked first. */
-    fun wireOf(o: Int): Int = wire?.get(o) ?: o
-
     /** The constant of number [v], or null. */
     fun constantOf(v: Int): Enum<*>? {
         if (wire == null) return if (v >= 0 && v < constants.size) constants[v] else null
