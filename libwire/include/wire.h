@@ -883,6 +883,16 @@ WIRE_API int32_t wire_schema_field_type_info(const wire_field_type *ft,
 WIRE_API int32_t wire_schema_enum_values(wire_ctx *ctx, uint32_t type,
                                          uint32_t *out_values, size_t cap,
                                          size_t *out_count);
+/* The name of enumerator `index` of enum `type` (declaration order, as
+ * wire_schema_enum_values counts them): *out_name gets its bytes (not
+ * NUL-terminated; owned by the context, valid as long as the schema is),
+ * *out_len their count. For a binding that maps its own enum constants to
+ * the schema's enumerators by name. WIRE_E_ARG when `type` is not an enum
+ * of the schema or `index` is not below its value count. */
+WIRE_API int32_t wire_schema_enum_value_name(wire_ctx *ctx, uint32_t type,
+                                             size_t index,
+                                             const uint8_t **out_name,
+                                             size_t *out_len);
 /* The fingerprint libwire hashes into the same-schema hash of struct
  * `type` (spec R-SHASH-1), NUL-terminated into out[0..cap); *out_len gets
  * its length without the NUL (also with WIRE_E_BUFFER_FULL), *out_hash the

@@ -418,6 +418,21 @@ int32_t wire_schema_enum_values(wire_ctx *ctx, uint32_t type,
   return cap < t->nvalues ? WIRE_E_BUFFER_FULL : WIRE_OK;
 }
 
+int32_t wire_schema_enum_value_name(wire_ctx *ctx, uint32_t type,
+                                    size_t index, const uint8_t **out_name,
+                                    size_t *out_len) {
+  if (!ctx || !out_name || !out_len) return WIRE_E_ARG;
+  if (wire_schema_type_kind(ctx, type) != WIRE_KIND_ENUM)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "type %u is not an enum", type);
+  const wire_utype *t = &ctx->reg->types[type];
+  if (index >= t->nvalues)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "enum %s has %u values, no %zu",
+                      t->full_name, t->nvalues, index);
+  *out_name = (const uint8_t *)t->values[index].name;
+  *out_len = strlen(t->values[index].name);
+  return WIRE_OK;
+}
+
 int32_t wire_schema_finish(wire_ctx *ctx) {
   if (!ctx) return WIRE_E_ARG;
   return wire__reg_finish(ctx);

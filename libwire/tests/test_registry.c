@@ -134,15 +134,20 @@ Test(registry, members_only_on_types_of_their_kind) {
  * written, gaps kept); the count alone with cap 0; a short buffer gets the
  * first values and WIRE_E_BUFFER_FULL; a struct or an unknown index is
  * not an enum. */
+/* Loads `fdl`, which declares enum `name` and message M; their indexes. */
+static void load_enum_and_m(const char *fdl, const char *name, uint32_t *e,
+                            uint32_t *m) {
+  cr_assert_eq(wire_schema_load_fdl(ctx, S(fdl), NULL), WIRE_OK, "%s",
+               wire_ctx_error_message(ctx));
+  cr_assert_eq(wire_schema_find_type(ctx, S(name), e), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(ctx, S("M"), m), WIRE_OK);
+}
+
 Test(registry, enum_values_in_declaration_order) {
-  cr_assert_eq(wire_schema_load_fdl(ctx, S("enum Level [id=7] { LOW = 5; "
-                                           "HIGH = 40; MID = 9; }\n"
-                                           "message M [id=8] { Level l = 1; }\n"),
-                                    NULL),
-               WIRE_OK, "%s", wire_ctx_error_message(ctx));
   uint32_t e, m;
-  cr_assert_eq(wire_schema_find_type(ctx, S("Level"), &e), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(ctx, S("M"), &m), WIRE_OK);
+  load_enum_and_m("enum Level [id=7] { LOW = 5; HIGH = 40; MID = 9; }\n"
+                  "message M [id=8] { Level l = 1; }\n",
+                  "Level", &e, &m);
   size_t n = 0;
   cr_assert_eq(wire_schema_enum_values(ctx, e, NULL, 0, &n), WIRE_E_BUFFER_FULL);
   cr_assert_eq(n, 3);
@@ -164,6 +169,45 @@ Test(registry, enum_values_in_declaration_order) {
   uint32_t z = add_type(WIRE_KIND_ENUM, 9, "", "Empty");
   cr_assert_eq(wire_schema_enum_values(ctx, z, v, 4, &n), WIRE_OK);
   cr_assert_eq(n, 0);
+}
+
+/* An enumerator's name by its index in declaration order (the order of
+ * wire_schema_enum_values), not NUL-terminated in the contract; an index
+ * past the last value, a struct, an unknown type or a missing out pointer
+ * is refused. */
+Test(registry, enum_value_names_in_declaration_order) {
+  uint32_t e, m;
+  load_enum_and_m("enum Sparse [id=7] { ONE = 1; FIVE = 5; THOUSAND = 1000; }\n"
+                  "message M [id=8] { Sparse s = 1; }\n",
+                  "Sparse", &e, &m);
+  static const char *const want[] = {"ONE", "FIVE", "THOUSAND"};
+  uint32_t v[3];
+  size_t n = 0;
+  cr_assert_eq(wire_schema_enum_values(ctx, e, v, 3, &n), WIRE_OK);
+  cr_assert_eq(n, 3);
+  for (size_t i = 0; i < 3; i++) {
+    const uint8_t *name = NULL;
+    size_t len = 99;
+    cr_assert_eq(wire_schema_enum_value_name(ctx, e, i, &name, &len), WIRE_OK);
+    cr_assert(len == strlen(want[i]) && memcmp(name, want[i], len) == 0,
+              "%zu: %.*s", i, (int)len, (const char *)name);
+  }
+  cr_assert(v[0] == 1 && v[1] == 5 && v[2] == 1000);
+  const uint8_t *name = NULL;
+  size_t len = 0;
+  expect_refused(wire_schema_enum_value_name(ctx, e, 3, &name, &len),
+                 WIRE_E_ARG, "no 3");
+  expect_refused(wire_schema_enum_value_name(ctx, m, 0, &name, &len),
+                 WIRE_E_ARG, "not an enum");
+  expect_refused(wire_schema_enum_value_name(ctx, 99, 0, &name, &len),
+                 WIRE_E_ARG, "not an enum");
+  cr_assert_eq(wire_schema_enum_value_name(ctx, e, 0, NULL, &len), WIRE_E_ARG);
+  cr_assert_eq(wire_schema_enum_value_name(ctx, e, 0, &name, NULL), WIRE_E_ARG);
+  /* a value added through the ABI with an empty name */
+  uint32_t z = add_type(WIRE_KIND_ENUM, 9, "", "Bare");
+  cr_assert_eq(wire_schema_add_enum_value(ctx, z, NULL, 0, 4), WIRE_OK);
+  cr_assert_eq(wire_schema_enum_value_name(ctx, z, 0, &name, &len), WIRE_OK);
+  cr_assert_eq(len, 0);
 }
 
 /* The fingerprint is the text hashed into the same-schema hash, and the

@@ -187,7 +187,11 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
         mem.reset()
     }
 
-    /** Binds a Kotlin enum class to the schema enum [typeName]: the wire value is the ordinal. */
+    /**
+     * Binds a Kotlin enum class to the schema enum [typeName]: each constant stands for the
+     * enumerator of exactly its name (no case folding, no prefix stripping) and is written as that
+     * enumerator's number; a constant with no such enumerator is refused when written (Enums.kt).
+     */
     fun registerEnum(kclass: KClass<out Enum<*>>, typeName: String) {
         val idx = findType(typeName) ?: throw WireException("schema", -1, "type $typeName is not in the schema")
         if (typeKind(idx) != 2) throw WireException("schema", -1, "type $typeName is not an enum")

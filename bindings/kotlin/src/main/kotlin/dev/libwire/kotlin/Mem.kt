@@ -291,16 +291,25 @@ internal class ArraySlot(width: Int, @JvmField val type: Class<*>) : Slot(WireH.
     }
 }
 
-/** An enum some of whose constants' ordinals the schema enum lacks (EnumInfo.undeclared): those are refused. */
-internal class CheckedEnumSlot(private val info: EnumInfo, private val cls: Class<*>) : Slot(WireH.MEM_ENUM, 4) {
-    private val plain = EnumSlot(info.constants, cls)
-    private val undeclared = info.undeclared!!
+/**
+ * A bound enum whose numbers are not its ordinals (EnumInfo.wire): each constant is written as its
+ * enumerator's number, a constant with no enumerator is refused, a number read back maps to its
+ * constant.
+ */
+internal class MappedEnumSlot(private val info: EnumInfo, private val cls: Class<*>) : Slot(WireH.MEM_ENUM, 4) {
+    private val wire = info.wire!!
     override fun put(w: MemWriter, at: Int, v: Any) {
-        plain.put(w, at, v)
+        if (v.javaClass != cls && v.javaClass.superclass != cls) {
+            throw WireException("value", -1, "a ${v.javaClass.simpleName} where ${cls.simpleName} is declared")
+        }
         val o = (v as Enum<*>).ordinal
-        if (undeclared[o]) throw EnumRefused(info.decl!!, o)
+        info.refused(o)?.let { throw it }
+        Img.I32.set(w.b, at, wire[o])
     }
-    override fun get(r: MemReader, at: Int): Any = plain.get(r, at)
+    override fun get(r: MemReader, at: Int): Any {
+        val k = Img.I32.get(r.b, at) as Int
+        return info.constantOf(k) ?: throw WireException("value", -1, "enum value ${Integer.toUnsignedString(k)} out of range for ${cls.simpleName}")
+    }
 }
 
 internal class EnumSlot(private val constants: Array<Enum<*>>, private val cls: Class<*>) : Slot(WireH.MEM_ENUM, 4) {
@@ -1401,7 +1410,7 @@ internal class MemCodec(private val ctx: Context) {
             t == TypeId.ENUM -> {
                 val e = ctx.boundType(d.user)?.enumInfo ?: throw NoLayout("$where: enum ${ctx.typeName(d.user)} has no bound class")
                 if (!Enum::class.java.isAssignableFrom(k)) no()
-                if (e.undeclared == null) EnumSlot(e.constants, kt.jvmErasure.java) else CheckedEnumSlot(e, kt.jvmErasure.java)
+                if (e.wire == null) EnumSlot(e.constants, kt.jvmErasure.java) else MappedEnumSlot(e, kt.jvmErasure.java)
             }
             t == TypeId.UNION || t == TypeId.EXT || t == TypeId.UNKNOWN -> throw NoLayout("$where: ${TypeId.name(t)} fields have no memory form")
             t in TypeId.INT8..TypeId.TAGGED_UINT64 -> when (k) {

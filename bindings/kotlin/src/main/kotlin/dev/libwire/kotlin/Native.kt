@@ -293,6 +293,7 @@ internal object Native {
     @JvmField val schema_typedef = fn("wire_schema_typedef", I, P, I, P, P)
     @JvmField val schema_hash = fn("wire_schema_hash", I, P, I, P)
     @JvmField val schema_enum_values = fn("wire_schema_enum_values", I, P, I, P, J, P)
+    @JvmField val schema_enum_value_name = fn("wire_schema_enum_value_name", I, P, I, J, P, P)
     @JvmField val mem_layout_new = fn("wire_mem_layout_new", I, P, I, I, P)
     @JvmField val mem_layout_field = fn("wire_mem_layout_field", I, P, I, I, I, I, I, I, I)
     @JvmField val mem_bind = fn("wire_mem_bind", I, P, I, critical = false)

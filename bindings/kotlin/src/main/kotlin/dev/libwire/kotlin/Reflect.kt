@@ -145,12 +145,43 @@ internal class ClassInfo private constructor(val kclass: KClass<*>) {
 }
 
 /**
- * A bound Kotlin enum class: wire value = ordinal. [undeclared]: by ordinal, the constants whose
- * ordinal the schema enum [decl] does not declare (refused when written; Enums.kt), null when
- * every ordinal is declared.
+ * A bound Kotlin enum class: each constant stands for the enumerator of schema enum [decl] with
+ * its exact name and is written as that enumerator's number (Enums.kt). [wire]: by ordinal, the
+ * numbers; null when every constant names an enumerator of its own ordinal (then the number is the
+ * ordinal: the plain EnumSlot, no table). [undeclared]: by ordinal, the constants that name no
+ * enumerator (refused when written), null when there is none. [constantOf] maps a number read
+ * back to its constant, null when the class has none for it.
  */
 internal class EnumInfo(val constants: Array<Enum<*>>, val decl: EnumDecl?) {
-    val undeclared: BooleanArray? = decl?.let { d ->
-        BooleanArray(constants.size) { !d.has(it) }.takeIf { u -> u.any { it } }
+    val wire: IntArray?
+    val undeclared: BooleanArray?
+    /** With [wire]: the mapped numbers, sorted, and the constants in the same order. */
+    private val keys: IntArray
+    private val keyed: Array<Enum<*>?>
+
+    init {
+        val vals = arrayOfNulls<Int>(constants.size)
+        if (decl != null) for (i in constants.indices) vals[i] = decl.valueOf(constants[i].name)
+        val missing = BooleanArray(constants.size) { vals[it] == null }
+        undeclared = missing.takeIf { m -> m.any { it } }
+        if (decl == null || constants.indices.all { vals[it] == it }) {
+            wire = null; keys = IntArray(0); keyed = arrayOfNulls(0)
+        } else {
+            wire = IntArray(constants.size) { vals[it] ?: 0 }
+            val order = constants.indices.filter { vals[it] != null }.sortedBy { vals[it]!! }
+            keys = IntArray(order.size) { vals[order[it]]!! }
+            keyed = Array(order.size) { constants[order[it]] }
+        }
     }
+
+    /** The constant of number [v], or null. */
+    fun constantOf(v: Int): Enum<*>? {
+        if (wire == null) return if (v >= 0 && v < constants.size) constants[v] else null
+        val i = java.util.Arrays.binarySearch(keys, v)
+        return if (i >= 0) keyed[i] else null
+    }
+
+    /** The refusal of constant [o] when it names no enumerator, else null. */
+    fun refused(o: Int): EnumRefused? =
+        if (undeclared != null && undeclared[o]) EnumRefused(decl!!, o, constants[o].name) else null
 }

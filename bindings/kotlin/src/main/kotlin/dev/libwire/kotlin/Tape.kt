@@ -370,8 +370,13 @@ internal class TapeEncoder(private val ctx: Context) {
         val ei = bd.enumInfo
         if (ei != null) {
             val o = (v as Enum<*>).ordinal
-            if (ei.undeclared != null && ei.undeclared[o]) throw EnumRefused(ei.decl!!, o)
-            u8(TypeId.ENUM); u32(bd.typeIndex); u32(o)
+            val w = ei.wire
+            if (w == null) {
+                u8(TypeId.ENUM); u32(bd.typeIndex); u32(o)
+            } else {
+                ei.refused(o)?.let { throw it }
+                u8(TypeId.ENUM); u32(bd.typeIndex); u32(w[o])
+            }
             return
         }
         if (shared(v)) return
@@ -778,8 +783,7 @@ internal class TapeDecoder(private val ctx: Context) {
                 val v = u32()
                 val e = ctx.boundType(type)?.enumInfo
                 if (e != null) {
-                    if (v < 0 || v >= e.constants.size) throw WireException("value", -1, "enum value $v out of range for ${ctx.cachedTypeName(type)}")
-                    e.constants[v]
+                    e.constantOf(v) ?: throw WireException("value", -1, "enum value ${Integer.toUnsignedString(v)} out of range for ${ctx.cachedTypeName(type)}")
                 } else {
                     WireEnum(ctx.cachedTypeName(type), v)
                 }

@@ -73,7 +73,7 @@ object Wire {
     /** Binds [kclass] to the struct [typeName] of a registered schema (see [Context.registerDataClass]). */
     @JvmStatic fun registerDataClass(kclass: KClass<*>, typeName: String) = add(DataClass(kclass, typeName))
 
-    /** Binds a Kotlin enum to the enum [typeName] of a registered schema (wire value = ordinal). */
+    /** Binds a Kotlin enum to the enum [typeName] of a registered schema (each constant as the enumerator of its exact name). */
     @JvmStatic fun registerEnum(kclass: KClass<out Enum<*>>, typeName: String) = add(EnumClass(kclass, typeName))
 
     /** Forgets every registration (tests). */

@@ -6,11 +6,11 @@ import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.assertThrows
 
-/** Bound to eu.Color (0, 1, 2): CYAN's ordinal, 3, is not declared. */
+/** Bound to eu.Color (RED = 0, GREEN = 1, BLUE = 2) by name: CYAN names no enumerator. */
 enum class EuWide { RED, GREEN, BLUE, CYAN }
 
-/** Bound to eu.Sparse (1, 5, 1000) by ordinal: ONE (0) and THOUSAND (2) are not declared. */
-enum class EuSparse { ONE, FIVE, THOUSAND }
+/** Bound to eu.Sparse (ONE = 1, FIVE = 5, THOUSAND = 1000) by name: TWO names no enumerator. */
+enum class EuSparse { ONE, FIVE, THOUSAND, TWO }
 
 data class EuM(val c: EuWide)
 data class EuO(val c: EuWide?)
@@ -26,11 +26,12 @@ data class EuMA(val c: Any?)
 
 /**
  * An enum number the writer's schema enum does not declare is refused when written (Enums.kt):
- * a constant of a bound Kotlin enum whose ordinal the schema enum lacks, a WireEnum of a schema
+ * a constant of a bound Kotlin enum whose name the schema enum lacks, a WireEnum of a schema
  * enum (by name, or by numeric id when the schema has the id) with another number; on every
  * write path (the compiled codecs, the tape by plan and by field names, encode and encodeAll), in
  * every mode, at the root, in a field, an optional field, a list, a map key or value, a struct in
- * a list, a WireStruct; one `value` error naming the field, the number and the declared numbers.
+ * a list, a WireStruct; one `value` error naming the field, the constant or number and the
+ * declared names or numbers.
  * Declared numbers are written as before; reading keeps any number (a newer writer's).
  */
 class EnumUndeclaredTest {
@@ -63,44 +64,36 @@ class EnumUndeclaredTest {
         return c
     }
 
-    /** The bound class of [k] without its plan: the tape path by field names. */
-    private fun dropPlan(c: Context, k: Class<*>) {
-        val f = Context::class.java.getDeclaredField("byClass").apply { isAccessible = true }
-        @Suppress("UNCHECKED_CAST") val m = f.get(c) as HashMap<Class<*>, Context.Bound>
-        val b = m[k] ?: return
-        m[k] = Context.Bound(b.typeIndex, b.info, b.enumInfo, null)
-    }
-
     private fun we(t: String, v: Int) = WireEnum(t, v)
 
     private class Case(val v: Any, val num: String, val enum: String, val field: String?)
 
     private val cases = listOf(
-        Case(EuWide.CYAN, "3", "Color", null),
+        Case(EuWide.CYAN, "CYAN", "Color", null),
         Case(we("eu.Color", 7), "7", "Color", null),
         Case(we("eu.Color", -1), "4294967295", "Color", null),
         Case(WireEnum(null, 7, 500L), "7", "Color", null),
-        Case(EuSparse.ONE, "0", "Sparse", null),
-        Case(EuSparse.THOUSAND, "2", "Sparse", null),
+        Case(EuSparse.TWO, "TWO", "Sparse", null),
         Case(we("eu.Sparse", 999), "999", "Sparse", null),
-        Case(EuM(EuWide.CYAN), "3", "Color", "EuM.c"),
-        Case(EuO(EuWide.CYAN), "3", "Color", "EuO.c"),
-        Case(EuL(listOf(EuWide.RED, EuWide.CYAN)), "3", "Color", "EuL.c"),
-        Case(EuK(mapOf(EuWide.CYAN to "x")), "3", "Color", "EuK.c"),
-        Case(EuV(mapOf("k" to EuWide.BLUE, "j" to EuWide.CYAN)), "3", "Color", "EuV.c"),
-        Case(EuS(EuSparse.ONE), "0", "Sparse", "EuS.c"),
-        Case(EuIn(1, EuWide.CYAN), "3", "Color", "EuIn.c"),
-        Case(EuN(listOf(EuIn(1, EuWide.RED), EuIn(2, EuWide.CYAN))), "3", "Color", "EuIn.c"),
+        Case(EuM(EuWide.CYAN), "CYAN", "Color", "EuM.c"),
+        Case(EuO(EuWide.CYAN), "CYAN", "Color", "EuO.c"),
+        Case(EuL(listOf(EuWide.RED, EuWide.CYAN)), "CYAN", "Color", "EuL.c"),
+        Case(EuK(mapOf(EuWide.CYAN to "x")), "CYAN", "Color", "EuK.c"),
+        Case(EuV(mapOf("k" to EuWide.BLUE, "j" to EuWide.CYAN)), "CYAN", "Color", "EuV.c"),
+        Case(EuS(EuSparse.TWO), "TWO", "Sparse", "EuS.c"),
+        Case(EuIn(1, EuWide.CYAN), "CYAN", "Color", "EuIn.c"),
+        Case(EuN(listOf(EuIn(1, EuWide.RED), EuIn(2, EuWide.CYAN))), "CYAN", "Color", "EuIn.c"),
         Case(EuMW(we("eu.Color", 5)), "5", "Color", "EuMW.c"),
         Case(EuMW(WireEnum(null, 6, 500L)), "6", "Color", "EuMW.c"),
         Case(EuLW(listOf(we("eu.Color", 0), we("eu.Color", 4))), "4", "Color", "EuLW.c"),
         Case(EuMA(we("eu.Color", 9)), "9", "Color", "EuMA.c"),
-        Case(EuMA(EuWide.CYAN), "3", "Color", "EuMA.c"),
+        Case(EuMA(EuWide.CYAN), "CYAN", "Color", "EuMA.c"),
         Case(WireStruct("eu.M", mapOf("c" to we("eu.Color", 8))), "8", "Color", "eu.M.c"),
-        Case(WireStruct("eu.L", mapOf("c" to listOf(EuWide.CYAN))), "3", "Color", "eu.L.c"),
+        Case(WireStruct("eu.L", mapOf("c" to listOf(EuWide.CYAN))), "CYAN", "Color", "eu.L.c"),
     )
 
     private val declared = mapOf("Color" to "0, 1, 2", "Sparse" to "1, 5, 1000")
+    private val declaredNames = mapOf("Color" to "RED, GREEN, BLUE", "Sparse" to "ONE, FIVE, THOUSAND")
 
     /** Each write path's outcome: the error, or the bytes' hex. */
     private fun paths(c: Context, v: Any): List<Pair<String, Any>> {
@@ -116,7 +109,8 @@ class EnumUndeclaredTest {
     @Test fun undeclaredNumbersAreRefusedOnEveryPath() {
         val bad = ArrayList<String>()
         for (cs in cases) for (compatible in listOf(false, true)) for (ref in listOf(false, true)) ctx(compatible, ref).use { c ->
-            var want = "enum value ${cs.num} is not declared by eu.${cs.enum} (declared: ${declared[cs.enum]})"
+            var want = if (cs.num[0].isLetter()) "enum constant ${cs.num} is not declared by eu.${cs.enum} (declared: ${declaredNames[cs.enum]})"
+            else "enum value ${cs.num} is not declared by eu.${cs.enum} (declared: ${declared[cs.enum]})"
             if (cs.field != null) want = "field ${cs.field}: $want"
             for ((path, r) in paths(c, cs.v)) {
                 if (r !is WireException || r.cls != "value" || r.detail != want) {
@@ -139,7 +133,7 @@ class EnumUndeclaredTest {
     @Test fun declaredNumbersAreWrittenAsBefore() {
         for (compatible in listOf(false, true)) ctx(compatible, false).use { c ->
             for (v in listOf<Any>(EuM(EuWide.BLUE), EuO(null), EuO(EuWide.RED), EuL(listOf(EuWide.GREEN, EuWide.BLUE)),
-                EuK(mapOf(EuWide.RED to "r")), EuV(mapOf("b" to EuWide.BLUE)), EuS(EuSparse.FIVE),
+                EuK(mapOf(EuWide.RED to "r")), EuV(mapOf("b" to EuWide.BLUE)), EuS(EuSparse.FIVE), EuS(EuSparse.ONE), EuS(EuSparse.THOUSAND),
                 EuN(listOf(EuIn(1, EuWide.GREEN))))) {
                 val b = c.encode(v)
                 assertEquals(hex(b), hex(c.encodeAll(listOf(v))), "$v")
@@ -161,8 +155,8 @@ class EnumUndeclaredTest {
 
     /**
      * A newer writer's enumerator (CYAN = 3 in its Color) decodes as before: into a WireEnum where
-     * the reader binds no class; refused when written back. (Into a bound class without the
-     * constant it is a value error, as before.)
+     * the reader binds no class; refused when written back. Into a bound class it is the constant
+     * of the reader's enumerator of that number, a value error when the reader's enum has none.
      */
     @Test fun aNewerWritersNumberStillDecodes() {
         val newer = fdl.replace("BLUE = 2;", "BLUE = 2; CYAN = 3;")
@@ -178,7 +172,13 @@ class EnumUndeclaredTest {
                 assertEquals("field EuMA.c: enum value 3 is not declared by eu.Color (declared: 0, 1, 2)", e.detail)
             }
             ctx(compatible, false).use { r ->
-                assertEquals(EuWide.CYAN, r.decode(bytes.second))      // the bound class has the constant
+                // the reader's eu.Color has no enumerator 3, so no constant stands for it (CYAN names none)
+                val e = assertThrows<WireException> { r.decode(bytes.second) }
+                assertEquals("value", e.cls)
+                assertEquals("enum value 3 out of range for eu.Color", e.detail)
+            }
+            ctx(compatible, false, newer).use { r ->
+                assertEquals(EuWide.CYAN, r.decode(bytes.second))      // the reader's CYAN = 3
             }
         }
     }

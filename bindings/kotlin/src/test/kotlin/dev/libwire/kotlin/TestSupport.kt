@@ -30,3 +30,11 @@ fun deepEq(a: Any?, b: Any?): Boolean = when {
     }
     else -> a == b
 }
+
+/** The bound class of [k] in [c] without its plan: encodeAll and decodeAll take the tape path by field names. */
+internal fun dropPlan(c: Context, k: Class<*>) {
+    val f = Context::class.java.getDeclaredField("byClass").apply { isAccessible = true }
+    @Suppress("UNCHECKED_CAST") val m = f.get(c) as HashMap<Class<*>, Context.Bound>
+    val b = m[k] ?: return
+    m[k] = Context.Bound(b.typeIndex, b.info, b.enumInfo, null)
+}
