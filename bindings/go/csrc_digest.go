@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "2bb9aa68dbcc4ba7921e204247dbb5a47ceb3c0f0871aa979dc1c9d3f5ff44c8"
+const csrcDigest = "978df93ca18e27cfd9a8ee0d61e3db22404b739c033fa5caadddaa11e8cc3a7f"

@@ -1744,8 +1744,9 @@ func (d *decoder) mapSlow(n int, m reflect.Value) error {
 // structInto decodes a STRUCT or STRUCT_TD record (op read) into v: a
 // registered Go struct (fields matched by wire name) or a Struct.
 func (d *decoder) structInto(op byte, k int, v reflect.Value) error {
+	var td []byte
 	if op == opStructTD {
-		d.bytes() // the TypeDef: libwire has already used it
+		td = d.bytes() // the writer's TypeDef: libwire has already read with it
 	}
 	reg := d.u32()
 	var uid uint32 = noType
@@ -1789,10 +1790,14 @@ func (d *decoder) structInto(op byte, k int, v reflect.Value) error {
 	if si == nil {
 		return goErr("type", "struct type %s is not registered (RegisterStruct)", t)
 	}
+	skips, err := d.c.typedefSkips(si, td, nf)
+	if err != nil {
+		return err
+	}
 	for i := 0; i < nf; i++ {
 		name := d.bytes16()
 		fi, ok := si.byWire[string(name)]
-		if !ok {
+		if !ok || skips != nil && skips[i] {
 			if err := d.skip(); err != nil {
 				return err
 			}

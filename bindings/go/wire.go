@@ -198,6 +198,7 @@ type Context struct {
 	pinner    runtime.Pinner // large strings and slices handed to C in place
 	mcache    memCache       // the last root type marshaled or unmarshaled
 	forceTape bool           // tests: registered structs through the tape path
+	tdSkips   map[uint32]map[string][]bool // by layout and writer's TypeDef: the fields the compiled codecs skip (tdskips.go)
 }
 
 // memCache remembers the root layout of the last Go type seen (by its type

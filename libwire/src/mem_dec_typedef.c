@@ -355,3 +355,37 @@ void wire__mdec_zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base) {
     wire__mdec_zero_any(x, &l->specs[i], base);
   x->d.depth--;
 }
+
+int32_t wire_mem_typedef_skips(wire_ctx *ctx, uint32_t layout,
+                               const uint8_t *td, size_t len, uint8_t *out,
+                               size_t cap, size_t *out_n) {
+  if (!ctx || !td || !out_n || (!out && cap)) return WIRE_E_ARG;
+  if (ctx->err_code) wire_ctx_clear_error(ctx);
+  *out_n = 0;
+  if (!ctx->mem || layout >= ctx->mem->n)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "no layout %u", layout);
+  wire_mem *m = ctx->mem;
+  wire__mem_mode(ctx, m);
+  if (!m->layouts[layout].bound) {
+    int32_t st = wire_mem_bind(ctx, layout);
+    if (st) return st;
+  }
+  if (!m->layouts[layout].is_struct)
+    return wire__fail(ctx, WIRE_E_ARG, 0, "layout %u is not a struct's",
+                      layout);
+  /* a decoder over the TypeDef bytes alone: errors name offsets in them */
+  mdec x;
+  memset(&x, 0, sizeof x);
+  x.ctx = ctx;
+  x.m = m;
+  x.d.ctx = ctx;
+  x.d.in = (wire_in){ctx, td, td, td + len};
+  const wire_layout *wl;
+  const wire_mplan *p = wire__mdec_plan_for_td(&x, layout, td, len, td, &wl);
+  if (!p) return ctx->err_code ? ctx->err_code : WIRE_E_SCHEMA;
+  *out_n = p->nops;
+  if (p->nops > cap) return WIRE_E_BUFFER_FULL;
+  for (uint32_t i = 0; i < p->nops; i++)
+    out[i] = p->ops[i].code == MOP_SKIP;
+  return WIRE_OK;
+}

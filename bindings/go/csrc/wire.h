@@ -1226,6 +1226,19 @@ WIRE_API int32_t wire_mem_decode_bases(wire_ctx *ctx, uint32_t layout,
                                        void *out, uint8_t *arena,
                                        size_t arena_cap, size_t *arena_used,
                                        uint32_t flags, uint64_t *bases);
+/* Which fields of a writer's TypeDef (td[0..len), as it follows a struct's
+ * type meta) wire_mem_decode skips when it reads a struct of layout's type
+ * with it: out[i] = 1 for the TypeDef's field i that the layout's memory
+ * cannot hold (a field the type lacks, or one whose declared type the
+ * member's form cannot carry: read and dropped, the member left zero),
+ * else 0. *out_n gets the TypeDef's field count; WIRE_E_BUFFER_FULL when
+ * it is more than cap. The mapping is the one wire_mem_decode computes and
+ * caches (at most 64 TypeDefs per type); for a binding that reads the same
+ * struct another way and must drop the same fields. */
+WIRE_API int32_t wire_mem_typedef_skips(wire_ctx *ctx, uint32_t layout,
+                                        const uint8_t *td, size_t len,
+                                        uint8_t *out, size_t cap,
+                                        size_t *out_n);
 
 /* ===================================================================== */
 /* Section - Generated code support                                       */
