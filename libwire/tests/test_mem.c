@@ -372,6 +372,71 @@ Test(mem, gen_field_map) {
   wire_ctx_free(r);
 }
 
+/* wire_mem_typedef_skips (what the Go binding's tape path asks so that
+ * it drops the fields the compiled decoder drops): for the v2 Bag read
+ * as this schema's, the fields wire_gen_map reads are kept and the one it
+ * skips is reported; short room, cut or foreign TypeDefs and bad
+ * arguments are refused. */
+Test(mem, typedef_skips) {
+  lay W, R;
+  wire_ctx *w = make(fdl_v2, 1, &W);
+  wire_ctx *r = make(fdl, 1, &R);
+  uint32_t tb, tp;
+  cr_assert_eq(wire_schema_find_type(w, "t.Bag", 5, &tb), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(r, "t.Pt", 4, &tp), WIRE_OK);
+  const uint8_t *td;
+  size_t tdn, n = 0, nskip = 0;
+  cr_assert_eq(wire_schema_typedef(w, tb, &td, &tdn), WIRE_OK);
+  uint8_t skip[32];
+  memset(skip, 0xEE, sizeof skip);
+  cr_assert_eq(wire_mem_typedef_skips(r, R.bag, td, tdn, skip, sizeof skip,
+                                      &nskip),
+               WIRE_OK, "%s", wire_ctx_error_message(r));
+  const uint32_t *map = NULL;
+  uint32_t nmap = 0;
+  cr_assert_eq(wire_gen_map(r, R.bag, td, tdn, &n, &map, &nmap), WIRE_OK);
+  cr_assert_eq(nskip, nmap);
+  size_t skips = 0;
+  for (uint32_t i = 0; i < nmap; i++) {
+    uint32_t act = map[i] >> 24;
+    cr_assert(skip[i] == 0 || skip[i] == 1, "field %u: %u", i, skip[i]);
+    if (act == WIRE_GEN_MAP_READ || act == WIRE_GEN_MAP_INT)
+      cr_assert_eq(skip[i], 0, "field %u is read", i);
+    if (act == WIRE_GEN_MAP_SKIP || act == WIRE_GEN_MAP_SKIP_FLAG)
+      cr_assert_eq(skip[i], 1, "field %u is dropped", i);
+    skips += skip[i];
+  }
+  cr_assert_eq(skips, 1);
+  cr_assert_eq(skip[nmap], 0xEE); /* nothing written past the count */
+  /* the registered TypeDef: every field kept */
+  const uint8_t *rtd;
+  size_t rtdn;
+  cr_assert_eq(wire_schema_typedef(r, tb, &rtd, &rtdn), WIRE_OK);
+  cr_assert_eq(wire_mem_typedef_skips(r, R.bag, rtd, rtdn, skip, sizeof skip,
+                                      &nskip), WIRE_OK);
+  cr_assert_gt(nskip, 0);
+  for (size_t i = 0; i < nskip; i++) cr_assert_eq(skip[i], 0);
+  /* refused */
+  cr_assert_eq(wire_mem_typedef_skips(r, R.bag, td, tdn, skip, 3, &nskip),
+               WIRE_E_BUFFER_FULL);
+  cr_assert_eq(nskip, nmap);
+  cr_assert_neq(wire_mem_typedef_skips(r, R.bag, td, 7, skip, sizeof skip,
+                                       &nskip), WIRE_OK);
+  cr_assert_neq(wire_mem_typedef_skips(r, R.bag, td, tdn - 1, skip,
+                                       sizeof skip, &nskip), WIRE_OK);
+  cr_assert_eq(wire_schema_typedef(r, tp, &rtd, &rtdn), WIRE_OK);
+  cr_assert_eq(wire_mem_typedef_skips(r, R.bag, rtd, rtdn, skip, sizeof skip,
+                                      &nskip), WIRE_E_SCHEMA);
+  cr_assert_eq(wire_mem_typedef_skips(r, 999, td, tdn, skip, sizeof skip,
+                                      &nskip), WIRE_E_ARG);
+  cr_assert_eq(wire_mem_typedef_skips(r, R.bag, NULL, tdn, skip, sizeof skip,
+                                      &nskip), WIRE_E_ARG);
+  cr_assert_eq(wire_mem_typedef_skips(NULL, R.bag, td, tdn, skip, sizeof skip,
+                                      &nskip), WIRE_E_ARG);
+  wire_ctx_free(w);
+  wire_ctx_free(r);
+}
+
 Test(mem, truncated_everywhere) {
   lay L;
   wire_ctx *c = make(fdl, 1, &L);
