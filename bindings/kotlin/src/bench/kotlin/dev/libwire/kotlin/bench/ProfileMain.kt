@@ -73,9 +73,7 @@ object ProfileMain {
             // the same orders decoded by Fory Java xlang (the bench's configuration) against
             // libwire, interleaved in this JVM: thread CPU time and bytes allocated per order
             @Suppress("UNCHECKED_CAST") val orders = values as List<Order>
-            val fx = org.apache.fory.Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
-                .withClassVersionCheck(false).requireClassRegistration(true).build()
-            OrderModelJava.register(fx)
+            val fx = foryOrders()
             val fb = orders.map { fx.serialize(OrderGraph.toJava(it)) }
             val n = orders.size
             if (dir == "foryloop") {
@@ -204,9 +202,7 @@ object ProfileMain {
             // the orders encoded by Fory Java xlang (the bench's configuration): to a new array, and
             // into one reused buffer (no result array), against libwire's encode, interleaved
             @Suppress("UNCHECKED_CAST") val orders = values as List<Order>
-            val fx = org.apache.fory.Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
-                .withClassVersionCheck(false).requireClassRegistration(true).build()
-            OrderModelJava.register(fx)
+            val fx = foryOrders()
             val jo = orders.map { OrderGraph.toJava(it) }
             val n = orders.size
             val buf = org.apache.fory.memory.MemoryBuffer.newHeapBuffer(1 shl 16)
@@ -233,9 +229,7 @@ object ProfileMain {
             // call (on saved images) apart and alternated, decode's C call and objects (from
             // snapshots) apart and alternated. Thread CPU time per order, best of 8 batches, 3 rounds
             @Suppress("UNCHECKED_CAST") val orders = values as List<Order>
-            val fx = org.apache.fory.Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
-                .withClassVersionCheck(false).requireClassRegistration(true).build()
-            OrderModelJava.register(fx)
+            val fx = foryOrders()
             val jo = orders.map { OrderGraph.toJava(it) }
             val fb = jo.map { fx.serialize(it) }
             val n = orders.size
@@ -1149,6 +1143,11 @@ object ProfileMain {
         repeat(20) { f() }
         return (mx.getThreadAllocatedBytes(tid) - a) / 20.0 / n
     }
+
+    /** Fory Java xlang as the bench configures it for the order graph, the order classes registered. */
+    private fun foryOrders(): org.apache.fory.Fory =
+        org.apache.fory.Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
+            .withClassVersionCheck(false).requireClassRegistration(true).build().also { OrderModelJava.register(it) }
 
     private fun batches(reps: Int, count: Int, f: () -> Unit): Double {
         val mx = java.lang.management.ManagementFactory.getThreadMXBean()
