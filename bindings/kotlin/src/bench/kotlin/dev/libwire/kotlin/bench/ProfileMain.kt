@@ -263,6 +263,12 @@ object ProfileMain {
                     val ob = t("lw objects from snapshot") { for (i in 0 until n) keep = ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) }
                     val no = t("lw dec call+objects from snapshot") { for (i in 0 until n) { s += ctx.mem.nativeOnly(plan, bytes[i]); keep = ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } }
                     sb.append(" [enc passes alt - apart %.1f; dec passes alt - apart %.1f]".format(ic - im - ca, no - na - ob))
+                    // Fory's one pass in place of libwire's JVM pass, beside libwire's C call
+                    val fe = t("fory enc") { for (i in 0 until n) s += fx.serialize(jo[i]).size }
+                    val fec = t("fory enc+lw enc call on saved") { for (i in 0 until n) { s += fx.serialize(jo[i]).size; s += ctx.mem.encodeCallOn(plan, imgs[i]) } }
+                    val fd = t("fory dec") { for (i in 0 until n) keep = fx.deserialize(fb[i]) }
+                    val fdc = t("lw dec call+fory dec") { for (i in 0 until n) { s += ctx.mem.nativeOnly(plan, bytes[i]); keep = fx.deserialize(fb[i]) } }
+                    sb.append(" [fory enc with lw's C call - apart %.1f; fory dec with lw's C call - apart %.1f]".format(fec - fe - ca, fdc - fd - na))
                 }
                 if (only == "alloc") {
                     // each pass beside a bare allocation of what the other direction's JVM half
