@@ -73,9 +73,7 @@ object ProfileMain {
             // the same orders decoded by Fory Java xlang (the bench's configuration) against
             // libwire, interleaved in this JVM: thread CPU time and bytes allocated per order
             @Suppress("UNCHECKED_CAST") val orders = values as List<Order>
-            val fx = org.apache.fory.Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
-                .withClassVersionCheck(false).requireClassRegistration(true).build()
-            OrderModelJava.register(fx)
+            val fx = foryOrders()
             val fb = orders.map { fx.serialize(OrderGraph.toJava(it)) }
             val n = orders.size
             if (dir == "foryloop") {
@@ -204,9 +202,7 @@ object ProfileMain {
             // the orders encoded by Fory Java xlang (the bench's configuration): to a new array, and
             // into one reused buffer (no result array), against libwire's encode, interleaved
             @Suppress("UNCHECKED_CAST") val orders = values as List<Order>
-            val fx = org.apache.fory.Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
-                .withClassVersionCheck(false).requireClassRegistration(true).build()
-            OrderModelJava.register(fx)
+            val fx = foryOrders()
             val jo = orders.map { OrderGraph.toJava(it) }
             val n = orders.size
             val buf = org.apache.fory.memory.MemoryBuffer.newHeapBuffer(1 shl 16)
@@ -224,6 +220,84 @@ object ProfileMain {
                 println("round %d ns per order: Fory to new array %.1f, Fory into one buffer %.1f; libwire %.1f".format(round, fa, fb, lw))
             }
             if (s == 42L) println()
+            return
+        }
+        if (dir == "alt") {
+            // the alternation costs, libwire against Fory Java xlang (the bench's configuration) in
+            // this JVM, interleaved: encode alone, decode alone and the two alternated order by
+            // order (encode i, decode i); and inside libwire's two passes: encode's image and C
+            // call (on saved images) apart and alternated, decode's C call and objects (from
+            // snapshots) apart and alternated. Thread CPU time per order, best of 8 batches, 3 rounds
+            @Suppress("UNCHECKED_CAST") val orders = values as List<Order>
+            val fx = foryOrders()
+            val jo = orders.map { OrderGraph.toJava(it) }
+            val fb = jo.map { fx.serialize(it) }
+            val n = orders.size
+            val plan = ctx.mem.planOf(values[0].javaClass)!!
+            val imgs = values.map { ctx.mem.imageCopy(plan, it) }
+            val snaps = bytes.map { ctx.mem.snapshot(plan, it) }
+            val reps = if (n > 1) 100 else 40000
+            var s = 0L
+            val only = System.getProperty("alt.only")
+            val other = if (only == "alloc") BenchValues.context().let { oc -> val v = BenchValues.sample(); Triple(oc, oc.mem.planOf(v.javaClass)!!, oc.encode(v)) } else null
+            repeat(3) { round ->
+                val sb = StringBuilder("round $round ns per order:")
+                fun t(name: String, f: () -> Unit): Double = (batches(reps, 8, f) / n).also { sb.append(" %s %.1f;".format(name, it)) }
+                if (only == null || only == "lib") {
+                    val e = t("lw enc") { for (i in 0 until n) s += ctx.encode(values[i]).size }
+                    val d = t("lw dec") { for (i in 0 until n) keep = ctx.decode(bytes[i], Order::class) }
+                    val a = t("lw enc+dec alternated") { for (i in 0 until n) { s += ctx.encode(values[i]).size; keep = ctx.decode(bytes[i], Order::class) } }
+                    sb.append(" [lw alt - enc - dec %.1f]".format(a - e - d))
+                }
+                if (only == null || only == "fory") {
+                    val e = t("fory enc") { for (i in 0 until n) s += fx.serialize(jo[i]).size }
+                    val d = t("fory dec") { for (i in 0 until n) keep = fx.deserialize(fb[i]) }
+                    val a = t("fory enc+dec alternated") { for (i in 0 until n) { s += fx.serialize(jo[i]).size; keep = fx.deserialize(fb[i]) } }
+                    sb.append(" [fory alt - enc - dec %.1f]".format(a - e - d))
+                }
+                if (only == null || only == "pass") {
+                    val im = t("lw image") { for (i in 0 until n) s += ctx.mem.imageOnly(plan, values[i]) }
+                    val ca = t("lw enc call on saved") { for (i in 0 until n) s += ctx.mem.encodeCallOn(plan, imgs[i]) }
+                    val ic = t("lw image+call on saved") { for (i in 0 until n) { s += ctx.mem.imageOnly(plan, values[i]); s += ctx.mem.encodeCallOn(plan, imgs[i]) } }
+                    val na = t("lw dec call") { for (i in 0 until n) s += ctx.mem.nativeOnly(plan, bytes[i]) }
+                    val ob = t("lw objects from snapshot") { for (i in 0 until n) keep = ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) }
+                    val no = t("lw dec call+objects from snapshot") { for (i in 0 until n) { s += ctx.mem.nativeOnly(plan, bytes[i]); keep = ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } }
+                    sb.append(" [enc passes alt - apart %.1f; dec passes alt - apart %.1f]".format(ic - im - ca, no - na - ob))
+                    // Fory's one pass in place of libwire's JVM pass, beside libwire's C call
+                    val fe = t("fory enc") { for (i in 0 until n) s += fx.serialize(jo[i]).size }
+                    val fec = t("fory enc+lw enc call on saved") { for (i in 0 until n) { s += fx.serialize(jo[i]).size; s += ctx.mem.encodeCallOn(plan, imgs[i]) } }
+                    val fd = t("fory dec") { for (i in 0 until n) keep = fx.deserialize(fb[i]) }
+                    val fdc = t("lw dec call+fory dec") { for (i in 0 until n) { s += ctx.mem.nativeOnly(plan, bytes[i]); keep = fx.deserialize(fb[i]) } }
+                    sb.append(" [fory enc with lw's C call - apart %.1f; fory dec with lw's C call - apart %.1f]".format(fec - fe - ca, fdc - fd - na))
+                }
+                if (only == "alloc") {
+                    // each pass beside a bare allocation of what the other direction's JVM half
+                    // allocates (11.5 KB of objects a decode, a 7 KB result an encode), apart and
+                    // alternated: does fresh heap alone slow the C call or the image?
+                    val na = t("lw dec call") { for (i in 0 until n) s += ctx.mem.nativeOnly(plan, bytes[i]) }
+                    val a1 = t("alloc 11.5K") { for (i in 0 until n) { keep = ByteArray(11_500) } }
+                    val x1 = t("dec call+alloc 11.5K") { for (i in 0 until n) { s += ctx.mem.nativeOnly(plan, bytes[i]); keep = ByteArray(11_500) } }
+                    val ca = t("lw enc call on saved") { for (i in 0 until n) s += ctx.mem.encodeCallOn(plan, imgs[i]) }
+                    val x3 = t("enc call on saved+alloc 11.5K") { for (i in 0 until n) { s += ctx.mem.encodeCallOn(plan, imgs[i]); keep = ByteArray(11_500) } }
+                    val im = t("lw image") { for (i in 0 until n) s += ctx.mem.imageOnly(plan, values[i]) }
+                    val a2 = t("alloc 7K") { for (i in 0 until n) { keep = ByteArray(7_000) } }
+                    val x2 = t("image+alloc 7K") { for (i in 0 until n) { s += ctx.mem.imageOnly(plan, values[i]); keep = ByteArray(7_000) } }
+                    val ob = t("lw objects from snapshot") { for (i in 0 until n) keep = ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) }
+                    val sm = other?.let { (oc, op, ob2) -> t("small C dec call (Sample)") { for (i in 0 until n) s += oc.mem.nativeOnly(op, ob2) } } ?: 0.0
+                    val x4 = other?.let { (oc, op, ob2) -> t("objects+small C dec call") { for (i in 0 until n) { s += oc.mem.nativeOnly(op, ob2); keep = ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } } } ?: 0.0
+                    sb.append(" [dec call with alloc - apart %.1f; enc call with alloc - apart %.1f; image with alloc - apart %.1f; objects with a small C call - apart %.1f]".format(x1 - na - a1, x3 - ca - a1, x2 - im - a2, x4 - ob - sm))
+                }
+                println(sb)
+            }
+            if (s == 42L) println()
+            return
+        }
+        if (dir == "altloop") {
+            // the whole encode and decode alternated order by order for SECONDS (callgrind, perf)
+            val end = System.nanoTime() + secs * 1_000_000_000L
+            var s = 0L
+            while (System.nanoTime() < end) for (i in values.indices) { s += ctx.encode(values[i]).size; keep = ctx.decode(bytes[i], values[i]::class) }
+            println(s)
             return
         }
         if (dir == "outcopy") {
@@ -246,13 +320,33 @@ object ProfileMain {
         if (dir == "ab") {
             // for A/B runs of two builds in alternate JVMs: whole decode and encode only, thread
             // CPU time per value, best of 8 batches of ~0.15-0.3 s after a warm-up, 3 rounds
+            // (-Dab.only=enc|dec: that direction only, the other never run in this JVM)
             val reps = if (values.size > 1) 250 else 100000
-            repeat(3) { for (i in values.indices) { ctx.decode(bytes[i], values[i]::class); ctx.encode(values[i]) } }
+            val only = System.getProperty("ab.only")
+            val doDec = only != "enc"
+            val doEnc = only != "dec"
+            // (-Dab.pollute=1: first, as RatioBenchTest does before the orders, the bench's struct
+            // values encoded and decoded on their own context for ~0.5 s of CPU each, then the tape
+            // workloads on a plain one: the binding's shared code profiled and compiled on them)
+            if (System.getProperty("ab.pollute") != null) {
+                val mx = java.lang.management.ManagementFactory.getThreadMXBean()
+                val sc = BenchValues.context()
+                val dc = Context()
+                val tv = TapeValues()
+                val jobs = listOf<() -> Any?>(
+                    BenchValues.mediaContent().let { v -> { sc.decode(sc.encode(v)) } },
+                    BenchValues.numericStruct().let { v -> { sc.decode(sc.encode(v)) } },
+                    BenchValues.sample().let { v -> { sc.decode(sc.encode(v)) } },
+                    { dc.decode(dc.encode(tv.mixed)) }, { dc.decode(dc.encode(tv.strings)) },
+                )
+                for (j in jobs) { val end = mx.currentThreadCpuTime + 500_000_000L; while (mx.currentThreadCpuTime < end) keep = j() }
+            }
+            repeat(3) { for (i in values.indices) { if (doDec) ctx.decode(bytes[i], values[i]::class); if (doEnc) ctx.encode(values[i]) } }
             var bd = Double.MAX_VALUE
             var be = Double.MAX_VALUE
             repeat(3) {
-                bd = minOf(bd, batches(reps, 8) { for (i in values.indices) ctx.decode(bytes[i], values[i]::class) } / values.size)
-                be = minOf(be, batches(reps, 8) { for (i in values.indices) ctx.encode(values[i]) } / values.size)
+                if (doDec) bd = minOf(bd, batches(reps, 8) { for (i in values.indices) ctx.decode(bytes[i], values[i]::class) } / values.size)
+                if (doEnc) be = minOf(be, batches(reps, 8) { for (i in values.indices) ctx.encode(values[i]) } / values.size)
             }
             println("ns per value: dec %.1f enc %.1f".format(bd, be))
             return
@@ -1055,6 +1149,11 @@ object ProfileMain {
         repeat(20) { f() }
         return (mx.getThreadAllocatedBytes(tid) - a) / 20.0 / n
     }
+
+    /** Fory Java xlang as the bench configures it for the order graph, the order classes registered. */
+    private fun foryOrders(): org.apache.fory.Fory =
+        org.apache.fory.Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
+            .withClassVersionCheck(false).requireClassRegistration(true).build().also { OrderModelJava.register(it) }
 
     private fun batches(reps: Int, count: Int, f: () -> Unit): Double {
         val mx = java.lang.management.ManagementFactory.getThreadMXBean()
