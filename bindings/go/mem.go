@@ -620,10 +620,15 @@ func (c *Context) fieldOp(gt reflect.Type, dt *dtype, off uintptr, ex *placer) (
 		needPres()
 		return o, nil
 	}
+	// A time.Time or a Decimal has a presence byte whether declared
+	// nullable or not: libwire zeroes a field the writer's TypeDef lacks
+	// or sends as null (compatible mode), and a zeroed slot reads as
+	// time.Unix(0, 0) / a non-nil 0 where the Go zero value is wanted, as
+	// on the tape path (zeroNeedsFlag). A time.Time's sits in its own Go
+	// bytes after the 16 of wire_mem_time (no extras for it).
 	switch gt {
 	case typTime:
-		o.k, o.form = mkTime, C.WIRE_MEM_TIMESTAMP
-		needPres()
+		o.k, o.form, o.pres = mkTime, C.WIRE_MEM_TIMESTAMP, off+16
 		return o, nil
 	case typDuration:
 		o.k, o.form = mkDuration, C.WIRE_MEM_DURATION
@@ -633,7 +638,7 @@ func (c *Context) fieldOp(gt reflect.Type, dt *dtype, off uintptr, ex *placer) (
 	case typDecimal:
 		o.k, o.form = mkDecimal, C.WIRE_MEM_DECIMAL
 		o.m = ex.take(24, 8)
-		needPres()
+		o.pres = ex.take(1, 1)
 		return o, nil
 	}
 	switch gt.Kind() {

@@ -1794,6 +1794,10 @@ func (d *decoder) structInto(op byte, k int, v reflect.Value) error {
 	if err != nil {
 		return err
 	}
+	// a field the writer did not send (or that is dropped) reads as its
+	// Go zero value, whatever v held, as on the compiled codecs (which
+	// write the whole struct)
+	v.SetZero()
 	for i := 0; i < nf; i++ {
 		name := d.bytes16()
 		fi, ok := si.byWire[string(name)]

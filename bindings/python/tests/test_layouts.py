@@ -416,6 +416,95 @@ def test_fields_a_writer_did_not_send_get_the_class_defaults():
     assert r.loads(r.dumps(E2("y", 1, []))) == E2("y", 1, [])
 
 
+AB_FIELDS = ("int32 i = 3; list<string> xs = 7; optional int32 oi = 8; "
+             "string str = 9; bytes bin = 10;")
+AB_V2 = ("package ab;\nmessage In [id=421] { string s = 1; " + AB_FIELDS +
+         " }\nmessage R [id=420] { int32 n = 1; In inner = 2 "
+         "[nullable = false]; " + AB_FIELDS + " }\n")
+AB_OLD_ROOT = ("package ab;\nmessage In [id=421] { string s = 1; }\n"
+               "message R [id=420] { int32 n = 1; In inner = 2 "
+               "[nullable = false]; }\n")
+AB_OLD_INNER = ("package ab;\nmessage In [id=421] { string s = 1; }\n"
+                "message R [id=420] { int32 n = 1; In inner = 2 "
+                "[nullable = false]; " + AB_FIELDS + " }\n")
+AB_DEFAULTS = (7, ["d"], 9, "dflt", b"b")
+
+
+def ab_classes(defaults):
+    """ab.In and ab.R of AB_V2 as dataclasses, with AB_DEFAULTS for the
+    fields after the first ones, or without defaults."""
+    extra = [("i", int), ("xs", list), ("oi", Optional[int]), ("str", str),
+             ("bin", bytes)]
+    if defaults:
+        extra = [(n, t, dataclasses.field(default_factory=lambda d=d: d)
+                  if isinstance(d, list) else dataclasses.field(default=d))
+                 for (n, t), d in zip(extra, AB_DEFAULTS)]
+    inner = dataclasses.make_dataclass("In", [("s", str)] + extra)
+    root = dataclasses.make_dataclass("R", [("n", int), ("inner", inner)] +
+                                      extra)
+    return inner, root
+
+
+def ab_read(old, value_of, defaults, layouts):
+    """The reader's (AB_V2) object and path for what a writer of schema
+    `old` writes (value_of(In, R) makes its value)."""
+    w = libwire.Context(compatible=True)
+    w.load_schema_text(old)
+    fields = [("s", str)]
+    w_in = dataclasses.make_dataclass("In", fields)
+    rf = [("n", int), ("inner", w_in)]
+    if old == AB_OLD_INNER:
+        rf += [("i", int), ("xs", list), ("oi", Optional[int]),
+               ("str", str), ("bin", bytes)]
+    w_r = dataclasses.make_dataclass("R", rf)
+    w.register(w_in, "ab.In")
+    w.register(w_r, "ab.R")
+    r = libwire.Context(compatible=True)
+    r.load_schema_text(AB_V2)
+    r_in, r_r = ab_classes(defaults)
+    r.register(r_in, "ab.In")
+    r.register(r_r, "ab.R")
+    r._codec.use_layouts(layouts)
+    back = r.loads(w.dumps(value_of(w_in, w_r)))
+    path = "layout" if r._codec.stats()["layout_loads"] else "tape"
+    return dataclasses.astuple(back), path
+
+
+@pytest.mark.parametrize("defaults", [False, True])
+def test_fields_a_root_writer_did_not_send_read_alike_on_both_paths(
+        defaults):
+    # the root's TypeDef differs (the writer lacks fields in R and In):
+    # the class defaults, else None, through the layouts and the tape
+    want_extra = AB_DEFAULTS if defaults else (None,) * 5
+    want = (5, ("x",) + want_extra) + want_extra
+    got = {}
+    for layouts in (True, False):
+        back, path = ab_read(AB_OLD_ROOT, lambda i, r: r(5, i("x")),
+                             defaults, layouts)
+        assert back == want, (layouts, back)
+        got[path] = back
+    assert set(got) == {"layout", "tape"}
+
+
+@pytest.mark.parametrize("defaults", [False, True])
+def test_fields_a_nested_writer_did_not_send_under_a_registered_root(
+        defaults):
+    # the root's TypeDef is the registered one, In's is not: the tape
+    # path gives In the class defaults (else None); the layouts give
+    # what the image's zeroed slots read as (0 for an int, None for the
+    # rest), the class defaults never (README: evolution)
+    sent = (1, ["a"], 2, "s", b"z")
+    want_extra = AB_DEFAULTS if defaults else (None,) * 5
+    tape, path = ab_read(AB_OLD_INNER, lambda i, r: r(5, i("x"), *sent),
+                         defaults, False)
+    assert path == "tape"
+    assert tape == (5, ("x",) + want_extra) + sent
+    lay, path = ab_read(AB_OLD_INNER, lambda i, r: r(5, i("x"), *sent),
+                        defaults, True)
+    assert path == "layout"
+    assert lay == (5, ("x", 0, None, None, None, None)) + sent
+
+
 # ---- references in payloads -------------------------------------------------
 
 def test_shared_and_cyclic_references_read_into_classes():
