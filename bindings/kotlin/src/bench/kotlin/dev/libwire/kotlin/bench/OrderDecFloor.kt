@@ -161,11 +161,8 @@ internal class OrderDecFloor(private val payloads: List<ByteArray>, orders: List
     }
 
     companion object {
-        const val NO_STR = 1
-        const val NO_THUMB = 2
-        const val NO_TAGS = 4
-        const val NO_ATTRS = 8
-        const val NO_DEC = 16
-        const val NO_TIME = 32
+        // (the bits of [skip])
+        const val NO_STR = 1; const val NO_THUMB = 2; const val NO_TAGS = 4
+        const val NO_ATTRS = 8; const val NO_DEC = 16; const val NO_TIME = 32
     }
 }
