@@ -275,19 +275,25 @@ ALWAYS_INLINE const uint8_t *fast_decimal(mdec *x, uint8_t *p,
     return NULL;
   int64_t v = wire__unzz64(h >> 1);
   uint64_t mg = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-  uint8_t small[8];
   uint32_t n = 0;
+  uint8_t *q;
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  /* (the bytes up to the highest one not zero, little-endian) */
+  /* (the bytes up to the highest one not zero, little-endian: the whole
+   * word stored, the arena taking only its n bytes, so the room for all
+   * 8 is asked; less room goes to the general reader, which takes n) */
   n = mg ? (uint32_t)(71 - __builtin_clzll(mg)) >> 3 : 0;
-  memcpy(small, &mg, 8);
+  if (WIRE_UNLIKELY(x->cap - x->used < 8)) return NULL;
+  q = x->arena + x->used;
+  x->used += n ? n : 1;
+  memcpy(q, &mg, 8);
 #else
+  uint8_t small[8];
   while (mg) { small[n++] = (uint8_t)mg; mg >>= 8; }
-#endif
-  uint8_t *q = aalloc(x, n ? n : 1, 1);
+  q = aalloc(x, n ? n : 1, 1);
   if (!q) return NULL;
   copy_short(q, small, n);
+#endif
   wire_mem_decimal dv = {q, n, wire__unzz32(zs), v < 0, 0};
   memcpy(p, &dv, sizeof dv);
   return np2;

@@ -14,6 +14,15 @@ import java.time.Instant
  * plain objects (the recipe) holding those offsets and numbers.
  */
 internal class OrderDecFloor(private val payloads: List<ByteArray>, orders: List<Order>) {
+    /**
+     * Parts of the build left out, for `ProfileMain orders floorsplit` (the cost of each kind of
+     * object is the floor's time less the time without it): [NO_STR] every string the same one, not
+     * made; [NO_THUMB] the thumbnails one shared array; [NO_TAGS] the tag sets one shared empty set;
+     * [NO_ATTRS] the attributes one shared empty map; [NO_DEC] the decimals one shared BigDecimal;
+     * [NO_TIME] the instants one shared Instant. 0: the whole floor (what [build] equals to the order).
+     */
+    @JvmField var skip = 0
+
     class RStr(@JvmField val off: Int, @JvmField val len: Int)
     class RAddr(@JvmField val idx: Int, @JvmField val s: Array<RStr>)
     class RCat(@JvmField val idx: Int, @JvmField val id: Long, @JvmField val name: RStr, @JvmField val parent: RCat?)
@@ -75,22 +84,32 @@ internal class OrderDecFloor(private val payloads: List<ByteArray>, orders: List
     }
 
     private val statuses = OrderStatus.entries.toTypedArray()
+    private val oneThumb = ByteArray(0)
+    private val oneDec = BigDecimal.ONE
+    private val oneTime = Instant.EPOCH
+
+    private fun dec(d: RDec): BigDecimal = if (skip and NO_DEC != 0) oneDec else BigDecimal.valueOf(d.unscaled, d.scale)
+    private fun time(s: Long, n: Int): Instant = if (skip and NO_TIME != 0) oneTime else Instant.ofEpochSecond(s, n.toLong())
 
     fun build(k: Int): Order {
         val r = recipes[k]
         val pl = payloads[k]
         val t = arrayOfNulls<Any>(r.shared)
-        val c = Customer(r.cid, str(pl, r.cs[0]), str(pl, r.cs[1]), str(pl, r.cs[2]), Instant.ofEpochSecond(r.dobS, r.dobN.toLong()), r.vip,
+        val c = Customer(r.cid, str(pl, r.cs[0]), str(pl, r.cs[1]), str(pl, r.cs[2]), time(r.dobS, r.dobN), r.vip,
             fixed(r.addrs.size) { addr(pl, t, r.addrs[it]) })
         val lines = fixed(r.lines.size) {
             val l = r.lines[it]
-            OrderLine(prod(pl, t, l.p), l.q, BigDecimal.valueOf(l.price.unscaled, l.price.scale), l.discount)
+            OrderLine(prod(pl, t, l.p), l.q, dec(l.price), l.discount)
         }
         val a = r.attrs
-        val m = LinkedHashMap<String, String>(dev.libwire.kotlin.hashCapacity(a.size / 2))
-        var i = 0
-        while (i < a.size) { m[str(pl, a[i])] = str(pl, a[i + 1]); i += 2 }
-        return Order(str(pl, r.id), c, lines, statuses[r.status], Instant.ofEpochSecond(r.cS, r.cN.toLong()), addr(pl, t, r.ship), m,
+        val m: Map<String, String>
+        if (skip and NO_ATTRS != 0) m = emptyMap() else {
+            val h = LinkedHashMap<String, String>(dev.libwire.kotlin.hashCapacity(a.size / 2))
+            var i = 0
+            while (i < a.size) { h[str(pl, a[i])] = str(pl, a[i + 1]); i += 2 }
+            m = h
+        }
+        return Order(str(pl, r.id), c, lines, statuses[r.status], time(r.cS, r.cN), addr(pl, t, r.ship), m,
             r.notes?.let { str(pl, it) })
     }
 
@@ -103,7 +122,7 @@ internal class OrderDecFloor(private val payloads: List<ByteArray>, orders: List
 
     private fun str(pl: ByteArray, s: RStr): String {
         val n = s.len
-        if (n == 0) return ""
+        if (n == 0 || skip and NO_STR != 0) return ""
         val v = ByteArray(n)
         System.arraycopy(pl, s.off, v, 0, n)
         return dev.libwire.kotlin.JStr.NEW.invokeExact(v, 0.toByte()) as String
@@ -128,12 +147,22 @@ internal class OrderDecFloor(private val payloads: List<ByteArray>, orders: List
     private fun prod(pl: ByteArray, t: Array<Any?>, p: RProd): Product {
         val x = t[p.idx]
         if (x != null) return x as Product
-        val tags = LinkedHashSet<String>(dev.libwire.kotlin.hashCapacity(p.tags.size))
-        for (g in p.tags) tags.add(str(pl, g))
+        val tags: Set<String>
+        if (skip and NO_TAGS != 0) tags = emptySet() else {
+            val h = LinkedHashSet<String>(dev.libwire.kotlin.hashCapacity(p.tags.size))
+            for (g in p.tags) h.add(str(pl, g))
+            tags = h
+        }
         val th = p.thumb
-        val v = Product(str(pl, p.sku), str(pl, p.name), str(pl, p.desc), cat(pl, t, p.cat), BigDecimal.valueOf(p.price.unscaled, p.price.scale),
-            p.weight, tags, pl.copyOfRange(th.off, th.off + th.len))
+        val v = Product(str(pl, p.sku), str(pl, p.name), str(pl, p.desc), cat(pl, t, p.cat), dec(p.price),
+            p.weight, tags, if (skip and NO_THUMB != 0) oneThumb else pl.copyOfRange(th.off, th.off + th.len))
         t[p.idx] = v
         return v
+    }
+
+    companion object {
+        // (the bits of [skip])
+        const val NO_STR = 1; const val NO_THUMB = 2; const val NO_TAGS = 4
+        const val NO_ATTRS = 8; const val NO_DEC = 16; const val NO_TIME = 32
     }
 }

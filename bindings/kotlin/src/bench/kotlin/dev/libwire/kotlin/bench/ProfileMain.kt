@@ -137,6 +137,41 @@ object ProfileMain {
             }
             return
         }
+        if (dir == "floorsplit") {
+            // the order graph's decode floor (round 49) with one kind of object at a time not made
+            // (OrderDecFloor.skip), beside the objects from a snapshot of the image, the whole decode
+            // and Fory Java's decode, interleaved in this JVM: thread CPU time per order, best of 8
+            // batches, 3 rounds; the cost of a kind is the floor less the floor without it
+            @Suppress("UNCHECKED_CAST") val orders = values as List<Order>
+            val plan = ctx.mem.planOf(Order::class.java)!!
+            val snaps = bytes.map { ctx.mem.snapshot(plan, it) }
+            val n = orders.size
+            val fl = OrderDecFloor(bytes, orders)
+            for (i in 0 until n) check(fl.build(i) == orders[i])
+            val fx = org.apache.fory.Fory.builder().withXlang(true).withCompatible(true).withCodegen(true).withRefTracking(true)
+                .withClassVersionCheck(false).requireClassRegistration(true).build()
+            OrderModelJava.register(fx)
+            val fb = orders.map { fx.serialize(OrderGraph.toJava(it)) }
+            val kinds = listOf(0 to "floor", OrderDecFloor.NO_STR to "strings", OrderDecFloor.NO_THUMB to "thumbnails",
+                OrderDecFloor.NO_TAGS to "tag sets", OrderDecFloor.NO_ATTRS to "attribute maps", OrderDecFloor.NO_DEC to "decimals",
+                OrderDecFloor.NO_TIME to "instants", 63 to "all six")
+            repeat(3) { round ->
+                val sb = StringBuilder("round %d ns per order:".format(round))
+                var whole = 0.0
+                for ((mask, name) in kinds) {
+                    fl.skip = mask
+                    val t = batches(250, 8) { for (i in 0 until n) keep = fl.build(i) } / n
+                    if (mask == 0) { whole = t; sb.append(" floor %.1f;".format(t)) } else sb.append(" %s %.1f".format(name, whole - t))
+                }
+                fl.skip = 0
+                val o = batches(250, 8) { for (i in 0 until n) keep = ctx.mem.objectsFrom(plan, bytes[i], snaps[i]) } / n
+                val c = batches(250, 8) { for (i in 0 until n) ctx.mem.nativeOnly(plan, bytes[i]) } / n
+                val d = batches(250, 8) { for (i in 0 until n) keep = ctx.decode(bytes[i], Order::class) } / n
+                val f = batches(250, 8) { for (i in 0 until n) keep = fx.deserialize(fb[i]) } / n
+                println(sb.append("; objects from the image %.1f, C call alone %.1f, whole decode %.1f, Fory %.1f".format(o, c, d, f)))
+            }
+            return
+        }
         if (dir == "objab" || dir == "objsnaploop") {
             // the order graph's JVM half alone (the objects of every order built from a snapshot of
             // its image) and the whole decode, interleaved in this JVM: thread CPU time per value,
