@@ -224,7 +224,10 @@ class Hooks:
             items = [(k.encode("utf-8"), v) for k, v in obj.fields.items()
                      if v is not None]
             head += _p_I(len(items))
-            return True, head, tuple((_p_H(len(k)) + k, v) for k, v in items)
+            # (the third item names the field in the walk's messages)
+            tn = obj.type.encode("utf-8") + b"." if isinstance(obj.type, str) else b""
+            return True, head, tuple((_p_H(len(k)) + k, v, tn + k)
+                                     for k, v in items)
         if t is EnumValue:
             ty = obj.type
             if isinstance(ty, str):

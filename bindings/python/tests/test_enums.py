@@ -150,7 +150,7 @@ CASES = [
     (In(1, Wide.CYAN), "7", "Color", "b.In.c"),
     (N([In(1, Wide.RED), In(2, Wide.CYAN)]), "7", "Color", "b.In.c"),
     (N([In(1, ev(6))]), "6", "Color", "b.In.c"),
-    (libwire.Struct("b.M", c=ev(5)), "5", "Color", None),
+    (libwire.Struct("b.M", c=ev(5)), "5", "Color", "b.M.c"),   # generic
     # by (namespace, name): the schema enum of that full name checks it
     (libwire.EnumValue(("b", "Color"), 7), "7", "Color", None),
     (libwire.EnumValue(("b", "Color"), -1), "-1", "Color", None),
