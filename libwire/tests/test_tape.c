@@ -1174,12 +1174,18 @@ static void expect_field_error(wire_ctx *ctx, const tbuf *t, const char *want) {
   cr_expect(check_encode(ctx, want, t->p, t->n));
 }
 
-Test(format, field_errors_name_the_field_and_struct) {
+/* A context with the schema of FDL text `fdl`. */
+static wire_ctx *fdl_ctx(const char *fdl, const char *name) {
   wire_ctx *ctx = wire_ctx_new();
-  const char *fdl = "package g;\nmessage In [id=601] { string s = 1; }\n"
-                    "message P [id=602] { int32 a = 1; In inner = 2; }\n";
-  cr_assert_eq(wire_schema_load_fdl(ctx, fdl, strlen(fdl), "g.fdl"), WIRE_OK,
+  cr_assert_eq(wire_schema_load_fdl(ctx, fdl, strlen(fdl), name), WIRE_OK,
                "%s", wire_ctx_error_message(ctx));
+  return ctx;
+}
+
+Test(format, field_errors_name_the_field_and_struct) {
+  wire_ctx *ctx = fdl_ctx("package g;\nmessage In [id=601] { string s = 1; }\n"
+                          "message P [id=602] { int32 a = 1; In inner = 2; }\n",
+                          "g.fdl");
   uint32_t p = find(ctx, "g.P"), in = find(ctx, "g.In");
   for (int compatible = 0; compatible < 2; compatible++) {
     wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, (uint64_t)compatible);
@@ -1219,22 +1225,13 @@ Test(format, field_errors_name_the_field_and_struct) {
 }
 
 static wire_ctx *item_ctx(void) {
-  wire_ctx *ctx = wire_ctx_new();
-  cr_assert_eq(wire_schema_load_fdl(ctx,
-      "package demo;\n"
-      "message Item [id=102] { string name = 1; optional int32 count = 2; "
-      "list<int64> xs = 3; }\n", (size_t)-1 == 0 ? 0 : 96, "item.fdl"), WIRE_OK,
-      "%s", wire_ctx_error_message(ctx));
-  return ctx;
+  return fdl_ctx("package demo;\nmessage Item [id=102] { string name = 1; "
+                 "optional int32 count = 2; list<int64> xs = 3; }\n",
+                 "item.fdl");
 }
 
 Test(format, struct_by_index) {
-  wire_ctx *ctx = wire_ctx_new();
-  const char *fdl = "package demo;\nmessage Item [id=102] { string name = 1; "
-                    "optional int32 count = 2; list<int64> xs = 3; }\n";
-  cr_assert_eq(wire_schema_load_fdl(ctx, fdl, strlen(fdl), "item.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(ctx));
-  (void)item_ctx;
+  wire_ctx *ctx = item_ctx();
   /* the wire order, as a binding learns it */
   wire_doc *doc = wire_doc_new(ctx);
   wire_node *n = wire_node_new_struct(doc, 0);
