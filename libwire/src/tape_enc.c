@@ -9,6 +9,8 @@
  * live in the context and are reused by the next call. */
 #include "tape_rec.h"
 
+#include <stdio.h>
+
 /* ---- pass 2: write ------------------------------------------------------ */
 
 typedef struct {
@@ -364,9 +366,7 @@ static bool field(const wt *w, const wire_lfield *lf, uint32_t vi) {
               wire__peer_value_flag(w->ctx, f);
   bool ref = f->ref || wire__peer_field_tracks(w->ctx, f);
   if (vi == NONE32) {
-    if (!flag)
-      return efail(e, WIRE_E_ENCODE, "field %.*s has no value",
-                   (int)lf->name_len, (const char *)lf->name);
+    if (!flag) return efail(e, WIRE_E_ENCODE, "no value (not nullable)");
     wire__put_u8(&e->b, 0xFD);
     return ok(e);
   }
@@ -376,12 +376,38 @@ static bool field(const wt *w, const wire_lfield *lf, uint32_t vi) {
   if (wire__is_prim(f->type_id) && !flag) {
     trec *v = res(w, vi);
     if (v->type != f->type_id)
-      return efail(e, WIRE_E_ENCODE, "field %.*s is a %s, not a %s",
-                   (int)lf->name_len, (const char *)lf->name,
-                   wire_type_name(f->type_id), wire_type_name(v->type));
+      return wire__enc_not_declared(e, v->type, f);
     return body(w, v, f);
   }
   return slot(w, vi, flag, ref, dynamic, dynamic, f);
+}
+
+/* A field's error, as the writer saw it, prefixed once with the field and
+ * its struct ("field demo.Item.name: a varint64 where string is
+ * declared"): the innermost field names it, the fields of the structs
+ * around it leave it so. False. */
+static bool in_field(const wt *w, const wire_layout *l, const wire_lfield *lf) {
+  wire_enc *e = w->e;
+  wire_ctx *ctx = e->ctx;
+  if (e->field_named || ctx->err_code == WIRE_E_NOMEM ||
+      ctx->err_code == WIRE_E_BUFFER_FULL)
+    return false;
+  e->field_named = true;
+  char was[sizeof ctx->err_msg];
+  memcpy(was, ctx->err_msg, sizeof was);
+  /* (cut at the message's size, as every message is) */
+  int n = l->type_index != WIRE_NO_TYPE
+              ? snprintf(ctx->err_msg, sizeof ctx->err_msg, "field %s.%.*s: %s",
+                         ctx->reg->types[l->type_index].full_name,
+                         (int)lf->name_len, (const char *)lf->name, was)
+              : snprintf(ctx->err_msg, sizeof ctx->err_msg,
+                         "field %.*s%s%.*s.%.*s: %s", (int)l->ns_len,
+                         l->ns ? (const char *)l->ns : "",
+                         l->ns_len ? "." : "", (int)l->name_len,
+                         l->name ? (const char *)l->name : "",
+                         (int)lf->name_len, (const char *)lf->name, was);
+  if (n < 0) memcpy(ctx->err_msg, was, sizeof was);
+  return false;
 }
 
 static bool write_struct(const wt *w, const trec *t) {
@@ -392,7 +418,8 @@ static bool write_struct(const wt *w, const trec *t) {
     wire__put_le(&e->b, wire__peer_schema_hash(e->ctx, l), 4);
   if (!wire__enc_enter(e)) return false;
   for (uint32_t i = 0; i < l->nfields; i++)
-    if (!field(w, &l->fields[i], w->fld[st->fields + i])) return false;
+    if (!field(w, &l->fields[i], w->fld[st->fields + i]))
+      return in_field(w, l, &l->fields[i]);
   e->depth--;
   return ok(e);
 }
@@ -1033,6 +1060,7 @@ static bool write_roots(wire_ctx *ctx, scratch *s, const uint8_t *tape,
   wt w = {e, ctx, tape, tape + len, s->recs, s->sts, s->fld, s->names, s->strs};
   bool good = true;
   ctx->n_oob_out = 0;
+  e->field_named = false; /* (the writer state is the context's, reused) */
   uint32_t ri = 0;
   for (uint32_t i = 0; i < roots && good; i++) {
     wire__put_u8(&e->b, wire__enc_root_header(e, ctx->oob));

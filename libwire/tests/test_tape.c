@@ -1154,23 +1154,84 @@ Test(format, trusted_text) {
   wire_ctx_free(ctx);
 }
 
-static wire_ctx *item_ctx(void) {
+/* A value that does not fit its field: the error names the field and its
+ * struct ("field g.P.a: ..."), the innermost field only, and a later
+ * call's error is named again (the writer state is the context's). */
+static uint32_t find(wire_ctx *ctx, const char *name) {
+  uint32_t t;
+  cr_assert_eq(wire_schema_find_type(ctx, name, strlen(name), &t), WIRE_OK);
+  return t;
+}
+static void field_name(tbuf *t, const char *name) {
+  t16(t, (uint16_t)strlen(name));
+  tput(t, name, strlen(name));
+}
+static void expect_field_error(wire_ctx *ctx, const tbuf *t, const char *want) {
+  int32_t st;
+  cr_expect_null(encode_hex(ctx, t->p, t->n, &st));
+  cr_expect_eq(st, WIRE_E_ENCODE, "%s", want);
+  cr_expect_str_eq(wire_ctx_error_message(ctx), want);
+  cr_expect(check_encode(ctx, want, t->p, t->n));
+}
+
+/* A context with the schema of FDL text `fdl`. */
+static wire_ctx *fdl_ctx(const char *fdl, const char *name) {
   wire_ctx *ctx = wire_ctx_new();
-  cr_assert_eq(wire_schema_load_fdl(ctx,
-      "package demo;\n"
-      "message Item [id=102] { string name = 1; optional int32 count = 2; "
-      "list<int64> xs = 3; }\n", (size_t)-1 == 0 ? 0 : 96, "item.fdl"), WIRE_OK,
-      "%s", wire_ctx_error_message(ctx));
+  cr_assert_eq(wire_schema_load_fdl(ctx, fdl, strlen(fdl), name), WIRE_OK,
+               "%s", wire_ctx_error_message(ctx));
   return ctx;
 }
 
+Test(format, field_errors_name_the_field_and_struct) {
+  wire_ctx *ctx = fdl_ctx("package g;\nmessage In [id=601] { string s = 1; }\n"
+                          "message P [id=602] { int32 a = 1; In inner = 2; }\n",
+                          "g.fdl");
+  uint32_t p = find(ctx, "g.P"), in = find(ctx, "g.In");
+  for (int compatible = 0; compatible < 2; compatible++) {
+    wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, (uint64_t)compatible);
+    /* a: a varint64 where varint32 is declared */
+    tbuf a = {0};
+    tput(&a, "WT\x01\x00\x01\x00\x00\x00", 8);
+    t8(&a, WIRE_T_STRUCT); t32(&a, p); t32(&a, 1);
+    field_name(&a, "a"); t8(&a, WIRE_T_VARINT64); t64(&a, 5);
+    expect_field_error(ctx, &a, "field g.P.a: a varint64 where varint32 is declared");
+    /* a missing, inner given: a has no value */
+    tbuf m = {0};
+    tput(&m, "WT\x01\x00\x01\x00\x00\x00", 8);
+    t8(&m, WIRE_T_STRUCT); t32(&m, p); t32(&m, 1);
+    field_name(&m, "inner"); t8(&m, WIRE_T_STRUCT); t32(&m, in); t32(&m, 1);
+    field_name(&m, "s"); t8(&m, 0x15); t8(&m, 2); t32(&m, 2); tput(&m, "hi", 2);
+    expect_field_error(ctx, &m, "field g.P.a: no value (not nullable)");
+    /* inner.s a number: named by In's field alone */
+    tbuf n = {0};
+    tput(&n, "WT\x01\x00\x01\x00\x00\x00", 8);
+    t8(&n, WIRE_T_STRUCT); t32(&n, p); t32(&n, 2);
+    field_name(&n, "a"); t8(&n, WIRE_T_VARINT32); t64(&n, 1);
+    field_name(&n, "inner"); t8(&n, WIRE_T_STRUCT); t32(&n, in); t32(&n, 1);
+    field_name(&n, "s"); t8(&n, WIRE_T_VARINT64); t64(&n, 4);
+    expect_field_error(ctx, &n, "field g.In.s: a varint64 where string is declared");
+    /* the same tape with a string for s is written */
+    n.n -= 9;
+    t8(&n, 0x15); t8(&n, 2); t32(&n, 2); tput(&n, "hi", 2);
+    int32_t st;
+    free(encode_hex(ctx, n.p, n.n, &st));
+    cr_expect_eq(st, WIRE_OK, "%s", wire_ctx_error_message(ctx));
+    expect_field_error(ctx, &a, "field g.P.a: a varint64 where varint32 is declared");
+    free(a.p);
+    free(m.p);
+    free(n.p);
+  }
+  wire_ctx_free(ctx);
+}
+
+static wire_ctx *item_ctx(void) {
+  return fdl_ctx("package demo;\nmessage Item [id=102] { string name = 1; "
+                 "optional int32 count = 2; list<int64> xs = 3; }\n",
+                 "item.fdl");
+}
+
 Test(format, struct_by_index) {
-  wire_ctx *ctx = wire_ctx_new();
-  const char *fdl = "package demo;\nmessage Item [id=102] { string name = 1; "
-                    "optional int32 count = 2; list<int64> xs = 3; }\n";
-  cr_assert_eq(wire_schema_load_fdl(ctx, fdl, strlen(fdl), "item.fdl"), WIRE_OK,
-               "%s", wire_ctx_error_message(ctx));
-  (void)item_ctx;
+  wire_ctx *ctx = item_ctx();
   /* the wire order, as a binding learns it */
   wire_doc *doc = wire_doc_new(ctx);
   wire_node *n = wire_node_new_struct(doc, 0);

@@ -39,6 +39,7 @@ typedef struct {
   wire_ms_seen *ms;
   size_t nms, ms_cap;
   bool oob;        /* the current root announces out-of-band buffers */
+  bool field_named; /* the error names its struct field (tape_enc.c) */
 } wire_enc;
 
 /* Records the error with the output offset; returns false. */

@@ -91,6 +91,33 @@ class Hooks:
     def __init__(self, ctx):
         self.ctx = ctx
         self.codec = None
+        self._enum_names = {}      # (namespace, name) -> type index or None
+        self._enum_names_at = None   # ... for this schema version
+
+    def _enum_named(self, ty):
+        """The schema enum an EnumValue's (namespace, name) names - the one
+        whose full name is exactly `namespace.name` (`name` in the empty
+        namespace) - or None: then nothing says which numbers it declares."""
+        ctx = self.ctx
+        if self._enum_names_at != ctx._schema_version:
+            self._enum_names.clear()
+            self._enum_names_at = ctx._schema_version
+        try:
+            return self._enum_names[ty]
+        except KeyError:
+            pass
+        except TypeError:          # unhashable: the write refuses it after
+            return None
+        ns, nm = ty
+        full = "%s.%s" % (ns, nm) if ns else nm
+        try:
+            ti = ctx.find_type(full)
+        except WireError:
+            ti = None
+        if ti is not None and ctx.type_name(ti) != full:
+            ti = None          # (a bare name found in another namespace)
+        self._enum_names[ty] = ti
+        return ti
 
     def sync(self):
         """Before a call: the registrations and schemas up to date."""
@@ -197,7 +224,10 @@ class Hooks:
             items = [(k.encode("utf-8"), v) for k, v in obj.fields.items()
                      if v is not None]
             head += _p_I(len(items))
-            return True, head, tuple((_p_H(len(k)) + k, v) for k, v in items)
+            # (the third item names the field in the walk's messages)
+            tn = obj.type.encode("utf-8") + b"." if isinstance(obj.type, str) else b""
+            return True, head, tuple((_p_H(len(k)) + k, v, tn + k)
+                                     for k, v in items)
         if t is EnumValue:
             ty = obj.type
             if isinstance(ty, str):
@@ -205,6 +235,9 @@ class Hooks:
                 self.codec.enum_check(ti, obj.value)   # a declared number only
                 return False, _p_bII(ids.ENUM, ti, obj.value), None
             if isinstance(ty, tuple):
+                ti = self._enum_named(ty)
+                if ti is not None:
+                    self.codec.enum_check(ti, obj.value)   # a declared number only
                 ns, nm = (s.encode("utf-8") for s in ty)
                 return (False, bytes([ids.NAMED_ENUM]) + _p_H(len(ns)) + ns + _p_H(len(nm)) +
                         nm + _p_I(obj.value), None)

@@ -836,6 +836,7 @@ static int enc_other(Codec *c, PyObject *o, const hint *h) {
     return -1;
   }
   int rc = -1;
+  const char *saved = c->field;
   PyObject *head = PyTuple_GET_ITEM(r, 1), *pairs = PyTuple_GET_ITEM(r, 2);
   if (PyObject_IsTrue(PyTuple_GET_ITEM(r, 0))) {
     int s = shared(c, o);
@@ -857,12 +858,17 @@ static int enc_other(Codec *c, PyObject *o, const hint *h) {
       Py_ssize_t pn = PyBytes_GET_SIZE(pre);
       if (c->tlen + (size_t)pn > c->tcap && grow(c, (size_t)pn)) goto done;
       putn(c, PyBytes_AS_STRING(pre), (size_t)pn);
+      /* a generic Struct's field: (prefix, value, b"ns.Type.field"), the
+       * name for the messages of the walk (an enum's number, ...) */
+      if (PyTuple_GET_SIZE(pr) > 2)
+        c->field = PyBytes_AS_STRING(PyTuple_GET_ITEM(pr, 2));
       if (enc(c, PyTuple_GET_ITEM(pr, 1), NULL)) goto done;
     }
     c->depth--;
   }
   rc = 0;
 done:
+  c->field = saved;     /* (the names live in r) */
   Py_DECREF(r);
   return rc;
 }

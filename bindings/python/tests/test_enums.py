@@ -150,14 +150,24 @@ CASES = [
     (In(1, Wide.CYAN), "7", "Color", "b.In.c"),
     (N([In(1, Wide.RED), In(2, Wide.CYAN)]), "7", "Color", "b.In.c"),
     (N([In(1, ev(6))]), "6", "Color", "b.In.c"),
-    (libwire.Struct("b.M", c=ev(5)), "5", "Color", None),
+    (libwire.Struct("b.M", c=ev(5)), "5", "Color", "b.M.c"),   # generic
+    # by (namespace, name): the schema enum of that full name checks it
+    (libwire.EnumValue(("b", "Color"), 7), "7", "Color", None),
+    (libwire.EnumValue(("b", "Color"), -1), "-1", "Color", None),
+    (libwire.EnumValue(("b", "Sparse"), 6), "6", "Sparse", None),
+    (M(libwire.EnumValue(("b", "Color"), 7)), "7", "Color", "b.M.c"),
+    (L([ev(1), libwire.EnumValue(("b", "Color"), 9)]), "9", "Color", "b.L.c"),
+    (K({libwire.EnumValue(("b", "Color"), 3): "x"}), "3", "Color", "b.K.c"),
+    (V({"k": libwire.EnumValue(("b", "Color"), 8)}), "8", "Color", "b.V.c"),
 ]
 
 
 def writes(ctx, v):
-    """The error of each write path: dumps, dumps_all."""
+    """The error of each write path: dumps, dumps_all, dumps into a
+    buffer."""
     out = []
-    for f in (lambda: ctx.dumps(v), lambda: ctx.dumps_all([v])):
+    for f in (lambda: ctx.dumps(v), lambda: ctx.dumps_all([v]),
+              lambda: ctx.dumps(v, into=bytearray(4096))):
         try:
             f()
             out.append(None)
@@ -260,3 +270,87 @@ def test_newer_writers_number_decodes(compatible):
             with pytest.raises(libwire.WireError) as e:
                 r.loads(data)
             assert "no member for wire value 7" in e.value.message
+
+
+NAMED = """
+package nb;
+option enable_auto_type_id = false;
+enum Color { RED = 0; GREEN = 1; BLUE = 2; }
+message M { Color c = 1; }
+message L { list<Color> c = 1; }
+message K { map<Color, string> c = 1; }
+message V { map<string, Color> c = 1; }
+"""
+NAMED_EMPTY_NS = """
+package top;
+option wire_namespace = "";
+option enable_auto_type_id = false;
+enum Color { RED = 0; GREEN = 1; BLUE = 2; }
+"""
+
+
+def nev(v, ns="nb", name="Color"):
+    return libwire.EnumValue((ns, name), v)
+
+
+def named_ctx(compatible, ref, layouts, empty_ns=False):
+    ctx = libwire.Context(compatible=compatible, ref=ref)
+    ctx.load_schema_text(NAMED)
+    if empty_ns:
+        ctx.load_schema_text(NAMED_EMPTY_NS)
+    for cls, name in ((M, "nb.M"), (L, "nb.L"), (K, "nb.K"), (V, "nb.V")):
+        ctx.register(cls, name)
+    ctx._codec.use_layouts(layouts)
+    return ctx
+
+
+@pytest.mark.parametrize("compatible,ref,layouts", list(itertools.product(
+    (False, True), (False, True), (False, True))))
+def test_enum_by_names_checked_where_the_schema_has_it(compatible, ref,
+                                                       layouts):
+    """EnumValue((namespace, name), n) of a schema enum registered by name
+    (NAMED_ENUM on the wire): an undeclared number is refused at the root,
+    in fields, lists, map keys and values, by every write call, as
+    EnumValue("ns.Name", n) is; declared numbers write the bytes they
+    wrote before; names the schema lacks are written unchecked, as before
+    (the bare name of nb.Color is not the empty namespace's Color)."""
+    want = "enum value %s is not declared by %s (declared: 0, 1, 2)"
+    ctx = named_ctx(compatible, ref, layouts)
+    for v, num, field in (
+            (nev(7), "7", None), (nev(3), "3", None), (nev(-2), "-2", None),
+            (nev(2 ** 32), "4294967296", None),
+            (M(nev(7)), "7", "nb.M.c"), (L([nev(0), nev(5)]), "5", "nb.L.c"),
+            (K({nev(9): "x"}), "9", "nb.K.c"),
+            (V({"a": nev(1), "b": nev(4)}), "4", "nb.V.c")):
+        w = want % (num, "nb.Color")
+        if field:
+            w = "field %s: %s" % (field, w)
+        for e in writes(ctx, v):
+            assert e is not None, "%r written" % (v,)
+            assert e.cls == "value" and e.message == w and e.offset is None, e
+    for v in (nev(0), nev(2), M(nev(1)), L([nev(0), nev(2)]),
+              K({nev(2): "x"}), V({"a": nev(1)})):
+        data = ctx.dumps(v)
+        assert data == ctx.dumps_all([v])
+        assert ctx.dumps(ctx.loads(data)) == data    # read as "nb.Color"
+    # a name the schema lacks, or a namespace it lacks: written as it is
+    for v in (nev(7, name="Colour"), nev(7, ns="other"), nev(7, ns="")):
+        assert ctx.loads(ctx.dumps(v)) == v
+    # the empty namespace's own Color checks it, under its own name
+    ctx = named_ctx(compatible, ref, layouts, empty_ns=True)
+    for e in writes(ctx, nev(7, ns="")):
+        assert e is not None and e.message == want % ("7", "Color"), e
+    assert ctx.loads(ctx.dumps(nev(2, ns=""))) == ev(2, "Color")
+
+
+def test_enum_by_names_cache_follows_the_schema():
+    """A name checked before the schema has it writes; once a schema with
+    that enum is loaded, the same value is refused."""
+    ctx = libwire.Context()
+    ctx.load_schema_text("package early;\nmessage E { int32 n = 1; }\n")
+    assert ctx.loads(ctx.dumps(nev(7))) == nev(7)
+    ctx.load_schema_text(NAMED)
+    with pytest.raises(libwire.WireError) as e:
+        ctx.dumps(nev(7))
+    assert e.value.message == ("enum value 7 is not declared by nb.Color "
+                               "(declared: 0, 1, 2)")

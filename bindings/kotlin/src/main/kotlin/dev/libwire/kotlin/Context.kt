@@ -202,7 +202,21 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     }
 
     /** The wire (snake_case) names of a struct's fields in wire order, from a fresh struct node; null entries for fields known by tag only. */
-    private fun wireFieldNames(idx: Int): List<String?>? {
+    private fun wireFieldNames(idx: Int): List<String?>? = scratchStruct(idx) { node ->
+        val n = Native.node_count.invokeExact(node) as Long
+        (0 until n).map { i -> Native.cString(Native.node_field_name.invokeExact(node, i, out) as MemorySegment) }
+    }
+
+    /**
+     * The numeric user type id of struct [idx] (what follows STRUCT in a root without a TypeDef),
+     * or null when it is registered by name (or is no struct).
+     */
+    internal fun structUserId(idx: Int): Int? = scratchStruct(idx) { node ->
+        (Native.node_user_type_id.invokeExact(node) as Int).takeIf { it != -1 }
+    }
+
+    /** [f] of a fresh struct node of type [idx] in a scratch document; null if none can be made. */
+    private inline fun <T> scratchStruct(idx: Int, f: (MemorySegment) -> T?): T? {
         val doc = Native.doc_new.invokeExact(ptr) as MemorySegment
         if (doc.address() == 0L) return null
         try {
@@ -211,8 +225,7 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
                 Native.ctx_clear_error.invokeExact(ptr)
                 return null
             }
-            val n = Native.node_count.invokeExact(node) as Long
-            return (0 until n).map { i -> Native.cString(Native.node_field_name.invokeExact(node, i, out) as MemorySegment) }
+            return f(node)
         } finally {
             Native.doc_free.invokeExact(doc)
         }

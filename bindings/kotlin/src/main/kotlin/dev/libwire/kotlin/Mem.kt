@@ -1275,16 +1275,14 @@ internal class MemCodec(private val ctx: Context) {
     }
     /** The native copy of the payload being decoded. */
     private var input: MemorySegment = MemorySegment.NULL
-    /** Root candidates of untyped decodes: registered TypeDefs (compatible) and schema hashes. */
+    /** Root candidates of untyped decodes: registered TypeDefs (compatible mode) and [rootIds]. */
     private var roots: List<Pair<ByteArray, MemPlan>>? = null
-    private var rootsByHash: Map<Int, MemPlan>? = null
 
     /** Forgets every plan (the schema or the bindings changed); layouts made so far stay unused in C. */
     fun reset() {
         plans.clear()
         reasons.clear()
         roots = null
-        rootsByHash = null
         lastClass = null
         lastPlan = null
     }
@@ -1924,14 +1922,26 @@ internal class MemCodec(private val ctx: Context) {
             return null
         }
         if (kind == TypeId.STRUCT) {
+            // the user type id (a varuint32) names the type; the schema hash after it is only the
+            // check, which C makes (structs of the same fields have the same hash, spec 5.6)
+            var id = 0
             var i = 3
-            while (i < bytes.size && bytes[i] < 0) i++
-            i++
-            if (i + 4 > bytes.size) return null
-            return rootsByHash!![Img.I32.get(bytes, i) as Int]
+            while (true) {
+                if (i >= bytes.size || i > 7) return null
+                val b = bytes[i].toInt()
+                id = id or ((b and 0x7f) shl (7 * (i - 3)))
+                i++
+                if (b >= 0) break
+            }
+            val at = java.util.Arrays.binarySearch(rootIds, id)
+            return if (at >= 0) rootIdPlans[at] else null
         }
         return null
     }
+
+    /** The user type ids of the bound structs registered by id, sorted, and their plans. */
+    private var rootIds = IntArray(0)
+    private var rootIdPlans: Array<MemPlan> = emptyArray()
 
     /** Of each root TypeDef of 8 bytes or more ([roots]): its first word, its length and its plan. */
     private var rootHeads = LongArray(0)
@@ -1943,7 +1953,7 @@ internal class MemCodec(private val ctx: Context) {
 
     private fun findRoots() {
         val tds = ArrayList<Pair<ByteArray, MemPlan>>()
-        val hashes = HashMap<Int, MemPlan>()
+        val ids = java.util.TreeMap<Int, MemPlan>()
         for (c in ctx.boundDataClasses()) {
             val p = planOf(c) ?: continue
             if (Native.schema_typedef.invokeExact(ctx.ptr, p.typeIndex, ctx.out, ctx.out8) as Int == 0) {
@@ -1954,14 +1964,14 @@ internal class MemCodec(private val ctx: Context) {
             } else {
                 Native.ctx_clear_error.invokeExact(ctx.ptr)
             }
-            if (Native.schema_hash.invokeExact(ctx.ptr, p.typeIndex, ctx.out) as Int == 0) {
-                hashes[ctx.out.get(ValueLayout.JAVA_INT, 0)] = p
-            } else {
-                Native.ctx_clear_error.invokeExact(ctx.ptr)
+            if (ctx.typeKind(p.typeIndex) == 1) {
+                // (the registry refuses an id given twice, and a type is bound to one class)
+                ctx.structUserId(p.typeIndex)?.let { ids[it] = p }
             }
         }
         roots = tds
-        rootsByHash = hashes
+        rootIds = ids.keys.toIntArray()
+        rootIdPlans = ids.values.toTypedArray()
         val long = tds.filter { it.first.size >= 8 }
         rootHeads = LongArray(long.size) { Img.I64.get(long[it].first, 0) as Long }
         rootLens = IntArray(long.size) { long[it].first.size }
