@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "978df93ca18e27cfd9a8ee0d61e3db22404b739c033fa5caadddaa11e8cc3a7f"
+const csrcDigest = "b74b69ca896862a6852b08bd46e0ec22fe59bb87d678b7c9960ebc6e04d61a93"
