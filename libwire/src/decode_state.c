@@ -8,14 +8,20 @@
 
 #include <stdio.h>
 
-/* The meta string hash key: addresses (ASLR) and a counter, mixed. Made
+/* The meta string hash key: addresses (ASLR) and a counter, mixed (in
+ * fuzz builds one fixed number, os_random.c's wire__fuzz_key). Made
  * when the first meta string is read (most payloads have none, and the
  * atomic counter is a measurable part of decoding a small struct). */
 void wire__dec_seed(dec *d) {
+#ifdef WIRE_FUZZ_KEYS
+  /* (fuzz builds: one key for every decode, internal.h) */
+  uint64_t x = wire__fuzz_key() ^ UINT64_C(0x6d6574615f737472);
+#else
   static _Atomic uint64_t calls;
   uint64_t x = (uint64_t)(uintptr_t)d ^ ((uint64_t)(uintptr_t)d->ctx << 17) ^
                ((uint64_t)(uintptr_t)&wire__dec_init << 31) ^
                (++calls * UINT64_C(0x9e3779b97f4a7c15));
+#endif
   for (int i = 0; i < 2; i++) {
     x += UINT64_C(0x9e3779b97f4a7c15);
     uint64_t z = x;

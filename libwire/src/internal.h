@@ -149,6 +149,10 @@ void wire__mem_free(wire_ctx *ctx);
  * addresses, `where` among them, the clock and a counter, mixed
  * (os_random.c). For hash keys only: never fails. */
 void wire__os_random(uint64_t *out, size_t n, const void *where);
+#ifdef WIRE_FUZZ_KEYS
+/* Fuzz builds only (os_random.c): the one key of every keyed table. */
+uint64_t wire__fuzz_key(void);
+#endif
 /* MurmurHash3 x86 32-bit with seed 0 (primitives.c): the type ids foryc
  * generates from names (fdl_resolve.c). The 128-bit x64 variant is public. */
 uint32_t wire__murmur3_x86_32(const uint8_t *d, size_t n);

@@ -149,3 +149,60 @@ Test(mem_l1, latin1_items_and_entries_as_the_general_loops) {
     }
   }
 }
+
+/* A list of tagged strings with 64-bit length words (Go's strings are
+ * bound this way): each item's word is stored whole, all 8 bytes, by the
+ * Latin-1 loop (tstr_store), by fast_tstr for any other item and when
+ * copied. The items of a list are not cleared before they are read, so
+ * an arena filled with another byte shows a word stored 4 bytes wide
+ * (the high half left as it was), which a cleared image hides. */
+Test(mem_l1, list_items_with_64_bit_length_words_stored_whole) {
+  typedef struct {
+    const ts64 *tags;
+    uint32_t nt, pad;
+    const kv *m;
+    uint32_t nm, pad2;
+  } tv64;
+  wire_ctx *c = mem_ctx(fdl, "ml.fdl", NULL);
+  uint32_t t = mem_ctx_type(c, "ml.T");
+  const uint32_t rows[][WIRE_MEM_ROW] = {
+      {WIRE_MEM_ROW_LAYOUT, t, sizeof(tv64), 0, 0, 0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, WIRE_MEM_LIST, offsetof(tv64, tags),
+       offsetof(tv64, nt), N, 1, 0},
+      {WIRE_MEM_ROW_FIELD, 1, WIRE_MEM_MAP, offsetof(tv64, m),
+       offsetof(tv64, nm), N, 2, 0},
+      {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(ts64), 0, 0, 0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, TAG | WIRE_MEM_LEN64, offsetof(ts64, p),
+       offsetof(ts64, h), N, N, 0},
+      {WIRE_MEM_ROW_LAYOUT, WIRE_MEM_ELEMENT, sizeof(kv), 0, 0, 0, 0, 0},
+      {WIRE_MEM_ROW_FIELD, 0, TAG, offsetof(kv, k.p), offsetof(kv, k.h), N, N,
+       0},
+      {WIRE_MEM_ROW_FIELD, 1, TAG | WIRE_MEM_LEN64, offsetof(kv, v.p),
+       offsetof(kv, v.h), N, N, 0},
+  };
+  uint32_t lr = MEM_CTX_TABLE(c, rows);
+  static const uint8_t u16[4] = {0x2D, 0x4E, 0xE9, 0x00};
+  const ts64 tags[] = {{(const uint8_t *)"abc", H(3, WIRE_STR_LATIN1)},
+                       {u16, H(4, WIRE_STR_UTF16)},
+                       {(const uint8_t *)"", H(0, WIRE_STR_LATIN1)},
+                       {(const uint8_t *)"\xC3\xA9", H(2, WIRE_STR_UTF8)}};
+  tv64 v = {tags, 4, 0, NULL, 0, 0};
+  uint8_t buf[128];
+  size_t len = mem_damage_encode(c, lr, &v, buf, sizeof buf);
+  for (int copy = 0; copy < 2; copy++) {
+    memset(arena, 0xA5, sizeof arena);
+    tv64 o;
+    memset(&o, 0xA5, sizeof o);
+    size_t used = 0;
+    cr_assert_eq(wire_mem_decode(c, lr, buf, len, &o, arena, sizeof arena,
+                                 &used, copy ? WIRE_MEM_COPY : 0),
+                 WIRE_OK, "%s", wire_ctx_error_message(c));
+    cr_assert_eq(o.nt, 4);
+    for (uint32_t i = 0; i < 4; i++)
+      cr_assert_eq(o.tags[i].h, (uint64_t)tags[i].h,
+                   "copy %d, item %u: word %#llx, header %#x", copy, i,
+                   (unsigned long long)o.tags[i].h, (unsigned)tags[i].h);
+  }
+  memset(arena, 0, sizeof arena);
+  wire_ctx_free(c);
+}

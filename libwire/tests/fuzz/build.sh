@@ -78,7 +78,11 @@ else
   LINK_SAN=$SAN
   MAIN=$FZ/replay_main.c
 fi
-CFLAGS_F="-std=c11 -g -O1 -fno-omit-frame-pointer -D_DEFAULT_SOURCE \
+# WIRE_FUZZ_KEYS: the keys of the keyed hash tables (the meta string
+# table's, the TypeDef cache's) are one number, $WIRE_FUZZ_KEY or a
+# constant, instead of the OS's random bytes and ASLR's addresses, so that
+# a run repeats on another machine (os_random.c; no other build has it)
+CFLAGS_F="-std=c11 -g -O1 -fno-omit-frame-pointer -D_DEFAULT_SOURCE -DWIRE_FUZZ_KEYS \
   -Ilibwire/include -Ilibwire/src -Ilibwire/tests -I$FZ -I$OUT/gen"
 
 echo "== building $TARGETS ($MODE, $CCX) into $OUT"

@@ -55,6 +55,7 @@
 
 #include "fuzz_common.h"
 #include "fuzz_typedef.h" /* fuzz_repaired_copy, fuzz_decode_mem */
+#include "schema.h"        /* the TypeDef cache's entries (cache_check) */
 
 /* (internal, mem_dec_run.c: off, layouts made from then on read runs of
  * varints a byte at a time) */
@@ -622,6 +623,173 @@ static uint32_t root_layout(const layouts *L, uint32_t which) {
   }
 }
 
+/* The checks of a decoded root (out) of layout `root`. */
+static void check_root(const layouts *L, uint32_t root, const root_t *out) {
+  if (root == L->inner) check_inner(&out->i);
+  else if (root == L->outer) check_outer(&out->o);
+  else if (root == L->g) check_g(&out->g);
+  else if (root == L->x) check_x(&out->x);
+  else if (root == L->flat) check_bools(&out->f.h, 1, "Flat.h");
+  else check_holder(&out->h);
+}
+
+/* ---- compatible mode: a small TypeDef cache turned over ----
+ *
+ * The compiled decoder skips a writer's field the reader lacks through the
+ * document decoder (dec_skip, mem_dec.c), which reads the TypeDefs a
+ * skipped value announces through the context's TypeDef cache
+ * (typedef_cache.c): a full cache takes a TypeDef on its second sighting
+ * and turns over, retiring entries that a document (the skip's scratch
+ * document) may still hold. So in compatible mode the payload is decoded
+ * again, three times, on a second context whose cache holds 1, 2 or 4
+ * entries, or 8 within 4 KiB (mode bits 1 and 7: bits 1 and 5 pick
+ * nothing else for X, whose list of Inner holds the TypeDefs): the first
+ * decode fills it and marks the TypeDefs seen, the next ones turn it over
+ * inside their skips. Checks: each decode gives the status and error
+ * offset of the first context's (whatever the cache holds), a success
+ * encodes to the same bytes; after each decode no entry stays retired or
+ * pinned (the scratch document is freed when the call returns) and the
+ * cache counts what it holds; the third decode runs while a document of
+ * the payload (wire_decode on the same context) holds entries, which
+ * encodes to the same bytes after it, and once it is freed nothing stays
+ * retired. */
+static uint8_t arena2[1 << 16];
+
+/* The cache of ctx counts what it holds: its entries (count, bytes within
+ * its limits), the retired ones and the bucket table; with no document
+ * alive (idle) none is retired or pinned. */
+static void cache_check(const wire_ctx *ctx, bool idle, const char *when) {
+  const wire_tdcache *c = ctx->tdc;
+  if (!c) return;
+  size_t sum = (size_t)c->nbuckets * sizeof *c->buckets;
+  uint32_t n = 0;
+  for (const wire_td_entry *e = c->newest; e; e = e->older, n++)
+    sum += e->size + e->proj_size;
+  for (const wire_td_entry *e = c->retired; e; e = e->older)
+    sum += e->size + e->proj_size;
+  uint64_t most = wire_ctx_get_limit(ctx, WIRE_LIMIT_TYPEDEF_CACHE),
+           bytes = wire_ctx_get_limit(ctx, WIRE_LIMIT_TYPEDEF_CACHE_BYTES);
+  if (sum != c->bytes || n != c->count || n > most || c->bytes > bytes) {
+    fprintf(stderr, "fuzz_mem_decode: %s: the TypeDef cache holds %u "
+            "entries, %zu bytes; counts %u, %zu (limits %llu, %llu)\n",
+            when, n, sum, c->count, c->bytes, (unsigned long long)most,
+            (unsigned long long)bytes);
+    abort();
+  }
+  if (idle && (c->retired || c->pins || c->pins_old)) {
+    fprintf(stderr, "fuzz_mem_decode: %s: with no document alive, the "
+            "TypeDef cache keeps retired entries (%s), pins %u, older pins "
+            "%u\n", when, c->retired ? "some" : "none", c->pins,
+            c->pins_old);
+    abort();
+  }
+}
+
+/* The bytes of a decoded root (NULL: it does not encode), a malloc'ed
+ * copy of *n bytes. */
+static uint8_t *root_bytes(wire_ctx *ctx, uint32_t root, const root_t *out,
+                           size_t *n) {
+  const uint8_t *enc;
+  *n = 0;
+  if (wire_mem_encode(ctx, root, out, &enc, n) != WIRE_OK) return NULL;
+  uint8_t *b = malloc(*n ? *n : 1);
+  if (!b) abort();
+  memcpy(b, enc, *n);
+  return b;
+}
+
+static void same_bytes(const uint8_t *a, size_t na, const uint8_t *b,
+                       size_t nb, const char *what) {
+  if (!a != !b || na != nb || (a && memcmp(a, b, na) != 0)) {
+    fprintf(stderr, "fuzz_mem_decode: %s: encodes otherwise (%zu, %zu "
+            "bytes)\n", what, na, nb);
+    abort();
+  }
+}
+
+/* The payload p[0..n) decoded three times on a context with a small
+ * TypeDef cache (see above); st, off: the first context's status and
+ * error offset; want[0..wn): its decoded value's bytes (NULL: none). */
+static void small_cache_turns(uint8_t mode, uint32_t which, uint32_t flags,
+                              const uint8_t *p, size_t n, int32_t st,
+                              uint64_t off, const uint8_t *want, size_t wn) {
+  wire_ctx *sc = fuzz_new_ctx();
+  wire_ctx_set_option(sc, WIRE_OPT_COMPATIBLE, 1);
+  wire_ctx_set_option(sc, WIRE_OPT_REF_TRACKING, (mode >> 2) & 1);
+  uint32_t bits = ((mode >> 1) & 1) | ((mode >> 6) & 2);
+  wire_ctx_set_limit(sc, WIRE_LIMIT_TYPEDEF_CACHE, 1u << bits);
+  if (bits == 3) /* (8 entries: a byte budget that a few TypeDefs fill) */
+    wire_ctx_set_limit(sc, WIRE_LIMIT_TYPEDEF_CACHE_BYTES, 4096);
+  layouts L;
+  wire__mdec_words_ok = !(mode >> 7) || which == 4;
+  int bad = setup(sc, &L, which);
+  wire__mdec_words_ok = true;
+  if (bad) abort();
+  uint32_t root = root_layout(&L, which);
+  const uint8_t *ar0 = ar_lo, *ar1 = ar_hi;
+  ar_lo = arena2;
+  ar_hi = arena2 + sizeof arena2;
+  wire_doc *doc = NULL;
+  uint8_t *doc_bytes = NULL;
+  size_t doc_n = 0;
+  for (int round = 0; round < 3; round++) {
+    if (round == 2) {
+      /* a document holds the entries it read while the third decode turns
+       * the cache over */
+      if (wire_decode(sc, p, n, &doc) == WIRE_OK) {
+        if (wire_encode(sc, doc, &doc_bytes, &doc_n) != WIRE_OK)
+          doc_bytes = NULL;
+      } else {
+        doc = NULL;
+      }
+    }
+    root_t out;
+    memset(&out, 0, sizeof out);
+    size_t used = 0;
+    uint64_t turns = sc->tdc ? sc->tdc->turnovers : 0;
+    int32_t st2 = wire_mem_decode(sc, root, p, n, &out, arena2,
+                                  sizeof arena2, &used, flags);
+    if (getenv("WIRE_FUZZ_VERBOSE"))
+      fprintf(stderr, "  small TypeDef cache, decode %d: %s, %llu turnover(s) "
+              "inside it, %u entries after\n", round + 1,
+              wire_status_name(st2),
+              (unsigned long long)((sc->tdc ? sc->tdc->turnovers : 0) - turns),
+              sc->tdc ? sc->tdc->count : 0);
+    fuzz_check_error(sc, st2, n, "wire_mem_decode (small TypeDef cache)");
+    uint64_t off2 = st2 ? wire_ctx_error_offset(sc) : 0;
+    if (st2 != st || off2 != off) {
+      fprintf(stderr, "fuzz_mem_decode: decode %d with a small TypeDef "
+              "cache: %s at %llu (%s); the first context: %s at %llu\n",
+              round + 1, wire_status_name(st2), (unsigned long long)off2,
+              st2 ? wire_ctx_error_message(sc) : "", wire_status_name(st),
+              (unsigned long long)off);
+      abort();
+    }
+    cache_check(sc, doc == NULL, "after a decode");
+    if (st2 == WIRE_OK) {
+      check_root(&L, root, &out);
+      size_t gn;
+      uint8_t *got = root_bytes(sc, root, &out, &gn);
+      same_bytes(want, wn, got, gn, "a value decoded with a small cache");
+      free(got);
+    }
+  }
+  if (doc) {
+    uint8_t *again = NULL;
+    size_t an = 0;
+    if (wire_encode(sc, doc, &again, &an) != WIRE_OK) again = NULL;
+    same_bytes(doc_bytes, doc_n, again, an,
+               "a document whose entries the cache retired");
+    wire_ctx_free_bytes(sc, again);
+    wire_ctx_free_bytes(sc, doc_bytes);
+    wire_doc_free(doc);
+    cache_check(sc, true, "after the document was freed");
+  }
+  ar_lo = ar0;
+  ar_hi = ar1;
+  wire_ctx_free(sc);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
   uint8_t mode = data[0];
@@ -665,13 +833,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* (too small: the size needed, more than the arena's) */
   if (st == WIRE_E_BUFFER_FULL ? used <= sizeof arena : used > sizeof arena)
     abort();
+  uint64_t off = st ? wire_ctx_error_offset(ctx) : 0;
+  int32_t st0 = st;
+  uint8_t *want = NULL;
+  size_t wn = 0;
   if (st == WIRE_OK) {
-    if (root == L.inner) check_inner(&out.i);
-    else if (root == L.outer) check_outer(&out.o);
-    else if (root == L.g) check_g(&out.g);
-    else if (root == L.x) check_x(&out.x);
-    else if (root == L.flat) check_bools(&out.f.h, 1, "Flat.h");
-    else check_holder(&out.h);
+    check_root(&L, root, &out);
+    if (mode & 1) want = root_bytes(ctx, root, &out, &wn);
     /* what was read can be written, and read again */
     const uint8_t *enc;
     size_t len;
@@ -698,6 +866,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       abort();
     }
   }
+  if (mode & 1)
+    small_cache_turns(mode, which, flags, copy, size, st0, off, want, wn);
+  free(want);
   free(copy);
   wire_ctx_free(ctx);
   return 0;
@@ -964,6 +1135,126 @@ static int many_typedefs(const char *dir, const x_t *xv, uint32_t count) {
   return r;
 }
 
+/* The length of the TypeDef at td (its 8-byte header, the size's extra
+ * varint, the body), within n bytes; 0 if cut. */
+static size_t td_length(const uint8_t *td, size_t n) {
+  if (n < 8) return 0;
+  size_t size = td[0], at = 8;
+  if (size == 0xFF) {
+    uint32_t extra = 0;
+    for (int sh = 0; at < n && sh < 35; sh += 7) {
+      extra |= (uint32_t)(td[at] & 0x7F) << sh;
+      if (!(td[at++] & 0x80)) break;
+    }
+    size += extra;
+  }
+  return at + size <= n ? at + size : 0;
+}
+
+/* The other writer's X: the reader's list `many` and a list of Inner the
+ * reader lacks (skipped through the document decoder, dec_skip). */
+static const char wxschema[] =
+    "package fz;\n"
+    "message Inner [id=101] { int32 a = 1; }\n"
+    "message X [id=107] { list<Inner> extra = 98; list<Inner> many = 99; }\n";
+
+/* In compatible mode, the other writer's X (wxschema) whose skipped list
+ * `extra` holds `count` Inner items of as many writers, each announcing
+ * its writer's TypeDef (#1..#count, read by the document decoder through
+ * the context's TypeDef cache), and whose list `many` refers to each of
+ * them (the compiled decoder maps a TypeDef a skipped value announced,
+ * mem_dec_typedef.c), newest first, then announces two new ones and the
+ * first writer's again. Mode bytes 49, 4b, c9, cb: a TypeDef cache of
+ * 1, 2, 4 entries and 8 in 4 KiB, for small_cache_turns.
+ * Returns 0, or -1. */
+static int skip_typedefs(const char *dir, uint32_t count) {
+  wire_ctx *ctx = wire_ctx_new();
+  wire_ctx_set_option(ctx, WIRE_OPT_COMPATIBLE, 1);
+  typedef struct { const int32_t *e; uint32_t ne; const int32_t *m; uint32_t nm; } wx_t;
+  uint32_t tx, ti, lx, li;
+  if (wire_schema_load_fdl(ctx, wxschema, sizeof wxschema - 1, "wx.fdl") ||
+      wire_schema_finish(ctx) ||
+      wire_schema_find_type(ctx, "fz.X", 4, &tx) ||
+      wire_schema_find_type(ctx, "fz.Inner", 8, &ti) ||
+      wire_mem_layout_new(ctx, ti, sizeof(int32_t), &li) ||
+      wire_mem_layout_new(ctx, tx, sizeof(wx_t), &lx))
+    return -1;
+  int32_t st = 0;
+  F(li, 0, WIRE_MEM_I32, 0, N, N, N);
+  F(lx, 0, WIRE_MEM_LIST, O(wx_t, e), O(wx_t, ne), N, li);
+  F(lx, 1, WIRE_MEM_LIST, O(wx_t, m), O(wx_t, nm), N, li);
+  const int32_t one = 5;
+  /* `extra` of one item, `many` empty: `many` is the last field (the
+   * payload ends in its count 0) */
+  wx_t v1 = {&one, 1, NULL, 0}, v0 = {NULL, 0, NULL, 0};
+  const uint8_t *enc;
+  size_t len, len1;
+  if (st || wire_mem_encode(ctx, lx, &v1, &enc, &len1) || enc[len1 - 1] != 0 ||
+      wire_mem_encode(ctx, lx, &v0, &enc, &len) || len < 2 ||
+      enc[len - 1] != 0 || enc[len - 2] != 0)
+    return -1;
+  size_t cap = len + 64 + (size_t)(count + 3) * 128, n = len - 2;
+  uint8_t *buf = malloc(cap);
+  if (!buf) return -1;
+  memcpy(buf, enc, n);
+  for (int part = 0; part < 2; part++) {
+    uint32_t items = part ? count + 3 : count;
+    n += put_varu32(buf + n, items);
+    buf[n++] = 0; /* list header: items of their own types */
+    for (uint32_t k = 0; k < items; k++) {
+      /* part 1: the skipped TypeDefs newest first, then two new writers'
+       * and the first writer's announced again */
+      uint32_t i = !part ? k : k < count ? count - 1 - k : k - 1;
+      if (part && k == count + 2) i = 0;
+      bool ref = part && k < count;
+      wire_ctx *w = wire_ctx_new();
+      const uint8_t *we;
+      size_t wl, tl;
+      if (writer_inner_i(w, (int)i, &we, &wl) || wl < 4 || we[3] != 0 ||
+          !(tl = td_length(we + 4, wl - 4)) || n + wl + 8 > cap) {
+        free(buf);
+        return -1;
+      }
+      buf[n++] = we[2];
+      uint32_t index = part ? (k < count ? i + 1 : k + 1) : k + 1;
+      n += put_varu32(buf + n, ref ? index << 1 | 1 : index << 1);
+      if (!ref) {
+        memcpy(buf + n, we + 4, tl);
+        n += tl;
+      }
+      memcpy(buf + n, we + 4 + tl, wl - 4 - tl);
+      n += wl - 4 - tl;
+      wire_ctx_free(w);
+    }
+  }
+  wire_ctx_free(ctx);
+  /* read back: every item of `many`, in its writer's order */
+  wire_ctx *rc = wire_ctx_new();
+  wire_ctx_set_option(rc, WIRE_OPT_COMPATIBLE, 1);
+  layouts L;
+  static uint8_t ar[1 << 16];
+  root_t back;
+  size_t used = 0;
+  if (setup(rc, &L, 4) ||
+      wire_mem_decode(rc, L.x, buf, n, &back, ar, sizeof ar, &used, 0) ||
+      back.x.n_many != count + 3 || back.x.many[0].a != (int32_t)count - 1 ||
+      back.x.many[count + 2].a != 0) {
+    fprintf(stderr, "skip_typedefs(%u): %s\n", count,
+            wire_ctx_error_message(rc));
+    free(buf);
+    return -1;
+  }
+  wire_ctx_free(rc);
+  static const int modes[] = {0x49, 0x4b, 0xc9, 0xcb};
+  char name[32];
+  snprintf(name, sizeof name, "mem_xskip%u", count);
+  int r = 0;
+  for (size_t m = 0; m < sizeof modes / sizeof *modes && !r; m++)
+    r = put_seed2(dir, name, modes[m], 0, buf, n);
+  free(buf);
+  return r;
+}
+
 /* X and Flat (mem_root): X populated in each mode (mem_x_MM.bin, also
  * with its arrays in place: bit 7), Flat likewise with runs of varints
  * read a word and a byte at a time (mem_f_MM.bin), and X's list of Inner
@@ -1008,9 +1299,10 @@ static int x_seeds(const char *dir) {
     k++;
   }
   x_t empty = {NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0};
-  if (many_typedefs(dir, &empty, 64) || many_typedefs(dir, &empty, 65))
+  if (many_typedefs(dir, &empty, 64) || many_typedefs(dir, &empty, 65) ||
+      skip_typedefs(dir, 12))
     return -1;
-  return k + 2;
+  return k + 7;
 }
 
 /* An item of Nums' element layout k: the value's first bytes of v (none:
