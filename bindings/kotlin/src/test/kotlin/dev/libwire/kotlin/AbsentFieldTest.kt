@@ -39,6 +39,8 @@ data class AbP11(val n: Int, val l: Long)
 data class AbD11(val n: Int, val l: Long = 7L)
 data class AbP12(val n: Int, val str2: String?)
 data class AbD12(val n: Int, val str2: String? = "ds")
+data class AbIn2(val s: String, val t: String)
+data class AbOuter(val n: Int, val inner: AbIn2)
 
 /**
  * A field the writer's TypeDef lacks (compatible mode), one field kind at a time, read by a data class
@@ -140,6 +142,25 @@ class AbsentFieldTest {
                 // a list of them: each image read on its own
                 assertEquals(listOf(v, v), r.decode(r.encode(listOf(v, v)), List::class), "${k.simpleName} in a list")
             }
+        }
+    }
+
+    /** A field missing from a struct nested in the one decoded: named on both paths (the compiled codecs find it in the nested image). */
+    @Test fun missingFieldOfANestedStructIsNamed() {
+        val fdl = "package ab;\nmessage R [id=420] { int32 n = 1; In inner = 2 [nullable = false]; }\n"
+        val b = Context(WireOptions(compatible = true)).use { w ->
+            w.registerSchemaText("message In [id=421] { string s = 1; }\n".let { fdl + it }, "ab.fdl")
+            w.registerDataClass(AbIn::class, "ab.In")
+            w.registerDataClass(AbP9::class, "ab.R")
+            w.encode(AbP9(5, AbIn("x")))
+        }
+        Context(WireOptions(compatible = true)).use { r ->
+            r.registerSchemaText(fdl + "message In [id=421] { string s = 1; string t = 2; }\n", "ab.fdl")
+            r.registerDataClass(AbIn2::class, "ab.In")
+            r.registerDataClass(AbOuter::class, "ab.R")
+            assertTrue(r.hasLayout(AbOuter::class), r.layoutProblem(AbOuter::class))
+            val want = "schema: AbIn2: field t is missing from the payload"
+            assertEquals("$want (or null)" to want, text { r.decode(b, AbOuter::class) } to text { r.decodeAll(b)[0] })
         }
     }
 }
