@@ -629,6 +629,8 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
      * The fields with a declared default that are not nullable, or null when there is none: each has
      * a presence byte, which libwire clears when the writer's TypeDef lacks the field; such an image
      * is then read by [readAbsent] (the default taken). A class with them has no generated codec.
+     * (Writers leave a primitive's byte alone: libwire reads a presence byte only for a field with a
+     * null flag, and a value of any other kind sets it, [MemHandles.pAny].)
      */
     @JvmField var absent: Array<MemField>? = null
     private lateinit var ctor: MethodHandle
@@ -672,7 +674,6 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
             } catch (e: ClassCastException) {
                 throw WireException("value", -1, "${cls.simpleName}: $e")
             }
-            absent?.let { a -> for (f in a) w.b[at + f.present] = 1 }
             return
         }
         val b = w.b
@@ -700,7 +701,6 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
                     }
                 }
             }
-            absent?.let { a -> for (f in a) b[at + f.present] = 1 }
         } catch (e: WireException) {
             throw e
         } catch (e: Regrow) {

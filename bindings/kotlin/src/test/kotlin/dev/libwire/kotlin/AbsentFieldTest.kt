@@ -61,7 +61,7 @@ class AbsentFieldTest {
         w.encode(AbOld(5))
     }
 
-    private fun ctx(k: KClass<*>, decl: String): Context = Context(WireOptions(compatible = true)).also { r ->
+    private fun ctx(k: KClass<*>, decl: String, o: WireOptions = WireOptions(compatible = true)): Context = Context(o).also { r ->
         r.registerSchemaText("package ab;\nmessage In [id=421] { string s = 1; }\nmessage R [id=420] { int32 n = 1; $decl }\n", "ab.fdl")
         r.registerDataClass(AbIn::class, "ab.In")
         r.registerDataClass(k, "ab.R")
@@ -134,13 +134,14 @@ class AbsentFieldTest {
             Triple(AbD9(5, AbIn("z")), "In inner = 2 [nullable = false];", "AbD9(n=5, inner=AbIn(s=z))"),
             Triple(AbD11(5, 0L), "int64 l = 2;", "AbD11(n=5, l=0)"),
         )
-        for ((v, decl, want) in rows) {
+        val modes = listOf(WireOptions(), WireOptions(compatible = true), WireOptions(compatible = true, refTracking = true))
+        for (o in modes) for ((v, decl, want) in rows) {
             val k = v::class
-            ctx(k, decl).use { r ->
+            ctx(k, decl, o).use { r ->
                 val b = r.encode(v)
-                assertEquals(want to want, text { r.decode(b, k) } to text { r.decodeAll(b)[0] }, "${k.simpleName} [$decl]")
+                assertEquals(want to want, text { r.decode(b, k) } to text { r.decodeAll(b)[0] }, "${k.simpleName} [$decl] $o")
                 // a list of them: each image read on its own
-                assertEquals(listOf(v, v), r.decode(r.encode(listOf(v, v)), List::class), "${k.simpleName} in a list")
+                assertEquals(listOf(v, v), r.decode(r.encode(listOf(v, v)), List::class), "${k.simpleName} in a list $o")
             }
         }
     }
