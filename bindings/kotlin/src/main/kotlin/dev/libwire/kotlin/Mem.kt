@@ -592,7 +592,7 @@ internal class MemField(
     /** Field kind: 1..7 primitives read through a typed getter, 0 any other value through [slot]. */
     @JvmField val kind: Int,
     @JvmField val offset: Int,
-    /** Offset of the presence byte (nullable primitives, enums, dates...), or -1. */
+    /** Offset of the presence byte (nullable primitives, enums, dates...; a field with a default, [MemPlan.absent]), or -1. */
     @JvmField val present: Int,
     @JvmField val slot: Slot,
     @JvmField val getter: MethodHandle,
