@@ -592,7 +592,7 @@ internal class MemField(
     /** Field kind: 1..7 primitives read through a typed getter, 0 any other value through [slot]. */
     @JvmField val kind: Int,
     @JvmField val offset: Int,
-    /** Offset of the presence byte (nullable primitives, enums, dates...), or -1. */
+    /** Offset of the presence byte (nullable primitives, enums, dates...; a field with a default, [MemPlan.absent]), or -1. */
     @JvmField val present: Int,
     @JvmField val slot: Slot,
     @JvmField val getter: MethodHandle,
@@ -625,6 +625,14 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
      */
     @JvmField var referable = false
     @JvmField var fields: Array<MemField> = emptyArray()
+    /**
+     * The fields with a declared default that are not nullable, or null when there is none: each has
+     * a presence byte, which libwire clears when the writer's TypeDef lacks the field; such an image
+     * is then read by [readAbsent] (the default taken). A class with them has no generated codec.
+     * (Writers leave a primitive's byte alone: libwire reads a presence byte only for a field with a
+     * null flag, and a value of any other kind sets it, [MemHandles.pAny].)
+     */
+    @JvmField var absent: Array<MemField>? = null
     private lateinit var ctor: MethodHandle
     private var nparams = 0
 
@@ -712,20 +720,34 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
             return try {
                 g.read(r, at)
             } catch (e: NullPointerException) {
-                throw WireException("value", -1, "${cls.simpleName}: a null for a field that is not nullable")
+                throw nullRefused(r, at)
             } catch (e: ClassCastException) {
                 throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
             }
         }
+        val a = absent
+        if (a != null) for (f in a) if (r.b[at + f.present].toInt() == 0) return readAbsent(r, at)
         if (COMPOSED) {
             return try {
                 readAll.invokeExact(r, at) as Any
             } catch (e: NullPointerException) {
-                throw WireException("value", -1, "${cls.simpleName}: a null for a field that is not nullable")
+                throw nullRefused(r, at)
             } catch (e: ClassCastException) {
                 throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
             }
         }
+        val args = readArgs(r, at)
+        return try {
+            ctor.invokeExact(args) as Any
+        } catch (e: NullPointerException) {
+            throw nullRefused(r, at)
+        } catch (e: ClassCastException) {
+            throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
+        }
+    }
+
+    /** Every field read from the image at [at], by constructor parameter (a presence byte 0: null). */
+    private fun readArgs(r: MemReader, at: Int): Array<Any?> {
         val b = r.b
         val args = arrayOfNulls<Any?>(nparams)
         for (f in fields) {
@@ -741,13 +763,56 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
                 else -> if (f.present >= 0 && b[at + f.present].toInt() == 0) null else f.slot.get(r, o)
             }
         }
+        return args
+    }
+
+    /**
+     * The cold read of an image where a field of [absent] has its presence byte 0 (the writer's
+     * TypeDef lacks it): the constructor through kotlin-reflect, that field's declared default taken.
+     */
+    private fun readAbsent(r: MemReader, at: Int): Any {
+        val args = readArgs(r, at)
+        val a = absent!!
+        val byParam = HashMap<kotlin.reflect.KParameter, Any?>()
+        for (f in info.fields) {
+            if (a.any { it.arg == f.index && r.b[at + it.present].toInt() == 0 }) continue
+            byParam[f.param] = args[f.index]
+        }
         return try {
-            ctor.invokeExact(args) as Any
+            info.ctor.callBy(byParam)
         } catch (e: NullPointerException) {
-            throw WireException("value", -1, "${cls.simpleName}: a null for a field that is not nullable")
-        } catch (e: ClassCastException) {
+            throw nullRefused(r, at)
+        } catch (e: java.lang.reflect.InvocationTargetException) {
+            if (e.targetException is NullPointerException) throw nullRefused(r, at)
+            throw WireException("value", -1, "${cls.simpleName}: constructor failed: ${e.targetException}")
+        } catch (e: IllegalArgumentException) {
             throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
         }
+    }
+
+    /**
+     * The refusal of an image whose constructor met a null for a property that is not nullable: a
+     * field held by pointer left NULL (the writer's TypeDef lacks it, or its writer sent a null),
+     * named when found here or in a nested struct (`schema`, as the tape codec refuses a missing
+     * field), else `value`.
+     */
+    private fun nullRefused(r: MemReader, at: Int): WireException {
+        val where = nullField(r, at, 0)
+        return if (where != null) WireException("schema", -1, "$where is missing from the payload (or null)")
+        else WireException("value", -1, "${cls.simpleName}: a null for a field that is not nullable")
+    }
+
+    private fun nullField(r: MemReader, at: Int, depth: Int): String? {
+        for (f in fields) {
+            if (!f.slot.pointer || f.present >= 0) continue
+            val p = Img.I64.get(r.b, at + f.offset) as Long
+            if (p == 0L) {
+                if (!info.fields[f.arg].nullable) return "${cls.simpleName}: field ${f.name}"
+            } else if (f.slot is StructSlot && depth < 64) {
+                (f.slot as StructSlot).plan.nullField(r, r.off(p), depth + 1)?.let { return it }
+            }
+        }
+        return null
     }
 
     companion object {
@@ -1359,6 +1424,8 @@ internal class MemCodec(private val ctx: Context) {
             val slot = slotFor(f.param.type, d, "${c.simpleName}.${f.wireName}", created)
             val rt = f.getter.returnType
             val needPresent = !slot.pointer && d.nullable
+            // (a default: a presence byte of its own, the kind kept; libwire clears it when the writer lacks the field)
+            val dflt = f.param.isOptional && !d.nullable
             val kind = when {
                 needPresent || f.wireType >= 0 -> MemPlan.K_ANY
                 rt == Int::class.javaPrimitiveType -> MemPlan.K_I32
@@ -1375,7 +1442,7 @@ internal class MemCodec(private val ctx: Context) {
             else mh.asType(MethodType.methodType(rt, Any::class.java))
             val align = when { slot.size >= 8 -> 8; slot.size >= 4 -> 4; else -> slot.size }
             at = (at + align - 1) and (align - 1).inv()
-            val pr = if (needPresent) -2 - presents.size.also { presents.add(fields.size) } else -1
+            val pr = if (needPresent || dflt) -2 - presents.size.also { presents.add(fields.size) } else -1
             fields.add(MemField(kind, at, pr, slot, g, f.index, d.nullable, f.wireName, order[i]))
             at += slot.size
         }
@@ -1388,6 +1455,7 @@ internal class MemCodec(private val ctx: Context) {
         }
         at += presents.size
         plan.fields = fs
+        plan.absent = fs.filter { info.fields[it.arg].param.isOptional && !it.nullable }.toTypedArray().takeIf { it.isNotEmpty() }
         plan.size = maxOf(8, (at + 7) and 7.inv())
         plan.flat = fs.all { !it.slot.pointer && it.slot !== DecimalSlot }
         plan.initCtor()

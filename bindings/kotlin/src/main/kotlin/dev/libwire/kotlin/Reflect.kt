@@ -125,6 +125,7 @@ internal class ClassInfo private constructor(val kclass: KClass<*>) {
                     present[f.index] -> args[f.param] = values[f.index]
                     f.param.isOptional -> {}
                     f.nullable -> args[f.param] = null
+                    zeroOf(f.type) != null -> args[f.param] = zeroOf(f.type)
                     else -> throw WireException(
                         "schema", -1, "${kclass.simpleName}: field ${f.wireName} is missing from the payload",
                     )
@@ -139,6 +140,21 @@ internal class ClassInfo private constructor(val kclass: KClass<*>) {
     }
 
     companion object {
+        /**
+         * What a number or bool property the payload lacks (no default, not nullable) reads as: 0 /
+         * false, as the compiled codecs read libwire's zeroed field and Fory Java fills its primitives.
+         */
+        private fun zeroOf(t: Class<*>): Any? = when (t) {
+            java.lang.Integer::class.java -> 0
+            java.lang.Long::class.java -> 0L
+            java.lang.Double::class.java -> 0.0
+            java.lang.Float::class.java -> 0f
+            java.lang.Boolean::class.java -> false
+            java.lang.Short::class.java -> 0.toShort()
+            java.lang.Byte::class.java -> 0.toByte()
+            else -> null
+        }
+
         private val cache = ConcurrentHashMap<KClass<*>, ClassInfo>()
         fun of(k: KClass<*>): ClassInfo = cache.computeIfAbsent(k) { ClassInfo(it) }
     }
