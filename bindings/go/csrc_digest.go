@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "978df93ca18e27cfd9a8ee0d61e3db22404b739c033fa5caadddaa11e8cc3a7f"
+const csrcDigest = "afb84079e8834c74a9f00b39222f4405d6e0f6c1ceed637028e3717a4b077927"
