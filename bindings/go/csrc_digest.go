@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "d31cb235f0468989484e454da7005bc8bea1c2bb99b6dcfe3bcbd86d0d6829bb"
+const csrcDigest = "927369e302ed695b1064626c88578515bc409db9bd7d70d7308ff76f57ed3f99"

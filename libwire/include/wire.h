@@ -1117,6 +1117,13 @@ enum {
  * For bindings whose strings are Latin-1 / UTF-16 inside (CPython, the
  * JVM). With a uint32_t length word a string is at most 2^30 - 1 bytes. */
 #define WIRE_MEM_STR_TAGGED 0x200u
+/* On a struct field with a presence flag: the flag reads 2 (instead of 0)
+ * when wire_mem_decode reads the struct from a writer whose TypeDef lacks
+ * the field (or sends it as a type the field's form cannot carry), so
+ * that a field the writer did not send is told from one sent as null
+ * (0); 1 as ever when it has a value. For a binding that gives absent
+ * fields defaults of its own (wire_mem_absent_count). */
+#define WIRE_MEM_MARK_ABSENT 0x400u
 #define WIRE_MEM_F_MASK 0xFFu
 /* Fixed C structs of the temporal and decimal forms. */
 typedef struct { int64_t seconds; uint32_t nanos; uint32_t pad; } wire_mem_time;
@@ -1226,6 +1233,14 @@ WIRE_API int32_t wire_mem_decode_bases(wire_ctx *ctx, uint32_t layout,
                                        void *out, uint8_t *arena,
                                        size_t arena_cap, size_t *arena_used,
                                        uint32_t flags, uint64_t *bases);
+/* How many struct values wire_mem_decode (and wire_mem_decode_bases) have
+ * read on this context, since it was made, from a writer's TypeDef that
+ * lacks some of their layout's bound fields (fields then zeroed, as a
+ * field sent as a type its form cannot carry). A binding that gives such
+ * fields defaults of its own compares it before and after a call: a
+ * payload of the registered TypeDefs leaves it as it was, and costs
+ * nothing more to decode. */
+WIRE_API uint64_t wire_mem_absent_count(const wire_ctx *ctx);
 /* Which fields of a writer's TypeDef (td[0..len), as it follows a struct's
  * type meta) wire_mem_decode skips when it reads a struct of layout's type
  * with it: out[i] = 1 for the TypeDef's field i that the layout's memory

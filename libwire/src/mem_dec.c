@@ -939,9 +939,17 @@ ALWAYS_INLINE int fptr_field(mdec *x, const wire_mop *o, uint8_t *base,
   return -1;
 }
 
-/* The reader's fields the writer of plan p did not send, at base. */
+/* The reader's fields the writer of plan p did not send, at base, their
+ * presence flags 2 where the layout asks (WIRE_MEM_MARK_ABSENT); counted
+ * for wire_mem_absent_count. */
 static COLD void zero_missing(mdec *x, const wire_mplan *p, uint8_t *base) {
-  for (uint32_t k = 0; k < p->nmissing; k++) zero_any(x, p->missing[k], base);
+  x->m->nabsent++;
+  for (uint32_t k = 0; k < p->nmissing; k++) {
+    const wire_mspec *s = p->missing[k];
+    zero_any(x, s, base);
+    if ((s->form & WIRE_MEM_MARK_ABSENT) && s->present != WIRE_MEM_NONE)
+      base[s->present] = 2;
+  }
 }
 
 /* The last MX_ value (mem.h): dec_structs' dispatch lists every case up

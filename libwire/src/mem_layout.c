@@ -93,7 +93,8 @@ int32_t wire_mem_layout_field(wire_ctx *ctx, uint32_t layout, uint32_t field,
     return wire__fail(ctx, WIRE_E_STATE, 0, "layout %u is bound", layout);
   uint32_t f = form & WIRE_MEM_F_MASK;
   if (f < WIRE_MEM_I8 || f > WIRE_MEM_UNION ||
-      (form & ~(WIRE_MEM_F_MASK | WIRE_MEM_LEN64 | WIRE_MEM_STR_TAGGED)) ||
+      (form & ~(WIRE_MEM_F_MASK | WIRE_MEM_LEN64 | WIRE_MEM_STR_TAGGED |
+                WIRE_MEM_MARK_ABSENT)) ||
       ((form & WIRE_MEM_STR_TAGGED) && f != WIRE_MEM_STR))
     return wire__fail(ctx, WIRE_E_ARG, 0, "form 0x%x", form);
   const wire_utype *lt = l->type == WIRE_MEM_ELEMENT ? NULL : &ctx->reg->types[l->type];
@@ -108,6 +109,10 @@ int32_t wire_mem_layout_field(wire_ctx *ctx, uint32_t layout, uint32_t field,
     return nomem(ctx);
   l->specs[l->nspecs++] = (wire_mspec){field, form, offset, aux, present, elem};
   return WIRE_OK;
+}
+
+uint64_t wire_mem_absent_count(const wire_ctx *ctx) {
+  return ctx && ctx->mem ? ctx->mem->nabsent : 0;
 }
 
 int32_t wire_mem_layout_table(wire_ctx *ctx, const uint32_t *rows,

@@ -437,6 +437,81 @@ Test(mem, typedef_skips) {
   wire_ctx_free(r);
 }
 
+/* A field a writer's TypeDef lacks: counted by wire_mem_absent_count
+ * (the registered TypeDef and a field sent as null are not), its
+ * presence flag 2 with WIRE_MEM_MARK_ABSENT (0 without), told from a
+ * null (0) and a value (1); an unknown form flag is refused. */
+static const char fdl_ab1[] = "package t;\nmessage Q [id=205] { int32 a = 1; }\n";
+static const char fdl_ab2[] =
+    "package t;\nmessage Q [id=205] { int32 a = 1; optional int32 b = 2;\n"
+    "  optional int32 c = 3; }\n";
+typedef struct { int32_t a, b, c; uint8_t has_b, has_c; } qv;
+
+static wire_ctx *make_q(const char *text, uint32_t *l) {
+  wire_ctx *c = mem_ctx(text, "t.fdl", MEM_OPTS(WIRE_OPT_COMPATIBLE, 1));
+  cr_assert_eq(wire_mem_layout_new(c, mem_ctx_type(c, "t.Q"), sizeof(qv), l),
+               WIRE_OK);
+  int32_t st = wire_mem_layout_field(c, *l, 0, WIRE_MEM_I32, O(qv, a), N, N, N);
+  if (strstr(text, "optional")) {
+    cr_assert_eq(wire_mem_layout_field(c, *l, 1, WIRE_MEM_I32 | 0x800u,
+                                       O(qv, b), N, O(qv, has_b), N),
+                 WIRE_E_ARG);
+    st |= wire_mem_layout_field(c, *l, 1, WIRE_MEM_I32 | WIRE_MEM_MARK_ABSENT,
+                                O(qv, b), N, O(qv, has_b), N);
+    st |= wire_mem_layout_field(c, *l, 2, WIRE_MEM_I32, O(qv, c), N,
+                                O(qv, has_c), N);
+  }
+  cr_assert_eq(st, 0, "%s", wire_ctx_error_message(c));
+  cr_assert_eq(wire_mem_bind(c, *l), WIRE_OK, "%s", wire_ctx_error_message(c));
+  return c;
+}
+
+static qv read_q(wire_ctx *r, uint32_t l, wire_ctx *w, uint32_t wl,
+                 const qv *v) {
+  const uint8_t *p;
+  size_t n, used = 0;
+  cr_assert_eq(wire_mem_encode(w, wl, v, &p, &n), WIRE_OK, "%s",
+               wire_ctx_error_message(w));
+  qv out;
+  memset(&out, 0xAB, sizeof out);
+  cr_assert_eq(wire_mem_decode(r, l, p, n, &out, arena, sizeof arena, &used,
+                               WIRE_MEM_COPY),
+               WIRE_OK, "%s", wire_ctx_error_message(r));
+  return out;
+}
+
+Test(mem, absent_fields) {
+  uint32_t l1, l2;
+  wire_ctx *w = make_q(fdl_ab1, &l1);
+  wire_ctx *r = make_q(fdl_ab2, &l2);
+  cr_assert_eq(wire_mem_absent_count(r), 0);
+  cr_assert_eq(wire_mem_absent_count(NULL), 0);
+  qv v = {4, 0, 0, 0, 0};
+  for (uint64_t k = 1; k <= 2; k++) { /* mapped, then from the cache */
+    qv out = read_q(r, l2, w, l1, &v);
+    cr_assert_eq(out.a, 4);
+    cr_assert_eq(out.b, 0);
+    cr_assert_eq(out.has_b, 2); /* WIRE_MEM_MARK_ABSENT */
+    cr_assert_eq(out.c, 0);
+    cr_assert_eq(out.has_c, 0); /* without it */
+    cr_assert_eq(wire_mem_absent_count(r), k);
+  }
+  /* the registered TypeDef: a null and a value, not counted */
+  qv n2 = {5, 0, 6, 0, 1};
+  qv out = read_q(r, l2, r, l2, &n2);
+  cr_assert_eq(out.has_b, 0);
+  cr_assert_eq(out.has_c, 1);
+  cr_assert_eq(out.c, 6);
+  n2.has_b = 1;
+  n2.b = 7;
+  out = read_q(r, l2, r, l2, &n2);
+  cr_assert_eq(out.has_b, 1);
+  cr_assert_eq(out.b, 7);
+  cr_assert_eq(wire_mem_absent_count(r), 2);
+  wire_ctx_free(w);
+  wire_ctx_free(r);
+}
+
 Test(mem, truncated_everywhere) {
   lay L;
   wire_ctx *c = make(fdl, 1, &L);

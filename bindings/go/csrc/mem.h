@@ -249,6 +249,8 @@ typedef struct wire_mem_s {
   size_t ms_cap;
   bool words;          /* the decoder reads varint runs a word at a time
                           (mem_dec_run.c: the CPU can) */
+  uint64_t nabsent;    /* struct values read with fields their writer's
+                          TypeDef lacks (wire_mem_absent_count) */
 } wire_mem;
 
 void wire__mem_free(wire_ctx *ctx);

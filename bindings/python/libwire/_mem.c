@@ -118,6 +118,7 @@ struct mstate {
   uint32_t nti;
   int ti_ready;
   rcache cache[NCACHE];   /* root type meta -> class */
+  uint64_t nabsent;       /* wire_mem_absent_count after the last decode */
   uint32_t ncache, last, next;
 };
 
@@ -367,11 +368,12 @@ static int mem_build(Codec *c, splan *sp, int var);
 
 /* The layout rows of a value slot. */
 static int32_t add_row(Codec *c, uint32_t layout, uint32_t field,
-                       const mval *m) {
+                       const mval *m, uint32_t flags) {
   uint32_t elem = m->kind == MK_STRUCT ? m->sp->mem[m->var]->layout
                   : (m->kind == MK_LIST || m->kind == MK_MAP) ? m->layout
                                                                : NONE;
-  uint32_t form = m->form | (m->kind == MK_STR ? WIRE_MEM_STR_TAGGED : 0);
+  uint32_t form = m->form | flags |
+                  (m->kind == MK_STR ? WIRE_MEM_STR_TAGGED : 0);
   return wire_mem_layout_field(c->ctx, layout, field, form, m->off,
                                has_len(m->kind) ? m->off + LEN_AT : NONE,
                                m->present, elem);
@@ -403,7 +405,7 @@ static int element_layout(Codec *c, mval *m, const hint *const *hs, int n,
   if (wire_mem_layout_new(c->ctx, WIRE_MEM_ELEMENT, m->esize, &m->layout))
     return 1;
   for (int k = 0; k < n; k++)
-    if (add_row(c, m->layout, (uint32_t)k, &m->sub[k])) return 1;
+    if (add_row(c, m->layout, (uint32_t)k, &m->sub[k], 0)) return 1;
   return 0;
 }
 
@@ -540,7 +542,8 @@ static int mval_init(Codec *c, mval *m, const hint *h, uint32_t off, int var,
 /* Builds the image plan of a class (and of the classes it nests) and its
  * libwire layout: 0, 1 (the layouts cannot carry the class), -1. Variant 1
  * has a presence byte on every field, to tell fields a writer did not send
- * (they get the class defaults). */
+ * (2, WIRE_MEM_MARK_ABSENT: they get the class defaults) from fields sent
+ * as null (0). */
 /* Sets m->est (and its items' and entries'): the fixed part of the object
  * read from m, charged by its owner (the struct's object, the list or
  * map), the rest (items, text) where it is built; a struct charges its
@@ -605,7 +608,11 @@ static int mem_build(Codec *c, splan *sp, int var) {
     r = mval_init(c, m, sp->hints[i], SLOT * i, var, var == 1);
     if (r) goto done;
     r = 1;
-    if (add_row(c, ml->layout, decl[i], m)) goto done;
+    /* variant 1: presence 2 for a field the writer did not send, 0 for
+     * one sent as null */
+    if (add_row(c, ml->layout, decl[i], m,
+                var == 1 ? WIRE_MEM_MARK_ABSENT : 0))
+      goto done;
   }
   r = 0;
   ml->est = sp->est;
@@ -1367,8 +1374,8 @@ static PyObject *build_struct(Codec *c, splan *sp, int var, uint8_t *img,
     const mval *m = &ml->f[i];
     if (m->kind == MK_NONE) continue;
     PyObject *v;
-    if (var == 1 && !img[m->present]) {
-      /* a field the writer did not send (or sent as null) */
+    if (var == 1 && img[m->present] == 2) {
+      /* a field the writer did not send (WIRE_MEM_MARK_ABSENT) */
       v = sp->factory[i] ? PyObject_CallNoArgs(sp->factory[i])
                          : Py_NewRef(sp->dflt[i] ? sp->dflt[i] : Py_None);
       if (v && sp->factory[i] && lw_charge(c, lw_obj_est(v))) Py_CLEAR(v);
@@ -1677,7 +1684,20 @@ int lw_mem_decode(Codec *c, const uint8_t *data, size_t len, PyObject **out) {
     size_t used = ml->size;
     int32_t st = wire_mem_decode(c->ctx, ml->layout, data, len, s->arena,
                                  s->arena, s->arena_cap, &used, 0);
-    if (!st) break;
+    if (!st) {
+      uint64_t na = wire_mem_absent_count(c->ctx);
+      if (na == s->nabsent) break;
+      s->nabsent = na;
+      if (var == 1) break;
+      /* a struct within (the root's TypeDef is the registered one) was
+       * read from a writer's TypeDef that lacks fields: read again with
+       * a presence byte on every field, which tells them (they get the
+       * class defaults, as the tape path gives them) */
+      var = 1;
+      ml = mem_ready(c, sp, 1);
+      if (!ml) return PyErr_Occurred() ? -1 : LW_FALLBACK;
+      continue;
+    }
     if (st == WIRE_E_BUFFER_FULL && used > s->arena_cap) {
       wire_ctx_clear_error(c->ctx);
       want = s->arena_cap > most / 4 ? most : s->arena_cap * 4;

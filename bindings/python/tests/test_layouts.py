@@ -489,20 +489,62 @@ def test_fields_a_root_writer_did_not_send_read_alike_on_both_paths(
 @pytest.mark.parametrize("defaults", [False, True])
 def test_fields_a_nested_writer_did_not_send_under_a_registered_root(
         defaults):
-    # the root's TypeDef is the registered one, In's is not: the tape
-    # path gives In the class defaults (else None); the layouts give
-    # what the image's zeroed slots read as (0 for an int, None for the
-    # rest), the class defaults never (README: evolution)
-    sent = (1, ["a"], 2, "s", b"z")
+    # the root's TypeDef is the registered one, In's is not: In gets the
+    # class defaults (else None) through the layouts and the tape alike;
+    # the root's optional field sent as null stays None
     want_extra = AB_DEFAULTS if defaults else (None,) * 5
-    tape, path = ab_read(AB_OLD_INNER, lambda i, r: r(5, i("x"), *sent),
-                         defaults, False)
-    assert path == "tape"
-    assert tape == (5, ("x",) + want_extra) + sent
-    lay, path = ab_read(AB_OLD_INNER, lambda i, r: r(5, i("x"), *sent),
-                        defaults, True)
-    assert path == "layout"
-    assert lay == (5, ("x", 0, None, None, None, None)) + sent
+    for sent in ((1, ["a"], 2, "s", b"z"), (1, ["a"], None, "s", b"z")):
+        want = (5, ("x",) + want_extra) + sent
+        got = {}
+        for layouts in (True, False):
+            back, path = ab_read(AB_OLD_INNER,
+                                 lambda i, r: r(5, i("x"), *sent),
+                                 defaults, layouts)
+            assert back == want, (layouts, back)
+            got[path] = back
+        assert set(got) == {"layout", "tape"}
+
+
+LI_OLD = ("package li;\nmessage In [id=431] { string s = 1; }\n"
+          "message R [id=430] { int32 n = 1; list<In> xs = 2; }\n")
+LI_NEW = ("package li;\nmessage In [id=431] { string s = 1; int32 i = 2;\n"
+          "  optional int32 oi = 3; }\n"
+          "message R [id=430] { int32 n = 1; list<In> xs = 2; }\n")
+
+
+def test_items_a_writer_sent_without_fields_get_the_class_defaults():
+    # a list's struct items lie inline in the image: theirs too
+    w = libwire.Context(compatible=True)
+    w.load_schema_text(LI_OLD)
+    w_in = dataclasses.make_dataclass("In", [("s", str)])
+    w_r = dataclasses.make_dataclass("R", [("n", int), ("xs", list)])
+    w.register(w_in, "li.In")
+    w.register(w_r, "li.R")
+    data = w.dumps(w_r(1, [w_in("a"), w_in("b")]))
+
+    @dataclasses.dataclass
+    class In:
+        s: str
+        i: int = 7
+        oi: Optional[int] = 9
+
+    @dataclasses.dataclass
+    class R:
+        n: int
+        xs: list
+    for layouts in (True, False):
+        r = libwire.Context(compatible=True)
+        r.load_schema_text(LI_NEW)
+        r.register(In, "li.In")
+        r.register(R, "li.R")
+        r._codec.use_layouts(layouts)
+        for _ in range(2):
+            assert r.loads(data) == R(1, [In("a"), In("b")])
+        assert r._codec.stats()["layout_loads" if layouts
+                                else "tape_loads"] == 2
+        # the registered TypeDefs after: no defaults where values came
+        assert r.loads(r.dumps(R(2, [In("c", 0, None)]))) == \
+            R(2, [In("c", 0, None)])
 
 
 # ---- references in payloads -------------------------------------------------

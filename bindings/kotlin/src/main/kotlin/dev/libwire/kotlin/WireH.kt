@@ -89,6 +89,7 @@ internal object WireH {
     const val MEM_UNION = 25
     const val MEM_LEN64 = 256
     const val MEM_STR_TAGGED = 512
+    const val MEM_MARK_ABSENT = 1024
     const val MEM_F_MASK = 255
     const val MEM_ROW = 8
     const val MEM_ROW_LAYOUT = 1; const val MEM_ROW_FIELD = 2
