@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "53c78dff625acf58c3bfd34a8f5823bb0d6389cc1b00046f602b4e104ea6d590"
+const csrcDigest = "c2ade859b80a082701769a0e60b59ca5638dee1f90d576bfb515a4c8800202d4"
