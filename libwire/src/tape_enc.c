@@ -391,34 +391,6 @@ static bool field(const wt *w, const wire_lfield *lf, uint32_t vi) {
   return slot(w, vi, flag, ref, dynamic, dynamic, f);
 }
 
-/* A field's error, as the writer saw it, prefixed once with the field and
- * its struct ("field demo.Item.name: a varint64 where string is
- * declared"): the innermost field names it, the fields of the structs
- * around it leave it so. False. */
-static bool in_field(const wt *w, const wire_layout *l, const wire_lfield *lf) {
-  wire_enc *e = w->e;
-  wire_ctx *ctx = e->ctx;
-  if (e->field_named || ctx->err_code == WIRE_E_NOMEM ||
-      ctx->err_code == WIRE_E_BUFFER_FULL)
-    return false;
-  e->field_named = true;
-  char was[sizeof ctx->err_msg];
-  memcpy(was, ctx->err_msg, sizeof was);
-  /* (cut at the message's size, as every message is) */
-  int n = l->type_index != WIRE_NO_TYPE
-              ? snprintf(ctx->err_msg, sizeof ctx->err_msg, "field %s.%.*s: %s",
-                         ctx->reg->types[l->type_index].full_name,
-                         (int)lf->name_len, (const char *)lf->name, was)
-              : snprintf(ctx->err_msg, sizeof ctx->err_msg,
-                         "field %.*s%s%.*s.%.*s: %s", (int)l->ns_len,
-                         l->ns ? (const char *)l->ns : "",
-                         l->ns_len ? "." : "", (int)l->name_len,
-                         l->name ? (const char *)l->name : "",
-                         (int)lf->name_len, (const char *)lf->name, was);
-  if (n < 0) memcpy(ctx->err_msg, was, sizeof was);
-  return false;
-}
-
 static bool write_struct(const wt *w, const trec *t) {
   wire_enc *e = w->e;
   const tstruct *st = &w->sts[t->x];
@@ -428,7 +400,7 @@ static bool write_struct(const wt *w, const trec *t) {
   if (!wire__enc_enter(e)) return false;
   for (uint32_t i = 0; i < l->nfields; i++)
     if (!field(w, &l->fields[i], w->fld[st->fields + i]))
-      return in_field(w, l, &l->fields[i]);
+      return wire__enc_in_field(e, l, &l->fields[i]);
   e->depth--;
   return ok(e);
 }

@@ -165,6 +165,11 @@ static inline bool wire__pol_fits_decl(const wire_ctx *ctx,
 /* The error of a value that does not fit its declared type: false. */
 bool wire__enc_not_declared(wire_enc *e, uint8_t type, const wire_ftype *decl);
 
+/* A field's error prefixed once with the struct and field that the
+ * innermost failing field names (the tape encoder's): false. */
+bool wire__enc_in_field(wire_enc *e, const wire_layout *l,
+                        const wire_lfield *lf);
+
 /* Two values share type meta: same type id and, for user types, the same
  * type (R-WLIST-1). Arguments are each value's type, enum or union user
  * type id, names (named enums) and layout (structs). */
