@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "70e1b431a24aa27a63708fc7a7e3f874918a6b241213c022a86b8e93242fe2dd"
+const csrcDigest = "a3b797874e69020221ae82a261b8589cb64ff8961efc3d2d5457509ea333bf3b"

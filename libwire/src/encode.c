@@ -250,11 +250,6 @@ static bool write_field(enc *e, const wire_lfield *lf, wire_node *v) {
   if (wire__peer_field_meta(e->ctx, f))
     return write_slot(e, v, flag, ref, true, false, f);
   bool dynamic = !static_type(e, f);
-  /* a struct or ext field of compatible mode takes a struct or ext (as
-   * tape_enc.c) */
-  if (dynamic && wire__is_struct_or_ext(f->type_id) &&
-      v->type != WIRE_T_NULL && !wire__is_struct_or_ext(v->type))
-    return wire__enc_not_declared(e, v->type, f);
   if (is_prim(f->type_id) && !flag) {
     if (WIRE_UNLIKELY(v->type != f->type_id))
       return efail(e, WIRE_E_ENCODE, "field %.*s is a %s, not a %s",

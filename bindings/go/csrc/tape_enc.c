@@ -373,15 +373,6 @@ static bool field(const wt *w, const wire_lfield *lf, uint32_t vi) {
   if (wire__peer_field_meta(w->ctx, f))
     return slot(w, vi, flag, ref, true, false, f);
   bool dynamic = !wire__pol_static_type(w->ctx, f);
-  /* a struct or ext field of compatible mode writes its value's type
-   * meta, but the value is a struct or ext still: an int or a string
-   * there is no value a reader of the schema takes (a struct of another
-   * registered type is let through, as pyfory writes and reads it) */
-  if (dynamic && wire__is_struct_or_ext(f->type_id)) {
-    uint8_t vt = res(w, vi)->type;
-    if (vt != WIRE_T_NULL && !wire__is_struct_or_ext(vt))
-      return wire__enc_not_declared(e, vt, f);
-  }
   if (wire__is_prim(f->type_id) && !flag) {
     trec *v = res(w, vi);
     if (v->type != f->type_id)
