@@ -767,19 +767,24 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
         val b = r.b
         val args = arrayOfNulls<Any?>(nparams)
         for (f in fields) {
-            val o = at + f.offset
-            args[f.arg] = when (f.kind) {
-                K_I32 -> Img.I32.get(b, o) as Int
-                K_I64 -> Img.I64.get(b, o) as Long
-                K_F64 -> Double.fromBits(Img.I64.get(b, o) as Long)
-                K_F32 -> Float.fromBits(Img.I32.get(b, o) as Int)
-                K_BOOL -> b[o].toInt() != 0
-                K_I16 -> Img.I16.get(b, o) as Short
-                K_I8 -> b[o]
-                else -> if (f.present >= 0 && b[at + f.present].toInt() == 0) null else f.slot.get(r, o)
-            }
+            args[f.arg] = if (f.kind == K_ANY && f.present >= 0 && b[at + f.present].toInt() == 0) null else field(r, at + f.offset, f)
         }
         return args
+    }
+
+    /** The value of field [f] at [o] (its presence byte not looked at). */
+    private fun field(r: MemReader, o: Int, f: MemField): Any? {
+        val b = r.b
+        return when (f.kind) {
+            K_I32 -> Img.I32.get(b, o) as Int
+            K_I64 -> Img.I64.get(b, o) as Long
+            K_F64 -> Double.fromBits(Img.I64.get(b, o) as Long)
+            K_F32 -> Float.fromBits(Img.I32.get(b, o) as Int)
+            K_BOOL -> b[o].toInt() != 0
+            K_I16 -> Img.I16.get(b, o) as Short
+            K_I8 -> b[o]
+            else -> f.slot.get(r, o)
+        }
     }
 
     /**
@@ -805,19 +810,9 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
                 }
                 continue
             }
-            val o = at + f.offset
             // (a null sent: null where the plan without marks has a presence byte or a pointer;
             // else the zeroed value, as that plan reads it)
-            args[f.arg] = if (p == 0 && (f.slot.pointer || f.nullable)) null else when (f.kind) {
-                K_I32 -> Img.I32.get(b, o) as Int
-                K_I64 -> Img.I64.get(b, o) as Long
-                K_F64 -> Double.fromBits(Img.I64.get(b, o) as Long)
-                K_F32 -> Float.fromBits(Img.I32.get(b, o) as Int)
-                K_BOOL -> b[o].toInt() != 0
-                K_I16 -> Img.I16.get(b, o) as Short
-                K_I8 -> b[o]
-                else -> f.slot.get(r, o)
-            }
+            args[f.arg] = if (p == 0 && (f.slot.pointer || f.nullable)) null else field(r, at + f.offset, f)
         }
         for (f in fields) {
             if (args[f.arg] == null && !info.fields[f.arg].nullable && leftOut?.get(f.arg) != true) {
@@ -1426,13 +1421,7 @@ internal class MemCodec(private val ctx: Context) {
         val created = ArrayList<MemPlan>()
         try {
             val p = build(c, created)
-            for (q in created) {
-                check(Native.mem_layout_new.invokeExact(ctx.ptr, q.typeIndex, q.size, ctx.out) as Int)
-                q.layout = ctx.out.get(ValueLayout.JAVA_INT, 0)
-            }
-            for (q in created) rows(q)
-            val st = Native.mem_bind.invokeExact(ctx.ptr, p.layout) as Int
-            if (st != 0) throw NoLayout(ctx.error(st).detail)
+            bindAll(p, created)
             for (q in created) q.check = reaches(q, java.util.IdentityHashMap())
             return p
         } catch (e: NoLayout) {
@@ -1441,6 +1430,17 @@ internal class MemCodec(private val ctx: Context) {
             reasons[c] = e.message ?: "no layout"
             return null
         }
+    }
+
+    /** The layouts of the plans [created] (root [p] among them) made in libwire, and [p]'s bound. */
+    private fun bindAll(p: MemPlan, created: List<MemPlan>) {
+        for (q in created) {
+            check(Native.mem_layout_new.invokeExact(ctx.ptr, q.typeIndex, q.size, ctx.out) as Int)
+            q.layout = ctx.out.get(ValueLayout.JAVA_INT, 0)
+        }
+        for (q in created) rows(q)
+        val st = Native.mem_bind.invokeExact(ctx.ptr, p.layout) as Int
+        if (st != 0) throw NoLayout(ctx.error(st).detail)
     }
 
     /**
@@ -1452,13 +1452,7 @@ internal class MemCodec(private val ctx: Context) {
         val created = ArrayList<MemPlan>()
         try {
             val m = build(p.cls, created, true)
-            for (q in created) {
-                check(Native.mem_layout_new.invokeExact(ctx.ptr, q.typeIndex, q.size, ctx.out) as Int)
-                q.layout = ctx.out.get(ValueLayout.JAVA_INT, 0)
-            }
-            for (q in created) rows(q)
-            val st = Native.mem_bind.invokeExact(ctx.ptr, m.layout) as Int
-            if (st != 0) throw NoLayout(ctx.error(st).detail)
+            bindAll(m, created)
             p.markedPlan = m
             return m
         } catch (e: NoLayout) {

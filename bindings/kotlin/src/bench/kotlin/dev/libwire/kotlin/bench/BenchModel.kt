@@ -63,16 +63,8 @@ data class MediaContentD(val media: MediaD, val images: List<ImageD> = emptyList
 
 object BenchValues {
     /** [context]'s schema with MediaContent's types bound to [MediaContentD] and its classes instead. */
-    fun contextWithDefaults(): Context {
-        val c = Context(WireOptions(compatible = true))
-        c.registerSchema(repoRoot.resolve("bench/schemas/bench.fdl"))
-        c.registerDataClass(MediaD::class, "bench.Media")
-        c.registerDataClass(ImageD::class, "bench.Image")
-        c.registerDataClass(MediaContentD::class, "bench.MediaContent")
-        c.registerEnum(Player::class, "bench.Player")
-        c.registerEnum(Size::class, "bench.Size")
-        return c
-    }
+    fun contextWithDefaults(): Context =
+        context(MediaD::class to "bench.Media", ImageD::class to "bench.Image", MediaContentD::class to "bench.MediaContent")
 
     fun mediaContentD(): MediaContentD = mediaContent().let { v ->
         val m = v.media
@@ -83,14 +75,15 @@ object BenchValues {
     }
 
     /** A libwire context with bench/schemas/bench.fdl and the classes above (compatible mode). */
-    fun context(): Context {
+    fun context(): Context = context(
+        NumericStruct::class to "bench.NumericStruct", Sample::class to "bench.Sample", Media::class to "bench.Media",
+        Image::class to "bench.Image", MediaContent::class to "bench.MediaContent",
+    )
+
+    private fun context(vararg classes: Pair<kotlin.reflect.KClass<*>, String>): Context {
         val c = Context(WireOptions(compatible = true))
         c.registerSchema(repoRoot.resolve("bench/schemas/bench.fdl"))
-        c.registerDataClass(NumericStruct::class, "bench.NumericStruct")
-        c.registerDataClass(Sample::class, "bench.Sample")
-        c.registerDataClass(Media::class, "bench.Media")
-        c.registerDataClass(Image::class, "bench.Image")
-        c.registerDataClass(MediaContent::class, "bench.MediaContent")
+        for ((k, name) in classes) c.registerDataClass(k, name)
         c.registerEnum(Player::class, "bench.Player")
         c.registerEnum(Size::class, "bench.Size")
         return c
