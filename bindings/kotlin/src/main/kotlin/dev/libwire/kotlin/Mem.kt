@@ -1944,8 +1944,12 @@ internal class MemCodec(private val ctx: Context) {
         return true
     }
 
+    /** How many messages were decoded again by [decodeMarked] (tests). */
+    @JvmField var markedReads = 0L
+
     /** [bytes] decoded again through [plan]'s [MemPlan.marked] twin (cold: the rule of fields a writer lacks). */
     private fun decodeMarked(plan: MemPlan, bytes: ByteArray): Any {
+        markedReads++
         try {
             return decode(markedOf(plan), bytes)
         } finally {

@@ -172,9 +172,14 @@ class AbsentFieldTest {
             val own = r.encode(AbD13(6, AbColor.RED))
             val old = bytes(o)
             for (i in 0 until 3) {
+                val n = r.mem.markedReads
                 assertEquals(AbD13(6, AbColor.RED), r.decode(own, AbD13::class), "$o")
+                // (the message of the reader's own TypeDef read once: the count seen as it was)
+                assertEquals(n, r.mem.markedReads, "$o")
                 assertEquals(AbD13(5, AbColor.BLUE), r.decode(old, AbD13::class), "$o")
+                // (untyped: a root TypeDef other than the registered ones goes through the tape codec)
                 assertEquals(AbD13(5, AbColor.BLUE), r.decode(old), "$o")
+                assertEquals(n + 1, r.mem.markedReads, "$o")
             }
         }
     }
