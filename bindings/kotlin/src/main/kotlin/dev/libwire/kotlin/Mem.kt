@@ -592,7 +592,7 @@ internal class MemField(
     /** Field kind: 1..7 primitives read through a typed getter, 0 any other value through [slot]. */
     @JvmField val kind: Int,
     @JvmField val offset: Int,
-    /** Offset of the presence byte (nullable primitives, enums, dates...; a field with a default, [MemPlan.absent]), or -1. */
+    /** Offset of the presence byte (nullable primitives, enums, dates...; every field of a [MemPlan.marked] plan), or -1. */
     @JvmField val present: Int,
     @JvmField val slot: Slot,
     @JvmField val getter: MethodHandle,
@@ -626,13 +626,30 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
     @JvmField var referable = false
     @JvmField var fields: Array<MemField> = emptyArray()
     /**
-     * The fields with a declared default that are not nullable, or null when there is none: each has
-     * a presence byte, which libwire clears when the writer's TypeDef lacks the field; such an image
-     * is then read by [readAbsent] (the default taken). A class with them has no generated codec.
-     * (Writers leave a primitive's byte alone: libwire reads a presence byte only for a field with a
-     * null flag, and a value of any other kind sets it, [MemHandles.pAny].)
+     * The plan that tells fields a writer's TypeDef lacks (decode only, made on first need by
+     * [MemCodec.markedOf]): a presence byte on every field, `WIRE_MEM_MARK_ABSENT` (libwire sets it
+     * to 2 for a field the writer lacks, 0 for a null sent, 1 for a value), nested classes by their
+     * marked plans; read by [readMarked], which applies the rule of fields the writer lacks. No
+     * generated codec. The plans used otherwise have none of this: their images, and the code that
+     * reads them, are the same whether a class has defaults or not.
      */
-    @JvmField var absent: Array<MemField>? = null
+    @JvmField var marked = false
+    /** This plan's [marked] twin, once made. */
+    @JvmField var markedPlan: MemPlan? = null
+    /**
+     * Some field of this class reads otherwise than the rule when libwire zeroes it for a writer
+     * that lacks it: a declared default, a nullable property held without a presence byte, an enum,
+     * date, timestamp, duration or decimal that is not nullable ([MemCodec.unsafe]).
+     */
+    @JvmField var unsafe = false
+    /**
+     * [unsafe] here or in a class this one holds (fields, list items, map entries): a decode of
+     * this plan's root compares libwire's absent count before building objects, and reads the
+     * message again through the [marked] plans when it moved ([MemCodec.decode]). A field held by
+     * pointer that is not nullable needs no check: its NULL makes the constructor fail, and that
+     * failure reads the message again the same way.
+     */
+    @JvmField var check = false
     private lateinit var ctor: MethodHandle
     private var nparams = 0
 
@@ -648,7 +665,7 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
             .asType(MethodType.methodType(Any::class.java, Array<Any?>::class.java))
         writeAll = MemHandles.writer(fields)
         readAll = MemHandles.reader(raw, fields)
-        gen = if (!COMPOSED) null else try {
+        gen = if (!COMPOSED || marked) null else try {
             MemGenerator.make(this)
         } catch (e: LinkageError) {
             null // (a JVM whose java.lang.classfile cannot be linked: the handles)
@@ -725,8 +742,7 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
                 throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
             }
         }
-        val a = absent
-        if (a != null) for (f in a) if (r.b[at + f.present].toInt() == 0) return readAbsent(r, at)
+        if (marked) return readMarked(r, at)
         if (COMPOSED) {
             return try {
                 readAll.invokeExact(r, at) as Any
@@ -751,41 +767,69 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
         val b = r.b
         val args = arrayOfNulls<Any?>(nparams)
         for (f in fields) {
-            val o = at + f.offset
-            args[f.arg] = when (f.kind) {
-                K_I32 -> Img.I32.get(b, o) as Int
-                K_I64 -> Img.I64.get(b, o) as Long
-                K_F64 -> Double.fromBits(Img.I64.get(b, o) as Long)
-                K_F32 -> Float.fromBits(Img.I32.get(b, o) as Int)
-                K_BOOL -> b[o].toInt() != 0
-                K_I16 -> Img.I16.get(b, o) as Short
-                K_I8 -> b[o]
-                else -> if (f.present >= 0 && b[at + f.present].toInt() == 0) null else f.slot.get(r, o)
-            }
+            args[f.arg] = if (f.kind == K_ANY && f.present >= 0 && b[at + f.present].toInt() == 0) null else field(r, at + f.offset, f)
         }
         return args
     }
 
-    /**
-     * The cold read of an image where a field of [absent] has its presence byte 0 (the writer's
-     * TypeDef lacks it): the constructor through kotlin-reflect, that field's declared default taken.
-     */
-    private fun readAbsent(r: MemReader, at: Int): Any {
-        val args = readArgs(r, at)
-        val a = absent!!
-        val byParam = HashMap<kotlin.reflect.KParameter, Any?>()
-        for (f in info.fields) {
-            if (a.any { it.arg == f.index && r.b[at + it.present].toInt() == 0 }) continue
-            byParam[f.param] = args[f.index]
+    /** The value of field [f] at [o] (its presence byte not looked at). */
+    private fun field(r: MemReader, o: Int, f: MemField): Any? {
+        val b = r.b
+        return when (f.kind) {
+            K_I32 -> Img.I32.get(b, o) as Int
+            K_I64 -> Img.I64.get(b, o) as Long
+            K_F64 -> Double.fromBits(Img.I64.get(b, o) as Long)
+            K_F32 -> Float.fromBits(Img.I32.get(b, o) as Int)
+            K_BOOL -> b[o].toInt() != 0
+            K_I16 -> Img.I16.get(b, o) as Short
+            K_I8 -> b[o]
+            else -> f.slot.get(r, o)
         }
-        return try {
-            info.ctor.callBy(byParam)
-        } catch (e: NullPointerException) {
-            throw nullRefused(r, at)
+    }
+
+    /**
+     * The read of a [marked] plan's image (cold: only for a message a writer's TypeDef lacking
+     * fields was read from, or one whose constructor met a null): a field the writer lacks
+     * (presence 2) takes the declared default, else null for a nullable property, else 0 / false
+     * for a number or bool, else the message is refused (`schema`, naming the class and the field,
+     * as the tape codec does). A field sent reads as it does on the plan without marks.
+     */
+    private fun readMarked(r: MemReader, at: Int): Any {
+        val b = r.b
+        val args = arrayOfNulls<Any?>(nparams)
+        var leftOut: BooleanArray? = null
+        for (f in fields) {
+            val fi = info.fields[f.arg]
+            val p = b[at + f.present].toInt()
+            if (p == 2) {
+                when {
+                    fi.param.isOptional -> (leftOut ?: BooleanArray(nparams).also { leftOut = it })[f.arg] = true
+                    fi.nullable -> {}
+                    else -> args[f.arg] = ClassInfo.zeroOf(fi.type)
+                        ?: throw WireException("schema", -1, "${cls.simpleName}: field ${f.name} is missing from the payload")
+                }
+                continue
+            }
+            // (a null sent: null where the plan without marks has a presence byte or a pointer;
+            // else the zeroed value, as that plan reads it)
+            args[f.arg] = if (p == 0 && (f.slot.pointer || f.nullable)) null else field(r, at + f.offset, f)
+        }
+        for (f in fields) {
+            if (args[f.arg] == null && !info.fields[f.arg].nullable && leftOut?.get(f.arg) != true) {
+                throw WireException("value", -1, "${cls.simpleName}: field ${f.name} is null in the payload, and not nullable")
+            }
+        }
+        val lo = leftOut
+        try {
+            if (lo == null) return ctor.invokeExact(args) as Any
+            val byParam = HashMap<kotlin.reflect.KParameter, Any?>()
+            for (fi in info.fields) if (!lo[fi.index]) byParam[fi.param] = args[fi.index]
+            return info.ctor.callBy(byParam)
         } catch (e: java.lang.reflect.InvocationTargetException) {
-            if (e.targetException is NullPointerException) throw nullRefused(r, at)
             throw WireException("value", -1, "${cls.simpleName}: constructor failed: ${e.targetException}")
         } catch (e: IllegalArgumentException) {
+            throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
+        } catch (e: ClassCastException) {
             throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
         }
     }
@@ -797,6 +841,7 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
      * field), else `value`.
      */
     private fun nullRefused(r: MemReader, at: Int): WireException {
+        r.nullMet = true
         val where = nullField(r, at, 0)
         return if (where != null) WireException("schema", -1, "$where is missing from the payload (or null)")
         else WireException("value", -1, "${cls.simpleName}: a null for a field that is not nullable")
@@ -1155,10 +1200,14 @@ internal class MemReader {
     private var touched = IntArray(64)
     private var ntouched = 0
 
+    /** A constructor met a null while this message was read (set by the refusal, [MemPlan.read]). */
+    @JvmField var nullMet = false
+
     fun reset(heap: ByteArray, native: Long, track: Boolean, used: Int) {
         b = heap
         base = native
         this.track = track
+        nullMet = false
         for (i in 0 until ntouched) objs[touched[i]] = null
         ntouched = 0
         if (track && objs.size <= used ushr 3) objs = arrayOfNulls(maxOf(objs.size * 2, (used ushr 3) + 1))
@@ -1320,6 +1369,8 @@ private const val IMAGE_BASE = 1L shl 32
 
 internal class MemCodec(private val ctx: Context) {
     private val plans = HashMap<Class<*>, MemPlan?>()
+    /** The [MemPlan.marked] plans, made on first need ([markedOf]). */
+    private val markedPlans = HashMap<Class<*>, MemPlan?>()
     /** Why a class has no plan (it goes through the tape codec). */
     val reasons = HashMap<Class<*>, String>()
     private val writer = MemWriter()
@@ -1346,6 +1397,7 @@ internal class MemCodec(private val ctx: Context) {
     /** Forgets every plan (the schema or the bindings changed); layouts made so far stay unused in C. */
     fun reset() {
         plans.clear()
+        markedPlans.clear()
         reasons.clear()
         roots = null
         lastClass = null
@@ -1369,13 +1421,8 @@ internal class MemCodec(private val ctx: Context) {
         val created = ArrayList<MemPlan>()
         try {
             val p = build(c, created)
-            for (q in created) {
-                check(Native.mem_layout_new.invokeExact(ctx.ptr, q.typeIndex, q.size, ctx.out) as Int)
-                q.layout = ctx.out.get(ValueLayout.JAVA_INT, 0)
-            }
-            for (q in created) rows(q)
-            val st = Native.mem_bind.invokeExact(ctx.ptr, p.layout) as Int
-            if (st != 0) throw NoLayout(ctx.error(st).detail)
+            bindAll(p, created)
+            for (q in created) q.check = reaches(q, java.util.IdentityHashMap())
             return p
         } catch (e: NoLayout) {
             for (q in created) plans.remove(q.cls)
@@ -1385,17 +1432,73 @@ internal class MemCodec(private val ctx: Context) {
         }
     }
 
+    /** The layouts of the plans [created] (root [p] among them) made in libwire, and [p]'s bound. */
+    private fun bindAll(p: MemPlan, created: List<MemPlan>) {
+        for (q in created) {
+            check(Native.mem_layout_new.invokeExact(ctx.ptr, q.typeIndex, q.size, ctx.out) as Int)
+            q.layout = ctx.out.get(ValueLayout.JAVA_INT, 0)
+        }
+        for (q in created) rows(q)
+        val st = Native.mem_bind.invokeExact(ctx.ptr, p.layout) as Int
+        if (st != 0) throw NoLayout(ctx.error(st).detail)
+    }
+
+    /**
+     * The [MemPlan.marked] twin of [p] (and of the classes it holds), made and bound the first time a
+     * message needs it: the same fields and slots, a presence byte on each, marked.
+     */
+    fun markedOf(p: MemPlan): MemPlan {
+        p.markedPlan?.let { return it }
+        val created = ArrayList<MemPlan>()
+        try {
+            val m = build(p.cls, created, true)
+            bindAll(m, created)
+            p.markedPlan = m
+            return m
+        } catch (e: NoLayout) {
+            for (q in created) markedPlans.remove(q.cls)
+            throw WireException("state", -1, "${p.cls.simpleName}: no layout to tell the fields a writer lacks: ${e.message}")
+        }
+    }
+
+    /** Whether [p] or a class it holds (fields, list items, map entries) is [MemPlan.unsafe]. */
+    private fun reaches(p: MemPlan, seen: java.util.IdentityHashMap<MemPlan, Unit>): Boolean {
+        if (seen.put(p, Unit) != null) return false
+        if (p.unsafe) return true
+        fun via(s: Slot): Boolean = when (s) {
+            is StructSlot -> reaches(s.plan, seen)
+            is ListSlot -> via(s.item.slot)
+            is MapSlot -> via(s.key.slot) || via(s.value.slot)
+            else -> false
+        }
+        return p.fields.any { via(it.slot) }
+    }
+
+    /**
+     * Whether libwire's zeroing of field [f] (property [fi]) for a writer that lacks it reads
+     * otherwise than the rule ([MemPlan.unsafe]): a declared default; a nullable property read
+     * without a presence byte or pointer (a zero, not null); or a value that is neither a number nor
+     * a bool nor held by pointer (an enum, date, timestamp, duration or decimal: a zero, not the
+     * refusal). A NULL pointer for a property that is not nullable fails in the constructor.
+     */
+    private fun unsafe(fi: FieldInfo, f: MemField): Boolean =
+        fi.param.isOptional ||
+            (fi.nullable && !f.slot.pointer && f.present < 0) ||
+            (!fi.nullable && !f.slot.pointer && ClassInfo.zeroOf(fi.type) == null)
+
     private fun check(st: Int) {
         if (st != 0) throw NoLayout(ctx.error(st).detail)
     }
 
-    private fun build(c: Class<*>, created: ArrayList<MemPlan>): MemPlan {
+    private fun build(c: Class<*>, created: ArrayList<MemPlan>, marked: Boolean = false): MemPlan {
+        val plans = if (marked) markedPlans else plans
         if (plans.containsKey(c)) return plans[c] ?: throw NoLayout("${c.simpleName} has no layout: ${reasons[c]}")
         val bd = ctx.boundClass(c) ?: throw NoLayout("${c.simpleName} is not registered")
         val info = bd.info ?: throw NoLayout("${c.simpleName} is not a data class")
         if (ctx.typeKind(bd.typeIndex) != 1) throw NoLayout("${c.simpleName} is bound to a type that is not a struct")
         if (info.hasValueClass) throw NoLayout("${c.simpleName} has a property of a value class type")
         val plan = MemPlan(c, info, bd.typeIndex)
+        plan.marked = marked
         plans[c] = plan
         created.add(plan)
         val t = bd.typeIndex
@@ -1421,11 +1524,9 @@ internal class MemCodec(private val ctx: Context) {
                 throw NoLayout("${c.simpleName} has no property for the field ${name ?: "#$i"}")
             }
             matched.add(f)
-            val slot = slotFor(f.param.type, d, "${c.simpleName}.${f.wireName}", created)
+            val slot = slotFor(f.param.type, d, "${c.simpleName}.${f.wireName}", created, marked)
             val rt = f.getter.returnType
             val needPresent = !slot.pointer && d.nullable
-            // (a default: a presence byte of its own, the kind kept; libwire clears it when the writer lacks the field)
-            val dflt = f.param.isOptional && !d.nullable
             val kind = when {
                 needPresent || f.wireType >= 0 -> MemPlan.K_ANY
                 rt == Int::class.javaPrimitiveType -> MemPlan.K_I32
@@ -1442,7 +1543,8 @@ internal class MemCodec(private val ctx: Context) {
             else mh.asType(MethodType.methodType(rt, Any::class.java))
             val align = when { slot.size >= 8 -> 8; slot.size >= 4 -> 4; else -> slot.size }
             at = (at + align - 1) and (align - 1).inv()
-            val pr = if (needPresent || dflt) -2 - presents.size.also { presents.add(fields.size) } else -1
+            // (a marked plan: a presence byte on every field, the kind kept)
+            val pr = if (needPresent || marked) -2 - presents.size.also { presents.add(fields.size) } else -1
             fields.add(MemField(kind, at, pr, slot, g, f.index, d.nullable, f.wireName, order[i]))
             at += slot.size
         }
@@ -1455,7 +1557,7 @@ internal class MemCodec(private val ctx: Context) {
         }
         at += presents.size
         plan.fields = fs
-        plan.absent = fs.filter { info.fields[it.arg].param.isOptional && !it.nullable }.toTypedArray().takeIf { it.isNotEmpty() }
+        plan.unsafe = fs.any { unsafe(info.fields[it.arg], it) }
         plan.size = maxOf(8, (at + 7) and 7.inv())
         plan.flat = fs.all { !it.slot.pointer && it.slot !== DecimalSlot }
         plan.initCtor()
@@ -1463,7 +1565,7 @@ internal class MemCodec(private val ctx: Context) {
     }
 
     /** How a property of Kotlin type [kt] carries declared type [d]. */
-    private fun slotFor(kt: KType, d: DeclType, where: String, created: ArrayList<MemPlan>): Slot {
+    private fun slotFor(kt: KType, d: DeclType, where: String, created: ArrayList<MemPlan>, marked: Boolean): Slot {
         val k = kt.jvmErasure.javaObjectType
         fun no(): Nothing = throw NoLayout("$where: a ${kt} cannot carry ${TypeId.name(d.typeId)}")
         val t = d.typeId
@@ -1471,7 +1573,7 @@ internal class MemCodec(private val ctx: Context) {
             t == TypeId.STRUCT -> {
                 val nested = ctx.boundType(d.user)?.info?.kclass?.java ?: throw NoLayout("$where: struct ${ctx.typeName(d.user)} has no bound class")
                 if (nested != kt.jvmErasure.java) no()
-                StructSlot(build(nested, created).also { if (d.ref || (d.nullable && peerFrames)) it.referable = true })
+                StructSlot(build(nested, created, marked).also { if (d.ref || (d.nullable && peerFrames)) it.referable = true })
             }
             t == TypeId.ENUM -> {
                 val e = ctx.boundType(d.user)?.enumInfo ?: throw NoLayout("$where: enum ${ctx.typeName(d.user)} has no bound class")
@@ -1507,15 +1609,15 @@ internal class MemCodec(private val ctx: Context) {
             t == TypeId.LIST || t == TypeId.SET -> {
                 if (!Collection::class.java.isAssignableFrom(k) && !k.isArray) no()
                 val et = kt.arguments.firstOrNull()?.type ?: no()
-                val item = slotFor(et, d.elem ?: no(), "$where[]", created)
+                val item = slotFor(et, d.elem ?: no(), "$where[]", created, marked)
                 ListSlot(Elem(item, et.isMarkedNullable && !item.pointer), Set::class.java.isAssignableFrom(k), isReadOnlyList(kt))
             }
             t == TypeId.MAP -> {
                 if (!Map::class.java.isAssignableFrom(k)) no()
                 val kt0 = kt.arguments.getOrNull(0)?.type ?: no()
                 val vt0 = kt.arguments.getOrNull(1)?.type ?: no()
-                val ks = slotFor(kt0, d.key ?: no(), "$where.key", created)
-                val vs = slotFor(vt0, d.value ?: no(), "$where.value", created)
+                val ks = slotFor(kt0, d.key ?: no(), "$where.key", created, marked)
+                val vs = slotFor(vt0, d.value ?: no(), "$where.value", created, marked)
                 MapSlot(Elem(ks, kt0.isMarkedNullable && !ks.pointer), Elem(vs, vt0.isMarkedNullable && !vs.pointer))
             }
             else -> no()
@@ -1576,14 +1678,14 @@ internal class MemCodec(private val ctx: Context) {
     private fun rows(p: MemPlan) {
         for (f in p.fields) {
             prepare(f.slot)
-            field(p.layout, f.decl, f.slot, f.offset, if (f.present >= 0) f.present else NONE)
+            field(p.layout, f.decl, f.slot, f.offset, if (f.present >= 0) f.present else NONE, p.marked)
         }
     }
 
-    private fun field(layout: Int, decl: Int, s: Slot, off: Int, present: Int) {
+    private fun field(layout: Int, decl: Int, s: Slot, off: Int, present: Int, mark: Boolean = false) {
         check(
             Native.mem_layout_field.invokeExact(
-                ctx.ptr, layout, decl, s.form, off, if (s.hasAux) off + 8 else NONE, present, s.elem(),
+                ctx.ptr, layout, decl, if (mark) s.form or WireH.MEM_MARK_ABSENT else s.form, off, if (s.hasAux) off + 8 else NONE, present, s.elem(),
             ) as Int,
         )
     }
@@ -1795,21 +1897,64 @@ internal class MemCodec(private val ctx: Context) {
     }
 
     fun decode(plan: MemPlan, bytes: ByteArray): Any {
-        if (plan.flat) {
-            val used = decodeFlat(plan, bytes)
-            if (used >= 0) {
-                reader.reset(mirror, 0L, ctx.refTrackingOption, used)
-                reader.source(bytes, 0L)
+        try {
+            if (plan.flat) {
+                val used = decodeFlat(plan, bytes)
+                if (used >= 0) {
+                    if (plan.check && absentMoved()) return decodeMarked(plan, bytes)
+                    reader.reset(mirror, 0L, ctx.refTrackingOption, used)
+                    reader.source(bytes, 0L)
+                    return reader.struct(plan, 0)
+                }
+            }
+            if (Native.mem_decode_bases != null && !copying) {
+                val used = decodeHeap(plan, bytes)
+                if (plan.check && absentMoved()) return decodeMarked(plan, bytes)
+                reader.reset(mirror, arenaBase, ctx.refTrackingOption, used)
+                reader.source(bytes, srcBase)
                 return reader.struct(plan, 0)
             }
+            return decodeCopying(plan, bytes)
+        } catch (e: WireException) {
+            // a constructor met a null (MemPlan.nullRefused): a field the writer lacks, or a null
+            // it sent, which the marked plans tell apart
+            if (!reader.nullMet || plan.marked) throw e
+            reader.nullMet = false
+            return decodeMarked(plan, bytes)
         }
-        if (Native.mem_decode_bases != null && !copying) {
-            val used = decodeHeap(plan, bytes)
-            reader.reset(mirror, arenaBase, ctx.refTrackingOption, used)
-            reader.source(bytes, srcBase)
-            return reader.struct(plan, 0)
+    }
+
+    /**
+     * libwire's count of struct values read from a writer's TypeDef that lacks some of their
+     * fields ([absentMoved]), as last seen.
+     */
+    private var absentSeen = 0L
+
+    /**
+     * Whether the decode just made read a struct value from a writer's TypeDef lacking some of its
+     * fields (`wire_mem_absent_count` moved; one downcall). A decode of a plan without
+     * [MemPlan.check] does not look, so the first checked decode after one that moved the count
+     * reads its message twice (the second time through the marked plans, to the same objects).
+     */
+    private fun absentMoved(): Boolean {
+        val h = Native.mem_absent_count ?: return false
+        val n = h.invokeExact(ctx.ptr.address()) as Long
+        if (n == absentSeen) return false
+        absentSeen = n
+        return true
+    }
+
+    /** How many messages were decoded again by [decodeMarked] (tests). */
+    @JvmField var markedReads = 0L
+
+    /** [bytes] decoded again through [plan]'s [MemPlan.marked] twin (cold: the rule of fields a writer lacks). */
+    private fun decodeMarked(plan: MemPlan, bytes: ByteArray): Any {
+        markedReads++
+        try {
+            return decode(markedOf(plan), bytes)
+        } finally {
+            absentMoved()
         }
-        return decodeCopying(plan, bytes)
     }
 
     /**
@@ -1846,6 +1991,7 @@ internal class MemCodec(private val ctx: Context) {
                 continue
             }
             if (st != 0) throw ctx.error(st)
+            if (plan.check && absentMoved()) return decodeMarked(plan, bytes)
             val used = Math.toIntExact(ctx.out.get(ValueLayout.JAVA_LONG, 0))
             if (mirror.size < used) mirror = ByteArray(maxOf(used, mirror.size * 2))
             MemorySegment.copy(arena, ValueLayout.JAVA_BYTE, 0, mirror, 0, used)

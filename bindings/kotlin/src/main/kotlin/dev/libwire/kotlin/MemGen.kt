@@ -97,7 +97,6 @@ internal object MemGenerator {
 
     private fun build(plan: MemPlan): MemGen? {
         val cls = plan.cls
-        if (plan.absent != null) return null // (presence bytes of defaults: MemPlan.readAbsent)
         val ctor = plan.info.javaCtor
         if (!reachable(cls) || !Modifier.isPublic(ctor.modifiers) || Modifier.isAbstract(cls.modifiers)) return null
         val params = ctor.parameterTypes

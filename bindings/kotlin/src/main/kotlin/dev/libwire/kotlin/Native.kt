@@ -334,6 +334,15 @@ internal object Native {
         lookup.find("wire_mem_decode_bases").get(), FunctionDescriptor.of(I, J, I, P, J, P, P, J, J, I, J), CRITICAL,
     ) else null
 
+    /**
+     * `wire_mem_absent_count` with the context as an address: how many struct values the compiled
+     * decoder has read from a writer's TypeDef lacking some of their fields. Null with a libwire
+     * that lacks it (`-Dlibwire.path`): such fields then read as libwire zeroes them.
+     */
+    @JvmField val mem_absent_count: MethodHandle? = if (lookup.find("wire_mem_absent_count").isPresent) linker.downcallHandle(
+        lookup.find("wire_mem_absent_count").get(), FunctionDescriptor.of(J, J), CRITICAL,
+    ) else null
+
     // --- annotated listing (calls back into Java: never a critical downcall) ---------
     @JvmField val dump = fn("wire_dump", I, P, P, J, P, P, critical = false)
     @JvmField val DUMP_CALLBACK: FunctionDescriptor =

@@ -144,7 +144,7 @@ internal class ClassInfo private constructor(val kclass: KClass<*>) {
          * What a number or bool property the payload lacks (no default, not nullable) reads as: 0 /
          * false, as the compiled codecs read libwire's zeroed field and Fory Java fills its primitives.
          */
-        private fun zeroOf(t: Class<*>): Any? = when (t) {
+        fun zeroOf(t: Class<*>): Any? = when (t) {
             java.lang.Integer::class.java -> 0
             java.lang.Long::class.java -> 0L
             java.lang.Double::class.java -> 0.0

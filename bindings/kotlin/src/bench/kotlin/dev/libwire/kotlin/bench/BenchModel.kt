@@ -47,16 +47,43 @@ data class Image(val uri: String, val title: String, val width: Int, val height:
 
 data class MediaContent(val media: Media, val images: List<Image>)
 
+/**
+ * MediaContent's classes with a constructor default on most properties (`ProfileMain mediad`): the
+ * same schema types and values, for what a class with defaults costs on the compiled codecs.
+ */
+data class MediaD(
+    val uri: String = "", val title: String = "", val width: Int = 0, val height: Int = 0, val format: String = "",
+    val duration: Long = -1L, val size: Long = 0L, val bitrate: Int = 0, val hasBitrate: Boolean = false,
+    val persons: List<String> = emptyList(), val player: Player = Player.JAVA, val copyright: String = "",
+)
+
+data class ImageD(val uri: String, val title: String = "", val width: Int = 0, val height: Int = 0, val size: Size = Size.SMALL)
+
+data class MediaContentD(val media: MediaD, val images: List<ImageD> = emptyList())
+
 object BenchValues {
+    /** [context]'s schema with MediaContent's types bound to [MediaContentD] and its classes instead. */
+    fun contextWithDefaults(): Context =
+        context(MediaD::class to "bench.Media", ImageD::class to "bench.Image", MediaContentD::class to "bench.MediaContent")
+
+    fun mediaContentD(): MediaContentD = mediaContent().let { v ->
+        val m = v.media
+        MediaContentD(
+            MediaD(m.uri, m.title, m.width, m.height, m.format, m.duration, m.size, m.bitrate, m.hasBitrate, m.persons, m.player, m.copyright),
+            v.images.map { ImageD(it.uri, it.title, it.width, it.height, it.size) }.toCollection(ArrayList()),
+        )
+    }
+
     /** A libwire context with bench/schemas/bench.fdl and the classes above (compatible mode). */
-    fun context(): Context {
+    fun context(): Context = context(
+        NumericStruct::class to "bench.NumericStruct", Sample::class to "bench.Sample", Media::class to "bench.Media",
+        Image::class to "bench.Image", MediaContent::class to "bench.MediaContent",
+    )
+
+    private fun context(vararg classes: Pair<kotlin.reflect.KClass<*>, String>): Context {
         val c = Context(WireOptions(compatible = true))
         c.registerSchema(repoRoot.resolve("bench/schemas/bench.fdl"))
-        c.registerDataClass(NumericStruct::class, "bench.NumericStruct")
-        c.registerDataClass(Sample::class, "bench.Sample")
-        c.registerDataClass(Media::class, "bench.Media")
-        c.registerDataClass(Image::class, "bench.Image")
-        c.registerDataClass(MediaContent::class, "bench.MediaContent")
+        for ((k, name) in classes) c.registerDataClass(k, name)
         c.registerEnum(Player::class, "bench.Player")
         c.registerEnum(Size::class, "bench.Size")
         return c

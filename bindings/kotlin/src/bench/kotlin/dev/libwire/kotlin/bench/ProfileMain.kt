@@ -25,6 +25,7 @@ object ProfileMain {
         }
         val ctx: Context = when (what) {
             "orders", "orders1" -> OrderGraph.context()
+            "mediad" -> BenchValues.contextWithDefaults()
             else -> BenchValues.context()
         }
         val values: List<Any> = when (what) {
@@ -35,6 +36,7 @@ object ProfileMain {
             "image" -> listOf(BenchValues.mediaContent().images[1])
             "structs" -> listOf(BenchValues.mediaContent(), BenchValues.numericStruct(), BenchValues.sample())
             "media1" -> listOf(BenchValues.mediaContent().media)
+            "mediad" -> listOf(BenchValues.mediaContentD())
             else -> listOf(BenchValues.mediaContent())
         }
         val t0 = System.nanoTime()
