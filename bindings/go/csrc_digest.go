@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "80f4e5a50ea86f402fb627a886e9c33548735e9097d5e38b90a48a7933a74fec"
+const csrcDigest = "0861e488366820508d88216facc30e7c9d40a1373b8c5bbd40f50ef2a5b515a5"
