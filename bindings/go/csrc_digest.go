@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "a3b797874e69020221ae82a261b8589cb64ff8961efc3d2d5457509ea333bf3b"
+const csrcDigest = "0861e488366820508d88216facc30e7c9d40a1373b8c5bbd40f50ef2a5b515a5"

@@ -950,6 +950,18 @@ WIRE_API int32_t wire_schema_infer(wire_ctx *ctx, const uint8_t *data,
  * error and its byte offset. */
 WIRE_API int32_t wire_decode(wire_ctx *ctx, const uint8_t *data, size_t len,
                              wire_doc **out_doc);
+/* The registered type a payload's first root value is, read from its type
+ * meta as the decoders read it: a struct, ext, enum or typed union by user
+ * type id, by namespace and type name (two meta strings), or by the
+ * writer's TypeDef (compatible mode). *out_type gets the type's index
+ * (wire_schema_find_type's), or UINT32_MAX when the root is of a built-in
+ * type or a TypeDef the schema has no type for. Only the header, reference
+ * flag and type meta are read (a TypeDef is cached as a decode caches it);
+ * their errors are the decoders' (a same-schema struct the schema lacks:
+ * WIRE_E_SCHEMA), and WIRE_E_VALUE when the root is null. For bindings
+ * that pick the class of an untyped decode before decoding. */
+WIRE_API int32_t wire_root_type(wire_ctx *ctx, const uint8_t *data,
+                                size_t len, uint32_t *out_type);
 /* Encodes every root of the document. *out is allocated through the context
  * (free with wire_ctx_free_bytes). The document's values are not changed
  * (its lazy structs are decoded), and it must not be encoded from two

@@ -711,10 +711,13 @@ int32_t wire_struct_set_field(wire_doc *d, wire_node *n, const char *name,
                               size_t len, wire_node *value) {
   if (!d || !is_struct(n) || !name || !value) return WIRE_E_ARG;
   if (!wire__st_open(n)) return open_failed(n);
-  int32_t i = wire__field_index(d->ctx, wire__st_layout(n), name, len);
+  const wire_layout *l = wire__st_layout(n);
+  int32_t i = wire__field_index(d->ctx, l, name, len);
+  char sn[128];
   if (i < 0)
-    return wire__fail(d->ctx, WIRE_E_ENCODE, 0, "no field %.*s", (int)len,
-                      name);
+    return wire__fail(d->ctx, WIRE_E_ENCODE, 0, "struct %s has no field %.*s",
+                      wire__layout_full_name(d->ctx, l, sn, sizeof sn),
+                      (int)(len > 64 ? 64 : len), name);
   n->v.st->fields[i] = value;
   return WIRE_OK;
 }

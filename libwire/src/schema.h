@@ -450,6 +450,12 @@ int32_t wire__typedef_build_named(wire_ctx *ctx, uint8_t kind,
 int32_t wire__typedef_read(wire_ctx *ctx, wire_in *in, wire_arena *arena,
                            uint32_t max_depth, wire_layout **out);
 
+/* policy.c */
+/* The struct a layout lays out as "ns.Name" (or "Name"), into buf (cut
+ * at cap): buf. */
+const char *wire__layout_full_name(const wire_ctx *ctx, const wire_layout *l,
+                                   char *buf, size_t cap);
+
 /* doc.c */
 /* Index of a layout field by wire name, declared name or "#<tag>"; -1. */
 int32_t wire__field_index(wire_ctx *ctx, const wire_layout *l,

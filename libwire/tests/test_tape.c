@@ -1217,9 +1217,25 @@ Test(format, field_errors_name_the_field_and_struct) {
     free(encode_hex(ctx, n.p, n.n, &st));
     cr_expect_eq(st, WIRE_OK, "%s", wire_ctx_error_message(ctx));
     expect_field_error(ctx, &a, "field g.P.a: a varint64 where varint32 is declared");
+    /* a field the struct does not have: named with its struct, the inner
+     * one's by In */
+    tbuf z = {0};
+    tput(&z, "WT\x01\x00\x01\x00\x00\x00", 8);
+    t8(&z, WIRE_T_STRUCT); t32(&z, p); t32(&z, 1);
+    field_name(&z, "zz"); t8(&z, WIRE_T_VARINT32); t64(&z, 1);
+    expect_field_error(ctx, &z, "struct g.P has no field zz");
+    tbuf zi = {0};
+    tput(&zi, "WT\x01\x00\x01\x00\x00\x00", 8);
+    t8(&zi, WIRE_T_STRUCT); t32(&zi, p); t32(&zi, 2);
+    field_name(&zi, "a"); t8(&zi, WIRE_T_VARINT32); t64(&zi, 1);
+    field_name(&zi, "inner"); t8(&zi, WIRE_T_STRUCT); t32(&zi, in); t32(&zi, 1);
+    field_name(&zi, "zz"); t8(&zi, WIRE_T_VARINT32); t64(&zi, 1);
+    expect_field_error(ctx, &zi, "struct g.In has no field zz");
     free(a.p);
     free(m.p);
     free(n.p);
+    free(z.p);
+    free(zi.p);
   }
   wire_ctx_free(ctx);
 }
@@ -1242,6 +1258,10 @@ Test(format, struct_by_index) {
     const char *nm = wire_node_field_name(n, i, &nl);
     snprintf(order[i], sizeof order[i], "%.*s", (int)nl, nm);
   }
+  /* a name the struct lacks: named with the struct, as the tape's is */
+  cr_expect_eq(wire_struct_set_field(doc, n, "zz", 2, wire_node_new_null(doc)),
+               WIRE_E_ENCODE);
+  cr_expect_str_eq(wire_ctx_error_message(ctx), "struct demo.Item has no field zz");
   wire_doc_free(doc);
   /* by name (any order) and by index (wire order) give the same bytes */
   tbuf a = {0}, b = {0};

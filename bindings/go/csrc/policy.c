@@ -132,6 +132,19 @@ bool wire__enc_not_declared(wire_enc *e, uint8_t type, const wire_ftype *decl) {
                             : wire_type_name(decl->type_id));
 }
 
+/* The struct a layout lays out, "ns.Name" (or "Name"), into buf (cut at
+ * cap): the registered type's full name, else the writer's TypeDef's. */
+const char *wire__layout_full_name(const wire_ctx *ctx, const wire_layout *l,
+                                   char *buf, size_t cap) {
+  if (l->type_index != WIRE_NO_TYPE)
+    snprintf(buf, cap, "%s", ctx->reg->types[l->type_index].full_name);
+  else
+    snprintf(buf, cap, "%.*s%s%.*s", (int)l->ns_len,
+             l->ns ? (const char *)l->ns : "", l->ns_len ? "." : "",
+             (int)l->name_len, l->name ? (const char *)l->name : "");
+  return buf;
+}
+
 /* A field's error, as the writer saw it, prefixed once with the field and
  * its struct ("field demo.Item.name: a varint64 where string is
  * declared"): the innermost field names it, the fields of the structs
@@ -143,19 +156,12 @@ bool wire__enc_in_field(wire_enc *e, const wire_layout *l,
       ctx->err_code == WIRE_E_BUFFER_FULL)
     return false;
   e->field_named = true;
-  char was[sizeof ctx->err_msg];
+  char was[sizeof ctx->err_msg], sname[sizeof ctx->err_msg];
   memcpy(was, ctx->err_msg, sizeof was);
   /* (cut at the message's size, as every message is) */
-  int n = l->type_index != WIRE_NO_TYPE
-              ? snprintf(ctx->err_msg, sizeof ctx->err_msg, "field %s.%.*s: %s",
-                         ctx->reg->types[l->type_index].full_name,
-                         (int)lf->name_len, (const char *)lf->name, was)
-              : snprintf(ctx->err_msg, sizeof ctx->err_msg,
-                         "field %.*s%s%.*s.%.*s: %s", (int)l->ns_len,
-                         l->ns ? (const char *)l->ns : "",
-                         l->ns_len ? "." : "", (int)l->name_len,
-                         l->name ? (const char *)l->name : "",
-                         (int)lf->name_len, (const char *)lf->name, was);
+  int n = snprintf(ctx->err_msg, sizeof ctx->err_msg, "field %s.%.*s: %s",
+                   wire__layout_full_name(ctx, l, sname, sizeof sname),
+                   (int)lf->name_len, (const char *)lf->name, was);
   if (n < 0) memcpy(ctx->err_msg, was, sizeof was);
   return false;
 }

@@ -505,9 +505,12 @@ static bool fields_by_name(rd *r, uint32_t ri, unsigned depth,
     if (!value(r, depth + 1) || !name) return false;
     const tstruct *st = &r->s->sts[r->s->recs[ri].x];
     int32_t k = wire__field_index(r->ctx, st->l, (const char *)name, nl);
-    if (k < 0)
-      return bfail(r, WIRE_E_ENCODE, at, "no field %.*s", (int)nl,
-                   (const char *)name);
+    if (k < 0) {
+      char sname[128];
+      return bfail(r, WIRE_E_ENCODE, at, "struct %s has no field %.*s",
+                   wire__layout_full_name(r->ctx, st->l, sname, sizeof sname),
+                   (int)nl, (const char *)name);
+    }
     r->s->fld[st->fields + (uint32_t)k] = vi;
   }
   return !r->status;

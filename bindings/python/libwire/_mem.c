@@ -11,7 +11,8 @@
  * pointers to the str objects' UTF-8 data and binaries and dense arrays as
  * pointers into the objects' buffers, then makes one wire_mem_encode call
  * and copies its bytes into the returned bytes object. loads finds the
- * root's class from its type meta (user type id or name in the TypeDef),
+ * root's class from its type meta (user type id, name in the TypeDef, or
+ * namespace and type name: wire_root_type decodes the meta strings),
  * makes one wire_mem_decode call into a reused arena (strings pointing
  * into the payload) and builds the Python objects from the image.
  *
@@ -1567,6 +1568,17 @@ static void cache_clear(struct mstate *s) {
   s->ncache = s->last = s->next = 0;
 }
 
+/* The end of a meta string at p (R-MSWIRE-1: a header of its length and
+ * a flag, a hash or an encoding byte, the bytes) announced there, NULL if
+ * it is a reference or does not fit. */
+static const uint8_t *meta_string_end(const uint8_t *p, const uint8_t *end) {
+  uint32_t h;
+  if (!varu32(&p, end, &h) || (h & 1)) return NULL;
+  size_t len = h >> 1, skip = len > 16 ? 8 : len ? 1 : 0;
+  if ((size_t)(end - p) < skip + len) return NULL;
+  return p + skip + len;
+}
+
 /* The class of a payload's root and the layout variant to read it with;
  * NULL: the tape path reads it (or a Python error). */
 static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
@@ -1574,7 +1586,7 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
   if (n < 4 || d[0] != 0x01 || (d[1] != 0xFF && d[1] != 0x00)) return NULL;
   const uint8_t *p = d + 3, *end = d + n, *key = d + 2;
   uint8_t kind = d[2];
-  int compat;
+  int compat, named = 0;
   const uint8_t *td = NULL;
   tdinfo o;
   memset(&o, 0, sizeof o);
@@ -1591,6 +1603,10 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
     p += tl;
   } else if (kind == WIRE_T_STRUCT) {
     if (!varu32(&p, end, &o.uid)) return NULL;
+  } else if (kind == WIRE_T_NAMED_STRUCT) {
+    if (!(p = meta_string_end(p, end)) || !(p = meta_string_end(p, end)))
+      return NULL;
+    named = 1;
   } else {
     return NULL;
   }
@@ -1613,7 +1629,14 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
   splan *sp = NULL;
   int v = 0;
   uint32_t t = s->nti;
-  if (!td || td_parse(td, end, &o)) {
+  if (named) {
+    /* namespace and type name: libwire decodes the meta strings */
+    if (wire_root_type(c->ctx, d, n, &t)) {
+      wire_ctx_clear_error(c->ctx);
+      return NULL;                   /* (the tape path reports it) */
+    }
+    if (t >= s->nti || !s->ti[t].ok) t = s->nti;
+  } else if (!td || td_parse(td, end, &o)) {
     for (t = 0; t < s->nti; t++) {
       const tinfo *ti = &s->ti[t];
       if (!ti->ok || ti->byname != o.byname) continue;

@@ -772,6 +772,44 @@ PyObject *lw_plan_of_type(Codec *c, PyTypeObject *tp) {
   return plan && PyCapsule_CheckExact(plan) ? plan : NULL;
 }
 
+/* A WireError of a value inside a struct's field (no wire type, an
+ * unregistered enum, ...) prefixed with the field, "field ns.T.f: ", as
+ * libwire names a field's refusal; one named already is left so (the
+ * innermost field names it). -1. */
+static int name_field_error(Codec *c) {
+  if (!c->field || !PyErr_ExceptionMatches(c->h_error)) return -1;
+  PyObject *t, *v, *tb;
+  PyErr_Fetch(&t, &v, &tb);
+  PyErr_NormalizeException(&t, &v, &tb);
+  PyObject *msg = v ? PyObject_GetAttrString(v, "message") : NULL;
+  PyObject *cls = msg ? PyObject_GetAttrString(v, "cls") : NULL;
+  PyObject *off = cls ? PyObject_GetAttrString(v, "offset") : NULL;
+  PyObject *code = off ? PyObject_GetAttrString(v, "code") : NULL;
+  const char *m = msg && PyUnicode_Check(msg) ? PyUnicode_AsUTF8(msg) : NULL;
+  PyObject *e = NULL;
+  PyObject *named = code && m && strncmp(m, "field ", 6) != 0
+                        ? PyUnicode_FromFormat("field %s: %s", c->field, m)
+                        : NULL;
+  if (named)
+    e = PyObject_CallFunctionObjArgs(c->h_error, cls, off, named, code, NULL);
+  Py_XDECREF(named);
+  Py_XDECREF(msg);
+  Py_XDECREF(cls);
+  Py_XDECREF(off);
+  Py_XDECREF(code);
+  if (!e) {
+    PyErr_Clear();
+    PyErr_Restore(t, v, tb);
+    return -1;
+  }
+  Py_XDECREF(t);
+  Py_XDECREF(v);
+  Py_XDECREF(tb);
+  PyErr_SetObject(c->h_error, e);
+  Py_DECREF(e);
+  return -1;
+}
+
 /* Objects the C walk does not know: ask the hooks. */
 static int enc_other(Codec *c, PyObject *o, const hint *h) {
   PyTypeObject *tp = Py_TYPE(o);
@@ -829,7 +867,7 @@ static int enc_other(Codec *c, PyObject *o, const hint *h) {
   /* hooks.encode(obj, declared type id) -> (shareable, head, pairs) */
   PyObject *r = PyObject_CallFunction(c->h_encode, "OI", o,
                                       (unsigned)(h ? h->tid : 0));
-  if (!r) return -1;
+  if (!r) return name_field_error(c);
   if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3) {
     Py_DECREF(r);
     PyErr_SetString(PyExc_TypeError, "hooks.encode must return a 3-tuple");

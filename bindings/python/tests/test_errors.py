@@ -1,5 +1,7 @@
 """WireError: class, byte offset and message."""
 
+import dataclasses
+
 import pytest
 
 import libwire
@@ -131,6 +133,18 @@ def _generic_p(**bad):
     # a nested generic Struct's field: named by its own type, once
     (dict(inner=libwire.Struct("g.In", s=4)),
      "field g.In.s: a varint64 where string is declared"),
+    # a value with no wire type, a field the struct lacks
+    (dict(a=object()), "field g.P.a: cannot serialize a object: no wire type"),
+    (dict(l=[1j]), "field g.P.l: cannot serialize a complex: no wire type"),
+    (dict(m={"k": object()}),
+     "field g.P.m: cannot serialize a object: no wire type"),
+    (dict(inner=libwire.Struct("g.In", s=object())),
+     "field g.In.s: cannot serialize a object: no wire type"),
+    (dict(inner=libwire.Struct("g.Zz")),
+     "field g.P.inner: the context's schema has no type 'g.Zz'"),
+    (dict(zz=1), "struct g.P has no field zz"),
+    (dict(inner=libwire.Struct("g.In", s="y", zz=1)),
+     "struct g.In has no field zz"),
 ])
 def test_generic_struct_refusals_name_the_field(compatible, bad, want):
     """A generic Struct (no registered class) whose field value does not fit
@@ -150,3 +164,27 @@ def test_generic_struct_refusals_name_the_field(compatible, bad, want):
             f()
         assert e.value.message == want
     assert ctx.loads(ctx.dumps(good)) == good      # (and nothing left over)
+
+
+@pytest.mark.parametrize("compatible", (False, True))
+def test_registered_class_unsupported_value_names_the_field(compatible):
+    """A registered class's field holding a value with no wire type is
+    refused naming the field, as a generic Struct's is; at the root the
+    message names none."""
+    ctx = libwire.Context(compatible=compatible, schema=None)
+    ctx.load_schema_text(GENERIC)
+
+    @dataclasses.dataclass
+    class In:
+        s: str = ""
+    ctx.register(In, "g.In")
+    for v in (In(s=object()), [In(s=object())],
+              libwire.Struct("g.H", ps=[_generic_p(inner=In(s=object()))])):
+        with pytest.raises(libwire.WireError) as e:
+            ctx.dumps(v)
+        assert e.value.cls == "unsupported"
+        assert e.value.message == \
+            "field g.In.s: cannot serialize a object: no wire type"
+    with pytest.raises(libwire.WireError) as e:
+        ctx.dumps(object())
+    assert e.value.message == "cannot serialize a object: no wire type"

@@ -30,13 +30,17 @@ NS_X = "package shx;\noption enable_auto_type_id = false;\n" \
        "message C { int32 n = 1; string s = 2; }\n"
 NS_Y = "package shy;\noption enable_auto_type_id = false;\n" \
        "message C { int32 n = 1; string s = 2; }\n"
+# a namespace of more than 16 meta string bytes (written with its hash)
+NS_LONG = "package shy.a_much_longer_namespace;\n" \
+          "option enable_auto_type_id = false;\n" \
+          "message C { int32 n = 1; string s = 2; }\n"
 
 
 def _cls(name):
     return dataclasses.make_dataclass(name, [("n", int), ("s", str)])
 
 
-ShA, ShB, ShC, ShD, ShE, ShF = (_cls("Sh" + x) for x in "ABCDEF")
+ShA, ShB, ShC, ShD, ShE, ShF, ShG = (_cls("Sh" + x) for x in "ABCDEFG")
 
 
 def make_ctx(names, compatible, ref, layouts):
@@ -46,7 +50,9 @@ def make_ctx(names, compatible, ref, layouts):
     if names:
         ctx.load_schema_text(NS_X)
         ctx.load_schema_text(NS_Y)
-        bound += [(ShE, "shx.C"), (ShF, "shy.C")]
+        ctx.load_schema_text(NS_LONG)
+        bound += [(ShE, "shx.C"), (ShF, "shy.C"),
+                  (ShG, "shy.a_much_longer_namespace.C")]
     for cls, name in bound:
         ctx.register(cls, name)
     ctx._codec.use_layouts(layouts)
@@ -77,9 +83,42 @@ def test_each_root_comes_back_as_its_own_class(names, compatible, ref,
             assert type(all1) is cls and all1 == v
     st = ctx._codec.stats()
     if layouts:
-        # every root by id or with a TypeDef through the layouts (loads and
-        # loads_all); one by name in schema-consistent mode goes to the
-        # tape path
-        by_name = 0 if compatible or not names else 4
-        assert st["layout_loads"] == 6 * (len(classes) - by_name), st
-        assert st["tape_loads"] == 6 * by_name, st
+        # every root through the layouts (loads and loads_all): by id, with
+        # a TypeDef, or by name in schema-consistent mode (its namespace and
+        # type name read by wire_root_type)
+        assert st["layout_loads"] == 6 * len(classes), st
+        assert st["tape_loads"] == 0, st
+
+
+@pytest.mark.parametrize("ref", [False, True])
+def test_by_name_roots_without_a_class_or_a_type(ref):
+    """Schema-consistent mode, a root by name: a type with no class bound
+    comes back as a generic Struct (the tape path), a type the reader's
+    schema lacks and a meta string reference where the root's names must
+    be announced are refused with the tape path's messages; none is read
+    as a class of the same hash."""
+    ctx, _ = make_ctx(True, False, ref, True)
+    data = ctx.dumps(ShG(3, "g"))
+    bare = libwire.Context(compatible=False, ref=ref)
+    bare.load_schema_text(NS_LONG)
+    bare.register(ShE, "shy.a_much_longer_namespace.C")
+    assert bare.loads(data) == ShE(3, "g")       # the class bound to the name
+    plain = libwire.Context(compatible=False, ref=ref)
+    plain.load_schema_text(NS_LONG)
+    back = plain.loads(data)
+    assert isinstance(back, libwire.Struct)
+    assert back.type == "shy.a_much_longer_namespace.C"
+    assert plain._codec.stats()["tape_loads"] == 1
+    other = libwire.Context(compatible=False, ref=ref)
+    other.load_schema_text(NS_X)
+    other.register(ShE, "shx.C")
+    with pytest.raises(libwire.WireError) as e:
+        other.loads(data)
+    assert e.value.cls == "schema" and e.value.offset == 2
+    assert "struct shy.a_much_longer_namespace.C is not in the schema" in \
+        e.value.message
+    bad = bytearray(data)
+    bad[3] = 0x23                       # a reference, not the namespace
+    with pytest.raises(libwire.WireError) as e:
+        ctx.loads(bytes(bad))
+    assert e.value.cls == "meta_string" and e.value.offset == 3

@@ -2119,6 +2119,7 @@ internal class MemCodec(private val ctx: Context) {
         if (flag != -1 && flag != 0) return null
         val kind = bytes[2].toInt() and 0xff
         if (roots == null) findRoots()
+        if (kind == TypeId.NAMED_STRUCT && !rootsCompatible) return namedRoot(bytes)
         if (kind == TypeId.COMPATIBLE_STRUCT || kind == TypeId.NAMED_COMPATIBLE_STRUCT || kind == TypeId.NAMED_STRUCT) {
             if (bytes[3].toInt() != 0) return null
             // the TypeDef's first word (its header: body size, flags and a hash of the body)
@@ -2153,6 +2154,56 @@ internal class MemCodec(private val ctx: Context) {
         return null
     }
 
+    /**
+     * A root by name in schema-consistent mode: its namespace and type name are two meta strings
+     * (each a header of its length, a hash or an encoding byte, its bytes), whose bytes as
+     * written pick the plan ([namedKeys]); bytes not seen before are read by libwire
+     * (`wire_root_type`, which decodes the meta strings and finds the type). wire_mem_decode
+     * checks the names again, so a wrong entry could only end in its error, never in another class.
+     */
+    private fun namedRoot(bytes: ByteArray): MemPlan? {
+        var at = 3
+        for (k in 0..1) {
+            var h = 0
+            var i = at
+            while (true) {
+                if (i >= bytes.size || i - at > 4) return null
+                val b = bytes[i].toInt()
+                h = h or ((b and 0x7f) shl (7 * (i - at)))
+                i++
+                if (b >= 0) break
+            }
+            if (h and 1 != 0 || h < 0) return null // a reference: the tape path reports it
+            val len = h ushr 1
+            at = i + (if (len > 16) 8 else if (len > 0) 1 else 0) + len
+            if (at > bytes.size) return null
+        }
+        val keys = namedKeys
+        for (i in 0 until namedCount) {
+            val key = keys[i]
+            if (key.size == at - 3 && java.util.Arrays.equals(bytes, 3, at, key, 0, key.size)) return namedPlans[i]
+        }
+        val st = Native.root_type.invokeExact(ctx.ptr, MemorySegment.ofArray(bytes), bytes.size.toLong(), ctx.out) as Int
+        if (st != 0) {
+            Native.ctx_clear_error.invokeExact(ctx.ptr)
+            return null // (the tape path reports the error)
+        }
+        val p = namedByType[ctx.out.get(ValueLayout.JAVA_INT, 0)]
+        if (namedCount < keys.size) { // (a bounded table: past it, libwire reads the names each time)
+            keys[namedCount] = bytes.copyOfRange(3, at)
+            namedPlans[namedCount++] = p
+        }
+        return p
+    }
+
+    /** Of each root's names seen by [namedRoot]: their bytes and the plan (null: the tape path). */
+    private val namedKeys = Array(64) { ByteArray(0) }
+    private val namedPlans = arrayOfNulls<MemPlan>(64)
+    private var namedCount = 0
+    /** The plans of the bound structs registered by name, by type index. */
+    private var namedByType = HashMap<Int, MemPlan>()
+    private var rootsCompatible = false
+
     /** The user type ids of the bound structs registered by id, sorted, and their plans. */
     private var rootIds = IntArray(0)
     private var rootIdPlans: Array<MemPlan> = emptyArray()
@@ -2168,6 +2219,7 @@ internal class MemCodec(private val ctx: Context) {
     private fun findRoots() {
         val tds = ArrayList<Pair<ByteArray, MemPlan>>()
         val ids = java.util.TreeMap<Int, MemPlan>()
+        val named = HashMap<Int, MemPlan>()
         for (c in ctx.boundDataClasses()) {
             val p = planOf(c) ?: continue
             if (Native.schema_typedef.invokeExact(ctx.ptr, p.typeIndex, ctx.out, ctx.out8) as Int == 0) {
@@ -2180,9 +2232,14 @@ internal class MemCodec(private val ctx: Context) {
             }
             if (ctx.typeKind(p.typeIndex) == 1) {
                 // (the registry refuses an id given twice, and a type is bound to one class)
-                ctx.structUserId(p.typeIndex)?.let { ids[it] = p }
+                val id = ctx.structUserId(p.typeIndex)
+                if (id != null) ids[id] = p else named[p.typeIndex] = p
             }
         }
+        namedByType = named
+        namedCount = 0
+        java.util.Arrays.fill(namedPlans, null)
+        rootsCompatible = ctx.compatible
         roots = tds
         rootIds = ids.keys.toIntArray()
         rootIdPlans = ids.values.toTypedArray()

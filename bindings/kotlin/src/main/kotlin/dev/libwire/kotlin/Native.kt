@@ -291,6 +291,8 @@ internal object Native {
     @JvmField val schema_field_type_info = fn("wire_schema_field_type_info", I, P, P, P, P, P, P, P, P)
     @JvmField val schema_field_order = fn("wire_schema_field_order", I, P, I, P, J, P)
     @JvmField val schema_typedef = fn("wire_schema_typedef", I, P, I, P, P)
+    /** The registered type of a payload's root (its type meta read as the decoders read it). */
+    @JvmField val root_type = fn("wire_root_type", I, P, P, J, P)
     @JvmField val schema_hash = fn("wire_schema_hash", I, P, I, P)
     @JvmField val schema_enum_values = fn("wire_schema_enum_values", I, P, I, P, J, P)
     @JvmField val schema_enum_value_name = fn("wire_schema_enum_value_name", I, P, I, J, P, P)

@@ -464,6 +464,11 @@ internal class TapeEncoder(private val ctx: Context) {
                 value(fv)
             } catch (e: EnumRefused) {
                 throw e.named("$type.$name")
+            } catch (e: WireException) {
+                // a value with no wire mapping, a type the schema lacks, ...: named by the
+                // innermost field, once ("field ns.T.f: "), as libwire names a field's refusal
+                if (e.offset >= 0 || e.detail.startsWith("field ")) throw e
+                throw WireException(e.cls, e.offset, "field $type.$name: ${e.detail}", e.status)
             }
             count++
         }

@@ -12,6 +12,7 @@ data class ShC(val n: Int, val s: String)
 data class ShD(val n: Int, val s: String)
 data class ShE(val n: Int, val s: String)
 data class ShF(val n: Int, val s: String)
+data class ShG(val n: Int, val s: String)
 
 /**
  * An untyped `decode(bytes)` finds the root's class by the registered type the root names (its
@@ -41,6 +42,8 @@ class SameHashRootTest {
     """.trimIndent()
     private val nsX = "package shx;\noption enable_auto_type_id = false;\nmessage C { int32 n = 1; string s = 2; }\n"
     private val nsY = "package shy;\noption enable_auto_type_id = false;\nmessage C { int32 n = 1; string s = 2; }\n"
+    /** A namespace of more than 16 meta string bytes (written with its hash). */
+    private val nsLong = "package shy.a_much_longer_namespace;\noption enable_auto_type_id = false;\nmessage C { int32 n = 1; string s = 2; }\n"
 
     private fun ctx(compatible: Boolean, ref: Boolean, names: Boolean = false): Context {
         val c = Context(WireOptions(compatible = compatible, refTracking = ref))
@@ -51,12 +54,14 @@ class SameHashRootTest {
             c.registerSchemaText(nsY, "shy.fdl")
             c.registerDataClass(ShE::class, "shx.C")
             c.registerDataClass(ShF::class, "shy.C")
+            c.registerSchemaText(nsLong, "long.fdl")
+            c.registerDataClass(ShG::class, "shy.a_much_longer_namespace.C")
         }
         return c
     }
 
     private fun values(i: Int, names: Boolean) =
-        listOf(ShA(i, "a"), ShB(i, "b"), ShC(i, "c"), ShD(i, "d")) + if (names) listOf(ShE(i, "e"), ShF(i, "f")) else emptyList()
+        listOf(ShA(i, "a"), ShB(i, "b"), ShC(i, "c"), ShD(i, "d")) + if (names) listOf(ShE(i, "e"), ShF(i, "f"), ShG(i, "g")) else emptyList()
 
     @Test fun theFourStructsShareOneSchemaHash() {
         ctx(false, false).use { c ->
@@ -75,11 +80,10 @@ class SameHashRootTest {
             for (round in 0 until 3) for (v in values(round, names).let { if (round == 1) it.reversed() else it }) {
                 val bytes = c.encode(v)
                 val mode = "names=$names compatible=$compatible ref=$ref round $round $v"
-                // the compiled codec reads it (a root by id or with a TypeDef; one by name in
-                // schema-consistent mode goes through the tape codec)
-                val byName = names && !compatible && v !is ShA && v !is ShB
+                // the compiled codec reads it: a root by id, with a TypeDef, or by name in
+                // schema-consistent mode (its names read by wire_root_type)
                 val plan = c.mem.rootPlan(bytes)?.cls
-                if (plan != (if (byName) null else v.javaClass)) bad.add("$mode: root plan of $plan")
+                if (plan != v.javaClass) bad.add("$mode: root plan of $plan")
                 val got = runCatching { c.decode(bytes) }.getOrElse { it }
                 if (got != v) bad.add("$mode: decode gave $got")
                 val tape = runCatching { c.decodeAll(bytes).single() }.getOrElse { it }
@@ -99,6 +103,44 @@ class SameHashRootTest {
             bytes[4] = 0x06 // id 829: not registered
             val got = runCatching { c.decode(bytes) }
             assertTrue(got.exceptionOrNull() is WireException, "got ${got.getOrNull()}")
+        }
+    }
+
+    /**
+     * Schema-consistent mode, a root by name: a type with no class bound comes back as a generic
+     * [WireStruct] (the tape path), a type the reader's schema lacks and a meta string reference where
+     * the root's names must be announced are refused with the tape path's errors; none is read as
+     * a class of the same hash.
+     */
+    @Test fun byNameRootsWithoutAClassOrAType() {
+        for (ref in listOf(false, true)) {
+            val bytes = ctx(false, ref, names = true).use { it.encode(ShG(3, "g")) }
+            Context(WireOptions(compatible = false, refTracking = ref)).use { c ->
+                c.registerSchemaText(nsLong, "long.fdl")
+                c.registerDataClass(ShE::class, "shy.a_much_longer_namespace.C")
+                assertEquals(ShE::class.java, c.mem.rootPlan(bytes)?.cls)
+                assertEquals(ShE(3, "g"), c.decode(bytes))
+            }
+            Context(WireOptions(compatible = false, refTracking = ref)).use { c ->
+                c.registerSchemaText(nsLong, "long.fdl")
+                assertEquals(null, c.mem.rootPlan(bytes))
+                val got = c.decode(bytes)
+                assertTrue(got is WireStruct && got.type == "shy.a_much_longer_namespace.C", "got $got")
+            }
+            Context(WireOptions(compatible = false, refTracking = ref)).use { c ->
+                c.registerSchemaText(nsX, "shx.fdl")
+                c.registerDataClass(ShE::class, "shx.C")
+                val e = runCatching { c.decode(bytes) }.exceptionOrNull()
+                assertTrue(e is WireException && e.cls == "schema" &&
+                    e.detail.contains("struct shy.a_much_longer_namespace.C is not in the schema"), "got $e")
+            }
+            ctx(false, ref, names = true).use { c ->
+                val bad = bytes.copyOf()
+                bad[3] = 0x23 // a reference, not the namespace
+                assertEquals(null, c.mem.rootPlan(bad))
+                val e = runCatching { c.decode(bad) }.exceptionOrNull()
+                assertTrue(e is WireException && e.cls == "meta_string", "got $e")
+            }
         }
     }
 }

@@ -6,6 +6,8 @@ import dev.libwire.kotlin.Context
  * A loop to profile under JFR (not a benchmark): `java -XX:StartFlightRecording=... ProfileMain
  * orders|media enc|dec SECONDS` with the bench profile's test classpath.
  */
+data class ByName(val n: Int, val s: String, val xs: List<Long>)
+
 object ProfileMain {
     @JvmStatic fun main(args: Array<String>) {
         val what = args.getOrElse(0) { "orders" }
@@ -17,6 +19,10 @@ object ProfileMain {
         }
         if (what == "seq") {
             sequence()
+            return
+        }
+        if (what == "byname") {
+            byName()
             return
         }
         if (what == "strings" || what == "mixed" || what == "longs" || what == "map" || what == "ints" || what == "doubles" || what == "binary") {
@@ -1177,6 +1183,27 @@ object ProfileMain {
     }
 
     private fun batches(reps: Int, f: () -> Unit): Double = batches(reps, 12, f)
+
+    /**
+     * `byname`: an untyped decode of a root by name in schema-consistent mode, `decode(bytes)`
+     * (the compiled codecs, the class found from the names) against `decodeAll(bytes).single()`
+     * (the tape codec, which such a root took before), in alternated batches in this JVM: thread
+     * CPU time per value, best of 12 batches, 4 rounds.
+     */
+    private fun byName() {
+        val ctx = Context(dev.libwire.kotlin.WireOptions(compatible = false))
+        ctx.registerSchemaText("package bn;\noption enable_auto_type_id = false;\n" +
+            "message ByName { int32 n = 1; string s = 2; list<int64> xs = 3; }\n", "bn.fdl")
+        ctx.registerDataClass(ByName::class, "bn.ByName")
+        val v = ByName(5, "hello", listOf(1L, 2L, 3L))
+        val bytes = ctx.encode(v)
+        check(ctx.decode(bytes) == v && ctx.decodeAll(bytes).single() == v && ctx.mem.rootPlan(bytes) != null)
+        repeat(4) { round ->
+            val tape = batches(100000) { keep = ctx.decodeAll(bytes).single() }
+            val mem = batches(100000) { keep = ctx.decode(bytes) }
+            println("round $round ns per value: tape %.1f, compiled %.1f (ratio %.2f)".format(tape, mem, mem / tape))
+        }
+    }
 
     /** Bytes this thread allocates per value over 20 calls of [f], which handles [n] values. */
     private fun allocatedPer(n: Int, f: () -> Unit): Double {
