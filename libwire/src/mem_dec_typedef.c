@@ -311,14 +311,16 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
 
 /* ---- fields the writer did not send ---- */
 
-/* Zero / default for a field the writer did not send or sent as null.
- * (Each clear a store of constant size: a memset of a size known only at
- * run time is a general sequence, ~38 instructions a call where the
- * order graph's null pointers take it. form_size is 1, 2, 4 or 8.) */
-void wire__mdec_zero_spec(const wire_mspec *s, uint8_t *base) {
+/* Zero / default for a field the writer did not send or sent as null:
+ * form f (flags masked) at off, its length word (4 bytes, 8 with len64)
+ * or a union's case id at aux, its presence flag. (Each clear a store of
+ * constant size: a memset of a size known only at run time is a general
+ * sequence, ~38 instructions a call where the order graph's null
+ * pointers take it. form_size is 1, 2, 4 or 8.) */
+static inline void zero_at(uint32_t f, bool len64, uint32_t off, uint32_t aux,
+                           uint32_t present, uint8_t *base) {
   static const uint64_t z[3] = {0, 0, 0};
-  uint32_t f = s->form & WIRE_MEM_F_MASK;
-  uint8_t *p = base + s->offset;
+  uint8_t *p = base + off;
   switch (f) {
   case WIRE_MEM_STR: case WIRE_MEM_BYTES: case WIRE_MEM_STRUCT_PTR:
   case WIRE_MEM_LIST: case WIRE_MEM_ARRAY: case WIRE_MEM_MAP:
@@ -338,11 +340,18 @@ void wire__mdec_zero_spec(const wire_mspec *s, uint8_t *base) {
     break;
   default: memcpy(p, z, 8); break; /* (form_size 8: a date among them) */
   }
-  if (s->aux != WIRE_MEM_NONE && f != WIRE_MEM_UNION) {
-    if (s->form & WIRE_MEM_LEN64) memcpy(base + s->aux, z, 8);
-    else memcpy(base + s->aux, z, 4);
+  if (aux != WIRE_MEM_NONE && f != WIRE_MEM_UNION) {
+    if (len64) memcpy(base + aux, z, 8);
+    else memcpy(base + aux, z, 4);
   }
-  if (s->present != WIRE_MEM_NONE) base[s->present] = 0;
+  if (present != WIRE_MEM_NONE) base[present] = 0;
+}
+void wire__mdec_zero_spec(const wire_mspec *s, uint8_t *base) {
+  zero_at(s->form & WIRE_MEM_F_MASK, (s->form & WIRE_MEM_LEN64) != 0,
+          s->offset, s->aux, s->present, base);
+}
+void wire__mdec_zero_op(const wire_mop *o, uint8_t *base) {
+  zero_at(o->form, (o->fl & MF_LEN64) != 0, o->off, o->aux, o->present, base);
 }
 
 void wire__mdec_zero_any(mdec *x, const wire_mspec *s, uint8_t *base) {
