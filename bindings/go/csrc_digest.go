@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "a3b797874e69020221ae82a261b8589cb64ff8961efc3d2d5457509ea333bf3b"
+const csrcDigest = "eb6c94c1bdc0efa24c4888b3d68d91bfd01843c21e64f1ea418116b994da6b4c"
