@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "0861e488366820508d88216facc30e7c9d40a1373b8c5bbd40f50ef2a5b515a5"
+const csrcDigest = "bb926ff69385fdcaae6e7f2d3625eba4c87f067f5623e9a5a9aec6e88feaf467"

@@ -157,6 +157,9 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li);
  * field's storage (not a nested struct's), any field (structs and unions
  * included), every field of a struct (mem_dec_typedef.c). */
 void wire__mdec_zero_spec(const wire_mspec *s, uint8_t *base);
+/* zero_spec for an op's field (not a nested struct's): its form, length
+ * word, offset and presence flag as the op has them. */
+void wire__mdec_zero_op(const wire_mop *o, uint8_t *base);
 void wire__mdec_zero_any(mdec *x, const wire_mspec *s, uint8_t *base);
 void wire__mdec_zero_struct(mdec *x, const wire_mlayout *l, uint8_t *base);
 

@@ -18,7 +18,7 @@
 #define plan_for_td wire__mdec_plan_for_td
 #define push_td wire__mdec_push_td_fast
 #define dec_meta wire__mdec_meta
-#define zero_spec wire__mdec_zero_spec
+#define zero_op wire__mdec_zero_op
 #define zero_struct wire__mdec_zero_struct
 #define zero_any wire__mdec_zero_any
 
@@ -828,9 +828,7 @@ static void null_field(mdec *x, const wire_mop *o, uint8_t *base) {
     zero_struct(x, &x->m->layouts[o->elem], base + o->off);
     return;
   }
-  const wire_mspec tmp = {0, o->form | ((o->fl & MF_LEN64) ? WIRE_MEM_LEN64 : 0),
-                          o->off, o->aux, o->present, o->elem};
-  zero_spec(&tmp, base);
+  zero_op(o, base);
 }
 
 static bool dec_field(mdec *x, const wire_mop *o, uint8_t *base) {
