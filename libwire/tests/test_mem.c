@@ -317,8 +317,6 @@ Test(mem, writer_typedef_mapping) {
   wire_ctx_free(r);
 }
 
-/* wire_gen_map (what generated decoders ask for another writer's TypeDef):
- * the field map of the v2 Bag, cached, and the TypeDefs it refuses. */
 /* A writer of the v2 Bag (w) and a reader of this schema's (r), what the
  * tests of another writer's TypeDef start from: the Bag's type (tb, the
  * same index in both), the reader's Pt (tp) and the writer's TypeDef of
@@ -339,6 +337,8 @@ static void v2_reading_make(v2_reading *v) {
   cr_assert_eq(wire_schema_typedef(v->w, v->tb, &v->td, &v->tdn), WIRE_OK);
 }
 
+/* wire_gen_map (what generated decoders ask for another writer's TypeDef):
+ * the field map of the v2 Bag, cached, and the TypeDefs it refuses. */
 Test(mem, gen_field_map) {
   v2_reading v;
   v2_reading_make(&v);
