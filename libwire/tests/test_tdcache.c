@@ -514,6 +514,21 @@ Test(tdcache, documents_made_before_a_turnover_still_read_and_reencode, .timeout
   finish(r, &c, p);
 }
 
+/* The bytes of document d of writer w with `root` as its root, in a
+ * malloc'd copy; d and w are freed. */
+static uint8_t *encoded_copy(wire_ctx *w, wire_doc *d, wire_node *root,
+                             size_t *len) {
+  cr_assert_eq(wire_doc_add_root(d, root), WIRE_OK);
+  uint8_t *bytes, *out;
+  cr_assert_eq(wire_encode(w, d, &bytes, len), WIRE_OK);
+  out = malloc(*len);
+  memcpy(out, bytes, *len);
+  wire_ctx_free_bytes(w, bytes);
+  wire_doc_free(d);
+  wire_ctx_free(w);
+  return out;
+}
+
 /* One root: a list of structs of types 0..k-1, then one of type 0 again
  * (a reference to the root's first TypeDef). */
 static uint8_t *list_payload(int k, size_t *len) {
@@ -538,15 +553,7 @@ static uint8_t *list_payload(int k, size_t *len) {
                  WIRE_OK);
     cr_assert_eq(wire_list_append(d, list, s), WIRE_OK);
   }
-  cr_assert_eq(wire_doc_add_root(d, list), WIRE_OK);
-  uint8_t *bytes, *out;
-  cr_assert_eq(wire_encode(w, d, &bytes, len), WIRE_OK);
-  out = malloc(*len);
-  memcpy(out, bytes, *len);
-  wire_ctx_free_bytes(w, bytes);
-  wire_doc_free(d);
-  wire_ctx_free(w);
-  return out;
+  return encoded_copy(w, d, list, len);
 }
 
 /* A reader whose cache of 4 entries holds 2 found ones (payloads 20 and
@@ -866,6 +873,22 @@ Test(tdcache, each_context_has_a_key_of_its_own, .timeout = 60) {
 #endif
 }
 
+/* A reader whose cache is full with payloads 0..7: by count (a limit of 8
+ * entries) when eight is 0, else by bytes (eight: the bytes of those
+ * entries; the budget has room for the smallest entry more, not for
+ * these). */
+static wire_ctx *full_of_eight(counter *c, uint8_t **p, const size_t *lens,
+                               size_t eight) {
+  wire_ctx *r = reader(c, eight ? eight + 16 * sizeof(wire_td_entry *) +
+                                      sizeof(wire_td_entry) + 9
+                                : UINT64_C(1) << 20);
+  if (!eight)
+    cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 8), WIRE_OK);
+  for (int i = 0; i < 8; i++) wire_doc_free(decode_one(r, p, lens, i));
+  cr_assert_eq(r->tdc->count, 8);
+  return r;
+}
+
 Test(tdcache, a_full_cache_takes_no_typedef_it_has_not_seen_before, .timeout = 60) {
   /* A full cache of 8 entries, one of them read in every other message,
    * and 32 TypeDefs sent once each: none is copied into the cache and the
@@ -879,13 +902,7 @@ Test(tdcache, a_full_cache_takes_no_typedef_it_has_not_seen_before, .timeout = 6
   size_t eight = cached_after(p, lens, 8);
   for (int by_bytes = 0; by_bytes < 2; by_bytes++) {
     counter c = {0};
-    wire_ctx *r = reader(&c, by_bytes ? eight + 16 * sizeof(wire_td_entry *) +
-                                            sizeof(wire_td_entry) + 9
-                                      : UINT64_C(1) << 20);
-    if (!by_bytes)
-      cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 8), WIRE_OK);
-    for (int i = 0; i < 8; i++) wire_doc_free(decode_one(r, p, lens, i));
-    cr_assert_eq(r->tdc->count, 8);
+    wire_ctx *r = full_of_eight(&c, p, lens, by_bytes ? eight : 0);
     const wire_td_entry *steady = r->tdc->newest;
     for (int i = 8; i < N; i++) {
       wire_doc *d = decode_one(r, p, lens, 7);
@@ -1037,15 +1054,7 @@ static uint8_t *wide_payload(size_t *len) {
     cr_assert_eq(wire_struct_set_field_at(
                      d, s, (size_t)i, wire_node_new_int(d, WIRE_T_VARINT32, i)),
                  WIRE_OK);
-  cr_assert_eq(wire_doc_add_root(d, s), WIRE_OK);
-  uint8_t *bytes, *out;
-  cr_assert_eq(wire_encode(w, d, &bytes, len), WIRE_OK);
-  out = malloc(*len);
-  memcpy(out, bytes, *len);
-  wire_ctx_free_bytes(w, bytes);
-  wire_doc_free(d);
-  wire_ctx_free(w);
-  return out;
+  return encoded_copy(w, d, s, len);
 }
 
 /* What one message did to the cache's counts. */
@@ -1099,17 +1108,10 @@ static bool fits(const wire_ctx *r, size_t size) {
  * counted and is not taken; a later one writes no tag and is counted
  * once, or taken. Full by count (8 entries: the scratch's call), and by
  * bytes with room for the smallest entry but not for these (adopt's). */
-static void each_reading_counts_once(bool by_bytes, size_t eight) {
-  size_t lens[N];
-  uint8_t **p = distinct_payloads(N, lens);
+static void each_reading_counts_once(uint8_t **p, const size_t *lens,
+                                     bool by_bytes, size_t eight) {
   counter c = {0};
-  wire_ctx *r = reader(&c, by_bytes ? eight + 16 * sizeof(wire_td_entry *) +
-                                          sizeof(wire_td_entry) + 9
-                                    : UINT64_C(1) << 20);
-  if (!by_bytes)
-    cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 8), WIRE_OK);
-  for (int i = 0; i < 8; i++) wire_doc_free(decode_one(r, p, lens, i));
-  cr_assert_eq(r->tdc->count, 8);
+  wire_ctx *r = full_of_eight(&c, p, lens, by_bytes ? eight : 0);
   int taken = 0, full_first = 0;
   for (int i = 8; i < N; i++) {
     bool full = !fits(r, entry_size(p, lens, i));
@@ -1147,16 +1149,15 @@ static void each_reading_counts_once(bool by_bytes, size_t eight) {
                by_bytes, full_first);
   wire_ctx_free(r);
   cr_assert_eq(c.live, 0);
-  free_payloads(p);
 }
 
 Test(tdcache, each_reading_without_the_cache_counts_once, .timeout = 60) {
   size_t lens[N];
   uint8_t **p = distinct_payloads(N, lens);
   size_t eight = cached_after(p, lens, 8);
+  each_reading_counts_once(p, lens, false, eight);
+  each_reading_counts_once(p, lens, true, eight);
   free_payloads(p);
-  each_reading_counts_once(false, eight);
-  each_reading_counts_once(true, eight);
 }
 
 Test(tdcache, a_typedef_too_large_after_a_turnover_counts_once, .timeout = 60) {
