@@ -968,8 +968,8 @@ Test(tdcache, two_typedefs_read_in_turn_are_both_taken, .timeout = 60) {
  * varint32, #6 int8, #3 int8) and one of 244783261 (#3 varint32, #6 bool,
  * #3 int16, #7 bool), nullable fields marked. The 52-bit hash in the
  * header is MurmurHash3 without a secret, so a peer finds such pairs:
- * this one took 27 million hashes (Brent's cycle finding over 13-byte
- * bodies, 8 s on one core). */
+ * this one took 106 million hashes (Brent's cycle finding over 13-byte
+ * bodies, 3 s of CPU). */
 static const uint8_t same_header[2][32] = {
     {0x01, 0xff, 0x1c, 0x00, 0x0d, 0x80, 0xd3, 0x48, 0x2c, 0x9f, 0x08,
      0x3b, 0xc4, 0x86, 0xc4, 0x8c, 0x65, 0xdc, 0x01, 0xd8, 0x05, 0xda,
