@@ -26,8 +26,11 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"math/rand"
+	"os"
 	"reflect"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -805,26 +808,82 @@ func FuzzUnmarshalStruct(f *testing.F) {
 			f.Add(mode|fuzzForceTape, which, b)
 		}
 	}
-	f.Fuzz(func(t *testing.T, mode, which uint8, data []byte) {
-		mode %= fuzzModes
-		mk := fuzzStructs[int(which)%len(fuzzStructs)]
+	f.Fuzz(fuzzUnmarshalStruct)
+}
+
+// fuzzUnmarshalStruct is FuzzUnmarshalStruct's check of one input.
+func fuzzUnmarshalStruct(t *testing.T, mode, which uint8, data []byte) {
+	mode %= fuzzModes
+	mk := fuzzStructs[int(which)%len(fuzzStructs)]
+	c := fuzzContext(t, mode)
+	defer c.Close()
+	if mode&fuzzCompatible != 0 {
+		data = fuzzRepairTypeDefs(c, data)
+	}
+	target := mk()
+	h := heapAllocated()
+	err := c.Unmarshal(data, target)
+	fuzzCheckHeap(t, "Unmarshal", h, data)
+	fuzzCheckArena(t, c, data)
+	if err != nil {
+		fuzzCheckErr(t, err, data)
+		return
+	}
+	fuzzOtherPath(t, mode, data, target, mk)
+	fuzzReread(t, c, target, mk)
+}
+
+// TestMutantsOfTheBenchStructs runs FuzzUnmarshalStruct's checks on
+// seeded mutants of the benchmark's structs (MediaContent, Sample,
+// NumericStruct) in all four modes, through the compiled codecs and the
+// tape path: go test runs a fuzz target's seeds only, so without this the
+// mutants reach CI only through a -fuzz run. WIRE_MUTANTS=n sets the
+// mutants per struct, mode and path.
+func TestMutantsOfTheBenchStructs(t *testing.T) {
+	n := 400
+	if s := os.Getenv("WIRE_MUTANTS"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	edges := []byte{0x00, 0x01, 0x7f, 0x80, 0xff, 0xfe, 0xfd, 0xfc}
+	r := rand.New(rand.NewSource(1))
+	for mode := uint8(0); mode < fuzzBaseModes; mode++ {
 		c := fuzzContext(t, mode)
-		defer c.Close()
-		if mode&fuzzCompatible != 0 {
-			data = fuzzRepairTypeDefs(c, data)
+		for _, v := range []any{benchMediaContent(), benchSample(), benchNumeric()} {
+			good, err := c.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			which := uint8(fuzzStructIndex(v))
+			for k := 0; k < 2*n; k++ {
+				m := bytes.Clone(good)
+				for j := 1 + r.Intn(3); j > 0; j-- {
+					at := r.Intn(len(m))
+					switch r.Intn(6) {
+					case 0:
+						m[at] = byte(r.Intn(256))
+					case 1:
+						m[at] = edges[r.Intn(len(edges))]
+					case 2:
+						m = m[:at]
+					case 3:
+						m = append(m[:at:at], m[min(len(m), at+1+r.Intn(4)):]...)
+					case 4:
+						ins := make([]byte, 1+r.Intn(4))
+						r.Read(ins)
+						m = append(m[:at:at], append(ins, m[at:]...)...)
+					default:
+						rep := m[at:min(len(m), at+1+r.Intn(16))]
+						m = append(m[:at:at], append(bytes.Clone(rep), m[at:]...)...)
+					}
+					if len(m) == 0 {
+						m = []byte{edges[r.Intn(len(edges))]}
+					}
+				}
+				fuzzUnmarshalStruct(t, mode|uint8(k%2)*fuzzForceTape, which, m)
+			}
 		}
-		target := mk()
-		h := heapAllocated()
-		err := c.Unmarshal(data, target)
-		fuzzCheckHeap(t, "Unmarshal", h, data)
-		fuzzCheckArena(t, c, data)
-		if err != nil {
-			fuzzCheckErr(t, err, data)
-			return
-		}
-		fuzzOtherPath(t, mode, data, target, mk)
-		fuzzReread(t, c, target, mk)
-	})
+		c.Close()
+	}
 }
 
 // fuzzOtherPath: what one struct path (compiled codecs or tape) read

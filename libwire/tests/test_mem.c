@@ -317,18 +317,34 @@ Test(mem, writer_typedef_mapping) {
   wire_ctx_free(r);
 }
 
+/* A writer of the v2 Bag (w) and a reader of this schema's (r), what the
+ * tests of another writer's TypeDef start from: the Bag's type (tb, the
+ * same index in both), the reader's Pt (tp) and the writer's TypeDef of
+ * the Bag (td[0..tdn)). */
+typedef struct {
+  lay W, R;
+  wire_ctx *w, *r;
+  uint32_t tb, tp;
+  const uint8_t *td;
+  size_t tdn;
+} v2_reading;
+
+static void v2_reading_make(v2_reading *v) {
+  v->w = make(fdl_v2, 1, &v->W);
+  v->r = make(fdl, 1, &v->R);
+  cr_assert_eq(wire_schema_find_type(v->w, "t.Bag", 5, &v->tb), WIRE_OK);
+  cr_assert_eq(wire_schema_find_type(v->r, "t.Pt", 4, &v->tp), WIRE_OK);
+  cr_assert_eq(wire_schema_typedef(v->w, v->tb, &v->td, &v->tdn), WIRE_OK);
+}
+
 /* wire_gen_map (what generated decoders ask for another writer's TypeDef):
  * the field map of the v2 Bag, cached, and the TypeDefs it refuses. */
 Test(mem, gen_field_map) {
-  lay W, R;
-  wire_ctx *w = make(fdl_v2, 1, &W);
-  wire_ctx *r = make(fdl, 1, &R);
-  uint32_t tb, tp;
-  cr_assert_eq(wire_schema_find_type(w, "t.Bag", 5, &tb), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(r, "t.Pt", 4, &tp), WIRE_OK);
-  const uint8_t *td;
-  size_t tdn;
-  cr_assert_eq(wire_schema_typedef(w, tb, &td, &tdn), WIRE_OK);
+  v2_reading v;
+  v2_reading_make(&v);
+  wire_ctx *w = v.w, *r = v.r;
+  const uint8_t *td = v.td;
+  size_t tdn = v.tdn;
   uint8_t wtd[1024];
   cr_assert_leq(tdn + 8, sizeof wtd);
   memcpy(wtd, td, tdn);
@@ -336,7 +352,7 @@ Test(mem, gen_field_map) {
   size_t n = 0;
   const uint32_t *map = NULL, *again = NULL;
   uint32_t nmap = 0, nagain = 0;
-  cr_assert_eq(wire_gen_map(r, R.bag, wtd, tdn + 8, &n, &map, &nmap), WIRE_OK, "%s",
+  cr_assert_eq(wire_gen_map(r, v.R.bag, wtd, tdn + 8, &n, &map, &nmap), WIRE_OK, "%s",
                wire_ctx_error_message(r));
   cr_assert_eq(n, tdn);
   cr_assert_eq(nmap, 11); /* the writer's fields */
@@ -351,23 +367,23 @@ Test(mem, gen_field_map) {
   cr_assert_eq(reads, 10);
   cr_assert_eq(skips, 1);
   /* the second time: the same map, from the cache */
-  cr_assert_eq(wire_gen_map(r, R.bag, wtd, tdn, &n, &again, &nagain), WIRE_OK);
+  cr_assert_eq(wire_gen_map(r, v.R.bag, wtd, tdn, &n, &again, &nagain), WIRE_OK);
   cr_assert_eq(again, map);
   cr_assert_eq(nagain, nmap);
   /* refused: cut short, a bad hash, another type's TypeDef, the
    * registered one, bad arguments */
-  cr_assert_eq(wire_gen_map(r, R.bag, wtd, 7, &n, &map, &nmap), WIRE_E_TRUNCATED);
-  cr_assert_eq(wire_gen_map(r, R.bag, wtd, tdn - 1, &n, &map, &nmap), WIRE_E_TYPEDEF);
+  cr_assert_eq(wire_gen_map(r, v.R.bag, wtd, 7, &n, &map, &nmap), WIRE_E_TRUNCATED);
+  cr_assert_eq(wire_gen_map(r, v.R.bag, wtd, tdn - 1, &n, &map, &nmap), WIRE_E_TYPEDEF);
   wtd[tdn - 1] ^= 1;
-  cr_assert_neq(wire_gen_map(r, R.bag, wtd, tdn, &n, &map, &nmap), WIRE_OK);
+  cr_assert_neq(wire_gen_map(r, v.R.bag, wtd, tdn, &n, &map, &nmap), WIRE_OK);
   wtd[tdn - 1] ^= 1;
-  cr_assert_eq(wire_schema_typedef(r, tp, &td, &tdn), WIRE_OK);
-  cr_assert_eq(wire_gen_map(r, R.bag, td, tdn, &n, &map, &nmap), WIRE_E_SCHEMA);
-  cr_assert_eq(wire_schema_typedef(r, tb, &td, &tdn), WIRE_OK);
-  cr_assert_eq(wire_gen_map(r, R.bag, td, tdn, &n, &map, &nmap), WIRE_E_UNSUPPORTED);
+  cr_assert_eq(wire_schema_typedef(r, v.tp, &td, &tdn), WIRE_OK);
+  cr_assert_eq(wire_gen_map(r, v.R.bag, td, tdn, &n, &map, &nmap), WIRE_E_SCHEMA);
+  cr_assert_eq(wire_schema_typedef(r, v.tb, &td, &tdn), WIRE_OK);
+  cr_assert_eq(wire_gen_map(r, v.R.bag, td, tdn, &n, &map, &nmap), WIRE_E_UNSUPPORTED);
   cr_assert_eq(wire_gen_map(r, 999, td, tdn, &n, &map, &nmap), WIRE_E_ARG);
-  cr_assert_eq(wire_gen_map(r, R.bag, NULL, tdn, &n, &map, &nmap), WIRE_E_ARG);
-  cr_assert_eq(wire_gen_map(NULL, R.bag, td, tdn, &n, &map, &nmap), WIRE_E_ARG);
+  cr_assert_eq(wire_gen_map(r, v.R.bag, NULL, tdn, &n, &map, &nmap), WIRE_E_ARG);
+  cr_assert_eq(wire_gen_map(NULL, v.R.bag, td, tdn, &n, &map, &nmap), WIRE_E_ARG);
   wire_ctx_free(w);
   wire_ctx_free(r);
 }
@@ -378,23 +394,19 @@ Test(mem, gen_field_map) {
  * skips is reported; short room, cut or foreign TypeDefs and bad
  * arguments are refused. */
 Test(mem, typedef_skips) {
-  lay W, R;
-  wire_ctx *w = make(fdl_v2, 1, &W);
-  wire_ctx *r = make(fdl, 1, &R);
-  uint32_t tb, tp;
-  cr_assert_eq(wire_schema_find_type(w, "t.Bag", 5, &tb), WIRE_OK);
-  cr_assert_eq(wire_schema_find_type(r, "t.Pt", 4, &tp), WIRE_OK);
-  const uint8_t *td;
-  size_t tdn, n = 0, nskip = 0;
-  cr_assert_eq(wire_schema_typedef(w, tb, &td, &tdn), WIRE_OK);
+  v2_reading v;
+  v2_reading_make(&v);
+  wire_ctx *w = v.w, *r = v.r;
+  const uint8_t *td = v.td;
+  size_t tdn = v.tdn, n = 0, nskip = 0;
   uint8_t skip[32];
   memset(skip, 0xEE, sizeof skip);
-  cr_assert_eq(wire_mem_typedef_skips(r, R.bag, td, tdn, skip, sizeof skip,
+  cr_assert_eq(wire_mem_typedef_skips(r, v.R.bag, td, tdn, skip, sizeof skip,
                                       &nskip),
                WIRE_OK, "%s", wire_ctx_error_message(r));
   const uint32_t *map = NULL;
   uint32_t nmap = 0;
-  cr_assert_eq(wire_gen_map(r, R.bag, td, tdn, &n, &map, &nmap), WIRE_OK);
+  cr_assert_eq(wire_gen_map(r, v.R.bag, td, tdn, &n, &map, &nmap), WIRE_OK);
   cr_assert_eq(nskip, nmap);
   size_t skips = 0;
   for (uint32_t i = 0; i < nmap; i++) {
@@ -411,27 +423,27 @@ Test(mem, typedef_skips) {
   /* the registered TypeDef: every field kept */
   const uint8_t *rtd;
   size_t rtdn;
-  cr_assert_eq(wire_schema_typedef(r, tb, &rtd, &rtdn), WIRE_OK);
-  cr_assert_eq(wire_mem_typedef_skips(r, R.bag, rtd, rtdn, skip, sizeof skip,
+  cr_assert_eq(wire_schema_typedef(r, v.tb, &rtd, &rtdn), WIRE_OK);
+  cr_assert_eq(wire_mem_typedef_skips(r, v.R.bag, rtd, rtdn, skip, sizeof skip,
                                       &nskip), WIRE_OK);
   cr_assert_gt(nskip, 0);
   for (size_t i = 0; i < nskip; i++) cr_assert_eq(skip[i], 0);
   /* refused */
-  cr_assert_eq(wire_mem_typedef_skips(r, R.bag, td, tdn, skip, 3, &nskip),
+  cr_assert_eq(wire_mem_typedef_skips(r, v.R.bag, td, tdn, skip, 3, &nskip),
                WIRE_E_BUFFER_FULL);
   cr_assert_eq(nskip, nmap);
-  cr_assert_neq(wire_mem_typedef_skips(r, R.bag, td, 7, skip, sizeof skip,
+  cr_assert_neq(wire_mem_typedef_skips(r, v.R.bag, td, 7, skip, sizeof skip,
                                        &nskip), WIRE_OK);
-  cr_assert_neq(wire_mem_typedef_skips(r, R.bag, td, tdn - 1, skip,
+  cr_assert_neq(wire_mem_typedef_skips(r, v.R.bag, td, tdn - 1, skip,
                                        sizeof skip, &nskip), WIRE_OK);
-  cr_assert_eq(wire_schema_typedef(r, tp, &rtd, &rtdn), WIRE_OK);
-  cr_assert_eq(wire_mem_typedef_skips(r, R.bag, rtd, rtdn, skip, sizeof skip,
+  cr_assert_eq(wire_schema_typedef(r, v.tp, &rtd, &rtdn), WIRE_OK);
+  cr_assert_eq(wire_mem_typedef_skips(r, v.R.bag, rtd, rtdn, skip, sizeof skip,
                                       &nskip), WIRE_E_SCHEMA);
   cr_assert_eq(wire_mem_typedef_skips(r, 999, td, tdn, skip, sizeof skip,
                                       &nskip), WIRE_E_ARG);
-  cr_assert_eq(wire_mem_typedef_skips(r, R.bag, NULL, tdn, skip, sizeof skip,
+  cr_assert_eq(wire_mem_typedef_skips(r, v.R.bag, NULL, tdn, skip, sizeof skip,
                                       &nskip), WIRE_E_ARG);
-  cr_assert_eq(wire_mem_typedef_skips(NULL, R.bag, td, tdn, skip, sizeof skip,
+  cr_assert_eq(wire_mem_typedef_skips(NULL, v.R.bag, td, tdn, skip, sizeof skip,
                                       &nskip), WIRE_E_ARG);
   wire_ctx_free(w);
   wire_ctx_free(r);

@@ -514,6 +514,21 @@ Test(tdcache, documents_made_before_a_turnover_still_read_and_reencode, .timeout
   finish(r, &c, p);
 }
 
+/* The bytes of document d of writer w with `root` as its root, in a
+ * malloc'd copy; d and w are freed. */
+static uint8_t *encoded_copy(wire_ctx *w, wire_doc *d, wire_node *root,
+                             size_t *len) {
+  cr_assert_eq(wire_doc_add_root(d, root), WIRE_OK);
+  uint8_t *bytes, *out;
+  cr_assert_eq(wire_encode(w, d, &bytes, len), WIRE_OK);
+  out = malloc(*len);
+  memcpy(out, bytes, *len);
+  wire_ctx_free_bytes(w, bytes);
+  wire_doc_free(d);
+  wire_ctx_free(w);
+  return out;
+}
+
 /* One root: a list of structs of types 0..k-1, then one of type 0 again
  * (a reference to the root's first TypeDef). */
 static uint8_t *list_payload(int k, size_t *len) {
@@ -538,15 +553,7 @@ static uint8_t *list_payload(int k, size_t *len) {
                  WIRE_OK);
     cr_assert_eq(wire_list_append(d, list, s), WIRE_OK);
   }
-  cr_assert_eq(wire_doc_add_root(d, list), WIRE_OK);
-  uint8_t *bytes, *out;
-  cr_assert_eq(wire_encode(w, d, &bytes, len), WIRE_OK);
-  out = malloc(*len);
-  memcpy(out, bytes, *len);
-  wire_ctx_free_bytes(w, bytes);
-  wire_doc_free(d);
-  wire_ctx_free(w);
-  return out;
+  return encoded_copy(w, d, list, len);
 }
 
 /* A reader whose cache of 4 entries holds 2 found ones (payloads 20 and
@@ -866,6 +873,22 @@ Test(tdcache, each_context_has_a_key_of_its_own, .timeout = 60) {
 #endif
 }
 
+/* A reader whose cache is full with payloads 0..7: by count (a limit of 8
+ * entries) when eight is 0, else by bytes (eight: the bytes of those
+ * entries; the budget has room for the smallest entry more, not for
+ * these). */
+static wire_ctx *full_of_eight(counter *c, uint8_t **p, const size_t *lens,
+                               size_t eight) {
+  wire_ctx *r = reader(c, eight ? eight + 16 * sizeof(wire_td_entry *) +
+                                      sizeof(wire_td_entry) + 9
+                                : UINT64_C(1) << 20);
+  if (!eight)
+    cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 8), WIRE_OK);
+  for (int i = 0; i < 8; i++) wire_doc_free(decode_one(r, p, lens, i));
+  cr_assert_eq(r->tdc->count, 8);
+  return r;
+}
+
 Test(tdcache, a_full_cache_takes_no_typedef_it_has_not_seen_before, .timeout = 60) {
   /* A full cache of 8 entries, one of them read in every other message,
    * and 32 TypeDefs sent once each: none is copied into the cache and the
@@ -879,13 +902,7 @@ Test(tdcache, a_full_cache_takes_no_typedef_it_has_not_seen_before, .timeout = 6
   size_t eight = cached_after(p, lens, 8);
   for (int by_bytes = 0; by_bytes < 2; by_bytes++) {
     counter c = {0};
-    wire_ctx *r = reader(&c, by_bytes ? eight + 16 * sizeof(wire_td_entry *) +
-                                            sizeof(wire_td_entry) + 9
-                                      : UINT64_C(1) << 20);
-    if (!by_bytes)
-      cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 8), WIRE_OK);
-    for (int i = 0; i < 8; i++) wire_doc_free(decode_one(r, p, lens, i));
-    cr_assert_eq(r->tdc->count, 8);
+    wire_ctx *r = full_of_eight(&c, p, lens, by_bytes ? eight : 0);
     const wire_td_entry *steady = r->tdc->newest;
     for (int i = 8; i < N; i++) {
       wire_doc *d = decode_one(r, p, lens, 7);
@@ -941,5 +958,246 @@ Test(tdcache, two_typedefs_read_in_turn_are_both_taken, .timeout = 60) {
     wire_ctx_free(r);
     cr_assert_eq(c.live, 0);
   }
+  free_payloads(p);
+}
+
+/* ---- two TypeDefs with one header (R-SEC-15) ---- */
+
+/* Two messages whose TypeDefs have the same 8-byte header and different
+ * bodies, both valid: a struct of user id 212017670 (fields #7 bool, #6
+ * varint32, #6 int8, #3 int8) and one of 244783261 (#3 varint32, #6 bool,
+ * #3 int16, #7 bool), nullable fields marked. The 52-bit hash in the
+ * header is MurmurHash3 without a secret, so a peer finds such pairs:
+ * this one took 106 million hashes (Brent's cycle finding over 13-byte
+ * bodies, 3 s of CPU). */
+static const uint8_t same_header[2][32] = {
+    {0x01, 0xff, 0x1c, 0x00, 0x0d, 0x80, 0xd3, 0x48, 0x2c, 0x9f, 0x08,
+     0x3b, 0xc4, 0x86, 0xc4, 0x8c, 0x65, 0xdc, 0x01, 0xd8, 0x05, 0xda,
+     0x02, 0xce, 0x02, 0x01, 0x0a, 0xff, 0x07, 0xff, 0x09},
+    {0x01, 0xff, 0x1c, 0x00, 0x0d, 0x80, 0xd3, 0x48, 0x2c, 0x9f, 0x08,
+     0x3b, 0xc4, 0x9d, 0xb1, 0xdc, 0x74, 0xce, 0x05, 0xd8, 0x01, 0xce,
+     0x03, 0xdc, 0x01, 0xff, 0x0a, 0x01, 0xff, 0x34, 0x12, 0x00}};
+static const size_t same_header_len[2] = {31, 32};
+
+/* Message k decoded on r: its root's TypeDef is its own bytes, its
+ * fields read as the writer sent them, and it encodes to itself. */
+static void read_same_header(wire_ctx *r, int k) {
+  static const int64_t want[2][4] = {{1, 5, 7, 9}, {5, 1, 0x1234, 0}};
+  const uint8_t *in = same_header[k];
+  size_t len = same_header_len[k];
+  wire_doc *d;
+  cr_assert_eq(wire_decode(r, in, len, &d), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  wire_node *root = wire_doc_root(d, 0);
+  size_t tl;
+  const uint8_t *td = wire_node_typedef(root, &tl);
+  cr_assert_eq(tl, 21);
+  cr_assert_eq(memcmp(td, in + 4, tl), 0, "message %d: its own TypeDef", k);
+  for (size_t i = 0; i < 4; i++) {
+    const wire_node *f = wire_node_field(root, i);
+    cr_assert_eq(wire_node_int(f), want[k][i], "message %d, field %zu", k, i);
+  }
+  uint8_t *out;
+  size_t n;
+  cr_assert_eq(wire_encode(r, d, &out, &n), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  cr_assert_eq(n, len);
+  cr_assert_eq(memcmp(out, in, n), 0, "message %d encodes to itself", k);
+  wire_ctx_free_bytes(r, out);
+  wire_doc_free(d);
+}
+
+Test(tdcache, two_typedefs_with_one_header_are_told_apart, .timeout = 60) {
+  /* The cache finds an entry by its header's bucket and then compares
+   * the whole TypeDef, so the second of two TypeDefs with one header is
+   * a miss, read and cached beside the first (one bucket), and each
+   * message reads with its own, on a cache with room and on a full one. */
+  cr_assert_eq(memcmp(same_header[0], same_header[1], 12), 0, "one header");
+  cr_assert_neq(memcmp(same_header[0] + 12, same_header[1] + 12, 13), 0);
+  for (int full = 0; full < 2; full++) {
+    counter c = {0};
+    wire_ctx *r = reader(&c, UINT64_C(1) << 20);
+    if (full)
+      cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 1),
+                   WIRE_OK);
+    for (int m = 0; m < 8; m++) read_same_header(r, m & 1);
+    const wire_tdcache *tdc = r->tdc;
+    cr_assert_eq(tdc->count, full ? 1u : 2u);
+    if (!full) {
+      uint32_t most = longest_chain(tdc, &(uint64_t){0});
+      cr_assert_eq(most, 2, "one bucket");
+    }
+    wire_ctx_free(r);
+    cr_assert_eq(c.live, 0);
+  }
+}
+
+/* ---- a TypeDef read without the cache counts once (R-SEC-15) ---- */
+
+/* A message of one struct of 60 int32 fields (type id 99): a TypeDef
+ * whose entry takes more than the small ones of distinct_payloads. */
+static uint8_t *wide_payload(size_t *len) {
+  wire_ctx *w = wire_ctx_new();
+  cr_assert_eq(wire_ctx_set_option(w, WIRE_OPT_COMPATIBLE, 1), WIRE_OK);
+  char fdl[4096] = "package e;\nmessage Wide [id=99] {\n";
+  for (int i = 0; i < 60; i++)
+    snprintf(fdl + strlen(fdl), sizeof fdl - strlen(fdl),
+             "  int32 f%d = %d;\n", i, i + 1);
+  strcat(fdl, "}\n");
+  cr_assert_eq(wire_schema_load_fdl(w, fdl, strlen(fdl), "e.fdl"), WIRE_OK);
+  cr_assert_eq(wire_schema_finish(w), WIRE_OK);
+  uint32_t t;
+  cr_assert_eq(wire_schema_find_type(w, "e.Wide", 6, &t), WIRE_OK);
+  wire_doc *d = wire_doc_new(w);
+  wire_node *s = wire_node_new_struct(d, t);
+  for (int i = 0; i < 60; i++)
+    cr_assert_eq(wire_struct_set_field_at(
+                     d, s, (size_t)i, wire_node_new_int(d, WIRE_T_VARINT32, i)),
+                 WIRE_OK);
+  return encoded_copy(w, d, s, len);
+}
+
+/* What one message did to the cache's counts. */
+typedef struct {
+  int64_t missed, tags, turnovers; /* (the change of each) */
+  bool cached;                     /* the root read with a cache entry */
+} td_step;
+
+static td_step read_counted(wire_ctx *r, const uint8_t *in, size_t len) {
+  const wire_tdcache *t = r->tdc;
+  td_step s = {t ? -(int64_t)t->missed : 0, t ? -(int64_t)t->seen_clock : 0,
+               t ? -(int64_t)t->turnovers : 0, false};
+  wire_doc *d;
+  cr_assert_eq(wire_decode(r, in, len, &d), WIRE_OK, "%s",
+               wire_ctx_error_message(r));
+  t = r->tdc;
+  s.missed += t->missed;
+  s.tags += t->seen_clock;
+  s.turnovers += (int64_t)t->turnovers;
+  s.cached = read_from_cache(t, d);
+  wire_doc_free(d);
+  return s;
+}
+
+/* The size of payload i's cache entry. */
+static size_t entry_size(uint8_t **p, const size_t *lens, int i) {
+  counter c = {0};
+  wire_ctx *r = reader(&c, UINT64_C(1) << 20);
+  wire_doc_free(decode_one(r, p, lens, i));
+  size_t n = r->tdc->newest->size;
+  wire_ctx_free(r);
+  return n;
+}
+
+/* Whether r's cache has room for an entry of `size` bytes (the count
+ * limit, the budget with the table growth it brings). */
+static bool fits(const wire_ctx *r, size_t size) {
+  const wire_tdcache *t = r->tdc;
+  size_t grow = t->count >= t->nbuckets / 2
+                    ? (t->nbuckets ? t->nbuckets : 16) * sizeof *t->buckets
+                    : 0;
+  return t->count < r->max_typedef_cache &&
+         t->bytes + grow + size <= r->max_typedef_cache_bytes;
+}
+
+/* On a full cache a TypeDef it does not hold is looked at by two calls
+ * (wire__tdcache_scratch before it is read, adopt after, when its copy
+ * would pass the byte budget), each of which may ask whether it was seen
+ * before and count it as read without the cache. Each reading counts
+ * once: the first of a TypeDef keeps its tag (one tag written), is not
+ * counted and is not taken; a later one writes no tag and is counted
+ * once, or taken. Full by count (8 entries: the scratch's call), and by
+ * bytes with room for the smallest entry but not for these (adopt's). */
+static void each_reading_counts_once(uint8_t **p, const size_t *lens,
+                                     bool by_bytes, size_t eight) {
+  counter c = {0};
+  wire_ctx *r = full_of_eight(&c, p, lens, by_bytes ? eight : 0);
+  int taken = 0, full_first = 0;
+  for (int i = 8; i < N; i++) {
+    bool full = !fits(r, entry_size(p, lens, i));
+    td_step s = read_counted(r, p[i], lens[i]);
+    cr_assert_eq(s.turnovers, 0);
+    cr_assert_eq(s.missed, 0, "by_bytes %d, TypeDef %d first read: not "
+                 "counted (%lld)", by_bytes, i, (long long)s.missed);
+    if (!full) { /* a cache with room takes what it reads */
+      cr_assert(s.cached);
+      cr_assert_eq(s.tags, 0);
+      continue;
+    }
+    full_first++;
+    cr_assert_eq(s.tags, 1, "by_bytes %d, TypeDef %d first read: one tag "
+                 "(%lld)", by_bytes, i, (long long)s.tags);
+    cr_assert_not(s.cached, "by_bytes %d, TypeDef %d: taken at its first "
+                  "reading", by_bytes, i);
+    s = read_counted(r, p[i], lens[i]);
+    cr_assert_eq(s.tags, 0, "by_bytes %d, TypeDef %d read again: seen",
+                 by_bytes, i);
+    if (s.turnovers) {
+      cr_assert(s.cached, "by_bytes %d, TypeDef %d: a turnover for it "
+                "takes it", by_bytes, i);
+      cr_assert_eq(r->tdc->missed, 0);
+      taken++;
+    } else {
+      cr_assert_not(s.cached);
+      cr_assert_eq(s.missed, 1, "by_bytes %d, TypeDef %d read again without "
+                   "the cache: counted %lld times", by_bytes, i,
+                   (long long)s.missed);
+    }
+  }
+  cr_assert_gt(taken, 2, "by_bytes %d: %d turnovers", by_bytes, taken);
+  cr_assert_gt(full_first, 10, "by_bytes %d: %d read first on a full cache",
+               by_bytes, full_first);
+  wire_ctx_free(r);
+  cr_assert_eq(c.live, 0);
+}
+
+Test(tdcache, each_reading_without_the_cache_counts_once, .timeout = 60) {
+  size_t lens[N];
+  uint8_t **p = distinct_payloads(N, lens);
+  size_t eight = cached_after(p, lens, 8);
+  each_reading_counts_once(p, lens, false, eight);
+  each_reading_counts_once(p, lens, true, eight);
+  free_payloads(p);
+}
+
+Test(tdcache, a_typedef_too_large_after_a_turnover_counts_once, .timeout = 60) {
+  /* Both calls for one reading: the cache is full by count, the wide
+   * TypeDef is seen before and the scratch's call turns the cache over
+   * (the count so far goes with it), then its copy passes the byte budget
+   * and it is read into the document: adopt's call counts that reading,
+   * once, towards the next turnover, and takes no turnover itself (no
+   * entry was taken since the last). */
+  size_t lens[N], wl;
+  uint8_t **p = distinct_payloads(N, lens);
+  uint8_t *wide = wide_payload(&wl);
+  size_t eight = cached_after(p, lens, 8);
+  counter c = {0};
+  wire_ctx *r = reader(&c, eight + 16 * sizeof(wire_td_entry *));
+  cr_assert_eq(wire_ctx_set_limit(r, WIRE_LIMIT_TYPEDEF_CACHE, 8), WIRE_OK);
+  for (int i = 0; i < 8; i++) wire_doc_free(decode_one(r, p, lens, i));
+  cr_assert_eq(r->tdc->count, 8);
+  td_step s = read_counted(r, wide, wl);
+  cr_assert_eq(s.tags, 1);
+  cr_assert_eq(s.missed, 0, "first reading: not counted");
+  int m = 0;
+  for (;; m++) {
+    cr_assert_lt(m, 8, "no turnover after %d readings", m);
+    s = read_counted(r, wide, wl);
+    cr_assert_not(s.cached, "too large for the budget");
+    cr_assert_eq(s.tags, 0);
+    if (s.turnovers) break;
+    cr_assert_eq(s.missed, 1, "reading %d: counted %lld times", m,
+                 (long long)s.missed);
+  }
+  cr_assert_eq(s.turnovers, 1);
+  cr_assert_eq(r->tdc->missed, 1, "the reading after the turnover: counted "
+               "%u times", r->tdc->missed);
+  cr_assert_eq(r->tdc->added, 0, "nothing taken");
+  s = read_counted(r, wide, wl);
+  cr_assert_eq(s.missed, 1);
+  cr_assert_eq(s.turnovers, 0, "no entry taken since: no turnover");
+  wire_ctx_free(r);
+  cr_assert_eq(c.live, 0);
+  free(wide);
   free_payloads(p);
 }

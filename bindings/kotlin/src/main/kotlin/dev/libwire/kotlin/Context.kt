@@ -327,7 +327,10 @@ class Context @JvmOverloads constructor(options: WireOptions = WireOptions.DEFAU
     fun <T : Any> decode(bytes: ByteArray, k: KClass<T>): T {
         val p = mem.planOf(k.java)
         val v = if (p != null) mem.decode(p, bytes) else decode(bytes)
-        return k.javaObjectType.cast(v) ?: throw WireException("type", -1, "the payload holds a ${v?.javaClass?.simpleName}, not a ${k.simpleName}")
+        val j = k.javaObjectType
+        // a root of another type is the payload's fault: a WireException, not the ClassCastException of Class.cast
+        if (!j.isInstance(v)) throw WireException("type", -1, "the payload holds ${v?.javaClass?.simpleName?.let { "a $it" } ?: "null"}, not a ${k.simpleName}")
+        return j.cast(v)
     }
 
     /** Compiled codecs of registered data classes (libwire's native memory layouts). */
