@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "a3b797874e69020221ae82a261b8589cb64ff8961efc3d2d5457509ea333bf3b"
+const csrcDigest = "f99d3829f9fdcf92f2c1e13f5b60bf739038f1547970e340e64ce0e82e2ea18a"
