@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "bb926ff69385fdcaae6e7f2d3625eba4c87f067f5623e9a5a9aec6e88feaf467"
+const csrcDigest = "d34b4efdbb1f9f9101b4d18714f6405ca3b779fbb75cefde434764f345349461"

@@ -416,11 +416,37 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 }
 
 func mismatch(kind byte, t reflect.Type) *WireError {
-	name := TypeName(int(kind))
-	if kind == opNull {
-		name = "null"
+	return goErr("type", "cannot decode a %s into a Go %s", tapeOpName(kind), t)
+}
+
+// tapeOpName names what a read tape's op holds: a type id's name, or for
+// the tape's own ops the kind of value they carry (never empty).
+func tapeOpName(kind byte) string {
+	switch kind {
+	case opNull:
+		return "null"
+	case opRef:
+		return "reference"
+	case opStructTD, opStructIdx:
+		return "struct"
+	case opEnumID:
+		return "enum"
+	case opPacked:
+		return "list"
+	case opSpan:
+		return "binary or array"
+	case opStrSpan:
+		return "string"
+	case opEntryRun:
+		return "map"
 	}
-	return goErr("type", "cannot decode a %s into a Go %s", name, t)
+	if kind&0x80 != 0 && TypeName(int(kind&^0x80)) == "string" {
+		return "string"
+	}
+	if n := TypeName(int(kind)); n != "" {
+		return n
+	}
+	return "value of an unknown tape op"
 }
 
 // anyValue decodes one record into *dst, without reflection for the

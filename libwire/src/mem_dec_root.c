@@ -260,6 +260,7 @@ int32_t wire_mem_decode(wire_ctx *ctx, uint32_t layout, const uint8_t *data,
   x.max_depth = ctx->max_depth;
   x.run = m->words ? wire__mdec_run_words : wire__mdec_run_bytes;
   x.scratch = NULL;
+  x.meta_unnamed = false;
   x.skip_refs = 0;
   /* (wire__dec_init, decode.c, inline: no document) */
   zero_dec(&x.d);

@@ -9,10 +9,41 @@
  * writer did not send are zeroed here. */
 #include "mem_dec.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #if defined(__GNUC__) && !defined(__clang__)
 /* as mem_dec.c: the type meta of every struct value is read here */
 #pragma GCC optimize("O3")
 #endif
+
+/* Refuses the type meta of a value where a struct of layout l's type is
+ * declared: "a varint64 where struct demo.A is declared"; the field
+ * holding it names it (wire__mdec_field_fail). */
+static void meta_refused(mdec *x, const wire_mlayout *l, const uint8_t *at,
+                         const char *what) {
+  wire__dec_fail(&x->d, WIRE_E_SCHEMA, at, "%s where struct %s is declared",
+                 what, x->ctx->reg->types[l->type].full_name);
+  x->meta_unnamed = true;
+}
+
+bool wire__mdec_field_fail(mdec *x, const wire_mlayout *l, const wire_mop *o) {
+  if (!x->meta_unnamed) return false;
+  x->meta_unnamed = false;
+  wire_ctx *ctx = x->ctx;
+  if (l->type >= ctx->reg->ntypes || o->local == NOTYPE) return false;
+  const wire_utype *t = &ctx->reg->types[l->type];
+  const wire_lfield *f = NULL;
+  for (uint32_t i = 0; t->layout && i < t->layout->nfields && !f; i++)
+    if (t->layout->fields[i].local == o->local) f = &t->layout->fields[i];
+  if (!f) return false;
+  char was[sizeof ctx->err_msg];
+  memcpy(was, ctx->err_msg, sizeof was);
+  if (snprintf(ctx->err_msg, sizeof ctx->err_msg, "field %s.%.*s: %s",
+               t->full_name, (int)f->name_len, (const char *)f->name, was) < 0)
+    memcpy(ctx->err_msg, was, sizeof was);
+  return false;
+}
 
 static const wire_mspec *spec_for(const wire_mlayout *l, uint32_t local) {
   return local == NOTYPE ? NULL : wire__mem_spec_of(l, local);
@@ -112,8 +143,16 @@ const wire_mplan *wire__mdec_plan_for_td(mdec *x, uint32_t li,
                                 wire__eq(wl->name, t->name, wl->name_len)
                           : wl->user_id == t->user_id);
   if (!same) {
-    dfail(x, WIRE_E_SCHEMA, at, "TypeDef of another type where a struct of "
-                                "the layout's type is expected");
+    char what[160];
+    if (wl->kind != WIRE_KIND_STRUCT)
+      snprintf(what, sizeof what, "a TypeDef of another kind");
+    else if (wl->by_name)
+      snprintf(what, sizeof what, "a struct %.*s%s%.*s", (int)wl->ns_len,
+               wl->ns ? (const char *)wl->ns : "", wl->ns_len ? "." : "",
+               (int)wl->name_len, wl->name ? (const char *)wl->name : "");
+    else
+      snprintf(what, sizeof what, "a struct of type id %u", wl->user_id);
+    meta_refused(x, l, at, what);
     return NULL;
   }
   wl->type_index = l->type;
@@ -248,8 +287,7 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
       /* announced by a skipped value, or for another layout of the type */
       const wire_layout *wl = d->tds[index];
       if (wl->type_index != l->type || !wl->td) {
-        dfail(x, WIRE_E_SCHEMA, s, "struct of another type than the "
-                                   "declared one");
+        meta_refused(x, l, s, "a struct of another type");
         return NULL;
       }
       const wire_layout *w2;
@@ -282,8 +320,12 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
     return p;
   }
   if (t != l->kind) {
-    dfail(x, WIRE_E_SCHEMA, s, "struct type meta of another kind than the "
-                               "layout's");
+    char what[64];
+    const char *tn = wire_type_name(t);
+    if (!tn) tn = "unknown type";
+    snprintf(what, sizeof what, "a%s %s", strchr("aeiou", tn[0]) ? "n" : "",
+             tn);
+    meta_refused(x, l, s, what);
     return NULL;
   }
   wire_utype *ut = &x->ctx->reg->types[l->type];
@@ -292,8 +334,9 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
     const uint8_t *u = in->p;
     if (!wire__get_varu32(in, &id)) return NULL;
     if (id != ut->user_id) {
-      dfail(x, WIRE_E_SCHEMA, u, "struct of another type id than the "
-                                 "declared one");
+      char what[48];
+      snprintf(what, sizeof what, "a struct of type id %u", id);
+      meta_refused(x, l, u, what);
       return NULL;
     }
     return &l->plan;
@@ -303,7 +346,7 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
   wire_tmeta tm;
   if (!wire__dec_type_meta(&x->d, &tm)) return NULL;
   if (!tm.layout || tm.layout->type_index != l->type) {
-    dfail(x, WIRE_E_SCHEMA, s, "struct of another type than the declared one");
+    meta_refused(x, l, s, "a struct of another type");
     return NULL;
   }
   return &l->plan;

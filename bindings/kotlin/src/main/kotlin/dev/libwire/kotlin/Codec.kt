@@ -69,9 +69,14 @@ private fun le(seg: MemorySegment, layout: ValueLayout): MemorySegment {
 }
 
 
-/** Adapts a decoded value to the property type (numeric widening, list ↔ set ↔ array). */
+/**
+ * Adapts a decoded value to the property type (numeric widening, list ↔ set ↔ array). A value that
+ * cannot be one (an int or a struct of another type where a struct is declared: compatible mode
+ * lets a writer put any value in a struct field, spec R-FIELD-10) is refused with class `schema`,
+ * naming the struct [owner] (its schema name) and the field, as the compiled codecs do.
+ */
 @OptIn(ExperimentalUnsignedTypes::class)
-internal fun coerceField(v: Any?, f: FieldInfo): Any? {
+internal fun coerceField(v: Any?, f: FieldInfo, owner: String? = null): Any? {
     if (v == null || f.type.isInstance(v)) return v
     val t = f.type
     return when {
@@ -98,7 +103,10 @@ internal fun coerceField(v: Any?, f: FieldInfo): Any? {
         v is ULongArray && t == LongArray::class.java -> v.asLongArray()
         v is UShortArray && t == ShortArray::class.java -> v.asShortArray()
         v is UByteArray && t == ByteArray::class.java -> v.asByteArray()
-        else -> throw WireException("value", -1, "field ${f.wireName}: a ${v.javaClass.simpleName} does not fit ${t.simpleName}")
+        else -> throw WireException(
+            "schema", -1,
+            "field ${if (owner != null) "$owner." else ""}${f.wireName}: a ${v.javaClass.simpleName} does not fit ${t.simpleName}",
+        )
     }
 }
 

@@ -1022,7 +1022,7 @@ internal class TapeDecoder(private val ctx: Context) {
         val args = plan.newArgs()
         for (f in plan.fields) {
             val v = value()
-            val c = if (v == null || f.info.type.isInstance(v)) v else coerceField(v, f.info)
+            val c = if (v == null || f.info.type.isInstance(v)) v else coerceField(v, f.info, ctx.cachedTypeName(type))
             val sh = f.info.shape
             args[f.arg] = if (sh == null || c == null) c else sh.apply(c, memo())
         }
@@ -1052,7 +1052,7 @@ internal class TapeDecoder(private val ctx: Context) {
         for (i in 0 until nf) {
             val v = value()
             val f = names.getOrNull(i)?.let { info.byWireName[it] } ?: continue
-            values[f.index] = shaped(coerceField(v, f), f)
+            values[f.index] = shaped(coerceField(v, f, ctx.cachedTypeName(type)), f)
             present[f.index] = true
         }
         val obj = info.construct(values, present)
@@ -1098,7 +1098,7 @@ internal class TapeDecoder(private val ctx: Context) {
             p += k
             val v = value()
             if (f == null) continue // a field this class does not have: skipped
-            values[f.index] = shaped(coerceField(v, f), f)
+            values[f.index] = shaped(coerceField(v, f, if (type != -1) ctx.cachedTypeName(type) else name), f)
             present[f.index] = true
         }
         val obj = info.construct(values, present)
