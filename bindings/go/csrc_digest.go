@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "d34b4efdbb1f9f9101b4d18714f6405ca3b779fbb75cefde434764f345349461"
+const csrcDigest = "fe0ccf2d5b0bb3e4f7c9a8ed60ecb548bc2956fb46b45ec4e15e5e48e2afa76e"

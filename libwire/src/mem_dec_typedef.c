@@ -20,17 +20,71 @@
 /* Refuses the type meta of a value where a struct of layout l's type is
  * declared: "a varint64 where struct demo.A is declared"; the field
  * holding it names it (wire__mdec_field_fail). */
-static void meta_refused(mdec *x, const wire_mlayout *l, const uint8_t *at,
-                         const char *what) {
+COLD static void meta_refused(mdec *x, const wire_mlayout *l,
+                              const uint8_t *at, const char *what) {
   wire__dec_fail(&x->d, WIRE_E_SCHEMA, at, "%s where struct %s is declared",
                  what, x->ctx->reg->types[l->type].full_name);
   x->meta_unnamed = true;
 }
 
-bool wire__mdec_field_fail(mdec *x, const wire_mlayout *l, const wire_mop *o) {
+/* The same for a writer's TypeDef of another type (wl), a type meta of
+ * another kind (t) or a struct of another user type id: the words built
+ * here, out of the callers' frames (they run for every struct value). */
+COLD static void td_refused(mdec *x, const wire_mlayout *l,
+                            const uint8_t *at, const wire_layout *wl) {
+  char what[160];
+  if (wl->kind != WIRE_KIND_STRUCT)
+    snprintf(what, sizeof what, "a TypeDef of another kind");
+  else if (wl->by_name)
+    snprintf(what, sizeof what, "a struct %.*s%s%.*s", (int)wl->ns_len,
+             wl->ns ? (const char *)wl->ns : "", wl->ns_len ? "." : "",
+             (int)wl->name_len, wl->name ? (const char *)wl->name : "");
+  else
+    snprintf(what, sizeof what, "a struct of type id %u", wl->user_id);
+  meta_refused(x, l, at, what);
+}
+
+COLD static void kind_refused(mdec *x, const wire_mlayout *l,
+                              const uint8_t *at, uint32_t t) {
+  char what[64];
+  const char *tn = wire_type_name(t);
+  if (!tn) tn = "unknown type";
+  snprintf(what, sizeof what, "a%s %s", strchr("aeiou", tn[0]) ? "n" : "",
+           tn);
+  meta_refused(x, l, at, what);
+}
+
+COLD static void id_refused(mdec *x, const wire_mlayout *l,
+                            const uint8_t *at, uint32_t id) {
+  char what[48];
+  snprintf(what, sizeof what, "a struct of type id %u", id);
+  meta_refused(x, l, at, what);
+}
+
+static bool holds_op(const wire_mplan *p, const wire_mop *o) {
+  return p->ops && o >= p->ops && o < p->ops + p->nops;
+}
+
+/* The layout whose plan (registered or a writer's) holds op o: looked up
+ * here, on the failure path only, so that the struct loop keeps no
+ * layout pointer live for it (a register held across the loop cost
+ * 17-66 Ir a decode in bench-structs / bench-orders). */
+static const wire_mlayout *owner_of(const wire_mem *m, const wire_mop *o) {
+  for (uint32_t i = 0; i < m->n; i++) {
+    const wire_mlayout *l = &m->layouts[i];
+    if (holds_op(&l->plan, o)) return l;
+    for (const wire_mmap *mp = l->maps; mp; mp = mp->next)
+      if (holds_op(&mp->plan, o)) return l;
+  }
+  return NULL;
+}
+
+bool wire__mdec_field_fail(mdec *x, const wire_mop *o) {
   if (!x->meta_unnamed) return false;
   x->meta_unnamed = false;
   wire_ctx *ctx = x->ctx;
+  const wire_mlayout *l = owner_of(x->m, o);
+  if (!l) return false;
   if (l->type >= ctx->reg->ntypes || o->local == NOTYPE) return false;
   const wire_utype *t = &ctx->reg->types[l->type];
   const wire_lfield *f = NULL;
@@ -143,16 +197,7 @@ const wire_mplan *wire__mdec_plan_for_td(mdec *x, uint32_t li,
                                 wire__eq(wl->name, t->name, wl->name_len)
                           : wl->user_id == t->user_id);
   if (!same) {
-    char what[160];
-    if (wl->kind != WIRE_KIND_STRUCT)
-      snprintf(what, sizeof what, "a TypeDef of another kind");
-    else if (wl->by_name)
-      snprintf(what, sizeof what, "a struct %.*s%s%.*s", (int)wl->ns_len,
-               wl->ns ? (const char *)wl->ns : "", wl->ns_len ? "." : "",
-               (int)wl->name_len, wl->name ? (const char *)wl->name : "");
-    else
-      snprintf(what, sizeof what, "a struct of type id %u", wl->user_id);
-    meta_refused(x, l, at, what);
+    td_refused(x, l, at, wl);
     return NULL;
   }
   wl->type_index = l->type;
@@ -320,12 +365,7 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
     return p;
   }
   if (t != l->kind) {
-    char what[64];
-    const char *tn = wire_type_name(t);
-    if (!tn) tn = "unknown type";
-    snprintf(what, sizeof what, "a%s %s", strchr("aeiou", tn[0]) ? "n" : "",
-             tn);
-    meta_refused(x, l, s, what);
+    kind_refused(x, l, s, t);
     return NULL;
   }
   wire_utype *ut = &x->ctx->reg->types[l->type];
@@ -334,9 +374,7 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
     const uint8_t *u = in->p;
     if (!wire__get_varu32(in, &id)) return NULL;
     if (id != ut->user_id) {
-      char what[48];
-      snprintf(what, sizeof what, "a struct of type id %u", id);
-      meta_refused(x, l, u, what);
+      id_refused(x, l, u, id);
       return NULL;
     }
     return &l->plan;

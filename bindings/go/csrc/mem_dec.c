@@ -1072,7 +1072,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         const wire_mplan *pp = &el->plan;
         in->p = c;
         if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem)))
-          return wire__mdec_field_fail(x, l, o);
+          return wire__mdec_field_fail(x, o);
         if (!dec_struct_body(x, pp, el, base + o->off)) return false;
         c = in->p;
         continue;
@@ -1114,7 +1114,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         const wire_mlayout *el = &x->m->layouts[o->elem];
         const wire_mplan *pp = &el->plan;
         if ((o->fl & MF_META) && !(pp = meta_fast(x, o->elem)))
-          return wire__mdec_field_fail(x, l, o);
+          return wire__mdec_field_fail(x, o);
         uint8_t *sb = aalloc(x, el->size ? el->size : 1, 8);
         if (!sb) return wire__mdec_afail(x, c);
         zero_img(sb, el->size);
@@ -1129,7 +1129,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
           c = in->p;
           continue;
         }
-        if (!r) return wire__mdec_field_fail(x, l, o);
+        if (!r) return wire__mdec_field_fail(x, o);
         break;
       }
       case MDS_DEC:
@@ -1164,7 +1164,7 @@ ALWAYS_INLINE bool dec_structs(mdec *x, const wire_mplan *p,
         /* a field the layout does not hold */
         if (!dec_skip(x, o)) return false;
       } else if (!dec_field(x, o, base)) {
-        return wire__mdec_field_fail(x, l, o);
+        return wire__mdec_field_fail(x, o);
       }
       c = in->p;
     }

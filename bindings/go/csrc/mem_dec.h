@@ -45,6 +45,8 @@ typedef struct {
   bool copy;
   bool inplace;     /* dense arrays at their wire width point into the
                        input (WIRE_MEM_ARRAYS_IN_PLACE) */
+  bool meta_unnamed; /* a struct value's type meta was refused and no
+                        field has named the error yet (field_fail) */
   uint64_t max_bin; /* ctx->max_binary */
   uint32_t max_depth; /* ctx->max_depth */
   wire_mdec_run_fn run; /* the run reader of words (wire_mem.words) or
@@ -52,8 +54,6 @@ typedef struct {
   wire_doc *scratch;
   size_t skip_refs; /* reference ids below it have their entry in the
                        document decoder's table (dec_skip, mem_dec.c) */
-  bool meta_unnamed; /* a struct value's type meta was refused and no
-                        field has named the error yet (field_fail) */
 } mdec;
 
 #define IN(x) (&(x)->d.in)
@@ -155,12 +155,12 @@ const wire_mplan *wire__mdec_meta(mdec *x, uint32_t li);
 /* The same after its usual case (the registered TypeDef announced as the
  * next one) did not match: every other form, and the errors. */
 const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li);
-/* A field op o of layout l failed: when the failure is a refusal of the
+/* A field op o failed: when the failure is a refusal of the
  * type meta of the value in it (a struct field of compatible mode holding
  * a value of another kind or type), the message is prefixed once with
  * the field ("field demo.H.f: a varint64 where struct demo.A is
  * declared"). False (cold). */
-bool wire__mdec_field_fail(mdec *x, const wire_mlayout *l, const wire_mop *o);
+COLD bool wire__mdec_field_fail(mdec *x, const wire_mop *o);
 /* Zero / default for a field the writer did not send or sent as null: one
  * field's storage (not a nested struct's), any field (structs and unions
  * included), every field of a struct (mem_dec_typedef.c). */
