@@ -48,6 +48,7 @@ type WireError struct {
 	Class   string
 	Offset  uint64
 	Message string
+	found   string // a tape record of another type than a Go struct target: what it holds (fitErr)
 }
 
 func (e *WireError) Error() string {
