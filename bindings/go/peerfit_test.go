@@ -219,7 +219,7 @@ func TestStructFieldOfAnotherValue(t *testing.T) {
 			if !strings.Contains(msg, st) || !strings.Contains(msg, "pfa") || !strings.Contains(msg, found) {
 				t.Errorf("%s: %v: does not name the field, the declared type and %q", where, err, found)
 			}
-			if (we.Class != "schema" || we.Offset != cs.at || !strings.HasPrefix(we.Message, "field ")) {
+			if we.Class != "schema" || we.Offset != cs.at || !strings.HasPrefix(we.Message, "field ") {
 				t.Errorf("%s: %v: want class schema at byte %d, `field ...`", where, err, cs.at)
 			}
 		}
