@@ -39,23 +39,7 @@ var pfCases = []struct {
 	{"enum", "01ff1c00054099c7d5efb577c169421c14ff196701", true, "enum", 18},
 }
 
-func pfContext(t *testing.T, tape bool) *Context {
-	t.Helper()
-	c, err := NewContext(WithCompatible(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range []struct {
-		id uint32
-		v  any
-	}{{101, pfA{}}, {102, pfB{}}, {104, pfH{}}, {105, pfHN{}}} {
-		if err := c.RegisterStructID(r.id, r.v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c.forceTape = tape
-	return c
-}
+func pfContext(t *testing.T, tape bool) *Context { return pfNamedContext(t, false, tape) }
 
 // pfNamed: the 28 payloads of Kotlin's StructFieldFitTest (pyfory 1.7.7,
 // compatible): by id (101 A, 102 B, 103 E, 104 H, 105 HN) and by name
@@ -97,20 +81,21 @@ var pfAll = []struct {
 	{"name/HN/str", "01ff1e00092053a82d307b76e105180a4338421e14ff15086869", 22},
 }
 
+// pfNamedContext registers A, B, H and HN by id (101, 102, 104, 105) or
+// by name (g.A, ...); tape: registered structs through the tape path.
 func pfNamedContext(t *testing.T, byName, tape bool) *Context {
 	t.Helper()
-	if !byName {
-		return pfContext(t, tape)
-	}
 	c, err := NewContext(WithCompatible(true))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []struct {
-		name string
-		v    any
-	}{{"g.A", pfA{}}, {"g.B", pfB{}}, {"g.H", pfH{}}, {"g.HN", pfHN{}}} {
-		if err := c.RegisterStruct(r.name, r.v); err != nil {
+	for i, v := range []any{pfA{}, pfB{}, pfH{}, pfHN{}} {
+		if byName {
+			err = c.RegisterStruct("g."+[]string{"A", "B", "H", "HN"}[i], v)
+		} else {
+			err = c.RegisterStructID([]uint32{101, 102, 104, 105}[i], v)
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
