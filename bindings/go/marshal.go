@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 	"unsafe"
 )
@@ -645,7 +646,7 @@ func (e *encoder) shapedPart(v reflect.Value, s *wshape) error {
 }
 
 func fieldErr(err error, si *structInfo, f *fieldInfo) error {
-	if we, ok := err.(*WireError); ok {
+	if we, ok := err.(*WireError); ok && !strings.HasPrefix(we.Message, "field ") { // else named by an inner struct
 		return &WireError{Class: we.Class, Offset: we.Offset, Message: si.typ.Name() + "." + f.goName + ": " + we.Message}
 	}
 	return err
@@ -757,7 +758,7 @@ func (e *encoder) genericStruct(s *Struct) error {
 	for _, f := range s.Fields {
 		e.t.name16(f.Name)
 		if err := e.any(f.Value); err != nil {
-			return err
+			return inField(err, e.c.TypeName(idx), f.Name)
 		}
 	}
 	e.depth--

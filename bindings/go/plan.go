@@ -316,7 +316,7 @@ func (d *decoder) structIdxInto(k int, v reflect.Value) error {
 		return goErr("type", "struct type %s is not registered (RegisterStruct)", t)
 	}
 	if si.index != reg {
-		return goErr("type", "cannot decode a %s into a Go %s", d.c.TypeName(reg), t)
+		return misfit(d.c.TypeName(reg), t)
 	}
 	if si.plan == nil {
 		return d.structIdxByName(si, reg, nf, v)
@@ -351,7 +351,7 @@ func (d *decoder) structIdxByName(si *structInfo, reg uint32, nf int, v reflect.
 		}
 		f := &si.fields[fi]
 		if err := d.decode(v.FieldByIndex(f.goIndex)); err != nil {
-			return fieldErr(err, si, f)
+			return d.fieldErr(err, si, f)
 		}
 	}
 	d.depth--
@@ -372,7 +372,7 @@ func (d *decoder) planInto(si *structInfo, nf int, p unsafe.Pointer) error {
 		f := &si.plan.fields[i]
 		fp := unsafe.Add(p, f.off)
 		if err := d.planField(f, fp); err != nil {
-			return fieldErr(err, si, f.fi)
+			return d.fieldErr(err, si, f.fi)
 		}
 	}
 	d.depth--
@@ -500,7 +500,7 @@ func (d *decoder) planField(f *planField, fp unsafe.Pointer) error {
 			d.refs[k] = reflect.NewAt(f.typ, fp).Elem()
 			reg, nf := d.u32(), int(d.u32())
 			if reg != f.sub.index {
-				return goErr("type", "cannot decode a %s into a Go %s", d.c.TypeName(reg), f.typ)
+				return misfit(d.c.TypeName(reg), f.typ)
 			}
 			return d.planInto(f.sub, nf, fp)
 		}
@@ -529,7 +529,7 @@ func (d *decoder) planField(f *planField, fp unsafe.Pointer) error {
 					d.refs[d.reserve()] = reflect.NewAt(f.sub.typ, ep).Elem()
 					reg, nf := d.u32(), int(d.u32())
 					if reg != f.sub.index {
-						return goErr("type", "cannot decode a %s into a Go %s", d.c.TypeName(reg), f.sub.typ)
+						return misfit(d.c.TypeName(reg), f.sub.typ)
 					}
 					if err := d.planInto(f.sub, nf, ep); err != nil {
 						return err

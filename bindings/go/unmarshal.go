@@ -403,12 +403,15 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 					return goErr("type", "cannot decode a %s into a Go %s", c.TypeName(reg), si.typ)
 				}
 				if err := d.planInto(si, nf, rv.UnsafePointer()); err != nil {
-					return err
+					return c.fitAt(err, si, data)
 				}
 				continue
 			}
 		}
 		if err := d.decode(rv.Elem()); err != nil {
+			if si := c.reg.byType[rv.Type().Elem()]; si != nil && len(targets) == 1 {
+				return c.fitAt(err, si, data)
+			}
 			return err
 		}
 	}
@@ -416,7 +419,14 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 }
 
 func mismatch(kind byte, t reflect.Type) *WireError {
-	return goErr("type", "cannot decode a %s into a Go %s", tapeOpName(kind), t)
+	return misfit(tapeOpName(kind), t)
+}
+
+// misfit: a value (what it is: found) that cannot go into a Go t.
+func misfit(found string, t reflect.Type) *WireError {
+	e := goErr("type", "cannot decode a %s into a Go %s", found, t)
+	e.found = found
+	return e
 }
 
 // tapeOpName names what a read tape's op holds: a type id's name, or for
@@ -1835,7 +1845,7 @@ func (d *decoder) structInto(op byte, k int, v reflect.Value) error {
 		}
 		f := &si.fields[fi]
 		if err := d.decode(v.FieldByIndex(f.goIndex)); err != nil {
-			return fieldErr(err, si, f)
+			return d.fieldErr(err, si, f)
 		}
 	}
 	return nil

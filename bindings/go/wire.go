@@ -48,6 +48,7 @@ type WireError struct {
 	Class   string
 	Offset  uint64
 	Message string
+	found   string // a tape record of another type than a Go struct target: what it holds (fitErr)
 }
 
 func (e *WireError) Error() string {
@@ -192,12 +193,12 @@ type Context struct {
 	enumIDs map[uint32]uint32   // schema enum index by numeric user id, noType if none (enums.go)
 	enumIDn uint32              // the schema's type count when enumIDs was filled
 	// compiled codecs (mem.go)
-	img       carena         // C memory for encode images
-	menc      menc           // reused encode state
-	mdec      mdec           // reused decode state
-	pinner    runtime.Pinner // large strings and slices handed to C in place
-	mcache    memCache       // the last root type marshaled or unmarshaled
-	forceTape bool           // tests: registered structs through the tape path
+	img       carena                       // C memory for encode images
+	menc      menc                         // reused encode state
+	mdec      mdec                         // reused decode state
+	pinner    runtime.Pinner               // large strings and slices handed to C in place
+	mcache    memCache                     // the last root type marshaled or unmarshaled
+	forceTape bool                         // tests: registered structs through the tape path
 	tdSkips   map[uint32]map[string][]bool // by layout and writer's TypeDef: the fields the compiled codecs skip (tdskips.go)
 }
 
