@@ -94,6 +94,8 @@ def rules_of(rt, model, compat):
         r += ["R-EVOLVE-7", "E-47"]
     if model == "evo" and compat:
         r += ["R-EVOLVE-8"]
+    if model in harness.FIT_MODELS:
+        r += ["R-FIELD-3", "E-58"]
     return BASE_RULES + r
 
 
@@ -101,7 +103,7 @@ def tags_of(model, compat):
     t = ["peer", "schema", "struct"] + (
         ["union"] if model in harness.UNION_MODELS else
         ["union", "enum", "dense_array", "unsigned"] if model in harness.SHAPES_MODELS else
-        ["named_types"])
+        [] if model.startswith("fitid_") else ["named_types"])
     if compat:
         t += ["compatible", "typedef"]
     if model in harness.REF:
@@ -110,6 +112,10 @@ def tags_of(model, compat):
         t.append("enum") if model != "optionals" else None
     if model == "order":
         t += ["decimal", "temporal"]
+    if model in ("fitid_enum", "fitname_enum"):
+        t.append("enum")
+    if model.startswith("fitname_"):
+        t.append("meta_string")
     if model in ("sample", "samples", "blobs"):
         t.append("dense_array")
     if model in harness.OOB_MODELS:

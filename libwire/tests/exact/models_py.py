@@ -424,6 +424,8 @@ def payloads():
             out["%s.%s" % (name, mode)] = union_fory(mode == "compat").serialize(obj)
     for mode in ("compat", "same"):
         out["shapes.%s" % mode] = shapes_fory(mode == "compat").serialize(shapes_value())
+    for name, (byname, v) in fit_models().items():
+        out["%s.compat" % name] = fit_fory(byname).serialize(FitH(v))
     for name, (obj, ref) in values().items():
         for mode in ("compat", "same"):
             f = fory(mode == "compat", ref)
@@ -432,6 +434,59 @@ def payloads():
             else:
                 out["%s.%s" % (name, mode)] = f.serialize(obj)
     return out
+
+
+# errata E-58 (R-FIELD-3): a compatible-mode field declared as struct A
+# holding a value of another type, which only pyfory writes. FitA, FitB,
+# FitE and FitH are registered by id (101..104, fixtures/schemas/exact/
+# fit_id.fdl) for the models fitid_*, by name (exf.A .. exf.H,
+# fit_name.fdl) for fitname_*; H's field is not nullable, so None is the
+# NONE type meta. Only compatible mode: in same-schema mode the field
+# carries no type meta. (pyfory 1.7.7 cannot write a list<A> element of
+# another type: its list serializer fails, KeyError or AttributeError.)
+@dataclasses.dataclass
+class FitA:
+    x: pyfory.Int32 = 0
+
+
+@dataclasses.dataclass
+class FitB:
+    y: pyfory.Int32 = 0
+
+
+class FitE(enum.Enum):
+    R = 0
+    G = 1
+
+
+@dataclasses.dataclass
+class FitH:
+    f: FitA = None
+
+
+FIT_TYPES = (("A", FitA, 101), ("B", FitB, 102), ("E", FitE, 103), ("H", FitH, 104))
+
+
+def fit_values():
+    """{value name: the value in H's field}"""
+    return {"int": 5, "str": "hi", "list": [1, 2], "struct": FitB(9), "enum": FitE.G,
+            "none": None}
+
+
+def fit_fory(byname):
+    f = pyfory.Fory(xlang=True, ref=False, compatible=True)
+    for name, cls, tid in FIT_TYPES:
+        if byname:
+            f.register_type(cls, name="exf." + name)
+        else:
+            f.register_type(cls, type_id=tid)
+    return f
+
+
+def fit_models():
+    """{model: (by name, the value in H's field)}"""
+    return {"fit%s_%s" % ("name" if byname else "id", k): (byname, v)
+            for byname in (False, True) for k, v in fit_values().items()}
 
 
 class Payload(bytes):
@@ -497,6 +552,9 @@ def read_back(key, data):
         obj, f = union_values()[name], union_fory(compatible)
     elif name == "shapes":
         obj, f = shapes_value(), shapes_fory(compatible)
+    elif name in fit_models():
+        byname, v = fit_models()[name]
+        obj, f = FitH(v), fit_fory(byname)
     else:
         (obj, ref), f = values()[name], None
     # a payload with header 03 needs its buffers (pyfory checks the bit)

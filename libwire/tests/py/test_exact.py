@@ -35,8 +35,8 @@ def results(wire, runtime):
 def cases():
     for rt in harness.RUNTIMES:
         for model in harness.models(rt):
-            for mode in ("compat", "same"):
-                for check in harness.CHECKS:
+            for mode in harness.modes(model):
+                for check in harness.checks(model):
                     if check == "no-schema" and mode == "same":
                         continue
                     if check == "project" and (mode == "same" or model not in harness.PROJECTED):
@@ -57,4 +57,4 @@ def test_every_payload_is_checked(wire, runtime):
     """The writer wrote exactly the expected models (none silently missing)."""
     keys = {k for (rt, k, _c) in results(wire, runtime) if rt == runtime}
     assert keys == {"%s.%s" % (m, mode) for m in harness.models(runtime)
-                    for mode in ("compat", "same")}
+                    for mode in harness.modes(m)}
