@@ -32,13 +32,12 @@ COLD static void meta_refused(mdec *x, const wire_mlayout *l,
  * here, out of the callers' frames (they run for every struct value). */
 COLD static void td_refused(mdec *x, const wire_mlayout *l,
                             const uint8_t *at, const wire_layout *wl) {
-  char what[160];
+  char what[160], name[144];
   if (wl->kind != WIRE_KIND_STRUCT)
     snprintf(what, sizeof what, "a TypeDef of another kind");
   else if (wl->by_name)
-    snprintf(what, sizeof what, "a struct %.*s%s%.*s", (int)wl->ns_len,
-             wl->ns ? (const char *)wl->ns : "", wl->ns_len ? "." : "",
-             (int)wl->name_len, wl->name ? (const char *)wl->name : "");
+    snprintf(what, sizeof what, "a struct %s",
+             wire__layout_full_name(x->ctx, wl, name, sizeof name));
   else
     snprintf(what, sizeof what, "a struct of type id %u", wl->user_id);
   meta_refused(x, l, at, what);
