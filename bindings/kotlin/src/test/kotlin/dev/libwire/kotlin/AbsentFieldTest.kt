@@ -177,9 +177,10 @@ class AbsentFieldTest {
                 // (the message of the reader's own TypeDef read once: the count seen as it was)
                 assertEquals(n, r.mem.markedReads, "$o")
                 assertEquals(AbD13(5, AbColor.BLUE), r.decode(old, AbD13::class), "$o")
-                // (untyped: a root TypeDef other than the registered ones goes through the tape codec)
+                // (untyped: a root TypeDef other than the registered ones goes through the compiled
+                // codecs too in compatible mode (Roots.kt), read again through the marked plans)
                 assertEquals(AbD13(5, AbColor.BLUE), r.decode(old), "$o")
-                assertEquals(n + 1, r.mem.markedReads, "$o")
+                assertEquals(if (o.compatible) n + 2 else n + 1, r.mem.markedReads, "$o")
             }
         }
     }
