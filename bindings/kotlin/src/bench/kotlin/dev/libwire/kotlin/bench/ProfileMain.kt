@@ -25,6 +25,10 @@ object ProfileMain {
             byName()
             return
         }
+        if (what == "foreign") {
+            foreign()
+            return
+        }
         if (what == "strings" || what == "mixed" || what == "longs" || what == "map" || what == "ints" || what == "doubles" || what == "binary") {
             dynamic(what)
             return
@@ -1202,6 +1206,34 @@ object ProfileMain {
             val tape = batches(100000) { keep = ctx.decodeAll(bytes).single() }
             val mem = batches(100000) { keep = ctx.decode(bytes) }
             println("round $round ns per value: tape %.1f, compiled %.1f (ratio %.2f)".format(tape, mem, mem / tape))
+        }
+    }
+
+    /**
+     * `foreign`: an untyped decode of a root whose TypeDef is a writer's, not the registered one
+     * (Sample and MediaContent written from a schema with one field more, `extra_field`, by the
+     * tape encoder), `decode(bytes)` (the compiled codecs, the class found by `wire_root_type`,
+     * kept per TypeDef bytes: Roots.kt) against `decodeAll(bytes).single()` (the tape codec, which
+     * such a root took before), in alternated batches in this JVM: thread CPU time per value, best
+     * of 12 batches, 4 rounds.
+     */
+    private fun foreign() {
+        val ctx = BenchValues.context()
+        val text = java.nio.file.Files.readString(dev.libwire.kotlin.repoRoot.resolve("bench/schemas/bench.fdl"))
+        val plain = Context(dev.libwire.kotlin.WireOptions(compatible = true)).also { it.registerSchemaText(text, "bench.fdl") }
+        val writer = Context(dev.libwire.kotlin.WireOptions(compatible = true)).also {
+            it.registerSchemaText(text.replace("message Sample [id=2] {", "message Sample [id=2] {\n    int32 extra_field = 99;")
+                .replace("message MediaContent [id=5] {", "message MediaContent [id=5] {\n    int32 extra_field = 99;"), "bench.fdl")
+        }
+        for (v in listOf<Any>(BenchValues.sample(), BenchValues.mediaContent())) {
+            val w = plain.decodeAll(ctx.encode(v)).single() as dev.libwire.kotlin.WireStruct
+            val bytes = writer.encodeAll(listOf(w.copy(fields = w.fields + ("extra_field" to 7))))
+            check(ctx.decode(bytes) == v && ctx.decodeAll(bytes).single() == v && ctx.mem.rootPlan(bytes) != null && ctx.mem.roots.foreign)
+            repeat(4) { round ->
+                val tape = batches(20000) { keep = ctx.decodeAll(bytes).single() }
+                val mem = batches(20000) { keep = ctx.decode(bytes) }
+                println("${v.javaClass.simpleName} round $round ns per value: tape %.1f, compiled %.1f (ratio %.2f)".format(tape, mem, mem / tape))
+            }
         }
     }
 
