@@ -1579,6 +1579,19 @@ static const uint8_t *meta_string_end(const uint8_t *p, const uint8_t *end) {
   return p + skip + len;
 }
 
+/* The registered type of a payload's root as libwire reads its type meta
+ * (wire_root_type), in *t; s->nti for a type without a class here. 0 when
+ * libwire refuses the type meta (the tape path reports it). */
+static int root_type_of(Codec *c, const uint8_t *d, size_t n, uint32_t *t) {
+  struct mstate *s = c->ms;
+  if (wire_root_type(c->ctx, d, n, t)) {
+    wire_ctx_clear_error(c->ctx);
+    return 0;
+  }
+  if (*t >= s->nti || !s->ti[*t].ok) *t = s->nti;
+  return 1;
+}
+
 /* The class of a payload's root and the layout variant to read it with;
  * NULL: the tape path reads it (or a Python error). */
 static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
@@ -1631,11 +1644,7 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
   uint32_t t = s->nti;
   if (named) {
     /* namespace and type name: libwire decodes the meta strings */
-    if (wire_root_type(c->ctx, d, n, &t)) {
-      wire_ctx_clear_error(c->ctx);
-      return NULL;                   /* (the tape path reports it) */
-    }
-    if (t >= s->nti || !s->ti[t].ok) t = s->nti;
+    if (!root_type_of(c, d, n, &t)) return NULL; /* (the tape path reports it) */
   } else if (!td || td_parse(td, end, &o)) {
     for (t = 0; t < s->nti; t++) {
       const tinfo *ti = &s->ti[t];
@@ -1645,6 +1654,10 @@ static splan *root_plan(Codec *c, const uint8_t *d, size_t n, int *var) {
                    : ti->uid == o.uid)
         break;
     }
+    /* names in a writer's TypeDef in encodings other than ours (R-TDEF-7
+     * lets a writer choose): libwire decodes them and names the type */
+    if (td && o.byname && t == s->nti && !root_type_of(c, d, n, &t))
+      t = s->nti;
   }
   if (t < s->nti) {
     eplan *ep;
