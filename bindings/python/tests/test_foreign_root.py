@@ -2,6 +2,9 @@
 ours (R-TDEF-7 lets a writer choose): libwire reads the names
 (wire_root_type) and the layouts read the payload, as the tape path does."""
 import dataclasses
+import glob
+import json
+import os
 
 import libwire
 from test_mutants import typedef_header
@@ -52,3 +55,63 @@ def test_names_in_another_encoding_take_the_layouts():
         assert c.loads(data) == tape == Point(3, "x")
         assert c.loads(data) == tape
         assert c._codec.stats()["layout_loads"] == 2
+
+
+REPO = os.path.join(os.path.dirname(__file__), "..", "..", "..")
+
+
+def corpus_reads():
+    """Each compatible corpus case (fixtures/xlang-corpus, no reference
+    tracking) under the writer's schema and the reader's, with a class
+    registered for a struct root (its fields as the tape path reads them):
+    loads through the layouts and through the tape path."""
+    for f in sorted(glob.glob(os.path.join(REPO, "fixtures/xlang-corpus/*.json"))):
+        case = json.load(open(f))
+        if case["mode"] != "compatible" or case["ref"]:
+            continue
+        for key in ("schema", "reader_schema"):
+            if not case.get(key):
+                continue
+            for h in ("java_hex", "pyfory_hex"):
+                data = bytes.fromhex(case[h])
+
+                def mk():
+                    return libwire.Context(compatible=True).load_schema(
+                        os.path.join(REPO, case[key]))
+                try:
+                    roots = mk().loads_all(data)
+                except libwire.WireError:
+                    continue
+                r = roots[0]
+                if len(roots) != 1 or not isinstance(r, libwire.Struct) or \
+                        not isinstance(r.type, str):
+                    continue
+                cls = dataclasses.make_dataclass(
+                    r.type.replace(".", "_"),
+                    [(n, object, dataclasses.field(default=None))
+                     for n in r.fields if not n.startswith("#")])
+                out = []
+                for layouts in (True, False):
+                    c = mk()
+                    c.register(cls, r.type)
+                    c._codec.use_layouts(layouts)
+                    try:
+                        v = c.loads(data)
+                    except libwire.WireError as e:
+                        v = ("error", e.cls)
+                    out.append((v, c._codec.stats()["layout_loads"]))
+                yield os.path.basename(f), key, h, out[0], out[1]
+
+
+def test_corpus_roots_read_alike_both_ways():
+    compared = layouts = foreign = 0
+    bad = []
+    for name, key, h, (a, na), (b, _) in corpus_reads():
+        compared += 1
+        layouts += na
+        foreign += na and key == "reader_schema"
+        if a != b:
+            bad.append((name, key, h, a, b))
+    assert not bad
+    assert compared >= 40 and layouts >= 15 and foreign >= 2, \
+        (compared, layouts, foreign)
