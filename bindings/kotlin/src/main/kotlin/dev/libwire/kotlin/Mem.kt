@@ -650,6 +650,17 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
      * failure reads the message again the same way.
      */
     @JvmField var check = false
+    /**
+     * Root TypeDef headers (the first word of the TypeDef a compatible message starts with) of
+     * writers whose messages this plan read lacking fields: a message starting with one is decoded
+     * through the [marked] plan at once ([MemCodec.decode]). Null until the first; at most
+     * [MemCodec.LACKING] (the oldest replaced), so hostile input cannot grow it.
+     */
+    @JvmField var lacking: LongArray? = null
+    @JvmField var lackingNext = 0
+    /** The header of this plan's own TypeDef (0: none, or not looked up yet). */
+    @JvmField var ownHead = 0L
+    @JvmField var ownHeadKnown = false
     private lateinit var ctor: MethodHandle
     private var nparams = 0
 
@@ -822,9 +833,7 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
         val lo = leftOut
         try {
             if (lo == null) return ctor.invokeExact(args) as Any
-            val byParam = HashMap<kotlin.reflect.KParameter, Any?>()
-            for (fi in info.fields) if (!lo[fi.index]) byParam[fi.param] = args[fi.index]
-            return info.ctor.callBy(byParam)
+            return info.withDefaults(args, lo)
         } catch (e: java.lang.reflect.InvocationTargetException) {
             throw WireException("value", -1, "${cls.simpleName}: constructor failed: ${e.targetException}")
         } catch (e: IllegalArgumentException) {
@@ -1368,6 +1377,11 @@ internal class MemReader {
 private const val IMAGE_BASE = 1L shl 32
 
 internal class MemCodec(private val ctx: Context) {
+    companion object {
+        /** Root TypeDef headers a plan remembers as lacking fields ([MemPlan.lacking]). */
+        const val LACKING = 8
+    }
+
     private val plans = HashMap<Class<*>, MemPlan?>()
     /** The [MemPlan.marked] plans, made on first need ([markedOf]). */
     private val markedPlans = HashMap<Class<*>, MemPlan?>()
@@ -1899,6 +1913,7 @@ internal class MemCodec(private val ctx: Context) {
     }
 
     fun decode(plan: MemPlan, bytes: ByteArray): Any {
+        if (plan.lacking != null && isLacking(plan, bytes)) return decodeKnownLacking(plan, bytes)
         try {
             if (plan.flat) {
                 val used = decodeFlat(plan, bytes)
@@ -1949,14 +1964,83 @@ internal class MemCodec(private val ctx: Context) {
     /** How many messages were decoded again by [decodeMarked] (tests). */
     @JvmField var markedReads = 0L
 
-    /** [bytes] decoded again through [plan]'s [MemPlan.marked] twin (cold: the rule of fields a writer lacks). */
+    /** How many messages went to the marked plan at once, their root TypeDef known to lack fields ([decodeKnownLacking]; tests). */
+    @JvmField var knownLackingReads = 0L
+
+    /**
+     * [bytes] decoded again through [plan]'s [MemPlan.marked] twin (cold: the rule of fields a
+     * writer lacks). When that decode moved the absent count, the root TypeDef's header is
+     * remembered in [MemPlan.lacking] (unless it is the plan's own: a writer lacking fields of
+     * nested structs only), so the next message starting with it is decoded once.
+     */
     private fun decodeMarked(plan: MemPlan, bytes: ByteArray): Any {
         markedReads++
         try {
             return decode(markedOf(plan), bytes)
         } finally {
-            absentMoved()
+            if (absentMoved()) remember(plan, bytes)
         }
+    }
+
+    /**
+     * A message whose root TypeDef header [MemPlan.lacking] holds, decoded once through the marked
+     * plan (which reads any message as the plan and [decodeMarked] would: fields sent as sent). When
+     * it lacked nothing after all (a TypeDef with the same header, or one whose nested types this
+     * time lack nothing), the header is forgotten.
+     */
+    private fun decodeKnownLacking(plan: MemPlan, bytes: ByteArray): Any {
+        knownLackingReads++
+        try {
+            return decode(markedOf(plan), bytes)
+        } finally {
+            if (!absentMoved()) forget(plan, rootHead(bytes))
+        }
+    }
+
+    /** The first word of the root TypeDef of a compatible message (the one rootPlan compares), else 0. */
+    private fun rootHead(bytes: ByteArray): Long {
+        if (bytes.size < 12 || bytes[0].toInt() != 1 || bytes[3].toInt() != 0) return 0L
+        val flag = bytes[1].toInt()
+        if (flag != -1 && flag != 0) return 0L
+        val kind = bytes[2].toInt() and 0xff
+        if (kind != TypeId.COMPATIBLE_STRUCT && kind != TypeId.NAMED_COMPATIBLE_STRUCT && kind != TypeId.NAMED_STRUCT) return 0L
+        return Img.I64.get(bytes, 4) as Long
+    }
+
+    private fun isLacking(plan: MemPlan, bytes: ByteArray): Boolean {
+        val h = rootHead(bytes)
+        if (h == 0L) return false
+        for (x in plan.lacking!!) if (x == h) return true
+        return false
+    }
+
+    /** The root TypeDef header of [bytes] into [plan]'s [MemPlan.lacking] (bounded: the oldest replaced). */
+    private fun remember(plan: MemPlan, bytes: ByteArray) {
+        val h = rootHead(bytes)
+        if (h == 0L || h == ownHead(plan)) return
+        val t = plan.lacking ?: LongArray(LACKING).also { plan.lacking = it }
+        for (x in t) if (x == h) return
+        t[plan.lackingNext] = h
+        plan.lackingNext = (plan.lackingNext + 1) % LACKING
+    }
+
+    private fun forget(plan: MemPlan, h: Long) {
+        val t = plan.lacking ?: return
+        for (i in t.indices) if (t[i] == h) t[i] = 0L
+    }
+
+    /** The first word of [plan]'s own TypeDef (0: none of 8 bytes). */
+    private fun ownHead(plan: MemPlan): Long {
+        if (!plan.ownHeadKnown) {
+            plan.ownHeadKnown = true
+            if (Native.schema_typedef.invokeExact(ctx.ptr, plan.typeIndex, ctx.out, ctx.out8) as Int == 0) {
+                val n = ctx.out8.get(ValueLayout.JAVA_LONG, 0)
+                if (n >= 8) plan.ownHead = ctx.out.get(ValueLayout.ADDRESS, 0).reinterpret(8).get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 0)
+            } else {
+                Native.ctx_clear_error.invokeExact(ctx.ptr)
+            }
+        }
+        return plan.ownHead
     }
 
     /**

@@ -119,19 +119,20 @@ internal class ClassInfo private constructor(val kclass: KClass<*>) {
         for (i in fields.indices) if (!present[i]) { all = false; break }
         try {
             if (all && !anyValueClass) return javaCtor.newInstance(*values)
-            val args = HashMap<KParameter, Any?>()
+            val args = arrayOfNulls<Any?>(fields.size)
+            val leftOut = BooleanArray(fields.size)
             for (f in fields) {
                 when {
-                    present[f.index] -> args[f.param] = values[f.index]
-                    f.param.isOptional -> {}
-                    f.nullable -> args[f.param] = null
-                    zeroOf(f.type) != null -> args[f.param] = zeroOf(f.type)
+                    present[f.index] -> args[f.index] = values[f.index]
+                    f.param.isOptional -> leftOut[f.index] = true
+                    f.nullable -> {}
+                    zeroOf(f.type) != null -> args[f.index] = zeroOf(f.type)
                     else -> throw WireException(
                         "schema", -1, "${kclass.simpleName}: field ${f.wireName} is missing from the payload",
                     )
                 }
             }
-            return ctor.callBy(args)
+            return withDefaults(args, leftOut)
         } catch (e: java.lang.reflect.InvocationTargetException) {
             throw WireException("value", -1, "${kclass.simpleName}: constructor failed: ${e.targetException}")
         } catch (e: IllegalArgumentException) {
@@ -139,7 +140,92 @@ internal class ClassInfo private constructor(val kclass: KClass<*>) {
         }
     }
 
+    /**
+     * The Kotlin compiler's constructor that takes defaults, `<init>(the parameters, int mask, …,
+     * DefaultConstructorMarker)` (a mask int per 32 parameters; bit i of mask i / 32 set: parameter
+     * i takes its default), spread over an `Object[]` of the parameters, the masks and the marker;
+     * null when the class has none of that shape (not compiled by kotlinc, no default, a property of
+     * a value class, or `-Dlibwire.defaultsCtor=false`): then [withDefaults] calls kotlin-reflect's
+     * `callBy`.
+     */
+    private val defaultsCtor: java.lang.invoke.MethodHandle? by lazy { findDefaultsCtor() }
+
+    private fun findDefaultsCtor(): java.lang.invoke.MethodHandle? {
+        if (!defaultsCtorOn || anyValueClass || fields.none { it.param.isOptional }) return null
+        val own = javaCtor.parameterTypes
+        val masks = (own.size + 31) / 32
+        val c = kclass.java.declaredConstructors.firstOrNull { c ->
+            val t = c.parameterTypes
+            c.isSynthetic && t.size == own.size + masks + 1 &&
+                t.last().name == "kotlin.jvm.internal.DefaultConstructorMarker" &&
+                (0 until own.size).all { t[it] == own[it] } && (own.size until own.size + masks).all { t[it] == Integer.TYPE }
+        } ?: return null
+        return try {
+            c.isAccessible = true
+            java.lang.invoke.MethodHandles.lookup().unreflectConstructor(c)
+                .asSpreader(Array<Any?>::class.java, c.parameterCount)
+                .asType(java.lang.invoke.MethodType.methodType(Any::class.java, Array<Any?>::class.java))
+        } catch (e: ReflectiveOperationException) {
+            null
+        } catch (e: RuntimeException) {
+            null // (InaccessibleObjectException: a class of a module not open to this one)
+        }
+    }
+
+    /**
+     * An instance from [args] by field index, the parameters set in [leftOut] taking their
+     * declared defaults: through [defaultsCtor] with the mask of [leftOut] (their arguments the
+     * JVM's zero of their types), else `callBy`. A failure of the constructor: an
+     * InvocationTargetException, as from `callBy`.
+     */
+    fun withDefaults(args: Array<Any?>, leftOut: BooleanArray): Any {
+        val h = defaultsCtor ?: return callByDefaults(args, leftOut)
+        val n = fields.size
+        val all = arrayOfNulls<Any?>(n + (n + 31) / 32 + 1)
+        val types = javaCtor.parameterTypes
+        val mask = IntArray((n + 31) / 32)
+        for (i in 0 until n) {
+            if (leftOut[i]) {
+                mask[i ushr 5] = mask[i ushr 5] or (1 shl (i and 31))
+                all[i] = if (types[i].isPrimitive) jvmZero(types[i]) else null
+            } else {
+                all[i] = args[i]
+            }
+        }
+        for (k in mask.indices) all[n + k] = mask[k]
+        try {
+            return h.invokeExact(all) as Any
+        } catch (e: Exception) {
+            throw java.lang.reflect.InvocationTargetException(e)
+        }
+    }
+
+    /** [withDefaults] through kotlin-reflect. */
+    fun callByDefaults(args: Array<Any?>, leftOut: BooleanArray): Any {
+        val byParam = HashMap<KParameter, Any?>()
+        for (f in fields) if (!leftOut[f.index]) byParam[f.param] = args[f.index]
+        return ctor.callBy(byParam)
+    }
+
+    /** Whether [withDefaults] goes through the compiler's constructor (tests). */
+    val hasDefaultsCtor: Boolean get() = defaultsCtor != null
+
     companion object {
+        /** `-Dlibwire.defaultsCtor=false`: every default through `callBy` (read per class, when first needed; tests set it). */
+        @JvmField @Volatile var defaultsCtorOn = System.getProperty("libwire.defaultsCtor") != "false"
+
+        /** The JVM's zero of primitive type [t], boxed. */
+        private fun jvmZero(t: Class<*>): Any = when (t) {
+            Integer.TYPE -> 0
+            java.lang.Long.TYPE -> 0L
+            java.lang.Double.TYPE -> 0.0
+            java.lang.Float.TYPE -> 0f
+            java.lang.Boolean.TYPE -> false
+            java.lang.Short.TYPE -> 0.toShort()
+            java.lang.Byte.TYPE -> 0.toByte()
+            else -> 0.toChar()
+        }
+
         /**
          * What a number or bool property the payload lacks (no default, not nullable) reads as: 0 /
          * false, as the compiled codecs read libwire's zeroed field and Fory Java fills its primitives.

@@ -171,16 +171,18 @@ class AbsentFieldTest {
         for (o in modes) ctx(AbD13::class, "Color e = 2;", o).use { r ->
             val own = r.encode(AbD13(6, AbColor.RED))
             val old = bytes(o)
+            val n = r.mem.markedReads
             for (i in 0 until 3) {
-                val n = r.mem.markedReads
                 assertEquals(AbD13(6, AbColor.RED), r.decode(own, AbD13::class), "$o")
                 // (the message of the reader's own TypeDef read once: the count seen as it was)
-                assertEquals(n, r.mem.markedReads, "$o")
+                assertEquals(if (i == 0) n else n + 1, r.mem.markedReads, "$o")
                 assertEquals(AbD13(5, AbColor.BLUE), r.decode(old, AbD13::class), "$o")
                 // (untyped: a root TypeDef other than the registered ones goes through the compiled
                 // codecs too in compatible mode (Roots.kt), read again through the marked plans)
                 assertEquals(AbD13(5, AbColor.BLUE), r.decode(old), "$o")
-                assertEquals(if (o.compatible) n + 2 else n + 1, r.mem.markedReads, "$o")
+                // (read twice the first time only, typed: its root TypeDef then known to lack
+                // fields, so the later messages, typed or untyped, are decoded once)
+                assertEquals(n + 1, r.mem.markedReads, "$o")
             }
         }
     }

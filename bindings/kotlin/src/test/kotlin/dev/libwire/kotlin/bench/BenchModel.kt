@@ -61,7 +61,42 @@ data class ImageD(val uri: String, val title: String = "", val width: Int = 0, v
 
 data class MediaContentD(val media: MediaD, val images: List<ImageD> = emptyList())
 
+/**
+ * A writer of MediaContent's types lacking fields (`ProfileMain mediadlack|mediadnested`): Media
+ * without bitrate, has_bitrate and copyright, Image without title; its MediaContent with a field
+ * more ([MediaContentW], so its root TypeDef is not the reader's) or as the reader's ([MediaContentW0]).
+ */
+data class MediaW(
+    val uri: String, val title: String, val width: Int, val height: Int, val format: String,
+    val duration: Long, val size: Long, val persons: List<String>, val player: Player,
+)
+data class ImageW(val uri: String, val width: Int, val height: Int, val size: Size)
+data class MediaContentW(val media: MediaW, val images: List<ImageW>, val version: Int)
+data class MediaContentW0(val media: MediaW, val images: List<ImageW>)
+
 object BenchValues {
+    /** MediaContent's value written by the writer above ([root]: with MediaContentW's field more). */
+    fun lackingWriterBytes(root: Boolean): ByteArray {
+        val fdl = "package bench;\nenum Player [id=6] { JAVA = 0; FLASH = 1; }\nenum Size [id=7] { SMALL = 0; LARGE = 1; }\n" +
+            "message Media [id=3] { string uri = 1; string title = 2; int32 width = 3; int32 height = 4; string format = 5; " +
+            "int64 duration = 6; int64 size = 7; list<string> persons = 10; Player player = 11; }\n" +
+            "message Image [id=4] { string uri = 1; int32 width = 3; int32 height = 4; Size size = 5; }\n" +
+            "message MediaContent [id=5] { Media media = 1 [nullable = false]; list<Image> images = 2;" +
+            (if (root) " int32 version = 3; }\n" else " }\n")
+        val c = Context(WireOptions(compatible = true))
+        c.registerSchemaText(fdl, "bench_w.fdl")
+        c.registerEnum(Player::class, "bench.Player")
+        c.registerEnum(Size::class, "bench.Size")
+        c.registerDataClass(MediaW::class, "bench.Media")
+        c.registerDataClass(ImageW::class, "bench.Image")
+        c.registerDataClass(if (root) MediaContentW::class else MediaContentW0::class, "bench.MediaContent")
+        val v = mediaContent()
+        val m = v.media
+        val mw = MediaW(m.uri, m.title, m.width, m.height, m.format, m.duration, m.size, m.persons, m.player)
+        val iw = v.images.map { ImageW(it.uri, it.width, it.height, it.size) }
+        return c.use { it.encode(if (root) MediaContentW(mw, iw, 2) else MediaContentW0(mw, iw)) }
+    }
+
     /** [context]'s schema with MediaContent's types bound to [MediaContentD] and its classes instead. */
     fun contextWithDefaults(): Context =
         context(MediaD::class to "bench.Media", ImageD::class to "bench.Image", MediaContentD::class to "bench.MediaContent")
