@@ -2003,7 +2003,8 @@ internal class MemCodec(private val ctx: Context) {
         val flag = bytes[1].toInt()
         if (flag != -1 && flag != 0) return 0L
         val kind = bytes[2].toInt() and 0xff
-        if (kind != TypeId.COMPATIBLE_STRUCT && kind != TypeId.NAMED_COMPATIBLE_STRUCT && kind != TypeId.NAMED_STRUCT) return 0L
+        // (a NAMED_STRUCT carries a TypeDef in compatible mode only: meta strings otherwise)
+        if (kind != TypeId.COMPATIBLE_STRUCT && kind != TypeId.NAMED_COMPATIBLE_STRUCT && (kind != TypeId.NAMED_STRUCT || !ctx.compatible)) return 0L
         return Img.I64.get(bytes, 4) as Long
     }
 
