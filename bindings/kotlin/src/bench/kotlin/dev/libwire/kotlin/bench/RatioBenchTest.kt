@@ -26,11 +26,13 @@ import java.nio.file.Path
 
 /**
  * The binding against Fory Java 1.6.0 in one JVM (`mvn -B -Pbench verify`): for each workload,
- * encode and decode of both, interleaved (3 rounds; each job warmed, then the fastest of 7
- * batches of ~0.1 s of thread CPU time: on a shared machine interference only adds time).
- * Prints `BENCH kotlin <workload> <enc|dec> ratio=<libwire / fory-java>` and a table
- * (also target/bench-ratios.md). Before timing, each side's bytes are read by the other and
- * must give the value back.
+ * encode and decode of both, 3 rounds. Fory's job and libwire's are warmed (until the JIT is
+ * quiet too), then timed in alternation, 5 pairs of batches of ~50 ms of thread CPU time a round;
+ * the ratio is the median of the 15 pairs' ratios, the µs each side's fastest batch (round 63:
+ * on this shared machine a slow stretch lasts seconds and slows both batches of a pair).
+ * Prints `BENCH kotlin <workload> <enc|dec> ratio=<libwire / fory-java>` and tables (also
+ * target/bench-ratios.md); `-Dbench.batches=true` prints every batch. Before timing, each side's
+ * bytes are read by the other and must give the value back.
  */
 @Tag("bench")
 class RatioBenchTest {
@@ -49,22 +51,80 @@ class RatioBenchTest {
     private fun cpu(): Long = mx.currentThreadCpuTime
     private var sink = 0L
 
-    /** Fastest of 5 batches of ~50 ms of thread CPU time after [warmNs] of warm-up, ns per call. */
-    private fun measure(warmNs: Long, fn: () -> Any?): Double {
+    private val jit = java.lang.management.ManagementFactory.getCompilationMXBean()
+    /** -Dbench.batches=true: every batch's ns per call printed at the end (`BATCH` lines). */
+    private val logBatches = java.lang.Boolean.getBoolean("bench.batches")
+    private val batchLog = StringBuilder()
+
+    /**
+     * Runs [fn] for [warmNs] of thread CPU time, then on until the JIT has finished no compilation
+     * for 3 stretches of ~20 ms in a row (at most [warmNs] more): a batch timed while C2 still
+     * compiles the job's code times the tier-3 code (round 63). Returns ns per call of the last
+     * stretch.
+     */
+    private fun warm(warmNs: Long, fn: () -> Any?): Long {
         val warmEnd = cpu() + warmNs
         var calls = 0L
         val t0 = cpu()
         while (cpu() < warmEnd) { touch(fn()); calls++ }
-        val per = maxOf(1L, (cpu() - t0) / maxOf(1L, calls))
-        val batch = maxOf(1L, 50_000_000L / per)
-        var best = Double.MAX_VALUE
-        repeat(5) {
+        var per = maxOf(1L, (cpu() - t0) / maxOf(1L, calls))
+        val stop = cpu() + warmNs
+        var quiet = 0
+        var seen = jit.totalCompilationTime
+        while (quiet < 3 && cpu() < stop) {
+            val n = maxOf(1L, 20_000_000L / per)
             val t = cpu()
-            for (k in 0 until batch) touch(fn())
-            best = minOf(best, (cpu() - t).toDouble() / batch)
+            for (k in 0 until n) touch(fn())
+            per = maxOf(1L, (cpu() - t) / n)
+            val now = jit.totalCompilationTime
+            if (now == seen) quiet++ else { quiet = 0; seen = now }
         }
-        return best
+        return per
     }
+
+    /** One batch of [calls] calls of [fn], ns per call of thread CPU time. */
+    private fun batch(calls: Long, fn: () -> Any?): Double {
+        val t = cpu()
+        for (k in 0 until calls) touch(fn())
+        return (cpu() - t).toDouble() / calls
+    }
+
+    /** Fastest of 5 batches of ~50 ms of thread CPU time after [warm], ns per call. */
+    private fun measure(warmNs: Long, label: String, fn: () -> Any?): Double {
+        val calls = maxOf(1L, 50_000_000L / warm(warmNs, fn))
+        val times = DoubleArray(5) { batch(calls, fn) }
+        if (logBatches) batchLog.append("BATCH $label |").append(times.joinToString("") { " %.0f".format(it) }).append('\n')
+        return times.min()
+    }
+
+    /**
+     * Fory's job [f] and libwire's [l] timed in alternation: both warmed, then 5 pairs of batches
+     * of ~50 ms each (f, l, f, l, ...). Returns the fastest batch of each and adds each pair's
+     * ratio l / f to [ratios]. A machine that slows for seconds (other jobs, the host) slows both
+     * batches of a pair alike, where the fastest batches of jobs timed a minute apart need not
+     * be comparable (round 63).
+     */
+    private fun pair(warmNs: Long, label: String, ratios: MutableList<Double>, f: () -> Any?, l: () -> Any?): Pair<Double, Double> {
+        warm(warmNs, f)
+        warm(warmNs, l)
+        // both again, short: each one's warm-up may have compiled code the other shares
+        val fc = maxOf(1L, 50_000_000L / warm(warmNs / 4, f))
+        val lc = maxOf(1L, 50_000_000L / warm(warmNs / 4, l))
+        val ft = DoubleArray(5)
+        val lt = DoubleArray(5)
+        for (i in 0 until 5) {
+            ft[i] = batch(fc, f)
+            lt[i] = batch(lc, l)
+            ratios.add(lt[i] / ft[i])
+        }
+        if (logBatches) {
+            batchLog.append("BATCH $label f |").append(ft.joinToString("") { " %.0f".format(it) }).append('\n')
+            batchLog.append("BATCH $label l |").append(lt.joinToString("") { " %.0f".format(it) }).append('\n')
+        }
+        return ft.min() to lt.min()
+    }
+
+    private fun median(xs: List<Double>): Double = xs.sorted().let { if (it.size % 2 == 1) it[it.size / 2] else (it[it.size / 2 - 1] + it[it.size / 2]) / 2 }
 
     private fun touch(x: Any?) {
         sink += when (x) {
@@ -188,33 +248,46 @@ class RatioBenchTest {
         Files.write(Path.of("target/order0.fory-xlang.bin"), fxBytes[0])
 
         val best = HashMap<String, Double>()
+        val ratios = HashMap<String, MutableList<Double>>()
+        fun keep(k: String, v: Double) { best[k] = minOf(best[k] ?: Double.MAX_VALUE, v) }
+        fun pairOf(k: String, f: () -> Any?, l: () -> Any?, warm: Long, per: Int = 1) {
+            val (fb, lb) = pair(warm, k, ratios.getOrPut(k) { ArrayList() }, f, l)
+            keep("$k f", fb / per)
+            keep("$k l", lb / per)
+        }
         var warm = 500_000_000L
         repeat(3) {
             for (w in workloads) {
                 val lb = w.lEnc()
                 val fb = w.fEnc()
-                for ((key, fn) in listOf<Pair<String, () -> Any?>>(
-                    "f enc" to w.fEnc, "l enc" to w.lEnc, "f dec" to { w.fDec(fb) }, "l dec" to { w.lDec(lb) },
-                ) + (if (w.ctx === structs) {
+                pairOf("${w.name} enc", w.fEnc, w.lEnc, warm)
+                pairOf("${w.name} dec", { w.fDec(fb) }, { w.lDec(lb) }, warm)
+                if (w.ctx === structs) {
                     val p = structs.mem.planOf(w.value.javaClass)!!
-                    listOf<Pair<String, () -> Any?>>("l image" to { structs.mem.imageOnly(p, w.value) }, "l native" to { structs.mem.nativeOnly(p, lb) })
-                } else emptyList())) {
-                    val k = "${w.name} $key"
-                    best[k] = minOf(best[k] ?: Double.MAX_VALUE, measure(warm, fn))
+                    keep("${w.name} l image", measure(warm, "${w.name} l image") { structs.mem.imageOnly(p, w.value) })
+                    keep("${w.name} l native", measure(warm, "${w.name} l native") { structs.mem.nativeOnly(p, lb) })
                 }
             }
-            for (l in libs) {
+            // libwire and Fory Java xlang in alternation (the ratio); the other libraries alone
+            val lwl = libs[0]
+            val fxl = libs[1]
+            val lwb = encoded[lwl.name]!!
+            val fxb = encoded[fxl.name]!!
+            pairOf("orders enc", { var t = 0L; for (i in 0 until n) t += fxl.enc(i).size; t },
+                { var t = 0L; for (i in 0 until n) t += lwl.enc(i).size; t }, warm, n)
+            pairOf("orders dec", { for (i in 0 until n) fxl.dec(fxb[i]); n }, { for (i in 0 until n) lwl.dec(lwb[i]); n }, warm, n)
+            best["${lwl.name} enc"] = best["orders enc l"]!!
+            best["${lwl.name} dec"] = best["orders dec l"]!!
+            best["${fxl.name} enc"] = best["orders enc f"]!!
+            best["${fxl.name} dec"] = best["orders dec f"]!!
+            for (l in libs.drop(2)) {
                 val bs = encoded[l.name]!!
-                val e = measure(warm) { var t = 0L; for (i in 0 until n) t += l.enc(i).size; t } / n
-                val d = measure(warm) { for (i in 0 until n) l.dec(bs[i]); n } / n
-                best["${l.name} enc"] = minOf(best["${l.name} enc"] ?: Double.MAX_VALUE, e)
-                best["${l.name} dec"] = minOf(best["${l.name} dec"] ?: Double.MAX_VALUE, d)
+                keep("${l.name} enc", measure(warm, "${l.name} enc") { var t = 0L; for (i in 0 until n) t += l.enc(i).size; t } / n)
+                keep("${l.name} dec", measure(warm, "${l.name} dec") { for (i in 0 until n) l.dec(bs[i]); n } / n)
             }
             val op = lw.mem.planOf(Order::class.java)!!
-            val oi = measure(warm) { for (i in 0 until n) lw.mem.imageOnly(op, orders[i]); n } / n
-            val on = measure(warm) { for (i in 0 until n) lw.mem.nativeOnly(op, lwBytes[i]); n } / n
-            best["orders l image"] = minOf(best["orders l image"] ?: Double.MAX_VALUE, oi)
-            best["orders l native"] = minOf(best["orders l native"] ?: Double.MAX_VALUE, on)
+            keep("orders l image", measure(warm, "orders l image") { for (i in 0 until n) lw.mem.imageOnly(op, orders[i]); n } / n)
+            keep("orders l native", measure(warm, "orders l native") { for (i in 0 until n) lw.mem.nativeOnly(op, lwBytes[i]); n } / n)
             warm = 150_000_000L
         }
         val out = StringBuilder()
@@ -224,15 +297,22 @@ class RatioBenchTest {
         line("| workload | bytes libwire / Fory | Fory enc µs | libwire enc µs | enc ratio | Fory dec µs | libwire dec µs | dec ratio |")
         line("|---|---|---:|---:|---:|---:|---:|---:|")
         val bench = ArrayList<String>()
+        val spread = ArrayList<String>()
         fun row(name: String, ls: Number, fs: Number, fe: Double, le: Double, fd: Double, ld: Double) {
+            val re = median(ratios["$name enc"]!!)
+            val rd = median(ratios["$name dec"]!!)
             line("| $name | $ls / $fs | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |".format(
-                fe / 1000, le / 1000, le / fe, fd / 1000, ld / 1000, ld / fd))
-            bench.add("BENCH kotlin $name enc ratio=%.2f".format(le / fe))
-            bench.add("BENCH kotlin $name dec ratio=%.2f".format(ld / fd))
+                fe / 1000, le / 1000, re, fd / 1000, ld / 1000, rd))
+            bench.add("BENCH kotlin $name enc ratio=%.2f".format(re))
+            bench.add("BENCH kotlin $name dec ratio=%.2f".format(rd))
+            for (d in listOf("enc", "dec")) {
+                val r = ratios["$name $d"]!!
+                spread.add("| $name $d | %.2f | %.2f–%.2f | %.2f |".format(median(r), r.min(), r.max(), r.min() / r.max()))
+            }
         }
         for (w in workloads) {
             val (ls, fs) = sizes[w.name]!!
-            row(w.name, ls, fs, best["${w.name} f enc"]!!, best["${w.name} l enc"]!!, best["${w.name} f dec"]!!, best["${w.name} l dec"]!!)
+            row(w.name, ls, fs, best["${w.name} enc f"]!!, best["${w.name} enc l"]!!, best["${w.name} dec f"]!!, best["${w.name} dec l"]!!)
         }
         val avg = { name: String -> encoded[name]!!.sumOf { it.size } / n }
         row("orders", avg(libs[0].name), avg(libs[1].name), best["${libs[1].name} enc"]!!, best["${libs[0].name} enc"]!!,
@@ -242,13 +322,11 @@ class RatioBenchTest {
         line("")
         line("| workload | enc: JVM image | enc: C and copies | dec: C and copy | dec: JVM objects |")
         line("|---|---:|---:|---:|---:|")
-        best["orders l enc"] = best["${libs[0].name} enc"]!!
-        best["orders l dec"] = best["${libs[0].name} dec"]!!
         for (name in workloads.map { it.name } + "orders") {
             val li = best["$name l image"] ?: continue
             val ln = best["$name l native"]!!
-            val le = best["$name l enc"]!!
-            val ld = best["$name l dec"]!!
+            val le = best["$name enc l"]!!
+            val ld = best["$name dec l"]!!
             line("| $name | %.3f | %.3f | %.3f | %.3f |".format(li / 1000, (le - li) / 1000, ln / 1000, (ld - ln) / 1000))
         }
         line("")
@@ -264,8 +342,15 @@ class RatioBenchTest {
             line("| ${l.name} | ${avg(l.name)} | %.2f | %.2f | %.2f | %.2f |".format(e / 1000, d / 1000, (e + d) / 1000, (e + d) / lrt))
         }
         line("")
+        line("Ratios: the median of ${ratios.values.first().size} pairs of batches (Fory, libwire) timed in alternation; µs: each side's fastest batch")
+        line("")
+        line("| job | median ratio | pairs' range | min / max |")
+        line("|---|---:|---:|---:|")
+        for (sp in spread) line(sp)
+        line("")
         for (b in bench) line(b)
         println("(sink $sink)")
+        print(batchLog)
         Files.createDirectories(Path.of("target"))
         Files.writeString(Path.of("target/bench-ratios.md"), out.toString())
         structs.close()
