@@ -38,6 +38,13 @@ typedef struct {
   size_t refs_cap;
   uint32_t next;     /* next tape number */
   uint64_t nvalues;  /* what wire_decode counts as nodes */
+  uint64_t maxn;     /* the node limit (0 when locating: every value is
+                        counted by count_cold, fast paths stand aside) */
+  /* wire_decode_tape_offset: value loc_k's input offset, values counted
+   * in loc_n, nodes in loc_nodes */
+  bool loc;
+  uint64_t loc_k, loc_n, loc_nodes;
+  const uint8_t *loc_at;
   uint32_t flags;    /* WIRE_TAPE_* */
   uint64_t reemit, budget; /* shared scalars written again: bytes, cap */
   /* the declared type of the union case whose value comes next (R-UNION-5) */
@@ -104,15 +111,27 @@ static bool out_ok(td *t) {
   return fail(&t->d, t->o->status, t->d.in.p, "cannot write the tape");
 }
 
-/* wire_decode's node limit, counted at the same places (R-LIMIT-10). */
-static inline bool count_value(td *t) {
-  if (WIRE_LIKELY(t->nvalues < t->d.ctx->max_nodes)) {
-    t->nvalues++;
-    return true;
+/* Past t->maxn; when locating, value (not a node the document keeps an
+ * element type in) of the tape's values counted, at input offset at. */
+static __attribute__((noinline, cold)) bool count_cold(td *t, bool value,
+                                                      const uint8_t *at) {
+  if (t->loc) {
+    if (value && t->loc_n++ == t->loc_k) t->loc_at = at;
+    if (t->loc_nodes < t->d.ctx->max_nodes) return ++t->loc_nodes;
   }
   return fail(&t->d, WIRE_E_LIMIT, t->d.in.p, "more than %llu nodes",
               (unsigned long long)t->d.ctx->max_nodes);
 }
+/* wire_decode's node limit, counted at the same places (R-LIMIT-10): a
+ * value whose bytes (after any flag and type meta) start at `at`. */
+static inline bool count_at(td *t, const uint8_t *at) {
+  if (WIRE_LIKELY(t->nvalues < t->maxn)) {
+    t->nvalues++;
+    return true;
+  }
+  return count_cold(t, true, at);
+}
+#define count_value(t) count_at((t), (t)->d.in.p)
 
 static bool grow_refs(td *t, size_t n) {
   if (n <= t->refs_cap) return true;
@@ -159,7 +178,7 @@ HOT void fc_load(fc *c, const td *t) {
   c->q = o->p && o->status == WIRE_OK ? o->p + o->len : NULL;
   c->qend = c->q ? o->p + o->cap : NULL;
   c->nv = t->nvalues;
-  c->maxn = t->d.ctx->max_nodes;
+  c->maxn = t->maxn;
   c->maxb = t->d.ctx->max_binary;
 }
 HOT void fc_store(const fc *c, td *t) {
@@ -290,7 +309,7 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
     p32(t, count);
     if (!wire__buf_room(t->o, 8 * (size_t)count)) return out_ok(t);
     uint8_t *q = t->o->p + t->o->len;
-    uint64_t room = d->ctx->max_nodes - t->nvalues; /* nodes left */
+    uint64_t room = t->maxn - t->nvalues; /* nodes left */
     for (uint32_t i = 0; i < count; i++) {
       uint64_t raw;
       if (WIRE_LIKELY(i < room) && fast_num(&d->in.p, d->in.end, et, &raw)) {
@@ -358,9 +377,12 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   if (!wire__dec_list_end(d, &l, el.any)) return false;
   /* the two nodes a document keeps the element type in (R-LIMIT-10; the
    * tape does not hold it) */
-  if (wire__dec_list_keeps_type(&l, el.any) &&
-      (!count_value(t) || !count_value(t)))
-    return false;
+  if (wire__dec_list_keeps_type(&l, el.any)) {
+    for (int j = 0; j < 2; j++) {
+      if (WIRE_LIKELY(t->nvalues < t->maxn)) t->nvalues++;
+      else if (!count_cold(t, false, NULL)) return false;
+    }
+  }
   d->depth--;
   if (!out_ok(t)) return false;
   if (el.packable && t->reemit <= t->budget) pack(t, at, kind, el.first, count);
@@ -947,13 +969,14 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
     uint32_t id;
     if (!wire__dec_ref_flag(d, allow_ref, &f, &id)) return false;
     if (f == WIRE_REF_NULL) {
-      if (!count_value(t)) return false;
+      if (!count_at(t, s)) return false;
       *type = WIRE_T_NULL;
       p8(t, TAPE_NULL);
       return out_ok(t);
     }
     if (f == WIRE_REF_REF) {
       const tref *r = &t->refs[id];
+      if (WIRE_UNLIKELY(t->loc) && t->loc_n++ == t->loc_k) t->loc_at = s;
       if (!r->complete)
         return fail(d, WIRE_E_REF, s,
                     "reference id %u names a value that is not complete", id);
@@ -1011,8 +1034,11 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
 
 /* ---- entry points ---------------------------------------------------------- */
 
-static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
-                           uint32_t flags, wire_buf *out) {
+/* loc: NULL, or the number of a value, which gets its input offset
+ * (UINT64_MAX if there is no such value): tape.h. */
+int32_t wire__tape_decode_into(wire_ctx *ctx, const uint8_t *data,
+                               size_t len, uint32_t flags, wire_buf *out,
+                               uint64_t *loc) {
   if (flags & ~(uint32_t)TAPE_DEC_FLAGS)
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown tape flags 0x%x",
                       (unsigned)flags);
@@ -1029,6 +1055,9 @@ static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
   t.refs_cap = sc->refs_cap;
   t.o = out;
   t.flags = flags;
+  t.maxn = loc ? 0 : ctx->max_nodes;
+  t.loc = loc != NULL;
+  t.loc_k = loc ? *loc : 0;
   t.budget = wire__tape_reemit_budget(len);
   size_t base = out->len;
   uint8_t hdr[8] = {'W', 'T', wire__tape_dec_version(flags), 0, 0, 0, 0, 0};
@@ -1067,54 +1096,7 @@ static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
   sc->refs = t.refs;
   sc->refs_cap = t.refs_cap;
   wire__arena_free(&sc->arena);
-  return st;
-}
-
-/* After a caller's buffer filled up: decodes again into scratch for the
- * size the tape needs (*need; WIRE_E_BUFFER_FULL, the context's error), or
- * the payload's own error past the point where the buffer filled up. */
-static int32_t size_needed(wire_ctx *ctx, const uint8_t *data, size_t len,
-                           uint32_t flags, size_t *need) {
-  wire_buf tmp = {ctx, NULL, 0, 0, false, WIRE_OK};
-  int32_t st = decode_into(ctx, data, len, flags, &tmp);
-  *need = tmp.len;
-  wire__free(ctx, tmp.p, tmp.cap);
-  if (st) return st;
-  return wire__fail(ctx, WIRE_E_BUFFER_FULL, 0, "the tape needs %zu bytes",
-                    *need);
-}
-
-int32_t wire_decode_tape_to(wire_ctx *ctx, const uint8_t *data, size_t len,
-                            uint32_t flags, wire_writer *w) {
-  if (!ctx || !w || (!data && len)) return WIRE_E_ARG;
-  wire_ctx_clear_error(ctx);
-  if (w->b.status != WIRE_OK)
-    return wire__fail(ctx, w->b.status, 0, "the writer has failed before");
-  size_t base = w->b.len, need;
-  int32_t st = decode_into(ctx, data, len, flags, &w->b);
-  if (st == WIRE_E_BUFFER_FULL) {
-    st = size_needed(ctx, data, len, flags, &need);
-    if (st == WIRE_E_BUFFER_FULL) w->needed = base + need;
-    else w->b.status = WIRE_OK;
-  }
-  return st;
-}
-
-int32_t wire_decode_tape_into(wire_ctx *ctx, const uint8_t *data,
-                              size_t len, uint32_t flags, uint8_t *buf,
-                              size_t cap, size_t *tape_len) {
-  if (!ctx || !tape_len || (!data && len) || (!buf && cap)) return WIRE_E_ARG;
-  *tape_len = 0;
-  wire_ctx_clear_error(ctx);
-  wire_buf b = {ctx, buf, 0, cap, true, WIRE_OK};
-  int32_t st = decode_into(ctx, data, len, flags, &b);
-  if (st == WIRE_E_BUFFER_FULL) {
-    size_t need;
-    st = size_needed(ctx, data, len, flags, &need);
-    if (st == WIRE_E_BUFFER_FULL) *tape_len = need;
-    return st;
-  }
-  if (!st) *tape_len = b.len;
+  if (loc) *loc = t.loc_at ? (uint64_t)(t.loc_at - data) : UINT64_MAX;
   return st;
 }
 
@@ -1131,7 +1113,7 @@ int32_t wire_decode_tape(wire_ctx *ctx, const uint8_t *data, size_t len,
   b.ctx = ctx;
   b.len = 0;
   b.status = WIRE_OK;
-  int32_t st = decode_into(ctx, data, len, 0, &b);
+  int32_t st = wire__tape_decode_into(ctx, data, len, 0, &b, NULL);
   uint8_t *res = NULL;
   if (!st && !(res = wire__bytes_alloc(ctx, b.len)))
     st = wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
