@@ -45,8 +45,8 @@ type decoder struct {
 // input byte + 1 MiB, as for the compiled codecs (spec R-LIMIT-9). In
 // compatible mode a writer's struct can take one input byte and the
 // reader's be hundreds of bytes long, so the tape path keeps the same
-// ceiling. Past it: a limit error at offset 0 (the read tape does not
-// carry input offsets; the whole payload has been read by then). The
+// ceiling. Past it: a limit error at the input offset of the value being
+// made (atValue, taperr.go). The
 // values held by value inside a struct are in its size, not charged
 // again.
 func (d *decoder) charge(n uint64) {
@@ -71,7 +71,7 @@ func (d *decoder) memOver(n uint64) {
 	}
 	per := uint64(C.wire_ctx_get_limit(d.c.ctx(), C.WIRE_LIMIT_MEM_DECODE))
 	panic(goErr("limit", "decoding makes more than %d bytes of Go structs for %d input bytes "+
-		"(WIRE_LIMIT_MEM_DECODE: %d per input byte + %d; tape path: offset 0, the read tape has no input offsets)",
+		"(WIRE_LIMIT_MEM_DECODE: %d per input byte + %d)",
 		d.memMax, len(d.in), per, memDecodeBase))
 }
 
