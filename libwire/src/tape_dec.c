@@ -31,6 +31,13 @@ typedef struct {
   uint64_t raw;        /* a shared number (PACKED may move its bytes) */
 } tref;
 
+/* wire_decode_tape_offset: value k's input offset (at), values counted
+ * in n, nodes in nodes. */
+struct tloc {
+  uint64_t k, n, nodes;
+  const uint8_t *at;
+};
+
 typedef struct {
   wire_dec d;
   wire_buf *o;
@@ -40,11 +47,7 @@ typedef struct {
   uint64_t nvalues;  /* what wire_decode counts as nodes */
   uint64_t maxn;     /* the node limit (0 when locating: every value is
                         counted by count_cold, fast paths stand aside) */
-  /* wire_decode_tape_offset: value loc_k's input offset, values counted
-   * in loc_n, nodes in loc_nodes */
-  bool loc;
-  uint64_t loc_k, loc_n, loc_nodes;
-  const uint8_t *loc_at;
+  struct tloc *loc;  /* wire_decode_tape_offset, else NULL */
   uint32_t flags;    /* WIRE_TAPE_* */
   uint64_t reemit, budget; /* shared scalars written again: bytes, cap */
   /* the declared type of the union case whose value comes next (R-UNION-5) */
@@ -115,9 +118,10 @@ static bool out_ok(td *t) {
  * element type in) of the tape's values counted, at input offset at. */
 static __attribute__((noinline, cold)) bool count_cold(td *t, bool value,
                                                       const uint8_t *at) {
-  if (t->loc) {
-    if (value && t->loc_n++ == t->loc_k) t->loc_at = at;
-    if (t->loc_nodes < t->d.ctx->max_nodes) return ++t->loc_nodes;
+  struct tloc *l = t->loc;
+  if (l) {
+    if (value && l->n++ == l->k) l->at = at;
+    if (l->nodes < t->d.ctx->max_nodes) return ++l->nodes;
   }
   return fail(&t->d, WIRE_E_LIMIT, t->d.in.p, "more than %llu nodes",
               (unsigned long long)t->d.ctx->max_nodes);
@@ -976,7 +980,7 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
     }
     if (f == WIRE_REF_REF) {
       const tref *r = &t->refs[id];
-      if (WIRE_UNLIKELY(t->loc) && t->loc_n++ == t->loc_k) t->loc_at = s;
+      if (WIRE_UNLIKELY(t->loc) && t->loc->n++ == t->loc->k) t->loc->at = s;
       if (!r->complete)
         return fail(d, WIRE_E_REF, s,
                     "reference id %u names a value that is not complete", id);
@@ -1035,10 +1039,11 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
 /* ---- entry points ---------------------------------------------------------- */
 
 /* loc: NULL, or the number of a value, which gets its input offset
- * (UINT64_MAX if there is no such value): tape.h. */
-int32_t wire__tape_decode_into(wire_ctx *ctx, const uint8_t *data,
-                               size_t len, uint32_t flags, wire_buf *out,
-                               uint64_t *loc) {
+ * (UINT64_MAX if there is no such value). Inlined: with loc NULL at the
+ * entry points, nothing of locating is left there. */
+static inline __attribute__((always_inline)) int32_t
+decode_into(wire_ctx *ctx, const uint8_t *data, size_t len, uint32_t flags,
+            wire_buf *out, uint64_t *loc) {
   if (flags & ~(uint32_t)TAPE_DEC_FLAGS)
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown tape flags 0x%x",
                       (unsigned)flags);
@@ -1055,9 +1060,13 @@ int32_t wire__tape_decode_into(wire_ctx *ctx, const uint8_t *data,
   t.refs_cap = sc->refs_cap;
   t.o = out;
   t.flags = flags;
-  t.maxn = loc ? 0 : ctx->max_nodes;
-  t.loc = loc != NULL;
-  t.loc_k = loc ? *loc : 0;
+  struct tloc lc = {0, 0, 0, NULL};
+  t.maxn = ctx->max_nodes;
+  if (loc) {
+    lc.k = *loc;
+    t.maxn = 0;
+    t.loc = &lc;
+  }
   t.budget = wire__tape_reemit_budget(len);
   size_t base = out->len;
   uint8_t hdr[8] = {'W', 'T', wire__tape_dec_version(flags), 0, 0, 0, 0, 0};
@@ -1096,7 +1105,49 @@ int32_t wire__tape_decode_into(wire_ctx *ctx, const uint8_t *data,
   sc->refs = t.refs;
   sc->refs_cap = t.refs_cap;
   wire__arena_free(&sc->arena);
-  if (loc) *loc = t.loc_at ? (uint64_t)(t.loc_at - data) : UINT64_MAX;
+  if (loc) *loc = lc.at ? (uint64_t)(lc.at - data) : UINT64_MAX;
+  return st;
+}
+
+/* tape.h (for tape_dec_entry.c; the entry points below call decode_into
+ * itself, inlined) */
+int32_t wire__tape_decode_into(wire_ctx *ctx, const uint8_t *data,
+                               size_t len, uint32_t flags, wire_buf *out,
+                               uint64_t *loc) {
+  return decode_into(ctx, data, len, flags, out, loc);
+}
+
+int32_t wire_decode_tape_to(wire_ctx *ctx, const uint8_t *data, size_t len,
+                            uint32_t flags, wire_writer *w) {
+  if (!ctx || !w || (!data && len)) return WIRE_E_ARG;
+  wire_ctx_clear_error(ctx);
+  if (w->b.status != WIRE_OK)
+    return wire__fail(ctx, w->b.status, 0, "the writer has failed before");
+  size_t base = w->b.len, need;
+  int32_t st = decode_into(ctx, data, len, flags, &w->b, NULL);
+  if (st == WIRE_E_BUFFER_FULL) {
+    st = wire__tape_size_needed(ctx, data, len, flags, &need);
+    if (st == WIRE_E_BUFFER_FULL) w->needed = base + need;
+    else w->b.status = WIRE_OK;
+  }
+  return st;
+}
+
+int32_t wire_decode_tape_into(wire_ctx *ctx, const uint8_t *data,
+                              size_t len, uint32_t flags, uint8_t *buf,
+                              size_t cap, size_t *tape_len) {
+  if (!ctx || !tape_len || (!data && len) || (!buf && cap)) return WIRE_E_ARG;
+  *tape_len = 0;
+  wire_ctx_clear_error(ctx);
+  wire_buf b = {ctx, buf, 0, cap, true, WIRE_OK};
+  int32_t st = decode_into(ctx, data, len, flags, &b, NULL);
+  if (st == WIRE_E_BUFFER_FULL) {
+    size_t need;
+    st = wire__tape_size_needed(ctx, data, len, flags, &need);
+    if (st == WIRE_E_BUFFER_FULL) *tape_len = need;
+    return st;
+  }
+  if (!st) *tape_len = b.len;
   return st;
 }
 
@@ -1113,7 +1164,7 @@ int32_t wire_decode_tape(wire_ctx *ctx, const uint8_t *data, size_t len,
   b.ctx = ctx;
   b.len = 0;
   b.status = WIRE_OK;
-  int32_t st = wire__tape_decode_into(ctx, data, len, 0, &b, NULL);
+  int32_t st = decode_into(ctx, data, len, 0, &b, NULL);
   uint8_t *res = NULL;
   if (!st && !(res = wire__bytes_alloc(ctx, b.len)))
     st = wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
