@@ -103,6 +103,9 @@ static inline bool wire__tape_l1_next(const uint8_t **p, const uint8_t *end,
 int32_t wire__tape_decode_into(wire_ctx *ctx, const uint8_t *data,
                                size_t len, uint32_t flags, wire_buf *out,
                                uint64_t *loc);
+/* The decoder's scratch output of wire_decode_tape, reused between calls
+ * (NULL when out of memory). */
+wire_buf *wire__tape_dec_out(wire_ctx *ctx);
 /* After a caller's buffer filled up: decodes again into scratch for the
  * size the tape needs (*need; WIRE_E_BUFFER_FULL, the context's error), or
  * the payload's own error past the point where the buffer filled up

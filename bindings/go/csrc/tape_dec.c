@@ -1117,6 +1117,11 @@ int32_t wire__tape_decode_into(wire_ctx *ctx, const uint8_t *data,
   return decode_into(ctx, data, len, flags, out, loc);
 }
 
+wire_buf *wire__tape_dec_out(wire_ctx *ctx) {
+  dscratch *sc = get_scratch(ctx);
+  return sc ? &sc->out : NULL;
+}
+
 int32_t wire_decode_tape_to(wire_ctx *ctx, const uint8_t *data, size_t len,
                             uint32_t flags, wire_writer *w) {
   if (!ctx || !w || (!data && len)) return WIRE_E_ARG;
@@ -1148,38 +1153,5 @@ int32_t wire_decode_tape_into(wire_ctx *ctx, const uint8_t *data,
     return st;
   }
   if (!st) *tape_len = b.len;
-  return st;
-}
-
-int32_t wire_decode_tape(wire_ctx *ctx, const uint8_t *data, size_t len,
-                         uint8_t **tape, size_t *tape_len) {
-  if (!ctx || !tape || !tape_len || (!data && len)) return WIRE_E_ARG;
-  *tape = NULL;
-  *tape_len = 0;
-  wire_ctx_clear_error(ctx);
-  dscratch *sc = get_scratch(ctx);
-  if (!sc) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
-  wire_buf b = sc->out; /* reused between calls */
-  memset(&sc->out, 0, sizeof sc->out);
-  b.ctx = ctx;
-  b.len = 0;
-  b.status = WIRE_OK;
-  int32_t st = decode_into(ctx, data, len, 0, &b, NULL);
-  uint8_t *res = NULL;
-  if (!st && !(res = wire__bytes_alloc(ctx, b.len)))
-    st = wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
-  if (res) {
-    memcpy(res, b.p, b.len);
-    *tape = res;
-    *tape_len = b.len;
-  }
-  if (b.cap > ((size_t)16 << 20)) {
-    wire__free(ctx, b.p, b.cap);
-    memset(&b, 0, sizeof b);
-  }
-  b.ctx = ctx;
-  b.len = 0;
-  b.status = WIRE_OK;
-  sc->out = b;
   return st;
 }
