@@ -43,15 +43,16 @@ Test(tape_offset, mixed_list) {
   static const uint8_t p[] = {0x01, 0xff, 0x16, 0x03, 0x00, 0x05, 0x02,
                               0x15, 0x04, 0x78, 0x05, 0xd8, 0x04};
   static const uint64_t want[] = {3, 6, 8, 11};
-  check(p, sizeof p, want, 4);
+  check(p, sizeof packed, want, 4);
 }
 
+/* [1, 2, 300, 4] of int32 (one element type: PACKED in the tape) */
+static const uint8_t packed[] = {0x01, 0xff, 0x16, 0x04, 0x08, 0x05,
+                                 0x02, 0x04, 0xd8, 0x04, 0x08};
+
 Test(tape_offset, packed_list) {
-  /* [1, 2, 300, 4] of int32 (one element type: PACKED in the tape) */
-  static const uint8_t p[] = {0x01, 0xff, 0x16, 0x04, 0x08, 0x05,
-                              0x02, 0x04, 0xd8, 0x04, 0x08};
   static const uint64_t want[] = {3, 6, 7, 8, 10};
-  check(p, sizeof p, want, 5);
+  check(packed, sizeof packed, want, 5);
 }
 
 Test(tape_offset, null_and_nested) {
@@ -59,27 +60,26 @@ Test(tape_offset, null_and_nested) {
   static const uint8_t p[] = {0x01, 0xff, 0x16, 0x02, 0x0a, 0x16,
                               0xfd, 0xff, 0x01, 0x08, 0x07, 0x0a};
   static const uint64_t want[] = {3, 6, 8, 11};
-  check(p, sizeof p, want, 4);
+  check(p, sizeof packed, want, 4);
 }
 
 Test(tape_offset, limits_and_errors) {
-  static const uint8_t p[] = {0x01, 0xff, 0x16, 0x04, 0x08, 0x05,
-                              0x02, 0x04, 0xd8, 0x04, 0x08};
+  const uint8_t *p = packed;
   wire_ctx *ctx = wire_ctx_new();
   uint64_t off = 0;
   /* the node limit holds as for wire_decode_tape_to */
   cr_assert_eq(wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, 3), WIRE_OK);
-  cr_expect_eq(wire_decode_tape_offset(ctx, p, sizeof p, 0, 1, &off),
+  cr_expect_eq(wire_decode_tape_offset(ctx, p, sizeof packed, 0, 1, &off),
                WIRE_E_LIMIT);
   cr_assert_eq(wire_ctx_set_limit(ctx, WIRE_LIMIT_NODES, 5), WIRE_OK);
-  cr_expect_eq(wire_decode_tape_offset(ctx, p, sizeof p, 0, 4, &off), WIRE_OK);
+  cr_expect_eq(wire_decode_tape_offset(ctx, p, sizeof packed, 0, 4, &off), WIRE_OK);
   cr_expect_eq(off, 10);
   /* a payload's own error; bad arguments */
-  cr_expect_eq(wire_decode_tape_offset(ctx, p, sizeof p - 1, 0, 0, &off),
+  cr_expect_eq(wire_decode_tape_offset(ctx, p, sizeof packed - 1, 0, 0, &off),
                WIRE_E_TRUNCATED);
-  cr_expect_eq(wire_decode_tape_offset(ctx, p, sizeof p, 0, 0, NULL),
+  cr_expect_eq(wire_decode_tape_offset(ctx, p, sizeof packed, 0, 0, NULL),
                WIRE_E_ARG);
-  cr_expect_eq(wire_decode_tape_offset(ctx, p, sizeof p, 0x100, 0, &off),
+  cr_expect_eq(wire_decode_tape_offset(ctx, p, sizeof packed, 0x100, 0, &off),
                WIRE_E_ARG);
   wire_ctx_free(ctx);
 }
