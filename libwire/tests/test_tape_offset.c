@@ -43,7 +43,7 @@ Test(tape_offset, mixed_list) {
   static const uint8_t p[] = {0x01, 0xff, 0x16, 0x03, 0x00, 0x05, 0x02,
                               0x15, 0x04, 0x78, 0x05, 0xd8, 0x04};
   static const uint64_t want[] = {3, 6, 8, 11};
-  check(p, sizeof packed, want, 4);
+  check(p, sizeof p, want, 4);
 }
 
 /* [1, 2, 300, 4] of int32 (one element type: PACKED in the tape) */
