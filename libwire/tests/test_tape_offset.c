@@ -60,7 +60,7 @@ Test(tape_offset, null_and_nested) {
   static const uint8_t p[] = {0x01, 0xff, 0x16, 0x02, 0x0a, 0x16,
                               0xfd, 0xff, 0x01, 0x08, 0x07, 0x0a};
   static const uint64_t want[] = {3, 6, 8, 11};
-  check(p, sizeof packed, want, 4);
+  check(p, sizeof p, want, 4);
 }
 
 Test(tape_offset, limits_and_errors) {
