@@ -34,6 +34,9 @@ type decoder struct {
 	// from C at the first charge).
 	mem, memMax uint64
 	memKnown    bool
+	// set where an error is made inside a PACKED or ENTRY_RUN record: the
+	// value inside it (atValue, taperr.go); 0 otherwise
+	sub int
 }
 
 // charge counts n bytes of Go memory about to be made for struct objects
@@ -42,8 +45,8 @@ type decoder struct {
 // input byte + 1 MiB, as for the compiled codecs (spec R-LIMIT-9). In
 // compatible mode a writer's struct can take one input byte and the
 // reader's be hundreds of bytes long, so the tape path keeps the same
-// ceiling. Past it: a limit error at offset 0 (the read tape does not
-// carry input offsets; the whole payload has been read by then). The
+// ceiling. Past it: a limit error at the input offset of the value being
+// made (atValue, taperr.go). The
 // values held by value inside a struct are in its size, not charged
 // again.
 func (d *decoder) charge(n uint64) {
@@ -68,7 +71,7 @@ func (d *decoder) memOver(n uint64) {
 	}
 	per := uint64(C.wire_ctx_get_limit(d.c.ctx(), C.WIRE_LIMIT_MEM_DECODE))
 	panic(goErr("limit", "decoding makes more than %d bytes of Go structs for %d input bytes "+
-		"(WIRE_LIMIT_MEM_DECODE: %d per input byte + %d; tape path: offset 0, the read tape has no input offsets)",
+		"(WIRE_LIMIT_MEM_DECODE: %d per input byte + %d)",
 		d.memMax, len(d.in), per, memDecodeBase))
 }
 
@@ -360,13 +363,13 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 	d := &c.dec // reused: no allocation per message
 	*d = decoder{c: c, b: tp, in: data, refs: d.refs[:0]}
 	defer func() {
+		r := recover()
+		if we, ok := r.(*WireError); ok {
+			err = d.atValue(we, tp)
+		}
 		clear(d.refs) // keep no user values alive after the call
 		d.b, d.in = nil, nil
-		if r := recover(); r != nil {
-			if we, ok := r.(*WireError); ok {
-				err = we
-				return
-			}
+		if r != nil && err == nil {
 			panic(r)
 		}
 	}()
@@ -379,7 +382,7 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 		*all = make([]any, n)
 		for i := 0; i < n; i++ {
 			if err := d.anyValue(&(*all)[i]); err != nil {
-				return err
+				return d.atValue(err, tp)
 			}
 		}
 		return nil
@@ -400,19 +403,19 @@ func (c *Context) unmarshal(data []byte, targets []any, all *[]any) (err error) 
 				d.refs[d.reserve()] = rv.Elem()
 				reg, nf := d.u32(), int(d.u32())
 				if reg != si.index {
-					return goErr("type", "cannot decode a %s into a Go %s", c.TypeName(reg), si.typ)
+					return d.atValue(goErr("type", "cannot decode a %s into a Go %s", c.TypeName(reg), si.typ), tp)
 				}
 				if err := d.planInto(si, nf, rv.UnsafePointer()); err != nil {
-					return c.fitAt(err, si, data)
+					return d.atValue(c.fitAt(err, si, data), tp)
 				}
 				continue
 			}
 		}
 		if err := d.decode(rv.Elem()); err != nil {
 			if si := c.reg.byType[rv.Type().Elem()]; si != nil && len(targets) == 1 {
-				return c.fitAt(err, si, data)
+				err = c.fitAt(err, si, data)
 			}
-			return err
+			return d.atValue(err, tp)
 		}
 	}
 	return nil
@@ -1340,6 +1343,7 @@ func (d *decoder) spanStrings(s []string) error {
 // packedInto decodes a PACKED list/set: u8 kind, u8 element type, u32
 // count, 8 bytes per element.
 func (d *decoder) packedInto(k int, v reflect.Value) error {
+	rec := d.p // just past the op: the record itself at fault (atValue)
 	kind, et := d.u8(), d.u8()
 	n := int(d.u32())
 	raw := d.take(8 * n)
@@ -1359,8 +1363,9 @@ func (d *decoder) packedInto(k int, v reflect.Value) error {
 	}
 	d.keep(k, v)
 	if t.Kind() == reflect.Slice && el.PkgPath() == "" && n > 0 {
-		if ok, err := unpackInto(v.UnsafePointer(), n, el.Kind(), et, raw); ok {
-			return err
+		// (an error: the loop below finds the element at fault)
+		if ok, err := unpackInto(v.UnsafePointer(), n, el.Kind(), et, raw); ok && err == nil {
+			return nil
 		}
 	}
 	// fast paths for the natural element types
@@ -1397,7 +1402,8 @@ func (d *decoder) packedInto(k int, v reflect.Value) error {
 			e.Set(x)
 		case et == TypeBool:
 			if e.Kind() != reflect.Bool {
-				return mismatch(et, e.Type())
+				err = mismatch(et, e.Type())
+				break
 			}
 			e.SetBool(u != 0)
 		case et >= TypeInt8 && et <= TypeTaggedInt64:
@@ -1408,6 +1414,7 @@ func (d *decoder) packedInto(k int, v reflect.Value) error {
 			err = setFloat(e, et, u)
 		}
 		if err != nil {
+			d.p, d.sub = rec, 2+i // element i (atValue)
 			return err
 		}
 	}
@@ -1733,8 +1740,9 @@ func (d *decoder) mapSlow(n int, m reflect.Value) error {
 	var saved []byte // the read tape while an ENTRY_RUN's records are read
 	savedP, runLeft := 0, 0
 	defer func() {
-		if saved != nil { // an error inside a run
-			d.b, d.p = saved, savedP
+		if saved != nil { // an error inside a run: its value at fault
+			d.sub = 1 + recordsBefore(d.b, d.p)
+			d.b, d.p = saved, savedP-21
 		}
 	}()
 	for i := 0; i < n; i++ {
@@ -1895,4 +1903,19 @@ func durationOf(s int64, ns uint32) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(t + d), true
+}
+
+// recordsBefore counts the records of recs (an ENTRY_RUN's, runRecords:
+// STRING and VARINT ops) that start before p, less one: the index of the
+// one at fault.
+func recordsBefore(recs []byte, p int) int {
+	n := -1
+	for q := 0; q < p && q < len(recs); n++ {
+		if recs[q] == TypeString && q+6 <= len(recs) {
+			q += 6 + int(binary.LittleEndian.Uint32(recs[q+2:]))
+		} else {
+			q += 9
+		}
+	}
+	return max(n, 0)
 }

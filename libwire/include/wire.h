@@ -1062,6 +1062,17 @@ WIRE_API int32_t wire_decode_tape_into(wire_ctx *ctx, const uint8_t *data,
                                        size_t len, uint32_t flags,
                                        uint8_t *buf, size_t cap,
                                        size_t *tape_len);
+/* The input offset of value k of the tape that wire_decode_tape_to with
+ * flags makes of data (spec/tape.md, "Input offsets": values numbered
+ * 0, 1, 2 ... in tape order, a PACKED list's elements and an ENTRY_RUN's
+ * keys and values each one; the offset of a value's bytes after its
+ * reference flag and type meta, of a null or REF its flag), into *offset:
+ * data is decoded again, for a host that finds a value of a read tape it
+ * cannot take. WIRE_E_ARG when the tape has no value k; the payload's own
+ * error if it fails to decode. */
+WIRE_API int32_t wire_decode_tape_offset(wire_ctx *ctx, const uint8_t *data,
+                                         size_t len, uint32_t flags,
+                                         uint64_t k, uint64_t *offset);
 /* Adds the roots of a tape to a document. */
 WIRE_API int32_t wire_doc_add_tape(wire_ctx *ctx, wire_doc *doc,
                                    const uint8_t *tape, size_t len);

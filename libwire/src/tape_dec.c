@@ -31,6 +31,13 @@ typedef struct {
   uint64_t raw;        /* a shared number (PACKED may move its bytes) */
 } tref;
 
+/* wire_decode_tape_offset: value k's input offset (at), values counted
+ * in n, nodes in nodes. */
+struct tloc {
+  uint64_t k, n, nodes;
+  const uint8_t *at;
+};
+
 typedef struct {
   wire_dec d;
   wire_buf *o;
@@ -38,6 +45,9 @@ typedef struct {
   size_t refs_cap;
   uint32_t next;     /* next tape number */
   uint64_t nvalues;  /* what wire_decode counts as nodes */
+  uint64_t maxn;     /* the node limit (0 when locating: every value is
+                        counted by count_cold, fast paths stand aside) */
+  struct tloc *loc;  /* wire_decode_tape_offset, else NULL */
   uint32_t flags;    /* WIRE_TAPE_* */
   uint64_t reemit, budget; /* shared scalars written again: bytes, cap */
   /* the declared type of the union case whose value comes next (R-UNION-5) */
@@ -104,15 +114,28 @@ static bool out_ok(td *t) {
   return fail(&t->d, t->o->status, t->d.in.p, "cannot write the tape");
 }
 
-/* wire_decode's node limit, counted at the same places (R-LIMIT-10). */
-static inline bool count_value(td *t) {
-  if (WIRE_LIKELY(t->nvalues < t->d.ctx->max_nodes)) {
-    t->nvalues++;
-    return true;
+/* Past t->maxn; when locating, value (not a node the document keeps an
+ * element type in) of the tape's values counted, at input offset at. */
+static __attribute__((noinline, cold)) bool count_cold(td *t, bool value,
+                                                      const uint8_t *at) {
+  struct tloc *l = t->loc;
+  if (l) {
+    if (value && l->n++ == l->k) l->at = at;
+    if (l->nodes < t->d.ctx->max_nodes) return ++l->nodes;
   }
   return fail(&t->d, WIRE_E_LIMIT, t->d.in.p, "more than %llu nodes",
               (unsigned long long)t->d.ctx->max_nodes);
 }
+/* wire_decode's node limit, counted at the same places (R-LIMIT-10): a
+ * value whose bytes (after any flag and type meta) start at `at`. */
+static inline bool count_at(td *t, const uint8_t *at) {
+  if (WIRE_LIKELY(t->nvalues < t->maxn)) {
+    t->nvalues++;
+    return true;
+  }
+  return count_cold(t, true, at);
+}
+#define count_value(t) count_at((t), (t)->d.in.p)
 
 static bool grow_refs(td *t, size_t n) {
   if (n <= t->refs_cap) return true;
@@ -159,7 +182,7 @@ HOT void fc_load(fc *c, const td *t) {
   c->q = o->p && o->status == WIRE_OK ? o->p + o->len : NULL;
   c->qend = c->q ? o->p + o->cap : NULL;
   c->nv = t->nvalues;
-  c->maxn = t->d.ctx->max_nodes;
+  c->maxn = t->maxn;
   c->maxb = t->d.ctx->max_binary;
 }
 HOT void fc_store(const fc *c, td *t) {
@@ -290,7 +313,7 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
     p32(t, count);
     if (!wire__buf_room(t->o, 8 * (size_t)count)) return out_ok(t);
     uint8_t *q = t->o->p + t->o->len;
-    uint64_t room = d->ctx->max_nodes - t->nvalues; /* nodes left */
+    uint64_t room = t->maxn - t->nvalues; /* nodes left */
     for (uint32_t i = 0; i < count; i++) {
       uint64_t raw;
       if (WIRE_LIKELY(i < room) && fast_num(&d->in.p, d->in.end, et, &raw)) {
@@ -358,9 +381,12 @@ static bool list(td *t, uint8_t kind, const wire_ftype *decl) {
   if (!wire__dec_list_end(d, &l, el.any)) return false;
   /* the two nodes a document keeps the element type in (R-LIMIT-10; the
    * tape does not hold it) */
-  if (wire__dec_list_keeps_type(&l, el.any) &&
-      (!count_value(t) || !count_value(t)))
-    return false;
+  if (wire__dec_list_keeps_type(&l, el.any)) {
+    for (int j = 0; j < 2; j++) {
+      if (WIRE_LIKELY(t->nvalues < t->maxn)) t->nvalues++;
+      else if (!count_cold(t, false, NULL)) return false;
+    }
+  }
   d->depth--;
   if (!out_ok(t)) return false;
   if (el.packable && t->reemit <= t->budget) pack(t, at, kind, el.first, count);
@@ -947,13 +973,14 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
     uint32_t id;
     if (!wire__dec_ref_flag(d, allow_ref, &f, &id)) return false;
     if (f == WIRE_REF_NULL) {
-      if (!count_value(t)) return false;
+      if (!count_at(t, s)) return false;
       *type = WIRE_T_NULL;
       p8(t, TAPE_NULL);
       return out_ok(t);
     }
     if (f == WIRE_REF_REF) {
       const tref *r = &t->refs[id];
+      if (WIRE_UNLIKELY(t->loc) && t->loc->n++ == t->loc->k) t->loc->at = s;
       if (!r->complete)
         return fail(d, WIRE_E_REF, s,
                     "reference id %u names a value that is not complete", id);
@@ -1011,8 +1038,12 @@ static bool slot(td *t, bool has_flag, bool allow_ref, const tmeta *fixed,
 
 /* ---- entry points ---------------------------------------------------------- */
 
-static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
-                           uint32_t flags, wire_buf *out) {
+/* loc: NULL, or the number of a value, which gets its input offset
+ * (UINT64_MAX if there is no such value). Inlined: with loc NULL at the
+ * entry points, nothing of locating is left there. */
+static inline __attribute__((always_inline)) int32_t
+decode_into(wire_ctx *ctx, const uint8_t *data, size_t len, uint32_t flags,
+            wire_buf *out, uint64_t *loc) {
   if (flags & ~(uint32_t)TAPE_DEC_FLAGS)
     return wire__fail(ctx, WIRE_E_ARG, 0, "unknown tape flags 0x%x",
                       (unsigned)flags);
@@ -1029,6 +1060,13 @@ static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
   t.refs_cap = sc->refs_cap;
   t.o = out;
   t.flags = flags;
+  struct tloc lc = {0, 0, 0, NULL};
+  t.maxn = ctx->max_nodes;
+  if (loc) {
+    lc.k = *loc;
+    t.maxn = 0;
+    t.loc = &lc;
+  }
   t.budget = wire__tape_reemit_budget(len);
   size_t base = out->len;
   uint8_t hdr[8] = {'W', 'T', wire__tape_dec_version(flags), 0, 0, 0, 0, 0};
@@ -1067,21 +1105,21 @@ static int32_t decode_into(wire_ctx *ctx, const uint8_t *data, size_t len,
   sc->refs = t.refs;
   sc->refs_cap = t.refs_cap;
   wire__arena_free(&sc->arena);
+  if (loc) *loc = lc.at ? (uint64_t)(lc.at - data) : UINT64_MAX;
   return st;
 }
 
-/* After a caller's buffer filled up: decodes again into scratch for the
- * size the tape needs (*need; WIRE_E_BUFFER_FULL, the context's error), or
- * the payload's own error past the point where the buffer filled up. */
-static int32_t size_needed(wire_ctx *ctx, const uint8_t *data, size_t len,
-                           uint32_t flags, size_t *need) {
-  wire_buf tmp = {ctx, NULL, 0, 0, false, WIRE_OK};
-  int32_t st = decode_into(ctx, data, len, flags, &tmp);
-  *need = tmp.len;
-  wire__free(ctx, tmp.p, tmp.cap);
-  if (st) return st;
-  return wire__fail(ctx, WIRE_E_BUFFER_FULL, 0, "the tape needs %zu bytes",
-                    *need);
+/* tape.h (for tape_dec_entry.c; the entry points below call decode_into
+ * itself, inlined) */
+int32_t wire__tape_decode_into(wire_ctx *ctx, const uint8_t *data,
+                               size_t len, uint32_t flags, wire_buf *out,
+                               uint64_t *loc) {
+  return decode_into(ctx, data, len, flags, out, loc);
+}
+
+wire_buf *wire__tape_dec_out(wire_ctx *ctx) {
+  dscratch *sc = get_scratch(ctx);
+  return sc ? &sc->out : NULL;
 }
 
 int32_t wire_decode_tape_to(wire_ctx *ctx, const uint8_t *data, size_t len,
@@ -1091,9 +1129,9 @@ int32_t wire_decode_tape_to(wire_ctx *ctx, const uint8_t *data, size_t len,
   if (w->b.status != WIRE_OK)
     return wire__fail(ctx, w->b.status, 0, "the writer has failed before");
   size_t base = w->b.len, need;
-  int32_t st = decode_into(ctx, data, len, flags, &w->b);
+  int32_t st = decode_into(ctx, data, len, flags, &w->b, NULL);
   if (st == WIRE_E_BUFFER_FULL) {
-    st = size_needed(ctx, data, len, flags, &need);
+    st = wire__tape_size_needed(ctx, data, len, flags, &need);
     if (st == WIRE_E_BUFFER_FULL) w->needed = base + need;
     else w->b.status = WIRE_OK;
   }
@@ -1107,46 +1145,13 @@ int32_t wire_decode_tape_into(wire_ctx *ctx, const uint8_t *data,
   *tape_len = 0;
   wire_ctx_clear_error(ctx);
   wire_buf b = {ctx, buf, 0, cap, true, WIRE_OK};
-  int32_t st = decode_into(ctx, data, len, flags, &b);
+  int32_t st = decode_into(ctx, data, len, flags, &b, NULL);
   if (st == WIRE_E_BUFFER_FULL) {
     size_t need;
-    st = size_needed(ctx, data, len, flags, &need);
+    st = wire__tape_size_needed(ctx, data, len, flags, &need);
     if (st == WIRE_E_BUFFER_FULL) *tape_len = need;
     return st;
   }
   if (!st) *tape_len = b.len;
-  return st;
-}
-
-int32_t wire_decode_tape(wire_ctx *ctx, const uint8_t *data, size_t len,
-                         uint8_t **tape, size_t *tape_len) {
-  if (!ctx || !tape || !tape_len || (!data && len)) return WIRE_E_ARG;
-  *tape = NULL;
-  *tape_len = 0;
-  wire_ctx_clear_error(ctx);
-  dscratch *sc = get_scratch(ctx);
-  if (!sc) return wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
-  wire_buf b = sc->out; /* reused between calls */
-  memset(&sc->out, 0, sizeof sc->out);
-  b.ctx = ctx;
-  b.len = 0;
-  b.status = WIRE_OK;
-  int32_t st = decode_into(ctx, data, len, 0, &b);
-  uint8_t *res = NULL;
-  if (!st && !(res = wire__bytes_alloc(ctx, b.len)))
-    st = wire__fail(ctx, WIRE_E_NOMEM, 0, "out of memory");
-  if (res) {
-    memcpy(res, b.p, b.len);
-    *tape = res;
-    *tape_len = b.len;
-  }
-  if (b.cap > ((size_t)16 << 20)) {
-    wire__free(ctx, b.p, b.cap);
-    memset(&b, 0, sizeof b);
-  }
-  b.ctx = ctx;
-  b.len = 0;
-  b.status = WIRE_OK;
-  sc->out = b;
   return st;
 }

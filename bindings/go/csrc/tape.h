@@ -96,6 +96,23 @@ static inline bool wire__tape_l1_next(const uint8_t **p, const uint8_t *end,
   return true;
 }
 
+/* wire_decode_tape_to's work (tape_dec.c), appending to out; on failure
+ * out->len is as it was. loc: NULL, or *loc the number of a value of the
+ * tape (spec/tape.md, input offsets), which gets that value's input
+ * offset, or UINT64_MAX when the tape has no such value. */
+int32_t wire__tape_decode_into(wire_ctx *ctx, const uint8_t *data,
+                               size_t len, uint32_t flags, wire_buf *out,
+                               uint64_t *loc);
+/* The decoder's scratch output of wire_decode_tape, reused between calls
+ * (NULL when out of memory). */
+wire_buf *wire__tape_dec_out(wire_ctx *ctx);
+/* After a caller's buffer filled up: decodes again into scratch for the
+ * size the tape needs (*need; WIRE_E_BUFFER_FULL, the context's error), or
+ * the payload's own error past the point where the buffer filled up
+ * (tape_dec_entry.c). */
+int32_t wire__tape_size_needed(wire_ctx *ctx, const uint8_t *data,
+                               size_t len, uint32_t flags, size_t *need);
+
 /* The flags of wire_decode_tape_to, and the version of the tapes it writes
  * with them. */
 #define TAPE_DEC_FLAGS                                                  \
