@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "aad635e21b4732807dc574d02250bb195de4dfeae267107a7bf98304d03db149"
+const csrcDigest = "9f42e47e750491fc8387a5aff7d8ae28ab52bf3c910d5f4a8abe7ed4e7629887"

@@ -68,22 +68,43 @@ static inline const void *eptr(const menc *e, const uint8_t *p) {
   return rptr(e->rel, p);
 }
 
-/* Whether text s[0..n) is valid UTF-8 (text_ok), for the caller's
- * strings, past whose end nothing may be read: ASCII text shorter than a
- * word by two loads of four bytes overlapping, or of its first, middle
- * and last bytes (which are all of them below four), not byte by byte. */
+/* utf8_ok, called: text that is not ASCII (out of the struct loops) */
+static __attribute__((noinline)) bool eutf8_ok(const uint8_t *s, size_t n) {
+  return utf8_ok(s, n);
+}
+
+/* Whether text s[0..n) is valid UTF-8 (text_ok's answer), for the
+ * caller's strings, past whose end nothing may be read: whether it is
+ * ASCII first, by words or'ed together and tested once (sixteen bytes a
+ * round, the last ones overlapping), text shorter than a word by two
+ * loads of four bytes overlapping, or of its first, middle and last bytes
+ * (which are all of them below four); else utf8_ok. */
 static inline __attribute__((always_inline)) bool
 etext_ok(const uint8_t *s, size_t n) {
-  if (n >= 8) return text_ok(s, n, s + n);
-  uint32_t a = 0, z = 0;
-  if (n >= 4) {
-    memcpy(&a, s, 4);
-    memcpy(&z, s + n - 4, 4);
-  } else if (n) {
-    a = (uint32_t)(s[0] | s[n / 2]);
-    z = s[n - 1];
+  if (n >= 8) {
+    uint64_t a, z, w, y;
+    memcpy(&a, s + n - 8, 8);
+    if (n > 16) {
+      memcpy(&z, s + n - 16, 8);
+      for (size_t i = 0; i + 16 < n; i += 16) {
+        memcpy(&w, s + i, 8);
+        memcpy(&y, s + i + 8, 8);
+        a |= w | y;
+      }
+    } else {
+      memcpy(&z, s, 8);
+    }
+    return !((a | z) & UINT64_C(0x8080808080808080)) || eutf8_ok(s, n);
   }
-  return !((a | z) & 0x80808080u) || utf8_ok(s, n);
+  uint32_t b = 0, c = 0;
+  if (n >= 4) {
+    memcpy(&b, s, 4);
+    memcpy(&c, s + n - 4, 4);
+  } else if (n) {
+    b = (uint32_t)(s[0] | s[n / 2]);
+    c = s[n - 1];
+  }
+  return !((b | c) & 0x80808080u) || eutf8_ok(s, n);
 }
 
 static bool enc_struct_body(menc *e, const wire_mlayout *l, const uint8_t *base);

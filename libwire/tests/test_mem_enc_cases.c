@@ -377,14 +377,15 @@ Test(mem_enc_cases, text_that_is_not_utf8_is_refused_where_checked) {
     uint32_t ls, lf, ll;
     wire_ctx *c = make2(trusted, 1, -1, &ls, &lf, &ll);
     /* where: the note, s, a name, a key, a value; a string of len bytes,
-     * one of them (at) not UTF-8 */
+     * one of them (at) not UTF-8 (lengths past 16 and 32: the words of
+     * the encoder's ASCII test or'ed together, two rounds of them) */
     for (int where = 0; where < 5; where++) {
-      for (uint32_t len = 1; len <= 12; len++) {
+      for (uint32_t len = 1; len <= 70; len++) {
         for (uint32_t at = 0; at < len; at++) {
           srec r;
           srec_of(&r, 3, 4);
           r.note = (ustr){utext + 1, 3, 0};
-          static uint8_t bad[16];
+          static uint8_t bad[72];
           memset(bad, 'Q', sizeof bad);
           ustr *u = where == 0   ? &r.note
                     : where == 1 ? &r.s
@@ -394,18 +395,22 @@ Test(mem_enc_cases, text_that_is_not_utf8_is_refused_where_checked) {
           *u = (ustr){bad, len, 0};
           size_t n;
           enc_ok(c, ls, &r, good, &n);
-          /* (the good bytes: the string's header and its Qs) */
+          /* (the good bytes: the string's header, one or two bytes, and
+           * its Qs) */
+          const uint32_t hv = len << 2 | WIRE_STR_UTF8;
+          const uint8_t hb[2] = {(uint8_t)(hv < 0x80 ? hv : (hv | 0x80)),
+                                 (uint8_t)(hv >> 7)};
+          const size_t hn = hv < 0x80 ? 1 : 2;
           size_t h = 0;
-          while (h + 1 + len <= n &&
-                 !(good[h] == (uint8_t)(len << 2 | WIRE_STR_UTF8) &&
-                   !memcmp(good + h + 1, bad, len)))
+          while (h + hn + len <= n && (memcmp(good + h, hb, hn) ||
+                                       memcmp(good + h + hn, bad, len)))
             h++;
-          cr_assert(h + 1 + len <= n);
+          cr_assert(h + hn + len <= n);
           bad[at] = 0xFF;
           if (trusted) {
             const uint8_t *p;
             cr_assert_eq(wire_mem_encode(c, ls, &r, &p, &n), WIRE_OK);
-            cr_assert(!memcmp(p + h + 1, bad, len), "as given (%d %u %u)",
+            cr_assert(!memcmp(p + h + hn, bad, len), "as given (%d %u %u)",
                       where, len, at);
           } else {
             uint64_t off = err_at(c, ls, &r, WIRE_E_STRING);
