@@ -64,9 +64,10 @@ static void check64(wire_ctx *ctx, const uint8_t *seq, size_t len) {
   }
 }
 
-/* every sequence of n edge bytes (n <= 6), each with every length left */
-Test(mem_fast_varint, u32_every_short_sequence) {
-  wire_ctx *ctx = wire_ctx_new();
+/* check(ctx, seq, n) on every sequence of n edge bytes, n <= 6 (as many
+ * bytes left as the sequence has) */
+static void each_short(wire_ctx *ctx,
+                       void (*check)(wire_ctx *, const uint8_t *, size_t)) {
   uint8_t seq[8];
   for (size_t n = 0; n <= 6; n++) {
     size_t total = 1;
@@ -74,9 +75,14 @@ Test(mem_fast_varint, u32_every_short_sequence) {
     for (size_t i = 0; i < total; i++) {
       size_t r = i;
       for (size_t k = 0; k < n; k++, r /= NE) seq[k] = edges[r % NE];
-      check32(ctx, seq, n);
+      check(ctx, seq, n);
     }
   }
+}
+
+Test(mem_fast_varint, u32_every_short_sequence) {
+  wire_ctx *ctx = wire_ctx_new();
+  each_short(ctx, check32);
   wire_ctx_free(ctx);
 }
 
@@ -85,15 +91,7 @@ Test(mem_fast_varint, u32_every_short_sequence) {
 Test(mem_fast_varint, u64_every_short_and_long_sequence) {
   wire_ctx *ctx = wire_ctx_new();
   uint8_t seq[12];
-  for (size_t n = 0; n <= 6; n++) {
-    size_t total = 1;
-    for (size_t k = 0; k < n; k++) total *= NE;
-    for (size_t i = 0; i < total; i++) {
-      size_t r = i;
-      for (size_t k = 0; k < n; k++, r /= NE) seq[k] = edges[r % NE];
-      check64(ctx, seq, n);
-    }
-  }
+  each_short(ctx, check64);
   static const uint8_t cont[] = {0x80, 0x81, 0xFF}, last[] = {0x00, 0x01,
                                                              0x7F, 0x80, 0xFF};
   for (size_t n = 7; n <= 10; n++) {
