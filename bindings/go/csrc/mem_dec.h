@@ -278,13 +278,16 @@ static inline bool bools_ok(const uint8_t *s, size_t n) {
  * checked readers then report. */
 static inline bool fast_u32(const uint8_t *s, const uint8_t *end, uint32_t *v,
                             const uint8_t **np) {
+  if (WIRE_UNLIKELY(s >= end)) return false;
+  uint32_t c = s[0], r;
+  if (c < 0x80) { *v = c; *np = s + 1; return true; }
   if (WIRE_UNLIKELY(end - s < 5)) {
-    uint32_t r = 0;
-    for (int i = 0; i < 4 && s + i < end; i++) {
-      uint32_t c = s[i];
+    r = c & 0x7F; /* (the first byte, 0x80 or more) */
+    for (int i = 1; i < 4 && s + i < end; i++) {
+      c = s[i];
       r |= (c & 0x7F) << (7 * i);
       if (c < 0x80) {
-        if (i && !c) return false;
+        if (!c) return false;
         *v = r;
         *np = s + i + 1;
         return true;
@@ -292,8 +295,6 @@ static inline bool fast_u32(const uint8_t *s, const uint8_t *end, uint32_t *v,
     }
     return false;
   }
-  uint32_t c = s[0], r;
-  if (c < 0x80) { *v = c; *np = s + 1; return true; }
   r = c & 0x7F;
   c = s[1];
   r |= (c & 0x7F) << 7;
@@ -312,13 +313,15 @@ static inline bool fast_u32(const uint8_t *s, const uint8_t *end, uint32_t *v,
 }
 static inline bool fast_u64(const uint8_t *s, const uint8_t *end, uint64_t *v,
                             const uint8_t **np) {
+  if (WIRE_UNLIKELY(s >= end)) return false;
+  if (s[0] < 0x80) { *v = s[0]; *np = s + 1; return true; }
   if (WIRE_UNLIKELY(end - s < 9)) return false;
-  uint64_t r = 0;
-  for (int i = 0; i < 8; i++) {
+  uint64_t r = s[0] & 0x7F;
+  for (int i = 1; i < 8; i++) {
     uint64_t c = s[i];
     r |= (c & 0x7F) << (7 * i);
     if (c < 0x80) {
-      if (i && !c) return false;
+      if (!c) return false;
       *v = r;
       *np = s + i + 1;
       return true;
