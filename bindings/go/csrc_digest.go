@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "56c2cdd7d09cc820fd9f8147841928b8359498fa0e3af3833e09fe5b3669305b"
+const csrcDigest = "98cc775aff17b828d6bdc9c7b11cee86c03c90ca7ccc472cbc8af0e5a669212c"
