@@ -5,4 +5,4 @@ package wire
 // csrcDigest is the digest of the C sources in csrc/. The go command does
 // not track the files lw_*.c include, so this file changes with them and a
 // changed library is always compiled again.
-const csrcDigest = "f1dffefe096fae22f30990d32b9dd97dcd60fa46b4dfbb47205add65a8ce371e"
+const csrcDigest = "e3585dc8290393e5625abd52534e4a71216ee5696eb4dd634911d7a470b77daf"

@@ -157,21 +157,67 @@ static int32_t compile_map(wire_ctx *ctx, uint32_t li, const wire_layout *wl,
 
 #define MAX_MAPS 64
 
+/* A shared TypeDef wl after type id t whose kind or registration (by
+ * name or by id) is not the id's (R-UTYPE-5; NAMED_* ids carry names, the
+ * others ids): refused, class typedef, at the marker ms, as the tape
+ * decoder (decode_meta.c: read_shared_typedef) does. Only where a TypeDef
+ * is read, mapped or referred to under an id other than the layout's. */
+COLD static bool td_kind_refused(mdec *x, uint8_t t, bool kind_struct,
+                                 bool by_name, const uint8_t *ms) {
+  const char *tn = wire_type_name(t);
+  if (!kind_struct)
+    return wire__dec_fail(&x->d, WIRE_E_TYPEDEF, ms, "TypeDef of another kind than a "
+                                        "struct for a %s value", tn);
+  return wire__dec_fail(&x->d, WIRE_E_TYPEDEF, ms, "TypeDef registered by %s for a %s "
+                                      "value", by_name ? "name" : "id", tn);
+}
+static bool td_kind_ok(mdec *x, uint8_t t, const wire_layout *wl,
+                       const uint8_t *ms) {
+  bool named = t != WIRE_T_COMPATIBLE_STRUCT;
+  if (wl->kind == WIRE_KIND_STRUCT && wl->by_name == named) return true;
+  return td_kind_refused(x, t, wl->kind == WIRE_KIND_STRUCT, wl->by_name, ms);
+}
+
+/* wire__mdec_plan_for_td after struct type id t (0: none, the bytes
+ * alone) whose marker is at ms. */
+static const wire_mplan *plan_for(mdec *x, uint32_t li, const uint8_t *td,
+                                  size_t len, const uint8_t *at,
+                                  const wire_layout **out_wl, uint8_t t,
+                                  const uint8_t *ms);
+
 /* The plan for TypeDef bytes td[0..len) of layout li's type: the layout's
  * own when the bytes are the registered TypeDef, else a cached mapping. */
 const wire_mplan *wire__mdec_plan_for_td(mdec *x, uint32_t li,
                                          const uint8_t *td, size_t len,
                                          const uint8_t *at,
                                          const wire_layout **out_wl) {
+  return plan_for(x, li, td, len, at, out_wl, 0, at);
+}
+
+static const wire_mplan *plan_for(mdec *x, uint32_t li, const uint8_t *td,
+                                  size_t len, const uint8_t *at,
+                                  const wire_layout **out_wl, uint8_t tid,
+                                  const uint8_t *ms) {
   wire_mem *m = x->m;
   wire_mlayout *l = &m->layouts[li];
   *out_wl = NULL;
+  /* (the registered TypeDef and the mapped ones are of the type's own
+   * kind and registration) */
+  bool own_name = x->ctx->reg->types[l->type].by_name;
   if (len == l->td_len && memcmp(td, l->td, len) == 0) {
+    if (tid && (tid != WIRE_T_COMPATIBLE_STRUCT) != own_name) {
+      td_kind_refused(x, tid, true, own_name, ms);
+      return NULL;
+    }
     *out_wl = x->ctx->reg->types[l->type].layout;
     return &l->plan;
   }
   for (wire_mmap *c = l->maps; c; c = c->next)
     if (c->td_len == len && memcmp(c->td, td, len) == 0) {
+      if (tid && (tid != WIRE_T_COMPATIBLE_STRUCT) != own_name) {
+        td_kind_refused(x, tid, true, own_name, ms);
+        return NULL;
+      }
       *out_wl = (const wire_layout *)c->plan.missing[-1];
       return &c->plan;
     }
@@ -188,6 +234,7 @@ const wire_mplan *wire__mdec_plan_for_td(mdec *x, uint32_t li,
     x->ctx->err_offset += (uint64_t)(at - IN(x)->base);
     return NULL;
   }
+  if (tid && !td_kind_ok(x, tid, wl, ms)) return NULL;
   wire_utype *t = &x->ctx->reg->types[l->type];
   bool same = wl->kind == WIRE_KIND_STRUCT && wl->by_name == t->by_name &&
               (t->by_name ? wl->ns_len == strlen(t->ns) &&
@@ -326,16 +373,22 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
         return NULL;
       }
       if (index < m->ndtd && m->dtd[index] &&
-          (m->dtd[index] == &l->plan || d->tds[index]->type_index == l->type))
+          (m->dtd[index] == &l->plan || d->tds[index]->type_index == l->type)) {
+        /* (a TypeDef of l's type is of its registration, and so is the
+         * layout's own id: another id is checked) */
+        if (WIRE_UNLIKELY(t != l->kind) && !td_kind_ok(x, t, d->tds[index], ms))
+          return NULL;
         return m->dtd[index];
+      }
       /* announced by a skipped value, or for another layout of the type */
       const wire_layout *wl = d->tds[index];
+      if (!td_kind_ok(x, t, wl, ms)) return NULL;
       if (wl->type_index != l->type || !wl->td) {
         meta_refused(x, l, s, "a struct of another type");
         return NULL;
       }
       const wire_layout *w2;
-      return wire__mdec_plan_for_td(x, li, wl->td, wl->td_len, s, &w2);
+      return plan_for(x, li, wl->td, wl->td_len, s, &w2, t, ms);
     }
     if (index != d->ntds) {
       dfail(x, WIRE_E_TYPEDEF, ms, "new TypeDef announced out of order");
@@ -358,12 +411,22 @@ const wire_mplan *wire__mdec_meta_other(mdec *x, uint32_t li) {
     if (!wire__get_bytes(in, size, &body)) return NULL;
     size_t len = (size_t)(in->p - ts);
     const wire_layout *wl;
-    const wire_mplan *p = wire__mdec_plan_for_td(x, li, ts, len, ts, &wl);
+    const wire_mplan *p = plan_for(x, li, ts, len, ts, &wl, t, ms);
     if (!p) return NULL;
     if (!wire__mdec_push_td_fast(x, wl, p, ts)) return NULL;
     return p;
   }
   if (t != l->kind) {
+    if (x->ctx->compatible &&
+        (t == WIRE_T_NAMED_ENUM || t == WIRE_T_NAMED_EXT ||
+         t == WIRE_T_NAMED_UNION)) {
+      /* a shared TypeDef follows: read and checked as the tape decoder
+       * does (R-UTYPE-5, class typedef at its marker) before the kind is
+       * refused */
+      in->p = s;
+      wire_tmeta tm;
+      if (!wire__dec_type_meta(&x->d, &tm)) return NULL;
+    }
     kind_refused(x, l, s, t);
     return NULL;
   }
