@@ -83,10 +83,13 @@ internal object MemGenerator {
     }
 
     /** The generated codec of [plan], or null when it cannot be generated (see the object's comment). */
-    fun make(plan: MemPlan): MemGen? {
+    fun make(plan: MemPlan): MemGen? = guarded { build(plan) }
+
+    /** [f]'s codec, or null when generation is off or fails to link or define. */
+    private inline fun guarded(f: () -> MemGen?): MemGen? {
         if (!ENABLED) return null
         return try {
-            build(plan)
+            f()
         } catch (e: LinkageError) {
             null
         } catch (e: IllegalArgumentException) {
@@ -96,12 +99,47 @@ internal object MemGenerator {
         }
     }
 
-    private fun build(plan: MemPlan): MemGen? {
+    /** The constructor's parameter types of [plan]'s class, or null when the hidden class could not name the class or them. */
+    private fun namedParams(plan: MemPlan): Array<Class<*>>? {
         val cls = plan.cls
         val ctor = plan.info.javaCtor
         if (!reachable(cls) || !Modifier.isPublic(ctor.modifiers) || Modifier.isAbstract(cls.modifiers)) return null
         val params = ctor.parameterTypes
         for (p in params) if (!reachable(p)) return null
+        return params
+    }
+
+    /** `<clinit>`'s start: the class data (an Object[]) into local 0. */
+    private fun classDataInto0(c: CodeBuilder) {
+        c.invokestatic(ConstantDescs.CD_MethodHandles, "lookup", MethodTypeDesc.of(ConstantDescs.CD_MethodHandles_Lookup))
+        c.ldc(c.constantPool().stringEntry(ConstantDescs.DEFAULT_NAME))
+        c.ldc(ConstantDescs.CD_Object.arrayType())
+        c.invokestatic(
+            ConstantDescs.CD_MethodHandles, "classData",
+            MethodTypeDesc.of(CD_OBJ, ConstantDescs.CD_MethodHandles_Lookup, ConstantDescs.CD_String, ConstantDescs.CD_Class),
+        )
+        c.checkcast(ConstantDescs.CD_Object.arrayType())
+        c.astore(0)
+    }
+
+    /** The public no-argument constructor of a [MemGen] subclass. */
+    private fun emptyInit(cb: java.lang.classfile.ClassBuilder) {
+        cb.withMethodBody("<init>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_PUBLIC) { c ->
+            c.aload(0)
+            c.invokespecial(CD_GEN, "<init>", MethodTypeDesc.of(ConstantDescs.CD_void))
+            c.return_()
+        }
+    }
+
+    /** The hidden class of [bytes] with [data], instantiated. */
+    private fun define(bytes: ByteArray, data: Array<Any?>): MemGen {
+        val hl = LOOKUP.defineHiddenClassWithClassData(bytes, data, true)
+        return hl.lookupClass().getConstructor().newInstance() as MemGen
+    }
+
+    private fun build(plan: MemPlan): MemGen? {
+        val cls = plan.cls
+        val params = namedParams(plan) ?: return null
         val fs = plan.fields
         val byArg = arrayOfNulls<MemField>(params.size)
         for (f in fs) {
@@ -142,15 +180,7 @@ internal object MemGenerator {
             }
             // the plan's slots and fields out of the class data (an Object[] of field, slot pairs)
             cb.withMethodBody("<clinit>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_STATIC) { c ->
-                c.invokestatic(ConstantDescs.CD_MethodHandles, "lookup", MethodTypeDesc.of(ConstantDescs.CD_MethodHandles_Lookup))
-                c.ldc(c.constantPool().stringEntry(ConstantDescs.DEFAULT_NAME))
-                c.ldc(ConstantDescs.CD_Object.arrayType())
-                c.invokestatic(
-                    ConstantDescs.CD_MethodHandles, "classData",
-                    MethodTypeDesc.of(CD_OBJ, ConstantDescs.CD_MethodHandles_Lookup, ConstantDescs.CD_String, ConstantDescs.CD_Class),
-                )
-                c.checkcast(ConstantDescs.CD_Object.arrayType())
-                c.astore(0)
+                classDataInto0(c)
                 for (i in fs.indices) {
                     c.aload(0); c.ldc(c.constantPool().intEntry(3 * i)); c.aaload(); c.checkcast(CD_FIELD); c.putstatic(self, "f$i", CD_FIELD)
                     c.aload(0); c.ldc(c.constantPool().intEntry(3 * i + 1)); c.aaload(); c.checkcast(CD_SLOT); c.putstatic(self, "s$i", CD_SLOT)
@@ -160,11 +190,7 @@ internal object MemGenerator {
                 }
                 c.return_()
             }
-            cb.withMethodBody("<init>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_PUBLIC) { c ->
-                c.aload(0)
-                c.invokespecial(CD_GEN, "<init>", MethodTypeDesc.of(ConstantDescs.CD_void))
-                c.return_()
-            }
+            emptyInit(cb)
             // read(MemReader r, int at): new cls(field 0, field 1, ...)
             cb.withMethodBody("read", MethodTypeDesc.of(CD_OBJ, CD_R, CD_INT), ClassFile.ACC_PUBLIC or ClassFile.ACC_FINAL) { c ->
                 c.new_(cd)
@@ -259,8 +285,7 @@ internal object MemGenerator {
             data[3 * i + 1] = f.slot
             data[3 * i + 2] = nested[i] as? MemGen
         }
-        val hl = LOOKUP.defineHiddenClassWithClassData(bytes, data, true)
-        return hl.lookupClass().getConstructor().newInstance() as MemGen
+        return define(bytes, data)
     }
 
     /**
@@ -274,26 +299,12 @@ internal object MemGenerator {
      * when a class has defaults but no compiler's constructor ([ClassInfo.hasDefaultsCtor]), or
      * under the conditions of [make].
      */
-    fun makeMarked(plan: MemPlan): MemGen? {
-        if (!ENABLED) return null
-        return try {
-            buildMarked(plan)
-        } catch (e: LinkageError) {
-            null
-        } catch (e: IllegalArgumentException) {
-            null
-        } catch (e: ReflectiveOperationException) {
-            null
-        }
-    }
+    fun makeMarked(plan: MemPlan): MemGen? = guarded { buildMarked(plan) }
 
     private fun buildMarked(plan: MemPlan): MemGen? {
         val cls = plan.cls
         val info = plan.info
-        val ctor = info.javaCtor
-        if (!reachable(cls) || !Modifier.isPublic(ctor.modifiers) || Modifier.isAbstract(cls.modifiers)) return null
-        val params = ctor.parameterTypes
-        for (p in params) if (!reachable(p)) return null
+        val params = namedParams(plan) ?: return null
         val fs = plan.fields
         val byArg = arrayOfNulls<MemField>(params.size)
         for (f in fs) {
@@ -334,26 +345,14 @@ internal object MemGenerator {
                 cb.withField("z$i", CD_OBJ, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
             }
             cb.withMethodBody("<clinit>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_STATIC) { c ->
-                c.invokestatic(ConstantDescs.CD_MethodHandles, "lookup", MethodTypeDesc.of(ConstantDescs.CD_MethodHandles_Lookup))
-                c.ldc(c.constantPool().stringEntry(ConstantDescs.DEFAULT_NAME))
-                c.ldc(ConstantDescs.CD_Object.arrayType())
-                c.invokestatic(
-                    ConstantDescs.CD_MethodHandles, "classData",
-                    MethodTypeDesc.of(CD_OBJ, ConstantDescs.CD_MethodHandles_Lookup, ConstantDescs.CD_String, ConstantDescs.CD_Class),
-                )
-                c.checkcast(ConstantDescs.CD_Object.arrayType())
-                c.astore(0)
+                classDataInto0(c)
                 for (i in fs.indices) {
                     c.aload(0); c.ldc(c.constantPool().intEntry(2 * i)); c.aaload(); c.checkcast(CD_SLOT); c.putstatic(self, "s$i", CD_SLOT)
                     c.aload(0); c.ldc(c.constantPool().intEntry(2 * i + 1)); c.aaload(); c.putstatic(self, "z$i", CD_OBJ)
                 }
                 c.return_()
             }
-            cb.withMethodBody("<init>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_PUBLIC) { c ->
-                c.aload(0)
-                c.invokespecial(CD_GEN, "<init>", MethodTypeDesc.of(ConstantDescs.CD_void))
-                c.return_()
-            }
+            emptyInit(cb)
             cb.withMethodBody("read", MethodTypeDesc.of(CD_OBJ, CD_R, CD_INT), ClassFile.ACC_PUBLIC or ClassFile.ACC_FINAL) { c ->
                 val mask = IntArray(masks) { c.allocateLocal(TypeKind.INT) }
                 for (m in mask) { c.iconst_0(); c.istore(m) }
@@ -476,8 +475,7 @@ internal object MemGenerator {
             data[2 * i] = fs[i].slot
             data[2 * i + 1] = zeros[i]
         }
-        val hl = LOOKUP.defineHiddenClassWithClassData(bytes, data, true)
-        return hl.lookupClass().getConstructor().newInstance() as MemGen
+        return define(bytes, data)
     }
 
     /** The JVM's zero of [tk] on the stack. */
