@@ -14,6 +14,10 @@ import org.junit.jupiter.api.Test
  * reads, to the values [MemPlan.readMarked] gives (AbsentFieldTest and AbsentFastTest run the rule's
  * cases through them).
  */
+/** A nullable enum held by a presence byte, and a default the writer ([AbMgW]) lacks. */
+data class AbMg(val n: Int, val e: AbColor? = AbColor.BLUE, val d: Int = 7)
+data class AbMgW(val n: Int, val e: AbColor?)
+
 class MarkedGenTest {
     private fun gen(p: MemPlan): String? = p.gen?.javaClass?.name
 
@@ -59,6 +63,30 @@ class MarkedGenTest {
                 assertEquals(100, v.p0); assertEquals(1, v.p1); assertEquals(0, v.p2); assertEquals(130, v.p30); assertEquals(31, v.p31)
                 assertEquals(132, v.p32); assertEquals(33, v.p33); assertEquals(0, v.p34); assertEquals(138, v.p38); assertEquals(39, v.p39)
                 val m = r.mem.planOf(AbWide::class.java)!!.markedPlan!!
+                if (MemGenerator.ENABLED && MemPlan.MARKED_GEN) assertTrue(gen(m)?.contains("MemGenMarked") == true, "${gen(m)}")
+            }
+        }
+    }
+
+    /** A null sent for a nullable enum (a presence byte 0 in the marked image) read null by the generated marked read, not the zeroed enum. */
+    @Test fun aNullSentThroughTheGeneratedMarkedRead() {
+        val en = "package ab;\nenum Color [id=422] { RED = 0; GREEN = 1; BLUE = 2; }\n"
+        for (o in listOf(WireOptions(compatible = true), WireOptions(compatible = true, refTracking = true))) {
+            val (nul, green) = Context(o).use { w ->
+                w.registerSchemaText(en + "message R [id=420] { int32 n = 1; optional Color e = 2; }\n", "ab.fdl")
+                w.registerEnum(AbColor::class, "ab.Color")
+                w.registerDataClass(AbMgW::class, "ab.R")
+                w.encode(AbMgW(1, null)) to w.encode(AbMgW(2, AbColor.GREEN))
+            }
+            Context(o).use { r ->
+                r.registerSchemaText(en + "message R [id=420] { int32 n = 1; optional Color e = 2; int32 d = 3; }\n", "ab.fdl")
+                r.registerEnum(AbColor::class, "ab.Color")
+                r.registerDataClass(AbMg::class, "ab.R")
+                for (i in 1..3) {
+                    assertEquals(AbMg(1, null, 7), r.decode(nul, AbMg::class), "$o")
+                    assertEquals(AbMg(2, AbColor.GREEN, 7), r.decode(green, AbMg::class), "$o")
+                }
+                val m = r.mem.planOf(AbMg::class.java)!!.markedPlan!!
                 if (MemGenerator.ENABLED && MemPlan.MARKED_GEN) assertTrue(gen(m)?.contains("MemGenMarked") == true, "${gen(m)}")
             }
         }
