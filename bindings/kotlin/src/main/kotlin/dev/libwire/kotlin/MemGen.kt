@@ -122,6 +122,17 @@ internal object MemGenerator {
         c.astore(0)
     }
 
+    /** A public final subclass of [MemGen]. */
+    private fun header(cb: java.lang.classfile.ClassBuilder) {
+        cb.withFlags(ClassFile.ACC_PUBLIC or ClassFile.ACC_FINAL or ClassFile.ACC_SUPER)
+        cb.withSuperclass(CD_GEN)
+    }
+
+    /** A private static final field (set from the class data in `<clinit>`). */
+    private fun constant(cb: java.lang.classfile.ClassBuilder, name: String, type: ClassDesc) {
+        cb.withField(name, type, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
+    }
+
     /** The public no-argument constructor of a [MemGen] subclass. */
     private fun emptyInit(cb: java.lang.classfile.ClassBuilder) {
         cb.withMethodBody("<init>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_PUBLIC) { c ->
@@ -171,12 +182,11 @@ internal object MemGenerator {
             if (nested[i] === SELF) c.aload(0) else c.getstatic(self, "g$i", CD_GEN)
         }
         val bytes = ClassFile.of().build(self) { cb ->
-            cb.withFlags(ClassFile.ACC_PUBLIC or ClassFile.ACC_FINAL or ClassFile.ACC_SUPER)
-            cb.withSuperclass(CD_GEN)
+            header(cb)
             for (i in fs.indices) {
-                cb.withField("s$i", CD_SLOT, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
-                cb.withField("f$i", CD_FIELD, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
-                if (nested[i] is MemGen) cb.withField("g$i", CD_GEN, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
+                constant(cb, "s$i", CD_SLOT)
+                constant(cb, "f$i", CD_FIELD)
+                if (nested[i] is MemGen) constant(cb, "g$i", CD_GEN)
             }
             // the plan's slots and fields out of the class data (an Object[] of field, slot pairs)
             cb.withMethodBody("<clinit>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_STATIC) { c ->
@@ -338,11 +348,10 @@ internal object MemGenerator {
         val who = cls.simpleName
         val zeros = arrayOfNulls<Any>(fs.size)
         val bytes = ClassFile.of().build(self) { cb ->
-            cb.withFlags(ClassFile.ACC_PUBLIC or ClassFile.ACC_FINAL or ClassFile.ACC_SUPER)
-            cb.withSuperclass(CD_GEN)
+            header(cb)
             for (i in fs.indices) {
-                cb.withField("s$i", CD_SLOT, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
-                cb.withField("z$i", CD_OBJ, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
+                constant(cb, "s$i", CD_SLOT)
+                constant(cb, "z$i", CD_OBJ)
             }
             cb.withMethodBody("<clinit>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_STATIC) { c ->
                 classDataInto0(c)
