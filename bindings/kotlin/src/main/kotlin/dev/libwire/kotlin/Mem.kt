@@ -629,8 +629,8 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
      * The plan that tells fields a writer's TypeDef lacks (decode only, made on first need by
      * [MemCodec.markedOf]): a presence byte on every field, `WIRE_MEM_MARK_ABSENT` (libwire sets it
      * to 2 for a field the writer lacks, 0 for a null sent, 1 for a value), nested classes by their
-     * marked plans; read by [readMarked], which applies the rule of fields the writer lacks. No
-     * generated codec. The plans used otherwise have none of this: their images, and the code that
+     * marked plans; read by their generated codec ([MemGenerator.makeMarked]) or by [readMarked],
+     * both applying the rule of fields the writer lacks. The plans used otherwise have none of this: their images, and the code that
      * reads them, are the same whether a class has defaults or not.
      */
     @JvmField var marked = false
@@ -676,8 +676,8 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
             .asType(MethodType.methodType(Any::class.java, Array<Any?>::class.java))
         writeAll = MemHandles.writer(fields)
         readAll = MemHandles.reader(raw, fields)
-        gen = if (!COMPOSED || marked) null else try {
-            MemGenerator.make(this)
+        gen = if (!COMPOSED || (marked && !MARKED_GEN)) null else try {
+            if (marked) MemGenerator.makeMarked(this) else MemGenerator.make(this)
         } catch (e: LinkageError) {
             null // (a JVM whose java.lang.classfile cannot be linked: the handles)
         }
@@ -744,6 +744,15 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
         // class; `ProfileMain <value> gen`, objects: NumericStruct 11.5 ns against 17 through the
         // composed handles, Sample 95-97 against 100, MediaContent 176-177 against 185-186)
         val g = gen
+        if (marked) {
+            // (the generated marked read, MemGenerator.makeMarked: its refusals are readMarked's)
+            if (g == null || !GEN_READ) return readMarked(r, at)
+            return try {
+                g.read(r, at)
+            } catch (e: ClassCastException) {
+                throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
+            }
+        }
         if (g != null && GEN_READ) {
             return try {
                 g.read(r, at)
@@ -753,7 +762,6 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
                 throw WireException("value", -1, "${cls.simpleName}: ${e.message}")
             }
         }
-        if (marked) return readMarked(r, at)
         if (COMPOSED) {
             return try {
                 readAll.invokeExact(r, at) as Any
@@ -805,7 +813,7 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
      * for a number or bool, else the message is refused (`schema`, naming the class and the field,
      * as the tape codec does). A field sent reads as it does on the plan without marks.
      */
-    private fun readMarked(r: MemReader, at: Int): Any {
+    internal fun readMarked(r: MemReader, at: Int): Any {
         val b = r.b
         val args = arrayOfNulls<Any?>(nparams)
         var leftOut: BooleanArray? = null
@@ -878,6 +886,8 @@ internal class MemPlan(@JvmField val cls: Class<*>, @JvmField val info: ClassInf
         @JvmField val COMPOSED = System.getProperty("libwire.composed") != "false"
         /** Decode through the generated codecs too (-Dlibwire.generatedRead=false: the composed handles, as before). */
         @JvmField val GEN_READ = System.getProperty("libwire.generatedRead") != "false"
+        /** Generated codecs for the [marked] plans too (-Dlibwire.markedGen=false: [readMarked], as before). */
+        @JvmField val MARKED_GEN = System.getProperty("libwire.markedGen") != "false"
         const val K_ANY = 0
         const val K_I32 = 1
         const val K_I64 = 2

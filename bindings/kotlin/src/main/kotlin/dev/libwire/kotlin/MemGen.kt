@@ -2,6 +2,7 @@ package dev.libwire.kotlin
 
 import java.lang.classfile.ClassFile
 import java.lang.classfile.CodeBuilder
+import java.lang.classfile.TypeKind
 import java.lang.constant.ClassDesc
 import java.lang.constant.ConstantDescs
 import java.lang.constant.MethodTypeDesc
@@ -82,10 +83,13 @@ internal object MemGenerator {
     }
 
     /** The generated codec of [plan], or null when it cannot be generated (see the object's comment). */
-    fun make(plan: MemPlan): MemGen? {
+    fun make(plan: MemPlan): MemGen? = guarded { build(plan) }
+
+    /** [f]'s codec, or null when generation is off or fails to link or define. */
+    private inline fun guarded(f: () -> MemGen?): MemGen? {
         if (!ENABLED) return null
         return try {
-            build(plan)
+            f()
         } catch (e: LinkageError) {
             null
         } catch (e: IllegalArgumentException) {
@@ -95,12 +99,58 @@ internal object MemGenerator {
         }
     }
 
-    private fun build(plan: MemPlan): MemGen? {
+    /** The constructor's parameter types of [plan]'s class, or null when the hidden class could not name the class or them. */
+    private fun namedParams(plan: MemPlan): Array<Class<*>>? {
         val cls = plan.cls
         val ctor = plan.info.javaCtor
         if (!reachable(cls) || !Modifier.isPublic(ctor.modifiers) || Modifier.isAbstract(cls.modifiers)) return null
         val params = ctor.parameterTypes
         for (p in params) if (!reachable(p)) return null
+        return params
+    }
+
+    /** `<clinit>`'s start: the class data (an Object[]) into local 0. */
+    private fun classDataInto0(c: CodeBuilder) {
+        c.invokestatic(ConstantDescs.CD_MethodHandles, "lookup", MethodTypeDesc.of(ConstantDescs.CD_MethodHandles_Lookup))
+        c.ldc(c.constantPool().stringEntry(ConstantDescs.DEFAULT_NAME))
+        c.ldc(ConstantDescs.CD_Object.arrayType())
+        c.invokestatic(
+            ConstantDescs.CD_MethodHandles, "classData",
+            MethodTypeDesc.of(CD_OBJ, ConstantDescs.CD_MethodHandles_Lookup, ConstantDescs.CD_String, ConstantDescs.CD_Class),
+        )
+        c.checkcast(ConstantDescs.CD_Object.arrayType())
+        c.astore(0)
+    }
+
+    /** A public final subclass of [MemGen]. */
+    private fun header(cb: java.lang.classfile.ClassBuilder) {
+        cb.withFlags(ClassFile.ACC_PUBLIC or ClassFile.ACC_FINAL or ClassFile.ACC_SUPER)
+        cb.withSuperclass(CD_GEN)
+    }
+
+    /** A private static final field (set from the class data in `<clinit>`). */
+    private fun constant(cb: java.lang.classfile.ClassBuilder, name: String, type: ClassDesc) {
+        cb.withField(name, type, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
+    }
+
+    /** The public no-argument constructor of a [MemGen] subclass. */
+    private fun emptyInit(cb: java.lang.classfile.ClassBuilder) {
+        cb.withMethodBody("<init>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_PUBLIC) { c ->
+            c.aload(0)
+            c.invokespecial(CD_GEN, "<init>", MethodTypeDesc.of(ConstantDescs.CD_void))
+            c.return_()
+        }
+    }
+
+    /** The hidden class of [bytes] with [data], instantiated. */
+    private fun define(bytes: ByteArray, data: Array<Any?>): MemGen {
+        val hl = LOOKUP.defineHiddenClassWithClassData(bytes, data, true)
+        return hl.lookupClass().getConstructor().newInstance() as MemGen
+    }
+
+    private fun build(plan: MemPlan): MemGen? {
+        val cls = plan.cls
+        val params = namedParams(plan) ?: return null
         val fs = plan.fields
         val byArg = arrayOfNulls<MemField>(params.size)
         for (f in fs) {
@@ -132,24 +182,15 @@ internal object MemGenerator {
             if (nested[i] === SELF) c.aload(0) else c.getstatic(self, "g$i", CD_GEN)
         }
         val bytes = ClassFile.of().build(self) { cb ->
-            cb.withFlags(ClassFile.ACC_PUBLIC or ClassFile.ACC_FINAL or ClassFile.ACC_SUPER)
-            cb.withSuperclass(CD_GEN)
+            header(cb)
             for (i in fs.indices) {
-                cb.withField("s$i", CD_SLOT, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
-                cb.withField("f$i", CD_FIELD, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
-                if (nested[i] is MemGen) cb.withField("g$i", CD_GEN, ClassFile.ACC_STATIC or ClassFile.ACC_FINAL or ClassFile.ACC_PRIVATE)
+                constant(cb, "s$i", CD_SLOT)
+                constant(cb, "f$i", CD_FIELD)
+                if (nested[i] is MemGen) constant(cb, "g$i", CD_GEN)
             }
             // the plan's slots and fields out of the class data (an Object[] of field, slot pairs)
             cb.withMethodBody("<clinit>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_STATIC) { c ->
-                c.invokestatic(ConstantDescs.CD_MethodHandles, "lookup", MethodTypeDesc.of(ConstantDescs.CD_MethodHandles_Lookup))
-                c.ldc(c.constantPool().stringEntry(ConstantDescs.DEFAULT_NAME))
-                c.ldc(ConstantDescs.CD_Object.arrayType())
-                c.invokestatic(
-                    ConstantDescs.CD_MethodHandles, "classData",
-                    MethodTypeDesc.of(CD_OBJ, ConstantDescs.CD_MethodHandles_Lookup, ConstantDescs.CD_String, ConstantDescs.CD_Class),
-                )
-                c.checkcast(ConstantDescs.CD_Object.arrayType())
-                c.astore(0)
+                classDataInto0(c)
                 for (i in fs.indices) {
                     c.aload(0); c.ldc(c.constantPool().intEntry(3 * i)); c.aaload(); c.checkcast(CD_FIELD); c.putstatic(self, "f$i", CD_FIELD)
                     c.aload(0); c.ldc(c.constantPool().intEntry(3 * i + 1)); c.aaload(); c.checkcast(CD_SLOT); c.putstatic(self, "s$i", CD_SLOT)
@@ -159,11 +200,7 @@ internal object MemGenerator {
                 }
                 c.return_()
             }
-            cb.withMethodBody("<init>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_PUBLIC) { c ->
-                c.aload(0)
-                c.invokespecial(CD_GEN, "<init>", MethodTypeDesc.of(ConstantDescs.CD_void))
-                c.return_()
-            }
+            emptyInit(cb)
             // read(MemReader r, int at): new cls(field 0, field 1, ...)
             cb.withMethodBody("read", MethodTypeDesc.of(CD_OBJ, CD_R, CD_INT), ClassFile.ACC_PUBLIC or ClassFile.ACC_FINAL) { c ->
                 c.new_(cd)
@@ -258,8 +295,207 @@ internal object MemGenerator {
             data[3 * i + 1] = f.slot
             data[3 * i + 2] = nested[i] as? MemGen
         }
-        val hl = LOOKUP.defineHiddenClassWithClassData(bytes, data, true)
-        return hl.lookupClass().getConstructor().newInstance() as MemGen
+        return define(bytes, data)
+    }
+
+    /**
+     * The generated read of a [MemPlan.marked] plan (the rule of [MemPlan.readMarked], in
+     * straight-line code): per field in the plan's order, its presence byte; 2 (the writer lacks
+     * it) takes the declared default (its bit in the mask for the compiler's constructor), else
+     * null, else 0 / false, else the `schema` refusal; 0 (a null sent) reads null where the plan
+     * without marks has a presence byte or a pointer; then the nulls for properties that are not
+     * nullable refused in the plan's order, as [MemPlan.readMarked] does; then the constructor (the
+     * compiler's constructor with defaults when a mask bit is set). Null (then [MemPlan.readMarked])
+     * when a class has defaults but no compiler's constructor ([ClassInfo.hasDefaultsCtor]), or
+     * under the conditions of [make].
+     */
+    fun makeMarked(plan: MemPlan): MemGen? = guarded { buildMarked(plan) }
+
+    private fun buildMarked(plan: MemPlan): MemGen? {
+        val cls = plan.cls
+        val info = plan.info
+        val params = namedParams(plan) ?: return null
+        val fs = plan.fields
+        val byArg = arrayOfNulls<MemField>(params.size)
+        for (f in fs) {
+            if (f.arg < 0 || f.arg >= params.size || byArg[f.arg] != null || f.present < 0) return null
+            if (info.fields[f.arg].index != f.arg) return null
+            byArg[f.arg] = f
+            val pt = params[f.arg]
+            if (f.kind != MemPlan.K_ANY) {
+                if (pt != prim(f.kind)) return null
+            } else if (pt.isPrimitive) {
+                return null
+            }
+        }
+        if (byArg.any { it == null }) return null
+        val optional = info.fields.any { it.param.isOptional }
+        val masks = (params.size + 31) / 32
+        var dctor: java.lang.reflect.Constructor<*>? = null
+        if (optional) {
+            if (!info.hasDefaultsCtor) return null
+            dctor = cls.declaredConstructors.firstOrNull { k ->
+                val t = k.parameterTypes
+                k.isSynthetic && Modifier.isPublic(k.modifiers) && t.size == params.size + masks + 1 &&
+                    t.last().name == "kotlin.jvm.internal.DefaultConstructorMarker" &&
+                    (params.indices).all { t[it] == params[it] } && (params.size until params.size + masks).all { t[it] == Integer.TYPE }
+            } ?: return null
+            if (!reachable(dctor.parameterTypes.last())) return null
+        }
+        val name = "MemGenMarked\$${cls.simpleName.filter { it.isLetterOrDigit() }}\$${serial++}"
+        val self = ClassDesc.of(OWN.packageName + "." + name)
+        val cd = desc(cls)
+        val who = cls.simpleName
+        val zeros = arrayOfNulls<Any>(fs.size)
+        val bytes = ClassFile.of().build(self) { cb ->
+            header(cb)
+            for (i in fs.indices) {
+                constant(cb, "s$i", CD_SLOT)
+                constant(cb, "z$i", CD_OBJ)
+            }
+            cb.withMethodBody("<clinit>", MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_STATIC) { c ->
+                classDataInto0(c)
+                for (i in fs.indices) {
+                    c.aload(0); c.ldc(c.constantPool().intEntry(2 * i)); c.aaload(); c.checkcast(CD_SLOT); c.putstatic(self, "s$i", CD_SLOT)
+                    c.aload(0); c.ldc(c.constantPool().intEntry(2 * i + 1)); c.aaload(); c.putstatic(self, "z$i", CD_OBJ)
+                }
+                c.return_()
+            }
+            emptyInit(cb)
+            cb.withMethodBody("read", MethodTypeDesc.of(CD_OBJ, CD_R, CD_INT), ClassFile.ACC_PUBLIC or ClassFile.ACC_FINAL) { c ->
+                val mask = IntArray(masks) { c.allocateLocal(TypeKind.INT) }
+                for (m in mask) { c.iconst_0(); c.istore(m) }
+                val local = IntArray(fs.size)
+                val kinds = arrayOfNulls<TypeKind>(fs.size)
+                for ((i, f) in fs.withIndex()) {
+                    kinds[i] = TypeKind.from(desc(params[f.arg]))
+                    local[i] = c.allocateLocal(kinds[i]!!)
+                }
+                val pl = c.allocateLocal(TypeKind.INT)
+                for ((i, f) in fs.withIndex()) {
+                    val fi = info.fields[f.arg]
+                    val pt = params[f.arg]
+                    val tk = kinds[i]!!
+                    val sent = c.newLabel()
+                    val done = c.newLabel()
+                    c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.present))
+                    c.invokestatic(CD_RT, "pres", MethodTypeDesc.of(CD_INT, CD_R, CD_INT, CD_INT))
+                    c.istore(pl)
+                    c.iload(pl); c.iconst_2(); c.if_icmpne(sent)
+                    val zero = ClassInfo.zeroOf(fi.type)
+                    when {
+                        fi.param.isOptional -> {
+                            val m = mask[f.arg ushr 5]
+                            c.iload(m); c.ldc(c.constantPool().intEntry(1 shl (f.arg and 31))); c.ior(); c.istore(m)
+                            jvmZero(c, tk)
+                            c.storeLocal(tk, local[i])
+                        }
+                        fi.nullable && !pt.isPrimitive -> { c.aconst_null(); c.astore(local[i]) }
+                        zero != null -> {
+                            if (pt.isPrimitive) {
+                                jvmZero(c, tk)
+                            } else {
+                                zeros[i] = zero
+                                c.getstatic(self, "z$i", CD_OBJ); c.checkcast(desc(pt))
+                            }
+                            c.storeLocal(tk, local[i])
+                        }
+                        else -> {
+                            c.ldc(c.constantPool().stringEntry("$who: field ${f.name} is missing from the payload"))
+                            c.invokestatic(CD_RT, "refusedSchema", MethodTypeDesc.of(ConstantDescs.CD_Throwable, ConstantDescs.CD_String))
+                            c.athrow()
+                        }
+                    }
+                    c.goto_(done)
+                    c.labelBinding(sent)
+                    if (f.kind != MemPlan.K_ANY) {
+                        c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.offset))
+                        c.invokestatic(CD_H, "g" + suffix(f.kind), MethodTypeDesc.of(desc(pt), CD_R, CD_INT, CD_INT))
+                        c.storeLocal(tk, local[i])
+                    } else {
+                        if (f.slot.pointer || f.nullable) {
+                            val read = c.newLabel()
+                            c.iload(pl); c.ifne(read)
+                            c.aconst_null(); c.astore(local[i]); c.goto_(done)
+                            c.labelBinding(read)
+                        }
+                        c.getstatic(self, "s$i", CD_SLOT); c.aload(1); c.iload(2); c.ldc(c.constantPool().intEntry(f.offset)); c.iadd()
+                        c.invokevirtual(CD_SLOT, "get", MethodTypeDesc.of(CD_OBJ, CD_R, CD_INT))
+                        if (pt != Any::class.java) c.checkcast(desc(pt))
+                        c.astore(local[i])
+                    }
+                    c.labelBinding(done)
+                }
+                // nulls for properties that are not nullable (a default left out is no null)
+                for ((i, f) in fs.withIndex()) {
+                    val fi = info.fields[f.arg]
+                    if (f.kind != MemPlan.K_ANY || fi.nullable) continue
+                    val ok = c.newLabel()
+                    c.aload(local[i]); c.ifnonnull(ok)
+                    if (fi.param.isOptional) {
+                        c.iload(mask[f.arg ushr 5]); c.ldc(c.constantPool().intEntry(1 shl (f.arg and 31))); c.iand(); c.ifne(ok)
+                    }
+                    c.ldc(c.constantPool().stringEntry("$who: field ${f.name} is null in the payload, and not nullable"))
+                    c.invokestatic(CD_RT, "refusedValue", MethodTypeDesc.of(ConstantDescs.CD_Throwable, ConstantDescs.CD_String))
+                    c.athrow()
+                    c.labelBinding(ok)
+                }
+                val argIdx = IntArray(params.size) { a -> fs.indexOf(byArg[a]) }
+                val plainDesc = MethodTypeDesc.of(ConstantDescs.CD_void, *params.map { desc(it) }.toTypedArray())
+                val cdIAE = ClassDesc.of("java.lang.IllegalArgumentException")
+                val cdCCE = ClassDesc.of("java.lang.ClassCastException")
+                val refused = MethodTypeDesc.of(ConstantDescs.CD_Throwable, ConstantDescs.CD_Throwable, ConstantDescs.CD_String)
+                fun construct(b: CodeBuilder, withMasks: Boolean) {
+                    b.new_(cd); b.dup()
+                    for (a in params.indices) b.loadLocal(kinds[argIdx[a]]!!, local[argIdx[a]])
+                    if (withMasks) {
+                        for (m in mask) b.iload(m)
+                        b.aconst_null()
+                        b.invokespecial(cd, "<init>", MethodTypeDesc.of(ConstantDescs.CD_void, *dctor!!.parameterTypes.map { desc(it) }.toTypedArray()))
+                    } else {
+                        b.invokespecial(cd, "<init>", plainDesc)
+                    }
+                    b.areturn()
+                }
+                val withDefaults = c.newLabel()
+                if (dctor != null) for (m in mask) { c.iload(m); c.ifne(withDefaults) }
+                // no default taken: the constructor, its IllegalArgumentException / ClassCastException refused as readMarked does
+                c.trying({ b -> construct(b, false) }) { k ->
+                    k.catching(cdIAE) { h -> h.ldc(c.constantPool().stringEntry(who)); h.invokestatic(CD_RT, "refusedCtor", refused); h.athrow() }
+                    k.catching(cdCCE) { h -> h.ldc(c.constantPool().stringEntry(who)); h.invokestatic(CD_RT, "refusedCtor", refused); h.athrow() }
+                }
+                c.labelBinding(withDefaults)
+                if (dctor != null) {
+                    // the compiler's constructor with the masks (a failure: `constructor failed`, as withDefaults and readMarked)
+                    c.trying({ b -> construct(b, true) }) { k ->
+                        k.catching(ClassDesc.of("java.lang.Exception")) { h -> h.ldc(c.constantPool().stringEntry(who)); h.invokestatic(CD_RT, "ctorFailed", refused); h.athrow() }
+                    }
+                }
+                c.aconst_null(); c.areturn()
+            }
+            cb.withMethodBody("write", MethodTypeDesc.of(ConstantDescs.CD_void, CD_W, CD_OBJ, CD_INT), ClassFile.ACC_PUBLIC or ClassFile.ACC_FINAL) { c ->
+                c.new_(ClassDesc.of("java.lang.UnsupportedOperationException")); c.dup()
+                c.invokespecial(ClassDesc.of("java.lang.UnsupportedOperationException"), "<init>", MethodTypeDesc.of(ConstantDescs.CD_void))
+                c.athrow()
+            }
+        }
+        val data = arrayOfNulls<Any>(2 * fs.size)
+        for (i in fs.indices) {
+            data[2 * i] = fs[i].slot
+            data[2 * i + 1] = zeros[i]
+        }
+        return define(bytes, data)
+    }
+
+    /** The JVM's zero of [tk] on the stack. */
+    private fun jvmZero(c: CodeBuilder, tk: TypeKind) {
+        when (tk) {
+            TypeKind.LONG -> c.lconst_0()
+            TypeKind.DOUBLE -> c.dconst_0()
+            TypeKind.FLOAT -> c.fconst_0()
+            TypeKind.REFERENCE -> c.aconst_null()
+            else -> c.iconst_0()
+        }
     }
 
     /** The plan of the data class a field holds (a struct, or a list of non-null-marked struct items), or null. */
@@ -289,6 +525,18 @@ internal object MemGenerator {
  * class. Under reference tracking reads go through [MemReader.struct] (objects already built).
  */
 internal object MemGenRt {
+    /** A marked plan's presence byte at [at] + [off]. */
+    @JvmStatic fun pres(r: MemReader, at: Int, off: Int): Int = r.b[at + off].toInt()
+
+    /** The marked read's refusals, as [MemPlan.readMarked] words them. */
+    @JvmStatic fun refusedSchema(m: String): Throwable = WireException("schema", -1, m)
+
+    @JvmStatic fun refusedValue(m: String): Throwable = WireException("value", -1, m)
+
+    @JvmStatic fun refusedCtor(e: Throwable, who: String): Throwable = WireException("value", -1, "$who: ${e.message}")
+
+    @JvmStatic fun ctorFailed(e: Throwable, who: String): Throwable = WireException("value", -1, "$who: constructor failed: $e")
+
     @JvmStatic fun gStruct(s: Slot, g: MemGen, r: MemReader, at: Int): Any? {
         val p = Img.I64.get(r.b, at) as Long
         if (p == 0L) return null

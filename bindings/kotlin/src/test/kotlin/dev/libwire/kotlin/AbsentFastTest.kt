@@ -20,7 +20,7 @@ data class AbKW(val n: Int, val inner: AbIn, val x: Int)
 data class AbKW2(val n: Int, val inner: AbIn2, val x: Int)
 
 /**
- * The two costs of a writer lacking fields (Kotlin round 63): a message whose root TypeDef is known
+ * The two costs of a writer lacking fields (Kotlin round 64): a message whose root TypeDef is known
  * to lack fields decoded once, through the marked plan ([MemCodec.decode]); defaults through the
  * Kotlin compiler's constructor with a mask ([ClassInfo.withDefaults]).
  */

@@ -28,7 +28,7 @@ import java.nio.file.Path
  * The binding against Fory Java 1.6.0 in one JVM (`mvn -B -Pbench verify`): for each workload,
  * encode and decode of both, 3 rounds. Fory's job and libwire's are warmed (until the JIT is
  * quiet too), then timed in alternation, 5 pairs of batches of ~50 ms of thread CPU time a round;
- * the ratio is the median of the 15 pairs' ratios, the µs each side's fastest batch (round 63:
+ * the ratio is the median of the 15 pairs' ratios, the µs each side's fastest batch (round 65:
  * on this shared machine a slow stretch lasts seconds and slows both batches of a pair).
  * Prints `BENCH kotlin <workload> <enc|dec> ratio=<libwire / fory-java>` and tables (also
  * target/bench-ratios.md); `-Dbench.batches=true` prints every batch. Before timing, each side's
@@ -59,7 +59,7 @@ class RatioBenchTest {
     /**
      * Runs [fn] for [warmNs] of thread CPU time, then on until the JIT has finished no compilation
      * for 3 stretches of ~20 ms in a row (at most [warmNs] more): a batch timed while C2 still
-     * compiles the job's code times the tier-3 code (round 63). Returns ns per call of the last
+     * compiles the job's code times the tier-3 code (round 65). Returns ns per call of the last
      * stretch.
      */
     private fun warm(warmNs: Long, fn: () -> Any?): Long {
@@ -102,7 +102,7 @@ class RatioBenchTest {
      * of ~50 ms each (f, l, f, l, ...). Returns the fastest batch of each and adds each pair's
      * ratio l / f to [ratios]. A machine that slows for seconds (other jobs, the host) slows both
      * batches of a pair alike, where the fastest batches of jobs timed a minute apart need not
-     * be comparable (round 63).
+     * be comparable (round 65).
      */
     private fun pair(warmNs: Long, label: String, ratios: MutableList<Double>, f: () -> Any?, l: () -> Any?): Pair<Double, Double> {
         warm(warmNs, f)
